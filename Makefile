@@ -1,0 +1,40 @@
+# Baton — two commands on a fresh machine with Python 3.11+ and make:
+#   make demo   set up .venv, build the demo warehouse, ask one Chinese and one English question
+#   make test   lint, type-check and run the whole test suite (incl. the eval set)
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+DEMO   ?= .baton-demo
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lint typecheck eval install clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+$(DEMO)/baton.toml: | $(STAMP)
+	$(BIN)/baton demo init --path $(DEMO)
+
+demo: $(STAMP) $(DEMO)/baton.toml
+	$(BIN)/baton ask "上个月各渠道的GMV是多少？" --config $(DEMO)/baton.toml
+	$(BIN)/baton ask "What was GMV by channel last month?" --config $(DEMO)/baton.toml
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+	$(BIN)/mypy src tests
+
+test: lint
+	$(BIN)/pytest -q
+
+eval: $(STAMP) $(DEMO)/baton.toml
+	$(BIN)/baton eval --config $(DEMO)/baton.toml --min-score 1.0
+
+clean:
+	rm -rf $(VENV) $(DEMO) .pytest_cache .mypy_cache .ruff_cache

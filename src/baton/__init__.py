@@ -1,0 +1,60 @@
+"""Baton — a multi-agent data analyst that never drops the baton.
+
+    >>> import baton
+    >>> answer = baton.ask("上个月各渠道的GMV是多少？")      # doctest: +SKIP
+    >>> answer.status, answer.result.row_count            # doctest: +SKIP
+    ('answered', 4)
+
+The public surface is this module's ``__all__``; everything else is private and may change.
+"""
+
+from __future__ import annotations
+
+from baton._api import ask
+from baton.contracts.answer import Answer
+from baton.errors import (
+    AmbiguousQuestion,
+    BatonError,
+    BudgetExceeded,
+    ConfigError,
+    HandoffViolation,
+    InsufficientEvidence,
+    InternalFailure,
+    InvalidInput,
+    ModelFailure,
+    OutOfScope,
+    PermissionDenied,
+    PolicyRefusal,
+    QueryTimeout,
+    TimeExpressionError,
+    ToolFailure,
+    UnknownMetric,
+    UserError,
+    WarehouseUnavailable,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AmbiguousQuestion",
+    "Answer",
+    "BatonError",
+    "BudgetExceeded",
+    "ConfigError",
+    "HandoffViolation",
+    "InsufficientEvidence",
+    "InternalFailure",
+    "InvalidInput",
+    "ModelFailure",
+    "OutOfScope",
+    "PermissionDenied",
+    "PolicyRefusal",
+    "QueryTimeout",
+    "TimeExpressionError",
+    "ToolFailure",
+    "UnknownMetric",
+    "UserError",
+    "WarehouseUnavailable",
+    "__version__",
+    "ask",
+]

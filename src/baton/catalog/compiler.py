@@ -1,0 +1,261 @@
+"""SemanticQuery -> SQL, built as a sqlglot AST.
+
+Nothing the user typed is ever concatenated into SQL: member values arrive already resolved
+to catalog members and enter the tree as string literals; expressions and filters come from
+the catalog file. One AST serves every dialect (DuckDB, PostgreSQL) through sqlglot's
+generator.
+
+Query shapes (the output columns are a contract for evals and reports):
+- ``[period,] [dims…], metric…`` — ordered by period and dims, or by the first metric for top N;
+- with a comparison: ``[dims…], m, m_previous, m_change, m_change_pct`` for each metric.
+A metric over two tables (conversion_rate = order_count / visitors) aggregates each table on
+the query's grain and dimensions in its own CTE, then joins them on those keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Literal
+
+import sqlglot
+from sqlglot import exp
+
+from baton.catalog.model import Catalog, Measure
+from baton.contracts.semantic import SemanticQuery
+
+Dialect = Literal["duckdb", "postgres"]
+PERIOD = "period"
+_CMP = "_cmp_period"
+
+
+@dataclass(frozen=True)
+class CompiledQuery:
+    sql: str
+    dialect: Dialect
+    expression: exp.Expr
+    columns: tuple[str, ...]
+    tables: tuple[str, ...]
+    filters_applied: tuple[str, ...]
+    aggregation_logic: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Leaf:
+    alias: str
+    measure: Measure
+
+
+def _parse(sql: str) -> exp.Expr:
+    return sqlglot.parse_one(sql, read="duckdb")
+
+
+def _date(value: date) -> exp.Expr:
+    return exp.cast(exp.Literal.string(value.isoformat()), exp.DataType.build("DATE"))
+
+
+def _between(column: str, start: date, end: date) -> exp.Expr:
+    return exp.Between(this=exp.column(column), low=_date(start), high=_date(end))
+
+
+def _and(conditions: list[exp.Expr]) -> exp.Expr | None:
+    if not conditions:
+        return None
+    return exp.and_(*conditions) if len(conditions) > 1 else conditions[0]
+
+
+def _leaves(query: SemanticQuery, catalog: Catalog) -> dict[str, list[_Leaf]]:
+    """Leaf measures per table, de-duplicated, with stable aliases."""
+    by_table: dict[str, list[_Leaf]] = {}
+    seen: dict[Measure, str] = {}
+    for metric_name in query.metrics:
+        metric = catalog.metrics[metric_name]
+        parts: list[tuple[str, Measure]]
+        measures = catalog.measures_of(metric_name)
+        if not metric.is_ratio:
+            parts = [(metric_name, measures[0])]
+        else:
+            names = [
+                part if isinstance(part, str) else f"{metric_name}__{role}"
+                for part, role in ((metric.numerator, "num"), (metric.denominator, "den"))
+            ]
+            parts = list(zip(names, measures, strict=True))
+        for alias, measure in parts:
+            if measure in seen:
+                continue
+            seen[measure] = alias
+            by_table.setdefault(measure.table, []).append(_Leaf(alias, measure))
+    return by_table
+
+
+def leaf_alias(query: SemanticQuery, catalog: Catalog, measure: Measure) -> str:
+    for leaves in _leaves(query, catalog).values():
+        for leaf in leaves:
+            if leaf.measure == measure:
+                return leaf.alias
+    raise KeyError(measure)
+
+
+def _metric_expr(query: SemanticQuery, catalog: Catalog, metric_name: str) -> exp.Expr:
+    """The metric over leaf-alias columns (simple: the leaf; ratio: num / NULLIF(den, 0))."""
+    metric = catalog.metrics[metric_name]
+    measures = catalog.measures_of(metric_name)
+    if not metric.is_ratio:
+        return exp.column(leaf_alias(query, catalog, measures[0]))
+    num = exp.cast(exp.column(leaf_alias(query, catalog, measures[0])), exp.DataType.build("DOUBLE"))
+    den = exp.func("NULLIF", exp.column(leaf_alias(query, catalog, measures[1])), exp.Literal.number(0))
+    return exp.Div(this=num, expression=den)
+
+
+def _bucket(column: str, grain: str) -> exp.Expr:
+    if grain == "day":
+        return exp.column(column)
+    trunc = exp.func("DATE_TRUNC", exp.Literal.string(grain), exp.column(column))
+    return exp.cast(trunc, exp.DataType.build("DATE"))
+
+
+def _named(expr: exp.Expr, name: str) -> exp.Expr:
+    if isinstance(expr, exp.Column) and expr.name == name:
+        return expr
+    return expr.as_(name)
+
+
+def _table_select(query: SemanticQuery, catalog: Catalog, table: str, leaves: list[_Leaf]) -> exp.Select:
+    """Aggregate one table's leaves on the query's keys (period, comparison period, dims)."""
+    time_col = catalog.time_column(table)
+    keys: list[tuple[str, exp.Expr]] = []
+    if query.grain is not None:
+        keys.append((PERIOD, _bucket(time_col, query.grain)))
+    current = query.time_range
+    if query.comparison is not None:
+        prev = query.comparison.range
+        label = exp.Case(
+            ifs=[exp.If(this=_between(time_col, current.start, current.end), true=exp.Literal.string("current"))],
+            default=exp.Literal.string("previous"),
+        )
+        keys.append((_CMP, label))
+    for dim in query.dimensions:
+        keys.append((dim, exp.column(catalog.dimensions[dim].columns[table])))
+
+    where: list[exp.Expr] = []
+    time_cond = _between(time_col, current.start, current.end)
+    if query.comparison is not None:
+        # one bounding range (lets the engine prune partitions and the firewall see a time
+        # filter), then exactly the two periods inside it
+        prev = query.comparison.range
+        where.append(_between(time_col, min(prev.start, current.start), max(prev.end, current.end)))
+        time_cond = exp.paren(exp.or_(exp.paren(time_cond), exp.paren(_between(time_col, prev.start, prev.end))))
+    where.append(time_cond)
+    for flt in query.filters:
+        column = catalog.dimensions[flt.dimension].columns[table]
+        where.append(exp.column(column).isin(*[exp.Literal.string(m) for m in flt.members]))
+
+    shared = {leaf.measure.filters for leaf in leaves}
+    common_filters = next(iter(shared)) if len(shared) == 1 else ()
+    where.extend(_parse(f) for f in common_filters)
+
+    selects: list[exp.Expr] = [_named(expr, name) for name, expr in keys]
+    for leaf in leaves:
+        agg = _parse(leaf.measure.expression)
+        own = tuple(f for f in leaf.measure.filters if f not in common_filters)
+        if own:
+            cond = _and([_parse(f) for f in own])
+            agg = exp.Filter(this=agg, expression=exp.Where(this=cond))
+        selects.append(agg.as_(leaf.alias))
+
+    select = exp.select(*selects).from_(exp.to_table(table))
+    cond = _and(where)
+    if cond is not None:
+        select = select.where(cond)
+    if keys:
+        select = select.group_by(*[expr.copy() for _, expr in keys])
+    return select
+
+
+def compile_query(query: SemanticQuery, catalog: Catalog, dialect: Dialect = "duckdb") -> CompiledQuery:
+    by_table = _leaves(query, catalog)
+    key_names = (
+        ([PERIOD] if query.grain is not None else [])
+        + ([_CMP] if query.comparison is not None else [])
+        + list(query.dimensions)
+    )
+    metric_cols = [_named(_metric_expr(query, catalog, m), m) for m in query.metrics]
+
+    if len(by_table) == 1 and not any(catalog.metrics[m].is_ratio for m in query.metrics):
+        table, leaves = next(iter(by_table.items()))
+        base: exp.Select = _table_select(query, catalog, table, leaves)
+        ctes: list[tuple[str, exp.Select]] = []
+    else:
+        ctes = [(f"agg_{table}", _table_select(query, catalog, table, leaves)) for table, leaves in by_table.items()]
+        first, *rest = [name for name, _ in ctes]
+        base = exp.select(
+            *[exp.column(k) for k in key_names],
+            *metric_cols,
+        ).from_(first)
+        for name in rest:
+            if key_names:
+                base = base.join(name, using=[exp.to_identifier(k) for k in key_names], join_type="FULL")
+            else:
+                base = base.join(name, join_type="CROSS")
+
+    output: list[str]
+    if query.comparison is None:
+        final = base
+        output = [*key_names, *query.metrics]
+    else:
+        ctes.append(("base", base))
+        group = [k for k in key_names if k != _CMP]
+        pivot = exp.select(
+            *[exp.column(k) for k in group],
+            *[
+                exp.func(
+                    "MAX",
+                    exp.Case(ifs=[exp.If(this=exp.column(_CMP).eq(exp.Literal.string(which)), true=exp.column(m))]),
+                ).as_(m if which == "current" else f"{m}_previous")
+                for m in query.metrics
+                for which in ("current", "previous")
+            ],
+        ).from_("base")
+        if group:
+            pivot = pivot.group_by(*[exp.column(k) for k in group])
+        ctes.append(("cmp", pivot))
+        outs: list[exp.Expr] = [exp.column(k) for k in group]
+        output = list(group)
+        for m in query.metrics:
+            cur, prev = exp.column(m), exp.column(f"{m}_previous")
+            change = exp.Sub(this=cur.copy(), expression=prev.copy())
+            pct = exp.Div(
+                this=exp.cast(exp.paren(change.copy()), exp.DataType.build("DOUBLE")),
+                expression=exp.func("NULLIF", prev.copy(), exp.Literal.number(0)),
+            )
+            outs += [cur, prev, change.as_(f"{m}_change"), pct.as_(f"{m}_change_pct")]
+            output += [m, f"{m}_previous", f"{m}_change", f"{m}_change_pct"]
+        final = exp.select(*outs).from_("cmp")
+
+    for name, cte in ctes:
+        final = final.with_(name, as_=cte)
+    first_metric = query.metrics[0]
+    if query.top_n is not None:
+        final = final.order_by(
+            exp.Ordered(this=exp.column(first_metric), desc=query.order == "desc", nulls_first=False)
+        ).limit(query.top_n)
+    else:
+        order_keys = [k for k in output if k in key_names]
+        if order_keys:
+            final = final.order_by(*[exp.column(k) for k in order_keys])
+
+    filters = [f"{f.dimension} IN ({', '.join(f.members)})" for f in query.filters]
+    filters.append(f"{query.time_range.start.isoformat()} <= date <= {query.time_range.end.isoformat()}")
+    logic = [
+        f"{m}: {catalog.metrics[m].expression or f'{catalog.metrics[m].numerator} / {catalog.metrics[m].denominator}'}"
+        for m in query.metrics
+    ]
+    return CompiledQuery(
+        sql=final.sql(dialect=dialect, pretty=True),
+        dialect=dialect,
+        expression=final,
+        columns=tuple(output),
+        tables=tuple(by_table),
+        filters_applied=tuple(filters),
+        aggregation_logic=tuple(logic),
+    )

@@ -1,0 +1,269 @@
+"""Pieces every chart builder shares: fonts, locale, axes, palettes and the base records.
+
+Kept apart from the builders so each builder module reads as "which layers, which encodings".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from baton.charts.data import (
+    ADDITIVE_UNITS,
+    OTHER_LABEL,
+    Record,
+    as_float,
+    incomplete_rows,
+    interval_columns,
+    to_json,
+)
+from baton.charts.model import CellValue, ChartColumn, ChartRequest, Language, Unit
+from baton.charts.numbers import axis_label_expr, format_number
+from baton.errors import InvalidInput
+
+# The family the renderer registers (Noto Sans CJK, OFL) first; the rest serve browsers that
+# open the HTML report on machines with their own CJK fonts.
+FONT_FAMILY = "Noto Sans CJK SC"
+FONT_STACK = (
+    f"{FONT_FAMILY}, Noto Sans SC, Source Han Sans SC, PingFang SC, Microsoft YaHei, WenQuanYi Micro Hei, sans-serif"
+)
+SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v5.21.0.json"
+
+# d3 zh-CN locale (as d3-format / d3-time-format publish it), inlined so a spec is
+# self-contained: the same month names and separators in vl-convert and in a browser.
+ZH_LOCALE: dict[str, Any] = {
+    "number": {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["¥", ""]},
+    "time": {
+        "dateTime": "%x %A %X",
+        "date": "%Y年%-m月%-d日",
+        "time": "%H:%M:%S",
+        "periods": ["上午", "下午"],
+        "days": ["星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"],
+        "shortDays": ["周日", "周一", "周二", "周三", "周四", "周五", "周六"],
+        "months": [f"{m}月" for m in range(1, 13)],
+        "shortMonths": [f"{m}月" for m in range(1, 13)],
+    },
+}
+
+PALETTE = (
+    "#4c78a8",
+    "#f58518",
+    "#54a24b",
+    "#e45756",
+    "#72b7b2",
+    "#b279a2",
+    "#eeca3b",
+    "#9d755d",
+    "#ff9da6",
+    "#bab0ac",
+)
+OTHER_COLOR = "#b0b0b0"
+MARK_COLORS = {"anomaly": "#d62728", "peak": "#e6550d", "change_point": "#6a3d9a", "incomplete": "#7f7f7f"}
+
+
+def say(language: Language, zh: str, en: str) -> str:
+    return zh if language == "zh" else en
+
+
+def member_text(value: CellValue, language: Language) -> str:
+    """A dimension member as a label; a missing member stays visible as (空)/(blank)."""
+    if value is None or value == "":
+        return say(language, "（空）", "(blank)")
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ", timespec="minutes")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def period_text(value: CellValue, language: Language) -> str:
+    """A period label: a first-of-month date reads as the month (2025年6月 / Jun 2025)."""
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime) and value.day == 1:
+        return say(language, f"{value.year}年{value.month}月", value.strftime("%b %Y"))
+    return member_text(value, language)
+
+
+@dataclass
+class Ctx:
+    """A request resolved once: its roles, primary measure, flags and the notes for the subtitle."""
+
+    req: ChartRequest
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        measures = self.req.by_role("measure")
+        if not measures:
+            raise InvalidInput("a chart needs a measure column", "图表需要一个度量列")
+        self.measure: ChartColumn = measures[0]
+        self.measures = measures
+        self.dims = self.req.by_role("dimension")
+        self.times = self.req.by_role("time")
+        self.low, self.high = interval_columns(self.req)
+        self.incomplete = incomplete_rows(self.req)
+
+    @property
+    def lang(self) -> Language:
+        return self.req.language
+
+    @property
+    def unit(self) -> Unit:
+        return self.measure.unit
+
+    @property
+    def additive(self) -> bool:
+        return self.unit in ADDITIVE_UNITS
+
+    @property
+    def other(self) -> str:
+        return OTHER_LABEL[self.lang]
+
+    def fmt(self, value: object, unit: Unit | None = None) -> str:
+        return format_number(value, unit or self.unit, self.lang)
+
+    def status(self, incomplete: bool) -> str:
+        return say(self.lang, "数据不完整", "incomplete") if incomplete else say(self.lang, "完整", "complete")
+
+    def cell(self, row: tuple[CellValue, ...], column: ChartColumn | None) -> CellValue:
+        return None if column is None else row[self.req.index(column)]
+
+    def base_records(self, member_of: ChartColumn | None) -> list[Record]:
+        """One record per row: member, value (+ interval, time), the incomplete flag, texts."""
+        records: list[Record] = []
+        for i, row in enumerate(self.req.rows):
+            value = as_float(self.cell(row, self.measure))
+            rec: Record = {
+                "member": member_text(self.cell(row, member_of), self.lang) if member_of else "",
+                "value": value,
+                "incomplete": self.incomplete[i],
+            }
+            if self.times:
+                rec["t"] = to_json(self.cell(row, self.times[0]))
+            if self.low is not None and self.high is not None:
+                rec["low"] = as_float(self.cell(row, self.low))
+                rec["high"] = as_float(self.cell(row, self.high))
+            records.append(rec)
+        return records
+
+    def finish_records(self, records: list[Record]) -> list[Record]:
+        """Add the display texts (formatted value, interval, status) every tooltip uses."""
+        for rec in records:
+            rec["value_text"] = self.fmt(rec.get("value"))
+            rec["status"] = self.status(bool(rec.get("incomplete")))
+            if "low" in rec or "high" in rec:
+                rec["interval_text"] = f"{self.fmt(rec.get('low'))} – {self.fmt(rec.get('high'))}"
+        return records
+
+    def value_axis(self, title: str | None = None) -> dict[str, Any]:
+        return {"title": title or self.measure.label, "labelExpr": axis_label_expr(self.unit, self.lang)}
+
+    def tooltip(self, member_title: str | None, *, with_time: bool = False) -> list[dict[str, Any]]:
+        tips: list[dict[str, Any]] = []
+        if with_time and self.times:
+            tips.append({"field": "t", "type": "temporal", "title": self.times[0].label})
+        if member_title:
+            tips.append({"field": "member", "type": "nominal", "title": member_title})
+        tips.append({"field": "value_text", "type": "nominal", "title": self.measure.label})
+        if self.low is not None and self.high is not None:
+            tips.append(
+                {
+                    "field": "interval_text",
+                    "type": "nominal",
+                    "title": f"{self.low.label} – {self.high.label}",
+                }
+            )
+        tips.append({"field": "status", "type": "nominal", "title": say(self.lang, "数据状态", "Data status")})
+        return tips
+
+    def note_incomplete(self, records: list[Record], how_zh: str, how_en: str) -> None:
+        n = sum(1 for r in records if r.get("incomplete"))
+        if n:
+            self.notes.append(say(self.lang, f"{how_zh}：数据不完整（{n} 个）", f"{how_en}: incomplete data ({n})"))
+
+    def note_interval(self, how_zh: str, how_en: str) -> None:
+        if self.low is not None and self.high is not None:
+            self.notes.append(
+                say(
+                    self.lang,
+                    f"{how_zh}：{self.low.label} – {self.high.label}",
+                    f"{how_en}: {self.low.label} – {self.high.label}",
+                )
+            )
+
+    def note_folded(self, n_folded: int) -> None:
+        if n_folded:
+            self.notes.append(
+                say(
+                    self.lang,
+                    f"另有 {n_folded} 个成员合并为“{self.other}”",
+                    f"{n_folded} more members merged into '{self.other}'",
+                )
+            )
+
+
+def color_scale(order: list[str], other: str) -> dict[str, Any]:
+    """A fixed member → colour mapping: palette in order, grey for "Other"."""
+    colors: list[str] = []
+    k = 0
+    for m in order:
+        if m == other:
+            colors.append(OTHER_COLOR)
+        else:
+            colors.append(PALETTE[k % len(PALETTE)])
+            k += 1
+    return {"domain": order, "range": colors}
+
+
+def config(language: Language) -> dict[str, Any]:
+    cfg: dict[str, Any] = {
+        "font": FONT_STACK,
+        "background": "white",
+        "title": {"anchor": "start", "fontSize": 16, "subtitleFontSize": 11, "subtitleColor": "#555"},
+        "axis": {"labelFontSize": 11, "titleFontSize": 12, "titleFontWeight": "normal", "labelLimit": 220},
+        "legend": {"labelFontSize": 11, "titleFontSize": 11, "labelLimit": 220},
+        "view": {"stroke": None},
+    }
+    if language == "zh":
+        cfg["locale"] = ZH_LOCALE
+    return cfg
+
+
+def time_format(values: list[CellValue], language: Language) -> tuple[str, str]:
+    """(Vega-Lite utc time unit, axis format) for a time column: days, months or clock times."""
+    times = [v for v in values if isinstance(v, dt.date)]
+    has_clock = any(isinstance(v, dt.datetime) and (v.hour, v.minute, v.second) != (0, 0, 0) for v in times)
+    if has_clock:
+        return "utcyearmonthdatehoursminutes", "%m-%d %H:%M"
+    days = [v.date() if isinstance(v, dt.datetime) else v for v in times]
+    span = (max(days) - min(days)).days if days else 0
+    if span > 400:
+        return "utcyearmonthdate", say(language, "%Y年%-m月", "%b %Y")
+    return "utcyearmonthdate", say(language, "%-m月%-d日", "%b %-d")
+
+
+def time_x(ctx: Ctx, *, title: bool = True) -> dict[str, Any]:
+    """The x encoding of a time column, read as UTC so dates never shift by a time zone."""
+    assert ctx.times
+    unit, fmt = time_format(ctx.req.values(ctx.times[0]), ctx.lang)
+    enc: dict[str, Any] = {
+        "field": "t",
+        "type": "temporal",
+        "timeUnit": unit,
+        "title": ctx.times[0].label if title else None,
+        "axis": {"format": fmt, "labelAngle": 0},
+    }
+    ticks = _tick_interval(ctx.req.values(ctx.times[0]))
+    if unit == "utcyearmonthdate" and ticks is not None:
+        enc["axis"]["tickCount"] = ticks  # whole days or months: no repeated date labels
+    return enc
+
+
+def _tick_interval(values: list[CellValue]) -> dict[str, Any] | None:
+    days = [v.date() if isinstance(v, dt.datetime) else v for v in values if isinstance(v, dt.date)]
+    if not days:
+        return None
+    span = (max(days) - min(days)).days
+    if span > 400:
+        return {"interval": "month", "step": max(1, math.ceil(span / 30 / 12))}
+    return {"interval": "day", "step": max(1, math.ceil(span / 10))}

@@ -1,0 +1,124 @@
+"""The input contract of ``baton.charts``: a result table described by column roles.
+
+Charts are chosen from the *shape* of a result (which columns are time, dimensions, measures,
+interval bounds or quality flags), never from model-written plotting code. Callers describe
+the table once with these frozen types; :func:`ChartRequest.__post_init__` rejects a table
+whose rows do not match its columns, so every later step can trust the shape.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Literal, TypeAlias
+
+from baton.errors import InvalidInput
+
+ColumnRole = Literal["time", "dimension", "measure", "interval_low", "interval_high", "flag"]
+Unit = Literal["currency", "count", "ratio", "number"]
+Language = Literal["zh", "en"]
+Intent = Literal["trend", "compare", "share", "distribution", "relationship", "period_comparison"]
+MarkKind = Literal["anomaly", "peak", "change_point", "incomplete"]
+ChartKind = Literal[
+    "line",
+    "bar",
+    "horizontal_bar",
+    "stacked_bar",
+    "donut",
+    "histogram",
+    "boxplot",
+    "scatter",
+    "grouped_bar",
+    "table",
+]
+CellValue: TypeAlias = str | int | float | Decimal | dt.date | dt.datetime | bool | None
+
+CHART_KINDS: tuple[ChartKind, ...] = (
+    "line",
+    "bar",
+    "horizontal_bar",
+    "stacked_bar",
+    "donut",
+    "histogram",
+    "boxplot",
+    "scatter",
+    "grouped_bar",
+    "table",
+)
+
+
+@dataclass(frozen=True)
+class ChartColumn:
+    """One result column: its name in the rows, its role, and a label in the report language."""
+
+    name: str
+    role: ColumnRole
+    label: str
+    unit: Unit = "number"
+
+
+@dataclass(frozen=True)
+class ChartMark:
+    """An annotation: an anomaly, a peak, a change point, or an incomplete period.
+
+    ``at`` is a time value (line charts) or a member name (bar charts); ``series`` narrows the
+    mark to one member of a multi-series chart (``None``: the first/only series).
+    """
+
+    kind: MarkKind
+    at: dt.date | dt.datetime | str
+    label: str
+    series: str | None = None
+
+
+@dataclass(frozen=True)
+class ChartChoice:
+    """The chart kind a rule picked, and the rule's reason (kept for the trace)."""
+
+    kind: ChartKind
+    reason: str
+
+
+@dataclass(frozen=True)
+class ChartRequest:
+    """A result table to chart, with the report language, a title, and an optional intent hint."""
+
+    columns: tuple[ChartColumn, ...]
+    rows: tuple[tuple[CellValue, ...], ...]
+    language: Language
+    title: str
+    intent: Intent | None = None
+    marks: tuple[ChartMark, ...] = ()
+
+    def __post_init__(self) -> None:
+        names = [c.name for c in self.columns]
+        if len(set(names)) != len(names):
+            raise InvalidInput(
+                f"chart columns must have unique names, got {names}",
+                f"图表列名必须唯一，实际为 {names}",
+            )
+        width = len(self.columns)
+        for i, row in enumerate(self.rows):
+            if len(row) != width:
+                raise InvalidInput(
+                    f"chart row {i} has {len(row)} values but there are {width} columns",
+                    f"图表第 {i} 行有 {len(row)} 个值，但共有 {width} 列",
+                )
+        for role in ("interval_low", "interval_high", "flag"):
+            if sum(1 for c in self.columns if c.role == role) > 1:
+                raise InvalidInput(
+                    f"at most one '{role}' column is allowed",
+                    f"最多只能有一个“{role}”列",
+                )
+
+    # Small helpers every later step uses; they keep role look-ups in one place.
+    def by_role(self, role: ColumnRole) -> tuple[ChartColumn, ...]:
+        return tuple(c for c in self.columns if c.role == role)
+
+    def index(self, column: ChartColumn) -> int:
+        return self.columns.index(column)
+
+    def values(self, column: ChartColumn) -> list[CellValue]:
+        i = self.index(column)
+        return [row[i] for row in self.rows]

@@ -1,0 +1,142 @@
+"""Number formats per language: 万/亿 in Chinese, K/M/B in English, ¥ for money, % for ratios.
+
+One rule set, two renderings: :func:`format_number` (Python, for labels, tooltips and reports)
+and :func:`axis_label_expr` (a Vega expression, so axis ticks read the same way). Rounding is
+stated, not implied: half away from zero (``ROUND_HALF_UP`` on the exact decimal value) at two
+decimals for scaled values and ratios in percent at one decimal — the output gate relies on it.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from baton.charts.model import Language, Unit
+from baton.errors import InvalidInput
+
+MISSING = "—"
+CURRENCY_SYMBOL = "¥"
+
+# (threshold, divisor, suffix), largest first.
+_ZH_SCALES: tuple[tuple[Decimal, Decimal, str], ...] = (
+    (Decimal("1e8"), Decimal("1e8"), "亿"),
+    (Decimal("1e4"), Decimal("1e4"), "万"),
+)
+_EN_SCALES: tuple[tuple[Decimal, Decimal, str], ...] = (
+    (Decimal("1e12"), Decimal("1e12"), "T"),
+    (Decimal("1e9"), Decimal("1e9"), "B"),
+    (Decimal("1e6"), Decimal("1e6"), "M"),
+    (Decimal("1e3"), Decimal("1e3"), "K"),
+)
+_TWO = Decimal("0.01")
+_ONE = Decimal("0.1")
+
+
+def scales_for(language: Language) -> tuple[tuple[Decimal, Decimal, str], ...]:
+    return _ZH_SCALES if language == "zh" else _EN_SCALES
+
+
+def _to_decimal(value: object) -> Decimal | None:
+    """Exact decimal of a cell; ``None`` for missing or non-finite values."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, Decimal):
+        return value if value.is_finite() else None
+    if isinstance(value, int):
+        return Decimal(value)
+    if isinstance(value, float):
+        return Decimal(repr(value)) if math.isfinite(value) else None
+    if isinstance(value, str):
+        try:
+            parsed = Decimal(value.strip().replace(",", ""))
+        except InvalidOperation as exc:
+            raise InvalidInput(
+                f"not a number: {value!r}",
+                f"不是数字：{value!r}",
+            ) from exc
+        return parsed if parsed.is_finite() else None
+    raise InvalidInput(
+        f"cannot format {type(value).__name__} as a number",
+        f"无法将 {type(value).__name__} 格式化为数字",
+    )
+
+
+def _group(d: Decimal, places: Decimal | None) -> str:
+    """Thousands-grouped text of a non-negative decimal, rounded half up to ``places``."""
+    if places is None:
+        rounded = d.quantize(Decimal(1), rounding=ROUND_HALF_UP)
+        return f"{rounded:,.0f}"
+    rounded = d.quantize(places, rounding=ROUND_HALF_UP)
+    digits = -places.as_tuple().exponent  # type: ignore[operator]
+    return f"{rounded:,.{digits}f}"
+
+
+def _scaled(magnitude: Decimal, language: Language) -> str:
+    """``1284317`` → ``128.43万`` / ``1.28M``; below the smallest scale, grouped digits."""
+    scales = scales_for(language)
+    for i, (threshold, divisor, suffix) in enumerate(scales):
+        if magnitude >= threshold:
+            shown = (magnitude / divisor).quantize(_TWO, rounding=ROUND_HALF_UP)
+            # 99_999_999 rounds to 10000.00万: promote to the next larger unit (1.00亿).
+            if i > 0 and shown * divisor >= scales[i - 1][0]:
+                _, bigger, bigger_suffix = scales[i - 1]
+                shown = (magnitude / bigger).quantize(_TWO, rounding=ROUND_HALF_UP)
+                return f"{shown:,.2f}{bigger_suffix}"
+            return f"{shown:,.2f}{suffix}"
+    if magnitude == magnitude.to_integral_value():
+        return _group(magnitude, None)
+    return _group(magnitude, _TWO)
+
+
+def format_number(value: object, unit: Unit = "number", language: Language = "zh") -> str:
+    """A number as a reader of ``language`` expects it.
+
+    >>> format_number(1284317, "count", "zh"), format_number(3.2e8, "currency", "zh")
+    ('128.43万', '¥3.20亿')
+    >>> format_number(1284317, "count", "en"), format_number(0.1234, "ratio", "en")
+    ('1.28M', '12.3%')
+    """
+    d = _to_decimal(value)
+    if d is None:
+        return MISSING
+    sign = "-" if d < 0 else ""
+    magnitude = abs(d)
+    if unit == "ratio":
+        percent = (magnitude * 100).quantize(_ONE, rounding=ROUND_HALF_UP)
+        if percent == 0:
+            sign = ""
+        return f"{sign}{percent:,.1f}%"
+    text = _scaled(magnitude, language)
+    if text.strip("0.,") == "":
+        sign = ""
+    prefix = CURRENCY_SYMBOL if unit == "currency" else ""
+    return f"{sign}{prefix}{text}"
+
+
+def format_change(current: object, previous: object, language: Language) -> str:
+    """Relative change ``+12.3%`` (or an absolute note when the base is zero or missing)."""
+    cur, prev = _to_decimal(current), _to_decimal(previous)
+    if cur is None or prev is None:
+        return MISSING
+    if prev == 0:
+        return "基期为0" if language == "zh" else "base 0"
+    change = (cur - prev) / abs(prev)
+    text = format_number(change, "ratio", language)
+    return text if text.startswith("-") else f"+{text}"
+
+
+def axis_label_expr(unit: Unit, language: Language) -> str:
+    """A Vega expression for axis labels that follows :func:`format_number`'s scales.
+
+    Axis ticks are round numbers, so trailing zeros are trimmed (``500万`` rather than
+    ``500.00万``); the unit suffix and currency sign match the Python formatter.
+    """
+    if unit == "ratio":
+        return "format(datum.value, '.0~%')"
+    prefix = f"'{CURRENCY_SYMBOL}'" if unit == "currency" else "''"
+    v = "abs(datum.value)"
+    sign = "(datum.value < 0 ? '-' : '')"
+    expr = f"format({v}, ',.2~f')"
+    for threshold, divisor, suffix in reversed(scales_for(language)):
+        expr = f"({v} >= {threshold:.0f} ? format({v} / {divisor:.0f}, ',.2~f') + '{suffix}' : {expr})"
+    return f"{sign} + {prefix} + {expr}"

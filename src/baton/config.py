@@ -1,0 +1,126 @@
+"""Settings: which warehouse, catalog and policy a command works on, and its defaults.
+
+Resolution order: ``--config FILE``, then ``BATON_CONFIG``, then the default demo in the
+user's data directory (built on first use so ``baton ask`` works right after install).
+Relative paths in ``baton.toml`` are relative to the file itself.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from baton.errors import ConfigError
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    config_path: Path
+    warehouse_url: str
+    catalog_path: Path
+    policy_path: Path
+    as_of: date | None = None
+    user: str = "analyst"
+    runs_dir: Path
+    timeout_s: float = Field(default=30.0, gt=0, le=600)
+    row_cap: int = Field(default=10_000, ge=1, le=1_000_000)
+    memory_limit: str = "2GB"
+    threads: int = Field(default=2, ge=1, le=64)
+
+    @field_validator("warehouse_url")
+    @classmethod
+    def _known_scheme(cls, value: str) -> str:
+        if not value.startswith(("duckdb://", "postgresql://", "postgres://")):
+            raise ValueError("warehouse url must start with duckdb:// or postgresql://")
+        return value
+
+    @property
+    def dialect(self) -> str:
+        return "duckdb" if self.warehouse_url.startswith("duckdb://") else "postgres"
+
+    def duckdb_path(self) -> Path:
+        raw = self.warehouse_url.removeprefix("duckdb://")
+        raw = raw.removeprefix("/") if not raw.startswith("//") else raw[1:]
+        path = Path(raw)
+        return path if path.is_absolute() else (self.config_path.parent / path).resolve()
+
+
+def default_demo_dir() -> Path:
+    return Path(platformdirs.user_data_dir("baton", appauthor=False)) / "demo"
+
+
+def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
+    value = data.get(name, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"[{name}] must be a table", f"[{name}] 必须是一个表（table）")
+    return value
+
+
+def load_settings(path: Path) -> Settings:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(
+            f"Cannot read config {path}: {exc.strerror}", f"无法读取配置文件 {path}：{exc.strerror}"
+        ) from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})", f"{path}：TOML 格式错误（{exc}）") from exc
+    base = path.resolve().parent
+    try:
+        warehouse = _section(data, "warehouse")
+        catalog = _section(data, "catalog")
+        policy = _section(data, "policy")
+        defaults = _section(data, "defaults")
+        limits = _section(data, "limits")
+        runs = _section(data, "runs")
+        fields: dict[str, Any] = {
+            "config_path": path.resolve(),
+            "warehouse_url": warehouse.get("url"),
+            "catalog_path": base / str(catalog.get("path", "catalog.yaml")),
+            "policy_path": base / str(policy.get("path", "policies.yaml")),
+            "as_of": defaults.get("as_of"),
+            "user": defaults.get("user", "analyst"),
+            "runs_dir": base / str(runs.get("path", "runs")),
+            **dict(limits.items()),
+        }
+        return Settings.model_validate(fields)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(
+            f"{path}: field {field}: {first['msg']}",
+            f"{path}：字段 {field}：{first['msg']}",
+            detail={"file": str(path)},
+        ) from exc
+
+
+def resolve_config(explicit: Path | None = None, *, build_default: Callable[[Path], object] | None = None) -> Settings:
+    """The settings a command should use (explicit file, BATON_CONFIG, or the default demo).
+
+    ``build_default`` builds the default demo on first use; it is passed in by the entry
+    points so this module does not depend on the demo generator.
+    """
+    if explicit is not None:
+        if not explicit.is_file():
+            raise ConfigError(f"Config file not found: {explicit}", f"找不到配置文件：{explicit}")
+        return load_settings(explicit)
+    env = os.environ.get("BATON_CONFIG")
+    if env:
+        return resolve_config(Path(env), build_default=build_default)
+    demo_dir = default_demo_dir()
+    config = demo_dir / "baton.toml"
+    if not config.is_file():
+        if build_default is None:
+            raise ConfigError(
+                "No config given and no default demo exists; run `baton demo init` or pass --config.",
+                "未指定配置且默认演示库不存在；请运行 `baton demo init` 或使用 --config。",
+            )
+        build_default(demo_dir)
+    return load_settings(config)

@@ -1,0 +1,41 @@
+"""A query result as evidence: what ran, on which data version, and what came back."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from baton.contracts.answer import Column
+
+
+class QueryResult(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    evidence_id: str
+    approved_sql_id: str | None = None
+    sql: str
+    columns: list[Column]
+    rows: list[list[Any]]
+    row_count: int
+    truncated: bool = False
+    elapsed_ms: float
+    data_version: str
+    cached: bool = False
+
+
+class TableLoad(BaseModel):
+    """One row of meta_table_load: when a table was loaded and up to which date it holds data."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    table_name: str
+    loaded_at: datetime
+    max_data_date: date
+
+
+class Freshness(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tables: list[TableLoad] = Field(default_factory=list)
+
+    def for_tables(self, names: list[str] | tuple[str, ...]) -> list[TableLoad]:
+        return [t for t in self.tables if t.table_name in names]

@@ -1,0 +1,56 @@
+"""The input gate: questions that must not reach the planner at all.
+
+Empty, oversized or binary input is invalid; a request to change data or rules is outside
+a read-only analyst's job and is refused before anything is parsed or run.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from baton.errors import InvalidInput, OutOfScope
+
+MAX_QUESTION_CHARS = 2_000
+
+_WRITE_OR_OVERRIDE = re.compile(
+    r"删除|删掉|删了|清空|修改|更改|改成|改为|更新数据|插入|写入|新增一条|建表|删表|导出全部|"
+    r"忽略(上面|之前|以上|前面|所有)?的?(规则|指令|限制|要求)|绕过|无视(规则|限制)|越权|"
+    r"(?<![a-z])(delete|drop|truncate|insert|update|alter|grant|revoke|merge)(?![a-z])|"
+    r"ignore (all |the |any )?(previous |above |prior )?(rules|instructions|policies|restrictions)|"
+    r"bypass|disregard (the |all )?(rules|instructions)|jailbreak",
+    re.IGNORECASE,
+)
+
+
+def detect_language(text: str) -> str:
+    return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
+
+
+def check_question(question: str) -> str:
+    """Return the cleaned question or raise a typed error."""
+    language = detect_language(question)
+    if "\x00" in question or any(unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in question):
+        raise InvalidInput(
+            "The question contains binary or control characters.",
+            "问题中包含二进制或控制字符。",
+            detail={"reason": "control_characters"},
+        )
+    cleaned = " ".join(question.split())
+    if not cleaned:
+        raise InvalidInput("The question is empty.", "问题为空。", detail={"reason": "empty"})
+    if len(cleaned) > MAX_QUESTION_CHARS:
+        raise InvalidInput(
+            f"The question is too long ({len(cleaned)} characters; at most {MAX_QUESTION_CHARS}).",
+            f"问题过长（{len(cleaned)} 个字符，上限 {MAX_QUESTION_CHARS}）。",
+            detail={"reason": "too_long", "length": len(cleaned)},
+        )
+    match = _WRITE_OR_OVERRIDE.search(cleaned)
+    if match:
+        raise OutOfScope(
+            f"Baton is a read-only analyst: it cannot change data or its rules ({match.group(0)!r}). "
+            "Ask a question about the data instead.",
+            f"Baton 是只读的数据分析助手，不能修改数据或绕过规则（“{match.group(0)}”）。请改为询问数据相关的问题。",
+            detail={"matched": match.group(0), "language": language},
+        )
+    return cleaned

@@ -1,0 +1,103 @@
+"""Find catalog terms (metrics, dimensions, members) in a question.
+
+The lexicon is built from the catalog's names, labels and synonyms, so adding a synonym to
+the YAML teaches the parser a word. Matching is longest-first over NFKC-normalised text;
+ASCII terms must stand at word boundaries ("app" is not found inside "happy"), CJK terms
+match anywhere since Chinese has no spaces.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Literal
+
+from baton.catalog.model import Catalog
+
+Kind = Literal["metric", "dimension", "member"]
+
+
+@dataclass(frozen=True)
+class Term:
+    kind: Kind
+    target: str  # metric name, dimension name, or "dimension:member"
+    surface: str
+
+
+@dataclass(frozen=True)
+class Hit:
+    start: int
+    end: int
+    text: str
+    terms: tuple[Term, ...]  # several when one surface form names several things
+
+    @property
+    def kinds(self) -> set[Kind]:
+        return {t.kind for t in self.terms}
+
+
+def normalise(text: str) -> str:
+    """NFKC + lower case; length-preserving for the characters questions contain."""
+    out = unicodedata.normalize("NFKC", text)
+    return out.lower() if len(out) == len(text) else text.lower()
+
+
+class Lexicon:
+    def __init__(self, catalog: Catalog) -> None:
+        entries: dict[str, list[Term]] = {}
+
+        def add(surface: str, term: Term) -> None:
+            key = normalise(surface.strip())
+            if key and term not in entries.setdefault(key, []):
+                entries[key].append(term)
+
+        for name, metric in catalog.metrics.items():
+            for surface in (name, metric.label.zh, metric.label.en, *metric.synonyms):
+                add(surface, Term("metric", name, surface))
+        for name, dim in catalog.dimensions.items():
+            for surface in (name, dim.label.zh, dim.label.en, *dim.synonyms):
+                add(surface, Term("dimension", name, surface))
+            for member, info in dim.members.items():
+                for surface in (member, info.label.zh, info.label.en, *info.synonyms):
+                    add(surface, Term("member", f"{name}:{member}", surface))
+        self._entries = entries
+        self._surfaces = sorted(entries, key=len, reverse=True)
+
+    def find(self, text: str, blocked: list[tuple[int, int]] | None = None) -> list[Hit]:
+        """Non-overlapping hits, longest first, skipping spans already claimed."""
+        norm = normalise(text)
+        claimed = list(blocked or [])
+        candidates: list[tuple[int, int]] = []
+        for surface in self._surfaces:
+            start = 0
+            while True:
+                index = norm.find(surface, start)
+                if index < 0:
+                    break
+                end = index + len(surface)
+                start = index + 1
+                if surface.isascii() and (
+                    (
+                        index > 0
+                        and (norm[index - 1].isascii() and (norm[index - 1].isalnum() or norm[index - 1] == "_"))
+                    )
+                    or (end < len(norm) and norm[end].isascii() and (norm[end].isalnum() or norm[end] == "_"))
+                ):
+                    continue
+                candidates.append((index, end))
+        hits: list[Hit] = []
+        for index, end in sorted(candidates, key=lambda s: (-(s[1] - s[0]), s[0])):
+            if any(index < c_end and c_start < end for c_start, c_end in claimed):
+                continue
+            claimed.append((index, end))
+            hits.append(Hit(index, end, text[index:end], tuple(self._entries[norm[index:end]])))
+        return sorted(hits, key=lambda h: h.start)
+
+    def surfaces(self, kind: Kind) -> dict[str, list[str]]:
+        """target -> surface forms, for suggestions and fuzzy matching."""
+        out: dict[str, list[str]] = {}
+        for surface, terms in self._entries.items():
+            for term in terms:
+                if term.kind == kind:
+                    out.setdefault(term.target, []).append(surface)
+        return out

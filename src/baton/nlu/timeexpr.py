@@ -1,0 +1,894 @@
+"""Bilingual (Chinese + English) time expressions -> inclusive date ranges.
+
+Why our own parser: no PyPI library turns Chinese period expressions into *ranges* reliably —
+jionlp fails on 上个月 / 本月, dateparser returns points in time rather than periods, and
+recognizers-text (Microsoft) is unmaintained. A question's time range decides which rows an
+answer counts, so this module is small, table-tested and explicit about every decision.
+
+Conventions (``as_of`` is the analysis date; complete data exists up to ``as_of - 1``):
+
+* Ranges are inclusive ``[start, end]`` and never end after ``as_of - 1``. A period that
+  straddles ``as_of - 1`` (本月, this year, a year-less "7月" in July) is cut there and marked
+  ``clamped=True``; a period that starts after it (今天, 明年, "2026年7月" on 2026-07-01) raises
+  :class:`TimeExpressionError` ("no data yet"), as do impossible dates (2026年13月, 2026-02-30).
+* "last N days" / 近N天 is ``[as_of - N, as_of - 1]`` (grain ``custom``). "last N weeks / months /
+  quarters / years" (近3个月, past 2 quarters, 最近一周) is the N *complete calendar periods
+  before the current one*, e.g. on 2026-07-15 近3个月 = 2026-04-01..2026-06-30. We chose whole
+  periods so that month-over-month comparisons and monthly charts line up with calendar months;
+  the grain of such a range is the period kind ("month"), meaning "whole months".
+* last week / 上周 is the previous ISO week (Monday..Sunday); 上上周 / 上上个月 go two back.
+* A year-less month, quarter, half or day means the most recent one that has started on or
+  before ``as_of - 1`` (on 2026-07-01: 12月 -> 2025-12, 6月 -> 2026-06, 三季度 -> 2025 Q3).
+* A bare 4-digit number counts as a year only when it is 19xx/20xx standing alone (not part of a
+  number, an amount, a count such as "2000 customers" / "2000个", or after "top" / 前 / 第).
+* English "May" is a month only next to a year or a day number, or after "in" / "during".
+  Latin tokens (Q2, H1, MTD) must stand alone: "SQ2X" does not contain a quarter.
+* "去年同期" / "same period last year" are comparison markers, not ranges: they are skipped
+  (use :func:`same_period_last_year`).
+* "X以来" / "X至今" / "since X" / "X to date" extend X to ``as_of - 1``.
+* :func:`parse_time_range` joins "从X到Y", "X至Y", "X-Y", "between X and Y", "from X to Y" into
+  ``start(X)..end(Y)``; a year-less side takes the other side's year. With several unrelated
+  expressions it returns the first one (the question's main range).
+* :func:`previous_period`: a whole calendar period (or run of N whole periods) of the given grain
+  maps to the previous one (June -> May 1..31; 2026Q2 -> 2026Q1); a clamped partial period that
+  starts on a period boundary maps to the same days of the previous period (2026-06-01..15 ->
+  2026-05-01..15, capped at month end); anything else shifts back by its own length.
+
+Input is normalised with NFKC character by character (full-width digits and spaces work); the
+normalised text has the same length as the input, so spans index the original text.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+from typing import Literal
+
+from baton.errors import TimeExpressionError
+from baton.nlu.cn_numerals import parse_cn_int
+
+__all__ = [
+    "Grain",
+    "TimeMatch",
+    "find_time_expressions",
+    "parse_time_range",
+    "previous_period",
+    "same_period_last_year",
+]
+
+Grain = Literal["day", "week", "month", "quarter", "half", "year", "custom"]
+_Kind = Literal["day", "month", "quarter", "half", "year"]
+_PeriodGrain = Literal["week", "month", "quarter", "half", "year"]
+
+_PERIOD_GRAINS: tuple[_PeriodGrain, ...] = ("week", "month", "quarter", "half", "year")
+_MONTHS_PER: dict[str, int] = {"month": 1, "quarter": 3, "half": 6, "year": 12}
+
+
+@dataclass(frozen=True)
+class TimeMatch:
+    """One recognised time expression and the inclusive date range it means."""
+
+    start: date
+    end: date
+    span: tuple[int, int]
+    text: str
+    grain: Grain
+    clamped: bool
+
+
+# ---------------------------------------------------------------- calendar arithmetic
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _add_months(d: date, months: int) -> date:
+    """Move by whole months, capping the day at the target month's end (Mar 31 - 1 -> Feb 28)."""
+    index = d.year * 12 + d.month - 1 + months
+    year, month = divmod(index, 12)
+    return date(year, month + 1, min(d.day, calendar.monthrange(year, month + 1)[1]))
+
+
+def _period_start(d: date, grain: _PeriodGrain) -> date:
+    if grain == "week":
+        return d - timedelta(days=d.weekday())
+    size = _MONTHS_PER[grain]
+    return date(d.year, (d.month - 1) // size * size + 1, 1)
+
+
+def _period_end(d: date, grain: _PeriodGrain) -> date:
+    if grain == "week":
+        return _period_start(d, grain) + timedelta(days=6)
+    return _add_months(_period_start(d, grain), _MONTHS_PER[grain]) - timedelta(days=1)
+
+
+def _shift(d: date, grain: _PeriodGrain, n: int) -> date:
+    if grain == "week":
+        return d + timedelta(weeks=n)
+    return _add_months(d, n * _MONTHS_PER[grain])
+
+
+def _periods_between(first_start: date, last_start: date, grain: _PeriodGrain) -> int:
+    """How many periods from the one starting at first_start to the one at last_start, inclusive."""
+    if grain == "week":
+        return (last_start - first_start).days // 7 + 1
+    months = (last_start.year - first_start.year) * 12 + last_start.month - first_start.month
+    return months // _MONTHS_PER[grain] + 1
+
+
+def previous_period(start: date, end: date, grain: Grain) -> tuple[date, date]:
+    """The comparison range for 环比 / MoM / period over period (rules in the module docstring)."""
+    if start > end:
+        raise TimeExpressionError(
+            f"Range starts after it ends: {start}..{end}.", f"时间范围的开始晚于结束：{start}..{end}。"
+        )
+    if grain in _PERIOD_GRAINS:
+        pg: _PeriodGrain = grain
+        if start == _period_start(start, pg):
+            last_start = _period_start(end, pg)
+            n = _periods_between(start, last_start, pg)
+            new_start = _shift(start, pg, -n)
+            last_period_end = _period_end(_shift(last_start, pg, -n), pg)
+            if end == _period_end(end, pg):
+                return new_start, last_period_end
+            return new_start, min(_shift(end, pg, -n), last_period_end)
+    length = (end - start).days + 1
+    return start - timedelta(days=length), start - timedelta(days=1)
+
+
+def _minus_year(d: date) -> date:
+    try:
+        return d.replace(year=d.year - 1)
+    except ValueError:  # Feb 29 -> Feb 28
+        return d.replace(year=d.year - 1, day=28)
+
+
+def same_period_last_year(start: date, end: date) -> tuple[date, date]:
+    """The same dates one year earlier (同比 / YoY); Feb 29 becomes Feb 28.
+
+    A run of whole months stays whole: 2029-02-01..2029-02-28 -> 2028-02-01..2028-02-29.
+    """
+    if start > end:
+        raise TimeExpressionError(
+            f"Range starts after it ends: {start}..{end}.", f"时间范围的开始晚于结束：{start}..{end}。"
+        )
+    new_start, new_end = _minus_year(start), _minus_year(end)
+    if start.day == 1 and end == _month_end(end.year, end.month):
+        new_end = _month_end(new_end.year, new_end.month)
+    return new_start, new_end
+
+
+# ---------------------------------------------------------------- resolution helpers
+
+
+@dataclass(frozen=True)
+class _Anchor:
+    """Where a calendar expression sits, so a range's year-less side can take the other's year."""
+
+    kind: _Kind
+    year: int
+    a: int  # month, quarter or half number (unused for years)
+    b: int  # day of month (days only)
+    year_explicit: bool
+
+
+@dataclass(frozen=True)
+class _Raw:
+    """A resolved expression before the data cut-off is applied."""
+
+    start: date
+    end: date
+    grain: Grain
+    anchor: _Anchor | None = None
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    as_of: date
+
+    @property
+    def last(self) -> date:
+        return self.as_of - timedelta(days=1)
+
+
+def _invalid(text: str, reason_en: str, reason_zh: str) -> TimeExpressionError:
+    return TimeExpressionError(
+        f"'{text}' is not a valid date or period: {reason_en}.",
+        f"“{text}”不是有效的日期或时间段：{reason_zh}。",
+        detail={"text": text},
+    )
+
+
+def _no_data(text: str, start: date, last: date) -> TimeExpressionError:
+    return TimeExpressionError(
+        f"No data yet for '{text}': it starts on {start}, after the latest complete day ({last}).",
+        f"“{text}”还没有数据：它从{start}开始，而最新的完整数据日是{last}。",
+        detail={"text": text, "start": start.isoformat(), "latest_complete_day": last.isoformat()},
+    )
+
+
+def _bounds(kind: _Kind, year: int, a: int, b: int) -> tuple[date, date]:
+    if kind == "year":
+        return date(year, 1, 1), date(year, 12, 31)
+    if kind == "month":
+        return date(year, a, 1), _month_end(year, a)
+    if kind == "quarter":
+        first = date(year, 3 * a - 2, 1)
+        return first, _month_end(year, 3 * a)
+    if kind == "half":
+        return date(year, 6 * a - 5, 1), _month_end(year, 6 * a)
+    day = date(year, a, b)
+    return day, day
+
+
+def _calendar(kind: _Kind, year: int | None, a: int, b: int, *, text: str, ctx: _Ctx) -> _Raw:
+    """A named calendar period; without a year, the latest one started by as_of - 1."""
+    limits = {"month": 12, "quarter": 4, "half": 2}
+    if kind in limits and not 1 <= a <= limits[kind]:
+        raise _invalid(text, f"there is no {kind} {a}", f"不存在第{a}个{_KIND_ZH[kind]}")
+    if kind == "day":
+        if not 1 <= a <= 12:
+            raise _invalid(text, f"there is no month {a}", f"不存在{a}月")
+        if not 1 <= b <= 31 or (b > 29 and b > calendar.monthrange(2000, a)[1]):
+            raise _invalid(text, f"month {a} has no day {b}", f"{a}月没有{b}日")
+    explicit = year is not None
+    if year is None:
+        year = ctx.last.year
+        while True:
+            try:
+                first, _ = _bounds(kind, year, a, b)
+            except ValueError:  # Feb 29 in a common year: go back to a leap year
+                year -= 1
+                continue
+            if first <= ctx.last:
+                break
+            year -= 1
+    if not 1 <= year <= 9998:
+        raise _invalid(text, f"year {year} is out of range", f"年份{year}超出范围")
+    try:
+        first, last = _bounds(kind, year, a, b)
+    except ValueError as exc:
+        raise _invalid(text, f"{year}-{a:02d}-{b:02d} does not exist", f"{year}年{a}月{b}日不存在") from exc
+    grain: Grain = kind
+    return _Raw(first, last, grain, _Anchor(kind, year, a, b, explicit))
+
+
+def _reanchor(raw: _Raw, year: int, text: str, ctx: _Ctx) -> _Raw:
+    if raw.anchor is None or raw.anchor.year_explicit:
+        return raw
+    anchor = raw.anchor
+    resolved = _calendar(anchor.kind, year, anchor.a, anchor.b, text=text, ctx=ctx)
+    return replace(resolved, anchor=replace(resolved.anchor, year_explicit=False) if resolved.anchor else None)
+
+
+_KIND_ZH = {"month": "月", "quarter": "季度", "half": "半年", "year": "年", "day": "日"}
+
+
+# ---------------------------------------------------------------- patterns
+
+_FRAGMENTS = {
+    "NB": r"(?<![A-Za-z0-9])",
+    "NA": r"(?![A-Za-z0-9])",
+    "CNUM": r"(?:\d{1,3}|[零〇一二两三四五六七八九十百]{1,4})",
+    "ENUM": (
+        r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+        r"(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
+        r"|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+        r"|one|two|three|four|five|six|seven|eight|nine|ten|a)"
+    ),
+    "YEAR_CN": (
+        r"(?:(?P<y>[12]\d{3})\s*年度?|(?P<ycn>[〇零一二三四五六七八九]{4})年度?"
+        r"|(?P<yrel>今年|本年|去年|前年|明年))\s*"
+    ),
+    "YEAR_PRE": r"(?:(?P<y>[12]\d{3})\s*(?:年\s*)?[-/]?\s*|(?P<yrel>今年|本年|去年|前年|明年)\s*)",
+    "YEAR_SUF": (
+        r"(?:\s*,?\s*(?:of\s+|in\s+)?(?P<y2>[12]\d{3})(?!\d)"
+        r"|\s+(?:of\s+)?(?:the\s+)?(?P<yen>this|current|last|previous|prior|next)\s+year(?![A-Za-z]))"
+    ),
+    "MCN": r"(?P<m>\d{1,2}|十[一二]?|[一二三四五六七八九])",
+    "MCN2": r"(?P<m2>\d{1,2}|十[一二]?|[一二三四五六七八九])",
+    "DCN": r"(?P<d>\d{1,2}|三十一?|二十[一二三四五六七八九]?|十[一二三四五六七八九]?|[一二三四五六七八九])",
+    "DCN2": r"(?P<d2>\d{1,2}|三十一?|二十[一二三四五六七八九]?|十[一二三四五六七八九]?|[一二三四五六七八九])",
+    "MON_ANY": (
+        r"(?P<mn>january|february|march|april|may|june|july|august|september|october|november"
+        r"|december|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)(?![A-Za-z])"
+    ),
+    "MON_NOMAY": (
+        r"(?P<mn>january|february|march|april|june|july|august|september|october|november"
+        r"|december|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)(?![A-Za-z])"
+    ),
+    "MON2": (
+        r"(?P<mn2>january|february|march|april|may|june|july|august|september|october|november"
+        r"|december|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)(?![A-Za-z])"
+    ),
+    "MON_SAFE": (
+        r"(?P<mn>january|february|march|april|june|july|august|september|october|november"
+        r"|december|sept|feb|apr|jun|jul|aug|sep|oct|nov)(?![A-Za-z])"
+    ),
+    "CNB": r"(?<![\d零〇一二两三四五六七八九十])",
+    # 上 / 下 as "previous / next", not inside 以上 (above), 线上 (online), 之下, 早上 ...
+    "UP": r"(?<![以之线早晚马])上",
+    "DOWN": r"(?<![以之线])下",
+}
+
+
+def _p(template: str) -> re.Pattern[str]:
+    for name, fragment in _FRAGMENTS.items():
+        template = template.replace(f"<{name}>", fragment)
+    return re.compile(template, re.IGNORECASE | re.ASCII)
+
+
+_Handler = Callable[[re.Match[str], _Ctx, str], _Raw]
+
+
+@dataclass(frozen=True)
+class _Rule:
+    name: str
+    pattern: re.Pattern[str]
+    handler: _Handler | None  # None: a recognised non-range (e.g. 去年同期) that blocks shorter matches
+    guard: Callable[[re.Match[str]], bool] | None = None
+
+
+_REL_YEAR = {
+    "今年": 0,
+    "本年": 0,
+    "去年": -1,
+    "前年": -2,
+    "明年": 1,
+    "this": 0,
+    "current": 0,
+    "last": -1,
+    "previous": -1,
+    "prior": -1,
+    "next": 1,
+}
+_MONTH_NAMES = {
+    name: i + 1
+    for i, name in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"))
+}
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_EN_NUMBERS = {
+    word: i
+    for i, word in enumerate(
+        (
+            *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+            *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
+            *("eighteen", "nineteen"),
+        )
+    )
+}
+_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80}
+_EN_TENS["ninety"] = 90
+
+
+def _en_int(token: str) -> int:
+    token = token.lower().replace("-", " ")
+    if token.isascii() and token.isdigit():
+        return int(token)
+    if token == "a":
+        return 1
+    total = 0
+    for part in token.split():
+        total += _EN_TENS.get(part, 0) + _EN_NUMBERS.get(part, 0)
+    return total
+
+
+def _group(m: re.Match[str], name: str) -> str | None:
+    return m.groupdict().get(name)
+
+
+def _year_of(m: re.Match[str], ctx: _Ctx) -> int | None:
+    for key in ("y", "y2"):
+        value = _group(m, key)
+        if value:
+            return int(value)
+    value = _group(m, "ycn")
+    if value:
+        return parse_cn_int(value)
+    rel = _group(m, "yrel") or _group(m, "yen")
+    if rel:
+        return ctx.as_of.year + _REL_YEAR[rel.lower()]
+    return None
+
+
+def _num(m: re.Match[str], name: str) -> int:
+    value = _group(m, name)
+    assert value is not None
+    return parse_cn_int(value)
+
+
+# ---------------------------------------------------------------- handlers
+
+
+def _days_ago(k: int) -> _Handler:
+    def handle(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+        day = ctx.as_of - timedelta(days=k)
+        return _Raw(day, day, "day")
+
+    return handle
+
+
+def _current(grain: _PeriodGrain) -> _Handler:
+    def handle(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+        return _Raw(_period_start(ctx.as_of, grain), _period_end(ctx.as_of, grain), grain)
+
+    return handle
+
+
+def _previous(grain: _PeriodGrain, n: int) -> _Handler:
+    def handle(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+        start = _shift(_period_start(ctx.as_of, grain), grain, -n)
+        return _Raw(start, _period_end(start, grain), grain)
+
+    return handle
+
+
+def _previous_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """English "last/previous week|month|quarter|year" and "the month before last"."""
+    unit = (_group(m, "u") or _group(m, "u2") or "").lower()
+    return _previous(_UNIT_GRAIN[unit], 2 if _group(m, "two") else 1)(m, ctx, text)
+
+
+def _current_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """this week / month-to-date / QTD / current year ..."""
+    unit = (_group(m, "u") or _group(m, "u2") or "").lower()
+    return _current(_UNIT_GRAIN[unit])(m, ctx, text)
+
+
+_UNIT_GRAIN: dict[str, _PeriodGrain] = {
+    "week": "week",
+    "w": "week",
+    "month": "month",
+    "m": "month",
+    "quarter": "quarter",
+    "q": "quarter",
+    "year": "year",
+    "y": "year",
+}
+
+
+def _last_n(unit: str, n: int, ctx: _Ctx, text: str) -> _Raw:
+    if n <= 0:
+        raise _invalid(text, "the number of periods must be at least 1", "时间段的数量至少为1")
+    if unit == "day":
+        return _Raw(ctx.as_of - timedelta(days=n), ctx.last, "custom")
+    grain = _UNIT_GRAIN[unit]
+    current = _period_start(ctx.as_of, grain)
+    return _Raw(_shift(current, grain, -n), current - timedelta(days=1), grain)
+
+
+_CN_UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month"}
+
+
+def _last_n_cn(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    unit_text = (_group(m, "u") or "").replace("个", "").replace("自然", "")
+    unit = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month"}.get(unit_text)
+    if unit is None:
+        unit = "quarter" if unit_text.startswith("季") else "year"
+    return _last_n(unit, _num(m, "n"), ctx, text)
+
+
+def _last_n_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    unit = (_group(m, "u") or "").lower().rstrip("s")
+    return _last_n(unit, _en_int(_group(m, "n") or ""), ctx, text)
+
+
+def _quarter(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    token = _group(m, "q") or _group(m, "q2")
+    q = _ORDINALS[(_group(m, "ord") or "").lower()] if token is None else parse_cn_int(token)
+    return _calendar("quarter", _year_of(m, ctx), q, 0, text=text, ctx=ctx)
+
+
+def _half(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    token = (_group(m, "h") or "").lower()
+    h = 1 if token in ("上", "1", "first", "1st") else 2
+    return _calendar("half", _year_of(m, ctx), h, 0, text=text, ctx=ctx)
+
+
+def _month_number(m: re.Match[str]) -> int:
+    name = _group(m, "mn")
+    return _MONTH_NAMES[name.lower()[:3]] if name else _num(m, "m")
+
+
+def _month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    return _calendar("month", _year_of(m, ctx), _month_number(m), 0, text=text, ctx=ctx)
+
+
+def _day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    return _calendar("day", _year_of(m, ctx), _month_number(m), _num(m, "d"), text=text, ctx=ctx)
+
+
+def _year(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    year = _year_of(m, ctx)
+    assert year is not None
+    return _calendar("year", year, 0, 0, text=text, ctx=ctx)
+
+
+def _iso_week(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    week = parse_cn_int(_group(m, "w") or _group(m, "w2") or _group(m, "w3") or "0")
+    y3 = _group(m, "y3")
+    year = int(y3) if y3 else _year_of(m, ctx)
+    if year is None:
+        year = ctx.last.isocalendar().year
+        if week > date(year, 12, 28).isocalendar().week or date.fromisocalendar(year, week, 1) > ctx.last:
+            year -= 1
+    try:
+        monday = date.fromisocalendar(year, week, 1)
+    except ValueError as exc:
+        raise _invalid(text, f"ISO year {year} has no week {week}", f"{year}年没有第{week}周") from exc
+    return _Raw(monday, monday + timedelta(days=6), "week")
+
+
+def _month_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """2026年1-3月 / 1月到3月 / Jan-Mar 2026: whole months, start..end."""
+    year = _year_of(m, ctx)
+    first_m = _month_number(m)
+    second = _group(m, "mn2")
+    last_m = _MONTH_NAMES[second.lower()[:3]] if second else _num(m, "m2")
+    last = _calendar("month", year, last_m, 0, text=text, ctx=ctx)
+    first_year = last.start.year - (1 if first_m > last_m else 0)
+    first = _calendar("month", first_year, first_m, 0, text=text, ctx=ctx)
+    return _Raw(first.start, last.end, "month")
+
+
+def _day_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """6月1日-15日 / June 1-15, 2026: days within one month."""
+    first = _day(m, ctx, text)
+    assert first.anchor is not None
+    last = _calendar("day", first.anchor.year, first.anchor.a, _num(m, "d2"), text=text, ctx=ctx)
+    if last.start < first.start:
+        raise _invalid(text, "the range ends before it starts", "结束日期早于开始日期")
+    return _Raw(first.start, last.end, "custom")
+
+
+_AMOUNT_AFTER = re.compile(
+    r"\s*(?:个|条|元|块|件|笔|人|家|次|单|万|千|百|亿|台|份|行|位|名|户|"
+    r"rows?|customers?|users?|items?|orders?|units?|people|dollars?|yuan|rmb|usd|cny)(?![A-Za-z])",
+    re.IGNORECASE | re.ASCII,
+)
+_COUNT_BEFORE = re.compile(r"(?:(?<![A-Za-z])top|前|第|共)\s*$", re.IGNORECASE | re.ASCII)
+_YEAR_ALONE = re.compile(r"(?:19|20)\d\d(?!\d)")
+
+
+def _bare_year_ok(m: re.Match[str]) -> bool:
+    """A 4-digit number is a year only when it stands alone (see the module docstring)."""
+    text, start, end = m.string, m.start(), m.end()
+    before = text[start - 1] if start else ""
+    after = text[end] if end < len(text) else ""
+    if before and ((before.isascii() and (before.isalnum() or before in "_.$#/:'")) or before in "¥€£"):
+        return False
+    if before == "-" and not re.search(r"(?<!\d)(?:19|20)\d\d\s*$", text[: start - 1]):
+        return False
+    if after and after.isascii() and (after.isalnum() or after in "_%/:"):
+        return False
+    if after == "." and text[end + 1 : end + 2].isdigit():
+        return False
+    if after == "-" and not _YEAR_ALONE.match(text, end + 1):
+        return False
+    return not (_AMOUNT_AFTER.match(text, end) or _COUNT_BEFORE.search(text, 0, start))
+
+
+_CN_WEEK = r"(?:周|星期|礼拜)"
+_RULES: tuple[_Rule, ...] = (
+    # comparison markers, not ranges
+    _Rule("same_period_cn", _p(r"(?:去年|<UP>年|<UP>一年|<UP>个?月|<UP>周|<UP>个?季度)同期"), None),
+    _Rule(
+        "same_period_en",
+        _p(
+            r"<NB>same\s+(?:period|time|day|week|month|quarter)\s+(?:of\s+|in\s+)?(?:the\s+)?"
+            r"(?:last|previous|prior)\s+(?:year|month|week|quarter)<NA>"
+        ),
+        None,
+    ),
+    # single days relative to as_of
+    _Rule("today", _p(r"今天|今日|<NB>today<NA>"), _days_ago(0)),
+    _Rule("yesterday", _p(r"昨天|昨日|<NB>yesterday<NA>"), _days_ago(1)),
+    _Rule("day_before_yesterday", _p(r"前天|<NB>(?:the\s+)?day\s+before\s+yesterday<NA>"), _days_ago(2)),
+    _Rule("three_days_ago", _p(r"大前天"), _days_ago(3)),
+    # last N days / weeks / months / quarters / years
+    _Rule(
+        "last_n_cn",
+        _p(r"(?:最近|近|过去的?)\s*(?P<n><CNUM>)\s*(?P<u>天|日|个?(?:周|星期|礼拜)|个?(?:自然)?月|个?季度|个?季|年)"),
+        _last_n_cn,
+    ),
+    _Rule(
+        "last_n_en",
+        _p(
+            r"<NB>(?:last|past|previous|prior|trailing)\s+(?P<n><ENUM>)\s+(?P<u>days?|weeks?|months?|quarters?|years?)<NA>"
+        ),
+        _last_n_en,
+    ),
+    # the current period, to date
+    _Rule("this_week_cn", _p(r"本周|这周|这个?" + _CN_WEEK + "|本星期|本礼拜|当周"), _current("week")),
+    _Rule("this_month_cn", _p(r"本月份?|这个?月|当月"), _current("month")),
+    _Rule("this_quarter_cn", _p(r"本季度?|这个?季度|当季度?|当前季度"), _current("quarter")),
+    _Rule("this_year_cn", _p(r"今年|本年度?"), _current("year")),
+    _Rule(
+        "this_period_en",
+        _p(
+            r"<NB>(?:(?:so\s+far\s+)?(?:this|current)\s+(?P<u>week|month|quarter|year)"
+            r"|(?P<u2>week|month|quarter|year)[- ]to[- ]date)<NA>"
+        ),
+        _current_en,
+    ),
+    _Rule(
+        "to_date_abbrev",
+        _p(r"<NB>(?P<u>[wmqy])td<NA>"),
+        _current_en,
+    ),
+    # previous periods
+    _Rule("week_before_last_cn", _p(r"<UP>上个?" + _CN_WEEK), _previous("week", 2)),
+    _Rule("last_week_cn", _p(r"<UP>(?:一个|一|个)?" + _CN_WEEK), _previous("week", 1)),
+    _Rule("month_before_last_cn", _p(r"<UP>上个?月份?"), _previous("month", 2)),
+    _Rule("last_month_cn", _p(r"<UP>(?:一个|一|个)?月份?"), _previous("month", 1)),
+    _Rule("quarter_before_last_cn", _p(r"<UP>上个?季度"), _previous("quarter", 2)),
+    _Rule("last_quarter_cn", _p(r"<UP>(?:一个|一|个)?季度?"), _previous("quarter", 1)),
+    _Rule("last_year_cn", _p(r"(?:去年|<UP>一年|<UP>年)(?:度|全年|整年)?"), _previous("year", 1)),
+    _Rule("year_before_last_cn", _p(r"前年(?:全年|整年)?"), _previous("year", 2)),
+    _Rule(
+        "previous_en",
+        _p(
+            r"<NB>(?:(?:last|previous|prior)\s+(?P<u>week|month|quarter|year)"
+            r"|the\s+(?P<u2>week|month|quarter|year)\s+before\s+(?P<two>last))<NA>"
+        ),
+        _previous_en,
+    ),
+    # future periods: recognised so that they fail loudly ("no data yet") instead of being ignored
+    _Rule("next_week_cn", _p(r"<DOWN>(?:一个|一|个)?" + _CN_WEEK), _previous("week", -1)),
+    _Rule("next_month_cn", _p(r"<DOWN>(?:一个|一|个)?月份?"), _previous("month", -1)),
+    _Rule("next_quarter_cn", _p(r"<DOWN>(?:一个|一|个)?季度?"), _previous("quarter", -1)),
+    _Rule("next_year_cn", _p(r"明年|下一年"), _previous("year", -1)),
+    _Rule(
+        "next_en",
+        _p(r"<NB>next\s+(?P<u>week|month|quarter|year)<NA>"),
+        lambda m, ctx, text: _previous(_UNIT_GRAIN[m.group("u").lower()], -1)(m, ctx, text),
+    ),
+    # ISO weeks: 2026年第23周, 第23周, week 23 of 2026, 2026-W23
+    _Rule(
+        "iso_week",
+        _p(
+            r"(?:(?:<YEAR_CN>)?第\s*(?P<w>\d{1,2}|[一二三四五六七八九十]{1,3})\s*(?:周|星期)"
+            r"|<NB>(?:(?P<y3>[12]\d{3})-?W(?P<w2>\d{1,2})|week\s+(?P<w3>\d{1,2})(?:<YEAR_SUF>)?)<NA>)"
+        ),
+        _iso_week,
+    ),
+    # quarters
+    _Rule(
+        "quarter_cn",
+        _p(r"(?<!\d)(?:<YEAR_CN>)?(?:第?\s*(?P<q>[一二三四1-4])\s*季度|第\s*(?P<q2>[一二三四1-4])\s*季)"),
+        _quarter,
+    ),
+    _Rule("quarter_q", _p(r"<NB>(?:<YEAR_PRE>)?Q(?P<q>[1-4])(?:<YEAR_SUF>)?<NA>"), _quarter),
+    _Rule(
+        "quarter_en",
+        _p(r"<NB>(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter(?:<YEAR_SUF>)?<NA>"),
+        _quarter,
+    ),
+    # halves
+    _Rule("half_cn", _p(r"(?:<YEAR_CN>)?(?P<h>上|下)半年度?"), _half),
+    _Rule("half_h", _p(r"<NB>(?:<YEAR_PRE>)?H(?P<h>[12])(?:<YEAR_SUF>)?<NA>"), _half),
+    _Rule(
+        "half_en",
+        _p(
+            r"<NB>(?P<h>first|second|1st|2nd)\s+half"
+            r"(?!\s+of\s+(?:the\s+|this\s+|last\s+)?(?:month|week|quarter|day))"
+            r"(?:\s+of\s+the\s+year|<YEAR_SUF>)?<NA>"
+        ),
+        _half,
+    ),
+    # months
+    _Rule("month_cn", _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月份?"), _month),
+    _Rule("month_numeric", _p(r"(?<![\d./])(?P<y>[12]\d{3})[-/](?P<m>0?[1-9]|1[0-2])(?!\d)"), _month),
+    _Rule("month_en_year", _p(r"<NB><MON_ANY><YEAR_SUF>"), _month),
+    _Rule("month_en", _p(r"<NB><MON_SAFE>"), _month),
+    _Rule("month_en_in", _p(r"<NB>(?:in|during)\s+(?P<t><MON_ANY>)"), _month),
+    _Rule(
+        "month_span_cn",
+        _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*(?:月份?)?\s*(?:-|~|–|—|到|至)\s*<MCN2>\s*月份?"),
+        _month_span,
+    ),
+    _Rule(
+        "month_span_en",
+        _p(r"<NB><MON_ANY>\s*(?:-|–|~|<NB>(?:to|through|until)\s)\s*<MON2>(?:<YEAR_SUF>)?"),
+        _month_span,
+    ),
+    # days
+    _Rule(
+        "day_iso",
+        _p(r"(?<![\d./])(?P<y>[12]\d{3})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?!\d)"),
+        _day,
+    ),
+    _Rule("day_cn", _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月\s*<DCN>\s*[日号]"), _day),
+    _Rule(
+        "day_en_month_first",
+        _p(r"<NB><MON_NOMAY>\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:\s*,?\s*(?P<y2>[12]\d{3})(?!\d))?<NA>"),
+        _day,
+    ),
+    _Rule(
+        "day_en_day_first",
+        _p(r"<NB>(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?<MON_NOMAY>(?:\s*,?\s*(?P<y2>[12]\d{3})(?!\d))?<NA>"),
+        _day,
+    ),
+    _Rule(
+        "day_en_day_first_may",
+        _p(r"<NB>(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mn>may)\s*,?\s*(?P<y2>[12]\d{3})<NA>"),
+        _day,
+    ),
+    _Rule(
+        "day_en_may_first",
+        _p(r"<NB>(?P<mn>may)\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(?P<y2>[12]\d{3})<NA>"),
+        _day,
+    ),
+    _Rule(
+        "day_span_cn",
+        _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月\s*<DCN>\s*[日号]?\s*(?:-|~|–|—|到|至)\s*<DCN2>\s*[日号]"),
+        _day_span,
+    ),
+    _Rule(
+        "day_span_en",
+        _p(
+            r"<NB><MON_NOMAY>\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|~)\s*(?P<d2>\d{1,2})(?:st|nd|rd|th)?"
+            r"(?!\d)(?:\s*,?\s*(?P<y2>[12]\d{3})(?!\d))?<NA>"
+        ),
+        _day_span,
+    ),
+    # years
+    _Rule(
+        "year_cn",
+        _p(r"(?<!\d)(?:(?P<y>[12]\d{3})|(?P<ycn>[〇零一二三四五六七八九]{4}))\s*年(?:度|全年|整年)?"),
+        _year,
+    ),
+    _Rule("year_bare", _p(r"(?P<y>(?:19|20)\d\d)"), _year, _bare_year_ok),
+)
+
+# "X以来", "X至今", "X so far", "X to date": from the start of X to the latest complete day.
+_UNTIL_NOW = _p(
+    r"\s*(?:以来|至今(?!年)|迄今|(?:到|至|直到|截至|截止到?)\s*(?:今天|今日|现在|目前|当前)"
+    r"|(?:up\s+)?(?:to|until|till|through)\s+(?:today|now|date)<NA>|so\s+far<NA>)"
+)
+_SINCE_BEFORE = _p(r"<NB>since\s+$")
+_FROM_BEFORE = _p(r"(?:自从|自|从|<NB>from\s+)\s*$")
+_RANGE_JOIN = _p(r"\s*(?:-|~|–|—|到|至|<NB>(?:to|through|thru|until|till)<NA>)\s*")
+_AND_JOIN = _p(r"\s*<NB>and<NA>\s*")
+_BETWEEN_BEFORE = _p(r"<NB>between\s+$")
+_RANGE_PREFIX = _p(r"(?:从|自|由|<NB>between\s+|<NB>from\s+)\s*$")
+
+
+_SPAN_RULES = frozenset({"month_span_cn", "month_span_en", "day_span_cn", "day_span_en"})
+
+
+def _normalise(text: str) -> str:
+    """NFKC per character (full-width digits/spaces -> ASCII), keeping every offset unchanged."""
+    chars = []
+    for ch in text:
+        folded = unicodedata.normalize("NFKC", ch)
+        chars.append(folded if len(folded) == 1 else ch)
+    normalised = "".join(chars)
+    assert len(normalised) == len(text)
+    return normalised
+
+
+@dataclass(frozen=True)
+class _Found:
+    span: tuple[int, int]
+    raw: _Raw
+
+
+def _candidates(norm: str) -> list[tuple[int, int, int, _Rule, re.Match[str]]]:
+    found = []
+    for index, rule in enumerate(_RULES):
+        for m in rule.pattern.finditer(norm):
+            if rule.guard is not None and not rule.guard(m):
+                continue
+            start, end = m.span("t") if "t" in rule.pattern.groupindex else m.span()
+            if end > start:
+                found.append((start, end, index, rule, m))
+    found.sort(key=lambda c: (c[0] - c[1], c[0], c[2]))  # longest first, then leftmost
+    chosen: list[tuple[int, int, int, _Rule, re.Match[str]]] = []
+    for cand in found:
+        if all(cand[1] <= other[0] or cand[0] >= other[1] for other in chosen):
+            chosen.append(cand)
+    chosen.sort(key=lambda c: c[0])
+    return chosen
+
+
+def _to_now(raw: _Raw, ctx: _Ctx) -> _Raw:
+    grain: Grain = "custom"
+    if raw.grain in _PERIOD_GRAINS:
+        pg: _PeriodGrain = raw.grain
+        if _period_start(ctx.last, pg) == raw.start:
+            grain = pg
+    return _Raw(raw.start, max(ctx.as_of, raw.end), grain)
+
+
+def _scan(text: str, as_of: date) -> tuple[str, list[_Found]]:
+    norm = _normalise(text)
+    ctx = _Ctx(as_of)
+    result: list[_Found] = []
+    cursor = 0
+    for cand_start, cand_end, _, rule, m in _candidates(norm):
+        start, end = cand_start, cand_end
+        if start < cursor:
+            continue  # swallowed by an earlier "…以来 / …至今" extension
+        cursor = end
+        if rule.handler is None:
+            continue
+        raw = rule.handler(m, ctx, text[start:end])
+        suffix = _UNTIL_NOW.match(norm, end)
+        since = _SINCE_BEFORE.search(norm, 0, start)
+        if rule.name in _SPAN_RULES:
+            prefix = _RANGE_PREFIX.search(norm, 0, start)
+            if prefix:
+                start = prefix.start()
+        if suffix or since:
+            raw = _to_now(raw, ctx)
+            if suffix:
+                end = suffix.end()
+                prefix = _FROM_BEFORE.search(norm, 0, start)
+                if prefix:
+                    start = prefix.start()
+            if since:
+                start = since.start()
+            cursor = end
+        result.append(_Found((start, end), raw))
+    return norm, result
+
+
+def _finish(raw: _Raw, span: tuple[int, int], text: str, as_of: date) -> TimeMatch:
+    last = as_of - timedelta(days=1)
+    matched = text[span[0] : span[1]]
+    if raw.start > last:
+        raise _no_data(matched, raw.start, last)
+    return TimeMatch(raw.start, min(raw.end, last), span, matched, raw.grain, raw.end > last)
+
+
+def find_time_expressions(text: str, as_of: date) -> list[TimeMatch]:
+    """Every time expression in ``text``: non-overlapping, left to right, longest match wins."""
+    _, found = _scan(text, as_of)
+    return [_finish(f.raw, f.span, text, as_of) for f in found]
+
+
+def _join(first: _Found, second: _Found, text: str, ctx: _Ctx) -> _Raw:
+    """start(X)..end(Y); a year-less side takes the other side's year."""
+    x, y = first.raw, second.raw
+    x_text = text[first.span[0] : first.span[1]]
+    y_text = text[second.span[0] : second.span[1]]
+    xa, ya = x.anchor, y.anchor
+    if xa and ya:
+        if xa.year_explicit and not ya.year_explicit:
+            y = _reanchor(y, xa.year, y_text, ctx)
+            if y.end < x.start:
+                y = _reanchor(y, xa.year + 1, y_text, ctx)
+        elif not xa.year_explicit:
+            x = _reanchor(x, ya.year, x_text, ctx)
+            if x.start > y.end or (not ya.year_explicit and x.start > y.start):
+                x = _reanchor(x, ya.year - 1, x_text, ctx)
+    if x.start > y.end:
+        joined = text[first.span[0] : second.span[1]]
+        raise _invalid(joined, "the range ends before it starts", "结束时间早于开始时间")
+    grain: Grain = x.grain if x.grain == y.grain and x.grain in _PERIOD_GRAINS else "custom"
+    return _Raw(x.start, max(x.end, y.end), grain)
+
+
+def parse_time_range(text: str, as_of: date) -> TimeMatch | None:
+    """The question's one time range (ranges like 从X到Y joined), or None when there is none."""
+    norm, found = _scan(text, as_of)
+    if not found:
+        return None
+    if len(found) >= 2:
+        first, second = found[0], found[1]
+        between = norm[first.span[1] : second.span[0]]
+        joined = _RANGE_JOIN.fullmatch(between) or (
+            _AND_JOIN.fullmatch(between) and _BETWEEN_BEFORE.search(norm, 0, first.span[0])
+        )
+        if joined:
+            raw = _join(first, second, text, _Ctx(as_of))
+            prefix = _RANGE_PREFIX.search(norm, 0, first.span[0])
+            start = prefix.start() if prefix else first.span[0]
+            return _finish(raw, (start, second.span[1]), text, as_of)
+    return _finish(found[0].raw, found[0].span, text, as_of)

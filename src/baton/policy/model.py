@@ -1,0 +1,166 @@
+"""The policy file (``policies.yaml``): who may see which tables, columns and rows.
+
+The file is the single source of grants. It is validated strictly (unknown keys are errors)
+because a typo in a security file must never silently widen or narrow access.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from baton.errors import ConfigError
+
+if TYPE_CHECKING:
+    from baton.policy.principal import Principal
+
+PiiHandling = Literal["deny", "mask", "allow"]
+MaskStyle = Literal["full", "phone", "email"]
+ALL_COLUMNS = "*"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PiiColumn(_Strict):
+    """A column that holds personal data, and how it looks when masked."""
+
+    mask: MaskStyle = "full"
+
+
+class AggregateOnly(_Strict):
+    """A table a role may read only as aggregates (no detail rows).
+
+    ``dimensions`` may be grouped and filtered on; ``measures`` may appear inside aggregate
+    functions; any other column only inside ``COUNT(...)`` / ``COUNT(DISTINCT ...)``.
+    """
+
+    dimensions: tuple[str, ...]
+    measures: tuple[str, ...] = ()
+
+
+class TableGrant(_Strict):
+    """One table granted to a role."""
+
+    columns: tuple[str, ...] | Literal["*"] = "*"
+    row_filter: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    aggregate_only: AggregateOnly | None = None
+
+    @field_validator("row_filter")
+    @classmethod
+    def _non_empty_values(cls, value: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+        for column, allowed in value.items():
+            if not allowed:
+                raise ValueError(f"row_filter on {column!r} lists no allowed values")
+        return value
+
+
+class Role(_Strict):
+    """A named bundle of grants."""
+
+    description: str = ""
+    tables: dict[str, TableGrant]
+    pii: PiiHandling = "mask"
+    pii_overrides: dict[str, PiiHandling] = Field(default_factory=dict)
+    export_detail: bool = False
+    max_rows: int = Field(default=10_000, gt=0)
+    max_cost: float | None = Field(default=None, gt=0)
+
+    @field_validator("pii_overrides")
+    @classmethod
+    def _qualified_names(cls, value: dict[str, PiiHandling]) -> dict[str, PiiHandling]:
+        for key in value:
+            _split_column(key)
+        return value
+
+
+class User(_Strict):
+    description: str = ""
+    roles: tuple[str, ...] = Field(min_length=1)
+
+
+class Policy(_Strict):
+    """The whole policy file. Use :meth:`principal` to get one user's effective grants."""
+
+    version: str = Field(min_length=1)
+    default_user: str
+    pii_columns: dict[str, PiiColumn] = Field(default_factory=dict)
+    roles: dict[str, Role]
+    users: dict[str, User]
+
+    @field_validator("pii_columns")
+    @classmethod
+    def _pii_names(cls, value: dict[str, PiiColumn]) -> dict[str, PiiColumn]:
+        for key in value:
+            _split_column(key)
+        return value
+
+    @model_validator(mode="after")
+    def _references_resolve(self) -> Policy:
+        if self.default_user not in self.users:
+            raise ValueError(f"default_user {self.default_user!r} is not listed under users")
+        for name, user in self.users.items():
+            for role_name in user.roles:
+                if role_name not in self.roles:
+                    raise ValueError(f"user {name!r} has unknown role {role_name!r}")
+        for role_name, role_spec in self.roles.items():
+            for key in role_spec.pii_overrides:
+                if key not in self.pii_columns:
+                    raise ValueError(f"role {role_name!r}: pii_overrides names {key!r}, not a pii column")
+        return self
+
+    def principal(self, user: str) -> Principal:
+        """The effective grants of ``user``; an unknown user is PermissionDenied."""
+        from baton.policy.principal import resolve_principal
+
+        return resolve_principal(self, user)
+
+
+def _split_column(qualified: str) -> tuple[str, str]:
+    table, dot, column = qualified.partition(".")
+    if not dot or not table or not column or "." in column:
+        raise ValueError(f"{qualified!r} must be written table.column")
+    return table, column
+
+
+def split_column(qualified: str) -> tuple[str, str]:
+    """``"dim_user.phone"`` -> ``("dim_user", "phone")``."""
+    return _split_column(qualified)
+
+
+def load_policy(path: Path) -> Policy:
+    """Read and validate a policy file; any problem is a ConfigError naming file and field."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(
+            f"Cannot read policy file {path}: {exc}",
+            f"无法读取权限策略文件 {path}：{exc}",
+            detail={"file": str(path)},
+        ) from exc
+    except yaml.YAMLError as exc:
+        raise ConfigError(
+            f"Policy file {path} is not valid YAML: {exc}",
+            f"权限策略文件 {path} 不是合法的 YAML：{exc}",
+            detail={"file": str(path)},
+        ) from exc
+    if not isinstance(raw, dict):
+        raise ConfigError(
+            f"Policy file {path} must hold a mapping at the top level",
+            f"权限策略文件 {path} 的顶层必须是映射（键值对）",
+            detail={"file": str(path)},
+        )
+    try:
+        return Policy.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        raise ConfigError(
+            f"Policy file {path}: field {field}: {first['msg']}",
+            f"权限策略文件 {path}：字段 {field}：{first['msg']}",
+            detail={"file": str(path), "field": field, "errors": len(exc.errors())},
+        ) from exc

@@ -1,0 +1,235 @@
+"""``approve``: the one gate every SQL statement passes before it may run.
+
+Draft SQL goes in; either an :class:`ApprovedSql` (rewritten SQL, the checks that passed and
+an id bound to grants and policy version) comes out, or a :class:`FirewallError` with a code.
+Any unexpected failure inside the firewall is itself a refusal: it fails closed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+from sqlglot import exp
+from sqlglot.errors import OptimizeError
+from sqlglot.optimizer.qualify import qualify
+
+from baton.policy import Principal
+from baton.sql.access import (
+    check_aggregate_only,
+    check_columns,
+    check_cross_joins,
+    check_partition_filters,
+    check_row_requests,
+    check_tables,
+)
+from baton.sql.errors import FirewallError
+from baton.sql.rewrite import secure_sources, wrap_limit
+from baton.sql.statement import check_functions, parse_single_query
+
+Dialect = Literal["duckdb", "postgres"]
+
+
+class ApprovedSql(BaseModel):
+    """A statement the firewall approved; the runner executes only these, by id."""
+
+    model_config = ConfigDict(frozen=True)
+
+    approved_sql_id: str
+    sql: str
+    original_sql: str
+    user: str
+    dialect: str
+    policy_version: str
+    grants_fingerprint: str
+    tables: list[str]
+    checks_passed: list[str]
+    masked_columns: list[str]
+    row_filters_applied: list[str]
+    partition_filters: list[str]
+    row_limit: int
+    estimated_cost: float | None
+    created_at: datetime
+    expires_at: datetime
+
+
+def approve(
+    sql: str,
+    *,
+    principal: Principal,
+    schema: Mapping[str, Mapping[str, str]],
+    dialect: Dialect = "duckdb",
+    language: Literal["zh", "en"] = "en",
+    row_limit: int | None = None,
+    estimate_cost: Callable[[str], float] | None = None,
+    large_tables: Mapping[str, str] | None = None,
+    ttl_seconds: int = 900,
+    now: datetime | None = None,
+) -> ApprovedSql:
+    """Check ``sql`` for ``principal`` and return it rewritten, or raise FirewallError."""
+    try:
+        return _approve(
+            sql,
+            principal=principal,
+            schema=schema,
+            dialect=dialect,
+            row_limit=row_limit,
+            estimate_cost=estimate_cost,
+            large_tables=large_tables or {},
+            ttl_seconds=ttl_seconds,
+            now=now,
+        )
+    except FirewallError as exc:
+        exc.detail.setdefault("language", language)
+        exc.detail.setdefault("user", principal.user)
+        raise
+    except Exception as exc:  # fail closed: anything unexpected inside the firewall is a refusal
+        reason = "SQL too deeply nested" if isinstance(exc, RecursionError) else f"{type(exc).__name__}: {exc}"
+        raise FirewallError("parse_error", reason=reason[:200]) from exc
+
+
+def _approve(
+    sql: str,
+    *,
+    principal: Principal,
+    schema: Mapping[str, Mapping[str, str]],
+    dialect: Dialect,
+    row_limit: int | None,
+    estimate_cost: Callable[[str], float] | None,
+    large_tables: Mapping[str, str],
+    ttl_seconds: int,
+    now: datetime | None,
+) -> ApprovedSql:
+    if dialect not in ("duckdb", "postgres"):
+        raise FirewallError("unsupported_syntax", what=f"the dialect {dialect!r}")
+    catalog = {table.lower(): {c.lower(): t for c, t in cols.items()} for table, cols in schema.items()}
+    checks: list[str] = []
+
+    statement = parse_single_query(sql, dialect)
+    checks += ["single_statement", "read_only"]
+    check_functions(statement)
+    checks.append("functions_allowed")
+    tables = check_tables(statement, principal, catalog)
+    checks.append("tables_granted")
+
+    qualified = _qualify(statement, principal, catalog, tables, dialect)
+    check_columns(qualified, principal)
+    checks += ["columns_granted", "pii_policy"]
+    check_aggregate_only(qualified, principal)
+    if principal.aggregate_only:
+        checks.append("aggregate_only")
+    check_row_requests(qualified, principal)
+    partition_filters = check_partition_filters(qualified, large_tables)
+    if large_tables:
+        checks.append("partition_filter")
+    check_cross_joins(qualified)
+    checks.append("no_cross_join")
+
+    report = secure_sources(qualified, principal, catalog, dialect)
+    if report.row_filters_applied:
+        checks.append("row_filters_injected")
+    if report.masked_columns:
+        checks.append("pii_masked")
+    limit = min(value for value in (row_limit, principal.max_rows) if value)
+    final = wrap_limit(qualified, limit)
+    checks.append("row_limit")
+    rewritten = final.sql(dialect=dialect, comments=False)
+
+    # Defence in depth: the text we hand to the engine must itself pass the statement checks.
+    check_functions(parse_single_query(rewritten, dialect))
+
+    cost: float | None = None
+    if estimate_cost is not None:
+        try:
+            cost = float(estimate_cost(rewritten))
+        except Exception as exc:  # the estimator runs the engine's EXPLAIN; any failure refuses
+            raise FirewallError("cost_estimate_failed", reason=str(exc).splitlines()[0][:160]) from exc
+        if principal.max_cost is not None and cost > principal.max_cost:
+            raise FirewallError("cost_exceeded", cost=cost, budget=principal.max_cost, user=principal.user)
+        checks.append("cost_within_budget")
+
+    fingerprint = principal.grants_fingerprint()
+    created = now or datetime.now(UTC)
+    return ApprovedSql(
+        approved_sql_id=approved_sql_id(rewritten, fingerprint, principal.policy_version, dialect),
+        sql=rewritten,
+        original_sql=sql,
+        user=principal.user,
+        dialect=dialect,
+        policy_version=principal.policy_version,
+        grants_fingerprint=fingerprint,
+        tables=tables,
+        checks_passed=checks,
+        masked_columns=report.masked_columns,
+        row_filters_applied=report.row_filters_applied,
+        partition_filters=partition_filters,
+        row_limit=limit,
+        estimated_cost=cost,
+        created_at=created,
+        expires_at=created + timedelta(seconds=ttl_seconds),
+    )
+
+
+def _qualify(
+    statement: exp.Query,
+    principal: Principal,
+    catalog: Mapping[str, Mapping[str, str]],
+    tables: list[str],
+    dialect: str,
+) -> exp.Query:
+    """Resolve every column against what the user may read; stars expand to exactly that.
+
+    If resolution fails, resolve again against the full catalog to say precisely why
+    (a denied PII column, an ungranted column) instead of "unknown column".
+    """
+    readable: dict[str, object] = {
+        table: {c: t for c, t in catalog[table].items() if principal.can_read_column(table, c)} for table in tables
+    }
+    try:
+        qualified = qualify(
+            statement.copy(),
+            dialect=dialect,
+            schema=readable,
+            validate_qualify_columns=True,
+            expand_stars=True,
+            quote_identifiers=True,
+        )
+    except OptimizeError as exc:
+        reason = str(exc).splitlines()[0][:160]
+        try:
+            full = qualify(
+                statement.copy(),
+                dialect=dialect,
+                schema={table: dict(catalog[table]) for table in tables},
+                validate_qualify_columns=True,
+                expand_stars=False,
+                quote_identifiers=True,
+            )
+        except OptimizeError:
+            full = None
+        if full is not None:
+            check_columns(full, principal)  # raises the precise refusal when there is one
+        raise FirewallError(
+            "column_not_permitted",
+            user=principal.user,
+            column="?",
+            reason=reason,
+            reason_zh="列名无法在可读列中解析：" + reason,
+        ) from exc
+    if not isinstance(qualified, exp.Query):
+        raise FirewallError("parse_error", reason="the query did not survive name resolution")
+    return qualified
+
+
+def approved_sql_id(canonical_sql: str, grants_fingerprint: str, policy_version: str, dialect: str) -> str:
+    """sha256 of the canonical (rewritten) SQL, the grants and the policy version."""
+    payload = json.dumps(
+        {"sql": canonical_sql, "grants": grants_fingerprint, "policy": policy_version, "dialect": dialect},
+        ensure_ascii=False,
+        sort_keys=True,
+    )
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()

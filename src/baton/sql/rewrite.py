@@ -1,0 +1,97 @@
+"""AST rewrites that make the grants true at execution time.
+
+Each physical table read becomes ``(SELECT <readable columns, PII masked> FROM t WHERE
+<row filter>) AS <same alias>``. Because the rewrite happens at the source, every use of a
+column — SELECT, WHERE, JOIN, GROUP BY, a UNION branch, a CAST or a concatenation — sees the
+filtered rows and the masked value, and a denied column simply does not exist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import sqlglot
+from sqlglot import exp
+
+from baton.policy import Principal
+from baton.sql.access import physical_scans
+from baton.sql.errors import FirewallError
+
+LIMIT_ALIAS = "_baton_q"
+
+_MASK_TEMPLATES = {
+    "full": "CASE WHEN {c} IS NULL THEN NULL ELSE '***' END",
+    "phone": "CASE WHEN {c} IS NULL THEN NULL WHEN LENGTH({c}) < 8 THEN '***' "
+    "ELSE LEFT({c}, 3) || '****' || RIGHT({c}, 4) END",
+    "email": "CASE WHEN {c} IS NULL THEN NULL WHEN STRPOS({c}, '@') = 0 THEN '***' "
+    "ELSE LEFT({c}, 1) || '***@' || SPLIT_PART({c}, '@', 2) END",
+}
+
+
+@dataclass
+class RewriteReport:
+    """What the rewrite did, for ApprovedSql."""
+
+    masked_columns: list[str] = field(default_factory=list)
+    row_filters_applied: list[str] = field(default_factory=list)
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def mask_expression(column: str, style: str, dialect: str) -> exp.Expr:
+    """The SQL expression that replaces a masked PII column."""
+    template = _MASK_TEMPLATES.get(style, _MASK_TEMPLATES["full"])
+    return sqlglot.parse_one(template.format(c=_quoted(column)), read=dialect)
+
+
+def filter_expression(table: str, filters: Mapping[str, tuple[str, ...]]) -> exp.Expr | None:
+    """``col IN ('v1', …) AND …`` for a table's row filter."""
+    condition: exp.Expr | None = None
+    for column, values in sorted(filters.items()):
+        predicate = exp.column(column, table=table, quoted=True).isin(*[exp.Literal.string(v) for v in values])
+        condition = predicate if condition is None else exp.and_(condition, predicate)
+    return condition
+
+
+def secure_sources(
+    statement: exp.Expr,
+    principal: Principal,
+    schema: Mapping[str, Mapping[str, str]],
+    dialect: str,
+) -> RewriteReport:
+    """Replace every physical table read in place by its filtered, masked projection."""
+    report = RewriteReport()
+    for scan in physical_scans(statement):
+        columns = principal.readable_columns(scan.table, list(schema[scan.table]))
+        if not columns:
+            raise FirewallError("table_not_permitted", user=principal.user, table=scan.table)
+        projections: list[exp.Expr] = []
+        for column in columns:
+            rule = principal.pii.get((scan.table, column))
+            if rule == "mask":
+                style = principal.mask_styles.get((scan.table, column), "full")
+                projections.append(exp.alias_(mask_expression(column, style, dialect), column, quoted=True))
+                label = f"{scan.table}.{column}"
+                if label not in report.masked_columns:
+                    report.masked_columns.append(label)
+            else:
+                projections.append(exp.column(column, quoted=True))
+        inner = exp.select(*projections).from_(exp.table_(scan.table, quoted=True))
+        condition = filter_expression(scan.table, principal.row_filters.get(scan.table, {}))
+        if condition is not None:
+            inner = inner.where(condition)
+            applied = condition.sql(dialect=dialect)
+            if applied not in report.row_filters_applied:
+                report.row_filters_applied.append(applied)
+        scan.node.replace(
+            exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier(scan.alias, quoted=True)))
+        )
+    return report
+
+
+def wrap_limit(statement: exp.Query, limit: int) -> exp.Select:
+    """``SELECT * FROM (<query>) AS _baton_q LIMIT n``: the user's own LIMIT stays inside."""
+    return exp.select("*").from_(statement.subquery(LIMIT_ALIAS, copy=False)).limit(limit)

@@ -1,0 +1,156 @@
+"""The embedded DuckDB backend, locked down before any statement runs.
+
+DuckDB has no statement timeout and its defaults allow file, network and extension access,
+so hardening is ours: open read-only, stop extension auto-install/auto-load and Python
+replacement scans, cap memory and threads, then turn external access off and lock the
+configuration (in that order: after the lock every SET fails, and external access cannot be
+re-enabled). A timer thread interrupts the connection when a query runs too long.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from baton.errors import InvalidInput, QueryTimeout, ToolFailure, WarehouseUnavailable
+
+_HARDENING = (
+    "SET autoinstall_known_extensions = false",
+    "SET autoload_known_extensions = false",
+    "SET allow_community_extensions = false",
+    "SET python_enable_replacements = false",
+    "SET enable_external_access = false",
+    "SET lock_configuration = true",
+)
+
+
+@dataclass(frozen=True)
+class RawResult:
+    columns: list[tuple[str, str]]
+    rows: list[tuple[Any, ...]]
+    truncated: bool
+    elapsed_ms: float
+
+
+class DuckDBBackend:
+    """One hardened, read-only connection to a DuckDB file; statements run one at a time."""
+
+    dialect = "duckdb"
+
+    def __init__(self, path: Path, *, memory_limit: str = "2GB", threads: int = 2) -> None:
+        self.path = path
+        self._memory_limit = memory_limit
+        self._threads = threads
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._lock = threading.Lock()
+
+    def _connect(self) -> duckdb.DuckDBPyConnection:
+        if self._con is not None:
+            return self._con
+        if not self.path.is_file():
+            raise WarehouseUnavailable(
+                f"Warehouse file not found: {self.path}",
+                f"找不到数据仓库文件：{self.path}",
+                detail={"path": str(self.path)},
+            )
+        try:
+            con = duckdb.connect(str(self.path), read_only=True)
+            # DuckDB shares one database instance per file inside a process: a second backend
+            # on the same file finds it already hardened and locked, and checks instead of setting.
+            locked = con.execute("SELECT current_setting('lock_configuration')").fetchone()
+            if locked is not None and locked[0]:
+                external = con.execute("SELECT current_setting('enable_external_access')").fetchone()
+                if external is None or external[0]:
+                    con.close()
+                    raise WarehouseUnavailable(
+                        "The warehouse is locked with external access on; refusing to use it.",
+                        "数据仓库的配置已锁定但仍允许外部访问，拒绝使用。",
+                    )
+            else:
+                con.execute(f"SET memory_limit = '{self._memory_limit}'")
+                con.execute(f"SET threads = {int(self._threads)}")
+                for statement in _HARDENING:
+                    con.execute(statement)
+        except duckdb.Error as exc:
+            raise WarehouseUnavailable(
+                f"Cannot open the warehouse {self.path}: {exc}", f"无法打开数据仓库 {self.path}：{exc}"
+            ) from exc
+        self._con = con
+        return con
+
+    def close(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+
+    def execute(self, sql: str, *, timeout_s: float = 30.0, row_cap: int = 10_000) -> RawResult:
+        """Run exactly one already-approved statement with a timeout and a row cap."""
+        with self._lock:
+            con = self._connect()
+            timer = threading.Timer(timeout_s, con.interrupt)
+            started = time.perf_counter()
+            timer.start()
+            try:
+                cursor = con.execute(sql)
+                description = cursor.description or []
+                rows = cursor.fetchmany(row_cap + 1)
+            except duckdb.InterruptException as exc:
+                raise QueryTimeout(
+                    f"The query was stopped after its {timeout_s:g} s limit.",
+                    f"查询超过 {timeout_s:g} 秒上限，已被终止。",
+                    detail={"timeout_s": timeout_s},
+                ) from exc
+            except (duckdb.ParserException, duckdb.BinderException, duckdb.CatalogException) as exc:
+                raise InvalidInput(f"The warehouse rejected the query: {exc}", f"数据仓库拒绝了该查询：{exc}") from exc
+            except duckdb.Error as exc:
+                raise ToolFailure(f"The warehouse failed: {exc}", f"数据仓库执行失败：{exc}") from exc
+            finally:
+                timer.cancel()
+            elapsed = (time.perf_counter() - started) * 1000
+        columns = [(str(d[0]), str(d[1])) for d in description]
+        truncated = len(rows) > row_cap
+        return RawResult(columns=columns, rows=rows[:row_cap], truncated=truncated, elapsed_ms=elapsed)
+
+    def explain_cost(self, sql: str) -> float:
+        """Estimated cardinality summed over the plan: a cheap, engine-given cost proxy."""
+        raw = self.execute(f"EXPLAIN (FORMAT JSON) {sql}", timeout_s=10, row_cap=10)
+        import json
+
+        total = 0.0
+
+        def walk(node: Any) -> None:
+            nonlocal total
+            if isinstance(node, dict):
+                extra = node.get("extra_info", {})
+                if isinstance(extra, dict):
+                    card = extra.get("Estimated Cardinality")
+                    if isinstance(card, str) and card.replace("~", "").isdigit():
+                        total += float(card.replace("~", ""))
+                for child in node.get("children", []):
+                    walk(child)
+            elif isinstance(node, list):
+                for item in node:
+                    walk(item)
+
+        for row in raw.rows:
+            try:
+                walk(json.loads(row[-1]))
+            except (ValueError, TypeError):
+                continue
+        return total
+
+    def schema(self) -> dict[str, dict[str, str]]:
+        raw = self.execute(
+            "SELECT table_name, column_name, data_type FROM information_schema.columns "
+            "WHERE table_schema = 'main' ORDER BY table_name, ordinal_position",
+            row_cap=100_000,
+        )
+        out: dict[str, dict[str, str]] = {}
+        for table, column, dtype in raw.rows:
+            out.setdefault(str(table), {})[str(column)] = str(dtype)
+        return out

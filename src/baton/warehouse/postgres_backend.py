@@ -1,0 +1,108 @@
+"""The PostgreSQL backend (psycopg 3).
+
+``default_transaction_read_only`` and a role's ``statement_timeout`` are not security
+boundaries (a statement can undo them), so every query runs inside its own
+``BEGIN READ ONLY; SET LOCAL statement_timeout = …; <query>; ROLLBACK`` on a connection of a
+least-privilege role, and the firewall refuses SET, BEGIN, DO and set_config before the
+query ever gets here.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import psycopg
+from psycopg import errors as pg_errors
+
+from baton.errors import InvalidInput, QueryTimeout, ToolFailure, WarehouseUnavailable
+from baton.warehouse.duckdb_backend import RawResult
+
+_TYPE_NAMES = {
+    16: "BOOLEAN",
+    20: "BIGINT",
+    21: "SMALLINT",
+    23: "INTEGER",
+    25: "VARCHAR",
+    700: "REAL",
+    701: "DOUBLE",
+    1043: "VARCHAR",
+    1082: "DATE",
+    1114: "TIMESTAMP",
+    1184: "TIMESTAMPTZ",
+    1700: "DECIMAL",
+}
+
+
+class PostgresBackend:
+    dialect = "postgres"
+
+    def __init__(self, url: str, *, connect_timeout_s: float = 5.0) -> None:
+        self.url = url
+        self._connect_timeout_s = connect_timeout_s
+        self._con: psycopg.Connection[Any] | None = None
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        if self._con is not None and not self._con.closed:
+            return self._con
+        try:
+            self._con = psycopg.connect(self.url, connect_timeout=int(self._connect_timeout_s), autocommit=True)
+        except psycopg.OperationalError as exc:
+            raise WarehouseUnavailable(
+                f"Cannot connect to PostgreSQL: {exc}".strip(), f"无法连接 PostgreSQL：{exc}".strip()
+            ) from exc
+        return self._con
+
+    def close(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+
+    def execute(self, sql: str, *, timeout_s: float = 30.0, row_cap: int = 10_000) -> RawResult:
+        con = self._connect()
+        started = time.perf_counter()
+        try:
+            with con.cursor() as cur:
+                cur.execute("BEGIN READ ONLY")
+                try:
+                    cur.execute(f"SET LOCAL statement_timeout = {int(timeout_s * 1000)}")
+                    cur.execute(sql.encode("utf-8"), prepare=False)
+                    description = cur.description or []
+                    rows = cur.fetchmany(row_cap + 1)
+                finally:
+                    con.execute("ROLLBACK")
+        except pg_errors.QueryCanceled as exc:
+            raise QueryTimeout(
+                f"The query was stopped after its {timeout_s:g} s limit.",
+                f"查询超过 {timeout_s:g} 秒上限，已被终止。",
+                detail={"timeout_s": timeout_s},
+            ) from exc
+        except (pg_errors.SyntaxError, pg_errors.UndefinedColumn, pg_errors.UndefinedTable) as exc:
+            raise InvalidInput(f"The warehouse rejected the query: {exc}", f"数据仓库拒绝了该查询：{exc}") from exc
+        except psycopg.OperationalError as exc:
+            self._con = None
+            raise WarehouseUnavailable(f"PostgreSQL failed: {exc}", f"PostgreSQL 连接失败：{exc}") from exc
+        except psycopg.Error as exc:
+            raise ToolFailure(f"The warehouse failed: {exc}", f"数据仓库执行失败：{exc}") from exc
+        elapsed = (time.perf_counter() - started) * 1000
+        columns = [(d.name, _TYPE_NAMES.get(d.type_code, str(d.type_code))) for d in description]
+        return RawResult(columns=columns, rows=list(rows[:row_cap]), truncated=len(rows) > row_cap, elapsed_ms=elapsed)
+
+    def explain_cost(self, sql: str) -> float:
+        raw = self.execute(f"EXPLAIN (FORMAT JSON) {sql}", timeout_s=10, row_cap=10)
+        plan = raw.rows[0][0] if raw.rows else []
+        try:
+            return float(plan[0]["Plan"]["Total Cost"])
+        except (KeyError, IndexError, TypeError, ValueError):
+            return 0.0
+
+    def schema(self) -> dict[str, dict[str, str]]:
+        raw = self.execute(
+            "SELECT table_name, column_name, data_type FROM information_schema.columns "
+            "WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position",
+            row_cap=100_000,
+        )
+        out: dict[str, dict[str, str]] = {}
+        for table, column, dtype in raw.rows:
+            out.setdefault(str(table), {})[str(column)] = str(dtype).upper()
+        return out

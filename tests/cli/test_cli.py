@@ -1,0 +1,59 @@
+"""The real `baton` console script in a subprocess: exit codes, JSON, no stack traces."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BATON = [sys.executable, "-m", "baton"]
+
+
+def run(args: list[str], env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **(env_extra or {})}
+    return subprocess.run([*BATON, *args], capture_output=True, text=True, timeout=120, env=env, check=False)
+
+
+@pytest.mark.parametrize("question", ["上个月各渠道的GMV是多少？", "What was GMV by channel last month?"])
+def test_ask_json(demo_dir: Path, question: str) -> None:
+    proc = run(["ask", question, "--json", "--config", str(demo_dir / "baton.toml")])
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["status"] == "answered"
+    assert data["result"]["row_count"] == 4
+    assert data["metrics"][0]["name"] == "gmv"
+    assert "Traceback" not in proc.stderr
+
+
+def test_ask_refusal_exit_code_and_env_config(demo_dir: Path) -> None:
+    proc = run(["ask", "上个月的利润率是多少？", "--json"], {"BATON_CONFIG": str(demo_dir / "baton.toml")})
+    assert proc.returncode == 3
+    data = json.loads(proc.stdout)
+    assert data["status"] == "refused" and data["error"]["code"] == "unknown_metric"
+
+
+def test_terminal_report_leads_with_answer(demo_dir: Path) -> None:
+    proc = run(["ask", "上个月各渠道的GMV是多少？", "--config", str(demo_dir / "baton.toml")])
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.index("回答") < out.index("SELECT") < out.index("指标口径") < out.index("数据更新至")
+
+
+def test_malformed_config_is_a_typed_error(tmp_path: Path) -> None:
+    bad = tmp_path / "baton.toml"
+    bad.write_text("[warehouse\nurl = 1", encoding="utf-8")
+    proc = run(["ask", "上个月的GMV", "--json", "--config", str(bad)])
+    assert proc.returncode == 1
+    assert json.loads(proc.stdout)["error"]["code"] == "invalid_config"
+    assert "Traceback" not in proc.stderr
+
+
+def test_bad_as_of_is_a_typed_error(demo_dir: Path) -> None:
+    proc = run(["ask", "GMV last month", "--as-of", "July", "--config", str(demo_dir / "baton.toml")])
+    assert proc.returncode == 1
+    assert "YYYY-MM-DD" in proc.stderr
+    assert "Traceback" not in proc.stderr

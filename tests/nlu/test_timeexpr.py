@@ -1,0 +1,404 @@
+"""Table-driven tests for the bilingual time-expression parser (baton.nlu.timeexpr)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from baton.errors import TimeExpressionError
+from baton.nlu.cn_numerals import parse_cn_int
+from baton.nlu.timeexpr import (
+    Grain,
+    find_time_expressions,
+    parse_time_range,
+    previous_period,
+    same_period_last_year,
+)
+
+D = date.fromisoformat
+A = D("2026-07-01")  # a Wednesday, first day of a month, a quarter and a half
+MID_MARCH = D("2026-03-15")  # a Sunday
+MONDAY = D("2026-06-29")
+SUNDAY = D("2026-06-28")
+NEW_YEAR = D("2025-01-01")
+
+# (expression, as_of, expected start, expected end, expected grain)
+RANGES: list[tuple[str, date, str, str, Grain]] = [
+    # ---- Chinese
+    ("昨天", A, "2026-06-30", "2026-06-30", "day"),
+    ("昨日的订单量", A, "2026-06-30", "2026-06-30", "day"),
+    ("前天", A, "2026-06-29", "2026-06-29", "day"),
+    ("近7天", A, "2026-06-24", "2026-06-30", "custom"),
+    ("最近十四天", A, "2026-06-17", "2026-06-30", "custom"),
+    ("过去三十天", A, "2026-06-01", "2026-06-30", "custom"),
+    ("近七日", A, "2026-06-24", "2026-06-30", "custom"),
+    ("最近两天", A, "2026-06-29", "2026-06-30", "custom"),
+    ("本周", A, "2026-06-29", "2026-06-30", "week"),
+    ("这周", SUNDAY, "2026-06-22", "2026-06-27", "week"),
+    ("本月", MID_MARCH, "2026-03-01", "2026-03-14", "month"),
+    ("这个月", MID_MARCH, "2026-03-01", "2026-03-14", "month"),
+    ("本季度", MID_MARCH, "2026-01-01", "2026-03-14", "quarter"),
+    ("今年", A, "2026-01-01", "2026-06-30", "year"),
+    ("本年", MID_MARCH, "2026-01-01", "2026-03-14", "year"),
+    ("本月至今", MID_MARCH, "2026-03-01", "2026-03-14", "month"),
+    ("今年以来", A, "2026-01-01", "2026-06-30", "year"),
+    ("上周", A, "2026-06-22", "2026-06-28", "week"),
+    ("上周", MONDAY, "2026-06-22", "2026-06-28", "week"),
+    ("上周", SUNDAY, "2026-06-15", "2026-06-21", "week"),
+    ("上个星期", A, "2026-06-22", "2026-06-28", "week"),
+    ("上上周", A, "2026-06-15", "2026-06-21", "week"),
+    ("上个月", A, "2026-06-01", "2026-06-30", "month"),
+    ("上月", MID_MARCH, "2026-02-01", "2026-02-28", "month"),
+    ("上个月", NEW_YEAR, "2024-12-01", "2024-12-31", "month"),
+    ("上上个月", A, "2026-05-01", "2026-05-31", "month"),
+    ("上季度", A, "2026-04-01", "2026-06-30", "quarter"),
+    ("上个季度", NEW_YEAR, "2024-10-01", "2024-12-31", "quarter"),
+    ("去年", A, "2025-01-01", "2025-12-31", "year"),
+    ("上一年", NEW_YEAR, "2024-01-01", "2024-12-31", "year"),
+    ("近3个月", A, "2026-04-01", "2026-06-30", "month"),
+    ("最近两个月", MID_MARCH, "2026-01-01", "2026-02-28", "month"),
+    ("近两周", A, "2026-06-15", "2026-06-28", "week"),
+    ("近2个季度", A, "2026-01-01", "2026-06-30", "quarter"),
+    ("2026年Q2", A, "2026-04-01", "2026-06-30", "quarter"),
+    ("2026年二季度", A, "2026-04-01", "2026-06-30", "quarter"),
+    ("第一季度", A, "2026-01-01", "2026-03-31", "quarter"),
+    ("1季度", MID_MARCH, "2026-01-01", "2026-03-14", "quarter"),
+    ("三季度", A, "2025-07-01", "2025-09-30", "quarter"),
+    ("去年四季度", A, "2025-10-01", "2025-12-31", "quarter"),
+    ("上半年", A, "2026-01-01", "2026-06-30", "half"),
+    ("下半年", A, "2025-07-01", "2025-12-31", "half"),
+    ("2026年上半年", A, "2026-01-01", "2026-06-30", "half"),
+    ("2025年下半年", A, "2025-07-01", "2025-12-31", "half"),
+    ("2026年6月", A, "2026-06-01", "2026-06-30", "month"),
+    ("6月", A, "2026-06-01", "2026-06-30", "month"),
+    ("12月", A, "2025-12-01", "2025-12-31", "month"),
+    ("十二月份", A, "2025-12-01", "2025-12-31", "month"),
+    ("3月", MID_MARCH, "2026-03-01", "2026-03-14", "month"),
+    ("２０２６年６月", A, "2026-06-01", "2026-06-30", "month"),
+    ("2025年", A, "2025-01-01", "2025-12-31", "year"),
+    ("2025年全年", A, "2025-01-01", "2025-12-31", "year"),
+    ("2026年6月12日", A, "2026-06-12", "2026-06-12", "day"),
+    ("6月12日", A, "2026-06-12", "2026-06-12", "day"),
+    ("6月12号", A, "2026-06-12", "2026-06-12", "day"),
+    ("12月25日", A, "2025-12-25", "2025-12-25", "day"),
+    ("2026年第23周", A, "2026-06-01", "2026-06-07", "week"),
+    ("上个月各渠道的GMV是多少？", A, "2026-06-01", "2026-06-30", "month"),
+    ("2026年6月华东的订单量", A, "2026-06-01", "2026-06-30", "month"),
+    ("近7天每天的GMV趋势", A, "2026-06-24", "2026-06-30", "custom"),
+    ("今年上半年各品类销售额", A, "2026-01-01", "2026-06-30", "half"),
+    ("从2026年1月到3月的GMV", A, "2026-01-01", "2026-03-31", "month"),
+    ("2026年1月至2026年3月", A, "2026-01-01", "2026-03-31", "month"),
+    ("2026年1-3月", A, "2026-01-01", "2026-03-31", "month"),
+    ("11月到2月", A, "2025-11-01", "2026-02-28", "month"),
+    ("6月1日到15日", A, "2026-06-01", "2026-06-15", "custom"),
+    ("2026年6月1日至2026年6月15日", A, "2026-06-01", "2026-06-15", "custom"),
+    ("自2026年3月以来", A, "2026-03-01", "2026-06-30", "custom"),
+    ("本月和去年同期比", MID_MARCH, "2026-03-01", "2026-03-14", "month"),
+    # ---- English
+    ("yesterday", A, "2026-06-30", "2026-06-30", "day"),
+    ("the day before yesterday", A, "2026-06-29", "2026-06-29", "day"),
+    ("last 7 days", A, "2026-06-24", "2026-06-30", "custom"),
+    ("past seven days", A, "2026-06-24", "2026-06-30", "custom"),
+    ("the last 30 days", NEW_YEAR, "2024-12-02", "2024-12-31", "custom"),
+    ("this week", A, "2026-06-29", "2026-06-30", "week"),
+    ("this month", MID_MARCH, "2026-03-01", "2026-03-14", "month"),
+    ("MTD", MID_MARCH, "2026-03-01", "2026-03-14", "month"),
+    ("this quarter", A + timedelta(days=14), "2026-07-01", "2026-07-14", "quarter"),
+    ("QTD", MID_MARCH, "2026-01-01", "2026-03-14", "quarter"),
+    ("this year", A, "2026-01-01", "2026-06-30", "year"),
+    ("year to date", MID_MARCH, "2026-01-01", "2026-03-14", "year"),
+    ("YTD revenue", A, "2026-01-01", "2026-06-30", "year"),
+    ("last week", A, "2026-06-22", "2026-06-28", "week"),
+    ("previous week", SUNDAY, "2026-06-15", "2026-06-21", "week"),
+    ("last month", A, "2026-06-01", "2026-06-30", "month"),
+    ("previous month", NEW_YEAR, "2024-12-01", "2024-12-31", "month"),
+    ("the month before last", A, "2026-05-01", "2026-05-31", "month"),
+    ("last quarter", MID_MARCH, "2025-10-01", "2025-12-31", "quarter"),
+    ("last year", NEW_YEAR, "2024-01-01", "2024-12-31", "year"),
+    ("past 3 months", A, "2026-04-01", "2026-06-30", "month"),
+    ("last 2 quarters", A, "2026-01-01", "2026-06-30", "quarter"),
+    ("last twelve months", A, "2025-07-01", "2026-06-30", "month"),
+    ("Q2 2026", A, "2026-04-01", "2026-06-30", "quarter"),
+    ("2026 Q2", A, "2026-04-01", "2026-06-30", "quarter"),
+    ("2026Q2", A, "2026-04-01", "2026-06-30", "quarter"),
+    ("second quarter of 2026", A, "2026-04-01", "2026-06-30", "quarter"),
+    ("Q3", A, "2025-07-01", "2025-09-30", "quarter"),
+    ("q1 of last year", A, "2025-01-01", "2025-03-31", "quarter"),
+    ("H1", A, "2026-01-01", "2026-06-30", "half"),
+    ("H2 2025", A, "2025-07-01", "2025-12-31", "half"),
+    ("first half of 2026", A, "2026-01-01", "2026-06-30", "half"),
+    ("second half", MID_MARCH, "2025-07-01", "2025-12-31", "half"),
+    ("June 2026", A, "2026-06-01", "2026-06-30", "month"),
+    ("Jun 2026", A, "2026-06-01", "2026-06-30", "month"),
+    ("2026-06", A, "2026-06-01", "2026-06-30", "month"),
+    ("2026/06", A, "2026-06-01", "2026-06-30", "month"),
+    ("June", A, "2026-06-01", "2026-06-30", "month"),
+    ("December", A, "2025-12-01", "2025-12-31", "month"),
+    ("in March", A, "2026-03-01", "2026-03-31", "month"),
+    ("orders in may", A, "2026-05-01", "2026-05-31", "month"),
+    ("May 2025", A, "2025-05-01", "2025-05-31", "month"),
+    ("June last year", A, "2025-06-01", "2025-06-30", "month"),
+    ("2025", A, "2025-01-01", "2025-12-31", "year"),
+    ("revenue in 2025", A, "2025-01-01", "2025-12-31", "year"),
+    ("2026-06-12", A, "2026-06-12", "2026-06-12", "day"),
+    ("2026/6/12", A, "2026-06-12", "2026-06-12", "day"),
+    ("June 12, 2026", A, "2026-06-12", "2026-06-12", "day"),
+    ("12 June 2026", A, "2026-06-12", "2026-06-12", "day"),
+    ("Jun 12", A, "2026-06-12", "2026-06-12", "day"),
+    ("Dec 25", A, "2025-12-25", "2025-12-25", "day"),
+    ("week 23 of 2026", A, "2026-06-01", "2026-06-07", "week"),
+    ("What was GMV by channel last month?", A, "2026-06-01", "2026-06-30", "month"),
+    ("GMV in June 2026 by region", A, "2026-06-01", "2026-06-30", "month"),
+    ("Why did orders drop last week?", MONDAY, "2026-06-22", "2026-06-28", "week"),
+    ("between March and May 2026", A, "2026-03-01", "2026-05-31", "month"),
+    ("from Q1 to Q2 2026", A, "2026-01-01", "2026-06-30", "quarter"),
+    ("from 2026-06-01 to 2026-06-15", A, "2026-06-01", "2026-06-15", "custom"),
+    ("June 1-15, 2026", A, "2026-06-01", "2026-06-15", "custom"),
+    ("Jan-Mar 2026", A, "2026-01-01", "2026-03-31", "month"),
+    ("from Nov to Feb", A, "2025-11-01", "2026-02-28", "month"),
+    ("March 2026 vs March 2025", A, "2026-03-01", "2026-03-31", "month"),
+    ("since March", A, "2026-03-01", "2026-06-30", "custom"),
+    ("from 2026-06-01 to today", A, "2026-06-01", "2026-06-30", "custom"),
+    ("GMV this month vs the same period last year", MID_MARCH, "2026-03-01", "2026-03-14", "month"),
+]
+
+
+@pytest.mark.parametrize(("expression", "as_of", "start", "end", "grain"), RANGES)
+def test_parse_time_range(expression: str, as_of: date, start: str, end: str, grain: Grain) -> None:
+    match = parse_time_range(expression, as_of)
+    assert match is not None
+    assert (match.start, match.end, match.grain) == (D(start), D(end), grain)
+    assert match.text == expression[match.span[0] : match.span[1]]
+    assert match.end <= as_of - timedelta(days=1)
+
+
+def test_table_is_large_and_bilingual() -> None:
+    chinese = [row for row in RANGES if any("\u4e00" <= ch <= "\u9fff" for ch in row[0])]
+    assert len(RANGES) >= 80
+    assert len(chinese) >= 40
+    assert len(RANGES) - len(chinese) >= 40
+
+
+# (expression, as_of, clamped)
+CLAMPING: list[tuple[str, date, bool]] = [
+    ("本月", MID_MARCH, True),
+    ("今年", A, True),
+    ("this week", D("2026-07-03"), True),
+    ("3月", MID_MARCH, True),
+    ("2026", A, True),
+    ("上个月", A, False),
+    ("近7天", A, False),
+    ("2026年6月", A, False),
+    ("last quarter", A, False),
+    ("since March", A, True),
+]
+
+
+@pytest.mark.parametrize(("expression", "as_of", "clamped"), CLAMPING)
+def test_clamped_flag(expression: str, as_of: date, clamped: bool) -> None:
+    match = parse_time_range(expression, as_of)
+    assert match is not None
+    assert match.clamped is clamped
+
+
+NO_TIME = [
+    "GMV by channel",
+    "各渠道的GMV是多少",
+    "SQ2X sales by region",
+    "What may have caused the drop?",
+    "top 2000 customers",
+    "2000个客户的订单",
+    "price 2026.50",
+    "以上月份",  # 以上 = "above", not 上月
+    "线上月活用户",  # 线上 = online
+    "first half of the month",
+    "去年同期",
+]
+
+
+@pytest.mark.parametrize("text", NO_TIME)
+def test_no_time_expression(text: str) -> None:
+    assert parse_time_range(text, A) is None
+    assert find_time_expressions(text, A) == []
+
+
+# (expression, as_of, a fragment both messages must contain)
+ERRORS: list[tuple[str, date, str]] = [
+    ("今天", A, "今天"),
+    ("today", A, "today"),
+    ("本月", A, "本月"),
+    ("this month", A, "this month"),
+    ("本季度", A, "本季度"),
+    ("this week", MONDAY, "this week"),
+    ("今年", NEW_YEAR, "今年"),
+    ("YTD", NEW_YEAR, "YTD"),
+    ("2026年13月", A, "2026年13月"),
+    ("2026-02-30", A, "2026-02-30"),
+    ("6月31日", A, "6月31日"),
+    ("2026年7月", A, "2026年7月"),
+    ("July 2026", A, "July 2026"),
+    ("2027", A, "2027"),
+    ("今年下半年", A, "今年下半年"),
+    ("下个月", A, "下个月"),
+    ("next quarter", A, "next quarter"),
+    ("近0天", A, "近0天"),
+    ("从2026年3月到2026年1月", A, "2026年3月到2026年1月"),
+]
+
+
+@pytest.mark.parametrize(("expression", "as_of", "fragment"), ERRORS)
+def test_errors_are_bilingual(expression: str, as_of: date, fragment: str) -> None:
+    with pytest.raises(TimeExpressionError) as info:
+        parse_time_range(expression, as_of)
+    error = info.value
+    assert error.error_code == "invalid_time"
+    assert fragment in error.message_en
+    assert fragment in error.message_zh
+    assert error.message_en != error.message_zh
+
+
+def test_no_data_message_names_the_latest_complete_day() -> None:
+    with pytest.raises(TimeExpressionError) as info:
+        find_time_expressions("本月各渠道GMV", A)
+    assert "2026-06-30" in info.value.message_en
+    assert "还没有数据" in info.value.message_zh
+
+
+# (text, as_of, expected [(matched text, span)])
+SPANS: list[tuple[str, date, list[tuple[str, tuple[int, int]]]]] = [
+    ("上个月各渠道的GMV是多少？", A, [("上个月", (0, 3))]),
+    ("What was GMV by channel last month?", A, [("last month", (24, 34))]),
+    ("GMV in June 2026 by region", A, [("June 2026", (7, 16))]),
+    ("2026年6月华东的订单量", A, [("2026年6月", (0, 7))]),
+    ("对比２０２６年６月和去年6月", A, [("２０２６年６月", (2, 9)), ("去年6月", (10, 14))]),
+    ("Q1 and Q2 2026 revenue", A, [("Q1", (0, 2)), ("Q2 2026", (7, 14))]),
+    ("近7天和上周的订单", A, [("近7天", (0, 3)), ("上周", (4, 6))]),
+    ("orders in may", A, [("may", (10, 13))]),
+    ("2026年6月12日的GMV", A, [("2026年6月12日", (0, 10))]),
+    ("上上个月", A, [("上上个月", (0, 4))]),
+    ("GMV 2024 vs 2025", A, [("2024", (4, 8)), ("2025", (12, 16))]),
+]
+
+
+@pytest.mark.parametrize(("text", "as_of", "expected"), SPANS)
+def test_spans_and_longest_match(text: str, as_of: date, expected: list[tuple[str, tuple[int, int]]]) -> None:
+    matches = find_time_expressions(text, as_of)
+    assert [(m.text, m.span) for m in matches] == expected
+    for m in matches:
+        assert text[m.span[0] : m.span[1]] == m.text
+
+
+def test_range_span_covers_both_ends() -> None:
+    text = "请看从2026年1月到3月的GMV"
+    match = parse_time_range(text, A)
+    assert match is not None
+    assert match.text == "从2026年1月到3月"
+    assert text[match.span[0] : match.span[1]] == match.text
+
+
+# (start, end, grain, expected previous start, expected previous end)
+PREVIOUS: list[tuple[str, str, Grain, str, str]] = [
+    ("2026-06-01", "2026-06-30", "month", "2026-05-01", "2026-05-31"),
+    ("2026-03-01", "2026-03-31", "month", "2026-02-01", "2026-02-28"),
+    ("2026-04-01", "2026-06-30", "quarter", "2026-01-01", "2026-03-31"),
+    ("2026-01-01", "2026-03-31", "quarter", "2025-10-01", "2025-12-31"),
+    ("2026-01-01", "2026-06-30", "half", "2025-07-01", "2025-12-31"),
+    ("2025-01-01", "2025-12-31", "year", "2024-01-01", "2024-12-31"),
+    ("2026-06-22", "2026-06-28", "week", "2026-06-15", "2026-06-21"),
+    ("2026-06-01", "2026-06-15", "month", "2026-05-01", "2026-05-15"),  # clamped partial month
+    ("2026-03-01", "2026-03-30", "month", "2026-02-01", "2026-02-28"),  # capped at month end
+    ("2026-06-29", "2026-06-30", "week", "2026-06-22", "2026-06-23"),  # partial week
+    ("2026-01-01", "2026-03-14", "year", "2025-01-01", "2025-03-14"),  # YTD
+    ("2026-04-01", "2026-06-30", "month", "2026-01-01", "2026-03-31"),  # last 3 whole months
+    ("2026-06-24", "2026-06-30", "custom", "2026-06-17", "2026-06-23"),  # last 7 days
+    ("2026-06-12", "2026-06-12", "day", "2026-06-11", "2026-06-11"),
+    ("2026-03-10", "2026-03-20", "month", "2026-02-27", "2026-03-09"),  # not on a boundary: by length
+]
+
+
+@pytest.mark.parametrize(("start", "end", "grain", "prev_start", "prev_end"), PREVIOUS)
+def test_previous_period(start: str, end: str, grain: Grain, prev_start: str, prev_end: str) -> None:
+    assert previous_period(D(start), D(end), grain) == (D(prev_start), D(prev_end))
+
+
+SAME_LAST_YEAR: list[tuple[str, str, str, str]] = [
+    ("2026-06-01", "2026-06-30", "2025-06-01", "2025-06-30"),
+    ("2024-02-29", "2024-02-29", "2023-02-28", "2023-02-28"),
+    ("2024-02-01", "2024-02-29", "2023-02-01", "2023-02-28"),
+    ("2025-02-01", "2025-02-28", "2024-02-01", "2024-02-29"),  # a whole month stays whole
+    ("2026-03-01", "2026-03-14", "2025-03-01", "2025-03-14"),
+    ("2026-01-01", "2026-06-30", "2025-01-01", "2025-06-30"),
+]
+
+
+@pytest.mark.parametrize(("start", "end", "ly_start", "ly_end"), SAME_LAST_YEAR)
+def test_same_period_last_year(start: str, end: str, ly_start: str, ly_end: str) -> None:
+    assert same_period_last_year(D(start), D(end)) == (D(ly_start), D(ly_end))
+
+
+def test_period_helpers_reject_inverted_ranges() -> None:
+    with pytest.raises(TimeExpressionError):
+        previous_period(D("2026-06-30"), D("2026-06-01"), "custom")
+    with pytest.raises(TimeExpressionError):
+        same_period_last_year(D("2026-06-30"), D("2026-06-01"))
+
+
+@pytest.mark.parametrize(
+    ("numeral", "value"),
+    [("7", 7), ("七", 7), ("十", 10), ("十四", 14), ("三十", 30), ("两", 2), ("一百零五", 105), ("二〇二六", 2026)],
+)
+def test_chinese_numerals(numeral: str, value: int) -> None:
+    assert parse_cn_int(numeral) == value
+
+
+def test_results_are_frozen() -> None:
+    match = parse_time_range("上个月", A)
+    assert match is not None
+    with pytest.raises(AttributeError):
+        match.start = D("2020-01-01")  # type: ignore[misc]
+
+
+_PHRASES = [row[0] for row in RANGES] + [row[0] for row in ERRORS] + NO_TIME
+_FILLER = st.sampled_from(["", " ", "的", " GMV ", "和", " and ", "，", "到", " to ", "-", "各渠道", "x"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    as_of=st.dates(min_value=date(2020, 1, 1), max_value=date(2030, 12, 31)),
+    parts=st.lists(st.tuples(st.sampled_from(_PHRASES), _FILLER), min_size=1, max_size=4),
+)
+def test_property_matches_stay_inside_the_data(as_of: date, parts: list[tuple[str, str]]) -> None:
+    text = "".join(phrase + filler for phrase, filler in parts)
+    try:
+        matches = find_time_expressions(text, as_of)
+        joined = parse_time_range(text, as_of)
+    except TimeExpressionError as error:
+        messages = (error.message_en, error.message_zh)
+        assert all(messages), messages
+        return
+    last = as_of - timedelta(days=1)
+    previous_end = 0
+    for m in matches + ([joined] if joined else []):
+        assert m.start <= m.end <= last
+        assert text[m.span[0] : m.span[1]] == m.text
+    for m in matches:
+        assert m.span[0] >= previous_end
+        previous_end = m.span[1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    as_of=st.dates(min_value=date(2020, 1, 1), max_value=date(2030, 12, 31)),
+    text=st.text(alphabet="0123456789年月日号周季度上下本今去近天-/QHqh 半第一二三四十个lastJune", max_size=20),
+)
+def test_property_random_text_never_crashes(as_of: date, text: str) -> None:
+    try:
+        matches = find_time_expressions(text, as_of)
+    except TimeExpressionError:
+        return
+    for m in matches:
+        assert m.start <= m.end <= as_of - timedelta(days=1)
+        assert text[m.span[0] : m.span[1]] == m.text

@@ -1,0 +1,111 @@
+"""End-to-end: question -> governed SQL -> read-only DuckDB -> Answer, on the real demo."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import duckdb
+import pytest
+
+from baton.contracts.answer import Answer
+from baton.orchestrator.ask import ask
+from baton.orchestrator.session import Session
+from baton.trace.writer import read_trace
+
+AS_OF = date(2026, 7, 1)
+
+
+def _gold(session: Session, sql: str) -> list[tuple[object, ...]]:
+    con = duckdb.connect(str(session.settings.duckdb_path()), read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [("上个月各渠道的GMV是多少？", "zh"), ("What was GMV by channel last month?", "en")],
+)
+def test_gmv_by_channel_last_month(demo_session: Session, question: str, language: str) -> None:
+    answer = ask(demo_session, question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.language == language
+    assert answer.result is not None and answer.result.row_count == 4
+    gold: dict[object, object] = {
+        row[0]: row[1]
+        for row in _gold(
+            demo_session,
+            "SELECT channel, SUM(gmv_amount) FROM fact_order WHERE order_date BETWEEN '2026-06-01' AND '2026-06-30' "
+            "AND status IN ('paid','refunded') GROUP BY channel",
+        )
+    }
+    got = {row[0]: row[1] for row in answer.result.rows}
+    assert got.keys() == gold.keys()
+    for channel, value in got.items():
+        assert value == pytest.approx(float(str(gold[channel])), rel=1e-12)
+    (gmv,) = answer.metrics
+    catalog_gmv = demo_session.catalog.metrics["gmv"]
+    assert gmv.name == "gmv"
+    assert gmv.definition == catalog_gmv.description.for_lang(language)
+    assert gmv.expression == "SUM(gmv_amount)"
+    assert gmv.filters == ["status IN ('paid', 'refunded')"]
+    assert answer.sql is not None and "fact_order" in answer.sql
+    assert answer.time_range is not None and answer.time_range.start == date(2026, 6, 1)
+    assert answer.data_freshness is not None and "2026-06-30" in answer.data_freshness
+    # the answer sentence quotes the top channel's exact value from the result
+    top = max(answer.result.rows, key=lambda r: r[1])
+    assert f"{top[1]:,.2f}" in answer.answer
+
+
+def test_unknown_metric_is_refused_and_nothing_runs(demo_session: Session) -> None:
+    answer = ask(demo_session, "上个月的利润率是多少？", as_of=AS_OF)
+    assert answer.status == "refused"
+    assert answer.error is not None and answer.error.code == "unknown_metric"
+    assert len(answer.suggestions) == 3
+    assert answer.sql is None and answer.result is None
+    events = read_trace(demo_session.runs_dir / answer.run_id / "trace.jsonl")
+    assert next(e.type for e in events) == "run_started"
+    assert not any(e.type == "tool_call" for e in events)
+    assert events[-1].type == "run_finished"
+
+
+def test_answer_json_shape_is_the_contract(demo_session: Session) -> None:
+    answer = ask(demo_session, "上个月GMV环比", as_of=AS_OF)
+    data = json.loads(answer.model_dump_json())
+    for key in (
+        "run_id",
+        "status",
+        "question",
+        "language",
+        "answer",
+        "semantic_query",
+        "sql",
+        "result",
+        "metrics",
+        "time_range",
+        "data_freshness",
+        "assumptions",
+        "error",
+    ):
+        assert key in data
+    assert set(data["result"]) >= {"columns", "rows", "row_count", "truncated"}
+    assert [c["name"] for c in data["result"]["columns"]] == ["gmv", "gmv_previous", "gmv_change", "gmv_change_pct"]
+    assert Answer.model_validate_json(answer.model_dump_json()) == answer
+    assert any("2026-05-01" in a for a in answer.assumptions)
+
+
+def test_trace_records_policy_decision_before_tool_call(demo_session: Session) -> None:
+    answer = ask(demo_session, "What was the conversion rate by channel in Q2 2026?", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    types = [e.type for e in read_trace(demo_session.runs_dir / answer.run_id / "trace.jsonl")]
+    assert types.index("policy_decision") < types.index("tool_call")
+    assert types[-2:] == ["answer_created", "run_finished"]
+
+
+def test_clarification_when_period_missing(demo_session: Session) -> None:
+    answer = ask(demo_session, "各渠道的GMV是多少？", as_of=AS_OF)
+    assert answer.status == "clarification_needed"
+    assert answer.error is not None and answer.error.code == "ambiguous_question"
+    assert "时间" in answer.answer

@@ -1,0 +1,42 @@
+"""Session fixtures: the same small warehouse on a read-only DuckDB file and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from baton.policy import Policy, load_policy
+from tests.redteam.warehouse import PostgresWarehouse, Row, build_duckdb, build_postgres, build_rows, postgres_or_skip
+
+POLICY_FILE = Path(__file__).resolve().parents[2] / "src" / "baton" / "demo" / "data" / "policies.yaml"
+
+
+@pytest.fixture(scope="session")
+def demo_policy() -> Policy:
+    return load_policy(POLICY_FILE)
+
+
+@pytest.fixture(scope="session")
+def fixture_rows() -> dict[str, list[Row]]:
+    return build_rows()
+
+
+@pytest.fixture(scope="session")
+def duckdb_readonly(
+    tmp_path_factory: pytest.TempPathFactory, fixture_rows: dict[str, list[Row]]
+) -> Iterator[duckdb.DuckDBPyConnection]:
+    path = build_duckdb(tmp_path_factory.mktemp("redteam") / "warehouse.duckdb", fixture_rows)
+    con = duckdb.connect(str(path), read_only=True)
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
+    yield con
+    con.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_warehouse(fixture_rows: dict[str, list[Row]]) -> Iterator[PostgresWarehouse]:
+    admin_dsn = postgres_or_skip()
+    yield from build_postgres(admin_dsn, fixture_rows)

@@ -1,0 +1,47 @@
+"""The approval registry: only approved ids run, bound to their user, until they expire."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from baton.policy import load_policy
+from baton.sql import ApprovalRegistry, FirewallError, approve
+from tests.redteam.warehouse import SCHEMA
+
+DEMO = Path(__file__).resolve().parents[2] / "src" / "baton" / "demo" / "data" / "policies.yaml"
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def test_registry_enforces_existence_owner_and_expiry() -> None:
+    policy = load_policy(DEMO)
+    registry = ApprovalRegistry()
+    approved = approve("SELECT 1 AS x", principal=policy.principal("analyst"), schema=SCHEMA, ttl_seconds=60, now=NOW)
+    approved_id = registry.register(approved)
+    assert registry.take(approved_id, "analyst", now=NOW + timedelta(seconds=30)) == approved
+    assert registry.take(approved_id, "analyst", now=NOW + timedelta(seconds=31)) == approved  # reusable until expiry
+
+    cases = [
+        ("0" * 64, "analyst", NOW, "approval_not_found"),
+        (approved_id, "marketing", NOW, "approval_wrong_user"),
+        (approved_id, "analyst", NOW + timedelta(seconds=60), "approval_expired"),
+    ]
+    for key, user, moment, code in cases:
+        with pytest.raises(FirewallError) as caught:
+            registry.take(key, user, now=moment)
+        assert caught.value.error_code == code
+        assert "not permitted" in caught.value.message("en").lower()
+    assert len(registry) == 0  # the expired approval was dropped
+
+
+def test_purge_drops_only_expired_approvals() -> None:
+    policy = load_policy(DEMO)
+    registry = ApprovalRegistry()
+    short = approve("SELECT 1 AS a", principal=policy.principal("analyst"), schema=SCHEMA, ttl_seconds=10, now=NOW)
+    long = approve("SELECT 2 AS b", principal=policy.principal("analyst"), schema=SCHEMA, ttl_seconds=1000, now=NOW)
+    registry.register(short)
+    registry.register(long)
+    assert registry.purge_expired(now=NOW + timedelta(seconds=11)) == 1
+    assert registry.take(long.approved_sql_id, "analyst", now=NOW) == long

@@ -1,0 +1,116 @@
+"""Same-weekday robust anomaly scores, the 618 / 双11 calendar and incomplete days."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pytest
+
+from baton.stats import (
+    KNOWN_PEAKS,
+    DayScore,
+    StatsInputError,
+    exclude_days,
+    peak_window_for,
+    seasonal_anomaly_scores,
+)
+
+WEEKDAY_FACTOR = [1.0, 0.95, 0.9, 0.95, 1.1, 1.5, 1.4]  # Monday … Sunday
+
+
+def _daily(start: dt.date, end: dt.date, seed: int = 0) -> tuple[list[dt.date], list[float]]:
+    rng = np.random.default_rng(seed)
+    days = [start + dt.timedelta(days=i) for i in range((end - start).days + 1)]
+    values = [1000.0 * WEEKDAY_FACTOR[d.weekday()] * (1 + rng.normal(0, 0.02)) for d in days]
+    return days, values
+
+
+def _label(report_days: tuple[DayScore, ...], day: dt.date) -> str:
+    return next(d.label for d in report_days if d.day == day)
+
+
+def test_weekly_seasonality_is_not_an_anomaly() -> None:
+    days, values = _daily(dt.date(2026, 3, 2), dt.date(2026, 5, 24))
+    report = seasonal_anomaly_scores(days, values)
+    assert report.anomalies == ()
+    scored = [d for d in report.days if d.score is not None]
+    assert len(scored) == len(days) - 7 * 3  # the first three weeks lack three weeks of history
+    assert {d.label for d in report.days} == {"normal", "insufficient_history"}
+
+
+def test_planted_drop_is_a_low_anomaly() -> None:
+    days, values = _daily(dt.date(2026, 3, 2), dt.date(2026, 5, 24))
+    i = days.index(dt.date(2026, 5, 20))
+    values[i] *= 0.6
+    report = seasonal_anomaly_scores(days, values)
+    assert [(d.day, d.direction) for d in report.anomalies] == [(dt.date(2026, 5, 20), "low")]
+    hit = report.anomalies[0]
+    assert hit.score is not None
+    assert hit.score < -3.5
+    assert hit.n_history == 4
+
+
+def test_618_is_a_peak_and_does_not_poison_later_baselines() -> None:
+    days, values = _daily(dt.date(2026, 4, 6), dt.date(2026, 7, 12), seed=1)
+    for i, d in enumerate(days):
+        if peak_window_for(d) is not None:
+            values[i] *= 3.0 if d == dt.date(2026, 6, 18) else 1.8
+    report = seasonal_anomaly_scores(days, values)
+    in_window = [d for d in report.days if dt.date(2026, 6, 1) <= d.day <= dt.date(2026, 6, 18)]
+    assert {d.label for d in in_window} == {"peak"}
+    assert {d.peak_name for d in in_window} == {"618"}
+    assert [d.day for d in in_window if d.is_peak_day] == [dt.date(2026, 6, 18)]
+    assert report.anomalies == ()
+    # After the promotion the baseline reaches back past it, to ordinary weeks.
+    after = next(d for d in report.days if d.day == dt.date(2026, 6, 22))
+    assert after.label == "normal"
+    assert after.n_history == 4
+    assert after.baseline_median == pytest.approx(1000.0, rel=0.05)
+    # Without the calendar the promotion poisons the baseline of the following Monday.
+    naive = seasonal_anomaly_scores(days, values, peaks=())
+    naive_after = next(d for d in naive.days if d.day == dt.date(2026, 6, 22))
+    assert naive_after.baseline_median == pytest.approx(1800.0, rel=0.05)
+    assert all(d.label != "peak" for d in naive.days)
+
+
+def test_double_11_window() -> None:
+    window = peak_window_for(dt.date(2026, 11, 11))
+    assert window is not None
+    assert window.name_zh == "双11"
+    assert window.is_peak_day(dt.date(2026, 11, 11))
+    assert peak_window_for(dt.date(2026, 11, 12)) is None
+    assert peak_window_for(dt.date(2026, 10, 31)) is None
+    assert [w.name for w in KNOWN_PEAKS] == ["618", "Double 11"]
+
+
+def test_incomplete_day_is_labelled_and_left_out_of_baselines() -> None:
+    days, values = _daily(dt.date(2026, 3, 2), dt.date(2026, 5, 24), seed=2)
+    bad = dt.date(2026, 5, 5)
+    values[days.index(bad)] *= 0.3
+    report = seasonal_anomaly_scores(days, values, incomplete_days={bad})
+    assert _label(report.days, bad) == "incomplete"
+    assert report.anomalies == ()
+    # With a two-week baseline, the incomplete Tuesday would drag the next Tuesday's median down.
+    short = seasonal_anomaly_scores(days, values, weeks=2, min_history=2, incomplete_days={bad})
+    next_week = next(d for d in short.days if d.day == bad + dt.timedelta(weeks=1))
+    assert next_week.n_history == 2
+    assert next_week.baseline_median == pytest.approx(950.0, rel=0.04)
+    flagged = seasonal_anomaly_scores(days, values)
+    assert [d.day for d in flagged.anomalies] == [bad]
+
+
+def test_exclude_days_drops_peaks_and_incomplete_days() -> None:
+    days = [dt.date(2026, 5, 30) + dt.timedelta(days=i) for i in range(25)]
+    kept_days, kept = exclude_days(days, list(range(25)), incomplete_days={dt.date(2026, 6, 20)})
+    assert dt.date(2026, 5, 31) in kept_days
+    assert all(not (dt.date(2026, 6, 1) <= d <= dt.date(2026, 6, 18)) for d in kept_days)
+    assert dt.date(2026, 6, 20) not in kept_days
+    assert len(kept_days) == len(kept) == 25 - 18 - 1
+
+
+@pytest.mark.parametrize("kwargs", [{"weeks": 0}, {"min_history": 5, "weeks": 4}, {"threshold": 0.0}])
+def test_bad_arguments(kwargs: dict[str, float]) -> None:
+    days, values = _daily(dt.date(2026, 3, 2), dt.date(2026, 3, 29))
+    with pytest.raises(StatsInputError):
+        seasonal_anomaly_scores(days, values, **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,61 @@
+"""The DuckDB backend is locked down even for SQL that somehow got past the firewall."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import time
+from pathlib import Path
+
+import pytest
+
+from baton.errors import BatonError, QueryTimeout
+from baton.warehouse.duckdb_backend import DuckDBBackend
+
+
+@pytest.fixture
+def backend(demo_dir: Path) -> Iterator[DuckDBBackend]:
+    b = DuckDBBackend(demo_dir / "warehouse.duckdb")
+    yield b
+    b.close()
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "CREATE TABLE x AS SELECT 1",
+        "INSERT INTO meta_table_load VALUES ('x', now(), current_date)",
+        "SELECT * FROM read_csv('/etc/passwd')",
+        "SELECT * FROM read_text('/etc/hostname')",
+        "COPY (SELECT 1) TO '/tmp/baton_copy_test.csv'",
+        "SET enable_external_access = true",
+        "SET lock_configuration = false",
+        "INSTALL httpfs",
+        "ATTACH '/tmp/other.duckdb' AS other",
+    ],
+)
+def test_writes_files_and_settings_are_blocked(backend: DuckDBBackend, sql: str) -> None:
+    with pytest.raises(BatonError):
+        backend.execute(sql)
+    assert not Path("/tmp/baton_copy_test.csv").exists()
+
+
+def test_timeout_interrupts_within_one_and_a_half_times_the_limit(backend: DuckDBBackend) -> None:
+    limit = 1.0
+    started = time.perf_counter()
+    with pytest.raises(QueryTimeout):
+        backend.execute("SELECT count(*) FROM range(100000000000) a", timeout_s=limit)
+    assert time.perf_counter() - started < 1.5 * limit
+    # the connection is still usable after an interrupt
+    assert backend.execute("SELECT 1").rows == [(1,)]
+
+
+def test_row_cap_truncates(backend: DuckDBBackend) -> None:
+    raw = backend.execute("SELECT order_id FROM fact_order LIMIT 50", row_cap=10)
+    assert len(raw.rows) == 10 and raw.truncated
+
+
+def test_missing_file_is_warehouse_unavailable(tmp_path: Path) -> None:
+    with pytest.raises(BatonError) as info:
+        DuckDBBackend(tmp_path / "nope.duckdb").execute("SELECT 1")
+    assert info.value.error_code == "warehouse_unavailable"
