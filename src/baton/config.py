@@ -17,6 +17,7 @@ from typing import Any
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from baton.contracts.run import Budget
 from baton.errors import ConfigError
 
 
@@ -33,6 +34,7 @@ class Settings(BaseModel):
     row_cap: int = Field(default=10_000, ge=1, le=1_000_000)
     memory_limit: str = "2GB"
     threads: int = Field(default=2, ge=1, le=64)
+    budget: Budget = Field(default_factory=Budget)
 
     @field_validator("warehouse_url")
     @classmethod
@@ -54,6 +56,11 @@ class Settings(BaseModel):
 
 def default_demo_dir() -> Path:
     return Path(platformdirs.user_data_dir("baton", appauthor=False)) / "demo"
+
+
+def fallback_runs_dir() -> Path:
+    """Where a run is recorded when no config could be loaded (e.g. a malformed baton.toml)."""
+    return Path(platformdirs.user_data_dir("baton", appauthor=False)) / "runs"
 
 
 def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
@@ -80,6 +87,7 @@ def load_settings(path: Path) -> Settings:
         defaults = _section(data, "defaults")
         limits = _section(data, "limits")
         runs = _section(data, "runs")
+        budget = _section(data, "budget")
         fields: dict[str, Any] = {
             "config_path": path.resolve(),
             "warehouse_url": warehouse.get("url"),
@@ -89,6 +97,7 @@ def load_settings(path: Path) -> Settings:
             "user": defaults.get("user", "analyst"),
             "runs_dir": base / str(runs.get("path", "runs")),
             **dict(limits.items()),
+            "budget": budget,
         }
         return Settings.model_validate(fields)
     except ValidationError as exc:

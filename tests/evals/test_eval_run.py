@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from baton.config import Settings
 from baton.evals.runner import default_dataset, run_eval
+from baton.trace.writer import read_trace
 
 
 def test_demo_eval_passes_every_case(demo_settings: Settings) -> None:
@@ -12,3 +13,15 @@ def test_demo_eval_passes_every_case(demo_settings: Settings) -> None:
     assert len(report.cases) >= 60
     assert not failures, "\n".join(failures)
     assert report.pass_rate == 1.0
+
+    # every tool call of every eval run is preceded by the policy decision that allowed it
+    for case in report.cases:
+        events = read_trace(demo_settings.runs_dir / case.run_id / "trace.jsonl")
+        assert events[0].type == "run_started"
+        assert events[-1].type == "run_finished"
+        allowed: set[str] = set()
+        for event in events:
+            if event.type == "policy_decision" and event.payload.get("decision") == "allow":
+                allowed.add(str(event.payload.get("tool")))
+            if event.type == "tool_call":
+                assert event.payload["tool"] in allowed, f"{case.id}: {event.payload['tool']} ran without a policy decision"

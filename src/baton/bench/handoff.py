@@ -106,8 +106,9 @@ def render_table(result: dict[str, Any]) -> Table:
         ("contradiction", "center"),
         ("invariants", "center"),
         ("tokens last", "right"),
+        ("last vs full", "right"),
         ("tokens total", "right"),
-        ("vs full", "right"),
+        ("total vs full", "right"),
     ):
         table.add_column(header, justify=justify)  # type: ignore[arg-type]
     strategies: dict[str, dict[str, Any]] = result["strategies"]
@@ -117,6 +118,8 @@ def render_table(result: dict[str, Any]) -> Table:
             ret = row["retention"]
             base = full.get(n, {}).get("tokens_total")
             ratio = f"{row['tokens_total'] / base * 100:.1f}%" if base else "-"
+            base_last = full.get(n, {}).get("tokens_last_packet")
+            ratio_last = f"{row['tokens_last_packet'] / base_last * 100:.1f}%" if base_last else "-"
             table.add_row(
                 name,
                 n,
@@ -126,6 +129,7 @@ def render_table(result: dict[str, Any]) -> Table:
                 "yes" if row["contradiction_survives"] else "no",
                 "yes" if row["invariants_intact"] else "no",
                 f"{row['tokens_last_packet']:,}",
+                ratio_last,
                 f"{row['tokens_total']:,}",
                 ratio,
             )

@@ -187,10 +187,16 @@ def _field_lines(name: str, value: Any, indent: int, refs: Refs) -> list[str]:
     return [f"{pad}{name}: {_scalar(value)}"]
 
 
-def render_output_full(output: AgentOutputBase, refs: Refs | None = None) -> list[str]:
-    """Level "full": everything but raw rows (replaced by the data summary, which SQL output carries)."""
+def render_output_full(output: AgentOutputBase, refs: Refs | None = None, *, include_rows: bool = False) -> list[str]:
+    """Level "full": everything but raw rows (replaced by the data summary, which SQL output carries).
+
+    ``include_rows`` is for an agent that declared it needs rows (they were sliced for it).
+    """
     lines = render_model(output, skip=frozenset({"rows", "agent"}), refs=refs)
-    if isinstance(output, SqlOutput) and output.data_summary.row_count:
+    if isinstance(output, SqlOutput) and include_rows and output.rows:
+        lines.append("rows:")
+        lines += ["  - " + ", ".join(f"{k}={_scalar(v)}" for k, v in row.items()) for row in output.rows]
+    elif isinstance(output, SqlOutput) and output.data_summary.row_count:
         lines.append(f"rows: {output.data_summary.row_count} raw rows not included (see data_summary)")
     return lines
 

@@ -26,7 +26,7 @@ def data_key(agent: str) -> str:
 
 def merge_report(
     ledger: Ledger,
-    report: AgentReport[AgentOutputBase],
+    report: AgentReport[Any],
     *,
     agent: str,
     step: int,
@@ -39,7 +39,7 @@ def merge_report(
         return ledger.add(kind, source_agent=agent, step=step, context_id=context_id, **kw)
 
     if report.result is not None:
-        output = report.result.data
+        output: AgentOutputBase = report.result.data
         data_entry = add(
             "data",
             key=data_key(agent),
@@ -82,7 +82,7 @@ class ChildResult:
 
     agent: str
     step: int
-    report: AgentReport[AgentOutputBase]
+    report: AgentReport[Any]
     context_id: str | None = None
 
 

@@ -76,7 +76,7 @@ def render_input(key: str, value: Any, refs: Refs | None = None) -> list[str]:
         except ValidationError:
             pass
         else:
-            return [f"## {key}", *render_output_full(model, refs)]
+            return [f"## {key}", *render_output_full(model, refs, include_rows=True)]
     return [f"## {key}", *render_model(value if isinstance(value, dict) else {"value": value}, refs=refs)]
 
 

@@ -214,7 +214,8 @@ def build_packet(req: PacketRequest) -> tuple[TaskPacket, str]:
             idx = next((i for i, h in enumerate(history) if h.step == arg), None)
             if idx is None:
                 continue
-            dropped.append(f"history:{arg}:{history[idx].level}")
+            label = "demoted" if kind == "full_demoted" else history[idx].level
+            dropped.append(f"history:{arg}:{label}")
             del history[idx]
         elif kind == "demote":
             idx = next((i for i, h in enumerate(history) if h.step == arg), None)

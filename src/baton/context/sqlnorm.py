@@ -82,7 +82,7 @@ def predicates_in_snippet(snippet: str, dialect: str = "duckdb") -> frozenset[st
 
 
 _JSON_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
-_LABEL = re.compile(r"^\s*(?:[-*•]\s*)?(?:\[[^\]]*\]\s*)?(?:[\w .]+[:：]\s*)?")
+_LABEL = re.compile(r"^\s*(?:[-*•]\s*)?(?:[A-Z]\d+\.\s*)?(?:\[[^\]]*\]\s*)?(?:[\w .]+[:：]\s*)?")
 
 
 def predicates_in_text(text: str, dialect: str = "duckdb") -> frozenset[str]:

@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
+import sqlglot
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rich.console import Console
 from rich.table import Table
@@ -41,6 +42,7 @@ class EvalCase(BaseModel):
 
 class CaseResult(BaseModel):
     id: str
+    run_id: str = ""
     lang: str
     passed: bool
     status: str
@@ -101,9 +103,13 @@ def grade(session: Session, case: EvalCase) -> CaseResult:
         if case.gold_sql is None or answer.result is None:
             ok, reason = False, "answered case without gold SQL or result"
         else:
-            gold = session.backend.execute(case.gold_sql, timeout_s=60, row_cap=100_000)
+            gold_sql = case.gold_sql
+            if session.backend.dialect != "duckdb":  # gold is written for DuckDB; sqlglot transpiles it
+                gold_sql = sqlglot.transpile(gold_sql, read="duckdb", write=session.backend.dialect)[0]
+            gold = session.backend.execute(gold_sql, timeout_s=60, row_cap=100_000)
             ok, reason = results_match(answer.result.rows, [list(r) for r in gold.rows], ordered=case.ordered)
     return CaseResult(
+        run_id=answer.run_id,
         id=case.id,
         lang=case.lang,
         passed=ok,

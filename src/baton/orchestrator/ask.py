@@ -7,30 +7,36 @@ a stack trace.
 
 from __future__ import annotations
 
-import secrets
-import time
 import traceback
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Any
 
 import sqlglot
+from pydantic import BaseModel, ConfigDict
 
+from baton.agents.chart import chart_for_answer
 from baton.agents.narrator import Narrator, period_text
 from baton.catalog.compiler import compile_query
 from baton.catalog.model import Catalog
-from baton.contracts.answer import Answer, Status, AnswerTimeRange, ErrorInfo, MetricInfo, ResultTable
-from baton.contracts.query import QueryResult
+from baton.contracts.answer import Answer, AnswerTimeRange, ErrorInfo, MetricInfo, ResultTable, Status
+from baton.contracts.query import TableLoad
+from baton.contracts.run import Budget, RunState, SqlRecord, Terminal
 from baton.contracts.semantic import Language, SemanticQuery
-from baton.errors import AmbiguousQuestion, BatonError, PermissionDenied, PolicyRefusal, UnknownMetric
+from baton.errors import (
+    AmbiguousQuestion,
+    BatonError,
+    BudgetExceeded,
+    InsufficientEvidence,
+    PermissionDenied,
+    PolicyRefusal,
+    UnknownMetric,
+)
 from baton.nlu.gate import detect_language
+from baton.orchestrator.run import RunContext
 from baton.orchestrator.session import Session
 from baton.policy import Principal
-from baton.sql import approve
-from baton.trace.writer import TraceWriter, args_hash
-
-
-def new_run_id() -> str:
-    return "run_" + datetime.now(UTC).strftime("%Y%m%dT%H%M%S") + "_" + secrets.token_hex(3)
+from baton.policy.output_gate import ClaimSupport, GateDecision, check_output, gate_narrative, refusal
+from baton.sql import ApprovedSql, approve
 
 
 def metric_info(catalog: Catalog, name: str, language: Language) -> MetricInfo:
@@ -111,14 +117,7 @@ def _assumptions(query: SemanticQuery, language: Language) -> list[str]:
     return out
 
 
-def _freshness_text(
-    session: Session, tables: tuple[str, ...], query: SemanticQuery, language: Language
-) -> tuple[str | None, list[str]]:
-    try:
-        fresh = session.runner.freshness()
-    except BatonError:
-        return None, []
-    loads = fresh.for_tables(tables)
+def _freshness_text(loads: list[TableLoad], query: SemanticQuery, language: Language) -> tuple[str | None, list[str]]:
     if not loads:
         return None, []
     newest = min(t.max_data_date for t in loads)
@@ -138,107 +137,268 @@ def _freshness_text(
     return text, notes
 
 
+class ExplainInput(BaseModel):
+    """Everything the explain step needs, checkpointed, so replay needs no warehouse."""
+
+    model_config = ConfigDict(extra="forbid")
+    query: SemanticQuery
+    evidence_id: str
+    approved_sql: str
+    dialect: str
+    tables: list[str]
+    grant_notes: list[str]
+    pii_allowed: bool
+    freshness: list[TableLoad]
+
+
 def ask(
     session: Session,
     question: str,
     *,
     as_of: date | None = None,
     user: str | None = None,
+    budget: Budget | None = None,
 ) -> Answer:
-    run_id = new_run_id()
-    trace = TraceWriter(run_id, session.runs_dir)
-    started = time.perf_counter()
+    """Answer one question; the run is persisted after every step of its state machine."""
     language: Language = "zh" if detect_language(question or "") == "zh" else "en"
-    acting_user = user or session.settings.user
-    as_of_date = as_of or session.settings.as_of or date.today()
-    trace.emit("run_started", question=question[:2000], user=acting_user, as_of=as_of_date.isoformat(), entry="ask")
-    base: dict[str, Any] = {
-        "run_id": run_id,
-        "question": question[:2000],
-        "language": language,
-        "user": acting_user,
-        "as_of": as_of_date,
-    }
+    ctx = RunContext.start(
+        kind="ask",
+        question=question,
+        user=user or session.settings.user,
+        language=language,
+        as_of=as_of or session.settings.as_of or date.today(),
+        store=session.store,
+        runs_dir=session.runs_dir,
+        budget=budget or session.settings.budget,
+        config_path=str(session.settings.config_path),
+    )
+    return drive_ask(session, ctx, full_question=question)
+
+
+def drive_ask(session: Session, ctx: RunContext, *, full_question: str | None = None) -> Answer:
+    """Run (or continue) the ask state machine; completed steps come from checkpoints.
+
+    The state keeps at most 2,000 characters of the question; the planner (and its input
+    gate) sees the full text, so an oversized question is refused, not silently cut."""
+    state = ctx.state
+    language = state.language
     query: SemanticQuery | None = None
-    sql: str | None = None
     try:
-        principal = session.principal(acting_user)
-        query = session.planner.plan(question, as_of=as_of_date)
-        trace.emit("plan_created", semantic_query=query.model_dump(mode="json"))
+        principal = session.principal(state.user)
         catalog = session.catalog
-        notes = check_grants(catalog, query, principal, language)
-        compiled = compile_query(
-            query, catalog, dialect="duckdb" if session.settings.dialect == "duckdb" else "postgres"
-        )
-        sql = compiled.sql
-        large = {t: catalog.time_column(t) for t, info in catalog.tables.items() if info.large}
-        approved = approve(
-            compiled.sql,
-            principal=principal,
-            schema=session.schema,
-            dialect=compiled.dialect,
-            language=language,
-            row_limit=session.settings.row_cap,
-            large_tables=large,
-            estimate_cost=session.backend.explain_cost if principal.max_cost is not None else None,
-        )
-        session.registry.register(approved)
-        trace.emit(
-            "policy_decision",
-            decision="allow",
-            approved_sql_id=approved.approved_sql_id,
-            checks=list(approved.checks_passed),
-            row_filters=list(approved.row_filters_applied),
-        )
-        t0 = time.perf_counter()
-        result: QueryResult = session.runner.run(approved.approved_sql_id, user=acting_user)
-        trace.emit(
-            "tool_call",
-            tool="warehouse.query",
-            args_hash=args_hash({"approved_sql_id": approved.approved_sql_id}),
-            latency_ms=round((time.perf_counter() - t0) * 1000, 3),
-            ok=True,
-            rows=result.row_count,
-            cached=result.cached,
-        )
-        trace.emit("evidence_selected", evidence_ids=[result.evidence_id], data_version=result.data_version)
-        table = ResultTable(
-            columns=result.columns, rows=result.rows, row_count=result.row_count, truncated=result.truncated
-        )
-        freshness, fresh_notes = _freshness_text(session, compiled.tables, query, language)
-        text = Narrator(catalog).compose(query, table, language)
-        answer = Answer(
-            **base,
-            status="answered",
-            answer=text,
-            semantic_query=query,
-            sql=_pretty(approved.sql, compiled.dialect),
-            result=table,
-            metrics=[metric_info(catalog, m, language) for m in query.metrics],
-            time_range=AnswerTimeRange(start=query.time_range.start, end=query.time_range.end),
-            data_freshness=freshness,
-            assumptions=[*_assumptions(query, language), *notes, *fresh_notes],
-        )
+
+        planned = ctx.completed("clarify_metric")
+        if planned is None:
+            ctx.enter("clarify_metric")
+            query = session.planner.plan(
+                full_question if full_question is not None else state.question, as_of=state.as_of
+            )
+            ctx.trace.emit("plan_created", semantic_query=query.model_dump(mode="json"))
+            state.semantic_query = query
+            ctx.complete("clarify_metric", query.model_dump(mode="json"))
+        else:
+            query = SemanticQuery.model_validate(planned)
+
+        drafted = ctx.completed("plan_sql")
+        if drafted is None:
+            ctx.enter("plan_sql")
+            compiled = compile_query(
+                query, catalog, dialect="postgres" if session.settings.dialect == "postgres" else "duckdb"
+            )
+            state.sql = [SqlRecord(name="answer", draft=compiled.sql)]
+            drafted = {"sql": compiled.sql, "dialect": compiled.dialect, "tables": list(compiled.tables)}
+            ctx.complete("plan_sql", drafted)
+
+        checked = ctx.completed("policy_check")
+        if checked is None:
+            ctx.enter("policy_check")
+            notes = check_grants(catalog, query, principal, language)
+            large = {t: catalog.time_column(t) for t, info in catalog.tables.items() if info.large}
+            approved = approve(
+                drafted["sql"],
+                principal=principal,
+                schema=session.schema,
+                dialect=drafted["dialect"],
+                language=language,
+                row_limit=session.settings.row_cap,
+                large_tables=large,
+                estimate_cost=session.backend.explain_cost if principal.max_cost is not None else None,
+            )
+            ctx.policy_decision(
+                "allow",
+                tool="warehouse.query",
+                approved_sql_id=approved.approved_sql_id,
+                checks=list(approved.checks_passed),
+                row_filters=list(approved.row_filters_applied),
+            )
+            if approved.estimated_cost is not None:
+                ctx.charge_cost(float(approved.estimated_cost))
+            state.sql[0].approved_sql_id = approved.approved_sql_id
+            state.sql[0].approved_sql = approved.sql
+            checked = {"approved": approved.model_dump(mode="json"), "notes": notes}
+            ctx.complete("policy_check", checked)
+        approved = ApprovedSql.model_validate(checked["approved"])
+
+        executed = ctx.completed("execute")
+        if executed is None:
+            ctx.enter("execute")
+            session.registry.register(approved)
+            result = ctx.tool_call(
+                "warehouse.query",
+                {"approved_sql_id": approved.approved_sql_id},
+                lambda: session.runner.run(approved.approved_sql_id, user=state.user),
+            )
+            ctx.add_query_evidence(result, name="answer", user=state.user)
+            state.sql[0].evidence_id = result.evidence_id
+            ctx.policy_decision("allow", tool="warehouse.freshness", reason="system metadata (meta_table_load)")
+            fresh = ctx.tool_call("warehouse.freshness", {"tables": drafted["tables"]}, session.runner.freshness)
+            executed = ExplainInput(
+                query=query,
+                evidence_id=result.evidence_id,
+                approved_sql=approved.sql,
+                dialect=drafted["dialect"],
+                tables=list(drafted["tables"]),
+                grant_notes=list(checked["notes"]),
+                pii_allowed=not principal.pii,
+                freshness=fresh.for_tables(drafted["tables"]),
+            ).model_dump(mode="json")
+            ctx.complete("execute", executed)
+
+        ctx.enter("explain")
+        answer = explain(catalog, state, ExplainInput.model_validate(executed))
+        for event in answer_events(answer):
+            ctx.trace.emit("policy_decision", **event)
+        ctx.complete("explain")
+        ctx.finish("done" if answer.status == "answered" else "refused", answer)
+    except BudgetExceeded as exc:
+        answer = partial_answer(state, exc, query)
+        ctx.policy_decision("stop", gate="cost", error=exc.to_dict(language))
+        ctx.finish("failed", answer, error=exc.to_dict(language))
     except BatonError as exc:
-        answer = _failure(base, exc, language, query, sql, session)
-        trace.emit(
-            "policy_decision" if isinstance(exc, PolicyRefusal) else "plan_created",
-            decision="deny" if isinstance(exc, PolicyRefusal) else "stop",
-            error=exc.to_dict(language),
-        )
+        answer = failure_answer(state, exc, query)
+        ctx.policy_decision("deny" if isinstance(exc, PolicyRefusal) else "stop", error=exc.to_dict(language))
+        terminal: Terminal = "refused" if answer.status in {"refused", "clarification_needed"} else "failed"
+        ctx.finish(terminal, answer, error=exc.to_dict(language))
     except Exception as exc:
-        trace.emit("tool_call", tool="internal", ok=False, error_code="tool_failure", traceback=traceback.format_exc())
+        ctx.trace.emit(
+            "tool_call", tool="internal", ok=False, error_code="tool_failure", traceback=traceback.format_exc()
+        )
         answer = Answer(
-            **base,
+            **_base(state),
             status="failed",
             answer="内部错误，本次未能回答；详情已记录在运行轨迹中。"
             if language == "zh"
             else "Internal error; the details are in the run trace.",
             error=ErrorInfo(code="tool_failure", message=type(exc).__name__),
         )
-    trace.emit("answer_created", status=answer.status, answer=answer.answer)
-    trace.emit("run_finished", status=answer.status, duration_ms=round((time.perf_counter() - started) * 1000, 3))
+        ctx.finish("failed", answer, error={"code": "tool_failure", "message": type(exc).__name__})
     return answer
+
+
+def _base(state: RunState) -> dict[str, Any]:
+    return {
+        "run_id": state.run_id,
+        "question": state.question,
+        "language": state.language,
+        "user": state.user,
+        "as_of": state.as_of,
+    }
+
+
+def explain(catalog: Catalog, state: RunState, data: ExplainInput) -> Answer:
+    """The answer, as a pure function of the run's checkpoints and evidence (replayable)."""
+    language = state.language
+    query = data.query
+    evidence = state.evidence_by_id(data.evidence_id)
+    if evidence is None or evidence.result is None:
+        raise InsufficientEvidence(
+            f"Evidence {data.evidence_id} is missing from the run.", f"运行记录缺少证据 {data.evidence_id}。"
+        )
+    result = evidence.result
+    table = ResultTable(
+        columns=result.columns, rows=result.rows, row_count=result.row_count, truncated=result.truncated
+    )
+    freshness, fresh_notes = _freshness_text(data.freshness, query, language)
+    text = Narrator(catalog).compose(query, table, language)
+    text, gate = _output_gate(catalog, query, table, data.pii_allowed, text, language)
+    chart = _chart(catalog, query, table, language) if gate.ok else None
+    answer = Answer(
+        **_base(state),
+        status="answered",
+        answer=text,
+        semantic_query=query,
+        sql=_pretty(data.approved_sql, data.dialect),
+        result=table,
+        metrics=[metric_info(catalog, m, language) for m in query.metrics],
+        time_range=AnswerTimeRange(start=query.time_range.start, end=query.time_range.end),
+        data_freshness=freshness,
+        assumptions=[*_assumptions(query, language), *data.grant_notes, *fresh_notes],
+        chart=chart,
+        gate=gate,
+    )
+    if not gate.ok:
+        answer = failure_answer(state, refusal(gate, language), query).model_copy(update={"gate": gate})
+    return answer
+
+
+def answer_events(answer: Answer) -> list[dict[str, Any]]:
+    """The output gate's decision, as trace payloads (the decision is traced, not just taken)."""
+    gate = answer.gate
+    if gate is None:
+        return []
+    return [
+        {
+            "gate": "output",
+            "decision": "allow" if gate.ok else "deny",
+            "action": gate.action,
+            "numbers_checked": gate.numbers_checked,
+            "violations": [v.model_dump() for v in [*gate.replaced, *gate.violations]],
+            "rounding_rule": gate.rounding_rule,
+        }
+    ]
+
+
+def _output_gate(
+    catalog: Catalog, query: SemanticQuery, table: ResultTable, pii_allowed: bool, text: str, language: Language
+) -> tuple[str, GateDecision]:
+    """Check the narrative against the result (numbers, PII, claims); regenerate it from the
+    structured result once if it fails. The caller refuses the answer if it still fails."""
+    names = {c.name for c in table.columns}
+    derived: list[Any] = [table.row_count, len(table.rows), len(query.metrics), query.time_range.days]
+    derived += [query.top_n] if query.top_n is not None else []
+    for dim in query.dimensions:
+        if dim in names:
+            index = [c.name for c in table.columns].index(dim)
+            derived.append(len({row[index] for row in table.rows}))
+    labels = [query.time_range.text or ""]
+    for metric in catalog.metrics.values():
+        labels += [metric.label.zh, metric.label.en, *metric.synonyms]
+    for dimension_info in catalog.dimensions.values():
+        labels += [dimension_info.label.zh, dimension_info.label.en, *dimension_info.synonyms]
+    for dimension in catalog.dimensions.values():
+        for member in dimension.members.values():
+            labels += [member.label.zh, member.label.en, *member.synonyms]
+
+    def check(candidate: str) -> GateDecision:
+        return check_output(
+            candidate,
+            evidence=table.rows,
+            derived=derived,
+            language=language,
+            claims=ClaimSupport(),
+            pii_allowed=pii_allowed,
+            labels=labels,
+        )
+
+    return gate_narrative(text, check, lambda: Narrator(catalog).compose(query, table, language))
+
+
+def _chart(catalog: Catalog, query: SemanticQuery, table: ResultTable, language: Language) -> dict[str, Any] | None:
+    """The answer's chart spec (declarative; no code runs); a chart that cannot be built never costs the answer."""
+    try:
+        return chart_for_answer(catalog, query, table, language)
+    except BatonError:
+        return None
 
 
 def _pretty(sql: str, dialect: str) -> str:
@@ -246,14 +406,24 @@ def _pretty(sql: str, dialect: str) -> str:
     return sqlglot.transpile(sql, read=dialect, write=dialect, pretty=True)[0]
 
 
-def _failure(
-    base: dict[str, Any],
-    exc: BatonError,
-    language: Language,
-    query: SemanticQuery | None,
-    sql: str | None,
-    session: Session,
-) -> Answer:
+def partial_answer(state: RunState, exc: BudgetExceeded, query: SemanticQuery | None) -> Answer:
+    """Stopped by a budget: keep what finished (the query result, if any) and say so."""
+    answer = failure_answer(state, exc, query)
+    finished = ", ".join(state.completed_steps) or "-"
+    result = None
+    if state.evidence and state.evidence[-1].result is not None:
+        r = state.evidence[-1].result
+        result = ResultTable(columns=r.columns, rows=r.rows, row_count=r.row_count, truncated=r.truncated)
+    text = (
+        f"{exc.message('zh')} 运行已停止，已完成的步骤：{finished}；以下为部分结果，未经完整核对。"
+        if state.language == "zh"
+        else f"{exc.message('en')} The run stopped; finished steps: {finished}. Partial results below, not fully checked."
+    )
+    return answer.model_copy(update={"answer": text, "partial": True, "result": result})
+
+
+def failure_answer(state: RunState, exc: BatonError, query: SemanticQuery | None) -> Answer:
+    language = state.language
     status: Status
     if isinstance(exc, AmbiguousQuestion):
         status = "clarification_needed"
@@ -263,7 +433,7 @@ def _failure(
         status = "failed"
     suggestions = [str(s) for s in exc.detail.get("suggestions", [])]
     return Answer(
-        **base,
+        **_base(state),
         status=status,
         answer=exc.message(language),
         semantic_query=query,

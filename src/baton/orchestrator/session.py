@@ -11,6 +11,8 @@ from baton.catalog.loader import load_catalog
 from baton.catalog.model import Catalog
 from baton.config import Settings
 from baton.nlu.parser import Planner
+from baton.orchestrator.run import open_store
+from baton.orchestrator.store import SqliteRunStore
 from baton.policy import Policy, Principal, load_policy
 from baton.sql import ApprovalRegistry
 from baton.warehouse.duckdb_backend import DuckDBBackend
@@ -62,7 +64,14 @@ class Session:
     def runs_dir(self) -> Path:
         return self.settings.runs_dir
 
+    @cached_property
+    def store(self) -> SqliteRunStore:
+        return open_store(self.settings.runs_dir)
+
     def close(self) -> None:
         backend = self.__dict__.get("backend")
         if backend is not None and hasattr(backend, "close"):
             backend.close()
+        store = self.__dict__.get("store")
+        if store is not None:
+            store.close()

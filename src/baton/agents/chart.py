@@ -1,0 +1,236 @@
+"""The chart agent: an answered query and its result table -> a validated Vega-Lite spec.
+
+The intent comes from the query, not from guessing at the table: a time grain is a trend
+(line), a comparison with an earlier period is a period comparison (grouped bars with the
+change labelled), dimensions are a comparison across members (sorted bars), and a single value
+needs no chart. Labels come from the catalog in the answer's language; member codes
+(``app``) are shown as their catalog labels (``APP``/``app``, ``小程序``/``mini program``).
+No plotting code is generated: :mod:`baton.charts` builds and validates a declarative spec.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from baton.catalog.model import Catalog
+from baton.charts import (
+    ChartChoice,
+    ChartColumn,
+    ChartMark,
+    ChartNotApplicable,
+    ChartRequest,
+    Intent,
+    build_spec,
+    choose_chart,
+)
+from baton.charts.model import CellValue
+from baton.contracts.answer import ResultTable
+from baton.contracts.semantic import Language, SemanticQuery
+
+PERIOD_COLUMN = "period"
+_GRAIN_LABEL = {
+    "zh": {"day": "日期", "week": "周", "month": "月份", "quarter": "季度", "year": "年份"},
+    "en": {"day": "Date", "week": "Week", "month": "Month", "quarter": "Quarter", "year": "Year"},
+}
+_EVERY = {
+    "zh": {"day": "每日", "week": "每周", "month": "每月", "quarter": "每季度", "year": "每年"},
+    "en": {"day": "Daily", "week": "Weekly", "month": "Monthly", "quarter": "Quarterly", "year": "Yearly"},
+}
+
+
+def _capital(text: str) -> str:
+    """``refund rate`` -> ``Refund rate``; ``GMV`` stays ``GMV``."""
+    return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True)
+class ChartPlan:
+    """What the agent decided: the request it built, the chosen kind and the spec (``None``
+    when the result is best read as a table)."""
+
+    request: ChartRequest | None
+    choice: ChartChoice
+    spec: dict[str, Any] | None
+
+
+def _say(language: Language, zh: str, en: str) -> str:
+    return zh if language == "zh" else en
+
+
+def span_label(start: dt.date, end: dt.date, language: Language) -> str:
+    """A period as a reader names it: a whole month reads ``2026年6月``/``Jun 2026``."""
+    whole_month = start.day == 1 and start.year == end.year and start.month == end.month
+    if whole_month and end.day == calendar.monthrange(end.year, end.month)[1]:
+        return _say(language, f"{start.year}年{start.month}月", start.strftime("%b %Y"))
+    if start == end:
+        return start.isoformat()
+    return _say(language, f"{start.isoformat()} 至 {end.isoformat()}", f"{start.isoformat()} – {end.isoformat()}")
+
+
+def intent_of(query: SemanticQuery) -> Intent | None:
+    """The chart intent the query implies (``None``: a single value, shown as a table)."""
+    if query.comparison is not None:
+        return "period_comparison"
+    if query.grain is not None:
+        return "trend"
+    if query.dimensions:
+        return "compare"
+    return None
+
+
+def _as_date(value: Any) -> CellValue:
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.datetime.fromisoformat(value) if "T" in value or " " in value else dt.date.fromisoformat(value)
+        except ValueError:
+            return value
+    return value  # type: ignore[no-any-return]
+
+
+def _cell(value: Any) -> CellValue:
+    if value is None or isinstance(value, str | int | float | bool | dt.date):
+        return value
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _peak_mark(query: SemanticQuery, rows: list[tuple[CellValue, ...]], language: Language) -> tuple[ChartMark, ...]:
+    """A single-series trend marks its highest point (the one the narrative names)."""
+    if query.grain is None or query.dimensions or query.comparison is not None or len(rows) < 3:
+        return ()
+    valued = [(r[0], r[-1]) for r in rows if isinstance(r[-1], int | float) and isinstance(r[0], dt.date)]
+    if not valued:
+        return ()
+    at, _ = max(valued, key=lambda pair: float(pair[1]))
+    assert isinstance(at, dt.date)
+    return (ChartMark("peak", at, _say(language, "最高", "Peak")),)
+
+
+class ChartAgent:
+    """Builds the chart of an answer from the catalog's labels; deterministic, no model."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    def _member(self, dimension: str, value: Any, language: Language) -> CellValue:
+        if value is None:
+            return None
+        info = self.catalog.dimensions[dimension].members.get(str(value))
+        return info.label.for_lang(language) if info else _cell(value)
+
+    def title(self, query: SemanticQuery, metric: str, language: Language) -> str:
+        label = self.catalog.metrics[metric].label.for_lang(language)
+        tr = query.time_range
+        when = span_label(tr.start, tr.end, language)
+        if query.comparison is not None:
+            kind = (
+                _say(language, "环比", "vs previous period")
+                if query.comparison.kind == "previous_period"
+                else _say(language, "同比", "vs same period last year")
+            )
+            return _say(language, f"{label}{kind}（{when}）", f"{_capital(label)} {kind} ({when})")
+        if query.grain is not None:
+            every = _EVERY[language][query.grain]
+            dims = self._dims_text(query, language) if query.dimensions else ""
+            each = f"各{dims}" if dims else ""
+            by = f" by {dims}" if dims else ""
+            return _say(language, f"{each}{every}{label}（{when}）", f"{every} {label}{by} ({when})")
+        if query.dimensions and query.top_n is not None:
+            dims = self._dims_text(query, language)
+            word = _say(
+                language, "最低" if query.order == "asc" else "最高", "Bottom" if query.order == "asc" else "Top"
+            )
+            return _say(
+                language,
+                f"{label}{word}的 {query.top_n} 个{dims}（{when}）",
+                f"{word} {query.top_n} {dims} by {label} ({when})",
+            )
+        if query.dimensions:
+            dims = self._dims_text(query, language)
+            return _say(language, f"各{dims}{label}（{when}）", f"{_capital(label)} by {dims} ({when})")
+        return _say(language, f"{label}（{when}）", f"{_capital(label)} ({when})")
+
+    def _dims_text(self, query: SemanticQuery, language: Language) -> str:
+        labels = [self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions]
+        return ("、" if language == "zh" else " and ").join(labels)
+
+    def request(self, query: SemanticQuery, table: ResultTable, language: Language) -> ChartRequest | None:
+        """The chart request for ``table``; ``None`` when there is nothing to chart."""
+        names = [c.name for c in table.columns]
+        metric = next((m for m in query.metrics if m in names), None)
+        if metric is None or not table.rows:
+            return None
+        info = self.catalog.metrics[metric]
+        unit = info.unit
+        picks: list[tuple[int, ChartColumn, str]] = []  # (source index, column, kind of conversion)
+        if PERIOD_COLUMN in names and query.grain is not None:
+            picks.append(
+                (
+                    names.index(PERIOD_COLUMN),
+                    ChartColumn(PERIOD_COLUMN, "time", _GRAIN_LABEL[language][query.grain]),
+                    "time",
+                )
+            )
+        for dim in query.dimensions:
+            if dim in names:
+                label = _capital(self.catalog.dimensions[dim].label.for_lang(language))
+                picks.append((names.index(dim), ChartColumn(dim, "dimension", label), f"member:{dim}"))
+        if query.comparison is not None and f"{metric}_previous" in names:
+            tr, prev = query.time_range, query.comparison.range
+            current_label = _say(language, "本期 ", "Current: ") + span_label(tr.start, tr.end, language)
+            previous_label = _say(language, "对比期 ", "Previous: ") + span_label(prev.start, prev.end, language)
+            picks.append((names.index(metric), ChartColumn(metric, "measure", current_label, unit), "value"))
+            previous = f"{metric}_previous"
+            picks.append((names.index(previous), ChartColumn(previous, "measure", previous_label, unit), "value"))
+        else:
+            label = info.label.for_lang(language)
+            picks.append((names.index(metric), ChartColumn(metric, "measure", label, unit), "value"))
+        rows: list[tuple[CellValue, ...]] = []
+        for row in table.rows:
+            cells: list[CellValue] = []
+            for index, _column, how in picks:
+                raw = row[index]
+                if how == "time":
+                    cells.append(_as_date(raw))
+                elif how.startswith("member:"):
+                    cells.append(self._member(how.split(":", 1)[1], raw, language))
+                else:
+                    cells.append(_cell(raw))
+            rows.append(tuple(cells))
+        return ChartRequest(
+            columns=tuple(c for _, c, _ in picks),
+            rows=tuple(rows),
+            language=language,
+            title=self.title(query, metric, language),
+            intent=intent_of(query),
+            marks=_peak_mark(query, rows, language),
+        )
+
+    def plan(self, query: SemanticQuery, table: ResultTable, language: Language) -> ChartPlan:
+        """Choose and build the chart; a result that is a table yields ``spec=None``."""
+        req = self.request(query, table, language)
+        if req is None or intent_of(query) is None:
+            reason = _say(language, "单个数值或空结果，不需要图表", "a single value or an empty result needs no chart")
+            return ChartPlan(req, ChartChoice("table", reason), None)
+        choice = choose_chart(req)
+        if choice.kind == "table":
+            return ChartPlan(req, choice, None)
+        try:
+            spec = build_spec(req, choice)
+        except ChartNotApplicable:
+            return ChartPlan(req, ChartChoice("table", choice.reason), None)
+        return ChartPlan(req, choice, spec)
+
+
+def chart_for_answer(
+    catalog: Catalog, query: SemanticQuery, table: ResultTable, language: Language
+) -> dict[str, Any] | None:
+    """The validated Vega-Lite spec for an answer, or ``None`` when it reads best as a table."""
+    return ChartAgent(catalog).plan(query, table, language).spec

@@ -1,0 +1,405 @@
+"""SQL for the analysis relay, built as sqlglot ASTs around queries compiled through the catalog.
+
+Heavy work stays in the warehouse: every builder here returns aggregates — period totals,
+short daily series, or sufficient statistics (n, Σ(y − K), Σ(y − K)² with a shift K computed
+in SQL next to the data) per period and member — never raw rows. Metric definitions (口径)
+come only from the catalog: each builder starts from :func:`compile_query` on a
+:class:`SemanticQuery` and wraps the compiled tree.
+
+The metric tree of a metric names its *components* (leaf sums the compiler exposes) and its
+*factors* (values computed from components): gmv = visitors × conversion_rate × aov, or
+order_count × aov where traffic cannot follow the query's dimensions; a ratio N / D has a rate
+factor (N / D) and a mix factor (the weight D); any other metric is its own single factor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Literal
+
+from sqlglot import exp
+
+from baton.catalog.compiler import PERIOD, CompiledQuery, Dialect, compile_query, leaf_alias
+from baton.catalog.model import Catalog
+from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
+
+TreeKind = Literal["product", "ratio", "simple"]
+CURRENT, PREVIOUS = "current", "previous"
+WHICH = "which"
+
+
+@dataclass(frozen=True)
+class Factor:
+    """``num / den`` of components (``den`` None: the component itself)."""
+
+    name: str
+    num: str
+    den: str | None = None
+    role: Literal["factor", "rate", "mix"] = "factor"
+
+
+@dataclass(frozen=True)
+class MetricTree:
+    metric: str
+    kind: TreeKind
+    metrics: tuple[str, ...]  # the catalog metrics compiled to expose the components
+    components: tuple[str, ...]  # leaf aliases (output columns)
+    value: Factor  # how the metric itself is computed from components
+    factors: tuple[Factor, ...]
+
+
+def _traffic_ok(catalog: Catalog, dims: Sequence[str], filters: Sequence[MemberFilter]) -> bool:
+    visitors = catalog.metrics.get("visitors")
+    if visitors is None or "order_count" not in catalog.metrics:
+        return False
+    allowed = set(visitors.dimensions)
+    return all(d in allowed for d in dims) and all(f.dimension in allowed for f in filters)
+
+
+def metric_tree(
+    catalog: Catalog, metric: str, dims: Sequence[str] = (), filters: Sequence[MemberFilter] = ()
+) -> MetricTree:
+    """The decomposition of ``metric`` usable on ``dims`` under ``filters``."""
+    m = catalog.metrics[metric]
+    traffic = _traffic_ok(catalog, dims, filters)
+    if metric == "gmv" and "order_count" in catalog.metrics:
+        if traffic:
+            return MetricTree(
+                metric,
+                "product",
+                ("gmv", "order_count", "visitors"),
+                ("gmv", "order_count", "visitors"),
+                Factor("gmv", "gmv"),
+                (
+                    Factor("visitors", "visitors"),
+                    Factor("conversion_rate", "order_count", "visitors"),
+                    Factor("aov", "gmv", "order_count"),
+                ),
+            )
+        return MetricTree(
+            metric,
+            "product",
+            ("gmv", "order_count"),
+            ("gmv", "order_count"),
+            Factor("gmv", "gmv"),
+            (Factor("order_count", "order_count"), Factor("aov", "gmv", "order_count")),
+        )
+    if metric == "order_count" and traffic:
+        return MetricTree(
+            metric,
+            "product",
+            ("order_count", "visitors"),
+            ("order_count", "visitors"),
+            Factor("order_count", "order_count"),
+            (Factor("visitors", "visitors"), Factor("conversion_rate", "order_count", "visitors")),
+        )
+    if m.is_ratio:
+        probe = SemanticQuery(
+            metrics=(metric,),
+            time_range=TimeRange(start=date(2000, 1, 1), end=date(2000, 1, 1)),
+            as_of=date(2000, 1, 1),
+        )
+        num_m, den_m = catalog.measures_of(metric)
+        num, den = leaf_alias(probe, catalog, num_m), leaf_alias(probe, catalog, den_m)
+        den_name = m.denominator if isinstance(m.denominator, str) else den
+        return MetricTree(
+            metric,
+            "ratio",
+            (metric,),
+            (num, den),
+            Factor(metric, num, den, "rate"),
+            (Factor(metric, num, den, "rate"), Factor(den_name, den, None, "mix")),
+        )
+    return MetricTree(metric, "simple", (metric,), (metric,), Factor(metric, metric), (Factor(metric, metric),))
+
+
+# --------------------------------------------------------------------------------- helpers
+def _date(value: date) -> exp.Expr:
+    return exp.cast(exp.Literal.string(value.isoformat()), exp.DataType.build("DATE"))
+
+
+def _between(column: exp.Expr, start: date, end: date) -> exp.Expr:
+    return exp.Between(this=column, low=_date(start), high=_date(end))
+
+
+def _double(expr: exp.Expr) -> exp.Expr:
+    return exp.cast(expr, exp.DataType.build("DOUBLE"))
+
+
+def _div(num: exp.Expr, den: exp.Expr) -> exp.Expr:
+    return exp.Div(this=_double(num), expression=exp.func("NULLIF", den, exp.Literal.number(0)))
+
+
+def _col(name: str, table: str | None = None) -> exp.Column:
+    return exp.column(name, table=table)
+
+
+def _num(value: float) -> exp.Expr:
+    return exp.Literal.number(repr(float(value)))
+
+
+def _which(column: exp.Expr, current: TimeRange, previous: TimeRange) -> exp.Expr:
+    return exp.Case(
+        ifs=[exp.If(this=_between(column.copy(), current.start, current.end), true=exp.Literal.string(CURRENT))],
+        default=exp.Literal.string(PREVIOUS),
+    )
+
+
+def _in_periods(column: exp.Expr, current: TimeRange, previous: TimeRange) -> exp.Expr:
+    return exp.or_(
+        exp.paren(_between(column.copy(), current.start, current.end)),
+        exp.paren(_between(column.copy(), previous.start, previous.end)),
+    )
+
+
+def _not_excluded(column: exp.Expr, excluded: Sequence[date]) -> exp.Expr | None:
+    if not excluded:
+        return None
+    return exp.not_(column.copy().isin(*[_date(d) for d in sorted(set(excluded))]))
+
+
+def _y(num: exp.Expr, den: exp.Expr | None) -> exp.Expr:
+    return _div(num, den) if den is not None else _double(num)
+
+
+def _factor_value(f: Factor, prefix: str = "") -> exp.Expr:
+    return _y(_col(prefix + f.num), _col(prefix + f.den) if f.den else None)
+
+
+def _member_vs_rest(f: Factor) -> exp.Expr:
+    """The factor of the member divided by the factor of the rest (NULL when undefined)."""
+    return exp.Div(
+        this=_factor_value(f),
+        expression=exp.func("NULLIF", _factor_value(f, "rest_"), exp.Literal.number(0)),
+    )
+
+
+@dataclass(frozen=True)
+class BuiltQuery:
+    """A wrapped query: the AST, its SQL, its output columns and what it rests on."""
+
+    name: str
+    expression: exp.Query
+    columns: tuple[str, ...]
+    compiled: CompiledQuery
+
+    def sql(self, dialect: Dialect) -> str:
+        return self.expression.sql(dialect=dialect)
+
+
+def compile_components(
+    catalog: Catalog,
+    tree: MetricTree,
+    *,
+    filters: Sequence[MemberFilter],
+    start: date,
+    end: date,
+    as_of: date,
+    dims: Sequence[str] = (),
+    dialect: Dialect = "duckdb",
+) -> CompiledQuery:
+    """Daily components of ``tree`` (period, dims…, components…), compiled through the catalog."""
+    sq = SemanticQuery(
+        metrics=tree.metrics,
+        dimensions=tuple(dims),
+        filters=tuple(filters),
+        time_range=TimeRange(start=start, end=end),
+        grain="day",
+        as_of=as_of,
+    )
+    compiled = compile_query(sq, catalog, dialect)
+    expression = compiled.expression.copy()
+    assert isinstance(expression, exp.Select)
+    have = set(compiled.columns)
+    for component in tree.components:
+        if component not in have:
+            expression = expression.select(exp.column(component), append=True)
+    return CompiledQuery(
+        sql=expression.sql(dialect=dialect),
+        dialect=dialect,
+        expression=expression,
+        columns=(*compiled.columns, *(c for c in tree.components if c not in have)),
+        tables=compiled.tables,
+        filters_applied=compiled.filters_applied,
+        aggregation_logic=compiled.aggregation_logic,
+    )
+
+
+def daily_series(
+    catalog: Catalog,
+    query: SemanticQuery,
+    tree: MetricTree,
+    *,
+    start: date,
+    end: date,
+    dialect: Dialect = "duckdb",
+) -> BuiltQuery:
+    """The daily components over ``[start, end]`` (history + both periods); ~60–400 rows."""
+    compiled = compile_components(
+        catalog, tree, filters=query.filters, start=start, end=end, as_of=query.as_of, dialect=dialect
+    )
+    inner = compiled.expression.subquery("d")
+    select = exp.select(
+        _col(PERIOD), *[exp.func("COALESCE", _col(c), exp.Literal.number(0)).as_(c) for c in tree.components]
+    ).from_(inner)
+    select = select.order_by(_col(PERIOD))
+    return BuiltQuery("daily_series", select, (PERIOD, *tree.components), compiled)
+
+
+def period_suffstats(
+    catalog: Catalog,
+    query: SemanticQuery,
+    tree: MetricTree,
+    *,
+    excluded_days: Sequence[date] = (),
+    dialect: Dialect = "duckdb",
+) -> BuiltQuery:
+    """Per period: days, component totals, and n, Σ(y−K), Σ(y−K)², K of the daily metric value y.
+
+    K is the mean of y over both periods, computed in SQL (a window), so the sums are taken
+    around a value next to the data and keep their digits. Excluded (incomplete) days are left
+    out of the daily statistics but not out of the totals.
+    """
+    assert query.comparison is not None
+    cur, prev = query.time_range, query.comparison.range
+    compiled = compile_components(
+        catalog,
+        tree,
+        filters=query.filters,
+        start=min(cur.start, prev.start),
+        end=max(cur.end, prev.end),
+        as_of=query.as_of,
+        dialect=dialect,
+    )
+    keep = _not_excluded(_col(PERIOD), excluded_days)
+    y = _factor_value(tree.value)
+    if keep is not None:
+        y = exp.Case(ifs=[exp.If(this=keep, true=y)], default=exp.null())
+    base = (
+        exp.select(
+            _which(_col(PERIOD), cur, prev).as_(WHICH),
+            *[exp.func("COALESCE", _col(c), exp.Literal.number(0)).as_(c) for c in tree.components],
+        )
+        .select(y.as_("y"), append=True)
+        .from_(compiled.expression.subquery("d"))
+        .where(_in_periods(_col(PERIOD), cur, prev))
+    )
+    shifted = exp.select(exp.Star(), exp.Window(this=exp.func("AVG", _col("y")), partition_by=[]).as_("k")).from_(
+        base.subquery("b")
+    )
+    dev = exp.Sub(this=_col("y"), expression=_col("k"))
+    final = (
+        exp.select(
+            _col(WHICH),
+            exp.func("COUNT", exp.Star()).as_("days"),
+            *[exp.func("SUM", _col(c)).as_(c) for c in tree.components],
+            exp.func("COUNT", _col("y")).as_("n"),
+            exp.func("SUM", dev.copy()).as_("s"),
+            exp.func("SUM", exp.Mul(this=exp.paren(dev.copy()), expression=exp.paren(dev.copy()))).as_("ss"),
+            exp.func("MAX", _col("k")).as_("k"),
+        )
+        .from_(shifted.subquery("w"))
+        .group_by(_col(WHICH))
+        .order_by(_col(WHICH))
+    )
+    columns = (WHICH, "days", *tree.components, "n", "s", "ss", "k")
+    return BuiltQuery("period_suffstats", final, columns, compiled)
+
+
+def drilldown(
+    catalog: Catalog,
+    query: SemanticQuery,
+    tree: MetricTree,
+    dims: Sequence[str],
+    *,
+    excluded_days: Sequence[date] = (),
+    dialect: Dialect = "duckdb",
+) -> BuiltQuery:
+    """Per member of ``dims`` and period: component totals, and for every factor the sufficient
+    statistics of the daily value y = factor(member) / factor(rest of the data).
+
+    A member whose y moved between the periods moved differently from everything else; a
+    change shared by all members (a promotion, the calendar) leaves y unchanged. Rows are
+    members × 2, never raw data.
+    """
+    assert query.comparison is not None
+    cur, prev = query.time_range, query.comparison.range
+    compiled = compile_components(
+        catalog,
+        tree,
+        filters=query.filters,
+        start=min(cur.start, prev.start),
+        end=max(cur.end, prev.end),
+        as_of=query.as_of,
+        dims=dims,
+        dialect=dialect,
+    )
+    comps = tree.components
+    zero = exp.Literal.number(0)
+    cells = exp.select(
+        _col(PERIOD), *[_col(d) for d in dims], *[exp.func("COALESCE", _col(c), zero).as_(c) for c in comps]
+    ).from_(compiled.expression.subquery("d"))
+    cells = cells.where(_in_periods(_col(PERIOD), cur, prev))
+    totals = (
+        exp.select(_col(PERIOD), *[exp.func("SUM", _col(c)).as_(f"tot_{c}") for c in comps])
+        .from_("cells")
+        .group_by(_col(PERIOD))
+    )
+    keep = _not_excluded(_col(PERIOD), excluded_days)
+    joined = exp.select(
+        _col(PERIOD, "c"),
+        *[_col(d, "c") for d in dims],
+        _which(_col(PERIOD, "c"), cur, prev).as_(WHICH),
+        *[_col(c, "c") for c in comps],
+        *[exp.Sub(this=_col(f"tot_{c}", "t"), expression=_col(c, "c")).as_(f"rest_{c}") for c in comps],
+    ).from_(exp.to_table("cells").as_("c"))
+    joined = joined.join(
+        exp.to_table("totals").as_("t"), on=exp.EQ(this=_col(PERIOD, "c"), expression=_col(PERIOD, "t"))
+    )
+    ys: list[exp.Expr] = []
+    for i, f in enumerate(tree.factors):
+        y = _member_vs_rest(f)
+        if keep is not None:
+            y = exp.Case(ifs=[exp.If(this=keep.copy(), true=y)], default=exp.null())
+        ys.append(y.as_(f"y{i}"))
+    with_y = exp.select(exp.Star(), *ys).from_("joined")
+    part = [_col(d) for d in dims]
+    shifts = [
+        exp.Window(this=exp.func("AVG", _col(f"y{i}")), partition_by=[p.copy() for p in part]).as_(f"k{i}")
+        for i in range(len(tree.factors))
+    ]
+    shifted = exp.select(exp.Star(), *shifts).from_("with_y")
+    aggs: list[exp.Expr] = [exp.func("COUNT", exp.Star()).as_("days")]
+    aggs += [exp.func("SUM", _col(c)).as_(c) for c in comps]
+    for i in range(len(tree.factors)):
+        dev = exp.Sub(this=_col(f"y{i}"), expression=_col(f"k{i}"))
+        aggs += [
+            exp.func("COUNT", _col(f"y{i}")).as_(f"n{i}"),
+            exp.func("SUM", dev.copy()).as_(f"s{i}"),
+            exp.func("SUM", exp.Mul(this=exp.paren(dev.copy()), expression=exp.paren(dev.copy()))).as_(f"ss{i}"),
+            exp.func("MAX", _col(f"k{i}")).as_(f"k{i}"),
+        ]
+    final = (
+        exp.select(*[_col(d) for d in dims], _col(WHICH), *aggs)
+        .from_("shifted")
+        .group_by(*[_col(d) for d in dims], _col(WHICH))
+        .order_by(*[_col(d) for d in dims], _col(WHICH))
+    )
+    for name, cte in (
+        ("cells", cells),
+        ("totals", totals),
+        ("joined", joined),
+        ("with_y", with_y),
+        ("shifted", shifted),
+    ):
+        final = final.with_(name, as_=cte)
+    columns = (
+        *dims,
+        WHICH,
+        "days",
+        *comps,
+        *[f"{p}{i}" for i in range(len(tree.factors)) for p in ("n", "s", "ss", "k")],
+    )
+    return BuiltQuery("drilldown:" + "×".join(dims), final, columns, compiled)

@@ -1,0 +1,117 @@
+"""SQL for data-quality checks, built as sqlglot ASTs from the catalog's tables and columns.
+
+Each check returns a handful of aggregate rows: daily row counts (for completeness against
+the same weekday and the neighbouring days), null counts and duplicate keys over a period,
+how late rows keep changing (an ``updated_at``-style column), and the load log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+
+from sqlglot import exp
+
+from baton.catalog.model import Catalog
+
+LOAD_LOG = "meta_table_load"
+
+
+def _date(value: date) -> exp.Expr:
+    return exp.cast(exp.Literal.string(value.isoformat()), exp.DataType.build("DATE"))
+
+
+def _between(column: str, start: date, end: date) -> exp.Expr:
+    return exp.Between(this=exp.column(column), low=_date(start), high=_date(end))
+
+
+def table_columns(catalog: Catalog, table: str) -> list[str]:
+    """The dimension columns the catalog maps to ``table`` (in catalog order)."""
+    return [dim.columns[table] for dim in catalog.dimensions.values() if table in dim.columns]
+
+
+def daily_row_counts(catalog: Catalog, table: str, start: date, end: date) -> exp.Query:
+    """``day, row_count`` for every day of ``[start, end]`` that has rows."""
+    time_col = catalog.time_column(table)
+    return (
+        exp.select(exp.column(time_col).as_("day"), exp.func("COUNT", exp.Star()).as_("row_count"))
+        .from_(exp.to_table(table))
+        .where(_between(time_col, start, end))
+        .group_by(exp.column(time_col))
+        .order_by(exp.column(time_col))
+    )
+
+
+def null_counts(catalog: Catalog, table: str, start: date, end: date) -> tuple[exp.Query, list[str]]:
+    """``rows`` and ``nulls_<column>`` for each catalog column of ``table`` over the period."""
+    time_col = catalog.time_column(table)
+    columns = table_columns(catalog, table)
+    selects: list[exp.Expr] = [exp.func("COUNT", exp.Star()).as_("rows")]
+    selects += [
+        exp.Sub(this=exp.func("COUNT", exp.Star()), expression=exp.func("COUNT", exp.column(c))).as_(f"nulls_{c}")
+        for c in columns
+    ]
+    query = exp.select(*selects).from_(exp.to_table(table)).where(_between(time_col, start, end))
+    return query, columns
+
+
+def key_columns(catalog: Catalog, table: str, schema: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """The table's key: ``<entity>_id`` when it exists (fact_order → order_id), else its grain
+    (time column and every catalog dimension column)."""
+    columns = {c.lower() for c in schema.get(table, {})}
+    stem = table.removeprefix("fact_").removeprefix("dim_")
+    if f"{stem}_id" in columns:
+        return [f"{stem}_id"]
+    return [catalog.time_column(table), *table_columns(catalog, table)]
+
+
+def duplicate_keys(catalog: Catalog, table: str, keys: Sequence[str], start: date, end: date) -> exp.Query:
+    """``keys`` (distinct key values) and ``duplicate_rows`` (rows beyond the first per key)."""
+    time_col = catalog.time_column(table)
+    inner = (
+        exp.select(*[exp.column(k) for k in keys], exp.func("COUNT", exp.Star()).as_("c"))
+        .from_(exp.to_table(table))
+        .where(_between(time_col, start, end))
+        .group_by(*[exp.column(k) for k in keys])
+    )
+    return exp.select(
+        exp.func("COUNT", exp.Star()).as_("keys"),
+        exp.func(
+            "COALESCE",
+            exp.func("SUM", exp.Sub(this=exp.column("c"), expression=exp.Literal.number(1))),
+            exp.Literal.number(0),
+        ).as_("duplicate_rows"),
+    ).from_(inner.subquery("k"))
+
+
+def late_updates(
+    catalog: Catalog, table: str, updated_column: str, start: date, end: date, *, lag_days: int
+) -> exp.Query:
+    """``rows`` and ``late_rows``: rows changed more than ``lag_days`` after their date."""
+    time_col = catalog.time_column(table)
+    lag = exp.DateDiff(
+        this=exp.cast(exp.column(updated_column), exp.DataType.build("DATE")),
+        expression=exp.column(time_col),
+        unit=exp.var("DAY"),
+    )
+    late = exp.func(
+        "SUM",
+        exp.Case(
+            ifs=[exp.If(this=exp.GT(this=lag, expression=exp.Literal.number(lag_days)), true=exp.Literal.number(1))],
+            default=exp.Literal.number(0),
+        ),
+    )
+    return (
+        exp.select(exp.func("COUNT", exp.Star()).as_("rows"), late.as_("late_rows"))
+        .from_(exp.to_table(table))
+        .where(_between(time_col, start, end))
+    )
+
+
+def load_log() -> exp.Query:
+    """The warehouse's load log: when each table was loaded and up to which date."""
+    return (
+        exp.select(exp.column("table_name"), exp.column("loaded_at"), exp.column("max_data_date"))
+        .from_(exp.to_table(LOAD_LOG))
+        .order_by(exp.column("table_name"))
+    )

@@ -1,0 +1,201 @@
+"""`baton runs list|show|trace|resume|replay`: audit, continue and reproduce runs.
+
+Every command takes --json. `runs list --json` prints [{run_id, status, question, user,
+started_at, finished_at, step}], newest first; `resume` and `replay` print the Answer.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from baton.errors import BatonError
+
+if TYPE_CHECKING:
+    from baton.contracts.answer import Answer
+    from baton.orchestrator.session import Session
+
+runs_app = typer.Typer(no_args_is_help=True, help="Audit, resume and replay runs.")
+ConfigOpt = Annotated[Path | None, typer.Option("--config", envvar="BATON_CONFIG")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
+
+
+def _session(config: Path | None) -> Session:
+    from baton.cli.app import settings_for
+    from baton.orchestrator.session import Session
+
+    return Session(settings_for(config))
+
+
+def _error(exc: BatonError, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"error": exc.to_dict("en")}, ensure_ascii=False))
+    else:
+        Console(stderr=True).print(f"[red]{exc.error_code}[/red]: {exc.message('en')} / {exc.message('zh')}")
+    raise typer.Exit(3 if exc.kind == "policy" else 1)
+
+
+@runs_app.command("list")
+def list_runs(
+    config: ConfigOpt = None,
+    status: Annotated[str | None, typer.Option("--status")] = None,
+    user: Annotated[str | None, typer.Option("--user")] = None,
+    limit: Annotated[int, typer.Option("--limit")] = 50,
+    as_json: JsonOpt = False,
+) -> None:
+    """Runs, newest first."""
+    try:
+        session = _session(config)
+        rows = session.store.list(status=status, user=user, limit=limit)
+    except BatonError as exc:
+        _error(exc, as_json)
+        return
+    if as_json:
+        print(json.dumps([r.model_dump(mode="json") for r in rows], ensure_ascii=False, indent=2))
+        return
+    table = Table(title="runs")
+    for col in ("run_id", "status", "step", "user", "started_at", "question"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(r.run_id, r.status, r.step, r.user, r.started_at.strftime("%Y-%m-%d %H:%M:%S"), r.question[:60])
+    Console().print(table)
+
+
+@runs_app.command("show")
+def show(run_id: str, config: ConfigOpt = None, as_json: JsonOpt = False) -> None:
+    """A run's answer and the evidence every number cites."""
+    try:
+        state = _session(config).store.load(run_id)
+    except BatonError as exc:
+        _error(exc, as_json)
+        return
+    if as_json:
+        print(state.model_dump_json(indent=2))
+        return
+    console = Console()
+    if state.answer is not None:
+        from baton.cli.render import render_answer
+
+        render_answer(state.answer, console)
+    else:
+        console.print(f"{state.run_id}: {state.status} at step {state.step}")
+    table = Table(title="evidence")
+    for col in ("evidence_id", "source", "version", "excerpt"):
+        table.add_column(col)
+    for ev in state.evidence:
+        table.add_row(ev.evidence_id, ev.source_uri, ev.source_version, ev.excerpt[:80])
+    console.print(table)
+
+
+@runs_app.command("trace")
+def trace(
+    run_id: str,
+    config: ConfigOpt = None,
+    packets: Annotated[
+        bool, typer.Option("--packets", help="Show exactly what each agent received and returned.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """A timeline with durations and token counts."""
+    from baton.trace.writer import read_trace
+
+    try:
+        session = _session(config)
+        session.store.load(run_id)
+        events = read_trace(session.runs_dir / run_id / "trace.jsonl")
+    except BatonError as exc:
+        _error(exc, as_json)
+        return
+    rows = []
+    for event in events:
+        item = event.model_dump(mode="json")
+        ref = event.payload.get("packet_ref")
+        if packets and isinstance(ref, str):
+            body = session.store.get_packet(run_id, ref)
+            item["packet"] = json.loads(body) if body else None
+        rows.append(item)
+    if as_json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    table = Table(title=f"trace {run_id}")
+    for col in ("#", "t+ms", "type", "detail"):
+        table.add_column(col)
+    start = events[0].ts if events else None
+    for event, item in zip(events, rows, strict=True):
+        offset = (event.ts - start).total_seconds() * 1000 if start else 0.0
+        p = event.payload
+        detail = ", ".join(
+            f"{k}={p[k]}"
+            for k in ("step", "agent", "tool", "decision", "gate", "tokens", "latency_ms", "ok", "status", "error_code")
+            if k in p and p[k] is not None
+        )
+        table.add_row(str(event.seq), f"{offset:,.1f}", event.type, detail)
+        if packets and "packet" in item:
+            table.add_row("", "", "packet", json.dumps(item["packet"], ensure_ascii=False)[:2000])
+    Console(width=160).print(table)
+
+
+@runs_app.command("resume")
+def resume(run_id: str, config: ConfigOpt = None, as_json: JsonOpt = False) -> None:
+    """Continue a run from its last completed step (completed steps are not re-run)."""
+    from baton.orchestrator.replay import resume_run
+
+    try:
+        session = _session(config)
+        answer = resume_run(session, run_id)
+    except BatonError as exc:
+        _error(exc, as_json)
+        return
+    _print_answer(answer, as_json)
+
+
+@runs_app.command("replay")
+def replay(
+    run_id: str,
+    config: ConfigOpt = None,
+    re_execute: Annotated[
+        bool, typer.Option("--re-execute", help="Run the approved SQL again and report what changed.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Re-render a run from its recorded evidence (the warehouse may be offline)."""
+    from baton.orchestrator.replay import re_execute_run, replay_run
+
+    try:
+        session = _session(config)
+        answer = replay_run(session, run_id)
+        changes = re_execute_run(session, run_id) if re_execute else None
+    except BatonError as exc:
+        _error(exc, as_json)
+        return
+    if changes is not None and not as_json:
+        table = Table(title="re-executed")
+        for col in ("statement", "evidence", "changed", "data version"):
+            table.add_column(col)
+        for c in changes:
+            table.add_row(c.name, c.evidence_id, "yes" if c.changed else "no", f"{c.old_version} → {c.new_version}")
+        Console().print(table)
+    if as_json and changes is not None:
+        print(
+            json.dumps(
+                {"answer": answer.model_dump(mode="json"), "re_executed": [c.model_dump() for c in changes]},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+        return
+    _print_answer(answer, as_json)
+
+
+def _print_answer(answer: Answer, as_json: bool) -> None:
+    if as_json:
+        print(answer.model_dump_json(indent=2))
+        return
+    from baton.cli.render import render_answer
+
+    render_answer(answer, Console())

@@ -1,0 +1,252 @@
+"""RunContext: one run's state machine, trace, budgets and store, in one place.
+
+Every agent step and every tool call goes through it, which is how the invariants hold
+without each agent remembering them: a policy decision is traced before every tool call;
+the state is saved after every transition; budgets are checked before work starts, so no
+retry loop can run unbounded; completed steps are checkpointed so `baton runs resume`
+continues where a crash stopped, without re-running them.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from baton.contracts.answer import Answer
+from baton.contracts.query import QueryResult
+from baton.contracts.run import Budget, Evidence, RunState, Step, Terminal
+from baton.contracts.semantic import Language
+from baton.contracts.trace import EventType, TraceEvent
+from baton.errors import BudgetExceeded
+from baton.orchestrator.store import RunStore, SqliteRunStore
+from baton.trace.writer import TraceWriter, args_hash
+
+T = TypeVar("T")
+
+
+def new_run_id() -> str:
+    return "run_" + datetime.now(UTC).strftime("%Y%m%dT%H%M%S") + "_" + secrets.token_hex(3)
+
+
+def open_store(runs_dir: Path) -> SqliteRunStore:
+    return SqliteRunStore(runs_dir / "runs.sqlite")
+
+
+class _IndexedTrace(TraceWriter):
+    def __init__(self, run_id: str, directory: Path, store: RunStore) -> None:
+        super().__init__(run_id, directory)
+        self._store = store
+
+    def emit(self, type_: EventType, actor: str = "baton", **payload: Any) -> TraceEvent:
+        event = super().emit(type_, actor, **payload)
+        self._store.index_event(event)
+        return event
+
+
+class RunContext:
+    def __init__(self, state: RunState, store: RunStore, runs_dir: Path, *, resumed: bool = False) -> None:
+        self.state = state
+        self.store = store
+        self.trace: TraceWriter = _IndexedTrace(state.run_id, runs_dir, store)
+        self.started = time.perf_counter()
+        if resumed:
+            self.trace.emit("run_started", resumed=True, step=state.step, completed=list(state.completed_steps))
+        self.save()
+
+    # -- construction --------------------------------------------------------------------
+    @classmethod
+    def start(
+        cls,
+        *,
+        kind: Literal["ask", "analyze"],
+        question: str,
+        user: str,
+        language: Language,
+        as_of: date,
+        store: RunStore,
+        runs_dir: Path,
+        budget: Budget | None = None,
+        config_path: str | None = None,
+        run_id: str | None = None,
+    ) -> RunContext:
+        state = RunState(
+            run_id=run_id or new_run_id(),
+            kind=kind,
+            question=question[:2000],
+            user=user,
+            language=language,
+            as_of=as_of,
+            started_at=datetime.now(UTC),
+            budget=budget or Budget(),
+            config_path=config_path,
+        )
+        ctx = cls(state, store, runs_dir)
+        ctx.trace.emit(
+            "run_started",
+            question=state.question,
+            user=user,
+            as_of=as_of.isoformat(),
+            entry=kind,
+            budget=state.budget.model_dump(),
+        )
+        return ctx
+
+    @classmethod
+    def resume(cls, run_id: str, store: RunStore, runs_dir: Path) -> RunContext:
+        state = store.load(run_id)
+        state.status = "running"
+        state.finished_at = None
+        return cls(state, store, runs_dir, resumed=True)
+
+    # -- state machine ---------------------------------------------------------------------
+    def save(self) -> None:
+        self.store.save(self.state)
+
+    def enter(self, step: Step) -> None:
+        self._charge_step()
+        self.state.step = step
+        self.save()
+
+    def complete(self, step: str, checkpoint: Any = None) -> None:
+        """Mark a step (a state or a relay agent) done, with what it produced."""
+        if step not in self.state.completed_steps:
+            self.state.completed_steps.append(step)
+        if checkpoint is not None:
+            self.state.checkpoints[step] = checkpoint
+        self.save()
+
+    def completed(self, step: str) -> Any | None:
+        return self.state.checkpoints.get(step) if step in self.state.completed_steps else None
+
+    def finish(self, status: Terminal, answer: Answer | None = None, error: dict[str, Any] | None = None) -> None:
+        self.state.step = status
+        self.state.status = status
+        self.state.answer = answer
+        self.state.error = error
+        self.state.finished_at = datetime.now(UTC)
+        self.save()
+        if answer is not None:
+            self.trace.emit("answer_created", status=answer.status, answer=answer.answer[:2000])
+        self.trace.emit(
+            "run_finished",
+            status=status,
+            duration_ms=round((time.perf_counter() - self.started) * 1000, 3),
+            cost=self.state.usage.model_dump(),
+        )
+
+    # -- budgets -------------------------------------------------------------------------
+    def _charge_step(self) -> None:
+        self.state.usage.steps += 1
+        if self.state.usage.steps > self.state.budget.max_steps:
+            raise BudgetExceeded(
+                f"Step budget exceeded ({self.state.budget.max_steps} steps).",
+                f"超出步骤预算（{self.state.budget.max_steps} 步）。",
+                detail={"budget": "max_steps", "limit": self.state.budget.max_steps},
+            )
+
+    def charge_tokens(self, tokens: int) -> None:
+        self.state.usage.tokens += tokens
+        if self.state.usage.tokens > self.state.budget.max_tokens:
+            raise BudgetExceeded(
+                f"Token budget exceeded ({self.state.budget.max_tokens} tokens).",
+                f"超出 token 预算（{self.state.budget.max_tokens}）。",
+                detail={"budget": "max_tokens", "limit": self.state.budget.max_tokens},
+            )
+
+    def charge_cost(self, cost: float) -> None:
+        self.state.usage.cost += cost
+        limit = self.state.budget.max_cost
+        if limit is not None and self.state.usage.cost > limit:
+            raise BudgetExceeded(
+                f"Query cost budget exceeded ({limit:g}).",
+                f"超出查询成本预算（{limit:g}）。",
+                detail={"budget": "max_cost", "limit": limit},
+            )
+
+    # -- tools -----------------------------------------------------------------------------
+    def policy_decision(self, decision: str, **payload: Any) -> None:
+        self.trace.emit("policy_decision", decision=decision, **payload)
+
+    def tool_call(self, tool: str, args: dict[str, Any], fn: Callable[[], T]) -> T:
+        """Run one tool call under the tool-call budget, traced with latency and outcome.
+
+        The caller must have traced the policy decision that allows it (tests check the order).
+        """
+        if self.state.usage.tool_calls >= self.state.budget.max_tool_calls:
+            raise BudgetExceeded(
+                f"Tool-call budget exceeded ({self.state.budget.max_tool_calls} calls).",
+                f"超出工具调用预算（{self.state.budget.max_tool_calls} 次）。",
+                detail={"budget": "max_tool_calls", "limit": self.state.budget.max_tool_calls},
+            )
+        self.state.usage.tool_calls += 1
+        started = time.perf_counter()
+        try:
+            result = fn()
+        except Exception as exc:
+            code = getattr(exc, "error_code", "tool_failure")
+            self.trace.emit(
+                "tool_call",
+                tool=tool,
+                args_hash=args_hash(args),
+                latency_ms=round((time.perf_counter() - started) * 1000, 3),
+                ok=False,
+                error_code=code,
+            )
+            raise
+        self.trace.emit(
+            "tool_call",
+            tool=tool,
+            args_hash=args_hash(args),
+            latency_ms=round((time.perf_counter() - started) * 1000, 3),
+            ok=True,
+            error_code=None,
+        )
+        return result
+
+    def add_query_evidence(self, result: QueryResult, *, name: str, user: str) -> Evidence:
+        existing = self.state.evidence_by_id(result.evidence_id)
+        if existing is not None:
+            return existing
+        evidence = Evidence(
+            evidence_id=result.evidence_id,
+            source_type="query_result",
+            source_uri=f"approved_sql:{result.approved_sql_id}",
+            source_version=result.data_version,
+            excerpt=f"{name}: {result.row_count} rows, columns {', '.join(c.name for c in result.columns)}",
+            confidence=1.0,
+            acl={"owner": user, "visibility": "private"},
+            result=result,
+        )
+        self.state.evidence.append(evidence)
+        self.trace.emit(
+            "evidence_selected", evidence_ids=[evidence.evidence_id], name=name, data_version=result.data_version
+        )
+        self.save()
+        return evidence
+
+
+def record_failed_run(
+    *,
+    runs_dir: Path,
+    kind: Literal["ask", "analyze"],
+    question: str,
+    user: str,
+    language: Language,
+    as_of: date,
+    error: dict[str, Any],
+) -> str:
+    """Persist a run that failed before a session existed (bad config, unreadable input)."""
+    store = open_store(runs_dir)
+    try:
+        ctx = RunContext.start(
+            kind=kind, question=question, user=user, language=language, as_of=as_of, store=store, runs_dir=runs_dir
+        )
+        ctx.policy_decision("stop", error=error)
+        ctx.finish("failed", None, error=error)
+        return ctx.state.run_id
+    finally:
+        store.close()

@@ -1,0 +1,123 @@
+"""The run store: durable run state plus an index of trace events.
+
+SQLite by default, in the runs directory beside the config; the `RunStore` protocol is
+what a PostgreSQL store would implement when several server processes share runs. Every
+write is one transaction, so a run killed with SIGKILL leaves its last committed state.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Protocol
+
+from baton.contracts.run import RunState, RunSummary
+from baton.contracts.trace import TraceEvent
+from baton.errors import InvalidInput
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY, kind TEXT NOT NULL, status TEXT NOT NULL, step TEXT NOT NULL,
+    question TEXT NOT NULL, user TEXT NOT NULL, started_at TEXT NOT NULL, finished_at TEXT,
+    state TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_started ON runs (started_at);
+CREATE TABLE IF NOT EXISTS events (
+    run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, ts TEXT NOT NULL, actor TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE IF NOT EXISTS packets (
+    run_id TEXT NOT NULL, ref TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (run_id, ref)
+);
+"""
+
+
+class RunStore(Protocol):
+    def save(self, state: RunState) -> None: ...
+    def load(self, run_id: str) -> RunState: ...
+    def list(self, *, status: str | None = None, user: str | None = None, limit: int = 100) -> list[RunSummary]: ...
+    def index_event(self, event: TraceEvent) -> None: ...
+    def put_packet(self, run_id: str, ref: str, body: str) -> None: ...
+    def get_packet(self, run_id: str, ref: str) -> str | None: ...
+
+
+class SqliteRunStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._con = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
+        self._con.execute("PRAGMA journal_mode=WAL")
+        self._con.execute("PRAGMA synchronous=NORMAL")
+        self._con.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self._con.close()
+
+    def save(self, state: RunState) -> None:
+        with self._lock:
+            self._con.execute(
+                "INSERT INTO runs (run_id, kind, status, step, question, user, started_at, finished_at, state) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET status = excluded.status, "
+                "step = excluded.step, finished_at = excluded.finished_at, state = excluded.state",
+                (
+                    state.run_id,
+                    state.kind,
+                    state.status,
+                    state.step,
+                    state.question[:500],
+                    state.user,
+                    state.started_at.isoformat(),
+                    state.finished_at.isoformat() if state.finished_at else None,
+                    state.model_dump_json(),
+                ),
+            )
+
+    def load(self, run_id: str) -> RunState:
+        with self._lock:
+            row = self._con.execute("SELECT state FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        if row is None:
+            raise InvalidInput(
+                f"No run {run_id!r} in {self.path}",
+                f"运行记录中没有 {run_id!r}（{self.path}）",
+                detail={"run_id": run_id},
+            )
+        return RunState.model_validate_json(row[0])
+
+    def list(self, *, status: str | None = None, user: str | None = None, limit: int = 100) -> list[RunSummary]:
+        sql = "SELECT run_id, status, question, user, started_at, finished_at, step FROM runs"
+        where, args = [], []
+        if status:
+            where.append("status = ?")
+            args.append(status)
+        if user:
+            where.append("user = ?")
+            args.append(user)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY started_at DESC, rowid DESC LIMIT ?"
+        with self._lock:
+            rows = self._con.execute(sql, (*args, limit)).fetchall()
+        return [
+            RunSummary(run_id=r[0], status=r[1], question=r[2], user=r[3], started_at=r[4], finished_at=r[5], step=r[6])
+            for r in rows
+        ]
+
+    def index_event(self, event: TraceEvent) -> None:
+        with self._lock:
+            self._con.execute(
+                "INSERT OR REPLACE INTO events (run_id, seq, type, ts, actor) VALUES (?, ?, ?, ?, ?)",
+                (event.run_id, event.seq, event.type, event.ts.isoformat(), event.actor),
+            )
+
+    def put_packet(self, run_id: str, ref: str, body: str) -> None:
+        with self._lock:
+            self._con.execute(
+                "INSERT OR REPLACE INTO packets (run_id, ref, body) VALUES (?, ?, ?)", (run_id, ref, body)
+            )
+
+    def get_packet(self, run_id: str, ref: str) -> str | None:
+        with self._lock:
+            row = self._con.execute("SELECT body FROM packets WHERE run_id = ? AND ref = ?", (run_id, ref)).fetchone()
+        return None if row is None else str(row[0])

@@ -1,0 +1,449 @@
+"""The output gate: no number, personal datum or claim reaches the reader without evidence.
+
+Before an answer is shown, :func:`check_output` reads its narrative and checks three things:
+
+1. **Numbers.** Every number must equal a result cell or a derived value (a row count, a
+   top-N, …) under the stated rounding rule (:data:`ROUNDING_RULE`): the displayed digits are
+   the evidence rounded to as many decimals as are displayed, after scaling — ``%`` is the
+   ratio × 100 (or the cell itself when it already is a percentage), ``万``/``亿`` and
+   ``K``/``M``/``B``/``T`` divide by 10⁴/10⁸ and 10³/10⁶/10⁹/10¹² (the forms
+   :func:`baton.charts.format_number` writes). Ties may round half up or half to even. A written
+   sign (``+``/``-``) must agree with the evidence; an unsigned number is matched on magnitude
+   (direction words are the narrative's business, not arithmetic).
+2. **PII.** Known personal values (``pii_values``) and anything shaped like a mainland mobile
+   number, an e-mail address or a resident ID number are blocked unless the user's grants
+   allow personal data (``pii_allowed``).
+3. **Claims.** "significant / 显著" needs a test that says so (and "not significant" needs a
+   test at all); causal wording ("because", "caused", "导致", "因为", …) needs a finding marked
+   causal — a correlation is never told as a cause.
+
+Dates and period text are not numbers to check. Before numbers are read, these spans are
+blanked out: ISO dates and date-times (``2026-06-01``, ``2026-06``, ``2026/6/1``, ``14:30``),
+Chinese calendar expressions (``2026年6月1日``, ``6月``, ``18日``, ``第2季度``, ``第23周``),
+English month names with a day or year (``Jun 2025``, ``June 18``), quarter and half labels
+(``Q2``, ``2025Q2``, ``H1``), years after ``in/since/during/FY``, relative windows (``近7天``,
+``last 30 days``), every ``labels`` text the caller passes (catalog labels, the question's own
+period words) and every text cell of the evidence (a member called "iPhone 15" is a name).
+A digit glued to a Latin letter (``W23``, ``v5``) is an identifier, not a quantity.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from baton.errors import PolicyRefusal
+
+Language = Literal["zh", "en"]
+ViolationKind = Literal["number", "pii", "claim"]
+GateAction = Literal["pass", "regenerated", "refused"]
+
+ROUNDING_RULE = {
+    "zh": (
+        "叙述中的每个数字须等于某个结果单元格或派生值按显示的小数位数四舍五入（允许银行家舍入）后的结果；"
+        "百分数为比率×100（或本身即为百分数的单元格），万/亿为除以10⁴/10⁸，K/M/B/T为除以10³/10⁶/10⁹/10¹²；"
+        "写出的正负号须与证据一致。日期与期间文字不作数字核对。"
+    ),
+    "en": (
+        "Every number in the narrative must equal a result cell or a derived value rounded (half up or half "
+        "to even) to the decimals displayed; percentages are ratio × 100 (or a cell already in percent), "
+        "万/亿 divide by 10^4/10^8 and K/M/B/T by 10^3/10^6/10^9/10^12; a written sign must agree with the "
+        "evidence. Dates and period text are not checked as numbers."
+    ),
+}
+
+
+class Violation(BaseModel):
+    """One thing the gate blocked: what kind, the offending text, and why (in the answer's language)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    kind: ViolationKind
+    text: str
+    reason: str
+
+
+class GateDecision(BaseModel):
+    """The gate's verdict on an answer's narrative; kept on the Answer and in the trace."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    ok: bool
+    violations: list[Violation] = Field(default_factory=list)
+    rounding_rule: str
+    numbers_checked: int = 0
+    action: GateAction = "pass"
+    replaced: list[Violation] = Field(
+        default_factory=list, description="violations of a narrative that was regenerated"
+    )
+
+
+class OutputBlocked(PolicyRefusal):
+    """The narrative failed the output gate even after regeneration: the answer is refused."""
+
+    code = "output_blocked"
+
+
+@dataclass(frozen=True)
+class ClaimSupport:
+    """What the analysis established, so the narrative may say so: tests run, tests that found
+    a significant effect, and findings marked causal (e.g. from a randomised experiment)."""
+
+    tests_run: int = 0
+    significant_tests: int = 0
+    causal_findings: int = 0
+
+    @classmethod
+    def from_tests(cls, tests: Iterable[Any], *, alpha: float = 0.05, causal_findings: int = 0) -> ClaimSupport:
+        """From :class:`baton.contracts.agent_outputs.StatTest`-like objects: significant when
+        ``p_value < alpha``, or (no p-value) when the interval excludes zero."""
+        run = significant = 0
+        for test in tests:
+            run += 1
+            p = getattr(test, "p_value", None)
+            if p is not None:
+                significant += float(p) < alpha
+            else:
+                low, high = getattr(test, "ci_low", None), getattr(test, "ci_high", None)
+                significant += low is not None and high is not None and (low > 0 or high < 0)
+        return cls(tests_run=run, significant_tests=significant, causal_findings=causal_findings)
+
+
+# ---------------------------------------------------------------------------------------------
+# Spans that are not quantities: dates, periods, identifiers.
+
+_MONTHS_EN = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Jun(?:e)?|Jul(?:y)?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?"
+_PERIOD_UNIT_ZH = r"(?:个)?(?:自然)?(?:天|日|周|星期|个月|月|季度|年)"
+_PERIOD_UNIT_EN = r"(?:days?|weeks?|months?|quarters?|years?)"
+_NOT_QUANTITIES = [
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"\d{4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?",
+        r"\d{4}/\d{1,2}/\d{1,2}",
+        r"\d{4}-W\d{1,2}",
+        r"(?<!\d)\d{4}-\d{1,2}(?![\d.])",
+        r"\d{1,2}:\d{2}(?::\d{2})?",
+        r"\d{4}\s*年(?:\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?)?",
+        r"\d{1,2}\s*月(?:份)?(?:\s*\d{1,2}\s*[日号])?",
+        r"\d{1,2}\s*[日号](?![元])",
+        r"第\s*\d+\s*" + _PERIOD_UNIT_ZH,
+        r"(?:近|最近|过去|前|后|未来|这|上|下)\s*\d+\s*" + _PERIOD_UNIT_ZH,
+        r"[\w.@+-]*\*{2,}[\w.@+-]*",  # masked values (138****5678, a***@x.com)
+        r"\d{4}\s*[QH][1-4]",
+        r"(?<![A-Za-z])[QH][1-4]\s+\d{4}(?!\d)",
+        r"(?<![A-Za-z])[QH][1-4](?![0-9])",
+        _MONTHS_EN + r"\s+\d{4}(?!\d)",
+        _MONTHS_EN + r"\s+\d{1,2}(?:st|nd|rd|th)?(?!\d)(?:,?\s+\d{4})?",
+        r"\d{1,2}(?:st|nd|rd|th)?\s+" + _MONTHS_EN + r"(?:,?\s+\d{4})?",
+        r"\b(?:in|since|during|until|through|year|FY)\s+(?:19|20)\d{2}\b",
+        r"\bFY\s*\d{2,4}\b",
+        r"\b(?:last|past|previous|prior|next|trailing|first)\s+\d+\s+" + _PERIOD_UNIT_EN,
+        r"\b\d+\s*-?\s*(?:day|week|month|quarter|year)s?\s+(?:window|period|range)\b",
+    )
+]
+
+_NUMBER = re.compile(
+    r"(?P<sign>[+\-−])?\s?(?P<cur>[¥$€£])?\s?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?P<suffix>\s?(?:%|‰|个百分点|pp\b|万亿|亿|万|千|(?:[KMBT](?![A-Za-z]))))?"
+)
+_SCALE = {
+    "万亿": Decimal("1e12"),
+    "亿": Decimal("1e8"),
+    "万": Decimal("1e4"),
+    "千": Decimal("1e3"),
+    "K": Decimal("1e3"),
+    "M": Decimal("1e6"),
+    "B": Decimal("1e9"),
+    "T": Decimal("1e12"),
+}
+
+
+def mask_non_quantities(text: str, labels: Iterable[str] = ()) -> str:
+    """``text`` with labels, dates and period expressions blanked (same length, same offsets)."""
+    masked = text
+    for pattern in _NOT_QUANTITIES:  # dates first: a label "2026-06" must not split "2026-06-01"
+        masked = pattern.sub(lambda m: " " * len(m.group(0)), masked)
+    for label in sorted({lb for lb in labels if lb and any(ch.isdigit() for ch in lb)}, key=len, reverse=True):
+        # a label is a whole word of digits: "2025" never blanks part of "120,250.5"
+        bounded = re.compile(r"(?<![\d.,])" + re.escape(label) + r"(?![\d]|[.,]\d)")
+        masked = bounded.sub(lambda m: " " * len(m.group(0)), masked)
+    return masked
+
+
+@dataclass(frozen=True)
+class NumberToken:
+    """A number as written in the narrative: its digits, decimals, scale and sign."""
+
+    text: str
+    magnitude: Decimal
+    decimals: int
+    scale: Decimal
+    percent: Decimal | None  # 100 for %, 1000 for ‰, None otherwise
+    sign: int  # +1 / -1 when a sign is written, 0 when not
+
+
+def read_numbers(text: str, labels: Iterable[str] = ()) -> list[NumberToken]:
+    """Every quantity in ``text`` (dates, periods, labels and identifiers skipped)."""
+    masked = mask_non_quantities(text, labels)
+    tokens: list[NumberToken] = []
+    for m in _NUMBER.finditer(masked):
+        before = masked[m.start() - 1] if m.start() > 0 else " "
+        after = masked[m.end()] if m.end() < len(masked) else " "
+        first_digit = m.start("num")
+        glued_before = masked[first_digit - 1] if first_digit > 0 else " "
+        if (glued_before.isascii() and glued_before.isalpha()) or (after.isascii() and after.isalpha()):
+            continue  # W23, v5, 3D: identifiers
+        if before.isdigit() or after.isdigit():
+            continue
+        digits = m.group("num").replace(",", "")
+        suffix = (m.group("suffix") or "").strip()
+        sign_char = m.group("sign")
+        tokens.append(
+            NumberToken(
+                text=text[m.start() : m.end()].strip(),
+                magnitude=Decimal(digits),
+                decimals=len(digits.split(".")[1]) if "." in digits else 0,
+                scale=_SCALE.get(suffix, Decimal(1)),
+                percent=Decimal(100) if suffix in ("%", "个百分点", "pp") else Decimal(1000) if suffix == "‰" else None,
+                sign=0 if sign_char is None else (1 if sign_char == "+" else -1),
+            )
+        )
+    return tokens
+
+
+def _to_decimal(value: object) -> Decimal | None:
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, Decimal):
+        return value if value.is_finite() else None
+    if isinstance(value, int):
+        return Decimal(value)
+    if isinstance(value, float):
+        d = Decimal(repr(value))
+        return d if d.is_finite() else None
+    if isinstance(value, str):
+        try:
+            d = Decimal(value.strip().replace(",", ""))
+        except InvalidOperation:
+            return None
+        return d if d.is_finite() else None
+    return None
+
+
+def _rounds_to(candidate: Decimal, token: NumberToken) -> bool:
+    """Does ``candidate`` (already scaled) display as the token's digits?"""
+    quantum = Decimal(1).scaleb(-token.decimals)
+    magnitude = abs(candidate)
+    for rounding in (ROUND_HALF_UP, ROUND_HALF_EVEN):
+        if magnitude.quantize(quantum, rounding=rounding) == token.magnitude:
+            return True
+    # What Python's float formatting prints (the narrator formats floats with f-strings).
+    return f"{float(magnitude):.{token.decimals}f}" == f"{token.magnitude:.{token.decimals}f}"
+
+
+def _matches(token: NumberToken, value: Decimal) -> bool:
+    if token.sign and value != 0 and (value > 0) != (token.sign > 0):
+        return False
+    if token.percent is not None:
+        return _rounds_to(value * token.percent, token) or _rounds_to(value, token)
+    return _rounds_to(value / token.scale, token)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The numbers a narrative may quote and the texts that are names, not quantities."""
+
+    values: tuple[Decimal, ...]
+    names: tuple[str, ...]
+
+    @classmethod
+    def collect(cls, cells: Iterable[Iterable[Any]], derived: Iterable[Any]) -> Evidence:
+        values: set[Decimal] = set()
+        names: set[str] = set()
+        for row in cells:
+            for cell in row:
+                d = _to_decimal(cell)
+                if d is not None:
+                    values.add(d)
+                elif isinstance(cell, str) and any(ch.isdigit() for ch in cell):
+                    names.add(cell)
+        for value in derived:
+            d = _to_decimal(value)
+            if d is not None:
+                values.add(d)
+        return cls(tuple(values), tuple(names))
+
+    def supports(self, token: NumberToken) -> bool:
+        return any(_matches(token, v) for v in self.values)
+
+
+# ---------------------------------------------------------------------------------------------
+# PII and claims.
+
+_PII_PATTERNS = (
+    ("phone", re.compile(r"(?<!\d)(?:\+?86[- ]?)?1[3-9]\d{9}(?!\d)")),
+    ("email", re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
+    ("id_card", re.compile(r"(?<!\d)\d{17}[\dXx](?![\dA-Za-z])")),
+)
+_NEGATED_SIGNIFICANCE = re.compile(
+    r"(?:不显著|无显著|没有显著|并不显著|未达到显著|未见显著|not\s+(?:statistically\s+)?significant|"
+    r"no\s+(?:statistically\s+)?significant|insignificant)",
+    re.IGNORECASE,
+)
+_SIGNIFICANCE = re.compile(r"(?:显著|统计学意义|statistically\s+significant|significant(?:ly)?)", re.IGNORECASE)
+_CAUSAL = re.compile(
+    r"(?:导致|因为|由于|造成|引起|致使|归因于|源于|because|caused|causes|causing|due\s+to|led\s+to|leads\s+to|"
+    r"resulted\s+in|result\s+of|owing\s+to|driven\s+by|drove)",
+    re.IGNORECASE,
+)
+
+
+def _say(language: Language, zh: str, en: str) -> str:
+    return zh if language == "zh" else en
+
+
+def _pii_violations(text: str, pii_values: set[str] | None, language: Language) -> list[Violation]:
+    found: list[Violation] = []
+    lowered = text.lower()
+    for value in sorted(pii_values or ()):
+        if len(value) >= 2 and value.lower() in lowered:
+            found.append(
+                Violation(
+                    kind="pii",
+                    text=value,
+                    reason=_say(
+                        language, "个人信息不得出现在回答中（用户无此权限）", "personal data the user may not see"
+                    ),
+                )
+            )
+    for kind, pattern in _PII_PATTERNS:
+        for m in pattern.finditer(text):
+            found.append(
+                Violation(
+                    kind="pii",
+                    text=m.group(0),
+                    reason=_say(
+                        language,
+                        f"疑似个人信息（{kind}），用户无权查看",
+                        f"looks like personal data ({kind}) the user may not see",
+                    ),
+                )
+            )
+    return found
+
+
+def _claim_violations(text: str, claims: ClaimSupport, language: Language) -> list[Violation]:
+    found: list[Violation] = []
+    negated_spans = [m.span() for m in _NEGATED_SIGNIFICANCE.finditer(text)]
+    for start, end in negated_spans:
+        if claims.tests_run == 0:
+            found.append(
+                Violation(
+                    kind="claim",
+                    text=text[start:end],
+                    reason=_say(language, "没有做过统计检验，不能判断是否显著", "no statistical test was run"),
+                )
+            )
+    for m in _SIGNIFICANCE.finditer(text):
+        if any(s <= m.start() < e for s, e in negated_spans):
+            continue
+        if claims.significant_tests == 0:
+            found.append(
+                Violation(
+                    kind="claim",
+                    text=m.group(0),
+                    reason=_say(
+                        language,
+                        "没有统计检验表明差异显著",
+                        "no statistical test says this is significant",
+                    ),
+                )
+            )
+    if claims.causal_findings == 0:
+        for m in _CAUSAL.finditer(text):
+            found.append(
+                Violation(
+                    kind="claim",
+                    text=m.group(0),
+                    reason=_say(
+                        language,
+                        "因果表述缺少因果证据（相关不等于因果）",
+                        "causal wording without a finding marked causal (correlation is not causation)",
+                    ),
+                )
+            )
+    return found
+
+
+def check_output(
+    text: str,
+    *,
+    evidence: Iterable[Iterable[Any]],
+    derived: Iterable[Any] = (),
+    language: Language = "zh",
+    claims: ClaimSupport | None = None,
+    pii_values: set[str] | None = None,
+    pii_allowed: bool = False,
+    labels: Iterable[str] = (),
+) -> GateDecision:
+    """Check a narrative against its evidence; see the module docstring for the rules."""
+    support = Evidence.collect(evidence, derived)
+    tokens = read_numbers(text, [*labels, *support.names])
+    violations: list[Violation] = [
+        Violation(
+            kind="number",
+            text=token.text,
+            reason=_say(
+                language,
+                "该数字与任何结果单元格或派生值（按显示精度舍入）都不一致",
+                "matches no result cell or derived value at the displayed precision",
+            ),
+        )
+        for token in tokens
+        if not support.supports(token)
+    ]
+    if not pii_allowed:
+        violations.extend(_pii_violations(text, pii_values, language))
+    violations.extend(_claim_violations(text, claims or ClaimSupport(), language))
+    return GateDecision(
+        ok=not violations,
+        violations=violations,
+        rounding_rule=ROUNDING_RULE[language],
+        numbers_checked=len(tokens),
+    )
+
+
+def gate_narrative(
+    text: str,
+    check: Callable[[str], GateDecision],
+    regenerate: Callable[[], str],
+) -> tuple[str, GateDecision]:
+    """Check ``text``; on failure regenerate it (from structured findings) and check again.
+
+    Returns the text to show and the decision: ``pass`` (the first text passed),
+    ``regenerated`` (the second did; ``replaced`` lists what the first one got wrong) or
+    ``refused`` (neither passed; the caller refuses the answer with :class:`OutputBlocked`).
+    """
+    first = check(text)
+    if first.ok:
+        return text, first
+    second_text = regenerate()
+    second = check(second_text)
+    action: GateAction = "regenerated" if second.ok else "refused"
+    return second_text, second.model_copy(update={"action": action, "replaced": first.violations})
+
+
+def refusal(decision: GateDecision, language: Language) -> OutputBlocked:
+    """The error that refuses an answer whose narrative the gate blocked, naming the reasons."""
+    reasons: Sequence[Violation] = decision.violations or decision.replaced
+    listed_en = "; ".join(f"{v.kind} '{v.text}': {v.reason}" for v in reasons[:5])
+    listed_zh = "；".join(f"{v.kind}「{v.text}」：{v.reason}" for v in reasons[:5])
+    return OutputBlocked(
+        f"The answer was withheld: its text could not be traced to the evidence ({listed_en}).",
+        f"回答已被拦截：其文字无法对应到证据（{listed_zh}）。",
+        detail={"violations": [v.model_dump() for v in reasons]},
+    )

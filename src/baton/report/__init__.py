@@ -1,0 +1,25 @@
+"""Reports of an Answer: Markdown (with a PNG beside it) and one self-contained HTML page.
+
+Both are built from the same :class:`~baton.report.content.ReportContent` so they say the
+same things in the same order; files are written atomically.
+"""
+
+from baton.report.content import KeyFigure, ReportContent, build_content, key_figures
+from baton.report.files import atomic_write_bytes, atomic_write_text, write_chart_png
+from baton.report.html import render_html, vendor_size, write_html_report
+from baton.report.markdown import render_markdown, write_markdown_report
+
+__all__ = [
+    "KeyFigure",
+    "ReportContent",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "build_content",
+    "key_figures",
+    "render_html",
+    "render_markdown",
+    "vendor_size",
+    "write_chart_png",
+    "write_html_report",
+    "write_markdown_report",
+]

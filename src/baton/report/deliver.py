@@ -1,0 +1,105 @@
+"""Delivering an Answer in the format the user asked for: terminal, md, html or json.
+
+The CLI (and later the server) calls :func:`deliver`; it writes files atomically and says
+what it wrote, and returns the text meant for standard output when no ``--out`` is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from baton.catalog.model import Catalog
+from baton.contracts.answer import Answer
+from baton.errors import BatonError, InvalidInput
+from baton.report.files import atomic_write_text, write_chart_png
+from baton.report.html import render_html
+from baton.report.markdown import render_markdown, write_markdown_report
+
+ReportFormat = Literal["terminal", "md", "html", "json"]
+REPORT_FORMATS: tuple[ReportFormat, ...] = ("terminal", "md", "html", "json")
+
+
+@dataclass
+class Delivery:
+    """What :func:`deliver` produced: text for stdout (or ``None``), files written, warnings."""
+
+    stdout: str | None = None
+    written: list[Path] = field(default_factory=list)
+    chart_png: Path | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def parse_format(raw: str | None, *, as_json: bool) -> ReportFormat:
+    """``--format`` (default terminal) reconciled with the ``--json`` alias."""
+    value = (raw or ("json" if as_json else "terminal")).strip().lower()
+    value = {"markdown": "md", "htm": "html"}.get(value, value)
+    if value not in REPORT_FORMATS:
+        raise InvalidInput(
+            f"--format must be one of {', '.join(REPORT_FORMATS)}, got {raw!r}",
+            f"--format 必须是 {', '.join(REPORT_FORMATS)} 之一，收到 {raw!r}",
+        )
+    if as_json and value != "json":
+        raise InvalidInput(
+            f"--json is an alias of --format json and conflicts with --format {value}",
+            f"--json 等同于 --format json，与 --format {value} 冲突",
+        )
+    return value
+
+
+def chart_png_target(answer: Answer, out: Path | None, cwd: Path) -> Path:
+    """Where the terminal format saves the chart: ``--out`` (a ``.png`` file or a folder),
+    else ``baton-chart-<run id>.png`` in the current folder."""
+    name = f"baton-chart-{answer.run_id}.png"
+    if out is None:
+        return cwd / name
+    return out if out.suffix.lower() == ".png" else out / name
+
+
+def deliver(
+    answer: Answer,
+    fmt: ReportFormat,
+    out: Path | None = None,
+    *,
+    catalog: Catalog | None = None,
+    cwd: Path | None = None,
+) -> Delivery:
+    """Produce ``answer`` as ``fmt``; files go to ``out`` (atomically), text to ``stdout``."""
+    here = cwd or Path.cwd()
+    result = Delivery()
+    if fmt == "json":
+        text = answer.model_dump_json(indent=2)
+        if out is None:
+            result.stdout = text
+        else:
+            result.written.append(atomic_write_text(out, text + "\n"))
+        return result
+    if fmt == "terminal":
+        if answer.chart is not None:
+            target = chart_png_target(answer, out, here)
+            try:
+                result.chart_png = write_chart_png(answer.chart, target)
+                result.written.append(target)
+            except BatonError as exc:  # a chart that cannot be drawn never costs the answer
+                result.warnings.append(exc.message(answer.language))
+        return result
+    if fmt == "md":
+        if out is not None:
+            result.written = write_markdown_report(answer, out, catalog=catalog)
+            result.chart_png = next((p for p in result.written if p.suffix == ".png"), None)
+            return result
+        image = None
+        if answer.chart is not None:
+            png = write_chart_png(answer.chart, here / f"baton-chart-{answer.run_id}.png")
+            result.written.append(png)
+            result.chart_png = png
+            image = png.name
+        result.stdout = render_markdown(answer, catalog=catalog, image=image)
+        return result
+    page = render_html(answer, catalog=catalog)
+    if out is None:
+        result.stdout = page
+    else:
+        result.written.append(atomic_write_text(out, page))
+    return result

@@ -1,0 +1,75 @@
+"""Regenerate the report examples in ``docs/`` from real answers on the demo warehouse.
+
+``python -m baton.report.examples [--config baton.toml] [docs]`` asks the demo questions
+(as of 2026-07-01) and writes ``report-example.md`` (+ its PNG), ``report-example.html`` and
+``charts/ask-line.png`` / ``charts/ask-bar.png``. Without ``--config`` a demo is built in a
+temporary folder first.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from datetime import date
+from pathlib import Path
+
+from baton.config import load_settings
+from baton.contracts.answer import Answer
+from baton.errors import InsufficientEvidence
+from baton.orchestrator.ask import ask
+from baton.orchestrator.session import Session
+from baton.report.files import write_chart_png
+from baton.report.html import write_html_report
+from baton.report.markdown import write_markdown_report
+
+AS_OF = date(2026, 7, 1)
+REPORT_QUESTION = "上个月各渠道GMV环比"
+CHARTS = {"ask-line.png": "上个月每天的GMV", "ask-bar.png": "GMV by region last month"}
+
+
+def _answered(session: Session, question: str) -> Answer:
+    answer = ask(session, question, as_of=AS_OF)
+    if answer.status != "answered" or answer.chart is None:
+        raise InsufficientEvidence(
+            f"example question {question!r} did not produce a charted answer ({answer.status})",
+            f"示例问题“{question}”没有得到带图表的回答（{answer.status}）",
+        )
+    return answer
+
+
+def write_examples(session: Session, docs: Path) -> list[Path]:
+    """Write every example under ``docs``; the paths written."""
+    report = _answered(session, REPORT_QUESTION)
+    written = write_markdown_report(report, docs / "report-example.md", catalog=session.catalog)
+    written += write_html_report(report, docs / "report-example.html", catalog=session.catalog)
+    for name, question in CHARTS.items():
+        spec = _answered(session, question).chart
+        assert spec is not None
+        written.append(write_chart_png(spec, docs / "charts" / name))
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    config: Path | None = None
+    if "--config" in args:
+        i = args.index("--config")
+        config = Path(args[i + 1])
+        del args[i : i + 2]
+    docs = Path(args[0]) if args else Path("docs")
+    with tempfile.TemporaryDirectory() as tmp:
+        if config is None:
+            from baton.demo.generator import build_demo
+
+            config = build_demo(Path(tmp) / "demo").config
+        session = Session(load_settings(config))
+        try:
+            for path in write_examples(session, docs):
+                print(path)
+        finally:
+            session.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

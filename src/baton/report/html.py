@@ -1,0 +1,217 @@
+"""The HTML report: one self-contained file, readable on a phone, with no network at view time.
+
+The chart is there twice: an inline SVG rendered offline (shown when scripts cannot run — a
+mail client, a locked-down viewer, print) and an interactive chart that the bundled Vega,
+Vega-Lite and Vega-Embed libraries draw from the same spec, which replaces the SVG once it
+has drawn. The libraries live in ``baton/report/vendor`` (BSD-3-Clause, licences beside
+them) and are inlined; a Content-Security-Policy with ``default-src 'none'`` makes the page
+unable to fetch anything even if something tried. Vega compiles its expressions with
+``Function``, hence ``'unsafe-eval'`` for scripts.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from baton.catalog.model import Catalog
+from baton.charts import render_svg
+from baton.contracts.answer import Answer
+from baton.report.content import ReportContent, build_content
+from baton.report.files import atomic_write_text
+
+VENDOR_SCRIPTS = ("vega/vega.min.js", "vega-lite/vega-lite.min.js", "vega-embed/vega-embed.min.js")
+CSP = (
+    "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; "
+    "img-src data:; font-src data:; base-uri 'none'; form-action 'none'"
+)
+
+_CSS = """
+:root { color-scheme: light; --ink: #1f2328; --muted: #57606a; --line: #d0d7de; --accent: #4c78a8; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.6 "Noto Sans CJK SC", "Noto Sans SC", "PingFang SC", "Microsoft YaHei",
+  -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #fff; }
+main { max-width: 860px; margin: 0 auto; padding: 16px; }
+h1 { font-size: 1.35rem; margin: 0.2rem 0 0.6rem; }
+h2 { font-size: 1.1rem; margin: 1.6rem 0 0.5rem; border-bottom: 1px solid var(--line); padding-bottom: 0.2rem; }
+h3 { font-size: 0.98rem; margin: 1rem 0 0.3rem; }
+.question { color: var(--muted); margin: 0 0 0.6rem; }
+.answer { font-size: 1.08rem; padding: 12px 14px; border-left: 4px solid var(--accent); background: #f6f8fa; }
+.status { color: #b42318; font-weight: 600; }
+.table-wrap { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+table { border-collapse: collapse; width: 100%; font-size: 0.92rem; }
+th, td { border-bottom: 1px solid var(--line); padding: 6px 8px; text-align: left; white-space: nowrap; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+figure { margin: 0; }
+.chart svg, .chart canvas { max-width: 100%; height: auto; }
+#baton-interactive { width: 100%; }
+#baton-interactive .vega-embed { width: 100%; }
+figcaption, .note { color: var(--muted); font-size: 0.88rem; }
+pre { overflow-x: auto; background: #f6f8fa; padding: 10px; font-size: 0.85rem; border-radius: 6px; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+ul { padding-left: 1.2rem; }
+footer { color: var(--muted); font-size: 0.8rem; margin: 2rem 0 1rem; }
+@media (max-width: 600px) { main { padding: 10px; } body { font-size: 15px; } th, td { padding: 4px 6px; } }
+"""
+
+_EMBED = """
+(function () {
+  var holder = document.getElementById("baton-spec");
+  var target = document.getElementById("baton-interactive");
+  var still = document.getElementById("baton-static");
+  if (!holder || !target || typeof vegaEmbed !== "function") { document.body.setAttribute("data-chart", "static"); return; }
+  var spec = JSON.parse(holder.textContent);
+  spec.width = "container";
+  spec.autosize = { type: "fit-x", contains: "padding" };
+  vegaEmbed(target, spec, { renderer: "svg", actions: false, mode: "vega-lite" }).then(function () {
+    if (still) { still.hidden = true; }
+    document.body.setAttribute("data-chart", "interactive");
+  }).catch(function (err) {
+    target.textContent = "";
+    document.body.setAttribute("data-chart", "static");
+    document.body.setAttribute("data-chart-error", String(err && err.message || err));
+  });
+})();
+"""
+
+
+@lru_cache(maxsize=1)
+def vendor_scripts() -> tuple[tuple[str, str], ...]:
+    """The bundled libraries as (name, source), safe to inline inside ``<script>``."""
+    folder = resources.files("baton.report").joinpath("vendor")
+    return tuple((name, _script_safe(folder.joinpath(name).read_text(encoding="utf-8"))) for name in VENDOR_SCRIPTS)
+
+
+def vendor_size() -> int:
+    """Bytes of bundled JavaScript inlined into every HTML report."""
+    return sum(len(src.encode("utf-8")) for _, src in vendor_scripts())
+
+
+def _script_safe(source: str) -> str:
+    """Source that cannot end its ``<script>`` element early (``</script`` and ``<!--``)."""
+    return re.sub(r"</(script)", r"<\\/\1", source, flags=re.IGNORECASE).replace("<!--", "<\\!--")
+
+
+def _json_script(value: Any) -> str:
+    """JSON for a ``<script type="application/json">``: ``<``, ``>``, ``&`` escaped inside strings."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _list(items: list[str], none: str) -> str:
+    return "<ul>" + "".join(f"<li>{_e(i)}</li>" for i in (items or [none])) + "</ul>"
+
+
+def _is_numeric_text(text: str) -> bool:
+    return bool(re.fullmatch(r"[+\-−]?[¥$]?[\d,]+(?:\.\d+)?%?(?:万|亿|[KMBT])?", text.strip()))
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in header)
+    body = "".join(
+        "<tr>"
+        + "".join(f'<td class="num">{_e(c)}</td>' if _is_numeric_text(c) else f"<td>{_e(c)}</td>" for c in r)
+        + "</tr>"
+        for r in rows
+    )
+    return f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _strip_xml_prolog(svg: str) -> str:
+    return re.sub(r"^\s*<\?xml[^>]*>\s*", "", svg)
+
+
+def render_html_content(c: ReportContent, spec: dict[str, Any] | None, svg: str | None) -> str:
+    """The page for prepared content; ``spec``/``svg`` are the chart (both or neither)."""
+    t = c.labels
+    lang = "zh-CN" if c.language == "zh" else "en"
+    parts: list[str] = [
+        "<!doctype html>",
+        f'<html lang="{lang}">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        f"<title>{_e(c.title)} · {_e(c.question[:80])}</title>",
+        f"<style>{_CSS}</style>",
+        "</head>",
+        '<body data-chart="none">' if spec is None else '<body data-chart="pending">',
+        "<main>",
+        f"<h1>{_e(c.title)}</h1>",
+        f'<p class="question">{_e(t["question"])}: {_e(c.question)}</p>',
+        f"<h2>{_e(t['answer'])}</h2>",
+        f'<p class="answer">{_e(c.answer)}</p>',
+    ]
+    if c.status != "answered":
+        parts.append(f'<p class="status">{_e(t["status"])}: {_e(c.status)}</p>')
+    if c.key_figures:
+        with_interval = any(f.interval for f in c.key_figures)
+        header = [t["item"], t["value"], t["exact"]] + ([t["interval"]] if with_interval else [])
+        rows = [[f.label, f.value, f.exact] + ([f.interval or "—"] if with_interval else []) for f in c.key_figures]
+        parts += [f"<h2>{_e(t['key_numbers'])}</h2>", _table(header, rows)]
+    if spec is not None:
+        parts += [
+            f"<h2>{_e(t['chart'])}</h2>",
+            '<figure class="chart">',
+            f'<div id="baton-static" role="img" aria-label="{_e(c.chart_title or t["chart"])}">'
+            f"{_strip_xml_prolog(svg or '')}</div>",
+            f'<div id="baton-interactive" aria-label="{_e(t["interactive"])}"></div>',
+            f"<figcaption>{_e(t['chart_reason'])}: {_e(c.chart_reason or '')}"
+            + "".join(f"<br>{_e(note)}" for note in c.chart_notes)
+            + "</figcaption>",
+            "</figure>",
+        ]
+    if c.table_header:
+        parts += [f"<h2>{_e(t['table'])}</h2>", _table(c.table_header, c.table_rows)]
+        parts += [f'<p class="note">{_e(n)}</p>' for n in c.table_notes]
+    parts.append(f"<h2>{_e(t['how'])}</h2>")
+    if c.sql:
+        parts += [f"<h3>{_e(t['sql'])}</h3>", f'<pre><code class="language-sql">{_e(c.sql)}</code></pre>']
+    if c.metrics:
+        items = []
+        for m in c.metrics:
+            bits = [f"<strong>{_e(m.label)}</strong> (<code>{_e(m.name)}</code>): {_e(m.definition)}"]
+            bits.append(f"<br>{_e(t['expression'])}: <code>{_e(m.expression)}</code>")
+            if m.filters:
+                bits.append(f"<br>{_e(t['metric_filters'])}: " + "; ".join(f"<code>{_e(f)}</code>" for f in m.filters))
+            bits.append(f"<br>{_e(t['owner'])}: {_e(m.owner)}")
+            items.append("<li>" + "".join(bits) + "</li>")
+        parts += [f"<h3>{_e(t['metrics'])}</h3>", "<ul>" + "".join(items) + "</ul>"]
+    scope = ([f"{t['time_range']}: {c.time_range}"] if c.time_range else []) + c.filters
+    parts += [f"<h3>{_e(t['filters'])}</h3>", _list(scope, t["none"])]
+    parts += [f"<h3>{_e(t['freshness'])}</h3>", f"<p>{_e(c.freshness or t['none'])}</p>"]
+    parts += [f"<h3>{_e(t['assumptions'])}</h3>", _list(c.assumptions, t["none"])]
+    parts += [f"<h3>{_e(t['excluded'])}</h3>", _list(c.excluded, t["none"])]
+    parts += [f"<h3>{_e(t['limitations'])}</h3>", _list(c.limitations, t["none"])]
+    if c.gate:
+        parts += [f"<h3>{_e(t['gate'])}</h3>", f'<p class="note">{_e(c.gate)}</p>']
+    parts += [f"<h3>{_e(t['run_id'])}</h3>", f"<p><code>{_e(c.run_id)}</code></p>"]
+    parts += [f"<footer>{_e(t['generated'])} · {_e(c.run_id)}</footer>", "</main>"]
+    if spec is not None:
+        parts.append(f'<script type="application/json" id="baton-spec">{_json_script(spec)}</script>')
+        parts += [f"<script>/* {name} (BSD-3-Clause) */\n{src}\n</script>" for name, src in vendor_scripts()]
+        parts.append(f"<script>{_EMBED}</script>")
+    parts += ["</body>", "</html>", ""]
+    return "\n".join(parts)
+
+
+def render_html(answer: Answer, *, catalog: Catalog | None = None, svg: str | None = None) -> str:
+    """The self-contained HTML report of ``answer`` (the SVG is rendered here unless given)."""
+    spec = answer.chart
+    if spec is not None and svg is None:
+        svg = render_svg(spec)
+    return render_html_content(build_content(answer, catalog), spec, svg)
+
+
+def write_html_report(answer: Answer, path: Path, *, catalog: Catalog | None = None) -> list[Path]:
+    """Write the HTML report to ``path`` atomically; the paths written."""
+    return [atomic_write_text(path, render_html(answer, catalog=catalog))]

@@ -1,0 +1,98 @@
+"""The Markdown report: answer, key numbers, chart image, table, how this was computed.
+
+The chart is a PNG written beside the ``.md`` file and linked by a relative path, so the
+report and its image move together (a Git repository, a wiki, a zip).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from baton.catalog.model import Catalog
+from baton.contracts.answer import Answer
+from baton.report.content import ReportContent, build_content
+from baton.report.files import atomic_write_text, write_chart_png
+
+
+def _cell(text: str) -> str:
+    """A table cell: pipes escaped, line breaks folded."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def _bullets(items: list[str], none: str) -> list[str]:
+    return [f"- {item}" for item in items] if items else [f"- {none}"]
+
+
+def render_markdown_content(c: ReportContent, image: str | None = None) -> str:
+    """Markdown for prepared content; ``image`` is the chart's relative path (or ``None``)."""
+    t = c.labels
+    out: list[str] = [
+        f"# {c.title}",
+        "",
+        f"**{t['question']}**：{c.question}" if c.language == "zh" else f"**{t['question']}:** {c.question}",
+        "",
+    ]
+    out += [f"## {t['answer']}", "", c.answer, ""]
+    if c.status != "answered":
+        out += [f"_{t['status']}: {c.status}_", ""]
+    if c.key_figures:
+        out += [f"## {t['key_numbers']}", ""]
+        with_interval = any(f.interval for f in c.key_figures)
+        header = [t["item"], t["value"], t["exact"]] + ([t["interval"]] if with_interval else [])
+        rows = [[f.label, f.value, f.exact] + ([f.interval or "—"] if with_interval else []) for f in c.key_figures]
+        out += [*_table(header, rows), ""]
+    if image is not None:
+        out += [f"## {t['chart']}", "", f"![{c.chart_title or t['chart']}]({image})", ""]
+        if c.chart_reason:
+            out += [f"_{t['chart_reason']}: {c.chart_reason}_", ""]
+        out += [*(f"- {note}" for note in c.chart_notes), *([""] if c.chart_notes else [])]
+    if c.table_header:
+        out += [f"## {t['table']}", "", *_table(c.table_header, c.table_rows), ""]
+        out += [f"_{note}_" for note in c.table_notes]
+        out += [""] if c.table_notes else []
+    out += [f"## {t['how']}", ""]
+    if c.sql:
+        out += [f"### {t['sql']}", "", "```sql", c.sql, "```", ""]
+    if c.metrics:
+        out += [f"### {t['metrics']}", ""]
+        for m in c.metrics:
+            out.append(f"- **{m.label}** (`{m.name}`): {m.definition}")
+            out.append(f"  - {t['expression']}: `{m.expression}`")
+            if m.filters:
+                out.append(f"  - {t['metric_filters']}: " + "; ".join(f"`{f}`" for f in m.filters))
+            out.append(f"  - {t['owner']}: {m.owner}")
+        out.append("")
+    out += [f"### {t['filters']}", ""]
+    scope = ([f"{t['time_range']}: {c.time_range}"] if c.time_range else []) + c.filters
+    out += [*_bullets(scope, t["none"]), ""]
+    out += [f"### {t['freshness']}", "", c.freshness or t["none"], ""]
+    out += [f"### {t['assumptions']}", "", *_bullets(c.assumptions, t["none"]), ""]
+    out += [f"### {t['excluded']}", "", *_bullets(c.excluded, t["none"]), ""]
+    out += [f"### {t['limitations']}", "", *_bullets(c.limitations, t["none"]), ""]
+    if c.gate:
+        out += [f"### {t['gate']}", "", c.gate, ""]
+    out += [f"### {t['run_id']}", "", f"`{c.run_id}`", ""]
+    return "\n".join(out)
+
+
+def render_markdown(answer: Answer, *, catalog: Catalog | None = None, image: str | None = None) -> str:
+    """The Markdown report of ``answer``; ``image`` links the chart PNG when there is one."""
+    return render_markdown_content(build_content(answer, catalog), image if answer.chart is not None else None)
+
+
+def write_markdown_report(answer: Answer, path: Path, *, catalog: Catalog | None = None) -> list[Path]:
+    """Write ``path`` (the ``.md``) and, when the answer has a chart, ``<stem>.png`` beside it."""
+    written: list[Path] = []
+    image: str | None = None
+    if answer.chart is not None:
+        png = path.with_name(f"{path.stem}.png")
+        written.append(write_chart_png(answer.chart, png))
+        image = png.name
+    written.insert(0, atomic_write_text(path, render_markdown(answer, catalog=catalog, image=image)))
+    return written

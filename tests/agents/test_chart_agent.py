@@ -1,0 +1,109 @@
+"""The chart agent on real answers: the query's intent picks the chart, the catalog names it."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from baton.agents.chart import ChartAgent, intent_of, span_label
+from baton.charts import validate_spec
+from baton.orchestrator.ask import ask
+from baton.orchestrator.session import Session
+
+AS_OF = date(2026, 7, 1)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "texts"),
+    [
+        ("上个月每天的GMV", "line", ["每日成交总额", "日期"]),
+        ("上个月每天各渠道的GMV", "line", ["各渠道每日成交总额", "小程序", "直播"]),
+        ("每月GMV 今年", "line", ["每月成交总额", "月份"]),
+        ("weekly buyers this year", "line", ["Weekly buyers", "Week"]),
+        ("上个月各渠道的GMV是多少？", "bar", ["各渠道成交总额", "渠道", "小程序"]),
+        ("What was GMV by channel last month?", "horizontal_bar", ["GMV by channel", "mini program", "live stream"]),
+        ("GMV by region last month", "horizontal_bar", ["GMV by region", "East China", "Northeast China"]),
+        ("top 3 categories by GMV last month", "horizontal_bar", ["Top 3 category by GMV"]),
+        ("上季度各品类的退款率", "bar", ["各品类退款率", "品类"]),
+        ("上个月各大区各渠道GMV", "grouped_bar", ["各区域、渠道成交总额", "华东"]),
+        ("上个月GMV环比", "grouped_bar", ["成交总额环比", "本期 2026年6月", "对比期 2026年5月"]),
+        ("上个月各渠道GMV环比", "grouped_bar", ["成交总额环比", "本期 2026年6月", "APP"]),
+        (
+            "GMV by channel last month vs the same period last year",
+            "grouped_bar",
+            ["Current: Jun 2026", "Previous: Jun 2025"],
+        ),
+    ],
+)
+def test_query_intent_picks_the_chart_and_catalog_labels_name_it(
+    demo_session: Session, question: str, kind: str, texts: list[str]
+) -> None:
+    answer = ask(demo_session, question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.chart is not None
+    validate_spec(answer.chart)
+    assert answer.chart["usermeta"]["baton"]["kind"] == kind
+    assert answer.chart["usermeta"]["baton"]["language"] == answer.language
+    blob = json.dumps(answer.chart, ensure_ascii=False)
+    for text in texts:
+        assert text in blob, (text, answer.chart["title"])
+    assert answer.result is not None
+    assert len(answer.chart["data"]["values"]) >= answer.result.row_count  # no row silently dropped
+
+
+@pytest.mark.parametrize("question", ["上个月转化率", "2026年5月的GMV", "What was GMV last month?"])
+def test_a_single_value_is_a_table_not_a_chart(demo_session: Session, question: str) -> None:
+    answer = ask(demo_session, question, as_of=AS_OF)
+    assert answer.status == "answered"
+    assert answer.chart is None
+    assert answer.semantic_query is not None and answer.result is not None
+    plan = ChartAgent(demo_session.catalog).plan(answer.semantic_query, answer.result, answer.language)
+    assert plan.choice.kind == "table" and plan.spec is None
+
+
+def test_member_codes_become_catalog_labels_in_each_language(demo_session: Session) -> None:
+    zh = ask(demo_session, "上个月各渠道的GMV是多少？", as_of=AS_OF)
+    en = ask(demo_session, "What was GMV by channel last month?", as_of=AS_OF)
+    assert zh.chart is not None and en.chart is not None
+    zh_members = {r["member"] for r in zh.chart["data"]["values"]}
+    en_members = {r["member"] for r in en.chart["data"]["values"]}
+    channel = demo_session.catalog.dimensions["channel"]
+    assert zh_members == {m.label.zh for m in channel.members.values()}
+    assert en_members == {m.label.en for m in channel.members.values()}
+
+
+def test_refused_answers_carry_no_chart(demo_session: Session) -> None:
+    answer = ask(demo_session, "上个月的利润率是多少？", as_of=AS_OF)
+    assert answer.status == "refused" and answer.chart is None
+
+
+def test_intent_and_period_labels() -> None:
+    assert span_label(date(2026, 6, 1), date(2026, 6, 30), "zh") == "2026年6月"
+    assert span_label(date(2026, 6, 1), date(2026, 6, 30), "en") == "Jun 2026"
+    assert span_label(date(2026, 6, 1), date(2026, 6, 15), "zh") == "2026-06-01 至 2026-06-15"
+    assert span_label(date(2026, 2, 1), date(2026, 2, 28), "en") == "Feb 2026"
+
+
+def test_intent_of_follows_the_query(demo_session: Session) -> None:
+    cases = {
+        "上个月每天的GMV": "trend",
+        "上个月各渠道的GMV是多少？": "compare",
+        "上个月GMV环比": "period_comparison",
+        "上个月转化率": None,
+    }
+    for question, intent in cases.items():
+        query = demo_session.planner.plan(question, as_of=AS_OF)
+        assert intent_of(query) == intent, question
+
+
+def test_a_single_series_trend_marks_the_peak_the_narrative_names(demo_session: Session) -> None:
+    answer = ask(demo_session, "上个月每天的GMV", as_of=AS_OF)
+    assert answer.chart is not None and answer.result is not None
+    peak_row = max(answer.result.rows, key=lambda r: float(r[1]))
+    assert f"最高为 {peak_row[0]}" in answer.answer
+    blob = json.dumps(answer.chart, ensure_ascii=False)
+    assert '"最高"' in blob and str(peak_row[0]) in blob
+    several = ask(demo_session, "上个月每天各渠道的GMV", as_of=AS_OF)
+    assert several.chart is not None and '"最高"' not in json.dumps(several.chart, ensure_ascii=False)

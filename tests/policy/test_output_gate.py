@@ -1,0 +1,278 @@
+"""The output gate: numbers trace to evidence, PII stays out, claims need findings."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from baton.agents.narrator import format_value
+from baton.charts import Unit, format_number
+from baton.contracts.agent_outputs import StatTest
+from baton.contracts.semantic import Language
+from baton.orchestrator.ask import ask
+from baton.orchestrator.session import Session
+from baton.policy.output_gate import (
+    ClaimSupport,
+    GateDecision,
+    check_output,
+    gate_narrative,
+    read_numbers,
+    refusal,
+)
+from baton.trace.writer import read_trace
+
+AS_OF = date(2026, 7, 1)
+UNITS: list[Unit] = ["currency", "count", "number"]
+LANGUAGES: list[Language] = ["zh", "en"]
+ROWS = [
+    ["app", 25413813.4, 35331686.7, -9917873.3, -0.2807076091275314],
+    ["web", 7894938.6, 7493777.1, 401161.5, 0.0535],
+]
+
+
+def kinds(decision: GateDecision) -> list[str]:
+    return [v.kind for v in decision.violations]
+
+
+def test_altered_number_and_unsupported_significant_are_both_blocked() -> None:
+    honest = "上个月APP的成交总额为 ¥25,413,813.40，环比 -28.07%。"
+    assert check_output(honest, evidence=ROWS, language="zh").ok
+    tampered = "上个月APP的成交总额为 ¥25,413,913.40，环比显著下降 -28.07%。"
+    decision = check_output(tampered, evidence=ROWS, language="zh")
+    assert not decision.ok
+    assert sorted(kinds(decision)) == ["claim", "number"]
+    by_kind = {v.kind: v.text for v in decision.violations}
+    assert by_kind["number"] == "¥25,413,913.40"
+    assert by_kind["claim"] == "显著"
+    assert decision.numbers_checked == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("GMV was ¥25,413,813.40.", True),  # exact cell
+        ("GMV was ¥25,413,813.41.", False),  # off by one cent
+        ("GMV was 2,541.38万.", True),  # 万 scale, half-up at 2 decimals
+        ("GMV was 2541.4万.", True),  # fewer decimals still rounds to the cell
+        ("GMV was 2,541.39万.", False),
+        ("GMV was ¥0.25亿.", True),
+        ("GMV was 25.41M.", True),
+        ("GMV was 25.4M.", True),
+        ("GMV was 25.5M.", False),
+        ("GMV was 25,414K.", True),
+        ("change -28.07%", True),  # ratio x 100
+        ("change -28.1%", True),
+        ("change +28.07%", False),  # a written sign must agree with the evidence
+        ("a fall of 28.07%", True),  # unsigned: matched on magnitude
+        ("change -28.08%", False),
+        ("change 5.35%", True),
+        ("change was -9,917,873.30", True),
+        ("2 groups", True),  # derived: row count
+        ("3 groups", False),
+        ("From 2026-06-01 to 2026-06-30", True),  # ISO dates are not quantities
+        ("2026年6月1日至6月30日", True),  # Chinese calendar text
+        ("近7天、过去30天与第2季度", True),  # relative windows and period labels
+        ("last 30 days and Q2 2026, in 2025", True),
+        ("Jun 2026 and June 18, 2026", True),
+        ("at 14:30", True),
+        ("W23 and v5", True),  # identifiers
+        ("峰值 618 万", False),  # a number that is nowhere in the evidence
+    ],
+)
+def test_numbers_match_under_the_rounding_rule(text: str, ok: bool) -> None:
+    decision = check_output(text, evidence=ROWS, derived=[len(ROWS)], language="en")
+    assert decision.ok is ok, decision.violations
+
+
+def test_labels_and_text_cells_are_names_not_quantities() -> None:
+    rows = [["iPhone 15", 1200.0]]
+    assert check_output("iPhone 15 sold ¥1,200.00", evidence=rows, language="en").ok
+    assert not check_output("Model 3 sold ¥1,200.00", evidence=rows, language="en").ok
+    assert check_output("Model 3 sold ¥1,200.00", evidence=rows, language="en", labels=["Model 3"]).ok
+
+
+def test_read_numbers_reports_scale_sign_and_decimals() -> None:
+    (token,) = read_numbers("环比 -16.61%")
+    assert (token.magnitude, token.decimals, token.percent, token.sign) == (Decimal("16.61"), 2, Decimal(100), -1)
+    (scaled,) = read_numbers("约 ¥3.20亿")
+    assert (scaled.magnitude, scaled.scale) == (Decimal("3.20"), Decimal("1e8"))
+    assert read_numbers("2026-06-01 至 2026-06-30（近30天）") == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    value=st.decimals(min_value=-(10**10), max_value=10**10, places=2, allow_nan=False, allow_infinity=False),
+    unit=st.sampled_from(UNITS),
+    lang=st.sampled_from(LANGUAGES),
+)
+def test_formatted_evidence_always_passes_and_a_nudged_value_fails(value: Decimal, unit: Unit, lang: Language) -> None:
+    evidence = [[float(value)]]
+    for shown in (format_number(value, unit, lang), format_value(float(value), unit, lang)):
+        decision = check_output(f"值为 {shown}。", evidence=evidence, language=lang)
+        assert decision.ok, (shown, decision.violations)
+    nudged = value + Decimal("0.5")
+    if abs(value) >= 1:
+        decision = check_output(
+            f"值为 {format_value(float(nudged), 'currency', lang)}。", evidence=evidence, language=lang
+        )
+        assert not decision.ok
+
+
+@pytest.mark.parametrize(
+    ("text", "claims", "ok"),
+    [
+        ("GMV rose significantly.", ClaimSupport(), False),
+        ("GMV rose significantly.", ClaimSupport(tests_run=1, significant_tests=1), True),
+        ("The change is not significant.", ClaimSupport(), False),  # needs a test, too
+        ("The change is not significant.", ClaimSupport(tests_run=1), True),
+        ("差异显著。", ClaimSupport(tests_run=2), False),
+        ("差异不显著。", ClaimSupport(tests_run=2), True),
+        ("GMV fell because of the app.", ClaimSupport(), False),
+        ("GMV fell, caused by the app.", ClaimSupport(tests_run=1, significant_tests=1), False),
+        ("GMV fell because of the app.", ClaimSupport(causal_findings=1), True),
+        ("转化率下降导致GMV下降。", ClaimSupport(), False),
+        ("因为直播流量减少，GMV下降。", ClaimSupport(), False),
+        ("GMV下降，APP降幅最大。", ClaimSupport(), True),
+    ],
+)
+def test_claims_need_findings(text: str, claims: ClaimSupport, ok: bool) -> None:
+    decision = check_output(text, evidence=[], language="en", claims=claims)
+    assert decision.ok is ok, decision.violations
+    assert all(v.kind == "claim" for v in decision.violations)
+
+
+def test_claim_support_from_real_stat_tests() -> None:
+    significant = StatTest(
+        name="GMV Jun vs May",
+        method="Welch t-test",
+        estimate=Decimal("-0.16"),
+        ci_low=Decimal("-0.2"),
+        ci_high=Decimal("-0.1"),
+        p_value=Decimal("0.001"),
+    )
+    null = StatTest(
+        name="AOV Jun vs May",
+        method="Welch t-test",
+        estimate=Decimal("0.01"),
+        ci_low=Decimal("-0.02"),
+        ci_high=Decimal("0.04"),
+    )
+    support = ClaimSupport.from_tests([significant, null])
+    assert (support.tests_run, support.significant_tests) == (2, 1)
+    assert ClaimSupport.from_tests([null]).significant_tests == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "pii_values", "allowed", "ok"),
+    [
+        ("Top buyer: 13812345678.", None, False, False),
+        ("Top buyer: alice@example.com.", None, False, False),
+        ("Top buyer: 110101199003071234.", None, False, False),
+        ("Top buyer: 138****5678.", None, False, True),  # masked form is fine
+        ("Top buyer: Zhang Wei.", {"Zhang Wei"}, False, False),
+        ("Top buyer: Zhang Wei.", {"Zhang Wei"}, True, True),  # grants allow PII
+    ],
+)
+def test_pii_never_appears_unless_granted(text: str, pii_values: set[str] | None, allowed: bool, ok: bool) -> None:
+    # the cells hold the raw values: the number rule alone would let them through
+    evidence = [["13812345678", "110101199003071234"]]
+    decision = check_output(text, evidence=evidence, language="en", pii_values=pii_values, pii_allowed=allowed)
+    assert decision.ok is ok, decision.violations
+    assert all(v.kind == "pii" for v in decision.violations)
+
+
+def test_gate_regenerates_then_refuses() -> None:
+    def check(text: str) -> GateDecision:
+        return check_output(text, evidence=ROWS, language="en")
+
+    good = "APP GMV was ¥25,413,813.40."
+    text, decision = gate_narrative("APP GMV was ¥25,000,000.00.", check, lambda: good)
+    assert (text, decision.ok, decision.action) == (good, True, "regenerated")
+    assert [v.text for v in decision.replaced] == ["¥25,000,000.00"]
+    text, decision = gate_narrative("APP GMV was ¥1.00.", check, lambda: "APP GMV was ¥2.00.")
+    assert not decision.ok and decision.action == "refused"
+    error = refusal(decision, "zh")
+    assert error.error_code == "output_blocked" and error.kind == "policy"
+    assert "¥2.00" in error.message("en") and "拦截" in error.message("zh")
+
+
+QUESTIONS = [
+    "上个月各渠道的GMV是多少？",
+    "上个月每天的GMV",
+    "GMV by region last month",
+    "上个月GMV环比",
+    "上个月各渠道GMV环比",
+    "上个月每天各渠道的GMV",
+    "上个月转化率",
+    "top 3 categories by GMV last month",
+    "上个月GMV同比",
+    "每月GMV 今年",
+    "上个月各大区各渠道GMV",
+    "近7天的订单数",
+    "last 30 days order count by channel",
+    "本周每天的访客数",
+    "今年每周的GMV",
+    "上季度各品类的退款率",
+    "客单价 上个月 按用户类型",
+    "2026年5月的GMV",
+    "2026年第一季度每月净收入",
+    "weekly buyers this year",
+    "上个月华东的GMV",
+    "refund rate by channel last quarter vs previous",
+    "What was AOV by channel last month?",
+]
+
+
+def test_the_real_narrator_passes_the_gate(demo_session: Session) -> None:
+    answered = 0
+    for question in QUESTIONS:
+        answer = ask(demo_session, question, as_of=AS_OF)
+        assert answer.status == "answered", (question, answer.error)
+        assert answer.gate is not None
+        assert answer.gate.ok and answer.gate.action == "pass", (question, answer.answer, answer.gate.violations)
+        assert answer.gate.numbers_checked >= 1
+        answered += 1
+    assert answered >= 20
+
+
+def test_gate_decision_is_traced(demo_session: Session) -> None:
+    answer = ask(demo_session, "上个月各渠道的GMV是多少？", as_of=AS_OF)
+    events = read_trace(demo_session.runs_dir / answer.run_id / "trace.jsonl")
+    gates = [e for e in events if e.type == "policy_decision" and e.payload.get("gate") == "output"]
+    assert len(gates) == 1
+    assert gates[0].payload["decision"] == "allow"
+    assert gates[0].payload["numbers_checked"] == answer.gate.numbers_checked if answer.gate else False
+
+
+@pytest.mark.parametrize(
+    ("text", "labels", "ok"),
+    [
+        ("2026-06（2026-06-01 至 2026-06-30）的取消率为 2.00%", ["2026-06"], True),
+        ("quarterly visitors in 2025 (2025-01-01 to 2025-12-31): 4 points", ["2025"], True),
+        ("GMV 120250.5 in 2025", ["2025"], False),  # a label never hides digits inside a number
+    ],
+)
+def test_period_labels_are_whole_words(text: str, labels: list[str], ok: bool) -> None:
+    decision = check_output(text, evidence=[[0.02, 4]], language="en", labels=labels)
+    assert decision.ok is ok, decision.violations
+
+
+def test_every_answered_eval_case_passes_the_gate_first_time(demo_session: Session) -> None:
+    """No false positives: the narrator's own sentences over the shipped eval set all pass."""
+    import json
+    from importlib import resources
+
+    lines = resources.files("baton.evals").joinpath("datasets/demo.jsonl").read_text(encoding="utf-8").splitlines()
+    cases = [json.loads(line) for line in lines if line.strip()]
+    checked = 0
+    for case in cases:
+        if case["expect_status"] != "answered":
+            continue
+        answer = ask(demo_session, case["question"], as_of=date.fromisoformat(case["as_of"]), user=case["user"])
+        assert answer.gate is not None and answer.gate.action == "pass", (case["id"], answer.answer, answer.gate)
+        checked += 1
+    assert checked >= 50

@@ -1,0 +1,81 @@
+"""The Markdown report: answer first, key numbers, chart PNG beside it, table, how it was computed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from baton.contracts.answer import Answer
+from baton.orchestrator.session import Session
+from baton.report import key_figures, render_markdown, write_markdown_report
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def test_sections_come_in_the_readers_order(demo_session: Session, channel_zh: Answer) -> None:
+    md = render_markdown(channel_zh, catalog=demo_session.catalog, image="chart.png")
+    order = [
+        "## 回答",
+        "## 关键数字",
+        "## 图表",
+        "## 结果表",
+        "## 计算过程",
+        "### 执行的 SQL",
+        "### 指标口径",
+        "### 筛选条件",
+        "### 数据新鲜度",
+        "### 假设",
+        "### 已排除的路径",
+        "### 局限",
+        "### 输出核验",
+        "### 运行编号",
+    ]
+    positions = [md.index(h) for h in order]
+    assert positions == sorted(positions)
+    assert md.index(channel_zh.answer) < md.index("## 关键数字")
+    assert "![成交总额环比（2026年6月）](chart.png)" in md
+    assert channel_zh.run_id in md and "SUM(gmv_amount)" in md and "status IN ('paid', 'refunded')" in md
+    assert "数据更新至 2026-06-30" in md
+    # member codes read as catalog labels; a negative amount keeps its sign before the currency
+    assert "| APP |" in md and "| 小程序 |" in md and "| 渠道 |" in md
+    assert "-¥9,917,873.30" in md and "¥-" not in md
+
+
+def test_english_report_and_key_numbers(demo_session: Session, region_en: Answer) -> None:
+    md = render_markdown(region_en, catalog=demo_session.catalog, image="r.png")
+    for heading in (
+        "## Answer",
+        "## Key numbers",
+        "## Chart",
+        "## Result table",
+        "## How this was computed",
+        "### Excluded paths",
+        "### Limitations",
+        "### Run id",
+    ):
+        assert heading in md
+    assert "East China" in md and "| Region |" in md
+    figures = key_figures(region_en, demo_session.catalog)
+    assert region_en.result is not None
+    top = max(region_en.result.rows, key=lambda r: r[1])
+    assert figures[0].label.startswith("GMV · Highest: East China")
+    assert figures[0].exact == f"¥{top[1]:,.2f}"
+    assert figures[0].value.endswith("M")  # the scanning form: 14.16M
+    assert figures[-1].value == str(region_en.result.row_count)
+
+
+def test_png_is_written_beside_the_md_and_linked_relatively(
+    tmp_path: Path, demo_session: Session, daily_zh: Answer
+) -> None:
+    out = tmp_path / "nested" / "daily.md"
+    written = write_markdown_report(daily_zh, out, catalog=demo_session.catalog)
+    assert written == [out, out.with_name("daily.png")]
+    assert out.with_name("daily.png").read_bytes().startswith(PNG_SIGNATURE)
+    text = out.read_text(encoding="utf-8")
+    assert "](daily.png)" in text and str(tmp_path) not in text
+    assert sorted(p.name for p in out.parent.iterdir()) == ["daily.md", "daily.png"]  # no temp files left
+
+
+def test_a_single_value_has_no_chart_section(demo_session: Session, single_zh: Answer) -> None:
+    md = render_markdown(single_zh, catalog=demo_session.catalog, image="ignored.png")
+    assert "## 图表" not in md and "ignored.png" not in md
+    assert "## 关键数字" in md and "转化率" in md and "%" in md
