@@ -6,7 +6,6 @@ import os
 import shutil
 import warnings
 from collections.abc import Iterator
-
 from pathlib import Path
 
 import psycopg

@@ -29,6 +29,7 @@ from baton.errors import (
     TimeExpressionError,
     ToolFailure,
     UnknownMetric,
+    UserCancelled,
     UserError,
     WarehouseUnavailable,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "TimeExpressionError",
     "ToolFailure",
     "UnknownMetric",
+    "UserCancelled",
     "UserError",
     "WarehouseUnavailable",
     "__version__",

@@ -10,7 +10,8 @@ never a stack trace (the trace keeps the detail).
     │   ├── UnknownMetric           unknown_metric
     │   ├── AmbiguousQuestion       ambiguous_question
     │   ├── TimeExpressionError     invalid_time
-    │   └── ConfigError             invalid_config
+    │   ├── ConfigError             invalid_config
+    │   └── UserCancelled           user_cancelled
     ├── PolicyRefusal               Baton may not do it; nothing was run
     │   ├── PermissionDenied        permission_denied
     │   └── OutOfScope              out_of_scope  (change data or rules: not a read-only analyst's job)
@@ -95,6 +96,10 @@ class TimeExpressionError(UserError):
 
 class ConfigError(UserError):
     code = "invalid_config"
+
+
+class UserCancelled(UserError):
+    code = "user_cancelled"
 
 
 class PolicyRefusal(BatonError):

@@ -24,4 +24,6 @@ def test_demo_eval_passes_every_case(demo_settings: Settings) -> None:
             if event.type == "policy_decision" and event.payload.get("decision") == "allow":
                 allowed.add(str(event.payload.get("tool")))
             if event.type == "tool_call":
-                assert event.payload["tool"] in allowed, f"{case.id}: {event.payload['tool']} ran without a policy decision"
+                assert event.payload["tool"] in allowed, (
+                    f"{case.id}: {event.payload['tool']} ran without a policy decision"
+                )

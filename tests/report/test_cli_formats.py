@@ -26,10 +26,12 @@ def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_terminal_saves_the_chart_png_in_the_current_folder(tmp_path: Path, demo_dir: Path) -> None:
+def test_terminal_saves_the_chart_png_beside_the_run(tmp_path: Path, demo_dir: Path) -> None:
     proc = run(["ask", "上个月每天的GMV", "--config", str(demo_dir / "baton.toml")], tmp_path)
     assert proc.returncode == 0, proc.stderr
-    (png,) = tmp_path.glob("baton-chart-run_*.png")
+    assert not list(tmp_path.glob("*.png"))  # nothing lands in the caller's folder
+    run_id = proc.stdout.split("运行编号:")[1].split()[0]
+    (png,) = (demo_dir / "runs" / run_id).glob("baton-chart-run_*.png")
     assert png.read_bytes().startswith(PNG_SIGNATURE)
     assert f"图表已保存：{png}" in proc.stdout.replace("\n", "")
     assert proc.stdout.index("回答") < proc.stdout.index("图表已保存")

@@ -51,6 +51,8 @@ Q_LEVEL = 0.05
 SPECIFIC_SHARE = 0.8
 MAX_DRIVERS = 10
 MIN_DAYS = 3
+MATERIAL_SHARE = 0.1
+"""A driver carries at least this share of the top driver's change."""
 
 
 @dataclass(frozen=True)
@@ -208,8 +210,18 @@ def select_drivers(cands: list[Candidate], total_change: float, headline_signifi
             ):
                 single.subsumed_by = pair.key
                 break
-    drivers = [c for c in sig if c.subsumed_by is None]
-    drivers.sort(key=lambda c: (-abs(c.change), len(c.members), c.key))
+    ranked = sorted((c for c in sig if c.subsumed_by is None), key=lambda c: (-abs(c.change), len(c.members), c.key))
+    drivers: list[Candidate] = []
+    for c in ranked:
+        # a slice overlapping a stronger driver (app × 华东 after app × new) mostly echoes it
+        echo = next((d for d in drivers if set(d.members.items()) & set(c.members.items())), None)
+        if echo is not None:
+            c.subsumed_by = echo.key
+            continue
+        drivers.append(c)
+    if drivers:
+        floor = MATERIAL_SHARE * abs(drivers[0].change)
+        drivers = [c for c in drivers if abs(c.change) >= floor]
     return drivers
 
 
@@ -307,13 +319,18 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
             continue
         own = [c for c in cands if list(c.members) == [d]]
         best_q = min((c.q_value for c in own), default=1.0)
+        echoes = any(c.significant for c in cands if d in c.members)
         excluded_paths.append(
             ExcludedPath(
                 path=bi(lang, f"维度：{dimension_label(catalog, d, lang)}", f"dimension: {dimension_label(catalog, d, lang)}"),
                 reason=bi(
                     lang,
-                    f"没有哪个{dimension_label(catalog, d, lang)}成员的变化与其余部分显著不同（最小 q = {best_q:.3g}）。",
-                    f"no {dimension_label(catalog, d, lang)} member moved differently from the rest (smallest q = {best_q:.3g}).",
+                    f"其显著差异只是上述驱动因素的反映（最小 q = {best_q:.3g}）。"
+                    if echoes
+                    else f"没有哪个{dimension_label(catalog, d, lang)}成员的变化与其余部分显著不同（最小 q = {best_q:.3g}）。",
+                    f"its significant differences only echo the drivers above (smallest q = {best_q:.3g})."
+                    if echoes
+                    else f"no {dimension_label(catalog, d, lang)} member moved differently from the rest (smallest q = {best_q:.3g}).",
                 ),
                 evidence_ids=tuple(sorted({c.evidence_id for c in own}))[:1],
             )
@@ -323,17 +340,23 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
     for factor in sorted(all_factors - named_factors):
         own = [c for c in cands if c.factor == factor]
         best_q = min((c.q_value for c in own), default=1.0)
+        fl = metric_label(catalog, factor, lang)
+        echoes = any(c.significant for c in own)
         excluded_paths.append(
             ExcludedPath(
-                path=bi(lang, f"因子：{metric_label(catalog, factor, lang)}", f"factor: {metric_label(catalog, factor, lang)}"),
+                path=bi(lang, f"因子：{fl}", f"factor: {fl}"),
                 reason=bi(
                     lang,
-                    f"任何成员的{metric_label(catalog, factor, lang)}都没有与其余部分显著不同的变化（最小 q = {best_q:.3g}）。",
-                    f"no member's {metric_label(catalog, factor, lang)} moved differently from the rest (smallest q = {best_q:.3g}).",
+                    f"{fl}的显著差异只是上述驱动因素的反映或影响很小（最小 q = {best_q:.3g}）。"
+                    if echoes
+                    else f"任何成员的{fl}都没有与其余部分显著不同的变化（最小 q = {best_q:.3g}）。",
+                    f"its significant differences only echo the drivers above or are immaterial (smallest q = {best_q:.3g})."
+                    if echoes
+                    else f"no member's {fl} moved differently from the rest (smallest q = {best_q:.3g}).",
                 ),
             )
         )
-    subsumed = [c for c in cands if c.subsumed_by]
+    subsumed = [c for c in cands if c.subsumed_by and len(c.members) == 1]
     if subsumed:
         excluded_paths.append(
             ExcludedPath(

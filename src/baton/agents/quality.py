@@ -61,9 +61,27 @@ class DayCheck:
         )
 
 
+def weekday_factors(counts: dict[date, int]) -> dict[int, float]:
+    """Median rows per weekday over the window (peak windows left out), relative to the overall median."""
+    ordinary = {d: c for d, c in counts.items() if peak_window_for(d) is None and c > 0}
+    if not ordinary:
+        return {}
+    overall = statistics.median(ordinary.values())
+    by_day: dict[int, list[int]] = {}
+    for d, c in ordinary.items():
+        by_day.setdefault(d.weekday(), []).append(c)
+    return {wd: statistics.median(v) / overall for wd, v in by_day.items() if overall > 0}
+
+
 def completeness(counts: dict[date, int], days: list[date]) -> list[DayCheck]:
     """Each day's rows vs the median of the same weekday in up to 4 earlier weeks (skipping
-    peak windows, reaching back ≤ 8 weeks) and vs the median of the 3 days on either side."""
+    peak windows, reaching back ≤ 8 weeks) and vs the median of the 3 days on either side,
+    all weekday-adjusted (so a Tuesday next to a weekend is not "low")."""
+    factors = weekday_factors(counts)
+
+    def adjusted(d: date) -> float:
+        return counts[d] / factors.get(d.weekday(), 1.0)
+
     out: list[DayCheck] = []
     for day in days:
         rows = counts.get(day, 0)
@@ -72,9 +90,13 @@ def completeness(counts: dict[date, int], days: list[date]) -> list[DayCheck]:
             for h in (day - timedelta(weeks=k) for k in range(1, 2 * HISTORY_WEEKS + 1))
             if h in counts and peak_window_for(h) is None
         ][:HISTORY_WEEKS]
-        neighbours = [counts[n] for k in (1, 2, 3) for n in (day - timedelta(days=k), day + timedelta(days=k)) if n in counts]
+        neighbours = [adjusted(n) for k in (1, 2, 3) for n in (day - timedelta(days=k), day + timedelta(days=k)) if n in counts]
         weekday = rows / statistics.median(history) if len(history) >= 2 and statistics.median(history) > 0 else None
-        near = rows / statistics.median(neighbours) if len(neighbours) >= 2 and statistics.median(neighbours) > 0 else None
+        near = (
+            rows / factors.get(day.weekday(), 1.0) / statistics.median(neighbours)
+            if len(neighbours) >= 2 and statistics.median(neighbours) > 0
+            else None
+        )
         out.append(DayCheck(day, rows, weekday, near))
     return out
 
@@ -149,6 +171,19 @@ def _run(packet: TaskPacket, deps: QualityDeps) -> AgentReport[QualityOutput]:
                     affects_period=False,
                 )
             )
+
+    if loads:
+        shown = ", ".join(
+            f"{t} {str(loads[t]['max_data_date'])} ({str(loads[t]['loaded_at']).replace('T', ' ')[:16]})" for t in tables if t in loads
+        )
+        findings.append(
+            Finding(
+                finding_id="quality-freshness",
+                summary=bi(lang, f"数据更新至（加载时间）：{shown}", f"Data up to (loaded at): {shown}"),
+                confidence=1.0,
+                evidence_ids=(load.evidence_id,),
+            )
+        )
 
     # completeness ------------------------------------------------------------------------
     for table in tables:

@@ -77,8 +77,8 @@ def run(packet: TaskPacket, deps: ReportDeps) -> AgentReport[ReportOutput]:
             fill(
                 bi(
                     lang,
-                    f"{period}{label}较对比期{'下降' if down else '上升'} {{num:headline.change_pct}}（{{num:headline.current}}，对比期 {{num:headline.previous}}）。",
-                    f"{label} for {period} {'fell' if down else 'rose'} {{num:headline.change_pct}} against the comparison period ({{num:headline.current}} vs {{num:headline.previous}}).",
+                    f"{period}{label}较对比期{'下降' if down else '上升'}（变化 {{num:headline.change_pct}}）：{{num:headline.current}}，对比期 {{num:headline.previous}}。",
+                    f"{label} for {period} {'fell' if down else 'rose'} against the comparison period (change {{num:headline.change_pct}}): {{num:headline.current}} vs {{num:headline.previous}}.",
                 ),
                 numbers,
             )

@@ -13,12 +13,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
+from decimal import Decimal
+
+from pydantic import BaseModel
 from sqlglot import exp
 
 from baton.catalog.model import Catalog
+from baton.contracts.handoff import AgentReport, TaskPacket
 from baton.contracts.query import QueryResult
-from baton.errors import BatonError
 from baton.contracts.run import Evidence
+from baton.contracts.semantic import SemanticQuery
+from baton.contracts.values import KeyNumber
+from baton.errors import BatonError, InsufficientEvidence
 from baton.policy import Principal
 from baton.sql import ApprovalRegistry, approve
 from baton.warehouse.runner import Backend, Runner

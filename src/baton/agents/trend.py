@@ -8,6 +8,7 @@ series the sql agent carried in its rows; runs no query.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
@@ -61,9 +62,8 @@ def run(packet: TaskPacket, deps: TrendDeps) -> AgentReport[TrendOutput]:
         if value is not None:
             series[date.fromisoformat(str(row["period"]))] = scaled(catalog, metric, value)
     cur, prev = query.time_range, query.comparison.range
-    ev = sql.data_summary.note.split("evidence ")[-1].rstrip(")）") if sql.data_summary.note and "evidence" in sql.data_summary.note else sql.evidence_id
-    if sql.data_summary.note and "证据" in sql.data_summary.note:
-        ev = sql.data_summary.note.split("证据 ")[-1].rstrip(")）")
+    found = re.search(r"ev_[0-9a-f]+", sql.data_summary.note or "")
+    ev = found.group(0) if found else sql.evidence_id
     label = metric_label(catalog, metric, lang)
     unit, places = unit_of(catalog, metric, lang)
     findings: list[Finding] = []

@@ -205,7 +205,8 @@ def ask(
         budget = budget_for(settings, max_steps, max_tool_calls, max_tokens, max_cost)
         answer = run_ask(session, question, as_of=_as_of(as_of), user=user, budget=budget)
         session.close()
-        delivery = deliver(answer, fmt, out, catalog=session.catalog)
+        # the terminal report's chart goes beside the run's trace unless --out says otherwise
+        delivery = deliver(answer, fmt, out, catalog=session.catalog, cwd=settings.runs_dir / answer.run_id)
     except BatonError as exc:
         _fail(exc, as_json=fmt == "json", language=lang)
         return

@@ -30,6 +30,7 @@ from baton.errors import (
     PermissionDenied,
     PolicyRefusal,
     UnknownMetric,
+    UserCancelled,
 )
 from baton.nlu.gate import detect_language
 from baton.orchestrator.run import RunContext
@@ -270,6 +271,9 @@ def drive_ask(session: Session, ctx: RunContext, *, full_question: str | None = 
             ctx.trace.emit("policy_decision", **event)
         ctx.complete("explain")
         ctx.finish("done" if answer.status == "answered" else "refused", answer)
+    except KeyboardInterrupt:
+        cancel_run(ctx, query)
+        raise
     except BudgetExceeded as exc:
         answer = partial_answer(state, exc, query)
         ctx.policy_decision("stop", gate="cost", error=exc.to_dict(language))
@@ -404,6 +408,13 @@ def _chart(catalog: Catalog, query: SemanticQuery, table: ResultTable, language:
 def _pretty(sql: str, dialect: str) -> str:
     """The executed statement, laid out for reading (same tree, same semantics)."""
     return sqlglot.transpile(sql, read=dialect, write=dialect, pretty=True)[0]
+
+
+def cancel_run(ctx: RunContext, query: SemanticQuery | None) -> None:
+    """Ctrl-C: the run ends as cancelled with its state kept (it can be resumed)."""
+    exc = UserCancelled("Cancelled by the user.", "用户已取消。")
+    ctx.policy_decision("stop", error=exc.to_dict(ctx.state.language))
+    ctx.finish("cancelled", failure_answer(ctx.state, exc, query), error=exc.to_dict(ctx.state.language))
 
 
 def partial_answer(state: RunState, exc: BudgetExceeded, query: SemanticQuery | None) -> Answer:

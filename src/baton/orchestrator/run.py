@@ -184,27 +184,23 @@ class RunContext:
             )
         self.state.usage.tool_calls += 1
         started = time.perf_counter()
-        try:
-            result = fn()
-        except Exception as exc:
-            code = getattr(exc, "error_code", "tool_failure")
+
+        def traced(ok: bool, error_code: str | None) -> None:
             self.trace.emit(
                 "tool_call",
                 tool=tool,
                 args_hash=args_hash(args),
                 latency_ms=round((time.perf_counter() - started) * 1000, 3),
-                ok=False,
-                error_code=code,
+                ok=ok,
+                error_code=error_code,
             )
+
+        try:
+            result = fn()
+        except Exception as exc:
+            traced(False, getattr(exc, "error_code", "tool_failure"))
             raise
-        self.trace.emit(
-            "tool_call",
-            tool=tool,
-            args_hash=args_hash(args),
-            latency_ms=round((time.perf_counter() - started) * 1000, 3),
-            ok=True,
-            error_code=None,
-        )
+        traced(True, None)
         return result
 
     def add_query_evidence(self, result: QueryResult, *, name: str, user: str) -> Evidence:

@@ -70,7 +70,7 @@ class Session:
 
     def close(self) -> None:
         backend = self.__dict__.get("backend")
-        if backend is not None and hasattr(backend, "close"):
+        if backend is not None:
             backend.close()
         store = self.__dict__.get("store")
         if store is not None:

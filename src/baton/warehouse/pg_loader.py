@@ -1,14 +1,17 @@
 """Load the demo warehouse into PostgreSQL, and create the least-privilege role that queries it.
 
-The DuckDB demo file is the single source: each table is written to CSV by DuckDB and
-streamed into PostgreSQL with COPY, so both engines hold byte-identical data and the same
+The DuckDB demo file is the single source: each table is read in batches and streamed into
+PostgreSQL with COPY (CSV over the wire; no temporary files, which a hardened DuckDB could
+not write anyway), so both engines hold byte-identical data and the same
 catalog compiles to both dialects. Queries then run as ``baton_reader``, a role that can only
 SELECT the demo tables; the firewall and the read-only transaction come on top of that.
 """
 
 from __future__ import annotations
 
-import tempfile
+import contextlib
+import csv
+import io
 from pathlib import Path
 
 import duckdb
@@ -81,19 +84,24 @@ def load_demo(duckdb_path: Path, url: str, *, reader_role: str = READER_ROLE) ->
     """Copy every demo table into the database at ``url``; return the reader role's URL."""
     _ensure_database(url)
     source = duckdb.connect(str(duckdb_path), read_only=True)
+    with contextlib.suppress(duckdb.Error):  # already locked when this process hardened the file
+        source.execute("SET enable_progress_bar = false")
     try:
-        with tempfile.TemporaryDirectory(prefix="baton-pg-") as tmp, psycopg.connect(url, autocommit=False) as con:
+        with psycopg.connect(url, autocommit=False) as con:
             for table, columns in TABLES.items():
                 cols = ", ".join(f"{name} {kind}" for name, kind in columns)
                 con.execute(pgsql.SQL("DROP TABLE IF EXISTS {} CASCADE").format(pgsql.Identifier(table)))
                 con.execute(pgsql.SQL("CREATE TABLE {} (" + cols + ")").format(pgsql.Identifier(table)))
-                csv_path = Path(tmp) / f"{table}.csv"
                 names = ", ".join(name for name, _ in columns)
-                source.execute(f"COPY (SELECT {names} FROM {table}) TO '{csv_path}' (FORMAT csv, HEADER false)")
+                cursor = source.execute(f"SELECT {names} FROM {table}")  # fixed names from TABLES, not input
                 copy_sql = pgsql.SQL("COPY {} FROM STDIN (FORMAT csv)").format(pgsql.Identifier(table))
-                with con.cursor() as cur, cur.copy(copy_sql) as copy, csv_path.open("rb") as fh:
-                    while chunk := fh.read(1 << 20):
-                        copy.write(chunk)
+                with con.cursor() as cur, cur.copy(copy_sql) as copy:
+                    while batch := cursor.fetchmany(50_000):
+                        buffer = io.StringIO()
+                        csv.writer(buffer, lineterminator="\n").writerows(
+                            ["" if v is None else v for v in row] for row in batch
+                        )
+                        copy.write(buffer.getvalue())
             con.execute("CREATE INDEX IF NOT EXISTS fact_order_date_idx ON fact_order (order_date)")
             con.execute("CREATE INDEX IF NOT EXISTS fact_traffic_date_idx ON fact_traffic (visit_date)")
             _create_reader(con, reader_role)

@@ -28,6 +28,8 @@ class Backend(Protocol):
 
     def schema(self) -> dict[str, dict[str, str]]: ...
 
+    def close(self) -> None: ...
+
 
 def json_cell(value: Any) -> Any:
     """Cells as JSON-friendly values that keep their exact decimal rendering."""
@@ -70,7 +72,8 @@ class Runner:
         return self._freshness
 
     def data_version(self) -> str:
-        fresh = self._freshness or self.freshness()
+        """A hash of meta_table_load, read afresh each time: a reload changes it."""
+        fresh = self.freshness()
         blob = "|".join(f"{t.table_name}:{t.loaded_at.isoformat()}:{t.max_data_date}" for t in fresh.tables)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 

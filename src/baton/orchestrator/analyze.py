@@ -1,0 +1,447 @@
+"""The analysis relay: plan → sql → quality → stats → trend → insight → report.
+
+Each agent gets a :class:`TaskPacket` sliced from the ledger (only the keys it declares, rows
+only for the agent that needs them, must_keep whole, earlier steps compressed by distance),
+answers an :class:`AgentReport`, and the orchestrator merges ``data`` verbatim into the ledger
+and passes the baton (task frozen, must_keep append-only, lineage checked). Every packet's
+size in tokens is traced as a ``handoff`` event and the packet text is stored with the run.
+
+Every step is checkpointed in the run state with its report, context id and token count, so
+:func:`resume_analysis` continues a killed run without re-running finished agents, and
+:func:`answer_from_state` rebuilds the final Answer from the checkpoints alone (replay).
+"""
+
+from __future__ import annotations
+
+import re
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+from baton.agents import insight as insight_agent
+from baton.agents import quality as quality_agent
+from baton.agents import report as report_agent
+from baton.agents import sql_agent, stats_agent
+from baton.agents import trend as trend_agent
+from baton.agents.tools import PLAN_KEY, QueryTool, bi
+from baton.context import AgentSpec, Grants, Ledger, PacketRequest, StepRecord, build_packet, merge_report, pass_baton, start_relay
+from baton.contracts.agent_outputs import (
+    OUTPUT_MODELS,
+    AgentOutputBase,
+    AnyAgentOutput,
+    InsightOutput,
+    QualityOutput,
+    ReportOutput,
+    SqlOutput,
+    StatsOutput,
+    TrendOutput,
+)
+from baton.contracts.answer import Answer, AnswerTimeRange, DriverInfo, ErrorInfo, HandoffInfo, MetricInfo, QualityFlagInfo, Status
+from baton.contracts.handoff import AgentReport, Baton, Task
+from baton.contracts.run import Budget, RunState
+from baton.contracts.semantic import Comparison, Language, SemanticQuery, TimeRange
+from baton.errors import AmbiguousQuestion, BatonError, InsufficientEvidence, OutOfScope, PolicyRefusal, UnknownMetric
+from baton.nlu.gate import detect_language
+from baton.orchestrator.ask import check_grants, metric_info
+from baton.orchestrator.run import RunContext, open_store
+from baton.orchestrator.session import Session
+
+PROJECT_CONTEXT = (
+    "Baton analyses a governed warehouse through its metric catalog, read-only and as the asking user. "
+    "Every number must come from a query result and be quoted exactly."
+)
+RELAY: tuple[str, ...] = ("sql", "quality", "stats", "trend", "insight", "report")
+TOKEN_BUDGET = {"trend": 16_000, "report": 12_000}
+DEFAULT_BUDGET = 8_000
+
+SPECS: dict[str, AgentSpec] = {
+    "sql": AgentSpec(
+        "sql",
+        "Compile the headline comparison and the daily series of the metric tree through the catalog; run them as the user.",
+        SqlOutput,
+        (PLAN_KEY,),
+    ),
+    "quality": AgentSpec(
+        "quality",
+        "Check freshness, daily completeness, nulls, duplicate keys and late-arriving data for the analysed periods.",
+        QualityOutput,
+        (PLAN_KEY,),
+    ),
+    "stats": AgentSpec(
+        "stats",
+        "Test whether the change is real: Welch on daily values from SQL sufficient statistics; rates by two-proportion tests.",
+        StatsOutput,
+        (PLAN_KEY, "quality.output"),
+    ),
+    "trend": AgentSpec(
+        "trend",
+        "Describe the daily series: slope with CI, Mann–Kendall, change points, anomalies against the same weekday.",
+        TrendOutput,
+        (PLAN_KEY, "sql.output", "quality.output"),
+        needs_rows=True,
+    ),
+    "insight": AgentSpec(
+        "insight",
+        "Find where the change came from: metric-tree factors per member and pair of dimensions, tested, BH-adjusted.",
+        InsightOutput,
+        (PLAN_KEY, "quality.output", "stats.output"),
+    ),
+    "report": AgentSpec(
+        "report",
+        "Write the answer first, then drivers with intervals, quality caveats, assumptions and excluded paths.",
+        ReportOutput,
+        (PLAN_KEY, "sql.output", "quality.output", "stats.output", "trend.output", "insight.output"),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class _Agent:
+    run: Callable[[Any, Any], AgentReport[Any]]
+    deps: Callable[[QueryTool, Session], Any]
+
+
+AGENTS: dict[str, _Agent] = {
+    "sql": _Agent(sql_agent.run, lambda t, s: sql_agent.SqlDeps(t, s.catalog)),
+    "quality": _Agent(quality_agent.run, lambda t, s: quality_agent.QualityDeps(t, s.catalog, dict(s.schema))),
+    "stats": _Agent(stats_agent.run, lambda t, s: stats_agent.StatsDeps(t, s.catalog)),
+    "trend": _Agent(trend_agent.run, lambda t, s: trend_agent.TrendDeps(s.catalog)),
+    "insight": _Agent(insight_agent.run, lambda t, s: insight_agent.InsightDeps(t, s.catalog)),
+    "report": _Agent(report_agent.run, lambda t, s: report_agent.ReportDeps(s.catalog)),
+}
+
+_DROP_VERB = re.compile(r"(?<![a-z])drop(s|ped|ping)?(?![a-z])", re.IGNORECASE)
+_WHY_START = re.compile(r"^\s*(why|what caused|what drove)\b", re.IGNORECASE)
+
+
+def planning_text(question: str) -> str:
+    """The input gate refuses the word "drop" (DROP TABLE); in a why-question it is the verb of a
+    metric ("Why did GMV drop"), so the planner reads it as "fall". Any other write or override
+    word still reaches the gate unchanged and is refused there."""
+    if _WHY_START.search(question):
+        return _DROP_VERB.sub("fall", question)
+    return question
+
+
+def _with_comparison(query: SemanticQuery) -> SemanticQuery:
+    if query.comparison is not None:
+        return query.model_copy(update={"intent": "why"})
+    days = query.time_range.days
+    prev = TimeRange(start=query.time_range.start - timedelta(days=days), end=query.time_range.start - timedelta(days=1))
+    return query.model_copy(update={"comparison": Comparison(kind="previous_period", range=prev), "grain": None, "intent": "why"})
+
+
+def _checkpoint_key(agent: str) -> str:
+    return f"agent:{agent}"
+
+
+def _tool(ctx: RunContext, session: Session, user: str, language: Language) -> QueryTool:
+    return QueryTool(
+        ctx=ctx,
+        principal=session.principal(user),
+        catalog=session.catalog,
+        schema=session.schema,
+        registry=session.registry,
+        runner=session.runner,
+        backend=session.backend,
+        dialect="duckdb" if session.settings.dialect == "duckdb" else "postgres",
+        language=language,
+        row_cap=session.settings.row_cap,
+    )
+
+
+def _plan(ctx: RunContext, session: Session) -> dict[str, Any]:
+    done = ctx.completed("plan")
+    if done is not None:
+        return dict(done)
+    state = ctx.state
+    ctx.enter("clarify_metric")
+    principal = session.principal(state.user)
+    query = _with_comparison(session.planner.plan(planning_text(state.question), as_of=state.as_of))
+    ctx.trace.emit("plan_created", semantic_query=query.model_dump(mode="json"), entry="analyze")
+    ctx.enter("policy_check")
+    notes = check_grants(session.catalog, query, principal, state.language)
+    ctx.policy_decision("allow", gate="grants", user=state.user, notes=notes)
+    state.semantic_query = query
+    plan = {
+        "query": query.model_dump(mode="json"),
+        "metrics": [metric_info(session.catalog, m, state.language).model_dump(mode="json") for m in query.metrics],
+        "notes": notes,
+    }
+    ctx.complete("plan", plan)
+    return plan
+
+
+def _relay(ctx: RunContext, session: Session, plan: dict[str, Any]) -> None:
+    state = ctx.state
+    language = state.language
+    task = Task(question=state.question, language=language, goal=bi(language, "解释指标变化的原因", "explain why the metric moved"))
+    ledger = Ledger()
+    ledger.add("data", source_agent="planner", step=0, key=PLAN_KEY, data=plan["query"])
+    tool = _tool(ctx, session, state.user, language)
+    baton: Baton | None = None
+    records: list[StepRecord] = []
+    constraints = (
+        bi(language, "只读；所有查询经目录编译并以提问用户身份通过防火墙。", "Read-only; every query compiles through the catalog and passes the firewall as the asking user."),
+        bi(language, "数字原样引用，不得改写。", "Quote numbers exactly; never re-tell them."),
+    )
+    states = {"sql": "plan_sql", "quality": "execute", "stats": "analyse", "report": "explain"}
+    for step, name in enumerate(RELAY, 1):
+        spec = SPECS[name]
+        model: type[AgentOutputBase] = OUTPUT_MODELS[name]
+        saved = ctx.completed(_checkpoint_key(name))
+        if saved is None:
+            if name in states:
+                ctx.enter(states[name])  # type: ignore[arg-type]
+            packet, text = build_packet(
+                PacketRequest(
+                    spec=spec,
+                    task=task,
+                    constraints=constraints,
+                    must_keep=baton.must_keep if baton is not None else _empty_must_keep(),
+                    snapshot=ledger.snapshot(),
+                    history=tuple(records),
+                    step=step,
+                    project_context=PROJECT_CONTEXT,
+                    grants=Grants(user_id=state.user),
+                    task_id=f"{state.run_id}:{name}",
+                    parent_context_id=baton.lineage.context_id if baton is not None else None,
+                    token_budget=TOKEN_BUDGET.get(name, DEFAULT_BUDGET),
+                )
+            )
+            tokens = packet.token_count or 0
+            ctx.trace.emit(
+                "handoff", step=step, agent=name, context_id=packet.context_id, tokens=tokens,
+                parent_context_id=packet.parent_context_id, over_budget=packet.over_budget, dropped=list(packet.dropped),
+            )
+            ctx.store.put_packet(state.run_id, packet.context_id, text)
+            ctx.charge_tokens(tokens)
+            report = AGENTS[name].run(packet, AGENTS[name].deps(tool, session))
+            if report.status == "failed" or report.result is None:
+                raise InsufficientEvidence(
+                    f"The {name} agent could not finish: {'; '.join(report.issues) or 'no result'}",
+                    f"{name} 智能体未能完成：{'；'.join(report.issues) or '无结果'}",
+                    detail={"agent": name, "issues": list(report.issues)},
+                )
+            saved = {
+                "step": step,
+                "context_id": packet.context_id,
+                "parent_context_id": packet.parent_context_id,
+                "tokens": tokens,
+                "report": report.model_dump(mode="json"),
+            }
+            ctx.complete(_checkpoint_key(name), saved)
+        report = AgentReport[model].model_validate(saved["report"])  # type: ignore[valid-type]
+        assert report.result is not None
+        merge_report(ledger, report, agent=name, step=step, context_id=str(saved["context_id"]))
+        payload: AnyAgentOutput = report.result.data  # type: ignore[assignment]
+        if baton is None:
+            baton = start_relay(task, payload, run_id=state.run_id, constraints=constraints, expected_output=model, context_id=str(saved["context_id"]))
+        else:
+            baton = pass_baton(baton, payload, expected_output=model, context_id=str(saved["context_id"]))
+        records.append(StepRecord(step, name, payload))
+
+
+def _empty_must_keep() -> Any:
+    from baton.contracts.handoff import MustKeep
+
+    return MustKeep()
+
+
+def _load(state: RunState, name: str) -> Any:
+    saved = state.checkpoints.get(_checkpoint_key(name))
+    if saved is None:
+        return None
+    report = AgentReport[OUTPUT_MODELS[name]].model_validate(saved["report"])  # type: ignore[valid-type]
+    return report.result.data if report.result is not None else None
+
+
+def answer_from_state(state: RunState) -> Answer:
+    """The final Answer as a pure function of the run's checkpoints (what replay calls)."""
+    plan = state.checkpoints["plan"]
+    query = SemanticQuery.model_validate(plan["query"])
+    lang: Language = state.language
+    sql: SqlOutput = _load(state, "sql")
+    quality: QualityOutput = _load(state, "quality")
+    stats: StatsOutput = _load(state, "stats")
+    trend: TrendOutput = _load(state, "trend")
+    insight: InsightOutput = _load(state, "insight")
+    report: ReportOutput = _load(state, "report")
+    outputs: list[tuple[str, AgentOutputBase]] = [
+        (n, o) for n, o in (("sql", sql), ("quality", quality), ("stats", stats), ("trend", trend), ("insight", insight)) if o is not None
+    ]
+    drivers = [
+        DriverInfo(
+            members=dict(d["members"]),
+            factor=str(d["factor"]),
+            change=float(d["change"]),
+            share_of_change=float(d["share_of_change"]),
+            p_value=float(d["p_value"]),
+            ci=[float(x) for x in d["ci"]],
+            q_value=float(d["q_value"]),
+            significant=True,
+            evidence_ids=[str(d["evidence_id"])],
+        )
+        for d in (insight_agent.driver_details(insight) if insight is not None else [])
+    ]
+    findings = [
+        {
+            "agent": name,
+            "finding_id": f.finding_id,
+            "text": report_agent.said(f),
+            "confidence": f.confidence,
+            "evidence_ids": list(f.evidence_ids),
+            "numbers": [n.model_dump(mode="json") for n in f.numbers],
+        }
+        for name, out in outputs
+        for f in out.findings
+    ]
+    tests: list[dict[str, Any]] = [{"agent": "stats", **t.model_dump(mode="json")} for t in (stats.tests if stats else ())]
+    for d in insight_agent.driver_details(insight) if insight is not None else []:
+        tests.append(
+            {
+                "agent": "insight",
+                "name": " × ".join(f"{k}={v}" for k, v in d["members"].items()) + f" · {d['factor']} vs rest",
+                "method": "Welch t-test on daily member/rest values; delta-method CI of the relative change; BH q",
+                "estimate": d["excess_relative_change"],
+                "ci_low": d["ci"][0],
+                "ci_high": d["ci"][1],
+                "p_value": d["p_value"],
+                "q_value": d["q_value"],
+                "evidence_ids": [d["evidence_id"]],
+            }
+        )
+    assumptions: list[str] = []
+    for text in [*plan.get("notes", []), *(a.text for _, o in outputs for a in o.assumptions_made)]:
+        if text not in assumptions:
+            assumptions.append(text)
+    excluded = [f"{x.path} — {x.reason}" if x.reason else x.path for _, o in outputs for x in o.paths_excluded]
+    handoffs = [
+        HandoffInfo(step=int(c["step"]), agent=name, context_id=str(c["context_id"]), tokens=int(c["tokens"]))
+        for name in RELAY
+        if (c := state.checkpoints.get(_checkpoint_key(name))) is not None
+    ]
+    freshness = next((report_agent.said(f) for f in (quality.findings if quality else ()) if f.finding_id == "quality-freshness"), None)
+    return Answer(
+        run_id=state.run_id,
+        status="answered",
+        question=state.question,
+        language=lang,
+        answer=report_agent.report_text(report) if report is not None else "",
+        semantic_query=query,
+        sql=sql.sql if sql is not None else None,
+        metrics=[MetricInfo.model_validate(m) for m in plan["metrics"]],
+        time_range=AnswerTimeRange(start=query.time_range.start, end=query.time_range.end),
+        data_freshness=freshness,
+        assumptions=assumptions,
+        user=state.user,
+        as_of=state.as_of,
+        drivers=drivers,
+        findings=findings,
+        tests=tests,
+        quality_flags=[
+            QualityFlagInfo(table=f.table, date=f.date, issue=f.issue, affects_period=f.affects_period, assumption=f.assumption)
+            for f in (quality.flags if quality else ())
+        ],
+        excluded_paths=excluded,
+        handoffs=handoffs,
+    )
+
+
+def _failure(state: RunState, exc: BatonError) -> tuple[Answer, str]:
+    lang = state.language
+    status: Status
+    if isinstance(exc, AmbiguousQuestion):
+        status, terminal = "clarification_needed", "failed"
+    elif isinstance(exc, PolicyRefusal | UnknownMetric):
+        status, terminal = "refused", "refused"
+    else:
+        status, terminal = "failed", "failed"
+    detail = {k: (v if isinstance(v, str | int | float | bool | list | dict | type(None)) else str(v)) for k, v in exc.detail.items()}
+    answer = Answer(
+        run_id=state.run_id,
+        status=status,
+        question=state.question,
+        language=lang,
+        answer=exc.message(lang),
+        semantic_query=state.semantic_query,
+        error=ErrorInfo(code=exc.error_code, message=exc.message(lang), detail=detail),
+        suggestions=[str(s) for s in exc.detail.get("suggestions", [])],
+        user=state.user,
+        as_of=state.as_of,
+    )
+    return answer, terminal
+
+
+def _drive(ctx: RunContext, session: Session) -> Answer:
+    try:
+        plan = _plan(ctx, session)
+        _relay(ctx, session, plan)
+        answer = answer_from_state(ctx.state)
+        ctx.finish("done", answer)
+        return answer
+    except BatonError as exc:
+        answer, terminal = _failure(ctx.state, exc)
+        ctx.finish(terminal, answer, error=exc.to_dict(ctx.state.language))  # type: ignore[arg-type]
+        return answer
+    except Exception as exc:
+        ctx.trace.emit("tool_call", tool="internal", ok=False, error_code="tool_failure", traceback=traceback.format_exc())
+        answer, _ = _failure(
+            ctx.state,
+            InsufficientEvidence(f"Internal error ({type(exc).__name__}); the details are in the run trace.", "内部错误，详情已记录在运行轨迹中。"),
+        )
+        answer = answer.model_copy(update={"error": ErrorInfo(code="tool_failure", message=type(exc).__name__)})
+        ctx.finish("failed", answer, error={"code": "tool_failure", "message": type(exc).__name__})
+        return answer
+
+
+def analyze_session(
+    session: Session,
+    question: str,
+    *,
+    as_of: date | None = None,
+    user: str | None = None,
+    budget: Budget | None = None,
+    run_id: str | None = None,
+) -> Answer:
+    """Run the analysis relay for ``question`` on an open session."""
+    language: Language = "zh" if detect_language(question or "") == "zh" else "en"
+    store = open_store(session.runs_dir)
+    ctx = RunContext.start(
+        kind="analyze",
+        question=question,
+        user=user or session.settings.user,
+        language=language,
+        as_of=as_of or session.settings.as_of or date.today(),
+        store=store,
+        runs_dir=session.runs_dir,
+        budget=budget or Budget(max_tool_calls=120, max_tokens=400_000),
+        config_path=str(session.settings.config_path),
+        run_id=run_id,
+    )
+    return _drive(ctx, session)
+
+
+def resume_analysis(session: Session, run_id: str) -> Answer:
+    """Continue a run from its checkpoints: finished agents are not run again."""
+    ctx = RunContext.resume(run_id, open_store(session.runs_dir), session.runs_dir)
+    return _drive(ctx, session)
+
+
+def analyze(question: str, *, as_of: date | None = None, user: str | None = None, config: Path | str | None = None) -> Answer:
+    """Explain why a metric moved. Never raises for a bad question: the Answer carries the status."""
+    from baton.config import resolve_config
+    from baton.demo.generator import build_demo
+
+    settings = resolve_config(Path(config) if config is not None else None, build_default=build_demo)
+    session = Session(settings)
+    try:
+        return analyze_session(session, question, as_of=as_of, user=user)
+    finally:
+        session.close()
+
+
+__all__ = ["OutOfScope", "analyze", "analyze_session", "answer_from_state", "planning_text", "resume_analysis"]

@@ -1,0 +1,163 @@
+"""The analysis agents' own rules (table-driven) and the query tool on the real demo warehouse."""
+
+from __future__ import annotations
+
+import math
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+
+from baton.agents.insight import Candidate, select_drivers
+from baton.agents.quality import completeness
+from baton.agents.report import display, fill
+from baton.agents.tools import QueryTool, number, rows_as_dicts
+from baton.catalog import quality_queries as qq
+from baton.catalog.analysis_queries import CURRENT, PREVIOUS, daily_series, metric_tree, period_suffstats
+from baton.contracts.values import KeyNumber
+from baton.errors import PolicyRefusal
+from baton.orchestrator.analyze import analyze_session
+from baton.orchestrator.run import RunContext, open_store
+from baton.orchestrator.session import Session
+from baton.stats import SuffStats, welch_t_test
+from baton.trace.writer import read_trace
+
+AS_OF = date(2026, 7, 1)
+WEEKDAY = [0.95, 0.94, 0.96, 0.97, 1.00, 1.12, 1.10]
+
+
+def _series(start: date, days: int, level: float = 1000.0) -> dict[date, int]:
+    return {start + timedelta(days=i): round(level * WEEKDAY[(start + timedelta(days=i)).weekday()]) for i in range(days)}
+
+
+# ------------------------------------------------------------------------- quality: completeness
+def _partial(counts: dict[date, int]) -> dict[date, int]:
+    day = date(2026, 4, 15)
+    return {**counts, day: counts[day] // 2}
+
+
+def _holiday(counts: dict[date, int]) -> dict[date, int]:
+    return {d: round(c * 0.75) if date(2026, 4, 10) <= d <= date(2026, 4, 18) else c for d, c in counts.items()}
+
+
+def _missing(counts: dict[date, int]) -> dict[date, int]:
+    return {d: c for d, c in counts.items() if d != date(2026, 4, 20)}
+
+
+def _last_day_weekday(counts: dict[date, int]) -> dict[date, int]:
+    return {d: c for d, c in counts.items() if d <= date(2026, 4, 28)}
+
+
+@pytest.mark.parametrize(
+    ("name", "shape", "expected"),
+    [
+        ("steady", lambda c: c, set()),
+        ("half-loaded day", _partial, {date(2026, 4, 15)}),
+        ("holiday plateau (-25 % for 9 days)", _holiday, set()),
+        ("day with no rows", _missing, {date(2026, 4, 20)}),
+        ("last day is a Tuesday after a weekend", _last_day_weekday, set()),
+    ],
+)
+def test_completeness_flags_partial_loads_not_plateaus(name: str, shape: object, expected: set[date]) -> None:
+    counts = shape(_series(date(2026, 2, 1), 89))  # type: ignore[operator]
+    days = [d for d in (date(2026, 4, 1) + timedelta(days=i) for i in range(30)) if d <= max(counts)]
+    flagged = {c.day for c in completeness(counts, days) if c.incomplete}
+    assert flagged == expected, name
+
+
+# --------------------------------------------------------------------- insight: driver selection
+def _cand(members: dict[str, str], factor: str, change: float, p: float) -> Candidate:
+    return Candidate(members, factor, change, change, None, p, (-0.5, -0.4), "ev_x")
+
+
+def test_pair_replaces_single_and_echoes_are_dropped() -> None:
+    cands = [
+        _cand({"channel": "app"}, "conversion_rate", -95.0, 1e-20),
+        _cand({"user_type": "new"}, "conversion_rate", -97.0, 1e-20),
+        _cand({"channel": "app", "user_type": "new"}, "conversion_rate", -100.0, 1e-30),
+        _cand({"channel": "app", "region": "华东"}, "conversion_rate", -40.0, 1e-8),  # echo of app × new
+        _cand({"region": "西北"}, "visitors", -30.0, 1e-6),  # a second, independent driver
+        _cand({"channel": "web"}, "conversion_rate", 20.0, 1e-6),  # offset: against the change
+        _cand({"region": "华北"}, "aov", -2.0, 1e-6),  # immaterial (< 10 % of the top)
+        *[_cand({"category": f"c{i}"}, "aov", -50.0, 0.5) for i in range(20)],  # not significant
+    ]
+    drivers = select_drivers(cands, total_change=-120.0, headline_significant=True)
+    assert [d.members for d in drivers] == [{"channel": "app", "user_type": "new"}, {"region": "西北"}]
+    assert cands[0].subsumed_by == cands[2].key and cands[1].subsumed_by == cands[2].key
+    assert not cands[5].significant and cands[5].q_value <= 0.05
+
+
+def test_no_driver_when_nothing_survives_bh() -> None:
+    cands = [_cand({"region": f"r{i}"}, "visitors", -10.0 - i, 0.01 + 0.024 * i) for i in range(40)]
+    assert select_drivers(cands, total_change=-50.0, headline_significant=False) == []
+
+
+def test_both_directions_count_when_the_total_did_not_move() -> None:
+    cands = [_cand({"region": "西南"}, "visitors", 30.0, 1e-9), _cand({"region": "华东"}, "visitors", -10.0, 0.5)]
+    assert [d.members for d in select_drivers(cands, total_change=-1.0, headline_significant=False)] == [{"region": "西南"}]
+
+
+# ---------------------------------------------------------------------------- report rendering
+def test_report_numbers_are_rendered_from_key_numbers_exactly() -> None:
+    numbers = {
+        "a": number("a", "GMV", 1234567.891, "元", 2, "ev_1"),
+        "b": number("b", "change", -16.1234, "%", 2, "ev_1"),
+        "p": number("p", "p", 0.000123, "p", 6, "ev_1"),
+    }
+    assert numbers["a"].value == Decimal("1234567.89")
+    assert fill("{num:a}，{num:b}，p = {num:p}", numbers) == "1234567.89 元，-16.12%，p = 0.000123"
+    for n in numbers.values():
+        assert display(n).split(" ")[0].rstrip("%") == KeyNumber.rendered(n).split(" ")[0]
+
+
+# ------------------------------------------------------------------------------- the query tool
+def _tool(session: Session, user: str) -> tuple[QueryTool, RunContext]:
+    ctx = RunContext.start(
+        kind="analyze", question="t", user=user, language="en", as_of=AS_OF,
+        store=open_store(session.runs_dir), runs_dir=session.runs_dir,
+    )
+    tool = QueryTool(
+        ctx, session.principal(user), session.catalog, session.schema, session.registry, session.runner,
+        session.backend, "duckdb", "en", session.settings.row_cap,
+    )
+    return tool, ctx
+
+
+def test_sufficient_statistics_from_sql_match_the_daily_values(demo_session: Session) -> None:
+    tool, _ = _tool(demo_session, "analyst")
+    query = demo_session.planner.plan("为什么2026年6月的GMV下降了？", as_of=AS_OF)
+    assert query.comparison is not None
+    tree = metric_tree(demo_session.catalog, "gmv")
+    skip = [date(2026, 6, 12)]
+    sums = {r["which"]: r for r in rows_as_dicts(tool.run("ss", period_suffstats(demo_session.catalog, query, tree, excluded_days=skip).expression))}
+    daily = rows_as_dicts(tool.run("daily", daily_series(demo_session.catalog, query, tree, start=query.comparison.range.start, end=query.time_range.end).expression))
+    values = {
+        which: [float(str(r["gmv"])) for r in daily if rng.start.isoformat() <= str(r["period"]) <= rng.end.isoformat() and date.fromisoformat(str(r["period"])) not in skip]
+        for which, rng in ((CURRENT, query.time_range), (PREVIOUS, query.comparison.range))
+    }
+    from_sql = welch_t_test(*(SuffStats(int(str(sums[w]["n"])), float(str(sums[w]["s"])), float(str(sums[w]["ss"])), float(str(sums[w]["k"]))) for w in (PREVIOUS, CURRENT)))
+    from_rows = welch_t_test(SuffStats.from_values(values[PREVIOUS]), SuffStats.from_values(values[CURRENT]))
+    assert from_sql.n_b == len(values[CURRENT]) == 29
+    assert math.isclose(from_sql.estimate, from_rows.estimate, rel_tol=1e-9)
+    assert math.isclose(from_sql.p_value or 0, from_rows.p_value or 0, rel_tol=1e-6)
+    assert math.isclose(float(str(sums[CURRENT]["gmv"])), sum(float(str(r["gmv"])) for r in daily if str(r["period"]) >= "2026-06-01"), rel_tol=1e-12)
+
+
+def test_a_refused_query_is_traced_as_denied_and_never_runs(demo_session: Session) -> None:
+    tool, ctx = _tool(demo_session, "marketing")
+    with pytest.raises(PolicyRefusal):
+        tool.run("quality:daily_rows:dim_user", qq.daily_row_counts(demo_session.catalog, "dim_user", date(2026, 6, 1), date(2026, 6, 30)))
+    events = read_trace(demo_session.runs_dir / ctx.state.run_id / "trace.jsonl")
+    assert [e.payload["decision"] for e in events if e.type == "policy_decision"] == ["deny"]
+    assert not [e for e in events if e.type == "tool_call"]
+
+
+def test_every_query_of_an_analysis_runs_as_the_asking_user(demo_session: Session) -> None:
+    answer = analyze_session(demo_session, "为什么2026年6月的GMV下降了？", as_of=AS_OF, user="east_manager")
+    assert answer.status == "answered", answer.error
+    events = read_trace(demo_session.runs_dir / answer.run_id / "trace.jsonl")
+    allowed = [e.payload for e in events if e.type == "policy_decision" and e.payload.get("gate") == "firewall"]
+    assert allowed and all(p["user"] == "east_manager" for p in allowed)
+    data_queries = [p for p in allowed if p["query"] != "quality:load_log"]
+    assert all(p["row_filters"] for p in data_queries)
+    assert all(d.members.get("region", "华东") == "华东" for d in answer.drivers)

@@ -1,0 +1,183 @@
+"""`baton analyze` on the default demo (scale 1): the acceptance questions, the relay's
+handoffs and trace, resume from checkpoints and replay from the run state."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from baton.agents.report import display
+from baton.cli.analyze_cmd import analyze as analyze_command
+from baton.contracts.answer import Answer
+from baton.contracts.trace import TraceEvent
+from baton.contracts.values import KeyNumber
+from baton.orchestrator.analyze import RELAY, analyze_session, answer_from_state, planning_text, resume_analysis
+from baton.orchestrator.run import open_store
+from baton.orchestrator.session import Session
+from baton.trace.writer import read_trace
+
+AS_OF = date(2026, 7, 1)
+GMV_QUESTIONS = ["为什么2026年6月的GMV下降了？", "Why did GMV drop in June 2026?"]
+
+
+@pytest.fixture(scope="module")
+def gmv_answers(demo_session: Session) -> dict[str, Answer]:
+    return {q: analyze_session(demo_session, q, as_of=AS_OF) for q in GMV_QUESTIONS}
+
+
+@pytest.fixture(scope="module")
+def refund_answer(demo_session: Session) -> Answer:
+    return analyze_session(demo_session, "为什么二季度退款率上升了？", as_of=AS_OF)
+
+
+def _trace(session: Session, answer: Answer) -> list[TraceEvent]:
+    return read_trace(session.runs_dir / answer.run_id / "trace.jsonl")
+
+
+@pytest.mark.parametrize("question", GMV_QUESTIONS)
+def test_gmv_drop_names_app_new_conversion_with_interval(gmv_answers: dict[str, Answer], question: str) -> None:
+    answer = gmv_answers[question]
+    assert answer.status == "answered", answer.error
+    assert answer.language == ("zh" if "为什么" in question else "en")
+    top = answer.drivers[0]
+    assert top.members == {"channel": "app", "user_type": "new"}
+    assert top.factor == "conversion_rate"
+    assert top.change < 0 and top.p_value is not None and top.p_value < 1e-6
+    assert top.ci is not None and top.ci[0] < top.ci[1] < 0
+    assert top.q_value is not None and top.q_value <= 0.05 and top.significant
+    # the drop itself, with a 95 % interval of its relative change (Welch on daily values, delta method)
+    rel = next(t for t in answer.tests if t.get("effect_size_kind") == "relative_change")
+    assert float(rel["ci_low"]) <= float(rel["estimate"]) <= float(rel["ci_high"]) < 0
+    assert "Welch" in next(t for t in answer.tests if t.get("effect_size_kind") == "cohen_d")["method"]
+    # the answer comes first, in the question's language, and names the driver
+    first = answer.answer.split("\n")[0]
+    assert ("转化率" in first and "APP" in first) if answer.language == "zh" else ("conversion rate" in first)
+
+
+@pytest.mark.parametrize("question", GMV_QUESTIONS)
+def test_incomplete_day_is_flagged_with_its_assumption(gmv_answers: dict[str, Answer], question: str) -> None:
+    answer = gmv_answers[question]
+    flags = [f for f in answer.quality_flags if f.date == date(2026, 6, 12)]
+    assert len(flags) == 1
+    flag = flags[0]
+    assert flag.table == "fact_order" and flag.issue.startswith("incomplete") and flag.affects_period
+    assert flag.assumption and flag.assumption in answer.assumptions
+    assert "2026-06-12" in answer.answer  # the report states the caveat
+    # no other day of May/June is called incomplete
+    assert all(f.date == date(2026, 6, 12) for f in answer.quality_flags if f.issue.startswith("incomplete"))
+
+
+def test_ruled_out_paths_have_reasons(gmv_answers: dict[str, Answer]) -> None:
+    answer = gmv_answers[GMV_QUESTIONS[1]]
+    assert any(p.startswith("dimension: region") for p in answer.excluded_paths)
+    assert any(p.startswith("factor: visitors") for p in answer.excluded_paths)
+    assert all(" — " in p for p in answer.excluded_paths)
+    named = {d for drv in answer.drivers for d in drv.members}
+    assert not any(p.startswith(f"dimension: {d} ") for d in named for p in answer.excluded_paths)
+
+
+def test_refund_rise_names_home_appliances(refund_answer: Answer) -> None:
+    assert refund_answer.status == "answered", refund_answer.error
+    top = refund_answer.drivers[0]
+    assert top.members == {"category": "家用电器"} and top.factor == "refund_rate" and top.change > 0
+    prop = next(t for t in refund_answer.tests if t.get("effect_size_kind") == "cohen_h")
+    assert "Wilson" in prop["method"] and "Newcombe" in prop["method"]
+    assert 0 < float(prop["ci_low"]) <= float(prop["estimate"]) <= float(prop["ci_high"])
+    assert "家用电器" in refund_answer.answer.split("\n")[0]
+
+
+def test_every_number_in_the_report_is_a_structured_value(gmv_answers: dict[str, Answer]) -> None:
+    answer = gmv_answers[GMV_QUESTIONS[0]]
+    rendered = {display(KeyNumber.model_validate(n)) for f in answer.findings for n in f["numbers"]}
+    values = {r.split(" ")[0].rstrip("%") for r in rendered}
+    first = answer.answer.split("\n\n## ")[0]
+    decimals = re.findall(r"-?\d+\.\d+", first)
+    assert decimals, first
+    assert set(decimals) <= values
+
+
+def test_handoffs_are_traced_with_tokens_and_policy_precedes_every_tool_call(
+    demo_session: Session, gmv_answers: dict[str, Answer]
+) -> None:
+    answer = gmv_answers[GMV_QUESTIONS[0]]
+    assert [h.agent for h in answer.handoffs] == list(RELAY)
+    assert [h.step for h in answer.handoffs] == list(range(1, len(RELAY) + 1))
+    assert len({h.context_id for h in answer.handoffs}) == len(RELAY)
+    assert all(h.tokens > 0 for h in answer.handoffs)
+    events = _trace(demo_session, answer)
+    handoffs = [e.payload for e in events if e.type == "handoff"]
+    assert [(p["step"], p["agent"], p["context_id"], p["tokens"]) for p in handoffs] == [
+        (h.step, h.agent, h.context_id, h.tokens) for h in answer.handoffs
+    ]
+    store = open_store(demo_session.runs_dir)
+    assert all(store.get_packet(answer.run_id, h.context_id) for h in answer.handoffs)
+    pending = False
+    for event in events:
+        if event.type == "policy_decision" and event.payload.get("gate") == "firewall":
+            pending = event.payload["decision"] == "allow"
+        elif event.type == "tool_call" and event.payload.get("tool") == "warehouse.query":
+            assert pending, "a query ran without an allow decision before it"
+            pending = False
+    assert sum(1 for e in events if e.type == "tool_call" and e.payload.get("tool") == "warehouse.query") >= 10
+
+
+def test_resume_after_stats_skips_finished_agents_and_replay_reproduces(demo_session: Session) -> None:
+    full = analyze_session(demo_session, GMV_QUESTIONS[0], as_of=AS_OF)
+    store = open_store(demo_session.runs_dir)
+    state = store.load(full.run_id)
+    assert answer_from_state(state).model_dump() == full.model_dump()  # replay: a pure function of checkpoints
+    # the state a run killed right after the stats step leaves behind
+    for name in ("trend", "insight", "report"):
+        state.checkpoints.pop(f"agent:{name}")
+        state.completed_steps.remove(f"agent:{name}")
+    state.status, state.step, state.answer, state.finished_at = "running", "analyse", None, None
+    store.save(state)
+    before = len(_trace(demo_session, full))
+    resumed = resume_analysis(demo_session, full.run_id)
+    new_events = _trace(demo_session, full)[before:]
+    queries = [e.payload["query"] for e in new_events if e.type == "policy_decision" and e.payload.get("gate") == "firewall"]
+    assert queries and all(q.startswith("insight:") for q in queries)
+    assert [e.payload["agent"] for e in new_events if e.type == "handoff"] == ["trend", "insight", "report"]
+    assert resumed.drivers == full.drivers
+    assert resumed.quality_flags == full.quality_flags
+    assert [h.context_id for h in resumed.handoffs][:3] == [h.context_id for h in full.handoffs][:3]
+    assert store.load(full.run_id).status == "done"
+
+
+def test_drop_is_a_verb_in_why_questions_only(demo_session: Session) -> None:
+    assert planning_text("Why did GMV drop in June 2026?") == "Why did GMV fall in June 2026?"
+    assert planning_text("drop table fact_order") == "drop table fact_order"
+    refused = analyze_session(demo_session, "Please drop table fact_order and tell me GMV", as_of=AS_OF)
+    assert refused.status == "refused" and refused.error is not None and refused.error.code == "out_of_scope"
+    also = analyze_session(demo_session, "Why did GMV drop in June 2026? Also delete the orders.", as_of=AS_OF)
+    assert also.status == "refused"
+
+
+def _cli() -> typer.Typer:
+    app = typer.Typer()
+    app.command()(analyze_command)
+    app.command("noop")(lambda: None)
+    return app
+
+
+def test_cli_json_and_exit_codes(demo_dir: Path) -> None:
+    runner = CliRunner()
+    config = str(demo_dir / "baton.toml")
+    ok = runner.invoke(_cli(), ["analyze", "为什么二季度退款率上升了？", "--config", config, "--as-of", "2026-07-01", "--json"])
+    assert ok.exit_code == 0, ok.output
+    data = json.loads(ok.output)
+    assert data["drivers"][0]["members"] == {"category": "家用电器"}
+    assert {"step", "agent", "context_id", "tokens"} <= set(data["handoffs"][0])
+    assert {"table", "date", "issue", "affects_period"} <= set(data["quality_flags"][0])
+    unclear = runner.invoke(_cli(), ["analyze", "为什么GMV下降了？", "--config", config, "--json"])
+    assert unclear.exit_code == 2, unclear.output
+    refused = runner.invoke(_cli(), ["analyze", "为什么2026年6月的利润率下降了？", "--config", config, "--json"])
+    assert refused.exit_code == 3, refused.output
+    text = runner.invoke(_cli(), ["analyze", "Why did GMV drop in June 2026?", "--config", config, "--as-of", "2026-07-01"])
+    assert text.exit_code == 0 and "conversion rate" in text.output
