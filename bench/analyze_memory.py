@@ -78,7 +78,10 @@ def main() -> None:
         built = time.perf_counter() - t0
         for question in QUESTIONS:
             proc = subprocess.run(
-                [sys.executable, "-c", CHILD, str(folder), question, args.memory_limit], capture_output=True, text=True, check=True
+                [sys.executable, "-c", CHILD, str(folder), question, args.memory_limit],
+                capture_output=True,
+                text=True,
+                check=True,
             )
             result = json.loads(proc.stdout.strip().splitlines()[-1])
             result.update({"scale": scale, "orders": orders, "question": question, "build_s": round(built, 1)})
@@ -86,7 +89,9 @@ def main() -> None:
             print(json.dumps(result, ensure_ascii=False), flush=True)
     print("\nscale  orders      question                      time s  peak RSS MB  (after import MB)")
     for r in rows:
-        print(f"{r['scale']:<6g} {r['orders']:<11,} {r['question']:<24} {r['seconds']:>8} {r['peak_rss_mb']:>12} ({r['rss_after_import_mb']})")
+        print(
+            f"{r['scale']:<6g} {r['orders']:<11,} {r['question']:<24} {r['seconds']:>8} {r['peak_rss_mb']:>12} ({r['rss_after_import_mb']})"
+        )
 
 
 if __name__ == "__main__":

@@ -27,7 +27,9 @@ WEEKDAY = [0.95, 0.94, 0.96, 0.97, 1.00, 1.12, 1.10]
 
 
 def _series(start: date, days: int, level: float = 1000.0) -> dict[date, int]:
-    return {start + timedelta(days=i): round(level * WEEKDAY[(start + timedelta(days=i)).weekday()]) for i in range(days)}
+    return {
+        start + timedelta(days=i): round(level * WEEKDAY[(start + timedelta(days=i)).weekday()]) for i in range(days)
+    }
 
 
 # ------------------------------------------------------------------------- quality: completeness
@@ -94,7 +96,9 @@ def test_no_driver_when_nothing_survives_bh() -> None:
 
 def test_both_directions_count_when_the_total_did_not_move() -> None:
     cands = [_cand({"region": "西南"}, "visitors", 30.0, 1e-9), _cand({"region": "华东"}, "visitors", -10.0, 0.5)]
-    assert [d.members for d in select_drivers(cands, total_change=-1.0, headline_significant=False)] == [{"region": "西南"}]
+    assert [d.members for d in select_drivers(cands, total_change=-1.0, headline_significant=False)] == [
+        {"region": "西南"}
+    ]
 
 
 # ---------------------------------------------------------------------------- report rendering
@@ -113,12 +117,25 @@ def test_report_numbers_are_rendered_from_key_numbers_exactly() -> None:
 # ------------------------------------------------------------------------------- the query tool
 def _tool(session: Session, user: str) -> tuple[QueryTool, RunContext]:
     ctx = RunContext.start(
-        kind="analyze", question="t", user=user, language="en", as_of=AS_OF,
-        store=open_store(session.runs_dir), runs_dir=session.runs_dir,
+        kind="analyze",
+        question="t",
+        user=user,
+        language="en",
+        as_of=AS_OF,
+        store=open_store(session.runs_dir),
+        runs_dir=session.runs_dir,
     )
     tool = QueryTool(
-        ctx, session.principal(user), session.catalog, session.schema, session.registry, session.runner,
-        session.backend, "duckdb", "en", session.settings.row_cap,
+        ctx,
+        session.principal(user),
+        session.catalog,
+        session.schema,
+        session.registry,
+        session.runner,
+        session.backend,
+        "duckdb",
+        "en",
+        session.settings.row_cap,
     )
     return tool, ctx
 
@@ -129,24 +146,52 @@ def test_sufficient_statistics_from_sql_match_the_daily_values(demo_session: Ses
     assert query.comparison is not None
     tree = metric_tree(demo_session.catalog, "gmv")
     skip = [date(2026, 6, 12)]
-    sums = {r["which"]: r for r in rows_as_dicts(tool.run("ss", period_suffstats(demo_session.catalog, query, tree, excluded_days=skip).expression))}
-    daily = rows_as_dicts(tool.run("daily", daily_series(demo_session.catalog, query, tree, start=query.comparison.range.start, end=query.time_range.end).expression))
+    sums = {
+        r["which"]: r
+        for r in rows_as_dicts(
+            tool.run("ss", period_suffstats(demo_session.catalog, query, tree, excluded_days=skip).expression)
+        )
+    }
+    daily = rows_as_dicts(
+        tool.run(
+            "daily",
+            daily_series(
+                demo_session.catalog, query, tree, start=query.comparison.range.start, end=query.time_range.end
+            ).expression,
+        )
+    )
     values = {
-        which: [float(str(r["gmv"])) for r in daily if rng.start.isoformat() <= str(r["period"]) <= rng.end.isoformat() and date.fromisoformat(str(r["period"])) not in skip]
+        which: [
+            float(str(r["gmv"]))
+            for r in daily
+            if rng.start.isoformat() <= str(r["period"]) <= rng.end.isoformat()
+            and date.fromisoformat(str(r["period"])) not in skip
+        ]
         for which, rng in ((CURRENT, query.time_range), (PREVIOUS, query.comparison.range))
     }
-    from_sql = welch_t_test(*(SuffStats(int(str(sums[w]["n"])), float(str(sums[w]["s"])), float(str(sums[w]["ss"])), float(str(sums[w]["k"]))) for w in (PREVIOUS, CURRENT)))
+    a_sql, b_sql = (
+        SuffStats(int(str(sums[w]["n"])), float(str(sums[w]["s"])), float(str(sums[w]["ss"])), float(str(sums[w]["k"])))
+        for w in (PREVIOUS, CURRENT)
+    )
+    from_sql = welch_t_test(a_sql, b_sql)
     from_rows = welch_t_test(SuffStats.from_values(values[PREVIOUS]), SuffStats.from_values(values[CURRENT]))
     assert from_sql.n_b == len(values[CURRENT]) == 29
     assert math.isclose(from_sql.estimate, from_rows.estimate, rel_tol=1e-9)
     assert math.isclose(from_sql.p_value or 0, from_rows.p_value or 0, rel_tol=1e-6)
-    assert math.isclose(float(str(sums[CURRENT]["gmv"])), sum(float(str(r["gmv"])) for r in daily if str(r["period"]) >= "2026-06-01"), rel_tol=1e-12)
+    assert math.isclose(
+        float(str(sums[CURRENT]["gmv"])),
+        sum(float(str(r["gmv"])) for r in daily if str(r["period"]) >= "2026-06-01"),
+        rel_tol=1e-12,
+    )
 
 
 def test_a_refused_query_is_traced_as_denied_and_never_runs(demo_session: Session) -> None:
     tool, ctx = _tool(demo_session, "marketing")
     with pytest.raises(PolicyRefusal):
-        tool.run("quality:daily_rows:dim_user", qq.daily_row_counts(demo_session.catalog, "dim_user", date(2026, 6, 1), date(2026, 6, 30)))
+        tool.run(
+            "quality:daily_rows:dim_user",
+            qq.daily_row_counts(demo_session.catalog, "dim_user", date(2026, 6, 1), date(2026, 6, 30)),
+        )
     events = read_trace(demo_session.runs_dir / ctx.state.run_id / "trace.jsonl")
     assert [e.payload["decision"] for e in events if e.type == "policy_decision"] == ["deny"]
     assert not [e for e in events if e.type == "tool_call"]

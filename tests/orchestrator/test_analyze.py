@@ -141,7 +141,9 @@ def test_resume_after_stats_skips_finished_agents_and_replay_reproduces(demo_ses
     before = len(_trace(demo_session, full))
     resumed = resume_analysis(demo_session, full.run_id)
     new_events = _trace(demo_session, full)[before:]
-    queries = [e.payload["query"] for e in new_events if e.type == "policy_decision" and e.payload.get("gate") == "firewall"]
+    queries = [
+        e.payload["query"] for e in new_events if e.type == "policy_decision" and e.payload.get("gate") == "firewall"
+    ]
     assert queries and all(q.startswith("insight:") for q in queries)
     assert [e.payload["agent"] for e in new_events if e.type == "handoff"] == ["trend", "insight", "report"]
     assert resumed.drivers == full.drivers
@@ -169,7 +171,9 @@ def _cli() -> typer.Typer:
 def test_cli_json_and_exit_codes(demo_dir: Path) -> None:
     runner = CliRunner()
     config = str(demo_dir / "baton.toml")
-    ok = runner.invoke(_cli(), ["analyze", "为什么二季度退款率上升了？", "--config", config, "--as-of", "2026-07-01", "--json"])
+    ok = runner.invoke(
+        _cli(), ["analyze", "为什么二季度退款率上升了？", "--config", config, "--as-of", "2026-07-01", "--json"]
+    )
     assert ok.exit_code == 0, ok.output
     data = json.loads(ok.output)
     assert data["drivers"][0]["members"] == {"category": "家用电器"}
@@ -179,5 +183,7 @@ def test_cli_json_and_exit_codes(demo_dir: Path) -> None:
     assert unclear.exit_code == 2, unclear.output
     refused = runner.invoke(_cli(), ["analyze", "为什么2026年6月的利润率下降了？", "--config", config, "--json"])
     assert refused.exit_code == 3, refused.output
-    text = runner.invoke(_cli(), ["analyze", "Why did GMV drop in June 2026?", "--config", config, "--as-of", "2026-07-01"])
+    text = runner.invoke(
+        _cli(), ["analyze", "Why did GMV drop in June 2026?", "--config", config, "--as-of", "2026-07-01"]
+    )
     assert text.exit_code == 0 and "conversion rate" in text.output

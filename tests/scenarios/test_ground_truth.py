@@ -81,7 +81,11 @@ def test_analysis_matches_ground_truth(
     assert answer.status == "answered", answer.error
     query = answer.semantic_query
     assert query is not None
-    metric_effects = [e for e in truth["effects"] if e["period"][0] <= query.time_range.end.isoformat() and e["period"][1] >= query.time_range.start.isoformat()]
+    metric_effects = [
+        e
+        for e in truth["effects"]
+        if e["period"][0] <= query.time_range.end.isoformat() and e["period"][1] >= query.time_range.start.isoformat()
+    ]
     if not truth["effects"]:
         assert not any(d.significant for d in answer.drivers), answer.drivers
         assert any(f["finding_id"] == "insight-no-driver" for f in answer.findings)
@@ -93,8 +97,12 @@ def test_analysis_matches_ground_truth(
         matches = [e for e in metric_effects if e["where"] == named and e["expected_factor"] == top.factor]
         assert matches, (named, top.factor, [(e["where"], e["expected_factor"]) for e in metric_effects])
         assert top.q_value is not None and top.q_value <= 0.05
-    faults = {(f["table"], f["date"]) for f in truth["data_faults"] if _in_periods(answer, date.fromisoformat(f["date"]))}
-    flagged = {(f.table, f.date.isoformat()) for f in answer.quality_flags if f.issue.startswith("incomplete") and f.date}
+    faults = {
+        (f["table"], f["date"]) for f in truth["data_faults"] if _in_periods(answer, date.fromisoformat(f["date"]))
+    }
+    flagged = {
+        (f.table, f.date.isoformat()) for f in answer.quality_flags if f.issue.startswith("incomplete") and f.date
+    }
     assert flagged == faults
     for flag in answer.quality_flags:
         if flag.issue.startswith("incomplete"):

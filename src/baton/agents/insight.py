@@ -103,7 +103,12 @@ def _suff(row: dict[str, Any], i: int) -> SuffStats | None:
     n = int(row.get(f"n{i}") or 0)
     if n < MIN_DAYS:
         return None
-    return SuffStats(n=n, total=float(row.get(f"s{i}") or 0.0), sum_sq=max(0.0, float(row.get(f"ss{i}") or 0.0)), shift=float(row.get(f"k{i}") or 0.0))
+    return SuffStats(
+        n=n,
+        total=float(row.get(f"s{i}") or 0.0),
+        sum_sq=max(0.0, float(row.get(f"ss{i}") or 0.0)),
+        shift=float(row.get(f"k{i}") or 0.0),
+    )
 
 
 def _value(tree: MetricTree, comps: dict[str, float]) -> float:
@@ -111,13 +116,18 @@ def _value(tree: MetricTree, comps: dict[str, float]) -> float:
     return v if v is not None else 0.0
 
 
-def candidates_for(tree: MetricTree, dims: tuple[str, ...], rows: list[dict[str, Any]], evidence_id: str) -> tuple[list[Candidate], dict[str, dict[str, float]]]:
+def candidates_for(
+    tree: MetricTree, dims: tuple[str, ...], rows: list[dict[str, Any]], evidence_id: str
+) -> tuple[list[Candidate], dict[str, dict[str, float]]]:
     """Every (member, factor) of one drill-down with its specific change and its test."""
     by_member: dict[tuple[str, ...], dict[str, dict[str, Any]]] = {}
     for row in rows:
         key = tuple(str(row[d]) for d in dims)
         by_member.setdefault(key, {})[str(row["which"])] = row
-    totals = {w: {c: sum(float(m[w][c] or 0.0) for m in by_member.values() if w in m) for c in tree.components} for w in (PREVIOUS, CURRENT)}
+    totals = {
+        w: {c: sum(float(m[w][c] or 0.0) for m in by_member.values() if w in m) for c in tree.components}
+        for w in (PREVIOUS, CURRENT)
+    }
     mix: dict[tuple[str, ...], float] = {}
     if tree.kind == "ratio":
         num, den = tree.value.num, tree.value.den or ""
@@ -200,7 +210,7 @@ def select_drivers(cands: list[Candidate], total_change: float, headline_signifi
     sig = [c for c in cands if c.significant]
     pairs = [c for c in sig if len(c.members) == 2]
     for single in (c for c in sig if len(c.members) == 1):
-        (dim, member), = single.members.items()
+        ((dim, member),) = single.members.items()
         for pair in pairs:
             if (
                 pair.factor == single.factor
@@ -239,7 +249,9 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
     metric = query.metrics[0]
     excluded = incomplete_days(output_of(packet, "quality", QualityOutput))
     stats = output_of(packet, "stats", StatsOutput)
-    headline_significant = bool(stats and stats.tests and stats.tests[0].p_value is not None and stats.tests[0].p_value < 0.05)
+    headline_significant = bool(
+        stats and stats.tests and stats.tests[0].p_value is not None and stats.tests[0].p_value < 0.05
+    )
     fixed = {f.dimension for f in query.filters if len(f.members) == 1}
     dims = [d for d in catalog.metrics[metric].dimensions if d not in fixed]
     combos: list[tuple[str, ...]] = [(d,) for d in dims] + list(itertools.combinations(dims, 2))
@@ -248,7 +260,10 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
     evidence: list[str] = []
     for combo in combos:
         tree = metric_tree(catalog, metric, combo, query.filters)
-        result = tool.run("insight:drilldown:" + "×".join(combo), drilldown(catalog, query, tree, combo, excluded_days=excluded, dialect=tool.dialect).expression)
+        result = tool.run(
+            "insight:drilldown:" + "×".join(combo),
+            drilldown(catalog, query, tree, combo, excluded_days=excluded, dialect=tool.dialect).expression,
+        )
         evidence.append(result.evidence_id)
         found, totals = candidates_for(tree, combo, rows_as_dicts(result), result.evidence_id)
         cands += found
@@ -259,7 +274,9 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
     change_unit = bi(lang, "个百分点", "pp") if unit == "%" else unit
 
     def members_text(c: Candidate) -> str:
-        return " × ".join(f"{dimension_label(catalog, d, lang)} {member_label(catalog, d, m, lang)}" for d, m in c.members.items())
+        return " × ".join(
+            f"{dimension_label(catalog, d, lang)} {member_label(catalog, d, m, lang)}" for d, m in c.members.items()
+        )
 
     findings: list[Finding] = []
     out_drivers: list[Driver] = []
@@ -267,12 +284,51 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
         k = f"driver.{rank}"
         share = c.change / total_change if total_change else 0.0
         nums = (
-            number(f"{k}.change", bi(lang, f"{members_text(c)} 的贡献", f"contribution of {members_text(c)}"), scaled(catalog, metric, c.change), change_unit, places, c.evidence_id),
+            number(
+                f"{k}.change",
+                bi(lang, f"{members_text(c)} 的贡献", f"contribution of {members_text(c)}"),
+                scaled(catalog, metric, c.change),
+                change_unit,
+                places,
+                c.evidence_id,
+            ),
             number(f"{k}.share", bi(lang, "占总变化", "share of the change"), share * 100, "%", 1, c.evidence_id),
-            number(f"{k}.factor_change", bi(lang, f"{metric_label(catalog, c.factor, lang)} 变化", f"{metric_label(catalog, c.factor, lang)} change"), (c.factor_change or 0.0) * 100, "%", 1, c.evidence_id),
-            number(f"{k}.excess", bi(lang, "相对其余部分的变化", "change relative to the rest"), c.extra["excess_relative_change"] * 100, "%", 1, c.evidence_id),
-            number(f"{k}.ci_low", bi(lang, "95% 区间下限", "95% CI low"), min(c.ci[0], c.extra["excess_relative_change"]) * 100, "%", 1, c.evidence_id),
-            number(f"{k}.ci_high", bi(lang, "95% 区间上限", "95% CI high"), max(c.ci[1], c.extra["excess_relative_change"]) * 100, "%", 1, c.evidence_id),
+            number(
+                f"{k}.factor_change",
+                bi(
+                    lang,
+                    f"{metric_label(catalog, c.factor, lang)} 变化",
+                    f"{metric_label(catalog, c.factor, lang)} change",
+                ),
+                (c.factor_change or 0.0) * 100,
+                "%",
+                1,
+                c.evidence_id,
+            ),
+            number(
+                f"{k}.excess",
+                bi(lang, "相对其余部分的变化", "change relative to the rest"),
+                c.extra["excess_relative_change"] * 100,
+                "%",
+                1,
+                c.evidence_id,
+            ),
+            number(
+                f"{k}.ci_low",
+                bi(lang, "95% 区间下限", "95% CI low"),
+                min(c.ci[0], c.extra["excess_relative_change"]) * 100,
+                "%",
+                1,
+                c.evidence_id,
+            ),
+            number(
+                f"{k}.ci_high",
+                bi(lang, "95% 区间上限", "95% CI high"),
+                max(c.ci[1], c.extra["excess_relative_change"]) * 100,
+                "%",
+                1,
+                c.evidence_id,
+            ),
             number(f"{k}.q", "q (BH)", c.q_value, "q", 6 if c.q_value < 0.0001 else 4, c.evidence_id),
         )
         detail = {
@@ -322,7 +378,11 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
         echoes = any(c.significant for c in cands if d in c.members)
         excluded_paths.append(
             ExcludedPath(
-                path=bi(lang, f"维度：{dimension_label(catalog, d, lang)}", f"dimension: {dimension_label(catalog, d, lang)}"),
+                path=bi(
+                    lang,
+                    f"维度：{dimension_label(catalog, d, lang)}",
+                    f"dimension: {dimension_label(catalog, d, lang)}",
+                ),
                 reason=bi(
                     lang,
                     f"其显著差异只是上述驱动因素的反映（最小 q = {best_q:.3g}）。"
@@ -360,8 +420,16 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
     if subsumed:
         excluded_paths.append(
             ExcludedPath(
-                path=bi(lang, "单维度解释：" + "、".join(sorted({members_text(c) for c in subsumed})), "single-dimension readings: " + ", ".join(sorted({members_text(c) for c in subsumed}))),
-                reason=bi(lang, "其变化集中在更具体的维度组合中（见驱动因素）。", "their change is concentrated in a more specific pair (see drivers)."),
+                path=bi(
+                    lang,
+                    "单维度解释：" + "、".join(sorted({members_text(c) for c in subsumed})),
+                    "single-dimension readings: " + ", ".join(sorted({members_text(c) for c in subsumed})),
+                ),
+                reason=bi(
+                    lang,
+                    "其变化集中在更具体的维度组合中（见驱动因素）。",
+                    "their change is concentrated in a more specific pair (see drivers).",
+                ),
             )
         )
     if not drivers:
@@ -408,7 +476,11 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
         hypotheses=(),
         confidence=0.85 if drivers else 0.6,
     )
-    summary = bi(lang, f"{len(combos)} 个下钻，{len(cands)} 个检验，{len(drivers)} 个驱动因素。", f"{len(combos)} drill-downs, {len(cands)} tests, {len(drivers)} drivers.")
+    summary = bi(
+        lang,
+        f"{len(combos)} 个下钻，{len(cands)} 个检验，{len(drivers)} 个驱动因素。",
+        f"{len(combos)} drill-downs, {len(cands)} tests, {len(drivers)} drivers.",
+    )
     return AgentReport(task_id=packet.task_id, status="success", result=ReportResult(summary=summary, data=output))
 
 

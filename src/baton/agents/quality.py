@@ -90,7 +90,9 @@ def completeness(counts: dict[date, int], days: list[date]) -> list[DayCheck]:
             for h in (day - timedelta(weeks=k) for k in range(1, 2 * HISTORY_WEEKS + 1))
             if h in counts and peak_window_for(h) is None
         ][:HISTORY_WEEKS]
-        neighbours = [adjusted(n) for k in (1, 2, 3) for n in (day - timedelta(days=k), day + timedelta(days=k)) if n in counts]
+        neighbours = [
+            adjusted(n) for k in (1, 2, 3) for n in (day - timedelta(days=k), day + timedelta(days=k)) if n in counts
+        ]
         weekday = rows / statistics.median(history) if len(history) >= 2 and statistics.median(history) > 0 else None
         near = (
             rows / factors.get(day.weekday(), 1.0) / statistics.median(neighbours)
@@ -147,7 +149,13 @@ def _run(packet: TaskPacket, deps: QualityDeps) -> AgentReport[QualityOutput]:
     for table in tables:
         entry = loads.get(table)
         if entry is None:
-            flags.append(QualityFlag(table=table, issue=bi(lang, "stale: 加载日志中没有该表", "stale: the table is not in the load log"), affects_period=True))
+            flags.append(
+                QualityFlag(
+                    table=table,
+                    issue=bi(lang, "stale: 加载日志中没有该表", "stale: the table is not in the load log"),
+                    affects_period=True,
+                )
+            )
             continue
         max_day = date.fromisoformat(str(entry["max_data_date"]))
         data_end[table] = max_day
@@ -157,9 +165,17 @@ def _run(packet: TaskPacket, deps: QualityDeps) -> AgentReport[QualityOutput]:
                 QualityFlag(
                     table=table,
                     date=max_day,
-                    issue=bi(lang, f"stale: 数据只更新到 {max_day}，分析期截至 {last}", f"stale: data only reaches {max_day}; the analysis runs to {last}"),
+                    issue=bi(
+                        lang,
+                        f"stale: 数据只更新到 {max_day}，分析期截至 {last}",
+                        f"stale: data only reaches {max_day}; the analysis runs to {last}",
+                    ),
                     affects_period=True,
-                    assumption=bi(lang, f"{max_day} 之后的日期按无数据处理。", f"Days after {max_day} are treated as having no data."),
+                    assumption=bi(
+                        lang,
+                        f"{max_day} 之后的日期按无数据处理。",
+                        f"Days after {max_day} are treated as having no data.",
+                    ),
                 )
             )
         elif lag > 1:
@@ -167,14 +183,20 @@ def _run(packet: TaskPacket, deps: QualityDeps) -> AgentReport[QualityOutput]:
                 QualityFlag(
                     table=table,
                     date=max_day,
-                    issue=bi(lang, f"stale: 数据滞后 {lag} 天（截至 {max_day}）", f"stale: data lags {lag} days (up to {max_day})"),
+                    issue=bi(
+                        lang,
+                        f"stale: 数据滞后 {lag} 天（截至 {max_day}）",
+                        f"stale: data lags {lag} days (up to {max_day})",
+                    ),
                     affects_period=False,
                 )
             )
 
     if loads:
         shown = ", ".join(
-            f"{t} {str(loads[t]['max_data_date'])} ({str(loads[t]['loaded_at']).replace('T', ' ')[:16]})" for t in tables if t in loads
+            f"{t} {loads[t]['max_data_date']!s} ({str(loads[t]['loaded_at']).replace('T', ' ')[:16]})"
+            for t in tables
+            if t in loads
         )
         findings.append(
             Finding(
@@ -192,15 +214,28 @@ def _run(packet: TaskPacket, deps: QualityDeps) -> AgentReport[QualityOutput]:
         result = tool.run(f"quality:daily_rows:{table}", qq.daily_row_counts(catalog, table, start, end))
         checks.append(f"completeness:{table}")
         counts = {date.fromisoformat(str(r["day"])): int(r["row_count"]) for r in rows_as_dicts(result)}
-        days = [first + timedelta(days=i) for i in range((end - first).days + 1) if in_periods(first + timedelta(days=i))]
+        days = [
+            first + timedelta(days=i) for i in range((end - first).days + 1) if in_periods(first + timedelta(days=i))
+        ]
         checked = completeness(counts, days)
         bad = [c for c in checked if c.incomplete]
         for c in bad:
             ratio = c.weekday_ratio if c.weekday_ratio is not None else 0.0
             key = f"quality.completeness.{table}.{c.day.isoformat()}"
-            share = number(key, bi(lang, f"{table} {c.day} 完整度", f"{table} {c.day} completeness"), ratio * 100, "%", 1, result.evidence_id)
+            share = number(
+                key,
+                bi(lang, f"{table} {c.day} 完整度", f"{table} {c.day} completeness"),
+                ratio * 100,
+                "%",
+                1,
+                result.evidence_id,
+            )
             numbers.append(share)
-            where = bi(lang, "本期" if _in(c.day, cur.start, cur.end) else "对比期", "current period" if _in(c.day, cur.start, cur.end) else "comparison period")
+            where = bi(
+                lang,
+                "本期" if _in(c.day, cur.start, cur.end) else "对比期",
+                "current period" if _in(c.day, cur.start, cur.end) else "comparison period",
+            )
             assumption = bi(
                 lang,
                 f"{c.day} 的 {table} 数据不完整（约为同星期常规量的 {share.rendered()}）：日均值检验剔除该日；期间合计按已加载数据计算，可能偏低。",
@@ -223,7 +258,11 @@ def _run(packet: TaskPacket, deps: QualityDeps) -> AgentReport[QualityOutput]:
             findings.append(
                 Finding(
                     finding_id=f"quality-incomplete-{table}-{c.day.isoformat()}",
-                    summary=bi(lang, f"{table} 在 {c.day} 只加载了约 {{num:{key}}} 的数据。", f"{table} on {c.day} holds only about {{num:{key}}} of its usual rows."),
+                    summary=bi(
+                        lang,
+                        f"{table} 在 {c.day} 只加载了约 {{num:{key}}} 的数据。",
+                        f"{table} on {c.day} holds only about {{num:{key}}} of its usual rows.",
+                    ),
                     confidence=0.9,
                     evidence_ids=(result.evidence_id,),
                     numbers=(share,),
@@ -233,7 +272,11 @@ def _run(packet: TaskPacket, deps: QualityDeps) -> AgentReport[QualityOutput]:
             findings.append(
                 Finding(
                     finding_id=f"quality-complete-{table}",
-                    summary=bi(lang, f"{table} 在分析期内 {len(checked)} 天数据完整。", f"{table}: all {len(checked)} days of the analysed periods look complete."),
+                    summary=bi(
+                        lang,
+                        f"{table} 在分析期内 {len(checked)} 天数据完整。",
+                        f"{table}: all {len(checked)} days of the analysed periods look complete.",
+                    ),
                     confidence=0.8,
                     evidence_ids=(result.evidence_id,),
                 )
@@ -254,9 +297,17 @@ def _run(packet: TaskPacket, deps: QualityDeps) -> AgentReport[QualityOutput]:
                     flags.append(
                         QualityFlag(
                             table=table,
-                            issue=bi(lang, f"nulls: {col} 有 {missing} 行为空（{missing / total:.1%}）", f"nulls: {col} is empty on {missing} rows ({missing / total:.1%})"),
+                            issue=bi(
+                                lang,
+                                f"nulls: {col} 有 {missing} 行为空（{missing / total:.1%}）",
+                                f"nulls: {col} is empty on {missing} rows ({missing / total:.1%})",
+                            ),
                             affects_period=True,
-                            assumption=bi(lang, f"{col} 为空的行不属于任何 {col} 成员。", f"Rows with an empty {col} belong to no {col} member."),
+                            assumption=bi(
+                                lang,
+                                f"{col} 为空的行不属于任何 {col} 成员。",
+                                f"Rows with an empty {col} belong to no {col} member.",
+                            ),
                         )
                     )
         keys = qq.key_columns(catalog, table, deps.schema)
@@ -267,7 +318,11 @@ def _run(packet: TaskPacket, deps: QualityDeps) -> AgentReport[QualityOutput]:
             flags.append(
                 QualityFlag(
                     table=table,
-                    issue=bi(lang, f"duplicates: 键 ({', '.join(keys)}) 有 {dup} 行重复", f"duplicates: {dup} rows repeat the key ({', '.join(keys)})"),
+                    issue=bi(
+                        lang,
+                        f"duplicates: 键 ({', '.join(keys)}) 有 {dup} 行重复",
+                        f"duplicates: {dup} rows repeat the key ({', '.join(keys)})",
+                    ),
                     affects_period=True,
                     assumption=bi(lang, "重复行按原样计入。", "Duplicate rows are counted as they are."),
                 )
@@ -275,8 +330,8 @@ def _run(packet: TaskPacket, deps: QualityDeps) -> AgentReport[QualityOutput]:
 
     # late-arriving updates ---------------------------------------------------------------------
     for table in tables:
-        columns = {c.lower(): t for c, t in deps.schema.get(table, {}).items()}
-        if "updated_at" not in columns or table not in data_end:
+        schema_columns = {c.lower() for c in deps.schema.get(table, {})}
+        if "updated_at" not in schema_columns or table not in data_end:
             continue
         mature_end = min(prev.end, data_end[table] - timedelta(days=14))
         mature_start = mature_end - timedelta(days=27)
@@ -289,7 +344,14 @@ def _run(packet: TaskPacket, deps: QualityDeps) -> AgentReport[QualityOutput]:
         rows, late = int(row["rows"] or 0), int(row["late_rows"] or 0)
         recent = (data_end[table] - cur.end).days < 14
         if rows and late / rows > LATE_SHARE and recent:
-            share = number(f"quality.late.{table}", bi(lang, f"{table} 晚到更新占比", f"{table} late updates"), late / rows * 100, "%", 1, result.evidence_id)
+            share = number(
+                f"quality.late.{table}",
+                bi(lang, f"{table} 晚到更新占比", f"{table} late updates"),
+                late / rows * 100,
+                "%",
+                1,
+                result.evidence_id,
+            )
             numbers.append(share)
             flags.append(
                 QualityFlag(
@@ -300,7 +362,11 @@ def _run(packet: TaskPacket, deps: QualityDeps) -> AgentReport[QualityOutput]:
                         f"late_arriving: about {share.rendered()} of rows are updated more than {LATE_LAG_DAYS} days after their date (e.g. refunds); the last days of the period may still change",
                     ),
                     affects_period=True,
-                    assumption=bi(lang, "本期最后几天的数据按当前加载状态视为最终值。", "The last days of the period are taken as loaded, as if final."),
+                    assumption=bi(
+                        lang,
+                        "本期最后几天的数据按当前加载状态视为最终值。",
+                        "The last days of the period are taken as loaded, as if final.",
+                    ),
                 )
             )
     output = QualityOutput(
@@ -313,7 +379,9 @@ def _run(packet: TaskPacket, deps: QualityDeps) -> AgentReport[QualityOutput]:
         assumptions_made=tuple(assumptions),
         confidence=0.9,
     )
-    summary = bi(lang, f"运行 {len(checks)} 项检查，{len(flags)} 个问题。", f"Ran {len(checks)} checks; {len(flags)} flags.")
+    summary = bi(
+        lang, f"运行 {len(checks)} 项检查，{len(flags)} 个问题。", f"Ran {len(checks)} checks; {len(flags)} flags."
+    )
     return AgentReport(task_id=packet.task_id, status="success", result=ReportResult(summary=summary, data=output))
 
 
@@ -321,4 +389,6 @@ def incomplete_days(output: QualityOutput | None) -> list[date]:
     """Days the relay leaves out of daily tests: incomplete days inside the analysed periods."""
     if output is None:
         return []
-    return sorted({f.date for f in output.flags if f.date is not None and f.affects_period and f.issue.startswith(INCOMPLETE)})
+    return sorted(
+        {f.date for f in output.flags if f.date is not None and f.affects_period and f.issue.startswith(INCOMPLETE)}
+    )

@@ -84,7 +84,16 @@ def run(packet: TaskPacket, deps: ReportDeps) -> AgentReport[ReportOutput]:
             )
         )
     elif "headline.change" in numbers:
-        parts.append(fill(bi(lang, f"{period}{label}变化 {{num:headline.change}}。", f"{label} for {period} changed by {{num:headline.change}}."), numbers))
+        parts.append(
+            fill(
+                bi(
+                    lang,
+                    f"{period}{label}变化 {{num:headline.change}}。",
+                    f"{label} for {period} changed by {{num:headline.change}}.",
+                ),
+                numbers,
+            )
+        )
     if "stats.rel_change" in numbers and stats is not None:
         significant = stats.tests and stats.tests[0].p_value is not None and stats.tests[0].p_value < 0.05
         parts.append(
@@ -103,15 +112,32 @@ def run(packet: TaskPacket, deps: ReportDeps) -> AgentReport[ReportOutput]:
     if driver_findings:
         parts.append(bi(lang, "主要原因：", "Main driver: ") + said(driver_findings[0]))
     elif insight is not None:
-        parts.append(bi(lang, "没有发现显著的驱动因素：变化在各维度上是普遍的。", "No significant driver: the change is shared across every dimension."))
+        parts.append(
+            bi(
+                lang,
+                "没有发现显著的驱动因素：变化在各维度上是普遍的。",
+                "No significant driver: the change is shared across every dimension.",
+            )
+        )
     incomplete = [f for f in (quality.flags if quality else ()) if f.affects_period]
     if incomplete:
-        parts.append(bi(lang, f"注意：{len(incomplete)} 个数据质量问题涉及分析期（见下文）。", f"Note: {len(incomplete)} data-quality issue(s) touch the analysed periods (see below)."))
+        parts.append(
+            bi(
+                lang,
+                f"注意：{len(incomplete)} 个数据质量问题涉及分析期（见下文）。",
+                f"Note: {len(incomplete)} data-quality issue(s) touch the analysed periods (see below).",
+            )
+        )
     answer = " ".join(parts) or bi(lang, "没有得到结论。", "No conclusion could be drawn.")
 
     sections: list[ReportSection] = []
     if driver_findings:
-        sections.append(ReportSection(heading=bi(lang, "驱动因素", "Drivers"), body="\n".join(f"{i}. {said(f)}" for i, f in enumerate(driver_findings, 1))))
+        sections.append(
+            ReportSection(
+                heading=bi(lang, "驱动因素", "Drivers"),
+                body="\n".join(f"{i}. {said(f)}" for i, f in enumerate(driver_findings, 1)),
+            )
+        )
     tests = [said(f) for f in (stats.findings if stats else ())]
     if tests:
         sections.append(ReportSection(heading=bi(lang, "显著性检验", "Tests"), body="\n".join(tests)))
@@ -123,24 +149,39 @@ def run(packet: TaskPacket, deps: ReportDeps) -> AgentReport[ReportOutput]:
             sections.append(ReportSection(heading=bi(lang, "走势", "Trend"), body="\n".join(lines)))
     if quality is not None and quality.flags:
         lines = [
-            f"- {f.table}{' ' + f.date.isoformat() if f.date else ''}: {f.issue}" + (f" — {f.assumption}" if f.assumption else "")
+            f"- {f.table}{' ' + f.date.isoformat() if f.date else ''}: {f.issue}"
+            + (f" — {f.assumption}" if f.assumption else "")
             for f in quality.flags
         ]
         sections.append(ReportSection(heading=bi(lang, "数据质量", "Data quality"), body="\n".join(lines)))
     if packet.must_keep.assumptions:
-        sections.append(ReportSection(heading=bi(lang, "前置假设", "Assumptions"), body="\n".join(f"- {a.text}" for a in packet.must_keep.assumptions)))
+        sections.append(
+            ReportSection(
+                heading=bi(lang, "前置假设", "Assumptions"),
+                body="\n".join(f"- {a.text}" for a in packet.must_keep.assumptions),
+            )
+        )
     if packet.must_keep.excluded_paths:
         sections.append(
             ReportSection(
                 heading=bi(lang, "已排除的路径", "Ruled out"),
-                body="\n".join(f"- {x.path}" + (f" — {x.reason}" if x.reason else "") for x in packet.must_keep.excluded_paths),
+                body="\n".join(
+                    f"- {x.path}" + (f" — {x.reason}" if x.reason else "") for x in packet.must_keep.excluded_paths
+                ),
             )
         )
     if packet.must_keep.filters_applied:
         sections.append(
-            ReportSection(heading=bi(lang, "口径与过滤条件", "Definition and filters"), body="\n".join(f"- {f.predicate}" for f in packet.must_keep.filters_applied))
+            ReportSection(
+                heading=bi(lang, "口径与过滤条件", "Definition and filters"),
+                body="\n".join(f"- {f.predicate}" for f in packet.must_keep.filters_applied),
+            )
         )
-    key_metrics = tuple(numbers[k] for k in ("headline.current", "headline.previous", "headline.change_pct", "stats.rel_change") if k in numbers)
+    key_metrics = tuple(
+        numbers[k]
+        for k in ("headline.current", "headline.previous", "headline.change_pct", "stats.rel_change")
+        if k in numbers
+    )
     output = ReportOutput(
         task_id=packet.task_id,
         title=bi(lang, f"{period}{label}变化分析", f"Why {label} moved: {period}"),

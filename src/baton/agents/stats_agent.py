@@ -21,7 +21,7 @@ from baton.contracts.agent_outputs import Finding, QualityOutput, StatsOutput, S
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
 from baton.contracts.values import Assumption
 from baton.errors import BatonError
-from baton.stats import InsufficientData, SuffStats, StatsInputError, two_proportion_test, welch_t_test
+from baton.stats import InsufficientData, SuffStats, two_proportion_test, welch_t_test
 
 ALPHA = 0.05
 
@@ -45,10 +45,8 @@ def stat_test(name: str, method: str, estimate: float, ci: tuple[float, float], 
 def run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     try:
         return _run(packet, deps)
-    except (BatonError, InsufficientData, StatsInputError) as exc:
-        if isinstance(exc, BatonError):
-            return failed(packet, exc)
-        return AgentReport(task_id=packet.task_id, status="failed", issues=(f"insufficient_evidence: {exc}",))
+    except BatonError as exc:  # the stats layer's errors are BatonErrors too
+        return failed(packet, exc)
 
 
 def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
@@ -61,7 +59,10 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     quality = output_of(packet, "quality", QualityOutput)
     excluded = incomplete_days(quality)
     tree = metric_tree(catalog, metric, (), query.filters)
-    result = tool.run("stats:period_suffstats", period_suffstats(catalog, query, tree, excluded_days=excluded, dialect=tool.dialect).expression)
+    result = tool.run(
+        "stats:period_suffstats",
+        period_suffstats(catalog, query, tree, excluded_days=excluded, dialect=tool.dialect).expression,
+    )
     ev = result.evidence_id
     rows = {str(r["which"]): r for r in rows_as_dicts(result)}
     if CURRENT not in rows or PREVIOUS not in rows:
@@ -69,13 +70,19 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     a_row, b_row = rows[PREVIOUS], rows[CURRENT]
 
     def suff(r: dict[str, Any]) -> SuffStats:
-        return SuffStats(n=int(r["n"]), total=float(r["s"] or 0.0), sum_sq=float(r["ss"] or 0.0), shift=float(r["k"] or 0.0))
+        return SuffStats(
+            n=int(r["n"]), total=float(r["s"] or 0.0), sum_sq=float(r["ss"] or 0.0), shift=float(r["k"] or 0.0)
+        )
 
     welch = welch_t_test(suff(a_row), suff(b_row), ALPHA)
     ratio = catalog.metrics[metric].unit == "ratio"
     scale = 100.0 if ratio else 1.0
     days_note = (
-        bi(lang, f"（剔除不完整日期 {', '.join(str(d) for d in excluded)}）", f" (incomplete days left out: {', '.join(str(d) for d in excluded)})")
+        bi(
+            lang,
+            f"（剔除不完整日期 {', '.join(str(d) for d in excluded)}）",
+            f" (incomplete days left out: {', '.join(str(d) for d in excluded)})",
+        )
         if excluded
         else ""
     )
@@ -86,7 +93,9 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
             "Welch two-sample t-test on daily values (sufficient statistics from SQL)",
             welch.estimate,
             welch.ci or (welch.estimate, welch.estimate),
-            effect_size=dec(welch.effect_size) if welch.effect_size is not None and welch.effect_size == welch.effect_size else None,
+            effect_size=dec(welch.effect_size)
+            if welch.effect_size is not None and welch.effect_size == welch.effect_size
+            else None,
             effect_size_kind="cohen_d",
             p_value=dec(welch.p_value or 0.0, 12),
             n=welch.n_a + welch.n_b,
@@ -110,13 +119,29 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
             )
         )
         numbers += [
-            number("stats.rel_change", bi(lang, "日均值相对变化", "relative change of the daily mean"), welch.relative_change * 100, "%", 2, ev),
+            number(
+                "stats.rel_change",
+                bi(lang, "日均值相对变化", "relative change of the daily mean"),
+                welch.relative_change * 100,
+                "%",
+                2,
+                ev,
+            ),
             number("stats.rel_ci_low", bi(lang, "95% 区间下限", "95% CI low"), welch.relative_ci[0] * 100, "%", 2, ev),
-            number("stats.rel_ci_high", bi(lang, "95% 区间上限", "95% CI high"), welch.relative_ci[1] * 100, "%", 2, ev),
+            number(
+                "stats.rel_ci_high", bi(lang, "95% 区间上限", "95% CI high"), welch.relative_ci[1] * 100, "%", 2, ev
+            ),
         ]
     numbers += [
         number("stats.p_value", "p", welch.p_value or 0.0, "p", 4 if (welch.p_value or 0.0) >= 0.0001 else 8, ev),
-        number("stats.cohen_d", "Cohen's d", welch.effect_size if welch.effect_size == welch.effect_size else 0.0, "d", 2, ev),
+        number(
+            "stats.cohen_d",
+            "Cohen's d",
+            welch.effect_size if welch.effect_size is not None and welch.effect_size == welch.effect_size else 0.0,
+            "d",
+            2,
+            ev,
+        ),
     ]
     significant = (welch.p_value or 1.0) < ALPHA
     summary = bi(
@@ -128,11 +153,24 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     )
     if "stats.rel_change" not in {n.key for n in numbers}:
         summary = bi(lang, "日均值变化：p = {num:stats.p_value}。", "Daily mean change: p = {num:stats.p_value}.")
-    findings = [Finding(finding_id="stats-headline", summary=summary, confidence=0.95 if significant else 0.6, evidence_ids=(ev,), numbers=tuple(numbers))]
+    findings = [
+        Finding(
+            finding_id="stats-headline",
+            summary=summary,
+            confidence=0.95 if significant else 0.6,
+            evidence_ids=(ev,),
+            numbers=tuple(numbers),
+        )
+    ]
 
     if ratio and tree.kind == "ratio":
         num_c, den_c = tree.value.num, tree.value.den or ""
-        x1, n1, x2, n2 = (int(round(float(a_row[num_c]))), int(round(float(a_row[den_c]))), int(round(float(b_row[num_c]))), int(round(float(b_row[den_c]))))
+        x1, n1, x2, n2 = (
+            round(float(a_row[num_c])),
+            round(float(a_row[den_c])),
+            round(float(b_row[num_c])),
+            round(float(b_row[den_c])),
+        )
         if 0 <= x1 <= n1 and 0 <= x2 <= n2 and n1 > 0 and n2 > 0:
             prop = two_proportion_test(x1, n1, x2, n2, ALPHA)
             tests.append(
@@ -175,7 +213,11 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
             )
     assumptions = [
         Assumption(
-            text=bi(lang, f"每日数值视为相互独立的样本（Welch t 检验）{days_note}。", f"Daily values are treated as independent samples (Welch t-test){days_note}."),
+            text=bi(
+                lang,
+                f"每日数值视为相互独立的样本（Welch t 检验）{days_note}。",
+                f"Daily values are treated as independent samples (Welch t-test){days_note}.",
+            ),
             source_agent="stats",
         )
     ]
@@ -185,11 +227,20 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
         tests=tuple(tests),
         findings=tuple(findings),
         assumptions_made=tuple(assumptions),
-        next_steps_suggested=(bi(lang, "按维度下钻，找出变化来源。", "Drill down by dimension to find where the change came from."),),
+        next_steps_suggested=(
+            bi(lang, "按维度下钻，找出变化来源。", "Drill down by dimension to find where the change came from."),
+        ),
         confidence=0.9 if significant else 0.6,
     )
     return AgentReport(
         task_id=packet.task_id,
         status="success",
-        result=ReportResult(summary=bi(lang, "变化显著。" if significant else "变化不显著。", "Significant change." if significant else "Change not significant."), data=output),
+        result=ReportResult(
+            summary=bi(
+                lang,
+                "变化显著。" if significant else "变化不显著。",
+                "Significant change." if significant else "Change not significant.",
+            ),
+            data=output,
+        ),
     )

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeVar
-
 from decimal import Decimal
+from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 from sqlglot import exp
@@ -101,7 +100,7 @@ class QueryTool:
         return result
 
 
-def rows_as_dicts(result: QueryResult) -> list[dict[str, object]]:
+def rows_as_dicts(result: QueryResult) -> list[dict[str, Any]]:
     names = [c.name for c in result.columns]
     return [dict(zip(names, row, strict=True)) for row in result.rows]
 

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import Literal
 
 from baton.agents.quality import incomplete_days
 from baton.agents.tools import bi, metric_label, number, output_of, plan_of, scaled, unit_of
@@ -52,7 +53,9 @@ def run(packet: TaskPacket, deps: TrendDeps) -> AgentReport[TrendOutput]:
     metric = query.metrics[0]
     sql = output_of(packet, "sql", SqlOutput)
     if sql is None or not sql.rows:
-        return AgentReport(task_id=packet.task_id, status="failed", issues=("insufficient_evidence: no daily series in the packet",))
+        return AgentReport(
+            task_id=packet.task_id, status="failed", issues=("insufficient_evidence: no daily series in the packet",)
+        )
     quality = output_of(packet, "quality", QualityOutput)
     skip = set(incomplete_days(quality))
     tree = metric_tree(catalog, metric, (), query.filters)
@@ -74,21 +77,46 @@ def run(packet: TaskPacket, deps: TrendDeps) -> AgentReport[TrendOutput]:
     slope_n = None
     slope_ci: tuple[Decimal, Decimal] | None = None
     mk_p: Decimal | None = None
-    direction = "flat"
+    direction: Literal["up", "down", "flat"] = "flat"
     try:
         x = [float((d - cur.start).days) for d in kept_days]
         ols = ols_fit(x, kept)
         mk = mann_kendall(kept, x)
         lo, hi = ols.ci or (ols.estimate, ols.estimate)
         per_day = bi(lang, f"{unit}/天", f"{unit}/day")
-        slope_n = number("trend.slope", bi(lang, f"{label} 本期日斜率", f"{label} daily slope, current period"), ols.estimate, per_day, max(places, 2), ev)
-        low_n = number("trend.slope_low", bi(lang, "斜率 95% 区间下限", "slope 95% CI low"), min(lo, ols.estimate), per_day, max(places, 2), ev)
-        high_n = number("trend.slope_high", bi(lang, "斜率 95% 区间上限", "slope 95% CI high"), max(hi, ols.estimate), per_day, max(places, 2), ev)
+        slope_n = number(
+            "trend.slope",
+            bi(lang, f"{label} 本期日斜率", f"{label} daily slope, current period"),
+            ols.estimate,
+            per_day,
+            max(places, 2),
+            ev,
+        )
+        low_n = number(
+            "trend.slope_low",
+            bi(lang, "斜率 95% 区间下限", "slope 95% CI low"),
+            min(lo, ols.estimate),
+            per_day,
+            max(places, 2),
+            ev,
+        )
+        high_n = number(
+            "trend.slope_high",
+            bi(lang, "斜率 95% 区间上限", "slope 95% CI high"),
+            max(hi, ols.estimate),
+            per_day,
+            max(places, 2),
+            ev,
+        )
         slope_ci = (low_n.value, high_n.value)
         mk_p = Decimal(repr(round(mk.p_value or 1.0, 6)))
         direction = "up" if mk.trend == "increasing" else "down" if mk.trend == "decreasing" else "flat"
         mk_n = number("trend.mk_p", "Mann–Kendall p", mk.p_value or 1.0, "p", 4, ev)
-        words = {"up": ("上升", "rising"), "down": ("下降", "falling"), "flat": ("无明显趋势", "without a clear trend")}[direction]
+        words = {
+            "up": ("上升", "rising"),
+            "down": ("下降", "falling"),
+            "flat": ("无明显趋势", "without a clear trend"),
+        }[direction]
         findings.append(
             Finding(
                 finding_id="trend-slope",
@@ -105,7 +133,9 @@ def run(packet: TaskPacket, deps: TrendDeps) -> AgentReport[TrendOutput]:
     except (InsufficientData, StatsInputError) as exc:
         issues.append(f"trend: {exc}")
 
-    both = sorted(d for d in series if prev.start <= d <= cur.end and (prev.start <= d <= prev.end or cur.start <= d <= cur.end))
+    both = sorted(
+        d for d in series if prev.start <= d <= cur.end and (prev.start <= d <= prev.end or cur.start <= d <= cur.end)
+    )
     cp_days, cp_values = exclude_days(both, [series[d] for d in both], incomplete_days=skip)
     change_points: list[ChangePoint] = []
     try:
@@ -142,11 +172,18 @@ def run(packet: TaskPacket, deps: TrendDeps) -> AgentReport[TrendOutput]:
     anomalies = [s for s in in_scope if s.label == "anomaly"]
     peaks = sorted({s.peak_name for s in in_scope if s.label == "peak" and s.peak_name})
     if anomalies:
-        shown = ", ".join(f"{s.day} ({'高' if s.direction == 'high' else '低'})" if lang == "zh" else f"{s.day} ({s.direction})" for s in anomalies[:5])
+        shown = ", ".join(
+            f"{s.day} ({'高' if s.direction == 'high' else '低'})" if lang == "zh" else f"{s.day} ({s.direction})"
+            for s in anomalies[:5]
+        )
         findings.append(
             Finding(
                 finding_id="trend-anomalies",
-                summary=bi(lang, f"与前几周同星期相比的异常日：{shown}。", f"Days unusual against the same weekday of earlier weeks: {shown}."),
+                summary=bi(
+                    lang,
+                    f"与前几周同星期相比的异常日：{shown}。",
+                    f"Days unusual against the same weekday of earlier weeks: {shown}.",
+                ),
                 confidence=0.6,
                 evidence_ids=(ev,),
             )
@@ -163,7 +200,7 @@ def run(packet: TaskPacket, deps: TrendDeps) -> AgentReport[TrendOutput]:
         task_id=packet.task_id,
         metric=metric,
         grain="day",
-        direction=direction,  # type: ignore[arg-type]
+        direction=direction,
         slope=slope_n,
         slope_ci=slope_ci,
         mann_kendall_p=mk_p,
@@ -177,6 +214,8 @@ def run(packet: TaskPacket, deps: TrendDeps) -> AgentReport[TrendOutput]:
     return AgentReport(
         task_id=packet.task_id,
         status=status,
-        result=ReportResult(summary=bi(lang, f"分析了 {days_total} 天的走势。", f"Analysed {days_total} days of trend."), data=output),
+        result=ReportResult(
+            summary=bi(lang, f"分析了 {days_total} 天的走势。", f"Analysed {days_total} days of trend."), data=output
+        ),
         issues=tuple(issues),
     )

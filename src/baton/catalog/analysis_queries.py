@@ -160,6 +160,12 @@ def _not_excluded(column: exp.Expr, excluded: Sequence[date]) -> exp.Expr | None
     return exp.not_(column.copy().isin(*[_date(d) for d in sorted(set(excluded))]))
 
 
+def _sub(query: exp.Expr, alias: str = "d") -> exp.Expr:
+    """A compiled query as a named subquery."""
+    assert isinstance(query, exp.Query)
+    return query.subquery(alias)
+
+
 def _y(num: exp.Expr, den: exp.Expr | None) -> exp.Expr:
     return _div(num, den) if den is not None else _double(num)
 
@@ -240,7 +246,7 @@ def daily_series(
     compiled = compile_components(
         catalog, tree, filters=query.filters, start=start, end=end, as_of=query.as_of, dialect=dialect
     )
-    inner = compiled.expression.subquery("d")
+    inner = _sub(compiled.expression)
     select = exp.select(
         _col(PERIOD), *[exp.func("COALESCE", _col(c), exp.Literal.number(0)).as_(c) for c in tree.components]
     ).from_(inner)
@@ -283,7 +289,7 @@ def period_suffstats(
             *[exp.func("COALESCE", _col(c), exp.Literal.number(0)).as_(c) for c in tree.components],
         )
         .select(y.as_("y"), append=True)
-        .from_(compiled.expression.subquery("d"))
+        .from_(_sub(compiled.expression))
         .where(_in_periods(_col(PERIOD), cur, prev))
     )
     shifted = exp.select(exp.Star(), exp.Window(this=exp.func("AVG", _col("y")), partition_by=[]).as_("k")).from_(
@@ -340,7 +346,7 @@ def drilldown(
     zero = exp.Literal.number(0)
     cells = exp.select(
         _col(PERIOD), *[_col(d) for d in dims], *[exp.func("COALESCE", _col(c), zero).as_(c) for c in comps]
-    ).from_(compiled.expression.subquery("d"))
+    ).from_(_sub(compiled.expression))
     cells = cells.where(_in_periods(_col(PERIOD), cur, prev))
     totals = (
         exp.select(_col(PERIOD), *[exp.func("SUM", _col(c)).as_(f"tot_{c}") for c in comps])

@@ -27,7 +27,17 @@ from baton.agents import report as report_agent
 from baton.agents import sql_agent, stats_agent
 from baton.agents import trend as trend_agent
 from baton.agents.tools import PLAN_KEY, QueryTool, bi
-from baton.context import AgentSpec, Grants, Ledger, PacketRequest, StepRecord, build_packet, merge_report, pass_baton, start_relay
+from baton.context import (
+    AgentSpec,
+    Grants,
+    Ledger,
+    PacketRequest,
+    StepRecord,
+    build_packet,
+    merge_report,
+    pass_baton,
+    start_relay,
+)
 from baton.contracts.agent_outputs import (
     OUTPUT_MODELS,
     AgentOutputBase,
@@ -39,7 +49,16 @@ from baton.contracts.agent_outputs import (
     StatsOutput,
     TrendOutput,
 )
-from baton.contracts.answer import Answer, AnswerTimeRange, DriverInfo, ErrorInfo, HandoffInfo, MetricInfo, QualityFlagInfo, Status
+from baton.contracts.answer import (
+    Answer,
+    AnswerTimeRange,
+    DriverInfo,
+    ErrorInfo,
+    HandoffInfo,
+    MetricInfo,
+    QualityFlagInfo,
+    Status,
+)
 from baton.contracts.handoff import AgentReport, Baton, Task
 from baton.contracts.run import Budget, RunState
 from baton.contracts.semantic import Comparison, Language, SemanticQuery, TimeRange
@@ -130,8 +149,12 @@ def _with_comparison(query: SemanticQuery) -> SemanticQuery:
     if query.comparison is not None:
         return query.model_copy(update={"intent": "why"})
     days = query.time_range.days
-    prev = TimeRange(start=query.time_range.start - timedelta(days=days), end=query.time_range.start - timedelta(days=1))
-    return query.model_copy(update={"comparison": Comparison(kind="previous_period", range=prev), "grain": None, "intent": "why"})
+    prev = TimeRange(
+        start=query.time_range.start - timedelta(days=days), end=query.time_range.start - timedelta(days=1)
+    )
+    return query.model_copy(
+        update={"comparison": Comparison(kind="previous_period", range=prev), "grain": None, "intent": "why"}
+    )
 
 
 def _checkpoint_key(agent: str) -> str:
@@ -178,14 +201,22 @@ def _plan(ctx: RunContext, session: Session) -> dict[str, Any]:
 def _relay(ctx: RunContext, session: Session, plan: dict[str, Any]) -> None:
     state = ctx.state
     language = state.language
-    task = Task(question=state.question, language=language, goal=bi(language, "解释指标变化的原因", "explain why the metric moved"))
+    task = Task(
+        question=state.question,
+        language=language,
+        goal=bi(language, "解释指标变化的原因", "explain why the metric moved"),
+    )
     ledger = Ledger()
     ledger.add("data", source_agent="planner", step=0, key=PLAN_KEY, data=plan["query"])
     tool = _tool(ctx, session, state.user, language)
     baton: Baton | None = None
     records: list[StepRecord] = []
     constraints = (
-        bi(language, "只读；所有查询经目录编译并以提问用户身份通过防火墙。", "Read-only; every query compiles through the catalog and passes the firewall as the asking user."),
+        bi(
+            language,
+            "只读；所有查询经目录编译并以提问用户身份通过防火墙。",
+            "Read-only; every query compiles through the catalog and passes the firewall as the asking user.",
+        ),
         bi(language, "数字原样引用，不得改写。", "Quote numbers exactly; never re-tell them."),
     )
     states = {"sql": "plan_sql", "quality": "execute", "stats": "analyse", "report": "explain"}
@@ -214,8 +245,14 @@ def _relay(ctx: RunContext, session: Session, plan: dict[str, Any]) -> None:
             )
             tokens = packet.token_count or 0
             ctx.trace.emit(
-                "handoff", step=step, agent=name, context_id=packet.context_id, tokens=tokens,
-                parent_context_id=packet.parent_context_id, over_budget=packet.over_budget, dropped=list(packet.dropped),
+                "handoff",
+                step=step,
+                agent=name,
+                context_id=packet.context_id,
+                tokens=tokens,
+                parent_context_id=packet.parent_context_id,
+                over_budget=packet.over_budget,
+                dropped=list(packet.dropped),
             )
             ctx.store.put_packet(state.run_id, packet.context_id, text)
             ctx.charge_tokens(tokens)
@@ -237,9 +274,16 @@ def _relay(ctx: RunContext, session: Session, plan: dict[str, Any]) -> None:
         report = AgentReport[model].model_validate(saved["report"])  # type: ignore[valid-type]
         assert report.result is not None
         merge_report(ledger, report, agent=name, step=step, context_id=str(saved["context_id"]))
-        payload: AnyAgentOutput = report.result.data  # type: ignore[assignment]
+        payload: AnyAgentOutput = report.result.data
         if baton is None:
-            baton = start_relay(task, payload, run_id=state.run_id, constraints=constraints, expected_output=model, context_id=str(saved["context_id"]))
+            baton = start_relay(
+                task,
+                payload,
+                run_id=state.run_id,
+                constraints=constraints,
+                expected_output=model,
+                context_id=str(saved["context_id"]),
+            )
         else:
             baton = pass_baton(baton, payload, expected_output=model, context_id=str(saved["context_id"]))
         records.append(StepRecord(step, name, payload))
@@ -271,7 +315,9 @@ def answer_from_state(state: RunState) -> Answer:
     insight: InsightOutput = _load(state, "insight")
     report: ReportOutput = _load(state, "report")
     outputs: list[tuple[str, AgentOutputBase]] = [
-        (n, o) for n, o in (("sql", sql), ("quality", quality), ("stats", stats), ("trend", trend), ("insight", insight)) if o is not None
+        (n, o)
+        for n, o in (("sql", sql), ("quality", quality), ("stats", stats), ("trend", trend), ("insight", insight))
+        if o is not None
     ]
     drivers = [
         DriverInfo(
@@ -299,7 +345,9 @@ def answer_from_state(state: RunState) -> Answer:
         for name, out in outputs
         for f in out.findings
     ]
-    tests: list[dict[str, Any]] = [{"agent": "stats", **t.model_dump(mode="json")} for t in (stats.tests if stats else ())]
+    tests: list[dict[str, Any]] = [
+        {"agent": "stats", **t.model_dump(mode="json")} for t in (stats.tests if stats else ())
+    ]
     for d in insight_agent.driver_details(insight) if insight is not None else []:
         tests.append(
             {
@@ -324,7 +372,10 @@ def answer_from_state(state: RunState) -> Answer:
         for name in RELAY
         if (c := state.checkpoints.get(_checkpoint_key(name))) is not None
     ]
-    freshness = next((report_agent.said(f) for f in (quality.findings if quality else ()) if f.finding_id == "quality-freshness"), None)
+    freshness = next(
+        (report_agent.said(f) for f in (quality.findings if quality else ()) if f.finding_id == "quality-freshness"),
+        None,
+    )
     return Answer(
         run_id=state.run_id,
         status="answered",
@@ -343,7 +394,9 @@ def answer_from_state(state: RunState) -> Answer:
         findings=findings,
         tests=tests,
         quality_flags=[
-            QualityFlagInfo(table=f.table, date=f.date, issue=f.issue, affects_period=f.affects_period, assumption=f.assumption)
+            QualityFlagInfo(
+                table=f.table, date=f.date, issue=f.issue, affects_period=f.affects_period, assumption=f.assumption
+            )
             for f in (quality.flags if quality else ())
         ],
         excluded_paths=excluded,
@@ -360,7 +413,10 @@ def _failure(state: RunState, exc: BatonError) -> tuple[Answer, str]:
         status, terminal = "refused", "refused"
     else:
         status, terminal = "failed", "failed"
-    detail = {k: (v if isinstance(v, str | int | float | bool | list | dict | type(None)) else str(v)) for k, v in exc.detail.items()}
+    detail = {
+        k: (v if isinstance(v, str | int | float | bool | list | dict | type(None)) else str(v))
+        for k, v in exc.detail.items()
+    }
     answer = Answer(
         run_id=state.run_id,
         status=status,
@@ -388,10 +444,15 @@ def _drive(ctx: RunContext, session: Session) -> Answer:
         ctx.finish(terminal, answer, error=exc.to_dict(ctx.state.language))  # type: ignore[arg-type]
         return answer
     except Exception as exc:
-        ctx.trace.emit("tool_call", tool="internal", ok=False, error_code="tool_failure", traceback=traceback.format_exc())
+        ctx.trace.emit(
+            "tool_call", tool="internal", ok=False, error_code="tool_failure", traceback=traceback.format_exc()
+        )
         answer, _ = _failure(
             ctx.state,
-            InsufficientEvidence(f"Internal error ({type(exc).__name__}); the details are in the run trace.", "内部错误，详情已记录在运行轨迹中。"),
+            InsufficientEvidence(
+                f"Internal error ({type(exc).__name__}); the details are in the run trace.",
+                "内部错误，详情已记录在运行轨迹中。",
+            ),
         )
         answer = answer.model_copy(update={"error": ErrorInfo(code="tool_failure", message=type(exc).__name__)})
         ctx.finish("failed", answer, error={"code": "tool_failure", "message": type(exc).__name__})
@@ -431,7 +492,9 @@ def resume_analysis(session: Session, run_id: str) -> Answer:
     return _drive(ctx, session)
 
 
-def analyze(question: str, *, as_of: date | None = None, user: str | None = None, config: Path | str | None = None) -> Answer:
+def analyze(
+    question: str, *, as_of: date | None = None, user: str | None = None, config: Path | str | None = None
+) -> Answer:
     """Explain why a metric moved. Never raises for a bad question: the Answer carries the status."""
     from baton.config import resolve_config
     from baton.demo.generator import build_demo
