@@ -187,3 +187,13 @@ def test_cli_json_and_exit_codes(demo_dir: Path) -> None:
         _cli(), ["analyze", "Why did GMV drop in June 2026?", "--config", config, "--as-of", "2026-07-01"]
     )
     assert text.exit_code == 0 and "conversion rate" in text.output
+
+
+def test_year_over_year_keeps_every_packet_within_budget(demo_session: Session) -> None:
+    answer = analyze_session(demo_session, "为什么2026年6月的GMV同比下降了？", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    query = answer.semantic_query
+    assert query is not None and query.comparison is not None and query.comparison.kind == "same_period_last_year"
+    assert answer.drivers[0].members == {"channel": "app", "user_type": "new"}
+    handoffs = [e.payload for e in _trace(demo_session, answer) if e.type == "handoff"]
+    assert handoffs and not any(p["over_budget"] or p["dropped"] for p in handoffs)

@@ -161,3 +161,51 @@ def test_malformed_config_leaves_a_failed_run(tmp_path: Path) -> None:
     assert len(runs) == 1
     events = [json.loads(line) for line in runs[0].read_text(encoding="utf-8").splitlines()]
     assert events[-1]["type"] == "run_finished" and events[-1]["payload"]["status"] == "failed"
+
+
+def test_resume_rechecks_grants_instead_of_trusting_the_stored_approval(private_demo: Path) -> None:
+    from baton.orchestrator.replay import resume_run
+
+    settings = load_settings(private_demo / "baton.toml")
+    session = Session(settings)
+    # stop right after policy_check (as a crash would), then revoke the user's grant
+    stopped = ask(session, "上个月各渠道的GMV是多少？", as_of=AS_OF, user="east_manager", budget=Budget(max_steps=3))
+    state = session.store.load(stopped.run_id)
+    assert state.completed_steps == ["clarify_metric", "plan_sql", "policy_check"]
+    state.budget = Budget()
+    session.store.save(state)
+    session.close()
+    policy = private_demo / "policies.yaml"
+    text = policy.read_text(encoding="utf-8")
+    revoked = text.replace(
+        '      fact_order:\n        row_filter: {region: ["华东"]}\n', "", 1
+    ).replace('version: "demo-2026.11-1"', 'version: "demo-2026.11-2"')
+    assert revoked != text
+    policy.write_text(revoked, encoding="utf-8")
+
+    fresh = Session(settings)
+    resumed = resume_run(fresh, stopped.run_id)
+    fresh.close()
+    assert resumed.status == "refused"
+    assert resumed.error is not None and resumed.error.code in {"permission_denied", "table_not_permitted"}
+    assert resumed.result is None
+
+
+def test_resume_continues_without_rerunning_finished_steps(demo_session: Session) -> None:
+    from baton.orchestrator.replay import resume_run
+    from baton.trace.writer import read_trace
+
+    stopped = ask(demo_session, "What was GMV by channel last month?", as_of=AS_OF, budget=Budget(max_steps=2))
+    state = demo_session.store.load(stopped.run_id)
+    assert state.completed_steps == ["clarify_metric", "plan_sql"]
+    state.budget = Budget()
+    demo_session.store.save(state)
+    resumed = resume_run(demo_session, stopped.run_id)
+    direct = ask(demo_session, "What was GMV by channel last month?", as_of=AS_OF)
+    assert resumed.status == "answered"
+    assert resumed.result is not None and direct.result is not None
+    assert resumed.result.rows == direct.result.rows
+    assert resumed.answer == direct.answer
+    events = read_trace(demo_session.runs_dir / stopped.run_id / "trace.jsonl")
+    assert [e.type for e in events].count("plan_created") == 1  # planning was not re-run
+    assert demo_session.store.load(stopped.run_id).status == "done"

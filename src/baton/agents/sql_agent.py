@@ -87,7 +87,8 @@ def _run(packet: TaskPacket, deps: SqlDeps) -> AgentReport[SqlOutput]:
     totals = tool.run("headline_totals", headline.expression)
     tree = metric_tree(catalog, metric, (), query.filters)
     start = min(cur.start, prev.start) - timedelta(days=HISTORY_DAYS)
-    daily_q = daily_series(catalog, query, tree, start=start, end=cur.end, dialect=tool.dialect)
+    windows = [(r.start - timedelta(days=HISTORY_DAYS), r.end) for r in sorted((prev, cur), key=lambda r: r.start)]
+    daily_q = daily_series(catalog, query, tree, start=start, end=cur.end, windows=windows, dialect=tool.dialect)
     daily = tool.run("daily_series", daily_q.expression)
     daily_rows = rows_as_dicts(daily)
 
@@ -164,7 +165,8 @@ def _run(packet: TaskPacket, deps: SqlDeps) -> AgentReport[SqlOutput]:
 
     days_seen = {str(r["period"]) for r in daily_rows}
     expected = [(start + timedelta(days=i)).isoformat() for i in range((cur.end - start).days + 1)]
-    missing = [d for d in expected if d not in days_seen and (prev.start.isoformat() <= d)]
+    in_periods = [d for d in expected if any(r.start.isoformat() <= d <= r.end.isoformat() for r in (prev, cur))]
+    missing = [d for d in in_periods if d not in days_seen]
     if missing:
         anomalies.append(
             bi(language, f"以下日期没有数据：{', '.join(missing[:10])}", f"No rows on: {', '.join(missing[:10])}")

@@ -240,9 +240,11 @@ def daily_series(
     *,
     start: date,
     end: date,
+    windows: Sequence[tuple[date, date]] = (),
     dialect: Dialect = "duckdb",
 ) -> BuiltQuery:
-    """The daily components over ``[start, end]`` (history + both periods); ~60–400 rows."""
+    """The daily components over ``[start, end]``, only the days inside ``windows`` if given
+    (history + each period, so a year-over-year series stays short)."""
     compiled = compile_components(
         catalog, tree, filters=query.filters, start=start, end=end, as_of=query.as_of, dialect=dialect
     )
@@ -250,6 +252,8 @@ def daily_series(
     select = exp.select(
         _col(PERIOD), *[exp.func("COALESCE", _col(c), exp.Literal.number(0)).as_(c) for c in tree.components]
     ).from_(inner)
+    if windows:
+        select = select.where(exp.or_(*[exp.paren(_between(_col(PERIOD), a, b)) for a, b in windows]))
     select = select.order_by(_col(PERIOD))
     return BuiltQuery("daily_series", select, (PERIOD, *tree.components), compiled)
 

@@ -210,9 +210,7 @@ def drive_ask(session: Session, ctx: RunContext, *, full_question: str | None = 
             drafted = {"sql": compiled.sql, "dialect": compiled.dialect, "tables": list(compiled.tables)}
             ctx.complete("plan_sql", drafted)
 
-        checked = ctx.completed("policy_check")
-        if checked is None:
-            ctx.enter("policy_check")
+        def policy_check(recheck: bool) -> tuple[ApprovedSql, list[str]]:
             notes = check_grants(catalog, query, principal, language)
             large = {t: catalog.time_column(t) for t, info in catalog.tables.items() if info.large}
             approved = approve(
@@ -231,13 +229,25 @@ def drive_ask(session: Session, ctx: RunContext, *, full_question: str | None = 
                 approved_sql_id=approved.approved_sql_id,
                 checks=list(approved.checks_passed),
                 row_filters=list(approved.row_filters_applied),
+                recheck=recheck,
             )
+            return approved, notes
+
+        checked = ctx.completed("policy_check")
+        if checked is None:
+            ctx.enter("policy_check")
+            approved, notes = policy_check(recheck=False)
             if approved.estimated_cost is not None:
                 ctx.charge_cost(float(approved.estimated_cost))
             state.sql[0].approved_sql_id = approved.approved_sql_id
             state.sql[0].approved_sql = approved.sql
             checked = {"approved": approved.model_dump(mode="json"), "notes": notes}
             ctx.complete("policy_check", checked)
+        elif ctx.completed("execute") is None:
+            # resumed after the check: grants may have changed and approvals expire, so the
+            # stored approval is never trusted; the statement is checked again as the user now
+            approved, _ = policy_check(recheck=True)
+            checked = {**checked, "approved": approved.model_dump(mode="json")}
         approved = ApprovedSql.model_validate(checked["approved"])
 
         executed = ctx.completed("execute")

@@ -106,9 +106,18 @@ class DuckDBBackend:
                     detail={"timeout_s": timeout_s},
                 ) from exc
             except (duckdb.ParserException, duckdb.BinderException, duckdb.CatalogException) as exc:
-                raise InvalidInput(f"The warehouse rejected the query: {exc}", f"数据仓库拒绝了该查询：{exc}") from exc
+                # the engine's text quotes the rewritten SQL: it goes to the trace (detail), not the message
+                raise InvalidInput(
+                    f"The warehouse rejected the query ({type(exc).__name__}).",
+                    f"数据仓库拒绝了该查询（{type(exc).__name__}）。",
+                    detail={"engine_error": str(exc)[:2000]},
+                ) from exc
             except duckdb.Error as exc:
-                raise ToolFailure(f"The warehouse failed: {exc}", f"数据仓库执行失败：{exc}") from exc
+                raise ToolFailure(
+                    f"The warehouse failed ({type(exc).__name__}).",
+                    f"数据仓库执行失败（{type(exc).__name__}）。",
+                    detail={"engine_error": str(exc)[:2000]},
+                ) from exc
             finally:
                 timer.cancel()
             elapsed = (time.perf_counter() - started) * 1000

@@ -78,12 +78,20 @@ class PostgresBackend:
                 detail={"timeout_s": timeout_s},
             ) from exc
         except (pg_errors.SyntaxError, pg_errors.UndefinedColumn, pg_errors.UndefinedTable) as exc:
-            raise InvalidInput(f"The warehouse rejected the query: {exc}", f"数据仓库拒绝了该查询：{exc}") from exc
+            raise InvalidInput(
+                f"The warehouse rejected the query ({type(exc).__name__}).",
+                f"数据仓库拒绝了该查询（{type(exc).__name__}）。",
+                detail={"engine_error": str(exc)[:2000]},
+            ) from exc
         except psycopg.OperationalError as exc:
             self._con = None
             raise WarehouseUnavailable(f"PostgreSQL failed: {exc}", f"PostgreSQL 连接失败：{exc}") from exc
         except psycopg.Error as exc:
-            raise ToolFailure(f"The warehouse failed: {exc}", f"数据仓库执行失败：{exc}") from exc
+            raise ToolFailure(
+                f"The warehouse failed ({type(exc).__name__}).",
+                f"数据仓库执行失败（{type(exc).__name__}）。",
+                detail={"engine_error": str(exc)[:2000]},
+            ) from exc
         elapsed = (time.perf_counter() - started) * 1000
         columns = [(d.name, _TYPE_NAMES.get(d.type_code, str(d.type_code))) for d in description]
         return RawResult(columns=columns, rows=list(rows[:row_cap]), truncated=len(rows) > row_cap, elapsed_ms=elapsed)

@@ -86,7 +86,8 @@ class Runner:
             hit = self._cache.get(key)
         if hit is not None:
             return hit.model_copy(update={"cached": True})
-        cap = min(self.row_cap, approved_max_rows(approved))
+        # the firewall wraps LIMIT row_limit + 1, so a row past the cap means "truncated"
+        cap = min(self.row_cap, approved.row_limit)
         raw = self.backend.execute(approved.sql, timeout_s=self.timeout_s, row_cap=cap)
         evidence = "ev_" + hashlib.sha256(f"{approved.approved_sql_id}:{version}".encode()).hexdigest()[:16]
         result = QueryResult(
@@ -103,8 +104,3 @@ class Runner:
         with self._lock:
             self._cache[key] = result
         return result
-
-
-def approved_max_rows(approved: Any) -> int:
-    value = getattr(approved, "max_rows", None)
-    return int(value) if isinstance(value, int) and value > 0 else 1_000_000
