@@ -276,3 +276,85 @@ def test_every_answered_eval_case_passes_the_gate_first_time(demo_session: Sessi
         assert answer.gate is not None and answer.gate.action == "pass", (case["id"], answer.answer, answer.gate)
         checked += 1
     assert checked >= 50
+
+
+REVIEW_EVIDENCE = [["华东", 268357061.70], ["华北", 1000.0]]
+
+
+@pytest.mark.parametrize(
+    ("text", "ok", "blocked"),
+    [
+        # (a) markdown emphasis no longer hides a number; only real masks are blanked
+        ("GMV in 华东 was **268,357,061.70**.", True, []),
+        ("GMV in 华东 was **999,999**.", False, ["999,999"]),
+        ("GMV in 华东 was __999999__ (up ~~42%~~).", False, ["999999", "42%"]),
+        ("GMV in 华东 was *999,999* and phone 138****5678, mail z***@qq.com, name ***.", False, ["999,999"]),
+        ("Masked phone 138****5678 and mail z***@qq.com are not numbers.", True, []),
+        # (b) a number right after another number and a space is read
+        ("华北 GMV: 1000 999999 total", False, ["999999"]),
+        ("Ranked 2 123456789 orders", False, ["123456789"]),
+        ("华北 1000 2 regions", True, []),
+        # (c) scientific notation and Chinese numerals are read and checked
+        ("GMV was 9.99e8.", False, ["9.99e8"]),
+        ("GMV was 2.68e8.", True, []),
+        ("GMV was 2.6835706170E+8", True, []),
+        ("华东GMV约三亿", True, []),  # 2.68亿 shown at 0 decimals, like "3亿"
+        ("华东GMV约五亿", False, ["五亿"]),
+        ("GMV是一千二百万", False, ["一千二百万"]),
+        ("华北GMV为一千", True, []),
+        ("共两个地区，GMV为一千零一", False, ["一千零一"]),
+        ("GMV为三四十亿", False, ["三四十亿"]),  # not an exact number: blocks as unverifiable
+        ("统一口径下，进一步看，十分稳定", True, []),  # prose, not numerals
+        ("GMV was 3千万", False, ["3千万"]),  # 3×10^7, not 3,000
+    ],
+)
+def test_numbers_the_review_found_unchecked_are_checked(text: str, ok: bool, blocked: list[str]) -> None:
+    decision = check_output(text, evidence=REVIEW_EVIDENCE, derived=[2], language="en")
+    assert decision.ok is ok, decision.violations
+    assert [v.text for v in decision.violations if v.kind == "number"] == blocked
+
+
+@pytest.mark.parametrize(
+    ("numeral", "value"),
+    [
+        ("三亿", 300_000_000),
+        ("一千二百万", 12_000_000),
+        ("十二", 12),
+        ("两千零五", 2005),
+        ("三亿五千万", 350_000_000),
+        ("一万亿", 10**12),
+        ("一百零八", 108),
+        ("三四十", None),
+        ("三点五亿", None),
+    ],
+)
+def test_chinese_numerals_parse_exactly_or_not_at_all(numeral: str, value: int | None) -> None:
+    from baton.policy.output_gate import parse_chinese_numeral
+
+    assert parse_chinese_numeral(numeral) == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Call 138 1234 5678 now",
+        "Call 138-1234-5678 now",
+        "Call +86 138 1234 5678",
+        "Call １３８１２３４５６７８",
+        "Mail zhang.san＠qq.com",
+        "Mail zhang.san @ qq.com",
+        "ID 110105 19491231 002X",
+        "ID １１０１０５１９４９１２３１００２Ｘ",
+    ],
+)
+def test_pii_variants_are_blocked(text: str) -> None:
+    decision = check_output(text, evidence=[], language="en")
+    assert "pii" in kinds(decision)
+    assert check_output(text, evidence=[], language="en", pii_allowed=True).violations == [
+        v for v in decision.violations if v.kind != "pii"
+    ]
+
+
+@pytest.mark.parametrize("text", ["From 187 to 2026-06-29", "GMV 1,387,654.32 on 2026-06-29", "2026年6月29日 138 单"])
+def test_dates_next_to_numbers_are_not_phone_numbers(text: str) -> None:
+    assert "pii" not in kinds(check_output(text, evidence=[], language="en"))

@@ -112,3 +112,21 @@ def test_fingerprint_is_stable_and_ignores_the_user_name() -> None:
     policy = load_policy(DEMO)
     assert policy.principal("analyst").grants_fingerprint() == policy.principal("analyst").grants_fingerprint()
     assert policy.principal("analyst").grants_fingerprint() != policy.principal("admin").grants_fingerprint()
+
+
+def test_min_group_size_defaults_to_ten_and_merges_to_the_smallest(tmp_path: Path) -> None:
+    data = _minimal()
+    agg2 = {"tables": {"fact_order": {"aggregate_only": {"dimensions": ["channel"], "min_group_size": 3}}}}
+    data["roles"]["agg2"] = agg2  # type: ignore[index]
+    data["users"]["d"] = {"roles": ["agg"]}  # type: ignore[index]
+    data["users"]["e"] = {"roles": ["agg", "agg2"]}  # type: ignore[index]
+    policy = load_policy(_write(tmp_path, data))
+    single, merged = policy.principal("d"), policy.principal("e")
+    assert single.aggregate_only["fact_order"].min_group_size == 10
+    assert merged.aggregate_only["fact_order"].min_group_size == 3
+    assert merged.aggregate_only["fact_order"].dimensions == frozenset({"region", "channel"})
+    assert single.grants_fingerprint() != merged.grants_fingerprint()
+    assert load_policy(DEMO).principal("marketing").aggregate_only["fact_order"].min_group_size == 10
+    data["roles"]["agg2"]["tables"]["fact_order"]["aggregate_only"]["min_group_size"] = 0  # type: ignore[index]
+    with pytest.raises(ConfigError):
+        load_policy(_write(tmp_path, data))

@@ -37,14 +37,27 @@ def test_limit_wraps_and_keeps_the_users_own_limit(policy: Policy, con: duckdb.D
     )
     tree = sqlglot.parse_one(approved.sql, read="duckdb")
     assert isinstance(tree, exp.Select)
-    assert tree.args["limit"].expression.name == "5"
+    assert tree.args["limit"].expression.name == "6"  # cap + 1: one extra row says "truncated"
     inner_limits = [
         s.args["limit"].expression.name for s in tree.find_all(exp.Select) if s is not tree and s.args.get("limit")
     ]
     assert inner_limits == ["7"]
     rows = con.execute(approved.sql).fetchall()
-    assert [r[0] for r in rows] == [1, 2, 3, 4, 5]
+    assert [r[0] for r in rows] == [1, 2, 3, 4, 5, 6]
     assert approved.row_limit == 5
+
+
+def test_limit_lets_the_runner_see_truncation_only_when_rows_were_cut(
+    policy: Policy, con: duckdb.DuckDBPyConnection
+) -> None:
+    analyst = policy.principal("analyst")
+    total = con.execute("SELECT count(*) FROM fact_order").fetchall()[0][0]
+    for cap, truncated in ((total - 1, True), (total, False), (total + 1, False)):
+        approved = approve("SELECT order_id FROM fact_order", principal=analyst, schema=SCHEMA, row_limit=cap)
+        fetched = len(con.execute(approved.sql).fetchall())
+        assert approved.row_limit == cap
+        assert fetched <= cap + 1
+        assert (fetched > approved.row_limit) is truncated
 
 
 def test_row_limit_never_exceeds_the_principals_maximum(policy: Policy) -> None:

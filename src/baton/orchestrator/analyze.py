@@ -59,10 +59,10 @@ from baton.contracts.answer import (
     QualityFlagInfo,
     Status,
 )
-from baton.contracts.handoff import AgentReport, Baton, Task
+from baton.contracts.handoff import AgentReport, Baton, MustKeep, Task
 from baton.contracts.run import Budget, RunState
 from baton.contracts.semantic import Comparison, Language, SemanticQuery, TimeRange
-from baton.errors import AmbiguousQuestion, BatonError, InsufficientEvidence, OutOfScope, PolicyRefusal, UnknownMetric
+from baton.errors import AmbiguousQuestion, BatonError, InsufficientEvidence, PolicyRefusal, UnknownMetric
 from baton.nlu.gate import detect_language
 from baton.orchestrator.ask import check_grants, metric_info
 from baton.orchestrator.run import RunContext, open_store
@@ -73,7 +73,8 @@ PROJECT_CONTEXT = (
     "Every number must come from a query result and be quoted exactly."
 )
 RELAY: tuple[str, ...] = ("sql", "quality", "stats", "trend", "insight", "report")
-TOKEN_BUDGET = {"trend": 16_000, "report": 12_000}
+TOKEN_BUDGET = {"trend": 40_000, "report": 16_000}
+"""Token budgets per packet; the trend agent reads the daily series itself (≈60 tokens a day)."""
 DEFAULT_BUDGET = 8_000
 
 SPECS: dict[str, AgentSpec] = {
@@ -232,7 +233,7 @@ def _relay(ctx: RunContext, session: Session, plan: dict[str, Any]) -> None:
                     spec=spec,
                     task=task,
                     constraints=constraints,
-                    must_keep=baton.must_keep if baton is not None else _empty_must_keep(),
+                    must_keep=baton.must_keep if baton is not None else MustKeep(),
                     snapshot=ledger.snapshot(),
                     history=tuple(records),
                     step=step,
@@ -287,12 +288,6 @@ def _relay(ctx: RunContext, session: Session, plan: dict[str, Any]) -> None:
         else:
             baton = pass_baton(baton, payload, expected_output=model, context_id=str(saved["context_id"]))
         records.append(StepRecord(step, name, payload))
-
-
-def _empty_must_keep() -> Any:
-    from baton.contracts.handoff import MustKeep
-
-    return MustKeep()
 
 
 def _load(state: RunState, name: str) -> Any:
@@ -507,4 +502,4 @@ def analyze(
         session.close()
 
 
-__all__ = ["OutOfScope", "analyze", "analyze_session", "answer_from_state", "planning_text", "resume_analysis"]
+__all__ = ["analyze", "analyze_session", "answer_from_state", "planning_text", "resume_analysis"]

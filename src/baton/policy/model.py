@@ -37,10 +37,17 @@ class AggregateOnly(_Strict):
 
     ``dimensions`` may be grouped and filtered on; ``measures`` may appear inside aggregate
     functions; any other column only inside ``COUNT(...)`` / ``COUNT(DISTINCT ...)``.
+
+    ``min_group_size`` (k, default 10) is k-anonymity-style suppression: the firewall adds
+    ``HAVING COUNT(*) >= k`` to the query level that aggregates the table, so a group built
+    from fewer than k rows is silently left out of the result (not refused). Set it to 1 to
+    turn suppression off. It does not stop differencing attacks (subtracting two large
+    groups that differ by one row); it stops the direct read of a single row as a "group".
     """
 
     dimensions: tuple[str, ...]
     measures: tuple[str, ...] = ()
+    min_group_size: int = Field(default=10, ge=1)
 
 
 class TableGrant(_Strict):

@@ -25,11 +25,20 @@ English month names with a day or year (``Jun 2025``, ``June 18``), quarter and 
 ``last 30 days``), every ``labels`` text the caller passes (catalog labels, the question's own
 period words) and every text cell of the evidence (a member called "iPhone 15" is a name).
 A digit glued to a Latin letter (``W23``, ``v5``) is an identifier, not a quantity.
+Markdown emphasis (``**1,234**``, ``__5__``, ``~~7~~``) is blanked before reading, and only real
+masked PII (``138****5678``, ``z***@qq.com``, ``***``) is blanked as a non-quantity.
+Scientific notation (``9.99e8``) is read with the exponent as its scale, and Chinese numerals
+with a unit (``三亿``, ``一千二百万``, ``百分之三十``) are read like ``3亿``/``1200万``/``30%``; a
+Chinese numeral that cannot be read exactly (``三四十``, ``三点五亿``) blocks as unverifiable.
+PII patterns are matched on the NFKC-normalised text with separators between digits removed,
+with separators allowed between the usual digit groups, so ``138 1234 5678``, ``138-1234-5678``
+and full-width ``zhang.san＠qq.com`` are caught.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
@@ -131,7 +140,8 @@ _NOT_QUANTITIES = [
         r"\d{1,2}\s*[日号](?![元])",
         r"第\s*\d+\s*" + _PERIOD_UNIT_ZH,
         r"(?:近|最近|过去|前|后|未来|这|上|下)\s*\d+\s*" + _PERIOD_UNIT_ZH,
-        r"[\w.@+-]*\*{2,}[\w.@+-]*",  # masked values (138****5678, a***@x.com)
+        r"(?<!\d)\d{3}\*{4}\d{4}(?!\d)",  # masked phone (138****5678), as the firewall writes it
+        r"[\w.+-]?\*{3}@[\w.-]+",  # masked e-mail (z***@qq.com)
         r"\d{4}\s*[QH][1-4]",
         r"(?<![A-Za-z])[QH][1-4]\s+\d{4}(?!\d)",
         r"(?<![A-Za-z])[QH][1-4](?![0-9])",
@@ -145,14 +155,18 @@ _NOT_QUANTITIES = [
     )
 ]
 
+_EMPHASIS = re.compile(r"\*+|_+|~~+")  # markdown emphasis / strikethrough markers (after masks are blanked)
 _NUMBER = re.compile(
     r"(?P<sign>[+\-−])?\s?(?P<cur>[¥$€£])?\s?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?P<suffix>\s?(?:%|‰|个百分点|pp\b|万亿|亿|万|千|(?:[KMBT](?![A-Za-z]))))?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:[eE](?P<exp>[+\-−]?\d{1,3})(?!\d|\.\d))?"
+    r"(?P<suffix>\s?(?:%|‰|个百分点|pp\b|万亿|亿|千万|百万|十万|万|千|(?:[KMBT](?![A-Za-z]))))?"
 )
 _SCALE = {
     "万亿": Decimal("1e12"),
     "亿": Decimal("1e8"),
+    "千万": Decimal("1e7"),
+    "百万": Decimal("1e6"),
+    "十万": Decimal("1e5"),
     "万": Decimal("1e4"),
     "千": Decimal("1e3"),
     "K": Decimal("1e3"),
@@ -167,6 +181,7 @@ def mask_non_quantities(text: str, labels: Iterable[str] = ()) -> str:
     masked = text
     for pattern in _NOT_QUANTITIES:  # dates first: a label "2026-06" must not split "2026-06-01"
         masked = pattern.sub(lambda m: " " * len(m.group(0)), masked)
+    masked = _EMPHASIS.sub(lambda m: " " * len(m.group(0)), masked)  # **999,999** is the number 999,999
     for label in sorted({lb for lb in labels if lb and any(ch.isdigit() for ch in lb)}, key=len, reverse=True):
         # a label is a whole word of digits: "2025" never blanks part of "120,250.5"
         bounded = re.compile(r"(?<![\d.,])" + re.escape(label) + r"(?![\d]|[.,]\d)")
@@ -187,11 +202,18 @@ class NumberToken:
 
 
 def read_numbers(text: str, labels: Iterable[str] = ()) -> list[NumberToken]:
-    """Every quantity in ``text`` (dates, periods, labels and identifiers skipped)."""
+    """Every quantity in ``text`` (dates, periods, labels and identifiers skipped).
+
+    A Chinese numeral that cannot be read exactly comes back with ``magnitude`` NaN, which no
+    evidence supports: the gate blocks what it cannot verify.
+    """
     masked = mask_non_quantities(text, labels)
     tokens: list[NumberToken] = []
     for m in _NUMBER.finditer(masked):
-        before = masked[m.start() - 1] if m.start() > 0 else " "
+        # The character before the token itself (its sign, currency or first digit), not before
+        # the optional space the pattern may have swallowed: "1000 999999" is two numbers.
+        start = next(m.start(g) for g in ("sign", "cur", "num") if m.group(g) is not None)
+        before = masked[start - 1] if start > 0 else " "
         after = masked[m.end()] if m.end() < len(masked) else " "
         first_digit = m.start("num")
         glued_before = masked[first_digit - 1] if first_digit > 0 else " "
@@ -202,14 +224,90 @@ def read_numbers(text: str, labels: Iterable[str] = ()) -> list[NumberToken]:
         digits = m.group("num").replace(",", "")
         suffix = (m.group("suffix") or "").strip()
         sign_char = m.group("sign")
+        exponent = Decimal(1).scaleb(int(m.group("exp").replace("−", "-"))) if m.group("exp") else Decimal(1)
         tokens.append(
             NumberToken(
-                text=text[m.start() : m.end()].strip(),
+                text=text[start : m.end()].strip(),
                 magnitude=Decimal(digits),
                 decimals=len(digits.split(".")[1]) if "." in digits else 0,
-                scale=_SCALE.get(suffix, Decimal(1)),
+                scale=_SCALE.get(suffix, Decimal(1)) * exponent,
                 percent=Decimal(100) if suffix in ("%", "个百分点", "pp") else Decimal(1000) if suffix == "‰" else None,
                 sign=0 if sign_char is None else (1 if sign_char == "+" else -1),
+            )
+        )
+    tokens.extend(_chinese_numbers(text, masked))
+    return tokens
+
+
+_ZH_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_ZH_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
+_ZH_BIG_UNITS = {"万": 10**4, "亿": 10**8}
+# A numeral is a run of numeral characters holding at least one digit and one unit
+# ("三亿", "一千二百万", "十二"): a lone "一" ("一些", "统一") or "十分" is ordinary prose.
+_ZH_NUMERAL = re.compile(
+    r"(?P<pct>百分之)?(?P<num>[零〇一二两三四五六七八九十百千万亿点]*"
+    r"(?:[一二两三四五六七八九][零〇一二两三四五六七八九]*[十百千万亿]|[十百千万亿][零〇一二两三四五六七八九])"
+    r"[零〇一二两三四五六七八九十百千万亿点]*)"
+)
+
+
+def parse_chinese_numeral(numeral: str) -> int | None:
+    """``"一千二百万"`` -> 12000000; None when the numeral is not an exact, well-formed number
+    (``"三四十"`` is "thirty or forty", ``"三点五亿"`` has a decimal point Baton does not read)."""
+    total = section = 0
+    number: int | None = None
+    for ch in numeral:
+        if ch in _ZH_DIGITS:
+            if number not in (None, 0) and _ZH_DIGITS[ch] != 0:
+                return None  # two digits in a row without a unit: an approximation
+            number = _ZH_DIGITS[ch]
+        elif ch in _ZH_SMALL_UNITS:
+            section += (1 if number is None else number) * _ZH_SMALL_UNITS[ch]
+            number = None
+        elif ch in _ZH_BIG_UNITS:
+            if ch == "亿":
+                total = (total + section + (number or 0)) * _ZH_BIG_UNITS[ch]
+                section = 0
+            else:
+                section = (section + (number or 0)) * _ZH_BIG_UNITS[ch]
+            number = None
+        else:
+            return None
+    return total + section + (number or 0)
+
+
+def _chinese_numbers(text: str, masked: str) -> list[NumberToken]:
+    tokens: list[NumberToken] = []
+    for m in _ZH_NUMERAL.finditer(masked):
+        numeral = m.group("num")
+        value = parse_chinese_numeral(numeral)
+        scale = Decimal(1)
+        for unit, factor in (("万亿", Decimal("1e12")), ("亿", Decimal("1e8")), ("万", Decimal("1e4"))):
+            if numeral.endswith(unit):
+                scale = factor
+                break
+        magnitude = Decimal("NaN") if value is None else Decimal(value) / scale
+        tokens.append(
+            NumberToken(
+                text=text[m.start() : m.end()],
+                magnitude=magnitude,
+                decimals=0 if magnitude.is_nan() else max(0, -magnitude.normalize().as_tuple().exponent),  # type: ignore[operator]
+                scale=scale,
+                percent=Decimal(100) if m.group("pct") else None,
+                sign=0,
             )
         )
     return tokens
@@ -236,6 +334,8 @@ def _to_decimal(value: object) -> Decimal | None:
 
 def _rounds_to(candidate: Decimal, token: NumberToken) -> bool:
     """Does ``candidate`` (already scaled) display as the token's digits?"""
+    if token.magnitude.is_nan():
+        return False  # a numeral the gate could not read is never supported
     quantum = Decimal(1).scaleb(-token.decimals)
     magnitude = abs(candidate)
     for rounding in (ROUND_HALF_UP, ROUND_HALF_EVEN):
@@ -285,9 +385,10 @@ class Evidence:
 # PII and claims.
 
 _PII_PATTERNS = (
-    ("phone", re.compile(r"(?<!\d)(?:\+?86[- ]?)?1[3-9]\d{9}(?!\d)")),
+    # 3-4-4 and 6-8-4 groups may be written with a space, hyphen or dot between them
+    ("phone", re.compile(r"(?<![\d.])(?:\+?86[\s-]?)?1[3-9]\d[\s.-]?\d{4}[\s.-]?\d{4}(?![\d.]\d|\d)")),
     ("email", re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
-    ("id_card", re.compile(r"(?<!\d)\d{17}[\dXx](?![\dA-Za-z])")),
+    ("id_card", re.compile(r"(?<!\d)\d{6}[\s-]?\d{8}[\s-]?\d{3}[\dXx](?![\dA-Za-z])")),
 )
 _NEGATED_SIGNIFICANCE = re.compile(
     r"(?:不显著|无显著|没有显著|并不显著|未达到显著|未见显著|not\s+(?:statistically\s+)?significant|"
@@ -306,11 +407,22 @@ def _say(language: Language, zh: str, en: str) -> str:
     return zh if language == "zh" else en
 
 
+_AT_SPACING = re.compile(r"\s*@\s*")
+
+
+def pii_view(text: str) -> str:
+    """The text as PII patterns see it: NFKC (full-width ＠, letters and digits become ASCII)
+    with spaces around ``@`` removed. Separators inside phone and ID numbers are allowed by
+    the patterns themselves (only between the usual digit groups, so dates stay dates)."""
+    return _AT_SPACING.sub("@", unicodedata.normalize("NFKC", text))
+
+
 def _pii_violations(text: str, pii_values: set[str] | None, language: Language) -> list[Violation]:
     found: list[Violation] = []
+    text = pii_view(text)
     lowered = text.lower()
     for value in sorted(pii_values or ()):
-        if len(value) >= 2 and value.lower() in lowered:
+        if len(value) >= 2 and (value.lower() in lowered or pii_view(value).lower() in lowered):
             found.append(
                 Violation(
                     kind="pii",

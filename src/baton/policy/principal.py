@@ -25,6 +25,7 @@ class AggregateRule:
 
     dimensions: frozenset[str]
     measures: frozenset[str]
+    min_group_size: int = 1
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,8 @@ class Principal:
             "pii": sorted(f"{t}.{c}={rule}" for (t, c), rule in self.pii.items()),
             "masks": sorted(f"{t}.{c}={style}" for (t, c), style in self.mask_styles.items()),
             "aggregate_only": {
-                t: [sorted(rule.dimensions), sorted(rule.measures)] for t, rule in sorted(self.aggregate_only.items())
+                t: [sorted(rule.dimensions), sorted(rule.measures), rule.min_group_size]
+                for t, rule in sorted(self.aggregate_only.items())
             },
             "max_rows": self.max_rows,
             "max_cost": self.max_cost,
@@ -171,6 +173,7 @@ def _merge_aggregate_only(grants: list[TableGrant]) -> AggregateRule | None:
     return AggregateRule(
         dimensions=frozenset(d for rule in rules for d in rule.dimensions),
         measures=frozenset(m for rule in rules for m in rule.measures),
+        min_group_size=min(rule.min_group_size for rule in rules),  # roles only grant: the smallest k
     )
 
 

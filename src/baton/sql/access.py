@@ -134,24 +134,50 @@ def _is_aggregate(node: exp.Expr) -> bool:
     return isinstance(node, exp.AggFunc) and not isinstance(node.parent, exp.Window)
 
 
-def _scope_aggregates(select: exp.Expr) -> bool:
+# A subquery (scalar, IN, EXISTS, LATERAL, derived table, CTE body) is a scope of its own: an
+# aggregate inside it aggregates *its* rows, once per row of the enclosing query.
+_SCOPE_BOUNDARIES = (exp.Query, exp.Subquery)
+
+
+def _walk_own_scope(node: exp.Expr) -> Iterator[exp.Expr]:
+    """``node`` and its descendants, without descending into nested subqueries."""
+    if isinstance(node, _SCOPE_BOUNDARIES):
+        return
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(child for child in current.iter_expressions() if not isinstance(child, _SCOPE_BOUNDARIES))
+
+
+def scope_aggregates(select: exp.Expr, *, count_distinct: bool = True) -> bool:
+    """Does this SELECT itself aggregate (GROUP BY, DISTINCT unless ``count_distinct`` is
+    False, or an aggregate function)? Aggregates inside its subqueries do not count."""
     if not isinstance(select, exp.Select):
         return False
-    if select.args.get("group") or select.args.get("distinct"):
+    if select.args.get("group") or (count_distinct and select.args.get("distinct")):
         return True
     for part in [*select.expressions, select.args.get("having")]:
-        if part is not None and any(_is_aggregate(n) for n in part.walk()):
+        if part is not None and any(_is_aggregate(n) for n in _walk_own_scope(part)):
             return True
     return False
 
 
 def _enclosing_aggregate(node: exp.Expr, stop: exp.Expr) -> exp.AggFunc | None:
+    """The aggregate of scope ``stop`` that ``node`` sits in, if any.
+
+    Crossing a subquery boundary first means the node is read inside another scope (a
+    correlated reference): an aggregate there runs once per outer row, so it does not count.
+    """
+    found: exp.AggFunc | None = None
     current = node.parent
     while current is not None and current is not stop:
-        if isinstance(current, exp.AggFunc) and _is_aggregate(current):
-            return current
+        if isinstance(current, _SCOPE_BOUNDARIES):
+            return None
+        if found is None and isinstance(current, exp.AggFunc) and _is_aggregate(current):
+            found = current
         current = current.parent
-    return None
+    return found
 
 
 def check_aggregate_only(statement: exp.Expr, principal: Principal) -> None:
@@ -163,7 +189,7 @@ def check_aggregate_only(statement: exp.Expr, principal: Principal) -> None:
         if rule is None:
             continue
         select = scan.scope.expression
-        if not _scope_aggregates(select):
+        if not scope_aggregates(select):
             raise FirewallError(
                 "detail_not_permitted",
                 user=principal.user,
@@ -304,7 +330,7 @@ def _single_row(source: exp.Table | Scope) -> bool:
     return (
         isinstance(select, exp.Select)
         and not select.args.get("group")
-        and any(_is_aggregate(n) for p in select.expressions for n in p.walk())
+        and any(_is_aggregate(n) for p in select.expressions for n in _walk_own_scope(p))
     )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 from sqlglot import exp
 from sqlglot.errors import OptimizeError
 from sqlglot.optimizer.qualify import qualify
@@ -28,14 +28,18 @@ from baton.sql.access import (
     check_tables,
 )
 from baton.sql.errors import FirewallError
-from baton.sql.rewrite import secure_sources, wrap_limit
+from baton.sql.rewrite import enforce_min_group_size, secure_sources, wrap_limit
 from baton.sql.statement import check_functions, parse_single_query
 
 Dialect = Literal["duckdb", "postgres"]
 
 
 class ApprovedSql(BaseModel):
-    """A statement the firewall approved; the runner executes only these, by id."""
+    """A statement the firewall approved; the runner executes only these, by id.
+
+    ``row_limit`` is the row cap the runner enforces; ``sql`` ends in ``LIMIT row_limit + 1`` so
+    that a (row_limit + 1)-th row, when it exists, tells the runner the result was truncated.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -53,6 +57,10 @@ class ApprovedSql(BaseModel):
     partition_filters: list[str]
     row_limit: int
     estimated_cost: float | None
+    min_group_sizes: dict[str, int] = Field(
+        default_factory=dict,
+        description="aggregate-only tables whose groups of fewer than k rows were suppressed (HAVING COUNT(*) >= k)",
+    )
     created_at: datetime
     expires_at: datetime
 
@@ -128,6 +136,9 @@ def _approve(
         checks.append("partition_filter")
     check_cross_joins(qualified)
     checks.append("no_cross_join")
+    min_group_sizes = enforce_min_group_size(qualified, principal)
+    if min_group_sizes:
+        checks.append("min_group_size")
 
     report = secure_sources(qualified, principal, catalog, dialect)
     if report.row_filters_applied:
@@ -135,7 +146,7 @@ def _approve(
     if report.masked_columns:
         checks.append("pii_masked")
     limit = min(value for value in (row_limit, principal.max_rows) if value)
-    final = wrap_limit(qualified, limit)
+    final = wrap_limit(qualified, limit + 1)  # one extra row tells the runner the result was truncated
     checks.append("row_limit")
     rewritten = final.sql(dialect=dialect, comments=False)
 
@@ -169,6 +180,7 @@ def _approve(
         partition_filters=partition_filters,
         row_limit=limit,
         estimated_cost=cost,
+        min_group_sizes=min_group_sizes,
         created_at=created,
         expires_at=created + timedelta(seconds=ttl_seconds),
     )

@@ -15,7 +15,7 @@ import sqlglot
 from sqlglot import exp
 
 from baton.policy import Principal
-from baton.sql.access import physical_scans
+from baton.sql.access import physical_scans, scope_aggregates
 from baton.sql.errors import FirewallError
 
 LIMIT_ALIAS = "_baton_q"
@@ -99,6 +99,65 @@ def secure_sources(
     return report
 
 
+def _detail_refusal(principal: Principal, table: str, reason: str, reason_zh: str) -> FirewallError:
+    return FirewallError("detail_not_permitted", user=principal.user, table=table, reason=reason, reason_zh=reason_zh)
+
+
+def enforce_min_group_size(statement: exp.Expr, principal: Principal) -> dict[str, int]:
+    """AND ``COUNT(*) >= k`` into the HAVING of every query level that aggregates an
+    aggregate-only table with ``min_group_size`` k > 1 (a HAVING is created when absent).
+
+    This is k-anonymity-style suppression, not refusal: groups of fewer than k rows are
+    silently left out. Run after :func:`baton.sql.access.check_aggregate_only`, so every such
+    level already aggregates. ``COUNT(*)`` counts rows of the level, so the table must be its
+    only FROM item — a join could repeat one row k times and pass the floor; such queries are
+    refused and must aggregate the table in its own subquery first. Returns ``{table: k}``.
+    """
+    applied: dict[str, int] = {}
+    for scan in physical_scans(statement):
+        rule = principal.aggregate_only.get(scan.table)
+        if rule is None or rule.min_group_size <= 1:
+            continue
+        select = scan.scope.expression
+        if not isinstance(select, exp.Select) or len(scan.scope.selected_sources) != 1:
+            raise _detail_refusal(
+                principal,
+                scan.table,
+                "aggregate this table in its own subquery before joining it to anything",
+                "请先在单独的子查询中汇总此表，再与其他表关联",
+            )
+        if not select.args.get("group") and not scope_aggregates(select, count_distinct=False):
+            _distinct_to_group_by(select, principal, scan.table)
+        floor = exp.GTE(this=exp.Count(this=exp.Star()), expression=exp.Literal.number(rule.min_group_size))
+        having = select.args.get("having")
+        condition = floor if having is None else exp.and_(exp.paren(having.this, copy=False), floor)
+        select.set("having", exp.Having(this=condition))
+        applied[scan.table] = max(applied.get(scan.table, 0), rule.min_group_size)
+    return applied
+
+
+def _distinct_to_group_by(select: exp.Select, principal: Principal, table: str) -> None:
+    """``SELECT DISTINCT a, b`` (no aggregates) is grouping by ``a, b``: say so, so HAVING applies."""
+    distinct = select.args.get("distinct")
+    projections = [p.unalias() for p in select.expressions]
+    if (
+        not isinstance(distinct, exp.Distinct)
+        or distinct.args.get("on")
+        or any(p.find(exp.Window, exp.Subquery, exp.Query) for p in projections)
+    ):
+        raise _detail_refusal(
+            principal,
+            table,
+            "use GROUP BY with aggregate functions",
+            "请使用 GROUP BY 和聚合函数",
+        )
+    select.set("group", exp.Group(expressions=[p.copy() for p in projections]))
+
+
 def wrap_limit(statement: exp.Query, limit: int) -> exp.Select:
-    """``SELECT * FROM (<query>) AS _baton_q LIMIT n``: the user's own LIMIT stays inside."""
+    """``SELECT * FROM (<query>) AS _baton_q LIMIT n``: the user's own LIMIT stays inside.
+
+    Callers pass one more than the row cap they enforce, so that the runner can see that a
+    result was truncated (a cap+1-th row exists) without ever fetching more than cap+1 rows.
+    """
     return exp.select("*").from_(statement.subquery(LIMIT_ALIAS, copy=False)).limit(limit)
