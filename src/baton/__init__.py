@@ -10,7 +10,7 @@ The public surface is this module's ``__all__``; everything else is private and 
 
 from __future__ import annotations
 
-from baton._api import ask
+from baton._api import analyze, ask
 from baton.contracts.answer import Answer
 from baton.errors import (
     AmbiguousQuestion,
@@ -58,5 +58,6 @@ __all__ = [
     "UserError",
     "WarehouseUnavailable",
     "__version__",
+    "analyze",
     "ask",
 ]

@@ -23,3 +23,12 @@ def ask(
         return run_ask(session, question, as_of=as_of, user=user)
     finally:
         session.close()
+
+
+def analyze(
+    question: str, *, as_of: date | None = None, user: str | None = None, config: Path | str | None = None
+) -> Answer:
+    """Explain why a metric moved (the analysis relay). Never raises for a bad question."""
+    from baton.orchestrator.analyze import analyze as run_analyze
+
+    return run_analyze(question, as_of=as_of, user=user, config=config)

@@ -49,3 +49,12 @@ def test_cache_hits_and_is_invalidated_when_the_data_version_moves(demo_dir: Pat
     assert reloaded.evidence_id != first.evidence_id
     assert reloaded.rows == first.rows
     session.close()
+
+
+def test_rows_past_the_cap_are_marked_truncated(demo_session: Session) -> None:
+    sql = "SELECT order_id FROM fact_order WHERE order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'"
+    approved = approve(sql, principal=demo_session.principal("analyst"), schema=demo_session.schema, dialect="duckdb")
+    demo_session.registry.register(approved)
+    result = demo_session.runner.run(approved.approved_sql_id, user="analyst")
+    assert result.row_count == approved.row_limit
+    assert result.truncated

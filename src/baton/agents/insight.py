@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from decimal import Decimal
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,7 +44,7 @@ from baton.catalog.analysis_queries import CURRENT, PREVIOUS, MetricTree, drilld
 from baton.catalog.model import Catalog
 from baton.contracts.agent_outputs import Driver, Finding, InsightOutput, QualityOutput, StatsOutput
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
-from baton.contracts.values import Assumption, ExcludedPath
+from baton.contracts.values import Assumption, ExcludedPath, KeyNumber
 from baton.errors import BatonError
 from baton.stats import InsufficientData, StatsInputError, SuffStats, benjamini_hochberg, ratio_mix_rate, welch_t_test
 
@@ -369,12 +370,14 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
         )
 
     excluded_paths: list[ExcludedPath] = []
+    best_qs: list[float] = []
     named_dims = {d for c in drivers for d in c.members}
     for d in dims:
         if d in named_dims:
             continue
         own = [c for c in cands if list(c.members) == [d]]
         best_q = min((c.q_value for c in own), default=1.0)
+        best_qs.append(best_q)
         echoes = any(c.significant for c in cands if d in c.members)
         excluded_paths.append(
             ExcludedPath(
@@ -400,6 +403,7 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
     for factor in sorted(all_factors - named_factors):
         own = [c for c in cands if c.factor == factor]
         best_q = min((c.q_value for c in own), default=1.0)
+        best_qs.append(best_q)
         fl = metric_label(catalog, factor, lang)
         echoes = any(c.significant for c in own)
         excluded_paths.append(
@@ -467,8 +471,27 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
                 source_agent="insight",
             )
         )
+    anchor = evidence[0] if evidence else "derived"
+    supporting = [
+        number("insight.tests_run", bi(lang, "检验数", "tests run"), len(cands), "tests", 0, anchor),
+        number("insight.q_level", bi(lang, "显著性阈值 q", "q threshold"), Q_LEVEL, "q", 2, anchor),
+        number("insight.offsets", bi(lang, "抵消项数", "offsets"), len(offsetting), "tests", 0, anchor),
+        number("insight.drilldowns", bi(lang, "下钻数", "drill-downs"), len(combos), "drill-downs", 0, anchor),
+        *(
+            # q-values can be 1e-40: kept as the three significant digits the text states
+            KeyNumber(
+                key=f"insight.best_q.{i}",
+                label=bi(lang, "最小 q", "smallest q"),
+                value=Decimal(f"{q:.3g}"),
+                unit="q",
+                evidence_id=anchor,
+            )
+            for i, q in enumerate(best_qs)
+        ),
+    ]
     output = InsightOutput(
         task_id=packet.task_id,
+        supporting=tuple(supporting),
         drivers=tuple(out_drivers),
         findings=tuple(findings),
         assumptions_made=tuple(assumptions),

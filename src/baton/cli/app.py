@@ -13,7 +13,7 @@ import os
 import sys
 from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 from pydantic import ValidationError
@@ -178,7 +178,64 @@ def ask(
     """Answer a metric question with governed SQL, its definitions and data freshness.
 
     QUESTION "-" reads the question from standard input (UTF-8)."""
+    _answer_question(
+        "ask",
+        question,
+        config,
+        as_of,
+        user,
+        as_json,
+        output_format,
+        out,
+        (max_steps, max_tool_calls, max_tokens, max_cost),
+    )
+
+
+@app.command()
+def analyze(
+    question: Annotated[str, typer.Argument(help="The why-question, in Chinese or English.")],
+    config: ConfigOpt = None,
+    as_of: AsOfOpt = None,
+    user: UserOpt = None,
+    as_json: JsonOpt = False,
+    output_format: FormatOpt = None,
+    out: OutOpt = None,
+    max_steps: MaxStepsOpt = None,
+    max_tool_calls: MaxToolCallsOpt = None,
+    max_tokens: MaxTokensOpt = None,
+    max_cost: MaxCostOpt = None,
+) -> None:
+    """Explain why a metric moved: data checks, tests, drivers with intervals, excluded paths.
+
+    QUESTION "-" reads the question from standard input (UTF-8)."""
+    _answer_question(
+        "analyze",
+        question,
+        config,
+        as_of,
+        user,
+        as_json,
+        output_format,
+        out,
+        (max_steps, max_tool_calls, max_tokens, max_cost),
+    )
+
+
+def _answer_question(
+    kind: Literal["ask", "analyze"],
+    question: str,
+    config: Path | None,
+    as_of: str | None,
+    user: str | None,
+    as_json: bool,
+    output_format: str | None,
+    out: Path | None,
+    limits: tuple[int | None, int | None, int | None, float | None],
+) -> None:
+    """The shared walk of `ask` and `analyze`: settings, input, run, deliver, exit code."""
+    from baton.cli.analyze_cmd import render_analysis
     from baton.nlu.gate import detect_language
+    from baton.orchestrator.analyze import analyze_session
     from baton.orchestrator.ask import ask as run_ask
     from baton.orchestrator.session import Session
     from baton.report.deliver import deliver, parse_format
@@ -193,18 +250,21 @@ def ask(
         try:
             settings = _settings(config)
         except BatonError as exc:
-            record_early_failure("ask", question, user, exc, None)
+            record_early_failure(kind, question, user, exc, None)
             raise
         try:
             question = read_question(question)
         except BatonError as exc:
-            record_early_failure("ask", "<stdin>", user, exc, settings.runs_dir)
+            record_early_failure(kind, "<stdin>", user, exc, settings.runs_dir)
             raise
         lang = detect_language(question)
         session = Session(settings)
-        budget = budget_for(settings, max_steps, max_tool_calls, max_tokens, max_cost)
-        answer = run_ask(session, question, as_of=_as_of(as_of), user=user, budget=budget)
-        session.close()
+        budget = budget_for(settings, *limits)
+        try:
+            run = run_ask if kind == "ask" else analyze_session
+            answer = run(session, question, as_of=_as_of(as_of), user=user, budget=budget)
+        finally:
+            session.close()
         # the terminal report's chart goes beside the run's trace unless --out says otherwise
         delivery = deliver(answer, fmt, out, catalog=session.catalog, cwd=settings.runs_dir / answer.run_id)
     except BatonError as exc:
@@ -212,7 +272,7 @@ def ask(
         return
     console = _console()
     if fmt == "terminal":
-        render_answer(answer, console)
+        (render_answer if kind == "ask" else render_analysis)(answer, console)
         if delivery.chart_png is not None:
             console.print(("图表已保存：" if answer.language == "zh" else "Chart saved: ") + str(delivery.chart_png))
     if delivery.stdout is not None:

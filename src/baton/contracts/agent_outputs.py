@@ -117,6 +117,11 @@ class AgentOutputBase(BaseModel):
     assumptions_made: tuple[Assumption, ...] = ()
     paths_excluded: tuple[ExcludedPath, ...] = ()
     confidence: Confidence = 0.5
+    supporting: tuple[KeyNumber, ...] = Field(
+        default=(),
+        description="numbers quoted in assumptions and excluded paths (test counts, smallest q), kept "
+        "structured so every number in the report traces to a value, as the output gate requires",
+    )
 
     def key_numbers(self) -> tuple[KeyNumber, ...]:
         """Every structured number this output states (findings first, then supporting numbers)."""

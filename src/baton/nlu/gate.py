@@ -1,7 +1,8 @@
 """The input gate: questions that must not reach the planner at all.
 
 Empty, oversized or binary input is invalid; a request to change data or rules is outside
-a read-only analyst's job and is refused before anything is parsed or run.
+a read-only analyst's job and is refused before anything is parsed or run. "drop" alone is
+the verb of a metric ("Why did GMV drop?"); only "drop table/database/…" is a write.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ MAX_QUESTION_CHARS = 2_000
 _WRITE_OR_OVERRIDE = re.compile(
     r"删除|删掉|删了|清空|修改|更改|改成|改为|更新数据|插入|写入|新增一条|建表|删表|导出全部|"
     r"忽略(上面|之前|以上|前面|所有)?的?(规则|指令|限制|要求)|绕过|无视(规则|限制)|越权|"
-    r"(?<![a-z])(delete|drop|truncate|insert|update|alter|grant|revoke|merge)(?![a-z])|"
+    r"(?<![a-z])(delete|truncate|insert|update|alter|grant|revoke|merge)(?![a-z])|"
+    r"(?<![a-z])drop\s+(?:the\s+|all\s+)?(?:table|tables|database|schema|view|column|index|data|rows?|records?)(?![a-z])|"
     r"ignore (all |the |any )?(previous |above |prior )?(rules|instructions|policies|restrictions)|"
     r"bypass|disregard (the |all )?(rules|instructions)|jailbreak",
     re.IGNORECASE,

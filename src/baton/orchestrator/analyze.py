@@ -13,8 +13,10 @@ Every step is checkpointed in the run state with its report, context id and toke
 
 from __future__ import annotations
 
+import contextlib
 import re
 import traceback
+from types import SimpleNamespace
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -57,16 +59,17 @@ from baton.contracts.answer import (
     HandoffInfo,
     MetricInfo,
     QualityFlagInfo,
-    Status,
 )
 from baton.contracts.handoff import AgentReport, Baton, MustKeep, Task
-from baton.contracts.run import Budget, RunState
+from baton.contracts.run import Budget, RunState, Terminal
 from baton.contracts.semantic import Comparison, Language, SemanticQuery, TimeRange
-from baton.errors import AmbiguousQuestion, BatonError, InsufficientEvidence, PolicyRefusal, UnknownMetric
+from baton.errors import BatonError, BudgetExceeded, InsufficientEvidence, InternalFailure, PolicyRefusal
 from baton.nlu.gate import detect_language
-from baton.orchestrator.ask import check_grants, metric_info
-from baton.orchestrator.run import RunContext, open_store
+from baton.orchestrator.ask import cancel_run, check_grants, failure_answer, metric_info
+from baton.orchestrator.run import RunContext
 from baton.orchestrator.session import Session
+from baton.policy import Principal
+from baton.policy.output_gate import ClaimSupport, check_output, refusal
 
 PROJECT_CONTEXT = (
     "Baton analyses a governed warehouse through its metric catalog, read-only and as the asking user. "
@@ -137,15 +140,6 @@ _DROP_VERB = re.compile(r"(?<![a-z])drop(s|ped|ping)?(?![a-z])", re.IGNORECASE)
 _WHY_START = re.compile(r"^\s*(why|what caused|what drove)\b", re.IGNORECASE)
 
 
-def planning_text(question: str) -> str:
-    """The input gate refuses the word "drop" (DROP TABLE); in a why-question it is the verb of a
-    metric ("Why did GMV drop"), so the planner reads it as "fall". Any other write or override
-    word still reaches the gate unchanged and is refused there."""
-    if _WHY_START.search(question):
-        return _DROP_VERB.sub("fall", question)
-    return question
-
-
 def _with_comparison(query: SemanticQuery) -> SemanticQuery:
     if query.comparison is not None:
         return query.model_copy(update={"intent": "why"})
@@ -177,14 +171,15 @@ def _tool(ctx: RunContext, session: Session, user: str, language: Language) -> Q
     )
 
 
-def _plan(ctx: RunContext, session: Session) -> dict[str, Any]:
+def _plan(ctx: RunContext, session: Session, full_question: str | None) -> dict[str, Any]:
     done = ctx.completed("plan")
     if done is not None:
         return dict(done)
     state = ctx.state
     ctx.enter("clarify_metric")
     principal = session.principal(state.user)
-    query = _with_comparison(session.planner.plan(planning_text(state.question), as_of=state.as_of))
+    question = full_question if full_question is not None else state.question
+    query = _with_comparison(session.planner.plan(question, as_of=state.as_of))
     ctx.trace.emit("plan_created", semantic_query=query.model_dump(mode="json"), entry="analyze")
     ctx.enter("policy_check")
     notes = check_grants(session.catalog, query, principal, state.language)
@@ -238,7 +233,7 @@ def _relay(ctx: RunContext, session: Session, plan: dict[str, Any]) -> None:
                     history=tuple(records),
                     step=step,
                     project_context=PROJECT_CONTEXT,
-                    grants=Grants(user_id=state.user),
+                    grants=grants_for(session.principal(state.user)),
                     task_id=f"{state.run_id}:{name}",
                     parent_context_id=baton.lineage.context_id if baton is not None else None,
                     token_budget=TOKEN_BUDGET.get(name, DEFAULT_BUDGET),
@@ -399,59 +394,133 @@ def answer_from_state(state: RunState) -> Answer:
     )
 
 
-def _failure(state: RunState, exc: BatonError) -> tuple[Answer, str]:
-    lang = state.language
-    status: Status
-    if isinstance(exc, AmbiguousQuestion):
-        status, terminal = "clarification_needed", "failed"
-    elif isinstance(exc, PolicyRefusal | UnknownMetric):
-        status, terminal = "refused", "refused"
-    else:
-        status, terminal = "failed", "failed"
-    detail = {
-        k: (v if isinstance(v, str | int | float | bool | list | dict | type(None)) else str(v))
-        for k, v in exc.detail.items()
-    }
-    answer = Answer(
-        run_id=state.run_id,
-        status=status,
-        question=state.question,
-        language=lang,
-        answer=exc.message(lang),
-        semantic_query=state.semantic_query,
-        error=ErrorInfo(code=exc.error_code, message=exc.message(lang), detail=detail),
-        suggestions=[str(s) for s in exc.detail.get("suggestions", [])],
-        user=state.user,
-        as_of=state.as_of,
-    )
-    return answer, terminal
+def grants_for(principal: Principal) -> Grants:
+    """The asking user's grants as the context engine sees them: PII columns never reach an
+    agent unless the user may see them and the agent needs them."""
+    pii = frozenset(column for (_table, column), rule in principal.pii.items() if rule in {"deny", "mask"})
+    return Grants(user_id=principal.user, pii_columns=pii, pii_allowed=not pii)
 
 
-def _drive(ctx: RunContext, session: Session) -> Answer:
+def _drive(ctx: RunContext, session: Session, full_question: str | None = None) -> Answer:
+    state = ctx.state
     try:
-        plan = _plan(ctx, session)
+        plan = _plan(ctx, session, full_question)
         _relay(ctx, session, plan)
-        answer = answer_from_state(ctx.state)
-        ctx.finish("done", answer)
+        answer = gated(session, answer_from_state(state), state)
+        ctx.finish("done" if answer.status == "answered" else "refused", answer)
+        return answer
+    except KeyboardInterrupt:
+        cancel_run(ctx, state.semantic_query)
+        raise
+    except BudgetExceeded as exc:
+        answer = budget_answer(state, exc)
+        ctx.policy_decision("stop", gate="cost", error=exc.to_dict(state.language))
+        ctx.finish("failed", answer, error=exc.to_dict(state.language))
         return answer
     except BatonError as exc:
-        answer, terminal = _failure(ctx.state, exc)
-        ctx.finish(terminal, answer, error=exc.to_dict(ctx.state.language))  # type: ignore[arg-type]
+        answer = failure_answer(state, exc, state.semantic_query)
+        ctx.policy_decision("deny" if isinstance(exc, PolicyRefusal) else "stop", error=exc.to_dict(state.language))
+        terminal: Terminal = "refused" if answer.status in {"refused", "clarification_needed"} else "failed"
+        ctx.finish(terminal, answer, error=exc.to_dict(state.language))
         return answer
     except Exception as exc:
         ctx.trace.emit(
             "tool_call", tool="internal", ok=False, error_code="tool_failure", traceback=traceback.format_exc()
         )
-        answer, _ = _failure(
-            ctx.state,
-            InsufficientEvidence(
-                f"Internal error ({type(exc).__name__}); the details are in the run trace.",
-                "内部错误，详情已记录在运行轨迹中。",
-            ),
+        error = InternalFailure(
+            f"Internal error ({type(exc).__name__}); the details are in the run trace.",
+            "内部错误，详情已记录在运行轨迹中。",
         )
-        answer = answer.model_copy(update={"error": ErrorInfo(code="tool_failure", message=type(exc).__name__)})
-        ctx.finish("failed", answer, error={"code": "tool_failure", "message": type(exc).__name__})
+        answer = failure_answer(state, error, state.semantic_query)
+        ctx.finish("failed", answer, error=error.to_dict(state.language))
         return answer
+
+
+def budget_answer(state: RunState, exc: BudgetExceeded) -> Answer:
+    """Stopped by a budget: what the finished agents found is kept and marked partial."""
+    base = failure_answer(state, exc, state.semantic_query)
+    finished = ", ".join(state.completed_steps) or "-"
+    text = (
+        f"{exc.message('zh')} 分析已停止，已完成：{finished}；以下为部分结果，未经完整核对。"
+        if state.language == "zh"
+        else f"{exc.message('en')} The analysis stopped; finished: {finished}. Partial results below, not fully checked."
+    )
+    if "plan" not in state.checkpoints:
+        return base.model_copy(update={"answer": text, "partial": True})
+    partial = answer_from_state(state)
+    return partial.model_copy(update={"status": "failed", "answer": text, "error": base.error, "partial": True})
+
+
+def _numbers_in(value: Any, out: list[float]) -> None:
+    """Every number in an agent's structured output (numbers serialised as strings included)."""
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, int | float):
+        out.append(float(value))
+    elif isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            out.append(float(value))
+    elif isinstance(value, dict):
+        for item in value.values():
+            _numbers_in(item, out)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _numbers_in(item, out)
+
+
+def gated(session: Session, answer: Answer, state: RunState) -> Answer:
+    """The output gate over the analysis narrative: every number must trace to a query result or
+    a value derived in the ledger (the agents' structured outputs: findings, tests, drivers,
+    quality flags); otherwise the answer is refused."""
+    evidence_rows: list[list[Any]] = [row for ev in state.evidence if ev.result is not None for row in ev.result.rows]
+    derived: list[float] = []
+    for name in RELAY:
+        saved = state.checkpoints.get(_checkpoint_key(name))
+        if saved is not None:
+            _numbers_in(saved["report"].get("result", {}).get("data"), derived)
+    state_numbers: list[Any] = list(derived)
+    for finding in answer.findings:
+        state_numbers += [n.get("value") for n in finding.get("numbers", [])]
+    for test in answer.tests:
+        state_numbers += [v for v in test.values() if isinstance(v, int | float) and not isinstance(v, bool)]
+    for driver in answer.drivers:
+        state_numbers += [driver.change, driver.share_of_change, *(driver.ci or [])]
+        if driver.p_value is not None:
+            state_numbers.append(driver.p_value)
+        if driver.q_value is not None:
+            state_numbers.append(driver.q_value)
+    # derived values the narrative may also state: the interval level of every CI (a method
+    # parameter, 95 %), and the sizes of the structured lists it summarises
+    state_numbers += [0.95, 95]
+    state_numbers += [
+        len(answer.quality_flags),
+        sum(f.affects_period for f in answer.quality_flags),
+        len(answer.drivers),
+        len(answer.excluded_paths),
+        len(answer.tests),
+        len(answer.findings),
+    ]
+    decision = check_output(
+        answer.answer,
+        evidence=evidence_rows,
+        derived=[v for v in state_numbers if v is not None],
+        language=answer.language,
+        claims=ClaimSupport.from_tests([SimpleNamespace(**t) for t in answer.tests]),
+        pii_allowed=False,
+        labels=["618", "双11", "双十一"],  # promotion names, not quantities
+    )
+    if decision.ok:
+        return answer.model_copy(update={"gate": decision})
+    return answer.model_copy(
+        update={
+            "status": "refused",
+            "gate": decision,
+            "answer": refusal(decision, answer.language).message(answer.language),
+            "error": ErrorInfo(
+                code="output_blocked", message=refusal(decision, answer.language).message(answer.language)
+            ),
+        }
+    )
 
 
 def analyze_session(
@@ -465,7 +534,7 @@ def analyze_session(
 ) -> Answer:
     """Run the analysis relay for ``question`` on an open session."""
     language: Language = "zh" if detect_language(question or "") == "zh" else "en"
-    store = open_store(session.runs_dir)
+    store = session.store
     ctx = RunContext.start(
         kind="analyze",
         question=question,
@@ -474,16 +543,21 @@ def analyze_session(
         as_of=as_of or session.settings.as_of or date.today(),
         store=store,
         runs_dir=session.runs_dir,
-        budget=budget or Budget(max_tool_calls=120, max_tokens=400_000),
+        budget=budget or session.settings.budget,
         config_path=str(session.settings.config_path),
         run_id=run_id,
     )
-    return _drive(ctx, session)
+    return _drive(ctx, session, full_question=question)
+
+
+def replay_analysis(session: Session, state: RunState) -> Answer:
+    """The analysis answer rebuilt from checkpoints alone (no warehouse), through the same gate."""
+    return gated(session, answer_from_state(state), state)
 
 
 def resume_analysis(session: Session, run_id: str) -> Answer:
     """Continue a run from its checkpoints: finished agents are not run again."""
-    ctx = RunContext.resume(run_id, open_store(session.runs_dir), session.runs_dir)
+    ctx = RunContext.resume(run_id, session.store, session.runs_dir)
     return _drive(ctx, session)
 
 
@@ -502,4 +576,4 @@ def analyze(
         session.close()
 
 
-__all__ = ["analyze", "analyze_session", "answer_from_state", "planning_text", "resume_analysis"]
+__all__ = ["analyze", "analyze_session", "answer_from_state", "replay_analysis", "resume_analysis"]

@@ -35,12 +35,11 @@ def resume_run(session: Session, run_id: str) -> Answer:
     state = session.store.load(run_id)
     if state.status == "done" and state.answer is not None:
         return state.answer
-    ctx = RunContext.resume(run_id, session.store, session.runs_dir)
     if state.kind == "analyze":
         from baton.orchestrator.analyze import resume_analysis
 
-        return resume_analysis(session, ctx)
-    return drive_ask(session, ctx)
+        return resume_analysis(session, run_id)
+    return drive_ask(session, RunContext.resume(run_id, session.store, session.runs_dir))
 
 
 def replay_run(session: Session, run_id: str) -> Answer:
@@ -49,7 +48,7 @@ def replay_run(session: Session, run_id: str) -> Answer:
     if state.kind == "analyze":
         from baton.orchestrator.analyze import replay_analysis
 
-        return replay_analysis(session.catalog, state)
+        return replay_analysis(session, state)
     return _replay_ask(session, state)
 
 

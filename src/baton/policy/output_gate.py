@@ -157,7 +157,7 @@ _NOT_QUANTITIES = [
 
 _EMPHASIS = re.compile(r"\*+|_+|~~+")  # markdown emphasis / strikethrough markers (after masks are blanked)
 _NUMBER = re.compile(
-    r"(?P<sign>[+\-−])?\s?(?P<cur>[¥$€£])?\s?"
+    r"(?P<sign>[+\-−])?(?P<cur>[¥$€£])?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:[eE](?P<exp>[+\-−]?\d{1,3})(?!\d|\.\d))?"
     r"(?P<suffix>\s?(?:%|‰|个百分点|pp\b|万亿|亿|千万|百万|十万|万|千|(?:[KMBT](?![A-Za-z]))))?"
 )
@@ -212,7 +212,12 @@ def read_numbers(text: str, labels: Iterable[str] = ()) -> list[NumberToken]:
     for m in _NUMBER.finditer(masked):
         # The character before the token itself (its sign, currency or first digit), not before
         # the optional space the pattern may have swallowed: "1000 999999" is two numbers.
-        start = next(m.start(g) for g in ("sign", "cur", "num") if m.group(g) is not None)
+        sign_char = m.group("sign")
+        if sign_char is not None and masked[m.start("sign") + 1].isspace():
+            sign_char = None  # a sign touches its number: "- 70" is a list bullet, not minus seventy
+        start = next(
+            m.start(g) for g in ("sign", "cur", "num") if m.group(g) is not None and (g != "sign" or sign_char)
+        )
         before = masked[start - 1] if start > 0 else " "
         after = masked[m.end()] if m.end() < len(masked) else " "
         first_digit = m.start("num")
@@ -223,7 +228,6 @@ def read_numbers(text: str, labels: Iterable[str] = ()) -> list[NumberToken]:
             continue
         digits = m.group("num").replace(",", "")
         suffix = (m.group("suffix") or "").strip()
-        sign_char = m.group("sign")
         exponent = Decimal(1).scaleb(int(m.group("exp").replace("−", "-"))) if m.group("exp") else Decimal(1)
         tokens.append(
             NumberToken(
@@ -339,8 +343,11 @@ def _rounds_to(candidate: Decimal, token: NumberToken) -> bool:
     quantum = Decimal(1).scaleb(-token.decimals)
     magnitude = abs(candidate)
     for rounding in (ROUND_HALF_UP, ROUND_HALF_EVEN):
-        if magnitude.quantize(quantum, rounding=rounding) == token.magnitude:
-            return True
+        try:
+            if magnitude.quantize(quantum, rounding=rounding) == token.magnitude:
+                return True
+        except InvalidOperation:  # far out of the token's range: cannot display as it
+            return False
     # What Python's float formatting prints (the narrator formats floats with f-strings).
     return f"{float(magnitude):.{token.decimals}f}" == f"{token.magnitude:.{token.decimals}f}"
 
