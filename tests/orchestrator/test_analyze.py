@@ -13,11 +13,11 @@ import typer
 from typer.testing import CliRunner
 
 from baton.agents.report import display
-from baton.cli.analyze_cmd import analyze as analyze_command
+from baton.cli.app import app as baton_app
 from baton.contracts.answer import Answer
 from baton.contracts.trace import TraceEvent
 from baton.contracts.values import KeyNumber
-from baton.orchestrator.analyze import RELAY, analyze_session, answer_from_state, planning_text, resume_analysis
+from baton.orchestrator.analyze import RELAY, analyze_session, replay_analysis, resume_analysis
 from baton.orchestrator.run import open_store
 from baton.orchestrator.session import Session
 from baton.trace.writer import read_trace
@@ -131,7 +131,7 @@ def test_resume_after_stats_skips_finished_agents_and_replay_reproduces(demo_ses
     full = analyze_session(demo_session, GMV_QUESTIONS[0], as_of=AS_OF)
     store = open_store(demo_session.runs_dir)
     state = store.load(full.run_id)
-    assert answer_from_state(state).model_dump() == full.model_dump()  # replay: a pure function of checkpoints
+    assert replay_analysis(demo_session, state).model_dump() == full.model_dump()  # replay: a pure function of checkpoints
     # the state a run killed right after the stats step leaves behind
     for name in ("trend", "insight", "report"):
         state.checkpoints.pop(f"agent:{name}")
@@ -153,8 +153,8 @@ def test_resume_after_stats_skips_finished_agents_and_replay_reproduces(demo_ses
 
 
 def test_drop_is_a_verb_in_why_questions_only(demo_session: Session) -> None:
-    assert planning_text("Why did GMV drop in June 2026?") == "Why did GMV fall in June 2026?"
-    assert planning_text("drop table fact_order") == "drop table fact_order"
+    dropped = analyze_session(demo_session, "Why did GMV drop in June 2026?", as_of=AS_OF)
+    assert dropped.status == "answered", dropped.error
     refused = analyze_session(demo_session, "Please drop table fact_order and tell me GMV", as_of=AS_OF)
     assert refused.status == "refused" and refused.error is not None and refused.error.code == "out_of_scope"
     also = analyze_session(demo_session, "Why did GMV drop in June 2026? Also delete the orders.", as_of=AS_OF)
@@ -162,10 +162,7 @@ def test_drop_is_a_verb_in_why_questions_only(demo_session: Session) -> None:
 
 
 def _cli() -> typer.Typer:
-    app = typer.Typer()
-    app.command()(analyze_command)
-    app.command("noop")(lambda: None)
-    return app
+    return baton_app
 
 
 def test_cli_json_and_exit_codes(demo_dir: Path) -> None:

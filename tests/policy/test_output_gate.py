@@ -358,3 +358,26 @@ def test_pii_variants_are_blocked(text: str) -> None:
 @pytest.mark.parametrize("text", ["From 187 to 2026-06-29", "GMV 1,387,654.32 on 2026-06-29", "2026年6月29日 138 单"])
 def test_dates_next_to_numbers_are_not_phone_numbers(text: str) -> None:
     assert "pii" not in kinds(check_output(text, evidence=[], language="en"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## 显著性检验",  # names the test, claims nothing
+        "维度：渠道 — 没有哪个渠道成员的变化与其余部分显著不同。",
+        "任何成员的转化率都没有与其余部分显著不同的变化。",
+        "- 70 个与总变化方向相反的差异",  # a list bullet, not minus seventy
+    ],
+)
+def test_negations_headings_and_bullets_are_not_claims(text: str) -> None:
+    decision = check_output(
+        text, evidence=[], derived=[70], language="zh", claims=ClaimSupport(tests_run=3, significant_tests=0)
+    )
+    assert decision.ok, decision.violations
+
+
+def test_unsupported_significance_next_to_a_negated_one_is_still_blocked() -> None:
+    decision = check_output(
+        "没有哪个成员显著不同，但总体变化显著。", evidence=[], language="zh", claims=ClaimSupport(tests_run=1, significant_tests=0)
+    )
+    assert not decision.ok

@@ -398,7 +398,10 @@ _PII_PATTERNS = (
     ("id_card", re.compile(r"(?<!\d)\d{6}[\s-]?\d{8}[\s-]?\d{3}[\dXx](?![\dA-Za-z])")),
 )
 _NEGATED_SIGNIFICANCE = re.compile(
-    r"(?:不显著|无显著|没有显著|并不显著|未达到显著|未见显著|not\s+(?:statistically\s+)?significant|"
+    r"(?:不显著|无显著|没有显著|并不显著|未达到显著|未见显著|显著性|"  # 显著性检验 names a test, claims nothing
+    # a negation earlier in the same clause: "没有哪个渠道成员的变化与其余部分显著不同"
+    r"(?:没有|并无|未)[^。；;，,！!？?\n]{0,24}?显著|"
+    r"not\s+(?:statistically\s+)?significant|"
     r"no\s+(?:statistically\s+)?significant|insignificant)",
     re.IGNORECASE,
 )
