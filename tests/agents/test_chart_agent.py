@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -107,3 +108,22 @@ def test_a_single_series_trend_marks_the_peak_the_narrative_names(demo_session: 
     assert '"最高"' in blob and str(peak_row[0]) in blob
     several = ask(demo_session, "上个月每天各渠道的GMV", as_of=AS_OF)
     assert several.chart is not None and '"最高"' not in json.dumps(several.chart, ensure_ascii=False)
+
+
+def test_analysis_chart_marks_the_incomplete_day_and_the_618_peak(demo_dir: Path) -> None:
+    from baton.config import load_settings
+    from baton.orchestrator.analyze import analyze_session
+    from baton.orchestrator.session import Session
+
+    session = Session(load_settings(demo_dir / "baton.toml"))
+    answer = analyze_session(session, "为什么2026年6月的GMV下降了？", as_of=date(2026, 7, 1))
+    session.close()
+    assert answer.status == "answered", answer.error
+    spec = answer.chart
+    assert spec is not None
+    validate_spec(spec)
+    text = json.dumps(spec, ensure_ascii=False)
+    assert "2026-06-12" in text  # the incomplete day is drawn, not dropped
+    assert "数据不完整" in text
+    assert "618" in text
+    assert "2026-05-01" in text and "2026-06-30" in text  # both periods are on the chart

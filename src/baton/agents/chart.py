@@ -29,6 +29,7 @@ from baton.charts import (
 from baton.charts.model import CellValue
 from baton.contracts.answer import ResultTable
 from baton.contracts.semantic import Language, SemanticQuery
+from baton.stats import peak_window_for
 
 PERIOD_COLUMN = "period"
 _GRAIN_LABEL = {
@@ -234,3 +235,58 @@ def chart_for_answer(
 ) -> dict[str, Any] | None:
     """The validated Vega-Lite spec for an answer, or ``None`` when it reads best as a table."""
     return ChartAgent(catalog).plan(query, table, language).spec
+
+
+def analysis_chart(
+    catalog: Catalog,
+    query: SemanticQuery,
+    daily: list[dict[str, Any]],
+    language: Language,
+    *,
+    incomplete: list[dt.date],
+    change_points: list[dt.date],
+) -> dict[str, Any] | None:
+    """The analysis report's chart: the metric per day across the comparison and current periods,
+    with incomplete days drawn distinctly (never dropped), known promotion peaks and change points
+    marked. ``daily`` are the sql agent's daily rows (``period`` plus the metric column)."""
+    metric = query.metrics[0]
+    info = catalog.metrics[metric]
+    start = query.comparison.range.start if query.comparison is not None else query.time_range.start
+    end = query.time_range.end
+    rows: list[tuple[dt.date, CellValue]] = []
+    for row in daily:
+        day = dt.date.fromisoformat(str(row["period"]))
+        value = row.get(metric)
+        if start <= day <= end and isinstance(value, int | float | str):
+            rows.append((day, value))
+    if len(rows) < 2:
+        return None
+    zh = language == "zh"
+    marks: list[ChartMark] = [
+        ChartMark("incomplete", day, "数据不完整" if zh else "incomplete data")
+        for day in incomplete
+        if start <= day <= end
+    ]
+    for day, _value in rows:
+        peak = peak_window_for(day)
+        if peak is not None and peak.is_peak_day(day):
+            marks.append(ChartMark("peak", day, peak.name_zh if zh else peak.name))
+    marks += [ChartMark("change_point", day, "均值变点" if zh else "change point") for day in change_points]
+    label = info.label.for_lang(language)
+    title = (
+        f"每日{label}（{start.isoformat()} 至 {end.isoformat()}）"
+        if zh
+        else f"Daily {label} ({start.isoformat()} to {end.isoformat()})"
+    )
+    request = ChartRequest(
+        columns=(
+            ChartColumn("period", "time", "日期" if zh else "date"),
+            ChartColumn(metric, "measure", label, unit=info.unit),
+        ),
+        rows=tuple(rows),
+        language=language,
+        title=title,
+        intent="trend",
+        marks=tuple(marks),
+    )
+    return build_spec(request, choose_chart(request))

@@ -21,8 +21,8 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from decimal import Decimal
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from baton.agents.quality import incomplete_days
@@ -49,6 +49,7 @@ from baton.errors import BatonError
 from baton.stats import InsufficientData, StatsInputError, SuffStats, benjamini_hochberg, ratio_mix_rate, welch_t_test
 
 Q_LEVEL = 0.05
+Q_FLOOR = 1e-6
 SPECIFIC_SHARE = 0.8
 MAX_DRIVERS = 10
 MIN_DAYS = 3
@@ -330,7 +331,15 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
                 1,
                 c.evidence_id,
             ),
-            number(f"{k}.q", "q (BH)", c.q_value, "q", 6 if c.q_value < 0.0001 else 4, c.evidence_id),
+            # below 1e-6 a q-value is stated as a bound ("q < 0.000001"), never rounded to zero
+            number(
+                f"{k}.q",
+                "q (BH) upper bound" if c.q_value < Q_FLOOR else "q (BH)",
+                max(c.q_value, Q_FLOOR),
+                "q",
+                6 if c.q_value < 0.0001 else 4,
+                c.evidence_id,
+            ),
         )
         detail = {
             "members": c.members,
@@ -344,13 +353,14 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
             "excess_relative_change": c.extra["excess_relative_change"],
             "evidence_id": c.evidence_id,
         }
+        q_rel = "<" if c.q_value < Q_FLOOR else "="
         findings.append(
             Finding(
                 finding_id=f"insight-driver-{rank}",
                 summary=bi(
                     lang,
-                    f"{members_text(c)}：{metric_label(catalog, c.factor, lang)}变化 {{num:{k}.factor_change}}，相对其余部分 {{num:{k}.excess}}（95% 区间 {{num:{k}.ci_low}} 至 {{num:{k}.ci_high}}，q = {{num:{k}.q}}），贡献 {{num:{k}.change}}（占总变化 {{num:{k}.share}}）。",
-                    f"{members_text(c)}: {metric_label(catalog, c.factor, lang)} changed {{num:{k}.factor_change}}, {{num:{k}.excess}} relative to the rest (95% CI {{num:{k}.ci_low}} to {{num:{k}.ci_high}}, q = {{num:{k}.q}}), contributing {{num:{k}.change}} ({{num:{k}.share}} of the change).",
+                    f"{members_text(c)}：{metric_label(catalog, c.factor, lang)}变化 {{num:{k}.factor_change}}，相对其余部分 {{num:{k}.excess}}（95% 区间 {{num:{k}.ci_low}} 至 {{num:{k}.ci_high}}，q {q_rel} {{num:{k}.q}}），贡献 {{num:{k}.change}}（占总变化 {{num:{k}.share}}）。",
+                    f"{members_text(c)}: {metric_label(catalog, c.factor, lang)} changed {{num:{k}.factor_change}}, {{num:{k}.excess}} relative to the rest (95% CI {{num:{k}.ci_low}} to {{num:{k}.ci_high}}, q {q_rel} {{num:{k}.q}}), contributing {{num:{k}.change}} ({{num:{k}.share}} of the change).",
                 ),
                 detail=json.dumps(detail, ensure_ascii=False, sort_keys=True),
                 confidence=0.9 if rank == 1 else 0.8,

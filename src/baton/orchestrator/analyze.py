@@ -16,11 +16,11 @@ from __future__ import annotations
 import contextlib
 import re
 import traceback
-from types import SimpleNamespace
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from baton.agents import insight as insight_agent
@@ -28,6 +28,7 @@ from baton.agents import quality as quality_agent
 from baton.agents import report as report_agent
 from baton.agents import sql_agent, stats_agent
 from baton.agents import trend as trend_agent
+from baton.agents.chart import analysis_chart
 from baton.agents.tools import PLAN_KEY, QueryTool, bi
 from baton.context import (
     AgentSpec,
@@ -406,7 +407,7 @@ def _drive(ctx: RunContext, session: Session, full_question: str | None = None) 
     try:
         plan = _plan(ctx, session, full_question)
         _relay(ctx, session, plan)
-        answer = gated(session, answer_from_state(state), state)
+        answer = final_answer(session, state)
         ctx.finish("done" if answer.status == "answered" else "refused", answer)
         return answer
     except KeyboardInterrupt:
@@ -552,7 +553,34 @@ def analyze_session(
 
 def replay_analysis(session: Session, state: RunState) -> Answer:
     """The analysis answer rebuilt from checkpoints alone (no warehouse), through the same gate."""
-    return gated(session, answer_from_state(state), state)
+    return final_answer(session, state)
+
+
+def final_answer(session: Session, state: RunState) -> Answer:
+    """Checkpoints -> Answer (+ chart) -> output gate: the same path live and on replay."""
+    return gated(session, with_chart(session, answer_from_state(state), state), state)
+
+
+def with_chart(session: Session, answer: Answer, state: RunState) -> Answer:
+    """The daily series behind the analysis, incomplete days and peaks marked (a chart that
+    cannot be built never costs the answer)."""
+    sql: SqlOutput | None = _load(state, "sql")
+    trend: TrendOutput | None = _load(state, "trend")
+    if sql is None or answer.semantic_query is None:
+        return answer
+    incomplete = [f.date for f in answer.quality_flags if f.date is not None and "incomplete" in f.issue]
+    try:
+        spec = analysis_chart(
+            session.catalog,
+            answer.semantic_query,
+            [dict(r) for r in sql.rows],
+            answer.language,
+            incomplete=incomplete,
+            change_points=[c.date for c in trend.change_points] if trend is not None else [],
+        )
+    except BatonError:
+        return answer
+    return answer.model_copy(update={"chart": spec})
 
 
 def resume_analysis(session: Session, run_id: str) -> Answer:
