@@ -131,7 +131,9 @@ def test_resume_after_stats_skips_finished_agents_and_replay_reproduces(demo_ses
     full = analyze_session(demo_session, GMV_QUESTIONS[0], as_of=AS_OF)
     store = open_store(demo_session.runs_dir)
     state = store.load(full.run_id)
-    assert replay_analysis(demo_session, state).model_dump() == full.model_dump()  # replay: a pure function of checkpoints
+    assert (
+        replay_analysis(demo_session, state).model_dump() == full.model_dump()
+    )  # replay: a pure function of checkpoints
     # the state a run killed right after the stats step leaves behind
     for name in ("trend", "insight", "report"):
         state.checkpoints.pop(f"agent:{name}")

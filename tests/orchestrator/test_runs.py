@@ -177,9 +177,9 @@ def test_resume_rechecks_grants_instead_of_trusting_the_stored_approval(private_
     session.close()
     policy = private_demo / "policies.yaml"
     text = policy.read_text(encoding="utf-8")
-    revoked = text.replace(
-        '      fact_order:\n        row_filter: {region: ["华东"]}\n', "", 1
-    ).replace('version: "demo-2026.11-1"', 'version: "demo-2026.11-2"')
+    revoked = text.replace('      fact_order:\n        row_filter: {region: ["华东"]}\n', "", 1).replace(
+        'version: "demo-2026.11-1"', 'version: "demo-2026.11-2"'
+    )
     assert revoked != text
     policy.write_text(revoked, encoding="utf-8")
 

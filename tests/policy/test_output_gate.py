@@ -378,6 +378,9 @@ def test_negations_headings_and_bullets_are_not_claims(text: str) -> None:
 
 def test_unsupported_significance_next_to_a_negated_one_is_still_blocked() -> None:
     decision = check_output(
-        "没有哪个成员显著不同，但总体变化显著。", evidence=[], language="zh", claims=ClaimSupport(tests_run=1, significant_tests=0)
+        "没有哪个成员显著不同，但总体变化显著。",
+        evidence=[],
+        language="zh",
+        claims=ClaimSupport(tests_run=1, significant_tests=0),
     )
     assert not decision.ok
