@@ -97,3 +97,35 @@ def test_sigkill_after_stats_then_resume(demo_dir: Path, tmp_path: Path) -> None
     assert not finished_before & set(rerun_agents), f"re-ran finished agents: {finished_before & set(rerun_agents)}"
     assert new_events[0]["type"] == "run_started" and new_events[0]["payload"]["resumed"] is True
     assert new_events[-1]["type"] == "run_finished" and new_events[-1]["payload"]["status"] == "done"
+
+
+def test_ctrl_c_cancels_cleanly_and_keeps_state(demo_dir: Path, tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "demo"
+    shutil.copytree(demo_dir, folder, ignore=shutil.ignore_patterns("runs"))
+    runs_db = folder / "runs" / "runs.sqlite"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "baton", "analyze", QUESTION, "--config", str(folder / "baton.toml")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    interrupted = False
+    while time.monotonic() < deadline and proc.poll() is None:
+        _, steps, _ = _completed(runs_db)
+        if "agent:sql" in steps:
+            proc.send_signal(signal.SIGINT)
+            interrupted = True
+            break
+        time.sleep(0.01)
+    _out, err = proc.communicate(timeout=60)
+    if not interrupted or proc.returncode == 0:
+        pytest.skip("the run finished before it could be interrupted")
+    assert proc.returncode == 130
+    assert "Traceback" not in err
+    assert "cancelled" in err
+    _run_id, steps, status = _completed(runs_db)
+    assert status == "cancelled"
+    assert "agent:sql" in steps  # what finished is kept, so the run can be resumed

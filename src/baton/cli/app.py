@@ -263,6 +263,10 @@ def _answer_question(
         try:
             run = run_ask if kind == "ask" else analyze_session
             answer = run(session, question, as_of=_as_of(as_of), user=user, budget=budget)
+        except KeyboardInterrupt:
+            # the run was marked cancelled (state kept, resumable) before the interrupt got here
+            Console(stderr=True).print("user_cancelled: cancelled / 已取消 — `baton runs resume` can continue it")
+            raise typer.Exit(130) from None
         finally:
             session.close()
         # the terminal report's chart goes beside the run's trace unless --out says otherwise
