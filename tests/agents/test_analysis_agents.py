@@ -206,3 +206,12 @@ def test_every_query_of_an_analysis_runs_as_the_asking_user(demo_session: Sessio
     data_queries = [p for p in allowed if p["query"] != "quality:load_log"]
     assert all(p["row_filters"] for p in data_queries)
     assert all(d.members.get("region", "华东") == "华东" for d in answer.drivers)
+
+
+@pytest.mark.parametrize(
+    ("q", "text"), [(1e-46, "< 0.000001"), (9.99e-7, "< 0.000001"), (1e-6, "= 1e-06"), (0.0961, "= 0.0961")]
+)
+def test_tiny_q_values_are_stated_as_a_bound_never_as_zero(q: float, text: str) -> None:
+    from baton.agents.insight import q_text
+
+    assert q_text(q) == text

@@ -50,6 +50,13 @@ from baton.stats import InsufficientData, StatsInputError, SuffStats, benjamini_
 
 Q_LEVEL = 0.05
 Q_FLOOR = 1e-6
+
+
+def q_text(q: float) -> str:
+    """A q-value as the report states it: below 1e-6 as a bound, never rounded to zero."""
+    return f"< {Q_FLOOR:.6f}" if q < Q_FLOOR else f"= {q:.3g}"
+
+
 SPECIFIC_SHARE = 0.8
 MAX_DRIVERS = 10
 MIN_DAYS = 3
@@ -398,12 +405,12 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
                 ),
                 reason=bi(
                     lang,
-                    f"其显著差异只是上述驱动因素的反映（最小 q = {best_q:.3g}）。"
+                    f"其显著差异只是上述驱动因素的反映（最小 q {q_text(best_q)}）。"
                     if echoes
-                    else f"没有哪个{dimension_label(catalog, d, lang)}成员的变化与其余部分显著不同（最小 q = {best_q:.3g}）。",
-                    f"its significant differences only echo the drivers above (smallest q = {best_q:.3g})."
+                    else f"没有哪个{dimension_label(catalog, d, lang)}成员的变化与其余部分显著不同（最小 q {q_text(best_q)}）。",
+                    f"its significant differences only echo the drivers above (smallest q {q_text(best_q)})."
                     if echoes
-                    else f"no {dimension_label(catalog, d, lang)} member moved differently from the rest (smallest q = {best_q:.3g}).",
+                    else f"no {dimension_label(catalog, d, lang)} member moved differently from the rest (smallest q {q_text(best_q)}).",
                 ),
                 evidence_ids=tuple(sorted({c.evidence_id for c in own}))[:1],
             )
@@ -421,12 +428,12 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
                 path=bi(lang, f"因子：{fl}", f"factor: {fl}"),
                 reason=bi(
                     lang,
-                    f"{fl}的显著差异只是上述驱动因素的反映或影响很小（最小 q = {best_q:.3g}）。"
+                    f"{fl}的显著差异只是上述驱动因素的反映或影响很小（最小 q {q_text(best_q)}）。"
                     if echoes
-                    else f"任何成员的{fl}都没有与其余部分显著不同的变化（最小 q = {best_q:.3g}）。",
-                    f"its significant differences only echo the drivers above or are immaterial (smallest q = {best_q:.3g})."
+                    else f"任何成员的{fl}都没有与其余部分显著不同的变化（最小 q {q_text(best_q)}）。",
+                    f"its significant differences only echo the drivers above or are immaterial (smallest q {q_text(best_q)})."
                     if echoes
-                    else f"no member's {fl} moved differently from the rest (smallest q = {best_q:.3g}).",
+                    else f"no member's {fl} moved differently from the rest (smallest q {q_text(best_q)}).",
                 ),
             )
         )
@@ -488,11 +495,11 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
         number("insight.offsets", bi(lang, "抵消项数", "offsets"), len(offsetting), "tests", 0, anchor),
         number("insight.drilldowns", bi(lang, "下钻数", "drill-downs"), len(combos), "drill-downs", 0, anchor),
         *(
-            # q-values can be 1e-40: kept as the three significant digits the text states
+            # q-values can be 1e-40: kept as the text states them (3 significant digits, or the bound)
             KeyNumber(
                 key=f"insight.best_q.{i}",
                 label=bi(lang, "最小 q", "smallest q"),
-                value=Decimal(f"{q:.3g}"),
+                value=Decimal(str(Q_FLOOR)) if q < Q_FLOOR else Decimal(f"{q:.3g}"),
                 unit="q",
                 evidence_id=anchor,
             )
