@@ -19,11 +19,12 @@ def test_demo_eval_passes_every_case(demo_settings: Settings) -> None:
         events = read_trace(demo_settings.runs_dir / case.run_id / "trace.jsonl")
         assert events[0].type == "run_started"
         assert events[-1].type == "run_finished"
-        allowed: set[str] = set()
+        # each tool call needs its own allow decision since the previous call of that tool
+        pending: set[str] = set()
         for event in events:
             if event.type == "policy_decision" and event.payload.get("decision") == "allow":
-                allowed.add(str(event.payload.get("tool")))
+                pending.add(str(event.payload.get("tool")))
             if event.type == "tool_call":
-                assert event.payload["tool"] in allowed, (
-                    f"{case.id}: {event.payload['tool']} ran without a policy decision"
-                )
+                tool = event.payload["tool"]
+                assert tool in pending, f"{case.id}: {tool} ran without a policy decision before it"
+                pending.discard(tool)

@@ -209,3 +209,50 @@ def test_resume_continues_without_rerunning_finished_steps(demo_session: Session
     events = read_trace(demo_session.runs_dir / stopped.run_id / "trace.jsonl")
     assert [e.type for e in events].count("plan_created") == 1  # planning was not re-run
     assert demo_session.store.load(stopped.run_id).status == "done"
+
+
+def test_analyze_tool_call_budget_stops_with_partial_results(demo_dir: Path) -> None:
+    cfg = ["--config", str(demo_dir / "baton.toml")]
+    proc = _cli(["analyze", "为什么2026年6月的GMV下降了？", "--max-tool-calls", "5", "--json", *cfg])
+    assert proc.returncode == 1
+    data = json.loads(proc.stdout)
+    assert data["status"] == "failed"
+    assert data["error"]["code"] == "budget_exceeded"
+    assert data["partial"] is True
+    assert data["handoffs"], "what finished before the limit is kept"
+    state = json.loads(_cli(["runs", "show", data["run_id"], "--json", *cfg]).stdout)
+    assert state["status"] == "failed"
+    assert state["usage"]["tool_calls"] == 5
+
+
+def test_trace_packets_show_what_each_agent_received_and_returned(demo_dir: Path) -> None:
+    cfg = ["--config", str(demo_dir / "baton.toml")]
+    run_id = json.loads(_cli(["analyze", "为什么二季度退款率上升了？", "--json", *cfg]).stdout)["run_id"]
+    trace = json.loads(_cli(["runs", "trace", run_id, "--packets", "--json", *cfg]).stdout)
+    handoffs = [e for e in trace if e["type"] == "handoff"]
+    assert [e["payload"]["agent"] for e in handoffs] == ["sql", "quality", "stats", "trend", "insight", "report"]
+    for event in handoffs:
+        assert isinstance(event["packet"], str) and event["payload"]["agent"] in event["packet"].lower()
+        assert event["report"]["status"] == "success"
+        assert event["report"]["task_id"].endswith(event["payload"]["agent"])
+
+
+def test_binary_bytes_in_argv_are_invalid_input(demo_dir: Path) -> None:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "baton",
+            "ask",
+            b"GMV\x01\x02\xff\xfe",
+            "--json",
+            "--config",
+            str(demo_dir / "baton.toml"),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert b"Traceback" not in proc.stderr
+    assert json.loads(proc.stdout)["error"]["code"] == "invalid_input"

@@ -23,7 +23,7 @@ from baton.contracts.query import QueryResult
 from baton.contracts.run import Evidence
 from baton.contracts.semantic import SemanticQuery
 from baton.contracts.values import KeyNumber
-from baton.errors import BatonError, InsufficientEvidence
+from baton.errors import BatonError, BudgetExceeded, InsufficientEvidence, PolicyRefusal
 from baton.policy import Principal
 from baton.sql import ApprovalRegistry, approve
 from baton.warehouse.runner import Backend, Runner
@@ -176,4 +176,9 @@ def scaled(catalog: Catalog, metric: str, value: float) -> float:
 
 
 def failed(packet: TaskPacket, exc: BatonError) -> AgentReport[Any]:
+    """An agent's own failure becomes a failed report; a run-level stop does not: an exhausted
+    budget or a policy refusal propagates, so the run ends as budget_exceeded (partial results
+    kept) or refused (said out loud), never as a vague missing-evidence failure."""
+    if isinstance(exc, BudgetExceeded | PolicyRefusal):
+        raise exc
     return AgentReport(task_id=packet.task_id, status="failed", issues=(f"{exc.error_code}: {exc.message('en')}",))

@@ -59,6 +59,14 @@ MaxCostOpt = Annotated[float | None, typer.Option("--max-cost", help="Budget: es
 def read_question(raw: str) -> str:
     """The question argument, or standard input for "-" (must be UTF-8 text)."""
     if raw != "-":
+        if any("\ud800" <= ch <= "\udfff" for ch in raw):  # undecodable argv bytes (surrogateescape)
+            from baton.errors import InvalidInput
+
+            raise InvalidInput(
+                "The question is not UTF-8 text (binary input).",
+                "问题不是 UTF-8 文本（二进制输入）。",
+                detail={"reason": "not_utf8"},
+            )
         return raw
     data = sys.stdin.buffer.read()
     try:
@@ -255,7 +263,7 @@ def _answer_question(
         try:
             question = read_question(question)
         except BatonError as exc:
-            record_early_failure(kind, "<stdin>", user, exc, settings.runs_dir)
+            record_early_failure(kind, "<stdin>" if question == "-" else "<binary>", user, exc, settings.runs_dir)
             raise
         lang = detect_language(question)
         session = Session(settings)

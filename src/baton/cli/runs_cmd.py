@@ -114,10 +114,12 @@ def trace(
     rows = []
     for event in events:
         item = event.model_dump(mode="json")
-        ref = event.payload.get("packet_ref")
-        if packets and isinstance(ref, str):
-            body = session.store.get_packet(run_id, ref)
-            item["packet"] = json.loads(body) if body else None
+        if packets:
+            for key, field in (("packet_ref", "packet"), ("report_ref", "report")):
+                ref = event.payload.get(key)
+                if isinstance(ref, str):
+                    body = session.store.get_packet(run_id, ref)
+                    item[field] = _maybe_json(body)
         rows.append(item)
     if as_json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
@@ -135,9 +137,21 @@ def trace(
             if k in p and p[k] is not None
         )
         table.add_row(str(event.seq), f"{offset:,.1f}", event.type, detail)
-        if packets and "packet" in item:
-            table.add_row("", "", "packet", json.dumps(item["packet"], ensure_ascii=False)[:2000])
+        for field in ("packet", "report") if packets else ():
+            if field in item:
+                body = item[field]
+                table.add_row("", "", field, body if isinstance(body, str) else json.dumps(body, ensure_ascii=False))
     Console(width=160).print(table)
+
+
+def _maybe_json(body: str | None) -> object:
+    """A stored packet is the prompt text an agent received; a report is JSON."""
+    if body is None:
+        return None
+    try:
+        return json.loads(body)
+    except ValueError:
+        return body
 
 
 @runs_app.command("resume")

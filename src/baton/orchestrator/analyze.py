@@ -224,6 +224,8 @@ def _relay(ctx: RunContext, session: Session, plan: dict[str, Any]) -> None:
         if saved is None:
             if name in states:
                 ctx.enter(states[name])  # type: ignore[arg-type]
+            else:
+                ctx.charge_step()  # every agent step counts against the step budget
             packet, text = build_packet(
                 PacketRequest(
                     spec=spec,
@@ -246,6 +248,8 @@ def _relay(ctx: RunContext, session: Session, plan: dict[str, Any]) -> None:
                 step=step,
                 agent=name,
                 context_id=packet.context_id,
+                packet_ref=packet.context_id,
+                report_ref=f"{packet.context_id}:report",
                 tokens=tokens,
                 parent_context_id=packet.parent_context_id,
                 over_budget=packet.over_budget,
@@ -260,6 +264,7 @@ def _relay(ctx: RunContext, session: Session, plan: dict[str, Any]) -> None:
                     f"{name} 智能体未能完成：{'；'.join(report.issues) or '无结果'}",
                     detail={"agent": name, "issues": list(report.issues)},
                 )
+            ctx.store.put_packet(state.run_id, f"{packet.context_id}:report", report.model_dump_json())
             saved = {
                 "step": step,
                 "context_id": packet.context_id,

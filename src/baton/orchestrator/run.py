@@ -139,6 +139,10 @@ class RunContext:
         )
 
     # -- budgets -------------------------------------------------------------------------
+    def charge_step(self) -> None:
+        """One unit of work (a state or an agent step) against the step budget."""
+        self._charge_step()
+
     def _charge_step(self) -> None:
         self.state.usage.steps += 1
         if self.state.usage.steps > self.state.budget.max_steps:
