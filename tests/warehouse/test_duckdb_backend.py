@@ -58,3 +58,16 @@ def test_missing_file_is_warehouse_unavailable(tmp_path: Path) -> None:
     with pytest.raises(BatonError) as info:
         DuckDBBackend(tmp_path / "nope.duckdb").execute("SELECT 1")
     assert info.value.error_code == "warehouse_unavailable"
+
+
+def test_hardening_settings_are_in_force(backend: DuckDBBackend) -> None:
+    def setting(name: str) -> object:
+        return backend.execute(f"SELECT current_setting('{name}')").rows[0][0]
+
+    assert setting("enable_external_access") is False
+    assert setting("lock_configuration") is True
+    assert setting("autoinstall_known_extensions") is False
+    assert setting("autoload_known_extensions") is False
+    allowed = setting("allowed_directories")
+    assert isinstance(allowed, list)
+    assert all(str(d).endswith(".tmp/") for d in allowed)  # only DuckDB's own spill directory

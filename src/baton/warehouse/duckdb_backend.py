@@ -24,6 +24,9 @@ _HARDENING = (
     "SET autoload_known_extensions = false",
     "SET allow_community_extensions = false",
     "SET python_enable_replacements = false",
+    # allowed directories first (none: DuckDB keeps only its own spill directory), then
+    # external access off, then the lock — the order DuckDB requires
+    "SET allowed_directories = []",
     "SET enable_external_access = false",
     "SET lock_configuration = true",
 )
