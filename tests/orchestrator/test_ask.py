@@ -109,3 +109,21 @@ def test_clarification_when_period_missing(demo_session: Session) -> None:
     assert answer.status == "clarification_needed"
     assert answer.error is not None and answer.error.code == "ambiguous_question"
     assert "时间" in answer.answer
+
+
+def test_daily_series_marks_the_partly_loaded_day(demo_session: Session) -> None:
+    answer = ask(demo_session, "上个月每天的GMV", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert [(f.table, f.date) for f in answer.quality_flags] == [("fact_order", date(2026, 6, 12))]
+    assert any("2026-06-12" in a for a in answer.assumptions)
+    assert answer.chart is not None
+    data = answer.chart["datasets"] if "datasets" in answer.chart else answer.chart
+    assert "2026-06-12" in json.dumps(data)
+    assert answer.result is not None and answer.result.row_count == 30  # the day is drawn, never dropped
+
+
+def test_non_daily_answers_have_no_completeness_query(demo_session: Session) -> None:
+    answer = ask(demo_session, "上个月各渠道的GMV是多少？", as_of=AS_OF)
+    events = read_trace(demo_session.runs_dir / answer.run_id / "trace.jsonl")
+    assert sum(e.type == "tool_call" and e.payload["tool"] == "warehouse.query" for e in events) == 1
+    assert answer.quality_flags == []

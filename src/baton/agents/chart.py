@@ -11,6 +11,7 @@ No plotting code is generated: :mod:`baton.charts` builds and validates a declar
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from typing import Any
@@ -214,9 +215,15 @@ class ChartAgent:
             marks=_peak_mark(query, rows, language),
         )
 
-    def plan(self, query: SemanticQuery, table: ResultTable, language: Language) -> ChartPlan:
-        """Choose and build the chart; a result that is a table yields ``spec=None``."""
+    def plan(
+        self, query: SemanticQuery, table: ResultTable, language: Language, incomplete: tuple[dt.date, ...] = ()
+    ) -> ChartPlan:
+        """Choose and build the chart; a result that is a table yields ``spec=None``. Incomplete
+        days (from the quality check) are marked and drawn distinctly, never dropped."""
         req = self.request(query, table, language)
+        if req is not None and incomplete:
+            label = _say(language, "数据不完整", "incomplete data")
+            req = dataclasses.replace(req, marks=(*req.marks, *(ChartMark("incomplete", d, label) for d in incomplete)))
         if req is None or intent_of(query) is None:
             reason = _say(language, "单个数值或空结果，不需要图表", "a single value or an empty result needs no chart")
             return ChartPlan(req, ChartChoice("table", reason), None)
@@ -231,10 +238,14 @@ class ChartAgent:
 
 
 def chart_for_answer(
-    catalog: Catalog, query: SemanticQuery, table: ResultTable, language: Language
+    catalog: Catalog,
+    query: SemanticQuery,
+    table: ResultTable,
+    language: Language,
+    incomplete: tuple[dt.date, ...] = (),
 ) -> dict[str, Any] | None:
     """The validated Vega-Lite spec for an answer, or ``None`` when it reads best as a table."""
-    return ChartAgent(catalog).plan(query, table, language).spec
+    return ChartAgent(catalog).plan(query, table, language, incomplete).spec
 
 
 def analysis_chart(

@@ -8,7 +8,7 @@ a stack trace.
 from __future__ import annotations
 
 import traceback
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import sqlglot
@@ -16,9 +16,11 @@ from pydantic import BaseModel, ConfigDict
 
 from baton.agents.chart import chart_for_answer
 from baton.agents.narrator import Narrator, period_text
+from baton.agents.quality import completeness
 from baton.catalog.compiler import compile_query
 from baton.catalog.model import Catalog
-from baton.contracts.answer import Answer, AnswerTimeRange, ErrorInfo, MetricInfo, ResultTable, Status
+from baton.catalog.quality_queries import daily_row_counts
+from baton.contracts.answer import Answer, AnswerTimeRange, ErrorInfo, MetricInfo, QualityFlagInfo, ResultTable, Status
 from baton.contracts.query import TableLoad
 from baton.contracts.run import Budget, RunState, SqlRecord, Terminal
 from baton.contracts.semantic import Language, SemanticQuery
@@ -150,6 +152,7 @@ class ExplainInput(BaseModel):
     grant_notes: list[str]
     pii_allowed: bool
     freshness: list[TableLoad]
+    incomplete_days: list[date] = []
 
 
 def ask(
@@ -263,6 +266,7 @@ def drive_ask(session: Session, ctx: RunContext, *, full_question: str | None = 
             state.sql[0].evidence_id = result.evidence_id
             ctx.policy_decision("allow", tool="warehouse.freshness", reason="system metadata (meta_table_load)")
             fresh = ctx.tool_call("warehouse.freshness", {"tables": drafted["tables"]}, session.runner.freshness)
+            incomplete = daily_completeness(session, ctx, principal, query, drafted, language)
             executed = ExplainInput(
                 query=query,
                 evidence_id=result.evidence_id,
@@ -272,6 +276,7 @@ def drive_ask(session: Session, ctx: RunContext, *, full_question: str | None = 
                 grant_notes=list(checked["notes"]),
                 pii_allowed=not principal.pii,
                 freshness=fresh.for_tables(drafted["tables"]),
+                incomplete_days=incomplete,
             ).model_dump(mode="json")
             ctx.complete("execute", executed)
 
@@ -319,6 +324,48 @@ def _base(state: RunState) -> dict[str, Any]:
     }
 
 
+def daily_completeness(
+    session: Session,
+    ctx: RunContext,
+    principal: Principal,
+    query: SemanticQuery,
+    drafted: dict[str, Any],
+    language: Language,
+) -> list[date]:
+    """For a daily series, the days whose rows fall far below the same weekday of earlier weeks
+    (a partly loaded day), so the answer marks them instead of presenting them as real dips.
+    The row counts are one more governed query: firewall, policy decision, tool call."""
+    if query.grain != "day" or query.time_range.days > 400:
+        return []
+    catalog = session.catalog
+    table = drafted["tables"][0]
+    if not catalog.tables[table].large:
+        return []
+    start = query.time_range.start - timedelta(weeks=8)
+    sql = daily_row_counts(catalog, table, start, query.time_range.end).sql(dialect=drafted["dialect"])
+    large = {t: catalog.time_column(t) for t, info in catalog.tables.items() if info.large}
+    approved = approve(
+        sql,
+        principal=principal,
+        schema=session.schema,
+        dialect=drafted["dialect"],
+        language=language,
+        large_tables=large,
+    )
+    ctx.policy_decision(
+        "allow", tool="warehouse.query", approved_sql_id=approved.approved_sql_id, purpose="completeness"
+    )
+    session.registry.register(approved)
+    result = ctx.tool_call(
+        "warehouse.query",
+        {"approved_sql_id": approved.approved_sql_id},
+        lambda: session.runner.run(approved.approved_sql_id, user=ctx.state.user),
+    )
+    counts = {date.fromisoformat(str(r[0])[:10]): int(r[1]) for r in result.rows if r[0] is not None}
+    days = [d for d in counts if query.time_range.start <= d <= query.time_range.end]
+    return sorted(c.day for c in completeness(counts, sorted(days)) if c.incomplete)
+
+
 def explain(catalog: Catalog, state: RunState, data: ExplainInput) -> Answer:
     """The answer, as a pure function of the run's checkpoints and evidence (replayable)."""
     language = state.language
@@ -335,7 +382,27 @@ def explain(catalog: Catalog, state: RunState, data: ExplainInput) -> Answer:
     freshness, fresh_notes = _freshness_text(data.freshness, query, language)
     text = Narrator(catalog).compose(query, table, language)
     text, gate = _output_gate(catalog, query, table, data.pii_allowed, text, language)
-    chart = _chart(catalog, query, table, language) if gate.ok else None
+    chart = _chart(catalog, query, table, language, tuple(data.incomplete_days)) if gate.ok else None
+    flags = [
+        QualityFlagInfo(
+            table=t,
+            date=day,
+            issue="incomplete: "
+            + (
+                "当日行数明显低于前几周同星期"
+                if language == "zh"
+                else "far fewer rows than the same weekday in earlier weeks"
+            ),
+            affects_period=True,
+            assumption=(
+                f"{day.isoformat()} 的数据不完整：图中单独标出，数值按已加载数据计算，可能偏低。"
+                if language == "zh"
+                else f"{day.isoformat()} is incomplete: marked on the chart; its value uses the data as loaded and may be understated."
+            ),
+        )
+        for t in data.tables[:1]
+        for day in data.incomplete_days
+    ]
     answer = Answer(
         **_base(state),
         status="answered",
@@ -346,9 +413,15 @@ def explain(catalog: Catalog, state: RunState, data: ExplainInput) -> Answer:
         metrics=[metric_info(catalog, m, language) for m in query.metrics],
         time_range=AnswerTimeRange(start=query.time_range.start, end=query.time_range.end),
         data_freshness=freshness,
-        assumptions=[*_assumptions(query, language), *data.grant_notes, *fresh_notes],
+        assumptions=[
+            *_assumptions(query, language),
+            *data.grant_notes,
+            *fresh_notes,
+            *(f.assumption or "" for f in flags),
+        ],
         chart=chart,
         gate=gate,
+        quality_flags=flags,
     )
     if not gate.ok:
         answer = failure_answer(state, refusal(gate, language), query).model_copy(update={"gate": gate})
@@ -407,10 +480,12 @@ def _output_gate(
     return gate_narrative(text, check, lambda: Narrator(catalog).compose(query, table, language))
 
 
-def _chart(catalog: Catalog, query: SemanticQuery, table: ResultTable, language: Language) -> dict[str, Any] | None:
+def _chart(
+    catalog: Catalog, query: SemanticQuery, table: ResultTable, language: Language, incomplete: tuple[date, ...]
+) -> dict[str, Any] | None:
     """The answer's chart spec (declarative; no code runs); a chart that cannot be built never costs the answer."""
     try:
-        return chart_for_answer(catalog, query, table, language)
+        return chart_for_answer(catalog, query, table, language, incomplete)
     except BatonError:
         return None
 
