@@ -127,3 +127,13 @@ def test_analysis_chart_marks_the_incomplete_day_and_the_618_peak(demo_dir: Path
     assert "数据不完整" in text
     assert "618" in text
     assert "2026-05-01" in text and "2026-06-30" in text  # both periods are on the chart
+
+
+@pytest.mark.parametrize("question", ["上个月各渠道GMV的占比", "What share of GMV did each channel have last month?"])
+def test_share_questions_draw_parts_of_a_whole(demo_session: Session, question: str) -> None:
+    answer = ask(demo_session, question, as_of=date(2026, 7, 1))
+    assert answer.status == "answered", answer.error
+    assert answer.semantic_query is not None and answer.semantic_query.intent == "share"
+    assert answer.chart is not None
+    assert answer.chart["usermeta"]["baton"]["kind"] in {"donut", "stacked_bar"}
+    validate_spec(answer.chart)

@@ -78,6 +78,10 @@ def intent_of(query: SemanticQuery) -> Intent | None:
         return "period_comparison"
     if query.grain is not None:
         return "trend"
+    if query.dimensions and query.intent == "share":
+        return "share"  # parts of a whole: donut for few parts, else stacked bar
+    if query.dimensions and len(query.metrics) == 2 and query.top_n is None:
+        return "relationship"  # two measures across members: scatter
     if query.dimensions:
         return "compare"
     return None

@@ -54,5 +54,5 @@ class SemanticQuery(BaseModel):
     comparison: Comparison | None = None
     top_n: int | None = Field(default=None, ge=1, le=1000)
     order: Literal["desc", "asc"] = "desc"
-    intent: Literal["value", "breakdown", "trend", "ranking", "comparison", "why"] = "value"
+    intent: Literal["value", "breakdown", "share", "trend", "ranking", "comparison", "why"] = "value"
     as_of: date

@@ -42,6 +42,7 @@ _MOM = re.compile(
     r"比上(?:个)?(?:月|周|季度|期)|较上(?:个)?(?:月|周|季度|期)|与上(?:个)?(?:月|周|季度|期)(?:相比|对比)",
     re.IGNORECASE,
 )
+_SHARE = re.compile(r"占比|份额|构成|比重|\bshare\b|\bproportion\b|\bbreakdown of\b|\bmix\b", re.IGNORECASE)
 _WHY = re.compile(r"为什么|为何|原因|\bwhy\b|\bwhat caused\b|\bwhat drove\b", re.IGNORECASE)
 _CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _TOP = re.compile(
@@ -490,6 +491,9 @@ class Planner:
         for m in scan.find_all(_WHY):
             scan.claim(m.start(), m.end())
         trend = bool(scan.find_all(_TREND))
+        share = bool(scan.find_all(_SHARE))
+        for m in scan.find_all(_SHARE):
+            scan.claim(m.start(), m.end())
         top_n, order = self._top(scan)
 
         hits = self.lexicon.find(text, blocked=list(scan.claimed))
@@ -539,6 +543,8 @@ class Planner:
             if grain
             else "ranking"
             if top_n
+            else "share"
+            if dims and share
             else "breakdown"
             if dims
             else "value"
