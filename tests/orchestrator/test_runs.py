@@ -256,3 +256,22 @@ def test_binary_bytes_in_argv_are_invalid_input(demo_dir: Path) -> None:
     assert proc.returncode == 1
     assert b"Traceback" not in proc.stderr
     assert json.loads(proc.stdout)["error"]["code"] == "invalid_input"
+
+
+@pytest.mark.parametrize("kind", ["ask", "analyze"])
+def test_replay_writes_the_same_report_bytes_with_the_warehouse_gone(
+    private_demo: Path, tmp_path: Path, kind: str
+) -> None:
+    cfg = ["--config", str(private_demo / "baton.toml")]
+    question = "上个月每天的GMV" if kind == "ask" else "为什么二季度退款率上升了？"
+    first = tmp_path / "first" / "report.md"
+    proc = _cli([kind, question, "--format", "md", "--out", str(first), *cfg])
+    assert proc.returncode == 0, proc.stderr
+    run_id = json.loads(_cli(["runs", "list", "--json", "--limit", "1", *cfg]).stdout)[0]["run_id"]
+    (private_demo / "warehouse.duckdb").rename(private_demo / "moved-away.duckdb")
+    second = tmp_path / "second" / "report.md"
+    replayed = _cli(["runs", "replay", run_id, "--format", "md", "--out", str(second), *cfg])
+    assert replayed.returncode == 0, replayed.stderr
+    assert second.read_bytes() == first.read_bytes()
+    for png in first.parent.glob("*.png"):
+        assert (second.parent / png.name).read_bytes() == png.read_bytes()

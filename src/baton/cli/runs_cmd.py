@@ -176,14 +176,23 @@ def replay(
         bool, typer.Option("--re-execute", help="Run the approved SQL again and report what changed.")
     ] = False,
     as_json: JsonOpt = False,
+    output_format: Annotated[str | None, typer.Option("--format", help="terminal | md | html | json")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Write the report to FILE (atomically).")] = None,
 ) -> None:
     """Re-render a run from its recorded evidence (the warehouse may be offline)."""
     from baton.orchestrator.replay import re_execute_run, replay_run
+    from baton.report.deliver import deliver, parse_format
 
     try:
         session = _session(config)
         answer = replay_run(session, run_id)
         changes = re_execute_run(session, run_id) if re_execute else None
+        if (output_format is not None and output_format != "terminal") or out is not None:
+            fmt = parse_format(output_format, as_json=as_json)
+            delivery = deliver(answer, fmt, out, catalog=session.catalog, cwd=session.runs_dir / run_id)
+            if delivery.stdout is not None:
+                print(delivery.stdout)
+            return
     except BatonError as exc:
         _error(exc, as_json)
         return
