@@ -196,3 +196,27 @@ def test_year_over_year_keeps_every_packet_within_budget(demo_session: Session) 
     assert answer.drivers[0].members == {"channel": "app", "user_type": "new"}
     handoffs = [e.payload for e in _trace(demo_session, answer) if e.type == "handoff"]
     assert handoffs and not any(p["over_budget"] or p["dropped"] for p in handoffs)
+
+
+def test_metric_tree_finding_sums_to_the_change_and_names_conversion(demo_session: Session) -> None:
+    answer = analyze_session(demo_session, "为什么2026年6月的GMV下降了？", as_of=AS_OF)
+    (tree,) = [f for f in answer.findings if f["finding_id"] == "insight-metric-tree"]
+    effects = {n["key"]: float(n["value"]) for n in tree["numbers"]}
+    assert set(effects) == {"tree.visitors", "tree.conversion_rate", "tree.aov"}
+    gmv = next(f for f in answer.findings if f["agent"] == "sql")
+    assert gmv  # the sql agent's totals are findings too
+    current = float(
+        demo_session.backend.execute(
+            "SELECT SUM(gmv_amount) FROM fact_order WHERE status IN ('paid','refunded') "
+            "AND order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'"
+        ).rows[0][0]
+    )
+    previous = float(
+        demo_session.backend.execute(
+            "SELECT SUM(gmv_amount) FROM fact_order WHERE status IN ('paid','refunded') "
+            "AND order_date BETWEEN DATE '2026-05-01' AND DATE '2026-05-31'"
+        ).rows[0][0]
+    )
+    assert sum(effects.values()) == pytest.approx(current - previous, abs=0.05)  # LMDI is exact (cents rounding)
+    assert min(effects, key=lambda k: effects[k]) == "tree.conversion_rate"
+    assert "指标树" in answer.answer

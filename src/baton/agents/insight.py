@@ -44,9 +44,19 @@ from baton.catalog.analysis_queries import CURRENT, PREVIOUS, MetricTree, drilld
 from baton.catalog.model import Catalog
 from baton.contracts.agent_outputs import Driver, Finding, InsightOutput, QualityOutput, StatsOutput
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
+from baton.contracts.semantic import Language
 from baton.contracts.values import Assumption, ExcludedPath, KeyNumber
 from baton.errors import BatonError
-from baton.stats import InsufficientData, StatsInputError, SuffStats, benjamini_hochberg, ratio_mix_rate, welch_t_test
+from baton.stats import (
+    InsufficientData,
+    StatsInputError,
+    SuffStats,
+    TreeTotals,
+    benjamini_hochberg,
+    metric_tree_lmdi,
+    ratio_mix_rate,
+    welch_t_test,
+)
 
 Q_LEVEL = 0.05
 Q_FLOOR = 1e-6
@@ -267,6 +277,8 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
     cands: list[Candidate] = []
     total_change = 0.0
     evidence: list[str] = []
+    top_tree: MetricTree | None = None
+    top_totals: dict[str, dict[str, float]] = {}
     for combo in combos:
         tree = metric_tree(catalog, metric, combo, query.filters)
         result = tool.run(
@@ -278,6 +290,8 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
         cands += found
         if len(combo) == 1 and total_change == 0.0:
             total_change = _value(tree, totals[CURRENT]) - _value(tree, totals[PREVIOUS])
+        if top_tree is None and "visitors" in tree.components:
+            top_tree, top_totals = tree, totals
     drivers = select_drivers(cands, total_change, headline_significant)[:MAX_DRIVERS]
     unit, places = unit_of(catalog, metric, lang)
     change_unit = bi(lang, "个百分点", "pp") if unit == "%" else unit
@@ -466,6 +480,10 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
                 evidence_ids=tuple(evidence[:1]),
             )
         )
+    if metric == "gmv" and top_tree is not None and evidence:
+        tree_finding = _tree_finding(catalog, metric, top_totals, lang, evidence[0])
+        if tree_finding is not None:
+            findings.append(tree_finding)
     offsetting = [c for c in cands if c.q_value <= Q_LEVEL and not c.significant and c.change != 0]
     assumptions = [
         Assumption(
@@ -522,6 +540,46 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
         f"{len(combos)} drill-downs, {len(cands)} tests, {len(drivers)} drivers.",
     )
     return AgentReport(task_id=packet.task_id, status="success", result=ReportResult(summary=summary, data=output))
+
+
+def _tree_finding(
+    catalog: Catalog, metric: str, totals: dict[str, dict[str, float]], lang: Language, evidence_id: str
+) -> Finding | None:
+    """The metric tree of the whole change: gmv = visitors × conversion_rate × aov, by LMDI
+    (the factor effects sum exactly to the change)."""
+    try:
+        before, after = (
+            TreeTotals(gmv=totals[w]["gmv"], orders=totals[w]["order_count"], visitors=totals[w]["visitors"])
+            for w in (PREVIOUS, CURRENT)
+        )
+        decomposition = metric_tree_lmdi(before, after)
+    except (KeyError, InsufficientData, StatsInputError):
+        return None
+    unit, places = unit_of(catalog, metric, lang)
+    nums = tuple(
+        number(
+            f"tree.{e.factor}",
+            bi(lang, f"{metric_label(catalog, e.factor, lang)} 的贡献", f"{e.factor} effect"),
+            scaled(catalog, metric, e.effect),
+            unit,
+            places,
+            evidence_id,
+        )
+        for e in decomposition.factors
+    )
+    zh = "，".join(f"{metric_label(catalog, e.factor, 'zh')} {{num:tree.{e.factor}}}" for e in decomposition.factors)
+    en = ", ".join(f"{metric_label(catalog, e.factor, 'en')} {{num:tree.{e.factor}}}" for e in decomposition.factors)
+    return Finding(
+        finding_id="insight-metric-tree",
+        summary=bi(
+            lang,
+            f"指标树分解（LMDI，各因子贡献之和等于总变化）：{zh}。",
+            f"Metric tree (LMDI; the factor effects sum to the change): {en}.",
+        ),
+        confidence=0.9,
+        evidence_ids=(evidence_id,),
+        numbers=nums,
+    )
 
 
 def driver_details(output: InsightOutput) -> list[dict[str, Any]]:

@@ -138,6 +138,9 @@ def run(packet: TaskPacket, deps: ReportDeps) -> AgentReport[ReportOutput]:
                 body="\n".join(f"{i}. {said(f)}" for i, f in enumerate(driver_findings, 1)),
             )
         )
+    tree = [said(f) for f in (insight.findings if insight else ()) if f.finding_id == "insight-metric-tree"]
+    if tree:
+        sections.append(ReportSection(heading=bi(lang, "指标树", "Metric tree"), body="\n".join(tree)))
     tests = [said(f) for f in (stats.findings if stats else ())]
     if tests:
         sections.append(ReportSection(heading=bi(lang, "显著性检验", "Tests"), body="\n".join(tests)))
