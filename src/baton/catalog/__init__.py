@@ -1,0 +1,1 @@
+"""The metric catalog: semantic model, YAML loader, and the compiler SemanticQuery -> SQL."""

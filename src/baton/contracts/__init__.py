@@ -1,0 +1,1 @@
+"""Every Pydantic model that crosses a package boundary (answers, queries, handoffs, runs, traces)."""

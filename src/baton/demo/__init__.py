@@ -1,0 +1,1 @@
+"""The synthetic demo warehouse: generator, scenarios with planted effects, ground truth."""

@@ -1,0 +1,1 @@
+"""Eval datasets, runner and graders (graded by execution result, never by string)."""

@@ -1,0 +1,1 @@
+"""Question -> SemanticQuery: input gate, catalog lexicon, bilingual time expressions, rule planner."""

@@ -1,0 +1,1 @@
+"""Trace events: the append-only JSONL writer."""

@@ -1,0 +1,1 @@
+"""Backends (hardened DuckDB, PostgreSQL), the runner of approved statements, the demo loader."""
