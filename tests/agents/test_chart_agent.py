@@ -137,3 +137,12 @@ def test_share_questions_draw_parts_of_a_whole(demo_session: Session, question: 
     assert answer.chart is not None
     assert answer.chart["usermeta"]["baton"]["kind"] in {"donut", "stacked_bar"}
     validate_spec(answer.chart)
+
+
+def test_two_measures_across_members_draw_a_scatter(demo_session: Session) -> None:
+    answer = ask(demo_session, "上个月各区域的GMV和订单量", as_of=date(2026, 7, 1))
+    assert answer.status == "answered", answer.error
+    assert answer.chart is not None
+    assert answer.chart["usermeta"]["baton"]["kind"] == "scatter"
+    assert "成交总额与订单量" in json.dumps(answer.chart, ensure_ascii=False)
+    validate_spec(answer.chart)

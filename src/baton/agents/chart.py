@@ -133,6 +133,9 @@ class ChartAgent:
 
     def title(self, query: SemanticQuery, metric: str, language: Language) -> str:
         label = self.catalog.metrics[metric].label.for_lang(language)
+        if intent_of(query) == "relationship":
+            second = self.catalog.metrics[query.metrics[1]].label.for_lang(language)
+            label = _say(language, f"{label}与{second}", f"{label} and {second}")
         tr = query.time_range
         when = span_label(tr.start, tr.end, language)
         if query.comparison is not None:
@@ -198,6 +201,16 @@ class ChartAgent:
         else:
             label = info.label.for_lang(language)
             picks.append((names.index(metric), ChartColumn(metric, "measure", label, unit), "value"))
+            if intent_of(query) == "relationship":  # two measures across members: both go on the chart
+                second = query.metrics[1]
+                other = self.catalog.metrics[second]
+                picks.append(
+                    (
+                        names.index(second),
+                        ChartColumn(second, "measure", other.label.for_lang(language), other.unit),
+                        "value",
+                    )
+                )
         rows: list[tuple[CellValue, ...]] = []
         for row in table.rows:
             cells: list[CellValue] = []
