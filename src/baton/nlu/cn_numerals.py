@@ -2,13 +2,14 @@
 
 Questions say "近七天", "最近十四天", "两个月", "二〇二六年"; the time parser needs these as ints.
 Only what time expressions use: 0..9999 with 十/百/千, and digit-by-digit years (二〇二六).
+The digit and unit tables are shared with the output gate, which reads larger numerals (万/亿).
 """
 
 from __future__ import annotations
 
 import re
 
-_DIGITS = {
+DIGITS: dict[str, int] = {
     "零": 0,
     "〇": 0,
     "一": 1,
@@ -22,7 +23,9 @@ _DIGITS = {
     "八": 8,
     "九": 9,
 }
-_UNITS = {"十": 10, "百": 100, "千": 1000}
+SMALL_UNITS: dict[str, int] = {"十": 10, "百": 100, "千": 1000}
+_DIGITS = DIGITS
+_UNITS = SMALL_UNITS
 _ASCII_DIGITS = re.compile(r"[0-9]+")
 
 

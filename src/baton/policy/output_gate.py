@@ -47,6 +47,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from baton.errors import PolicyRefusal
+from baton.nlu.cn_numerals import DIGITS, SMALL_UNITS
 
 Language = Literal["zh", "en"]
 ViolationKind = Literal["number", "pii", "claim"]
@@ -243,21 +244,8 @@ def read_numbers(text: str, labels: Iterable[str] = ()) -> list[NumberToken]:
     return tokens
 
 
-_ZH_DIGITS = {
-    "零": 0,
-    "〇": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
-_ZH_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
+_ZH_DIGITS = DIGITS
+_ZH_SMALL_UNITS = SMALL_UNITS
 _ZH_BIG_UNITS = {"万": 10**4, "亿": 10**8}
 # A numeral is a run of numeral characters holding at least one digit and one unit
 # ("三亿", "一千二百万", "十二"): a lone "一" ("一些", "统一") or "十分" is ordinary prose.
