@@ -11,7 +11,7 @@ from baton.config import load_settings
 from baton.orchestrator.session import Session
 from baton.sql import approve
 
-SQL = "SELECT channel, COUNT(*) AS n FROM fact_order WHERE order_date = DATE '2026-06-30' GROUP BY channel"
+SQL = "SELECT channel, COUNT(*) AS n FROM fact_order WHERE order_date = DATE '2026-06-30' GROUP BY channel ORDER BY channel"
 
 
 def _approved_id(session: Session, user: str) -> str:
