@@ -19,7 +19,6 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -594,19 +593,4 @@ def resume_analysis(session: Session, run_id: str) -> Answer:
     return _drive(ctx, session)
 
 
-def analyze(
-    question: str, *, as_of: date | None = None, user: str | None = None, config: Path | str | None = None
-) -> Answer:
-    """Explain why a metric moved. Never raises for a bad question: the Answer carries the status."""
-    from baton.config import resolve_config
-    from baton.demo.generator import build_demo
-
-    settings = resolve_config(Path(config) if config is not None else None, build_default=build_demo)
-    session = Session(settings)
-    try:
-        return analyze_session(session, question, as_of=as_of, user=user)
-    finally:
-        session.close()
-
-
-__all__ = ["analyze", "analyze_session", "answer_from_state", "replay_analysis", "resume_analysis"]
+__all__ = ["analyze_session", "answer_from_state", "replay_analysis", "resume_analysis"]
