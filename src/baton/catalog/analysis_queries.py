@@ -258,6 +258,25 @@ def daily_series(
     return BuiltQuery("daily_series", select, (PERIOD, *tree.components), compiled)
 
 
+def _both_periods(
+    catalog: Catalog, query: SemanticQuery, tree: MetricTree, dims: Sequence[str], dialect: Dialect
+) -> tuple[TimeRange, TimeRange, CompiledQuery]:
+    """The current and comparison periods, and the daily components over the span of both."""
+    assert query.comparison is not None
+    cur, prev = query.time_range, query.comparison.range
+    compiled = compile_components(
+        catalog,
+        tree,
+        filters=query.filters,
+        start=min(cur.start, prev.start),
+        end=max(cur.end, prev.end),
+        as_of=query.as_of,
+        dims=dims,
+        dialect=dialect,
+    )
+    return cur, prev, compiled
+
+
 def period_suffstats(
     catalog: Catalog,
     query: SemanticQuery,
@@ -272,17 +291,7 @@ def period_suffstats(
     around a value next to the data and keep their digits. Excluded (incomplete) days are left
     out of the daily statistics but not out of the totals.
     """
-    assert query.comparison is not None
-    cur, prev = query.time_range, query.comparison.range
-    compiled = compile_components(
-        catalog,
-        tree,
-        filters=query.filters,
-        start=min(cur.start, prev.start),
-        end=max(cur.end, prev.end),
-        as_of=query.as_of,
-        dialect=dialect,
-    )
+    cur, prev, compiled = _both_periods(catalog, query, tree, (), dialect)
     keep = _not_excluded(_col(PERIOD), excluded_days)
     y = _factor_value(tree.value)
     if keep is not None:
@@ -334,18 +343,7 @@ def drilldown(
     change shared by all members (a promotion, the calendar) leaves y unchanged. Rows are
     members × 2, never raw data.
     """
-    assert query.comparison is not None
-    cur, prev = query.time_range, query.comparison.range
-    compiled = compile_components(
-        catalog,
-        tree,
-        filters=query.filters,
-        start=min(cur.start, prev.start),
-        end=max(cur.end, prev.end),
-        as_of=query.as_of,
-        dims=dims,
-        dialect=dialect,
-    )
+    cur, prev, compiled = _both_periods(catalog, query, tree, dims, dialect)
     comps = tree.components
     zero = exp.Literal.number(0)
     cells = exp.select(
