@@ -22,7 +22,6 @@ import json, sys, time
 from datetime import date
 from pathlib import Path
 from baton.config import load_settings
-from baton.orchestrator.analyze import analyze_session
 from baton.orchestrator.session import Session
 def hwm():
     # VmHWM: peak RSS of this process image (ru_maxrss would include the forking parent)
@@ -36,7 +35,7 @@ if sys.argv[3] != "-":
     settings = settings.model_copy(update={"memory_limit": sys.argv[3]})
 session = Session(settings)
 started = time.perf_counter()
-answer = analyze_session(session, sys.argv[2], as_of=date(2026, 7, 1))
+answer = session.analyze(sys.argv[2], as_of=date(2026, 7, 1))
 seconds = time.perf_counter() - started
 session.close()
 top = answer.drivers[0] if answer.drivers else None

@@ -64,7 +64,7 @@ def pg_admin_url() -> str:
 @pytest.fixture(scope="session")
 def pg_demo_dir(pg_admin_url: str, tmp_path_factory: pytest.TempPathFactory, demo_dir: Path) -> Iterator[Path]:
     """The same demo loaded into a throwaway PostgreSQL database, with a baton.toml pointing at it."""
-    from baton.warehouse.pg_loader import load_demo, point_config_at
+    from baton.demo.pg_loader import load_demo, point_config_at
 
     folder = tmp_path_factory.mktemp("pgdemo")
     for name in ("catalog.yaml", "policies.yaml", "baton.toml", "ground_truth.json"):

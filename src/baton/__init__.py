@@ -4,6 +4,8 @@
     >>> answer = baton.ask("上个月各渠道的GMV是多少？")      # doctest: +SKIP
     >>> answer.status, answer.result.row_count            # doctest: +SKIP
     ('answered', 4)
+    >>> with baton.Session(config="baton.toml") as s:      # doctest: +SKIP
+    ...     answers = [s.ask(q) for q in questions]       # one catalog, one connection
 
 The public surface is this module's ``__all__``; everything else is private and may change.
 """
@@ -33,6 +35,7 @@ from baton.errors import (
     UserError,
     WarehouseUnavailable,
 )
+from baton.orchestrator.session import Session
 
 __version__ = "0.1.0"
 
@@ -51,6 +54,7 @@ __all__ = [
     "PermissionDenied",
     "PolicyRefusal",
     "QueryTimeout",
+    "Session",
     "TimeExpressionError",
     "ToolFailure",
     "UnknownMetric",

@@ -1,42 +1,33 @@
-"""The Python API behind the `baton` facade: resolve the config, open a session, run, close."""
+"""The Python API behind the `baton` facade: one-shot questions on a short-lived Session."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
-from baton.config import resolve_config
 from baton.contracts.answer import Answer
+from baton.orchestrator.session import Session
 
 
-def _run_question(
-    run: Callable[..., Answer], question: str, as_of: date | None, user: str | None, config: Path | str | None
-) -> Answer:
-    from baton.demo.generator import build_demo
-    from baton.orchestrator.session import Session
+def _session(config: Path | str | None, user: str | None) -> Session:
+    from baton.demo.generator import build_demo  # the default demo, built on first use
 
-    settings = resolve_config(Path(config) if config is not None else None, build_default=build_demo)
-    session = Session(settings)
-    try:
-        return run(session, question, as_of=as_of, user=user)
-    finally:
-        session.close()
+    return Session(config=config, user=user, build_default=build_demo)
 
 
 def ask(
     question: str, *, as_of: date | None = None, user: str | None = None, config: Path | str | None = None
 ) -> Answer:
-    """Answer a metric question. Never raises for a bad question: the Answer carries the status."""
-    from baton.orchestrator.ask import ask as run_ask
+    """Answer a metric question. Never raises for a bad question: the Answer carries the status.
 
-    return _run_question(run_ask, question, as_of, user, config)
+    For many questions, open one :class:`baton.Session` and call ``session.ask`` instead."""
+    with _session(config, user) as session:
+        return session.ask(question, as_of=as_of)
 
 
 def analyze(
     question: str, *, as_of: date | None = None, user: str | None = None, config: Path | str | None = None
 ) -> Answer:
     """Explain why a metric moved (the analysis relay). Never raises for a bad question."""
-    from baton.orchestrator.analyze import analyze_session
-
-    return _run_question(analyze_session, question, as_of, user, config)
+    with _session(config, user) as session:
+        return session.analyze(question, as_of=as_of)

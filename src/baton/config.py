@@ -14,7 +14,6 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from baton.contracts.run import Budget
@@ -39,13 +38,20 @@ class Settings(BaseModel):
     @field_validator("warehouse_url")
     @classmethod
     def _known_scheme(cls, value: str) -> str:
-        if not value.startswith(("duckdb://", "postgresql://", "postgres://")):
-            raise ValueError("warehouse url must start with duckdb:// or postgresql://")
+        from baton.warehouse.engine import engine_name_for_url, supported_schemes
+
+        if engine_name_for_url(value) is None:
+            raise ValueError(f"warehouse url must start with one of {', '.join(supported_schemes())}")
         return value
 
     @property
-    def dialect(self) -> str:
-        return "duckdb" if self.warehouse_url.startswith("duckdb://") else "postgres"
+    def engine(self) -> str:
+        """The registered engine profile for the warehouse URL (``duckdb``, ``postgres``)."""
+        from baton.warehouse.engine import engine_name_for_url
+
+        name = engine_name_for_url(self.warehouse_url)
+        assert name is not None  # validated above
+        return name
 
     def duckdb_path(self) -> Path:
         raw = self.warehouse_url.removeprefix("duckdb://")
@@ -55,11 +61,15 @@ class Settings(BaseModel):
 
 
 def default_demo_dir() -> Path:
+    import platformdirs
+
     return Path(platformdirs.user_data_dir("baton", appauthor=False)) / "demo"
 
 
 def fallback_runs_dir() -> Path:
     """Where a run is recorded when no config could be loaded (e.g. a malformed baton.toml)."""
+    import platformdirs
+
     return Path(platformdirs.user_data_dir("baton", appauthor=False)) / "runs"
 
 

@@ -14,7 +14,9 @@ never a stack trace (the trace keeps the detail).
     │   └── UserCancelled           user_cancelled
     ├── PolicyRefusal               Baton may not do it; nothing was run
     │   ├── PermissionDenied        permission_denied
-    │   └── OutOfScope              out_of_scope  (change data or rules: not a read-only analyst's job)
+    │   ├── OutOfScope              out_of_scope  (change data or rules: not a read-only analyst's job)
+    │   ├── FirewallError           one code per firewall refusal (pii_denied, not_read_only, …)
+    │   └── OutputBlocked           output_blocked (the narrative failed the output gate)
     ├── HandoffViolation            handoff_violation (a relay invariant broke; the run fails closed)
     └── InternalFailure             Baton or a tool failed; not the user's fault
         ├── ToolFailure             tool_failure
@@ -23,15 +25,25 @@ never a stack trace (the trace keeps the detail).
         ├── QueryTimeout            timeout
         ├── BudgetExceeded          budget_exceeded
         └── InsufficientEvidence    insufficient_evidence
+            └── InsufficientData    too little information for a statistic (n < 2, zero variance)
 
-Lower-level exceptions are wrapped with ``raise … from exc`` so the cause stays in the trace.
+    InvalidInput
+    ├── StatsInputError             malformed arguments to a statistic (negative counts, NaN)
+    ├── InvalidChartSpec            invalid_chart_spec (the Vega-Lite schema rejects a spec)
+    └── ChartNotApplicable          chart_not_applicable (the result's shape does not fit the chart)
+
+Lower-level exceptions are wrapped with ``raise … from exc`` so the cause stays in the trace;
+each engine profile (``baton.warehouse.engines``) holds the table that maps its driver's
+exceptions into this tree. :data:`EXIT_CODES` is the one mapping from an error to the exit
+code of the ``baton`` command.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
-Language = Literal["zh", "en"]
+from baton.contracts.common import Language
+from baton.messages import text
 
 
 class BatonError(Exception):
@@ -147,3 +159,59 @@ class BudgetExceeded(InternalFailure):
 
 class InsufficientEvidence(InternalFailure):
     code = "insufficient_evidence"
+
+
+class FirewallError(PolicyRefusal):
+    """The SQL firewall refused a statement; ``error_code`` says why (one message per code)."""
+
+    code = "firewall_refused"
+
+    def __init__(self, error_code: str, **fields: Any) -> None:
+        values = {"reason_zh": fields.get("reason", ""), "what_zh": fields.get("what", ""), **fields}
+        key = f"firewall.{error_code}"
+        super().__init__(
+            text(key, "en", **values),
+            text(key, "zh", **values),
+            code=error_code,
+            detail={k: v for k, v in fields.items() if isinstance(v, str | int | float | bool) or v is None},
+        )
+
+
+class OutputBlocked(PolicyRefusal):
+    """The narrative failed the output gate even after regeneration: the answer is refused."""
+
+    code = "output_blocked"
+
+
+class StatsInputError(InvalidInput):
+    """Arguments to a statistic are malformed (negative counts, x > n, mismatched lengths, NaN)."""
+
+    code = "invalid_input"
+
+
+class InvalidChartSpec(InvalidInput):
+    """A chart spec that the official Vega-Lite schema rejects."""
+
+    code = "invalid_chart_spec"
+
+
+class ChartNotApplicable(InvalidInput):
+    """The result's shape does not fit the requested chart (the answer is shown as a table)."""
+
+    code = "chart_not_applicable"
+
+
+class InsufficientData(InsufficientEvidence):
+    """The inputs are valid but carry too little information (n < 2, zero variance, zero totals)."""
+
+    code = "insufficient_evidence"
+
+
+EXIT_CODES: dict[str, int] = {"user": 1, "policy": 3, "internal": 1}
+"""Exit code of the ``baton`` command by error kind: a refusal is 3, every other error 1
+(an answered run is 0 and a clarification 2; see ``baton.cli``)."""
+
+
+def exit_code(exc: BatonError) -> int:
+    """The one exit code for ``exc``, whichever subcommand raised it."""
+    return EXIT_CODES.get(exc.kind, 1)

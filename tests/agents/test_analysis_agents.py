@@ -8,18 +8,18 @@ from decimal import Decimal
 
 import pytest
 
-from baton.agents.insight import Candidate, select_drivers
-from baton.agents.quality import completeness
-from baton.agents.report import display, fill
-from baton.agents.tools import QueryTool, number, rows_as_dicts
+from baton.agents.attribution import Candidate, select_drivers
+from baton.agents.report import fill
+from baton.agents.tools import number, rows_as_dicts
 from baton.catalog import quality_queries as qq
 from baton.catalog.analysis_queries import CURRENT, PREVIOUS, daily_series, metric_tree, period_suffstats
 from baton.contracts.values import KeyNumber
 from baton.errors import PolicyRefusal
-from baton.orchestrator.analyze import analyze_session
+from baton.numbers import display
+from baton.orchestrator.governed import GovernedQuery
 from baton.orchestrator.run import RunContext, open_store
 from baton.orchestrator.session import Session
-from baton.stats import SuffStats, welch_t_test
+from baton.stats import SuffStats, completeness, welch_t_test
 from baton.trace.writer import read_trace
 
 AS_OF = date(2026, 7, 1)
@@ -115,7 +115,7 @@ def test_report_numbers_are_rendered_from_key_numbers_exactly() -> None:
 
 
 # ------------------------------------------------------------------------------- the query tool
-def _tool(session: Session, user: str) -> tuple[QueryTool, RunContext]:
+def _tool(session: Session, user: str) -> tuple[GovernedQuery, RunContext]:
     ctx = RunContext.start(
         kind="analyze",
         question="t",
@@ -125,19 +125,7 @@ def _tool(session: Session, user: str) -> tuple[QueryTool, RunContext]:
         store=open_store(session.runs_dir),
         runs_dir=session.runs_dir,
     )
-    tool = QueryTool(
-        ctx,
-        session.principal(user),
-        session.catalog,
-        session.schema,
-        session.registry,
-        session.runner,
-        session.backend,
-        "duckdb",
-        "en",
-        session.settings.row_cap,
-    )
-    return tool, ctx
+    return session.governed(user, "en", ctx), ctx
 
 
 def test_sufficient_statistics_from_sql_match_the_daily_values(demo_session: Session) -> None:
@@ -198,12 +186,12 @@ def test_a_refused_query_is_traced_as_denied_and_never_runs(demo_session: Sessio
 
 
 def test_every_query_of_an_analysis_runs_as_the_asking_user(demo_session: Session) -> None:
-    answer = analyze_session(demo_session, "为什么2026年6月的GMV下降了？", as_of=AS_OF, user="east_manager")
+    answer = demo_session.analyze("为什么2026年6月的GMV下降了？", as_of=AS_OF, user="east_manager")
     assert answer.status == "answered", answer.error
     events = read_trace(demo_session.runs_dir / answer.run_id / "trace.jsonl")
     allowed = [e.payload for e in events if e.type == "policy_decision" and e.payload.get("gate") == "firewall"]
     assert allowed and all(p["user"] == "east_manager" for p in allowed)
-    data_queries = [p for p in allowed if p["query"] != "quality:load_log"]
+    data_queries = [p for p in allowed if p["query"] != "quality:freshness"]  # the load log has no row filter
     assert all(p["row_filters"] for p in data_queries)
     assert all(d.members.get("region", "华东") == "华东" for d in answer.drivers)
 

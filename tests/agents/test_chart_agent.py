@@ -10,7 +10,6 @@ import pytest
 
 from baton.agents.chart import ChartAgent, intent_of, span_label
 from baton.charts import validate_spec
-from baton.orchestrator.ask import ask
 from baton.orchestrator.session import Session
 
 AS_OF = date(2026, 7, 1)
@@ -41,7 +40,7 @@ AS_OF = date(2026, 7, 1)
 def test_query_intent_picks_the_chart_and_catalog_labels_name_it(
     demo_session: Session, question: str, kind: str, texts: list[str]
 ) -> None:
-    answer = ask(demo_session, question, as_of=AS_OF)
+    answer = demo_session.ask(question, as_of=AS_OF)
     assert answer.status == "answered", answer.error
     assert answer.chart is not None
     validate_spec(answer.chart)
@@ -56,7 +55,7 @@ def test_query_intent_picks_the_chart_and_catalog_labels_name_it(
 
 @pytest.mark.parametrize("question", ["上个月转化率", "2026年5月的GMV", "What was GMV last month?"])
 def test_a_single_value_is_a_table_not_a_chart(demo_session: Session, question: str) -> None:
-    answer = ask(demo_session, question, as_of=AS_OF)
+    answer = demo_session.ask(question, as_of=AS_OF)
     assert answer.status == "answered"
     assert answer.chart is None
     assert answer.semantic_query is not None and answer.result is not None
@@ -65,8 +64,8 @@ def test_a_single_value_is_a_table_not_a_chart(demo_session: Session, question: 
 
 
 def test_member_codes_become_catalog_labels_in_each_language(demo_session: Session) -> None:
-    zh = ask(demo_session, "上个月各渠道的GMV是多少？", as_of=AS_OF)
-    en = ask(demo_session, "What was GMV by channel last month?", as_of=AS_OF)
+    zh = demo_session.ask("上个月各渠道的GMV是多少？", as_of=AS_OF)
+    en = demo_session.ask("What was GMV by channel last month?", as_of=AS_OF)
     assert zh.chart is not None and en.chart is not None
     zh_members = {r["member"] for r in zh.chart["data"]["values"]}
     en_members = {r["member"] for r in en.chart["data"]["values"]}
@@ -76,7 +75,7 @@ def test_member_codes_become_catalog_labels_in_each_language(demo_session: Sessi
 
 
 def test_refused_answers_carry_no_chart(demo_session: Session) -> None:
-    answer = ask(demo_session, "上个月的利润率是多少？", as_of=AS_OF)
+    answer = demo_session.ask("上个月的利润率是多少？", as_of=AS_OF)
     assert answer.status == "refused" and answer.chart is None
 
 
@@ -100,23 +99,22 @@ def test_intent_of_follows_the_query(demo_session: Session) -> None:
 
 
 def test_a_single_series_trend_marks_the_peak_the_narrative_names(demo_session: Session) -> None:
-    answer = ask(demo_session, "上个月每天的GMV", as_of=AS_OF)
+    answer = demo_session.ask("上个月每天的GMV", as_of=AS_OF)
     assert answer.chart is not None and answer.result is not None
     peak_row = max(answer.result.rows, key=lambda r: float(r[1]))
     assert f"最高为 {peak_row[0]}" in answer.answer
     blob = json.dumps(answer.chart, ensure_ascii=False)
     assert '"最高"' in blob and str(peak_row[0]) in blob
-    several = ask(demo_session, "上个月每天各渠道的GMV", as_of=AS_OF)
+    several = demo_session.ask("上个月每天各渠道的GMV", as_of=AS_OF)
     assert several.chart is not None and '"最高"' not in json.dumps(several.chart, ensure_ascii=False)
 
 
 def test_analysis_chart_marks_the_incomplete_day_and_the_618_peak(demo_dir: Path) -> None:
     from baton.config import load_settings
-    from baton.orchestrator.analyze import analyze_session
     from baton.orchestrator.session import Session
 
     session = Session(load_settings(demo_dir / "baton.toml"))
-    answer = analyze_session(session, "为什么2026年6月的GMV下降了？", as_of=date(2026, 7, 1))
+    answer = session.analyze("为什么2026年6月的GMV下降了？", as_of=date(2026, 7, 1))
     session.close()
     assert answer.status == "answered", answer.error
     spec = answer.chart
@@ -131,7 +129,7 @@ def test_analysis_chart_marks_the_incomplete_day_and_the_618_peak(demo_dir: Path
 
 @pytest.mark.parametrize("question", ["上个月各渠道GMV的占比", "What share of GMV did each channel have last month?"])
 def test_share_questions_draw_parts_of_a_whole(demo_session: Session, question: str) -> None:
-    answer = ask(demo_session, question, as_of=date(2026, 7, 1))
+    answer = demo_session.ask(question, as_of=date(2026, 7, 1))
     assert answer.status == "answered", answer.error
     assert answer.semantic_query is not None and answer.semantic_query.intent == "share"
     assert answer.chart is not None
@@ -140,7 +138,7 @@ def test_share_questions_draw_parts_of_a_whole(demo_session: Session, question: 
 
 
 def test_two_measures_across_members_draw_a_scatter(demo_session: Session) -> None:
-    answer = ask(demo_session, "上个月各区域的GMV和订单量", as_of=date(2026, 7, 1))
+    answer = demo_session.ask("上个月各区域的GMV和订单量", as_of=date(2026, 7, 1))
     assert answer.status == "answered", answer.error
     assert answer.chart is not None
     assert answer.chart["usermeta"]["baton"]["kind"] == "scatter"

@@ -49,8 +49,8 @@ def _write(tmp_path: Path, text: str) -> Path:
     [
         (
             (
-                "    unit: currency\n    owner: 交易数据组 (trade-data@baton.example)\n  net_revenue:",
-                "    unit: dollars\n    owner: 交易数据组 (trade-data@baton.example)\n  net_revenue:",
+                "    unit: currency\n    tree:",
+                "    unit: dollars\n    tree:",
             ),
             None,
             "metrics.gmv.unit",
@@ -91,3 +91,47 @@ def test_unknown_reference_is_rejected(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as info:
         load_catalog(_write(tmp_path, text))
     assert "gmvv" in info.value.message_en
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        ("      - order_count * aov ", "      - order_count * gmv ", "does not multiply out"),
+        ("      - order_count * aov ", "      - order_count * margin ", "not a catalog metric"),
+        ("    tree: [visitors * conversion_rate]\n", "    tree: [visitors]\n", "at least two factors"),
+        ("currency: CNY ", "currency: yuan ", "ISO 4217"),
+        ('    start: "06-01"\n', '    start: "06-31"\n', "calendar"),
+        ('    end: "11-11"\n', '    end: "10-11"\n', "wrap around"),
+        ("  table: meta_table_load\n", "  tablename: meta_table_load\n", "load_log"),
+        (
+            "    freshness: load_log\n    large: true\n    primary_key",
+            "    freshness: fresh\n    large: true\n    primary_key",
+            "freshness",
+        ),
+    ],
+)
+def test_analysis_fields_are_validated(tmp_path: Path, old: str, new: str, says: str) -> None:
+    """Metric trees, currencies, the calendar and freshness sources are checked when loaded."""
+    text = DEMO.read_text(encoding="utf-8")
+    assert old in text
+    with pytest.raises(ConfigError) as info:
+        load_catalog(_write(tmp_path, text.replace(old, new, 1)))
+    assert says in info.value.message_en
+
+
+def test_load_log_freshness_needs_a_load_log(tmp_path: Path) -> None:
+    text = DEMO.read_text(encoding="utf-8")
+    start, end = text.index("load_log:\n"), text.index("# Known yearly events")
+    with pytest.raises(ConfigError) as info:
+        load_catalog(_write(tmp_path, text[:start] + text[end:]))
+    assert "load log" in info.value.message_en
+
+
+def test_a_parsed_catalog_is_cached_by_content(tmp_path: Path) -> None:
+    text = DEMO.read_text(encoding="utf-8")
+    for sub in ("a", "b", "c"):
+        (tmp_path / sub).mkdir()
+    first, second = _write(tmp_path / "a", text), _write(tmp_path / "b", text)
+    assert load_catalog(first) is load_catalog(second)
+    changed = _write(tmp_path / "c", text.replace("name: baton-demo", "name: baton-demo-2", 1))
+    assert load_catalog(changed).name == "baton-demo-2"

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from baton.charts import ChartColumn, ChartKind, ChartMark, ChartRequest, Intent, Unit
-from baton.charts.model import CellValue, Language
+from baton.charts.model import CellValue
+from baton.contracts.common import Language
 
 START = dt.date(2025, 6, 1)
 REGIONS_ZH = ["华东", "华南", "华北", "西南", "华中", "西北", "东北", "港澳台", "海外", "其他渠道"]
@@ -38,7 +39,7 @@ def _d(name: str, label: str) -> ChartColumn:
 
 
 def _m(name: str, label: str, unit: Unit = "number") -> ChartColumn:
-    return ChartColumn(name, "measure", label, unit)
+    return ChartColumn(name, "measure", label, unit, "CNY" if unit == "currency" else None)
 
 
 def _req(

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from baton.charts import format_change, format_number
-from baton.charts.model import Language, Unit
+from baton.contracts.common import Language, Unit
 from baton.errors import InvalidInput
 
 FORMAT_CASES: list[tuple[object, Unit, Language, str]] = [
@@ -42,11 +42,24 @@ FORMAT_CASES: list[tuple[object, Unit, Language, str]] = [
     ("1,284,317", "count", "zh", "128.43万"),
     (0, "currency", "zh", "¥0"),
 ]
+CURRENCY_CASES = [
+    (1284317, "zh", "USD", "$128.43万"),
+    (3.2e8, "en", "EUR", "€320.00M"),
+    (-5.5, "en", "CHF", "-CHF 5.50"),
+    (5.5, "en", None, "5.50"),  # a currency metric whose currency is not known shows no sign
+]
 
 
 @pytest.mark.parametrize(("value", "unit", "language", "expected"), FORMAT_CASES)
 def test_format_number(value: object, unit: Unit, language: Language, expected: str) -> None:
-    assert format_number(value, unit, language) == expected
+    assert format_number(value, unit, language, "CNY") == expected
+
+
+@pytest.mark.parametrize(("value", "language", "currency", "expected"), CURRENCY_CASES)
+def test_the_currency_comes_from_the_metric(
+    value: float, language: Language, currency: str | None, expected: str
+) -> None:
+    assert format_number(value, "currency", language, currency) == expected
 
 
 def test_format_number_rejects_text_that_is_not_a_number() -> None:

@@ -13,8 +13,8 @@ import numpy.typing as npt
 
 from baton.charts import build_spec, ensure_cjk_font, render_png, render_svg
 from baton.charts.common import FONT_STACK, SCHEMA_URL
-from baton.charts.examples import write_examples
 from baton.charts.render import VL_VERSION
+from baton.demo.chart_examples import write_examples
 from tests.charts.cases import by_member, daily, period_wide
 from tests.charts.pngread import PNG_SIGNATURE, decode_png, ink
 

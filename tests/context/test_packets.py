@@ -65,7 +65,7 @@ def test_compressed_history_levels_and_verbatim_numbers() -> None:
     assert CHAIN[10].agent == "sql"
     assert "raw rows not included" in sql_full
     rows = CHAIN[10].output.rows  # type: ignore[union-attr]
-    assert rows and all(str(r["gmv"]) not in sql_full and str(r[PII_COLUMN]) not in sql_full for r in rows)
+    assert rows and all(str(r["revenue"]) not in sql_full and str(r[PII_COLUMN]) not in sql_full for r in rows)
     # one line per finding 3–4 steps back; a single conclusion line further back
     assert len(by_step[9].lines) == len(CHAIN[8].output.findings)
     assert len(by_step[1].lines) == 1 and "1284317 CNY" in by_step[1].lines[0]

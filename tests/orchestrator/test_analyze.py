@@ -12,12 +12,11 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from baton.agents.report import display
 from baton.cli.app import app as baton_app
 from baton.contracts.answer import Answer
 from baton.contracts.trace import TraceEvent
-from baton.contracts.values import KeyNumber
-from baton.orchestrator.analyze import RELAY, analyze_session, replay_analysis, resume_analysis
+from baton.numbers import display
+from baton.orchestrator.analyze import AGENT_NAMES
 from baton.orchestrator.run import open_store
 from baton.orchestrator.session import Session
 from baton.trace.writer import read_trace
@@ -28,12 +27,12 @@ GMV_QUESTIONS = ["为什么2026年6月的GMV下降了？", "Why did GMV drop in 
 
 @pytest.fixture(scope="module")
 def gmv_answers(demo_session: Session) -> dict[str, Answer]:
-    return {q: analyze_session(demo_session, q, as_of=AS_OF) for q in GMV_QUESTIONS}
+    return {q: demo_session.analyze(q, as_of=AS_OF) for q in GMV_QUESTIONS}
 
 
 @pytest.fixture(scope="module")
 def refund_answer(demo_session: Session) -> Answer:
-    return analyze_session(demo_session, "为什么二季度退款率上升了？", as_of=AS_OF)
+    return demo_session.analyze("为什么二季度退款率上升了？", as_of=AS_OF)
 
 
 def _trace(session: Session, answer: Answer) -> list[TraceEvent]:
@@ -52,9 +51,9 @@ def test_gmv_drop_names_app_new_conversion_with_interval(gmv_answers: dict[str, 
     assert top.ci is not None and top.ci[0] < top.ci[1] < 0
     assert top.q_value is not None and top.q_value <= 0.05 and top.significant
     # the drop itself, with a 95 % interval of its relative change (Welch on daily values, delta method)
-    rel = next(t for t in answer.tests if t.get("effect_size_kind") == "relative_change")
-    assert float(rel["ci_low"]) <= float(rel["estimate"]) <= float(rel["ci_high"]) < 0
-    assert "Welch" in next(t for t in answer.tests if t.get("effect_size_kind") == "cohen_d")["method"]
+    rel = next(t for t in answer.tests if t.effect_size_kind == "relative_change")
+    assert rel.agent == "stats" and rel.ci_low <= rel.estimate <= rel.ci_high < 0
+    assert "Welch" in next(t for t in answer.tests if t.effect_size_kind == "cohen_d").method
     # the answer comes first, in the question's language, and names the driver
     first = answer.answer.split("\n")[0]
     assert ("转化率" in first and "APP" in first) if answer.language == "zh" else ("conversion rate" in first)
@@ -66,11 +65,12 @@ def test_incomplete_day_is_flagged_with_its_assumption(gmv_answers: dict[str, An
     flags = [f for f in answer.quality_flags if f.date == date(2026, 6, 12)]
     assert len(flags) == 1
     flag = flags[0]
-    assert flag.table == "fact_order" and flag.issue.startswith("incomplete") and flag.affects_period
+    assert flag.table == "fact_order" and flag.issue == "incomplete" and flag.affects_period
+    assert flag.message.startswith("incomplete:")
     assert flag.assumption and flag.assumption in answer.assumptions
     assert "2026-06-12" in answer.answer  # the report states the caveat
     # no other day of May/June is called incomplete
-    assert all(f.date == date(2026, 6, 12) for f in answer.quality_flags if f.issue.startswith("incomplete"))
+    assert all(f.date == date(2026, 6, 12) for f in answer.quality_flags if f.issue == "incomplete")
 
 
 def test_ruled_out_paths_have_reasons(gmv_answers: dict[str, Answer]) -> None:
@@ -86,15 +86,15 @@ def test_refund_rise_names_home_appliances(refund_answer: Answer) -> None:
     assert refund_answer.status == "answered", refund_answer.error
     top = refund_answer.drivers[0]
     assert top.members == {"category": "家用电器"} and top.factor == "refund_rate" and top.change > 0
-    prop = next(t for t in refund_answer.tests if t.get("effect_size_kind") == "cohen_h")
-    assert "Wilson" in prop["method"] and "Newcombe" in prop["method"]
-    assert 0 < float(prop["ci_low"]) <= float(prop["estimate"]) <= float(prop["ci_high"])
+    prop = next(t for t in refund_answer.tests if t.effect_size_kind == "cohen_h")
+    assert "Wilson" in prop.method and "Newcombe" in prop.method
+    assert 0 < prop.ci_low <= prop.estimate <= prop.ci_high
     assert "家用电器" in refund_answer.answer.split("\n")[0]
 
 
 def test_every_number_in_the_report_is_a_structured_value(gmv_answers: dict[str, Answer]) -> None:
     answer = gmv_answers[GMV_QUESTIONS[0]]
-    rendered = {display(KeyNumber.model_validate(n)) for f in answer.findings for n in f["numbers"]}
+    rendered = {display(n) for f in answer.findings for n in f.numbers}
     values = {r.split(" ")[0].rstrip("%") for r in rendered}
     first = answer.answer.split("\n\n## ")[0]
     decimals = re.findall(r"-?\d+\.\d+", first)
@@ -106,9 +106,9 @@ def test_handoffs_are_traced_with_tokens_and_policy_precedes_every_tool_call(
     demo_session: Session, gmv_answers: dict[str, Answer]
 ) -> None:
     answer = gmv_answers[GMV_QUESTIONS[0]]
-    assert [h.agent for h in answer.handoffs] == list(RELAY)
-    assert [h.step for h in answer.handoffs] == list(range(1, len(RELAY) + 1))
-    assert len({h.context_id for h in answer.handoffs}) == len(RELAY)
+    assert [h.agent for h in answer.handoffs] == list(AGENT_NAMES)
+    assert [h.step for h in answer.handoffs] == list(range(1, len(AGENT_NAMES) + 1))
+    assert len({h.context_id for h in answer.handoffs}) == len(AGENT_NAMES)
     assert all(h.tokens > 0 for h in answer.handoffs)
     events = _trace(demo_session, answer)
     handoffs = [e.payload for e in events if e.type == "handoff"]
@@ -128,12 +128,10 @@ def test_handoffs_are_traced_with_tokens_and_policy_precedes_every_tool_call(
 
 
 def test_resume_after_stats_skips_finished_agents_and_replay_reproduces(demo_session: Session) -> None:
-    full = analyze_session(demo_session, GMV_QUESTIONS[0], as_of=AS_OF)
+    full = demo_session.analyze(GMV_QUESTIONS[0], as_of=AS_OF)
     store = open_store(demo_session.runs_dir)
     state = store.load(full.run_id)
-    assert (
-        replay_analysis(demo_session, state).model_dump() == full.model_dump()
-    )  # replay: a pure function of checkpoints
+    assert demo_session.replay(full.run_id).model_dump() == full.model_dump()  # a pure function of checkpoints
     # the state a run killed right after the stats step leaves behind
     for name in ("trend", "insight", "report"):
         state.checkpoints.pop(f"agent:{name}")
@@ -141,7 +139,7 @@ def test_resume_after_stats_skips_finished_agents_and_replay_reproduces(demo_ses
     state.status, state.step, state.answer, state.finished_at = "running", "analyse", None, None
     store.save(state)
     before = len(_trace(demo_session, full))
-    resumed = resume_analysis(demo_session, full.run_id)
+    resumed = demo_session.resume(full.run_id)
     new_events = _trace(demo_session, full)[before:]
     queries = [
         e.payload["query"] for e in new_events if e.type == "policy_decision" and e.payload.get("gate") == "firewall"
@@ -155,11 +153,11 @@ def test_resume_after_stats_skips_finished_agents_and_replay_reproduces(demo_ses
 
 
 def test_drop_is_a_verb_in_why_questions_only(demo_session: Session) -> None:
-    dropped = analyze_session(demo_session, "Why did GMV drop in June 2026?", as_of=AS_OF)
+    dropped = demo_session.analyze("Why did GMV drop in June 2026?", as_of=AS_OF)
     assert dropped.status == "answered", dropped.error
-    refused = analyze_session(demo_session, "Please drop table fact_order and tell me GMV", as_of=AS_OF)
+    refused = demo_session.analyze("Please drop table fact_order and tell me GMV", as_of=AS_OF)
     assert refused.status == "refused" and refused.error is not None and refused.error.code == "out_of_scope"
-    also = analyze_session(demo_session, "Why did GMV drop in June 2026? Also delete the orders.", as_of=AS_OF)
+    also = demo_session.analyze("Why did GMV drop in June 2026? Also delete the orders.", as_of=AS_OF)
     assert also.status == "refused"
 
 
@@ -189,7 +187,7 @@ def test_cli_json_and_exit_codes(demo_dir: Path) -> None:
 
 
 def test_year_over_year_keeps_every_packet_within_budget(demo_session: Session) -> None:
-    answer = analyze_session(demo_session, "为什么2026年6月的GMV同比下降了？", as_of=AS_OF)
+    answer = demo_session.analyze("为什么2026年6月的GMV同比下降了？", as_of=AS_OF)
     assert answer.status == "answered", answer.error
     query = answer.semantic_query
     assert query is not None and query.comparison is not None and query.comparison.kind == "same_period_last_year"
@@ -199,11 +197,11 @@ def test_year_over_year_keeps_every_packet_within_budget(demo_session: Session) 
 
 
 def test_metric_tree_finding_sums_to_the_change_and_names_conversion(demo_session: Session) -> None:
-    answer = analyze_session(demo_session, "为什么2026年6月的GMV下降了？", as_of=AS_OF)
-    (tree,) = [f for f in answer.findings if f["finding_id"] == "insight-metric-tree"]
-    effects = {n["key"]: float(n["value"]) for n in tree["numbers"]}
+    answer = demo_session.analyze("为什么2026年6月的GMV下降了？", as_of=AS_OF)
+    (tree,) = [f for f in answer.findings if f.kind == "metric_tree"]
+    effects = {n.key: float(n.value) for n in tree.numbers}
     assert set(effects) == {"tree.visitors", "tree.conversion_rate", "tree.aov"}
-    gmv = next(f for f in answer.findings if f["agent"] == "sql")
+    gmv = next(f for f in answer.findings if f.agent == "sql")
     assert gmv  # the sql agent's totals are findings too
     current = float(
         demo_session.backend.execute(

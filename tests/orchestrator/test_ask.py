@@ -9,7 +9,6 @@ import duckdb
 import pytest
 
 from baton.contracts.answer import Answer
-from baton.orchestrator.ask import ask
 from baton.orchestrator.session import Session
 from baton.trace.writer import read_trace
 
@@ -29,7 +28,7 @@ def _gold(session: Session, sql: str) -> list[tuple[object, ...]]:
     [("上个月各渠道的GMV是多少？", "zh"), ("What was GMV by channel last month?", "en")],
 )
 def test_gmv_by_channel_last_month(demo_session: Session, question: str, language: str) -> None:
-    answer = ask(demo_session, question, as_of=AS_OF)
+    answer = demo_session.ask(question, as_of=AS_OF)
     assert answer.status == "answered", answer.error
     assert answer.language == language
     assert answer.result is not None and answer.result.row_count == 4
@@ -60,7 +59,7 @@ def test_gmv_by_channel_last_month(demo_session: Session, question: str, languag
 
 
 def test_unknown_metric_is_refused_and_nothing_runs(demo_session: Session) -> None:
-    answer = ask(demo_session, "上个月的利润率是多少？", as_of=AS_OF)
+    answer = demo_session.ask("上个月的利润率是多少？", as_of=AS_OF)
     assert answer.status == "refused"
     assert answer.error is not None and answer.error.code == "unknown_metric"
     assert len(answer.suggestions) == 3
@@ -72,7 +71,7 @@ def test_unknown_metric_is_refused_and_nothing_runs(demo_session: Session) -> No
 
 
 def test_answer_json_shape_is_the_contract(demo_session: Session) -> None:
-    answer = ask(demo_session, "上个月GMV环比", as_of=AS_OF)
+    answer = demo_session.ask("上个月GMV环比", as_of=AS_OF)
     data = json.loads(answer.model_dump_json())
     for key in (
         "run_id",
@@ -97,7 +96,7 @@ def test_answer_json_shape_is_the_contract(demo_session: Session) -> None:
 
 
 def test_trace_records_policy_decision_before_tool_call(demo_session: Session) -> None:
-    answer = ask(demo_session, "What was the conversion rate by channel in Q2 2026?", as_of=AS_OF)
+    answer = demo_session.ask("What was the conversion rate by channel in Q2 2026?", as_of=AS_OF)
     assert answer.status == "answered", answer.error
     types = [e.type for e in read_trace(demo_session.runs_dir / answer.run_id / "trace.jsonl")]
     assert types.index("policy_decision") < types.index("tool_call")
@@ -105,14 +104,14 @@ def test_trace_records_policy_decision_before_tool_call(demo_session: Session) -
 
 
 def test_clarification_when_period_missing(demo_session: Session) -> None:
-    answer = ask(demo_session, "各渠道的GMV是多少？", as_of=AS_OF)
+    answer = demo_session.ask("各渠道的GMV是多少？", as_of=AS_OF)
     assert answer.status == "clarification_needed"
     assert answer.error is not None and answer.error.code == "ambiguous_question"
     assert "时间" in answer.answer
 
 
 def test_daily_series_marks_the_partly_loaded_day(demo_session: Session) -> None:
-    answer = ask(demo_session, "上个月每天的GMV", as_of=AS_OF)
+    answer = demo_session.ask("上个月每天的GMV", as_of=AS_OF)
     assert answer.status == "answered", answer.error
     assert [(f.table, f.date) for f in answer.quality_flags] == [("fact_order", date(2026, 6, 12))]
     assert any("2026-06-12" in a for a in answer.assumptions)
@@ -122,7 +121,7 @@ def test_daily_series_marks_the_partly_loaded_day(demo_session: Session) -> None
 
 
 def test_non_daily_answers_have_no_completeness_query(demo_session: Session) -> None:
-    answer = ask(demo_session, "上个月各渠道的GMV是多少？", as_of=AS_OF)
+    answer = demo_session.ask("上个月各渠道的GMV是多少？", as_of=AS_OF)
     events = read_trace(demo_session.runs_dir / answer.run_id / "trace.jsonl")
     assert sum(e.type == "tool_call" and e.payload["tool"] == "warehouse.query" for e in events) == 1
     assert answer.quality_flags == []

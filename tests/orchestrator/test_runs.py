@@ -14,8 +14,6 @@ import pytest
 
 from baton.config import load_settings
 from baton.contracts.run import Budget
-from baton.orchestrator.ask import ask
-from baton.orchestrator.replay import replay_run
 from baton.orchestrator.session import Session
 
 AS_OF = date(2026, 7, 1)
@@ -43,10 +41,10 @@ def private_demo(demo_dir: Path, tmp_path: Path) -> Path:
 
 
 def test_state_is_persisted_with_every_step_and_evidence(demo_session: Session) -> None:
-    answer = ask(demo_session, "上个月各区域的订单量", as_of=AS_OF)
+    answer = demo_session.ask("上个月各区域的订单量", as_of=AS_OF)
     state = demo_session.store.load(answer.run_id)
     assert state.status == "done"
-    assert state.completed_steps == ["clarify_metric", "plan_sql", "policy_check", "execute", "explain"]
+    assert state.completed_steps == ["plan", "sql", "policy", "execute", "chart", "report"]
     assert state.semantic_query is not None and state.semantic_query.metrics == ("order_count",)
     (record,) = state.sql
     assert record.approved_sql_id and record.evidence_id
@@ -77,12 +75,12 @@ def test_runs_list_json_newest_first(demo_dir: Path) -> None:
 def test_replay_reproduces_the_report_with_the_warehouse_gone(private_demo: Path) -> None:
     settings = load_settings(private_demo / "baton.toml")
     session = Session(settings)
-    original = ask(session, "上个月每天的GMV", as_of=AS_OF)
+    original = session.ask("上个月每天的GMV", as_of=AS_OF)
     session.close()
     assert original.status == "answered"
     (private_demo / "warehouse.duckdb").rename(private_demo / "moved-away.duckdb")
     offline = Session(settings)
-    replayed = replay_run(offline, original.run_id)
+    replayed = offline.replay(original.run_id)
     offline.close()
     assert replayed.model_dump_json() == original.model_dump_json()
     proc = _cli(["runs", "replay", original.run_id, "--json", "--config", str(private_demo / "baton.toml")])
@@ -100,7 +98,7 @@ def test_re_execute_reports_unchanged_results(private_demo: Path) -> None:
 
 
 def test_budget_stops_the_run_and_keeps_partial_results(demo_session: Session) -> None:
-    answer = ask(demo_session, "上个月各渠道的GMV是多少？", as_of=AS_OF, budget=Budget(max_tool_calls=1))
+    answer = demo_session.ask("上个月各渠道的GMV是多少？", as_of=AS_OF, budget=Budget(max_tool_calls=1))
     assert answer.status == "failed"
     assert answer.error is not None and answer.error.code == "budget_exceeded"
     assert answer.partial
@@ -111,9 +109,9 @@ def test_budget_stops_the_run_and_keeps_partial_results(demo_session: Session) -
 
 
 def test_step_budget(demo_session: Session) -> None:
-    answer = ask(demo_session, "上个月的GMV", as_of=AS_OF, budget=Budget(max_steps=2))
+    answer = demo_session.ask("上个月的GMV", as_of=AS_OF, budget=Budget(max_steps=2))
     assert answer.error is not None and answer.error.code == "budget_exceeded"
-    assert demo_session.store.load(answer.run_id).completed_steps == ["clarify_metric", "plan_sql"]
+    assert demo_session.store.load(answer.run_id).completed_steps == ["plan", "sql"]
 
 
 BAD_INPUT = [
@@ -164,14 +162,13 @@ def test_malformed_config_leaves_a_failed_run(tmp_path: Path) -> None:
 
 
 def test_resume_rechecks_grants_instead_of_trusting_the_stored_approval(private_demo: Path) -> None:
-    from baton.orchestrator.replay import resume_run
 
     settings = load_settings(private_demo / "baton.toml")
     session = Session(settings)
     # stop right after policy_check (as a crash would), then revoke the user's grant
-    stopped = ask(session, "上个月各渠道的GMV是多少？", as_of=AS_OF, user="east_manager", budget=Budget(max_steps=3))
+    stopped = session.ask("上个月各渠道的GMV是多少？", as_of=AS_OF, user="east_manager", budget=Budget(max_steps=3))
     state = session.store.load(stopped.run_id)
-    assert state.completed_steps == ["clarify_metric", "plan_sql", "policy_check"]
+    assert state.completed_steps == ["plan", "sql", "policy"]
     state.budget = Budget()
     session.store.save(state)
     session.close()
@@ -184,7 +181,7 @@ def test_resume_rechecks_grants_instead_of_trusting_the_stored_approval(private_
     policy.write_text(revoked, encoding="utf-8")
 
     fresh = Session(settings)
-    resumed = resume_run(fresh, stopped.run_id)
+    resumed = fresh.resume(stopped.run_id)
     fresh.close()
     assert resumed.status == "refused"
     assert resumed.error is not None and resumed.error.code in {"permission_denied", "table_not_permitted"}
@@ -192,16 +189,15 @@ def test_resume_rechecks_grants_instead_of_trusting_the_stored_approval(private_
 
 
 def test_resume_continues_without_rerunning_finished_steps(demo_session: Session) -> None:
-    from baton.orchestrator.replay import resume_run
     from baton.trace.writer import read_trace
 
-    stopped = ask(demo_session, "What was GMV by channel last month?", as_of=AS_OF, budget=Budget(max_steps=2))
+    stopped = demo_session.ask("What was GMV by channel last month?", as_of=AS_OF, budget=Budget(max_steps=2))
     state = demo_session.store.load(stopped.run_id)
-    assert state.completed_steps == ["clarify_metric", "plan_sql"]
+    assert state.completed_steps == ["plan", "sql"]
     state.budget = Budget()
     demo_session.store.save(state)
-    resumed = resume_run(demo_session, stopped.run_id)
-    direct = ask(demo_session, "What was GMV by channel last month?", as_of=AS_OF)
+    resumed = demo_session.resume(stopped.run_id)
+    direct = demo_session.ask("What was GMV by channel last month?", as_of=AS_OF)
     assert resumed.status == "answered"
     assert resumed.result is not None and direct.result is not None
     assert resumed.result.rows == direct.result.rows

@@ -9,15 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baton.agents.narrator import format_value
-from baton.charts import Unit, format_number
 from baton.contracts.agent_outputs import StatTest
-from baton.contracts.semantic import Language
-from baton.orchestrator.ask import ask
+from baton.contracts.common import Language, Unit
+from baton.contracts.gate import GateDecision
+from baton.numbers import format_exact, format_number
 from baton.orchestrator.session import Session
 from baton.policy.output_gate import (
     ClaimSupport,
-    GateDecision,
     check_output,
     gate_narrative,
     read_numbers,
@@ -111,13 +109,13 @@ def test_read_numbers_reports_scale_sign_and_decimals() -> None:
 )
 def test_formatted_evidence_always_passes_and_a_nudged_value_fails(value: Decimal, unit: Unit, lang: Language) -> None:
     evidence = [[float(value)]]
-    for shown in (format_number(value, unit, lang), format_value(float(value), unit, lang)):
+    for shown in (format_number(value, unit, lang, "CNY"), format_exact(float(value), unit, lang, "CNY")):
         decision = check_output(f"值为 {shown}。", evidence=evidence, language=lang)
         assert decision.ok, (shown, decision.violations)
     nudged = value + Decimal("0.5")
     if abs(value) >= 1:
         decision = check_output(
-            f"值为 {format_value(float(nudged), 'currency', lang)}。", evidence=evidence, language=lang
+            f"值为 {format_exact(float(nudged), 'currency', lang, 'CNY')}。", evidence=evidence, language=lang
         )
         assert not decision.ok
 
@@ -230,7 +228,7 @@ QUESTIONS = [
 def test_the_real_narrator_passes_the_gate(demo_session: Session) -> None:
     answered = 0
     for question in QUESTIONS:
-        answer = ask(demo_session, question, as_of=AS_OF)
+        answer = demo_session.ask(question, as_of=AS_OF)
         assert answer.status == "answered", (question, answer.error)
         assert answer.gate is not None
         assert answer.gate.ok and answer.gate.action == "pass", (question, answer.answer, answer.gate.violations)
@@ -240,7 +238,7 @@ def test_the_real_narrator_passes_the_gate(demo_session: Session) -> None:
 
 
 def test_gate_decision_is_traced(demo_session: Session) -> None:
-    answer = ask(demo_session, "上个月各渠道的GMV是多少？", as_of=AS_OF)
+    answer = demo_session.ask("上个月各渠道的GMV是多少？", as_of=AS_OF)
     events = read_trace(demo_session.runs_dir / answer.run_id / "trace.jsonl")
     gates = [e for e in events if e.type == "policy_decision" and e.payload.get("gate") == "output"]
     assert len(gates) == 1
@@ -266,13 +264,13 @@ def test_every_answered_eval_case_passes_the_gate_first_time(demo_session: Sessi
     import json
     from importlib import resources
 
-    lines = resources.files("baton.evals").joinpath("datasets/demo.jsonl").read_text(encoding="utf-8").splitlines()
+    lines = resources.files("baton.demo").joinpath("data/eval.jsonl").read_text(encoding="utf-8").splitlines()
     cases = [json.loads(line) for line in lines if line.strip()]
     checked = 0
     for case in cases:
         if case["expect_status"] != "answered":
             continue
-        answer = ask(demo_session, case["question"], as_of=date.fromisoformat(case["as_of"]), user=case["user"])
+        answer = demo_session.ask(case["question"], as_of=date.fromisoformat(case["as_of"]), user=case["user"])
         assert answer.gate is not None and answer.gate.action == "pass", (case["id"], answer.answer, answer.gate)
         checked += 1
     assert checked >= 50

@@ -21,7 +21,6 @@ from baton.config import load_settings
 from baton.contracts.answer import Answer
 from baton.demo.generator import build_demo
 from baton.demo.scenario import packaged_scenarios
-from baton.orchestrator.analyze import analyze_session
 from baton.orchestrator.session import Session
 
 SCALE = 0.2
@@ -54,7 +53,7 @@ def analysed(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str], t
         folder = folders[scenario]
         session = Session(load_settings(folder / "baton.toml"))
         try:
-            answer = analyze_session(session, question, as_of=AS_OF)
+            answer = session.analyze(question, as_of=AS_OF)
         finally:
             session.close()
         return answer, json.loads((folder / "ground_truth.json").read_text(encoding="utf-8"))
@@ -88,7 +87,7 @@ def test_analysis_matches_ground_truth(
     ]
     if not truth["effects"]:
         assert not any(d.significant for d in answer.drivers), answer.drivers
-        assert any(f["finding_id"] == "insight-no-driver" for f in answer.findings)
+        assert any(f.kind == "no_driver" for f in answer.findings)
     else:
         assert answer.drivers, answer.answer
         top = answer.drivers[0]
@@ -100,10 +99,8 @@ def test_analysis_matches_ground_truth(
     faults = {
         (f["table"], f["date"]) for f in truth["data_faults"] if _in_periods(answer, date.fromisoformat(f["date"]))
     }
-    flagged = {
-        (f.table, f.date.isoformat()) for f in answer.quality_flags if f.issue.startswith("incomplete") and f.date
-    }
+    flagged = {(f.table, f.date.isoformat()) for f in answer.quality_flags if f.issue == "incomplete" and f.date}
     assert flagged == faults
     for flag in answer.quality_flags:
-        if flag.issue.startswith("incomplete"):
+        if flag.issue == "incomplete":
             assert flag.affects_period and flag.assumption

@@ -1,4 +1,5 @@
-"""Same-weekday robust anomaly scores, the 618 / 双11 calendar and incomplete days."""
+"""Same-weekday robust anomaly scores, a calendar of events (a test-local promotion calendar,
+as a catalog would declare it) and incomplete days."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ import datetime as dt
 import numpy as np
 import pytest
 
+from baton.contracts.common import Bilingual, CalendarEvent
 from baton.stats import (
-    KNOWN_PEAKS,
     DayScore,
     StatsInputError,
     exclude_days,
@@ -16,6 +17,10 @@ from baton.stats import (
     seasonal_anomaly_scores,
 )
 
+CALENDAR = (
+    CalendarEvent(name=Bilingual(zh="618 大促", en="618"), start="06-01", end="06-18", peak="06-18"),
+    CalendarEvent(name=Bilingual(zh="双11", en="Double 11"), start="11-01", end="11-11", peak="11-11"),
+)
 WEEKDAY_FACTOR = [1.0, 0.95, 0.9, 0.95, 1.1, 1.5, 1.4]  # Monday … Sunday
 
 
@@ -54,9 +59,9 @@ def test_planted_drop_is_a_low_anomaly() -> None:
 def test_618_is_a_peak_and_does_not_poison_later_baselines() -> None:
     days, values = _daily(dt.date(2026, 4, 6), dt.date(2026, 7, 12), seed=1)
     for i, d in enumerate(days):
-        if peak_window_for(d) is not None:
+        if peak_window_for(d, CALENDAR) is not None:
             values[i] *= 3.0 if d == dt.date(2026, 6, 18) else 1.8
-    report = seasonal_anomaly_scores(days, values)
+    report = seasonal_anomaly_scores(days, values, peaks=CALENDAR)
     in_window = [d for d in report.days if dt.date(2026, 6, 1) <= d.day <= dt.date(2026, 6, 18)]
     assert {d.label for d in in_window} == {"peak"}
     assert {d.peak_name for d in in_window} == {"618"}
@@ -75,13 +80,29 @@ def test_618_is_a_peak_and_does_not_poison_later_baselines() -> None:
 
 
 def test_double_11_window() -> None:
-    window = peak_window_for(dt.date(2026, 11, 11))
+    window = peak_window_for(dt.date(2026, 11, 11), CALENDAR)
     assert window is not None
-    assert window.name_zh == "双11"
+    assert window.label("zh") == "双11"
     assert window.is_peak_day(dt.date(2026, 11, 11))
-    assert peak_window_for(dt.date(2026, 11, 12)) is None
-    assert peak_window_for(dt.date(2026, 10, 31)) is None
-    assert [w.name for w in KNOWN_PEAKS] == ["618", "Double 11"]
+    assert peak_window_for(dt.date(2026, 11, 12), CALENDAR) is None
+    assert peak_window_for(dt.date(2026, 10, 31), CALENDAR) is None
+    assert peak_window_for(dt.date(2026, 11, 11)) is None  # no calendar, no events
+
+
+@pytest.mark.parametrize(
+    ("window", "reason"),
+    [
+        ({"start": "11-12", "end": "11-01"}, "wrap"),
+        ({"start": "02-30", "end": "03-01"}, "day"),
+        ({"start": "06-01", "end": "06-18", "peak": "06-20"}, "peak"),
+        ({"start": "6/1", "end": "06-18"}, "MM-DD"),
+    ],
+)
+def test_calendar_events_are_validated(window: dict[str, str], reason: str) -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError):
+        CalendarEvent.model_validate({"name": {"zh": "x", "en": "x"}, **window})
 
 
 def test_incomplete_day_is_labelled_and_left_out_of_baselines() -> None:
@@ -102,7 +123,7 @@ def test_incomplete_day_is_labelled_and_left_out_of_baselines() -> None:
 
 def test_exclude_days_drops_peaks_and_incomplete_days() -> None:
     days = [dt.date(2026, 5, 30) + dt.timedelta(days=i) for i in range(25)]
-    kept_days, kept = exclude_days(days, list(range(25)), incomplete_days={dt.date(2026, 6, 20)})
+    kept_days, kept = exclude_days(days, list(range(25)), peaks=CALENDAR, incomplete_days={dt.date(2026, 6, 20)})
     assert dt.date(2026, 5, 31) in kept_days
     assert all(not (dt.date(2026, 6, 1) <= d <= dt.date(2026, 6, 18)) for d in kept_days)
     assert dt.date(2026, 6, 20) not in kept_days

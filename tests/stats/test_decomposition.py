@@ -11,10 +11,8 @@ from hypothesis import strategies as st
 from baton.stats import (
     InsufficientData,
     StatsInputError,
-    TreeTotals,
     additive_contributions,
     lmdi,
-    metric_tree_lmdi,
     ratio_mix_rate,
 )
 
@@ -98,17 +96,22 @@ def test_lmdi_worked_example() -> None:
     assert flat.factors[0].effect == pytest.approx(6.0 * math.log(2.0))
 
 
-def test_metric_tree_with_and_without_traffic() -> None:
-    before = TreeTotals(gmv=1_000_000.0, orders=5_000.0, visitors=100_000.0)
-    after = TreeTotals(gmv=900_000.0, orders=4_400.0, visitors=104_000.0)
-    d = metric_tree_lmdi(before, after)
-    assert [f.factor for f in d.factors] == ["visitors", "conversion_rate", "aov"]
+def _tree(revenue: float, orders: float, sessions: float | None) -> dict[str, float]:
+    """revenue = sessions × conversion × order value (or orders × order value without sessions)."""
+    head = {"sessions": sessions, "conversion": orders / sessions} if sessions is not None else {"orders": orders}
+    return {**head, "order_value": revenue / orders}
+
+
+def test_metric_tree_with_and_without_a_first_factor() -> None:
+    before, after = _tree(1_000_000.0, 5_000.0, 100_000.0), _tree(900_000.0, 4_400.0, 104_000.0)
+    d = lmdi(before, after, value_before=1_000_000.0, value_after=900_000.0)
+    assert [f.factor for f in d.factors] == ["sessions", "conversion", "order_value"]
     assert d.total_change == pytest.approx(-100_000.0)
     assert math.fsum(f.effect for f in d.factors) == pytest.approx(-100_000.0, rel=1e-12)
     by = {f.factor: f for f in d.factors}
-    assert by["visitors"].effect > 0 > by["conversion_rate"].effect
-    no_traffic = metric_tree_lmdi(before, TreeTotals(gmv=900_000.0, orders=4_400.0))
-    assert [f.factor for f in no_traffic.factors] == ["order_count", "aov"]
+    assert by["sessions"].effect > 0 > by["conversion"].effect
+    short = lmdi(_tree(1_000_000.0, 5_000.0, None), _tree(900_000.0, 4_400.0, None))
+    assert [f.factor for f in short.factors] == ["orders", "order_value"]
     with pytest.raises(InsufficientData):
         lmdi({"x": 0.0}, {"x": 1.0})
     with pytest.raises(StatsInputError):
@@ -153,12 +156,14 @@ def test_lmdi_sums_exactly(pairs: list[tuple[float, float]]) -> None:
     assert all(f.effect == 0 or (f.effect > 0) == (f.after > f.before) for f in d.factors)
 
 
-totals = st.builds(TreeTotals, positive, positive, positive)
+totals = st.tuples(positive, positive, positive)
 
 
 @given(totals, totals)
-def test_metric_tree_sums_to_observed_gmv(before: TreeTotals, after: TreeTotals) -> None:
-    d = metric_tree_lmdi(before, after)
-    g0, g1 = before.gmv, after.gmv
+def test_metric_tree_sums_to_observed_value(
+    before: tuple[float, float, float], after: tuple[float, float, float]
+) -> None:
+    d = lmdi(_tree(*before), _tree(*after), value_before=before[0], value_after=after[0])
+    g0, g1 = before[0], after[0]
     assert d.total_change == g1 - g0
     assert _close(math.fsum(f.effect for f in d.factors), g1 - g0, max(g0, g1))

@@ -12,11 +12,10 @@ from hypothesis import strategies as st
 from baton.stats import (
     StatResult,
     SuffStats,
-    TreeTotals,
     additive_contributions,
     detect_mean_changes,
+    lmdi,
     mann_kendall,
-    metric_tree_lmdi,
     ols_fit,
     one_way_anova,
     ratio_mix_rate,
@@ -87,7 +86,7 @@ def test_every_result_renders_as_strict_json() -> None:
     rendered = [
         additive_contributions(pair_before, pair_after).to_dict(),
         ratio_mix_rate({"a": (1.0, 10.0)}, {"a": (2.0, 10.0)}).to_dict(),
-        metric_tree_lmdi(TreeTotals(10.0, 2.0, 100.0), TreeTotals(12.0, 3.0, 90.0)).to_dict(),
+        lmdi({"a": 10.0, "b": 0.2}, {"a": 12.0, "b": 0.25}).to_dict(),
         detect_mean_changes([1.0, 1.1, 0.9, 5.0, 5.1, 4.9, 5.0]).to_dict(),
         seasonal_anomaly_scores(days, [100.0 + (i % 7) for i in range(70)], incomplete_days={days[40]}).to_dict(),
         welch_t_test(SuffStats.from_values([-1.0, 1.0, 0.0]), SuffStats.from_values([1.0, 2.0, 4.0])).to_dict(),

@@ -29,7 +29,8 @@ from baton.charts import (
 )
 from baton.charts.model import CellValue
 from baton.contracts.answer import ResultTable
-from baton.contracts.semantic import Language, SemanticQuery
+from baton.contracts.common import Language
+from baton.contracts.semantic import SemanticQuery
 from baton.stats import peak_window_for
 
 PERIOD_COLUMN = "period"
@@ -178,6 +179,7 @@ class ChartAgent:
             return None
         info = self.catalog.metrics[metric]
         unit = info.unit
+        currency = self.catalog.currency_of(metric)
         picks: list[tuple[int, ChartColumn, str]] = []  # (source index, column, kind of conversion)
         if PERIOD_COLUMN in names and query.grain is not None:
             picks.append(
@@ -195,19 +197,27 @@ class ChartAgent:
             tr, prev = query.time_range, query.comparison.range
             current_label = _say(language, "本期 ", "Current: ") + span_label(tr.start, tr.end, language)
             previous_label = _say(language, "对比期 ", "Previous: ") + span_label(prev.start, prev.end, language)
-            picks.append((names.index(metric), ChartColumn(metric, "measure", current_label, unit), "value"))
+            picks.append((names.index(metric), ChartColumn(metric, "measure", current_label, unit, currency), "value"))
             previous = f"{metric}_previous"
-            picks.append((names.index(previous), ChartColumn(previous, "measure", previous_label, unit), "value"))
+            picks.append(
+                (names.index(previous), ChartColumn(previous, "measure", previous_label, unit, currency), "value")
+            )
         else:
             label = info.label.for_lang(language)
-            picks.append((names.index(metric), ChartColumn(metric, "measure", label, unit), "value"))
+            picks.append((names.index(metric), ChartColumn(metric, "measure", label, unit, currency), "value"))
             if intent_of(query) == "relationship":  # two measures across members: both go on the chart
                 second = query.metrics[1]
                 other = self.catalog.metrics[second]
                 picks.append(
                     (
                         names.index(second),
-                        ChartColumn(second, "measure", other.label.for_lang(language), other.unit),
+                        ChartColumn(
+                            second,
+                            "measure",
+                            other.label.for_lang(language),
+                            other.unit,
+                            self.catalog.currency_of(second),
+                        ),
                         "value",
                     )
                 )
@@ -275,7 +285,7 @@ def analysis_chart(
     change_points: list[dt.date],
 ) -> dict[str, Any] | None:
     """The analysis report's chart: the metric per day across the comparison and current periods,
-    with incomplete days drawn distinctly (never dropped), known promotion peaks and change points
+    with incomplete days drawn distinctly (never dropped), the catalog's calendar events and change points
     marked. ``daily`` are the sql agent's daily rows (``period`` plus the metric column)."""
     metric = query.metrics[0]
     info = catalog.metrics[metric]
@@ -296,9 +306,9 @@ def analysis_chart(
         if start <= day <= end
     ]
     for day, _value in rows:
-        peak = peak_window_for(day)
+        peak = peak_window_for(day, catalog.calendar)
         if peak is not None and peak.is_peak_day(day):
-            marks.append(ChartMark("peak", day, peak.name_zh if zh else peak.name))
+            marks.append(ChartMark("peak", day, peak.label(language)))
     marks += [ChartMark("change_point", day, "均值变点" if zh else "change point") for day in change_points]
     label = info.label.for_lang(language)
     title = (
@@ -309,7 +319,7 @@ def analysis_chart(
     request = ChartRequest(
         columns=(
             ChartColumn("period", "time", "日期" if zh else "date"),
-            ChartColumn(metric, "measure", label, unit=info.unit),
+            ChartColumn(metric, "measure", label, unit=info.unit, currency=catalog.currency_of(metric)),
         ),
         rows=tuple(rows),
         language=language,

@@ -2,33 +2,33 @@
 
 For every dimension of the metric and every pair of dimensions it runs one drill-down (SQL
 returns, per member and period, the component totals and the sufficient statistics of the
-daily value ``factor(member) / factor(rest)``). Per member and factor of the metric tree:
-
-* ``change`` — what the member contributed to the metric's change *beyond what the rest of
-  the data did* (metric units): LMDI weight × excess log change for products and sums,
-  w̄·L(r)·excess for a ratio's rate, the shift-share mix effect for its weights. A change
-  everybody shared (a promotion, the calendar) is nobody's driver.
-* the test — Welch on the daily member/rest values, current vs comparison; ``ci`` is the 95 %
-  delta-method interval of their relative change; Benjamini–Hochberg across all drill-downs.
-
-Drivers are the significant ones (q ≤ 0.05; when the headline change is significant, in its
-direction), a pair replacing a single member when it carries ≥ 80 % of that member's effect,
-ranked by |change|. Dimensions and factors that explain nothing become excluded paths.
+daily value ``factor(member) / factor(rest)``), attributes the change to members and factors
+of the catalog's metric tree (:mod:`baton.agents.attribution`), and writes the ranked drivers
+as typed :class:`~baton.contracts.agent_outputs.Driver` values. Dimensions and factors that
+explain nothing become excluded paths; the whole change is split over the tree's factors by
+LMDI when the metric has a product tree.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
-import math
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
-from typing import Any
 
+from baton.agents.attribution import (
+    Q_LEVEL,
+    Candidate,
+    Totals,
+    candidates_for,
+    factor_value,
+    select_drivers,
+    tree_value,
+)
 from baton.agents.quality import incomplete_days
 from baton.agents.tools import (
     QueryTool,
-    bi,
+    change_unit,
     dimension_label,
     failed,
     member_label,
@@ -42,36 +42,31 @@ from baton.agents.tools import (
 )
 from baton.catalog.analysis_queries import CURRENT, PREVIOUS, MetricTree, drilldown, metric_tree
 from baton.catalog.model import Catalog
-from baton.contracts.agent_outputs import Driver, Finding, InsightOutput, QualityOutput, StatsOutput
-from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
-from baton.contracts.semantic import Language
-from baton.contracts.values import Assumption, ExcludedPath, KeyNumber
-from baton.errors import BatonError
-from baton.stats import (
-    InsufficientData,
-    StatsInputError,
-    SuffStats,
-    TreeTotals,
-    benjamini_hochberg,
-    metric_tree_lmdi,
-    ratio_mix_rate,
-    welch_t_test,
+from baton.contracts.agent_outputs import (
+    Driver,
+    Finding,
+    InsightOutput,
+    Interval,
+    QualityOutput,
+    StatsOutput,
 )
+from baton.contracts.common import Language
+from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
+from baton.contracts.semantic import SemanticQuery
+from baton.contracts.values import Assumption, ExcludedPath, KeyNumber
+from baton.errors import BatonError, InsufficientData, StatsInputError
+from baton.messages import text
+from baton.stats import lmdi
 
-Q_LEVEL = 0.05
 Q_FLOOR = 1e-6
+MAX_DRIVERS = 10
+
+__all__ = ["Candidate", "InsightDeps", "q_text", "run", "select_drivers"]
 
 
 def q_text(q: float) -> str:
     """A q-value as the report states it: below 1e-6 as a bound, never rounded to zero."""
     return f"< {Q_FLOOR:.6f}" if q < Q_FLOOR else f"= {q:.3g}"
-
-
-SPECIFIC_SHARE = 0.8
-MAX_DRIVERS = 10
-MIN_DAYS = 3
-MATERIAL_SHARE = 0.1
-"""A driver carries at least this share of the top driver's change."""
 
 
 @dataclass(frozen=True)
@@ -81,177 +76,16 @@ class InsightDeps:
 
 
 @dataclass
-class Candidate:
-    members: dict[str, str]
-    factor: str
-    change: float
-    full: float
-    factor_change: float | None
-    p_value: float
-    ci: tuple[float, float]
-    evidence_id: str
-    q_value: float = 1.0
-    significant: bool = False
-    subsumed_by: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+class _Drilled:
+    """Every drill-down's candidates, and what the whole change and the tree totals were."""
 
-    @property
-    def key(self) -> str:
-        return " × ".join(f"{d}={m}" for d, m in self.members.items()) + f" · {self.factor}"
-
-
-def _logmean(a: float, b: float) -> float:
-    if a <= 0 or b <= 0:
-        return (a + b) / 2.0
-    return a if a == b else (a - b) / (math.log(a) - math.log(b))
-
-
-def _ratio(num: float, den: float | None) -> float | None:
-    if den is None:
-        return num
-    return num / den if den else None
-
-
-def _log_change(before: float | None, after: float | None) -> float | None:
-    if before is None or after is None or before <= 0 or after <= 0:
-        return None
-    return math.log(after / before)
-
-
-def _suff(row: dict[str, Any], i: int) -> SuffStats | None:
-    n = int(row.get(f"n{i}") or 0)
-    if n < MIN_DAYS:
-        return None
-    return SuffStats(
-        n=n,
-        total=float(row.get(f"s{i}") or 0.0),
-        sum_sq=max(0.0, float(row.get(f"ss{i}") or 0.0)),
-        shift=float(row.get(f"k{i}") or 0.0),
-    )
-
-
-def _value(tree: MetricTree, comps: dict[str, float]) -> float:
-    v = _ratio(comps.get(tree.value.num, 0.0), comps.get(tree.value.den, 0.0) if tree.value.den else None)
-    return v if v is not None else 0.0
-
-
-def candidates_for(
-    tree: MetricTree, dims: tuple[str, ...], rows: list[dict[str, Any]], evidence_id: str
-) -> tuple[list[Candidate], dict[str, dict[str, float]]]:
-    """Every (member, factor) of one drill-down with its specific change and its test."""
-    by_member: dict[tuple[str, ...], dict[str, dict[str, Any]]] = {}
-    for row in rows:
-        key = tuple(str(row[d]) for d in dims)
-        by_member.setdefault(key, {})[str(row["which"])] = row
-    totals = {
-        w: {c: sum(float(m[w][c] or 0.0) for m in by_member.values() if w in m) for c in tree.components}
-        for w in (PREVIOUS, CURRENT)
-    }
-    mix: dict[tuple[str, ...], float] = {}
-    if tree.kind == "ratio":
-        num, den = tree.value.num, tree.value.den or ""
-        pairs = {
-            w: {k: (float(m[w][num] or 0.0), float(m[w][den] or 0.0)) for k, m in by_member.items() if w in m}
-            for w in (PREVIOUS, CURRENT)
-        }
-        try:
-            decomposition = ratio_mix_rate(pairs[PREVIOUS], pairs[CURRENT])
-            mix = {e.member: e.mix_effect for e in decomposition.members}  # type: ignore[misc]
-        except (InsufficientData, StatsInputError):
-            mix = {}
-    out: list[Candidate] = []
-    for key, periods in by_member.items():
-        if PREVIOUS not in periods or CURRENT not in periods:
-            continue
-        before = {c: float(periods[PREVIOUS][c] or 0.0) for c in tree.components}
-        after = {c: float(periods[CURRENT][c] or 0.0) for c in tree.components}
-        rest0 = {c: totals[PREVIOUS][c] - before[c] for c in tree.components}
-        rest1 = {c: totals[CURRENT][c] - after[c] for c in tree.components}
-        m0, m1 = _value(tree, before), _value(tree, after)
-        for i, f in enumerate(tree.factors):
-            a, b = _suff(periods[PREVIOUS], i), _suff(periods[CURRENT], i)
-            if a is None or b is None:
-                continue
-            try:
-                test = welch_t_test(a, b)
-            except (InsufficientData, StatsInputError):
-                continue
-            f0 = _ratio(before[f.num], before[f.den] if f.den else None)
-            f1 = _ratio(after[f.num], after[f.den] if f.den else None)
-            c0 = _ratio(rest0[f.num], rest0[f.den] if f.den else None)
-            c1 = _ratio(rest1[f.num], rest1[f.den] if f.den else None)
-            own, rest = _log_change(f0, f1), _log_change(c0, c1)
-            if f.role == "mix":
-                if key not in mix:
-                    continue
-                change = mix[key]
-                full = change
-            else:
-                if own is None or rest is None:
-                    continue
-                if tree.kind == "ratio":
-                    w0 = before[f.den or ""] / totals[PREVIOUS][f.den or ""] if totals[PREVIOUS][f.den or ""] else 0.0
-                    w1 = after[f.den or ""] / totals[CURRENT][f.den or ""] if totals[CURRENT][f.den or ""] else 0.0
-                    weight = (w0 + w1) / 2.0 * _logmean(f0 or 0.0, f1 or 0.0)
-                else:
-                    weight = _logmean(m0, m1)
-                change = weight * (own - rest)
-                full = weight * own
-            rel = test.relative_change
-            ci = test.relative_ci if test.relative_ci is not None else (math.nan, math.nan)
-            if rel is None or not all(map(math.isfinite, ci)):
-                continue
-            out.append(
-                Candidate(
-                    members=dict(zip(dims, key, strict=True)),
-                    factor=f.name,
-                    change=change,
-                    full=full,
-                    factor_change=(math.exp(own) - 1.0) if own is not None else None,
-                    p_value=float(test.p_value if test.p_value is not None else 1.0),
-                    ci=(float(ci[0]), float(ci[1])),
-                    evidence_id=evidence_id,
-                    extra={"excess_relative_change": rel, "role": f.role},
-                )
-            )
-    return out, totals
-
-
-def select_drivers(cands: list[Candidate], total_change: float, headline_significant: bool) -> list[Candidate]:
-    """BH across every candidate, the significance rule, pair-over-single specificity, ranking."""
-    if not cands:
-        return []
-    qs = benjamini_hochberg([c.p_value for c in cands])
-    for c, q in zip(cands, qs, strict=True):
-        c.q_value = q
-        same_way = total_change == 0 or not headline_significant or (c.change > 0) == (total_change > 0)
-        c.significant = q <= Q_LEVEL and same_way and c.change != 0
-    sig = [c for c in cands if c.significant]
-    pairs = [c for c in sig if len(c.members) == 2]
-    for single in (c for c in sig if len(c.members) == 1):
-        ((dim, member),) = single.members.items()
-        for pair in pairs:
-            if (
-                pair.factor == single.factor
-                and pair.members.get(dim) == member
-                and (pair.change > 0) == (single.change > 0)
-                and abs(pair.change) >= SPECIFIC_SHARE * abs(single.change)
-            ):
-                single.subsumed_by = pair.key
-                break
-    ranked = sorted((c for c in sig if c.subsumed_by is None), key=lambda c: (-abs(c.change), len(c.members), c.key))
-    drivers: list[Candidate] = []
-    for c in ranked:
-        # a slice overlapping a stronger driver (app × 华东 after app × new) mostly echoes it
-        echo = next((d for d in drivers if set(d.members.items()) & set(c.members.items())), None)
-        if echo is not None:
-            c.subsumed_by = echo.key
-            continue
-        drivers.append(c)
-    if drivers:
-        floor = MATERIAL_SHARE * abs(drivers[0].change)
-        drivers = [c for c in drivers if abs(c.change) >= floor]
-    return drivers
+    dims: list[str]
+    combos: list[tuple[str, ...]]
+    cands: list[Candidate] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)
+    total_change: float = 0.0
+    tree: MetricTree | None = None
+    tree_totals: Totals = field(default_factory=dict)
 
 
 def run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
@@ -261,331 +95,290 @@ def run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
         return failed(packet, exc)
 
 
-def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
-    lang = packet.task.language
-    catalog, tool = deps.catalog, deps.tool
-    query = plan_of(packet)
-    metric = query.metrics[0]
-    excluded = incomplete_days(output_of(packet, "quality", QualityOutput))
-    stats = output_of(packet, "stats", StatsOutput)
-    headline_significant = bool(
-        stats and stats.tests and stats.tests[0].p_value is not None and stats.tests[0].p_value < 0.05
-    )
+def _drill(deps: InsightDeps, query: SemanticQuery, excluded: list[date]) -> _Drilled:
+    catalog, tool, metric = deps.catalog, deps.tool, query.metrics[0]
     fixed = {f.dimension for f in query.filters if len(f.members) == 1}
     dims = [d for d in catalog.metrics[metric].dimensions if d not in fixed]
-    combos: list[tuple[str, ...]] = [(d,) for d in dims] + list(itertools.combinations(dims, 2))
-    cands: list[Candidate] = []
-    total_change = 0.0
-    evidence: list[str] = []
-    top_tree: MetricTree | None = None
-    top_totals: dict[str, dict[str, float]] = {}
-    for combo in combos:
+    out = _Drilled(dims, [(d,) for d in dims] + list(itertools.combinations(dims, 2)))
+    overall = metric_tree(catalog, metric, (), query.filters)
+    for combo in out.combos:
         tree = metric_tree(catalog, metric, combo, query.filters)
         result = tool.run(
             "insight:drilldown:" + "×".join(combo),
             drilldown(catalog, query, tree, combo, excluded_days=excluded, dialect=tool.dialect).expression,
         )
-        evidence.append(result.evidence_id)
+        out.evidence.append(result.evidence_id)
         found, totals = candidates_for(tree, combo, rows_as_dicts(result), result.evidence_id)
-        cands += found
-        if len(combo) == 1 and total_change == 0.0:
-            total_change = _value(tree, totals[CURRENT]) - _value(tree, totals[PREVIOUS])
-        if top_tree is None and "visitors" in tree.components:
-            top_tree, top_totals = tree, totals
-    drivers = select_drivers(cands, total_change, headline_significant)[:MAX_DRIVERS]
-    unit, places = unit_of(catalog, metric, lang)
-    change_unit = bi(lang, "个百分点", "pp") if unit == "%" else unit
+        out.cands += found
+        if len(combo) == 1 and out.total_change == 0.0:
+            out.total_change = tree_value(tree, totals[CURRENT]) - tree_value(tree, totals[PREVIOUS])
+        if out.tree is None and overall.kind == "product" and tree.factors == overall.factors:
+            out.tree, out.tree_totals = tree, totals
+    return out
 
-    def members_text(c: Candidate) -> str:
-        return " × ".join(
-            f"{dimension_label(catalog, d, lang)} {member_label(catalog, d, m, lang)}" for d, m in c.members.items()
-        )
 
-    findings: list[Finding] = []
-    out_drivers: list[Driver] = []
-    for rank, c in enumerate(drivers, 1):
-        k = f"driver.{rank}"
-        share = c.change / total_change if total_change else 0.0
-        nums = (
-            number(
-                f"{k}.change",
-                bi(lang, f"{members_text(c)} 的贡献", f"contribution of {members_text(c)}"),
-                scaled(catalog, metric, c.change),
-                change_unit,
-                places,
-                c.evidence_id,
-            ),
-            number(f"{k}.share", bi(lang, "占总变化", "share of the change"), share * 100, "%", 1, c.evidence_id),
-            number(
-                f"{k}.factor_change",
-                bi(
-                    lang,
-                    f"{metric_label(catalog, c.factor, lang)} 变化",
-                    f"{metric_label(catalog, c.factor, lang)} change",
-                ),
-                (c.factor_change or 0.0) * 100,
-                "%",
-                1,
-                c.evidence_id,
-            ),
-            number(
-                f"{k}.excess",
-                bi(lang, "相对其余部分的变化", "change relative to the rest"),
-                c.extra["excess_relative_change"] * 100,
-                "%",
-                1,
-                c.evidence_id,
-            ),
-            number(
-                f"{k}.ci_low",
-                bi(lang, "95% 区间下限", "95% CI low"),
-                min(c.ci[0], c.extra["excess_relative_change"]) * 100,
-                "%",
-                1,
-                c.evidence_id,
-            ),
-            number(
-                f"{k}.ci_high",
-                bi(lang, "95% 区间上限", "95% CI high"),
-                max(c.ci[1], c.extra["excess_relative_change"]) * 100,
-                "%",
-                1,
-                c.evidence_id,
-            ),
-            # below 1e-6 a q-value is stated as a bound ("q < 0.000001"), never rounded to zero
-            number(
-                f"{k}.q",
-                "q (BH) upper bound" if c.q_value < Q_FLOOR else "q (BH)",
-                max(c.q_value, Q_FLOOR),
-                "q",
-                6 if c.q_value < 0.0001 else 4,
-                c.evidence_id,
-            ),
-        )
-        detail = {
-            "members": c.members,
-            "factor": c.factor,
-            "change": c.change,
-            "share_of_change": share,
-            "p_value": c.p_value,
-            "q_value": c.q_value,
-            "ci": list(c.ci),
-            "factor_change": c.factor_change,
-            "excess_relative_change": c.extra["excess_relative_change"],
-            "evidence_id": c.evidence_id,
-        }
-        q_rel = "<" if c.q_value < Q_FLOOR else "="
+def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
+    lang = packet.task.language
+    query = plan_of(packet)
+    drilled = _drill(deps, query, incomplete_days(output_of(packet, "quality", QualityOutput)))
+    stats = output_of(packet, "stats", StatsOutput)
+    headline_significant = bool(
+        stats and stats.tests and stats.tests[0].p_value is not None and stats.tests[0].p_value < 0.05
+    )
+    chosen = select_drivers(drilled.cands, drilled.total_change, headline_significant)[:MAX_DRIVERS]
+    drivers = [_driver(deps.catalog, query, c, rank, drilled.total_change, lang) for rank, c in enumerate(chosen, 1)]
+    findings = [_driver_finding(deps.catalog, d, rank, lang) for rank, d in enumerate(drivers, 1)]
+    excluded, best_qs = _excluded_paths(deps.catalog, drilled, chosen, lang)
+    if not chosen:
         findings.append(
             Finding(
-                finding_id=f"insight-driver-{rank}",
-                summary=bi(
-                    lang,
-                    f"{members_text(c)}：{metric_label(catalog, c.factor, lang)}变化 {{num:{k}.factor_change}}，相对其余部分 {{num:{k}.excess}}（95% 区间 {{num:{k}.ci_low}} 至 {{num:{k}.ci_high}}，q {q_rel} {{num:{k}.q}}），贡献 {{num:{k}.change}}（占总变化 {{num:{k}.share}}）。",
-                    f"{members_text(c)}: {metric_label(catalog, c.factor, lang)} changed {{num:{k}.factor_change}}, {{num:{k}.excess}} relative to the rest (95% CI {{num:{k}.ci_low}} to {{num:{k}.ci_high}}, q {q_rel} {{num:{k}.q}}), contributing {{num:{k}.change}} ({{num:{k}.share}} of the change).",
-                ),
-                detail=json.dumps(detail, ensure_ascii=False, sort_keys=True),
-                confidence=0.9 if rank == 1 else 0.8,
-                evidence_ids=(c.evidence_id,),
-                numbers=nums,
+                finding_id="insight-no-driver",
+                kind="no_driver",
+                summary=text("analysis.insight_no_driver", lang, tests=len(drilled.cands)),
+                confidence=0.7,
+                evidence_ids=tuple(drilled.evidence[:1]),
             )
         )
-        out_drivers.append(
-            Driver(
-                dimension="×".join(c.members),
-                member="×".join(c.members.values()),
-                contribution=nums[0],
-                share=nums[1].value / 100,
-                direction="up" if c.change > 0 else "down",
-                evidence_ids=(c.evidence_id,),
-            )
-        )
+    tree_finding = _tree_finding(deps.catalog, query.metrics[0], drilled, lang)
+    if tree_finding is not None:
+        findings.append(tree_finding)
+    output = InsightOutput(
+        task_id=packet.task_id,
+        supporting=_supporting(drilled, best_qs, lang),
+        drivers=tuple(drivers),
+        findings=tuple(findings),
+        assumptions_made=_assumptions(drilled, headline_significant, lang),
+        paths_excluded=tuple(excluded),
+        confidence=0.85 if chosen else 0.6,
+    )
+    summary = text(
+        "analysis.insight_summary", lang, drills=len(drilled.combos), tests=len(drilled.cands), drivers=len(chosen)
+    )
+    return AgentReport(task_id=packet.task_id, status="success", result=ReportResult(summary=summary, data=output))
 
-    excluded_paths: list[ExcludedPath] = []
+
+def _members_text(catalog: Catalog, members: dict[str, str], lang: Language) -> str:
+    return " × ".join(
+        f"{dimension_label(catalog, d, lang)} {member_label(catalog, d, m, lang)}" for d, m in members.items()
+    )
+
+
+def _driver(
+    catalog: Catalog, query: SemanticQuery, c: Candidate, rank: int, total_change: float, lang: Language
+) -> Driver:
+    """A selected candidate as the typed driver every later step reads (no detour through text)."""
+    metric = query.metrics[0]
+    unit, places = unit_of(catalog, metric, lang)
+    contribution = number(
+        f"driver.{rank}.change",
+        text("analysis.insight_contribution_label", lang, members=_members_text(catalog, c.members, lang)),
+        scaled(catalog, metric, c.change),
+        change_unit(unit, lang),
+        places,
+        c.evidence_id,
+    )
+    return Driver(
+        members=dict(c.members),
+        factor=c.factor,
+        change=c.change,
+        share_of_change=c.change / total_change if total_change else 0.0,
+        factor_change=c.factor_change,
+        excess_relative_change=c.excess_relative_change,
+        p_value=c.p_value,
+        ci=Interval(*c.ci),
+        q_value=c.q_value,
+        significant=c.significant,
+        evidence_ids=(c.evidence_id,),
+        contribution=contribution,
+    )
+
+
+def _driver_finding(catalog: Catalog, d: Driver, rank: int, lang: Language) -> Finding:
+    """The sentence a report states about driver ``rank``; every number a structured value."""
+    k, ev = f"driver.{rank}", d.evidence_ids[0]
+    excess = d.excess_relative_change or 0.0
+    low, high = d.ci if d.ci is not None else Interval(excess, excess)
+    q = d.q_value if d.q_value is not None else 1.0
+    factor = metric_label(catalog, d.factor, lang)
+    assert d.contribution is not None
+    nums = (
+        d.contribution,
+        number(f"{k}.share", text("analysis.insight_share_label", lang), d.share_of_change * 100, "%", 1, ev),
+        number(
+            f"{k}.factor_change",
+            text("analysis.insight_factor_change_label", lang, factor=factor),
+            (d.factor_change or 0.0) * 100,
+            "%",
+            1,
+            ev,
+        ),
+        number(f"{k}.excess", text("analysis.insight_excess_label", lang), excess * 100, "%", 1, ev),
+        number(f"{k}.ci_low", text("analysis.ci_low", lang), min(low, excess) * 100, "%", 1, ev),
+        number(f"{k}.ci_high", text("analysis.ci_high", lang), max(high, excess) * 100, "%", 1, ev),
+        # below 1e-6 a q-value is stated as a bound ("q < 0.000001"), never rounded to zero
+        number(
+            f"{k}.q",
+            "q (BH) upper bound" if q < Q_FLOOR else "q (BH)",
+            max(q, Q_FLOOR),
+            "q",
+            6 if q < 0.0001 else 4,
+            ev,
+        ),
+    )
+    return Finding(
+        finding_id=f"insight-driver-{rank}",
+        kind="driver",
+        summary=text(
+            "analysis.insight_driver",
+            lang,
+            members=_members_text(catalog, d.members, lang),
+            factor=factor,
+            k=k,
+            rel="<" if q < Q_FLOOR else "=",
+        ),
+        confidence=0.9 if rank == 1 else 0.8,
+        evidence_ids=(ev,),
+        numbers=nums,
+    )
+
+
+def _excluded_paths(
+    catalog: Catalog, drilled: _Drilled, chosen: list[Candidate], lang: Language
+) -> tuple[list[ExcludedPath], list[float]]:
+    """Dimensions and factors no driver names, and single readings a pair explains better."""
+    out: list[ExcludedPath] = []
     best_qs: list[float] = []
-    named_dims = {d for c in drivers for d in c.members}
-    for d in dims:
-        if d in named_dims:
-            continue
-        own = [c for c in cands if list(c.members) == [d]]
+    named_dims = {d for c in chosen for d in c.members}
+    for d in (d for d in drilled.dims if d not in named_dims):
+        own = [c for c in drilled.cands if list(c.members) == [d]]
         best_q = min((c.q_value for c in own), default=1.0)
         best_qs.append(best_q)
-        echoes = any(c.significant for c in cands if d in c.members)
-        excluded_paths.append(
+        echoes = any(c.significant for c in drilled.cands if d in c.members)
+        label = dimension_label(catalog, d, lang)
+        out.append(
             ExcludedPath(
-                path=bi(
+                path=text("analysis.insight_path_dimension", lang, label=label),
+                reason=text(
+                    "analysis.insight_dimension_echo" if echoes else "analysis.insight_dimension_flat",
                     lang,
-                    f"维度：{dimension_label(catalog, d, lang)}",
-                    f"dimension: {dimension_label(catalog, d, lang)}",
-                ),
-                reason=bi(
-                    lang,
-                    f"其显著差异只是上述驱动因素的反映（最小 q {q_text(best_q)}）。"
-                    if echoes
-                    else f"没有哪个{dimension_label(catalog, d, lang)}成员的变化与其余部分显著不同（最小 q {q_text(best_q)}）。",
-                    f"its significant differences only echo the drivers above (smallest q {q_text(best_q)})."
-                    if echoes
-                    else f"no {dimension_label(catalog, d, lang)} member moved differently from the rest (smallest q {q_text(best_q)}).",
+                    label=label,
+                    q=q_text(best_q),
                 ),
                 evidence_ids=tuple(sorted({c.evidence_id for c in own}))[:1],
             )
         )
-    named_factors = {c.factor for c in drivers}
-    all_factors = {c.factor for c in cands}
-    for factor in sorted(all_factors - named_factors):
-        own = [c for c in cands if c.factor == factor]
+    named_factors = {c.factor for c in chosen}
+    for factor in sorted({c.factor for c in drilled.cands} - named_factors):
+        own = [c for c in drilled.cands if c.factor == factor]
         best_q = min((c.q_value for c in own), default=1.0)
         best_qs.append(best_q)
-        fl = metric_label(catalog, factor, lang)
+        label = metric_label(catalog, factor, lang)
         echoes = any(c.significant for c in own)
-        excluded_paths.append(
+        out.append(
             ExcludedPath(
-                path=bi(lang, f"因子：{fl}", f"factor: {fl}"),
-                reason=bi(
+                path=text("analysis.insight_path_factor", lang, label=label),
+                reason=text(
+                    "analysis.insight_factor_echo" if echoes else "analysis.insight_factor_flat",
                     lang,
-                    f"{fl}的显著差异只是上述驱动因素的反映或影响很小（最小 q {q_text(best_q)}）。"
-                    if echoes
-                    else f"任何成员的{fl}都没有与其余部分显著不同的变化（最小 q {q_text(best_q)}）。",
-                    f"its significant differences only echo the drivers above or are immaterial (smallest q {q_text(best_q)})."
-                    if echoes
-                    else f"no member's {fl} moved differently from the rest (smallest q {q_text(best_q)}).",
+                    label=label,
+                    q=q_text(best_q),
                 ),
             )
         )
-    subsumed = [c for c in cands if c.subsumed_by and len(c.members) == 1]
+    subsumed = sorted(
+        {_members_text(catalog, c.members, lang) for c in drilled.cands if c.subsumed_by and len(c.members) == 1}
+    )
     if subsumed:
-        excluded_paths.append(
+        out.append(
             ExcludedPath(
-                path=bi(
-                    lang,
-                    "单维度解释：" + "、".join(sorted({members_text(c) for c in subsumed})),
-                    "single-dimension readings: " + ", ".join(sorted({members_text(c) for c in subsumed})),
-                ),
-                reason=bi(
-                    lang,
-                    "其变化集中在更具体的维度组合中（见驱动因素）。",
-                    "their change is concentrated in a more specific pair (see drivers).",
-                ),
+                path=text("analysis.insight_path_single", lang, members=text("answer.list_sep", lang).join(subsumed)),
+                reason=text("analysis.insight_single_reason", lang),
             )
         )
-    if not drivers:
-        findings.append(
-            Finding(
-                finding_id="insight-no-driver",
-                summary=bi(
-                    lang,
-                    f"检验了 {len(cands)} 个成员×因子组合（BH 校正），没有显著的驱动因素：变化在各维度上是普遍的。",
-                    f"Tested {len(cands)} member × factor combinations (BH-adjusted): no significant driver; the change is shared across every dimension.",
-                ),
-                confidence=0.7,
-                evidence_ids=tuple(evidence[:1]),
-            )
+    return out, best_qs
+
+
+def _tree_finding(catalog: Catalog, metric: str, drilled: _Drilled, lang: Language) -> Finding | None:
+    """The metric tree of the whole change (the catalog's product tree), by LMDI: the factor
+    effects sum exactly to the change."""
+    tree, totals = drilled.tree, drilled.tree_totals
+    if tree is None or not drilled.evidence:
+        return None
+    try:
+        before, after = ({f.name: factor_value(f, totals[w]) or 0.0 for f in tree.factors} for w in (PREVIOUS, CURRENT))
+        decomposition = lmdi(
+            before,
+            after,
+            value_before=tree_value(tree, totals[PREVIOUS]),
+            value_after=tree_value(tree, totals[CURRENT]),
         )
-    if metric == "gmv" and top_tree is not None and evidence:
-        tree_finding = _tree_finding(catalog, metric, top_totals, lang, evidence[0])
-        if tree_finding is not None:
-            findings.append(tree_finding)
-    offsetting = [c for c in cands if c.q_value <= Q_LEVEL and not c.significant and c.change != 0]
-    assumptions = [
+    except (KeyError, InsufficientData, StatsInputError):
+        return None
+    unit, places = unit_of(catalog, metric, lang)
+    ev = drilled.evidence[0]
+    nums = tuple(
+        number(
+            f"tree.{e.factor}",
+            text("analysis.insight_tree_effect_label", lang, factor=metric_label(catalog, e.factor, lang)),
+            scaled(catalog, metric, e.effect),
+            unit,
+            places,
+            ev,
+        )
+        for e in decomposition.factors
+    )
+    parts = text("answer.clause_sep", lang).join(
+        f"{metric_label(catalog, e.factor, lang)} {{num:tree.{e.factor}}}" for e in decomposition.factors
+    )
+    return Finding(
+        finding_id="insight-metric-tree",
+        kind="metric_tree",
+        summary=text("analysis.insight_tree", lang, parts=parts),
+        confidence=0.9,
+        evidence_ids=(ev,),
+        numbers=nums,
+    )
+
+
+def _assumptions(drilled: _Drilled, headline_significant: bool, lang: Language) -> tuple[Assumption, ...]:
+    out = [
         Assumption(
-            text=bi(
-                lang,
-                f"驱动因素按“相对其余部分的变化”判定：每日成员/其余之比，Welch 检验，BH 校正 {len(cands)} 个检验（q ≤ {Q_LEVEL}）。",
-                f"A driver is a member whose factor moved relative to the rest of the data: daily member/rest ratios, Welch test, BH across {len(cands)} tests (q ≤ {Q_LEVEL}).",
-            ),
-            source_agent="insight",
+            text=text("analysis.insight_rule", lang, tests=len(drilled.cands), q=Q_LEVEL), source_agent="insight"
         )
     ]
+    offsetting = [c for c in drilled.cands if c.q_value <= Q_LEVEL and not c.significant and c.change != 0]
     if offsetting and headline_significant:
-        assumptions.append(
-            Assumption(
-                text=bi(
-                    lang,
-                    f"{len(offsetting)} 个与总变化方向相反的显著差异按“抵消项”处理，不列为驱动因素。",
-                    f"{len(offsetting)} significant differences against the direction of the change are treated as offsets, not drivers.",
-                ),
-                source_agent="insight",
-            )
+        out.append(
+            Assumption(text=text("analysis.insight_offsets", lang, count=len(offsetting)), source_agent="insight")
         )
-    anchor = evidence[0] if evidence else "derived"
-    supporting = [
-        number("insight.tests_run", bi(lang, "检验数", "tests run"), len(cands), "tests", 0, anchor),
-        number("insight.q_level", bi(lang, "显著性阈值 q", "q threshold"), Q_LEVEL, "q", 2, anchor),
-        number("insight.offsets", bi(lang, "抵消项数", "offsets"), len(offsetting), "tests", 0, anchor),
-        number("insight.drilldowns", bi(lang, "下钻数", "drill-downs"), len(combos), "drill-downs", 0, anchor),
+    return tuple(out)
+
+
+def _supporting(drilled: _Drilled, best_qs: list[float], lang: Language) -> tuple[KeyNumber, ...]:
+    """Numbers the assumptions and excluded paths quote, kept structured for the output gate."""
+    anchor = drilled.evidence[0] if drilled.evidence else "derived"
+    offsetting = [c for c in drilled.cands if c.q_value <= Q_LEVEL and not c.significant and c.change != 0]
+    return (
+        number("insight.tests_run", text("analysis.insight_tests_label", lang), len(drilled.cands), "tests", 0, anchor),
+        number("insight.q_level", text("analysis.insight_q_label", lang), Q_LEVEL, "q", 2, anchor),
+        number("insight.offsets", text("analysis.insight_offsets_label", lang), len(offsetting), "tests", 0, anchor),
+        number(
+            "insight.drilldowns",
+            text("analysis.insight_drills_label", lang),
+            len(drilled.combos),
+            "drill-downs",
+            0,
+            anchor,
+        ),
         *(
             # q-values can be 1e-40: kept as the text states them (3 significant digits, or the bound)
             KeyNumber(
                 key=f"insight.best_q.{i}",
-                label=bi(lang, "最小 q", "smallest q"),
+                label=text("analysis.insight_best_q_label", lang),
                 value=Decimal(str(Q_FLOOR)) if q < Q_FLOOR else Decimal(f"{q:.3g}"),
                 unit="q",
                 evidence_id=anchor,
             )
             for i, q in enumerate(best_qs)
         ),
-    ]
-    output = InsightOutput(
-        task_id=packet.task_id,
-        supporting=tuple(supporting),
-        drivers=tuple(out_drivers),
-        findings=tuple(findings),
-        assumptions_made=tuple(assumptions),
-        paths_excluded=tuple(excluded_paths),
-        hypotheses=(),
-        confidence=0.85 if drivers else 0.6,
     )
-    summary = bi(
-        lang,
-        f"{len(combos)} 个下钻，{len(cands)} 个检验，{len(drivers)} 个驱动因素。",
-        f"{len(combos)} drill-downs, {len(cands)} tests, {len(drivers)} drivers.",
-    )
-    return AgentReport(task_id=packet.task_id, status="success", result=ReportResult(summary=summary, data=output))
-
-
-def _tree_finding(
-    catalog: Catalog, metric: str, totals: dict[str, dict[str, float]], lang: Language, evidence_id: str
-) -> Finding | None:
-    """The metric tree of the whole change: gmv = visitors × conversion_rate × aov, by LMDI
-    (the factor effects sum exactly to the change)."""
-    try:
-        before, after = (
-            TreeTotals(gmv=totals[w]["gmv"], orders=totals[w]["order_count"], visitors=totals[w]["visitors"])
-            for w in (PREVIOUS, CURRENT)
-        )
-        decomposition = metric_tree_lmdi(before, after)
-    except (KeyError, InsufficientData, StatsInputError):
-        return None
-    unit, places = unit_of(catalog, metric, lang)
-    nums = tuple(
-        number(
-            f"tree.{e.factor}",
-            bi(lang, f"{metric_label(catalog, e.factor, lang)} 的贡献", f"{e.factor} effect"),
-            scaled(catalog, metric, e.effect),
-            unit,
-            places,
-            evidence_id,
-        )
-        for e in decomposition.factors
-    )
-    zh = "，".join(f"{metric_label(catalog, e.factor, 'zh')} {{num:tree.{e.factor}}}" for e in decomposition.factors)
-    en = ", ".join(f"{metric_label(catalog, e.factor, 'en')} {{num:tree.{e.factor}}}" for e in decomposition.factors)
-    return Finding(
-        finding_id="insight-metric-tree",
-        summary=bi(
-            lang,
-            f"指标树分解（LMDI，各因子贡献之和等于总变化）：{zh}。",
-            f"Metric tree (LMDI; the factor effects sum to the change): {en}.",
-        ),
-        confidence=0.9,
-        evidence_ids=(evidence_id,),
-        numbers=nums,
-    )
-
-
-def driver_details(output: InsightOutput) -> list[dict[str, Any]]:
-    """The machine-readable driver records (ranked) carried in the driver findings' detail."""
-    out: list[dict[str, Any]] = []
-    for finding in output.findings:
-        if finding.finding_id.startswith("insight-driver-") and finding.detail:
-            out.append(json.loads(finding.detail))
-    return out

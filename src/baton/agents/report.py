@@ -2,7 +2,8 @@
 numbers and intervals, the tests, quality caveats, assumptions and excluded paths.
 
 It states no number of its own: every figure is a :class:`KeyNumber` an earlier agent wrote,
-placed through ``{num:key}`` and rendered here from its exact value and precision.
+placed through ``{num:key}`` and rendered here from its exact value and precision. Findings
+are picked by their typed ``kind``, never by id or wording.
 """
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from baton.agents.tools import Language, bi, metric_label, output_of, plan_of
+from baton.agents.tools import metric_label, output_of, plan_of
 from baton.catalog.model import Catalog
 from baton.context.compress import resolve
 from baton.contracts.agent_outputs import (
     Finding,
+    FindingKind,
     InsightOutput,
     QualityOutput,
     ReportOutput,
@@ -23,10 +25,14 @@ from baton.contracts.agent_outputs import (
     StatsOutput,
     TrendOutput,
 )
+from baton.contracts.common import Language
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
 from baton.contracts.values import KeyNumber
+from baton.messages import text
+from baton.numbers import display
 
 _PLACEHOLDER = re.compile(r"\{num:([^{}]+)\}")
+_KEY_METRICS = ("headline.current", "headline.previous", "headline.change_pct", "stats.rel_change")
 
 
 @dataclass(frozen=True)
@@ -34,14 +40,19 @@ class ReportDeps:
     catalog: Catalog
 
 
-def display(n: KeyNumber) -> str:
-    """The number's exact digits (its precision), with a reader's unit: 12.30% / 1234.50 元 / p 0.0003."""
-    digits = f"{n.value:.{n.precision}f}"
-    if n.unit == "%":
-        return digits + "%"
-    if n.unit in ("p", "q", "d", "h"):
-        return digits
-    return f"{digits} {n.unit}"
+@dataclass(frozen=True)
+class _Inputs:
+    """What the earlier agents wrote, as the report reads it."""
+
+    sql: SqlOutput | None
+    quality: QualityOutput | None
+    stats: StatsOutput | None
+    trend: TrendOutput | None
+    insight: InsightOutput | None
+
+    def findings(self, kind: FindingKind) -> list[Finding]:
+        outs = (self.sql, self.quality, self.stats, self.trend, self.insight)
+        return [f for out in outs if out is not None for f in out.findings if f.kind == kind]
 
 
 def fill(template: str, numbers: dict[str, KeyNumber]) -> str:
@@ -53,146 +64,87 @@ def said(finding: Finding) -> str:
     return fill(finding.summary, {n.key: n for n in finding.numbers})
 
 
-def run(packet: TaskPacket, deps: ReportDeps) -> AgentReport[ReportOutput]:
-    lang: Language = packet.task.language
-    catalog = deps.catalog
-    query = plan_of(packet)
-    metric = query.metrics[0]
-    label = metric_label(catalog, metric, lang)
-    sql = output_of(packet, "sql", SqlOutput)
-    quality = output_of(packet, "quality", QualityOutput)
-    stats = output_of(packet, "stats", StatsOutput)
-    trend = output_of(packet, "trend", TrendOutput)
-    insight = output_of(packet, "insight", InsightOutput)
-    numbers: dict[str, KeyNumber] = {n.key: n for n in packet.must_keep.key_numbers}
-    for out in (sql, quality, stats, trend, insight):
-        if out is not None:
-            numbers.update({n.key: n for f in out.findings for n in f.numbers})
-    period = query.time_range.text or f"{query.time_range.start}~{query.time_range.end}"
-
+def _answer(inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, period: str, lang: Language) -> str:
+    """The answer paragraph: the change, whether it is real, the main driver, caveats."""
     parts: list[str] = []
     if "headline.change_pct" in numbers:
         down = numbers["headline.change_pct"].value < 0
-        parts.append(
-            fill(
-                bi(
-                    lang,
-                    f"{period}{label}较对比期{'下降' if down else '上升'}（变化 {{num:headline.change_pct}}）：{{num:headline.current}}，对比期 {{num:headline.previous}}。",
-                    f"{label} for {period} {'fell' if down else 'rose'} against the comparison period (change {{num:headline.change_pct}}): {{num:headline.current}} vs {{num:headline.previous}}.",
-                ),
-                numbers,
-            )
-        )
+        key = "answer.analysis_headline_down" if down else "answer.analysis_headline_up"
+        parts.append(fill(text(key, lang, label=label, period=period), numbers))
     elif "headline.change" in numbers:
-        parts.append(
-            fill(
-                bi(
-                    lang,
-                    f"{period}{label}变化 {{num:headline.change}}。",
-                    f"{label} for {period} changed by {{num:headline.change}}.",
-                ),
-                numbers,
-            )
-        )
-    if "stats.rel_change" in numbers and stats is not None:
-        significant = stats.tests and stats.tests[0].p_value is not None and stats.tests[0].p_value < 0.05
-        parts.append(
-            fill(
-                bi(
-                    lang,
-                    "日均值变化 {num:stats.rel_change}（95% 区间 {num:stats.rel_ci_low} 至 {num:stats.rel_ci_high}），"
-                    + ("统计上显著。" if significant else "统计上不显著。"),
-                    "The daily mean changed {num:stats.rel_change} (95% CI {num:stats.rel_ci_low} to {num:stats.rel_ci_high}), "
-                    + ("statistically significant." if significant else "not statistically significant."),
-                ),
-                numbers,
-            )
-        )
-    driver_findings = [f for f in (insight.findings if insight else ()) if f.finding_id.startswith("insight-driver-")]
-    if driver_findings:
-        parts.append(bi(lang, "主要原因：", "Main driver: ") + said(driver_findings[0]))
-    elif insight is not None:
-        parts.append(
-            bi(
-                lang,
-                "没有发现显著的驱动因素：变化在各维度上是普遍的。",
-                "No significant driver: the change is shared across every dimension.",
-            )
-        )
-    incomplete = [f for f in (quality.flags if quality else ()) if f.affects_period]
-    if incomplete:
-        parts.append(
-            bi(
-                lang,
-                f"注意：{len(incomplete)} 个数据质量问题涉及分析期（见下文）。",
-                f"Note: {len(incomplete)} data-quality issue(s) touch the analysed periods (see below).",
-            )
-        )
-    answer = " ".join(parts) or bi(lang, "没有得到结论。", "No conclusion could be drawn.")
+        parts.append(fill(text("answer.analysis_headline_change", lang, label=label, period=period), numbers))
+    if "stats.rel_change" in numbers and inputs.stats is not None:
+        tests = inputs.stats.tests
+        significant = bool(tests) and tests[0].p_value is not None and tests[0].p_value < 0.05
+        key = "answer.analysis_mean_significant" if significant else "answer.analysis_mean_not_significant"
+        parts.append(fill(text(key, lang), numbers))
+    drivers = inputs.findings("driver")
+    if drivers:
+        parts.append(text("answer.analysis_main_driver", lang, text=said(drivers[0])))
+    elif inputs.insight is not None:
+        parts.append(text("answer.analysis_no_driver", lang))
+    touching = [f for f in (inputs.quality.flags if inputs.quality else ()) if f.affects_period]
+    if touching:
+        parts.append(text("answer.analysis_quality_note", lang, count=len(touching)))
+    return text("answer.sentence_sep", lang).join(parts) or text("answer.analysis_no_conclusion", lang)
 
+
+def _sections(inputs: _Inputs, packet: TaskPacket, lang: Language) -> list[ReportSection]:
     sections: list[ReportSection] = []
-    if driver_findings:
-        sections.append(
-            ReportSection(
-                heading=bi(lang, "驱动因素", "Drivers"),
-                body="\n".join(f"{i}. {said(f)}" for i, f in enumerate(driver_findings, 1)),
-            )
-        )
-    tree = [said(f) for f in (insight.findings if insight else ()) if f.finding_id == "insight-metric-tree"]
-    if tree:
-        sections.append(ReportSection(heading=bi(lang, "指标树", "Metric tree"), body="\n".join(tree)))
-    tests = [said(f) for f in (stats.findings if stats else ())]
-    if tests:
-        sections.append(ReportSection(heading=bi(lang, "显著性检验", "Tests"), body="\n".join(tests)))
-    if trend is not None:
-        lines = [said(f) for f in trend.findings]
-        if trend.seasonality:
-            lines.append(trend.seasonality)
+
+    def add(heading: str, lines: list[str]) -> None:
         if lines:
-            sections.append(ReportSection(heading=bi(lang, "走势", "Trend"), body="\n".join(lines)))
-    if quality is not None and quality.flags:
-        lines = [
-            f"- {f.table}{' ' + f.date.isoformat() if f.date else ''}: {f.issue}"
+            sections.append(ReportSection(heading=text(f"answer.heading_{heading}", lang), body="\n".join(lines)))
+
+    add("drivers", [f"{i}. {said(f)}" for i, f in enumerate(inputs.findings("driver"), 1)])
+    add("tree", [said(f) for f in inputs.findings("metric_tree")])
+    add("tests", [said(f) for f in (inputs.stats.findings if inputs.stats else ())])
+    if inputs.trend is not None:
+        add(
+            "trend",
+            [said(f) for f in inputs.trend.findings] + ([inputs.trend.seasonality] if inputs.trend.seasonality else []),
+        )
+    add(
+        "quality",
+        [
+            f"- {f.table}{' ' + f.date.isoformat() if f.date else ''}: {f.message}"
             + (f" — {f.assumption}" if f.assumption else "")
-            for f in quality.flags
-        ]
-        sections.append(ReportSection(heading=bi(lang, "数据质量", "Data quality"), body="\n".join(lines)))
-    if packet.must_keep.assumptions:
-        sections.append(
-            ReportSection(
-                heading=bi(lang, "前置假设", "Assumptions"),
-                body="\n".join(f"- {a.text}" for a in packet.must_keep.assumptions),
-            )
-        )
-    if packet.must_keep.excluded_paths:
-        sections.append(
-            ReportSection(
-                heading=bi(lang, "已排除的路径", "Ruled out"),
-                body="\n".join(
-                    f"- {x.path}" + (f" — {x.reason}" if x.reason else "") for x in packet.must_keep.excluded_paths
-                ),
-            )
-        )
-    if packet.must_keep.filters_applied:
-        sections.append(
-            ReportSection(
-                heading=bi(lang, "口径与过滤条件", "Definition and filters"),
-                body="\n".join(f"- {f.predicate}" for f in packet.must_keep.filters_applied),
-            )
-        )
-    key_metrics = tuple(
-        numbers[k]
-        for k in ("headline.current", "headline.previous", "headline.change_pct", "stats.rel_change")
-        if k in numbers
+            for f in (inputs.quality.flags if inputs.quality else ())
+        ],
     )
+    must = packet.must_keep
+    add("assumptions", [f"- {a.text}" for a in must.assumptions])
+    add("excluded", [f"- {x.path}" + (f" — {x.reason}" if x.reason else "") for x in must.excluded_paths])
+    add("definition", [f"- {f.predicate}" for f in must.filters_applied])
+    return sections
+
+
+def run(packet: TaskPacket, deps: ReportDeps) -> AgentReport[ReportOutput]:
+    lang: Language = packet.task.language
+    query = plan_of(packet)
+    label = metric_label(deps.catalog, query.metrics[0], lang)
+    inputs = _Inputs(
+        sql=output_of(packet, "sql", SqlOutput),
+        quality=output_of(packet, "quality", QualityOutput),
+        stats=output_of(packet, "stats", StatsOutput),
+        trend=output_of(packet, "trend", TrendOutput),
+        insight=output_of(packet, "insight", InsightOutput),
+    )
+    numbers: dict[str, KeyNumber] = {n.key: n for n in packet.must_keep.key_numbers}
+    for out in (inputs.sql, inputs.quality, inputs.stats, inputs.trend, inputs.insight):
+        if out is not None:
+            numbers.update({n.key: n for f in out.findings for n in f.numbers})
+    period = query.time_range.text or f"{query.time_range.start}~{query.time_range.end}"
+    answer = _answer(inputs, numbers, label, period, lang)
+    touching = [f for f in (inputs.quality.flags if inputs.quality else ()) if f.affects_period]
     output = ReportOutput(
         task_id=packet.task_id,
-        title=bi(lang, f"{period}{label}变化分析", f"Why {label} moved: {period}"),
+        title=text("answer.analysis_title", lang, label=label, period=period),
         language=lang,
         answer=answer,
-        sections=tuple(sections),
-        key_metrics=key_metrics,
-        limitations=tuple(f.issue for f in incomplete),
+        sections=tuple(_sections(inputs, packet, lang)),
+        key_metrics=tuple(numbers[k] for k in _KEY_METRICS if k in numbers),
+        limitations=tuple(f.message for f in touching),
         contradictions_shown=tuple(c.rendered() for c in packet.contradictions),
         confidence=0.8,
     )
@@ -207,4 +159,4 @@ def report_text(output: ReportOutput) -> str:
     return "\n\n".join(blocks)
 
 
-__all__ = ["ReportDeps", "display", "fill", "report_text", "resolve", "run"]
+__all__ = ["ReportDeps", "display", "fill", "report_text", "resolve", "run", "said"]

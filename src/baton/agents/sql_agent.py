@@ -7,24 +7,39 @@ logic, row counts, execution time.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
 import sqlglot
 
-from baton.agents.tools import QueryTool, bi, failed, metric_label, number, plan_of, rows_as_dicts, scaled, unit_of
+from baton.agents.tools import (
+    QueryTool,
+    change_unit,
+    failed,
+    metric_label,
+    number,
+    plan_of,
+    rows_as_dicts,
+    scaled,
+    unit_of,
+)
 from baton.catalog.analysis_queries import daily_series, metric_tree
-from baton.catalog.compiler import compile_query
+from baton.catalog.compiler import CompiledQuery, compile_query
 from baton.catalog.model import Catalog
 from baton.context.ledger import make_scope
 from baton.contracts.agent_outputs import ColumnInfo, ColumnSummary, DataSummary, Finding, SqlOutput
+from baton.contracts.common import Language
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
-from baton.contracts.values import AppliedFilter, Assumption, Period
+from baton.contracts.query import QueryResult
+from baton.contracts.semantic import SemanticQuery
+from baton.contracts.values import AppliedFilter, Assumption, KeyNumber, Period
 from baton.errors import BatonError
+from baton.messages import text
 
 HISTORY_DAYS = 35
 """Days before the comparison period in the daily series: weekday baselines for trend and quality."""
+_SUFFIXES = ("_previous", "_change_pct", "_change")
 
 
 @dataclass(frozen=True)
@@ -33,17 +48,14 @@ class SqlDeps:
     catalog: Catalog
 
 
-def _column_meaning(catalog: Catalog, name: str, language: str) -> str:
-    base = name.removesuffix("_previous").removesuffix("_change_pct").removesuffix("_change")
+def _column_meaning(catalog: Catalog, name: str, language: Language) -> str:
+    base = name
+    for suffix in _SUFFIXES:
+        base = base.removesuffix(suffix)
     if base in catalog.metrics:
         label = catalog.metrics[base].label.for_lang(language)
-        if name.endswith("_previous"):
-            return bi("zh" if language == "zh" else "en", f"{label}（对比期）", f"{label} (comparison period)")
-        if name.endswith("_change_pct"):
-            return bi("zh" if language == "zh" else "en", f"{label} 变化率", f"{label} relative change")
-        if name.endswith("_change"):
-            return bi("zh" if language == "zh" else "en", f"{label} 变化量", f"{label} change")
-        return label
+        found = next((s for s in _SUFFIXES if name.endswith(s)), None)
+        return label if found is None else text(f"analysis.column{found}", language, label=label)
     if name in catalog.dimensions:
         return catalog.dimensions[name].label.for_lang(language)
     return name
@@ -75,181 +87,203 @@ def run(packet: TaskPacket, deps: SqlDeps) -> AgentReport[SqlOutput]:
         return failed(packet, exc)
 
 
-def _run(packet: TaskPacket, deps: SqlDeps) -> AgentReport[SqlOutput]:
-    language = packet.task.language
-    catalog, tool = deps.catalog, deps.tool
-    query = plan_of(packet)
+def _headline_numbers(
+    catalog: Catalog, query: SemanticQuery, row: dict[str, Any], evidence_id: str, language: Language
+) -> tuple[KeyNumber, ...]:
+    """Current, comparison, change (and relative change) of the metric, as structured facts."""
     assert query.comparison is not None
     metric = query.metrics[0]
+    current, previous = float(row[metric]), float(row[f"{metric}_previous"])
     cur, prev = query.time_range, query.comparison.range
-
-    headline = compile_query(query, catalog, dialect=tool.dialect)
-    totals = tool.run("headline_totals", headline.expression)
-    tree = metric_tree(catalog, metric, (), query.filters)
-    start = min(cur.start, prev.start) - timedelta(days=HISTORY_DAYS)
-    windows = [(r.start - timedelta(days=HISTORY_DAYS), r.end) for r in sorted((prev, cur), key=lambda r: r.start)]
-    daily_q = daily_series(catalog, query, tree, start=start, end=cur.end, windows=windows, dialect=tool.dialect)
-    daily = tool.run("daily_series", daily_q.expression)
-    daily_rows = rows_as_dicts(daily)
-
-    row = rows_as_dicts(totals)[0] if totals.rows else {}
-    current, previous = row.get(metric), row.get(f"{metric}_previous")
-    findings: list[Finding] = []
-    anomalies: list[str] = []
     label = metric_label(catalog, metric, language)
     unit, places = unit_of(catalog, metric, language)
     scope = make_scope(
         [p for m in catalog.measures_of(metric) for p in m.filters],
         [(f.dimension, f.members[0]) for f in query.filters if len(f.members) == 1],
     )
-    if current is not None and previous is not None:
-        period_cur = Period(start=cur.start, end=cur.end + timedelta(days=1))
-        period_prev = Period(start=prev.start, end=prev.end + timedelta(days=1))
-        ev = totals.evidence_id
-        n_cur = number(
-            "headline.current",
-            f"{label} {cur.start}~{cur.end}",
-            scaled(catalog, metric, float(current)),
+    numbers = [
+        number(
+            key,
+            f"{label} {rng.start}~{rng.end}",
+            scaled(catalog, metric, value),
             unit,
             places,
-            ev,
+            evidence_id,
             metric=metric,
             scope=scope,
-            period=period_cur,
+            period=Period(start=rng.start, end=rng.end + timedelta(days=1)),
         )
-        n_prev = number(
-            "headline.previous",
-            f"{label} {prev.start}~{prev.end}",
-            scaled(catalog, metric, float(previous)),
-            unit,
-            places,
-            ev,
-            metric=metric,
-            scope=scope,
-            period=period_prev,
-        )
-        diff = scaled(catalog, metric, float(current) - float(previous))
-        n_diff = number(
+        for key, value, rng in (("headline.current", current, cur), ("headline.previous", previous, prev))
+    ]
+    numbers.append(
+        number(
             "headline.change",
-            bi(language, f"{label} 变化量", f"{label} change"),
-            diff,
-            bi(language, "个百分点", "pp") if unit == "%" else unit,
+            text("analysis.headline_change_label", language, label=label),
+            scaled(catalog, metric, current - previous),
+            change_unit(unit, language),
             places,
-            ev,
+            evidence_id,
         )
-        summary = bi(
-            language,
-            "{num:headline.current}（本期） vs {num:headline.previous}（对比期），变化 {num:headline.change}",
-            "{num:headline.current} (current) vs {num:headline.previous} (comparison), change {num:headline.change}",
-        )
-        numbers = [n_cur, n_prev, n_diff]
-        if float(previous) != 0:
-            pct = (float(current) / float(previous) - 1.0) * 100.0
-            numbers.append(
-                number(
-                    "headline.change_pct", bi(language, f"{label} 变化率", f"{label} relative change"), pct, "%", 2, ev
-                )
-            )
-            summary += bi(language, "（{num:headline.change_pct}）。", " ({num:headline.change_pct}).")
-        else:
-            summary += bi(language, "。", ".")
-        findings.append(
-            Finding(
-                finding_id="sql-headline", summary=summary, confidence=1.0, evidence_ids=(ev,), numbers=tuple(numbers)
+    )
+    if previous != 0:
+        pct = (current / previous - 1.0) * 100.0
+        numbers.append(
+            number(
+                "headline.change_pct",
+                text("analysis.headline_change_pct_label", language, label=label),
+                pct,
+                "%",
+                2,
+                evidence_id,
             )
         )
-    else:
-        anomalies.append(
-            bi(language, "对比查询没有返回两期的数值。", "The comparison returned no value for one period.")
-        )
+    return tuple(numbers)
 
-    days_seen = {str(r["period"]) for r in daily_rows}
-    expected = [(start + timedelta(days=i)).isoformat() for i in range((cur.end - start).days + 1)]
-    in_periods = [d for d in expected if any(r.start.isoformat() <= d <= r.end.isoformat() for r in (prev, cur))]
-    missing = [d for d in in_periods if d not in days_seen]
-    if missing:
-        anomalies.append(
-            bi(language, f"以下日期没有数据：{', '.join(missing[:10])}", f"No rows on: {', '.join(missing[:10])}")
-        )
 
-    filters: list[AppliedFilter] = []
-    for measure in catalog.measures_of(metric):
-        for predicate in measure.filters:
-            filters.append(
-                AppliedFilter(
-                    predicate=predicate,
-                    description=bi(language, "指标口径", "metric definition"),
-                    evidence_id=totals.evidence_id,
-                )
-            )
+def _headline_finding(numbers: tuple[KeyNumber, ...], evidence_id: str, language: Language) -> Finding:
+    with_pct = any(n.key == "headline.change_pct" for n in numbers)
+    key = "analysis.headline_pct" if with_pct else "analysis.headline"
+    return Finding(
+        finding_id="sql-headline",
+        kind="headline",
+        summary=text(key, language),
+        confidence=1.0,
+        evidence_ids=(evidence_id,),
+        numbers=numbers,
+    )
+
+
+def _missing_days(rows: list[dict[str, Any]], query: SemanticQuery, start: date) -> list[str]:
+    assert query.comparison is not None
+    seen = {str(r["period"]) for r in rows}
+    end = query.time_range.end
+    expected = [(start + timedelta(days=i)).isoformat() for i in range((end - start).days + 1)]
+    periods = (query.comparison.range, query.time_range)
+    in_periods = [d for d in expected if any(r.start.isoformat() <= d <= r.end.isoformat() for r in periods)]
+    return [d for d in in_periods if d not in seen]
+
+
+def _filters_applied(
+    catalog: Catalog, query: SemanticQuery, headline: CompiledQuery, evidence_id: str, language: Language
+) -> tuple[AppliedFilter, ...]:
+    """The metric's definition, the question's member filters and the two periods, as predicates."""
+    assert query.comparison is not None
+    cur, prev = query.time_range, query.comparison.range
+    out = [
+        AppliedFilter(
+            predicate=predicate, description=text("analysis.filter_definition", language), evidence_id=evidence_id
+        )
+        for measure in catalog.measures_of(query.metrics[0])
+        for predicate in measure.filters
+    ]
     for flt in query.filters:
         members = ", ".join("'" + m.replace("'", "''") + "'" for m in flt.members)
         for table in headline.tables:
             column = catalog.dimensions[flt.dimension].columns.get(table)
             if column is not None:
-                filters.append(
+                out.append(
                     AppliedFilter(
-                        predicate=f"{column} IN ({members})",
-                        description=bi(language, "问题中的筛选", "filter from the question"),
+                        predicate=f"{column} IN ({members})", description=text("analysis.filter_question", language)
                     )
                 )
     for table in headline.tables:
         col = catalog.time_column(table)
-        filters.append(
+        out.append(
             AppliedFilter(
-                predicate=f"({col} BETWEEN DATE '{cur.start}' AND DATE '{cur.end}') OR ({col} BETWEEN DATE '{prev.start}' AND DATE '{prev.end}')",
-                description=bi(language, "本期与对比期", "current and comparison periods"),
-                evidence_id=totals.evidence_id,
+                predicate=f"({col} BETWEEN DATE '{cur.start}' AND DATE '{cur.end}') OR "
+                f"({col} BETWEEN DATE '{prev.start}' AND DATE '{prev.end}')",
+                description=text("analysis.filter_periods", language),
+                evidence_id=evidence_id,
             )
         )
-    logic = [
+    return tuple(out)
+
+
+def _run(packet: TaskPacket, deps: SqlDeps) -> AgentReport[SqlOutput]:
+    language = packet.task.language
+    catalog, tool = deps.catalog, deps.tool
+    query = plan_of(packet)
+    assert query.comparison is not None
+    cur, prev = query.time_range, query.comparison.range
+    headline = compile_query(query, catalog, dialect=tool.dialect)
+    totals = tool.run("headline_totals", headline.expression)
+    tree = metric_tree(catalog, query.metrics[0], (), query.filters)
+    start = min(cur.start, prev.start) - timedelta(days=HISTORY_DAYS)
+    windows = [(r.start - timedelta(days=HISTORY_DAYS), r.end) for r in sorted((prev, cur), key=lambda r: r.start)]
+    daily_q = daily_series(catalog, query, tree, start=start, end=cur.end, windows=windows, dialect=tool.dialect)
+    daily = tool.run("daily_series", daily_q.expression)
+    daily_rows = rows_as_dicts(daily)
+    row = rows_as_dicts(totals)[0] if totals.rows else {}
+    findings: list[Finding] = []
+    anomalies: list[str] = []
+    metric = query.metrics[0]
+    if row.get(metric) is not None and row.get(f"{metric}_previous") is not None:
+        numbers = _headline_numbers(catalog, query, row, totals.evidence_id, language)
+        findings.append(_headline_finding(numbers, totals.evidence_id, language))
+    else:
+        anomalies.append(text("analysis.no_comparison_value", language))
+    missing = _missing_days(daily_rows, query, start)
+    if missing:
+        anomalies.append(text("analysis.days_without_rows", language, days=", ".join(missing[:10])))
+    output = _output(packet, deps, query, headline, totals, daily, daily_q.columns, tree.components, start)
+    output = output.model_copy(update={"findings": tuple(findings), "anomalies_found": tuple(anomalies)})
+    summary = text("analysis.sql_summary", language, first=totals.evidence_id, second=daily.evidence_id)
+    return AgentReport(task_id=packet.task_id, status="success", result=ReportResult(summary=summary, data=output))
+
+
+def _output(
+    packet: TaskPacket,
+    deps: SqlDeps,
+    query: SemanticQuery,
+    headline: CompiledQuery,
+    totals: QueryResult,
+    daily: QueryResult,
+    daily_columns: tuple[str, ...],
+    components: tuple[str, ...],
+    start: date,
+) -> SqlOutput:
+    """What later agents need to know about the two queries (no findings yet)."""
+    assert query.comparison is not None
+    language, catalog, dialect = packet.task.language, deps.catalog, deps.tool.dialect
+    prev, cur = query.comparison.range, query.time_range
+    daily_rows = rows_as_dicts(daily)
+    kind = "previous_period" if query.comparison.kind == "previous_period" else "same_period_last_year"
+    logic = (
         *headline.aggregation_logic,
-        bi(
+        text(
+            "analysis.daily_series_logic",
             language,
-            f"日序列（证据 {daily.evidence_id}）：按天汇总 {', '.join(tree.components)}，{start} 至 {cur.end}",
-            f"daily series (evidence {daily.evidence_id}): {', '.join(tree.components)} summed per day, {start} to {cur.end}",
+            evidence=daily.evidence_id,
+            components=", ".join(components),
+            start=start,
+            end=cur.end,
         ),
-    ]
-    output = SqlOutput(
+    )
+    return SqlOutput(
         task_id=packet.task_id,
-        sql=sqlglot.transpile(totals.sql, read=tool.dialect, write=tool.dialect, pretty=True)[0],
-        dialect=tool.dialect,
+        sql=sqlglot.transpile(totals.sql, read=dialect, write=dialect, pretty=True)[0],
+        dialect=dialect,
         evidence_id=totals.evidence_id,
+        daily_evidence_id=daily.evidence_id,
         result_shape=(totals.row_count, len(totals.columns)),
         columns=tuple(
             ColumnInfo(name=c.name, type=c.type, meaning=_column_meaning(catalog, c.name, language))
             for c in totals.columns
         ),
-        filters_applied=tuple(filters),
-        aggregation_logic=tuple(logic),
+        filters_applied=_filters_applied(catalog, query, headline, totals.evidence_id, language),
+        aggregation_logic=logic,
         execution_time_s=round((totals.elapsed_ms + daily.elapsed_ms) / 1000.0, 4),
         data_summary=DataSummary(
             row_count=len(daily_rows),
-            columns=_summaries(daily_rows, daily_q.columns),
-            note=bi(
-                language,
-                f"rows 为日序列（证据 {daily.evidence_id}）",
-                f"rows are the daily series (evidence {daily.evidence_id})",
-            ),
+            columns=_summaries(daily_rows, daily_columns),
+            note=text("analysis.daily_series_note", language, evidence=daily.evidence_id),
         ),
         rows=tuple(daily_rows),
-        anomalies_found=tuple(anomalies),
-        findings=tuple(findings),
         assumptions_made=(
             Assumption(
-                text=bi(
-                    language,
-                    f"对比期为 {prev.start} 至 {prev.end}（{'环比' if query.comparison.kind == 'previous_period' else '同比'}）。",
-                    f"The comparison period is {prev.start} to {prev.end} ({'previous period' if query.comparison.kind == 'previous_period' else 'same period last year'}).",
-                ),
+                text=text(f"analysis.comparison_{kind}", language, start=prev.start, end=prev.end),
                 source_agent="sql",
             ),
         ),
         confidence=1.0,
     )
-    summary = bi(
-        language,
-        f"运行了 2 条查询（{totals.evidence_id}, {daily.evidence_id}）。",
-        f"Ran 2 queries ({totals.evidence_id}, {daily.evidence_id}).",
-    )
-    return AgentReport(task_id=packet.task_id, status="success", result=ReportResult(summary=summary, data=output))

@@ -9,19 +9,24 @@ and Cohen's h.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from baton.agents.quality import incomplete_days
-from baton.agents.tools import QueryTool, bi, failed, metric_label, number, output_of, plan_of, rows_as_dicts
-from baton.catalog.analysis_queries import CURRENT, PREVIOUS, metric_tree, period_suffstats
+from baton.agents.tools import QueryTool, failed, metric_label, number, output_of, plan_of, rows_as_dicts
+from baton.catalog.analysis_queries import CURRENT, PREVIOUS, MetricTree, metric_tree, period_suffstats
 from baton.catalog.model import Catalog
 from baton.contracts.agent_outputs import Finding, QualityOutput, StatsOutput, StatTest
+from baton.contracts.common import Language
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
-from baton.contracts.values import Assumption
-from baton.errors import BatonError
-from baton.stats import InsufficientData, SuffStats, two_proportion_test, welch_t_test
+from baton.contracts.values import Assumption, KeyNumber
+from baton.errors import BatonError, InsufficientData
+from baton.messages import both, text
+from baton.stats import SuffStats, two_proportion_test, welch_t_test
+from baton.stats.means import TwoSampleTResult
 
 ALPHA = 0.05
 
@@ -39,7 +44,11 @@ def dec(value: float, places: int = 6) -> Decimal:
 def stat_test(name: str, method: str, estimate: float, ci: tuple[float, float], **kw: Any) -> StatTest:
     low, high = dec(min(ci[0], estimate)), dec(max(ci[1], estimate))
     est = min(max(dec(estimate), low), high)
-    return StatTest(name=name, method=method, estimate=est, ci_low=low, ci_high=high, **kw)
+    return StatTest(name=name, method=method, estimate=est, ci_low=low, ci_high=high, agent="stats", **kw)
+
+
+def _p_places(p: float) -> int:
+    return 4 if p >= 0.0001 else 8
 
 
 def run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
@@ -49,198 +58,152 @@ def run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
         return failed(packet, exc)
 
 
+def _suff(row: dict[str, Any]) -> SuffStats:
+    return SuffStats(
+        n=int(row["n"]), total=float(row["s"] or 0.0), sum_sq=float(row["ss"] or 0.0), shift=float(row["k"] or 0.0)
+    )
+
+
 def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     lang = packet.task.language
     catalog, tool = deps.catalog, deps.tool
     query = plan_of(packet)
-    assert query.comparison is not None
     metric = query.metrics[0]
-    label = metric_label(catalog, metric, lang)
-    quality = output_of(packet, "quality", QualityOutput)
-    excluded = incomplete_days(quality)
+    excluded = incomplete_days(output_of(packet, "quality", QualityOutput))
     tree = metric_tree(catalog, metric, (), query.filters)
     result = tool.run(
         "stats:period_suffstats",
         period_suffstats(catalog, query, tree, excluded_days=excluded, dialect=tool.dialect).expression,
     )
-    ev = result.evidence_id
     rows = {str(r["which"]): r for r in rows_as_dicts(result)}
     if CURRENT not in rows or PREVIOUS not in rows:
-        raise InsufficientData("a period has no data", "某一期没有数据")
-    a_row, b_row = rows[PREVIOUS], rows[CURRENT]
-
-    def suff(r: dict[str, Any]) -> SuffStats:
-        return SuffStats(
-            n=int(r["n"]), total=float(r["s"] or 0.0), sum_sq=float(r["ss"] or 0.0), shift=float(r["k"] or 0.0)
-        )
-
-    welch = welch_t_test(suff(a_row), suff(b_row), ALPHA)
-    ratio = catalog.metrics[metric].unit == "ratio"
-    scale = 100.0 if ratio else 1.0
-    days_note = (
-        bi(
-            lang,
-            f"（剔除不完整日期 {', '.join(str(d) for d in excluded)}）",
-            f" (incomplete days left out: {', '.join(str(d) for d in excluded)})",
-        )
-        if excluded
-        else ""
-    )
-    name = bi(lang, f"{label} 日均值：本期 vs 对比期", f"{label} daily mean: current vs comparison")
-    tests: list[StatTest] = [
-        stat_test(
-            name,
-            "Welch two-sample t-test on daily values (sufficient statistics from SQL)",
-            welch.estimate,
-            welch.ci or (welch.estimate, welch.estimate),
-            effect_size=dec(welch.effect_size)
-            if welch.effect_size is not None and welch.effect_size == welch.effect_size
-            else None,
-            effect_size_kind="cohen_d",
-            p_value=dec(welch.p_value or 0.0, 12),
-            n=welch.n_a + welch.n_b,
-            assumptions=welch.assumptions,
-            evidence_ids=(ev,),
-        )
-    ]
-    numbers = []
-    if welch.relative_change is not None and welch.relative_ci is not None:
-        tests.append(
-            stat_test(
-                bi(lang, f"{label} 日均值相对变化", f"{label} daily mean, relative change"),
-                "delta method on the Welch means",
-                welch.relative_change,
-                welch.relative_ci,
-                effect_size=dec(welch.relative_change),
-                effect_size_kind="relative_change",
-                p_value=dec(welch.p_value or 0.0, 12),
-                n=welch.n_a + welch.n_b,
-                evidence_ids=(ev,),
-            )
-        )
-        numbers += [
-            number(
-                "stats.rel_change",
-                bi(lang, "日均值相对变化", "relative change of the daily mean"),
-                welch.relative_change * 100,
-                "%",
-                2,
-                ev,
-            ),
-            number("stats.rel_ci_low", bi(lang, "95% 区间下限", "95% CI low"), welch.relative_ci[0] * 100, "%", 2, ev),
-            number(
-                "stats.rel_ci_high", bi(lang, "95% 区间上限", "95% CI high"), welch.relative_ci[1] * 100, "%", 2, ev
-            ),
-        ]
-    numbers += [
-        number("stats.p_value", "p", welch.p_value or 0.0, "p", 4 if (welch.p_value or 0.0) >= 0.0001 else 8, ev),
-        number(
-            "stats.cohen_d",
-            "Cohen's d",
-            welch.effect_size if welch.effect_size is not None and welch.effect_size == welch.effect_size else 0.0,
-            "d",
-            2,
-            ev,
-        ),
-    ]
+        raise InsufficientData(*both("analysis.stats_period_without_data"))
+    before, after = rows[PREVIOUS], rows[CURRENT]
+    welch = welch_t_test(_suff(before), _suff(after), ALPHA)
+    label = metric_label(catalog, metric, lang)
+    tests, finding = _welch(welch, label, excluded, result.evidence_id, lang)
+    findings = [finding]
+    if catalog.metrics[metric].unit == "ratio" and tree.kind == "ratio":
+        found = _proportion(tree, before, after, label, result.evidence_id, lang)
+        if found is not None:
+            tests.append(found[0])
+            findings.append(found[1])
     significant = (welch.p_value or 1.0) < ALPHA
-    summary = bi(
-        lang,
-        "日均值相对变化 {num:stats.rel_change}（95% 区间 {num:stats.rel_ci_low} 至 {num:stats.rel_ci_high}），p = {num:stats.p_value}，Cohen's d = {num:stats.cohen_d}"
-        + ("，变化显著。" if significant else "，变化不显著。"),
-        "The daily mean changed by {num:stats.rel_change} (95% CI {num:stats.rel_ci_low} to {num:stats.rel_ci_high}), p = {num:stats.p_value}, Cohen's d = {num:stats.cohen_d}"
-        + ("; the change is significant." if significant else "; the change is not significant."),
-    )
-    if "stats.rel_change" not in {n.key for n in numbers}:
-        summary = bi(lang, "日均值变化：p = {num:stats.p_value}。", "Daily mean change: p = {num:stats.p_value}.")
-    findings = [
-        Finding(
-            finding_id="stats-headline",
-            summary=summary,
-            confidence=0.95 if significant else 0.6,
-            evidence_ids=(ev,),
-            numbers=tuple(numbers),
-        )
-    ]
-
-    if ratio and tree.kind == "ratio":
-        num_c, den_c = tree.value.num, tree.value.den or ""
-        x1, n1, x2, n2 = (
-            round(float(a_row[num_c])),
-            round(float(a_row[den_c])),
-            round(float(b_row[num_c])),
-            round(float(b_row[den_c])),
-        )
-        if 0 <= x1 <= n1 and 0 <= x2 <= n2 and n1 > 0 and n2 > 0:
-            prop = two_proportion_test(x1, n1, x2, n2, ALPHA)
-            tests.append(
-                stat_test(
-                    bi(lang, f"{label}：本期 vs 对比期", f"{label}: current vs comparison"),
-                    prop.method,
-                    prop.estimate,
-                    prop.ci or (prop.estimate, prop.estimate),
-                    effect_size=dec(prop.effect_size or 0.0),
-                    effect_size_kind="cohen_h",
-                    p_value=dec(prop.p_value or 0.0, 12),
-                    n=n1 + n2,
-                    assumptions=prop.assumptions,
-                    evidence_ids=(ev,),
-                )
-            )
-            lo, hi = prop.ci or (prop.estimate, prop.estimate)
-            pp = bi(lang, "个百分点", "pp")
-            nums = (
-                number("stats.rate_previous", bi(lang, "对比期比率", "comparison rate"), prop.p1 * scale, "%", 3, ev),
-                number("stats.rate_current", bi(lang, "本期比率", "current rate"), prop.p2 * scale, "%", 3, ev),
-                number("stats.rate_diff", bi(lang, "比率差", "rate difference"), prop.estimate * scale, pp, 3, ev),
-                number("stats.rate_ci_low", bi(lang, "95% 区间下限", "95% CI low"), lo * scale, pp, 3, ev),
-                number("stats.rate_ci_high", bi(lang, "95% 区间上限", "95% CI high"), hi * scale, pp, 3, ev),
-                number("stats.rate_p", "p", prop.p_value or 0.0, "p", 4 if (prop.p_value or 0.0) >= 0.0001 else 8, ev),
-                number("stats.cohen_h", "Cohen's h", prop.effect_size or 0.0, "h", 3, ev),
-            )
-            findings.append(
-                Finding(
-                    finding_id="stats-proportion",
-                    summary=bi(
-                        lang,
-                        "比率由 {num:stats.rate_previous} 变为 {num:stats.rate_current}，差 {num:stats.rate_diff}（Newcombe 95% 区间 {num:stats.rate_ci_low} 至 {num:stats.rate_ci_high}），p = {num:stats.rate_p}，Cohen's h = {num:stats.cohen_h}。",
-                        "The rate moved from {num:stats.rate_previous} to {num:stats.rate_current}, a difference of {num:stats.rate_diff} (Newcombe 95% CI {num:stats.rate_ci_low} to {num:stats.rate_ci_high}), p = {num:stats.rate_p}, Cohen's h = {num:stats.cohen_h}.",
-                    ),
-                    confidence=0.95 if (prop.p_value or 1.0) < ALPHA else 0.6,
-                    evidence_ids=(ev,),
-                    numbers=nums,
-                )
-            )
-    assumptions = [
-        Assumption(
-            text=bi(
-                lang,
-                f"每日数值视为相互独立的样本（Welch t 检验）{days_note}。",
-                f"Daily values are treated as independent samples (Welch t-test){days_note}.",
-            ),
-            source_agent="stats",
-        )
-    ]
+    days_note = text("analysis.stats_days_left_out", lang, days=", ".join(map(str, excluded))) if excluded else ""
     output = StatsOutput(
         task_id=packet.task_id,
         analysis_type="comparison",
         tests=tuple(tests),
         findings=tuple(findings),
-        assumptions_made=tuple(assumptions),
-        next_steps_suggested=(
-            bi(lang, "按维度下钻，找出变化来源。", "Drill down by dimension to find where the change came from."),
+        assumptions_made=(
+            Assumption(text=text("analysis.stats_independent_days", lang, note=days_note), source_agent="stats"),
         ),
+        next_steps_suggested=(text("analysis.stats_next_step", lang),),
         confidence=0.9 if significant else 0.6,
     )
-    return AgentReport(
-        task_id=packet.task_id,
-        status="success",
-        result=ReportResult(
-            summary=bi(
-                lang,
-                "变化显著。" if significant else "变化不显著。",
-                "Significant change." if significant else "Change not significant.",
-            ),
-            data=output,
-        ),
+    verdict = text("analysis.stats_significant" if significant else "analysis.stats_not_significant", lang)
+    return AgentReport(task_id=packet.task_id, status="success", result=ReportResult(summary=verdict, data=output))
+
+
+def _welch(
+    welch: TwoSampleTResult, label: str, excluded: list[date], ev: str, lang: Language
+) -> tuple[list[StatTest], Finding]:
+    """The daily-mean test (and its relative change), and the finding that states them."""
+    effect = welch.effect_size if welch.effect_size is not None and not math.isnan(welch.effect_size) else None
+    p = welch.p_value or 0.0
+    n = welch.n_a + welch.n_b
+    tests = [
+        stat_test(
+            text("analysis.stats_welch_name", lang, label=label),
+            "Welch two-sample t-test on daily values (sufficient statistics from SQL)",
+            welch.estimate,
+            welch.ci or (welch.estimate, welch.estimate),
+            effect_size=dec(effect) if effect is not None else None,
+            effect_size_kind="cohen_d",
+            p_value=dec(p, 12),
+            n=n,
+            assumptions=welch.assumptions,
+            evidence_ids=(ev,),
+        )
+    ]
+    numbers: list[KeyNumber] = []
+    if welch.relative_change is not None and welch.relative_ci is not None:
+        tests.append(
+            stat_test(
+                text("analysis.stats_relative_name", lang, label=label),
+                "delta method on the Welch means",
+                welch.relative_change,
+                welch.relative_ci,
+                effect_size=dec(welch.relative_change),
+                effect_size_kind="relative_change",
+                p_value=dec(p, 12),
+                n=n,
+                evidence_ids=(ev,),
+            )
+        )
+        numbers += [
+            number("stats.rel_change", text("analysis.stats_rel_label", lang), welch.relative_change * 100, "%", 2, ev),
+            number("stats.rel_ci_low", text("analysis.ci_low", lang), welch.relative_ci[0] * 100, "%", 2, ev),
+            number("stats.rel_ci_high", text("analysis.ci_high", lang), welch.relative_ci[1] * 100, "%", 2, ev),
+        ]
+    numbers += [
+        number("stats.p_value", "p", p, "p", _p_places(p), ev),
+        number("stats.cohen_d", "Cohen's d", effect or 0.0, "d", 2, ev),
+    ]
+    significant = (welch.p_value or 1.0) < ALPHA
+    key = "analysis.stats_headline" if welch.relative_change is not None else "analysis.stats_headline_p_only"
+    verdict = text("analysis.stats_verdict_yes" if significant else "analysis.stats_verdict_no", lang)
+    finding = Finding(
+        finding_id="stats-headline",
+        kind="test",
+        summary=text(key, lang, verdict=verdict),
+        confidence=0.95 if significant else 0.6,
+        evidence_ids=(ev,),
+        numbers=tuple(numbers),
     )
+    return tests, finding
+
+
+def _proportion(
+    tree: MetricTree, before: dict[str, Any], after: dict[str, Any], label: str, ev: str, lang: Language
+) -> tuple[StatTest, Finding] | None:
+    """A rate's two-proportion test (Wilson per period, Newcombe for the difference, Cohen's h)."""
+    num_c, den_c = tree.value.num, tree.value.den or ""
+    x1, n1 = round(float(before[num_c])), round(float(before[den_c]))
+    x2, n2 = round(float(after[num_c])), round(float(after[den_c]))
+    if not (0 <= x1 <= n1 and 0 <= x2 <= n2 and n1 > 0 and n2 > 0):
+        return None
+    prop = two_proportion_test(x1, n1, x2, n2, ALPHA)
+    lo, hi = prop.ci or (prop.estimate, prop.estimate)
+    test = stat_test(
+        text("analysis.stats_rate_name", lang, label=label),
+        prop.method,
+        prop.estimate,
+        (lo, hi),
+        effect_size=dec(prop.effect_size or 0.0),
+        effect_size_kind="cohen_h",
+        p_value=dec(prop.p_value or 0.0, 12),
+        n=n1 + n2,
+        assumptions=prop.assumptions,
+        evidence_ids=(ev,),
+    )
+    pp = text("analysis.unit_pp", lang)
+    p = prop.p_value or 0.0
+    numbers = (
+        number("stats.rate_previous", text("analysis.stats_rate_previous", lang), prop.p1 * 100, "%", 3, ev),
+        number("stats.rate_current", text("analysis.stats_rate_current", lang), prop.p2 * 100, "%", 3, ev),
+        number("stats.rate_diff", text("analysis.stats_rate_diff", lang), prop.estimate * 100, pp, 3, ev),
+        number("stats.rate_ci_low", text("analysis.ci_low", lang), lo * 100, pp, 3, ev),
+        number("stats.rate_ci_high", text("analysis.ci_high", lang), hi * 100, pp, 3, ev),
+        number("stats.rate_p", "p", p, "p", _p_places(p), ev),
+        number("stats.cohen_h", "Cohen's h", prop.effect_size or 0.0, "h", 3, ev),
+    )
+    finding = Finding(
+        finding_id="stats-proportion",
+        kind="rate_test",
+        summary=text("analysis.stats_rate_finding", lang),
+        confidence=0.95 if p < ALPHA else 0.6,
+        evidence_ids=(ev,),
+        numbers=numbers,
+    )
+    return test, finding

@@ -148,8 +148,8 @@ class ChainStep:
 class _RoundValues:
     """The numbers of one drill-down round; round 0 carries the issue's exact values."""
 
-    gmv: Decimal
-    gmv_may: Decimal
+    revenue: Decimal
+    revenue_may: Decimal
     orders: int
     completeness: Decimal
     rel_change: Decimal
@@ -166,8 +166,8 @@ def _values(round_no: int, used: set[str]) -> _RoundValues:
     while True:
         if round_no == 0:
             vals = _RoundValues(
-                gmv=Decimal(1284317),
-                gmv_may=Decimal(1402863),
+                revenue=Decimal(1284317),
+                revenue_may=Decimal(1402863),
                 orders=18342,
                 completeness=Decimal("0.992"),
                 rel_change=Decimal("-0.0845"),
@@ -178,10 +178,10 @@ def _values(round_no: int, used: set[str]) -> _RoundValues:
                 conflicting_gmv=Decimal(1291850),
             )
         else:
-            gmv = Decimal(rng.randint(300_000, 2_500_000))
+            revenue = Decimal(rng.randint(300_000, 2_500_000))
             vals = _RoundValues(
-                gmv=gmv,
-                gmv_may=gmv + rng.randint(20_000, 150_000),
+                revenue=revenue,
+                revenue_may=revenue + rng.randint(20_000, 150_000),
                 orders=rng.randint(4_000, 30_000),
                 completeness=Decimal(f"0.9{rng.randint(50, 99)}"),
                 rel_change=Decimal(f"-0.0{rng.randint(100, 999)}"),
@@ -191,7 +191,8 @@ def _values(round_no: int, used: set[str]) -> _RoundValues:
                 contribution=Decimal(-rng.randint(20_000, 90_000)),
             )
         strings = {
-            str(v) for v in (vals.gmv, vals.completeness, vals.rel_change, vals.p_value, vals.slope, vals.contribution)
+            str(v)
+            for v in (vals.revenue, vals.completeness, vals.rel_change, vals.p_value, vals.slope, vals.contribution)
         }
         if round_no == 0 or not (strings & used):
             used |= strings
@@ -237,7 +238,7 @@ class _ChainBuilder:
     def _prev_tid(self) -> str | None:
         return self.task_ids[-2] if len(self.task_ids) >= 2 else None
 
-    def _gmv_number(self, round_no: int, value: Decimal, evidence: str, key: str) -> KeyNumber:
+    def _revenue_number(self, round_no: int, value: Decimal, evidence: str, key: str) -> KeyNumber:
         dim, member = SEGMENTS[round_no % len(SEGMENTS)]
         return KeyNumber(
             key=key,
@@ -245,7 +246,7 @@ class _ChainBuilder:
             value=value,
             unit="CNY",
             evidence_id=evidence,
-            metric="gmv",
+            metric="revenue",
             scope=FactScope(filters=("status = 'paid'",), members=(DimensionMember(dimension=dim, member=member),)),
             period=JUNE,
         )
@@ -277,25 +278,25 @@ class _ChainBuilder:
         if round_no == 0:
             filters.append(AppliedFilter(predicate="is_test_order = FALSE", evidence_id=evidence))
         sql = (
-            f"SELECT o.{dim}, o.dt, SUM(o.pay_amount) AS gmv, COUNT(DISTINCT o.order_id) AS orders, "
+            f"SELECT o.{dim}, o.dt, SUM(o.pay_amount) AS revenue, COUNT(DISTINCT o.order_id) AS orders, "
             f"arg_max(o.buyer_phone, o.pay_amount) AS {PII_COLUMN} FROM orders AS o "
             f"WHERE o.status='paid' AND o.dt >= DATE '2026-06-01' AND o.dt < DATE '2026-07-01' "
             f"AND o.{dim} = '{member}'" + (" AND NOT o.is_test_order" if round_no == 0 else "") + f" "
             f"GROUP BY o.{dim}, o.dt ORDER BY o.dt"
         )
         rng = random.Random(step)
-        daily = v.gmv / 30
+        daily = v.revenue / 30
         rows = tuple(
             {
                 dim: member,
                 "dt": (JUNE.start + dt.timedelta(days=d)).isoformat(),
-                "gmv": str((daily * Decimal(rng.uniform(0.8, 1.2))).quantize(Decimal("0.01"))),
+                "revenue": str((daily * Decimal(rng.uniform(0.8, 1.2))).quantize(Decimal("0.01"))),
                 "orders": rng.randint(v.orders // 40, v.orders // 20),
                 PII_COLUMN: f"1{rng.randint(3, 9)}{rng.randint(100000000, 999999999)}",
             }
             for d in range(30)
         )
-        gmv = self._gmv_number(round_no, v.gmv, evidence, f"gmv_{step}")
+        revenue = self._revenue_number(round_no, v.revenue, evidence, f"revenue_{step}")
         orders = KeyNumber(
             key=f"orders_{step}", label=f"6月 {member} 订单数", value=v.orders, unit="orders", evidence_id=evidence
         )
@@ -308,7 +309,7 @@ class _ChainBuilder:
             columns=(
                 ColumnInfo(name=dim, type="VARCHAR", meaning=f"拆解维度 {dim}"),
                 ColumnInfo(name="dt", type="DATE", meaning="支付日期"),
-                ColumnInfo(name="gmv", type="DECIMAL(18,2)", meaning="当日已支付金额，CNY"),
+                ColumnInfo(name="revenue", type="DECIMAL(18,2)", meaning="当日已支付金额，CNY"),
                 ColumnInfo(name="orders", type="BIGINT", meaning="当日已支付订单数"),
                 ColumnInfo(name=PII_COLUMN, type="VARCHAR", meaning="当日最大订单买家手机号", pii=True),
             ),
@@ -319,7 +320,9 @@ class _ChainBuilder:
                 row_count=30,
                 columns=(
                     ColumnSummary(name="dt", non_null=30, distinct=30, min="2026-06-01", max="2026-06-30"),
-                    ColumnSummary(name="gmv", non_null=30, total=v.gmv, mean=(v.gmv / 30).quantize(Decimal("0.01"))),
+                    ColumnSummary(
+                        name="revenue", non_null=30, total=v.revenue, mean=(v.revenue / 30).quantize(Decimal("0.01"))
+                    ),
                     ColumnSummary(name="orders", non_null=30, total=Decimal(v.orders)),
                 ),
             ),
@@ -328,17 +331,17 @@ class _ChainBuilder:
             findings=(
                 Finding(
                     finding_id=f"f-{step}",
-                    summary=f"6月 {member} GMV 为 {{num:gmv_{step}}}"
+                    summary=f"6月 {member} GMV 为 {{num:revenue_{step}}}"
                     + (f"，订单 {{num:orders_{step}}}" if round_no == 0 else ""),
                     confidence=0.95,
                     evidence_ids=(evidence,),
-                    numbers=(gmv, orders) if round_no == 0 else (gmv,),
+                    numbers=(revenue, orders) if round_no == 0 else (revenue,),
                 ),
             ),
             confidence=0.95,
         )
         canary = _canary(step)
-        wan = _wan(v.gmv)
+        wan = _wan(v.revenue)
         plan = "\n".join(
             f"│ {op:<22} │ est_rows={rng.randint(1000, 90000):>7} │ cost={rng.uniform(0.1, 9):.2f} │"
             for op in (
@@ -367,7 +370,7 @@ class _ChainBuilder:
             tool,
             canary,
             notes=f"本轮拆解 {dim}={member}",
-            planted_numbers=(PlantedNumber(gmv, (wan,)),),
+            planted_numbers=(PlantedNumber(revenue, (wan,)),),
         )
 
     def _quality(self, step: int, round_no: int) -> ChainStep:
@@ -393,7 +396,8 @@ class _ChainBuilder:
                 QualityFlag(
                     table="orders",
                     date=dt.date(2026, 6, 18),
-                    issue="分区晚到，当日订单数偏低",
+                    issue="incomplete",
+                    message="分区晚到，当日订单数偏低",
                     affects_period=True,
                     assumption="晚到数据将在 24 小时内补齐",
                 ),
@@ -432,7 +436,7 @@ class _ChainBuilder:
             status="success",
             result=ReportResult[QualityOutput](summary=f"质检通过，{retold}。", data=output),
             issues=("2026-06-18 分区晚到",),
-            reasoning=self._reasoning(step, canary, f"上游说 GMV {_wan(v.gmv)}，我核对分区，{retold}。"),
+            reasoning=self._reasoning(step, canary, f"上游说 GMV {_wan(v.revenue)}，我核对分区，{retold}。"),
         )
         return ChainStep(
             step,
@@ -515,7 +519,7 @@ class _ChainBuilder:
             task_id=tid,
             status="success",
             result=ReportResult[StatsOutput](summary=f"{member} GMV {retold_rel}，{retold_p}，显著。", data=output),
-            reasoning=self._reasoning(step, canary, f"GMV {_wan(v.gmv)}，{retold_rel}，{retold_p}。"),
+            reasoning=self._reasoning(step, canary, f"GMV {_wan(v.revenue)}，{retold_rel}，{retold_p}。"),
         )
         return ChainStep(
             step,
@@ -539,7 +543,7 @@ class _ChainBuilder:
         output = TrendOutput(
             task_id=tid,
             input_task_id=self._prev_tid(),
-            metric="gmv",
+            metric="revenue",
             grain="day",
             direction="down",
             slope=slope,
@@ -548,8 +552,8 @@ class _ChainBuilder:
             change_points=(
                 ChangePoint(
                     date=dt.date(2026, 6, 12),
-                    before=(v.gmv / 28).quantize(Decimal("0.01")),
-                    after=(v.gmv / 32).quantize(Decimal("0.01")),
+                    before=(v.revenue / 28).quantize(Decimal("0.01")),
+                    after=(v.revenue / 32).quantize(Decimal("0.01")),
                 ),
             ),
             seasonality="周季节性已校正",
@@ -587,7 +591,7 @@ class _ChainBuilder:
             task_id=tid,
             status="success",
             result=ReportResult[TrendOutput](summary=f"{member} 持续下降，{retold}。", data=output),
-            reasoning=self._reasoning(step, canary, f"上游 {_wan(v.gmv)}，{retold}。"),
+            reasoning=self._reasoning(step, canary, f"上游 {_wan(v.revenue)}，{retold}。"),
         )
         return ChainStep(
             step,
@@ -614,7 +618,7 @@ class _ChainBuilder:
         facts: tuple[KeyNumber, ...] = ()
         planted = [PlantedNumber(contribution, (f"新用户贡献{_wan(v.contribution)}",))]
         if v.conflicting_gmv is not None:
-            conflict = self._gmv_number(round_no, v.conflicting_gmv, f"ev-events{step:03d}", f"gmv_events_{step}")
+            conflict = self._revenue_number(round_no, v.conflicting_gmv, f"ev-events{step:03d}", f"gmv_events_{step}")
             facts = (conflict,)
             planted.append(PlantedNumber(conflict, (_wan(v.conflicting_gmv) + "（埋点）",)))
         output = InsightOutput(
@@ -622,12 +626,12 @@ class _ChainBuilder:
             input_task_id=self._prev_tid(),
             drivers=(
                 Driver(
-                    dimension="user_type",
-                    member="new",
-                    contribution=contribution,
-                    share=Decimal("0.52"),
-                    direction="down",
+                    members={"user_type": "new"},
+                    factor="conversion",
+                    change=float(contribution.value),
+                    share_of_change=0.52,
                     evidence_ids=(evidence,),
+                    contribution=contribution,
                 ),
             ),
             hypotheses=("新用户转化率下降是主要原因",),
@@ -670,30 +674,32 @@ class _ChainBuilder:
             task_id=tid,
             status="success",
             result=ReportResult[InsightOutput](summary=summary, data=output),
-            reasoning=self._reasoning(step, canary, f"综合来看 GMV {_wan(v.gmv)}，新用户贡献{_wan(v.contribution)}。"),
+            reasoning=self._reasoning(
+                step, canary, f"综合来看 GMV {_wan(v.revenue)}，新用户贡献{_wan(v.contribution)}。"
+            ),
         )
         return ChainStep(step, "insight", round_no, report, tool, canary, planted_numbers=tuple(planted))
 
     def _report(self, step: int, earlier: list[ChainStep]) -> ChainStep:
         tid = self._task_id("report", step)
         v = self.vals(0)
-        gmv = self._gmv_number(0, v.gmv, "ev-q001", "gmv_report")
+        revenue = self._revenue_number(0, v.revenue, "ev-q001", "revenue_report")
         output = ReportOutput(
             task_id=tid,
             input_task_id=self._prev_tid(),
             title="2026 年 6 月 GMV 环比下降分析",
             answer="6 月 GMV 环比下降，主要由新用户转化下降驱动；订单表与埋点的 GMV 存在矛盾，两值并列报告。",
             sections=(ReportSection(heading="结论", body="见关键数字与矛盾说明。"),),
-            key_metrics=(gmv,),
+            key_metrics=(revenue,),
             limitations=("2026-06-18 分区不完整",),
-            findings=(Finding(finding_id=f"f-{step}", summary="6月 GMV 为 {num:gmv_report}", numbers=(gmv,)),),
+            findings=(Finding(finding_id=f"f-{step}", summary="6月 GMV 为 {num:revenue_report}", numbers=(revenue,)),),
             confidence=0.8,
         )
         canary = _canary(step)
         report = AgentReport[ReportOutput](
             task_id=tid,
             status="success",
-            result=ReportResult[ReportOutput](summary=f"报告完成，GMV {_wan(v.gmv)}。", data=output),
+            result=ReportResult[ReportOutput](summary=f"报告完成，GMV {_wan(v.revenue)}。", data=output),
             reasoning=self._reasoning(step, canary, "汇总全部步骤。"),
         )
         return ChainStep(step, "report", -1, report, "render: report.md (2.1 KB)", canary)

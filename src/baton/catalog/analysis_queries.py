@@ -7,9 +7,10 @@ come only from the catalog: each builder starts from :func:`compile_query` on a
 :class:`SemanticQuery` and wraps the compiled tree.
 
 The metric tree of a metric names its *components* (leaf sums the compiler exposes) and its
-*factors* (values computed from components): gmv = visitors × conversion_rate × aov, or
-order_count × aov where traffic cannot follow the query's dimensions; a ratio N / D has a rate
-factor (N / D) and a mix factor (the weight D); any other metric is its own single factor.
+*factors* (values computed from components). Trees come from the catalog (``tree:`` on a
+metric, e.g. revenue = sessions × conversion × order value, with a fallback where a factor
+cannot follow the question's dimensions); a ratio N / D has a rate factor (N / D) and a mix
+factor (the weight D) without being told; any other metric is its own single factor.
 """
 
 from __future__ import annotations
@@ -50,51 +51,45 @@ class MetricTree:
     factors: tuple[Factor, ...]
 
 
-def _traffic_ok(catalog: Catalog, dims: Sequence[str], filters: Sequence[MemberFilter]) -> bool:
-    visitors = catalog.metrics.get("visitors")
-    if visitors is None or "order_count" not in catalog.metrics:
-        return False
-    allowed = set(visitors.dimensions)
+def _supports(catalog: Catalog, metric: str, dims: Sequence[str], filters: Sequence[MemberFilter]) -> bool:
+    allowed = set(catalog.metrics[metric].dimensions)
     return all(d in allowed for d in dims) and all(f.dimension in allowed for f in filters)
+
+
+def _factor(catalog: Catalog, name: str) -> Factor:
+    """A tree factor: a simple metric is its own component, a ratio is ``num / den`` of two."""
+    m = catalog.metrics[name]
+    if m.is_ratio:
+        assert isinstance(m.numerator, str) and isinstance(m.denominator, str)  # the catalog checks it
+        return Factor(name, m.numerator, m.denominator)
+    return Factor(name, name)
+
+
+def _product_tree(
+    catalog: Catalog, metric: str, dims: Sequence[str], filters: Sequence[MemberFilter]
+) -> MetricTree | None:
+    """The first of the metric's declared trees whose components all follow ``dims`` and ``filters``."""
+    for names in catalog.metrics[metric].tree:
+        factors = tuple(_factor(catalog, n) for n in names)
+        components: list[str] = [metric]
+        for f in factors:
+            for part in (f.num, f.den):
+                if part is not None and part not in components:
+                    components.append(part)
+        if all(_supports(catalog, c, dims, filters) for c in components):
+            return MetricTree(metric, "product", tuple(components), tuple(components), Factor(metric, metric), factors)
+    return None
 
 
 def metric_tree(
     catalog: Catalog, metric: str, dims: Sequence[str] = (), filters: Sequence[MemberFilter] = ()
 ) -> MetricTree:
-    """The decomposition of ``metric`` usable on ``dims`` under ``filters``."""
+    """The decomposition of ``metric`` usable on ``dims`` under ``filters``: a product tree the
+    catalog declares, else rate × mix for a ratio, else the metric as its own single factor."""
+    product = _product_tree(catalog, metric, dims, filters)
+    if product is not None:
+        return product
     m = catalog.metrics[metric]
-    traffic = _traffic_ok(catalog, dims, filters)
-    if metric == "gmv" and "order_count" in catalog.metrics:
-        if traffic:
-            return MetricTree(
-                metric,
-                "product",
-                ("gmv", "order_count", "visitors"),
-                ("gmv", "order_count", "visitors"),
-                Factor("gmv", "gmv"),
-                (
-                    Factor("visitors", "visitors"),
-                    Factor("conversion_rate", "order_count", "visitors"),
-                    Factor("aov", "gmv", "order_count"),
-                ),
-            )
-        return MetricTree(
-            metric,
-            "product",
-            ("gmv", "order_count"),
-            ("gmv", "order_count"),
-            Factor("gmv", "gmv"),
-            (Factor("order_count", "order_count"), Factor("aov", "gmv", "order_count")),
-        )
-    if metric == "order_count" and traffic:
-        return MetricTree(
-            metric,
-            "product",
-            ("order_count", "visitors"),
-            ("order_count", "visitors"),
-            Factor("order_count", "order_count"),
-            (Factor("visitors", "visitors"), Factor("conversion_rate", "order_count", "visitors")),
-        )
     if m.is_ratio:
         probe = SemanticQuery(
             metrics=(metric,),

@@ -8,7 +8,7 @@ generator.
 Query shapes (the output columns are a contract for evals and reports):
 - ``[period,] [dims…], metric…`` — ordered by period and dims, or by the first metric for top N;
 - with a comparison: ``[dims…], m, m_previous, m_change, m_change_pct`` for each metric.
-A metric over two tables (conversion_rate = order_count / visitors) aggregates each table on
+A metric over two tables (a conversion rate = orders / sessions) aggregates each table on
 the query's grain and dimensions in its own CTE, then joins them on those keys.
 """
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import Literal
 
 import sqlglot
@@ -46,8 +47,14 @@ class _Leaf:
     measure: Measure
 
 
-def _parse(sql: str) -> exp.Expr:
+@lru_cache(maxsize=4096)
+def _parsed(sql: str) -> exp.Expr:
     return sqlglot.parse_one(sql, read="duckdb")
+
+
+def _parse(sql: str) -> exp.Expr:
+    """A catalog expression (written in DuckDB's dialect) as a fresh AST; parsed once per text."""
+    return _parsed(sql).copy()
 
 
 def _date(value: date) -> exp.Expr:

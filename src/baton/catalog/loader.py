@@ -1,12 +1,18 @@
 """Load a catalog YAML file, failing with errors that name the file, line and field.
 
-A catalog is edited by hand by data teams; "validation error at metrics.gmv.unit" is not
+A catalog is edited by hand by data teams; "validation error at metrics.revenue.unit" is not
 enough, they need the line. PyYAML's node tree carries marks, so we map every field path to
 the line it was written on and attach it to each pydantic error.
+
+A parsed catalog is cached by the SHA-256 of its bytes (a changed file is parsed afresh, an
+unchanged one never twice in a process), and parsed with libyaml's C loader where PyYAML
+has it; line marks are only composed when a file turns out to be invalid.
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -42,17 +48,23 @@ def _line_for(lines: dict[PathKey, int], loc: tuple[Any, ...]) -> int | None:
     return lines.get(())
 
 
-def load_yaml_with_lines(path: Path) -> tuple[Any, dict[PathKey, int]]:
-    """Parse a YAML file; return its data and a map field path -> line number."""
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _read_text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(
             f"Cannot read {path}: {exc.strerror}", f"无法读取 {path}：{exc.strerror}", detail={"file": str(path)}
         ) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text", f"{path}：不是 UTF-8 文本", detail={"file": str(path)}) from exc
+
+
+def _parse(path: Path, text: str) -> Any:
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        return yaml.load(text, Loader=_SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -61,7 +73,17 @@ def load_yaml_with_lines(path: Path) -> tuple[Any, dict[PathKey, int]]:
             f"{path} 第 {line} 行：YAML 格式错误（{getattr(exc, 'problem', exc)}）",
             detail={"file": str(path), "line": line},
         ) from exc
-    return data, (_line_map(node) if node is not None else {})
+
+
+def _lines_of(text: str) -> dict[PathKey, int]:
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    return _line_map(node) if node is not None else {}
+
+
+def load_yaml_with_lines(path: Path) -> tuple[Any, dict[PathKey, int]]:
+    """Parse a YAML file; return its data and a map field path -> line number."""
+    text = _read_text(path)
+    return _parse(path, text), _lines_of(text)
 
 
 def validation_error(path: Path, exc: ValidationError, lines: dict[PathKey, int]) -> ConfigError:
@@ -78,11 +100,25 @@ def validation_error(path: Path, exc: ValidationError, lines: dict[PathKey, int]
     )
 
 
+_CACHE: dict[str, Catalog] = {}
+_CACHE_LOCK = threading.Lock()
+
+
 def load_catalog(path: Path) -> Catalog:
-    data, lines = load_yaml_with_lines(path)
+    """The catalog in ``path``, parsed once per distinct content (catalogs are frozen models)."""
+    text = _read_text(path)
+    key = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    data = _parse(path, text)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a catalog must be a mapping", f"{path}：指标目录必须是一个映射（mapping）")
     try:
-        return Catalog.model_validate(data)
+        catalog = Catalog.model_validate(data)
     except ValidationError as exc:
-        raise validation_error(path, exc, lines) from exc
+        raise validation_error(path, exc, _lines_of(text)) from exc
+    with _CACHE_LOCK:
+        _CACHE[key] = catalog
+    return catalog

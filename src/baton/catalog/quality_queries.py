@@ -2,19 +2,18 @@
 
 Each check returns a handful of aggregate rows: daily row counts (for completeness against
 the same weekday and the neighbouring days), null counts and duplicate keys over a period,
-how late rows keep changing (an ``updated_at``-style column), and the load log.
+how late rows keep changing (the table's ``updated_column``). Freshness is
+:mod:`baton.catalog.freshness`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import date
 
 from sqlglot import exp
 
 from baton.catalog.model import Catalog
-
-LOAD_LOG = "meta_table_load"
 
 
 def _date(value: date) -> exp.Expr:
@@ -55,13 +54,12 @@ def null_counts(catalog: Catalog, table: str, start: date, end: date) -> tuple[e
     return query, columns
 
 
-def key_columns(catalog: Catalog, table: str, schema: Mapping[str, Mapping[str, str]]) -> list[str]:
-    """The table's key: ``<entity>_id`` when it exists (fact_order → order_id), else its grain
-    (time column and every catalog dimension column)."""
-    columns = {c.lower() for c in schema.get(table, {})}
-    stem = table.removeprefix("fact_").removeprefix("dim_")
-    if f"{stem}_id" in columns:
-        return [f"{stem}_id"]
+def key_columns(catalog: Catalog, table: str) -> list[str]:
+    """The table's key as the catalog declares it (``primary_key``), else its grain: the time
+    column and every catalog dimension column."""
+    declared = catalog.tables[table].primary_key
+    if declared:
+        return list(declared)
     return [catalog.time_column(table), *table_columns(catalog, table)]
 
 
@@ -105,13 +103,4 @@ def late_updates(
         exp.select(exp.func("COUNT", exp.Star()).as_("rows"), late.as_("late_rows"))
         .from_(exp.to_table(table))
         .where(_between(time_col, start, end))
-    )
-
-
-def load_log() -> exp.Query:
-    """The warehouse's load log: when each table was loaded and up to which date."""
-    return (
-        exp.select(exp.column("table_name"), exp.column("loaded_at"), exp.column("max_data_date"))
-        .from_(exp.to_table(LOAD_LOG))
-        .order_by(exp.column("table_name"))
     )

@@ -23,7 +23,7 @@ from baton.charts.common import (
 )
 from baton.charts.data import Record, as_float, fold_other, time_key, to_json, top_members
 from baton.charts.model import ChartColumn
-from baton.charts.numbers import format_change, format_number
+from baton.numbers import format_change, format_number
 
 PREVIOUS_COLOR = "#9ecae9"
 CURRENT_COLOR = "#4c78a8"

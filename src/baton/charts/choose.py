@@ -12,7 +12,8 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 
-from baton.charts.model import ChartChoice, ChartColumn, ChartRequest, Language
+from baton.charts.model import ChartChoice, ChartColumn, ChartRequest
+from baton.contracts.common import Language
 
 MAX_SERIES = 8  # lines per chart before the rest fold into "其他/Other"
 MAX_DONUT_PARTS = 6

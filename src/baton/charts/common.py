@@ -19,9 +19,10 @@ from baton.charts.data import (
     interval_columns,
     to_json,
 )
-from baton.charts.model import CellValue, ChartColumn, ChartRequest, Language, Unit
-from baton.charts.numbers import axis_label_expr, format_number
+from baton.charts.model import CellValue, ChartColumn, ChartRequest
+from baton.contracts.common import Language, Unit
 from baton.errors import InvalidInput
+from baton.numbers import axis_label_expr, format_number
 
 # The family the renderer registers (Noto Sans CJK, OFL) first; the rest serve browsers that
 # open the HTML report on machines with their own CJK fonts.
@@ -120,7 +121,7 @@ class Ctx:
         return OTHER_LABEL[self.lang]
 
     def fmt(self, value: object, unit: Unit | None = None) -> str:
-        return format_number(value, unit or self.unit, self.lang)
+        return format_number(value, unit or self.unit, self.lang, self.measure.currency)
 
     def status(self, incomplete: bool) -> str:
         return say(self.lang, "数据不完整", "incomplete") if incomplete else say(self.lang, "完整", "complete")
@@ -156,7 +157,10 @@ class Ctx:
         return records
 
     def value_axis(self, title: str | None = None) -> dict[str, Any]:
-        return {"title": title or self.measure.label, "labelExpr": axis_label_expr(self.unit, self.lang)}
+        return {
+            "title": title or self.measure.label,
+            "labelExpr": axis_label_expr(self.unit, self.lang, self.measure.currency),
+        }
 
     def tooltip(self, member_title: str | None, *, with_time: bool = False) -> list[dict[str, Any]]:
         tips: list[dict[str, Any]] = []

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from baton.charts.model import CellValue, ChartColumn, ChartRequest, Unit
+from baton.charts.model import CellValue, ChartColumn, ChartRequest
+from baton.contracts.common import Unit
 
 JsonValue = str | int | float | bool | None
 Record = dict[str, Any]

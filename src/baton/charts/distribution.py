@@ -11,7 +11,7 @@ from typing import Any
 from baton.charts.choose import MAX_SERIES
 from baton.charts.common import PALETTE, Ctx, color_scale, member_text, say
 from baton.charts.data import Record, as_float
-from baton.charts.numbers import axis_label_expr
+from baton.numbers import axis_label_expr
 
 
 def build_histogram(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
@@ -104,14 +104,14 @@ def build_scatter(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
             "type": "quantitative",
             "title": mx.label,
             "scale": {"zero": False},
-            "axis": {"labelExpr": axis_label_expr(mx.unit, ctx.lang)},
+            "axis": {"labelExpr": axis_label_expr(mx.unit, ctx.lang, mx.currency)},
         },
         "y": {
             "field": "y",
             "type": "quantitative",
             "title": my.label,
             "scale": {"zero": False},
-            "axis": {"labelExpr": axis_label_expr(my.unit, ctx.lang)},
+            "axis": {"labelExpr": axis_label_expr(my.unit, ctx.lang, my.currency)},
         },
         "color": color,
         "tooltip": tooltip,

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal, TypeAlias
 
+from baton.contracts.common import Language, Unit
 from baton.errors import InvalidInput
 
 ColumnRole = Literal["time", "dimension", "measure", "interval_low", "interval_high", "flag"]
-Unit = Literal["currency", "count", "ratio", "number"]
-Language = Literal["zh", "en"]
 Intent = Literal["trend", "compare", "share", "distribution", "relationship", "period_comparison"]
 MarkKind = Literal["anomaly", "peak", "change_point", "incomplete"]
 ChartKind = Literal[
@@ -56,6 +55,7 @@ class ChartColumn:
     role: ColumnRole
     label: str
     unit: Unit = "number"
+    currency: str | None = None
 
 
 @dataclass(frozen=True)

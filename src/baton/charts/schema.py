@@ -3,28 +3,33 @@
 The schema is vega-lite@5.21.0's ``build/vega-lite-schema.json`` (BSD-3-Clause, see
 ``schema/LICENSE``) — the same minor version the renderer is asked to use, so a spec that
 validates here is one vl-convert compiles.
+
+Every spec is checked by ``jsonschema-rs`` (compiled once, microseconds per spec, so every
+answer's chart is validated at run time); only a rejected spec is walked again by the Python
+``jsonschema`` package, whose ``best_match`` names the offending path. The schema's ``$ref``
+pointers contain characters a URI may not (``MarkPropDef<(Gradient|string|null)>``); they are
+percent-encoded for the Rust validator, which is what RFC 6901 §6 prescribes for fragments.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
-import jsonschema
-from jsonschema.exceptions import best_match
+from baton.errors import InvalidChartSpec
 
-from baton.errors import InvalidInput
+if TYPE_CHECKING:
+    import jsonschema
+    import jsonschema_rs
 
 VEGA_LITE_VERSION = "5.21.0"
 SCHEMA_RESOURCE = f"schema/vega-lite-v{VEGA_LITE_VERSION}.schema.json"
 
-
-class InvalidChartSpec(InvalidInput):
-    """A chart spec that the official Vega-Lite schema rejects."""
-
-    code = "invalid_chart_spec"
+__all__ = ["SCHEMA_RESOURCE", "VEGA_LITE_VERSION", "InvalidChartSpec", "validate_spec", "vega_lite_schema"]
 
 
 @lru_cache(maxsize=1)
@@ -34,8 +39,35 @@ def vega_lite_schema() -> dict[str, Any]:
     return schema
 
 
+_REF = re.compile(r'("\$ref":\s*")#((?:[^"\\]|\\.)*)"')
+_UNSAFE = re.compile(r"[^A-Za-z0-9/_.~-]")
+
+
+def _uri_safe_refs(text: str) -> str:
+    """The schema text with every ``$ref`` fragment percent-encoded (done on the text: one
+    regular-expression pass is several times faster than walking the parsed document)."""
+
+    def encode(match: re.Match[str]) -> str:
+        body = match.group(2)
+        if not _UNSAFE.search(body):
+            return match.group(0)
+        return match.group(1) + "#" + quote(body.replace('\\"', '"'), safe="/") + '"'
+
+    return _REF.sub(encode, text)
+
+
+@lru_cache(maxsize=1)
+def _fast_validator() -> jsonschema_rs.Draft7Validator:
+    import jsonschema_rs
+
+    text = resources.files("baton.charts").joinpath(SCHEMA_RESOURCE).read_text(encoding="utf-8")
+    return jsonschema_rs.Draft7Validator(json.loads(_uri_safe_refs(text)))
+
+
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft7Validator:
+    import jsonschema
+
     return jsonschema.Draft7Validator(vega_lite_schema())
 
 
@@ -46,6 +78,10 @@ def validate_spec(spec: object) -> None:
             f"a chart spec must be a JSON object, got {type(spec).__name__}",
             f"图表规格必须是 JSON 对象，实际为 {type(spec).__name__}",
         )
+    if _fast_validator().is_valid(spec):
+        return
+    from jsonschema.exceptions import best_match
+
     errors = list(_validator().iter_errors(spec))
     if errors:
         worst = best_match(errors)
@@ -55,3 +91,8 @@ def validate_spec(spec: object) -> None:
             f"图表规格不符合 Vega-Lite v5 规范（位置 {where}）：{worst.message[:300]}",
             detail={"path": where, "errors": len(errors)},
         )
+    raise InvalidChartSpec(
+        "chart spec is not valid Vega-Lite v5",
+        "图表规格不符合 Vega-Lite v5 规范",
+        detail={"path": "(unknown)", "errors": 1},
+    )

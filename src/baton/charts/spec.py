@@ -18,18 +18,12 @@ from baton.charts.distribution import build_boxplot, build_histogram, build_scat
 from baton.charts.lines import build_line
 from baton.charts.model import ChartChoice, ChartKind, ChartRequest
 from baton.charts.schema import validate_spec
-from baton.errors import InvalidInput
+from baton.errors import ChartNotApplicable
 
 DEFAULT_WIDTH = 640
 DEFAULT_HEIGHT = 320
 
 Builder = Callable[[Ctx], tuple[dict[str, Any], list[Record]]]
-
-
-class ChartNotApplicable(InvalidInput):
-    """The result is better shown as a table (or the requested kind does not fit its shape)."""
-
-    code = "chart_not_applicable"
 
 
 def _needs(ctx: Ctx, kind: ChartKind) -> str | None:

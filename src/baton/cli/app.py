@@ -1,28 +1,43 @@
-"""Typer application: `baton ask`, `baton demo init`, `baton eval`, …
+"""Typer application: `baton ask`, `baton analyze`, `baton demo init`, `baton eval`, …
 
-Exit codes: 0 answered/approved, 1 failed, 2 clarification needed, 3 refused.
-A BatonError is printed as its message in the user's language (and JSON with --json);
-nothing prints a stack trace.
+Exit codes: 0 answered/approved, 1 failed, 2 clarification needed, 3 refused. Every error is
+reported by :mod:`baton.cli.errors` (one line, or JSON with --json); nothing prints a stack
+trace. Imports are lazy: a question loads only what its run needs.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
 import sys
-from datetime import date
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
-from pydantic import ValidationError
-from rich.console import Console
 
-from baton.cli.render import render_answer
-from baton.config import Settings, resolve_config
-from baton.contracts.run import Budget
-from baton.errors import BatonError, Language
+from baton.cli.common import (
+    AsOfOpt,
+    ConfigOpt,
+    FormatOpt,
+    JsonOpt,
+    MaxCostOpt,
+    MaxStepsOpt,
+    MaxTokensOpt,
+    MaxToolCallsOpt,
+    OutOpt,
+    UserOpt,
+    budget_for,
+    err,
+    parse_as_of,
+    question_or_record,
+    settings_for,
+    settings_or_record,
+)
+from baton.cli.errors import ANSWER_EXIT, error_line, reported
+from baton.contracts.common import Language
+from baton.errors import BatonError, exit_code
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 app = typer.Typer(
     add_completion=False,
@@ -33,140 +48,11 @@ app = typer.Typer(
 demo_app = typer.Typer(no_args_is_help=True, help="Build the embedded demo warehouse.")
 app.add_typer(demo_app, name="demo")
 
-EXIT = {"answered": 0, "failed": 1, "clarification_needed": 2, "refused": 3}
-
-ConfigOpt = Annotated[
-    Path | None, typer.Option("--config", envvar="BATON_CONFIG", help="baton.toml to use (default: the demo).")
-]
-AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Analysis date YYYY-MM-DD (default: config or today).")]
-UserOpt = Annotated[str | None, typer.Option("--user", help="Acting user (default: from config).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
-FormatOpt = Annotated[
-    str | None, typer.Option("--format", help="terminal | md | html | json (default: terminal; --json = json).")
-]
-OutOpt = Annotated[
-    Path | None,
-    typer.Option("--out", help="Write the report to FILE (atomically); terminal: folder or .png for the chart."),
-]
-
-
-MaxStepsOpt = Annotated[int | None, typer.Option("--max-steps", help="Budget: state-machine/agent steps.")]
-MaxToolCallsOpt = Annotated[int | None, typer.Option("--max-tool-calls", help="Budget: tool calls (queries).")]
-MaxTokensOpt = Annotated[int | None, typer.Option("--max-tokens", help="Budget: tokens across packets.")]
-MaxCostOpt = Annotated[float | None, typer.Option("--max-cost", help="Budget: estimated query cost.")]
-
-
-def read_question(raw: str) -> str:
-    """The question argument, or standard input for "-" (must be UTF-8 text)."""
-    if raw != "-":
-        if any("\ud800" <= ch <= "\udfff" for ch in raw):  # undecodable argv bytes (surrogateescape)
-            from baton.errors import InvalidInput
-
-            raise InvalidInput(
-                "The question is not UTF-8 text (binary input).",
-                "问题不是 UTF-8 文本（二进制输入）。",
-                detail={"reason": "not_utf8"},
-            )
-        return raw
-    data = sys.stdin.buffer.read()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        from baton.errors import InvalidInput
-
-        raise InvalidInput(
-            "The question is not UTF-8 text (binary input).",
-            "问题不是 UTF-8 文本（二进制输入）。",
-            detail={"reason": "not_utf8", "bytes": len(data)},
-        ) from exc
-
-
-def budget_for(
-    settings: Settings,
-    max_steps: int | None,
-    max_tool_calls: int | None,
-    max_tokens: int | None,
-    max_cost: float | None,
-) -> Budget:
-    """Config defaults, overridden per call."""
-    overrides = {
-        k: v
-        for k, v in {
-            "max_steps": max_steps,
-            "max_tool_calls": max_tool_calls,
-            "max_tokens": max_tokens,
-            "max_cost": max_cost,
-        }.items()
-        if v is not None
-    }
-    try:
-        return (
-            settings.budget.model_copy(update=overrides)
-            if not overrides
-            else Budget.model_validate({**settings.budget.model_dump(), **overrides})
-        )
-    except ValidationError as exc:
-        from baton.errors import InvalidInput
-
-        raise InvalidInput(
-            f"Invalid budget: {exc.errors()[0]['msg']}", f"预算参数无效：{exc.errors()[0]['msg']}"
-        ) from exc
-
-
-def record_early_failure(kind: str, question: str, user: str | None, exc: BatonError, runs_dir: Path | None) -> None:
-    """A run that failed before a session existed still leaves a failed run and a trace
-    (in the config's runs directory, or the user's data directory when no config loaded)."""
-    from baton.config import fallback_runs_dir
-    from baton.nlu.gate import detect_language
-    from baton.orchestrator.run import record_failed_run
-
-    language: Language = "zh" if detect_language(question) == "zh" else "en"
-    with contextlib.suppress(OSError, BatonError):  # best effort; the typed error is still reported
-        record_failed_run(
-            runs_dir=runs_dir or fallback_runs_dir(),
-            kind="analyze" if kind == "analyze" else "ask",
-            question=question[:2000],
-            user=user or "unknown",
-            language=language,
-            as_of=date.today(),
-            error=exc.to_dict(language),
-        )
-
 
 def _console() -> Console:
+    from rich.console import Console
+
     return Console(soft_wrap=False, highlight=False)
-
-
-def _fail(exc: BatonError, *, as_json: bool, language: str = "en") -> None:
-    lang: Language = "zh" if language == "zh" else "en"
-    if as_json:
-        print(json.dumps({"error": exc.to_dict(lang)}, ensure_ascii=False))
-    else:
-        Console(stderr=True).print(f"[red]{exc.error_code}[/red]: {exc.message(lang)}")
-    raise typer.Exit(1 if exc.kind == "internal" else 3 if exc.kind == "policy" else 1)
-
-
-def settings_for(config: Path | None) -> Settings:
-    """The settings a command uses; builds the default demo on first use."""
-    from baton.demo.generator import build_demo
-
-    return resolve_config(config, build_default=build_demo)
-
-
-_settings = settings_for
-
-
-def _as_of(raw: str | None) -> date | None:
-    if raw is None:
-        return None
-    try:
-        return date.fromisoformat(raw)
-    except ValueError as exc:
-        from baton.errors import InvalidInput
-
-        raise InvalidInput(
-            f"--as-of must be YYYY-MM-DD, got {raw!r}", f"--as-of 必须是 YYYY-MM-DD 格式，收到 {raw!r}"
-        ) from exc
 
 
 @app.command()
@@ -241,60 +127,47 @@ def _answer_question(
     limits: tuple[int | None, int | None, int | None, float | None],
 ) -> None:
     """The shared walk of `ask` and `analyze`: settings, input, run, deliver, exit code."""
-    from baton.cli.analyze_cmd import render_analysis
     from baton.nlu.gate import detect_language
-    from baton.orchestrator.analyze import analyze_session
-    from baton.orchestrator.ask import ask as run_ask
     from baton.orchestrator.session import Session
     from baton.report.deliver import deliver, parse_format
 
-    lang = "en"
-    try:
+    lang: Language | None = None
+    fmt = "json" if as_json else "terminal"
+    with reported(as_json=as_json):
         fmt = parse_format(output_format, as_json=as_json)
-    except BatonError as exc:
-        _fail(exc, as_json=as_json, language=lang)
-        return
-    try:
-        try:
-            settings = _settings(config)
-        except BatonError as exc:
-            record_early_failure(kind, question, user, exc, None)
-            raise
-        try:
-            question = read_question(question)
-        except BatonError as exc:
-            record_early_failure(kind, "<stdin>" if question == "-" else "<binary>", user, exc, settings.runs_dir)
-            raise
-        lang = detect_language(question)
-        session = Session(settings)
+    with reported(as_json=fmt == "json", language=None):
+        settings = settings_or_record(kind, question, user, config)
+        question = question_or_record(kind, question, user, settings)
+    lang = "zh" if detect_language(question) == "zh" else "en"
+    with reported(as_json=fmt == "json", language=lang):
+        session = Session(settings, user=user)
         budget = budget_for(settings, *limits)
         try:
-            run = run_ask if kind == "ask" else analyze_session
-            answer = run(session, question, as_of=_as_of(as_of), user=user, budget=budget)
+            run = session.ask if kind == "ask" else session.analyze
+            answer = run(question, as_of=parse_as_of(as_of), budget=budget)
         except KeyboardInterrupt:
             # the run was marked cancelled (state kept, resumable) before the interrupt got here
-            Console(stderr=True).print("user_cancelled: cancelled / 已取消 — `baton runs resume` can continue it")
+            err("user_cancelled: cancelled / 已取消 — `baton runs resume` can continue it")
             raise typer.Exit(130) from None
         finally:
             session.close()
         # the terminal report's chart goes beside the run's trace unless --out says otherwise
         delivery = deliver(answer, fmt, out, catalog=session.catalog, cwd=settings.runs_dir / answer.run_id)
-    except BatonError as exc:
-        _fail(exc, as_json=fmt == "json", language=lang)
-        return
-    console = _console()
     if fmt == "terminal":
-        (render_answer if kind == "ask" else render_analysis)(answer, console)
+        from baton.cli.render import render_answer
+
+        console = _console()
+        render_answer(answer, console)
         if delivery.chart_png is not None:
             console.print(("图表已保存：" if answer.language == "zh" else "Chart saved: ") + str(delivery.chart_png))
     if delivery.stdout is not None:
         print(delivery.stdout)
     if fmt != "terminal":
         for path in delivery.written:
-            Console(stderr=True).print(("已写入：" if answer.language == "zh" else "Wrote: ") + str(path))
+            err(("已写入：" if answer.language == "zh" else "Wrote: ") + str(path))
     for warning in delivery.warnings:
-        Console(stderr=True).print(f"[yellow]{warning}[/yellow]")
-    raise typer.Exit(EXIT[answer.status])
+        err(f"[yellow]{warning}[/yellow]")
+    raise typer.Exit(ANSWER_EXIT[answer.status])
 
 
 @demo_app.command("init")
@@ -313,21 +186,15 @@ def demo_init(
     from baton.demo.generator import build_demo
 
     target = path or default_demo_dir()
-    try:
+    with reported():
         build = build_demo(target, scenario=scenario, seed=seed, scale=scale, force=force)
-    except BatonError as exc:
-        _fail(exc, as_json=False)
-        return
     console = _console()
     if warehouse is not None:
-        from baton.warehouse.pg_loader import load_demo, point_config_at
+        from baton.demo.pg_loader import load_demo, point_config_at
 
-        try:
+        with reported():
             reader_url = load_demo(build.warehouse, warehouse)
             point_config_at(build.config, reader_url)
-        except BatonError as exc:
-            _fail(exc, as_json=False)
-            return
         console.print(f"Loaded into PostgreSQL; queries run as a read-only role: {reader_url}")
     console.print(
         f"Demo warehouse ready: {build.warehouse}\n"
@@ -349,11 +216,8 @@ def eval_cmd(
     """Run an eval dataset and print a score table (graded by execution result)."""
     from baton.evals.runner import render_report, run_eval
 
-    try:
-        report = run_eval(_settings(config), dataset)
-    except BatonError as exc:
-        _fail(exc, as_json=as_json)
-        return
+    with reported(as_json=as_json):
+        report = run_eval(settings_for(config), dataset)
     if as_json:
         print(report.model_dump_json(indent=2))
     else:
@@ -380,13 +244,13 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        Console(stderr=True).print("cancelled / 已取消 (user_cancelled)")
+        err("cancelled / 已取消 (user_cancelled)")
         sys.exit(130)
     except BatonError as exc:
-        Console(stderr=True).print(f"[red]{exc.error_code}[/red]: {exc.message('en')} / {exc.message('zh')}")
-        sys.exit(3 if exc.kind == "policy" else 1)
+        err(error_line(exc, None))
+        sys.exit(exit_code(exc))
     except Exception as exc:
-        Console(stderr=True).print(
+        err(
             f"[red]tool_failure[/red]: internal error ({type(exc).__name__}); "
             "run with BATON_DEBUG=1 for details / 内部错误，设置 BATON_DEBUG=1 查看详情"
         )

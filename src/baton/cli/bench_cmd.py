@@ -6,7 +6,6 @@ import json
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from baton.errors import InvalidInput
 
@@ -37,6 +36,8 @@ def handoff(
     if as_json:
         print(json.dumps(result, ensure_ascii=False, indent=2, default=str))
     else:
+        from rich.console import Console
+
         console = Console()
         console.width = max(console.width, 160)
         console.print(render_table(result))

@@ -1,8 +1,12 @@
-"""Terminal rendering of an Answer: the answer first, then table, SQL, definitions, freshness."""
+"""Terminal rendering of an Answer — of any kind of run: the answer first, then the ranked
+drivers (an analysis), the result table, SQL, definitions, freshness, assumptions, handoffs."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.table import Table
@@ -10,7 +14,7 @@ from rich.text import Text
 
 from baton.contracts.answer import Answer
 
-_LABELS = {
+_LABELS: dict[str, dict[str, Any]] = {
     "zh": {
         "answer": "回答",
         "table": "结果",
@@ -23,6 +27,10 @@ _LABELS = {
         "filters": "过滤条件",
         "suggest": "建议",
         "error": "错误码",
+        "analysis": "分析",
+        "drivers": "驱动因素",
+        "driver_columns": ("成员", "因子", "贡献", "占比", "q", "95% 区间"),
+        "handoffs": "交接",
     },
     "en": {
         "answer": "Answer",
@@ -36,6 +44,10 @@ _LABELS = {
         "filters": "filters",
         "suggest": "Suggestions",
         "error": "error code",
+        "analysis": "Analysis",
+        "drivers": "Drivers",
+        "driver_columns": ("members", "factor", "change", "share", "q", "95% CI"),
+        "handoffs": "handoffs",
     },
 }
 _STYLE = {"answered": "green", "clarification_needed": "yellow", "refused": "red", "failed": "red"}
@@ -44,13 +56,14 @@ _STYLE = {"answered": "green", "clarification_needed": "yellow", "refused": "red
 def render_answer(answer: Answer, console: Console) -> None:
     lang = answer.language
     t = _LABELS[lang]
-    console.print(
-        Panel(Text(answer.answer), title=f"{t['answer']} · {answer.status}", border_style=_STYLE[answer.status])
-    )
+    title = t["analysis"] if answer.handoffs else t["answer"]
+    console.print(Panel(Text(answer.answer), title=f"{title} · {answer.status}", border_style=_STYLE[answer.status]))
     if answer.error is not None:
-        console.print(f"[dim]{t['error']}: {answer.error.code}[/dim]")
+        console.print(f"[dim]{t['error']}: {escape(answer.error.code)}[/dim]")
     if answer.suggestions:
-        console.print(f"{t['suggest']}: " + ", ".join(answer.suggestions))
+        console.print(Text(f"{t['suggest']}: " + ", ".join(answer.suggestions)))
+    if answer.drivers:
+        _drivers(answer, console)
     if answer.result is not None:
         table = Table(title=t["table"] + (" " + t["truncated"] if answer.result.truncated else ""), show_lines=False)
         for col in answer.result.columns:
@@ -70,10 +83,29 @@ def render_answer(answer: Answer, console: Console) -> None:
             lines.append(Text(f"    {t['owner']}: {m.owner}", style="dim"))
         console.print(Panel(Group(*lines), title=t["metrics"]))
     if answer.data_freshness:
-        console.print(answer.data_freshness)
+        console.print(Text(answer.data_freshness))
     if answer.assumptions:
         console.print(Panel(Group(*[Text("• " + a) for a in answer.assumptions]), title=t["assumptions"]))
-    console.print(f"[dim]{t['run']}: {answer.run_id}[/dim]")
+    if answer.handoffs:
+        console.print(Text(f"{t['handoffs']}: " + ", ".join(f"{h.step}.{h.agent} {h.tokens}" for h in answer.handoffs)))
+    console.print(f"[dim]{t['run']}: {escape(answer.run_id)}[/dim]")
+
+
+def _drivers(answer: Answer, console: Console) -> None:
+    t = _LABELS[answer.language]
+    table = Table(title=t["drivers"])
+    for name in t["driver_columns"]:
+        table.add_column(name)
+    for d in answer.drivers:
+        table.add_row(
+            " × ".join(f"{k}={v}" for k, v in d.members.items()),
+            d.factor,
+            f"{d.change:,.4g}",
+            f"{d.share_of_change:.1%}",
+            f"{d.q_value:.2g}" if d.q_value is not None else "",
+            f"[{d.ci.low:+.1%}, {d.ci.high:+.1%}]" if d.ci is not None else "",
+        )
+    console.print(table)
 
 
 def _cell(value: object, lang: str) -> str:

@@ -11,10 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from baton.errors import BatonError
+from baton.cli.errors import reported
 
 if TYPE_CHECKING:
     from baton.contracts.answer import Answer
@@ -26,18 +24,10 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines."
 
 
 def _session(config: Path | None) -> Session:
-    from baton.cli.app import settings_for
+    from baton.cli.common import settings_for
     from baton.orchestrator.session import Session
 
     return Session(settings_for(config))
-
-
-def _error(exc: BatonError, as_json: bool) -> None:
-    if as_json:
-        print(json.dumps({"error": exc.to_dict("en")}, ensure_ascii=False))
-    else:
-        Console(stderr=True).print(f"[red]{exc.error_code}[/red]: {exc.message('en')} / {exc.message('zh')}")
-    raise typer.Exit(3 if exc.kind == "policy" else 1)
 
 
 @runs_app.command("list")
@@ -49,15 +39,15 @@ def list_runs(
     as_json: JsonOpt = False,
 ) -> None:
     """Runs, newest first."""
-    try:
+    with reported(as_json=as_json):
         session = _session(config)
         rows = session.store.list(status=status, user=user, limit=limit)
-    except BatonError as exc:
-        _error(exc, as_json)
-        return
     if as_json:
         print(json.dumps([r.model_dump(mode="json") for r in rows], ensure_ascii=False, indent=2))
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title="runs")
     for col in ("run_id", "status", "step", "user", "started_at", "question"):
         table.add_column(col)
@@ -69,18 +59,18 @@ def list_runs(
 @runs_app.command("show")
 def show(run_id: str, config: ConfigOpt = None, as_json: JsonOpt = False) -> None:
     """A run's answer and the evidence every number cites."""
-    try:
+    with reported(as_json=as_json):
         state = _session(config).store.load(run_id)
-    except BatonError as exc:
-        _error(exc, as_json)
-        return
     if as_json:
         print(state.model_dump_json(indent=2))
         return
+    from rich.console import Console
+    from rich.table import Table
+
+    from baton.cli.render import render_answer
+
     console = Console()
     if state.answer is not None:
-        from baton.cli.render import render_answer
-
         render_answer(state.answer, console)
     else:
         console.print(f"{state.run_id}: {state.status} at step {state.step}")
@@ -104,13 +94,10 @@ def trace(
     """A timeline with durations and token counts."""
     from baton.trace.writer import read_trace
 
-    try:
+    with reported(as_json=as_json):
         session = _session(config)
         session.store.load(run_id)
         events = read_trace(session.runs_dir / run_id / "trace.jsonl")
-    except BatonError as exc:
-        _error(exc, as_json)
-        return
     rows = []
     for event in events:
         item = event.model_dump(mode="json")
@@ -124,6 +111,9 @@ def trace(
     if as_json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title=f"trace {run_id}")
     for col in ("#", "t+ms", "type", "detail"):
         table.add_column(col)
@@ -157,14 +147,8 @@ def _maybe_json(body: str | None) -> object:
 @runs_app.command("resume")
 def resume(run_id: str, config: ConfigOpt = None, as_json: JsonOpt = False) -> None:
     """Continue a run from its last completed step (completed steps are not re-run)."""
-    from baton.orchestrator.replay import resume_run
-
-    try:
-        session = _session(config)
-        answer = resume_run(session, run_id)
-    except BatonError as exc:
-        _error(exc, as_json)
-        return
+    with reported(as_json=as_json):
+        answer = _session(config).resume(run_id)
     _print_answer(answer, as_json)
 
 
@@ -180,12 +164,12 @@ def replay(
     out: Annotated[Path | None, typer.Option("--out", help="Write the report to FILE (atomically).")] = None,
 ) -> None:
     """Re-render a run from its recorded evidence (the warehouse may be offline)."""
-    from baton.orchestrator.replay import re_execute_run, replay_run
+    from baton.orchestrator.replay import re_execute_run
     from baton.report.deliver import deliver, parse_format
 
-    try:
+    with reported(as_json=as_json):
         session = _session(config)
-        answer = replay_run(session, run_id)
+        answer = session.replay(run_id)
         changes = re_execute_run(session, run_id) if re_execute else None
         if (output_format is not None and output_format != "terminal") or out is not None:
             fmt = parse_format(output_format, as_json=as_json)
@@ -193,10 +177,10 @@ def replay(
             if delivery.stdout is not None:
                 print(delivery.stdout)
             return
-    except BatonError as exc:
-        _error(exc, as_json)
-        return
     if changes is not None and not as_json:
+        from rich.console import Console
+        from rich.table import Table
+
         table = Table(title="re-executed")
         for col in ("statement", "evidence", "changed", "data version"):
             table.add_column(col)
@@ -219,6 +203,8 @@ def _print_answer(answer: Answer, as_json: bool) -> None:
     if as_json:
         print(answer.model_dump_json(indent=2))
         return
+    from rich.console import Console
+
     from baton.cli.render import render_answer
 
     render_answer(answer, Console())

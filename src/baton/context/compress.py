@@ -125,11 +125,14 @@ def _one_line(obj: BaseModel, refs: Refs) -> str | None:
             text += f", n {obj.n}"
         return text + f" ({obj.method})"
     if isinstance(obj, Driver):
-        text = f"{obj.dimension}={obj.member} {obj.direction}: {_one_line(obj.contribution, refs)}"
-        return text + (f", share {_scalar(obj.share)}" if obj.share is not None else "")
+        members = " × ".join(f"{d}={m}" for d, m in obj.members.items())
+        change = _one_line(obj.contribution, refs) if obj.contribution is not None else _scalar(obj.change)
+        return f"{members} · {obj.factor} {obj.direction}: {change}, share {_scalar(obj.share_of_change)}"
     if isinstance(obj, QualityFlag):
         when = f" {obj.date.isoformat()}" if obj.date else ""
-        text = f"{obj.table}{when}: {obj.issue} (affects period: {'yes' if obj.affects_period else 'no'})"
+        text = (
+            f"{obj.table}{when}: {obj.issue}: {obj.message} (affects period: {'yes' if obj.affects_period else 'no'})"
+        )
         return text + (f"; assumes {obj.assumption}" if obj.assumption else "")
     if isinstance(obj, ChangePoint):
         return f"{obj.date.isoformat()}: {_scalar(obj.before)} → {_scalar(obj.after)} ({obj.method})"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -21,6 +21,33 @@ _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
 AgentName = Literal["sql", "quality", "stats", "trend", "insight", "report"]
 Confidence = Annotated[float, Field(ge=0.0, le=1.0)]
+
+FindingKind = Literal[
+    "headline",
+    "test",
+    "rate_test",
+    "freshness",
+    "complete",
+    "incomplete",
+    "slope",
+    "change_point",
+    "anomalies",
+    "driver",
+    "no_driver",
+    "metric_tree",
+    "other",
+]
+"""What a finding is about, so the report picks findings by kind, never by id or wording."""
+
+QualityIssue = Literal["stale", "incomplete", "nulls", "duplicates", "late_arriving"]
+"""The kinds of data-quality problem the quality agent checks for."""
+
+
+class Interval(NamedTuple):
+    """A confidence interval ``[low, high]`` (JSON: a two-element list)."""
+
+    low: float
+    high: float
 
 
 class ColumnInfo(BaseModel):
@@ -62,6 +89,7 @@ class Finding(BaseModel):
     model_config = _FROZEN
 
     finding_id: str = Field(min_length=1)
+    kind: FindingKind = "other"
     summary: str = Field(min_length=1, description="one sentence; numbers as {num:key} placeholders")
     detail: str = ""
     confidence: Confidence = 0.5
@@ -97,9 +125,15 @@ class StatTest(BaseModel):
     effect_size: Decimal | None = None
     effect_size_kind: str | None = Field(default=None, description="cohen_d, cohen_h, relative_change …")
     p_value: Decimal | None = Field(default=None, ge=0, le=1)
+    q_value: Decimal | None = Field(default=None, ge=0, le=1, description="after Benjamini–Hochberg, when many")
     n: int | None = Field(default=None, ge=0)
     assumptions: tuple[str, ...] = ()
     evidence_ids: tuple[str, ...] = ()
+    agent: AgentName | None = Field(default=None, description="the agent that ran the test")
+
+    @property
+    def interval(self) -> Interval:
+        return Interval(float(self.ci_low), float(self.ci_high))
 
     @model_validator(mode="after")
     def _interval_contains_estimate(self) -> StatTest:
@@ -156,6 +190,7 @@ class SqlOutput(AgentOutputBase):
     sql: str = Field(min_length=1)
     dialect: str = "duckdb"
     evidence_id: str = Field(min_length=1)
+    daily_evidence_id: str | None = Field(default=None, description="evidence of the daily series in rows")
     result_shape: tuple[int, int]
     columns: tuple[ColumnInfo, ...]
     filters_applied: tuple[AppliedFilter, ...] = ()
@@ -176,7 +211,8 @@ class QualityFlag(BaseModel):
 
     table: str
     date: dt.date | None = None
-    issue: str = Field(min_length=1)
+    issue: QualityIssue
+    message: str = Field(min_length=1, description="what is wrong, in the question's language")
     affects_period: bool
     assumption: str | None = Field(default=None, description="what we assume because of it")
 
@@ -223,16 +259,27 @@ class TrendOutput(AgentOutputBase):
 
 
 class Driver(BaseModel):
-    """A dimension member that explains part of a metric's change."""
+    """A member (or pair of members) whose change in one factor of the metric tree explains
+    part of the metric's change; made by the insight agent, shown by the Answer as is."""
 
     model_config = _FROZEN
 
-    dimension: str
-    member: str
-    contribution: KeyNumber
-    share: Decimal | None = Field(default=None, description="share of the total change, 0..1")
-    direction: Literal["up", "down"]
+    members: dict[str, str] = Field(min_length=1, description="dimension -> member")
+    factor: str = Field(min_length=1, description="the metric-tree factor that moved")
+    change: float = Field(description="contribution to the metric's change, in the metric's unit")
+    share_of_change: float = Field(description="change / total change (negative: an offset)")
+    factor_change: float | None = Field(default=None, description="the member's own relative change of the factor")
+    excess_relative_change: float | None = Field(default=None, description="relative change against the rest")
+    p_value: float | None = Field(default=None, ge=0, le=1)
+    ci: Interval | None = Field(default=None, description="95% interval of excess_relative_change")
+    q_value: float | None = Field(default=None, ge=0, le=1)
+    significant: bool = False
     evidence_ids: tuple[str, ...] = ()
+    contribution: KeyNumber | None = Field(default=None, description="the change as the report states it")
+
+    @property
+    def direction(self) -> Literal["up", "down"]:
+        return "up" if self.change > 0 else "down"
 
 
 class InsightOutput(AgentOutputBase):
@@ -242,7 +289,7 @@ class InsightOutput(AgentOutputBase):
     facts: tuple[KeyNumber, ...] = Field(default=(), description="facts stated by this step (may conflict)")
 
     def _extra_numbers(self) -> tuple[KeyNumber, ...]:
-        return tuple(d.contribution for d in self.drivers)
+        return tuple(d.contribution for d in self.drivers if d.contribution is not None)
 
     def _stated_facts(self) -> tuple[KeyNumber, ...]:
         return self.facts
@@ -285,3 +332,17 @@ OUTPUT_MODELS: dict[str, type[AgentOutputBase]] = {
 }
 
 AnyAgentOutput = SqlOutput | QualityOutput | StatsOutput | TrendOutput | InsightOutput | ReportOutput
+
+
+class ReportedFinding(BaseModel):
+    """A finding as the Answer shows it: which agent made it and its text in reader form."""
+
+    model_config = _FROZEN
+
+    agent: AgentName
+    finding_id: str
+    kind: FindingKind = "other"
+    text: str
+    confidence: Confidence = 0.5
+    evidence_ids: tuple[str, ...] = ()
+    numbers: tuple[KeyNumber, ...] = ()

@@ -5,14 +5,14 @@ Its shape is public: `baton ask --json` prints exactly `Answer.model_dump_json()
 
 from __future__ import annotations
 
-import datetime as dt
 from datetime import date
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from baton.contracts.agent_outputs import Driver, QualityFlag, ReportedFinding, StatTest
+from baton.contracts.gate import GateDecision
 from baton.contracts.semantic import Language, SemanticQuery
-from baton.policy.output_gate import GateDecision
 
 Status = Literal["answered", "clarification_needed", "refused", "failed"]
 
@@ -56,30 +56,6 @@ class AnswerTimeRange(BaseModel):
     end: date
 
 
-class DriverInfo(BaseModel):
-    """One ranked driver of a metric's change (``baton analyze``)."""
-
-    model_config = ConfigDict(extra="forbid")
-    members: dict[str, str]
-    factor: str
-    change: float
-    share_of_change: float
-    p_value: float | None = None
-    ci: list[float] | None = None
-    q_value: float | None = None
-    significant: bool = False
-    evidence_ids: list[str] = Field(default_factory=list)
-
-
-class QualityFlagInfo(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    table: str
-    date: dt.date | None = None
-    issue: str
-    affects_period: bool
-    assumption: str | None = None
-
-
 class HandoffInfo(BaseModel):
     model_config = ConfigDict(extra="forbid")
     step: int
@@ -110,9 +86,9 @@ class Answer(BaseModel):
     gate: GateDecision | None = Field(default=None, description="the output gate's decision on the answer text")
     partial: bool = Field(default=False, description="stopped early (e.g. a budget); what finished is kept")
     # analysis (``baton analyze``): empty for a simple ``ask``
-    drivers: list[DriverInfo] = Field(default_factory=list)
-    findings: list[dict[str, Any]] = Field(default_factory=list)
-    tests: list[dict[str, Any]] = Field(default_factory=list)
-    quality_flags: list[QualityFlagInfo] = Field(default_factory=list)
+    drivers: list[Driver] = Field(default_factory=list)
+    findings: list[ReportedFinding] = Field(default_factory=list)
+    tests: list[StatTest] = Field(default_factory=list)
+    quality_flags: list[QualityFlag] = Field(default_factory=list)
     excluded_paths: list[str] = Field(default_factory=list)
     handoffs: list[HandoffInfo] = Field(default_factory=list)

@@ -25,12 +25,13 @@ class QueryResult(BaseModel):
 
 
 class TableLoad(BaseModel):
-    """One row of meta_table_load: when a table was loaded and up to which date it holds data."""
+    """How fresh one table is: up to which date it holds data and, when a load log says so,
+    when it was loaded."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     table_name: str
-    loaded_at: datetime
-    max_data_date: date
+    loaded_at: datetime | None = None
+    max_data_date: date | None = None
 
 
 class Freshness(BaseModel):

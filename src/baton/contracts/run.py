@@ -16,6 +16,8 @@ from baton.contracts.answer import Answer
 from baton.contracts.query import QueryResult
 from baton.contracts.semantic import Language, SemanticQuery
 
+RunKind = Literal["ask", "analyze"]
+"""What kind of run: a metric question, or why a metric moved. Both walk the same driver."""
 Step = Literal["clarify_metric", "plan_sql", "policy_check", "execute", "analyse", "explain"]
 Terminal = Literal["done", "failed", "refused", "cancelled"]
 RunStatus = Literal["running", "done", "failed", "refused", "cancelled"]
@@ -66,7 +68,7 @@ class SqlRecord(BaseModel):
 class RunState(BaseModel):
     model_config = ConfigDict(extra="forbid")
     run_id: str
-    kind: Literal["ask", "analyze"]
+    kind: RunKind
     question: str
     user: str
     language: Language

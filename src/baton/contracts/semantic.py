@@ -7,8 +7,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from baton.contracts.common import Language
+
+__all__ = ["Comparison", "Grain", "Language", "MemberFilter", "SemanticQuery", "TimeRange"]
+
 Grain = Literal["day", "week", "month", "quarter", "year"]
-Language = Literal["zh", "en"]
 
 
 class MemberFilter(BaseModel):

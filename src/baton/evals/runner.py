@@ -2,8 +2,10 @@
 
 Each case names a question, the as-of date and user, the expected status, and for answered
 cases a hand-written gold SQL that is executed on the same warehouse; for refusals and
-clarifications the expected error code. The shipped dataset covers every demo metric,
-grouping, filters, each time form, comparisons, top N, refusals and clarifications.
+clarifications the expected error code. The demo ships its dataset (``baton/demo/data/
+eval.jsonl``): every demo metric, grouping, filters, each time form, comparisons, top N,
+refusals and clarifications. Gold SQL is written in DuckDB's dialect and transpiled by sqlglot
+to the session's engine.
 """
 
 from __future__ import annotations
@@ -21,9 +23,8 @@ from rich.table import Table
 
 from baton.config import Settings
 from baton.errors import ConfigError
-from baton.evals.graders import results_match
-from baton.orchestrator.ask import ask
 from baton.orchestrator.session import Session
+from baton.warehouse.compare import results_match
 
 
 class EvalCase(BaseModel):
@@ -65,7 +66,7 @@ class EvalReport(BaseModel):
 
 
 def default_dataset() -> Path:
-    return Path(str(resources.files("baton.evals").joinpath("datasets/demo.jsonl")))
+    return Path(str(resources.files("baton.demo").joinpath("data/eval.jsonl")))
 
 
 def load_cases(path: Path) -> list[EvalCase]:
@@ -89,7 +90,7 @@ def load_cases(path: Path) -> list[EvalCase]:
 
 def grade(session: Session, case: EvalCase) -> CaseResult:
     started = time.perf_counter()
-    answer = ask(session, case.question, as_of=case.as_of, user=case.user)
+    answer = session.ask(case.question, as_of=case.as_of, user=case.user)
     ok, reason = True, "ok"
     if answer.status != case.expect_status:
         ok, reason = (
@@ -104,8 +105,9 @@ def grade(session: Session, case: EvalCase) -> CaseResult:
             ok, reason = False, "answered case without gold SQL or result"
         else:
             gold_sql = case.gold_sql
-            if session.backend.dialect != "duckdb":  # gold is written for DuckDB; sqlglot transpiles it
-                gold_sql = sqlglot.transpile(gold_sql, read="duckdb", write=session.backend.dialect)[0]
+            dialect = session.engine.dialect
+            if dialect != "duckdb":  # gold is written in DuckDB's dialect; sqlglot transpiles it
+                gold_sql = sqlglot.transpile(gold_sql, read="duckdb", write=dialect)[0]
             gold = session.backend.execute(gold_sql, timeout_s=60, row_cap=100_000)
             ok, reason = results_match(answer.result.rows, [list(r) for r in gold.rows], ordered=case.ordered)
     return CaseResult(

@@ -670,7 +670,7 @@ class Planner:
             if phrase:
                 words.append(" ".join(phrase))
                 phrase = []
-            if not chunk.isascii():
+            if not chunk.isascii() and _content_left(chunk):
                 words.extend(w for w in _segment(chunk) if w not in _ZH_STOP and len(w) >= 2)
         if phrase:
             words.append(" ".join(phrase))
@@ -718,6 +718,17 @@ class Planner:
         if time_range.days <= 190:
             return "week"
         return "month"
+
+
+_ZH_STOP_BY_LENGTH = sorted(_ZH_STOP, key=len, reverse=True)
+
+
+def _content_left(chunk: str) -> bool:
+    """Whether a Chinese chunk holds anything but stop words (no segmentation needed if not):
+    a plain question ("…是多少？") never loads the segmenter's dictionary."""
+    for word in _ZH_STOP_BY_LENGTH:
+        chunk = chunk.replace(word, " ")
+    return any(len(part) >= 2 for part in chunk.split())
 
 
 def _segment(text: str) -> list[str]:

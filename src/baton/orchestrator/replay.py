@@ -1,10 +1,11 @@
-"""Resume and replay runs from the run store.
+"""Resume and replay runs from the run store, the same way for every kind of run.
 
-*Resume* continues a run from its last completed step: completed steps are read from their
-checkpoints, never re-run. *Replay* re-renders a run's answer from its recorded evidence
-alone (the warehouse may be gone), so it reproduces the report byte for byte; with
-``--re-execute`` it also runs every approved statement again, through the firewall as the
-same user, and says which results changed (for example because the data version moved).
+*Resume* continues a run from its last completed step through the run driver: completed steps
+are read from their checkpoints, never re-run; the grants check and the firewall's approval
+are checked again. *Replay* re-renders a run's answer from its checkpoints and evidence alone
+(the warehouse may be gone), so it reproduces the report byte for byte; ``re_execute_run``
+runs every recorded statement again, through the firewall as the same user, and says which
+results changed (for example because the data version moved).
 """
 
 from __future__ import annotations
@@ -12,13 +13,13 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from baton.contracts.answer import Answer
-from baton.contracts.run import RunState
+from baton.contracts.run import RunKind
 from baton.errors import InvalidInput
-from baton.evals.graders import results_match
-from baton.orchestrator.ask import ExplainInput, drive_ask, explain
+from baton.messages import both
+from baton.orchestrator.driver import PipelineFactory, RunScope, drive, finalize, load_outputs
 from baton.orchestrator.run import RunContext
 from baton.orchestrator.session import Session
-from baton.sql import approve
+from baton.warehouse.compare import results_match
 
 
 class ReExecution(BaseModel):
@@ -31,67 +32,55 @@ class ReExecution(BaseModel):
     new_version: str
 
 
+def pipeline_for(kind: RunKind) -> PipelineFactory:
+    """The pipeline a run of ``kind`` walks (the registry of run kinds)."""
+    from baton.orchestrator.analyze import ANALYZE
+    from baton.orchestrator.ask import ASK
+
+    pipelines: dict[RunKind, PipelineFactory] = {"ask": ASK, "analyze": ANALYZE}
+    return pipelines[kind]
+
+
 def resume_run(session: Session, run_id: str) -> Answer:
+    """Continue a run from its checkpoints (a finished run answers as it did)."""
     state = session.store.load(run_id)
     if state.status == "done" and state.answer is not None:
         return state.answer
-    if state.kind == "analyze":
-        from baton.orchestrator.analyze import resume_analysis
-
-        return resume_analysis(session, run_id)
-    return drive_ask(session, RunContext.resume(run_id, session.store, session.runs_dir))
+    return drive(session, pipeline_for(state.kind), RunContext.resume(run_id, session.store, session.runs_dir))
 
 
 def replay_run(session: Session, run_id: str) -> Answer:
-    """The run's answer, rebuilt from checkpoints and evidence only (no warehouse access)."""
+    """The run's answer, rebuilt from checkpoints and evidence only (no warehouse access).
+
+    A run that never finished its steps (refused, asked back, cancelled, stopped by a budget)
+    replays as the answer it ended with; one with no answer at all must be resumed."""
     state = session.store.load(run_id)
-    if state.kind == "analyze":
-        from baton.orchestrator.analyze import replay_analysis
-
-        return replay_analysis(session, state)
-    return _replay_ask(session, state)
-
-
-def _replay_ask(session: Session, state: RunState) -> Answer:
-    executed = state.checkpoints.get("execute")
-    if executed is None:
-        if state.answer is not None:  # a refusal or clarification: nothing was executed
-            return state.answer
-        raise InvalidInput(
-            f"Run {state.run_id} stopped before executing anything; resume it instead.",
-            f"运行 {state.run_id} 在执行查询前就已停止，请改用 resume 继续。",
-        )
-    return explain(session.catalog, state, ExplainInput.model_validate(executed))
+    scope = RunScope(session, state, None, state.question)
+    pipeline = pipeline_for(state.kind)(scope)
+    load_outputs(pipeline, scope)
+    finished = all(step.key in scope.outputs for step in pipeline.steps())
+    if finished and state.status == "done":
+        return finalize(pipeline, scope)
+    if state.answer is not None:
+        return state.answer
+    raise InvalidInput(*both("answer.replay_unfinished", run_id=run_id))
 
 
 def re_execute_run(session: Session, run_id: str) -> list[ReExecution]:
+    """Every recorded statement run again as the run's user; which results changed."""
     state = session.store.load(run_id)
-    principal = session.principal(state.user)
-    catalog = session.catalog
-    large = {t: catalog.time_column(t) for t, info in catalog.tables.items() if info.large}
+    governed = session.governed(state.user, state.language)
     out: list[ReExecution] = []
     for record in state.sql:
-        if record.evidence_id is None:
-            continue
-        old = state.evidence_by_id(record.evidence_id)
+        old = state.evidence_by_id(record.evidence_id) if record.evidence_id is not None else None
         if old is None or old.result is None:
             continue
-        approved = approve(
-            record.draft,
-            principal=principal,
-            schema=session.schema,
-            dialect="postgres" if session.settings.dialect == "postgres" else "duckdb",
-            language=state.language,
-            row_limit=session.settings.row_cap,
-            large_tables=large,
-        )
-        session.registry.register(approved)
-        fresh = session.runner.run(approved.approved_sql_id, user=state.user)
+        fresh = governed.execute(governed.approve(record.draft, name=record.name), name=record.name)
         same, reason = results_match(fresh.rows, old.result.rows, ordered=True)
         out.append(
             ReExecution(
                 name=record.name,
-                evidence_id=record.evidence_id,
+                evidence_id=old.evidence_id,
                 changed=not same,
                 reason=reason,
                 old_version=old.source_version,

@@ -14,16 +14,19 @@ import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from baton.contracts.answer import Answer
+from baton.contracts.common import Language
 from baton.contracts.query import QueryResult
-from baton.contracts.run import Budget, Evidence, RunState, Step, Terminal
-from baton.contracts.semantic import Language
+from baton.contracts.run import Budget, Evidence, RunKind, RunState, SqlRecord, Step, Terminal
 from baton.contracts.trace import EventType, TraceEvent
 from baton.errors import BudgetExceeded
 from baton.orchestrator.store import RunStore, SqliteRunStore
 from baton.trace.writer import TraceWriter, args_hash
+
+if TYPE_CHECKING:
+    from baton.sql import ApprovedSql
 
 T = TypeVar("T")
 
@@ -51,6 +54,7 @@ class RunContext:
     def __init__(self, state: RunState, store: RunStore, runs_dir: Path, *, resumed: bool = False) -> None:
         self.state = state
         self.store = store
+        self.resumed = resumed
         self.trace: TraceWriter = _IndexedTrace(state.run_id, runs_dir, store)
         self.started = time.perf_counter()
         if resumed:
@@ -62,7 +66,7 @@ class RunContext:
     def start(
         cls,
         *,
-        kind: Literal["ask", "analyze"],
+        kind: RunKind,
         question: str,
         user: str,
         language: Language,
@@ -107,9 +111,9 @@ class RunContext:
         self.store.save(self.state)
 
     def enter(self, step: Step) -> None:
+        """Start a state-machine step (saved with the step's checkpoint when it completes)."""
         self._charge_step()
         self.state.step = step
-        self.save()
 
     def complete(self, step: str, checkpoint: Any = None) -> None:
         """Mark a step (a state or a relay agent) done, with what it produced."""
@@ -137,6 +141,7 @@ class RunContext:
             duration_ms=round((time.perf_counter() - self.started) * 1000, 3),
             cost=self.state.usage.model_dump(),
         )
+        self.trace.close()
 
     # -- budgets -------------------------------------------------------------------------
     def charge_step(self) -> None:
@@ -207,6 +212,19 @@ class RunContext:
         traced(True, None)
         return result
 
+    def record_query(self, name: str, approved: ApprovedSql, result: QueryResult, *, user: str) -> None:
+        """A statement's lifecycle (draft -> approved id -> evidence), kept for audit and re-execution."""
+        self.state.sql.append(
+            SqlRecord(
+                name=name,
+                draft=approved.original_sql,
+                approved_sql_id=approved.approved_sql_id,
+                approved_sql=approved.sql,
+                evidence_id=result.evidence_id,
+            )
+        )
+        self.add_query_evidence(result, name=name, user=user)
+
     def add_query_evidence(self, result: QueryResult, *, name: str, user: str) -> Evidence:
         existing = self.state.evidence_by_id(result.evidence_id)
         if existing is not None:
@@ -225,14 +243,13 @@ class RunContext:
         self.trace.emit(
             "evidence_selected", evidence_ids=[evidence.evidence_id], name=name, data_version=result.data_version
         )
-        self.save()
         return evidence
 
 
 def record_failed_run(
     *,
     runs_dir: Path,
-    kind: Literal["ask", "analyze"],
+    kind: RunKind,
     question: str,
     user: str,
     language: Language,

@@ -1,60 +1,109 @@
-"""A Session holds what every question on one config shares: catalog, planner, policy,
-warehouse connection, approval registry and result cache. Built lazily, reused across
-questions (an eval of 60 questions opens the warehouse once)."""
+"""A Session holds what every question on one config shares — catalog, planner, policy, engine
+profile, warehouse connection, approval registry, result cache and run store — loads each
+once, lazily, and answers many questions.
+
+    >>> import baton
+    >>> with baton.Session(config="demo/baton.toml", user="analyst") as session:  # doctest: +SKIP
+    ...     answer = session.ask("上个月各渠道的GMV是多少？")
+    ...     why = session.analyze("为什么2026年6月的GMV下降了？")
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import date
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from baton.catalog.loader import load_catalog
 from baton.catalog.model import Catalog
-from baton.config import Settings
-from baton.nlu.parser import Planner
-from baton.orchestrator.run import open_store
-from baton.orchestrator.store import SqliteRunStore
-from baton.policy import Policy, Principal, load_policy
-from baton.sql import ApprovalRegistry
-from baton.warehouse.duckdb_backend import DuckDBBackend
-from baton.warehouse.runner import Backend, Runner
+from baton.config import Settings, resolve_config
+from baton.contracts.common import Language
+from baton.contracts.run import Budget
+
+if TYPE_CHECKING:
+    from types import TracebackType
+
+    from baton.contracts.answer import Answer
+    from baton.nlu.parser import Planner
+    from baton.orchestrator.governed import GovernedQuery, RunHooks
+    from baton.orchestrator.store import SqliteRunStore
+    from baton.policy import Policy, Principal
+    from baton.sql import ApprovalRegistry
+    from baton.warehouse.engine import Backend, Engine
+    from baton.warehouse.runner import Runner
 
 
 class Session:
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
+    """One loaded configuration answering many questions (thread-compatible, not thread-safe)."""
 
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        config: Path | str | None = None,
+        user: str | None = None,
+        build_default: Callable[[Path], object] | None = None,
+    ) -> None:
+        """Settings from ``settings``, else ``config`` (a baton.toml), else ``BATON_CONFIG``,
+        else the default demo folder (``build_default`` builds it when it does not exist)."""
+        if settings is None:
+            settings = resolve_config(Path(config) if config is not None else None, build_default=build_default)
+        self.settings = settings
+        self.user = user or settings.user
+
+    # -- what every run shares ------------------------------------------------------------------
     @cached_property
     def catalog(self) -> Catalog:
+        from baton.catalog.loader import load_catalog
+
         return load_catalog(self.settings.catalog_path)
 
     @cached_property
     def planner(self) -> Planner:
+        from baton.nlu.parser import Planner
+
         return Planner(self.catalog)
 
     @cached_property
     def policy(self) -> Policy:
+        from baton.policy import load_policy
+
         return load_policy(self.settings.policy_path)
 
     def principal(self, user: str) -> Principal:
         return self.policy.principal(user)
 
     @cached_property
-    def backend(self) -> Backend:
-        if self.settings.dialect == "duckdb":
-            return DuckDBBackend(
-                self.settings.duckdb_path(), memory_limit=self.settings.memory_limit, threads=self.settings.threads
-            )
-        from baton.warehouse.postgres_backend import PostgresBackend
+    def engine(self) -> Engine:
+        from baton.warehouse.engine import engine_named
 
-        return PostgresBackend(self.settings.warehouse_url)
+        return engine_named(self.settings.engine)
+
+    @cached_property
+    def backend(self) -> Backend:
+        return self.engine.open(self.settings)
 
     @cached_property
     def registry(self) -> ApprovalRegistry:
+        from baton.sql import ApprovalRegistry
+
         return ApprovalRegistry()
 
     @cached_property
     def runner(self) -> Runner:
-        return Runner(self.backend, self.registry, timeout_s=self.settings.timeout_s, row_cap=self.settings.row_cap)
+        from baton.catalog.freshness import freshness_query, load_key_to_table, tracked_tables
+        from baton.warehouse.runner import Runner
+
+        fresh = freshness_query(self.catalog).sql(dialect=self.engine.dialect) if tracked_tables(self.catalog) else None
+        return Runner(
+            self.backend,
+            self.registry,
+            timeout_s=self.settings.timeout_s,
+            row_cap=self.settings.row_cap,
+            freshness_sql=fresh,
+            table_names=load_key_to_table(self.catalog),
+        )
 
     @cached_property
     def schema(self) -> dict[str, dict[str, str]]:
@@ -66,8 +115,67 @@ class Session:
 
     @cached_property
     def store(self) -> SqliteRunStore:
+        from baton.orchestrator.run import open_store
+
         return open_store(self.settings.runs_dir)
 
+    def governed(self, user: str, language: Language, hooks: RunHooks | None = None) -> GovernedQuery:
+        """The one governed query path for ``user`` (traced into a run when ``hooks`` is given)."""
+        from baton.orchestrator.governed import GovernedQuery
+
+        return GovernedQuery(
+            principal=self.principal(user),
+            schema=self.schema,
+            registry=self.registry,
+            runner=self.runner,
+            backend=self.backend,
+            large_tables=self.catalog.large_tables(),
+            language=language,
+            row_cap=self.settings.row_cap,
+            hooks=hooks,
+        )
+
+    # -- questions -------------------------------------------------------------------------------
+    def ask(
+        self, question: str, *, as_of: date | None = None, user: str | None = None, budget: Budget | None = None
+    ) -> Answer:
+        """Answer a metric question. Never raises for a bad question: the Answer carries the status."""
+        from baton.orchestrator.ask import ASK
+
+        return self._start(ASK, question, as_of=as_of, user=user, budget=budget)
+
+    def analyze(
+        self,
+        question: str,
+        *,
+        as_of: date | None = None,
+        user: str | None = None,
+        budget: Budget | None = None,
+        run_id: str | None = None,
+    ) -> Answer:
+        """Explain why a metric moved (the analysis relay). Never raises for a bad question."""
+        from baton.orchestrator.analyze import ANALYZE
+
+        return self._start(ANALYZE, question, as_of=as_of, user=user, budget=budget, run_id=run_id)
+
+    def resume(self, run_id: str) -> Answer:
+        """Continue a stopped run from its checkpoints; finished steps are not run again."""
+        from baton.orchestrator.replay import resume_run
+
+        return resume_run(self, run_id)
+
+    def replay(self, run_id: str) -> Answer:
+        """A run's answer rebuilt from its checkpoints and evidence (no warehouse access)."""
+        from baton.orchestrator.replay import replay_run
+
+        return replay_run(self, run_id)
+
+    def _start(self, pipeline: Any, question: str, **options: Any) -> Answer:
+        from baton.orchestrator.driver import start
+
+        return start(self, pipeline, question, **options)
+
+    # -- lifecycle -------------------------------------------------------------------------------
     def close(self) -> None:
         backend = self.__dict__.get("backend")
         if backend is not None:
@@ -75,3 +183,11 @@ class Session:
         store = self.__dict__.get("store")
         if store is not None:
             store.close()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()

@@ -135,7 +135,7 @@ def _split_column(qualified: str) -> tuple[str, str]:
 
 
 def split_column(qualified: str) -> tuple[str, str]:
-    """``"dim_user.phone"`` -> ``("dim_user", "phone")``."""
+    """``"customers.phone"`` -> ``("customers", "phone")``."""
     return _split_column(qualified)
 
 

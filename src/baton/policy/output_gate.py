@@ -42,16 +42,12 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from baton.errors import PolicyRefusal
+from baton.contracts.common import Language
+from baton.contracts.gate import GateAction, GateDecision, Violation
+from baton.errors import OutputBlocked
 from baton.nlu.cn_numerals import DIGITS, SMALL_UNITS
-
-Language = Literal["zh", "en"]
-ViolationKind = Literal["number", "pii", "claim"]
-GateAction = Literal["pass", "regenerated", "refused"]
 
 ROUNDING_RULE = {
     "zh": (
@@ -66,35 +62,6 @@ ROUNDING_RULE = {
         "evidence. Dates and period text are not checked as numbers."
     ),
 }
-
-
-class Violation(BaseModel):
-    """One thing the gate blocked: what kind, the offending text, and why (in the answer's language)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    kind: ViolationKind
-    text: str
-    reason: str
-
-
-class GateDecision(BaseModel):
-    """The gate's verdict on an answer's narrative; kept on the Answer and in the trace."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    ok: bool
-    violations: list[Violation] = Field(default_factory=list)
-    rounding_rule: str
-    numbers_checked: int = 0
-    action: GateAction = "pass"
-    replaced: list[Violation] = Field(
-        default_factory=list, description="violations of a narrative that was regenerated"
-    )
-
-
-class OutputBlocked(PolicyRefusal):
-    """The narrative failed the output gate even after regeneration: the answer is refused."""
-
-    code = "output_blocked"
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,34 @@ Both are built from the same :class:`~baton.report.content.ReportContent` so the
 same things in the same order; files are written atomically.
 """
 
-from baton.report.content import KeyFigure, ReportContent, build_content, key_figures
-from baton.report.files import atomic_write_bytes, atomic_write_text, write_chart_png
-from baton.report.html import render_html, vendor_size, write_html_report
-from baton.report.markdown import render_markdown, write_markdown_report
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from baton.report.content import KeyFigure, ReportContent, build_content, key_figures
+    from baton.report.files import atomic_write_bytes, atomic_write_text, write_chart_png
+    from baton.report.html import render_html, vendor_size, write_html_report
+    from baton.report.markdown import render_markdown, write_markdown_report
+
+_WHERE: dict[str, str] = {
+    **dict.fromkeys(("KeyFigure", "ReportContent", "build_content", "key_figures"), "baton.report.content"),
+    **dict.fromkeys(("atomic_write_bytes", "atomic_write_text", "write_chart_png"), "baton.report.files"),
+    **dict.fromkeys(("render_html", "vendor_size", "write_html_report"), "baton.report.html"),
+    **dict.fromkeys(("render_markdown", "write_markdown_report"), "baton.report.markdown"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Lazy attributes (PEP 562): ``--json`` output never loads the HTML or PNG writers."""
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "KeyFigure",

@@ -11,11 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from baton.agents.narrator import format_value
 from baton.catalog.model import Catalog
-from baton.charts import format_number
 from baton.contracts.answer import Answer
-from baton.contracts.semantic import Language
+from baton.contracts.common import Language, Unit
+from baton.numbers import format_exact, format_number
 
 MAX_TABLE_ROWS = 50
 
@@ -183,13 +182,19 @@ class _Columns:
         self.t = LABELS[self.language]
         self.metric_labels = {m.name: m.label for m in answer.metrics}
 
-    def unit(self, column: str) -> str:
+    def unit(self, column: str) -> Unit:
         if column.endswith("_change_pct"):
             return "ratio"
         base = column.removesuffix("_previous").removesuffix("_change")
         if self.catalog is not None and base in self.catalog.metrics:
             return self.catalog.metrics[base].unit
         return "number"
+
+    def currency(self, column: str) -> str | None:
+        base = column.removesuffix("_previous").removesuffix("_change")
+        if self.catalog is not None and base in self.catalog.metrics:
+            return self.catalog.currency_of(base)
+        return None
 
     def label(self, column: str) -> str:
         for suffix, key in (("_change_pct", "change_pct"), ("_previous", "previous"), ("_change", "change")):
@@ -221,15 +226,13 @@ class _Columns:
             unit = self.unit(column)
             if unit == "ratio" and column.endswith("_change_pct") and value is not None:
                 return f"{float(value) * 100:+.2f}%"
-            if isinstance(value, int | float) and value < 0:
-                return "-" + format_value(-value, unit, self.language)  # -¥1.00, not ¥-1.00
-            return format_value(value, unit, self.language)
+            return format_exact(value, unit, self.language, self.currency(column))  # -¥1.00, not ¥-1.00
         return self.member(column, value)
 
     def short(self, column: str, value: Any) -> str:
         """A key number as a reader scans it: 万/亿 or K/M, ¥, %."""
         unit = self.unit(column)
-        text = format_number(value, unit, self.language)  # type: ignore[arg-type]
+        text = format_number(value, unit, self.language, self.currency(column))
         if column.endswith("_change_pct") and not text.startswith("-") and text != "—":
             text = "+" + text
         return text
@@ -288,14 +291,8 @@ def test_figures(answer: Answer) -> list[KeyFigure]:
     """Statistical tests attached to the answer (``baton analyze``) as key numbers with intervals."""
     figures: list[KeyFigure] = []
     for test in answer.tests:
-        name, estimate = test.get("name"), test.get("estimate")
-        if name is None or estimate is None:
-            continue
-        low, high, level = test.get("ci_low"), test.get("ci_high"), test.get("ci_level", "0.95")
-        interval = None
-        if low is not None and high is not None:
-            interval = f"[{low}, {high}] ({float(level) * 100:.0f}% CI)"
-        figures.append(KeyFigure(str(name), str(estimate), str(estimate), interval))
+        interval = f"[{test.ci_low}, {test.ci_high}] ({float(test.ci_level) * 100:.0f}% CI)"
+        figures.append(KeyFigure(test.name, str(test.estimate), str(test.estimate), interval))
     return figures
 
 

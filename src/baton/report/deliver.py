@@ -13,9 +13,7 @@ from typing import Literal
 from baton.catalog.model import Catalog
 from baton.contracts.answer import Answer
 from baton.errors import BatonError, InvalidInput
-from baton.report.files import atomic_write_text, write_chart_png
-from baton.report.html import render_html
-from baton.report.markdown import render_markdown, write_markdown_report
+from baton.report.files import atomic_write_text
 
 ReportFormat = Literal["terminal", "md", "html", "json"]
 REPORT_FORMATS: tuple[ReportFormat, ...] = ("terminal", "md", "html", "json")
@@ -75,6 +73,8 @@ def deliver(
         else:
             result.written.append(atomic_write_text(out, text + "\n"))
         return result
+    from baton.report.files import write_chart_png  # the renderer loads only for a format that draws
+
     if fmt == "terminal":
         if answer.chart is not None:
             target = chart_png_target(answer, out, here)
@@ -85,6 +85,8 @@ def deliver(
                 result.warnings.append(exc.message(answer.language))
         return result
     if fmt == "md":
+        from baton.report.markdown import render_markdown, write_markdown_report
+
         if out is not None:
             result.written = write_markdown_report(answer, out, catalog=catalog)
             result.chart_png = next((p for p in result.written if p.suffix == ".png"), None)
@@ -97,6 +99,8 @@ def deliver(
             image = png.name
         result.stdout = render_markdown(answer, catalog=catalog, image=image)
         return result
+    from baton.report.html import render_html
+
     page = render_html(answer, catalog=catalog)
     if out is None:
         result.stdout = page

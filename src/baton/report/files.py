@@ -11,7 +11,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from baton.charts import render_png
 from baton.errors import ToolFailure
 
 
@@ -42,4 +41,6 @@ def atomic_write_text(path: Path, text: str) -> Path:
 
 def write_chart_png(spec: dict[str, Any], path: Path, scale: float = 2.0) -> Path:
     """Render ``spec`` offline (CJK font included) and write it as a PNG, atomically."""
+    from baton.charts.render import render_png  # the renderer loads only when a PNG is drawn
+
     return atomic_write_bytes(path, render_png(spec, scale=scale))

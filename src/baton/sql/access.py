@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
+from baton.errors import FirewallError
 from baton.policy import Principal
-from baton.sql.errors import FirewallError
 
 _TABLE_ARGS_ALLOWED = frozenset({"this", "alias", "db", "catalog"})
 

@@ -11,13 +11,15 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlglot import exp
 from sqlglot.errors import OptimizeError
 from sqlglot.optimizer.qualify import qualify
 
+from baton.contracts.common import Dialect, Language
+from baton.errors import FirewallError
 from baton.policy import Principal
 from baton.sql.access import (
     check_aggregate_only,
@@ -27,11 +29,8 @@ from baton.sql.access import (
     check_row_requests,
     check_tables,
 )
-from baton.sql.errors import FirewallError
 from baton.sql.rewrite import enforce_min_group_size, secure_sources, wrap_limit
 from baton.sql.statement import check_functions, parse_single_query
-
-Dialect = Literal["duckdb", "postgres"]
 
 
 class ApprovedSql(BaseModel):
@@ -46,6 +45,7 @@ class ApprovedSql(BaseModel):
     approved_sql_id: str
     sql: str
     original_sql: str
+    display_sql: str = Field(default="", description="the same statement laid out for reading")
     user: str
     dialect: str
     policy_version: str
@@ -71,7 +71,7 @@ def approve(
     principal: Principal,
     schema: Mapping[str, Mapping[str, str]],
     dialect: Dialect = "duckdb",
-    language: Literal["zh", "en"] = "en",
+    language: Language = "en",
     row_limit: int | None = None,
     estimate_cost: Callable[[str], float] | None = None,
     large_tables: Mapping[str, str] | None = None,
@@ -112,7 +112,7 @@ def _approve(
     ttl_seconds: int,
     now: datetime | None,
 ) -> ApprovedSql:
-    if dialect not in ("duckdb", "postgres"):
+    if dialect not in get_args(Dialect):
         raise FirewallError("unsupported_syntax", what=f"the dialect {dialect!r}")
     catalog = {table.lower(): {c.lower(): t for c, t in cols.items()} for table, cols in schema.items()}
     checks: list[str] = []
@@ -149,6 +149,7 @@ def _approve(
     final = wrap_limit(qualified, limit + 1)  # one extra row tells the runner the result was truncated
     checks.append("row_limit")
     rewritten = final.sql(dialect=dialect, comments=False)
+    display = final.sql(dialect=dialect, comments=False, pretty=True)
 
     # Defence in depth: the text we hand to the engine must itself pass the statement checks.
     check_functions(parse_single_query(rewritten, dialect))
@@ -169,6 +170,7 @@ def _approve(
         approved_sql_id=approved_sql_id(rewritten, fingerprint, principal.policy_version, dialect),
         sql=rewritten,
         original_sql=sql,
+        display_sql=display,
         user=principal.user,
         dialect=dialect,
         policy_version=principal.policy_version,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from datetime import UTC, datetime
 
-from baton.sql.errors import FirewallError
+from baton.errors import FirewallError
 from baton.sql.firewall import ApprovedSql
 
 

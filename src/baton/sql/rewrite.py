@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 import sqlglot
 from sqlglot import exp
 
+from baton.errors import FirewallError
 from baton.policy import Principal
 from baton.sql.access import physical_scans, scope_aggregates
-from baton.sql.errors import FirewallError
 
 LIMIT_ALIAS = "_baton_q"
 
@@ -160,4 +160,4 @@ def wrap_limit(statement: exp.Query, limit: int) -> exp.Select:
     Callers pass one more than the row cap they enforce, so that the runner can see that a
     result was truncated (a cap+1-th row exists) without ever fetching more than cap+1 rows.
     """
-    return exp.select("*").from_(statement.subquery(LIMIT_ALIAS, copy=False)).limit(limit)
+    return exp.select("*").from_(statement.subquery(LIMIT_ALIAS, copy=False), copy=False).limit(limit, copy=False)

@@ -12,7 +12,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
-from baton.sql.errors import FirewallError
+from baton.errors import FirewallError
 from baton.sql.functions import disallowed_function
 
 MAX_SQL_CHARS = 20_000

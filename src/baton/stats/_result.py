@@ -66,7 +66,7 @@ def to_jsonable(value: Any) -> Any:
 
 
 def check_alpha(alpha: float) -> None:
-    from ._errors import StatsInputError
+    from baton.errors import StatsInputError
 
     if not (0.0 < alpha < 1.0) or math.isnan(alpha):
         raise StatsInputError(

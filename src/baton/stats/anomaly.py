@@ -2,7 +2,7 @@
 
 Each day is compared with the same weekday in the previous ``weeks`` weeks: score =
 (value − median) / robust scale (see :func:`seasonal_anomaly_scores`). Baselines skip
-peak-window days and known-incomplete days, so a 618 Monday does not make the next Monday look
+event-window days and known-incomplete days, so a promotion Monday does not make the next Monday look
 low. Days inside a known peak window are labelled ``"peak"`` (never ``"anomaly"``); known-incomplete
 days are labelled ``"incomplete"`` and not scored.
 """
@@ -17,9 +17,10 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import StatsInputError
+from baton.errors import StatsInputError
+
 from ._result import to_jsonable
-from .calendar import KNOWN_PEAKS, PeakWindow, peak_window_for
+from .calendar import PeakWindow, peak_window_for
 
 MAD_TO_SD = 1.4826
 MEAN_AD_TO_SD = math.sqrt(math.pi / 2.0)
@@ -84,7 +85,7 @@ def _baseline(
     peaks: Sequence[PeakWindow],
 ) -> _Baseline:
     # Skipped weeks (peak, incomplete, missing) are replaced by earlier ones, up to 2·weeks back,
-    # so the weeks right after 618 still get a full, promotion-free baseline.
+    # so the weeks right after a promotion still get a full, promotion-free baseline.
     eligible = (
         by_day[h]
         for h in (day - dt.timedelta(weeks=k) for k in range(1, 2 * weeks + 1))
@@ -104,7 +105,7 @@ def seasonal_anomaly_scores(
     weeks: int = 4,
     threshold: float = 3.5,
     min_history: int = 3,
-    peaks: Sequence[PeakWindow] = KNOWN_PEAKS,
+    peaks: Sequence[PeakWindow] = (),
     incomplete_days: Collection[dt.date] = (),
     min_relative_scale: float = 0.005,
 ) -> AnomalyReport:
@@ -144,7 +145,7 @@ def seasonal_anomaly_scores(
     for day in days:
         value, base = by_day[day], baselines[day]
         window = peak_window_for(day, peaks)
-        peak_name = window.name if window else None
+        peak_name = window.name.en if window else None
         is_peak_day = bool(window and window.is_peak_day(day))
         n_hist = len(base.history)
         if day in incomplete or not math.isfinite(value):
@@ -170,7 +171,7 @@ def seasonal_anomaly_scores(
         pooled_relative_scale=pooled,
         assumptions=(
             "weekly seasonality; same-weekday history is comparable",
-            "baselines skip peak windows (618, 双11) and incomplete days, reaching back ≤ 2·weeks",
+            "baselines skip calendar event windows and incomplete days, reaching back ≤ 2·weeks",
             "scale = max(weekday MAD, pooled relative MAD × baseline)",
         ),
         days=tuple(out),

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._errors import InsufficientData, StatsInputError
+from baton.errors import InsufficientData, StatsInputError
+
 from ._result import StatResult
 
 

@@ -3,14 +3,14 @@
 Every decomposition here is exact: its parts add up to the total change (up to float rounding),
 which the tests check property-by-property.
 
-* Sums (GMV, orders): member ``i`` contributes ``Δ_i = after_i − before_i``; its share is ``Δ_i / ΣΔ``.
-* Ratios ``r = Σnum / Σden`` (conversion rate, refund rate, AOV): with weights ``w_i = den_i/Σden``
+* Sums (revenue, orders): member ``i`` contributes ``Δ_i = after_i − before_i``; its share is ``Δ_i / ΣΔ``.
+* Ratios ``r = Σnum / Σden`` (a conversion rate, a refund rate, an average order value): with weights ``w_i = den_i/Σden``
   and member rates ``r_i = num_i/den_i``, ``r = Σ w_i·r_i`` and the symmetric shift-share split is
   rate effect ``w̄_i·Δr_i`` and mix effect ``Δw_i·(r̄_i − r̄)``, bars being the two-period averages.
   Because ``ΣΔw_i = 0`` the ``r̄`` term sums to zero; it makes a member's mix effect positive when
   weight moves *towards* members whose rate is above the overall rate. A member absent in one
   period has no rate there; its whole effect is mix (its rate is taken as unchanged).
-* Products ``V = Π x_k`` (gmv = visitors × conversion_rate × aov, or order_count × aov):
+* Products ``V = Π x_k`` (the metric trees of the catalog, e.g. revenue = sessions × conversion × order value):
   LMDI-I, effect of factor ``k`` = ``L(V₁, V₀)·ln(x_k₁/x_k₀)`` with the logarithmic mean ``L``.
 """
 
@@ -21,7 +21,8 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ._errors import InsufficientData, StatsInputError
+from baton.errors import InsufficientData, StatsInputError
+
 from ._result import to_jsonable
 
 Member = Hashable  # a member name, or a tuple of names for a pair of dimensions
@@ -236,32 +237,3 @@ def lmdi(
         total_change=total,
         factors=effects,
     )
-
-
-@dataclass(frozen=True)
-class TreeTotals:
-    """Totals of one period for the GMV metric tree; ``visitors`` is None when there is no traffic data."""
-
-    gmv: float
-    orders: float
-    visitors: float | None = None
-
-
-def metric_tree_factors(t: TreeTotals) -> dict[str, float]:
-    """gmv = visitors × conversion_rate × aov, or order_count × aov without traffic."""
-    if t.orders <= 0:
-        raise InsufficientData("no orders: AOV is undefined", "订单数为零，客单价无定义")
-    aov = t.gmv / t.orders
-    if t.visitors is None:
-        return {"order_count": t.orders, "aov": aov}
-    if t.visitors <= 0:
-        raise InsufficientData("no visitors: conversion rate is undefined", "访客数为零，转化率无定义")
-    return {"visitors": t.visitors, "conversion_rate": t.orders / t.visitors, "aov": aov}
-
-
-def metric_tree_lmdi(before: TreeTotals, after: TreeTotals) -> LmdiDecomposition:
-    """LMDI of the GMV change over the metric tree; uses traffic only if both periods have it."""
-    with_traffic = before.visitors is not None and after.visitors is not None
-    b = before if with_traffic else TreeTotals(before.gmv, before.orders)
-    a = after if with_traffic else TreeTotals(after.gmv, after.orders)
-    return lmdi(metric_tree_factors(b), metric_tree_factors(a), value_before=b.gmv, value_after=a.gmv)

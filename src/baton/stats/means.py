@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from scipy import stats as sps
 
-from ._errors import InsufficientData, StatsInputError
+from baton.errors import InsufficientData, StatsInputError
+
 from ._result import Interval, StatResult, check_alpha, clamp_p
 from .suffstats import SuffStats
 
@@ -93,7 +94,11 @@ def _relative(a: SuffStats, b: SuffStats, alpha: float) -> tuple[float | None, f
         return None, None, None
     va, vb = a.var / a.n, b.var / b.n
     rel = mb / ma - 1.0
-    se = math.sqrt(vb / ma**2 + (mb**2) * va / ma**4)
+    # written with the ratio r = mb / ma so that a tiny baseline mean does not underflow ma**4
+    ratio = mb / ma
+    se = math.sqrt(vb + ratio**2 * va) / abs(ma)
+    if not (math.isfinite(rel) and math.isfinite(se)):
+        return None, None, None
     z = float(sps.norm.ppf(1.0 - alpha / 2.0))
     return rel, se, (rel - z * se, rel + z * se)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ._errors import StatsInputError
+from baton.errors import StatsInputError
 
 
 def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:

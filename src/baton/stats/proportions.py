@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from scipy import stats as sps
 
-from ._errors import InsufficientData, StatsInputError
+from baton.errors import InsufficientData, StatsInputError
+
 from ._result import Interval, StatResult, check_alpha, clamp_p
 
 

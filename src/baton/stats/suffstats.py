@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import InsufficientData, StatsInputError
+from baton.errors import InsufficientData, StatsInputError
 
 
 @dataclass(frozen=True)

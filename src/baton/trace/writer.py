@@ -10,7 +10,7 @@ import json
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from baton.contracts.trace import EventType, TraceEvent
 
@@ -21,17 +21,33 @@ def args_hash(value: Any) -> str:
 
 
 class TraceWriter:
+    """Appends one run's events to its ``trace.jsonl``; a resumed run continues the numbering.
+
+    The file stays open for the run and is flushed after every event (a crash loses nothing
+    that was emitted); :meth:`close` releases it."""
+
     def __init__(self, run_id: str, directory: Path | None) -> None:
         self.run_id = run_id
         self.path = directory / run_id / "trace.jsonl" if directory is not None else None
         self.events: list[TraceEvent] = []
         self._lock = threading.Lock()
+        self._file: TextIO | None = None
+        self._first_seq = 1
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.exists():  # resumed: earlier events keep their numbers
+                with self.path.open(encoding="utf-8") as fh:
+                    self._first_seq += sum(1 for line in fh if line.strip())
+
+    def close(self) -> None:
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
 
     def emit(self, type_: EventType, actor: str = "baton", **payload: Any) -> TraceEvent:
         with self._lock:
-            seq = len(self.events) + 1
+            seq = self._first_seq + len(self.events)
             event = TraceEvent(
                 event_id=f"{self.run_id}:{seq:04d}",
                 run_id=self.run_id,
@@ -43,8 +59,10 @@ class TraceWriter:
             )
             self.events.append(event)
             if self.path is not None:
-                with self.path.open("a", encoding="utf-8") as fh:
-                    fh.write(event.model_dump_json() + "\n")
+                if self._file is None:
+                    self._file = self.path.open("a", encoding="utf-8")
+                self._file.write(event.model_dump_json() + "\n")
+                self._file.flush()
         return event
 
 

@@ -9,15 +9,19 @@ re-enabled). A timer thread interrupts the connection when a query runs too long
 
 from __future__ import annotations
 
+import contextlib
+import json
 import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import duckdb
 
 from baton.errors import InvalidInput, QueryTimeout, ToolFailure, WarehouseUnavailable
+from baton.messages import both
+from baton.warehouse.engine import ConnectionSettings, Engine, ErrorRule, RawResult
 
 _HARDENING = (
     "SET autoinstall_known_extensions = false",
@@ -32,17 +36,39 @@ _HARDENING = (
 )
 
 
-@dataclass(frozen=True)
-class RawResult:
-    columns: list[tuple[str, str]]
-    rows: list[tuple[Any, ...]]
-    truncated: bool
-    elapsed_ms: float
+class DuckDBEngine(Engine):
+    """The embedded default: a DuckDB file opened read-only, hardened and locked."""
+
+    name = "duckdb"
+    dialect = "duckdb"
+    schemes = ("duckdb://",)
+
+    def open(self, settings: ConnectionSettings) -> DuckDBBackend:
+        return DuckDBBackend(settings.duckdb_path(), memory_limit=settings.memory_limit, threads=settings.threads)
+
+    def error_rules(self) -> Sequence[ErrorRule]:
+        return (
+            ErrorRule((duckdb.InterruptException,), QueryTimeout, "warehouse.timeout"),
+            # the engine's text quotes the rewritten SQL: it goes to the trace (detail), not the message
+            ErrorRule(
+                (duckdb.ParserException, duckdb.BinderException, duckdb.CatalogException),
+                InvalidInput,
+                "warehouse.rejected",
+            ),
+            ErrorRule((duckdb.Error,), ToolFailure, "warehouse.failed"),
+        )
+
+
+def _interrupt(con: duckdb.DuckDBPyConnection) -> None:
+    """The timer's action: stop the running statement (a connection closed meanwhile is fine)."""
+    with contextlib.suppress(Exception):
+        con.interrupt()
 
 
 class DuckDBBackend:
     """One hardened, read-only connection to a DuckDB file; statements run one at a time."""
 
+    engine: Engine = DuckDBEngine()
     dialect = "duckdb"
 
     def __init__(self, path: Path, *, memory_limit: str = "2GB", threads: int = 2) -> None:
@@ -56,11 +82,8 @@ class DuckDBBackend:
         if self._con is not None:
             return self._con
         if not self.path.is_file():
-            raise WarehouseUnavailable(
-                f"Warehouse file not found: {self.path}",
-                f"找不到数据仓库文件：{self.path}",
-                detail={"path": str(self.path)},
-            )
+            en, zh = both("warehouse.file_missing", path=self.path)
+            raise WarehouseUnavailable(en, zh, detail={"path": str(self.path)})
         try:
             con = duckdb.connect(str(self.path), read_only=True)
             # DuckDB shares one database instance per file inside a process: a second backend
@@ -70,19 +93,14 @@ class DuckDBBackend:
                 external = con.execute("SELECT current_setting('enable_external_access')").fetchone()
                 if external is None or external[0]:
                     con.close()
-                    raise WarehouseUnavailable(
-                        "The warehouse is locked with external access on; refusing to use it.",
-                        "数据仓库的配置已锁定但仍允许外部访问，拒绝使用。",
-                    )
+                    raise WarehouseUnavailable(*both("warehouse.unlocked"))
             else:
                 con.execute(f"SET memory_limit = '{self._memory_limit}'")
                 con.execute(f"SET threads = {int(self._threads)}")
                 for statement in _HARDENING:
                     con.execute(statement)
         except duckdb.Error as exc:
-            raise WarehouseUnavailable(
-                f"Cannot open the warehouse {self.path}: {exc}", f"无法打开数据仓库 {self.path}：{exc}"
-            ) from exc
+            raise WarehouseUnavailable(*both("warehouse.cannot_open", path=self.path, reason=exc)) from exc
         self._con = con
         return con
 
@@ -95,32 +113,16 @@ class DuckDBBackend:
         """Run exactly one already-approved statement with a timeout and a row cap."""
         with self._lock:
             con = self._connect()
-            timer = threading.Timer(timeout_s, con.interrupt)
+            timer = threading.Timer(timeout_s, _interrupt, args=(con,))
+            timer.daemon = True
             started = time.perf_counter()
             timer.start()
             try:
                 cursor = con.execute(sql)
                 description = cursor.description or []
                 rows = cursor.fetchmany(row_cap + 1)
-            except duckdb.InterruptException as exc:
-                raise QueryTimeout(
-                    f"The query was stopped after its {timeout_s:g} s limit.",
-                    f"查询超过 {timeout_s:g} 秒上限，已被终止。",
-                    detail={"timeout_s": timeout_s},
-                ) from exc
-            except (duckdb.ParserException, duckdb.BinderException, duckdb.CatalogException) as exc:
-                # the engine's text quotes the rewritten SQL: it goes to the trace (detail), not the message
-                raise InvalidInput(
-                    f"The warehouse rejected the query ({type(exc).__name__}).",
-                    f"数据仓库拒绝了该查询（{type(exc).__name__}）。",
-                    detail={"engine_error": str(exc)[:2000]},
-                ) from exc
             except duckdb.Error as exc:
-                raise ToolFailure(
-                    f"The warehouse failed ({type(exc).__name__}).",
-                    f"数据仓库执行失败（{type(exc).__name__}）。",
-                    detail={"engine_error": str(exc)[:2000]},
-                ) from exc
+                raise self.engine.translate(exc, timeout_s=timeout_s) from exc
             finally:
                 timer.cancel()
             elapsed = (time.perf_counter() - started) * 1000
@@ -131,8 +133,6 @@ class DuckDBBackend:
     def explain_cost(self, sql: str) -> float:
         """Estimated cardinality summed over the plan: a cheap, engine-given cost proxy."""
         raw = self.execute(f"EXPLAIN (FORMAT JSON) {sql}", timeout_s=10, row_cap=10)
-        import json
-
         total = 0.0
 
         def walk(node: Any) -> None:

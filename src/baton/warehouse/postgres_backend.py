@@ -10,13 +10,15 @@ query ever gets here.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
 
 from baton.errors import InvalidInput, QueryTimeout, ToolFailure, WarehouseUnavailable
-from baton.warehouse.duckdb_backend import RawResult
+from baton.messages import both
+from baton.warehouse.engine import ConnectionSettings, Engine, ErrorRule, RawResult
 
 _TYPE_NAMES = {
     16: "BOOLEAN",
@@ -34,7 +36,31 @@ _TYPE_NAMES = {
 }
 
 
+class PostgresEngine(Engine):
+    """A PostgreSQL server, read through a least-privilege role in read-only transactions."""
+
+    name = "postgres"
+    dialect = "postgres"
+    schemes = ("postgresql://", "postgres://")
+
+    def open(self, settings: ConnectionSettings) -> PostgresBackend:
+        return PostgresBackend(settings.warehouse_url)
+
+    def error_rules(self) -> Sequence[ErrorRule]:
+        return (
+            ErrorRule((pg_errors.QueryCanceled,), QueryTimeout, "warehouse.timeout"),
+            ErrorRule(
+                (pg_errors.SyntaxError, pg_errors.UndefinedColumn, pg_errors.UndefinedTable),
+                InvalidInput,
+                "warehouse.rejected",
+            ),
+            ErrorRule((psycopg.OperationalError,), WarehouseUnavailable, "warehouse.unavailable"),
+            ErrorRule((psycopg.Error,), ToolFailure, "warehouse.failed"),
+        )
+
+
 class PostgresBackend:
+    engine: Engine = PostgresEngine()
     dialect = "postgres"
 
     def __init__(self, url: str, *, connect_timeout_s: float = 5.0) -> None:
@@ -48,9 +74,8 @@ class PostgresBackend:
         try:
             self._con = psycopg.connect(self.url, connect_timeout=int(self._connect_timeout_s), autocommit=True)
         except psycopg.OperationalError as exc:
-            raise WarehouseUnavailable(
-                f"Cannot connect to PostgreSQL: {exc}".strip(), f"无法连接 PostgreSQL：{exc}".strip()
-            ) from exc
+            reason = str(exc).strip() or type(exc).__name__
+            raise WarehouseUnavailable(*both("warehouse.cannot_connect", engine="PostgreSQL", reason=reason)) from exc
         return self._con
 
     def close(self) -> None:
@@ -71,27 +96,10 @@ class PostgresBackend:
                     rows = cur.fetchmany(row_cap + 1)
                 finally:
                     con.execute("ROLLBACK")
-        except pg_errors.QueryCanceled as exc:
-            raise QueryTimeout(
-                f"The query was stopped after its {timeout_s:g} s limit.",
-                f"查询超过 {timeout_s:g} 秒上限，已被终止。",
-                detail={"timeout_s": timeout_s},
-            ) from exc
-        except (pg_errors.SyntaxError, pg_errors.UndefinedColumn, pg_errors.UndefinedTable) as exc:
-            raise InvalidInput(
-                f"The warehouse rejected the query ({type(exc).__name__}).",
-                f"数据仓库拒绝了该查询（{type(exc).__name__}）。",
-                detail={"engine_error": str(exc)[:2000]},
-            ) from exc
-        except psycopg.OperationalError as exc:
-            self._con = None
-            raise WarehouseUnavailable(f"PostgreSQL failed: {exc}", f"PostgreSQL 连接失败：{exc}") from exc
         except psycopg.Error as exc:
-            raise ToolFailure(
-                f"The warehouse failed ({type(exc).__name__}).",
-                f"数据仓库执行失败（{type(exc).__name__}）。",
-                detail={"engine_error": str(exc)[:2000]},
-            ) from exc
+            if isinstance(exc, psycopg.OperationalError) and not isinstance(exc, pg_errors.QueryCanceled):
+                self._con = None  # the connection is gone: the next statement reconnects
+            raise self.engine.translate(exc, timeout_s=timeout_s) from exc
         elapsed = (time.perf_counter() - started) * 1000
         columns = [(d.name, _TYPE_NAMES.get(d.type_code, str(d.type_code))) for d in description]
         return RawResult(columns=columns, rows=list(rows[:row_cap]), truncated=len(rows) > row_cap, elapsed_ms=elapsed)

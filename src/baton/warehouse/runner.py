@@ -4,6 +4,11 @@ The runner never takes SQL text from a caller. It takes an ``approved_sql_id``, 
 in the approval registry (which checks the id's owner and expiry), runs the firewall's
 rewritten SQL with a timeout and a row cap, and caches the result by approved id and data
 version, so a reload of the warehouse invalidates every cached answer.
+
+The data version is a hash of the warehouse's freshness (Baton's own fixed statement, built
+from the catalog: a load log or the newest day of each table). A caller that runs several
+statements as one unit (a run) reads the version once and passes it to every ``run``, so all
+of its evidence refers to the same data.
 """
 
 from __future__ import annotations
@@ -12,23 +17,12 @@ import hashlib
 import threading
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any, Protocol
+from typing import Any
 
 from baton.contracts.answer import Column
 from baton.contracts.query import Freshness, QueryResult, TableLoad
 from baton.sql import ApprovalRegistry
-
-
-class Backend(Protocol):
-    dialect: str
-
-    def execute(self, sql: str, *, timeout_s: float = ..., row_cap: int = ...) -> Any: ...
-
-    def explain_cost(self, sql: str) -> float: ...
-
-    def schema(self) -> dict[str, dict[str, str]]: ...
-
-    def close(self) -> None: ...
+from baton.warehouse.engine import Backend
 
 
 def json_cell(value: Any) -> Any:
@@ -50,37 +44,63 @@ def _type_name(raw: str) -> str:
 
 
 class Runner:
-    def __init__(self, backend: Backend, registry: ApprovalRegistry, *, timeout_s: float, row_cap: int) -> None:
+    def __init__(
+        self,
+        backend: Backend,
+        registry: ApprovalRegistry,
+        *,
+        timeout_s: float,
+        row_cap: int,
+        freshness_sql: str | None = None,
+        table_names: dict[str, str] | None = None,
+    ) -> None:
         self.backend = backend
         self.registry = registry
         self.timeout_s = timeout_s
         self.row_cap = row_cap
+        self.freshness_sql = freshness_sql
+        self._table_names = dict(table_names or {})
         self._cache: dict[tuple[str, str], QueryResult] = {}
         self._lock = threading.Lock()
-        self._freshness: Freshness | None = None
+        self._unversioned = "unversioned-" + hashlib.sha256(str(id(self)).encode()).hexdigest()[:8]
 
-    # -- metadata (Baton's own fixed statements, not user SQL) ---------------------------
+    # -- metadata (Baton's own fixed statement, built from the catalog, not user SQL) -----
     def freshness(self) -> Freshness:
-        raw = self.backend.execute(
-            "SELECT table_name, loaded_at, max_data_date FROM meta_table_load ORDER BY table_name",
-            timeout_s=self.timeout_s,
-            row_cap=1000,
+        """Each tracked table's newest data date (and load time where a load log says it)."""
+        if self.freshness_sql is None:
+            return Freshness()
+        raw = self.backend.execute(self.freshness_sql, timeout_s=self.timeout_s, row_cap=10_000)
+        return Freshness(
+            tables=[
+                TableLoad(table_name=self._table_names.get(str(r[0]), str(r[0])), loaded_at=r[1], max_data_date=r[2])
+                for r in raw.rows
+            ]
         )
-        self._freshness = Freshness(
-            tables=[TableLoad(table_name=r[0], loaded_at=r[1], max_data_date=r[2]) for r in raw.rows]
-        )
-        return self._freshness
 
     def data_version(self) -> str:
-        """A hash of meta_table_load, read afresh each time: a reload changes it."""
-        fresh = self.freshness()
-        blob = "|".join(f"{t.table_name}:{t.loaded_at.isoformat()}:{t.max_data_date}" for t in fresh.tables)
+        """A hash of the freshness rows, read afresh each time: a reload changes it."""
+        return self.version_of(self.freshness())
+
+    def version_of(self, fresh: Freshness) -> str:
+        """The data version a freshness reading stands for. Without a freshness source the
+        version is this runner's own (results are cached per session)."""
+        if not fresh.tables:
+            return self._unversioned
+        blob = "|".join(
+            f"{t.table_name}:{t.loaded_at.isoformat() if t.loaded_at else ''}:{t.max_data_date}" for t in fresh.tables
+        )
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
+    def clear_cache(self) -> None:
+        """Forget cached results (a benchmark measuring real execution, a forced refresh)."""
+        with self._lock:
+            self._cache.clear()
+
     # -- approved statements --------------------------------------------------------------
-    def run(self, approved_sql_id: str, *, user: str) -> QueryResult:
+    def run(self, approved_sql_id: str, *, user: str, data_version: str | None = None) -> QueryResult:
+        """Run an approved statement; ``data_version`` pins the version a caller already read."""
         approved = self.registry.take(approved_sql_id, user)
-        version = self.data_version()
+        version = data_version or self.data_version()
         key = (approved.approved_sql_id, version)
         with self._lock:
             hit = self._cache.get(key)

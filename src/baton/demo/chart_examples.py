@@ -1,4 +1,4 @@
-"""Example charts from synthetic data, for the docs: ``python -m baton.charts.examples docs/charts``.
+"""Example charts from synthetic data, for the docs: ``python -m baton.demo.chart_examples docs/charts``.
 
 Three charts a reader of Baton's README should see: daily GMV around 618 with the peak and an
 incomplete day marked, GMV by region in Chinese, and a period comparison with the change
@@ -35,7 +35,7 @@ def daily_gmv_request() -> ChartRequest:
     return ChartRequest(
         columns=(
             ChartColumn("order_date", "time", "日期"),
-            ChartColumn("gmv", "measure", "成交额（GMV）", "currency"),
+            ChartColumn("gmv", "measure", "成交额（GMV）", "currency", "CNY"),
             ChartColumn("is_partial", "flag", "数据不完整"),
         ),
         rows=tuple(rows),
@@ -58,7 +58,7 @@ def region_gmv_request() -> ChartRequest:
     return ChartRequest(
         columns=(
             ChartColumn("region", "dimension", "大区"),
-            ChartColumn("gmv", "measure", "成交额（GMV）", "currency"),
+            ChartColumn("gmv", "measure", "成交额（GMV）", "currency", "CNY"),
         ),
         rows=tuple(regions),
         language="zh",
@@ -78,8 +78,8 @@ def period_comparison_request() -> ChartRequest:
     return ChartRequest(
         columns=(
             ChartColumn("category", "dimension", "Category"),
-            ChartColumn("gmv_q2", "measure", "Q2 2025", "currency"),
-            ChartColumn("gmv_q1", "measure", "Q1 2025", "currency"),
+            ChartColumn("gmv_q2", "measure", "Q2 2025", "currency", "CNY"),
+            ChartColumn("gmv_q1", "measure", "Q1 2025", "currency", "CNY"),
         ),
         rows=tuple(rows),
         language="en",

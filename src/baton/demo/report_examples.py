@@ -1,6 +1,6 @@
 """Regenerate the report examples in ``docs/`` from real answers on the demo warehouse.
 
-``python -m baton.report.examples [--config baton.toml] [docs]`` asks the demo questions
+``python -m baton.demo.report_examples [--config baton.toml] [docs]`` asks the demo questions
 (as of 2026-07-01) and writes ``report-example.md`` (+ its PNG), ``report-example.html`` and
 ``charts/ask-line.png`` / ``charts/ask-bar.png``. Without ``--config`` a demo is built in a
 temporary folder first.
@@ -16,7 +16,6 @@ from pathlib import Path
 from baton.config import load_settings
 from baton.contracts.answer import Answer
 from baton.errors import InsufficientEvidence
-from baton.orchestrator.ask import ask
 from baton.orchestrator.session import Session
 from baton.report.files import write_chart_png
 from baton.report.html import write_html_report
@@ -28,7 +27,7 @@ CHARTS = {"ask-line.png": "上个月每天的GMV", "ask-bar.png": "GMV by region
 
 
 def _answered(session: Session, question: str) -> Answer:
-    answer = ask(session, question, as_of=AS_OF)
+    answer = session.ask(question, as_of=AS_OF)
     if answer.status != "answered" or answer.chart is None:
         raise InsufficientEvidence(
             f"example question {question!r} did not produce a charted answer ({answer.status})",

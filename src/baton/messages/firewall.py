@@ -1,16 +1,7 @@
-"""Firewall refusals: one error class, many codes, every message in English and Chinese.
-
-A refusal says "not permitted" out loud and names what was refused, so nobody mistakes a
-refused question for an empty answer.
-"""
+"""Firewall refusals: one message per code, naming what was refused (``firewall.<code>``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from baton.errors import PolicyRefusal
-
-# code -> (English template, Chinese template); templates use str.format fields.
 MESSAGES: dict[str, tuple[str, str]] = {
     "parse_error": (
         "Not permitted: the SQL could not be parsed safely ({reason}).",
@@ -85,23 +76,3 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "不允许：审批编号 {approved_sql_id} 属于其他用户，而不是“{user}”。",
     ),
 }
-
-
-class FirewallError(PolicyRefusal):
-    """The SQL firewall refused a statement; ``error_code`` says why."""
-
-    code = "firewall_refused"
-
-    def __init__(self, error_code: str, **fields: Any) -> None:
-        english, chinese = MESSAGES[error_code]
-        values = {"reason_zh": fields.get("reason", ""), "what_zh": fields.get("what", ""), **fields}
-        super().__init__(
-            english.format(**values),
-            chinese.format(**values),
-            code=error_code,
-            detail={key: value for key, value in fields.items() if _is_plain(value)},
-        )
-
-
-def _is_plain(value: object) -> bool:
-    return isinstance(value, str | int | float | bool) or value is None

@@ -1,21 +1,57 @@
-"""Number formats per language: 万/亿 in Chinese, K/M/B in English, ¥ for money, % for ratios.
+"""Every number Baton shows, formatted in one place.
 
-One rule set, two renderings: :func:`format_number` (Python, for labels, tooltips and reports)
-and :func:`axis_label_expr` (a Vega expression, so axis ticks read the same way). Rounding is
-stated, not implied: half away from zero (``ROUND_HALF_UP`` on the exact decimal value) at two
-decimals for scaled values and ratios in percent at one decimal — the output gate relies on it.
+* :func:`format_exact` — a result cell as the answer sentence states it: thousands grouped,
+  two decimals for money with the metric's currency sign, a percentage for ratios.
+* :func:`format_number` — scaled for charts and key figures: 万/亿 in Chinese, K/M/B in
+  English; :func:`axis_label_expr` is the same rule as a Vega expression for axis ticks.
+* :func:`format_change` / :func:`format_signed_percent` — relative changes.
+* :func:`display` — a structured :class:`~baton.contracts.values.KeyNumber` with its unit.
+
+Rounding is stated, not implied: half away from zero (``ROUND_HALF_UP`` on the exact decimal
+value). The output gate reads numbers back with the scales and currency signs defined here
+(:data:`SCALE_SUFFIXES`, :data:`CURRENCY_SIGNS`), so what this module writes it can verify.
 """
 
 from __future__ import annotations
 
 import math
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import TYPE_CHECKING
 
-from baton.charts.model import Language, Unit
+from baton.contracts.common import Language, Unit
 from baton.errors import InvalidInput
 
+if TYPE_CHECKING:
+    from baton.contracts.values import KeyNumber
+
 MISSING = "—"
-CURRENCY_SYMBOL = "¥"
+
+CURRENCY_SIGNS: dict[str, str] = {"CNY": "¥", "JPY": "¥", "USD": "$", "EUR": "€", "GBP": "£"}
+"""ISO 4217 code -> the sign written before an amount (other currencies are written with their code)."""
+
+_CURRENCY_WORDS: dict[str, tuple[str, str]] = {
+    "CNY": ("元", "CNY"),
+    "USD": ("美元", "USD"),
+    "EUR": ("欧元", "EUR"),
+    "GBP": ("英镑", "GBP"),
+    "JPY": ("日元", "JPY"),
+}
+
+
+def currency_sign(currency: str | None) -> str:
+    """The sign written before an amount: ``¥``, ``$``; an unknown code is written as ``"CHF "``."""
+    if currency is None:
+        return ""
+    return CURRENCY_SIGNS.get(currency, currency + " ")
+
+
+def currency_word(currency: str | None, language: Language) -> str:
+    """The unit word after an amount in prose: 元 / 美元, or the ISO code."""
+    if currency is None:
+        return "单位" if language == "zh" else "units"
+    zh, en = _CURRENCY_WORDS.get(currency, (currency, currency))
+    return zh if language == "zh" else en
+
 
 # (threshold, divisor, suffix), largest first.
 _ZH_SCALES: tuple[tuple[Decimal, Decimal, str], ...] = (
@@ -30,6 +66,10 @@ _EN_SCALES: tuple[tuple[Decimal, Decimal, str], ...] = (
 )
 _TWO = Decimal("0.01")
 _ONE = Decimal("0.1")
+
+
+SCALE_SUFFIXES: dict[str, Decimal] = {suffix: divisor for _, divisor, suffix in (*_ZH_SCALES, *_EN_SCALES)}
+"""Every scale suffix this module writes -> its multiplier (the output gate reads them back)."""
 
 
 def scales_for(language: Language) -> tuple[tuple[Decimal, Decimal, str], ...]:
@@ -88,8 +128,8 @@ def _scaled(magnitude: Decimal, language: Language) -> str:
     return _group(magnitude, _TWO)
 
 
-def format_number(value: object, unit: Unit = "number", language: Language = "zh") -> str:
-    """A number as a reader of ``language`` expects it.
+def format_number(value: object, unit: Unit = "number", language: Language = "zh", currency: str | None = None) -> str:
+    """A number as a reader of ``language`` expects it (scaled).
 
     >>> format_number(1284317, "count", "zh"), format_number(3.2e8, "currency", "zh")
     ('128.43万', '¥3.20亿')
@@ -109,7 +149,7 @@ def format_number(value: object, unit: Unit = "number", language: Language = "zh
     text = _scaled(magnitude, language)
     if text.strip("0.,") == "":
         sign = ""
-    prefix = CURRENCY_SYMBOL if unit == "currency" else ""
+    prefix = currency_sign(currency) if unit == "currency" else ""
     return f"{sign}{prefix}{text}"
 
 
@@ -125,7 +165,7 @@ def format_change(current: object, previous: object, language: Language) -> str:
     return text if text.startswith("-") else f"+{text}"
 
 
-def axis_label_expr(unit: Unit, language: Language) -> str:
+def axis_label_expr(unit: Unit, language: Language, currency: str | None = None) -> str:
     """A Vega expression for axis labels that follows :func:`format_number`'s scales.
 
     Axis ticks are round numbers, so trailing zeros are trimmed (``500万`` rather than
@@ -133,10 +173,45 @@ def axis_label_expr(unit: Unit, language: Language) -> str:
     """
     if unit == "ratio":
         return "format(datum.value, '.0~%')"
-    prefix = f"'{CURRENCY_SYMBOL}'" if unit == "currency" else "''"
+    prefix = f"'{currency_sign(currency)}'" if unit == "currency" else "''"
     v = "abs(datum.value)"
     sign = "(datum.value < 0 ? '-' : '')"
     expr = f"format({v}, ',.2~f')"
     for threshold, divisor, suffix in reversed(scales_for(language)):
         expr = f"({v} >= {threshold:.0f} ? format({v} / {divisor:.0f}, ',.2~f') + '{suffix}' : {expr})"
     return f"{sign} + {prefix} + {expr}"
+
+
+def format_exact(value: object, unit: Unit, language: Language, currency: str | None = None) -> str:
+    """A result cell as an answer sentence states it, unscaled: ``¥25,413,813.40``,
+    ``1,234``, ``12.34%`` (a ratio × 100, two decimals); a negative amount as ``-¥1.00``."""
+    if value is None:
+        return "—" if language == "zh" else "n/a"
+    if isinstance(value, str):
+        return value
+    number = float(value)  # type: ignore[arg-type]
+    if unit == "ratio":
+        return f"{number * 100:.2f}%"
+    if unit == "currency":
+        sign = "-" if number < 0 else ""
+        return f"{sign}{currency_sign(currency)}{abs(number):,.2f}"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:,.2f}"
+    return f"{int(number):,}" if isinstance(value, int | float) else str(value)
+
+
+def format_signed_percent(value: object, language: Language) -> str:
+    """A relative change given as a ratio: ``+12.34%`` / ``-3.10%``."""
+    if value is None:
+        return "—" if language == "zh" else "n/a"
+    return f"{float(value) * 100:+.2f}%"  # type: ignore[arg-type]
+
+
+def display(number: KeyNumber) -> str:
+    """A structured number at its exact precision with a reader's unit: 12.30% / 1234.50 元 / 0.0003."""
+    digits = f"{number.value:.{number.precision}f}"
+    if number.unit == "%":
+        return digits + "%"
+    if number.unit in ("p", "q", "d", "h"):
+        return digits
+    return f"{digits} {number.unit}"

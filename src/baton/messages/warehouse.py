@@ -1,0 +1,20 @@
+"""Warehouse failures, as the engine profiles report them (``warehouse.<key>``)."""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "timeout": (
+        "The query was stopped after its {timeout_s:g} s limit.",
+        "查询超过 {timeout_s:g} 秒上限，已被终止。",
+    ),
+    "rejected": ("The warehouse rejected the query ({error}).", "数据仓库拒绝了该查询（{error}）。"),
+    "failed": ("The warehouse failed ({error}).", "数据仓库执行失败（{error}）。"),
+    "unavailable": ("The warehouse is unavailable ({error}).", "数据仓库不可用（{error}）。"),
+    "file_missing": ("Warehouse file not found: {path}", "找不到数据仓库文件：{path}"),
+    "cannot_open": ("Cannot open the warehouse {path}: {reason}", "无法打开数据仓库 {path}：{reason}"),
+    "unlocked": (
+        "The warehouse is locked with external access on; refusing to use it.",
+        "数据仓库的配置已锁定但仍允许外部访问，拒绝使用。",
+    ),
+    "cannot_connect": ("Cannot connect to {engine}: {reason}", "无法连接 {engine}：{reason}"),
+}

@@ -1,0 +1,326 @@
+"""The one run driver: every kind of run (ask, analyze) walks here.
+
+A pipeline is a sequence of typed steps. The driver starts or resumes the run, walks the
+steps — a finished step is read back from its checkpoint (validated into its output model),
+never run again; an unfinished one enters its state, runs, and is checkpointed — then builds
+the answer from the checkpoints (the same function replay calls), passes it through the output
+gate and finishes the run. Budgets, cancellation (Ctrl-C), typed failures, partial answers and
+internal errors are handled here once, the same way for every kind of run.
+
+On resume, a finished step that declares a ``recheck`` (the grants check, the firewall's
+approval) is checked again as the user is now permitted, before any later step uses it.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from baton.contracts.answer import Answer, ErrorInfo, Status
+from baton.contracts.common import Language
+from baton.contracts.gate import GateDecision
+from baton.contracts.run import Budget, RunKind, RunState, Step, Terminal
+from baton.contracts.semantic import SemanticQuery
+from baton.errors import (
+    AmbiguousQuestion,
+    BatonError,
+    BudgetExceeded,
+    InternalFailure,
+    InvalidInput,
+    PolicyRefusal,
+    UnknownMetric,
+    UserCancelled,
+)
+from baton.messages import both, text
+from baton.orchestrator.run import RunContext
+
+if TYPE_CHECKING:
+    from baton.orchestrator.governed import GovernedQuery
+    from baton.orchestrator.session import Session
+    from baton.policy.output_gate import ClaimSupport
+
+Out = TypeVar("Out", bound=BaseModel)
+
+
+class RunScope:
+    """One run as its steps see it: the session, the run's state and the outputs so far.
+
+    ``ctx`` is ``None`` on replay (nothing may run; only checkpoints are read)."""
+
+    def __init__(self, session: Session, state: RunState, ctx: RunContext | None, question: str) -> None:
+        self.session = session
+        self.state = state
+        self.ctx = ctx
+        self.question = question
+        self.outputs: dict[str, BaseModel] = {}
+
+    @property
+    def language(self) -> Language:
+        return self.state.language
+
+    @property
+    def running(self) -> RunContext:
+        if self.ctx is None:
+            raise InvalidInput(*both("answer.replay_cannot_run"))
+        return self.ctx
+
+    @cached_property
+    def governed(self) -> GovernedQuery:
+        """The run's governed query path: firewall as the run's user, traced into the run."""
+        return self.session.governed(self.state.user, self.language, self.running)
+
+    def get(self, key: str, model: type[Out]) -> Out | None:
+        out = self.outputs.get(key)
+        return out if isinstance(out, model) else None
+
+    def need(self, key: str, model: type[Out]) -> Out:
+        out = self.get(key, model)
+        if out is None:
+            raise InvalidInput(*both("answer.missing_step", step=key, run_id=self.state.run_id))
+        return out
+
+
+@dataclass(frozen=True)
+class StepSpec(Generic[Out]):
+    """One step of a pipeline: its checkpoint key, output model and what it does."""
+
+    key: str
+    output: type[Out]
+    run: Callable[[], Out]
+    state: Step | None = None
+    absorb: Callable[[Out], None] | None = None
+    recheck: Callable[[Out], Out] | None = None
+
+
+@dataclass
+class GateInput:
+    """What the output gate checks an answer's text against."""
+
+    evidence: list[list[Any]]
+    derived: list[Any]
+    labels: list[str]
+    claims: ClaimSupport | None = None
+    pii_allowed: bool = False
+    regenerate: Callable[[], str] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Pipeline:
+    """A kind of run. Subclasses list their steps, build the answer from checkpoints, and say
+    what the gate checks it against; one instance serves one run."""
+
+    kind: ClassVar[RunKind]
+
+    def __init__(self, scope: RunScope) -> None:
+        self.scope = scope
+
+    def steps(self) -> Sequence[StepSpec[Any]]:
+        raise NotImplementedError
+
+    def compose(self) -> Answer:
+        """The answered Answer as a pure function of the checkpoints (live and on replay)."""
+        raise NotImplementedError
+
+    def gate_input(self, answer: Answer) -> GateInput:
+        raise NotImplementedError
+
+    def partial(self, exc: BudgetExceeded) -> Answer:
+        """Stopped by a budget: what the finished steps produced, marked partial."""
+        return failure_answer(self.scope.state, exc, self.scope.state.semantic_query)
+
+
+PipelineFactory = Callable[[RunScope], Pipeline]
+
+
+def start(
+    session: Session,
+    factory: PipelineFactory,
+    question: str,
+    *,
+    as_of: date | None = None,
+    user: str | None = None,
+    budget: Budget | None = None,
+    run_id: str | None = None,
+) -> Answer:
+    """Start a run of ``factory``'s kind for ``question`` and drive it to its end."""
+    from baton.nlu.gate import detect_language
+
+    language: Language = "zh" if detect_language(question or "") == "zh" else "en"
+    kind: RunKind = getattr(factory, "kind")  # noqa: B009 - a Pipeline class
+    ctx = RunContext.start(
+        kind=kind,
+        question=question,
+        user=user or session.user,
+        language=language,
+        as_of=as_of or session.settings.as_of or date.today(),
+        store=session.store,
+        runs_dir=session.runs_dir,
+        budget=budget or session.settings.budget,
+        config_path=str(session.settings.config_path),
+        run_id=run_id,
+    )
+    return drive(session, factory, ctx, question)
+
+
+def drive(session: Session, factory: PipelineFactory, ctx: RunContext, question: str | None = None) -> Answer:
+    """Run (or continue) ``ctx``'s run: the step loop, the answer, the gate, the one error block.
+
+    The state keeps at most 2,000 characters of the question; the planner sees ``question``
+    (the full text) on a fresh run, so an oversized question is refused, not silently cut."""
+    state = ctx.state
+    scope = RunScope(session, state, ctx, question if question is not None else state.question)
+    pipeline = factory(scope)
+    try:
+        _walk(pipeline, scope, ctx)
+        answer = finalize(pipeline, scope)
+        ctx.finish("done" if answer.status == "answered" else "refused", answer)
+    except KeyboardInterrupt:
+        exc = UserCancelled(*both("answer.cancelled"))
+        ctx.policy_decision("stop", error=exc.to_dict(state.language))
+        ctx.finish("cancelled", failure_answer(state, exc, state.semantic_query), error=exc.to_dict(state.language))
+        raise
+    except BudgetExceeded as exc:
+        answer = pipeline.partial(exc)
+        ctx.policy_decision("stop", gate="cost", error=exc.to_dict(state.language))
+        ctx.finish("failed", answer, error=exc.to_dict(state.language))
+    except BatonError as exc:
+        answer = failure_answer(state, exc, state.semantic_query)
+        ctx.policy_decision("deny" if isinstance(exc, PolicyRefusal) else "stop", error=exc.to_dict(state.language))
+        terminal: Terminal = "refused" if answer.status in {"refused", "clarification_needed"} else "failed"
+        ctx.finish(terminal, answer, error=exc.to_dict(state.language))
+    except Exception as exc:
+        ctx.trace.emit(
+            "tool_call", tool="internal", ok=False, error_code="tool_failure", traceback=traceback.format_exc()
+        )
+        error = InternalFailure(*both("answer.internal_error", error=type(exc).__name__))
+        answer = failure_answer(state, error, state.semantic_query)
+        ctx.finish("failed", answer, error=error.to_dict(state.language))
+    return answer
+
+
+def _walk(pipeline: Pipeline, scope: RunScope, ctx: RunContext) -> None:
+    steps = list(pipeline.steps())
+    for index, step in enumerate(steps):
+        saved = ctx.completed(step.key)
+        if saved is None:
+            if step.state is not None:
+                ctx.enter(step.state)
+            else:
+                ctx.charge_step()  # every step counts against the step budget
+            output = step.run()
+            ctx.complete(step.key, output.model_dump(mode="json"))
+        else:
+            output = step.output.model_validate(saved)
+            later_open = any(ctx.completed(s.key) is None for s in steps[index + 1 :])
+            if ctx.resumed and step.recheck is not None and later_open:
+                output = step.recheck(output)
+        scope.outputs[step.key] = output
+        if step.absorb is not None:
+            step.absorb(output)
+
+
+def load_outputs(pipeline: Pipeline, scope: RunScope) -> None:
+    """Every finished step's checkpoint, validated into its output model (replay)."""
+    for step in pipeline.steps():
+        saved = scope.state.checkpoints.get(step.key) if step.key in scope.state.completed_steps else None
+        if saved is not None:
+            scope.outputs[step.key] = step.output.model_validate(saved)
+
+
+def finalize(pipeline: Pipeline, scope: RunScope) -> Answer:
+    """Checkpoints -> Answer -> output gate; the same path live and on replay. A narrative the
+    gate blocks is regenerated once when the pipeline can, then refused (``output_blocked``)."""
+    from baton.policy.output_gate import check_output, refusal
+
+    answer = pipeline.compose()
+    gate = pipeline.gate_input(answer)
+
+    def check(candidate: str) -> GateDecision:
+        return check_output(
+            candidate,
+            evidence=gate.evidence,
+            derived=gate.derived,
+            language=answer.language,
+            claims=gate.claims,
+            pii_allowed=gate.pii_allowed,
+            labels=gate.labels,
+        )
+
+    shown, decision = answer.answer, check(answer.answer)
+    if not decision.ok and gate.regenerate is not None:
+        first = decision
+        shown = gate.regenerate()
+        decision = check(shown)
+        action = "regenerated" if decision.ok else "refused"
+        decision = decision.model_copy(update={"action": action, "replaced": first.violations})
+    elif not decision.ok:
+        decision = decision.model_copy(update={"action": "refused"})
+    if scope.ctx is not None:
+        scope.ctx.trace.emit("policy_decision", **gate_event(decision))
+    if decision.ok:
+        return answer.model_copy(update={"answer": shown, "gate": decision})
+    blocked = failure_answer(scope.state, refusal(decision, answer.language), answer.semantic_query)
+    return blocked.model_copy(update={"gate": decision})
+
+
+def gate_event(decision: GateDecision) -> dict[str, Any]:
+    """The output gate's decision as a trace payload (the decision is traced, not just taken)."""
+    return {
+        "gate": "output",
+        "decision": "allow" if decision.ok else "deny",
+        "action": decision.action,
+        "numbers_checked": decision.numbers_checked,
+        "violations": [v.model_dump() for v in [*decision.replaced, *decision.violations]],
+        "rounding_rule": decision.rounding_rule,
+    }
+
+
+def base_fields(state: RunState) -> dict[str, Any]:
+    """The fields every Answer of a run carries."""
+    return {
+        "run_id": state.run_id,
+        "question": state.question,
+        "language": state.language,
+        "user": state.user,
+        "as_of": state.as_of,
+    }
+
+
+def status_for(exc: BatonError) -> Status:
+    if isinstance(exc, AmbiguousQuestion):
+        return "clarification_needed"
+    if isinstance(exc, PolicyRefusal | UnknownMetric):
+        return "refused"
+    return "failed"
+
+
+def failure_answer(state: RunState, exc: BatonError, query: SemanticQuery | None) -> Answer:
+    """A run that ended without an answer: its status, the typed error and its message."""
+    language = state.language
+    return Answer(
+        **base_fields(state),
+        status=status_for(exc),
+        answer=exc.message(language),
+        semantic_query=query,
+        error=ErrorInfo(code=exc.error_code, message=exc.message(language), detail=_jsonable(exc.detail)),
+        suggestions=[str(s) for s in exc.detail.get("suggestions", [])],
+    )
+
+
+def stopped_text(state: RunState, exc: BudgetExceeded) -> str:
+    """What a budget stop says: the limit, the finished steps, and that the rest is partial."""
+    finished = ", ".join(state.completed_steps) or "-"
+    return text("answer.budget_stopped", state.language, message=exc.message(state.language), finished=finished)
+
+
+def _jsonable(detail: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: (v if isinstance(v, str | int | float | bool | list | dict | type(None)) else str(v))
+        for k, v in detail.items()
+    }

@@ -1,0 +1,123 @@
+"""The one governed query path: firewall as the asking user, cost check, row cap, run, evidence.
+
+Every statement Baton runs for a person goes through :class:`GovernedQuery` — the compiled
+answer query of ``ask``, every query of every analysis agent, the completeness check, replay's
+re-execution and ``baton sql check|run``. It approves the statement with the user's grants
+(row filters, PII, LIMIT, partition filter, cost estimate when the user has a cost budget),
+traces the policy decision *before* the tool call, runs only the approved id, and records the
+result as run evidence. All of a run's statements read one data version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from sqlglot import exp
+
+from baton.contracts.common import Dialect, Language
+from baton.contracts.query import Freshness, QueryResult
+from baton.errors import BatonError
+from baton.policy import Principal
+from baton.sql import ApprovalRegistry, ApprovedSql, approve
+from baton.warehouse.engine import Backend
+from baton.warehouse.runner import Runner
+
+T = TypeVar("T")
+
+
+class RunHooks(Protocol):
+    """What a governed query tells the run it belongs to (``RunContext`` provides it)."""
+
+    def policy_decision(self, decision: str, **payload: Any) -> None: ...
+
+    def tool_call(self, tool: str, args: dict[str, Any], fn: Callable[[], T]) -> T: ...
+
+    def charge_cost(self, cost: float) -> None: ...
+
+    def record_query(self, name: str, approved: ApprovedSql, result: QueryResult, *, user: str) -> None: ...
+
+
+@dataclass
+class GovernedQuery:
+    """Approve-then-run for one user, on one session's warehouse."""
+
+    principal: Principal
+    schema: Mapping[str, Mapping[str, str]]
+    registry: ApprovalRegistry
+    runner: Runner
+    backend: Backend
+    large_tables: Mapping[str, str]
+    language: Language
+    row_cap: int
+    hooks: RunHooks | None = None
+    _freshness: Freshness | None = field(default=None, init=False)
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.backend.engine.dialect
+
+    @property
+    def user(self) -> str:
+        return self.principal.user
+
+    def approve(self, statement: str | exp.Expr, *, name: str) -> ApprovedSql:
+        """The firewall's verdict as this user; a refusal is traced as a denial and raised."""
+        sql = statement if isinstance(statement, str) else statement.sql(dialect=self.dialect)
+        try:
+            approved = approve(
+                sql,
+                principal=self.principal,
+                schema=self.schema,
+                dialect=self.dialect,
+                language=self.language,
+                row_limit=self.row_cap,
+                large_tables=self.large_tables,
+                estimate_cost=self.backend.explain_cost if self.principal.max_cost is not None else None,
+            )
+        except BatonError as exc:
+            if self.hooks is not None:
+                self.hooks.policy_decision("deny", gate="firewall", query=name, user=self.user, error=exc.to_dict("en"))
+            raise
+        self.registry.register(approved)
+        if self.hooks is not None:
+            self.hooks.policy_decision(
+                "allow",
+                gate="firewall",
+                tool="warehouse.query",
+                query=name,
+                user=self.user,
+                approved_sql_id=approved.approved_sql_id,
+                checks=list(approved.checks_passed),
+                row_filters=list(approved.row_filters_applied),
+            )
+            if approved.estimated_cost is not None:
+                self.hooks.charge_cost(float(approved.estimated_cost))
+        return approved
+
+    def execute(self, approved: ApprovedSql, *, name: str) -> QueryResult:
+        """Run an approved statement (at the run's data version) and record it as evidence."""
+        self.registry.register(approved)  # a checkpointed approval from another process
+        version = self.runner.version_of(self.freshness())
+
+        def call() -> QueryResult:
+            return self.runner.run(approved.approved_sql_id, user=self.user, data_version=version)
+
+        if self.hooks is None:
+            return call()
+        result = self.hooks.tool_call(
+            "warehouse.query", {"approved_sql_id": approved.approved_sql_id, "query": name}, call
+        )
+        self.hooks.record_query(name, approved, result, user=self.user)
+        return result
+
+    def freshness(self) -> Freshness:
+        """The warehouse's freshness, read once per run (its hash is the run's data version)."""
+        if self._freshness is None:
+            self._freshness = self.runner.freshness()
+        return self._freshness
+
+    def run(self, name: str, expression: exp.Expr) -> QueryResult:
+        """Approve and run one catalog-built statement (what an analysis agent calls)."""
+        return self.execute(self.approve(expression, name=name), name=name)

@@ -1,0 +1,124 @@
+"""The first step of every run: plan the question, check the user's grants on it, and the
+pieces of an answer every kind of run states the same way (metric definitions, assumptions
+about periods, data freshness)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pydantic import BaseModel, ConfigDict
+
+from baton.catalog.model import Catalog
+from baton.contracts.answer import MetricInfo
+from baton.contracts.common import Language
+from baton.contracts.query import TableLoad
+from baton.contracts.semantic import SemanticQuery
+from baton.messages import text
+from baton.orchestrator.driver import RunScope
+from baton.policy.query_grants import check_grants
+
+
+class PlanOutput(BaseModel):
+    """The plan step's checkpoint: the question in catalog terms, its 口径 and grant notes."""
+
+    model_config = ConfigDict(extra="forbid")
+    query: SemanticQuery
+    metrics: list[MetricInfo]
+    grant_notes: list[str] = []
+
+
+def metric_info(catalog: Catalog, name: str, language: Language) -> MetricInfo:
+    """A metric's definition (口径) as the reader sees it."""
+    metric = catalog.metrics[name]
+    if metric.is_ratio:
+        parts = catalog.measures_of(name)
+        num = metric.numerator if isinstance(metric.numerator, str) else parts[0].expression
+        den = metric.denominator if isinstance(metric.denominator, str) else parts[1].expression
+        expression = f"{num} / {den}"
+        filters = [f"{'numerator' if i == 0 else 'denominator'}: {f}" for i, p in enumerate(parts) for f in p.filters]
+    else:
+        expression = metric.expression or ""
+        filters = list(metric.filters)
+    return MetricInfo(
+        name=name,
+        label=metric.label.for_lang(language),
+        definition=metric.description.for_lang(language),
+        expression=expression,
+        filters=filters,
+        owner=metric.owner,
+    )
+
+
+def plan(scope: RunScope, shape: Callable[[SemanticQuery], SemanticQuery] = lambda q: q) -> PlanOutput:
+    """Question -> SemanticQuery (shaped for the kind of run), then the grants check on it."""
+    session, state, ctx = scope.session, scope.state, scope.running
+    query = shape(session.planner.plan(scope.question, as_of=state.as_of))
+    ctx.trace.emit("plan_created", semantic_query=query.model_dump(mode="json"), entry=state.kind)
+    state.semantic_query = query
+    notes = check_grants(session.catalog, query, session.principal(state.user), state.language)
+    ctx.policy_decision("allow", gate="grants", user=state.user, notes=notes)
+    return PlanOutput(
+        query=query,
+        metrics=[metric_info(session.catalog, m, state.language) for m in query.metrics],
+        grant_notes=notes,
+    )
+
+
+def recheck_plan(scope: RunScope, done: PlanOutput) -> PlanOutput:
+    """On resume: the user's grants may have changed since the question was planned."""
+    state, ctx = scope.state, scope.running
+    state.semantic_query = done.query
+    notes = check_grants(scope.session.catalog, done.query, scope.session.principal(state.user), state.language)
+    ctx.policy_decision("allow", gate="grants", user=state.user, notes=notes, recheck=True)
+    return done.model_copy(update={"grant_notes": notes})
+
+
+def period_text(start: object, end: object, words: str | None, language: Language) -> str:
+    span = (
+        text("answer.span_day", language, day=start)
+        if start == end
+        else text("answer.span", language, start=start, end=end)
+    )
+    return text("answer.period_words", language, words=words, span=span) if words else span
+
+
+def assumptions(query: SemanticQuery, language: Language) -> list[str]:
+    """How the question's periods were read (relative words against the as-of date)."""
+    tr = query.time_range
+    out = []
+    if tr.text:
+        out.append(
+            text(
+                "answer.period_read_as",
+                language,
+                words=tr.text,
+                as_of=query.as_of.isoformat(),
+                period=period_text(tr.start, tr.end, None, language),
+            )
+        )
+    if query.comparison is not None:
+        c = query.comparison.range
+        out.append(
+            text(
+                f"answer.compared_{query.comparison.kind}",
+                language,
+                period=period_text(c.start, c.end, None, language),
+            )
+        )
+    return out
+
+
+def freshness_text(loads: list[TableLoad], query: SemanticQuery, language: Language) -> tuple[str | None, list[str]]:
+    """ "Data up to …" for the answer, and a note when the range runs past the data."""
+    dated = [t for t in loads if t.max_data_date is not None]
+    if not dated:
+        return None, []
+    newest = min(t.max_data_date for t in dated if t.max_data_date is not None)
+    parts = ", ".join(
+        f"{t.table_name} {t.loaded_at.strftime('%Y-%m-%d %H:%M')}" for t in dated if t.loaded_at is not None
+    )
+    key = "answer.fresh_loaded" if parts else "answer.fresh"
+    notes = []
+    if query.time_range.end > newest:
+        notes.append(text("answer.range_past_data", language, end=query.time_range.end.isoformat(), newest=newest))
+    return text(key, language, newest=newest.isoformat(), loads=parts), notes

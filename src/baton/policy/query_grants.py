@@ -1,0 +1,59 @@
+"""Grants checked on the question itself, before any SQL exists.
+
+A question about data the user may not see is refused out loud (``permission_denied``), not
+answered with an empty or silently filtered result; a row filter that applies becomes a note
+the answer states ("limited to region in (华东)"). The firewall enforces the same grants again
+on every statement; this check is what lets the refusal name the metric and the members.
+"""
+
+from __future__ import annotations
+
+from baton.catalog.model import Catalog
+from baton.contracts.common import Language
+from baton.contracts.semantic import SemanticQuery
+from baton.errors import PermissionDenied
+from baton.messages import both, text
+from baton.policy.principal import Principal
+
+
+def check_grants(catalog: Catalog, query: SemanticQuery, principal: Principal, language: Language) -> list[str]:
+    """Refuse what the user may not see; return the row-filter notes that apply."""
+    notes: list[str] = []
+    for metric in query.metrics:
+        label = catalog.metrics[metric].label
+        for table in catalog.tables_of(metric):
+            if not principal.can_read_table(table):
+                raise PermissionDenied(
+                    *both("answer.not_permitted_metric", user=principal.user, en=label.en, zh=label.zh, table=table),
+                    detail={"user": principal.user, "table": table, "metric": metric},
+                )
+            restricted = principal.row_filters.get(table, {})
+            for flt in query.filters:
+                column = catalog.dimensions[flt.dimension].columns[table]
+                allowed = restricted.get(column)
+                outside = [m for m in flt.members if allowed is not None and m not in allowed]
+                if outside:
+                    raise PermissionDenied(
+                        *both(
+                            "answer.not_permitted_members",
+                            user=principal.user,
+                            column=column,
+                            allowed=list(allowed or ()),
+                            outside=outside,
+                            allowed_zh="、".join(allowed or ()),
+                            outside_zh="、".join(outside),
+                        ),
+                        detail={"user": principal.user, "table": table, "column": column, "requested": outside},
+                    )
+            for column, allowed in restricted.items():
+                note = text(
+                    "answer.row_filter_note",
+                    language,
+                    user=principal.user,
+                    table=table,
+                    column=column,
+                    allowed=(", " if language == "en" else "、").join(allowed),
+                )
+                if note not in notes:
+                    notes.append(note)
+    return notes

@@ -1,0 +1,137 @@
+"""Engine profiles: everything Baton must know about one kind of warehouse, in one class.
+
+Modelled on sqlglot's one-``Dialect``-class-per-engine: a profile names its SQL dialect and
+URL schemes, opens a hardened read-only backend, estimates a statement's cost, and holds the
+table that maps its driver's exceptions into Baton's error tree. Code elsewhere asks the
+profile (``engine.dialect``) and never compares engine names.
+
+Profiles are registered by name and imported lazily, so a DuckDB user never imports psycopg.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+from baton.contracts.common import Dialect
+from baton.errors import BatonError, ConfigError, ToolFailure
+from baton.messages import both
+
+
+class ConnectionSettings(Protocol):
+    """What an engine needs to open a backend (``baton.config.Settings`` provides it)."""
+
+    @property
+    def warehouse_url(self) -> str: ...
+
+    @property
+    def memory_limit(self) -> str: ...
+
+    @property
+    def threads(self) -> int: ...
+
+    def duckdb_path(self) -> Path: ...
+
+
+@dataclass(frozen=True)
+class RawResult:
+    """What a backend returns for one statement: typed columns, rows, truncation and time."""
+
+    columns: list[tuple[str, str]]
+    rows: list[tuple[Any, ...]]
+    truncated: bool
+    elapsed_ms: float
+
+
+class Backend(Protocol):
+    """One open, read-only connection to a warehouse (what the runner drives)."""
+
+    engine: Engine
+
+    def execute(self, sql: str, *, timeout_s: float = ..., row_cap: int = ...) -> RawResult: ...
+
+    def explain_cost(self, sql: str) -> float: ...
+
+    def schema(self) -> dict[str, dict[str, str]]: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class ErrorRule:
+    """Driver exceptions of these types become ``error`` with the message ``key``."""
+
+    types: tuple[type[BaseException], ...]
+    error: type[BatonError]
+    key: str
+
+
+class Engine:
+    """An engine profile. Subclasses set the class attributes and implement :meth:`open`."""
+
+    name: ClassVar[str]
+    dialect: ClassVar[Dialect]
+    schemes: ClassVar[tuple[str, ...]]
+
+    def open(self, settings: ConnectionSettings) -> Backend:
+        raise NotImplementedError
+
+    def error_rules(self) -> Sequence[ErrorRule]:
+        """The driver-exception table, most specific first (the first matching rule wins)."""
+        return ()
+
+    def translate(self, exc: BaseException, **fields: Any) -> BatonError:
+        """``exc`` as a typed Baton error; the engine's own text goes to ``detail`` (the trace),
+        never into the message a user reads (it may quote the rewritten SQL)."""
+        for rule in self.error_rules():
+            if isinstance(exc, rule.types):
+                en, zh = both(rule.key, error=type(exc).__name__, **fields)
+                return rule.error(en, zh, detail={"engine_error": str(exc)[:2000], **fields})
+        en, zh = both("warehouse.failed", error=type(exc).__name__)
+        return ToolFailure(en, zh, detail={"engine_error": str(exc)[:2000]})
+
+    def accepts(self, url: str) -> bool:
+        return url.startswith(self.schemes)
+
+
+_REGISTRY: dict[str, str] = {
+    "duckdb": "baton.warehouse.duckdb_backend:DuckDBEngine",
+    "postgres": "baton.warehouse.postgres_backend:PostgresEngine",
+}
+_SCHEMES: dict[str, str] = {"duckdb://": "duckdb", "postgresql://": "postgres", "postgres://": "postgres"}
+
+
+def engine_named(name: str) -> Engine:
+    """The profile registered as ``name`` (its module is imported on first use)."""
+    target = _REGISTRY.get(name)
+    if target is None:
+        raise ConfigError(
+            f"Unknown warehouse engine {name!r}; known: {', '.join(sorted(_REGISTRY))}.",
+            f"未知的数据仓库引擎 {name!r}；支持：{', '.join(sorted(_REGISTRY))}。",
+        )
+    module, _, cls = target.partition(":")
+    engine = getattr(importlib.import_module(module), cls)()
+    assert isinstance(engine, Engine)
+    return engine
+
+
+def engine_name_for_url(url: str) -> str | None:
+    """The registered engine for a warehouse URL, by scheme (no driver is imported)."""
+    return next((name for scheme, name in _SCHEMES.items() if url.startswith(scheme)), None)
+
+
+def engine_for_url(url: str) -> Engine:
+    name = engine_name_for_url(url)
+    if name is None:
+        raise ConfigError(
+            f"Unsupported warehouse URL {url!r}; use one of: {', '.join(_SCHEMES)}",
+            f"不支持的数据仓库地址 {url!r}；可用：{', '.join(_SCHEMES)}",
+        )
+    return engine_named(name)
+
+
+def supported_schemes() -> tuple[str, ...]:
+    return tuple(_SCHEMES)
