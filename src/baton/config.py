@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from baton.contracts.run import Budget
 from baton.errors import ConfigError
+from baton.messages import both
 
 
 class Settings(BaseModel):
@@ -76,7 +77,7 @@ def fallback_runs_dir() -> Path:
 def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
     value = data.get(name, {})
     if not isinstance(value, dict):
-        raise ConfigError(f"[{name}] must be a table", f"[{name}] 必须是一个表（table）")
+        raise ConfigError(*both("config.not_a_table", name=name))
     return value
 
 
@@ -84,11 +85,9 @@ def load_settings(path: Path) -> Settings:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ConfigError(
-            f"Cannot read config {path}: {exc.strerror}", f"无法读取配置文件 {path}：{exc.strerror}"
-        ) from exc
+        raise ConfigError(*both("config.cannot_read", path=path, error=exc.strerror)) from exc
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})", f"{path}：TOML 格式错误（{exc}）") from exc
+        raise ConfigError(*both("config.not_toml", path=path, error=exc)) from exc
     base = path.resolve().parent
     try:
         warehouse = _section(data, "warehouse")
@@ -114,8 +113,7 @@ def load_settings(path: Path) -> Settings:
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first["loc"])
         raise ConfigError(
-            f"{path}: field {field}: {first['msg']}",
-            f"{path}：字段 {field}：{first['msg']}",
+            *both("config.bad_field", path=path, field=field, error=first["msg"]),
             detail={"file": str(path)},
         ) from exc
 
@@ -128,7 +126,7 @@ def resolve_config(explicit: Path | None = None, *, build_default: Callable[[Pat
     """
     if explicit is not None:
         if not explicit.is_file():
-            raise ConfigError(f"Config file not found: {explicit}", f"找不到配置文件：{explicit}")
+            raise ConfigError(*both("config.not_found", path=explicit))
         return load_settings(explicit)
     env = os.environ.get("BATON_CONFIG")
     if env:
@@ -137,9 +135,6 @@ def resolve_config(explicit: Path | None = None, *, build_default: Callable[[Pat
     config = demo_dir / "baton.toml"
     if not config.is_file():
         if build_default is None:
-            raise ConfigError(
-                "No config given and no default demo exists; run `baton demo init` or pass --config.",
-                "未指定配置且默认演示库不存在；请运行 `baton demo init` 或使用 --config。",
-            )
+            raise ConfigError(*both("config.no_demo"))
         build_default(demo_dir)
     return load_settings(config)

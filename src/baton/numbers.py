@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from baton.contracts.common import Language, Unit
 from baton.errors import InvalidInput
+from baton.messages import both, pick, text
 
 if TYPE_CHECKING:
     from baton.contracts.values import KeyNumber
@@ -36,6 +37,9 @@ _CURRENCY_WORDS: dict[str, tuple[str, str]] = {
     "GBP": ("英镑", "GBP"),
     "JPY": ("日元", "JPY"),
 }
+"""ISO 4217 code -> (Chinese, English) unit word after an amount in prose. Formatting data keyed by
+currency code, like :data:`CURRENCY_SIGNS` and the 万/亿 scales (an unknown code is written as
+itself), so it stays here rather than in :mod:`baton.messages`."""
 
 
 def currency_sign(currency: str | None) -> str:
@@ -48,9 +52,9 @@ def currency_sign(currency: str | None) -> str:
 def currency_word(currency: str | None, language: Language) -> str:
     """The unit word after an amount in prose: 元 / 美元, or the ISO code."""
     if currency is None:
-        return "单位" if language == "zh" else "units"
+        return text("numbers.no_currency", language)
     zh, en = _CURRENCY_WORDS.get(currency, (currency, currency))
-    return zh if language == "zh" else en
+    return pick(language, zh, en)
 
 
 # (threshold, divisor, suffix), largest first.
@@ -90,15 +94,9 @@ def _to_decimal(value: object) -> Decimal | None:
         try:
             parsed = Decimal(value.strip().replace(",", ""))
         except InvalidOperation as exc:
-            raise InvalidInput(
-                f"not a number: {value!r}",
-                f"不是数字：{value!r}",
-            ) from exc
+            raise InvalidInput(*both("numbers.not_a_number", value=value)) from exc
         return parsed if parsed.is_finite() else None
-    raise InvalidInput(
-        f"cannot format {type(value).__name__} as a number",
-        f"无法将 {type(value).__name__} 格式化为数字",
-    )
+    raise InvalidInput(*both("numbers.cannot_format", kind=type(value).__name__))
 
 
 def _group(d: Decimal, places: Decimal | None) -> str:
@@ -146,11 +144,11 @@ def format_number(value: object, unit: Unit = "number", language: Language = "zh
         if percent == 0:
             sign = ""
         return f"{sign}{percent:,.1f}%"
-    text = _scaled(magnitude, language)
-    if text.strip("0.,") == "":
+    shown = _scaled(magnitude, language)
+    if shown.strip("0.,") == "":
         sign = ""
     prefix = currency_sign(currency) if unit == "currency" else ""
-    return f"{sign}{prefix}{text}"
+    return f"{sign}{prefix}{shown}"
 
 
 def format_change(current: object, previous: object, language: Language) -> str:
@@ -159,10 +157,10 @@ def format_change(current: object, previous: object, language: Language) -> str:
     if cur is None or prev is None:
         return MISSING
     if prev == 0:
-        return "基期为0" if language == "zh" else "base 0"
+        return text("numbers.base_zero", language)
     change = (cur - prev) / abs(prev)
-    text = format_number(change, "ratio", language)
-    return text if text.startswith("-") else f"+{text}"
+    shown = format_number(change, "ratio", language)
+    return shown if shown.startswith("-") else f"+{shown}"
 
 
 def axis_label_expr(unit: Unit, language: Language, currency: str | None = None) -> str:
@@ -186,7 +184,7 @@ def format_exact(value: object, unit: Unit, language: Language, currency: str | 
     """A result cell as an answer sentence states it, unscaled: ``¥25,413,813.40``,
     ``1,234``, ``12.34%`` (a ratio × 100, two decimals); a negative amount as ``-¥1.00``."""
     if value is None:
-        return "—" if language == "zh" else "n/a"
+        return text("numbers.missing", language)
     if isinstance(value, str):
         return value
     number = float(value)  # type: ignore[arg-type]
@@ -203,7 +201,7 @@ def format_exact(value: object, unit: Unit, language: Language, currency: str | 
 def format_signed_percent(value: object, language: Language) -> str:
     """A relative change given as a ratio: ``+12.34%`` / ``-3.10%``."""
     if value is None:
-        return "—" if language == "zh" else "n/a"
+        return text("numbers.missing", language)
     return f"{float(value) * 100:+.2f}%"  # type: ignore[arg-type]
 
 

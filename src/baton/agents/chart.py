@@ -31,17 +31,10 @@ from baton.charts.model import CellValue
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
+from baton.messages import text
 from baton.stats import peak_window_for
 
 PERIOD_COLUMN = "period"
-_GRAIN_LABEL = {
-    "zh": {"day": "日期", "week": "周", "month": "月份", "quarter": "季度", "year": "年份"},
-    "en": {"day": "Date", "week": "Week", "month": "Month", "quarter": "Quarter", "year": "Year"},
-}
-_EVERY = {
-    "zh": {"day": "每日", "week": "每周", "month": "每月", "quarter": "每季度", "year": "每年"},
-    "en": {"day": "Daily", "week": "Weekly", "month": "Monthly", "quarter": "Quarterly", "year": "Yearly"},
-}
 
 
 def _capital(text: str) -> str:
@@ -59,18 +52,14 @@ class ChartPlan:
     spec: dict[str, Any] | None
 
 
-def _say(language: Language, zh: str, en: str) -> str:
-    return zh if language == "zh" else en
-
-
 def span_label(start: dt.date, end: dt.date, language: Language) -> str:
     """A period as a reader names it: a whole month reads ``2026年6月``/``Jun 2026``."""
     whole_month = start.day == 1 and start.year == end.year and start.month == end.month
     if whole_month and end.day == calendar.monthrange(end.year, end.month)[1]:
-        return _say(language, f"{start.year}年{start.month}月", start.strftime("%b %Y"))
+        return text("charts.month", language, date=start)
     if start == end:
         return start.isoformat()
-    return _say(language, f"{start.isoformat()} 至 {end.isoformat()}", f"{start.isoformat()} – {end.isoformat()}")
+    return text("charts.span", language, start=start.isoformat(), end=end.isoformat())
 
 
 def intent_of(query: SemanticQuery) -> Intent | None:
@@ -117,7 +106,7 @@ def _peak_mark(query: SemanticQuery, rows: list[tuple[CellValue, ...]], language
         return ()
     at, _ = max(valued, key=lambda pair: float(pair[1]))
     assert isinstance(at, dt.date)
-    return (ChartMark("peak", at, _say(language, "最高", "Peak")),)
+    return (ChartMark("peak", at, text("charts.peak", language)),)
 
 
 class ChartAgent:
@@ -136,40 +125,30 @@ class ChartAgent:
         label = self.catalog.metrics[metric].label.for_lang(language)
         if intent_of(query) == "relationship":
             second = self.catalog.metrics[query.metrics[1]].label.for_lang(language)
-            label = _say(language, f"{label}与{second}", f"{label} and {second}")
+            label = text("charts.two_measures", language, label=label, second=second)
         tr = query.time_range
         when = span_label(tr.start, tr.end, language)
+        titled = {"label": _capital(label), "label_zh": label, "when": when}
         if query.comparison is not None:
-            kind = (
-                _say(language, "环比", "vs previous period")
-                if query.comparison.kind == "previous_period"
-                else _say(language, "同比", "vs same period last year")
-            )
-            return _say(language, f"{label}{kind}（{when}）", f"{_capital(label)} {kind} ({when})")
+            kind = text(f"charts.vs_{query.comparison.kind}", language)
+            return text("charts.title_comparison", language, kind=kind, **titled)
         if query.grain is not None:
-            every = _EVERY[language][query.grain]
+            every = text(f"charts.every_{query.grain}", language)
             dims = self._dims_text(query, language) if query.dimensions else ""
-            each = f"各{dims}" if dims else ""
-            by = f" by {dims}" if dims else ""
-            return _say(language, f"{each}{every}{label}（{when}）", f"{every} {label}{by} ({when})")
+            key = "charts.title_trend_by" if dims else "charts.title_trend"
+            return text(key, language, every=every, label=label, dims=dims, when=when)
         if query.dimensions and query.top_n is not None:
             dims = self._dims_text(query, language)
-            word = _say(
-                language, "最低" if query.order == "asc" else "最高", "Bottom" if query.order == "asc" else "Top"
-            )
-            return _say(
-                language,
-                f"{label}{word}的 {query.top_n} 个{dims}（{when}）",
-                f"{word} {query.top_n} {dims} by {label} ({when})",
-            )
+            word = text("charts.bottom" if query.order == "asc" else "charts.top", language)
+            return text("charts.title_top", language, word=word, count=query.top_n, dims=dims, label=label, when=when)
         if query.dimensions:
             dims = self._dims_text(query, language)
-            return _say(language, f"各{dims}{label}（{when}）", f"{_capital(label)} by {dims} ({when})")
-        return _say(language, f"{label}（{when}）", f"{_capital(label)} ({when})")
+            return text("charts.title_by", language, dims=dims, **titled)
+        return text("charts.title", language, **titled)
 
     def _dims_text(self, query: SemanticQuery, language: Language) -> str:
         labels = [self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions]
-        return ("、" if language == "zh" else " and ").join(labels)
+        return text("charts.dims_sep", language).join(labels)
 
     def request(self, query: SemanticQuery, table: ResultTable, language: Language) -> ChartRequest | None:
         """The chart request for ``table``; ``None`` when there is nothing to chart."""
@@ -185,7 +164,7 @@ class ChartAgent:
             picks.append(
                 (
                     names.index(PERIOD_COLUMN),
-                    ChartColumn(PERIOD_COLUMN, "time", _GRAIN_LABEL[language][query.grain]),
+                    ChartColumn(PERIOD_COLUMN, "time", text(f"charts.grain_{query.grain}", language)),
                     "time",
                 )
             )
@@ -195,8 +174,8 @@ class ChartAgent:
                 picks.append((names.index(dim), ChartColumn(dim, "dimension", label), f"member:{dim}"))
         if query.comparison is not None and f"{metric}_previous" in names:
             tr, prev = query.time_range, query.comparison.range
-            current_label = _say(language, "本期 ", "Current: ") + span_label(tr.start, tr.end, language)
-            previous_label = _say(language, "对比期 ", "Previous: ") + span_label(prev.start, prev.end, language)
+            current_label = text("charts.current_period", language, span=span_label(tr.start, tr.end, language))
+            previous_label = text("charts.previous_period", language, span=span_label(prev.start, prev.end, language))
             picks.append((names.index(metric), ChartColumn(metric, "measure", current_label, unit, currency), "value"))
             previous = f"{metric}_previous"
             picks.append(
@@ -249,10 +228,10 @@ class ChartAgent:
         days (from the quality check) are marked and drawn distinctly, never dropped."""
         req = self.request(query, table, language)
         if req is not None and incomplete:
-            label = _say(language, "数据不完整", "incomplete data")
+            label = text("charts.incomplete_mark", language)
             req = dataclasses.replace(req, marks=(*req.marks, *(ChartMark("incomplete", d, label) for d in incomplete)))
         if req is None or intent_of(query) is None:
-            reason = _say(language, "单个数值或空结果，不需要图表", "a single value or an empty result needs no chart")
+            reason = text("charts.no_chart_single_value", language)
             return ChartPlan(req, ChartChoice("table", reason), None)
         choice = choose_chart(req)
         if choice.kind == "table":
@@ -299,9 +278,8 @@ def analysis_chart(
             rows.append((day, value))
     if len(rows) < 2:
         return None
-    zh = language == "zh"
     marks: list[ChartMark] = [
-        ChartMark("incomplete", day, "数据不完整" if zh else "incomplete data")
+        ChartMark("incomplete", day, text("charts.incomplete_mark", language))
         for day in incomplete
         if start <= day <= end
     ]
@@ -309,16 +287,12 @@ def analysis_chart(
         peak = peak_window_for(day, catalog.calendar)
         if peak is not None and peak.is_peak_day(day):
             marks.append(ChartMark("peak", day, peak.label(language)))
-    marks += [ChartMark("change_point", day, "均值变点" if zh else "change point") for day in change_points]
+    marks += [ChartMark("change_point", day, text("charts.change_point", language)) for day in change_points]
     label = info.label.for_lang(language)
-    title = (
-        f"每日{label}（{start.isoformat()} 至 {end.isoformat()}）"
-        if zh
-        else f"Daily {label} ({start.isoformat()} to {end.isoformat()})"
-    )
+    title = text("charts.title_daily", language, label=label, start=start.isoformat(), end=end.isoformat())
     request = ChartRequest(
         columns=(
-            ChartColumn("period", "time", "日期" if zh else "date"),
+            ChartColumn("period", "time", text("charts.date_axis", language)),
             ChartColumn(metric, "measure", label, unit=info.unit, currency=catalog.currency_of(metric)),
         ),
         rows=tuple(rows),

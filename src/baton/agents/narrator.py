@@ -15,23 +15,17 @@ from baton.catalog.model import Catalog
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
+from baton.messages import text
 from baton.numbers import format_exact
 from baton.numbers import format_signed_percent as format_pct
 
-_GRAIN = {
-    "zh": {"day": "天", "week": "周", "month": "月", "quarter": "季度", "year": "年"},
-    "en": {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"},
-}
-
 
 def period_text(start: date, end: date, words: str | None, language: Language) -> str:
-    span = (
-        f"{start.isoformat()} 至 {end.isoformat()}" if language == "zh" else f"{start.isoformat()} to {end.isoformat()}"
-    )
+    span = text("answer.span", language, start=start.isoformat(), end=end.isoformat())
     if start == end:
         span = start.isoformat()
     if words:
-        return f"{words}（{span}）" if language == "zh" else f"{words} ({span})"
+        return text("answer.period_words", language, words=words, span=span)
     return span
 
 
@@ -49,11 +43,11 @@ class Narrator:
         parts = []
         for flt in query.filters:
             dim = self.catalog.dimensions[flt.dimension].label.for_lang(language)
-            members = ("、" if language == "zh" else ", ").join(
+            members = text("answer.list_sep", language).join(
                 self.member_label(flt.dimension, m, language) for m in flt.members
             )
-            parts.append(f"{dim}={members}" if language == "zh" else f"{dim} = {members}")
-        return ("（" + "；".join(parts) + "）") if language == "zh" else (" (" + "; ".join(parts) + ")")
+            parts.append(text("answer.filter_part", language, dim=dim, members=members))
+        return text("answer.filters", language, parts=text("answer.filter_sep", language).join(parts))
 
     def _row_label(self, query: SemanticQuery, row: dict[str, Any], language: Language) -> str:
         bits = []
@@ -69,13 +63,9 @@ class Narrator:
         period = period_text(tr.start, tr.end, tr.text, language)
         filters = self._filters_text(query, language)
         if not rows:
-            return (
-                f"{period}{filters}没有查到符合条件的数据。"
-                if language == "zh"
-                else f"No data matched for {period}{filters}."
-            )
+            return text("answer.no_rows", language, period=period, filters=filters)
         sentences = [self._metric_sentence(query, m, rows, period, filters, language) for m in query.metrics]
-        return ("" if language == "zh" else " ").join(sentences)
+        return text("answer.metric_sep", language).join(sentences)
 
     def _metric_sentence(
         self,
@@ -101,9 +91,7 @@ class Narrator:
         if query.dimensions:
             return self._breakdown_sentence(query, metric, rows, period, filters, language, fmt)
         value = rows[0][metric]
-        if language == "zh":
-            return f"{period}{filters}的{label}为 {fmt(value)}。"
-        return f"{label}{filters} for {period} was {fmt(value)}."
+        return text("answer.value", language, label=label, filters=filters, period=period, value=fmt(value))
 
     def _comparison_sentence(
         self,
@@ -118,18 +106,23 @@ class Narrator:
         label = self.catalog.metrics[metric].label.for_lang(language)
         cmp = query.comparison
         assert cmp is not None
-        kind = (
-            ("环比" if cmp.kind == "previous_period" else "同比")
-            if language == "zh"
-            else ("vs the previous period" if cmp.kind == "previous_period" else "vs the same period last year")
-        )
+        kind = text(f"answer.kind_{cmp.kind}", language)
         prev_period = period_text(cmp.range.start, cmp.range.end, None, language)
         if not query.dimensions:
             row = rows[0]
             cur, prev, pct = row[metric], row[f"{metric}_previous"], row[f"{metric}_change_pct"]
-            if language == "zh":
-                return f"{period}{filters}的{label}为 {fmt(cur)}，对比期（{prev_period}）为 {fmt(prev)}，{kind} {format_pct(pct, language)}。"
-            return f"{label}{filters} for {period} was {fmt(cur)}, {format_pct(pct, language)} {kind} ({prev_period}: {fmt(prev)})."
+            return text(
+                "answer.comparison",
+                language,
+                label=label,
+                filters=filters,
+                period=period,
+                current=fmt(cur),
+                previous_period=prev_period,
+                previous=fmt(prev),
+                kind=kind,
+                pct=format_pct(pct, language),
+            )
         ranked = sorted(
             (r for r in rows if r.get(f"{metric}_change_pct") is not None),
             key=lambda r: float(r[f"{metric}_change_pct"]),
@@ -140,22 +133,22 @@ class Narrator:
         low_pct, high_pct = low.get(f"{metric}_change_pct"), high.get(f"{metric}_change_pct")
         falls_only = high_pct is not None and float(high_pct) < 0
         rises_only = low_pct is not None and float(low_pct) > 0
-        if language == "zh":
-            low_word = "增幅最小" if rises_only else "降幅最大"
-            high_word = "降幅最小" if falls_only else "增幅最大"
-            return (
-                f"{period}{filters}各组{label}{kind}：{low_word}的是 {self._row_label(query, low, language)}"
-                f"（{format_pct(low_pct, language)}，{fmt(low[metric])}），"
-                f"{high_word}的是 {self._row_label(query, high, language)}（{format_pct(high_pct, language)}，"
-                f"{fmt(high[metric])}）；对比期为 {prev_period}。"
-            )
-        low_word = "smallest rise" if rises_only else "largest fall"
-        high_word = "smallest fall" if falls_only else "largest rise"
-        return (
-            f"{label}{filters} for {period}, {kind} ({prev_period}): {low_word} "
-            f"{self._row_label(query, low, language)} ({format_pct(low_pct, language)}, {fmt(low[metric])}), "
-            f"{high_word} {self._row_label(query, high, language)} ({format_pct(high_pct, language)}, "
-            f"{fmt(high[metric])})."
+        return text(
+            "answer.comparison_groups",
+            language,
+            label=label,
+            filters=filters,
+            period=period,
+            kind=kind,
+            previous_period=prev_period,
+            low_word=text("answer.smallest_rise" if rises_only else "answer.largest_fall", language),
+            low=self._row_label(query, low, language),
+            low_pct=format_pct(low_pct, language),
+            low_value=fmt(low[metric]),
+            high_word=text("answer.smallest_fall" if falls_only else "answer.largest_rise", language),
+            high=self._row_label(query, high, language),
+            high_pct=format_pct(high_pct, language),
+            high_value=fmt(high[metric]),
         )
 
     def _grain_sentence(
@@ -170,19 +163,22 @@ class Narrator:
     ) -> str:
         label = self.catalog.metrics[metric].label.for_lang(language)
         assert query.grain is not None
-        grain = _GRAIN[language][query.grain]
         first, last = rows[0], rows[-1]
         peak = max((r for r in rows if r[metric] is not None), key=lambda r: float(r[metric]), default=first)
-        if language == "zh":
-            return (
-                f"{period}{filters}的{label}按{grain}共 {len(rows)} 个数据点：首个 {self._row_label(query, first, language)} 为 "
-                f"{fmt(first[metric])}，最近 {self._row_label(query, last, language)} 为 {fmt(last[metric])}；"
-                f"最高为 {self._row_label(query, peak, language)}（{fmt(peak[metric])}）。"
-            )
-        return (
-            f"{label}{filters} by {grain} for {period}: {len(rows)} points, from {fmt(first[metric])} "
-            f"({self._row_label(query, first, language)}) to {fmt(last[metric])} ({self._row_label(query, last, language)}); "
-            f"peak {fmt(peak[metric])} ({self._row_label(query, peak, language)})."
+        return text(
+            "answer.series",
+            language,
+            label=label,
+            filters=filters,
+            period=period,
+            grain=text(f"answer.grain_{query.grain}", language),
+            count=len(rows),
+            first=self._row_label(query, first, language),
+            first_value=fmt(first[metric]),
+            last=self._row_label(query, last, language),
+            last_value=fmt(last[metric]),
+            peak=self._row_label(query, peak, language),
+            peak_value=fmt(peak[metric]),
         )
 
     def _breakdown_sentence(
@@ -196,39 +192,31 @@ class Narrator:
         fmt: Callable[[Any], str],
     ) -> str:
         label = self.catalog.metrics[metric].label.for_lang(language)
-        dims = ("、" if language == "zh" else " and ").join(
+        dims = text("answer.and_sep", language).join(
             self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
         )
+        where = {"label": label, "filters": filters, "period": period, "dims": dims}
         valued = [r for r in rows if r[metric] is not None]
         ordered = sorted(valued, key=lambda r: float(r[metric]), reverse=True)
         if query.top_n is not None:
-            items = ("、" if language == "zh" else ", ").join(
-                f"{self._row_label(query, r, language)}（{fmt(r[metric])}）"
-                if language == "zh"
-                else f"{self._row_label(query, r, language)} ({fmt(r[metric])})"
+            items = text("answer.list_sep", language).join(
+                text("answer.item_value", language, item=self._row_label(query, r, language), value=fmt(r[metric]))
                 for r in rows
             )
-            word = (
-                ("最低" if query.order == "asc" else "最高")
-                if language == "zh"
-                else ("bottom" if query.order == "asc" else "top")
-            )
-            if language == "zh":
-                return f"{period}{filters}{label}{word}的{len(rows)}个{dims}：{items}。"
-            return f"{word.capitalize()} {len(rows)} {dims} by {label}{filters}, {period}: {items}."
+            word = text("answer.bottom_word" if query.order == "asc" else "answer.top_word", language)
+            return text("answer.top_n", language, word=word, count=len(rows), items=items, **where)
         if not ordered:
-            return f"{period}{filters}{label}没有数值。" if language == "zh" else f"No {label} values for {period}."
+            return text("answer.no_values", language, **where)
         high, low = ordered[0], ordered[-1]
+        high_text = {"high": self._row_label(query, high, language), "high_value": fmt(high[metric])}
         if len(ordered) == 1:
-            if language == "zh":
-                return f"{period}{filters}按{dims}拆分的{label}：仅 1 组，{self._row_label(query, high, language)} 为 {fmt(high[metric])}。"
-            return f"{label} by {dims}{filters}, {period}: one group, {self._row_label(query, high, language)} ({fmt(high[metric])})."
-        if language == "zh":
-            return (
-                f"{period}{filters}按{dims}拆分的{label}：最高为 {self._row_label(query, high, language)}（{fmt(high[metric])}），"
-                f"最低为 {self._row_label(query, low, language)}（{fmt(low[metric])}），共 {len(rows)} 组。"
-            )
-        return (
-            f"{label} by {dims}{filters}, {period}: highest {self._row_label(query, high, language)} ({fmt(high[metric])}), "
-            f"lowest {self._row_label(query, low, language)} ({fmt(low[metric])}); {len(rows)} groups."
+            return text("answer.breakdown_one", language, **where, **high_text)
+        return text(
+            "answer.breakdown",
+            language,
+            **where,
+            **high_text,
+            low=self._row_label(query, low, language),
+            low_value=fmt(low[metric]),
+            count=len(rows),
         )

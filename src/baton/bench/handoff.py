@@ -29,6 +29,7 @@ from baton.bench.measure import (
     score_step,
 )
 from baton.bench.strategies import STRATEGIES, WINDOW_K, run_strategy
+from baton.messages import bilingual
 
 DEFAULT_STEPS: tuple[int, ...] = (6, 20, 50)
 
@@ -93,7 +94,7 @@ def _pct(value: float) -> str:
 
 def render_table(result: dict[str, Any]) -> Table:
     """One row per strategy and chain length: retention by class, drift, leaks, tokens."""
-    table = Table(title="Handoff benchmark · 交接基准（what each receiving agent is given）")
+    table = Table(title=bilingual("prompt.bench_title"))
     for header, justify in (
         ("strategy", "left"),
         ("steps", "right"),

@@ -28,6 +28,7 @@ from baton.context.tokens import count_tokens
 from baton.contracts.agent_outputs import OUTPUT_MODELS, AgentName
 from baton.contracts.handoff import Baton, MustKeep
 from baton.contracts.ledger import LedgerSnapshot
+from baton.messages import bilingual
 
 STRATEGIES: tuple[str, ...] = ("full_history", "last_output", "window", "baton")
 WINDOW_K = 3
@@ -82,35 +83,36 @@ def raw_message(step: ChainStep) -> str:
     summary = report.result.summary if report.result is not None else ""
     lines = [
         f"## [{step.agent} · step {step.step}]",
-        f"思考 · reasoning: {report.reasoning or ''}",
-        f"工具输出 · tool output:\n{step.tool_output}",
+        bilingual("prompt.bench_reasoning", reasoning=report.reasoning or ""),
+        bilingual("prompt.bench_tool_output", output=step.tool_output),
     ]
+    sep = bilingual("prompt.bench_item_sep")
     if step.new_constraints:
-        lines.append("新增约束 · constraints added: " + "；".join(step.new_constraints))
+        lines.append(bilingual("prompt.bench_constraints_added", constraints=sep.join(step.new_constraints)))
     if step.notes:
-        lines.append(f"备注 · notes: {step.notes}")
+        lines.append(bilingual("prompt.bench_notes", notes=step.notes))
     lines.append(f"Summary: {summary}")
     if report.issues:
-        lines.append("Issues: " + "；".join(report.issues))
+        lines.append("Issues: " + sep.join(report.issues))
     lines.append("Output JSON: " + json.dumps(step.output.model_dump(mode="json"), ensure_ascii=False))
     return "\n".join(lines)
 
 
 def _frame(step: ChainStep, title: str, body: Sequence[str]) -> str:
     model = OUTPUT_MODELS[step.agent]
-    lines = ["# Task · 任务", TASK.question]
+    lines = [bilingual("prompt.task"), TASK.question]
     if TASK.goal:
         lines.append(TASK.goal)
-    lines.append("# Constraints · 约束")
+    lines.append(bilingual("prompt.constraints"))
     lines += [f"- {c}" for c in INITIAL_CONSTRAINTS]
-    lines.append(f"# Your step · 本步任务 ({step.agent}, {step.report.task_id})")
+    lines.append(bilingual("prompt.bench_your_step", agent=step.agent, task_id=step.report.task_id))
     lines.append(INSTRUCTIONS[step.agent])
-    lines.append(f"Project · 项目: {PROJECT_CONTEXT}")
+    lines.append(bilingual("prompt.project", project=PROJECT_CONTEXT))
     if body:
         lines.append(title)
         lines += list(body)
-    lines.append("# Answer format · 输出格式")
-    lines.append("Reply with JSON matching · 以 JSON 回复: " + outline_schema(model.model_json_schema()))
+    lines.append(bilingual("prompt.answer_format"))
+    lines.append(bilingual("prompt.reply_with", schema=outline_schema(model.model_json_schema())))
     return "\n".join(lines) + "\n"
 
 
@@ -121,13 +123,13 @@ def run_text_strategy(name: str, chain: Sequence[ChainStep]) -> StrategyRun:
     for idx, step in enumerate(chain):
         if name == "full_history":
             chosen = list(range(idx))
-            title = "# Conversation so far · 对话历史"
+            title = bilingual("prompt.bench_full_history")
         elif name == "last_output":
             chosen = [idx - 1] if idx >= 1 else []
-            title = "# Previous agent's output · 上一步输出"
+            title = bilingual("prompt.bench_last_output")
         elif name == "window":
             chosen = list(range(max(0, idx - WINDOW_K), idx))
-            title = f"# Last {WINDOW_K} outputs · 最近 {WINDOW_K} 步输出"
+            title = bilingual("prompt.bench_window", k=WINDOW_K)
         else:
             raise ValueError(f"unknown text strategy {name!r}")
         text = _frame(step, title, [messages[i] for i in chosen])

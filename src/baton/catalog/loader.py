@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from baton.catalog.model import Catalog
 from baton.errors import ConfigError
+from baton.messages import both
 
 PathKey = tuple[str | int, ...]
 
@@ -56,10 +57,10 @@ def _read_text(path: Path) -> str:
         return path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(
-            f"Cannot read {path}: {exc.strerror}", f"无法读取 {path}：{exc.strerror}", detail={"file": str(path)}
+            *both("catalog.cannot_read", path=path, error=exc.strerror), detail={"file": str(path)}
         ) from exc
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text", f"{path}：不是 UTF-8 文本", detail={"file": str(path)}) from exc
+        raise ConfigError(*both("catalog.not_utf8", path=path), detail={"file": str(path)}) from exc
 
 
 def _parse(path: Path, text: str) -> Any:
@@ -69,8 +70,7 @@ def _parse(path: Path, text: str) -> Any:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         raise ConfigError(
-            f"{path}:{line}: not valid YAML ({getattr(exc, 'problem', exc)})",
-            f"{path} 第 {line} 行：YAML 格式错误（{getattr(exc, 'problem', exc)}）",
+            *both("catalog.not_yaml", path=path, line=line, error=getattr(exc, "problem", exc)),
             detail={"file": str(path), "line": line},
         ) from exc
 
@@ -94,8 +94,7 @@ def validation_error(path: Path, exc: ValidationError, lines: dict[PathKey, int]
     line = _line_for(lines, loc)
     msg = first["msg"]
     return ConfigError(
-        f"{path}:{line}: field {field}: {msg}",
-        f"{path} 第 {line} 行，字段 {field}：{msg}",
+        *both("catalog.bad_field", path=path, line=line, field=field, error=msg),
         detail={"file": str(path), "line": line, "field": field, "errors": len(exc.errors())},
     )
 
@@ -114,7 +113,7 @@ def load_catalog(path: Path) -> Catalog:
         return hit
     data = _parse(path, text)
     if not isinstance(data, dict):
-        raise ConfigError(f"{path}: a catalog must be a mapping", f"{path}：指标目录必须是一个映射（mapping）")
+        raise ConfigError(*both("catalog.not_mapping", path=path))
     try:
         catalog = Catalog.model_validate(data)
     except ValidationError as exc:

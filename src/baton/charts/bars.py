@@ -18,7 +18,6 @@ from baton.charts.common import (
     color_scale,
     member_text,
     period_text,
-    say,
     time_x,
 )
 from baton.charts.data import Record, as_float, fold_other, time_key, to_json, top_members
@@ -64,7 +63,7 @@ def _apply_marks(ctx: Ctx, records: list[Record], key: str = "member") -> None:
             r["note"] = m.label
             r["mark_kind"] = m.kind
         if not hits:
-            ctx.notes.append(f"{m.label}（{target}）" if ctx.lang == "zh" else f"{m.label} ({target})")
+            ctx.notes.append(ctx.say("charts.mark_at", label=m.label, at=target))
 
 
 def build_bar(ctx: Ctx, horizontal: bool) -> tuple[dict[str, Any], list[Record]]:
@@ -127,8 +126,8 @@ def build_bar(ctx: Ctx, horizontal: bool) -> tuple[dict[str, Any], list[Record]]
                 },
             }
         )
-        ctx.note_interval("误差线", "Error bars")
-    ctx.note_incomplete(records, "浅色虚线框", "Pale dashed bars")
+        ctx.note_interval("charts.how_error_bars")
+    ctx.note_incomplete(records, "charts.how_dashed_bars")
     size = {"height": max(160, 24 * len(order))} if horizontal else {}
     return {"layer": layers, **size}, records
 
@@ -146,7 +145,7 @@ def _with_shares(records: list[Record], group_key: str | None, ctx: Ctx) -> None
 
 def _share_tooltip(ctx: Ctx, member_title: str | None) -> list[dict[str, Any]]:
     tips = ctx.tooltip(member_title, with_time=bool(ctx.times))
-    tips.insert(-1, {"field": "share_text", "type": "nominal", "title": say(ctx.lang, "占比", "Share")})
+    tips.insert(-1, {"field": "share_text", "type": "nominal", "title": ctx.say("charts.share")})
     return tips
 
 
@@ -176,7 +175,7 @@ def build_stacked(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
     rank = {m: i for i, m in enumerate(order)}
     for r in records:
         r["rank"] = rank[r["member"]]
-    share_axis = {"title": say(ctx.lang, f"{ctx.measure.label}占比", f"Share of {ctx.measure.label}"), "format": ".0%"}
+    share_axis = {"title": ctx.say("charts.share_of", label=ctx.measure.label), "format": ".0%"}
     val = {"field": "value", "type": "quantitative", "stack": "normalize", "axis": share_axis}
     enc: dict[str, Any] = {
         "color": {
@@ -197,7 +196,7 @@ def build_stacked(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
     else:
         enc.update(x=val)
         size = {"height": 60}
-    ctx.note_incomplete(records, "浅色虚线框", "Pale dashed segments")
+    ctx.note_incomplete(records, "charts.how_dashed_segments")
     bar = {"mark": {"type": "bar", "stroke": "white", "strokeWidth": 1}, "encoding": enc}
     return {**bar, **size}, records
 
@@ -225,7 +224,7 @@ def build_donut(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
         "mark": {"type": "text", "radius": 145, "fontSize": 11},
         "encoding": {**common, "text": {"field": "label_text"}, "color": {"value": "#333"}},
     }
-    ctx.note_incomplete(records, "浅色虚线扇区", "Pale dashed slices")
+    ctx.note_incomplete(records, "charts.how_dashed_slices")
     return {"layer": [arc, text], "width": 380, "height": 320}, records
 
 
@@ -246,7 +245,7 @@ def _grouped_records(ctx: Ctx, period: bool) -> tuple[list[Record], list[str], s
     previous. Long form: the later time (or the first-seen value of the period dimension) is
     the current period.
     """
-    total = say(ctx.lang, "合计", "Total")
+    total = ctx.say("charts.total")
     member_col = ctx.dims[0] if ctx.dims else None
     records: list[Record] = []
     if len(ctx.measures) >= 2:
@@ -263,7 +262,7 @@ def _grouped_records(ctx: Ctx, period: bool) -> tuple[list[Record], list[str], s
                 )
         groups = [m.label for m in measures]
         groups = groups[::-1] if period else groups
-        return records, groups, say(ctx.lang, "期间", "Period") if period else "", member_col
+        return records, groups, ctx.say("charts.period") if period else "", member_col
     if period:
         period_col, member_col = _period_columns(ctx)
     else:
@@ -342,10 +341,10 @@ def build_grouped(ctx: Ctx, period: bool) -> tuple[dict[str, Any], list[Record]]
                 },
             }
         )
-        ctx.note_interval("误差线", "Error bars")
+        ctx.note_interval("charts.how_error_bars")
     if period and len(groups) == 2:
         layers.append(_change_layer(ctx, records, groups, order))
-    ctx.note_incomplete(records, "浅色虚线框", "Pale dashed bars")
+    ctx.note_incomplete(records, "charts.how_dashed_bars")
     return {"layer": layers}, records
 
 
@@ -359,9 +358,7 @@ def _change_layer(ctx: Ctx, records: list[Record], groups: list[str], order: lis
         cur, prev = vals.get(current), vals.get(previous)
         top = max(v for v in (cur, prev, 0.0) if v is not None)
         changes.append({"member": member, "top": top, "change_text": format_change(cur, prev, ctx.lang)})
-    ctx.notes.append(
-        say(ctx.lang, f"标注：{current}相对{previous}的变化", f"Labels: change of {current} vs {previous}")
-    )
+    ctx.notes.append(ctx.say("charts.note_change_labels", current=current, previous=previous))
     return {
         "data": {"values": changes},
         "mark": {"type": "text", "baseline": "bottom", "dy": -14, "fontSize": 12, "fontWeight": "bold"},

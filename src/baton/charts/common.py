@@ -12,7 +12,6 @@ from typing import Any
 
 from baton.charts.data import (
     ADDITIVE_UNITS,
-    OTHER_LABEL,
     Record,
     as_float,
     incomplete_rows,
@@ -22,6 +21,7 @@ from baton.charts.data import (
 from baton.charts.model import CellValue, ChartColumn, ChartRequest
 from baton.contracts.common import Language, Unit
 from baton.errors import InvalidInput
+from baton.messages import both, text
 from baton.numbers import axis_label_expr, format_number
 
 # The family the renderer registers (Noto Sans CJK, OFL) first; the rest serve browsers that
@@ -64,14 +64,10 @@ OTHER_COLOR = "#b0b0b0"
 MARK_COLORS = {"anomaly": "#d62728", "peak": "#e6550d", "change_point": "#6a3d9a", "incomplete": "#7f7f7f"}
 
 
-def say(language: Language, zh: str, en: str) -> str:
-    return zh if language == "zh" else en
-
-
 def member_text(value: CellValue, language: Language) -> str:
     """A dimension member as a label; a missing member stays visible as (空)/(blank)."""
     if value is None or value == "":
-        return say(language, "（空）", "(blank)")
+        return text("charts.blank", language)
     if isinstance(value, dt.datetime):
         return value.isoformat(sep=" ", timespec="minutes")
     if isinstance(value, dt.date):
@@ -82,7 +78,7 @@ def member_text(value: CellValue, language: Language) -> str:
 def period_text(value: CellValue, language: Language) -> str:
     """A period label: a first-of-month date reads as the month (2025年6月 / Jun 2025)."""
     if isinstance(value, dt.date) and not isinstance(value, dt.datetime) and value.day == 1:
-        return say(language, f"{value.year}年{value.month}月", value.strftime("%b %Y"))
+        return text("charts.month", language, date=value)
     return member_text(value, language)
 
 
@@ -96,7 +92,7 @@ class Ctx:
     def __post_init__(self) -> None:
         measures = self.req.by_role("measure")
         if not measures:
-            raise InvalidInput("a chart needs a measure column", "图表需要一个度量列")
+            raise InvalidInput(*both("charts.needs_measure"))
         self.measure: ChartColumn = measures[0]
         self.measures = measures
         self.dims = self.req.by_role("dimension")
@@ -118,13 +114,13 @@ class Ctx:
 
     @property
     def other(self) -> str:
-        return OTHER_LABEL[self.lang]
+        return text("charts.other", self.lang)
 
     def fmt(self, value: object, unit: Unit | None = None) -> str:
         return format_number(value, unit or self.unit, self.lang, self.measure.currency)
 
     def status(self, incomplete: bool) -> str:
-        return say(self.lang, "数据不完整", "incomplete") if incomplete else say(self.lang, "完整", "complete")
+        return text("charts.status_incomplete" if incomplete else "charts.status_complete", self.lang)
 
     def cell(self, row: tuple[CellValue, ...], column: ChartColumn | None) -> CellValue:
         return None if column is None else row[self.req.index(column)]
@@ -177,33 +173,29 @@ class Ctx:
                     "title": f"{self.low.label} – {self.high.label}",
                 }
             )
-        tips.append({"field": "status", "type": "nominal", "title": say(self.lang, "数据状态", "Data status")})
+        tips.append({"field": "status", "type": "nominal", "title": text("charts.data_status", self.lang)})
         return tips
 
-    def note_incomplete(self, records: list[Record], how_zh: str, how_en: str) -> None:
+    def say(self, key: str, **fields: Any) -> str:
+        """The message ``key`` in the chart's language."""
+        return text(key, self.lang, **fields)
+
+    def note_incomplete(self, records: list[Record], how: str) -> None:
+        """Note how incomplete rows are drawn; ``how`` is the message key of the drawing."""
         n = sum(1 for r in records if r.get("incomplete"))
         if n:
-            self.notes.append(say(self.lang, f"{how_zh}：数据不完整（{n} 个）", f"{how_en}: incomplete data ({n})"))
+            self.notes.append(self.say("charts.note_incomplete", how=self.say(how), count=n))
 
-    def note_interval(self, how_zh: str, how_en: str) -> None:
+    def note_interval(self, how: str) -> None:
+        """Note how the interval is drawn; ``how`` is the message key of the drawing."""
         if self.low is not None and self.high is not None:
             self.notes.append(
-                say(
-                    self.lang,
-                    f"{how_zh}：{self.low.label} – {self.high.label}",
-                    f"{how_en}: {self.low.label} – {self.high.label}",
-                )
+                self.say("charts.note_interval", how=self.say(how), low=self.low.label, high=self.high.label)
             )
 
     def note_folded(self, n_folded: int) -> None:
         if n_folded:
-            self.notes.append(
-                say(
-                    self.lang,
-                    f"另有 {n_folded} 个成员合并为“{self.other}”",
-                    f"{n_folded} more members merged into '{self.other}'",
-                )
-            )
+            self.notes.append(self.say("charts.note_folded", count=n_folded, other=self.other))
 
 
 def color_scale(order: list[str], other: str) -> dict[str, Any]:
@@ -242,8 +234,8 @@ def time_format(values: list[CellValue], language: Language) -> tuple[str, str]:
     days = [v.date() if isinstance(v, dt.datetime) else v for v in times]
     span = (max(days) - min(days)).days if days else 0
     if span > 400:
-        return "utcyearmonthdate", say(language, "%Y年%-m月", "%b %Y")
-    return "utcyearmonthdate", say(language, "%-m月%-d日", "%b %-d")
+        return "utcyearmonthdate", text("charts.axis_month_format", language)
+    return "utcyearmonthdate", text("charts.axis_day_format", language)
 
 
 def time_x(ctx: Ctx, *, title: bool = True) -> dict[str, Any]:

@@ -22,7 +22,6 @@ JsonValue = str | int | float | bool | None
 Record = dict[str, Any]
 
 ADDITIVE_UNITS: frozenset[Unit] = frozenset({"currency", "count", "number"})
-OTHER_LABEL = {"zh": "其他", "en": "Other"}
 
 
 def as_float(value: object) -> float | None:
@@ -58,13 +57,17 @@ def time_key(value: object) -> str:
     return str(value)
 
 
+_NOT_FLAGGED = ("", "false", "0", "no", "n", "ok", "complete", "否")
+"""Flag-cell texts read as "not flagged" (vocabulary matched against data, not a message)."""
+
+
 def is_flagged(value: object) -> bool:
     """A quality-flag cell: true, 1, or a non-empty text other than false/0/no/ok."""
     if value is None:
         return False
     if isinstance(value, bool | int | float | Decimal):
         return bool(value)
-    return str(value).strip().lower() not in ("", "false", "0", "no", "n", "ok", "complete", "否")
+    return str(value).strip().lower() not in _NOT_FLAGGED
 
 
 def incomplete_rows(req: ChartRequest) -> list[bool]:

@@ -9,14 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from baton.charts.choose import MAX_SERIES
-from baton.charts.common import PALETTE, Ctx, color_scale, member_text, say
+from baton.charts.common import PALETTE, Ctx, color_scale, member_text
 from baton.charts.data import Record, as_float
 from baton.numbers import axis_label_expr
 
 
 def build_histogram(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
     records = ctx.finish_records(ctx.base_records(None))
-    ctx.note_incomplete(records, "计入直方图", "Counted in the bins")
+    ctx.note_incomplete(records, "charts.how_in_bins")
     spec = {
         "mark": {"type": "bar", "color": PALETTE[0], "stroke": "white", "strokeWidth": 0.5},
         "encoding": {
@@ -27,7 +27,7 @@ def build_histogram(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
                 "title": ctx.measure.label,
                 "axis": {"labelExpr": ctx.value_axis()["labelExpr"]},
             },
-            "y": {"aggregate": "count", "type": "quantitative", "title": say(ctx.lang, "数量", "Count")},
+            "y": {"aggregate": "count", "type": "quantitative", "title": ctx.say("charts.count")},
         },
     }
     return spec, records
@@ -60,10 +60,8 @@ def build_boxplot(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
                 "encoding": {**enc, "tooltip": ctx.tooltip(dim.label if dim else None)},
             }
         )
-        ctx.note_incomplete(records, "空心点", "Hollow points")
-    ctx.notes.append(
-        say(ctx.lang, "箱线：四分位距；须线 1.5 倍四分位距；点为离群值", "Box: IQR; whiskers 1.5×IQR; dots: outliers")
-    )
+        ctx.note_incomplete(records, "charts.how_hollow_points")
+    ctx.notes.append(ctx.say("charts.note_boxplot"))
     return {"layer": layers}, records
 
 
@@ -96,7 +94,7 @@ def build_scatter(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
     tooltip += [
         {"field": "x_text", "type": "nominal", "title": mx.label},
         {"field": "y_text", "type": "nominal", "title": my.label},
-        {"field": "status", "type": "nominal", "title": say(ctx.lang, "数据状态", "Data status")},
+        {"field": "status", "type": "nominal", "title": ctx.say("charts.data_status")},
     ]
     enc: dict[str, Any] = {
         "x": {
@@ -131,5 +129,5 @@ def build_scatter(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
                 "encoding": enc,
             }
         )
-        ctx.note_incomplete(records, "空心点", "Hollow points")
+        ctx.note_incomplete(records, "charts.how_hollow_points")
     return {"layer": layers}, records

@@ -12,7 +12,7 @@ from collections import defaultdict
 from typing import Any
 
 from baton.charts.choose import MAX_SERIES
-from baton.charts.common import MARK_COLORS, Ctx, color_scale, member_text, say, time_x
+from baton.charts.common import MARK_COLORS, Ctx, color_scale, member_text, time_x
 from baton.charts.data import Record, as_float, fold_other, time_key, to_json, top_members
 
 MAX_POINTS_WITH_DOTS = 62
@@ -36,7 +36,7 @@ def _series_records(ctx: Ctx) -> tuple[list[Record], str | None]:
                     "incomplete": ctx.incomplete[i],
                 }
             )
-    return records, say(ctx.lang, "指标", "Measure")
+    return records, ctx.say("charts.measure")
 
 
 def _split_incomplete(records: list[Record]) -> bool:
@@ -90,7 +90,7 @@ def build_line(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
                 },
             }
         )
-        ctx.note_interval("阴影", "Band")
+        ctx.note_interval("charts.how_band")
     layers.append(
         {
             "mark": {"type": "line", "strokeWidth": 2},
@@ -137,7 +137,7 @@ def build_line(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
                 },
             }
         )
-        ctx.note_incomplete(records, "空心点和虚线", "Hollow points and dashed lines")
+        ctx.note_incomplete(records, "charts.how_hollow_dashed")
     layers.extend(_annotation_layers(ctx, records, x))
     return {"layer": layers}, records
 

@@ -15,6 +15,7 @@ from typing import Literal, TypeAlias
 
 from baton.contracts.common import Language, Unit
 from baton.errors import InvalidInput
+from baton.messages import both
 
 ColumnRole = Literal["time", "dimension", "measure", "interval_low", "interval_high", "flag"]
 Intent = Literal["trend", "compare", "share", "distribution", "relationship", "period_comparison"]
@@ -94,23 +95,14 @@ class ChartRequest:
     def __post_init__(self) -> None:
         names = [c.name for c in self.columns]
         if len(set(names)) != len(names):
-            raise InvalidInput(
-                f"chart columns must have unique names, got {names}",
-                f"图表列名必须唯一，实际为 {names}",
-            )
+            raise InvalidInput(*both("charts.duplicate_columns", names=names))
         width = len(self.columns)
         for i, row in enumerate(self.rows):
             if len(row) != width:
-                raise InvalidInput(
-                    f"chart row {i} has {len(row)} values but there are {width} columns",
-                    f"图表第 {i} 行有 {len(row)} 个值，但共有 {width} 列",
-                )
+                raise InvalidInput(*both("charts.row_width", row=i, values=len(row), width=width))
         for role in ("interval_low", "interval_high", "flag"):
             if sum(1 for c in self.columns if c.role == role) > 1:
-                raise InvalidInput(
-                    f"at most one '{role}' column is allowed",
-                    f"最多只能有一个“{role}”列",
-                )
+                raise InvalidInput(*both("charts.one_role_column", role=role))
 
     # Small helpers every later step uses; they keep role look-ups in one place.
     def by_role(self, role: ColumnRole) -> tuple[ChartColumn, ...]:

@@ -20,6 +20,7 @@ import vl_convert
 
 from baton.charts.schema import VEGA_LITE_VERSION
 from baton.errors import ToolFailure
+from baton.messages import both
 
 FONT_PACKAGE = "noto_cjk_sans_otc"
 FONT_DIR_ENV = "BATON_CJK_FONT_DIR"
@@ -66,10 +67,7 @@ def ensure_cjk_font() -> Path | None:
         try:
             vl_convert.register_font_directory(str(folder))
         except Exception as exc:  # vl-convert raises plain exceptions for unreadable fonts
-            raise ToolFailure(
-                f"could not register the CJK font folder {folder}: {exc}",
-                f"无法注册中文字体目录 {folder}：{exc}",
-            ) from exc
+            raise ToolFailure(*both("charts.font_register_failed", folder=folder, error=exc)) from exc
         _registered.append(folder)
         return folder
 
@@ -77,11 +75,7 @@ def ensure_cjk_font() -> Path | None:
 def _prepare(spec: dict[str, Any]) -> None:
     folder = ensure_cjk_font()
     if folder is None and _CJK.search(json.dumps(spec, ensure_ascii=False)):
-        raise ToolFailure(
-            "no CJK font is available, so Chinese labels would render as boxes; "
-            f"install the '{FONT_PACKAGE.replace('_', '-')}' package or set {FONT_DIR_ENV}",
-            f"没有可用的中文字体，中文标签会显示为方框；请安装 {FONT_PACKAGE.replace('_', '-')} 或设置 {FONT_DIR_ENV}",
-        )
+        raise ToolFailure(*both("charts.no_cjk_font", package=FONT_PACKAGE.replace("_", "-"), env=FONT_DIR_ENV))
 
 
 def render_svg(spec: dict[str, Any]) -> str:
@@ -90,7 +84,7 @@ def render_svg(spec: dict[str, Any]) -> str:
     try:
         svg: str = vl_convert.vegalite_to_svg(spec, vl_version=VL_VERSION)
     except Exception as exc:
-        raise ToolFailure(f"chart rendering failed: {exc}", f"图表渲染失败：{exc}") from exc
+        raise ToolFailure(*both("charts.render_failed", error=exc)) from exc
     return svg
 
 
@@ -100,5 +94,5 @@ def render_png(spec: dict[str, Any], scale: float = 2.0) -> bytes:
     try:
         png: bytes = vl_convert.vegalite_to_png(spec, vl_version=VL_VERSION, scale=scale)
     except Exception as exc:
-        raise ToolFailure(f"chart rendering failed: {exc}", f"图表渲染失败：{exc}") from exc
+        raise ToolFailure(*both("charts.render_failed", error=exc)) from exc
     return png

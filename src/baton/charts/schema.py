@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from baton.errors import InvalidChartSpec
+from baton.messages import both
 
 if TYPE_CHECKING:
     import jsonschema
@@ -74,10 +75,7 @@ def _validator() -> jsonschema.Draft7Validator:
 def validate_spec(spec: object) -> None:
     """Raise :class:`InvalidChartSpec` unless ``spec`` is a valid Vega-Lite v5 spec."""
     if not isinstance(spec, dict):
-        raise InvalidChartSpec(
-            f"a chart spec must be a JSON object, got {type(spec).__name__}",
-            f"图表规格必须是 JSON 对象，实际为 {type(spec).__name__}",
-        )
+        raise InvalidChartSpec(*both("charts.spec_not_object", kind=type(spec).__name__))
     if _fast_validator().is_valid(spec):
         return
     from jsonschema.exceptions import best_match
@@ -87,12 +85,10 @@ def validate_spec(spec: object) -> None:
         worst = best_match(errors)
         where = "/".join(str(p) for p in worst.absolute_path) or "(top level)"
         raise InvalidChartSpec(
-            f"chart spec is not valid Vega-Lite v5 at {where}: {worst.message[:300]}",
-            f"图表规格不符合 Vega-Lite v5 规范（位置 {where}）：{worst.message[:300]}",
+            *both("charts.spec_invalid_at", where=where, error=worst.message[:300]),
             detail={"path": where, "errors": len(errors)},
         )
     raise InvalidChartSpec(
-        "chart spec is not valid Vega-Lite v5",
-        "图表规格不符合 Vega-Lite v5 规范",
+        *both("charts.spec_invalid"),
         detail={"path": "(unknown)", "errors": 1},
     )

@@ -19,6 +19,7 @@ from baton.charts.lines import build_line
 from baton.charts.model import ChartChoice, ChartKind, ChartRequest
 from baton.charts.schema import validate_spec
 from baton.errors import ChartNotApplicable
+from baton.messages import both
 
 DEFAULT_WIDTH = 640
 DEFAULT_HEIGHT = 320
@@ -74,8 +75,7 @@ def build_spec(req: ChartRequest, choice: ChartChoice | None = None) -> dict[str
     missing = "a measure column" if ctx is None else _needs(ctx, choice.kind)
     if ctx is None or missing is not None:
         raise ChartNotApplicable(
-            f"a {choice.kind} chart needs {missing}: {choice.reason}",
-            f"{choice.kind} 图表无法绘制此结果（需要 {missing}）：{choice.reason}",
+            *both("charts.not_applicable", kind=choice.kind, missing=missing, reason=choice.reason),
             detail={"kind": choice.kind},
         )
     period = req.intent == "period_comparison"

@@ -35,6 +35,7 @@ from baton.cli.common import (
 from baton.cli.errors import ANSWER_EXIT, error_line, reported
 from baton.contracts.common import Language
 from baton.errors import BatonError, exit_code
+from baton.messages import bilingual, text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -147,7 +148,7 @@ def _answer_question(
             answer = run(question, as_of=parse_as_of(as_of), budget=budget)
         except KeyboardInterrupt:
             # the run was marked cancelled (state kept, resumable) before the interrupt got here
-            err("user_cancelled: cancelled / 已取消 — `baton runs resume` can continue it")
+            err(bilingual("cli.cancelled_resumable"))
             raise typer.Exit(130) from None
         finally:
             session.close()
@@ -159,12 +160,12 @@ def _answer_question(
         console = _console()
         render_answer(answer, console)
         if delivery.chart_png is not None:
-            console.print(("图表已保存：" if answer.language == "zh" else "Chart saved: ") + str(delivery.chart_png))
+            console.print(text("cli.chart_saved", answer.language, path=str(delivery.chart_png)))
     if delivery.stdout is not None:
         print(delivery.stdout)
     if fmt != "terminal":
         for path in delivery.written:
-            err(("已写入：" if answer.language == "zh" else "Wrote: ") + str(path))
+            err(text("cli.wrote", answer.language, path=str(path)))
     for warning in delivery.warnings:
         err(f"[yellow]{warning}[/yellow]")
     raise typer.Exit(ANSWER_EXIT[answer.status])
@@ -244,16 +245,13 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt:
-        err("cancelled / 已取消 (user_cancelled)")
+        err(bilingual("cli.cancelled"))
         sys.exit(130)
     except BatonError as exc:
         err(error_line(exc, None))
         sys.exit(exit_code(exc))
     except Exception as exc:
-        err(
-            f"[red]tool_failure[/red]: internal error ({type(exc).__name__}); "
-            "run with BATON_DEBUG=1 for details / 内部错误，设置 BATON_DEBUG=1 查看详情"
-        )
+        err(bilingual("cli.internal_error", error=type(exc).__name__))
         if os.environ.get("BATON_DEBUG"):
             raise
         sys.exit(1)

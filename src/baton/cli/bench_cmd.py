@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from baton.errors import InvalidInput
+from baton.messages import both
 
 bench_app = typer.Typer(no_args_is_help=True, help="Benchmarks that back Baton's claims with numbers.")
 
@@ -16,11 +17,9 @@ def _steps(raw: str) -> list[int]:
     try:
         steps = [int(part) for part in raw.split(",") if part.strip()]
     except ValueError as exc:
-        raise InvalidInput(
-            f"--steps must be integers like 6,20,50, got {raw!r}", f"--steps 必须是整数列表，如 6,20,50，收到 {raw!r}"
-        ) from exc
+        raise InvalidInput(*both("cli.bad_steps", raw=raw)) from exc
     if not steps or any(s < 1 or s > 500 for s in steps):
-        raise InvalidInput("--steps must be between 1 and 500", "--steps 必须在 1 到 500 之间")
+        raise InvalidInput(*both("cli.steps_range"))
     return steps
 
 

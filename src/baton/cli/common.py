@@ -17,6 +17,7 @@ from baton.config import Settings, resolve_config
 from baton.contracts.common import Language
 from baton.contracts.run import Budget
 from baton.errors import BatonError, InvalidInput
+from baton.messages import both
 
 ConfigOpt = Annotated[
     Path | None, typer.Option("--config", envvar="BATON_CONFIG", help="baton.toml to use (default: the demo).")
@@ -43,21 +44,13 @@ def read_question(raw: str) -> str:
     """The question argument, or standard input for "-" (must be UTF-8 text)."""
     if raw != "-":
         if any("\ud800" <= ch <= "\udfff" for ch in raw):  # undecodable argv bytes (surrogateescape)
-            raise InvalidInput(
-                "The question is not UTF-8 text (binary input).",
-                "问题不是 UTF-8 文本（二进制输入）。",
-                detail={"reason": "not_utf8"},
-            )
+            raise InvalidInput(*both("cli.not_utf8"), detail={"reason": "not_utf8"})
         return raw
     data = sys.stdin.buffer.read()
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InvalidInput(
-            "The question is not UTF-8 text (binary input).",
-            "问题不是 UTF-8 文本（二进制输入）。",
-            detail={"reason": "not_utf8", "bytes": len(data)},
-        ) from exc
+        raise InvalidInput(*both("cli.not_utf8"), detail={"reason": "not_utf8", "bytes": len(data)}) from exc
 
 
 def budget_for(
@@ -87,9 +80,7 @@ def budget_for(
             else Budget.model_validate({**settings.budget.model_dump(), **overrides})
         )
     except ValidationError as exc:
-        raise InvalidInput(
-            f"Invalid budget: {exc.errors()[0]['msg']}", f"预算参数无效：{exc.errors()[0]['msg']}"
-        ) from exc
+        raise InvalidInput(*both("cli.bad_budget", error=exc.errors()[0]["msg"])) from exc
 
 
 def record_early_failure(kind: str, question: str, user: str | None, exc: BatonError, runs_dir: Path | None) -> None:
@@ -129,9 +120,7 @@ def parse_as_of(raw: str | None) -> date | None:
     try:
         return date.fromisoformat(raw)
     except ValueError as exc:
-        raise InvalidInput(
-            f"--as-of must be YYYY-MM-DD, got {raw!r}", f"--as-of 必须是 YYYY-MM-DD 格式，收到 {raw!r}"
-        ) from exc
+        raise InvalidInput(*both("cli.bad_as_of", raw=raw)) from exc
 
 
 def settings_or_record(kind: str, question: str, user: str | None, config: Path | None) -> Settings:

@@ -3,8 +3,6 @@ drivers (an analysis), the result table, SQL, definitions, freshness, assumption
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
@@ -13,49 +11,38 @@ from rich.table import Table
 from rich.text import Text
 
 from baton.contracts.answer import Answer
+from baton.contracts.common import Language
+from baton.messages import text
 
-_LABELS: dict[str, dict[str, Any]] = {
-    "zh": {
-        "answer": "回答",
-        "table": "结果",
-        "sql": "SQL",
-        "metrics": "指标口径",
-        "assumptions": "假设与说明",
-        "run": "运行编号",
-        "truncated": "（结果已截断）",
-        "owner": "负责人",
-        "filters": "过滤条件",
-        "suggest": "建议",
-        "error": "错误码",
-        "analysis": "分析",
-        "drivers": "驱动因素",
-        "driver_columns": ("成员", "因子", "贡献", "占比", "q", "95% 区间"),
-        "handoffs": "交接",
-    },
-    "en": {
-        "answer": "Answer",
-        "table": "Result",
-        "sql": "SQL",
-        "metrics": "Metric definitions",
-        "assumptions": "Assumptions",
-        "run": "Run id",
-        "truncated": "(result truncated)",
-        "owner": "owner",
-        "filters": "filters",
-        "suggest": "Suggestions",
-        "error": "error code",
-        "analysis": "Analysis",
-        "drivers": "Drivers",
-        "driver_columns": ("members", "factor", "change", "share", "q", "95% CI"),
-        "handoffs": "handoffs",
-    },
-}
+_LABELS = (
+    "answer",
+    "table",
+    "sql",
+    "metrics",
+    "assumptions",
+    "run",
+    "truncated",
+    "owner",
+    "filters",
+    "suggest",
+    "error",
+    "analysis",
+    "drivers",
+    "handoffs",
+)
+_DRIVER_COLUMNS = ("members", "factor", "change", "share", "q", "ci")
+
+
+def _labels(language: Language) -> dict[str, str]:
+    return {name: text(f"cli.{name}", language) for name in _LABELS}
+
+
 _STYLE = {"answered": "green", "clarification_needed": "yellow", "refused": "red", "failed": "red"}
 
 
 def render_answer(answer: Answer, console: Console) -> None:
     lang = answer.language
-    t = _LABELS[lang]
+    t = _labels(lang)
     title = t["analysis"] if answer.handoffs else t["answer"]
     console.print(Panel(Text(answer.answer), title=f"{title} · {answer.status}", border_style=_STYLE[answer.status]))
     if answer.error is not None:
@@ -92,10 +79,9 @@ def render_answer(answer: Answer, console: Console) -> None:
 
 
 def _drivers(answer: Answer, console: Console) -> None:
-    t = _LABELS[answer.language]
-    table = Table(title=t["drivers"])
-    for name in t["driver_columns"]:
-        table.add_column(name)
+    table = Table(title=text("cli.drivers", answer.language))
+    for name in _DRIVER_COLUMNS:
+        table.add_column(text(f"cli.driver_{name}", answer.language))
     for d in answer.drivers:
         table.add_row(
             " × ".join(f"{k}={v}" for k, v in d.members.items()),

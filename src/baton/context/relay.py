@@ -22,6 +22,7 @@ from baton.contracts.agent_outputs import AgentOutputBase, AnyAgentOutput
 from baton.contracts.handoff import MUST_KEEP_FIELDS, Baton, Lineage, MustKeep, Task
 from baton.contracts.values import AppliedFilter, Assumption, ExcludedPath, KeyNumber
 from baton.errors import HandoffViolation, InvalidInput
+from baton.messages import both
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -30,11 +31,12 @@ def new_context_id() -> str:
     return f"ctx-{uuid.uuid4().hex[:16]}"
 
 
-def violation(field: str, step: int, reason_en: str, reason_zh: str, **detail: object) -> HandoffViolation:
-    """A HandoffViolation whose message and detail both name the field and the step."""
+def violation(field: str, step: int, reason: tuple[str, str], **detail: object) -> HandoffViolation:
+    """A HandoffViolation whose message and detail both name the field and the step; ``reason``
+    is the (English, Chinese) pair saying what broke."""
+    reason_en, reason_zh = reason
     return HandoffViolation(
-        f"handoff violation at step {step}, field {field}: {reason_en}",
-        f"第 {step} 步交接违规（字段 {field}）：{reason_zh}",
+        *both("context.violation", step=step, field=field, reason=reason_en, reason_zh=reason_zh),
         detail={"field": field, "step": step, **detail},
     )
 
@@ -108,23 +110,20 @@ def _check_payload(baton: Baton, expected: type[AgentOutputBase] | None) -> None
         raise violation(
             "payload",
             step,
-            f"expected {expected.__name__}, got {type(payload).__name__}",
-            f"应为 {expected.__name__}，实际为 {type(payload).__name__}",
+            both("context.payload_type", expected=expected.__name__, actual=type(payload).__name__),
             expected=expected.__name__,
             actual=type(payload).__name__,
         )
     try:  # re-validate from data: catches objects built with model_construct or mutated
         expected.model_validate(payload.model_dump())
     except ValidationError as exc:
-        raise violation(
-            "payload", step, f"payload does not validate: {exc.error_count()} error(s)", "载荷校验失败"
-        ) from exc
+        raise violation("payload", step, both("context.payload_invalid", count=exc.error_count())) from exc
 
 
 def check_first(baton: Baton, expected_output: type[AgentOutputBase] | None = None) -> None:
     """Checks for the first baton of a run (step 1, no parent)."""
     if baton.lineage.step != 1:
-        raise violation("lineage.step", baton.lineage.step, "a run starts at step 1", "接力须从第 1 步开始")
+        raise violation("lineage.step", baton.lineage.step, both("context.first_step"))
     _check_payload(baton, expected_output)
 
 
@@ -132,9 +131,9 @@ def check_handoff(prev: Baton, nxt: Baton, expected_output: type[AgentOutputBase
     """Raise :class:`HandoffViolation` unless ``nxt`` is a lawful successor of ``prev``."""
     step = nxt.lineage.step
     if nxt.task != prev.task:
-        raise violation("task", step, "the task is frozen after step 1", "任务在第 1 步后不可修改")
+        raise violation("task", step, both("context.task_frozen"))
     if not _is_prefix(prev.constraints, nxt.constraints):
-        raise violation("constraints", step, "constraints may only be appended", "约束只能追加，不能删除、修改或重排")
+        raise violation("constraints", step, both("context.constraints_append_only"))
     for name in MUST_KEEP_FIELDS:
         old: tuple[object, ...] = getattr(prev.must_keep, name)
         new: tuple[object, ...] = getattr(nxt.must_keep, name)
@@ -142,22 +141,19 @@ def check_handoff(prev: Baton, nxt: Baton, expected_output: type[AgentOutputBase
             raise violation(
                 f"must_keep.{name}",
                 step,
-                "must_keep may only be appended",
-                "必须保留的信息只能追加，不能删除或改写",
+                both("context.must_keep_append_only"),
                 kept=len(old),
                 received=len(new),
             )
     p, n = prev.lineage, nxt.lineage
     if n.run_id != p.run_id:
-        raise violation("lineage.run_id", step, "the run id changed", "运行编号被修改", expected=p.run_id)
+        raise violation("lineage.run_id", step, both("context.run_id_changed"), expected=p.run_id)
     if n.step != p.step + 1:
-        raise violation("lineage.step", step, f"expected step {p.step + 1}", f"应为第 {p.step + 1} 步")
+        raise violation("lineage.step", step, both("context.expected_step", step=p.step + 1))
     if n.parent_context_id != p.context_id:
-        raise violation(
-            "lineage.parent_context_id", step, "the parent must be the previous context", "父上下文须为上一步"
-        )
+        raise violation("lineage.parent_context_id", step, both("context.parent_context"))
     if n.context_id == p.context_id:
-        raise violation("lineage.context_id", step, "each step gets a fresh context id", "每一步须有新的上下文编号")
+        raise violation("lineage.context_id", step, both("context.fresh_context"))
     _check_payload(nxt, expected_output)
 
 
@@ -171,9 +167,7 @@ def check_chain(batons: Sequence[Baton], expected: Sequence[type[AgentOutputBase
     for i in range(1, len(batons)):
         check_handoff(batons[i - 1], batons[i], models[i])
         if batons[i].lineage.context_id in seen:
-            raise violation(
-                "lineage.context_id", batons[i].lineage.step, "a context id was reused", "上下文编号被重复使用"
-            )
+            raise violation("lineage.context_id", batons[i].lineage.step, both("context.context_reused"))
         seen.add(batons[i].lineage.context_id)
 
 

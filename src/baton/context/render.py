@@ -16,29 +16,30 @@ from baton.context.compress import Refs, must_keep_refs, render_model, render_ou
 from baton.contracts.agent_outputs import OUTPUT_MODELS
 from baton.contracts.handoff import MustKeep, TaskPacket
 from baton.contracts.ledger import Contradiction
+from baton.messages import bilingual
 
-MUST_KEEP_TITLE = "# MUST KEEP · 必须保留（never compressed · 不得压缩、不得改写）"
+MUST_KEEP_TITLE = bilingual("prompt.must_keep_title")
 
 
 def render_must_keep(must_keep: MustKeep, contradictions: tuple[Contradiction, ...] = ()) -> list[str]:
     """The fixed header. Every item is rendered whole and numbered (F, A, X, N, C)."""
     lines = [MUST_KEEP_TITLE]
     if must_keep.is_empty() and not contradictions:
-        return [*lines, "(nothing yet · 暂无)"]
-    lines.append("## Filters applied · 过滤条件")
+        return [*lines, bilingual("prompt.nothing_yet")]
+    lines.append(bilingual("prompt.filters"))
     lines += [f"F{i}. {f.predicate}" for i, f in enumerate(must_keep.filters_applied, 1)] or ["(none)"]
-    lines.append("## Assumptions · 前置假设")
+    lines.append(bilingual("prompt.assumptions"))
     lines += [f"A{i}. {a.text}" for i, a in enumerate(must_keep.assumptions, 1)] or ["(none)"]
-    lines.append("## Excluded paths · 已排除路径")
+    lines.append(bilingual("prompt.excluded"))
     lines += [
         f"X{i}. {x.path}" + (f" — {x.reason}" if x.reason else "") for i, x in enumerate(must_keep.excluded_paths, 1)
     ] or ["(none)"]
-    lines.append("## Key numbers · 关键数字（quote exactly · 原样引用）")
+    lines.append(bilingual("prompt.key_numbers"))
     lines += [f"N{i}. {n.label} = {n.rendered()} [{n.evidence_id}]" for i, n in enumerate(must_keep.key_numbers, 1)]
     if not must_keep.key_numbers:
         lines.append("(none)")
     if contradictions:
-        lines.append("## Contradictions · 矛盾（report both values · 两个值都要报告）")
+        lines.append(bilingual("prompt.contradictions"))
         lines += [f"C{i}. {c.rendered()}" for i, c in enumerate(contradictions, 1)]
     return lines
 
@@ -83,30 +84,32 @@ def render_input(key: str, value: Any, refs: Refs | None = None) -> list[str]:
 def render_packet(packet: TaskPacket) -> str:
     """The prompt text for ``packet``; the same packet always renders to the same text."""
     lines = render_must_keep(packet.must_keep, packet.contradictions)
-    lines.append("# Task · 任务")
+    lines.append(bilingual("prompt.task"))
     lines.append(packet.task.question)
     if packet.task.goal:
         lines.append(packet.task.goal)
-    lines.append("# Constraints · 约束")
+    lines.append(bilingual("prompt.constraints"))
     lines += [f"- {c}" for c in packet.constraints] or ["(none)"]
-    lines.append(f"# Your step · 本步任务 ({packet.agent}, {packet.task_id}, context {packet.context_id})")
+    lines.append(
+        bilingual("prompt.your_step", agent=packet.agent, task_id=packet.task_id, context_id=packet.context_id)
+    )
     lines.append(packet.instruction)
-    lines.append(f"Project · 项目: {packet.project_context}")
+    lines.append(bilingual("prompt.project", project=packet.project_context))
     if packet.grants.hidden_columns:
-        lines.append("Hidden columns · 已隐藏列: " + ", ".join(packet.grants.hidden_columns))
+        lines.append(bilingual("prompt.hidden_columns", columns=", ".join(packet.grants.hidden_columns)))
     if packet.input_data:
-        lines.append("# Input data · 输入数据")
+        lines.append(bilingual("prompt.input_data"))
         refs = must_keep_refs(packet.must_keep)
         for key, value in packet.input_data.items():
             lines += render_input(key, value, refs)
     if packet.history:
-        lines.append("# Earlier steps · 之前的步骤")
+        lines.append(bilingual("prompt.earlier_steps"))
         for item in packet.history:
             lines.append(f"[step {item.step} · {item.agent} · {item.level}]")
             lines += list(item.lines)
     if packet.notes:
-        lines.append("# Notes from the previous step · 上一步备注")
+        lines.append(bilingual("prompt.notes"))
         lines.append(packet.notes)
-    lines.append("# Answer format · 输出格式")
-    lines.append("Reply with JSON matching · 以 JSON 回复: " + outline_schema(packet.expected_output))
+    lines.append(bilingual("prompt.answer_format"))
+    lines.append(bilingual("prompt.reply_with", schema=outline_schema(packet.expected_output)))
     return "\n".join(lines) + "\n"

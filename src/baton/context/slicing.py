@@ -30,6 +30,7 @@ from baton.context.tokens import count_tokens
 from baton.contracts.agent_outputs import AgentName, AgentOutputBase
 from baton.contracts.handoff import GrantView, HistoryItem, MustKeep, Task, TaskPacket, output_schema
 from baton.contracts.ledger import LedgerSnapshot
+from baton.messages import bilingual
 
 DEFAULT_TOKEN_BUDGET = 6000
 
@@ -192,7 +193,7 @@ def build_packet(req: PacketRequest) -> tuple[TaskPacket, str]:
     history = list(compress_history(list(records.values()), req.step, req.must_keep))
     in_input = _steps_in_input(req.snapshot, req.spec, input_data)
     history = [
-        h.model_copy(update={"lines": (f"(given whole under input data · 见输入数据 {in_input[h.step]})",)})
+        h.model_copy(update={"lines": (bilingual("prompt.given_whole", key=in_input[h.step]),)})
         if h.level == "full" and h.step in in_input
         else h
         for h in history

@@ -15,6 +15,7 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from baton.errors import InvalidInput
+from baton.messages import both
 
 _SQLISH = re.compile(r"(?i)(<=|>=|<>|!=|=|<|>|\bbetween\b|\bin\s*\(|\blike\b|\bis\s+(not\s+)?null\b)")
 
@@ -49,8 +50,7 @@ def normalise_predicate(predicate: str, dialect: str = "duckdb") -> tuple[str, .
         node = sqlglot.parse_one(predicate, read=dialect, into=exp.Condition)
     except (SqlglotError, ValueError) as exc:
         raise InvalidInput(
-            f"not a SQL predicate: {predicate!r}",
-            f"不是合法的 SQL 过滤条件：{predicate!r}",
+            *both("context.not_a_predicate", predicate=predicate),
             detail={"predicate": predicate},
         ) from exc
     return tuple(sorted({_canonical(c, dialect) for c in _conjuncts(node)}))

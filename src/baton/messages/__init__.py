@@ -1,10 +1,16 @@
 """Every user-facing message Baton writes, in English and Chinese, in one place.
 
-Each area keeps its table in a module of this package (``firewall``, ``warehouse``,
-``analysis``, ``answer``, ``cli``); keys are ``<area>.<name>`` and every value is an
-``(English, Chinese)`` pair of ``str.format`` templates. ``text(key, language, **fields)``
-renders one; ``both(key, **fields)`` renders the pair a :class:`~baton.errors.BatonError`
-carries.
+Each area keeps its table in a module of this package (see :data:`AREAS`); keys are
+``<area>.<name>`` and every value is an ``(English, Chinese)`` pair of ``str.format``
+templates. ``text(key, language, **fields)`` renders one; ``both(key, **fields)`` renders the
+pair a :class:`~baton.errors.BatonError` carries.
+
+Both templates of a key take the same fields. A value that itself differs by language is
+passed twice: ``x`` for the English template and ``x_zh`` for the Chinese one (``localized``
+renders a message as such a pair of fields). Lines that are deliberately bilingual (prompt
+headings an LLM reads, a message printed before the user's language is known) hold the same
+text as both templates and are rendered with ``bilingual``. ``pick`` chooses between two texts
+that are data, not messages (catalog labels, currency words).
 
 Templates of findings may contain ``{num:key}`` placeholders for structured numbers; they
 pass through formatting untouched and are rendered later from the exact value.
@@ -12,17 +18,55 @@ pass through formatting untouched and are rendered later from the exact value.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 from baton.contracts.common import Language
-from baton.messages import analysis, answer, cli, firewall, warehouse
+from baton.messages import (
+    analysis,
+    answer,
+    catalog,
+    charts,
+    cli,
+    config,
+    context,
+    evals,
+    firewall,
+    nlu,
+    numbers,
+    policy,
+    prompt,
+    report,
+    runs,
+    sql,
+    stats,
+    warehouse,
+)
+
+AREAS: dict[str, ModuleType] = {
+    "firewall": firewall,
+    "warehouse": warehouse,
+    "analysis": analysis,
+    "answer": answer,
+    "cli": cli,
+    "charts": charts,
+    "report": report,
+    "nlu": nlu,
+    "config": config,
+    "catalog": catalog,
+    "policy": policy,
+    "runs": runs,
+    "stats": stats,
+    "sql": sql,
+    "context": context,
+    "prompt": prompt,
+    "numbers": numbers,
+    "evals": evals,
+}
+"""area -> the module holding its ``MESSAGES`` table."""
 
 MESSAGES: dict[str, tuple[str, str]] = {
-    **{f"firewall.{key}": value for key, value in firewall.MESSAGES.items()},
-    **{f"warehouse.{key}": value for key, value in warehouse.MESSAGES.items()},
-    **{f"analysis.{key}": value for key, value in analysis.MESSAGES.items()},
-    **{f"answer.{key}": value for key, value in answer.MESSAGES.items()},
-    **{f"cli.{key}": value for key, value in cli.MESSAGES.items()},
+    f"{area}.{key}": value for area, module in AREAS.items() for key, value in module.MESSAGES.items()
 }
 """key -> (English template, Chinese template)."""
 
@@ -48,6 +92,18 @@ def both(key: str, /, **fields: Any) -> tuple[str, str]:
     return text(key, "en", **fields), text(key, "zh", **fields)
 
 
+def localized(name: str, key: str, /, **fields: Any) -> dict[str, str]:
+    """The message ``key`` as the fields ``name`` (English) and ``name_zh`` (Chinese) that a
+    template with a language-dependent field takes."""
+    english, chinese = both(key, **fields)
+    return {name: english, f"{name}_zh": chinese}
+
+
+def bilingual(key: str, /, **fields: Any) -> str:
+    """A line deliberately written in both languages at once (its two templates are the same)."""
+    return text(key, "en", **fields)
+
+
 def pick(language: Language, zh: str, en: str) -> str:
     """Choose between two already-rendered texts (e.g. two catalog labels)."""
     return zh if language == "zh" else en
@@ -58,4 +114,4 @@ def firewall_codes() -> tuple[str, ...]:
     return tuple(key.removeprefix("firewall.") for key in MESSAGES if key.startswith("firewall."))
 
 
-__all__ = ["MESSAGES", "both", "firewall_codes", "pick", "text"]
+__all__ = ["AREAS", "MESSAGES", "bilingual", "both", "firewall_codes", "localized", "pick", "text"]

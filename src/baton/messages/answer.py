@@ -4,6 +4,59 @@ from __future__ import annotations
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "list_sep": (", ", "、"),
+    "and_sep": (" and ", "、"),
+    # the answer sentence (the narrator) -----------------------------------------------------------
+    "grain_day": ("day", "天"),
+    "grain_week": ("week", "周"),
+    "grain_month": ("month", "月"),
+    "grain_quarter": ("quarter", "季度"),
+    "grain_year": ("year", "年"),
+    "filter_part": ("{dim} = {members}", "{dim}={members}"),
+    "filter_sep": ("; ", "；"),
+    "filters": (" ({parts})", "（{parts}）"),
+    "metric_sep": (" ", ""),
+    "no_rows": ("No data matched for {period}{filters}.", "{period}{filters}没有查到符合条件的数据。"),
+    "value": ("{label}{filters} for {period} was {value}.", "{period}{filters}的{label}为 {value}。"),
+    "kind_previous_period": ("vs the previous period", "环比"),
+    "kind_same_period_last_year": ("vs the same period last year", "同比"),
+    "comparison": (
+        "{label}{filters} for {period} was {current}, {pct} {kind} ({previous_period}: {previous}).",
+        "{period}{filters}的{label}为 {current}，对比期（{previous_period}）为 {previous}，{kind} {pct}。",
+    ),
+    "smallest_rise": ("smallest rise", "增幅最小"),
+    "largest_fall": ("largest fall", "降幅最大"),
+    "smallest_fall": ("smallest fall", "降幅最小"),
+    "largest_rise": ("largest rise", "增幅最大"),
+    "comparison_groups": (
+        "{label}{filters} for {period}, {kind} ({previous_period}): {low_word} {low} ({low_pct}, {low_value}), "
+        "{high_word} {high} ({high_pct}, {high_value}).",
+        "{period}{filters}各组{label}{kind}：{low_word}的是 {low}（{low_pct}，{low_value}），"
+        "{high_word}的是 {high}（{high_pct}，{high_value}）；对比期为 {previous_period}。",
+    ),
+    "series": (
+        "{label}{filters} by {grain} for {period}: {count} points, from {first_value} ({first}) to {last_value} "
+        "({last}); peak {peak_value} ({peak}).",
+        "{period}{filters}的{label}按{grain}共 {count} 个数据点：首个 {first} 为 {first_value}，最近 {last} 为 "
+        "{last_value}；最高为 {peak}（{peak_value}）。",
+    ),
+    "item_value": ("{item} ({value})", "{item}（{value}）"),
+    "top_word": ("Top", "最高"),
+    "bottom_word": ("Bottom", "最低"),
+    "top_n": (
+        "{word} {count} {dims} by {label}{filters}, {period}: {items}.",
+        "{period}{filters}{label}{word}的{count}个{dims}：{items}。",
+    ),
+    "no_values": ("No {label} values for {period}.", "{period}{filters}{label}没有数值。"),
+    "breakdown_one": (
+        "{label} by {dims}{filters}, {period}: one group, {high} ({high_value}).",
+        "{period}{filters}按{dims}拆分的{label}：仅 1 组，{high} 为 {high_value}。",
+    ),
+    "breakdown": (
+        "{label} by {dims}{filters}, {period}: highest {high} ({high_value}), lowest {low} ({low_value}); "
+        "{count} groups.",
+        "{period}{filters}按{dims}拆分的{label}：最高为 {high}（{high_value}），最低为 {low}（{low_value}），"
+        "共 {count} 组。",
+    ),
     "incomplete_day": (
         "far fewer rows than the same weekday in earlier weeks",
         "当日行数明显低于前几周同星期",
@@ -59,8 +112,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "evidence_missing": ("Evidence {evidence_id} is missing from the run.", "运行记录缺少证据 {evidence_id}。"),
     # refusals on the question -------------------------------------------------------------------
     "not_permitted_metric": (
-        "Not permitted: user {user!r} may not read {en} (table {table}).",
-        "不允许：用户“{user}”无权查看{zh}（数据表 {table}）。",
+        "Not permitted: user {user!r} may not read {label} (table {table}).",
+        "不允许：用户“{user}”无权查看{label_zh}（数据表 {table}）。",
     ),
     "not_permitted_members": (
         "Not permitted: user {user!r} may only see {column} in {allowed}, not {outside}.",

@@ -17,4 +17,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "数据仓库的配置已锁定但仍允许外部访问，拒绝使用。",
     ),
     "cannot_connect": ("Cannot connect to {engine}: {reason}", "无法连接 {engine}：{reason}"),
+    "unknown_engine": (
+        "Unknown warehouse engine {name!r}; known: {known}.",
+        "未知的数据仓库引擎 {name!r}；支持：{known}。",
+    ),
+    "unsupported_url": (
+        "Unsupported warehouse URL {url!r}; use one of: {schemes}",
+        "不支持的数据仓库地址 {url!r}；可用：{schemes}",
+    ),
 }

@@ -11,6 +11,7 @@ import re
 import unicodedata
 
 from baton.errors import InvalidInput, OutOfScope
+from baton.messages import both
 
 MAX_QUESTION_CHARS = 2_000
 
@@ -33,26 +34,19 @@ def check_question(question: str) -> str:
     """Return the cleaned question or raise a typed error."""
     language = detect_language(question)
     if "\x00" in question or any(unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in question):
-        raise InvalidInput(
-            "The question contains binary or control characters.",
-            "问题中包含二进制或控制字符。",
-            detail={"reason": "control_characters"},
-        )
+        raise InvalidInput(*both("nlu.control_characters"), detail={"reason": "control_characters"})
     cleaned = " ".join(question.split())
     if not cleaned:
-        raise InvalidInput("The question is empty.", "问题为空。", detail={"reason": "empty"})
+        raise InvalidInput(*both("nlu.empty"), detail={"reason": "empty"})
     if len(cleaned) > MAX_QUESTION_CHARS:
         raise InvalidInput(
-            f"The question is too long ({len(cleaned)} characters; at most {MAX_QUESTION_CHARS}).",
-            f"问题过长（{len(cleaned)} 个字符，上限 {MAX_QUESTION_CHARS}）。",
+            *both("nlu.too_long", length=len(cleaned), limit=MAX_QUESTION_CHARS),
             detail={"reason": "too_long", "length": len(cleaned)},
         )
     match = _WRITE_OR_OVERRIDE.search(cleaned)
     if match:
         raise OutOfScope(
-            f"Baton is a read-only analyst: it cannot change data or its rules ({match.group(0)!r}). "
-            "Ask a question about the data instead.",
-            f"Baton 是只读的数据分析助手，不能修改数据或绕过规则（“{match.group(0)}”）。请改为询问数据相关的问题。",
+            *both("nlu.out_of_scope", matched=match.group(0)),
             detail={"matched": match.group(0), "language": language},
         )
     return cleaned

@@ -10,16 +10,23 @@ the closest catalog metrics named; nothing is run in either case.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from difflib import SequenceMatcher
 
 from baton.catalog.model import Catalog
+from baton.contracts.common import Language
 from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, InvalidInput, UnknownMetric
+from baton.messages import both
+from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, normalise
+
+_LANGUAGES: tuple[Language, ...] = ("en", "zh")
+"""The order of a :class:`~baton.errors.BatonError`'s two messages."""
 
 _GRAIN_CUES: tuple[tuple[str, Grain], ...] = (
     (r"按天|按日|每天|每日|逐日|日度|分天|\bdaily\b|\bby day\b|\bper day\b|\beach day\b|\bday by day\b", "day"),
@@ -507,14 +514,17 @@ class Planner:
             raise self._unknown_metric((metricish or unknown)[0], language)
         if not metrics:
             raise AmbiguousQuestion(
-                "Which metric do you mean? For example: " + ", ".join(self._examples("en")) + ".",
-                "请问您想看哪个指标？例如：" + "、".join(self._examples("zh")) + "。",
+                *(
+                    message(
+                        "nlu.which_metric", lang, examples=message("answer.list_sep", lang).join(self._examples(lang))
+                    )
+                    for lang in _LANGUAGES
+                ),
                 detail={"missing": "metric", "suggestions": list(self.catalog.metrics)},
             )
         if time_match is None:
             raise AmbiguousQuestion(
-                "Which period do you mean? For example: last month, June 2026, the last 7 days.",
-                "请问时间范围是？例如：上个月、2026年6月、近7天。",
+                *both("nlu.which_period"),
                 detail={"missing": "time_range"},
             )
         self._check_dimensions(metrics, dims, filters, language)
@@ -616,8 +626,15 @@ class Planner:
             if len(metric_targets) > 1:
                 labels = [self.catalog.metrics[m].label.for_lang(language) for m in metric_targets]
                 raise AmbiguousQuestion(
-                    f"{hit.text!r} can mean several metrics: {', '.join(labels)}. Which one?",
-                    f"“{hit.text}”可能指多个指标：{'、'.join(labels)}。请问是哪一个？",
+                    *(
+                        message(
+                            "nlu.several_metrics",
+                            lang,
+                            term=hit.text,
+                            labels=message("answer.list_sep", lang).join(labels),
+                        )
+                        for lang in _LANGUAGES
+                    ),
                     detail={"term": hit.text, "suggestions": metric_targets},
                 )
             for term in terms:
@@ -648,15 +665,20 @@ class Planner:
             allowed = self.catalog.metrics[metric].dimensions
             for dim in [*dims, *filters]:
                 if dim not in allowed:
-                    m_label = self.catalog.metrics[metric].label
-                    d_label = self.catalog.dimensions[dim].label
                     raise InvalidInput(
-                        f"{m_label.en} cannot be split or filtered by {d_label.en}; "
-                        f"it allows: {', '.join(self.catalog.dimensions[d].label.en for d in allowed) or 'no dimensions'}.",
-                        f"{m_label.zh}不支持按{d_label.zh}拆分或筛选；可用维度："
-                        f"{'、'.join(self.catalog.dimensions[d].label.zh for d in allowed) or '无'}。",
+                        *(self._unsupported_dimension(metric, dim, allowed, lang) for lang in _LANGUAGES),
                         detail={"metric": metric, "dimension": dim, "reason": "unsupported_dimension"},
                     )
+
+    def _unsupported_dimension(self, metric: str, dim: str, allowed: Sequence[str], lang: Language) -> str:
+        listed = message("answer.list_sep", lang).join(self.catalog.dimensions[d].label.for_lang(lang) for d in allowed)
+        return message(
+            "nlu.unsupported_dimension",
+            lang,
+            metric=self.catalog.metrics[metric].label.for_lang(lang),
+            dimension=self.catalog.dimensions[dim].label.for_lang(lang),
+            allowed=listed or message("nlu.no_dimensions", lang),
+        )
 
     # -- what is left ---------------------------------------------------------------------
     def _unknown_terms(self, residual: str, language: str) -> list[str]:
@@ -684,12 +706,15 @@ class Planner:
 
     def _unknown_metric(self, term: str, language: str) -> UnknownMetric:
         closest = self.closest_metrics(term)
-        zh = [f"{self.catalog.metrics[m].label.zh}（{m}）" for m in closest]
-        en = [f"{self.catalog.metrics[m].label.en} ({m})" for m in closest]
+
+        def listed(lang: Language) -> str:
+            return message("answer.list_sep", lang).join(
+                message("nlu.metric_item", lang, label=self.catalog.metrics[m].label.for_lang(lang), name=m)
+                for m in closest
+            )
+
         return UnknownMetric(
-            f"The catalog has no metric {term!r}, so Baton will not guess its definition. "
-            f"Closest catalog metrics: {', '.join(en)}.",
-            f"指标目录中没有“{term}”这个指标，Baton 不会猜测它的口径。最接近的目录指标：{'、'.join(zh)}。",
+            *(message("nlu.unknown_metric", lang, term=term, closest=listed(lang)) for lang in _LANGUAGES),
             detail={"term": term, "suggestions": closest},
         )
 

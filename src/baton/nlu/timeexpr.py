@@ -49,6 +49,8 @@ from datetime import date, timedelta
 from typing import Literal
 
 from baton.errors import TimeExpressionError
+from baton.messages import both
+from baton.messages import text as message
 from baton.nlu.cn_numerals import parse_cn_int
 
 __all__ = [
@@ -124,9 +126,7 @@ def _periods_between(first_start: date, last_start: date, grain: _PeriodGrain) -
 def previous_period(start: date, end: date, grain: Grain) -> tuple[date, date]:
     """The comparison range for 环比 / MoM / period over period (rules in the module docstring)."""
     if start > end:
-        raise TimeExpressionError(
-            f"Range starts after it ends: {start}..{end}.", f"时间范围的开始晚于结束：{start}..{end}。"
-        )
+        raise TimeExpressionError(*both("nlu.range_reversed", start=start, end=end))
     if grain in _PERIOD_GRAINS:
         pg: _PeriodGrain = grain
         if start == _period_start(start, pg):
@@ -154,9 +154,7 @@ def same_period_last_year(start: date, end: date) -> tuple[date, date]:
     A run of whole months stays whole: 2029-02-01..2029-02-28 -> 2028-02-01..2028-02-29.
     """
     if start > end:
-        raise TimeExpressionError(
-            f"Range starts after it ends: {start}..{end}.", f"时间范围的开始晚于结束：{start}..{end}。"
-        )
+        raise TimeExpressionError(*both("nlu.range_reversed", start=start, end=end))
     new_start, new_end = _minus_year(start), _minus_year(end)
     if start.day == 1 and end == _month_end(end.year, end.month):
         new_end = _month_end(new_end.year, new_end.month)
@@ -196,18 +194,18 @@ class _Ctx:
         return self.as_of - timedelta(days=1)
 
 
-def _invalid(text: str, reason_en: str, reason_zh: str) -> TimeExpressionError:
+def _invalid(text: str, reason: str, **fields: object) -> TimeExpressionError:
+    """``text`` is not a date or period; ``reason`` is the message key saying why."""
+    reason_en, reason_zh = both(reason, **fields)
     return TimeExpressionError(
-        f"'{text}' is not a valid date or period: {reason_en}.",
-        f"“{text}”不是有效的日期或时间段：{reason_zh}。",
+        *both("nlu.invalid_time", text=text, reason=reason_en, reason_zh=reason_zh),
         detail={"text": text},
     )
 
 
 def _no_data(text: str, start: date, last: date) -> TimeExpressionError:
     return TimeExpressionError(
-        f"No data yet for '{text}': it starts on {start}, after the latest complete day ({last}).",
-        f"“{text}”还没有数据：它从{start}开始，而最新的完整数据日是{last}。",
+        *both("nlu.no_data_yet", text=text, start=start, last=last),
         detail={"text": text, "start": start.isoformat(), "latest_complete_day": last.isoformat()},
     )
 
@@ -230,12 +228,13 @@ def _calendar(kind: _Kind, year: int | None, a: int, b: int, *, text: str, ctx: 
     """A named calendar period; without a year, the latest one started by as_of - 1."""
     limits = {"month": 12, "quarter": 4, "half": 2}
     if kind in limits and not 1 <= a <= limits[kind]:
-        raise _invalid(text, f"there is no {kind} {a}", f"不存在第{a}个{_KIND_ZH[kind]}")
+        kind_zh = message(f"nlu.period_{kind}", "zh")
+        raise _invalid(text, "nlu.no_such_period", kind=kind, kind_zh=kind_zh, number=a)
     if kind == "day":
         if not 1 <= a <= 12:
-            raise _invalid(text, f"there is no month {a}", f"不存在{a}月")
+            raise _invalid(text, "nlu.no_such_month", month=a)
         if not 1 <= b <= 31 or (b > 29 and b > calendar.monthrange(2000, a)[1]):
-            raise _invalid(text, f"month {a} has no day {b}", f"{a}月没有{b}日")
+            raise _invalid(text, "nlu.no_such_day", month=a, day=b)
     explicit = year is not None
     if year is None:
         year = ctx.last.year
@@ -249,11 +248,11 @@ def _calendar(kind: _Kind, year: int | None, a: int, b: int, *, text: str, ctx: 
                 break
             year -= 1
     if not 1 <= year <= 9998:
-        raise _invalid(text, f"year {year} is out of range", f"年份{year}超出范围")
+        raise _invalid(text, "nlu.year_out_of_range", year=year)
     try:
         first, last = _bounds(kind, year, a, b)
     except ValueError as exc:
-        raise _invalid(text, f"{year}-{a:02d}-{b:02d} does not exist", f"{year}年{a}月{b}日不存在") from exc
+        raise _invalid(text, "nlu.no_such_date", year=year, month=a, day=b) from exc
     grain: Grain = kind
     return _Raw(first, last, grain, _Anchor(kind, year, a, b, explicit))
 
@@ -264,9 +263,6 @@ def _reanchor(raw: _Raw, year: int, text: str, ctx: _Ctx) -> _Raw:
     anchor = raw.anchor
     resolved = _calendar(anchor.kind, year, anchor.a, anchor.b, text=text, ctx=ctx)
     return replace(resolved, anchor=replace(resolved.anchor, year_explicit=False) if resolved.anchor else None)
-
-
-_KIND_ZH = {"month": "月", "quarter": "季度", "half": "半年", "year": "年", "day": "日"}
 
 
 # ---------------------------------------------------------------- patterns
@@ -454,7 +450,7 @@ _UNIT_GRAIN: dict[str, _PeriodGrain] = {
 
 def _last_n(unit: str, n: int, ctx: _Ctx, text: str) -> _Raw:
     if n <= 0:
-        raise _invalid(text, "the number of periods must be at least 1", "时间段的数量至少为1")
+        raise _invalid(text, "nlu.periods_at_least_one")
     if unit == "day":
         return _Raw(ctx.as_of - timedelta(days=n), ctx.last, "custom")
     grain = _UNIT_GRAIN[unit]
@@ -520,7 +516,7 @@ def _iso_week(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     try:
         monday = date.fromisocalendar(year, week, 1)
     except ValueError as exc:
-        raise _invalid(text, f"ISO year {year} has no week {week}", f"{year}年没有第{week}周") from exc
+        raise _invalid(text, "nlu.no_such_week", year=year, week=week) from exc
     return _Raw(monday, monday + timedelta(days=6), "week")
 
 
@@ -542,7 +538,7 @@ def _day_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     assert first.anchor is not None
     last = _calendar("day", first.anchor.year, first.anchor.a, _num(m, "d2"), text=text, ctx=ctx)
     if last.start < first.start:
-        raise _invalid(text, "the range ends before it starts", "结束日期早于开始日期")
+        raise _invalid(text, "nlu.ends_before_start_date")
     return _Raw(first.start, last.end, "custom")
 
 
@@ -870,7 +866,7 @@ def _join(first: _Found, second: _Found, text: str, ctx: _Ctx) -> _Raw:
                 x = _reanchor(x, ya.year - 1, x_text, ctx)
     if x.start > y.end:
         joined = text[first.span[0] : second.span[1]]
-        raise _invalid(joined, "the range ends before it starts", "结束时间早于开始时间")
+        raise _invalid(joined, "nlu.ends_before_start_time")
     grain: Grain = x.grain if x.grain == y.grain and x.grain in _PERIOD_GRAINS else "custom"
     return _Raw(x.start, max(x.end, y.end), grain)
 

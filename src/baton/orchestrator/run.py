@@ -22,6 +22,7 @@ from baton.contracts.query import QueryResult
 from baton.contracts.run import Budget, Evidence, RunKind, RunState, SqlRecord, Step, Terminal
 from baton.contracts.trace import EventType, TraceEvent
 from baton.errors import BudgetExceeded
+from baton.messages import both
 from baton.orchestrator.store import RunStore, SqliteRunStore
 from baton.trace.writer import TraceWriter, args_hash
 
@@ -152,8 +153,7 @@ class RunContext:
         self.state.usage.steps += 1
         if self.state.usage.steps > self.state.budget.max_steps:
             raise BudgetExceeded(
-                f"Step budget exceeded ({self.state.budget.max_steps} steps).",
-                f"超出步骤预算（{self.state.budget.max_steps} 步）。",
+                *both("runs.steps_exceeded", limit=self.state.budget.max_steps),
                 detail={"budget": "max_steps", "limit": self.state.budget.max_steps},
             )
 
@@ -161,8 +161,7 @@ class RunContext:
         self.state.usage.tokens += tokens
         if self.state.usage.tokens > self.state.budget.max_tokens:
             raise BudgetExceeded(
-                f"Token budget exceeded ({self.state.budget.max_tokens} tokens).",
-                f"超出 token 预算（{self.state.budget.max_tokens}）。",
+                *both("runs.tokens_exceeded", limit=self.state.budget.max_tokens),
                 detail={"budget": "max_tokens", "limit": self.state.budget.max_tokens},
             )
 
@@ -171,8 +170,7 @@ class RunContext:
         limit = self.state.budget.max_cost
         if limit is not None and self.state.usage.cost > limit:
             raise BudgetExceeded(
-                f"Query cost budget exceeded ({limit:g}).",
-                f"超出查询成本预算（{limit:g}）。",
+                *both("runs.cost_exceeded", limit=limit),
                 detail={"budget": "max_cost", "limit": limit},
             )
 
@@ -187,8 +185,7 @@ class RunContext:
         """
         if self.state.usage.tool_calls >= self.state.budget.max_tool_calls:
             raise BudgetExceeded(
-                f"Tool-call budget exceeded ({self.state.budget.max_tool_calls} calls).",
-                f"超出工具调用预算（{self.state.budget.max_tool_calls} 次）。",
+                *both("runs.tool_calls_exceeded", limit=self.state.budget.max_tool_calls),
                 detail={"budget": "max_tool_calls", "limit": self.state.budget.max_tool_calls},
             )
         self.state.usage.tool_calls += 1

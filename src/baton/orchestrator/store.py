@@ -15,6 +15,7 @@ from typing import Protocol
 from baton.contracts.run import RunState, RunSummary
 from baton.contracts.trace import TraceEvent
 from baton.errors import InvalidInput
+from baton.messages import both
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -79,8 +80,7 @@ class SqliteRunStore:
             row = self._con.execute("SELECT state FROM runs WHERE run_id = ?", (run_id,)).fetchone()
         if row is None:
             raise InvalidInput(
-                f"No run {run_id!r} in {self.path}",
-                f"运行记录中没有 {run_id!r}（{self.path}）",
+                *both("runs.no_run", run_id=run_id, path=self.path),
                 detail={"run_id": run_id},
             )
         return RunState.model_validate_json(row[0])

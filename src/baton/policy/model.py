@@ -13,6 +13,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from baton.errors import ConfigError
+from baton.messages import both
 
 if TYPE_CHECKING:
     from baton.policy.principal import Principal
@@ -145,20 +146,17 @@ def load_policy(path: Path) -> Policy:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(
-            f"Cannot read policy file {path}: {exc}",
-            f"无法读取权限策略文件 {path}：{exc}",
+            *both("policy.cannot_read", path=path, error=exc),
             detail={"file": str(path)},
         ) from exc
     except yaml.YAMLError as exc:
         raise ConfigError(
-            f"Policy file {path} is not valid YAML: {exc}",
-            f"权限策略文件 {path} 不是合法的 YAML：{exc}",
+            *both("policy.not_yaml", path=path, error=exc),
             detail={"file": str(path)},
         ) from exc
     if not isinstance(raw, dict):
         raise ConfigError(
-            f"Policy file {path} must hold a mapping at the top level",
-            f"权限策略文件 {path} 的顶层必须是映射（键值对）",
+            *both("policy.not_mapping", path=path),
             detail={"file": str(path)},
         )
     try:
@@ -167,7 +165,6 @@ def load_policy(path: Path) -> Policy:
         first = exc.errors()[0]
         field = ".".join(str(part) for part in first["loc"]) or "(top level)"
         raise ConfigError(
-            f"Policy file {path}: field {field}: {first['msg']}",
-            f"权限策略文件 {path}：字段 {field}：{first['msg']}",
+            *both("policy.bad_field", path=path, field=field, error=first["msg"]),
             detail={"file": str(path), "field": field, "errors": len(exc.errors())},
         ) from exc

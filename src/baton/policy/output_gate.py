@@ -47,21 +47,11 @@ from typing import Any
 from baton.contracts.common import Language
 from baton.contracts.gate import GateAction, GateDecision, Violation
 from baton.errors import OutputBlocked
+from baton.messages import text as message
 from baton.nlu.cn_numerals import DIGITS, SMALL_UNITS
 
-ROUNDING_RULE = {
-    "zh": (
-        "叙述中的每个数字须等于某个结果单元格或派生值按显示的小数位数四舍五入（允许银行家舍入）后的结果；"
-        "百分数为比率×100（或本身即为百分数的单元格），万/亿为除以10⁴/10⁸，K/M/B/T为除以10³/10⁶/10⁹/10¹²；"
-        "写出的正负号须与证据一致。日期与期间文字不作数字核对。"
-    ),
-    "en": (
-        "Every number in the narrative must equal a result cell or a derived value rounded (half up or half "
-        "to even) to the decimals displayed; percentages are ratio × 100 (or a cell already in percent), "
-        "万/亿 divide by 10^4/10^8 and K/M/B/T by 10^3/10^6/10^9/10^12; a written sign must agree with the "
-        "evidence. Dates and period text are not checked as numbers."
-    ),
-}
+ROUNDING_RULE: dict[Language, str] = {language: message("policy.rounding_rule", language) for language in ("zh", "en")}
+"""The rule the gate applies, stated in each language (shown with every checked answer)."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +132,7 @@ _SCALE = {
     "B": Decimal("1e9"),
     "T": Decimal("1e12"),
 }
+_PERCENT_SUFFIXES = ("%", "个百分点", "pp")
 
 
 def mask_non_quantities(text: str, labels: Iterable[str] = ()) -> str:
@@ -203,7 +194,7 @@ def read_numbers(text: str, labels: Iterable[str] = ()) -> list[NumberToken]:
                 magnitude=Decimal(digits),
                 decimals=len(digits.split(".")[1]) if "." in digits else 0,
                 scale=_SCALE.get(suffix, Decimal(1)) * exponent,
-                percent=Decimal(100) if suffix in ("%", "个百分点", "pp") else Decimal(1000) if suffix == "‰" else None,
+                percent=Decimal(100) if suffix in _PERCENT_SUFFIXES else Decimal(1000) if suffix == "‰" else None,
                 sign=0 if sign_char is None else (1 if sign_char == "+" else -1),
             )
         )
@@ -214,6 +205,7 @@ def read_numbers(text: str, labels: Iterable[str] = ()) -> list[NumberToken]:
 _ZH_DIGITS = DIGITS
 _ZH_SMALL_UNITS = SMALL_UNITS
 _ZH_BIG_UNITS = {"万": 10**4, "亿": 10**8}
+_ZH_NUMERAL_SCALES = (("万亿", Decimal("1e12")), ("亿", Decimal("1e8")), ("万", Decimal("1e4")))
 # A numeral is a run of numeral characters holding at least one digit and one unit
 # ("三亿", "一千二百万", "十二"): a lone "一" ("一些", "统一") or "十分" is ordinary prose.
 _ZH_NUMERAL = re.compile(
@@ -237,7 +229,7 @@ def parse_chinese_numeral(numeral: str) -> int | None:
             section += (1 if number is None else number) * _ZH_SMALL_UNITS[ch]
             number = None
         elif ch in _ZH_BIG_UNITS:
-            if ch == "亿":
+            if _ZH_BIG_UNITS[ch] == 10**8:  # 亿 closes a section: it multiplies everything before it
                 total = (total + section + (number or 0)) * _ZH_BIG_UNITS[ch]
                 section = 0
             else:
@@ -254,7 +246,7 @@ def _chinese_numbers(text: str, masked: str) -> list[NumberToken]:
         numeral = m.group("num")
         value = parse_chinese_numeral(numeral)
         scale = Decimal(1)
-        for unit, factor in (("万亿", Decimal("1e12")), ("亿", Decimal("1e8")), ("万", Decimal("1e4"))):
+        for unit, factor in _ZH_NUMERAL_SCALES:
             if numeral.endswith(unit):
                 scale = factor
                 break
@@ -368,10 +360,6 @@ _CAUSAL = re.compile(
 )
 
 
-def _say(language: Language, zh: str, en: str) -> str:
-    return zh if language == "zh" else en
-
-
 _AT_SPACING = re.compile(r"\s*@\s*")
 
 
@@ -392,9 +380,7 @@ def _pii_violations(text: str, pii_values: set[str] | None, language: Language) 
                 Violation(
                     kind="pii",
                     text=value,
-                    reason=_say(
-                        language, "个人信息不得出现在回答中（用户无此权限）", "personal data the user may not see"
-                    ),
+                    reason=message("policy.pii_value", language),
                 )
             )
     for kind, pattern in _PII_PATTERNS:
@@ -403,11 +389,7 @@ def _pii_violations(text: str, pii_values: set[str] | None, language: Language) 
                 Violation(
                     kind="pii",
                     text=m.group(0),
-                    reason=_say(
-                        language,
-                        f"疑似个人信息（{kind}），用户无权查看",
-                        f"looks like personal data ({kind}) the user may not see",
-                    ),
+                    reason=message("policy.pii_pattern", language, kind=kind),
                 )
             )
     return found
@@ -422,7 +404,7 @@ def _claim_violations(text: str, claims: ClaimSupport, language: Language) -> li
                 Violation(
                     kind="claim",
                     text=text[start:end],
-                    reason=_say(language, "没有做过统计检验，不能判断是否显著", "no statistical test was run"),
+                    reason=message("policy.no_test_run", language),
                 )
             )
     for m in _SIGNIFICANCE.finditer(text):
@@ -433,11 +415,7 @@ def _claim_violations(text: str, claims: ClaimSupport, language: Language) -> li
                 Violation(
                     kind="claim",
                     text=m.group(0),
-                    reason=_say(
-                        language,
-                        "没有统计检验表明差异显著",
-                        "no statistical test says this is significant",
-                    ),
+                    reason=message("policy.not_significant", language),
                 )
             )
     if claims.causal_findings == 0:
@@ -446,11 +424,7 @@ def _claim_violations(text: str, claims: ClaimSupport, language: Language) -> li
                 Violation(
                     kind="claim",
                     text=m.group(0),
-                    reason=_say(
-                        language,
-                        "因果表述缺少因果证据（相关不等于因果）",
-                        "causal wording without a finding marked causal (correlation is not causation)",
-                    ),
+                    reason=message("policy.causal_without_evidence", language),
                 )
             )
     return found
@@ -474,11 +448,7 @@ def check_output(
         Violation(
             kind="number",
             text=token.text,
-            reason=_say(
-                language,
-                "该数字与任何结果单元格或派生值（按显示精度舍入）都不一致",
-                "matches no result cell or derived value at the displayed precision",
-            ),
+            reason=message("policy.number_unsupported", language),
         )
         for token in tokens
         if not support.supports(token)
@@ -517,10 +487,14 @@ def gate_narrative(
 def refusal(decision: GateDecision, language: Language) -> OutputBlocked:
     """The error that refuses an answer whose narrative the gate blocked, naming the reasons."""
     reasons: Sequence[Violation] = decision.violations or decision.replaced
-    listed_en = "; ".join(f"{v.kind} '{v.text}': {v.reason}" for v in reasons[:5])
-    listed_zh = "；".join(f"{v.kind}「{v.text}」：{v.reason}" for v in reasons[:5])
+
+    def listed(lang: Language) -> str:
+        return message("policy.violation_sep", lang).join(
+            message("policy.violation", lang, kind=v.kind, text=v.text, reason=v.reason) for v in reasons[:5]
+        )
+
     return OutputBlocked(
-        f"The answer was withheld: its text could not be traced to the evidence ({listed_en}).",
-        f"回答已被拦截：其文字无法对应到证据（{listed_zh}）。",
+        message("policy.blocked", "en", violations=listed("en")),
+        message("policy.blocked", "zh", violations=listed("zh")),
         detail={"violations": [v.model_dump() for v in reasons]},
     )

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from baton.errors import ConfigError, PermissionDenied
+from baton.messages import both
 from baton.policy.model import ALL_COLUMNS, AggregateOnly, MaskStyle, Policy, Role, TableGrant, split_column
 
 PiiRule = Literal["deny", "mask"]
@@ -89,8 +90,7 @@ def resolve_principal(policy: Policy, user: str) -> Principal:
     spec = policy.users.get(user)
     if spec is None:
         raise PermissionDenied(
-            f"Not permitted: '{user}' is not a known user in policy {policy.version}.",
-            f"不允许：用户“{user}”不在权限策略（版本 {policy.version}）中。",
+            *both("policy.unknown_user", user=user, version=policy.version),
             detail={"user": user, "policy_version": policy.version},
         )
     roles = [policy.roles[name] for name in spec.roles]
@@ -153,8 +153,7 @@ def _merge_row_filters(user: str, table: str, grants: list[TableGrant]) -> dict[
     columns = {tuple(sorted(grant.row_filter)) for grant in grants}
     if len(columns) != 1 or len(next(iter(columns))) != 1:
         raise ConfigError(
-            f"Roles of user '{user}' filter rows of '{table}' on different columns; Baton cannot merge them safely",
-            f"用户“{user}”的多个角色对表 {table} 的行过滤列不同，无法安全合并",
+            *both("policy.row_filters_conflict", user=user, table=table),
             detail={"user": user, "table": table},
         )
     (column,) = next(iter(columns))

@@ -24,7 +24,13 @@ def check_grants(catalog: Catalog, query: SemanticQuery, principal: Principal, l
         for table in catalog.tables_of(metric):
             if not principal.can_read_table(table):
                 raise PermissionDenied(
-                    *both("answer.not_permitted_metric", user=principal.user, en=label.en, zh=label.zh, table=table),
+                    *both(
+                        "answer.not_permitted_metric",
+                        user=principal.user,
+                        label=label.en,
+                        label_zh=label.zh,
+                        table=table,
+                    ),
                     detail={"user": principal.user, "table": table, "metric": metric},
                 )
             restricted = principal.row_filters.get(table, {})
@@ -40,8 +46,8 @@ def check_grants(catalog: Catalog, query: SemanticQuery, principal: Principal, l
                             column=column,
                             allowed=list(allowed or ()),
                             outside=outside,
-                            allowed_zh="、".join(allowed or ()),
-                            outside_zh="、".join(outside),
+                            allowed_zh=text("answer.list_sep", "zh").join(allowed or ()),
+                            outside_zh=text("answer.list_sep", "zh").join(outside),
                         ),
                         detail={"user": principal.user, "table": table, "column": column, "requested": outside},
                     )
@@ -52,7 +58,7 @@ def check_grants(catalog: Catalog, query: SemanticQuery, principal: Principal, l
                     user=principal.user,
                     table=table,
                     column=column,
-                    allowed=(", " if language == "en" else "、").join(allowed),
+                    allowed=text("answer.list_sep", language).join(allowed),
                 )
                 if note not in notes:
                     notes.append(note)

@@ -13,6 +13,7 @@ from typing import Literal
 from baton.catalog.model import Catalog
 from baton.contracts.answer import Answer
 from baton.errors import BatonError, InvalidInput
+from baton.messages import both
 from baton.report.files import atomic_write_text
 
 ReportFormat = Literal["terminal", "md", "html", "json"]
@@ -34,15 +35,9 @@ def parse_format(raw: str | None, *, as_json: bool) -> ReportFormat:
     value = (raw or ("json" if as_json else "terminal")).strip().lower()
     value = {"markdown": "md", "htm": "html"}.get(value, value)
     if value not in REPORT_FORMATS:
-        raise InvalidInput(
-            f"--format must be one of {', '.join(REPORT_FORMATS)}, got {raw!r}",
-            f"--format 必须是 {', '.join(REPORT_FORMATS)} 之一，收到 {raw!r}",
-        )
+        raise InvalidInput(*both("report.bad_format", formats=", ".join(REPORT_FORMATS), raw=raw))
     if as_json and value != "json":
-        raise InvalidInput(
-            f"--json is an alias of --format json and conflicts with --format {value}",
-            f"--json 等同于 --format json，与 --format {value} 冲突",
-        )
+        raise InvalidInput(*both("report.json_conflict", value=value))
     return value
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from baton.errors import ToolFailure
+from baton.messages import both
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> Path:
@@ -21,7 +22,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
-        raise ToolFailure(f"cannot write {path}: {exc}", f"无法写入 {path}：{exc}") from exc
+        raise ToolFailure(*both("report.cannot_write", path=path, error=exc)) from exc
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -31,7 +32,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> Path:
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise ToolFailure(f"cannot write {path}: {exc}", f"无法写入 {path}：{exc}") from exc
+        raise ToolFailure(*both("report.cannot_write", path=path, error=exc)) from exc
     return path
 
 

@@ -111,8 +111,12 @@ def _list(items: list[str], none: str) -> str:
     return "<ul>" + "".join(f"<li>{_e(i)}</li>" for i in (items or [none])) + "</ul>"
 
 
+_NUMERIC_TEXT = re.compile(r"[+\-−]?[¥$]?[\d,]+(?:\.\d+)?%?(?:万|亿|[KMBT])?")
+"""A cell that reads as a number (the signs and 万/亿/K/M/B/T scales :mod:`baton.numbers` writes)."""
+
+
 def _is_numeric_text(text: str) -> bool:
-    return bool(re.fullmatch(r"[+\-−]?[¥$]?[\d,]+(?:\.\d+)?%?(?:万|亿|[KMBT])?", text.strip()))
+    return bool(_NUMERIC_TEXT.fullmatch(text.strip()))
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from baton.catalog.model import Catalog
 from baton.contracts.answer import Answer
+from baton.messages import text
 from baton.report.content import ReportContent, build_content
 from baton.report.files import atomic_write_text, write_chart_png
 
@@ -35,7 +36,7 @@ def render_markdown_content(c: ReportContent, image: str | None = None) -> str:
     out: list[str] = [
         f"# {c.title}",
         "",
-        f"**{t['question']}**：{c.question}" if c.language == "zh" else f"**{t['question']}:** {c.question}",
+        text("report.md_question", c.language, label=t["question"], question=c.question),
         "",
     ]
     out += [f"## {t['answer']}", "", c.answer, ""]

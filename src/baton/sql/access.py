@@ -14,6 +14,7 @@ from sqlglot import exp
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
 from baton.errors import FirewallError
+from baton.messages import localized
 from baton.policy import Principal
 
 _TABLE_ARGS_ALLOWED = frozenset({"this", "alias", "db", "catalog"})
@@ -100,8 +101,7 @@ def check_columns(statement: exp.Expr, principal: Principal) -> None:
             "column_not_permitted",
             user=principal.user,
             column=next(iter(statement.find_all(table_column))).sql(),
-            reason="whole-row references are not allowed; name the columns",
-            reason_zh="不允许整行引用，请写出列名",
+            **localized("reason", "sql.whole_row"),
         )
     for scope in traverse_scope(statement):
         for column in scope.columns:
@@ -113,8 +113,7 @@ def check_columns(statement: exp.Expr, principal: Principal) -> None:
                     "column_not_permitted",
                     user=principal.user,
                     column=column.name,
-                    reason="whole-row references are not allowed; name the columns",
-                    reason_zh="不允许整行引用，请写出列名",
+                    **localized("reason", "sql.whole_row"),
                 )
     for column, table, _scope in _physical_columns(statement):
         qualified = f"{table}.{column.name}"
@@ -123,8 +122,7 @@ def check_columns(statement: exp.Expr, principal: Principal) -> None:
                 "column_not_permitted",
                 user=principal.user,
                 column=qualified,
-                reason="not granted",
-                reason_zh="未授权",
+                **localized("reason", "sql.not_granted"),
             )
         if principal.pii.get((table, column.name)) == "deny":
             raise FirewallError("pii_denied", user=principal.user, column=qualified)
@@ -194,8 +192,7 @@ def check_aggregate_only(statement: exp.Expr, principal: Principal) -> None:
                 "detail_not_permitted",
                 user=principal.user,
                 table=scan.table,
-                reason="the query must aggregate (GROUP BY or an aggregate function)",
-                reason_zh="查询必须汇总（GROUP BY 或聚合函数）",
+                **localized("reason", "sql.must_aggregate"),
             )
         group = select.args.get("group")
         if isinstance(group, exp.Group) and group.args.get("all"):
@@ -203,8 +200,7 @@ def check_aggregate_only(statement: exp.Expr, principal: Principal) -> None:
                 "detail_not_permitted",
                 user=principal.user,
                 table=scan.table,
-                reason="GROUP BY ALL is not allowed here; name the grouping columns",
-                reason_zh="此处不允许 GROUP BY ALL，请写出分组列",
+                **localized("reason", "sql.group_by_all"),
             )
         for star in select.find_all(exp.Star):
             if _enclosing_aggregate(star, select) is None and star.find_ancestor(exp.Select) is select:
@@ -212,8 +208,7 @@ def check_aggregate_only(statement: exp.Expr, principal: Principal) -> None:
                     "detail_not_permitted",
                     user=principal.user,
                     table=scan.table,
-                    reason="SELECT * returns detail rows",
-                    reason_zh="SELECT * 会返回明细",
+                    **localized("reason", "sql.select_star"),
                 )
     for column, table, owner in _physical_columns(statement):
         rule = principal.aggregate_only.get(table)
@@ -228,12 +223,9 @@ def check_aggregate_only(statement: exp.Expr, principal: Principal) -> None:
             "detail_not_permitted",
             user=principal.user,
             table=table,
-            reason=f"column {column.name} may appear only inside an aggregate"
-            if column.name in rule.measures
-            else f"column {column.name} may appear only inside COUNT",
-            reason_zh=f"列 {column.name} 只能出现在聚合函数中"
-            if column.name in rule.measures
-            else f"列 {column.name} 只能出现在 COUNT 中",
+            **localized(
+                "reason", "sql.aggregate_only" if column.name in rule.measures else "sql.count_only", column=column.name
+            ),
         )
 
 

@@ -20,6 +20,7 @@ from sqlglot.optimizer.qualify import qualify
 
 from baton.contracts.common import Dialect, Language
 from baton.errors import FirewallError
+from baton.messages import localized
 from baton.policy import Principal
 from baton.sql.access import (
     check_aggregate_only,
@@ -231,8 +232,7 @@ def _qualify(
             "column_not_permitted",
             user=principal.user,
             column="?",
-            reason=reason,
-            reason_zh="列名无法在可读列中解析：" + reason,
+            **localized("reason", "sql.unresolved_column", reason=reason),
         ) from exc
     if not isinstance(qualified, exp.Query):
         raise FirewallError("parse_error", reason="the query did not survive name resolution")

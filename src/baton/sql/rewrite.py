@@ -15,6 +15,7 @@ import sqlglot
 from sqlglot import exp
 
 from baton.errors import FirewallError
+from baton.messages import localized
 from baton.policy import Principal
 from baton.sql.access import physical_scans, scope_aggregates
 
@@ -99,8 +100,9 @@ def secure_sources(
     return report
 
 
-def _detail_refusal(principal: Principal, table: str, reason: str, reason_zh: str) -> FirewallError:
-    return FirewallError("detail_not_permitted", user=principal.user, table=table, reason=reason, reason_zh=reason_zh)
+def _detail_refusal(principal: Principal, table: str, reason: str) -> FirewallError:
+    """The refusal of detail rows from ``table``; ``reason`` is the message key saying why."""
+    return FirewallError("detail_not_permitted", user=principal.user, table=table, **localized("reason", reason))
 
 
 def enforce_min_group_size(statement: exp.Expr, principal: Principal) -> dict[str, int]:
@@ -123,8 +125,7 @@ def enforce_min_group_size(statement: exp.Expr, principal: Principal) -> dict[st
             raise _detail_refusal(
                 principal,
                 scan.table,
-                "aggregate this table in its own subquery before joining it to anything",
-                "请先在单独的子查询中汇总此表，再与其他表关联",
+                "sql.aggregate_before_join",
             )
         if not select.args.get("group") and not scope_aggregates(select, count_distinct=False):
             _distinct_to_group_by(select, principal, scan.table)
@@ -148,8 +149,7 @@ def _distinct_to_group_by(select: exp.Select, principal: Principal, table: str) 
         raise _detail_refusal(
             principal,
             table,
-            "use GROUP BY with aggregate functions",
-            "请使用 GROUP BY 和聚合函数",
+            "sql.use_group_by",
         )
     select.set("group", exp.Group(expressions=[p.copy() for p in projections]))
 

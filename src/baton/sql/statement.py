@@ -13,6 +13,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from baton.errors import FirewallError
+from baton.messages import localized
 from baton.sql.functions import disallowed_function
 
 MAX_SQL_CHARS = 20_000
@@ -97,12 +98,11 @@ def parse_single_query(sql: str, dialect: str) -> exp.Query:
     if isinstance(statement, exp.Command):
         raise FirewallError(
             "not_read_only",
-            what=f"the command {statement.name.upper()}",
-            what_zh=f"命令 {statement.name.upper()}",
+            **localized("what", "sql.command", name=statement.name.upper()),
         )
     if not isinstance(statement, exp.Query):
         kind = type(statement).__name__.upper()
-        raise FirewallError("not_read_only", what=f"a {kind} statement", what_zh=f"{kind} 语句")
+        raise FirewallError("not_read_only", **localized("what", "sql.statement", kind=kind))
     check_read_only(statement)
     return statement
 
@@ -112,14 +112,12 @@ def check_read_only(statement: exp.Expr) -> None:
     for node in statement.walk():
         if isinstance(node, WRITE_NODE_TYPES):
             kind = type(node).__name__.upper()
-            raise FirewallError("not_read_only", what=f"{kind} inside the query", what_zh=f"查询中的 {kind}")
+            raise FirewallError("not_read_only", **localized("what", "sql.inside_query", kind=kind))
         if isinstance(node, exp.Select):
             if node.args.get("into") is not None:
-                raise FirewallError("not_read_only", what="SELECT INTO", what_zh="SELECT INTO（写入新表）")
+                raise FirewallError("not_read_only", **localized("what", "sql.select_into"))
             if node.args.get("locks"):
-                raise FirewallError(
-                    "not_read_only", what="a locking clause (FOR UPDATE/SHARE)", what_zh="加锁子句（FOR UPDATE/SHARE）"
-                )
+                raise FirewallError("not_read_only", **localized("what", "sql.locking_clause"))
         if isinstance(node, exp.With) and node.args.get("recursive"):
             raise FirewallError("recursion_not_allowed")
 

@@ -67,12 +67,10 @@ def to_jsonable(value: Any) -> Any:
 
 def check_alpha(alpha: float) -> None:
     from baton.errors import StatsInputError
+    from baton.messages import both
 
     if not (0.0 < alpha < 1.0) or math.isnan(alpha):
-        raise StatsInputError(
-            f"alpha must be in (0, 1), got {alpha!r}",
-            f"显著性水平 alpha 必须在 (0, 1) 之间，实际为 {alpha!r}",
-        )
+        raise StatsInputError(*both("stats.alpha_range", alpha=alpha))
 
 
 def clamp_p(p: float) -> float:

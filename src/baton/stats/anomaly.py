@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from baton.errors import StatsInputError
+from baton.messages import both
 
 from ._result import to_jsonable
 from .calendar import PeakWindow, peak_window_for
@@ -119,15 +120,13 @@ def seasonal_anomaly_scores(
     """
     if len(days) != len(values):
         raise StatsInputError(
-            f"days and values differ in length ({len(days)} vs {len(values)})",
-            f"日期与数值长度不同（{len(days)} 对 {len(values)}）",
+            *both("stats.days_values_length", days=len(days), values=len(values)),
         )
     if len(set(days)) != len(days):
-        raise StatsInputError("days must be unique", "日期不能重复")
+        raise StatsInputError(*both("stats.days_unique"))
     if weeks < 1 or min_history < 1 or min_history > weeks or threshold <= 0:
         raise StatsInputError(
-            "need weeks ≥ 1, 1 ≤ min_history ≤ weeks and threshold > 0",
-            "需要 weeks ≥ 1、1 ≤ min_history ≤ weeks 且 threshold > 0",
+            *both("stats.anomaly_settings"),
         )
     by_day = {d: float(v) for d, v in zip(days, values, strict=True)}
     incomplete = set(incomplete_days)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from baton.errors import InsufficientData, StatsInputError
+from baton.messages import both
 
 from ._result import StatResult
 
@@ -84,18 +85,17 @@ def detect_mean_changes(
     y = np.asarray([float(v) for v in values], dtype=float)
     n = len(y)
     if not np.all(np.isfinite(y)):
-        raise StatsInputError("the series contains NaN or infinite values", "序列中含有 NaN 或无穷值")
+        raise StatsInputError(*both("stats.not_finite_series"))
     if min_size < 1:
-        raise StatsInputError("min_size must be ≥ 1", "min_size 必须 ≥ 1")
+        raise StatsInputError(*both("stats.min_size"))
     if n < 2 * min_size:
         raise InsufficientData(
-            f"change-point detection needs at least {2 * min_size} points, got {n}",
-            f"变点检测至少需要 {2 * min_size} 个点，实际为 {n}",
+            *both("stats.change_points_min", need=2 * min_size, n=n),
         )
     if isinstance(penalty, str):
         factors = {"bic": 2.0, "strict": 3.0}
         if penalty not in factors:
-            raise StatsInputError(f"unknown penalty {penalty!r}", f"未知的惩罚项 {penalty!r}")
+            raise StatsInputError(*both("stats.unknown_penalty", penalty=penalty))
         beta_units = factors[penalty] * math.log(n)
     else:
         beta_units = float(penalty)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from baton.errors import InsufficientData, StatsInputError
+from baton.messages import both
 
 from ._result import to_jsonable
 
@@ -72,7 +73,7 @@ def additive_contributions(before: Mapping[K, float], after: Mapping[K, float]) 
     for m in members:
         b, a = float(before.get(m, 0.0)), float(after.get(m, 0.0))
         if not (math.isfinite(a) and math.isfinite(b)):
-            raise StatsInputError(f"non-finite value for member {m!r}", f"成员 {m!r} 的数值不是有限数")
+            raise StatsInputError(*both("stats.member_not_finite", member=m))
         rows.append((m, b, a, a - b))
     t0 = math.fsum(r[1] for r in rows)
     t1 = math.fsum(r[2] for r in rows)
@@ -120,13 +121,10 @@ def _num_den(pair: tuple[float, float] | None, member: Member) -> tuple[float, f
     num, den = float(pair[0]), float(pair[1])
     if not (math.isfinite(num) and math.isfinite(den)) or den < 0.0:
         raise StatsInputError(
-            f"member {member!r}: need finite numerator and denominator ≥ 0",
-            f"成员 {member!r}：分子须为有限数，分母须 ≥ 0",
+            *both("stats.member_ratio_parts", member=member),
         )
     if den == 0.0 and num != 0.0:
-        raise StatsInputError(
-            f"member {member!r}: numerator without denominator", f"成员 {member!r}：分母为零但分子非零"
-        )
+        raise StatsInputError(*both("stats.member_no_denominator", member=member))
     return num, den
 
 
@@ -139,9 +137,7 @@ def ratio_mix_rate(
     d0 = math.fsum(p0[1] for _, p0, _ in pairs)
     d1 = math.fsum(p1[1] for _, _, p1 in pairs)
     if d0 <= 0.0 or d1 <= 0.0:
-        raise InsufficientData(
-            "a period has a zero denominator: the ratio is undefined", "某一期分母合计为零，比率无定义"
-        )
+        raise InsufficientData(*both("stats.zero_denominator"))
     r0 = math.fsum(p0[0] for _, p0, _ in pairs) / d0
     r1 = math.fsum(p1[0] for _, _, p1 in pairs) / d1
     r_bar = (r0 + r1) / 2.0
@@ -208,16 +204,14 @@ def lmdi(
     """
     if list(before) != list(after):
         raise StatsInputError(
-            "before and after must name the same factors in the same order",
-            "前后两期的因子必须相同且顺序一致",
+            *both("stats.same_factors"),
         )
     if not before:
-        raise StatsInputError("no factors given", "没有提供任何因子")
+        raise StatsInputError(*both("stats.no_factors"))
     for k in before:
         if not (before[k] > 0.0 and after[k] > 0.0 and math.isfinite(before[k]) and math.isfinite(after[k])):
             raise InsufficientData(
-                f"factor {k!r} must be positive in both periods for a log decomposition",
-                f"因子 {k!r} 在两期都必须为正才能进行对数分解",
+                *both("stats.factor_not_positive", factor=k),
             )
     v0 = math.prod(before.values()) if value_before is None else float(value_before)
     v1 = math.prod(after.values()) if value_after is None else float(value_after)

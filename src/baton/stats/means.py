@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from scipy import stats as sps
 
 from baton.errors import InsufficientData, StatsInputError
+from baton.messages import both
 
 from ._result import Interval, StatResult, check_alpha, clamp_p
 from .suffstats import SuffStats
@@ -78,8 +79,7 @@ class AnovaResult(StatResult):
 def _need_two(s: SuffStats, label: str) -> None:
     if s.n < 2:
         raise InsufficientData(
-            f"sample {label} needs at least 2 observations, got {s.n}",
-            f"样本 {label} 至少需要 2 个观测值，实际为 {s.n}",
+            *both("stats.sample_min", label=label, n=s.n),
         )
 
 
@@ -123,8 +123,7 @@ def _two_sample(a: SuffStats, b: SuffStats, alpha: float, *, welch: bool) -> Two
         df = float(a.n + b.n - 2)
     if se2 <= 0.0:
         raise InsufficientData(
-            "both samples have zero variance: the t statistic is undefined",
-            "两个样本的方差均为零，无法计算 t 统计量",
+            *both("stats.zero_variance_both"),
         )
     se = math.sqrt(se2)
     t = diff / se
@@ -173,7 +172,7 @@ def one_sample_t_test(s: SuffStats, mu0: float = 0.0, alpha: float = 0.05) -> On
     diff = (s.shift - mu0) + s.centered_mean
     sd = s.sd
     if sd == 0.0:
-        raise InsufficientData("the sample has zero variance", "样本方差为零，无法计算 t 统计量")
+        raise InsufficientData(*both("stats.zero_variance"))
     se = sd / math.sqrt(s.n)
     df = float(s.n - 1)
     t = diff / se
@@ -209,15 +208,13 @@ def paired_t_test(differences: SuffStats, alpha: float = 0.05) -> OneSampleTResu
 def one_way_anova(groups: Sequence[SuffStats]) -> AnovaResult:
     """Classic one-way ANOVA (equal variances) from per-group sufficient statistics."""
     if len(groups) < 2:
-        raise StatsInputError("ANOVA needs at least 2 groups", "方差分析至少需要 2 个分组")
+        raise StatsInputError(*both("stats.anova_groups"))
     if any(g.n == 0 for g in groups):
-        raise InsufficientData(
-            "every ANOVA group needs at least 1 observation", "方差分析的每个分组至少需要 1 个观测值"
-        )
+        raise InsufficientData(*both("stats.anova_empty_group"))
     k = len(groups)
     n_total = sum(g.n for g in groups)
     if n_total - k < 1:
-        raise InsufficientData("ANOVA needs more observations than groups", "方差分析需要观测值多于分组数")
+        raise InsufficientData(*both("stats.anova_observations"))
     base = groups[0].shift
     rel_means = [(g.shift - base) + g.centered_mean for g in groups]
     grand = math.fsum(g.n * m for g, m in zip(groups, rel_means, strict=True)) / n_total
@@ -226,7 +223,7 @@ def one_way_anova(groups: Sequence[SuffStats]) -> AnovaResult:
     df1, df2 = k - 1, n_total - k
     ms_b, ms_w = ss_between / df1, ss_within / df2
     if ms_w == 0.0:
-        raise InsufficientData("zero within-group variance: F is undefined", "组内方差为零，无法计算 F 统计量")
+        raise InsufficientData(*both("stats.anova_zero_variance"))
     f = ms_b / ms_w
     eta2 = ss_between / (ss_between + ss_within)
     return AnovaResult(

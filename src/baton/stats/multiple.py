@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 
 from baton.errors import StatsInputError
+from baton.messages import both
 
 
 def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
@@ -13,7 +14,7 @@ def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
     ps = [float(p) for p in p_values]
     for p in ps:
         if math.isnan(p) or p < 0.0 or p > 1.0:
-            raise StatsInputError(f"p-values must lie in [0, 1], got {p!r}", f"p 值必须在 [0, 1] 之间，实际为 {p!r}")
+            raise StatsInputError(*both("stats.p_range", p=p))
     m = len(ps)
     order = sorted(range(m), key=lambda i: ps[i])
     q = [0.0] * m
@@ -28,5 +29,5 @@ def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
 def bh_significant(p_values: Sequence[float], q: float = 0.05) -> list[bool]:
     """Which hypotheses the BH step-up procedure rejects at FDR level ``q`` (in input order)."""
     if not 0.0 < q < 1.0:
-        raise StatsInputError(f"q must be in (0, 1), got {q!r}", f"q 必须在 (0, 1) 之间，实际为 {q!r}")
+        raise StatsInputError(*both("stats.q_range", q=q))
     return [qv <= q for qv in benjamini_hochberg(p_values)]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from scipy import stats as sps
 
 from baton.errors import InsufficientData, StatsInputError
+from baton.messages import both
 
 from ._result import Interval, StatResult, check_alpha, clamp_p
 
@@ -35,11 +36,10 @@ class TwoProportionResult(StatResult):
 
 def _check_counts(x: int, n: int, label: str) -> None:
     if isinstance(x, bool) or isinstance(n, bool) or int(x) != x or int(n) != n:
-        raise StatsInputError(f"counts {label} must be integers", f"{label} 的计数必须是整数")
+        raise StatsInputError(*both("stats.counts_integers", label=label))
     if n <= 0 or x < 0 or x > n:
         raise StatsInputError(
-            f"need 0 ≤ x ≤ n and n > 0 for {label}, got x={x}, n={n}",
-            f"{label} 需满足 0 ≤ x ≤ n 且 n > 0，实际 x={x}, n={n}",
+            *both("stats.counts_range", label=label, x=x, n=n),
         )
 
 
@@ -98,8 +98,7 @@ def two_proportion_test(x1: int, n1: int, x2: int, n2: int, alpha: float = 0.05)
     var = pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2)
     if var <= 0.0:
         raise InsufficientData(
-            "both groups are all successes or all failures: the z test is undefined",
-            "两组比例均为 0 或均为 1，无法进行 z 检验",
+            *both("stats.z_undefined"),
         )
     z = (p2 - p1) / math.sqrt(var)
     rel, rel_ci = _relative(x1, n1, x2, n2, alpha)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from scipy import stats as sps
 
 from baton.errors import InsufficientData, StatsInputError
+from baton.messages import both
 
 from ._result import Interval, StatResult, check_alpha, clamp_p
 
@@ -35,12 +36,11 @@ class LinearSums:
         """Sums of the pairs centred on their means (two passes, exactly summed)."""
         if len(x) != len(y):
             raise StatsInputError(
-                f"x and y differ in length ({len(x)} vs {len(y)})",
-                f"x 与 y 长度不同（{len(x)} 对 {len(y)}）",
+                *both("stats.xy_length", x=len(x), y=len(y)),
             )
         n = len(x)
         if n == 0:
-            raise InsufficientData("no data points", "没有数据点")
+            raise InsufficientData(*both("stats.no_points"))
         xs, ys = [float(v) for v in x], [float(v) for v in y]
         kx, ky = math.fsum(xs) / n, math.fsum(ys) / n
         dx, dy = [v - kx for v in xs], [v - ky for v in ys]
@@ -78,15 +78,14 @@ def ols_from_sums(sums: LinearSums, alpha: float = 0.05) -> OlsResult:
     n = sums.n
     if n < 3:
         raise InsufficientData(
-            f"a slope with a CI needs at least 3 points, got {n}",
-            f"斜率及其置信区间至少需要 3 个点，实际为 {n}",
+            *both("stats.slope_min", n=n),
         )
     mx, my = sums.sx / n, sums.sy / n
     sxx = sums.sxx - sums.sx * mx
     syy = sums.syy - sums.sy * my
     sxy = sums.sxy - sums.sx * my
     if sxx <= 0.0:
-        raise InsufficientData("x does not vary: the slope is undefined", "x 没有变化，斜率无法确定")
+        raise InsufficientData(*both("stats.x_constant"))
     slope = sxy / sxx
     sse = max(0.0, syy - sxy * sxy / sxx)
     df = n - 2

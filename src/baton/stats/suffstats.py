@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from baton.errors import InsufficientData, StatsInputError
+from baton.messages import both
 
 
 @dataclass(frozen=True)
@@ -30,17 +31,15 @@ class SuffStats:
     def __post_init__(self) -> None:
         if isinstance(self.n, bool) or int(self.n) != self.n or self.n < 0:
             raise StatsInputError(
-                f"n must be a non-negative integer, got {self.n!r}",
-                f"样本量 n 必须是非负整数，实际为 {self.n!r}",
+                *both("stats.n_integer", n=self.n),
             )
         for name in ("total", "sum_sq", "shift"):
             value = float(getattr(self, name))
             if not math.isfinite(value):
-                raise StatsInputError(f"{name} must be finite, got {value!r}", f"{name} 必须是有限数，实际为 {value!r}")
+                raise StatsInputError(*both("stats.not_finite", name=name, value=value))
         if self.sum_sq < 0:
             raise StatsInputError(
-                f"sum_sq must be non-negative, got {self.sum_sq!r}",
-                f"平方和 sum_sq 不能为负，实际为 {self.sum_sq!r}",
+                *both("stats.sum_sq_negative", value=self.sum_sq),
             )
 
     @classmethod
@@ -55,7 +54,7 @@ class SuffStats:
     def from_moments(cls, n: int, mean: float, var: float) -> SuffStats:
         """Build from a count, a mean and an unbiased sample variance (e.g. SQL avg / var_samp)."""
         if var < 0 or not math.isfinite(var):
-            raise StatsInputError(f"variance must be ≥ 0, got {var!r}", f"方差必须非负，实际为 {var!r}")
+            raise StatsInputError(*both("stats.variance_negative", value=var))
         sum_sq = var * (n - 1) if n > 1 else 0.0
         return cls(n=n, total=0.0, sum_sq=sum_sq, shift=float(mean))
 
@@ -63,14 +62,14 @@ class SuffStats:
     def mean(self) -> float:
         """The sample mean (NaN when empty is not allowed: raises)."""
         if self.n == 0:
-            raise InsufficientData("the sample is empty: no mean", "样本为空，无法计算均值")
+            raise InsufficientData(*both("stats.empty_sample"))
         return self.shift + self.total / self.n
 
     @property
     def centered_mean(self) -> float:
         """``mean − shift``: the small, exactly computed part of the mean."""
         if self.n == 0:
-            raise InsufficientData("the sample is empty: no mean", "样本为空，无法计算均值")
+            raise InsufficientData(*both("stats.empty_sample"))
         return self.total / self.n
 
     @property
@@ -85,8 +84,7 @@ class SuffStats:
         """Unbiased sample variance, Σ(x − x̄)² / (n − 1)."""
         if self.n < 2:
             raise InsufficientData(
-                f"a variance needs at least 2 observations, got {self.n}",
-                f"计算方差至少需要 2 个观测值，实际为 {self.n}",
+                *both("stats.variance_min", n=self.n),
             )
         return self.ss / (self.n - 1)
 

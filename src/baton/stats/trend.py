@@ -15,6 +15,7 @@ import numpy as np
 from scipy import stats as sps
 
 from baton.errors import InsufficientData, StatsInputError
+from baton.messages import both
 
 from ._result import Interval, StatResult, check_alpha, clamp_p
 
@@ -38,17 +39,14 @@ def _checked(values: Sequence[float], x: Sequence[float] | None) -> tuple[np.nda
     t = np.arange(len(y), dtype=float) if x is None else np.asarray([float(v) for v in x], dtype=float)
     if len(t) != len(y):
         raise StatsInputError(
-            f"x and values differ in length ({len(t)} vs {len(y)})",
-            f"x 与数值长度不同（{len(t)} 对 {len(y)}）",
+            *both("stats.x_values_length", x=len(t), values=len(y)),
         )
     if not (np.all(np.isfinite(y)) and np.all(np.isfinite(t))):
-        raise StatsInputError("the series contains NaN or infinite values", "序列中含有 NaN 或无穷值")
+        raise StatsInputError(*both("stats.not_finite_series"))
     if len(t) > 1 and not np.all(np.diff(t) > 0):
-        raise StatsInputError("x must be strictly increasing", "x 必须严格递增")
+        raise StatsInputError(*both("stats.x_increasing"))
     if len(y) < 3:
-        raise InsufficientData(
-            f"a trend test needs at least 3 points, got {len(y)}", f"趋势检验至少需要 3 个点，实际为 {len(y)}"
-        )
+        raise InsufficientData(*both("stats.trend_min", n=len(y)))
     return t, y
 
 
@@ -93,7 +91,7 @@ def mann_kendall(
     ties = _tie_groups(y)
     var_s = (n * (n - 1) * (2 * n + 5) - float(np.sum(ties * (ties - 1) * (2 * ties + 5)))) / 18.0
     if var_s <= 0.0:
-        raise InsufficientData("the series is constant: no trend test possible", "序列为常数，无法进行趋势检验")
+        raise InsufficientData(*both("stats.constant_series"))
     sd = math.sqrt(var_s)
     z = _z_score(s, sd, continuity)
     p = clamp_p(2.0 * float(sps.norm.sf(abs(z))))

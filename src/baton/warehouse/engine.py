@@ -109,8 +109,7 @@ def engine_named(name: str) -> Engine:
     target = _REGISTRY.get(name)
     if target is None:
         raise ConfigError(
-            f"Unknown warehouse engine {name!r}; known: {', '.join(sorted(_REGISTRY))}.",
-            f"未知的数据仓库引擎 {name!r}；支持：{', '.join(sorted(_REGISTRY))}。",
+            *both("warehouse.unknown_engine", name=name, known=", ".join(sorted(_REGISTRY))),
         )
     module, _, cls = target.partition(":")
     engine = getattr(importlib.import_module(module), cls)()
@@ -127,8 +126,7 @@ def engine_for_url(url: str) -> Engine:
     name = engine_name_for_url(url)
     if name is None:
         raise ConfigError(
-            f"Unsupported warehouse URL {url!r}; use one of: {', '.join(_SCHEMES)}",
-            f"不支持的数据仓库地址 {url!r}；可用：{', '.join(_SCHEMES)}",
+            *both("warehouse.unsupported_url", url=url, schemes=", ".join(_SCHEMES)),
         )
     return engine_named(name)
 
