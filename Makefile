@@ -34,7 +34,7 @@ test: lint
 	$(BIN)/pytest -q
 
 eval: $(STAMP) $(DEMO)/baton.toml
-	$(BIN)/baton eval --config $(DEMO)/baton.toml --min-score 1.0
+	$(BIN)/baton eval --config $(DEMO)/baton.toml
 
 clean:
 	rm -rf $(VENV) $(DEMO) .pytest_cache .mypy_cache .ruff_cache

@@ -1,20 +1,50 @@
-"""The shipped eval set, run through the real pipeline on the real demo: 100 % or fail."""
+"""The shipped eval, run through the real pipeline on the real demo.
+
+No answer may be silently wrong on either split; the dev split must be entirely right and
+the held-out split (written before the planner it measures, never tuned against) at least
+95 % right. Every tool call of every run is preceded by the policy decision that allowed it.
+"""
 
 from __future__ import annotations
 
+import pytest
+
 from baton.config import Settings
-from baton.evals.runner import default_dataset, run_eval
+from baton.evals.runner import EvalReport, run_eval, score_table
 from baton.trace.writer import read_trace
 
+HELD_OUT_FLOOR = 0.95
 
-def test_demo_eval_passes_every_case(demo_settings: Settings) -> None:
-    report = run_eval(demo_settings, default_dataset())
-    failures = [f"{c.id}: {c.reason}" for c in report.cases if not c.passed]
-    assert len(report.cases) >= 60
-    assert not failures, "\n".join(failures)
-    assert report.pass_rate == 1.0
 
-    # every tool call of every eval run is preceded by the policy decision that allowed it
+@pytest.fixture(scope="module")
+def report(demo_settings: Settings) -> EvalReport:
+    return run_eval(demo_settings)
+
+
+def _not_right(report: EvalReport, split: str) -> str:
+    return "\n".join(
+        f"{c.id} [{c.phrasing}] {c.outcome}: {c.reason}" for c in report.cases if c.split == split and not c.passed
+    )
+
+
+def test_no_answer_is_silently_wrong(report: EvalReport) -> None:
+    wrong = [f"{c.id} [{c.split}/{c.phrasing}]: {c.reason}" for c in report.cases if c.outcome == "silently_wrong"]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_dev_split_is_entirely_right(report: EvalReport) -> None:
+    score = report.score("dev")
+    assert score.cases >= 200
+    assert score.right == score.cases, _not_right(report, "dev")
+
+
+def test_held_out_split_is_at_least_95_percent_right(report: EvalReport) -> None:
+    score = report.score("heldout")
+    assert score.cases >= 100
+    assert score.right_rate >= HELD_OUT_FLOOR, score_table(report) + "\n" + _not_right(report, "heldout")
+
+
+def test_every_tool_call_follows_its_policy_decision(report: EvalReport, demo_settings: Settings) -> None:
     for case in report.cases:
         events = read_trace(demo_settings.runs_dir / case.run_id / "trace.jsonl")
         assert events[0].type == "run_started"

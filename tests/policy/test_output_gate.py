@@ -264,7 +264,7 @@ def test_every_answered_eval_case_passes_the_gate_first_time(demo_session: Sessi
     import json
     from importlib import resources
 
-    lines = resources.files("baton.demo").joinpath("data/eval.jsonl").read_text(encoding="utf-8").splitlines()
+    lines = resources.files("baton.demo").joinpath("data/eval/dev.jsonl").read_text(encoding="utf-8").splitlines()
     cases = [json.loads(line) for line in lines if line.strip()]
     checked = 0
     for case in cases:

@@ -208,22 +208,26 @@ def demo_init(
 @app.command("eval")
 def eval_cmd(
     dataset: Annotated[
-        Path | None, typer.Option("--dataset", help="JSONL dataset (default: the shipped demo set).")
+        list[Path] | None, typer.Option("--dataset", help="JSONL dataset(s) (default: the demo's dev + held-out).")
     ] = None,
+    split: Annotated[str | None, typer.Option("--split", help="Only this split: dev | heldout.")] = None,
     config: ConfigOpt = None,
     as_json: JsonOpt = False,
-    min_score: Annotated[float, typer.Option("--min-score", help="Exit 1 when the pass rate is below this.")] = 0.0,
+    min_score: Annotated[float, typer.Option("--min-score", help="Exit 1 when the share right is below this.")] = 0.0,
 ) -> None:
-    """Run an eval dataset and print a score table (graded by execution result)."""
+    """Run eval datasets and print right / asked back / silently wrong by phrasing class.
+
+    Exits 1 when any answer is silently wrong (answered, but not what the gold SQL returns),
+    or when the share right is below --min-score."""
     from baton.evals.runner import render_report, run_eval
 
     with reported(as_json=as_json):
-        report = run_eval(settings_for(config), dataset)
+        report = run_eval(settings_for(config), dataset, split=split)
     if as_json:
         print(report.model_dump_json(indent=2))
     else:
         render_report(report, _console())
-    if report.pass_rate < min_score:
+    if report.score().silently_wrong or report.pass_rate < min_score:
         raise typer.Exit(1)
 
 

@@ -1,25 +1,36 @@
-"""Run an eval dataset (JSONL) through the real pipeline and score it.
+"""Run eval datasets (JSONL) through the real pipeline and score them.
 
-Each case names a question, the as-of date and user, the expected status, and for answered
-cases a hand-written gold SQL that is executed on the same warehouse; for refusals and
-clarifications the expected error code. The demo ships its dataset (``baton/demo/data/
-eval.jsonl``): every demo metric, grouping, filters, each time form, comparisons, top N,
-refusals and clarifications. Gold SQL is written in DuckDB's dialect and transpiled by sqlglot
-to the session's engine.
+Each case names a question, the as-of date and user, the expected status and, for answered
+cases, a hand-written gold SQL executed on the same warehouse (DuckDB's dialect, transpiled by
+sqlglot to the session's engine); for refusals the expected error code. Every case records its
+``split`` (``dev``, or ``heldout`` — written before the planner it measures and never tuned
+against) and its ``phrasing`` class (exclusion, members, comparison, share, ranking, …).
+
+A case ends in one of three outcomes:
+
+* **right** — the expected status (and code), and for an answer the gold rows;
+* **asked back or refused** — the run asked a question back, refused or failed: not what was
+  expected, but nothing wrong was said;
+* **silently wrong** — the run *answered*, but the rows differ from the gold (or it answered
+  where it should have asked back or refused). This is the number that must be zero.
+
+Rows are compared by column name: the gold SQL aliases its columns with Baton's names (a
+dimension key, ``period``, a metric key, ``<metric>_previous``, ``<metric>_share``) and the
+answer must have every one of them with the same rows (as a multiset, or in order for a
+ranking); extra answer columns are not graded.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from datetime import date
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import sqlglot
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from rich.console import Console
-from rich.table import Table
 
 from baton.config import Settings
 from baton.errors import ConfigError
@@ -27,10 +38,21 @@ from baton.messages import both
 from baton.orchestrator.session import Session
 from baton.warehouse.compare import results_match
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from baton.contracts.answer import Answer
+
+Outcome = Literal["right", "asked_back", "silently_wrong"]
+Split = Literal["dev", "heldout"]
+SPLITS: tuple[Split, ...] = ("dev", "heldout")
+
 
 class EvalCase(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str
+    split: Split = "dev"
+    phrasing: str = "plain"
     question: str
     lang: Literal["zh", "en"]
     as_of: date = date(2026, 7, 1)
@@ -44,17 +66,36 @@ class EvalCase(BaseModel):
 
 class CaseResult(BaseModel):
     id: str
+    split: Split = "dev"
+    phrasing: str = "plain"
     run_id: str = ""
     lang: str
-    passed: bool
+    outcome: Outcome
     status: str
     reason: str
     seconds: float
     tags: tuple[str, ...] = ()
 
+    @property
+    def passed(self) -> bool:
+        return self.outcome == "right"
+
+
+class SplitScore(BaseModel):
+    """The three numbers of one group of cases."""
+
+    cases: int
+    right: int
+    asked_back: int
+    silently_wrong: int
+
+    @property
+    def right_rate(self) -> float:
+        return self.right / self.cases if self.cases else 0.0
+
 
 class EvalReport(BaseModel):
-    dataset: str
+    datasets: list[str]
     cases: list[CaseResult] = Field(default_factory=list)
 
     @property
@@ -65,9 +106,27 @@ class EvalReport(BaseModel):
     def pass_rate(self) -> float:
         return self.passed / len(self.cases) if self.cases else 0.0
 
+    def score(self, split: str | None = None, phrasing: str | None = None) -> SplitScore:
+        chosen = [
+            c
+            for c in self.cases
+            if (split is None or c.split == split) and (phrasing is None or c.phrasing == phrasing)
+        ]
+        return SplitScore(
+            cases=len(chosen),
+            right=sum(c.outcome == "right" for c in chosen),
+            asked_back=sum(c.outcome == "asked_back" for c in chosen),
+            silently_wrong=sum(c.outcome == "silently_wrong" for c in chosen),
+        )
 
-def default_dataset() -> Path:
-    return Path(str(resources.files("baton.demo").joinpath("data/eval.jsonl")))
+    def phrasings(self) -> list[str]:
+        return sorted({c.phrasing for c in self.cases})
+
+
+def default_datasets() -> list[Path]:
+    """The demo's eval set: the dev split and the held-out split."""
+    folder = resources.files("baton.demo").joinpath("data/eval")
+    return [Path(str(folder.joinpath(f"{split}.jsonl"))) for split in SPLITS]
 
 
 def load_cases(path: Path) -> list[EvalCase]:
@@ -86,33 +145,55 @@ def load_cases(path: Path) -> list[EvalCase]:
     return cases
 
 
+def _gold_rows(session: Session, case: EvalCase) -> tuple[list[str], list[list[Any]]]:
+    assert case.gold_sql is not None
+    gold_sql = case.gold_sql
+    dialect = session.engine.dialect
+    if dialect != "duckdb":  # gold is written in DuckDB's dialect; sqlglot transpiles it
+        gold_sql = sqlglot.transpile(gold_sql, read="duckdb", write=dialect)[0]
+    gold = session.backend.execute(gold_sql, timeout_s=60, row_cap=100_000)
+    return [name for name, _ in gold.columns], [list(r) for r in gold.rows]
+
+
+def compare_answer(answer: Answer, columns: Sequence[str], rows: list[list[Any]], *, ordered: bool) -> tuple[bool, str]:
+    """The answer's rows on the gold's columns (by name) against the gold rows."""
+    if answer.result is None:
+        return False, "answered without a result table"
+    names = [c.name for c in answer.result.columns]
+    missing = [c for c in columns if c not in names]
+    if missing:
+        return False, f"missing column(s) {missing}; the answer has {names}"
+    index = [names.index(c) for c in columns]
+    picked = [[row[i] for i in index] for row in answer.result.rows]
+    return results_match(picked, rows, ordered=ordered)
+
+
+def _expected(answer: Answer, case: EvalCase) -> tuple[bool, str]:
+    if answer.status != case.expect_status:
+        detail = f" ({answer.error.code}: {answer.error.message})" if answer.error else ""
+        return False, f"status {answer.status} != {case.expect_status}{detail}"
+    if case.expect_code is not None and (answer.error is None or answer.error.code != case.expect_code):
+        return False, f"code {answer.error.code if answer.error else None} != {case.expect_code}"
+    return True, "ok"
+
+
 def grade(session: Session, case: EvalCase) -> CaseResult:
     started = time.perf_counter()
     answer = session.ask(case.question, as_of=case.as_of, user=case.user)
-    ok, reason = True, "ok"
-    if answer.status != case.expect_status:
-        ok, reason = (
-            False,
-            f"status {answer.status} != {case.expect_status}"
-            + (f" ({answer.error.code}: {answer.error.message})" if answer.error else ""),
-        )
-    elif case.expect_code is not None and (answer.error is None or answer.error.code != case.expect_code):
-        ok, reason = False, f"code {answer.error.code if answer.error else None} != {case.expect_code}"
-    elif case.expect_status == "answered":
-        if case.gold_sql is None or answer.result is None:
-            ok, reason = False, "answered case without gold SQL or result"
+    ok, reason = _expected(answer, case)
+    if ok and case.expect_status == "answered":
+        if case.gold_sql is None:
+            ok, reason = False, "answered case without gold SQL"
         else:
-            gold_sql = case.gold_sql
-            dialect = session.engine.dialect
-            if dialect != "duckdb":  # gold is written in DuckDB's dialect; sqlglot transpiles it
-                gold_sql = sqlglot.transpile(gold_sql, read="duckdb", write=dialect)[0]
-            gold = session.backend.execute(gold_sql, timeout_s=60, row_cap=100_000)
-            ok, reason = results_match(answer.result.rows, [list(r) for r in gold.rows], ordered=case.ordered)
+            ok, reason = compare_answer(answer, *_gold_rows(session, case), ordered=case.ordered)
+    outcome: Outcome = "right" if ok else "silently_wrong" if answer.status == "answered" else "asked_back"
     return CaseResult(
-        run_id=answer.run_id,
         id=case.id,
+        split=case.split,
+        phrasing=case.phrasing,
+        run_id=answer.run_id,
         lang=case.lang,
-        passed=ok,
+        outcome=outcome,
         status=answer.status,
         reason=reason,
         seconds=round(time.perf_counter() - started, 3),
@@ -120,34 +201,67 @@ def grade(session: Session, case: EvalCase) -> CaseResult:
     )
 
 
-def run_eval(settings: Settings, dataset: Path | None = None) -> EvalReport:
-    path = dataset or default_dataset()
-    cases = load_cases(path)
+def run_eval(settings: Settings, datasets: Sequence[Path] | None = None, *, split: str | None = None) -> EvalReport:
+    paths = list(datasets or default_datasets())
+    cases = [c for path in paths for c in load_cases(path) if split is None or c.split == split]
     session = Session(settings)
     try:
-        return EvalReport(dataset=str(path), cases=[grade(session, case) for case in cases])
+        return EvalReport(datasets=[str(p) for p in paths], cases=[grade(session, case) for case in cases])
     finally:
         session.close()
 
 
+def score_table(report: EvalReport) -> str:
+    """The score by phrasing class and split, as a Markdown table (README and closing notes)."""
+    splits = [s for s in SPLITS if report.score(s).cases]
+    head = "| phrasing | " + " | ".join(f"{s}: right / asked back / silently wrong" for s in splits) + " |"
+    rule = "| --- |" + " ---: |" * len(splits)
+
+    def cell(score: SplitScore) -> str:
+        if not score.cases:
+            return "—"
+        return f"{score.right}/{score.cases} · {score.asked_back} · **{score.silently_wrong}**"
+
+    rows = [f"| {p} | " + " | ".join(cell(report.score(s, p)) for s in splits) + " |" for p in report.phrasings()]
+    total = "| **total** | " + " | ".join(
+        f"**{report.score(s).right}/{report.score(s).cases} ({report.score(s).right_rate:.1%})** · "
+        f"{report.score(s).asked_back} · **{report.score(s).silently_wrong}**"
+        for s in splits
+    ) + " |"
+    return "\n".join([head, rule, *rows, total])
+
+
 def render_report(report: EvalReport, console: Console) -> None:
+    from rich.table import Table
+
     failures = [c for c in report.cases if not c.passed]
     if failures:
-        detail = Table(title="Failures")
-        for col in ("id", "status", "reason"):
+        detail = Table(title="Not right")
+        for col in ("id", "split", "phrasing", "outcome", "reason"):
             detail.add_column(col)
         for c in failures:
-            detail.add_row(c.id, c.status, c.reason)
+            detail.add_row(c.id, c.split, c.phrasing, c.outcome, c.reason)
         console.print(detail)
-    table = Table(title=f"Eval · {Path(report.dataset).name}")
-    for col in ("group", "cases", "passed", "score"):
-        table.add_column(col, justify="right" if col != "group" else "left")
-    groups: dict[str, list[CaseResult]] = {}
-    for c in report.cases:
-        groups.setdefault(f"lang:{c.lang}", []).append(c)
-        groups.setdefault(f"status:{c.status if c.passed else 'fail'}", []).append(c)
-    for name, items in sorted(groups.items()):
-        passed = sum(i.passed for i in items)
-        table.add_row(name, str(len(items)), str(passed), f"{passed / len(items):.0%}")
-    table.add_row("total", str(len(report.cases)), str(report.passed), f"{report.pass_rate:.1%}", style="bold")
+    table = Table(title="Eval")
+    for col in ("split", "phrasing", "cases", "right", "asked back / refused", "silently wrong"):
+        table.add_column(col, justify="left" if col in {"split", "phrasing"} else "right")
+    for split in SPLITS:
+        if not report.score(split).cases:
+            continue
+        for phrasing in report.phrasings():
+            score = report.score(split, phrasing)
+            if score.cases:
+                table.add_row(
+                    split, phrasing, str(score.cases), str(score.right), str(score.asked_back), str(score.silently_wrong)
+                )
+        total = report.score(split)
+        table.add_row(
+            split,
+            "total",
+            str(total.cases),
+            f"{total.right} ({total.right_rate:.1%})",
+            str(total.asked_back),
+            str(total.silently_wrong),
+            style="bold",
+        )
     console.print(table)
