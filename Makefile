@@ -6,6 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 DEMO   ?= .baton-demo
 STAMP  := $(VENV)/.installed
+DEV    := $(VENV)/.installed-dev
 
 .PHONY: demo test lint typecheck eval install clean
 
@@ -13,8 +14,13 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e .
 	@touch $(STAMP)
+
+# test tools (pytest, hypothesis, ruff, mypy) only for lint and test; `make demo` does not need them
+$(DEV): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(DEV)
 
 install: $(STAMP)
 
@@ -25,7 +31,7 @@ demo: $(STAMP) $(DEMO)/baton.toml
 	$(BIN)/baton ask "上个月各渠道的GMV是多少？" --config $(DEMO)/baton.toml
 	$(BIN)/baton ask "What was GMV by channel last month?" --config $(DEMO)/baton.toml
 
-lint: $(STAMP)
+lint: $(DEV)
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy src tests

@@ -49,8 +49,8 @@ def _write(tmp_path: Path, text: str) -> Path:
     [
         (
             (
-                "    unit: currency\n    tree:",
-                "    unit: dollars\n    tree:",
+                "    unit: currency\n    better: higher\n    tree:",
+                "    unit: dollars\n    better: higher\n    tree:",
             ),
             None,
             "metrics.gmv.unit",

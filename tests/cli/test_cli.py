@@ -24,6 +24,7 @@ def test_ask_json(demo_dir: Path, question: str) -> None:
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["status"] == "answered"
+    assert data["interpretation"].startswith(("Read as: GMV by channel", "问题理解为：上个月"))
     assert data["result"]["row_count"] == 4
     assert data["metrics"][0]["name"] == "gmv"
     assert "Traceback" not in proc.stderr
@@ -40,6 +41,7 @@ def test_terminal_report_leads_with_answer(demo_dir: Path) -> None:
     proc = run(["ask", "上个月各渠道的GMV是多少？", "--config", str(demo_dir / "baton.toml")])
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
+    assert out.index("回答") < out.index("问题理解为") < out.index("按渠道拆分的成交总额") < out.index("SELECT")
     assert out.index("回答") < out.index("SELECT") < out.index("指标口径") < out.index("数据更新至")
 
 

@@ -28,8 +28,12 @@ def _not_right(report: EvalReport, split: str) -> str:
 
 
 def test_no_answer_is_silently_wrong(report: EvalReport) -> None:
-    wrong = [f"{c.id} [{c.split}/{c.phrasing}]: {c.reason}" for c in report.cases if c.outcome == "silently_wrong"]
-    assert not wrong, "\n".join(wrong)
+    """Held-out cases are counted, never listed: the split stays blind to whoever fixes the planner."""
+    wrong = [f"{c.id} [{c.phrasing}]: {c.reason}" for c in report.cases if c.outcome == "silently_wrong"]
+    dev_wrong = [
+        f"{c.id} [{c.phrasing}]: {c.reason}" for c in report.cases if c.outcome == "silently_wrong" and c.split == "dev"
+    ]
+    assert not wrong, score_table(report) + "\n" + "\n".join(dev_wrong)
 
 
 def test_dev_split_is_entirely_right(report: EvalReport) -> None:
@@ -41,7 +45,7 @@ def test_dev_split_is_entirely_right(report: EvalReport) -> None:
 def test_held_out_split_is_at_least_95_percent_right(report: EvalReport) -> None:
     score = report.score("heldout")
     assert score.cases >= 100
-    assert score.right_rate >= HELD_OUT_FLOOR, score_table(report) + "\n" + _not_right(report, "heldout")
+    assert score.right_rate >= HELD_OUT_FLOOR, score_table(report)  # counts only: the split stays blind
 
 
 def test_every_tool_call_follows_its_policy_decision(report: EvalReport, demo_settings: Settings) -> None:

@@ -179,10 +179,10 @@ PLANS: list[
         None,
         "desc",
     ),
-    (
+    (  # several members are shown one by one, never summed unless the question asks for a total
         "小程序和直播上半年的成交额",
         ("gmv",),
-        (),
+        ("channel",),
         {"channel": ("mini_program", "live_stream")},
         "2026-01-01",
         "2026-06-30",

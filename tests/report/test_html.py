@@ -64,3 +64,10 @@ def test_written_atomically(tmp_path: Path, demo_session: Session, region_en: An
     page = out.read_text(encoding="utf-8")
     assert '<html lang="en">' in page and "East China" in page
     assert [p.name for p in tmp_path.iterdir()] == ["r.html"]
+
+
+def test_the_interpretation_leads_the_answer(demo_session: Session, region_en: Answer) -> None:
+    page = render_html(region_en, catalog=demo_session.catalog)
+    assert region_en.interpretation is not None and region_en.interpretation.startswith("Read as: GMV by region")
+    assert page.index('class="interpretation"') < page.index('class="answer"')
+    assert region_en.interpretation in page

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 from baton.contracts.answer import Answer
 from baton.orchestrator.session import Session
 from baton.report import key_figures, render_markdown, write_markdown_report
 
+AS_OF = date(2026, 7, 1)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -31,6 +33,8 @@ def test_sections_come_in_the_readers_order(demo_session: Session, channel_zh: A
     ]
     positions = [md.index(h) for h in order]
     assert positions == sorted(positions)
+    assert channel_zh.interpretation is not None
+    assert md.index("## 回答") < md.index(channel_zh.interpretation) < md.index(channel_zh.answer)
     assert md.index(channel_zh.answer) < md.index("## 关键数字")
     assert "![成交总额环比（2026年6月）](chart.png)" in md
     assert channel_zh.run_id in md and "SUM(gmv_amount)" in md and "status IN ('paid', 'refunded')" in md
@@ -79,3 +83,19 @@ def test_a_single_value_has_no_chart_section(demo_session: Session, single_zh: A
     md = render_markdown(single_zh, catalog=demo_session.catalog, image="ignored.png")
     assert "## 图表" not in md and "ignored.png" not in md
     assert "## 关键数字" in md and "转化率" in md and "%" in md
+
+
+def test_user_words_cannot_become_markdown(demo_session: Session, region_en: Answer) -> None:
+    """A question is shown literally: no link, emphasis or inline HTML comes from it."""
+    asked = region_en.model_copy(update={"question": "GMV [click](http://x.example) <b>*now*</b>"})
+    md = render_markdown(asked, catalog=demo_session.catalog)
+    assert "\\[click\\](http://x.example) \\<b\\>\\*now\\*\\</b\\>" in md
+    assert "[click](" not in md and "<b>" not in md
+
+
+def test_a_context_clause_is_shown_literally(demo_session: Session) -> None:
+    """The words Baton read as context reach the assumptions escaped."""
+    answer = demo_session.ask("I'm prepping a *deck* for [review]. GMV by region last month", as_of=AS_OF)
+    assert answer.status == "answered", answer.answer
+    md = render_markdown(answer, catalog=demo_session.catalog)
+    assert "\\*deck\\* for \\[review\\]" in md and "*deck*" not in md.replace("\\*deck\\*", "")

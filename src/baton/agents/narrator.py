@@ -8,25 +8,32 @@ for ratios), so the output gate can trace each one back to evidence.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from baton.catalog.model import Catalog
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
+from baton.nlu.interpret import filters_text, period_text, share_part
 from baton.numbers import format_exact
 from baton.numbers import format_signed_percent as format_pct
 
 
-def period_text(start: date, end: date, words: str | None, language: Language) -> str:
-    span = text("answer.span", language, start=start.isoformat(), end=end.isoformat())
-    if start == end:
-        span = start.isoformat()
-    if words:
-        return text("answer.period_words", language, words=words, span=span)
-    return span
+class _Sentence(NamedTuple):
+    """What every sentence of one metric is written from."""
+
+    query: SemanticQuery
+    metric: str
+    rows: list[dict[str, Any]]
+    period: str
+    filters: str
+    language: Language
+    fmt: Callable[[Any], str]
+
+
+MAX_LISTED = 12
+"""Parts a share sentence lists one by one; the rest are counted."""
 
 
 class Narrator:
@@ -36,18 +43,6 @@ class Narrator:
     def member_label(self, dimension: str, member: Any, language: Language) -> str:
         info = self.catalog.dimensions[dimension].members.get(str(member))
         return info.label.for_lang(language) if info else str(member)
-
-    def _filters_text(self, query: SemanticQuery, language: Language) -> str:
-        if not query.filters:
-            return ""
-        parts = []
-        for flt in query.filters:
-            dim = self.catalog.dimensions[flt.dimension].label.for_lang(language)
-            members = text("answer.list_sep", language).join(
-                self.member_label(flt.dimension, m, language) for m in flt.members
-            )
-            parts.append(text("answer.filter_part", language, dim=dim, members=members))
-        return text("answer.filters", language, parts=text("answer.filter_sep", language).join(parts))
 
     def _row_label(self, query: SemanticQuery, row: dict[str, Any], language: Language) -> str:
         bits = []
@@ -61,7 +56,7 @@ class Narrator:
         rows = [dict(zip(names, r, strict=True)) for r in table.rows]
         tr = query.time_range
         period = period_text(tr.start, tr.end, tr.text, language)
-        filters = self._filters_text(query, language)
+        filters = filters_text(query.filters, self.catalog, language)
         if not rows:
             return text("answer.no_rows", language, period=period, filters=filters)
         sentences = [self._metric_sentence(query, m, rows, period, filters, language) for m in query.metrics]
@@ -84,25 +79,40 @@ class Narrator:
         def fmt(v: Any) -> str:
             return format_exact(v, unit, language, currency)
 
+        say = _Sentence(query, metric, rows, period, filters, language, fmt)
+        if query.share:
+            return self._share_sentence(say)
         if query.comparison is not None:
-            return self._comparison_sentence(query, metric, rows, period, filters, language, fmt)
+            return self._comparison_sentence(say)
         if query.grain is not None:
-            return self._grain_sentence(query, metric, rows, period, filters, language, fmt)
+            return self._grain_sentence(say)
         if query.dimensions:
-            return self._breakdown_sentence(query, metric, rows, period, filters, language, fmt)
+            return self._breakdown_sentence(say)
         value = rows[0][metric]
         return text("answer.value", language, label=label, filters=filters, period=period, value=fmt(value))
 
-    def _comparison_sentence(
-        self,
-        query: SemanticQuery,
-        metric: str,
-        rows: list[dict[str, Any]],
-        period: str,
-        filters: str,
-        language: Language,
-        fmt: Callable[[Any], str],
-    ) -> str:
+    def _share_sentence(self, say: _Sentence) -> str:
+        query, metric, rows, period, filters, language, fmt = say
+        """Each part's value with its share of the whole ("New users: ¥1.00 (25.00%)")."""
+        label = self.catalog.metrics[metric].label.for_lang(language)
+        share_col = f"{metric}_share"
+
+        def item(row: dict[str, Any], name: str) -> str:
+            share = format_exact(row.get(share_col), "ratio", language)
+            return text("answer.share_item", language, item=name, value=fmt(row[metric]), share=share)
+
+        if query.dimensions or query.grain is not None:
+            shown = rows[:MAX_LISTED]
+            items = text("answer.list_sep", language).join(item(r, self._row_label(query, r, language)) for r in shown)
+            more = text("answer.more_items", language, count=len(rows) - len(shown)) if len(rows) > len(shown) else ""
+            return text("answer.shares", language, label=label, filters=filters, period=period, items=items, more=more)
+        part = share_part(query.share_filters, self.catalog, language)
+        return text(
+            "answer.share_value", language, label=label, filters=filters, period=period, item=item(rows[0], part)
+        )
+
+    def _comparison_sentence(self, say: _Sentence) -> str:
+        query, metric, rows, period, filters, language, fmt = say
         label = self.catalog.metrics[metric].label.for_lang(language)
         cmp = query.comparison
         assert cmp is not None
@@ -151,16 +161,8 @@ class Narrator:
             high_value=fmt(high[metric]),
         )
 
-    def _grain_sentence(
-        self,
-        query: SemanticQuery,
-        metric: str,
-        rows: list[dict[str, Any]],
-        period: str,
-        filters: str,
-        language: Language,
-        fmt: Callable[[Any], str],
-    ) -> str:
+    def _grain_sentence(self, say: _Sentence) -> str:
+        query, metric, rows, period, filters, language, fmt = say
         label = self.catalog.metrics[metric].label.for_lang(language)
         assert query.grain is not None
         first, last = rows[0], rows[-1]
@@ -181,16 +183,8 @@ class Narrator:
             peak_value=fmt(peak[metric]),
         )
 
-    def _breakdown_sentence(
-        self,
-        query: SemanticQuery,
-        metric: str,
-        rows: list[dict[str, Any]],
-        period: str,
-        filters: str,
-        language: Language,
-        fmt: Callable[[Any], str],
-    ) -> str:
+    def _breakdown_sentence(self, say: _Sentence) -> str:
+        query, metric, rows, period, filters, language, fmt = say
         label = self.catalog.metrics[metric].label.for_lang(language)
         dims = text("answer.and_sep", language).join(
             self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions

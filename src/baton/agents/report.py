@@ -29,6 +29,7 @@ from baton.contracts.common import Language
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
 from baton.contracts.values import KeyNumber
 from baton.messages import text
+from baton.nlu.interpret import filters_text
 from baton.numbers import display
 
 _PLACEHOLDER = re.compile(r"\{num:([^{}]+)\}")
@@ -64,18 +65,46 @@ def said(finding: Finding) -> str:
     return fill(finding.summary, {n.key: n for n in finding.numbers})
 
 
-def _answer(inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, period: str, lang: Language) -> str:
-    """The answer paragraph: the change, whether it is real, the main driver, caveats."""
-    parts: list[str] = []
+def _significant(inputs: _Inputs) -> bool | None:
+    """Whether the daily mean changed significantly (``None``: not tested)."""
+    if inputs.stats is None or not inputs.stats.tests or inputs.stats.tests[0].p_value is None:
+        return None
+    return inputs.stats.tests[0].p_value < 0.05
+
+
+def _premise(
+    premise: str | None, numbers: dict[str, KeyNumber], significant: bool | None, label: str, lang: Language
+) -> str:
+    """What the data says about the direction the question took for granted, said first when
+    it is wrong ("why did GMV rise" when it fell) or the change is not significant."""
+    if premise is None or "headline.change_pct" not in numbers:
+        return ""
+    change = numbers["headline.change_pct"].value
+    actual = "up" if change > 0 else "down" if change < 0 else "flat"
+    said = text(f"answer.premise_{premise}", lang)
+    if actual != premise:
+        return text(
+            "answer.analysis_premise_wrong", lang, label=label, said=said, actual=text(f"answer.premise_{actual}", lang)
+        )
+    if significant is False:
+        return text("answer.analysis_premise_not_significant", lang, label=label, said=said)
+    return ""
+
+
+def _answer(
+    inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, period: str, premise: str | None, lang: Language
+) -> str:
+    """The answer paragraph: the premise if the data contradicts it, the change, whether it is
+    real, the main driver, caveats."""
+    significant = _significant(inputs) if "stats.rel_change" in numbers else None
+    parts: list[str] = [p for p in (_premise(premise, numbers, significant, label, lang),) if p]
     if "headline.change_pct" in numbers:
         down = numbers["headline.change_pct"].value < 0
         key = "answer.analysis_headline_down" if down else "answer.analysis_headline_up"
         parts.append(fill(text(key, lang, label=label, period=period), numbers))
     elif "headline.change" in numbers:
         parts.append(fill(text("answer.analysis_headline_change", lang, label=label, period=period), numbers))
-    if "stats.rel_change" in numbers and inputs.stats is not None:
-        tests = inputs.stats.tests
-        significant = bool(tests) and tests[0].p_value is not None and tests[0].p_value < 0.05
+    if significant is not None:
         key = "answer.analysis_mean_significant" if significant else "answer.analysis_mean_not_significant"
         parts.append(fill(text(key, lang), numbers))
     drivers = inputs.findings("driver")
@@ -122,7 +151,7 @@ def _sections(inputs: _Inputs, packet: TaskPacket, lang: Language) -> list[Repor
 def run(packet: TaskPacket, deps: ReportDeps) -> AgentReport[ReportOutput]:
     lang: Language = packet.task.language
     query = plan_of(packet)
-    label = metric_label(deps.catalog, query.metrics[0], lang)
+    label = metric_label(deps.catalog, query.metrics[0], lang) + filters_text(query.filters, deps.catalog, lang)
     inputs = _Inputs(
         sql=output_of(packet, "sql", SqlOutput),
         quality=output_of(packet, "quality", QualityOutput),
@@ -135,7 +164,7 @@ def run(packet: TaskPacket, deps: ReportDeps) -> AgentReport[ReportOutput]:
         if out is not None:
             numbers.update({n.key: n for f in out.findings for n in f.numbers})
     period = query.time_range.text or f"{query.time_range.start}~{query.time_range.end}"
-    answer = _answer(inputs, numbers, label, period, lang)
+    answer = _answer(inputs, numbers, label, period, query.premise, lang)
     touching = [f for f in (inputs.quality.flags if inputs.quality else ()) if f.affects_period]
     output = ReportOutput(
         task_id=packet.task_id,

@@ -247,7 +247,7 @@ def _output(
     language, catalog, dialect = packet.task.language, deps.catalog, deps.tool.dialect
     prev, cur = query.comparison.range, query.time_range
     daily_rows = rows_as_dicts(daily)
-    kind = "previous_period" if query.comparison.kind == "previous_period" else "same_period_last_year"
+    kind = query.comparison.kind
     logic = (
         *headline.aggregation_logic,
         text(

@@ -7,7 +7,11 @@ generator.
 
 Query shapes (the output columns are a contract for evals and reports):
 - ``[period,] [dims…], metric…`` — ordered by period and dims, or by the first metric for top N;
-- with a comparison: ``[dims…], m, m_previous, m_change, m_change_pct`` for each metric.
+- with a comparison: ``[dims…], m, m_previous, m_change, m_change_pct`` for each metric;
+- with a share: ``[period,] [dims…], m, m_share`` — ``m`` over the question's filters and the
+  share's own filters, divided by ``m`` over the question's filters only, summed over every
+  member of the breakdown (per period when there is one); an additive metric only.
+An exclusion filter compiles to ``NOT IN`` (or NULL: a row of unknown member is not excluded).
 A metric over two tables (a conversion rate = orders / sessions) aggregates each table on
 the query's grain and dimensions in its own CTE, then joins them on those keys.
 """
@@ -24,6 +28,8 @@ from sqlglot import exp
 
 from baton.catalog.model import Catalog, Measure
 from baton.contracts.semantic import SemanticQuery
+from baton.errors import InvalidInput
+from baton.messages import both
 
 Dialect = Literal["duckdb", "postgres"]
 PERIOD = "period"
@@ -155,7 +161,10 @@ def _table_select(query: SemanticQuery, catalog: Catalog, table: str, leaves: li
     where.append(time_cond)
     for flt in query.filters:
         column = catalog.dimensions[flt.dimension].columns[table]
-        where.append(exp.column(column).isin(*[exp.Literal.string(m) for m in flt.members]))
+        members = exp.column(column).isin(*[exp.Literal.string(m) for m in flt.members])
+        # "all but live stream" keeps rows whose channel is unknown (NULL)
+        unknown = exp.column(column).is_(exp.null())
+        where.append(exp.paren(exp.or_(exp.not_(members), unknown)) if flt.exclude else members)
 
     shared = {leaf.measure.filters for leaf in leaves}
     common_filters = next(iter(shared)) if len(shared) == 1 else ()
@@ -180,6 +189,64 @@ def _table_select(query: SemanticQuery, catalog: Catalog, table: str, leaves: li
 
 
 def compile_query(query: SemanticQuery, catalog: Catalog, dialect: Dialect = "duckdb") -> CompiledQuery:
+    """The governed SQL of ``query`` (its columns follow the shapes in the module docstring)."""
+    if query.share:
+        return _compile_share(query, catalog, dialect)
+    return _compile_plain(query, catalog, dialect)
+
+
+def _ranked(query: SemanticQuery) -> bool:
+    """Rows ordered by the first metric: a top N, or a ranking of every row ("rank the regions")."""
+    return query.top_n is not None or query.intent == "ranking"
+
+
+def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> CompiledQuery:
+    """Each metric over the part the question names, next to its share of the whole."""
+    ratios = [m for m in query.metrics if catalog.metrics[m].is_ratio or catalog.metrics[m].unit == "ratio"]
+    if query.comparison is not None:
+        raise InvalidInput(*both("nlu.share_with_comparison"))
+    if ratios:
+        raise InvalidInput(*both("catalog.share_not_additive", metric=", ".join(ratios)))
+    plain = {"share": False, "share_filters": ()}
+    part = _compile_plain(
+        query.model_copy(update={**plain, "filters": (*query.filters, *query.share_filters)}), catalog, dialect
+    )
+    whole = _compile_plain(query.model_copy(update={**plain, "dimensions": (), "top_n": None}), catalog, dialect)
+    assert isinstance(part.expression, exp.Query) and isinstance(whole.expression, exp.Query)
+    keys = [PERIOD] if query.grain is not None else []
+    outs: list[exp.Expr] = [exp.column(k, table="n") for k in (*keys, *query.dimensions)]
+    for m in query.metrics:
+        share = exp.Div(
+            this=exp.cast(exp.column(m, table="n"), exp.DataType.build("DOUBLE")),
+            expression=exp.func("NULLIF", exp.column(m, table="d"), exp.Literal.number(0)),
+        )
+        outs += [exp.column(m, table="n").as_(m), share.as_(f"{m}_share")]
+    final = exp.select(*outs).from_(part.expression.subquery("n"))
+    if keys:
+        on = _and([exp.column(k, table="n").eq(exp.column(k, table="d")) for k in keys])
+        final = final.join(whole.expression.subquery("d"), on=on, join_type="LEFT")
+    else:
+        final = final.join(whole.expression.subquery("d"), join_type="CROSS")
+    if _ranked(query):
+        final = final.order_by(
+            exp.Ordered(this=exp.column(query.metrics[0]), desc=query.order == "desc", nulls_first=False)
+        )
+        final = final.limit(query.top_n) if query.top_n is not None else final
+    elif keys or query.dimensions:
+        final = final.order_by(*[exp.column(k) for k in (*keys, *query.dimensions)])
+    columns = (*keys, *query.dimensions, *(c for m in query.metrics for c in (m, f"{m}_share")))
+    return CompiledQuery(
+        sql=final.sql(dialect=dialect, pretty=True),
+        dialect=dialect,
+        expression=final,
+        columns=columns,
+        tables=part.tables,
+        filters_applied=part.filters_applied,
+        aggregation_logic=(*part.aggregation_logic, *(f"{m}_share: {m} / {m} of the whole" for m in query.metrics)),
+    )
+
+
+def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> CompiledQuery:
     by_table = _leaves(query, catalog)
     key_names = (
         ([PERIOD] if query.grain is not None else [])
@@ -242,16 +309,17 @@ def compile_query(query: SemanticQuery, catalog: Catalog, dialect: Dialect = "du
     for name, cte in ctes:
         final = final.with_(name, as_=cte)
     first_metric = query.metrics[0]
-    if query.top_n is not None:
+    if _ranked(query):
         final = final.order_by(
             exp.Ordered(this=exp.column(first_metric), desc=query.order == "desc", nulls_first=False)
-        ).limit(query.top_n)
+        )
+        final = final.limit(query.top_n) if query.top_n is not None else final
     else:
         order_keys = [k for k in output if k in key_names]
         if order_keys:
             final = final.order_by(*[exp.column(k) for k in order_keys])
 
-    filters = [f"{f.dimension} IN ({', '.join(f.members)})" for f in query.filters]
+    filters = [f"{f.dimension} {'NOT IN' if f.exclude else 'IN'} ({', '.join(f.members)})" for f in query.filters]
     filters.append(f"{query.time_range.start.isoformat()} <= date <= {query.time_range.end.isoformat()}")
     logic = [
         f"{m}: {catalog.metrics[m].expression or f'{catalog.metrics[m].numerator} / {catalog.metrics[m].denominator}'}"

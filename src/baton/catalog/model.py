@@ -103,6 +103,9 @@ class Metric(BaseModel):
     denominator: str | Measure | None = None
     dimensions: tuple[str, ...] = ()
     unit: Unit = "number"
+    better: Literal["higher", "lower"] | None = Field(
+        default=None, description="which way is good: what 'best' and 'worst' rank by (undeclared: asked back)"
+    )
     currency: str | None = Field(default=None, description="ISO 4217 code of a currency metric (default: catalog's)")
     tree: tuple[tuple[str, ...], ...] = Field(
         default=(),

@@ -44,7 +44,12 @@ def render_answer(answer: Answer, console: Console) -> None:
     lang = answer.language
     t = _labels(lang)
     title = t["analysis"] if answer.handoffs else t["answer"]
-    console.print(Panel(Text(answer.answer), title=f"{title} · {answer.status}", border_style=_STYLE[answer.status]))
+    body = (
+        [Text(answer.interpretation, style="bold"), Text(answer.answer)]
+        if answer.interpretation
+        else [Text(answer.answer)]
+    )
+    console.print(Panel(Group(*body), title=f"{title} · {answer.status}", border_style=_STYLE[answer.status]))
     if answer.error is not None:
         console.print(f"[dim]{t['error']}: {escape(answer.error.code)}[/dim]")
     if answer.suggestions:

@@ -71,6 +71,9 @@ class Answer(BaseModel):
     question: str
     language: Language
     answer: str
+    interpretation: str | None = Field(
+        default=None, description="how the question was read, from the query that ran: every answer leads with it"
+    )
     semantic_query: SemanticQuery | None = None
     sql: str | None = None
     result: ResultTable | None = None

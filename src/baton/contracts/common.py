@@ -45,6 +45,7 @@ class CalendarEvent(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: Bilingual
+    synonyms: tuple[str, ...] = Field(default=(), description="other names a question may use (e.g. Singles' Day)")
     start: tuple[int, int]
     end: tuple[int, int]
     peak: tuple[int, int] | None = Field(default=None, description="the event's main day (default: end)")

@@ -80,6 +80,7 @@ class RunState(BaseModel):
     finished_at: datetime | None = None
     config_path: str | None = None
     semantic_query: SemanticQuery | None = None
+    interpretation: str | None = None
     sql: list[SqlRecord] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list)
     checkpoints: dict[str, Any] = Field(default_factory=dict)

@@ -9,15 +9,18 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from baton.contracts.common import Language
 
-__all__ = ["Comparison", "Grain", "Language", "MemberFilter", "SemanticQuery", "TimeRange"]
+__all__ = ["Comparison", "Correction", "Grain", "Language", "MemberFilter", "SemanticQuery", "TimeRange"]
 
 Grain = Literal["day", "week", "month", "quarter", "year"]
 
 
 class MemberFilter(BaseModel):
+    """Rows whose ``dimension`` is one of ``members`` — or, with ``exclude``, is none of them."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
     dimension: str
     members: tuple[str, ...] = Field(min_length=1)
+    exclude: bool = False
 
 
 class TimeRange(BaseModel):
@@ -40,9 +43,22 @@ class TimeRange(BaseModel):
 
 
 class Comparison(BaseModel):
+    """The period the question's period is compared with: the one before it, the same period a
+    year earlier, or one the question names ("Q2 compared with Q1")."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
-    kind: Literal["previous_period", "same_period_last_year"]
+    kind: Literal["previous_period", "same_period_last_year", "custom"]
     range: TimeRange
+
+
+class Correction(BaseModel):
+    """A word of the question the planner read as something else, always stated to the reader."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    written: str
+    read_as: str
+    kind: Literal["typo", "traditional", "context"] = "typo"
+    """``context``: a clause that only sets the scene ("我在准备周会"), left out of the query."""
 
 
 class SemanticQuery(BaseModel):
@@ -58,4 +74,12 @@ class SemanticQuery(BaseModel):
     top_n: int | None = Field(default=None, ge=1, le=1000)
     order: Literal["desc", "asc"] = "desc"
     intent: Literal["value", "breakdown", "share", "trend", "ranking", "comparison", "why"] = "value"
+    share: bool = Field(default=False, description="add each metric's share of the whole (``<metric>_share``)")
+    share_filters: tuple[MemberFilter, ...] = Field(
+        default=(), description="filters of the part whose share is asked: they apply to the share's numerator only"
+    )
+    premise: Literal["up", "down"] | None = Field(
+        default=None, description="the direction a why-question takes for granted (checked, never assumed)"
+    )
+    corrections: tuple[Correction, ...] = ()
     as_of: date

@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from baton.config import Settings
 from baton.errors import ConfigError
-from baton.messages import both
+from baton.messages import both, text
 from baton.orchestrator.session import Session
 from baton.warehouse.compare import results_match
 
@@ -223,18 +223,25 @@ def score_table(report: EvalReport) -> str:
         return f"{score.right}/{score.cases} · {score.asked_back} · **{score.silently_wrong}**"
 
     rows = [f"| {p} | " + " | ".join(cell(report.score(s, p)) for s in splits) + " |" for p in report.phrasings()]
-    total = "| **total** | " + " | ".join(
-        f"**{report.score(s).right}/{report.score(s).cases} ({report.score(s).right_rate:.1%})** · "
-        f"{report.score(s).asked_back} · **{report.score(s).silently_wrong}**"
-        for s in splits
-    ) + " |"
+    total = (
+        "| **total** | "
+        + " | ".join(
+            f"**{report.score(s).right}/{report.score(s).cases} ({report.score(s).right_rate:.1%})** · "
+            f"{report.score(s).asked_back} · **{report.score(s).silently_wrong}**"
+            for s in splits
+        )
+        + " |"
+    )
     return "\n".join([head, rule, *rows, total])
 
 
 def render_report(report: EvalReport, console: Console) -> None:
     from rich.table import Table
 
-    failures = [c for c in report.cases if not c.passed]
+    failures = [c for c in report.cases if not c.passed and c.split != "heldout"]
+    blind = sum(1 for c in report.cases if not c.passed and c.split == "heldout")
+    if blind:  # the held-out split is counted, never listed, so no one tunes the planner to it
+        console.print(text("evals.heldout_not_listed", "en", count=blind))
     if failures:
         detail = Table(title="Not right")
         for col in ("id", "split", "phrasing", "outcome", "reason"):
@@ -252,7 +259,12 @@ def render_report(report: EvalReport, console: Console) -> None:
             score = report.score(split, phrasing)
             if score.cases:
                 table.add_row(
-                    split, phrasing, str(score.cases), str(score.right), str(score.asked_back), str(score.silently_wrong)
+                    split,
+                    phrasing,
+                    str(score.cases),
+                    str(score.right),
+                    str(score.asked_back),
+                    str(score.silently_wrong),
                 )
         total = report.score(split)
         table.add_row(

@@ -50,6 +50,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The comparison period is {start} to {end} (previous period).",
         "对比期为 {start} 至 {end}（环比）。",
     ),
+    "comparison_custom": (
+        "The comparison period is {start} to {end} (the period the question names).",
+        "对比期为 {start} 至 {end}（问题中指定的期间）。",
+    ),
     "comparison_same_period_last_year": (
         "The comparison period is {start} to {end} (same period last year).",
         "对比期为 {start} 至 {end}（同比）。",

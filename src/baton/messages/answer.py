@@ -12,6 +12,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grain_quarter": ("quarter", "季度"),
     "grain_year": ("year", "年"),
     "filter_part": ("{dim} = {members}", "{dim}={members}"),
+    "filter_part_excluded": ("{dim} ≠ {members}", "{dim}不含{members}"),
+    "share_item": ("{item}: {value} ({share} of the total)", "{item} {value}（占 {share}）"),
+    "shares": (
+        "{label}{filters} for {period}, each part with its share of the total: {items}{more}.",
+        "{period}{filters}{label}各部分及其占比：{items}{more}。",
+    ),
+    "share_value": ("{label}{filters} for {period}: {item}.", "{period}{filters}{label}：{item}。"),
+    "more_items": ("; {count} more in the table", "；另有 {count} 项见表格"),
     "filter_sep": ("; ", "；"),
     "filters": (" ({parts})", "（{parts}）"),
     "metric_sep": (" ", ""),
@@ -19,6 +27,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "value": ("{label}{filters} for {period} was {value}.", "{period}{filters}的{label}为 {value}。"),
     "kind_previous_period": ("vs the previous period", "环比"),
     "kind_same_period_last_year": ("vs the same period last year", "同比"),
+    "kind_custom": ("vs the period named", "对比所述期间"),
     "comparison": (
         "{label}{filters} for {period} was {current}, {pct} {kind} ({previous_period}: {previous}).",
         "{period}{filters}的{label}为 {current}，对比期（{previous_period}）为 {previous}，{kind} {pct}。",
@@ -66,6 +75,36 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{day} 的数据不完整：图中单独标出，数值按已加载数据计算，可能偏低。",
     ),
     # how the question was read --------------------------------------------------------------------
+    "interpret": (
+        "Read as: {subject}{breakdown}{filters}{ranking}, {period}{comparison}.{corrections}",
+        "问题理解为：{period}{filters}{breakdown}的{subject}{ranking}{comparison}。{corrections}",
+    ),
+    "interpret_why": ("why {metrics} {moved}", "{metrics}{moved}的原因"),
+    "interpret_rose": ("rose (as the question says; checked against the data)", "上升（问题所述，已用数据核对）"),
+    "interpret_fell": ("fell (as the question says; checked against the data)", "下降（问题所述，已用数据核对）"),
+    "interpret_moved": ("changed", "变化"),
+    "interpret_share_of_part": ("the share of {part} in {metrics}", "{part}占{metrics}的比例"),
+    "interpret_share_by": ("the share of {metrics}", "{metrics}占比"),
+    "interpret_all_but": ("all but {members}", "{members}以外"),
+    "interpret_member": ("{dim} is {members}", "{dim}为{members}"),
+    "interpret_excluded": ("{dim} is not {members}", "{dim}不含{members}"),
+    "interpret_or": (" or ", "或"),
+    "interpret_filter_sep": (" and ", "、"),
+    "interpret_where": (", where {filters}", "、{filters}"),
+    "interpret_by": (" by {dims}", "、按{dims}"),
+    "interpret_per": (" per {grain}", "、按{grain}"),
+    "interpret_top": (", top {n} (highest first)", "，取最高的 {n} 个"),
+    "interpret_bottom": (", bottom {n} (lowest first)", "，取最低的 {n} 个"),
+    "interpret_ranked_desc": (", ranked highest first", "，从高到低排序"),
+    "interpret_ranked_asc": (", ranked lowest first", "，从低到高排序"),
+    "interpret_compared": (", compared with {kind}: {period}", "，对比{kind}：{period}"),
+    "interpret_against": (", compared with {period}", "，对比 {period}"),
+    "interpret_previous_period": ("the previous period", "上一周期"),
+    "interpret_same_period_last_year": ("the same period last year", "去年同期"),
+    "interpret_read_as": ("{written!r} as {read_as!r}", "“{written}”读作“{read_as}”"),
+    "interpret_context": ("{written!r} as context, not part of the query", "“{written}”作为背景，未计入查询"),
+    "interpret_traditional": ("traditional characters as simplified", "繁体字按简体读"),
+    "interpret_notes": (" (Read {notes}.)", "（{notes}。）"),
     "span": ("{start} to {end}", "{start} 至 {end}"),
     "span_day": ("{day}", "{day}"),
     "period_words": ("{words} ({span})", "{words}（{span}）"),
@@ -76,6 +115,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "compared_previous_period": (
         "Compared with the previous period: {period}.",
         "对比期为环比（上一个同长度/同类周期）：{period}。",
+    ),
+    "corrected_typo": (
+        "{written!r} is not a catalog term; it was read as {read_as!r}, the only term one letter away.",
+        "“{written}”不是指标目录中的词，按唯一一个只差一个字母的词“{read_as}”理解。",
+    ),
+    "corrected_context": (
+        "{written!r} was read as context (it names nothing the question does not name again) and left out of "
+        "the query.",
+        "“{written}”被视为背景说明（其中没有问题其他部分未提到的内容），未计入查询。",
+    ),
+    "corrected_traditional": (
+        "The question was read in simplified characters: {read_as!r}.",
+        "问题中的繁体字按简体读作：“{read_as}”。",
+    ),
+    "compared_custom": (
+        "Compared with the period the question names: {period}.",
+        "对比期为问题中指定的期间：{period}。",
     ),
     "compared_same_period_last_year": (
         "Compared with the same period last year: {period}.",
@@ -119,6 +175,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Not permitted: user {user!r} may only see {column} in {allowed}, not {outside}.",
         "不允许：用户“{user}”只能查看 {column} 为 {allowed_zh} 的数据，无权查看 {outside_zh}。",
     ),
+    "not_permitted_share": (
+        "Not permitted: user {user!r} sees only some members of this dimension in {table}, so their share of "
+        "the whole {label} cannot be computed for them.",
+        "不允许：用户“{user}”在 {table} 中只能看到该维度的部分成员，无法计算其占全部{label_zh}的比例。",
+    ),
+    "not_permitted_excluded": (
+        "Not permitted: user {user!r} may only see {column} in {allowed}, and the question excludes all of them.",
+        "不允许：用户“{user}”只能查看 {column} 为 {allowed_zh} 的数据，而问题排除了这些数据。",
+    ),
     "row_filter_note": (
         "Per the grants of user {user}, {table} is limited to {column} in ({allowed}).",
         "按用户 {user} 的权限，{table} 仅包含 {column} 为 {allowed} 的数据。",
@@ -140,6 +205,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "analysis_headline_change": (
         "{label} for {period} changed by {num:headline.change}.",
         "{period}{label}变化 {num:headline.change}。",
+    ),
+    "premise_up": ("rose", "上升"),
+    "premise_down": ("fell", "下降"),
+    "premise_flat": ("did not change", "没有变化"),
+    "analysis_premise_wrong": (
+        "The question says {label} {said}, but the data shows it {actual}; below is the change that happened.",
+        "问题说{label}{said}，但数据显示它{actual}；以下分析的是实际发生的变化。",
+    ),
+    "analysis_premise_not_significant": (
+        "The question says {label} {said}; it did, but the change of the daily mean is not statistically "
+        "significant, so it may be noise.",
+        "问题说{label}{said}；确实如此，但日均值的变化在统计上不显著，可能只是正常波动。",
     ),
     "analysis_mean_significant": (
         "The daily mean changed {num:stats.rel_change} (95% CI {num:stats.rel_ci_low} to {num:stats.rel_ci_high}), "

@@ -8,4 +8,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "not_yaml": ("{path}:{line}: not valid YAML ({error})", "{path} 第 {line} 行：YAML 格式错误（{error}）"),
     "bad_field": ("{path}:{line}: field {field}: {error}", "{path} 第 {line} 行，字段 {field}：{error}"),
     "not_mapping": ("{path}: a catalog must be a mapping", "{path}：指标目录必须是一个映射（mapping）"),
+    "share_not_additive": (
+        "A share of the whole needs an additive metric (a sum or a count) and no period comparison; "
+        "{metric} cannot be split into shares.",
+        "占比只适用于可加总的指标（求和或计数），且不能与期间对比同时使用；{metric} 无法拆成占比。",
+    ),
 }

@@ -35,6 +35,117 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{metric}不支持按{dimension}拆分或筛选；可用维度：{allowed}。",
     ),
     "no_dimensions": ("no dimensions", "无"),
+    "not_about_data": (
+        "This does not look like a question about the data Baton can see (no metric, dimension or member of the "
+        "catalog is named). Ask about a metric, for example: What was {metric} by {dimension} last month?",
+        "这个问题似乎与 Baton 可查询的数据无关（没有提到指标目录中的指标、维度或成员）。请询问某个指标，例如：上个月各{dimension}的{metric}是多少？",
+    ),
+    "action_requested": (
+        "Baton reads and analyses data; it does not take actions such as sending messages or changing records. "
+        "Ask a question about the data instead.",
+        "Baton 只读取和分析数据，不执行发送消息、修改记录之类的操作。请改问一个关于数据的问题。",
+    ),
+    "advice_requested": (
+        "Baton reports what the data shows; it does not decide budgets or what to do. Ask what the data says, "
+        "for example how a metric changed.",
+        "Baton 只报告数据显示了什么，不替您做预算或经营决策。请询问数据本身，例如某个指标的变化。",
+    ),
+    "breakdown_by_what": (
+        "Break it down by what? Name a dimension (e.g. {dimensions}) or a time unit.",
+        "按什么拆分？请说明一个维度（如{dimensions}）或时间单位。",
+    ),
+    "not_understood": (
+        "Baton did not understand {words} in the question, so it will not guess. Please rephrase it with the "
+        "catalog's metrics, dimensions and members, or ask without it.",
+        "Baton 没有理解问题中的“{words}”，不会猜测其含义。请用指标目录中的指标、维度和成员重新表述，或去掉这部分再问。",
+    ),
+    "too_many_periods": (
+        "The question names more periods than Baton can compare at once. Ask about one period, or one period "
+        "against another.",
+        "问题中的时间段太多，无法同时比较。请只问一个时间段，或一个时间段与另一个时间段对比。",
+    ),
+    "which_weekday": (
+        "{text!r} can mean {recent} (this week) or {earlier} (last week). Which day?",
+        "“{text}”可以指 {recent}（本周）或 {earlier}（上周），请问是哪一天？",
+    ),
+    "which_date_order": (
+        "{text!r} can be read month first or day first. Which date do you mean (e.g. 2025-06-05)?",
+        "“{text}”既可以按月/日也可以按日/月理解，请用 2025-06-05 这样的格式说明是哪一天。",
+    ),
+    "grain_with_comparison": (
+        "Baton cannot yet show a series by {grain} and compare it with another period in one answer; ask for "
+        "the series, or for the comparison.",
+        "暂不支持在一个回答中同时按{grain}展示序列并与另一期间对比；请分别询问序列或对比。",
+    ),
+    "week_earlier_too_long": (
+        "'The same days a week earlier' fits a period of up to a week, not {period!r}. Which period should it "
+        "be compared with?",
+        "“上周同期”只适用于一周以内的期间，不适用于“{period}”。要和哪个期间对比？",
+    ),
+    "window_mismatch": (
+        "The comparison period the question names is not as long as {period!r}. Which two periods should be compared?",
+        "问题中的对比期与“{period}”长度不同。要对比哪两个期间？",
+    ),
+    "periods_differ": (
+        "{current!r} and {previous!r} differ in length, so their totals are not comparable. Which periods of "
+        "the same length should be compared?",
+        "“{current}”和“{previous}”长度不同，合计值不可比。请给出两个长度相同的期间。",
+    ),
+    "range_change": (
+        "The change over {period!r}: from its first to its last period, or of the whole range against the "
+        "period before it?",
+        "“{period}”的变化：是从第一个期间到最后一个期间的变化，还是整个区间与之前同长度期间的对比？",
+    ),
+    "other_than_what": (
+        "'Other' than which members? Name the members to leave out (e.g. excluding one of them), or the "
+        "members to show.",
+        "“其他”是指哪些成员以外？请说明要排除的成员，或要查看的成员。",
+    ),
+    "ranking_of_one": (
+        "The question ranks a single member. Should Baton rank every member (and show where it stands), or show "
+        "that member alone?",
+        "问题只对一个成员排名。是要对所有成员排名（并看它排第几），还是只看这一个成员？",
+    ),
+    "why_between_members": (
+        "Baton explains why a metric changed over time, not why two members differ. Ask why one of them changed, "
+        "or compare them.",
+        "Baton 解释指标随时间的变化原因，不解释两个成员之间为何不同。请问其中一个成员为什么变化，或直接对比它们。",
+    ),
+    "two_rankings": (
+        "The question asks for two rankings at once (e.g. the top 3 and the bottom 3). Ask for one, then the other.",
+        "问题同时要求两个排名（例如前三和后三）。请一次只问一个排名。",
+    ),
+    "better_unknown": (
+        "The catalog does not say whether a higher or a lower value of this metric is better, so 'best' and "
+        "'worst' cannot be ranked. Ask for the highest or the lowest instead.",
+        "指标目录没有说明这个指标是越高越好还是越低越好，无法按“最好/最差”排名。请改问最高或最低。",
+    ),
+    "which_event_span": (
+        "{name!r} can mean its day ({day}) or the whole event ({start} to {end}). Which one?",
+        "“{name}”可以指当天（{day}）或整个活动期间（{start} 至 {end}），请问是哪一个？",
+    ),
+    "two_periods": (
+        'The question names two periods. Should Baton compare them (e.g. "June vs May"), or cover the whole '
+        'range (e.g. "from May to June")?',
+        "问题中有两个时间段。是要对比它们（例如“6月对比5月”），还是看整个区间（例如“5月到6月”）？",
+    ),
+    "ranking_of_what": (
+        "A ranking needs something to rank: which dimension (e.g. {dimensions}) or time unit?",
+        "排名需要一个排序对象：按哪个维度（如{dimensions}）或时间单位排名？",
+    ),
+    "share_of_what": (
+        "A share needs a whole and a part: which members, or which breakdown, should the share be computed for?",
+        "占比需要明确整体和部分：请说明要计算哪些成员或哪个维度的占比。",
+    ),
+    "share_of_a_ratio": (
+        "A rate or an average cannot be split into shares of a whole; ask for the rate itself, or for a share of an "
+        "amount or a count.",
+        "比率或均值无法拆分为整体中的占比；请直接询问该比率，或询问金额、数量的占比。",
+    ),
+    "share_with_comparison": (
+        "Baton cannot compute a share and a period comparison in one question yet; ask them one at a time.",
+        "暂不支持在一个问题中同时计算占比和期间对比；请分开提问。",
+    ),
     "metric_item": ("{label} ({name})", "{label}（{name}）"),
     "unknown_metric": (
         "The catalog has no metric {term!r}, so Baton will not guess its definition. Closest catalog metrics: "

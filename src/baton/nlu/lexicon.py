@@ -8,6 +8,7 @@ match anywhere since Chinese has no spaces.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Literal
@@ -15,6 +16,8 @@ from typing import Literal
 from baton.catalog.model import Catalog
 
 Kind = Literal["metric", "dimension", "member"]
+_PARTICLES = re.compile(r"了多少|了几|了")
+_CHARS_OR_PARTICLE = re.compile(r"(?<=[\u4e00-\u9fff])(?P<particle>了多少|了几|了)(?=[\u4e00-\u9fff])|.", re.S)
 
 
 @dataclass(frozen=True)
@@ -85,13 +88,45 @@ class Lexicon:
                 ):
                     continue
                 candidates.append((index, end))
+        candidates += self._across_particles(norm)
         hits: list[Hit] = []
         for index, end in sorted(candidates, key=lambda s: (-(s[1] - s[0]), s[0])):
             if any(index < c_end and c_start < end for c_start, c_end in claimed):
                 continue
             claimed.append((index, end))
-            hits.append(Hit(index, end, text[index:end], tuple(self._entries[norm[index:end]])))
+            surface = _PARTICLES.sub("", norm[index:end]) if norm[index:end] not in self._entries else norm[index:end]
+            hits.append(Hit(index, end, text[index:end], tuple(self._entries[surface])))
         return sorted(hits, key=lambda h: h.start)
+
+    def _across_particles(self, norm: str) -> list[tuple[int, int]]:
+        """Chinese terms split by an aspect or quantity particle ("新增了多少注册用户" is the
+        term "新增注册用户" asked about): found in the text without the particle, kept only
+        when the particle sits inside the term."""
+        kept: list[int] = []
+        compact = []
+        for m in _CHARS_OR_PARTICLE.finditer(norm):
+            if m.group("particle"):
+                continue
+            kept.append(m.start())
+            compact.append(m.group(0))
+        joined = "".join(compact)
+        if len(joined) == len(norm):
+            return []
+        out: list[tuple[int, int]] = []
+        for surface in self._surfaces:
+            if surface.isascii() or len(surface) < 4:
+                continue
+            index = joined.find(surface)
+            while index >= 0:
+                start, end = kept[index], kept[index + len(surface) - 1] + 1
+                if end - start > len(surface):
+                    out.append((start, end))
+                index = joined.find(surface, index + 1)
+        return out
+
+    def all_surfaces(self) -> list[str]:
+        """Every surface form of every catalog term (normalised)."""
+        return list(self._surfaces)
 
     def surfaces(self, kind: Kind) -> dict[str, list[str]]:
         """target -> surface forms, for suggestions and fuzzy matching."""

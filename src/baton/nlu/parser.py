@@ -1,476 +1,60 @@
-"""The rule-based planner: a question in Chinese or English -> SemanticQuery.
+"""The rule-based planner: a question in Chinese or English -> SemanticQuery, or a question back.
 
-It works with no LLM. Order of work: time expressions first (they contain digits and words
-that look like other things), then grain, comparison and top-N cues, then catalog terms,
-then whatever is left. A question without a metric or without a time range is asked back
-(clarification), never guessed; a metric-like word the catalog does not know is refused with
-the closest catalog metrics named; nothing is run in either case.
+It works with no LLM, and it accounts for every part of the question. Operators are read
+first (a why and the direction it takes for granted, comparison words, grain, shares,
+rankings, totals, exclusions), then time expressions (every period, ranges joined), then
+catalog terms (metrics, dimensions, members; the catalog's synonyms carry colloquial
+phrasings); what is left must be filler words. A content word it cannot place is never
+dropped: the question is asked back naming it, a metric-like word the catalog does not define
+is refused with the closest catalog metrics, and a question that names nothing of the catalog
+at all is refused as out of scope. Traditional characters are read as simplified, and a Latin
+word one edit away from exactly one catalog term or time word is read as that term; both are
+recorded on the query so the answer states them.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import date
 from difflib import SequenceMatcher
+from functools import cached_property
+from typing import Literal
 
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
-from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, TimeRange
-from baton.errors import AmbiguousQuestion, InvalidInput, UnknownMetric
+from baton.contracts.semantic import Comparison, Correction, Grain, MemberFilter, SemanticQuery, TimeRange
+from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope, UnknownMetric
 from baton.messages import both
 from baton.messages import text as message
 from baton.nlu import timeexpr
+from baton.nlu import vocabulary as vocab
+from baton.nlu.cues import Cues, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
-from baton.nlu.lexicon import Hit, Lexicon, normalise
+from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
+from baton.nlu.periods import claim_compare_words, event_periods, resolve_periods
+from baton.nlu.reading import (
+    Member,
+    Terms,
+    claim_member_lists,
+    claim_term_lists,
+    compares_members,
+    context_clauses,
+    ratio_of_terms,
+)
+from baton.nlu.residual import metricish, to_simplified, unknown_words
+from baton.nlu.scan import Scan
+from baton.nlu.typos import TIME_ABBREVIATIONS, TIME_WORDS, correct, correct_cjk
 
 _LANGUAGES: tuple[Language, ...] = ("en", "zh")
 """The order of a :class:`~baton.errors.BatonError`'s two messages."""
-
-_GRAIN_CUES: tuple[tuple[str, Grain], ...] = (
-    (r"按天|按日|每天|每日|逐日|日度|分天|\bdaily\b|\bby day\b|\bper day\b|\beach day\b|\bday by day\b", "day"),
-    (r"按周|每周|逐周|周度|分周|\bweekly\b|\bby week\b|\bper week\b|\beach week\b|\bweek by week\b", "week"),
-    (r"按月|每月|逐月|月度|分月|\bmonthly\b|\bby month\b|\bper month\b|\beach month\b|\bmonth by month\b", "month"),
-    (
-        r"按季度|按季|每季度|每个季度|逐季|季度别|\bquarterly\b|\bby quarter\b|\bper quarter\b|\beach quarter\b",
-        "quarter",
-    ),
-    (r"按年|每年|逐年|年度别|\byearly\b|\bannually\b|\bby year\b|\bper year\b|\beach year\b", "year"),
-)
-_TREND = re.compile(r"趋势|走势|变化情况|曲线|\btrends?\b|\bover time\b", re.IGNORECASE)
-_YOY = re.compile(
-    r"同比|去年同期|上年同期|\byoy\b|year[- ]over[- ]year|same period last year|vs\.? last year|compared (?:with|to) last year",
-    re.IGNORECASE,
-)
-_MOM = re.compile(
-    r"环比|上月同期|上期|\bmom\b|\bwow\b|\bqoq\b|month[- ]over[- ]month|week[- ]over[- ]week|quarter[- ]over[- ]quarter|"
-    r"period[- ]over[- ]period|(?:vs\.?|versus|compared (?:with|to)) (?:the )?(?:previous|prior) (?:period|month|week|quarter)|"
-    r"比上(?:个)?(?:月|周|季度|期)|较上(?:个)?(?:月|周|季度|期)|与上(?:个)?(?:月|周|季度|期)(?:相比|对比)",
-    re.IGNORECASE,
-)
-_SHARE = re.compile(r"占比|份额|构成|比重|\bshare\b|\bproportion\b|\bbreakdown of\b|\bmix\b", re.IGNORECASE)
-_WHY = re.compile(r"为什么|为何|原因|\bwhy\b|\bwhat caused\b|\bwhat drove\b", re.IGNORECASE)
-_CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
-_TOP = re.compile(
-    r"(?:排名)?前\s*(?P<zh>\d+|[一二两三四五六七八九十])\s*(?:名|个|位)?|"
-    r"\btop[- ]?(?P<en>\d+)\b|\b(?:the )?(?P<best>highest|largest|biggest|most|best|lowest|smallest|least|worst)\s+(?P<en2>\d+)\b",
-    re.IGNORECASE,
-)
-_SINGLE_BEST = re.compile(
-    r"最高|最大|最多|最好|最低|最小|最少|最差|\bhighest\b|\blargest\b|\bbiggest\b|\blowest\b|\bsmallest\b|\bbest\b|\bworst\b|\btop\b",
-    re.IGNORECASE,
-)
-_ASC = re.compile(
-    r"最低|最小|最少|最差|后\s*\d+|倒数|\blowest\b|\bsmallest\b|\bleast\b|\bworst\b|\bbottom\b", re.IGNORECASE
-)
-_WHICH = re.compile(r"哪个|哪些|哪一个|哪家|\bwhich\b", re.IGNORECASE)
-_GROUP_MARKER = re.compile(
-    r"(各|分|按|每个|每一个|不同|各个|哪个|哪些|哪一个|\bby\b|\bper\b|\beach\b|\bfor each\b|\bacross\b|\bwhich\b|\bsplit by\b|\bbroken down by\b)\s*$",
-    re.IGNORECASE,
-)
-
-_ZH_STOP = {
-    "的",
-    "了",
-    "是",
-    "吗",
-    "呢",
-    "吧",
-    "啊",
-    "呀",
-    "和",
-    "与",
-    "及",
-    "以及",
-    "还有",
-    "在",
-    "中",
-    "里",
-    "内",
-    "期间",
-    "时候",
-    "多少",
-    "什么",
-    "请问",
-    "请",
-    "帮我",
-    "帮",
-    "我",
-    "我们",
-    "给我",
-    "查",
-    "查询",
-    "查一下",
-    "看",
-    "看看",
-    "一下",
-    "统计",
-    "情况",
-    "数据",
-    "表现",
-    "如何",
-    "怎么样",
-    "怎样",
-    "怎么",
-    "分别",
-    "各自",
-    "总共",
-    "一共",
-    "合计",
-    "总计",
-    "总",
-    "为",
-    "列出",
-    "展示",
-    "显示",
-    "排名",
-    "排行",
-    "最高",
-    "最低",
-    "最多",
-    "最少",
-    "最大",
-    "最小",
-    "最好",
-    "最差",
-    "趋势",
-    "变化",
-    "走势",
-    "对比",
-    "比较",
-    "相比",
-    "哪个",
-    "哪些",
-    "哪一个",
-    "前",
-    "名",
-    "个",
-    "位",
-    "为什么",
-    "为何",
-    "原因",
-    "下降",
-    "上升",
-    "增长",
-    "下跌",
-    "提升",
-    "降低",
-    "减少",
-    "增加",
-    "多",
-    "大",
-    "几",
-    "有",
-    "按",
-    "每",
-    "各",
-    "分",
-    "不同",
-    "各个",
-    "每个",
-    "整体",
-    "总体",
-    "全部",
-    "所有",
-    "对应",
-    "分布",
-    "占比",
-    "值",
-    "水平",
-    "top",
-    "？",
-    "?",
-    "，",
-    ",",
-    "。",
-    ".",
-    "！",
-    "!",
-    "、",
-    "：",
-    ":",
-    ";",
-    "；",
-    "（",
-    "）",
-    "(",
-    ")",
-    "“",
-    "”",
-    '"',
-    "'",
-    "环比",
-    "同比",
-    "累计",
-    "共",
-    "一共有",
-    "分别是",
-    "是多少",
-    "有多少",
-    "多少钱",
-    "了吗",
-    "相关",
-    "方面",
-    "问题",
-    "报告",
-    "分析",
-    "解释",
-    "说明",
-    "一",
-    "下",
-}
-_EN_STOP = {
-    "what",
-    "was",
-    "were",
-    "is",
-    "are",
-    "be",
-    "been",
-    "the",
-    "a",
-    "an",
-    "of",
-    "in",
-    "on",
-    "at",
-    "for",
-    "by",
-    "per",
-    "each",
-    "and",
-    "or",
-    "with",
-    "from",
-    "to",
-    "how",
-    "many",
-    "much",
-    "did",
-    "does",
-    "do",
-    "show",
-    "me",
-    "give",
-    "list",
-    "which",
-    "top",
-    "highest",
-    "lowest",
-    "largest",
-    "smallest",
-    "biggest",
-    "most",
-    "least",
-    "best",
-    "worst",
-    "trend",
-    "trends",
-    "over",
-    "time",
-    "total",
-    "overall",
-    "our",
-    "my",
-    "we",
-    "us",
-    "please",
-    "tell",
-    "compare",
-    "compared",
-    "vs",
-    "versus",
-    "change",
-    "changes",
-    "changed",
-    "why",
-    "drop",
-    "dropped",
-    "fall",
-    "fell",
-    "rise",
-    "rose",
-    "increase",
-    "increased",
-    "decrease",
-    "decreased",
-    "go",
-    "went",
-    "up",
-    "down",
-    "across",
-    "split",
-    "broken",
-    "breakdown",
-    "get",
-    "let",
-    "see",
-    "value",
-    "values",
-    "number",
-    "numbers",
-    "data",
-    "report",
-    "can",
-    "you",
-    "could",
-    "would",
-    "i",
-    "what's",
-    "whats",
-    "it",
-    "its",
-    "during",
-    "between",
-    "than",
-    "that",
-    "this",
-    "those",
-    "these",
-    "there",
-    "their",
-    "they",
-    "all",
-    "any",
-    "some",
-    "so",
-    "as",
-    "into",
-    "out",
-    "about",
-    "have",
-    "has",
-    "had",
-    "where",
-    "when",
-    "who",
-    "whom",
-    "level",
-    "levels",
-    "performance",
-    "perform",
-    "performed",
-    "look",
-    "like",
-    "rank",
-    "ranking",
-    "ranked",
-    "day",
-    "days",
-    "week",
-    "weeks",
-    "month",
-    "months",
-    "quarter",
-    "quarters",
-    "year",
-    "years",
-    "daily",
-    "weekly",
-    "monthly",
-    "quarterly",
-    "yearly",
-    "'s",
-    "?",
-    ",",
-    ".",
-    "!",
-    ":",
-    ";",
-    "(",
-    ")",
-    "mom",
-    "yoy",
-    "wow",
-    "qoq",
-    "previous",
-    "prior",
-    "period",
-    "same",
-    "last",
-}
-_METRICISH_ZH = (
-    "率",
-    "额",
-    "润",
-    "量",
-    "数",
-    "价",
-    "值",
-    "成本",
-    "费用",
-    "占比",
-    "利润",
-    "收入",
-    "营收",
-    "毛利",
-    "留存",
-    "复购",
-    "日活",
-    "月活",
-)
-_METRICISH_EN = {
-    "rate",
-    "ratio",
-    "margin",
-    "profit",
-    "profits",
-    "cost",
-    "costs",
-    "revenue",
-    "retention",
-    "churn",
-    "ltv",
-    "roi",
-    "dau",
-    "mau",
-    "arpu",
-    "arppu",
-    "inventory",
-    "stock",
-    "nps",
-    "ctr",
-    "cac",
-    "payback",
-    "sessions",
-    "clicks",
-    "impressions",
-    "returns",
-    "refunds",
-    "spend",
-    "budget",
-    "salary",
-    "headcount",
-    "tax",
-    "price",
-    "prices",
-    "score",
-}
-
-
-@dataclass
-class _Scan:
-    text: str
-    norm: str
-    claimed: list[tuple[int, int]] = field(default_factory=list)
-
-    def claim(self, start: int, end: int) -> None:
-        self.claimed.append((start, end))
-
-    def find_all(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
-        out = []
-        for match in pattern.finditer(self.norm):
-            if match.end() > match.start() and not any(match.start() < e and s < match.end() for s, e in self.claimed):
-                out.append(match)
-        return out
-
-    def residual(self) -> str:
-        chars = list(self.text)
-        for start, end in self.claimed:
-            for i in range(start, end):
-                chars[i] = " "
-        return "".join(chars)
+_ALL_OF = re.compile(r"(所有|全部|全体|(?:\bacross )?\ball\b|\ball (?:of )?the\b)\s*(?:的\s*)?$", re.I)
+_OTHER = re.compile(r"(其他|其余|其它|\bother\b|\bremaining\b|\bthe rest of(?: the)?\b)\s*(?:的\s*)?$", re.I)
+"""Other members than the ones a question excludes ("除华东外，其他区域")."""
+_MEMBER_COUNT = re.compile(r"(?:这|那)?(?:[两二三四五六七八九十]|\d+)\s*个\s*$")
+"""The number of members just listed, before their dimension ("华北、华中、东北三个区")."""
+_BETWEEN_FILLER = re.compile(r"^[\s的了是在与和及的、,，]*(?:(?:the|all|of|for|from|in)\s+)*$", re.I)
 
 
 class Planner:
@@ -480,39 +64,245 @@ class Planner:
         self.catalog = catalog
         self.lexicon = Lexicon(catalog)
 
+    @cached_property
+    def _vocabulary(self) -> list[str]:
+        """Latin-script catalog terms and time words a typo may be read as."""
+        words = [w for surfaces in self.lexicon.all_surfaces() for w in surfaces.split() if w.isascii()]
+        return [*words, *TIME_WORDS]
+
+    @cached_property
+    def _cjk_surfaces(self) -> dict[str, str]:
+        """Chinese catalog terms and what each names, for one-character typos."""
+        return {
+            surface: target
+            for kind in ("metric", "dimension", "member")
+            for target, surfaces in self.lexicon.surfaces(kind).items()
+            for surface in surfaces
+            if not surface.isascii()
+        }
+
     # -- public ---------------------------------------------------------------------------
     def plan(self, question: str, *, as_of: date) -> SemanticQuery:
+        """The question as a SemanticQuery, or a typed error: asked back (``AmbiguousQuestion``),
+        refused (``UnknownMetric``, ``OutOfScope``) or invalid (``InvalidInput``,
+        ``TimeExpressionError``). Periods are read relative to ``as_of``."""
+        text, corrections = self._prepare(question)
+        language: Language = "zh" if detect_language(text) == "zh" else "en"
+        scan = Scan(text=text, norm=normalise(text))
+        scan.terms = [(hit.start, hit.end) for hit in self.lexicon.find(text)]
+        cues = read_cues(scan)
+        periods = event_periods(self.catalog.calendar, scan, as_of)
+        for period in periods:
+            scan.claim(*period.span)
+        periods += timeexpr.read_periods(scan.residual(), as_of)
+        for period in periods:
+            scan.claim(*period.span)
+        periods.sort(key=lambda p: p.span)
+        read_ranking(scan, cues)
+        spans_of_periods = {p.span for p in periods}
+        operators = [c for c in scan.claimed if c not in spans_of_periods]
+        terms = self._read_terms(scan, cues, language)
+        if compares_members(cues, terms, periods):
+            cues.change = False  # "华东的GMV比华南多多少": the members are compared, one row each
+            claim_compare_words(scan, [])
+        if periods and (len(periods) > 1 or cues.comparison_kind or cues.change or cues.week_earlier or cues.why):
+            members = [(m.hit.start, m.hit.end) for m in terms.members]
+            cues.compare_word = claim_compare_words(scan, members)
+        context = context_clauses(scan, terms, periods, operators)
+        self._account_for_the_rest(scan, cues, terms, language)
+        time_range, comparison = resolve_periods(scan, cues, periods)
+        return self._build(cues, terms, time_range, comparison, (*corrections, *context), as_of, language)
+
+    # -- reading --------------------------------------------------------------------------
+    def _prepare(self, question: str) -> tuple[str, tuple[Correction, ...]]:
+        """The gate, then traditional → simplified characters, then typos of catalog terms."""
         text = check_question(question)
-        language = detect_language(text)
-        scan = _Scan(text=text, norm=normalise(text))
+        corrections: list[Correction] = []
+        simplified = to_simplified(text)
+        if simplified != text:
+            corrections.append(Correction(written=text, read_as=simplified, kind="traditional"))
+            text = simplified
+        text, cjk = correct_cjk(text, self._cjk_surfaces, [(h.start, h.end) for h in self.lexicon.find(text)])
+        corrections.extend(cjk)
+        known = {*vocab.EN_FILLERS, *vocab.METRICISH_EN, *vocab.COMMON_EN, *vocab.OPERATOR_WORDS, *TIME_ABBREVIATIONS}
+        text, typos = correct(text, self._vocabulary, known)
+        return text, (*corrections, *typos)
 
-        # comparison cues first: "去年同期" is a comparison, not the period "去年"
-        comparison_kind = self._comparison(scan)
-        time_text = scan.residual()
-        time_match = timeexpr.parse_time_range(time_text, as_of)
-        for match in timeexpr.find_time_expressions(time_text, as_of):
-            scan.claim(*match.span)
+    def _order(self, cues: Cues, metrics: list[str]) -> Literal["desc", "asc"]:
+        """The ranking direction; "best"/"worst" follow the metric's declared ``better``."""
+        if cues.quality is None:
+            return cues.order
+        better = self.catalog.metrics[metrics[0]].better
+        if better is None:
+            raise _asked("nlu.better_unknown", {"metric": metrics[0]})
+        good_is_high = better == "higher"
+        return "desc" if (cues.quality == "good") == good_is_high else "asc"
 
-        grain = self._grain(scan)
-        why = bool(scan.find_all(_WHY))
-        for m in scan.find_all(_WHY):
-            scan.claim(m.start(), m.end())
-        trend = bool(scan.find_all(_TREND))
-        share = bool(scan.find_all(_SHARE))
-        for m in scan.find_all(_SHARE):
-            scan.claim(m.start(), m.end())
-        top_n, order = self._top(scan)
-
-        hits = self.lexicon.find(text, blocked=list(scan.claimed))
-        metrics, dims, filters = self._entities(hits, scan, language)
+    def _read_terms(self, scan: Scan, cues: Cues, language: Language) -> Terms:
+        hits = self.lexicon.find(scan.text, blocked=list(scan.claimed))
+        terms = Terms()
+        terms.metrics = self._metrics(hits, language)
+        terms.metric_hits = [h for h in hits if any(t.kind == "metric" for t in self._chosen_terms(h, hits))]
+        terms.hits = hits
+        members = [
+            (t.target.split(":", 1), hit) for hit in hits for t in self._chosen_terms(hit, hits) if t.kind == "member"
+        ]
+        excluded = self._excluded(scan, cues, [hit for _, hit in members])
+        terms.members = [Member(dim, member, hit, id(hit) in excluded) for (dim, member), hit in members]
+        claim_member_lists(scan, cues, terms.members)
+        claim_term_lists(scan, hits)
         for hit in hits:
             scan.claim(hit.start, hit.end)
+            if hit.kinds == {"dimension"}:
+                self._dimension(
+                    scan,
+                    hit,
+                    terms,
+                    asks_per_member=bool(cues.top_n or cues.best or cues.rank or cues.share or cues.separately),
+                )
+        return terms
 
-        unknown = self._unknown_terms(scan.residual(), language)
-        metricish = [t for t in unknown if self._metricish(t)]
-        if metricish or (unknown and not metrics):
-            raise self._unknown_metric((metricish or unknown)[0], language)
-        if not metrics:
+    def _chosen_terms(self, hit: Hit, hits: list[Hit]) -> list[Term]:
+        terms = list(hit.terms)
+        if {"metric", "member"} <= hit.kinds:
+            # "new users" is the metric new_users, unless another metric is asked about
+            own = {t.target for t in terms if t.kind == "metric"}
+            others = [h for h in hits if h.kinds == {"metric"} and h is not hit and {t.target for t in h.terms} - own]
+            chosen = "member" if others else "metric"
+            terms = [t for t in terms if t.kind == chosen]
+        return terms
+
+    def _metrics(self, hits: list[Hit], language: Language) -> list[str]:
+        metrics: list[str] = []
+        for hit in hits:
+            targets = sorted({t.target for t in self._chosen_terms(hit, hits) if t.kind == "metric"})
+            if len(targets) > 1:
+                raise AmbiguousQuestion(
+                    *(
+                        message(
+                            "nlu.several_metrics",
+                            lang,
+                            term=hit.text,
+                            labels=message("answer.list_sep", lang).join(
+                                self.catalog.metrics[m].label.for_lang(lang) for m in targets
+                            ),
+                        )
+                        for lang in _LANGUAGES
+                    ),
+                    detail={"term": hit.text, "suggestions": targets},
+                )
+            metrics += [t for t in targets if t not in metrics]
+        return metrics
+
+    def _excluded(self, scan: Scan, cues: Cues, member_hits: list[Hit]) -> set[int]:
+        """Members an exclusion word applies to ("除了A和B以外", "非A", "excluding A", "A除外")."""
+        out: set[int] = set()
+        ordered = sorted({id(h): h for h in member_hits}.values(), key=lambda h: h.start)
+        for cue in cues.exclusions:
+            chain = [h for h in ordered if h.start >= cue.end()]
+            if not chain or not _BETWEEN_FILLER.match(scan.norm[cue.end() : chain[0].start]):
+                continue
+            scan.claim(cue.start(), cue.end())
+            out.add(id(chain[0]))
+            last = chain[0]
+            for prev, nxt in itertools.pairwise(chain):
+                if not vocab.LIST_JOIN.match(scan.norm[prev.end : nxt.start]):
+                    break
+                out.add(id(nxt))
+                scan.claim(prev.end, nxt.start)
+                last = nxt
+            self._close_exclusion(scan, last.end)
+        for hit in ordered:
+            after = vocab.EXCLUDE_AFTER.match(scan.norm, hit.end)
+            if after and scan.free(after.start(), after.end()):
+                scan.claim(after.start(), after.end())
+                out.add(id(hit))
+                last = hit
+                for prev in reversed([h for h in ordered if h.end <= hit.start]):
+                    if not vocab.LIST_JOIN.match(scan.norm[prev.end : last.start]) or id(prev) in out:
+                        break
+                    out.add(id(prev))
+                    last = prev
+        return out
+
+    def _close_exclusion(self, scan: Scan, end: int) -> None:
+        """ "剔除家电品类后", "除了A以外": the word that closes the exclusion, after a dimension word."""
+        dim_word = next(
+            (
+                h
+                for h in self.lexicon.find(scan.text[end:])
+                if h.start == 0 or not scan.text[end : end + h.start].strip()
+            ),
+            None,
+        )
+        after = end + dim_word.end if dim_word is not None and dim_word.kinds == {"dimension"} else end
+        tail = vocab.EXCLUDE_TAIL.match(scan.norm, after)
+        if tail and scan.free(tail.start(), tail.end()):
+            scan.claim(tail.start(), tail.end())
+
+    def _dimension(self, scan: Scan, hit: Hit, terms: Terms, *, asks_per_member: bool) -> None:
+        """A dimension word is a breakdown, unless it names the dimension of members just named
+        ("app 渠道", "华北、华中两个区") or the set a filter applies to ("所有渠道", "除华东外，其他
+        区域"); "all channels" with a ranking, a share or "each" still asks for each channel.
+        "Other channels" with nothing excluded is asked back: other than what?"""
+        dim = hit.terms[0].target
+        count = _MEMBER_COUNT.search(scan.norm, 0, hit.start)
+        named_here = [m for m in terms.members if m.dimension == dim]
+        if count and named_here:
+            scan.claim(count.start(), count.end())
+            before = scan.norm[: count.start()]
+        else:
+            before = scan.norm[: hit.start]
+        if vocab.GROUP_MARKER.search(before):
+            if dim not in terms.dims:
+                terms.dims.append(dim)
+            return
+        attached = any(m.hit.end <= len(before) and not before[m.hit.end :].strip() for m in named_here)
+        # "regions other than East China": the dimension names the set the exclusion applies to
+        attached = attached or bool(vocab.EXCLUDE_BEFORE.match(scan.norm[hit.end :].lstrip()))
+        every = _ALL_OF.search(before)
+        other = _OTHER.search(before)
+        if other and not any(m.excluded for m in named_here):
+            raise _asked("nlu.other_than_what", {"dimension": dim})
+        scope = other or every
+        if scope:
+            scan.claim(scope.start(1), scope.end(1))
+        if scope and asks_per_member and not any(not m.excluded for m in named_here):
+            scope = None  # "rank all channels", "除华东外其他区域各是多少": every one, one by one
+        if attached or scope:
+            terms.dims_naming_a_set.add(dim)
+            return
+        if dim not in terms.dims:
+            terms.dims.append(dim)
+
+    # -- what is left ---------------------------------------------------------------------
+    def _account_for_the_rest(self, scan: Scan, cues: Cues, terms: Terms, language: Language) -> None:
+        """Every word must have been read: the rest are filler words, or the question is refused
+        (nothing of the catalog, or an undefined metric) or asked back naming what is left."""
+        unknown = unknown_words(scan.residual())
+        if cues.action or cues.advice:
+            key = "nlu.action_requested" if cues.action else "nlu.advice_requested"
+            raise OutOfScope(*both(key), detail={"unknown": unknown})
+        if cues.average and any(not self.catalog.metrics[m].is_ratio for m in terms.metrics):
+            cues.unsupported.append("平均" if language == "zh" else "average")
+        # "average delivery time": what an average is taken of is a metric
+        metric_words = (
+            ratio_of_terms(scan, terms, unknown)
+            + [w for w in unknown if metricish(w)]
+            + (unknown[:1] if cues.average and not terms.metrics else [])
+        )
+        if not terms.any and not metric_words and (unknown or cues.unsupported):
+            if any(self._near_catalog(w) for w in unknown):
+                raise AmbiguousQuestion(*self._not_understood(unknown), detail={"unknown": unknown})
+            raise OutOfScope(*self._with_examples("nlu.not_about_data"), detail={"unknown": unknown})
+        if metric_words:
+            raise self._unknown_metric(metric_words[0])
+        if cues.unsupported or unknown:
+            words = [*cues.unsupported, *unknown]
+            raise AmbiguousQuestion(
+                *self._not_understood(words), detail={"unknown": words, "suggestions": self._examples(language)}
+            )
+        if not terms.metrics:
             raise AmbiguousQuestion(
                 *(
                     message(
@@ -522,148 +312,142 @@ class Planner:
                 ),
                 detail={"missing": "metric", "suggestions": list(self.catalog.metrics)},
             )
-        if time_match is None:
-            raise AmbiguousQuestion(
-                *both("nlu.which_period"),
-                detail={"missing": "time_range"},
-            )
-        self._check_dimensions(metrics, dims, filters, language)
 
-        time_range = TimeRange(start=time_match.start, end=time_match.end, text=time_match.text)
-        if trend and grain is None:
+    @staticmethod
+    def _not_understood(words: list[str]) -> tuple[str, str]:
+        return tuple(  # type: ignore[return-value]
+            message("nlu.not_understood", lang, words=message("answer.list_sep", lang).join(words))
+            for lang in _LANGUAGES
+        )
+
+    def _near_catalog(self, word: str) -> bool:
+        """Whether a word no reader placed is part of a catalog term ("下单" of "下单量", "customers"
+        of "new customers"): then the question is about the data, only not one Baton can read."""
+        if word.isascii():
+            tokens = set(word.lower().split()) - vocab.EN_FILLERS
+            return any(tokens & set(surface.split()) for surface in self.lexicon.all_surfaces() if surface.isascii())
+        pairs = {word[i : i + 2] for i in range(len(word) - 1)}
+        return any(
+            pair in surface for surface in self.lexicon.all_surfaces() if not surface.isascii() for pair in pairs
+        )
+
+    # -- the query ------------------------------------------------------------------------
+    def _build(
+        self,
+        cues: Cues,
+        terms: Terms,
+        time_range: TimeRange,
+        comparison: Comparison | None,
+        corrections: tuple[Correction, ...],
+        as_of: date,
+        language: Language,
+    ) -> SemanticQuery:
+        dims = list(terms.dims)
+        filters, share_filters = self._filters(cues, terms, dims)
+        self._check_dimensions(terms.metrics, dims, [f.dimension for f in (*filters, *share_filters)], language)
+        grain = cues.grain
+        if cues.trend and grain is None:
             grain = self._default_grain(time_range)
-        if why and comparison_kind is None:
-            comparison_kind = "previous_period"
-        comparison = None
-        if comparison_kind is not None:
-            if comparison_kind == "same_period_last_year":
-                start, end = timeexpr.same_period_last_year(time_match.start, time_match.end)
-            else:
-                start, end = timeexpr.previous_period(time_match.start, time_match.end, time_match.grain)
-            comparison = Comparison(kind=comparison_kind, range=TimeRange(start=start, end=end))
-            grain = None
-        if top_n is not None and not dims:
-            top_n = None
+        if comparison is not None and grain is not None:
+            # "近4周每周的取消率有没有变高": a change word over a series is the series itself;
+            # a comparison the question names cannot be drawn per period yet, so it is asked back
+            implied = comparison.kind == "previous_period" and cues.comparison_kind is None and not cues.why
+            if not implied:
+                raise AmbiguousQuestion(
+                    *(
+                        message("nlu.grain_with_comparison", lang, grain=message(f"answer.grain_{grain}", lang))
+                        for lang in _LANGUAGES
+                    ),
+                    detail={"grain": grain},
+                )
+            comparison = None
+        top_n = cues.top_n
+        if (top_n is not None or cues.best or cues.rank) and not dims and grain is None:
+            raise AmbiguousQuestion(*self._with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
+        if cues.breakdown and not dims and grain is None:
+            raise AmbiguousQuestion(*self._with_examples("nlu.breakdown_by_what"), detail={"missing": "breakdown"})
+        if cues.best and top_n is None:
+            top_n = 1
+        if (top_n or cues.rank) and any(f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters):
+            raise _asked("nlu.ranking_of_one", {"dimensions": dims})  # "was East China the top region?"
+        share = cues.share
+        if share:
+            self._check_share(terms.metrics, dims, share_filters, comparison, grain)
         intent = (
             "why"
-            if why
+            if cues.why
             else "comparison"
             if comparison
+            else "share"
+            if share
+            else "ranking"
+            if top_n or (cues.rank and (dims or grain))
             else "trend"
             if grain
-            else "ranking"
-            if top_n
-            else "share"
-            if dims and share
             else "breakdown"
             if dims
             else "value"
         )
         return SemanticQuery(
-            metrics=tuple(metrics),
+            metrics=tuple(terms.metrics),
             dimensions=tuple(dims),
-            filters=tuple(MemberFilter(dimension=d, members=tuple(m)) for d, m in filters.items()),
+            filters=tuple(filters),
             time_range=time_range,
             grain=grain,
             comparison=comparison,
             top_n=top_n,
-            order=order,
+            order=self._order(cues, terms.metrics) if (top_n or cues.rank or cues.best) else cues.order,
             intent=intent,
+            share=share,
+            share_filters=tuple(share_filters),
+            premise=cues.premise if cues.why else None,
+            corrections=corrections,
             as_of=as_of,
         )
 
-    # -- cues -----------------------------------------------------------------------------
-    def _grain(self, scan: _Scan) -> Grain | None:
-        for pattern, grain in _GRAIN_CUES:
-            matches = scan.find_all(re.compile(pattern, re.IGNORECASE))
-            if matches:
-                for m in matches:
-                    scan.claim(m.start(), m.end())
-                return grain
-        return None
+    def _filters(self, cues: Cues, terms: Terms, dims: list[str]) -> tuple[list[MemberFilter], list[MemberFilter]]:
+        """Member filters by dimension, and the filters of a share's part. Several members of
+        one dimension are shown one by one — their dimension is added to ``dims`` — unless the
+        question asks for their total; with a share, the members of one dimension are the part
+        whose share of the whole is asked."""
+        explicit = list(dims)
+        by_dim: dict[tuple[str, bool], list[str]] = {}
+        for m in terms.members:
+            bucket = by_dim.setdefault((m.dimension, m.excluded), [])
+            if m.member not in bucket:
+                bucket.append(m.member)
+        filters = [MemberFilter(dimension=d, members=tuple(ms), exclude=ex) for (d, ex), ms in by_dim.items()]
+        for f in filters:
+            if not f.exclude and len(f.members) > 1 and not cues.total and f.dimension not in dims:
+                dims.append(f.dimension)
+        if not cues.share or not filters or explicit:
+            return filters, []  # a share across a breakdown: of the filtered whole
+        share_dims = {f.dimension for f in filters}
+        if len(share_dims) != 1:
+            raise _asked("nlu.share_of_what", {"dimensions": sorted(share_dims)})
+        (share_dim,) = share_dims
+        return [f for f in filters if f.dimension != share_dim], [f for f in filters if f.dimension == share_dim]
 
-    def _comparison(self, scan: _Scan) -> str | None:
-        for pattern, kind in ((_YOY, "same_period_last_year"), (_MOM, "previous_period")):
-            matches = scan.find_all(pattern)
-            if matches:
-                for m in matches:
-                    scan.claim(m.start(), m.end())
-                return kind
-        return None
-
-    def _top(self, scan: _Scan) -> tuple[int | None, str]:
-        order = "asc" if scan.find_all(_ASC) else "desc"
-        for m in scan.find_all(_TOP):
-            raw = m.group("zh") or m.group("en") or m.group("en2")
-            value = int(raw) if raw.isdigit() else _CN_DIGITS[raw]
-            scan.claim(m.start(), m.end())
-            if m.group("best"):
-                order = "asc" if m.group("best").lower() in {"lowest", "smallest", "least", "worst"} else "desc"
-            return value, order
-        if scan.find_all(_WHICH) and scan.find_all(_SINGLE_BEST):
-            return 1, order
-        return None, order
-
-    # -- catalog terms --------------------------------------------------------------------
-    def _entities(
-        self, hits: list[Hit], scan: _Scan, language: str
-    ) -> tuple[list[str], list[str], dict[str, list[str]]]:
-        metric_hits = [h for h in hits if h.kinds == {"metric"}]
-        metrics: list[str] = []
-        dims: list[str] = []
-        filters: dict[str, list[str]] = {}
-        member_dims_at: dict[int, str] = {}
-        for hit in hits:
-            kinds = hit.kinds
-            if "metric" in kinds and "member" in kinds:
-                # "new users" is the metric new_users, unless another metric is asked about
-                others = [h for h in metric_hits if h is not hit]
-                chosen = "member" if others else "metric"
-                terms = [t for t in hit.terms if t.kind == chosen]
-            else:
-                terms = list(hit.terms)
-            metric_targets = sorted({t.target for t in terms if t.kind == "metric"})
-            if len(metric_targets) > 1:
-                labels = [self.catalog.metrics[m].label.for_lang(language) for m in metric_targets]
-                raise AmbiguousQuestion(
-                    *(
-                        message(
-                            "nlu.several_metrics",
-                            lang,
-                            term=hit.text,
-                            labels=message("answer.list_sep", lang).join(labels),
-                        )
-                        for lang in _LANGUAGES
-                    ),
-                    detail={"term": hit.text, "suggestions": metric_targets},
-                )
-            for term in terms:
-                if term.kind == "metric" and term.target not in metrics:
-                    metrics.append(term.target)
-                elif term.kind == "member":
-                    dim, member = term.target.split(":", 1)
-                    bucket = filters.setdefault(dim, [])
-                    if member not in bucket:
-                        bucket.append(member)
-                    member_dims_at[hit.end] = dim
-        for hit in hits:
-            if hit.kinds != {"dimension"}:
-                continue
-            dim = hit.terms[0].target
-            before = scan.norm[: hit.start]
-            attached = any(d == dim and scan.norm[end : hit.start].strip() == "" for end, d in member_dims_at.items())
-            if attached and not _GROUP_MARKER.search(before):
-                continue  # "app 渠道" names a member, not a breakdown
-            if dim not in dims:
-                dims.append(dim)
-        return metrics, dims, filters
-
-    def _check_dimensions(
-        self, metrics: list[str], dims: list[str], filters: dict[str, list[str]], language: str
+    def _check_share(
+        self,
+        metrics: list[str],
+        dims: list[str],
+        share_filters: list[MemberFilter],
+        comparison: Comparison | None,
+        grain: Grain | None,
     ) -> None:
+        ratios = [m for m in metrics if self.catalog.metrics[m].is_ratio or self.catalog.metrics[m].unit == "ratio"]
+        if ratios:
+            raise _asked("nlu.share_of_a_ratio", {"metrics": ratios})
+        if comparison is not None:
+            raise _asked("nlu.share_with_comparison", {})
+        if not dims and not share_filters:
+            raise _asked("nlu.share_of_what", {"dimensions": []})
+
+    def _check_dimensions(self, metrics: list[str], dims: list[str], filtered: list[str], language: Language) -> None:
         for metric in metrics:
             allowed = self.catalog.metrics[metric].dimensions
-            for dim in [*dims, *filters]:
+            for dim in [*dims, *filtered]:
                 if dim not in allowed:
                     raise InvalidInput(
                         *(self._unsupported_dimension(metric, dim, allowed, lang) for lang in _LANGUAGES),
@@ -680,31 +464,7 @@ class Planner:
             allowed=listed or message("nlu.no_dimensions", lang),
         )
 
-    # -- what is left ---------------------------------------------------------------------
-    def _unknown_terms(self, residual: str, language: str) -> list[str]:
-        words: list[str] = []
-        phrase: list[str] = []
-        for chunk in re.findall(r"[A-Za-z][A-Za-z'_-]*|[\u4e00-\u9fff]+|[^\sA-Za-z\u4e00-\u9fff]+", residual):
-            word = chunk.lower().strip("'-_")
-            if chunk.isascii() and word and word not in _EN_STOP and len(word) > 1 and word.isalpha():
-                phrase.append(word)  # adjacent English content words form one term ("profit margin")
-                continue
-            if phrase:
-                words.append(" ".join(phrase))
-                phrase = []
-            if not chunk.isascii() and _content_left(chunk):
-                words.extend(w for w in _segment(chunk) if w not in _ZH_STOP and len(w) >= 2)
-        if phrase:
-            words.append(" ".join(phrase))
-        return words
-
-    @staticmethod
-    def _metricish(term: str) -> bool:
-        if term.isascii():
-            return any(word in _METRICISH_EN for word in term.lower().split())
-        return any(term.endswith(s) or s in term for s in _METRICISH_ZH)
-
-    def _unknown_metric(self, term: str, language: str) -> UnknownMetric:
+    def _unknown_metric(self, term: str) -> UnknownMetric:
         closest = self.closest_metrics(term)
 
         def listed(lang: Language) -> str:
@@ -733,6 +493,22 @@ class Planner:
         scores.sort(key=lambda s: (-s[0], list(self.catalog.metrics).index(s[1])))
         return [name for _, name in scores[:k]]
 
+    def _with_examples(self, key: str) -> tuple[str, str]:
+        """A message in both languages whose examples name this catalog's own metric and dimensions."""
+        metric = next(iter(self.catalog.metrics.values()), None)
+        dims = list(self.catalog.dimensions.values())
+
+        def say(lang: Language) -> str:
+            return message(
+                key,
+                lang,
+                metric=metric.label.for_lang(lang) if metric else "",
+                dimension=dims[0].label.for_lang(lang) if dims else "",
+                dimensions=message("answer.list_sep", lang).join(d.label.for_lang(lang) for d in dims[:2]),
+            )
+
+        return say("en"), say("zh")
+
     def _examples(self, language: str) -> list[str]:
         return [m.label.for_lang(language) for m in list(self.catalog.metrics.values())[:5]]
 
@@ -745,22 +521,9 @@ class Planner:
         return "month"
 
 
-_ZH_STOP_BY_LENGTH = sorted(_ZH_STOP, key=len, reverse=True)
+def _asked(key: str, detail: dict[str, object]) -> AmbiguousQuestion:
+    """A question back, in both languages."""
+    return AmbiguousQuestion(*both(key), detail=detail)
 
 
-def _content_left(chunk: str) -> bool:
-    """Whether a Chinese chunk holds anything but stop words (no segmentation needed if not):
-    a plain question ("…是多少？") never loads the segmenter's dictionary."""
-    for word in _ZH_STOP_BY_LENGTH:
-        chunk = chunk.replace(word, " ")
-    return any(len(part) >= 2 for part in chunk.split())
-
-
-def _segment(text: str) -> list[str]:
-    """Chinese word segmentation (jieba, loaded once and quietly)."""
-    import logging
-
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    return [w.strip() for w in jieba.lcut(text) if w.strip()]
+__all__ = ["Planner"]

@@ -48,7 +48,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Literal
 
-from baton.errors import TimeExpressionError
+from baton.errors import AmbiguousQuestion, TimeExpressionError
 from baton.messages import both
 from baton.messages import text as message
 from baton.nlu.cn_numerals import parse_cn_int
@@ -183,6 +183,7 @@ class _Raw:
     end: date
     grain: Grain
     anchor: _Anchor | None = None
+    parts: tuple[_Raw, _Raw] | None = None  # a span's first and last period ("5月到6月")
 
 
 @dataclass(frozen=True)
@@ -283,7 +284,7 @@ _FRAGMENTS = {
     ),
     "YEAR_PRE": r"(?:(?P<y>[12]\d{3})\s*(?:年\s*)?[-/]?\s*|(?P<yrel>今年|本年|去年|前年|明年)\s*)",
     "YEAR_SUF": (
-        r"(?:\s*,?\s*(?:of\s+|in\s+)?(?P<y2>[12]\d{3})(?!\d)"
+        r"(?:\s*'(?P<yy>\d{2})(?!\d)|\s*,?\s*(?:of\s+|in\s+)?(?P<y2>[12]\d{3})(?!\d)"
         r"|\s+(?:of\s+)?(?:the\s+)?(?P<yen>this|current|last|previous|prior|next)\s+year(?![A-Za-z]))"
     ),
     "MCN": r"(?P<m>\d{1,2}|十[一二]?|[一二三四五六七八九])",
@@ -386,6 +387,9 @@ def _year_of(m: re.Match[str], ctx: _Ctx) -> int | None:
     value = _group(m, "ycn")
     if value:
         return parse_cn_int(value)
+    value = _group(m, "yy")
+    if value:
+        return 2000 + int(value)  # Q2'26, jun '25
     rel = _group(m, "yrel") or _group(m, "yen")
     if rel:
         return ctx.as_of.year + _REL_YEAR[rel.lower()]
@@ -424,6 +428,54 @@ def _previous(grain: _PeriodGrain, n: int) -> _Handler:
     return handle
 
 
+_WEEKDAY_CN = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "七": 6}
+_WEEKDAY_EN = {
+    "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2,
+    "thursday": 3, "thu": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5, "sunday": 6, "sun": 6,
+}  # fmt: skip
+
+
+def _weekday_of_week(weeks_back: int) -> _Handler:
+    """上周三 / 本周一: that weekday of the week ``weeks_back`` weeks before the as-of week."""
+
+    def handle(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+        raw = m.group("wd")
+        weekday = _WEEKDAY_CN.get(raw, int(raw) - 1 if raw.isdigit() else 0)
+        monday = ctx.as_of - timedelta(days=ctx.as_of.weekday(), weeks=weeks_back)
+        day = monday + timedelta(days=weekday)
+        return _Raw(day, day, "day")
+
+    return handle
+
+
+def _weekend(weeks_back: int) -> _Handler:
+    """Saturday and Sunday of the week ``weeks_back`` weeks before the as-of week."""
+
+    def handle(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+        monday = ctx.as_of - timedelta(days=ctx.as_of.weekday(), weeks=weeks_back)
+        return _Raw(monday + timedelta(days=5), monday + timedelta(days=6), "custom")
+
+    return handle
+
+
+def _last_weekday_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "on Wednesday" / "past Wednesday": the most recent such day before the as-of date.
+    "last Wednesday" means that day too, or the Wednesday of last week: when the two differ
+    (the most recent one is in the as-of week), the question is asked back with both dates."""
+    weekday = _WEEKDAY_EN[m.group("wd").lower()]
+    if m.group(0).split()[0].lower() == "this":  # "this Friday": the Friday of the as-of week
+        day = ctx.as_of + timedelta(days=weekday - ctx.as_of.weekday())
+        return _Raw(day, day, "day")
+    back = (ctx.as_of.weekday() - weekday) % 7 or 7
+    day = ctx.as_of - timedelta(days=back)
+    this_monday = ctx.as_of - timedelta(days=ctx.as_of.weekday())
+    if m.group(0).split()[0].lower() in {"last", "previous"} and day >= this_monday:
+        earlier = day - timedelta(days=7)
+        detail = {"missing": "time_range", "suggestions": [day.isoformat(), earlier.isoformat()]}
+        raise AmbiguousQuestion(*both("nlu.which_weekday", text=text, recent=day, earlier=earlier), detail=detail)
+    return _Raw(day, day, "day")
+
+
 def _previous_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """English "last/previous week|month|quarter|year" and "the month before last"."""
     unit = (_group(m, "u") or _group(m, "u2") or "").lower()
@@ -445,6 +497,10 @@ _UNIT_GRAIN: dict[str, _PeriodGrain] = {
     "q": "quarter",
     "year": "year",
     "y": "year",
+    "wk": "week",
+    "mo": "month",
+    "qtr": "quarter",
+    "yr": "year",
 }
 
 
@@ -480,6 +536,91 @@ def _quarter(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _calendar("quarter", _year_of(m, ctx), q, 0, text=text, ctx=ctx)
 
 
+_NTH_WEEK = {"first": 1, "second": 2, "third": 3, "fourth": 4, "一": 1, "二": 2, "三": 3, "四": 4}
+_XUN = {"上": (1, 10), "中": (11, 20), "下": (21, 31)}
+
+
+def _part_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """Days of a month by their position: week N is days 7N-6..7N, the last week its last seven
+    days, 上/中/下旬 days 1-10, 11-20 and 21 to the end."""
+    month = _calendar("month", _year_of(m, ctx), _month_number(m), 0, text=text, ctx=ctx)
+    first, last = month.start, month.end
+    xun, nth = _group(m, "xun"), (_group(m, "nth") or "").lower()
+    if xun:
+        low, high = _XUN[xun]
+        start, end = first.replace(day=low), last if xun == "下" else first.replace(day=high)
+    elif nth in {"last", "final"} or _group(m, "last"):
+        start, end = last - timedelta(days=6), last
+    else:
+        n = _NTH_WEEK.get(nth) or int(nth)
+        start = first + timedelta(days=7 * (n - 1))
+        end = start + timedelta(days=6)
+    return _Raw(start, end, "custom")
+
+
+def _fortnight(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    return _last_n("week", 2, ctx, text)
+
+
+def _last_n_abbrev(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    unit = {"d": "day", "w": "week", "m": "month"}[(_group(m, "u") or "").lower()]
+    return _last_n(unit, int(_group(m, "n") or "0"), ctx, text)
+
+
+def _month_of(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    return _calendar("month", _year_of(m, ctx), _month_number(m), 0, text=text, ctx=ctx)
+
+
+def _half_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """Days 1-15 of a month, or 16 to its end."""
+    month = _month_of(m, ctx, text)
+    first_half = (_group(m, "h") or "").lower() in {"first", "1st", "上"}
+    start, end = (month.start, month.start.replace(day=15)) if first_half else (month.start.replace(day=16), month.end)
+    return _Raw(start, end, "custom")
+
+
+def _days_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """The first or last N days of a month."""
+    month = _month_of(m, ctx, text)
+    n = _en_int(_group(m, "n") or "")
+    if not 1 <= n <= (month.end - month.start).days + 1:
+        raise _invalid(text, "nlu.no_such_day", month=month.start.month, day=n)
+    if (_group(m, "which") or "").lower() == "first":
+        return _Raw(month.start, month.start + timedelta(days=n - 1), "custom")
+    return _Raw(month.end - timedelta(days=n - 1), month.end, "custom")
+
+
+def _edge_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """The end of May (its last day) or its start (its first day): an end of a range."""
+    month = _month_of(m, ctx, text)
+    day = month.start if (_group(m, "edge") or "").lower() in {"start", "beginning"} else month.end
+    return _Raw(day, day, "day")
+
+
+def _us_day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """6/18/2025 is June 18; 6/5/2025 could be June 5 or May 6, so it is asked back."""
+    a, b = int(_group(m, "m") or 0), int(_group(m, "d") or 0)
+    if a <= 12 and b <= 12 and a != b:
+        detail = {
+            "missing": "time_range",
+            "suggestions": [f"{_group(m, 'y')}-{a:02d}-{b:02d}", f"{_group(m, 'y')}-{b:02d}-{a:02d}"],
+        }
+        raise AmbiguousQuestion(*both("nlu.which_date_order", text=text), detail=detail)
+    month, day = (a, b) if a <= 12 else (b, a)
+    return _calendar("day", int(_group(m, "y") or 0), month, day, text=text, ctx=ctx)
+
+
+def _first_months(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """The first N months of a year, from January 1."""
+    year = _year_of(m, ctx)
+    assert year is not None
+    raw = _group(m, "n") or ""
+    n = _en_int(raw) if raw.isascii() and not raw.isdigit() else parse_cn_int(raw)
+    if not 1 <= n <= 12:
+        raise _invalid(text, "nlu.no_such_period", kind="month", kind_zh=message("nlu.period_month", "zh"), number=n)
+    return _Raw(date(year, 1, 1), _month_end(year, n), "custom")
+
+
 def _half(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     token = (_group(m, "h") or "").lower()
     h = 1 if token in ("上", "1", "first", "1st") else 2
@@ -499,6 +640,23 @@ def _day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _calendar("day", _year_of(m, ctx), _month_number(m), _num(m, "d"), text=text, ctx=ctx)
 
 
+_HOLIDAYS: dict[str, tuple[int, int]] = {
+    "new_year": (1, 1),
+    "valentine": (2, 14),
+    "halloween": (10, 31),
+    "christmas_eve": (12, 24),
+    "christmas": (12, 25),
+}
+"""Holidays on the same day every year, known everywhere; a warehouse's own events (sales
+seasons, lunar holidays) come from its catalog's calendar instead."""
+
+
+def _holiday(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    name = next(key for key, value in m.groupdict().items() if value and key in _HOLIDAYS)
+    month, day = _HOLIDAYS[name]
+    return _calendar("day", _year_of(m, ctx), month, day, text=text, ctx=ctx)
+
+
 def _year(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     year = _year_of(m, ctx)
     assert year is not None
@@ -509,6 +667,8 @@ def _iso_week(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     week = parse_cn_int(_group(m, "w") or _group(m, "w2") or _group(m, "w3") or "0")
     y3 = _group(m, "y3")
     year = int(y3) if y3 else _year_of(m, ctx)
+    if not 1 <= week <= 53:
+        raise _invalid(text, "nlu.no_such_week", year=year or ctx.last.year, week=week)
     if year is None:
         year = ctx.last.isocalendar().year
         if week > date(year, 12, 28).isocalendar().week or date.fromisocalendar(year, week, 1) > ctx.last:
@@ -529,7 +689,7 @@ def _month_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     last = _calendar("month", year, last_m, 0, text=text, ctx=ctx)
     first_year = last.start.year - (1 if first_m > last_m else 0)
     first = _calendar("month", first_year, first_m, 0, text=text, ctx=ctx)
-    return _Raw(first.start, last.end, "month")
+    return _Raw(first.start, last.end, "month", parts=(first, last))
 
 
 def _day_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
@@ -586,6 +746,28 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("yesterday", _p(r"昨天|昨日|<NB>yesterday<NA>"), _days_ago(1)),
     _Rule("day_before_yesterday", _p(r"前天|<NB>(?:the\s+)?day\s+before\s+yesterday<NA>"), _days_ago(2)),
     _Rule("three_days_ago", _p(r"大前天"), _days_ago(3)),
+    # weekdays: 上周三 (the Wednesday of last week), 本周一, last Wednesday (the latest before today)
+    _Rule(
+        "weekday_week_before_last_cn",
+        _p(r"<UP>上个?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])"),
+        _weekday_of_week(2),
+    ),
+    _Rule(
+        "weekday_last_week_cn",
+        _p(r"<UP>(?:一个|一|个)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])"),
+        _weekday_of_week(1),
+    ),
+    _Rule(
+        "weekday_this_week_cn", _p(r"(?:本|这个?|当)(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])"), _weekday_of_week(0)
+    ),
+    _Rule(
+        "weekday_en",
+        _p(
+            r"<NB>(?:last|past|previous|on|this)\s+(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+            r"|mon|tues?|wed|thurs?|fri|sat|sun)<NA>"
+        ),
+        _last_weekday_en,
+    ),
     # last N days / weeks / months / quarters / years
     _Rule(
         "last_n_cn",
@@ -601,13 +783,15 @@ _RULES: tuple[_Rule, ...] = (
     ),
     # the current period, to date
     _Rule("this_week_cn", _p(r"本周|这周|这个?" + _CN_WEEK + "|本星期|本礼拜|当周"), _current("week")),
-    _Rule("this_month_cn", _p(r"本月份?|这个?月|当月"), _current("month")),
+    _Rule(
+        "this_month_cn", _p(r"本月份?|这个?月|当月|(?:本月)?月初(?=\s*(?:至今|以来|到现在|到目前))"), _current("month")
+    ),
     _Rule("this_quarter_cn", _p(r"本季度?|这个?季度|当季度?|当前季度"), _current("quarter")),
     _Rule("this_year_cn", _p(r"今年|本年度?"), _current("year")),
     _Rule(
         "this_period_en",
         _p(
-            r"<NB>(?:(?:so\s+far\s+)?(?:this|current)\s+(?P<u>week|month|quarter|year)"
+            r"<NB>(?:(?:so\s+far\s+)?(?:this|current)\s+(?P<u>week|month|quarter|year|wk|mo|qtr|yr)"
             r"|(?P<u2>week|month|quarter|year)[- ]to[- ]date)<NA>"
         ),
         _current_en,
@@ -617,6 +801,9 @@ _RULES: tuple[_Rule, ...] = (
         _p(r"<NB>(?P<u>[wmqy])td<NA>"),
         _current_en,
     ),
+    # weekends: 上周末 / last weekend (Saturday and Sunday of last week), 本周末 / this weekend
+    _Rule("last_weekend", _p(r"<UP>个?周末|<NB>(?:last|past|previous)\s+weekend<NA>"), _weekend(1)),
+    _Rule("this_weekend", _p(r"(?:本|这个?)周末|<NB>this\s+weekend<NA>"), _weekend(0)),
     # previous periods
     _Rule("week_before_last_cn", _p(r"<UP>上个?" + _CN_WEEK), _previous("week", 2)),
     _Rule("last_week_cn", _p(r"<UP>(?:一个|一|个)?" + _CN_WEEK), _previous("week", 1)),
@@ -629,7 +816,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "previous_en",
         _p(
-            r"<NB>(?:(?:last|previous|prior)\s+(?P<u>week|month|quarter|year)"
+            r"<NB>(?:(?:last|previous|prior)\s+(?P<u>week|month|quarter|year|wk|mo|qtr|yr)"
             r"|the\s+(?P<u2>week|month|quarter|year)\s+before\s+(?P<two>last))<NA>"
         ),
         _previous_en,
@@ -649,7 +836,7 @@ _RULES: tuple[_Rule, ...] = (
         "iso_week",
         _p(
             r"(?:(?:<YEAR_CN>)?第\s*(?P<w>\d{1,2}|[一二三四五六七八九十]{1,3})\s*(?:周|星期)"
-            r"|<NB>(?:(?P<y3>[12]\d{3})-?W(?P<w2>\d{1,2})|week\s+(?P<w3>\d{1,2})(?:<YEAR_SUF>)?)<NA>)"
+            r"|<NB>(?:(?P<y3>[12]\d{3})-?W(?P<w2>\d{1,2})|(?:week|wk)\.?\s*(?P<w3>\d{1,2})(?:<YEAR_SUF>)?)<NA>)"
         ),
         _iso_week,
     ),
@@ -664,6 +851,56 @@ _RULES: tuple[_Rule, ...] = (
         "quarter_en",
         _p(r"<NB>(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter(?:<YEAR_SUF>)?<NA>"),
         _quarter,
+    ),
+    # a part of a month: the last week of May, the first week of June, 6月上旬/中旬/下旬, 5月最后一周
+    _Rule(
+        "week_of_month_en",
+        _p(r"<NB>(?:the\s+)?(?P<nth>first|second|third|fourth|last|final)\s+week\s+of\s+<MON_ANY>(?:<YEAR_SUF>)?"),
+        _part_of_month,
+    ),
+    _Rule(
+        "part_of_month_cn",
+        _p(
+            r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月份?的?\s*(?:(?P<xun>上|中|下)旬|第(?P<nth>[一二三四1-4])周|(?P<last>最后一)周)"
+        ),
+        _part_of_month,
+    ),
+    # a fortnight: the last two whole weeks, like 近两周
+    _Rule("fortnight", _p(r"<NB>(?:the\s+)?(?:last|past|previous)\s+fortnight<NA>"), _fortnight),
+    # L7D, L4W, L3M: the last N days, weeks or months
+    _Rule("last_n_abbrev", _p(r"<NB>L(?P<n>\d{1,3})(?P<u>[DWM])<NA>"), _last_n_abbrev),
+    # the first half of June, the last ten days of June, 6月上半月, the end of May, 5月底
+    _Rule(
+        "half_of_month_en",
+        _p(r"<NB>(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\s+of\s+<MON_ANY>(?:<YEAR_SUF>)?"),
+        _half_of_month,
+    ),
+    _Rule("half_of_month_cn", _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月份?的?\s*(?P<h>上|下)半月"), _half_of_month),
+    _Rule(
+        "days_of_month_en",
+        _p(r"<NB>(?:the\s+)?(?P<which>first|last)\s+(?P<n><ENUM>)\s+days\s+of\s+<MON_ANY>(?:<YEAR_SUF>)?"),
+        _days_of_month,
+    ),
+    _Rule(
+        "edge_of_month_en",
+        _p(r"<NB>(?:the\s+)?(?P<edge>end|start|beginning)\s+of\s+<MON_ANY>(?:<YEAR_SUF>)?"),
+        _edge_of_month,
+    ),
+    _Rule("edge_of_month_cn", _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月(?P<edge>底|末)"), _edge_of_month),
+    _Rule("day_us", _p(r"(?<![\d/])(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>[12]\d{3})(?![\d/])"), _us_day),
+    # the first N months of a year: 今年前六个月, 2025年前3个月, the first six months of 2026
+    _Rule(
+        "first_months_cn",
+        _p(r"(?:(?P<y>[12]\d{3})\s*年|(?P<yrel>今年|本年|去年|前年))的?\s*前\s*(?P<n><CNUM>)\s*个月"),
+        _first_months,
+    ),
+    _Rule(
+        "first_months_en",
+        _p(
+            r"<NB>(?:the\s+)?first\s+(?P<n><ENUM>)\s+months\s+of\s+"
+            r"(?:(?P<y>[12]\d{3})|(?P<yen>this|current|last|previous)\s+year)<NA>"
+        ),
+        _first_months,
     ),
     # halves
     _Rule("half_cn", _p(r"(?:<YEAR_CN>)?(?P<h>上|下)半年度?"), _half),
@@ -683,6 +920,16 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("month_en_year", _p(r"<NB><MON_ANY><YEAR_SUF>"), _month),
     _Rule("month_en", _p(r"<NB><MON_SAFE>"), _month),
     _Rule("month_en_in", _p(r"<NB>(?:in|during)\s+(?P<t><MON_ANY>)"), _month),
+    _Rule(  # "orders by region, may": May alone after a comma, at the end of the question
+        "month_may_alone",
+        _p(r"(?<=[,，:：;])\s*(?P<t>(?P<mn>may))\s*[?.!]?\s*$"),
+        _month,
+    ),
+    _Rule(
+        "month_en_against",
+        _p(r"<NB>(?:vs\.?|versus|than|against|and|compared\s+(?:with|to))\s+(?P<t>(?P<mn>may))<NA>"),
+        _month,
+    ),
     _Rule(
         "month_span_cn",
         _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*(?:月份?)?\s*(?:-|~|–|—|到|至)\s*<MCN2>\s*月份?"),
@@ -702,12 +949,12 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("day_cn", _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月\s*<DCN>\s*[日号]"), _day),
     _Rule(
         "day_en_month_first",
-        _p(r"<NB><MON_NOMAY>\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:\s*,?\s*(?P<y2>[12]\d{3})(?!\d))?<NA>"),
+        _p(r"<NB><MON_NOMAY>\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:<YEAR_SUF>)?<NA>"),
         _day,
     ),
     _Rule(
         "day_en_day_first",
-        _p(r"<NB>(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?<MON_NOMAY>(?:\s*,?\s*(?P<y2>[12]\d{3})(?!\d))?<NA>"),
+        _p(r"<NB>(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?<MON_NOMAY>(?:<YEAR_SUF>)?<NA>"),
         _day,
     ),
     _Rule(
@@ -718,6 +965,14 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "day_en_may_first",
         _p(r"<NB>(?P<mn>may)\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(?P<y2>[12]\d{3})<NA>"),
+        _day,
+    ),
+    _Rule(  # "May 1" with no year where a date is expected ("between May 1 and May 5", "on May 3")
+        "day_en_may_in_context",
+        _p(
+            r"<NB>(?:between|from|on|since|until|till|through|to|and|vs\.?|versus|than)\s+"
+            r"(?P<t>(?P<mn>may)\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?)(?![\d,])"
+        ),
         _day,
     ),
     _Rule(
@@ -733,6 +988,17 @@ _RULES: tuple[_Rule, ...] = (
         ),
         _day_span,
     ),
+    # holidays on a fixed day: 2025年圣诞节, Christmas Day 2025, New Year's Day last year
+    _Rule(
+        "holiday",
+        _p(
+            r"(?:<YEAR_PRE>)?(?:(?P<new_year>元旦|<NB>new\s+year'?s\s+day<NA>)|(?P<valentine>情人节"
+            r"|<NB>valentine'?s(?:\s+day)?<NA>)|(?P<halloween>万圣节|<NB>halloween<NA>)"
+            r"|(?P<christmas_eve>平安夜|<NB>christmas\s+eve<NA>)|(?P<christmas>圣诞节?|<NB>christmas(?:\s+day)?<NA>))"
+            r"(?:当天|那天)?(?:<YEAR_SUF>)?"
+        ),
+        _holiday,
+    ),
     # years
     _Rule(
         "year_cn",
@@ -744,10 +1010,10 @@ _RULES: tuple[_Rule, ...] = (
 
 # "X以来", "X至今", "X so far", "X to date": from the start of X to the latest complete day.
 _UNTIL_NOW = _p(
-    r"\s*(?:以来|至今(?!年)|迄今|(?:到|至|直到|截至|截止到?)\s*(?:今天|今日|现在|目前|当前)"
-    r"|(?:up\s+)?(?:to|until|till|through)\s+(?:today|now|date)<NA>|so\s+far<NA>)"
+    r"\s*(?:以来|至今(?!年)|迄今|(?:到|至|直到|截至|截止到?)\s*(?:今天|今日|现在|目前|当前)(?:为止)?"
+    r"|(?:up\s+)?(?:to|until|till|through)\s+(?:today|now|date)<NA>|so\s+far<NA>|to\s+date<NA>)"
 )
-_SINCE_BEFORE = _p(r"<NB>since\s+$")
+_SINCE_BEFORE = _p(r"<NB>since\s+(?:the\s+(?:start|beginning)\s+of\s+)?$")
 _FROM_BEFORE = _p(r"(?:自从|自|从|<NB>from\s+)\s*$")
 _RANGE_JOIN = _p(r"\s*(?:-|~|–|—|到|至|<NB>(?:to|through|thru|until|till)<NA>)\s*")
 _AND_JOIN = _p(r"\s*<NB>and<NA>\s*")
@@ -849,8 +1115,8 @@ def find_time_expressions(text: str, as_of: date) -> list[TimeMatch]:
     return [_finish(f.raw, f.span, text, as_of) for f in found]
 
 
-def _join(first: _Found, second: _Found, text: str, ctx: _Ctx) -> _Raw:
-    """start(X)..end(Y); a year-less side takes the other side's year."""
+def _join(first: _Found, second: _Found, text: str, ctx: _Ctx) -> tuple[_Raw, _Raw, _Raw]:
+    """start(X)..end(Y), and X and Y themselves; a year-less side takes the other side's year."""
     x, y = first.raw, second.raw
     x_text = text[first.span[0] : first.span[1]]
     y_text = text[second.span[0] : second.span[1]]
@@ -868,7 +1134,68 @@ def _join(first: _Found, second: _Found, text: str, ctx: _Ctx) -> _Raw:
         joined = text[first.span[0] : second.span[1]]
         raise _invalid(joined, "nlu.ends_before_start_time")
     grain: Grain = x.grain if x.grain == y.grain and x.grain in _PERIOD_GRAINS else "custom"
-    return _Raw(x.start, max(x.end, y.end), grain)
+    return _Raw(x.start, y.end, grain), x, y  # "this year through May" ends with May
+
+
+@dataclass(frozen=True)
+class PeriodReading:
+    """One period a question names (a range ``X到Y`` joined into one), or why it cannot be one."""
+
+    span: tuple[int, int]
+    match: TimeMatch | None
+    error: TimeExpressionError | AmbiguousQuestion | None = None
+    ends: tuple[TimeMatch, TimeMatch] | None = None
+    """A range's two ends when they are periods of one kind ("5月到6月": May and June)."""
+
+
+def _ends(
+    x: _Raw, x_span: tuple[int, int], y: _Raw, y_span: tuple[int, int], text: str, as_of: date
+) -> tuple[TimeMatch, TimeMatch] | None:
+    if x.grain != y.grain or x.grain not in _PERIOD_GRAINS:
+        return None
+    try:
+        return _finish(x, x_span, text, as_of), _finish(y, y_span, text, as_of)
+    except TimeExpressionError:
+        return None
+
+
+def _is_range(norm: str, first: _Found, second: _Found) -> bool:
+    between = norm[first.span[1] : second.span[0]]
+    return bool(
+        _RANGE_JOIN.fullmatch(between)
+        or (_AND_JOIN.fullmatch(between) and _BETWEEN_BEFORE.search(norm, 0, first.span[0]))
+    )
+
+
+def read_periods(text: str, as_of: date) -> list[PeriodReading]:
+    """Every period of ``text``, left to right, ranges joined; an invalid one (a future month, a
+    31st of February) is returned with its error instead of raising, so a question that turns
+    out not to be about the data is refused for that, not for its date."""
+    norm, found = _scan(text, as_of)
+    out: list[PeriodReading] = []
+    i = 0
+    while i < len(found):
+        first = found[i]
+        step = 1
+        try:
+            if i + 1 < len(found) and _is_range(norm, first, found[i + 1]):
+                second = found[i + 1]
+                raw, x, y = _join(first, second, text, _Ctx(as_of))
+                prefix = _RANGE_PREFIX.search(norm, 0, first.span[0])
+                span = (prefix.start() if prefix else first.span[0], second.span[1])
+                step = 2
+                ends = _ends(x, first.span, y, second.span, text, as_of)
+            else:
+                raw, span = first.raw, first.span
+                parts = raw.parts
+                ends = (
+                    _ends(parts[0], (0, 0), parts[1], (0, 0), text, as_of) if parts and parts[0] != parts[1] else None
+                )
+            out.append(PeriodReading(span, _finish(raw, span, text, as_of), ends=ends))
+        except TimeExpressionError as exc:
+            out.append(PeriodReading(first.span, None, exc))
+        i += step
+    return out
 
 
 def parse_time_range(text: str, as_of: date) -> TimeMatch | None:
@@ -883,7 +1210,7 @@ def parse_time_range(text: str, as_of: date) -> TimeMatch | None:
             _AND_JOIN.fullmatch(between) and _BETWEEN_BEFORE.search(norm, 0, first.span[0])
         )
         if joined:
-            raw = _join(first, second, text, _Ctx(as_of))
+            raw, _, _ = _join(first, second, text, _Ctx(as_of))
             prefix = _RANGE_PREFIX.search(norm, 0, first.span[0])
             start = prefix.start() if prefix else first.span[0]
             return _finish(raw, (start, second.span[1]), text, as_of)

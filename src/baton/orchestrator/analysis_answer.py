@@ -24,6 +24,7 @@ from baton.contracts.answer import Answer, AnswerTimeRange, HandoffInfo
 from baton.errors import BatonError
 from baton.orchestrator.driver import GateInput, RunScope, base_fields
 from baton.orchestrator.planning import PlanOutput
+from baton.orchestrator.planning import assumptions as plan_assumptions
 
 if TYPE_CHECKING:
     from baton.orchestrator.analyze import AgentStep
@@ -61,7 +62,8 @@ def analysis_answer(scope: RunScope, planned: PlanOutput, steps: dict[str, Agent
         for f in out.findings
     ]
     assumptions: list[str] = []
-    for item in [*planned.grant_notes, *(a.text for _, o in outputs for a in o.assumptions_made)]:
+    read = plan_assumptions(query, scope.language)
+    for item in [*read, *planned.grant_notes, *(a.text for _, o in outputs for a in o.assumptions_made)]:
         if item not in assumptions:
             assumptions.append(item)
     freshness = next((said(f) for f in (quality.findings if quality else ()) if f.kind == "freshness"), None)

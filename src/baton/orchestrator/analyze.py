@@ -223,7 +223,7 @@ class AnalyzePipeline(Pipeline):
 
     # -- the relay -----------------------------------------------------------------------------
     def _absorb_plan(self, done: PlanOutput) -> None:
-        self.scope.state.semantic_query = done.query
+        self.scope.state.semantic_query, self.scope.state.interpretation = done.query, done.interpretation
         self.ledger.add("data", source_agent="planner", step=0, key=PLAN_KEY, data=done.query.model_dump(mode="json"))
 
     def _runner(self, step: int, agent: RelayAgent) -> Callable[[], AgentStep[Any]]:

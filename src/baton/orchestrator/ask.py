@@ -208,7 +208,12 @@ class AskPipeline(Pipeline):
         return GateInput(
             evidence=table.rows,
             derived=derived,
-            labels=[query.time_range.text or "", *catalog_labels(self.scope.session.catalog)],
+            labels=[
+                query.time_range.text or "",
+                query.comparison.range.text or "" if query.comparison else "",
+                *(c.written for c in query.corrections),
+                *catalog_labels(self.scope.session.catalog),
+            ],
             pii_allowed=self.scope.need("execute", Executed).pii_allowed,
             regenerate=lambda: Narrator(catalog).compose(query, table, self.scope.language),
         )

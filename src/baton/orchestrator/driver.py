@@ -289,6 +289,7 @@ def base_fields(state: RunState) -> dict[str, Any]:
         "language": state.language,
         "user": state.user,
         "as_of": state.as_of,
+        "interpretation": state.interpretation,
     }
 
 

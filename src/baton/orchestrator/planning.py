@@ -14,6 +14,7 @@ from baton.contracts.common import Language
 from baton.contracts.query import TableLoad
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
+from baton.nlu.interpret import interpret, period_text
 from baton.orchestrator.driver import RunScope
 from baton.policy.query_grants import check_grants
 
@@ -23,6 +24,7 @@ class PlanOutput(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     query: SemanticQuery
+    interpretation: str
     metrics: list[MetricInfo]
     grant_notes: list[str] = []
 
@@ -55,10 +57,12 @@ def plan(scope: RunScope, shape: Callable[[SemanticQuery], SemanticQuery] = lamb
     query = shape(session.planner.plan(scope.question, as_of=state.as_of))
     ctx.trace.emit("plan_created", semantic_query=query.model_dump(mode="json"), entry=state.kind)
     state.semantic_query = query
+    state.interpretation = interpret(query, session.catalog, state.language)
     notes = check_grants(session.catalog, query, session.principal(state.user), state.language)
     ctx.policy_decision("allow", gate="grants", user=state.user, notes=notes)
     return PlanOutput(
         query=query,
+        interpretation=state.interpretation,
         metrics=[metric_info(session.catalog, m, state.language) for m in query.metrics],
         grant_notes=notes,
     )
@@ -67,23 +71,15 @@ def plan(scope: RunScope, shape: Callable[[SemanticQuery], SemanticQuery] = lamb
 def recheck_plan(scope: RunScope, done: PlanOutput) -> PlanOutput:
     """On resume: the user's grants may have changed since the question was planned."""
     state, ctx = scope.state, scope.running
-    state.semantic_query = done.query
+    state.semantic_query, state.interpretation = done.query, done.interpretation
     notes = check_grants(scope.session.catalog, done.query, scope.session.principal(state.user), state.language)
     ctx.policy_decision("allow", gate="grants", user=state.user, notes=notes, recheck=True)
     return done.model_copy(update={"grant_notes": notes})
 
 
-def period_text(start: object, end: object, words: str | None, language: Language) -> str:
-    span = (
-        text("answer.span_day", language, day=start)
-        if start == end
-        else text("answer.span", language, start=start, end=end)
-    )
-    return text("answer.period_words", language, words=words, span=span) if words else span
-
-
 def assumptions(query: SemanticQuery, language: Language) -> list[str]:
-    """How the question's periods were read (relative words against the as-of date)."""
+    """How the question's periods were read (relative words against the as-of date), and the
+    words read as something else."""
     tr = query.time_range
     out = []
     if tr.text:
@@ -96,6 +92,9 @@ def assumptions(query: SemanticQuery, language: Language) -> list[str]:
                 period=period_text(tr.start, tr.end, None, language),
             )
         )
+    out += [
+        text(f"answer.corrected_{c.kind}", language, written=c.written, read_as=c.read_as) for c in query.corrections
+    ]
     if query.comparison is not None:
         c = query.comparison.range
         out.append(

@@ -100,6 +100,8 @@ _NOT_QUANTITIES = [
         r"(?:近|最近|过去|前|后|未来|这|上|下)\s*\d+\s*" + _PERIOD_UNIT_ZH,
         r"(?<!\d)\d{3}\*{4}\d{4}(?!\d)",  # masked phone (138****5678), as the firewall writes it
         r"[\w.+-]?\*{3}@[\w.-]+",  # masked e-mail (z***@qq.com)
+        r"(?<![A-Za-z])[QH][1-4]\s*'\d{2}(?!\d)",  # Q2'26
+        _MONTHS_EN + r"\.?\s*'\d{2}(?!\d)",  # Jun '25
         r"\d{4}\s*[QH][1-4]",
         r"(?<![A-Za-z])[QH][1-4]\s+\d{4}(?!\d)",
         r"(?<![A-Za-z])[QH][1-4](?![0-9])",

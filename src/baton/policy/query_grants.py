@@ -34,9 +34,30 @@ def check_grants(catalog: Catalog, query: SemanticQuery, principal: Principal, l
                     detail={"user": principal.user, "table": table, "metric": metric},
                 )
             restricted = principal.row_filters.get(table, {})
-            for flt in query.filters:
+            share_dims = {*query.dimensions, *(f.dimension for f in query.share_filters)} if query.share else set()
+            if any(catalog.dimensions[d].columns.get(table) in restricted for d in share_dims):
+                # a share over the dimension a row filter limits: "华东占 100 %" is not an answer
+                raise PermissionDenied(
+                    *both(
+                        "answer.not_permitted_share",
+                        user=principal.user,
+                        table=table,
+                        label=label.en,
+                        label_zh=label.zh,
+                    ),
+                    detail={
+                        "user": principal.user,
+                        "table": table,
+                        "metric": metric,
+                        "reason": "share_of_limited_whole",
+                    },
+                )
+            for flt in (*query.filters, *query.share_filters):
                 column = catalog.dimensions[flt.dimension].columns[table]
                 allowed = restricted.get(column)
+                if flt.exclude:
+                    _check_exclusion(principal, table, column, flt.members, allowed)
+                    continue
                 outside = [m for m in flt.members if allowed is not None and m not in allowed]
                 if outside:
                     raise PermissionDenied(
@@ -63,3 +84,22 @@ def check_grants(catalog: Catalog, query: SemanticQuery, principal: Principal, l
                 if note not in notes:
                     notes.append(note)
     return notes
+
+
+def _check_exclusion(
+    principal: Principal, table: str, column: str, excluded: tuple[str, ...], allowed: tuple[str, ...] | None
+) -> None:
+    """ "All regions except 华东" asks for nothing a user limited to 华东 may see: refused out loud,
+    not answered with an empty result. A remainder the user may see is answered (row filter)."""
+    if allowed is None or [m for m in allowed if m not in excluded]:
+        return
+    raise PermissionDenied(
+        *both(
+            "answer.not_permitted_excluded",
+            user=principal.user,
+            column=column,
+            allowed=list(allowed),
+            allowed_zh=text("answer.list_sep", "zh").join(allowed),
+        ),
+        detail={"user": principal.user, "table": table, "column": column, "excluded": list(excluded)},
+    )

@@ -89,6 +89,7 @@ class ReportContent:
     question: str
     answer: str
     status: str
+    interpretation: str | None = None
     key_figures: list[KeyFigure] = field(default_factory=list)
     chart_title: str | None = None
     chart_reason: str | None = None
@@ -245,6 +246,7 @@ def build_content(answer: Answer, catalog: Catalog | None = None) -> ReportConte
         question=answer.question,
         answer=answer.answer,
         status=answer.status,
+        interpretation=answer.interpretation,
         run_id=answer.run_id,
         sql=answer.sql,
         freshness=answer.data_freshness,
@@ -273,7 +275,8 @@ def build_content(answer: Answer, catalog: Catalog | None = None) -> ReportConte
         for flt in query.filters:
             dim = cols.label(flt.dimension)
             members = text("answer.list_sep", lang).join(cols.member(flt.dimension, m) for m in flt.members)
-            content.filters.append(f"{dim} = {members}")
+            key = "answer.filter_part_excluded" if flt.exclude else "answer.filter_part"
+            content.filters.append(text(key, lang, dim=dim, members=members))
     if answer.time_range is not None:
         tr = answer.time_range
         content.time_range = text("answer.span", lang, start=tr.start.isoformat(), end=tr.end.isoformat())

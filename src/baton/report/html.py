@@ -41,6 +41,7 @@ h1 { font-size: 1.35rem; margin: 0.2rem 0 0.6rem; }
 h2 { font-size: 1.1rem; margin: 1.6rem 0 0.5rem; border-bottom: 1px solid var(--line); padding-bottom: 0.2rem; }
 h3 { font-size: 0.98rem; margin: 1rem 0 0.3rem; }
 .question { color: var(--muted); margin: 0 0 0.6rem; }
+.interpretation { font-weight: 600; margin: 0 0 0.4rem; }
 .answer { font-size: 1.08rem; padding: 12px 14px; border-left: 4px solid var(--accent); background: #f6f8fa; }
 .status { color: #b42318; font-weight: 600; }
 .table-wrap { overflow-x: auto; -webkit-overflow-scrolling: touch; }
@@ -153,6 +154,7 @@ def render_html_content(c: ReportContent, spec: dict[str, Any] | None, svg: str 
         f"<h1>{_e(c.title)}</h1>",
         f'<p class="question">{_e(t["question"])}: {_e(c.question)}</p>',
         f"<h2>{_e(t['answer'])}</h2>",
+        *([f'<p class="interpretation">{_e(c.interpretation)}</p>'] if c.interpretation else []),
         f'<p class="answer">{_e(c.answer)}</p>',
     ]
     if c.status != "answered":

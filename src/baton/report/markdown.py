@@ -6,6 +6,7 @@ report and its image move together (a Git repository, a wiki, a zip).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from baton.catalog.model import Catalog
@@ -13,6 +14,17 @@ from baton.contracts.answer import Answer
 from baton.messages import text
 from baton.report.content import ReportContent, build_content
 from baton.report.files import atomic_write_text, write_chart_png
+
+_MARKDOWN_SPECIAL = str.maketrans({ch: "\\" + ch for ch in "\\`*_[]<>|&!~"})
+_LIST_START = re.compile(r"^(\d+)([.)])")
+
+
+def _prose(said: str) -> str:
+    """A sentence that quotes the user's words (the question, the interpretation with the
+    words read as something else), as Markdown that shows it literally: no emphasis, link,
+    inline HTML or heading can come from a question."""
+    escaped = _LIST_START.sub(r"\1\\\2", said.translate(_MARKDOWN_SPECIAL).replace("\n", " "))
+    return "\\" + escaped if escaped.startswith(("#", "-", "+", ">", "=")) else escaped
 
 
 def _cell(text: str) -> str:
@@ -36,10 +48,14 @@ def render_markdown_content(c: ReportContent, image: str | None = None) -> str:
     out: list[str] = [
         f"# {c.title}",
         "",
-        text("report.md_question", c.language, label=t["question"], question=c.question),
+        text("report.md_question", c.language, label=t["question"], question=_prose(c.question)),
         "",
     ]
-    out += [f"## {t['answer']}", "", c.answer, ""]
+    out += [f"## {t['answer']}", ""]
+    out += [f"> {_prose(c.interpretation)}", ""] if c.interpretation else []
+    # Baton's own text, whose sections are Markdown; of the question it quotes only catalog labels
+    # and the time words its period parser matched
+    out += [c.answer, ""]
     if c.status != "answered":
         out += [f"_{t['status']}: {c.status}_", ""]
     if c.key_figures:
@@ -73,7 +89,7 @@ def render_markdown_content(c: ReportContent, image: str | None = None) -> str:
     scope = ([f"{t['time_range']}: {c.time_range}"] if c.time_range else []) + c.filters
     out += [*_bullets(scope, t["none"]), ""]
     out += [f"### {t['freshness']}", "", c.freshness or t["none"], ""]
-    out += [f"### {t['assumptions']}", "", *_bullets(c.assumptions, t["none"]), ""]
+    out += [f"### {t['assumptions']}", "", *_bullets([_prose(a) for a in c.assumptions], t["none"]), ""]
     out += [f"### {t['excluded']}", "", *_bullets(c.excluded, t["none"]), ""]
     out += [f"### {t['limitations']}", "", *_bullets(c.limitations, t["none"]), ""]
     if c.gate:

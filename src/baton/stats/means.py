@@ -96,7 +96,7 @@ def _relative(a: SuffStats, b: SuffStats, alpha: float) -> tuple[float | None, f
     rel = mb / ma - 1.0
     # written with the ratio r = mb / ma so that a tiny baseline mean does not underflow ma**4
     ratio = mb / ma
-    se = math.sqrt(vb + ratio**2 * va) / abs(ma)
+    se = math.hypot(math.sqrt(vb), ratio * math.sqrt(va)) / abs(ma)  # no overflow: an infinite se is dropped
     if not (math.isfinite(rel) and math.isfinite(se)):
         return None, None, None
     z = float(sps.norm.ppf(1.0 - alpha / 2.0))

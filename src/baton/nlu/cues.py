@@ -1,0 +1,149 @@
+"""The operators of a question (a why and its premise, comparisons, change words, grain, share,
+total, average, exclusion words, rankings and their direction, actions Baton does not take),
+read before periods and catalog terms, each claiming its span."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from baton.contracts.semantic import Grain
+from baton.errors import AmbiguousQuestion
+from baton.messages import both
+from baton.nlu import vocabulary as vocab
+from baton.nlu.periods import PeriodCues
+from baton.nlu.scan import Scan
+
+
+@dataclass
+class Cues(PeriodCues):
+    """The operators a question states."""
+
+    premise: Literal["up", "down"] | None = None
+    grain: Grain | None = None
+    which_time: bool = False
+    trend: bool = False
+    share: bool = False
+    total: bool = False
+    top_n: int | None = None
+    order: Literal["desc", "asc"] = "desc"
+    best: bool = False
+    rank: bool = False
+    average: bool = False
+    breakdown: bool = False
+    quality: Literal["good", "bad"] | None = None
+    separately: bool = False
+    action: bool = False
+    advice: bool = False
+    exclusions: list[re.Match[str]] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+
+
+def read_cues(scan: Scan) -> Cues:
+    """The operators a question states, their spans claimed."""
+    cues = Cues()
+    cues.action = bool(scan.take(vocab.ACTIONS))
+    cues.advice = bool(scan.take(vocab.ADVICE))
+    cues.why = bool(scan.take(vocab.WHY))
+    cues.unsupported = [scan.text[m.start() : m.end()] for m in scan.take(vocab.UNSUPPORTED_OPERATORS)]
+    for pattern, kind in ((vocab.YOY, "same_period_last_year"), (vocab.MOM, "previous_period")):
+        taken = scan.take(pattern)
+        if taken and cues.comparison_kind is None:
+            cues.comparison_kind = kind  # type: ignore[assignment]
+            cues.window = _window(taken[0].group(0)) if kind == "previous_period" else None
+    cues.week_earlier = bool(scan.take(vocab.SAME_DAY_LAST_WEEK))
+    cues.change = bool(scan.take(vocab.CHANGE_WORDS))
+    directions = [d for pattern, d in ((vocab.UP, "up"), (vocab.DOWN, "down")) if scan.take(pattern)]
+    if len(directions) == 1:
+        cues.premise = directions[0]  # type: ignore[assignment]
+    elif directions:  # "先涨后跌", "up or down": a change, no premise
+        cues.change = True
+    if cues.premise is not None and not cues.why:
+        cues.change, cues.premise = True, None  # "GMV 下降了" without a why asks for the change
+    for pattern, grain in vocab.WHICH_TIME:
+        if scan.take(pattern):
+            cues.grain, cues.which_time = grain, True
+    for pattern, grain in vocab.GRAIN_CUES:
+        if scan.take(pattern) and cues.grain is None:
+            cues.grain = grain
+    cues.trend = bool(scan.take(vocab.TREND))
+    shares = scan.take(vocab.SHARE)
+    # "what percent did GMV grow": a percentage of a change is the change, not a share
+    percent_of_change = all(_PERCENT.fullmatch(m.group(0).strip()) for m in shares) and (cues.change or directions)
+    cues.share = bool(shares) and not percent_of_change
+    cues.total = bool(scan.take(vocab.TOTAL))
+    cues.average = bool(scan.take(vocab.AVERAGE))
+    cues.breakdown = bool(scan.take(vocab.BREAKDOWN))
+    cues.separately = bool(scan.take(vocab.SEPARATELY))
+    cues.exclusions = scan.find_all(vocab.EXCLUDE_BEFORE)
+    return cues
+
+
+def read_ranking(scan: Scan, cues: Cues) -> None:
+    """Top/bottom N, "rank …", best/worst; two rankings in one question are asked back."""
+    high_to_low, low_to_high = scan.take(vocab.HIGH_TO_LOW), scan.take(vocab.LOW_TO_HIGH)
+    ascending = bool(low_to_high) or (not high_to_low and bool(scan.find_all(vocab.ASCENDING)))
+    cues.order = "asc" if ascending else "desc"
+    quality = scan.find_all(vocab.QUALITY)
+    if quality:
+        cues.quality = "good" if vocab.GOOD.search(quality[0].group(0)) else "bad"
+    rankings = scan.take(vocab.TOP_N)
+    if len(rankings) > 1:
+        raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0) for m in rankings]})
+    for m in rankings:
+        groups = {k: v for k, v in m.groupdict().items() if v}
+        raw = next(groups[k] for k in ("n", "n2", "n3", "en", "bottom", "en2", "en3") if k in groups)
+        cues.top_n = _number(raw)
+        word = (groups.get("best_zh") or groups.get("best") or groups.get("best2") or "").lower()
+        if word or "n3" in groups or "bottom" in groups:
+            ascending = word in {"最低", "最小", "最少", "最差", "lowest", "smallest", "least", "worst", "fewest"}
+            cues.order = "asc" if ascending or "n3" in groups or "bottom" in groups else "desc"
+    cues.rank = bool(scan.take(vocab.RANK) or high_to_low or low_to_high)
+    best = scan.take(vocab.BEST)
+    which = scan.find_all(vocab.WHICH)
+    closing = scan.find_all(vocab.WHICH_MORE)
+    if which and closing and cues.top_n is None and not best and closing[0].start() > which[0].end():
+        scan.claim(closing[0].start(), closing[0].end())
+        cues.best, cues.order = True, "asc" if closing[0].group("word") in "低少小" else "desc"
+    if cues.top_n is None and best:
+        cues.best = True
+    if cues.top_n is not None or cues.best or cues.rank:
+        scan.take(vocab.WHICH)
+    if cues.which_time and cues.top_n is None:
+        cues.top_n = 1
+
+
+_PERCENT = re.compile(r"%|％|percent|percentage|百分之多少|百分之几|百分比", re.I)
+_WINDOW = re.compile(
+    r"(?P<n>\d+|[一二两三四五六七八九十]+|two|three|four|five|six|seven|eight|nine|ten|fourteen|thirty)\s*个?\s*"
+    r"(?P<u>天|日|周|星期|月|季度|年|days?|weeks?|months?|quarters?|years?)",
+    re.I,
+)
+_UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "月": "month", "季度": "quarter", "年": "year"}
+
+
+def _window(said: str) -> tuple[int, str] | None:
+    """The length a previous-period phrase names ("前7天" → 7 days), if it names one."""
+    found = _WINDOW.search(said)
+    if found is None:
+        return None
+    unit = found.group("u").lower()
+    raw = found.group("n").lower()
+    n = {"fourteen": 14, "thirty": 30}.get(raw) or _number(raw)
+    return n, _UNITS.get(unit, unit.rstrip("s"))
+
+
+def _number(raw: str) -> int:
+    if raw.isdigit():
+        return int(raw)
+    if raw in vocab.CN_DIGITS:
+        return vocab.CN_DIGITS[raw]
+    if raw.lower() in vocab.EN_NUMBERS:
+        return vocab.EN_NUMBERS[raw.lower()]
+    from baton.nlu.cn_numerals import parse_cn_int
+
+    return parse_cn_int(raw)
+
+
+__all__ = ["Cues", "read_cues", "read_ranking"]

@@ -1,0 +1,167 @@
+"""How Baton read a question, in the reader's words: the sentence every answer leads with.
+
+It is written from the SemanticQuery that was compiled, never from the question, so what it
+says is what was computed: the metrics (or the share, or the why), every filter and exclusion,
+the breakdown or time grain, a ranking, the period with its dates, the comparison period, and
+the words read as something else (a typo, a traditional character).
+"""
+
+from __future__ import annotations
+
+from baton.catalog.model import Catalog
+from baton.contracts.common import Language
+from baton.contracts.semantic import Comparison, MemberFilter, SemanticQuery, TimeRange
+from baton.messages import text
+
+
+def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str:
+    """One sentence: the question as Baton computes it."""
+    lang = language
+    parts = {
+        "subject": _subject(query, catalog, lang),
+        "filters": _filters(query.filters, catalog, lang),
+        "breakdown": _breakdown(query, catalog, lang),
+        "ranking": _ranking(query, lang),
+        "period": _period(query.time_range, lang),
+        "comparison": _comparison(query.comparison, lang),
+        "corrections": _corrections(query, lang),
+    }
+    return text("answer.interpret", lang, **parts)
+
+
+def filters_text(filters: tuple[MemberFilter, ...], catalog: Catalog, lang: Language) -> str:
+    """The filters as an answer sentence names them after the metric ("（区域=华东；渠道不含直播）")."""
+    if not filters:
+        return ""
+    parts = [
+        text(
+            "answer.filter_part_excluded" if f.exclude else "answer.filter_part",
+            lang,
+            dim=catalog.dimensions[f.dimension].label.for_lang(lang),
+            members=text("answer.list_sep", lang).join(
+                catalog.dimensions[f.dimension].members[m].label.for_lang(lang)
+                if m in catalog.dimensions[f.dimension].members
+                else m
+                for m in f.members
+            ),
+        )
+        for f in filters
+    ]
+    return text("answer.filters", lang, parts=text("answer.filter_sep", lang).join(parts))
+
+
+def _labels(names: tuple[str, ...], catalog: Catalog, lang: Language) -> str:
+    return text("answer.and_sep", lang).join(catalog.metrics[m].label.for_lang(lang) for m in names)
+
+
+def _subject(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
+    metrics = _labels(query.metrics, catalog, lang)
+    if query.intent == "why":
+        moved = {"up": "interpret_rose", "down": "interpret_fell", None: "interpret_moved"}[query.premise]
+        return text("answer.interpret_why", lang, metrics=metrics, moved=text(f"answer.{moved}", lang))
+    if query.share and query.share_filters:
+        part = share_part(query.share_filters, catalog, lang)
+        return text("answer.interpret_share_of_part", lang, part=part, metrics=metrics)
+    if query.share:
+        return text("answer.interpret_share_by", lang, metrics=metrics)
+    return metrics
+
+
+def share_part(share_filters: tuple[MemberFilter, ...], catalog: Catalog, lang: Language) -> str:
+    """The part a share is of, by its members' names ("new users", "all but live stream")."""
+    parts = [
+        text("answer.interpret_all_but", lang, members=_members(f, catalog, lang))
+        if f.exclude
+        else _members(f, catalog, lang)
+        for f in share_filters
+    ]
+    return text("answer.interpret_filter_sep", lang).join(parts)
+
+
+def _members(member_filter: MemberFilter, catalog: Catalog, lang: Language) -> str:
+    dim = catalog.dimensions[member_filter.dimension]
+    return text("answer.interpret_or", lang).join(
+        dim.members[m].label.for_lang(lang) if m in dim.members else m for m in member_filter.members
+    )
+
+
+def _dims(dims: tuple[str, ...], catalog: Catalog, lang: Language) -> str:
+    return text("answer.and_sep", lang).join(catalog.dimensions[d].label.for_lang(lang) for d in dims)
+
+
+def _filters(filters: tuple[MemberFilter, ...], catalog: Catalog, lang: Language) -> str:
+    said = [
+        text(
+            "answer.interpret_excluded" if f.exclude else "answer.interpret_member",
+            lang,
+            dim=catalog.dimensions[f.dimension].label.for_lang(lang),
+            members=_members(f, catalog, lang),
+        )
+        for f in filters
+    ]
+    if not said:
+        return ""
+    return text("answer.interpret_where", lang, filters=text("answer.interpret_filter_sep", lang).join(said))
+
+
+def _breakdown(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
+    out = []
+    if query.dimensions:
+        out.append(text("answer.interpret_by", lang, dims=_dims(query.dimensions, catalog, lang)))
+    if query.grain is not None:
+        out.append(text("answer.interpret_per", lang, grain=text(f"answer.grain_{query.grain}", lang)))
+    return "".join(out)
+
+
+def _ranking(query: SemanticQuery, lang: Language) -> str:
+    high = query.order == "desc"
+    if query.top_n is not None:
+        key = "answer.interpret_top" if high else "answer.interpret_bottom"
+        return text(key, lang, n=query.top_n)
+    if query.intent == "ranking":
+        return text("answer.interpret_ranked_desc" if high else "answer.interpret_ranked_asc", lang)
+    return ""
+
+
+def period_text(start: object, end: object, words: str | None, language: Language) -> str:
+    """A period as the reader sees it: its words and its dates ("last month (2026-06-01 to …)")."""
+    span = (
+        text("answer.span_day", language, day=start)
+        if start == end
+        else text("answer.span", language, start=start, end=end)
+    )
+    return text("answer.period_words", language, words=words, span=span) if words else span
+
+
+def _period(period: TimeRange, lang: Language) -> str:
+    return period_text(period.start, period.end, period.text, lang)
+
+
+def _comparison(comparison: Comparison | None, lang: Language) -> str:
+    if comparison is None:
+        return ""
+    period = _period(comparison.range, lang)
+    if comparison.kind == "custom":
+        return text("answer.interpret_against", lang, period=period)
+    return text(
+        "answer.interpret_compared", lang, kind=text(f"answer.interpret_{comparison.kind}", lang), period=period
+    )
+
+
+def _corrections(query: SemanticQuery, lang: Language) -> str:
+    if not query.corrections:
+        return ""
+    said = text("answer.list_sep", lang).join(
+        text("answer.interpret_read_as", lang, written=c.written, read_as=c.read_as)
+        for c in query.corrections
+        if c.kind == "typo"
+    )
+    traditional = any(c.kind == "traditional" for c in query.corrections)
+    context = [
+        text("answer.interpret_context", lang, written=c.written) for c in query.corrections if c.kind == "context"
+    ]
+    notes = [n for n in (said, text("answer.interpret_traditional", lang) if traditional else "", *context) if n]
+    return text("answer.interpret_notes", lang, notes=text("answer.list_sep", lang).join(notes))
+
+
+__all__ = ["filters_text", "interpret", "period_text", "share_part"]

@@ -1,0 +1,240 @@
+"""Periods of a question beyond what :mod:`baton.nlu.timeexpr` reads alone: the catalog's
+calendar events ("去年双11当天", "大促期间") and how several periods make one period and a
+comparison."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Literal
+
+from baton.contracts.common import CalendarEvent
+from baton.contracts.semantic import Comparison, TimeRange
+from baton.errors import AmbiguousQuestion
+from baton.messages import both
+from baton.nlu import timeexpr
+from baton.nlu import vocabulary as vocab
+from baton.nlu.lexicon import normalise
+from baton.nlu.scan import Scan
+
+_EVENT_YEAR = re.compile(
+    r"(去年|今年|前年|(?<!\d)(\d{4})\s*年?|\blast year'?s?\b|\bthis year'?s?\b|\bin (\d{4})\b)\s*(?:的\s*)?$", re.I
+)
+_EVENT_YEAR_AFTER = re.compile(r"\s*,?\s*(?:of\s+|in\s+)?(last year|this year|(\d{4})(?!\d))", re.I)
+"""A year after the event's name ("the sale this year", "Singles' Day 2025")."""
+_EVENT_DAY = re.compile(r"\s*(?:当天|那天|当日|那一天|\bday\b)", re.I)
+_EVENT_ON = re.compile(r"\bon\s+(?:the\s+)?$", re.I)
+"""An event "on" which something happened is its peak day ("GMV on Singles' Day")."""
+
+
+def _event_year(found: re.Match[str], last: date) -> int:
+    word = found.group(1).lower()
+    digits = next((g for g in found.groups()[1:] if g), None)
+    if digits:
+        return int(digits)
+    if word.startswith(("去年", "last")):
+        return last.year - 1
+    if word.startswith("前年"):
+        return last.year - 2
+    return last.year
+
+
+_WINDOW_AFTER = re.compile(
+    r"\s*(?:期间|活动|大促|促销|档期|全程|\bsale\b|\bseason\b|\bcampaign\b|\bperiod\b|\bpromotion\b)", re.I
+)
+_WINDOW_BEFORE = re.compile(r"(?:整个|\bduring\b|\bthe whole\b|\bthroughout\b)\s*(?:the\s+)?$", re.I)
+
+
+def _names_the_window(norm: str, name: re.Match[str], span: tuple[int, int]) -> bool:
+    """Whether the question means the event's whole window ("618期间", "618大促", "during the
+    sale"), not its day; an event name that is also a date ("11.11") says neither."""
+    return bool(
+        _WINDOW_AFTER.match(norm, span[1])
+        or _WINDOW_AFTER.match(norm, name.end())
+        or _WINDOW_AFTER.search(name.group(0))
+        or _WINDOW_BEFORE.search(norm, 0, span[0])
+    )
+
+
+def _latest_year(event: CalendarEvent, last: date) -> int:
+    """The latest year whose event window has begun by the last day with data."""
+    return last.year if (last.month, last.day) >= event.start else last.year - 1
+
+
+@dataclass
+class PeriodCues:
+    """The operators that decide how a question's periods are compared."""
+
+    comparison_kind: Literal["previous_period", "same_period_last_year"] | None = None
+    compare_word: bool = False
+    """A comparison word stands next to the periods ("6月和5月比"), not next to a member."""
+    window: tuple[int, str] | None = None
+    """The length a previous-period word names ("前7天", "the 30 days before"): n units."""
+    change: bool = False
+    why: bool = False
+    week_earlier: bool = False
+
+
+def event_periods(calendar: Sequence[CalendarEvent], scan: Scan, as_of: date) -> list[timeexpr.PeriodReading]:
+    """The catalog's calendar events as periods: "去年双11当天" is 2025-11-11, "大促期间" the
+    event's window in its latest year with data (or the year the question names)."""
+    out: list[timeexpr.PeriodReading] = []
+    last = as_of - timedelta(days=1)
+    for event in calendar:
+        for name in sorted({event.name.zh, event.name.en, *event.synonyms}, key=len, reverse=True):
+            bounded = r"(?<![\d.])" + re.escape(normalise(name)) + r"(?![\d])"  # "2024.11.11" is a date
+            for m in re.finditer(bounded, scan.norm):
+                if not scan.free(m.start(), m.end()) or any(p.span[0] < m.end() and m.start() < p.span[1] for p in out):
+                    continue
+                day = _EVENT_DAY.match(scan.norm, m.end()) or _EVENT_ON.search(scan.norm, 0, m.start())
+                end_of_name = day.end() if day and day.start() >= m.end() else m.end()
+                year_match = _EVENT_YEAR.search(scan.norm, 0, m.start())
+                after = None if year_match else _EVENT_YEAR_AFTER.match(scan.norm, end_of_name)
+                if after is not None and not scan.free(after.start(), after.end()):
+                    after = None  # "vs last year" was read as the comparison
+                found = year_match or after
+                year = _event_year(found, last) if found else _latest_year(event, last)
+                start_md, end_md = (event.peak_day, event.peak_day) if day else (event.start, event.end)
+                start, end = date(year, *start_md), date(year, *end_md)
+                span = (year_match.start() if year_match else m.start(), after.end() if after else end_of_name)
+                window_word = _WINDOW_AFTER.match(scan.norm, span[1])
+                if window_word and not day:
+                    span = (span[0], window_word.end())
+                if not day and start != end and not _names_the_window(scan.norm, m, span):
+                    peak = date(year, *event.peak_day)
+                    asked = AmbiguousQuestion(
+                        *both(
+                            "nlu.which_event_span", name=scan.text[m.start() : m.end()], day=peak, start=start, end=end
+                        ),
+                        detail={"missing": "time_range", "suggestions": [peak.isoformat(), f"{start}~{end}"]},
+                    )
+                    out.append(timeexpr.PeriodReading(span, None, asked))
+                    continue
+                match = timeexpr.TimeMatch(
+                    start, min(end, last), span, scan.text[span[0] : span[1]], "custom", end > last
+                )
+                out.append(timeexpr.PeriodReading(span, match if start <= last else None, None))
+    return [p for p in out if p.match is not None or p.error is not None]
+
+
+def resolve_periods(
+    scan: Scan, cues: PeriodCues, periods: list[timeexpr.PeriodReading]
+) -> tuple[TimeRange, Comparison | None]:
+    """The period asked about and the one it is compared with: one period with a comparison
+    word, two periods with a comparison word between them ("X vs Y": X is asked about;
+    "compare X and Y": the later one), or the two ends of a range whose change is asked
+    ("5月到6月GMV涨了多少"). Two periods and no such word are asked back, and so is a
+    comparison of periods of different lengths."""
+    for period in periods:
+        if period.error is not None:
+            raise period.error
+    found: list[timeexpr.PeriodReading] = []
+    for p in periods:  # "618活动期间（6月1号到18号）": the same dates said twice are one period
+        if p.match is not None and all(_dates(p) != _dates(f) for f in found):
+            found.append(p)
+    if not found:
+        raise AmbiguousQuestion(*both("nlu.which_period"), detail={"missing": "time_range"})
+    if len(found) > 2 or (len(found) == 2 and cues.comparison_kind is not None):
+        raise AmbiguousQuestion(*both("nlu.too_many_periods"), detail={"periods": [_match(p).text for p in found]})
+    if len(found) == 2:
+        return _two_periods(scan, cues, _match(found[0]), _match(found[1]))
+    reading = found[0]
+    if reading.ends is not None and cues.change and cues.comparison_kind is None and not cues.why:
+        earlier, later = reading.ends  # "从5月到6月涨了多少": the change from one end to the other
+        before = timeexpr.previous_period(later.start, later.end, later.grain)
+        if before != (earlier.start, earlier.end):
+            text = _match(reading).text
+            raise AmbiguousQuestion(*both("nlu.range_change", period=text), detail={"period": text})
+        return _compared(later, earlier)
+    return _one_period(cues, _match(reading))
+
+
+def _dates(reading: timeexpr.PeriodReading) -> tuple[date, date] | None:
+    return (reading.match.start, reading.match.end) if reading.match is not None else None
+
+
+def _match(reading: timeexpr.PeriodReading) -> timeexpr.TimeMatch:
+    assert reading.match is not None
+    return reading.match
+
+
+def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange, Comparison | None]:
+    main = TimeRange(start=period.start, end=period.end, text=period.text)
+    if cues.week_earlier:
+        if (period.end - period.start).days >= 7:  # "今年和上周同期比" is not a week-earlier comparison
+            raise AmbiguousQuestion(
+                *both("nlu.week_earlier_too_long", period=period.text), detail={"period": period.text}
+            )
+        shift = timedelta(days=7)
+        return main, Comparison(kind="custom", range=TimeRange(start=period.start - shift, end=period.end - shift))
+    kind = cues.comparison_kind or ("previous_period" if cues.change or cues.why else None)
+    if kind is None:
+        return main, None
+    if kind == "same_period_last_year":
+        start, end = timeexpr.same_period_last_year(period.start, period.end)
+    else:
+        start, end = timeexpr.previous_period(period.start, period.end, period.grain)
+    if cues.window is not None and not _spans(period, *cues.window):
+        raise AmbiguousQuestion(
+            *both("nlu.window_mismatch", period=period.text), detail={"period": period.text, "window": cues.window}
+        )
+    return main, Comparison(kind=kind, range=TimeRange(start=start, end=end))
+
+
+def _two_periods(
+    scan: Scan, cues: PeriodCues, first: timeexpr.TimeMatch, second: timeexpr.TimeMatch
+) -> tuple[TimeRange, Comparison]:
+    between = scan.text[first.span[1] : second.span[0]]
+    if not (vocab.COMPARE.search(between) or cues.compare_word or cues.change):
+        raise AmbiguousQuestion(*both("nlu.two_periods"), detail={"periods": [first.text, second.text]})
+    # "X vs Y", "X 相比 Y": X is the period asked about; "compare X and Y": the later one
+    directed = bool(vocab.COMPARE.search(between))
+    current, previous = (first, second) if directed or first.start > second.start else (second, first)
+    return _compared(current, previous)
+
+
+def _compared(current: timeexpr.TimeMatch, previous: timeexpr.TimeMatch) -> tuple[TimeRange, Comparison]:
+    """``current`` against ``previous``; periods of different lengths (a month against a year)
+    are asked back rather than compared."""
+    days = sorted(((current.end - current.start).days + 1, (previous.end - previous.start).days + 1))
+    if days[1] > days[0] * 1.15:
+        raise AmbiguousQuestion(
+            *both("nlu.periods_differ", current=current.text, previous=previous.text),
+            detail={"periods": [current.text, previous.text]},
+        )
+    return (
+        TimeRange(start=current.start, end=current.end, text=current.text or None),
+        Comparison(kind="custom", range=TimeRange(start=previous.start, end=previous.end, text=previous.text or None)),
+    )
+
+
+def _spans(period: timeexpr.TimeMatch, n: int, unit: str) -> bool:
+    """Whether ``period`` is ``n`` ``unit``s long ("近7天…跟前7天比", "the 30 days before that")."""
+    days = (period.end - period.start).days + 1
+    months = (period.end.year - period.start.year) * 12 + period.end.month - period.start.month + 1
+    whole_months = period.start.day == 1 and (period.end + timedelta(days=1)).day == 1
+    return {
+        "day": days == n,
+        "week": days == 7 * n,
+        "month": whole_months and months == n,
+        "quarter": whole_months and months == 3 * n,
+        "year": whole_months and months == 12 * n,
+    }[unit]
+
+
+def claim_compare_words(scan: Scan, members: list[tuple[int, int]]) -> bool:
+    """Claim the comparison words of a comparison of periods; one next to a member ("跟华东比",
+    "compared with East China") compares members, is left unread and so asked back. Whether
+    any was claimed."""
+    claimed = False
+    for m in vocab.COMPARE.finditer(scan.norm):
+        near_member = any(0 <= m.start() - b <= 1 or 0 <= a - m.end() <= 1 for a, b in members)
+        if scan.free(m.start(), m.end()) and not near_member:
+            scan.claim(m.start(), m.end())
+            claimed = True
+    return claimed
+
+
+__all__ = ["PeriodCues", "claim_compare_words", "event_periods", "resolve_periods"]

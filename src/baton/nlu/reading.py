@@ -1,0 +1,147 @@
+"""What the catalog-term reader found, and the readers that need it: the words joining terms
+("华东和华南", "GMV plus AOV"), members compared with each other ("华东比华南多多少"),
+clauses that only set the scene ("我在准备周会，…"), and ratios the catalog does not define
+("orders per buyer")."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from baton.contracts.semantic import Correction
+from baton.errors import AmbiguousQuestion
+from baton.messages import both
+from baton.nlu import timeexpr
+from baton.nlu import vocabulary as vocab
+from baton.nlu.cues import Cues
+from baton.nlu.lexicon import Hit
+from baton.nlu.scan import Scan
+
+_PER = re.compile(r"\s*(?:\bper\b|\bfor each\b|\bfor every\b)\s*", re.I)
+
+
+@dataclass(frozen=True)
+class Member:
+    dimension: str
+    member: str
+    hit: Hit
+    excluded: bool
+
+
+@dataclass
+class Terms:
+    metrics: list[str] = field(default_factory=list)
+    dims: list[str] = field(default_factory=list)
+    members: list[Member] = field(default_factory=list)
+    dims_naming_a_set: set[str] = field(default_factory=set)
+    metric_hits: list[Hit] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
+
+    @property
+    def any(self) -> bool:
+        return bool(self.metrics or self.dims or self.members or self.dims_naming_a_set)
+
+
+def claim_member_lists(scan: Scan, cues: Cues, members: list[Member]) -> None:
+    """The words joining members of one dimension ("华东和华南", "web plus app"); a sum word
+    ("加", "plus") asks for their total. Metrics joined by "plus" are simply listed."""
+    ordered = sorted({id(m.hit): m for m in members}.values(), key=lambda m: m.hit.start)
+    for prev, nxt in itertools.pairwise(ordered):
+        between = scan.norm[prev.hit.end : nxt.hit.start]
+        if (
+            prev.dimension == nxt.dimension
+            and vocab.LIST_JOIN.match(between)
+            and scan.free(prev.hit.end, nxt.hit.start)
+        ):
+            scan.claim(prev.hit.end, nxt.hit.start)
+            cues.total = cues.total or bool(vocab.SUM_JOIN.search(between))
+
+
+def claim_term_lists(scan: Scan, hits: list[Hit]) -> None:
+    """ "net revenue for each region, plus the discount amount": catalog terms joined by list
+    words are listed (members of one dimension were joined above, where "plus" sums)."""
+    for prev, nxt in itertools.pairwise(sorted(hits, key=lambda h: h.start)):
+        between = scan.norm[prev.end : nxt.start]
+        if between.strip() and vocab.LIST_JOIN.match(between) and scan.free(prev.end, nxt.start):
+            scan.claim(prev.end, nxt.start)
+
+
+def compares_members(cues: Cues, terms: Terms, periods: list[timeexpr.PeriodReading]) -> bool:
+    """A comparison word between members of one dimension, in a question with one period."""
+    dims = [m.dimension for m in terms.members if not m.excluded]
+    several = any(dims.count(d) > 1 for d in dims)
+    one_period = len({(p.match.start, p.match.end) for p in periods if p.match}) <= 1
+    if several and cues.why:  # "why is GMV lower in East China than in South China"
+        raise AmbiguousQuestion(*both("nlu.why_between_members"), detail={"members": [m.member for m in terms.members]})
+    return several and one_period and cues.comparison_kind is None and not cues.week_earlier
+
+
+def context_clauses(
+    scan: Scan, terms: Terms, periods: list[timeexpr.PeriodReading], operators: list[tuple[int, int]]
+) -> list[Correction]:
+    """Clauses that only set the scene ("我在准备周会", "Prepping for Monday's review."): a
+    scene word; no operator, negation, narrowing word ("只看", "only") or number; and no catalog
+    term or period the rest of the question does not name again. They are claimed and stated,
+    never silently dropped."""
+    bounds = [0, *(m.end() for m in vocab.CLAUSE_BREAK.finditer(scan.norm)), len(scan.norm)]
+    clauses = [(a, b) for a, b in itertools.pairwise(bounds) if scan.norm[a:b].strip()]
+    if len(clauses) < 2:
+        return []
+    in_period = [any(a <= i < b for a, b in (p.span for p in periods)) for i in range(len(scan.norm))]
+    blanked = "".join(" " if inside else ch for inside, ch in zip(in_period, scan.norm, strict=True))
+    out = []
+    for start, end in clauses:
+        if not _only_context(scan.norm[start:end], blanked[start:end]):
+            continue
+        if any(start <= a < end for a, _ in operators) or not _restated(start, end, terms, periods):
+            continue
+        scan.claim(start, end)
+        periods[:] = [p for p in periods if not start <= p.span[0] < end]  # restated elsewhere
+        said = scan.text[start:end].strip(" ，,。.:：;；!！?？")
+        out.append(Correction(written=said, read_as="", kind="context"))
+    return out
+
+
+def _only_context(said: str, without_periods: str) -> bool:
+    if not vocab.CONTEXT_MARKERS.search(said) or vocab.NEGATION.search(said) or vocab.RESTRICTION.search(said):
+        return False
+    return not any(ch.isdigit() for ch in vocab.TIME_OF_DAY.sub("", without_periods))
+
+
+def _restated(start: int, end: int, terms: Terms, periods: list[timeexpr.PeriodReading]) -> bool:
+    """Whether every catalog term and period of the clause is named again outside it."""
+    outside = {t.target for h in terms.hits if not start <= h.start < end for t in h.terms}
+    if any(not {t.target for t in h.terms} & outside for h in terms.hits if start <= h.start < end):
+        return False
+    elsewhere = {(p.match.start, p.match.end) for p in periods if p.match and not start <= p.span[0] < end}
+    return all(
+        p.match is not None and (p.match.start, p.match.end) in elsewhere for p in periods if start <= p.span[0] < end
+    )
+
+
+def ratio_of_terms(scan: Scan, terms: Terms, unknown: list[str]) -> list[str]:
+    """ "orders per buyer", "GMV per visitor": a ratio the catalog does not define (a catalog
+    ratio such as "GMV per buyer" is one term and never reaches here)."""
+    out = []
+    for hit in terms.metric_hits:
+        per = _PER.match(scan.norm, hit.end)
+        if per is None:
+            continue
+        after = scan.norm[per.end() :].split()
+        named = next((h for h in terms.metric_hits if h.start == per.end()), None)
+        word = named.text if named else (after[0].strip("?？,.!") if after else "")
+        if named or word in {w for u in unknown for w in u.split()}:
+            out.append(f"{hit.text} per {word}" if per.group(0).strip() == "per" else hit.text + per.group(0) + word)
+    return out
+
+
+__all__ = [
+    "Member",
+    "Terms",
+    "claim_member_lists",
+    "claim_term_lists",
+    "compares_members",
+    "context_clauses",
+    "ratio_of_terms",
+]

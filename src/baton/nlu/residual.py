@@ -1,0 +1,131 @@
+"""What is left of a question once every reader has claimed its spans: the content words no
+reader placed (Chinese segmented with jieba only when something but filler words remains),
+and the conversion of traditional characters read before anything else."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Any
+
+from baton.nlu import vocabulary as vocab
+
+
+def metricish(term: str) -> bool:
+    """Whether an unplaced word names a metric ("profit margin", "复购率"): then it is refused
+    as a metric the catalog does not define, with the closest ones, not asked back."""
+    if term.isascii():
+        return any(word in vocab.METRICISH_EN for word in term.lower().split())
+    return any(term.endswith(s) or s in term for s in vocab.METRICISH_ZH)
+
+
+_ZH_FILLERS_BY_LENGTH = sorted(vocab.ZH_FILLERS, key=len, reverse=True)
+_CHUNKS = re.compile(r"[A-Za-z][A-Za-z'_-]*|[\u4e00-\u9fff]+|[^\sA-Za-z\u4e00-\u9fff]+")
+
+
+_MEANINGFUL_SYMBOLS = frozenset("%％+＋=<>≥≤")
+"""Symbols that say something (a share, a sum, a condition): never skipped as punctuation."""
+
+
+def unknown_words(residual: str) -> list[str]:
+    """Content words left over: adjacent English content words form one term ("profit margin"),
+    and so do adjacent Chinese ones ("广告投入产出比"); Chinese is segmented (jieba) only when
+    something but filler words remains."""
+    words: list[str] = []
+    phrase: list[str] = []
+    for chunk in _CHUNKS.findall(residual):
+        if all(unicodedata.category(ch)[0] in "PSZ" for ch in chunk):
+            words.extend(ch for ch in chunk if ch in _MEANINGFUL_SYMBOLS)
+            continue  # punctuation and symbols
+        word = chunk.lower().strip("'-_")
+        if chunk.isascii() and word.replace("'", "").isalpha():
+            if word not in vocab.EN_FILLERS and len(word) > 1:
+                phrase.append(word)
+            continue
+        if chunk.isascii() and any(ch.isdigit() for ch in chunk):
+            words.append(chunk.strip())  # a number no reader placed is never dropped
+            continue
+        if phrase:
+            words.append(" ".join(phrase))
+            phrase = []
+        if not chunk.isascii() and _content_left(chunk):
+            words.extend(_joined(_segment(chunk)))
+    if phrase:
+        words.append(" ".join(phrase))
+    return words
+
+
+_MEASURE_NOUNS = frozenset(["金额", "数量", "数目", "数值", "值"])
+
+
+def _joined(segments: list[str]) -> list[str]:
+    """Adjacent content segments as one term; a filler word ends a term, except a measure noun
+    that completes it ("退货" + "金额" is the metric-like "退货金额")."""
+    out: list[str] = []
+    current = ""
+    for segment in [*segments, ""]:
+        if segment and (
+            (segment not in vocab.ZH_FILLERS and not _all_fillers(segment)) or (current and segment in _MEASURE_NOUNS)
+        ):
+            current += segment
+            continue
+        if current:
+            out.append(current)
+        current = ""
+    return out
+
+
+def _all_fillers(word: str) -> bool:
+    """A segment made only of characters of asking ("的了", "我算下"): no content, unlike "每",
+    "人" or "分", which are fillers only as whole words ("每人" is not)."""
+    return all(ch in vocab.FUNCTION_CHARACTERS for ch in word)
+
+
+def _content_left(chunk: str) -> bool:
+    """Whether a Chinese chunk holds anything but filler words and particles (no segmentation
+    needed if not): a plain question ("…是多少？") never loads the segmenter's dictionary.
+    Only filler words of two or more characters are taken out here; what remains must be
+    particles, so single-character fillers that form a word ("每人", "分时", "过期") send the
+    chunk to the segmenter."""
+    for word in _ZH_FILLERS_BY_LENGTH:
+        if len(word) > 1:
+            chunk = chunk.replace(word, " ")
+    return any(ch not in vocab.PARTICLES for ch in chunk if not ch.isspace())
+
+
+def _segment(text: str) -> list[str]:
+    """Chinese word segmentation (jieba, loaded once and quietly)."""
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    return [w.strip() for w in jieba.lcut(text) if w.strip()]
+
+
+def to_simplified(text: str) -> str:
+    """Traditional characters as simplified ones (OpenCC's t2s, Apache-2.0). The converter
+    (about 12 ms to load) is loaded only when a Chinese character lies outside GB 2312, the
+    simplified character set: a plain simplified question never pays for it."""
+    if all(_simplified(ch) for ch in text if "\u4e00" <= ch <= "\u9fff"):
+        return text
+    return str(_converter().convert(text))
+
+
+def _simplified(ch: str) -> bool:
+    try:
+        ch.encode("gb2312")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@lru_cache(maxsize=1)
+def _converter() -> Any:
+    import opencc
+
+    return opencc.OpenCC("t2s")
+
+
+__all__ = ["metricish", "to_simplified", "unknown_words"]

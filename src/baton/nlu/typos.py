@@ -1,0 +1,257 @@
+"""Typo tolerance, on catalog terms and time words only.
+
+A Latin-script word of the question that is no known word, no catalog term and no time word
+is read as a catalog term (or an English time word) when exactly one of them is within one
+edit — a substitution, insertion, deletion or swap of neighbours ("GVM" → "GMV", "lst" →
+"last", "revnue" → "revenue"). Two candidates, or none, leave the word as it was (the planner
+then asks back about it). Every correction is returned, so the answer states it.
+
+Written here because the distance needed is tiny and bounded (one edit, words of a question):
+difflib's ratio is not an edit distance and a dependency would add nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from baton.contracts.semantic import Correction
+
+TIME_WORDS = frozenset(
+    [
+        "last",
+        "this",
+        "next",
+        "previous",
+        "prior",
+        "past",
+        "month",
+        "months",
+        "week",
+        "weeks",
+        "year",
+        "years",
+        "quarter",
+        "quarters",
+        "day",
+        "days",
+        "today",
+        "yesterday",
+        "daily",
+        "weekly",
+        "monthly",
+        "quarterly",
+        "yearly",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "since",
+        "until",
+        "through",
+        "date",
+        "dates",
+        "weekend",
+        "weekends",
+        "weekday",
+        "weekdays",
+        "fortnight",
+    ]
+)
+TIME_ABBREVIATIONS = frozenset(
+    [
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "wk",
+        "yr",
+        "qtr",
+        "mtd",
+        "ytd",
+        "qtd",
+        "wtd",
+        "mon",
+        "tue",
+        "tues",
+        "wed",
+        "thu",
+        "thur",
+        "thurs",
+        "fri",
+        "sat",
+        "sun",
+    ]
+)
+"""Short time words read as they are and never a typo's target ("far" is not "mar")."""
+_WORD = re.compile(r"[A-Za-z][A-Za-z_-]*(?:'[A-Za-z]+)?")
+"""A Latin word, with its contraction ("didn't" is one word, never "didn" + "t")."""
+MIN_LENGTH = 3
+
+
+def within_one_edit(a: str, b: str) -> bool:
+    """Damerau–Levenshtein distance ≤ 1 (adjacent swaps count as one edit)."""
+    if a == b:
+        return True
+    la, lb = len(a), len(b)
+    if abs(la - lb) > 1:
+        return False
+    if la == lb:
+        diffs = [i for i in range(la) if a[i] != b[i]]
+        if len(diffs) == 1:
+            return True
+        return (
+            len(diffs) == 2 and diffs[1] == diffs[0] + 1 and a[diffs[0]] == b[diffs[1]] and a[diffs[1]] == b[diffs[0]]
+        )
+    short, long_ = (a, b) if la < lb else (b, a)
+    i = 0
+    while i < len(short) and short[i] == long_[i]:
+        i += 1
+    return short[i:] == long_[i + 1 :]
+
+
+def correct(text: str, vocabulary: Iterable[str], known: Iterable[str]) -> tuple[str, tuple[Correction, ...]]:
+    """``text`` with each unknown Latin word replaced by its one close vocabulary word."""
+    vocab = {v.lower(): v for v in vocabulary if len(v) >= MIN_LENGTH and v.isascii() and " " not in v}
+    known_words = {k.lower() for k in known} | set(vocab)
+    corrections: list[Correction] = []
+
+    def replace(match: re.Match[str]) -> str:
+        word = match.group(0)
+        low = word.lower()
+        if len(low) < MIN_LENGTH or low in known_words or "'" in low:
+            return word
+        candidates = {v for k, v in vocab.items() if within_one_edit(low, k)}
+        if len(candidates) != 1:
+            return word
+        (fixed,) = candidates
+        corrections.append(Correction(written=word, read_as=fixed, kind="typo"))
+        return fixed
+
+    return _WORD.sub(replace, text), tuple(corrections)
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]+")
+_TYPE_CHARACTERS = frozenset("率量数额价值")
+"""The characters that say what kind of number a Chinese metric name is: a different one is a
+different metric ("下单率" is not "下单量"), never a typo."""
+
+
+def correct_cjk(
+    text: str, surfaces: Mapping[str, str], terms: Iterable[tuple[int, int]]
+) -> tuple[str, tuple[Correction, ...]]:
+    """Chinese metric names with one wrong character (退宽率 → 退款率, 转话率 → 转化率).
+
+    A window of the question is read as a catalog metric name when: the name ends in a
+    metric-type character (率量数额价值) and names one target; the window differs from it in
+    one character that is neither a metric-type, operator nor particle character; the window
+    is not inside a term the question already names (``terms``) and ends where a word may end;
+    and the wrong character forms no word of the segmenter's dictionary with its neighbours
+    ("卖家数" is about sellers, "注销数" about deregistrations: other metrics, never typos).
+    """
+    spans = list(terms)
+    targets = _metric_names(surfaces)
+    corrections: list[Correction] = []
+    out = text
+    for run in _CJK.finditer(text):
+        for length in sorted(targets, reverse=True):
+            for at in range(run.start(), run.end() - length + 1):
+                window = out[at : at + length]
+                if not _may_be_a_typo(out, at, window, surfaces, spans):
+                    continue
+                surface = _the_one_name(window, targets[length], at, spans)
+                if surface is None or _forms_a_word(window, surface):
+                    continue
+                out = out[:at] + surface + out[at + length :]
+                corrections.append(Correction(written=window, read_as=surface, kind="typo"))
+    return out, tuple(corrections)
+
+
+def _metric_names(surfaces: Mapping[str, str]) -> dict[int, list[tuple[str, str]]]:
+    by_length: dict[int, list[tuple[str, str]]] = {}
+    for surface, target in surfaces.items():
+        if len(surface) >= 3 and _CJK.fullmatch(surface) and surface[-1] in _TYPE_CHARACTERS:
+            by_length.setdefault(len(surface), []).append((surface, target))
+    return by_length
+
+
+def _may_be_a_typo(text: str, at: int, window: str, surfaces: Mapping[str, str], spans: list[tuple[int, int]]) -> bool:
+    end = at + len(window)
+    if window in surfaces or any(a < end and at < b and b - a >= 3 for a, b in spans):
+        return False  # already a term, or inside one the question names
+    if any(ch in _PARTICLES for ch in window) or "多少" in window:
+        return False  # a phrase ("增长了多少"), not a term
+    a_term_and_more = any(window[:k] in surfaces or window[-k:] in surfaces for k in range(2, len(window)))
+    if a_term_and_more and not _ends_clearly(text, end):
+        return False  # a term and the next word ("华南多多少")
+    return _ends_a_word(text, end, spans)  # "新客运营": 新客运 starts another word
+
+
+def _the_one_name(window: str, names: list[tuple[str, str]], at: int, spans: list[tuple[int, int]]) -> str | None:
+    """The catalog name one character from ``window``, if exactly one target has such names
+    (the first surface of a target: its label)."""
+    found: dict[str, str] = {}
+    for surface, target in names:
+        if not _one_character_off(window, surface):
+            continue
+        wrong = _first_difference(window, surface)
+        if window[wrong] not in _PARTICLES and not any(a <= at + wrong < b for a, b in spans):
+            found.setdefault(target, surface)
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _forms_a_word(window: str, surface: str) -> bool:
+    """Whether the wrong character makes a dictionary word with a neighbour (jieba's
+    dictionary, loaded only when a correction is about to be made)."""
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    wrong = _first_difference(window, surface)
+    pairs = [window[max(wrong - 1, 0) : wrong + 1], window[wrong : wrong + 2]]
+    return any(len(pair) == 2 and pair not in surface and jieba.get_FREQ(pair) for pair in pairs)
+
+
+_PARTICLES = frozenset("的了是在和与及或吗呢吧啊")
+_OPERATOR_CHARACTERS = frozenset("外内前后比多少高低各每占总非除不以加减")
+_AFTER_A_TERM = frozenset("的了是在和与及或吗呢吧啊有多少各每按比占环同")
+
+
+def _ends_clearly(text: str, end: int) -> bool:
+    """The text ends, or a particle or punctuation follows ("订单亮。", "订单亮是多少")."""
+    return end >= len(text) or not _CJK.match(text[end]) or text[end] in "的是吗呢吧"
+
+
+def _ends_a_word(text: str, end: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether a term may end at ``end``: the text ends, or what follows is not Chinese, a
+    particle, or another catalog term."""
+    if end >= len(text) or not _CJK.match(text[end]):
+        return True
+    return text[end] in _AFTER_A_TERM or any(a == end for a, _ in spans)
+
+
+def _first_difference(a: str, b: str) -> int:
+    return next(i for i in range(len(a)) if a[i] != b[i])
+
+
+def _one_character_off(a: str, b: str) -> bool:
+    diffs = [i for i in range(len(a)) if a[i] != b[i]]
+    # "下单率" is another metric and "直播外" an exclusion ("除直播外"); "客单介" is a typo
+    return len(diffs) == 1 and a[diffs[0]] not in _TYPE_CHARACTERS and a[diffs[0]] not in _OPERATOR_CHARACTERS

@@ -1,0 +1,330 @@
+"""The words the rule planner reads as operators, and the words it may leave unread.
+
+Language data, not messages: each pattern names an operator of the question — a comparison,
+an exclusion, a share, a ranking, a grain, a total, a why — and the filler sets name the
+function words that carry no meaning of their own. Anything else a question contains must be
+a catalog term, a time expression or one of these operators, or the planner asks back.
+"""
+
+from __future__ import annotations
+
+import re
+
+from baton.contracts.semantic import Grain
+
+_I = re.IGNORECASE
+
+_GRAIN_PATTERNS: tuple[tuple[str, Grain], ...] = (
+    (
+        r"按天|按日|每天|每日|逐日|日度|分天|每一天|各天|每一日|\bdaily\b|\bby days?\b|\bper day\b|\beach day\b"
+        r"|\bday by day\b|\bday-by-day\b|\bevery day\b",
+        "day",
+    ),
+    (
+        r"按周|每周|逐周|周度|分周|每个?星期|每一周|各周|\bweekly\b|\bby weeks?\b|\bper week\b|\beach week\b"
+        r"|\bweek by week\b|\bevery week\b",
+        "week",
+    ),
+    (
+        r"按月份?|每个月|每一个月|每月|逐月|月度|分月|各个?月份?|\bmonthly\b|\bby months?\b|\bper month\b"
+        r"|\beach month\b|\bmonth by month\b|\bmonth-by-month\b|\bevery month\b|\bacross (?:the )?months\b"
+        r"|\beach of the (?=(?:last|past|previous) \w+ months\b)",
+        "month",
+    ),
+    (
+        r"按季度|按季|每季度|每个季度|每一季度|逐季|季度别|各季度|各个季度|\bquarterly\b|\bby quarters?\b"
+        r"|\bper quarter\b|\beach quarter\b|\bevery quarter\b",
+        "quarter",
+    ),
+    (
+        r"按年|每年|逐年|年度别|各年|\byearly\b|\bannually\b|\bby years?\b|\bper year\b|\beach year\b"
+        r"|\bevery year\b",
+        "year",
+    ),
+)
+GRAIN_CUES: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((re.compile(p, _I), g) for p, g in _GRAIN_PATTERNS)
+_WHICH_PATTERNS: tuple[tuple[str, Grain], ...] = (
+    (r"哪一?天|哪一日|\bwhich (?:day|date)\b|\bwhat (?:day|date)\b", "day"),
+    (r"哪一?周|\bwhich week\b", "week"),
+    (r"哪一?个月|\bwhich month\b", "month"),
+    (r"哪一?个?季度|\bwhich quarter\b", "quarter"),
+)
+WHICH_TIME: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((re.compile(p, _I), g) for p, g in _WHICH_PATTERNS)
+TREND = re.compile(r"趋势|走势|变化情况|曲线|是?怎么走的?|怎么变的?|走得怎么样|\btrends?\b|\bover time\b", _I)
+YOY = re.compile(
+    r"同比去年同期|同比去年|同比|去年同期|上年同期|去年同月|上年同月|去年同季度?|去年的?同一?个?月|去年的?同一天|去年同日|"
+    r"(?:和|跟|与|同)去年(?:同期)?(?:相比|比较|对比|比)|"
+    r"\byoy\b|year[- ]over[- ]year|year[- ]on[- ]year|"
+    r"\bsame (?:period|month|week|quarter|day|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
+    r"\b(?:the )?same (?:day|date|week|month|period) (?:a|one) year (?:ago|earlier|before)\b"
+    r"|\b(?:the )?same (?:day|date) last year\b|\b(?:a|one) year (?:ago|earlier|before)\b|\bvs\.? last year\b|\bcompared (?:with|to) last year\b",
+    _I,
+)
+MOM = re.compile(
+    r"(?:和|跟|与|同|对比)?再?之前的?(?:一|两|二|三|四|\d+)?个?(?:天|日|周|星期|月|季度|年)|"
+    r"环比|上月同期|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)(?=比|相比|对比|的?情况|$|[，,。？?])|"
+    r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
+    r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|month|quarter|year|period) before (?:that|it)\b|"
+    r"\bthe (?:day|week|month|quarter|year) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|week|month|quarter|year)\b|"
+    r"(?:\bwith|\band) (?:the )?(?:previous|prior|preceding) (?:period|month|week|quarter|year|day)\b|"
+    r"(?:\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)) (?:the )?(?:previous|prior|preceding)\b"
+    r"(?: period\b|(?! (?:month|week|quarter|year|day)\b))|"
+    r"\bmom\b|\bwow\b|\bqoq\b|month[- ]over[- ]month|week[- ]over[- ]week|"
+    r"quarter[- ]over[- ]quarter|period[- ]over[- ]period|"
+    r"(?:\bvs\.?|\bversus|\bcompared (?:with|to)|\bagainst) (?:the )?(?:previous|prior|preceding) "
+    r"(?:period|month|week|quarter|year|day)\b|"
+    r"比上(?:个)?(?:月|周|季度|期)|较上(?:个)?(?:月|周|季度|期)|与上(?:个)?(?:月|周|季度|期)(?:相比|对比)",
+    _I,
+)
+COMPARE = re.compile(
+    r"对比|相比|相较|比较|较|比一下|比|跟|\bvs\.?|\bversus\b|\bcompared (?:with|to)\b|\bcompare(?:d)?\b|\bagainst\b"
+    r"|\bstack(?:s|ed)? up\b|\bmeasure(?:s|d)? up\b|\bhow did\b(?=.{1,40}? (?:do|fare|compare|stack up)\b)|\bfared?\b",
+    _I,
+)
+"""Words that set two named periods against each other ("6月和5月相比", "Q2 compared with Q1")."""
+SAME_DAY_LAST_WEEK = re.compile(
+    r"上周同一天|上周同日|上周同期|(?:和|跟|与)?再?前一个?(?:周|星期)的(?:周|星期)[一二三四五六日天]|"
+    r"\bsame day (?:of )?last week\b|\ba week (?:earlier|before)\b",
+    _I,
+)
+CHANGE_WORDS = re.compile(
+    r"变化了?多少|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|变动|增长率|增幅|降幅|"
+    r"(?:是)?(?:涨了?还是跌了?|跌了?还是涨了?|升了?还是降了?|降了?还是升了?|高了?还是低了?|低了?还是高了?|多了?还是少了?|少了?还是多了?)|"
+    r"变好还是变差|好了还是差了|有没有(?:变高|变低|上升|下降|增长|减少|变化)|"
+    r"\bhow much did\b(?=.{1,40}? (?:change|grow|drop|fall|rise|increase|decrease)\b)|\bgrowth rate\b|\bgrowth\b"
+    r"|\bchanges?\b|\bdelta\b|\bdifference\b|\bhigher or lower\b|\blower or higher\b|\bup or down\b"
+    r"|\bbetter or worse\b|\bworse or better\b|\bhow (?:many|much) more\b|\bhow (?:many|much) less\b|\bhow (?:many|much) fewer\b",
+    _I,
+)
+SHARE = re.compile(
+    r"占?(?:总|全部|整体|全国|全平台)?的?(?:占比|比例|份额|比重)|占总|"
+    r"\b(?:as )?(?:an? )?(?:%|percent(?:age)?|share|proportion|fraction|portion) of (?:the )?(?:total|whole|overall)\b|"
+    r"占(?:总|全部|整体|全国|全平台|所有)?的?(?:多少|几成|百分之几)|占了?几成|几成|多少成|百分之多少|百分之几|百分比|\bwhat cut\b|\bcut of\b|\bpercentages\b|\bas percentages?\b|"
+    r"占多少|占了多少|所占比例|多大比例|多大比重|构成|贡献了?多少|贡献占比|贡献|占|%|％|\bpct\b|"
+    r"\bpercentage\b|\bpercent\b|\bshares?\b|\bproportions?\b|\bfraction\b|\bportion\b|\bmix\b"
+    r"|\bwhat part\b|\bhow much of\b"
+    r"|\bcontribut(?:e|ed|ion)s?\b",
+    _I,
+)
+TOTAL = re.compile(
+    r"合计|总共|一共|加起来|加总|总和|共计|总计|整体|总体|一起|\bin total\b|\bcombined\b|\boverall\b|\baltogether\b|(?<!putting )(?<!put )\btogether\b|\btotal\b|\bsum\b",
+    _I,
+)
+SEPARATELY = re.compile(
+    r"分别|各自|各为|各是|各有|各多少|\brespectively\b|\bseparately\b|\bindividually\b|\beach\b", _I
+)
+EXCLUDE_BEFORE = re.compile(
+    r"\b(?:did|does|do|is|are|was|were)n'?t (?:come (?:in )?|coming )?(?:through|from|via|in|on)\b"
+    r"|\b(?:who|that|which) (?:is|are|was|were)n'?t (?:a |an |the )?|\b(?:is|are)n'?t (?:a |an )"
+    r"|\bnot (?:from|through|via|on|in)\b|不是(?:来自|从)|不来自|没有?(?:通过|经过|来自|走)|"
+    r"除了|除去|除开|除掉|除|不含|不包含|不包括|不算|不计|排除掉?|剔除掉?|去掉|去除|扣除掉?|刨除掉?|非|"
+    r"\bexcluding\b|\bexclude\b|\bexcept(?: for)?\b|\bother than\b|\bwithout\b|\bnot including\b"
+    r"|\bnot counting\b|\bleaving out\b|\bleave out\b|\bignoring\b|\bminus\b|\bsave for\b"
+    r"|\bapart from\b|\baside from\b|\bbut not\b|\bnon-?\s*",
+    _I,
+)
+EXCLUDE_AFTER = re.compile(r"\s*(?:以外|之外|除外|外的|外)", _I)
+EXCLUDE_TAIL = re.compile(r"\s*(?:以外|之外|除外|以后|之后|后|外)", _I)
+"""What may close an exclusion that a word before the members opened ("剔除家电品类后", "除了A以外")."""
+LIST_JOIN = re.compile(
+    r"^\s*(?:(?:、|,|，|和|与|及|以及|跟|或|或者|加上|加|/|&|\+|\band\b|\bor\b|\bnor\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b)\s*)+"
+    r"(?:the\s+)?$",
+    _I,
+)
+SUM_JOIN = re.compile(r"加上|加|\+|\bplus\b", _I)
+"""A join that adds the members up ("华东加华南", "web plus app")."""
+CLAUSE_BREAK = re.compile(r"[。！？!?；;：:\n]+|[，,]\s*|(?<!\bvs)(?<=[a-z0-9\])*\"'”])\.\s+", re.I)
+CONTEXT_MARKERS = re.compile(
+    r"我在|我们在|我正在|正在|准备|汇报|周会|月会|例会|开会|复盘|老板|领导|经理|财务|对账|刚问|有点担心|担心|谢谢|多谢|辛苦"
+    r"|\bi'?m\b|\bwe'?re\b|\bmy (?:manager|boss|team|lead|director)\b|\bprep(?:ping|aring)?\b|\bputting together\b"
+    r"|\bdeck\b|\breview(?:ing)?\b|\bmeeting\b|\bquick one\b|\bhey\b|\bthanks\b|\bthank you\b|\bbefore my\b"
+    r"|\bwants to know\b|\bwondering\b|\bcurious\b",
+    _I,
+)
+"""Words that set the scene: a clause made of them (and nothing the question does not name again)
+is context, stated and left out of the query ("我在准备周会，…", "Prepping for Monday's review.")."""
+RESTRICTION = re.compile(
+    r"只|仅|单看|口径|标准|算法|定义|\bonly\b|\bjust\b|\bsolely\b|\bdefinition\b|\bweekends?\b|\bweekdays?\b", _I
+)
+"""Words that narrow a question: a clause with one is never mere context ("老板只看线上，…")."""
+NEGATION = re.compile(r"不|没|非|除|别|无|\bnot\b|n't\b|\bno\b|\bwithout\b|\bexcept|\bexclud", _I)
+TIME_OF_DAY = re.compile(r"\d{1,2}\s*(?:am|pm|点|:\d\d)", _I)
+WHY = re.compile(r"为什么|为何|什么原因|原因|\bwhy\b|\bwhat caused\b|\bwhat drove\b|\bhow come\b", _I)
+UP = re.compile(
+    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨幅|大涨|"
+    r"\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
+    r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b",
+    _I,
+)
+DOWN = re.compile(
+    r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌幅|大跌|"
+    r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b"
+    r"|\bdecrease[sd]?\b|\bgo(?:ne)? down\b|\bwent down\b|\bslump(?:ed)?\b|\bshrank\b|\bshrink\b",
+    _I,
+)
+CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_N = r"(?P<n>\d+|[一二两三四五六七八九十])"
+TOP_N = re.compile(
+    r"(?:排名|排行)?前\s*" + _N + r"(?!\s*个?(?:天|日|周|星期|月|季度|季|年))\s*(?:名|个|位|大)?"
+    r"|(?P<best_zh>最高|最大|最多|最好|最低|最小|最少|最差)的?\s*" + _N.replace("n>", "n2>") + r"\s*(?:个|名|位|家)?"
+    r"|(?:倒数|后)\s*(?:第\s*(?=一|1))?" + _N.replace("n>", "n3>") + r"\s*(?:名|个|位)?"
+    r"|\btop[- ]?(?P<en>\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b"
+    r"|\bbottom[- ]?(?P<bottom>\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b"
+    r"|\b(?:the )?(?P<best>highest|largest|biggest|most|best|lowest|smallest|least|worst|fewest)\s+"
+    r"(?P<en2>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
+    r"|\b(?:the )?(?P<en3>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(?P<best2>highest|largest|biggest|most|best|lowest|smallest|least|worst|fewest)\b",
+    _I,
+)
+EN_NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+WHICH_MORE = re.compile(r"(?P<word>高|多|大|低|少|小)(?:一些|一点|些)?\s*[?？。!！]?\s*$")
+"""A bare comparative closing a "哪个/谁" question ("华东和华南哪个GMV高"): which one is higher."""
+QUALITY = re.compile(r"最好|最差|最棒|最糟|更好|更差|表现最好|表现最差|\bbest\b|\bworst\b|\bbetter\b|\bworse\b", _I)
+"""Ranking words that say good or bad: which way they rank comes from the metric's ``better``."""
+GOOD = re.compile(r"最好|最棒|更好|表现最好|\bbest\b|\bbetter\b", _I)
+BEST = re.compile(
+    r"最高|最大|最多|最好|最低|最小|最少|最差|更高|更低|更多|更少|较高|较低|"
+    r"\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\blowest\b|\bsmallest\b"
+    r"|\bbest\b|\bworst\b|\btop\b|\bleast\b|\bfewest\b|\bbottom\b|\bhigher\b|\blower\b|\bbigger\b"
+    r"|\bsmaller\b|\bgreater\b",
+    _I,
+)
+ASCENDING = re.compile(
+    r"最低|最小|最少|最差|更低|更少|较低|倒数|从低到高|从小到大|升序|\blowest\b|\bsmallest\b|\bleast\b|\bworst\b"
+    r"|\bbottom\b|\bfewest\b|\blower\b|\bsmaller\b|\bascending\b|\blowest first\b",
+    _I,
+)
+HIGH_TO_LOW = re.compile(
+    r"从高到低|从大到小|由高到低|由大到小|降序|"
+    r"\b(?:from )?(?:the )?(?:highest|largest|biggest|most|high|top) (?:to|down to) (?:the )?(?:lowest|smallest|least|low|bottom)\b"
+    r"|\bdescending\b",
+    _I,
+)
+LOW_TO_HIGH = re.compile(
+    r"从低到高|从小到大|由低到高|由小到大|升序|"
+    r"\b(?:from )?(?:the )?(?:lowest|smallest|least|low|bottom) (?:to|up to) (?:the )?(?:highest|largest|biggest|most|high|top)\b"
+    r"|\bascending\b",
+    _I,
+)
+RANK = re.compile(
+    r"排序|排名|排行|名次|排好|排个名|排一下名|排个序|排一下序|(?<!安)排(?!除|斥|查|放|队)|"
+    r"\b(?:highest|largest|biggest|lowest|smallest|best|worst) first\b|\bdescending\b|\bascending\b"
+    r"|\brank(?:ed|ing)?\b|\bsort(?:ed)?\b|\border(?:ed)? by\b",
+    _I,
+)
+AVERAGE = re.compile(r"平均|均值|\baverage\b|\bavg\b|\bmean\b|\bon average\b", _I)
+WHICH = re.compile(r"哪个|哪些|哪一个|哪家|哪几个|谁|\bwhich\b|\bwhat\b", _I)
+GROUP_MARKER = re.compile(
+    r"(各|分|按|每个|每一个|不同|各个|哪个|哪些|哪一个|\bby\b|\bper\b|\beach\b|\bfor each\b|\bacross\b|\bwhich\b"
+    r"|\bsplit by\b|\bbroken down by\b)\s*$",
+    _I,
+)
+BREAKDOWN = re.compile(r"拆分|拆解|细分|\bbreak(?:s|ing)? (?:it |this |that |them )?down\b|\bbreakdown of\b", _I)
+"""A breakdown asked for in words; the dimension comes from the catalog terms ("…by user type")."""
+ACTIONS = re.compile(
+    r"写一?(?:个|首|篇|段)|\bwrite (?:a|an|me|some)\b|\bscrap(?:e|es|ing)\b|"
+    r"发送(?!给我)|发给(?!我)|推送|群发|发一条|发条|发短信|发邮件|发券|发优惠券|通知|删除|删掉|修改数据|写入|"
+    r"\bsend\b(?! (?:me|us)\b)|\bnotify\b|\bdelete\b|\btext (?:them|everyone|every)\b|\bpush (?:a )?notifications?\b"
+    r"|\bemail (?:them|everyone|every|all)\b|\binsert\b|\bupdate (?:the )?(?:table|records?|rows?)\b",
+    _I,
+)
+"""Actions Baton never takes: it reads and analyses data, nothing else."""
+ADVICE = re.compile(
+    r"应该给|该给|应该投|要不要投|应不应该|该不该|怎么分配|"
+    r"\bshould (?:we|i) (?:spend|invest|give|cut|allocate|hire|raise|lower)\b|\bhow much (?:budget|money) should\b",
+    _I,
+)
+"""Decisions asked of Baton: it says what the data shows, never what to do."""
+UNSUPPORTED_OPERATORS = re.compile(
+    r"倒数第\s*(?:[二两三四五六七八九十]|[2-9]|\d{2})\s*(?:名|个|位)?|第\s*(?:[二两三四五六七八九十]|[2-9])\s*(?:高|低|多|少|大|小|好|差|名)|"
+    r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ](?:highest|lowest|largest|smallest|most|least|best|worst"
+    r"|biggest|to[- ]last)\b|"
+    r"\bFY\s*'?\d{2,4}\b|\bfiscal (?:year|quarter)\b|财年|财务年度|财季|"
+    r"分时|按小时|每小时|逐小时|小时级|\bhourly\b|\bby (?:the )?hour\b|\bper hour\b|\beach hour\b|"
+    r"中位数|中值|分位数|标准差|方差|众数|最大值|最小值|累计值|移动平均|同期群|"
+    r"\bmedian\b|\bpercentiles?\b|\bquantiles?\b|\bstandard deviation\b|\bstddev\b|\bvariance\b|\bmode\b"
+    r"|\bmoving average\b|\brolling\b|\bcohorts?\b|\bforecast\b|\bpredict(?:ion)?\b",
+    _I,
+)
+
+PARTICLES = frozenset("的了是吗呢吧啊呀嘛么")
+"""Chinese particles: never content, whatever they stand next to."""
+FUNCTION_CHARACTERS = PARTICLES | frozenset("我你您帮给查看算下再把让请就也都还又来")
+"""Characters of asking, not of content: a segment made of them ("我算下") is a filler, while
+"每人" or "分时" (made of single-character fillers that carry content) is not."""
+ZH_FILLERS = frozenset(
+    (
+        "人 多少人 每个 每一个 算 用户 最近 万 来 来了 花了 花 全国 当天 那天 当日 钱 的话 东西 客户 "
+        "顾客 拉一下 拉下 拉个 拉 多少万 几万 拿走 顺便 带上 也带上 算下 算一下 再 在 "
+        "中 里 内 期间 时候 多少 什么 请问 请 麻烦 帮我 帮忙 帮 我 我们 你 您 给我 "
+        "给 查 查询 查一下 查下 看 看看 看下 一下 下 统计 情况 数据 表现 如何 怎么样 "
+        "怎样 怎么 为 列出 列一下 展示 显示 有 一共有 是多少 有多少 多少钱 分别是 相关 "
+        "方面 报告 分析 解释 说明 共 都 能 能否 可以 可否 想 想知道 知道 告诉 告诉我 "
+        "一 个 这 那 其 及其 对应 全部 所有 各项 具体 大概 大约 之间 和 与 及 以及 "
+        "还有 跟 或 或者 期 段 当 这段 这个 那个 数值 值 水平 指标 情形 金额 数量 "
+        "数目 到底 究竟 得 地 着 被 把 让 从 到 至 于 按照 按 每 各 分 各个 不同"
+    ).split()
+)
+"""Chinese words that carry no meaning of their own in a data question. Comparison, change,
+trend, distribution and total words are operators, never fillers."""
+EN_FILLERS = frozenset(
+    (
+        "what was were is are be been being the a an of in on at for by per and or with from to how many much "
+        "did does do done show me give list tell please our my we us i you your can could would will should "
+        "may might it its during that this those these there their they them all any some so as into out "
+        "about have has had where when who whom whose level levels look looking like get got let see value "
+        "values number numbers figure figures data report split broken down up 's ? , . ! : ; ( ) what's "
+        "whats ever just exactly quick quickly pull pulled need want know over between than which then also "
+        "both either whole entire full amount amounts count counts metric metrics kindly hey hi hello thanks "
+        "thank here same came come comes coming everyone everybody everything folks people persons something "
+        "anything send if only alone through via away take took taken brought bring brings generated generate "
+        "produced among amongst unique distinct"
+    ).split()
+)
+"""English function words. Time units, "each", "across", "overall" and comparison words are
+operators or parts of periods, never fillers."""
+OPERATOR_WORDS = frozenset(
+    (
+        "excluding except without other than share percentage percent top bottom highest lowest most least best "
+        "worst fewest largest smallest biggest respectively separately each total combined trend why vs versus "
+        "against compared compare median"
+    ).split()
+)
+"""English words the operator patterns read: never "corrected" into a catalog term."""
+METRICISH_ZH = (
+    "率", "额", "润", "量", "数", "价", "值", "成本", "费用", "利润", "收入", "营收", "毛利", "留存", "复购",
+    "日活", "月活", "库存", "余额", "销量", "评分", "时长", "投入产出", "人均", "次数", "几次",
+)  # fmt: skip
+METRICISH_EN = frozenset(
+    (
+        "rate ratio margin margins profit profits cost costs revenue retention churn ltv roi dau mau arpu "
+        "arppu inventory stock nps ctr cac payback sessions clicks impressions returns refunds spend budget "
+        "salary headcount tax price prices score lifetime value units sold"
+    ).split()
+)
+
+COMMON_EN = frozenset(
+    (
+        "brought bring spent placed place give gave given away left leave "
+        "not no nor yes but if else only also too very more less most least than then so such that this these "
+        "those who what when where why how which whose come came comes coming go went gone get got make made "
+        "take took see saw look said say tell ask asked want need like last first next new old good bad big "
+        "small high low long short same other another each every all any some many much few one two three "
+        "four five six seven eight nine ten day week month year time today yesterday morning evening night "
+        "sale sales sell sold buy bought order orders customer customers user users people person store "
+        "stores shop city cities country item items product products brand brands email send coupon coupons "
+        "message weather price"
+    ).split()
+)
+"""Common English words a typo is never read into (only unknown words are corrected)."""

@@ -1,0 +1,194 @@
+"""The planner's reading rules, one row each: what it reads, and what it asks back or refuses.
+
+Rows name the rule they pin down; each would read differently (or answer a different
+question) if the rule were removed.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baton.catalog.loader import load_catalog
+from baton.errors import AmbiguousQuestion, BatonError, OutOfScope, UnknownMetric
+from baton.nlu.parser import Planner
+
+PLANNER = Planner(load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml"))
+AS_OF = date(2026, 7, 1)  # a Wednesday
+
+
+def _within(expected: Any, actual: Any) -> bool:
+    """``expected`` holds (a dict: the keys it names hold the same values)."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return all(k in actual and _within(v, actual[k]) for k, v in expected.items())
+    return bool(expected == actual)
+
+
+def _read(question: str) -> dict[str, Any]:
+    return PLANNER.plan(question, as_of=AS_OF).model_dump(mode="json")
+
+
+READ: list[tuple[str, str, dict[str, Any]]] = [
+    # exclusions, whole lists, negated verbs
+    (
+        "exclusion chain with 'or the'",
+        "orders last week that didn't come through live stream or the app, by region",
+        {"filters": [{"dimension": "channel", "members": ["live_stream", "app"], "exclude": True}]},
+    ),
+    (
+        "排除掉…后",
+        "5月份排除掉家居日用后的优惠金额",
+        {"filters": [{"dimension": "category", "members": ["家居日用"], "exclude": True}]},
+    ),
+    (
+        "isn't a",
+        "GMV last month from everyone who isn't a new customer, by category",
+        {"filters": [{"dimension": "user_type", "members": ["new"], "exclude": True}], "dimensions": ["category"]},
+    ),
+    # members: broken down unless a total is asked; "加"/"plus" sum
+    ("A比B多多少 compares members", "上个月华东的GMV比华南多多少", {"dimensions": ["region"], "comparison": None}),
+    (
+        "加 sums",
+        "去年华东加华南一共卖了多少钱",
+        {"dimensions": [], "filters": [{"dimension": "region", "members": ["华东", "华南"], "exclude": False}]},
+    ),
+    ("三个区 restates the members", "华北、华中、东北三个区上个月的订单量各多少", {"dimensions": ["region"]}),
+    ("哪个…高 ranks the members", "上个月华东和华南哪个GMV高", {"top_n": 1, "order": "desc"}),
+    # rankings: every row, direction words, best/worst by the metric's `better`
+    (
+        "rank without N",
+        "Rank the regions by GMV last month, lowest first",
+        {"intent": "ranking", "order": "asc", "top_n": None},
+    ),
+    (
+        "from highest to lowest",
+        "rank categories by refund rate in Q2 2026, from highest to lowest",
+        {"intent": "ranking", "order": "desc", "top_n": None},
+    ),
+    (
+        "worst cancellation rate is the highest",
+        "Which region was worst on cancellation rate last quarter?",
+        {"top_n": 1, "order": "desc"},
+    ),
+    (
+        "best conversion rate is the highest",
+        "List all regions by conversion rate in Q2'26, best first",
+        {"order": "desc", "dimensions": ["region"]},
+    ),
+    # periods
+    (
+        "Q2'26 and Q2'25",
+        "How much did orders grow in Q2'26 compared with Q2'25?",
+        {
+            "time_range": {"start": "2026-04-01", "end": "2026-06-30"},
+            "comparison": {"kind": "custom", "range": {"start": "2025-04-01", "end": "2025-06-30", "text": "Q2'25"}},
+        },
+    ),
+    (
+        "the last week of May",
+        "Give me net revenue for the last week of May",
+        {"time_range": {"start": "2026-05-25", "end": "2026-05-31"}},
+    ),
+    ("6月中旬", "6月中旬的订单量", {"time_range": {"start": "2026-06-11", "end": "2026-06-20"}}),
+    (
+        "year to date through the end of May",
+        "Year to date through the end of May: discount amount by channel",
+        {"time_range": {"start": "2026-01-01", "end": "2026-05-31"}},
+    ),
+    (
+        "a failed period does not hide the next",
+        "GMV last month vs June 2025",
+        {"comparison": {"kind": "custom", "range": {"start": "2025-06-01", "end": "2025-06-30", "text": "June 2025"}}},
+    ),
+    ("on an event is its day", "GMV on Double 11 2025", {"time_range": {"start": "2025-11-11", "end": "2025-11-11"}}),
+    ("an event's window", "今年618期间各渠道的GMV", {"time_range": {"start": "2026-06-01", "end": "2026-06-18"}}),
+    (
+        "same dates said twice are one period",
+        "老板刚问我，618活动期间（6月1号到18号）直播渠道一共卖了多少钱，能帮忙查一下吗",
+        {"time_range": {"start": "2026-06-01", "end": "2026-06-18"}},
+    ),
+    (
+        "a change word over a series is the series",
+        "我们最近有点担心取消率，帮我看看近4周每周的订单取消率有没有变高",
+        {"grain": "week", "comparison": None},
+    ),
+    (
+        "the change from one end of a range to the other",
+        "从5月到6月GMV涨了多少",
+        {
+            "time_range": {"start": "2026-06-01", "end": "2026-06-30"},
+            "comparison": {"kind": "custom", "range": {"start": "2026-05-01", "end": "2026-05-31"}},
+        },
+    ),
+    (
+        "a dimension word before its exclusion names the set",
+        "conversion rate for regions other than East China, last 7 days",
+        {"dimensions": [], "filters": [{"dimension": "region", "members": ["华东"], "exclude": True}]},
+    ),
+    (
+        "a dimension word with an exclusion later is a breakdown",
+        "region GMV last month excluding east",
+        {"dimensions": ["region"]},
+    ),
+    ("plural time units are a grain", "GMV last year by months", {"grain": "month"}),
+    ("一起 is a total", "上个月华东和华南一起的GMV", {"dimensions": []}),
+    # words read as something else, always recorded
+    (
+        "one wrong character",
+        "今年一季度的退宽率",
+        {"corrections": [{"written": "退宽率", "read_as": "退款率", "kind": "typo"}]},
+    ),
+    (
+        "a context clause is stated",
+        "我在准备周会，想看下上周各个大区的成交额，顺便把订单量也带上，谢谢",
+        {"metrics": ["gmv", "order_count"], "dimensions": ["region"]},
+    ),
+]
+
+
+@pytest.mark.parametrize(("rule", "question", "expected"), READ, ids=[r for r, _, _ in READ])
+def test_the_question_is_read_so(rule: str, question: str, expected: dict[str, Any]) -> None:
+    read = _read(question)
+    for key, value in expected.items():
+        assert _within(value, read[key]), (rule, key, read[key])
+
+
+ASKED: list[tuple[str, str, type[BatonError], str]] = [
+    ("'last Monday' on a Wednesday", "How many buyers did we have last Monday?", AmbiguousQuestion, "2026-06-22"),
+    ("a bare event name", "去年双11的GMV", AmbiguousQuestion, "2025-11-11"),
+    ("day or month first", "GMV on 6/5/2025", AmbiguousQuestion, "6/5/2025"),
+    ("top and bottom at once", "top 3 and bottom 3 categories by GMV last month", AmbiguousQuestion, "two rankings"),
+    ("second-lowest", "去年各品类GMV倒数第二的是哪个", AmbiguousQuestion, "倒数第二"),
+    ("best of a metric without `better`", "worst channel by discount amount last month", AmbiguousQuestion, "better"),
+    ("a series compared with a named period", "上个月每天GMV环比", AmbiguousQuestion, "series"),
+    ("a fiscal year the catalog does not define", "GMV in FY2025 by category", AmbiguousQuestion, "FY2025"),
+    ("a two-character near miss is not corrected", "上个月各区遇的定单量", AmbiguousQuestion, "遇"),
+    ("a number no reader placed", "GMV last month, not counting 5 orders", AmbiguousQuestion, "5"),
+    ("a ratio the catalog lacks", "orders per buyer last quarter", UnknownMetric, "orders per buyer"),
+    ("a metric-type character is another metric", "上个月的下单率", UnknownMetric, "下单率"),
+    ("an action", "Send a coupon email to every user in East China", OutOfScope, "actions"),
+    ("advice", "下个季度应该给直播渠道多少预算？", OutOfScope, "budgets"),
+    ("about the data, not answerable", "下单超过3次的用户有多少", AmbiguousQuestion, "下单超过"),
+    ("single-character fillers that form a word", "上个月每人GMV多少", AmbiguousQuestion, "每人"),
+    ("a comparison window of another length", "上个月GMV和之前3个月比", AmbiguousQuestion, "not as long"),
+    ("periods of different lengths", "GMV last month versus last year", AmbiguousQuestion, "differ in length"),
+    ("a week earlier for a long period", "今年GMV和上周同期比", AmbiguousQuestion, "a week"),
+    ("other than nothing", "上个月其他渠道的GMV", AmbiguousQuestion, "Other"),
+    ("a ranking of one member", "was east china the top region by GMV last month", AmbiguousQuestion, "single member"),
+    ("why two members differ", "why is GMV lower in east than south last month", AmbiguousQuestion, "two members"),
+    ("a clause that narrows is not context", "老板只看线上，上个月GMV多少", AmbiguousQuestion, "只看线上"),
+    ("a comparison word with nothing to compare", "上个月GMV对比一下", AmbiguousQuestion, "对比"),
+    ("a comparison word next to a member", "上个月GMV环比变化，跟华东比", AmbiguousQuestion, "比"),
+    ("another metric's name is not a typo", "上个月的卖家数", UnknownMetric, "卖家数"),
+    ("hourly data", "昨天分时GMV", AmbiguousQuestion, "分时"),
+]
+
+
+@pytest.mark.parametrize(("rule", "question", "error", "named"), ASKED, ids=[r for r, _, _, _ in ASKED])
+def test_the_question_is_asked_back_or_refused(rule: str, question: str, error: type[BatonError], named: str) -> None:
+    with pytest.raises(error) as info:
+        PLANNER.plan(question, as_of=AS_OF)
+    assert named in info.value.message("en") or named in str(info.value.detail), (rule, info.value.message("en"))
