@@ -1,15 +1,18 @@
 """The rule-based planner: a question in Chinese or English -> SemanticQuery, or a question back.
 
-It works with no LLM, and it accounts for every part of the question. Operators are read
-first (a why and the direction it takes for granted, comparison words, grain, shares,
-rankings, totals, exclusions), then time expressions (every period, ranges joined), then
-catalog terms (metrics, dimensions, members; the catalog's synonyms carry colloquial
-phrasings); what is left must be filler words. A content word it cannot place is never
-dropped: the question is asked back naming it, a metric-like word the catalog does not define
-is refused with the closest catalog metrics, and a question that names nothing of the catalog
-at all is refused as out of scope. Traditional characters are read as simplified, and a Latin
-word one edit away from exactly one catalog term or time word is read as that term; both are
-recorded on the query so the answer states them.
+It works with no LLM, and it accounts for every part of the question, reading in this order:
+operators (:mod:`~baton.nlu.cues`: a why and the direction it takes for granted, comparison
+and change words, grain, shares, totals, exclusion words, rankings), periods
+(:mod:`~baton.nlu.periods` and :mod:`~baton.nlu.timeexpr`: the catalog's calendar events,
+every time expression, ranges joined), catalog terms (:mod:`~baton.nlu.lexicon`: metrics,
+dimensions, members and the catalog's colloquial phrases) and what joins them
+(:mod:`~baton.nlu.reading`), then what is left (:mod:`~baton.nlu.residual`), which must be
+filler words. A content word it cannot place is never dropped: the question is asked back
+naming it, a metric-like word the catalog does not define is refused with the closest catalog
+metrics, and a question that names nothing of the catalog is refused as out of scope. Words
+read as something else — traditional characters, a typo of a catalog term
+(:mod:`~baton.nlu.typos`), a clause that only sets the scene — are recorded on the query so
+the answer states them.
 """
 
 from __future__ import annotations
@@ -315,10 +318,12 @@ class Planner:
 
     @staticmethod
     def _not_understood(words: list[str]) -> tuple[str, str]:
-        return tuple(  # type: ignore[return-value]
-            message("nlu.not_understood", lang, words=message("answer.list_sep", lang).join(words))
-            for lang in _LANGUAGES
-        )
+        """ "Baton did not understand …" naming the words, in English and Chinese."""
+
+        def said(lang: Language) -> str:
+            return message("nlu.not_understood", lang, words=message("answer.list_sep", lang).join(words))
+
+        return said("en"), said("zh")
 
     def _near_catalog(self, word: str) -> bool:
         """Whether a word no reader placed is part of a catalog term ("下单" of "下单量", "customers"
