@@ -17,6 +17,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "baton"
 
 LEVELS: dict[str, int] = {
     "contracts": 0,
+    "lazy": 0,
     "messages": 1,
     "errors": 2,
     "numbers": 3,

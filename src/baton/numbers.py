@@ -80,8 +80,9 @@ def scales_for(language: Language) -> tuple[tuple[Decimal, Decimal, str], ...]:
     return _ZH_SCALES if language == "zh" else _EN_SCALES
 
 
-def _to_decimal(value: object) -> Decimal | None:
-    """Exact decimal of a cell; ``None`` for missing or non-finite values."""
+def decimal_of(value: object) -> Decimal | None:
+    """Exact decimal of a cell (``1,234.5`` read as text too); ``None`` for a missing,
+    non-finite or non-numeric value."""
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, Decimal):
@@ -93,10 +94,23 @@ def _to_decimal(value: object) -> Decimal | None:
     if isinstance(value, str):
         try:
             parsed = Decimal(value.strip().replace(",", ""))
+        except InvalidOperation:
+            return None
+        return parsed if parsed.is_finite() else None
+    return None
+
+
+def _to_decimal(value: object) -> Decimal | None:
+    """:func:`decimal_of` for a value that is to be shown: text that is not a number, or a
+    value of another type, is an error rather than a blank."""
+    if isinstance(value, str) and decimal_of(value) is None:
+        try:
+            Decimal(value.strip().replace(",", ""))
         except InvalidOperation as exc:
             raise InvalidInput(*both("numbers.not_a_number", value=value)) from exc
-        return parsed if parsed.is_finite() else None
-    raise InvalidInput(*both("numbers.cannot_format", kind=type(value).__name__))
+    elif not isinstance(value, str | int | float | Decimal | type(None)):
+        raise InvalidInput(*both("numbers.cannot_format", kind=type(value).__name__))
+    return decimal_of(value)
 
 
 def _group(d: Decimal, places: Decimal | None) -> str:

@@ -41,8 +41,7 @@ class Narrator:
         self.catalog = catalog
 
     def member_label(self, dimension: str, member: Any, language: Language) -> str:
-        info = self.catalog.dimensions[dimension].members.get(str(member))
-        return info.label.for_lang(language) if info else str(member)
+        return self.catalog.member_label(dimension, member, language)
 
     def _row_label(self, query: SemanticQuery, row: dict[str, Any], language: Language) -> str:
         bits = []

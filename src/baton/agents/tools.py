@@ -74,10 +74,7 @@ def output_of(packet: TaskPacket, agent: str, model: type[M]) -> M | None:
 
 
 def member_label(catalog: Catalog, dimension: str, member: str, language: Language) -> str:
-    dim = catalog.dimensions.get(dimension)
-    if dim is None or member not in dim.members:
-        return member
-    return dim.members[member].label.for_lang(language)
+    return catalog.member_label(dimension, member, language)
 
 
 def dimension_label(catalog: Catalog, dimension: str, language: Language) -> str:

@@ -250,6 +250,12 @@ class Catalog(BaseModel):
                 seen.append(measure.table)
         return tuple(seen)
 
+    def member_label(self, dimension: str, member: object, language: str) -> str:
+        """A member's label in ``language``; its own key when the catalog names it no label."""
+        dim = self.dimensions.get(dimension)
+        info = dim.members.get(str(member)) if dim is not None else None
+        return info.label.for_lang(language) if info is not None else str(member)
+
     def currency_of(self, metric_name: str) -> str | None:
         """The ISO currency of a currency metric (its own, else the catalog's); None otherwise."""
         metric = self.metrics[metric_name]

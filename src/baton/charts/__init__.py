@@ -7,8 +7,9 @@ Attributes load lazily, so an answer's spec never imports the renderer.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from baton.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from baton.charts.choose import choose_chart
@@ -55,14 +56,8 @@ _WHERE: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Lazy attributes (PEP 562): building a spec never loads the renderer."""
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(where), name)
-    globals()[name] = value
-    return value
+# lazy attributes (PEP 562): building a spec never loads the renderer
+__getattr__ = lazy_attributes(__name__, _WHERE)
 
 
 __all__ = [

@@ -38,12 +38,7 @@ def filters_text(filters: tuple[MemberFilter, ...], catalog: Catalog, lang: Lang
             "answer.filter_part_excluded" if f.exclude else "answer.filter_part",
             lang,
             dim=catalog.dimensions[f.dimension].label.for_lang(lang),
-            members=text("answer.list_sep", lang).join(
-                catalog.dimensions[f.dimension].members[m].label.for_lang(lang)
-                if m in catalog.dimensions[f.dimension].members
-                else m
-                for m in f.members
-            ),
+            members=text("answer.list_sep", lang).join(catalog.member_label(f.dimension, m, lang) for m in f.members),
         )
         for f in filters
     ]
@@ -79,9 +74,8 @@ def share_part(share_filters: tuple[MemberFilter, ...], catalog: Catalog, lang: 
 
 
 def _members(member_filter: MemberFilter, catalog: Catalog, lang: Language) -> str:
-    dim = catalog.dimensions[member_filter.dimension]
     return text("answer.interpret_or", lang).join(
-        dim.members[m].label.for_lang(lang) if m in dim.members else m for m in member_filter.members
+        catalog.member_label(member_filter.dimension, m, lang) for m in member_filter.members
     )
 
 

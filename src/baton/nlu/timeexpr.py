@@ -543,7 +543,7 @@ _XUN = {"上": (1, 10), "中": (11, 20), "下": (21, 31)}
 def _part_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """Days of a month by their position: week N is days 7N-6..7N, the last week its last seven
     days, 上/中/下旬 days 1-10, 11-20 and 21 to the end."""
-    month = _calendar("month", _year_of(m, ctx), _month_number(m), 0, text=text, ctx=ctx)
+    month = _month(m, ctx, text)
     first, last = month.start, month.end
     xun, nth = _group(m, "xun"), (_group(m, "nth") or "").lower()
     if xun:
@@ -567,13 +567,9 @@ def _last_n_abbrev(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _last_n(unit, int(_group(m, "n") or "0"), ctx, text)
 
 
-def _month_of(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
-    return _calendar("month", _year_of(m, ctx), _month_number(m), 0, text=text, ctx=ctx)
-
-
 def _half_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """Days 1-15 of a month, or 16 to its end."""
-    month = _month_of(m, ctx, text)
+    month = _month(m, ctx, text)
     first_half = (_group(m, "h") or "").lower() in {"first", "1st", "上"}
     start, end = (month.start, month.start.replace(day=15)) if first_half else (month.start.replace(day=16), month.end)
     return _Raw(start, end, "custom")
@@ -581,7 +577,7 @@ def _half_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
 
 def _days_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """The first or last N days of a month."""
-    month = _month_of(m, ctx, text)
+    month = _month(m, ctx, text)
     n = _en_int(_group(m, "n") or "")
     if not 1 <= n <= (month.end - month.start).days + 1:
         raise _invalid(text, "nlu.no_such_day", month=month.start.month, day=n)
@@ -592,7 +588,7 @@ def _days_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
 
 def _edge_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """The end of May (its last day) or its start (its first day): an end of a range."""
-    month = _month_of(m, ctx, text)
+    month = _month(m, ctx, text)
     day = month.start if (_group(m, "edge") or "").lower() in {"start", "beginning"} else month.end
     return _Raw(day, day, "day")
 

@@ -49,6 +49,7 @@ from baton.contracts.gate import GateAction, GateDecision, Violation
 from baton.errors import OutputBlocked
 from baton.messages import text as message
 from baton.nlu.cn_numerals import DIGITS, SMALL_UNITS
+from baton.numbers import decimal_of
 
 ROUNDING_RULE: dict[Language, str] = {language: message("policy.rounding_rule", language) for language in ("zh", "en")}
 """The rule the gate applies, stated in each language (shown with every checked answer)."""
@@ -266,25 +267,6 @@ def _chinese_numbers(text: str, masked: str) -> list[NumberToken]:
     return tokens
 
 
-def _to_decimal(value: object) -> Decimal | None:
-    if value is None or isinstance(value, bool):
-        return None
-    if isinstance(value, Decimal):
-        return value if value.is_finite() else None
-    if isinstance(value, int):
-        return Decimal(value)
-    if isinstance(value, float):
-        d = Decimal(repr(value))
-        return d if d.is_finite() else None
-    if isinstance(value, str):
-        try:
-            d = Decimal(value.strip().replace(",", ""))
-        except InvalidOperation:
-            return None
-        return d if d.is_finite() else None
-    return None
-
-
 def _rounds_to(candidate: Decimal, token: NumberToken) -> bool:
     """Does ``candidate`` (already scaled) display as the token's digits?"""
     if token.magnitude.is_nan():
@@ -322,13 +304,13 @@ class Evidence:
         names: set[str] = set()
         for row in cells:
             for cell in row:
-                d = _to_decimal(cell)
+                d = decimal_of(cell)
                 if d is not None:
                     values.add(d)
                 elif isinstance(cell, str) and any(ch.isdigit() for ch in cell):
                     names.add(cell)
         for value in derived:
-            d = _to_decimal(value)
+            d = decimal_of(value)
             if d is not None:
                 values.add(d)
         return cls(tuple(values), tuple(names))

@@ -6,8 +6,9 @@ same things in the same order; files are written atomically.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from baton.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from baton.report.content import KeyFigure, ReportContent, build_content, key_figures
@@ -23,14 +24,8 @@ _WHERE: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Lazy attributes (PEP 562): ``--json`` output never loads the HTML or PNG writers."""
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(where), name)
-    globals()[name] = value
-    return value
+# lazy attributes (PEP 562): ``--json`` output never loads the HTML or PNG writers
+__getattr__ = lazy_attributes(__name__, _WHERE)
 
 
 __all__ = [

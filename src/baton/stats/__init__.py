@@ -11,8 +11,9 @@ module, never SciPy; SciPy loads when a test that needs it runs.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from baton.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from baton.errors import InsufficientData, StatsInputError
@@ -113,13 +114,7 @@ _WHERE: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(where, __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _WHERE)
 
 
 __all__ = [
