@@ -184,6 +184,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a comparison word next to a member", "上个月GMV环比变化，跟华东比", AmbiguousQuestion, "比"),
     ("another metric's name is not a typo", "上个月的卖家数", UnknownMetric, "卖家数"),
     ("hourly data", "昨天分时GMV", AmbiguousQuestion, "分时"),
+    ("a ranking by the change", "Which category had the biggest drop in GMV last month?", AmbiguousQuestion, "change"),
 ]
 
 

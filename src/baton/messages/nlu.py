@@ -101,6 +101,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "members to show.",
         "“其他”是指哪些成员以外？请说明要排除的成员，或要查看的成员。",
     ),
+    "rank_by_change": (
+        "Baton ranks by a metric's value, not yet by its change. Ask for the change of every member (it shows "
+        "the largest rise and fall), or for a ranking by value.",
+        "Baton 目前按指标值排名，还不能按变化量排名。请改问各成员的变化（会指出涨幅和跌幅最大的成员），或按指标值排名。",
+    ),
     "ranking_of_one": (
         "The question ranks a single member. Should Baton rank every member (and show where it stands), or show "
         "that member alone?",

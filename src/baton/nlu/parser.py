@@ -375,6 +375,9 @@ class Planner:
             top_n = 1
         if (top_n or cues.rank) and any(f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters):
             raise _asked("nlu.ranking_of_one", {"dimensions": dims})  # "was East China the top region?"
+        if (top_n or cues.rank) and comparison is not None and cues.change:
+            # "which category had the biggest drop": ranked by the change, not by the value
+            raise _asked("nlu.rank_by_change", {"dimensions": dims})
         share = cues.share
         if share:
             self._check_share(terms.metrics, dims, share_filters, comparison, grain)
