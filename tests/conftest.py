@@ -25,6 +25,14 @@ def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def small_demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small demo (scale 0.05, seed 7): enough rows for a full ``analyze`` run, quickly built."""
+    path = tmp_path_factory.mktemp("small_demo")
+    build_demo(path, scale=0.05)
+    return path
+
+
+@pytest.fixture(scope="session")
 def demo_settings(demo_dir: Path) -> Settings:
     return load_settings(demo_dir / "baton.toml")
 

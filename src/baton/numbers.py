@@ -5,6 +5,7 @@
 * :func:`format_number` — scaled for charts and key figures: 万/亿 in Chinese, K/M/B in
   English; :func:`axis_label_expr` is the same rule as a Vega expression for axis ticks.
 * :func:`format_change` / :func:`format_signed_percent` — relative changes.
+* :func:`format_probability` — a p or q value, as a bound below 10⁻⁶ rather than 0.
 * :func:`display` — a structured :class:`~baton.contracts.values.KeyNumber` with its unit.
 
 Rounding is stated, not implied: half away from zero (``ROUND_HALF_UP`` on the exact decimal
@@ -217,6 +218,21 @@ def format_signed_percent(value: object, language: Language) -> str:
     if value is None:
         return text("numbers.missing", language)
     return f"{float(value) * 100:+.2f}%"  # type: ignore[arg-type]
+
+
+PROBABILITY_FLOOR = Decimal("0.000001")
+"""Below this a p or q value is written as a bound: a test never shows ``0``."""
+
+
+def format_probability(value: object) -> str:
+    """A p or q value for a reader: ``0.0240``, ``0.000023``, or ``< 0.000001`` (never 0)."""
+    d = _to_decimal(value)
+    if d is None:
+        return MISSING
+    if d < PROBABILITY_FLOOR:
+        return f"< {PROBABILITY_FLOOR:f}"
+    places = Decimal("0.0001") if d >= Decimal("0.0001") else PROBABILITY_FLOOR
+    return f"{d.quantize(places, rounding=ROUND_HALF_UP):f}"
 
 
 def display(number: KeyNumber) -> str:

@@ -69,10 +69,15 @@ def test_completeness_flags_partial_loads_not_plateaus(name: str, shape: object,
 
 # --------------------------------------------------------------------- insight: driver selection
 def _cand(members: dict[str, str], factor: str, change: float, p: float) -> Candidate:
-    return Candidate(members, factor, change, change, None, p, (-0.5, -0.4), "ev_x")
+    """A candidate whose own change and change against the rest both point the way of its
+    contribution, each test with p-value ``p``."""
+    own = -0.45 if change < 0 else 0.45
+    return Candidate(
+        members, factor, "factor", change, None, None, own, (own - 0.05, own + 0.05), p, own, p, "ev_x", ratio=True
+    )
 
 
-def test_pair_replaces_single_and_echoes_are_dropped() -> None:
+def test_pair_replaces_single_echoes_are_dropped_and_offsets_kept() -> None:
     cands = [
         _cand({"channel": "app"}, "conversion_rate", -95.0, 1e-20),
         _cand({"user_type": "new"}, "conversion_rate", -97.0, 1e-20),
@@ -83,22 +88,33 @@ def test_pair_replaces_single_and_echoes_are_dropped() -> None:
         _cand({"region": "华北"}, "aov", -2.0, 1e-6),  # immaterial (< 10 % of the top)
         *[_cand({"category": f"c{i}"}, "aov", -50.0, 0.5) for i in range(20)],  # not significant
     ]
-    drivers = select_drivers(cands, total_change=-120.0, headline_significant=True)
-    assert [d.members for d in drivers] == [{"channel": "app", "user_type": "new"}, {"region": "西北"}]
+    drivers = select_drivers(cands, [], total_change=-120.0, headline_significant=True)
+    assert [(d.members, d.stance) for d in drivers] == [
+        ({"channel": "app", "user_type": "new"}, "driver"),
+        ({"region": "西北"}, "driver"),
+        ({"channel": "web"}, "offset"),
+    ]
     assert cands[0].subsumed_by == cands[2].key and cands[1].subsumed_by == cands[2].key
-    assert not cands[5].significant and cands[5].q_value <= 0.05
+    assert cands[3].subsumed_by == cands[2].key
+
+
+def test_a_member_that_moved_less_than_the_rest_is_no_driver() -> None:
+    """Own change up, but down against the rest: everything rose more (an echo of elsewhere)."""
+    echo = _cand({"channel": "app"}, "conversion_rate", 50.0, 1e-9)
+    echo.excess = -0.1
+    assert select_drivers([echo], [], total_change=100.0, headline_significant=True) == []
+    assert echo.q_value <= 0.01 and not echo.significant
 
 
 def test_no_driver_when_nothing_survives_bh() -> None:
-    cands = [_cand({"region": f"r{i}"}, "visitors", -10.0 - i, 0.01 + 0.024 * i) for i in range(40)]
-    assert select_drivers(cands, total_change=-50.0, headline_significant=False) == []
+    cands = [_cand({"region": f"r{i}"}, "visitors", -10.0 - i, 0.002 + 0.024 * i) for i in range(40)]
+    assert select_drivers(cands, [], total_change=-50.0, headline_significant=False) == []
 
 
-def test_both_directions_count_when_the_total_did_not_move() -> None:
+def test_contributions_when_the_change_is_not_significant() -> None:
     cands = [_cand({"region": "西南"}, "visitors", 30.0, 1e-9), _cand({"region": "华东"}, "visitors", -10.0, 0.5)]
-    assert [d.members for d in select_drivers(cands, total_change=-1.0, headline_significant=False)] == [
-        {"region": "西南"}
-    ]
+    drivers = select_drivers(cands, [], total_change=-1.0, headline_significant=False)
+    assert [(d.members, d.stance) for d in drivers] == [({"region": "西南"}, "contribution")]
 
 
 # ---------------------------------------------------------------------------- report rendering
@@ -166,11 +182,9 @@ def test_sufficient_statistics_from_sql_match_the_daily_values(demo_session: Ses
     assert from_sql.n_b == len(values[CURRENT]) == 29
     assert math.isclose(from_sql.estimate, from_rows.estimate, rel_tol=1e-9)
     assert math.isclose(from_sql.p_value or 0, from_rows.p_value or 0, rel_tol=1e-6)
-    assert math.isclose(
-        float(str(sums[CURRENT]["gmv"])),
-        sum(float(str(r["gmv"])) for r in daily if str(r["period"]) >= "2026-06-01"),
-        rel_tol=1e-12,
-    )
+    # the incomplete day is out of the totals too: every comparison reads the same days
+    assert math.isclose(float(str(sums[CURRENT]["gmv"])), math.fsum(values[CURRENT]), rel_tol=1e-12)
+    assert int(str(sums[CURRENT]["days"])) == 29
 
 
 def test_a_refused_query_is_traced_as_denied_and_never_runs(demo_session: Session) -> None:
@@ -200,6 +214,20 @@ def test_every_query_of_an_analysis_runs_as_the_asking_user(demo_session: Sessio
     ("q", "text"), [(1e-46, "< 0.000001"), (9.99e-7, "< 0.000001"), (1e-6, "= 1e-06"), (0.0961, "= 0.0961")]
 )
 def test_tiny_q_values_are_stated_as_a_bound_never_as_zero(q: float, text: str) -> None:
-    from baton.agents.insight import q_text
+    from baton.agents.insight_text import q_text
 
     assert q_text(q) == text
+
+
+def test_a_single_day_is_compared_with_its_usual_level() -> None:
+    """One day: the same weekday of the 4 weeks before, also when the planner implied 'the day before'."""
+    from baton.contracts.semantic import Comparison, SemanticQuery, TimeRange
+    from baton.orchestrator.analyze import with_comparison
+
+    day = TimeRange(start=date(2026, 6, 18), end=date(2026, 6, 18))
+    before = Comparison(kind="previous_period", range=TimeRange(start=date(2026, 6, 17), end=date(2026, 6, 17)))
+    for comparison in (None, before):
+        query = with_comparison(SemanticQuery(metrics=("m",), time_range=day, comparison=comparison, as_of=AS_OF))
+        assert query.comparison is not None and query.comparison.kind == "same_weekday"
+        assert query.comparison.dates() == tuple(date(2026, 6, 18) - timedelta(weeks=k) for k in (4, 3, 2, 1))
+        assert not query.comparison.contains(date(2026, 6, 10))

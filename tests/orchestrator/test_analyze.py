@@ -66,9 +66,13 @@ def test_incomplete_day_is_flagged_with_its_assumption(gmv_answers: dict[str, An
     assert len(flags) == 1
     flag = flags[0]
     assert flag.table == "fact_order" and flag.issue == "incomplete" and flag.affects_period
-    assert flag.message.startswith("incomplete:")
-    assert flag.assumption and flag.assumption in answer.assumptions
-    assert "2026-06-12" in answer.answer  # the report states the caveat
+    assert not flag.message.startswith("incomplete")  # no English issue code in the words
+    # the caveat is said once, on the flag (the quality section), not again among assumptions
+    assert flag.assumption and flag.assumption not in answer.assumptions
+    assert ("偏低" if answer.language == "zh" else "understated") in flag.assumption  # GMV reads the table
+    quality = next(s for s in answer.sections if s.kind == "quality")
+    assert sum(flag.assumption in item for item in quality.items) == 1
+    assert "2026-06-12" in answer.answer  # the summary gives the change without the day, and as loaded
     # no other day of May/June is called incomplete
     assert all(f.date == date(2026, 6, 12) for f in answer.quality_flags if f.issue == "incomplete")
 
@@ -198,23 +202,32 @@ def test_year_over_year_keeps_every_packet_within_budget(demo_session: Session) 
 
 def test_metric_tree_finding_sums_to_the_change_and_names_conversion(demo_session: Session) -> None:
     answer = demo_session.analyze("为什么2026年6月的GMV下降了？", as_of=AS_OF)
-    (tree,) = [f for f in answer.findings if f.kind == "metric_tree"]
-    effects = {n.key: float(n.value) for n in tree.numbers}
+    tree = next(f for f in answer.findings if f.finding_id == "insight-metric-tree")
+    effects = {n.key: float(n.value) for n in tree.numbers if n.key != "tree.mix"}
     assert set(effects) == {"tree.visitors", "tree.conversion_rate", "tree.aov"}
     gmv = next(f for f in answer.findings if f.agent == "sql")
     assert gmv  # the sql agent's totals are findings too
-    current = float(
-        demo_session.backend.execute(
-            "SELECT SUM(gmv_amount) FROM fact_order WHERE status IN ('paid','refunded') "
-            "AND order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'"
-        ).rows[0][0]
+    # compared on the same days: the incomplete 2026-06-12 left out, both months per day × 30
+    current = (
+        float(
+            demo_session.backend.execute(
+                "SELECT SUM(gmv_amount) FROM fact_order WHERE status IN ('paid','refunded') "
+                "AND order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30' AND order_date <> DATE '2026-06-12'"
+            ).rows[0][0]
+        )
+        * 30
+        / 29
     )
-    previous = float(
-        demo_session.backend.execute(
-            "SELECT SUM(gmv_amount) FROM fact_order WHERE status IN ('paid','refunded') "
-            "AND order_date BETWEEN DATE '2026-05-01' AND DATE '2026-05-31'"
-        ).rows[0][0]
+    previous = (
+        float(
+            demo_session.backend.execute(
+                "SELECT SUM(gmv_amount) FROM fact_order WHERE status IN ('paid','refunded') "
+                "AND order_date BETWEEN DATE '2026-05-01' AND DATE '2026-05-31'"
+            ).rows[0][0]
+        )
+        * 30
+        / 31
     )
     assert sum(effects.values()) == pytest.approx(current - previous, abs=0.05)  # LMDI is exact (cents rounding)
     assert min(effects, key=lambda k: effects[k]) == "tree.conversion_rate"
-    assert "指标树" in answer.answer
+    assert any(s.kind == "tree" and s.heading == "指标树" for s in answer.sections)

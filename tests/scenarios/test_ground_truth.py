@@ -20,6 +20,7 @@ import pytest
 from baton.config import load_settings
 from baton.contracts.answer import Answer
 from baton.demo.generator import build_demo
+from baton.demo.hard_cases import labeller, paths_consistent
 from baton.demo.scenario import packaged_scenarios
 from baton.orchestrator.session import Session
 
@@ -54,6 +55,8 @@ def analysed(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str], t
         session = Session(load_settings(folder / "baton.toml"))
         try:
             answer = session.analyze(question, as_of=AS_OF)
+            # excluded paths never name what a driver uses (checked on every report here)
+            assert paths_consistent(answer, labeller(session)), answer.excluded_paths
         finally:
             session.close()
         return answer, json.loads((folder / "ground_truth.json").read_text(encoding="utf-8"))
@@ -69,7 +72,10 @@ def _in_periods(answer: Answer, day: date) -> bool:
 
 
 def test_every_packaged_scenario_is_covered() -> None:
-    assert {name for name, _ in CASES} == set(packaged_scenarios())
+    """Here or among the hard cases (tests/scenarios/test_hard_cases.py)."""
+    from baton.demo.hard_cases import CASES as HARD
+
+    assert {name for name, _ in CASES} | {case.scenario for case in HARD} == set(packaged_scenarios())
 
 
 @pytest.mark.parametrize(("scenario", "question"), CASES)

@@ -157,3 +157,18 @@ def test_invalid_or_insufficient_inputs_raise_bilingual_errors(
     with pytest.raises(error) as info:
         build()
     assert info.value.message_zh != info.value.message_en
+
+
+def test_new_observation_test_is_the_prediction_interval_t_test() -> None:
+    """One day against four earlier same weekdays: t = (x − mean) / (s·√(1 + 1/n)), n − 1 df."""
+    from baton.stats import SuffStats, change_test, new_observation_t_test
+
+    history = [93.0, 101.0, 88.0, 97.0]
+    x = 229.0
+    n, mean, sd = len(history), sum(history) / 4, float(np.std(history, ddof=1))
+    t = (x - mean) / (sd * math.sqrt(1 + 1 / n))
+    result = new_observation_t_test(SuffStats.from_values(history), x)
+    assert result.t == pytest.approx(t, rel=1e-12)
+    assert result.p_value == pytest.approx(2 * sps.t.sf(abs(t), n - 1), rel=1e-9)
+    assert result.relative_change == pytest.approx(x / mean - 1, rel=1e-12)
+    assert change_test(SuffStats.from_values(history), SuffStats.from_values([x])).t == result.t

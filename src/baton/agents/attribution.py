@@ -1,58 +1,89 @@
-"""Attribution for the insight agent: each member's part in the metric's change, and its test.
+"""Attribution for the insight agent: each member's part in the metric's change, and its tests.
 
-Per member and factor of the metric tree (from one drill-down's rows):
+Per member and factor of the metric tree (from one drill-down's rows, incomplete days left
+out, sums put on the current period's length):
 
-* ``change`` — what the member contributed to the metric's change *beyond what the rest of
-  the data did* (metric units): LMDI weight × excess log change for products and sums,
-  w̄·L(r)·excess for a ratio's rate, the shift-share mix effect for its weights. A change
-  everybody shared (a promotion, the calendar) is nobody's driver.
-* the test — Welch on the daily member/rest values, current vs comparison; ``ci`` is the 95 %
-  delta-method interval of their relative change; Benjamini–Hochberg across all drill-downs.
+* ``change`` — the member's *contribution*: for a sum (a product tree V = Π xₖ, or a metric
+  that is its own single factor), LMDI-I at member level, ``L(Vᵢ₁, Vᵢ₀)·ln(xᵢₖ₁/xᵢₖ₀)``; for a
+  ratio Σn/Σd, the symmetric shift-share split into the within-member rate effect
+  ``w̄ᵢ·Δrᵢ`` and the between-member mix effect ``Δwᵢ·(r̄ᵢ − r̄)``. Contributions of all members
+  and factors of a dimension add up to the total change; a member that did not change
+  contributes about nothing, whatever the rest did.
+* two tests on daily values — the member's *own* change (its factor, or its weight for a mix
+  factor), which an effect elsewhere cannot move, and its change *relative to the rest*, which
+  a change everybody shared (a promotion, the calendar) cannot move. A driver needs both
+  (intersection–union: p = max of the two), in the direction of its contribution; BH across
+  every candidate of every drill-down.
 
-Drivers are the significant ones (q ≤ 0.05; when the headline change is significant, in its
-direction), a pair replacing a single member when it carries ≥ 80 % of that member's effect,
-ranked by |change|.
+Selection: significant candidates, a pair replacing a single member when it carries ≥ 80 % of
+that member's contribution, a ratio factor's change that is only composition inside a member
+(its pairs' own changes add to under half of it) left to the mix, one driver per overlapping
+slice and factor, material ones only (≥ 10 % of the largest). A driver against the direction
+of a significant change is an *offset*; when the change is not significant every driver is a
+*contribution*, not a reason.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from baton.catalog.analysis_queries import CURRENT, PREVIOUS, Factor, MetricTree
 from baton.errors import InsufficientData, StatsInputError
-from baton.stats import SuffStats, benjamini_hochberg, ratio_mix_rate, welch_t_test
+from baton.stats import SuffStats, benjamini_hochberg, change_test, ratio_mix_rate
+from baton.stats.means import TwoSampleTResult
 
-Q_LEVEL = 0.05
+Q_LEVEL = 0.01
+"""BH q at or below which a member effect passed: strict, since a false driver is worse than none."""
+PARENT_P = 0.05
+"""A pair is tested only under a single member whose same factor changed at this nominal p."""
 SPECIFIC_SHARE = 0.8
-MIN_DAYS = 3
+COMPOSITION_SHARE = 0.5
 MATERIAL_SHARE = 0.1
-"""A driver carries at least this share of the top driver's change."""
+"""A driver carries at least this share of the largest driver's contribution."""
+MIN_DAYS = 3
 
 Totals = dict[str, dict[str, float]]
-"""period ("current" / "previous") -> component -> total."""
+"""period ("current" / "previous") -> component -> total (on the current period's length)."""
+Stance = Literal["driver", "offset", "contribution"]
 
 
 @dataclass
 class Candidate:
     members: dict[str, str]
     factor: str
+    role: str
     change: float
-    full: float
-    factor_change: float | None
-    p_value: float
-    ci: tuple[float, float]
+    before: float | None
+    after: float | None
+    own_change: float | None
+    own_ci: tuple[float, float]
+    own_p: float
+    excess: float | None
+    rest_p: float
     evidence_id: str
+    ratio: bool = False
+    """The factor is a ratio (conversion, order value): its change can be composition."""
+    p_value: float = 1.0
     q_value: float = 1.0
     significant: bool = False
     subsumed_by: str | None = None
-    excess_relative_change: float = 0.0
-    role: str = "factor"
+    stance: Stance = "contribution"
 
     @property
     def key(self) -> str:
         return " × ".join(f"{d}={m}" for d, m in self.members.items()) + f" · {self.factor}"
+
+    @property
+    def consistent(self) -> bool:
+        """Own change, change against the rest and contribution all point the same way."""
+        if self.change == 0 or self.own_change is None:
+            return False
+        if self.role == "mix":
+            return True
+        same = (self.own_change > 0) == (self.change > 0)
+        return same and self.excess is not None and (self.excess > 0) == (self.change > 0)
 
 
 def _logmean(a: float, b: float) -> float:
@@ -67,24 +98,6 @@ def _ratio(num: float, den: float | None) -> float | None:
     return num / den if den else None
 
 
-def _log_change(before: float | None, after: float | None) -> float | None:
-    if before is None or after is None or before <= 0 or after <= 0:
-        return None
-    return math.log(after / before)
-
-
-def _suff(row: dict[str, Any], i: int) -> SuffStats | None:
-    n = int(row.get(f"n{i}") or 0)
-    if n < MIN_DAYS:
-        return None
-    return SuffStats(
-        n=n,
-        total=float(row.get(f"s{i}") or 0.0),
-        sum_sq=max(0.0, float(row.get(f"ss{i}") or 0.0)),
-        shift=float(row.get(f"k{i}") or 0.0),
-    )
-
-
 def tree_value(tree: MetricTree, comps: dict[str, float]) -> float:
     """The metric itself from component totals."""
     v = _ratio(comps.get(tree.value.num, 0.0), comps.get(tree.value.den, 0.0) if tree.value.den else None)
@@ -95,138 +108,230 @@ def factor_value(f: Factor, comps: dict[str, float]) -> float | None:
     return _ratio(comps.get(f.num, 0.0), comps.get(f.den, 0.0) if f.den else None)
 
 
-def _mix_effects(tree: MetricTree, by_member: dict[tuple[str, ...], dict[str, dict[str, Any]]]) -> dict[Any, float]:
-    """For a ratio, each member's shift-share mix effect (weight moving between members)."""
-    if tree.kind != "ratio":
-        return {}
-    num, den = tree.value.num, tree.value.den or ""
-    pairs = {
-        w: {k: (float(m[w][num] or 0.0), float(m[w][den] or 0.0)) for k, m in by_member.items() if w in m}
-        for w in (PREVIOUS, CURRENT)
-    }
-    try:
-        decomposition = ratio_mix_rate(pairs[PREVIOUS], pairs[CURRENT])
-    except (InsufficientData, StatsInputError):
-        return {}
-    return {e.member: e.mix_effect for e in decomposition.members}
-
-
 @dataclass(frozen=True)
-class _Member:
-    """One member's component totals in both periods, and the rest of the data's."""
+class Member:
+    """One member's rows and component totals in both periods."""
 
     key: tuple[str, ...]
     rows: dict[str, dict[str, Any]]
     before: dict[str, float]
     after: dict[str, float]
-    rest_before: dict[str, float]
-    rest_after: dict[str, float]
 
 
-def _change(
-    tree: MetricTree, f: Factor, m: _Member, totals: Totals, mix: dict[Any, float]
-) -> tuple[float, float, float | None] | None:
-    """(specific change, full change, own log change) of factor ``f`` for member ``m``."""
-    f0, f1 = factor_value(f, m.before), factor_value(f, m.after)
-    own = _log_change(f0, f1)
-    if f.role == "mix":
-        return (mix[m.key], mix[m.key], own) if m.key in mix else None
-    rest = _log_change(factor_value(f, m.rest_before), factor_value(f, m.rest_after))
-    if own is None or rest is None:
-        return None
-    if tree.kind == "ratio":
-        den = f.den or ""
-        w0 = m.before[den] / totals[PREVIOUS][den] if totals[PREVIOUS][den] else 0.0
-        w1 = m.after[den] / totals[CURRENT][den] if totals[CURRENT][den] else 0.0
-        weight = (w0 + w1) / 2.0 * _logmean(f0 or 0.0, f1 or 0.0)
-    else:
-        weight = _logmean(tree_value(tree, m.before), tree_value(tree, m.after))
-    return weight * (own - rest), weight * own, own
+@dataclass(frozen=True)
+class Drill:
+    """One drill-down, read: its members, the totals, and every member × factor contribution."""
+
+    dims: tuple[str, ...]
+    members: list[Member]
+    totals: Totals
+    contributions: dict[tuple[tuple[str, ...], str], float]
 
 
-def _members(
-    tree: MetricTree, dims: tuple[str, ...], rows: list[dict[str, Any]]
-) -> tuple[list[_Member], Totals, dict[tuple[str, ...], dict[str, dict[str, Any]]]]:
+def read_drill(tree: MetricTree, dims: tuple[str, ...], rows: list[dict[str, Any]], scale: dict[str, float]) -> Drill:
+    """Rows (member × period) -> members with totals on the current period's length (``scale``
+    per period: current days / kept days), and every member's contribution per factor."""
     by_member: dict[tuple[str, ...], dict[str, dict[str, Any]]] = {}
     for row in rows:
         by_member.setdefault(tuple(str(row[d]) for d in dims), {})[str(row["which"])] = row
-    totals = {
-        w: {c: sum(float(m[w][c] or 0.0) for m in by_member.values() if w in m) for c in tree.components}
-        for w in (PREVIOUS, CURRENT)
-    }
-    members: list[_Member] = []
+    members = []
     for key, periods in by_member.items():
-        if PREVIOUS not in periods or CURRENT not in periods:
-            continue
-        before = {c: float(periods[PREVIOUS][c] or 0.0) for c in tree.components}
-        after = {c: float(periods[CURRENT][c] or 0.0) for c in tree.components}
-        members.append(
-            _Member(
-                key,
-                periods,
-                before,
-                after,
-                {c: totals[PREVIOUS][c] - before[c] for c in tree.components},
-                {c: totals[CURRENT][c] - after[c] for c in tree.components},
-            )
-        )
-    return members, totals, by_member
+        before, after = (dict.fromkeys(tree.components, 0.0) for _ in range(2))
+        for which, comps in ((PREVIOUS, before), (CURRENT, after)):
+            if which in periods:
+                comps.update({c: float(periods[which][c] or 0.0) * scale[which] for c in tree.components})
+        members.append(Member(key, periods, before, after))
+    totals = {
+        PREVIOUS: {c: math.fsum(m.before[c] for m in members) for c in tree.components},
+        CURRENT: {c: math.fsum(m.after[c] for m in members) for c in tree.components},
+    }
+    return Drill(dims, members, totals, _contributions(tree, members))
 
 
-def candidates_for(
-    tree: MetricTree, dims: tuple[str, ...], rows: list[dict[str, Any]], evidence_id: str
-) -> tuple[list[Candidate], Totals]:
-    """Every (member, factor) of one drill-down with its specific change and its test."""
-    members, totals, by_member = _members(tree, dims, rows)
-    mix = _mix_effects(tree, by_member)
-    out: list[Candidate] = []
+def _contributions(tree: MetricTree, members: list[Member]) -> dict[tuple[tuple[str, ...], str], float]:
+    if tree.kind == "ratio":
+        return _shift_share(tree, members)
+    out: dict[tuple[tuple[str, ...], str], float] = {}
     for m in members:
+        out.update(_member_lmdi(tree, m))
+    return out
+
+
+def _member_lmdi(tree: MetricTree, m: Member) -> dict[tuple[tuple[str, ...], str], float]:
+    """LMDI-I of one member's change over the tree's factors (a member that appears or
+    vanishes has no logarithm: its whole change goes to the first factor that is zero)."""
+    v0, v1 = tree_value(tree, m.before), tree_value(tree, m.after)
+    x0 = [factor_value(f, m.before) for f in tree.factors]
+    x1 = [factor_value(f, m.after) for f in tree.factors]
+    if all(a is not None and b is not None and a > 0 and b > 0 for a, b in zip(x0, x1, strict=True)):
+        weight = _logmean(v1, v0)
+        return {
+            (m.key, f.name): weight * math.log(b / a)  # type: ignore[operator]
+            for f, a, b in zip(tree.factors, x0, x1, strict=True)
+        }
+    gone = next((i for i, (a, b) in enumerate(zip(x0, x1, strict=True)) if not a or not b), 0)
+    return {(m.key, f.name): (v1 - v0 if i == gone else 0.0) for i, f in enumerate(tree.factors)}
+
+
+def _shift_share(tree: MetricTree, members: list[Member]) -> dict[tuple[tuple[str, ...], str], float]:
+    num, den = tree.value.num, tree.value.den or ""
+    rate, mix = tree.factors[0].name, tree.factors[1].name
+    try:
+        split = ratio_mix_rate(
+            {m.key: (m.before[num], m.before[den]) for m in members if m.before[den] > 0},
+            {m.key: (m.after[num], m.after[den]) for m in members if m.after[den] > 0},
+        )
+    except (InsufficientData, StatsInputError):
+        return {}
+    out: dict[tuple[tuple[str, ...], str], float] = {}
+    for e in split.members:
+        key = e.member if isinstance(e.member, tuple) else (str(e.member),)
+        out[(key, rate)] = e.rate_effect
+        out[(key, mix)] = e.mix_effect
+    return out
+
+
+def _suff(row: dict[str, Any] | None, y: str) -> SuffStats | None:
+    if row is None:
+        return None
+    n = int(row.get(f"{y}_n") or 0)
+    if n < 1:
+        return None
+    return SuffStats(
+        n=n,
+        total=float(row.get(f"{y}_s") or 0.0),
+        sum_sq=max(0.0, float(row.get(f"{y}_ss") or 0.0)),
+        shift=float(row.get(f"{y}_k") or 0.0),
+    )
+
+
+def period_test(m: Member, y: str, single_day: bool) -> TwoSampleTResult | None:
+    """The change of daily value ``y`` between the periods (None when too few days)."""
+    a, b = _suff(m.rows.get(PREVIOUS), y), _suff(m.rows.get(CURRENT), y)
+    if a is None or b is None or a.n < (2 if single_day else MIN_DAYS) or b.n < (1 if single_day else MIN_DAYS):
+        return None
+    try:
+        test = change_test(a, b)
+    except (InsufficientData, StatsInputError):
+        return None
+    return test if test.p_value is not None and math.isfinite(test.p_value) else None
+
+
+def candidates_for(tree: MetricTree, drill: Drill, evidence_id: str, single_day: bool) -> list[Candidate]:
+    """Every (member, factor) of one drill-down with its contribution and its two tests; a
+    ratio's mix is one candidate per single dimension (see :func:`_mix_candidate`)."""
+    out: list[Candidate] = []
+    for m in drill.members:
         for i, f in enumerate(tree.factors):
-            a, b = _suff(m.rows[PREVIOUS], i), _suff(m.rows[CURRENT], i)
-            changed = _change(tree, f, m, totals, mix)
-            if a is None or b is None or changed is None:
+            if f.role == "mix":
                 continue
-            try:
-                test = welch_t_test(a, b)
-            except (InsufficientData, StatsInputError):
+            change = drill.contributions.get((m.key, f.name))
+            own = period_test(m, f"o{i}", single_day)
+            if change is None or own is None or own.relative_change is None:
                 continue
-            ci = test.relative_ci if test.relative_ci is not None else (math.nan, math.nan)
-            if test.relative_change is None or not all(map(math.isfinite, ci)):
-                continue
-            change, full, own = changed
-            out.append(
-                Candidate(
-                    members=dict(zip(dims, m.key, strict=True)),
-                    factor=f.name,
-                    change=change,
-                    full=full,
-                    factor_change=(math.exp(own) - 1.0) if own is not None else None,
-                    p_value=float(test.p_value if test.p_value is not None else 1.0),
-                    ci=(float(ci[0]), float(ci[1])),
-                    evidence_id=evidence_id,
-                    excess_relative_change=test.relative_change,
-                    role=f.role,
-                )
-            )
-    return out, totals
+            rest = period_test(m, f"r{i}", single_day)
+            out.append(_candidate(drill, m, f, change, own, rest, evidence_id))
+    mix = next((i for i, f in enumerate(tree.factors) if f.role == "mix"), None)
+    if mix is not None and len(drill.dims) == 1:
+        found = _mix_candidate(tree, drill, mix, evidence_id, single_day)
+        if found is not None:
+            out.append(found)
+    return out
 
 
-def select_drivers(cands: list[Candidate], total_change: float, headline_significant: bool) -> list[Candidate]:
-    """BH across every candidate, the significance rule, pair-over-single specificity, ranking."""
+def _candidate(
+    drill: Drill,
+    m: Member,
+    f: Factor,
+    change: float,
+    own: TwoSampleTResult,
+    rest: TwoSampleTResult | None,
+    evidence_id: str,
+) -> Candidate:
+    assert own.relative_change is not None
+    ci = own.relative_ci or (own.relative_change, own.relative_change)
+    weight = f.role == "mix"
+    return Candidate(
+        members=dict(zip(drill.dims, m.key, strict=True)),
+        factor=f.name,
+        role=f.role,
+        change=change,
+        before=_weight(f, m.before, drill.totals[PREVIOUS]) if weight else factor_value(f, m.before),
+        after=_weight(f, m.after, drill.totals[CURRENT]) if weight else factor_value(f, m.after),
+        own_change=own.relative_change,
+        own_ci=(float(ci[0]), float(ci[1])),
+        own_p=float(own.p_value or 1.0),
+        excess=rest.relative_change if rest is not None else None,
+        rest_p=float(rest.p_value or 1.0) if rest is not None else 1.0,
+        evidence_id=evidence_id,
+        ratio=f.den is not None,
+    )
+
+
+def _mix_candidate(tree: MetricTree, drill: Drill, i: int, evidence_id: str, single_day: bool) -> Candidate | None:
+    """A dimension's mix as one candidate: the shift of weight between its members is one
+    change (what one member gains, others lose), so its contribution is the dimension's whole
+    mix effect, named by the member whose weight moved most (a riser on ties), and tested by
+    that member's daily weight."""
+    f = tree.factors[i]
+    total = drill.totals
+    moved = {
+        m.key: (_weight(f, m.after, total[CURRENT]) or 0.0) - (_weight(f, m.before, total[PREVIOUS]) or 0.0)
+        for m in drill.members
+    }
+    if not moved:
+        return None
+    key = max(moved, key=lambda k: (round(abs(moved[k]), 12), moved[k] > 0))
+    member = next(m for m in drill.members if m.key == key)
+    own = period_test(member, f"o{i}", single_day)
+    if own is None or own.relative_change is None:
+        return None
+    change = math.fsum(v for (_, factor), v in drill.contributions.items() if factor == f.name)
+    return _candidate(drill, member, f, change, own, own, evidence_id)
+
+
+def _weight(f: Factor, comps: dict[str, float], totals: dict[str, float]) -> float | None:
+    return comps[f.num] / totals[f.num] if totals.get(f.num) else None
+
+
+def select_drivers(
+    cands: list[Candidate],
+    drills: list[Drill],
+    total_change: float,
+    headline_significant: bool,
+    tree_factors: frozenset[str] = frozenset(),
+    mix_factors: dict[str, str] | None = None,
+) -> list[Candidate]:
+    """BH across every candidate, the significance rule, specificity, materiality, stance.
+
+    ``tree_factors`` are the factors of the metric's full tree: a factor outside it comes from
+    a coarser fallback tree (used where a factor cannot follow a dimension) and lumps several
+    factors together, so it echoes any stronger driver it overlaps, whatever that one's factor.
+    ``mix_factors`` maps a ratio's mix factor to its denominator component."""
     if not cands:
         return []
-    qs = benjamini_hochberg([c.p_value for c in cands])
-    for c, q in zip(cands, qs, strict=True):
+    for c in cands:
+        c.p_value = max(c.own_p, c.rest_p)
+    tested = _hierarchy(cands)
+    for c, q in zip(tested, benjamini_hochberg([c.p_value for c in tested]), strict=True):
         c.q_value = q
-        same_way = total_change == 0 or not headline_significant or (c.change > 0) == (total_change > 0)
-        c.significant = q <= Q_LEVEL and same_way and c.change != 0
+        c.significant = q <= Q_LEVEL and c.consistent
     sig = [c for c in cands if c.significant]
     _prefer_pairs(sig)
+    _leave_composition_to_mix(sig, drills, cands)
+    _mix_explained_elsewhere(sig, drills, mix_factors or {})
     ranked = sorted((c for c in sig if c.subsumed_by is None), key=lambda c: (-abs(c.change), len(c.members), c.key))
     drivers: list[Candidate] = []
     for c in ranked:
-        # a slice overlapping a stronger driver (one member of a stronger pair) mostly echoes it
-        echo = next((d for d in drivers if set(d.members.items()) & set(c.members.items())), None)
+        lumped = bool(tree_factors) and c.factor not in tree_factors
+        echo = next(
+            (
+                d
+                for d in drivers
+                if (d.factor == c.factor or lumped) and set(d.members.items()) & set(c.members.items())
+            ),
+            None,
+        )
         if echo is not None:
             c.subsumed_by = echo.key
             continue
@@ -234,7 +339,23 @@ def select_drivers(cands: list[Candidate], total_change: float, headline_signifi
     if drivers:
         floor = MATERIAL_SHARE * abs(drivers[0].change)
         drivers = [c for c in drivers if abs(c.change) >= floor]
-    return drivers
+    for c in drivers:
+        with_change = total_change == 0 or (c.change > 0) == (total_change > 0)
+        c.stance = ("driver" if with_change else "offset") if headline_significant else "contribution"
+    return sorted(drivers, key=lambda c: (total_change != 0 and (c.change > 0) != (total_change > 0), -abs(c.change)))
+
+
+def _hierarchy(cands: list[Candidate]) -> list[Candidate]:
+    """The candidates that are tested: every single member, and a pair only under a single
+    member of it whose same factor shows a change, on its own or against the rest (nominal
+    p ≤ PARENT_P: a slice falling against a rising tide shows only the second) — hierarchical
+    testing, so the many pairs do not drown the singles nor add false drivers of their own."""
+    parents = {
+        (next(iter(c.members.items())), c.factor)
+        for c in cands
+        if len(c.members) == 1 and min(c.own_p, c.rest_p) <= PARENT_P
+    }
+    return [c for c in cands if len(c.members) == 1 or any((item, c.factor) in parents for item in c.members.items())]
 
 
 def _prefer_pairs(sig: list[Candidate]) -> None:
@@ -251,3 +372,78 @@ def _prefer_pairs(sig: list[Candidate]) -> None:
             ):
                 single.subsumed_by = pair.key
                 break
+
+
+def _leave_composition_to_mix(sig: list[Candidate], drills: list[Drill], cands: list[Candidate]) -> None:
+    """A single member's change in a ratio factor is kept only when its own cells (pairs with
+    another dimension whose tree has the factor) show it: in every such dimension their
+    contributions add to at least half of it, and in at least one some cell changed the same way
+    (BH q ≤ PARENT_P). Otherwise it is composition inside the member (Simpson) or noise."""
+    for single in (c for c in sig if len(c.members) == 1 and c.ratio):
+        ((dim, member),) = single.members.items()
+        checked, shown, composed_by = False, False, None
+        for drill in drills:
+            if len(drill.dims) != 2 or dim not in drill.dims:
+                continue
+            at = drill.dims.index(dim)
+            inside = [v for (key, f), v in drill.contributions.items() if f == single.factor and key[at] == member]
+            if not inside:
+                continue
+            checked = True
+            if abs(math.fsum(inside)) < COMPOSITION_SHARE * abs(single.change):
+                composed_by = composed_by or drill.dims[1 - at]
+            shown = shown or any(
+                c.q_value <= PARENT_P and (c.change > 0) == (single.change > 0)
+                for c in cands
+                if c.factor == single.factor and c.members.get(dim) == member and set(c.members) == set(drill.dims)
+            )
+        if composed_by is not None or (checked and not shown):
+            single.subsumed_by = f"{dim}={member} · {single.factor} (composition)"
+
+
+def _mix_explained_elsewhere(sig: list[Candidate], drills: list[Drill], mix_factors: dict[str, str]) -> None:
+    """A dimension's mix that is only the echo of another's: inside each member of the other
+    dimension its weights did not move (under half of the marginal shift), e.g. channel shares
+    shifting only because new users, who favour some channels, doubled everywhere."""
+    for mix in (c for c in sig if c.role == "mix" and len(c.members) == 1):
+        ((dim, member),) = mix.members.items()
+        den = mix_factors.get(mix.factor)
+        marginal = (mix.after or 0.0) - (mix.before or 0.0)
+        for drill in drills:
+            if den is None or len(drill.dims) != 2 or dim not in drill.dims or marginal == 0:
+                continue
+            inside = _conditional_shift(drill, dim, member, den)
+            if inside is not None and abs(inside) < COMPOSITION_SHARE * abs(marginal):
+                mix.subsumed_by = f"{dim} mix (explained by {drill.dims[1 - drill.dims.index(dim)]})"
+                break
+
+
+def _conditional_shift(drill: Drill, dim: str, member: str, den: str) -> float | None:
+    """Σₓ w̄ₓ·Δw(member | x): how much ``member``'s weight moved inside the other dimension's members."""
+    at = drill.dims.index(dim)
+    by_other: dict[str, list[Member]] = {}
+    for m in drill.members:
+        by_other.setdefault(m.key[1 - at], []).append(m)
+    total0, total1 = drill.totals[PREVIOUS].get(den, 0.0), drill.totals[CURRENT].get(den, 0.0)
+    if not total0 or not total1:
+        return None
+    shift = 0.0
+    for cells in by_other.values():
+        d0, d1 = math.fsum(c.before[den] for c in cells), math.fsum(c.after[den] for c in cells)
+        if not d0 or not d1:
+            continue
+        mine = [c for c in cells if c.key[at] == member]
+        w0 = math.fsum(c.before[den] for c in mine) / d0
+        w1 = math.fsum(c.after[den] for c in mine) / d1
+        shift += (d0 / total0 + d1 / total1) / 2.0 * (w1 - w0)
+    return shift
+
+
+def dimension_split(drill: Drill, tree: MetricTree) -> tuple[float, float] | None:
+    """(within-member rate effect, between-member mix effect) of a ratio tree on one dimension."""
+    if tree.kind != "ratio" or len(tree.factors) != 2:
+        return None
+    rate, mix = tree.factors[0].name, tree.factors[1].name
+    within = math.fsum(v for (_, f), v in drill.contributions.items() if f == rate)
+    between = math.fsum(v for (_, f), v in drill.contributions.items() if f == mix)
+    return within, between

@@ -3,7 +3,9 @@
 Freshness (from the catalog's freshness source vs the as-of date), daily completeness (each
 day's row count against the same weekday of earlier weeks AND its neighbouring days — a partly
 loaded day is low on both, a holiday plateau only on the first; calendar events are left out
-of the baselines), null rates, duplicate keys and late-arriving updates. Every flag carries a
+of the baselines — and improbably low under the table's own counting noise, see
+:func:`baton.stats.completeness`), null rates, duplicate keys and late-arriving updates. An
+incomplete day's caveat says which way it pushes the metric as loaded (:func:`bias_text`). Every flag carries a
 typed ``issue``, says whether it touches the analysed periods and what the relay assumes
 because of it.
 """
@@ -14,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from baton.agents.tools import QueryTool, failed, number, plan_of, rows_as_dicts
+from baton.agents.tools import QueryTool, failed, metric_label, number, plan_of, rows_as_dicts
 from baton.catalog import quality_queries as qq
 from baton.catalog.analysis_queries import metric_tree
 from baton.catalog.freshness import freshness_query, load_key_to_table, tracked_tables
@@ -70,7 +72,8 @@ class _Checks:
         return max(self.current.end, self.previous.end)
 
     def in_periods(self, day: date) -> bool:
-        return any(r.start <= day <= r.end for r in (self.current, self.previous))
+        assert self.query.comparison is not None
+        return self.current.start <= day <= self.current.end or self.query.comparison.contains(day)
 
     def flag(
         self,
@@ -212,7 +215,12 @@ def _completeness(acc: _Checks, deps: QualityDeps, table: str, end: date) -> Non
         current = acc.current.start <= c.day <= acc.current.end
         where = text("analysis.quality_current" if current else "analysis.quality_comparison", lang)
         assumption = text(
-            "analysis.quality_incomplete_assumption", lang, table=table, day=c.day, share=share.rendered()
+            "analysis.quality_incomplete_assumption",
+            lang,
+            table=table,
+            day=c.day,
+            share=share.rendered(),
+            direction=bias_text(deps.catalog, acc.query.metrics[0], table, lang),
         )
         acc.flag(
             table,
@@ -224,7 +232,6 @@ def _completeness(acc: _Checks, deps: QualityDeps, table: str, end: date) -> Non
             where=where,
             assumption=assumption,
         )
-        acc.assumptions.append(Assumption(text=assumption, source_agent="quality"))
         acc.findings.append(
             Finding(
                 finding_id=f"quality-incomplete-{table}-{c.day.isoformat()}",
@@ -245,6 +252,26 @@ def _completeness(acc: _Checks, deps: QualityDeps, table: str, end: date) -> Non
                 evidence_ids=(result.evidence_id,),
             )
         )
+
+
+def bias_text(catalog: Catalog, metric: str, table: str, lang: Language) -> str:
+    """Which way a partly loaded ``table`` pushes ``metric`` as loaded: down when it holds the
+    metric (or a ratio's numerator), up when it holds only a ratio's denominator, either way
+    when it holds both."""
+    label = metric_label(catalog, metric, lang)
+    measures = catalog.measures_of(metric)
+    if all(m.table != table for m in measures):
+        return text("analysis.quality_bias_none", lang, label=label, table=table)
+    if len(measures) == 1:
+        part = text("analysis.quality_part_whole", lang)
+        return text("analysis.quality_bias_low", lang, label=label, table=table, part=part)
+    in_num, in_den = (m.table == table for m in measures)
+    if in_num and in_den:
+        return text("analysis.quality_bias_either", lang, label=label, table=table)
+    if in_den:
+        return text("analysis.quality_bias_high", lang, label=label, table=table)
+    part = text("analysis.quality_part_numerator", lang)
+    return text("analysis.quality_bias_low", lang, label=label, table=table, part=part)
 
 
 def _nulls_and_duplicates(acc: _Checks, deps: QualityDeps, table: str, end: date) -> None:

@@ -1,5 +1,9 @@
-"""The report agent (basic): the answer first, in the question's language, then drivers with
-numbers and intervals, the tests, quality caveats, assumptions and excluded paths.
+"""The report agent: a short summary first, in the question's language — the premise checked,
+the change (both ways when incomplete days were left out, a single day against its usual
+level), whether it is real, where it sits (a driver and its offset, "little net change", or
+mere contributions when the change is not significant) — then typed sections: drivers,
+offsets, metric tree, tests, trend, data quality (each caveat once), ruled out, assumptions,
+definition. Its words locate a change and never claim a cause.
 
 It states no number of its own: every figure is a :class:`KeyNumber` an earlier agent wrote,
 placed through ``{num:key}`` and rendered here from its exact value and precision. Findings
@@ -10,30 +14,43 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 
 from baton.agents.tools import metric_label, output_of, plan_of
 from baton.catalog.model import Catalog
 from baton.context.compress import resolve
 from baton.contracts.agent_outputs import (
+    Driver,
     Finding,
     FindingKind,
     InsightOutput,
+    QualityFlag,
     QualityOutput,
     ReportOutput,
     ReportSection,
+    SectionKind,
     SqlOutput,
     StatsOutput,
     TrendOutput,
 )
 from baton.contracts.common import Language
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
+from baton.contracts.semantic import SemanticQuery
 from baton.contracts.values import KeyNumber
 from baton.messages import text
 from baton.nlu.interpret import filters_text
 from baton.numbers import display
 
 _PLACEHOLDER = re.compile(r"\{num:([^{}]+)\}")
-_KEY_METRICS = ("headline.current", "headline.previous", "headline.change_pct", "stats.rel_change")
+_KEY_METRICS = (
+    "headline.current",
+    "headline.previous",
+    "headline.change_pct",
+    "comparable.change_pct",
+    "stats.rel_change",
+)
+MATERIAL_PP = Decimal("0.5")
+"""The as-loaded and comparable changes are both given when they differ by this many points."""
 
 
 @dataclass(frozen=True)
@@ -43,8 +60,10 @@ class ReportDeps:
 
 @dataclass(frozen=True)
 class _Inputs:
-    """What the earlier agents wrote, as the report reads it."""
+    """What the earlier agents wrote, as the report reads it, and the plan and catalog."""
 
+    catalog: Catalog
+    query: SemanticQuery
     sql: SqlOutput | None
     quality: QualityOutput | None
     stats: StatsOutput | None
@@ -72,15 +91,62 @@ def _significant(inputs: _Inputs) -> bool | None:
     return inputs.stats.tests[0].p_value < 0.05
 
 
+def _moved(value: Decimal, lang: Language) -> str:
+    return text("answer.moved_up" if value > 0 else "answer.moved_down" if value < 0 else "answer.moved_flat", lang)
+
+
+def _single_day(inputs: _Inputs) -> bool:
+    """A single day against its usual level (the stats agent ran the prediction test)."""
+    return inputs.query.comparison is not None and inputs.query.comparison.kind == "same_weekday"
+
+
+def _left_out(inputs: _Inputs) -> list[str]:
+    """The incomplete days every comparison left out (the quality agent's flags)."""
+    flags = inputs.quality.flags if inputs.quality else ()
+    return sorted({f.date.isoformat() for f in flags if f.issue == "incomplete" and f.affects_period and f.date})
+
+
+def _headline(
+    inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, period: str, lang: Language
+) -> tuple[str, str]:
+    """The change, and the key of the relative change that leads: a single day against its usual
+    level; with incomplete days left out and a material difference, both ways."""
+    if _single_day(inputs) and "comparable.change_pct" in numbers:
+        return fill(
+            text("answer.analysis_headline_day", lang, label=label, period=period), numbers
+        ), "comparable.change_pct"
+    left_out = _left_out(inputs)
+    if left_out and {"comparable.change_pct", "headline.change_pct"} <= set(numbers):
+        comparable, loaded = numbers["comparable.change_pct"].value, numbers["headline.change_pct"].value
+        if abs(comparable - loaded) >= MATERIAL_PP:
+            said = text(
+                "answer.analysis_headline_both",
+                lang,
+                days=text("answer.list_sep", lang).join(left_out),
+                label=label,
+                period=period,
+                moved=_moved(comparable, lang),
+            )
+            return fill(said, numbers), "comparable.change_pct"
+    if "headline.change_pct" in numbers:
+        down = numbers["headline.change_pct"].value < 0
+        key = "answer.analysis_headline_down" if down else "answer.analysis_headline_up"
+        return fill(text(key, lang, label=label, period=period), numbers), "headline.change_pct"
+    if "headline.change" in numbers:
+        return fill(
+            text("answer.analysis_headline_change", lang, label=label, period=period), numbers
+        ), "headline.change"
+    return "", ""
+
+
 def _premise(
-    premise: str | None, numbers: dict[str, KeyNumber], significant: bool | None, label: str, lang: Language
+    premise: str | None, change: KeyNumber | None, significant: bool | None, label: str, lang: Language
 ) -> str:
     """What the data says about the direction the question took for granted, said first when
     it is wrong ("why did GMV rise" when it fell) or the change is not significant."""
-    if premise is None or "headline.change_pct" not in numbers:
+    if premise is None or change is None:
         return ""
-    change = numbers["headline.change_pct"].value
-    actual = "up" if change > 0 else "down" if change < 0 else "flat"
+    actual = "up" if change.value > 0 else "down" if change.value < 0 else "flat"
     said = text(f"answer.premise_{premise}", lang)
     if actual != premise:
         return text(
@@ -91,41 +157,101 @@ def _premise(
     return ""
 
 
+def _drivers_said(inputs: _Inputs, numbers: dict[str, KeyNumber], lang: Language) -> str:
+    """Drivers in words that fit the evidence: a driver and its offsets when the change is
+    significant, "little net change" when parts cancel, contributions (not reasons) otherwise."""
+    if inputs.insight is None:
+        return ""
+    drivers, said_of = inputs.insight.drivers, {f.finding_id: said(f) for f in inputs.findings("driver")}
+    if not drivers:
+        return text("answer.analysis_no_driver", lang)
+    net = _net_little(inputs, numbers, lang)
+    if net:
+        return net
+    first = said_of.get("insight-driver-1", "")
+    if drivers[0].stance == "contribution":
+        return text("answer.analysis_largest_contribution", lang, text=first)
+    out = [text("answer.analysis_main_driver", lang, text=first)]
+    offset = next((i for i, d in enumerate(drivers, 1) if d.stance == "offset"), None)
+    if offset is not None:
+        out.append(text("answer.analysis_offset_by", lang, text=said_of.get(f"insight-driver-{offset}", "")))
+    return text("answer.sentence_sep", lang).join(out)
+
+
+def _net_little(inputs: _Inputs, numbers: dict[str, KeyNumber], lang: Language) -> str:
+    """Parts that cancel: the largest fall and the largest rise each exceed twice the net change."""
+    assert inputs.insight is not None
+    drivers = inputs.insight.drivers
+    down = next((i for i, d in enumerate(drivers, 1) if d.change < 0), None)
+    up = next((i for i, d in enumerate(drivers, 1) if d.change > 0), None)
+    if down is None or up is None:
+        return ""
+    net = abs(_total(drivers))
+    if min(abs(drivers[down - 1].change), abs(drivers[up - 1].change)) < 2 * net:
+        return ""
+    return fill(
+        text(
+            "answer.analysis_net_little",
+            lang,
+            down=_who(inputs, drivers[down - 1], lang),
+            up=_who(inputs, drivers[up - 1], lang),
+            down_key=f"driver.{down}.change",
+            up_key=f"driver.{up}.change",
+        ),
+        numbers,
+    )
+
+
+def _total(drivers: tuple[Driver, ...]) -> float:
+    """The whole change the drivers' shares refer to."""
+    return next((d.change / d.share_of_change for d in drivers if d.share_of_change), 0.0)
+
+
+def _who(inputs: _Inputs, d: Driver, lang: Language) -> str:
+    """ "APP × 新用户 转化率": the driver's members and factor, in catalog labels."""
+    members = " × ".join(inputs.catalog.member_label(dim, m, lang) for dim, m in d.members.items())
+    return f"{members} {metric_label(inputs.catalog, d.factor, lang)}"
+
+
 def _answer(
     inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, period: str, premise: str | None, lang: Language
 ) -> str:
-    """The answer paragraph: the premise if the data contradicts it, the change, whether it is
-    real, the main driver, caveats."""
+    """The summary: the premise if the data contradicts it, the change (both ways when
+    incomplete days were left out), whether it is real, and where it sits."""
+    headline, lead = _headline(inputs, numbers, label, period, lang)
     significant = _significant(inputs) if "stats.rel_change" in numbers else None
-    parts: list[str] = [p for p in (_premise(premise, numbers, significant, label, lang),) if p]
-    if "headline.change_pct" in numbers:
-        down = numbers["headline.change_pct"].value < 0
-        key = "answer.analysis_headline_down" if down else "answer.analysis_headline_up"
-        parts.append(fill(text(key, lang, label=label, period=period), numbers))
-    elif "headline.change" in numbers:
-        parts.append(fill(text("answer.analysis_headline_change", lang, label=label, period=period), numbers))
+    parts = [_premise(premise, numbers.get(lead), significant, label, lang), headline]
+    parts += [said(f) for f in inputs.findings("event")]
     if significant is not None:
-        key = "answer.analysis_mean_significant" if significant else "answer.analysis_mean_not_significant"
+        kind = "day" if _single_day(inputs) else "mean"
+        key = f"answer.analysis_{kind}_significant" if significant else f"answer.analysis_{kind}_not_significant"
         parts.append(fill(text(key, lang), numbers))
-    drivers = inputs.findings("driver")
-    if drivers:
-        parts.append(text("answer.analysis_main_driver", lang, text=said(drivers[0])))
-    elif inputs.insight is not None:
-        parts.append(text("answer.analysis_no_driver", lang))
-    touching = [f for f in (inputs.quality.flags if inputs.quality else ()) if f.affects_period]
+    parts.append(_drivers_said(inputs, numbers, lang))
+    touching = [
+        f for f in (inputs.quality.flags if inputs.quality else ()) if f.affects_period and f.issue != "incomplete"
+    ]
     if touching:
         parts.append(text("answer.analysis_quality_note", lang, count=len(touching)))
-    return text("answer.sentence_sep", lang).join(parts) or text("answer.analysis_no_conclusion", lang)
+    return text("answer.sentence_sep", lang).join(p for p in parts if p) or text("answer.analysis_no_conclusion", lang)
 
 
 def _sections(inputs: _Inputs, packet: TaskPacket, lang: Language) -> list[ReportSection]:
     sections: list[ReportSection] = []
 
-    def add(heading: str, lines: list[str]) -> None:
+    def add(kind: SectionKind, lines: list[str], heading: str | None = None) -> None:
         if lines:
-            sections.append(ReportSection(heading=text(f"answer.heading_{heading}", lang), body="\n".join(lines)))
+            title = text(f"answer.heading_{heading or kind}", lang)
+            sections.append(ReportSection(kind=kind, heading=title, items=tuple(lines)))
 
-    add("drivers", [f"{i}. {said(f)}" for i, f in enumerate(inputs.findings("driver"), 1)])
+    drivers = inputs.insight.drivers if inputs.insight else ()
+    said_of = {f.finding_id: said(f) for f in inputs.findings("driver")}
+    ranked = [(d, said_of[f"insight-driver-{i}"]) for i, d in enumerate(drivers, 1) if f"insight-driver-{i}" in said_of]
+    add(
+        "drivers",
+        [s for d, s in ranked if d.stance != "offset"] or [said(f) for f in inputs.findings("no_driver")],
+        "contributions" if drivers and drivers[0].stance == "contribution" else None,
+    )
+    add("offsets", [s for d, s in ranked if d.stance == "offset"])
     add("tree", [said(f) for f in inputs.findings("metric_tree")])
     add("tests", [said(f) for f in (inputs.stats.findings if inputs.stats else ())])
     if inputs.trend is not None:
@@ -133,19 +259,17 @@ def _sections(inputs: _Inputs, packet: TaskPacket, lang: Language) -> list[Repor
             "trend",
             [said(f) for f in inputs.trend.findings] + ([inputs.trend.seasonality] if inputs.trend.seasonality else []),
         )
-    add(
-        "quality",
-        [
-            f"- {f.table}{' ' + f.date.isoformat() if f.date else ''}: {f.message}"
-            + (f" — {f.assumption}" if f.assumption else "")
-            for f in (inputs.quality.flags if inputs.quality else ())
-        ],
-    )
+    add("quality", [_flag_line(f) for f in (inputs.quality.flags if inputs.quality else ())])
     must = packet.must_keep
-    add("assumptions", [f"- {a.text}" for a in must.assumptions])
-    add("excluded", [f"- {x.path}" + (f" — {x.reason}" if x.reason else "") for x in must.excluded_paths])
-    add("definition", [f"- {f.predicate}" for f in must.filters_applied])
+    add("excluded", [x.path + (f" — {x.reason}" if x.reason else "") for x in must.excluded_paths])
+    add("assumptions", [a.text for a in must.assumptions])
+    add("definition", [f.predicate for f in must.filters_applied])
     return sections
+
+
+def _flag_line(f: QualityFlag) -> str:
+    when = f" {f.date.isoformat()}" if f.date else ""
+    return f"{f.table}{when}: {f.message}" + (f" — {f.assumption}" if f.assumption else "")
 
 
 def run(packet: TaskPacket, deps: ReportDeps) -> AgentReport[ReportOutput]:
@@ -153,6 +277,8 @@ def run(packet: TaskPacket, deps: ReportDeps) -> AgentReport[ReportOutput]:
     query = plan_of(packet)
     label = metric_label(deps.catalog, query.metrics[0], lang) + filters_text(query.filters, deps.catalog, lang)
     inputs = _Inputs(
+        catalog=deps.catalog,
+        query=query,
         sql=output_of(packet, "sql", SqlOutput),
         quality=output_of(packet, "quality", QualityOutput),
         stats=output_of(packet, "stats", StatsOutput),
@@ -180,12 +306,4 @@ def run(packet: TaskPacket, deps: ReportDeps) -> AgentReport[ReportOutput]:
     return AgentReport(task_id=packet.task_id, status="success", result=ReportResult(summary=answer[:200], data=output))
 
 
-def report_text(output: ReportOutput) -> str:
-    """The whole report as text: the answer, then each section."""
-    blocks = [output.answer]
-    for section in output.sections:
-        blocks.append(f"## {section.heading}\n{section.body}")
-    return "\n\n".join(blocks)
-
-
-__all__ = ["ReportDeps", "display", "fill", "report_text", "resolve", "run", "said"]
+__all__ = ["ReportDeps", "display", "fill", "resolve", "run", "said"]

@@ -33,7 +33,7 @@ from baton.contracts.common import Language
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
 from baton.contracts.query import QueryResult
 from baton.contracts.semantic import SemanticQuery
-from baton.contracts.values import AppliedFilter, Assumption, KeyNumber, Period
+from baton.contracts.values import AppliedFilter, KeyNumber, Period
 from baton.errors import BatonError
 from baton.messages import text
 
@@ -205,7 +205,11 @@ def _run(packet: TaskPacket, deps: SqlDeps) -> AgentReport[SqlOutput]:
     query = plan_of(packet)
     assert query.comparison is not None
     cur, prev = query.time_range, query.comparison.range
-    headline = compile_query(query, catalog, dialect=tool.dialect)
+    # a single day's usual level is a mean of days, not a period total: the stats agent states it
+    usual_level = query.comparison.kind == "same_weekday"
+    headline = compile_query(
+        query.model_copy(update={"comparison": None}) if usual_level else query, catalog, dialect=tool.dialect
+    )
     totals = tool.run("headline_totals", headline.expression)
     tree = metric_tree(catalog, query.metrics[0], (), query.filters)
     start = min(cur.start, prev.start) - timedelta(days=HISTORY_DAYS)
@@ -220,7 +224,7 @@ def _run(packet: TaskPacket, deps: SqlDeps) -> AgentReport[SqlOutput]:
     if row.get(metric) is not None and row.get(f"{metric}_previous") is not None:
         numbers = _headline_numbers(catalog, query, row, totals.evidence_id, language)
         findings.append(_headline_finding(numbers, totals.evidence_id, language))
-    else:
+    elif not usual_level:
         anomalies.append(text("analysis.no_comparison_value", language))
     missing = _missing_days(daily_rows, query, start)
     if missing:
@@ -245,9 +249,8 @@ def _output(
     """What later agents need to know about the two queries (no findings yet)."""
     assert query.comparison is not None
     language, catalog, dialect = packet.task.language, deps.catalog, deps.tool.dialect
-    prev, cur = query.comparison.range, query.time_range
+    cur = query.time_range
     daily_rows = rows_as_dicts(daily)
-    kind = query.comparison.kind
     logic = (
         *headline.aggregation_logic,
         text(
@@ -279,11 +282,5 @@ def _output(
             note=text("analysis.daily_series_note", language, evidence=daily.evidence_id),
         ),
         rows=tuple(daily_rows),
-        assumptions_made=(
-            Assumption(
-                text=text(f"analysis.comparison_{kind}", language, start=prev.start, end=prev.end),
-                source_agent="sql",
-            ),
-        ),
         confidence=1.0,
     )

@@ -1,10 +1,14 @@
-"""The stats agent: is the change real?
+"""The stats agent: is the change real, and what is it on comparable days?
 
 Current vs comparison period from sufficient statistics computed in SQL (n, Σ(y−K), Σ(y−K)²
-of the daily metric value per period, incomplete days left out): Welch's t-test with the CI of
-the difference and the delta-method CI of the relative change, Cohen's d; for a rate, the
-two-proportion test with Wilson intervals per period, Newcombe's interval of the difference
-and Cohen's h.
+of the daily metric value per period, incomplete days left out of everything): Welch's t-test
+with the CI of the difference and the delta-method CI of the relative change, Cohen's d (a
+single day: the prediction test against its usual level); for a rate, the two-proportion test
+with Wilson intervals per period, Newcombe's interval of the difference and Cohen's h.
+
+It also states the *comparable* change — both periods on the kept (complete) days, sums put on
+the current period's length — which the metric tree and the drivers add up to, and, for a
+single day, the catalog's calendar events that day belongs to.
 """
 
 from __future__ import annotations
@@ -15,17 +19,31 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from baton.agents.attribution import tree_value
 from baton.agents.quality import incomplete_days
-from baton.agents.tools import QueryTool, failed, metric_label, number, output_of, plan_of, rows_as_dicts
-from baton.catalog.analysis_queries import CURRENT, PREVIOUS, MetricTree, metric_tree, period_suffstats
+from baton.agents.tools import (
+    QueryTool,
+    change_unit,
+    failed,
+    metric_label,
+    number,
+    output_of,
+    p_number,
+    plan_of,
+    rows_as_dicts,
+    scaled,
+    unit_of,
+)
+from baton.catalog.analysis_queries import CURRENT, PREVIOUS, MetricTree, kept_days, metric_tree, period_suffstats
 from baton.catalog.model import Catalog
 from baton.contracts.agent_outputs import Finding, QualityOutput, StatsOutput, StatTest
 from baton.contracts.common import Language
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
+from baton.contracts.semantic import SemanticQuery
 from baton.contracts.values import Assumption, KeyNumber
 from baton.errors import BatonError, InsufficientData
 from baton.messages import both, text
-from baton.stats import SuffStats, two_proportion_test, welch_t_test
+from baton.stats import SuffStats, change_test, two_proportion_test
 from baton.stats.means import TwoSampleTResult
 
 ALPHA = 0.05
@@ -45,10 +63,6 @@ def stat_test(name: str, method: str, estimate: float, ci: tuple[float, float], 
     low, high = dec(min(ci[0], estimate)), dec(max(ci[1], estimate))
     est = min(max(dec(estimate), low), high)
     return StatTest(name=name, method=method, estimate=est, ci_low=low, ci_high=high, agent="stats", **kw)
-
-
-def _p_places(p: float) -> int:
-    return 4 if p >= 0.0001 else 8
 
 
 def run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
@@ -79,10 +93,11 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     if CURRENT not in rows or PREVIOUS not in rows:
         raise InsufficientData(*both("analysis.stats_period_without_data"))
     before, after = rows[PREVIOUS], rows[CURRENT]
-    welch = welch_t_test(_suff(before), _suff(after), ALPHA)
+    welch = change_test(_suff(before), _suff(after), ALPHA)
     label = metric_label(catalog, metric, lang)
     tests, finding = _welch(welch, label, excluded, result.evidence_id, lang)
-    findings = [finding]
+    findings = [finding, _comparable(catalog, query, tree, rows, excluded, result.evidence_id, lang)]
+    findings += _events(catalog, query, result.evidence_id, lang)
     if catalog.metrics[metric].unit == "ratio" and tree.kind == "ratio":
         found = _proportion(tree, before, after, label, result.evidence_id, lang)
         if found is not None:
@@ -105,6 +120,107 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     return AgentReport(task_id=packet.task_id, status="success", result=ReportResult(summary=verdict, data=output))
 
 
+def comparable_totals(
+    tree: MetricTree, query: SemanticQuery, rows: dict[str, dict[str, Any]], excluded: list[date]
+) -> dict[str, float]:
+    """The metric in each period on the kept days, sums put on the current period's length
+    (``current days / kept days``): the basis the tree and the drivers add up to."""
+    kept = kept_days(query, excluded)
+    days = query.time_range.days
+    out: dict[str, float] = {}
+    for which in (PREVIOUS, CURRENT):
+        scale = days / kept[which] if kept[which] else 0.0
+        out[which] = tree_value(tree, {c: float(rows[which][c] or 0.0) * scale for c in tree.components})
+    return out
+
+
+def _comparable(
+    catalog: Catalog,
+    query: SemanticQuery,
+    tree: MetricTree,
+    rows: dict[str, dict[str, Any]],
+    excluded: list[date],
+    ev: str,
+    lang: Language,
+) -> Finding:
+    metric = query.metrics[0]
+    values = comparable_totals(tree, query, rows, excluded)
+    unit, places = unit_of(catalog, metric, lang)
+    before, after = values[PREVIOUS], values[CURRENT]
+    numbers = [
+        number(
+            "comparable.previous",
+            text("analysis.comparable_previous", lang),
+            scaled(catalog, metric, before),
+            unit,
+            places,
+            ev,
+        ),
+        number(
+            "comparable.current",
+            text("analysis.comparable_current", lang),
+            scaled(catalog, metric, after),
+            unit,
+            places,
+            ev,
+        ),
+        number(
+            "comparable.change",
+            text("analysis.comparable_change", lang),
+            scaled(catalog, metric, after - before),
+            change_unit(unit, lang),
+            places,
+            ev,
+        ),
+    ]
+    if before:
+        numbers.append(
+            number(
+                "comparable.change_pct",
+                text("analysis.comparable_change_pct", lang),
+                (after / before - 1) * 100,
+                "%",
+                2,
+                ev,
+            )
+        )
+    basis = text(
+        "analysis.comparable_basis_excluded" if excluded else "analysis.comparable_basis",
+        lang,
+        days=", ".join(map(str, excluded)),
+    )
+    key = "analysis.comparable_pct" if before else "analysis.comparable"
+    return Finding(
+        finding_id="stats-comparable",
+        kind="comparable",
+        summary=text(key, lang, basis=basis),
+        confidence=0.95,
+        evidence_ids=(ev,),
+        numbers=tuple(numbers),
+    )
+
+
+def _events(catalog: Catalog, query: SemanticQuery, ev: str, lang: Language) -> list[Finding]:
+    """For a single day: the calendar events (from the catalog) it belongs to, named."""
+    if query.time_range.days != 1:
+        return []
+    day = query.time_range.start
+    out: list[Finding] = []
+    for event in catalog.calendar:
+        if event.contains(day):
+            key = "analysis.event_peak" if event.peak_day == (day.month, day.day) else "analysis.event_window"
+            out.append(
+                Finding(
+                    finding_id=f"stats-event-{len(out) + 1}",
+                    kind="event",
+                    summary=text(key, lang, day=day, event=event.name.for_lang(lang)),
+                    confidence=1.0,
+                    evidence_ids=(ev,),
+                )
+            )
+    return out
+
+
 def _welch(
     welch: TwoSampleTResult, label: str, excluded: list[date], ev: str, lang: Language
 ) -> tuple[list[StatTest], Finding]:
@@ -115,7 +231,7 @@ def _welch(
     tests = [
         stat_test(
             text("analysis.stats_welch_name", lang, label=label),
-            "Welch two-sample t-test on daily values (sufficient statistics from SQL)",
+            f"{welch.method} on daily values (sufficient statistics from SQL)",
             welch.estimate,
             welch.ci or (welch.estimate, welch.estimate),
             effect_size=dec(effect) if effect is not None else None,
@@ -146,17 +262,15 @@ def _welch(
             number("stats.rel_ci_low", text("analysis.ci_low", lang), welch.relative_ci[0] * 100, "%", 2, ev),
             number("stats.rel_ci_high", text("analysis.ci_high", lang), welch.relative_ci[1] * 100, "%", 2, ev),
         ]
-    numbers += [
-        number("stats.p_value", "p", p, "p", _p_places(p), ev),
-        number("stats.cohen_d", "Cohen's d", effect or 0.0, "d", 2, ev),
-    ]
+    p_shown, p_rel = p_number("stats.p_value", "p", p, ev)
+    numbers += [p_shown, number("stats.cohen_d", "Cohen's d", effect or 0.0, "d", 2, ev)]
     significant = (welch.p_value or 1.0) < ALPHA
     key = "analysis.stats_headline" if welch.relative_change is not None else "analysis.stats_headline_p_only"
     verdict = text("analysis.stats_verdict_yes" if significant else "analysis.stats_verdict_no", lang)
     finding = Finding(
         finding_id="stats-headline",
         kind="test",
-        summary=text(key, lang, verdict=verdict),
+        summary=text(key, lang, verdict=verdict, p_rel=p_rel),
         confidence=0.95 if significant else 0.6,
         evidence_ids=(ev,),
         numbers=tuple(numbers),
@@ -189,19 +303,20 @@ def _proportion(
     )
     pp = text("analysis.unit_pp", lang)
     p = prop.p_value or 0.0
+    p_shown, p_rel = p_number("stats.rate_p", "p", p, ev)
     numbers = (
         number("stats.rate_previous", text("analysis.stats_rate_previous", lang), prop.p1 * 100, "%", 3, ev),
         number("stats.rate_current", text("analysis.stats_rate_current", lang), prop.p2 * 100, "%", 3, ev),
         number("stats.rate_diff", text("analysis.stats_rate_diff", lang), prop.estimate * 100, pp, 3, ev),
         number("stats.rate_ci_low", text("analysis.ci_low", lang), lo * 100, pp, 3, ev),
         number("stats.rate_ci_high", text("analysis.ci_high", lang), hi * 100, pp, 3, ev),
-        number("stats.rate_p", "p", p, "p", _p_places(p), ev),
+        p_shown,
         number("stats.cohen_h", "Cohen's h", prop.effect_size or 0.0, "h", 3, ev),
     )
     finding = Finding(
         finding_id="stats-proportion",
         kind="rate_test",
-        summary=text("analysis.stats_rate_finding", lang),
+        summary=text("analysis.stats_rate_finding", lang, p_rel=p_rel),
         confidence=0.95 if p < ALPHA else 0.6,
         evidence_ids=(ev,),
         numbers=numbers,

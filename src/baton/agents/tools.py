@@ -60,6 +60,18 @@ def number(
     return KeyNumber(key=key, label=label, value=dec, unit=unit, precision=precision, evidence_id=evidence_id, **fact)
 
 
+P_FLOOR = 1e-6
+"""Below this a p- or q-value is stated as a bound ("< 0.000001"), never rounded to zero."""
+
+
+def p_number(key: str, label: str, p: float, evidence_id: str, unit: str = "p") -> tuple[KeyNumber, str]:
+    """A p- or q-value as the report states it, with the relation to write before it (``<`` for
+    the bound below 1e-6, else ``=``)."""
+    if p < P_FLOOR:
+        return number(key, label, P_FLOOR, unit, 6, evidence_id), "<"
+    return number(key, label, p, unit, 4 if p >= 1e-4 else 6, evidence_id), "="
+
+
 def plan_of(packet: TaskPacket) -> SemanticQuery:
     """The semantic query the planner wrote (every analysis agent declares the ``plan`` key)."""
     raw = packet.input_data.get(PLAN_KEY)

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Literal
 
 from baton.agents.quality import incomplete_days
-from baton.agents.tools import metric_label, number, output_of, plan_of, scaled, unit_of
+from baton.agents.tools import metric_label, number, output_of, p_number, plan_of, scaled, unit_of
 from baton.catalog.analysis_queries import Factor, metric_tree
 from baton.catalog.model import Catalog
 from baton.contracts.agent_outputs import ChangePoint, Finding, QualityOutput, SqlOutput, TrendOutput
@@ -147,12 +147,12 @@ def _slope(
     high = number(
         "trend.slope_high", text("analysis.trend_slope_high", lang), max(hi, ols.estimate), per_day, digits, ev
     )
-    mk_n = number("trend.mk_p", "Mann–Kendall p", mk.p_value or 1.0, "p", 4, ev)
+    mk_n, mk_rel = p_number("trend.mk_p", "Mann–Kendall p", mk.p_value if mk.p_value is not None else 1.0, ev)
     direction: Direction = "up" if mk.trend == "increasing" else "down" if mk.trend == "decreasing" else "flat"
     finding = Finding(
         finding_id="trend-slope",
         kind="slope",
-        summary=text("analysis.trend_slope", lang, words=text(f"analysis.trend_{direction}", lang)),
+        summary=text("analysis.trend_slope", lang, words=text(f"analysis.trend_{direction}", lang), p_rel=mk_rel),
         confidence=0.7,
         evidence_ids=(ev,),
         numbers=(slope, low, high, mk_n),

@@ -689,7 +689,7 @@ class _ChainBuilder:
             input_task_id=self._prev_tid(),
             title="2026 年 6 月 GMV 环比下降分析",
             answer="6 月 GMV 环比下降，主要由新用户转化下降驱动；订单表与埋点的 GMV 存在矛盾，两值并列报告。",
-            sections=(ReportSection(heading="结论", body="见关键数字与矛盾说明。"),),
+            sections=(ReportSection(kind="method", heading="结论", items=("见关键数字与矛盾说明。",)),),
             key_metrics=(revenue,),
             limitations=("2026-06-18 分区不完整",),
             findings=(Finding(finding_id=f"f-{step}", summary="6月 GMV 为 {num:revenue_report}", numbers=(revenue,)),),

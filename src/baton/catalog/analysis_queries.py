@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Literal
 
 from sqlglot import exp
 
 from baton.catalog.compiler import PERIOD, CompiledQuery, Dialect, compile_query, leaf_alias
 from baton.catalog.model import Catalog
-from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
+from baton.contracts.semantic import Comparison, MemberFilter, SemanticQuery, TimeRange
 
 TreeKind = Literal["product", "ratio", "simple"]
 CURRENT, PREVIOUS = "current", "previous"
@@ -135,24 +135,42 @@ def _num(value: float) -> exp.Expr:
     return exp.Literal.number(repr(float(value)))
 
 
-def _which(column: exp.Expr, current: TimeRange, previous: TimeRange) -> exp.Expr:
+def _which(column: exp.Expr, current: TimeRange) -> exp.Expr:
     return exp.Case(
         ifs=[exp.If(this=_between(column.copy(), current.start, current.end), true=exp.Literal.string(CURRENT))],
         default=exp.Literal.string(PREVIOUS),
     )
 
 
-def _in_periods(column: exp.Expr, current: TimeRange, previous: TimeRange) -> exp.Expr:
-    return exp.or_(
+def _in_comparison(column: exp.Expr, comparison: Comparison) -> exp.Expr:
+    """The comparison's days: its range, or the listed days of a same-weekday comparison."""
+    if comparison.kind == "same_weekday":
+        return column.copy().isin(*[_date(d) for d in comparison.dates()])
+    return _between(column.copy(), comparison.range.start, comparison.range.end)
+
+
+def _in_periods(column: exp.Expr, current: TimeRange, comparison: Comparison, excluded: Sequence[date]) -> exp.Expr:
+    """Rows of the current period or the comparison, without the excluded (incomplete) days:
+    a day left out is left out of every total, test and share computed from these rows."""
+    inside = exp.or_(
         exp.paren(_between(column.copy(), current.start, current.end)),
-        exp.paren(_between(column.copy(), previous.start, previous.end)),
+        exp.paren(_in_comparison(column, comparison)),
     )
-
-
-def _not_excluded(column: exp.Expr, excluded: Sequence[date]) -> exp.Expr | None:
     if not excluded:
-        return None
-    return exp.not_(column.copy().isin(*[_date(d) for d in sorted(set(excluded))]))
+        return inside
+    return exp.and_(exp.paren(inside), exp.not_(column.copy().isin(*[_date(d) for d in sorted(set(excluded))])))
+
+
+def kept_days(query: SemanticQuery, excluded: Sequence[date]) -> dict[str, int]:
+    """Days each period keeps once ``excluded`` days are left out ("current"/"previous")."""
+    assert query.comparison is not None
+    cur = query.time_range
+    current = [cur.start + timedelta(days=i) for i in range(cur.days)]
+    gone = set(excluded)
+    return {
+        CURRENT: sum(d not in gone for d in current),
+        PREVIOUS: sum(d not in gone for d in query.comparison.dates()),
+    }
 
 
 def _sub(query: exp.Expr, alias: str = "d") -> exp.Expr:
@@ -255,8 +273,8 @@ def daily_series(
 
 def _both_periods(
     catalog: Catalog, query: SemanticQuery, tree: MetricTree, dims: Sequence[str], dialect: Dialect
-) -> tuple[TimeRange, TimeRange, CompiledQuery]:
-    """The current and comparison periods, and the daily components over the span of both."""
+) -> tuple[TimeRange, Comparison, CompiledQuery]:
+    """The current period, the comparison, and the daily components over the span of both."""
     assert query.comparison is not None
     cur, prev = query.time_range, query.comparison.range
     compiled = compile_components(
@@ -269,7 +287,27 @@ def _both_periods(
         dims=dims,
         dialect=dialect,
     )
-    return cur, prev, compiled
+    return cur, query.comparison, compiled
+
+
+def _suffstats(y: str, prefix: str = "") -> list[exp.Expr]:
+    """n, Σ(y−K), Σ(y−K)² and K of column ``y`` (K its mean, from the window column ``k_<y>``)."""
+    dev = exp.Sub(this=_col(y), expression=_col(f"k_{y}"))
+    return [
+        exp.func("COUNT", _col(y)).as_(f"{prefix}n"),
+        exp.func("SUM", dev.copy()).as_(f"{prefix}s"),
+        exp.func("SUM", exp.Mul(this=exp.paren(dev.copy()), expression=exp.paren(dev.copy()))).as_(f"{prefix}ss"),
+        exp.func("MAX", _col(f"k_{y}")).as_(f"{prefix}k"),
+    ]
+
+
+def _with_shifts(source: str, ys: Sequence[str], partition: Sequence[str]) -> exp.Select:
+    """``source`` with each y's mean over both periods (per member) as ``k_<y>``: sums are taken
+    around a value next to the data and keep their digits."""
+    shifts = [
+        exp.Window(this=exp.func("AVG", _col(y)), partition_by=[_col(p) for p in partition]).as_(f"k_{y}") for y in ys
+    ]
+    return exp.select(exp.Star(), *shifts).from_(source)
 
 
 def period_suffstats(
@@ -280,46 +318,43 @@ def period_suffstats(
     excluded_days: Sequence[date] = (),
     dialect: Dialect = "duckdb",
 ) -> BuiltQuery:
-    """Per period: days, component totals, and n, Σ(y−K), Σ(y−K)², K of the daily metric value y.
+    """Per period: days kept, component totals, and n, Σ(y−K), Σ(y−K)², K of the daily metric value y.
 
-    K is the mean of y over both periods, computed in SQL (a window), so the sums are taken
-    around a value next to the data and keep their digits. Excluded (incomplete) days are left
-    out of the daily statistics but not out of the totals.
+    Excluded (incomplete) days are left out of everything — the totals as well as the daily
+    statistics — so the headline, the tests and the metric tree compare the same days.
     """
-    cur, prev, compiled = _both_periods(catalog, query, tree, (), dialect)
-    keep = _not_excluded(_col(PERIOD), excluded_days)
-    y = _factor_value(tree.value)
-    if keep is not None:
-        y = exp.Case(ifs=[exp.If(this=keep, true=y)], default=exp.null())
+    cur, comparison, compiled = _both_periods(catalog, query, tree, (), dialect)
     base = (
         exp.select(
-            _which(_col(PERIOD), cur, prev).as_(WHICH),
+            _which(_col(PERIOD), cur).as_(WHICH),
             *[exp.func("COALESCE", _col(c), exp.Literal.number(0)).as_(c) for c in tree.components],
         )
-        .select(y.as_("y"), append=True)
+        .select(_factor_value(tree.value).as_("y"), append=True)
         .from_(_sub(compiled.expression))
-        .where(_in_periods(_col(PERIOD), cur, prev))
+        .where(_in_periods(_col(PERIOD), cur, comparison, excluded_days))
     )
-    shifted = exp.select(exp.Star(), exp.Window(this=exp.func("AVG", _col("y")), partition_by=[]).as_("k")).from_(
-        base.subquery("b")
-    )
-    dev = exp.Sub(this=_col("y"), expression=_col("k"))
     final = (
         exp.select(
             _col(WHICH),
             exp.func("COUNT", exp.Star()).as_("days"),
             *[exp.func("SUM", _col(c)).as_(c) for c in tree.components],
-            exp.func("COUNT", _col("y")).as_("n"),
-            exp.func("SUM", dev.copy()).as_("s"),
-            exp.func("SUM", exp.Mul(this=exp.paren(dev.copy()), expression=exp.paren(dev.copy()))).as_("ss"),
-            exp.func("MAX", _col("k")).as_("k"),
+            *_suffstats("y"),
         )
-        .from_(shifted.subquery("w"))
+        .from_(_with_shifts("b", ["y"], []).subquery("w"))
         .group_by(_col(WHICH))
         .order_by(_col(WHICH))
+        .with_("b", as_=base)
     )
     columns = (WHICH, "days", *tree.components, "n", "s", "ss", "k")
     return BuiltQuery("period_suffstats", final, columns, compiled)
+
+
+def _own_value(f: Factor) -> exp.Expr:
+    """A factor's own daily value for a member: its value, or for a mix factor its weight (the
+    member's share of the denominator)."""
+    if f.role == "mix":
+        return _div(_col(f.num), _col(f"tot_{f.num}"))
+    return _factor_value(f)
 
 
 def drilldown(
@@ -331,59 +366,54 @@ def drilldown(
     excluded_days: Sequence[date] = (),
     dialect: Dialect = "duckdb",
 ) -> BuiltQuery:
-    """Per member of ``dims`` and period: component totals, and for every factor the sufficient
-    statistics of the daily value y = factor(member) / factor(rest of the data).
+    """Per member of ``dims`` and period: component totals over the kept days, and for every
+    factor the sufficient statistics of two daily values —
 
-    A member whose y moved between the periods moved differently from everything else; a
-    change shared by all members (a promotion, the calendar) leaves y unchanged. Rows are
-    members × 2, never raw data.
+    * ``o<i>``: the member's own factor value (a mix factor: its weight), for the test of the
+      member's own change, which an effect elsewhere cannot move;
+    * ``r<i>`` (not for a mix factor): factor(member) / factor(rest), for the test that the
+      member moved differently from the rest (a change everybody shared, a promotion or the
+      calendar, leaves it flat).
+
+    Excluded (incomplete) days are left out of every total and statistic. Rows are members × 2,
+    never raw data.
     """
-    cur, prev, compiled = _both_periods(catalog, query, tree, dims, dialect)
+    cur, comparison, compiled = _both_periods(catalog, query, tree, dims, dialect)
     comps = tree.components
     zero = exp.Literal.number(0)
     cells = exp.select(
         _col(PERIOD), *[_col(d) for d in dims], *[exp.func("COALESCE", _col(c), zero).as_(c) for c in comps]
     ).from_(_sub(compiled.expression))
-    cells = cells.where(_in_periods(_col(PERIOD), cur, prev))
+    cells = cells.where(_in_periods(_col(PERIOD), cur, comparison, excluded_days))
     totals = (
         exp.select(_col(PERIOD), *[exp.func("SUM", _col(c)).as_(f"tot_{c}") for c in comps])
         .from_("cells")
         .group_by(_col(PERIOD))
     )
-    keep = _not_excluded(_col(PERIOD), excluded_days)
     joined = exp.select(
         _col(PERIOD, "c"),
         *[_col(d, "c") for d in dims],
-        _which(_col(PERIOD, "c"), cur, prev).as_(WHICH),
+        _which(_col(PERIOD, "c"), cur).as_(WHICH),
         *[_col(c, "c") for c in comps],
+        *[_col(f"tot_{c}", "t") for c in comps],
         *[exp.Sub(this=_col(f"tot_{c}", "t"), expression=_col(c, "c")).as_(f"rest_{c}") for c in comps],
     ).from_(exp.to_table("cells").as_("c"))
     joined = joined.join(
         exp.to_table("totals").as_("t"), on=exp.EQ(this=_col(PERIOD, "c"), expression=_col(PERIOD, "t"))
     )
     ys: list[exp.Expr] = []
+    names: list[str] = []
     for i, f in enumerate(tree.factors):
-        y = _member_vs_rest(f)
-        if keep is not None:
-            y = exp.Case(ifs=[exp.If(this=keep.copy(), true=y)], default=exp.null())
-        ys.append(y.as_(f"y{i}"))
+        ys.append(_own_value(f).as_(f"o{i}"))
+        names.append(f"o{i}")
+        if f.role != "mix":  # a weight is already relative to the whole: its own test is the test
+            ys.append(_member_vs_rest(f).as_(f"r{i}"))
+            names.append(f"r{i}")
     with_y = exp.select(exp.Star(), *ys).from_("joined")
-    part = [_col(d) for d in dims]
-    shifts = [
-        exp.Window(this=exp.func("AVG", _col(f"y{i}")), partition_by=[p.copy() for p in part]).as_(f"k{i}")
-        for i in range(len(tree.factors))
-    ]
-    shifted = exp.select(exp.Star(), *shifts).from_("with_y")
     aggs: list[exp.Expr] = [exp.func("COUNT", exp.Star()).as_("days")]
     aggs += [exp.func("SUM", _col(c)).as_(c) for c in comps]
-    for i in range(len(tree.factors)):
-        dev = exp.Sub(this=_col(f"y{i}"), expression=_col(f"k{i}"))
-        aggs += [
-            exp.func("COUNT", _col(f"y{i}")).as_(f"n{i}"),
-            exp.func("SUM", dev.copy()).as_(f"s{i}"),
-            exp.func("SUM", exp.Mul(this=exp.paren(dev.copy()), expression=exp.paren(dev.copy()))).as_(f"ss{i}"),
-            exp.func("MAX", _col(f"k{i}")).as_(f"k{i}"),
-        ]
+    for name in names:
+        aggs += _suffstats(name, f"{name}_")
     final = (
         exp.select(*[_col(d) for d in dims], _col(WHICH), *aggs)
         .from_("shifted")
@@ -395,14 +425,8 @@ def drilldown(
         ("totals", totals),
         ("joined", joined),
         ("with_y", with_y),
-        ("shifted", shifted),
+        ("shifted", _with_shifts("with_y", names, dims)),
     ):
         final = final.with_(name, as_=cte)
-    columns = (
-        *dims,
-        WHICH,
-        "days",
-        *comps,
-        *[f"{p}{i}" for i in range(len(tree.factors)) for p in ("n", "s", "ss", "k")],
-    )
+    columns = (*dims, WHICH, "days", *comps, *[f"{y}_{p}" for y in names for p in ("n", "s", "ss", "k")])
     return BuiltQuery("drilldown:" + "×".join(dims), final, columns, compiled)

@@ -158,7 +158,7 @@ def _answer_question(
         from baton.cli.render import render_answer
 
         console = _console()
-        render_answer(answer, console)
+        render_answer(answer, console, catalog=session.catalog)
         if delivery.chart_png is not None:
             console.print(text("cli.chart_saved", answer.language, path=str(delivery.chart_png)))
     if delivery.stdout is not None:

@@ -1,18 +1,25 @@
-"""Terminal rendering of an Answer — of any kind of run: the answer first, then the ranked
-drivers (an analysis), the result table, SQL, definitions, freshness, assumptions, handoffs."""
+"""Terminal rendering of an Answer — of any kind of run: the answer first, then (an analysis)
+its sections under a rule each with the ranked drivers in theirs, the result table, SQL,
+definitions, freshness, assumptions, handoffs. Every text from data is a rich ``Text``, so
+no markup in it is interpreted."""
 
 from __future__ import annotations
 
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
+from rich.rule import Rule
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from baton.catalog.model import Catalog
+from baton.contracts.agent_outputs import Driver, ReportSection
 from baton.contracts.answer import Answer
 from baton.contracts.common import Language
 from baton.messages import text
+from baton.numbers import display, format_number, format_probability, format_signed_percent
+from baton.report.analysis import analysis_sections, factor_text, members_text
 
 _LABELS = (
     "answer",
@@ -40,7 +47,8 @@ def _labels(language: Language) -> dict[str, str]:
 _STYLE = {"answered": "green", "clarification_needed": "yellow", "refused": "red", "failed": "red"}
 
 
-def render_answer(answer: Answer, console: Console) -> None:
+def render_answer(answer: Answer, console: Console, *, catalog: Catalog | None = None) -> None:
+    """Print ``answer``; ``catalog`` (when given) names the drivers' members and factors."""
     lang = answer.language
     t = _labels(lang)
     title = t["analysis"] if answer.handoffs else t["answer"]
@@ -54,8 +62,13 @@ def render_answer(answer: Answer, console: Console) -> None:
         console.print(f"[dim]{t['error']}: {escape(answer.error.code)}[/dim]")
     if answer.suggestions:
         console.print(Text(f"{t['suggest']}: " + ", ".join(answer.suggestions)))
-    if answer.drivers:
-        _drivers(answer, console)
+    sections = analysis_sections(answer)
+    for section in sections:
+        _section(section, console)
+        if section.kind == "drivers" and answer.drivers:
+            _drivers(answer, console, catalog)
+    if answer.drivers and not any(s.kind == "drivers" for s in sections):
+        _drivers(answer, console, catalog)
     if answer.result is not None:
         table = Table(title=t["table"] + (" " + t["truncated"] if answer.result.truncated else ""), show_lines=False)
         for col in answer.result.columns:
@@ -76,27 +89,52 @@ def render_answer(answer: Answer, console: Console) -> None:
         console.print(Panel(Group(*lines), title=t["metrics"]))
     if answer.data_freshness:
         console.print(Text(answer.data_freshness))
-    if answer.assumptions:
+    if answer.assumptions and not sections:  # an analysis states them in its sections
         console.print(Panel(Group(*[Text("• " + a) for a in answer.assumptions]), title=t["assumptions"]))
     if answer.handoffs:
         console.print(Text(f"{t['handoffs']}: " + ", ".join(f"{h.step}.{h.agent} {h.tokens}" for h in answer.handoffs)))
     console.print(f"[dim]{t['run']}: {escape(answer.run_id)}[/dim]")
 
 
-def _drivers(answer: Answer, console: Console) -> None:
-    table = Table(title=text("cli.drivers", answer.language))
+def _section(section: ReportSection, console: Console) -> None:
+    """A heading rule, then one bullet per item (wrapped lines hang under the text)."""
+    console.print(Rule(Text(section.heading, style="bold"), align="left"))
+    items = Table.grid(padding=(0, 1))
+    items.add_column(no_wrap=True)
+    items.add_column()
+    for item in section.items:
+        items.add_row(Text("•"), Text(item))
+    console.print(items)
+
+
+def _drivers(answer: Answer, console: Console, catalog: Catalog | None) -> None:
+    lang = answer.language
+    table = Table(title=text("cli.drivers", lang))
     for name in _DRIVER_COLUMNS:
-        table.add_column(text(f"cli.driver_{name}", answer.language))
+        table.add_column(text(f"cli.driver_{name}", lang), justify="left" if name in ("members", "factor") else "right")
     for d in answer.drivers:
         table.add_row(
-            " × ".join(f"{k}={v}" for k, v in d.members.items()),
-            d.factor,
-            f"{d.change:,.4g}",
-            f"{d.share_of_change:.1%}",
-            f"{d.q_value:.2g}" if d.q_value is not None else "",
-            f"[{d.ci.low:+.1%}, {d.ci.high:+.1%}]" if d.ci is not None else "",
+            *(
+                Text(cell)
+                for cell in (
+                    members_text(d.members, catalog, lang),
+                    factor_text(d.factor, catalog, lang),
+                    display(d.contribution) if d.contribution is not None else format_number(d.change, "number", lang),
+                    format_number(d.share_of_change, "ratio", lang),
+                    format_probability(d.q_value) if d.q_value is not None else "",
+                    _interval(d, lang),
+                )
+            )
         )
     console.print(table)
+
+
+def _interval(d: Driver, lang: Language) -> str:
+    """The driver's 95% interval as a range of relative changes: ``-51.92% 至 -37.95%``."""
+    if d.ci is None:
+        return ""
+    low, high = (format_signed_percent(v, lang) for v in d.ci)
+    return text("report.range", lang, low=low, high=high)
 
 
 def _cell(value: object, lang: str) -> str:

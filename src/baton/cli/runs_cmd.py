@@ -15,6 +15,7 @@ import typer
 from baton.cli.errors import reported
 
 if TYPE_CHECKING:
+    from baton.catalog.model import Catalog
     from baton.contracts.answer import Answer
     from baton.orchestrator.session import Session
 
@@ -60,7 +61,9 @@ def list_runs(
 def show(run_id: str, config: ConfigOpt = None, as_json: JsonOpt = False) -> None:
     """A run's answer and the evidence every number cites."""
     with reported(as_json=as_json):
-        state = _session(config).store.load(run_id)
+        session = _session(config)
+        state = session.store.load(run_id)
+        catalog = session.catalog if not as_json else None
     if as_json:
         print(state.model_dump_json(indent=2))
         return
@@ -71,7 +74,7 @@ def show(run_id: str, config: ConfigOpt = None, as_json: JsonOpt = False) -> Non
 
     console = Console()
     if state.answer is not None:
-        render_answer(state.answer, console)
+        render_answer(state.answer, console, catalog=catalog)
     else:
         console.print(f"{state.run_id}: {state.status} at step {state.step}")
     table = Table(title="evidence")
@@ -148,8 +151,9 @@ def _maybe_json(body: str | None) -> object:
 def resume(run_id: str, config: ConfigOpt = None, as_json: JsonOpt = False) -> None:
     """Continue a run from its last completed step (completed steps are not re-run)."""
     with reported(as_json=as_json):
-        answer = _session(config).resume(run_id)
-    _print_answer(answer, as_json)
+        session = _session(config)
+        answer = session.resume(run_id)
+    _print_answer(answer, as_json, session.catalog)
 
 
 @runs_app.command("replay")
@@ -196,10 +200,10 @@ def replay(
             )
         )
         return
-    _print_answer(answer, as_json)
+    _print_answer(answer, as_json, session.catalog)
 
 
-def _print_answer(answer: Answer, as_json: bool) -> None:
+def _print_answer(answer: Answer, as_json: bool, catalog: Catalog | None = None) -> None:
     if as_json:
         print(answer.model_dump_json(indent=2))
         return
@@ -207,4 +211,4 @@ def _print_answer(answer: Answer, as_json: bool) -> None:
 
     from baton.cli.render import render_answer
 
-    render_answer(answer, Console())
+    render_answer(answer, Console(), catalog=catalog)

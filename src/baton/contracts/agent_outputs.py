@@ -35,6 +35,8 @@ FindingKind = Literal[
     "driver",
     "no_driver",
     "metric_tree",
+    "comparable",
+    "event",
     "other",
 ]
 """What a finding is about, so the report picks findings by kind, never by id or wording."""
@@ -259,19 +261,33 @@ class TrendOutput(AgentOutputBase):
 
 
 class Driver(BaseModel):
-    """A member (or pair of members) whose change in one factor of the metric tree explains
-    part of the metric's change; made by the insight agent, shown by the Answer as is."""
+    """A member (or pair of members) whose change in one factor of the metric tree makes part
+    of the metric's change; made by the insight agent, shown by the Answer as is.
+
+    ``change`` is the member's contribution (LMDI for sums, shift-share for ratios): the
+    contributions of a dimension's members add up to the total change. ``stance`` says how the
+    report may speak of it: a ``driver`` moved the metric the way it changed, an ``offset``
+    against it (both when the change is significant), a ``contribution`` when the change
+    itself is not significant (a part of the movement, not a reason)."""
 
     model_config = _FROZEN
 
     members: dict[str, str] = Field(min_length=1, description="dimension -> member")
     factor: str = Field(min_length=1, description="the metric-tree factor that moved")
+    role: Literal["factor", "rate", "mix"] = Field(
+        default="factor", description="rate: within-member rate; mix: the member's weight in the denominator"
+    )
+    stance: Literal["driver", "offset", "contribution"] = "driver"
     change: float = Field(description="contribution to the metric's change, in the metric's unit")
-    share_of_change: float = Field(description="change / total change (negative: an offset)")
+    share_of_change: float = Field(description="change / total change (above 1 or negative: offsets exist)")
+    before: float | None = Field(default=None, description="the factor (a mix: the member's weight) before")
+    after: float | None = Field(default=None, description="the factor (a mix: the member's weight) after")
     factor_change: float | None = Field(default=None, description="the member's own relative change of the factor")
     excess_relative_change: float | None = Field(default=None, description="relative change against the rest")
-    p_value: float | None = Field(default=None, ge=0, le=1)
-    ci: Interval | None = Field(default=None, description="95% interval of excess_relative_change")
+    p_value: float | None = Field(
+        default=None, ge=0, le=1, description="max of the own-change and against-the-rest tests (both must hold)"
+    )
+    ci: Interval | None = Field(default=None, description="95% interval of the member's own relative change")
     q_value: float | None = Field(default=None, ge=0, le=1)
     significant: bool = False
     evidence_ids: tuple[str, ...] = ()
@@ -295,11 +311,24 @@ class InsightOutput(AgentOutputBase):
         return self.facts
 
 
+SectionKind = Literal[
+    "drivers", "offsets", "tree", "tests", "trend", "quality", "excluded", "assumptions", "definition", "method"
+]
+"""What a report section holds, so every renderer (terminal, Markdown, HTML) can lay it out."""
+
+
 class ReportSection(BaseModel):
+    """One section of an analysis report: a heading and its items (one sentence or line each)."""
+
     model_config = _FROZEN
 
+    kind: SectionKind
     heading: str
-    body: str
+    items: tuple[str, ...] = Field(min_length=1)
+
+    @property
+    def body(self) -> str:
+        return "\n".join(self.items)
 
 
 class ReportOutput(AgentOutputBase):

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from baton.contracts.agent_outputs import Driver, QualityFlag, ReportedFinding, StatTest
+from baton.contracts.agent_outputs import Driver, QualityFlag, ReportedFinding, ReportSection, StatTest
 from baton.contracts.gate import GateDecision
 from baton.contracts.semantic import Language, SemanticQuery
 
@@ -89,9 +89,17 @@ class Answer(BaseModel):
     gate: GateDecision | None = Field(default=None, description="the output gate's decision on the answer text")
     partial: bool = Field(default=False, description="stopped early (e.g. a budget); what finished is kept")
     # analysis (``baton analyze``): empty for a simple ``ask``
+    sections: list[ReportSection] = Field(
+        default_factory=list, description="the analysis report after its summary (``answer``): drivers, tests, …"
+    )
     drivers: list[Driver] = Field(default_factory=list)
     findings: list[ReportedFinding] = Field(default_factory=list)
     tests: list[StatTest] = Field(default_factory=list)
     quality_flags: list[QualityFlag] = Field(default_factory=list)
     excluded_paths: list[str] = Field(default_factory=list)
     handoffs: list[HandoffInfo] = Field(default_factory=list)
+
+    def narrative(self) -> str:
+        """Everything the answer says in words: the summary, then every section's items (what
+        the output gate checks)."""
+        return "\n".join([self.answer, *(item for s in self.sections for item in (s.heading, *s.items))])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -44,11 +44,23 @@ class TimeRange(BaseModel):
 
 class Comparison(BaseModel):
     """The period the question's period is compared with: the one before it, the same period a
-    year earlier, or one the question names ("Q2 compared with Q1")."""
+    year earlier, one the question names ("Q2 compared with Q1"), or — for a single day — its
+    usual level: the same weekday in the weeks of ``range`` (every 7th day back from its end)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    kind: Literal["previous_period", "same_period_last_year", "custom"]
+    kind: Literal["previous_period", "same_period_last_year", "custom", "same_weekday"]
     range: TimeRange
+
+    def contains(self, day: date) -> bool:
+        """Whether ``day`` is one of the comparison's days."""
+        if not self.range.start <= day <= self.range.end:
+            return False
+        return self.kind != "same_weekday" or (self.range.end - day).days % 7 == 0
+
+    def dates(self) -> tuple[date, ...]:
+        """Every day of the comparison, in order."""
+        span = (self.range.start + timedelta(days=i) for i in range(self.range.days))
+        return tuple(d for d in span if self.contains(d))
 
 
 class Correction(BaseModel):

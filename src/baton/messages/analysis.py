@@ -46,43 +46,51 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "日序列（证据 {evidence}）：按天汇总 {components}，{start} 至 {end}",
     ),
     "daily_series_note": ("rows are the daily series (evidence {evidence})", "rows 为日序列（证据 {evidence}）"),
-    "comparison_previous_period": (
-        "The comparison period is {start} to {end} (previous period).",
-        "对比期为 {start} 至 {end}（环比）。",
-    ),
-    "comparison_custom": (
-        "The comparison period is {start} to {end} (the period the question names).",
-        "对比期为 {start} 至 {end}（问题中指定的期间）。",
-    ),
-    "comparison_same_period_last_year": (
-        "The comparison period is {start} to {end} (same period last year).",
-        "对比期为 {start} 至 {end}（同比）。",
-    ),
     # quality agent -------------------------------------------------------------------------
     "quality_summary": ("Ran {checks} checks; {flags} flags.", "运行 {checks} 项检查，{flags} 个问题。"),
     "quality_no_freshness": (
-        "stale: no freshness information for the analysed periods",
-        "stale: 分析期内没有该表的数据更新信息",
+        "no freshness information for the analysed periods",
+        "分析期内没有该表的数据更新信息",
     ),
     "quality_stale_in_period": (
-        "stale: data only reaches {day}; the analysis runs to {last}",
-        "stale: 数据只更新到 {day}，分析期截至 {last}",
+        "data only reaches {day}; the analysis runs to {last}",
+        "数据只更新到 {day}，分析期截至 {last}",
     ),
     "quality_stale_assumption": ("Days after {day} are treated as having no data.", "{day} 之后的日期按无数据处理。"),
-    "quality_stale_lag": ("stale: data lags {lag} days (up to {day})", "stale: 数据滞后 {lag} 天（截至 {day}）"),
+    "quality_stale_lag": ("data lags {lag} days (up to {day})", "数据滞后 {lag} 天（截至 {day}）"),
     "quality_freshness": ("Data up to (loaded at): {tables}", "数据更新至（加载时间）：{tables}"),
     "quality_completeness_label": ("{table} {day} completeness", "{table} {day} 完整度"),
     "quality_current": ("current period", "本期"),
     "quality_comparison": ("comparison period", "对比期"),
     "quality_incomplete": (
-        "incomplete: {rows} rows, about {share} of the same weekday in earlier weeks ({where})",
-        "incomplete: 行数 {rows}，约为同星期前几周的 {share}（{where}）",
+        "{rows} rows, about {share} of the same weekday in earlier weeks ({where})",
+        "行数 {rows}，约为同星期前几周的 {share}（{where}）",
     ),
     "quality_incomplete_assumption": (
-        "{table} on {day} is incomplete (about {share} of the usual rows for that weekday): it is left out of "
-        "the daily tests; period totals use the data as loaded and may be understated.",
-        "{day} 的 {table} 数据不完整（约为同星期常规量的 {share}）：日均值检验剔除该日；期间合计按已加载数据计算，可能偏低。",
+        "{table} on {day} is incomplete (about {share} of the usual rows for that weekday): the day is left out "
+        "of every comparison (headline change, tests, metric tree, drivers); {direction}",
+        "{day} 的 {table} 数据不完整（约为同星期常规量的 {share}）：该日在所有比较中剔除（总体变化、检验、指标树、"
+        "驱动因素）；{direction}",
     ),
+    "quality_bias_low": (
+        "as loaded, {label} for that day is understated ({table} enters it as {part}).",
+        "按已加载数据，该日的{label}偏低（{table} 是其{part}）。",
+    ),
+    "quality_bias_high": (
+        "as loaded, {label} for that day is overstated ({table} enters it as the denominator).",
+        "按已加载数据，该日的{label}偏高（{table} 是其分母）。",
+    ),
+    "quality_bias_either": (
+        "as loaded, {label} for that day may be off in either direction ({table} holds both its numerator and "
+        "its denominator).",
+        "按已加载数据，该日的{label}可能偏高也可能偏低（{table} 同时提供分子与分母）。",
+    ),
+    "quality_bias_none": (
+        "{label} itself does not read {table}; only the factors of its metric tree that do are affected.",
+        "{label}本身不读取 {table}，只影响指标树中读取该表的因子。",
+    ),
+    "quality_part_numerator": ("the numerator", "分子"),
+    "quality_part_whole": ("its source", "数据来源"),
     "quality_incomplete_finding": (
         "{table} on {day} holds only about {num:{key}} of its usual rows.",
         "{table} 在 {day} 只加载了约 {num:{key}} 的数据。",
@@ -92,23 +100,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{table} 在分析期内 {days} 天数据完整。",
     ),
     "quality_nulls": (
-        "nulls: {column} is empty on {missing} rows ({share})",
-        "nulls: {column} 有 {missing} 行为空（{share}）",
+        "{column} is empty on {missing} rows ({share})",
+        "{column} 有 {missing} 行为空（{share}）",
     ),
     "quality_nulls_assumption": (
         "Rows with an empty {column} belong to no {column} member.",
         "{column} 为空的行不属于任何 {column} 成员。",
     ),
     "quality_duplicates": (
-        "duplicates: {rows} rows repeat the key ({keys})",
-        "duplicates: 键 ({keys}) 有 {rows} 行重复",
+        "{rows} rows repeat the key ({keys})",
+        "键 ({keys}) 有 {rows} 行重复",
     ),
     "quality_duplicates_assumption": ("Duplicate rows are counted as they are.", "重复行按原样计入。"),
     "quality_late_label": ("{table} late updates", "{table} 晚到更新占比"),
     "quality_late": (
-        "late_arriving: about {share} of rows are updated more than {lag} days after their date (e.g. refunds); "
+        "about {share} of rows are updated more than {lag} days after their date (e.g. refunds); "
         "the last days of the period may still change",
-        "late_arriving: 约 {share} 的行在其日期 {lag} 天后仍被更新（如退款），本期末几天可能仍会变化",
+        "约 {share} 的行在其日期 {lag} 天后仍被更新（如退款），本期末几天可能仍会变化",
     ),
     "quality_late_assumption": (
         "The last days of the period are taken as loaded, as if final.",
@@ -136,11 +144,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "stats_verdict_no": ("; the change is not significant.", "，变化不显著。"),
     "stats_headline": (
         "The daily mean changed by {num:stats.rel_change} (95% CI {num:stats.rel_ci_low} to "
-        "{num:stats.rel_ci_high}), p = {num:stats.p_value}, Cohen's d = {num:stats.cohen_d}{verdict}",
+        "{num:stats.rel_ci_high}), p {p_rel} {num:stats.p_value}, Cohen's d = {num:stats.cohen_d}{verdict}",
         "日均值相对变化 {num:stats.rel_change}（95% 区间 {num:stats.rel_ci_low} 至 {num:stats.rel_ci_high}），"
-        "p = {num:stats.p_value}，Cohen's d = {num:stats.cohen_d}{verdict}",
+        "p {p_rel} {num:stats.p_value}，Cohen's d = {num:stats.cohen_d}{verdict}",
     ),
-    "stats_headline_p_only": ("Daily mean change: p = {num:stats.p_value}.", "日均值变化：p = {num:stats.p_value}。"),
+    "stats_headline_p_only": (
+        "Daily mean change: p {p_rel} {num:stats.p_value}.",
+        "日均值变化：p {p_rel} {num:stats.p_value}。",
+    ),
     "stats_rate_name": ("{label}: current vs comparison", "{label}：本期 vs 对比期"),
     "stats_rate_previous": ("comparison rate", "对比期比率"),
     "stats_rate_current": ("current rate", "本期比率"),
@@ -148,10 +159,35 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "stats_rate_finding": (
         "The rate moved from {num:stats.rate_previous} to {num:stats.rate_current}, a difference of "
         "{num:stats.rate_diff} (Newcombe 95% CI {num:stats.rate_ci_low} to {num:stats.rate_ci_high}), "
-        "p = {num:stats.rate_p}, Cohen's h = {num:stats.cohen_h}.",
+        "p {p_rel} {num:stats.rate_p}, Cohen's h = {num:stats.cohen_h}.",
         "比率由 {num:stats.rate_previous} 变为 {num:stats.rate_current}，差 {num:stats.rate_diff}（Newcombe 95% 区间 "
-        "{num:stats.rate_ci_low} 至 {num:stats.rate_ci_high}），p = {num:stats.rate_p}，Cohen's h = {num:stats.cohen_h}。",
+        "{num:stats.rate_ci_low} 至 {num:stats.rate_ci_high}），p {p_rel} {num:stats.rate_p}，Cohen's h = {num:stats.cohen_h}。",
     ),
+    "comparable_previous": ("comparison period, comparable days", "对比期（可比口径）"),
+    "comparable_current": ("current period, comparable days", "本期（可比口径）"),
+    "comparable_change": ("change, comparable days", "变化量（可比口径）"),
+    "comparable_change_pct": ("relative change, comparable days", "变化率（可比口径）"),
+    "comparable_basis": (
+        "both periods per day, put on the current period's length",
+        "两期按日均折算到本期天数",
+    ),
+    "comparable_basis_excluded": (
+        "both periods per complete day (left out: {days}), put on the current period's length",
+        "两期按完整日的日均（剔除 {days}）折算到本期天数",
+    ),
+    "comparable_pct": (
+        "On comparable days ({basis}): {num:comparable.current} vs {num:comparable.previous}, change "
+        "{num:comparable.change} ({num:comparable.change_pct}).",
+        "可比口径（{basis}）：{num:comparable.current} vs {num:comparable.previous}，变化 {num:comparable.change}"
+        "（{num:comparable.change_pct}）。",
+    ),
+    "comparable": (
+        "On comparable days ({basis}): {num:comparable.current} vs {num:comparable.previous}, change "
+        "{num:comparable.change}.",
+        "可比口径（{basis}）：{num:comparable.current} vs {num:comparable.previous}，变化 {num:comparable.change}。",
+    ),
+    "event_peak": ("{day} is the peak day of {event} (catalog calendar).", "{day} 是{event}的高峰日（目录日历）。"),
+    "event_window": ("{day} falls within {event} (catalog calendar).", "{day} 处于{event}期间（目录日历）。"),
     # trend agent ----------------------------------------------------------------------------
     "trend_per_day": ("{unit}/day", "{unit}/天"),
     "trend_slope_label": ("{label} daily slope, current period", "{label} 本期日斜率"),
@@ -163,9 +199,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "trend_slope": (
         "Within the current period (calendar events and incomplete days left out) the series is {words}: "
         "slope {num:trend.slope} (95% CI {num:trend.slope_low} to {num:trend.slope_high}), "
-        "Mann–Kendall p = {num:trend.mk_p}.",
+        "Mann–Kendall p {p_rel} {num:trend.mk_p}.",
         "本期（剔除日历事件与不完整日期）{words}：斜率 {num:trend.slope}（95% 区间 {num:trend.slope_low} 至 "
-        "{num:trend.slope_high}），Mann–Kendall p = {num:trend.mk_p}。",
+        "{num:trend.slope_high}），Mann–Kendall p {p_rel} {num:trend.mk_p}。",
     ),
     "trend_change_point": (
         "The mean shifts around {day} ({count} change point(s), calendar-event days left out).",
@@ -188,61 +224,135 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{drills} 个下钻，{tests} 个检验，{drivers} 个驱动因素。",
     ),
     "insight_no_driver": (
-        "Tested {tests} member × factor combinations (BH-adjusted): no significant driver; the change is shared "
-        "across every dimension.",
-        "检验了 {tests} 个成员×因子组合（BH 校正），没有显著的驱动因素：变化在各维度上是普遍的。",
+        "Tested {tests} member × factor combinations (BH-adjusted): no significant change of any member, on its "
+        "own and against the rest; the change is spread across members in proportion to their size.",
+        "检验了 {tests} 个成员×因子组合（BH 校正）：没有成员在自身和相对其余部分上都有显著变化；变化按规模分布在各成员中。",
     ),
+    "insight_no_driver_mixed": (
+        "Tested {tests} member × factor combinations (BH-adjusted): {passed} changed significantly, but each "
+        "less than or against the rest, so none is a driver of the change.",
+        "检验了 {tests} 个成员×因子组合（BH 校正）：{passed} 个有显著变化，但变化幅度小于其余部分或方向相反，均不构成驱动因素。",
+    ),
+    "insight_stance_driver": ("driver", "驱动因素"),
+    "insight_stance_offset": ("offsetting", "反向抵消"),
+    "insight_stance_contribution": ("contribution", "贡献"),
     "insight_contribution_label": ("contribution of {members}", "{members} 的贡献"),
     "insight_share_label": ("share of the change", "占总变化"),
     "insight_factor_change_label": ("{factor} change", "{factor} 变化"),
     "insight_excess_label": ("change relative to the rest", "相对其余部分的变化"),
+    "insight_before": ("before", "变化前"),
+    "insight_after": ("after", "变化后"),
+    "insight_weight_before": ("share before", "变化前占比"),
+    "insight_weight_after": ("share after", "变化后占比"),
+    "insight_share_beyond": (
+        "; more than the whole change: other parts moved the other way",
+        "；超过总变化：其他部分反向变动",
+    ),
     "insight_driver": (
-        "{members}: {factor} changed {num:{k}.factor_change}, {num:{k}.excess} relative to the rest (95% CI "
-        "{num:{k}.ci_low} to {num:{k}.ci_high}, q {rel} {num:{k}.q}), contributing {num:{k}.change} "
-        "({num:{k}.share} of the change).",
-        "{members}：{factor}变化 {num:{k}.factor_change}，相对其余部分 {num:{k}.excess}（95% 区间 {num:{k}.ci_low} 至 "
-        "{num:{k}.ci_high}，q {rel} {num:{k}.q}），贡献 {num:{k}.change}（占总变化 {num:{k}.share}）。",
+        "{members} ({stance}): {factor} {num:{k}.before} → {num:{k}.after}, {num:{k}.own} (95% CI "
+        "{num:{k}.ci_low} to {num:{k}.ci_high}), {num:{k}.excess} relative to the rest, q {rel} {num:{k}.q}; "
+        "contribution {num:{k}.change} ({num:{k}.share} of the change{beyond}).",
+        "{members}（{stance}）：{factor} {num:{k}.before} → {num:{k}.after}，变化 {num:{k}.own}（95% 区间 "
+        "{num:{k}.ci_low} 至 {num:{k}.ci_high}），相对其余部分 {num:{k}.excess}，q {rel} {num:{k}.q}；"
+        "贡献 {num:{k}.change}（占总变化 {num:{k}.share}{beyond}）。",
+    ),
+    "insight_mix_driver": (
+        "{members} ({stance}): its share of {factor} went from {num:{k}.before} to {num:{k}.after} "
+        "({num:{k}.own}, 95% CI {num:{k}.ci_low} to {num:{k}.ci_high}, q {rel} {num:{k}.q}); this change of the mix "
+        "contributed {num:{k}.change} ({num:{k}.share} of the change{beyond}).",
+        "{members}（{stance}）：其在{factor}中的占比由 {num:{k}.before} 变为 {num:{k}.after}（{num:{k}.own}，95% 区间 "
+        "{num:{k}.ci_low} 至 {num:{k}.ci_high}，q {rel} {num:{k}.q}）；这一结构变化贡献 {num:{k}.change}"
+        "（占总变化 {num:{k}.share}{beyond}）。",
+    ),
+    "insight_within_label": ("rate effect within members", "成员内比率效应"),
+    "insight_between_label": ("mix effect between members", "成员间结构效应"),
+    "insight_mix_dominates": (
+        "By {dim}, the change is mostly mix: the shift of {weight} between {dim} members contributed "
+        "{num:mix.between}, while {label} within each {dim} member contributed only {num:mix.within}.",
+        "按{dim}看，变化主要来自结构：{weight}在各{dim}之间的转移贡献 {num:mix.between}，各{dim}内部的{label}"
+        "变化只贡献 {num:mix.within}。",
+    ),
+    "insight_rate_dominates": (
+        "By {dim}, the change is mostly rate: {label} within the {dim} members contributed {num:mix.within}, "
+        "the shift of {weight} between them {num:mix.between}.",
+        "按{dim}看，变化主要来自比率本身：各{dim}内部的{label}变化贡献 {num:mix.within}，{weight}在各{dim}之间的"
+        "转移贡献 {num:mix.between}。",
     ),
     "insight_path_dimension": ("dimension: {label}", "维度：{label}"),
     "insight_dimension_echo": (
-        "its significant differences only echo the drivers above (smallest q {q}).",
-        "其显著差异只是上述驱动因素的反映（最小 q {q}）。",
+        "its significant changes are part of the drivers above (smallest q {q}).",
+        "其显著变化已包含在上述驱动因素中（最小 q {q}）。",
+    ),
+    "insight_dimension_against": (
+        "members that changed significantly moved less than, or against, the rest (smallest q {q}).",
+        "有显著变化的成员，其变化小于其余部分或方向相反（最小 q {q}）。",
+    ),
+    "insight_dimension_shared": (
+        "its members changed, but together with the rest of the data (smallest q {q}).",
+        "其成员有变化，但与其余部分同步（最小 q {q}）。",
     ),
     "insight_dimension_flat": (
-        "no {label} member moved differently from the rest (smallest q {q}).",
-        "没有哪个{label}成员的变化与其余部分显著不同（最小 q {q}）。",
+        "no significant change of any {label} member, on its own or against the rest (smallest q {q}).",
+        "没有哪个{label}成员有显著变化（自身或相对其余部分；最小 q {q}）。",
+    ),
+    "insight_dimension_fixed": (
+        "a filter fixes {label} to one member: not drilled.",
+        "筛选条件已将{label}固定为单一成员，不做下钻。",
     ),
     "insight_path_factor": ("factor: {label}", "因子：{label}"),
     "insight_factor_echo": (
-        "its significant differences only echo the drivers above or are immaterial (smallest q {q}).",
-        "{label}的显著差异只是上述驱动因素的反映或影响很小（最小 q {q}）。",
+        "its significant changes are part of the drivers above (smallest q {q}).",
+        "{label}的显著变化已包含在上述驱动因素中（最小 q {q}）。",
+    ),
+    "insight_factor_against": (
+        "members whose {label} changed significantly moved less than, or against, the rest (smallest q {q}).",
+        "{label}有显著变化的成员，其变化小于其余部分或方向相反（最小 q {q}）。",
+    ),
+    "insight_factor_shared": (
+        "{label} changed, but alike in every member (smallest q {q}).",
+        "{label}有变化，但各成员同步（最小 q {q}）。",
     ),
     "insight_factor_flat": (
-        "no member's {label} moved differently from the rest (smallest q {q}).",
-        "任何成员的{label}都没有与其余部分显著不同的变化（最小 q {q}）。",
+        "no significant change of {label} in any member (smallest q {q}).",
+        "任何成员的{label}都没有显著变化（最小 q {q}）。",
     ),
     "insight_path_single": ("single-dimension readings: {members}", "单维度解释：{members}"),
     "insight_single_reason": (
-        "their change is concentrated in a more specific pair (see drivers).",
-        "其变化集中在更具体的维度组合中（见驱动因素）。",
+        "their change is concentrated in a more specific pair, or is composition inside them (see drivers).",
+        "其变化集中在更具体的维度组合中，或只是其内部结构变化（见驱动因素）。",
     ),
     "insight_tree_effect_label": ("{factor} effect", "{factor} 的贡献"),
     "insight_tree": (
-        "Metric tree (LMDI; the factor effects sum to the change): {parts}.",
-        "指标树分解（LMDI，各因子贡献之和等于总变化）：{parts}。",
+        "Metric tree (LMDI on comparable days; the factor effects sum to the change): {parts}.",
+        "指标树分解（LMDI，可比口径，各因子贡献之和等于总变化）：{parts}。",
+    ),
+    "insight_tree_mix_label": ("of which mix", "其中结构效应"),
+    "insight_tree_mix": (
+        " Of {factor}'s effect, {num:tree.mix} is the {dim} mix (weight moving between {dim} members), not "
+        "{factor} within them.",
+        "其中{factor}的贡献里有 {num:tree.mix} 来自{dim}结构变化（权重在各{dim}之间转移），而非各{dim}内部的{factor}变化。",
     ),
     "insight_rule": (
-        "A driver is a member whose factor moved relative to the rest of the data: daily member/rest ratios, "
-        "Welch test, BH across {tests} tests (q ≤ {q}).",
-        "驱动因素按“相对其余部分的变化”判定：每日成员/其余之比，Welch 检验，BH 校正 {tests} 个检验（q ≤ {q}）。",
+        "A driver is a member whose factor changed on its own and relative to the rest of the data, the same way "
+        "(Welch tests on daily values, both required; BH across {tests} tests, q ≤ {q}); contributions are LMDI "
+        "for sums and rate/mix shift-share for ratios, so they add up to the change on comparable days. "
+        "Drivers say where the change sits; they are not evidence of what produced it.",
+        "驱动因素的判定：某成员因子的自身变化与相对其余部分的变化都通过检验且方向一致（每日数值 Welch 检验，两者都须成立；"
+        "BH 校正 {tests} 个检验，q ≤ {q}）；贡献按 LMDI（加总指标）或比率/结构分解（比率指标）计算，"
+        "各部分之和等于可比口径下的总变化。驱动因素说明变化发生在哪里，不代表因果。",
     ),
-    "insight_offsets": (
-        "{count} significant differences against the direction of the change are treated as offsets, not drivers.",
-        "{count} 个与总变化方向相反的显著差异按“抵消项”处理，不列为驱动因素。",
+    "insight_against": (
+        "{count} significant member changes moved less than, or against, the rest: not treated as drivers.",
+        "{count} 个显著的成员变化小于其余部分或方向相反，不列为驱动因素。",
     ),
+    "insight_fixed": (
+        "Dimensions with a single member in the data (fixed by a filter): {dims} — not drilled.",
+        "数据中只有单一成员的维度（被筛选条件固定）：{dims}——不做下钻。",
+    ),
+    "insight_against_label": ("changes less than or against the rest", "小于或反向于其余部分的变化数"),
     "insight_tests_label": ("tests run", "检验数"),
+    "insight_passed_label": ("member tests passed", "通过检验的成员数"),
     "insight_q_label": ("q threshold", "显著性阈值 q"),
-    "insight_offsets_label": ("offsets", "抵消项数"),
     "insight_drills_label": ("drill-downs", "下钻数"),
     "insight_best_q_label": ("smallest q", "最小 q"),
 }

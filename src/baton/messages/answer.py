@@ -28,6 +28,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "kind_previous_period": ("vs the previous period", "环比"),
     "kind_same_period_last_year": ("vs the same period last year", "同比"),
     "kind_custom": ("vs the period named", "对比所述期间"),
+    "kind_same_weekday": ("vs the same weekday of earlier weeks", "对比前几周同星期"),
     "comparison": (
         "{label}{filters} for {period} was {current}, {pct} {kind} ({previous_period}: {previous}).",
         "{period}{filters}的{label}为 {current}，对比期（{previous_period}）为 {previous}，{kind} {pct}。",
@@ -101,6 +102,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_against": (", compared with {period}", "，对比 {period}"),
     "interpret_previous_period": ("the previous period", "上一周期"),
     "interpret_same_period_last_year": ("the same period last year", "去年同期"),
+    "interpret_same_weekday": ("the same weekday of the 4 weeks before", "前 4 周同星期"),
     "interpret_read_as": ("{written!r} as {read_as!r}", "“{written}”读作“{read_as}”"),
     "interpret_context": ("{written!r} as context, not part of the query", "“{written}”作为背景，未计入查询"),
     "interpret_traditional": ("traditional characters as simplified", "繁体字按简体读"),
@@ -132,6 +134,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "compared_custom": (
         "Compared with the period the question names: {period}.",
         "对比期为问题中指定的期间：{period}。",
+    ),
+    "compared_same_weekday": (
+        "Compared with its usual level: the same weekday of the 4 weeks before ({period}).",
+        "对比其常规水平：前 4 周的同星期（{period}）。",
     ),
     "compared_same_period_last_year": (
         "Compared with the same period last year: {period}.",
@@ -206,6 +212,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{label} for {period} changed by {num:headline.change}.",
         "{period}{label}变化 {num:headline.change}。",
     ),
+    "analysis_headline_both": (
+        "Leaving out the incomplete {days}, {label} for {period} {moved} on comparable days: change "
+        "{num:comparable.change_pct} ({num:comparable.current} vs {num:comparable.previous}); as loaded, "
+        "{num:headline.change_pct}.",
+        "剔除不完整的 {days} 后，{period}{label}按可比口径{moved}：变化 {num:comparable.change_pct}"
+        "（{num:comparable.current}，对比期 {num:comparable.previous}）；按已加载数据，变化 {num:headline.change_pct}。",
+    ),
+    "analysis_headline_day": (
+        "{label} on {period} was {num:comparable.current}, {num:comparable.change_pct} against its usual level "
+        "{num:comparable.previous} (the mean of the same weekday in the 4 weeks before).",
+        "{period}的{label}为 {num:comparable.current}，较其常规水平 {num:comparable.previous}（前 4 周同星期的均值）"
+        "变化 {num:comparable.change_pct}。",
+    ),
+    "moved_up": ("rose", "上升"),
+    "moved_down": ("fell", "下降"),
+    "moved_flat": ("did not change", "没有变化"),
     "premise_up": ("rose", "上升"),
     "premise_down": ("fell", "下降"),
     "premise_flat": ("did not change", "没有变化"),
@@ -214,9 +236,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "问题说{label}{said}，但数据显示它{actual}；以下分析的是实际发生的变化。",
     ),
     "analysis_premise_not_significant": (
-        "The question says {label} {said}; it did, but the change of the daily mean is not statistically "
-        "significant, so it may be noise.",
-        "问题说{label}{said}；确实如此，但日均值的变化在统计上不显著，可能只是正常波动。",
+        "The question says {label} {said}; it did, but the change is not statistically significant, so it may be "
+        "noise.",
+        "问题说{label}{said}；确实如此，但变化在统计上不显著，可能只是正常波动。",
     ),
     "analysis_mean_significant": (
         "The daily mean changed {num:stats.rel_change} (95% CI {num:stats.rel_ci_low} to {num:stats.rel_ci_high}), "
@@ -224,20 +246,42 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "日均值变化 {num:stats.rel_change}（95% 区间 {num:stats.rel_ci_low} 至 {num:stats.rel_ci_high}），统计上显著。",
     ),
     "analysis_mean_not_significant": (
-        "The daily mean changed {num:stats.rel_change} (95% CI {num:stats.rel_ci_low} to {num:stats.rel_ci_high}), "
+        "The daily mean changed {num:stats.rel_change} (95% CI {num:stats.rel_ci_low} to {num:stats.rel_ci_high}): "
         "not statistically significant.",
-        "日均值变化 {num:stats.rel_change}（95% 区间 {num:stats.rel_ci_low} 至 {num:stats.rel_ci_high}），统计上不显著。",
+        "日均值变化 {num:stats.rel_change}（95% 区间 {num:stats.rel_ci_low} 至 {num:stats.rel_ci_high}）：统计上不显著。",
     ),
-    "analysis_main_driver": ("Main driver: {text}", "主要原因：{text}"),
+    "analysis_day_significant": (
+        "The day is outside its usual range (95% prediction interval of the change {num:stats.rel_ci_low} to "
+        "{num:stats.rel_ci_high}).",
+        "该日超出其常规范围（变化的 95% 预测区间 {num:stats.rel_ci_low} 至 {num:stats.rel_ci_high}）。",
+    ),
+    "analysis_day_not_significant": (
+        "The day is within its usual range (95% prediction interval of the change {num:stats.rel_ci_low} to "
+        "{num:stats.rel_ci_high}): not statistically significant.",
+        "该日仍在常规范围内（变化的 95% 预测区间 {num:stats.rel_ci_low} 至 {num:stats.rel_ci_high}）：统计上不显著。",
+    ),
+    "analysis_main_driver": ("Largest driver — {text}", "最大的驱动因素——{text}"),
+    "analysis_offset_by": ("Offset by — {text}", "反向抵消——{text}"),
+    "analysis_largest_contribution": (
+        "Largest contribution (the change is not significant, so this is a part of the movement, not a driver) — "
+        "{text}",
+        "贡献最大的部分（变化本身不显著，这只是变动的组成，不是驱动因素）——{text}",
+    ),
+    "analysis_net_little": (
+        "Little net change: {down} down ({num:{down_key}}), offset by {up} up ({num:{up_key}}).",
+        "净变化很小：{down}下降（{num:{down_key}}），被{up}上升（{num:{up_key}}）抵消。",
+    ),
     "analysis_no_driver": (
-        "No significant driver: the change is shared across every dimension.",
-        "没有发现显著的驱动因素：变化在各维度上是普遍的。",
+        "No member explains the change on its own: it is spread across members in proportion to their size.",
+        "没有哪个成员能单独解释这一变化：变化按规模分布在各成员中。",
     ),
     "analysis_quality_note": (
-        "Note: {count} data-quality issue(s) touch the analysed periods (see below).",
-        "注意：{count} 个数据质量问题涉及分析期（见下文）。",
+        "Note: {count} data-quality issue(s) touch the analysed periods (see Data quality).",
+        "注意：{count} 个数据质量问题涉及分析期（见“数据质量”）。",
     ),
     "analysis_no_conclusion": ("No conclusion could be drawn.", "没有得到结论。"),
+    "heading_offsets": ("Offsetting drivers", "反向抵消因素"),
+    "heading_contributions": ("Largest contributions", "贡献最大的部分"),
     "heading_drivers": ("Drivers", "驱动因素"),
     "heading_tree": ("Metric tree", "指标树"),
     "heading_tests": ("Tests", "显著性检验"),

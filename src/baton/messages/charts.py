@@ -28,6 +28,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "vs_previous_period": ("vs previous period", "环比"),
     "vs_same_period_last_year": ("vs same period last year", "同比"),
     "vs_custom": ("vs the period named", "对比"),
+    "vs_same_weekday": ("vs the same weekday of earlier weeks", "对比前几周同星期"),
     "title_comparison": ("{label} {kind} ({when})", "{label_zh}{kind}（{when}）"),
     "title_trend": ("{every} {label} ({when})", "{every}{label}（{when}）"),
     "title_trend_by": ("{every} {label} by {dims} ({when})", "各{dims}{every}{label}（{when}）"),

@@ -68,6 +68,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "change": ("{label} change", "{label}变化"),
     "change_pct": ("{label} change (%)", "{label}变化率"),
     "period": ("Period", "期间"),
+    # analysis reports: tests as key numbers, issue codes in words ----------------------------------
+    "detail": ("Significance and effect", "显著性与效应量"),
+    "range": ("{low} to {high}", "{low} 至 {high}"),
+    "detail_sep": ("; ", "；"),
+    "unit_pp": (" pp", " 个百分点"),
+    "driver_test": ("{members} · {factor}, own change", "{members} · {factor}（自身变化）"),
+    "quality": ("Data quality", "数据质量"),
+    "issue_prefix": ("{issue}: ", "{issue}："),
+    "issue_stale": ("Stale data", "数据更新滞后"),
+    "issue_incomplete": ("Incomplete data", "数据不完整"),
+    "issue_nulls": ("Missing values", "存在空值"),
+    "issue_duplicates": ("Duplicate rows", "存在重复行"),
+    "issue_late_arriving": ("Late-arriving updates", "数据晚到更新"),
     # delivery -----------------------------------------------------------------------------------
     "bad_format": ("--format must be one of {formats}, got {raw!r}", "--format 必须是 {formats} 之一，收到 {raw!r}"),
     "json_conflict": (

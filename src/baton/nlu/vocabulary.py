@@ -151,13 +151,14 @@ NEGATION = re.compile(r"不|没|非|除|别|无|\bnot\b|n't\b|\bno\b|\bwithout\b
 TIME_OF_DAY = re.compile(r"\d{1,2}\s*(?:am|pm|点|:\d\d)", _I)
 WHY = re.compile(r"为什么|为何|什么原因|原因|\bwhy\b|\bwhat caused\b|\bwhat drove\b|\bhow come\b", _I)
 UP = re.compile(
-    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨幅|大涨|"
-    r"\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
+    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨幅|大涨|激增|暴涨|飙升|猛增|"
+    r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
     r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b",
     _I,
 )
 DOWN = re.compile(
-    r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌幅|大跌|"
+    r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌幅|大跌|暴跌|骤降|锐减|"
+    r"\bplunge[sd]?\b|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
     r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b"
     r"|\bdecrease[sd]?\b|\bgo(?:ne)? down\b|\bwent down\b|\bslump(?:ed)?\b|\bshrank\b|\bshrink\b",
     _I,

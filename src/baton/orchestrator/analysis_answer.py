@@ -7,6 +7,7 @@ is re-parsed from text or re-coerced from a dict on the way.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from baton.contracts.agent_outputs import (
@@ -37,7 +38,7 @@ def _output(steps: dict[str, AgentStep[Any]], name: str, model: type[Any]) -> An
 
 def analysis_answer(scope: RunScope, planned: PlanOutput, steps: dict[str, AgentStep[Any]]) -> Answer:
     """Checkpoints -> the analysis Answer (with its chart)."""
-    from baton.agents.report import report_text, said
+    from baton.agents.report import said
 
     query = planned.query
     sql: SqlOutput | None = _output(steps, "sql", SqlOutput)
@@ -70,7 +71,8 @@ def analysis_answer(scope: RunScope, planned: PlanOutput, steps: dict[str, Agent
     answer = Answer(
         **base_fields(scope.state),
         status="answered",
-        answer=report_text(report) if report is not None else "",
+        answer=report.answer if report is not None else "",
+        sections=list(report.sections) if report is not None else [],
         semantic_query=query,
         sql=sql.sql if sql is not None else None,
         metrics=planned.metrics,
@@ -91,24 +93,27 @@ def analysis_answer(scope: RunScope, planned: PlanOutput, steps: dict[str, Agent
 
 
 def _tests(stats: StatsOutput | None, insight: InsightOutput | None) -> list[StatTest]:
-    """The stats agent's tests, then one test per driver (member vs the rest, BH q)."""
+    """The stats agent's tests, then one test per driver: the member's own relative change of
+    its factor with its interval (both tests' p, BH q)."""
     from decimal import Decimal
+
+    def dec(value: float) -> Decimal:
+        return Decimal(repr(round(value, 6)))
 
     tests = list(stats.tests) if stats is not None else []
     for d in insight.drivers if insight is not None else ():
-        excess = d.excess_relative_change or 0.0
-        low, high = d.ci if d.ci is not None else (excess, excess)
-
-        def dec(value: float) -> Decimal:
-            return Decimal(repr(round(value, 12)))
-
+        own = d.factor_change or 0.0
+        low, high = d.ci if d.ci is not None else (own, own)
         tests.append(
             StatTest(
-                name=" × ".join(f"{k}={v}" for k, v in d.members.items()) + f" · {d.factor} vs rest",
-                method="Welch t-test on daily member/rest values; delta-method CI of the relative change; BH q",
-                estimate=dec(excess),
-                ci_low=dec(min(low, excess)),
-                ci_high=dec(max(high, excess)),
+                name=" × ".join(f"{k}={v}" for k, v in d.members.items()) + f" · {d.factor} ({d.role})",
+                method="Welch t-tests on daily values: the member's own change and its change against the rest "
+                "(both required, p the larger); delta-method CI of the own relative change; BH q",
+                estimate=dec(own),
+                ci_low=dec(min(low, own)),
+                ci_high=dec(max(high, own)),
+                effect_size=dec(own),
+                effect_size_kind="relative_change",
                 p_value=dec(d.p_value) if d.p_value is not None else None,
                 q_value=dec(d.q_value) if d.q_value is not None else None,
                 evidence_ids=d.evidence_ids,
@@ -188,10 +193,14 @@ def analysis_gate_input(scope: RunScope, answer: Answer, steps: dict[str, AgentS
         len(answer.tests),
         len(answer.findings),
     ]
+    claims = ClaimSupport.from_tests(answer.tests)
+    insight = _output(steps, "insight", InsightOutput)
+    passed = next((int(n.value) for n in insight.supporting if n.key == "insight.passed"), 0) if insight else 0
     return GateInput(
         evidence=evidence_rows,
         derived=derived,
         labels=catalog_labels(scope.session.catalog),
-        claims=ClaimSupport.from_tests(answer.tests),
+        # member tests that passed back the report's "changed significantly" about members
+        claims=dataclasses.replace(claims, significant_tests=claims.significant_tests + passed),
         pii_allowed=False,
     )

@@ -165,11 +165,24 @@ def checkpoint_key(agent: str) -> str:
     return f"agent:{agent}"
 
 
+USUAL_LEVEL_WEEKS = 4
+"""A single day is compared with the same weekday of this many weeks before it."""
+
+
 def with_comparison(query: SemanticQuery) -> SemanticQuery:
-    """A why-question compares its period with the one before it unless it names another."""
-    if query.comparison is not None:
-        return query.model_copy(update={"intent": "why"})
+    """A why-question compares its period with the one before it unless it names another; a
+    single day is compared with its usual level (the same weekday of the weeks before), since
+    one day against the day before says little and cannot be tested."""
     days = query.time_range.days
+    implied = query.comparison is None or query.comparison.kind == "previous_period"
+    if query.comparison is not None and not (days == 1 and implied):
+        return query.model_copy(update={"intent": "why"})
+    if days == 1:
+        day = query.time_range.start
+        usual = TimeRange(start=day - timedelta(weeks=USUAL_LEVEL_WEEKS), end=day - timedelta(weeks=1))
+        return query.model_copy(
+            update={"comparison": Comparison(kind="same_weekday", range=usual), "grain": None, "intent": "why"}
+        )
     prev = TimeRange(
         start=query.time_range.start - timedelta(days=days), end=query.time_range.start - timedelta(days=1)
     )

@@ -252,7 +252,7 @@ def finalize(pipeline: Pipeline, scope: RunScope) -> Answer:
             labels=gate.labels,
         )
 
-    shown, decision = answer.answer, check(answer.answer)
+    shown, decision = answer.answer, check(answer.narrative())
     if not decision.ok and gate.regenerate is not None:
         first = decision
         shown = gate.regenerate()

@@ -1,9 +1,11 @@
 """What a report says, independent of its format: one structure, rendered as Markdown or HTML.
 
-The order is the reader's: the answer first, then the key numbers, the chart, the table and
-"how this was computed" (SQL, metric definitions, filters, data freshness, assumptions,
-excluded paths, limitations, run id). Every text is in the answer's language; column and
-member names come from the catalog when one is given (the Answer alone carries codes).
+The order is the reader's: the answer first (for an analysis, its summary and then its
+sections: drivers, offsets, what was ruled out, data quality…), then the key numbers, the
+chart, the table and "how this was computed" (SQL, metric definitions, filters, data
+freshness, assumptions, excluded paths, limitations, run id). Every text is in the answer's
+language; column and member names come from the catalog when one is given (the Answer alone
+carries codes).
 """
 
 from __future__ import annotations
@@ -12,10 +14,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from baton.catalog.model import Catalog
+from baton.contracts.agent_outputs import ReportSection
 from baton.contracts.answer import Answer
 from baton.contracts.common import Language, Unit
 from baton.messages import text
 from baton.numbers import format_exact, format_number
+from baton.report.analysis import (
+    analysis_sections,
+    exact_text,
+    issue_words,
+    stat_detail,
+    stat_interval,
+    stat_label,
+    stat_value,
+)
 
 MAX_TABLE_ROWS = 50
 
@@ -29,6 +41,7 @@ HEADINGS = (
     "value",
     "exact",
     "interval",
+    "detail",
     "chart",
     "chart_reason",
     "table",
@@ -61,12 +74,22 @@ def report_labels(language: Language) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class KeyFigure:
-    """One key number: what it is, how it reads, its exact value, and its interval if any."""
+    """One key number: what it is, how it reads, its exact value, its interval and (a test) its
+    p, q and effect size, if any."""
 
     label: str
     value: str
     exact: str
     interval: str | None = None
+    detail: str | None = None
+
+
+def figure_table(labels: dict[str, str], figures: list[KeyFigure]) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the key numbers; the interval and test columns only when a number has them."""
+    optional = [name for name in ("interval", "detail") if any(getattr(f, name) for f in figures)]
+    header = [labels["item"], labels["value"], labels["exact"], *(labels[name] for name in optional)]
+    rows = [[f.label, f.value, f.exact, *(getattr(f, name) or "—" for name in optional)] for f in figures]
+    return header, rows
 
 
 @dataclass(frozen=True)
@@ -90,6 +113,7 @@ class ReportContent:
     answer: str
     status: str
     interpretation: str | None = None
+    sections: list[ReportSection] = field(default_factory=list)
     key_figures: list[KeyFigure] = field(default_factory=list)
     chart_title: str | None = None
     chart_reason: str | None = None
@@ -107,6 +131,11 @@ class ReportContent:
     limitations: list[str] = field(default_factory=list)
     gate: str | None = None
     run_id: str = ""
+
+    @property
+    def is_analysis(self) -> bool:
+        """An analysis report: its assumptions, excluded paths and caveats live in its sections."""
+        return bool(self.sections)
 
 
 class _Columns:
@@ -225,13 +254,19 @@ def key_figures(answer: Answer, catalog: Catalog | None = None) -> list[KeyFigur
     return figures
 
 
-def test_figures(answer: Answer) -> list[KeyFigure]:
-    """Statistical tests attached to the answer (``baton analyze``) as key numbers with intervals."""
-    figures: list[KeyFigure] = []
-    for test in answer.tests:
-        interval = f"[{test.ci_low}, {test.ci_high}] ({float(test.ci_level) * 100:.0f}% CI)"
-        figures.append(KeyFigure(test.name, str(test.estimate), str(test.estimate), interval))
-    return figures
+def stat_figures(answer: Answer, catalog: Catalog | None = None) -> list[KeyFigure]:
+    """Statistical tests attached to the answer (``baton analyze``) as key numbers a person reads:
+    %, money with its currency, the interval as a range, p and q as bounds; the exact estimate beside."""
+    return [
+        KeyFigure(
+            stat_label(test, answer, catalog),
+            stat_value(test.estimate, test, answer, catalog),
+            exact_text(test.estimate),
+            stat_interval(test, answer, catalog),
+            stat_detail(test, answer.language),
+        )
+        for test in answer.tests
+    ]
 
 
 def build_content(answer: Answer, catalog: Catalog | None = None) -> ReportContent:
@@ -250,9 +285,10 @@ def build_content(answer: Answer, catalog: Catalog | None = None) -> ReportConte
         run_id=answer.run_id,
         sql=answer.sql,
         freshness=answer.data_freshness,
-        assumptions=list(answer.assumptions),
+        sections=analysis_sections(answer),
     )
-    content.key_figures = key_figures(answer, catalog) + test_figures(answer)
+    content.assumptions = [] if content.is_analysis else list(answer.assumptions)
+    content.key_figures = key_figures(answer, catalog) + stat_figures(answer, catalog)
     if answer.chart is not None:
         title = answer.chart.get("title")
         content.chart_title = title.get("text") if isinstance(title, dict) else None
@@ -280,18 +316,10 @@ def build_content(answer: Answer, catalog: Catalog | None = None) -> ReportConte
     if answer.time_range is not None:
         tr = answer.time_range
         content.time_range = text("answer.span", lang, start=tr.start.isoformat(), end=tr.end.isoformat())
-    content.excluded = list(answer.excluded_paths)
+    content.excluded = [] if content.is_analysis else list(answer.excluded_paths)
     if answer.status == "answered" and not content.excluded and not answer.tests:
         content.excluded = [text("report.no_excluded", lang)]
-    if answer.status == "answered" and not answer.tests:
-        content.limitations.append(text("report.exact_note", lang))
-    for flag in answer.quality_flags:
-        when = f" ({flag.date.isoformat()})" if flag.date else ""
-        content.limitations.append(
-            f"{flag.table}{when}: {flag.issue}" + (f" — {flag.assumption}" if flag.assumption else "")
-        )
-    if answer.result is not None and answer.result.truncated:
-        content.limitations.append(text("report.truncated", lang))
+    content.limitations = _limitations(answer, content.is_analysis)
     if answer.chart is not None:
         subtitle = answer.chart.get("title", {}).get("subtitle")
         content.chart_notes = subtitle if isinstance(subtitle, list) else [subtitle] if subtitle else []
@@ -302,3 +330,18 @@ def build_content(answer: Answer, catalog: Catalog | None = None) -> ReportConte
             said = text("report.gate_regenerated", lang) + " " + said
         content.gate = f"{said} {gate.rounding_rule}"
     return content
+
+
+def _limitations(answer: Answer, analysis: bool) -> list[str]:
+    """What the numbers cannot say; an analysis states its quality flags in its quality section."""
+    lang: Language = answer.language
+    said: list[str] = []
+    if answer.status == "answered" and not answer.tests:
+        said.append(text("report.exact_note", lang))
+    for flag in [] if analysis else answer.quality_flags:
+        when = f" ({flag.date.isoformat()})" if flag.date else ""
+        issue = issue_words(flag.issue, lang)
+        said.append(f"{flag.table}{when}: {issue}" + (f" — {flag.assumption}" if flag.assumption else ""))
+    if answer.result is not None and answer.result.truncated:
+        said.append(text("report.truncated", lang))
+    return said

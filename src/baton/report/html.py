@@ -22,7 +22,7 @@ from typing import Any
 from baton.catalog.model import Catalog
 from baton.charts import render_svg
 from baton.contracts.answer import Answer
-from baton.report.content import ReportContent, build_content
+from baton.report.content import KeyFigure, ReportContent, build_content, figure_table
 from baton.report.files import atomic_write_text
 
 VENDOR_SCRIPTS = ("vega/vega.min.js", "vega-lite/vega-lite.min.js", "vega-embed/vega-embed.min.js")
@@ -48,6 +48,10 @@ h3 { font-size: 0.98rem; margin: 1rem 0 0.3rem; }
 table { border-collapse: collapse; width: 100%; font-size: 0.92rem; }
 th, td { border-bottom: 1px solid var(--line); padding: 6px 8px; text-align: left; white-space: nowrap; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.figures { table-layout: fixed; }
+table.figures th, table.figures td { white-space: normal; overflow-wrap: anywhere; }
+table.figures th:first-child { width: 30%; }
+.section li { margin: 0.2rem 0; }
 figure { margin: 0; }
 .chart svg, .chart canvas { max-width: 100%; height: auto; }
 #baton-interactive { width: 100%; }
@@ -120,7 +124,7 @@ def _is_numeric_text(text: str) -> bool:
     return bool(_NUMERIC_TEXT.fullmatch(text.strip()))
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
+def _table(header: list[str], rows: list[list[str]], css: str | None = None) -> str:
     head = "".join(f"<th>{_e(h)}</th>" for h in header)
     body = "".join(
         "<tr>"
@@ -128,7 +132,22 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
         + "</tr>"
         for r in rows
     )
-    return f'<div class="table-wrap"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+    table = f'<table class="{css}">' if css else "<table>"
+    return f'<div class="table-wrap">{table}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _figures(t: dict[str, str], figures: list[KeyFigure]) -> list[str]:
+    """The key numbers, in a table whose long cells wrap rather than run off a phone's screen."""
+    header, rows = figure_table(t, figures)
+    return [f"<h2>{_e(t['key_numbers'])}</h2>", _table(header, rows, "figures")]
+
+
+def _sections(c: ReportContent) -> list[str]:
+    """An analysis' sections: a real heading each and one list item per line."""
+    return [
+        f'<section class="section section-{_e(s.kind)}"><h2>{_e(s.heading)}</h2>{_list(list(s.items), "")}</section>'
+        for s in c.sections
+    ]
 
 
 def _strip_xml_prolog(svg: str) -> str:
@@ -159,11 +178,9 @@ def render_html_content(c: ReportContent, spec: dict[str, Any] | None, svg: str 
     ]
     if c.status != "answered":
         parts.append(f'<p class="status">{_e(t["status"])}: {_e(c.status)}</p>')
+    parts += _sections(c)
     if c.key_figures:
-        with_interval = any(f.interval for f in c.key_figures)
-        header = [t["item"], t["value"], t["exact"]] + ([t["interval"]] if with_interval else [])
-        rows = [[f.label, f.value, f.exact] + ([f.interval or "—"] if with_interval else []) for f in c.key_figures]
-        parts += [f"<h2>{_e(t['key_numbers'])}</h2>", _table(header, rows)]
+        parts += _figures(t, c.key_figures)
     if spec is not None:
         parts += [
             f"<h2>{_e(t['chart'])}</h2>",
@@ -195,9 +212,11 @@ def render_html_content(c: ReportContent, spec: dict[str, Any] | None, svg: str 
     scope = ([f"{t['time_range']}: {c.time_range}"] if c.time_range else []) + c.filters
     parts += [f"<h3>{_e(t['filters'])}</h3>", _list(scope, t["none"])]
     parts += [f"<h3>{_e(t['freshness'])}</h3>", f"<p>{_e(c.freshness or t['none'])}</p>"]
-    parts += [f"<h3>{_e(t['assumptions'])}</h3>", _list(c.assumptions, t["none"])]
-    parts += [f"<h3>{_e(t['excluded'])}</h3>", _list(c.excluded, t["none"])]
-    parts += [f"<h3>{_e(t['limitations'])}</h3>", _list(c.limitations, t["none"])]
+    if not c.is_analysis:  # an analysis states them in its sections
+        parts += [f"<h3>{_e(t['assumptions'])}</h3>", _list(c.assumptions, t["none"])]
+        parts += [f"<h3>{_e(t['excluded'])}</h3>", _list(c.excluded, t["none"])]
+    if c.limitations or not c.is_analysis:
+        parts += [f"<h3>{_e(t['limitations'])}</h3>", _list(c.limitations, t["none"])]
     if c.gate:
         parts += [f"<h3>{_e(t['gate'])}</h3>", f'<p class="note">{_e(c.gate)}</p>']
     parts += [f"<h3>{_e(t['run_id'])}</h3>", f"<p><code>{_e(c.run_id)}</code></p>"]

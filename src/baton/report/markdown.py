@@ -1,4 +1,5 @@
-"""The Markdown report: answer, key numbers, chart image, table, how this was computed.
+"""The Markdown report: answer (an analysis: its summary, then one section per heading), key
+numbers, chart image, table, how this was computed.
 
 The chart is a PNG written beside the ``.md`` file and linked by a relative path, so the
 report and its image move together (a Git repository, a wiki, a zip).
@@ -12,7 +13,7 @@ from pathlib import Path
 from baton.catalog.model import Catalog
 from baton.contracts.answer import Answer
 from baton.messages import text
-from baton.report.content import ReportContent, build_content
+from baton.report.content import KeyFigure, ReportContent, build_content, figure_table
 from baton.report.files import atomic_write_text, write_chart_png
 
 _MARKDOWN_SPECIAL = str.maketrans({ch: "\\" + ch for ch in "\\`*_[]<>|&!~"})
@@ -42,6 +43,21 @@ def _bullets(items: list[str], none: str) -> list[str]:
     return [f"- {item}" for item in items] if items else [f"- {none}"]
 
 
+def _sections(c: ReportContent) -> list[str]:
+    """An analysis' sections: a heading each, one list item per line. Items quote catalog labels,
+    time words and context clauses of the question, so each is shown literally."""
+    out: list[str] = []
+    for section in c.sections:
+        out += [f"## {_prose(section.heading)}", "", *(f"- {_prose(item)}" for item in section.items), ""]
+    return out
+
+
+def _figures(t: dict[str, str], figures: list[KeyFigure]) -> list[str]:
+    """The key numbers table; the interval and test columns only when some number has them."""
+    header, rows = figure_table(t, figures)
+    return [f"## {t['key_numbers']}", "", *_table(header, rows), ""]
+
+
 def render_markdown_content(c: ReportContent, image: str | None = None) -> str:
     """Markdown for prepared content; ``image`` is the chart's relative path (or ``None``)."""
     t = c.labels
@@ -53,17 +69,14 @@ def render_markdown_content(c: ReportContent, image: str | None = None) -> str:
     ]
     out += [f"## {t['answer']}", ""]
     out += [f"> {_prose(c.interpretation)}", ""] if c.interpretation else []
-    # Baton's own text, whose sections are Markdown; of the question it quotes only catalog labels
-    # and the time words its period parser matched
-    out += [c.answer, ""]
+    # Baton's own text; of the question it quotes only catalog labels and the time words its
+    # period parser matched. An analysis' summary is plain prose (its sections follow).
+    out += [_prose(c.answer) if c.is_analysis else c.answer, ""]
     if c.status != "answered":
         out += [f"_{t['status']}: {c.status}_", ""]
+    out += _sections(c)
     if c.key_figures:
-        out += [f"## {t['key_numbers']}", ""]
-        with_interval = any(f.interval for f in c.key_figures)
-        header = [t["item"], t["value"], t["exact"]] + ([t["interval"]] if with_interval else [])
-        rows = [[f.label, f.value, f.exact] + ([f.interval or "—"] if with_interval else []) for f in c.key_figures]
-        out += [*_table(header, rows), ""]
+        out += _figures(t, c.key_figures)
     if image is not None:
         out += [f"## {t['chart']}", "", f"![{c.chart_title or t['chart']}]({image})", ""]
         if c.chart_reason:
@@ -89,9 +102,11 @@ def render_markdown_content(c: ReportContent, image: str | None = None) -> str:
     scope = ([f"{t['time_range']}: {c.time_range}"] if c.time_range else []) + c.filters
     out += [*_bullets(scope, t["none"]), ""]
     out += [f"### {t['freshness']}", "", c.freshness or t["none"], ""]
-    out += [f"### {t['assumptions']}", "", *_bullets([_prose(a) for a in c.assumptions], t["none"]), ""]
-    out += [f"### {t['excluded']}", "", *_bullets(c.excluded, t["none"]), ""]
-    out += [f"### {t['limitations']}", "", *_bullets(c.limitations, t["none"]), ""]
+    if not c.is_analysis:  # an analysis states them in its sections
+        out += [f"### {t['assumptions']}", "", *_bullets([_prose(a) for a in c.assumptions], t["none"]), ""]
+        out += [f"### {t['excluded']}", "", *_bullets(c.excluded, t["none"]), ""]
+    if c.limitations or not c.is_analysis:
+        out += [f"### {t['limitations']}", "", *_bullets(c.limitations, t["none"]), ""]
     if c.gate:
         out += [f"### {t['gate']}", "", c.gate, ""]
     out += [f"### {t['run_id']}", "", f"`{c.run_id}`", ""]

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .anomaly import AnomalyReport, DayScore, seasonal_anomaly_scores
     from .calendar import PeakWindow, exclude_days, peak_window_for
     from .changepoint import ChangePoint, ChangePointResult, Segment, detect_mean_changes, robust_sigma
-    from .day_counts import HISTORY_WEEKS, DayCheck, completeness, weekday_factors
+    from .day_counts import HISTORY_WEEKS, DayCheck, completeness, dispersion, lower_tail, weekday_factors
     from .decomposition import (
         AdditiveDecomposition,
         FactorEffect,
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
         AnovaResult,
         OneSampleTResult,
         TwoSampleTResult,
+        change_test,
+        new_observation_t_test,
         one_sample_t_test,
         one_way_anova,
         paired_t_test,
@@ -64,6 +66,10 @@ _WHERE: dict[str, str] = {
     "ChangePoint": ".changepoint",
     "ChangePointResult": ".changepoint",
     "DayCheck": ".day_counts",
+    "change_test": ".means",
+    "new_observation_t_test": ".means",
+    "lower_tail": ".day_counts",
+    "dispersion": ".day_counts",
     "DayScore": ".anomaly",
     "FactorEffect": ".decomposition",
     "HISTORY_WEEKS": ".day_counts",
@@ -148,12 +154,16 @@ __all__ = [
     "additive_contributions",
     "benjamini_hochberg",
     "bh_significant",
+    "change_test",
     "cohens_h",
     "completeness",
     "detect_mean_changes",
+    "dispersion",
     "exclude_days",
     "lmdi",
+    "lower_tail",
     "mann_kendall",
+    "new_observation_t_test",
     "newcombe_interval",
     "ols_fit",
     "ols_from_sums",

@@ -165,6 +165,56 @@ def student_t_test(a: SuffStats, b: SuffStats, alpha: float = 0.05) -> TwoSample
     return _two_sample(a, b, alpha, welch=False)
 
 
+def new_observation_t_test(history: SuffStats, value: float, alpha: float = 0.05) -> TwoSampleTResult:
+    """Is one new observation (a single day) unusual for ``history`` (the same weekday of earlier
+    weeks)? The prediction-interval t test: ``t = (x − mean) / (sd·√(1 + 1/n))`` on ``n − 1`` df,
+    i.e. the new value is assumed to share the history's variance (one value has none of its own).
+    The CI is the 1 − α prediction interval of the difference; the relative change is against
+    the history's mean."""
+    check_alpha(alpha)
+    _need_two(history, "history")
+    sd = history.sd
+    if sd == 0.0:
+        raise InsufficientData(*both("stats.zero_variance"))
+    diff = (value - history.shift) - history.centered_mean
+    se = sd * math.sqrt(1.0 + 1.0 / history.n)
+    df = float(history.n - 1)
+    t = diff / se
+    q = float(sps.t.ppf(1.0 - alpha / 2.0, df))
+    mean = history.mean
+    rel = value / mean - 1.0 if mean != 0.0 else None
+    rel_se = se / abs(mean) if mean != 0.0 else None
+    rel_ci = (rel - q * rel_se, rel + q * rel_se) if rel is not None and rel_se is not None else None
+    return TwoSampleTResult(
+        method="prediction-interval t-test (one new observation against its history)",
+        estimate=diff,
+        ci=(diff - q * se, diff + q * se),
+        confidence=1.0 - alpha,
+        p_value=clamp_p(2.0 * float(sps.t.sf(abs(t), df))),
+        effect_size=diff / sd,
+        effect_size_name="standardised difference (history SD)",
+        assumptions=("history observations independent and normal", "the new value shares their variance"),
+        mean_a=mean,
+        mean_b=value,
+        n_a=history.n,
+        n_b=1,
+        se=se,
+        t=t,
+        df=df,
+        relative_change=rel,
+        relative_se=rel_se,
+        relative_ci=rel_ci,
+    )
+
+
+def change_test(before: SuffStats, after: SuffStats, alpha: float = 0.05) -> TwoSampleTResult:
+    """The test of a period's change: Welch between two periods of days, the prediction test
+    when the current period is a single day."""
+    if after.n == 1:
+        return new_observation_t_test(before, after.mean, alpha)
+    return welch_t_test(before, after, alpha)
+
+
 def one_sample_t_test(s: SuffStats, mu0: float = 0.0, alpha: float = 0.05) -> OneSampleTResult:
     """t-test of ``mean − mu0`` with CI; Cohen's d is ``(mean − mu0) / sd``."""
     check_alpha(alpha)

@@ -1,0 +1,57 @@
+"""In headless Chromium at a phone's width, the analysis report's key numbers wrap instead of
+running off the screen (``scripts/ensure-chromium.sh`` installs the browser; offline)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from baton.contracts.answer import Answer
+from baton.orchestrator.session import Session
+from baton.report import render_html
+from tests.report.test_browser import chromium
+
+PROBE = """<script>
+(function () {
+  var wrap = document.querySelector("table.figures").parentElement;
+  var main = document.querySelector("main");
+  document.body.setAttribute("data-figures-overflow", String(wrap.scrollWidth - wrap.clientWidth));
+  document.body.setAttribute("data-narrow-overflow", String(main.clientWidth > 520 ? 1 : 0));
+})();
+</script>"""
+"""Measures, once the page is laid out, how far the key numbers overflow their box (which scrolls
+sideways when they do), and checks that the page was really laid out narrow."""
+
+
+def measured(page: Path, profile: Path, width: int) -> dict[str, int]:
+    proc = subprocess.run(
+        [
+            chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--no-first-run",
+            "--proxy-server=127.0.0.1:9",
+            f"--user-data-dir={profile}",
+            f"--window-size={width},900",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return {k: int(v) for k, v in re.findall(r'data-(\w+)-overflow="(-?\d+)"', proc.stdout)}
+
+
+def test_key_numbers_fit_a_phone_screen(tmp_path: Path, analysis_session: Session, why_zh: Answer) -> None:
+    page = render_html(why_zh, catalog=analysis_session.catalog).replace("</body>", PROBE + "</body>")
+    path = tmp_path / "report.html"
+    path.write_text(page, encoding="utf-8")
+    overflow = measured(path, tmp_path / "profile", 390)
+    assert overflow == {"figures": 0, "narrow": 0}

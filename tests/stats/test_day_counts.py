@@ -1,0 +1,83 @@
+"""Completeness with counting noise: exact tails against SciPy, no false flags at low volume,
+partial loads and empty days found, a table with constant rows held to its constancy."""
+
+from __future__ import annotations
+
+import math
+from datetime import date, timedelta
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from baton.stats import completeness, dispersion, lower_tail
+
+START = date(2026, 2, 1)
+WEEKDAY = (1.0, 0.97, 0.98, 1.0, 1.05, 1.12, 1.1)
+
+
+@pytest.mark.parametrize(("rows", "expected", "phi"), [(3, 8.0, 1.0), (20, 35.0, 1.0), (5, 12.0, 2.5), (30, 40.0, 3.0)])
+def test_exact_tails_match_scipy(rows: int, expected: float, phi: float) -> None:
+    if phi == 1.0:
+        reference = float(sps.poisson.cdf(rows, expected))
+    else:
+        size = expected / (phi - 1.0)
+        reference = float(sps.nbinom.cdf(rows, size, 1.0 / phi))
+    assert lower_tail(rows, expected, phi) == pytest.approx(reference, rel=1e-9)
+
+
+def test_normal_tail_above_fifty_expected_rows() -> None:
+    assert lower_tail(60, 100.0, 2.0) == pytest.approx(float(sps.norm.cdf((60.5 - 100) / math.sqrt(200))), rel=1e-12)
+
+
+def _noisy(level: float, days: int, seed: int) -> dict[date, int]:
+    """Poisson counts around a weekday profile with 4 % day-to-day noise (like a real table)."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for i in range(days):
+        day = START + timedelta(days=i)
+        mean = level * WEEKDAY[day.weekday()] * math.exp(rng.normal(0.0, 0.04))
+        out[day] = int(rng.poisson(mean))
+    return out
+
+
+@pytest.mark.parametrize("level", [8.0, 80.0, 400.0])
+def test_no_false_flags_from_counting_noise(level: float) -> None:
+    flagged = 0
+    for seed in range(20):
+        counts = _noisy(level, 120, seed)
+        days = [START + timedelta(days=i) for i in range(56, 120)]
+        flagged += sum(c.incomplete for c in completeness(counts, days))
+    assert flagged == 0  # 20 × 64 ordinary days
+
+
+@pytest.mark.parametrize(("level", "keep"), [(80.0, 0.3), (400.0, 0.5), (4000.0, 0.7)])
+def test_partial_loads_are_flagged(level: float, keep: float) -> None:
+    counts = _noisy(level, 120, 1)
+    bad = START + timedelta(days=90)
+    counts[bad] = round(counts[bad] * keep)
+    days = [START + timedelta(days=i) for i in range(56, 120)]
+    assert {c.day for c in completeness(counts, days) if c.incomplete} == {bad}
+
+
+def test_a_day_without_rows_in_a_table_that_always_has_rows() -> None:
+    counts = _noisy(40.0, 120, 2)
+    gone = START + timedelta(days=100)
+    del counts[gone]
+    days = [START + timedelta(days=i) for i in range(56, 120)]
+    assert {c.day for c in completeness(counts, days) if c.incomplete} == {gone}
+
+
+def test_a_sparse_table_may_have_empty_days() -> None:
+    counts = {d: n for d, n in _noisy(1.5, 120, 3).items() if n}
+    days = [START + timedelta(days=i) for i in range(56, 120)]
+    assert not [c for c in completeness(counts, days) if c.incomplete]
+
+
+def test_a_constant_table_is_held_to_its_constancy() -> None:
+    counts = {START + timedelta(days=i): 56 for i in range(120)}
+    assert dispersion(counts) == pytest.approx(0.05)
+    short = START + timedelta(days=95)
+    counts[short] = 34  # 40 % of the rows missing
+    days = [START + timedelta(days=i) for i in range(56, 120)]
+    assert {c.day for c in completeness(counts, days) if c.incomplete} == {short}
