@@ -211,7 +211,14 @@ def test_every_query_of_an_analysis_runs_as_the_asking_user(demo_session: Sessio
 
 
 @pytest.mark.parametrize(
-    ("q", "text"), [(1e-46, "< 0.000001"), (9.99e-7, "< 0.000001"), (1e-6, "= 1e-06"), (0.0961, "= 0.0961")]
+    ("q", "text"),
+    [
+        (1e-46, "< 0.000001"),
+        (9.99e-7, "< 0.000001"),
+        (1e-6, "= 0.000001"),
+        (4.47e-6, "= 0.000004"),
+        (0.0961, "= 0.0961"),
+    ],
 )
 def test_tiny_q_values_are_stated_as_a_bound_never_as_zero(q: float, text: str) -> None:
     from baton.agents.insight_text import q_text
@@ -221,6 +228,7 @@ def test_tiny_q_values_are_stated_as_a_bound_never_as_zero(q: float, text: str) 
 
 def test_a_single_day_is_compared_with_its_usual_level() -> None:
     """One day: the same weekday of the 4 weeks before, also when the planner implied 'the day before'."""
+    from baton.contracts.common import CalendarEvent
     from baton.contracts.semantic import Comparison, SemanticQuery, TimeRange
     from baton.orchestrator.analyze import with_comparison
 
@@ -231,3 +239,29 @@ def test_a_single_day_is_compared_with_its_usual_level() -> None:
         assert query.comparison is not None and query.comparison.kind == "same_weekday"
         assert query.comparison.dates() == tuple(date(2026, 6, 18) - timedelta(weeks=k) for k in (4, 3, 2, 1))
         assert not query.comparison.contains(date(2026, 6, 10))
+    # a promotion is not the usual level: its days are skipped, reaching further back
+    promo = CalendarEvent.model_validate({"name": {"zh": "618", "en": "618"}, "start": "06-01", "end": "06-18"})
+    query = with_comparison(SemanticQuery(metrics=("m",), time_range=day, as_of=AS_OF), [promo])
+    assert query.comparison is not None
+    assert query.comparison.dates() == tuple(date(2026, 6, 18) - timedelta(weeks=k) for k in (6, 5, 4, 3))
+
+
+def test_days_after_a_stale_tables_last_load_are_left_out_of_every_comparison() -> None:
+    from baton.agents.quality import incomplete_days
+    from baton.contracts.agent_outputs import QualityFlag, QualityOutput
+    from baton.contracts.semantic import Comparison, SemanticQuery, TimeRange
+
+    june, may = (
+        TimeRange(start=date(2026, 6, 1), end=date(2026, 6, 30)),
+        TimeRange(start=date(2026, 5, 1), end=date(2026, 5, 31)),
+    )
+    query = SemanticQuery(
+        metrics=("m",), time_range=june, comparison=Comparison(kind="previous_period", range=may), as_of=AS_OF
+    )
+    flags = (
+        QualityFlag(table="t", date=date(2026, 6, 27), issue="stale", message="m", affects_period=True),
+        QualityFlag(table="t", date=date(2026, 5, 9), issue="incomplete", message="m", affects_period=True),
+    )
+    output = QualityOutput(task_id="q", flags=flags)
+    assert incomplete_days(output, query) == [date(2026, 5, 9), date(2026, 6, 28), date(2026, 6, 29), date(2026, 6, 30)]
+    assert incomplete_days(output) == [date(2026, 5, 9)]

@@ -30,7 +30,7 @@ RATIO = MetricTree(
     Factor("conversion", "orders", "visitors", "rate"),
     (Factor("conversion", "orders", "visitors", "rate"), Factor("visitors", "visitors", None, "mix")),
 )
-SCALE = {CURRENT: 1.0, PREVIOUS: 1.0}
+KEPT = {CURRENT: 30, PREVIOUS: 30}
 
 cell = st.tuples(st.floats(100, 10_000), st.floats(0.01, 0.2), st.floats(10, 500))  # visitors, conversion, order value
 
@@ -47,7 +47,7 @@ def _rows(cells: list[tuple[tuple[float, float, float], tuple[float, float, floa
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(cell, cell), min_size=2, max_size=6))
 def test_product_contributions_add_up_to_the_change(cells: list[Any]) -> None:
-    drill = read_drill(PRODUCT, ("m",), _rows(cells), SCALE)
+    drill = read_drill(PRODUCT, ("m",), _rows(cells), KEPT, 30)
     change = tree_value(PRODUCT, drill.totals[CURRENT]) - tree_value(PRODUCT, drill.totals[PREVIOUS])
     assert math.fsum(drill.contributions.values()) == pytest.approx(change, rel=1e-9, abs=1e-6)
 
@@ -55,7 +55,7 @@ def test_product_contributions_add_up_to_the_change(cells: list[Any]) -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(cell, cell), min_size=2, max_size=6))
 def test_rate_and_mix_add_up_to_the_change_of_a_ratio(cells: list[Any]) -> None:
-    drill = read_drill(RATIO, ("m",), _rows(cells), SCALE)
+    drill = read_drill(RATIO, ("m",), _rows(cells), KEPT, 30)
     change = tree_value(RATIO, drill.totals[CURRENT]) - tree_value(RATIO, drill.totals[PREVIOUS])
     assert math.fsum(drill.contributions.values()) == pytest.approx(change, rel=1e-9, abs=1e-12)
 
@@ -63,7 +63,7 @@ def test_rate_and_mix_add_up_to_the_change_of_a_ratio(cells: list[Any]) -> None:
 def test_an_unchanged_member_contributes_nothing_of_its_own() -> None:
     still = ((1000.0, 0.05, 100.0), (1000.0, 0.05, 100.0))
     moved = ((2000.0, 0.04, 80.0), (2600.0, 0.02, 95.0))
-    product = read_drill(PRODUCT, ("m",), _rows([still, moved]), SCALE)
+    product = read_drill(PRODUCT, ("m",), _rows([still, moved]), KEPT, 30)
     assert all(v == 0.0 for (key, _), v in product.contributions.items() if key == ("m0",))
-    ratio = read_drill(RATIO, ("m",), _rows([still, moved]), SCALE)
+    ratio = read_drill(RATIO, ("m",), _rows([still, moved]), KEPT, 30)
     assert ratio.contributions[(("m0",), "conversion")] == 0.0  # its rate did not move

@@ -26,8 +26,15 @@ def test_exact_tails_match_scipy(rows: int, expected: float, phi: float) -> None
     assert lower_tail(rows, expected, phi) == pytest.approx(reference, rel=1e-9)
 
 
-def test_normal_tail_above_fifty_expected_rows() -> None:
-    assert lower_tail(60, 100.0, 2.0) == pytest.approx(float(sps.norm.cdf((60.5 - 100) / math.sqrt(200))), rel=1e-12)
+@pytest.mark.parametrize(("rows", "expected", "phi"), [(6, 60.0, 5.0), (100, 1000.0, 100.0), (0, 1000.0, 100.0)])
+def test_overdispersed_tails_stay_exact_at_high_volume(rows: int, expected: float, phi: float) -> None:
+    """A normal curve would overstate these by orders of magnitude (a skewed, noisy table)."""
+    reference = float(sps.nbinom.cdf(rows, expected / (phi - 1.0), 1.0 / phi))
+    assert lower_tail(rows, expected, phi) == pytest.approx(reference, rel=1e-9)
+
+
+def test_under_dispersed_tables_use_a_narrow_normal() -> None:
+    assert lower_tail(34, 56.0, 0.05) == pytest.approx(float(sps.norm.cdf((34.5 - 56) / math.sqrt(2.8))), rel=1e-12)
 
 
 def _noisy(level: float, days: int, seed: int) -> dict[date, int]:

@@ -171,4 +171,8 @@ def test_new_observation_test_is_the_prediction_interval_t_test() -> None:
     assert result.t == pytest.approx(t, rel=1e-12)
     assert result.p_value == pytest.approx(2 * sps.t.sf(abs(t), n - 1), rel=1e-9)
     assert result.relative_change == pytest.approx(x / mean - 1, rel=1e-12)
+    # delta method for x / mean: Var ≈ (σ² + (x/m)²·σ²/n) / m²
+    rel_se = math.sqrt(sd**2 + (x / mean) ** 2 * sd**2 / n) / mean
+    q = sps.t.ppf(0.975, n - 1)
+    assert result.relative_ci == pytest.approx((x / mean - 1 - q * rel_se, x / mean - 1 + q * rel_se), rel=1e-12)
     assert change_test(SuffStats.from_values(history), SuffStats.from_values([x])).t == result.t

@@ -126,11 +126,16 @@ class Drill:
     members: list[Member]
     totals: Totals
     contributions: dict[tuple[tuple[str, ...], str], float]
+    kept: dict[str, int]
+    """Days each period keeps (incomplete ones left out): a member's days without rows are zeros."""
 
 
-def read_drill(tree: MetricTree, dims: tuple[str, ...], rows: list[dict[str, Any]], scale: dict[str, float]) -> Drill:
-    """Rows (member × period) -> members with totals on the current period's length (``scale``
-    per period: current days / kept days), and every member's contribution per factor."""
+def read_drill(
+    tree: MetricTree, dims: tuple[str, ...], rows: list[dict[str, Any]], kept: dict[str, int], days: int
+) -> Drill:
+    """Rows (member × period) -> members with totals on the current period's length (``days``;
+    each period's sums scaled by days / its ``kept`` days), and every member's contribution."""
+    scale = {w: days / kept[w] if kept[w] else 0.0 for w in (PREVIOUS, CURRENT)}
     by_member: dict[tuple[str, ...], dict[str, dict[str, Any]]] = {}
     for row in rows:
         by_member.setdefault(tuple(str(row[d]) for d in dims), {})[str(row["which"])] = row
@@ -145,7 +150,7 @@ def read_drill(tree: MetricTree, dims: tuple[str, ...], rows: list[dict[str, Any
         PREVIOUS: {c: math.fsum(m.before[c] for m in members) for c in tree.components},
         CURRENT: {c: math.fsum(m.after[c] for m in members) for c in tree.components},
     }
-    return Drill(dims, members, totals, _contributions(tree, members))
+    return Drill(dims, members, totals, _contributions(tree, members), kept)
 
 
 def _contributions(tree: MetricTree, members: list[Member]) -> dict[tuple[tuple[str, ...], str], float]:
@@ -191,23 +196,24 @@ def _shift_share(tree: MetricTree, members: list[Member]) -> dict[tuple[tuple[st
     return out
 
 
-def _suff(row: dict[str, Any] | None, y: str) -> SuffStats | None:
-    if row is None:
-        return None
-    n = int(row.get(f"{y}_n") or 0)
-    if n < 1:
-        return None
-    return SuffStats(
-        n=n,
-        total=float(row.get(f"{y}_s") or 0.0),
-        sum_sq=max(0.0, float(row.get(f"{y}_ss") or 0.0)),
-        shift=float(row.get(f"{y}_k") or 0.0),
-    )
+def _suff(row: dict[str, Any] | None, y: str, days: int | None) -> SuffStats | None:
+    """The sufficient statistics of ``y`` in one period; with ``days`` (a summable value) the
+    days the member had no rows count as zeros, so a member that went quiet shows it."""
+    n = int(row.get(f"{y}_n") or 0) if row is not None else 0
+    total = float(row.get(f"{y}_s") or 0.0) if row is not None else 0.0
+    sum_sq = max(0.0, float(row.get(f"{y}_ss") or 0.0)) if row is not None else 0.0
+    shift = float(row.get(f"{y}_k") or 0.0) if row is not None else 0.0
+    missing = (days - n) if days is not None else 0
+    if missing > 0:  # zeros around the shift K: Σ(0 − K) and Σ(0 − K)²
+        n, total, sum_sq = n + missing, total - missing * shift, sum_sq + missing * shift * shift
+    return SuffStats(n=n, total=total, sum_sq=sum_sq, shift=shift) if n >= 1 else None
 
 
-def period_test(m: Member, y: str, single_day: bool) -> TwoSampleTResult | None:
-    """The change of daily value ``y`` between the periods (None when too few days)."""
-    a, b = _suff(m.rows.get(PREVIOUS), y), _suff(m.rows.get(CURRENT), y)
+def period_test(m: Member, y: str, single_day: bool, days: dict[str, int] | None = None) -> TwoSampleTResult | None:
+    """The change of daily value ``y`` between the periods (None when too few days); ``days``
+    (kept days per period) for a summable value, whose missing days are zeros."""
+    a = _suff(m.rows.get(PREVIOUS), y, days[PREVIOUS] if days else None)
+    b = _suff(m.rows.get(CURRENT), y, days[CURRENT] if days else None)
     if a is None or b is None or a.n < (2 if single_day else MIN_DAYS) or b.n < (1 if single_day else MIN_DAYS):
         return None
     try:
@@ -226,10 +232,11 @@ def candidates_for(tree: MetricTree, drill: Drill, evidence_id: str, single_day:
             if f.role == "mix":
                 continue
             change = drill.contributions.get((m.key, f.name))
-            own = period_test(m, f"o{i}", single_day)
+            days = drill.kept if f.den is None else None  # a sum: days without rows are zeros
+            own = period_test(m, f"o{i}", single_day, days)
             if change is None or own is None or own.relative_change is None:
                 continue
-            rest = period_test(m, f"r{i}", single_day)
+            rest = period_test(m, f"r{i}", single_day)  # against the rest: only days both had rows
             out.append(_candidate(drill, m, f, change, own, rest, evidence_id))
     mix = next((i for i, f in enumerate(tree.factors) if f.role == "mix"), None)
     if mix is not None and len(drill.dims) == 1:
@@ -262,7 +269,7 @@ def _candidate(
         own_ci=(float(ci[0]), float(ci[1])),
         own_p=float(own.p_value or 1.0),
         excess=rest.relative_change if rest is not None else None,
-        rest_p=float(rest.p_value or 1.0) if rest is not None else 1.0,
+        rest_p=float(rest.p_value if rest.p_value is not None else 1.0) if rest is not None else 1.0,
         evidence_id=evidence_id,
         ratio=f.den is not None,
     )
@@ -283,11 +290,11 @@ def _mix_candidate(tree: MetricTree, drill: Drill, i: int, evidence_id: str, sin
         return None
     key = max(moved, key=lambda k: (round(abs(moved[k]), 12), moved[k] > 0))
     member = next(m for m in drill.members if m.key == key)
-    own = period_test(member, f"o{i}", single_day)
+    own = period_test(member, f"o{i}", single_day, drill.kept)  # a weight is zero on days without rows
     if own is None or own.relative_change is None:
         return None
     change = math.fsum(v for (_, factor), v in drill.contributions.items() if factor == f.name)
-    return _candidate(drill, member, f, change, own, own, evidence_id)
+    return _candidate(drill, member, f, change, own, None, evidence_id)
 
 
 def _weight(f: Factor, comps: dict[str, float], totals: dict[str, float]) -> float | None:
@@ -311,7 +318,8 @@ def select_drivers(
     if not cands:
         return []
     for c in cands:
-        c.p_value = max(c.own_p, c.rest_p)
+        # a weight is relative to the whole already: a mix is judged by its one test
+        c.p_value = c.own_p if c.role == "mix" else max(c.own_p, c.rest_p)
     tested = _hierarchy(cands)
     for c, q in zip(tested, benjamini_hochberg([c.p_value for c in tested]), strict=True):
         c.q_value = q

@@ -54,6 +54,7 @@ from baton.contracts.semantic import SemanticQuery
 from baton.contracts.values import Assumption, KeyNumber
 from baton.errors import BatonError
 from baton.messages import text
+from baton.numbers import format_probability
 
 MAX_DRIVERS = 10
 
@@ -94,9 +95,7 @@ def _drill_one(
     tree = metric_tree(catalog, query.metrics[0], combo, query.filters)
     built = drilldown(catalog, query, tree, combo, excluded_days=excluded, dialect=tool.dialect)
     result = tool.run("insight:drilldown:" + "×".join(combo), built.expression)
-    kept = kept_days(query, excluded)
-    scale = {w: query.time_range.days / kept[w] if kept[w] else 0.0 for w in (CURRENT, PREVIOUS)}
-    drill = read_drill(tree, combo, rows_as_dicts(result), scale)
+    drill = read_drill(tree, combo, rows_as_dicts(result), kept_days(query, excluded), query.time_range.days)
     out.evidence.append(result.evidence_id)
     out.trees[combo] = tree
     out.cands += candidates_for(tree, drill, result.evidence_id, query.time_range.days == 1)
@@ -124,7 +123,7 @@ def _drill(deps: InsightDeps, query: SemanticQuery, excluded: list[date]) -> Dri
             out.totals = drill.totals
             out.total_change = tree_value(tree, drill.totals[CURRENT]) - tree_value(tree, drill.totals[PREVIOUS])
     out.dims = [d for d in dims if d not in out.fixed]
-    moved = {d for c in out.cands if c.rest_p <= PARENT_P for d in c.members}
+    moved = {d for c in out.cands if (c.own_p if c.role == "mix" else c.rest_p) <= PARENT_P for d in c.members}
     for combo in itertools.combinations(out.dims, 2):
         if moved & set(combo):
             out.drills.append(_drill_one(deps, query, combo, excluded, out))
@@ -134,7 +133,7 @@ def _drill(deps: InsightDeps, query: SemanticQuery, excluded: list[date]) -> Dri
 def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
     lang = packet.task.language
     query = plan_of(packet)
-    drilled = _drill(deps, query, incomplete_days(output_of(packet, "quality", QualityOutput)))
+    drilled = _drill(deps, query, incomplete_days(output_of(packet, "quality", QualityOutput), query))
     stats = output_of(packet, "stats", StatsOutput)
     significant = bool(stats and stats.tests and stats.tests[0].p_value is not None and stats.tests[0].p_value < 0.05)
     catalog = deps.catalog
@@ -251,11 +250,11 @@ def _supporting(drilled: Drilled, best_qs: list[float], lang: Language) -> tuple
             anchor,
         ),
         *(
-            # q-values can be 1e-40: kept as the text states them (3 significant digits, or the bound)
+            # q-values can be 1e-40: kept as the text states them (4 or 6 places, or the bound)
             KeyNumber(
                 key=f"insight.best_q.{i}",
                 label=text("analysis.insight_best_q_label", lang),
-                value=Decimal(str(P_FLOOR)) if q < P_FLOOR else Decimal(f"{q:.3g}"),
+                value=Decimal(str(P_FLOOR)) if q < P_FLOOR else Decimal(format_probability(q)),
                 unit="q",
                 evidence_id=anchor,
             )

@@ -19,6 +19,7 @@ from baton.contracts.semantic import SemanticQuery
 from baton.contracts.values import ExcludedPath, KeyNumber
 from baton.errors import InsufficientData, StatsInputError
 from baton.messages import text
+from baton.numbers import format_probability
 from baton.stats import FactorEffect, lmdi, ratio_mix_rate
 
 if TYPE_CHECKING:
@@ -36,8 +37,11 @@ def members_text(catalog: Catalog, members: dict[str, str], lang: Language) -> s
 
 
 def q_text(q: float) -> str:
-    """A q-value as the report states it: below 1e-6 as a bound, never rounded to zero."""
-    return f"< {P_FLOOR:.6f}" if q < P_FLOOR or math.isnan(q) else f"= {q:.3g}"
+    """A q-value as the report states it — "= 0.0240", "= 0.000045", "< 0.000001" — never
+    rounded to zero nor in scientific notation."""
+    if math.isnan(q) or q < P_FLOOR:
+        return f"< {P_FLOOR:.6f}"
+    return "= " + format_probability(q)
 
 
 def _level(catalog: Catalog, factor: str, value: float, key: str, label: str, ev: str, lang: Language) -> KeyNumber:
@@ -315,12 +319,19 @@ def excluded_paths(
 def _path(
     path: str, involved: list[Candidate], label: str, what: str, best_qs: list[float], lang: Language
 ) -> ExcludedPath:
-    """Why a dimension or factor explains nothing: part of a driver (echo), moved only with
-    the rest (shared), or no change passed the tests (flat)."""
+    """Why a dimension or factor explains nothing: part of a driver (echo), composition inside a
+    member or another dimension's mix, changes too small next to the drivers (minor), members
+    that moved less than or against the rest, moved only with the rest (shared), or no change
+    passed the tests (flat)."""
     best_q = min((c.q_value for c in involved), default=1.0)
     best_qs.append(best_q)
-    if any(c.significant for c in involved):
+    passed = [c for c in involved if c.significant]
+    if any(c.subsumed_by and "composition" not in c.subsumed_by and "mix" not in c.subsumed_by for c in passed):
         reason = "echo"
+    elif any(c.subsumed_by for c in passed):
+        reason = "composition"
+    elif passed:
+        reason = "minor"
     elif any(c.q_value <= Q_LEVEL for c in involved):
         reason = "against"
     elif any(c.own_p <= PARENT_P / max(len(involved), 1) and c.rest_p > PARENT_P for c in involved):

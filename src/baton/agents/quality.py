@@ -346,8 +346,17 @@ def _late_updates(acc: _Checks, deps: QualityDeps, table: str, data_end: date) -
         )
 
 
-def incomplete_days(output: QualityOutput | None) -> list[date]:
-    """Days the relay leaves out of daily tests: incomplete days inside the analysed periods."""
+def incomplete_days(output: QualityOutput | None, query: SemanticQuery | None = None) -> list[date]:
+    """Days every comparison leaves out: incomplete days inside the analysed periods and, given
+    the ``query``, the days of its periods after a stale table's last loaded day (no data yet is
+    not a zero)."""
     if output is None:
         return []
-    return sorted({f.date for f in output.flags if f.date is not None and f.affects_period and f.issue == "incomplete"})
+    days = {f.date for f in output.flags if f.date is not None and f.affects_period and f.issue == "incomplete"}
+    if query is not None and query.comparison is not None:
+        cur = query.time_range
+        period_days = [cur.start + timedelta(days=i) for i in range(cur.days)] + list(query.comparison.dates())
+        for f in output.flags:
+            if f.issue == "stale" and f.affects_period and f.date is not None:
+                days |= {d for d in period_days if d > f.date}
+    return sorted(days)

@@ -115,19 +115,9 @@ def _headline(
         return fill(
             text("answer.analysis_headline_day", lang, label=label, period=period), numbers
         ), "comparable.change_pct"
-    left_out = _left_out(inputs)
-    if left_out and {"comparable.change_pct", "headline.change_pct"} <= set(numbers):
-        comparable, loaded = numbers["comparable.change_pct"].value, numbers["headline.change_pct"].value
-        if abs(comparable - loaded) >= MATERIAL_PP:
-            said = text(
-                "answer.analysis_headline_both",
-                lang,
-                days=text("answer.list_sep", lang).join(left_out),
-                label=label,
-                period=period,
-                moved=_moved(comparable, lang),
-            )
-            return fill(said, numbers), "comparable.change_pct"
+    both = _both_ways(inputs, numbers, label, period, lang)
+    if both:
+        return both, "comparable.change_pct"
     if "headline.change_pct" in numbers:
         down = numbers["headline.change_pct"].value < 0
         key = "answer.analysis_headline_down" if down else "answer.analysis_headline_up"
@@ -137,6 +127,38 @@ def _headline(
             text("answer.analysis_headline_change", lang, label=label, period=period), numbers
         ), "headline.change"
     return "", ""
+
+
+def _both_ways(inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, period: str, lang: Language) -> str:
+    """The change on comparable days first when the periods compare different days — incomplete
+    days left out, or periods of different lengths put per day — and it differs materially from
+    the totals as loaded, which follow."""
+    assert inputs.query.comparison is not None
+    if not {"comparable.change_pct", "headline.change_pct"} <= set(numbers):
+        return ""
+    comparable, loaded = numbers["comparable.change_pct"].value, numbers["headline.change_pct"].value
+    left_out, days = _left_out(inputs), (inputs.query.time_range.days, len(inputs.query.comparison.dates()))
+    stale = sorted(
+        f.date.isoformat()
+        for f in (inputs.quality.flags if inputs.quality else ())
+        if f.issue == "stale" and f.affects_period and f.date
+    )
+    if abs(comparable - loaded) < MATERIAL_PP or not (left_out or stale or days[0] != days[1]):
+        return ""
+    basis = [text("answer.basis_stale", lang, day=day) for day in stale[:1]]
+    if left_out:
+        basis.append(text("answer.basis_left_out", lang, days=text("answer.list_sep", lang).join(left_out)))
+    if days[0] != days[1]:
+        basis.append(text("answer.basis_per_day", lang, current=days[0], previous=days[1]))
+    said = text(
+        "answer.analysis_headline_both",
+        lang,
+        basis=text("answer.clause_sep", lang).join(basis),
+        label=label,
+        period=period,
+        moved=_moved(comparable, lang),
+    )
+    return fill(said, numbers)
 
 
 def _premise(
@@ -158,19 +180,22 @@ def _premise(
 
 
 def _drivers_said(inputs: _Inputs, numbers: dict[str, KeyNumber], lang: Language) -> str:
-    """Drivers in words that fit the evidence: a driver and its offsets when the change is
-    significant, "little net change" when parts cancel, contributions (not reasons) otherwise."""
+    """Drivers in words that fit the evidence: a driver and its offset when the change is
+    significant, "little net change" when parts of one dimension cancel, contributions (not
+    reasons) otherwise, and the insight's own words when no member is a driver."""
     if inputs.insight is None:
         return ""
     drivers, said_of = inputs.insight.drivers, {f.finding_id: said(f) for f in inputs.findings("driver")}
     if not drivers:
-        return text("answer.analysis_no_driver", lang)
+        return " ".join(said(f) for f in inputs.findings("no_driver")) or text("answer.analysis_no_driver", lang)
     net = _net_little(inputs, numbers, lang)
     if net:
         return net
     first = said_of.get("insight-driver-1", "")
     if drivers[0].stance == "contribution":
         return text("answer.analysis_largest_contribution", lang, text=first)
+    if drivers[0].stance == "offset":
+        return text("answer.analysis_only_offsets", lang, text=first)
     out = [text("answer.analysis_main_driver", lang, text=first)]
     offset = next((i for i, d in enumerate(drivers, 1) if d.stance == "offset"), None)
     if offset is not None:
@@ -179,24 +204,29 @@ def _drivers_said(inputs: _Inputs, numbers: dict[str, KeyNumber], lang: Language
 
 
 def _net_little(inputs: _Inputs, numbers: dict[str, KeyNumber], lang: Language) -> str:
-    """Parts that cancel: the largest fall and the largest rise each exceed twice the net change."""
+    """Parts of one dimension that cancel, when the change itself is not significant: the
+    largest fall and the largest rise of the same dimension(s) each exceed twice the net change."""
     assert inputs.insight is not None
     drivers = inputs.insight.drivers
-    down = next((i for i, d in enumerate(drivers, 1) if d.change < 0), None)
-    up = next((i for i, d in enumerate(drivers, 1) if d.change > 0), None)
+    if _significant(inputs) is not False or not drivers:
+        return ""
+    dims = set(drivers[0].members)
+    same = [(i, d) for i, d in enumerate(drivers, 1) if set(d.members) == dims]
+    down = next(((i, d) for i, d in same if d.change < 0), None)
+    up = next(((i, d) for i, d in same if d.change > 0), None)
     if down is None or up is None:
         return ""
     net = abs(_total(drivers))
-    if min(abs(drivers[down - 1].change), abs(drivers[up - 1].change)) < 2 * net:
+    if min(abs(down[1].change), abs(up[1].change)) < 2 * net:
         return ""
     return fill(
         text(
             "answer.analysis_net_little",
             lang,
-            down=_who(inputs, drivers[down - 1], lang),
-            up=_who(inputs, drivers[up - 1], lang),
-            down_key=f"driver.{down}.change",
-            up_key=f"driver.{up}.change",
+            down=_who(inputs, down[1], lang),
+            up=_who(inputs, up[1], lang),
+            down_key=f"driver.{down[0]}.change",
+            up_key=f"driver.{up[0]}.change",
         ),
         numbers,
     )

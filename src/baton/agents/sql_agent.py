@@ -156,11 +156,10 @@ def _headline_finding(numbers: tuple[KeyNumber, ...], evidence_id: str, language
 def _missing_days(rows: list[dict[str, Any]], query: SemanticQuery, start: date) -> list[str]:
     assert query.comparison is not None
     seen = {str(r["period"]) for r in rows}
-    end = query.time_range.end
-    expected = [(start + timedelta(days=i)).isoformat() for i in range((end - start).days + 1)]
-    periods = (query.comparison.range, query.time_range)
-    in_periods = [d for d in expected if any(r.start.isoformat() <= d <= r.end.isoformat() for r in periods)]
-    return [d for d in in_periods if d not in seen]
+    end, cur = query.time_range.end, query.time_range
+    expected = [start + timedelta(days=i) for i in range((end - start).days + 1)]
+    in_periods = [d for d in expected if cur.start <= d <= cur.end or query.comparison.contains(d)]
+    return [d.isoformat() for d in in_periods if d.isoformat() not in seen]
 
 
 def _filters_applied(
@@ -188,10 +187,14 @@ def _filters_applied(
                 )
     for table in headline.tables:
         col = catalog.time_column(table)
+        earlier = (
+            f"{col} IN (" + ", ".join(f"DATE '{d}'" for d in query.comparison.dates()) + ")"
+            if query.comparison.kind == "same_weekday"
+            else f"{col} BETWEEN DATE '{prev.start}' AND DATE '{prev.end}'"
+        )
         out.append(
             AppliedFilter(
-                predicate=f"({col} BETWEEN DATE '{cur.start}' AND DATE '{cur.end}') OR "
-                f"({col} BETWEEN DATE '{prev.start}' AND DATE '{prev.end}')",
+                predicate=f"({col} BETWEEN DATE '{cur.start}' AND DATE '{cur.end}') OR ({earlier})",
                 description=text("analysis.filter_periods", language),
                 evidence_id=evidence_id,
             )

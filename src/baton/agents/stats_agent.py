@@ -83,7 +83,7 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     catalog, tool = deps.catalog, deps.tool
     query = plan_of(packet)
     metric = query.metrics[0]
-    excluded = incomplete_days(output_of(packet, "quality", QualityOutput))
+    excluded = incomplete_days(output_of(packet, "quality", QualityOutput), query)
     tree = metric_tree(catalog, metric, (), query.filters)
     result = tool.run(
         "stats:period_suffstats",
@@ -111,7 +111,10 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
         tests=tuple(tests),
         findings=tuple(findings),
         assumptions_made=(
-            Assumption(text=text("analysis.stats_independent_days", lang, note=days_note), source_agent="stats"),
+            Assumption(
+                text=text("analysis.stats_independent_days", lang, note=days_note, method=welch.method),
+                source_agent="stats",
+            ),
         ),
         next_steps_suggested=(text("analysis.stats_next_step", lang),),
         confidence=0.9 if significant else 0.6,
@@ -236,7 +239,7 @@ def _welch(
             welch.ci or (welch.estimate, welch.estimate),
             effect_size=dec(effect) if effect is not None else None,
             effect_size_kind="cohen_d",
-            p_value=dec(p, 12),
+            p_value=Decimal(repr(p)),
             n=n,
             assumptions=welch.assumptions,
             evidence_ids=(ev,),
@@ -252,7 +255,7 @@ def _welch(
                 welch.relative_ci,
                 effect_size=dec(welch.relative_change),
                 effect_size_kind="relative_change",
-                p_value=dec(p, 12),
+                p_value=Decimal(repr(p)),
                 n=n,
                 evidence_ids=(ev,),
             )
@@ -296,7 +299,7 @@ def _proportion(
         (lo, hi),
         effect_size=dec(prop.effect_size or 0.0),
         effect_size_kind="cohen_h",
-        p_value=dec(prop.p_value or 0.0, 12),
+        p_value=Decimal(repr(prop.p_value or 0.0)),
         n=n1 + n2,
         assumptions=prop.assumptions,
         evidence_ids=(ev,),

@@ -71,7 +71,7 @@ def run(packet: TaskPacket, deps: TrendDeps) -> AgentReport[TrendOutput]:
         return AgentReport(
             task_id=packet.task_id, status="failed", issues=("insufficient_evidence: no daily series in the packet",)
         )
-    skip = set(incomplete_days(output_of(packet, "quality", QualityOutput)))
+    skip = set(incomplete_days(output_of(packet, "quality", QualityOutput), plan_of(packet)))
     series = _series(catalog, query, sql)
     ev = sql.daily_evidence_id or sql.evidence_id
     issues: list[str] = []

@@ -157,7 +157,12 @@ def _table_select(query: SemanticQuery, catalog: Catalog, table: str, leaves: li
         # filter), then exactly the two periods inside it
         prev = query.comparison.range
         where.append(_between(time_col, min(prev.start, current.start), max(prev.end, current.end)))
-        time_cond = exp.paren(exp.or_(exp.paren(time_cond), exp.paren(_between(time_col, prev.start, prev.end))))
+        earlier = (
+            exp.column(time_col).isin(*[_date(d) for d in query.comparison.dates()])
+            if query.comparison.kind == "same_weekday"  # listed days, not the range between them
+            else _between(time_col, prev.start, prev.end)
+        )
+        time_cond = exp.paren(exp.or_(exp.paren(time_cond), exp.paren(earlier)))
     where.append(time_cond)
     for flt in query.filters:
         column = catalog.dimensions[flt.dimension].columns[table]

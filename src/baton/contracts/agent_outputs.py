@@ -283,9 +283,14 @@ class Driver(BaseModel):
     before: float | None = Field(default=None, description="the factor (a mix: the member's weight) before")
     after: float | None = Field(default=None, description="the factor (a mix: the member's weight) after")
     factor_change: float | None = Field(default=None, description="the member's own relative change of the factor")
-    excess_relative_change: float | None = Field(default=None, description="relative change against the rest")
+    excess_relative_change: float | None = Field(
+        default=None, description="relative change against the rest (None for a mix: a weight is relative already)"
+    )
     p_value: float | None = Field(
-        default=None, ge=0, le=1, description="max of the own-change and against-the-rest tests (both must hold)"
+        default=None,
+        ge=0,
+        le=1,
+        description="max of the own-change and against-the-rest tests (both must hold); a mix: its weight's test",
     )
     ci: Interval | None = Field(default=None, description="95% interval of the member's own relative change")
     q_value: float | None = Field(default=None, ge=0, le=1)

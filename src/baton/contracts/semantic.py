@@ -45,14 +45,20 @@ class TimeRange(BaseModel):
 class Comparison(BaseModel):
     """The period the question's period is compared with: the one before it, the same period a
     year earlier, one the question names ("Q2 compared with Q1"), or — for a single day — its
-    usual level: the same weekday in the weeks of ``range`` (every 7th day back from its end)."""
+    usual level: the same weekday of earlier weeks (``days``, calendar events skipped; without
+    them every 7th day back from the end of ``range``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     kind: Literal["previous_period", "same_period_last_year", "custom", "same_weekday"]
     range: TimeRange
+    days: tuple[date, ...] = Field(
+        default=(), description="same_weekday: the days compared with (event days skipped); empty otherwise"
+    )
 
     def contains(self, day: date) -> bool:
         """Whether ``day`` is one of the comparison's days."""
+        if self.days:
+            return day in self.days
         if not self.range.start <= day <= self.range.end:
             return False
         return self.kind != "same_weekday" or (self.range.end - day).days % 7 == 0

@@ -128,8 +128,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "stats_period_without_data": ("a period has no data", "某一期没有数据"),
     "stats_days_left_out": (" (incomplete days left out: {days})", "（剔除不完整日期 {days}）"),
     "stats_independent_days": (
-        "Daily values are treated as independent samples (Welch t-test){note}.",
-        "每日数值视为相互独立的样本（Welch t 检验）{note}。",
+        "Daily values are treated as independent samples ({method}){note}.",
+        "每日数值视为相互独立的样本（{method}）{note}。",
     ),
     "stats_next_step": (
         "Drill down by dimension to find where the change came from.",
@@ -283,6 +283,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "its significant changes are part of the drivers above (smallest q {q}).",
         "其显著变化已包含在上述驱动因素中（最小 q {q}）。",
     ),
+    "insight_dimension_composition": (
+        "its significant changes are composition — members' mix shifting inside it, or another dimension's mix "
+        "echoed — not changes of their own (smallest q {q}).",
+        "其显著变化只是结构变化（内部构成或另一维度的结构变化的反映），并非自身变化（最小 q {q}）。",
+    ),
+    "insight_dimension_minor": (
+        "its significant changes are small next to the drivers above (smallest q {q}).",
+        "其显著变化与上述驱动因素相比很小（最小 q {q}）。",
+    ),
     "insight_dimension_against": (
         "members that changed significantly moved less than, or against, the rest (smallest q {q}).",
         "有显著变化的成员，其变化小于其余部分或方向相反（最小 q {q}）。",
@@ -303,6 +312,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "insight_factor_echo": (
         "its significant changes are part of the drivers above (smallest q {q}).",
         "{label}的显著变化已包含在上述驱动因素中（最小 q {q}）。",
+    ),
+    "insight_factor_composition": (
+        "its significant changes are composition — members' mix shifting — not changes of {label} itself "
+        "(smallest q {q}).",
+        "{label}的显著变化只是结构变化，并非{label}本身的变化（最小 q {q}）。",
+    ),
+    "insight_factor_minor": (
+        "the significant changes of {label} are small next to the drivers above (smallest q {q}).",
+        "{label}的显著变化与上述驱动因素相比很小（最小 q {q}）。",
     ),
     "insight_factor_against": (
         "members whose {label} changed significantly moved less than, or against, the rest (smallest q {q}).",

@@ -213,11 +213,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{period}{label}变化 {num:headline.change}。",
     ),
     "analysis_headline_both": (
-        "Leaving out the incomplete {days}, {label} for {period} {moved} on comparable days: change "
-        "{num:comparable.change_pct} ({num:comparable.current} vs {num:comparable.previous}); as loaded, "
-        "{num:headline.change_pct}.",
-        "剔除不完整的 {days} 后，{period}{label}按可比口径{moved}：变化 {num:comparable.change_pct}"
-        "（{num:comparable.current}，对比期 {num:comparable.previous}）；按已加载数据，变化 {num:headline.change_pct}。",
+        "{label} for {period} {moved} on comparable days ({basis}): change {num:comparable.change_pct} "
+        "({num:comparable.current} vs {num:comparable.previous}); as loaded, {num:headline.change_pct}.",
+        "{period}{label}按可比口径（{basis}）{moved}：变化 {num:comparable.change_pct}（{num:comparable.current}，"
+        "对比期 {num:comparable.previous}）；按已加载数据，变化 {num:headline.change_pct}。",
+    ),
+    "basis_stale": ("no data yet after {day}", "{day} 之后尚无数据"),
+    "basis_left_out": ("incomplete {days} left out", "剔除不完整的 {days}"),
+    "basis_per_day": (
+        "per day, {current} days against {previous}",
+        "按日均，本期 {current} 天、对比期 {previous} 天",
     ),
     "analysis_headline_day": (
         "{label} on {period} was {num:comparable.current}, {num:comparable.change_pct} against its usual level "
@@ -262,6 +267,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "analysis_main_driver": ("Largest driver — {text}", "最大的驱动因素——{text}"),
     "analysis_offset_by": ("Offset by — {text}", "反向抵消——{text}"),
+    "analysis_only_offsets": (
+        "No member drives the change; one moved against it — {text}",
+        "没有成员推动这一变化；反向变动的是——{text}",
+    ),
     "analysis_largest_contribution": (
         "Largest contribution (the change is not significant, so this is a part of the movement, not a driver) — "
         "{text}",

@@ -114,8 +114,9 @@ def _tests(stats: StatsOutput | None, insight: InsightOutput | None) -> list[Sta
                 ci_high=dec(max(high, own)),
                 effect_size=dec(own),
                 effect_size_kind="relative_change",
-                p_value=dec(d.p_value) if d.p_value is not None else None,
-                q_value=dec(d.q_value) if d.q_value is not None else None,
+                # exact p and q (a bound is only how the text states them)
+                p_value=Decimal(repr(d.p_value)) if d.p_value is not None else None,
+                q_value=Decimal(repr(d.q_value)) if d.q_value is not None else None,
                 evidence_ids=d.evidence_ids,
                 agent="insight",
             )
@@ -185,6 +186,9 @@ def analysis_gate_input(scope: RunScope, answer: Answer, steps: dict[str, AgentS
     # derived values the narrative may also state: the interval level of every CI (a method
     # parameter, 95 %), and the sizes of the structured lists it summarises
     derived += [0.95, 95]
+    query = answer.semantic_query
+    if query is not None and query.comparison is not None:  # the periods' lengths the summary states
+        derived += [query.time_range.days, len(query.comparison.dates())]
     derived += [
         len(answer.quality_flags),
         sum(f.affects_period for f in answer.quality_flags),

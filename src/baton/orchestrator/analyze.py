@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
+from functools import partial
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -47,6 +48,7 @@ from baton.contracts.agent_outputs import (
     TrendOutput,
 )
 from baton.contracts.answer import Answer
+from baton.contracts.common import CalendarEvent
 from baton.contracts.handoff import AgentReport, Baton, MustKeep, Task
 from baton.contracts.semantic import Comparison, SemanticQuery, TimeRange
 from baton.errors import BudgetExceeded, InsufficientEvidence
@@ -166,23 +168,32 @@ def checkpoint_key(agent: str) -> str:
 
 
 USUAL_LEVEL_WEEKS = 4
-"""A single day is compared with the same weekday of this many weeks before it."""
+"""A single day is compared with the same weekday of this many earlier weeks (≤ 8 weeks back)."""
 
 
-def with_comparison(query: SemanticQuery) -> SemanticQuery:
+def usual_level(day: date, calendar: Sequence[CalendarEvent] = ()) -> Comparison:
+    """The same weekday of the 4 weeks before ``day``, skipping days inside calendar events
+    (they are not the usual level) and reaching back at most 8 weeks, as completeness does."""
+    from baton.stats import peak_window_for
+
+    earlier = (day - timedelta(weeks=k) for k in range(1, 2 * USUAL_LEVEL_WEEKS + 1))
+    days = sorted([d for d in earlier if peak_window_for(d, calendar) is None][:USUAL_LEVEL_WEEKS])
+    if len(days) < 2:
+        days = sorted(day - timedelta(weeks=k) for k in range(1, USUAL_LEVEL_WEEKS + 1))
+    return Comparison(kind="same_weekday", range=TimeRange(start=days[0], end=days[-1]), days=tuple(days))
+
+
+def with_comparison(query: SemanticQuery, calendar: Sequence[CalendarEvent] = ()) -> SemanticQuery:
     """A why-question compares its period with the one before it unless it names another; a
-    single day is compared with its usual level (the same weekday of the weeks before), since
-    one day against the day before says little and cannot be tested."""
+    single day is compared with its usual level (:func:`usual_level`), since one day against the
+    day before says little and cannot be tested."""
     days = query.time_range.days
     implied = query.comparison is None or query.comparison.kind == "previous_period"
     if query.comparison is not None and not (days == 1 and implied):
         return query.model_copy(update={"intent": "why"})
     if days == 1:
-        day = query.time_range.start
-        usual = TimeRange(start=day - timedelta(weeks=USUAL_LEVEL_WEEKS), end=day - timedelta(weeks=1))
-        return query.model_copy(
-            update={"comparison": Comparison(kind="same_weekday", range=usual), "grain": None, "intent": "why"}
-        )
+        usual = usual_level(query.time_range.start, calendar)
+        return query.model_copy(update={"comparison": usual, "grain": None, "intent": "why"})
     prev = TimeRange(
         start=query.time_range.start - timedelta(days=days), end=query.time_range.start - timedelta(days=1)
     )
@@ -217,7 +228,7 @@ class AnalyzePipeline(Pipeline):
         planned = StepSpec(
             "plan",
             PlanOutput,
-            lambda: plan(self.scope, with_comparison),
+            lambda: plan(self.scope, partial(with_comparison, calendar=self.scope.session.catalog.calendar)),
             "clarify_metric",
             absorb=self._absorb_plan,
             recheck=lambda done: recheck_plan(self.scope, done),

@@ -2,15 +2,16 @@
 and against its neighbouring days, judged with the counting noise of the table.
 
 A partly loaded day is low on both baselines; a holiday plateau only on the first; a calendar
-event (a promotion) is left out of every baseline so it neither hides nor fakes a gap. A low
+event (a promotion) is left out of the same-weekday baseline and of the noise estimate, so it
+neither hides nor fakes a gap. A low
 day is only *incomplete* when it is also improbably low for the table's noise: row counts
 are modelled as quasi-Poisson around the baseline, with the dispersion estimated from the
 table's own days (median of squared Pearson residuals), so 80 orders a day may dip to 60
 without a flag while a table that always has exactly 56 rows may not lose 20.
 
-The tail probability is computed here (exact Poisson/negative-binomial sum below 50 expected
-rows, normal with continuity correction above): ``scipy.stats`` would cost the ``ask`` path,
-which runs this check for daily series, a third of a second of import for one number.
+The tail probability is computed here (the Poisson or negative-binomial sum, exactly, from the
+observed count downwards): ``scipy.stats`` would cost the ``ask`` path, which runs this check
+for daily series, a third of a second of import for one number.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ TAIL_PROBABILITY = 1e-4
 two baselines (one-sided): a false flag about once in ten thousand ordinary days."""
 MIN_DISPERSION = 0.05
 """Floor of the dispersion: a table with exactly the same rows every day still has some slack."""
-EXACT_BELOW = 50.0
 _CHI2_1_MEDIAN = 0.454936
 
 
@@ -53,7 +53,7 @@ class DayCheck:
             return True
         ratios = [(self.weekday_ratio, WEEKDAY_RATIO), (self.neighbour_ratio, NEIGHBOUR_RATIO)]
         known = [(r, limit) for r, limit in ratios if r is not None]
-        return bool(known) and len(known) == 2 and all(r < limit for r, limit in known)
+        return len(known) == 2 and all(r < limit for r, limit in known)
 
 
 def weekday_factors(counts: Mapping[date, int], peaks: Sequence[PeakWindow] = ()) -> dict[int, float]:
@@ -69,22 +69,40 @@ def weekday_factors(counts: Mapping[date, int], peaks: Sequence[PeakWindow] = ()
 
 
 def lower_tail(rows: int, expected: float, dispersion: float) -> float:
-    """P(X ≤ rows) for counts with mean ``expected`` and variance ``dispersion × expected``
-    (negative binomial above 1, Poisson at 1, a narrower normal below)."""
+    """P(X ≤ rows) for counts with mean ``expected`` and variance ``dispersion × expected``:
+    negative binomial above 1, Poisson at 1 (summed exactly, downwards from ``rows`` while the
+    terms still matter), a narrower normal below 1 (an under-dispersed table)."""
     if expected <= 0:
         return 1.0
-    if dispersion < 1.0 or expected >= EXACT_BELOW:
+    if rows >= expected:
+        return 0.5  # not low: the exact value does not matter to any caller
+    if dispersion < 1.0:
         sd = math.sqrt(max(dispersion, MIN_DISPERSION) * expected)
         return 0.5 * math.erfc(-((rows + 0.5 - expected) / sd) / math.sqrt(2.0))
     if dispersion == 1.0:
-        log_p = [k * math.log(expected) - expected - math.lgamma(k + 1) for k in range(rows + 1)]
+        log_top = rows * math.log(expected) - expected - math.lgamma(rows + 1)
+
+        def down(k: int) -> float:  # pmf(k − 1) / pmf(k)
+            return k / expected
     else:
         size, p = expected / (dispersion - 1.0), 1.0 / dispersion
-        log_p = [
-            math.lgamma(k + size) - math.lgamma(size) - math.lgamma(k + 1) + size * math.log(p) + k * math.log1p(-p)
-            for k in range(rows + 1)
-        ]
-    return min(1.0, math.fsum(math.exp(v) for v in log_p))
+        log_top = (
+            math.lgamma(rows + size)
+            - math.lgamma(size)
+            - math.lgamma(rows + 1)
+            + size * math.log(p)
+            + rows * math.log1p(-p)
+        )
+
+        def down(k: int) -> float:
+            return k / ((k - 1 + size) * (1.0 - p))
+
+    term, total, k = 1.0, 1.0, rows
+    while k > 0 and term > 1e-17 * total:
+        term *= down(k)
+        total += term
+        k -= 1
+    return min(1.0, math.exp(log_top) * total)
 
 
 def _history(counts: Mapping[date, int], day: date, peaks: Sequence[PeakWindow]) -> list[int]:

@@ -170,7 +170,7 @@ def new_observation_t_test(history: SuffStats, value: float, alpha: float = 0.05
     weeks)? The prediction-interval t test: ``t = (x − mean) / (sd·√(1 + 1/n))`` on ``n − 1`` df,
     i.e. the new value is assumed to share the history's variance (one value has none of its own).
     The CI is the 1 − α prediction interval of the difference; the relative change is against
-    the history's mean."""
+    the history's mean, its interval by the delta method (the mean's uncertainty included)."""
     check_alpha(alpha)
     _need_two(history, "history")
     sd = history.sd
@@ -183,7 +183,8 @@ def new_observation_t_test(history: SuffStats, value: float, alpha: float = 0.05
     q = float(sps.t.ppf(1.0 - alpha / 2.0, df))
     mean = history.mean
     rel = value / mean - 1.0 if mean != 0.0 else None
-    rel_se = se / abs(mean) if mean != 0.0 else None
+    # delta method for x / mean: the new value's spread and the history mean's own uncertainty
+    rel_se = sd * math.sqrt(1.0 + (value / mean) ** 2 / history.n) / abs(mean) if mean != 0.0 else None
     rel_ci = (rel - q * rel_se, rel + q * rel_se) if rel is not None and rel_se is not None else None
     return TwoSampleTResult(
         method="prediction-interval t-test (one new observation against its history)",
