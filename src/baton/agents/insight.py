@@ -172,6 +172,8 @@ def _no_driver(drilled: Drilled, lang: Language) -> Finding:
     """ "No driver" is only said when no member effect passed the tests at all."""
     passed = [c for c in drilled.cands if c.q_value <= Q_LEVEL]
     key = "analysis.insight_no_driver_mixed" if passed else "analysis.insight_no_driver"
+    if not drilled.drills:  # nothing to drill: say so, never "tested 0 and found nothing"
+        key = "analysis.insight_no_dimension"
     return Finding(
         finding_id="insight-no-driver",
         kind="no_driver",

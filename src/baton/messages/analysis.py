@@ -228,6 +228,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "own and against the rest; the change is spread across members in proportion to their size.",
         "检验了 {tests} 个成员×因子组合（BH 校正）：没有成员在自身和相对其余部分上都有显著变化；变化按规模分布在各成员中。",
     ),
+    "insight_no_dimension": (
+        "No dimension to drill into (the metric has none, or filters fix each to one member): where the change "
+        "sits cannot be said.",
+        "没有可下钻的维度（指标没有维度，或筛选条件已将每个维度固定为单一成员）：无法说明变化发生在哪里。",
+    ),
     "insight_no_driver_mixed": (
         "Tested {tests} member × factor combinations (BH-adjusted): {passed} changed significantly, but each "
         "less than or against the rest, so none is a driver of the change.",
