@@ -4,13 +4,12 @@ running off the screen (``scripts/ensure-chromium.sh`` installs the browser; off
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 
 from baton.contracts.answer import Answer
 from baton.orchestrator.session import Session
 from baton.report import render_html
-from tests.report.test_browser import chromium
+from tests.report.test_browser import dump_dom
 
 PROBE = """<script>
 (function () {
@@ -25,28 +24,8 @@ sideways when they do), and checks that the page was really laid out narrow."""
 
 
 def measured(page: Path, profile: Path, width: int) -> dict[str, int]:
-    proc = subprocess.run(
-        [
-            chromium(),
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--no-first-run",
-            "--proxy-server=127.0.0.1:9",
-            f"--user-data-dir={profile}",
-            f"--window-size={width},900",
-            "--dump-dom",
-            page.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=90,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return {k: int(v) for k, v in re.findall(r'data-(\w+)-overflow="(-?\d+)"', proc.stdout)}
+    dom = dump_dom(page, profile, width)
+    return {k: int(v) for k, v in re.findall(r'data-(\w+)-overflow="(-?\d+)"', dom)}
 
 
 def test_key_numbers_fit_a_phone_screen(tmp_path: Path, analysis_session: Session, why_zh: Answer) -> None:

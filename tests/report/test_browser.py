@@ -33,7 +33,8 @@ def chromium() -> str:
     pytest.skip(message)
 
 
-def dump_dom(page: Path, profile: Path) -> str:
+def dump_dom(page: Path, profile: Path, width: int | None = None) -> str:
+    """The page's DOM after headless Chromium ran its scripts (offline), at ``width`` pixels."""
     proc = subprocess.run(
         [
             chromium(),
@@ -50,6 +51,7 @@ def dump_dom(page: Path, profile: Path) -> str:
             "--proxy-bypass-list=<-loopback>",
             f"--user-data-dir={profile}",
             "--virtual-time-budget=15000",
+            *([f"--window-size={width},900"] if width is not None else []),
             "--dump-dom",
             page.as_uri(),
         ],

@@ -92,7 +92,11 @@ def _significant(inputs: _Inputs) -> bool | None:
 
 
 def _moved(value: Decimal, lang: Language) -> str:
-    return text("answer.moved_up" if value > 0 else "answer.moved_down" if value < 0 else "answer.moved_flat", lang)
+    return text(f"answer.premise_{_direction(value)}", lang)
+
+
+def _direction(value: Decimal) -> str:
+    return "up" if value > 0 else "down" if value < 0 else "flat"
 
 
 def _single_day(inputs: _Inputs) -> bool:
@@ -168,7 +172,7 @@ def _premise(
     it is wrong ("why did GMV rise" when it fell) or the change is not significant."""
     if premise is None or change is None:
         return ""
-    actual = "up" if change.value > 0 else "down" if change.value < 0 else "flat"
+    actual = _direction(change.value)
     said = text(f"answer.premise_{premise}", lang)
     if actual != premise:
         return text(
@@ -289,7 +293,7 @@ def _sections(inputs: _Inputs, packet: TaskPacket, lang: Language) -> list[Repor
             "trend",
             [said(f) for f in inputs.trend.findings] + ([inputs.trend.seasonality] if inputs.trend.seasonality else []),
         )
-    add("quality", [_flag_line(f) for f in (inputs.quality.flags if inputs.quality else ())])
+    add("quality", [flag_line(f) for f in (inputs.quality.flags if inputs.quality else ())])
     must = packet.must_keep
     add("excluded", [x.path + (f" — {x.reason}" if x.reason else "") for x in must.excluded_paths])
     add("assumptions", [a.text for a in must.assumptions])
@@ -297,7 +301,8 @@ def _sections(inputs: _Inputs, packet: TaskPacket, lang: Language) -> list[Repor
     return sections
 
 
-def _flag_line(f: QualityFlag) -> str:
+def flag_line(f: QualityFlag) -> str:
+    """A quality flag as one line: table, day, what is wrong, and what is assumed because of it."""
     when = f" {f.date.isoformat()}" if f.date else ""
     return f"{f.table}{when}: {f.message}" + (f" — {f.assumption}" if f.assumption else "")
 
@@ -336,4 +341,4 @@ def run(packet: TaskPacket, deps: ReportDeps) -> AgentReport[ReportOutput]:
     return AgentReport(task_id=packet.task_id, status="success", result=ReportResult(summary=answer[:200], data=output))
 
 
-__all__ = ["ReportDeps", "display", "fill", "resolve", "run", "said"]
+__all__ = ["ReportDeps", "display", "fill", "flag_line", "resolve", "run", "said"]

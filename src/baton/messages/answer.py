@@ -230,9 +230,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{period}的{label}为 {num:comparable.current}，较其常规水平 {num:comparable.previous}（前 4 周同星期的均值）"
         "变化 {num:comparable.change_pct}。",
     ),
-    "moved_up": ("rose", "上升"),
-    "moved_down": ("fell", "下降"),
-    "moved_flat": ("did not change", "没有变化"),
     "premise_up": ("rose", "上升"),
     "premise_down": ("fell", "下降"),
     "premise_flat": ("did not change", "没有变化"),

@@ -97,8 +97,7 @@ def _tests(stats: StatsOutput | None, insight: InsightOutput | None) -> list[Sta
     its factor with its interval (both tests' p, BH q)."""
     from decimal import Decimal
 
-    def dec(value: float) -> Decimal:
-        return Decimal(repr(round(value, 6)))
+    from baton.agents.stats_agent import dec
 
     tests = list(stats.tests) if stats is not None else []
     for d in insight.drivers if insight is not None else ():

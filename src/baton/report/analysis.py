@@ -39,10 +39,10 @@ def with_issue_words(said: str, language: Language) -> str:
 
 
 def flag_line(flag: QualityFlag, language: Language) -> str:
-    """A quality flag as one line (where no quality section states it already)."""
-    when = f" {flag.date.isoformat()}" if flag.date else ""
-    said = f"{flag.table}{when}: {flag.message}" + (f" — {flag.assumption}" if flag.assumption else "")
-    return with_issue_words(said, language)
+    """A quality flag as one line (where no quality section states it already), codes as words."""
+    from baton.agents.report import flag_line as agent_line
+
+    return with_issue_words(agent_line(flag), language)
 
 
 # -- sections ----------------------------------------------------------------------------------
@@ -106,19 +106,15 @@ def members_text(members: dict[str, str], catalog: Catalog | None, language: Lan
     """``渠道 APP × 用户类型 新用户`` with a catalog; the codes (``channel=app``) without one."""
     if catalog is None:
         return " × ".join(f"{k}={v}" for k, v in members.items())
-    return " × ".join(
-        f"{_dimension(catalog, k, language)} {catalog.member_label(k, v, language)}" for k, v in members.items()
-    )
+    from baton.agents.insight_text import members_text as labelled
+
+    return labelled(catalog, members, language)
 
 
 def factor_text(factor: str, catalog: Catalog | None, language: Language) -> str:
-    metric = catalog.metrics.get(factor) if catalog is not None else None
-    return metric.label.for_lang(language) if metric is not None else factor
+    from baton.agents.tools import metric_label
 
-
-def _dimension(catalog: Catalog, name: str, language: Language) -> str:
-    dim = catalog.dimensions.get(name)
-    return dim.label.for_lang(language) if dim is not None else name
+    return metric_label(catalog, factor, language) if catalog is not None else factor
 
 
 # -- tests as key numbers -----------------------------------------------------------------------
