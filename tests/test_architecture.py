@@ -31,6 +31,7 @@ LEVELS: dict[str, int] = {
     "sql": 6,
     "warehouse": 7,
     "config": 8,
+    "reference": 9,
     "agents": 9,
     "orchestrator": 10,
     "report": 10,

@@ -6,13 +6,14 @@
     ('answered', 4)
     >>> with baton.Session(config="baton.toml") as s:      # doctest: +SKIP
     ...     answers = [s.ask(q) for q in questions]       # one catalog, one connection
+    >>> baton.query(["revenue"], group_by=["metric_time__month"])  # doctest: +SKIP
 
 The public surface is this module's ``__all__``; everything else is private and may change.
 """
 
 from __future__ import annotations
 
-from baton._api import analyze, ask
+from baton._api import analyze, ask, query
 from baton.contracts.answer import Answer
 from baton.errors import (
     AmbiguousQuestion,
@@ -64,4 +65,5 @@ __all__ = [
     "__version__",
     "analyze",
     "ask",
+    "query",
 ]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
 from baton.contracts.answer import Answer
+from baton.contracts.common import Language
 from baton.orchestrator.session import Session
 
 
@@ -31,3 +33,33 @@ def analyze(
     """Explain why a metric moved (the analysis relay). Never raises for a bad question."""
     with _session(config, user) as session:
         return session.analyze(question, as_of=as_of)
+
+
+def query(
+    metrics: str | Sequence[str],
+    *,
+    group_by: str | Sequence[str] = (),
+    where: str | Sequence[str] = (),
+    start_time: date | None = None,
+    end_time: date | None = None,
+    order: str | Sequence[str] = (),
+    limit: int | None = None,
+    as_of: date | None = None,
+    user: str | None = None,
+    language: Language = "en",
+    config: Path | str | None = None,
+) -> Answer:
+    """A semantic-layer query by catalog names (MetricFlow's ``mf query``), governed like
+    :func:`ask`. Never raises for a bad request: the Answer carries the status."""
+    with _session(config, user) as session:
+        return session.query(
+            metrics,
+            group_by=group_by,
+            where=where,
+            start_time=start_time,
+            end_time=end_time,
+            order=order,
+            limit=limit,
+            as_of=as_of,
+            language=language,
+        )

@@ -22,19 +22,24 @@ from baton.messages import both
 
 
 class Settings(BaseModel):
+    """Which warehouse, catalog and policy file a command works on, and its defaults. Paths
+    are relative to the baton.toml they are written in."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
     config_path: Path
-    warehouse_url: str
-    catalog_path: Path
-    policy_path: Path
-    as_of: date | None = None
-    user: str = "analyst"
-    runs_dir: Path
-    timeout_s: float = Field(default=30.0, gt=0, le=600)
-    row_cap: int = Field(default=10_000, ge=1, le=1_000_000)
-    memory_limit: str = "2GB"
-    threads: int = Field(default=2, ge=1, le=64)
-    budget: Budget = Field(default_factory=Budget)
+    warehouse_url: str = Field(
+        description="duckdb:///relative.duckdb, duckdb:////absolute.duckdb or postgresql://user@host:port/db"
+    )
+    catalog_path: Path = Field(default=Path("catalog.yaml"), description="the metric catalog")
+    policy_path: Path = Field(default=Path("policies.yaml"), description="who may see what")
+    as_of: date | None = Field(default=None, description="the date relative periods are read against (default: today)")
+    user: str | None = Field(default=None, description="who Baton acts for (default: the policy's default_user)")
+    runs_dir: Path = Field(default=Path("runs"), description="where runs, traces and reports are kept")
+    timeout_s: float = Field(default=30.0, gt=0, le=600, description="seconds before a query is stopped")
+    row_cap: int = Field(default=10_000, ge=1, le=1_000_000, description="most rows a query returns")
+    memory_limit: str = Field(default="2GB", description="DuckDB memory limit")
+    threads: int = Field(default=2, ge=1, le=64, description="DuckDB threads")
+    budget: Budget = Field(default_factory=Budget, description="limits of one run ([budget] section)")
 
     @field_validator("warehouse_url")
     @classmethod
@@ -81,6 +86,22 @@ def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
     return value
 
 
+TOML_KEYS: dict[tuple[str, str], str] = {
+    ("warehouse", "url"): "warehouse_url",
+    ("catalog", "path"): "catalog_path",
+    ("policy", "path"): "policy_path",
+    ("defaults", "as_of"): "as_of",
+    ("defaults", "user"): "user",
+    ("runs", "path"): "runs_dir",
+    ("limits", "timeout_s"): "timeout_s",
+    ("limits", "row_cap"): "row_cap",
+    ("limits", "memory_limit"): "memory_limit",
+    ("limits", "threads"): "threads",
+}
+"""(section, key) in baton.toml -> the Settings field it sets ([budget] is the Budget model)."""
+_PATHS = ("catalog_path", "policy_path", "runs_dir")
+
+
 def load_settings(path: Path) -> Settings:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -90,24 +111,15 @@ def load_settings(path: Path) -> Settings:
         raise ConfigError(*both("config.not_toml", path=path, error=exc)) from exc
     base = path.resolve().parent
     try:
-        warehouse = _section(data, "warehouse")
-        catalog = _section(data, "catalog")
-        policy = _section(data, "policy")
-        defaults = _section(data, "defaults")
-        limits = _section(data, "limits")
-        runs = _section(data, "runs")
-        budget = _section(data, "budget")
-        fields: dict[str, Any] = {
-            "config_path": path.resolve(),
-            "warehouse_url": warehouse.get("url"),
-            "catalog_path": base / str(catalog.get("path", "catalog.yaml")),
-            "policy_path": base / str(policy.get("path", "policies.yaml")),
-            "as_of": defaults.get("as_of"),
-            "user": defaults.get("user", "analyst"),
-            "runs_dir": base / str(runs.get("path", "runs")),
-            **dict(limits.items()),
-            "budget": budget,
-        }
+        fields: dict[str, Any] = {"config_path": path.resolve(), "budget": _section(data, "budget")}
+        for section in dict.fromkeys(s for s, _ in TOML_KEYS):
+            for key, value in _section(data, section).items():
+                name = TOML_KEYS.get((section, key))
+                if name is None:  # a typo must not be silently ignored
+                    raise ConfigError(*both("config.unknown_key", path=path, section=section, key=key))
+                fields[name] = base / str(value) if name in _PATHS else value
+        for name in _PATHS:
+            fields.setdefault(name, base / str(Settings.model_fields[name].default))
         return Settings.model_validate(fields)
     except ValidationError as exc:
         first = exc.errors()[0]

@@ -8,6 +8,7 @@ never a stack trace (the trace keeps the detail).
     ├── UserError                   the question or input is wrong; the user can fix it
     │   ├── InvalidInput            invalid_input
     │   ├── UnknownMetric           unknown_metric
+    │   │   └── UnsupportedMetric   unsupported_metric (the catalog names it and says why it is not computed)
     │   ├── AmbiguousQuestion       ambiguous_question
     │   ├── TimeExpressionError     invalid_time
     │   ├── ConfigError             invalid_config
@@ -96,6 +97,12 @@ class InvalidInput(UserError):
 
 class UnknownMetric(UserError):
     code = "unknown_metric"
+
+
+class UnsupportedMetric(UnknownMetric):
+    """A metric the catalog knows by name but Baton refuses to compute; carries the catalog's reason."""
+
+    code = "unsupported_metric"
 
 
 class AmbiguousQuestion(UserError):

@@ -109,7 +109,7 @@ def _drill(deps: InsightDeps, query: SemanticQuery, excluded: list[date]) -> Dri
     otherwise: a cell that moved against the rest moves its members too)."""
     metric = query.metrics[0]
     fixed = {f.dimension for f in query.filters if len(f.members) == 1 and not f.exclude}
-    dims = [d for d in deps.catalog.metrics[metric].dimensions if d not in fixed]
+    dims = [d for d in deps.catalog.metrics[metric].dimensions if d not in fixed and deps.catalog.dimensions[d].drill]
     out = Drilled(dims)
     for d in dims:
         drill = _drill_one(deps, query, (d,), excluded, out)

@@ -15,7 +15,7 @@ from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
-from baton.nlu.interpret import filters_text, period_text, share_part
+from baton.nlu.interpret import filters_text, period_text, share_part, where_text
 from baton.numbers import format_exact
 from baton.numbers import format_signed_percent as format_pct
 
@@ -55,7 +55,7 @@ class Narrator:
         rows = [dict(zip(names, r, strict=True)) for r in table.rows]
         tr = query.time_range
         period = period_text(tr.start, tr.end, tr.text, language)
-        filters = filters_text(query.filters, self.catalog, language)
+        filters = filters_text(query.filters, self.catalog, language) + where_text(query.where, language)
         if not rows:
             return text("answer.no_rows", language, period=period, filters=filters)
         sentences = [self._metric_sentence(query, m, rows, period, filters, language) for m in query.metrics]
@@ -164,7 +164,9 @@ class Narrator:
         query, metric, rows, period, filters, language, fmt = say
         label = self.catalog.metrics[metric].label.for_lang(language)
         assert query.grain is not None
-        first, last = rows[0], rows[-1]
+        # first and last in time, whatever order the query asked the rows in
+        by_time = sorted(rows, key=lambda r: str(r["period"])) if query.order_by and "period" in rows[0] else rows
+        first, last = by_time[0], by_time[-1]
         peak = max((r for r in rows if r[metric] is not None), key=lambda r: float(r[metric]), default=first)
         return text(
             "answer.series",

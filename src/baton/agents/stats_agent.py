@@ -96,7 +96,10 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     welch = change_test(_suff(before), _suff(after), ALPHA)
     label = metric_label(catalog, metric, lang)
     tests, finding = _welch(welch, label, excluded, result.evidence_id, lang)
-    findings = [finding, _comparable(catalog, query, tree, rows, excluded, result.evidence_id, lang)]
+    findings = [finding]
+    if tree.kind != "simple" or catalog.metrics[metric].additive:
+        # per-day comparable totals sum a metric over days: a median or a distinct count does not sum
+        findings.append(_comparable(catalog, query, tree, rows, excluded, result.evidence_id, lang))
     findings += _events(catalog, query, result.evidence_id, lang)
     if catalog.metrics[metric].unit == "ratio" and tree.kind == "ratio":
         found = _proportion(tree, before, after, label, result.evidence_id, lang)

@@ -18,15 +18,16 @@ the query's grain and dimensions in its own CTE, then joins them on those keys.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
 from typing import Literal
 
-import sqlglot
 from sqlglot import exp
 
+from baton.catalog import sqlexpr
 from baton.catalog.model import Catalog, Measure
+from baton.catalog.where import METRIC_TIME, where_condition
 from baton.contracts.semantic import SemanticQuery
 from baton.errors import InvalidInput
 from baton.messages import both
@@ -53,22 +54,15 @@ class _Leaf:
     measure: Measure
 
 
-@lru_cache(maxsize=4096)
-def _parsed(sql: str) -> exp.Expr:
-    return sqlglot.parse_one(sql, read="duckdb")
-
-
-def _parse(sql: str) -> exp.Expr:
-    """A catalog expression (written in DuckDB's dialect) as a fresh AST; parsed once per text."""
-    return _parsed(sql).copy()
+_parse = sqlexpr.parse
 
 
 def _date(value: date) -> exp.Expr:
     return exp.cast(exp.Literal.string(value.isoformat()), exp.DataType.build("DATE"))
 
 
-def _between(column: str, start: date, end: date) -> exp.Expr:
-    return exp.Between(this=exp.column(column), low=_date(start), high=_date(end))
+def _between(column: exp.Expr, start: date, end: date) -> exp.Expr:
+    return exp.Between(this=column.copy(), low=_date(start), high=_date(end))
 
 
 def _and(conditions: list[exp.Expr]) -> exp.Expr | None:
@@ -77,28 +71,46 @@ def _and(conditions: list[exp.Expr]) -> exp.Expr | None:
     return exp.and_(*conditions) if len(conditions) > 1 else conditions[0]
 
 
-def _leaves(query: SemanticQuery, catalog: Catalog) -> dict[str, list[_Leaf]]:
-    """Leaf measures per table, de-duplicated, with stable aliases."""
-    by_table: dict[str, list[_Leaf]] = {}
+Source = tuple[str, str]  # (table, time column): one aggregate per source
+
+
+def _parts(catalog: Catalog, metric_name: str) -> list[tuple[str, Measure]]:
+    """A simple or ratio metric's leaf measures with their preferred aliases (a simple
+    metric's own name, a ratio part's metric name, otherwise ``<metric>__<role>``)."""
+    metric = catalog.metrics[metric_name]
+    measures = catalog.measures_of(metric_name)
+    if not metric.is_ratio:
+        return [(metric_name, measures[0])]
+    names = [
+        part if isinstance(part, str) else f"{metric_name}__{role}"
+        for part, role in ((metric.numerator, "num"), (metric.denominator, "den"))
+    ]
+    return list(zip(names, measures, strict=True))
+
+
+def _leaves(query: SemanticQuery, catalog: Catalog) -> dict[Source, list[_Leaf]]:
+    """Leaf measures per source (table and time column), de-duplicated, with stable aliases.
+
+    A derived metric contributes its inputs' leaves; an input with filters of its own is a
+    leaf of its own (``<metric>__f<n>``)."""
+    by_source: dict[Source, list[_Leaf]] = {}
     seen: dict[Measure, str] = {}
-    for metric_name in query.metrics:
+    pending: list[tuple[str, tuple[str, ...]]] = [(m, ()) for m in query.metrics]
+    while pending:
+        metric_name, extra = pending.pop(0)
         metric = catalog.metrics[metric_name]
-        parts: list[tuple[str, Measure]]
-        measures = catalog.measures_of(metric_name)
-        if not metric.is_ratio:
-            parts = [(metric_name, measures[0])]
-        else:
-            names = [
-                part if isinstance(part, str) else f"{metric_name}__{role}"
-                for part, role in ((metric.numerator, "num"), (metric.denominator, "den"))
-            ]
-            parts = list(zip(names, measures, strict=True))
-        for alias, measure in parts:
+        if metric.is_derived:
+            pending[:0] = [(i.metric, (*extra, *i.filters)) for i in metric.inputs.values()]
+            continue
+        for preferred, plain in _parts(catalog, metric_name):
+            measure = plain.model_copy(update={"filters": (*plain.filters, *extra)}) if extra else plain
+            alias = f"{preferred}__f{len(seen)}" if extra else preferred
             if measure in seen:
                 continue
             seen[measure] = alias
-            by_table.setdefault(measure.table, []).append(_Leaf(alias, measure))
-    return by_table
+            source = (measure.table, catalog.time_column_of(measure))
+            by_source.setdefault(source, []).append(_Leaf(alias, measure))
+    return by_source
 
 
 def leaf_alias(query: SemanticQuery, catalog: Catalog, measure: Measure) -> str:
@@ -109,21 +121,39 @@ def leaf_alias(query: SemanticQuery, catalog: Catalog, measure: Measure) -> str:
     raise KeyError(measure)
 
 
-def _metric_expr(query: SemanticQuery, catalog: Catalog, metric_name: str) -> exp.Expr:
-    """The metric over leaf-alias columns (simple: the leaf; ratio: num / NULLIF(den, 0))."""
+def _metric_expr(query: SemanticQuery, catalog: Catalog, metric_name: str, extra: tuple[str, ...] = ()) -> exp.Expr:
+    """The metric over leaf-alias columns (simple: the leaf; ratio: num / NULLIF(den, 0);
+    derived: its formula with each input replaced by the input's own expression)."""
     metric = catalog.metrics[metric_name]
+    if metric.is_derived:
+        assert metric.formula is not None
+        formula = _parse(metric.formula)
+        for column in sqlexpr.columns(formula):
+            item = metric.inputs[column.name]
+            column.replace(exp.paren(_metric_expr(query, catalog, item.metric, (*extra, *item.filters))))
+        return formula
+
+    def leaf(measure: Measure) -> exp.Expr:
+        widened = measure.model_copy(update={"filters": (*measure.filters, *extra)}) if extra else measure
+        return exp.column(leaf_alias(query, catalog, widened))
+
     measures = catalog.measures_of(metric_name)
     if not metric.is_ratio:
-        return exp.column(leaf_alias(query, catalog, measures[0]))
-    num = exp.cast(exp.column(leaf_alias(query, catalog, measures[0])), exp.DataType.build("DOUBLE"))
-    den = exp.func("NULLIF", exp.column(leaf_alias(query, catalog, measures[1])), exp.Literal.number(0))
+        return leaf(measures[0])
+    num = exp.cast(leaf(measures[0]), exp.DataType.build("DOUBLE"))
+    den = exp.func("NULLIF", leaf(measures[1]), exp.Literal.number(0))
     return exp.Div(this=num, expression=den)
 
 
-def _bucket(column: str, grain: str) -> exp.Expr:
+def _day(column: exp.Expr, timestamps: bool) -> exp.Expr:
+    """A time column as a date (a timestamp column is cast; a date column is itself)."""
+    return exp.cast(column, exp.DataType.build("DATE")) if timestamps else column
+
+
+def _bucket(column: exp.Expr, grain: str, timestamps: bool = False) -> exp.Expr:
     if grain == "day":
-        return exp.column(column)
-    trunc = exp.func("DATE_TRUNC", exp.Literal.string(grain), exp.column(column))
+        return _day(column.copy(), timestamps)
+    trunc = exp.func("DATE_TRUNC", exp.Literal.string(grain), column.copy())
     return exp.cast(trunc, exp.DataType.build("DATE"))
 
 
@@ -133,43 +163,92 @@ def _named(expr: exp.Expr, name: str) -> exp.Expr:
     return expr.as_(name)
 
 
-def _table_select(query: SemanticQuery, catalog: Catalog, table: str, leaves: list[_Leaf]) -> exp.Select:
-    """Aggregate one table's leaves on the query's keys (period, comparison period, dims)."""
-    time_col = catalog.time_column(table)
+def _time_key(catalog: Catalog, table: str, time_col: str) -> tuple[exp.Expr, bool]:
+    timestamps = catalog.tables[table].time_type == "timestamp"
+    return exp.column(time_col), timestamps
+
+
+def _where_resolver(catalog: Catalog, table: str, time_col: str) -> Callable[[str], exp.Expr]:
+    """A --where name (a dimension, ``metric_time`` or ``metric_time__<grain>``) as this table's SQL."""
+    column, timestamps = _time_key(catalog, table, time_col)
+
+    def resolve(name: str) -> exp.Expr:
+        if name == METRIC_TIME:
+            return _day(column.copy(), timestamps)
+        if name.startswith(f"{METRIC_TIME}__"):
+            return _bucket(column, name.removeprefix(f"{METRIC_TIME}__"), timestamps)
+        return _parse(catalog.dimensions[name].columns[table])
+
+    return resolve
+
+
+def with_joins(catalog: Catalog, table: str, select: exp.Select) -> exp.Select:
+    """Add the LEFT JOINs the select's ``join.column`` references walk, and qualify its other
+    columns with the table (joins are many-to-one, so no row is repeated)."""
+    paths = sorted({c.table for c in sqlexpr.columns(select) if c.table and c.table != table})
+    if not paths:
+        return select
+    for column in sqlexpr.columns(select):
+        # join aliases are entity names ("user", "order"): quoted, so no engine reads a keyword
+        column.set("table", exp.to_identifier(column.table or table, quoted=bool(column.table)))
+    added: set[str] = set()
+    for path in paths:
+        previous = exp.to_identifier(table)
+        for alias, join in catalog.join_path(table, path):
+            name = exp.to_identifier(alias, quoted=True)
+            if alias not in added:
+                on = _and(
+                    [
+                        exp.column(a, table=previous.copy()).eq(exp.column(b, table=name.copy()))
+                        for a, b in join.on.items()
+                    ]
+                )
+                select = select.join(exp.to_table(join.table).as_(name), on=on, join_type="LEFT")
+                added.add(alias)
+            previous = name
+    return select
+
+
+def _table_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves: list[_Leaf]) -> exp.Select:
+    """Aggregate one source's leaves on the query's keys (period, comparison period, dims)."""
+    table, time_col = source
+    column, timestamps = _time_key(catalog, table, time_col)
+    day = _day(column.copy(), timestamps)
     keys: list[tuple[str, exp.Expr]] = []
     if query.grain is not None:
-        keys.append((PERIOD, _bucket(time_col, query.grain)))
+        keys.append((PERIOD, _bucket(column, query.grain, timestamps)))
     current = query.time_range
     if query.comparison is not None:
-        prev = query.comparison.range
         label = exp.Case(
-            ifs=[exp.If(this=_between(time_col, current.start, current.end), true=exp.Literal.string("current"))],
+            ifs=[exp.If(this=_between(day, current.start, current.end), true=exp.Literal.string("current"))],
             default=exp.Literal.string("previous"),
         )
         keys.append((_CMP, label))
     for dim in query.dimensions:
-        keys.append((dim, exp.column(catalog.dimensions[dim].columns[table])))
+        keys.append((dim, _parse(catalog.dimensions[dim].columns[table])))
 
     where: list[exp.Expr] = []
-    time_cond = _between(time_col, current.start, current.end)
+    time_cond = _between(day, current.start, current.end)
     if query.comparison is not None:
         # one bounding range (lets the engine prune partitions and the firewall see a time
         # filter), then exactly the two periods inside it
         prev = query.comparison.range
-        where.append(_between(time_col, min(prev.start, current.start), max(prev.end, current.end)))
+        where.append(_between(day, min(prev.start, current.start), max(prev.end, current.end)))
         earlier = (
-            exp.column(time_col).isin(*[_date(d) for d in query.comparison.dates()])
+            day.copy().isin(*[_date(d) for d in query.comparison.dates()])
             if query.comparison.kind == "same_weekday"  # listed days, not the range between them
-            else _between(time_col, prev.start, prev.end)
+            else _between(day, prev.start, prev.end)
         )
         time_cond = exp.paren(exp.or_(exp.paren(time_cond), exp.paren(earlier)))
     where.append(time_cond)
     for flt in query.filters:
-        column = catalog.dimensions[flt.dimension].columns[table]
-        members = exp.column(column).isin(*[exp.Literal.string(m) for m in flt.members])
+        dimension = _parse(catalog.dimensions[flt.dimension].columns[table])
+        members = dimension.isin(*[exp.Literal.string(m) for m in flt.members])
         # "all but live stream" keeps rows whose channel is unknown (NULL)
-        unknown = exp.column(column).is_(exp.null())
+        unknown = dimension.copy().is_(exp.null())
         where.append(exp.paren(exp.or_(exp.not_(members), unknown)) if flt.exclude else members)
+    if query.where:
+        where.append(where_condition(query.where, _where_resolver(catalog, table, time_col)))
 
     shared = {leaf.measure.filters for leaf in leaves}
     common_filters = next(iter(shared)) if len(shared) == 1 else ()
@@ -190,7 +269,7 @@ def _table_select(query: SemanticQuery, catalog: Catalog, table: str, leaves: li
         select = select.where(cond)
     if keys:
         select = select.group_by(*[expr.copy() for _, expr in keys])
-    return select
+    return with_joins(catalog, table, select)
 
 
 def compile_query(query: SemanticQuery, catalog: Catalog, dialect: Dialect = "duckdb") -> CompiledQuery:
@@ -205,9 +284,17 @@ def _ranked(query: SemanticQuery) -> bool:
     return query.top_n is not None or query.intent == "ranking"
 
 
+def _part_of_whole(catalog: Catalog, name: str) -> bool:
+    """Whether a part of the metric divided by its whole means a share: sums and counts
+    (distinct counts too: the share of buyers who are returning), not averages or rates."""
+    metric = catalog.metrics[name]
+    distinct = (metric.expression or "").replace(" ", "").upper().startswith("COUNT(DISTINCT")
+    return metric.unit != "ratio" and (metric.additive or distinct)
+
+
 def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> CompiledQuery:
     """Each metric over the part the question names, next to its share of the whole."""
-    ratios = [m for m in query.metrics if catalog.metrics[m].is_ratio or catalog.metrics[m].unit == "ratio"]
+    ratios = [m for m in query.metrics if not _part_of_whole(catalog, m)]
     if query.comparison is not None:
         raise InvalidInput(*both("nlu.share_with_comparison"))
     if ratios:
@@ -251,6 +338,32 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
     )
 
 
+def definition_text(catalog: Catalog, name: str) -> str:
+    """A metric's computation in one line: its expression, ``num / den`` or its formula."""
+    metric = catalog.metrics[name]
+    if metric.is_derived:
+        inputs = ", ".join(
+            f"{k} = {v.metric}" + (f" [{' AND '.join(v.filters)}]" if v.filters else "")
+            for k, v in metric.inputs.items()
+        )
+        return f"{metric.formula} ({inputs})"
+    if metric.is_ratio:
+        parts = [p.expression if isinstance(p, Measure) else str(p) for p in (metric.numerator, metric.denominator)]
+        return f"{parts[0]} / {parts[1]}"
+    return metric.expression or ""
+
+
+def _ordering(keys: tuple[str, ...], output: list[str]) -> list[exp.Ordered]:
+    """``-m,dim`` as ORDER BY m DESC NULLS LAST, dim ASC NULLS LAST (names checked against the output)."""
+    ordered = []
+    for key in keys:
+        name = key.removeprefix("-")
+        if name not in output:
+            raise InvalidInput(*both("catalog.bad_order", key=name, columns=", ".join(output)))
+        ordered.append(exp.Ordered(this=exp.column(name), desc=key.startswith("-"), nulls_first=False))
+    return ordered
+
+
 def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> CompiledQuery:
     by_table = _leaves(query, catalog)
     key_names = (
@@ -260,12 +373,20 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
     )
     metric_cols = [_named(_metric_expr(query, catalog, m), m) for m in query.metrics]
 
-    if len(by_table) == 1 and not any(catalog.metrics[m].is_ratio for m in query.metrics):
-        table, leaves = next(iter(by_table.items()))
-        base: exp.Select = _table_select(query, catalog, table, leaves)
+    plain = not any(catalog.metrics[m].is_ratio or catalog.metrics[m].is_derived for m in query.metrics)
+    if len(by_table) == 1 and plain:
+        source, leaves = next(iter(by_table.items()))
+        base: exp.Select = _table_select(query, catalog, source, leaves)
         ctes: list[tuple[str, exp.Select]] = []
     else:
-        ctes = [(f"agg_{table}", _table_select(query, catalog, table, leaves)) for table, leaves in by_table.items()]
+        tables = [table for table, _ in by_table]
+        ctes = [
+            (
+                f"agg_{table}" if tables.count(table) == 1 else f"agg_{table}__{time_col}",
+                _table_select(query, catalog, (table, time_col), leaves),
+            )
+            for (table, time_col), leaves in by_table.items()
+        ]
         first, *rest = [name for name, _ in ctes]
         base = exp.select(
             *[exp.column(k) for k in key_names],
@@ -314,7 +435,9 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
     for name, cte in ctes:
         final = final.with_(name, as_=cte)
     first_metric = query.metrics[0]
-    if _ranked(query):
+    if query.order_by:
+        final = final.order_by(*_ordering(query.order_by, output))
+    elif _ranked(query):
         final = final.order_by(
             exp.Ordered(this=exp.column(first_metric), desc=query.order == "desc", nulls_first=False)
         )
@@ -323,19 +446,19 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
         order_keys = [k for k in output if k in key_names]
         if order_keys:
             final = final.order_by(*[exp.column(k) for k in order_keys])
+    if query.limit is not None:
+        final = final.limit(query.limit)
 
     filters = [f"{f.dimension} {'NOT IN' if f.exclude else 'IN'} ({', '.join(f.members)})" for f in query.filters]
     filters.append(f"{query.time_range.start.isoformat()} <= date <= {query.time_range.end.isoformat()}")
-    logic = [
-        f"{m}: {catalog.metrics[m].expression or f'{catalog.metrics[m].numerator} / {catalog.metrics[m].denominator}'}"
-        for m in query.metrics
-    ]
+    filters += [f"where: {w}" for w in query.where]
+    logic = [f"{m}: {definition_text(catalog, m)}" for m in query.metrics]
     return CompiledQuery(
         sql=final.sql(dialect=dialect, pretty=True),
         dialect=dialect,
         expression=final,
         columns=tuple(output),
-        tables=tuple(by_table),
+        tables=tuple(dict.fromkeys(table for table, _ in by_table)),
         filters_applied=tuple(filters),
         aggregation_logic=tuple(logic),
     )

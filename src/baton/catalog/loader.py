@@ -28,7 +28,7 @@ PathKey = tuple[str | int, ...]
 
 def _line_map(node: yaml.Node, path: PathKey = (), out: dict[PathKey, int] | None = None) -> dict[PathKey, int]:
     out = {} if out is None else out
-    out[path] = node.start_mark.line + 1
+    out.setdefault(path, node.start_mark.line + 1)  # a key's own line, not its first child's
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             key = key_node.value

@@ -5,6 +5,13 @@ and the report all read it from here, so a definition cannot drift between them.
 holds everything analysis must know about a warehouse: metric trees (how a metric factors
 into other metrics), where each table's freshness comes from (a load log, or the newest
 value of its time column), a calendar of known events, keys, and currencies.
+
+Metrics are simple (one aggregate over one table), ratios (two measures) or derived (a
+formula over other metrics, each optionally filtered). A table may declare many-to-one joins
+(a foreign key to another table's key); a dimension or filter reads a joined table's column
+as ``join.column`` (``a__b.column`` for a path of joins). Metrics Baton cannot compute
+exactly yet (cumulative, conversion, offsets) are kept as *refused*, with the reason, so a
+question naming one is refused by name instead of approximated.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from baton.contracts.common import Bilingual, CalendarEvent, Unit
 
 FreshnessSource = Literal["load_log", "max_time"]
+TimeType = Literal["date", "timestamp"]
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
 _FACTOR_SPLIT = re.compile(r"\s*[*×]\s*")
 
@@ -28,33 +36,77 @@ __all__ = [
     "Catalog",
     "Dimension",
     "FreshnessSource",
+    "Join",
     "LoadLog",
     "Measure",
     "Member",
     "Metric",
+    "MetricInput",
+    "RefusedMetric",
     "Table",
+    "TimeType",
     "Unit",
 ]
 
 
 class Member(BaseModel):
+    """One value of a dimension, as people name it."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
-    label: Bilingual
-    synonyms: tuple[str, ...] = ()
+    label: Bilingual = Field(description="how answers name the member")
+    synonyms: tuple[str, ...] = Field(default=(), description="other words questions use for it")
 
 
 class Dimension(BaseModel):
+    """Something to break down or filter by, read from one column per table."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
-    label: Bilingual
-    synonyms: tuple[str, ...] = ()
-    columns: dict[str, str] = Field(description="table -> column that carries this dimension")
-    members: dict[str, Member] = Field(default_factory=dict)
+    label: Bilingual = Field(description="how answers name the dimension")
+    synonyms: tuple[str, ...] = Field(default=(), description="other words questions use for it")
+    columns: dict[str, str] = Field(
+        description="table -> the column (or SQL expression) that carries this dimension; "
+        "'join.column' reads it through one of the table's joins, 'a__b.column' through a path of joins"
+    )
+    members: dict[str, Member] = Field(
+        default_factory=dict, description="value in the data -> its label and synonyms (values questions may name)"
+    )
+    drill: bool = Field(
+        default=True,
+        description="analysis may drill into it to find drivers (false for keys and other many-valued columns)",
+    )
+    index_members: bool = Field(
+        default=False,
+        description="read the members from the warehouse (a bounded member index, refreshed with the data) "
+        "so questions can name members not listed here",
+    )
+
+
+class Join(BaseModel):
+    """A many-to-one join: this table's foreign key -> another table's key."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    table: str = Field(description="the joined table")
+    on: dict[str, str] = Field(min_length=1, description="this table's column -> the joined table's column")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _yaml_on(cls, data: object) -> object:
+        """YAML 1.1 reads an unquoted ``on:`` key as the boolean true; it means ``on``."""
+        if isinstance(data, dict) and True in data and "on" not in data:
+            data = {("on" if k is True else k): v for k, v in data.items()}
+        return data
 
 
 class Table(BaseModel):
+    """A warehouse table the catalog reads (by its name in the warehouse's default schema)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
-    label: Bilingual
-    time_column: str | None = None
+    label: Bilingual = Field(description="how answers name the table")
+    time_column: str | None = Field(
+        default=None,
+        description="the date or timestamp column its metrics are dated by (unless a metric says otherwise)",
+    )
+    time_type: TimeType = Field(default="date", description="whether the table's time columns hold dates or timestamps")
     freshness: FreshnessSource | None = Field(
         default=None,
         description="load_log: the catalog's load log says when it was loaded and up to which date; "
@@ -66,43 +118,58 @@ class Table(BaseModel):
     updated_column: str | None = Field(
         default=None, description="a last-modified timestamp column (late-arriving data check)"
     )
+    joins: dict[str, Join] = Field(default_factory=dict, description="many-to-one joins, by name")
 
 
 class LoadLog(BaseModel):
     """A table the loading jobs write after each load: one row per loaded table."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    table: str
-    table_column: str = "table_name"
-    loaded_at_column: str = "loaded_at"
-    max_date_column: str = "max_data_date"
+    table: str = Field(description="the load-log table")
+    table_column: str = Field(default="table_name", description="column naming the loaded table")
+    loaded_at_column: str = Field(default="loaded_at", description="column with when it was loaded")
+    max_date_column: str = Field(default="max_data_date", description="column with the newest date it holds")
 
 
 class Measure(BaseModel):
     """An aggregate over one table: the leaf every metric compiles to."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    table: str
-    expression: str
-    filters: tuple[str, ...] = ()
+    table: str = Field(description="the table it aggregates")
+    expression: str = Field(description="one SQL aggregate, e.g. SUM(amount)")
+    filters: tuple[str, ...] = Field(default=(), description="SQL conditions on the table's rows (AND-ed)")
+    time_column: str | None = Field(default=None, description="the time column it is dated by (default: the table's)")
+
+
+class MetricInput(BaseModel):
+    """One metric a derived metric's formula reads, optionally with filters of its own."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    metric: str = Field(description="a catalog metric")
+    filters: tuple[str, ...] = Field(default=(), description="SQL conditions applied to that metric's rows")
 
 
 class Metric(BaseModel):
-    """A simple metric (table + expression) or a ratio of two measures/metrics."""
+    """A simple metric (table + expression), a ratio of two measures/metrics, or a derived
+    metric (a formula over named inputs)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: str = ""
-    label: Bilingual
-    synonyms: tuple[str, ...] = ()
-    description: Bilingual
-    table: str | None = None
-    expression: str | None = None
-    filters: tuple[str, ...] = ()
-    time_dimension: str | None = None
-    numerator: str | Measure | None = None
-    denominator: str | Measure | None = None
-    dimensions: tuple[str, ...] = ()
-    unit: Unit = "number"
+    label: Bilingual = Field(description="how answers name the metric")
+    synonyms: tuple[str, ...] = Field(default=(), description="other words questions use for it")
+    description: Bilingual = Field(description="its definition, shown with every answer")
+    table: str | None = Field(default=None, description="simple metric: the table it aggregates")
+    expression: str | None = Field(default=None, description="simple metric: one SQL aggregate, e.g. SUM(amount)")
+    filters: tuple[str, ...] = Field(default=(), description="simple metric: SQL conditions on rows (AND-ed)")
+    time_dimension: str | None = Field(
+        default=None, description="simple metric: the column it is dated by (default: the table's time_column)"
+    )
+    numerator: str | Measure | None = Field(default=None, description="ratio: a simple metric's name, or a measure")
+    denominator: str | Measure | None = Field(default=None, description="ratio: a simple metric's name, or a measure")
+    formula: str | None = Field(default=None, description="a derived metric: SQL arithmetic over its inputs' names")
+    inputs: dict[str, MetricInput] = Field(default_factory=dict, description="a derived metric's inputs, by name")
+    dimensions: tuple[str, ...] = Field(default=(), description="the dimensions it may be broken down and filtered by")
+    unit: Unit = Field(default="number", description="what its values are")
     better: Literal["higher", "lower"] | None = Field(
         default=None, description="which way is good: what 'best' and 'worst' rank by (undeclared: asked back)"
     )
@@ -112,7 +179,7 @@ class Metric(BaseModel):
         description="decompositions into catalog metrics, e.g. 'sessions * conversion * order_value'; "
         "the first whose metrics all support the question's dimensions is used",
     )
-    owner: str
+    owner: str = Field(description="who answers for the definition")
 
     @field_validator("tree", mode="before")
     @classmethod
@@ -134,34 +201,73 @@ class Metric(BaseModel):
         return value
 
     @model_validator(mode="after")
-    def _simple_or_ratio(self) -> Metric:
+    def _one_kind(self) -> Metric:
         simple = self.table is not None or self.expression is not None
         ratio = self.numerator is not None or self.denominator is not None
-        if simple == ratio:
-            raise ValueError("a metric is either simple (table + expression) or a ratio (numerator + denominator)")
+        derived = self.formula is not None or bool(self.inputs)
+        if sum((simple, ratio, derived)) != 1:
+            raise ValueError(
+                "a metric is either simple (table + expression), a ratio (numerator + denominator) "
+                "or derived (formula + inputs)"
+            )
         if simple and (self.table is None or self.expression is None):
             raise ValueError("a simple metric needs both table and expression")
         if ratio and (self.numerator is None or self.denominator is None):
             raise ValueError("a ratio metric needs both numerator and denominator")
+        if derived and (self.formula is None or not self.inputs):
+            raise ValueError("a derived metric needs both formula and inputs")
+        if not simple and self.time_dimension is not None:
+            raise ValueError("time_dimension belongs to a simple metric (a ratio's parts carry their own)")
         return self
 
     @property
     def is_ratio(self) -> bool:
         return self.numerator is not None
 
+    @property
+    def is_derived(self) -> bool:
+        return self.formula is not None
+
+    @property
+    def additive(self) -> bool:
+        """Whether the metric sums over its parts (a SUM or a plain COUNT): shares and
+        contributions need that; averages, distinct counts, ratios and formulas do not."""
+        if self.expression is None:
+            return False
+        head = self.expression.strip().upper().replace(" ", "")
+        return (head.startswith("SUM(") or head.startswith("COUNT(")) and not head.startswith("COUNT(DISTINCT")
+
+
+class RefusedMetric(BaseModel):
+    """A metric the catalog knows of but Baton does not compute (yet): named so a question
+    asking for it is refused with the reason, never answered with something close."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    label: Bilingual = Field(description="how the metric is named")
+    synonyms: tuple[str, ...] = Field(default=(), description="other words questions use for it")
+    description: Bilingual | None = Field(default=None, description="its definition where it is defined")
+    reason: Bilingual = Field(description="why Baton refuses it (shown to whoever asks)")
+
 
 class Catalog(BaseModel):
+    """The metric catalog: the only place a metric's definition lives."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
-    version: int = 1
-    name: str
-    description: Bilingual | None = None
-    as_of_default: date | None = None
+    version: int = Field(default=1, description="file format version")
+    name: str = Field(description="the catalog's name (shown in reports)")
+    description: Bilingual | None = Field(default=None, description="what the warehouse holds")
+    as_of_default: date | None = Field(default=None, description="the date relative periods are read against")
     currency: str | None = Field(default=None, description="ISO 4217 code of every currency metric without its own")
-    load_log: LoadLog | None = None
-    calendar: tuple[CalendarEvent, ...] = ()
-    tables: dict[str, Table]
-    dimensions: dict[str, Dimension]
-    metrics: dict[str, Metric]
+    load_log: LoadLog | None = Field(default=None, description="a table the loading jobs write (optional)")
+    calendar: tuple[CalendarEvent, ...] = Field(
+        default=(), description="known yearly events (promotions); none unless declared"
+    )
+    tables: dict[str, Table] = Field(description="warehouse table name -> what Baton knows of it")
+    dimensions: dict[str, Dimension] = Field(description="dimension name -> its columns and members")
+    metrics: dict[str, Metric] = Field(description="metric name -> its definition")
+    refused: dict[str, RefusedMetric] = Field(
+        default_factory=dict, description="metrics known by name that Baton refuses, with the reason"
+    )
 
     @field_validator("currency")
     @classmethod
@@ -172,12 +278,21 @@ class Catalog(BaseModel):
 
     @model_validator(mode="after")
     def _references_resolve(self) -> Catalog:
+        for table_name, info in self.tables.items():
+            for join_name, join in info.joins.items():
+                if join.table not in self.tables:
+                    raise ValueError(f"table {table_name!r}: join {join_name!r} names unknown table {join.table!r}")
         for dim_name, dim in self.dimensions.items():
-            for table in dim.columns:
+            for table, column in dim.columns.items():
                 if table not in self.tables:
                     raise ValueError(f"dimension {dim_name!r} names unknown table {table!r}")
+                self._check_joins(f"dimension {dim_name!r}", table, column)
+        for name in self.refused:
+            if name in self.metrics:
+                raise ValueError(f"metric {name!r} is both defined and refused")
         for name, metric in self.metrics.items():
             object.__setattr__(metric, "name", name)
+            self._check_derived(name, metric)
             for dim_name in metric.dimensions:
                 if dim_name not in self.dimensions:
                     raise ValueError(f"metric {name!r} allows unknown dimension {dim_name!r}")
@@ -197,6 +312,9 @@ class Catalog(BaseModel):
                     if table not in self.dimensions[dim_name].columns:
                         raise ValueError(f"metric {name!r}: dimension {dim_name!r} has no column in table {table!r}")
         for name, metric in self.metrics.items():
+            for measure in self.measures_of(name):
+                for sql in (measure.expression, *measure.filters):
+                    self._check_joins(f"metric {name!r}", measure.table, sql)
             for factors in metric.tree:
                 self._check_tree(name, factors)
         for table_name, info in self.tables.items():
@@ -229,12 +347,83 @@ class Catalog(BaseModel):
                 f"metric {name!r}: the tree {' * '.join(factors)} does not multiply out to {name!r} (left over: {left})"
             )
 
+    def _check_derived(self, name: str, metric: Metric) -> None:
+        """A derived metric's inputs are catalog metrics, its formula names only them, and no
+        metric is its own input (directly or through others)."""
+        if not metric.is_derived:
+            return
+        from baton.catalog.sqlexpr import column_names
+
+        assert metric.formula is not None
+        try:
+            names = column_names(metric.formula)
+        except ValueError as exc:
+            raise ValueError(f"metric {name!r}: formula {metric.formula!r} is not SQL ({exc})") from None
+        unknown = sorted(n for n in names if n not in metric.inputs)
+        if unknown:
+            raise ValueError(f"metric {name!r}: formula names {unknown}, which are not among its inputs")
+        seen: list[str] = [name]
+
+        def walk(current: Metric) -> None:
+            for item in current.inputs.values():
+                if item.metric not in self.metrics:
+                    raise ValueError(f"metric {name!r} reads unknown metric {item.metric!r}")
+                if item.metric in seen:
+                    raise ValueError(f"metric {name!r} is defined through itself ({' -> '.join([*seen, item.metric])})")
+                seen.append(item.metric)
+                walk(self.metrics[item.metric])
+                seen.pop()
+
+        walk(metric)
+
+    def _check_joins(self, what: str, table: str, sql: str) -> None:
+        """Every ``join.column`` an expression reads must follow the table's declared joins."""
+        from baton.catalog.sqlexpr import qualifiers
+
+        try:
+            paths = qualifiers(sql)
+        except ValueError as exc:
+            raise ValueError(f"{what}: {sql!r} is not SQL ({exc})") from None
+        for path in paths:
+            if path == table:
+                continue
+            self.join_path(table, path, what=what)
+
+    def join_path(self, table: str, path: str, *, what: str = "query") -> tuple[tuple[str, Join], ...]:
+        """The joins ``a__b`` walks from ``table``: (alias so far, join) for each hop."""
+        hops: list[tuple[str, Join]] = []
+        current, alias = table, ""
+        for part in path.split("__"):
+            join = self.tables[current].joins.get(part)
+            if join is None:
+                raise ValueError(f"{what}: table {current!r} has no join named {part!r} (in {path!r})")
+            alias = f"{alias}__{part}" if alias else part
+            hops.append((alias, join))
+            current = join.table
+        return tuple(hops)
+
     def measures_of(self, metric_name: str) -> tuple[Measure, ...]:
-        """The leaf measures a metric needs: one for a simple metric, two for a ratio."""
+        """The leaf measures a metric needs: one for a simple metric, two for a ratio, every
+        input's (with the input's filters) for a derived metric."""
         metric = self.metrics[metric_name]
+        if metric.is_derived:
+            out: list[Measure] = []
+            for item in metric.inputs.values():
+                for measure in self.measures_of(item.metric):
+                    leaf = measure.model_copy(update={"filters": (*measure.filters, *item.filters)})
+                    if leaf not in out:
+                        out.append(leaf)
+            return tuple(out)
         if not metric.is_ratio:
             assert metric.table is not None and metric.expression is not None
-            return (Measure(table=metric.table, expression=metric.expression, filters=metric.filters),)
+            return (
+                Measure(
+                    table=metric.table,
+                    expression=metric.expression,
+                    filters=metric.filters,
+                    time_column=metric.time_dimension,
+                ),
+            )
         return (self._as_measure(metric.numerator), self._as_measure(metric.denominator))
 
     def _as_measure(self, part: str | Measure | None) -> Measure:
@@ -279,3 +468,11 @@ class Catalog(BaseModel):
         if column is None:
             raise ValueError(f"table {table!r} has no time column")
         return column
+
+    def time_column_of(self, measure: Measure) -> str:
+        """The column a measure is dated by: its metric's time dimension, else its table's."""
+        return measure.time_column or self.time_column(measure.table)
+
+    def metric_names(self) -> tuple[str, ...]:
+        """Every metric name a question may use, computed or refused."""
+        return (*self.metrics, *self.refused)

@@ -14,6 +14,7 @@ from datetime import date
 from sqlglot import exp
 
 from baton.catalog.model import Catalog
+from baton.catalog.sqlexpr import is_plain_column
 
 
 def _date(value: date) -> exp.Expr:
@@ -25,8 +26,10 @@ def _between(column: str, start: date, end: date) -> exp.Expr:
 
 
 def table_columns(catalog: Catalog, table: str) -> list[str]:
-    """The dimension columns the catalog maps to ``table`` (in catalog order)."""
-    return [dim.columns[table] for dim in catalog.dimensions.values() if table in dim.columns]
+    """The table's own columns the catalog reads as dimensions (in catalog order; not those
+    read through a join or computed by an expression)."""
+    columns = [dim.columns[table] for dim in catalog.dimensions.values() if table in dim.columns]
+    return list(dict.fromkeys(c for c in columns if is_plain_column(c)))
 
 
 def daily_row_counts(catalog: Catalog, table: str, start: date, end: date) -> exp.Query:

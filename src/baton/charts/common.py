@@ -33,9 +33,10 @@ FONT_STACK = (
 SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v5.21.0.json"
 
 # d3 zh-CN locale (as d3-format / d3-time-format publish it), inlined so a spec is
-# self-contained: the same month names and separators in vl-convert and in a browser.
+# self-contained: the same month names and separators in vl-convert and in a browser. It names
+# no currency: a chart's amounts carry the metric's own sign (numbers.currency_sign), never d3's.
 ZH_LOCALE: dict[str, Any] = {
-    "number": {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["¥", ""]},
+    "number": {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["", ""]},
     "time": {
         "dateTime": "%x %A %X",
         "date": "%Y年%-m月%-d日",

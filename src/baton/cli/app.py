@@ -233,12 +233,18 @@ def eval_cmd(
 
 def _register_subcommands() -> None:
     from baton.cli.bench_cmd import bench_app
+    from baton.cli.catalog_cmd import catalog_app
+    from baton.cli.init_cmd import init_command
+    from baton.cli.query_cmd import query_command
     from baton.cli.runs_cmd import runs_app
     from baton.cli.sql_cmd import sql_app
 
+    app.add_typer(catalog_app, name="catalog")
     app.add_typer(sql_app, name="sql")
     app.add_typer(bench_app, name="bench")
     app.add_typer(runs_app, name="runs")
+    app.command("query")(query_command)
+    app.command("init")(init_command)
 
 
 _register_subcommands()

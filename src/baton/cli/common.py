@@ -94,7 +94,7 @@ def record_early_failure(kind: str, question: str, user: str | None, exc: BatonE
     with contextlib.suppress(OSError, BatonError):  # best effort; the typed error is still reported
         record_failed_run(
             runs_dir=runs_dir or fallback_runs_dir(),
-            kind="analyze" if kind == "analyze" else "ask",
+            kind="analyze" if kind == "analyze" else "query" if kind == "query" else "ask",
             question=question[:2000],
             user=user or "unknown",
             language=language,

@@ -30,6 +30,7 @@ _LABELS = (
     "run",
     "truncated",
     "owner",
+    "time_column",
     "filters",
     "suggest",
     "error",
@@ -85,6 +86,8 @@ def render_answer(answer: Answer, console: Console, *, catalog: Catalog | None =
             lines.append(
                 Text(f"    {m.expression}" + (f"  | {t['filters']}: " + "; ".join(m.filters) if m.filters else ""))
             )
+            if m.time_column:
+                lines.append(Text(f"    {t['time_column']}: {m.time_column}"))
             lines.append(Text(f"    {t['owner']}: {m.owner}", style="dim"))
         console.print(Panel(Group(*lines), title=t["metrics"]))
     if answer.data_freshness:

@@ -41,6 +41,9 @@ class MetricInfo(BaseModel):
     expression: str
     filters: list[str]
     owner: str
+    time_column: str | None = Field(
+        default=None, description="the date column(s) the metric is counted by: its time dimension, else its table's"
+    )
 
 
 class ErrorInfo(BaseModel):

@@ -28,8 +28,8 @@ class Bilingual(BaseModel):
     """A label written in both languages."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    zh: str
-    en: str
+    zh: str = Field(description="Chinese")
+    en: str = Field(description="English")
 
     def for_lang(self, language: str) -> str:
         return self.zh if language == "zh" else self.en
@@ -44,10 +44,10 @@ class CalendarEvent(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    name: Bilingual
+    name: Bilingual = Field(description="the event's name")
     synonyms: tuple[str, ...] = Field(default=(), description="other names a question may use (e.g. Singles' Day)")
-    start: tuple[int, int]
-    end: tuple[int, int]
+    start: tuple[int, int] = Field(description='first day, "MM-DD"')
+    end: tuple[int, int] = Field(description='last day, "MM-DD" (inclusive)')
     peak: tuple[int, int] | None = Field(default=None, description="the event's main day (default: end)")
 
     @field_validator("start", "end", "peak", mode="before")

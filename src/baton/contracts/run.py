@@ -16,8 +16,9 @@ from baton.contracts.answer import Answer
 from baton.contracts.query import QueryResult
 from baton.contracts.semantic import Language, SemanticQuery
 
-RunKind = Literal["ask", "analyze"]
-"""What kind of run: a metric question, or why a metric moved. Both walk the same driver."""
+RunKind = Literal["ask", "analyze", "query"]
+"""What kind of run: a metric question, why a metric moved, or a semantic-layer query
+(catalog names, no natural language). All walk the same driver."""
 Step = Literal["clarify_metric", "plan_sql", "policy_check", "execute", "analyse", "explain"]
 Terminal = Literal["done", "failed", "refused", "cancelled"]
 RunStatus = Literal["running", "done", "failed", "refused", "cancelled"]
@@ -39,11 +40,13 @@ class Evidence(BaseModel):
 
 
 class Budget(BaseModel):
+    """What one run may spend before it stops with a partial answer."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
-    max_steps: int = Field(default=40, ge=1)
-    max_tool_calls: int = Field(default=60, ge=1)
-    max_tokens: int = Field(default=200_000, ge=1)
-    max_cost: float | None = None
+    max_steps: int = Field(default=40, ge=1, description="steps of the run")
+    max_tool_calls: int = Field(default=60, ge=1, description="tool calls (queries)")
+    max_tokens: int = Field(default=200_000, ge=1, description="tokens across the packets agents hand on")
+    max_cost: float | None = Field(default=None, description="summed estimated query cost")
 
 
 class Usage(BaseModel):

@@ -9,7 +9,16 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from baton.contracts.common import Language
 
-__all__ = ["Comparison", "Correction", "Grain", "Language", "MemberFilter", "SemanticQuery", "TimeRange"]
+__all__ = [
+    "Comparison",
+    "Correction",
+    "Grain",
+    "Language",
+    "MemberFilter",
+    "QueryRequest",
+    "SemanticQuery",
+    "TimeRange",
+]
 
 Grain = Literal["day", "week", "month", "quarter", "year"]
 
@@ -100,4 +109,30 @@ class SemanticQuery(BaseModel):
         default=None, description="the direction a why-question takes for granted (checked, never assumed)"
     )
     corrections: tuple[Correction, ...] = ()
+    where: tuple[str, ...] = Field(
+        default=(),
+        description="conditions over dimension names and metric_time (checked SQL, AND-ed); "
+        "the semantic-layer query's --where",
+    )
+    order_by: tuple[str, ...] = Field(
+        default=(), description="output columns to order by, '-' first for descending (overrides the default order)"
+    )
+    limit: int | None = Field(default=None, ge=1, le=1_000_000, description="at most this many rows")
     as_of: date
+
+
+class QueryRequest(BaseModel):
+    """A semantic-layer query as a caller writes it (MetricFlow's ``mf query`` flags): catalog
+    names only, no natural language. The query pipeline's plan step checks every name against
+    the catalog and turns it into a SemanticQuery."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    metrics: tuple[str, ...] = Field(min_length=1)
+    group_by: tuple[str, ...] = Field(
+        default=(), description="dimension names, or metric_time / metric_time__<grain> (at most one time)"
+    )
+    where: tuple[str, ...] = Field(default=(), description="filters in MetricFlow syntax or plain SQL, AND-ed")
+    start_time: date | None = Field(default=None, description="first date included (open when absent)")
+    end_time: date | None = Field(default=None, description="last date included (the as-of date when absent)")
+    order: tuple[str, ...] = Field(default=(), description="output columns, '-' first for descending")
+    limit: int | None = Field(default=None, ge=1, le=1_000_000)

@@ -181,6 +181,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Not permitted: user {user!r} may only see {column} in {allowed}, not {outside}.",
         "不允许：用户“{user}”只能查看 {column} 为 {allowed_zh} 的数据，无权查看 {outside_zh}。",
     ),
+    "not_permitted_pii_dimension": (
+        "Not permitted: {label} is read from the personal-data column {column}, which user {user!r} sees masked "
+        "or not at all, so it cannot break down or filter a result.",
+        "不允许：{label_zh}来自个人信息列 {column}，用户“{user}”只能看到脱敏值或无权查看，不能用它拆分或筛选结果。",
+    ),
     "not_permitted_share": (
         "Not permitted: user {user!r} sees only some members of this dimension in {table}, so their share of "
         "the whole {label} cannot be computed for them.",

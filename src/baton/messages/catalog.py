@@ -8,6 +8,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "not_yaml": ("{path}:{line}: not valid YAML ({error})", "{path} 第 {line} 行：YAML 格式错误（{error}）"),
     "bad_field": ("{path}:{line}: field {field}: {error}", "{path} 第 {line} 行，字段 {field}：{error}"),
     "not_mapping": ("{path}: a catalog must be a mapping", "{path}：指标目录必须是一个映射（mapping）"),
+    "bad_order": (
+        "Cannot order by {key}: the result has the columns {columns}.",
+        "无法按 {key} 排序：结果的列是 {columns}。",
+    ),
     "share_not_additive": (
         "A share of the whole needs an additive metric (a sum or a count) and no period comparison; "
         "{metric} cannot be split into shares.",

@@ -25,6 +25,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "run": ("Run id", "运行编号"),
     "truncated": ("(result truncated)", "（结果已截断）"),
     "owner": ("owner", "负责人"),
+    "time_column": ("dated by", "日期口径"),
     "filters": ("filters", "过滤条件"),
     "suggest": ("Suggestions", "建议"),
     "error": ("error code", "错误码"),

@@ -152,6 +152,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "暂不支持在一个问题中同时计算占比和期间对比；请分开提问。",
     ),
     "metric_item": ("{label} ({name})", "{label}（{name}）"),
+    "metric_refused": (
+        "{label} is in the catalog, but Baton does not compute it: {reason}",
+        "指标目录中有“{label}”，但 Baton 不计算它：{reason}",
+    ),
     "unknown_metric": (
         "The catalog has no metric {term!r}, so Baton will not guess its definition. Closest catalog metrics: "
         "{closest}.",

@@ -22,6 +22,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "expression": ("expression", "表达式"),
     "metric_filters": ("metric filters", "指标过滤条件"),
     "owner": ("owner", "负责人"),
+    "time_column": ("dated by", "日期口径"),
     "filters": ("Filters", "筛选条件"),
     "freshness": ("Data freshness", "数据新鲜度"),
     "assumptions": ("Assumptions", "假设"),

@@ -21,6 +21,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "aggregate_only": ("column {column} may appear only inside an aggregate", "列 {column} 只能出现在聚合函数中"),
     "count_only": ("column {column} may appear only inside COUNT", "列 {column} 只能出现在 COUNT 中"),
     "unresolved_column": ("{reason}", "列名无法在可读列中解析：{reason}"),
+    "no_such_column": (
+        "table {table} has no such column; when the catalog names it, `baton catalog check` lists every such name",
+        "表 {table} 没有这一列；若是指标目录引用了它，`baton catalog check` 会列出所有这样的名称",
+    ),
     "aggregate_before_join": (
         "aggregate this table in its own subquery before joining it to anything",
         "请先在单独的子查询中汇总此表，再与其他表关联",

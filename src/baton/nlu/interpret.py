@@ -3,7 +3,8 @@
 It is written from the SemanticQuery that was compiled, never from the question, so what it
 says is what was computed: the metrics (or the share, or the why), every filter and exclusion,
 the breakdown or time grain, a ranking, the period with its dates, the comparison period, and
-the words read as something else (a typo, a traditional character).
+the words read as something else (a typo, a traditional character); for a semantic-layer
+query, its filters, order and row limit.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str
     lang = language
     parts = {
         "subject": _subject(query, catalog, lang),
-        "filters": _filters(query.filters, catalog, lang),
+        "filters": _filters(query.filters, catalog, lang) + _where(query.where, lang),
         "breakdown": _breakdown(query, catalog, lang),
-        "ranking": _ranking(query, lang),
+        "ranking": _ranking(query, lang) + _order_and_limit(query, catalog, lang),
         "period": _period(query.time_range, lang),
         "comparison": _comparison(query.comparison, lang),
         "corrections": _corrections(query, lang),
@@ -43,6 +44,39 @@ def filters_text(filters: tuple[MemberFilter, ...], catalog: Catalog, lang: Lang
         for f in filters
     ]
     return text("answer.filters", lang, parts=text("answer.filter_sep", lang).join(parts))
+
+
+def where_text(where: tuple[str, ...], lang: Language) -> str:
+    """A semantic-layer query's checked filters as an answer sentence names them after the metric."""
+    if not where:
+        return ""
+    return text("query.where_note", lang, conditions=text("query.where_sep", lang).join(where))
+
+
+def _where(where: tuple[str, ...], lang: Language) -> str:
+    if not where:
+        return ""
+    return text("query.interpret_where", lang, conditions=text("query.where_sep", lang).join(where))
+
+
+def _order_and_limit(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
+    """An explicit order and row limit (a top N already says both)."""
+    if query.top_n is not None:
+        return ""
+    keys = []
+    for key in query.order_by:
+        name = key.removeprefix("-")
+        if name in catalog.metrics:
+            label = catalog.metrics[name].label.for_lang(lang)
+        elif name in catalog.dimensions:
+            label = catalog.dimensions[name].label.for_lang(lang)
+        else:
+            label = text("query.period_column", lang)
+        keys.append(text("query.order_desc" if key.startswith("-") else "query.order_asc", lang, name=label))
+    said = text("query.interpret_order", lang, keys=text("answer.list_sep", lang).join(keys)) if keys else ""
+    if query.limit is not None:
+        said += text("query.interpret_limit", lang, n=query.limit)
+    return said
 
 
 def _labels(names: tuple[str, ...], catalog: Catalog, lang: Language) -> str:
@@ -158,4 +192,4 @@ def _corrections(query: SemanticQuery, lang: Language) -> str:
     return text("answer.interpret_notes", lang, notes=text("answer.list_sep", lang).join(notes))
 
 
-__all__ = ["filters_text", "interpret", "period_text", "share_part"]
+__all__ = ["filters_text", "interpret", "period_text", "share_part", "where_text"]

@@ -14,8 +14,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from baton.catalog.model import Catalog
+from baton.nlu import vocabulary as vocab
+from baton.nlu.typos import TIME_ABBREVIATIONS, TIME_WORDS
 
-Kind = Literal["metric", "dimension", "member"]
+CASED_WORDS = vocab.EN_FILLERS | vocab.OPERATOR_WORDS | vocab.COMMON_EN | TIME_WORDS | TIME_ABBREVIATIONS
+"""English words that a catalog term written in capitals (a country code: "US", "IN") names
+only when the question writes it in capitals too: "revenue in IN" names India, "show us" not."""
+Kind = Literal["metric", "dimension", "member", "refused"]
 _PARTICLES = re.compile(r"了多少|了几|了")
 _CHARS_OR_PARTICLE = re.compile(r"(?<=[\u4e00-\u9fff])(?P<particle>了多少|了几|了)(?=[\u4e00-\u9fff])|.", re.S)
 
@@ -57,6 +62,9 @@ class Lexicon:
         for name, metric in catalog.metrics.items():
             for surface in (name, metric.label.zh, metric.label.en, *metric.synonyms):
                 add(surface, Term("metric", name, surface))
+        for name, refused in catalog.refused.items():  # named so it is refused, never matched to a neighbour
+            for surface in (name, refused.label.zh, refused.label.en, *refused.synonyms):
+                add(surface, Term("refused", name, surface))
         for name, dim in catalog.dimensions.items():
             for surface in (name, dim.label.zh, dim.label.en, *dim.synonyms):
                 add(surface, Term("dimension", name, surface))
@@ -65,6 +73,9 @@ class Lexicon:
                     add(surface, Term("member", f"{name}:{member}", surface))
         self._entries = entries
         self._surfaces = sorted(entries, key=len, reverse=True)
+        self._cased = {
+            k for k, terms in entries.items() if k in CASED_WORDS and all(t.surface.isupper() for t in terms)
+        }
 
     def find(self, text: str, blocked: list[tuple[int, int]] | None = None) -> list[Hit]:
         """Non-overlapping hits, longest first, skipping spans already claimed."""
@@ -87,6 +98,8 @@ class Lexicon:
                     or (end < len(norm) and norm[end].isascii() and (norm[end].isalnum() or norm[end] == "_"))
                 ):
                     continue
+                if surface in self._cased and not text[index:end].isupper():
+                    continue  # "show us" is not the member "US"
                 candidates.append((index, end))
         candidates += self._across_particles(norm)
         hits: list[Hit] = []
@@ -136,3 +149,9 @@ class Lexicon:
                 if term.kind == kind:
                     out.setdefault(term.target, []).append(surface)
         return out
+
+
+def reserved_words() -> frozenset[str]:
+    """Words a member read from the data may not become, as they would change how questions
+    using them as words are read: function, operator and time words of both languages."""
+    return vocab.EN_FILLERS | vocab.OPERATOR_WORDS | vocab.ZH_FILLERS | TIME_WORDS | TIME_ABBREVIATIONS

@@ -17,6 +17,7 @@ the answer states them.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Sequence
@@ -28,7 +29,7 @@ from typing import Literal
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import Comparison, Correction, Grain, MemberFilter, SemanticQuery, TimeRange
-from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope, UnknownMetric
+from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope, UnknownMetric, UnsupportedMetric
 from baton.messages import both
 from baton.messages import text as message
 from baton.nlu import timeexpr
@@ -92,7 +93,11 @@ class Planner:
         text, corrections = self._prepare(question)
         language: Language = "zh" if detect_language(text) == "zh" else "en"
         scan = Scan(text=text, norm=normalise(text))
-        scan.terms = [(hit.start, hit.end) for hit in self.lexicon.find(text)]
+        found = self.lexicon.find(text)
+        scan.terms = [(hit.start, hit.end) for hit in found]
+        refused = next((hit for hit in found if hit.kinds == {"refused"}), None)
+        if refused is not None:  # named whole ("flights month to date"): refused before its words are read as a period
+            raise self.refused_metric(refused.terms[0].target)
         cues = read_cues(scan)
         periods = event_periods(self.catalog.calendar, scan, as_of)
         for period in periods:
@@ -145,6 +150,7 @@ class Planner:
         hits = self.lexicon.find(scan.text, blocked=list(scan.claimed))
         terms = Terms()
         terms.metrics = self._metrics(hits, language)
+        hits = [self._fitting(hit, terms.metrics) for hit in hits]
         terms.metric_hits = [h for h in hits if any(t.kind == "metric" for t in self._chosen_terms(h, hits))]
         terms.hits = hits
         members = [
@@ -165,6 +171,23 @@ class Planner:
                 )
         return terms
 
+    def _fitting(self, hit: Hit, metrics: list[str]) -> Hit:
+        """A word naming a dimension (or member) of several tables means the one the asked
+        metrics can be broken down by ("JFK": the flights' origin, not the weather station's)."""
+        if not metrics:
+            return hit
+
+        def fits(term: Term) -> bool:
+            if term.kind not in ("dimension", "member"):
+                return True
+            dim = term.target.split(":", 1)[0]
+            return all(dim in self.catalog.metrics[m].dimensions for m in metrics)
+
+        kept = tuple(t for t in hit.terms if fits(t))
+        if kept == hit.terms or not any(t.kind in ("dimension", "member") for t in kept):
+            return hit
+        return dataclasses.replace(hit, terms=kept)
+
     def _chosen_terms(self, hit: Hit, hits: list[Hit]) -> list[Term]:
         terms = list(hit.terms)
         if {"metric", "member"} <= hit.kinds:
@@ -178,6 +201,8 @@ class Planner:
     def _metrics(self, hits: list[Hit], language: Language) -> list[str]:
         metrics: list[str] = []
         for hit in hits:
+            if hit.kinds == {"refused"}:
+                raise self.refused_metric(hit.terms[0].target)
             targets = sorted({t.target for t in self._chosen_terms(hit, hits) if t.kind == "metric"})
             if len(targets) > 1:
                 raise AmbiguousQuestion(
@@ -470,6 +495,19 @@ class Planner:
             metric=self.catalog.metrics[metric].label.for_lang(lang),
             dimension=self.catalog.dimensions[dim].label.for_lang(lang),
             allowed=listed or message("nlu.no_dimensions", lang),
+        )
+
+    def refused_metric(self, name: str) -> UnsupportedMetric:
+        """A metric the catalog names but Baton does not compute: refused with the catalog's reason."""
+        refused = self.catalog.refused[name]
+        return UnsupportedMetric(
+            *(
+                message(
+                    "nlu.metric_refused", lang, label=refused.label.for_lang(lang), reason=refused.reason.for_lang(lang)
+                )
+                for lang in _LANGUAGES
+            ),
+            detail={"metric": name, "refused": True},
         )
 
     def _unknown_metric(self, term: str) -> UnknownMetric:

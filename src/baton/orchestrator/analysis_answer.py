@@ -202,7 +202,7 @@ def analysis_gate_input(scope: RunScope, answer: Answer, steps: dict[str, AgentS
     return GateInput(
         evidence=evidence_rows,
         derived=derived,
-        labels=catalog_labels(scope.session.catalog),
+        labels=catalog_labels(scope.session.planning_catalog),
         # member tests that passed back the report's "changed significantly" about members
         claims=dataclasses.replace(claims, significant_tests=claims.significant_tests + passed),
         pii_allowed=False,

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
 from baton.contracts.agent_outputs import QualityFlag
 from baton.contracts.answer import Answer, AnswerTimeRange, ResultTable
 from baton.contracts.query import TableLoad
+from baton.contracts.run import RunKind
 from baton.contracts.semantic import SemanticQuery
 from baton.errors import BatonError, BudgetExceeded, InsufficientEvidence
 from baton.messages import both, text
@@ -56,7 +57,7 @@ class Narrative(BaseModel):
 
 
 class AskPipeline(Pipeline):
-    kind = "ask"
+    kind: ClassVar[RunKind] = "ask"
 
     def steps(self) -> Sequence[StepSpec[Any]]:
         return (
@@ -107,13 +108,16 @@ class AskPipeline(Pipeline):
     def _incomplete_days(self, draft: SqlDraft) -> list[date]:
         """For a daily series, the days whose rows fall far below the same weekday of earlier
         weeks (a partly loaded day), so the answer marks them instead of presenting them as
-        real dips. The row counts are one more governed query."""
+        real dips. The row counts are one more governed query. Any table is checked (a small
+        table's load can stop half way too) when the series is dated by the table's own time
+        column, the one its rows are loaded by."""
         from baton.catalog.quality_queries import daily_row_counts
         from baton.stats import completeness
 
         query, catalog = self.query, self.scope.session.catalog
         table = draft.tables[0]
-        if query.grain != "day" or query.time_range.days > 400 or not catalog.tables[table].large:
+        dated_by = {catalog.time_column_of(m) for m in catalog.measures_of(query.metrics[0]) if m.table == table}
+        if query.grain != "day" or query.time_range.days > 400 or dated_by != {catalog.tables[table].time_column}:
             return []
         start = query.time_range.start - timedelta(weeks=8)
         result = self.scope.governed.run("completeness", daily_row_counts(catalog, table, start, query.time_range.end))
@@ -211,8 +215,9 @@ class AskPipeline(Pipeline):
             labels=[
                 query.time_range.text or "",
                 query.comparison.range.text or "" if query.comparison else "",
+                *query.where,
                 *(c.written for c in query.corrections),
-                *catalog_labels(self.scope.session.catalog),
+                *catalog_labels(self.scope.session.planning_catalog),
             ],
             pii_allowed=self.scope.need("execute", Executed).pii_allowed,
             regenerate=lambda: Narrator(catalog).compose(query, table, self.scope.language),

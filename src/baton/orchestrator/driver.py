@@ -147,11 +147,14 @@ def start(
     user: str | None = None,
     budget: Budget | None = None,
     run_id: str | None = None,
+    language: Language | None = None,
 ) -> Answer:
-    """Start a run of ``factory``'s kind for ``question`` and drive it to its end."""
+    """Start a run of ``factory``'s kind for ``question`` and drive it to its end; the run
+    speaks ``language``, else the question's (a command line has no language of its own)."""
     from baton.nlu.gate import detect_language
 
-    language: Language = "zh" if detect_language(question or "") == "zh" else "en"
+    if language is None:
+        language = "zh" if detect_language(question or "") == "zh" else "en"
     kind: RunKind = getattr(factory, "kind")  # noqa: B009 - a Pipeline class
     ctx = RunContext.start(
         kind=kind,

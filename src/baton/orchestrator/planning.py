@@ -5,9 +5,11 @@ about periods, data freshness)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
+from baton.catalog.members import indexed_dimensions
 from baton.catalog.model import Catalog
 from baton.contracts.answer import MetricInfo
 from baton.contracts.common import Language
@@ -17,6 +19,9 @@ from baton.messages import text
 from baton.nlu.interpret import interpret, period_text
 from baton.orchestrator.driver import RunScope
 from baton.policy.query_grants import check_grants
+
+if TYPE_CHECKING:
+    from baton.nlu.parser import Planner
 
 
 class PlanOutput(BaseModel):
@@ -48,13 +53,30 @@ def metric_info(catalog: Catalog, name: str, language: Language) -> MetricInfo:
         expression=expression,
         filters=filters,
         owner=metric.owner,
+        time_column=_dated_by(catalog, name),
     )
 
 
-def plan(scope: RunScope, shape: Callable[[SemanticQuery], SemanticQuery] = lambda q: q) -> PlanOutput:
-    """Question -> SemanticQuery (shaped for the kind of run), then the grants check on it."""
+def _dated_by(catalog: Catalog, name: str) -> str | None:
+    """The date column(s) a metric is counted by (a churn counted by its end date, not its
+    start): part of its definition, so the reader sees which date the numbers follow."""
+    try:
+        columns = dict.fromkeys(catalog.time_column_of(m) for m in catalog.measures_of(name))
+    except ValueError:  # a table without a time column: nothing to say
+        return None
+    return ", ".join(columns) or None
+
+
+def plan(
+    scope: RunScope,
+    shape: Callable[[SemanticQuery], SemanticQuery] = lambda q: q,
+    source: Callable[[RunScope], SemanticQuery] | None = None,
+) -> PlanOutput:
+    """Question -> SemanticQuery (shaped for the kind of run), then the grants check on it.
+    ``source`` replaces the question reader (a semantic-layer query names catalog terms)."""
     session, state, ctx = scope.session, scope.state, scope.running
-    query = shape(session.planner.plan(scope.question, as_of=state.as_of))
+    planned = source(scope) if source is not None else _planner(scope).plan(scope.question, as_of=state.as_of)
+    query = shape(planned)
     ctx.trace.emit("plan_created", semantic_query=query.model_dump(mode="json"), entry=state.kind)
     state.semantic_query = query
     state.interpretation = interpret(query, session.catalog, state.language)
@@ -66,6 +88,34 @@ def plan(scope: RunScope, shape: Callable[[SemanticQuery], SemanticQuery] = lamb
         metrics=[metric_info(session.catalog, m, state.language) for m in query.metrics],
         grant_notes=notes,
     )
+
+
+def _planner(scope: RunScope) -> Planner:
+    """The session's planner; when the catalog indexes members, the run's trace says where they
+    came from (the cache or the warehouse) and which dimensions were not indexed."""
+    session, ctx = scope.session, scope.running
+    if not indexed_dimensions(session.catalog):
+        return session.planner
+    ctx.policy_decision("allow", tool="catalog.member_index", reason="system metadata (members of indexed dimensions)")
+    planner = session.planner
+    error = session.member_index_error
+    ctx.trace.emit(
+        "tool_call",
+        tool="catalog.member_index",
+        ok=error is None,
+        error_code=error.error_code if error is not None else None,
+        dimensions={
+            d.dimension: {
+                "table": d.table,
+                "members": len(d.members),
+                "complete": d.complete,
+                "cached": d.cached,
+                "dropped": d.dropped,
+            }
+            for d in session.member_index
+        },
+    )
+    return planner
 
 
 def recheck_plan(scope: RunScope, done: PlanOutput) -> PlanOutput:

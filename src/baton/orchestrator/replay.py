@@ -36,8 +36,9 @@ def pipeline_for(kind: RunKind) -> PipelineFactory:
     """The pipeline a run of ``kind`` walks (the registry of run kinds)."""
     from baton.orchestrator.analyze import ANALYZE
     from baton.orchestrator.ask import ASK
+    from baton.orchestrator.query import QUERY
 
-    pipelines: dict[RunKind, PipelineFactory] = {"ask": ASK, "analyze": ANALYZE}
+    pipelines: dict[RunKind, PipelineFactory] = {"ask": ASK, "analyze": ANALYZE, "query": QUERY}
     return pipelines[kind]
 
 

@@ -10,7 +10,7 @@ once, lazily, and answers many questions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from functools import cached_property
 from pathlib import Path
@@ -24,7 +24,9 @@ from baton.contracts.run import Budget
 if TYPE_CHECKING:
     from types import TracebackType
 
+    from baton.catalog.members import IndexedDimension
     from baton.contracts.answer import Answer
+    from baton.errors import BatonError
     from baton.nlu.parser import Planner
     from baton.orchestrator.governed import GovernedQuery, RunHooks
     from baton.orchestrator.store import SqliteRunStore
@@ -50,7 +52,14 @@ class Session:
         if settings is None:
             settings = resolve_config(Path(config) if config is not None else None, build_default=build_default)
         self.settings = settings
-        self.user = user or settings.user
+        self._user = user
+        self.member_index_error: BatonError | None = None
+
+    @property
+    def user(self) -> str:
+        """The acting user: the one given here, else the config's ``[defaults].user``, else the
+        policy's ``default_user`` (a policy names its own users; none is assumed)."""
+        return self._user or self.settings.user or self.policy.default_user
 
     # -- what every run shares ------------------------------------------------------------------
     @cached_property
@@ -61,9 +70,45 @@ class Session:
 
     @cached_property
     def planner(self) -> Planner:
+        """The planner over :attr:`planning_catalog` (the catalog plus indexed members)."""
         from baton.nlu.parser import Planner
 
-        return Planner(self.catalog)
+        return Planner(self.planning_catalog)
+
+    @cached_property
+    def member_index(self) -> tuple[IndexedDimension, ...]:
+        """Members of the ``index_members`` dimensions, read from the warehouse once per data
+        version and cached in the runs folder; empty when no dimension asks for it or the
+        warehouse cannot be read (questions then see the listed members only)."""
+        from baton.catalog.members import indexed_dimensions, read_member_index
+        from baton.errors import BatonError
+
+        if not indexed_dimensions(self.catalog):
+            return ()
+        try:
+            return read_member_index(
+                self.catalog,
+                self.backend,
+                self.runs_dir / "member_index",
+                dialect=self.engine.dialect,
+                timeout_s=self.settings.timeout_s,
+                exclude_columns=tuple(self.policy.pii_columns),
+            )
+        except BatonError as exc:
+            self.member_index_error = exc
+            return ()
+
+    @cached_property
+    def planning_catalog(self) -> Catalog:
+        """The catalog the planner reads: :attr:`catalog` (kept as loaded) with the indexed
+        members added; the catalog itself when no dimension is indexed."""
+        from baton.catalog.members import with_members
+        from baton.nlu.lexicon import reserved_words
+
+        if not self.member_index:
+            return self.catalog
+        index = {d.dimension: d.members for d in self.member_index}
+        return with_members(self.catalog, index, reserved=reserved_words())
 
     @cached_property
     def policy(self) -> Policy:
@@ -157,6 +202,32 @@ class Session:
         from baton.orchestrator.analyze import ANALYZE
 
         return self._start(ANALYZE, question, as_of=as_of, user=user, budget=budget, run_id=run_id)
+
+    def query(
+        self,
+        metrics: str | Sequence[str],
+        *,
+        group_by: str | Sequence[str] = (),
+        where: str | Sequence[str] = (),
+        start_time: date | None = None,
+        end_time: date | None = None,
+        order: str | Sequence[str] = (),
+        limit: int | None = None,
+        user: str | None = None,
+        as_of: date | None = None,
+        language: Language = "en",
+        budget: Budget | None = None,
+    ) -> Answer:
+        """A semantic-layer query by catalog names (MetricFlow's ``mf query``), governed like
+        :meth:`ask`. Lists may be comma-separated strings; a ``where`` string is one filter.
+        Never raises for a bad request: the Answer carries the status."""
+        from baton.orchestrator.query import QUERY, command_text
+
+        line = command_text(
+            metrics, group_by=group_by, where=where, start_time=start_time, end_time=end_time, order=order, limit=limit
+        )
+        lang: Language = "zh" if language == "zh" else "en"
+        return self._start(QUERY, line, as_of=as_of, user=user, budget=budget, language=lang)
 
     def resume(self, run_id: str) -> Answer:
         """Continue a stopped run from its checkpoints; finished steps are not run again."""

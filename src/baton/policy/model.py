@@ -30,7 +30,7 @@ class _Strict(BaseModel):
 class PiiColumn(_Strict):
     """A column that holds personal data, and how it looks when masked."""
 
-    mask: MaskStyle = "full"
+    mask: MaskStyle = Field(default="full", description="full: ***; phone: 138****1234; email: a***@x.com")
 
 
 class AggregateOnly(_Strict):
@@ -46,17 +46,19 @@ class AggregateOnly(_Strict):
     groups that differ by one row); it stops the direct read of a single row as a "group".
     """
 
-    dimensions: tuple[str, ...]
-    measures: tuple[str, ...] = ()
-    min_group_size: int = Field(default=10, ge=1)
+    dimensions: tuple[str, ...] = Field(description="columns that may be grouped and filtered on")
+    measures: tuple[str, ...] = Field(default=(), description="columns that may be aggregated")
+    min_group_size: int = Field(default=10, ge=1, description="groups of fewer rows are left out of results")
 
 
 class TableGrant(_Strict):
     """One table granted to a role."""
 
-    columns: tuple[str, ...] | Literal["*"] = "*"
-    row_filter: dict[str, tuple[str, ...]] = Field(default_factory=dict)
-    aggregate_only: AggregateOnly | None = None
+    columns: tuple[str, ...] | Literal["*"] = Field(default="*", description="the columns it may read")
+    row_filter: dict[str, tuple[str, ...]] = Field(
+        default_factory=dict, description="column -> allowed values: only those rows are ever read"
+    )
+    aggregate_only: AggregateOnly | None = Field(default=None, description="only aggregates, never detail rows")
 
     @field_validator("row_filter")
     @classmethod
@@ -70,13 +72,13 @@ class TableGrant(_Strict):
 class Role(_Strict):
     """A named bundle of grants."""
 
-    description: str = ""
-    tables: dict[str, TableGrant]
-    pii: PiiHandling = "mask"
-    pii_overrides: dict[str, PiiHandling] = Field(default_factory=dict)
-    export_detail: bool = False
-    max_rows: int = Field(default=10_000, gt=0)
-    max_cost: float | None = Field(default=None, gt=0)
+    description: str = Field(default="", description="what the role is for")
+    tables: dict[str, TableGrant] = Field(description="table -> what of it the role may read")
+    pii: PiiHandling = Field(default="mask", description="personal-data columns: masked, refused or shown")
+    pii_overrides: dict[str, PiiHandling] = Field(default_factory=dict, description="table.column -> its own handling")
+    export_detail: bool = Field(default=False, description="may export detail rows")
+    max_rows: int = Field(default=10_000, gt=0, description="most rows one query may return")
+    max_cost: float | None = Field(default=None, gt=0, description="most estimated cost one query may have")
 
     @field_validator("pii_overrides")
     @classmethod
@@ -87,18 +89,20 @@ class Role(_Strict):
 
 
 class User(_Strict):
-    description: str = ""
-    roles: tuple[str, ...] = Field(min_length=1)
+    """A person (or program) Baton acts for; their grants are the union of their roles'."""
+
+    description: str = Field(default="", description="who it is")
+    roles: tuple[str, ...] = Field(min_length=1, description="the roles granted")
 
 
 class Policy(_Strict):
     """The whole policy file. Use :meth:`principal` to get one user's effective grants."""
 
-    version: str = Field(min_length=1)
-    default_user: str
-    pii_columns: dict[str, PiiColumn] = Field(default_factory=dict)
-    roles: dict[str, Role]
-    users: dict[str, User]
+    version: str = Field(min_length=1, description="the policy's version (recorded with every run)")
+    default_user: str = Field(description="who Baton acts for when no user is named")
+    pii_columns: dict[str, PiiColumn] = Field(default_factory=dict, description="table.column -> how it is masked")
+    roles: dict[str, Role] = Field(description="role name -> its grants")
+    users: dict[str, User] = Field(description="user name -> its roles")
 
     @field_validator("pii_columns")
     @classmethod

@@ -16,9 +16,42 @@ from baton.messages import both, text
 from baton.policy.principal import Principal
 
 
+def _column_owner(catalog: Catalog, table: str, sql: str) -> list[tuple[str, str]]:
+    """The (table, column) pairs a dimension's SQL on ``table`` reads (through its joins)."""
+    from baton.catalog import sqlexpr
+
+    out = []
+    for column in sqlexpr.columns(sqlexpr.parse(sql)):
+        owner = catalog.join_path(table, column.table)[-1][1].table if column.table else table
+        out.append((owner, column.name))
+    return out
+
+
+def _check_personal_data(catalog: Catalog, query: SemanticQuery, principal: Principal) -> None:
+    """A dimension read from a personal-data column the user sees masked (or not at all)
+    cannot group or filter: masked values would merge every group into one "***" row."""
+    names = {*query.dimensions, *(f.dimension for f in (*query.filters, *query.share_filters))}
+    for name in sorted(names):
+        dimension = catalog.dimensions[name]
+        for table, sql in dimension.columns.items():
+            for owner, column in _column_owner(catalog, table, sql):
+                if principal.pii.get((owner, column), "allow") != "allow":
+                    raise PermissionDenied(
+                        *both(
+                            "answer.not_permitted_pii_dimension",
+                            user=principal.user,
+                            label=dimension.label.en,
+                            label_zh=dimension.label.zh,
+                            column=f"{owner}.{column}",
+                        ),
+                        detail={"user": principal.user, "dimension": name, "column": f"{owner}.{column}"},
+                    )
+
+
 def check_grants(catalog: Catalog, query: SemanticQuery, principal: Principal, language: Language) -> list[str]:
     """Refuse what the user may not see; return the row-filter notes that apply."""
     notes: list[str] = []
+    _check_personal_data(catalog, query, principal)
     for metric in query.metrics:
         label = catalog.metrics[metric].label
         for table in catalog.tables_of(metric):

@@ -50,6 +50,7 @@ HEADINGS = (
     "metrics",
     "expression",
     "metric_filters",
+    "time_column",
     "owner",
     "filters",
     "freshness",
@@ -100,6 +101,7 @@ class MetricText:
     expression: str
     filters: tuple[str, ...]
     owner: str
+    time_column: str | None = None
 
 
 @dataclass
@@ -304,7 +306,8 @@ def build_content(answer: Answer, catalog: Catalog | None = None) -> ReportConte
         if answer.result.truncated:
             content.table_notes.append(text("report.truncated", lang))
     content.metrics = [
-        MetricText(m.label, m.name, m.definition, m.expression, tuple(m.filters), m.owner) for m in answer.metrics
+        MetricText(m.label, m.name, m.definition, m.expression, tuple(m.filters), m.owner, m.time_column)
+        for m in answer.metrics
     ]
     query = answer.semantic_query
     if query is not None:

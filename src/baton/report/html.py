@@ -206,6 +206,8 @@ def render_html_content(c: ReportContent, spec: dict[str, Any] | None, svg: str 
             bits.append(f"<br>{_e(t['expression'])}: <code>{_e(m.expression)}</code>")
             if m.filters:
                 bits.append(f"<br>{_e(t['metric_filters'])}: " + "; ".join(f"<code>{_e(f)}</code>" for f in m.filters))
+            if m.time_column:
+                bits.append(f"<br>{_e(t['time_column'])}: <code>{_e(m.time_column)}</code>")
             bits.append(f"<br>{_e(t['owner'])}: {_e(m.owner)}")
             items.append("<li>" + "".join(bits) + "</li>")
         parts += [f"<h3>{_e(t['metrics'])}</h3>", "<ul>" + "".join(items) + "</ul>"]

@@ -96,6 +96,8 @@ def render_markdown_content(c: ReportContent, image: str | None = None) -> str:
             out.append(f"  - {t['expression']}: `{m.expression}`")
             if m.filters:
                 out.append(f"  - {t['metric_filters']}: " + "; ".join(f"`{f}`" for f in m.filters))
+            if m.time_column:
+                out.append(f"  - {t['time_column']}: `{m.time_column}`")
             out.append(f"  - {t['owner']}: {m.owner}")
         out.append("")
     out += [f"### {t['filters']}", ""]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import get_args
@@ -228,15 +229,55 @@ def _qualify(
             full = None
         if full is not None:
             check_columns(full, principal)  # raises the precise refusal when there is one
+        else:
+            missing = _missing_column(statement, catalog, tables)
+            if missing is not None:  # no table has it: a typo in the catalog, most often
+                table, column = missing
+                raise FirewallError(
+                    "column_not_permitted",
+                    user=principal.user,
+                    column=f"{table}.{column}",
+                    table=table,
+                    **localized("reason", "sql.no_such_column", table=table),
+                ) from exc
+        named = _UNRESOLVED.search(reason)
         raise FirewallError(
             "column_not_permitted",
             user=principal.user,
-            column="?",
+            column=named.group(1) if named else "?",
             **localized("reason", "sql.unresolved_column", reason=reason),
         ) from exc
     if not isinstance(qualified, exp.Query):
         raise FirewallError("parse_error", reason="the query did not survive name resolution")
     return qualified
+
+
+_UNRESOLVED = re.compile(r"Column '([^']+)'")
+"""The column sqlglot names when it cannot resolve one."""
+
+
+def _missing_column(
+    statement: exp.Query, catalog: Mapping[str, Mapping[str, str]], tables: list[str]
+) -> tuple[str, str] | None:
+    """(table, column) of the first column that no table of the statement has and that is no
+    alias the statement defines; the table is the one the column is qualified with, else the
+    statement's only table, else every table it reads."""
+    sources = {t.alias_or_name: t.name for t in statement.find_all(exp.Table) if t.name in catalog}
+    own = {table: {c.lower() for c in catalog[table]} for table in tables if table in catalog}
+    known = set().union(*own.values()) if own else set()
+    aliases = {a.alias.lower() for a in statement.find_all(exp.Alias, exp.TableAlias) if a.alias}
+    aliases |= {c.name.lower() for t in statement.find_all(exp.TableAlias) for c in t.columns}
+    for column in statement.find_all(exp.Column):
+        if isinstance(column.this, exp.Star):
+            continue
+        name, qualifier = column.name, column.table
+        if qualifier in sources:
+            table = sources[qualifier]
+            if name.lower() not in own.get(table, set()):
+                return table, name
+        elif name.lower() not in known and name.lower() not in aliases:
+            return (tables[0] if len(tables) == 1 else ", ".join(tables)), name
+    return None
 
 
 def approved_sql_id(canonical_sql: str, grants_fingerprint: str, policy_version: str, dialect: str) -> str:

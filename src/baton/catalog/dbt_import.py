@@ -1,0 +1,359 @@
+"""Import a dbt semantic project (MetricFlow semantic models and metrics) as a Baton catalog.
+
+Data teams already describe their metrics in dbt; they should not write them twice. Simple,
+ratio and derived metrics become catalog metrics with the same meaning — measures as SQL
+aggregates, metric filters in MetricFlow's syntax translated to SQL on the measure's table
+(through joins where the dimension lives elsewhere), each measure dated by its own
+``agg_time_dimension``. What Baton cannot compute exactly yet — cumulative and conversion
+metrics, offsets, filling empty periods, semi-additive measures — is imported as *refused*
+with the reason, so a question naming it says so instead of answering something close.
+
+Labels and descriptions are kept as 口径; Chinese labels, synonyms, units and owners come
+from each object's ``config: meta: baton:`` mapping (dbt's own place for tool metadata).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from baton.catalog import where
+from baton.catalog.dbt_models import Meta, Models, baton_meta, bilingual, measure_of, read_models, synonyms
+from baton.catalog.dbt_read import DbtSources, build_manifest, read_manifest_json, read_sources, validate
+from baton.catalog.model import Bilingual, Catalog, Measure, Metric, MetricInput, RefusedMetric
+from baton.errors import ConfigError
+from baton.messages import both
+
+Origin = tuple[Path, int | None]
+_UNITS = ("currency", "count", "ratio", "number")
+
+
+@dataclass(frozen=True)
+class DbtImport:
+    """A dbt project as a catalog, with where each catalog entry came from."""
+
+    catalog: Catalog
+    origins: dict[tuple[str | int, ...], Origin] = field(default_factory=dict)
+    """catalog field path (e.g. ("metrics", "bookings", "expression")) -> (dbt file, line)"""
+    refused: dict[str, str] = field(default_factory=dict)
+    """metric name -> why it is refused (English)"""
+    notes: list[str] = field(default_factory=list)
+
+
+class Refused(Exception):
+    """A metric Baton will not compute; carries the message key and its fields."""
+
+    def __init__(self, key: str, **fields: Any) -> None:
+        super().__init__(key)
+        self.key, self.fields = key, fields
+
+
+def import_dbt(
+    project: Path,
+    *,
+    schema: str | None = None,
+    name: str | None = None,
+    warehouse: Mapping[str, Mapping[str, str]] | None = None,
+) -> DbtImport:
+    """Read the semantic models and metrics of the dbt project in ``project`` (a folder of
+    YAML files, or a compiled ``semantic_manifest.json``). ``schema`` fills MetricFlow's
+    ``$source_schema`` placeholder; ``warehouse`` (table -> column -> type) tells date columns
+    from timestamps. Raises ConfigError naming the file and line of a problem."""
+    if not project.exists():
+        raise ConfigError(*both("dbt.not_found", path=project), detail={"file": str(project)})
+    sources: DbtSources | None = None
+    manifest_json = project if project.suffix == ".json" else None
+    if manifest_json is not None:
+        manifest = read_manifest_json(manifest_json)
+    else:
+        sources = read_sources(project, schema or "main")
+        if not sources.semantic_models and not sources.metrics:
+            compiled = project / "target" / "semantic_manifest.json"
+            if compiled.is_file():
+                return import_dbt(compiled, schema=schema, name=name, warehouse=warehouse)
+            raise ConfigError(*both("dbt.empty", path=project), detail={"file": str(project)})
+        manifest = build_manifest(sources, project)
+    validate(manifest, sources, project)
+    return _convert(manifest, sources, name or _project_name(project), warehouse, project)
+
+
+def _project_name(project: Path) -> str:
+    folder = project if project.is_dir() else project.parent
+    dbt_project = folder / "dbt_project.yml"
+    if dbt_project.is_file():
+        data = yaml.safe_load(dbt_project.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and isinstance(data.get("name"), str):
+            return str(data["name"])
+    return folder.resolve().name
+
+
+def _convert(
+    manifest: Any,
+    sources: DbtSources | None,
+    name: str,
+    warehouse: Mapping[str, Mapping[str, str]] | None,
+    project: Path,
+) -> DbtImport:
+    models = read_models(manifest, warehouse)
+    by_name = {m.name: m for m in manifest.metrics}
+    converter = _Metrics(models, by_name)
+    for metric in manifest.metrics:
+        converter.convert(metric.name)
+    catalog = Catalog(
+        name=name,
+        description=Bilingual(**dict(zip(("en", "zh"), both("dbt.description", name=name), strict=True))),
+        tables=models.tables,
+        dimensions=models.dimensions,
+        metrics=converter.metrics,
+        refused=converter.refused,
+    )
+    origins = _origins(models.origins | converter.origins, sources, project)
+    return DbtImport(
+        catalog=catalog,
+        origins=origins,
+        refused={k: v.reason.en for k, v in converter.refused.items()},
+        notes=models.notes,
+    )
+
+
+def _origins(
+    keys: Mapping[tuple[str | int, ...], tuple[str, ...]], sources: DbtSources | None, project: Path
+) -> dict[tuple[str | int, ...], Origin]:
+    """Catalog paths -> the dbt file and line they were read from (the most specific one known)."""
+    out: dict[tuple[str | int, ...], Origin] = {}
+    for path, key in keys.items():
+        found = None
+        for size in range(len(key), 1, -1):
+            found = sources.origins.get(key[:size]) if sources is not None else None
+            if found is not None:
+                break
+        out[path] = found or (project, None)
+    return out
+
+
+def _bucket_sql(column: str, grain: str) -> str:
+    """A time column at a grain, as a date (a day of a timestamp is its date)."""
+    if grain == "day":
+        return f"CAST({column} AS DATE)"
+    return f"CAST(DATE_TRUNC('{grain}', {column}) AS DATE)"
+
+
+class _Metrics:
+    """dbt metrics -> catalog metrics, each converted once (derived ones after their inputs)."""
+
+    def __init__(self, models: Models, by_name: dict[str, Any]) -> None:
+        self.models, self.by_name = models, by_name
+        self.metrics: dict[str, Metric] = {}
+        self.refused: dict[str, RefusedMetric] = {}
+        self.origins: dict[tuple[str | int, ...], tuple[str, ...]] = {}
+
+    def convert(self, name: str) -> None:
+        if name in self.metrics or name in self.refused:
+            return
+        metric = self.by_name[name]
+        meta = baton_meta(metric)
+        label = bilingual(metric, name, meta)
+        self.origins[("metrics", name)] = ("metric", name)
+        try:
+            body = self._body(metric, name)
+        except Refused as exc:
+            en, zh = both(exc.key, **exc.fields)
+            self.refused[name] = RefusedMetric(
+                label=label,
+                synonyms=synonyms(name, label, meta),
+                description=self._description(metric, label, meta),
+                reason=Bilingual(en=en, zh=zh),
+            )
+            return
+        self.metrics[name] = Metric(
+            label=label,
+            synonyms=synonyms(name, label, meta),
+            description=self._description(metric, label, meta),
+            dimensions=self._dimensions(body),
+            unit=self._unit(metric, meta, body),
+            better=meta.get("better"),
+            currency=meta.get("currency"),
+            owner=str(meta.get("owner") or "dbt"),
+            **body,
+        )
+
+    @staticmethod
+    def _description(metric: Any, label: Bilingual, meta: Meta) -> Bilingual:
+        en = metric.description or label.en
+        return Bilingual(en=en, zh=str(meta.get("description_zh") or en))
+
+    def _type(self, metric: Any) -> str:
+        return str(getattr(metric.type, "value", metric.type))
+
+    def _body(self, metric: Any, name: str) -> dict[str, Any]:
+        kind = self._type(metric)
+        if kind in ("cumulative", "conversion"):
+            raise Refused(f"dbt.refused_{kind}", metric=name)
+        if kind == "simple":
+            return self._simple(metric, name)
+        if kind == "ratio":
+            return self._ratio(metric, name)
+        if kind == "derived":
+            return self._derived(metric, name)
+        raise Refused("dbt.refused_kind", metric=name, kind=kind)
+
+    def _filters(self, metric: Any) -> list[str]:
+        flt = getattr(metric, "filter", None)
+        return [w.where_sql_template for w in flt.where_filters] if flt is not None else []
+
+    def _measure(self, metric_name: str, metric: Any, extra: list[str]) -> Measure:
+        """The simple metric's measure with its own filter and ``extra`` filters, in SQL."""
+        params = metric.type_params
+        measure = params.measure
+        if measure is None:
+            raise Refused("dbt.refused_kind", metric=metric_name, kind="simple without a measure")
+        fills = (measure.join_to_timespine, measure.fill_nulls_with is not None)
+        if (
+            any(fills)
+            or getattr(params, "join_to_timespine", False)
+            or getattr(params, "fill_nulls_with", None) is not None
+        ):
+            raise Refused("dbt.refused_fill", metric=metric_name)
+        dbt_measure = next(
+            m for m in self.models.model_of_measure(measure.name).source.measures if m.name == measure.name
+        )
+        if getattr(dbt_measure, "non_additive_dimension", None) is not None:
+            raise Refused("dbt.refused_semi_additive", metric=metric_name, measure=measure.name)
+        found = measure_of(self.models, measure.name)
+        if found is None:
+            agg = getattr(dbt_measure.agg, "value", dbt_measure.agg)
+            raise Refused("dbt.refused_agg", metric=metric_name, measure=measure.name, agg=agg)
+        leaf, info = found
+        templates = [*self._filters(measure), *self._filters(metric), *extra]
+        sql = tuple(dict.fromkeys(self._filter_sql(metric_name, t, leaf) for t in templates))
+        self.origins.setdefault(
+            ("metrics", metric_name, "expression"), ("semantic_model", info.name, "measures", measure.name, "expr")
+        )
+        self.origins.setdefault(("metrics", metric_name, "filters"), ("metric", metric_name, "filter"))
+        return leaf.model_copy(update={"filters": sql})
+
+    def _filter_sql(self, metric_name: str, template: str, leaf: Measure) -> str:
+        """A MetricFlow filter as SQL on the measure's table (dimensions through joins)."""
+        table = leaf.table
+        time_column = leaf.time_column or self.models.tables[table].time_column
+
+        def rename(ref: str) -> str:
+            if ref == where.METRIC_TIME or ref.startswith(f"{where.METRIC_TIME}__"):
+                if time_column is None:
+                    raise Refused("dbt.refused_filter", metric=metric_name, reference=ref)
+                grain = ref.removeprefix(where.METRIC_TIME).removeprefix("__") or "day"
+                return _bucket_sql(time_column, grain)
+            dimension = self.models.dimensions.get(ref)
+            columns = dimension.columns if dimension is not None else self.models.time_dimensions.get(ref, {})
+            if table not in columns:
+                base, _, grain = ref.rpartition("__")
+                timed = self.models.time_dimensions.get(base, {})
+                if grain in where.GRAINS and table in timed:
+                    return _bucket_sql(timed[table], grain)
+                raise Refused("dbt.refused_filter", metric=metric_name, reference=ref)
+            return f"({columns[table]})"
+
+        try:
+            return where.untemplate(template, rename)
+        except ValueError as exc:
+            raise Refused("dbt.refused_filter", metric=metric_name, reference=str(exc)) from None
+
+    def _simple(self, metric: Any, name: str) -> dict[str, Any]:
+        leaf = self._measure(name, metric, [])
+        if leaf.expression.startswith("AVG(") and leaf.expression.endswith(")"):
+            # AVG(x) = SUM(x) / COUNT(x) exactly (both skip NULLs); as a ratio, an analysis can
+            # split a change of the average into the members' own averages and their mix
+            x = leaf.expression[len("AVG(") : -1]
+            return {
+                "numerator": leaf.model_copy(update={"expression": f"SUM({x})"}),
+                "denominator": leaf.model_copy(update={"expression": f"COUNT({x})"}),
+            }
+        out: dict[str, Any] = {"table": leaf.table, "expression": leaf.expression, "filters": leaf.filters}
+        if leaf.time_column is not None:
+            out["time_dimension"] = leaf.time_column
+        return out
+
+    def _input(self, parent: str, item: Any, extra: list[str]) -> Measure:
+        """A ratio's numerator or denominator: a simple metric, with the input's filters."""
+        if item.offset_window is not None or item.offset_to_grain is not None:
+            raise Refused("dbt.refused_offset", metric=parent)
+        source = self.by_name.get(item.name)
+        if source is None or self._type(source) != "simple":
+            raise Refused("dbt.refused_nested", metric=parent, input=item.name)
+        return self._measure(item.name, source, [*self._filters(item), *extra])
+
+    def _ratio(self, metric: Any, name: str) -> dict[str, Any]:
+        params, extra = metric.type_params, self._filters(metric)
+        parts = []
+        for role, item in (("numerator", params.numerator), ("denominator", params.denominator)):
+            self.convert(item.name)
+            plain = item.name in self.metrics and not self._filters(item) and not extra and item.offset_window is None
+            parts.append(
+                item.name if plain and not self.metrics[item.name].is_derived else self._input(name, item, extra)
+            )
+            self.origins[("metrics", name, role)] = ("metric", name)
+        return {"numerator": parts[0], "denominator": parts[1]}
+
+    def _derived(self, metric: Any, name: str) -> dict[str, Any]:
+        params, extra = metric.type_params, self._filters(metric)
+        inputs: dict[str, MetricInput] = {}
+        for item in params.metrics or []:
+            if item.offset_window is not None or item.offset_to_grain is not None:
+                raise Refused("dbt.refused_offset", metric=name)
+            self.convert(item.name)
+            if item.name in self.refused:
+                raise Refused("dbt.refused_input", metric=name, input=item.name)
+            templates = [*self._filters(item), *extra]
+            filters = self._input_filters(name, item.name, templates)
+            inputs[item.alias or item.name] = MetricInput(metric=item.name, filters=filters)
+        return {"formula": params.expr, "inputs": inputs}
+
+    def _input_filters(self, parent: str, input_name: str, templates: list[str]) -> tuple[str, ...]:
+        """A derived metric's input filters in SQL; the same text must hold on every table
+        the input reads (a filter meaning different columns per table is refused)."""
+        if not templates:
+            return ()
+        catalog_metric = self.metrics[input_name]
+        tables = self._tables(catalog_metric)
+        translated = {
+            tuple(self._filter_sql(parent, t, Measure(table=table, expression="1")) for t in templates)
+            for table in tables
+        }
+        if len(translated) != 1:
+            raise Refused("dbt.refused_filter", metric=parent, reference=", ".join(templates))
+        return next(iter(translated))
+
+    def _tables(self, metric: Metric) -> set[str]:
+        if metric.table is not None:
+            return {metric.table}
+        if metric.is_derived:
+            return set().union(*(self._tables(self.metrics[i.metric]) for i in metric.inputs.values()))
+        parts = (metric.numerator, metric.denominator)
+        return {p.table if isinstance(p, Measure) else str(self.metrics[str(p)].table) for p in parts}
+
+    def _dimensions(self, body: dict[str, Any]) -> tuple[str, ...]:
+        """The dimensions readable from every table the metric reads."""
+        if "table" in body:
+            tables = {body["table"]}
+        elif "formula" in body:
+            tables = set().union(*(self._tables(self.metrics[i.metric]) for i in body["inputs"].values()))
+        else:
+            tables = {
+                p.table if isinstance(p, Measure) else str(self.metrics[p].table)
+                for p in (body["numerator"], body["denominator"])
+            }
+        return tuple(d for d, dim in self.models.dimensions.items() if tables <= set(dim.columns))
+
+    def _unit(self, metric: Any, meta: Meta, body: dict[str, Any]) -> Any:
+        unit = meta.get("unit")
+        if unit in _UNITS:
+            return unit
+        if "numerator" in body:
+            average = isinstance(body["numerator"], Measure) and body["numerator"].expression.startswith("SUM(")
+            return "number" if average and self._type(metric) == "simple" else "ratio"
+        expression = str(body.get("expression", "")).upper()
+        return "count" if expression.startswith(("COUNT(", "SUM(1)", "SUM((1))")) else "number"

@@ -1,0 +1,630 @@
+"""Guess a draft catalog and the personal-data columns of a warehouse nobody has described yet.
+
+Writing a catalog from nothing is the largest step between installing Baton and its first
+answer, so ``baton init`` reads the schema and a few aggregates and proposes one: a time column
+per table, categorical columns as dimensions (their members read from the data), a row count
+per table and a sum and an average per numeric measure. Everything is a guess the user must
+review, so every entry carries a note the writer turns into a "draft" comment.
+
+Columns that hold personal data (by name, or by the shape of a bounded sample of values) are
+listed for the policy, masked by default, and never become dimensions: a dimension's members
+would print them. Every read is an aggregate or a bounded DISTINCT sample through the
+read-only backend, with a timeout.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from sqlglot import exp
+
+from baton.catalog.check import Warehouse as Backend
+from baton.catalog.model import Bilingual, Catalog, Dimension, Member, Metric, Table, TimeType, Unit
+from baton.messages import bilingual, both, localized
+
+MAX_MEMBERS = 50
+"""A text column with at most this many distinct values is a dimension with listed members."""
+MAX_INDEXED = 10_000
+"""A code-like column with more values than MAX_MEMBERS (up to this) is an indexed dimension."""
+SAMPLE_SIZE = 200
+"""Distinct values sampled from a text column to recognise codes and personal data."""
+SCAN_ROWS = 100_000
+"""Counts and samples are taken over at most this many rows of a table (the first the engine
+returns), so introspecting a large warehouse costs a bounded scan per table; the members of a
+categorical column are read from the whole table."""
+UNIQUE_SHARE = 0.9
+"""A column whose distinct values are at least this share of its rows identifies rows."""
+TIMEOUT_S = 120.0
+
+Kind = Literal["date", "timestamp", "text", "boolean", "integer", "number", "other"]
+MaskStyle = Literal["full", "phone", "email"]
+"""How a personal-data column is masked (the policy's mask styles)."""
+PathKey = tuple[str | int, ...]
+
+_INTEGER = re.compile(r"^(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|INT[248]|SMALLSERIAL|SERIAL|BIGSERIAL)\b")
+_NUMBER = re.compile(r"^(DECIMAL|NUMERIC|DOUBLE|REAL|FLOAT[48]?)\b")
+_TEXT = re.compile(r"^(VARCHAR|TEXT|STRING|CHAR|CHARACTER|BPCHAR|ENUM)\b")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_RESERVED = frozenset(
+    {
+        *("all", "analyse", "analyze", "and", "any", "array", "as", "asc", "asymmetric", "authorization", "binary"),
+        *("both", "case", "cast", "check", "collate", "collation", "column", "concurrently", "constraint", "create"),
+        *("cross", "current_catalog", "current_date", "current_role", "current_schema", "current_time"),
+        *("current_timestamp", "current_user", "default", "deferrable", "desc", "distinct", "do", "else", "end"),
+        *("except", "false", "fetch", "for", "foreign", "freeze", "from", "full", "grant", "group", "having", "ilike"),
+        *("in", "initially", "inner", "intersect", "into", "is", "isnull", "join", "lateral", "leading", "left"),
+        *("like", "limit", "localtime", "localtimestamp", "natural", "not", "notnull", "null", "offset", "on", "only"),
+        *("or", "order", "outer", "overlaps", "pivot", "placing", "primary", "qualify", "references", "returning"),
+        *("right", "select", "session_user", "similar", "some", "symmetric", "system_user", "table", "tablesample"),
+        *("then", "to", "trailing", "true", "union", "unique", "unpivot", "user", "using", "variadic", "verbose"),
+        *("when", "where", "window", "with"),
+    }
+)
+"""SQL reserved words (PostgreSQL's and DuckDB's): a column so named would need quoting."""
+
+_PII_WORDS: dict[str, tuple[str, ...]] = {
+    "email": ("邮箱", "邮件", "电子邮件"),
+    "phone": ("手机", "电话", "联系方式"),
+    "id_card": ("身份证", "证件号", "护照"),
+    "address": ("地址", "住址"),
+    "name": ("姓名", "名字", "联系人"),
+}
+"""Chinese words that mark a column of personal data wherever they occur in its name."""
+_EMAIL_TOKENS = frozenset({"email", "mail", "emailaddress"})
+_PHONE_TOKENS = frozenset({"phone", "mobile", "tel", "telephone", "cellphone", "cell", "fax", "msisdn", "phonenumber"})
+_ID_COMPACT = frozenset(
+    {"idcard", "idcardno", "idcardnumber", "idnumber", "idno", "identitycard", "identitynumber", "nationalid"}
+    | {"ssn", "socialsecuritynumber", "passport", "passportno", "passportnumber", "taxid", "nric"}
+)
+_ADDRESS_TOKENS = frozenset({"address", "addr", "street"})
+_PERSON_NAMES = frozenset({"name", "fullname", "firstname", "lastname", "surname", "givenname", "familyname"})
+_PERSON_PREFIXES = frozenset(
+    {"first", "last", "full", "given", "family", "middle", "real", "legal", "nick", "user", "customer", "client"}
+    | {"contact", "person", "member", "employee", "patient", "student", "recipient", "receiver", "consignee"}
+    | {"sender", "buyer", "owner", "holder", "cardholder", "guest", "passenger", "driver", "account"}
+)
+"""``<prefix>_name`` is a person's name; other ``*_name`` columns (product_name …) are not."""
+_ID_TOKENS = frozenset({"id", "key", "no", "code", "uuid", "guid", "sk", "pk", "fk", "seq", "idx", "zip", "postcode"})
+_NOT_ID = frozenset({"paid", "prepaid", "unpaid", "valid", "invalid", "void", "avoid"})
+_CALENDAR_TOKENS = frozenset({"year", "yr", "month", "day", "week", "quarter", "hour", "minute", "dow", "weekday"})
+_CALENDAR_TOKENS |= {"yyyymm", "yyyymmdd", "ym", "ymd", "lat", "lon", "lng", "latitude", "longitude"}
+_MONEY_TOKENS = frozenset({"amount", "amt", "price", "revenue", "cost", "fee"})
+_DATE_TOKENS = frozenset({"date", "day", "dt"})
+_EVENT_TOKENS = frozenset({"at", "time", "ts", "timestamp", "created", "creation"})
+_LATE_TOKENS = frozenset({"updated", "modified", "deleted", "loaded", "etl", "synced", "ingested", "birth", "dob"})
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
+_CN_MOBILE = re.compile(r"^(?:\+?86)?1[3-9]\d{9}$")
+_INTL_PHONE = re.compile(r"^\+\d[\d ().-]{6,20}\d$|^\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}$")
+_CN_ID = re.compile(r"^\d{6}(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{3}[\dXx]$")
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_ID_CHECK = "10X98765432"
+_PHONE_DIGITS = re.compile(r"\d")
+_MATCH_SHARE = 0.8
+
+
+@dataclass(frozen=True)
+class PiiGuess:
+    """Why a column is taken for personal data, and how it is masked."""
+
+    mask: MaskStyle
+    by: Literal["name", "values"]
+    what: str = ""
+    """for a guess from the values: email | phone | id_card"""
+
+    def note(self) -> str:
+        if self.by == "name":
+            return bilingual("init.pii_by_name")
+        return " / ".join(both("init.pii_by_values", **localized("what", f"init.values_{self.what}")))
+
+
+@dataclass
+class _Column:
+    name: str
+    type: str
+    kind: Kind
+    usable: bool
+    non_null: int = 0
+    distinct: int | None = None
+    low: Any = None
+    high: Any = None
+    values: list[str] = field(default_factory=list)
+    complete: bool = False
+    """``values`` holds every value of the column (most frequent first), not a sample"""
+
+
+@dataclass
+class _Table:
+    name: str
+    rows: int
+    """rows read (at most SCAN_ROWS)"""
+    columns: dict[str, _Column]
+    usable: bool
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A guessed catalog, the personal-data columns, and the notes the writer shows as comments."""
+
+    catalog: Catalog
+    pii: dict[str, PiiGuess]
+    """``table.column`` -> the guess"""
+    notes: dict[PathKey, list[str]]
+    """catalog field path -> comment lines written above it"""
+
+
+def kind_of(dtype: str) -> Kind:
+    """The broad kind of a column from the type name the warehouse reports."""
+    upper = dtype.strip().upper()
+    if upper == "DATE":
+        return "date"
+    if upper.startswith(("TIMESTAMP", "DATETIME")):
+        return "timestamp"
+    if upper in ("BOOLEAN", "BOOL"):
+        return "boolean"
+    if _INTEGER.match(upper):
+        return "integer"
+    if _NUMBER.match(upper):
+        return "number"
+    if _TEXT.match(upper):
+        return "text"
+    return "other"
+
+
+def usable_name(name: str, dialect: str) -> bool:
+    """Whether a table or column name can be written bare in catalog SQL on this engine
+    (PostgreSQL folds bare names to lower case; reserved words need quoting)."""
+    return (
+        bool(_IDENT.fullmatch(name)) and name.lower() not in _RESERVED and (dialect == "duckdb" or name == name.lower())
+    )
+
+
+def tokens(name: str) -> list[str]:
+    """A column name's words: snake_case, camelCase and digits split, lower case."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
+    return [t for t in re.split(r"[^a-z0-9]+", spaced.lower()) if t]
+
+
+def pii_by_name(name: str) -> MaskStyle | None:
+    """The mask of a column whose name says it holds personal data (None: it does not)."""
+    words = tokens(name)
+    compact = "".join(words)
+    found = {what for what, chinese in _PII_WORDS.items() if any(w in name for w in chinese)}
+    if found & {"email"} or _EMAIL_TOKENS & set(words) or compact.endswith("email"):
+        return "email"
+    if found & {"phone"} or _PHONE_TOKENS & set(words):
+        return "phone"
+    if found & {"id_card", "address", "name"} or compact in _ID_COMPACT or {"ssn", "passport"} & set(words):
+        return "full"
+    if _ADDRESS_TOKENS & set(words) or compact.endswith("address"):
+        return "full"
+    if compact in _PERSON_NAMES:
+        return "full"
+    if len(words) >= 2 and words[-1] == "name" and words[-2] in _PERSON_PREFIXES:
+        return "full"
+    if len(words) == 1 and compact.endswith("name") and compact[:-4] in _PERSON_PREFIXES:
+        return "full"  # username, firstname, customername
+    return None
+
+
+def _id_card(value: str) -> bool:
+    if not _CN_ID.match(value):
+        return False
+    total = sum(int(d) * w for d, w in zip(value[:17], _ID_WEIGHTS, strict=True))
+    return _ID_CHECK[total % 11] == value[17].upper()
+
+
+def _phone(value: str) -> bool:
+    compact = re.sub(r"[\s-]", "", value)
+    return bool(_CN_MOBILE.match(compact) or _INTL_PHONE.match(value.strip()))
+
+
+def pii_by_values(values: Iterable[str]) -> PiiGuess | None:
+    """A guess from a sample of distinct values: most of them look like emails, phone numbers or
+    Chinese ID card numbers (checksum verified, so 18-digit order numbers are not taken)."""
+    sample = [v.strip() for v in values if v and v.strip()]
+    if not sample:
+        return None
+    for what, mask, test in (
+        ("email", "email", lambda v: bool(_EMAIL.match(v))),
+        ("id_card", "full", _id_card),
+        ("phone", "phone", _phone),
+    ):
+        if sum(1 for v in sample if test(v)) >= _MATCH_SHARE * len(sample):
+            return PiiGuess(mask=mask, by="values", what=what)  # type: ignore[arg-type]
+    return None
+
+
+def _contradicted(mask: MaskStyle, column: _Column) -> bool:
+    """A name that says phone or email over values none of which could be one ("mobile_os":
+    iOS, Android; "mail_count": numbers) is not personal data."""
+    if mask == "email" and column.kind != "text":  # mail_count: a number cannot be an address
+        return True
+    if column.kind != "text" or not column.values:
+        return False
+    if mask == "phone":
+        return not any(len(_PHONE_DIGITS.findall(v)) >= 7 for v in column.values)
+    if mask == "email":
+        return not any("@" in v for v in column.values)
+    return False
+
+
+def guess_pii(column: _Column) -> PiiGuess | None:
+    if column.kind in ("boolean", "date", "timestamp"):
+        return None
+    by_values = pii_by_values(column.values) if column.kind in ("text", "integer") else None
+    mask = pii_by_name(column.name)
+    if mask is not None and not _contradicted(mask, column):
+        return PiiGuess(mask=mask, by="name")
+    return by_values
+
+
+# -- reading the warehouse -----------------------------------------------------------------
+
+
+def _ident(name: str) -> exp.Identifier:
+    return exp.to_identifier(name, quoted=True)
+
+
+def _run(backend: Backend, query: exp.Expression, rows: int) -> list[tuple[Any, ...]]:
+    return backend.execute(query.sql(dialect=backend.engine.dialect), timeout_s=TIMEOUT_S, row_cap=rows).rows
+
+
+def _id_like(name: str) -> bool:
+    words = tokens(name)
+    lower = name.lower()
+    if lower in _NOT_ID:
+        return False
+    return bool(words) and (words[-1] in _ID_TOKENS or lower.endswith(("id", "code")))
+
+
+def _scan(table: str, columns: Iterable[str], where: exp.Expression | None = None) -> exp.Subquery:
+    """At most SCAN_ROWS rows of ``table`` (the first the engine returns): what counts are taken over."""
+    query = exp.select(*[exp.Column(this=_ident(c)) for c in columns]).from_(exp.Table(this=_ident(table)))
+    if where is not None:
+        query = query.where(where)
+    return query.limit(SCAN_ROWS).subquery("s")
+
+
+def profile(backend: Backend, table: str, columns: dict[str, str]) -> _Table:
+    """Counts over a bounded scan of the table, the members of its categorical columns (from the
+    whole table) and a sample of the distinct values of its other text columns."""
+    dialect = backend.engine.dialect
+    cols = {name: _Column(name, dtype, kind_of(dtype), usable_name(name, dialect)) for name, dtype in columns.items()}
+    selects: list[exp.Expression] = [exp.Count(this=exp.Star())]
+    slots: list[tuple[str, str]] = []
+    for col in cols.values():
+        ref = exp.Column(this=_ident(col.name))
+        selects.append(exp.Count(this=ref.copy()))
+        slots.append((col.name, "non_null"))
+        if col.kind in ("text", "boolean") or (col.kind == "integer" and _id_like(col.name)):
+            selects.append(exp.Count(this=exp.Distinct(expressions=[ref.copy()])))
+            slots.append((col.name, "distinct"))
+        if col.kind == "integer":
+            selects += [exp.Min(this=ref.copy()), exp.Max(this=ref.copy())]
+            slots += [(col.name, "low"), (col.name, "high")]
+    (row,) = _run(backend, exp.select(*selects).from_(_scan(table, cols)), 1)
+    for (name, attr), value in zip(slots, row[1:], strict=True):
+        setattr(cols[name], attr, int(value) if attr in ("non_null", "distinct") and value is not None else value)
+    for col in cols.values():
+        _read_values(backend, table, col)
+    return _Table(table, int(row[0] or 0), cols, usable_name(table, dialect))
+
+
+def _read_values(backend: Backend, table: str, col: _Column) -> None:
+    ref = exp.Column(this=_ident(col.name))
+    present = exp.Not(this=exp.Is(this=ref.copy(), expression=exp.Null()))
+    few = col.distinct is not None and 0 < col.distinct <= MAX_MEMBERS and col.distinct < UNIQUE_SHARE * col.non_null
+    if col.kind in ("text", "boolean") and few:
+        count = exp.Count(this=exp.Star())
+        query = (
+            exp.select(ref.copy(), count.copy())
+            .from_(exp.Table(this=_ident(table)))
+            .where(present)
+            .group_by(ref.copy())
+            .order_by(exp.Ordered(this=count.copy(), desc=True), exp.Ordered(this=ref.copy()))
+            .limit(MAX_MEMBERS + 1)
+        )
+        col.values = [_member_key(v) for v, _n in _run(backend, query, MAX_MEMBERS + 1)]
+        col.complete = len(col.values) <= MAX_MEMBERS  # the whole table may hold more than the scan
+        col.distinct = len(col.values) if col.complete else col.distinct
+        return
+    phone_range = col.kind == "integer" and isinstance(col.low, int) and col.low >= 13 * 10**9 and col.high < 2 * 10**10
+    if col.kind == "text" or phone_range:
+        cast = exp.cast(exp.Column(this=_ident(col.name)), exp.DataType.build("VARCHAR"))
+        query = exp.select(cast).distinct().from_(_scan(table, [col.name], present)).limit(SAMPLE_SIZE)
+        col.values = [str(v) for (v,) in _run(backend, query, SAMPLE_SIZE)]
+
+
+def _member_key(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def profile_warehouse(backend: Backend, tables: Iterable[str] | None = None) -> list[_Table]:
+    """Profiles of the warehouse's tables (all, or those named), in name order."""
+    schema = backend.schema()
+    names = sorted(schema) if tables is None else [t for t in tables if t in schema]
+    return [profile(backend, name, schema[name]) for name in names]
+
+
+def pii_columns(profiles: Iterable[_Table]) -> dict[str, PiiGuess]:
+    """``table.column`` -> guess, for every column that looks like personal data."""
+    out: dict[str, PiiGuess] = {}
+    for table in profiles:
+        found = {c.name: g for c in table.columns.values() if "." not in c.name and (g := guess_pii(c)) is not None}
+        for name, guess in found.items():
+            # a bare "name" is a person's only beside other personal data (a users table), not
+            # in a lookup table (airlines, products, cities) where it names the thing itself
+            if "".join(tokens(name)) == "name" and guess.by == "name" and len(found) == 1:
+                continue
+            out[f"{table.name}.{name}"] = guess
+    return out
+
+
+# -- the draft -----------------------------------------------------------------------------
+
+
+def introspect(backend: Backend, *, warehouse: str) -> Draft:
+    """The draft catalog of every table of the warehouse behind ``backend``."""
+    return build_draft(profile_warehouse(backend), warehouse=warehouse)
+
+
+def build_draft(profiles: list[_Table], *, warehouse: str) -> Draft:
+    """The catalog the profiles suggest; ``warehouse`` names it (the file or database name)."""
+    pii = pii_columns(profiles)
+    notes: dict[PathKey, list[str]] = {}
+    used = [t for t in profiles if t.usable]
+    skipped_tables = [t.name for t in profiles if not t.usable]
+    if skipped_tables:
+        notes[("tables",)] = [bilingual("init.draft_skipped", columns=", ".join(skipped_tables))]
+    tables: dict[str, Table] = {}
+    times: dict[str, str] = {}
+    keys: dict[str, str] = {}
+    for t in used:
+        tables[t.name] = _table(t, notes, times, keys)
+    dimensions, dim_of = _dimensions(used, pii, times, notes)
+    metrics = _metrics(used, pii, times, keys, notes)  # their dimensions are set below
+    for name in list(dimensions):
+        if name in metrics:  # a column named like a metric: keep both, renamed apart
+            dimensions[f"{name}_dim"] = dimensions.pop(name)
+            for table, dims in dim_of.items():
+                dim_of[table] = [f"{name}_dim" if d == name else d for d in dims]
+            notes[("dimensions", f"{name}_dim")] = notes.pop(("dimensions", name), [])
+    metrics = {m: x.model_copy(update={"dimensions": tuple(dim_of.get(x.table or "", []))}) for m, x in metrics.items()}
+    if metrics:
+        notes[("metrics",)] = [bilingual("init.draft_owner")]
+    en, zh = both("init.catalog_description", warehouse=warehouse)
+    catalog = Catalog(
+        name=warehouse,
+        description=Bilingual(en=en, zh=zh),
+        tables=tables,
+        dimensions=dimensions,
+        metrics=metrics,
+    )
+    return Draft(catalog=catalog, pii=pii, notes=notes)
+
+
+def _time_score(column: _Column) -> tuple[int, str]:
+    words = set(tokens(column.name))
+    score, reason = (1 if column.kind == "date" else 0), "init.reason_first"
+    if words & _DATE_TOKENS:
+        score, reason = score + 4, "init.reason_date_name"
+    elif words & _EVENT_TOKENS:
+        score, reason = score + 3, "init.reason_event_name"
+    if words & _LATE_TOKENS:  # when a row was changed or loaded, not when its event happened
+        score, reason = score - 10, "init.reason_first"
+    return score, reason
+
+
+def _table(t: _Table, notes: dict[PathKey, list[str]], times: dict[str, str], keys: dict[str, str]) -> Table:
+    path: PathKey = ("tables", t.name)
+    found = [c for c in t.columns.values() if c.kind in ("date", "timestamp") and c.usable and c.non_null > 0]
+    time: _Column | None = None
+    if found:
+        time = max(found, key=lambda c: (_time_score(c)[0], -found.index(c)))
+        reason = "init.reason_only" if len(found) == 1 else _time_score(time)[1]
+        notes[path] = [" / ".join(both("init.draft_table", time_column=time.name, **localized("reason", reason)))]
+        times[t.name] = time.name
+    else:
+        notes[path] = [bilingual("init.draft_table_no_time")]
+    skipped = [c.name for c in t.columns.values() if not c.usable]
+    if skipped:
+        notes[path].append(bilingual("init.draft_skipped", columns=", ".join(skipped)))
+    key = _primary_key(t)
+    if key is not None:
+        keys[t.name] = key
+        notes[(*path, "primary_key")] = [bilingual("init.draft_primary_key", column=key, rows=t.rows)]
+    time_type: TimeType = "timestamp" if time is not None and time.kind == "timestamp" else "date"
+    return Table(
+        label=Bilingual(en=t.name, zh=t.name),
+        time_column=time.name if time is not None else None,
+        time_type=time_type,
+        freshness="max_time" if time is not None else None,
+        primary_key=(key,) if key is not None else (),
+    )
+
+
+def _primary_key(t: _Table) -> str | None:
+    """An id-like column with a different value in every row (its name closest to the table's)."""
+    unique = [
+        c
+        for c in t.columns.values()
+        if c.usable and _id_like(c.name) and t.rows > 0 and c.distinct == c.non_null == t.rows
+    ]
+    own = set(tokens(t.name))
+    unique.sort(key=lambda c: (c.name.lower() != "id", not (set(tokens(c.name)[:-1]) & own)))
+    return unique[0].name if unique else None
+
+
+def _dimension_kind(c: _Column) -> Literal["members", "indexed"] | None:
+    if c.kind not in ("text", "boolean") or not c.usable or c.distinct is None or c.distinct < 2:
+        return None
+    if c.distinct >= UNIQUE_SHARE * c.non_null:  # identifies rows (or free text): not a category
+        return None
+    if c.complete and c.distinct <= MAX_MEMBERS and all(len(v) <= 100 for v in c.values):
+        return "members"
+    code_like = all(len(v) <= 32 and not any(ch.isspace() for ch in v) for v in c.values)
+    return "indexed" if c.kind == "text" and c.values and code_like and c.distinct <= MAX_INDEXED else None
+
+
+def _dimensions(
+    tables: list[_Table], pii: dict[str, PiiGuess], times: dict[str, str], notes: dict[PathKey, list[str]]
+) -> tuple[dict[str, Dimension], dict[str, list[str]]]:
+    """Categorical columns as dimensions; one dimension per column name, with a column per table."""
+    parts: dict[str, list[tuple[str, _Column, str]]] = {}
+    for t in tables:
+        for c in t.columns.values():
+            kind = None if f"{t.name}.{c.name}" in pii else _dimension_kind(c)
+            if kind is not None:
+                parts.setdefault(c.name, []).append((t.name, c, kind))
+    out: dict[str, Dimension] = {}
+    dim_of: dict[str, list[str]] = {}
+    for name, found in parts.items():
+        values = list(dict.fromkeys(v for _t, c, _k in found for v in c.values))
+        indexed = any(k == "indexed" for _t, _c, k in found) or len(values) > MAX_MEMBERS
+        columns = {t: c.name for t, c, _k in found}
+        where = ", ".join(f"{t}.{c.name}" for t, c, _k in found)
+        label = Bilingual(en=name, zh=name)
+        spaced = name.replace("_", " ")
+        out[name] = Dimension(
+            label=label,
+            synonyms=(spaced,) if spaced != name else (),
+            columns=columns,
+            members={} if indexed else {v: Member(label=Bilingual(en=v, zh=v)) for v in values},
+            drill=not indexed,  # too many members to drill into when explaining a change
+            index_members=indexed,
+        )
+        notes[("dimensions", name)] = [
+            bilingual("init.draft_dimension_indexed", columns=where, limit=MAX_MEMBERS)
+            if indexed
+            else bilingual("init.draft_dimension", columns=where, count=len(values))
+        ]
+        for table in columns:
+            if table in times:
+                dim_of.setdefault(table, []).append(name)
+    return out, dim_of
+
+
+def _variants(key: str, **fields: str) -> list[str]:
+    """A synonym template in both languages, also with its name's underscores as spaces (English)
+    and with spaces around a Latin name (Chinese: "orders 有多少行" as well as "orders有多少行")."""
+    (field_name, value), *_ = fields.items()
+    en, zh = both(key, **fields)
+    out = [en, zh, both(key, **{field_name: value.replace("_", " ")})[0]]
+    if value.isascii():
+        out.append(re.sub(r"\s+", " ", both(key, **{field_name: f" {value} "})[1]).strip())
+    return out
+
+
+_ROW_SYNONYMS = (
+    "init.rows_synonym_of",
+    "init.rows_synonym_number",
+    "init.rows_synonym_count",
+    "init.rows_synonym_few",
+    "init.rows_synonym_records",
+    "init.rows_synonym_record_count",
+    "init.rows_synonym_record_of",
+    "init.rows_synonym_in",
+    "init.rows_synonym_in_table",
+    "init.rows_synonym_table_records",
+)
+
+
+_MEASURE_SYNONYMS = {
+    "sum": ("init.sum_label", "init.sum_synonym_of", "init.sum_synonym_total"),
+    "avg": ("init.avg_label", "init.avg_synonym_mean", "init.avg_synonym_per_row"),
+}
+
+
+def _metrics(
+    tables: list[_Table],
+    pii: dict[str, PiiGuess],
+    times: dict[str, str],
+    keys: dict[str, str],
+    notes: dict[PathKey, list[str]],
+) -> dict[str, Metric]:
+    """A row count per dated table, and a sum and an average per numeric measure column."""
+    measures = [
+        (t, c)
+        for t in tables
+        if t.name in times
+        for c in t.columns.values()
+        if c.kind in ("integer", "number")
+        and c.usable
+        and c.non_null > 0
+        and not _id_like(c.name)
+        and c.name != keys.get(t.name)
+        and not set(tokens(c.name)) & _CALENDAR_TOKENS
+        and f"{t.name}.{c.name}" not in pii
+    ]
+    shared = {c.name for t, c in measures if sum(1 for _t, o in measures if o.name == c.name) > 1}
+    out: dict[str, Metric] = {}
+    for t in tables:
+        if t.name not in times:
+            continue
+        name = _free(out, f"{t.name}_rows")
+        en, zh = both("init.rows_label", table=t.name)
+        synonyms = [s for key in ("init.rows_label", *_ROW_SYNONYMS) for s in _variants(key, table=t.name)]
+        out[name] = _metric(en, zh, synonyms, ("init.rows_description", t.name, ""), t.name, "COUNT(*)", "count")
+        notes[("metrics", name)] = [bilingual("init.draft_metric_rows", table=t.name)]
+    for t, c in measures:
+        money = bool(set(tokens(c.name)) & _MONEY_TOKENS)
+        named = c.name if c.name not in shared else f"{t.name} {c.name}"  # "orders amount" beside "refunds amount"
+        for kind, function in (("sum", "SUM"), ("avg", "AVG")):
+            base = f"{c.name}_{kind}" if c.name not in shared else f"{t.name}_{c.name}_{kind}"
+            name = _free(out, base)
+            en, zh = both(f"init.{kind}_label", column=named)
+            synonyms = [s for key in _MEASURE_SYNONYMS[kind] for s in _variants(key, column=named)]
+            unit: Unit = "currency" if money else ("count" if kind == "sum" and c.kind == "integer" else "number")
+            description = (f"init.{kind}_description", t.name, c.name)
+            out[name] = _metric(en, zh, synonyms, description, t.name, f"{function}({c.name})", unit)
+            notes[("metrics", name)] = [bilingual("init.draft_metric", table=t.name, column=c.name)]
+            if money:
+                notes[("metrics", name, "unit")] = [bilingual("init.draft_currency")]
+    return out
+
+
+def _free(taken: dict[str, Metric], name: str) -> str:
+    candidate, n = name, 2
+    while candidate in taken:
+        candidate, n = f"{name}_{n}", n + 1
+    return candidate
+
+
+def _metric(
+    en: str, zh: str, synonyms: list[str], description: tuple[str, str, str], table: str, expression: str, unit: Unit
+) -> Metric:
+    key, table_name, column = description
+    d_en, d_zh = both(key, table=table_name, column=column)
+    words = tuple(dict.fromkeys(s for s in synonyms if s and s not in (en, zh)))
+    return Metric(
+        label=Bilingual(en=en, zh=zh),
+        synonyms=words,
+        description=Bilingual(en=d_en, zh=d_zh),
+        table=table,
+        expression=expression,
+        unit=unit,
+        owner="TODO",
+    )
+
+
+__all__ = [
+    "MAX_INDEXED",
+    "MAX_MEMBERS",
+    "Draft",
+    "PiiGuess",
+    "build_draft",
+    "guess_pii",
+    "introspect",
+    "kind_of",
+    "pii_by_name",
+    "pii_by_values",
+    "pii_columns",
+    "profile",
+    "profile_warehouse",
+    "tokens",
+    "usable_name",
+]

@@ -1,0 +1,53 @@
+"""Catalog SQL fragments (expressions, filters, formulas) as ASTs.
+
+A catalog is written in DuckDB's SQL dialect; every fragment is parsed once per text and
+handed out as a fresh copy, so the compiler can rewrite it (qualify its columns, swap a
+derived metric's inputs) without touching the cached tree.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ParseError
+
+READ = "duckdb"
+
+
+@lru_cache(maxsize=4096)
+def _parsed(sql: str) -> exp.Expr:
+    return sqlglot.parse_one(sql, read=READ)
+
+
+def parse(sql: str) -> exp.Expr:
+    """``sql`` as a fresh AST (raises ValueError when it is not one SQL expression)."""
+    try:
+        return _parsed(sql).copy()
+    except ParseError as exc:
+        raise ValueError(str(exc).splitlines()[0]) from None
+
+
+def columns(node: exp.Expr) -> list[exp.Column]:
+    """The column references of an expression (not ``*``)."""
+    return [c for c in node.find_all(exp.Column) if not isinstance(c.this, exp.Star)]
+
+
+def column_names(sql: str) -> set[str]:
+    """The unqualified column names an expression reads."""
+    return {c.name for c in columns(parse(sql)) if not c.table}
+
+
+def qualifiers(sql: str) -> set[str]:
+    """The table qualifiers an expression's columns carry (``listing`` in ``listing.country``)."""
+    return {c.table for c in columns(parse(sql)) if c.table}
+
+
+def is_plain_column(sql: str) -> bool:
+    """Whether a fragment is one bare column (``channel``), not an expression."""
+    try:
+        node = parse(sql)
+    except ValueError:
+        return False
+    return isinstance(node, exp.Column) and not node.table

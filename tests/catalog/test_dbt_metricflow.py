@@ -1,0 +1,157 @@
+"""MetricFlow's own semantic project, imported with ``baton init --dbt`` and queried with
+``baton query`` on DuckDB and PostgreSQL: every result equals SQL written by hand on the
+same rows; cumulative and conversion metrics are refused with the reason."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterator
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import psycopg
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from baton.cli.app import app
+from baton.orchestrator.session import Session
+from tests import metricflow_data
+from tests.metricflow_data import SIMPLE_MANIFEST
+
+CASES: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "metricflow_cases.yaml").read_text())
+AS_OF = "2022-01-01"
+
+
+def _init(url: str, folder: Path) -> Path:
+    result = CliRunner().invoke(
+        app, ["init", "--warehouse", url, "--dbt", str(SIMPLE_MANIFEST), "--path", str(folder), "--as-of", AS_OF]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    return folder / "baton.toml"
+
+
+@pytest.fixture(scope="module")
+def duck(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Session, Any]]:
+    folder = tmp_path_factory.mktemp("mf_duck")
+    warehouse = folder / "mf.duckdb"
+    metricflow_data.load_duckdb(warehouse)
+    config = _init(f"duckdb:///{warehouse}", folder / "baton")
+    session = Session(config=config)
+    yield session, lambda sql: _duck_rows(warehouse, sql)
+    session.close()
+
+
+def _duck_rows(path: Path, sql: str) -> list[tuple[Any, ...]]:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return [tuple(r) for r in con.execute(sql).fetchall()]
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def pg(pg_admin_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Session, Any]]:
+    dbname = f"baton_mf_{os.getpid()}"
+    url = pg_admin_url.rsplit("/", 1)[0] + "/" + dbname
+    with psycopg.connect(pg_admin_url, autocommit=True) as con:
+        con.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+        con.execute(f'CREATE DATABASE "{dbname}"')
+    metricflow_data.load_postgres(url)
+    config = _init(url, tmp_path_factory.mktemp("mf_pg") / "baton")
+    session = Session(config=config)
+
+    def rows(sql: str) -> list[tuple[Any, ...]]:
+        with psycopg.connect(url) as con:
+            return [tuple(r) for r in con.execute(sql).fetchall()]
+
+    yield session, rows
+    session.close()
+    with psycopg.connect(pg_admin_url, autocommit=True) as con:
+        con.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+
+
+def _norm(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.date().isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Decimal | int | float) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str) and len(value) >= 10 and value[4] == "-" and value[7] == "-":
+        return value[:10]
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    return bool(a == b)
+
+
+def _key(row: tuple[Any, ...]) -> tuple[str, ...]:
+    return tuple(repr(v) if not isinstance(v, float) else f"{v:.6g}" for v in row)
+
+
+def _check(case: dict[str, Any], session: Session, expected_rows: list[tuple[Any, ...]]) -> None:
+    query = case["query"]
+    answer = session.query(
+        query["metrics"],
+        group_by=query.get("group_by", ()),
+        where=query.get("where", ()),
+        start_time=query.get("start_time"),
+        end_time=query.get("end_time"),
+        order=query.get("order", ()),
+        limit=query.get("limit"),
+    )
+    assert answer.status == "answered", (case["id"], answer.error, answer.answer)
+    assert answer.result is not None
+    got = [tuple(_norm(v) for v in row) for row in answer.result.rows]
+    want = [tuple(_norm(v) for v in row) for row in expected_rows]
+    if not case.get("order"):
+        got, want = sorted(got, key=_key), sorted(want, key=_key)
+    assert len(got) == len(want), (case["id"], got, want)
+    for g, w in zip(got, want, strict=True):
+        assert len(g) == len(w) and all(_same(x, y) for x, y in zip(g, w, strict=True)), (case["id"], g, w)
+
+
+def test_there_are_at_least_thirty_cases() -> None:
+    assert len(CASES) >= 30
+    kinds = {k for c in CASES for k in c["query"]}
+    assert {"group_by", "where", "start_time", "end_time", "order", "limit"} <= kinds
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_duckdb_matches_hand_sql(case: dict[str, Any], duck: tuple[Session, Any]) -> None:
+    session, rows = duck
+    _check(case, session, rows(case["sql"]))
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_postgres_matches_hand_sql(case: dict[str, Any], pg: tuple[Session, Any]) -> None:
+    session, rows = pg
+    _check(case, session, rows(case["sql"]))
+
+
+@pytest.mark.parametrize(
+    ("metric", "word"),
+    [
+        ("trailing_2_months_revenue", "cumulative"),
+        ("visit_buy_conversion_rate", "conversion"),
+        ("bookings_growth_2_weeks", "offset"),
+        ("bookings_fill_nulls_with_0", "empty periods"),
+    ],
+)
+def test_unsupported_metrics_are_refused_with_the_reason(metric: str, word: str, duck: tuple[Session, Any]) -> None:
+    session, _ = duck
+    assert metric in session.catalog.refused
+    answer = session.query([metric])
+    assert answer.status != "answered"
+    assert answer.result is None or not answer.result.rows
+    assert answer.error is not None and word in answer.error.message

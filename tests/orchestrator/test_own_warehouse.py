@@ -1,0 +1,469 @@
+"""A new user's own warehouse: what went wrong the first time, kept from going wrong again.
+
+The warehouse is the small SaaS one of ``tests/saas_warehouse.py`` (a real DuckDB file built
+from ``tests/fixtures/saas/``): subscriptions with a start and an end date, about 80 a day, no
+load log, no calendar, USD on its one money metric, a policy whose default user is not
+"analyst", a ``baton.toml`` without ``[defaults]``, and a country dimension whose members are
+listed nowhere but in the data (``index_members: true``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from collections.abc import Iterator
+from datetime import date
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+import yaml
+
+from baton.catalog.members import read_member_index, with_members
+from baton.config import load_settings
+from baton.contracts.answer import Answer
+from baton.nlu.lexicon import reserved_words
+from baton.nlu.parser import Planner
+from baton.orchestrator.session import Session
+from baton.report.html import render_html
+from baton.report.markdown import render_markdown
+from baton.trace.writer import read_trace
+from baton.warehouse.engine import Backend, RawResult
+from tests.saas_warehouse import AS_OF, COUNTRIES, SaasFolder, build_saas_warehouse
+
+HALF_LOADED = date(2026, 6, 17)
+CHURN_BY_COUNTRY = ("How many subscriptions churned by country in Q2 2026?", "2026年第二季度各国家流失的订阅数")
+
+
+@pytest.fixture(scope="module")
+def saas(tmp_path_factory: pytest.TempPathFactory) -> SaasFolder:
+    return build_saas_warehouse(tmp_path_factory.mktemp("own_saas"))
+
+
+@pytest.fixture(scope="module")
+def session(saas: SaasFolder) -> Iterator[Session]:
+    with Session(config=saas.config) as opened:  # no user named anywhere but in the policy
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def half_loaded(tmp_path_factory: pytest.TempPathFactory) -> SaasFolder:
+    return build_saas_warehouse(tmp_path_factory.mktemp("own_saas_half"), half_loaded=HALF_LOADED)
+
+
+def _gold(folder: SaasFolder, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+    con = duckdb.connect(str(folder.warehouse), read_only=True)
+    try:
+        return con.execute(sql, params or []).fetchall()
+    finally:
+        con.close()
+
+
+def _events(session: Session, answer: Answer) -> list[Any]:
+    return read_trace(session.runs_dir / answer.run_id / "trace.jsonl")
+
+
+# -- the fixture is what a new user has ----------------------------------------------------------
+
+
+def test_the_fixture_is_a_small_warehouse_without_the_demos_furniture(saas: SaasFolder, session: Session) -> None:
+    catalog = session.catalog
+    assert catalog.load_log is None and catalog.calendar == () and catalog.currency is None
+    assert catalog.currency_of("new_mrr") == "USD"
+    assert catalog.dimensions["country"].index_members and catalog.dimensions["country"].members == {}
+    assert "defaults" not in tomllib.loads(saas.config.read_text(encoding="utf-8"))
+    assert session.policy.default_user not in {"analyst", ""}
+    ((days, per_day, first, last),) = _gold(
+        saas,
+        "SELECT COUNT(DISTINCT start_date), COUNT(*) / COUNT(DISTINCT start_date), MIN(start_date), MAX(start_date) "
+        "FROM subscriptions",
+    )
+    assert (first, last) == (date(2025, 1, 1), date(2026, 6, 30)) and days == 546
+    assert 70 <= per_day <= 100  # low volume: counting noise is about a tenth of a day's rows
+    ((open_ended, churned_later),) = _gold(
+        saas,
+        "SELECT COUNT(*) FILTER (WHERE end_date IS NULL AND status = 'active'), "
+        "COUNT(*) FILTER (WHERE status = 'churned' AND end_date > start_date) FROM subscriptions",
+    )
+    assert open_ended > 1000 and churned_later > 1000
+
+
+def test_the_fixture_is_deterministic(tmp_path: Path, saas: SaasFolder) -> None:
+    again = build_saas_warehouse(tmp_path / "again")
+    fingerprint = (
+        "SELECT COUNT(*), SUM(mrr), SUM(hash(subscription_id, country, start_date, end_date)) FROM subscriptions"
+    )
+    assert _gold(again, fingerprint) == _gold(saas, fingerprint)
+
+
+# -- (a) a metric is counted by its own time dimension -------------------------------------------
+
+
+@pytest.mark.parametrize("question", CHURN_BY_COUNTRY)
+def test_churn_is_counted_by_its_end_date(session: Session, saas: SaasFolder, question: str) -> None:
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    by = "SELECT country, COUNT(*) FROM subscriptions WHERE status = 'churned' AND {col} BETWEEN ? AND ? GROUP BY 1"
+    quarter = [date(2026, 4, 1), date(2026, 6, 30)]
+    by_end = dict(_gold(saas, by.format(col="end_date"), quarter))
+    by_start = dict(_gold(saas, by.format(col="start_date"), quarter))
+    assert by_end != by_start and sum(by_end.values()) > 2 * sum(by_start.values())  # the fixture tells them apart
+    assert answer.result is not None
+    assert {row[0]: row[1] for row in answer.result.rows} == by_end
+    assert answer.sql is not None and "end_date" in answer.sql
+    # the definition panel (口径) says what ran: the metric, its filter and the date it counts by
+    (info,) = answer.metrics
+    metric = session.catalog.metrics["churned_subscriptions"]
+    assert (info.name, info.expression, info.filters) == ("churned_subscriptions", "COUNT(*)", ["status = 'churned'"])
+    assert info.definition == metric.description.for_lang(answer.language)
+    assert info.time_column == "end_date"
+    assert "end_date" in render_markdown(answer, catalog=session.catalog)
+
+
+def test_a_metric_on_the_tables_own_date_says_so(session: Session) -> None:
+    answer = session.ask("new subscriptions by plan last month", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert [m.time_column for m in answer.metrics] == ["start_date"]
+
+
+# -- (b) no load log: freshness is the newest value of the time column ---------------------------
+
+
+def test_freshness_comes_from_the_time_column_without_a_load_log(session: Session, saas: SaasFolder) -> None:
+    answer = session.ask("How many new subscriptions last month?", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    ((newest,),) = _gold(saas, "SELECT MAX(start_date) FROM subscriptions")
+    assert answer.data_freshness is not None and newest.isoformat() in answer.data_freshness
+    tools = [e.payload.get("tool") for e in _events(session, answer) if e.type == "tool_call"]
+    assert "warehouse.freshness" in tools
+    later = session.ask("How many new subscriptions in July 2026?", as_of=date(2026, 8, 1))
+    assert later.status == "answered", later.error
+    assert any(newest.isoformat() in a for a in later.assumptions)  # the range runs past the data, and it says so
+
+
+# -- (c) the policy's default user ----------------------------------------------------------------
+
+
+def test_the_policys_default_user_acts_when_the_config_names_none(session: Session, saas: SaasFolder) -> None:
+    assert load_settings(saas.config).user is None
+    assert session.user == "finance"
+    answer = session.ask("new subscriptions by country last month", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.user == "finance"
+    assert answer.result is not None and answer.result.row_count == len(COUNTRIES)
+
+
+def test_a_named_user_still_wins(session: Session, saas: SaasFolder, tmp_path: Path) -> None:
+    limited = session.ask("new subscriptions by country last month", as_of=AS_OF, user="eu_lead")
+    assert limited.status == "answered", limited.error
+    assert limited.user == "eu_lead"
+    assert limited.result is not None and {r[0] for r in limited.result.rows} == {"DE", "FR", "GB"}
+    with Session(config=saas.config, user="eu_lead") as named:
+        assert named.user == "eu_lead"
+    # [defaults].user in baton.toml wins over the policy's default user
+    for name in ("catalog.yaml", "policies.yaml"):
+        shutil.copy(saas.folder / name, tmp_path / name)
+    config = tmp_path / "baton.toml"
+    url = f"duckdb:///{saas.warehouse.as_posix()}"
+    config.write_text(
+        saas.config.read_text(encoding="utf-8").replace('"duckdb://warehouse.duckdb"', json.dumps(url))
+        + '\n[defaults]\nuser = "eu_lead"\n',
+        encoding="utf-8",
+    )
+    with Session(config=config) as configured:
+        assert configured.user == "eu_lead"
+        answer = configured.ask("new subscriptions by country last month", as_of=AS_OF)
+    assert answer.user == "eu_lead" and answer.result is not None and answer.result.row_count == 3
+
+
+def test_the_cli_acts_as_the_policys_default_user(saas: SaasFolder) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "baton", "ask", "上个月各国家的新订阅数", "--json", "--config", str(saas.config)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["status"] == "answered" and data["user"] == "finance"
+
+
+# -- (d) no currency or calendar of another warehouse --------------------------------------------
+
+FOREIGN = re.compile(r"¥|CNY|[\d万亿]\s?元|(?<![\w.])618(?![\w.])|双11|双十一")
+"""The demo's currency and promotion calendar: a USD catalog without a calendar shows none of
+them (元 as an amount's unit, not inside 美元 or 单元格; 618 as a number of its own, not
+inside a chart coordinate or a script's constant)."""
+
+
+def _foreign(text: str) -> list[str]:
+    return [text[max(0, m.start() - 40) : m.end() + 40] for m in FOREIGN.finditer(text)]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "new MRR by country last month",
+        "上个月各国家的新增MRR",
+        "daily new MRR last month",
+        "上个月每天的新增MRR",
+    ],
+)
+def test_a_usd_answer_shows_dollars_and_nothing_of_the_demo(session: Session, question: str) -> None:
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert "$" in answer.answer
+    assert answer.chart is not None
+    texts = {
+        "answer": answer.model_dump_json(),
+        "chart": json.dumps(answer.chart, ensure_ascii=False),
+        "markdown": render_markdown(answer, catalog=session.catalog),
+        "html": render_html(answer, catalog=session.catalog),
+    }
+    for where, text in texts.items():
+        assert not _foreign(text), (where, _foreign(text))
+    assert "$" in texts["markdown"] and "$" in texts["html"]
+
+
+@pytest.mark.parametrize("question", ["Why did new MRR drop in June 2026?", "为什么2026年6月的新增MRR下降了？"])
+def test_an_analysis_names_dollars_and_no_calendar(session: Session, question: str) -> None:
+    answer = session.analyze(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    words = answer.narrative()
+    assert ("美元" if answer.language == "zh" else "USD") in words
+    assert not [f for f in answer.findings if "peak" in f.finding_id or "calendar" in f.finding_id]
+    for text in (answer.model_dump_json(), render_markdown(answer, catalog=session.catalog)):
+        assert not _foreign(text), _foreign(text)
+    assert not _foreign(render_html(answer, catalog=session.catalog))
+
+
+# -- (e) low volume: no false incomplete day, a real one found ---------------------------------
+
+
+@pytest.mark.parametrize("question", ["daily new subscriptions last month", "上个月每天的新订阅数"])
+def test_a_low_volume_daily_series_flags_no_day(session: Session, question: str) -> None:
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.result is not None and answer.result.row_count == 30
+    queries = [e for e in _events(session, answer) if e.type == "tool_call" and e.payload["tool"] == "warehouse.query"]
+    assert len(queries) == 2  # the answer and its completeness check: the check ran, and found nothing
+    assert answer.quality_flags == []
+
+
+def test_a_half_loaded_day_is_flagged_in_a_daily_ask(half_loaded: SaasFolder) -> None:
+    rows = dict(
+        _gold(half_loaded, "SELECT start_date, COUNT(*) FROM subscriptions WHERE start_date BETWEEN ? AND ? GROUP BY 1",
+              [date(2026, 6, 3), date(2026, 6, 24)])
+    )  # fmt: skip
+    weekday = [rows[date(2026, 6, d)] for d in (3, 10, 24)]  # the same weekday, loaded in full
+    assert rows[HALF_LOADED] < 0.65 * min(weekday)
+    with Session(config=half_loaded.config) as session:
+        answer = session.ask("daily new subscriptions last month", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert [(f.issue, f.table, f.date) for f in answer.quality_flags] == [("incomplete", "subscriptions", HALF_LOADED)]
+    assert answer.chart is not None and HALF_LOADED.isoformat() in json.dumps(answer.chart)
+
+
+def test_analysis_flags_no_day_unless_one_is_half_loaded(session: Session, half_loaded: SaasFolder) -> None:
+    question = "Why did new subscriptions drop in June 2026?"
+    clean = session.analyze(question, as_of=AS_OF)
+    assert clean.status == "answered", clean.error
+    assert [f for f in clean.quality_flags if f.issue == "incomplete"] == []
+    with Session(config=half_loaded.config) as faulty:
+        flagged = faulty.analyze(question, as_of=AS_OF)
+    assert flagged.status == "answered", flagged.error
+    assert [(f.table, f.date) for f in flagged.quality_flags if f.issue == "incomplete"] == [
+        ("subscriptions", HALF_LOADED)
+    ]
+
+
+# -- (f) a wrong column in the catalog is named -------------------------------------------------
+
+
+def test_a_catalog_column_the_warehouse_lacks_is_named_at_question_time(saas: SaasFolder, tmp_path: Path) -> None:
+    for name in ("baton.toml", "policies.yaml", "catalog.yaml"):
+        shutil.copy(saas.folder / name, tmp_path / name)
+    shutil.copy(saas.warehouse, tmp_path / "warehouse.duckdb")
+    catalog = tmp_path / "catalog.yaml"
+    written = catalog.read_text(encoding="utf-8")
+    typo = written.replace("filters: [\"status = 'churned'\"]", "filters: [\"churn_status = 'churned'\"]")
+    assert typo != written
+    catalog.write_text(typo, encoding="utf-8")
+    with Session(config=tmp_path / "baton.toml") as session:
+        answers = [session.ask(q, as_of=AS_OF) for q in CHURN_BY_COUNTRY]
+    for answer in answers:
+        assert answer.status == "refused" and answer.error is not None
+        assert answer.error.detail["column"] == "subscriptions.churn_status"
+        assert "subscriptions.churn_status" in answer.answer and "'?'" not in answer.answer
+        assert "Traceback" not in answer.answer
+    assert "has no such column" in answers[0].answer and "没有这一列" in answers[1].answer
+
+
+# -- the member index ------------------------------------------------------------------------------
+
+
+class CountingBackend:
+    """The real DuckDB backend, counting the distinct-member reads that pass through it."""
+
+    def __init__(self, inner: Backend) -> None:
+        self.inner = inner
+        self.engine = inner.engine
+        self.member_reads = 0
+
+    def execute(self, sql: str, *, timeout_s: float = 30.0, row_cap: int = 10_000) -> RawResult:
+        if re.search(r"SELECT\s+DISTINCT\b.*\bAS\s+\"?member\b", sql, re.I | re.S):
+            self.member_reads += 1
+        return self.inner.execute(sql, timeout_s=timeout_s, row_cap=row_cap)
+
+    def explain_cost(self, sql: str) -> float:
+        return self.inner.explain_cost(sql)
+
+    def schema(self) -> dict[str, dict[str, str]]:
+        return self.inner.schema()
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class CountingSession(Session):
+    """A session whose warehouse connection is the counting wrapper around the real one."""
+
+    @cached_property
+    def counting(self) -> CountingBackend:
+        return CountingBackend(self.engine.open(self.settings))
+
+    @cached_property
+    def backend(self) -> Backend:
+        return self.counting
+
+    def __enter__(self) -> CountingSession:
+        return self
+
+
+@pytest.fixture
+def own(tmp_path: Path, saas: SaasFolder) -> SaasFolder:
+    """A private copy (the test writes to the warehouse and starts from an empty cache)."""
+    for name in ("baton.toml", "policies.yaml", "catalog.yaml", "warehouse.duckdb"):
+        shutil.copy(saas.folder / name, tmp_path / name)
+    return SaasFolder(tmp_path)
+
+
+def _cache_files(folder: SaasFolder) -> list[Path]:
+    return sorted((folder.folder / "runs" / "member_index").glob("*.json"))
+
+
+def _index_event(session: Session, answer: Answer) -> dict[str, Any]:
+    (event,) = [
+        e for e in _events(session, answer) if e.payload.get("tool") == "catalog.member_index" and e.type == "tool_call"
+    ]
+    return dict(event.payload)
+
+
+@pytest.mark.parametrize("question", ["How many new subscriptions in DE last month?", "上个月DE的新订阅数是多少？"])
+def test_a_member_listed_only_in_the_data_is_understood(own: SaasFolder, question: str) -> None:
+    with CountingSession(config=own.config) as session:
+        answer = session.ask(question, as_of=AS_OF)
+        assert session.catalog.dimensions["country"].members == {}  # the loaded catalog is left as it is
+        assert set(session.planning_catalog.dimensions["country"].members) == set(COUNTRIES)
+        reads = session.counting.member_reads
+        event = _index_event(session, answer)
+    assert answer.status == "answered", answer.error
+    assert answer.semantic_query is not None
+    assert [(f.dimension, f.members, f.exclude) for f in answer.semantic_query.filters] == [("country", ("DE",), False)]
+    ((gold,),) = _gold(
+        own,
+        "SELECT COUNT(*) FROM subscriptions WHERE country = 'DE' AND start_date BETWEEN '2026-06-01' AND '2026-06-30'",
+    )
+    assert answer.result is not None and answer.result.rows == [[gold]]
+    assert answer.sql is not None and "IN ('DE')" in answer.sql
+    assert reads == 1
+    assert event["ok"] is True
+    assert event["dimensions"]["country"] == {
+        "table": "subscriptions", "members": len(COUNTRIES), "complete": True, "cached": False, "dropped": 0,
+    }  # fmt: skip
+
+
+def test_the_index_is_cached_per_data_version_and_read_again_after_a_load(own: SaasFolder) -> None:
+    question = "How many new subscriptions in DE last month?"
+    with CountingSession(config=own.config) as first:
+        assert first.ask(question, as_of=AS_OF).status == "answered"
+        assert first.counting.member_reads == 1
+    (cache,) = _cache_files(own)
+    data = json.loads(cache.read_text(encoding="utf-8"))
+    assert data["catalog"] == "acme-subscriptions" and data["dimension"] == "country"
+    assert data["members"] == sorted(COUNTRIES) and "2026-06-30" in data["version"]
+
+    with CountingSession(config=own.config) as second:  # same data: the file, not the warehouse
+        answer = second.ask(question, as_of=AS_OF)
+        assert answer.status == "answered", answer.error
+        assert second.counting.member_reads == 0
+        assert _index_event(second, answer)["dimensions"]["country"]["cached"] is True
+    assert _cache_files(own) == [cache]
+
+    # a new load: a country never seen before, with a quote in its name
+    con = duckdb.connect(str(own.warehouse))
+    try:
+        con.execute(
+            "INSERT INTO subscriptions VALUES (999001, 999001, 'Côte d''Ivoire', 'team', 'active', DATE '2026-07-01', NULL, 99.00)"
+        )
+        con.execute(
+            "INSERT INTO subscriptions VALUES (999002, 999002, 'Côte d''Ivoire', 'starter', 'active', DATE '2026-07-02', NULL, 29.00)"
+        )
+    finally:
+        con.close()
+    with CountingSession(config=own.config) as third:
+        answer = third.ask("How many new subscriptions in Côte d'Ivoire in July 2026?", as_of=date(2026, 7, 3))
+        assert third.counting.member_reads == 1
+    assert answer.status == "answered", answer.error
+    assert answer.result is not None and answer.result.rows == [[2]]
+    assert answer.sql is not None and "'Côte d''Ivoire'" in answer.sql  # a literal, quoted by the compiler
+    (fresh,) = _cache_files(own)
+    assert fresh != cache and "Côte d'Ivoire" in json.loads(fresh.read_text(encoding="utf-8"))["members"]
+
+
+def test_a_dimension_with_too_many_values_indexes_none(own: SaasFolder, tmp_path: Path) -> None:
+    settings = load_settings(own.config)
+    with Session(settings) as session:
+        backend, catalog = session.backend, session.catalog
+        (exact,) = read_member_index(catalog, backend, tmp_path / "a", limit=len(COUNTRIES))
+        (over,) = read_member_index(catalog, backend, tmp_path / "b", limit=len(COUNTRIES) - 1)
+    assert exact.complete and exact.members == tuple(sorted(COUNTRIES))
+    assert not over.complete and over.members == ()
+
+
+def test_indexed_members_never_take_a_word_the_questions_need(session: Session) -> None:
+    catalog = with_members(
+        session.catalog,
+        {"country": ["DE", "US", "IN", "MAY", "other", "May", "team", "new subscriptions", "Unknown"]},
+        reserved=reserved_words(),
+    )
+    # kept: codes (capital ones are read only when written in capitals) and a new word; not
+    # kept: a function, operator or time word, another dimension's member, a metric's name
+    assert set(catalog.dimensions["country"].members) == {"DE", "US", "IN", "MAY", "Unknown"}
+    planner = Planner(catalog)
+
+    def filters(question: str) -> list[tuple[str, tuple[str, ...]]]:
+        return [(f.dimension, f.members) for f in planner.plan(question, as_of=AS_OF).filters]
+
+    assert filters("new subscriptions in IN last month") == [("country", ("IN",))]
+    assert filters("new subscriptions in US last month") == [("country", ("US",))]
+    assert filters("show us new subscriptions last month") == []
+    assert filters("new subscriptions in May 2026") == []
+    assert filters("new subscriptions for team last month") == [("plan", ("team",))]
+
+
+def test_the_index_lives_in_the_runs_folder_and_never_in_the_catalog_file(own: SaasFolder) -> None:
+    before = (own.folder / "catalog.yaml").read_bytes()
+    with Session(config=own.config) as session:
+        assert session.ask("How many new subscriptions in DE last month?", as_of=AS_OF).status == "answered"
+    assert (own.folder / "catalog.yaml").read_bytes() == before
+    assert yaml.safe_load(before)["dimensions"]["country"].get("members") is None
+    (cache,) = _cache_files(own)
+    assert cache.name.startswith("acme-subscriptions.country.")
