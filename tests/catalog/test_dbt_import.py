@@ -4,6 +4,7 @@ why, and errors that name the user's file and line."""
 from __future__ import annotations
 
 import textwrap
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ DBT_PROJECT = {
               - {name: order_total, agg: sum, expr: amount}
               - {name: order_count, agg: count, expr: order_id}
               - {name: shipped_count, agg: sum, expr: "case when status = 'shipped' then 1 else 0 end"}
+              - {name: average_amount, agg: average, expr: amount}
           - name: customers
             model: ref('customers')
             entities:
@@ -82,6 +84,26 @@ DBT_PROJECT = {
             type_params:
               expr: revenue / orders
               metrics: [{name: revenue}, {name: orders}]
+          - name: average_amount
+            label: Average order amount
+            type: simple
+            type_params: {measure: average_amount}
+          - name: average_per_order
+            label: Average amount per order
+            type: ratio
+            type_params: {numerator: average_amount, denominator: orders}
+          - name: shipped_revenue
+            label: Shipped revenue
+            type: derived
+            type_params:
+              expr: sr
+              metrics:
+                - {name: revenue, alias: sr, filter: "{{ Dimension('order__status') }} = 'shipped'"}
+          - name: june_revenue
+            label: Revenue from 1 June
+            type: simple
+            type_params: {measure: order_total}
+            filter: "{{ TimeDimension('order__ordered_at', 'day') }} >= '2026-06-01'"
           - name: cumulative_revenue
             label: Cumulative revenue
             type: cumulative
@@ -205,3 +227,37 @@ def test_a_compiled_manifest_file_can_be_named_directly(tmp_path: Path) -> None:
     path = tmp_path / "semantic_manifest.json"
     path.write_text(_as_json(manifest), encoding="utf-8")
     assert import_dbt(path).catalog.metrics == import_dbt(project).catalog.metrics
+
+
+def test_every_imported_metric_runs_and_means_what_dbt_says(tmp_path: Path) -> None:
+    import duckdb
+
+    from baton.catalog.compiler import compile_query
+    from baton.contracts.semantic import SemanticQuery, TimeRange
+
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE orders AS SELECT * FROM (VALUES "
+        "(1, 10, TIMESTAMP '2026-05-31 23:00:00', 100.0, 'shipped'), (2, 10, TIMESTAMP '2026-06-01 08:00:00', 50.0, 'new'), "
+        "(3, 20, TIMESTAMP '2026-06-02 12:00:00', 30.0, 'shipped')) t(order_id, customer_id, ordered_at, amount, status)"
+    )
+    con.execute("CREATE TABLE customers AS SELECT * FROM (VALUES (10, 'DE'), (20, 'FR')) t(customer_id, country)")
+    warehouse = {"orders": {"ordered_at": "TIMESTAMP"}}
+    catalog = import_dbt(_write(tmp_path, DBT_PROJECT), warehouse=warehouse).catalog
+    assert catalog.tables["orders"].time_type == "timestamp"
+    expected = {
+        "revenue": 180.0,
+        "orders": 3,
+        "shipped_rate": 2 / 3,
+        "german_revenue": 150.0,
+        "average_order_value": 60.0,
+        "average_amount": 60.0,
+        "average_per_order": 60.0 / 3,
+        "shipped_revenue": 130.0,
+        "june_revenue": 80.0,
+    }
+    span = TimeRange(start=date(2026, 5, 1), end=date(2026, 6, 30))
+    for name, value in expected.items():
+        query = SemanticQuery(metrics=(name,), time_range=span, as_of=date(2026, 7, 1))
+        got = con.execute(compile_query(query, catalog).sql).fetchone()
+        assert got is not None and got[0] == pytest.approx(value), (name, got)

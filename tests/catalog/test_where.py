@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import sqlglot
 from sqlglot import exp
 
 from baton.catalog.where import check_where, untemplate, where_condition
@@ -60,3 +61,9 @@ def test_where_condition_replaces_names_with_the_tables_sql() -> None:
     }
     cond = where_condition(["listing__country = 'us'", "booking__is_instant"], lambda name: columns[name].copy())
     assert cond.sql(dialect="duckdb") == "(listing.country = 'us') AND (is_instant)"
+
+
+def test_a_dimension_that_is_an_expression_keeps_its_precedence() -> None:
+    exprs = {"d": "a + b", "e": "a = 1 OR b = 2"}
+    cond = where_condition(["d * 2 > 5", "NOT e"], lambda name: sqlglot.parse_one(exprs[name]))
+    assert cond.sql(dialect="duckdb") == "((a + b) * 2 > 5) AND (NOT (a = 1 OR b = 2))"

@@ -127,10 +127,16 @@ def _metric_expr(query: SemanticQuery, catalog: Catalog, metric_name: str, extra
     metric = catalog.metrics[metric_name]
     if metric.is_derived:
         assert metric.formula is not None
+
+        def value(name: str) -> exp.Expr:
+            item = metric.inputs[name]
+            return exp.paren(_metric_expr(query, catalog, item.metric, (*extra, *item.filters)))
+
         formula = _parse(metric.formula)
+        if isinstance(formula, exp.Column):  # the formula is one input ("expr: fd")
+            return value(formula.name)
         for column in sqlexpr.columns(formula):
-            item = metric.inputs[column.name]
-            column.replace(exp.paren(_metric_expr(query, catalog, item.metric, (*extra, *item.filters))))
+            column.replace(value(column.name))
         return formula
 
     def leaf(measure: Measure) -> exp.Expr:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 
 from baton.catalog import where
 from baton.catalog.dbt_models import Meta, Models, baton_meta, bilingual, measure_of, read_models, synonyms
@@ -41,7 +42,8 @@ class DbtImport:
     """catalog field path (e.g. ("metrics", "bookings", "expression")) -> (dbt file, line)"""
     refused: dict[str, str] = field(default_factory=dict)
     """metric name -> why it is refused (English)"""
-    notes: list[str] = field(default_factory=list)
+    notes: list[tuple[str, str]] = field(default_factory=list)
+    """what was left out, and why (English, Chinese)"""
 
 
 class Refused(Exception):
@@ -103,20 +105,30 @@ def _convert(
     converter = _Metrics(models, by_name)
     for metric in manifest.metrics:
         converter.convert(metric.name)
-    catalog = Catalog(
-        name=name,
-        description=Bilingual(**dict(zip(("en", "zh"), both("dbt.description", name=name), strict=True))),
-        tables=models.tables,
-        dimensions=models.dimensions,
-        metrics=converter.metrics,
-        refused=converter.refused,
-    )
+    try:
+        catalog = _catalog(name, models, converter)
+    except ValidationError as exc:  # a combination the catalog cannot hold: said, not a traceback
+        first = exc.errors()[0]
+        raise ConfigError(
+            *both("dbt.not_importable", path=project, error=first["msg"]), detail={"file": str(project)}
+        ) from exc
     origins = _origins(models.origins | converter.origins, sources, project)
     return DbtImport(
         catalog=catalog,
         origins=origins,
         refused={k: v.reason.en for k, v in converter.refused.items()},
         notes=models.notes,
+    )
+
+
+def _catalog(name: str, models: Models, converter: _Metrics) -> Catalog:
+    return Catalog(
+        name=name,
+        description=Bilingual(**dict(zip(("en", "zh"), both("dbt.description", name=name), strict=True))),
+        tables=models.tables,
+        dimensions=models.dimensions,
+        metrics=converter.metrics,
+        refused=converter.refused,
     )
 
 
@@ -248,7 +260,9 @@ class _Metrics:
                 grain = ref.removeprefix(where.METRIC_TIME).removeprefix("__") or "day"
                 return _bucket_sql(time_column, grain)
             dimension = self.models.dimensions.get(ref)
-            columns = dimension.columns if dimension is not None else self.models.time_dimensions.get(ref, {})
+            if dimension is None and table in self.models.time_dimensions.get(ref, {}):
+                return _bucket_sql(self.models.time_dimensions[ref][table], "day")  # a timestamp's day
+            columns = dimension.columns if dimension is not None else {}
             if table not in columns:
                 base, _, grain = ref.rpartition("__")
                 timed = self.models.time_dimensions.get(base, {})
@@ -291,10 +305,9 @@ class _Metrics:
         parts = []
         for role, item in (("numerator", params.numerator), ("denominator", params.denominator)):
             self.convert(item.name)
-            plain = item.name in self.metrics and not self._filters(item) and not extra and item.offset_window is None
-            parts.append(
-                item.name if plain and not self.metrics[item.name].is_derived else self._input(name, item, extra)
-            )
+            simple = item.name in self.metrics and self.metrics[item.name].table is not None
+            plain = simple and not self._filters(item) and not extra and item.offset_window is None
+            parts.append(item.name if plain else self._input(name, item, extra))
             self.origins[("metrics", name, role)] = ("metric", name)
         return {"numerator": parts[0], "denominator": parts[1]}
 
@@ -317,15 +330,22 @@ class _Metrics:
         the input reads (a filter meaning different columns per table is refused)."""
         if not templates:
             return ()
-        catalog_metric = self.metrics[input_name]
-        tables = self._tables(catalog_metric)
         translated = {
-            tuple(self._filter_sql(parent, t, Measure(table=table, expression="1")) for t in templates)
-            for table in tables
+            tuple(self._filter_sql(parent, t, leaf) for t in templates)
+            for leaf in self._leaves(self.metrics[input_name])
         }
         if len(translated) != 1:
             raise Refused("dbt.refused_filter", metric=parent, reference=", ".join(templates))
         return next(iter(translated))
+
+    def _leaves(self, metric: Metric) -> list[Measure]:
+        """The measures a converted metric reads (each with its own table and time column)."""
+        if metric.table is not None and metric.expression is not None:
+            return [Measure(table=metric.table, expression=metric.expression, time_column=metric.time_dimension)]
+        if metric.is_derived:
+            return [leaf for i in metric.inputs.values() for leaf in self._leaves(self.metrics[i.metric])]
+        parts = (metric.numerator, metric.denominator)
+        return [p if isinstance(p, Measure) else self._leaves(self.metrics[str(p)])[0] for p in parts]
 
     def _tables(self, metric: Metric) -> set[str]:
         if metric.table is not None:

@@ -18,6 +18,7 @@ from sqlglot import exp
 
 from baton.catalog import sqlexpr
 from baton.catalog.model import Bilingual, Dimension, Join, Measure, Table
+from baton.messages import both
 
 Meta = dict[str, Any]
 _JOINABLE = ("primary", "unique")
@@ -89,7 +90,8 @@ class Models:
     time_dimensions: dict[str, dict[str, str]] = field(default_factory=dict)
     """MetricFlow name -> {table: column} of every time dimension (for filters)"""
     origins: dict[tuple[str | int, ...], tuple[str, ...]] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
+    notes: list[tuple[str, str]] = field(default_factory=list)
+    """what was left out, and why (English, Chinese)"""
     join_entities: dict[tuple[str, str], str] = field(default_factory=dict)
     """(table, join name) -> the entity it joins on (MetricFlow names dimensions by entities)"""
 
@@ -128,7 +130,7 @@ def _join_targets(models: Models) -> dict[str, list[ModelInfo]]:
         if any(getattr(d, "is_partition", False) for d in info.source.dimensions):
             # a partitioned snapshot repeats each key once per partition; MetricFlow joins it
             # partition to partition, which Baton does not do — so it is not joined at all
-            models.notes.append(f"{info.name}: partitioned by a time dimension, so other tables do not join to it")
+            models.notes.append(both("dbt.note_partitioned", model=info.name))
             continue
         for entity, kind in info.kinds.items():
             if kind in _JOINABLE or entity == info.primary:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from baton.catalog.loader import yaml_problem
 from baton.errors import ConfigError
 from baton.messages import both
 
@@ -53,12 +54,7 @@ def _documents(path: Path, text: str) -> Iterator[tuple[Any, yaml.Node | None]]:
     try:
         nodes = list(yaml.compose_all(text, Loader=_SafeLoader))
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise ConfigError(
-            *both("dbt.not_yaml", path=path, line=line, error=getattr(exc, "problem", exc)),
-            detail={"file": str(path), "line": line},
-        ) from exc
+        raise yaml_problem(path, exc, "dbt.not_yaml") from exc
     datas = list(yaml.load_all(text, Loader=_SafeLoader))
     yield from zip(datas, nodes, strict=True)
 

@@ -63,16 +63,21 @@ def _read_text(path: Path) -> str:
         raise ConfigError(*both("catalog.not_utf8", path=path), detail={"file": str(path)}) from exc
 
 
+def yaml_problem(path: Path, exc: yaml.YAMLError, key: str = "catalog.not_yaml") -> ConfigError:
+    """A YAML syntax error as a ConfigError naming the file and line (``key`` takes path, line, error)."""
+    mark = getattr(exc, "problem_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    return ConfigError(
+        *both(key, path=path, line=line, error=getattr(exc, "problem", exc)),
+        detail={"file": str(path), "line": line},
+    )
+
+
 def _parse(path: Path, text: str) -> Any:
     try:
         return yaml.load(text, Loader=_SafeLoader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise ConfigError(
-            *both("catalog.not_yaml", path=path, line=line, error=getattr(exc, "problem", exc)),
-            detail={"file": str(path), "line": line},
-        ) from exc
+        raise yaml_problem(path, exc) from exc
 
 
 def _lines_of(text: str) -> dict[PathKey, int]:

@@ -107,6 +107,8 @@ def where_condition(texts: Iterable[str], resolve: Callable[[str], exp.Expr]) ->
             node = resolve(node.name)
         else:
             for column in sqlexpr.columns(node):
-                column.replace(resolve(column.name))
+                value = resolve(column.name)
+                # "d * 2" with d = a + b is (a + b) * 2; a plain column stays bare for the firewall
+                column.replace(value if isinstance(value, exp.Column) else exp.paren(value))
         parts.append(exp.paren(node))
     return exp.and_(*parts) if len(parts) > 1 else parts[0]

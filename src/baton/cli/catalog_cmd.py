@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from baton.cli.common import ConfigOpt, JsonOpt
+from baton.cli.common import ConfigOpt, JsonOpt, shown_path
 from baton.cli.errors import reported
 from baton.messages import bilingual
 
@@ -49,14 +49,6 @@ def check_config(settings: Settings, *, members: bool = True) -> tuple[list[Cata
     return problems, path, lines
 
 
-def _shown(path: Path) -> str:
-    """The file as a user would type it: relative to the working directory when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
 @catalog_app.command("check")
 def check(config: ConfigOpt = None, as_json: JsonOpt = False, members: MembersOpt = True) -> None:
     """Check that every table, column, join and listed member the catalog names exists and fits.
@@ -78,7 +70,7 @@ def check(config: ConfigOpt = None, as_json: JsonOpt = False, members: MembersOp
             )
         )
     else:
-        shown = _shown(path)
+        shown = shown_path(path)
         for problem, line in located:
             where = f"{shown}:{line}" if line is not None else shown
             print(f"{where}: {problem.message[0]} / {problem.message[1]}")

@@ -143,3 +143,11 @@ def err(line: str) -> None:
     from rich.console import Console
 
     Console(stderr=True, highlight=False).print(line)
+
+
+def shown_path(path: Path) -> str:
+    """A path as the user would type it: relative to the working directory when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

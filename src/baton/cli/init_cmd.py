@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 import typer
 
-from baton.cli.common import JsonOpt, parse_as_of
+from baton.cli.common import JsonOpt, parse_as_of, shown_path
 from baton.cli.errors import reported
 from baton.contracts.common import Language
 from baton.errors import ConfigError, InvalidInput, ToolFailure
@@ -86,7 +86,7 @@ class InitResult:
     pii: dict[str, PiiGuess]
     warehouse_url: str
     from_dbt: bool = False
-    dbt_notes: list[str] = field(default_factory=list)
+    dbt_notes: list[tuple[str, str]] = field(default_factory=list)
 
 
 def duckdb_file(url: str, cwd: Path) -> Path:
@@ -287,22 +287,14 @@ def write_all(folder: Path, texts: dict[str, str]) -> list[Path]:
     return [final for _temporary, final in temporaries]
 
 
-def _shown(path: Path) -> str:
-    """A path as the user would type it: relative to the working directory when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
 def _report(result: InitResult) -> list[str]:
     """What was written, what the catalog holds, and what to do next."""
     catalog = result.catalog
-    out = [bilingual("init.wrote", path=_shown(path)) for path in result.written]
+    out = [bilingual("init.wrote", path=shown_path(path)) for path in result.written]
     counts = {"tables": len(catalog.tables), "dimensions": len(catalog.dimensions), "metrics": len(catalog.metrics)}
     out.append(bilingual("init.summary", pii=len(result.pii), **counts))
-    out += [bilingual("init.dbt_note", note=note) for note in result.dbt_notes]
-    config = _shown(result.folder / "baton.toml")
+    out += [bilingual("init.dbt_note", note=f"{en} / {zh}") for en, zh in result.dbt_notes]
+    config = shown_path(result.folder / "baton.toml")
     if result.from_dbt:
         metric = next(iter(catalog.metrics.values()), None)
         en, zh = (metric.label.en, metric.label.zh) if metric is not None else ("…", "…")
@@ -312,7 +304,7 @@ def _report(result: InitResult) -> list[str]:
         dated = next((t for t, info in catalog.tables.items() if info.time_column is not None), "…")
         questions = dict(zip(("english", "chinese"), both("init.example_rows", table=dated), strict=True))
         out.append(
-            bilingual("init.next_steps", catalog=_shown(result.folder / "catalog.yaml"), config=config, **questions)
+            bilingual("init.next_steps", catalog=shown_path(result.folder / "catalog.yaml"), config=config, **questions)
         )
     return out
 
@@ -340,7 +332,7 @@ def init_command(
             "dimensions": list(result.catalog.dimensions),
             "metrics": list(result.catalog.metrics),
             "pii_columns": {c: g.mask for c, g in result.pii.items()},
-            "notes": result.dbt_notes,
+            "notes": [en for en, _ in result.dbt_notes],
         }
         print(json.dumps(document, ensure_ascii=False, indent=2))
         return

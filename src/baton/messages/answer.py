@@ -186,6 +186,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "or not at all, so it cannot break down or filter a result.",
         "不允许：{label_zh}来自个人信息列 {column}，用户“{user}”只能看到脱敏值或无权查看，不能用它拆分或筛选结果。",
     ),
+    "not_permitted_joined_rows": (
+        "Not permitted: {label} is read through a join from {column}, and user {user!r} sees only some rows of "
+        "that table, so it cannot break down or filter a result.",
+        "不允许：{label_zh}经关联读自 {column}，而用户“{user}”只能看到该表的部分行，不能用它拆分或筛选结果。",
+    ),
     "not_permitted_share": (
         "Not permitted: user {user!r} sees only some members of this dimension in {table}, so their share of "
         "the whole {label} cannot be computed for them.",

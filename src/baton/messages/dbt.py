@@ -12,9 +12,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cannot_read": ("Cannot read {path}: {error}", "无法读取 {path}：{error}"),
     "not_yaml": ("{path}:{line}: not valid YAML ({error})", "{path} 第 {line} 行：YAML 格式错误（{error}）"),
     "bad_manifest": ("{path}: not a semantic manifest ({error})", "{path}：不是有效的 semantic manifest（{error}）"),
+    "not_importable": (
+        "{path}: the project cannot be held by a Baton catalog: {error}",
+        "{path}：该项目无法转换为 Baton 指标目录：{error}",
+    ),
     "invalid": (
         "{path}:{line}: the dbt semantic project is invalid: {error} ({more} more)",
         "{path} 第 {line} 行：dbt 语义项目校验未通过：{error}（另有 {more} 处）",
+    ),
+    "note_partitioned": (
+        "{model} is partitioned by a time dimension (a snapshot per partition), so other tables do not join to it",
+        "{model} 按时间维度分区（每个分区一份快照），因此其他表不与它关联",
     ),
     "refused_cumulative": (
         "{metric} is a cumulative metric; Baton does not compute cumulative metrics yet and will not approximate one.",

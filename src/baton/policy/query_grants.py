@@ -8,6 +8,8 @@ on every statement; this check is what lets the refusal name the metric and the 
 
 from __future__ import annotations
 
+from typing import Any
+
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
@@ -22,36 +24,55 @@ def _column_owner(catalog: Catalog, table: str, sql: str) -> list[tuple[str, str
 
     out = []
     for column in sqlexpr.columns(sqlexpr.parse(sql)):
-        owner = catalog.join_path(table, column.table)[-1][1].table if column.table else table
+        through = column.table and column.table != table
+        owner = catalog.join_path(table, column.table)[-1][1].table if through else table
         out.append((owner, column.name))
     return out
 
 
-def _check_personal_data(catalog: Catalog, query: SemanticQuery, principal: Principal) -> None:
-    """A dimension read from a personal-data column the user sees masked (or not at all)
-    cannot group or filter: masked values would merge every group into one "***" row."""
+def _dimensions_read(catalog: Catalog, query: SemanticQuery) -> list[str]:
+    """Every dimension the query groups, filters or --where-s by."""
+    from baton.catalog import sqlexpr
+
     names = {*query.dimensions, *(f.dimension for f in (*query.filters, *query.share_filters))}
-    for name in sorted(names):
+    for condition in query.where:
+        names |= {n for n in sqlexpr.column_names(condition) if n in catalog.dimensions}
+    return sorted(names)
+
+
+def _refuse_dimension(key: str, principal: Principal, name: str, label: Any, column: str) -> PermissionDenied:
+    return PermissionDenied(
+        *both(key, user=principal.user, label=label.en, label_zh=label.zh, column=column),
+        detail={"user": principal.user, "dimension": name, "column": column},
+    )
+
+
+def _check_dimension_sources(catalog: Catalog, query: SemanticQuery, principal: Principal) -> None:
+    """A dimension read from a personal-data column the user sees masked (or not at all)
+    cannot group or filter: masked values would merge every group into one "***" row. Nor can
+    one read through a join from a table the user sees only some rows of: the rest would
+    become a silent NULL group, and a filter on them an empty result instead of a refusal."""
+    tables = {t for m in query.metrics for t in catalog.tables_of(m)}
+    for name in _dimensions_read(catalog, query):
         dimension = catalog.dimensions[name]
         for table, sql in dimension.columns.items():
+            if table not in tables:
+                continue
             for owner, column in _column_owner(catalog, table, sql):
                 if principal.pii.get((owner, column), "allow") != "allow":
-                    raise PermissionDenied(
-                        *both(
-                            "answer.not_permitted_pii_dimension",
-                            user=principal.user,
-                            label=dimension.label.en,
-                            label_zh=dimension.label.zh,
-                            column=f"{owner}.{column}",
-                        ),
-                        detail={"user": principal.user, "dimension": name, "column": f"{owner}.{column}"},
+                    raise _refuse_dimension(
+                        "answer.not_permitted_pii_dimension", principal, name, dimension.label, f"{owner}.{column}"
+                    )
+                if owner != table and principal.row_filters.get(owner):
+                    raise _refuse_dimension(
+                        "answer.not_permitted_joined_rows", principal, name, dimension.label, f"{owner}.{column}"
                     )
 
 
 def check_grants(catalog: Catalog, query: SemanticQuery, principal: Principal, language: Language) -> list[str]:
     """Refuse what the user may not see; return the row-filter notes that apply."""
     notes: list[str] = []
-    _check_personal_data(catalog, query, principal)
+    _check_dimension_sources(catalog, query, principal)
     for metric in query.metrics:
         label = catalog.metrics[metric].label
         for table in catalog.tables_of(metric):
