@@ -36,8 +36,9 @@ lint: $(DEV)
 	$(BIN)/ruff format --check src tests
 	$(BIN)/mypy src tests
 
+# two workers, one test file each at a time (module fixtures stay in one process)
 test: lint
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadfile
 
 eval: $(STAMP) $(DEMO)/baton.toml
 	$(BIN)/baton eval --config $(DEMO)/baton.toml
