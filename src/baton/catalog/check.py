@@ -28,9 +28,10 @@ from baton.messages import both, localized
 
 PathKey = tuple[str | int, ...]
 Kind = Literal["date", "timestamp", "numeric", "text", "other"]
+ColumnKind = Literal["date", "timestamp", "boolean", "integer", "number", "text", "other"]
 Subject = dict[str, str]
 
-__all__ = ["CatalogProblem", "Warehouse", "check_catalog", "kind_of", "locate"]
+__all__ = ["CatalogProblem", "ColumnKind", "Warehouse", "check_catalog", "column_kind", "kind_of", "locate"]
 
 
 @dataclass(frozen=True)
@@ -65,12 +66,16 @@ class Warehouse(Protocol):
     def execute(self, sql: str, *, timeout_s: float = ..., row_cap: int = ...) -> _Rows: ...
 
 
-_NUMERIC = frozenset({
+_INTEGERS = frozenset({
     "TINYINT", "SMALLINT", "INTEGER", "INT", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
-    "UHUGEINT", "INT1", "INT2", "INT4", "INT8", "DECIMAL", "NUMERIC", "REAL", "FLOAT", "FLOAT4", "FLOAT8", "DOUBLE",
-    "DOUBLE PRECISION", "MONEY", "SERIAL", "SMALLSERIAL", "BIGSERIAL",
+    "UHUGEINT", "INT1", "INT2", "INT4", "INT8", "SERIAL", "SMALLSERIAL", "BIGSERIAL",
 })  # fmt: skip
-_TEXT = frozenset({"VARCHAR", "TEXT", "CHAR", "CHARACTER", "CHARACTER VARYING", "BPCHAR", "STRING", "NAME", "NVARCHAR"})
+_DECIMALS = frozenset(
+    {"DECIMAL", "NUMERIC", "REAL", "FLOAT", "FLOAT4", "FLOAT8", "DOUBLE", "DOUBLE PRECISION", "MONEY"}
+)
+_TEXT = frozenset(
+    {"VARCHAR", "TEXT", "CHAR", "CHARACTER", "CHARACTER VARYING", "BPCHAR", "STRING", "NAME", "NVARCHAR", "ENUM"}
+)
 _NUMERIC_AGGREGATES = (
     exp.Sum,
     exp.Avg,
@@ -88,19 +93,32 @@ _NUMERIC_AGGREGATES = (
 _ARITHMETIC = (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv)
 
 
-def kind_of(dtype: str) -> Kind:
+def column_kind(dtype: str) -> ColumnKind:
     """What a warehouse type name holds, whichever engine spelled it (``DECIMAL(14,2)``,
-    ``TIMESTAMP WITHOUT TIME ZONE``, ``character varying`` …)."""
+    ``TIMESTAMP WITHOUT TIME ZONE``, ``character varying`` …): the one reading of a type for
+    the check, ``baton init`` and the dbt import."""
     base = dtype.upper().split("(", 1)[0].strip()
     if base == "DATE":
         return "date"
     if base.startswith("TIMESTAMP") or base == "DATETIME":
         return "timestamp"
-    if base in _NUMERIC:
-        return "numeric"
+    if base in ("BOOLEAN", "BOOL"):
+        return "boolean"
+    if base in _INTEGERS:
+        return "integer"
+    if base in _DECIMALS:
+        return "number"
     if base in _TEXT:
         return "text"
     return "other"
+
+
+def kind_of(dtype: str) -> Kind:
+    """The kind the check compares: integers and decimals alike are numbers."""
+    kind = column_kind(dtype)
+    if kind in ("integer", "number"):
+        return "numeric"
+    return kind if kind in ("date", "timestamp", "text") else "other"
 
 
 def locate(problem: CatalogProblem, lines: Mapping[PathKey, int], file: Path) -> tuple[Path, int | None]:
@@ -446,10 +464,7 @@ class _Check:
 
     def read_from(self, table: str, column: exp.Column) -> str:
         """The table an already resolved column reads (its own, or the end of its join path)."""
-        qualifier = column.table
-        if qualifier and qualifier.lower() != table.lower():
-            return self.catalog.join_path(table, qualifier)[-1][1].table
-        return table
+        return self.catalog.table_read(table, column.table)
 
     def aggregates(self, subject: Subject, path: PathKey, table: str, node: exp.Expr) -> bool:
         """SUM, AVG … take numbers; MIN and MAX numbers or times (over text they rank strings).

@@ -156,7 +156,8 @@ def _day(column: exp.Expr, timestamps: bool) -> exp.Expr:
     return exp.cast(column, exp.DataType.build("DATE")) if timestamps else column
 
 
-def _bucket(column: exp.Expr, grain: str, timestamps: bool = False) -> exp.Expr:
+def bucket(column: exp.Expr, grain: str, timestamps: bool = False) -> exp.Expr:
+    """A time column at a grain, as a date (a timestamp's day is its date)."""
     if grain == "day":
         return _day(column.copy(), timestamps)
     trunc = exp.func("DATE_TRUNC", exp.Literal.string(grain), column.copy())
@@ -182,7 +183,7 @@ def _where_resolver(catalog: Catalog, table: str, time_col: str) -> Callable[[st
         if name == METRIC_TIME:
             return _day(column.copy(), timestamps)
         if name.startswith(f"{METRIC_TIME}__"):
-            return _bucket(column, name.removeprefix(f"{METRIC_TIME}__"), timestamps)
+            return bucket(column, name.removeprefix(f"{METRIC_TIME}__"), timestamps)
         return _parse(catalog.dimensions[name].columns[table])
 
     return resolve
@@ -222,7 +223,7 @@ def _table_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves
     day = _day(column.copy(), timestamps)
     keys: list[tuple[str, exp.Expr]] = []
     if query.grain is not None:
-        keys.append((PERIOD, _bucket(column, query.grain, timestamps)))
+        keys.append((PERIOD, bucket(column, query.grain, timestamps)))
     current = query.time_range
     if query.comparison is not None:
         label = exp.Case(

@@ -22,7 +22,8 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from baton.catalog import where
+from baton.catalog import sqlexpr, where
+from baton.catalog.compiler import bucket
 from baton.catalog.dbt_models import Meta, Models, baton_meta, bilingual, measure_of, read_models, synonyms
 from baton.catalog.dbt_read import DbtSources, build_manifest, read_manifest_json, read_sources, validate
 from baton.catalog.model import Bilingual, Catalog, Measure, Metric, MetricInput, RefusedMetric
@@ -148,10 +149,9 @@ def _origins(
 
 
 def _bucket_sql(column: str, grain: str) -> str:
-    """A time column at a grain, as a date (a day of a timestamp is its date)."""
-    if grain == "day":
-        return f"CAST({column} AS DATE)"
-    return f"CAST(DATE_TRUNC('{grain}', {column}) AS DATE)"
+    """A time column at a grain, as a date, in catalog SQL (the compiler's own bucketing;
+    a date column cast to a date is itself)."""
+    return bucket(sqlexpr.parse(column), grain, timestamps=True).sql(dialect=sqlexpr.READ)
 
 
 class _Metrics:
@@ -181,17 +181,17 @@ class _Metrics:
                 reason=Bilingual(en=en, zh=zh),
             )
             return
-        self.metrics[name] = Metric(
+        converted = Metric(
             label=label,
             synonyms=synonyms(name, label, meta),
             description=self._description(metric, label, meta),
-            dimensions=self._dimensions(body),
             unit=self._unit(metric, meta, body),
             better=meta.get("better"),
             currency=meta.get("currency"),
             owner=str(meta.get("owner") or "dbt"),
             **body,
         )
+        self.metrics[name] = converted.model_copy(update={"dimensions": self._dimensions(converted)})
 
     @staticmethod
     def _description(metric: Any, label: Bilingual, meta: Meta) -> Bilingual:
@@ -347,25 +347,9 @@ class _Metrics:
         parts = (metric.numerator, metric.denominator)
         return [p if isinstance(p, Measure) else self._leaves(self.metrics[str(p)])[0] for p in parts]
 
-    def _tables(self, metric: Metric) -> set[str]:
-        if metric.table is not None:
-            return {metric.table}
-        if metric.is_derived:
-            return set().union(*(self._tables(self.metrics[i.metric]) for i in metric.inputs.values()))
-        parts = (metric.numerator, metric.denominator)
-        return {p.table if isinstance(p, Measure) else str(self.metrics[str(p)].table) for p in parts}
-
-    def _dimensions(self, body: dict[str, Any]) -> tuple[str, ...]:
+    def _dimensions(self, metric: Metric) -> tuple[str, ...]:
         """The dimensions readable from every table the metric reads."""
-        if "table" in body:
-            tables = {body["table"]}
-        elif "formula" in body:
-            tables = set().union(*(self._tables(self.metrics[i.metric]) for i in body["inputs"].values()))
-        else:
-            tables = {
-                p.table if isinstance(p, Measure) else str(self.metrics[p].table)
-                for p in (body["numerator"], body["denominator"])
-            }
+        tables = {leaf.table for leaf in self._leaves(metric)}
         return tuple(d for d, dim in self.models.dimensions.items() if tables <= set(dim.columns))
 
     def _unit(self, metric: Any, meta: Meta, body: dict[str, Any]) -> Any:

@@ -17,6 +17,7 @@ from typing import Any
 from sqlglot import exp
 
 from baton.catalog import sqlexpr
+from baton.catalog.check import column_kind
 from baton.catalog.model import Bilingual, Dimension, Join, Measure, Table
 from baton.messages import both
 
@@ -140,7 +141,7 @@ def _join_targets(models: Models) -> dict[str, list[ModelInfo]]:
 
 def _is_timestamp(warehouse: Mapping[str, Mapping[str, str]] | None, table: str, column: str) -> bool:
     columns = {k.lower(): v for k, v in (warehouse or {}).get(table, {}).items()}
-    return "TIMESTAMP" in columns.get(column.lower(), "").upper()
+    return column_kind(columns.get(column.lower(), "")) == "timestamp"
 
 
 def _table(

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from sqlglot import exp
 
+from baton.catalog.check import ColumnKind, column_kind
 from baton.catalog.check import Warehouse as Backend
 from baton.catalog.model import Bilingual, Catalog, Dimension, Member, Metric, Table, TimeType, Unit
 from baton.catalog.pii_guess import PHONE_DIGITS, MaskStyle, PiiGuess, pii_by_name, pii_by_values, tokens
@@ -40,12 +41,8 @@ UNIQUE_SHARE = 0.9
 """A column whose distinct values are at least this share of its rows identifies rows."""
 TIMEOUT_S = 120.0
 
-Kind = Literal["date", "timestamp", "text", "boolean", "integer", "number", "other"]
 PathKey = tuple[str | int, ...]
 
-_INTEGER = re.compile(r"^(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|INT[248]|SMALLSERIAL|SERIAL|BIGSERIAL)\b")
-_NUMBER = re.compile(r"^(DECIMAL|NUMERIC|DOUBLE|REAL|FLOAT[48]?)\b")
-_TEXT = re.compile(r"^(VARCHAR|TEXT|STRING|CHAR|CHARACTER|BPCHAR|ENUM)\b")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _RESERVED = frozenset(
     {
@@ -78,7 +75,7 @@ _LATE_TOKENS = frozenset({"updated", "modified", "deleted", "loaded", "etl", "sy
 class _Column:
     name: str
     type: str
-    kind: Kind
+    kind: ColumnKind
     usable: bool
     non_null: int = 0
     distinct: int | None = None
@@ -107,24 +104,6 @@ class Draft:
     """``table.column`` -> the guess"""
     notes: dict[PathKey, list[str]]
     """catalog field path -> comment lines written above it"""
-
-
-def kind_of(dtype: str) -> Kind:
-    """The broad kind of a column from the type name the warehouse reports."""
-    upper = dtype.strip().upper()
-    if upper == "DATE":
-        return "date"
-    if upper.startswith(("TIMESTAMP", "DATETIME")):
-        return "timestamp"
-    if upper in ("BOOLEAN", "BOOL"):
-        return "boolean"
-    if _INTEGER.match(upper):
-        return "integer"
-    if _NUMBER.match(upper):
-        return "number"
-    if _TEXT.match(upper):
-        return "text"
-    return "other"
 
 
 def usable_name(name: str, dialect: str) -> bool:
@@ -190,7 +169,9 @@ def profile(backend: Backend, table: str, columns: dict[str, str]) -> _Table:
     """Counts over a bounded scan of the table, the members of its categorical columns (from the
     whole table) and a sample of the distinct values of its other text columns."""
     dialect = backend.engine.dialect
-    cols = {name: _Column(name, dtype, kind_of(dtype), usable_name(name, dialect)) for name, dtype in columns.items()}
+    cols = {
+        name: _Column(name, dtype, column_kind(dtype), usable_name(name, dialect)) for name, dtype in columns.items()
+    }
     selects: list[exp.Expression] = [exp.Count(this=exp.Star())]
     slots: list[tuple[str, str]] = []
     for col in cols.values():
@@ -516,7 +497,6 @@ __all__ = [
     "build_draft",
     "guess_pii",
     "introspect",
-    "kind_of",
     "pii_by_name",
     "pii_by_values",
     "pii_columns",

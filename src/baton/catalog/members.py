@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-import sqlglot
 from sqlglot import exp
 
+from baton.catalog import sqlexpr
 from baton.catalog.freshness import freshness_query, tracked_tables
 from baton.catalog.model import Bilingual, Catalog, Dimension, Member
 
@@ -38,7 +38,6 @@ MAX_MEMBERS = 2000
 MAX_MEMBER_LENGTH = 100
 """Longer values are text, not member names a question would carry."""
 CACHE_FORMAT = 1
-_READ = "duckdb"  # the dialect catalog fragments are written in
 _SLUG = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -151,18 +150,14 @@ def _source(catalog: Catalog, dim: Dimension, exclude: Collection[str]) -> tuple
     candidates: list[tuple[bool, bool, str, str]] = []
     for table, sql in dim.columns.items():
         try:
-            node = sqlglot.parse_one(sql, read=_READ)
-        except sqlglot.errors.ParseError:
+            node = sqlexpr.parse(sql)
+            where = catalog.table_read(table, node.table) if isinstance(node, exp.Column) else table
+        except ValueError:
             continue
-        where, text = table, sql
-        if isinstance(node, exp.Column) and node.table:
-            try:
-                where, text = catalog.join_path(table, node.table)[-1][1].table, node.name
-            except ValueError:
-                continue
-        elif any(c.table for c in node.find_all(exp.Column)):
+        text = node.name if isinstance(node, exp.Column) and where != table else sql
+        if not isinstance(node, exp.Column) and any(c.table for c in sqlexpr.columns(node)):
             continue
-        if any(f"{where}.{c.name}" in exclude for c in sqlglot.parse_one(text, read=_READ).find_all(exp.Column)):
+        if any(f"{where}.{c.name}" in exclude for c in sqlexpr.columns(sqlexpr.parse(text))):
             continue
         candidates.append((catalog.tables[where].large, not isinstance(node, exp.Column), where, text))
     if not candidates:
@@ -192,7 +187,7 @@ def _read_members(
     limit: int,
 ) -> IndexedDimension:
     """The distinct values, one more than ``limit`` at most (so "too many" is known)."""
-    value = sqlglot.parse_one(column, read=_READ)
+    value = sqlexpr.parse(column)
     query = (
         exp.select(value.as_("member"))
         .distinct()

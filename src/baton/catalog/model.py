@@ -402,6 +402,13 @@ class Catalog(BaseModel):
             current = join.table
         return tuple(hops)
 
+    def table_read(self, table: str, qualifier: str | None) -> str:
+        """The table a column written ``qualifier.column`` in ``table``'s SQL reads: ``table``
+        itself when unqualified (or qualified by its own name), else the end of that join path."""
+        if not qualifier or qualifier.lower() == table.lower():
+            return table
+        return self.join_path(table, qualifier)[-1][1].table
+
     def measures_of(self, metric_name: str) -> tuple[Measure, ...]:
         """The leaf measures a metric needs: one for a simple metric, two for a ratio, every
         input's (with the input's filters) for a derived metric."""

@@ -10,7 +10,7 @@ printed like `baton ask`'s answer, or as the Answer JSON with --json. Exit codes
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -67,32 +67,19 @@ def query_command(
     with reported(as_json=as_json):
         language = _language(lang)
     with reported(as_json=as_json, language=language):
-        start, end, most = read_date("--start-time", start_time), read_date("--end-time", end_time), read_limit(limit)
-        wheres = tuple(where or ())
-        line = command_text(
-            metrics or (),
-            group_by=group_by or (),
-            where=wheres,
-            start_time=start,
-            end_time=end,
-            order=order or (),
-            limit=most,
-        )
-        settings = settings_or_record("query", line, user, config)
+        request: dict[str, Any] = {
+            "group_by": group_by or (),
+            "where": tuple(where or ()),
+            "start_time": read_date("--start-time", start_time),
+            "end_time": read_date("--end-time", end_time),
+            "order": order or (),
+            "limit": read_limit(limit),
+        }
+        settings = settings_or_record("query", command_text(metrics or (), **request), user, config)
         day = parse_as_of(as_of)
         session = Session(settings, user=user)
         try:
-            answer = session.query(
-                metrics or (),
-                group_by=group_by or (),
-                where=wheres,
-                start_time=start,
-                end_time=end,
-                order=order or (),
-                limit=most,
-                as_of=day,
-                language=language,
-            )
+            answer = session.query(metrics or (), **request, as_of=day, language=language)
         except KeyboardInterrupt:
             # the run was marked cancelled (state kept, resumable) before the interrupt got here
             err(bilingual("cli.cancelled_resumable"))

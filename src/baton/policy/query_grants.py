@@ -22,12 +22,7 @@ def _column_owner(catalog: Catalog, table: str, sql: str) -> list[tuple[str, str
     """The (table, column) pairs a dimension's SQL on ``table`` reads (through its joins)."""
     from baton.catalog import sqlexpr
 
-    out = []
-    for column in sqlexpr.columns(sqlexpr.parse(sql)):
-        through = column.table and column.table != table
-        owner = catalog.join_path(table, column.table)[-1][1].table if through else table
-        out.append((owner, column.name))
-    return out
+    return [(catalog.table_read(table, c.table), c.name) for c in sqlexpr.columns(sqlexpr.parse(sql))]
 
 
 def _dimensions_read(catalog: Catalog, query: SemanticQuery) -> list[str]:
