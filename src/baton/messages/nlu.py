@@ -152,6 +152,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "暂不支持在一个问题中同时计算占比和期间对比；请分开提问。",
     ),
     "metric_item": ("{label} ({name})", "{label}（{name}）"),
+    "partial_member": (
+        "{word!r} begins the name of {members}; Baton will not guess which is meant. Ask with the full name.",
+        "“{word}”是 {members} 名称的开头；Baton 不会猜测指的是哪一个，请使用完整名称。",
+    ),
+    "member_of_several": (
+        '{member!r} is a value of several dimensions ({dimensions}); say which one (e.g. "from {member}" or '
+        '"to {member}").',
+        "“{member}”同时是多个维度（{dimensions}）的取值；请说明是哪一个（例如“从{member}出发”或“飞往{member}”）。",
+    ),
     "metric_refused": (
         "{label} is in the catalog, but Baton does not compute it: {reason}",
         "指标目录中有“{label}”，但 Baton 不计算它：{reason}",

@@ -75,6 +75,36 @@ class Planner:
         return [*words, *TIME_WORDS]
 
     @cached_property
+    def _member_heads(self) -> dict[str, list[str]]:
+        """The first word of each several-word member name ("delta" of "Delta Air Lines Inc.")
+        that is not a catalog term of its own or a common English word -> those members."""
+        heads: dict[str, list[str]] = {}
+        own = set(self.lexicon.all_surfaces())
+        common = {*vocab.EN_FILLERS, *vocab.COMMON_EN, *vocab.OPERATOR_WORDS, *vocab.METRICISH_EN}
+        for dim in self.catalog.dimensions.values():
+            for member in dim.members.values():
+                for name in (member.label.en, *member.synonyms):
+                    words = name.split()
+                    head = normalise(words[0]) if len(words) > 1 and words[0].isalpha() else ""
+                    if head and head not in own and head not in common and member.label.en not in heads.get(head, []):
+                        heads.setdefault(head, []).append(member.label.en)
+        return heads
+
+    def _no_partial_member(self, text: str, found: list[Hit]) -> None:
+        """A capitalised word that begins a member's name ("Delta" for "Delta Air Lines Inc.")
+        names that member in part: asked back, never read as an ordinary word ("delta")."""
+        for word in _CAPITALISED.finditer(text):
+            if any(h.start <= word.start() < h.end for h in found):
+                continue
+            members = self._member_heads.get(normalise(word.group()))
+            if members:
+                named = ", ".join(members[:5])
+                raise AmbiguousQuestion(
+                    *both("nlu.partial_member", word=word.group(), members=named),
+                    detail={"word": word.group(), "suggestions": members[:5]},
+                )
+
+    @cached_property
     def _cjk_surfaces(self) -> dict[str, str]:
         """Chinese catalog terms and what each names, for one-character typos."""
         return {
@@ -98,6 +128,7 @@ class Planner:
         refused = next((hit for hit in found if hit.kinds == {"refused"}), None)
         if refused is not None:  # named whole ("flights month to date"): refused before its words are read as a period
             raise self.refused_metric(refused.terms[0].target)
+        self._no_partial_member(text, found)
         cues = read_cues(scan)
         periods = event_periods(self.catalog.calendar, scan, as_of)
         for period in periods:
@@ -151,6 +182,7 @@ class Planner:
         terms = Terms()
         terms.metrics = self._metrics(hits, language)
         hits = [self._fitting(hit, terms.metrics) for hit in hits]
+        hits = [self._one_dimension(hit, hits) for hit in hits]
         terms.metric_hits = [h for h in hits if any(t.kind == "metric" for t in self._chosen_terms(h, hits))]
         terms.hits = hits
         members = [
@@ -187,6 +219,33 @@ class Planner:
         if kept == hit.terms or not any(t.kind in ("dimension", "member") for t in kept):
             return hit
         return dataclasses.replace(hit, terms=kept)
+
+    def _one_dimension(self, hit: Hit, hits: list[Hit]) -> Hit:
+        """A value that several dimensions hold ("LGA": an origin and a destination) means the
+        one a dimension word of the question names ("从LGA出发"); with none, it is asked back,
+        never read as both."""
+        dims = sorted({t.target.split(":", 1)[0] for t in hit.terms if t.kind == "member"})
+        if len(dims) < 2:
+            return hit
+        named = {t.target for h in hits if h is not hit for t in h.terms if t.kind == "dimension"} & set(dims)
+        if len(named) == 1:
+            dim = named.pop()
+            kept = tuple(t for t in hit.terms if t.kind != "member" or t.target.split(":", 1)[0] == dim)
+            return dataclasses.replace(hit, terms=kept)
+        raise AmbiguousQuestion(
+            *(
+                message(
+                    "nlu.member_of_several",
+                    lang,
+                    member=hit.text,
+                    dimensions=message("answer.list_sep", lang).join(
+                        self.catalog.dimensions[d].label.for_lang(lang) for d in dims
+                    ),
+                )
+                for lang in _LANGUAGES
+            ),
+            detail={"member": hit.text, "suggestions": dims},
+        )
 
     def _chosen_terms(self, hit: Hit, hits: list[Hit]) -> list[Term]:
         terms = list(hit.terms)
@@ -570,6 +629,9 @@ class Planner:
 def _asked(key: str, detail: dict[str, object]) -> AmbiguousQuestion:
     """A question back, in both languages."""
     return AmbiguousQuestion(*both(key), detail=detail)
+
+
+_CAPITALISED = re.compile(r"(?<![\w])[A-Z][A-Za-z]+")
 
 
 __all__ = ["Planner"]

@@ -1,0 +1,96 @@
+"""Values the catalog holds in several places: a member of two dimensions, a word that begins a
+member's name. Each is read as one thing or asked back, never read as two or as a plain word."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from baton.catalog.model import Catalog
+from baton.errors import AmbiguousQuestion
+from baton.nlu.parser import Planner
+
+AS_OF = date(2014, 1, 1)
+
+
+def _label(text: str) -> dict[str, str]:
+    return {"zh": text, "en": text}
+
+
+def _members(*names: str) -> dict[str, dict[str, object]]:
+    return {n: {"label": _label(n)} for n in names}
+
+
+CATALOG = Catalog.model_validate(
+    {
+        "name": "flights",
+        "tables": {"flights": {"label": _label("flights"), "time_column": "flight_date"}},
+        "dimensions": {
+            "origin": {
+                "label": {"zh": "出发机场", "en": "origin"},
+                "synonyms": ["出发", "departing from"],
+                "columns": {"flights": "origin"},
+                "members": _members("JFK", "LGA"),
+            },
+            "dest": {
+                "label": {"zh": "目的地", "en": "destination"},
+                "synonyms": ["飞往", "flying to"],
+                "columns": {"flights": "dest"},
+                "members": _members("ORD", "LGA"),
+            },
+            "airline": {
+                "label": {"zh": "航空公司", "en": "airline"},
+                "columns": {"flights": "carrier_name"},
+                "members": _members("Delta Air Lines Inc.", "United Air Lines Inc."),
+            },
+        },
+        "metrics": {
+            "flights": {
+                "label": {"zh": "航班数", "en": "flights"},
+                "description": _label("flights"),
+                "table": "flights",
+                "expression": "COUNT(*)",
+                "dimensions": ["origin", "dest", "airline"],
+                "unit": "count",
+                "owner": "ops",
+            }
+        },
+    }
+)
+PLANNER = Planner(CATALOG)
+
+
+@pytest.mark.parametrize(
+    ("question", "dimension", "member"),
+    [
+        ("2013年下半年从LGA出发的航班有多少？", "origin", "LGA"),
+        ("2013年12月飞往LGA的航班数", "dest", "LGA"),
+        ("flights departing from LGA in December 2013", "origin", "LGA"),
+        ("flights in December 2013 from JFK", "origin", "JFK"),
+        ("flights of Delta Air Lines Inc. in December 2013", "airline", "Delta Air Lines Inc."),
+    ],
+)
+def test_a_value_is_read_as_one_dimension(question: str, dimension: str, member: str) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert [(f.dimension, f.members) for f in query.filters] == [(dimension, (member,))]
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("2013年下半年LGA的航班有多少？", "LGA"),
+        ("flights at LGA in December 2013", "LGA"),
+        ("How many flights did Delta fly in December 2013?", "Delta"),
+        ("flights of United in December 2013", "United"),
+    ],
+)
+def test_a_value_that_could_mean_several_things_is_asked_back(question: str, said: str) -> None:
+    with pytest.raises(AmbiguousQuestion) as caught:
+        PLANNER.plan(question, as_of=AS_OF)
+    assert said in caught.value.message_en and said in caught.value.message_zh
+
+
+def test_the_word_delta_in_lower_case_is_still_a_change() -> None:
+    query = PLANNER.plan("what was the delta in flights in December 2013", as_of=AS_OF)
+    assert query.comparison is not None and not query.filters
