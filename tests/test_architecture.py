@@ -18,6 +18,8 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "baton"
 LEVELS: dict[str, int] = {
     "contracts": 0,
     "lazy": 0,
+    "private": 0,
+    "visible": 0,
     "messages": 1,
     "errors": 2,
     "numbers": 3,

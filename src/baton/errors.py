@@ -15,6 +15,7 @@ never a stack trace (the trace keeps the detail).
     │   └── UserCancelled           user_cancelled
     ├── PolicyRefusal               Baton may not do it; nothing was run
     │   ├── PermissionDenied        permission_denied
+    │   │   └── ExportNotPermitted  export_not_permitted (detail rows; the role has no export_detail)
     │   ├── OutOfScope              out_of_scope  (change data or rules: not a read-only analyst's job)
     │   ├── FirewallError           one code per firewall refusal (pii_denied, not_read_only, …)
     │   └── OutputBlocked           output_blocked (the narrative failed the output gate)
@@ -37,6 +38,13 @@ Lower-level exceptions are wrapped with ``raise … from exc`` so the cause stay
 each engine profile (``baton.warehouse.engines``) holds the table that maps its driver's
 exceptions into this tree. :data:`EXIT_CODES` is the one mapping from an error to the exit
 code of the ``baton`` command.
+
+An error has two parts. What a user may read — the code, the message and ``detail`` — is
+:meth:`BatonError.to_dict`, the one shape of every user-facing error (``--json``,
+``Answer.error``, the stored run). What only the run's trace may hold — a driver's own text,
+which quotes data values and the rewritten SQL — goes in ``internal`` (the ``internal=``
+keyword) and appears only in :meth:`BatonError.to_trace_dict`. Nothing read from an engine
+belongs in a message or in ``detail``.
 """
 
 from __future__ import annotations
@@ -60,11 +68,14 @@ class BatonError(Exception):
         *,
         code: str | None = None,
         detail: dict[str, Any] | None = None,
+        internal: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message_en)
         self.message_en = message_en
         self.message_zh = message_zh or message_en
         self.detail: dict[str, Any] = dict(detail or {})
+        self.internal: dict[str, Any] = dict(internal or {})
+        """For the run's trace only (an engine's own text): never in a message or ``to_dict``."""
         if code is not None:
             self.instance_code = code
 
@@ -77,13 +88,21 @@ class BatonError(Exception):
         return self.message_zh if language == "zh" else self.message_en
 
     def to_dict(self, language: Language = "en") -> dict[str, Any]:
-        """The one JSON error shape: ``{"code", "message", "kind", "detail"}``."""
+        """The one JSON error shape a user sees: ``{"code", "message", "kind", "detail"}``
+        (never the ``internal`` part)."""
         return {
             "code": self.error_code,
             "message": self.message(language),
             "kind": self.kind,
             "detail": self.detail,
         }
+
+    def to_trace_dict(self, language: Language = "en") -> dict[str, Any]:
+        """:meth:`to_dict` plus ``internal`` when there is one: what a run's trace records."""
+        out = self.to_dict(language)
+        if self.internal:
+            out["internal"] = dict(self.internal)
+        return out
 
 
 class UserError(BatonError):
@@ -128,6 +147,13 @@ class PolicyRefusal(BatonError):
 
 class PermissionDenied(PolicyRefusal):
     code = "permission_denied"
+
+
+class ExportNotPermitted(PermissionDenied):
+    """A report or export would carry detail rows and the exporting user's roles do not allow
+    ``export_detail``; nothing is written (the terminal display stays allowed)."""
+
+    code = "export_not_permitted"
 
 
 class OutOfScope(PolicyRefusal):

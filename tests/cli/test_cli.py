@@ -91,7 +91,7 @@ def test_sql_check_masks_phone_for_analyst(demo_dir: Path) -> None:
         ]
     )
     assert ran.returncode == 0, ran.stderr
-    phones = [row[0] for row in json.loads(ran.stdout)["rows"]]
+    phones = [row[0] for row in json.loads(ran.stdout)["result"]["rows"]]  # the run's Answer
     assert phones and all("****" in p for p in phones)
 
 

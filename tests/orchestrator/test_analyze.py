@@ -145,10 +145,13 @@ def test_resume_after_stats_skips_finished_agents_and_replay_reproduces(demo_ses
     before = len(_trace(demo_session, full))
     resumed = demo_session.resume(full.run_id)
     new_events = _trace(demo_session, full)[before:]
-    queries = [
-        e.payload["query"] for e in new_events if e.type == "policy_decision" and e.payload.get("gate") == "firewall"
-    ]
+    approvals = [e.payload for e in new_events if e.type == "policy_decision" and e.payload.get("gate") == "firewall"]
+    queries = [a["query"] for a in approvals if not a["recheck"]]
     assert queries and all(q.startswith("insight:") for q in queries)
+    # the finished agents' statements were approved again under today's grants, and held
+    rechecked = [a["query"] for a in approvals if a["recheck"]]
+    assert rechecked == [r.name for r in state.sql if r.step in {"agent:sql", "agent:quality", "agent:stats"}]
+    assert not [e for e in new_events if e.payload.get("decision") == "discard"]
     assert [e.payload["agent"] for e in new_events if e.type == "handoff"] == ["trend", "insight", "report"]
     assert resumed.drivers == full.drivers
     assert resumed.quality_flags == full.quality_flags

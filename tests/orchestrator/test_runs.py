@@ -136,11 +136,12 @@ def test_bad_input_gets_a_typed_error_and_a_failed_run(
     error = data["error"]
     assert error["code"] == code
     assert error["message"]
-    listed = json.loads(_cli(["runs", "list", "--json", "--limit", "200", *cfg]).stdout)
+    auditor = [*cfg, "--user", "admin"]  # runs belong to their owner; admin (runs: all) sees every run
+    listed = json.loads(_cli(["runs", "list", "--json", "--limit", "200", *auditor]).stdout)
     if "run_id" in data:
         run = next(r for r in listed if r["run_id"] == data["run_id"])
         assert run["status"] in {"failed", "refused"}
-        trace = json.loads(_cli(["runs", "trace", data["run_id"], "--json", *cfg]).stdout)
+        trace = json.loads(_cli(["runs", "trace", data["run_id"], "--json", *auditor]).stdout)
         assert trace[-1]["type"] == "run_finished"
     else:  # unreadable input: rejected before planning, still recorded as a failed run
         assert name == "binary bytes"
@@ -181,7 +182,7 @@ def test_resume_rechecks_grants_instead_of_trusting_the_stored_approval(private_
     policy.write_text(revoked, encoding="utf-8")
 
     fresh = Session(settings)
-    resumed = fresh.resume(stopped.run_id)
+    resumed = fresh.resume(stopped.run_id, user="east_manager")
     fresh.close()
     assert resumed.status == "refused"
     assert resumed.error is not None and resumed.error.code in {"permission_denied", "table_not_permitted"}

@@ -21,6 +21,7 @@ class Case:
     dialects: tuple[str, ...]
     code: str | None
     reference: str | None
+    large_tables: dict[str, str] | None = None
 
 
 def load_cases(name: str) -> list[Case]:
@@ -34,6 +35,7 @@ def load_cases(name: str) -> list[Case]:
             dialects=tuple(item.get("dialects", DIALECTS)),
             code=item.get("code"),
             reference=item.get("reference"),
+            large_tables=item.get("large_tables"),
         )
         for item in raw
     ]

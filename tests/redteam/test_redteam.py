@@ -35,7 +35,13 @@ def test_suite_is_big_enough() -> None:
 def test_malicious_case_is_refused_with_its_code(case: Case, demo_policy: Policy) -> None:
     for dialect in case.dialects:
         with pytest.raises(FirewallError) as caught:
-            approve(case.query, principal=demo_policy.principal(case.user), schema=SCHEMA, dialect=dialect)  # type: ignore[arg-type]
+            approve(
+                case.query,
+                principal=demo_policy.principal(case.user),
+                schema=SCHEMA,
+                dialect=dialect,  # type: ignore[arg-type]
+                large_tables=case.large_tables,
+            )
         assert caught.value.error_code == case.code, (dialect, caught.value.message())
         assert "not permitted" in caught.value.message("en").lower()
         assert "不允许" in caught.value.message("zh")
@@ -53,7 +59,13 @@ def test_legitimate_case_runs_identically_on_both_engines(
     principal = demo_policy.principal(case.user)
     results = {}
     for dialect in DIALECTS:
-        approved = approve(case.query, principal=principal, schema=SCHEMA, dialect=dialect)  # type: ignore[arg-type]
+        approved = approve(
+            case.query,
+            principal=principal,
+            schema=SCHEMA,
+            dialect=dialect,  # type: ignore[arg-type]
+            large_tables=case.large_tables,
+        )
         assert approved.user == case.user and approved.dialect == dialect
         results[dialect] = normalise(_run(approved.sql, dialect, duckdb_readonly, postgres_warehouse))
     assert results["duckdb"] == results["postgres"]

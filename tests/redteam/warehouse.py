@@ -229,6 +229,7 @@ def build_postgres(admin_dsn: str, rows: dict[str, list[Row]]) -> Iterator[Postg
                 with conn.cursor() as cur:
                     cur.executemany(f"INSERT INTO {table} VALUES ({marks})", data)
                 conn.execute(f"GRANT SELECT ON {table} TO {role}")
+                conn.execute(f"ANALYZE {table}")  # the planner's estimates rest on statistics, as in a real warehouse
         reader_dsn = f"host={PG_HOST} port={PG_PORT} user={role} dbname={database} connect_timeout=3"
         yield PostgresWarehouse(reader_dsn, db_dsn, database, role)
     finally:

@@ -18,7 +18,7 @@ from baton.numbers import format_probability
 from baton.orchestrator.session import Session
 from baton.report import render_html, render_markdown
 from baton.report.content import report_labels
-from baton.report.markdown import _prose
+from baton.report.md_text import md_line, md_span
 
 CODES = "|".join(get_args(QualityIssue))
 ISSUE_CODE = re.compile(rf"\b(?:{CODES})\b")
@@ -70,11 +70,11 @@ def test_summary_leads_then_each_section_once_in_order(request: pytest.FixtureRe
     found = in_order_once(headings, answer.sections)
     assert headings[0] == t["answer"] and headings[1] == found[0]
     assert headings.index(found[-1]) < headings.index(t["key_numbers"]) < headings.index(t["how"])
-    summary = _prose(answer.answer)
+    summary = md_line(answer.answer)
     assert f"\n\n{summary}\n\n## {found[0]}\n" in md  # a paragraph of its own, before the sections
     drivers = next(s for s in answer.sections if s.kind == "drivers")
     lines = [line for line in md_body(md, drivers.heading).splitlines() if line]
-    assert lines == [f"- {_prose(item)}" for item in drivers.items]
+    assert lines == [f"- {md_line(item)}" for item in drivers.items]
     # the analysis' assumptions and excluded paths are not listed again under "how"
     assert f"### {t['assumptions']}" not in md and f"### {t['excluded']}" not in md
 
@@ -112,10 +112,10 @@ def test_each_quality_caveat_is_said_once(request: pytest.FixtureRequest, fixtur
     body = md_body(md, quality.heading)
     assert answer.quality_flags
     for flag in answer.quality_flags:
-        said = _prose(LEADING_CODE.sub("", flag.message))
+        said = md_span(LEADING_CODE.sub("", flag.message))
         assert md.count(said) == 1 and said in body, said
         if flag.assumption:
-            assert md.count(_prose(flag.assumption)) == 1 and _prose(flag.assumption) in body
+            assert md.count(md_span(flag.assumption)) == 1 and md_span(flag.assumption) in body
 
 
 def test_no_issue_code_reaches_the_chinese_report(analysis_session: Session, why_zh: Answer) -> None:
@@ -168,7 +168,7 @@ def test_words_in_sections_are_shown_literally(analysis_session: Session, why_en
     hostile = ReportSection(kind="method", heading="Method", items=("Read *deck* as [x](http://e.example) <b>",))
     answer = why_en.model_copy(update={"sections": [*why_en.sections, hostile]})
     md = render_markdown(answer, catalog=analysis_session.catalog)
-    assert "- Read \\*deck\\* as \\[x\\](http://e.example) \\<b\\>" in md and "[x](" not in md
+    assert "- Read \\*deck\\* as \\[x\\](http\\://e.example) \\<b\\>" in md and "[x](" not in md
     page = render_html(answer, catalog=analysis_session.catalog)
     assert "<li>Read *deck* as [x](http://e.example) &lt;b&gt;</li>" in page and "<b>" not in page
 

@@ -89,7 +89,7 @@ def test_user_words_cannot_become_markdown(demo_session: Session, region_en: Ans
     """A question is shown literally: no link, emphasis or inline HTML comes from it."""
     asked = region_en.model_copy(update={"question": "GMV [click](http://x.example) <b>*now*</b>"})
     md = render_markdown(asked, catalog=demo_session.catalog)
-    assert "\\[click\\](http://x.example) \\<b\\>\\*now\\*\\</b\\>" in md
+    assert "\\[click\\](http\\://x.example) \\<b\\>\\*now\\*\\</b\\>" in md
     assert "[click](" not in md and "<b>" not in md
 
 

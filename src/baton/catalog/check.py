@@ -517,7 +517,9 @@ class _Check:
             if sql is None:
                 self._failed(subject, path, exc)
             else:
-                engine = str(exc.detail.get("engine_error") or exc.message("en")).strip().splitlines()[0][:300]
+                # `catalog check` is the catalog author's tool on the config's own connection (no
+                # policy user, no run): the engine's first line says what the catalog got wrong
+                engine = str(exc.internal.get("engine_error") or exc.message("en")).strip().splitlines()[0][:300]
                 self.add("bad_expression", path, subject, key="rejected", sql=sql, error=engine)
             return None
         return list(raw.rows)

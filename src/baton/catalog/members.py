@@ -32,6 +32,7 @@ from sqlglot import exp
 from baton.catalog import sqlexpr
 from baton.catalog.freshness import freshness_query, tracked_tables
 from baton.catalog.model import Bilingual, Catalog, Dimension, Member
+from baton.private import open_private, private_dir
 
 MAX_MEMBERS = 2000
 """At most this many members per dimension; a column with more is not indexed at all."""
@@ -265,9 +266,10 @@ def _write_cache(path: Path, key: str, catalog: str, entry: IndexedDimension) ->
     }
     prefix = path.name.rsplit(".", 2)[0] + "."
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        with open_private(tmp, "w") as handle:
+            handle.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
         os.replace(tmp, path)
         for old in path.parent.glob(f"{glob.escape(prefix)}*.json"):
             if old != path:

@@ -159,10 +159,13 @@ def render_catalog(catalog: Catalog, *, header: str, notes: Mapping[PathKey, lis
     return render_yaml(catalog_data(catalog), header=header, notes=notes)
 
 
-def render_policy(tables: Iterable[str], pii: Mapping[str, tuple[str, str]], *, user: str, version: str) -> str:
+def render_policy(
+    tables: Iterable[str], pii: Mapping[str, tuple[str, str]], *, user: str, version: str, max_cost: float
+) -> str:
     """One role reading every table (personal data masked), one user holding it, the default user.
 
-    ``pii``: ``table.column`` -> (mask style, why it was guessed)."""
+    ``pii``: ``table.column`` -> (mask style, why it was guessed); ``max_cost``: the role's cost
+    budget, written out (with what it means) so the file states it."""
     role = "reader"
     data: dict[str, Any] = {
         "version": version,
@@ -174,11 +177,13 @@ def render_policy(tables: Iterable[str], pii: Mapping[str, tuple[str, str]], *, 
                 "tables": {table: {} for table in tables},
                 "pii": "mask",
                 "max_rows": 10_000,
+                "max_cost": max_cost,
             }
         },
         "users": {user: {"roles": [role], "description": bilingual("init.user_description")}},
     }
     notes: dict[PathKey, list[str]] = {("pii_columns", column): [why] for column, (_mask, why) in pii.items()}
+    notes[("roles", role, "max_cost")] = [bilingual("init.policy_cost_budget")]
     if pii:
         notes[("pii_columns",)] = [bilingual("init.policy_pii_draft")]
     return render_yaml(data, header=bilingual("init.policy_header"), notes=notes).text

@@ -21,6 +21,7 @@ import vl_convert
 from baton.charts.schema import VEGA_LITE_VERSION
 from baton.errors import ToolFailure
 from baton.messages import both
+from baton.visible import visible
 
 FONT_PACKAGE = "noto_cjk_sans_otc"
 FONT_DIR_ENV = "BATON_CJK_FONT_DIR"
@@ -72,17 +73,33 @@ def ensure_cjk_font() -> Path | None:
         return folder
 
 
-def _prepare(spec: dict[str, Any]) -> None:
+def _prepare(spec: dict[str, Any]) -> dict[str, Any]:
+    """The spec to draw: fonts registered, control characters shown as escapes."""
     folder = ensure_cjk_font()
     if folder is None and _CJK.search(json.dumps(spec, ensure_ascii=False)):
         raise ToolFailure(*both("charts.no_cjk_font", package=FONT_PACKAGE.replace("_", "-"), env=FONT_DIR_ENV))
+    drawable: dict[str, Any] = _drawable(spec)
+    return drawable
+
+
+def _drawable(value: Any) -> Any:
+    """``value`` with every string's control characters shown as escapes (``\\x1b``): vl-convert
+    reads the SVG it draws as XML, which forbids them, and a member value holding an ESC made
+    it abort the whole process. Only strings change (a member is changed alike everywhere)."""
+    if isinstance(value, str):
+        return visible(value, keep="\n\t")
+    if isinstance(value, dict):
+        return {key: _drawable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_drawable(item) for item in value]
+    return value
 
 
 def render_svg(spec: dict[str, Any]) -> str:
     """The chart as an SVG document; text stays ``<text>`` elements (searchable, selectable)."""
-    _prepare(spec)
+    drawable = _prepare(spec)
     try:
-        svg: str = vl_convert.vegalite_to_svg(spec, vl_version=VL_VERSION)
+        svg: str = vl_convert.vegalite_to_svg(drawable, vl_version=VL_VERSION)
     except Exception as exc:
         raise ToolFailure(*both("charts.render_failed", error=exc)) from exc
     return svg
@@ -90,9 +107,9 @@ def render_svg(spec: dict[str, Any]) -> str:
 
 def render_png(spec: dict[str, Any], scale: float = 2.0) -> bytes:
     """The chart as a PNG image at ``scale`` × its CSS size."""
-    _prepare(spec)
+    drawable = _prepare(spec)
     try:
-        png: bytes = vl_convert.vegalite_to_png(spec, vl_version=VL_VERSION, scale=scale)
+        png: bytes = vl_convert.vegalite_to_png(drawable, vl_version=VL_VERSION, scale=scale)
     except Exception as exc:
         raise ToolFailure(*both("charts.render_failed", error=exc)) from exc
     return png

@@ -32,10 +32,10 @@ from baton.cli.common import (
     settings_for,
     settings_or_record,
 )
-from baton.cli.errors import ANSWER_EXIT, error_line, reported
+from baton.cli.errors import error_line, reported
 from baton.contracts.common import Language
 from baton.errors import BatonError, exit_code
-from baton.messages import bilingual, text
+from baton.messages import bilingual
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -128,9 +128,10 @@ def _answer_question(
     limits: tuple[int | None, int | None, int | None, float | None],
 ) -> None:
     """The shared walk of `ask` and `analyze`: settings, input, run, deliver, exit code."""
+    from baton.cli.delivered import deliver_answer, run_answer, show_and_exit
     from baton.nlu.gate import detect_language
     from baton.orchestrator.session import Session
-    from baton.report.deliver import deliver, parse_format
+    from baton.report.deliver import parse_format
 
     lang: Language | None = None
     fmt = "json" if as_json else "terminal"
@@ -143,32 +144,10 @@ def _answer_question(
     with reported(as_json=fmt == "json", language=lang):
         session = Session(settings, user=user)
         budget = budget_for(settings, *limits)
-        try:
-            run = session.ask if kind == "ask" else session.analyze
-            answer = run(question, as_of=parse_as_of(as_of), budget=budget)
-        except KeyboardInterrupt:
-            # the run was marked cancelled (state kept, resumable) before the interrupt got here
-            err(bilingual("cli.cancelled_resumable"))
-            raise typer.Exit(130) from None
-        finally:
-            session.close()
-        # the terminal report's chart goes beside the run's trace unless --out says otherwise
-        delivery = deliver(answer, fmt, out, catalog=session.catalog, cwd=settings.runs_dir / answer.run_id)
-    if fmt == "terminal":
-        from baton.cli.render import render_answer
-
-        console = _console()
-        render_answer(answer, console, catalog=session.catalog)
-        if delivery.chart_png is not None:
-            console.print(text("cli.chart_saved", answer.language, path=str(delivery.chart_png)))
-    if delivery.stdout is not None:
-        print(delivery.stdout)
-    if fmt != "terminal":
-        for path in delivery.written:
-            err(text("cli.wrote", answer.language, path=str(path)))
-    for warning in delivery.warnings:
-        err(f"[yellow]{warning}[/yellow]")
-    raise typer.Exit(ANSWER_EXIT[answer.status])
+        run = session.ask if kind == "ask" else session.analyze
+        answer = run_answer(session, lambda: run(question, as_of=parse_as_of(as_of), budget=budget))
+        delivery = deliver_answer(answer, fmt, out, session, settings, user)
+    show_and_exit(answer, delivery, fmt, session)
 
 
 @demo_app.command("init")
@@ -183,6 +162,7 @@ def demo_init(
     ] = None,
 ) -> None:
     """Build the demo DuckDB warehouse, its catalog, policies and baton.toml."""
+    from baton.cli.terminal import terminal_text
     from baton.config import default_demo_dir
     from baton.demo.generator import build_demo
 
@@ -196,12 +176,14 @@ def demo_init(
         with reported():
             reader_url = load_demo(build.warehouse, warehouse)
             point_config_at(build.config, reader_url)
-        console.print(f"Loaded into PostgreSQL; queries run as a read-only role: {reader_url}")
+        console.print(terminal_text(f"Loaded into PostgreSQL; queries run as a read-only role: {reader_url}"))
     console.print(
-        f"Demo warehouse ready: {build.warehouse}\n"
-        f"  scenario {build.scenario}, {build.orders:,} orders, built in {build.seconds:.1f} s\n"
-        f"  config   {build.config}\n"
-        f"  ground truth {build.ground_truth}"
+        terminal_text(
+            f"Demo warehouse ready: {build.warehouse}\n"
+            f"  scenario {build.scenario}, {build.orders:,} orders, built in {build.seconds:.1f} s\n"
+            f"  config   {build.config}\n"
+            f"  ground truth {build.ground_truth}"
+        )
     )
 
 

@@ -17,6 +17,7 @@ import typer
 
 from baton.cli.common import ConfigOpt, JsonOpt, shown_path
 from baton.cli.errors import reported
+from baton.cli.terminal import terminal_str
 from baton.messages import bilingual
 
 if TYPE_CHECKING:
@@ -71,13 +72,13 @@ def check(config: ConfigOpt = None, as_json: JsonOpt = False, members: MembersOp
         )
     else:
         shown = shown_path(path)
-        for problem, line in located:
+        for problem, line in located:  # a problem quotes catalog names and data members
             where = f"{shown}:{line}" if line is not None else shown
-            print(f"{where}: {problem.message[0]} / {problem.message[1]}")
+            print(terminal_str(f"{where}: {problem.message[0]} / {problem.message[1]}"))
         if problems:
-            print(bilingual("check.summary_problems", file=shown, count=len(problems)))
+            print(terminal_str(bilingual("check.summary_problems", file=shown, count=len(problems))))
         else:
-            print(bilingual("check.summary_ok", file=shown))
+            print(terminal_str(bilingual("check.summary_ok", file=shown)))
     if problems:
         raise typer.Exit(1)
 

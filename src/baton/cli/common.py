@@ -9,7 +9,7 @@ import contextlib
 import sys
 from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,6 +18,10 @@ from baton.contracts.common import Language
 from baton.contracts.run import Budget
 from baton.errors import BatonError, InvalidInput
 from baton.messages import both
+
+if TYPE_CHECKING:
+    from baton.orchestrator.session import Session
+    from baton.policy import Principal
 
 ConfigOpt = Annotated[
     Path | None, typer.Option("--config", envvar="BATON_CONFIG", help="baton.toml to use (default: the demo).")
@@ -94,13 +98,22 @@ def record_early_failure(kind: str, question: str, user: str | None, exc: BatonE
     with contextlib.suppress(OSError, BatonError):  # best effort; the typed error is still reported
         record_failed_run(
             runs_dir=runs_dir or fallback_runs_dir(),
-            kind="analyze" if kind == "analyze" else "query" if kind == "query" else "ask",
+            kind="analyze" if kind == "analyze" else "query" if kind == "query" else "sql" if kind == "sql" else "ask",
             question=question[:2000],
             user=user or "unknown",
             language=language,
             as_of=date.today(),
             error=exc.to_dict(language),
         )
+
+
+def exporter(session: Session, user: str | None) -> Principal | None:
+    """The grants of the user taking a report (``user``, else the session's); ``None`` when the
+    policy does not know them (then no detail row may be exported)."""
+    try:
+        return session.principal(user or session.user)
+    except BatonError:
+        return None
 
 
 def settings_for(config: Path | None) -> Settings:

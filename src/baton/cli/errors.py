@@ -5,6 +5,12 @@ Every subcommand reports a :class:`BatonError` through :func:`fail` (directly or
 user's language, or both languages when there is no question to tell it by), or
 ``{"error": {...}}`` on standard output with ``--json``; the exit code comes from
 :func:`baton.errors.exit_code`. No stack trace reaches a user.
+
+An error's ``internal`` part (an engine's own text: data values, rewritten SQL) is never
+printed — it is for the run's trace. One exception, ``reveal_internal``: a command whose user
+typed the warehouse URL themselves (``baton init --warehouse``) also prints what the driver
+said (a refused connection, a failed login), since that user holds the credentials anyway and
+has no run to look in.
 """
 
 from __future__ import annotations
@@ -24,28 +30,49 @@ ANSWER_EXIT = {"answered": 0, "failed": 1, "clarification_needed": 2, "refused":
 
 
 def error_line(exc: BatonError, language: Language | None) -> str:
-    """``code: message`` (both languages when ``language`` is None), markup-escaped."""
-    from rich.markup import escape
+    """``code: message`` (both languages when ``language`` is None) as Rich markup; the message,
+    which may quote the user's input or the data, is shown as typed (:func:`terminal_markup`)."""
+    from baton.cli.terminal import terminal_markup
 
     message = exc.message(language) if language is not None else f"{exc.message('en')} / {exc.message('zh')}"
-    return f"[red]{exc.error_code}[/red]: {escape(message)}"
+    return f"[red]{exc.error_code}[/red]: {terminal_markup(message)}"
 
 
-def fail(exc: BatonError, *, as_json: bool = False, language: Language | None = None, **extra: Any) -> NoReturn:
-    """Report ``exc`` and exit with its code (``extra`` joins the JSON object, e.g. a verdict)."""
+def fail(
+    exc: BatonError,
+    *,
+    as_json: bool = False,
+    language: Language | None = None,
+    reveal_internal: bool = False,
+    **extra: Any,
+) -> NoReturn:
+    """Report ``exc`` and exit with its code (``extra`` joins the JSON object, e.g. a verdict).
+    ``reveal_internal``: also the driver's own text (only for a user who typed the URL)."""
+    said = str(exc.internal.get("engine_error") or "").strip() if reveal_internal else ""
     if as_json:
-        print(json.dumps({**extra, "error": exc.to_dict(language or "en")}, ensure_ascii=False, indent=2))
+        shown = {**extra, "error": exc.to_dict(language or "en")}
+        if said:
+            shown["engine_error"] = said
+        print(json.dumps(shown, ensure_ascii=False, indent=2))
     else:
         from rich.console import Console
 
-        Console(stderr=True, highlight=False).print(error_line(exc, language))
+        from baton.cli.terminal import terminal_markup
+        from baton.messages import text
+
+        console = Console(stderr=True, highlight=False)
+        console.print(error_line(exc, language))
+        if said:
+            console.print(f"[dim]{terminal_markup(text('warehouse.engine_said', language or 'en', text=said))}[/dim]")
     raise typer.Exit(exit_code(exc))
 
 
 @contextmanager
-def reported(*, as_json: bool = False, language: Language | None = None, **extra: Any) -> Iterator[None]:
+def reported(
+    *, as_json: bool = False, language: Language | None = None, reveal_internal: bool = False, **extra: Any
+) -> Iterator[None]:
     """Run a command body; any :class:`BatonError` it raises is reported by :func:`fail`."""
     try:
         yield
     except BatonError as exc:
-        fail(exc, as_json=as_json, language=language, **extra)
+        fail(exc, as_json=as_json, language=language, reveal_internal=reveal_internal, **extra)

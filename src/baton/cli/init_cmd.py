@@ -31,6 +31,7 @@ import typer
 
 from baton.cli.common import JsonOpt, parse_as_of, shown_path
 from baton.cli.errors import reported
+from baton.cli.terminal import terminal_str
 from baton.contracts.common import Language
 from baton.errors import ConfigError, InvalidInput, ToolFailure
 from baton.messages import bilingual, both, text
@@ -152,6 +153,7 @@ def _build_and_write(
     from baton.catalog.check import check_catalog
     from baton.catalog.introspect import build_draft, pii_columns, profile_warehouse
     from baton.catalog.writer import render_catalog, render_config, render_policy
+    from baton.policy.model import DEFAULT_MAX_COST
 
     name = _warehouse_name(url, file)
     schema = backend.schema()
@@ -187,6 +189,7 @@ def _build_and_write(
             {column: (guess.mask, guess.note()) for column, guess in pii.items()},
             user=user,
             version=f"init-{date.today().isoformat()}",
+            max_cost=DEFAULT_MAX_COST,
         ),
     }
     _valid_policy_and_config(texts)
@@ -322,7 +325,7 @@ def init_command(
 
     Without --dbt the catalog is a draft guessed from the data: read it, edit it, then run `baton catalog check`.
     Nothing is written when the catalog does not fit the warehouse."""
-    with reported(as_json=as_json):
+    with reported(as_json=as_json, reveal_internal=True):  # its user typed the URL: show what the driver said
         result = initialize(warehouse, path, dbt=dbt, as_of=parse_as_of(as_of), user=user, force=force)
     if as_json:
         document = {
@@ -336,5 +339,5 @@ def init_command(
         }
         print(json.dumps(document, ensure_ascii=False, indent=2))
         return
-    for line in _report(result):
-        print(line)
+    for line in _report(result):  # paths, table names and dbt notes: shown as typed
+        print(terminal_str(line))

@@ -14,11 +14,11 @@ from typing import Annotated, Any
 
 import typer
 
-from baton.cli.common import AsOfOpt, ConfigOpt, JsonOpt, UserOpt, err, parse_as_of, settings_or_record
-from baton.cli.errors import ANSWER_EXIT, reported
+from baton.cli.common import AsOfOpt, ConfigOpt, JsonOpt, UserOpt, parse_as_of, settings_or_record
+from baton.cli.errors import reported
 from baton.contracts.common import Language
 from baton.errors import InvalidInput
-from baton.messages import bilingual, both, text
+from baton.messages import both
 
 MetricsOpt = Annotated[str | None, typer.Option("--metrics", help="Catalog metric names, comma-separated.")]
 GroupByOpt = Annotated[
@@ -60,9 +60,10 @@ def query_command(
     lang: LangOpt = "en",
 ) -> None:
     """Query catalog metrics by name (MetricFlow's `mf query` flags), governed like `ask`."""
+    from baton.cli.delivered import deliver_answer, run_answer, show_and_exit
     from baton.orchestrator.query import command_text, read_date, read_limit
     from baton.orchestrator.session import Session
-    from baton.report.deliver import ReportFormat, deliver
+    from baton.report.deliver import ReportFormat
 
     with reported(as_json=as_json):
         language = _language(lang)
@@ -78,27 +79,7 @@ def query_command(
         settings = settings_or_record("query", command_text(metrics or (), **request), user, config)
         day = parse_as_of(as_of)
         session = Session(settings, user=user)
-        try:
-            answer = session.query(metrics or (), **request, as_of=day, language=language)
-        except KeyboardInterrupt:
-            # the run was marked cancelled (state kept, resumable) before the interrupt got here
-            err(bilingual("cli.cancelled_resumable"))
-            raise typer.Exit(130) from None
-        finally:
-            session.close()
+        answer = run_answer(session, lambda: session.query(metrics or (), **request, as_of=day, language=language))
         fmt: ReportFormat = "json" if as_json else "terminal"
-        delivery = deliver(answer, fmt, None, catalog=session.catalog, cwd=settings.runs_dir / answer.run_id)
-    if not as_json:
-        from rich.console import Console
-
-        from baton.cli.render import render_answer
-
-        console = Console(soft_wrap=False, highlight=False)
-        render_answer(answer, console, catalog=session.catalog)
-        if delivery.chart_png is not None:
-            console.print(text("cli.chart_saved", answer.language, path=str(delivery.chart_png)))
-    if delivery.stdout is not None:
-        print(delivery.stdout)
-    for warning in delivery.warnings:
-        err(f"[yellow]{warning}[/yellow]")
-    raise typer.Exit(ANSWER_EXIT[answer.status])
+        delivery = deliver_answer(answer, fmt, None, session, settings, user)
+    show_and_exit(answer, delivery, fmt, session)

@@ -1,12 +1,15 @@
 """Terminal rendering of an Answer — of any kind of run: the answer first, then (an analysis)
 its sections under a rule each with the ranked drivers in theirs, the result table, SQL,
-definitions, freshness, assumptions, handoffs. Every text from data is a rich ``Text``, so
-no markup in it is interpreted."""
+definitions, freshness, assumptions, handoffs.
+
+Every text from a user or the data (and every text that may quote one) reaches the terminal
+through :func:`~baton.cli.terminal.terminal_text`: a rich ``Text``, so no markup in it is
+interpreted, with its control characters shown as escapes (``\\x1b``), so no escape sequence
+reaches the terminal."""
 
 from __future__ import annotations
 
 from rich.console import Console, Group
-from rich.markup import escape
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.syntax import Syntax
@@ -14,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from baton.catalog.model import Catalog
+from baton.cli.terminal import terminal_str, terminal_text
 from baton.contracts.agent_outputs import Driver, ReportSection
 from baton.contracts.answer import Answer
 from baton.contracts.common import Language
@@ -54,15 +58,15 @@ def render_answer(answer: Answer, console: Console, *, catalog: Catalog | None =
     t = _labels(lang)
     title = t["analysis"] if answer.handoffs else t["answer"]
     body = (
-        [Text(answer.interpretation, style="bold"), Text(answer.answer)]
+        [terminal_text(answer.interpretation, "bold"), terminal_text(answer.answer)]
         if answer.interpretation
-        else [Text(answer.answer)]
+        else [terminal_text(answer.answer)]
     )
     console.print(Panel(Group(*body), title=f"{title} · {answer.status}", border_style=_STYLE[answer.status]))
     if answer.error is not None:
-        console.print(f"[dim]{t['error']}: {escape(answer.error.code)}[/dim]")
+        console.print(terminal_text(f"{t['error']}: {answer.error.code}", "dim"))
     if answer.suggestions:
-        console.print(Text(f"{t['suggest']}: " + ", ".join(answer.suggestions)))
+        console.print(terminal_text(f"{t['suggest']}: " + ", ".join(answer.suggestions)))
     sections = analysis_sections(answer)
     for section in sections:
         _section(section, console)
@@ -73,40 +77,43 @@ def render_answer(answer: Answer, console: Console, *, catalog: Catalog | None =
     if answer.result is not None:
         table = Table(title=t["table"] + (" " + t["truncated"] if answer.result.truncated else ""), show_lines=False)
         for col in answer.result.columns:
-            table.add_column(col.name, justify="right" if col.type not in ("VARCHAR", "DATE") else "left")
+            left = col.type in ("VARCHAR", "DATE")
+            table.add_column(terminal_text(col.name, multiline=False), justify="left" if left else "right")
         for row in answer.result.rows[:50]:
-            table.add_row(*[_cell(v, lang) for v in row])
+            table.add_row(*[terminal_text(_cell(v, lang), multiline=False) for v in row])
         console.print(table)
     if answer.sql:
-        console.print(Panel(Syntax(answer.sql, "sql", word_wrap=True), title=t["sql"]))
+        console.print(Panel(Syntax(terminal_str(answer.sql), "sql", word_wrap=True), title=t["sql"]))
     if answer.metrics:
         lines = []
         for m in answer.metrics:
-            lines.append(Text.assemble((f"{m.label} ({m.name})", "bold"), f": {m.definition}"))
             lines.append(
-                Text(f"    {m.expression}" + (f"  | {t['filters']}: " + "; ".join(m.filters) if m.filters else ""))
+                Text.assemble((terminal_str(f"{m.label} ({m.name})"), "bold"), terminal_str(f": {m.definition}"))
             )
+            filters = f"  | {t['filters']}: " + "; ".join(m.filters) if m.filters else ""
+            lines.append(terminal_text(f"    {m.expression}{filters}"))
             if m.time_column:
-                lines.append(Text(f"    {t['time_column']}: {m.time_column}"))
-            lines.append(Text(f"    {t['owner']}: {m.owner}", style="dim"))
+                lines.append(terminal_text(f"    {t['time_column']}: {m.time_column}"))
+            lines.append(terminal_text(f"    {t['owner']}: {m.owner}", "dim"))
         console.print(Panel(Group(*lines), title=t["metrics"]))
     if answer.data_freshness:
-        console.print(Text(answer.data_freshness))
+        console.print(terminal_text(answer.data_freshness))
     if answer.assumptions and not sections:  # an analysis states them in its sections
-        console.print(Panel(Group(*[Text("• " + a) for a in answer.assumptions]), title=t["assumptions"]))
+        console.print(Panel(Group(*[terminal_text("• " + a) for a in answer.assumptions]), title=t["assumptions"]))
     if answer.handoffs:
-        console.print(Text(f"{t['handoffs']}: " + ", ".join(f"{h.step}.{h.agent} {h.tokens}" for h in answer.handoffs)))
-    console.print(f"[dim]{t['run']}: {escape(answer.run_id)}[/dim]")
+        handoffs = ", ".join(f"{h.step}.{h.agent} {h.tokens}" for h in answer.handoffs)
+        console.print(terminal_text(f"{t['handoffs']}: {handoffs}"))
+    console.print(terminal_text(f"{t['run']}: {answer.run_id}", "dim"))
 
 
 def _section(section: ReportSection, console: Console) -> None:
     """A heading rule, then one bullet per item (wrapped lines hang under the text)."""
-    console.print(Rule(Text(section.heading, style="bold"), align="left"))
+    console.print(Rule(terminal_text(section.heading, "bold", multiline=False), align="left"))
     items = Table.grid(padding=(0, 1))
     items.add_column(no_wrap=True)
     items.add_column()
     for item in section.items:
-        items.add_row(Text("•"), Text(item))
+        items.add_row(Text("•"), terminal_text(item))
     console.print(items)
 
 
@@ -118,7 +125,7 @@ def _drivers(answer: Answer, console: Console, catalog: Catalog | None) -> None:
     for d in answer.drivers:
         table.add_row(
             *(
-                Text(cell)
+                terminal_text(cell, multiline=False)
                 for cell in (
                     members_text(d.members, catalog, lang),
                     factor_text(d.factor, catalog, lang),

@@ -1,6 +1,9 @@
 """`baton sql check|run`: the firewall's verdict on a statement, and running an approved one.
 
-Both go through the session's one governed query path, as the acting user. Exit codes:
+Both go through the session's one governed query path, as the acting user. ``sql run`` is a
+run (kind ``sql``) like a question: stored, traced (the firewall's decision before the tool
+call, the evidence, the answer) and printed like ``baton ask``'s answer, with its run id, or as
+the Answer JSON with --json. ``sql check`` reads no data and leaves no run. Exit codes:
 0 approved (or ran), 3 refused, 1 failed (the same mapping as every other command).
 """
 
@@ -12,7 +15,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from baton.cli.common import FormatOpt, OutOpt
 from baton.cli.errors import reported
+from baton.cli.terminal import terminal_str, terminal_text
 from baton.contracts.common import Language
 
 if TYPE_CHECKING:
@@ -46,7 +51,10 @@ def check(
     user: UserOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Print the firewall's verdict: the rewritten SQL, or the refusal and its code."""
+    """Print the firewall's verdict: the rewritten SQL, or the refusal and its code.
+
+    A verdict, not a run: nothing reaches the warehouse (its cost estimate aside, an EXPLAIN
+    that reads no rows), so there is no data access to audit; `sql run` is the run."""
     lang = _lang(statement)
     with reported(as_json=as_json, language=lang, verdict="refused"):
         session, governed = _governed(config, user, lang)
@@ -58,16 +66,15 @@ def check(
         print(json.dumps({"verdict": "approved", **approved.model_dump(mode="json")}, ensure_ascii=False, indent=2))
         return
     from rich.console import Console
-    from rich.markup import escape
     from rich.syntax import Syntax
 
     console = Console(highlight=False)
     console.print(f"[green]approved[/green] {approved.approved_sql_id}  ({', '.join(approved.checks_passed)})")
     if approved.masked_columns:
-        console.print("masked: " + escape(", ".join(approved.masked_columns)))
+        console.print(terminal_text("masked: " + ", ".join(approved.masked_columns)))
     if approved.row_filters_applied:
-        console.print("row filters: " + escape("; ".join(approved.row_filters_applied)))
-    console.print(Syntax(approved.sql, "sql", word_wrap=True))
+        console.print(terminal_text("row filters: " + "; ".join(approved.row_filters_applied)))
+    console.print(Syntax(terminal_str(approved.sql), "sql", word_wrap=True))  # its literals are the user's
 
 
 @sql_app.command("run")
@@ -76,24 +83,26 @@ def run(
     config: ConfigOpt = None,
     user: UserOpt = None,
     as_json: JsonOpt = False,
+    output_format: FormatOpt = None,
+    out: OutOpt = None,
 ) -> None:
-    """Approve a statement, then execute it by its approved id (never as raw text)."""
-    lang = _lang(statement)
-    with reported(as_json=as_json, language=lang):
-        session, governed = _governed(config, user, lang)
-        try:
-            result = governed.execute(governed.approve(statement, name="sql run"), name="sql run")
-        finally:
-            session.close()
-    if as_json:
-        print(result.model_dump_json(indent=2))
-        return
-    from rich.console import Console
-    from rich.table import Table
+    """Run a statement as a run: approved by the firewall, executed by its approved id (never as
+    raw text), traced, and shown like an answer with its run id.
 
-    table = Table(title=f"{result.row_count} rows · {result.elapsed_ms:.1f} ms · {result.evidence_id}")
-    for column in result.columns:
-        table.add_column(column.name)
-    for row in result.rows[:100]:
-        table.add_row(*["" if v is None else str(v) for v in row])
-    Console().print(table)
+    A report of detail rows (--format md|html|json, --out, --json) needs a role that allows
+    export_detail; reading them in the terminal does not."""
+    from baton.cli.common import settings_or_record
+    from baton.cli.delivered import deliver_answer, run_answer, show_and_exit
+    from baton.orchestrator.session import Session
+    from baton.report.deliver import ReportFormat, parse_format
+
+    fmt: ReportFormat = "json" if as_json else "terminal"
+    with reported(as_json=as_json):
+        fmt = parse_format(output_format, as_json=as_json)
+    lang = _lang(statement)
+    with reported(as_json=fmt == "json", language=lang):
+        settings = settings_or_record("sql", statement, user, config)
+        session = Session(settings, user=user)
+        answer = run_answer(session, lambda: session.sql(statement))
+        delivery = deliver_answer(answer, fmt, out, session, settings, user)
+    show_and_exit(answer, delivery, fmt, session)

@@ -29,6 +29,10 @@ class ResultTable(BaseModel):
     rows: list[list[Any]]
     row_count: int
     truncated: bool = False
+    detail_rows: bool = Field(
+        default=False,
+        description="the rows are detail rows, not aggregates: a report or export of them needs export_detail",
+    )
 
 
 class MetricInfo(BaseModel):

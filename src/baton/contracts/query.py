@@ -22,6 +22,14 @@ class QueryResult(BaseModel):
     elapsed_ms: float
     data_version: str
     cached: bool = False
+    min_group_size: int | None = Field(
+        default=None, description="k: groups of fewer rows of an aggregate-only table were left out (None: none were)"
+    )
+    suppressed_groups: int | None = Field(
+        default=None,
+        description="how many groups the minimum group size left out of these rows (None: not counted — no "
+        "suppression, or it applied to a nested query level only)",
+    )
 
 
 class TableLoad(BaseModel):

@@ -16,9 +16,9 @@ from baton.contracts.answer import Answer
 from baton.contracts.query import QueryResult
 from baton.contracts.semantic import Language, SemanticQuery
 
-RunKind = Literal["ask", "analyze", "query"]
-"""What kind of run: a metric question, why a metric moved, or a semantic-layer query
-(catalog names, no natural language). All walk the same driver."""
+RunKind = Literal["ask", "analyze", "query", "sql"]
+"""What kind of run: a metric question, why a metric moved, a semantic-layer query (catalog
+names, no natural language) or a SQL statement (``baton sql run``). All walk the same driver."""
 Step = Literal["clarify_metric", "plan_sql", "policy_check", "execute", "analyse", "explain"]
 Terminal = Literal["done", "failed", "refused", "cancelled"]
 RunStatus = Literal["running", "done", "failed", "refused", "cancelled"]
@@ -66,6 +66,7 @@ class SqlRecord(BaseModel):
     approved_sql_id: str | None = None
     approved_sql: str | None = None
     evidence_id: str | None = None
+    step: str | None = Field(default=None, description="the pipeline step that ran it (resume re-approves per step)")
 
 
 class RunState(BaseModel):
@@ -84,6 +85,10 @@ class RunState(BaseModel):
     config_path: str | None = None
     semantic_query: SemanticQuery | None = None
     interpretation: str | None = None
+    grants_fingerprint: str | None = Field(
+        default=None, description="the user's grants when the run read data (replay shows it only while they hold)"
+    )
+    policy_version: str | None = None
     sql: list[SqlRecord] = Field(default_factory=list)
     evidence: list[Evidence] = Field(default_factory=list)
     checkpoints: dict[str, Any] = Field(default_factory=dict)

@@ -167,6 +167,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Run {run_id} has no finished step {step}; resume it instead.",
         "运行 {run_id} 缺少已完成的步骤 {step}，请改用 resume 继续。",
     ),
+    "suppressed_groups": (
+        "{n} more groups, each of fewer than {k} rows, are not shown.",
+        "另有 {n} 组因样本少于 {k} 未显示。",
+    ),
+    "suppression_rule": (
+        "Your access to this table is aggregate-only: groups of fewer than {k} rows are left out of results.",
+        "你对该表只有汇总权限：少于 {k} 条记录的分组不显示在结果中。",
+    ),
     "replay_unfinished": (
         "Run {run_id} stopped before executing anything; resume it instead.",
         "运行 {run_id} 在执行查询前就已停止，请改用 resume 继续。",
@@ -306,4 +314,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "heading_assumptions": ("Assumptions", "前置假设"),
     "heading_excluded": ("Ruled out", "已排除的路径"),
     "heading_definition": ("Definition and filters", "口径与过滤条件"),
+    # a SQL statement run as a run (`baton sql run`) ------------------------------------------------
+    "sql_interpretation": (
+        "Read as: a SQL statement, run as user {user} through the SQL firewall.",
+        "问题理解为：以用户 {user} 的身份经 SQL 防火墙执行的一条 SQL 语句。",
+    ),
+    "sql_masked": (
+        "Personal-data columns shown masked for user {user}: {columns}.",
+        "按用户 {user} 的权限，以下个人信息列以脱敏形式显示：{columns}。",
+    ),
+    "sql_row_filters": (
+        "Per the grants of user {user}, only these rows were read: {filters}.",
+        "按用户 {user} 的权限，只读取了以下范围的行：{filters}。",
+    ),
+    "sql_rows": ("{rows} rows.", "共 {rows} 行。"),
+    "sql_one_row": ("1 row.", "共 1 行。"),
+    "sql_truncated": (
+        "{rows} rows (the result was cut at the row cap of {cap}).",
+        "共 {rows} 行（结果已按行数上限 {cap} 截断）。",
+    ),
 }

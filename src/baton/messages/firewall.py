@@ -51,6 +51,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Not permitted: recursive queries are not allowed.",
         "不允许：不能使用递归查询。",
     ),
+    "query_too_complex": (
+        "Not permitted: the query is too complex to run safely ({reason}).",
+        "不允许：查询过于复杂，无法安全执行（{reason_zh}）。",
+    ),
+    "query_budget_exceeded": (
+        "Not permitted: user '{user}' has run {used} of {budget} queries allowed per day on '{table}', "
+        "which may be read only as aggregates; try again tomorrow.",
+        "不允许：用户“{user}”今天已对仅限汇总的表 {table} 执行 {used} 次查询，每日上限为 {budget} 次；请明天再试。",
+    ),
     "unsupported_syntax": (
         "Not permitted: {what} is not supported by the SQL firewall.",
         "不允许：SQL 防火墙不支持 {what_zh}。",

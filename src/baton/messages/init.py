@@ -62,6 +62,11 @@ _BILINGUAL: dict[str, str] = {
     ),
     "pii_by_name": "draft: guessed from the column name / 草稿：由列名推测",
     "role_description": "Reads every table of the catalog; personal data masked / 读取指标目录中的全部表，个人信息脱敏",
+    "policy_cost_budget": (
+        "the most one query may cost in the engine's estimate (DuckDB: estimated rows summed over the plan; "
+        "PostgreSQL: total cost or largest row estimate); larger queries are refused "
+        "/ 单条查询按引擎估算可花费的上限（DuckDB：计划各算子估算行数之和；PostgreSQL：总成本或最大估算行数），超出即拒绝"
+    ),
     "user_description": "Written by baton init / 由 baton init 创建",
     "draft_table_no_time": (
         "draft: no date or timestamp column, so no metric is defined on this table (every metric is dated by one) "

@@ -89,4 +89,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--json 等同于 --format json，与 --format {value} 冲突",
     ),
     "cannot_write": ("cannot write {path}: {error}", "无法写入 {path}：{error}"),
+    "export_not_permitted": (
+        "Not permitted: {user} may not export detail rows (one row per record) in a report (format: {format}); "
+        "the role does not allow export_detail. Read them in the terminal, or aggregate them (GROUP BY) "
+        "to export.",
+        "不允许：{user} 无权以报告形式（格式：{format}）导出明细行（逐条记录），其角色未授予 export_detail。"
+        "可在终端中查看，或汇总（GROUP BY）后再导出。",
+    ),
 }

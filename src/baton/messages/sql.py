@@ -29,6 +29,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "aggregate this table in its own subquery before joining it to anything",
         "请先在单独的子查询中汇总此表，再与其他表关联",
     ),
+    "one_scan": (
+        "it may be read only once per statement: two of its aggregates subtracted reveal a group the minimum "
+        "group size hides",
+        "每条语句只能读取一次：两个汇总值相减会暴露被最小分组规则隐藏的小组",
+    ),
+    "grouping_sets": (
+        "ROLLUP, CUBE and GROUPING SETS are not allowed: a subtotal minus its groups reveals the hidden ones",
+        "不允许 ROLLUP、CUBE 与 GROUPING SETS：小计减去各组会暴露被隐藏的小组",
+    ),
+    "conditional_aggregate": (
+        "{function} may take only a column, * or DISTINCT column, without FILTER: a condition inside an aggregate "
+        "isolates rows the minimum group size never sees",
+        "{function} 只能作用于单个列、* 或 DISTINCT 列，且不能带 FILTER：聚合函数内的条件会单独挑出最小分组规则看不到的行",
+    ),
+    "order_statistic": (
+        "{function}({column}) returns one row's exact value however large the group: aggregate the measure with "
+        "SUM, AVG or COUNT",
+        "{function}({column}) 无论分组多大都会返回某一行的精确值：请用 SUM、AVG 或 COUNT 汇总该度量",
+    ),
+    "correlated_scan": (
+        "the query level reading it may not refer to an outer query: it would aggregate another group for every "
+        "outer row",
+        "读取它的查询层不能引用外层查询：否则外层每一行都会汇总出另一组数据",
+    ),
+    "too_many_sources": (
+        "it reads {count} tables, subqueries or CTE copies once every CTE is expanded; at most {limit}",
+        "展开全部 CTE 后需读取 {count} 个表、子查询或 CTE 副本，上限为 {limit}",
+    ),
+    "constant_rows": (
+        "its CTEs and subqueries can make up to {rows} rows out of constants; at most {limit}",
+        "其 CTE 与子查询可由常量生成多达 {rows} 行，上限为 {limit}",
+    ),
     "use_group_by": ("use GROUP BY with aggregate functions", "请使用 GROUP BY 和聚合函数"),
     "command": ("the command {name}", "命令 {name}"),
     "statement": ("a {kind} statement", "{kind} 语句"),

@@ -11,12 +11,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "failed": ("The warehouse failed ({error}).", "数据仓库执行失败（{error}）。"),
     "unavailable": ("The warehouse is unavailable ({error}).", "数据仓库不可用（{error}）。"),
     "file_missing": ("Warehouse file not found: {path}", "找不到数据仓库文件：{path}"),
-    "cannot_open": ("Cannot open the warehouse {path}: {reason}", "无法打开数据仓库 {path}：{reason}"),
+    "cannot_open": ("Cannot open the warehouse {path} ({error}).", "无法打开数据仓库 {path}（{error}）。"),
     "unlocked": (
         "The warehouse is locked with external access on; refusing to use it.",
         "数据仓库的配置已锁定但仍允许外部访问，拒绝使用。",
     ),
-    "cannot_connect": ("Cannot connect to {engine}: {reason}", "无法连接 {engine}：{reason}"),
+    "cannot_connect": ("Cannot connect to {engine} ({error}).", "无法连接 {engine}（{error}）。"),
+    "engine_said": ("The warehouse driver said: {text}", "数据仓库驱动的原话：{text}"),
     "unknown_engine": (
         "Unknown warehouse engine {name!r}; known: {known}.",
         "未知的数据仓库引擎 {name!r}；支持：{known}。",

@@ -23,6 +23,7 @@ from baton.contracts.agent_outputs import (
 )
 from baton.contracts.answer import Answer, AnswerTimeRange, HandoffInfo
 from baton.errors import BatonError
+from baton.orchestrator.ask import suppression_notes
 from baton.orchestrator.driver import GateInput, RunScope, base_fields
 from baton.orchestrator.planning import PlanOutput
 from baton.orchestrator.planning import assumptions as plan_assumptions
@@ -64,7 +65,8 @@ def analysis_answer(scope: RunScope, planned: PlanOutput, steps: dict[str, Agent
     ]
     assumptions: list[str] = []
     read = plan_assumptions(query, scope.language)
-    for item in [*read, *planned.grant_notes, *(a.text for _, o in outputs for a in o.assumptions_made)]:
+    limited = suppression_notes([e.result for e in scope.state.evidence if e.result is not None], scope.language)
+    for item in [*read, *planned.grant_notes, *(a.text for _, o in outputs for a in o.assumptions_made), *limited]:
         if item not in assumptions:
             assumptions.append(item)
     freshness = next((said(f) for f in (quality.findings if quality else ()) if f.kind == "freshness"), None)

@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict
 
 from baton.contracts.agent_outputs import QualityFlag
 from baton.contracts.answer import Answer, AnswerTimeRange, ResultTable
-from baton.contracts.query import TableLoad
+from baton.contracts.common import Language
+from baton.contracts.query import QueryResult, TableLoad
 from baton.contracts.run import RunKind
 from baton.contracts.semantic import SemanticQuery
 from baton.errors import BatonError, BudgetExceeded, InsufficientEvidence
@@ -89,7 +90,7 @@ class AskPipeline(Pipeline):
     def _reapprove(self, done: ApprovedSql) -> ApprovedSql:
         """Resumed after the check: grants may have changed and approvals expire, so the stored
         approval is never trusted; the statement is checked again as the user is now permitted."""
-        return self.scope.governed.approve(self.scope.need("sql", SqlDraft).sql, name=ANSWER_QUERY)
+        return self.scope.governed.approve(self.scope.need("sql", SqlDraft).sql, name=ANSWER_QUERY, recheck=True)
 
     def _execute(self) -> Executed:
         scope = self.scope
@@ -125,13 +126,25 @@ class AskPipeline(Pipeline):
         days = sorted(d for d in counts if query.time_range.start <= d <= query.time_range.end)
         return sorted(c.day for c in completeness(counts, days, catalog.calendar) if c.incomplete)
 
-    def _table(self) -> ResultTable:
+    def _evidence(self) -> QueryResult:
         executed = self.scope.need("execute", Executed)
         evidence = self.scope.state.evidence_by_id(executed.evidence_id)
         if evidence is None or evidence.result is None:
             raise InsufficientEvidence(*both("answer.evidence_missing", evidence_id=executed.evidence_id))
-        r = evidence.result
+        return evidence.result
+
+    def _table(self) -> ResultTable:
+        r = self._evidence()
         return ResultTable(columns=r.columns, rows=r.rows, row_count=r.row_count, truncated=r.truncated)
+
+    def _with_hidden_groups(self, narrative: str) -> str:
+        """The narrative, and how many groups the user's minimum group size left out (an
+        aggregate-only table): the reader must know the list is not the whole."""
+        r = self._evidence()
+        if not r.suppressed_groups or r.min_group_size is None:
+            return narrative
+        note = text("answer.suppressed_groups", self.scope.language, n=r.suppressed_groups, k=r.min_group_size)
+        return f"{narrative} {note}"
 
     def _chart(self) -> ChartOutput:
         """The answer's chart spec (declarative; no code runs); a chart that cannot be built
@@ -166,7 +179,7 @@ class AskPipeline(Pipeline):
         return Answer(
             **base_fields(scope.state),
             status="answered",
-            answer=scope.need("report", Narrative).text,
+            answer=self._with_hidden_groups(scope.need("report", Narrative).text),
             semantic_query=query,
             sql=approved.display_sql or approved.sql,
             result=self._table(),
@@ -178,6 +191,7 @@ class AskPipeline(Pipeline):
                 *planned.grant_notes,
                 *fresh_notes,
                 *(f.assumption or "" for f in flags),
+                *suppression_notes([self._evidence()], lang),
             ],
             chart=scope.need("chart", ChartOutput).spec,
             quality_flags=flags,
@@ -209,6 +223,8 @@ class AskPipeline(Pipeline):
         derived: list[Any] = [table.row_count, len(table.rows), len(query.metrics), query.time_range.days]
         derived += [query.top_n] if query.top_n is not None else []
         derived += [len({row[names.index(d)] for row in table.rows}) for d in query.dimensions if d in names]
+        evidence = self._evidence()
+        derived += [evidence.suppressed_groups or 0, evidence.min_group_size or 0]
         return GateInput(
             evidence=table.rows,
             derived=derived,
@@ -220,7 +236,7 @@ class AskPipeline(Pipeline):
                 *catalog_labels(self.scope.session.planning_catalog),
             ],
             pii_allowed=self.scope.need("execute", Executed).pii_allowed,
-            regenerate=lambda: Narrator(catalog).compose(query, table, self.scope.language),
+            regenerate=lambda: self._with_hidden_groups(Narrator(catalog).compose(query, table, self.scope.language)),
         )
 
     def partial(self, exc: BudgetExceeded) -> Answer:
@@ -249,3 +265,9 @@ def catalog_labels(catalog: Any) -> list[str]:
 
 
 ASK = AskPipeline
+
+
+def suppression_notes(results: Sequence[QueryResult], language: Language) -> list[str]:
+    """What the minimum group size of an aggregate-only table did to these results, once."""
+    sizes = sorted({r.min_group_size for r in results if r.min_group_size is not None})
+    return [text("answer.suppression_rule", language, k=k) for k in sizes]

@@ -116,6 +116,8 @@ class Pipeline:
     what the gate checks it against; one instance serves one run."""
 
     kind: ClassVar[RunKind]
+    question_limit: ClassVar[int] = 2000
+    """How much of the question the run keeps (a resumed run reads it back from the state)."""
 
     def __init__(self, scope: RunScope) -> None:
         self.scope = scope
@@ -167,6 +169,7 @@ def start(
         budget=budget or session.settings.budget,
         config_path=str(session.settings.config_path),
         run_id=run_id,
+        question_limit=getattr(factory, "question_limit", 2000),
     )
     return drive(session, factory, ctx, question)
 
@@ -174,7 +177,7 @@ def start(
 def drive(session: Session, factory: PipelineFactory, ctx: RunContext, question: str | None = None) -> Answer:
     """Run (or continue) ``ctx``'s run: the step loop, the answer, the gate, the one error block.
 
-    The state keeps at most 2,000 characters of the question; the planner sees ``question``
+    The state keeps at most ``question_limit`` characters of the question (2,000); the planner sees ``question``
     (the full text) on a fresh run, so an oversized question is refused, not silently cut."""
     state = ctx.state
     scope = RunScope(session, state, ctx, question if question is not None else state.question)
@@ -185,16 +188,20 @@ def drive(session: Session, factory: PipelineFactory, ctx: RunContext, question:
         ctx.finish("done" if answer.status == "answered" else "refused", answer)
     except KeyboardInterrupt:
         exc = UserCancelled(*both("answer.cancelled"))
-        ctx.policy_decision("stop", error=exc.to_dict(state.language))
+        ctx.policy_decision("stop", error=exc.to_trace_dict(state.language))
         ctx.finish("cancelled", failure_answer(state, exc, state.semantic_query), error=exc.to_dict(state.language))
         raise
     except BudgetExceeded as exc:
         answer = pipeline.partial(exc)
-        ctx.policy_decision("stop", gate="cost", error=exc.to_dict(state.language))
+        ctx.policy_decision("stop", gate="cost", error=exc.to_trace_dict(state.language))
         ctx.finish("failed", answer, error=exc.to_dict(state.language))
     except BatonError as exc:
         answer = failure_answer(state, exc, state.semantic_query)
-        ctx.policy_decision("deny" if isinstance(exc, PolicyRefusal) else "stop", error=exc.to_dict(state.language))
+        # the trace keeps the error's internal part (an engine's text); the answer and the
+        # stored run keep only what the user may read
+        ctx.policy_decision(
+            "deny" if isinstance(exc, PolicyRefusal) else "stop", error=exc.to_trace_dict(state.language)
+        )
         terminal: Terminal = "refused" if answer.status in {"refused", "clarification_needed"} else "failed"
         ctx.finish(terminal, answer, error=exc.to_dict(state.language))
     except Exception as exc:
@@ -209,7 +216,10 @@ def drive(session: Session, factory: PipelineFactory, ctx: RunContext, question:
 
 def _walk(pipeline: Pipeline, scope: RunScope, ctx: RunContext) -> None:
     steps = list(pipeline.steps())
+    if ctx.resumed:
+        _discard_stale(steps, scope, ctx)
     for index, step in enumerate(steps):
+        ctx.current_step = step.key
         saved = ctx.completed(step.key)
         if saved is None:
             if step.state is not None:
@@ -226,6 +236,28 @@ def _walk(pipeline: Pipeline, scope: RunScope, ctx: RunContext) -> None:
         scope.outputs[step.key] = output
         if step.absorb is not None:
             step.absorb(output)
+
+
+def _discard_stale(steps: list[StepSpec[Any]], scope: RunScope, ctx: RunContext) -> None:
+    """Resumed: every statement a finished step ran is approved again as the user is now
+    permitted (a refusal ends the run). The first step whose approvals changed — other grants,
+    another policy version — is discarded with every step after it, so no result read under
+    the old grants reaches the new answer; those steps run again."""
+    state = ctx.state
+    finished = [step.key for step in steps if ctx.completed(step.key) is not None]
+    if not state.sql or not finished:
+        return
+    legacy = any(record.step is None for record in state.sql)  # stored before statements knew their step
+    for index, key in enumerate(finished):
+        records = state.sql if legacy else [r for r in state.sql if r.step == key]
+        if not records:
+            continue
+        fresh = [scope.governed.approve(r.draft, name=r.name, recheck=True).approved_sql_id for r in records]
+        if fresh != [r.approved_sql_id for r in records]:
+            ctx.discard(finished[index:], reason="approval_changed")
+            return
+        if legacy:
+            return
 
 
 def load_outputs(pipeline: Pipeline, scope: RunScope) -> None:

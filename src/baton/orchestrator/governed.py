@@ -3,24 +3,27 @@
 Every statement Baton runs for a person goes through :class:`GovernedQuery` — the compiled
 answer query of ``ask``, every query of every analysis agent, the completeness check, replay's
 re-execution and ``baton sql check|run``. It approves the statement with the user's grants
-(row filters, PII, LIMIT, partition filter, cost estimate when the user has a cost budget),
+(row filters, PII, LIMIT, partition filter, cost estimate against the user's cost budget),
 traces the policy decision *before* the tool call, runs only the approved id, and records the
 result as run evidence. All of a run's statements read one data version.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
 from sqlglot import exp
 
 from baton.contracts.common import Dialect, Language
 from baton.contracts.query import Freshness, QueryResult
-from baton.errors import BatonError
+from baton.errors import BatonError, PermissionDenied
+from baton.messages import both
 from baton.policy import Principal
 from baton.sql import ApprovalRegistry, ApprovedSql, approve
+from baton.sql.budget import check_aggregate_query_budget
 from baton.warehouse.engine import Backend
 from baton.warehouse.runner import Runner
 
@@ -37,6 +40,10 @@ class RunHooks(Protocol):
     def charge_cost(self, cost: float) -> None: ...
 
     def record_query(self, name: str, approved: ApprovedSql, result: QueryResult, *, user: str) -> None: ...
+
+    def log_statement(self, approved: ApprovedSql) -> None: ...
+
+    def statements_since(self, user: str, tables: Sequence[str], since: datetime) -> int: ...
 
 
 @dataclass
@@ -62,8 +69,10 @@ class GovernedQuery:
     def user(self) -> str:
         return self.principal.user
 
-    def approve(self, statement: str | exp.Expr, *, name: str) -> ApprovedSql:
-        """The firewall's verdict as this user; a refusal is traced as a denial and raised."""
+    def approve(self, statement: str | exp.Expr, *, name: str, recheck: bool = False) -> ApprovedSql:
+        """The firewall's verdict as this user; a refusal is traced as a denial and raised.
+        ``recheck``: a resumed run approving a finished step's statement again (traced as such,
+        its cost already charged)."""
         sql = statement if isinstance(statement, str) else statement.sql(dialect=self.dialect)
         try:
             approved = approve(
@@ -74,11 +83,13 @@ class GovernedQuery:
                 language=self.language,
                 row_limit=self.row_cap,
                 large_tables=self.large_tables,
-                estimate_cost=self.backend.explain_cost if self.principal.max_cost is not None else None,
+                estimate_cost=self.backend.explain_cost,  # every role has a cost budget
             )
         except BatonError as exc:
             if self.hooks is not None:
-                self.hooks.policy_decision("deny", gate="firewall", query=name, user=self.user, error=exc.to_dict("en"))
+                self.hooks.policy_decision(
+                    "deny", gate="firewall", query=name, user=self.user, error=exc.to_trace_dict("en"), recheck=recheck
+                )
             raise
         self.registry.register(approved)
         if self.hooks is not None:
@@ -91,26 +102,45 @@ class GovernedQuery:
                 approved_sql_id=approved.approved_sql_id,
                 checks=list(approved.checks_passed),
                 row_filters=list(approved.row_filters_applied),
+                recheck=recheck,
             )
-            if approved.estimated_cost is not None:
+            if approved.estimated_cost is not None and not recheck:
                 self.hooks.charge_cost(float(approved.estimated_cost))
         return approved
 
     def execute(self, approved: ApprovedSql, *, name: str) -> QueryResult:
-        """Run an approved statement (at the run's data version) and record it as evidence."""
+        """Run an approved statement (at the run's data version) and record it as evidence.
+        Only inside a run: every read of the warehouse is audited and counted (``Session.sql``
+        runs one statement as a run); without one it is refused."""
+        hooks = self.hooks
+        if hooks is None:
+            raise PermissionDenied(*both("runs.execute_outside_run"), detail={"query": name})
         self.registry.register(approved)  # a checkpointed approval from another process
+        self._check_query_budget(approved, name, hooks)
         version = self.runner.version_of(self.freshness())
 
         def call() -> QueryResult:
             return self.runner.run(approved.approved_sql_id, user=self.user, data_version=version)
 
-        if self.hooks is None:
-            return call()
-        result = self.hooks.tool_call(
-            "warehouse.query", {"approved_sql_id": approved.approved_sql_id, "query": name}, call
-        )
-        self.hooks.record_query(name, approved, result, user=self.user)
+        hooks.log_statement(approved)
+        result = hooks.tool_call("warehouse.query", {"approved_sql_id": approved.approved_sql_id, "query": name}, call)
+        hooks.record_query(name, approved, result, user=self.user)
         return result
+
+    def _check_query_budget(self, approved: ApprovedSql, name: str, hooks: RunHooks) -> None:
+        """The user's daily budget of statements on aggregate-only tables (differencing two
+        results is bounded by how many results there are); counted from the run store."""
+        budgeted = [
+            t for t in approved.tables if (rule := self.principal.aggregate_only.get(t)) and rule.max_queries_per_day
+        ]
+        if not budgeted:
+            return
+        used = hooks.statements_since(self.user, budgeted, datetime.now(UTC) - timedelta(days=1))
+        try:
+            check_aggregate_query_budget(self.principal, budgeted, used)
+        except BatonError as exc:
+            hooks.policy_decision("deny", gate="query_budget", query=name, user=self.user, error=exc.to_dict("en"))
+            raise
 
     def freshness(self) -> Freshness:
         """The warehouse's freshness, read once per run (its hash is the run's data version)."""

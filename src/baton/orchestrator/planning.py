@@ -157,8 +157,10 @@ def assumptions(query: SemanticQuery, language: Language) -> list[str]:
     return out
 
 
-def freshness_text(loads: list[TableLoad], query: SemanticQuery, language: Language) -> tuple[str | None, list[str]]:
-    """ "Data up to …" for the answer, and a note when the range runs past the data."""
+def freshness_text(
+    loads: list[TableLoad], query: SemanticQuery | None, language: Language
+) -> tuple[str | None, list[str]]:
+    """ "Data up to …" for the answer, and a note when the query's range runs past the data."""
     dated = [t for t in loads if t.max_data_date is not None]
     if not dated:
         return None, []
@@ -168,6 +170,6 @@ def freshness_text(loads: list[TableLoad], query: SemanticQuery, language: Langu
     )
     key = "answer.fresh_loaded" if parts else "answer.fresh"
     notes = []
-    if query.time_range.end > newest:
+    if query is not None and query.time_range.end > newest:
         notes.append(text("answer.range_past_data", language, end=query.time_range.end.isoformat(), newest=newest))
     return text(key, language, newest=newest.isoformat(), loads=parts), notes

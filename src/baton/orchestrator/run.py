@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -21,7 +21,7 @@ from baton.contracts.common import Language
 from baton.contracts.query import QueryResult
 from baton.contracts.run import Budget, Evidence, RunKind, RunState, SqlRecord, Step, Terminal
 from baton.contracts.trace import EventType, TraceEvent
-from baton.errors import BudgetExceeded
+from baton.errors import BatonError, BudgetExceeded
 from baton.messages import both
 from baton.orchestrator.store import RunStore, SqliteRunStore
 from baton.trace.writer import TraceWriter, args_hash
@@ -58,6 +58,8 @@ class RunContext:
         self.resumed = resumed
         self.trace: TraceWriter = _IndexedTrace(state.run_id, runs_dir, store)
         self.started = time.perf_counter()
+        self.current_step: str | None = None
+        """The pipeline step running now (the run driver sets it; statements are recorded with it)."""
         if resumed:
             self.trace.emit("run_started", resumed=True, step=state.step, completed=list(state.completed_steps))
         self.save()
@@ -77,11 +79,12 @@ class RunContext:
         budget: Budget | None = None,
         config_path: str | None = None,
         run_id: str | None = None,
+        question_limit: int = 2000,
     ) -> RunContext:
         state = RunState(
             run_id=run_id or new_run_id(),
             kind=kind,
-            question=question[:2000],
+            question=question[:question_limit],
             user=user,
             language=language,
             as_of=as_of,
@@ -126,6 +129,24 @@ class RunContext:
 
     def completed(self, step: str) -> Any | None:
         return self.state.checkpoints.get(step) if step in self.state.completed_steps else None
+
+    def discard(self, steps: list[str], reason: str) -> None:
+        """Forget finished steps (resume found their approvals no longer hold): their
+        checkpoints, statements and the evidence only they used; they run again."""
+        if not steps:
+            return
+        state = self.state
+        dropped = [r for r in state.sql if r.step in steps or r.step is None]
+        state.sql = [r for r in state.sql if r not in dropped]
+        kept_evidence = {r.evidence_id for r in state.sql}
+        state.evidence = [e for e in state.evidence if e.evidence_id in kept_evidence]
+        state.completed_steps = [s for s in state.completed_steps if s not in steps]
+        for step in steps:
+            state.checkpoints.pop(step, None)
+        state.grants_fingerprint = state.policy_version = None
+        state.answer, state.error = None, None  # an earlier answer was built from what is discarded
+        self.policy_decision("discard", gate="resume", steps=steps, reason=reason, statements=len(dropped))
+        self.save()
 
     def finish(self, status: Terminal, answer: Answer | None = None, error: dict[str, Any] | None = None) -> None:
         self.state.step = status
@@ -191,7 +212,7 @@ class RunContext:
         self.state.usage.tool_calls += 1
         started = time.perf_counter()
 
-        def traced(ok: bool, error_code: str | None) -> None:
+        def traced(ok: bool, error_code: str | None, **failure: Any) -> None:
             self.trace.emit(
                 "tool_call",
                 tool=tool,
@@ -199,12 +220,15 @@ class RunContext:
                 latency_ms=round((time.perf_counter() - started) * 1000, 3),
                 ok=ok,
                 error_code=error_code,
+                **failure,
             )
 
         try:
             result = fn()
         except Exception as exc:
-            traced(False, getattr(exc, "error_code", "tool_failure"))
+            # the trace keeps what the tool said: the error's internal part (an engine's text)
+            said = {"error": exc.to_trace_dict("en")} if isinstance(exc, BatonError) else {}
+            traced(False, getattr(exc, "error_code", "tool_failure"), **said)
             raise
         traced(True, None)
         return result
@@ -218,9 +242,24 @@ class RunContext:
                 approved_sql_id=approved.approved_sql_id,
                 approved_sql=approved.sql,
                 evidence_id=result.evidence_id,
+                step=self.current_step,
             )
         )
+        if self.state.grants_fingerprint is None:
+            self.state.grants_fingerprint, self.state.policy_version = (
+                approved.grants_fingerprint,
+                approved.policy_version,
+            )
         self.add_query_evidence(result, name=name, user=user)
+
+    def log_statement(self, approved: ApprovedSql) -> None:
+        """A statement about to run, counted whether it then succeeds or fails (an error is an
+        answer too), for per-user query budgets."""
+        self.store.log_statement(self.state.run_id, approved.user, approved.approved_sql_id, approved.tables)
+
+    def statements_since(self, user: str, tables: Sequence[str], since: datetime) -> int:
+        """How many statements ``user`` ran on any of ``tables`` since ``since`` (every run)."""
+        return self.store.count_statements(user, tables, since)
 
     def add_query_evidence(self, result: QueryResult, *, name: str, user: str) -> Evidence:
         existing = self.state.evidence_by_id(result.evidence_id)

@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING, Any
 from baton.catalog.model import Catalog
 from baton.config import Settings, resolve_config
 from baton.contracts.common import Language
-from baton.contracts.run import Budget
+from baton.contracts.run import Budget, RunState, RunSummary
 
 if TYPE_CHECKING:
     from types import TracebackType
 
     from baton.catalog.members import IndexedDimension
     from baton.contracts.answer import Answer
+    from baton.contracts.trace import TraceEvent
     from baton.errors import BatonError
     from baton.nlu.parser import Planner
     from baton.orchestrator.governed import GovernedQuery, RunHooks
@@ -229,17 +230,57 @@ class Session:
         lang: Language = "zh" if language == "zh" else "en"
         return self._start(QUERY, line, as_of=as_of, user=user, budget=budget, language=lang)
 
-    def resume(self, run_id: str) -> Answer:
-        """Continue a stopped run from its checkpoints; finished steps are not run again."""
+    def sql(
+        self, statement: str, *, user: str | None = None, as_of: date | None = None, budget: Budget | None = None
+    ) -> Answer:
+        """Run one SQL statement through the firewall as ``user``, as a run (kind ``sql``) with
+        its trace, like every read of the warehouse. Never raises for a refused or failing
+        statement: the Answer carries the status and the code."""
+        from baton.orchestrator.sql_run import SQL
+
+        return self._start(SQL, statement, as_of=as_of, user=user, budget=budget)
+
+    def resume(self, run_id: str, *, user: str | None = None) -> Answer:
+        """Continue a stopped run from its checkpoints, as its owner under today's grants;
+        finished steps whose approvals still hold are not run again."""
         from baton.orchestrator.replay import resume_run
 
-        return resume_run(self, run_id)
+        return resume_run(self, run_id, user)
 
-    def replay(self, run_id: str) -> Answer:
-        """A run's answer rebuilt from its checkpoints and evidence (no warehouse access)."""
+    def replay(self, run_id: str, *, user: str | None = None) -> Answer:
+        """A run's answer rebuilt from its checkpoints and evidence (no warehouse access), for
+        its owner while their grants are unchanged, or a ``runs: all`` user."""
         from baton.orchestrator.replay import replay_run
 
-        return replay_run(self, run_id)
+        return replay_run(self, run_id, user)
+
+    def runs(
+        self, *, user: str | None = None, status: str | None = None, owner: str | None = None, limit: int = 100
+    ) -> list[RunSummary]:
+        """The runs ``user`` may see, newest first (their own; everyone's for ``runs: all``)."""
+        from baton.orchestrator.access import visible_runs
+
+        return visible_runs(self, user, status=status, owner=owner, limit=limit)
+
+    def run_trace(self, run_id: str, *, user: str | None = None) -> list[TraceEvent]:
+        """A run's trace events as ``user`` may read them (:func:`access.trace_as_seen`)."""
+        from baton.orchestrator.access import check_data_visible, trace_as_seen, viewer
+        from baton.trace.writer import read_trace
+
+        check_data_visible(self, self.store.load(run_id), user)
+        return trace_as_seen(read_trace(self.runs_dir / run_id / "trace.jsonl"), viewer(self, user))
+
+    def run_state(self, run_id: str, *, user: str | None = None, data: bool = True) -> RunState:
+        """A stored run as ``user`` may see it: refused for another user's run, and — when
+        ``data`` — while the owner's grants have changed since it read its rows."""
+        from baton.orchestrator.access import check_can_view, check_data_visible
+
+        state = self.store.load(run_id)
+        if data:
+            check_data_visible(self, state, user)
+        else:
+            check_can_view(self, state, user)
+        return state
 
     def _start(self, pipeline: Any, question: str, **options: Any) -> Answer:
         from baton.orchestrator.driver import start

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -16,6 +18,7 @@ from baton.contracts.run import RunState, RunSummary
 from baton.contracts.trace import TraceEvent
 from baton.errors import InvalidInput
 from baton.messages import both
+from baton.private import private_dir, private_file
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -31,6 +34,10 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE TABLE IF NOT EXISTS packets (
     run_id TEXT NOT NULL, ref TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (run_id, ref)
 );
+CREATE TABLE IF NOT EXISTS statements (
+    run_id TEXT NOT NULL, user TEXT NOT NULL, ts TEXT NOT NULL, approved_sql_id TEXT NOT NULL, tables TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS statements_user_ts ON statements (user, ts);
 """
 
 
@@ -41,14 +48,20 @@ class RunStore(Protocol):
     def index_event(self, event: TraceEvent) -> None: ...
     def put_packet(self, run_id: str, ref: str, body: str) -> None: ...
     def get_packet(self, run_id: str, ref: str) -> str | None: ...
+    def log_statement(self, run_id: str, user: str, approved_sql_id: str, tables: Sequence[str]) -> None: ...
+    def count_statements(self, user: str, tables: Sequence[str], since: datetime) -> int: ...
 
 
 class SqliteRunStore:
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         self._lock = threading.Lock()
         self._con = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
+        # narrowed before WAL mode creates -wal and -shm (SQLite gives them the database's mode);
+        # chmod, not open(): closing another descriptor of the file would drop SQLite's locks
+        for suffix in ("", "-wal", "-shm"):
+            private_file(path.with_name(path.name + suffix))
         self._con.execute("PRAGMA journal_mode=WAL")
         self._con.execute("PRAGMA synchronous=NORMAL")
         self._con.executescript(_SCHEMA)
@@ -121,3 +134,23 @@ class SqliteRunStore:
         with self._lock:
             row = self._con.execute("SELECT body FROM packets WHERE run_id = ? AND ref = ?", (run_id, ref)).fetchone()
         return None if row is None else str(row[0])
+
+    def log_statement(self, run_id: str, user: str, approved_sql_id: str, tables: Sequence[str]) -> None:
+        """One executed statement, for per-user query budgets (the run keeps the full record)."""
+        with self._lock:
+            self._con.execute(
+                "INSERT INTO statements (run_id, user, ts, approved_sql_id, tables) VALUES (?, ?, ?, ?, ?)",
+                (run_id, user, datetime.now(UTC).isoformat(), approved_sql_id, "," + ",".join(tables) + ","),
+            )
+
+    def count_statements(self, user: str, tables: Sequence[str], since: datetime) -> int:
+        """Statements ``user`` executed since ``since`` that read any of ``tables``."""
+        if not tables:
+            return 0
+        reads = " OR ".join("instr(tables, ?) > 0" for _ in tables)
+        with self._lock:
+            row = self._con.execute(
+                f"SELECT count(*) FROM statements WHERE user = ? AND ts >= ? AND ({reads})",
+                (user, since.astimezone(UTC).isoformat(), *(f",{t}," for t in tables)),
+            ).fetchone()
+        return int(row[0]) if row else 0

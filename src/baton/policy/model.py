@@ -20,7 +20,17 @@ if TYPE_CHECKING:
 
 PiiHandling = Literal["deny", "mask", "allow"]
 MaskStyle = Literal["full", "phone", "email"]
+RunVisibility = Literal["own", "all"]
 ALL_COLUMNS = "*"
+
+DEFAULT_MAX_COST = 1.0e11
+"""A role's cost budget when its policy names none: the most one query may cost in the engine's
+estimate — DuckDB: the estimated rows summed over the plan's operators; PostgreSQL: the plan's total
+cost or its largest row estimate, whichever is larger. Measured on a ten-million-row fact table:
+the costliest of 60 everyday questions and two analyses is estimated at 3.9×10^10 by DuckDB (a
+COUNT(DISTINCT) beside other aggregates, which DuckDB plans as a join it estimates at n²/2),
+everything else under 2×10^7, PostgreSQL's at most 3.4×10^6; a self-join of that table on a
+low-cardinality column is ~10^13: refused."""
 
 
 class _Strict(BaseModel):
@@ -42,13 +52,22 @@ class AggregateOnly(_Strict):
     ``min_group_size`` (k, default 10) is k-anonymity-style suppression: the firewall adds
     ``HAVING COUNT(*) >= k`` to the query level that aggregates the table, so a group built
     from fewer than k rows is silently left out of the result (not refused). Set it to 1 to
-    turn suppression off. It does not stop differencing attacks (subtracting two large
-    groups that differ by one row); it stops the direct read of a single row as a "group".
+    turn suppression off. Within one statement the firewall also refuses differencing (two
+    scans of the table, ROLLUP/CUBE/GROUPING SETS, conditions inside aggregates).
+
+    ``max_queries_per_day`` bounds differencing *across* statements (two approved results
+    subtracted by the reader): the statements one user may run per 24 hours that read the table
+    (None: no budget). Roles only grant: a user holding several roles gets the largest budget any
+    of them sets, and none (unlimited) only when a role says ``max_queries_per_day: null``
+    explicitly — a role that does not mention it does not lift another role's budget.
     """
 
     dimensions: tuple[str, ...] = Field(description="columns that may be grouped and filtered on")
     measures: tuple[str, ...] = Field(default=(), description="columns that may be aggregated")
     min_group_size: int = Field(default=10, ge=1, description="groups of fewer rows are left out of results")
+    max_queries_per_day: int | None = Field(
+        default=None, ge=1, description="statements reading the table one user may run per 24 hours (none: no budget)"
+    )
 
 
 class TableGrant(_Strict):
@@ -77,8 +96,19 @@ class Role(_Strict):
     pii: PiiHandling = Field(default="mask", description="personal-data columns: masked, refused or shown")
     pii_overrides: dict[str, PiiHandling] = Field(default_factory=dict, description="table.column -> its own handling")
     export_detail: bool = Field(default=False, description="may export detail rows")
+    runs: RunVisibility = Field(
+        default="own",
+        description="own: a user sees and continues only their own runs; all: every user's runs as they were "
+        "recorded, data included (auditors and admins only)",
+    )
     max_rows: int = Field(default=10_000, gt=0, description="most rows one query may return")
-    max_cost: float | None = Field(default=None, gt=0, description="most estimated cost one query may have")
+    max_cost: float = Field(
+        default=DEFAULT_MAX_COST,
+        gt=0,
+        allow_inf_nan=False,
+        description="most estimated cost one query may have (DuckDB: estimated rows summed over the plan; "
+        "PostgreSQL: total cost or largest row estimate)",
+    )
 
     @field_validator("pii_overrides")
     @classmethod

@@ -15,7 +15,16 @@ from typing import Literal
 
 from baton.errors import ConfigError, PermissionDenied
 from baton.messages import both
-from baton.policy.model import ALL_COLUMNS, AggregateOnly, MaskStyle, Policy, Role, TableGrant, split_column
+from baton.policy.model import (
+    ALL_COLUMNS,
+    DEFAULT_MAX_COST,
+    AggregateOnly,
+    MaskStyle,
+    Policy,
+    Role,
+    TableGrant,
+    split_column,
+)
 
 PiiRule = Literal["deny", "mask"]
 
@@ -27,6 +36,7 @@ class AggregateRule:
     dimensions: frozenset[str]
     measures: frozenset[str]
     min_group_size: int = 1
+    max_queries_per_day: int | None = None
 
 
 @dataclass(frozen=True)
@@ -42,8 +52,9 @@ class Principal:
     mask_styles: Mapping[tuple[str, str], MaskStyle] = field(default_factory=dict)
     aggregate_only: Mapping[str, AggregateRule] = field(default_factory=dict)
     can_export_detail: bool = False
+    sees_all_runs: bool = False
     max_rows: int = 10_000
-    max_cost: float | None = None
+    max_cost: float = DEFAULT_MAX_COST
 
     def can_read_table(self, table: str) -> bool:
         return table in self.tables
@@ -74,7 +85,7 @@ class Principal:
             "pii": sorted(f"{t}.{c}={rule}" for (t, c), rule in self.pii.items()),
             "masks": sorted(f"{t}.{c}={style}" for (t, c), style in self.mask_styles.items()),
             "aggregate_only": {
-                t: [sorted(rule.dimensions), sorted(rule.measures), rule.min_group_size]
+                t: [sorted(rule.dimensions), sorted(rule.measures), rule.min_group_size, rule.max_queries_per_day]
                 for t, rule in sorted(self.aggregate_only.items())
             },
             "max_rows": self.max_rows,
@@ -120,7 +131,6 @@ def resolve_principal(policy: Policy, user: str) -> Principal:
         if handling != "allow":
             pii[(table, column)] = handling
 
-    max_costs = [role.max_cost for role in roles]
     return Principal(
         user=user,
         roles=tuple(spec.roles),
@@ -131,8 +141,9 @@ def resolve_principal(policy: Policy, user: str) -> Principal:
         mask_styles=masks,
         aggregate_only=aggregate_only,
         can_export_detail=any(role.export_detail for role in roles),
+        sees_all_runs=any(role.runs == "all" for role in roles),
         max_rows=max(role.max_rows for role in roles),
-        max_cost=None if any(cost is None for cost in max_costs) else max(c for c in max_costs if c),
+        max_cost=max(role.max_cost for role in roles),  # roles only grant: the largest budget
     )
 
 
@@ -173,7 +184,17 @@ def _merge_aggregate_only(grants: list[TableGrant]) -> AggregateRule | None:
         dimensions=frozenset(d for rule in rules for d in rule.dimensions),
         measures=frozenset(m for rule in rules for m in rule.measures),
         min_group_size=min(rule.min_group_size for rule in rules),  # roles only grant: the smallest k
+        max_queries_per_day=_merge_query_budgets(rules),
     )
+
+
+def _merge_query_budgets(rules: list[AggregateOnly]) -> int | None:
+    """The largest daily budget the roles set; None (no budget) when none sets one, or when a role
+    says ``max_queries_per_day: null`` explicitly (a role silent on it does not lift the others')."""
+    stated = [rule.max_queries_per_day for rule in rules if "max_queries_per_day" in rule.model_fields_set]
+    if not stated or any(budget is None for budget in stated):
+        return None
+    return max(budget for budget in stated if budget is not None)
 
 
 def _merge_pii(roles: list[Role], table: str, key: str) -> Literal["deny", "mask", "allow"]:

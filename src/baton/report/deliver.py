@@ -2,6 +2,12 @@
 
 The CLI (and later the server) calls :func:`deliver`; it writes files atomically and says
 what it wrote, and returns the text meant for standard output when no ``--out`` is given.
+
+Every format but the terminal is a report that leaves Baton (a file, or standard output a
+script keeps). An answer whose result holds detail rows (``ResultTable.detail_rows``: a SQL
+statement that does not aggregate) leaves only for an exporter whose roles allow
+``export_detail``; otherwise :func:`check_export` refuses (``export_not_permitted``) before
+anything is written. The terminal display is the user's own reading and stays allowed.
 """
 
 from __future__ import annotations
@@ -12,8 +18,10 @@ from typing import Literal
 
 from baton.catalog.model import Catalog
 from baton.contracts.answer import Answer
-from baton.errors import BatonError, InvalidInput
+from baton.contracts.run import RunState
+from baton.errors import BatonError, ExportNotPermitted, InvalidInput
 from baton.messages import both
+from baton.policy import Principal
 from baton.report.files import atomic_write_text
 
 ReportFormat = Literal["terminal", "md", "html", "json"]
@@ -50,6 +58,40 @@ def chart_png_target(answer: Answer, out: Path | None, cwd: Path) -> Path:
     return out if out.suffix.lower() == ".png" else out / name
 
 
+def check_export(answer: Answer, fmt: ReportFormat, exporter: Principal | None) -> None:
+    """Refuse (``export_not_permitted``) a report of detail rows for an exporter whose roles
+    do not allow ``export_detail`` (no exporter: refused). The terminal is not an export."""
+    table = answer.result
+    if fmt == "terminal" or table is None or not table.detail_rows:
+        return
+    if exporter is not None and exporter.can_export_detail:
+        return
+    user = exporter.user if exporter is not None else answer.user or "?"
+    raise ExportNotPermitted(
+        *both("report.export_not_permitted", user=user, format=fmt),
+        detail={"user": user, "format": fmt, "run_id": answer.run_id},
+    )
+
+
+def check_run_export(state: RunState, dialect: str, exporter: Principal | None) -> None:
+    """:func:`check_export` for a whole stored run (``runs show --json``): its answer, and the
+    evidence of a statement run whose answer holds no result (failed, cancelled, stopped) but
+    whose evidence keeps the rows it read."""
+    from baton.sql.detail import returns_detail_rows
+
+    if state.answer is not None:
+        check_export(state.answer, "json", exporter)
+    answered = state.answer is not None and state.answer.result is not None
+    if state.kind != "sql" or not state.evidence or answered or (exporter is not None and exporter.can_export_detail):
+        return
+    if any(returns_detail_rows(record.draft, dialect) for record in state.sql):
+        user = exporter.user if exporter is not None else state.user
+        raise ExportNotPermitted(
+            *both("report.export_not_permitted", user=user, format="json"),
+            detail={"user": user, "format": "json", "run_id": state.run_id},
+        )
+
+
 def deliver(
     answer: Answer,
     fmt: ReportFormat,
@@ -57,8 +99,11 @@ def deliver(
     *,
     catalog: Catalog | None = None,
     cwd: Path | None = None,
+    exporter: Principal | None = None,
 ) -> Delivery:
-    """Produce ``answer`` as ``fmt``; files go to ``out`` (atomically), text to ``stdout``."""
+    """Produce ``answer`` as ``fmt``; files go to ``out`` (atomically), text to ``stdout``.
+    ``exporter``: the user taking the report (:func:`check_export`, before anything is written)."""
+    check_export(answer, fmt, exporter)
     here = cwd or Path.cwd()
     result = Delivery()
     if fmt == "json":

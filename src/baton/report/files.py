@@ -13,6 +13,7 @@ from typing import Any
 
 from baton.errors import ToolFailure
 from baton.messages import both
+from baton.private import FILE_MODE
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> Path:
@@ -28,7 +29,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> Path:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, FILE_MODE)  # a report holds query results: its owner's only
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)

@@ -4,13 +4,26 @@ The chart is there twice: an inline SVG rendered offline (shown when scripts can
 mail client, a locked-down viewer, print) and an interactive chart that the bundled Vega,
 Vega-Lite and Vega-Embed libraries draw from the same spec, which replaces the SVG once it
 has drawn. The libraries live in ``baton/report/vendor`` (BSD-3-Clause, licences beside
-them) and are inlined; a Content-Security-Policy with ``default-src 'none'`` makes the page
-unable to fetch anything even if something tried. Vega compiles its expressions with
-``Function``, hence ``'unsafe-eval'`` for scripts.
+them) and are inlined.
+
+The page's Content-Security-Policy (:func:`content_security_policy`) starts from
+``default-src 'none'``, so the page cannot fetch anything even if something tried, and allows
+exactly the page's own inline scripts and style, each by its SHA-256 hash: no other inline
+script, event handler (``onerror=``), ``javascript:`` URL or ``eval``/``Function`` runs, even
+should some text ever slip through unescaped. Vega would compile its expressions with
+``Function``; the embed call asks for its CSP-safe mode instead (``ast: true``: expressions are
+parsed to a syntax tree and run by the expression interpreter, vega-interpreter, bundled in
+vega-embed). Vega-Embed and its tooltip would inject ``<style>`` elements of their own, which
+the policy refuses; they are turned off (``defaultStyle: false``, ``disableDefaultStyle``) and
+the few rules the chart needs are part of the page's own hashed style. Vega sets element styles
+only through the CSSOM (``element.style.x = …``), which a policy does not govern, so
+``style-src`` needs no ``'unsafe-inline'`` either.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 import re
@@ -26,10 +39,6 @@ from baton.report.content import KeyFigure, ReportContent, build_content, figure
 from baton.report.files import atomic_write_text
 
 VENDOR_SCRIPTS = ("vega/vega.min.js", "vega-lite/vega-lite.min.js", "vega-embed/vega-embed.min.js")
-CSP = (
-    "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; "
-    "img-src data:; font-src data:; base-uri 'none'; form-action 'none'"
-)
 
 _CSS = """
 :root { color-scheme: light; --ink: #1f2328; --muted: #57606a; --line: #d0d7de; --accent: #4c78a8; }
@@ -62,7 +71,23 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 ul { padding-left: 1.2rem; }
 footer { color: var(--muted); font-size: 0.8rem; margin: 2rem 0 1rem; }
 @media (max-width: 600px) { main { padding: 10px; } body { font-size: 15px; } th, td { padding: 4px 6px; } }
+.vega-embed { position: relative; display: inline-block; box-sizing: border-box; }
+.vega-embed .chart-wrapper.fit-x { width: 100%; }
+.vega-embed .chart-wrapper.fit-y { height: 100%; }
+#vg-tooltip-element { visibility: hidden; padding: 8px; position: fixed; z-index: 1000; font-family: sans-serif;
+  font-size: 11px; border-radius: 3px; box-shadow: 2px 2px 4px rgba(0, 0, 0, 0.1);
+  background-color: rgba(255, 255, 255, 0.95); border: 1px solid #d9d9d9; color: black; }
+#vg-tooltip-element.visible { visibility: visible; }
+#vg-tooltip-element h2 { margin-top: 0; margin-bottom: 10px; font-size: 13px; }
+#vg-tooltip-element table { border-spacing: 0; }
+#vg-tooltip-element table tr { border: none; }
+#vg-tooltip-element table tr td { overflow: hidden; text-overflow: ellipsis; padding-top: 2px; padding-bottom: 2px;
+  border: none; white-space: normal; }
+#vg-tooltip-element table tr td.key { color: #808080; max-width: 150px; text-align: right; padding-right: 4px; }
+#vg-tooltip-element table tr td.value { display: block; max-width: 300px; max-height: 7em; text-align: left; }
 """
+"""The page's one style. Its last rules are Vega-Embed's and Vega-Tooltip's own (vega-embed 6.29,
+vega-tooltip in it), which they would otherwise inject as ``<style>`` elements the policy refuses."""
 
 _EMBED = """
 (function () {
@@ -73,7 +98,12 @@ _EMBED = """
   var spec = JSON.parse(holder.textContent);
   spec.width = "container";
   spec.autosize = { type: "fit-x", contains: "padding" };
-  vegaEmbed(target, spec, { renderer: "svg", actions: false, mode: "vega-lite" }).then(function () {
+  var options = {
+    renderer: "svg", actions: false, mode: "vega-lite",
+    ast: true,  /* expressions run by the interpreter: no Function, no 'unsafe-eval' */
+    defaultStyle: false, tooltip: { disableDefaultStyle: true }  /* their rules are in the page's style */
+  };
+  vegaEmbed(target, spec, options).then(function () {
     if (still) { still.hidden = true; }
     document.body.setAttribute("data-chart", "interactive");
   }).catch(function (err) {
@@ -90,6 +120,28 @@ def vendor_scripts() -> tuple[tuple[str, str], ...]:
     """The bundled libraries as (name, source), safe to inline inside ``<script>``."""
     folder = resources.files("baton.report").joinpath("vendor")
     return tuple((name, _script_safe(folder.joinpath(name).read_text(encoding="utf-8"))) for name in VENDOR_SCRIPTS)
+
+
+@lru_cache(maxsize=1)
+def _vendor_blocks() -> tuple[str, ...]:
+    """The text of each library's ``<script>`` element (hashed for the policy once)."""
+    return tuple(f"/* {name} (BSD-3-Clause) */\n{src}\n" for name, src in vendor_scripts())
+
+
+def csp_hash(source: str) -> str:
+    """The policy source allowing one inline ``<script>`` or ``<style>`` whose text is ``source``."""
+    digest = hashlib.sha256(source.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+def content_security_policy(scripts: tuple[str, ...] | list[str], styles: tuple[str, ...] | list[str]) -> str:
+    """The page's policy: nothing fetched, only these inline scripts and styles (by hash)."""
+    script_src = " ".join(csp_hash(s) for s in scripts) or "'none'"
+    style_src = " ".join(csp_hash(s) for s in styles) or "'none'"
+    return (
+        f"default-src 'none'; script-src {script_src}; style-src {style_src}; "
+        "img-src data:; font-src data:; base-uri 'none'; form-action 'none'"
+    )
 
 
 def vendor_size() -> int:
@@ -158,13 +210,14 @@ def render_html_content(c: ReportContent, spec: dict[str, Any] | None, svg: str 
     """The page for prepared content; ``spec``/``svg`` are the chart (both or neither)."""
     t = c.labels
     lang = "zh-CN" if c.language == "zh" else "en"
+    scripts = [*_vendor_blocks(), _EMBED] if spec is not None else []  # the spec is data, not a script
     parts: list[str] = [
         "<!doctype html>",
         f'<html lang="{lang}">',
         "<head>",
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy(scripts, [_CSS])}">',
         f"<title>{_e(c.title)} · {_e(c.question[:80])}</title>",
         f"<style>{_CSS}</style>",
         "</head>",
@@ -225,8 +278,7 @@ def render_html_content(c: ReportContent, spec: dict[str, Any] | None, svg: str 
     parts += [f"<footer>{_e(t['generated'])} · {_e(c.run_id)}</footer>", "</main>"]
     if spec is not None:
         parts.append(f'<script type="application/json" id="baton-spec">{_json_script(spec)}</script>')
-        parts += [f"<script>/* {name} (BSD-3-Clause) */\n{src}\n</script>" for name, src in vendor_scripts()]
-        parts.append(f"<script>{_EMBED}</script>")
+        parts += [f"<script>{source}</script>" for source in scripts]
     parts += ["</body>", "</html>", ""]
     return "\n".join(parts)
 

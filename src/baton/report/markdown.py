@@ -2,12 +2,14 @@
 numbers, chart image, table, how this was computed.
 
 The chart is a PNG written beside the ``.md`` file and linked by a relative path, so the
-report and its image move together (a Git repository, a wiki, a zip).
+report and its image move together (a Git repository, a wiki, a zip). Baton writes the
+report's structure; every text it did not write (the question and what quotes it, data, catalog
+texts, SQL, messages) goes through the escaping function of its Markdown context
+(:mod:`baton.report.md_text`), so none of it can add a heading, a link or HTML.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from baton.catalog.model import Catalog
@@ -15,32 +17,17 @@ from baton.contracts.answer import Answer
 from baton.messages import text
 from baton.report.content import KeyFigure, ReportContent, build_content, figure_table
 from baton.report.files import atomic_write_text, write_chart_png
-
-_MARKDOWN_SPECIAL = str.maketrans({ch: "\\" + ch for ch in "\\`*_[]<>|&!~"})
-_LIST_START = re.compile(r"^(\d+)([.)])")
-
-
-def _prose(said: str) -> str:
-    """A sentence that quotes the user's words (the question, the interpretation with the
-    words read as something else), as Markdown that shows it literally: no emphasis, link,
-    inline HTML or heading can come from a question."""
-    escaped = _LIST_START.sub(r"\1\\\2", said.translate(_MARKDOWN_SPECIAL).replace("\n", " "))
-    return "\\" + escaped if escaped.startswith(("#", "-", "+", ">", "=")) else escaped
-
-
-def _cell(text: str) -> str:
-    """A table cell: pipes escaped, line breaks folded."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+from baton.report.md_text import md_cell, md_code, md_code_block, md_heading, md_line, md_span, md_url
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    lines = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    lines = ["| " + " | ".join(md_cell(h) for h in header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in rows]
     return lines
 
 
 def _bullets(items: list[str], none: str) -> list[str]:
-    return [f"- {item}" for item in items] if items else [f"- {none}"]
+    return [f"- {md_line(item)}" for item in items] if items else [f"- {none}"]
 
 
 def _sections(c: ReportContent) -> list[str]:
@@ -48,7 +35,7 @@ def _sections(c: ReportContent) -> list[str]:
     time words and context clauses of the question, so each is shown literally."""
     out: list[str] = []
     for section in c.sections:
-        out += [f"## {_prose(section.heading)}", "", *(f"- {_prose(item)}" for item in section.items), ""]
+        out += [f"## {md_heading(section.heading)}", "", *_bullets(list(section.items), ""), ""]
     return out
 
 
@@ -64,54 +51,52 @@ def render_markdown_content(c: ReportContent, image: str | None = None) -> str:
     out: list[str] = [
         f"# {c.title}",
         "",
-        text("report.md_question", c.language, label=t["question"], question=_prose(c.question)),
+        text("report.md_question", c.language, label=t["question"], question=md_span(c.question)),
         "",
     ]
     out += [f"## {t['answer']}", ""]
-    out += [f"> {_prose(c.interpretation)}", ""] if c.interpretation else []
-    # Baton's own text; of the question it quotes only catalog labels and the time words its
-    # period parser matched. An analysis' summary is plain prose (its sections follow).
-    out += [_prose(c.answer) if c.is_analysis else c.answer, ""]
+    out += [f"> {md_line(c.interpretation)}", ""] if c.interpretation else []
+    out += [md_line(c.answer), ""]  # it may quote the question (a word Baton asks back about)
     if c.status != "answered":
-        out += [f"_{t['status']}: {c.status}_", ""]
+        out += [f"_{t['status']}: {md_span(c.status)}_", ""]
     out += _sections(c)
     if c.key_figures:
         out += _figures(t, c.key_figures)
     if image is not None:
-        out += [f"## {t['chart']}", "", f"![{c.chart_title or t['chart']}]({image})", ""]
+        out += [f"## {t['chart']}", "", f"![{md_span(c.chart_title or t['chart'])}]({md_url(image)})", ""]
         if c.chart_reason:
-            out += [f"_{t['chart_reason']}: {c.chart_reason}_", ""]
-        out += [*(f"- {note}" for note in c.chart_notes), *([""] if c.chart_notes else [])]
+            out += [f"_{t['chart_reason']}: {md_span(c.chart_reason)}_", ""]
+        out += [*(f"- {md_line(note)}" for note in c.chart_notes), *([""] if c.chart_notes else [])]
     if c.table_header:
         out += [f"## {t['table']}", "", *_table(c.table_header, c.table_rows), ""]
-        out += [f"_{note}_" for note in c.table_notes]
+        out += [f"_{md_span(note)}_" for note in c.table_notes]
         out += [""] if c.table_notes else []
     out += [f"## {t['how']}", ""]
     if c.sql:
-        out += [f"### {t['sql']}", "", "```sql", c.sql, "```", ""]
+        out += [f"### {t['sql']}", "", *md_code_block(c.sql, "sql"), ""]
     if c.metrics:
         out += [f"### {t['metrics']}", ""]
         for m in c.metrics:
-            out.append(f"- **{m.label}** (`{m.name}`): {m.definition}")
-            out.append(f"  - {t['expression']}: `{m.expression}`")
+            out.append(f"- **{md_span(m.label)}** ({md_code(m.name)}): {md_span(m.definition)}")
+            out.append(f"  - {t['expression']}: {md_code(m.expression)}")
             if m.filters:
-                out.append(f"  - {t['metric_filters']}: " + "; ".join(f"`{f}`" for f in m.filters))
+                out.append(f"  - {t['metric_filters']}: " + "; ".join(md_code(f) for f in m.filters))
             if m.time_column:
-                out.append(f"  - {t['time_column']}: `{m.time_column}`")
-            out.append(f"  - {t['owner']}: {m.owner}")
+                out.append(f"  - {t['time_column']}: {md_code(m.time_column)}")
+            out.append(f"  - {t['owner']}: {md_span(m.owner)}")
         out.append("")
     out += [f"### {t['filters']}", ""]
     scope = ([f"{t['time_range']}: {c.time_range}"] if c.time_range else []) + c.filters
     out += [*_bullets(scope, t["none"]), ""]
-    out += [f"### {t['freshness']}", "", c.freshness or t["none"], ""]
+    out += [f"### {t['freshness']}", "", md_line(c.freshness or t["none"]), ""]
     if not c.is_analysis:  # an analysis states them in its sections
-        out += [f"### {t['assumptions']}", "", *_bullets([_prose(a) for a in c.assumptions], t["none"]), ""]
+        out += [f"### {t['assumptions']}", "", *_bullets(c.assumptions, t["none"]), ""]
         out += [f"### {t['excluded']}", "", *_bullets(c.excluded, t["none"]), ""]
     if c.limitations or not c.is_analysis:
         out += [f"### {t['limitations']}", "", *_bullets(c.limitations, t["none"]), ""]
     if c.gate:
-        out += [f"### {t['gate']}", "", c.gate, ""]
-    out += [f"### {t['run_id']}", "", f"`{c.run_id}`", ""]
+        out += [f"### {t['gate']}", "", md_line(c.gate), ""]
+    out += [f"### {t['run_id']}", "", md_code(c.run_id), ""]
     return "\n".join(out)
 
 

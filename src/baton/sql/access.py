@@ -7,7 +7,7 @@ every subquery, CTE and UNION branch is checked on its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 from sqlglot import exp
@@ -68,7 +68,7 @@ def check_tables(statement: exp.Expr, principal: Principal, schema: Mapping[str,
     return sorted({scan.table for scan in scans})
 
 
-def _resolve(scope: Scope, alias: str) -> tuple[Scope, exp.Table | Scope] | None:
+def resolve_source(scope: Scope, alias: str) -> tuple[Scope, exp.Table | Scope] | None:
     """The scope that owns ``alias`` and its source, looking outwards for correlated names."""
     current: Scope | None = scope
     while current is not None:
@@ -82,13 +82,13 @@ def _resolve(scope: Scope, alias: str) -> tuple[Scope, exp.Table | Scope] | None
     return None
 
 
-def _physical_columns(statement: exp.Expr) -> Iterator[tuple[exp.Column, str, Scope]]:
+def physical_columns(statement: exp.Expr) -> Iterator[tuple[exp.Column, str, Scope]]:
     """(column, physical table, owning scope) for every column that reads a physical table."""
     for scope in traverse_scope(statement):
         for column in scope.columns:
             if not column.table:
                 continue
-            resolved = _resolve(scope, column.table)
+            resolved = resolve_source(scope, column.table)
             if resolved is not None and isinstance(resolved[1], exp.Table):
                 yield column, resolved[1].name, resolved[0]
 
@@ -107,7 +107,7 @@ def check_columns(statement: exp.Expr, principal: Principal) -> None:
         for column in scope.columns:
             if column.table:
                 continue
-            resolved = _resolve(scope, column.name)
+            resolved = resolve_source(scope, column.name)
             if resolved is not None and isinstance(resolved[1], exp.Table):
                 raise FirewallError(
                     "column_not_permitted",
@@ -115,7 +115,7 @@ def check_columns(statement: exp.Expr, principal: Principal) -> None:
                     column=column.name,
                     **localized("reason", "sql.whole_row"),
                 )
-    for column, table, _scope in _physical_columns(statement):
+    for column, table, _scope in physical_columns(statement):
         qualified = f"{table}.{column.name}"
         if not principal.column_granted(table, column.name):
             raise FirewallError(
@@ -128,8 +128,14 @@ def check_columns(statement: exp.Expr, principal: Principal) -> None:
             raise FirewallError("pii_denied", user=principal.user, column=qualified)
 
 
-def _is_aggregate(node: exp.Expr) -> bool:
-    return isinstance(node, exp.AggFunc) and not isinstance(node.parent, exp.Window)
+def is_aggregate(node: exp.Expr) -> bool:
+    """An aggregate function of its level: not a window function (``SUM(x) [FILTER (…)] OVER …``)."""
+    if not isinstance(node, exp.AggFunc):
+        return False
+    parent = node.parent
+    while isinstance(parent, exp.Filter):
+        parent = parent.parent
+    return not isinstance(parent, exp.Window)
 
 
 # A subquery (scalar, IN, EXISTS, LATERAL, derived table, CTE body) is a scope of its own: an
@@ -137,7 +143,7 @@ def _is_aggregate(node: exp.Expr) -> bool:
 _SCOPE_BOUNDARIES = (exp.Query, exp.Subquery)
 
 
-def _walk_own_scope(node: exp.Expr) -> Iterator[exp.Expr]:
+def walk_own_scope(node: exp.Expr) -> Iterator[exp.Expr]:
     """``node`` and its descendants, without descending into nested subqueries."""
     if isinstance(node, _SCOPE_BOUNDARIES):
         return
@@ -156,12 +162,21 @@ def scope_aggregates(select: exp.Expr, *, count_distinct: bool = True) -> bool:
     if select.args.get("group") or (count_distinct and select.args.get("distinct")):
         return True
     for part in [*select.expressions, select.args.get("having")]:
-        if part is not None and any(_is_aggregate(n) for n in _walk_own_scope(part)):
+        if part is not None and any(is_aggregate(n) for n in walk_own_scope(part)):
             return True
     return False
 
 
-def _enclosing_aggregate(node: exp.Expr, stop: exp.Expr) -> exp.AggFunc | None:
+def aggregates_to_one_row(select: exp.Expr) -> bool:
+    """A SELECT with an aggregate function of its own and no GROUP BY: at most one row."""
+    return (
+        isinstance(select, exp.Select)
+        and not select.args.get("group")
+        and any(is_aggregate(n) for p in select.expressions for n in walk_own_scope(p))
+    )
+
+
+def enclosing_aggregate(node: exp.Expr, stop: exp.Expr) -> exp.AggFunc | None:
     """The aggregate of scope ``stop`` that ``node`` sits in, if any.
 
     Crossing a subquery boundary first means the node is read inside another scope (a
@@ -172,71 +187,10 @@ def _enclosing_aggregate(node: exp.Expr, stop: exp.Expr) -> exp.AggFunc | None:
     while current is not None and current is not stop:
         if isinstance(current, _SCOPE_BOUNDARIES):
             return None
-        if found is None and isinstance(current, exp.AggFunc) and _is_aggregate(current):
+        if found is None and isinstance(current, exp.AggFunc) and is_aggregate(current):
             found = current
         current = current.parent
     return found
-
-
-def check_aggregate_only(statement: exp.Expr, principal: Principal) -> None:
-    """Aggregate-only tables yield aggregates, never detail rows (code detail_not_permitted)."""
-    if not principal.aggregate_only:
-        return
-    for scan in physical_scans(statement):
-        rule = principal.aggregate_only.get(scan.table)
-        if rule is None:
-            continue
-        select = scan.scope.expression
-        if not scope_aggregates(select):
-            raise FirewallError(
-                "detail_not_permitted",
-                user=principal.user,
-                table=scan.table,
-                **localized("reason", "sql.must_aggregate"),
-            )
-        group = select.args.get("group")
-        if isinstance(group, exp.Group) and group.args.get("all"):
-            raise FirewallError(
-                "detail_not_permitted",
-                user=principal.user,
-                table=scan.table,
-                **localized("reason", "sql.group_by_all"),
-            )
-        for star in select.find_all(exp.Star):
-            if _enclosing_aggregate(star, select) is None and star.find_ancestor(exp.Select) is select:
-                raise FirewallError(
-                    "detail_not_permitted",
-                    user=principal.user,
-                    table=scan.table,
-                    **localized("reason", "sql.select_star"),
-                )
-    for column, table, owner in _physical_columns(statement):
-        rule = principal.aggregate_only.get(table)
-        if rule is None or column.name in rule.dimensions:
-            continue
-        aggregate = _enclosing_aggregate(column, owner.expression)
-        if aggregate is not None and column.name in rule.measures:
-            continue
-        if aggregate is not None and _counted(column, aggregate):
-            continue
-        raise FirewallError(
-            "detail_not_permitted",
-            user=principal.user,
-            table=table,
-            **localized(
-                "reason", "sql.aggregate_only" if column.name in rule.measures else "sql.count_only", column=column.name
-            ),
-        )
-
-
-def _counted(column: exp.Column, aggregate: exp.AggFunc) -> bool:
-    """``COUNT(col)`` or ``COUNT(DISTINCT col)`` with the column as the whole argument."""
-    if not isinstance(aggregate, exp.Count):
-        return False
-    argument = aggregate.this
-    if isinstance(argument, exp.Distinct):
-        return len(argument.expressions) == 1 and argument.expressions[0] is column
-    return argument is column
 
 
 def _conjuncts(condition: exp.Expr | None) -> list[exp.Expr]:
@@ -294,36 +248,70 @@ def _requested_literals(predicate: exp.Expr, alias: str, column: str) -> list[st
     return []
 
 
-_RANGE_PREDICATES = (exp.EQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between, exp.In)
+_BOUNDING = (exp.EQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
 
 
 def check_partition_filters(statement: exp.Expr, large_tables: Mapping[str, str]) -> list[str]:
-    """Every scan of a large table has a top-level predicate on its time/partition column."""
+    """Every scan of a large table bounds its time/partition column by constants.
+
+    A top-level conjunct of the scan's WHERE (or ON) must compare an expression of that column
+    alone (``day``, ``CAST(ts AS DATE)``, ``date_trunc('month', day)``) with
+    constant expressions: ``=``, ``<``, ``<=``, ``>``, ``>=``, ``BETWEEN`` or ``IN (list)`` against
+    literals, casts of literals, ``DATE '…'`` or constant arithmetic such as ``CURRENT_DATE -
+    INTERVAL '7' DAY``. A bound that names a column or holds a subquery bounds nothing:
+    ``day = day``, ``day >= other_col``, ``day IN (SELECT …)``,
+    ``day IS NOT NULL`` and ``day BETWEEN day AND day`` do not count,
+    nor does ``<>`` or a condition inside an OR.
+    """
     applied: list[str] = []
     for scan in physical_scans(statement):
         column = large_tables.get(scan.table)
         if column is None:
             continue
-        found = any(
-            isinstance(predicate, _RANGE_PREDICATES)
-            and any(_column_of(c, scan.alias, column) for c in predicate.find_all(exp.Column))
-            for predicate in _scope_predicates(scan.scope.expression)
-        )
+        found = any(_bounds(p, scan.alias, column) for p in _scope_predicates(scan.scope.expression))
         if not found:
             raise FirewallError("partition_filter_required", table=scan.table, column=column)
         applied.append(f"{scan.table}.{column}")
     return applied
 
 
-def _single_row(source: exp.Table | Scope) -> bool:
-    if not isinstance(source, Scope):
+def _bounds(predicate: exp.Expr, alias: str, column: str) -> bool:
+    """Does ``predicate`` bound ``alias.column`` by constants (see check_partition_filters)?"""
+    if isinstance(predicate, _BOUNDING):
+        left, right = predicate.left, predicate.right
+        return (_of_column(left, alias, column) and _constant(right)) or (
+            _of_column(right, alias, column) and _constant(left)
+        )
+    if isinstance(predicate, exp.Between):
+        return _of_column(predicate.this, alias, column) and all(
+            _constant(predicate.args.get(bound)) for bound in ("low", "high")
+        )
+    if isinstance(predicate, exp.In):
+        return (
+            not predicate.args.get("query")
+            and not predicate.args.get("unnest")
+            and _of_column(predicate.this, alias, column)
+            and bool(predicate.expressions)
+            and all(_constant(item) for item in predicate.expressions)
+        )
+    return False
+
+
+def _of_column(node: exp.Expr | None, alias: str, column: str) -> bool:
+    """An expression of ``alias.column`` and of no other column, without a subquery."""
+    if node is None or node.find(exp.Query, exp.Subquery):
         return False
-    select = source.expression
-    return (
-        isinstance(select, exp.Select)
-        and not select.args.get("group")
-        and any(_is_aggregate(n) for p in select.expressions for n in _walk_own_scope(p))
-    )
+    columns = list(node.find_all(exp.Column))
+    return bool(columns) and all(_column_of(c, alias, column) for c in columns)
+
+
+def _constant(node: exp.Expr | None) -> bool:
+    """No column, subquery, aggregate or window: the same value for every row."""
+    return node is not None and node.find(exp.Column, exp.Query, exp.Subquery, exp.AggFunc, exp.Window) is None
+
+
+def _single_row(source: exp.Table | Scope) -> bool:
+    return isinstance(source, Scope) and aggregates_to_one_row(source.expression)
 
 
 def _root(parent: dict[str, str], alias: str) -> str:
@@ -343,8 +331,26 @@ def _linker(parent: dict[str, str]) -> Callable[[set[str]], None]:
     return link
 
 
-def check_cross_joins(statement: exp.Expr) -> None:
-    """Refuse FROM items that no join condition connects (Cartesian products)."""
+_RELATING = (exp.EQ, exp.NullSafeEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+"""Comparisons that relate their two sides; ``<>``, NOT, IS, LIKE and functions relate nothing."""
+
+
+def check_cross_joins(statement: exp.Expr, readable: Mapping[str, Collection[str]]) -> None:
+    """Refuse FROM items that no join condition connects (Cartesian products).
+
+    Two FROM items of a level are connected by a comparison (=, IS NOT DISTINCT FROM, <, <=, >,
+    >=, BETWEEN, IN (list)) with one item's columns on one side and only the other's on the other,
+    in ON or WHERE; an AND connects what each of its parts connects, an OR only what every branch
+    connects. ``USING (…)`` connects through its columns, a NATURAL join through the columns both
+    sides have (``readable``: table -> the columns the user reads, which is what the engine sees
+    after the rewrite). SEMI, ANTI and POSITIONAL joins return at most one row per row or position
+    and need no condition, nor does an aggregate subquery without GROUP BY (one row).
+
+    So ``ON TRUE``, ``ON 1 = 1``, ``ON a.x = a.x``, ``ON a.x = b.x OR TRUE``, ``ON a.x <> b.x``,
+    ``USING ()``, a NATURAL join without a shared column and a comma join without a WHERE relating
+    its items are all cross joins. The check is syntactic (``ON a.x * 0 = b.x * 0`` passes): the
+    cost estimate checked against the user's budget is the backstop.
+    """
     for scope in traverse_scope(statement):
         select = scope.expression
         if not isinstance(select, exp.Select) or len(scope.selected_sources) < 2:
@@ -352,21 +358,90 @@ def check_cross_joins(statement: exp.Expr) -> None:
         nodes = {alias for alias, (_n, source) in scope.selected_sources.items() if not _single_row(source)}
         parent = {alias: alias for alias in nodes}
         link = _linker(parent)
-        previous: set[str] = set()
+        previous: list[str] = []
         from_ = select.args.get("from_") or select.args.get("from")
         if isinstance(from_, exp.From):
-            previous.add(from_.this.alias_or_name)
-        for join in select.args.get("joins") or []:
+            previous.append(from_.this.alias_or_name)
+        joins: list[exp.Join] = list(select.args.get("joins") or [])
+        for join in joins:
             name = join.this.alias_or_name
-            if join.args.get("method") or join.args.get("using") or join.args.get("kind") in {"SEMI", "ANTI"}:
-                link(previous | {name})
-            previous.add(name)
-        conditions = [select.args.get("where")] + [j.args.get("on") for j in select.args.get("joins") or []]
-        for condition in conditions:
-            if condition is None:
-                continue
-            for predicate in _conjuncts(condition):
-                link({c.table for c in predicate.find_all(exp.Column) if c.table in nodes})
+            method = str(join.args.get("method") or "").upper()
+            using = {column.name.lower() for column in join.args.get("using") or []}
+            if method == "NATURAL" or using:  # name resolution rewrites most of these to ON
+                wanted = using or _output_columns(scope, name, readable) or set()
+                for other in previous:
+                    theirs = _output_columns(scope, other, readable)
+                    if wanted & (theirs if theirs is not None else wanted):
+                        link({name, other})
+            elif method == "POSITIONAL" or join.args.get("kind") in {"SEMI", "ANTI"}:
+                link({*previous, name})
+            previous.append(name)
+        for condition in [select.args.get("where"), *(join.args.get("on") for join in joins)]:
+            for group in _connections(condition, nodes):
+                link(group)
         roots = {_root(parent, alias) for alias in nodes}
         if len(roots) > 1:
             raise FirewallError("cross_join_not_allowed", sources=", ".join(sorted(nodes)))
+
+
+def _output_columns(scope: Scope, alias: str, readable: Mapping[str, Collection[str]]) -> set[str] | None:
+    """The columns FROM item ``alias`` offers (None when unknown)."""
+    selected = scope.selected_sources.get(alias)
+    if selected is None:
+        return None
+    source = selected[1]
+    if isinstance(source, exp.Table):
+        columns = readable.get(source.name)
+        return None if columns is None else {c.lower() for c in columns}
+    if isinstance(source, Scope) and isinstance(source.expression, exp.Query):
+        return {name.lower() for name in source.expression.named_selects}
+    return None
+
+
+def _connections(condition: exp.Expr | None, nodes: set[str]) -> list[set[str]]:
+    """Groups of FROM items ``condition`` connects (see :func:`check_cross_joins`)."""
+    if condition is None:
+        return []
+    if isinstance(condition, exp.Where | exp.Paren):
+        return _connections(condition.this, nodes)
+    if isinstance(condition, exp.And):
+        return _connections(condition.left, nodes) + _connections(condition.right, nodes)
+    if isinstance(condition, exp.Or):
+        return _common(_connections(condition.left, nodes), _connections(condition.right, nodes))
+    sides: list[exp.Expr | None]
+    if isinstance(condition, _RELATING):
+        sides = [condition.left, condition.right]
+    elif isinstance(condition, exp.Between):
+        sides = [condition.this, condition.args.get("low"), condition.args.get("high")]
+    elif isinstance(condition, exp.In) and not condition.args.get("query"):
+        sides = [condition.this, *condition.expressions]
+    else:
+        return []
+    aliases = [_aliases(side, nodes) for side in sides]
+    groups: list[set[str]] = []
+    for i, left in enumerate(aliases):
+        for right in aliases[i + 1 :]:
+            groups += [{a, b} for a in left - right for b in right - left]
+    return groups
+
+
+def _aliases(side: exp.Expr | None, nodes: set[str]) -> set[str]:
+    """The FROM items whose columns ``side`` reads at this level (not inside a subquery)."""
+    if side is None:
+        return set()
+    return {n.table for n in walk_own_scope(side) if isinstance(n, exp.Column) and n.table in nodes}
+
+
+def _common(left: list[set[str]], right: list[set[str]]) -> list[set[str]]:
+    """What both branches of an OR connect: items in one component on each side."""
+    components: list[dict[str, str]] = []
+    for groups in (left, right):
+        parent = {alias: alias for group in groups for alias in group}
+        link = _linker(parent)
+        for group in groups:
+            link(group)
+        components.append({alias: _root(parent, alias) for alias in parent})
+    together: dict[tuple[str, str], set[str]] = {}
+    for alias in components[0].keys() & components[1].keys():
+        together.setdefault((components[0][alias], components[1][alias]), set()).add(alias)
+    return [group for group in together.values() if len(group) > 1]

@@ -20,18 +20,19 @@ from sqlglot.errors import OptimizeError
 from sqlglot.optimizer.qualify import qualify
 
 from baton.contracts.common import Dialect, Language
-from baton.errors import FirewallError
+from baton.errors import BatonError, FirewallError
 from baton.messages import localized
 from baton.policy import Principal
 from baton.sql.access import (
-    check_aggregate_only,
     check_columns,
     check_cross_joins,
     check_partition_filters,
     check_row_requests,
     check_tables,
 )
-from baton.sql.rewrite import enforce_min_group_size, secure_sources, wrap_limit
+from baton.sql.aggregate_only import check_aggregate_only
+from baton.sql.growth import check_growth
+from baton.sql.rewrite import enforce_min_group_size, secure_sources, suppression_query, wrap_limit
 from baton.sql.statement import check_functions, parse_single_query
 
 
@@ -62,6 +63,12 @@ class ApprovedSql(BaseModel):
     min_group_sizes: dict[str, int] = Field(
         default_factory=dict,
         description="aggregate-only tables whose groups of fewer than k rows were suppressed (HAVING COUNT(*) >= k)",
+    )
+    suppression_sql: str | None = Field(
+        default=None,
+        description="counts the groups the outermost level suppressed (one row, one column); built from the "
+        "secured statement, run by the runner right after it. None when nothing is suppressed or the floor "
+        "sits on a nested level only",
     )
     created_at: datetime
     expires_at: datetime
@@ -123,6 +130,8 @@ def _approve(
     checks += ["single_statement", "read_only"]
     check_functions(statement)
     checks.append("functions_allowed")
+    check_growth(statement)  # before name resolution walks it and long before the engine plans it
+    checks.append("growth_bounded")
     tables = check_tables(statement, principal, catalog)
     checks.append("tables_granted")
 
@@ -136,10 +145,10 @@ def _approve(
     partition_filters = check_partition_filters(qualified, large_tables)
     if large_tables:
         checks.append("partition_filter")
-    check_cross_joins(qualified)
+    check_cross_joins(qualified, {t: principal.readable_columns(t, list(catalog[t])) for t in tables})
     checks.append("no_cross_join")
-    min_group_sizes = enforce_min_group_size(qualified, principal)
-    if min_group_sizes:
+    floors = enforce_min_group_size(qualified, principal)
+    if floors.tables:
         checks.append("min_group_size")
 
     report = secure_sources(qualified, principal, catalog, dialect)
@@ -147,6 +156,8 @@ def _approve(
         checks.append("row_filters_injected")
     if report.masked_columns:
         checks.append("pii_masked")
+    counting = suppression_query(floors)  # from the secured statement, before LIMIT wraps it
+    suppression_sql = None if counting is None else counting.sql(dialect=dialect, comments=False)
     limit = min(value for value in (row_limit, principal.max_rows) if value)
     final = wrap_limit(qualified, limit + 1)  # one extra row tells the runner the result was truncated
     checks.append("row_limit")
@@ -155,15 +166,11 @@ def _approve(
 
     # Defence in depth: the text we hand to the engine must itself pass the statement checks.
     check_functions(parse_single_query(rewritten, dialect))
+    if suppression_sql is not None:
+        check_functions(parse_single_query(suppression_sql, dialect))
 
-    cost: float | None = None
-    if estimate_cost is not None:
-        try:
-            cost = float(estimate_cost(rewritten))
-        except Exception as exc:  # the estimator runs the engine's EXPLAIN; any failure refuses
-            raise FirewallError("cost_estimate_failed", reason=str(exc).splitlines()[0][:160]) from exc
-        if principal.max_cost is not None and cost > principal.max_cost:
-            raise FirewallError("cost_exceeded", cost=cost, budget=principal.max_cost, user=principal.user)
+    cost = None if estimate_cost is None else _within_budget(rewritten, estimate_cost, principal)
+    if cost is not None:
         checks.append("cost_within_budget")
 
     fingerprint = principal.grants_fingerprint()
@@ -184,10 +191,32 @@ def _approve(
         partition_filters=partition_filters,
         row_limit=limit,
         estimated_cost=cost,
-        min_group_sizes=min_group_sizes,
+        min_group_sizes=floors.tables,
+        suppression_sql=suppression_sql,
         created_at=created,
         expires_at=created + timedelta(seconds=ttl_seconds),
     )
+
+
+def _within_budget(rewritten: str, estimate_cost: Callable[[str], float], principal: Principal) -> float:
+    """The engine's estimate of ``rewritten``, refused past the user's budget (every role has
+    one: ``Role.max_cost``). Any failure of the estimator (it runs the engine's EXPLAIN) refuses:
+    no estimate, no approval; the engine's text, which may quote values and the rewritten SQL, is
+    for the trace only."""
+    try:
+        cost = float(estimate_cost(rewritten))
+    except Exception as exc:
+        said = exc if isinstance(exc, BatonError) else None
+        refused = FirewallError(
+            "cost_estimate_failed",
+            reason=said.message("en") if said else type(exc).__name__,
+            reason_zh=said.message("zh") if said else type(exc).__name__,
+        )
+        refused.internal.update(said.internal if said and said.internal else {"engine_error": str(exc)[:2000]})
+        raise refused from exc
+    if cost > principal.max_cost:
+        raise FirewallError("cost_exceeded", cost=cost, budget=principal.max_cost, user=principal.user)
+    return cost
 
 
 def _qualify(

@@ -20,6 +20,7 @@ from baton.policy import Principal
 from baton.sql.access import physical_scans, scope_aggregates
 
 LIMIT_ALIAS = "_baton_q"
+SUPPRESSED_ALIAS = "_baton_s"
 
 _MASK_TEMPLATES = {
     "full": "CASE WHEN {c} IS NULL THEN NULL ELSE '***' END",
@@ -105,7 +106,25 @@ def _detail_refusal(principal: Principal, table: str, reason: str) -> FirewallEr
     return FirewallError("detail_not_permitted", user=principal.user, table=table, **localized("reason", reason))
 
 
-def enforce_min_group_size(statement: exp.Expr, principal: Principal) -> dict[str, int]:
+@dataclass(frozen=True)
+class CountedLevel:
+    """The statement's own level that got ``HAVING COUNT(*) >= k``: its node in the statement and
+    the user's HAVING condition as placed in it (both rewritten in place by :func:`secure_sources`)."""
+
+    select: exp.Select
+    having: exp.Expr | None
+    k: int
+
+
+@dataclass
+class GroupFloors:
+    """What :func:`enforce_min_group_size` did: ``{table: k}`` and the level whose groups are counted."""
+
+    tables: dict[str, int] = field(default_factory=dict)
+    counted: CountedLevel | None = None
+
+
+def enforce_min_group_size(statement: exp.Expr, principal: Principal) -> GroupFloors:
     """AND ``COUNT(*) >= k`` into the HAVING of every query level that aggregates an
     aggregate-only table with ``min_group_size`` k > 1 (a HAVING is created when absent).
 
@@ -113,9 +132,14 @@ def enforce_min_group_size(statement: exp.Expr, principal: Principal) -> dict[st
     silently left out. Run after :func:`baton.sql.access.check_aggregate_only`, so every such
     level already aggregates. ``COUNT(*)`` counts rows of the level, so the table must be its
     only FROM item — a join could repeat one row k times and pass the floor; such queries are
-    refused and must aggregate the table in its own subquery first. Returns ``{table: k}``.
+    refused and must aggregate the table in its own subquery first.
+
+    When that level is the statement's own (outermost) level, its groups are the result's rows
+    and the ones left out can be counted (:func:`suppression_query`). A floor on a nested level
+    (a CTE or subquery feeding others: a comparison's pivot, a join of two aggregates) is not
+    counted: a suppressed inner group may show as a missing row, a NULL cell or nothing at all.
     """
-    applied: dict[str, int] = {}
+    floors = GroupFloors()
     for scan in physical_scans(statement):
         rule = principal.aggregate_only.get(scan.table)
         if rule is None or rule.min_group_size <= 1:
@@ -131,10 +155,48 @@ def enforce_min_group_size(statement: exp.Expr, principal: Principal) -> dict[st
             _distinct_to_group_by(select, principal, scan.table)
         floor = exp.GTE(this=exp.Count(this=exp.Star()), expression=exp.Literal.number(rule.min_group_size))
         having = select.args.get("having")
-        condition = floor if having is None else exp.and_(exp.paren(having.this, copy=False), floor)
-        select.set("having", exp.Having(this=condition))
-        applied[scan.table] = max(applied.get(scan.table, 0), rule.min_group_size)
-    return applied
+        own = None if having is None else exp.paren(having.this, copy=False)
+        select.set("having", exp.Having(this=floor if own is None else _guarded(own, floor)))
+        floors.tables[scan.table] = max(floors.tables.get(scan.table, 0), rule.min_group_size)
+        if select is statement and not select.args.get("qualify"):
+            floors.counted = CountedLevel(select, own, rule.min_group_size)
+    return floors
+
+
+def _guarded(own: exp.Expr, floor: exp.Expr) -> exp.Expr:
+    """``CASE WHEN COUNT(*) >= k THEN (<user's HAVING>) ELSE FALSE END``: the user's condition is
+    evaluated on groups that passed the floor only. With ``own AND floor`` an engine may evaluate
+    ``own`` on a hidden group first, and an error it raises there (a failing CAST chosen by a
+    condition on the group's SUM) would tell whether the hidden group meets the condition."""
+    return exp.Case(ifs=[exp.If(this=floor, true=own.copy())], default=exp.false())
+
+
+def suppression_query(floors: GroupFloors) -> exp.Select | None:
+    """``SELECT COUNT(*) FROM (SELECT 1 FROM … GROUP BY … HAVING COUNT(*) < k)``: how many groups
+    the floor left out of the result. Build it after :func:`secure_sources`, so it reads exactly the
+    rows (filtered, masked) the statement reads. Nothing the user wrote is evaluated on a hidden
+    group: the select list becomes ``1`` and the user's HAVING is left out (a count of hidden groups
+    meeting a condition on their SUM would reveal the SUM), so the count is of every hidden group
+    (an upper bound of what the user's HAVING would have shown). ORDER BY and LIMIT are dropped
+    too: every suppressed group counts, not only those a top-N would have shown. GROUP BY holds
+    expressions here (name resolution expanded aliases and positions), so the select list may go."""
+    level = floors.counted
+    if level is None:
+        return None
+    inner = level.select.copy()
+    fewer = exp.LT(this=exp.Count(this=exp.Star()), expression=exp.Literal.number(level.k))
+    inner.set("expressions", [exp.Literal.number(1)])
+    inner.set("having", exp.Having(this=fewer))
+    inner.set("distinct", None)
+    for modifier in ("order", "limit", "offset", "fetch"):
+        inner.set(modifier, None)
+    ctes = inner.args.get("with_")
+    inner.set("with_", None)
+    count = exp.select(exp.alias_(exp.Count(this=exp.Star()), "suppressed_groups", quoted=True))
+    outer = count.from_(inner.subquery(SUPPRESSED_ALIAS, copy=False), copy=False)
+    if ctes is not None:
+        outer.set("with_", ctes)
+    return outer
 
 
 def _distinct_to_group_by(select: exp.Select, principal: Principal, table: str) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from baton.contracts.trace import EventType, TraceEvent
+from baton.private import open_private, private_dir
 
 
 def args_hash(value: Any) -> str:
@@ -34,7 +35,8 @@ class TraceWriter:
         self._file: TextIO | None = None
         self._first_seq = 1
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(self.path.parent.parent)
+            private_dir(self.path.parent)
             if self.path.exists():  # resumed: earlier events keep their numbers
                 with self.path.open(encoding="utf-8") as fh:
                     self._first_seq += sum(1 for line in fh if line.strip())
@@ -60,7 +62,7 @@ class TraceWriter:
             self.events.append(event)
             if self.path is not None:
                 if self._file is None:
-                    self._file = self.path.open("a", encoding="utf-8")
+                    self._file = open_private(self.path, "a")
                 self._file.write(event.model_dump_json() + "\n")
                 self._file.flush()
         return event

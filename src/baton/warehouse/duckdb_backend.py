@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import threading
 import time
 from collections.abc import Sequence
@@ -21,7 +22,7 @@ import duckdb
 
 from baton.errors import InvalidInput, QueryTimeout, ToolFailure, WarehouseUnavailable
 from baton.messages import both
-from baton.warehouse.engine import ConnectionSettings, Engine, ErrorRule, RawResult
+from baton.warehouse.engine import ConnectionSettings, Engine, ErrorRule, RawResult, engine_internal
 
 _HARDENING = (
     "SET autoinstall_known_extensions = false",
@@ -57,6 +58,34 @@ class DuckDBEngine(Engine):
             ),
             ErrorRule((duckdb.Error,), ToolFailure, "warehouse.failed"),
         )
+
+
+def _cardinality(node: dict[str, Any]) -> float | None:
+    extra = node.get("extra_info")
+    card = extra.get("Estimated Cardinality") if isinstance(extra, dict) else None
+    text = str(card).replace("~", "").replace(",", "").strip() if card is not None else ""
+    try:
+        return float(text) if text else None
+    except ValueError:
+        return None
+
+
+def _plan_rows(node: Any) -> tuple[float, float]:
+    """(rows this operator makes, rows made by it and every operator below it)."""
+    if not isinstance(node, dict):
+        return 0.0, 0.0
+    children = [_plan_rows(child) for child in node.get("children") or [] if isinstance(child, dict)]
+    own = _cardinality(node)
+    if own is None:
+        outputs = [rows for rows, _total in children]
+        name = str(node.get("name", "")).upper()
+        if not outputs:
+            own = 1.0
+        elif "JOIN" in name or "PRODUCT" in name:
+            own = math.prod(outputs)
+        else:
+            own = sum(outputs)
+    return own, own + sum(total for _rows, total in children)
 
 
 def _interrupt(con: duckdb.DuckDBPyConnection) -> None:
@@ -100,7 +129,11 @@ class DuckDBBackend:
                 for statement in _HARDENING:
                     con.execute(statement)
         except duckdb.Error as exc:
-            raise WarehouseUnavailable(*both("warehouse.cannot_open", path=self.path, reason=exc)) from exc
+            raise WarehouseUnavailable(
+                *both("warehouse.cannot_open", path=self.path, error=type(exc).__name__),
+                detail={"path": str(self.path)},
+                internal=engine_internal(exc),
+            ) from exc
         self._con = con
         return con
 
@@ -131,29 +164,23 @@ class DuckDBBackend:
         return RawResult(columns=columns, rows=rows[:row_cap], truncated=truncated, elapsed_ms=elapsed)
 
     def explain_cost(self, sql: str) -> float:
-        """Estimated cardinality summed over the plan: a cheap, engine-given cost proxy."""
+        """The rows the plan is estimated to make, summed over its operators (a cheap,
+        engine-given cost proxy). DuckDB gives an "Estimated Cardinality" for most operators; one
+        without (CROSS_PRODUCT, UNION, some nested-loop joins, DUMMY_SCAN) is estimated from its
+        children — their product for a join or cross product, their sum otherwise, one row for a
+        leaf — so a Cartesian product counts the rows it makes, not those it reads."""
         raw = self.execute(f"EXPLAIN (FORMAT JSON) {sql}", timeout_s=10, row_cap=10)
-        total = 0.0
-
-        def walk(node: Any) -> None:
-            nonlocal total
-            if isinstance(node, dict):
-                extra = node.get("extra_info", {})
-                if isinstance(extra, dict):
-                    card = extra.get("Estimated Cardinality")
-                    if isinstance(card, str) and card.replace("~", "").isdigit():
-                        total += float(card.replace("~", ""))
-                for child in node.get("children", []):
-                    walk(child)
-            elif isinstance(node, list):
-                for item in node:
-                    walk(item)
-
+        total, read = 0.0, False
         for row in raw.rows:
             try:
-                walk(json.loads(row[-1]))
+                plan = json.loads(row[-1])
             except (ValueError, TypeError):
                 continue
+            read = True
+            for node in plan if isinstance(plan, list) else [plan]:
+                total += _plan_rows(node)[1]
+        if not read:  # no estimate is no approval (the firewall refuses: cost_estimate_failed)
+            raise ValueError("the engine's plan gave no cost estimate")
         return total
 
     def schema(self) -> dict[str, dict[str, str]]:

@@ -84,17 +84,23 @@ class Engine:
         return ()
 
     def translate(self, exc: BaseException, **fields: Any) -> BatonError:
-        """``exc`` as a typed Baton error; the engine's own text goes to ``detail`` (the trace),
-        never into the message a user reads (it may quote the rewritten SQL)."""
+        """``exc`` as a typed Baton error. The engine's own text quotes data values and the
+        rewritten SQL, so it goes to the error's ``internal`` part (the run's trace only), never
+        into the message or ``detail`` a user reads; they see the code and the exception's type."""
         for rule in self.error_rules():
             if isinstance(exc, rule.types):
                 en, zh = both(rule.key, error=type(exc).__name__, **fields)
-                return rule.error(en, zh, detail={"engine_error": str(exc)[:2000], **fields})
+                return rule.error(en, zh, detail=dict(fields), internal=engine_internal(exc))
         en, zh = both("warehouse.failed", error=type(exc).__name__)
-        return ToolFailure(en, zh, detail={"engine_error": str(exc)[:2000]})
+        return ToolFailure(en, zh, internal=engine_internal(exc))
 
     def accepts(self, url: str) -> bool:
         return url.startswith(self.schemes)
+
+
+def engine_internal(exc: BaseException) -> dict[str, Any]:
+    """A driver exception's own text, for an error's trace-only ``internal`` part."""
+    return {"engine_error": str(exc)[:2000], "engine_exception": type(exc).__name__}
 
 
 _REGISTRY: dict[str, str] = {

@@ -18,7 +18,7 @@ from psycopg import errors as pg_errors
 
 from baton.errors import InvalidInput, QueryTimeout, ToolFailure, WarehouseUnavailable
 from baton.messages import both
-from baton.warehouse.engine import ConnectionSettings, Engine, ErrorRule, RawResult
+from baton.warehouse.engine import ConnectionSettings, Engine, ErrorRule, RawResult, engine_internal
 
 _TYPE_NAMES = {
     16: "BOOLEAN",
@@ -34,6 +34,14 @@ _TYPE_NAMES = {
     1184: "TIMESTAMPTZ",
     1700: "DECIMAL",
 }
+
+
+def _most_rows(node: Any) -> float:
+    """The largest "Plan Rows" of a plan node and the nodes below it."""
+    if not isinstance(node, dict):
+        return 0.0
+    below = [_most_rows(child) for child in node.get("Plans") or []]
+    return max([float(node.get("Plan Rows") or 0.0), *below])
 
 
 class PostgresEngine(Engine):
@@ -74,8 +82,10 @@ class PostgresBackend:
         try:
             self._con = psycopg.connect(self.url, connect_timeout=int(self._connect_timeout_s), autocommit=True)
         except psycopg.OperationalError as exc:
-            reason = str(exc).strip() or type(exc).__name__
-            raise WarehouseUnavailable(*both("warehouse.cannot_connect", engine="PostgreSQL", reason=reason)) from exc
+            raise WarehouseUnavailable(
+                *both("warehouse.cannot_connect", engine="PostgreSQL", error=type(exc).__name__),
+                internal=engine_internal(exc),
+            ) from exc
         return self._con
 
     def close(self) -> None:
@@ -105,12 +115,16 @@ class PostgresBackend:
         return RawResult(columns=columns, rows=list(rows[:row_cap]), truncated=len(rows) > row_cap, elapsed_ms=elapsed)
 
     def explain_cost(self, sql: str) -> float:
+        """The plan's total cost or the most rows any of its nodes is estimated to make,
+        whichever is larger: the planner's cost charges about 0.01 per row, so a plan making a
+        billion rows cheaply (a cross product counted by an aggregate) still reads as a billion."""
         raw = self.execute(f"EXPLAIN (FORMAT JSON) {sql}", timeout_s=10, row_cap=10)
         plan = raw.rows[0][0] if raw.rows else []
         try:
-            return float(plan[0]["Plan"]["Total Cost"])
-        except (KeyError, IndexError, TypeError, ValueError):
-            return 0.0
+            root = plan[0]["Plan"]
+            return max(float(root["Total Cost"]), _most_rows(root))
+        except (KeyError, IndexError, TypeError, ValueError) as exc:  # no estimate is no approval
+            raise ValueError("the engine's plan gave no cost estimate") from exc
 
     def schema(self) -> dict[str, dict[str, str]]:
         raw = self.execute(

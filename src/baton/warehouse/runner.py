@@ -3,7 +3,9 @@
 The runner never takes SQL text from a caller. It takes an ``approved_sql_id``, looks it up
 in the approval registry (which checks the id's owner and expiry), runs the firewall's
 rewritten SQL with a timeout and a row cap, and caches the result by approved id and data
-version, so a reload of the warehouse invalidates every cached answer.
+version, so a reload of the warehouse invalidates every cached answer. When the firewall
+suppressed small groups of an aggregate-only table, the runner also runs the firewall's count of
+them (``suppression_sql``, same backend, same timeout) and records it with the result.
 
 The data version is a hash of the warehouse's freshness (Baton's own fixed statement, built
 from the catalog: a load log or the newest day of each table). A caller that runs several
@@ -109,6 +111,10 @@ class Runner:
         # the firewall wraps LIMIT row_limit + 1, so a row past the cap means "truncated"
         cap = min(self.row_cap, approved.row_limit)
         raw = self.backend.execute(approved.sql, timeout_s=self.timeout_s, row_cap=cap)
+        suppressed: int | None = None
+        if approved.suppression_sql is not None:  # the groups the minimum group size left out
+            counted = self.backend.execute(approved.suppression_sql, timeout_s=self.timeout_s, row_cap=1)
+            suppressed = int(counted.rows[0][0]) if counted.rows else None
         evidence = "ev_" + hashlib.sha256(f"{approved.approved_sql_id}:{version}".encode()).hexdigest()[:16]
         result = QueryResult(
             evidence_id=evidence,
@@ -120,6 +126,8 @@ class Runner:
             truncated=raw.truncated,
             elapsed_ms=round(raw.elapsed_ms, 3),
             data_version=version,
+            min_group_size=max(approved.min_group_sizes.values(), default=None),
+            suppressed_groups=suppressed,
         )
         with self._lock:
             self._cache[key] = result
