@@ -91,9 +91,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cannot_write": ("cannot write {path}: {error}", "无法写入 {path}：{error}"),
     "export_not_permitted": (
         "Not permitted: {user} may not export detail rows (one row per record) in a report (format: {format}); "
-        "the role does not allow export_detail. Read them in the terminal, or aggregate them (GROUP BY) "
-        "to export.",
+        "the role does not allow export_detail. Read them in the terminal, or aggregate them (SUM, COUNT … "
+        "GROUP BY) to export.",
         "不允许：{user} 无权以报告形式（格式：{format}）导出明细行（逐条记录），其角色未授予 export_detail。"
-        "可在终端中查看，或汇总（GROUP BY）后再导出。",
+        "可在终端中查看，或用聚合函数汇总（SUM、COUNT … GROUP BY）后再导出。",
     ),
 }
