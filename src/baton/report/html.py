@@ -206,6 +206,54 @@ def _strip_xml_prolog(svg: str) -> str:
     return re.sub(r"^\s*<\?xml[^>]*>\s*", "", svg)
 
 
+def _how_computed(c: ReportContent) -> list[str]:
+    """How this was computed: SQL, metric definitions, scope, freshness, assumptions, gate, run."""
+    t = c.labels
+    parts = [f"<h2>{_e(t['how'])}</h2>"]
+    if c.sql:
+        parts += [f"<h3>{_e(t['sql'])}</h3>", f'<pre><code class="language-sql">{_e(c.sql)}</code></pre>']
+    if c.metrics:
+        items = []
+        for m in c.metrics:
+            bits = [f"<strong>{_e(m.label)}</strong> (<code>{_e(m.name)}</code>): {_e(m.definition)}"]
+            bits.append(f"<br>{_e(t['expression'])}: <code>{_e(m.expression)}</code>")
+            if m.filters:
+                bits.append(f"<br>{_e(t['metric_filters'])}: " + "; ".join(f"<code>{_e(f)}</code>" for f in m.filters))
+            if m.time_column:
+                bits.append(f"<br>{_e(t['time_column'])}: <code>{_e(m.time_column)}</code>")
+            bits.append(f"<br>{_e(t['owner'])}: {_e(m.owner)}")
+            items.append("<li>" + "".join(bits) + "</li>")
+        parts += [f"<h3>{_e(t['metrics'])}</h3>", "<ul>" + "".join(items) + "</ul>"]
+    scope = ([f"{t['time_range']}: {c.time_range}"] if c.time_range else []) + c.filters
+    parts += [f"<h3>{_e(t['filters'])}</h3>", _list(scope, t["none"])]
+    parts += [f"<h3>{_e(t['freshness'])}</h3>", f"<p>{_e(c.freshness or t['none'])}</p>"]
+    if not c.is_analysis:  # an analysis states them in its sections
+        parts += [f"<h3>{_e(t['assumptions'])}</h3>", _list(c.assumptions, t["none"])]
+        parts += [f"<h3>{_e(t['excluded'])}</h3>", _list(c.excluded, t["none"])]
+    if c.limitations or not c.is_analysis:
+        parts += [f"<h3>{_e(t['limitations'])}</h3>", _list(c.limitations, t["none"])]
+    if c.gate:
+        parts += [f"<h3>{_e(t['gate'])}</h3>", f'<p class="note">{_e(c.gate)}</p>']
+    parts += [f"<h3>{_e(t['run_id'])}</h3>", f"<p><code>{_e(c.run_id)}</code></p>"]
+    return parts
+
+
+def _chart(c: ReportContent, svg: str | None) -> list[str]:
+    """The chart: the static SVG (shown at once), the interactive view and why this chart."""
+    t = c.labels
+    return [
+        f"<h2>{_e(t['chart'])}</h2>",
+        '<figure class="chart">',
+        f'<div id="baton-static" role="img" aria-label="{_e(c.chart_title or t["chart"])}">'
+        f"{_strip_xml_prolog(svg or '')}</div>",
+        f'<div id="baton-interactive" aria-label="{_e(t["interactive"])}"></div>',
+        f"<figcaption>{_e(t['chart_reason'])}: {_e(c.chart_reason or '')}"
+        + "".join(f"<br>{_e(note)}" for note in c.chart_notes)
+        + "</figcaption>",
+        "</figure>",
+    ]
+
+
 def render_html_content(c: ReportContent, spec: dict[str, Any] | None, svg: str | None) -> str:
     """The page for prepared content; ``spec``/``svg`` are the chart (both or neither)."""
     t = c.labels
@@ -235,46 +283,11 @@ def render_html_content(c: ReportContent, spec: dict[str, Any] | None, svg: str 
     if c.key_figures:
         parts += _figures(t, c.key_figures)
     if spec is not None:
-        parts += [
-            f"<h2>{_e(t['chart'])}</h2>",
-            '<figure class="chart">',
-            f'<div id="baton-static" role="img" aria-label="{_e(c.chart_title or t["chart"])}">'
-            f"{_strip_xml_prolog(svg or '')}</div>",
-            f'<div id="baton-interactive" aria-label="{_e(t["interactive"])}"></div>',
-            f"<figcaption>{_e(t['chart_reason'])}: {_e(c.chart_reason or '')}"
-            + "".join(f"<br>{_e(note)}" for note in c.chart_notes)
-            + "</figcaption>",
-            "</figure>",
-        ]
+        parts += _chart(c, svg)
     if c.table_header:
         parts += [f"<h2>{_e(t['table'])}</h2>", _table(c.table_header, c.table_rows)]
         parts += [f'<p class="note">{_e(n)}</p>' for n in c.table_notes]
-    parts.append(f"<h2>{_e(t['how'])}</h2>")
-    if c.sql:
-        parts += [f"<h3>{_e(t['sql'])}</h3>", f'<pre><code class="language-sql">{_e(c.sql)}</code></pre>']
-    if c.metrics:
-        items = []
-        for m in c.metrics:
-            bits = [f"<strong>{_e(m.label)}</strong> (<code>{_e(m.name)}</code>): {_e(m.definition)}"]
-            bits.append(f"<br>{_e(t['expression'])}: <code>{_e(m.expression)}</code>")
-            if m.filters:
-                bits.append(f"<br>{_e(t['metric_filters'])}: " + "; ".join(f"<code>{_e(f)}</code>" for f in m.filters))
-            if m.time_column:
-                bits.append(f"<br>{_e(t['time_column'])}: <code>{_e(m.time_column)}</code>")
-            bits.append(f"<br>{_e(t['owner'])}: {_e(m.owner)}")
-            items.append("<li>" + "".join(bits) + "</li>")
-        parts += [f"<h3>{_e(t['metrics'])}</h3>", "<ul>" + "".join(items) + "</ul>"]
-    scope = ([f"{t['time_range']}: {c.time_range}"] if c.time_range else []) + c.filters
-    parts += [f"<h3>{_e(t['filters'])}</h3>", _list(scope, t["none"])]
-    parts += [f"<h3>{_e(t['freshness'])}</h3>", f"<p>{_e(c.freshness or t['none'])}</p>"]
-    if not c.is_analysis:  # an analysis states them in its sections
-        parts += [f"<h3>{_e(t['assumptions'])}</h3>", _list(c.assumptions, t["none"])]
-        parts += [f"<h3>{_e(t['excluded'])}</h3>", _list(c.excluded, t["none"])]
-    if c.limitations or not c.is_analysis:
-        parts += [f"<h3>{_e(t['limitations'])}</h3>", _list(c.limitations, t["none"])]
-    if c.gate:
-        parts += [f"<h3>{_e(t['gate'])}</h3>", f'<p class="note">{_e(c.gate)}</p>']
-    parts += [f"<h3>{_e(t['run_id'])}</h3>", f"<p><code>{_e(c.run_id)}</code></p>"]
+    parts += _how_computed(c)
     parts += [f"<footer>{_e(t['generated'])} · {_e(c.run_id)}</footer>", "</main>"]
     if spec is not None:
         parts.append(f'<script type="application/json" id="baton-spec">{_json_script(spec)}</script>')
