@@ -128,25 +128,9 @@ def _approve(
 
     statement = parse_single_query(sql, dialect)
     checks += ["single_statement", "read_only"]
-    check_functions(statement)
-    checks.append("functions_allowed")
-    check_growth(statement)  # before name resolution walks it and long before the engine plans it
-    checks.append("growth_bounded")
-    tables = check_tables(statement, principal, catalog)
-    checks.append("tables_granted")
-
+    tables = _check_statement(statement, principal, catalog, checks)
     qualified = _qualify(statement, principal, catalog, tables, dialect)
-    check_columns(qualified, principal)
-    checks += ["columns_granted", "pii_policy"]
-    check_aggregate_only(qualified, principal)
-    if principal.aggregate_only:
-        checks.append("aggregate_only")
-    check_row_requests(qualified, principal)
-    partition_filters = check_partition_filters(qualified, large_tables)
-    if large_tables:
-        checks.append("partition_filter")
-    check_cross_joins(qualified, {t: principal.readable_columns(t, list(catalog[t])) for t in tables})
-    checks.append("no_cross_join")
+    partition_filters = _check_reads(qualified, principal, catalog, tables, large_tables, checks)
     floors = enforce_min_group_size(qualified, principal)
     if floors.tables:
         checks.append("min_group_size")
@@ -196,6 +180,43 @@ def _approve(
         created_at=created,
         expires_at=created + timedelta(seconds=ttl_seconds),
     )
+
+
+def _check_statement(
+    statement: exp.Query, principal: Principal, catalog: Mapping[str, Mapping[str, str]], checks: list[str]
+) -> list[str]:
+    """Checks on the raw parse: functions, growth, tables granted; returns the tables read."""
+    check_functions(statement)
+    checks.append("functions_allowed")
+    check_growth(statement)  # before name resolution walks it and long before the engine plans it
+    checks.append("growth_bounded")
+    tables = check_tables(statement, principal, catalog)
+    checks.append("tables_granted")
+    return tables
+
+
+def _check_reads(
+    qualified: exp.Query,
+    principal: Principal,
+    catalog: Mapping[str, Mapping[str, str]],
+    tables: list[str],
+    large_tables: Mapping[str, str],
+    checks: list[str],
+) -> list[str]:
+    """Checks on the resolved statement: columns and PII, aggregate-only tables, explicit row
+    requests, partition filters, cross joins; returns the partition filters applied."""
+    check_columns(qualified, principal)
+    checks += ["columns_granted", "pii_policy"]
+    check_aggregate_only(qualified, principal)
+    if principal.aggregate_only:
+        checks.append("aggregate_only")
+    check_row_requests(qualified, principal)
+    partition_filters = check_partition_filters(qualified, large_tables)
+    if large_tables:
+        checks.append("partition_filter")
+    check_cross_joins(qualified, {t: principal.readable_columns(t, list(catalog[t])) for t in tables})
+    checks.append("no_cross_join")
+    return partition_filters
 
 
 def _within_budget(rewritten: str, estimate_cost: Callable[[str], float], principal: Principal) -> float:
