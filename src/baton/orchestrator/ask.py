@@ -19,8 +19,8 @@ from baton.contracts.common import Language
 from baton.contracts.query import QueryResult, TableLoad
 from baton.contracts.run import RunKind
 from baton.contracts.semantic import SemanticQuery
-from baton.errors import BatonError, BudgetExceeded, InsufficientEvidence
-from baton.messages import both, text
+from baton.errors import BatonError, BudgetExceeded
+from baton.messages import text
 from baton.orchestrator.driver import GateInput, Pipeline, StepSpec, base_fields, failure_answer, stopped_text
 from baton.orchestrator.planning import PlanOutput, assumptions, freshness_text, plan, recheck_plan
 from baton.sql import ApprovedSql
@@ -94,15 +94,13 @@ class AskPipeline(Pipeline):
 
     def _execute(self) -> Executed:
         scope = self.scope
-        governed, ctx = scope.governed, scope.running
+        governed = scope.governed
         result = governed.execute(scope.need("policy", ApprovedSql), name=ANSWER_QUERY)
         draft = scope.need("sql", SqlDraft)
-        ctx.policy_decision("allow", tool="warehouse.freshness", reason="system metadata (catalog freshness source)")
-        fresh = ctx.tool_call("warehouse.freshness", {"tables": draft.tables}, governed.freshness)
         return Executed(
             evidence_id=result.evidence_id,
             pii_allowed=not governed.principal.pii,
-            freshness=fresh.for_tables(draft.tables),
+            freshness=scope.freshness_of(draft.tables),
             incomplete_days=self._incomplete_days(draft),
         )
 
@@ -127,11 +125,7 @@ class AskPipeline(Pipeline):
         return sorted(c.day for c in completeness(counts, days, catalog.calendar) if c.incomplete)
 
     def _evidence(self) -> QueryResult:
-        executed = self.scope.need("execute", Executed)
-        evidence = self.scope.state.evidence_by_id(executed.evidence_id)
-        if evidence is None or evidence.result is None:
-            raise InsufficientEvidence(*both("answer.evidence_missing", evidence_id=executed.evidence_id))
-        return evidence.result
+        return self.scope.result_of(self.scope.need("execute", Executed).evidence_id)
 
     def _table(self) -> ResultTable:
         r = self._evidence()

@@ -25,12 +25,14 @@ from pydantic import BaseModel
 from baton.contracts.answer import Answer, ErrorInfo, Status
 from baton.contracts.common import Language
 from baton.contracts.gate import GateDecision
+from baton.contracts.query import QueryResult, TableLoad
 from baton.contracts.run import Budget, RunKind, RunState, Step, Terminal
 from baton.contracts.semantic import SemanticQuery
 from baton.errors import (
     AmbiguousQuestion,
     BatonError,
     BudgetExceeded,
+    InsufficientEvidence,
     InternalFailure,
     InvalidInput,
     PolicyRefusal,
@@ -84,6 +86,21 @@ class RunScope:
         if out is None:
             raise InvalidInput(*both("answer.missing_step", step=key, run_id=self.state.run_id))
         return out
+
+    def result_of(self, evidence_id: str) -> QueryResult:
+        """The query result a step recorded as evidence (live and on replay)."""
+        evidence = self.state.evidence_by_id(evidence_id)
+        if evidence is None or evidence.result is None:
+            raise InsufficientEvidence(*both("answer.evidence_missing", evidence_id=evidence_id))
+        return evidence.result
+
+    def freshness_of(self, tables: Sequence[str]) -> list[TableLoad]:
+        """How fresh ``tables`` are: the warehouse's freshness read once per run, as a traced
+        tool call (system metadata from the catalog's freshness source, allowed for every user)."""
+        ctx, governed = self.running, self.governed
+        ctx.policy_decision("allow", tool="warehouse.freshness", reason="system metadata (catalog freshness source)")
+        read = list(tables)
+        return ctx.tool_call("warehouse.freshness", {"tables": read}, governed.freshness).for_tables(read)
 
 
 @dataclass(frozen=True)

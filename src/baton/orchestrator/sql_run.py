@@ -28,8 +28,8 @@ from pydantic import BaseModel, ConfigDict
 from baton.contracts.answer import Answer, ResultTable
 from baton.contracts.query import QueryResult, TableLoad
 from baton.contracts.run import RunKind
-from baton.errors import BudgetExceeded, InsufficientEvidence
-from baton.messages import both, text
+from baton.errors import BudgetExceeded
+from baton.messages import text
 from baton.orchestrator.ask import suppression_notes
 from baton.orchestrator.driver import GateInput, Pipeline, StepSpec, base_fields, failure_answer, stopped_text
 from baton.orchestrator.planning import freshness_text
@@ -75,15 +75,12 @@ class SqlPipeline(Pipeline):
 
     def _execute(self) -> SqlExecuted:
         scope = self.scope
-        governed, ctx = scope.governed, scope.running
         approved = scope.need("policy", ApprovedSql)
-        result = governed.execute(approved, name=STATEMENT)
-        ctx.policy_decision("allow", tool="warehouse.freshness", reason="system metadata (catalog freshness source)")
-        fresh = ctx.tool_call("warehouse.freshness", {"tables": approved.tables}, governed.freshness)
+        result = scope.governed.execute(approved, name=STATEMENT)
         return SqlExecuted(
             evidence_id=result.evidence_id,
-            pii_allowed=not governed.principal.pii,
-            freshness=fresh.for_tables(approved.tables),
+            pii_allowed=not scope.governed.principal.pii,
+            freshness=scope.freshness_of(approved.tables),
         )
 
     # -- the answer ------------------------------------------------------------------------------
@@ -140,11 +137,7 @@ class SqlPipeline(Pipeline):
         )
 
     def _result(self) -> QueryResult:
-        executed = self.scope.need("execute", SqlExecuted)
-        evidence = self.scope.state.evidence_by_id(executed.evidence_id)
-        if evidence is None or evidence.result is None:
-            raise InsufficientEvidence(*both("answer.evidence_missing", evidence_id=executed.evidence_id))
-        return evidence.result
+        return self.scope.result_of(self.scope.need("execute", SqlExecuted).evidence_id)
 
     def gate_input(self, answer: Answer) -> GateInput:
         """The text only counts rows: its numbers must be the row count or the row cap (no
