@@ -9,6 +9,7 @@ import duckdb
 import pytest
 
 from baton.policy import Policy, load_policy
+from tests.redteam.private_demo import private_copy
 from tests.redteam.warehouse import PostgresWarehouse, Row, build_duckdb, build_postgres, build_rows, postgres_or_skip
 
 POLICY_FILE = Path(__file__).resolve().parents[2] / "src" / "baton" / "demo" / "data" / "policies.yaml"
@@ -40,3 +41,16 @@ def duckdb_readonly(
 def postgres_warehouse(fixture_rows: dict[str, list[Row]]) -> Iterator[PostgresWarehouse]:
     admin_dsn = postgres_or_skip()
     yield from build_postgres(admin_dsn, fixture_rows)
+
+
+@pytest.fixture(params=["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])
+def demo_copy(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    """A private copy of the demo (its own policy and runs) on DuckDB, then on PostgreSQL."""
+    source = request.getfixturevalue("demo_dir" if request.param == "duckdb" else "pg_demo_dir")
+    return private_copy(source, tmp_path / "demo")
+
+
+@pytest.fixture
+def duck_copy(demo_dir: Path, tmp_path: Path) -> Path:
+    """A private copy of the DuckDB demo (its own policy and runs)."""
+    return private_copy(demo_dir, tmp_path / "demo")

@@ -19,25 +19,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from baton.config import load_settings
 from baton.orchestrator.session import Session
-from tests.redteam.private_demo import baton, private_copy, run_ids, trace_events
+from tests.redteam.private_demo import baton, run_ids, trace_events
 
 ADMIN_PII = "SELECT name, phone, email FROM dim_user ORDER BY user_id LIMIT 3"
 REFUSED = "SELECT phone FROM dim_user"
-
-
-@pytest.fixture(params=["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])
-def demo_copy(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
-    source = request.getfixturevalue("demo_dir" if request.param == "duckdb" else "pg_demo_dir")
-    return private_copy(source, tmp_path / "demo")
-
-
-@pytest.fixture
-def duck_copy(demo_dir: Path, tmp_path: Path) -> Path:
-    return private_copy(demo_dir, tmp_path / "demo")
 
 
 def _first(events: list[dict[str, Any]], type_: str, **payload: Any) -> int:

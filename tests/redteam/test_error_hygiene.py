@@ -36,12 +36,6 @@ QUOTED = re.compile(r"""string '([^']+)'|integer: "([^"]+)\"""")
 REWRITTEN = ('"dim_user"."name"', "CAST(", "AS INT", "LINE 1")
 
 
-@pytest.fixture(params=["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])
-def demo_copy(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
-    source = request.getfixturevalue("demo_dir" if request.param == "duckdb" else "pg_demo_dir")
-    return private_copy(source, tmp_path / "demo")
-
-
 def _engine_texts(events: list[dict[str, Any]]) -> list[str]:
     """Every engine text the trace holds (in the internal part of an error)."""
     texts = []

@@ -24,23 +24,12 @@ from baton.contracts.answer import Answer, Column, ResultTable
 from baton.errors import PermissionDenied
 from baton.orchestrator.session import Session
 from baton.report.deliver import deliver
-from tests.redteam.private_demo import baton, private_copy
+from tests.redteam.private_demo import baton
 
 DETAIL = "SELECT * FROM fact_traffic WHERE visit_date >= DATE '2026-06-01' ORDER BY visit_date, channel LIMIT 5"
 AGGREGATE = (
     "SELECT channel, SUM(visitors) AS visitors FROM fact_traffic WHERE visit_date >= DATE '2026-06-01' GROUP BY channel"
 )
-
-
-@pytest.fixture(params=["duckdb", pytest.param("postgres", marks=pytest.mark.postgres)])
-def demo_copy(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
-    source = request.getfixturevalue("demo_dir" if request.param == "duckdb" else "pg_demo_dir")
-    return private_copy(source, tmp_path / "demo")
-
-
-@pytest.fixture
-def duck_copy(demo_dir: Path, tmp_path: Path) -> Path:
-    return private_copy(demo_dir, tmp_path / "demo")
 
 
 def _refused(proc: object, out_dir: Path, before: set[str]) -> None:

@@ -5,7 +5,6 @@ store over every run and process, refused before the statement runs."""
 from __future__ import annotations
 
 import json
-import shutil
 from datetime import date
 from pathlib import Path
 
@@ -15,10 +14,8 @@ from baton.orchestrator.session import Session
 AS_OF = date(2026, 7, 1)
 
 
-def test_aggregate_only_statements_beyond_the_daily_budget_are_refused(demo_dir: Path, tmp_path: Path) -> None:
-    folder = tmp_path / "demo"
-    shutil.copytree(demo_dir, folder, ignore=shutil.ignore_patterns("runs", "warehouse.duckdb*"))
-    (folder / "warehouse.duckdb").symlink_to(demo_dir / "warehouse.duckdb")
+def test_aggregate_only_statements_beyond_the_daily_budget_are_refused(duck_copy: Path) -> None:
+    folder = duck_copy
     policy = folder / "policies.yaml"
     text = policy.read_text(encoding="utf-8")
     assert "max_queries_per_day: 500" in text

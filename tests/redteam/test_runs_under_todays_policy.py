@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 import subprocess
 import sys
@@ -37,25 +36,6 @@ def _cli(args: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "baton", *args], capture_output=True, text=True, timeout=180, check=False
     )
-
-
-def _private_copy(source: Path, target: Path) -> Path:
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns("runs", "warehouse.duckdb*"))
-    warehouse = source / "warehouse.duckdb"
-    if warehouse.exists():  # the DuckDB file is read-only for Baton: a link is enough
-        (target / "warehouse.duckdb").symlink_to(warehouse)
-    return target
-
-
-@pytest.fixture(params=["duckdb", "postgres"])
-def demo_copy(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
-    source = request.getfixturevalue("demo_dir" if request.param == "duckdb" else "pg_demo_dir")
-    return _private_copy(source, tmp_path / "demo")
-
-
-@pytest.fixture
-def duck_copy(demo_dir: Path, tmp_path: Path) -> Path:
-    return _private_copy(demo_dir, tmp_path / "demo")
 
 
 def _edit_policy(folder: Path, old: str, new: str, version: str) -> None:
