@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.report.test_browser import chromium
+from tests.report.test_browser import OFFLINE_HEADLESS, chromium
 
 LISTENER = """
 window.__cspViolations = [];
@@ -155,17 +155,7 @@ def open_page(
     proc = subprocess.Popen(
         [
             chromium(),
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--no-default-browser-check",
-            "--proxy-server=127.0.0.1:9",
-            "--proxy-bypass-list=<-loopback>",
+            *OFFLINE_HEADLESS,
             f"--user-data-dir={profile}",
             f"--window-size={width},900",
             "--remote-debugging-pipe",

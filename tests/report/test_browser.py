@@ -33,22 +33,28 @@ def chromium() -> str:
     pytest.skip(message)
 
 
+OFFLINE_HEADLESS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--proxy-server=127.0.0.1:9",  # nothing listens: a page that tries the network fails at once
+    "--proxy-bypass-list=<-loopback>",
+)
+"""Headless Chromium with no network, no first-run work and no background traffic."""
+
+
 def dump_dom(page: Path, profile: Path, width: int | None = None) -> str:
     """The page's DOM after headless Chromium ran its scripts (offline), at ``width`` pixels."""
     proc = subprocess.run(
         [
             chromium(),
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--no-default-browser-check",
-            "--proxy-server=127.0.0.1:9",
-            "--proxy-bypass-list=<-loopback>",
+            *OFFLINE_HEADLESS,
             f"--user-data-dir={profile}",
             "--virtual-time-budget=15000",
             *([f"--window-size={width},900"] if width is not None else []),
