@@ -108,11 +108,10 @@ def _detail_refusal(principal: Principal, table: str, reason: str) -> FirewallEr
 
 @dataclass(frozen=True)
 class CountedLevel:
-    """The statement's own level that got ``HAVING COUNT(*) >= k``: its node in the statement and
-    the user's HAVING condition as placed in it (both rewritten in place by :func:`secure_sources`)."""
+    """The statement's own level that got ``HAVING COUNT(*) >= k``: its node in the statement
+    (rewritten in place by :func:`secure_sources`) and k."""
 
     select: exp.Select
-    having: exp.Expr | None
     k: int
 
 
@@ -125,8 +124,9 @@ class GroupFloors:
 
 
 def enforce_min_group_size(statement: exp.Expr, principal: Principal) -> GroupFloors:
-    """AND ``COUNT(*) >= k`` into the HAVING of every query level that aggregates an
-    aggregate-only table with ``min_group_size`` k > 1 (a HAVING is created when absent).
+    """``HAVING COUNT(*) >= k`` on every query level that aggregates an aggregate-only table with
+    ``min_group_size`` k > 1; a HAVING the user wrote is evaluated only on groups past it
+    (:func:`_guarded`).
 
     This is k-anonymity-style suppression, not refusal: groups of fewer than k rows are
     silently left out. Run after :func:`baton.sql.access.check_aggregate_only`, so every such
@@ -159,7 +159,7 @@ def enforce_min_group_size(statement: exp.Expr, principal: Principal) -> GroupFl
         select.set("having", exp.Having(this=floor if own is None else _guarded(own, floor)))
         floors.tables[scan.table] = max(floors.tables.get(scan.table, 0), rule.min_group_size)
         if select is statement and not select.args.get("qualify"):
-            floors.counted = CountedLevel(select, own, rule.min_group_size)
+            floors.counted = CountedLevel(select, rule.min_group_size)
     return floors
 
 
