@@ -75,12 +75,13 @@ def grants_hold(session: Session, state: RunState) -> bool:
     return recorded_fingerprint(state) == now
 
 
-def check_data_visible(session: Session, state: RunState, user: str | None) -> None:
-    """The run's data may be shown to ``user``: a ``runs: all`` viewer sees it as recorded; the
-    owner only while their grants hold (else permission_denied, pointing at --re-execute)."""
+def check_data_visible(session: Session, state: RunState, user: str | None) -> Principal:
+    """The run's data may be shown to ``user`` (whose grants are returned): a ``runs: all``
+    viewer sees it as recorded; the owner only while their grants hold (else permission_denied,
+    pointing at --re-execute)."""
     asking = check_can_view(session, state, user)
     if asking.sees_all_runs and asking.user != state.user:
-        return
+        return asking
     foreign = sorted(
         {str(e.acl.get("owner")) for e in state.evidence if e.acl.get("owner", asking.user) != asking.user}
     )
@@ -104,6 +105,7 @@ def check_data_visible(session: Session, state: RunState, user: str | None) -> N
             ),
             detail={"run_id": state.run_id, "user": state.user, "reason": "grants_changed"},
         )
+    return asking
 
 
 def visible_runs(

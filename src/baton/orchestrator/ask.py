@@ -132,13 +132,7 @@ class AskPipeline(Pipeline):
         return ResultTable(columns=r.columns, rows=r.rows, row_count=r.row_count, truncated=r.truncated)
 
     def _with_hidden_groups(self, narrative: str) -> str:
-        """The narrative, and how many groups the user's minimum group size left out (an
-        aggregate-only table): the reader must know the list is not the whole."""
-        r = self._evidence()
-        if not r.suppressed_groups or r.min_group_size is None:
-            return narrative
-        note = text("answer.suppressed_groups", self.scope.language, n=r.suppressed_groups, k=r.min_group_size)
-        return f"{narrative} {note}"
+        return with_hidden_groups(narrative, self._evidence(), self.scope.language)
 
     def _chart(self) -> ChartOutput:
         """The answer's chart spec (declarative; no code runs); a chart that cannot be built
@@ -217,8 +211,7 @@ class AskPipeline(Pipeline):
         derived: list[Any] = [table.row_count, len(table.rows), len(query.metrics), query.time_range.days]
         derived += [query.top_n] if query.top_n is not None else []
         derived += [len({row[names.index(d)] for row in table.rows}) for d in query.dimensions if d in names]
-        evidence = self._evidence()
-        derived += [evidence.suppressed_groups or 0, evidence.min_group_size or 0]
+        derived += hidden_group_numbers(self._evidence())
         return GateInput(
             evidence=table.rows,
             derived=derived,
@@ -265,3 +258,17 @@ def suppression_notes(results: Sequence[QueryResult], language: Language) -> lis
     """What the minimum group size of an aggregate-only table did to these results, once."""
     sizes = sorted({r.min_group_size for r in results if r.min_group_size is not None})
     return [text("answer.suppression_rule", language, k=k) for k in sizes]
+
+
+def with_hidden_groups(said: str, result: QueryResult, language: Language) -> str:
+    """``said``, and how many groups the user's minimum group size left out of ``result`` (an
+    aggregate-only table): the reader must know the list is not the whole."""
+    if not result.suppressed_groups or result.min_group_size is None:
+        return said
+    note = text("answer.suppressed_groups", language, n=result.suppressed_groups, k=result.min_group_size)
+    return f"{said} {note}"
+
+
+def hidden_group_numbers(result: QueryResult) -> list[int]:
+    """The numbers :func:`with_hidden_groups` may say, for the output gate."""
+    return [result.suppressed_groups or 0, result.min_group_size or 0]

@@ -264,11 +264,11 @@ class Session:
 
     def run_trace(self, run_id: str, *, user: str | None = None) -> list[TraceEvent]:
         """A run's trace events as ``user`` may read them (:func:`access.trace_as_seen`)."""
-        from baton.orchestrator.access import check_data_visible, trace_as_seen, viewer
+        from baton.orchestrator.access import check_data_visible, trace_as_seen
         from baton.trace.writer import read_trace
 
-        check_data_visible(self, self.store.load(run_id), user)
-        return trace_as_seen(read_trace(self.runs_dir / run_id / "trace.jsonl"), viewer(self, user))
+        asking = check_data_visible(self, self.store.load(run_id), user)
+        return trace_as_seen(read_trace(self.runs_dir / run_id / "trace.jsonl"), asking)
 
     def run_state(self, run_id: str, *, user: str | None = None, data: bool = True) -> RunState:
         """A stored run as ``user`` may see it: refused for another user's run, and — when

@@ -30,7 +30,7 @@ from baton.contracts.query import QueryResult, TableLoad
 from baton.contracts.run import RunKind
 from baton.errors import BudgetExceeded
 from baton.messages import text
-from baton.orchestrator.ask import suppression_notes
+from baton.orchestrator.ask import hidden_group_numbers, suppression_notes, with_hidden_groups
 from baton.orchestrator.driver import GateInput, Pipeline, StepSpec, base_fields, failure_answer, stopped_text
 from baton.orchestrator.planning import freshness_text
 from baton.sql import ApprovedSql
@@ -120,16 +120,10 @@ class SqlPipeline(Pipeline):
         table = self._table(approved)
         freshness, _notes = freshness_text(executed.freshness, None, scope.language)
         result = self._result()
-        said = self._rows_text(table, approved)
-        if result.suppressed_groups and result.min_group_size is not None:
-            hidden = text(
-                "answer.suppressed_groups", scope.language, n=result.suppressed_groups, k=result.min_group_size
-            )
-            said = f"{said} {hidden}"
         return Answer(
             **base_fields(scope.state),
             status="answered",
-            answer=said,
+            answer=with_hidden_groups(self._rows_text(table, approved), result, scope.language),
             sql=approved.display_sql or approved.sql,
             result=table,
             data_freshness=freshness,
@@ -147,13 +141,7 @@ class SqlPipeline(Pipeline):
         approved = self.scope.need("policy", ApprovedSql)
         return GateInput(
             evidence=[],
-            derived=[
-                table.row_count,
-                len(table.rows),
-                approved.row_limit,
-                self._result().suppressed_groups or 0,
-                self._result().min_group_size or 0,
-            ],
+            derived=[table.row_count, len(table.rows), approved.row_limit, *hidden_group_numbers(self._result())],
             labels=[],
             pii_allowed=self.scope.need("execute", SqlExecuted).pii_allowed,
         )
