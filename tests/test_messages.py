@@ -28,6 +28,10 @@ LANGUAGE_DATA: dict[tuple[str, str], str] = {
     # what the code formats with
     ("charts/common.py", "ZH_LOCALE"): "d3's zh-CN locale: month and weekday names of time axes",
     ("numbers.py", "_ZH_SCALES"): "the 万/亿 scale suffixes of number formatting",
+    (
+        "memory/statements.py",
+        "_ZH",
+    ): "the Chinese wording of preference statements (cue words, verbs, language and chart words)",
     ("numbers.py", "_CURRENCY_WORDS"): "currency unit words by ISO code, beside the currency signs",
     # what the code reads back or matches
     ("policy/output_gate.py", "_PERIOD_UNIT_ZH"): "gate regex: period units that make a span a date",

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from baton.contracts.run import Budget
 from baton.errors import ConfigError
+from baton.llm.settings import LlmSettings
 from baton.messages import both
 
 
@@ -40,6 +41,7 @@ class Settings(BaseModel):
     memory_limit: str = Field(default="2GB", description="DuckDB memory limit")
     threads: int = Field(default=2, ge=1, le=64, description="DuckDB threads")
     budget: Budget = Field(default_factory=Budget, description="limits of one run ([budget] section)")
+    llm: LlmSettings | None = Field(default=None, description="the language model ([llm] section; absent: none)")
 
     @field_validator("warehouse_url")
     @classmethod
@@ -112,6 +114,11 @@ def load_settings(path: Path) -> Settings:
     base = path.resolve().parent
     try:
         fields: dict[str, Any] = {"config_path": path.resolve(), "budget": _section(data, "budget")}
+        if "llm" in data:  # absent: no model ([llm] is the LlmSettings model)
+            fields["llm"] = _section(data, "llm")
+            unknown = sorted(set(fields["llm"]) - set(LlmSettings.model_fields))
+            if unknown:
+                raise ConfigError(*both("config.unknown_key", path=path, section="llm", key=unknown[0]))
         for section in dict.fromkeys(s for s, _ in TOML_KEYS):
             for key, value in _section(data, section).items():
                 name = TOML_KEYS.get((section, key))

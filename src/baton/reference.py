@@ -109,6 +109,7 @@ def toml_section() -> str:
         meaning = " ".join((field.description or "").split())
         rows.append(f"| `[{section}]` | `{key}` | {_type_name(field.annotation)} | {_default(field)} | {meaning} |")
     from baton.contracts.run import Budget
+    from baton.llm.settings import LlmSettings
 
     return "\n\n".join(
         [
@@ -118,6 +119,9 @@ def toml_section() -> str:
             "### [budget]",
             _first_paragraph(Budget.__doc__),
             model_table(Budget),
+            "### [llm]",
+            _first_paragraph(LlmSettings.__doc__),
+            model_table(LlmSettings),
         ]
     )
 

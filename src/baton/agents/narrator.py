@@ -117,7 +117,7 @@ class Narrator:
         assert cmp is not None
         kind = text(f"answer.kind_{cmp.kind}", language)
         prev_period = period_text(cmp.range.start, cmp.range.end, None, language)
-        if not query.dimensions:
+        if not query.dimensions and query.grain is None:  # one figure against one figure
             row = rows[0]
             cur, prev, pct = row[metric], row[f"{metric}_previous"], row[f"{metric}_change_pct"]
             return text(

@@ -164,6 +164,23 @@ def bucket(column: exp.Expr, grain: str, timestamps: bool = False) -> exp.Expr:
     return exp.cast(trunc, exp.DataType.build("DATE"))
 
 
+def _shifts(query: SemanticQuery) -> bool:
+    """A series compared with the same period a year earlier: last year's rows are moved one
+    year on, so each period of the series meets its own last-year period on one row."""
+    return query.grain is not None and query.comparison is not None and query.comparison.kind == "same_period_last_year"
+
+
+def _aligned(column: exp.Expr, query: SemanticQuery, day: exp.Expr) -> exp.Expr:
+    """The time column a series is bucketed by (last year's rows shifted by a year; see :func:`_shifts`)."""
+    if not _shifts(query):
+        return column
+    current = query.time_range
+    shifted = exp.Add(this=column.copy(), expression=exp.Interval(this=exp.Literal.string("1"), unit=exp.var("YEAR")))
+    return exp.Case(
+        ifs=[exp.If(this=_between(day.copy(), current.start, current.end), true=column.copy())], default=shifted
+    )
+
+
 def _named(expr: exp.Expr, name: str) -> exp.Expr:
     if isinstance(expr, exp.Column) and expr.name == name:
         return expr
@@ -222,9 +239,9 @@ def _table_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves
     column, timestamps = _time_key(catalog, table, time_col)
     day = _day(column.copy(), timestamps)
     keys: list[tuple[str, exp.Expr]] = []
-    if query.grain is not None:
-        keys.append((PERIOD, bucket(column, query.grain, timestamps)))
     current = query.time_range
+    if query.grain is not None:
+        keys.append((PERIOD, bucket(_aligned(column, query, day), query.grain, timestamps or _shifts(query))))
     if query.comparison is not None:
         label = exp.Case(
             ifs=[exp.If(this=_between(day, current.start, current.end), true=exp.Literal.string("current"))],

@@ -17,6 +17,7 @@ import typer
 from baton.cli.common import (
     AsOfOpt,
     ConfigOpt,
+    ConversationOpt,
     FormatOpt,
     JsonOpt,
     MaxCostOpt,
@@ -69,6 +70,7 @@ def ask(
     max_tool_calls: MaxToolCallsOpt = None,
     max_tokens: MaxTokensOpt = None,
     max_cost: MaxCostOpt = None,
+    conversation: ConversationOpt = None,
 ) -> None:
     """Answer a metric question with governed SQL, its definitions and data freshness.
 
@@ -83,6 +85,7 @@ def ask(
         output_format,
         out,
         (max_steps, max_tool_calls, max_tokens, max_cost),
+        conversation,
     )
 
 
@@ -99,6 +102,7 @@ def analyze(
     max_tool_calls: MaxToolCallsOpt = None,
     max_tokens: MaxTokensOpt = None,
     max_cost: MaxCostOpt = None,
+    conversation: ConversationOpt = None,
 ) -> None:
     """Explain why a metric moved: data checks, tests, drivers with intervals, excluded paths.
 
@@ -113,6 +117,7 @@ def analyze(
         output_format,
         out,
         (max_steps, max_tool_calls, max_tokens, max_cost),
+        conversation,
     )
 
 
@@ -126,8 +131,10 @@ def _answer_question(
     output_format: str | None,
     out: Path | None,
     limits: tuple[int | None, int | None, int | None, float | None],
+    conversation: str | None = None,
 ) -> None:
-    """The shared walk of `ask` and `analyze`: settings, input, run, deliver, exit code."""
+    """The shared walk of `ask` and `analyze`: settings, input, run, deliver, exit code; with
+    ``--conversation`` the question is the next turn of that conversation (``new`` starts one)."""
     from baton.cli.delivered import deliver_answer, run_answer, show_and_exit
     from baton.nlu.gate import detect_language
     from baton.orchestrator.session import Session
@@ -144,8 +151,14 @@ def _answer_question(
     with reported(as_json=fmt == "json", language=lang):
         session = Session(settings, user=user)
         budget = budget_for(settings, *limits)
-        run = session.ask if kind == "ask" else session.analyze
-        answer = run_answer(session, lambda: run(question, as_of=parse_as_of(as_of), budget=budget))
+        when = parse_as_of(as_of)
+        if conversation is not None:
+            chain = session.conversation(None if conversation == "new" else conversation, user=user)
+            analyze = True if kind == "analyze" else None
+            answer = run_answer(session, lambda: chain.ask(question, as_of=when, budget=budget, analyze=analyze))
+        else:
+            run = session.ask if kind == "ask" else session.analyze
+            answer = run_answer(session, lambda: run(question, as_of=when, budget=budget))
         delivery = deliver_answer(answer, fmt, out, session, settings, user)
     show_and_exit(answer, delivery, fmt, session)
 
@@ -216,7 +229,9 @@ def eval_cmd(
 def _register_subcommands() -> None:
     from baton.cli.bench_cmd import bench_app
     from baton.cli.catalog_cmd import catalog_app
+    from baton.cli.chat_cmd import chat
     from baton.cli.init_cmd import init_command
+    from baton.cli.memory_cmd import memory_app
     from baton.cli.query_cmd import query_command
     from baton.cli.runs_cmd import runs_app
     from baton.cli.sql_cmd import sql_app
@@ -225,8 +240,10 @@ def _register_subcommands() -> None:
     app.add_typer(sql_app, name="sql")
     app.add_typer(bench_app, name="bench")
     app.add_typer(runs_app, name="runs")
+    app.add_typer(memory_app, name="memory")
     app.command("query")(query_command)
     app.command("init")(init_command)
+    app.command("chat")(chat)
 
 
 _register_subcommands()

@@ -40,7 +40,15 @@ OutOpt = Annotated[
 
 MaxStepsOpt = Annotated[int | None, typer.Option("--max-steps", help="Budget: state-machine/agent steps.")]
 MaxToolCallsOpt = Annotated[int | None, typer.Option("--max-tool-calls", help="Budget: tool calls (queries).")]
-MaxTokensOpt = Annotated[int | None, typer.Option("--max-tokens", help="Budget: tokens across packets.")]
+MaxTokensOpt = Annotated[
+    int | None, typer.Option("--max-tokens", help="Budget: tokens across packets and language-model calls.")
+]
+ConversationOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--conversation", help="Ask as the next turn of conversation ID (`new` starts one; see `baton chat`)."
+    ),
+]
 MaxCostOpt = Annotated[float | None, typer.Option("--max-cost", help="Budget: estimated query cost.")]
 
 

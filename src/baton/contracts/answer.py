@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from baton.contracts.agent_outputs import Driver, QualityFlag, ReportedFinding, ReportSection, StatTest
+from baton.contracts.conversation import FollowUpInfo
 from baton.contracts.gate import GateDecision
 from baton.contracts.semantic import Language, SemanticQuery
 
@@ -92,6 +93,8 @@ class Answer(BaseModel):
     suggestions: list[str] = Field(default_factory=list)
     user: str | None = None
     as_of: date | None = None
+    conversation_id: str | None = Field(default=None, description="the conversation this answer is a turn of")
+    follow_up: FollowUpInfo | None = Field(default=None, description="what a follow-up kept and changed")
     chart: dict[str, Any] | None = Field(default=None, description="validated Vega-Lite v5 spec, data inline")
     gate: GateDecision | None = Field(default=None, description="the output gate's decision on the answer text")
     partial: bool = Field(default=False, description="stopped early (e.g. a budget); what finished is kept")

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from baton.contracts.answer import Answer
+from baton.contracts.conversation import FollowUpInfo
 from baton.contracts.query import QueryResult
 from baton.contracts.semantic import Language, SemanticQuery
 
@@ -55,6 +56,8 @@ class Usage(BaseModel):
     tool_calls: int = 0
     tokens: int = 0
     cost: float = 0.0
+    model_calls: int = Field(default=0, description="language-model calls (their tokens count in ``tokens``)")
+    model_tokens: int = 0
 
 
 class SqlRecord(BaseModel):
@@ -83,6 +86,9 @@ class RunState(BaseModel):
     started_at: datetime
     finished_at: datetime | None = None
     config_path: str | None = None
+    conversation_id: str | None = Field(default=None, description="the conversation this run is a turn of")
+    parent_run_id: str | None = Field(default=None, description="the answered turn this follow-up inherits from")
+    follow_up: FollowUpInfo | None = Field(default=None, description="what the follow-up kept and changed (planned)")
     semantic_query: SemanticQuery | None = None
     interpretation: str | None = None
     grants_fingerprint: str | None = Field(

@@ -145,7 +145,7 @@ def load_cases(path: Path) -> list[EvalCase]:
     return cases
 
 
-def _gold_rows(session: Session, case: EvalCase) -> tuple[list[str], list[list[Any]]]:
+def gold_rows(session: Session, case: EvalCase) -> tuple[list[str], list[list[Any]]]:
     assert case.gold_sql is not None
     gold_sql = case.gold_sql
     dialect = session.engine.dialect
@@ -185,7 +185,7 @@ def grade(session: Session, case: EvalCase) -> CaseResult:
         if case.gold_sql is None:
             ok, reason = False, "answered case without gold SQL"
         else:
-            ok, reason = compare_answer(answer, *_gold_rows(session, case), ordered=case.ordered)
+            ok, reason = compare_answer(answer, *gold_rows(session, case), ordered=case.ordered)
     outcome: Outcome = "right" if ok else "silently_wrong" if answer.status == "answered" else "asked_back"
     return CaseResult(
         id=case.id,
@@ -204,7 +204,7 @@ def grade(session: Session, case: EvalCase) -> CaseResult:
 def run_eval(settings: Settings, datasets: Sequence[Path] | None = None, *, split: str | None = None) -> EvalReport:
     paths = list(datasets or default_datasets())
     cases = [c for path in paths for c in load_cases(path) if split is None or c.split == split]
-    session = Session(settings)
+    session = Session(settings, remember=False)
     try:
         return EvalReport(datasets=[str(p) for p in paths], cases=[grade(session, case) for case in cases])
     finally:

@@ -46,6 +46,8 @@ def read_cues(scan: Scan) -> Cues:
     cues.action = bool(scan.take(vocab.ACTIONS))
     cues.advice = bool(scan.take(vocab.ADVICE))
     cues.why = bool(scan.take(vocab.WHY))
+    if cues.why:
+        scan.take(vocab.WHY_LEVEL)
     cues.unsupported = [scan.text[m.start() : m.end()] for m in scan.take(vocab.UNSUPPORTED_OPERATORS)]
     for pattern, kind in ((vocab.YOY, "same_period_last_year"), (vocab.MOM, "previous_period")):
         taken = scan.take(pattern)

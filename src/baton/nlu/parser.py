@@ -49,6 +49,7 @@ from baton.nlu.reading import (
 )
 from baton.nlu.residual import metricish, to_simplified, unknown_words
 from baton.nlu.scan import Scan
+from baton.nlu.ties import Reading, Ties, read_ties
 from baton.nlu.typos import TIME_ABBREVIATIONS, TIME_WORDS, correct, correct_cjk
 
 _LANGUAGES: tuple[Language, ...] = ("en", "zh")
@@ -116,10 +117,33 @@ class Planner:
         }
 
     # -- public ---------------------------------------------------------------------------
-    def plan(self, question: str, *, as_of: date) -> SemanticQuery:
+    def plan(self, question: str, *, as_of: date, default_breakdown: str | None = None) -> SemanticQuery:
         """The question as a SemanticQuery, or a typed error: asked back (``AmbiguousQuestion``),
         refused (``UnknownMetric``, ``OutOfScope``) or invalid (``InvalidInput``,
-        ``TimeExpressionError``). Periods are read relative to ``as_of``."""
+        ``TimeExpressionError``). Periods are read relative to ``as_of``. A breakdown asked
+        for without naming its dimension ("拆开看看", "top 3") is asked back, or — given a
+        ``default_breakdown`` the metrics allow (a user's remembered default) — by that one."""
+        read = self.read(question, as_of=as_of)
+        time_range, comparison = resolve_periods(read.scan, read.cues, read.periods)
+        if (
+            default_breakdown is not None
+            and not read.terms.dims
+            and self.breakdown_fits(read.terms.metrics, default_breakdown)
+        ):
+            read.terms.dims.append(default_breakdown)
+        return self._build(read.cues, read.terms, time_range, comparison, read.corrections, as_of, read.language)
+
+    def breakdown_fits(self, metrics: Sequence[str], dimension: str) -> bool:
+        """Whether every metric may be broken down by ``dimension``."""
+        return dimension in self.catalog.dimensions and all(
+            dimension in self.catalog.metrics[m].dimensions for m in metrics
+        )
+
+    def read(self, question: str, *, as_of: date, context: SemanticQuery | None = None) -> Reading:
+        """Every part of the question read and accounted for, before a query is built. With a
+        ``context`` (the question follows an earlier one) the question may leave out what it
+        inherits — its metric, its period — and the words that tie it to the earlier question
+        ("那…呢", "what about", "只看", "换成") are read as such."""
         text, corrections = self._prepare(question)
         language: Language = "zh" if detect_language(text) == "zh" else "en"
         scan = Scan(text=text, norm=normalise(text))
@@ -129,6 +153,7 @@ class Planner:
         if refused is not None:  # named whole ("flights month to date"): refused before its words are read as a period
             raise self.refused_metric(refused.terms[0].target)
         self._no_partial_member(text, found)
+        ties = read_ties(scan) if context is not None else None
         cues = read_cues(scan)
         periods = event_periods(self.catalog.calendar, scan, as_of)
         for period in periods:
@@ -140,17 +165,16 @@ class Planner:
         read_ranking(scan, cues)
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
-        terms = self._read_terms(scan, cues, language)
+        terms = self._read_terms(scan, cues, language, context=context, ties=ties)
         if compares_members(cues, terms, periods):
             cues.change = False  # "华东的GMV比华南多多少": the members are compared, one row each
             claim_compare_words(scan, [])
         if periods and (len(periods) > 1 or cues.comparison_kind or cues.change or cues.week_earlier or cues.why):
             members = [(m.hit.start, m.hit.end) for m in terms.members]
             cues.compare_word = claim_compare_words(scan, members)
-        context = context_clauses(scan, terms, periods, operators)
-        self._account_for_the_rest(scan, cues, terms, language)
-        time_range, comparison = resolve_periods(scan, cues, periods)
-        return self._build(cues, terms, time_range, comparison, (*corrections, *context), as_of, language)
+        context_words = context_clauses(scan, terms, periods, operators)
+        self._account_for_the_rest(scan, cues, terms, language, follows=context is not None)
+        return Reading(scan, cues, terms, periods, (*corrections, *context_words), language, ties)
 
     # -- reading --------------------------------------------------------------------------
     def _prepare(self, question: str) -> tuple[str, tuple[Correction, ...]]:
@@ -167,7 +191,7 @@ class Planner:
         text, typos = correct(text, self._vocabulary, known)
         return text, (*corrections, *typos)
 
-    def _order(self, cues: Cues, metrics: list[str]) -> Literal["desc", "asc"]:
+    def order_of(self, cues: Cues, metrics: Sequence[str]) -> Literal["desc", "asc"]:
         """The ranking direction; "best"/"worst" follow the metric's declared ``better``."""
         if cues.quality is None:
             return cues.order
@@ -177,16 +201,23 @@ class Planner:
         good_is_high = better == "higher"
         return "desc" if (cues.quality == "good") == good_is_high else "asc"
 
-    def _read_terms(self, scan: Scan, cues: Cues, language: Language) -> Terms:
+    def _read_terms(
+        self, scan: Scan, cues: Cues, language: Language, *, context: SemanticQuery | None, ties: Ties | None
+    ) -> Terms:
         hits = self.lexicon.find(scan.text, blocked=list(scan.claimed))
+        if ties is not None and ties.restrict:  # "只看新用户": a word naming a metric and a member is the member
+            hits = [_members_only(hit) for hit in hits]
         terms = Terms()
         terms.metrics = self._metrics(hits, language)
-        hits = [self._fitting(hit, terms.metrics) for hit in hits]
+        fitting = terms.metrics or (list(context.metrics) if context is not None else [])
+        hits = [self._fitting(hit, fitting) for hit in hits]
         hits = [self._one_dimension(hit, hits) for hit in hits]
         terms.metric_hits = [h for h in hits if any(t.kind == "metric" for t in self._chosen_terms(h, hits))]
         terms.hits = hits
-        members = [
-            (t.target.split(":", 1), hit) for hit in hits for t in self._chosen_terms(hit, hits) if t.kind == "member"
+        members = [  # one member per hit, however many of its surfaces matched ("app", "APP")
+            (target.split(":", 1), hit)
+            for hit in hits
+            for target in dict.fromkeys(t.target for t in self._chosen_terms(hit, hits) if t.kind == "member")
         ]
         excluded = self._excluded(scan, cues, [hit for _, hit in members])
         terms.members = [Member(dim, member, hit, id(hit) in excluded) for (dim, member), hit in members]
@@ -363,13 +394,16 @@ class Planner:
             terms.dims.append(dim)
 
     # -- what is left ---------------------------------------------------------------------
-    def _account_for_the_rest(self, scan: Scan, cues: Cues, terms: Terms, language: Language) -> None:
+    def _account_for_the_rest(
+        self, scan: Scan, cues: Cues, terms: Terms, language: Language, *, follows: bool = False
+    ) -> None:
         """Every word must have been read: the rest are filler words, or the question is refused
-        (nothing of the catalog, or an undefined metric) or asked back naming what is left."""
+        (nothing of the catalog, or an undefined metric) or asked back naming what is left. A
+        follow-up (``follows``) may leave its metric to the question it follows."""
         unknown = unknown_words(scan.residual())
         if cues.action or cues.advice:
             key = "nlu.action_requested" if cues.action else "nlu.advice_requested"
-            raise OutOfScope(*both(key), detail={"unknown": unknown})
+            raise OutOfScope(*both(key), detail={"unknown": unknown, "final": True})
         if cues.average and any(not self.catalog.metrics[m].is_ratio for m in terms.metrics):
             cues.unsupported.append("平均" if language == "zh" else "average")
         # "average delivery time": what an average is taken of is a metric
@@ -380,16 +414,16 @@ class Planner:
         )
         if not terms.any and not metric_words and (unknown or cues.unsupported):
             if any(self._near_catalog(w) for w in unknown):
-                raise AmbiguousQuestion(*self._not_understood(unknown), detail={"unknown": unknown})
+                raise AmbiguousQuestion(*self.not_understood(unknown), detail={"unknown": unknown})
             raise OutOfScope(*self._with_examples("nlu.not_about_data"), detail={"unknown": unknown})
         if metric_words:
             raise self._unknown_metric(metric_words[0])
         if cues.unsupported or unknown:
             words = [*cues.unsupported, *unknown]
             raise AmbiguousQuestion(
-                *self._not_understood(words), detail={"unknown": words, "suggestions": self._examples(language)}
+                *self.not_understood(words), detail={"unknown": words, "suggestions": self._examples(language)}
             )
-        if not terms.metrics:
+        if not terms.metrics and not follows:
             raise AmbiguousQuestion(
                 *(
                     message(
@@ -401,7 +435,7 @@ class Planner:
             )
 
     @staticmethod
-    def _not_understood(words: list[str]) -> tuple[str, str]:
+    def not_understood(words: list[str]) -> tuple[str, str]:
         """ "Baton did not understand …" naming the words, in English and Chinese."""
 
         def said(lang: Language) -> str:
@@ -433,15 +467,17 @@ class Planner:
     ) -> SemanticQuery:
         dims = list(terms.dims)
         filters, share_filters = self._filters(cues, terms, dims)
-        self._check_dimensions(terms.metrics, dims, [f.dimension for f in (*filters, *share_filters)], language)
+        self.check_dimensions(terms.metrics, dims, [f.dimension for f in (*filters, *share_filters)])
         grain = cues.grain
         if cues.trend and grain is None:
-            grain = self._default_grain(time_range)
+            grain = self.default_grain(time_range)
         if comparison is not None and grain is not None:
             # "近4周每周的取消率有没有变高": a change word over a series is the series itself;
             # a comparison the question names cannot be drawn per period yet, so it is asked back
             implied = comparison.kind == "previous_period" and cues.comparison_kind is None and not cues.why
-            if not implied:
+            if comparison.kind == "same_period_last_year" and not cues.why:
+                pass  # "2026年每月GMV同比": each period of the series beside its own last year
+            elif not implied:
                 raise AmbiguousQuestion(
                     *(
                         message("nlu.grain_with_comparison", lang, grain=message(f"answer.grain_{grain}", lang))
@@ -449,7 +485,8 @@ class Planner:
                     ),
                     detail={"grain": grain},
                 )
-            comparison = None
+            else:
+                comparison = None
         top_n = cues.top_n
         if (top_n is not None or cues.best or cues.rank) and not dims and grain is None:
             raise AmbiguousQuestion(*self._with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
@@ -464,7 +501,7 @@ class Planner:
             raise _asked("nlu.rank_by_change", {"dimensions": dims})
         share = cues.share
         if share:
-            self._check_share(terms.metrics, dims, share_filters, comparison, grain)
+            self.check_share(terms.metrics, dims, share_filters, comparison, grain)
         intent = (
             "why"
             if cues.why
@@ -488,7 +525,7 @@ class Planner:
             grain=grain,
             comparison=comparison,
             top_n=top_n,
-            order=self._order(cues, terms.metrics) if (top_n or cues.rank or cues.best) else cues.order,
+            order=self.order_of(cues, terms.metrics) if (top_n or cues.rank or cues.best) else cues.order,
             intent=intent,
             share=share,
             share_filters=tuple(share_filters),
@@ -520,7 +557,7 @@ class Planner:
         (share_dim,) = share_dims
         return [f for f in filters if f.dimension != share_dim], [f for f in filters if f.dimension == share_dim]
 
-    def _check_share(
+    def check_share(
         self,
         metrics: list[str],
         dims: list[str],
@@ -536,7 +573,8 @@ class Planner:
         if not dims and not share_filters:
             raise _asked("nlu.share_of_what", {"dimensions": []})
 
-    def _check_dimensions(self, metrics: list[str], dims: list[str], filtered: list[str], language: Language) -> None:
+    def check_dimensions(self, metrics: list[str], dims: list[str], filtered: list[str]) -> None:
+        """Every breakdown and filter is one the metrics can be broken down by (else invalid)."""
         for metric in metrics:
             allowed = self.catalog.metrics[metric].dimensions
             for dim in [*dims, *filtered]:
@@ -618,12 +656,19 @@ class Planner:
         return [m.label.for_lang(language) for m in list(self.catalog.metrics.values())[:5]]
 
     @staticmethod
-    def _default_grain(time_range: TimeRange) -> Grain:
+    def default_grain(time_range: TimeRange) -> Grain:
+        """The grain of a trend whose grain the question does not say, by the period's length."""
         if time_range.days <= 62:
             return "day"
         if time_range.days <= 190:
             return "week"
         return "month"
+
+
+def _members_only(hit: Hit) -> Hit:
+    if {"metric", "member"} <= hit.kinds:
+        return dataclasses.replace(hit, terms=tuple(t for t in hit.terms if t.kind != "metric"))
+    return hit
 
 
 def _asked(key: str, detail: dict[str, object]) -> AmbiguousQuestion:

@@ -39,9 +39,10 @@ def unknown_words(residual: str) -> list[str]:
             words.extend(ch for ch in chunk if ch in _MEANINGFUL_SYMBOLS)
             continue  # punctuation and symbols
         word = chunk.lower().strip("'-_")
-        if chunk.isascii() and word.replace("'", "").isalpha():
-            if word not in vocab.EN_FILLERS and len(word) > 1:
-                phrase.append(word)
+        if chunk.isascii() and word.replace("'", "").replace("-", "").replace("_", "").isalpha():
+            # "desktop-site": each part of a hyphenated word is a word to account for
+            parts = [w for w in re.split(r"[-_]+", word) if w]
+            phrase += [w for w in parts if w not in vocab.EN_FILLERS and len(w) > 1]
             continue
         if chunk.isascii() and any(ch.isdigit() for ch in chunk):
             words.append(chunk.strip())  # a number no reader placed is never dropped

@@ -921,6 +921,11 @@ _RULES: tuple[_Rule, ...] = (
         _p(r"(?<=[,，:：;])\s*(?P<t>(?P<mn>may))\s*[?.!]?\s*$"),
         _month,
     ),
+    _Rule(  # "what about May?", "and for May?", "May?": May alone closing a (follow-up) question
+        "month_may_closing",
+        _p(r"(?:^\s*|<NB>(?:about|for)\s+)(?P<t>(?P<mn>may))\s*[?.!]?\s*$"),
+        _month,
+    ),
     _Rule(
         "month_en_against",
         _p(r"<NB>(?:vs\.?|versus|than|against|and|compared\s+(?:with|to))\s+(?P<t>(?P<mn>may))<NA>"),

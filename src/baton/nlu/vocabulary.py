@@ -150,6 +150,11 @@ RESTRICTION = re.compile(
 NEGATION = re.compile(r"不|没|非|除|别|无|\bnot\b|n't\b|\bno\b|\bwithout\b|\bexcept|\bexclud", _I)
 TIME_OF_DAY = re.compile(r"\d{1,2}\s*(?:am|pm|点|:\d\d)", _I)
 WHY = re.compile(r"为什么|为何|什么原因|原因|\bwhy\b|\bwhat caused\b|\bwhat drove\b|\bhow come\b", _I)
+WHY_LEVEL = re.compile(
+    r"(?:这么|那么|如此)(?:高|低|多|少|差|好)|\b(?:so|this|that) (?:high|low|many|few|much|little|bad|poor)\b", _I
+)
+"""A why's premise that is a level, not a move ("为什么app的笔单价这么低"): the analysis
+compares with the period before and says so; no direction is taken for granted."""
 UP = re.compile(
     r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨幅|大涨|激增|暴涨|飙升|猛增|"
     r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"

@@ -66,7 +66,13 @@ def analysis_answer(scope: RunScope, planned: PlanOutput, steps: dict[str, Agent
     assumptions: list[str] = []
     read = plan_assumptions(query, scope.language)
     limited = suppression_notes([e.result for e in scope.state.evidence if e.result is not None], scope.language)
-    for item in [*read, *planned.grant_notes, *(a.text for _, o in outputs for a in o.assumptions_made), *limited]:
+    for item in [
+        *read,
+        *planned.notes,
+        *planned.grant_notes,
+        *(a.text for _, o in outputs for a in o.assumptions_made),
+        *limited,
+    ]:
         if item not in assumptions:
             assumptions.append(item)
     freshness = next((said(f) for f in (quality.findings if quality else ()) if f.kind == "freshness"), None)

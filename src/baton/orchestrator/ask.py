@@ -55,6 +55,8 @@ class ChartOutput(BaseModel):
 class Narrative(BaseModel):
     model_config = ConfigDict(extra="forbid")
     text: str
+    by_model: bool = False
+    fallback_reason: str | None = None
 
 
 class AskPipeline(Pipeline):
@@ -149,11 +151,37 @@ class AskPipeline(Pipeline):
         return ChartOutput(spec=spec)
 
     def _narrate(self) -> Narrative:
+        """The answer's prose: the deterministic narrator, or — with ``[llm] narrator = true`` —
+        the model's, when the output gate passes it (else the deterministic one, with the reason)."""
         from baton.agents.narrator import Narrator
 
-        return Narrative(
-            text=Narrator(self.scope.session.catalog).compose(self.query, self._table(), self.scope.language)
+        scope = self.scope
+        settings = scope.session.settings.llm
+        if settings is None or not settings.narrator:
+            return Narrative(text=Narrator(scope.session.catalog).compose(self.query, self._table(), scope.language))
+        from baton.agents.llm_narrator import gated_model_narrative
+        from baton.errors import ModelFailure
+        from baton.orchestrator.model_calls import RunModel
+
+        try:
+            model = RunModel(
+                scope.session.model_provider, scope.running, purpose="narrate", max_tokens=settings.max_tokens
+            )
+        except ModelFailure as exc:
+            said = Narrator(scope.session.catalog).compose(self.query, self._table(), scope.language)
+            return Narrative(text=said, fallback_reason=str(exc.detail.get("reason", exc.error_code)))
+        told = gated_model_narrative(
+            model,
+            catalog=scope.session.catalog,
+            query=self.query,
+            table=self._table(),
+            interpretation=scope.state.interpretation or "",
+            facts=None,
+            language=scope.language,
         )
+        decision = "allow" if told.used_model else "deny"
+        scope.running.policy_decision(decision, gate="model_narrative", reason=told.reason)
+        return Narrative(text=told.text, by_model=told.used_model, fallback_reason=told.reason)
 
     # -- the answer ------------------------------------------------------------------------------
     def compose(self) -> Answer:
@@ -176,6 +204,7 @@ class AskPipeline(Pipeline):
             data_freshness=freshness,
             assumptions=[
                 *assumptions(query, lang),
+                *planned.notes,
                 *planned.grant_notes,
                 *fresh_notes,
                 *(f.assumption or "" for f in flags),

@@ -167,6 +167,8 @@ def start(
     budget: Budget | None = None,
     run_id: str | None = None,
     language: Language | None = None,
+    conversation_id: str | None = None,
+    parent_run_id: str | None = None,
 ) -> Answer:
     """Start a run of ``factory``'s kind for ``question`` and drive it to its end; the run
     speaks ``language``, else the question's (a command line has no language of its own)."""
@@ -187,7 +189,11 @@ def start(
         config_path=str(session.settings.config_path),
         run_id=run_id,
         question_limit=getattr(factory, "question_limit", 2000),
+        conversation_id=conversation_id,
+        parent_run_id=parent_run_id,
     )
+    if conversation_id is not None:
+        session.store.add_turn(conversation_id, ctx.state.run_id)
     return drive(session, factory, ctx, question)
 
 
@@ -342,6 +348,8 @@ def base_fields(state: RunState) -> dict[str, Any]:
         "user": state.user,
         "as_of": state.as_of,
         "interpretation": state.interpretation,
+        "conversation_id": state.conversation_id,
+        "follow_up": state.follow_up,
     }
 
 

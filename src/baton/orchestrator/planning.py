@@ -5,33 +5,36 @@ about periods, data freshness)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
-from baton.catalog.members import indexed_dimensions
 from baton.catalog.model import Catalog
 from baton.contracts.answer import MetricInfo
 from baton.contracts.common import Language
+from baton.contracts.conversation import FollowUpInfo, PlannedBy
 from baton.contracts.query import TableLoad
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
 from baton.nlu.interpret import interpret, period_text
 from baton.orchestrator.driver import RunScope
+from baton.orchestrator.reading import Read, follow_up_text, read_question
 from baton.policy.query_grants import check_grants
-
-if TYPE_CHECKING:
-    from baton.nlu.parser import Planner
 
 
 class PlanOutput(BaseModel):
-    """The plan step's checkpoint: the question in catalog terms, its 口径 and grant notes."""
+    """The plan step's checkpoint: the question in catalog terms, its 口径 and grant notes,
+    who read it, and — for a turn of a conversation — what it inherited."""
 
     model_config = ConfigDict(extra="forbid")
     query: SemanticQuery
     interpretation: str
     metrics: list[MetricInfo]
     grant_notes: list[str] = []
+    notes: list[str] = Field(
+        default=[], description="the planner's assumptions (a model's reading, a remembered default)"
+    )
+    planned_by: PlannedBy = Field(default_factory=PlannedBy)
+    follow_up: FollowUpInfo | None = None
 
 
 def metric_info(catalog: Catalog, name: str, language: Language) -> MetricInfo:
@@ -75,11 +78,17 @@ def plan(
     """Question -> SemanticQuery (shaped for the kind of run), then the grants check on it.
     ``source`` replaces the question reader (a semantic-layer query names catalog terms)."""
     session, state, ctx = scope.session, scope.state, scope.running
-    planned = source(scope) if source is not None else _planner(scope).plan(scope.question, as_of=state.as_of)
-    query = shape(planned)
-    ctx.trace.emit("plan_created", semantic_query=query.model_dump(mode="json"), entry=state.kind)
-    state.semantic_query = query
-    state.interpretation = interpret(query, session.catalog, state.language)
+    read = Read(query=source(scope)) if source is not None else read_question(scope)
+    query = shape(read.query)
+    ctx.trace.emit(
+        "plan_created",
+        semantic_query=query.model_dump(mode="json"),
+        entry=state.kind,
+        planner=read.planned_by.planner,
+        follow_up=read.follow_up.model_dump(mode="json") if read.follow_up is not None else None,
+    )
+    state.semantic_query, state.follow_up = query, read.follow_up
+    state.interpretation = interpretation_of(query, session.catalog, state.language, read.follow_up)
     notes = check_grants(session.catalog, query, session.principal(state.user), state.language)
     ctx.policy_decision("allow", gate="grants", user=state.user, notes=notes)
     return PlanOutput(
@@ -87,35 +96,20 @@ def plan(
         interpretation=state.interpretation,
         metrics=[metric_info(session.catalog, m, state.language) for m in query.metrics],
         grant_notes=notes,
+        notes=read.notes,
+        planned_by=read.planned_by,
+        follow_up=read.follow_up,
     )
 
 
-def _planner(scope: RunScope) -> Planner:
-    """The session's planner; when the catalog indexes members, the run's trace says where they
-    came from (the cache or the warehouse) and which dimensions were not indexed."""
-    session, ctx = scope.session, scope.running
-    if not indexed_dimensions(session.catalog):
-        return session.planner
-    ctx.policy_decision("allow", tool="catalog.member_index", reason="system metadata (members of indexed dimensions)")
-    planner = session.planner
-    error = session.member_index_error
-    ctx.trace.emit(
-        "tool_call",
-        tool="catalog.member_index",
-        ok=error is None,
-        error_code=error.error_code if error is not None else None,
-        dimensions={
-            d.dimension: {
-                "table": d.table,
-                "members": len(d.members),
-                "complete": d.complete,
-                "cached": d.cached,
-                "dropped": d.dropped,
-            }
-            for d in session.member_index
-        },
-    )
-    return planner
+def interpretation_of(
+    query: SemanticQuery, catalog: Catalog, language: Language, follow_up: FollowUpInfo | None
+) -> str:
+    """The interpretation line; a turn of a conversation first says what it kept and changed."""
+    said = interpret(query, catalog, language)
+    if follow_up is None or follow_up.parent_run_id is None:
+        return said
+    return f"{follow_up_text(follow_up, language)} {said}"
 
 
 def recheck_plan(scope: RunScope, done: PlanOutput) -> PlanOutput:

@@ -80,6 +80,8 @@ class RunContext:
         config_path: str | None = None,
         run_id: str | None = None,
         question_limit: int = 2000,
+        conversation_id: str | None = None,
+        parent_run_id: str | None = None,
     ) -> RunContext:
         state = RunState(
             run_id=run_id or new_run_id(),
@@ -91,6 +93,8 @@ class RunContext:
             started_at=datetime.now(UTC),
             budget=budget or Budget(),
             config_path=config_path,
+            conversation_id=conversation_id,
+            parent_run_id=parent_run_id,
         )
         ctx = cls(state, store, runs_dir)
         ctx.trace.emit(
@@ -100,6 +104,8 @@ class RunContext:
             as_of=as_of.isoformat(),
             entry=kind,
             budget=state.budget.model_dump(),
+            conversation_id=conversation_id,
+            parent_run_id=parent_run_id,
         )
         return ctx
 
@@ -199,8 +205,15 @@ class RunContext:
     def policy_decision(self, decision: str, **payload: Any) -> None:
         self.trace.emit("policy_decision", decision=decision, **payload)
 
-    def tool_call(self, tool: str, args: dict[str, Any], fn: Callable[[], T]) -> T:
-        """Run one tool call under the tool-call budget, traced with latency and outcome.
+    def tool_call(
+        self,
+        tool: str,
+        args: dict[str, Any],
+        fn: Callable[[], T],
+        describe: Callable[[T], dict[str, Any]] | None = None,
+    ) -> T:
+        """Run one tool call under the tool-call budget, traced with latency and outcome
+        (and what ``describe`` says of the result, e.g. a model call's tokens).
 
         The caller must have traced the policy decision that allows it (tests check the order).
         """
@@ -230,7 +243,7 @@ class RunContext:
             said = {"error": exc.to_trace_dict("en")} if isinstance(exc, BatonError) else {}
             traced(False, getattr(exc, "error_code", "tool_failure"), **said)
             raise
-        traced(True, None)
+        traced(True, None, **(describe(result) if describe is not None else {}))
         return result
 
     def record_query(self, name: str, approved: ApprovedSql, result: QueryResult, *, user: str) -> None:

@@ -25,10 +25,14 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from baton.catalog.members import IndexedDimension
+    from baton.catalog.search import CatalogIndex
     from baton.contracts.answer import Answer
     from baton.contracts.trace import TraceEvent
     from baton.errors import BatonError
+    from baton.llm.protocol import Provider
+    from baton.memory import Memory
     from baton.nlu.parser import Planner
+    from baton.orchestrator.conversation import Conversation
     from baton.orchestrator.governed import GovernedQuery, RunHooks
     from baton.orchestrator.store import SqliteRunStore
     from baton.policy import Policy, Principal
@@ -47,13 +51,17 @@ class Session:
         config: Path | str | None = None,
         user: str | None = None,
         build_default: Callable[[Path], object] | None = None,
+        remember: bool = True,
     ) -> None:
         """Settings from ``settings``, else ``config`` (a baton.toml), else ``BATON_CONFIG``,
-        else the default demo folder (``build_default`` builds it when it does not exist)."""
+        else the default demo folder (``build_default`` builds it when it does not exist).
+        ``remember=False`` leaves the users' memory out (neither read nor written): an eval
+        measures the planner, not what a user taught it."""
         if settings is None:
             settings = resolve_config(Path(config) if config is not None else None, build_default=build_default)
         self.settings = settings
         self._user = user
+        self.remember = remember
         self.member_index_error: BatonError | None = None
 
     @property
@@ -112,6 +120,24 @@ class Session:
         return with_members(self.catalog, index, reserved=reserved_words())
 
     @cached_property
+    def catalog_index(self) -> CatalogIndex:
+        """The planning catalog's search index (built on first use: only a model planner needs it)."""
+        from baton.catalog.search import CatalogIndex
+
+        return CatalogIndex(self.planning_catalog)
+
+    @cached_property
+    def model_provider(self) -> Provider:
+        """The configured language model (``[llm]``); ``ModelFailure`` when none is configured."""
+        from baton.errors import ModelFailure
+        from baton.llm import open_provider
+        from baton.messages import both
+
+        if self.settings.llm is None:
+            raise ModelFailure(*both("conversation.no_model"), detail={"reason": "not_configured"})
+        return open_provider(self.settings.llm)
+
+    @cached_property
     def policy(self) -> Policy:
         from baton.policy import load_policy
 
@@ -164,6 +190,14 @@ class Session:
         from baton.orchestrator.run import open_store
 
         return open_store(self.settings.runs_dir)
+
+    @cached_property
+    def memory(self) -> Memory:
+        """The users' remembered preferences (``memory.sqlite`` in the runs folder), read and
+        applied against :attr:`catalog`."""
+        from baton.memory import Memory
+
+        return Memory(self.runs_dir, self.catalog)
 
     def governed(self, user: str, language: Language, hooks: RunHooks | None = None) -> GovernedQuery:
         """The one governed query path for ``user`` (traced into a run when ``hooks`` is given)."""
@@ -239,6 +273,13 @@ class Session:
         from baton.orchestrator.sql_run import SQL
 
         return self._start(SQL, statement, as_of=as_of, user=user, budget=budget)
+
+    def conversation(self, conversation_id: str | None = None, *, user: str | None = None) -> Conversation:
+        """A conversation as ``user``: a new one, or the one named (its owner's only). Each
+        :meth:`Conversation.ask` is a run that follows the answered turn before it."""
+        from baton.orchestrator.conversation import open_conversation
+
+        return open_conversation(self, conversation_id, user or self.user)
 
     def resume(self, run_id: str, *, user: str | None = None) -> Answer:
         """Continue a stopped run from its checkpoints, as its owner under today's grants;

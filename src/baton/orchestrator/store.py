@@ -7,6 +7,7 @@ write is one transaction, so a run killed with SIGKILL leaves its last committed
 
 from __future__ import annotations
 
+import builtins
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -14,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
+from baton.contracts.conversation import ConversationSummary
 from baton.contracts.run import RunState, RunSummary
 from baton.contracts.trace import TraceEvent
 from baton.errors import InvalidInput
@@ -38,6 +40,12 @@ CREATE TABLE IF NOT EXISTS statements (
     run_id TEXT NOT NULL, user TEXT NOT NULL, ts TEXT NOT NULL, approved_sql_id TEXT NOT NULL, tables TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS statements_user_ts ON statements (user, ts);
+CREATE TABLE IF NOT EXISTS conversations (
+    conversation_id TEXT PRIMARY KEY, user TEXT NOT NULL, started_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS conversation_runs (
+    conversation_id TEXT NOT NULL, seq INTEGER NOT NULL, run_id TEXT NOT NULL, PRIMARY KEY (conversation_id, seq)
+);
 """
 
 
@@ -50,6 +58,10 @@ class RunStore(Protocol):
     def get_packet(self, run_id: str, ref: str) -> str | None: ...
     def log_statement(self, run_id: str, user: str, approved_sql_id: str, tables: Sequence[str]) -> None: ...
     def count_statements(self, user: str, tables: Sequence[str], since: datetime) -> int: ...
+    def start_conversation(self, conversation_id: str, user: str) -> None: ...
+    def conversation(self, conversation_id: str) -> ConversationSummary | None: ...
+    def add_turn(self, conversation_id: str, run_id: str) -> None: ...
+    def conversations(self, *, user: str | None = None, limit: int = 50) -> builtins.list[ConversationSummary]: ...
 
 
 class SqliteRunStore:
@@ -154,3 +166,44 @@ class SqliteRunStore:
                 (user, since.astimezone(UTC).isoformat(), *(f",{t}," for t in tables)),
             ).fetchone()
         return int(row[0]) if row else 0
+
+    # -- conversations ---------------------------------------------------------------------
+    def start_conversation(self, conversation_id: str, user: str) -> None:
+        with self._lock:
+            self._con.execute(
+                "INSERT OR IGNORE INTO conversations (conversation_id, user, started_at) VALUES (?, ?, ?)",
+                (conversation_id, user, datetime.now(UTC).isoformat()),
+            )
+
+    def conversation(self, conversation_id: str) -> ConversationSummary | None:
+        with self._lock:
+            row = self._con.execute(
+                "SELECT conversation_id, user, started_at FROM conversations WHERE conversation_id = ?",
+                (conversation_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            runs = self._con.execute(
+                "SELECT run_id FROM conversation_runs WHERE conversation_id = ? ORDER BY seq", (conversation_id,)
+            ).fetchall()
+        return ConversationSummary(conversation_id=row[0], user=row[1], started_at=row[2], turns=[r[0] for r in runs])
+
+    def add_turn(self, conversation_id: str, run_id: str) -> None:
+        """Append a run to a conversation (one transaction: the next sequence number)."""
+        with self._lock:
+            self._con.execute(
+                "INSERT INTO conversation_runs (conversation_id, seq, run_id) SELECT ?, COALESCE(MAX(seq), 0) + 1, ? "
+                "FROM conversation_runs WHERE conversation_id = ?",
+                (conversation_id, run_id, conversation_id),
+            )
+
+    def conversations(self, *, user: str | None = None, limit: int = 50) -> builtins.list[ConversationSummary]:
+        sql = "SELECT conversation_id FROM conversations"
+        args: builtins.list[object] = []
+        if user:
+            sql += " WHERE user = ?"
+            args.append(user)
+        sql += " ORDER BY started_at DESC, rowid DESC LIMIT ?"
+        with self._lock:
+            ids = [r[0] for r in self._con.execute(sql, (*args, limit)).fetchall()]
+        return [c for c in (self.conversation(i) for i in ids) if c is not None]

@@ -1,0 +1,73 @@
+"""Conversations: follow-up questions and what they inherit (``conversation.<key>``)."""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "unclear_follow_up": (
+        "Baton could not tie this to the previous question. Say what should change — a member (a region, a "
+        "channel), a period, a breakdown, a comparison, a ranking — or ask a whole question.",
+        "无法把这句话和上一个问题联系起来。请说明要改变什么——某个成员（如区域、渠道）、时间、拆分维度、对比或排名——或完整地提问。",
+    ),
+    "breakdown_of_what": (
+        "By what? The previous answer has no breakdown; say by which dimension (or keep a default with "
+        "`baton memory set default_breakdown …`).",
+        "按什么拆分？上一个回答没有拆分维度；请说明按哪个维度（或用 `baton memory set default_breakdown …` 设置默认拆分）。",
+    ),
+    "follow_up": (
+        "Following the previous question: kept {kept}; changed {changed}.",
+        "接上一问：沿用{kept}；改为{changed}。",
+    ),
+    "follow_up_kept_only": ("Following the previous question: kept {kept}.", "接上一问：沿用{kept}。"),
+    "standalone": (
+        "A new question: nothing is carried over from the previous one.",
+        "新问题：未沿用上一问的任何条件。",
+    ),
+    "nothing": ("nothing", "无"),
+    "part_metric": ("the metric", "指标"),
+    "part_filter": ("the filter", "筛选"),
+    "part_exclusion": ("the exclusion", "排除条件"),
+    "part_period": ("the period", "时间范围"),
+    "part_grain": ("the time grain", "时间粒度"),
+    "part_comparison": ("the comparison", "对比期"),
+    "part_breakdown": ("the breakdown", "拆分维度"),
+    "part_ranking": ("the ranking", "排名"),
+    "part_share": ("the share", "占比"),
+    "part_why": ("to why it moved", "原因分析"),
+    "model_rejected": (
+        "(A language model was asked too; its reading was not used: {reason})",
+        "（也询问了语言模型，但未采用其理解：{reason}）",
+    ),
+    "no_model": (
+        "No language model is configured (add an [llm] section to baton.toml).",
+        "未配置语言模型（在 baton.toml 中添加 [llm] 配置）。",
+    ),
+    "why_question": ("Why did it change?", "为什么变化了？"),
+    "chat_welcome": (
+        'Conversation {id}. Ask a question, then follow up ("What about South China?", "show it weekly"). '
+        "/why explains the last answer, /new starts over, /runs lists the turns, /quit or Ctrl-D leaves.",
+        "对话 {id}。先提问，再追问（“那华南呢？”“换成按周看”）。/why 解释上一个回答，/new 重新开始，/runs 列出各轮，"
+        "/quit 或 Ctrl-D 退出。",
+    ),
+    "chat_new": ("New conversation {id}.", "新对话 {id}。"),
+    "chat_help": (
+        "Commands: /why (why the last answer moved), /new, /runs, /quit. Anything else is a question.",
+        "命令：/why（解释上一个回答的变化）、/new、/runs、/quit。其他输入都当作问题。",
+    ),
+    "chat_remembered": (
+        "Remembered: {what}. `baton memory list` shows it, `baton memory forget {key}` forgets it.",
+        "已记住：{what}。`baton memory list` 查看，`baton memory forget {key}` 删除。",
+    ),
+    "no_conversation": ("No conversation {conversation_id!r}.", "没有对话 {conversation_id!r}。"),
+    "not_yours": (
+        "Not permitted: conversation {conversation_id} belongs to another user.",
+        "不允许：对话 {conversation_id} 属于其他用户。",
+    ),
+    "no_parent": (
+        "The conversation has no answered question yet to follow up on; ask a whole question.",
+        "该对话还没有已回答的问题可以追问；请完整地提问。",
+    ),
+    "why_needs_answer": (
+        "/why explains the previous answer, but there is none yet.",
+        "/why 用于解释上一个回答，但目前还没有回答。",
+    ),
+}

@@ -1,0 +1,333 @@
+"""Follow-up questions: the previous question's reading, changed only where the follow-up says.
+
+Document 04's parent → child inheritance, for questions: a follow-up ("那华南呢？", "换成按周看",
+"只看新用户", "和去年比呢", "按品类拆开", "为什么app下降了？") is read like any question — every word
+accounted for — but may leave out what it inherits. Its reading is then laid over the
+previous one, part by part, each change named:
+
+- a metric replaces the metrics; a period replaces the period (a comparison of the same kind
+  follows it);
+- members replace the filter on their dimension, or add one; a single member of a dimension
+  the previous answer was broken down by narrows to that member;
+- a dimension word adds a breakdown ("换成"/"instead" replaces them); a grain makes a series;
+  a comparison word compares the inherited period; a ranking, a share or a why applies to the
+  inherited rest.
+
+A follow-up that changes nothing Baton can place, or that cannot apply to the previous
+question (a dimension its metric has no breakdown by), is asked back — never guessed. A
+question that stands on its own (it names a metric and a period and no word ties it to the
+previous one) is answered on its own, and says it inherited nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Literal
+
+from baton.contracts.common import Language
+from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, TimeRange
+from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope
+from baton.messages import both, text
+from baton.nlu import timeexpr
+from baton.nlu.parser import Planner
+from baton.nlu.periods import resolve_periods
+from baton.nlu.ties import Reading, has_ties
+
+LANGS: tuple[Language, ...] = ("en", "zh")
+Part = Literal["metric", "filter", "exclusion", "period", "grain", "comparison", "breakdown", "ranking", "share", "why"]
+PARTS: tuple[Part, ...] = (
+    "metric",
+    "filter",
+    "exclusion",
+    "period",
+    "grain",
+    "comparison",
+    "breakdown",
+    "ranking",
+    "share",
+    "why",
+)
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """A follow-up's query, and what it changed and kept of the previous question."""
+
+    query: SemanticQuery
+    changed: tuple[Part, ...]
+    inherited: tuple[Part, ...]
+    standalone: bool = False
+
+
+def read_follow_up(
+    planner: Planner, question: str, parent: SemanticQuery, *, as_of: date, default_breakdown: str | None = None
+) -> FollowUp:
+    """``question`` as it follows ``parent``: a whole question of its own, or ``parent``
+    changed where the follow-up says. A breakdown asked for without its dimension ("拆开看看",
+    "top 3?" of a single figure) is asked back, or by ``default_breakdown`` when given."""
+    standalone_error: AmbiguousQuestion | OutOfScope | None = None
+    if not has_ties(question):
+        try:
+            query = planner.plan(question, as_of=as_of, default_breakdown=default_breakdown)
+            return FollowUp(query, changed=(), inherited=(), standalone=True)
+        except (AmbiguousQuestion, OutOfScope) as exc:
+            standalone_error = exc
+    try:
+        reading = planner.read(question, as_of=as_of, context=parent)
+    except OutOfScope as exc:
+        unknown = [str(w) for w in exc.detail.get("unknown", [])]
+        if exc.detail.get("final") or not unknown or not has_ties(question):
+            raise (standalone_error or exc) from None
+        # "What about Tmall?": a follow-up naming something Baton does not know is asked back
+        raise AmbiguousQuestion(
+            *Planner.not_understood(unknown), detail={"unknown": unknown, "follow_up": True}
+        ) from None
+    try:
+        return _merge(planner, parent, reading, as_of, default_breakdown)
+    except _NothingChanged:
+        if standalone_error is not None and not isinstance(standalone_error, AmbiguousQuestion):
+            raise standalone_error from None
+        raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True}) from None
+
+
+class _NothingChanged(Exception):
+    """The follow-up named nothing Baton could lay over the previous question."""
+
+
+def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, default_breakdown: str | None) -> FollowUp:
+    cues, terms = r.cues, r.terms
+    changed: list[Part] = []
+    metrics = tuple(terms.metrics) or parent.metrics
+    if metrics != parent.metrics:
+        changed.append("metric")
+    time_range, comparison, period_parts = _periods(parent, r)
+    changed += period_parts
+    grain = cues.grain or (_default_grain(time_range) if cues.trend and parent.grain is None else parent.grain)
+    if grain != parent.grain:
+        changed.append("grain")
+    yearly = comparison is not None and comparison.kind == "same_period_last_year" and not cues.why
+    if grain is not None and comparison is not None and not yearly:  # a series beside last year's is drawn
+        if "comparison" in changed or cues.why:
+            raise AmbiguousQuestion(
+                *(text("nlu.grain_with_comparison", lang, grain=text(f"answer.grain_{grain}", lang)) for lang in LANGS),
+                detail={"grain": grain},
+            )
+        comparison = None  # a series replaces the comparison it was drawn against
+    filters, filter_parts = _filters(parent, r)
+    changed += filter_parts
+    dims = _dimensions(parent, r, filters)
+    if cues.total and not terms.dims and dims:
+        dims = []  # "合计呢", "in total?": the breakdown goes
+    ranked = cues.top_n is not None or cues.best or cues.rank
+    wants_breakdown = ranked or cues.breakdown or (r.ties is not None and r.ties.breakdown)
+    if wants_breakdown and not dims and grain is None:
+        if default_breakdown is None or not planner.breakdown_fits(metrics, default_breakdown):
+            raise AmbiguousQuestion(*both("conversation.breakdown_of_what"), detail={"missing": "breakdown"})
+        dims = [default_breakdown]
+    if dims != list(parent.dimensions):
+        changed.append("breakdown")
+    top_n = (cues.top_n or (1 if cues.best else None)) if ranked else parent.top_n
+    order = planner.order_of(cues, metrics) if ranked else parent.order
+    if ranked:
+        changed.append("ranking")
+    share = cues.share or parent.share
+    if share and not parent.share:
+        changed.append("share")
+    if cues.why:
+        changed.append("why")
+        if comparison is None:
+            start, end = timeexpr.previous_period(time_range.start, time_range.end, _range_grain(time_range))
+            comparison = Comparison(kind="previous_period", range=TimeRange(start=start, end=end))
+    if not changed:
+        raise _NothingChanged
+    query = SemanticQuery(
+        metrics=metrics,
+        dimensions=tuple(dims),
+        filters=tuple(filters),
+        time_range=time_range,
+        grain=grain,
+        comparison=comparison,
+        top_n=top_n if (dims or grain) else None,
+        order=order,
+        intent=_intent(cues.why, comparison, share, ranked or parent.intent == "ranking", grain, dims),
+        share=share,
+        share_filters=parent.share_filters if share else (),
+        premise=cues.premise if cues.why else None,
+        corrections=r.corrections,
+        where=parent.where,
+        as_of=as_of,
+    )
+    _check(planner, query)
+    return FollowUp(query, changed=tuple(p for p in PARTS if p in changed), inherited=_inherited(parent, changed))
+
+
+def _periods(parent: SemanticQuery, r: Reading) -> tuple[TimeRange, Comparison | None, list[Part]]:
+    """The follow-up's period (or the inherited one) and its comparison."""
+    cues = r.cues
+    asks_comparison = cues.comparison_kind is not None or cues.week_earlier or (cues.change and not cues.why)
+    if r.periods:
+        time_range, comparison = resolve_periods(r.scan, cues, r.periods)
+        if comparison is None and parent.comparison is not None and not cues.why:
+            comparison = _same_kind(parent.comparison, time_range)
+        parts: list[Part] = ["period"]
+        if comparison is not None and (asks_comparison or parent.comparison is None):
+            parts.append("comparison")
+        return time_range, comparison, parts
+    time_range = parent.time_range
+    if not asks_comparison:
+        return time_range, parent.comparison, []
+    if cues.week_earlier:
+        shift = timedelta(days=7)
+        start, end = time_range.start - shift, time_range.end - shift
+        return time_range, Comparison(kind="custom", range=TimeRange(start=start, end=end)), ["comparison"]
+    kind = cues.comparison_kind or "previous_period"
+    return time_range, _comparison(kind, time_range), ["comparison"]
+
+
+def _same_kind(previous: Comparison, time_range: TimeRange) -> Comparison | None:
+    """The previous question's comparison, moved to the follow-up's period (a named custom
+    period or a weekday baseline does not move: dropped, and the change says so)."""
+    if previous.kind in ("previous_period", "same_period_last_year"):
+        return _comparison(previous.kind, time_range)
+    return None
+
+
+def _comparison(kind: Literal["previous_period", "same_period_last_year"], time_range: TimeRange) -> Comparison:
+    if kind == "same_period_last_year":
+        start, end = timeexpr.same_period_last_year(time_range.start, time_range.end)
+    else:
+        start, end = timeexpr.previous_period(time_range.start, time_range.end, _range_grain(time_range))
+    return Comparison(kind=kind, range=TimeRange(start=start, end=end))
+
+
+def _range_grain(time_range: TimeRange) -> Grain:
+    """The calendar unit a range is made of (whole years, quarters or months), else days."""
+    start, end = time_range.start, time_range.end
+    month_end = (end + timedelta(days=1)).day == 1
+    if start.day != 1 or not month_end:
+        return "day"
+    if start.month == 1 and end.month == 12:
+        return "year"
+    if start.month % 3 == 1 and end.month % 3 == 0:
+        return "quarter"
+    return "month"
+
+
+def _filters(parent: SemanticQuery, r: Reading) -> tuple[list[MemberFilter], list[Part]]:
+    """Members replace the filter on their dimension (or add one)."""
+    named: dict[tuple[str, bool], list[str]] = {}
+    for m in r.terms.members:
+        bucket = named.setdefault((m.dimension, m.excluded), [])
+        if m.member not in bucket:
+            bucket.append(m.member)
+    filters = list(parent.filters)
+    parts: list[Part] = []
+    for (dim, excluded), members in named.items():
+        new = MemberFilter(dimension=dim, members=tuple(members), exclude=excluded)
+        filters = [f for f in filters if f.dimension != dim]
+        filters.append(new)
+        parts.append("exclusion" if excluded else "filter")
+    return filters, parts
+
+
+def _dimensions(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]) -> list[str]:
+    """Breakdowns: added ("按品类拆开"), replaced ("换成按品类"); a dimension narrowed to one
+    member is no longer broken down ("各渠道…" then "app呢")."""
+    ties, said = r.ties, list(r.terms.dims)
+    replace = ties is not None and ties.replace
+    dims = said if (replace and said) else [*parent.dimensions, *(d for d in said if d not in parent.dimensions)]
+    named = {m.dimension for m in r.terms.members if not m.excluded}
+    for f in filters:
+        if f.exclude or f.dimension not in named or f.dimension in said:
+            continue
+        if len(f.members) == 1 and f.dimension in dims:
+            dims.remove(f.dimension)
+        elif len(f.members) > 1 and not r.cues.total and f.dimension not in dims:
+            dims.append(f.dimension)  # "华东和华南呢": one row each
+    return dims
+
+
+def _intent(
+    why: bool, comparison: Comparison | None, share: bool, ranked: bool, grain: Grain | None, dims: list[str]
+) -> Literal["value", "breakdown", "share", "trend", "ranking", "comparison", "why"]:
+    """As the rule planner decides it; a ranking ("rank them", "top 3") sorts by the metric."""
+    if why:
+        return "why"
+    if comparison is not None:
+        return "comparison"
+    if share:
+        return "share"
+    if ranked and (dims or grain):
+        return "ranking"
+    if grain is not None:
+        return "trend"
+    return "breakdown" if dims else "value"
+
+
+def _check(planner: Planner, query: SemanticQuery) -> None:
+    """The checks a question's reading passes, asked back: a follow-up that cannot apply to
+    the previous question is a question to the user, not an invalid input."""
+    filtered = [f.dimension for f in (*query.filters, *query.share_filters)]
+    try:
+        planner.check_dimensions(list(query.metrics), list(query.dimensions), filtered)
+        if query.share:
+            planner.check_share(
+                list(query.metrics), list(query.dimensions), list(query.share_filters), query.comparison, query.grain
+            )
+    except InvalidInput as exc:
+        raise AmbiguousQuestion(exc.message_en, exc.message_zh, detail={**exc.detail, "follow_up": True}) from exc
+    ranked_one = [f for f in query.filters if f.dimension in query.dimensions and len(f.members) == 1]
+    if query.top_n is not None and ranked_one and not ranked_one[0].exclude:
+        raise AmbiguousQuestion(*both("nlu.ranking_of_one"), detail={"dimensions": list(query.dimensions)})
+
+
+def _inherited(parent: SemanticQuery, changed: list[Part]) -> tuple[Part, ...]:
+    kept: list[Part] = []
+    if "metric" not in changed:
+        kept.append("metric")
+    if "period" not in changed:
+        kept.append("period")
+    if parent.filters and "filter" not in changed and "exclusion" not in changed:
+        kept.append("filter")
+    if parent.dimensions and "breakdown" not in changed:
+        kept.append("breakdown")
+    if parent.grain is not None and "grain" not in changed:
+        kept.append("grain")
+    if parent.comparison is not None and "comparison" not in changed and "grain" not in changed:
+        kept.append("comparison")
+    if parent.top_n is not None and "ranking" not in changed:
+        kept.append("ranking")
+    if parent.share and "share" not in changed:
+        kept.append("share")
+    return tuple(kept)
+
+
+def compare_parts(parent: SemanticQuery, child: SemanticQuery) -> tuple[tuple[Part, ...], tuple[Part, ...]]:
+    """What ``child`` changed and kept of ``parent``, read from the two queries (for a
+    follow-up a model read, which says no words of its own about it)."""
+    changed: list[Part] = []
+    pairs: tuple[tuple[Part, object, object], ...] = (
+        ("metric", parent.metrics, child.metrics),
+        ("period", (parent.time_range.start, parent.time_range.end), (child.time_range.start, child.time_range.end)),
+        ("grain", parent.grain, child.grain),
+        ("comparison", parent.comparison, child.comparison),
+        ("breakdown", parent.dimensions, child.dimensions),
+        ("ranking", (parent.top_n, parent.order), (child.top_n, child.order)),
+        ("share", parent.share, child.share),
+        ("why", parent.intent == "why", child.intent == "why"),
+    )
+    changed += [part for part, before, after in pairs if before != after]
+    before_f, after_f = set(parent.filters), set(child.filters)
+    if {f for f in before_f ^ after_f if not f.exclude}:
+        changed.append("filter")
+    if {f for f in before_f ^ after_f if f.exclude}:
+        changed.append("exclusion")
+    return tuple(p for p in PARTS if p in changed), _inherited(parent, changed)
+
+
+def _default_grain(time_range: TimeRange) -> Grain:
+    return Planner.default_grain(time_range)
+
+
+__all__ = ["PARTS", "FollowUp", "Part", "compare_parts", "read_follow_up"]

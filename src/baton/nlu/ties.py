@@ -1,0 +1,90 @@
+"""The words that tie a follow-up to the question before it, and the reading both share.
+
+A follow-up ("那华南呢？", "换成按周看", "只看新用户", "What about orders?") says only what
+changes; the words that frame it say *how* it changes: ``restrict`` ("只看", "only") narrows
+the previous question, ``replace`` ("换成", "instead") swaps a part of it, ``add`` ("再",
+"also") adds to it, and a plain frame ("那…呢", "what about") asks the same question of
+something else. They are read (claimed) before any other reader, and only for a question that
+follows another: alone, "只" is a word Baton does not understand.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from baton.contracts.common import Language
+from baton.contracts.semantic import Correction
+from baton.nlu.cues import Cues
+from baton.nlu.reading import Terms
+from baton.nlu.scan import Scan
+from baton.nlu.timeexpr import PeriodReading
+
+_I = re.IGNORECASE
+REPLACE = re.compile(
+    r"换成|改成|换为|改为|换到|切换到|切到|改看|\binstead(?: of)?\b|\bswitch(?:ed)? (?:it )?to\b"
+    r"|\bchange (?:it |that |this )?to\b|\bmake (?:it|that) (?:a |an )?\b",
+    _I,
+)
+RESTRICT = re.compile(
+    r"只看一?下?|只要|只算|只查|只统计|仅看|仅算|仅限|仅|只|\bonly\b|\bjust\b|\blimit(?:ed)? to\b|\brestrict(?:ed)? to\b"
+    r"|\bfilter(?:ed)? (?:it |that )?(?:to|on)\b",
+    _I,
+)
+ADD = re.compile(r"再|另外|\balso\b|\bfurther\b|\badditionally\b|\bas well\b|\btoo\b", _I)
+FRAME = re.compile(
+    r"^\s*(?:那么|那如果|如果是|要是|那)|呢|拆开|拆一下|拆分一下|分开看|分开"
+    r"|^\s*(?:and\s+)?(?:what|how)\s+about\b|^\s*and\s+(?:for|in|by|with)?\b|^\s*what if\b"
+    r"|\bsame (?:for|but|thing for)\b|\bthe same\b|(?<=\s)ones?\b(?=\s*(?:had|has|have|was|were|is|are|did|does|[?？.!]|$))"
+    r"|\bthem\b|\bthose\b",
+    _I,
+)
+"""Words that only frame a follow-up ("which one", "them": the previous answer's rows); "拆开"
+asks to break the previous figure down."""
+
+
+@dataclass(frozen=True)
+class Ties:
+    """How a follow-up relates to the question before it (its words claimed)."""
+
+    restrict: bool = False
+    replace: bool = False
+    add: bool = False
+    framed: bool = False
+    breakdown: bool = False
+
+    @property
+    def any(self) -> bool:
+        return self.restrict or self.replace or self.add or self.framed
+
+
+def read_ties(scan: Scan) -> Ties:
+    """The follow-up's tying words, claimed so no other reader sees them."""
+    replace = bool(scan.take(REPLACE))
+    restrict = bool(scan.take(RESTRICT))
+    add = bool(scan.take(ADD))
+    frames = scan.take(FRAME)
+    breakdown = any(m.group(0).startswith(("拆", "分")) for m in frames)
+    return Ties(restrict=restrict, replace=replace, add=add, framed=bool(frames), breakdown=breakdown)
+
+
+def has_ties(text: str) -> bool:
+    """Whether a question carries a word that ties it to an earlier one."""
+    return any(p.search(text) for p in (REPLACE, RESTRICT, ADD, FRAME))
+
+
+@dataclass
+class Reading:
+    """A question read in full, before a query is built from it (the parser's and the
+    follow-up reader's shared middle)."""
+
+    scan: Scan
+    cues: Cues
+    terms: Terms
+    periods: list[PeriodReading]
+    corrections: tuple[Correction, ...]
+    language: Language
+    ties: Ties | None = None
+
+
+__all__ = ["Reading", "Ties", "has_ties", "read_ties"]

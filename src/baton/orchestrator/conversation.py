@@ -1,0 +1,134 @@
+"""Conversations: a chain of runs, each follow-up read against the answered turn before it.
+
+A conversation is stored in the run store (its owner and its runs, in order); every turn is
+an ordinary run of the one driver — planned, governed, traced, resumable and replayable on its
+own — that carries its conversation and its parent (the last answered turn). The parent's
+reading is the only thing a turn inherits (document 04: the child gets the slice it needs,
+explicitly); how it is laid over the follow-up is :mod:`baton.nlu.followup`. A why-question
+("为什么app下降了？", ``/why``) turns into an analysis scoped to that reading.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING
+
+from baton.contracts.conversation import ConversationSummary
+from baton.errors import AmbiguousQuestion, InvalidInput, PermissionDenied
+from baton.messages import both, text
+
+if TYPE_CHECKING:
+    from baton.contracts.answer import Answer
+    from baton.contracts.run import Budget, RunState, RunSummary
+    from baton.orchestrator.session import Session
+
+
+def new_conversation_id() -> str:
+    return "conv_" + datetime.now(UTC).strftime("%Y%m%dT%H%M%S") + "_" + secrets.token_hex(3)
+
+
+def open_conversation(session: Session, conversation_id: str | None, user: str) -> Conversation:
+    """A new conversation for ``user``, or ``conversation_id`` when it is theirs."""
+    store = session.store
+    if conversation_id is None:
+        conversation_id = new_conversation_id()
+        store.start_conversation(conversation_id, user)
+        return Conversation(session, conversation_id, user)
+    found = store.conversation(conversation_id)
+    if found is None:
+        raise InvalidInput(
+            *both("conversation.no_conversation", conversation_id=conversation_id),
+            detail={"conversation_id": conversation_id},
+        )
+    if found.user != user:
+        raise PermissionDenied(
+            *both("conversation.not_yours", conversation_id=conversation_id),
+            detail={"conversation_id": conversation_id},
+        )
+    return Conversation(session, conversation_id, user)
+
+
+class Conversation:
+    """One user's chain of questions on one session."""
+
+    def __init__(self, session: Session, conversation_id: str, user: str) -> None:
+        self.session = session
+        self.conversation_id = conversation_id
+        self.user = user
+
+    def ask(
+        self, question: str, *, as_of: date | None = None, budget: Budget | None = None, analyze: bool | None = None
+    ) -> Answer:
+        """The next turn: read against the last answered turn. A why-question is analysed
+        (``analyze`` forces the kind of run either way)."""
+        from baton.nlu import vocabulary as vocab
+        from baton.nlu.lexicon import normalise
+
+        parent = self.last_answered()
+        why = bool(vocab.WHY.search(normalise(question))) if analyze is None else analyze
+        return self._turn(question, parent, as_of=as_of, budget=budget, analyze=why)
+
+    def why(self, *, as_of: date | None = None, budget: Budget | None = None) -> Answer:
+        """``/why``: why the last answer's figure moved (an analysis of its reading)."""
+        parent = self.last_answered()
+        if parent is None:
+            raise AmbiguousQuestion(*both("conversation.why_needs_answer"))
+        question = text("conversation.why_question", parent.language)
+        return self._turn(question, parent, as_of=as_of, budget=budget, analyze=True)
+
+    def _turn(
+        self, question: str, parent: RunState | None, *, as_of: date | None, budget: Budget | None, analyze: bool
+    ) -> Answer:
+        from baton.orchestrator.analyze import ANALYZE
+        from baton.orchestrator.ask import ASK
+        from baton.orchestrator.driver import start
+
+        return start(
+            self.session,
+            ANALYZE if analyze else ASK,
+            question,
+            as_of=as_of or (parent.as_of if parent is not None else None),
+            user=self.user,
+            budget=budget,
+            conversation_id=self.conversation_id,
+            parent_run_id=parent.run_id if parent is not None else None,
+        )
+
+    def summary(self) -> ConversationSummary:
+        found = self.session.store.conversation(self.conversation_id)
+        assert found is not None  # opened through open_conversation
+        return found
+
+    def runs(self) -> list[RunSummary]:
+        """The turns so far, in order."""
+        from baton.contracts.run import RunSummary
+
+        out = []
+        for run_id in self.summary().turns:
+            state = self.session.store.load(run_id)
+            out.append(
+                RunSummary(
+                    run_id=state.run_id,
+                    status=state.status,
+                    question=state.question,
+                    user=state.user,
+                    started_at=state.started_at,
+                    finished_at=state.finished_at,
+                    step=state.step,
+                )
+            )
+        return out
+
+    def last_answered(self) -> RunState | None:
+        """The latest turn that was answered (a question asked back is not followed up)."""
+        for run_id in reversed(self.summary().turns):
+            state = self.session.store.load(run_id)
+            answered = state.answer is not None and state.answer.status == "answered"
+            if answered and state.semantic_query is not None:
+                return state
+        return None
+
+    def replay(self) -> list[Answer]:
+        """Every turn's answer rebuilt from its checkpoints (no warehouse access)."""
+        return [self.session.replay(run_id, user=self.user) for run_id in self.summary().turns]

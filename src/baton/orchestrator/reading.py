@@ -1,0 +1,258 @@
+"""Reading the question of a run: the rule planner, a follow-up laid over its parent, a
+language model when the rules cannot account for the question, remembered defaults.
+
+One path for every kind of run. The rule planner reads first; a turn of a conversation is read
+against the answered turn before it. Only when the rules ask back or refuse for want of
+understanding — and a model is configured — is the model asked, with the question, the
+parent reading and a retrieved slice of the catalog (never data rows); its reply is validated
+against the catalog exactly as strictly, and any failure ends in the rule planner's own
+question back, with the model's reason added. With ``planner = "always"`` the model reads
+every question and a disagreement is stated; the rule reading is used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from baton.catalog.members import indexed_dimensions
+from baton.contracts.common import Language
+from baton.contracts.conversation import FollowUpInfo, PlannedBy
+from baton.contracts.semantic import SemanticQuery
+from baton.errors import AmbiguousQuestion, BatonError, BudgetExceeded, OutOfScope, UnknownMetric, UnsupportedMetric
+from baton.messages import text
+from baton.orchestrator.driver import RunScope
+
+if TYPE_CHECKING:
+    from baton.nlu.parser import Planner
+
+_MODEL_READS = (AmbiguousQuestion, UnknownMetric, OutOfScope)
+"""The rule planner's errors a model may resolve: it did not understand (a catalog refusal,
+an action or advice asked for, is final)."""
+
+
+@dataclass
+class Read:
+    """A question read: its query, the planner's assumptions, who read it, what it inherited."""
+
+    query: SemanticQuery
+    notes: list[str] = field(default_factory=list)
+    planned_by: PlannedBy = field(default_factory=PlannedBy)
+    follow_up: FollowUpInfo | None = None
+    defaulted: bool = False
+    """A remembered default filled the breakdown (not a choice of the user's to learn from)."""
+
+
+@dataclass(frozen=True)
+class Parent:
+    run_id: str
+    query: SemanticQuery
+
+
+def read_question(scope: RunScope) -> Read:
+    """The run's question as a SemanticQuery (or the typed error that asks back or refuses)."""
+    state = scope.state
+    planner = planner_for(scope)
+    parent = parent_of(scope)
+    try:
+        read = _read_by_rules(scope, planner, parent)
+    except _MODEL_READS as exc:
+        if isinstance(exc, UnsupportedMetric) or _detail_is_final(exc) or _model_mode(scope) == "off":
+            raise
+        read = _read_by_model(scope, exc, parent)
+    else:
+        if _model_mode(scope) == "always":
+            read.notes += _second_opinion(scope, read.query, parent)
+    if not read.defaulted:
+        _observe_choice(scope, read.query)
+    if state.conversation_id is not None and read.follow_up is None:
+        read.follow_up = FollowUpInfo(conversation_id=state.conversation_id)
+    return read
+
+
+def _read_by_rules(scope: RunScope, planner: Planner, parent: Parent | None) -> Read:
+    """The rules' reading. A question that asks for a breakdown without naming one ("拆开看看",
+    "top 3?") is asked back — unless the user keeps a default breakdown, which then fills it,
+    said in the assumptions."""
+    try:
+        return _rules(scope, planner, parent, None)
+    except AmbiguousQuestion as exc:
+        if exc.detail.get("missing") != "breakdown":
+            raise
+        default = _remembered_breakdown(scope)
+        if default is None:
+            raise
+        read = _rules(scope, planner, parent, default[0])
+        read.notes.append(default[1])
+        read.defaulted = True
+        return read
+
+
+def _rules(scope: RunScope, planner: Planner, parent: Parent | None, breakdown: str | None) -> Read:
+    state = scope.state
+    if parent is None:
+        return Read(planner.plan(scope.question, as_of=state.as_of, default_breakdown=breakdown))
+    from baton.nlu.followup import read_follow_up
+
+    follow = read_follow_up(planner, scope.question, parent.query, as_of=state.as_of, default_breakdown=breakdown)
+    info = FollowUpInfo(
+        conversation_id=state.conversation_id or "",
+        parent_run_id=parent.run_id,
+        standalone=follow.standalone,
+        changed=follow.changed,
+        inherited=follow.inherited,
+    )
+    return Read(follow.query, follow_up=info)
+
+
+def _remembered_breakdown(scope: RunScope) -> tuple[str, str] | None:
+    """The user's remembered default breakdown and the sentence stating its use."""
+    if not scope.session.remember:
+        return None
+    try:
+        return scope.session.memory.default_breakdown(scope.state.user, scope.state.language)
+    except BatonError:  # memory never fails a question: without it, the question is asked back
+        return None
+
+
+def _read_by_model(scope: RunScope, rule_error: BatonError, parent: Parent | None) -> Read:
+    """The model's reading, validated; any failure raises the rules' error with its reason."""
+    from baton.nlu.followup import compare_parts
+    from baton.nlu.llm_planner import LlmPlanner
+    from baton.orchestrator.model_calls import RunModel
+
+    session, state = scope.session, scope.state
+    try:
+        provider = session.model_provider
+        settings = session.settings.llm
+        assert settings is not None  # _model_mode is not "off"
+        model = RunModel(provider, scope.running, purpose="plan", max_tokens=settings.max_tokens)
+        catalog_slice = session.catalog_index.catalog_slice(scope.question).to_prompt_json()
+        reading = LlmPlanner(session.planning_catalog, model).plan(
+            scope.question,
+            as_of=state.as_of,
+            language=state.language,
+            parent=parent.query if parent is not None else None,
+            catalog_slice_json=catalog_slice,
+        )
+    except BudgetExceeded:
+        raise
+    except BatonError as model_error:
+        scope.running.policy_decision(
+            "deny", gate="model_plan", error=model_error.to_trace_dict(state.language), fallback=rule_error.error_code
+        )
+        raise with_model_reason(rule_error, model_error) from model_error
+    scope.running.policy_decision("allow", gate="model_plan", rules=rule_error.error_code)
+    info = None
+    if parent is not None:
+        changed, inherited = compare_parts(parent.query, reading.query)
+        info = FollowUpInfo(
+            conversation_id=state.conversation_id or "",
+            parent_run_id=parent.run_id,
+            changed=changed,
+            inherited=inherited,
+        )
+    by = PlannedBy(planner="model", model=model.model, reason=rule_error.error_code)
+    return Read(reading.query, notes=list(reading.assumptions), planned_by=by, follow_up=info)
+
+
+def _second_opinion(scope: RunScope, rule_query: SemanticQuery, parent: Parent | None) -> list[str]:
+    """``planner = "always"``: the model reads the question too; where the readings differ,
+    the rule reading is used and the difference is stated. A model failure costs nothing."""
+    from baton.nlu.llm_planner import compare_readings
+
+    try:
+        model_read = _read_by_model(scope, AmbiguousQuestion("", ""), parent)
+    except BudgetExceeded:
+        raise
+    except BatonError:
+        return []
+    return compare_readings(rule_query, model_read.query, scope.session.catalog, scope.state.language)
+
+
+def with_model_reason(rule_error: BatonError, model_error: BatonError) -> BatonError:
+    """The rule planner's own question back (or refusal), saying why the model's reading was
+    not used: what the user sees stays the rules' clarification, never the model's query."""
+
+    def said(language: Language) -> str:
+        reason = text("conversation.model_rejected", language, reason=model_error.message(language))
+        return f"{rule_error.message(language)} {reason}".strip()
+
+    detail = {
+        **rule_error.detail,
+        "model": {"code": model_error.error_code, "reason": model_error.detail.get("reason", model_error.error_code)},
+    }
+    return type(rule_error)(said("en"), said("zh"), detail=detail)
+
+
+def _detail_is_final(exc: BatonError) -> bool:
+    """An action or advice asked for ("send a coupon"): out of scope whatever reads it."""
+    return isinstance(exc, OutOfScope) and bool(exc.detail.get("final"))
+
+
+def _model_mode(scope: RunScope) -> str:
+    settings = scope.session.settings.llm
+    return "off" if settings is None else settings.planner
+
+
+def _observe_choice(scope: RunScope, query: SemanticQuery) -> None:
+    """The breakdown this question chose, for preferences learned from repeated choices."""
+    if scope.session.remember:
+        with contextlib.suppress(BatonError):  # memory never fails a question
+            scope.session.memory.observe(scope.state.user, query)
+
+
+def parent_of(scope: RunScope) -> Parent | None:
+    """The answered turn a follow-up inherits from (its stored reading)."""
+    parent_id = scope.state.parent_run_id
+    if parent_id is None:
+        return None
+    parent = scope.session.store.load(parent_id)
+    if parent.semantic_query is None:
+        return None
+    return Parent(parent_id, parent.semantic_query)
+
+
+def follow_up_text(info: FollowUpInfo, language: Language) -> str:
+    """ "接上一问：沿用指标、时间；改为筛选。" — what a follow-up kept and changed."""
+    if info.standalone:
+        return text("conversation.standalone", language)
+    sep = text("answer.list_sep", language)
+
+    def parts(names: tuple[str, ...]) -> str:
+        return sep.join(text(f"conversation.part_{p}", language) for p in names) or text(
+            "conversation.nothing", language
+        )
+
+    if not info.changed:
+        return text("conversation.follow_up_kept_only", language, kept=parts(info.inherited))
+    return text("conversation.follow_up", language, kept=parts(info.inherited), changed=parts(info.changed))
+
+
+def planner_for(scope: RunScope) -> Planner:
+    """The session's planner; when the catalog indexes members, the run's trace says where they
+    came from (the cache or the warehouse) and which dimensions were not indexed."""
+    session, ctx = scope.session, scope.running
+    if not indexed_dimensions(session.catalog):
+        return session.planner
+    ctx.policy_decision("allow", tool="catalog.member_index", reason="system metadata (members of indexed dimensions)")
+    planner = session.planner
+    error = session.member_index_error
+    ctx.trace.emit(
+        "tool_call",
+        tool="catalog.member_index",
+        ok=error is None,
+        error_code=error.error_code if error is not None else None,
+        dimensions={
+            d.dimension: {
+                "table": d.table,
+                "members": len(d.members),
+                "complete": d.complete,
+                "cached": d.cached,
+                "dropped": d.dropped,
+            }
+            for d in session.member_index
+        },
+    )
+    return planner

@@ -1,0 +1,170 @@
+"""Questions the rule planner asks back, answered through a language model (scripted).
+
+Every case of ``llm.jsonl`` is a question the rule planner does not answer; the scripted
+OpenAI-protocol server replies with the case's ``model_plan`` (what a correct model — or, for
+the misbehaviour cases, a misbehaving one — would say). Baton's real client, planner
+validation, firewall and runner do the rest, and each answer is graded by executing the gold
+SQL. No answer may be silently wrong; every misbehaviour ends in a clarification or refusal
+that says why, with no warehouse query run; a restricted user's rows stay restricted whatever
+the question or the model asked for (the run's approved statements carry the row filter).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baton.config import Settings
+from baton.contracts.answer import Answer
+from baton.evals.runner import EvalCase, compare_answer, gold_rows
+from baton.llm.settings import LlmSettings
+from baton.orchestrator.session import Session
+from baton.trace.writer import read_trace
+from tests.llm_server import Reply, ScriptedLLM, Status, last_user_message
+
+
+@dataclass(frozen=True)
+class ModelCase:
+    case: EvalCase
+    model_plan: dict[str, Any]
+    misbehaviour: str | None
+
+
+def _cases() -> list[ModelCase]:
+    path = Path(str(resources.files("baton.demo").joinpath("data/eval/llm.jsonl")))
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        raw = json.loads(line)
+        plan, misbehaviour = raw.pop("model_plan"), raw.pop("misbehaviour", None)
+        out.append(ModelCase(EvalCase.model_validate(raw), plan, misbehaviour))
+    return out
+
+
+CASES = _cases()
+
+
+def _reply_for(request: dict[str, Any]) -> Reply | Status:
+    said = last_user_message(request)
+    for c in CASES:
+        if json.dumps(c.case.question, ensure_ascii=False) in said:
+            return Reply(data=c.model_plan, usage=(900, 120))
+    return Status(500, {"error": {"message": "unscripted question"}})
+
+
+@pytest.fixture(scope="module")
+def model_session(demo_settings: Settings, scripted_llm_server: ScriptedLLM) -> Iterator[Session]:
+    scripted_llm_server.script(_reply_for)
+    llm = LlmSettings(base_url=scripted_llm_server.base_url, model="scripted-planner", timeout_s=10)
+    session = Session(demo_settings.model_copy(update={"llm": llm}), remember=False)
+    yield session
+    session.close()
+
+
+@pytest.fixture(scope="module")
+def answers(model_session: Session) -> dict[str, Answer]:
+    return {c.case.id: model_session.ask(c.case.question, as_of=c.case.as_of, user=c.case.user) for c in CASES}
+
+
+def _grade(session: Session, c: ModelCase, answer: Answer) -> str:
+    """'right', 'asked_back' or 'silently_wrong' (with the reason after a colon)."""
+    if answer.status != c.case.expect_status:
+        return ("silently_wrong" if answer.status == "answered" else "asked_back") + f": {answer.status}"
+    if answer.status != "answered":
+        return "right"
+    assert c.case.gold_sql is not None
+    ok, reason = compare_answer(answer, *gold_rows(session, c.case), ordered=c.case.ordered)
+    return "right" if ok else f"silently_wrong: {reason}"
+
+
+def test_the_rule_planner_alone_answers_none_of_them(demo_session: Session) -> None:
+    """The dataset measures the model path: without a model, none of these is answered."""
+    answered = [c.case.id for c in CASES if demo_session.ask(c.case.question, as_of=c.case.as_of).status == "answered"]
+    assert not answered
+
+
+def test_at_least_50_are_answered_right_and_none_silently_wrong(
+    model_session: Session, answers: dict[str, Answer]
+) -> None:
+    grades = {c.case.id: _grade(model_session, c, answers[c.case.id]) for c in CASES}
+    wrong = {k: v for k, v in grades.items() if v.startswith("silently_wrong")}
+    assert not wrong
+    right_answers = [c for c in CASES if c.case.expect_status == "answered" and grades[c.case.id] == "right"]
+    assert len(right_answers) >= 50, {k: v for k, v in grades.items() if v != "right"}
+
+
+def test_a_model_reading_is_stated_and_traced(model_session: Session, answers: dict[str, Answer]) -> None:
+    for c in CASES:
+        answer = answers[c.case.id]
+        if answer.status != "answered":
+            continue
+        assert any("scripted-planner" in a for a in answer.assumptions), c.case.id
+        events = read_trace(model_session.runs_dir / answer.run_id / "trace.jsonl")
+        calls = [e for e in events if e.type == "tool_call" and e.payload["tool"] == "llm.plan"]
+        assert len(calls) == 1 and calls[0].payload["ok"], c.case.id
+        assert calls[0].payload["prompt_tokens"] == 900 and calls[0].payload["completion_tokens"] == 120
+        state = model_session.store.load(answer.run_id)
+        assert state.usage.model_tokens == 1020 and state.usage.tokens >= 1020
+
+
+@pytest.mark.parametrize("c", [c for c in CASES if c.misbehaviour and c.case.expect_status != "answered"], ids=str)
+def test_each_misbehaviour_ends_in_a_question_back_with_a_reason_and_no_query(
+    c: ModelCase, model_session: Session, answers: dict[str, Answer]
+) -> None:
+    answer = answers[c.case.id]
+    assert answer.status in ("clarification_needed", "refused"), answer.answer
+    assert answer.error is not None and "model" in answer.error.detail, answer.error
+    events = read_trace(model_session.runs_dir / answer.run_id / "trace.jsonl")
+    assert not [e for e in events if e.type == "tool_call" and e.payload["tool"] == "warehouse.query"]
+    denied = [e for e in events if e.type == "policy_decision" and e.payload.get("gate") == "model_plan"]
+    assert denied and denied[0].payload["decision"] == "deny"
+
+
+@pytest.mark.parametrize("c", [c for c in CASES if c.misbehaviour == "drop_row_filter"], ids=str)
+def test_a_model_that_drops_the_row_filter_still_reads_only_the_users_rows(
+    c: ModelCase, model_session: Session, answers: dict[str, Answer]
+) -> None:
+    answer = answers[c.case.id]
+    state = model_session.store.load(answer.run_id)
+    principal = model_session.principal(state.user)
+    assert principal.row_filters, "the case must be asked by a user with a row filter"
+    if answer.status != "answered":
+        return  # refused before any query: nothing was read
+    for record in state.sql:
+        assert record.approved_sql is not None
+        for values in principal.row_filters.values():
+            for members in values.values():
+                assert all(f"'{m}'" in record.approved_sql for m in members), record.approved_sql
+
+
+def test_a_failing_model_falls_back_to_the_rule_planners_question(
+    demo_settings: Settings, scripted_llm_server: ScriptedLLM
+) -> None:
+    scripted_llm_server.script(Status(500, {"error": {"message": "boom"}}))
+    llm = LlmSettings(base_url=scripted_llm_server.base_url, model="scripted-planner", timeout_s=10)
+    with Session(demo_settings.model_copy(update={"llm": llm}), remember=False) as session:
+        case = CASES[0].case
+        answer = session.ask(case.question, as_of=case.as_of, user=case.user)
+        plain = session.ask(case.question, as_of=case.as_of)  # same session: the model fails again
+    assert answer.status in ("clarification_needed", "refused")
+    assert answer.error is not None and answer.error.detail["model"]["reason"] == "http_error"
+    assert plain.error is not None and plain.error.code == answer.error.code
+    scripted_llm_server.script(_reply_for)
+
+
+def test_a_token_budget_below_the_models_need_stops_the_run(model_session: Session) -> None:
+    from baton.contracts.run import Budget
+
+    case = CASES[0].case
+    answer = model_session.ask(case.question, as_of=case.as_of, user=case.user, budget=Budget(max_tokens=50))
+    assert answer.status == "failed" and answer.error is not None
+    assert answer.error.code == "budget_exceeded"
+    events = read_trace(model_session.runs_dir / answer.run_id / "trace.jsonl")
+    assert not [e for e in events if e.type == "tool_call" and str(e.payload.get("tool", "")).startswith("llm.")]

@@ -1,0 +1,192 @@
+"""Conversations on the real pipeline: follow-ups inherit the previous reading explicitly,
+say what they kept and changed, are stored as runs of one conversation, belong to their
+owner, turn into analyses for why-questions, and are asked back when they cannot be tied."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from baton.contracts.answer import Answer
+from baton.errors import InvalidInput, PermissionDenied
+from baton.orchestrator.session import Session
+from tests.redteam.private_demo import private_copy
+
+
+@pytest.fixture(scope="module")
+def session(demo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+    copy = private_copy(demo_dir, tmp_path_factory.mktemp("conversation") / "demo")
+    with Session(config=copy / "baton.toml", remember=False) as s:
+        yield s
+
+
+def _rows(session: Session, sql: str) -> list[tuple[object, ...]]:
+    """Independent SQL's rows, numbers as floats (the answer's rows are JSON numbers)."""
+    rows = session.backend.execute(sql, timeout_s=30, row_cap=1000).rows
+    return sorted(tuple(float(v) if isinstance(v, Decimal) else v for v in r) for r in rows)
+
+
+def _answer_rows(answer: Answer, *columns: str) -> list[tuple[object, ...]]:
+    assert answer.result is not None, answer.answer
+    names = [c.name for c in answer.result.columns]
+    return sorted(tuple(row[names.index(c)] for c in columns) for row in answer.result.rows)
+
+
+JULY = date(2026, 7, 1)
+GMV = "SUM(gmv_amount) FILTER (WHERE status IN ('paid', 'refunded'))"
+JUNE = "order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'"
+
+
+def test_a_member_follow_up_keeps_metric_period_and_breakdown(session: Session) -> None:
+    chat = session.conversation()
+    first = chat.ask("上个月各渠道的GMV是多少？", as_of=JULY)
+    second = chat.ask("那华南呢？")
+    assert first.status == second.status == "answered"
+    assert _answer_rows(second, "channel", "gmv") == _rows(
+        session, f"SELECT channel, {GMV} FROM fact_order WHERE region = '华南' AND {JUNE} GROUP BY 1"
+    )
+    assert second.follow_up is not None
+    assert second.follow_up.parent_run_id == first.run_id
+    assert second.follow_up.changed == ("filter",)
+    assert set(second.follow_up.inherited) == {"metric", "period", "breakdown"}
+    assert second.interpretation is not None
+    assert second.interpretation.startswith("接上一问：沿用指标、时间范围、拆分维度；改为筛选。")
+    assert second.conversation_id == chat.conversation_id
+    assert second.as_of == first.as_of  # a follow-up reads its periods on the same day
+
+
+def test_changes_accumulate_over_turns_in_english(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("What was GMV by channel last month?", as_of=JULY)
+    chat.ask("only new users")
+    third = chat.ask("what about orders?")
+    assert third.status == "answered", third.answer
+    assert _answer_rows(third, "channel", "order_count") == _rows(
+        session,
+        "SELECT o.channel, COUNT(*) FILTER (WHERE o.status IN ('paid', 'refunded')) FROM fact_order o "
+        f"WHERE o.user_type = 'new' AND {JUNE.replace('order_date', 'o.order_date')} GROUP BY 1",
+    )
+    assert third.interpretation is not None
+    assert third.interpretation.startswith(
+        "Following the previous question: kept the period, the filter, the breakdown;"
+    )
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "changed"),
+    [
+        ("换成按周看", ("grain",)),
+        ("和去年比呢", ("comparison",)),
+        ("按品类拆开", ("breakdown",)),
+        ("去掉直播呢", ("exclusion",)),
+        ("订单量呢", ("metric",)),
+        ("6月呢", ("period",)),
+        ("最高的3个呢", ("ranking",)),
+        ("占比呢", ("share",)),
+    ],
+)
+def test_each_kind_of_follow_up_changes_only_its_part(
+    session: Session, follow_up: str, changed: tuple[str, ...]
+) -> None:
+    chat = session.conversation()
+    chat.ask("上个月各渠道的GMV是多少？", as_of=JULY)
+    answer = chat.ask(follow_up)
+    assert answer.status == "answered", answer.answer
+    assert answer.follow_up is not None and answer.follow_up.changed == changed
+
+
+def test_a_why_follow_up_is_an_analysis_scoped_to_the_previous_reading(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("上个月各渠道的GMV是多少？", as_of=JULY)
+    why = chat.ask("为什么app下降了？")
+    assert why.status == "answered", why.answer
+    assert session.store.load(why.run_id).kind == "analyze"
+    assert why.semantic_query is not None
+    assert [(f.dimension, f.members) for f in why.semantic_query.filters] == [("channel", ("app",))]
+    assert (why.semantic_query.time_range.start.isoformat(), why.semantic_query.metrics) == ("2026-06-01", ("gmv",))
+
+
+def test_an_untied_follow_up_is_asked_back_and_the_next_one_follows_the_last_answer(session: Session) -> None:
+    chat = session.conversation()
+    first = chat.ask("上个月各渠道的GMV是多少？", as_of=JULY)
+    unclear = chat.ask("那个呢")
+    assert unclear.status == "clarification_needed"
+    assert unclear.error is not None and unclear.error.code == "ambiguous_question"
+    tmall = chat.ask("What about Tmall?")
+    assert tmall.status == "clarification_needed" and "tmall" in tmall.answer.lower()
+    then = chat.ask("那华南呢？")
+    assert then.status == "answered" and then.follow_up is not None
+    assert then.follow_up.parent_run_id == first.run_id
+
+
+def test_a_follow_up_the_metric_cannot_take_is_asked_back_not_invalid(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("上个月的访客数", as_of=JULY)
+    answer = chat.ask("按品类拆开")
+    assert answer.status == "clarification_needed", answer.answer
+
+
+def test_a_whole_new_question_inherits_nothing_and_says_so(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("上个月各渠道的GMV是多少？", as_of=JULY)
+    answer = chat.ask("今年一季度的订单量是多少")
+    assert answer.status == "answered" and answer.follow_up is not None and answer.follow_up.standalone
+    assert answer.interpretation is not None and answer.interpretation.startswith("新问题：未沿用上一问的任何条件。")
+    assert answer.result is not None and answer.result.row_count == 1
+
+
+def test_the_conversation_is_stored_with_its_runs_and_replays(session: Session) -> None:
+    chat = session.conversation()
+    a = chat.ask("上个月各渠道的GMV是多少？", as_of=JULY)
+    b = chat.ask("那华南呢？")
+    assert [r.run_id for r in chat.runs()] == [a.run_id, b.run_id]
+    again = session.conversation(chat.conversation_id)
+    assert again.last_answered() is not None and again.last_answered().run_id == b.run_id  # type: ignore[union-attr]
+    replayed = again.replay()
+    assert [r.result.rows if r.result else None for r in replayed] == [
+        a.result.rows if a.result else None,
+        b.result.rows if b.result else None,
+    ]
+    assert replayed[1].interpretation == b.interpretation
+
+
+def test_a_conversation_belongs_to_its_owner(session: Session) -> None:
+    chat = session.conversation(user="analyst")
+    chat.ask("上个月各渠道的GMV是多少？", as_of=JULY)
+    with pytest.raises(PermissionDenied):
+        session.conversation(chat.conversation_id, user="east_manager")
+    with pytest.raises(InvalidInput):
+        session.conversation("conv_does_not_exist")
+
+
+def test_a_follow_up_runs_under_its_users_grants(session: Session) -> None:
+    chat = session.conversation(user="east_manager")
+    first = chat.ask("上个月各渠道的GMV是多少？", as_of=JULY)
+    second = chat.ask("只看新用户")
+    assert first.status == second.status == "answered"
+    assert _answer_rows(second, "channel", "gmv") == _rows(
+        session,
+        f"SELECT channel, {GMV} FROM fact_order WHERE region = '华东' AND user_type = 'new' AND {JUNE} GROUP BY 1",
+    )
+
+
+def test_best_and_worst_in_a_follow_up_follow_the_metrics_better_direction(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("二季度各品类的退款率", as_of=JULY)
+    worst = chat.ask("最差的是哪个？")
+    assert worst.status == "answered" and worst.semantic_query is not None
+    assert session.catalog.metrics["refund_rate"].better == "lower"
+    assert (worst.semantic_query.top_n, worst.semantic_query.order) == (1, "desc")  # the highest refund rate
+
+
+def test_sorting_every_row_of_the_previous_answer_sorts_by_the_metric(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("上个月各区域的订单量", as_of=JULY)
+    ranked = chat.ask("从低到高排一下")
+    assert ranked.status == "answered" and ranked.result is not None, ranked.answer
+    values = [row[[c.name for c in ranked.result.columns].index("order_count")] for row in ranked.result.rows]
+    assert values == sorted(values) and len(values) > 3
