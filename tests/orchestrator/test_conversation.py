@@ -190,3 +190,30 @@ def test_sorting_every_row_of_the_previous_answer_sorts_by_the_metric(session: S
     assert ranked.status == "answered" and ranked.result is not None, ranked.answer
     values = [row[[c.name for c in ranked.result.columns].index("order_count")] for row in ranked.result.rows]
     assert values == sorted(values) and len(values) > 3
+
+
+def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("上个月各渠道的GMV是多少？", as_of=JULY)
+    done = chat.ask("那华南呢？")
+    state = session.store.load(done.run_id)
+    crashed = state.model_copy(
+        update={
+            "status": "running",
+            "step": "clarify_metric",
+            "completed_steps": [],
+            "checkpoints": {},
+            "sql": [],
+            "evidence": [],
+            "answer": None,
+            "semantic_query": None,
+            "follow_up": None,
+            "finished_at": None,
+        }
+    )
+    session.store.save(crashed)
+    resumed = session.resume(done.run_id)
+    assert resumed.status == "answered"
+    assert resumed.result is not None and done.result is not None
+    assert resumed.result.rows == done.result.rows
+    assert resumed.follow_up == done.follow_up and resumed.interpretation == done.interpretation
