@@ -84,7 +84,7 @@ def test_changes_accumulate_over_turns_in_english(session: Session) -> None:
         ("按品类拆开", ("breakdown",)),
         ("去掉直播呢", ("exclusion",)),
         ("订单量呢", ("metric",)),
-        ("6月呢", ("period",)),
+        ("5月呢", ("period",)),
         ("最高的3个呢", ("ranking",)),
         ("占比呢", ("share",)),
     ],
@@ -217,3 +217,36 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
     assert resumed.result is not None and done.result is not None
     assert resumed.result.rows == done.result.rows
     assert resumed.follow_up == done.follow_up and resumed.interpretation == done.interpretation
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up"),
+    [
+        ("上个月华南的GMV", "再上个月呢"),  # the same month read again: never "changed the period"
+        ("上个月退款率最好的渠道", "那GMV呢"),  # "best" is the other end for GMV
+    ],
+)
+def test_follow_ups_that_would_silently_mean_something_else_are_asked_back(
+    session: Session, first: str, follow_up: str
+) -> None:
+    chat = session.conversation()
+    assert chat.ask(first, as_of=JULY).status == "answered"
+    assert chat.ask(follow_up).status == "clarification_needed"
+
+
+def test_a_share_follow_up_names_the_new_part(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("上个月华南的GMV占比", as_of=JULY)
+    east = chat.ask("那华东呢")
+    assert east.status == "answered" and east.semantic_query is not None
+    assert [(f.dimension, f.members) for f in east.semantic_query.share_filters] == [("region", ("华东",))]
+    assert east.semantic_query.filters == ()
+    assert east.follow_up is not None and "share" in east.follow_up.inherited
+
+
+def test_a_dropped_part_is_never_said_to_be_kept(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("上个月GMV最高的3个渠道", as_of=JULY)
+    app = chat.ask("那app呢")
+    assert app.follow_up is not None and "ranking" not in app.follow_up.inherited
+    assert "ranking" in app.follow_up.changed

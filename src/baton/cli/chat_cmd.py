@@ -70,7 +70,11 @@ def chat(
 
             language = "zh" if detect_language(line) == "zh" else "en"
             if line.startswith("/"):
-                following = _command(line, chain, session, console, language, budget, when)
+                try:
+                    following: Conversation | None = _command(line, chain, session, console, language, budget, when)
+                except BatonError as exc:  # a failing command does not end the chat
+                    console.print(terminal_text(f"{exc.error_code}: {exc.message(language)}", "red"))
+                    continue
                 if following is None:
                     break
                 chain = following
@@ -125,7 +129,11 @@ def _turn(console: Console, session: Session, language: Language, run: Callable[
 
 def _remembered(console: Console, session: Session, user: str, line: str, language: Language) -> bool:
     """A stated preference ("以后默认按渠道拆分"): remembered and confirmed instead of asked."""
-    pref = session.memory.learn(user, line)
+    try:
+        pref = session.memory.learn(user, line)
+    except BatonError as exc:  # memory never ends the chat: the line is then asked as a question
+        console.print(terminal_text(f"{exc.error_code}: {exc.message(language)}", "yellow"))
+        return False
     if pref is None:
         return False
     value = ", ".join(pref.value) if isinstance(pref.value, list) else pref.value

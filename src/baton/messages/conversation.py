@@ -57,6 +57,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Remembered: {what}. `baton memory list` shows it, `baton memory forget {key}` forgets it.",
         "已记住：{what}。`baton memory list` 查看，`baton memory forget {key}` 删除。",
     ),
+    "same_period": (
+        'That period is the previous answer\'s own ({period}); say the dates you mean (e.g. "May 2026").',
+        "这个时间与上一个回答相同（{period}）；请说明具体是哪段时间（如“2026年5月”）。",
+    ),
+    "ranking_direction": (
+        "Best or worst means the other end for this metric: say highest or lowest.",
+        "对这个指标来说“最好/最差”方向不同：请说明要最高还是最低。",
+    ),
     "no_conversation": ("No conversation {conversation_id!r}.", "没有对话 {conversation_id!r}。"),
     "not_yours": (
         "Not permitted: conversation {conversation_id} belongs to another user.",

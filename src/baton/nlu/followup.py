@@ -102,6 +102,12 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
     if metrics != parent.metrics:
         changed.append("metric")
     time_range, comparison, period_parts = _periods(parent, r)
+    same_dates = (time_range.start, time_range.end) == (parent.time_range.start, parent.time_range.end)
+    if r.periods and same_dates and "comparison" not in period_parts:
+        # "再上个月呢" read against today is the previous answer's own month: a period relative to
+        # the previous one is asked back, never answered as if it had changed
+        said = time_range.text or f"{time_range.start}..{time_range.end}"
+        raise AmbiguousQuestion(*both("conversation.same_period", period=said), detail={"period": said})
     changed += period_parts
     grain = cues.grain or (_default_grain(time_range) if cues.trend and parent.grain is None else parent.grain)
     if grain != parent.grain:
@@ -114,7 +120,7 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
                 detail={"grain": grain},
             )
         comparison = None  # a series replaces the comparison it was drawn against
-    filters, filter_parts = _filters(parent, r)
+    filters, share_filters, filter_parts = _filters(parent, r)
     changed += filter_parts
     dims = _dimensions(parent, r, filters)
     if cues.total and not terms.dims and dims:
@@ -127,6 +133,14 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         dims = [default_breakdown]
     if dims != list(parent.dimensions):
         changed.append("breakdown")
+    if (
+        not ranked
+        and parent.top_n is not None
+        and "metric" in changed
+        and _better(planner, metrics) != _better(planner, parent.metrics)
+    ):
+        # "退款率最好的渠道" then "那GMV呢": which end is "best" differs; asked, never carried over
+        raise AmbiguousQuestion(*both("conversation.ranking_direction"), detail={"missing": "order"})
     top_n = (cues.top_n or (1 if cues.best else None)) if ranked else parent.top_n
     order = planner.order_of(cues, metrics) if ranked else parent.order
     if ranked:
@@ -152,14 +166,27 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         order=order,
         intent=_intent(cues.why, comparison, share, ranked or parent.intent == "ranking", grain, dims),
         share=share,
-        share_filters=parent.share_filters if share else (),
+        share_filters=share_filters if share else (),
         premise=cues.premise if cues.why else None,
         corrections=r.corrections,
         where=parent.where,
         as_of=as_of,
     )
     _check(planner, query)
-    return FollowUp(query, changed=tuple(p for p in PARTS if p in changed), inherited=_inherited(parent, changed))
+    # what the follow-up said, and whatever else the final query no longer keeps (a comparison a
+    # series replaced, a ranking a single member ends): the reader is never told a part was kept
+    # that was not
+    dropped, _ = compare_parts(parent, query)
+    parts: list[Part] = [p for p in PARTS if p in changed or p in dropped]
+    return FollowUp(query, changed=tuple(parts), inherited=_inherited(parent, parts))
+
+
+def _kind_of(query: SemanticQuery) -> str | None:
+    return query.comparison.kind if query.comparison is not None else None
+
+
+def _better(planner: Planner, metrics: tuple[str, ...]) -> str | None:
+    return planner.catalog.metrics[metrics[0]].better
 
 
 def _periods(parent: SemanticQuery, r: Reading) -> tuple[TimeRange, Comparison | None, list[Part]]:
@@ -214,21 +241,30 @@ def _range_grain(time_range: TimeRange) -> Grain:
     return "month"
 
 
-def _filters(parent: SemanticQuery, r: Reading) -> tuple[list[MemberFilter], list[Part]]:
-    """Members replace the filter on their dimension (or add one)."""
+def _filters(parent: SemanticQuery, r: Reading) -> tuple[list[MemberFilter], tuple[MemberFilter, ...], list[Part]]:
+    """Members replace the filter on their dimension (or add one; "also"/"再" adds them to it);
+    after a share, members of the share's dimension name the new part whose share is asked."""
     named: dict[tuple[str, bool], list[str]] = {}
     for m in r.terms.members:
         bucket = named.setdefault((m.dimension, m.excluded), [])
         if m.member not in bucket:
             bucket.append(m.member)
-    filters = list(parent.filters)
+    filters, share_filters = list(parent.filters), parent.share_filters
+    share_dims = {f.dimension for f in share_filters}
+    adds = r.ties is not None and r.ties.add
     parts: list[Part] = []
     for (dim, excluded), members in named.items():
-        new = MemberFilter(dimension=dim, members=tuple(members), exclude=excluded)
+        if dim in share_dims and not excluded:
+            share_filters = (MemberFilter(dimension=dim, members=tuple(members)),)
+            parts.append("filter")
+            continue
+        before = next((f for f in filters if f.dimension == dim and f.exclude == excluded), None)
+        kept = [*before.members] if adds and before is not None else []
+        joined = tuple(dict.fromkeys([*kept, *members]))
         filters = [f for f in filters if f.dimension != dim]
-        filters.append(new)
+        filters.append(MemberFilter(dimension=dim, members=joined, exclude=excluded))
         parts.append("exclusion" if excluded else "filter")
-    return filters, parts
+    return filters, share_filters, parts
 
 
 def _dimensions(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]) -> list[str]:
@@ -311,7 +347,7 @@ def compare_parts(parent: SemanticQuery, child: SemanticQuery) -> tuple[tuple[Pa
         ("metric", parent.metrics, child.metrics),
         ("period", (parent.time_range.start, parent.time_range.end), (child.time_range.start, child.time_range.end)),
         ("grain", parent.grain, child.grain),
-        ("comparison", parent.comparison, child.comparison),
+        ("comparison", _kind_of(parent), _kind_of(child)),  # moved with the period: kept
         ("breakdown", parent.dimensions, child.dimensions),
         ("ranking", (parent.top_n, parent.order), (child.top_n, child.order)),
         ("share", parent.share, child.share),

@@ -30,6 +30,7 @@ def new_conversation_id() -> str:
 
 def open_conversation(session: Session, conversation_id: str | None, user: str) -> Conversation:
     """A new conversation for ``user``, or ``conversation_id`` when it is theirs."""
+    session.principal(user)  # a user the policy does not know is refused before anything is stored
     store = session.store
     if conversation_id is None:
         conversation_id = new_conversation_id()
