@@ -160,14 +160,7 @@ def default_gate_facts(catalog: Catalog, query: SemanticQuery, table: ResultTabl
         *query.where,
         *(c.written for c in query.corrections),
     ]
-    for metric in catalog.metrics.values():
-        labels += [metric.label.zh, metric.label.en, *metric.synonyms]
-    for dimension in catalog.dimensions.values():
-        labels += [dimension.label.zh, dimension.label.en, *dimension.synonyms]
-        for member in dimension.members.values():
-            labels += [member.label.zh, member.label.en, *member.synonyms]
-    for event in catalog.calendar:
-        labels += [event.name.zh, event.name.en]
+    labels += catalog.labels()
     return _Facts(evidence=table.rows, derived=derived, labels=labels)
 
 

@@ -446,6 +446,20 @@ class Catalog(BaseModel):
                 seen.append(measure.table)
         return tuple(seen)
 
+    def labels(self) -> list[str]:
+        """Every label a narrative may name (metrics, dimensions, members, calendar events) in both
+        languages with their synonyms: names, not quantities (what the output gate lets through)."""
+        out: list[str] = []
+        for metric in self.metrics.values():
+            out += [metric.label.zh, metric.label.en, *metric.synonyms]
+        for dimension in self.dimensions.values():
+            out += [dimension.label.zh, dimension.label.en, *dimension.synonyms]
+            for member in dimension.members.values():
+                out += [member.label.zh, member.label.en, *member.synonyms]
+        for event in self.calendar:
+            out += [event.name.zh, event.name.en]
+        return out
+
     def member_label(self, dimension: str, member: object, language: str) -> str:
         """A member's label in ``language``; its own key when the catalog names it no label."""
         dim = self.dimensions.get(dimension)

@@ -17,13 +17,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from baton.config import Settings
 from baton.contracts.answer import Answer
-from baton.errors import ConfigError
-from baton.evals.runner import CaseResult, EvalCase, EvalReport, Outcome, Split, compare_answer, gold_rows
-from baton.messages import both, text
+from baton.evals.runner import CaseResult, EvalCase, EvalReport, Outcome, Split, compare_answer, gold_rows, load_jsonl
+from baton.messages import text
 from baton.orchestrator.session import Session
 
 
@@ -56,19 +55,7 @@ def default_conversations() -> Path:
 
 
 def load_conversations(path: Path) -> list[ConversationCase]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise ConfigError(*both("evals.cannot_read", path=path)) from exc
-    cases = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip() or line.lstrip().startswith("//"):
-            continue
-        try:
-            cases.append(ConversationCase.model_validate_json(line))
-        except ValidationError as exc:
-            raise ConfigError(*both("evals.bad_case", path=path, line=number, error=exc.errors()[0]["msg"])) from exc
-    return cases
+    return load_jsonl(path, ConversationCase)
 
 
 def grade_conversation(session: Session, case: ConversationCase) -> list[CaseResult]:

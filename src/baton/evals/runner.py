@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from datetime import date
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import sqlglot
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
     from baton.contracts.answer import Answer
 
+Case = TypeVar("Case", bound=BaseModel)
 Outcome = Literal["right", "asked_back", "silently_wrong"]
 Split = Literal["dev", "heldout"]
 SPLITS: tuple[Split, ...] = ("dev", "heldout")
@@ -130,6 +131,12 @@ def default_datasets() -> list[Path]:
 
 
 def load_cases(path: Path) -> list[EvalCase]:
+    return load_jsonl(path, EvalCase)
+
+
+def load_jsonl(path: Path, model: type[Case]) -> list[Case]:
+    """One ``model`` per line of a JSONL dataset (blank lines and ``//`` comments skipped); a
+    line that does not validate is a typed error naming its file and line."""
     cases = []
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -139,7 +146,7 @@ def load_cases(path: Path) -> list[EvalCase]:
         if not line.strip() or line.lstrip().startswith("//"):
             continue
         try:
-            cases.append(EvalCase.model_validate_json(line))
+            cases.append(model.model_validate_json(line))
         except ValidationError as exc:
             raise ConfigError(*both("evals.bad_case", path=path, line=number, error=exc.errors()[0]["msg"])) from exc
     return cases

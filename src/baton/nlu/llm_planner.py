@@ -238,15 +238,6 @@ def _model_failure(key: str, reason: str, model: str, **fields: Any) -> ModelFai
     return ModelFailure(*both(f"model.{key}", model=model, **shown), detail={"reason": reason, "model": model, **extra})
 
 
-def _not_understood(words: list[str]) -> tuple[str, str]:
-    """ "Baton did not understand …" naming the words (the rule planner's message)."""
-
-    def said(lang: Language) -> str:
-        return text("nlu.not_understood", lang, words=text("answer.list_sep", lang).join(words))
-
-    return said("en"), said("zh")
-
-
 def _asked(key: str, detail: dict[str, Any], **fields: Any) -> AmbiguousQuestion:
     return AmbiguousQuestion(*both(key, **fields), detail=detail)
 
@@ -268,7 +259,7 @@ class _PlanReader:
         plan = self._parse(data)
         self._no_bypass(plan)
         if plan.status == "out_of_scope":
-            raise OutOfScope(*self._with_examples("nlu.not_about_data"), detail={"reason": "model_out_of_scope"})
+            raise OutOfScope(*self.rules.with_examples("nlu.not_about_data"), detail={"reason": "model_out_of_scope"})
         if plan.status == "ask_back":
             raise self._asked_back(plan.question_back)
         metrics = [self._metric(name) for name in plan.metrics]
@@ -276,8 +267,8 @@ class _PlanReader:
         if plan.unplaced:
             words = [_plain(w) for w in plan.unplaced[:MAX_WORDS] if _plain(w)]
             raise AmbiguousQuestion(
-                *_not_understood(words or ["?"]),
-                detail={"unknown": words, "reason": "model_unplaced", "suggestions": self._examples("en")},
+                *Planner.not_understood(words or ["?"]),
+                detail={"unknown": words, "reason": "model_unplaced", "suggestions": self.rules.examples("en")},
             )
         if not metrics:
             metrics = self._inherited_metrics()
@@ -294,7 +285,7 @@ class _PlanReader:
                 detail={"grain": plan.grain},
             )
         if plan.top_n is not None and not dims and plan.grain is None:
-            raise AmbiguousQuestion(*self._with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
+            raise AmbiguousQuestion(*self.rules.with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
         if plan.top_n is not None and any(
             f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters
         ):
@@ -367,39 +358,11 @@ class _PlanReader:
             return AmbiguousQuestion(*both("model.asks_back_generic"), detail=detail)
         return AmbiguousQuestion(*both("model.asks_back", question=asked), detail=detail)
 
-    # -- the rule planner's messages, with this catalog's examples ---------------------------------
-    def _examples(self, language: Language) -> list[str]:
-        return [m.label.for_lang(language) for m in list(self.catalog.metrics.values())[:5]]
-
-    def _with_examples(self, key: str) -> tuple[str, str]:
-        metric = next(iter(self.catalog.metrics.values()), None)
-        dims = list(self.catalog.dimensions.values())
-
-        def say(lang: Language) -> str:
-            return text(
-                key,
-                lang,
-                metric=metric.label.for_lang(lang) if metric else "",
-                dimension=dims[0].label.for_lang(lang) if dims else "",
-                dimensions=text("answer.list_sep", lang).join(d.label.for_lang(lang) for d in dims[:2]),
-            )
-
-        return say("en"), say("zh")
-
     def _unknown_metric(self, term: str) -> UnknownMetric:
         """Never invented: refused with the closest catalog metrics (the rule planner's message)."""
-        closest = self.rules.closest_metrics(term)
-
-        def say(lang: Language) -> str:
-            listed = text("answer.list_sep", lang).join(
-                text("nlu.metric_item", lang, label=self.catalog.metrics[m].label.for_lang(lang), name=m)
-                for m in closest
-            )
-            return text("nlu.unknown_metric", lang, term=term, closest=listed)
-
-        return UnknownMetric(
-            say("en"), say("zh"), detail={"term": term, "suggestions": closest, "reason": "unknown_metric"}
-        )
+        refused = self.rules.unknown_metric(term)
+        refused.detail["reason"] = "unknown_metric"
+        return refused
 
     # -- names --------------------------------------------------------------------------------------
     def _metric(self, name: str) -> str:
@@ -440,7 +403,7 @@ class _PlanReader:
                     text(
                         "nlu.which_metric",
                         lang,
-                        examples=text("answer.list_sep", lang).join(self._examples(lang)),
+                        examples=text("answer.list_sep", lang).join(self.rules.examples(lang)),
                     )
                     for lang in _LANGUAGES
                 ),
@@ -452,7 +415,7 @@ class _PlanReader:
     def _not_placed(self, word: str, reason: str, suggestions: Sequence[str]) -> AmbiguousQuestion:
         shown = _plain(word) or "?"
         return AmbiguousQuestion(
-            *_not_understood([shown]),
+            *Planner.not_understood([shown]),
             detail={"unknown": [shown], "reason": reason, "suggestions": list(suggestions)[:10]},
         )
 

@@ -415,19 +415,19 @@ class Planner:
         if not terms.any and not metric_words and (unknown or cues.unsupported):
             if any(self._near_catalog(w) for w in unknown):
                 raise AmbiguousQuestion(*self.not_understood(unknown), detail={"unknown": unknown})
-            raise OutOfScope(*self._with_examples("nlu.not_about_data"), detail={"unknown": unknown})
+            raise OutOfScope(*self.with_examples("nlu.not_about_data"), detail={"unknown": unknown})
         if metric_words:
-            raise self._unknown_metric(metric_words[0])
+            raise self.unknown_metric(metric_words[0])
         if cues.unsupported or unknown:
             words = [*cues.unsupported, *unknown]
             raise AmbiguousQuestion(
-                *self.not_understood(words), detail={"unknown": words, "suggestions": self._examples(language)}
+                *self.not_understood(words), detail={"unknown": words, "suggestions": self.examples(language)}
             )
         if not terms.metrics and not follows:
             raise AmbiguousQuestion(
                 *(
                     message(
-                        "nlu.which_metric", lang, examples=message("answer.list_sep", lang).join(self._examples(lang))
+                        "nlu.which_metric", lang, examples=message("answer.list_sep", lang).join(self.examples(lang))
                     )
                     for lang in _LANGUAGES
                 ),
@@ -489,9 +489,9 @@ class Planner:
                 comparison = None
         top_n = cues.top_n
         if (top_n is not None or cues.best or cues.rank) and not dims and grain is None:
-            raise AmbiguousQuestion(*self._with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
+            raise AmbiguousQuestion(*self.with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
         if cues.breakdown and not dims and grain is None:
-            raise AmbiguousQuestion(*self._with_examples("nlu.breakdown_by_what"), detail={"missing": "breakdown"})
+            raise AmbiguousQuestion(*self.with_examples("nlu.breakdown_by_what"), detail={"missing": "breakdown"})
         if cues.best and top_n is None:
             top_n = 1
         if (top_n or cues.rank) and any(f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters):
@@ -607,7 +607,7 @@ class Planner:
             detail={"metric": name, "refused": True},
         )
 
-    def _unknown_metric(self, term: str) -> UnknownMetric:
+    def unknown_metric(self, term: str) -> UnknownMetric:
         closest = self.closest_metrics(term)
 
         def listed(lang: Language) -> str:
@@ -636,7 +636,7 @@ class Planner:
         scores.sort(key=lambda s: (-s[0], list(self.catalog.metrics).index(s[1])))
         return [name for _, name in scores[:k]]
 
-    def _with_examples(self, key: str) -> tuple[str, str]:
+    def with_examples(self, key: str) -> tuple[str, str]:
         """A message in both languages whose examples name this catalog's own metric and dimensions."""
         metric = next(iter(self.catalog.metrics.values()), None)
         dims = list(self.catalog.dimensions.values())
@@ -652,7 +652,7 @@ class Planner:
 
         return say("en"), say("zh")
 
-    def _examples(self, language: str) -> list[str]:
+    def examples(self, language: str) -> list[str]:
         return [m.label.for_lang(language) for m in list(self.catalog.metrics.values())[:5]]
 
     @staticmethod

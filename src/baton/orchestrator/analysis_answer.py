@@ -177,7 +177,6 @@ def _numbers_in(value: Any, out: list[float]) -> None:
 def analysis_gate_input(scope: RunScope, answer: Answer, steps: dict[str, AgentStep[Any]]) -> GateInput:
     """Every number the narrative may state traces to a query result or a value the agents
     derived (findings, tests, drivers, quality flags); "significant" needs a test saying so."""
-    from baton.orchestrator.ask import catalog_labels
     from baton.policy.output_gate import ClaimSupport
 
     evidence_rows = [row for ev in scope.state.evidence if ev.result is not None for row in ev.result.rows]
@@ -210,7 +209,7 @@ def analysis_gate_input(scope: RunScope, answer: Answer, steps: dict[str, AgentS
     return GateInput(
         evidence=evidence_rows,
         derived=derived,
-        labels=catalog_labels(scope.session.planning_catalog),
+        labels=scope.session.planning_catalog.labels(),
         # member tests that passed back the report's "changed significantly" about members
         claims=dataclasses.replace(claims, significant_tests=claims.significant_tests + passed),
         pii_allowed=False,

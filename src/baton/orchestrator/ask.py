@@ -249,7 +249,7 @@ class AskPipeline(Pipeline):
                 query.comparison.range.text or "" if query.comparison else "",
                 *query.where,
                 *(c.written for c in query.corrections),
-                *catalog_labels(self.scope.session.planning_catalog),
+                *self.scope.session.planning_catalog.labels(),
             ],
             pii_allowed=self.scope.need("execute", Executed).pii_allowed,
             regenerate=lambda: self._with_hidden_groups(Narrator(catalog).compose(query, table, self.scope.language)),
@@ -264,20 +264,6 @@ class AskPipeline(Pipeline):
             r = state.evidence[-1].result
             result = ResultTable(columns=r.columns, rows=r.rows, row_count=r.row_count, truncated=r.truncated)
         return answer.model_copy(update={"answer": stopped_text(state, exc), "partial": True, "result": result})
-
-
-def catalog_labels(catalog: Any) -> list[str]:
-    """Every label a narrative may name (metrics, dimensions, members): names, not quantities."""
-    labels: list[str] = []
-    for metric in catalog.metrics.values():
-        labels += [metric.label.zh, metric.label.en, *metric.synonyms]
-    for dimension in catalog.dimensions.values():
-        labels += [dimension.label.zh, dimension.label.en, *dimension.synonyms]
-        for member in dimension.members.values():
-            labels += [member.label.zh, member.label.en, *member.synonyms]
-    for event in catalog.calendar:
-        labels += [event.name.zh, event.name.en]
-    return labels
 
 
 ASK = AskPipeline
