@@ -42,10 +42,13 @@ LEVELS: dict[str, int] = {
     "bench": 11,
     "evals": 12,
     "demo": 13,
+    "exports": 12,
+    "notebook": 12,
     "_api": 14,
-    "cli": 15,
-    "__init__": 16,
-    "__main__": 17,
+    "server": 15,
+    "cli": 16,
+    "__init__": 17,
+    "__main__": 18,
 }
 """A package may import only packages on a lower level (``contracts`` ← … ← ``cli``)."""
 

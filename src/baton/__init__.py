@@ -36,7 +36,10 @@ from baton.errors import (
     UserError,
     WarehouseUnavailable,
 )
+from baton.notebook import register as _register_notebook
 from baton.orchestrator.session import Session
+
+_register_notebook()  # answers show themselves in notebooks (loaded on first display: baton.notebook)
 
 __version__ = "0.1.0"
 

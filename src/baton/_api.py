@@ -8,6 +8,7 @@ from pathlib import Path
 
 from baton.contracts.answer import Answer
 from baton.contracts.common import Language
+from baton.notebook import remember_catalog
 from baton.orchestrator.session import Session
 
 
@@ -17,6 +18,12 @@ def _session(config: Path | str | None, user: str | None) -> Session:
     return Session(config=config, user=user, build_default=build_demo)
 
 
+def _labelled(answer: Answer, session: Session) -> Answer:
+    """``answer``, shown in a notebook with its catalog's labels, units and currency."""
+    remember_catalog(answer, session.catalog)
+    return answer
+
+
 def ask(
     question: str, *, as_of: date | None = None, user: str | None = None, config: Path | str | None = None
 ) -> Answer:
@@ -24,7 +31,7 @@ def ask(
 
     For many questions, open one :class:`baton.Session` and call ``session.ask`` instead."""
     with _session(config, user) as session:
-        return session.ask(question, as_of=as_of)
+        return _labelled(session.ask(question, as_of=as_of), session)
 
 
 def analyze(
@@ -32,7 +39,7 @@ def analyze(
 ) -> Answer:
     """Explain why a metric moved (the analysis relay). Never raises for a bad question."""
     with _session(config, user) as session:
-        return session.analyze(question, as_of=as_of)
+        return _labelled(session.analyze(question, as_of=as_of), session)
 
 
 def query(
@@ -52,7 +59,7 @@ def query(
     """A semantic-layer query by catalog names (MetricFlow's ``mf query``), governed like
     :func:`ask`. Never raises for a bad request: the Answer carries the status."""
     with _session(config, user) as session:
-        return session.query(
+        answer = session.query(
             metrics,
             group_by=group_by,
             where=where,
@@ -63,3 +70,4 @@ def query(
             as_of=as_of,
             language=language,
         )
+        return _labelled(answer, session)

@@ -12,8 +12,12 @@ never a stack trace (the trace keeps the detail).
     │   ├── AmbiguousQuestion       ambiguous_question
     │   ├── TimeExpressionError     invalid_time
     │   ├── ConfigError             invalid_config
-    │   └── UserCancelled           user_cancelled
+    │   ├── MissingDependency       missing_dependency (an optional package is not installed)
+    │   ├── UserCancelled           user_cancelled
+    │   ├── NotFound                not_found (no such run for this user: another user's is not found either)
+    │   └── Conflict                conflict (not possible in the resource's present state)
     ├── PolicyRefusal               Baton may not do it; nothing was run
+    │   ├── Unauthorized            unauthorized (no valid API token or signed-in session)
     │   ├── PermissionDenied        permission_denied
     │   │   └── ExportNotPermitted  export_not_permitted (detail rows; the role has no export_detail)
     │   ├── OutOfScope              out_of_scope  (change data or rules: not a read-only analyst's job)
@@ -26,6 +30,7 @@ never a stack trace (the trace keeps the detail).
         ├── WarehouseUnavailable    warehouse_unavailable
         ├── QueryTimeout            timeout
         ├── BudgetExceeded          budget_exceeded
+        ├── ServerBusy              server_busy (every worker busy and the queue full: try again)
         └── InsufficientEvidence    insufficient_evidence
             └── InsufficientData    too little information for a statistic (n < 2, zero variance)
 
@@ -140,9 +145,33 @@ class UserCancelled(UserError):
     code = "user_cancelled"
 
 
+class MissingDependency(UserError):
+    """An optional package a feature needs is not installed; the message says what to install."""
+
+    code = "missing_dependency"
+
+
+class NotFound(UserError):
+    """No such resource for the asking user; another user's run is not found either (never revealed)."""
+
+    code = "not_found"
+
+
+class Conflict(UserError):
+    """The request does not fit the resource's present state (e.g. the report of a run still running)."""
+
+    code = "conflict"
+
+
 class PolicyRefusal(BatonError):
     code = "permission_denied"
     kind = "policy"
+
+
+class Unauthorized(PolicyRefusal):
+    """No valid credentials: a missing, unknown, revoked or expired API token or session."""
+
+    code = "unauthorized"
 
 
 class PermissionDenied(PolicyRefusal):
@@ -188,6 +217,12 @@ class QueryTimeout(InternalFailure):
 
 class BudgetExceeded(InternalFailure):
     code = "budget_exceeded"
+
+
+class ServerBusy(InternalFailure):
+    """Every worker is busy and the queue is full; the request may be sent again later."""
+
+    code = "server_busy"
 
 
 class InsufficientEvidence(InternalFailure):

@@ -213,11 +213,11 @@ def format_exact(value: object, unit: Unit, language: Language, currency: str | 
     return f"{int(number):,}" if isinstance(value, int | float) else str(value)
 
 
-def format_signed_percent(value: object, language: Language) -> str:
-    """A relative change given as a ratio: ``+12.34%`` / ``-3.10%``."""
+def format_signed_percent(value: object, language: Language, places: int = 2) -> str:
+    """A relative change given as a ratio: ``+12.34%`` / ``-3.10%`` (``places`` decimals)."""
     if value is None:
         return text("numbers.missing", language)
-    return f"{float(value) * 100:+.2f}%"  # type: ignore[arg-type]
+    return f"{float(value) * 100:+.{places}f}%"  # type: ignore[arg-type]
 
 
 PROBABILITY_FLOOR = Decimal("0.000001")
@@ -236,10 +236,10 @@ def format_probability(value: object) -> str:
 
 
 def display(number: KeyNumber) -> str:
-    """A structured number at its exact precision with a reader's unit: 12.30% / 1234.50 元 / 0.0003."""
-    digits = f"{number.value:.{number.precision}f}"
+    """A structured number at its exact precision with a reader's unit: 12.30% / 1,234.50 元 / 0.0003
+    (amounts grouped by thousands; nothing is rounded away)."""
     if number.unit == "%":
-        return digits + "%"
+        return f"{number.value:.{number.precision}f}%"
     if number.unit in ("p", "q", "d", "h"):
-        return digits
-    return f"{digits} {number.unit}"
+        return f"{number.value:.{number.precision}f}"
+    return f"{number.value:,.{number.precision}f} {number.unit}"

@@ -125,9 +125,9 @@ def test_report_numbers_are_rendered_from_key_numbers_exactly() -> None:
         "p": number("p", "p", 0.000123, "p", 6, "ev_1"),
     }
     assert numbers["a"].value == Decimal("1234567.89")
-    assert fill("{num:a}，{num:b}，p = {num:p}", numbers) == "1234567.89 元，-16.12%，p = 0.000123"
+    assert fill("{num:a}，{num:b}，p = {num:p}", numbers) == "1,234,567.89 元，-16.12%，p = 0.000123"
     for n in numbers.values():
-        assert display(n).split(" ")[0].rstrip("%") == KeyNumber.rendered(n).split(" ")[0]
+        assert display(n).split(" ")[0].rstrip("%").replace(",", "") == KeyNumber.rendered(n).split(" ")[0]
 
 
 # ------------------------------------------------------------------------------- the query tool

@@ -144,3 +144,75 @@ def test_two_measures_across_members_draw_a_scatter(demo_session: Session) -> No
     assert answer.chart["usermeta"]["baton"]["kind"] == "scatter"
     assert "成交总额与订单量" in json.dumps(answer.chart, ensure_ascii=False)
     validate_spec(answer.chart)
+
+
+@pytest.mark.parametrize(
+    ("question", "texts"),
+    [
+        ("上个月华东各渠道的GMV", ["各渠道成交总额", "2026年6月", "区域：华东"]),
+        ("上个月除直播外各渠道的GMV", ["渠道：不含直播"]),
+        ("上个月华东和华南每天的GMV", ["每日成交总额", "区域：华东、华南"]),
+        ("上个月华东GMV环比", ["环比", "区域：华东"]),
+        ("上季度华东各品类的退款率", ["2026年第2季度", "区域：华东"]),
+        ("GMV by channel in East China last month", ["GMV by channel", "Jun 2026", "region: East China"]),
+        ("GMV by channel excluding live stream last month", ["channel: excluding live stream"]),
+    ],
+)
+def test_the_title_states_the_filters_and_the_period(demo_session: Session, question: str, texts: list[str]) -> None:
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.chart is not None
+    title = answer.chart["title"]["text"]
+    for text in texts:
+        assert text in title, (text, title)
+
+
+def test_the_title_comes_from_the_query_not_the_question(demo_session: Session) -> None:
+    """The filters are read from the SemanticQuery: a query built by hand is titled the same way."""
+    from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
+
+    query = SemanticQuery(
+        metrics=("gmv",),
+        dimensions=("channel",),
+        filters=(
+            MemberFilter(dimension="region", members=("华东",)),
+            MemberFilter(dimension="channel", members=("live_stream",), exclude=True),
+        ),
+        time_range=TimeRange(start=date(2026, 1, 1), end=date(2026, 3, 31)),
+        as_of=AS_OF,
+    )
+    catalog = demo_session.catalog
+    east = catalog.member_label("region", "华东", "zh")
+    live = catalog.member_label("channel", "live_stream", "zh")
+    zh = ChartAgent(catalog).title(query, "gmv", "zh")
+    assert zh == f"各渠道成交总额（2026年第1季度，区域：{east}；渠道：不含{live}）"
+    en = ChartAgent(catalog).title(query, "gmv", "en")
+    assert "Q1 2026" in en and catalog.member_label("region", "华东", "en") in en and "excluding" in en
+
+
+@pytest.mark.parametrize(
+    ("question", "labels"),
+    [
+        ("每月GMV 今年", ["2026年1月", "2026年2月", "2026年3月"]),
+        ("monthly GMV this year", ["Jan 2026", "Feb 2026", "Mar 2026"]),
+    ],
+)
+def test_a_monthly_trend_is_labelled_by_month(demo_session: Session, question: str, labels: list[str]) -> None:
+    from baton.charts import render_svg
+    from tests.charts.svgread import axis_labels
+
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.chart is not None
+    x_labels = next(axis for axis in axis_labels(render_svg(answer.chart)) if axis)
+    assert x_labels[:3] == labels
+    tips = [ly["encoding"]["tooltip"][0] for ly in answer.chart["layer"] if "tooltip" in ly.get("encoding", {})]
+    assert tips and all(tip["format"] in ("%Y年%-m月", "%b %Y") for tip in tips)
+
+
+def test_periods_read_as_quarters_years_and_month_ranges() -> None:
+    assert span_label(date(2026, 4, 1), date(2026, 6, 30), "zh") == "2026年第2季度"
+    assert span_label(date(2026, 4, 1), date(2026, 6, 30), "en") == "Q2 2026"
+    assert span_label(date(2025, 1, 1), date(2025, 12, 31), "zh") == "2025年"
+    assert span_label(date(2024, 1, 1), date(2025, 12, 31), "en") == "2024 – 2025"
+    assert span_label(date(2026, 1, 1), date(2026, 6, 30), "zh") == "2026年1月 至 2026年6月"
+    assert span_label(date(2026, 5, 1), date(2026, 6, 30), "en") == "May 2026 – Jun 2026"

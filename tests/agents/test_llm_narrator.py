@@ -192,3 +192,44 @@ def test_a_model_failure_is_raised_by_the_bare_narrator(server: ScriptedLLM) -> 
 def test_the_messages_name_no_fact_when_there_is_none() -> None:
     _, user = narrator_messages(query=QUERY, table=TABLE, interpretation="x", facts=None, language="en")
     assert "Findings" not in user.content and '"app"' in user.content
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "App led with 98,765.4 while live stream had 1,234,567.89 last month.",
+        "上个月app渠道的GMV为98,765.4，直播为1,234,567.89。",
+        "Web came in at 845,210.5.",
+    ],
+    ids=["swapped_en", "swapped_zh", "another_rows_number"],
+)
+def test_a_number_said_of_the_wrong_row_is_blocked(server: ScriptedLLM, prose: str) -> None:
+    server.script(Reply(content=prose))
+    said, used_model, reason = _gated(server)
+    assert said == DETERMINISTIC and not used_model
+    assert reason is not None and reason.startswith("output_blocked: unbound_number"), reason
+
+
+@pytest.mark.parametrize(
+    "prose", ["App GMV rose to 1,234,567.89 last month.", "上个月app的GMV上涨到1,234,567.89。"], ids=["en", "zh"]
+)
+def test_a_change_word_without_a_comparison_is_blocked(server: ScriptedLLM, prose: str) -> None:
+    server.script(Reply(content=prose))
+    said, used_model, reason = _gated(server)
+    assert said == DETERMINISTIC and not used_model
+    assert reason is not None and reason.startswith("output_blocked: change_without_comparison"), reason
+
+
+def test_a_change_word_stands_where_the_query_compares_or_is_a_series() -> None:
+    from baton.agents.llm_narrator import change_without_comparison
+    from baton.contracts.semantic import Comparison
+
+    may = TimeRange(start=date(2026, 5, 1), end=date(2026, 5, 31))
+    compared = QUERY.model_copy(
+        update={"comparison": Comparison(kind="previous_period", range=may), "intent": "comparison"}
+    )
+    series = QUERY.model_copy(update={"grain": "week", "dimensions": (), "intent": "trend"})
+    assert change_without_comparison("GMV rose 3%.", QUERY) == "rose"
+    assert change_without_comparison("GMV rose 3%.", compared) is None
+    assert change_without_comparison("GMV 下降了", series) is None
+    assert change_without_comparison("GMV was 1,234,567.89.", QUERY) is None

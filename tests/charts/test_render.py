@@ -116,12 +116,15 @@ def test_render_png_scales() -> None:
     assert big.shape[1] == 2 * small.shape[1]
 
 
-def test_examples_write_three_pngs(tmp_path: Path) -> None:
+def test_examples_write_every_png(tmp_path: Path) -> None:
     paths = write_examples(tmp_path)
     assert [p.name for p in paths] == [
         "line-daily-gmv.png",
         "bar-region-gmv-zh.png",
         "grouped-bar-period-comparison.png",
+        "line-monthly-channels-zh.png",
+        "line-rate-change-points.png",
+        "donut-channel-share.png",
     ]
     for p in paths:
         data = p.read_bytes()

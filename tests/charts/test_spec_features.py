@@ -136,7 +136,8 @@ def test_donut_only_up_to_six_parts() -> None:
     spec = build_spec(by_member(REGIONS_ZH[:4], intent="share"))
     shares = [r["share"] for r in spec["data"]["values"]]
     assert abs(sum(shares) - 1.0) < 1e-9
-    assert [mark_type(ly) for ly in layers(spec)] == ["arc", "text"]
+    # the ring, two leader-line segments, and the labels of each side (outside the ring)
+    assert [mark_type(ly) for ly in layers(spec)] == ["arc", "rule", "rule", "text", "text"]
 
 
 def test_peak_and_change_point_marks_are_drawn() -> None:
@@ -197,9 +198,16 @@ def test_period_comparison_labels_the_change() -> None:
 
 
 def test_boxplot_shows_outliers_and_scatter_uses_both_measures() -> None:
-    box = build_spec(observations(["新客", "老客"], 20))
-    assert layers(box)[0]["mark"]["type"] == "boxplot"
-    assert layers(box)[0]["mark"]["extent"] == 1.5  # not "min-max": outliers stay visible
+    req = observations(["新客", "老客"], 20)
+    far = ChartRequest(req.columns, (*req.rows, ("新客", 400.0)), "zh", "t", intent="distribution")
+    box = build_spec(far)
+    assert [mark_type(ly) for ly in layers(box)][:4] == ["rule", "bar", "tick", "point"]
+    stats = {b["member"]: b for b in layers(box)[0]["data"]["values"]}
+    assert stats["新客"]["uw"] < 400.0, "whiskers stop at 1.5×IQR: the far value is an outlier"
+    outliers = [r for r in box["data"]["values"] if r["outlier"]]
+    assert [r["value"] for r in outliers] == [400.0]
+    tips = {t["title"]: t["field"] for t in layers(box)[1]["encoding"]["tooltip"]}
+    assert "中位数" in tips and stats["新客"]["median_text"].startswith("¥")
     scatter = build_spec(two_measures(10))
     enc = layers(scatter)[0]["encoding"]
     assert (enc["x"]["field"], enc["y"]["field"]) == ("x", "y")

@@ -83,3 +83,18 @@ def test_a_failing_turn_does_not_end_the_chat(demo: Path) -> None:
     proc = _chat(demo, ["今天天气怎么样", "上个月的GMV是多少"])
     assert proc.returncode == 0
     assert "refused" in proc.stdout and "answered" in proc.stdout
+
+
+def test_next_by_category_is_a_follow_up_not_a_preference(demo: Path) -> None:
+    """ "接下来按品类看" asks for the next step of the conversation; "以后默认按品类看" states a
+    preference. Only the second is remembered."""
+    proc = _chat(demo, ["上个月的GMV是多少", "接下来按品类看"])
+    assert proc.returncode == 0, proc.stderr
+    assert "已记住" not in proc.stdout, proc.stdout
+    assert "接上一问" in proc.stdout and "品类" in proc.stdout
+    listed = baton(["memory", "list", "--json"], demo)
+    assert listed.returncode == 0, listed.stderr
+    assert "default_breakdown" not in listed.stdout
+    stated = _chat(demo, ["以后默认按品类看"])
+    assert "已记住" in stated.stdout, stated.stdout
+    assert "default_breakdown" in baton(["memory", "list", "--json"], demo).stdout

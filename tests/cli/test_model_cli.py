@@ -30,6 +30,10 @@ PLAN = {
     "why": False,
     "unplaced": [],
     "question_back": None,
+    "spans": [
+        {"text": "gross sales", "became": "metric", "name": "gmv"},
+        {"text": "mobile app", "became": "member", "name": "app"},
+    ],
 }
 
 

@@ -9,6 +9,8 @@ never listed.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from baton.config import Settings
@@ -48,3 +50,23 @@ def test_the_held_out_split_is_mostly_right(report: EvalReport) -> None:
     score = report.score("heldout")
     assert score.cases >= 20
     assert score.right_rate >= HELD_OUT_FLOOR, score_table(report)  # counts only: the split stays blind
+
+
+def test_an_analysis_turn_is_graded_on_its_comparison_period_too() -> None:
+    """The grader fails an analysis explaining the change against the wrong baseline."""
+    from datetime import date
+
+    from baton.catalog.loader import load_catalog
+    from baton.contracts.semantic import Comparison, TimeRange
+    from baton.evals.conversations import _baseline_matches
+    from baton.nlu.parser import Planner
+
+    catalog = load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml")
+    why = Planner(catalog).plan("为什么上个月GMV下降了", as_of=date(2026, 7, 1))
+    scope = {"metric": "gmv", "period": ["2026-06-01", "2026-06-30"], "comparison": ["2026-05-01", "2026-05-31"]}
+    assert _baseline_matches(why, scope) == (True, "ok")
+    assert _baseline_matches(why, {k: v for k, v in scope.items() if k != "comparison"}) == (True, "ok")
+    last_year = Comparison(kind="same_period_last_year", range=TimeRange(start=date(2025, 6, 1), end=date(2025, 6, 30)))
+    ok, reason = _baseline_matches(why.model_copy(update={"comparison": last_year}), scope)
+    assert not ok and "comparison" in reason
+    assert not _baseline_matches(why.model_copy(update={"comparison": None}), scope)[0]

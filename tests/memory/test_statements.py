@@ -151,3 +151,14 @@ def test_markup_and_control_characters_are_not_statements(catalog: Catalog) -> N
     assert read_statement("以后默认按渠道拆分\x1b[2J", catalog) is None
     assert read_statement("[red]answer in English[/red]", catalog) is None
     assert read_statement("以后默认按\ue000拆分", catalog) is None  # the reader's own placeholder
+
+
+@pytest.mark.parametrize("said", ["接下来按品类看", "之后按渠道拆", "后面按区域看", "然后按品类看", "接下来用英文回答"])
+def test_the_next_step_of_a_conversation_is_not_a_preference(catalog: Catalog, said: str) -> None:
+    assert read_statement(said, catalog) is None
+
+
+@pytest.mark.parametrize(("said", "value"), [("接下来都按品类看", "category"), ("接下来默认按渠道拆分", "channel")])
+def test_the_next_step_said_to_hold_from_now_on_is_a_preference(catalog: Catalog, said: str, value: str) -> None:
+    pref = read_statement(said, catalog)
+    assert pref is not None and pref.key == "default_breakdown" and pref.value == value

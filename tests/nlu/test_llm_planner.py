@@ -172,7 +172,11 @@ GOOD: list[tuple[str, dict[str, Any], bool, dict[str, Any]]] = [
     ),
     (  # model dates reaching past the data are cut at the last complete day
         "暑期档到现在的GMV",
-        {"metrics": ["gmv"], "period": {"words": "暑期档", "start": "2026-06-15", "end": "2026-08-31"}},
+        {
+            "metrics": ["gmv"],
+            "period": {"words": "暑期档", "start": "2026-06-15", "end": "2026-08-31"},
+            "spans": [{"text": "到现在", "became": "time"}],
+        },
         False,
         {"range": ("2026-06-15", "2026-06-30")},
     ),
@@ -571,7 +575,7 @@ def test_the_schema_suits_strict_structured_output() -> None:
     nodes = _walk(schema)
     assert not any("$ref" in n or "$defs" in n or "default" in n or "title" in n for n in nodes)
     objects = [n for n in nodes if n.get("type") == "object"]
-    assert len(objects) == 3  # the plan, a filter, the period
+    assert len(objects) == 4  # the plan, a filter, the period, a span
     for node in objects:
         assert node["additionalProperties"] is False
         assert set(node["required"]) == set(node["properties"])
@@ -592,6 +596,7 @@ def test_the_schema_suits_strict_structured_output() -> None:
         "why": False,
         "unplaced": [],
         "question_back": None,
+        "spans": [{"text": "华东", "became": "member", "name": "华东", "reason": None}],
     }
     jsonschema.validate(full, schema)
     assert _validate("上个月华东的GMV", full).filters == (MemberFilter(dimension="region", members=("华东",)),)
@@ -636,10 +641,7 @@ def test_readings_that_agree_say_nothing() -> None:
 
 
 def test_readings_that_differ_say_the_rule_reading_was_used() -> None:
-    model = _validate(
-        "上个月各渠道的GMV是多少？",
-        {"metrics": ["net_revenue"], "dimensions": ["region"], "period": {"words": "上个月"}},
-    )
+    model = PARENT.model_copy(update={"metrics": ("net_revenue",), "dimensions": ("region",)})
     said = compare_readings(PARENT, model, CATALOG, "en")
     assert len(said) == 2
     assert said[0] == text("model.disagree", "en", part="metrics", part_zh="指标", rule="GMV", model="net revenue")
@@ -676,7 +678,16 @@ def _all_text(request: dict[str, Any]) -> str:
     return "\n".join(str(m.get("content") or "") for m in request["messages"])
 
 
-GOOD_REPLY = {"metrics": ["gmv"], "dimensions": ["channel"], "period": {"words": "上个月"}}
+GOOD_REPLY = {
+    "metrics": ["gmv"],
+    "dimensions": ["channel"],
+    "period": {"words": "上个月"},
+    "spans": [
+        {"text": "各个卖货渠道", "became": "dimension", "name": "channel"},
+        {"text": "分别", "became": "dimension", "name": "channel"},
+        {"text": "卖了多少钱", "became": "metric", "name": "gmv"},
+    ],
+}
 ROW_VALUES = ("1234567.89", "fact_order", "gmv_amount", "SUM(")
 
 

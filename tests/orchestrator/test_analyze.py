@@ -101,7 +101,7 @@ def test_every_number_in_the_report_is_a_structured_value(gmv_answers: dict[str,
     rendered = {display(n) for f in answer.findings for n in f.numbers}
     values = {r.split(" ")[0].rstrip("%") for r in rendered}
     first = answer.answer.split("\n\n## ")[0]
-    decimals = re.findall(r"-?\d+\.\d+", first)
+    decimals = re.findall(r"-?\d[\d,]*\.\d+", first)
     assert decimals, first
     assert set(decimals) <= values
 

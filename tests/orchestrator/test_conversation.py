@@ -250,3 +250,59 @@ def test_a_dropped_part_is_never_said_to_be_kept(session: Session) -> None:
     app = chat.ask("那app呢")
     assert app.follow_up is not None and "ranking" not in app.follow_up.inherited
     assert "ranking" in app.follow_up.changed
+
+
+# -- memory in a conversation ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def remembering(demo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+    copy = private_copy(demo_dir, tmp_path_factory.mktemp("remembering") / "demo")
+    with Session(config=copy / "baton.toml", remember=True) as s:
+        yield s
+
+
+def test_a_breakdown_a_follow_up_inherits_is_not_a_repeated_choice(remembering: Session) -> None:
+    user = remembering.user
+    remembering.memory.forget_all(user)
+    chat = remembering.conversation()
+    chat.ask("上个月各渠道的GMV是多少？", as_of=JULY)
+    for follow_up in ("那华南呢？", "那华北呢？", "只看新用户"):
+        assert chat.ask(follow_up).status == "answered"
+    assert remembering.memory.state(user).get("default_breakdown") is None
+    for question in ("上个月各渠道的订单量", "上周各渠道的GMV"):  # chosen anew: these count
+        remembering.ask(question, as_of=JULY)
+    learned = remembering.memory.state(user).get("default_breakdown")
+    assert learned is not None and learned.value == "channel" and learned.source == "repeated"
+    remembering.memory.forget_all(user)
+
+
+def test_a_remembered_language_answers_a_question_that_does_not_say_its_own(remembering: Session) -> None:
+    user = remembering.user
+    remembering.memory.forget_all(user)
+    remembering.memory.set_preference(user, "language", "zh")
+    unclear = remembering.ask("GMV 2026-06", as_of=JULY)
+    assert unclear.status == "answered", unclear.answer
+    assert unclear.language == "zh"
+    assert any("记住的回答语言" in a for a in unclear.assumptions), unclear.assumptions
+    clear = remembering.ask("GMV last month", as_of=JULY)
+    assert clear.language == "en" and not any("answer language" in a for a in clear.assumptions)
+    remembering.memory.forget_all(user)
+    plain = remembering.ask("GMV 2026-06", as_of=JULY)
+    assert plain.language == "en"
+
+
+def test_a_favourite_metric_breaks_a_tie_and_says_so(remembering: Session) -> None:
+    user = remembering.user
+    remembering.memory.forget_all(user)
+    tied = remembering.ask("What was revenue last month?", as_of=JULY)
+    assert tied.status == "clarification_needed"
+    remembering.memory.set_preference(user, "favourite_metrics", "net_revenue")
+    answer = remembering.ask("What was revenue last month?", as_of=JULY)
+    assert answer.status == "answered", answer.answer
+    assert answer.result is not None and "net_revenue" in [c.name for c in answer.result.columns]
+    said = " ".join(answer.assumptions)
+    assert "favourite metrics" in said and "GMV" in said  # the other reading is named
+    untied = remembering.ask("上个月GMV是多少", as_of=JULY)  # no tie: a favourite changes nothing
+    assert untied.result is not None and "gmv" in [c.name for c in untied.result.columns]
+    remembering.memory.forget_all(user)

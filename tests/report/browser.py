@@ -11,6 +11,7 @@ the page's policy, and the page's own scripts run exactly as in a reader's brows
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import select
@@ -47,6 +48,11 @@ class PageReport:
     """``securitypolicyviolation`` events seen in the page."""
     values: dict[str, Any] = field(default_factory=dict)
     """The page's answers to the probes, by name."""
+    fonts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """The fonts Chromium drew each ``fonts_of`` element's own text with (``CSS.getPlatformFontsForNode``:
+    familyName, isCustomFont — a web font —, glyphCount), by selector."""
+    shots: dict[str, bytes] = field(default_factory=dict)
+    """A PNG screenshot of each ``shots`` element (after the probes ran), by selector."""
 
     def problems(self) -> list[str]:
         """Everything that should not happen on a good page, as readable lines."""
@@ -139,11 +145,14 @@ def open_page(
     hover: str | None = None,
     width: int = 1000,
     timeout: float = 30.0,
+    fonts_of: tuple[str, ...] = (),
+    shots: tuple[str, ...] = (),
 ) -> PageReport:
     """Open ``page`` (a local file), wait until the JavaScript expression ``until`` is true (or
     ``timeout``), move the mouse over the first element matching the CSS selector ``hover`` (as
-    a reader's mouse would: a real input event), then evaluate each probe expression; every
-    message the page produced is kept."""
+    a reader's mouse would: a real input event), then evaluate each probe expression (in order:
+    a probe may add elements), ask which fonts drew the text of each ``fonts_of`` element and
+    screenshot each ``shots`` element; every message the page produced is kept."""
     to_browser_r, to_browser_w = os.pipe()
     from_browser_r, from_browser_w = os.pipe()
 
@@ -187,6 +196,8 @@ def open_page(
         if hover is not None:
             _hover(pipe, session, hover)
         report.values = {name: _evaluate(pipe, session, expr) for name, expr in probes.items()}
+        report.fonts = {selector: _platform_fonts(pipe, session, selector) for selector in fonts_of}
+        report.shots = {selector: _screenshot(pipe, session, selector) for selector in shots}
         report.violations = _evaluate(pipe, session, "window.__cspViolations || []") or []
     finally:
         try:
@@ -199,6 +210,28 @@ def open_page(
         os.close(from_browser_r)
     _collect(pipe.events, report)
     return report
+
+
+def _platform_fonts(pipe: _Pipe, session: str, selector: str) -> list[dict[str, Any]]:
+    for domain in ("DOM", "CSS"):
+        pipe.call(f"{domain}.enable", {}, session)
+    root = pipe.call("DOM.getDocument", {"depth": 0}, session)["root"]["nodeId"]
+    node = pipe.call("DOM.querySelector", {"nodeId": root, "selector": selector}, session)["nodeId"]
+    fonts: list[dict[str, Any]] = pipe.call("CSS.getPlatformFontsForNode", {"nodeId": node}, session)["fonts"]
+    return fonts
+
+
+def _screenshot(pipe: _Pipe, session: str, selector: str) -> bytes:
+    box = _evaluate(
+        pipe,
+        session,
+        f"(function () {{ var r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
+        " return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height]; })()",
+    )
+    x, y, w, h = box
+    clip = {"x": x, "y": y, "width": w, "height": h, "scale": 1}
+    shot = pipe.call("Page.captureScreenshot", {"format": "png", "clip": clip, "captureBeyondViewport": True}, session)
+    return base64.b64decode(shot["data"])
 
 
 def _hover(pipe: _Pipe, session: str, selector: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from html.parser import HTMLParser
 from typing import get_args
 
@@ -87,8 +87,15 @@ def test_key_numbers_read_as_people_read_them(request: pytest.FixtureRequest, fi
     assert len(rows) == len(answer.tests) >= 2
     to = " 至 " if answer.language == "zh" else " to "
     for test, (label, value, exact, interval, detail) in zip(answer.tests, rows, strict=True):
-        assert exact == f"{test.estimate:f}"  # the exact value, not a float's repr
-        for cell in (label, value, interval, detail):
+        # the exact value in the reader's unit (never a float's repr like -0.4436298991351343)
+        relative = test.effect_size_kind == "relative_change" or "·" in label  # a driver's own change
+        if relative:
+            assert re.fullmatch(r"[+-]\d+\.\d{4}%", exact), exact
+            assert Decimal(exact[:-1]) == (test.estimate * 100).quantize(Decimal("0.0001"), ROUND_HALF_UP)
+        elif test.effect_size_kind == "cohen_d":
+            assert re.fullmatch(r"-?¥\d{1,3}(?:,\d{3})*\.\d{2}", exact), exact
+            assert Decimal(re.sub("[¥,]", "", exact)) == test.estimate.quantize(Decimal("0.01"), ROUND_HALF_UP)
+        for cell in (label, value, exact, interval, detail):
             assert not LONG_DECIMAL.search(cell) and not re.search(r"\dE-?\d", cell, re.IGNORECASE), cell
         assert "=" not in label  # members and factors by their catalog labels, not codes
         assert not ZERO_PROBABILITY.search(detail), detail

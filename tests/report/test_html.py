@@ -9,7 +9,7 @@ from pathlib import Path
 from baton.contracts.answer import Answer
 from baton.orchestrator.session import Session
 from baton.report import render_html, vendor_size, write_html_report
-from baton.report.html import VENDOR_SCRIPTS, vendor_scripts
+from baton.report.html import VENDOR_SCRIPTS, page_style, vendor_scripts
 
 
 def test_vendored_libraries_ship_with_their_licences() -> None:
@@ -33,7 +33,14 @@ def test_page_is_self_contained_and_phone_ready(demo_session: Session, daily_zh:
     # nothing is loaded from elsewhere: no src/href attributes, no <link>, no @import
     markup = re.sub(r"<script[^>]*>.*?</script>", "<script></script>", page, flags=re.DOTALL)
     assert re.search(r"\s(?:src|href|xlink:href)\s*=", markup) is None
-    assert "<link" not in markup and "@import" not in markup and "url(" not in markup
+    assert "<link" not in markup and "@import" not in markup
+    # the one url() is the embedded CJK font, a data URL (font-src data: in the policy)
+    assert markup.count("url(") == markup.count("url(data:font/woff;base64,") == 1
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page)
+    assert policy is not None and "font-src data:" in policy.group(1)
+    assert "unsafe-" not in policy.group(1)  # no 'unsafe-inline' / 'unsafe-eval': scripts and styles by hash
+    assert re.search(r'font-family: "Baton CJK"; font-style: normal', page)
+    assert 'body { margin: 0; font: 16px/1.6 "Baton CJK",' in page  # the embedded font comes first
     # the three libraries are inline, then the spec, then the embed call
     assert page.count("<script") == page.count("</script>") == 5
     assert "vegaEmbed" in page and '"$schema"' not in page.split('id="baton-spec">')[0]
@@ -55,6 +62,20 @@ def test_a_single_value_page_has_no_scripts(demo_session: Session, single_zh: An
     page = render_html(single_zh, catalog=demo_session.catalog)
     assert "<script" not in page and 'data-chart="none"' in page
     assert single_zh.answer in page
+
+
+def test_the_font_is_cut_to_the_page_and_left_out_without_cjk(demo_session: Session, single_zh: Answer) -> None:
+    """The embedded subset holds the page's characters (a bigger page, a bigger font); a page
+    with no CJK character at all embeds none."""
+    small = render_html(single_zh, catalog=demo_session.catalog)
+    more = single_zh.model_copy(update={"answer": single_zh.answer + "鬱鬱葱葱，龘靐齉齾"})
+    bigger = render_html(more, catalog=demo_session.catalog)
+    font = re.compile(r"base64,([A-Za-z0-9+/=]+)")
+    small_font, big_font = (font.search(p) for p in (small, bigger))
+    assert small_font is not None and big_font is not None
+    assert 5_000 < len(small_font.group(1)) < len(big_font.group(1)) < 400_000
+    assert "@font-face" not in page_style("<main><h1>Baton report</h1><p>GMV: ¥1.20M — +3.5%</p></main>")
+    assert page_style("<p>GMV：¥120万</p>").startswith("@font-face")
 
 
 def test_written_atomically(tmp_path: Path, demo_session: Session, region_en: Answer) -> None:

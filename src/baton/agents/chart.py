@@ -52,14 +52,52 @@ class ChartPlan:
     spec: dict[str, Any] | None
 
 
+def _month_end(day: dt.date) -> int:
+    return calendar.monthrange(day.year, day.month)[1]
+
+
 def span_label(start: dt.date, end: dt.date, language: Language) -> str:
-    """A period as a reader names it: a whole month reads ``2026年6月``/``Jun 2026``."""
-    whole_month = start.day == 1 and start.year == end.year and start.month == end.month
-    if whole_month and end.day == calendar.monthrange(end.year, end.month)[1]:
+    """A period as a reader names it: ``2026年6月``/``Jun 2026``, ``2026年第2季度``/``Q2 2026``,
+    ``2026年``, ``2026年1月 至 2026年6月``; other spans as their dates."""
+    whole_months = start.day == 1 and end.day == _month_end(end)
+    if whole_months and (start.year, start.month) == (end.year, end.month):
         return text("charts.month", language, date=start)
+    if whole_months and (start.month, end.month, start.year) == (1, 12, end.year):
+        return text("charts.year", language, year=start.year)
+    quarter = (start.month - 1) // 3 + 1
+    if whole_months and start.month % 3 == 1 and end.month == start.month + 2 and start.year == end.year:
+        return text("charts.quarter", language, year=start.year, q=quarter)
+    if whole_months and (start.month, end.month) == (1, 12):
+        first, last = text("charts.year", language, year=start.year), text("charts.year", language, year=end.year)
+        return text("charts.span", language, start=first, end=last)
+    if whole_months:
+        first, last = text("charts.month", language, date=start), text("charts.month", language, date=end)
+        return text("charts.span", language, start=first, end=last)
     if start == end:
         return start.isoformat()
     return text("charts.span", language, start=start.isoformat(), end=end.isoformat())
+
+
+def scope_label(query: SemanticQuery, catalog: Catalog, language: Language) -> str:
+    """The filters a chart's numbers are restricted to, as its title states them: each
+    dimension with its members (``区域：华东``) or exclusions (``渠道：不含直播``), then any
+    semantic-layer conditions; empty when the query has none."""
+    sep = text("charts.list_sep", language)
+    parts = []
+    for f in query.filters:
+        members = text("charts.members_sep", language).join(
+            catalog.member_label(f.dimension, m, language) for m in f.members
+        )
+        key = "charts.scope_excluded" if f.exclude else "charts.scope_member"
+        parts.append(text(key, language, dim=catalog.dimensions[f.dimension].label.for_lang(language), members=members))
+    parts += list(query.where)
+    return sep.join(parts)
+
+
+def when_label(start: dt.date, end: dt.date, scope: str, language: Language) -> str:
+    """The period, followed by the scope when there is one (``2026年6月，区域：华东``)."""
+    when = span_label(start, end, language)
+    return text("charts.when_scope", language, when=when, scope=scope) if scope else when
 
 
 def intent_of(query: SemanticQuery) -> Intent | None:
@@ -122,27 +160,30 @@ class ChartAgent:
         return info.label.for_lang(language) if info else _cell(value)
 
     def title(self, query: SemanticQuery, metric: str, language: Language) -> str:
+        """The chart's title: the metric, breakdown, grain or comparison, the period and every
+        filter of the query (from the SemanticQuery, never from the question's words)."""
         label = self.catalog.metrics[metric].label.for_lang(language)
         if intent_of(query) == "relationship":
             second = self.catalog.metrics[query.metrics[1]].label.for_lang(language)
             label = text("charts.two_measures", language, label=label, second=second)
         tr = query.time_range
-        when = span_label(tr.start, tr.end, language)
+        when = when_label(tr.start, tr.end, scope_label(query, self.catalog, language), language)
         titled = {"label": _capital(label), "label_zh": label, "when": when}
+        dims = self._dims_text(query, language) if query.dimensions else ""
         if query.comparison is not None:
+            # the breakdown reads on the x axis; the other report formats quote this title as it is
             kind = text(f"charts.vs_{query.comparison.kind}", language)
             return text("charts.title_comparison", language, kind=kind, **titled)
         if query.grain is not None:
             every = text(f"charts.every_{query.grain}", language)
-            dims = self._dims_text(query, language) if query.dimensions else ""
             key = "charts.title_trend_by" if dims else "charts.title_trend"
             return text(key, language, every=every, label=label, dims=dims, when=when)
-        if query.dimensions and query.top_n is not None:
-            dims = self._dims_text(query, language)
+        if dims and query.top_n is not None:
             word = text("charts.bottom" if query.order == "asc" else "charts.top", language)
             return text("charts.title_top", language, word=word, count=query.top_n, dims=dims, label=label, when=when)
-        if query.dimensions:
-            dims = self._dims_text(query, language)
+        if dims and intent_of(query) == "share":
+            return text("charts.title_share", language, dims=dims, metric=label, when=when)
+        if dims:
             return text("charts.title_by", language, dims=dims, **titled)
         return text("charts.title", language, **titled)
 
@@ -164,7 +205,9 @@ class ChartAgent:
             picks.append(
                 (
                     names.index(PERIOD_COLUMN),
-                    ChartColumn(PERIOD_COLUMN, "time", text(f"charts.grain_{query.grain}", language)),
+                    ChartColumn(
+                        PERIOD_COLUMN, "time", text(f"charts.grain_{query.grain}", language), grain=query.grain
+                    ),
                     "time",
                 )
             )
@@ -182,7 +225,7 @@ class ChartAgent:
                 (names.index(previous), ChartColumn(previous, "measure", previous_label, unit, currency), "value")
             )
         else:
-            label = info.label.for_lang(language)
+            label = _capital(info.label.for_lang(language))
             picks.append((names.index(metric), ChartColumn(metric, "measure", label, unit, currency), "value"))
             if intent_of(query) == "relationship":  # two measures across members: both go on the chart
                 second = query.metrics[1]
@@ -193,7 +236,7 @@ class ChartAgent:
                         ChartColumn(
                             second,
                             "measure",
-                            other.label.for_lang(language),
+                            _capital(other.label.for_lang(language)),
                             other.unit,
                             self.catalog.currency_of(second),
                         ),
@@ -289,10 +332,11 @@ def analysis_chart(
             marks.append(ChartMark("peak", day, peak.label(language)))
     marks += [ChartMark("change_point", day, text("charts.change_point", language)) for day in change_points]
     label = info.label.for_lang(language)
-    title = text("charts.title_daily", language, label=label, start=start.isoformat(), end=end.isoformat())
+    when = when_label(start, end, scope_label(query, catalog, language), language)
+    title = text("charts.title_daily", language, label=label, when=when)
     request = ChartRequest(
         columns=(
-            ChartColumn("period", "time", text("charts.date_axis", language)),
+            ChartColumn("period", "time", text("charts.date_axis", language), grain="day"),
             ChartColumn(metric, "measure", label, unit=info.unit, currency=catalog.currency_of(metric)),
         ),
         rows=tuple(rows),

@@ -14,6 +14,8 @@ violation — or a model failure — returns the deterministic narrative instead
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple, Protocol
 
@@ -33,10 +35,12 @@ __all__ = [
     "MAX_ROWS",
     "GateFacts",
     "GatedNarrative",
+    "change_without_comparison",
     "default_gate_facts",
     "gated_model_narrative",
     "narrate_with_model",
     "narrator_messages",
+    "unbound_numbers",
 ]
 
 MAX_ROWS = 50
@@ -215,6 +219,89 @@ def gated_model_narrative(
         pii_allowed=facts_for_gate.pii_allowed,
         labels=facts_for_gate.labels,
     )
-    if decision.ok:
-        return GatedNarrative(said, True, None)
-    return GatedNarrative(fallback(), False, _blocked(decision))
+    if not decision.ok:
+        return GatedNarrative(fallback(), False, _blocked(decision))
+    unbound = unbound_numbers(said, catalog, query, table, facts_for_gate.derived, facts_for_gate.labels)
+    if unbound:
+        return GatedNarrative(fallback(), False, "output_blocked: " + "; ".join(unbound[:5]))
+    moved = change_without_comparison(said, query)
+    if moved is not None:
+        return GatedNarrative(fallback(), False, f"output_blocked: change_without_comparison {moved}")
+    return GatedNarrative(said, True, None)
+
+
+_JOINS = re.compile(r"\b(?:and|while|whereas|but)\b", re.IGNORECASE)
+
+
+def _clauses(text: str) -> list[str]:
+    """``text`` cut at punctuation (any script's, but a comma or point inside a number) and at
+    English conjunctions: the stretches in which a number is said of a row."""
+    chars = list(text)
+    for i, ch in enumerate(chars):
+        inside_number = ch in ".," and 0 < i < len(chars) - 1 and chars[i - 1].isdigit() and chars[i + 1].isdigit()
+        if unicodedata.category(ch) in ("Po", "Ps", "Pe") and not inside_number:
+            chars[i] = "\n"
+    return [part for piece in "".join(chars).split("\n") for part in _JOINS.split(piece)]
+
+
+def change_without_comparison(text: str, query: SemanticQuery) -> str | None:
+    """A word of change ("rose", "下降") in prose about a query that compares nothing: the
+    numbers cannot show a change, so the word is unsupported. A time series (a grain) shows its
+    own movement and a comparison its baseline: there the words may stand."""
+    from baton.nlu import vocabulary as vocab
+
+    if query.comparison is not None or query.grain is not None:
+        return None
+    found = vocab.UP.search(text) or vocab.DOWN.search(text)  # the words the rule planner reads as a change
+    return found.group(0) if found else None
+
+
+def _row_names(catalog: Catalog, query: SemanticQuery, table: ResultTable) -> list[tuple[int, list[str]]]:
+    """Each row with the names prose may call it by: its breakdown values and their catalog labels."""
+    names = [c.name for c in table.columns]
+    at = [(names.index(d), catalog.dimensions.get(d)) for d in query.dimensions if d in names]
+    out: list[tuple[int, list[str]]] = []
+    for i, row in enumerate(table.rows):
+        said: list[str] = []
+        for col, dim in at:
+            key = str(row[col])
+            member = dim.members.get(key) if dim is not None else None
+            said += [key] + ([member.label.zh, member.label.en, *member.synonyms] if member is not None else [])
+        out.append((i, [n.lower() for n in said if n and len(n) > 1]))
+    return out
+
+
+def unbound_numbers(
+    text: str,
+    catalog: Catalog,
+    query: SemanticQuery,
+    table: ResultTable,
+    derived: Iterable[Any],
+    labels: Iterable[str],
+) -> list[str]:
+    """Numbers said of a row that are not that row's: in each clause naming rows (by a breakdown
+    value or its label), every number must be a value of those rows or a derived value the gate
+    allows — "app 98,765.4, live stream 1,234,567.89" (two rows swapped) is caught."""
+    from baton.policy.output_gate import Evidence, read_numbers
+
+    rows = _row_names(catalog, query, table)
+    if not any(names for _, names in rows):
+        return []
+    allowed = list(derived)
+    label_list = list(labels)
+    out: list[str] = []
+    for clause in _clauses(text):
+        lowered = (clause or "").lower()
+        named = [i for i, names in rows if any(_named(n, lowered) for n in names)]
+        if not named:
+            continue
+        evidence = Evidence.collect([table.rows[i] for i in named], allowed)
+        out += [f"unbound_number {t.text}" for t in read_numbers(clause, label_list) if not evidence.supports(t)]
+    return out
+
+
+def _named(name: str, clause: str) -> bool:
+    """Whether ``clause`` names ``name``: anywhere for Chinese, as a whole word for Latin script."""
+    if not name.isascii():
+        return name in clause
+    return re.search(rf"(?<![a-z0-9_]){re.escape(name)}(?![a-z0-9_])", clause) is not None

@@ -115,7 +115,9 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
         findings=tuple(findings),
         assumptions_made=(
             Assumption(
-                text=text("analysis.stats_independent_days", lang, note=days_note, method=welch.method),
+                text=text(
+                    "analysis.stats_independent_days", lang, note=days_note, method=_method_words(welch.method, lang)
+                ),
                 source_agent="stats",
             ),
         ),
@@ -328,3 +330,8 @@ def _proportion(
         numbers=numbers,
     )
     return test, finding
+
+
+def _method_words(method: str, lang: Language) -> str:
+    """A two-sample test's name in the reader's language (the test's record keeps its own)."""
+    return text("analysis.method_welch" if method.startswith("Welch") else "analysis.method_student", lang)

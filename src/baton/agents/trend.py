@@ -193,7 +193,10 @@ def _anomalies(
     unusual = [s for s in in_scope if s.label == "anomaly"]
     findings: list[Finding] = []
     if unusual:
-        shown = ", ".join(f"{s.day} ({text(f'analysis.trend_{s.direction}_day', lang)})" for s in unusual[:5])
+        shown = text("answer.list_sep", lang).join(
+            text("analysis.trend_day_marked", lang, day=s.day, mark=text(f"analysis.trend_{s.direction}_day", lang))
+            for s in unusual[:5]
+        )
         findings.append(
             Finding(
                 finding_id="trend-anomalies",

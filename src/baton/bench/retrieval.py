@@ -46,6 +46,7 @@ __all__ = [
     "gold_dimensions",
     "gold_metrics",
     "large_settings",
+    "model_read_recall",
     "recall_by_group",
     "render_eval_table",
     "render_summary",
@@ -200,6 +201,8 @@ def run_retrieval_bench(
     chosen = _cases_with_gold(cases, catalog)
     full_tokens = count_tokens(index.whole_catalog().to_prompt_json())
     base_tokens = count_tokens(small.whole_catalog().to_prompt_json())
+    shown_base: list[float] = []
+    shown_hits = {"base": 0, "large": 0}
 
     large_rows, plain_rows, base_rows = [], [], []
     search_ms: list[float] = []
@@ -218,6 +221,12 @@ def run_retrieval_bench(
         slice_tokens.append(count_tokens(cut.to_prompt_json()))
         dims_expected += len(dims)
         dims_found += len(set(dims) & set(cut.dimension_names()))
+        shown = small.prompt_slice(case.question, count_tokens=count_tokens)
+        shown_base.append(count_tokens(shown.to_prompt_json()))
+        shown_hits["base"] += set(gold) <= set(shown.metric_names())
+        shown_hits["large"] += set(gold) <= set(
+            index.prompt_slice(case.question, count_tokens=count_tokens).metric_names()
+        )
         large_rows.append((case.split, case.lang, gold, ranked))
         plain_rows.append((case.split, case.lang, gold, _ranked(plain, case.question, max(KS))))
         base_rows.append((case.split, case.lang, gold, _ranked(small, case.question, max(KS))))
@@ -243,7 +252,9 @@ def run_retrieval_bench(
             "full_catalog": full_tokens,
             "base_catalog": base_tokens,
             "slice": _spread(slice_tokens, 0),
+            "shown_base": _spread(shown_base, 0),
         },
+        "shown_recall": {k: round(v / len(chosen), 4) if chosen else 1.0 for k, v in shown_hits.items()},
         "search_ms": _spread(search_ms),
         "slice_ms": _spread(slice_ms),
         "build_ms": {"generate_catalog": round(generate_ms, 1), "index": round(build_ms, 1)},
@@ -301,6 +312,7 @@ def render_summary(result: dict[str, Any]) -> Table:
     """Prompt tokens of the whole catalog and of the slice, and the time search takes."""
     tokens, slice_tokens = result["prompt_tokens"], result["prompt_tokens"]["slice"]
     search, cut, build = result["search_ms"], result["slice_ms"], result["build_ms"]
+    shown, meta_base = tokens["shown_base"], result["catalog"]["base_metrics"]
     table = Table(title=bilingual("retrieval.summary_title"))
     table.add_column("measure")
     table.add_column("value", justify="right")
@@ -310,6 +322,14 @@ def render_summary(result: dict[str, Any]) -> Table:
         (
             "prompt tokens: slice, median / p95 / max",
             f"{slice_tokens['median']:,.0f} / {slice_tokens['p95']:,.0f} / {slice_tokens['max']:,.0f} ({share:.1f}%)",
+        ),
+        (
+            f"prompt tokens shown for the base catalog ({meta_base} metrics), median / max",
+            f"{shown['median']:,.0f} / {shown['max']:,.0f} (whole: {tokens['base_catalog']:,})",
+        ),
+        (
+            "gold metric in what the planner is shown: base / large",
+            f"{_pct(result['shown_recall']['base'])} / {_pct(result['shown_recall']['large'])}",
         ),
         ("question's dimensions in the slice", _pct(result["slice_dimension_recall"])),
         ("search ms: median / p95", f"{search['median']} / {search['p95']}"),
@@ -346,6 +366,35 @@ def _defined_now(cases: Iterable[RetrievalCase], base: Catalog, large: Catalog) 
             continue
         if any(kind == "metric" and name not in base.metrics for kind, name in index.named(case.question)):
             out.add(case.id)
+    return out
+
+
+def model_read_recall(
+    base: Catalog, cases: Iterable[tuple[str, str, tuple[str, ...]]], *, size: int = DEFAULT_SIZE, seed: int = 0
+) -> dict[str, dict[str, dict[str, float]]]:
+    """For questions a model planner reads — rows of (split, question, the metrics a right
+    reading names) — the share whose metrics are all in what the planner is shown
+    (:meth:`CatalogIndex.prompt_slice`: the whole catalog when it fits, else the retrieved
+    slice) and that prompt's size in tokens, on ``base`` and on the large catalog built from it.
+    catalog ("base", "large") -> split -> {"cases", "shown", "tokens_median", "tokens_max"}."""
+    rows = list(cases)
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for label, catalog in (("base", base), ("large", large_catalog(base, size, seed))):
+        index = CatalogIndex(catalog)
+        by_split: dict[str, list[tuple[bool, int]]] = {}
+        for split, question, metrics in rows:
+            shown = index.prompt_slice(question, count_tokens=count_tokens)
+            seen = set(metrics) <= set(shown.metric_names())
+            by_split.setdefault(split, []).append((seen, count_tokens(shown.to_prompt_json())))
+        out[label] = {
+            split: {
+                "cases": len(items),
+                "shown": sum(seen for seen, _ in items),
+                "tokens_median": statistics.median(t for _, t in items),
+                "tokens_max": max(t for _, t in items),
+            }
+            for split, items in by_split.items()
+        }
     return out
 
 

@@ -37,7 +37,7 @@ import logging
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -70,6 +70,24 @@ NAMED_WEIGHT = 1.0
 """What a name written out in full in the question adds, as a share of that name's score
 (the longest names found, as the rule parser finds terms)."""
 DEFAULT_MEMBERS_PER_DIMENSION = 12
+WHOLE_CATALOG_TOKENS = 4000
+"""A catalog whose whole prompt form is at most this many tokens is sent whole: retrieval only
+orders it. Measured (Qwen2.5 BPE): a 12-metric, 4-dimension catalog is about 2,500 tokens whole
+against 1,400 for its slice; 30 such metrics about 3,900; 100 about 11,200."""
+
+
+@lru_cache(maxsize=1)
+def expansions() -> dict[str, str]:
+    """Query expansion (``data/search_expansions.yaml``): everyday words of a question and the
+    catalog words they are usually said for ("footfall" for visits). The expansion only adds
+    search terms (at :data:`EXPANSION_WEIGHT`); what a planner may read is still the catalog's."""
+    text = resources.files("baton.catalog").joinpath("data/search_expansions.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text) or {}
+    return {str(k): str(v) for k, v in data.items()}
+
+
+EXPANSION_WEIGHT = 0.5
+"""What an expanded term's match counts against the question's own words."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +186,19 @@ def _terms(canon: str, bigrams: bool) -> list[str]:
         elif len(run) > 1 and not run.isdigit() and run not in stop:
             out.append(_fold(run))
     return out
+
+
+def _expansion(canon: str) -> tuple[list[str], str]:
+    """The search terms :func:`expansions` adds for a question (its canonical form), and the
+    added words as one canonical text (a catalog name among them counts as written out)."""
+    out: list[str] = []
+    said: list[str] = []
+    for word, more in expansions().items():
+        key = canonical(word).strip()
+        if key and (_found_at(canon, key) if key.isascii() else key in canon):
+            out += _terms(canonical(more), False)
+            said += [canonical(phrase).strip() for phrase in more.split(",")]
+    return list(dict.fromkeys(out)), " " + " , ".join(said) + " "
 
 
 def tokenize(text: str, *, bigrams: bool = True) -> list[str]:
@@ -294,6 +325,7 @@ class CatalogIndex:
         self._known = {
             t for field in (self._metric_names, self._dimension_names, self._definitions) for t in field.postings
         }
+        self._whole_tokens: int | None = None
 
     def _add(self, kind: HitKind, name: str) -> int:
         self._entries.append((kind, name))
@@ -363,6 +395,15 @@ class CatalogIndex:
             scores.update({e: score * (1 + NAMED_WEIGHT) if e in named else score for e, score in names.items()})
             for entry, score in self._definitions.best(metric_query).items():
                 scores[entry] = scores.get(entry, 0.0) + DEFINITION_WEIGHT * score
+            expanded, phrases = _expansion(canon)
+            expanded = [t for t in expanded if t not in metric_query]
+            if expanded:
+                top = max(scores.values(), default=0.0)
+                spelled = {e for c in self._claims(phrases, expanded) for e in c.entries}
+                for entry, score in self._metric_names.best(expanded).items():
+                    # a catalog name the thesaurus spells out counts as much as the question's best match
+                    lift = top if entry in spelled else 0.0
+                    scores[entry] = scores.get(entry, 0.0) + EXPANSION_WEIGHT * (score + lift)
         if "dimension" in wanted:
             scores.update(self._dimension_names.best(self._corrected(query)))
         hits = [
@@ -424,6 +465,17 @@ class CatalogIndex:
                 allowed[dim_name] = allowed.get(dim_name, 0.0) + 1.0 / (rank + 1)
         dims += [d for d in sorted(allowed, key=lambda d: -allowed[d]) if d not in dims]
         return self._slice(chosen, dims[: max(dimensions, len(named))], refused, named=named, members=members)
+
+    def prompt_slice(
+        self, question: str, *, count_tokens: Callable[[str], int], budget: int = WHOLE_CATALOG_TOKENS
+    ) -> CatalogSlice:
+        """What a model planner is shown: the whole catalog when its prompt form fits ``budget``
+        tokens (nothing is left out for retrieval to miss), else :meth:`catalog_slice`."""
+        if self._whole_tokens is None:
+            self._whole_tokens = count_tokens(self.whole_catalog().to_prompt_json())
+        if self._whole_tokens <= budget:
+            return self.whole_catalog()
+        return self.catalog_slice(question)
 
     def whole_catalog(self) -> CatalogSlice:
         """The whole catalog in the slice's form: what a planner would be shown without retrieval."""

@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from baton.charts.axes import text_px
 from baton.charts.choose import MAX_BARS, MAX_SERIES, display_width
 from baton.charts.common import (
+    DEFAULT_HEIGHT,
+    DEFAULT_WIDTH,
     MARK_COLORS,
     OTHER_COLOR,
     PALETTE,
@@ -21,6 +24,7 @@ from baton.charts.common import (
     time_x,
 )
 from baton.charts.data import Record, as_float, fold_other, time_key, to_json, top_members
+from baton.charts.layout import donut_labels
 from baton.charts.model import ChartColumn
 from baton.numbers import format_change, format_number
 
@@ -32,6 +36,21 @@ def label_angle(members: list[str], width: int = 640) -> int:
     """0 when every label fits under its band (about 7 px per display column), else -40."""
     widest = max((display_width(m) for m in members), default=0)
     return 0 if widest * 7 <= width / max(len(members), 1) - 8 else -40
+
+
+def _fitting_size(
+    records: list[Record], bands: int, size: float = 10, smallest: float = 7, key: str = "label_text"
+) -> float:
+    """A font size at which every value label fits over its bar (neighbours of equal height
+    would otherwise print over each other)."""
+    widest = max((text_px(str(r[key]), size) for r in records), default=0.0)
+    room = DEFAULT_WIDTH / max(bands, 1) - 4
+    return size if widest <= room else max(smallest, round(size * room / widest, 1))
+
+
+def _plotted(records: list[Record]) -> list[float | None]:
+    """Every number a value axis spans: values and interval bounds."""
+    return [r.get(k) for r in records for k in ("value", "low", "high")]
 
 
 def _order_by_value(records: list[Record], other: str) -> list[str]:
@@ -82,7 +101,9 @@ def build_bar(ctx: Ctx, horizontal: bool) -> tuple[dict[str, Any], list[Record]]
     cat: dict[str, Any] = {"field": "member", "type": "nominal", "sort": order, "title": dim.label}
     if not horizontal:
         cat["axis"] = {"labelAngle": label_angle(order)}
-    val: dict[str, Any] = {"field": "value", "type": "quantitative", "axis": ctx.value_axis()}
+    length = DEFAULT_WIDTH if horizontal else DEFAULT_HEIGHT
+    axis = ctx.value_axis(_plotted(records), length=length)
+    val: dict[str, Any] = {"field": "value", "type": "quantitative", "axis": axis}
     pos_cat, pos_val = ("y", "x") if horizontal else ("x", "y")
     color = {
         "condition": [
@@ -104,7 +125,7 @@ def build_bar(ctx: Ctx, horizontal: bool) -> tuple[dict[str, Any], list[Record]]
     text_mark = (
         {"type": "text", "align": "left", "dx": 4, "fontSize": 10}
         if horizontal
-        else {"type": "text", "baseline": "bottom", "dy": -3, "fontSize": 10}
+        else {"type": "text", "baseline": "bottom", "dy": -3, "fontSize": _fitting_size(records, len(order))}
     )
     labels = {
         "mark": text_mark,
@@ -201,7 +222,12 @@ def build_stacked(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
     return {**bar, **size}, records
 
 
+DONUT_WIDTH, DONUT_HEIGHT = 560, 300
+DONUT_OUTER, DONUT_INNER = 105, 62
+
+
 def build_donut(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
+    """A donut whose labels (member and share) sit outside the ring, joined by leader lines."""
     dim = ctx.dims[0]
     records = ctx.finish_records(ctx.base_records(dim))
     _with_shares(records, None, ctx)
@@ -210,22 +236,50 @@ def build_donut(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
     for r in records:
         r["rank"] = rank[r["member"]]
         r["label_text"] = f"{r['member']} {r['share_text']}"
-    theta = {"field": "value", "type": "quantitative", "stack": True}
+    ranked = sorted(records, key=lambda r: r["rank"])
+    total = sum(max(r["value"] or 0.0, 0.0) for r in ranked) or 1.0
+    center = (DONUT_WIDTH / 2, DONUT_HEIGHT / 2)
+    spots = donut_labels([max(r["value"] or 0.0, 0.0) / total for r in ranked], center, DONUT_OUTER, DONUT_HEIGHT)
+    for r, spot in zip(ranked, spots, strict=True):
+        r.update(lx=spot.x, ly=spot.y, right=spot.right, x0=spot.x0, y0=spot.y0, x1=spot.x1, y1=spot.y1)
     common = {
-        "theta": theta,
+        "theta": {"field": "value", "type": "quantitative", "stack": True},
         "order": {"field": "rank", "type": "quantitative"},
         "color": {"field": "member", "type": "nominal", "title": dim.label, "scale": color_scale(order, ctx.other)},
     }
     arc = {
-        "mark": {"type": "arc", "innerRadius": 70, "outerRadius": 120, "stroke": "white"},
+        "mark": {"type": "arc", "innerRadius": DONUT_INNER, "outerRadius": DONUT_OUTER, "stroke": "white"},
         "encoding": {**common, "tooltip": _share_tooltip(ctx, dim.label), **_incomplete_style(records)},
     }
-    text = {
-        "mark": {"type": "text", "radius": 145, "fontSize": 11},
-        "encoding": {**common, "text": {"field": "label_text"}, "color": {"value": "#333"}},
-    }
+    layers: list[dict[str, Any]] = [arc, *_leaders(), _slice_text(True), _slice_text(False)]
     ctx.note_incomplete(records, "charts.how_dashed_slices")
-    return {"layer": [arc, text], "width": 380, "height": 320}, records
+    return {"layer": layers, "width": DONUT_WIDTH, "height": DONUT_HEIGHT}, records
+
+
+def _pixels(x: str, y: str) -> dict[str, Any]:
+    """Position channels read as plot pixels (no scale): the layout was computed in pixels."""
+    return {
+        "x": {"field": x, "type": "quantitative", "scale": None},
+        "y": {"field": y, "type": "quantitative", "scale": None},
+    }
+
+
+def _leaders() -> list[dict[str, Any]]:
+    """Leader lines: ring edge to elbow, elbow to the label."""
+    line = {"type": "rule", "color": "#888", "strokeWidth": 0.8}
+    return [
+        {"mark": line, "encoding": {**_pixels("x0", "y0"), "x2": {"field": "x1"}, "y2": {"field": "y1"}}},
+        {"mark": line, "encoding": {**_pixels("x1", "y1"), "x2": {"field": "lx"}, "y2": {"field": "ly"}}},
+    ]
+
+
+def _slice_text(right: bool) -> dict[str, Any]:
+    mark = {"type": "text", "fontSize": 11, "align": "left" if right else "right", "dx": 3 if right else -3}
+    return {
+        "mark": {**mark, "baseline": "middle", "color": "#333"},
+        "transform": [{"filter": "datum.right" if right else "!datum.right"}],
+        "encoding": {**_pixels("lx", "ly"), "text": {"field": "label_text"}},
+    }
 
 
 def _period_columns(ctx: Ctx) -> tuple[ChartColumn | None, ChartColumn | None]:
@@ -301,11 +355,11 @@ def build_grouped(ctx: Ctx, period: bool) -> tuple[dict[str, Any], list[Record]]
         "axis": {"labelAngle": label_angle(order)},
     }
     # Wide period form: the measure labels name the periods, not the quantity (the title does).
-    y_axis = ctx.value_axis()
-    if period and len(ctx.measures) >= 2:
-        y_axis["title"] = None
     tops = [max(r["value"] or 0.0, r.get("high") or 0.0) for r in records]
     y_scale = {"domainMax": max(tops, default=0.0) * 1.12} if period and tops and max(tops) > 0 else {}
+    y_axis = ctx.value_axis([*_plotted(records), y_scale.get("domainMax")])
+    if period and len(ctx.measures) >= 2:
+        y_axis["title"] = None
     tooltip = ctx.tooltip(member_col.label if member_col else None)
     tooltip.insert(-1, {"field": "group", "type": "nominal", "title": legend_title or ctx.measure.label})
     bar = {
@@ -320,7 +374,12 @@ def build_grouped(ctx: Ctx, period: bool) -> tuple[dict[str, Any], list[Record]]
         },
     }
     values = {
-        "mark": {"type": "text", "baseline": "bottom", "dy": -2, "fontSize": 9},
+        "mark": {
+            "type": "text",
+            "baseline": "bottom",
+            "dy": -2,
+            "fontSize": _fitting_size(records, len(order) * len(groups), size=9, key="value_text"),
+        },
         "encoding": {
             "x": {"field": "member", "type": "nominal", "sort": order},
             "xOffset": {"field": "group", "sort": groups},

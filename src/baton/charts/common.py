@@ -6,10 +6,11 @@ Kept apart from the builders so each builder module reads as "which layers, whic
 from __future__ import annotations
 
 import datetime as dt
-import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from baton.charts.axes import infer_grain, label_expr, time_axis, time_formats
 from baton.charts.data import (
     ADDITIVE_UNITS,
     Record,
@@ -22,7 +23,7 @@ from baton.charts.model import CellValue, ChartColumn, ChartRequest
 from baton.contracts.common import Language, Unit
 from baton.errors import InvalidInput
 from baton.messages import both, text
-from baton.numbers import axis_label_expr, format_number
+from baton.numbers import format_number
 
 # The family the renderer registers (Noto Sans CJK, OFL) first; the rest serve browsers that
 # open the HTML report on machines with their own CJK fonts.
@@ -31,6 +32,8 @@ FONT_STACK = (
     f"{FONT_FAMILY}, Noto Sans SC, Source Han Sans SC, PingFang SC, Microsoft YaHei, WenQuanYi Micro Hei, sans-serif"
 )
 SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v5.21.0.json"
+DEFAULT_WIDTH = 640
+DEFAULT_HEIGHT = 320
 
 # d3 zh-CN locale (as d3-format / d3-time-format publish it), inlined so a spec is
 # self-contained: the same month names and separators in vl-convert and in a browser. It names
@@ -153,16 +156,23 @@ class Ctx:
                 rec["interval_text"] = f"{self.fmt(rec.get('low'))} – {self.fmt(rec.get('high'))}"
         return records
 
-    def value_axis(self, title: str | None = None) -> dict[str, Any]:
-        return {
-            "title": title or self.measure.label,
-            "labelExpr": axis_label_expr(self.unit, self.lang, self.measure.currency),
-        }
+    def value_axis(
+        self,
+        values: Iterable[float | None],
+        *,
+        length: int = DEFAULT_HEIGHT,
+        zero: bool = True,
+        title: str | None = None,
+    ) -> dict[str, Any]:
+        """The value axis over ``values``: labels formatted like :mod:`baton.numbers`, with the
+        decimals the tick step needs (distinct labels even over a small range)."""
+        expr = label_expr(self.unit, self.lang, self.measure.currency, values, length=length, zero=zero)
+        return {"title": title or self.measure.label, "labelExpr": expr}
 
     def tooltip(self, member_title: str | None, *, with_time: bool = False) -> list[dict[str, Any]]:
         tips: list[dict[str, Any]] = []
         if with_time and self.times:
-            tips.append({"field": "t", "type": "temporal", "title": self.times[0].label})
+            tips.append(time_tooltip(self))
         if member_title:
             tips.append({"field": "member", "type": "nominal", "title": member_title})
         tips.append({"field": "value_text", "type": "nominal", "title": self.measure.label})
@@ -226,41 +236,31 @@ def config(language: Language) -> dict[str, Any]:
     return cfg
 
 
-def time_format(values: list[CellValue], language: Language) -> tuple[str, str]:
-    """(Vega-Lite utc time unit, axis format) for a time column: days, months or clock times."""
-    times = [v for v in values if isinstance(v, dt.date)]
-    has_clock = any(isinstance(v, dt.datetime) and (v.hour, v.minute, v.second) != (0, 0, 0) for v in times)
-    if has_clock:
-        return "utcyearmonthdatehoursminutes", "%m-%d %H:%M"
-    days = [v.date() if isinstance(v, dt.datetime) else v for v in times]
-    span = (max(days) - min(days)).days if days else 0
-    if span > 400:
-        return "utcyearmonthdate", text("charts.axis_month_format", language)
-    return "utcyearmonthdate", text("charts.axis_day_format", language)
-
-
 def time_x(ctx: Ctx, *, title: bool = True) -> dict[str, Any]:
-    """The x encoding of a time column, read as UTC so dates never shift by a time zone."""
+    """The x encoding of a time column, read as UTC so dates never shift by a time zone; its
+    labels follow the grain (``6月1日``, ``2026年1月``, ``2026年第2季度``) with one tick per period."""
     assert ctx.times
-    unit, fmt = time_format(ctx.req.values(ctx.times[0]), ctx.lang)
-    enc: dict[str, Any] = {
-        "field": "t",
-        "type": "temporal",
-        "timeUnit": unit,
-        "title": ctx.times[0].label if title else None,
-        "axis": {"format": fmt, "labelAngle": 0},
-    }
-    ticks = _tick_interval(ctx.req.values(ctx.times[0]))
-    if unit == "utcyearmonthdate" and ticks is not None:
-        enc["axis"]["tickCount"] = ticks  # whole days or months: no repeated date labels
+    column = ctx.times[0]
+    values = ctx.req.values(column)
+    enc: dict[str, Any] = {"field": "t", "type": "temporal", "title": column.label if title else None}
+    if _has_clock(values):
+        enc.update(timeUnit="utcyearmonthdatehoursminutes", axis={"format": "%m-%d %H:%M", "labelAngle": 0})
+        return enc
+    enc.update(timeUnit="utcyearmonthdate", axis=time_axis(values, column.grain, ctx.lang, DEFAULT_WIDTH))
     return enc
 
 
-def _tick_interval(values: list[CellValue]) -> dict[str, Any] | None:
-    days = [v.date() if isinstance(v, dt.datetime) else v for v in values if isinstance(v, dt.date)]
-    if not days:
-        return None
-    span = (max(days) - min(days)).days
-    if span > 400:
-        return {"interval": "month", "step": max(1, math.ceil(span / 30 / 12))}
-    return {"interval": "day", "step": max(1, math.ceil(span / 10))}
+def time_tooltip(ctx: Ctx) -> dict[str, Any]:
+    """The tooltip entry of a time column, written at its grain (a month as ``2026年1月``)."""
+    column = ctx.times[0]
+    values = ctx.req.values(column)
+    tip: dict[str, Any] = {"field": "t", "type": "temporal", "title": column.label}
+    if _has_clock(values):
+        tip.update(timeUnit="utcyearmonthdatehoursminutes", format="%Y-%m-%d %H:%M")
+    else:
+        tip.update(timeUnit="utcyearmonthdate", format=time_formats(column.grain or infer_grain(values), ctx.lang)[1])
+    return tip
+
+
+def _has_clock(values: list[CellValue]) -> bool:
+    return any(isinstance(v, dt.datetime) and (v.hour, v.minute, v.second) != (0, 0, 0) for v in values)

@@ -8,12 +8,15 @@ points and their neighbours, so a dashed segment bridges the gap).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from typing import Any
 
+from baton.charts.axes import nice_domain
 from baton.charts.choose import MAX_SERIES
-from baton.charts.common import MARK_COLORS, Ctx, color_scale, member_text, time_x
+from baton.charts.common import DEFAULT_HEIGHT, DEFAULT_WIDTH, MARK_COLORS, Ctx, color_scale, member_text, time_x
 from baton.charts.data import Record, as_float, fold_other, time_key, to_json, top_members
+from baton.charts.layout import ROW_PX, Box, place_point_label, place_rule_label, rule_label_y
 
 MAX_POINTS_WITH_DOTS = 62
 
@@ -76,7 +79,7 @@ def build_line(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
         if multi
         else {"value": color_scale(order, ctx.other)["range"][0]}
     )
-    y_axis = ctx.value_axis()
+    y_axis = ctx.value_axis([r.get(k) for r in records for k in ("value", "low", "high")])
     layers: list[dict[str, Any]] = []
     if ctx.low is not None and ctx.high is not None:
         layers.append(
@@ -126,12 +129,15 @@ def build_line(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
                 "encoding": {
                     "x": x,
                     "y": {"field": "value", "type": "quantitative"},
-                    "stroke": color if multi else {"value": MARK_COLORS["incomplete"]},
+                    # one grey ring for every series: a field-encoded stroke would leave the
+                    # legend entry without its symbol (the dashed segment keeps the series colour)
+                    "stroke": {"value": MARK_COLORS["incomplete"]},
                     "shape": {
                         "field": "status",
                         "type": "nominal",
                         "title": None,
                         "scale": {"domain": [label], "range": ["circle"]},
+                        "legend": {"symbolStrokeWidth": 2, "symbolOpacity": 1},
                     },
                     "tooltip": tooltip,
                 },
@@ -142,9 +148,29 @@ def build_line(ctx: Ctx) -> tuple[dict[str, Any], list[Record]]:
     return {"layer": layers}, records
 
 
+def _epoch(value: object) -> float | None:
+    """Seconds since 1970 of a time as the records hold it (``2026-06-01`` or ``…T08:00:00Z``)."""
+    text = str(value)
+    try:
+        when = dt.datetime.fromisoformat(text.replace("Z", "+00:00")) if "T" in text else None
+        day = when or dt.datetime.fromisoformat(text).replace(tzinfo=dt.UTC)
+    except ValueError:
+        return None
+    return day.replace(tzinfo=day.tzinfo or dt.UTC).timestamp()
+
+
+def _x_pixels(rows: list[Record], records: list[Record]) -> list[float]:
+    """Each annotation's x in plot pixels on the time scale (its domain spans data and marks)."""
+    times = [t for t in (_epoch(r["t"]) for r in [*records, *rows]) if t is not None]
+    lo, hi = (min(times), max(times)) if times else (0.0, 1.0)
+    span = (hi - lo) or 1.0
+    return [((_epoch(r["t"]) or lo) - lo) / span * DEFAULT_WIDTH for r in rows]
+
+
 def _annotation_layers(ctx: Ctx, records: list[Record], x: dict[str, Any]) -> list[dict[str, Any]]:
     """Points with labels for anomalies and peaks, rules for change points (and for any mark
-    whose time is not in the data: it is still drawn, never dropped)."""
+    whose time is not in the data: it is still drawn, never dropped). Labels are placed so none
+    overlaps another (:mod:`baton.charts.layout`); one that finds no room goes to the subtitle."""
     marks = [m for m in ctx.req.marks if m.kind != "incomplete"]
     if not marks:
         return []
@@ -158,51 +184,83 @@ def _annotation_layers(ctx: Ctx, records: list[Record], x: dict[str, Any]) -> li
         value = lookup.get((series, time_key(at)))
         row = {"t": at, "value": value, "label": m.label, "kind": m.kind, "member": series}
         (rules if m.kind == "change_point" or value is None else points).append(row)
+    _place_labels(records, points, rules)
     x_plain = {k: v for k, v in x.items() if k not in ("axis", "title")}
+    layers = _point_layers(points, x_plain) + _rule_layers(rules, x_plain)
+    unplaced = [r for r in points + rules if r.get("level") is None and r.get("row") is None]
+    if unplaced:
+        said = [ctx.say("charts.mark_at", label=r["label"], at=time_key(r["t"])) for r in unplaced]
+        ctx.notes.append(ctx.say("charts.note_unlabelled", marks=ctx.say("charts.list_sep").join(said)))
+    return layers
+
+
+def _place_labels(records: list[Record], points: list[Record], rules: list[Record]) -> None:
+    """Set ``level`` (points) and ``row``/``leftward`` (rules); ``None`` where no room was left."""
+    lo, hi = nice_domain([r.get(k) for r in records for k in ("value", "low", "high")])
+    placed: list[Box] = []
+    for r, x_px in sorted(zip(points, _x_pixels(points, records), strict=True), key=lambda p: p[1]):
+        y_px = DEFAULT_HEIGHT - ((r["value"] or 0.0) - lo) / ((hi - lo) or 1.0) * DEFAULT_HEIGHT
+        r["level"] = place_point_label(x_px, y_px, r["label"], placed).level
+    for r, x_px in sorted(zip(rules, _x_pixels(rules, records), strict=True), key=lambda p: p[1]):
+        spot = place_rule_label(x_px, r["label"], placed, DEFAULT_WIDTH)
+        r["row"], r["leftward"] = spot.row, spot.leftward
+        r["top"] = 0.0 if spot.row is None else rule_label_y(spot.row) - ROW_PX + 2
+
+
+def _point_layers(points: list[Record], x_plain: dict[str, Any]) -> list[dict[str, Any]]:
+    """A diamond per point and its label, coloured by kind as values: a colour *scale* here would
+    merge with the series' colour scale and repaint the marks."""
+    y = {"field": "value", "type": "quantitative"}
     layers: list[dict[str, Any]] = []
-    if points:
-        kind_color = {
-            "field": "kind",
-            "type": "nominal",
-            "legend": None,
-            "scale": {"domain": list(MARK_COLORS), "range": list(MARK_COLORS.values())},
-        }
+    for kind in dict.fromkeys(r["kind"] for r in points):
+        color = {"value": MARK_COLORS[kind]}
+        mine = [r for r in points if r["kind"] == kind]
         layers.append(
             {
-                "data": {"values": points},
+                "data": {"values": mine},
                 "mark": {"type": "point", "filled": True, "size": 120, "shape": "diamond"},
-                "encoding": {"x": x_plain, "y": {"field": "value", "type": "quantitative"}, "color": kind_color},
+                "encoding": {"x": x_plain, "y": y, "color": color},
             }
         )
+        for level in sorted({r["level"] for r in mine if r["level"] is not None}):
+            layers.append(
+                {
+                    "data": {"values": [r for r in mine if r["level"] == level]},
+                    "mark": {"type": "text", "dy": -14 - ROW_PX * level, "fontWeight": "bold", "fontSize": 12},
+                    "encoding": {"x": x_plain, "y": y, "text": {"field": "label"}, "color": color},
+                }
+            )
+    return layers
+
+
+def _rule_layers(rules: list[Record], x_plain: dict[str, Any]) -> list[dict[str, Any]]:
+    if not rules:
+        return []
+    color = MARK_COLORS["change_point"]
+    layers: list[dict[str, Any]] = [
+        {
+            "data": {"values": rules},
+            "mark": {"type": "rule", "strokeDash": [3, 3], "color": color},
+            # each rule rises to its label's row above the plot, so the two read as one
+            "encoding": {
+                "x": x_plain,
+                "y": {"field": "top", "type": "quantitative", "scale": None},
+                "y2": {"value": DEFAULT_HEIGHT},
+            },
+        }
+    ]
+    spots = sorted({(r["row"], r["leftward"]) for r in rules if r["row"] is not None})
+    for row, leftward in spots:
+        mark = {"type": "text", "align": "right" if leftward else "left", "dx": -4 if leftward else 4}
         layers.append(
             {
-                "data": {"values": points},
-                "mark": {"type": "text", "dy": -14, "fontWeight": "bold", "fontSize": 12},
+                "data": {"values": [r for r in rules if (r["row"], r["leftward"]) == (row, leftward)]},
+                "mark": {**mark, "baseline": "bottom", "fontSize": 11},
                 "encoding": {
                     "x": x_plain,
-                    "y": {"field": "value", "type": "quantitative"},
+                    "y": {"value": rule_label_y(row)},
                     "text": {"field": "label"},
-                    "color": kind_color,
-                },
-            }
-        )
-    if rules:
-        layers.append(
-            {
-                "data": {"values": rules},
-                "mark": {"type": "rule", "strokeDash": [3, 3], "color": MARK_COLORS["change_point"]},
-                "encoding": {"x": x_plain},
-            }
-        )
-        layers.append(
-            {
-                "data": {"values": rules},
-                "mark": {"type": "text", "align": "left", "dx": 4, "dy": 2, "baseline": "top", "fontSize": 11},
-                "encoding": {
-                    "x": x_plain,
-                    "y": {"value": 0},
-                    "text": {"field": "label"},
-                    "color": {"value": MARK_COLORS["change_point"]},
+                    "color": {"value": color},
                 },
             }
         )

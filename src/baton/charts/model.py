@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Literal, TypeAlias
 
 from baton.contracts.common import Language, Unit
+from baton.contracts.semantic import Grain
 from baton.errors import InvalidInput
 from baton.messages import both
 
@@ -50,13 +51,18 @@ CHART_KINDS: tuple[ChartKind, ...] = (
 
 @dataclass(frozen=True)
 class ChartColumn:
-    """One result column: its name in the rows, its role, and a label in the report language."""
+    """One result column: its name in the rows, its role, and a label in the report language.
+
+    ``grain`` says what a time column's values stand for (a day, a week, a month …) so its
+    axis reads ``2026年1月``, not ``1月1日``; left out, it is read from the values.
+    """
 
     name: str
     role: ColumnRole
     label: str
     unit: Unit = "number"
     currency: str | None = None
+    grain: Grain | None = None
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from baton.charts.bars import build_bar, build_donut, build_grouped, build_stacked
 from baton.charts.choose import choose_chart
-from baton.charts.common import SCHEMA_URL, Ctx, config
+from baton.charts.common import DEFAULT_HEIGHT, DEFAULT_WIDTH, SCHEMA_URL, Ctx, config
 from baton.charts.data import Record
 from baton.charts.distribution import build_boxplot, build_histogram, build_scatter
 from baton.charts.lines import build_line
@@ -20,9 +20,6 @@ from baton.charts.model import ChartChoice, ChartKind, ChartRequest
 from baton.charts.schema import validate_spec
 from baton.errors import ChartNotApplicable
 from baton.messages import both
-
-DEFAULT_WIDTH = 640
-DEFAULT_HEIGHT = 320
 
 Builder = Callable[[Ctx], tuple[dict[str, Any], list[Record]]]
 

@@ -51,6 +51,32 @@ demo_app = typer.Typer(no_args_is_help=True, help="Build the embedded demo wareh
 app.add_typer(demo_app, name="demo")
 
 
+def baton_version() -> str:
+    """The installed distribution's version; the package's own ``__version__`` from a source tree."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("baton-analyst")
+    except PackageNotFoundError:
+        return str(getattr(sys.modules.get("baton"), "__version__", "unknown"))
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(f"baton {baton_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", "-V", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Baton — a data analyst that never drops the baton."""
+
+
 def _console() -> Console:
     from rich.console import Console
 
@@ -230,11 +256,15 @@ def _register_subcommands() -> None:
     from baton.cli.bench_cmd import bench_app
     from baton.cli.catalog_cmd import catalog_app
     from baton.cli.chat_cmd import chat
+    from baton.cli.export_cmd import export_command
     from baton.cli.init_cmd import init_command
+    from baton.cli.mcp_cmd import mcp_command
     from baton.cli.memory_cmd import memory_app
     from baton.cli.query_cmd import query_command
     from baton.cli.runs_cmd import runs_app
+    from baton.cli.serve_cmd import serve_command
     from baton.cli.sql_cmd import sql_app
+    from baton.cli.token_cmd import token_app
 
     app.add_typer(catalog_app, name="catalog")
     app.add_typer(sql_app, name="sql")
@@ -244,6 +274,10 @@ def _register_subcommands() -> None:
     app.command("query")(query_command)
     app.command("init")(init_command)
     app.command("chat")(chat)
+    app.command("export")(export_command)
+    app.command("serve")(serve_command)
+    app.add_typer(token_app, name="token")
+    app.command("mcp")(mcp_command)
 
 
 _register_subcommands()

@@ -75,13 +75,7 @@ def render_answer(answer: Answer, console: Console, *, catalog: Catalog | None =
     if answer.drivers and not any(s.kind == "drivers" for s in sections):
         _drivers(answer, console, catalog)
     if answer.result is not None:
-        table = Table(title=t["table"] + (" " + t["truncated"] if answer.result.truncated else ""), show_lines=False)
-        for col in answer.result.columns:
-            left = col.type in ("VARCHAR", "DATE")
-            table.add_column(terminal_text(col.name, multiline=False), justify="left" if left else "right")
-        for row in answer.result.rows[:50]:
-            table.add_row(*[terminal_text(_cell(v, lang), multiline=False) for v in row])
-        console.print(table)
+        _result_table(answer, console, catalog, t)
     if answer.sql:
         console.print(Panel(Syntax(terminal_str(answer.sql), "sql", word_wrap=True), title=t["sql"]))
     if answer.metrics:
@@ -147,9 +141,18 @@ def _interval(d: Driver, lang: Language) -> str:
     return text("report.range", lang, low=low, high=high)
 
 
-def _cell(value: object, lang: str) -> str:
-    if isinstance(value, float):
-        return f"{value:,.4f}" if abs(value) < 10 else f"{value:,.2f}"
-    if isinstance(value, int):
-        return f"{value:,}"
-    return "" if value is None else str(value)
+def _result_table(answer: Answer, console: Console, catalog: Catalog | None, t: dict[str, str]) -> None:
+    """The result as the reports show it: catalog labels for columns and members, cells by the
+    one formatter (money with its sign, rates as percentages), a breakdown ranked by its metric."""
+    from baton.report.content import table_view
+
+    assert answer.result is not None
+    view = table_view(answer, catalog)
+    table = Table(title=t["table"] + (" " + t["truncated"] if answer.result.truncated else ""), show_lines=False)
+    for label, numeric in zip(view.header, view.numeric, strict=True):
+        table.add_column(terminal_text(label, multiline=False), justify="right" if numeric else "left")
+    for row in view.rows:
+        table.add_row(*[terminal_text(cell, multiline=False) for cell in row])
+    console.print(table)
+    for note in view.notes:
+        console.print(terminal_text(note, "dim"))

@@ -7,6 +7,7 @@ started_at, finished_at, step}], newest first; `resume` and `replay` print the A
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,10 +15,14 @@ import typer
 
 from baton.cli.errors import ANSWER_EXIT, reported
 from baton.cli.terminal import terminal_text
+from baton.messages import bilingual
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from baton.catalog.model import Catalog
     from baton.contracts.answer import Answer
+    from baton.contracts.run import RunSummary
     from baton.orchestrator.session import Session
 
 runs_app = typer.Typer(no_args_is_help=True, help="Audit, resume and replay runs.")
@@ -30,6 +35,7 @@ UserOpt = Annotated[
 
 
 def _session(config: Path | None) -> Session:
+    import baton.exports  # noqa: F401  (registers the `export` run kind: its runs resume and replay too)
     from baton.cli.common import settings_for
     from baton.orchestrator.session import Session
 
@@ -55,15 +61,50 @@ def list_runs(
         print(json.dumps([r.model_dump(mode="json") for r in rows], ensure_ascii=False, indent=2))
         return
     from rich.console import Console
+
+    console = Console()
+    console.print(_runs_table(rows, console.width))
+
+
+def _runs_table(rows: list[RunSummary], width: int) -> Table:
+    """Runs as a table that fits ``width``: a run id is what one copies into `runs show`, so it is
+    never cut; the time folds, the other columns shrink and the question ends in an ellipsis."""
+    from rich.cells import cell_len
     from rich.table import Table
 
+    cells: list[tuple[str, ...]] = [
+        (
+            r.run_id,
+            r.status if r.step in (r.status, "done") else f"{r.status} @ {r.step}",
+            r.user,
+            r.started_at.strftime("%Y-%m-%d %H:%M"),
+            r.question,
+        )
+        for r in rows
+    ]
+    names = ["run_id", "status", "user", "started_at", "question"]
+    widths = [max([cell_len(names[i]), *(cell_len(c[i]) for c in cells)]) for i in range(4)]
+    widths[2] = min(widths[2], 12)
+    if sum(widths[:3]) + 10 + 8 + 3 * 5 + 1 > width:  # too narrow for all: who and when go
+        names, widths, cells = (
+            [names[0], names[1], names[4]],
+            [widths[0], widths[1]],
+            [(c[0], c[1], c[4]) for c in cells],
+        )
+    room = width - 3 * len(names) - 1  # borders and padding
+    if len(widths) == 4 and room - sum(widths) < 16:
+        widths[3] = 10  # the time goes under the date
+    widths[1] = min(widths[1], max(6, room - sum(widths) + widths[1] - 16))
+    question = max(8, min(60, room - sum(widths)))
     table = Table(title="runs")
-    for col in ("run_id", "status", "step", "user", "started_at", "question"):
-        table.add_column(col)
-    for r in rows:  # a stored question (or user) may hold markup or escape sequences: shown as typed
-        cells = (r.run_id, r.status, r.step, r.user, r.started_at.strftime("%Y-%m-%d %H:%M:%S"), r.question[:60])
-        table.add_row(*(terminal_text(cell, multiline=False) for cell in cells))
-    Console().print(table)
+    for name, size in zip(names, [*widths, question], strict=True):
+        whole = name == "run_id"
+        table.add_column(
+            name, width=size, no_wrap=name in ("run_id", "question"), overflow="fold" if whole else "ellipsis"
+        )
+    for row in cells:  # a stored question (or user) may hold markup or escape sequences: shown as typed
+        table.add_row(*(terminal_text(cell, multiline=False) for cell in row))
+    return table
 
 
 @runs_app.command("show")
@@ -145,10 +186,70 @@ def trace(
         table.add_row(str(event.seq), f"{offset:,.1f}", event.type, terminal_text(detail, multiline=False))
         for field in ("packet", "report") if packets else ():
             if field in item:  # what an agent received quotes the question: shown as typed
-                body = item[field]
-                shown = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
-                table.add_row("", "", field, terminal_text(shown))
-    Console(width=160).print(table)
+                said = (
+                    packet_summary(item[field], p.get("tokens")) if field == "packet" else report_summary(item[field])
+                )
+                table.add_row("", "", field, terminal_text(said))
+    console = Console()
+    console.print(table)
+    if any("packet" in item or "report" in item for item in rows):
+        console.print(terminal_text(bilingual("cli.trace_full_json", run_id=run_id), "dim"))
+
+
+_KEPT_ITEM = re.compile(r"^(?:[A-Z]\d+\.|-) ")
+"""A must-keep item of a rendered packet (``F1. status IN …``, ``N3. … = … [ev_…]``)."""
+
+
+def packet_summary(body: object, tokens: object) -> str:
+    """What an agent received, in a few lines: its size, its task (the question, as typed), what
+    it must keep (items per kind) and the inputs it was given; the packet itself is in ``--json``."""
+    if not isinstance(body, str):
+        return "(not stored)" if body is None else json.dumps(body, ensure_ascii=False)[:200]
+    lines = body.splitlines()
+    keep: dict[str, int] = {}
+    inputs: list[str] = []
+    task = ""
+    top = sub = ""
+    for line in lines:
+        if top == "task" and not task and line.strip():
+            task = line.strip()
+        if line.startswith("# "):
+            top, sub = line[2:].split(" · ")[0].strip().lower(), ""
+        elif line.startswith("## "):
+            sub = line[3:].split(" · ")[0].strip()
+            if top == "must keep":
+                keep[sub.lower()] = 0
+            elif top == "input data":
+                inputs.append(sub)
+        elif top == "must keep" and sub and _KEPT_ITEM.match(line):
+            keep[sub.lower()] += 1
+    size = f"tokens={tokens}, lines={len(lines)}" if tokens is not None else f"lines={len(lines)}"
+    kept = ", ".join(f"{name}: {n}" for name, n in keep.items()) or "—"
+    task = task if len(task) <= 160 else task[:159] + "…"
+    return f"{size}\ntask: {task or '—'}\nmust keep: {kept}\ninput: {', '.join(inputs) or '—'}"
+
+
+def report_summary(body: object) -> str:
+    """What an agent returned: status, its one-line summary, findings and issues, the output's keys."""
+    if not isinstance(body, dict):
+        return "(not stored)" if body is None else str(body)[:200]
+    result = body.get("result") or {}
+    data = result.get("data") if isinstance(result, dict) else None
+    data = data if isinstance(data, dict) else {}
+    summary = str(result.get("summary", "")) if isinstance(result, dict) else ""
+    issues = body.get("issues") or []
+    counts = [
+        f"{key}={len(data[key])}"
+        for key in ("findings", "assumptions_made", "paths_excluded")
+        if isinstance(data.get(key), list)
+    ]
+    lines = [f"status={body.get('status')}, issues={len(issues)}" + "".join(f", {c}" for c in counts)]
+    lines.append(summary if len(summary) <= 240 else summary[:239] + "…")
+    lines += [f"issue: {issue}" for issue in issues[:3]]
+    shown = [k for k in data if k not in ("findings", "assumptions_made", "paths_excluded", "task_id", "input_task_id")]
+    if shown:
+        lines.append("output: " + ", ".join(shown))
+    return "\n".join(lines)
 
 
 def _maybe_json(body: str | None) -> object:

@@ -1,12 +1,18 @@
 """The Answer: the contract every entry point (CLI, API, server) returns.
 
 Its shape is public: `baton ask --json` prints exactly `Answer.model_dump_json()`.
+
+An Answer also shows itself (a notebook's HTML and Markdown, a report, the chart as PNG) and
+converts its result to pandas, Arrow or polars. None of that is data, and a contract imports
+nothing of ours, so those methods delegate to an :class:`AnswerPresenter` that a higher layer
+registers with :meth:`Answer.use_presenter` (``baton.notebook``, when ``baton`` is imported).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -14,6 +20,11 @@ from baton.contracts.agent_outputs import Driver, QualityFlag, ReportedFinding, 
 from baton.contracts.conversation import FollowUpInfo
 from baton.contracts.gate import GateDecision
 from baton.contracts.semantic import Language, SemanticQuery
+
+if TYPE_CHECKING:
+    import pandas  # type: ignore[import-untyped]
+    import polars
+    import pyarrow  # type: ignore[import-untyped]
 
 Status = Literal["answered", "clarification_needed", "refused", "failed"]
 
@@ -72,8 +83,22 @@ class HandoffInfo(BaseModel):
     tokens: int
 
 
+class AnswerPresenter(Protocol):
+    """Shows an Answer and converts its result; ``catalog`` (a loaded catalog, or ``None``)
+    supplies column and member labels and units that the Answer alone does not carry."""
+
+    def html(self, answer: Answer, catalog: object | None = None) -> str: ...
+    def markdown(self, answer: Answer, catalog: object | None = None) -> str: ...
+    def report(self, answer: Answer, format: str, catalog: object | None = None) -> str: ...
+    def chart_png(self, answer: Answer, scale: float) -> bytes: ...
+    def to_pandas(self, answer: Answer) -> pandas.DataFrame: ...
+    def to_arrow(self, answer: Answer) -> pyarrow.Table: ...
+    def to_polars(self, answer: Answer) -> polars.DataFrame: ...
+
+
 class Answer(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    _presenter_loader: ClassVar[Callable[[], AnswerPresenter] | None] = None
     run_id: str
     status: Status
     question: str
@@ -113,3 +138,48 @@ class Answer(BaseModel):
         """Everything the answer says in words: the summary, then every section's items (what
         the output gate checks)."""
         return "\n".join([self.answer, *(item for s in self.sections for item in (s.heading, *s.items))])
+
+    # -- presentation (delegated: see the module docstring) -------------------------------------
+    @classmethod
+    def use_presenter(cls, loader: Callable[[], AnswerPresenter]) -> None:
+        """Register what shows answers; ``loader`` is called on first use (imports stay lazy)."""
+        cls._presenter_loader = loader
+
+    def _presenter(self) -> AnswerPresenter:
+        loader = type(self)._presenter_loader
+        if loader is None:  # only when baton.contracts is used without the baton package's hook
+            raise RuntimeError("no Answer presenter is registered: import baton (it registers baton.notebook)")
+        return loader()
+
+    def __repr__(self) -> str:
+        """One line (the full model is ``model_dump_json()``): status, run, question, rows."""
+        question = self.question if len(self.question) <= 60 else self.question[:59] + "…"
+        rows = f" {self.result.row_count} rows" if self.result is not None else ""
+        return f"<Answer {self.status} run={self.run_id} {question!r}{rows}>"
+
+    def _repr_html_(self) -> str:
+        return self._presenter().html(self)
+
+    def _repr_markdown_(self) -> str:
+        return self._presenter().markdown(self)
+
+    def report(self, format: str = "html", *, catalog: object | None = None) -> str:
+        """The report as text: ``"html"`` (one self-contained page) or ``"md"``; ``catalog``
+        (e.g. ``session.catalog``) labels columns and members."""
+        return self._presenter().report(self, format, catalog)
+
+    def chart_png(self, scale: float = 2.0) -> bytes:
+        """The chart as PNG bytes (rendered offline, Chinese labels included)."""
+        return self._presenter().chart_png(self, scale)
+
+    def to_pandas(self) -> pandas.DataFrame:
+        """The result table as a pandas DataFrame (the ``dataframes`` extra)."""
+        return self._presenter().to_pandas(self)
+
+    def to_arrow(self) -> pyarrow.Table:
+        """The result table as a pyarrow Table (the ``dataframes`` extra)."""
+        return self._presenter().to_arrow(self)
+
+    def to_polars(self) -> polars.DataFrame:
+        """The result table as a polars DataFrame (``pip install polars``)."""
+        return self._presenter().to_polars(self)

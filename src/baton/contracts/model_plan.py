@@ -10,13 +10,13 @@ parser from the question's words, and the model never writes SQL.
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from baton.contracts.semantic import Grain
 
-__all__ = ["ModelFilter", "ModelPeriod", "ModelPlan"]
+__all__ = ["SPAN_KINDS", "ModelFilter", "ModelPeriod", "ModelPlan", "ModelSpan", "SpanKind"]
 
 
 class ModelFilter(BaseModel):
@@ -31,6 +31,27 @@ class ModelPeriod(BaseModel):
     words: str | None = Field(default=None, description="the question's own words that name the period, verbatim")
     start: date | None = Field(default=None, description="first day, when the words alone cannot say it")
     end: date | None = Field(default=None, description="last day, inclusive")
+
+
+SpanKind = Literal["metric", "dimension", "member", "time", "comparison", "ranking", "share", "grain", "why", "ignored"]
+SPAN_KINDS: tuple[str, ...] = get_args(SpanKind)
+
+
+class ModelSpan(BaseModel):
+    """What one stretch of the question became in the plan: the model accounts for its words.
+
+    Baton checks every content word of the question is covered — by its own reading of a
+    catalog word, a period or an operator that the plan uses, or by a span of this list that
+    maps to a part of the validated query. A word covered by neither is asked back, never
+    dropped. ``ignored`` covers only filler words; its ``reason`` is kept for the record."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    text: str = Field(description="the question's own words, verbatim")
+    became: SpanKind = Field(description="the part of the plan these words became")
+    name: str | None = Field(
+        default=None, description="metric or dimension name, or member key, for metric/dimension/member"
+    )
+    reason: str | None = Field(default=None, description="became ignored: why the words say nothing")
 
 
 class ModelPlan(BaseModel):
@@ -52,3 +73,7 @@ class ModelPlan(BaseModel):
         default_factory=list, description="words of the question that could not be placed in the catalog"
     )
     question_back: str | None = Field(default=None, description="status ask_back: what to ask the user")
+    spans: list[ModelSpan] = Field(
+        default_factory=list,
+        description="every word of the question and what it became (words left out are asked back)",
+    )

@@ -17,9 +17,10 @@ from baton.contracts.conversation import FollowUpInfo
 from baton.contracts.query import QueryResult
 from baton.contracts.semantic import Language, SemanticQuery
 
-RunKind = Literal["ask", "analyze", "query", "sql"]
+RunKind = Literal["ask", "analyze", "query", "sql", "export"]
 """What kind of run: a metric question, why a metric moved, a semantic-layer query (catalog
-names, no natural language) or a SQL statement (``baton sql run``). All walk the same driver."""
+names, no natural language), a SQL statement (``baton sql run``) or an export of a run's result
+(``baton export``, defined in ``baton.exports``). All walk the same driver."""
 Step = Literal["clarify_metric", "plan_sql", "policy_check", "execute", "analyse", "explain"]
 Terminal = Literal["done", "failed", "refused", "cancelled"]
 RunStatus = Literal["running", "done", "failed", "refused", "cancelled"]

@@ -1,8 +1,11 @@
 """Example charts from synthetic data, for the docs: ``python -m baton.demo.chart_examples docs/charts``.
 
-Three charts a reader of Baton's README should see: daily GMV around 618 with the peak and an
-incomplete day marked, GMV by region in Chinese, and a period comparison with the change
-labelled. The data are made up here (a seeded generator), not read from anywhere.
+The charts a reader of Baton's README should see: daily GMV around 618 with the peak and an
+incomplete day marked, GMV by region in Chinese, a period comparison with the change labelled,
+a monthly trend per channel (month labels, a legend entry for the incomplete month), a daily rate
+over a narrow range with several close change points (distinct percentage ticks, labels that do
+not overlap), and a donut with its labels outside the ring. The data are made up here (a seeded
+generator), not read from anywhere.
 """
 
 from __future__ import annotations
@@ -88,10 +91,77 @@ def period_comparison_request() -> ChartRequest:
     )
 
 
+def monthly_channel_request() -> ChartRequest:
+    rng = random.Random(12)
+    channels = [("APP", 26_000_000.0), ("小程序", 8_100_000.0), ("网页", 7_600_000.0), ("直播", 4_300_000.0)]
+    rows: list[tuple[CellValue, ...]] = []
+    for m in range(1, 13):
+        for name, base in channels:
+            seasonal = 1.0 + 0.35 * (m == 6) + 0.55 * (m == 11) + 0.02 * m
+            partial = m == 12  # the month is not over: its GMV is partial
+            rows.append((dt.date(2025, m, 1), name, round(base * seasonal * rng.uniform(0.93, 1.07), 2), partial))
+    return ChartRequest(
+        columns=(
+            ChartColumn("month", "time", "月份", grain="month"),
+            ChartColumn("channel", "dimension", "渠道"),
+            ChartColumn("gmv", "measure", "成交额（GMV）", "currency", "CNY"),
+            ChartColumn("is_partial", "flag", "数据不完整"),
+        ),
+        rows=tuple(rows),
+        language="zh",
+        title="各渠道每月成交额（2025年，区域：华东；渠道：不含分销）",
+    )
+
+
+def conversion_change_points_request() -> ChartRequest:
+    rng = random.Random(7)
+    start = dt.date(2026, 5, 1)
+    rows: list[tuple[CellValue, ...]] = []
+    for i in range(61):
+        level = 0.0262 if i < 33 else 0.0231 if i < 36 else 0.0219
+        rows.append((start + dt.timedelta(days=i), round(level + rng.uniform(-0.0012, 0.0012), 5)))
+    marks = (
+        ChartMark("anomaly", start + dt.timedelta(days=41), "Checkout outage"),
+        *(ChartMark("change_point", start + dt.timedelta(days=d), "change point") for d in (31, 33, 34, 36)),
+    )
+    return ChartRequest(
+        columns=(
+            ChartColumn("day", "time", "Date", grain="day"),
+            ChartColumn("conversion_rate", "measure", "Conversion rate", "ratio"),
+        ),
+        rows=tuple(rows),
+        language="en",
+        title="Daily conversion rate (May 2026 – Jun 2026; channel: app)",
+        marks=marks,
+    )
+
+
+def channel_share_request() -> ChartRequest:
+    return ChartRequest(
+        columns=(
+            ChartColumn("channel", "dimension", "Channel"),
+            ChartColumn("gmv", "measure", "GMV", "currency", "CNY"),
+        ),
+        rows=(
+            ("app", 25_413_813.4),
+            ("web", 7_894_938.6),
+            ("mini program", 7_371_750.0),
+            ("live stream", 4_828_670.9),
+            ("partner stores", 612_000.0),
+        ),
+        language="en",
+        title="Share of GMV by channel (Jun 2026)",
+        intent="share",
+    )
+
+
 EXAMPLES = {
     "line-daily-gmv": daily_gmv_request,
     "bar-region-gmv-zh": region_gmv_request,
     "grouped-bar-period-comparison": period_comparison_request,
+    "line-monthly-channels-zh": monthly_channel_request,
+    "line-rate-change-points": conversion_change_points_request,
+    "donut-channel-share": channel_share_request,
 }
 
 

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 
 from baton.config import Settings
 from baton.contracts.answer import Answer
+from baton.contracts.semantic import SemanticQuery
 from baton.evals.runner import CaseResult, EvalCase, EvalReport, Outcome, Split, compare_answer, gold_rows, load_jsonl
 from baton.messages import text
 from baton.orchestrator.session import Session
@@ -135,6 +136,24 @@ def _scope_matches(answer: Answer, scope: dict[str, Any]) -> tuple[bool, str]:
     period = scope.get("period")
     if period and [query.time_range.start.isoformat(), query.time_range.end.isoformat()] != list(period):
         return False, f"period {query.time_range.start}..{query.time_range.end} != {period}"
+    return _baseline_matches(query, scope)
+
+
+def _baseline_matches(query: SemanticQuery, scope: dict[str, Any]) -> tuple[bool, str]:
+    """An analysis explains a change against a baseline: the scope's ``comparison`` period, else
+    the period before the analysed one (what "why did it drop" compares with)."""
+    from baton.nlu.timeexpr import comparison_range
+
+    if query.comparison is None:
+        return False, "analysis without a comparison period"
+    got = [query.comparison.range.start.isoformat(), query.comparison.range.end.isoformat()]
+    wanted = scope.get("comparison")
+    if wanted is None:
+        rng = query.time_range
+        start, end = comparison_range("previous_period", rng.start, rng.end, as_of=query.as_of)
+        wanted = [start.isoformat(), end.isoformat()]
+    if got != list(wanted):
+        return False, f"comparison {got[0]}..{got[1]} != {wanted}"
     return True, "ok"
 
 

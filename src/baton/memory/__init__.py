@@ -68,6 +68,19 @@ class Memory:
             return None
         return "zh" if pref.value == "zh" else "en"
 
+    def favourite_metrics(self, user: str) -> list[str]:
+        """The catalog metrics ``user`` said they care most about (empty: none, or memory off)."""
+        state = self.state(user)
+        pref = state.get("favourite_metrics")
+        if not state.enabled or pref is None or not isinstance(pref.value, list):
+            return []
+        return [m for m in pref.value if m in self.catalog.metrics]
+
+    def source(self, user: str, key: PreferenceKey) -> str | None:
+        """Where ``user``'s remembered ``key`` came from (``stated`` or ``repeated``), if remembered."""
+        pref = self.state(user).get(key)
+        return pref.source if pref is not None else None
+
     # -- learning --------------------------------------------------------------------------------
     def read_statement(self, text: str) -> Preference | None:
         """The preference ``text`` states, or ``None`` (:func:`statements.read_statement`)."""

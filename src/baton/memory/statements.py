@@ -90,6 +90,8 @@ _ZH = _Wording(
     pieces={
         "head": r"(?:请你|请|麻烦你|麻烦|帮我|你)",
         "persist": r"(?:从今往后|从今以后|从现在起|从现在开始|以后的问题|以后|今后|往后|之后|后面|接下来|下次起|下次开始)",
+        "next_step": r"^(?:那|好的?|好吧|ok,?)?\s*(?:接下来|之后|后面|然后|下面|再)",
+        "standing": r"从今|从现在|以后|今后|往后|下次|默认|一律|总是|每次|始终|一直|统一|都",
         "always": r"(?:默认|一律|总是|全都|都|也|每次都|每次|始终|一直|统一|尽量|优先)",
         "habit": r"(?:我(?:比较|更|一般|通常|平时|都)*(?:习惯|喜欢|偏好|偏爱|倾向于|倾向|希望|想要|想)你?)",
         "tail": r"(?:吧|哦|啊|呀|哈|啦|就行|就好|就可以|即可|谢谢)*",
@@ -301,7 +303,7 @@ def read_statement(text: str, catalog: Catalog) -> Preference | None:
     statement. The preference holds only catalog names or fixed codes; its evidence is the
     statement's words (all of them accounted for, so they hold no data)."""
     said = _clean(text)
-    if said is None:
+    if said is None or _only_next(said):
         return None
     reading = _Reading(said, _lexicon(catalog).find(said))
     found = _language(reading) or _chart(reading) or _breakdown(reading) or _favourites(reading)
@@ -309,6 +311,13 @@ def read_statement(text: str, catalog: Catalog) -> Preference | None:
         return None
     key, value = found
     return Preference(key=key, value=value, source="stated", evidence=said, learned_at=datetime.now(UTC))
+
+
+def _only_next(said: str) -> bool:
+    """ "接下来按品类看", "之后按渠道拆": in a conversation these words ask for the next step, not a
+    standing preference — unless the text also says it holds from now on ("接下来都…", "默认")."""
+    next_step = re.match(_ZH.pieces["next_step"], said)
+    return next_step is not None and re.search(_ZH.pieces["standing"], said) is None
 
 
 def _clean(text: str) -> str | None:

@@ -27,12 +27,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "headline_change_pct_label": ("{label} relative change", "{label} 变化率"),
     "headline": (
         "{num:headline.current} (current) vs {num:headline.previous} (comparison), change {num:headline.change}.",
-        "{num:headline.current}（本期） vs {num:headline.previous}（对比期），变化 {num:headline.change}。",
+        "本期 {num:headline.current}，对比期 {num:headline.previous}，变化 {num:headline.change}。",
     ),
     "headline_pct": (
         "{num:headline.current} (current) vs {num:headline.previous} (comparison), change {num:headline.change} "
         "({num:headline.change_pct}).",
-        "{num:headline.current}（本期） vs {num:headline.previous}（对比期），变化 {num:headline.change}"
+        "本期 {num:headline.current}，对比期 {num:headline.previous}，变化 {num:headline.change}"
         "（{num:headline.change_pct}）。",
     ),
     "no_comparison_value": ("The comparison returned no value for one period.", "对比查询没有返回两期的数值。"),
@@ -127,6 +127,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ci_high": ("95% CI high", "95% 区间上限"),
     "stats_period_without_data": ("a period has no data", "某一期没有数据"),
     "stats_days_left_out": (" (incomplete days left out: {days})", "（剔除不完整日期 {days}）"),
+    "method_welch": ("Welch two-sample t-test", "Welch 双样本 t 检验"),
+    "method_student": ("Student two-sample t-test (pooled variance)", "Student 双样本 t 检验（合并方差）"),
     "stats_independent_days": (
         "Daily values are treated as independent samples ({method}){note}.",
         "每日数值视为相互独立的样本（{method}）{note}。",
@@ -137,7 +139,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "stats_significant": ("Significant change.", "变化显著。"),
     "stats_not_significant": ("Change not significant.", "变化不显著。"),
-    "stats_welch_name": ("{label} daily mean: current vs comparison", "{label} 日均值：本期 vs 对比期"),
+    "stats_welch_name": ("{label} daily mean: current vs comparison", "{label} 日均值：本期与对比期之差"),
     "stats_relative_name": ("{label} daily mean, relative change", "{label} 日均值相对变化"),
     "stats_rel_label": ("relative change of the daily mean", "日均值相对变化"),
     "stats_verdict_yes": ("; the change is significant.", "，变化显著。"),
@@ -152,7 +154,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Daily mean change: p {p_rel} {num:stats.p_value}.",
         "日均值变化：p {p_rel} {num:stats.p_value}。",
     ),
-    "stats_rate_name": ("{label}: current vs comparison", "{label}：本期 vs 对比期"),
+    "stats_rate_name": ("{label}: current vs comparison", "{label}：本期与对比期之差"),
     "stats_rate_previous": ("comparison rate", "对比期比率"),
     "stats_rate_current": ("current rate", "本期比率"),
     "stats_rate_diff": ("rate difference", "比率差"),
@@ -178,13 +180,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "comparable_pct": (
         "On comparable days ({basis}): {num:comparable.current} vs {num:comparable.previous}, change "
         "{num:comparable.change} ({num:comparable.change_pct}).",
-        "可比口径（{basis}）：{num:comparable.current} vs {num:comparable.previous}，变化 {num:comparable.change}"
-        "（{num:comparable.change_pct}）。",
+        "可比口径（{basis}）：本期 {num:comparable.current}，对比期 {num:comparable.previous}，"
+        "变化 {num:comparable.change}（{num:comparable.change_pct}）。",
     ),
     "comparable": (
         "On comparable days ({basis}): {num:comparable.current} vs {num:comparable.previous}, change "
         "{num:comparable.change}.",
-        "可比口径（{basis}）：{num:comparable.current} vs {num:comparable.previous}，变化 {num:comparable.change}。",
+        "可比口径（{basis}）：本期 {num:comparable.current}，对比期 {num:comparable.previous}，变化 {num:comparable.change}。",
     ),
     "event_peak": ("{day} is the peak day of {event} (catalog calendar).", "{day} 是{event}的高峰日（目录日历）。"),
     "event_window": ("{day} falls within {event} (catalog calendar).", "{day} 处于{event}期间（目录日历）。"),
@@ -209,6 +211,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "trend_high_day": ("high", "高"),
     "trend_low_day": ("low", "低"),
+    "trend_day_marked": ("{day} ({mark})", "{day}（{mark}）"),
     "trend_anomalies": (
         "Days unusual against the same weekday of earlier weeks: {days}.",
         "与前几周同星期相比的异常日：{days}。",

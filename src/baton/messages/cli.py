@@ -9,6 +9,10 @@ from __future__ import annotations
 _BILINGUAL: dict[str, str] = {
     "cancelled": "cancelled / 已取消 (user_cancelled)",
     "cancelled_resumable": "user_cancelled: cancelled / 已取消 — `baton runs resume` can continue it",
+    "trace_full_json": (
+        "Every packet and report in full: baton runs trace {run_id} --packets --json / "
+        "完整的交接包与回报：加 --packets --json"
+    ),
     "internal_error": (
         "[red]tool_failure[/red]: internal error ({error}); "
         "run with BATON_DEBUG=1 for details / 内部错误，设置 BATON_DEBUG=1 查看详情"

@@ -46,6 +46,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "to stop, run `baton memory forget default_breakdown`.",
         "按{dimension}拆分：这是记住的你的默认拆分（{how_zh}）；如不需要，运行 `baton memory forget default_breakdown`。",
     ),
+    "applied_language": (
+        "The question does not say its language, so the answer is in {lang}, the answer language you "
+        "keep ({how}); `baton memory forget language` undoes this.",
+        "问题看不出语言，因此按你记住的回答语言（{how_zh}）用{lang_zh}回答；`baton memory forget language` 可取消。",
+    ),
+    "applied_favourite": (
+        "{term!r} can mean {labels}; {metric} was taken because it is one of your favourite metrics "
+        "({how}). Name the metric to choose another; `baton memory forget favourite_metrics` undoes this.",
+        "“{term}”可以指{labels}；因为{metric}是你常看的指标（{how_zh}），所以采用了它。如需其他指标请直接说出"
+        "名称；`baton memory forget favourite_metrics` 可取消。",
+    ),
     "how_stated": ("you asked for it", "你曾这样要求"),
     "how_repeated": ("learned from your recent questions", "从你最近的问题中学到"),
     # baton memory

@@ -28,6 +28,12 @@ _PROMPT_LINES: dict[str, str] = {
         "- Put every word of the question that you cannot place in the catalog into `unplaced`; never drop a "
         "word silently · 把无法对应到目录的词放进 `unplaced`，不得悄悄丢弃任何词。"
     ),
+    "plan_rule_spans": (
+        "- In `spans`, say for every word of the question what it became: a metric, dimension or member (its "
+        "catalog name in `name`), time, comparison, ranking, share, grain or why; `ignored` only for filler "
+        "words. Words no span places are asked back · 在 `spans` 中逐一说明问题里每个词变成了什么：指标、维度或成员"
+        "（`name` 填目录名称）、时间、对比、排名、占比、粒度或原因；`ignored` 只用于虚词。没有对应的词会被追问。"
+    ),
     "plan_rule_period": (
         "- `period.words` must quote the question's own words for the period, verbatim; Baton reads the dates "
         "from them. Give `start`/`end` only when those words are not a date expression (e.g. a holiday) · "
@@ -89,6 +95,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "read_by": (
         "The question was read by the language model {model}; Baton checked every name against the catalog.",
         "问题由语言模型 {model} 解读；Baton 已按指标目录逐项核对。",
+    ),
+    "span_read_as": (
+        "The language model read {words!r} as {label}; the catalog does not name it so.",
+        "语言模型把“{words}”理解为{label}；指标目录中没有这个叫法。",
     ),
     "period_by_model": (
         "The dates of {words!r} ({start} to {end}) are the language model's; Baton cannot read these words as "

@@ -68,6 +68,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "previous": ("{label} (previous period)", "{label}（对比期）"),
     "change": ("{label} change", "{label}变化"),
     "change_pct": ("{label} change (%)", "{label}变化率"),
+    "share": ("{label} share", "{label}占比"),
     "period": ("Period", "期间"),
     # analysis reports: tests as key numbers, issue codes in words ----------------------------------
     "detail": ("Significance and effect", "显著性与效应量"),

@@ -24,6 +24,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(withheld: the engine's own text is for runs: all users / 已隐去：引擎原始信息仅对 runs: all 用户显示)",
         "(withheld: the engine's own text is for runs: all users / 已隐去：引擎原始信息仅对 runs: all 用户显示)",
     ),
+    "kind_not_loaded": (
+        "Runs of kind '{kind}' cannot be continued here: the package that defines them is not loaded.",
+        "无法在此继续类型为“{kind}”的运行：定义它的模块未加载。",
+    ),
     "grants_changed": (
         "Not permitted: the grants of '{owner}' have changed since run {run_id} read its data (policy {then} → "
         "{now}); its results are not shown again. Re-run it under today's grants with "

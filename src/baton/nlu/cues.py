@@ -38,25 +38,37 @@ class Cues(PeriodCues):
     advice: bool = False
     exclusions: list[re.Match[str]] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
+    spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    """The spans each operator claimed, by part ("why", "comparison", "grain:week", "top_n", …):
+    a model's reading is checked word by word against what these words ask for."""
+
+    def take(self, scan: Scan, part: str, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        """``scan.take`` that records the claimed spans under ``part``."""
+        found = scan.take(pattern)
+        if found:
+            self.spans.setdefault(part, []).extend((m.start(), m.end()) for m in found)
+        return found
 
 
 def read_cues(scan: Scan) -> Cues:
     """The operators a question states, their spans claimed."""
     cues = Cues()
-    cues.action = bool(scan.take(vocab.ACTIONS))
-    cues.advice = bool(scan.take(vocab.ADVICE))
-    cues.why = bool(scan.take(vocab.WHY))
+    cues.action = bool(cues.take(scan, "action", vocab.ACTIONS))
+    cues.advice = bool(cues.take(scan, "advice", vocab.ADVICE))
+    cues.why = bool(cues.take(scan, "why", vocab.WHY))
     if cues.why:
-        scan.take(vocab.WHY_LEVEL)
-    cues.unsupported = [scan.text[m.start() : m.end()] for m in scan.take(vocab.UNSUPPORTED_OPERATORS)]
+        cues.take(scan, "why", vocab.WHY_LEVEL)
+    cues.unsupported = [
+        scan.text[m.start() : m.end()] for m in cues.take(scan, "unsupported", vocab.UNSUPPORTED_OPERATORS)
+    ]
     for pattern, kind in ((vocab.YOY, "same_period_last_year"), (vocab.MOM, "previous_period")):
-        taken = scan.take(pattern)
+        taken = cues.take(scan, kind, pattern)
         if taken and cues.comparison_kind is None:
             cues.comparison_kind = kind  # type: ignore[assignment]
             cues.window = _window(taken[0].group(0)) if kind == "previous_period" else None
-    cues.week_earlier = bool(scan.take(vocab.SAME_DAY_LAST_WEEK))
-    cues.change = bool(scan.take(vocab.CHANGE_WORDS))
-    directions = [d for pattern, d in ((vocab.UP, "up"), (vocab.DOWN, "down")) if scan.take(pattern)]
+    cues.week_earlier = bool(cues.take(scan, "week_earlier", vocab.SAME_DAY_LAST_WEEK))
+    cues.change = bool(cues.take(scan, "change", vocab.CHANGE_WORDS))
+    directions = [d for pattern, d in ((vocab.UP, "up"), (vocab.DOWN, "down")) if cues.take(scan, d, pattern)]
     if len(directions) == 1:
         cues.premise = directions[0]  # type: ignore[assignment]
     elif directions:  # "先涨后跌", "up or down": a change, no premise
@@ -64,33 +76,36 @@ def read_cues(scan: Scan) -> Cues:
     if cues.premise is not None and not cues.why:
         cues.change, cues.premise = True, None  # "GMV 下降了" without a why asks for the change
     for pattern, grain in vocab.WHICH_TIME:
-        if scan.take(pattern):
+        if cues.take(scan, "which_time", pattern):
             cues.grain, cues.which_time = grain, True
     for pattern, grain in vocab.GRAIN_CUES:
-        if scan.take(pattern) and cues.grain is None:
+        if cues.take(scan, f"grain:{grain}", pattern) and cues.grain is None:
             cues.grain = grain
-    cues.trend = bool(scan.take(vocab.TREND))
-    shares = scan.take(vocab.SHARE)
+    cues.trend = bool(cues.take(scan, "trend", vocab.TREND))
+    shares = cues.take(scan, "share", vocab.SHARE)
     # "what percent did GMV grow": a percentage of a change is the change, not a share
     percent_of_change = all(_PERCENT.fullmatch(m.group(0).strip()) for m in shares) and (cues.change or directions)
     cues.share = bool(shares) and not percent_of_change
-    cues.total = bool(scan.take(vocab.TOTAL))
-    cues.average = bool(scan.take(vocab.AVERAGE))
-    cues.breakdown = bool(scan.take(vocab.BREAKDOWN))
-    cues.separately = bool(scan.take(vocab.SEPARATELY))
+    cues.total = bool(cues.take(scan, "total", vocab.TOTAL))
+    cues.average = bool(cues.take(scan, "average", vocab.AVERAGE))
+    cues.breakdown = bool(cues.take(scan, "breakdown", vocab.BREAKDOWN))
+    cues.separately = bool(cues.take(scan, "separately", vocab.SEPARATELY))
     cues.exclusions = scan.find_all(vocab.EXCLUDE_BEFORE)
     return cues
 
 
 def read_ranking(scan: Scan, cues: Cues) -> None:
     """Top/bottom N, "rank …", best/worst; two rankings in one question are asked back."""
-    high_to_low, low_to_high = scan.take(vocab.HIGH_TO_LOW), scan.take(vocab.LOW_TO_HIGH)
+    high_to_low, low_to_high = (
+        cues.take(scan, "ranking", vocab.HIGH_TO_LOW),
+        cues.take(scan, "ranking", vocab.LOW_TO_HIGH),
+    )
     ascending = bool(low_to_high) or (not high_to_low and bool(scan.find_all(vocab.ASCENDING)))
     cues.order = "asc" if ascending else "desc"
     quality = scan.find_all(vocab.QUALITY)
     if quality:
         cues.quality = "good" if vocab.GOOD.search(quality[0].group(0)) else "bad"
-    rankings = scan.take(vocab.TOP_N)
+    rankings = cues.take(scan, "ranking", vocab.TOP_N)
     if len(rankings) > 1:
         raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0) for m in rankings]})
     for m in rankings:
@@ -101,17 +116,18 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         if word or "n3" in groups or "bottom" in groups:
             ascending = word in {"最低", "最小", "最少", "最差", "lowest", "smallest", "least", "worst", "fewest"}
             cues.order = "asc" if ascending or "n3" in groups or "bottom" in groups else "desc"
-    cues.rank = bool(scan.take(vocab.RANK) or high_to_low or low_to_high)
-    best = scan.take(vocab.BEST)
+    cues.rank = bool(cues.take(scan, "ranking", vocab.RANK) or high_to_low or low_to_high)
+    best = cues.take(scan, "ranking", vocab.BEST)
     which = scan.find_all(vocab.WHICH)
     closing = scan.find_all(vocab.WHICH_MORE)
     if which and closing and cues.top_n is None and not best and closing[0].start() > which[0].end():
         scan.claim(closing[0].start(), closing[0].end())
+        cues.spans.setdefault("ranking", []).append((closing[0].start(), closing[0].end()))
         cues.best, cues.order = True, "asc" if closing[0].group("word") in "低少小" else "desc"
     if cues.top_n is None and best:
         cues.best = True
     if cues.top_n is not None or cues.best or cues.rank:
-        scan.take(vocab.WHICH)
+        cues.take(scan, "ranking", vocab.WHICH)
     if cues.which_time and cues.top_n is None:
         cues.top_n = 1
 

@@ -21,6 +21,7 @@ previous one) is answered on its own, and says it inherited nothing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Literal
@@ -61,7 +62,13 @@ class FollowUp:
 
 
 def read_follow_up(
-    planner: Planner, question: str, parent: SemanticQuery, *, as_of: date, default_breakdown: str | None = None
+    planner: Planner,
+    question: str,
+    parent: SemanticQuery,
+    *,
+    as_of: date,
+    default_breakdown: str | None = None,
+    prefer: Sequence[str] = (),
 ) -> FollowUp:
     """``question`` as it follows ``parent``: a whole question of its own, or ``parent``
     changed where the follow-up says. A breakdown asked for without its dimension ("拆开看看",
@@ -69,12 +76,12 @@ def read_follow_up(
     standalone_error: AmbiguousQuestion | OutOfScope | None = None
     if not has_ties(question):
         try:
-            query = planner.plan(question, as_of=as_of, default_breakdown=default_breakdown)
+            query = planner.plan(question, as_of=as_of, default_breakdown=default_breakdown, prefer=prefer)
             return FollowUp(query, changed=(), inherited=(), standalone=True)
         except (AmbiguousQuestion, OutOfScope) as exc:
             standalone_error = exc
     try:
-        reading = planner.read(question, as_of=as_of, context=parent)
+        reading = planner.read(question, as_of=as_of, context=parent, prefer=prefer)
     except OutOfScope as exc:
         unknown = [str(w) for w in exc.detail.get("unknown", [])]
         if exc.detail.get("final") or not unknown or not has_ties(question):
@@ -101,7 +108,7 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
     metrics = tuple(terms.metrics) or parent.metrics
     if metrics != parent.metrics:
         changed.append("metric")
-    time_range, comparison, period_parts = _periods(parent, r)
+    time_range, comparison, period_parts = _periods(parent, r, as_of)
     same_dates = (time_range.start, time_range.end) == (parent.time_range.start, parent.time_range.end)
     if r.periods and same_dates and "comparison" not in period_parts:
         # "再上个月呢" read against today is the previous answer's own month: a period relative to
@@ -151,7 +158,7 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
     if cues.why:
         changed.append("why")
         if comparison is None:
-            start, end = timeexpr.previous_period(time_range.start, time_range.end, _range_grain(time_range))
+            start, end = timeexpr.comparison_range("previous_period", time_range.start, time_range.end, as_of=as_of)
             comparison = Comparison(kind="previous_period", range=TimeRange(start=start, end=end))
     if not changed:
         raise _NothingChanged
@@ -189,14 +196,14 @@ def _better(planner: Planner, metrics: tuple[str, ...]) -> str | None:
     return planner.catalog.metrics[metrics[0]].better
 
 
-def _periods(parent: SemanticQuery, r: Reading) -> tuple[TimeRange, Comparison | None, list[Part]]:
+def _periods(parent: SemanticQuery, r: Reading, as_of: date) -> tuple[TimeRange, Comparison | None, list[Part]]:
     """The follow-up's period (or the inherited one) and its comparison."""
     cues = r.cues
     asks_comparison = cues.comparison_kind is not None or cues.week_earlier or (cues.change and not cues.why)
     if r.periods:
         time_range, comparison = resolve_periods(r.scan, cues, r.periods)
         if comparison is None and parent.comparison is not None and not cues.why:
-            comparison = _same_kind(parent.comparison, time_range)
+            comparison = _same_kind(parent.comparison, time_range, as_of)
         parts: list[Part] = ["period"]
         if comparison is not None and (asks_comparison or parent.comparison is None):
             parts.append("comparison")
@@ -209,36 +216,22 @@ def _periods(parent: SemanticQuery, r: Reading) -> tuple[TimeRange, Comparison |
         start, end = time_range.start - shift, time_range.end - shift
         return time_range, Comparison(kind="custom", range=TimeRange(start=start, end=end)), ["comparison"]
     kind = cues.comparison_kind or "previous_period"
-    return time_range, _comparison(kind, time_range), ["comparison"]
+    return time_range, _comparison(kind, time_range, as_of), ["comparison"]
 
 
-def _same_kind(previous: Comparison, time_range: TimeRange) -> Comparison | None:
+def _same_kind(previous: Comparison, time_range: TimeRange, as_of: date) -> Comparison | None:
     """The previous question's comparison, moved to the follow-up's period (a named custom
     period or a weekday baseline does not move: dropped, and the change says so)."""
     if previous.kind in ("previous_period", "same_period_last_year"):
-        return _comparison(previous.kind, time_range)
+        return _comparison(previous.kind, time_range, as_of)
     return None
 
 
-def _comparison(kind: Literal["previous_period", "same_period_last_year"], time_range: TimeRange) -> Comparison:
-    if kind == "same_period_last_year":
-        start, end = timeexpr.same_period_last_year(time_range.start, time_range.end)
-    else:
-        start, end = timeexpr.previous_period(time_range.start, time_range.end, _range_grain(time_range))
+def _comparison(
+    kind: Literal["previous_period", "same_period_last_year"], time_range: TimeRange, as_of: date
+) -> Comparison:
+    start, end = timeexpr.comparison_range(kind, time_range.start, time_range.end, as_of=as_of)
     return Comparison(kind=kind, range=TimeRange(start=start, end=end))
-
-
-def _range_grain(time_range: TimeRange) -> Grain:
-    """The calendar unit a range is made of (whole years, quarters or months), else days."""
-    start, end = time_range.start, time_range.end
-    month_end = (end + timedelta(days=1)).day == 1
-    if start.day != 1 or not month_end:
-        return "day"
-    if start.month == 1 and end.month == 12:
-        return "year"
-    if start.month % 3 == 1 and end.month % 3 == 0:
-        return "quarter"
-    return "month"
 
 
 def _filters(parent: SemanticQuery, r: Reading) -> tuple[list[MemberFilter], tuple[MemberFilter, ...], list[Part]]:

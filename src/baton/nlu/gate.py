@@ -30,6 +30,17 @@ def detect_language(text: str) -> str:
     return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
 
 
+_EN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def language_is_clear(text: str) -> bool:
+    """Whether a question shows its language: a Chinese character, or at least two English words
+    that are not acronyms ("GMV?", "top 3 GMV" and "2026-06 GMV" do not say)."""
+    if detect_language(text) == "zh":
+        return True
+    return sum(1 for w in _EN_WORD.findall(text) if not w.isupper()) >= 2
+
+
 def check_question(question: str) -> str:
     """Return the cleaned question or raise a typed error."""
     language = detect_language(question)

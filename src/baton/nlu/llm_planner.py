@@ -63,6 +63,7 @@ from baton.errors import AmbiguousQuestion, ModelFailure, OutOfScope, TimeExpres
 from baton.llm.protocol import ChatMessage, Provider
 from baton.messages import bilingual, both, localized, text
 from baton.nlu import timeexpr
+from baton.nlu.coverage import check_coverage
 from baton.nlu.cues import read_cues
 from baton.nlu.gate import _WRITE_OR_OVERRIDE, check_question
 from baton.nlu.interpret import filters_text, period_text
@@ -198,6 +199,7 @@ def planner_messages(
         "plan_rule_names",
         "plan_rule_no_sql",
         "plan_rule_unplaced",
+        "plan_rule_spans",
         "plan_rule_period",
         "plan_rule_no_period",
         "plan_rule_follow_up",
@@ -294,6 +296,20 @@ class _PlanReader:
         if plan.share:
             filters, share_filters = self._share_parts(filters, dims)
             self.rules.check_share(metrics, dims, share_filters, comparison, plan.grain)
+        query = self._query(plan, metrics, dims, filters, share_filters, time_range, comparison)
+        self._covered(plan, query)
+        return query
+
+    def _query(
+        self,
+        plan: ModelPlan,
+        metrics: list[str],
+        dims: list[str],
+        filters: list[MemberFilter],
+        share_filters: list[MemberFilter],
+        time_range: TimeRange,
+        comparison: Comparison | None,
+    ) -> SemanticQuery:
         intent: Literal["value", "breakdown", "share", "trend", "ranking", "comparison", "why"] = (
             "why"
             if plan.why
@@ -325,6 +341,45 @@ class _PlanReader:
             as_of=self.as_of,
         )
 
+    def _covered(self, plan: ModelPlan, query: SemanticQuery) -> None:
+        """Every content word of the question is placed in the query (:mod:`baton.nlu.coverage`):
+        a word the reading left out is asked back, never dropped; a paraphrase is stated."""
+        question = _squash(self.question)
+        for span in plan.spans:
+            if _squash(span.text) not in question:
+                raise _model_failure(
+                    "words_not_in_question", "schema_violation", self.model, detail={"field": "spans.text"}
+                )
+        coverage = check_coverage(
+            self.rules, self.question, query, plan, as_of=self.as_of, follows=self.parent is not None
+        )
+        for conflict in coverage.conflicts:
+            named = [conflict.catalog_metric, conflict.model_metric]
+            raise AmbiguousQuestion(
+                *(
+                    text(
+                        "nlu.several_metrics",
+                        lang,
+                        term=_plain(conflict.words),
+                        labels=text("answer.list_sep", lang).join(
+                            self.catalog.metrics[m].label.for_lang(lang) for m in named
+                        ),
+                    )
+                    for lang in _LANGUAGES
+                ),
+                detail={"term": _plain(conflict.words), "suggestions": named, "reason": "model_catalog_conflict"},
+            )
+        if coverage.uncovered:
+            words = [_plain(w) for w in coverage.uncovered[:MAX_WORDS] if _plain(w)] or ["?"]
+            raise AmbiguousQuestion(
+                *Planner.not_understood(words),
+                detail={"unknown": words, "reason": "model_left_out", "suggestions": self.rules.examples("en")},
+            )
+        for said in coverage.read_as:
+            self.notes.append(
+                ("model.span_read_as", {"words": _plain(said.words), "kind": said.kind, "name": said.name})
+            )
+
     def _parse(self, data: Any) -> ModelPlan:
         if not isinstance(data, dict):
             raise _model_failure("schema_violation", "schema_violation", self.model, problems="not a JSON object")
@@ -346,7 +401,12 @@ class _PlanReader:
         any word it did not take from the question, are its own."""
         question = _squash(self.question)
         quoted = [*plan.unplaced, (plan.period.words or "") if plan.period is not None else ""]
-        own = [plan.question_back or "", *(w for w in quoted if _squash(w) not in question)]
+        quoted += [span.text for span in plan.spans]
+        own = [
+            plan.question_back or "",
+            *(span.reason or "" for span in plan.spans),
+            *(w for w in quoted if _squash(w) not in question),
+        ]
         for value in own:
             if _WRITE_OR_OVERRIDE.search(value) or _BYPASS.search(value):
                 raise _model_failure("injection", "injection", self.model)
@@ -567,22 +627,8 @@ class _PlanReader:
         kind = cues.comparison_kind or ("previous_period" if cues.why else None)
         if kind is None:
             return None
-        if kind == "same_period_last_year":
-            start, end = timeexpr.same_period_last_year(time_range.start, time_range.end)
-        else:
-            start, end = timeexpr.previous_period(time_range.start, time_range.end, self._grain_of(time_range))
+        start, end = timeexpr.comparison_range(kind, time_range.start, time_range.end, as_of=self.as_of)
         return Comparison(kind=kind, range=TimeRange(start=start, end=end))
-
-    def _grain_of(self, time_range: TimeRange) -> timeexpr.Grain:
-        """The kind of period a range is (whole months, the current month so far, whole ISO weeks),
-        so "the previous period" means what the rule planner means by it."""
-        start, end = time_range.start, time_range.end
-        month_end = (end.replace(day=1) + timedelta(days=32)).replace(day=1) - timedelta(days=1)
-        if start.day == 1 and (end == month_end or end == self.as_of - timedelta(days=1)):
-            return "month"
-        if start.weekday() == 0 and end.weekday() == 6:
-            return "week"
-        return "custom"
 
     def _all_periods_used(self, quoted: list[tuple[int, int]], ranges: Sequence[TimeRange]) -> None:
         """Every period Baton reads in the question lies in the quoted words, or is the period or
@@ -615,12 +661,28 @@ def _render(notes: Sequence[_Note], catalog: Catalog, language: Language) -> lis
                 catalog.metrics[m].label.for_lang(language) for m in fields["metrics"]
             )
             out.append(text(key, language, metrics=labels))
+        elif key == "model.span_read_as":
+            out.append(text(key, language, words=fields["words"], label=_label(catalog, fields, language)))
         elif key == "model.period_inherited":
             start, end, words = fields["range"]
             out.append(text(key, language, period=period_text(start, end, words, language)))
         else:
             out.append(text(key, language, **fields))
     return out
+
+
+def _label(catalog: Catalog, fields: dict[str, Any], language: Language) -> str:
+    """The catalog's name of a span's target, in ``language``."""
+    kind, name = fields["kind"], fields["name"]
+    if kind == "metric":
+        return catalog.metrics[name].label.for_lang(language)
+    if kind == "dimension":
+        return catalog.dimensions[name].label.for_lang(language)
+    dim, key = name.split(":", 1)
+    dimension = catalog.dimensions[dim]
+    member = dimension.members.get(key)
+    said = member.label.for_lang(language) if member is not None else key
+    return f"{dimension.label.for_lang(language)} {said}"
 
 
 def validate_plan(

@@ -62,12 +62,27 @@ _MEMBER_COUNT = re.compile(r"(?:这|那)?(?:[两二三四五六七八九十]|\d+
 _BETWEEN_FILLER = re.compile(r"^[\s的了是在与和及的、,，]*(?:(?:the|all|of|for|from|in)\s+)*$", re.I)
 
 
+def _qualifier(longer: str, shorter: str, sep: str = "") -> str:
+    """What ``longer`` adds to ``shorter`` at its start or end ("支付" of "支付买家数" and "买家数";
+    with ``sep=" "`` whole words: "paying" of "paying buyers" and "buyers"), else ""."""
+    big, small = (longer.split(), shorter.split()) if sep else (list(longer), list(shorter))
+    n = len(small)
+    if n < (1 if sep else 2) or len(big) <= n:
+        return ""
+    if big[-n:] == small:
+        return sep.join(big[:-n])
+    if big[:n] == small:
+        return sep.join(big[n:])
+    return ""
+
+
 class Planner:
     """Turns questions into SemanticQuery objects over one catalog."""
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self.lexicon = Lexicon(catalog)
+        self._equals: dict[str, list[str]] = {}
 
     @cached_property
     def _vocabulary(self) -> list[str]:
@@ -117,13 +132,17 @@ class Planner:
         }
 
     # -- public ---------------------------------------------------------------------------
-    def plan(self, question: str, *, as_of: date, default_breakdown: str | None = None) -> SemanticQuery:
+    def plan(
+        self, question: str, *, as_of: date, default_breakdown: str | None = None, prefer: Sequence[str] = ()
+    ) -> SemanticQuery:
         """The question as a SemanticQuery, or a typed error: asked back (``AmbiguousQuestion``),
         refused (``UnknownMetric``, ``OutOfScope``) or invalid (``InvalidInput``,
         ``TimeExpressionError``). Periods are read relative to ``as_of``. A breakdown asked
         for without naming its dimension ("拆开看看", "top 3") is asked back, or — given a
-        ``default_breakdown`` the metrics allow (a user's remembered default) — by that one."""
-        read = self.read(question, as_of=as_of)
+        ``default_breakdown`` the metrics allow (a user's remembered default) — by that one.
+        ``prefer``: metrics that break a tie between metrics a word names equally (a user's
+        favourites; the caller states the choice)."""
+        read = self.read(question, as_of=as_of, prefer=prefer)
         time_range, comparison = resolve_periods(read.scan, read.cues, read.periods)
         if (
             default_breakdown is not None
@@ -139,7 +158,9 @@ class Planner:
             dimension in self.catalog.metrics[m].dimensions for m in metrics
         )
 
-    def read(self, question: str, *, as_of: date, context: SemanticQuery | None = None) -> Reading:
+    def read(
+        self, question: str, *, as_of: date, context: SemanticQuery | None = None, prefer: Sequence[str] = ()
+    ) -> Reading:
         """Every part of the question read and accounted for, before a query is built. With a
         ``context`` (the question follows an earlier one) the question may leave out what it
         inherits — its metric, its period — and the words that tie it to the earlier question
@@ -165,7 +186,7 @@ class Planner:
         read_ranking(scan, cues)
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
-        terms = self._read_terms(scan, cues, language, context=context, ties=ties)
+        terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
         if compares_members(cues, terms, periods):
             cues.change = False  # "华东的GMV比华南多多少": the members are compared, one row each
             claim_compare_words(scan, [])
@@ -202,13 +223,20 @@ class Planner:
         return "desc" if (cues.quality == "good") == good_is_high else "asc"
 
     def _read_terms(
-        self, scan: Scan, cues: Cues, language: Language, *, context: SemanticQuery | None, ties: Ties | None
+        self,
+        scan: Scan,
+        cues: Cues,
+        language: Language,
+        *,
+        context: SemanticQuery | None,
+        ties: Ties | None,
+        prefer: Sequence[str] = (),
     ) -> Terms:
         hits = self.lexicon.find(scan.text, blocked=list(scan.claimed))
         if ties is not None and ties.restrict:  # "只看新用户": a word naming a metric and a member is the member
             hits = [_members_only(hit) for hit in hits]
         terms = Terms()
-        terms.metrics = self._metrics(hits, language)
+        terms.metrics = self._metrics(hits, language, prefer)
         fitting = terms.metrics or (list(context.metrics) if context is not None else [])
         hits = [self._fitting(hit, fitting) for hit in hits]
         hits = [self._one_dimension(hit, hits) for hit in hits]
@@ -288,13 +316,15 @@ class Planner:
             terms = [t for t in terms if t.kind == chosen]
         return terms
 
-    def _metrics(self, hits: list[Hit], language: Language) -> list[str]:
+    def _metrics(self, hits: list[Hit], language: Language, prefer: Sequence[str] = ()) -> list[str]:
         metrics: list[str] = []
         for hit in hits:
             if hit.kinds == {"refused"}:
                 raise self.refused_metric(hit.terms[0].target)
             targets = sorted({t.target for t in self._chosen_terms(hit, hits) if t.kind == "metric"})
-            if len(targets) > 1:
+            if len(targets) > 1 and len(set(targets) & set(prefer)) == 1:
+                targets = sorted(set(targets) & set(prefer))
+            elif len(targets) > 1:
                 raise AmbiguousQuestion(
                     *(
                         message(
@@ -309,8 +339,58 @@ class Planner:
                     ),
                     detail={"term": hit.text, "suggestions": targets},
                 )
+            if len(targets) == 1 and targets[0] not in prefer:
+                equals = self._one_of_equals(hit, targets[0], prefer)
+                targets = [equals] if equals else targets
             metrics += [t for t in targets if t not in metrics]
         return metrics
+
+    def _one_of_equals(self, hit: Hit, metric: str, prefer: Sequence[str] = ()) -> str | None:
+        """A loose name (a synonym) of a metric that is another metric plus a qualifier the other's
+        own definition already states ("付款人数" of 支付买家数, when 买家数 counts buyers of paid
+        orders) names both equally: asked back naming both, never one picked."""
+        info = self.catalog.metrics[metric]
+        said = {normalise(t.surface) for t in hit.terms if t.target == metric}
+        if said & {normalise(metric), normalise(info.label.zh), normalise(info.label.en)}:
+            return None
+        equals = self._equal_metrics(metric)
+        if equals:
+            named = [metric, *equals]
+            preferred = [m for m in named if m in prefer]
+            if len(preferred) == 1:
+                return preferred[0]
+            raise AmbiguousQuestion(
+                *(
+                    message(
+                        "nlu.several_metrics",
+                        lang,
+                        term=hit.text,
+                        labels=message("answer.list_sep", lang).join(
+                            self.catalog.metrics[m].label.for_lang(lang) for m in named
+                        ),
+                    )
+                    for lang in _LANGUAGES
+                ),
+                detail={"term": hit.text, "suggestions": named},
+            )
+        return None
+
+    def _equal_metrics(self, metric: str) -> list[str]:
+        """Metrics of the same unit whose label ``metric``'s label extends by a qualifier their
+        definition already holds (zh: "支付" + "买家数"; en: "paying" + "buyers")."""
+        if metric in self._equals:
+            return self._equals[metric]
+        x = self.catalog.metrics[metric]
+        out: list[str] = []
+        for name, y in self.catalog.metrics.items():
+            if name == metric or y.unit != x.unit or y.is_ratio or x.is_ratio:
+                continue
+            zh = _qualifier(x.label.zh, y.label.zh)
+            en = _qualifier(x.label.en.lower(), y.label.en.lower(), " ")
+            if (zh and zh in y.description.zh) or (en and en in re.findall(r"[a-z]+", y.description.en.lower())):
+                out.append(name)
+        self._equals[metric] = out
+        return out
 
     def _excluded(self, scan: Scan, cues: Cues, member_hits: list[Hit]) -> set[int]:
         """Members an exclusion word applies to ("除了A和B以外", "非A", "excluding A", "A除外")."""

@@ -172,10 +172,7 @@ def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange
     kind = cues.comparison_kind or ("previous_period" if cues.change or cues.why else None)
     if kind is None:
         return main, None
-    if kind == "same_period_last_year":
-        start, end = timeexpr.same_period_last_year(period.start, period.end)
-    else:
-        start, end = timeexpr.previous_period(period.start, period.end, period.grain)
+    start, end = timeexpr.comparison_range(kind, period.start, period.end, grain=period.grain)
     if cues.window is not None and not _spans(period, *cues.window):
         raise AmbiguousQuestion(
             *both("nlu.window_mismatch", period=period.text), detail={"period": period.text, "window": cues.window}

@@ -28,11 +28,17 @@ _MEANINGFUL_SYMBOLS = frozenset("%％+＋=<>≥≤")
 """Symbols that say something (a share, a sum, a condition): never skipped as punctuation."""
 
 
+_ENTITY_BREAKDOWN = re.compile(r"(?:按照?|每一?个|每一?位|每名|各个?|分)(?:用户|客户|顾客|人)")
+"""A breakdown by a filler noun ("按用户", "每个客户"): each word is a filler, but together they ask
+for a breakdown by an entity no catalog dimension claimed — never dropped as filler."""
+
+
 def unknown_words(residual: str) -> list[str]:
     """Content words left over: adjacent English content words form one term ("profit margin"),
     and so do adjacent Chinese ones ("广告投入产出比"); Chinese is segmented (jieba) only when
     something but filler words remains."""
-    words: list[str] = []
+    words: list[str] = [m.group(0) for m in _ENTITY_BREAKDOWN.finditer(residual)]
+    residual = _ENTITY_BREAKDOWN.sub(" ", residual)
     phrase: list[str] = []
     for chunk in _CHUNKS.findall(residual):
         if all(unicodedata.category(ch)[0] in "PSZ" for ch in chunk):

@@ -33,14 +33,14 @@ RESTRICT = re.compile(
 )
 ADD = re.compile(r"再|另外|\balso\b|\bfurther\b|\badditionally\b|\bas well\b|\btoo\b", _I)
 FRAME = re.compile(
-    r"^\s*(?:那么|那如果|如果是|要是|那)|呢|拆开|拆一下|拆分一下|分开看|分开"
+    r"^\s*(?:那么|那如果|如果是|要是|接下来|然后|下面|那)|呢|拆开|拆一下|拆分一下|分开看|分开"
     r"|^\s*(?:and\s+)?(?:what|how)\s+about\b|^\s*and\s+(?:for|in|by|with)?\b|^\s*what if\b"
     r"|\bsame (?:for|but|thing for)\b|\bthe same\b|(?<=\s)ones?\b(?=\s*(?:had|has|have|was|were|is|are|did|does|[?？.!]|$))"
     r"|\bthem\b|\bthose\b",
     _I,
 )
-"""Words that only frame a follow-up ("which one", "them": the previous answer's rows); "拆开"
-asks to break the previous figure down."""
+"""Words that only frame a follow-up ("which one", "them": the previous answer's rows; "接下来",
+"然后": the next step); "拆开" asks to break the previous figure down."""
 
 
 @dataclass(frozen=True)

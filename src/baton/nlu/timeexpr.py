@@ -56,9 +56,11 @@ from baton.nlu.cn_numerals import parse_cn_int
 __all__ = [
     "Grain",
     "TimeMatch",
+    "comparison_range",
     "find_time_expressions",
     "parse_time_range",
     "previous_period",
+    "range_grain",
     "same_period_last_year",
 ]
 
@@ -139,6 +141,43 @@ def previous_period(start: date, end: date, grain: Grain) -> tuple[date, date]:
             return new_start, min(_shift(end, pg, -n), last_period_end)
     length = (end - start).days + 1
     return start - timedelta(days=length), start - timedelta(days=1)
+
+
+def range_grain(start: date, end: date, as_of: date | None = None) -> Grain:
+    """The kind of period a range is when only its dates are known (a follow-up's inherited
+    range, a model's reading), so that "the previous period" means what the rule planner means
+    by it: whole ISO weeks; whole years, halves, quarters or months (the largest that fits:
+    January to June is a half); a month or a week so far, ending the day before ``as_of``
+    ("本月", "本周"); else days. Dates alone cannot tell "今年" from "本月" on 1 to 14 January:
+    the month is taken."""
+    so_far = as_of is not None and end == as_of - timedelta(days=1)
+    if start.weekday() == 0 and end.weekday() == 6 and (end - start).days % 7 == 6:
+        return "week"
+    if start.day == 1:
+        for grain in ("year", "half", "quarter", "month"):
+            if start == _period_start(start, grain) and end == _period_end(end, grain):
+                return grain
+        if so_far:
+            return "month"
+    if so_far and start.weekday() == 0 and (end - start).days < 7:
+        return "week"
+    return "day"
+
+
+def comparison_range(
+    kind: Literal["previous_period", "same_period_last_year"],
+    start: date,
+    end: date,
+    *,
+    grain: Grain | None = None,
+    as_of: date | None = None,
+) -> tuple[date, date]:
+    """The one place "the previous period" (环比) and "the same period last year" (同比) of a range
+    are computed, for the rule planner (``grain`` read from the words), follow-ups and a model's
+    reading (``grain`` read back from the dates by :func:`range_grain`)."""
+    if kind == "same_period_last_year":
+        return same_period_last_year(start, end)
+    return previous_period(start, end, grain or range_grain(start, end, as_of))
 
 
 def _minus_year(d: date) -> date:

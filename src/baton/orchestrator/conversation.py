@@ -59,16 +59,22 @@ class Conversation:
         self.user = user
 
     def ask(
-        self, question: str, *, as_of: date | None = None, budget: Budget | None = None, analyze: bool | None = None
+        self,
+        question: str,
+        *,
+        as_of: date | None = None,
+        budget: Budget | None = None,
+        analyze: bool | None = None,
+        run_id: str | None = None,
     ) -> Answer:
         """The next turn: read against the last answered turn. A why-question is analysed
-        (``analyze`` forces the kind of run either way)."""
+        (``analyze`` forces the kind of run either way); ``run_id`` names the run in advance."""
         from baton.nlu import vocabulary as vocab
         from baton.nlu.lexicon import normalise
 
         parent = self.last_answered()
         why = bool(vocab.WHY.search(normalise(question))) if analyze is None else analyze
-        return self._turn(question, parent, as_of=as_of, budget=budget, analyze=why)
+        return self._turn(question, parent, as_of=as_of, budget=budget, analyze=why, run_id=run_id)
 
     def why(self, *, as_of: date | None = None, budget: Budget | None = None) -> Answer:
         """``/why``: why the last answer's figure moved (an analysis of its reading)."""
@@ -79,7 +85,14 @@ class Conversation:
         return self._turn(question, parent, as_of=as_of, budget=budget, analyze=True)
 
     def _turn(
-        self, question: str, parent: RunState | None, *, as_of: date | None, budget: Budget | None, analyze: bool
+        self,
+        question: str,
+        parent: RunState | None,
+        *,
+        as_of: date | None,
+        budget: Budget | None,
+        analyze: bool,
+        run_id: str | None = None,
     ) -> Answer:
         from baton.orchestrator.analyze import ANALYZE
         from baton.orchestrator.ask import ASK
@@ -94,6 +107,7 @@ class Conversation:
             budget=budget,
             conversation_id=self.conversation_id,
             parent_run_id=parent.run_id if parent is not None else None,
+            run_id=run_id,
         )
 
     def summary(self) -> ConversationSummary:

@@ -191,6 +191,7 @@ def start(
         question_limit=getattr(factory, "question_limit", 2000),
         conversation_id=conversation_id,
         parent_run_id=parent_run_id,
+        observer=session.observer,
     )
     if conversation_id is not None:
         session.store.add_turn(conversation_id, ctx.state.run_id)

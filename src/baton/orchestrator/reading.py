@@ -21,7 +21,7 @@ from baton.contracts.common import Language
 from baton.contracts.conversation import FollowUpInfo, PlannedBy
 from baton.contracts.semantic import SemanticQuery
 from baton.errors import AmbiguousQuestion, BatonError, BudgetExceeded, OutOfScope, UnknownMetric, UnsupportedMetric
-from baton.messages import text
+from baton.messages import localized, text
 from baton.orchestrator.driver import RunScope
 
 if TYPE_CHECKING:
@@ -55,6 +55,7 @@ def read_question(scope: RunScope) -> Read:
     state = scope.state
     planner = planner_for(scope)
     parent = parent_of(scope)
+    language_note = _remembered_language(scope)
     try:
         read = _read_by_rules(scope, planner, parent)
     except _MODEL_READS as exc:
@@ -64,7 +65,9 @@ def read_question(scope: RunScope) -> Read:
     else:
         if _model_mode(scope) == "always":
             read.notes += _second_opinion(scope, read.query, parent)
-    if not read.defaulted:
+    if language_note:
+        read.notes.insert(0, language_note)
+    if not read.defaulted and not _breakdown_inherited(read):
         _observe_choice(scope, read.query)
     if state.conversation_id is not None and read.follow_up is None:
         read.follow_up = FollowUpInfo(conversation_id=state.conversation_id)
@@ -78,6 +81,11 @@ def _read_by_rules(scope: RunScope, planner: Planner, parent: Parent | None) -> 
     try:
         return _rules(scope, planner, parent, None)
     except AmbiguousQuestion as exc:
+        favourite = _favourite_tie_break(scope, exc)
+        if favourite is not None:
+            read = _rules(scope, planner, parent, None, prefer=(favourite[0],))
+            read.notes.append(favourite[1])
+            return read
         if exc.detail.get("missing") != "breakdown":
             raise
         default = _remembered_breakdown(scope)
@@ -89,13 +97,17 @@ def _read_by_rules(scope: RunScope, planner: Planner, parent: Parent | None) -> 
         return read
 
 
-def _rules(scope: RunScope, planner: Planner, parent: Parent | None, breakdown: str | None) -> Read:
+def _rules(
+    scope: RunScope, planner: Planner, parent: Parent | None, breakdown: str | None, prefer: tuple[str, ...] = ()
+) -> Read:
     state = scope.state
     if parent is None:
-        return Read(planner.plan(scope.question, as_of=state.as_of, default_breakdown=breakdown))
+        return Read(planner.plan(scope.question, as_of=state.as_of, default_breakdown=breakdown, prefer=prefer))
     from baton.nlu.followup import read_follow_up
 
-    follow = read_follow_up(planner, scope.question, parent.query, as_of=state.as_of, default_breakdown=breakdown)
+    follow = read_follow_up(
+        planner, scope.question, parent.query, as_of=state.as_of, default_breakdown=breakdown, prefer=prefer
+    )
     info = FollowUpInfo(
         conversation_id=state.conversation_id or "",
         parent_run_id=parent.run_id,
@@ -104,6 +116,72 @@ def _rules(scope: RunScope, planner: Planner, parent: Parent | None, breakdown: 
         inherited=follow.inherited,
     )
     return Read(follow.query, follow_up=info)
+
+
+def _breakdown_inherited(read: Read) -> bool:
+    """A follow-up that kept its parent's breakdown did not choose it again: not a repeated choice."""
+    info = read.follow_up
+    return (
+        info is not None
+        and info.parent_run_id is not None
+        and not info.standalone
+        and "breakdown" not in info.changed
+        and bool(read.query.dimensions)
+    )
+
+
+def _remembered_language(scope: RunScope) -> str | None:
+    """A question that does not say its language ("GMV?", "top 3 GMV") is answered in the user's
+    remembered language; the sentence stating it, or ``None`` (nothing changed)."""
+    from baton.nlu.gate import language_is_clear
+
+    session, state = scope.session, scope.state
+    if not session.remember or language_is_clear(scope.question):
+        return None
+    try:
+        remembered = session.memory.language(state.user)
+        source = session.memory.source(state.user, "language")
+    except BatonError:  # memory never fails a question
+        return None
+    if remembered is None or remembered == state.language:
+        return None
+    state.language = remembered
+    return text(
+        "memory.applied_language",
+        remembered,
+        **localized("lang", f"memory.lang_{remembered}"),
+        **localized("how", f"memory.how_{source or 'stated'}"),
+    )
+
+
+def _favourite_tie_break(scope: RunScope, exc: AmbiguousQuestion) -> tuple[str, str] | None:
+    """Several metrics a word names equally, one of them a favourite of the user's: that one, and
+    the sentence stating the choice (never silently: the other readings are named)."""
+    suggestions = exc.detail.get("suggestions")
+    term = exc.detail.get("term")
+    if not scope.session.remember or not isinstance(suggestions, list) or not isinstance(term, str):
+        return None
+    try:
+        favourites = scope.session.memory.favourite_metrics(scope.state.user)
+        source = scope.session.memory.source(scope.state.user, "favourite_metrics")
+    except BatonError:
+        return None
+    chosen = [m for m in suggestions if m in favourites]
+    if len(chosen) != 1:
+        return None
+    catalog, language = scope.session.catalog, scope.state.language
+    labels = text("answer.list_sep", language).join(
+        catalog.metrics[m].label.for_lang(language) for m in suggestions if m in catalog.metrics
+    )
+    note = text(
+        "memory.applied_favourite",
+        language,
+        term=term,
+        labels=labels,
+        metric=catalog.metrics[chosen[0]].label.for_lang(language),
+        **localized("how", f"memory.how_{source or 'stated'}"),
+    )
+    return chosen[0], note
 
 
 def _remembered_breakdown(scope: RunScope) -> tuple[str, str] | None:
@@ -128,7 +206,9 @@ def _read_by_model(scope: RunScope, rule_error: BatonError, parent: Parent | Non
         settings = session.settings.llm
         assert settings is not None  # _model_mode is not "off"
         model = RunModel(provider, scope.running, purpose="plan", max_tokens=settings.max_tokens)
-        catalog_slice = session.catalog_index.catalog_slice(scope.question).to_prompt_json()
+        from baton.context.tokens import count_tokens
+
+        catalog_slice = session.catalog_index.prompt_slice(scope.question, count_tokens=count_tokens).to_prompt_json()
         reading = LlmPlanner(session.planning_catalog, model).plan(
             scope.question,
             as_of=state.as_of,

@@ -41,6 +41,15 @@ class ReExecution(BaseModel):
     grants_changed: bool = False
 
 
+_REGISTERED: dict[RunKind, PipelineFactory] = {}
+"""Run kinds a higher package defines (``baton.exports``: ``export``), registered on import."""
+
+
+def register_pipeline(kind: RunKind, factory: PipelineFactory) -> None:
+    """Make a run kind defined above the orchestrator resumable and replayable."""
+    _REGISTERED[kind] = factory
+
+
 def pipeline_for(kind: RunKind) -> PipelineFactory:
     """The pipeline a run of ``kind`` walks (the registry of run kinds)."""
     from baton.orchestrator.analyze import ANALYZE
@@ -49,6 +58,9 @@ def pipeline_for(kind: RunKind) -> PipelineFactory:
     from baton.orchestrator.sql_run import SQL
 
     pipelines: dict[RunKind, PipelineFactory] = {"ask": ASK, "analyze": ANALYZE, "query": QUERY, "sql": SQL}
+    pipelines.update(_REGISTERED)
+    if kind not in pipelines:  # a kind whose package this process has not loaded
+        raise InvalidInput(*both("runs.kind_not_loaded", kind=kind), detail={"kind": kind})
     return pipelines[kind]
 
 
@@ -77,6 +89,8 @@ def replay_run(session: Session, run_id: str, user: str | None = None) -> Answer
         if state.answer is not None:
             return state.answer
         raise InvalidInput(*both("answer.replay_unfinished", run_id=run_id))
+    if state.kind not in ("ask", "analyze", "query", "sql", *_REGISTERED) and state.answer is not None:
+        return state.answer  # a kind this process has not loaded: the answer it ended with
     scope = RunScope(session, state, None, state.question)
     pipeline = pipeline_for(state.kind)(scope)
     load_outputs(pipeline, scope)

@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+RunObserver = Callable[[RunState, TraceEvent | None], None]
+"""Told of a run's moves as they happen (``baton serve`` streams them): each trace event, and
+``None`` when the run enters a state. Called on the run's thread; it must not raise."""
+
 
 def new_run_id() -> str:
     return "run_" + datetime.now(UTC).strftime("%Y%m%dT%H%M%S") + "_" + secrets.token_hex(3)
@@ -41,22 +45,37 @@ def open_store(runs_dir: Path) -> SqliteRunStore:
 
 
 class _IndexedTrace(TraceWriter):
-    def __init__(self, run_id: str, directory: Path, store: RunStore) -> None:
+    def __init__(
+        self, run_id: str, directory: Path, store: RunStore, told: Callable[[TraceEvent], None] | None = None
+    ) -> None:
         super().__init__(run_id, directory)
         self._store = store
+        self._told = told
 
     def emit(self, type_: EventType, actor: str = "baton", **payload: Any) -> TraceEvent:
         event = super().emit(type_, actor, **payload)
         self._store.index_event(event)
+        if self._told is not None:
+            self._told(event)
         return event
 
 
 class RunContext:
-    def __init__(self, state: RunState, store: RunStore, runs_dir: Path, *, resumed: bool = False) -> None:
+    def __init__(
+        self,
+        state: RunState,
+        store: RunStore,
+        runs_dir: Path,
+        *,
+        resumed: bool = False,
+        observer: RunObserver | None = None,
+    ) -> None:
         self.state = state
         self.store = store
         self.resumed = resumed
-        self.trace: TraceWriter = _IndexedTrace(state.run_id, runs_dir, store)
+        self.observer = observer
+        told = (lambda event: observer(self.state, event)) if observer is not None else None
+        self.trace: TraceWriter = _IndexedTrace(state.run_id, runs_dir, store, told)
         self.started = time.perf_counter()
         self.current_step: str | None = None
         """The pipeline step running now (the run driver sets it; statements are recorded with it)."""
@@ -82,6 +101,7 @@ class RunContext:
         question_limit: int = 2000,
         conversation_id: str | None = None,
         parent_run_id: str | None = None,
+        observer: RunObserver | None = None,
     ) -> RunContext:
         state = RunState(
             run_id=run_id or new_run_id(),
@@ -96,7 +116,7 @@ class RunContext:
             conversation_id=conversation_id,
             parent_run_id=parent_run_id,
         )
-        ctx = cls(state, store, runs_dir)
+        ctx = cls(state, store, runs_dir, observer=observer)
         ctx.trace.emit(
             "run_started",
             question=state.question,
@@ -124,6 +144,8 @@ class RunContext:
         """Start a state-machine step (saved with the step's checkpoint when it completes)."""
         self._charge_step()
         self.state.step = step
+        if self.observer is not None:
+            self.observer(self.state, None)
 
     def complete(self, step: str, checkpoint: Any = None) -> None:
         """Mark a step (a state or a relay agent) done, with what it produced."""

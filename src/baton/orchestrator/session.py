@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from baton.nlu.parser import Planner
     from baton.orchestrator.conversation import Conversation
     from baton.orchestrator.governed import GovernedQuery, RunHooks
+    from baton.orchestrator.run import RunObserver
     from baton.orchestrator.store import SqliteRunStore
     from baton.policy import Policy, Principal
     from baton.sql import ApprovalRegistry
@@ -63,6 +64,8 @@ class Session:
         self._user = user
         self.remember = remember
         self.member_index_error: BatonError | None = None
+        self.observer: RunObserver | None = None
+        """Told of every run's moves on this session as they happen (``baton serve`` streams them)."""
 
     @property
     def user(self) -> str:
@@ -217,12 +220,18 @@ class Session:
 
     # -- questions -------------------------------------------------------------------------------
     def ask(
-        self, question: str, *, as_of: date | None = None, user: str | None = None, budget: Budget | None = None
+        self,
+        question: str,
+        *,
+        as_of: date | None = None,
+        user: str | None = None,
+        budget: Budget | None = None,
+        run_id: str | None = None,
     ) -> Answer:
         """Answer a metric question. Never raises for a bad question: the Answer carries the status."""
         from baton.orchestrator.ask import ASK
 
-        return self._start(ASK, question, as_of=as_of, user=user, budget=budget)
+        return self._start(ASK, question, as_of=as_of, user=user, budget=budget, run_id=run_id)
 
     def analyze(
         self,

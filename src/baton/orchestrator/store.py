@@ -129,6 +129,15 @@ class SqliteRunStore:
             for r in rows
         ]
 
+    def kinds(self, run_ids: Sequence[str]) -> dict[str, str]:
+        """run id -> its kind (ask, analyze, …), for the runs given that exist."""
+        if not run_ids:
+            return {}
+        marks = ", ".join("?" for _ in run_ids)
+        with self._lock:
+            rows = self._con.execute(f"SELECT run_id, kind FROM runs WHERE run_id IN ({marks})", tuple(run_ids))
+            return {str(r[0]): str(r[1]) for r in rows.fetchall()}
+
     def index_event(self, event: TraceEvent) -> None:
         with self._lock:
             self._con.execute(

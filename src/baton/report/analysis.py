@@ -18,7 +18,7 @@ from baton.contracts.agent_outputs import Driver, QualityFlag, QualityIssue, Rep
 from baton.contracts.answer import Answer
 from baton.contracts.common import Language, Unit
 from baton.messages import text
-from baton.numbers import format_number, format_probability, format_signed_percent
+from baton.numbers import format_exact, format_number, format_probability, format_signed_percent
 
 _ISSUE_CODE = re.compile(r"\b(" + "|".join(get_args(QualityIssue)) + r"):[ \t]?")
 _EFFECT_PLACES = {"cohen_d": Decimal("0.01"), "cohen_h": Decimal("0.001")}
@@ -175,9 +175,24 @@ def probability_text(name: str, value: object) -> str:
     return f"{name} {shown}" if shown.startswith("<") else f"{name} = {shown}"
 
 
-def exact_text(value: Decimal) -> str:
-    """The exact stored value, in plain notation (``3E-12`` is written out)."""
-    return f"{value:f}"
+EXACT_PERCENT_PLACES = 4
+"""Decimals of a relative change in the key numbers' exact column (``-12.6499%``)."""
+
+
+def stat_exact(value: Decimal, test: StatTest, answer: Answer, catalog: Catalog | None) -> str:
+    """An estimate at full precision, in the unit a reader reads it in: ``-12.6499%``,
+    ``-¥222,687.45``; a plain statistic to six places."""
+    lang = answer.language
+    scale = _scale(test, answer)
+    if scale == "relative":
+        return format_signed_percent(value, lang, EXACT_PERCENT_PLACES)
+    unit, currency = _metric_unit(answer, catalog) if scale == "metric" else ("number", None)
+    if scale == "points" or unit == "ratio":
+        points = format_signed_percent(value, lang, EXACT_PERCENT_PLACES).removesuffix("%")
+        return points + text("report.unit_pp", lang)
+    if scale == "plain":
+        return f"{value.quantize(Decimal('0.000001'), rounding=ROUND_HALF_UP).normalize():f}"
+    return format_exact(value, unit, lang, currency)
 
 
 def _scale(test: StatTest, answer: Answer) -> Scale:

@@ -10,7 +10,8 @@ carries codes).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any
 
 from baton.catalog.model import Catalog
@@ -18,18 +19,21 @@ from baton.contracts.agent_outputs import ReportSection
 from baton.contracts.answer import Answer
 from baton.contracts.common import Language, Unit
 from baton.messages import text
-from baton.numbers import format_exact, format_number
+from baton.numbers import decimal_of, format_exact, format_number
 from baton.report.analysis import (
     analysis_sections,
-    exact_text,
     issue_words,
     stat_detail,
+    stat_exact,
     stat_interval,
     stat_label,
     stat_value,
 )
 
 MAX_TABLE_ROWS = 50
+
+CODE_SECTIONS = frozenset({"definition"})
+"""Analysis sections whose items are SQL (the filters applied): shown as code."""
 
 HEADINGS = (
     "title",
@@ -140,6 +144,10 @@ class ReportContent:
         return bool(self.sections)
 
 
+_SUFFIXES = (("_change_pct", "change_pct"), ("_previous", "previous"), ("_change", "change"), ("_share", "share"))
+"""Derived result columns (``<metric><suffix>``) and the ``report.<key>`` label each gets."""
+
+
 class _Columns:
     """Labels and units of the result's columns, from the catalog when there is one."""
 
@@ -150,7 +158,7 @@ class _Columns:
         self.metric_labels = {m.name: m.label for m in answer.metrics}
 
     def unit(self, column: str) -> Unit:
-        if column.endswith("_change_pct"):
+        if column.endswith(("_change_pct", "_share")):
             return "ratio"
         base = column.removesuffix("_previous").removesuffix("_change")
         if self.catalog is not None and base in self.catalog.metrics:
@@ -164,7 +172,7 @@ class _Columns:
         return None
 
     def label(self, column: str) -> str:
-        for suffix, key in (("_change_pct", "change_pct"), ("_previous", "previous"), ("_change", "change")):
+        for suffix, key in _SUFFIXES:
             base = column.removesuffix(suffix)
             if column.endswith(suffix) and base in self.metric_labels:
                 return text(f"report.{key}", self.language, label=self.metric_labels[base])
@@ -185,7 +193,7 @@ class _Columns:
         return "" if value is None else str(value)
 
     def is_measure(self, column: str) -> bool:
-        bases = {column, *(column.removesuffix(sfx) for sfx in ("_change_pct", "_previous", "_change"))}
+        bases = {column, *(column.removesuffix(sfx) for sfx, _ in _SUFFIXES)}
         return any(b in self.metric_labels for b in bases)
 
     def cell(self, column: str, value: Any) -> str:
@@ -193,7 +201,11 @@ class _Columns:
             unit = self.unit(column)
             if unit == "ratio" and column.endswith("_change_pct") and value is not None:
                 return f"{float(value) * 100:+.2f}%"
-            return format_exact(value, unit, self.language, self.currency(column))  # -¥1.00, not ¥-1.00
+            shown = format_exact(value, unit, self.language, self.currency(column))  # -¥1.00, not ¥-1.00
+            positive = value is not None and not isinstance(value, str) and float(value) > 0
+            return "+" + shown if column.endswith("_change") and positive else shown
+        if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+            return _plain_number(value, self.language)  # a column no catalog names (free SQL)
         return self.member(column, value)
 
     def short(self, column: str, value: Any) -> str:
@@ -203,6 +215,74 @@ class _Columns:
         if column.endswith("_change_pct") and not shown.startswith("-") and shown != "—":
             shown = "+" + shown
         return shown
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The result table as a reader sees it: catalog labels, member labels, formatted cells,
+    breakdowns ranked by their metric."""
+
+    header: list[str]
+    rows: list[list[str]]
+    numeric: list[bool]
+    notes: list[str]
+
+
+def _plain_number(value: int | float | Decimal, language: Language) -> str:
+    """A number of a column the catalog does not describe: grouped (``26,239,738.80``), and a
+    fraction to four significant digits (``0.02912``) rather than rounded away to ``0.03``."""
+    d = decimal_of(value)
+    if d is None:
+        return str(value)
+    if d == d.to_integral_value() or abs(d) >= 1:
+        return format_exact(int(d) if d == d.to_integral_value() else float(d), "number", language)
+    return f"{float(d):.4g}"
+
+
+def _capitalised(label: str) -> str:
+    """A column heading starts with a capital (``Conversion rate``); Chinese is unchanged."""
+    return label[:1].upper() + label[1:]
+
+
+def display_rows(answer: Answer, limit: int | None = None) -> list[list[Any]]:
+    """The result's rows in reading order: a breakdown by members (no time grain, no ranking
+    of its own) by its first metric, largest first, missing values last; otherwise as queried."""
+    result, query = answer.result, answer.semantic_query
+    if result is None:
+        return []
+    rows = list(result.rows)
+    names = [c.name for c in result.columns]
+    metric = next((m for m in (query.metrics if query is not None else ()) if m in names), None)
+    ranked_by_query = query is None or query.top_n is not None or bool(query.order_by) or query.grain is not None
+    if metric is not None and not ranked_by_query and query is not None and query.dimensions:
+        i = names.index(metric)
+        rows.sort(key=lambda r: (r[i] is None, -float(r[i]) if r[i] is not None else 0.0))
+    return rows[:limit] if limit is not None else rows
+
+
+def table_view(answer: Answer, catalog: Catalog | None = None, limit: int = MAX_TABLE_ROWS) -> TableView:
+    """The result table of ``answer`` (``limit`` rows at most), labelled and formatted by the
+    catalog and :mod:`baton.numbers`; empty for an answer without a result."""
+    if answer.result is None:
+        return TableView([], [], [], [])
+    cols = _Columns(answer, catalog)
+    lang = cols.language
+    names = [c.name for c in answer.result.columns]
+    shown = display_rows(answer, limit)
+    notes: list[str] = []
+    if len(answer.result.rows) > len(shown):
+        notes.append(text("report.more_rows", lang, shown=len(shown), total=len(answer.result.rows)))
+    if answer.result.truncated:
+        notes.append(text("report.truncated", lang))
+    return TableView(
+        header=[_capitalised(label) if label != n else n for n, label in ((n, cols.label(n)) for n in names)],
+        rows=[[cols.cell(n, v) for n, v in zip(names, row, strict=True)] for row in shown],
+        numeric=[
+            cols.is_measure(n) or c.type not in ("VARCHAR", "DATE")
+            for n, c in zip(names, answer.result.columns, strict=True)
+        ],
+        notes=notes,
+    )
 
 
 def _row_name(cols: _Columns, names: list[str], row: list[Any], measures: set[str]) -> str:
@@ -263,7 +343,7 @@ def stat_figures(answer: Answer, catalog: Catalog | None = None) -> list[KeyFigu
         KeyFigure(
             stat_label(test, answer, catalog),
             stat_value(test.estimate, test, answer, catalog),
-            exact_text(test.estimate),
+            stat_exact(test.estimate, test, answer, catalog),
             stat_interval(test, answer, catalog),
             stat_detail(test, answer.language),
         )
@@ -290,21 +370,16 @@ def build_content(answer: Answer, catalog: Catalog | None = None) -> ReportConte
         sections=analysis_sections(answer),
     )
     content.assumptions = [] if content.is_analysis else list(answer.assumptions)
-    content.key_figures = key_figures(answer, catalog) + stat_figures(answer, catalog)
+    figures = key_figures(answer, catalog) + stat_figures(answer, catalog)
+    content.key_figures = [replace(f, label=_capitalised(f.label)) for f in figures]  # a table's first column
     if answer.chart is not None:
         title = answer.chart.get("title")
         content.chart_title = title.get("text") if isinstance(title, dict) else None
         meta = answer.chart.get("usermeta", {}).get("baton", {})
         content.chart_reason = meta.get("reason")
     if answer.result is not None:
-        names = [c.name for c in answer.result.columns]
-        content.table_header = [cols.label(n) for n in names]
-        shown = answer.result.rows[:MAX_TABLE_ROWS]
-        content.table_rows = [[cols.cell(n, v) for n, v in zip(names, row, strict=True)] for row in shown]
-        if len(answer.result.rows) > len(shown):
-            content.table_notes.append(text("report.more_rows", lang, shown=len(shown), total=len(answer.result.rows)))
-        if answer.result.truncated:
-            content.table_notes.append(text("report.truncated", lang))
+        view = table_view(answer, catalog)
+        content.table_header, content.table_rows, content.table_notes = view.header, view.rows, view.notes
     content.metrics = [
         MetricText(m.label, m.name, m.definition, m.expression, tuple(m.filters), m.owner, m.time_column)
         for m in answer.metrics

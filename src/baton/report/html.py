@@ -18,6 +18,12 @@ the policy refuses; they are turned off (``defaultStyle: false``, ``disableDefau
 the few rules the chart needs are part of the page's own hashed style. Vega sets element styles
 only through the CSSOM (``element.style.x = …``), which a policy does not govern, so
 ``style-src`` needs no ``'unsafe-inline'`` either.
+
+Chinese reads on a machine with no CJK font: the page's style begins with an ``@font-face`` rule
+("Baton CJK", :mod:`baton.report.fonts`) holding the bundled Noto Sans CJK cut to the characters
+the page and its chart show, as a WOFF data URL (``font-src data:``); text, the static SVG's labels
+and the interactive chart (drawn once the font has loaded, since Vega measures its labels) use it
+first.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from typing import Any
 from baton.catalog.model import Catalog
 from baton.charts import render_svg
 from baton.contracts.answer import Answer
-from baton.report.content import KeyFigure, ReportContent, build_content, figure_table
+from baton.report.content import CODE_SECTIONS, KeyFigure, ReportContent, build_content, figure_table
 from baton.report.files import atomic_write_text
 
 VENDOR_SCRIPTS = ("vega/vega.min.js", "vega-lite/vega-lite.min.js", "vega-embed/vega-embed.min.js")
@@ -43,8 +49,9 @@ VENDOR_SCRIPTS = ("vega/vega.min.js", "vega-lite/vega-lite.min.js", "vega-embed/
 _CSS = """
 :root { color-scheme: light; --ink: #1f2328; --muted: #57606a; --line: #d0d7de; --accent: #4c78a8; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 16px/1.6 "Noto Sans CJK SC", "Noto Sans SC", "PingFang SC", "Microsoft YaHei",
+body { margin: 0; font: 16px/1.6 "Baton CJK", "Noto Sans CJK SC", "Noto Sans SC", "PingFang SC", "Microsoft YaHei",
   -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #fff; }
+.chart svg text { font-family: "Baton CJK", "Noto Sans CJK SC", "Noto Sans SC", "PingFang SC", sans-serif; }
 main { max-width: 860px; margin: 0 auto; padding: 16px; }
 h1 { font-size: 1.35rem; margin: 0.2rem 0 0.6rem; }
 h2 { font-size: 1.1rem; margin: 1.6rem 0 0.5rem; border-bottom: 1px solid var(--line); padding-bottom: 0.2rem; }
@@ -57,6 +64,7 @@ h3 { font-size: 0.98rem; margin: 1rem 0 0.3rem; }
 table { border-collapse: collapse; width: 100%; font-size: 0.92rem; }
 th, td { border-bottom: 1px solid var(--line); padding: 6px 8px; text-align: left; white-space: nowrap; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th.num { text-align: right; }
 table.figures { table-layout: fixed; }
 table.figures th, table.figures td { white-space: normal; overflow-wrap: anywhere; }
 table.figures th:first-child { width: 30%; }
@@ -67,7 +75,7 @@ figure { margin: 0; }
 #baton-interactive .vega-embed { width: 100%; }
 figcaption, .note { color: var(--muted); font-size: 0.88rem; }
 pre { overflow-x: auto; background: #f6f8fa; padding: 10px; font-size: 0.85rem; border-radius: 6px; }
-code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "DejaVu Sans Mono", monospace, "Baton CJK"; }
 ul { padding-left: 1.2rem; }
 footer { color: var(--muted); font-size: 0.8rem; margin: 2rem 0 1rem; }
 @media (max-width: 600px) { main { padding: 10px; } body { font-size: 15px; } th, td { padding: 4px 6px; } }
@@ -103,7 +111,8 @@ _EMBED = """
     ast: true,  /* expressions run by the interpreter: no Function, no 'unsafe-eval' */
     defaultStyle: false, tooltip: { disableDefaultStyle: true }  /* their rules are in the page's style */
   };
-  vegaEmbed(target, spec, options).then(function () {
+  var fonts = document.fonts ? document.fonts.ready : Promise.resolve();  /* Vega measures text: fonts first */
+  fonts.then(function () { return vegaEmbed(target, spec, options); }).then(function () {
     if (still) { still.hidden = true; }
     document.body.setAttribute("data-chart", "interactive");
   }).catch(function (err) {
@@ -177,7 +186,11 @@ def _is_numeric_text(text: str) -> bool:
 
 
 def _table(header: list[str], rows: list[list[str]], css: str | None = None) -> str:
-    head = "".join(f"<th>{_e(h)}</th>" for h in header)
+    """A table whose number cells (and the heading of an all-number column) align right."""
+    numeric = [bool(rows) and all(_is_numeric_text(r[i]) for r in rows) for i in range(len(header))]
+    head = "".join(
+        f'<th class="num">{_e(h)}</th>' if n else f"<th>{_e(h)}</th>" for h, n in zip(header, numeric, strict=True)
+    )
     body = "".join(
         "<tr>"
         + "".join(f'<td class="num">{_e(c)}</td>' if _is_numeric_text(c) else f"<td>{_e(c)}</td>" for c in r)
@@ -196,14 +209,35 @@ def _figures(t: dict[str, str], figures: list[KeyFigure]) -> list[str]:
 
 def _sections(c: ReportContent) -> list[str]:
     """An analysis' sections: a real heading each and one list item per line."""
-    return [
-        f'<section class="section section-{_e(s.kind)}"><h2>{_e(s.heading)}</h2>{_list(list(s.items), "")}</section>'
-        for s in c.sections
-    ]
+    out: list[str] = []
+    for s in c.sections:
+        items = (
+            "<ul>" + "".join(f"<li><code>{_e(i)}</code></li>" for i in s.items) + "</ul>"
+            if s.kind in CODE_SECTIONS
+            else _list(list(s.items), "")
+        )
+        out.append(f'<section class="section section-{_e(s.kind)}"><h2>{_e(s.heading)}</h2>{items}</section>')
+    return out
 
 
 def _strip_xml_prolog(svg: str) -> str:
     return re.sub(r"^\s*<\?xml[^>]*>\s*", "", svg)
+
+
+def metric_definitions_html(c: ReportContent) -> str:
+    """The metrics' 口径 as a list: definition, expression, filters, time column, owner."""
+    t = c.labels
+    items = []
+    for m in c.metrics:
+        bits = [f"<strong>{_e(m.label)}</strong> (<code>{_e(m.name)}</code>): {_e(m.definition)}"]
+        bits.append(f"<br>{_e(t['expression'])}: <code>{_e(m.expression)}</code>")
+        if m.filters:
+            bits.append(f"<br>{_e(t['metric_filters'])}: " + "; ".join(f"<code>{_e(f)}</code>" for f in m.filters))
+        if m.time_column:
+            bits.append(f"<br>{_e(t['time_column'])}: <code>{_e(m.time_column)}</code>")
+        bits.append(f"<br>{_e(t['owner'])}: {_e(m.owner)}")
+        items.append("<li>" + "".join(bits) + "</li>")
+    return "<ul>" + "".join(items) + "</ul>"
 
 
 def _how_computed(c: ReportContent) -> list[str]:
@@ -213,17 +247,7 @@ def _how_computed(c: ReportContent) -> list[str]:
     if c.sql:
         parts += [f"<h3>{_e(t['sql'])}</h3>", f'<pre><code class="language-sql">{_e(c.sql)}</code></pre>']
     if c.metrics:
-        items = []
-        for m in c.metrics:
-            bits = [f"<strong>{_e(m.label)}</strong> (<code>{_e(m.name)}</code>): {_e(m.definition)}"]
-            bits.append(f"<br>{_e(t['expression'])}: <code>{_e(m.expression)}</code>")
-            if m.filters:
-                bits.append(f"<br>{_e(t['metric_filters'])}: " + "; ".join(f"<code>{_e(f)}</code>" for f in m.filters))
-            if m.time_column:
-                bits.append(f"<br>{_e(t['time_column'])}: <code>{_e(m.time_column)}</code>")
-            bits.append(f"<br>{_e(t['owner'])}: {_e(m.owner)}")
-            items.append("<li>" + "".join(bits) + "</li>")
-        parts += [f"<h3>{_e(t['metrics'])}</h3>", "<ul>" + "".join(items) + "</ul>"]
+        parts += [f"<h3>{_e(t['metrics'])}</h3>", metric_definitions_html(c)]
     scope = ([f"{t['time_range']}: {c.time_range}"] if c.time_range else []) + c.filters
     parts += [f"<h3>{_e(t['filters'])}</h3>", _list(scope, t["none"])]
     parts += [f"<h3>{_e(t['freshness'])}</h3>", f"<p>{_e(c.freshness or t['none'])}</p>"]
@@ -254,22 +278,63 @@ def _chart(c: ReportContent, svg: str | None) -> list[str]:
     ]
 
 
+_CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
+"""Characters a machine without a CJK font draws as boxes (CJK, kana, hangul, full-width forms)."""
+
+
+def page_style(shown: str) -> str:
+    """The page's style: the CJK font cut to the characters of ``shown`` (when it has any), then the
+    rules. Text uses "Baton CJK" first, so Chinese renders on a machine with no CJK font at all."""
+    if _CJK.search(shown) is None:
+        return _CSS
+    from baton.report.fonts import font_face_css
+
+    face = font_face_css(shown)
+    return f"{face}\n{_CSS}" if face else _CSS
+
+
+def with_page_font(spec: dict[str, Any]) -> dict[str, Any]:
+    """The chart spec drawn in the page: its text in the embedded font first (Vega measures
+    labels with the font it draws them in)."""
+    from baton.report.fonts import FONT_FAMILY
+
+    config = dict(spec.get("config") or {})
+    font = config.get("font")
+    config["font"] = f'"{FONT_FAMILY}", {font}' if isinstance(font, str) and font else f'"{FONT_FAMILY}", sans-serif'
+    return {**spec, "config": config}
+
+
 def render_html_content(c: ReportContent, spec: dict[str, Any] | None, svg: str | None) -> str:
     """The page for prepared content; ``spec``/``svg`` are the chart (both or neither)."""
-    t = c.labels
     lang = "zh-CN" if c.language == "zh" else "en"
     scripts = [*_vendor_blocks(), _EMBED] if spec is not None else []  # the spec is data, not a script
+    body = _body(c, spec, svg)
+    spec_json = _json_script(with_page_font(spec)) if spec is not None else ""
+    style = page_style(body + json.dumps(spec, ensure_ascii=False) if spec is not None else body)
     parts: list[str] = [
         "<!doctype html>",
         f'<html lang="{lang}">',
         "<head>",
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy(scripts, [_CSS])}">',
+        f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy(scripts, [style])}">',
         f"<title>{_e(c.title)} · {_e(c.question[:80])}</title>",
-        f"<style>{_CSS}</style>",
+        f"<style>{style}</style>",
         "</head>",
         '<body data-chart="none">' if spec is None else '<body data-chart="pending">',
+        body,
+    ]
+    if spec is not None:
+        parts.append(f'<script type="application/json" id="baton-spec">{spec_json}</script>')
+        parts += [f"<script>{source}</script>" for source in scripts]
+    parts += ["</body>", "</html>", ""]
+    return "\n".join(parts)
+
+
+def _body(c: ReportContent, spec: dict[str, Any] | None, svg: str | None) -> str:
+    """The report itself, inside ``<main>``."""
+    t = c.labels
+    parts: list[str] = [
         "<main>",
         f"<h1>{_e(c.title)}</h1>",
         f'<p class="question">{_e(t["question"])}: {_e(c.question)}</p>',
@@ -289,10 +354,6 @@ def render_html_content(c: ReportContent, spec: dict[str, Any] | None, svg: str 
         parts += [f'<p class="note">{_e(n)}</p>' for n in c.table_notes]
     parts += _how_computed(c)
     parts += [f"<footer>{_e(t['generated'])} · {_e(c.run_id)}</footer>", "</main>"]
-    if spec is not None:
-        parts.append(f'<script type="application/json" id="baton-spec">{_json_script(spec)}</script>')
-        parts += [f"<script>{source}</script>" for source in scripts]
-    parts += ["</body>", "</html>", ""]
     return "\n".join(parts)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from baton.catalog.model import Catalog
 from baton.contracts.answer import Answer
 from baton.messages import text
-from baton.report.content import KeyFigure, ReportContent, build_content, figure_table
+from baton.report.content import CODE_SECTIONS, KeyFigure, ReportContent, build_content, figure_table
 from baton.report.files import atomic_write_text, write_chart_png
 from baton.report.md_text import md_cell, md_code, md_code_block, md_heading, md_line, md_span, md_url
 
@@ -35,7 +35,12 @@ def _sections(c: ReportContent) -> list[str]:
     time words and context clauses of the question, so each is shown literally."""
     out: list[str] = []
     for section in c.sections:
-        out += [f"## {md_heading(section.heading)}", "", *_bullets(list(section.items), ""), ""]
+        items = (
+            [f"- {md_code(item)}" for item in section.items]
+            if section.kind in CODE_SECTIONS
+            else _bullets(list(section.items), "")
+        )
+        out += [f"## {md_heading(section.heading)}", "", *items, ""]
     return out
 
 

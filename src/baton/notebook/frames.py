@@ -1,0 +1,198 @@
+"""An Answer's result table as a pandas, Arrow or polars frame, with the column types the
+warehouse reported.
+
+The Answer carries its rows as JSON-friendly values (dates as ISO strings, decimals as floats:
+``baton.warehouse.runner.json_cell``), so each column is converted by its reported type:
+
+- ``DATE`` → a date (pandas ``datetime64[us]``, as DuckDB's own ``.df()`` gives; Arrow ``date32``;
+  polars ``Date``); ``TIMESTAMP…`` → a timestamp (``…WITH TIME ZONE`` keeps UTC);
+- ``DECIMAL``/``NUMERIC`` and every floating type → 64-bit float, in all three libraries. The
+  Answer holds decimals as floats already (their shortest repr round-trips the 2-decimal
+  string), so a ``Decimal`` column would claim an exactness the values no longer have; it is
+  also what DuckDB's ``.df()`` returns for a DECIMAL;
+- integer types → 64-bit integers (pandas' nullable ``Int64`` when a value is missing);
+- ``BOOLEAN`` → bool; text types → strings; anything else is left to the library.
+
+A column whose values do not fit its type (a masked cell, say) stays text rather than losing
+values. Each library is imported only by its own method and is optional: pandas and pyarrow
+are the ``dataframes`` extra, polars is installed on its own; a missing one raises
+:class:`~baton.errors.MissingDependency` naming the command that installs it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Literal
+
+from baton.contracts.answer import Answer, ResultTable
+from baton.errors import InvalidInput, MissingDependency
+from baton.messages import both
+
+if TYPE_CHECKING:
+    import pandas  # type: ignore[import-untyped]
+    import polars
+    import pyarrow  # type: ignore[import-untyped]
+
+Kind = Literal["date", "timestamp", "timestamptz", "integer", "float", "boolean", "string", "other"]
+
+_INTEGER = {"TINYINT", "SMALLINT", "INTEGER", "INT", "BIGINT", "HUGEINT", "INT2", "INT4", "INT8", "INT1", "INT16"}
+_FLOAT = {"DOUBLE", "FLOAT", "REAL", "FLOAT4", "FLOAT8", "DOUBLE PRECISION", "DECIMAL", "NUMERIC"}
+_STRING = {"VARCHAR", "TEXT", "STRING", "CHAR", "BPCHAR", "CHARACTER", "CHARACTER VARYING", "UUID", "ENUM", "BLOB"}
+_INSTALL = {"pandas": "'baton-analyst[dataframes]'", "pyarrow": "'baton-analyst[dataframes]'", "polars": "polars"}
+
+
+def column_kind(type_name: str) -> Kind:
+    """What a reported column type converts to (DuckDB's and PostgreSQL's spellings)."""
+    name = re.sub(r"\(.*\)", "", type_name.strip().upper()).strip()
+    if name == "DATE":
+        return "date"
+    if name.startswith("TIMESTAMP"):
+        zoned = name == "TIMESTAMPTZ" or ("TIME ZONE" in name and "WITHOUT" not in name)
+        return "timestamptz" if zoned else "timestamp"
+    if name in _INTEGER or (name.startswith("U") and name[1:] in _INTEGER):
+        return "integer"
+    if name in _FLOAT:
+        return "float"
+    if name in {"BOOLEAN", "BOOL"}:
+        return "boolean"
+    if name in _STRING:
+        return "string"
+    return "other"
+
+
+def _to_date(value: Any) -> date:
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    return date.fromisoformat(str(value)[:10])
+
+
+def _to_timestamp(value: Any, utc: bool) -> datetime:
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    if utc:
+        return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment.replace(tzinfo=None)
+
+
+def _to_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise ValueError(value)
+
+
+_CONVERT: dict[Kind, Callable[[Any], Any]] = {
+    "date": _to_date,
+    "timestamp": lambda v: _to_timestamp(v, utc=False),
+    "timestamptz": lambda v: _to_timestamp(v, utc=True),
+    "integer": lambda v: int(v) if float(v).is_integer() else _fail(v),
+    "float": float,
+    "boolean": _to_bool,
+    "string": str,
+}
+
+
+def _fail(value: Any) -> Any:
+    raise ValueError(value)
+
+
+@dataclass(frozen=True)
+class TypedColumn:
+    """One column's name, kind and values converted to that kind (``None`` stays ``None``)."""
+
+    name: str
+    kind: Kind
+    values: list[Any]
+
+
+def typed_columns(result: ResultTable) -> list[TypedColumn]:
+    """The result's columns with converted values; a column that does not convert is text."""
+    columns: list[TypedColumn] = []
+    for index, column in enumerate(result.columns):
+        raw = [row[index] for row in result.rows]
+        kind = column_kind(column.type)
+        convert = _CONVERT.get(kind)
+        if convert is None:
+            columns.append(TypedColumn(column.name, kind, raw))
+            continue
+        try:
+            values = [None if v is None else convert(v) for v in raw]
+        except (TypeError, ValueError, OverflowError):
+            kind, values = "string", [None if v is None else str(v) for v in raw]
+        columns.append(TypedColumn(column.name, kind, values))
+    return columns
+
+
+def _result(answer: Answer) -> ResultTable:
+    if answer.result is None:
+        raise InvalidInput(*both("notebook.no_result", status=answer.status), code="no_result")
+    return answer.result
+
+
+def require(package: str, what: str) -> ModuleType:
+    """Import an optional package, or say how to install it."""
+    try:
+        return importlib.import_module(package)
+    except ImportError as exc:
+        message = both("notebook.missing_dependency", what=what, package=package, install=_INSTALL[package])
+        raise MissingDependency(*message, detail={"package": package}) from exc
+
+
+def to_arrow(answer: Answer) -> pyarrow.Table:
+    """The result as a pyarrow Table with one typed field per column."""
+    pa = require("pyarrow", "Answer.to_arrow()")
+    types = {
+        "date": pa.date32(),
+        "timestamp": pa.timestamp("us"),
+        "timestamptz": pa.timestamp("us", tz="UTC"),
+        "integer": pa.int64(),
+        "float": pa.float64(),
+        "boolean": pa.bool_(),
+        "string": pa.string(),
+    }
+    columns = typed_columns(_result(answer))
+    arrays = [pa.array(c.values, type=types.get(c.kind)) for c in columns]
+    return pa.Table.from_arrays(arrays, names=[c.name for c in columns])
+
+
+def to_pandas(answer: Answer) -> pandas.DataFrame:
+    """The result as a pandas DataFrame (dates and timestamps as ``datetime64``)."""
+    pd = require("pandas", "Answer.to_pandas()")
+    data: dict[str, Any] = {}
+    for c in typed_columns(_result(answer)):
+        if c.kind in ("date", "timestamp", "timestamptz"):
+            unit = "datetime64[us, UTC]" if c.kind == "timestamptz" else "datetime64[us]"  # as DuckDB's .df()
+            data[c.name] = pd.to_datetime(pd.Series(c.values, dtype=object), utc=c.kind == "timestamptz").astype(unit)
+        elif c.kind == "integer":
+            data[c.name] = pd.Series(c.values, dtype="Int64" if None in c.values else "int64")
+        elif c.kind == "float":
+            data[c.name] = pd.Series([float("nan") if v is None else v for v in c.values], dtype="float64")
+        elif c.kind == "boolean":
+            data[c.name] = pd.Series(c.values, dtype="boolean" if None in c.values else "bool")
+        elif c.kind == "string":
+            data[c.name] = pd.Series(c.values)  # pandas' default text dtype (``str`` from pandas 3)
+        else:
+            data[c.name] = pd.Series(c.values, dtype=object)
+    return pd.DataFrame(data)
+
+
+def to_polars(answer: Answer) -> polars.DataFrame:
+    """The result as a polars DataFrame with one typed column per result column."""
+    pl = require("polars", "Answer.to_polars()")
+    types = {
+        "date": pl.Date,
+        "timestamp": pl.Datetime("us"),
+        "timestamptz": pl.Datetime("us", "UTC"),
+        "integer": pl.Int64,
+        "float": pl.Float64,
+        "boolean": pl.Boolean,
+        "string": pl.String,
+    }
+    columns = typed_columns(_result(answer))
+    frame: polars.DataFrame = pl.DataFrame([pl.Series(c.name, c.values, dtype=types.get(c.kind)) for c in columns])
+    return frame

@@ -1,0 +1,71 @@
+"""One meaning of "the previous period" (环比) and "the same period last year" (同比).
+
+The rule planner reads the kind of period from the words; a follow-up and a model's reading
+know only the dates. ``timeexpr.comparison_range`` is the one function all three call, reading
+the kind back from the dates (``range_grain``) when the words are not there. The table pins the
+kinds; the second test checks that, for every period expression the rule planner reads, the
+dates alone give the comparison the words gave.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from baton.catalog.loader import load_catalog
+from baton.nlu import timeexpr
+from baton.nlu.parser import Planner
+
+AS_OF = date(2026, 7, 15)
+D = date
+
+# start, end, as_of, kind read back from the dates, previous period
+TABLE = [
+    (D(2026, 6, 1), D(2026, 6, 30), None, "month", (D(2026, 5, 1), D(2026, 5, 31))),
+    (D(2026, 4, 1), D(2026, 5, 31), None, "month", (D(2026, 2, 1), D(2026, 3, 31))),
+    (D(2026, 4, 1), D(2026, 6, 30), None, "quarter", (D(2026, 1, 1), D(2026, 3, 31))),
+    (D(2026, 1, 1), D(2026, 6, 30), None, "half", (D(2025, 7, 1), D(2025, 12, 31))),
+    (D(2025, 1, 1), D(2025, 12, 31), None, "year", (D(2024, 1, 1), D(2024, 12, 31))),
+    (D(2026, 7, 1), D(2026, 7, 14), AS_OF, "month", (D(2026, 6, 1), D(2026, 6, 14))),  # 本月 so far
+    (D(2026, 7, 1), D(2026, 7, 14), None, "day", (D(2026, 6, 17), D(2026, 6, 30))),  # no as-of: 14 days
+    (D(2026, 7, 6), D(2026, 7, 12), None, "week", (D(2026, 6, 29), D(2026, 7, 5))),
+    (D(2026, 6, 29), D(2026, 7, 12), None, "week", (D(2026, 6, 15), D(2026, 6, 28))),
+    (D(2026, 7, 8), D(2026, 7, 14), None, "day", (D(2026, 7, 1), D(2026, 7, 7))),  # 近7天
+    (D(2026, 3, 1), D(2026, 3, 31), None, "month", (D(2026, 2, 1), D(2026, 2, 28))),
+    (D(2026, 2, 1), D(2026, 2, 28), None, "month", (D(2026, 1, 1), D(2026, 1, 31))),
+]
+
+
+@pytest.mark.parametrize(("start", "end", "as_of", "grain", "previous"), TABLE)
+def test_the_kind_of_a_range_and_its_previous_period(
+    start: date, end: date, as_of: date | None, grain: str, previous: tuple[date, date]
+) -> None:
+    assert timeexpr.range_grain(start, end, as_of) == grain
+    assert timeexpr.comparison_range("previous_period", start, end, as_of=as_of) == previous
+
+
+def test_the_same_period_last_year_keeps_whole_months_whole() -> None:
+    assert timeexpr.comparison_range("same_period_last_year", D(2028, 2, 1), D(2028, 2, 29)) == (
+        D(2027, 2, 1),
+        D(2027, 2, 28),
+    )
+
+
+RULES = Planner(load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml"))
+
+
+@pytest.mark.parametrize(
+    "period", ["上个月", "本月", "上周", "本周", "去年", "上季度", "近7天", "5月", "最近30天", "昨天", "2026年上半年"]
+)
+def test_the_dates_alone_give_the_comparison_the_words_gave(period: str) -> None:
+    query = RULES.plan(f"{period}GMV环比", as_of=AS_OF)
+    assert query.comparison is not None
+    rng = query.time_range
+    said = (query.comparison.range.start, query.comparison.range.end)
+    assert timeexpr.comparison_range("previous_period", rng.start, rng.end, as_of=AS_OF) == said, (rng, said)
+
+
+def test_a_week_so_far_is_a_week() -> None:
+    assert timeexpr.range_grain(D(2026, 7, 13), D(2026, 7, 14), AS_OF) == "week"
