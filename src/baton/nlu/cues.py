@@ -116,6 +116,8 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         if word or "n3" in groups or "bottom" in groups:
             ascending = word in {"最低", "最小", "最少", "最差", "lowest", "smallest", "least", "worst", "fewest"}
             cues.order = "asc" if ascending or "n3" in groups or "bottom" in groups else "desc"
+    if not rankings:
+        _read_which_n(scan, cues)
     cues.rank = bool(cues.take(scan, "ranking", vocab.RANK) or high_to_low or low_to_high)
     best = cues.take(scan, "ranking", vocab.BEST)
     which = scan.find_all(vocab.WHICH)
@@ -130,6 +132,18 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         cues.take(scan, "ranking", vocab.WHICH)
     if cues.which_time and cues.top_n is None:
         cues.top_n = 1
+
+
+def _read_which_n(scan: Scan, cues: Cues) -> None:
+    """ "Which 2 regions had the lowest …": the count is a top N when a superlative follows it
+    (its direction is read with the other ranking words); without one it is left unplaced."""
+    which_n, superlative = scan.find_all(vocab.WHICH_N), scan.find_all(vocab.SUPERLATIVE)
+    if len(which_n) != 1 or not superlative or superlative[0].start() < which_n[0].end():
+        return
+    m = which_n[0]
+    scan.claim(m.start(), m.end())
+    cues.spans.setdefault("ranking", []).append((m.start(), m.end()))
+    cues.top_n = _number(m.group("en") or m.group("zh"))
 
 
 _PERCENT = re.compile(r"%|％|percent|percentage|百分之多少|百分之几|百分比", re.I)

@@ -231,6 +231,17 @@ RANK = re.compile(
 )
 AVERAGE = re.compile(r"平均|均值|\baverage\b|\bavg\b|\bmean\b|\bon average\b", _I)
 WHICH = re.compile(r"哪个|哪些|哪一个|哪家|哪几个|谁|\bwhich\b|\bwhat\b", _I)
+WHICH_N = re.compile(
+    r"\bwhich\s+(?P<en>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
+    r"|哪\s*(?P<zh>\d+|[两二三四五六七八九十])\s*(?:个|家|位|名)",
+    _I,
+)
+""""Which 2 regions … lowest", "哪3个品类…最高": a count of groups, ranked by a superlative after it."""
+SUPERLATIVE = re.compile(
+    r"最高|最大|最多|最好|最低|最小|最少|最差|\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\blowest\b"
+    r"|\bsmallest\b|\bbest\b|\bworst\b|\bleast\b|\bfewest\b",
+    _I,
+)
 GROUP_MARKER = re.compile(
     r"(各|分|按|每个|每一个|不同|各个|哪个|哪些|哪一个|\bby\b|\bper\b|\beach\b|\bfor each\b|\bacross\b|\bwhich\b"
     r"|\bsplit by\b|\bbroken down by\b)\s*$",
