@@ -51,6 +51,10 @@ LANGUAGE_DATA: dict[tuple[str, str], str] = {
     ("context/sqlnorm.py", "_LABEL"): "regex: a 'label:' prefix (either colon) before a filter",
     ("contracts/handoff.py", "_SENTENCE_END"): "regex: sentence ends (。！？) when counting sentences",
     ("contracts/values.py", "KeyNumber"): "a schema field description's example units (万辆)",
+    (
+        "contracts/answer.py",
+        "NO_PRESENTER",
+    ): "the one text of a contract's own error (contracts import no messages): import baton did not finish",
     ("catalog/pii_guess.py", "_PII_WORDS"): "words in a column name that mark personal data (手机, 姓名)",
 }
 """(file, top-level name) -> why its Chinese strings are language data, not messages."""

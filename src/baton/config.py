@@ -68,6 +68,18 @@ class Settings(BaseModel):
         return path if path.is_absolute() else (self.config_path.parent / path).resolve()
 
 
+def baton_version() -> str:
+    """Baton's version (CLI, server, MCP): the installed distribution's, else the package's own
+    ``__version__`` (a source tree), else ``unknown``."""
+    import sys
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("baton-analyst")
+    except PackageNotFoundError:
+        return str(getattr(sys.modules.get("baton"), "__version__", "unknown"))
+
+
 def default_demo_dir() -> Path:
     import platformdirs
 

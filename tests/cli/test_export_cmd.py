@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -108,3 +109,39 @@ def test_refusals_exit_3_and_write_nothing(demo: Path, runs: dict[str, Answer], 
     bad = _export(demo, [runs["gmv"].run_id, "--out", str(tmp_path / "x.json")])
     assert bad.returncode == 1 and "csv, xlsx or parquet" in bad.stderr
     assert "Traceback" not in detail.stderr + foreign.stderr + bad.stderr
+
+
+def test_the_preview_is_all_an_unapproved_export_run_shows(demo: Path, runs: dict[str, Answer], tmp_path: Path) -> None:
+    """`runs show --json` of a detail export not yet approved serves none of its rows (issue 16)."""
+    run_id, target = runs["users"].run_id, tmp_path / "held.csv"
+    assert runs["users"].result is not None and len(runs["users"].result.rows) == 25
+    held = _export(demo, [run_id, "--out", str(target), "--json"])
+    assert held.returncode == 2 and not target.exists()
+    export_id = json.loads(held.stdout)["preview"]["export_id"]
+    later = [str(row[1]) for row in runs["users"].result.rows[10:]]  # masked phones past the preview
+    shown = baton(["runs", "show", export_id, "--json", "--user", "analyst"], demo)
+    assert shown.returncode == 3 and json.loads(shown.stdout)["error"]["code"] == "export_not_permitted"
+    assert not any(phone in shown.stdout + shown.stderr for phone in later)
+    with Session(load_settings(demo / "baton.toml")) as session:
+        answer = session.store.load(export_id).answer
+    assert answer is not None and answer.result is not None
+    assert len(answer.result.rows) == 10 and answer.result.row_count == 25  # the preview, not every row
+    approved = _export(demo, [run_id, "--out", str(target), "--approve", export_id])
+    assert approved.returncode == 0, approved.stderr
+    after = baton(["runs", "show", export_id, "--json", "--user", "analyst"], demo)
+    assert after.returncode == 0, after.stderr  # approved: its rows have left as the file anyway
+    assert json.loads(after.stdout)["run_id"] == export_id
+
+
+def test_the_preview_cells_are_written_by_the_one_formatter(
+    demo: Path, runs: dict[str, Answer], tmp_path: Path
+) -> None:
+    gmv = runs["gmv"]
+    assert gmv.result is not None
+    shown = _export(demo, [gmv.run_id, "--out", str(tmp_path / "g.csv")], stdin="n\n")
+    assert shown.returncode == 1
+    raw = [repr(float(row[1])) for row in gmv.result.rows]  # e.g. 25413813.4
+    assert all(float(r) >= 1000 for r in raw) and not any(r in shown.stdout for r in raw)
+    grouped = re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", shown.stdout)
+    assert len(grouped) == len(raw), shown.stdout
+    assert sorted(float(g.replace(",", "")) for g in grouped) == pytest.approx(sorted(float(r) for r in raw))

@@ -8,6 +8,7 @@ import csv
 import io
 import re
 import sys
+import time
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -17,10 +18,12 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 import pytest
 
 from baton.contracts.answer import Answer
+from baton.contracts.export import PREVIEW_ROWS, ExportPreview
 from baton.errors import Conflict, ExportNotPermitted, MissingDependency, NotFound, PermissionDenied
 from baton.exports import approve_export, export_file, preview_export, request_export
 from baton.exports.store import ExportStore
 from baton.orchestrator.session import Session
+from baton.report.deliver import check_run_export
 from baton.trace.writer import read_trace
 
 ASK = "上个月各渠道的GMV是多少？"
@@ -50,6 +53,18 @@ def _files(session: Session, export_id: str) -> list[str]:
     return sorted(p.name for p in (session.runs_dir / export_id).iterdir() if p.name != "trace.jsonl")
 
 
+def _holds_only_the_preview(session: Session, preview: ExportPreview) -> None:
+    """The unapproved export run's answer holds the preview's rows only, and nothing that serves a
+    whole stored run (`runs show --json`, GET /api/runs/{id}) serves its evidence's rows."""
+    state = session.store.load(preview.export_id)
+    assert state.answer is not None and state.answer.result is not None
+    assert state.answer.result.rows == preview.rows and len(preview.rows) <= PREVIEW_ROWS
+    assert state.answer.result.row_count == preview.row_count
+    with pytest.raises(ExportNotPermitted) as refused:
+        check_run_export(state, session.engine.dialect, session.principal("analyst"))
+    assert refused.value.detail["reason"] == "export_not_approved"
+
+
 @pytest.fixture(scope="module")
 def gmv_run(session: Session) -> Answer:
     answer = session.ask(ASK, user="analyst")
@@ -71,6 +86,7 @@ def test_preview_writes_nothing_then_approval_writes_the_csv_duckdb_computes(ses
     assert not preview.approval_required and not preview.approved and preview.masked == []
     assert preview.expires_at > datetime.now(UTC) and preview.export_id != gmv_run.run_id
     assert _files(session, preview.export_id) == []  # a preview writes nothing
+    _holds_only_the_preview(session, preview)  # ... nor keeps more than the preview where runs are shown
 
     result = approve_export(session, preview.export_id, user="analyst")
     assert result is not None and result.rows == 4 and result.path is not None
@@ -131,9 +147,15 @@ def test_detail_rows_need_an_explicit_approval(session: Session, users_run: Answ
     preview = outcome.preview
     assert outcome.export is None and preview.detail_rows and preview.approval_required and not preview.approved
     assert _files(session, preview.export_id) == []  # approve=True alongside the preview is not enough
+    assert preview.row_count == 40 and len(preview.rows) == PREVIEW_ROWS
+    _holds_only_the_preview(session, preview)
     again = request_export(session, None, None, user="analyst", approve=True, export_id=preview.export_id)
     assert again.export is not None and again.preview.approved and again.export.rows == 40
     assert _files(session, preview.export_id) == [f"{users_run.run_id}.parquet"]
+    approved = session.store.load(preview.export_id)  # approved: the rows have left as the file
+    check_run_export(approved, session.engine.dialect, session.principal("analyst"))
+    assert approved.answer is not None and approved.answer.result is not None
+    assert len(approved.answer.result.rows) == PREVIEW_ROWS
 
 
 def test_marketing_may_not_export_detail_rows_and_nothing_runs(session: Session) -> None:
@@ -292,3 +314,36 @@ def test_concurrent_requests_with_one_key_make_one_export(session: Session, gmv_
         results = list(pool.map(request, range(4)))
     assert len(set(results)) == 1 and results[0][1] is not None, results
     assert made() - before == {results[0][0]}  # one export run, not four
+
+
+def _force(session: Session, export_id: str, status: str, minutes_ago: float) -> None:
+    """Put the export's record in ``status`` since ``minutes_ago``, as a process that died there left it."""
+    import sqlite3
+
+    when = (datetime.now(UTC) - timedelta(minutes=minutes_ago)).isoformat()
+    con = sqlite3.connect(str(session.runs_dir / "exports.sqlite"), isolation_level=None)
+    try:
+        con.execute("UPDATE exports SET status = ?, status_at = ? WHERE export_id = ?", (status, when, export_id))
+    finally:
+        con.close()
+
+
+def test_an_export_whose_process_died_mid_write_recovers(session: Session, gmv_run: Answer) -> None:
+    preview = preview_export(session, gmv_run.run_id, "csv", user="analyst")
+    _force(session, preview.export_id, "writing", minutes_ago=11)
+    started = time.monotonic()
+    result = approve_export(session, preview.export_id, user="analyst")  # not Conflict in_progress
+    assert result is not None and result.rows == 4 and time.monotonic() - started < 10
+    assert _files(session, preview.export_id) == [f"{gmv_run.run_id}.csv"]
+    # any request recovers it, not only a reused key: a dead write seen by GET /api/exports/{id}
+    other = preview_export(session, gmv_run.run_id, "xlsx", user="analyst")
+    _force(session, other.export_id, "writing", minutes_ago=11)
+    assert not request_export(session, None, None, user="analyst", export_id=other.export_id).preview.approved
+    with ExportStore(session.runs_dir) as store:
+        record = store.get(other.export_id)
+    assert record is not None and record.status == "previewed"
+    # a preview that died mid-run no longer exists for any request
+    dead = preview_export(session, gmv_run.run_id, "parquet", user="analyst")
+    _force(session, dead.export_id, "pending", minutes_ago=11)
+    with pytest.raises(NotFound):
+        request_export(session, None, None, user="analyst", export_id=dead.export_id)

@@ -185,7 +185,17 @@ def test_a_real_question_with_markup(demo_session: Session) -> None:
     assert answer.status == "clarification_needed"
     html = answer._repr_html_()
     assert "<script" not in html.lower() and "&lt;script&gt;" in html
-    assert "baton-status" in html and "clarification_needed" in html
+    assert re.search(r'<p class="baton-status">状态: 需要澄清', html), "the status in words, in Chinese"
+
+
+def test_status_is_written_in_the_answers_language(channel_zh: Answer, monthly_en: Answer) -> None:
+    refused_zh = channel_zh.model_copy(update={"status": "refused", "chart": None})
+    refused_en = monthly_en.model_copy(update={"status": "refused", "chart": None})
+    status_zh = re.findall(r'<p class="baton-status">([^<]*)</p>', refused_zh._repr_html_())
+    assert status_zh == ["状态: 已拒绝"]
+    assert re.findall(r'<p class="baton-status">([^<]*)</p>', refused_en._repr_html_()) == ["Status: Refused"]
+    assert "_状态: 已拒绝_" in refused_zh._repr_markdown_() and "refused" not in refused_zh._repr_markdown_()
+    assert "_Status: Refused_" in refused_en._repr_markdown_()
 
 
 def test_markdown_in_both_languages(channel_zh: Answer, monthly_en: Answer) -> None:

@@ -23,10 +23,21 @@ def test_import_baton_loads_no_presenter_dependency() -> None:
 
 
 def test_without_a_presenter_the_methods_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    from baton.contracts.answer import Answer
+    from baton.contracts.answer import Answer, PresenterMissing
 
     answer = Answer(run_id="run_x", status="refused", question="q", language="en", answer="no")
     monkeypatch.setattr(Answer, "_presenter_loader", None)
     assert repr(answer) == "<Answer refused run=run_x 'q'>"  # needs no presenter
-    with pytest.raises(RuntimeError, match="import baton"):
+    with pytest.raises(PresenterMissing, match="did not finish importing") as missing:
         answer._repr_html_()
+    assert missing.value.error_code == "no_presenter"
+    chinese = answer.model_copy(update={"language": "zh"})
+    with pytest.raises(PresenterMissing, match="baton 包未能完成导入"):
+        chinese.to_pandas()
+
+
+def test_importing_the_contract_registers_the_presenter() -> None:
+    """The slot is never empty in practice: the contract's package import runs baton/__init__."""
+    code = "import json\nfrom baton.contracts.answer import Answer\nprint(json.dumps(Answer._presenter_loader is not None))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) is True

@@ -99,3 +99,16 @@ def test_a_context_clause_is_shown_literally(demo_session: Session) -> None:
     assert answer.status == "answered", answer.answer
     md = render_markdown(answer, catalog=demo_session.catalog)
     assert "\\*deck\\* for \\[review\\]" in md and "*deck*" not in md.replace("\\*deck\\*", "")
+
+
+def test_a_report_that_is_not_an_answer_names_its_status_in_the_readers_language(demo_session: Session) -> None:
+    from baton.report import render_html
+
+    refused = demo_session.ask("上个月的利润率是多少？", as_of=AS_OF)
+    asked_back = demo_session.ask("GMV by channel", as_of=AS_OF)  # no period: asked back
+    assert (refused.status, asked_back.status) == ("refused", "clarification_needed")
+    assert "状态: 已拒绝" in render_markdown(refused, catalog=demo_session.catalog, image=None).replace("：", ": ")
+    page = render_html(refused, catalog=demo_session.catalog)
+    assert "已拒绝" in page and ": refused<" not in page
+    md_en = render_markdown(asked_back, catalog=demo_session.catalog, image=None)
+    assert "Needs clarification" in md_en and "clarification_needed" not in md_en

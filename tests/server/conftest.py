@@ -13,6 +13,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,8 @@ class BatonServer:
     runs_dir: Path
     tokens: dict[str, str]
     token_ids: dict[str, str] = field(default_factory=dict)
+    app: Any = None
+    """The FastAPI app (``app.state.baton`` is the server's Runtime)."""
 
     def client(self, user: str | None = None, *, language: str | None = None, **options: Any) -> httpx.Client:
         """An httpx client for ``user`` (its bearer token; ``None``: no credentials)."""
@@ -80,12 +83,19 @@ def issue_tokens(config: Path, users: tuple[str, ...] = USERS) -> tuple[dict[str
 
 @pytest.fixture(scope="module")
 def baton_server(small_demo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BatonServer]:
+    config = write_config(tmp_path_factory.mktemp("server"), small_demo_dir)
+    with serve(config) as server:
+        yield server
+
+
+@contextmanager
+def serve(config: Path, users: tuple[str, ...] = USERS) -> Iterator[BatonServer]:
+    """A real server for ``config`` on a free port, with a token per user, until the block ends."""
     import uvicorn
 
     from baton.server.app import create_app
 
-    config = write_config(tmp_path_factory.mktemp("server"), small_demo_dir)
-    tokens, ids = issue_tokens(config)
+    tokens, ids = issue_tokens(config, users)
     port = free_port()
     app = create_app(config)
     server = uvicorn.Server(
@@ -98,7 +108,7 @@ def baton_server(small_demo_dir: Path, tmp_path_factory: pytest.TempPathFactory)
         assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
         time.sleep(0.02)
     try:
-        yield BatonServer(f"http://127.0.0.1:{port}", config, config.parent / "runs", tokens, ids)
+        yield BatonServer(f"http://127.0.0.1:{port}", config, config.parent / "runs", tokens, ids, app)
     finally:
         server.should_exit = True
         thread.join(timeout=60)

@@ -100,3 +100,50 @@ def test_another_users_run_and_export_are_404(baton_server: BatonServer, gmv_run
         error_of(anonymous.get(f"/api/exports/{export_id}/file"), 401, "unauthorized")
     with baton_server.client("analyst") as client:
         assert client.get(f"/api/exports/{export_id}").json()["export"]["sha256"] == mine["export"]["sha256"]
+
+
+def test_a_user_other_than_the_configs_default_approves_repeats_and_downloads(baton_server: BatonServer) -> None:
+    """east_manager end to end: preview → approve → the same export_id again → download (issue 16)."""
+    with baton_server.client("east_manager") as client:
+        asked = client.post("/api/ask", json={"question": GMV_BY_CHANNEL, "as_of": AS_OF})
+    assert asked.status_code == 200, asked.text
+    run_id = asked.json()["run_id"]
+    preview = _export(baton_server, "east_manager", {"run_id": run_id, "format": "csv"})["preview"]
+    assert preview["user"] == "east_manager" and preview["row_filters"]  # read under their own grants
+    approved = _export(baton_server, "east_manager", {"export_id": preview["export_id"], "approve": True})
+    again = _export(baton_server, "east_manager", {"export_id": preview["export_id"]})
+    assert approved["export"] is not None and again["export"] == approved["export"]
+    with baton_server.client("east_manager") as client:
+        shown = client.get(f"/api/exports/{preview['export_id']}")
+        got = client.get(approved["export"]["download"])
+    assert shown.status_code == 200 and shown.json()["export"] == approved["export"]
+    assert got.status_code == 200 and hashlib.sha256(got.content).hexdigest() == approved["export"]["sha256"]
+
+
+def test_an_unapproved_detail_export_run_serves_no_more_than_its_preview(baton_server: BatonServer) -> None:
+    from baton.config import load_settings
+    from baton.orchestrator.session import Session
+
+    with Session(load_settings(baton_server.config)) as session:
+        detail = session.sql(USERS, user="analyst")
+    assert detail.result is not None and len(detail.result.rows) == 12
+    phones = [str(row[2]) for row in detail.result.rows]
+    preview = _export(baton_server, "analyst", {"run_id": detail.run_id, "format": "csv"})["preview"]
+    export_id = preview["export_id"]
+    assert len(preview["rows"]) == 10 and preview["row_count"] == 12
+    with baton_server.client("analyst") as client:
+        run = client.get(f"/api/runs/{export_id}")
+        view = client.get(f"/api/runs/{export_id}/view")
+        report = client.get(f"/api/runs/{export_id}/report", params={"format": "md"})
+        html = client.get(f"/api/runs/{export_id}/report", params={"format": "html"})
+    for refused in (run, view):  # the whole stored run: refused until approved
+        error_of(refused, 403, "export_not_permitted")
+    for shown in (report, html):  # the answer: the preview only
+        assert shown.status_code == 200, shown.text
+        page = shown.text.replace("\\*", "*")  # Markdown escapes the mask's stars
+        assert phones[0] in page and not any(p in page for p in phones[10:])
+    _export(baton_server, "analyst", {"export_id": export_id, "approve": True})
+    with baton_server.client("analyst") as client:
+        after = client.get(f"/api/runs/{export_id}")
+    assert after.status_code == 200, after.text
+    assert len(after.json()["answer"]["result"]["rows"]) == 10  # the preview, approved or not

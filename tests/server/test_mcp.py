@@ -148,7 +148,7 @@ def test_a_follow_up_in_a_conversation_keeps_the_reading(analyst: dict[str, Any]
     assert [c["name"] for c in follow["table"]["columns"]] == ["channel", "gmv"]  # still by channel
     assert sum(Decimal(str(row[1])) for row in follow["table"]["rows"]) == _sum_gmv(demo_dir, "AND region = '华南'")
     unknown: CallToolResult = analyst["no_conversation"]
-    assert unknown.is_error is True and _structured(unknown)["error"]["code"] == "invalid_input"
+    assert unknown.is_error is True and _structured(unknown)["error"]["code"] == "not_found"  # as in the REST API
 
 
 def test_query_runs_the_semantic_layer_as_the_same_governed_run(analyst: dict[str, Any], demo_dir: Path) -> None:

@@ -131,7 +131,7 @@ def test_another_users_conversation_cannot_be_continued(baton_server: BatonServe
 
     taken = _over_http(baton_server, baton_server.tokens["east_manager"], follow)
     assert taken.is_error is True
-    assert (taken.structured_content or {})["error"]["code"] == "permission_denied"
+    assert (taken.structured_content or {})["error"]["code"] == "not_found"  # as in the REST API: never revealed
     assert "table" not in (taken.structured_content or {})
 
 
@@ -142,6 +142,91 @@ def test_analyze_returns_the_analysis_with_drivers_and_tests(baton_server: Baton
     result = _over_http(baton_server, baton_server.tokens["analyst"], calls)  # the client checks the output schema
     out = result.structured_content or {}
     assert result.is_error is False and out["status"] == "answered", out.get("answer")
-    assert out["drivers"] and out["sections"] and out["excluded_paths"] is not None
+    assert out["drivers"] and out["sections"]
+    top = set(out["drivers"][0]["members"])  # the paths ruled out, each with its reason, never the top driver's
+    assert out["excluded_paths"] and all(" — " in path for path in out["excluded_paths"])
+    assert not any(path.startswith(f"dimension: {dim} ") for dim in top for path in out["excluded_paths"])
     assert all(float(t["ci_low"]) <= float(t["estimate"]) <= float(t["ci_high"]) for t in out["tests"])
     assert out["tests"] and any("GMV" in t["name"] or "成交" in t["name"] for t in out["tests"])
+
+
+def test_signing_in_to_mcp_does_not_hold_the_event_loop(baton_server: BatonServer) -> None:
+    """The token check runs off the event loop: while it waits on a busy token store, other
+    requests are still served."""
+    import threading
+    import time
+
+    rt = baton_server.app.state.baton
+    held = threading.Event()
+
+    def busy_store() -> None:
+        with rt.tokens._lock:  # the token store busy (a slow disk): checking a token waits for it
+            held.set()
+            time.sleep(1.5)
+
+    def mcp_call() -> None:
+        with baton_server.client("analyst") as client:
+            client.post("/mcp", json=INITIALIZE, headers=MCP_HEADERS)
+
+    store, caller = threading.Thread(target=busy_store), threading.Thread(target=mcp_call)
+    store.start()
+    held.wait(5)
+    caller.start()
+    time.sleep(0.3)  # the MCP request is now waiting for the token store
+    with baton_server.client(None) as anonymous:
+        started = time.monotonic()
+        health = anonymous.get("/api/health")
+        took = time.monotonic() - started
+    store.join()
+    caller.join()
+    assert health.status_code == 200 and took < 0.6, took
+
+
+def test_one_version_everywhere(baton_server: BatonServer) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from baton.config import baton_version
+
+    with baton_server.client("analyst") as client:
+        health = client.get("/api/health").json()
+        opened = client.post("/mcp", json=INITIALIZE, headers=MCP_HEADERS)
+        api = client.get("/openapi.json").json()
+    data = (
+        next(line[5:] for line in opened.text.splitlines() if line.startswith("data:"))
+        if (opened.headers["content-type"].startswith("text/event-stream"))
+        else opened.text
+    )
+    served = json.loads(data)["result"]["serverInfo"]["version"]
+    cli = subprocess.run([sys.executable, "-m", "baton", "--version"], capture_output=True, text=True, check=True)
+    assert health["version"] == served == api["info"]["version"] == baton_version()
+    assert cli.stdout.strip() == f"baton {baton_version()}"
+
+
+def test_the_rest_api_and_mcp_show_one_catalog(baton_server: BatonServer) -> None:
+    async def calls(session: ClientSession) -> dict[str, CallToolResult]:
+        return {
+            "list": await session.call_tool("list_metrics", {"language": "en"}),
+            "describe": await session.call_tool("describe_metric", {"name": "gmv", "language": "en"}),
+        }
+
+    got = _over_http(baton_server, baton_server.tokens["east_manager"], calls)
+    with baton_server.client("east_manager", language="en") as client:
+        rest = client.get("/api/catalog").json()
+    listed = {m["name"]: m for m in (got["list"].structured_content or {})["metrics"]}
+    assert set(listed) == {m["name"] for m in rest["metrics"]}
+    for metric in rest["metrics"]:
+        assert {key: metric[key] for key in listed[metric["name"]]} == listed[metric["name"]]
+    assert {m["type"] for m in rest["metrics"]} >= {"simple", "ratio"}
+    gmv = next(m for m in rest["metrics"] if m["name"] == "gmv")
+    assert gmv["currency"] == "CNY" and gmv["available"] is True and "metric_time__month" in gmv["time_grains"]
+    described = got["describe"].structured_content or {}
+    assert described["type"] == gmv["type"] and described["time_dimension"] == gmv["time_column"]
+    for key in ("label", "description", "unit", "currency", "expression", "filters", "time_grains", "owner"):
+        assert described[key] == gmv[key], key
+    members = {d["name"]: d["members"] for d in rest["dimensions"]}
+    for dim in described["dimensions"]:
+        assert [(m["value"], m["label"]) for m in dim["members"]] == [
+            (m["name"], m["label"]) for m in members[dim["name"]]
+        ]

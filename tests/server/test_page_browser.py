@@ -25,8 +25,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Playwright, expect, sync_playwright
 
+from baton.messages import MESSAGES
 from tests.charts.pngread import decode_png, ink
 from tests.report.test_browser import chromium
 from tests.server.conftest import BatonServer
@@ -114,8 +115,15 @@ class Tab:
         self.page.set_default_timeout(TIMEOUT_MS)
         self.problems: list[str] = []
         self.page.on("pageerror", lambda e: self.problems.append(f"error: {e}"))
-        self.page.on("console", lambda m: self.problems.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+        self.page.on("console", self._console)
         self.server = server
+
+    def _console(self, message: ConsoleMessage) -> None:
+        """Record console errors; not the browser's note of the page's 401 from ``GET /api/session``
+        (how it learns that there is no session to resume, before signing in)."""
+        no_session = message.location.get("url", "").endswith("/api/session") and "401" in message.text
+        if message.type == "error" and not no_session:
+            self.problems.append(f"{message.type}: {message.text}")
 
     def check(self) -> None:
         """Nothing went wrong in the page: no error, no refused resource, no policy violation."""
@@ -291,7 +299,8 @@ def test_escaped_question_and_language_toggle(analyst: Tab) -> None:
 
 def test_screenshot_of_a_chinese_answer_shows_glyphs(analyst: Tab, tmp_path: Path) -> None:
     """Last, so the font (cut when the page was first served) is ready: the answer page in Chinese,
-    drawn with the web font only, saved for docs/web.md (``BATON_UPDATE_SCREENSHOTS=1`` rewrites it)."""
+    drawn with the web font only, taken into a temporary folder; ``BATON_UPDATE_SCREENSHOTS=1`` also
+    saves it as docs/web-answer.png for docs/web.md."""
     page = analyst.page
     page.click("#new-conversation")
     turn = analyst.ask("上个月各渠道的GMV是多少？")
@@ -304,7 +313,7 @@ def test_screenshot_of_a_chinese_answer_shows_glyphs(analyst: Tab, tmp_path: Pat
     assert ink(decode_png(shot.read_bytes())).sum() > 20_000
     assert_glyphs_not_tofu(page, turn.locator(".interpretation"))
     analyst.check()
-    if os.environ.get("BATON_UPDATE_SCREENSHOTS") == "1" or not SCREENSHOT.exists():
+    if os.environ.get("BATON_UPDATE_SCREENSHOTS") == "1":  # never written into the repository otherwise
         SCREENSHOT.write_bytes(shot.read_bytes())
 
 
@@ -341,9 +350,39 @@ def test_another_user_cannot_open_the_run(browser: Browser, server: BatonServer,
         # the page's cookie alone cannot write: the CSRF token lives in the page's memory only
         forged = other.page.request.post(f"{server.url}/api/ask", data={"question": "上个月GMV"})
         assert forged.status == 403 and forged.json()["error"]["code"] == "permission_denied"
-        other.page.click("#signout")
+        # a reload resumes the session from its cookie (GET /api/session): no token asked again
+        other.page.reload(wait_until="domcontentloaded")
+        expect(other.page.locator("body")).to_have_attribute("data-state", "signed-in")
+        expect(other.page.locator("#who")).to_contain_text("east_manager")
+        assert other.page.locator("#signin-form").is_hidden()
+        other.page.click("#signout")  # DELETE /api/session: needs the CSRF token the page got back
         expect(other.page.locator("#signin-form")).to_be_visible()
         assert other.page.request.get(f"{server.url}/api/me").status == 401
+    finally:
+        context.close()
+
+
+def test_without_its_formatted_view_the_page_shows_no_raw_number(
+    browser: Browser, server: BatonServer, analyst_run: str
+) -> None:
+    """``GET /view`` failing (here: answered 500 by the browser's router) leaves only the raw
+    Answer, whose rows are unformatted numbers: the page says the table is in the reports instead."""
+    with server.client("analyst") as client:
+        rows = client.get(f"/api/runs/{analyst_run}").json()["answer"]["result"]["rows"]
+    raw = [str(v) for row in rows for v in row if isinstance(v, int | float) and abs(v) >= 1000]
+    assert raw, "the run's result holds numbers the page must not print as they are"
+    context = browser.new_context(locale="zh-CN")
+    try:
+        tab = Tab(context, server)
+        failure = {"error": {"code": "internal_error", "message": "view failed", "status": 500}}
+        tab.page.route("**/api/runs/*/view", lambda route: route.fulfill(status=500, json=failure))
+        tab.sign_in(server.tokens["analyst"], f"&run={analyst_run}")
+        detail = tab.page.locator("#run-detail")
+        expect(detail.locator(".table-unavailable")).to_have_text(MESSAGES["web.table_unavailable"][1])
+        assert detail.locator("table.result").count() == 0
+        shown = detail.inner_text()
+        assert not [v for v in raw if v in shown], "no unformatted number on the page"
+        assert tab.page.evaluate("window.__cspViolations") == []
     finally:
         context.close()
 

@@ -51,18 +51,10 @@ demo_app = typer.Typer(no_args_is_help=True, help="Build the embedded demo wareh
 app.add_typer(demo_app, name="demo")
 
 
-def baton_version() -> str:
-    """The installed distribution's version; the package's own ``__version__`` from a source tree."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("baton-analyst")
-    except PackageNotFoundError:
-        return str(getattr(sys.modules.get("baton"), "__version__", "unknown"))
-
-
 def _print_version(value: bool) -> None:
     if value:
+        from baton.config import baton_version
+
         print(f"baton {baton_version()}")
         raise typer.Exit()
 

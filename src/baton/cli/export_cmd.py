@@ -70,7 +70,7 @@ def export_command(
                 preview = preview_export(session, run_id, fmt, user=user, idempotency_key=idempotency_key)
             result = export_result(session, preview.export_id, user=user)
             if not as_json:
-                show_preview(preview, _console(), lang)
+                show_preview(preview, _console(), lang, cells=preview_cells(session, preview))
             if result is None and approve is not None:
                 result = approve_export(session, preview.export_id, user=user, explicit=True)
             if result is None:
@@ -141,8 +141,18 @@ def _copy(session: Session, result: ExportResult, out: Path, user: str | None) -
     atomic_write_bytes(out, data)
 
 
-def show_preview(preview: ExportPreview, console: Console, lang: Language) -> None:
-    """The preview as a table of its first rows and what the file would hold."""
+def preview_cells(session: Session, preview: ExportPreview) -> list[list[str]]:
+    """The preview's rows as the terminal tables show cells: written by the one formatter
+    (:func:`baton.report.content.table_view` on the export run's answer, which holds the preview)."""
+    from baton.report.content import table_view
+
+    answer = session.store.load(preview.export_id).answer
+    assert answer is not None and answer.result is not None  # a preview is an answered export run
+    return table_view(answer, None, limit=len(preview.rows)).rows
+
+
+def show_preview(preview: ExportPreview, console: Console, lang: Language, *, cells: list[list[str]]) -> None:
+    """The preview as a table of its first rows (``cells``: formatted) and what the file would hold."""
     from rich.table import Table
 
     from baton.cli.terminal import terminal_text
@@ -153,8 +163,8 @@ def show_preview(preview: ExportPreview, console: Console, lang: Language) -> No
     table = Table(caption=caption)
     for column in preview.columns:
         table.add_column(terminal_text(column.name, multiline=False))
-    for row in preview.rows:
-        table.add_row(*(terminal_text("" if cell is None else cell, multiline=False) for cell in row))
+    for row in cells:
+        table.add_row(*(terminal_text(cell, multiline=False) for cell in row))
     console.print(table)
     truncated = text("exports.truncated", lang) if preview.truncated else ""
     lines = [

@@ -6,6 +6,12 @@ An Answer also shows itself (a notebook's HTML and Markdown, a report, the chart
 converts its result to pandas, Arrow or polars. None of that is data, and a contract imports
 nothing of ours, so those methods delegate to an :class:`AnswerPresenter` that a higher layer
 registers with :meth:`Answer.use_presenter` (``baton.notebook``, when ``baton`` is imported).
+
+The slot is always filled in practice: importing this module runs ``baton/__init__.py`` first
+(Python imports a package before its modules), and its last statement registers the presenter.
+It stays empty only if that import failed part-way; then :class:`PresenterMissing` says so in the
+answer's language. That one text lives here, not in ``baton.messages``, because a contract
+imports nothing of ours.
 """
 
 from __future__ import annotations
@@ -27,6 +33,22 @@ if TYPE_CHECKING:
     import pyarrow  # type: ignore[import-untyped]
 
 Status = Literal["answered", "clarification_needed", "refused", "failed"]
+
+NO_PRESENTER: dict[str, str] = {
+    "en": "This answer cannot show itself: the baton package did not finish importing (run `import baton`).",
+    "zh": "该回答无法显示：baton 包未能完成导入（请先运行 `import baton`）。",
+}
+"""What :class:`PresenterMissing` says, by the answer's language (see the module docstring)."""
+
+
+class PresenterMissing(RuntimeError):
+    """No presenter is registered: ``import baton`` did not complete (a contract cannot import
+    ``baton.errors``, so this is the contract's own error, with the code ``no_presenter``)."""
+
+    error_code = "no_presenter"
+
+    def __init__(self, language: str) -> None:
+        super().__init__(NO_PRESENTER.get(language, NO_PRESENTER["en"]))
 
 
 class Column(BaseModel):
@@ -147,8 +169,8 @@ class Answer(BaseModel):
 
     def _presenter(self) -> AnswerPresenter:
         loader = type(self)._presenter_loader
-        if loader is None:  # only when baton.contracts is used without the baton package's hook
-            raise RuntimeError("no Answer presenter is registered: import baton (it registers baton.notebook)")
+        if loader is None:  # only if `import baton` failed part-way (see the module docstring)
+            raise PresenterMissing(self.language)
         return loader()
 
     def __repr__(self) -> str:

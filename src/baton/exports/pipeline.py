@@ -14,8 +14,11 @@ checkpointed and traced like every run's:
 * ``execute`` — the approved id runs; its rows are the export's evidence, and what the preview
   shows and the approval writes.
 
-The answer only counts rows and columns (the output gate checks it); the rows are the result
-table, flagged as detail rows or not, so every report of this run obeys ``export_detail`` too.
+The answer only counts rows and columns (the output gate checks it); its result table is the
+*preview* — the first :data:`~baton.contracts.export.PREVIEW_ROWS` rows, the full row count,
+flagged as detail rows or not (so every report of this run obeys ``export_detail`` too) — never
+every row: the rows leave only as the approved file. The full rows stay in the run's evidence,
+which no report of an unapproved export serves (:func:`baton.report.deliver.check_run_export`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any, ClassVar, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from baton.contracts.answer import Answer, ResultTable
-from baton.contracts.export import EXPORT_FORMATS, ExportFormat, MaskedColumn
+from baton.contracts.export import EXPORT_FORMATS, PREVIEW_ROWS, ExportFormat, MaskedColumn
 from baton.contracts.run import RunKind
 from baton.errors import BatonError, ExportNotPermitted, InvalidInput
 from baton.messages import both, text
@@ -181,9 +184,9 @@ class ExportPipeline(Pipeline):
         approved = scope.need("policy", ApprovedSql)
         rows = scope.need("execute", ExportRows)
         result = scope.result_of(rows.evidence_id)
-        table = ResultTable(
+        table = ResultTable(  # the preview only: the rows leave only as the approved file
             columns=result.columns,
-            rows=result.rows,
+            rows=result.rows[:PREVIEW_ROWS],
             row_count=result.row_count,
             truncated=result.truncated,
             detail_rows=source.detail_rows,

@@ -55,8 +55,9 @@ EXPORT_TTL = timedelta(minutes=15)
 """How long a preview can be approved: after that, today's policy must be asked again."""
 WAIT_S = 30.0
 """How long a request waits for another request working on the same export."""
-STALE_PENDING = timedelta(minutes=10)
-"""A preview still pending after this died with its process (a live one ends far sooner)."""
+STALE = timedelta(minutes=10)
+"""A preview still pending, or a file still being written, this long after it started died with
+its process (a live one ends far sooner): any request recovers it (:meth:`ExportStore.recover_stale`)."""
 _KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 
 
@@ -112,9 +113,8 @@ def preview_export(
     with ExportStore(session.runs_dir) as store:
         while True:
             if key is not None and (existing := store.by_key(asking, key)) is not None:
-                if existing.status == "pending" and datetime.now(UTC) - existing.created_at > STALE_PENDING:
-                    store.release(existing.export_id)  # its preview died with its process: start again
-                    continue
+                if store.recover_stale(existing.export_id, datetime.now(UTC) - STALE) is None:
+                    continue  # its preview died with its process: start again
                 return _repeat(session, store, existing, run_id, export_format)
             export_id = new_run_id()
             if store.reserve(export_id, asking, key, run_id, export_format, datetime.now(UTC)):
@@ -395,7 +395,11 @@ def request_export(
         preview = export_preview(session, export_id, user=asking)
         if (run_id is not None and run_id != preview.run_id) or (fmt is not None and fmt != preview.format):
             raise Conflict(*both("exports.mismatch", export_id=export_id, run_id=preview.run_id, format=preview.format))
-        result = approve_export(session, export_id, user=asking) if approve else export_result(session, export_id)
+        result = (
+            approve_export(session, export_id, user=asking)
+            if approve
+            else export_result(session, export_id, user=asking)
+        )
     else:
         if run_id is None:
             raise InvalidInput(*both("exports.nothing_to_export", run_id="-"), detail={"reason": "nothing_to_export"})
@@ -413,8 +417,9 @@ def request_export(
 
 # -- helpers --------------------------------------------------------------------------------------
 def _own(store: ExportStore, export_id: str, user: str) -> ExportRecord:
-    """The user's own export; anyone else's does not exist for them."""
-    record = store.get(export_id)
+    """The user's own export; anyone else's does not exist for them. A record whose process
+    died mid-preview or mid-write is recovered first (:data:`STALE`)."""
+    record = store.recover_stale(export_id, datetime.now(UTC) - STALE)
     if record is None or record.user != user:
         raise NotFound(*both("exports.no_export", export_id=export_id), detail={"export_id": export_id})
     return record
@@ -426,10 +431,11 @@ def _settled(store: ExportStore, record: ExportRecord, busy: tuple[Status, ...])
     while record.status in busy:
         if time.monotonic() > deadline:
             raise Conflict(*both("exports.in_progress", export_id=record.export_id), detail={"reason": "in_progress"})
-        time.sleep(0.05)
-        again = store.get(record.export_id)
-        if again is None:  # the other request's preview was refused: its key is free again
+        again = store.recover_stale(record.export_id, datetime.now(UTC) - STALE)
+        if again is None:  # the other request's preview was refused (or died): its key is free again
             raise Conflict(*both("exports.in_progress", export_id=record.export_id), detail={"reason": "in_progress"})
+        if again.status in busy:
+            time.sleep(0.05)
         record = again
     return record
 

@@ -4,6 +4,8 @@ One row per export (its ``export_id`` is the id of its run of kind ``export``): 
 the idempotency key, the exported run and format, and a status that only moves forward —
 ``pending`` (the preview is running) → ``previewed`` → ``writing`` → ``approved``. A refused or
 failed preview deletes its row (the refusal stays in its run), so its key may be used again.
+``status_at`` says when the status was set: a ``pending`` or ``writing`` one long past died with
+its process and is recovered by the next request (:meth:`ExportStore.recover_stale`).
 A key is unique per user (a partial unique index), so two requests racing with one key make
 one export: the second insert fails and that request returns the first one's export.
 Every write is one transaction (autocommit); a status change is a compare-and-set.
@@ -11,10 +13,11 @@ Every write is one transaction (autocommit); a status change is a compare-and-se
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Literal
@@ -29,7 +32,7 @@ CREATE TABLE IF NOT EXISTS exports (
     export_id TEXT PRIMARY KEY, user TEXT NOT NULL, idempotency_key TEXT, source_run_id TEXT NOT NULL,
     format TEXT NOT NULL, status TEXT NOT NULL, detail_rows INTEGER NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL, expires_at TEXT, approved_at TEXT,
-    filename TEXT, sha256 TEXT, rows INTEGER, bytes INTEGER
+    filename TEXT, sha256 TEXT, rows INTEGER, bytes INTEGER, status_at TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS exports_user_key ON exports (user, idempotency_key)
     WHERE idempotency_key IS NOT NULL;
@@ -56,6 +59,10 @@ class ExportRecord:
     sha256: str | None
     rows: int | None
     bytes: int | None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
 
 
 def _when(raw: str | None) -> datetime | None:
@@ -95,6 +102,10 @@ class ExportStore:
         self._con.execute("PRAGMA journal_mode=WAL")
         self._con.execute("PRAGMA synchronous=NORMAL")
         self._con.executescript(_SCHEMA)
+        known = {str(row[1]) for row in self._con.execute("PRAGMA table_info(exports)")}
+        if "status_at" not in known:  # a store from before status_at: a status without a time is old
+            with contextlib.suppress(sqlite3.OperationalError):  # another process added it first
+                self._con.execute("ALTER TABLE exports ADD COLUMN status_at TEXT")
 
     def close(self) -> None:
         self._con.close()
@@ -126,9 +137,9 @@ class ExportStore:
         try:
             with self._lock:
                 self._con.execute(
-                    "INSERT INTO exports (export_id, user, idempotency_key, source_run_id, format, status, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, 'pending', ?)",
-                    (export_id, user, key, source_run_id, fmt, now.isoformat()),
+                    "INSERT INTO exports (export_id, user, idempotency_key, source_run_id, format, status, created_at, "
+                    "status_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)",
+                    (export_id, user, key, source_run_id, fmt, now.isoformat(), now.isoformat()),
                 )
         except sqlite3.IntegrityError:
             return False
@@ -142,18 +153,34 @@ class ExportStore:
     def previewed(self, export_id: str, *, detail_rows: bool, created_at: datetime, expires_at: datetime) -> None:
         with self._lock:
             self._con.execute(
-                "UPDATE exports SET status = 'previewed', detail_rows = ?, created_at = ?, expires_at = ? "
-                "WHERE export_id = ? AND status = 'pending'",
-                (int(detail_rows), created_at.isoformat(), expires_at.isoformat(), export_id),
+                "UPDATE exports SET status = 'previewed', detail_rows = ?, created_at = ?, expires_at = ?, "
+                "status_at = ? WHERE export_id = ? AND status = 'pending'",
+                (int(detail_rows), created_at.isoformat(), expires_at.isoformat(), _now(), export_id),
             )
 
     def move(self, export_id: str, old: Status, new: Status) -> bool:
         """Compare-and-set of the status; False when another request moved it first."""
         with self._lock:
             cursor = self._con.execute(
-                "UPDATE exports SET status = ? WHERE export_id = ? AND status = ?", (new, export_id, old)
+                "UPDATE exports SET status = ?, status_at = ? WHERE export_id = ? AND status = ?",
+                (new, _now(), export_id, old),
             )
         return cursor.rowcount == 1
+
+    def recover_stale(self, export_id: str, before: datetime) -> ExportRecord | None:
+        """The export, once a status its process died in is undone: a preview still ``pending``, or
+        a file still ``writing``, since before ``before`` (a live one ends far sooner). The dead
+        preview is forgotten (``None``; its key is free again); the dead write goes back to
+        ``previewed`` (the file is written atomically, so no half file is left to serve)."""
+        cutoff = before.isoformat()
+        with self._lock:
+            stale = "export_id = ? AND COALESCE(status_at, created_at) < ?"
+            self._con.execute(f"DELETE FROM exports WHERE status = 'pending' AND {stale}", (export_id, cutoff))
+            self._con.execute(
+                f"UPDATE exports SET status = 'previewed', status_at = ? WHERE status = 'writing' AND {stale}",
+                (_now(), export_id, cutoff),
+            )
+        return self.get(export_id)
 
     def approved(
         self, export_id: str, *, filename: str, sha256: str, rows: int, size: int, approved_at: datetime
@@ -161,8 +188,8 @@ class ExportStore:
         with self._lock:
             self._con.execute(
                 "UPDATE exports SET status = 'approved', filename = ?, sha256 = ?, rows = ?, bytes = ?, "
-                "approved_at = ? WHERE export_id = ? AND status = 'writing'",
-                (filename, sha256, rows, size, approved_at.isoformat(), export_id),
+                "approved_at = ?, status_at = ? WHERE export_id = ? AND status = 'writing'",
+                (filename, sha256, rows, size, approved_at.isoformat(), approved_at.isoformat(), export_id),
             )
 
     def set_expiry(self, export_id: str, expires_at: datetime) -> None:

@@ -54,6 +54,7 @@ from baton.messages import (
     sql,
     stats,
     warehouse,
+    web,
 )
 
 AREAS: dict[str, ModuleType] = {
@@ -88,6 +89,7 @@ AREAS: dict[str, ModuleType] = {
     "exports": exports,
     "notebook": notebook,
     "server": server,
+    "web": web,
 }
 """area -> the module holding its ``MESSAGES`` table."""
 

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "list_sep": (", ", "、"),
+    # an answer's status, in words (the notebook and the web page show it) -------------------------
+    "status_answered": ("Answered", "已回答"),
+    "status_clarification_needed": ("Needs clarification", "需要澄清"),
+    "status_refused": ("Refused", "已拒绝"),
+    "status_failed": ("Failed", "失败"),
     "and_sep": (" and ", "、"),
     # the answer sentence (the narrator) -----------------------------------------------------------
     "grain_day": ("day", "天"),

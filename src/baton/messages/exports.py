@@ -72,6 +72,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Export {export_id} has not been approved: nothing was written yet.",
         "导出 {export_id} 尚未批准：还没有写出文件。",
     ),
+    "unapproved_run": (
+        "Run {run_id} is an export that has not been approved: its rows leave only as the approved file. "
+        "See its preview with `baton export` or GET /api/exports/{run_id}.",
+        "运行 {run_id} 是尚未批准的导出：其数据只能以批准后写出的文件离开。"
+        "请用 `baton export` 或 GET /api/exports/{run_id} 查看其预览。",
+    ),
     "mismatch": (
         "Export {export_id} exports run {run_id} as {format}, not what this request names.",
         "导出 {export_id} 导出的是运行 {run_id}（格式 {format}），与本次请求不符。",

@@ -9,6 +9,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`baton mcp` 需要 MCP SDK，但尚未安装：pip install 'baton-analyst[mcp]'",
     ),
     "tool_error": ("{code}: {message}", "{code}：{message}"),
+    "tool_failure": (
+        "The tool failed on an internal error; the server's log has the details.",
+        "工具因内部错误失败，详情见服务器日志。",
+    ),
     "no_token": (
         "The MCP endpoint needs an API token: send Authorization: Bearer <token> (`baton token create`).",
         "MCP 端点需要 API 令牌：请发送 Authorization: Bearer <token>（用 `baton token create` 创建）。",

@@ -20,6 +20,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The token's user '{user}' is no longer in the policy.",
         "令牌所属用户“{user}”已不在权限策略中。",
     ),
+    "no_session": (
+        "No sign-in session: sign in with POST /api/session (a bearer token has no session).",
+        "没有登录会话：请通过 POST /api/session 登录（API 令牌请求没有会话）。",
+    ),
     "csrf": (
         "Missing or wrong X-CSRF-Token header: a request signed in by cookie must carry the session's CSRF token.",
         "缺少或错误的 X-CSRF-Token 请求头：通过 Cookie 登录的请求必须携带会话的 CSRF 令牌。",
@@ -49,6 +53,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "权限策略中没有用户“{user}”：令牌必须属于 {path} 中的用户。",
     ),
     "no_token": ("No token {token_id}.", "没有令牌 {token_id}。"),
+    "token_id_taken": (
+        "Could not draw a free token id in {attempts} attempts; try again.",
+        "尝试 {attempts} 次仍未取得未占用的令牌编号，请重试。",
+    ),
     "bad_expires": (
         "--expires must be a whole number of days from 1 to 3650, got {raw}.",
         "--expires 必须是 1 到 3650 之间的整数天数，收到 {raw}。",

@@ -23,8 +23,9 @@ from typing import Any
 
 from baton.catalog.model import Catalog
 from baton.contracts.answer import Answer
+from baton.contracts.common import Language
 from baton.errors import BatonError
-from baton.messages import text
+from baton.messages import MESSAGES, text
 from baton.report.content import KeyFigure, ReportContent, build_content, figure_table
 from baton.report.md_text import md_cell, md_code, md_code_block, md_line, md_span
 
@@ -100,6 +101,12 @@ def chart_for(answer: Answer, render: Any, scale: float) -> Chart | None:
         return Chart(None, text("notebook.chart_failed", answer.language, error=said))
 
 
+def status_word(status: str, language: Language) -> str:
+    """An answer's status in words, in the answer's language (the code itself if it has none)."""
+    key = f"answer.status_{status}"
+    return text(key, language) if key in MESSAGES else status
+
+
 # -- HTML ---------------------------------------------------------------------------------------------
 def _html_table(header: list[str], rows: list[list[str]], numeric: list[bool] | None = None) -> str:
     right = numeric if numeric is not None and len(numeric) == len(header) else [False] * len(header)
@@ -137,7 +144,7 @@ def _html_head(answer: Answer, c: ReportContent) -> list[str]:
     parts = [f'<p class="baton-interpretation">{_e(c.interpretation)}</p>'] if c.interpretation else []
     parts.append(f'<p class="baton-text">{_e(c.answer)}</p>')
     if c.status != "answered":
-        status = f"{c.labels['status']}: {c.status}"
+        status = f"{c.labels['status']}: {status_word(c.status, lang)}"
         if answer.error is not None:
             status += " · " + text("notebook.error", lang, code=answer.error.code)
         parts.append(f'<p class="baton-status">{_e(status)}</p>')
@@ -236,7 +243,7 @@ def render_markdown(answer: Answer, catalog: Catalog | None, chart: Chart | None
     out += [f"**{md_span(c.answer)}**", ""]
     if c.status != "answered":
         code = f" · {md_code(answer.error.code)}" if answer.error is not None else ""
-        out += [f"_{md_span(t['status'])}: {md_span(c.status)}_{code}", ""]
+        out += [f"_{md_span(t['status'])}: {md_span(status_word(c.status, answer.language))}_{code}", ""]
     if answer.suggestions:
         out += [md_span(text("notebook.suggestions", answer.language)) + ":", ""]
         out += [f"- {md_line(s)}" for s in answer.suggestions] + [""]

@@ -14,7 +14,8 @@ The Answer carries its rows as JSON-friendly values (dates as ISO strings, decim
 - ``BOOLEAN`` → bool; text types → strings; anything else is left to the library.
 
 A column whose values do not fit its type (a masked cell, say) stays text rather than losing
-values. Each library is imported only by its own method and is optional: pandas and pyarrow
+values. The conversion is :mod:`baton.warehouse.columns` (the exports' writers use it too).
+Each library is imported only by its own method and is optional: pandas and pyarrow
 are the ``dataframes`` extra, polars is installed on its own; a missing one raises
 :class:`~baton.errors.MissingDependency` naming the command that installs it.
 """
@@ -22,110 +23,28 @@ are the ``dataframes`` extra, polars is installed on its own; a missing one rais
 from __future__ import annotations
 
 import importlib
-import re
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, date, datetime
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from baton.contracts.answer import Answer, ResultTable
 from baton.errors import InvalidInput, MissingDependency
 from baton.messages import both
+from baton.warehouse.columns import Kind, TypedColumn, column_kind
+from baton.warehouse.columns import typed_columns as _typed
 
 if TYPE_CHECKING:
     import pandas  # type: ignore[import-untyped]
     import polars
     import pyarrow  # type: ignore[import-untyped]
 
-Kind = Literal["date", "timestamp", "timestamptz", "integer", "float", "boolean", "string", "other"]
+__all__ = ["Kind", "TypedColumn", "column_kind", "require", "to_arrow", "to_pandas", "to_polars", "typed_columns"]
 
-_INTEGER = {"TINYINT", "SMALLINT", "INTEGER", "INT", "BIGINT", "HUGEINT", "INT2", "INT4", "INT8", "INT1", "INT16"}
-_FLOAT = {"DOUBLE", "FLOAT", "REAL", "FLOAT4", "FLOAT8", "DOUBLE PRECISION", "DECIMAL", "NUMERIC"}
-_STRING = {"VARCHAR", "TEXT", "STRING", "CHAR", "BPCHAR", "CHARACTER", "CHARACTER VARYING", "UUID", "ENUM", "BLOB"}
 _INSTALL = {"pandas": "'baton-analyst[dataframes]'", "pyarrow": "'baton-analyst[dataframes]'", "polars": "polars"}
 
 
-def column_kind(type_name: str) -> Kind:
-    """What a reported column type converts to (DuckDB's and PostgreSQL's spellings)."""
-    name = re.sub(r"\(.*\)", "", type_name.strip().upper()).strip()
-    if name == "DATE":
-        return "date"
-    if name.startswith("TIMESTAMP"):
-        zoned = name == "TIMESTAMPTZ" or ("TIME ZONE" in name and "WITHOUT" not in name)
-        return "timestamptz" if zoned else "timestamp"
-    if name in _INTEGER or (name.startswith("U") and name[1:] in _INTEGER):
-        return "integer"
-    if name in _FLOAT:
-        return "float"
-    if name in {"BOOLEAN", "BOOL"}:
-        return "boolean"
-    if name in _STRING:
-        return "string"
-    return "other"
-
-
-def _to_date(value: Any) -> date:
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    return date.fromisoformat(str(value)[:10])
-
-
-def _to_timestamp(value: Any, utc: bool) -> datetime:
-    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
-    if utc:
-        return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return moment.replace(tzinfo=None)
-
-
-def _to_bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    raise ValueError(value)
-
-
-_CONVERT: dict[Kind, Callable[[Any], Any]] = {
-    "date": _to_date,
-    "timestamp": lambda v: _to_timestamp(v, utc=False),
-    "timestamptz": lambda v: _to_timestamp(v, utc=True),
-    "integer": lambda v: int(v) if float(v).is_integer() else _fail(v),
-    "float": float,
-    "boolean": _to_bool,
-    "string": str,
-}
-
-
-def _fail(value: Any) -> Any:
-    raise ValueError(value)
-
-
-@dataclass(frozen=True)
-class TypedColumn:
-    """One column's name, kind and values converted to that kind (``None`` stays ``None``)."""
-
-    name: str
-    kind: Kind
-    values: list[Any]
-
-
 def typed_columns(result: ResultTable) -> list[TypedColumn]:
-    """The result's columns with converted values; a column that does not convert is text."""
-    columns: list[TypedColumn] = []
-    for index, column in enumerate(result.columns):
-        raw = [row[index] for row in result.rows]
-        kind = column_kind(column.type)
-        convert = _CONVERT.get(kind)
-        if convert is None:
-            columns.append(TypedColumn(column.name, kind, raw))
-            continue
-        try:
-            values = [None if v is None else convert(v) for v in raw]
-        except (TypeError, ValueError, OverflowError):
-            kind, values = "string", [None if v is None else str(v) for v in raw]
-        columns.append(TypedColumn(column.name, kind, values))
-    return columns
+    """The result's columns with converted values (:mod:`baton.warehouse.columns`)."""
+    return _typed(result.columns, result.rows)
 
 
 def _result(answer: Answer) -> ResultTable:

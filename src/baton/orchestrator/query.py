@@ -173,7 +173,7 @@ def semantic_query(
     naming what is wrong and what is allowed)."""
     metrics = tuple(dict.fromkeys(request.metrics))
     for name in metrics:
-        _check_metric(name, catalog)
+        check_metric(name, catalog)
     allowed = [
         d for d in catalog.metrics[metrics[0]].dimensions if all(d in catalog.metrics[m].dimensions for m in metrics)
     ]
@@ -203,7 +203,9 @@ def _listed(names: Iterable[str], language: Language) -> str:
     return text("answer.list_sep", language).join(names)
 
 
-def _check_metric(name: str, catalog: Catalog) -> None:
+def check_metric(name: str, catalog: Catalog) -> None:
+    """The one check of a metric name a caller sends: a catalog metric passes; a refused one is
+    ``UnsupportedMetric`` with its reason, anything else ``UnknownMetric`` with the closest names."""
     if name in catalog.metrics:
         return
     refused = catalog.refused.get(name)

@@ -146,6 +146,20 @@ class Session:
 
         return load_policy(self.settings.policy_path)
 
+    def reload_policy(self, policy: Policy | None = None) -> Policy:
+        """Read the policy file again, or take ``policy`` already read, so a long-lived session
+        (``baton serve``) follows an edited policy without a restart. The member index leaves
+        PII columns out, so it (and the planner built on it) is rebuilt when those changed."""
+        from baton.policy import load_policy
+
+        new = policy if policy is not None else load_policy(self.settings.policy_path)
+        old: Policy | None = self.__dict__.get("policy")
+        self.__dict__["policy"] = new
+        if old is not None and old.pii_columns != new.pii_columns:
+            for derived in ("member_index", "planning_catalog", "planner", "catalog_index"):
+                self.__dict__.pop(derived, None)
+        return new
+
     def principal(self, user: str) -> Principal:
         return self.policy.principal(user)
 

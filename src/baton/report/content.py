@@ -118,6 +118,8 @@ class ReportContent:
     question: str
     answer: str
     status: str
+    status_label: str = ""
+    """The status in the report's language ("已拒绝"), for a report of an answer that is not one."""
     interpretation: str | None = None
     sections: list[ReportSection] = field(default_factory=list)
     key_figures: list[KeyFigure] = field(default_factory=list)
@@ -363,6 +365,7 @@ def build_content(answer: Answer, catalog: Catalog | None = None) -> ReportConte
         question=answer.question,
         answer=answer.answer,
         status=answer.status,
+        status_label=text(f"answer.status_{answer.status}", lang),
         interpretation=answer.interpretation,
         run_id=answer.run_id,
         sql=answer.sql,

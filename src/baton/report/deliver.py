@@ -76,9 +76,14 @@ def check_export(answer: Answer, fmt: ReportFormat, exporter: Principal | None) 
 def check_run_export(state: RunState, dialect: str, exporter: Principal | None) -> None:
     """:func:`check_export` for a whole stored run (``runs show --json``): its answer, and the
     evidence of a statement run whose answer holds no result (failed, cancelled, stopped) but
-    whose evidence keeps the rows it read."""
+    whose evidence keeps the rows it read. An export run's evidence holds every row it would
+    write: refused for anyone until the export is approved (its preview is the export's own)."""
     from baton.sql.detail import returns_detail_rows
 
+    unapproved = state.kind == "export" and "approval" not in state.completed_steps
+    if unapproved and any(e.result is not None for e in state.evidence):  # its rows leave only as the file
+        detail = {"run_id": state.run_id, "reason": "export_not_approved"}
+        raise ExportNotPermitted(*both("exports.unapproved_run", run_id=state.run_id), detail=detail)
     if state.answer is not None:
         check_export(state.answer, "json", exporter)
     answered = state.answer is not None and state.answer.result is not None

@@ -343,7 +343,7 @@ def _body(c: ReportContent, spec: dict[str, Any] | None, svg: str | None) -> str
         f'<p class="answer">{_e(c.answer)}</p>',
     ]
     if c.status != "answered":
-        parts.append(f'<p class="status">{_e(t["status"])}: {_e(c.status)}</p>')
+        parts.append(f'<p class="status">{_e(t["status"])}: {_e(c.status_label or c.status)}</p>')
     parts += _sections(c)
     if c.key_figures:
         parts += _figures(t, c.key_figures)

@@ -63,7 +63,7 @@ def render_markdown_content(c: ReportContent, image: str | None = None) -> str:
     out += [f"> {md_line(c.interpretation)}", ""] if c.interpretation else []
     out += [md_line(c.answer), ""]  # it may quote the question (a word Baton asks back about)
     if c.status != "answered":
-        out += [f"_{t['status']}: {md_span(c.status)}_", ""]
+        out += [f"_{t['status']}: {md_span(c.status_label or c.status)}_", ""]
     out += _sections(c)
     if c.key_figures:
         out += _figures(t, c.key_figures)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
 
-from baton.config import Settings
+from baton.config import Settings, baton_version
 from baton.server.errors import install_error_handlers
 from baton.server.workers import DEFAULT_WORKERS, Runtime, lifespan
 
@@ -41,15 +41,6 @@ def _mount(app: FastAPI, rt: Runtime) -> None:
         mount_mcp(app, rt)
 
 
-def server_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("baton-analyst")
-    except PackageNotFoundError:
-        return "0+unknown"
-
-
 def load_server_settings(config: Path | None, runs_dir: Path | None = None) -> Settings:
     """The settings the server answers with: ``config``, else ``BATON_CONFIG``, else the demo."""
     from baton.config import resolve_config
@@ -65,7 +56,7 @@ def create_app(config: Path | None = None, *, runs_dir: Path | None = None, work
     rt = Runtime(load_server_settings(config, runs_dir), workers=workers)
     app = FastAPI(
         title="Baton",
-        version=server_version(),
+        version=baton_version(),
         description="Governed answers to metric questions: ask, analyze, query, runs and their progress.",
         lifespan=lifespan,
     )

@@ -4,8 +4,9 @@ A request authenticates with ``Authorization: Bearer <token>`` (:mod:`baton.serv
 or with the ``baton_session`` cookie that ``POST /api/session`` sets after checking a token
 (HttpOnly, SameSite=Strict, Path=/); a request signed in by cookie that changes anything (POST,
 DELETE, ...) must also carry the session's CSRF token in ``X-CSRF-Token``. Whoever signs in
-acts as the token's policy user, with that user's grants; revoking the token ends its
-sessions, and a user removed from the policy is signed out.
+acts as the token's policy user, with that user's grants as the policy file says now (an edited
+file is read again); revoking the token ends its sessions, and a user removed from the policy is
+signed out on their next request.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from baton.server.tokens import TokenInfo, token_hash
 COOKIE = "baton_session"
 CSRF_HEADER = "X-CSRF-Token"
 SESSION_HOURS = 12
+SESSIONS_PER_TOKEN = 20
+"""Sign-ins kept per API token: a new one beyond this ends the oldest."""
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
@@ -58,8 +61,15 @@ class SignInSessions:
         with self._lock:
             now = datetime.now(UTC)
             self._sessions = {k: v for k, v in self._sessions.items() if v.expires_at > now}
+            same = [k for k, v in self._sessions.items() if v.token_id == token.token_id]  # oldest first
+            for key in same[: max(0, len(same) - SESSIONS_PER_TOKEN + 1)]:
+                del self._sessions[key]
             self._sessions[token_hash(cookie)] = signed
         return cookie, signed
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._sessions)
 
     def get(self, cookie: str) -> SignedIn | None:
         with self._lock:
@@ -99,6 +109,7 @@ def current_user(
     from baton.server.workers import runtime
 
     rt = runtime(request)
+    rt.follow_policy()
     if credentials is not None:
         info = rt.tokens.verify(credentials.credentials)
         if info is None:

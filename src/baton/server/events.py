@@ -81,8 +81,15 @@ class Channel:
     opened_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     events: list[dict[str, Any]] = field(default_factory=list)
     done: dict[str, Any] | None = None
+    finished_at: datetime | None = None
     step: str | None = None
     subscribers: list[_Subscriber] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        """``running`` until the run ends, then how it ended (a run that failed before the driver
+        stored it is known only here)."""
+        return str(self.done["status"]) if self.done is not None else "running"
 
 
 class EventBus:
@@ -141,6 +148,7 @@ class EventBus:
             if channel.done is not None:
                 return
             channel.done = {"run_id": run_id, "status": status}
+            channel.finished_at = datetime.now(UTC)
             listeners, channel.subscribers = channel.subscribers, []
             self._forget_old()
         for subscriber in listeners:

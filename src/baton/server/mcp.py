@@ -6,11 +6,13 @@ Every tool calls the Session method the CLI calls (no logic of its own, DESIGN Â
 planner, grants, firewall, runs and traces. The acting user is never a tool argument: over
 stdio it is fixed when the server starts, over HTTP it is the owner of the bearer token. A
 refused or failed run comes back as the run's status and reason with ``isError`` set and no
-rows; an error before any run (a bad date, someone else's conversation) as its code and message.
+rows; an error before any run (a bad date, someone else's conversation) as its code and message,
+and anything unexpected as a generic ``tool_failure`` (the details go to the server's log only).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from datetime import date
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
@@ -23,17 +25,19 @@ from baton.contracts.agent_outputs import Driver, QualityFlag, ReportSection, St
 from baton.contracts.answer import AnswerTimeRange, ErrorInfo, MetricInfo, ResultTable, Status
 from baton.contracts.common import Language, Unit
 from baton.errors import BatonError
+from baton.orchestrator.catalog_view import MetricType
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
     from starlette.types import ASGIApp, Receive, Scope, Send
 
-    from baton.catalog.model import Catalog
     from baton.contracts.answer import Answer
+    from baton.orchestrator.catalog_view import DimensionView, MetricView
     from baton.orchestrator.session import Session
-    from baton.policy import Principal
+    from baton.server.questions import Kind
     from baton.server.workers import Runtime
 
+log = logging.getLogger("baton.server")
 T = TypeVar("T")
 UserOf = Callable[["Context[Any, Any]"], str]
 """The acting user of a call: fixed over stdio, the bearer token's owner over HTTP."""
@@ -94,6 +98,7 @@ class MetricSummary(BaseModel):
     description: str = Field(description="its definition: what is counted, and how")
     unit: Unit
     currency: str | None = None
+    type: MetricType = Field(description="simple | ratio | derived")
     available: bool = Field(description="whether this user's grants let them query it")
 
 
@@ -125,6 +130,7 @@ class MetricDescription(BaseModel):
     description: str = Field(description="its definition: what is counted, and how")
     unit: Unit
     currency: str | None = None
+    type: MetricType = Field(description="simple | ratio | derived")
     expression: str = Field(description="the aggregate it computes")
     filters: list[str] = Field(default_factory=list, description="conditions every row it counts meets")
     time_dimension: str | None = Field(default=None, description="the date column(s) it is counted by")
@@ -180,7 +186,7 @@ class BatonTools:
         SQL: the interpretation, the answer, the result rows, the SQL, the metric definitions,
         assumptions and data freshness. Within a conversation, a why-question runs an analysis."""
         return await self._answer(
-            ctx, _language_of(question), AskOutput, lambda s, u: _asked(s, u, question, as_of, conversation_id, None)
+            ctx, _language_of(question), AskOutput, lambda s, u: _asked(s, u, "ask", question, as_of, conversation_id)
         )
 
     async def analyze(
@@ -196,7 +202,7 @@ class BatonTools:
             ctx,
             _language_of(question),
             AnalyzeOutput,
-            lambda s, u: _asked(s, u, question, as_of, conversation_id, True),
+            lambda s, u: _asked(s, u, "analyze", question, as_of, conversation_id),
         )
 
     async def query(
@@ -219,11 +225,12 @@ class BatonTools:
         """Compute catalog metrics by name, grouped and filtered (MetricFlow's query syntax),
         governed like `ask`: the same grants, row filters, firewall and run trace."""
         from baton.orchestrator.query import read_date
+        from baton.server.questions import leaving
 
         lang: Language = language or self.language_of(ctx)
 
         def run(session: Session, user: str) -> Answer:
-            return session.query(
+            answer = session.query(
                 metrics,
                 group_by=group_by or (),
                 where=where or (),
@@ -235,6 +242,7 @@ class BatonTools:
                 user=user,
                 language=lang,
             )
+            return leaving(answer, session, user)
 
         return await self._answer(ctx, lang, AskOutput, run)
 
@@ -245,8 +253,11 @@ class BatonTools:
         lang: Language = language or self.language_of(ctx)
 
         def listed(session: Session, user: str) -> MetricList:
+            from baton.orchestrator.catalog_view import metric_view
+
             catalog, principal = session.catalog, session.principal(user)
-            return MetricList(user=user, metrics=[_summary(catalog, principal, name, lang) for name in catalog.metrics])
+            views = [metric_view(catalog, principal, name, lang) for name in catalog.metrics]
+            return MetricList(user=user, metrics=[_summary(view) for view in views])
 
         return await self._read(ctx, lang, listed)
 
@@ -259,18 +270,27 @@ class BatonTools:
         """One metric's whole definition: description, expression and filters, unit, time dimension,
         the dimensions (and listed members) it can be grouped and filtered by, and its owner."""
         lang: Language = language or self.language_of(ctx)
-        return await self._read(ctx, lang, lambda s, u: _describe(s.catalog, s.principal(u), name, lang))
+
+        def described(session: Session, user: str) -> MetricDescription:
+            from baton.orchestrator.catalog_view import describe_metric
+
+            return _description(*describe_metric(session.catalog, session.principal(user), name, lang))
+
+        return await self._read(ctx, lang, described)
 
     # -- one call -------------------------------------------------------------------------------
     async def _answer(
         self, ctx: Context[Any, Any], lang: Language, model: type[AskOutput], ask: Callable[[Session, str], Answer]
     ) -> CallToolResult:
-        """A run as ``user_of(ctx)``; its answer leaves Baton, so it passes the export check of `--json`."""
+        """A run as ``user_of(ctx)`` (``ask`` makes the export check of `--json`: the answer leaves Baton)."""
         try:
             user = self.user_of(ctx)
-            answer = await self.run(lambda session: _leaving(ask(session, user), session, user))
+            answer = await self.run(lambda session: ask(session, user))
         except BatonError as exc:
             return error_result(exc, lang)
+        except Exception:  # never str(exc) to a client: the log has it
+            log.exception("MCP tool call failed")
+            return failure_result(lang)
         return answer_result(answer, model)
 
     async def _read(
@@ -281,6 +301,9 @@ class BatonTools:
             out = await self.read(lambda session: read(session, user))
         except BatonError as exc:
             return error_result(exc, lang)
+        except Exception:  # never str(exc) to a client: the log has it
+            log.exception("MCP tool call failed")
+            return failure_result(lang)
         return CallToolResult(
             content=[TextContent(type="text", text=out.model_dump_json())],
             structured_content=out.model_dump(mode="json"),
@@ -288,36 +311,22 @@ class BatonTools:
 
 
 def _asked(
-    session: Session, user: str, question: str, as_of: str | None, conversation_id: str | None, analyze: bool | None
+    session: Session, user: str, kind: Kind, question: str, as_of: str | None, conversation_id: str | None
 ) -> Answer:
-    """The CLI's `ask`/`analyze` walk: a turn of a conversation when one is named ('new' starts one)."""
+    """The REST API's question (:mod:`baton.server.questions`): a turn of a conversation when one is
+    named ('new' starts one; someone else's is not found), checked for leaving Baton."""
     from baton.orchestrator.query import read_date
+    from baton.server.questions import answer_question, open_conversation
 
     when = read_date("as_of", as_of)
-    if conversation_id is not None and conversation_id.strip():
-        chain = session.conversation(None if conversation_id.strip() == "new" else conversation_id.strip(), user=user)
-        return chain.ask(question, as_of=when, analyze=analyze)
-    if analyze:
-        return session.analyze(question, as_of=when, user=user)
-    return session.ask(question, as_of=when, user=user)
+    conversation = open_conversation(session, conversation_id, user)
+    return answer_question(session, kind, question, user=user, as_of=when, conversation=conversation)
 
 
 def _language_of(question: str) -> Language:
     from baton.nlu.gate import detect_language
 
     return "zh" if detect_language(question) == "zh" else "en"
-
-
-def _leaving(answer: Answer, session: Session, user: str) -> Answer:
-    """``answer`` once it may leave for an agent: detail rows only for a user with ``export_detail``."""
-    from baton.report.deliver import check_export
-
-    try:
-        exporter: Principal | None = session.principal(user)
-    except BatonError:
-        exporter = None
-    check_export(answer, "json", exporter)
-    return answer
 
 
 # -- results --------------------------------------------------------------------------------------
@@ -338,62 +347,57 @@ def error_result(exc: BatonError, language: Language) -> CallToolResult:
     """A typed error as a tool error: its code and message (never a stack trace or internals)."""
     from baton.messages import text
 
-    error = {"code": exc.error_code, "message": exc.message(language), "detail": exc.detail}
+    error: dict[str, Any] = {"code": exc.error_code, "message": exc.message(language)}
+    safe = {key: value for key, value in exc.detail.items() if key in SAFE_DETAIL and _plain(value)}
+    if safe:
+        error["detail"] = safe
     line = text("mcp.tool_error", language, code=exc.error_code, message=exc.message(language))
     return CallToolResult(
         content=[TextContent(type="text", text=line)], structured_content={"error": error}, is_error=True
     )
 
 
-def _available(catalog: Catalog, principal: Principal, name: str) -> bool:
-    return all(principal.can_read_table(table) for table in catalog.tables_of(name))
+SAFE_DETAIL = frozenset({"term", "suggestions", "metric", "conversation_id", "run_id", "format", "user"})
+"""Detail an agent may act on (the closest names, what was not found); never paths, SQL or internals."""
 
 
-def _summary(catalog: Catalog, principal: Principal, name: str, language: Language) -> MetricSummary:
-    metric = catalog.metrics[name]
-    return MetricSummary(
-        name=name,
-        label=metric.label.for_lang(language),
-        description=metric.description.for_lang(language),
-        unit=metric.unit,
-        currency=catalog.currency_of(name),
-        available=_available(catalog, principal, name),
+def _plain(value: object) -> bool:
+    """A string, number or list of strings: nothing nested to carry internals out."""
+    if isinstance(value, list):
+        return all(isinstance(item, str) for item in value)
+    return isinstance(value, str | int | float | bool)
+
+
+def failure_result(language: Language) -> CallToolResult:
+    """An unexpected failure as a tool error: a generic ``tool_failure``, nothing of the exception."""
+    from baton.messages import text
+
+    message = text("mcp.tool_failure", language)
+    line = text("mcp.tool_error", language, code="tool_failure", message=message)
+    error = {"code": "tool_failure", "message": message}
+    return CallToolResult(
+        content=[TextContent(type="text", text=line)], structured_content={"error": error}, is_error=True
     )
 
 
-def _describe(catalog: Catalog, principal: Principal, name: str, language: Language) -> MetricDescription:
-    """``name``'s definition; an unknown or refused metric is the typed error `query` gives."""
-    from baton.catalog.where import GRAINS, METRIC_TIME
-    from baton.orchestrator.planning import metric_info
-    from baton.orchestrator.query import _check_metric  # the one check `query` makes of a metric name
+def _summary(view: MetricView) -> MetricSummary:
+    return MetricSummary.model_validate(view.model_dump(include=set(MetricSummary.model_fields)))
 
-    _check_metric(name, catalog)
-    metric, info = catalog.metrics[name], metric_info(catalog, name, language)
-    dimensions = [
-        DimensionInfo(
-            name=dim,
-            label=catalog.dimensions[dim].label.for_lang(language),
-            members=[
-                MemberInfo(value=value, label=member.label.for_lang(language))
-                for value, member in catalog.dimensions[dim].members.items()
-            ],
-        )
-        for dim in metric.dimensions
-        if dim in catalog.dimensions
-    ]
+
+def _description(view: MetricView, dimensions: list[DimensionView]) -> MetricDescription:
+    """The catalog view of one metric (:mod:`baton.orchestrator.catalog_view`) in the tool's terms."""
+    fields = view.model_dump(include=set(MetricDescription.model_fields) - {"dimensions"})
     return MetricDescription(
-        name=name,
-        label=info.label,
-        description=info.definition,
-        unit=metric.unit,
-        currency=catalog.currency_of(name),
-        expression=info.expression,
-        filters=info.filters,
-        time_dimension=info.time_column,
-        time_grains=[f"{METRIC_TIME}__{grain}" for grain in GRAINS],
-        dimensions=dimensions,
-        owner=info.owner,
-        available=_available(catalog, principal, name),
+        **fields,
+        time_dimension=view.time_column,
+        dimensions=[
+            DimensionInfo(
+                name=dim.name,
+                label=dim.label,
+                members=[MemberInfo(value=member.name, label=member.label) for member in dim.members],
+            )
+            for dim in dimensions
+        ],
     )
 
 
@@ -403,14 +407,10 @@ SCOPE_USER = "baton.user"
 
 
 def build_server(tools: BatonTools) -> MCPServer[Any]:
-    from importlib.metadata import PackageNotFoundError, version
+    from baton.config import baton_version
 
-    try:
-        release = version("baton-analyst")
-    except PackageNotFoundError:
-        release = "0+unknown"
     server: MCPServer[Any] = MCPServer(
-        "baton", title="Baton", instructions=INSTRUCTIONS, version=release, log_level="WARNING"
+        "baton", title="Baton", instructions=INSTRUCTIONS, version=baton_version(), log_level="WARNING"
     )
     tools.register(server)
     return server
@@ -418,15 +418,22 @@ def build_server(tools: BatonTools) -> MCPServer[Any]:
 
 def serve_stdio(session: Session, user: str) -> None:
     """Serve the tools on stdin/stdout as ``user`` until the client closes the pipe: one Session,
-    one run at a time (a Session is not thread-safe; runs go to a worker thread)."""
+    one run at a time (a Session is not thread-safe; runs go to a worker thread). An edited policy
+    file applies to the next call."""
     import threading
 
     import anyio.to_thread
 
+    from baton.server.policy_watch import PolicyWatch
+
     lock = threading.Lock()
+    watch = PolicyWatch(session.settings.policy_path)
 
     def locked(job: Callable[[Session], T]) -> T:
         with lock:
+            policy = watch.changed()
+            if policy is not None:
+                session.reload_policy(policy)
             return job(session)
 
     async def on_session(job: Callable[[Session], T]) -> T:
@@ -468,6 +475,9 @@ class BearerOnly:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from functools import partial
+
+        import anyio.to_thread
         from fastapi.security import HTTPAuthorizationCredentials
         from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
         from mcp.server.auth.provider import AccessToken
@@ -485,7 +495,7 @@ class BearerOnly:
         try:
             if credentials is None:  # the cookie of the web page does not sign in here
                 raise Unauthorized(*both("mcp.no_token"))
-            signed = current_user(request, credentials, None)
+            signed = await anyio.to_thread.run_sync(partial(current_user, request, credentials, None))
         except BatonError as exc:
             await baton_error_response(exc, request_language(request))(scope, receive, send)
             return

@@ -4,7 +4,9 @@ The page is plain JavaScript modules and one style sheet (``static/``), no build
 network beyond its own origin: the Vega, Vega-Lite and Vega-Embed libraries are the ones the
 HTML report bundles (``baton/report/vendor``), served from here. Its Content-Security-Policy
 allows scripts, styles, fonts and requests from its own origin only: no inline script or style,
-no ``eval`` (charts run Vega's expression interpreter, as the HTML report does).
+no ``eval`` (charts run Vega's expression interpreter, as the HTML report does). The page's
+words are Baton's messages (``baton.messages.web``), inlined as a JSON data block, which is
+never executed and so needs no exception in the policy.
 
 Chinese renders without any system font: ``/static/fonts/baton-cjk.woff`` is the bundled Noto
 Sans CJK SC cut (:func:`baton.report.fonts.subset_woff`) to the characters the page can show —
@@ -23,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
+import json
 import logging
 import threading
 from concurrent.futures import Future
@@ -86,11 +89,35 @@ def _vendor_text(name: str) -> str:
     return resources.files("baton.report").joinpath("vendor", name).read_text(encoding="utf-8")
 
 
+STRINGS_SLOT = "{{strings}}"
+"""Where ``index.html`` receives :func:`page_strings` (a JSON data block: never executed)."""
+
+
+def page_strings() -> dict[str, dict[str, str]]:
+    """The page's strings by language, from :mod:`baton.messages` (``web.<name>`` as ``name``,
+    with the answer statuses' labels ``answer.status_<status>`` as ``status_<status>``)."""
+    from baton.messages import MESSAGES
+
+    strings: dict[str, dict[str, str]] = {"en": {}, "zh": {}}
+    for key, (english, chinese) in MESSAGES.items():
+        area, _, name = key.partition(".")
+        if area == "web" or (area == "answer" and name.startswith("status_")):
+            strings["en"][name], strings["zh"][name] = english, chinese
+    return strings
+
+
+@lru_cache(maxsize=1)
+def page_html() -> str:
+    """``index.html`` with the page's strings inlined (``<`` escaped: the JSON cannot end its block)."""
+    data = json.dumps(page_strings(), ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
+    return _static_text("index.html").replace(STRINGS_SLOT, data)
+
+
 @router.get("/", include_in_schema=False)
 def page(request: Request) -> HTMLResponse:
     """The web page (its font starts building now, if it is not built yet)."""
     web_font(runtime(request))
-    return HTMLResponse(_static_text("index.html"), headers=PAGE_HEADERS)
+    return HTMLResponse(page_html(), headers=PAGE_HEADERS)
 
 
 @router.get("/static/" + FONT_PATH, include_in_schema=False)

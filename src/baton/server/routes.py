@@ -15,7 +15,7 @@ import logging
 from concurrent.futures import Future
 from datetime import date
 from functools import partial
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -23,10 +23,9 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from baton.contracts.answer import Answer
 from baton.contracts.common import Language
-from baton.errors import InvalidInput, NotFound, PermissionDenied
-from baton.messages import both
 from baton.server.auth import CurrentUser
 from baton.server.errors import ERROR_RESPONSES, request_language
+from baton.server.questions import Kind, answer_question, leaving, open_conversation
 from baton.server.workers import Runtime, runtime
 
 if TYPE_CHECKING:
@@ -34,7 +33,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("baton.server")
 router = APIRouter(tags=["questions"])
-Kind = Literal["ask", "analyze"]
 TERMINAL_OF = {"answered": "done", "refused": "refused", "clarification_needed": "refused", "failed": "failed"}
 """The run status an Answer's status ends in (as the driver records it)."""
 
@@ -113,9 +111,10 @@ async def query(body: QueryRequest, user: CurrentUser, request: Request) -> JSON
 async def _question(rt: Runtime, user: str, body: QuestionRequest, kind: Kind) -> JSONResponse:
     from baton.orchestrator.run import new_run_id
 
-    conversation = await asyncio.to_thread(open_conversation, rt, body.conversation_id, user)
+    # before a run id is handed out: an unknown or foreign conversation is 404, never a failed run
+    conversation = await asyncio.to_thread(open_conversation, rt.reader, body.conversation_id, user)
     run_id = new_run_id()
-    job = partial(_answer, kind, body.question, body.as_of, user, conversation, run_id)
+    job = partial(_asked, kind, body.question, body.as_of, user, conversation, run_id)
     if body.wait:
         answer = await rt.run(job)
         return JSONResponse(answer.model_dump(mode="json"))
@@ -126,43 +125,13 @@ async def _question(rt: Runtime, user: str, body: QuestionRequest, kind: Kind) -
     return JSONResponse(accepted.model_dump(), status_code=202)
 
 
-def open_conversation(rt: Runtime, conversation_id: str | None, user: str) -> str | None:
-    """The conversation a question is a turn of: none, a new one, or the user's own (another
-    user's, or one that does not exist, is not found)."""
-    if conversation_id is None:
-        return None
-    if conversation_id == "new":
-        return rt.reader.conversation(None, user=user).conversation_id
-    try:
-        return rt.reader.conversation(conversation_id, user=user).conversation_id
-    except (InvalidInput, PermissionDenied) as exc:
-        raise NotFound(
-            *both("server.no_conversation", conversation_id=conversation_id),
-            detail={"conversation_id": conversation_id},
-        ) from exc
-
-
-def _answer(
+def _asked(
     kind: Kind, question: str, as_of: date | None, user: str, conversation: str | None, run_id: str, session: Session
 ) -> Answer:
-    """One question on a worker's Session: a conversation turn or a single run, then the same
-    export check ``baton ask --json`` makes (an Answer leaving Baton as JSON)."""
-    from baton.report.deliver import check_export
-
-    if conversation is not None:
-        chain = session.conversation(conversation, user=user)
-        answer = chain.ask(question, as_of=as_of, analyze=True if kind == "analyze" else None, run_id=run_id)
-    elif kind == "analyze":
-        answer = session.analyze(question, as_of=as_of, user=user, run_id=run_id)
-    else:
-        answer = session.ask(question, as_of=as_of, user=user, run_id=run_id)
-    check_export(answer, "json", session.principal(user))
-    return answer
+    return answer_question(session, kind, question, user=user, as_of=as_of, conversation=conversation, run_id=run_id)
 
 
 def _query(body: QueryRequest, user: str, language: Language, session: Session) -> Answer:
-    from baton.report.deliver import check_export
-
     answer = session.query(
         body.metrics,
         group_by=body.group_by,
@@ -175,8 +144,7 @@ def _query(body: QueryRequest, user: str, language: Language, session: Session) 
         as_of=body.as_of,
         language=language,
     )
-    check_export(answer, "json", session.principal(user))
-    return answer
+    return leaving(answer, session, user)
 
 
 def _ended(rt: Runtime, run_id: str, user: str, future: Future[Answer]) -> None:

@@ -8,10 +8,9 @@ from typing import Literal
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from baton.catalog.model import Catalog
-from baton.contracts.common import Language
 from baton.errors import PermissionDenied, Unauthorized
 from baton.messages import both
+from baton.orchestrator.catalog_view import CatalogView
 from baton.server.auth import COOKIE, CurrentUser
 from baton.server.errors import ERROR_RESPONSES, request_language
 from baton.server.workers import runtime
@@ -43,46 +42,12 @@ class SignedInOut(BaseModel):
     csrf_token: str = Field(description="send it as X-CSRF-Token on every POST/DELETE made with the cookie")
 
 
-class Member(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str
-    label: str
-
-
-class DimensionOut(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str
-    label: str
-    members: list[Member] = Field(description="the members the catalog lists (indexed members are not listed)")
-
-
-class MetricOut(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str
-    label: str
-    description: str = Field(description="its definition, as every answer shows it")
-    unit: str
-    type: Literal["simple", "ratio", "derived"]
-    dimensions: list[str]
-    owner: str
-    expression: str
-    filters: list[str]
-    time_column: str | None
-
-
-class CatalogOut(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str
-    metrics: list[MetricOut]
-    dimensions: list[DimensionOut]
-
-
 @router.get("/api/health")
 def health() -> Health:
     """Liveness (no sign-in needed)."""
-    from baton.server.app import server_version
+    from baton.config import baton_version
 
-    return Health(status="ok", version=server_version())
+    return Health(status="ok", version=baton_version())
 
 
 @router.get("/api/me", responses=ERROR_RESPONSES)
@@ -96,6 +61,7 @@ def sign_in(body: SignInRequest, request: Request, response: Response) -> Signed
     """Sign in with an API token: sets the ``baton_session`` cookie (HttpOnly, SameSite=Strict)
     and returns the CSRF token every cookie-authenticated POST/DELETE must carry."""
     rt = runtime(request)
+    rt.follow_policy()
     info = rt.tokens.verify(body.token)
     if info is None:
         raise Unauthorized(*both("server.bad_token"))
@@ -107,6 +73,17 @@ def sign_in(body: SignInRequest, request: Request, response: Response) -> Signed
     max_age = max(1, int((signed.expires_at - datetime.now(UTC)).total_seconds()))
     secure = request.url.scheme == "https"  # behind a TLS proxy that says so (X-Forwarded-Proto)
     response.set_cookie(COOKIE, cookie, max_age=max_age, path="/", httponly=True, samesite="strict", secure=secure)
+    return SignedInOut(user=signed.user, csrf_token=signed.csrf)
+
+
+@router.get("/api/session", responses=ERROR_RESPONSES)
+def session(user: CurrentUser, request: Request) -> SignedInOut:
+    """The web page's session as its cookie says (after a page reload: no need to sign in again):
+    its user and CSRF token; 401 without a live session cookie."""
+    cookie = request.cookies.get(COOKIE)
+    signed = runtime(request).sign_ins.get(cookie) if cookie and user.via == "cookie" else None
+    if signed is None:
+        raise Unauthorized(*both("server.no_session"))
     return SignedInOut(user=signed.user, csrf_token=signed.csrf)
 
 
@@ -122,40 +99,10 @@ def sign_out(user: CurrentUser, request: Request) -> Response:
 
 
 @router.get("/api/catalog", responses=ERROR_RESPONSES)
-def catalog(user: CurrentUser, request: Request) -> CatalogOut:
-    """The metrics (with their definitions, 口径) and dimensions, labelled in the request's language."""
-    return catalog_view(runtime(request).reader.catalog, request_language(request))
+def catalog(user: CurrentUser, request: Request) -> CatalogView:
+    """The metrics (with their definitions, 口径, and whether this user may query each) and the
+    dimensions, labelled in the request's language."""
+    from baton.orchestrator.catalog_view import catalog_view
 
-
-def catalog_view(catalog: Catalog, language: Language) -> CatalogOut:
-    from baton.orchestrator.planning import metric_info
-
-    metrics = []
-    for name, metric in catalog.metrics.items():
-        info = metric_info(catalog, name, language)
-        kind: Literal["simple", "ratio", "derived"] = (
-            "ratio" if metric.is_ratio else "derived" if metric.is_derived else "simple"
-        )
-        metrics.append(
-            MetricOut(
-                name=name,
-                label=info.label,
-                description=info.definition,
-                unit=metric.unit,
-                type=kind,
-                dimensions=list(metric.dimensions),
-                owner=info.owner,
-                expression=info.expression,
-                filters=list(info.filters),
-                time_column=info.time_column,
-            )
-        )
-    dimensions = [
-        DimensionOut(
-            name=name,
-            label=dim.label.for_lang(language),
-            members=[Member(name=key, label=m.label.for_lang(language)) for key, m in dim.members.items()],
-        )
-        for name, dim in catalog.dimensions.items()
-    ]
-    return CatalogOut(name=catalog.name, metrics=metrics, dimensions=dimensions)
+    reader = runtime(request).reader
+    return catalog_view(reader.catalog, reader.principal(user.user), request_language(request))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response, StreamingResponse
@@ -99,16 +99,16 @@ def get_run(run_id: RunId, user: CurrentUser, request: Request) -> RunDetail:
 
     rt = runtime(request)
     state = visible_state(rt, run_id, user)
-    if state is None:  # handed out by wait=false, not started yet
+    if state is None:  # handed out by wait=false and not stored (yet, or ever: it failed first)
         channel = _own_channel(rt, run_id, user)
         return RunDetail(
             run_id=run_id,
             kind=channel.kind,
-            status="running",
+            status=cast(RunStatus, channel.status),
             question=channel.question or "",
             user=channel.owner,
             started_at=channel.opened_at,
-            finished_at=None,
+            finished_at=channel.finished_at,
             answer=None,
         )
     check_run_export(state, rt.reader.engine.dialect, rt.reader.principal(user.user))
@@ -145,7 +145,7 @@ def run_report(
     rt = runtime(request)
     state = visible_state(rt, run_id, user)
     if state is None or state.answer is None:
-        status = "running" if state is None else state.status
+        status = _own_channel(rt, run_id, user).status if state is None else state.status
         raise Conflict(*both("server.no_answer_yet", run_id=run_id, status=status), detail={"run_id": run_id})
     check_export(state.answer, fmt, rt.reader.principal(user.user))
     headers = {"X-Content-Type-Options": "nosniff"}

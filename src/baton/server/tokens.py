@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from baton.errors import InvalidInput, NotFound
+from baton.errors import Conflict, InvalidInput, NotFound
 from baton.messages import both
 from baton.private import private_dir, private_file
 
@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from baton.config import Settings
 
 TOKEN_PREFIX = "bt_"
+TOKEN_ID_PREFIX = "tok_"
+TOKEN_ID_BYTES = 8
+"""A token's id (``tok_`` + 16 hex digits) is public (listed, revoked by it), so it only needs to be unique."""
+ID_ATTEMPTS = 5
 MAX_EXPIRES_DAYS = 3650
 LAST_USED_EVERY = timedelta(seconds=60)
 """A token's last use is written at most this often (not on every request)."""
@@ -87,28 +91,33 @@ class TokenStore:
         token itself, which is not kept and cannot be shown again."""
         if expires_days is not None and not 1 <= expires_days <= MAX_EXPIRES_DAYS:
             raise InvalidInput(*both("server.bad_expires", raw=expires_days), detail={"expires": expires_days})
-        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         now = datetime.now(UTC)
-        info = TokenInfo(
-            token_id="tok_" + secrets.token_hex(4),
-            user=user,
-            created_at=now,
-            expires_at=now + timedelta(days=expires_days) if expires_days is not None else None,
-            last_used_at=None,
-            revoked_at=None,
-        )
-        with self._lock:
-            self._con.execute(
-                "INSERT INTO tokens (token_id, user, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
-                (
-                    info.token_id,
-                    user,
-                    token_hash(token),
-                    info.created_at.isoformat(),
-                    info.expires_at.isoformat() if info.expires_at else None,
-                ),
+        for _attempt in range(ID_ATTEMPTS):
+            token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+            info = TokenInfo(
+                token_id=TOKEN_ID_PREFIX + secrets.token_hex(TOKEN_ID_BYTES),
+                user=user,
+                created_at=now,
+                expires_at=now + timedelta(days=expires_days) if expires_days is not None else None,
+                last_used_at=None,
+                revoked_at=None,
             )
-        return info, token
+            try:
+                with self._lock:
+                    self._con.execute(
+                        "INSERT INTO tokens (token_id, user, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                        (
+                            info.token_id,
+                            user,
+                            token_hash(token),
+                            info.created_at.isoformat(),
+                            info.expires_at.isoformat() if info.expires_at else None,
+                        ),
+                    )
+            except sqlite3.IntegrityError:  # an id (or token) already taken: draw again
+                continue
+            return info, token
+        raise Conflict(*both("server.token_id_taken", attempts=ID_ATTEMPTS), detail={"attempts": ID_ATTEMPTS})
 
     def list(self) -> list[TokenInfo]:
         with self._lock:

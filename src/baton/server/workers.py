@@ -4,8 +4,10 @@ worker threads that answer questions.
 A Session is not thread-safe, so every worker thread opens its own (its own warehouse
 connection and run-store connection) on its first job and keeps it; one slow analysis holds
 one worker while the others go on answering. Reads that run nothing (run lists, the
-catalog, the policy) share one reader Session: its catalog and policy are loaded once and
-never change, and the run store serialises its own connection.
+catalog, the policy) share one reader Session: its catalog is loaded once, and the run store
+serialises its own connection. The policy file is watched (:class:`PolicyWatch`, at most once
+a second, on every signed-in request): an edited policy applies to the next request, for the
+reader and every worker Session, without a restart.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from baton.errors import ServerBusy
 from baton.messages import both
 from baton.server.auth import SignInSessions
 from baton.server.events import EventBus
+from baton.server.policy_watch import PolicyWatch
 from baton.server.tokens import TokenStore
 
 if TYPE_CHECKING:
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
 
     from baton.config import Settings
     from baton.orchestrator.session import Session
+    from baton.policy import Policy
 
 log = logging.getLogger("baton.server")
 T = TypeVar("T")
@@ -57,10 +61,25 @@ class Runtime:
         self._sessions: list[Session] = []
         self._lock = threading.Lock()
         self._pending = 0
+        self.policy_watch = PolicyWatch(settings.policy_path)
+        self._policy_generation = 0
+        self._policy: Policy | None = None
 
     def warm(self) -> None:
         """Load what every request reads (catalog, policy, run store) before the first one."""
-        _ = self.reader.catalog, self.reader.policy, self.reader.store, self.reader.engine
+        _ = self.reader.catalog, self.reader.store, self.reader.engine
+        with self._lock:
+            self._policy = self.reader.policy
+
+    def follow_policy(self) -> None:
+        """Take an edited policy file: at once for the reader, on its next job for each worker."""
+        policy = self.policy_watch.changed()
+        if policy is None:
+            return
+        with self._lock:
+            self.reader.reload_policy(policy)
+            self._policy, self._policy_generation = policy, self._policy_generation + 1
+        log.info("policy %s reloaded", self.settings.policy_path)
 
     # -- workers ---------------------------------------------------------------------------
     def worker_session(self) -> Session:
@@ -72,8 +91,14 @@ class Runtime:
             session = Session(self.settings)
             session.observer = self.bus.observe
             self._local.session = session
+            self._local.generation = -1
             with self._lock:
                 self._sessions.append(session)
+        with self._lock:
+            generation, policy = self._policy_generation, self._policy
+        if self._local.generation != generation and policy is not None:
+            session.reload_policy(policy)  # the reader's (already read), not the file again
+            self._local.generation = generation
         return session
 
     def submit(self, job: Callable[[Session], T]) -> Future[T]:

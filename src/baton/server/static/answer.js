@@ -48,11 +48,11 @@ async function viewOf(answer) {
 function followUpLine(answer, t) {
   const info = answer.follow_up;
   if (!info || info.standalone || !info.parent_run_id) return null;
-  const words = (parts) => parts.map((p) => t(`part_${p}`)).join("、");
+  const words = (parts) => parts.map((p) => t(`part_${p}`)).join(t("list_sep"));
   const bits = [];
   if (info.inherited?.length) bits.push(t("inherited", { parts: words(info.inherited) }));
   if (info.changed?.length) bits.push(t("changed", { parts: words(info.changed) }));
-  return bits.length ? el("p", { class: "inherited" }, bits.join("；")) : null;
+  return bits.length ? el("p", { class: "inherited" }, bits.join(t("clause_sep"))) : null;
 }
 
 function statusBlock(answer, t) {
@@ -61,7 +61,7 @@ function statusBlock(answer, t) {
   if (answer.error?.message && answer.error.message !== answer.answer) parts.push(el("p", {}, answer.error.message));
   if (answer.suggestions?.length) {
     parts.push(el("p", { class: "suggestions" }, [
-      t("suggestions"), " ", ...answer.suggestions.flatMap((s, i) => [i ? "、" : "", el("code", {}, s)]),
+      t("suggestions"), " ", ...answer.suggestions.flatMap((s, i) => [i ? t("list_sep") : "", el("code", {}, s)]),
     ]));
   }
   return parts;
@@ -89,13 +89,10 @@ function resultBlock(answer, content, t) {
       ...(content.table_notes || []).map((n) => el("p", { class: "note" }, n)),
     ];
   }
+  // No formatted view (GET /view failed): the raw rows are never shown, as the page never formats a number.
   const result = answer.result;
   if (!result || !result.columns?.length || answer.sections?.length) return [];
-  const rows = result.rows.slice(0, 50);
-  return [
-    el("h3", {}, t("table")), table(result.columns.map((c) => c.name), rows, "result"),
-    result.truncated || result.rows.length > rows.length ? el("p", { class: "note" }, t("truncated")) : null,
-  ];
+  return [el("h3", {}, t("table")), el("p", { class: "note table-unavailable", role: "status" }, t("table_unavailable"))];
 }
 
 function metricsBlock(answer, t) {

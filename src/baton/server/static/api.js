@@ -1,7 +1,7 @@
 // The page's one way to talk to the server: JSON over fetch, the session cookie, the CSRF header on
 // writes, the page's language on every request, and the server's one error shape turned into ApiError.
 
-let csrfToken = null; // kept in memory only: a reload signs in again
+let csrfToken = null; // kept in memory only: after a reload, GET /api/session gives it back
 let language = "en";
 
 export class ApiError extends Error {
