@@ -99,3 +99,43 @@ def test_markup_in_the_data_is_shown_literally(run_zh: tuple[str, Answer]) -> No
     render_answer(answer.model_copy(update={"sections": [*answer.sections, hostile]}), console)
     out = console.export_text()
     assert "[red]方法[/red] ───" in out and "• [bold]不是加粗[/bold] [link=x]y[/link]" in out
+
+
+BOX = re.compile(r"[\s│┃╭╮╰╯─━┏┓┗┛┡┩╇┳┻╋┃└┘┌┐├┤┬┴┼•]")
+TOKEN = re.compile(r"[-+¥]?[A-Za-z0-9_][A-Za-z0-9_.,:%-]*[A-Za-z0-9_%]")
+
+
+def rendered(answer: Answer, width: int) -> str:
+    console = Console(width=width, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    render_answer(answer, console)
+    return console.export_text()
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_no_text_is_dropped_at_any_width(run_zh: tuple[str, Answer], width: int) -> None:
+    """Every character of the summary and of every section item is on the screen: wrapped, never cut."""
+    _, answer = run_zh
+    out = rendered(answer, width)
+    flat = BOX.sub("", out)
+    said = [answer.answer, *(answer.interpretation or "",), *(i for s in answer.sections for i in s.items)]
+    for item in said:
+        assert BOX.sub("", item) in flat, item
+    assert max(len(line) for line in out.splitlines()) <= width
+
+
+def test_numbers_dates_and_identifiers_stay_whole_at_80(run_zh: tuple[str, Answer]) -> None:
+    """A number, date or identifier in the prose never breaks across lines (``20`` / ``26-05-01``)."""
+    _, answer = run_zh
+    out = rendered(answer, 80)
+    lines = out.splitlines()
+    flat = BOX.sub("", out)
+    prose = " ".join([answer.answer, *(i for s in answer.sections for i in s.items)])
+    tokens = {t for t in TOKEN.findall(prose) if len(t) >= 4 and re.search(r"[\d_]", t)}
+    assert any("," in t for t in tokens) and any(re.fullmatch(r"\d{4}-\d{2}-\d{2}", t) for t in tokens)
+    split = [t for t in tokens if sum(line.count(t) for line in lines) < flat.count(t)]
+    assert not split, split
+
+
+def test_the_panel_title_names_the_status_in_the_answers_language(run_zh: tuple[str, Answer]) -> None:
+    out = rendered(run_zh[1], 80)
+    assert "分析 · 已回答" in out.splitlines()[0] and "answered" not in out.splitlines()[0]

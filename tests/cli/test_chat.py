@@ -57,7 +57,7 @@ def test_chat_follows_up_lists_its_runs_and_explains(demo: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "Traceback" not in proc.stderr + out
-    assert out.count("answered") >= 3  # two answers and the analysis
+    assert out.count("已回答") >= 3  # two answers and the analysis, their status in the question's language
     assert "接上一问" in out
     listed = re.findall(r"run_\S+\s+done\s+(\S+)", out)  # /runs: each turn, in order
     assert listed[:2] == ["上个月各渠道的GMV是多少？", "那华南呢？"]
@@ -65,24 +65,24 @@ def test_chat_follows_up_lists_its_runs_and_explains(demo: Path) -> None:
 
 def test_a_remembered_default_breakdown_is_applied_stated_and_forgotten(demo: Path) -> None:
     asked_back = _chat(demo, ["上个月的GMV是多少", "拆开看看"])
-    assert "clarification_needed" in asked_back.stdout, asked_back.stdout
+    assert "需要澄清" in asked_back.stdout, asked_back.stdout
     remembered = _chat(demo, ["以后默认按渠道拆分", "上个月的GMV是多少", "拆开看看"])
     assert "已记住" in remembered.stdout, remembered.stdout
     assert "记住的你的默认拆分" in remembered.stdout  # the assumption states it
-    assert "按渠道拆分" in remembered.stdout and "clarification_needed" not in remembered.stdout
+    assert "按渠道拆分" in remembered.stdout and "需要澄清" not in remembered.stdout
     listed = baton(["memory", "list", "--json"], demo)
     assert listed.returncode == 0, listed.stderr
     assert "default_breakdown" in listed.stdout
     forgot = baton(["memory", "forget", "default_breakdown"], demo)
     assert forgot.returncode == 0, forgot.stderr
     again = _chat(demo, ["上个月的GMV是多少", "拆开看看"])
-    assert "clarification_needed" in again.stdout and "记住的你的默认拆分" not in again.stdout
+    assert "需要澄清" in again.stdout and "记住的你的默认拆分" not in again.stdout
 
 
 def test_a_failing_turn_does_not_end_the_chat(demo: Path) -> None:
     proc = _chat(demo, ["今天天气怎么样", "上个月的GMV是多少"])
     assert proc.returncode == 0
-    assert "refused" in proc.stdout and "answered" in proc.stdout
+    assert "已拒绝" in proc.stdout and "已回答" in proc.stdout
 
 
 def test_next_by_category_is_a_follow_up_not_a_preference(demo: Path) -> None:

@@ -72,7 +72,8 @@ def test_aggregates_with_yes_and_a_key_write_the_same_file_twice(
     again = _export(demo, [run_id, "--out", str(second), "--yes", "--idempotency-key", "nightly-1"])
     assert again.returncode == 0, again.stderr
     assert said["export"]["export_id"] in again.stderr.replace("\n", "") and first.read_bytes() == second.read_bytes()
-    assert "channel" in again.stdout and "app" in again.stdout  # the preview table was printed
+    assert "channel" in again.stdout and "APP" in again.stdout  # the preview, labelled as the terminal table is
+    assert "¥7,371,750.00" in again.stdout  # and formatted as it is: money with its unit and cents
 
 
 def test_the_prompt_decides_and_a_no_writes_nothing(demo: Path, runs: dict[str, Answer], tmp_path: Path) -> None:

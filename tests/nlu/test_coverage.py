@@ -19,7 +19,7 @@ from baton.catalog.loader import load_catalog
 from baton.contracts.semantic import SemanticQuery
 from baton.errors import AmbiguousQuestion, ModelFailure
 from baton.llm import Provider
-from baton.nlu.coverage import terms_of
+from baton.nlu.coverage import Explained, name_words, terms_of
 from baton.nlu.llm_planner import LlmPlanner, validate_plan
 from baton.nlu.parser import Planner
 
@@ -187,3 +187,69 @@ def test_words_the_catalog_names_as_one_metric_read_as_another_are_asked_back_na
     assert caught.value.detail["suggestions"] == ["order_count", "gmv"]
     said = caught.value.message("en")
     assert CATALOG.metrics["order_count"].label.en in said and CATALOG.metrics["gmv"].label.en in said
+
+
+# question, the model's paraphrase span (read as GMV), the name it swallowed: asked back naming it
+SWALLOWED: list[tuple[str, str, str, dict[str, Any]]] = [
+    ("上个月天猫销售额是多少", "天猫销售额", "天猫", LAST_MONTH),  # an unknown noun beside the metric's own word
+    ("Tmall sales last month", "Tmall sales", "tmall", LAST_MONTH_EN),  # capitalised beside the target's word
+    ("上个月京东卖出去的钱有多少", "京东卖出去的钱", "京东", LAST_MONTH),  # a proper noun inside a paraphrase
+    ("What were Tmall sales last month?", "Tmall sales", "tmall", LAST_MONTH_EN),  # capitalised mid-sentence
+    ("Show me the Shopee gross sales for last month", "Shopee gross sales", "shopee", LAST_MONTH_EN),
+]
+
+
+@pytest.mark.parametrize(("question", "words", "name", "period"), SWALLOWED)
+def test_a_name_swallowed_into_a_paraphrase_span_is_asked_back(
+    question: str, words: str, name: str, period: dict[str, Any]
+) -> None:
+    plan = {"metrics": ["gmv"], **period, "spans": [_span(words, "metric", "gmv")]}
+    with pytest.raises(AmbiguousQuestion) as caught:
+        _validate(question, plan)
+    assert caught.value.detail["reason"] == "model_left_out"
+    assert caught.value.detail["unknown"] == [name]
+
+
+# question, span, what it became: true paraphrases the name check leaves covered
+PARAPHRASES: list[tuple[str, dict[str, Any], list[dict[str, Any]]]] = [
+    ("上个月卖出去的钱有多少", {"metrics": ["gmv"], **LAST_MONTH}, [_span("卖出去的钱", "metric", "gmv")]),
+    ("上个月流水多少", {"metrics": ["gmv"], **LAST_MONTH}, [_span("流水", "metric", "gmv")]),
+    (
+        "上个月卖货渠道的GMV",
+        {"metrics": ["gmv"], "dimensions": ["channel"], **LAST_MONTH},
+        [_span("卖货渠道", "dimension", "channel")],
+    ),
+    (
+        "Gross sales of the mobile app last month",
+        {"metrics": ["gmv"], "filters": [{"dimension": "channel", "members": ["app"]}], **LAST_MONTH_EN},
+        [_span("Gross sales", "metric", "gmv"), _span("mobile app", "member", "app")],
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "plan", "spans"), PARAPHRASES)
+def test_a_true_paraphrase_stays_covered(question: str, plan: dict[str, Any], spans: list[dict[str, Any]]) -> None:
+    assert _validate(question, {**plan, "spans": spans}).metrics == ("gmv",)
+
+
+@pytest.mark.parametrize(
+    ("text", "before", "beside", "names"),
+    [
+        ("Tmall sales", "What were ", False, ["Tmall"]),
+        ("Tmall sales", "", False, []),  # a capital opening the question says nothing in a paraphrase…
+        ("Tmall sales", "", True, ["Tmall"]),  # …but beside the target's own word it restricts it
+        ("Mobile app", "", False, []),
+        ("mobile app", "the ", False, []),  # a lowercase modifier is a paraphrase
+        ("天猫销售额", "", True, ["天猫"]),  # a noun the dictionary lacks, beside the target's own word
+        ("卖货销售额", "", True, []),  # a general noun beside it describes the target
+        ("天猫卖出去的钱", "", False, []),  # a name jieba only guesses, not before a noun: not caught
+        ("天猫流水", "", False, []),  # nor before a head noun: "进店人数" is a paraphrase
+        ("进店人数", "", False, []),
+        ("京东卖出去的钱", "", False, ["京东"]),
+        ("卖出去的钱", "", False, []),
+    ],
+)
+def test_name_words(text: str, before: str, beside: bool, names: list[str]) -> None:
+    explained = Explained(zh="销售额", en=frozenset({"sale"}))  # the target's own words
+    found = name_words(text, explained, before=before, beside=beside)
+    assert [text[a:b] for a, b in found] == names

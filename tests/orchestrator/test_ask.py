@@ -125,3 +125,41 @@ def test_non_daily_answers_have_no_completeness_query(demo_session: Session) -> 
     events = read_trace(demo_session.runs_dir / answer.run_id / "trace.jsonl")
     assert sum(e.type == "tool_call" and e.payload["tool"] == "warehouse.query" for e in events) == 1
     assert answer.quality_flags == []
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("上个月GMV和前一个月比呢", ("上一个自然月", "对比期 31 天，本期 30 天", "2026-06-12", "并非同口径")),
+        (
+            "GMV last month compared with the month before",
+            ("previous calendar month", "31 days against 30", "2026-06-12"),
+        ),
+    ],
+)
+def test_month_comparison_states_calendar_basis_and_incomplete_day(
+    demo_session: Session, question: str, words: tuple[str, ...]
+) -> None:
+    """June against May: the previous *calendar* month (31 days, not "the same length"), and the
+    partly loaded 2026-06-12 inside June is stated; the rows summed are unchanged."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    notes = " ".join(answer.assumptions)
+    for word in words:
+        assert word in notes
+    assert "同长度" not in notes and "same length" not in notes
+    gold = _gold(
+        demo_session,
+        "SELECT SUM(gmv_amount) FROM fact_order WHERE order_date BETWEEN '2026-06-01' AND '2026-06-30' "
+        "AND status IN ('paid','refunded')",
+    )
+    assert answer.result is not None
+    assert answer.result.rows[0][0] == pytest.approx(float(str(gold[0][0])), rel=1e-12)
+    assert answer.quality_flags == []  # no day to mark on a total: stated in the assumptions only
+
+
+def test_rolling_window_is_compared_with_the_same_number_of_days(demo_session: Session) -> None:
+    answer = demo_session.ask("最近7天GMV环比", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert any("之前同长度的 7 天" in a and "2026-06-17 至 2026-06-23" in a for a in answer.assumptions)
+    assert not any("不完整" in a for a in answer.assumptions)  # no partly loaded day in either week

@@ -123,7 +123,7 @@ def test_ctrl_c_cancels_cleanly_and_keeps_state(demo_dir: Path, tmp_path: Path) 
     _out, err = proc.communicate(timeout=60)
     if not interrupted or proc.returncode == 0:
         pytest.skip("the run finished before it could be interrupted")
-    assert proc.returncode == 130
+    assert proc.returncode == 130, err
     assert "Traceback" not in err
     assert "cancelled" in err
     _run_id, steps, status = _completed(runs_db)

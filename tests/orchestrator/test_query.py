@@ -4,6 +4,7 @@ errors; the run is stored, traced, resumable and replayable like any other."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -145,7 +146,7 @@ def test_order_desc_and_limit_is_a_top_n(demo_session: Session) -> None:
     query = answer.semantic_query
     assert query is not None and query.top_n == 3 and query.order_by == ("-gmv",) and query.limit == 3
     assert answer.interpretation == "Read as: GMV by region, top 3 (highest first), 2026-06-01 to 2026-06-30."
-    assert answer.answer.startswith("Top 3 region by GMV")
+    assert answer.answer.startswith("Top 3 regions by GMV")
 
 
 def test_order_by_metric_across_periods_with_limit(demo_session: Session) -> None:
@@ -161,9 +162,10 @@ def test_order_by_metric_across_periods_with_limit(demo_session: Session) -> Non
     assert answer.language == "zh"
     assert answer.interpretation is not None and answer.interpretation.startswith("问题理解为：")
     assert "按成交总额降序排序，取前 5 行" in answer.interpretation
-    # the series sentence names first and last in time, whatever the rows' order
-    months = sorted(str(g[0]) for g in gold)
-    assert f"首个 {months[0]}" in answer.answer and f"最近 {months[-1]}" in answer.answer
+    # ordered by the metric, it is narrated as a ranking: the rows in the query's order, not a series
+    assert "成交总额最高的 5 行：" in answer.answer and "首个" not in answer.answer
+    ranked = answer.answer.split("行：", 1)[1]
+    assert re.findall(r"\d{4}-\d{2}-\d{2}", ranked) == [str(g[0]) for g in gold]
 
 
 def test_order_by_metric_time_is_the_period_column(demo_session: Session) -> None:

@@ -83,3 +83,31 @@ def test_dimensions_a_user_cannot_group_or_filter_by(user: str, fields: dict[str
     with pytest.raises(PermissionDenied) as caught:
         check_grants(CATALOG, query, principal, "en")
     assert refused in caught.value.message_en and caught.value.message_zh != caught.value.message_en
+
+
+def test_a_refusal_names_members_by_their_labels_as_plain_text() -> None:
+    """No Python list or raw code in the message: the dimension's and members' catalog labels."""
+    from pathlib import Path
+
+    from baton.catalog.loader import load_catalog
+    from baton.policy.model import load_policy
+
+    demo = Path(__file__).parents[2] / "src/baton/demo/data"
+    catalog, policy = load_catalog(demo / "catalog.yaml"), load_policy(demo / "policies.yaml")
+    span = TimeRange(start=date(2026, 6, 1), end=date(2026, 6, 30))
+    south_and_north = MemberFilter(dimension="region", members=("华南", "华北"))
+    asked = SemanticQuery(metrics=("gmv",), filters=(south_and_north,), time_range=span, as_of=date(2026, 7, 1))
+    with pytest.raises(PermissionDenied) as caught:
+        check_grants(catalog, asked, policy.principal("east_manager"), "en")
+    en, zh = caught.value.message_en, caught.value.message_zh
+    assert (
+        en
+        == "Not permitted: user 'east_manager' may only see data for region East China, not South China, North China."
+    )
+    assert zh == "不允许：用户“east_manager”只能查看区域为华东的数据，无权查看华南、华北。"
+    allowed_out = MemberFilter(dimension="region", members=("华东",), exclude=True)
+    with pytest.raises(PermissionDenied) as caught:
+        check_grants(
+            catalog, asked.model_copy(update={"filters": (allowed_out,)}), policy.principal("east_manager"), "en"
+        )
+    assert "[" not in caught.value.message_en and "region East China" in caught.value.message_en

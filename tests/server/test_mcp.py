@@ -68,10 +68,22 @@ def _text(result: CallToolResult) -> str:
 def analyst(demo_dir: Path) -> dict[str, Any]:
     """One analyst server: the tool list and one call of each kind."""
 
+    def runs() -> int:
+        return sum(1 for p in (demo_dir / "runs").glob("run_*"))
+
     async def calls(session: ClientSession) -> dict[str, Any]:
+        before = runs()
+        empty = await session.call_tool("ask", {"question": ""})
+        blank = await session.call_tool("analyze", {"question": "  \n "})
+        blank_runs = runs() - before
         opened = await session.call_tool("ask", {"question": BY_CHANNEL, "as_of": AS_OF, "conversation_id": "new"})
+        asked_runs = runs() - before
         conversation = _structured(opened)["conversation_id"]
         return {
+            "empty": empty,
+            "blank": blank,
+            "blank_runs": blank_runs,
+            "asked_runs": asked_runs,
             "opened": opened,
             "follow_up": await session.call_tool("ask", {"question": "那华南呢？", "conversation_id": conversation}),
             "no_conversation": await session.call_tool("ask", {"question": "那华南呢？", "conversation_id": "conv_x"}),
@@ -182,6 +194,17 @@ def test_errors_are_tool_errors_with_the_code_and_message(analyst: dict[str, Any
     assert _text(bad).startswith("invalid_input：")  # a Chinese question: the message in Chinese
     assert "2026-13-01" in _text(bad)
     assert "Traceback" not in _text(bad)
+
+
+def test_an_empty_question_is_invalid_input_before_any_run(analyst: dict[str, Any]) -> None:
+    """As REST answers 422: a blank question is bad input, not a failed run."""
+    assert analyst["blank_runs"] == 0 and analyst["asked_runs"] == 1  # where runs are, none was made
+    for name in ("empty", "blank"):
+        result: CallToolResult = analyst[name]
+        assert result.is_error is True
+        error = _structured(result)["error"]
+        assert error["code"] == "invalid_input" and "run_id" not in error.get("detail", {})
+        assert "question is empty" in error["message"] and _text(result).startswith("invalid_input: ")
 
 
 def test_an_out_of_grant_question_is_refused_with_no_rows(

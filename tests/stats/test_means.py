@@ -73,8 +73,25 @@ def test_cohens_d_uses_pooled_sd() -> None:
     assert r.effect_size == pytest.approx((5.0 - 2.5) / pooled)
 
 
-def test_relative_change_delta_method_covers_truth() -> None:
-    """The delta-method CI of mean_b/mean_a − 1 should cover the true ratio ~95 % of the time."""
+def _fieller_roots(ma: float, mb: float, va: float, vb: float, q: float) -> tuple[float, float]:
+    """Fieller's interval of mb/ma − 1 computed independently: the real roots of
+    (ma² − q²·va)·ρ² − 2·ma·mb·ρ + (mb² − q²·vb) = 0, minus 1."""
+    roots = sorted(float(r.real) for r in np.roots([ma * ma - q * q * va, -2 * ma * mb, mb * mb - q * q * vb]))
+    return roots[0] - 1, roots[1] - 1
+
+
+def test_relative_change_is_fieller_on_the_welch_parts() -> None:
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(100, 15, 30), rng.normal(91, 25, 31)
+    r = welch_t_test(SuffStats.from_values(a.tolist()), SuffStats.from_values(b.tolist()))
+    va, vb = float(np.var(a, ddof=1)) / 30, float(np.var(b, ddof=1)) / 31
+    q = float(sps.t.ppf(0.975, r.df))
+    assert r.relative_ci == pytest.approx(_fieller_roots(float(a.mean()), float(b.mean()), va, vb, q), rel=1e-9)
+    assert r.relative_se == pytest.approx(math.sqrt(vb + (b.mean() / a.mean()) ** 2 * va) / a.mean(), rel=1e-9)
+
+
+def test_relative_change_fieller_covers_truth() -> None:
+    """Fieller's CI of mean_b/mean_a − 1 should cover the true ratio ~95 % of the time."""
     rng = np.random.default_rng(11)
     reps, n = 2000, 60
     a = rng.normal(100.0, 20.0, (reps, n))
@@ -171,8 +188,9 @@ def test_new_observation_test_is_the_prediction_interval_t_test() -> None:
     assert result.t == pytest.approx(t, rel=1e-12)
     assert result.p_value == pytest.approx(2 * sps.t.sf(abs(t), n - 1), rel=1e-9)
     assert result.relative_change == pytest.approx(x / mean - 1, rel=1e-12)
-    # delta method for x / mean: Var ≈ (σ² + (x/m)²·σ²/n) / m²
-    rel_se = math.sqrt(sd**2 + (x / mean) ** 2 * sd**2 / n) / mean
-    q = sps.t.ppf(0.975, n - 1)
-    assert result.relative_ci == pytest.approx((x / mean - 1 - q * rel_se, x / mean - 1 + q * rel_se), rel=1e-12)
+    # delta-method SE for x / mean: Var ≈ (σ² + (x/m)²·σ²/n) / m²
+    assert result.relative_se == pytest.approx(math.sqrt(sd**2 + (x / mean) ** 2 * sd**2 / n) / mean, rel=1e-12)
+    # Fieller: the ratios ρ with (x − ρ·m)² ≤ q²·σ²·(1 + ρ²/n), the roots of a quadratic
+    q = float(sps.t.ppf(0.975, n - 1))
+    assert result.relative_ci == pytest.approx(_fieller_roots(mean, x, sd**2 / n, sd**2, q), rel=1e-9)
     assert change_test(SuffStats.from_values(history), SuffStats.from_values([x])).t == result.t

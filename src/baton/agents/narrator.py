@@ -7,9 +7,11 @@ for ratios), so the output gate can trace each one back to evidence.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from baton.agents.buckets import partial_buckets
 from baton.catalog.model import Catalog
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
@@ -33,7 +35,45 @@ class _Sentence(NamedTuple):
 
 
 MAX_LISTED = 12
-"""Parts a share sentence lists one by one; the rest are counted."""
+"""Parts (or series) a sentence lists one by one; the rest are counted."""
+
+
+def _period_of(row: dict[str, Any]) -> str:
+    return str(row.get("period", ""))
+
+
+def _by_time(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows in time order, whatever order the query asked them in."""
+    return sorted(rows, key=_period_of) if rows and "period" in rows[0] else rows
+
+
+_BEFORE_HAN = r"(?=[\u4e00-\u9fff])"
+"""Followed by a CJK ideograph."""
+
+
+def _polish(sentence: str, language: Language, period: str) -> str:
+    """An English sentence starts with a capital ("Refund rate by channel…"); in Chinese a period
+    that ends in a date keeps a space before the word after it ("2026-06-30 按区域拆分")."""
+    if language == "zh":
+        if period[-1:].isdigit():
+            return re.sub(re.escape(period) + _BEFORE_HAN, lambda m: m.group(0) + " ", sentence)
+        return sentence
+    return sentence[:1].upper() + sentence[1:]
+
+
+def _plural(word: str) -> str:
+    """An English noun's plural, for a dimension label after a count ("Top 3 regions")."""
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def _ranked(query: SemanticQuery) -> bool:
+    """Rows ordered by a metric, or cut to the top N: a ranking, not a time series."""
+    keys = [k.lstrip("-") for k in query.order_by]
+    return query.top_n is not None or (bool(keys) and keys[0] in query.metrics)
 
 
 class Narrator:
@@ -59,7 +99,7 @@ class Narrator:
         if not rows:
             return text("answer.no_rows", language, period=period, filters=filters)
         sentences = [self._metric_sentence(query, m, rows, period, filters, language) for m in query.metrics]
-        return text("answer.metric_sep", language).join(sentences)
+        return text("answer.metric_sep", language).join(_polish(s, language, period) for s in sentences)
 
     def _metric_sentence(
         self,
@@ -161,27 +201,114 @@ class Narrator:
         )
 
     def _grain_sentence(self, say: _Sentence) -> str:
+        """A series per group, first and last in time within each group; edge buckets the
+        period cuts are named and left out of first→last; a ranking over periods is listed."""
         query, metric, rows, period, filters, language, fmt = say
         label = self.catalog.metrics[metric].label.for_lang(language)
         assert query.grain is not None
-        # first and last in time, whatever order the query asked the rows in
-        by_time = sorted(rows, key=lambda r: str(r["period"])) if query.order_by and "period" in rows[0] else rows
-        first, last = by_time[0], by_time[-1]
+        if _ranked(query):
+            return self._ranked_sentence(say)
+        partial = {b.label for b in partial_buckets(query, rows)}
+        grain = text(f"answer.grain_{query.grain}", language)
+        note = ""
+        if partial:
+            buckets = text("answer.list_sep", language).join(sorted(partial))
+            note = text("answer.series_partial", language, grain=grain, buckets=buckets)
+        if query.dimensions:
+            return self._group_series(say, grain, partial) + note
+        full = [r for r in _by_time(rows) if _period_of(r) not in partial] or _by_time(rows)
+        first, last = full[0], full[-1]
         peak = max((r for r in rows if r[metric] is not None), key=lambda r: float(r[metric]), default=first)
+        return (
+            text(
+                "answer.series",
+                language,
+                label=label,
+                filters=filters,
+                period=period,
+                grain=grain,
+                count=len(rows),
+                first=self._row_label(query, first, language),
+                first_value=fmt(first[metric]),
+                last=self._row_label(query, last, language),
+                last_value=fmt(last[metric]),
+                peak=self._row_label(query, peak, language),
+                peak_value=fmt(peak[metric]),
+            )
+            + note
+        )
+
+    def _group_series(self, say: _Sentence, grain: str, partial: set[str]) -> str:
+        """One first→last per group (never one group's first against another's last)."""
+        query, metric, rows, period, filters, language, fmt = say
+        groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+        for r in _by_time(rows):
+            groups.setdefault(tuple(r[d] for d in query.dimensions), []).append(r)
+
+        def name(key: tuple[Any, ...]) -> str:
+            return " / ".join(self.member_label(d, m, language) for d, m in zip(query.dimensions, key, strict=True))
+
+        def item(key: tuple[Any, ...], series: list[dict[str, Any]]) -> str:
+            full = [r for r in series if _period_of(r) not in partial and r[metric] is not None] or series
+            first, last = full[0], full[-1]
+            if first is last:
+                return text(
+                    "answer.series_item_one", language, group=name(key), value=fmt(first[metric]), at=_period_of(first)
+                )
+            return text(
+                "answer.series_item",
+                language,
+                group=name(key),
+                first=_period_of(first),
+                first_value=fmt(first[metric]),
+                last=_period_of(last),
+                last_value=fmt(last[metric]),
+            )
+
+        shown = list(groups.items())[:MAX_LISTED]
+        items = text("answer.series_sep", language).join(item(k, v) for k, v in shown)
+        more = text("answer.more_series", language) if len(groups) > len(shown) else ""  # a count the gate can't trace
+        dims = text("answer.and_sep", language).join(
+            self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
+        )
+        label = self.catalog.metrics[metric].label.for_lang(language)
         return text(
-            "answer.series",
+            "answer.series_groups",
             language,
             label=label,
             filters=filters,
             period=period,
-            grain=text(f"answer.grain_{query.grain}", language),
+            grain=grain,
+            dims=dims,
             count=len(rows),
-            first=self._row_label(query, first, language),
-            first_value=fmt(first[metric]),
-            last=self._row_label(query, last, language),
-            last_value=fmt(last[metric]),
-            peak=self._row_label(query, peak, language),
-            peak_value=fmt(peak[metric]),
+            items=items,
+            more=more,
+        )
+
+    def _ranked_sentence(self, say: _Sentence) -> str:
+        """Rows ordered by a metric (a ranking over periods and groups), listed in that order."""
+        query, metric, rows, period, filters, language, fmt = say
+        label = self.catalog.metrics[metric].label.for_lang(language)
+        shown = rows[:MAX_LISTED]
+        items = text("answer.list_sep", language).join(
+            text("answer.item_value", language, item=self._row_label(query, r, language), value=fmt(r[metric]))
+            for r in shown
+        )
+        more = text("answer.more_rows", language) if len(rows) > len(shown) else ""
+        if query.top_n is not None or not query.order_by:
+            ascending = query.order == "asc"
+        else:
+            ascending = not query.order_by[0].startswith("-")
+        word = text("answer.bottom_word" if ascending else "answer.top_word", language)
+        return text(
+            "answer.ranked",
+            language,
+            label=label,
+            filters=filters,
+            period=period,
+            word=word,
+            count=len(rows),
+            items=items + more,
         )
 
     def _breakdown_sentence(self, say: _Sentence) -> str:
@@ -199,6 +326,9 @@ class Narrator:
                 for r in rows
             )
             word = text("answer.bottom_word" if query.order == "asc" else "answer.top_word", language)
+            if language == "en" and len(rows) != 1:  # "Top 3 regions", "Top 3 region and channel groups"
+                one = len(query.dimensions) == 1
+                where["dims"] = _plural(dims) if one else text("answer.dims_groups", language, dims=dims)
             return text("answer.top_n", language, word=word, count=len(rows), items=items, **where)
         if not ordered:
             return text("answer.no_values", language, **where)

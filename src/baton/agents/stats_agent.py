@@ -2,9 +2,10 @@
 
 Current vs comparison period from sufficient statistics computed in SQL (n, Σ(y−K), Σ(y−K)²
 of the daily metric value per period, incomplete days left out of everything): Welch's t-test
-with the CI of the difference and the delta-method CI of the relative change, Cohen's d (a
-single day: the prediction test against its usual level); for a rate, the two-proportion test
-with Wilson intervals per period, Newcombe's interval of the difference and Cohen's h.
+with the CI of the difference and Fieller's CI of the relative change (built from the same SE
+and critical value, so it excludes 0 exactly when p < α: the verdict and the interval printed
+beside it cannot disagree), Cohen's d (a single day: the prediction test against its usual
+level); for a rate, the two-proportion test with Wilson intervals per period, Newcombe's interval of the difference and Cohen's h.
 
 It also states the *comparable* change — both periods on the kept (complete) days, sums put on
 the current period's length — which the metric tree and the drivers add up to, and, for a
@@ -255,7 +256,8 @@ def _welch(
         tests.append(
             stat_test(
                 text("analysis.stats_relative_name", lang, label=label),
-                "delta method on the Welch means",
+                "Fieller's interval for the ratio of the means, with the test's SE and t critical value "
+                "(excludes 0 iff p < alpha)",
                 welch.relative_change,
                 welch.relative_ci,
                 effect_size=dec(welch.relative_change),
@@ -273,7 +275,8 @@ def _welch(
     p_shown, p_rel = p_number("stats.p_value", "p", p, ev)
     numbers += [p_shown, number("stats.cohen_d", "Cohen's d", effect or 0.0, "d", 2, ev)]
     significant = (welch.p_value or 1.0) < ALPHA
-    key = "analysis.stats_headline" if welch.relative_change is not None else "analysis.stats_headline_p_only"
+    shown = welch.relative_change is not None and welch.relative_ci is not None
+    key = "analysis.stats_headline" if shown else "analysis.stats_headline_p_only"
     verdict = text("analysis.stats_verdict_yes" if significant else "analysis.stats_verdict_no", lang)
     finding = Finding(
         finding_id="stats-headline",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 
@@ -40,6 +40,7 @@ from baton.messages import bilingual
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from typer._click.exceptions import UsageError
 
 app = typer.Typer(
     add_completion=False,
@@ -275,11 +276,38 @@ def _register_subcommands() -> None:
 _register_subcommands()
 
 
+def _flags_show_no_type() -> None:
+    """``--json`` and ``--help`` take no value: the help shows none (typer shows ``<bool>``)."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+    if getattr(shown, "baton_flags", False):
+        return
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag else shown(self, ctx)
+
+    display_type_rich.baton_flags = True  # type: ignore[attr-defined]
+    setattr(TyperOption, "display_type_rich", display_type_rich)  # noqa: B010
+
+
+_flags_show_no_type()
+
+
 def main() -> None:
     """Console entry point: no stack trace ever reaches the user (the run trace keeps details)."""
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer's own copy of click
+
     try:
-        app()
-    except KeyboardInterrupt:
+        code = app(standalone_mode=False)  # click's own usage errors come here, to be reported as ours
+    except NoArgsIsHelpError as exc:
+        exc.show()  # `baton runs` alone: the help, with the invalid-input exit code (2 is a clarification)
+        sys.exit(exit_code(_usage_error(exc)))
+    except UsageError as exc:
+        usage = _usage_error(exc)
+        err(error_line(usage, None))
+        sys.exit(exit_code(usage))
+    except (KeyboardInterrupt, typer.Abort):
         err(bilingual("cli.cancelled"))
         sys.exit(130)
     except BatonError as exc:
@@ -290,3 +318,13 @@ def main() -> None:
         if os.environ.get("BATON_DEBUG"):
             raise
         sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _usage_error(exc: UsageError) -> BatonError:
+    """A command line click cannot parse, as our ``invalid_input`` (click says what is wrong)."""
+    from baton.errors import InvalidInput
+    from baton.messages import both
+
+    command = exc.ctx.command_path if exc.ctx is not None else "baton"
+    return InvalidInput(*both("cli.usage_error", error=exc.format_message(), command=command))

@@ -163,7 +163,7 @@ def question_or_record(kind: str, question: str, user: str | None, settings: Set
 def err(line: str) -> None:
     from rich.console import Console
 
-    Console(stderr=True, highlight=False).print(line)
+    Console(stderr=True, highlight=False).print(line, soft_wrap=True)  # one line, however long
 
 
 def shown_path(path: Path) -> str:

@@ -61,7 +61,7 @@ def fail(
         from baton.messages import text
 
         console = Console(stderr=True, highlight=False)
-        console.print(error_line(exc, language))
+        console.print(error_line(exc, language), soft_wrap=True)
         if said:
             console.print(f"[dim]{terminal_markup(text('warehouse.engine_said', language or 'en', text=said))}[/dim]")
     raise typer.Exit(exit_code(exc))

@@ -148,7 +148,12 @@ def preview_cells(session: Session, preview: ExportPreview) -> list[list[str]]:
 
     answer = session.store.load(preview.export_id).answer
     assert answer is not None and answer.result is not None  # a preview is an answered export run
-    return table_view(answer, None, limit=len(preview.rows)).rows
+    source = session.store.load(preview.run_id).answer  # its metrics say how a cell reads (money, rate)
+    if source is not None and source.result is not None:
+        source_columns = [c.name for c in source.result.columns]
+        if source_columns == [c.name for c in answer.result.columns]:  # today's rows, the run's formats
+            answer = source.model_copy(update={"result": answer.result})
+    return table_view(answer, session.catalog, limit=len(preview.rows)).rows
 
 
 def show_preview(preview: ExportPreview, console: Console, lang: Language, *, cells: list[list[str]]) -> None:

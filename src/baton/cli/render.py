@@ -9,7 +9,7 @@ reaches the terminal."""
 
 from __future__ import annotations
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.syntax import Syntax
@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from baton.catalog.model import Catalog
-from baton.cli.terminal import terminal_str, terminal_text
+from baton.cli.terminal import Prose, terminal_str, terminal_text
 from baton.contracts.agent_outputs import Driver, ReportSection
 from baton.contracts.answer import Answer
 from baton.contracts.common import Language
@@ -58,15 +58,16 @@ def render_answer(answer: Answer, console: Console, *, catalog: Catalog | None =
     t = _labels(lang)
     title = t["analysis"] if answer.handoffs else t["answer"]
     body = (
-        [terminal_text(answer.interpretation, "bold"), terminal_text(answer.answer)]
+        [Prose(answer.interpretation, "bold"), Prose(answer.answer)]
         if answer.interpretation
-        else [terminal_text(answer.answer)]
+        else [Prose(answer.answer)]
     )
-    console.print(Panel(Group(*body), title=f"{title} · {answer.status}", border_style=_STYLE[answer.status]))
+    status = text(f"answer.status_{answer.status}", lang)
+    console.print(Panel(Group(*body), title=f"{title} · {status}", border_style=_STYLE[answer.status]))
     if answer.error is not None:
         console.print(terminal_text(f"{t['error']}: {answer.error.code}", "dim"))
     if answer.suggestions:
-        console.print(terminal_text(f"{t['suggest']}: " + ", ".join(answer.suggestions)))
+        console.print(Prose(f"{t['suggest']}: " + ", ".join(answer.suggestions)))
     sections = analysis_sections(answer)
     for section in sections:
         _section(section, console)
@@ -79,24 +80,24 @@ def render_answer(answer: Answer, console: Console, *, catalog: Catalog | None =
     if answer.sql:
         console.print(Panel(Syntax(terminal_str(answer.sql), "sql", word_wrap=True), title=t["sql"]))
     if answer.metrics:
-        lines = []
+        lines: list[RenderableType] = []
         for m in answer.metrics:
             lines.append(
                 Text.assemble((terminal_str(f"{m.label} ({m.name})"), "bold"), terminal_str(f": {m.definition}"))
             )
             filters = f"  | {t['filters']}: " + "; ".join(m.filters) if m.filters else ""
-            lines.append(terminal_text(f"    {m.expression}{filters}"))
+            lines.append(Prose(f"    {m.expression}{filters}"))
             if m.time_column:
-                lines.append(terminal_text(f"    {t['time_column']}: {m.time_column}"))
-            lines.append(terminal_text(f"    {t['owner']}: {m.owner}", "dim"))
+                lines.append(Prose(f"    {t['time_column']}: {m.time_column}"))
+            lines.append(Prose(f"    {t['owner']}: {m.owner}", "dim"))
         console.print(Panel(Group(*lines), title=t["metrics"]))
     if answer.data_freshness:
-        console.print(terminal_text(answer.data_freshness))
+        console.print(Prose(answer.data_freshness))
     if answer.assumptions and not sections:  # an analysis states them in its sections
-        console.print(Panel(Group(*[terminal_text("• " + a) for a in answer.assumptions]), title=t["assumptions"]))
+        console.print(Panel(Group(*[Prose("• " + a) for a in answer.assumptions]), title=t["assumptions"]))
     if answer.handoffs:
         handoffs = ", ".join(f"{h.step}.{h.agent} {h.tokens}" for h in answer.handoffs)
-        console.print(terminal_text(f"{t['handoffs']}: {handoffs}"))
+        console.print(Prose(f"{t['handoffs']}: {handoffs}"))
     console.print(terminal_text(f"{t['run']}: {answer.run_id}", "dim"))
 
 
@@ -105,9 +106,9 @@ def _section(section: ReportSection, console: Console) -> None:
     console.print(Rule(terminal_text(section.heading, "bold", multiline=False), align="left"))
     items = Table.grid(padding=(0, 1))
     items.add_column(no_wrap=True)
-    items.add_column()
+    items.add_column(overflow="fold")
     for item in section.items:
-        items.add_row(Text("•"), terminal_text(item))
+        items.add_row(Text("•"), Prose(item))
     console.print(items)
 
 
@@ -119,7 +120,7 @@ def _drivers(answer: Answer, console: Console, catalog: Catalog | None) -> None:
     for d in answer.drivers:
         table.add_row(
             *(
-                terminal_text(cell, multiline=False)
+                Prose(cell, multiline=False)
                 for cell in (
                     members_text(d.members, catalog, lang),
                     factor_text(d.factor, catalog, lang),
@@ -152,7 +153,7 @@ def _result_table(answer: Answer, console: Console, catalog: Catalog | None, t: 
     for label, numeric in zip(view.header, view.numeric, strict=True):
         table.add_column(terminal_text(label, multiline=False), justify="right" if numeric else "left")
     for row in view.rows:
-        table.add_row(*[terminal_text(cell, multiline=False) for cell in row])
+        table.add_row(*[Prose(cell, multiline=False) for cell in row])
     console.print(table)
     for note in view.notes:
         console.print(terminal_text(note, "dim"))

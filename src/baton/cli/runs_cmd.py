@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from baton.cli.errors import ANSWER_EXIT, reported
-from baton.cli.terminal import terminal_text
+from baton.cli.terminal import Prose, terminal_text
 from baton.messages import bilingual
 
 if TYPE_CHECKING:
@@ -26,7 +26,9 @@ if TYPE_CHECKING:
     from baton.orchestrator.session import Session
 
 runs_app = typer.Typer(no_args_is_help=True, help="Audit, resume and replay runs.")
-ConfigOpt = Annotated[Path | None, typer.Option("--config", envvar="BATON_CONFIG")]
+ConfigOpt = Annotated[
+    Path | None, typer.Option("--config", envvar="BATON_CONFIG", help="baton.toml to use (default: the demo).")
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
 UserOpt = Annotated[
     str | None,
@@ -45,7 +47,9 @@ def _session(config: Path | None) -> Session:
 @runs_app.command("list")
 def list_runs(
     config: ConfigOpt = None,
-    status: Annotated[str | None, typer.Option("--status")] = None,
+    status: Annotated[
+        str | None, typer.Option("--status", help="Only runs in this state: running, done, failed, refused, cancelled.")
+    ] = None,
     user: UserOpt = None,
     owner: Annotated[
         str | None, typer.Option("--owner", help="Only this user's runs (a user with `runs: all` only).")
@@ -67,43 +71,31 @@ def list_runs(
 
 
 def _runs_table(rows: list[RunSummary], width: int) -> Table:
-    """Runs as a table that fits ``width``: a run id is what one copies into `runs show`, so it is
-    never cut; the time folds, the other columns shrink and the question ends in an ellipsis."""
-    from rich.cells import cell_len
+    """Runs as a table that fits ``width``: a run id (what one copies into `runs show`), the status
+    and the time (``06-01 14:03``) are never cut; the question takes the rest and wraps, whole.
+    Narrower than 100 columns with one user only, the user column goes (it says nothing)."""
     from rich.table import Table
 
-    cells: list[tuple[str, ...]] = [
-        (
-            r.run_id,
-            r.status if r.step in (r.status, "done") else f"{r.status} @ {r.step}",
-            r.user,
-            r.started_at.strftime("%Y-%m-%d %H:%M"),
-            r.question,
-        )
-        for r in rows
-    ]
-    names = ["run_id", "status", "user", "started_at", "question"]
-    widths = [max([cell_len(names[i]), *(cell_len(c[i]) for c in cells)]) for i in range(4)]
-    widths[2] = min(widths[2], 12)
-    if sum(widths[:3]) + 10 + 8 + 3 * 5 + 1 > width:  # too narrow for all: who and when go
-        names, widths, cells = (
-            [names[0], names[1], names[4]],
-            [widths[0], widths[1]],
-            [(c[0], c[1], c[4]) for c in cells],
-        )
-    room = width - 3 * len(names) - 1  # borders and padding
-    if len(widths) == 4 and room - sum(widths) < 16:
-        widths[3] = 10  # the time goes under the date
-    widths[1] = min(widths[1], max(6, room - sum(widths) + widths[1] - 16))
-    question = max(8, min(60, room - sum(widths)))
-    table = Table(title="runs")
-    for name, size in zip(names, [*widths, question], strict=True):
-        whole = name == "run_id"
-        table.add_column(
-            name, width=size, no_wrap=name in ("run_id", "question"), overflow="fold" if whole else "ellipsis"
-        )
-    for row in cells:  # a stored question (or user) may hold markup or escape sequences: shown as typed
-        table.add_row(*(terminal_text(cell, multiline=False) for cell in row))
+    names = ["run", "status", "user", "started", "question"]
+    if width < 100 and len({r.user for r in rows}) <= 1:
+        names.remove("user")
+    table = Table(title=bilingual("cli.runs_title"))
+    for name in names:
+        if name == "question":
+            table.add_column(bilingual(f"cli.runs_{name}"), ratio=1, overflow="fold")
+        else:
+            table.add_column(
+                bilingual(f"cli.runs_{name}"), no_wrap=name != "user", max_width=12 if name == "user" else None
+            )
+    for r in rows:  # a stored question (or user) may hold markup or escape sequences: shown as typed
+        cells = {
+            "run": r.run_id,
+            "status": r.status if r.step in (r.status, "done") else f"{r.status} @ {r.step}",
+            "user": r.user,
+            "started": r.started_at.strftime("%m-%d %H:%M"),
+            "question": r.question,
+        }
+        table.add_row(*(Prose(cells[name], multiline=False) for name in names))
     return table
 
 
@@ -137,7 +129,7 @@ def show(run_id: str, config: ConfigOpt = None, user: UserOpt = None, as_json: J
         table.add_column(col)
     for ev in state.evidence:
         cells = (ev.evidence_id, ev.source_uri, ev.source_version, ev.excerpt[:80])
-        table.add_row(*(terminal_text(cell, multiline=False) for cell in cells))
+        table.add_row(*(Prose(cell, multiline=False) for cell in cells))
     console.print(table)
 
 
@@ -183,13 +175,13 @@ def trace(
             for k in ("step", "agent", "tool", "decision", "gate", "tokens", "latency_ms", "ok", "status", "error_code")
             if k in p and p[k] is not None
         )
-        table.add_row(str(event.seq), f"{offset:,.1f}", event.type, terminal_text(detail, multiline=False))
+        table.add_row(str(event.seq), f"{offset:,.1f}", event.type, Prose(detail, multiline=False))
         for field in ("packet", "report") if packets else ():
             if field in item:  # what an agent received quotes the question: shown as typed
                 said = (
                     packet_summary(item[field], p.get("tokens")) if field == "packet" else report_summary(item[field])
                 )
-                table.add_row("", "", field, terminal_text(said))
+                table.add_row("", "", field, Prose(said))
     console = Console()
     console.print(table)
     if any("packet" in item or "report" in item for item in rows):

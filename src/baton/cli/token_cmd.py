@@ -19,7 +19,7 @@ import typer
 
 from baton.cli.common import ConfigOpt, JsonOpt
 from baton.cli.errors import reported
-from baton.cli.terminal import terminal_markup, terminal_text
+from baton.cli.terminal import Prose, terminal_markup
 from baton.messages import text
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def list_tokens(config: ConfigOpt = None, as_json: JsonOpt = False) -> None:
             _day(info.last_used_at, "%Y-%m-%d %H:%M"),
             _say(f"server.{info.status()}", sep="\n"),
         )
-        table.add_row(*(terminal_text(cell) for cell in cells))
+        table.add_row(*(Prose(cell) for cell in cells))  # wrapped, never cut
     Console(highlight=False).print(table)
 
 

@@ -151,8 +151,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "p {p_rel} {num:stats.p_value}，Cohen's d = {num:stats.cohen_d}{verdict}",
     ),
     "stats_headline_p_only": (
-        "Daily mean change: p {p_rel} {num:stats.p_value}.",
-        "日均值变化：p {p_rel} {num:stats.p_value}。",
+        "Daily mean change: p {p_rel} {num:stats.p_value}{verdict}",
+        "日均值变化：p {p_rel} {num:stats.p_value}{verdict}",
     ),
     "stats_rate_name": ("{label}: current vs comparison", "{label}：本期与对比期之差"),
     "stats_rate_previous": ("comparison rate", "对比期比率"),

@@ -54,7 +54,37 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{period}{filters}的{label}按{grain}共 {count} 个数据点：首个 {first} 为 {first_value}，最近 {last} 为 "
         "{last_value}；最高为 {peak}（{peak_value}）。",
     ),
+    "series_partial": (
+        " The {grain} of {buckets} holds only part of its days (see the assumptions), so the series is read "
+        "over the full ones.",
+        "其中 {buckets} 所在的{grain}只含部分日期（见假设说明），首尾按完整的{grain}叙述。",
+    ),
+    "series_groups": (
+        "{label}{filters} by {grain} and {dims} for {period}: {count} points; {items}{more}.",
+        "{period}{filters}按{grain}、按{dims}的{label}共 {count} 个数据点：{items}{more}。",
+    ),
+    "series_item": (
+        "{group} from {first_value} ({first}) to {last_value} ({last})",
+        "{group} 从 {first} 的 {first_value} 到 {last} 的 {last_value}",
+    ),
+    "series_item_one": ("{group} {value} ({at})", "{group} {at} 为 {value}"),
+    "series_sep": ("; ", "；"),
+    "more_series": ("; the other series are in the table", "；其余序列见表格"),
+    "more_rows": ("; the other rows are in the table", "；其余行见表格"),
+    "ranked": (
+        "{label}{filters}, {period}, {word} {count} rows by {label}: {items}.",
+        "{period}{filters}{label}{word}的 {count} 行：{items}。",
+    ),
+    "partial_first": (
+        "The first {grain}, {bucket}, holds {days} of its {total} days (the period starts {date}).",
+        "第一个{grain}（{bucket} 起）只含其 {total} 天中的 {days} 天（期间始于 {date}）。",
+    ),
+    "partial_last": (
+        "The last {grain}, {bucket}, holds {days} of its {total} days (the period ends {date}).",
+        "最后一个{grain}（{bucket} 起）只含其 {total} 天中的 {days} 天（期间止于 {date}）。",
+    ),
     "item_value": ("{item} ({value})", "{item}（{value}）"),
+    "dims_groups": ("{dims} groups", "{dims}组合"),
     "top_word": ("Top", "最高"),
     "bottom_word": ("Bottom", "最低"),
     "top_n": (
@@ -75,6 +105,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "incomplete_day": (
         "far fewer rows than the same weekday in earlier weeks",
         "当日行数明显低于前几周同星期",
+    ),
+    "incomplete_in_current": (
+        "The current period ({period}) includes incomplete days ({days}: far fewer rows than the same weekday in "
+        "earlier weeks); its value uses the data as loaded and may be understated{compare}.",
+        "本期（{period}）含数据不完整的日期（{days}：行数明显低于前几周同星期），数值按已加载数据计算，可能偏低{compare}。",
+    ),
+    "incomplete_in_comparison": (
+        "The comparison period ({period}) includes incomplete days ({days}: far fewer rows than the same weekday in "
+        "earlier weeks); its value uses the data as loaded and may be understated{compare}.",
+        "对比期（{period}）含数据不完整的日期（{days}：行数明显低于前几周同星期），数值按已加载数据计算，可能偏低{compare}。",
+    ),
+    "incomplete_not_like_for_like": (
+        "; the change therefore does not compare like with like",
+        "；因此变化率并非同口径比较",
     ),
     "incomplete_day_assumption": (
         "{day} is incomplete: marked on the chart; its value uses the data as loaded and may be understated.",
@@ -120,8 +164,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{words}”按分析日期 {as_of} 解释为 {period}。",
     ),
     "compared_previous_period": (
-        "Compared with the previous period: {period}.",
-        "对比期为环比（上一个同长度/同类周期）：{period}。",
+        "Compared with the previous period of the same length ({days} days): {period}{lengths}.",
+        "对比期为环比（之前同长度的 {days} 天）：{period}{lengths}。",
+    ),
+    "compared_previous_month": (
+        "Compared with the previous calendar month: {period}{lengths}.",
+        "对比期为环比（上一个自然月）：{period}{lengths}。",
+    ),
+    "compared_previous_quarter": (
+        "Compared with the previous calendar quarter: {period}{lengths}.",
+        "对比期为环比（上一个自然季度）：{period}{lengths}。",
+    ),
+    "compared_previous_year": (
+        "Compared with the previous calendar year: {period}{lengths}.",
+        "对比期为上一个自然年：{period}{lengths}。",
+    ),
+    "compared_previous_week": (
+        "Compared with the previous calendar week (Monday to Sunday): {period}{lengths}.",
+        "对比期为环比（上一个自然周，周一至周日）：{period}{lengths}。",
+    ),
+    "compared_lengths": (
+        " ({previous} days against {current} in the current period)",
+        "（对比期 {previous} 天，本期 {current} 天）",
     ),
     "corrected_typo": (
         "{written!r} is not a catalog term; it was read as {read_as!r}, the only term one letter away.",
@@ -137,16 +201,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "问题中的繁体字按简体读作：“{read_as}”。",
     ),
     "compared_custom": (
-        "Compared with the period the question names: {period}.",
-        "对比期为问题中指定的期间：{period}。",
+        "Compared with the period the question names: {period}{lengths}.",
+        "对比期为问题中指定的期间：{period}{lengths}。",
     ),
     "compared_same_weekday": (
         "Compared with its usual level: the same weekday of the 4 weeks before ({period}).",
         "对比其常规水平：前 4 周的同星期（{period}）。",
     ),
     "compared_same_period_last_year": (
-        "Compared with the same period last year: {period}.",
-        "对比期为同比（去年同期）：{period}。",
+        "Compared with the same period last year: {period}{lengths}.",
+        "对比期为同比（去年同期）：{period}{lengths}。",
     ),
     "fresh_loaded": ("Data up to {newest} (loaded: {loads})", "数据更新至 {newest}（加载时间：{loads}）"),
     "fresh": ("Data up to {newest}", "数据更新至 {newest}"),
@@ -191,8 +255,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "不允许：用户“{user}”无权查看{label_zh}（数据表 {table}）。",
     ),
     "not_permitted_members": (
-        "Not permitted: user {user!r} may only see {column} in {allowed}, not {outside}.",
-        "不允许：用户“{user}”只能查看 {column} 为 {allowed_zh} 的数据，无权查看 {outside_zh}。",
+        "Not permitted: user '{user}' may only see data for {dim} {allowed}, not {outside}.",
+        "不允许：用户“{user}”只能查看{dim_zh}为{allowed_zh}的数据，无权查看{outside_zh}。",
     ),
     "not_permitted_pii_dimension": (
         "Not permitted: {label} is read from the personal-data column {column}, which user {user!r} sees masked "
@@ -210,8 +274,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "不允许：用户“{user}”在 {table} 中只能看到该维度的部分成员，无法计算其占全部{label_zh}的比例。",
     ),
     "not_permitted_excluded": (
-        "Not permitted: user {user!r} may only see {column} in {allowed}, and the question excludes all of them.",
-        "不允许：用户“{user}”只能查看 {column} 为 {allowed_zh} 的数据，而问题排除了这些数据。",
+        "Not permitted: user '{user}' may only see data for {dim} {allowed}, and the question excludes all of it.",
+        "不允许：用户“{user}”只能查看{dim_zh}为{allowed_zh}的数据，而问题排除了这些数据。",
     ),
     "row_filter_note": (
         "Per the grants of user {user}, {table} is limited to {column} in ({allowed}).",

@@ -7,6 +7,12 @@ language), so each holds both languages at once and is its own English and Chine
 from __future__ import annotations
 
 _BILINGUAL: dict[str, str] = {
+    "runs_title": "runs / 运行记录",
+    "runs_run": "run\n运行",
+    "runs_status": "status\n状态",
+    "runs_user": "user\n用户",
+    "runs_started": "started\n开始",
+    "runs_question": "question\n问题",
     "cancelled": "cancelled / 已取消 (user_cancelled)",
     "cancelled_resumable": "user_cancelled: cancelled / 已取消 — `baton runs resume` can continue it",
     "trace_full_json": (
@@ -52,6 +58,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--steps must be integers like 6,20,50, got {raw!r}",
         "--steps 必须是整数列表，如 6,20,50，收到 {raw!r}",
     ),
+    "usage_error": ("{error} (see `{command} --help`)", "命令用法有误：{error}（见 `{command} --help`）"),
     "steps_range": ("--steps must be between 1 and 500", "--steps 必须在 1 到 500 之间"),
     **{key: (line, line) for key, line in _BILINGUAL.items()},
 }

@@ -9,8 +9,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "将运行 {run_id} 的结果导出为 {format}：以“{user}”的身份按当前权限重新运行。",
     ),
     "preview": (
-        "Export preview: {rows} rows × {columns} columns. Nothing is written until the export is approved.",
-        "导出预览：{rows} 行 × {columns} 列。批准之前不会写出任何文件。",
+        "Export preview: {rows} rows × {columns} columns. The file is written only once the export is approved "
+        "(the run's trace then shows the export.write step).",
+        "导出预览：{rows} 行 × {columns} 列。导出获批后才写出文件（届时运行轨迹中会有 export.write 步骤）。",
     ),
     "masked_note": ("Masked for {user}: {columns}.", "已为“{user}”脱敏：{columns}。"),
     "filters_note": ("Row filters of {user} applied: {filters}.", "已应用“{user}”的行过滤：{filters}。"),

@@ -13,6 +13,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The tool failed on an internal error; the server's log has the details.",
         "工具因内部错误失败，详情见服务器日志。",
     ),
+    "empty_question": (
+        'Invalid request: the question is empty; ask a business question (e.g. "GMV last month").',
+        "请求无效：问题为空，请提出一个业务问题（例如“上个月的GMV”）。",
+    ),
     "no_token": (
         "The MCP endpoint needs an API token: send Authorization: Bearer <token> (`baton token create`).",
         "MCP 端点需要 API 令牌：请发送 Authorization: Bearer <token>（用 `baton token create` 创建）。",

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from baton.catalog.model import Catalog
 from baton.contracts.model_plan import ModelPlan, ModelSpan
 from baton.contracts.semantic import SemanticQuery
 from baton.errors import AmbiguousQuestion
@@ -42,7 +43,7 @@ from baton.nlu.residual import to_simplified, unknown_words
 from baton.nlu.scan import Scan
 from baton.nlu.ties import read_ties
 
-__all__ = ["Conflict", "Coverage", "ReadAs", "check_coverage", "terms_of"]
+__all__ = ["Conflict", "Coverage", "Explained", "ReadAs", "check_coverage", "name_words", "terms_of"]
 
 MAX_PARAPHRASE_TERMS = 4
 """The most content terms a span without a catalog word of its target may cover ("purchases were
@@ -337,7 +338,7 @@ class _Check:
         if own:
             whole = [h for h in own if h.start == 0 and h.end == end - start]
             if terms == 1 and not whole:
-                self.covered.append((start, end))
+                self._cover_around(start, end, self._names(start, end, hits, span.became, target, beside=True))
                 self.read_as.append(ReadAs(" ".join(span.text.split()), span.became, target))
             return
         if terms > MAX_PARAPHRASE_TERMS:
@@ -352,8 +353,22 @@ class _Check:
         if span.became == "metric" and named:
             self.conflicts.append(Conflict(" ".join(span.text.split()), named[0], target))
             return
-        self._cover_around(start, end, [(start + h.start, start + h.end) for h in hits if self._other_part(h, target)])
+        holes = [(start + h.start, start + h.end) for h in hits if self._other_part(h, target)]
+        self._cover_around(start, end, holes + self._names(start, end, hits, span.became, target))
         self.read_as.append(ReadAs(" ".join(span.text.split()), span.became, target))
+
+    def _names(
+        self, start: int, end: int, hits: Sequence[Hit], kind: str, target: str, *, beside: bool = False
+    ) -> list[tuple[int, int]]:
+        """Where a paraphrase span holds a word that reads as a name its target does not explain
+        ("天猫" in "天猫销售额", "Tmall" in "Tmall sales"): left uncovered, to be asked back."""
+        explained = _explained(self.catalog, kind, target)
+        text = self.scan.text
+        chars = list(text[start:end])
+        for h in hits:
+            chars[h.start : h.end] = " " * (h.end - h.start)
+        found = name_words("".join(chars), explained, before=text[:start], beside=beside)
+        return [(start + a, start + b) for a, b in found]
 
     def _other_part(self, hit: Hit, target: str) -> bool:
         """Whether a catalog word inside a paraphrase names a breakdown or a filter other than the
@@ -375,6 +390,133 @@ class _Check:
             at = max(at, b)
         if at < end:
             self.covered.append((at, end))
+
+
+_NAME_TAGS = ("n", "j")
+"""jieba's part-of-speech tags of a word that can name something: nouns and abbreviations; a
+verb or an adjective is paraphrase."""
+_PROPER_TAGS = frozenset(["nr", "nrt", "nrfg", "ns", "nt", "nz"])
+"""jieba's tags of a proper noun: a person's, a place's, an organisation's or another name."""
+_MEASURE_NOUNS_ZH = (
+    "钱",
+    "东西",
+    "金额",
+    "数额",
+    "总额",
+    "数量",
+    "数目",
+    "总数",
+    "数值",
+    "数据",
+    "规模",
+    "业绩",
+    "多少",
+)
+"""Generic nouns of an amount or a thing, which any paraphrase may use ("卖出去的钱", "买东西")."""
+_KNOWN_EN = vocab.EN_FILLERS | vocab.COMMON_EN | vocab.METRICISH_EN | vocab.OPERATOR_WORDS
+_EN_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+_ZH_RUN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+@dataclass(frozen=True)
+class Explained:
+    """The words a span's target explains: its catalog words and description (Chinese read by
+    substring, English by word stem)."""
+
+    zh: str
+    en: frozenset[str]
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def _explained(catalog: Catalog, kind: str, target: str) -> Explained:
+    texts: list[str] = []
+    if kind == "metric":
+        info: object = catalog.metrics[target]
+        description = catalog.metrics[target].description
+        texts += [description.zh, description.en]
+    elif kind == "dimension":
+        info = catalog.dimensions[target]
+    else:
+        dim, key = target.split(":", 1)
+        info = catalog.dimensions[dim].members.get(key)
+        texts += _surfaces(dim, catalog.dimensions[dim])
+    texts += _surfaces(target.split(":", 1)[-1], info)
+    english = {_stem(w) for t in texts for w in _EN_WORD.findall(t.lower())}
+    return Explained("\n".join(texts).lower(), frozenset(english))
+
+
+def name_words(text: str, explained: Explained, *, before: str = "", beside: bool = False) -> list[tuple[int, int]]:
+    """Where ``text`` (a paraphrase's words but its catalog words) holds a word that reads as a
+    name its target does not explain — neither its catalog words, its description nor a general
+    word. ``beside``: the span holds the target's own catalog word in one term ("天猫销售额")."""
+    return [*_english_names(text, explained, before, beside), *_chinese_names(text, explained, beside)]
+
+
+def _english_names(text: str, explained: Explained, before: str, beside: bool) -> list[tuple[int, int]]:
+    """A capitalised word that is neither general nor the target's ("What were Tmall sales"): mid-
+    sentence, or opening the question beside the target's own word ("Tmall sales last month")."""
+    out: list[tuple[int, int]] = []
+    for m in _EN_WORD.finditer(text):
+        word = m.group(0).lower().strip("'")
+        said = (before + text[: m.start()]).rstrip()
+        opens = not said or said[-1] in ".!?。！？"
+        if (
+            m.group(0)[0].isupper()
+            and (beside or not opens)
+            and len(word) > 1
+            and word not in _KNOWN_EN
+            and _stem(word) not in explained.en
+        ):
+            out.append(m.span())
+    return out
+
+
+def _chinese_names(text: str, explained: Explained, beside: bool) -> list[tuple[int, int]]:
+    """A proper noun jieba's dictionary knows ("京东"); beside the target's own word, a noun it
+    lacks (a new word restricting the target: "天猫" in "天猫销售额"), while a general noun ("卖货"
+    in "卖货渠道") describes the target. A new noun in a span without the target's word is not
+    told from a paraphrase's own new word ("进店人数"), so "天猫流水" passes, stated."""
+    out: list[tuple[int, int]] = []
+    for m in _ZH_RUN.finditer(text):
+        at = m.start()
+        for word, tag in _tagged(m.group(0)):
+            known = _in_dictionary(word)
+            new = beside and tag.startswith(_NAME_TAGS) and not known
+            if (
+                ((tag in _PROPER_TAGS and known) or new)
+                and len(word) > 1
+                and word not in vocab.ZH_FILLERS
+                and word not in explained.zh
+                and not any(noun in word for noun in _MEASURE_NOUNS_ZH)
+            ):
+                out.append((at, at + len(word)))
+            at += len(word)
+    return out
+
+
+def _in_dictionary(word: str) -> bool:
+    """Whether jieba's general dictionary holds the word (a word it only guessed is not a name
+    it knows: "拉新拉")."""
+    import jieba
+
+    return bool(jieba.get_FREQ(word))
+
+
+def _tagged(text: str) -> list[tuple[str, str]]:
+    """Chinese words with their part of speech (jieba.posseg, loaded once and quietly)."""
+    import logging
+
+    import jieba
+    import jieba.posseg
+
+    jieba.setLogLevel(logging.WARNING)
+    return [(p.word, p.flag) for p in jieba.posseg.cut(text)]
 
 
 def _surfaces(name: str, info: object) -> list[str]:

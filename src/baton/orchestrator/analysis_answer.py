@@ -115,7 +115,7 @@ def _tests(stats: StatsOutput | None, insight: InsightOutput | None) -> list[Sta
             StatTest(
                 name=" × ".join(f"{k}={v}" for k, v in d.members.items()) + f" · {d.factor} ({d.role})",
                 method="Welch t-tests on daily values: the member's own change and its change against the rest "
-                "(both required, p the larger); delta-method CI of the own relative change; BH q",
+                "(both required, p the larger); Fieller CI of the own relative change; BH q",
                 estimate=dec(own),
                 ci_low=dec(min(low, own)),
                 ci_high=dec(max(high, own)),

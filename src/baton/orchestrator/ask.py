@@ -45,6 +45,11 @@ class Executed(BaseModel):
     pii_allowed: bool
     freshness: list[TableLoad] = []
     incomplete_days: list[date] = []
+    """Days marked on a daily chart (current period, day grain only)."""
+    incomplete_current: list[date] = []
+    """Incomplete days inside the current period, at any grain (stated with the answer)."""
+    incomplete_comparison: list[date] = []
+    """Incomplete days inside the comparison period (stated with the answer)."""
 
 
 class ChartOutput(BaseModel):
@@ -99,32 +104,46 @@ class AskPipeline(Pipeline):
         governed = scope.governed
         result = governed.execute(scope.need("policy", ApprovedSql), name=ANSWER_QUERY)
         draft = scope.need("sql", SqlDraft)
+        current, comparison = self._incomplete_days(draft)
         return Executed(
             evidence_id=result.evidence_id,
             pii_allowed=not governed.principal.pii,
             freshness=scope.freshness_of(draft.tables),
-            incomplete_days=self._incomplete_days(draft),
+            incomplete_days=current if self.query.grain == "day" else [],
+            incomplete_current=current,
+            incomplete_comparison=comparison,
         )
 
-    def _incomplete_days(self, draft: SqlDraft) -> list[date]:
-        """For a daily series, the days whose rows fall far below the same weekday of earlier
-        weeks (a partly loaded day), so the answer marks them instead of presenting them as
-        real dips. The row counts are one more governed query. Any table is checked (a small
-        table's load can stop half way too) when the series is dated by the table's own time
-        column, the one its rows are loaded by."""
+    def _incomplete_days(self, draft: SqlDraft) -> tuple[list[date], list[date]]:
+        """The days of the current and of the comparison period whose rows fall far below the
+        same weekday of earlier weeks (a partly loaded day): a daily series marks them instead of
+        presenting them as real dips, and a comparison says its periods include them. The row
+        counts are one more governed query. Any table is checked (a small table's load can stop
+        half way too) when the series is dated by the table's own time column, the one its rows
+        are loaded by."""
         from baton.catalog.quality_queries import daily_row_counts
         from baton.stats import completeness
 
         query, catalog = self.query, self.scope.session.catalog
         table = draft.tables[0]
         dated_by = {catalog.time_column_of(m) for m in catalog.measures_of(query.metrics[0]) if m.table == table}
-        if query.grain != "day" or query.time_range.days > 400 or dated_by != {catalog.tables[table].time_column}:
-            return []
-        start = query.time_range.start - timedelta(weeks=8)
-        result = self.scope.governed.run("completeness", daily_row_counts(catalog, table, start, query.time_range.end))
+        tr, cmp = query.time_range, query.comparison
+        spans = [(tr.start, tr.end)] + ([(cmp.range.start, cmp.range.end)] if cmp is not None else [])
+        if query.grain != "day" and cmp is None:  # a plain total states no change: no extra query
+            return [], []
+        if any((e - s).days >= 400 for s, e in spans) or dated_by != {catalog.tables[table].time_column}:
+            return [], []
+        start = min(s for s, _ in spans) - timedelta(weeks=8)
+        end = max(e for _, e in spans)
+        result = self.scope.governed.run("completeness", daily_row_counts(catalog, table, start, end))
         counts = {date.fromisoformat(str(r[0])[:10]): int(r[1]) for r in result.rows if r[0] is not None}
-        days = sorted(d for d in counts if query.time_range.start <= d <= query.time_range.end)
-        return sorted(c.day for c in completeness(counts, days, catalog.calendar) if c.incomplete)
+        days = sorted(d for d in counts if any(s <= d <= e for s, e in spans))
+        bad = [c.day for c in completeness(counts, days, catalog.calendar) if c.incomplete]
+        if cmp is not None and cmp.days:  # the usual level of a single day: only the days compared with
+            in_comparison = [d for d in bad if d in cmp.days]
+        else:
+            in_comparison = [d for d in bad if cmp is not None and cmp.range.start <= d <= cmp.range.end]
+        return [d for d in bad if tr.start <= d <= tr.end], in_comparison
 
     def _evidence(self) -> QueryResult:
         return self.scope.result_of(self.scope.need("execute", Executed).evidence_id)
@@ -185,6 +204,8 @@ class AskPipeline(Pipeline):
 
     # -- the answer ------------------------------------------------------------------------------
     def compose(self) -> Answer:
+        from baton.agents.buckets import partial_notes
+
         scope = self.scope
         lang, query = scope.language, self.query
         planned = scope.need("plan", PlanOutput)
@@ -204,10 +225,12 @@ class AskPipeline(Pipeline):
             data_freshness=freshness,
             assumptions=[
                 *assumptions(query, lang),
+                *partial_notes(query, self._table(), lang),
                 *planned.notes,
                 *planned.grant_notes,
                 *fresh_notes,
                 *(f.assumption or "" for f in flags),
+                *period_notes(query, executed, lang),
                 *suppression_notes([self._evidence()], lang),
             ],
             chart=scope.need("chart", ChartOutput).spec,
@@ -287,3 +310,37 @@ def with_hidden_groups(said: str, result: QueryResult, language: Language) -> st
 def hidden_group_numbers(result: QueryResult) -> list[int]:
     """The numbers :func:`with_hidden_groups` may say, for the output gate."""
     return [result.suppressed_groups or 0, result.min_group_size or 0]
+
+
+def period_notes(query: SemanticQuery, executed: Executed, language: Language) -> list[str]:
+    """The caveat that a period's value includes incomplete days (a daily series states each
+    marked day itself), and that the change then does not compare like with like."""
+    from baton.nlu.interpret import period_text
+
+    notes: list[str] = []
+    compared = query.comparison is not None
+    shown = set(executed.incomplete_days)
+    current = [d for d in executed.incomplete_current if d not in shown]
+    tr = query.time_range
+    if current:
+        notes.append(
+            text(
+                "answer.incomplete_in_current",
+                language,
+                period=period_text(tr.start, tr.end, None, language),
+                days=", ".join(d.isoformat() for d in current),
+                compare=text("answer.incomplete_not_like_for_like", language) if compared else "",
+            )
+        )
+    if query.comparison is not None and executed.incomplete_comparison:
+        c = query.comparison.range
+        notes.append(
+            text(
+                "answer.incomplete_in_comparison",
+                language,
+                period=period_text(c.start, c.end, None, language),
+                days=", ".join(d.isoformat() for d in executed.incomplete_comparison),
+                compare=text("answer.incomplete_not_like_for_like", language),
+            )
+        )
+    return notes

@@ -5,6 +5,7 @@ about periods, data freshness)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date, timedelta
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -141,14 +142,36 @@ def assumptions(query: SemanticQuery, language: Language) -> list[str]:
     ]
     if query.comparison is not None:
         c = query.comparison.range
+        kind = query.comparison.kind
+        key = f"answer.compared_{kind}"
+        calendar = calendar_unit(tr.start, tr.end) if kind == "previous_period" else None
+        if calendar is not None and calendar_unit(c.start, c.end) == calendar:
+            key = f"answer.compared_previous_{calendar}"
+        lengths = (
+            text("answer.compared_lengths", language, previous=c.days, current=tr.days) if c.days != tr.days else ""
+        )
         out.append(
-            text(
-                f"answer.compared_{query.comparison.kind}",
-                language,
-                period=period_text(c.start, c.end, None, language),
-            )
+            text(key, language, period=period_text(c.start, c.end, None, language), days=c.days, lengths=lengths)
         )
     return out
+
+
+def calendar_unit(start: date, end: date) -> str | None:
+    """``month`` / ``quarter`` / ``year`` / ``week`` when ``start..end`` is exactly one calendar
+    unit (weeks Monday to Sunday), else ``None``: the previous period of a calendar unit is the
+    previous unit (May before June, 31 days before 30), of any other range the same number of days."""
+    after = end + timedelta(days=1)
+    if start.day == 1 and after.day == 1:
+        months = (after.year - start.year) * 12 + after.month - start.month
+        if months == 1:
+            return "month"
+        if months == 3 and start.month % 3 == 1:
+            return "quarter"
+        if months == 12 and start.month == 1:
+            return "year"
+    if start.weekday() == 0 and (end - start).days == 6:
+        return "week"
+    return None
 
 
 def freshness_text(

@@ -18,7 +18,7 @@ from typing import Protocol
 from baton.contracts.conversation import ConversationSummary
 from baton.contracts.run import RunState, RunSummary
 from baton.contracts.trace import TraceEvent
-from baton.errors import InvalidInput
+from baton.errors import NotFound
 from baton.messages import both
 from baton.private import private_dir, private_file
 
@@ -104,7 +104,7 @@ class SqliteRunStore:
         with self._lock:
             row = self._con.execute("SELECT state FROM runs WHERE run_id = ?", (run_id,)).fetchone()
         if row is None:
-            raise InvalidInput(
+            raise NotFound(
                 *both("runs.no_run", run_id=run_id, path=self.path),
                 detail={"run_id": run_id},
             )

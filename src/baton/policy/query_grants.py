@@ -8,6 +8,7 @@ on every statement; this check is what lets the refusal name the metric and the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from baton.catalog.model import Catalog
@@ -105,7 +106,7 @@ def check_grants(catalog: Catalog, query: SemanticQuery, principal: Principal, l
                 column = catalog.dimensions[flt.dimension].columns[table]
                 allowed = restricted.get(column)
                 if flt.exclude:
-                    _check_exclusion(principal, table, column, flt.members, allowed)
+                    _check_exclusion(catalog, principal, table, flt.dimension, flt.members, allowed)
                     continue
                 outside = [m for m in flt.members if allowed is not None and m not in allowed]
                 if outside:
@@ -113,11 +114,7 @@ def check_grants(catalog: Catalog, query: SemanticQuery, principal: Principal, l
                         *both(
                             "answer.not_permitted_members",
                             user=principal.user,
-                            column=column,
-                            allowed=list(allowed or ()),
-                            outside=outside,
-                            allowed_zh=text("answer.list_sep", "zh").join(allowed or ()),
-                            outside_zh=text("answer.list_sep", "zh").join(outside),
+                            **_members_said(catalog, flt.dimension, allowed=allowed or (), outside=outside),
                         ),
                         detail={"user": principal.user, "table": table, "column": column, "requested": outside},
                     )
@@ -135,20 +132,37 @@ def check_grants(catalog: Catalog, query: SemanticQuery, principal: Principal, l
     return notes
 
 
+def _members_said(catalog: Catalog, dimension: str, **lists: Iterable[str]) -> dict[str, str]:
+    """Members as plain text in both languages ("East China, South China" / "华东、华南"), by
+    their catalog labels, with the dimension's label (never a Python list)."""
+    label = catalog.dimensions[dimension].label
+    said = {"dim": label.en, "dim_zh": label.zh}
+    for field, members in lists.items():
+        langs: tuple[tuple[Language, str], ...] = (("en", ""), ("zh", "_zh"))
+        for lang, suffix in langs:
+            labels = [catalog.member_label(dimension, m, lang) for m in members]
+            said[field + suffix] = text("answer.list_sep", lang).join(labels)
+    return said
+
+
 def _check_exclusion(
-    principal: Principal, table: str, column: str, excluded: tuple[str, ...], allowed: tuple[str, ...] | None
+    catalog: Catalog,
+    principal: Principal,
+    table: str,
+    dimension: str,
+    excluded: tuple[str, ...],
+    allowed: tuple[str, ...] | None,
 ) -> None:
     """ "All regions except 华东" asks for nothing a user limited to 华东 may see: refused out loud,
     not answered with an empty result. A remainder the user may see is answered (row filter)."""
     if allowed is None or [m for m in allowed if m not in excluded]:
         return
+    column = catalog.dimensions[dimension].columns[table]
     raise PermissionDenied(
         *both(
             "answer.not_permitted_excluded",
             user=principal.user,
-            column=column,
-            allowed=list(allowed),
-            allowed_zh=text("answer.list_sep", "zh").join(allowed),
+            **_members_said(catalog, dimension, allowed=allowed),
         ),
         detail={"user": principal.user, "table": table, "column": column, "excluded": list(excluded)},
     )

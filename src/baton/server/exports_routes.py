@@ -149,7 +149,7 @@ def _visible(session: Session, run_id: str, user: str) -> None:
     """The run exists for ``user`` (theirs, or any for ``runs: all``); else 404, like a missing run."""
     try:
         session.run_state(run_id, user=user, data=False)
-    except (InvalidInput, PermissionDenied):
+    except (InvalidInput, NotFound, PermissionDenied):
         raise NotFound(*both("server.no_run", run_id=run_id), detail={"run_id": run_id}) from None
 
 

@@ -185,6 +185,8 @@ class BatonTools:
         """Answer a metric question ("revenue by channel last month", "上个月各渠道的收入") with governed
         SQL: the interpretation, the answer, the result rows, the SQL, the metric definitions,
         assumptions and data freshness. Within a conversation, a why-question runs an analysis."""
+        if not question.strip():
+            return self._empty_question(ctx)
         return await self._answer(
             ctx, _language_of(question), AskOutput, lambda s, u: _asked(s, u, "ask", question, as_of, conversation_id)
         )
@@ -198,6 +200,8 @@ class BatonTools:
     ) -> Annotated[CallToolResult, AnalyzeOutput]:
         """Explain why a metric moved ("why did revenue drop in June?"): data checks, statistical tests
         with intervals, the drivers and their contributions, and the paths ruled out. Takes seconds."""
+        if not question.strip():
+            return self._empty_question(ctx)
         return await self._answer(
             ctx,
             _language_of(question),
@@ -279,6 +283,13 @@ class BatonTools:
         return await self._read(ctx, lang, described)
 
     # -- one call -------------------------------------------------------------------------------
+    def _empty_question(self, ctx: Context[Any, Any]) -> CallToolResult:
+        """A blank question is bad input (REST answers it 422), refused before any run exists."""
+        from baton.errors import InvalidInput
+        from baton.messages import both
+
+        return error_result(InvalidInput(*both("mcp.empty_question")), self.language_of(ctx))
+
     async def _answer(
         self, ctx: Context[Any, Any], lang: Language, model: type[AskOutput], ask: Callable[[Session, str], Answer]
     ) -> CallToolResult:

@@ -29,7 +29,7 @@ def open_conversation(session: Session, conversation_id: str | None, user: str) 
         return session.conversation(None, user=user).conversation_id
     try:
         return session.conversation(wanted, user=user).conversation_id
-    except (InvalidInput, PermissionDenied) as exc:
+    except (InvalidInput, NotFound, PermissionDenied) as exc:
         raise NotFound(
             *both("server.no_conversation", conversation_id=wanted), detail={"conversation_id": wanted}
         ) from exc

@@ -207,7 +207,7 @@ def visible_state(rt: Runtime, run_id: str, user: ServerUser, *, data: bool = Tr
     (the user's own); 404 for an unknown run or another user's; 403 when the owner's grants changed."""
     try:
         return rt.reader.run_state(run_id, user=user.user, data=data)
-    except InvalidInput:
+    except (InvalidInput, NotFound):
         if rt.bus.channel(run_id) is not None:
             _own_channel(rt, run_id, user)
             return None

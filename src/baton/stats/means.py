@@ -31,7 +31,10 @@ _STUDENT_ASSUMPTIONS = (
     "sample means approximately normal (normal data or large n)",
     "equal variances in both samples",
 )
-_RELATIVE_ASSUMPTION = "relative change CI by the delta method (normal approximation), baseline mean ≠ 0"
+_RELATIVE_ASSUMPTION = (
+    "relative change CI by Fieller's method with the test's SE and critical value (excludes 0 iff p < alpha), "
+    "baseline mean distinguishable from 0"
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -88,19 +91,43 @@ def _difference(a: SuffStats, b: SuffStats) -> float:
     return (b.shift - a.shift) + (b.centered_mean - a.centered_mean)
 
 
-def _relative(a: SuffStats, b: SuffStats, alpha: float) -> tuple[float | None, float | None, Interval | None]:
-    ma, mb = a.mean, b.mean
+def _relative(
+    ma: float, mb: float, va: float, vb: float, q: float
+) -> tuple[float | None, float | None, Interval | None]:
+    """``mb / ma − 1``, its delta-method SE (for reference) and Fieller's interval, from the
+    means and the variances of the means that the test itself uses."""
     if ma == 0.0:
         return None, None, None
-    va, vb = a.var / a.n, b.var / b.n
     rel = mb / ma - 1.0
     # written with the ratio r = mb / ma so that a tiny baseline mean does not underflow ma**4
     ratio = mb / ma
     se = math.hypot(math.sqrt(vb), ratio * math.sqrt(va)) / abs(ma)  # no overflow: an infinite se is dropped
     if not (math.isfinite(rel) and math.isfinite(se)):
         return None, None, None
-    z = float(sps.norm.ppf(1.0 - alpha / 2.0))
-    return rel, se, (rel - z * se, rel + z * se)
+    return rel, se, fieller_interval(ma, mb, va, vb, q)
+
+
+def fieller_interval(ma: float, mb: float, va: float, vb: float, q: float) -> Interval | None:
+    """Fieller's interval for ``mb / ma − 1``: every ratio ρ with ``|mb − ρ·ma| ≤ q·√(vb + ρ²·va)``.
+
+    At ρ = 1 that inequality *is* the t test of ``mb − ma`` (same SE, same critical value ``q``),
+    so the interval excludes 0 exactly when the test rejects — verdict and interval cannot
+    disagree, unlike the delta method (Fieller's first-order approximation). It also carries the
+    baseline mean's own uncertainty. ``None`` when the set is unbounded (``g ≥ 1``: the baseline
+    mean is not distinguishable from 0, so no finite ratio interval exists).
+    """
+    if ma == 0.0:
+        return None
+    r = mb / ma
+    h = q * math.sqrt(va) / abs(ma)
+    g = h * h
+    if not (math.isfinite(r) and math.isfinite(g)) or g >= 1.0:
+        return None
+    half = q * math.sqrt(vb * (1.0 - g) + r * r * va) / abs(ma)
+    low, high = (r - half) / (1.0 - g) - 1.0, (r + half) / (1.0 - g) - 1.0
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return None
+    return low, high
 
 
 def _pooled_sd(a: SuffStats, b: SuffStats) -> float:
@@ -119,7 +146,8 @@ def _two_sample(a: SuffStats, b: SuffStats, alpha: float, *, welch: bool) -> Two
         df = se2 * se2 / denom if denom > 0 else float(a.n + b.n - 2)
     else:
         sp2 = (a.ss + b.ss) / (a.n + b.n - 2)
-        se2 = sp2 * (1.0 / a.n + 1.0 / b.n)
+        va, vb = sp2 / a.n, sp2 / b.n  # each mean's variance from the pooled variance
+        se2 = va + vb
         df = float(a.n + b.n - 2)
     if se2 <= 0.0:
         raise InsufficientData(
@@ -131,7 +159,7 @@ def _two_sample(a: SuffStats, b: SuffStats, alpha: float, *, welch: bool) -> Two
     q = float(sps.t.ppf(1.0 - alpha / 2.0, df))
     sd = _pooled_sd(a, b)
     d = diff / sd if sd > 0 else float("nan")
-    rel, rel_se, rel_ci = _relative(a, b, alpha)
+    rel, rel_se, rel_ci = _relative(a.mean, b.mean, va, vb, q)
     base = _WELCH_ASSUMPTIONS if welch else _STUDENT_ASSUMPTIONS
     return TwoSampleTResult(
         method="Welch two-sample t-test" if welch else "Student two-sample t-test (pooled variance)",
@@ -156,7 +184,7 @@ def _two_sample(a: SuffStats, b: SuffStats, alpha: float, *, welch: bool) -> Two
 
 
 def welch_t_test(a: SuffStats, b: SuffStats, alpha: float = 0.05) -> TwoSampleTResult:
-    """Welch's t-test of ``mean_b − mean_a`` (two-sided), CI, Cohen's d and delta-method relative change."""
+    """Welch's t-test of ``mean_b − mean_a`` (two-sided), CI, Cohen's d and relative change (Fieller CI)."""
     return _two_sample(a, b, alpha, welch=True)
 
 
@@ -170,7 +198,7 @@ def new_observation_t_test(history: SuffStats, value: float, alpha: float = 0.05
     weeks)? The prediction-interval t test: ``t = (x − mean) / (sd·√(1 + 1/n))`` on ``n − 1`` df,
     i.e. the new value is assumed to share the history's variance (one value has none of its own).
     The CI is the 1 − α prediction interval of the difference; the relative change is against
-    the history's mean, its interval by the delta method (the mean's uncertainty included)."""
+    the history's mean, its interval by Fieller's method (the mean's uncertainty included)."""
     check_alpha(alpha)
     _need_two(history, "history")
     sd = history.sd
@@ -183,9 +211,10 @@ def new_observation_t_test(history: SuffStats, value: float, alpha: float = 0.05
     q = float(sps.t.ppf(1.0 - alpha / 2.0, df))
     mean = history.mean
     rel = value / mean - 1.0 if mean != 0.0 else None
-    # delta method for x / mean: the new value's spread and the history mean's own uncertainty
+    # delta-method SE of x / mean (the new value's spread and the history mean's own uncertainty);
+    # the interval is Fieller's with the test's own SE parts, so it excludes 0 exactly when p < alpha
     rel_se = sd * math.sqrt(1.0 + (value / mean) ** 2 / history.n) / abs(mean) if mean != 0.0 else None
-    rel_ci = (rel - q * rel_se, rel + q * rel_se) if rel is not None and rel_se is not None else None
+    rel_ci = fieller_interval(mean, value, sd * sd / history.n, sd * sd, q) if rel is not None else None
     return TwoSampleTResult(
         method="prediction-interval t-test (one new observation against its history)",
         estimate=diff,

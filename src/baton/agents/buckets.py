@@ -1,0 +1,91 @@
+"""Time buckets cut by the asked period's ends (a week, month, quarter or year at the edge of the
+period that holds only some of its days), so a short edge bucket is not read as a collapse."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any, NamedTuple
+
+from baton.contracts.answer import ResultTable
+from baton.contracts.common import Language
+from baton.contracts.semantic import SemanticQuery
+from baton.messages import text
+
+
+class PartialBucket(NamedTuple):
+    """One edge bucket and how much of it the period holds."""
+
+    label: str
+    """The bucket as the result shows it (its first day)."""
+    edge: str
+    """``first`` or ``last``."""
+    days: int
+    """Days of the bucket inside the period."""
+    total: int
+    """Days in the bucket."""
+
+
+def bucket_start(value: Any) -> date | None:
+    """The bucket's first day from a ``period`` cell (a date, or an ISO date string)."""
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value)[:10])
+    except ValueError:
+        return None
+
+
+def bucket_end(start: date, grain: str) -> date | None:
+    """The bucket's last day (None for a day, which is never cut)."""
+    if grain == "week":
+        return start + timedelta(days=6)
+    months = {"month": 1, "quarter": 3, "year": 12}.get(grain)
+    if months is None:
+        return None
+    total = start.month - 1 + months
+    return date(start.year + total // 12, total % 12 + 1, 1) - timedelta(days=1)
+
+
+def partial_buckets(query: SemanticQuery, rows: list[dict[str, Any]]) -> list[PartialBucket]:
+    """The first and last buckets of the result when the period's ends cut them."""
+    if query.grain is None or query.grain == "day" or not rows or "period" not in rows[0]:
+        return []
+    starts = sorted({d for d in (bucket_start(r["period"]) for r in rows) if d is not None})
+    if not starts:
+        return []
+    tr, out = query.time_range, []
+    edges = [("first", starts[0]), ("last", starts[-1])] if len(starts) > 1 else [("", starts[0])]
+    for named, start in edges:
+        end = bucket_end(start, query.grain)
+        if end is None:
+            continue
+        edge = named or ("last" if end > tr.end else "first")
+        inside = (min(end, tr.end) - max(start, tr.start)).days + 1
+        total = (end - start).days + 1
+        if 0 < inside < total:
+            out.append(PartialBucket(start.isoformat(), edge, inside, total))
+    return out
+
+
+def partial_notes(query: SemanticQuery, table: ResultTable | None, language: Language) -> list[str]:
+    """The assumptions that say which edge buckets are partial ("the last week, 2026-06-29,
+    holds 2 of its 7 days (the period ends 2026-06-30)")."""
+    if table is None:
+        return []
+    names = [c.name for c in table.columns]
+    rows = [dict(zip(names, r, strict=True)) for r in table.rows]
+    out = []
+    for b in partial_buckets(query, rows):
+        date_ = query.time_range.start if b.edge == "first" else query.time_range.end
+        out.append(
+            text(
+                f"answer.partial_{b.edge}",
+                language,
+                grain=text(f"answer.grain_{query.grain}", language),
+                bucket=b.label,
+                days=b.days,
+                total=b.total,
+                date=date_.isoformat(),
+            )
+        )
+    return out

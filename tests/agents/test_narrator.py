@@ -1,0 +1,122 @@
+"""The deterministic narrator over time series: one first→last per group, a ranking over periods
+read as a ranking, and edge buckets the period cuts named instead of read as a collapse."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from baton.agents.buckets import bucket_end, partial_buckets, partial_notes
+from baton.agents.narrator import Narrator
+from baton.catalog.loader import load_catalog
+from baton.contracts.answer import Column, ResultTable
+from baton.contracts.semantic import SemanticQuery, TimeRange
+from baton.policy.output_gate import check_output
+
+CATALOG = load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml")
+JUNE = TimeRange(start=date(2026, 6, 1), end=date(2026, 6, 30), text="last month")
+AS_OF = date(2026, 7, 1)
+WEEKS = ["2026-06-01", "2026-06-08", "2026-06-15", "2026-06-22", "2026-06-29"]
+
+
+def _table(names: list[str], rows: list[list[Any]]) -> ResultTable:
+    return ResultTable(columns=[Column(name=n, type="VARCHAR") for n in names], rows=rows, row_count=len(rows))
+
+
+def _say(query: SemanticQuery, table: ResultTable, language: str = "en") -> str:
+    said = Narrator(CATALOG).compose(query, table, language)  # type: ignore[arg-type]
+    assert check_output(said, evidence=table.rows, derived=[len(table.rows)], language=language).ok  # type: ignore[arg-type]
+    return said
+
+
+WEEKLY_BY_CHANNEL = SemanticQuery(
+    metrics=("gmv",), dimensions=("channel",), time_range=JUNE, grain="week", intent="trend", as_of=AS_OF
+)
+BY_CHANNEL_ROWS = [
+    [week, channel, value]
+    for week, app, web in zip(
+        WEEKS,
+        [1412529.7, 1457312.4, 1731899.2, 1192878.0, 252851.0],
+        [324166.9, 326836.8, 555353.9, 388089.3, 66404.8],
+        strict=True,
+    )
+    for channel, value in (("app", app), ("web", web))
+]
+
+
+def test_a_series_per_group_never_compares_one_groups_first_with_anothers_last() -> None:
+    said = _say(WEEKLY_BY_CHANNEL, _table(["period", "channel", "gmv"], BY_CHANNEL_ROWS))
+    assert "app from ¥1,412,529.70 (2026-06-01) to ¥1,192,878.00 (2026-06-22)" in said
+    assert "from ¥324,166.90 (2026-06-01) to ¥388,089.30 (2026-06-22)" in said
+    assert "¥66,404.80" not in said  # the cut week is not an end point
+    zh = _say(WEEKLY_BY_CHANNEL, _table(["period", "channel", "gmv"], BY_CHANNEL_ROWS), "zh")
+    assert "APP 从 2026-06-01 的 ¥1,412,529.70 到 2026-06-22 的 ¥1,192,878.00" in zh
+    assert "2026-06-29 所在的周只含部分日期" in zh
+
+
+def test_a_weekly_series_names_its_cut_last_week_and_reads_over_the_full_ones() -> None:
+    query = WEEKLY_BY_CHANNEL.model_copy(update={"dimensions": ()})
+    rows = [[w, v] for w, v in zip(WEEKS, [10172914.4, 11000000.0, 13463779.0, 8977244.1, 2243223.3], strict=True)]
+    table = _table(["period", "gmv"], rows)
+    said = _say(query, table)
+    assert "from ¥10,172,914.40 (2026-06-01) to ¥8,977,244.10 (2026-06-22)" in said
+    assert "The week of 2026-06-29 holds only part of its days" in said
+    assert partial_notes(query, table, "en") == [
+        "The last week, 2026-06-29, holds 2 of its 7 days (the period ends 2026-06-30)."
+    ]
+    assert partial_notes(query, table, "zh") == [
+        "最后一个周（2026-06-29 起）只含其 7 天中的 2 天（期间止于 2026-06-30）。"
+    ]
+
+
+def test_edge_buckets_by_grain() -> None:
+    assert bucket_end(date(2026, 11, 1), "quarter") == date(2027, 1, 31)
+    assert bucket_end(date(2026, 2, 1), "month") == date(2026, 2, 28)
+    assert bucket_end(date(2026, 6, 1), "day") is None
+    mid = TimeRange(start=date(2026, 5, 15), end=date(2026, 7, 1))
+    monthly = SemanticQuery(metrics=("gmv",), time_range=mid, grain="month", as_of=AS_OF)
+    rows = [{"period": d} for d in ("2026-05-01", "2026-06-01", "2026-07-01")]
+    cut = partial_buckets(monthly, rows)
+    assert [(b.label, b.edge, b.days, b.total) for b in cut] == [
+        ("2026-05-01", "first", 17, 31),
+        ("2026-07-01", "last", 1, 31),
+    ]
+    june_only = SemanticQuery(metrics=("gmv",), time_range=JUNE, grain="month", as_of=AS_OF)
+    assert partial_buckets(june_only, [{"period": "2026-06-01"}]) == []  # a whole month is not cut
+
+
+def test_rows_ordered_by_the_metric_are_a_ranking_not_a_series() -> None:
+    query = SemanticQuery(
+        metrics=("gmv",),
+        dimensions=("region",),
+        time_range=TimeRange(start=date(2025, 7, 1), end=date(2026, 6, 30)),
+        grain="month",
+        order_by=("-gmv",),
+        limit=3,
+        as_of=AS_OF,
+    )
+    rows = [["2025-11-01", "华东", 17451424.5], ["2026-05-01", "华东", 17146635.1], ["2026-04-01", "华东", 16315583.4]]
+    said = _say(query, _table(["period", "region", "gmv"], rows))
+    assert "Top 3 rows by GMV: 2025-11-01 / East China (¥17,451,424.50), 2026-05-01 / East China" in said
+    assert " to " not in said.split(":", 1)[1] and "peak" not in said
+
+
+def test_english_sentences_start_with_a_capital_and_top_n_names_plural_groups() -> None:
+    query = SemanticQuery(
+        metrics=("gmv",), dimensions=("region",), time_range=JUNE, top_n=2, intent="ranking", as_of=AS_OF
+    )
+    rows = [["华东", 14158986.8], ["华南", 10526894.1]]
+    said = _say(query, _table(["region", "gmv"], rows))
+    assert said.startswith("Top 2 regions by GMV, last month")
+    refund = SemanticQuery(metrics=("refund_rate",), dimensions=("channel",), time_range=JUNE, as_of=AS_OF)
+    said = _say(refund, _table(["channel", "refund_rate"], [["web", 0.0492], ["app", 0.0440]]))
+    assert said[0].isupper() and said[1:].startswith(CATALOG.metrics["refund_rate"].label.en[1:])
+
+
+def test_a_chinese_period_that_ends_in_a_date_keeps_a_space_before_the_next_word() -> None:
+    query = SemanticQuery(
+        metrics=("gmv",), dimensions=("region",), time_range=JUNE.model_copy(update={"text": None}), as_of=AS_OF
+    )
+    said = _say(query, _table(["region", "gmv"], [["华东", 14158986.8], ["东北", 1621174.5]]), "zh")
+    assert said.startswith("2026-06-01 至 2026-06-30 按区域拆分")
