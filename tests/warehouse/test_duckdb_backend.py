@@ -71,3 +71,20 @@ def test_hardening_settings_are_in_force(backend: DuckDBBackend) -> None:
     allowed = setting("allowed_directories")
     assert isinstance(allowed, list)
     assert all(str(d).endswith(".tmp/") for d in allowed)  # only DuckDB's own spill directory
+
+
+def test_ctrl_c_during_a_statement_is_a_cancellation_not_an_engine_error(backend: DuckDBBackend) -> None:
+    """SIGINT mid-statement reaches DuckDB's client as "Query interrupted" (a RuntimeError); the
+    backend must hand it on as KeyboardInterrupt, or a cost check interrupted by Ctrl-C would be
+    refused (cost_estimate_failed) instead of the run being cancelled."""
+    import os
+    import signal
+    import threading
+
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            backend.execute("SELECT sum(i * i) FROM range(50000000000) t(i)", timeout_s=60, row_cap=1)
+    finally:
+        timer.cancel()

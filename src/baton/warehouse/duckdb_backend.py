@@ -88,6 +88,11 @@ def _plan_rows(node: Any) -> tuple[float, float]:
     return own, own + sum(total for _rows, total in children)
 
 
+INTERRUPTED = "Query interrupted"
+"""What DuckDB's Python client raises (a ``RuntimeError``) when SIGINT arrives during a statement;
+the timeout's ``con.interrupt()`` raises ``duckdb.InterruptException`` instead."""
+
+
 def _interrupt(con: duckdb.DuckDBPyConnection) -> None:
     """The timer's action: stop the running statement (a connection closed meanwhile is fine)."""
     with contextlib.suppress(Exception):
@@ -156,6 +161,10 @@ class DuckDBBackend:
                 rows = cursor.fetchmany(row_cap + 1)
             except duckdb.Error as exc:
                 raise self.engine.translate(exc, timeout_s=timeout_s) from exc
+            except RuntimeError as exc:
+                if str(exc) == INTERRUPTED:  # Ctrl-C mid-statement: a cancellation, never a refusal
+                    raise KeyboardInterrupt from exc
+                raise
             finally:
                 timer.cancel()
             elapsed = (time.perf_counter() - started) * 1000
