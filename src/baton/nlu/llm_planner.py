@@ -354,21 +354,9 @@ class _PlanReader:
             self.rules, self.question, query, plan, as_of=self.as_of, follows=self.parent is not None
         )
         for conflict in coverage.conflicts:
-            named = [conflict.catalog_metric, conflict.model_metric]
-            raise AmbiguousQuestion(
-                *(
-                    text(
-                        "nlu.several_metrics",
-                        lang,
-                        term=_plain(conflict.words),
-                        labels=text("answer.list_sep", lang).join(
-                            self.catalog.metrics[m].label.for_lang(lang) for m in named
-                        ),
-                    )
-                    for lang in _LANGUAGES
-                ),
-                detail={"term": _plain(conflict.words), "suggestions": named, "reason": "model_catalog_conflict"},
-            )
+            asked = self.rules.several_metrics(_plain(conflict.words), [conflict.catalog_metric, conflict.model_metric])
+            asked.detail["reason"] = "model_catalog_conflict"
+            raise asked
         if coverage.uncovered:
             words = [_plain(w) for w in coverage.uncovered[:MAX_WORDS] if _plain(w)] or ["?"]
             raise AmbiguousQuestion(
@@ -440,20 +428,7 @@ class _PlanReader:
         if len(named) == 1:
             return named[0]
         if len(named) > 1:
-            raise AmbiguousQuestion(
-                *(
-                    text(
-                        "nlu.several_metrics",
-                        lang,
-                        term=_plain(name),
-                        labels=text("answer.list_sep", lang).join(
-                            catalog.metrics[m].label.for_lang(lang) for m in named
-                        ),
-                    )
-                    for lang in _LANGUAGES
-                ),
-                detail={"term": _plain(name), "suggestions": named},
-            )
+            raise self.rules.several_metrics(_plain(name), named)
         raise self._unknown_metric(_plain(name))
 
     def _inherited_metrics(self) -> list[str]:

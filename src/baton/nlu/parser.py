@@ -325,20 +325,7 @@ class Planner:
             if len(targets) > 1 and len(set(targets) & set(prefer)) == 1:
                 targets = sorted(set(targets) & set(prefer))
             elif len(targets) > 1:
-                raise AmbiguousQuestion(
-                    *(
-                        message(
-                            "nlu.several_metrics",
-                            lang,
-                            term=hit.text,
-                            labels=message("answer.list_sep", lang).join(
-                                self.catalog.metrics[m].label.for_lang(lang) for m in targets
-                            ),
-                        )
-                        for lang in _LANGUAGES
-                    ),
-                    detail={"term": hit.text, "suggestions": targets},
-                )
+                raise self.several_metrics(hit.text, targets)
             if len(targets) == 1 and targets[0] not in prefer:
                 equals = self._one_of_equals(hit, targets[0], prefer)
                 targets = [equals] if equals else targets
@@ -359,20 +346,7 @@ class Planner:
             preferred = [m for m in named if m in prefer]
             if len(preferred) == 1:
                 return preferred[0]
-            raise AmbiguousQuestion(
-                *(
-                    message(
-                        "nlu.several_metrics",
-                        lang,
-                        term=hit.text,
-                        labels=message("answer.list_sep", lang).join(
-                            self.catalog.metrics[m].label.for_lang(lang) for m in named
-                        ),
-                    )
-                    for lang in _LANGUAGES
-                ),
-                detail={"term": hit.text, "suggestions": named},
-            )
+            raise self.several_metrics(hit.text, named)
         return None
 
     def _equal_metrics(self, metric: str) -> list[str]:
@@ -685,6 +659,24 @@ class Planner:
                 for lang in _LANGUAGES
             ),
             detail={"metric": name, "refused": True},
+        )
+
+    def several_metrics(self, term: str, names: Sequence[str]) -> AmbiguousQuestion:
+        """Asked back: ``term`` names every metric of ``names`` equally, so Baton will not pick one."""
+        named = list(names)
+        return AmbiguousQuestion(
+            *(
+                message(
+                    "nlu.several_metrics",
+                    lang,
+                    term=term,
+                    labels=message("answer.list_sep", lang).join(
+                        self.catalog.metrics[m].label.for_lang(lang) for m in named
+                    ),
+                )
+                for lang in _LANGUAGES
+            ),
+            detail={"term": term, "suggestions": named},
         )
 
     def unknown_metric(self, term: str) -> UnknownMetric:

@@ -294,31 +294,38 @@ class BatonTools:
         self, ctx: Context[Any, Any], lang: Language, model: type[AskOutput], ask: Callable[[Session, str], Answer]
     ) -> CallToolResult:
         """A run as ``user_of(ctx)`` (``ask`` makes the export check of `--json`: the answer leaves Baton)."""
-        try:
-            user = self.user_of(ctx)
-            answer = await self.run(lambda session: ask(session, user))
-        except BatonError as exc:
-            return error_result(exc, lang)
-        except Exception:  # never str(exc) to a client: the log has it
-            log.exception("MCP tool call failed")
-            return failure_result(lang)
-        return answer_result(answer, model)
+        return await self._guarded(ctx, lang, self.run, ask, lambda answer: answer_result(answer, model))
 
     async def _read(
         self, ctx: Context[Any, Any], lang: Language, read: Callable[[Session, str], BaseModel]
     ) -> CallToolResult:
+        def shown(out: BaseModel) -> CallToolResult:
+            return CallToolResult(
+                content=[TextContent(type="text", text=out.model_dump_json())],
+                structured_content=out.model_dump(mode="json"),
+            )
+
+        return await self._guarded(ctx, lang, self.read, read, shown)
+
+    async def _guarded(
+        self,
+        ctx: Context[Any, Any],
+        lang: Language,
+        on: Runner,
+        work: Callable[[Session, str], T],
+        result: Callable[[T], CallToolResult],
+    ) -> CallToolResult:
+        """``work`` as ``user_of(ctx)`` through ``on`` (a worker or the reader); a Baton error is
+        the tool's error, anything else a generic failure whose text stays in the server's log."""
         try:
             user = self.user_of(ctx)
-            out = await self.read(lambda session: read(session, user))
+            out = await on(lambda session: work(session, user))
         except BatonError as exc:
             return error_result(exc, lang)
         except Exception:  # never str(exc) to a client: the log has it
             log.exception("MCP tool call failed")
             return failure_result(lang)
-        return CallToolResult(
-            content=[TextContent(type="text", text=out.model_dump_json())],
-            structured_content=out.model_dump(mode="json"),
-        )
+        return result(out)
 
 
 def _asked(
