@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 from pathlib import Path
 from typing import Literal, TextIO
 
@@ -37,6 +38,20 @@ def open_private(path: Path, mode: Literal["a", "w"] = "a") -> TextIO:
     fd = os.open(path, flags, FILE_MODE)
     _narrow(path, FILE_MODE)
     return open(fd, "a" if mode == "a" else "w", encoding="utf-8")
+
+
+def open_private_sqlite(path: Path) -> sqlite3.Connection:
+    """A SQLite database at ``path`` only its owner may read, in WAL mode, shared by threads
+    (callers hold their own lock) and autocommitting. Its files are narrowed before WAL mode
+    creates -wal and -shm (SQLite gives them the database's mode) — with chmod, not open():
+    closing another descriptor of the file would drop SQLite's locks."""
+    private_dir(path.parent)
+    con = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
+    for suffix in ("", "-wal", "-shm"):
+        private_file(path.with_name(path.name + suffix))
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA synchronous=NORMAL")
+    return con
 
 
 def _narrow(path: Path, mode: int) -> None:

@@ -23,7 +23,7 @@ from types import TracebackType
 from typing import Literal
 
 from baton.contracts.export import ExportFormat
-from baton.private import private_dir, private_file
+from baton.private import open_private_sqlite
 
 Status = Literal["pending", "previewed", "writing", "approved"]
 
@@ -93,14 +93,8 @@ class ExportStore:
     """The exports table of one runs folder (open, use, close: ``with ExportStore(dir) as s``)."""
 
     def __init__(self, runs_dir: Path) -> None:
-        private_dir(runs_dir)
-        path = runs_dir / "exports.sqlite"
         self._lock = threading.Lock()
-        self._con = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
-        for suffix in ("", "-wal", "-shm"):
-            private_file(path.with_name(path.name + suffix))
-        self._con.execute("PRAGMA journal_mode=WAL")
-        self._con.execute("PRAGMA synchronous=NORMAL")
+        self._con = open_private_sqlite(runs_dir / "exports.sqlite")
         self._con.executescript(_SCHEMA)
         known = {str(row[1]) for row in self._con.execute("PRAGMA table_info(exports)")}
         if "status_at" not in known:  # a store from before status_at: a status without a time is old

@@ -8,7 +8,6 @@ write is one transaction, so a run killed with SIGKILL leaves its last committed
 from __future__ import annotations
 
 import builtins
-import sqlite3
 import threading
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -20,7 +19,7 @@ from baton.contracts.run import RunState, RunSummary
 from baton.contracts.trace import TraceEvent
 from baton.errors import NotFound
 from baton.messages import both
-from baton.private import private_dir, private_file
+from baton.private import open_private_sqlite
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -67,15 +66,8 @@ class RunStore(Protocol):
 class SqliteRunStore:
     def __init__(self, path: Path) -> None:
         self.path = path
-        private_dir(path.parent)
         self._lock = threading.Lock()
-        self._con = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
-        # narrowed before WAL mode creates -wal and -shm (SQLite gives them the database's mode);
-        # chmod, not open(): closing another descriptor of the file would drop SQLite's locks
-        for suffix in ("", "-wal", "-shm"):
-            private_file(path.with_name(path.name + suffix))
-        self._con.execute("PRAGMA journal_mode=WAL")
-        self._con.execute("PRAGMA synchronous=NORMAL")
+        self._con = open_private_sqlite(path)
         self._con.executescript(_SCHEMA)
 
     def close(self) -> None:
