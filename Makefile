@@ -1,6 +1,11 @@
 # Baton — two commands on a fresh machine with Python 3.11+ and make:
 #   make demo   set up .venv, build the demo warehouse, ask one Chinese and one English question
-#   make test   lint, type-check and run the whole test suite (incl. the eval set)
+#   make test   lint, type-check and run the whole test suite (incl. the eval set); Spark tests
+#               run only if a Spark Connect server answers (they skip loudly otherwise, fail in CI)
+# Optional, never part of `make demo` or `make test` (pyspark is ~460 MB, and Spark needs Java 17+):
+#   make spark-up / spark-down   install the `spark` extra, start/stop a local Spark Connect server
+#                                on 127.0.0.1:15002 (scripts/spark-connect.sh; state in .spark/)
+#   make test-spark              the full backend suite against that server (slow)
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -8,7 +13,7 @@ DEMO   ?= .baton-demo
 STAMP  := $(VENV)/.installed
 DEV    := $(VENV)/.installed-dev
 
-.PHONY: demo test test-llm lint typecheck eval install clean
+.PHONY: demo test test-llm test-spark spark-up spark-down lint typecheck eval install clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
@@ -52,6 +57,22 @@ $(LLM_STAMP): $(DEV)
 
 test-llm: $(LLM_STAMP)
 	$(BIN)/pytest -q tests_llm
+
+# Spark Connect: the `spark` extra on top of the test tools, a local server (scripts/spark-connect.sh
+# installs Java 17 with apt-get if it is missing), and the full backend suite against it.
+SPARK_STAMP := $(VENV)/.installed-spark
+$(SPARK_STAMP): $(DEV)
+	$(BIN)/python -c 'import pyspark.sql.connect' 2>/dev/null || $(BIN)/python -m pip install --quiet -e '.[spark]'
+	@touch $(SPARK_STAMP)
+
+spark-up: $(SPARK_STAMP)
+	VENV=$(VENV) bash scripts/spark-connect.sh start
+
+spark-down:
+	VENV=$(VENV) bash scripts/spark-connect.sh stop
+
+test-spark: spark-up
+	$(BIN)/pytest -q -n 2 --dist load -m spark tests/backends --spark-full
 
 eval: $(STAMP) $(DEMO)/baton.toml
 	$(BIN)/baton eval --config $(DEMO)/baton.toml

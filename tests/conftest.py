@@ -7,7 +7,7 @@ import shutil
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import psycopg
 import pytest
@@ -15,9 +15,21 @@ import pytest
 from baton.config import Settings, load_settings
 from baton.demo.generator import build_demo
 from baton.orchestrator.session import Session
+from baton.policy import Policy, load_policy
 
 if TYPE_CHECKING:
     from tests.llm_server import ScriptedLLM
+    from tests.redteam.warehouse import Row
+    from tests.spark_server import QueryHistory
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--spark-full",
+        action="store_true",
+        default=False,
+        help="run the whole Spark backend suite, not only its small part (make test-spark)",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -34,6 +46,20 @@ def small_demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("small_demo")
     build_demo(path, scale=0.05)
     return path
+
+
+@pytest.fixture(scope="session")
+def demo_policy() -> Policy:
+    """The demo's policy file as shipped (the red-team cases' users and grants)."""
+    return load_policy(Path(__file__).resolve().parents[1] / "src" / "baton" / "demo" / "data" / "policies.yaml")
+
+
+@pytest.fixture(scope="session")
+def fixture_rows() -> dict[str, list[Row]]:
+    """The red-team's small deterministic warehouse rows (tests/redteam/warehouse.py)."""
+    from tests.redteam.warehouse import build_rows
+
+    return build_rows()
 
 
 @pytest.fixture(scope="session")
@@ -81,6 +107,39 @@ def pg_admin_url() -> str:
         warnings.warn(message + " — PostgreSQL tests are SKIPPED", stacklevel=1)
         pytest.skip(message)
     return PG_ADMIN
+
+
+def _service_missing(message: str, remedy: str) -> NoReturn:
+    """Fail in CI (it must provide the service), skip loudly elsewhere."""
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message + " — CI must provide it (.ci/run starts it)")
+    warnings.warn(f"{message} — {remedy}", stacklevel=2)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def spark_url() -> str:
+    """A reachable Spark Connect URL (env BATON_TEST_SPARK): fails in CI when unreachable, skips loudly elsewhere."""
+    from tests.spark_server import SPARK_URL, spark_problem
+
+    problem = spark_problem(SPARK_URL)
+    if problem is not None:
+        message = f"Spark Connect at {SPARK_URL} is unusable ({problem})"
+        _service_missing(message, "Spark tests are SKIPPED; `make spark-up` starts a local server")
+    return SPARK_URL
+
+
+@pytest.fixture(scope="session")
+def spark_history(spark_url: str) -> QueryHistory:
+    """What the Spark server was asked, from its UI (env BATON_TEST_SPARK_UI)."""
+    from tests.spark_server import SPARK_UI, QueryHistory
+
+    history = QueryHistory(SPARK_UI)
+    try:
+        history.app_id()
+    except OSError as exc:
+        _service_missing(f"the Spark UI at {SPARK_UI} is unreachable ({exc})", "Spark history tests are SKIPPED")
+    return history
 
 
 @pytest.fixture(scope="session")

@@ -366,25 +366,3 @@ def test_facade_runs_a_query(demo_dir: Path) -> None:
     finally:
         session.close()
     _same(_answered(answer), gold)
-
-
-@pytest.mark.postgres
-def test_same_query_on_postgresql(pg_demo_dir: Path, demo_session: Session) -> None:
-    options: dict[str, Any] = {
-        "group_by": "region,metric_time__month",
-        "where": "{{ Dimension('channel') }} = 'app'",
-        "start_time": date(2026, 4, 1),
-        "end_time": date(2026, 6, 30),
-        "order": "-gmv",
-        "limit": 8,
-    }
-    with Session(load_settings(pg_demo_dir / "baton.toml")) as pg:
-        on_pg = pg.query("gmv", **options, user="east_manager", as_of=AS_OF)
-    gold = _gold(
-        demo_session,
-        "SELECT CAST(date_trunc('month', order_date) AS DATE) AS m, region, SUM(gmv_amount) AS g FROM fact_order "
-        f"WHERE order_date BETWEEN '2026-04-01' AND '2026-06-30' AND {SOLD} AND channel = 'app' "
-        "AND region = '华东' GROUP BY m, region ORDER BY g DESC LIMIT 8",
-    )
-    _same(_answered(on_pg), gold)
-    assert len(gold) == 3  # one region (the user's row filter), three months

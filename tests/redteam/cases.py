@@ -10,6 +10,9 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 DIALECTS = ("duckdb", "postgres")
+"""The engines the execution tests here run on (Spark's run in tests/backends)."""
+FIREWALL_DIALECTS = (*DIALECTS, "spark")
+"""The dialects a case is approved or refused in unless it says otherwise."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,7 @@ def load_cases(name: str) -> list[Case]:
             category=item["category"],
             user=item["user"],
             query=item["query"],
-            dialects=tuple(item.get("dialects", DIALECTS)),
+            dialects=tuple(item.get("dialects", FIREWALL_DIALECTS)),
             code=item.get("code"),
             reference=item.get("reference"),
             large_tables=item.get("large_tables"),

@@ -8,21 +8,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from baton.policy import Policy, load_policy
 from tests.redteam.private_demo import private_copy
-from tests.redteam.warehouse import PostgresWarehouse, Row, build_duckdb, build_postgres, build_rows, postgres_or_skip
-
-POLICY_FILE = Path(__file__).resolve().parents[2] / "src" / "baton" / "demo" / "data" / "policies.yaml"
-
-
-@pytest.fixture(scope="session")
-def demo_policy() -> Policy:
-    return load_policy(POLICY_FILE)
-
-
-@pytest.fixture(scope="session")
-def fixture_rows() -> dict[str, list[Row]]:
-    return build_rows()
+from tests.redteam.warehouse import PostgresWarehouse, Row, build_duckdb, build_postgres, postgres_or_skip
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,7 @@ rate within members and mix between them.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -88,31 +89,42 @@ def run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
         return failed(packet, exc)
 
 
-def _drill_one(
-    deps: InsightDeps, query: SemanticQuery, combo: tuple[str, ...], excluded: list[date], out: Drilled
-) -> Drill:
+def _drill_all(
+    deps: InsightDeps, query: SemanticQuery, combos: Sequence[tuple[str, ...]], excluded: list[date], out: Drilled
+) -> list[Drill]:
+    """One drill-down per combination, recorded in the combinations' order (their statements
+    may run concurrently where the engine allows it)."""
     catalog, tool = deps.catalog, deps.tool
-    tree = metric_tree(catalog, query.metrics[0], combo, query.filters)
-    built = drilldown(catalog, query, tree, combo, excluded_days=excluded, dialect=tool.dialect)
-    result = tool.run("insight:drilldown:" + "×".join(combo), built.expression)
-    drill = read_drill(tree, combo, rows_as_dicts(result), kept_days(query, excluded), query.time_range.days)
-    out.evidence.append(result.evidence_id)
-    out.trees[combo] = tree
-    out.cands += candidates_for(tree, drill, result.evidence_id, query.time_range.days == 1)
-    return drill
+    trees = [metric_tree(catalog, query.metrics[0], combo, query.filters) for combo in combos]
+    items = [
+        (
+            "insight:drilldown:" + "×".join(combo),
+            drilldown(catalog, query, tree, combo, excluded_days=excluded, dialect=tool.dialect).expression,
+        )
+        for combo, tree in zip(combos, trees, strict=True)
+    ]
+    results = tool.run_all(items)
+    drills = []
+    for combo, tree, result in zip(combos, trees, results, strict=True):
+        drill = read_drill(tree, combo, rows_as_dicts(result), kept_days(query, excluded), query.time_range.days)
+        out.evidence.append(result.evidence_id)
+        out.trees[combo] = tree
+        out.cands += candidates_for(tree, drill, result.evidence_id, query.time_range.days == 1)
+        drills.append(drill)
+    return drills
 
 
 def _drill(deps: InsightDeps, query: SemanticQuery, excluded: list[date]) -> Drilled:
     """Single dimensions first; a dimension with one member in the data (fixed by a filter or
     the user's row filter) is left out of every drill-down; then the pairs of the rest, where
     one of the two has a member that moved against the rest (no pair can hold a driver
-    otherwise: a cell that moved against the rest moves its members too)."""
+    otherwise: a cell that moved against the rest moves its members too). The drill-downs of
+    each stage are independent of one another, so each stage is one batch."""
     metric = query.metrics[0]
     fixed = {f.dimension for f in query.filters if len(f.members) == 1 and not f.exclude}
     dims = [d for d in deps.catalog.metrics[metric].dimensions if d not in fixed and deps.catalog.dimensions[d].drill]
     out = Drilled(dims)
-    for d in dims:
-        drill = _drill_one(deps, query, (d,), excluded, out)
+    for d, drill in zip(dims, _drill_all(deps, query, [(d,) for d in dims], excluded, out), strict=True):
         if len(drill.members) < 2:
             out.fixed.append(d)
             out.cands = [c for c in out.cands if list(c.members) != [d]]
@@ -124,9 +136,8 @@ def _drill(deps: InsightDeps, query: SemanticQuery, excluded: list[date]) -> Dri
             out.total_change = tree_value(tree, drill.totals[CURRENT]) - tree_value(tree, drill.totals[PREVIOUS])
     out.dims = [d for d in dims if d not in out.fixed]
     moved = {d for c in out.cands if (c.own_p if c.role == "mix" else c.rest_p) <= PARENT_P for d in c.members}
-    for combo in itertools.combinations(out.dims, 2):
-        if moved & set(combo):
-            out.drills.append(_drill_one(deps, query, combo, excluded, out))
+    pairs = [combo for combo in itertools.combinations(out.dims, 2) if moved & set(combo)]
+    out.drills += _drill_all(deps, query, pairs, excluded, out)
     return out
 
 

@@ -10,6 +10,7 @@ raised; it is never retried around.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
@@ -40,6 +41,11 @@ class QueryTool(Protocol):
     def user(self) -> str: ...
 
     def run(self, name: str, expression: exp.Expr) -> QueryResult: ...
+
+    def run_all(self, items: Sequence[tuple[str, exp.Expr]]) -> list[QueryResult]:
+        """Independent statements: the same results and records as ``run`` one after another
+        (the engine may work on several at once)."""
+        ...
 
 
 def rows_as_dicts(result: QueryResult) -> list[dict[str, Any]]:

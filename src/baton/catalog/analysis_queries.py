@@ -22,8 +22,9 @@ from typing import Literal
 
 from sqlglot import exp
 
-from baton.catalog.compiler import PERIOD, CompiledQuery, Dialect, compile_query, leaf_alias
+from baton.catalog.compiler import PERIOD, CompiledQuery, compile_query, leaf_alias
 from baton.catalog.model import Catalog
+from baton.contracts.common import Dialect
 from baton.contracts.semantic import Comparison, MemberFilter, SemanticQuery, TimeRange
 
 TreeKind = Literal["product", "ratio", "simple"]

@@ -21,18 +21,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import Literal
 
 from sqlglot import exp
 
 from baton.catalog import sqlexpr
 from baton.catalog.model import Catalog, Measure
 from baton.catalog.where import METRIC_TIME, where_condition
+from baton.contracts.common import Dialect
 from baton.contracts.semantic import SemanticQuery
 from baton.errors import InvalidInput
 from baton.messages import both
 
-Dialect = Literal["duckdb", "postgres"]
 PERIOD = "period"
 _CMP = "_cmp_period"
 

@@ -106,11 +106,18 @@ class Draft:
     """catalog field path -> comment lines written above it"""
 
 
+_CASE_INSENSITIVE = frozenset({"duckdb", "spark"})
+"""Engines that match a bare name to a column whatever its case (and keep the case it was made
+with); PostgreSQL folds a bare name to lower case, so ``Plan`` there must be quoted."""
+
+
 def usable_name(name: str, dialect: str) -> bool:
     """Whether a table or column name can be written bare in catalog SQL on this engine
     (PostgreSQL folds bare names to lower case; reserved words need quoting)."""
     return (
-        bool(_IDENT.fullmatch(name)) and name.lower() not in _RESERVED and (dialect == "duckdb" or name == name.lower())
+        bool(_IDENT.fullmatch(name))
+        and name.lower() not in _RESERVED
+        and (dialect in _CASE_INSENSITIVE or name == name.lower())
     )
 
 

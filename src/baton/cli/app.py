@@ -190,25 +190,30 @@ def demo_init(
     scale: Annotated[float, typer.Option("--scale", help="Size multiplier (1 ≈ 1M orders).")] = 1.0,
     force: Annotated[bool, typer.Option("--force", help="Rebuild even if it exists.")] = False,
     warehouse: Annotated[
-        str | None, typer.Option("--warehouse", help="postgresql://… to load the demo into PostgreSQL as well.")
+        str | None,
+        typer.Option(
+            "--warehouse",
+            help="Also copy the demo there and point baton.toml at it: postgresql://… (read-only role) "
+            "or sc://HOST:PORT/;database=DB (Spark Connect; the database is baton_demo when none is named).",
+        ),
     ] = None,
 ) -> None:
     """Build the demo DuckDB warehouse, its catalog, policies and baton.toml."""
     from baton.cli.terminal import terminal_text
     from baton.config import default_demo_dir
+    from baton.demo.copy_to import copy_demo, target_engine
     from baton.demo.generator import build_demo
 
     target = path or default_demo_dir()
     with reported():
+        if warehouse is not None:
+            target_engine(warehouse)  # an unsupported URL fails before minutes of building
         build = build_demo(target, scenario=scenario, seed=seed, scale=scale, force=force)
     console = _console()
     if warehouse is not None:
-        from baton.demo.pg_loader import load_demo, point_config_at
-
         with reported():
-            reader_url = load_demo(build.warehouse, warehouse)
-            point_config_at(build.config, reader_url)
-        console.print(terminal_text(f"Loaded into PostgreSQL; queries run as a read-only role: {reader_url}"))
+            loaded = copy_demo(build.warehouse, build.config, warehouse)
+        console.print(terminal_text(loaded))
     console.print(
         terminal_text(
             f"Demo warehouse ready: {build.warehouse}\n"

@@ -9,6 +9,9 @@ reported as ``file:line`` (the dbt file's, for an import) and leaves no file beh
 files go to temporary names in the target folder first and are renamed into place together,
 and existing files are only replaced with ``--force``.
 
+A Spark Connect URL names its database with Baton's own parameter,
+``sc://host:15002/;database=sales``, read the way baton.toml reads it.
+
 A DuckDB URL is read the way baton.toml reads it, but from the current folder:
 ``duckdb:///shop.duckdb`` is relative (to the current folder here, to the file's folder in
 baton.toml) and ``duckdb:////data/shop.duckdb`` absolute. The written baton.toml names the
@@ -35,6 +38,7 @@ from baton.cli.terminal import terminal_str
 from baton.contracts.common import Language
 from baton.errors import ConfigError, InvalidInput, ToolFailure
 from baton.messages import bilingual, both, text
+from baton.warehouse.engine import engine_name_for_url
 
 if TYPE_CHECKING:
     from baton.catalog.check import CatalogProblem
@@ -51,7 +55,8 @@ WarehouseOpt = Annotated[
     str,
     typer.Option(
         "--warehouse",
-        help="duckdb:///relative.duckdb (from the current folder), duckdb:////absolute.duckdb or postgresql://…",
+        help="duckdb:///relative.duckdb (from the current folder), duckdb:////absolute.duckdb, postgresql://… "
+        "or sc://HOST:PORT/;database=DB (Spark Connect).",
     ),
 ]
 DbtOpt = Annotated[Path | None, typer.Option("--dbt", help="Import the catalog from this dbt project folder.")]
@@ -112,6 +117,10 @@ def _written_url(url: str, file: Path | None, folder: Path) -> str:
 def _warehouse_name(url: str, file: Path | None) -> str:
     if file is not None:
         return file.stem
+    if engine_name_for_url(url) == "spark":  # sc://host:port/;database=db names no path
+        from baton.warehouse.spark_backend import split_url
+
+        return split_url(url)[1] or "default"
     return urlsplit(url).path.strip("/") or "warehouse"
 
 
@@ -202,6 +211,9 @@ def _schema_name(backend: Backend) -> str:
     """The schema unqualified table names live in (fills dbt's ``$source_schema``)."""
     if backend.engine.name == "duckdb":
         return "main"
+    if backend.engine.name == "spark":
+        rows = backend.execute("SELECT current_database()", timeout_s=30, row_cap=1).rows
+        return str(rows[0][0]) if rows and rows[0][0] else "default"
     rows = backend.execute("SELECT current_schema()", timeout_s=10, row_cap=1).rows
     return str(rows[0][0]) if rows and rows[0][0] else "public"
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 Language = Literal["zh", "en"]
 """The language of a question and of everything Baton says about it."""
 
-Dialect = Literal["duckdb", "postgres"]
+Dialect = Literal["duckdb", "postgres", "spark"]
 """A warehouse SQL dialect, named as sqlglot names it; one per engine profile."""
 
 Unit = Literal["currency", "count", "ratio", "number"]

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import sqlglot
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlglot import exp
 
 from baton.config import Settings
 from baton.errors import ConfigError
@@ -152,12 +153,34 @@ def load_jsonl(path: Path, model: type[Case]) -> list[Case]:
     return cases
 
 
+def unique_cte_names(tree: exp.Expr) -> exp.Expr:
+    """``tree`` with every CTE named once. sqlglot's Spark generator lifts nested ``WITH``s to
+    the top level, where two inner CTEs of the same name would collide (and the later one's
+    readers would read the earlier): a repeated name is renamed inside the query that owns it."""
+    seen: set[str] = set()
+    for cte in list(tree.find_all(exp.CTE)):
+        old = cte.alias
+        if old not in seen:
+            seen.add(old)
+            continue
+        new = next(f"{old}_{n}" for n in range(2, 10_000) if f"{old}_{n}" not in seen)
+        seen.add(new)
+        owner = cte.parent.parent if cte.parent is not None else None
+        for node in owner.find_all(exp.Table, exp.Column) if owner is not None else ():
+            if isinstance(node, exp.Table) and node.name == old and not node.db:
+                node.set("this", exp.to_identifier(new))
+            elif isinstance(node, exp.Column) and node.table == old:
+                node.set("table", exp.to_identifier(new))
+        cte.set("alias", exp.TableAlias(this=exp.to_identifier(new)))
+    return tree
+
+
 def gold_rows(session: Session, case: EvalCase) -> tuple[list[str], list[list[Any]]]:
     assert case.gold_sql is not None
     gold_sql = case.gold_sql
     dialect = session.engine.dialect
     if dialect != "duckdb":  # gold is written in DuckDB's dialect; sqlglot transpiles it
-        gold_sql = sqlglot.transpile(gold_sql, read="duckdb", write=dialect)[0]
+        gold_sql = unique_cte_names(sqlglot.parse_one(gold_sql, read="duckdb")).sql(dialect=dialect)
     gold = session.backend.execute(gold_sql, timeout_s=60, row_cap=100_000)
     return [name for name, _ in gold.columns], [list(r) for r in gold.rows]
 

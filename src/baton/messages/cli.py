@@ -19,6 +19,13 @@ _BILINGUAL: dict[str, str] = {
         "Every packet and report in full: baton runs trace {run_id} --packets --json / "
         "完整的交接包与回报：加 --packets --json"
     ),
+    "demo_loaded_postgres": (
+        "Loaded into PostgreSQL; queries run as a read-only role / 已载入 PostgreSQL，查询以只读角色执行: {url}"
+    ),
+    "demo_loaded_spark": (
+        "Loaded into Spark database {database}; Baton sends only firewall-approved SELECTs / "
+        "已载入 Spark 数据库 {database}，Baton 只发送防火墙批准的 SELECT: {url}"
+    ),
     "internal_error": (
         "[red]tool_failure[/red]: internal error ({error}); "
         "run with BATON_DEBUG=1 for details / 内部错误，设置 BATON_DEBUG=1 查看详情"
@@ -60,5 +67,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "usage_error": ("{error} (see `{command} --help`)", "命令用法有误：{error}（见 `{command} --help`）"),
     "steps_range": ("--steps must be between 1 and 500", "--steps 必须在 1 到 500 之间"),
+    "demo_bad_warehouse": (
+        "--warehouse takes postgresql://… or sc://… (the demo is built in DuckDB, then copied there), got {url!r}",
+        "--warehouse 只接受 postgresql://… 或 sc://…（演示数据先在 DuckDB 中生成，再复制过去），收到 {url!r}",
+    ),
     **{key: (line, line) for key, line in _BILINGUAL.items()},
 }

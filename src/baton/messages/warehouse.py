@@ -22,6 +22,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Unknown warehouse engine {name!r}; known: {known}.",
         "未知的数据仓库引擎 {name!r}；支持：{known}。",
     ),
+    "driver_missing": (
+        'The {engine} client is not installed: pip install "baton-analyst[{extra}]"',
+        '未安装 {engine} 客户端：pip install "baton-analyst[{extra}]"',
+    ),
+    "spark_bad_url": (
+        "Not a Spark Connect URL: {url!r} (sc://HOST:PORT[/;token=…;database=…]).",
+        "不是有效的 Spark Connect 地址：{url!r}（sc://HOST:PORT[/;token=…;database=…]）。",
+    ),
+    "spark_bad_database": (
+        "Not a Spark database name: {database!r} (letters, digits and _).",
+        "不是有效的 Spark 数据库名：{database!r}（字母、数字和下划线）。",
+    ),
+    "spark_load_failed": (
+        "Loading the demo into Spark failed ({error}).",
+        "将演示数据载入 Spark 失败（{error}）。",
+    ),
     "unsupported_url": (
         "Unsupported warehouse URL {url!r}; use one of: {schemes}",
         "不支持的数据仓库地址 {url!r}；可用：{schemes}",

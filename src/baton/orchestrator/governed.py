@@ -11,6 +11,7 @@ result as run evidence. All of a run's statements read one data version.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, TypeVar
@@ -38,6 +39,8 @@ class RunHooks(Protocol):
     def tool_call(self, tool: str, args: dict[str, Any], fn: Callable[[], T]) -> T: ...
 
     def charge_cost(self, cost: float) -> None: ...
+
+    def affords(self, tool_calls: int, cost: float) -> bool: ...
 
     def record_query(self, name: str, approved: ApprovedSql, result: QueryResult, *, user: str) -> None: ...
 
@@ -73,24 +76,35 @@ class GovernedQuery:
         """The firewall's verdict as this user; a refusal is traced as a denial and raised.
         ``recheck``: a resumed run approving a finished step's statement again (traced as such,
         its cost already charged)."""
-        sql = statement if isinstance(statement, str) else statement.sql(dialect=self.dialect)
         try:
-            approved = approve(
-                sql,
-                principal=self.principal,
-                schema=self.schema,
-                dialect=self.dialect,
-                language=self.language,
-                row_limit=self.row_cap,
-                large_tables=self.large_tables,
-                estimate_cost=self.backend.explain_cost,  # every role has a cost budget
-            )
+            approved = self._verdict(self._render(statement))
         except BatonError as exc:
             if self.hooks is not None:
                 self.hooks.policy_decision(
                     "deny", gate="firewall", query=name, user=self.user, error=exc.to_trace_dict("en"), recheck=recheck
                 )
             raise
+        self._allowed(approved, name, recheck=recheck)
+        return approved
+
+    def _render(self, statement: str | exp.Expr) -> str:
+        return statement if isinstance(statement, str) else statement.sql(dialect=self.dialect)
+
+    def _verdict(self, sql: str) -> ApprovedSql:
+        """The firewall's check with the engine's cost estimate; records nothing (any thread)."""
+        return approve(
+            sql,
+            principal=self.principal,
+            schema=self.schema,
+            dialect=self.dialect,
+            language=self.language,
+            row_limit=self.row_cap,
+            large_tables=self.large_tables,
+            estimate_cost=self.backend.explain_cost,  # every role has a cost budget
+        )
+
+    def _allowed(self, approved: ApprovedSql, name: str, *, recheck: bool) -> None:
+        """Register an approval, trace it and charge its estimated cost."""
         self.registry.register(approved)
         if self.hooks is not None:
             self.hooks.policy_decision(
@@ -106,7 +120,6 @@ class GovernedQuery:
             )
             if approved.estimated_cost is not None and not recheck:
                 self.hooks.charge_cost(float(approved.estimated_cost))
-        return approved
 
     def execute(self, approved: ApprovedSql, *, name: str) -> QueryResult:
         """Run an approved statement (at the run's data version) and record it as evidence.
@@ -123,6 +136,11 @@ class GovernedQuery:
             return self.runner.run(approved.approved_sql_id, user=self.user, data_version=version)
 
         hooks.log_statement(approved)
+        return self._recorded(approved, name, hooks, call)
+
+    def _recorded(
+        self, approved: ApprovedSql, name: str, hooks: RunHooks, call: Callable[[], QueryResult]
+    ) -> QueryResult:
         result = hooks.tool_call("warehouse.query", {"approved_sql_id": approved.approved_sql_id, "query": name}, call)
         hooks.record_query(name, approved, result, user=self.user)
         return result
@@ -151,3 +169,60 @@ class GovernedQuery:
     def run(self, name: str, expression: exp.Expr) -> QueryResult:
         """Approve and run one catalog-built statement (what an analysis agent calls)."""
         return self.execute(self.approve(expression, name=name), name=name)
+
+    def run_all(self, items: Sequence[tuple[str, exp.Expr]]) -> list[QueryResult]:
+        """Independent catalog-built statements, exactly as :meth:`run` one after another gives
+        them (results, trace, evidence order), with the engine's work — cost estimates, then
+        execution — for up to ``engine.max_concurrent_statements`` of them at once. Only the
+        waits overlap: the run records everything on this thread, in the items' order. A
+        refusal, a table with a daily query budget (each statement is counted before it runs),
+        or a run budget the whole batch would not fit in takes the serial path."""
+        width = min(self.backend.engine.max_concurrent_statements, len(items))
+        hooks = self.hooks
+        if width <= 1 or hooks is None:
+            return [self.run(name, expression) for name, expression in items]
+        sqls = [self._render(expression) for _, expression in items]
+        version = self.runner.version_of(self.freshness())
+        with ThreadPoolExecutor(width, thread_name_prefix="baton-query") as pool:
+            checks = [pool.submit(self._verdict, sql) for sql in sqls]
+            if any(c.exception() is not None for c in checks) or any(self._budgeted(c.result()) for c in checks):
+                return [self.run(name, expression) for name, expression in items]
+            approved = [c.result() for c in checks]
+            if not hooks.affords(len(approved), sum(a.estimated_cost or 0.0 for a in approved)):
+                return [
+                    self.run(name, expression) for name, expression in items
+                ]  # the budget stops it where serial would
+            for verdict in approved:
+                self.registry.register(verdict)  # the runner takes it from another thread
+            pending = [
+                pool.submit(self.runner.run, a.approved_sql_id, user=self.user, data_version=version) for a in approved
+            ]
+            return self._replayed(items, approved, pending, hooks)
+
+    def _replayed(
+        self,
+        items: Sequence[tuple[str, exp.Expr]],
+        approved: list[ApprovedSql],
+        pending: list[Future[QueryResult]],
+        hooks: RunHooks,
+    ) -> list[QueryResult]:
+        """The serial path's records over results already on their way. When it stops early (a
+        budget, a failed statement), statements that reached the warehouse anyway are still
+        counted in the statement log; those not started yet are cancelled."""
+        results: list[QueryResult] = []
+        logged = 0
+        try:
+            for (name, _), verdict, future in zip(items, approved, pending, strict=True):
+                self._allowed(verdict, name, recheck=False)
+                hooks.log_statement(verdict)
+                logged += 1
+                results.append(self._recorded(verdict, name, hooks, future.result))
+        except BaseException:
+            for verdict, future in zip(approved[logged:], pending[logged:], strict=True):
+                if not future.cancel():
+                    hooks.log_statement(verdict)
+            raise
+        return results
+
+    def _budgeted(self, approved: ApprovedSql) -> bool:
+        return any((rule := self.principal.aggregate_only.get(t)) and rule.max_queries_per_day for t in approved.tables)

@@ -223,6 +223,13 @@ class RunContext:
                 detail={"budget": "max_cost", "limit": limit},
             )
 
+    def affords(self, tool_calls: int, cost: float) -> bool:
+        """Whether this many more tool calls and this much more cost stay within the budget (a
+        batch of statements started together must not be able to run past it)."""
+        usage, budget = self.state.usage, self.state.budget
+        within_cost = budget.max_cost is None or usage.cost + cost <= budget.max_cost
+        return usage.tool_calls + tool_calls <= budget.max_tool_calls and within_cost
+
     # -- tools -----------------------------------------------------------------------------
     def policy_decision(self, decision: str, **payload: Any) -> None:
         self.trace.emit("policy_decision", decision=decision, **payload)

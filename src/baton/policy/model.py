@@ -107,7 +107,7 @@ class Role(_Strict):
         gt=0,
         allow_inf_nan=False,
         description="most estimated cost one query may have (DuckDB: estimated rows summed over the plan; "
-        "PostgreSQL: total cost or largest row estimate)",
+        "PostgreSQL: total cost or largest row estimate; Spark: estimated bytes summed over the optimized plan)",
     )
 
     @field_validator("pii_overrides")

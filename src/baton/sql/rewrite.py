@@ -39,14 +39,20 @@ class RewriteReport:
     row_filters_applied: list[str] = field(default_factory=list)
 
 
-def _quoted(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
+_MASKED = "_baton_masked"
 
 
 def mask_expression(column: str, style: str, dialect: str) -> exp.Expr:
-    """The SQL expression that replaces a masked PII column."""
+    """The SQL expression that replaces a masked PII column. The templates are standard SQL,
+    read as such with a placeholder column that is then swapped for the quoted column node: in
+    Spark a double-quoted name would be read as a string literal (masking the word, not the
+    value), so no quoting is spelled out in text. ``dialect`` is where the tree is written."""
+    del dialect  # the tree is dialect-neutral; the firewall generates it in the query's dialect
     template = _MASK_TEMPLATES.get(style, _MASK_TEMPLATES["full"])
-    return sqlglot.parse_one(template.format(c=_quoted(column)), read=dialect)
+    tree = sqlglot.parse_one(template.format(c=_MASKED), read="postgres")
+    return tree.transform(
+        lambda n: exp.column(column, quoted=True) if isinstance(n, exp.Column) and n.name == _MASKED else n
+    )
 
 
 def filter_expression(table: str, filters: Mapping[str, tuple[str, ...]]) -> exp.Expr | None:

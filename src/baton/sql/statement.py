@@ -60,8 +60,10 @@ WRITE_NODE_TYPES: tuple[type[exp.Expr], ...] = tuple(
     if isinstance(cls, type) and issubclass(cls, exp.Expr)
 )
 
-# Nodes that are not functions but are refused anyway: parameters and session variables.
-_REFUSED_NODE_NAMES = ("Placeholder", "Parameter", "SessionParameter", "RawString")
+# Nodes that are not functions but are refused anyway: parameters and session variables, and
+# Hive's script transform (Spark's ``SELECT TRANSFORM(…) USING 'command'`` runs a shell command
+# on the cluster; sqlglot models it as a node, not a function, so the allow-list never sees it).
+_REFUSED_NODE_NAMES = ("Placeholder", "Parameter", "SessionParameter", "RawString", "QueryTransform")
 REFUSED_NODE_TYPES: tuple[type[exp.Expr], ...] = tuple(
     cls
     for cls in (getattr(exp, name, None) for name in _REFUSED_NODE_NAMES)
@@ -125,6 +127,8 @@ def check_read_only(statement: exp.Expr) -> None:
 def check_functions(statement: exp.Expr) -> None:
     """Every function must be on the allow-list (see baton.sql.functions)."""
     for node in statement.walk():
+        if isinstance(node, exp.QueryTransform):
+            raise FirewallError("function_not_allowed", function="TRANSFORM … USING")
         if isinstance(node, REFUSED_NODE_TYPES):
             raise FirewallError("function_not_allowed", function=f"parameter {node.sql()}")
         label = disallowed_function(node)

@@ -75,6 +75,9 @@ class Engine:
     name: ClassVar[str]
     dialect: ClassVar[Dialect]
     schemes: ClassVar[tuple[str, ...]]
+    max_concurrent_statements: ClassVar[int] = 1
+    """How many statements of one run may be in flight at once on one backend (a single
+    connection or a locked one runs them one at a time; a cluster takes several)."""
 
     def open(self, settings: ConnectionSettings) -> Backend:
         raise NotImplementedError
@@ -106,8 +109,14 @@ def engine_internal(exc: BaseException) -> dict[str, Any]:
 _REGISTRY: dict[str, str] = {
     "duckdb": "baton.warehouse.duckdb_backend:DuckDBEngine",
     "postgres": "baton.warehouse.postgres_backend:PostgresEngine",
+    "spark": "baton.warehouse.spark_backend:SparkEngine",
 }
-_SCHEMES: dict[str, str] = {"duckdb://": "duckdb", "postgresql://": "postgres", "postgres://": "postgres"}
+_SCHEMES: dict[str, str] = {
+    "duckdb://": "duckdb",
+    "postgresql://": "postgres",
+    "postgres://": "postgres",
+    "sc://": "spark",
+}
 
 
 def engine_named(name: str) -> Engine:

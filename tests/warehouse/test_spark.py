@@ -1,0 +1,168 @@
+"""The Spark Connect backend on a real local server: types, timeouts, caps, errors, cost.
+
+The URL and cost parsing need no server; everything else runs against the Spark Connect
+server ``make spark-up`` starts (the ``spark_url`` fixture fails in CI without one).
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import date, datetime
+from decimal import Decimal
+
+import pytest
+
+from baton.errors import ConfigError, InvalidInput, QueryTimeout, WarehouseUnavailable
+from baton.warehouse.engine import engine_for_url
+from baton.warehouse.spark_backend import SparkBackend, estimated_bytes, spark_type_name, split_url
+
+PLAN = """== Optimized Logical Plan ==
+Aggregate [c#1], [c#1, sum(v#2L) AS s#3L], Statistics(sizeInBytes=1.5 KiB)
++- Join Inner, Statistics(sizeInBytes=2.0 GiB, rowCount=1.00E+6)
+   :- Relation db.t[c#1,v#2L] parquet, Statistics(sizeInBytes=100.0 B)
+== Physical Plan ==
+Statistics(sizeInBytes=8.0 EiB)
+"""
+
+
+@pytest.mark.parametrize(
+    ("url", "client", "database"),
+    [
+        ("sc://127.0.0.1:15002", "sc://127.0.0.1:15002", None),
+        ("sc://h:1/;database=sales", "sc://h:1", "sales"),
+        ("sc://h:1/;token=abc;database=sales;use_ssl=true", "sc://h:1/;token=abc;use_ssl=true", "sales"),
+        ("sc://h:1/;token=abc", "sc://h:1/;token=abc", None),
+    ],
+)
+def test_the_database_parameter_is_baton_s_and_taken_out(url: str, client: str, database: str | None) -> None:
+    assert split_url(url) == (client, database)
+
+
+@pytest.mark.parametrize(
+    "bad", ["sc://h:1/;database=a%60b", "sc://h:1/;database=1x", "sc://h:1/;database=a-b", "sc://h:1/;database="]
+)
+def test_a_database_that_is_not_a_plain_name_is_refused(bad: str) -> None:
+    with pytest.raises(ConfigError):
+        split_url(bad)
+
+
+def test_the_cost_is_the_optimized_plan_s_bytes_summed() -> None:
+    assert estimated_bytes(PLAN) == 1.5 * 1024 + 2.0 * 2**30 + 100.0
+
+
+def test_sizes_in_scientific_notation_are_counted() -> None:
+    """Spark prints 2048 EiB and more as ``1.60E+21 B``: the costliest operator must count."""
+    plan = "== Optimized Logical Plan ==\nJoin Inner, Statistics(sizeInBytes=1.60E+21 B)\n" + PLAN
+    assert estimated_bytes(plan) == 1.60e21 + estimated_bytes(PLAN)
+
+
+def test_a_size_that_cannot_be_read_refuses_the_estimate() -> None:
+    with pytest.raises(ValueError):
+        estimated_bytes("== Optimized Logical Plan ==\nJoin, Statistics(sizeInBytes=lots B)\n" + PLAN)
+
+
+def test_a_bad_url_does_not_show_its_token() -> None:
+    with pytest.raises(ConfigError) as caught:
+        SparkBackend("sc://h:x/;token=SECRET123").execute("SELECT 1")
+    assert "SECRET123" not in caught.value.message("en") + caught.value.message("zh")
+
+
+def test_a_plan_without_statistics_gives_no_estimate() -> None:
+    with pytest.raises(ValueError):
+        estimated_bytes("== Physical Plan ==\nScan")
+
+
+@pytest.mark.parametrize(
+    ("spark", "baton"),
+    [
+        ("string", "VARCHAR"),
+        ("bigint", "BIGINT"),
+        ("int", "INTEGER"),
+        ("decimal(14,2)", "DECIMAL(14,2)"),
+        ("timestamp_ntz", "TIMESTAMP"),
+        ("date", "DATE"),
+        ("double", "DOUBLE"),
+        ("boolean", "BOOLEAN"),
+    ],
+)
+def test_spark_type_names_read_like_the_other_engines(spark: str, baton: str) -> None:
+    assert spark_type_name(spark) == baton
+
+
+def test_the_scheme_picks_the_spark_profile_without_importing_pyspark() -> None:
+    engine = engine_for_url("sc://127.0.0.1:15002")
+    assert (engine.name, engine.dialect) == ("spark", "spark")
+
+
+def test_nobody_listening_is_unavailable_within_the_connect_timeout() -> None:
+    backend = SparkBackend("sc://127.0.0.1:9", connect_timeout_s=2)
+    started = time.perf_counter()
+    with pytest.raises(WarehouseUnavailable) as caught:
+        backend.execute("SELECT 1")
+    assert time.perf_counter() - started < 5
+    assert caught.value.code == "warehouse_unavailable"
+
+
+@pytest.fixture(scope="module")
+def backend(spark_url: str) -> SparkBackend:
+    return SparkBackend(spark_url)
+
+
+@pytest.mark.spark
+def test_values_come_back_as_arrow_with_their_types(backend: SparkBackend) -> None:
+    raw = backend.execute(
+        "SELECT 1 AS i, CAST(2 AS BIGINT) AS b, DATE'2026-06-01' AS d, CAST(12.50 AS DECIMAL(14,2)) AS x, "
+        "'华东' AS s, TIMESTAMP_NTZ'2026-06-01 08:30:00' AS t, CAST(NULL AS DOUBLE) AS n"
+    )
+    assert raw.columns == [
+        ("i", "INTEGER"),
+        ("b", "BIGINT"),
+        ("d", "DATE"),
+        ("x", "DECIMAL(14,2)"),
+        ("s", "VARCHAR"),
+        ("t", "TIMESTAMP"),
+        ("n", "DOUBLE"),
+    ]
+    assert raw.rows == [(1, 2, date(2026, 6, 1), Decimal("12.50"), "华东", datetime(2026, 6, 1, 8, 30), None)]
+
+
+@pytest.mark.spark
+def test_a_zoned_timestamp_reads_as_its_utc_wall_clock(backend: SparkBackend) -> None:
+    raw = backend.execute("SELECT TIMESTAMP'2026-06-01 08:30:00' AS t")
+    assert raw.rows == [(datetime(2026, 6, 1, 8, 30),)]  # the session runs in UTC
+
+
+@pytest.mark.spark
+def test_the_row_cap_truncates_and_says_so(backend: SparkBackend) -> None:
+    raw = backend.execute("SELECT id FROM range(100)", row_cap=7)
+    assert len(raw.rows) == 7 and raw.truncated
+
+
+@pytest.mark.spark
+def test_a_timeout_interrupts_the_operation_and_the_session_stays_usable(backend: SparkBackend) -> None:
+    started = time.perf_counter()
+    with pytest.raises(QueryTimeout):
+        backend.execute("SELECT count(*) FROM range(0, 100000000000, 1, 2)", timeout_s=1.0)
+    assert time.perf_counter() - started < 6  # the interrupt round trip, not the 100-billion-row scan
+    assert backend.execute("SELECT 3").rows == [(3,)]
+
+
+@pytest.mark.spark
+def test_a_rejected_statement_is_typed_and_keeps_the_engine_text_out_of_the_message(backend: SparkBackend) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        backend.execute("SELECT no_such_column FROM range(1)")
+    assert "no_such_column" not in caught.value.message("en")
+    assert "no_such_column" in str(caught.value.internal.get("engine_error", ""))
+
+
+@pytest.mark.spark
+def test_a_cross_product_costs_what_it_makes(backend: SparkBackend) -> None:
+    one = backend.explain_cost("SELECT count(*) FROM range(1000000)")
+    product = backend.explain_cost("SELECT count(*) FROM range(1000000) a, range(1000000) b")
+    assert product > 1000 * one
+
+
+@pytest.mark.spark
+def test_a_missing_database_is_a_typed_error(spark_url: str) -> None:
+    with pytest.raises((InvalidInput, WarehouseUnavailable)):
+        SparkBackend(split_url(spark_url)[0] + "/;database=baton_no_such_db").execute("SELECT 1")
