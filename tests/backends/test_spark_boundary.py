@@ -28,10 +28,10 @@ def _canary(kind: str) -> str:
     ],
 )
 def test_refused_statement_never_reaches_spark(
-    spark_demo_dir: Path, spark_history: QueryHistory, user: str, template: str, code: str
+    spark_small_demo_dir: Path, spark_history: QueryHistory, user: str, template: str, code: str
 ) -> None:
     refused, control = _canary("refused"), _canary("control")
-    with Session(load_settings(spark_demo_dir / "baton.toml")) as session:
+    with Session(load_settings(spark_small_demo_dir / "baton.toml")) as session:
         answer = session.sql(template.format(canary=refused), user=user)
         assert answer.status == "refused" and answer.error is not None, answer
         assert answer.error.code == code, answer.error

@@ -161,6 +161,7 @@ def test_ask_answers_with_the_number_spark_gives(initialized: Path, spark_db: tu
 
 
 @pytest.mark.spark
+@pytest.mark.spark_full  # builds and loads a demo: make test-spark
 def test_demo_init_loads_the_small_demo_into_spark_and_answers(spark_url: str, tmp_path: Path) -> None:
     db = f"baton_demo_{uuid.uuid4().hex[:10]}"
     folder = tmp_path / "demo"
