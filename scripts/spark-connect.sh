@@ -137,7 +137,8 @@ start() {
     --conf spark.local.dir="$STATE/tmp" \
     --conf spark.sql.shuffle.partitions=2 \
     --conf spark.sql.ui.retainedExecutions=10000 \
-    --conf spark.sql.connect.ui.retainedStatements=10000 --conf spark.sql.connect.ui.retainedSessions=2000 >/dev/null ||
+    --conf spark.sql.connect.ui.retainedStatements=10000 --conf spark.sql.connect.ui.retainedSessions=2000 \
+    >/dev/null 9>&- ||  # the server must not inherit the lock (fd 9): it would hold it for its life
     { log_tail; die "start-connect-server.sh failed"; }
   local waited=0
   until port_open "$PORT"; do
