@@ -41,6 +41,6 @@ def test_a_double_quoted_pii_name_is_a_string_on_spark_and_no_pii_column_is_read
 def test_masks_name_the_column_not_a_string_on_every_dialect() -> None:
     """A mask written with a double-quoted column would mask the *word* on Spark."""
     for dialect in ("duckdb", "postgres", "spark"):
-        tree = parse_one(mask_expression("email", "email", dialect).sql(dialect=dialect), read=dialect)
+        tree = parse_one(mask_expression("email", "email").sql(dialect=dialect), read=dialect)
         assert {c.name for c in tree.find_all(exp.Column)} == {"email"}, dialect
         assert "email" not in {lit.this for lit in tree.find_all(exp.Literal) if lit.is_string}, dialect

@@ -42,12 +42,12 @@ class RewriteReport:
 _MASKED = "_baton_masked"
 
 
-def mask_expression(column: str, style: str, dialect: str) -> exp.Expr:
+def mask_expression(column: str, style: str) -> exp.Expr:
     """The SQL expression that replaces a masked PII column. The templates are standard SQL,
     read as such with a placeholder column that is then swapped for the quoted column node: in
     Spark a double-quoted name would be read as a string literal (masking the word, not the
-    value), so no quoting is spelled out in text. ``dialect`` is where the tree is written."""
-    del dialect  # the tree is dialect-neutral; the firewall generates it in the query's dialect
+    value), so no quoting is spelled out in text. The tree is dialect-neutral: the firewall
+    writes it in the query's dialect."""
     template = _MASK_TEMPLATES.get(style, _MASK_TEMPLATES["full"])
     tree = sqlglot.parse_one(template.format(c=_MASKED), read="postgres")
     return tree.transform(
@@ -88,7 +88,7 @@ def secure_sources(
             rule = principal.pii.get((scan.table, column))
             if rule == "mask":
                 style = principal.mask_styles.get((scan.table, column), "full")
-                projections.append(exp.alias_(mask_expression(column, style, dialect), column, quoted=True))
+                projections.append(exp.alias_(mask_expression(column, style), column, quoted=True))
                 label = f"{scan.table}.{column}"
                 if label not in report.masked_columns:
                     report.masked_columns.append(label)
