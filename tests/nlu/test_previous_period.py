@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from baton.catalog.loader import load_catalog
+from baton.errors import AmbiguousQuestion
 from baton.nlu import timeexpr
 from baton.nlu.parser import Planner
 
@@ -69,3 +70,32 @@ def test_the_dates_alone_give_the_comparison_the_words_gave(period: str) -> None
 
 def test_a_week_so_far_is_a_week() -> None:
     assert timeexpr.range_grain(D(2026, 7, 13), D(2026, 7, 14), AS_OF) == "week"
+
+
+# "比上个月" is the previous-period cue and a period of its own; as of 2026-07-15 last month is June.
+# question, the period asked about, the period it is set against (None: asked back)
+NAMED_PREVIOUS = [
+    ("上上个月的GMV比上个月多多少", (D(2026, 5, 1), D(2026, 5, 31)), (D(2026, 6, 1), D(2026, 6, 30))),
+    ("上上周的GMV比上周多多少", (D(2026, 6, 29), D(2026, 7, 5)), (D(2026, 7, 6), D(2026, 7, 12))),
+    ("上上季度GMV较上季度增长了多少", (D(2026, 1, 1), D(2026, 3, 31)), (D(2026, 4, 1), D(2026, 6, 30))),
+    ("上个月比上上个月GMV少多少", (D(2026, 6, 1), D(2026, 6, 30)), (D(2026, 5, 1), D(2026, 5, 31))),
+    ("6月GMV比上个月多多少", (D(2026, 6, 1), D(2026, 6, 30)), (D(2026, 5, 1), D(2026, 5, 31))),
+    ("上周GMV比上周多多少", (D(2026, 7, 6), D(2026, 7, 12)), (D(2026, 6, 29), D(2026, 7, 5))),
+    ("2025年5月GMV比上个月多多少", (D(2025, 5, 1), D(2025, 5, 31)), (D(2025, 4, 1), D(2025, 4, 30))),
+    ("5月GMV比上个月多多少", (D(2026, 5, 1), D(2026, 5, 31)), None),  # April, or June as said
+]
+
+
+@pytest.mark.parametrize(("question", "asked", "against"), NAMED_PREVIOUS)
+def test_than_last_month_is_never_the_month_before_a_month_it_follows(
+    question: str, asked: tuple[date, date], against: tuple[date, date] | None
+) -> None:
+    if against is None:
+        with pytest.raises(AmbiguousQuestion) as caught:
+            RULES.plan(question, as_of=AS_OF)
+        assert caught.value.detail["suggestions"] == ["2026-04-01~2026-04-30", "2026-06-01~2026-06-30"]
+        return
+    query = RULES.plan(question, as_of=AS_OF)
+    assert (query.time_range.start, query.time_range.end) == asked
+    assert query.comparison is not None
+    assert (query.comparison.range.start, query.comparison.range.end) == against

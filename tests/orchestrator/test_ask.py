@@ -120,11 +120,24 @@ def test_daily_series_marks_the_partly_loaded_day(demo_session: Session) -> None
     assert answer.result is not None and answer.result.row_count == 30  # the day is drawn, never dropped
 
 
-def test_non_daily_answers_have_no_completeness_query(demo_session: Session) -> None:
-    answer = demo_session.ask("上个月各渠道的GMV是多少？", as_of=AS_OF)
+@pytest.mark.parametrize(
+    ("question", "effect"),
+    [
+        ("上个月各渠道的GMV是多少？", "可能偏低"),
+        ("上个月的转化率", "可能偏高或偏低"),
+        ("What was AOV last month?", "either"),
+    ],
+)
+def test_a_total_says_its_month_holds_an_incomplete_day(demo_session: Session, question: str, effect: str) -> None:
+    """A month's total includes the partly loaded 2026-06-12: one more statement (the day counts)
+    finds it, the answer states it (a sum is understated, a rate or an average may move either
+    way) and flags it, with no chart mark to explain."""
+    answer = demo_session.ask(question, as_of=AS_OF)
     events = read_trace(demo_session.runs_dir / answer.run_id / "trace.jsonl")
-    assert sum(e.type == "tool_call" and e.payload["tool"] == "warehouse.query" for e in events) == 1
-    assert answer.quality_flags == []
+    assert sum(e.type == "tool_call" and e.payload["tool"] == "warehouse.query" for e in events) == 2
+    assert [(f.date, f.issue, f.assumption) for f in answer.quality_flags] == [(date(2026, 6, 12), "incomplete", None)]
+    (note,) = [a for a in answer.assumptions if "2026-06-12" in a]
+    assert effect in note
 
 
 @pytest.mark.parametrize(
@@ -155,7 +168,8 @@ def test_month_comparison_states_calendar_basis_and_incomplete_day(
     )
     assert answer.result is not None
     assert answer.result.rows[0][0] == pytest.approx(float(str(gold[0][0])), rel=1e-12)
-    assert answer.quality_flags == []  # no day to mark on a total: stated in the assumptions only
+    assert [f.date for f in answer.quality_flags] == [date(2026, 6, 12)]  # stated in the assumptions once
+    assert [f.assumption for f in answer.quality_flags] == [None]
 
 
 def test_rolling_window_is_compared_with_the_same_number_of_days(demo_session: Session) -> None:

@@ -74,6 +74,9 @@ def test_altered_number_and_unsupported_significant_are_both_blocked() -> None:
         ("From 2026-06-01 to 2026-06-30", True),  # ISO dates are not quantities
         ("2026年6月1日至6月30日", True),  # Chinese calendar text
         ("近7天、过去30天与第2季度", True),  # relative windows and period labels
+        ("十一月、去年十二月十二日与二〇二五年", True),  # the same in Chinese numerals
+        ("近三十天、第二季度、双十一当天", True),
+        ("峰值十一万", False),  # a Chinese numeral that is a quantity still has to match
         ("last 30 days and Q2 2026, in 2025", True),
         ("Jun 2026 and June 18, 2026", True),
         ("at 14:30", True),

@@ -6,7 +6,11 @@ server ``make spark-up`` starts (the ``spark_url`` fixture fails in CI without o
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
 import time
+import uuid
 from datetime import date, datetime
 from decimal import Decimal
 
@@ -14,7 +18,13 @@ import pytest
 
 from baton.errors import ConfigError, InvalidInput, QueryTimeout, WarehouseUnavailable
 from baton.warehouse.engine import engine_for_url
-from baton.warehouse.spark_backend import SparkBackend, estimated_bytes, spark_type_name, split_url
+from baton.warehouse.spark_backend import (
+    SparkBackend,
+    estimated_bytes,
+    spark_type_name,
+    split_url,
+    tables_without_size,
+)
 
 PLAN = """== Optimized Logical Plan ==
 Aggregate [c#1], [c#1, sum(v#2L) AS s#3L], Statistics(sizeInBytes=1.5 KiB)
@@ -70,6 +80,23 @@ def test_a_bad_url_does_not_show_its_token() -> None:
 def test_a_plan_without_statistics_gives_no_estimate() -> None:
     with pytest.raises(ValueError):
         estimated_bytes("== Physical Plan ==\nScan")
+
+
+UNSIZED = """== Optimized Logical Plan ==
+Aggregate [count(1) AS c#1L], Statistics(sizeInBytes=16.0 B, rowCount=1)
++- Join Inner, Statistics(sizeInBytes=8.0 EiB)
+   :- Project, Statistics(sizeInBytes=2048.0 PiB)
+   :  +- HiveTableRelation [`spark_catalog`.`shop`.`visits`, org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe, \
+Data Cols: [a#2], Partition Cols: [d#3]], Statistics(sizeInBytes=8.0 EiB)
+   +- Relation shop.orders[id#4,amount#5] parquet, Statistics(sizeInBytes=1.2 MiB)
+== Physical Plan ==
+Scan hive spark_catalog.shop.visits HiveTableRelation [`spark_catalog`.`shop`.`visits`], Statistics(sizeInBytes=8.0 EiB)
+"""
+
+
+def test_a_table_spark_has_no_size_for_is_named() -> None:
+    assert tables_without_size(UNSIZED) == ["shop.visits"]  # not the join above it, not the physical plan
+    assert tables_without_size(PLAN) == []
 
 
 @pytest.mark.parametrize(
@@ -163,6 +190,81 @@ def test_a_cross_product_costs_what_it_makes(backend: SparkBackend) -> None:
 
 
 @pytest.mark.spark
-def test_a_missing_database_is_a_typed_error(spark_url: str) -> None:
-    with pytest.raises((InvalidInput, WarehouseUnavailable)):
+def test_a_missing_database_is_named(spark_url: str) -> None:
+    with pytest.raises(ConfigError) as caught:
         SparkBackend(split_url(spark_url)[0] + "/;database=baton_no_such_db").execute("SELECT 1")
+    assert "baton_no_such_db" in caught.value.message("en") and "baton_no_such_db" in caught.value.message("zh")
+
+
+@pytest.mark.spark
+def test_a_table_without_statistics_is_refused_with_the_statement_that_fixes_it(backend: SparkBackend) -> None:
+    database = f"baton_unsized_{uuid.uuid4().hex[:8]}"
+    backend.execute(f"CREATE DATABASE {database}")
+    try:  # a partitioned Hive table filled by INSERT: Spark keeps no size for it
+        backend.execute(
+            f"CREATE TABLE {database}.visits (a INT, d STRING) USING hive OPTIONS (fileFormat 'textfile') "
+            "PARTITIONED BY (d)"
+        )
+        backend.execute(f"INSERT INTO {database}.visits PARTITION (d='x') VALUES (1)")
+        with pytest.raises(ConfigError) as caught:
+            backend.explain_cost(f"SELECT count(*) FROM {database}.visits")
+        assert f"ANALYZE TABLE {database}.visits COMPUTE STATISTICS" in caught.value.message("en")
+        backend.execute(f"ANALYZE TABLE {database}.visits COMPUTE STATISTICS")
+        assert backend.explain_cost(f"SELECT count(*) FROM {database}.visits") < 10_000
+    finally:
+        backend.execute(f"DROP DATABASE {database} CASCADE")
+
+
+@pytest.mark.spark
+@pytest.mark.spark_full  # about 25 s of bounded retries: make test-spark
+def test_a_token_against_a_server_without_tls_says_so(spark_url: str) -> None:
+    with pytest.raises(WarehouseUnavailable) as caught:
+        SparkBackend(split_url(spark_url)[0] + "/;token=SECRET123").execute("SELECT 1")
+    assert "TLS" in caught.value.message("en") and "SECRET123" not in caught.value.message("en")
+
+
+class _Proxy:
+    """A TCP relay to the Spark Connect server that can drop dead: the server gone mid-statement."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            self.sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+
+    def die(self) -> None:
+        for sock in [self.listener, *self.sockets]:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)  # wakes a blocked accept/recv, unlike close alone
+            sock.close()
+
+
+@pytest.mark.spark
+def test_a_server_gone_mid_statement_is_unavailable_in_seconds_not_at_the_time_limit(spark_url: str) -> None:
+    host, port = split_url(spark_url)[0].removeprefix("sc://").split(":")
+    proxy = _Proxy((host, int(port)))
+    backend = SparkBackend(f"sc://127.0.0.1:{proxy.port}")
+    assert backend.execute("SELECT 1").rows == [(1,)]
+    threading.Timer(2.0, proxy.die).start()
+    started = time.perf_counter()
+    with pytest.raises(WarehouseUnavailable):  # a sleep: no load left behind on the shared server
+        backend.execute("SELECT reflect('java.lang.Thread', 'sleep', CAST(30000 AS BIGINT))", timeout_s=120)
+    assert time.perf_counter() - started < 20  # about 2 s + 8 s of bounded retries, not 120 s

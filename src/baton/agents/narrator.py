@@ -141,6 +141,8 @@ class Narrator:
             return text("answer.share_item", language, item=name, value=fmt(row[metric]), share=share)
 
         if query.dimensions or query.grain is not None:
+            if query.grain is None:  # parts largest first, as the table shows them; periods in time order
+                rows = sorted(rows, key=lambda r: -float(r.get(share_col) or 0))
             shown = rows[:MAX_LISTED]
             items = text("answer.list_sep", language).join(item(r, self._row_label(query, r, language)) for r in shown)
             more = text("answer.more_items", language, count=len(rows) - len(shown)) if len(rows) > len(shown) else ""

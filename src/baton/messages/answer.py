@@ -108,22 +108,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "incomplete_in_current": (
         "The current period ({period}) includes incomplete days ({days}: far fewer rows than the same weekday in "
-        "earlier weeks); its value uses the data as loaded and may be understated{compare}.",
-        "本期（{period}）含数据不完整的日期（{days}：行数明显低于前几周同星期），数值按已加载数据计算，可能偏低{compare}。",
+        "earlier weeks); its value uses the data as loaded and {effect}{compare}.",
+        "本期（{period}）含数据不完整的日期（{days}：行数明显低于前几周同星期），数值按已加载数据计算，{effect}{compare}。",
     ),
     "incomplete_in_comparison": (
         "The comparison period ({period}) includes incomplete days ({days}: far fewer rows than the same weekday in "
-        "earlier weeks); its value uses the data as loaded and may be understated{compare}.",
-        "对比期（{period}）含数据不完整的日期（{days}：行数明显低于前几周同星期），数值按已加载数据计算，可能偏低{compare}。",
+        "earlier weeks); its value uses the data as loaded and {effect}{compare}.",
+        "对比期（{period}）含数据不完整的日期（{days}：行数明显低于前几周同星期），数值按已加载数据计算，{effect}{compare}。",
     ),
     "incomplete_not_like_for_like": (
         "; the change therefore does not compare like with like",
         "；因此变化率并非同口径比较",
     ),
     "incomplete_day_assumption": (
-        "{day} is incomplete: marked on the chart; its value uses the data as loaded and may be understated.",
-        "{day} 的数据不完整：图中单独标出，数值按已加载数据计算，可能偏低。",
+        "{day} is incomplete: marked on the chart; its value uses the data as loaded and {effect}.",
+        "{day} 的数据不完整：图中单独标出，数值按已加载数据计算，{effect}。",
     ),
+    "share_overlap": (
+        "{metric} is a distinct count: the same one can be counted in more than one group, so the groups' shares "
+        "need not add up to 100%.",
+        "{metric}是去重计数：同一对象可能被计入多个分组，因此各组占比之和不一定等于 100%。",
+    ),
+    "incomplete_understated": ("may be understated", "可能偏低"),
+    "incomplete_biased": ("may be off in either direction", "可能偏高或偏低"),
     # how the question was read --------------------------------------------------------------------
     "interpret": (
         "Read as: {subject}{breakdown}{filters}{ranking}, {period}{comparison}.{corrections}",
@@ -188,8 +195,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "（对比期 {previous} 天，本期 {current} 天）",
     ),
     "corrected_typo": (
-        "{written!r} is not a catalog term; it was read as {read_as!r}, the only term one letter away.",
-        "“{written}”不是指标目录中的词，按唯一一个只差一个字母的词“{read_as}”理解。",
+        "{written!r} is not a catalog term; it was read as {read_as!r}, the only term one character away.",
+        "“{written}”不是指标目录中的词，按唯一一个只差一个字符的词“{read_as}”理解。",
     ),
     "corrected_context": (
         "{written!r} was read as context (it names nothing the question does not name again) and left out of "

@@ -70,7 +70,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "cost_estimate_failed": (
         "Not permitted: the query's cost could not be estimated ({reason}).",
-        "不允许：无法估算查询成本（{reason}）。",
+        "不允许：无法估算查询成本（{reason_zh}）。",
     ),
     "approval_not_found": (
         "Not permitted: approval '{approved_sql_id}' does not exist; only approved SQL can run.",

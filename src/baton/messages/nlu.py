@@ -86,6 +86,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The comparison period the question names is not as long as {period!r}. Which two periods should be compared?",
         "问题中的对比期与“{period}”长度不同。要对比哪两个期间？",
     ),
+    "previous_or_named": (
+        "{said!r} after {period!r} can mean the period before it ({before}) or {said} as of today ({named}). "
+        "Which one should {period!r} be compared with?",
+        "“{period}”之后的“{said}”可以指它的前一期（{before}），也可以指今天算起的{said}（{named}）。要和哪一个比？",
+    ),
     "periods_differ": (
         "{current!r} and {previous!r} differ in length, so their totals are not comparable. Which periods of "
         "the same length should be compared?",

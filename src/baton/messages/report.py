@@ -65,7 +65,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "peak": ("Peak: {who}", "峰值：{who}"),
     "groups": ("Groups", "组数"),
     "points": ("Data points", "数据点数"),
-    "previous": ("{label} (previous period)", "{label}（对比期）"),
+    "previous": ("{label} (comparison period)", "{label}（对比期）"),
     "change": ("{label} change", "{label}变化"),
     "change_pct": ("{label} change (%)", "{label}变化率"),
     "share": ("{label} share", "{label}占比"),

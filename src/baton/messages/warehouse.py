@@ -34,6 +34,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Not a Spark database name: {database!r} (letters, digits and _).",
         "不是有效的 Spark 数据库名：{database!r}（字母、数字和下划线）。",
     ),
+    "spark_no_database": (
+        "Spark has no database {database!r} (the URL's database=…); check the name, or create it.",
+        "Spark 中没有数据库 {database!r}（地址中的 database=…）；请检查名称，或先创建它。",
+    ),
+    "spark_tls": (
+        "Spark Connect did not accept a TLS connection. A URL with token= (or use_ssl=true) makes the client "
+        "use TLS, so the server must serve TLS (e.g. behind a TLS proxy); a local server without TLS takes no token.",
+        "Spark Connect 未接受 TLS 连接。地址中带 token=（或 use_ssl=true）时客户端使用 TLS，服务器必须提供 TLS"
+        "（例如经由 TLS 代理）；没有 TLS 的本地服务器不接受 token。",
+    ),
+    "spark_no_statistics": (
+        "Spark has no size for {tables}, so the cost cannot be bounded; give it statistics on the cluster "
+        "with {statements}",
+        "Spark 没有 {tables} 的大小统计，无法限定成本；请在集群上用 {statements} 收集统计信息",
+    ),
     "spark_load_failed": (
         "Loading the demo into Spark failed ({error}).",
         "将演示数据载入 Spark 失败（{error}）。",

@@ -37,7 +37,7 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.cues import Cues, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
-from baton.nlu.periods import claim_compare_words, event_periods, resolve_periods
+from baton.nlu.periods import claim_compare_words, event_periods, named_previous, resolve_periods
 from baton.nlu.reading import (
     Member,
     Terms,
@@ -183,6 +183,7 @@ class Planner:
         for period in periods:
             scan.claim(*period.span)
         periods.sort(key=lambda p: p.span)
+        periods = named_previous(scan, cues, cues.spans.get("previous_period", []), periods, as_of)
         read_ranking(scan, cues)
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]

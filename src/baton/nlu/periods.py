@@ -151,6 +151,56 @@ def resolve_periods(
     return _one_period(cues, _match(reading))
 
 
+_NAMED_PREVIOUS = re.compile(r"(?:比|较|与)(上(?:个)?(?:月|周|季度))")
+"""A previous-period cue that is also a period of its own: "比上个月" is "than the month before"
+or "than last month"."""
+
+
+def named_previous(
+    scan: Scan,
+    cues: PeriodCues,
+    spans: Sequence[tuple[int, int]],
+    periods: list[timeexpr.PeriodReading],
+    as_of: date,
+) -> list[timeexpr.PeriodReading]:
+    """Read "比上个月" / "比上周" next to one named period. It is the previous-period cue unless last
+    month (as of today) is the month right after the period: then "上上个月比上个月多多少" sets May
+    against June as said (never May against April), and after any other period ("5月比上个月",
+    asked in July) the two readings are asked back."""
+    if cues.comparison_kind != "previous_period" or len(spans) != 1 or len(periods) != 1:
+        return periods
+    asked = periods[0].match
+    start, end = spans[0]
+    said = _NAMED_PREVIOUS.fullmatch(scan.norm, start, end)
+    if asked is None or said is None:
+        return periods
+    blanked = " " * said.start(1) + scan.text[said.start(1) : said.end(1)] + " " * (len(scan.text) - said.end(1))
+    literal = next((p for p in timeexpr.read_periods(blanked, as_of) if p.match is not None), None)
+    if literal is None or literal.match is None:
+        return periods
+    before = timeexpr.comparison_range("previous_period", asked.start, asked.end, grain=asked.grain)
+    named = (literal.match.start, literal.match.end)
+    follows = timeexpr.previous_period(*named, literal.match.grain) == (asked.start, asked.end)
+    if not follows:  # "2025年5月比上个月": June 2026 is no reading of it
+        return periods
+    if not asked.text.startswith("上上"):
+        raise AmbiguousQuestion(
+            *both(
+                "nlu.previous_or_named",
+                period=asked.text,
+                said=said.group(1),
+                before=f"{before[0]}~{before[1]}",
+                named=f"{named[0]}~{named[1]}",
+            ),
+            detail={
+                "periods": [asked.text, said.group(1)],
+                "suggestions": [f"{before[0]}~{before[1]}", f"{named[0]}~{named[1]}"],
+            },
+        )
+    cues.comparison_kind, cues.window = None, None
+    return sorted([*periods, literal], key=lambda p: p.span)
+
+
 def _dates(reading: timeexpr.PeriodReading) -> tuple[date, date] | None:
     return (reading.match.start, reading.match.end) if reading.match is not None else None
 
@@ -234,4 +284,4 @@ def claim_compare_words(scan: Scan, members: list[tuple[int, int]]) -> bool:
     return claimed
 
 
-__all__ = ["PeriodCues", "claim_compare_words", "event_periods", "resolve_periods"]
+__all__ = ["PeriodCues", "claim_compare_words", "event_periods", "named_previous", "resolve_periods"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, timedelta
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -24,6 +24,9 @@ from baton.messages import text
 from baton.orchestrator.driver import GateInput, Pipeline, StepSpec, base_fields, failure_answer, stopped_text
 from baton.orchestrator.planning import PlanOutput, assumptions, freshness_text, plan, recheck_plan
 from baton.sql import ApprovedSql
+
+if TYPE_CHECKING:
+    from baton.catalog.model import Catalog
 
 ANSWER_QUERY = "answer"
 
@@ -50,6 +53,9 @@ class Executed(BaseModel):
     """Incomplete days inside the current period, at any grain (stated with the answer)."""
     incomplete_comparison: list[date] = []
     """Incomplete days inside the comparison period (stated with the answer)."""
+    understated: bool = True
+    """Missing rows lower every metric asked (sums, counts); a rate or an average may move
+    either way, and its caveat says so."""
 
 
 class ChartOutput(BaseModel):
@@ -112,12 +118,13 @@ class AskPipeline(Pipeline):
             incomplete_days=current if self.query.grain == "day" else [],
             incomplete_current=current,
             incomplete_comparison=comparison,
+            understated=all(self.scope.session.catalog.metrics[m].additive for m in self.query.metrics),
         )
 
     def _incomplete_days(self, draft: SqlDraft) -> tuple[list[date], list[date]]:
         """The days of the current and of the comparison period whose rows fall far below the
         same weekday of earlier weeks (a partly loaded day): a daily series marks them instead of
-        presenting them as real dips, and a comparison says its periods include them. The row
+        presenting them as real dips, and a total or a comparison says its periods include them. The row
         counts are one more governed query. Any table is checked (a small table's load can stop
         half way too) when the series is dated by the table's own time column, the one its rows
         are loaded by."""
@@ -129,8 +136,6 @@ class AskPipeline(Pipeline):
         dated_by = {catalog.time_column_of(m) for m in catalog.measures_of(query.metrics[0]) if m.table == table}
         tr, cmp = query.time_range, query.comparison
         spans = [(tr.start, tr.end)] + ([(cmp.range.start, cmp.range.end)] if cmp is not None else [])
-        if query.grain != "day" and cmp is None:  # a plain total states no change: no extra query
-            return [], []
         if any((e - s).days >= 400 for s, e in spans) or dated_by != {catalog.tables[table].time_column}:
             return [], []
         start = min(s for s, _ in spans) - timedelta(weeks=8)
@@ -229,8 +234,9 @@ class AskPipeline(Pipeline):
                 *planned.notes,
                 *planned.grant_notes,
                 *fresh_notes,
-                *(f.assumption or "" for f in flags),
+                *(f.assumption for f in flags if f.assumption),
                 *period_notes(query, executed, lang),
+                *overlap_notes(query, scope.session.catalog, lang),
                 *suppression_notes([self._evidence()], lang),
             ],
             chart=scope.need("chart", ChartOutput).spec,
@@ -240,6 +246,7 @@ class AskPipeline(Pipeline):
     def _flags(self, executed: Executed) -> list[QualityFlag]:
         lang = self.scope.language
         tables = self.scope.need("sql", SqlDraft).tables[:1]
+        effect = incomplete_effect(executed, lang)
         return [
             QualityFlag(
                 table=table,
@@ -247,10 +254,12 @@ class AskPipeline(Pipeline):
                 issue="incomplete",
                 message=text("answer.incomplete_day", lang),
                 affects_period=True,
-                assumption=text("answer.incomplete_day_assumption", lang, day=day.isoformat()),
+                assumption=text("answer.incomplete_day_assumption", lang, day=day.isoformat(), effect=effect)
+                if day in executed.incomplete_days
+                else None,  # a period's caveat (period_notes) states the days of a total
             )
             for table in tables
-            for day in executed.incomplete_days
+            for day in sorted({*executed.incomplete_current, *executed.incomplete_comparison})
         ]
 
     def gate_input(self, answer: Answer) -> GateInput:
@@ -312,6 +321,23 @@ def hidden_group_numbers(result: QueryResult) -> list[int]:
     return [result.suppressed_groups or 0, result.min_group_size or 0]
 
 
+def overlap_notes(query: SemanticQuery, catalog: Catalog, language: Language) -> list[str]:
+    """A share of a distinct count (buyers, visitors): one buyer may be in several groups (new on
+    one order, returning on the next), so the groups' shares need not add up to 100 %."""
+    if not query.share or not (query.dimensions or query.share_filters):
+        return []
+    return [
+        text("answer.share_overlap", language, metric=catalog.metrics[m].label.for_lang(language))
+        for m in query.metrics
+        if not catalog.metrics[m].additive
+    ]
+
+
+def incomplete_effect(executed: Executed, language: Language) -> str:
+    """How missing rows move the value: down for a sum or a count, either way for a rate."""
+    return text("answer.incomplete_understated" if executed.understated else "answer.incomplete_biased", language)
+
+
 def period_notes(query: SemanticQuery, executed: Executed, language: Language) -> list[str]:
     """The caveat that a period's value includes incomplete days (a daily series states each
     marked day itself), and that the change then does not compare like with like."""
@@ -329,6 +355,7 @@ def period_notes(query: SemanticQuery, executed: Executed, language: Language) -
                 language,
                 period=period_text(tr.start, tr.end, None, language),
                 days=", ".join(d.isoformat() for d in current),
+                effect=incomplete_effect(executed, language),
                 compare=text("answer.incomplete_not_like_for_like", language) if compared else "",
             )
         )
@@ -340,6 +367,7 @@ def period_notes(query: SemanticQuery, executed: Executed, language: Language) -
                 language,
                 period=period_text(c.start, c.end, None, language),
                 days=", ".join(d.isoformat() for d in executed.incomplete_comparison),
+                effect=incomplete_effect(executed, language),
                 compare=text("answer.incomplete_not_like_for_like", language),
             )
         )

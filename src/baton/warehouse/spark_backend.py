@@ -18,6 +18,7 @@ pyspark is an optional extra (``pip install "baton-analyst[spark]"``) and import
 from __future__ import annotations
 
 import logging
+import os
 import re
 import socket
 import threading
@@ -35,14 +36,17 @@ from baton.warehouse.engine import ConnectionSettings, Engine, ErrorRule, RawRes
 
 if TYPE_CHECKING:
     import pyarrow as pa  # type: ignore[import-untyped]
+    from pyspark.sql.connect.client.retries import RetryPolicy
     from pyspark.sql.connect.session import SparkSession
 
 CONNECT_TIMEOUT_S = 5.0
 """How long the TCP probe before a session waits: gRPC itself retries an unreachable server
 for minutes before it gives up."""
+RETRIES, MAX_BACKOFF_MS = 5, 4000  # a server gone mid-statement: about 8 s of retries, then unavailable
 
 _DATABASE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SIZE = re.compile(r"sizeInBytes=([0-9.]+(?:E[+-]?[0-9]+)?)\s*([KMGTPE]i)?B")
+_RELATION = re.compile(r"HiveTableRelation \[([^,\]]+)|\bRelation ([^\[\s]+)\[")
 _TOKEN = re.compile(r"(?i)(token=)[^;]*")
 _UNITS = {"": 1.0, "Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50, "Ei": 2.0**60}
 _SPARK_TYPES = {
@@ -125,6 +129,19 @@ def estimated_bytes(plan_text: str) -> float:
     return sum(sizes)
 
 
+def tables_without_size(plan_text: str) -> list[str]:
+    """The tables the optimized plan reads with Spark's "size unknown" (``Long.MaxValue`` bytes,
+    printed 8.0 EiB): a partitioned Hive table filled by INSERT, an external table never analysed.
+    Their cost cannot be bounded until ``ANALYZE TABLE`` gives them statistics."""
+    section = plan_text.split("== Physical Plan ==", 1)[0]
+    found = [
+        (m.group(1) or m.group(2)).replace("`", "").removeprefix("spark_catalog.")
+        for line in section.splitlines()
+        if "sizeInBytes=8.0 EiB" in line and (m := _RELATION.search(line))
+    ]
+    return sorted(set(found))
+
+
 def shown_url(url: str) -> str:
     """The URL as a message may quote it: a Spark Connect ``token=`` replaced by ``***``."""
     return _TOKEN.sub(r"\1***", url)
@@ -162,11 +179,21 @@ def _host_port(url: str) -> tuple[str, int]:
 
 def _quiet_client() -> None:
     """pyspark's client prints every server error as JSON on stderr and warns about pandas
-    versions; Baton reports errors itself."""
+    versions, gRPC's core logs failed TLS handshakes; Baton reports errors itself."""
+    os.environ.setdefault("GRPC_VERBOSITY", "NONE")  # read when grpc is first imported
     logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)
     logging.getLogger("pyspark").setLevel(logging.CRITICAL)
     warnings.filterwarnings("ignore", category=FutureWarning, module=r"pyspark\..*")
     warnings.filterwarnings("ignore", category=UserWarning, module=r"pyspark\..*")
+
+
+def _bounded_retries() -> RetryPolicy:
+    """The client's default retries wait up to 10 minutes for a server that went away; an
+    interactive question waits about 8 s (5 retries, 50 ms × 4ⁿ, at most 4 s apart), then is told
+    the warehouse is unavailable."""
+    from pyspark.sql.connect.client.retries import DefaultPolicy
+
+    return DefaultPolicy(max_retries=RETRIES, max_backoff=MAX_BACKOFF_MS)
 
 
 def connect_session(client_url: str, *, timeout_s: float = CONNECT_TIMEOUT_S) -> SparkSession:
@@ -179,7 +206,8 @@ def connect_session(client_url: str, *, timeout_s: float = CONNECT_TIMEOUT_S) ->
     host, port = _host_port(client_url)
     try:
         socket.create_connection((host, port), timeout=timeout_s).close()
-        session = SparkSession.builder.remote(client_url).create()
+        session = SparkSession.builder.remote(client_url).create()  # no call to the server yet
+        session.client.set_retry_policies([_bounded_retries()])  # before the first call
         session.conf.set("spark.sql.session.timeZone", "UTC")
     except OSError as exc:
         raise WarehouseUnavailable(
@@ -187,6 +215,8 @@ def connect_session(client_url: str, *, timeout_s: float = CONNECT_TIMEOUT_S) ->
             internal=engine_internal(exc),
         ) from exc
     except Exception as exc:  # the client's own errors: a refused session, a bad token
+        if "Tls handshake failed" in str(exc) or "SSL_ERROR" in str(exc):
+            raise WarehouseUnavailable(*both("warehouse.spark_tls"), internal=engine_internal(exc)) from exc
         raise SparkEngine().translate(exc) from exc
     return session
 
@@ -236,6 +266,11 @@ class SparkBackend:
                     try:
                         session.catalog.setCurrentDatabase(self.database)
                     except Exception as exc:  # no such database
+                        if "SCHEMA_NOT_FOUND" in str(exc):
+                            raise ConfigError(
+                                *both("warehouse.spark_no_database", database=self.database),
+                                internal=engine_internal(exc),
+                            ) from exc
                         raise self.engine.translate(exc) from exc
                 self._session = session
             return self._session
@@ -301,9 +336,14 @@ class SparkBackend:
         return self.engine.translate(exc, timeout_s=timeout_s)  # an unknown exception: warehouse.failed
 
     def explain_cost(self, sql: str) -> float:
-        """Spark's estimated bytes summed over the optimized plan (:func:`estimated_bytes`)."""
+        """Spark's estimated bytes summed over the optimized plan (:func:`estimated_bytes`); a
+        table Spark has no size for is named, with the statement that gives it one."""
         raw = self.execute(f"EXPLAIN COST {sql}", timeout_s=10, row_cap=10)
         text = "\n".join(str(row[0]) for row in raw.rows)
+        unsized = tables_without_size(text)
+        if unsized:
+            statements = "; ".join(f"ANALYZE TABLE {t} COMPUTE STATISTICS" for t in unsized)
+            raise ConfigError(*both("warehouse.spark_no_statistics", tables=", ".join(unsized), statements=statements))
         return estimated_bytes(text)
 
     def schema(self) -> dict[str, dict[str, str]]:
