@@ -142,9 +142,13 @@ def test_freshness_comes_from_the_time_column_without_a_load_log(session: Sessio
     assert answer.data_freshness is not None and newest.isoformat() in answer.data_freshness
     tools = [e.payload.get("tool") for e in _events(session, answer) if e.type == "tool_call"]
     assert "warehouse.freshness" in tools
+    across = session.ask("How many new subscriptions from June 20 to July 10, 2026?", as_of=date(2026, 8, 1))
+    assert across.status == "answered", across.error
+    assert any(newest.isoformat() in a for a in across.assumptions)  # the range runs past the data, and it says so
     later = session.ask("How many new subscriptions in July 2026?", as_of=date(2026, 8, 1))
-    assert later.status == "answered", later.error
-    assert any(newest.isoformat() in a for a in later.assumptions)  # the range runs past the data, and it says so
+    assert later.status != "answered" and later.result is None  # not "0": there is no data for July yet
+    assert later.error is not None and later.error.code == "invalid_time"
+    assert newest.isoformat() in later.error.message
 
 
 # -- (c) the policy's default user ----------------------------------------------------------------
@@ -183,8 +187,9 @@ def test_a_named_user_still_wins(session: Session, saas: SaasFolder, tmp_path: P
 
 
 def test_the_cli_acts_as_the_policys_default_user(saas: SaasFolder) -> None:
+    config = ["--config", str(saas.config), "--as-of", AS_OF.isoformat()]  # the data ends in June
     proc = subprocess.run(
-        [sys.executable, "-m", "baton", "ask", "上个月各国家的新订阅数", "--json", "--config", str(saas.config)],
+        [sys.executable, "-m", "baton", "ask", "上个月各国家的新订阅数", "--json", *config],
         capture_output=True,
         text=True,
         timeout=300,

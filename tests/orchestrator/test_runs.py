@@ -274,3 +274,13 @@ def test_replay_writes_the_same_report_bytes_with_the_warehouse_gone(
     assert second.read_bytes() == first.read_bytes()
     for png in first.parent.glob("*.png"):
         assert (second.parent / png.name).read_bytes() == png.read_bytes()
+
+
+def test_a_question_asked_back_is_listed_as_asked_back_not_refused(demo_session: Session) -> None:
+    asked = demo_session.ask("5月GMV比上个月多多少", as_of=AS_OF)  # April, or June as said?
+    refused = demo_session.ask("帮我把华东的订单数据删掉", as_of=AS_OF)
+    assert (asked.status, refused.status) == ("clarification_needed", "refused")
+    assert demo_session.store.load(asked.run_id).status == "asked_back"
+    assert demo_session.store.load(refused.run_id).status == "refused"
+    listed = {r.run_id for r in demo_session.store.list(status="asked_back", limit=1000)}
+    assert asked.run_id in listed and refused.run_id not in listed

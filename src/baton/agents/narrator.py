@@ -21,6 +21,9 @@ from baton.nlu.interpret import filters_text, period_text, share_part, where_tex
 from baton.numbers import format_exact
 from baton.numbers import format_signed_percent as format_pct
 
+_LEADING_PREPOSITION = re.compile(r"^(?:from|in|during|on|for)\s+(?=\S)", re.I)
+"""A preposition the user said before a period; the sentences bring their own ("for")."""
+
 
 class _Sentence(NamedTuple):
     """What every sentence of one metric is written from."""
@@ -94,7 +97,8 @@ class Narrator:
         names = [c.name for c in table.columns]
         rows = [dict(zip(names, r, strict=True)) for r in table.rows]
         tr = query.time_range
-        period = period_text(tr.start, tr.end, tr.text, language)
+        words = _LEADING_PREPOSITION.sub("", tr.text or "") or tr.text if language == "en" else tr.text
+        period = period_text(tr.start, tr.end, words, language)  # "GMV for June 20 to July 10", not "for from"
         filters = filters_text(query.filters, self.catalog, language) + where_text(query.where, language)
         if not rows:
             return text("answer.no_rows", language, period=period, filters=filters)

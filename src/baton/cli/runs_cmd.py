@@ -48,7 +48,10 @@ def _session(config: Path | None) -> Session:
 def list_runs(
     config: ConfigOpt = None,
     status: Annotated[
-        str | None, typer.Option("--status", help="Only runs in this state: running, done, failed, refused, cancelled.")
+        str | None,
+        typer.Option(
+            "--status", help="Only runs in this state: running, done, asked_back, failed, refused, cancelled."
+        ),
     ] = None,
     user: UserOpt = None,
     owner: Annotated[

@@ -22,8 +22,9 @@ RunKind = Literal["ask", "analyze", "query", "sql", "export"]
 names, no natural language), a SQL statement (``baton sql run``) or an export of a run's result
 (``baton export``, defined in ``baton.exports``). All walk the same driver."""
 Step = Literal["clarify_metric", "plan_sql", "policy_check", "execute", "analyse", "explain"]
-Terminal = Literal["done", "failed", "refused", "cancelled"]
-RunStatus = Literal["running", "done", "failed", "refused", "cancelled"]
+Terminal = Literal["done", "asked_back", "failed", "refused", "cancelled"]
+"""How a run ended; ``asked_back``: Baton asked the user what they meant (no answer, no refusal)."""
+RunStatus = Literal["running", "done", "asked_back", "failed", "refused", "cancelled"]
 STEPS: tuple[Step, ...] = ("clarify_metric", "plan_sql", "policy_check", "execute", "analyse", "explain")
 
 

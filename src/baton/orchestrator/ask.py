@@ -19,8 +19,8 @@ from baton.contracts.common import Language
 from baton.contracts.query import QueryResult, TableLoad
 from baton.contracts.run import RunKind
 from baton.contracts.semantic import SemanticQuery
-from baton.errors import BatonError, BudgetExceeded
-from baton.messages import text
+from baton.errors import BatonError, BudgetExceeded, TimeExpressionError
+from baton.messages import both, text
 from baton.orchestrator.driver import GateInput, Pipeline, StepSpec, base_fields, failure_answer, stopped_text
 from baton.orchestrator.planning import PlanOutput, assumptions, freshness_text, plan, recheck_plan
 from baton.sql import ApprovedSql
@@ -110,16 +110,27 @@ class AskPipeline(Pipeline):
         governed = scope.governed
         result = governed.execute(scope.need("policy", ApprovedSql), name=ANSWER_QUERY)
         draft = scope.need("sql", SqlDraft)
+        freshness = scope.freshness_of(draft.tables)
+        self._has_data(freshness)
         current, comparison = self._incomplete_days(draft)
         return Executed(
             evidence_id=result.evidence_id,
             pii_allowed=not governed.principal.pii,
-            freshness=scope.freshness_of(draft.tables),
+            freshness=freshness,
             incomplete_days=current if self.query.grain == "day" else [],
             incomplete_current=current,
             incomplete_comparison=comparison,
             understated=all(self.scope.session.catalog.metrics[m].additive for m in self.query.metrics),
         )
+
+    def _has_data(self, freshness: list[TableLoad]) -> None:
+        """A period that starts after the newest loaded day has no data yet: "0" would read as
+        a fact about the business, so it is refused like "本月" on its first day."""
+        newest = [t.max_data_date for t in freshness if t.max_data_date is not None]
+        tr = self.query.time_range
+        if newest and tr.start > min(newest):
+            said = tr.text or f"{tr.start}~{tr.end}"
+            raise TimeExpressionError(*both("nlu.no_data_yet", text=said, start=tr.start, last=min(newest)))
 
     def _incomplete_days(self, draft: SqlDraft) -> tuple[list[date], list[date]]:
         """The days of the current and of the comparison period whose rows fall far below the
@@ -322,8 +333,8 @@ def hidden_group_numbers(result: QueryResult) -> list[int]:
 
 
 def overlap_notes(query: SemanticQuery, catalog: Catalog, language: Language) -> list[str]:
-    """A share of a distinct count (buyers, visitors): one buyer may be in several groups (new on
-    one order, returning on the next), so the groups' shares need not add up to 100 %."""
+    """A share of a distinct count: one counted thing may fall in several groups (a customer
+    under two members of a dimension), so the groups' shares need not add up to 100 %."""
     if not query.share or not (query.dimensions or query.share_filters):
         return []
     return [

@@ -209,7 +209,7 @@ def drive(session: Session, factory: PipelineFactory, ctx: RunContext, question:
     try:
         _walk(pipeline, scope, ctx)
         answer = finalize(pipeline, scope)
-        ctx.finish("done" if answer.status == "answered" else "refused", answer)
+        ctx.finish(terminal_of(answer.status), answer)
     except KeyboardInterrupt:
         exc = UserCancelled(*both("answer.cancelled"))
         ctx.policy_decision("stop", error=exc.to_trace_dict(state.language))
@@ -226,8 +226,7 @@ def drive(session: Session, factory: PipelineFactory, ctx: RunContext, question:
         ctx.policy_decision(
             "deny" if isinstance(exc, PolicyRefusal) else "stop", error=exc.to_trace_dict(state.language)
         )
-        terminal: Terminal = "refused" if answer.status in {"refused", "clarification_needed"} else "failed"
-        ctx.finish(terminal, answer, error=exc.to_dict(state.language))
+        ctx.finish(terminal_of(answer.status), answer, error=exc.to_dict(state.language))
     except Exception as exc:
         ctx.trace.emit(
             "tool_call", tool="internal", ok=False, error_code="tool_failure", traceback=traceback.format_exc()
@@ -352,6 +351,19 @@ def base_fields(state: RunState) -> dict[str, Any]:
         "conversation_id": state.conversation_id,
         "follow_up": state.follow_up,
     }
+
+
+TERMINAL_OF: dict[Status, Terminal] = {
+    "answered": "done",
+    "clarification_needed": "asked_back",
+    "refused": "refused",
+    "failed": "failed",
+}
+"""How a run ends for each kind of answer (the web app's progress stream reads the same table)."""
+
+
+def terminal_of(status: Status) -> Terminal:
+    return TERMINAL_OF[status]
 
 
 def status_for(exc: BatonError) -> Status:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("baton.server")
 
-TERMINAL = frozenset({"done", "failed", "refused", "cancelled"})
+TERMINAL = frozenset({"done", "asked_back", "failed", "refused", "cancelled"})
 KEEP_FINISHED = 500
 """Finished runs whose events stay in memory (older ones are streamed from their stored trace)."""
 KEEPALIVE_S = 15.0

@@ -33,8 +33,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("baton.server")
 router = APIRouter(tags=["questions"])
-TERMINAL_OF = {"answered": "done", "refused": "refused", "clarification_needed": "refused", "failed": "failed"}
-"""The run status an Answer's status ends in (as the driver records it)."""
 
 
 def _printable(value: str) -> str:
@@ -156,4 +154,6 @@ def _ended(rt: Runtime, run_id: str, user: str, future: Future[Answer]) -> None:
     if future.cancelled() or error is not None:
         rt.bus.finish(run_id, user, "cancelled" if future.cancelled() else "failed")
     else:
-        rt.bus.finish(run_id, user, TERMINAL_OF.get(future.result().status, "failed"))
+        from baton.orchestrator.driver import terminal_of
+
+        rt.bus.finish(run_id, user, terminal_of(future.result().status))
