@@ -237,9 +237,33 @@ def format_probability(value: object) -> str:
 
 def display(number: KeyNumber) -> str:
     """A structured number at its exact precision with a reader's unit: 12.30% / 1,234.50 元 / 0.0003
-    (amounts grouped by thousands; nothing is rounded away)."""
+    (amounts grouped by thousands; nothing is rounded away). A change in per cent carries its
+    sign (+19.52%); a plain count in English carries no unit word ("8,623", not "8,623 count")."""
     if number.unit == "%":
-        return f"{number.value:.{number.precision}f}%"
+        sign = "+" if number.key.endswith("change_pct") else ""
+        return f"{number.value:{sign}.{number.precision}f}%"
     if number.unit in ("p", "q", "d", "h"):
         return f"{number.value:.{number.precision}f}"
+    if number.unit in _BARE_UNITS:
+        return f"{number.value:,.{number.precision}f}"
     return f"{number.value:,.{number.precision}f} {number.unit}"
+
+
+_BARE_UNITS = frozenset({"count", "units"})
+"""English unit words of counts and plain numbers, which a reader does not need spelled out."""
+
+
+def bucket_label(value: object, grain: str | None, language: Language) -> str:
+    """A time bucket as a reader names it: a month ``2026-01`` (not its first day ``2026-01-01``),
+    a quarter ``2026 Q1`` / ``2026年第1季度``, a year ``year 2026`` / ``2026年``; a day or a week
+    (its Monday) keeps its date. Written so the output gate reads none of them as a quantity."""
+    shown = "" if value is None else str(value)[:10]
+    if grain not in ("month", "quarter", "year") or len(shown) != 10 or shown[4] != "-":
+        return shown
+    year, month = shown[:4], int(shown[5:7])
+    if grain == "month":
+        return shown[:7]
+    if grain == "quarter":
+        quarter = (month - 1) // 3 + 1
+        return text("numbers.bucket_quarter", language, year=year, quarter=quarter)
+    return text("numbers.bucket_year", language, year=year)

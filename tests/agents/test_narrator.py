@@ -98,7 +98,7 @@ def test_rows_ordered_by_the_metric_are_a_ranking_not_a_series() -> None:
     )
     rows = [["2025-11-01", "华东", 17451424.5], ["2026-05-01", "华东", 17146635.1], ["2026-04-01", "华东", 16315583.4]]
     said = _say(query, _table(["period", "region", "gmv"], rows))
-    assert "Top 3 rows by GMV: 2025-11-01 / East China (¥17,451,424.50), 2026-05-01 / East China" in said
+    assert "Top 3 rows by GMV: 2025-11 / East China (¥17,451,424.50), 2026-05 / East China" in said
     assert " to " not in said.split(":", 1)[1] and "peak" not in said
 
 

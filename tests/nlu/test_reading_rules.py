@@ -55,6 +55,19 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "去年华东加华南一共卖了多少钱",
         {"dimensions": [], "filters": [{"dimension": "region", "members": ["华东", "华南"], "exclude": False}]},
     ),
+    (
+        "只看 narrows to the member it names",
+        "只看APP，上个月各区域的订单量",
+        {"dimensions": ["region"], "filters": [{"dimension": "channel", "members": ["app"], "exclude": False}]},
+    ),
+    (
+        "分别 sets two periods side by side",
+        "5月和6月的GMV分别是多少",
+        {
+            "time_range": {"start": "2026-06-01", "end": "2026-06-30"},
+            "comparison": {"kind": "custom", "range": {"start": "2026-05-01", "end": "2026-05-31"}},
+        },
+    ),
     ("三个区 restates the members", "华北、华中、东北三个区上个月的订单量各多少", {"dimensions": ["region"]}),
     ("哪个…高 ranks the members", "上个月华东和华南哪个GMV高", {"top_n": 1, "order": "desc"}),
     # rankings: every row, direction words, best/worst by the metric's `better`
@@ -180,6 +193,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a ranking of one member", "was east china the top region by GMV last month", AmbiguousQuestion, "single member"),
     ("why two members differ", "why is GMV lower in east than south last month", AmbiguousQuestion, "two members"),
     ("a clause that narrows is not context", "老板只看线上，上个月GMV多少", AmbiguousQuestion, "只看线上"),
+    ("只看 what the catalog does not name", "只看大客户，上个月的GMV", AmbiguousQuestion, "大"),
     ("a comparison word with nothing to compare", "上个月GMV对比一下", AmbiguousQuestion, "对比"),
     ("a comparison word next to a member", "上个月GMV环比变化，跟华东比", AmbiguousQuestion, "比"),
     ("another metric's name is not a typo", "上个月的卖家数", UnknownMetric, "卖家数"),

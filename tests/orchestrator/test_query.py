@@ -165,7 +165,7 @@ def test_order_by_metric_across_periods_with_limit(demo_session: Session) -> Non
     # ordered by the metric, it is narrated as a ranking: the rows in the query's order, not a series
     assert "成交总额最高的 5 行：" in answer.answer and "首个" not in answer.answer
     ranked = answer.answer.split("行：", 1)[1]
-    assert re.findall(r"\d{4}-\d{2}-\d{2}", ranked) == [str(g[0]) for g in gold]
+    assert re.findall(r"\d{4}-\d{2}", ranked) == [str(g[0])[:7] for g in gold]  # months named 2026-05
 
 
 def test_order_by_metric_time_is_the_period_column(demo_session: Session) -> None:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from baton.contracts.agent_outputs import StatTest
 from baton.contracts.common import Language, Unit
 from baton.contracts.gate import GateDecision
-from baton.numbers import format_exact, format_number
+from baton.numbers import bucket_label, format_exact, format_number
 from baton.orchestrator.session import Session
 from baton.policy.output_gate import (
     ClaimSupport,
@@ -385,3 +385,22 @@ def test_unsupported_significance_next_to_a_negated_one_is_still_blocked() -> No
         claims=ClaimSupport(tests_run=1, significant_tests=0),
     )
     assert not decision.ok
+
+
+@pytest.mark.parametrize(
+    ("value", "grain", "language", "shown"),
+    [
+        (date(2026, 1, 1), "month", "en", "2026-01"),
+        ("2026-04-01 00:00:00", "quarter", "en", "2026 Q2"),
+        (date(2026, 10, 1), "quarter", "zh", "2026年第4季度"),
+        (date(2025, 1, 1), "year", "en", "year 2025"),
+        (date(2025, 1, 1), "year", "zh", "2025年"),
+        (date(2026, 6, 22), "week", "en", "2026-06-22"),  # a week is named by its Monday
+        (date(2026, 6, 3), None, "zh", "2026-06-03"),
+    ],
+)
+def test_a_time_bucket_is_named_as_a_reader_names_it_and_is_no_quantity(
+    value: object, grain: str | None, language: Language, shown: str
+) -> None:
+    assert bucket_label(value, grain, language) == shown
+    assert check_output(f"{shown}: ¥1,200.00", evidence=[[1200.0]], language=language).ok

@@ -18,7 +18,7 @@ from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
 from baton.nlu.interpret import filters_text, period_text, share_part, where_text
-from baton.numbers import format_exact
+from baton.numbers import bucket_label, format_exact
 from baton.numbers import format_signed_percent as format_pct
 
 _LEADING_PREPOSITION = re.compile(r"^(?:from|in|during|on|for)\s+(?=\S)", re.I)
@@ -89,7 +89,7 @@ class Narrator:
     def _row_label(self, query: SemanticQuery, row: dict[str, Any], language: Language) -> str:
         bits = []
         if "period" in row:
-            bits.append(str(row["period"]))
+            bits.append(bucket_label(row["period"], query.grain, language))
         bits.extend(self.member_label(d, row[d], language) for d in query.dimensions)
         return " / ".join(bits)
 

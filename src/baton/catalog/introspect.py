@@ -415,6 +415,7 @@ _ROW_SYNONYMS = (
     "init.rows_synonym_in",
     "init.rows_synonym_in_table",
     "init.rows_synonym_table_records",
+    "init.rows_synonym_plain",  # "How many tickets were there last month?": a table's rows are its things
 )
 
 

@@ -153,6 +153,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "rows_synonym_in": ("rows in {table}", "{table}表有多少行"),
     "rows_synonym_table_records": ("records in {table}", "{table}表有多少条记录"),
     "rows_synonym_in_table": ("rows in the {table} table", "{table}表的行数"),
+    "rows_synonym_plain": ("{table}", "{table}数"),
     "rows_description": (
         "Number of rows in {table} (a draft by baton init)",
         "{table} 的行数（由 baton init 生成的草稿）",

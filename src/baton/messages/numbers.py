@@ -7,6 +7,8 @@ the output gate; they stay in :mod:`baton.numbers`.
 from __future__ import annotations
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "bucket_quarter": ("{year} Q{quarter}", "{year}年第{quarter}季度"),
+    "bucket_year": ("year {year}", "{year}年"),
     "no_currency": ("units", "单位"),
     "base_zero": ("base 0", "基期为0"),
     "missing": ("n/a", "—"),

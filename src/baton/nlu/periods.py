@@ -75,6 +75,8 @@ class PeriodCues:
     change: bool = False
     why: bool = False
     week_earlier: bool = False
+    separately: bool = False
+    """"分别", "each": two periods named so are set side by side, each with its value."""
 
 
 def event_periods(calendar: Sequence[CalendarEvent], scan: Scan, as_of: date) -> list[timeexpr.PeriodReading]:
@@ -234,7 +236,7 @@ def _two_periods(
     scan: Scan, cues: PeriodCues, first: timeexpr.TimeMatch, second: timeexpr.TimeMatch
 ) -> tuple[TimeRange, Comparison]:
     between = scan.text[first.span[1] : second.span[0]]
-    if not (vocab.COMPARE.search(between) or cues.compare_word or cues.change):
+    if not (vocab.COMPARE.search(between) or cues.compare_word or cues.change or cues.separately):
         raise AmbiguousQuestion(*both("nlu.two_periods"), detail={"periods": [first.text, second.text]})
     # "X vs Y", "X 相比 Y": X is the period asked about; "compare X and Y": the later one
     directed = bool(vocab.COMPARE.search(between))

@@ -290,7 +290,8 @@ ZH_FILLERS = frozenset(
         "方面 报告 分析 解释 说明 共 都 能 能否 可以 可否 想 想知道 知道 告诉 告诉我 "
         "一 个 这 那 其 及其 对应 全部 所有 各项 具体 大概 大约 之间 和 与 及 以及 "
         "还有 跟 或 或者 期 段 当 这段 这个 那个 数值 值 水平 指标 情形 金额 数量 "
-        "数目 到底 究竟 得 地 着 被 把 让 从 到 至 于 按照 按 每 各 分 各个 不同"
+        "数目 到底 究竟 得 地 着 被 把 让 从 到 至 于 按照 按 每 各 分 各个 不同 "
+        "只看 只算 只统计 仅看 仅统计 单看"  # "只看APP，…": the member it names is the narrowing
     ).split()
 )
 """Chinese words that carry no meaning of their own in a data question. Comparison, change,

@@ -19,7 +19,7 @@ from baton.contracts.agent_outputs import ReportSection
 from baton.contracts.answer import Answer
 from baton.contracts.common import Language, Unit
 from baton.messages import text
-from baton.numbers import decimal_of, format_exact, format_number
+from baton.numbers import bucket_label, decimal_of, format_exact, format_number
 from baton.report.analysis import (
     analysis_sections,
     issue_words,
@@ -188,6 +188,9 @@ class _Columns:
         return column
 
     def member(self, column: str, value: Any) -> str:
+        query = self.answer.semantic_query
+        if column == "period" and query is not None:
+            return bucket_label(value, query.grain, self.language)
         if self.catalog is not None and column in self.catalog.dimensions:
             info = self.catalog.dimensions[column].members.get(str(value))
             if info is not None:
