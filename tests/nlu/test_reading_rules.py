@@ -193,6 +193,12 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a ranking of one member", "was east china the top region by GMV last month", AmbiguousQuestion, "single member"),
     ("why two members differ", "why is GMV lower in east than south last month", AmbiguousQuestion, "two members"),
     ("a clause that narrows is not context", "老板只看线上，上个月GMV多少", AmbiguousQuestion, "只看线上"),
+    (
+        "each channel is a breakdown, not two periods side by side",
+        "What was the total GMV in May and June for each channel?",
+        AmbiguousQuestion,
+        "two periods",
+    ),
     ("只看 what the catalog does not name", "只看大客户，上个月的GMV", AmbiguousQuestion, "大"),
     ("a comparison word with nothing to compare", "上个月GMV对比一下", AmbiguousQuestion, "对比"),
     ("a comparison word next to a member", "上个月GMV环比变化，跟华东比", AmbiguousQuestion, "比"),

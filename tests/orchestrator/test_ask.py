@@ -124,8 +124,10 @@ def test_daily_series_marks_the_partly_loaded_day(demo_session: Session) -> None
     ("question", "effect"),
     [
         ("上个月各渠道的GMV是多少？", "可能偏低"),
+        ("上个月的买家数", "可能偏低"),  # a distinct count only falls when rows are missing
         ("上个月的转化率", "可能偏高或偏低"),
         ("What was AOV last month?", "either"),
+        ("上个月各渠道GMV占比", "可能偏高或偏低"),  # a share moves either way
     ],
 )
 def test_a_total_says_its_month_holds_an_incomplete_day(demo_session: Session, question: str, effect: str) -> None:
@@ -177,3 +179,12 @@ def test_rolling_window_is_compared_with_the_same_number_of_days(demo_session: S
     assert answer.status == "answered", answer.error
     assert any("之前同长度的 7 天" in a and "2026-06-17 至 2026-06-23" in a for a in answer.assumptions)
     assert not any("不完整" in a for a in answer.assumptions)  # no partly loaded day in either week
+
+
+def test_a_ranked_share_is_said_in_the_order_asked(demo_session: Session) -> None:
+    answer = demo_session.ask("上个月GMV占比最低的3个区域", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.result is not None and len(answer.result.rows) == 3
+    labels = [demo_session.catalog.dimensions["region"].members[str(r[0])].label.zh for r in answer.result.rows]
+    said = [answer.answer.index(label) for label in labels]
+    assert said == sorted(said)  # lowest first, as the rows and the question have it

@@ -77,6 +77,8 @@ def test_altered_number_and_unsupported_significant_are_both_blocked() -> None:
         ("十一月、去年十二月十二日与二〇二五年", True),  # the same in Chinese numerals
         ("近三十天、第二季度、双十一当天", True),
         ("峰值十一万", False),  # a Chinese numeral that is a quantity still has to match
+        ("双十二万元", False),  # not 双十二 followed by 万元
+        ("共三百十二月", False),  # not a month: the tail of a larger numeral
         ("last 30 days and Q2 2026, in 2025", True),
         ("Jun 2026 and June 18, 2026", True),
         ("at 14:30", True),

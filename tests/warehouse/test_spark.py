@@ -97,6 +97,8 @@ Scan hive spark_catalog.shop.visits HiveTableRelation [`spark_catalog`.`shop`.`v
 def test_a_table_spark_has_no_size_for_is_named() -> None:
     assert tables_without_size(UNSIZED) == ["shop.visits"]  # not the join above it, not the physical plan
     assert tables_without_size(PLAN) == []
+    v2 = "== Optimized Logical Plan ==\nRelationV2[id#1L] lake.shop.events lake.shop.events, Statistics(sizeInBytes=8.0 EiB)"
+    assert tables_without_size(v2) == ["lake.shop.events"]  # a DataSource V2 table
 
 
 @pytest.mark.parametrize(

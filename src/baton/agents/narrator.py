@@ -145,7 +145,8 @@ class Narrator:
             return text("answer.share_item", language, item=name, value=fmt(row[metric]), share=share)
 
         if query.dimensions or query.grain is not None:
-            if query.grain is None:  # parts largest first, as the table shows them; periods in time order
+            if query.grain is None and query.top_n is None and not query.order_by:
+                # parts largest first, as the table shows them; a ranking keeps its own order
                 rows = sorted(rows, key=lambda r: -float(r.get(share_col) or 0))
             shown = rows[:MAX_LISTED]
             items = text("answer.list_sep", language).join(item(r, self._row_label(query, r, language)) for r in shown)

@@ -311,8 +311,7 @@ def _part_of_whole(catalog: Catalog, name: str) -> bool:
     """Whether a part of the metric divided by its whole means a share: sums and counts
     (distinct counts too: the share of buyers who are returning), not averages or rates."""
     metric = catalog.metrics[name]
-    distinct = (metric.expression or "").replace(" ", "").upper().startswith("COUNT(DISTINCT")
-    return metric.unit != "ratio" and (metric.additive or distinct)
+    return metric.unit != "ratio" and (metric.additive or metric.distinct_count)
 
 
 def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> CompiledQuery:

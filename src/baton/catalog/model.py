@@ -237,6 +237,12 @@ class Metric(BaseModel):
         head = self.expression.strip().upper().replace(" ", "")
         return (head.startswith("SUM(") or head.startswith("COUNT(")) and not head.startswith("COUNT(DISTINCT")
 
+    @property
+    def distinct_count(self) -> bool:
+        """A COUNT(DISTINCT …): a share of it is meaningful (the share of buyers who are new),
+        and missing rows can only lower it, though its parts do not add up."""
+        return (self.expression or "").replace(" ", "").upper().startswith("COUNT(DISTINCT")
+
 
 class RefusedMetric(BaseModel):
     """A metric the catalog knows of but Baton does not compute (yet): named so a question

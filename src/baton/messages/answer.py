@@ -124,6 +124,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{day} is incomplete: marked on the chart; its value uses the data as loaded and {effect}.",
         "{day} 的数据不完整：图中单独标出，数值按已加载数据计算，{effect}。",
     ),
+    "no_data_in_period": (
+        "No data yet for {text!r}: it starts on {start}, after the newest loaded day ({newest}).",
+        "“{text}”还没有数据：它从{start}开始，而已加载数据的最新日期是{newest}。",
+    ),
     "share_overlap": (
         "{metric} is a distinct count: the same one can be counted in more than one group, so the groups' shares "
         "need not add up to 100%.",

@@ -88,8 +88,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "status_done": ("Done", "完成"),
     "status_cancelled": ("Cancelled", "已取消"),
     "status_asked_back": ("Asked back", "已追问"),
-    "status_refused": ("Refused", "已拒绝"),
-    "status_failed": ("Failed", "失败"),
     "unit_currency": ("money", "金额"),
     "unit_count": ("count", "计数"),
     "unit_ratio": ("ratio", "比率"),

@@ -33,6 +33,7 @@ class Cues(PeriodCues):
     average: bool = False
     breakdown: bool = False
     quality: Literal["good", "bad"] | None = None
+    separately: bool = False
     action: bool = False
     advice: bool = False
     exclusions: list[re.Match[str]] = field(default_factory=list)

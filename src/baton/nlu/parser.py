@@ -143,6 +143,8 @@ class Planner:
         ``prefer``: metrics that break a tie between metrics a word names equally (a user's
         favourites; the caller states the choice)."""
         read = self.read(question, as_of=as_of, prefer=prefer)
+        cues, terms = read.cues, read.terms
+        cues.side_by_side = cues.separately and not (cues.total or cues.breakdown or terms.dims or terms.members)
         time_range, comparison = resolve_periods(read.scan, read.cues, read.periods)
         if (
             default_breakdown is not None

@@ -75,8 +75,12 @@ class PeriodCues:
     change: bool = False
     why: bool = False
     week_earlier: bool = False
-    separately: bool = False
-    """"分别", "each": two periods named so are set side by side, each with its value."""
+    first_is_asked: bool = False
+    """The first of two periods is the one asked about, whatever words stand between them
+    ("上上个月的GMV与上个月相比": May, against June)."""
+    side_by_side: bool = False
+    """"5月和6月的GMV分别是多少": two periods, each asked for its value (no breakdown, no total
+    the "分别"/"each" could belong to instead)."""
 
 
 def event_periods(calendar: Sequence[CalendarEvent], scan: Scan, as_of: date) -> list[timeexpr.PeriodReading]:
@@ -153,7 +157,7 @@ def resolve_periods(
     return _one_period(cues, _match(reading))
 
 
-_NAMED_PREVIOUS = re.compile(r"(?:比|较|与)(上(?:个)?(?:月|周|季度))")
+_NAMED_PREVIOUS = re.compile(r"(?:比|较|与)(上(?:个)?(?:月|周|季度))(?:相比|对比)?")
 """A previous-period cue that is also a period of its own: "比上个月" is "than the month before"
 or "than last month"."""
 
@@ -199,7 +203,7 @@ def named_previous(
                 "suggestions": [f"{before[0]}~{before[1]}", f"{named[0]}~{named[1]}"],
             },
         )
-    cues.comparison_kind, cues.window = None, None
+    cues.comparison_kind, cues.window, cues.first_is_asked = None, None, True
     return sorted([*periods, literal], key=lambda p: p.span)
 
 
@@ -236,10 +240,10 @@ def _two_periods(
     scan: Scan, cues: PeriodCues, first: timeexpr.TimeMatch, second: timeexpr.TimeMatch
 ) -> tuple[TimeRange, Comparison]:
     between = scan.text[first.span[1] : second.span[0]]
-    if not (vocab.COMPARE.search(between) or cues.compare_word or cues.change or cues.separately):
+    if not (vocab.COMPARE.search(between) or cues.compare_word or cues.change or cues.side_by_side):
         raise AmbiguousQuestion(*both("nlu.two_periods"), detail={"periods": [first.text, second.text]})
     # "X vs Y", "X 相比 Y": X is the period asked about; "compare X and Y": the later one
-    directed = bool(vocab.COMPARE.search(between))
+    directed = bool(vocab.COMPARE.search(between)) or cues.first_is_asked
     current, previous = (first, second) if directed or first.start > second.start else (second, first)
     return _compared(current, previous)
 

@@ -26,7 +26,7 @@ from baton.orchestrator.planning import PlanOutput, assumptions, freshness_text,
 from baton.sql import ApprovedSql
 
 if TYPE_CHECKING:
-    from baton.catalog.model import Catalog
+    from baton.catalog.model import Catalog, Metric
 
 ANSWER_QUERY = "answer"
 
@@ -54,8 +54,8 @@ class Executed(BaseModel):
     incomplete_comparison: list[date] = []
     """Incomplete days inside the comparison period (stated with the answer)."""
     understated: bool = True
-    """Missing rows lower every metric asked (sums, counts); a rate or an average may move
-    either way, and its caveat says so."""
+    """Missing rows lower every metric asked (sums, counts, distinct counts); a rate, an average
+    or a share may move either way, and its caveat says so."""
 
 
 class ChartOutput(BaseModel):
@@ -120,17 +120,21 @@ class AskPipeline(Pipeline):
             incomplete_days=current if self.query.grain == "day" else [],
             incomplete_current=current,
             incomplete_comparison=comparison,
-            understated=all(self.scope.session.catalog.metrics[m].additive for m in self.query.metrics),
+            understated=not self.query.share
+            and all(_lowered_by_missing_rows(self.scope.session.catalog.metrics[m]) for m in self.query.metrics),
         )
 
     def _has_data(self, freshness: list[TableLoad]) -> None:
-        """A period that starts after the newest loaded day has no data yet: "0" would read as
-        a fact about the business, so it is refused like "本月" on its first day."""
-        newest = [t.max_data_date for t in freshness if t.max_data_date is not None]
+        """A period that starts after the newest loaded day of the metrics' own tables has no data
+        yet: "0" would read as a fact about the business, so it is refused like "本月" on its first
+        day. A joined dimension table's dates say nothing about it."""
+        catalog = self.scope.session.catalog
+        own = {m.table for metric in self.query.metrics for m in catalog.measures_of(metric)}
+        newest = [t.max_data_date for t in freshness if t.max_data_date is not None and t.table_name in own]
         tr = self.query.time_range
         if newest and tr.start > min(newest):
             said = tr.text or f"{tr.start}~{tr.end}"
-            raise TimeExpressionError(*both("nlu.no_data_yet", text=said, start=tr.start, last=min(newest)))
+            raise TimeExpressionError(*both("answer.no_data_in_period", text=said, start=tr.start, newest=min(newest)))
 
     def _incomplete_days(self, draft: SqlDraft) -> tuple[list[date], list[date]]:
         """The days of the current and of the comparison period whose rows fall far below the
@@ -332,6 +336,12 @@ def hidden_group_numbers(result: QueryResult) -> list[int]:
     return [result.suppressed_groups or 0, result.min_group_size or 0]
 
 
+def _lowered_by_missing_rows(metric: Metric) -> bool:
+    """A sum, a count or a distinct count only falls when rows are missing; a rate, an average or
+    a share may move either way."""
+    return metric.additive or metric.distinct_count
+
+
 def overlap_notes(query: SemanticQuery, catalog: Catalog, language: Language) -> list[str]:
     """A share of a distinct count: one counted thing may fall in several groups (a customer
     under two members of a dimension), so the groups' shares need not add up to 100 %."""
@@ -340,7 +350,7 @@ def overlap_notes(query: SemanticQuery, catalog: Catalog, language: Language) ->
     return [
         text("answer.share_overlap", language, metric=catalog.metrics[m].label.for_lang(language))
         for m in query.metrics
-        if not catalog.metrics[m].additive
+        if catalog.metrics[m].distinct_count
     ]
 
 

@@ -87,6 +87,8 @@ _MONTHS_EN = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Jun(?:e)?
 _PERIOD_UNIT_ZH = r"(?:个)?(?:自然)?(?:天|日|周|星期|个月|月|季度|年)"
 _PERIOD_UNIT_EN = r"(?:days?|weeks?|months?|quarters?|years?)"
 _ZH_DIGIT = r"[零〇一二两三四五六七八九十]"
+_NOT_AFTER_ZH_NUMERAL = r"(?<![零〇一二两三四五六七八九十百千万亿])"
+"""So a date pattern never masks the tail of a larger numeral ("三百十二月" is no month)."""
 _NOT_QUANTITIES = [
     re.compile(p, re.IGNORECASE)
     for p in (
@@ -101,11 +103,11 @@ _NOT_QUANTITIES = [
         r"第\s*\d+\s*" + _PERIOD_UNIT_ZH,
         # the same written in Chinese numerals, as a question may name them ("十一月", "二〇二五年")
         _ZH_DIGIT + r"{4}\s*年",
-        _ZH_DIGIT + r"{1,3}\s*月(?:份)?(?:\s*" + _ZH_DIGIT + r"{1,3}\s*[日号])?",
-        _ZH_DIGIT + r"{1,3}\s*[日号](?![元])",
+        _NOT_AFTER_ZH_NUMERAL + _ZH_DIGIT + r"{1,3}\s*月(?:份)?(?:\s*" + _ZH_DIGIT + r"{1,3}\s*[日号])?",
+        _NOT_AFTER_ZH_NUMERAL + _ZH_DIGIT + r"{1,3}\s*[日号](?![元])",
         r"第\s*" + _ZH_DIGIT + r"+\s*" + _PERIOD_UNIT_ZH,
         r"(?:近|最近|过去|前|后|未来|这|上|下)\s*" + _ZH_DIGIT + r"+\s*" + _PERIOD_UNIT_ZH,
-        r"双\s*" + _ZH_DIGIT + r"{2,3}",  # 双十一, 双十二: a day named by its date
+        r"双\s*(?:" + _ZH_DIGIT + r"{2,3}|\d{2})(?![零〇一二两三四五六七八九十百千万亿\d])",  # 双十一, 双11: a day
         r"(?:近|最近|过去|前|后|未来|这|上|下)\s*\d+\s*" + _PERIOD_UNIT_ZH,
         r"(?<!\d)\d{3}\*{4}\d{4}(?!\d)",  # masked phone (138****5678), as the firewall writes it
         r"[\w.+-]?\*{3}@[\w.-]+",  # masked e-mail (z***@qq.com)

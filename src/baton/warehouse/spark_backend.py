@@ -46,7 +46,7 @@ RETRIES, MAX_BACKOFF_MS = 5, 4000  # a server gone mid-statement: about 8 s of r
 
 _DATABASE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SIZE = re.compile(r"sizeInBytes=([0-9.]+(?:E[+-]?[0-9]+)?)\s*([KMGTPE]i)?B")
-_RELATION = re.compile(r"HiveTableRelation \[([^,\]]+)|\bRelation ([^\[\s]+)\[")
+_RELATION = re.compile(r"HiveTableRelation \[([^,\]]+)|\bRelation ([^\[\s]+)\[|RelationV2\[[^\]]*\] (\S+)")
 _TOKEN = re.compile(r"(?i)(token=)[^;]*")
 _UNITS = {"": 1.0, "Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50, "Ei": 2.0**60}
 _SPARK_TYPES = {
@@ -135,7 +135,7 @@ def tables_without_size(plan_text: str) -> list[str]:
     Their cost cannot be bounded until ``ANALYZE TABLE`` gives them statistics."""
     section = plan_text.split("== Physical Plan ==", 1)[0]
     found = [
-        (m.group(1) or m.group(2)).replace("`", "").removeprefix("spark_catalog.")
+        (m.group(1) or m.group(2) or m.group(3)).replace("`", "").removeprefix("spark_catalog.")
         for line in section.splitlines()
         if "sizeInBytes=8.0 EiB" in line and (m := _RELATION.search(line))
     ]
@@ -189,11 +189,11 @@ def _quiet_client() -> None:
 
 def _bounded_retries() -> RetryPolicy:
     """The client's default retries wait up to 10 minutes for a server that went away; an
-    interactive question waits about 8 s (5 retries, 50 ms × 4ⁿ, at most 4 s apart), then is told
-    the warehouse is unavailable."""
+    interactive question waits about 8 s (5 retries, 50 ms × 4ⁿ, at most 4 s apart, also when the
+    server asks for a longer delay), then is told the warehouse is unavailable."""
     from pyspark.sql.connect.client.retries import DefaultPolicy
 
-    return DefaultPolicy(max_retries=RETRIES, max_backoff=MAX_BACKOFF_MS)
+    return DefaultPolicy(max_retries=RETRIES, max_backoff=MAX_BACKOFF_MS, max_server_retry_delay=MAX_BACKOFF_MS)
 
 
 def connect_session(client_url: str, *, timeout_s: float = CONNECT_TIMEOUT_S) -> SparkSession:
