@@ -35,6 +35,7 @@ LANGUAGE_DATA: dict[tuple[str, str], str] = {
     ("numbers.py", "_CURRENCY_WORDS"): "currency unit words by ISO code, beside the currency signs",
     # what the code reads back or matches
     ("policy/output_gate.py", "_ZH_DIGIT"): "gate regex: a digit written as a Chinese numeral",
+    ("policy/output_gate.py", "_NOT_AFTER_ZH_NUMERAL"): "gate regex: not the tail of a Chinese numeral",
     ("policy/output_gate.py", "_PERIOD_UNIT_ZH"): "gate regex: period units that make a span a date",
     ("policy/output_gate.py", "_NOT_QUANTITIES"): "gate regexes: dates and periods that are not numbers",
     ("policy/output_gate.py", "_NUMBER"): "gate regex: a number with its scale suffix",

@@ -107,7 +107,9 @@ _NOT_QUANTITIES = [
         _NOT_AFTER_ZH_NUMERAL + _ZH_DIGIT + r"{1,3}\s*[日号](?![元])",
         r"第\s*" + _ZH_DIGIT + r"+\s*" + _PERIOD_UNIT_ZH,
         r"(?:近|最近|过去|前|后|未来|这|上|下)\s*" + _ZH_DIGIT + r"+\s*" + _PERIOD_UNIT_ZH,
-        r"双\s*(?:" + _ZH_DIGIT + r"{2,3}|\d{2})(?![零〇一二两三四五六七八九十百千万亿\d])",  # 双十一, 双11: a day
+        r"双\s*(?:"
+        + _ZH_DIGIT
+        + r"{2,3}|\d{2})(?![零〇一二两三四五六七八九十百千万亿\d])",  # 双十二, 双12: a day named by its date
         r"(?:近|最近|过去|前|后|未来|这|上|下)\s*\d+\s*" + _PERIOD_UNIT_ZH,
         r"(?<!\d)\d{3}\*{4}\d{4}(?!\d)",  # masked phone (138****5678), as the firewall writes it
         r"[\w.+-]?\*{3}@[\w.-]+",  # masked e-mail (z***@qq.com)
