@@ -139,6 +139,33 @@ def test_the_email_column_reads_masked_on_spark(initialized: Path) -> None:
 
 
 @pytest.mark.spark
+@pytest.mark.spark_full  # a database of its own and a second init: make test-spark
+def test_catalog_check_names_a_table_spark_has_no_size_for(spark_url: str, tmp_path: Path) -> None:
+    spark = session(spark_url)
+    db = f"baton_unsized_{uuid.uuid4().hex[:10]}"
+    spark.sql(f"CREATE DATABASE {db}")
+    try:  # a partitioned Hive table filled by INSERT: Spark keeps no size for it
+        spark.sql(
+            f"CREATE TABLE {db}.visits (visit_date DATE, seconds INT, device STRING) USING hive "
+            "OPTIONS (fileFormat 'textfile') PARTITIONED BY (device)"
+        )
+        spark.sql(
+            f"INSERT INTO {db}.visits PARTITION (device='ios') "
+            "SELECT date_add(DATE'2026-06-01', CAST(id % 30 AS INT)), CAST(id % 300 AS INT) FROM range(500)"
+        )
+        proc = baton(["init", "--warehouse", f"{spark_url}/;database={db}", "--path", str(tmp_path / "shop")])
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        checked = baton(["catalog", "check", "--json", "--config", str(tmp_path / "shop" / "baton.toml")])
+        problems = json.loads(checked.stdout)["problems"]
+        (unsized,) = [p for p in problems if p["code"] == "no_cost_estimate"]
+        assert unsized["table"] == "visits" and f"ANALYZE TABLE {db}.visits COMPUTE STATISTICS" in unsized["message"]
+        assert checked.returncode != 0
+    finally:
+        spark.sql(f"DROP DATABASE IF EXISTS {db} CASCADE")
+        spark.stop()
+
+
+@pytest.mark.spark
 def test_catalog_check_passes_on_spark(initialized: Path) -> None:
     proc = baton(["catalog", "check", "--json", "--config", str(initialized / "baton.toml")])
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -65,6 +65,8 @@ class Warehouse(Protocol):
 
     def execute(self, sql: str, *, timeout_s: float = ..., row_cap: int = ...) -> _Rows: ...
 
+    def explain_cost(self, sql: str) -> float: ...
+
 
 _INTEGERS = frozenset({
     "TINYINT", "SMALLINT", "INTEGER", "INT", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
@@ -133,11 +135,12 @@ def locate(problem: CatalogProblem, lines: Mapping[PathKey, int], file: Path) ->
 
 
 def check_catalog(
-    catalog: Catalog, backend: Warehouse, *, members: bool = True, timeout_s: float = 30.0
+    catalog: Catalog, backend: Warehouse, *, members: bool = True, costs: bool = True, timeout_s: float = 30.0
 ) -> list[CatalogProblem]:
-    """Every problem found, in catalog order: tables (and their joins), the load log,
-    dimensions (and, with ``members``, their listed members), metrics."""
-    check = _Check(catalog, backend, timeout_s)
+    """Every problem found, in catalog order: tables (with ``costs``, whether the engine can
+    estimate a query on each, and their joins), the load log, dimensions (and, with ``members``,
+    their listed members), metrics."""
+    check = _Check(catalog, backend, timeout_s, costs=costs)
     check.tables()
     check.load_log()
     check.dimensions(members=members)
@@ -189,8 +192,9 @@ class _Schema:
 class _Check:
     """One check run: the catalog, the backend's schema, and the problems found so far."""
 
-    def __init__(self, catalog: Catalog, backend: Warehouse, timeout_s: float) -> None:
+    def __init__(self, catalog: Catalog, backend: Warehouse, timeout_s: float, *, costs: bool = True) -> None:
         self.catalog = catalog
+        self.costs = costs
         self.backend = backend
         self.timeout_s = timeout_s
         self.dialect = backend.engine.dialect
@@ -225,6 +229,8 @@ class _Check:
             if not self.schema.has(name):
                 self.add("missing_table", base, subject, table=name)
                 continue
+            if self.costs:
+                self.cost(subject, base, name)
             if info.time_column is not None:
                 self.time_column(subject, (*base, "time_column"), name, info.time_column, info.time_type)
             for index, column in enumerate(info.primary_key):
@@ -233,6 +239,20 @@ class _Check:
                 self.time_column(subject, (*base, "updated_column"), name, info.updated_column, None)
             for join_name, join in info.joins.items():
                 self.join(name, join_name, join)
+
+    def cost(self, subject: Subject, path: PathKey, table: str) -> None:
+        """Whether the engine can estimate a query on the table: the firewall approves nothing it
+        cannot bound (a Spark table without statistics), so every question on it would be refused."""
+        query = exp.select(exp.func("COUNT", exp.Star())).from_(exp.to_table(table))
+        try:
+            self.backend.explain_cost(query.sql(dialect=self.dialect))
+        except WarehouseUnavailable:
+            raise
+        except (BatonError, ValueError) as exc:  # ValueError: an engine plan without a readable estimate
+            en, zh = (
+                (exc.message("en"), exc.message("zh")) if isinstance(exc, BatonError) else (type(exc).__name__,) * 2
+            )
+            self.add("no_cost_estimate", path, subject, table=table, error=en, error_zh=zh)
 
     def column(self, subject: Subject, path: PathKey, table: str, column: str) -> str | None:
         """The column's type; a problem when the table lacks it."""

@@ -67,6 +67,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{subject}: member {member!r} does not occur in {columns}",
         "{subject_zh}：成员 {member!r} 未出现在 {columns} 中",
     ),
+    "no_cost_estimate": (
+        "{subject}: its cost cannot be estimated, so every query on it would be refused ({error})",
+        "{subject_zh}：无法估算其查询成本，针对它的每个查询都会被拒绝（{error_zh}）",
+    ),
     "query_failed": (
         "{subject}: the check query failed ({error})",
         "{subject_zh}：检查查询失败（{error_zh}）",
