@@ -235,7 +235,7 @@ class Metric(BaseModel):
         if self.expression is None:
             return False
         head = self.expression.strip().upper().replace(" ", "")
-        return (head.startswith("SUM(") or head.startswith("COUNT(")) and not head.startswith("COUNT(DISTINCT")
+        return (head.startswith("SUM(") or head.startswith("COUNT(")) and not self.distinct_count
 
     @property
     def distinct_count(self) -> bool:

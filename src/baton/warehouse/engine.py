@@ -62,11 +62,14 @@ class Backend(Protocol):
 
 @dataclass(frozen=True)
 class ErrorRule:
-    """Driver exceptions of these types become ``error`` with the message ``key``."""
+    """Driver exceptions of these types become ``error`` with the message ``key`` — when ``says``
+    is given, only those whose text holds one of its phrases (one gRPC exception type carries a
+    refused TLS handshake and every other transport failure alike)."""
 
     types: tuple[type[BaseException], ...]
     error: type[BatonError]
     key: str
+    says: tuple[str, ...] = ()
 
 
 class Engine:
@@ -91,7 +94,7 @@ class Engine:
         rewritten SQL, so it goes to the error's ``internal`` part (the run's trace only), never
         into the message or ``detail`` a user reads; they see the code and the exception's type."""
         for rule in self.error_rules():
-            if isinstance(exc, rule.types):
+            if isinstance(exc, rule.types) and (not rule.says or any(s in str(exc) for s in rule.says)):
                 en, zh = both(rule.key, error=type(exc).__name__, **fields)
                 return rule.error(en, zh, detail=dict(fields), internal=engine_internal(exc))
         en, zh = both("warehouse.failed", error=type(exc).__name__)

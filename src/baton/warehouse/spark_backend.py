@@ -117,12 +117,17 @@ def arrow_rows(table: pa.Table) -> tuple[list[tuple[str, str]], list[tuple[Any, 
     return columns, list(zip(*values, strict=True)) if values else []
 
 
+def _optimized_plan(plan_text: str) -> str:
+    """``EXPLAIN COST`` without its physical plan, whose lines repeat the scans' sizes."""
+    return plan_text.split("== Physical Plan ==", 1)[0]
+
+
 def estimated_bytes(plan_text: str) -> float:
     """The bytes Spark's optimizer estimates, summed over the operators of the optimized
     logical plan (``Statistics(sizeInBytes=…)`` on each line of ``EXPLAIN COST``): Spark's own
     cost unit. A join multiplies its inputs' estimates, so a Cartesian product counts what it
     makes, not what it reads."""
-    section = plan_text.split("== Physical Plan ==", 1)[0]
+    section = _optimized_plan(plan_text)
     sizes = [float(n) * _UNITS[unit] for n, unit in _SIZE.findall(section)]
     if not sizes or len(sizes) != section.count("sizeInBytes="):  # an estimate not read is no approval
         raise ValueError("the engine's plan gave no cost estimate")
@@ -133,7 +138,7 @@ def tables_without_size(plan_text: str) -> list[str]:
     """The tables the optimized plan reads with Spark's "size unknown" (``Long.MaxValue`` bytes,
     printed 8.0 EiB): a partitioned Hive table filled by INSERT, an external table never analysed.
     Their cost cannot be bounded until ``ANALYZE TABLE`` gives them statistics."""
-    section = plan_text.split("== Physical Plan ==", 1)[0]
+    section = _optimized_plan(plan_text)
     found = [
         (m.group(1) or m.group(2) or m.group(3)).replace("`", "").removeprefix("spark_catalog.")
         for line in section.splitlines()
@@ -214,9 +219,7 @@ def connect_session(client_url: str, *, timeout_s: float = CONNECT_TIMEOUT_S) ->
             *both("warehouse.cannot_connect", engine="Spark Connect", error=type(exc).__name__),
             internal=engine_internal(exc),
         ) from exc
-    except Exception as exc:  # the client's own errors: a refused session, a bad token
-        if "Tls handshake failed" in str(exc) or "SSL_ERROR" in str(exc):
-            raise WarehouseUnavailable(*both("warehouse.spark_tls"), internal=engine_internal(exc)) from exc
+    except Exception as exc:  # the client's own errors: a refused session, a bad token, no TLS
         raise SparkEngine().translate(exc) from exc
     return session
 
@@ -237,6 +240,12 @@ class SparkEngine(Engine):
         from pyspark.errors.exceptions import connect as spark_errors
 
         return (
+            ErrorRule(
+                (spark_errors.SparkConnectGrpcException,),
+                WarehouseUnavailable,
+                "warehouse.spark_tls",
+                says=("Tls handshake failed", "SSL_ERROR"),
+            ),
             ErrorRule(
                 (spark_errors.ParseException, spark_errors.AnalysisException), InvalidInput, "warehouse.rejected"
             ),
