@@ -124,6 +124,7 @@ def test_the_scheme_picks_the_spark_profile_without_importing_pyspark() -> None:
 
 
 def test_nobody_listening_is_unavailable_within_the_connect_timeout() -> None:
+    pytest.importorskip("pyspark.sql.connect.session", reason="the spark extra is not installed (make spark-up)")
     backend = SparkBackend("sc://127.0.0.1:9", connect_timeout_s=2)
     started = time.perf_counter()
     with pytest.raises(WarehouseUnavailable) as caught:
