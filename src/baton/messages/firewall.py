@@ -27,6 +27,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Not permitted: column '{column}' holds personal data that user '{user}' may not see.",
         "不允许：列 {column} 含个人信息，用户“{user}”无权查看。",
     ),
+    "pii_masked_computed": (
+        "Not permitted: column '{column}' holds personal data that user '{user}' sees masked; {use} over it "
+        "would be computed on the masked text, not the real values. It may only be shown as it is.",
+        "不允许：列 {column} 含个人信息，用户“{user}”看到的是脱敏后的值；在它上面做 {use} 计算的将是脱敏文本而不是"
+        "真实值。它只能原样展示。",
+    ),
     "function_not_allowed": (
         "Not permitted: function or construct '{function}' is not on the allow-list.",
         "不允许：函数或语法 {function} 不在允许清单内。",

@@ -91,6 +91,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Which one should {period!r} be compared with?",
         "“{period}”之后的“{said}”可以指它的前一期（{before}），也可以指今天算起的{said}（{named}）。要和哪一个比？",
     ),
+    "which_year_of": (
+        "{other!r} is in {year}; is {period!r} in {year} too, or the latest {period} ({latest})? Please say its year.",
+        "“{other}”是 {year} 年；“{period}”也是 {year} 年，还是最近的{period}（{latest} 年）？请说明年份。",
+    ),
     "periods_differ": (
         "{current!r} and {previous!r} differ in length, so their totals are not comparable. Which periods of "
         "the same length should be compared?",

@@ -206,8 +206,9 @@ class _Check:
             scan.claim(*period.span)
         periods += timeexpr.read_periods(scan.residual(), self.as_of)
         for period in periods:
-            scan.claim(*period.span)
-            self.covered.append(period.span)
+            for span in period.spans:
+                scan.claim(*span)
+                self.covered.append(span)
         if self.query.comparison is not None and periods:
             before = len(scan.claimed)
             claim_compare_words(scan, [])

@@ -183,7 +183,8 @@ class Planner:
             scan.claim(*period.span)
         periods += timeexpr.read_periods(scan.residual(), as_of)
         for period in periods:
-            scan.claim(*period.span)
+            for span in period.spans:
+                scan.claim(*span)
         periods.sort(key=lambda p: p.span)
         periods = named_previous(scan, cues, cues.spans.get("previous_period", []), periods, as_of)
         read_ranking(scan, cues)

@@ -967,7 +967,12 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule(
         "month_en_against",
-        _p(r"<NB>(?:vs\.?|versus|than|against|and|compared\s+(?:with|to))\s+(?P<t>(?P<mn>may))<NA>"),
+        _p(r"<NB>(?:vs\.?|versus|than|against|and|compared?\s+(?:with|to))\s+(?P<t>(?P<mn>may))<NA>"),
+        _month,
+    ),
+    _Rule(  # "Compare June GMV to May": "to May" after "compare" is the other side, not a range's end
+        "month_en_compare_to",
+        _p(r"<NB>compare<NA>[^?.!;]{1,60}?<NB>(?:to|with)\s+(?P<t>(?P<mn>may))<NA>"),
         _month,
     ),
     _Rule(
@@ -1079,6 +1084,9 @@ def _normalise(text: str) -> str:
 class _Found:
     span: tuple[int, int]
     raw: _Raw
+    year_first: bool = False
+    """The expression's own year is said before it ("2025年5月", "2025 Q1"), not after ("Q1 2025")."""
+    error: TimeExpressionError | AmbiguousQuestion | None = None
 
 
 def _candidates(norm: str) -> list[tuple[int, int, int, _Rule, re.Match[str]]]:
@@ -1137,8 +1145,16 @@ def _scan(text: str, as_of: date) -> tuple[str, list[_Found]]:
             if since:
                 start = since.start()
             cursor = end
-        result.append(_Found((start, end), raw))
+        result.append(_Found((start, end), raw, _year_first(m, cand_start)))
     return norm, result
+
+
+_YEAR_GROUPS = ("y", "ycn", "yrel", "y2", "yy", "yen", "y3")
+
+
+def _year_first(m: re.Match[str], start: int) -> bool:
+    said = [m.start(g) for g in _YEAR_GROUPS if g in m.re.groupindex and m.group(g)]
+    return bool(said) and said[0] == start
 
 
 def _finish(raw: _Raw, span: tuple[int, int], text: str, as_of: date) -> TimeMatch:
@@ -1186,6 +1202,13 @@ class PeriodReading:
     error: TimeExpressionError | AmbiguousQuestion | None = None
     ends: tuple[TimeMatch, TimeMatch] | None = None
     """A range's two ends when they are periods of one kind ("5月到6月": May and June)."""
+    year_said: tuple[int, int] | None = None
+    """Where the year this period takes is said apart from it ("Q1 and Q2 GMV this year")."""
+
+    @property
+    def spans(self) -> tuple[tuple[int, int], ...]:
+        """The words this reading accounts for."""
+        return (self.span,) if self.year_said is None else (self.span, self.year_said)
 
 
 def _ends(
@@ -1212,12 +1235,16 @@ def read_periods(text: str, as_of: date) -> list[PeriodReading]:
     31st of February) is returned with its error instead of raising, so a question that turns
     out not to be about the data is refused for that, not for its date."""
     norm, found = _scan(text, as_of)
+    found = _shared_years(norm, found, text, _Ctx(as_of))
+    found, year_said = _year_apart(norm, found, text, _Ctx(as_of))
     out: list[PeriodReading] = []
     i = 0
     while i < len(found):
         first = found[i]
         step = 1
         try:
+            if first.error is not None:
+                raise first.error
             if i + 1 < len(found) and _is_range(norm, first, found[i + 1]):
                 second = found[i + 1]
                 raw, x, y = _join(first, second, text, _Ctx(as_of))
@@ -1231,11 +1258,87 @@ def read_periods(text: str, as_of: date) -> list[PeriodReading]:
                 ends = (
                     _ends(parts[0], (0, 0), parts[1], (0, 0), text, as_of) if parts and parts[0] != parts[1] else None
                 )
-            out.append(PeriodReading(span, _finish(raw, span, text, as_of), ends=ends))
-        except TimeExpressionError as exc:
-            out.append(PeriodReading(first.span, None, exc))
+            out.append(PeriodReading(span, _finish(raw, span, text, as_of), ends=ends, year_said=year_said))
+        except (TimeExpressionError, AmbiguousQuestion) as exc:
+            out.append(PeriodReading(first.span, None, exc, year_said=year_said))
         i += step
     return out
+
+
+_COMPARED = _p(r"对比|相比|比较?|较|<NB>(?:vs\.?|versus|against|compared?\s+(?:with|to))(?![A-Za-z])")
+_AND = _p(r"和|与|及|、|,|，|&|<NB>and<NA>")
+_NOT_SHARED = _p(r"\d|到|至|-|~|–|—|<NB>(?:to|through|thru|until|till|from|between|since)<NA>")
+_JOINING = _p(
+    r"和|与|及|跟|同|、|,|，|/|&|比|到|至|-|~|–|—"
+    r"|<NB>(?:and|or|vs|versus|against|than|compared?|to|through|thru|until|till|between|from)<NA>"
+)
+_OF = _p(r"\s*(?:的|<NB>(?:of|in)<NA>)?\s*")
+
+
+def _reanchored(found: _Found, year: int, text: str, ctx: _Ctx) -> _Found:
+    try:
+        return replace(found, raw=_reanchor(found.raw, year, text[found.span[0] : found.span[1]], ctx))
+    except TimeExpressionError as exc:
+        return replace(found, error=exc)
+
+
+def _shared_years(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> list[_Found]:
+    """A year said once for two coordinated periods of one kind holds for both, as it does for a
+    range. Said with the first, it reaches forward ("2025年5月和6月", "去年Q1和Q2", "the second
+    half of 2025 vs the first half"); said after the second, it reaches back over "and"
+    ("Q1 and Q2 2025"). Said before the second only, it marks that one ("6月和去年5月": this
+    June). After the second and across a comparison word ("June vs May last year") it may hold
+    for both or for May only: asked back when the two readings differ."""
+    out = list(found)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        xa, ya = a.raw.anchor, b.raw.anchor
+        if xa is None or ya is None or xa.kind != ya.kind or xa.kind == "year" or a.raw.parts or b.raw.parts:
+            continue
+        between = norm[a.span[1] : b.span[0]]
+        compared, joined = _COMPARED.search(between), _AND.search(between)
+        if xa.year_explicit == ya.year_explicit or not (compared or joined) or _NOT_SHARED.search(between):
+            continue
+        if len(between) > 40 or (xa.a, xa.b) == (ya.a, ya.b):  # "June 18 vs June 18 last year": two years
+            continue
+        if xa.year_explicit:
+            out[i + 1] = _reanchored(b, xa.year, text, ctx)
+        elif not b.year_first and not compared:
+            out[i] = _reanchored(a, ya.year, text, ctx)
+        elif not b.year_first and xa.year != ya.year:
+            said, other = text[a.span[0] : a.span[1]], text[b.span[0] : b.span[1]]
+            asked = AmbiguousQuestion(
+                *both("nlu.which_year_of", period=said, latest=xa.year, other=other, year=ya.year),
+                detail={"missing": "time_range", "period": said, "years": [xa.year, ya.year]},
+            )
+            out[i] = replace(a, error=asked)
+    return out
+
+
+def _whole_year(raw: _Raw) -> int | None:
+    first = raw.start
+    return first.year if raw.grain == "year" and (first.month, first.day) == (1, 1) else None
+
+
+def _year_apart(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> tuple[list[_Found], tuple[int, int] | None]:
+    """ "Compare Q1 and Q2 GMV this year", "今年的6月": a year said apart from the year-less
+    periods of one kind it qualifies, and joined to none of them by a word that would make it
+    a period of its own ("今年和6月比", "from 2025 to June"), is their year. One such period
+    takes it only when nothing but "的"/"of"/"in" stands between them."""
+    years = [f for f in found if _whole_year(f.raw) is not None]
+    rest = [f for f in found if f not in years]
+    kinds = {f.raw.anchor.kind if f.raw.anchor is not None and not f.raw.anchor.year_explicit else None for f in rest}
+    if len(years) != 1 or not rest or len(kinds) != 1 or None in kinds or "year" in kinds:
+        return found, None
+    year = years[0]
+    nearest = min(rest, key=lambda f: abs(f.span[0] - year.span[0]))
+    lo, hi = sorted((nearest.span, year.span))
+    between = norm[lo[1] : hi[0]]
+    if _JOINING.search(between) or (len(rest) == 1 and not _OF.fullmatch(between)):
+        return found, None
+    said = _whole_year(year.raw)
+    assert said is not None
+    return [_reanchored(f, said, text, ctx) for f in rest], year.span
 
 
 def parse_time_range(text: str, as_of: date) -> TimeMatch | None:

@@ -93,7 +93,9 @@ class Role(_Strict):
 
     description: str = Field(default="", description="what the role is for")
     tables: dict[str, TableGrant] = Field(description="table -> what of it the role may read")
-    pii: PiiHandling = Field(default="mask", description="personal-data columns: masked, refused or shown")
+    pii: PiiHandling = Field(
+        default="mask", description="personal-data columns: masked (shown, never computed on), refused or shown"
+    )
     pii_overrides: dict[str, PiiHandling] = Field(default_factory=dict, description="table.column -> its own handling")
     export_detail: bool = Field(default=False, description="may export detail rows")
     runs: RunVisibility = Field(

@@ -32,6 +32,7 @@ from baton.sql.access import (
 )
 from baton.sql.aggregate_only import check_aggregate_only
 from baton.sql.growth import check_growth
+from baton.sql.masked import check_masked_use
 from baton.sql.rewrite import enforce_min_group_size, secure_sources, suppression_query, wrap_limit
 from baton.sql.statement import check_functions, parse_single_query
 
@@ -206,6 +207,7 @@ def _check_reads(
     """Checks on the resolved statement: columns and PII, aggregate-only tables, explicit row
     requests, partition filters, cross joins; returns the partition filters applied."""
     check_columns(qualified, principal)
+    check_masked_use(qualified, principal)
     checks += ["columns_granted", "pii_policy"]
     check_aggregate_only(qualified, principal)
     if principal.aggregate_only:

@@ -1,0 +1,81 @@
+"""A year said once for several periods: "2025年Q1和Q2", "Q1 and Q2 2025", "Q1 and Q2 GMV this
+year" — the periods compared are the ones said, not the latest Q1 against the named Q2."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from baton.catalog.loader import load_catalog
+from baton.errors import AmbiguousQuestion
+from baton.nlu.parser import Planner
+from baton.nlu.timeexpr import read_periods
+
+PLANNER = Planner(load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml"))
+AS_OF = date(2026, 7, 1)
+
+# question, (asked start, end), (compared-with start, end)
+SHARED: list[tuple[str, tuple[str, str], tuple[str, str]]] = [
+    ("2025年Q1和Q2的GMV对比", ("2025-04-01", "2025-06-30"), ("2025-01-01", "2025-03-31")),
+    ("2025年5月和6月的GMV对比", ("2025-06-01", "2025-06-30"), ("2025-05-01", "2025-05-31")),
+    ("去年5月和6月的GMV对比", ("2025-06-01", "2025-06-30"), ("2025-05-01", "2025-05-31")),
+    ("去年Q1与Q2的订单量相比", ("2025-04-01", "2025-06-30"), ("2025-01-01", "2025-03-31")),
+    ("Compare GMV in Q1 and Q2 2025", ("2025-04-01", "2025-06-30"), ("2025-01-01", "2025-03-31")),
+    ("2025 Q2 vs Q1 GMV", ("2025-04-01", "2025-06-30"), ("2025-01-01", "2025-03-31")),
+    ("Compare Q1 and Q2 GMV this year", ("2026-04-01", "2026-06-30"), ("2026-01-01", "2026-03-31")),
+    ("Compare Q1 and Q2 GMV last year", ("2025-04-01", "2025-06-30"), ("2025-01-01", "2025-03-31")),
+    ("去年的Q1和Q2的GMV对比", ("2025-04-01", "2025-06-30"), ("2025-01-01", "2025-03-31")),
+    ("second half of last year GMV vs first half", ("2025-07-01", "2025-12-31"), ("2025-01-01", "2025-06-30")),
+    (
+        "GMV in the second half of 2025 compared with the first half",
+        ("2025-07-01", "2025-12-31"),
+        ("2025-01-01", "2025-06-30"),
+    ),
+    ("May 2025 vs June GMV", ("2025-05-01", "2025-05-31"), ("2025-06-01", "2025-06-30")),
+    # a year said before the second period only marks that one: this June against last May
+    ("6月和去年5月的GMV对比", ("2026-06-01", "2026-06-30"), ("2025-05-01", "2025-05-31")),
+    # the same named period twice is two years of it
+    ("GMV on June 18 compared with June 18 last year", ("2026-06-18", "2026-06-18"), ("2025-06-18", "2025-06-18")),
+    # "compare … to May": May is the other side
+    ("How did June GMV compare to May?", ("2026-06-01", "2026-06-30"), ("2026-05-01", "2026-05-31")),
+    ("Compare June GMV with May", ("2026-06-01", "2026-06-30"), ("2026-05-01", "2026-05-31")),
+]
+
+
+@pytest.mark.parametrize(("question", "asked", "against"), SHARED, ids=[r[0] for r in SHARED])
+def test_a_year_said_once_holds_where_it_is_said(
+    question: str, asked: tuple[str, str], against: tuple[str, str]
+) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert (query.time_range.start.isoformat(), query.time_range.end.isoformat()) == asked
+    assert query.comparison is not None
+    compared = query.comparison.range
+    assert (compared.start.isoformat(), compared.end.isoformat()) == against
+
+
+ASKED_BACK = [
+    "2025年的GMV和6月对比",  # a year joined to a month is a period of its own: lengths differ
+    "Compare GMV from April to May",  # one range and "compare": compared with what?
+    "June vs May last year GMV",  # last year's June, or this June against last year's May?
+]
+
+
+@pytest.mark.parametrize("question", ASKED_BACK)
+def test_a_year_that_is_a_period_of_its_own_is_not_shared(question: str) -> None:
+    with pytest.raises(AmbiguousQuestion):
+        PLANNER.plan(question, as_of=AS_OF)
+
+
+def test_the_year_apart_is_accounted_for_by_the_periods_it_qualifies() -> None:
+    text = "Compare Q1 and Q2 GMV this year"
+    readings = read_periods(text, AS_OF)
+    assert [r.match.text for r in readings if r.match] == ["Q1", "Q2"]
+    year_at = text.index("this year")
+    assert all(r.spans == (r.span, (year_at, len(text))) for r in readings)
+
+
+def test_a_shared_year_that_names_no_date_is_an_error_of_that_period() -> None:
+    readings = read_periods("2025年3月1日和2月29日", AS_OF)  # 2025 has no 29 February
+    assert readings[0].match is not None and readings[1].error is not None
