@@ -312,6 +312,66 @@ def test_a_catalog_column_the_warehouse_lacks_is_named_at_question_time(saas: Sa
     assert "has no such column" in answers[0].answer and "没有这一列" in answers[1].answer
 
 
+# -- (g) a column empty by design, and a metric dated by its own column ----------------------------
+
+
+@pytest.fixture(scope="module")
+def with_reason(saas: SaasFolder, tmp_path_factory: pytest.TempPathFactory) -> SaasFolder:
+    """The fixture with a churn reason, set on churned subscriptions only (empty on most rows)."""
+    folder = tmp_path_factory.mktemp("own_saas_reason")
+    for name in ("baton.toml", "policies.yaml", "catalog.yaml"):
+        shutil.copy(saas.folder / name, folder / name)
+    shutil.copy(saas.warehouse, folder / saas.warehouse.name)
+    con = duckdb.connect(str(folder / saas.warehouse.name))
+    con.execute("ALTER TABLE subscriptions ADD COLUMN churn_reason VARCHAR")
+    con.execute(
+        "UPDATE subscriptions SET churn_reason = CASE WHEN subscription_id % 2 = 0 THEN 'price' ELSE 'competitor' END "
+        "WHERE status = 'churned'"
+    )
+    con.close()
+    catalog = folder / "catalog.yaml"
+    written = catalog.read_text(encoding="utf-8")
+    reason = (
+        "dimensions:\n  churn_reason:\n    label: {zh: 流失原因, en: churn reason}\n"
+        "    columns: {subscriptions: churn_reason}\n"
+        "    members:\n      price: {label: {zh: 价格, en: price}}\n      competitor: {label: {zh: 竞品, en: competitor}}\n"
+    )
+    catalog.write_text(written.replace("dimensions:\n", reason, 1), encoding="utf-8")
+    return SaasFolder(folder)
+
+
+def test_a_mostly_empty_column_is_a_caveat_the_output_gate_lets_through(with_reason: SaasFolder) -> None:
+    ((rows, empty),) = _gold(
+        with_reason,
+        "SELECT COUNT(*), COUNT(*) - COUNT(churn_reason) FROM subscriptions "
+        "WHERE start_date BETWEEN DATE '2026-05-01' AND DATE '2026-06-30'",
+    )
+    with Session(config=with_reason.config) as session:
+        answer = session.analyze("Why did new MRR drop in June 2026?", as_of=AS_OF)
+    assert answer.status == "answered", answer.error  # the share in the caveat is a number it computed
+    (flag,) = [f for f in answer.quality_flags if f.issue == "nulls"]
+    assert f"{empty} rows ({empty / rows * 100:.1f} %)" in flag.message
+
+
+def test_an_analysis_of_a_metric_dated_by_its_own_column_checks_and_shows_those_rows(
+    with_reason: SaasFolder,
+) -> None:
+    with Session(config=with_reason.config) as session:
+        answer = session.analyze("Why did churned subscriptions change in June 2026?", as_of=AS_OF)
+        assert answer.status == "answered", answer.error
+        nulls = [
+            e
+            for e in _events(session, answer)
+            if e.type == "policy_decision" and e.payload.get("query") == "quality:nulls:subscriptions"
+        ]
+        page = render_markdown(answer, catalog=session.catalog)
+    assert nulls  # the check ran: on churned rows by end date (by start date, 9 in 10 have no reason)
+    assert [f for f in answer.quality_flags if f.issue == "nulls"] == []
+    definition = page.split("Definition and filters", 1)[1].split("\n## ", 1)[0]
+    assert "end_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'" in definition
+    assert "start_date" not in definition
+
+
 # -- the member index ------------------------------------------------------------------------------
 
 

@@ -277,7 +277,8 @@ def bias_text(catalog: Catalog, metric: str, table: str, lang: Language) -> str:
 def _nulls_and_duplicates(acc: _Checks, deps: QualityDeps, table: str, end: date) -> None:
     """Empty dimension columns and rows that repeat the table's key, over the analysed span."""
     catalog, lang = deps.catalog, acc.language
-    nulls_q, columns = qq.null_counts(catalog, table, acc.first, end)
+    time_column, filters = _rows_of_metric(catalog, acc.query.metrics[0], table)
+    nulls_q, columns = qq.null_counts(catalog, table, acc.first, end, time_column=time_column, filters=filters)
     if columns:
         result = deps.tool.run(f"quality:nulls:{table}", nulls_q)
         acc.checks.append(f"nulls:{table}")
@@ -286,13 +287,22 @@ def _nulls_and_duplicates(acc: _Checks, deps: QualityDeps, table: str, end: date
         for col in columns:
             missing = int(row[f"nulls_{col}"] or 0)
             if total and missing / total > NULL_RATE:
+                share = number(
+                    f"quality.nulls.{table}.{col}",
+                    text("analysis.quality_nulls_label", lang, table=table, column=col),
+                    missing / total * 100,
+                    "%",
+                    1,
+                    result.evidence_id,
+                )
+                acc.numbers.append(share)
                 acc.flag(
                     table,
                     "nulls",
                     "nulls",
                     column=col,
                     missing=missing,
-                    share=f"{missing / total:.1%}",
+                    share=share.rendered(),
                     assumption=text("analysis.quality_nulls_assumption", lang, column=col),
                 )
     keys = qq.key_columns(catalog, table)
@@ -308,6 +318,17 @@ def _nulls_and_duplicates(acc: _Checks, deps: QualityDeps, table: str, end: date
             keys=", ".join(keys),
             assumption=text("analysis.quality_duplicates_assumption", lang),
         )
+
+
+def _rows_of_metric(catalog: Catalog, metric: str, table: str) -> tuple[str | None, tuple[str, ...]]:
+    """The time column and filters the metric's measures on ``table`` share: the rows its drill-
+    downs split. None and no filters for a table the metric does not read itself."""
+    measures = [m for m in catalog.measures_of(metric) if m.table == table]
+    columns = {catalog.time_column_of(m) for m in measures}
+    if len(columns) != 1:
+        return None, ()
+    shared = set(measures[0].filters).intersection(*(m.filters for m in measures[1:]))
+    return columns.pop(), tuple(f for f in measures[0].filters if f in shared)
 
 
 def _late_updates(acc: _Checks, deps: QualityDeps, table: str, data_end: date) -> None:

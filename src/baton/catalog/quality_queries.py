@@ -13,6 +13,7 @@ from datetime import date
 
 from sqlglot import exp
 
+from baton.catalog import sqlexpr
 from baton.catalog.model import Catalog
 from baton.catalog.sqlexpr import is_plain_column
 
@@ -44,16 +45,27 @@ def daily_row_counts(catalog: Catalog, table: str, start: date, end: date) -> ex
     )
 
 
-def null_counts(catalog: Catalog, table: str, start: date, end: date) -> tuple[exp.Query, list[str]]:
-    """``rows`` and ``nulls_<column>`` for each catalog column of ``table`` over the period."""
-    time_col = catalog.time_column(table)
+def null_counts(
+    catalog: Catalog,
+    table: str,
+    start: date,
+    end: date,
+    *,
+    time_column: str | None = None,
+    filters: Sequence[str] = (),
+) -> tuple[exp.Query, list[str]]:
+    """``rows`` and ``nulls_<column>`` for each catalog column of ``table`` over the period: of
+    the rows a metric counts when its ``time_column`` and ``filters`` are given (a metric dated
+    by ``cancelled_at`` with ``cancelled_at IS NOT NULL``), else of the rows loaded in it."""
+    time_col = time_column or catalog.time_column(table)
     columns = table_columns(catalog, table)
     selects: list[exp.Expr] = [exp.func("COUNT", exp.Star()).as_("rows")]
     selects += [
         exp.Sub(this=exp.func("COUNT", exp.Star()), expression=exp.func("COUNT", exp.column(c))).as_(f"nulls_{c}")
         for c in columns
     ]
-    query = exp.select(*selects).from_(exp.to_table(table)).where(_between(time_col, start, end))
+    conditions = [_between(time_col, start, end), *(sqlexpr.parse(f) for f in filters)]
+    query = exp.select(*selects).from_(exp.to_table(table)).where(exp.and_(*conditions))
     return query, columns
 
 

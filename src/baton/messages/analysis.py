@@ -103,6 +103,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{column} is empty on {missing} rows ({share})",
         "{column} 有 {missing} 行为空（{share}）",
     ),
+    "quality_nulls_label": ("{table}.{column} empty share", "{table}.{column} 为空占比"),
     "quality_nulls_assumption": (
         "Rows with an empty {column} belong to no {column} member.",
         "{column} 为空的行不属于任何 {column} 成员。",
