@@ -458,6 +458,7 @@ class Planner:
         """Every word must have been read: the rest are filler words, or the question is refused
         (nothing of the catalog, or an undefined metric) or asked back naming what is left. A
         follow-up (``follows``) may leave its metric to the question it follows."""
+        self._claim_own_tables(scan, terms)
         unknown = unknown_words(scan.residual())
         if cues.action or cues.advice:
             key = "nlu.action_requested" if cues.action else "nlu.advice_requested"
@@ -470,6 +471,8 @@ class Planner:
             + [w for w in unknown if metricish(w)]
             + (unknown[:1] if cues.average and not terms.metrics else [])
         )
+        if not terms.metrics and not follows:
+            self._no_part_of_a_metric(unknown)
         if not terms.any and not metric_words and (unknown or cues.unsupported):
             if any(self._near_catalog(w) for w in unknown):
                 raise AmbiguousQuestion(*self.not_understood(unknown), detail={"unknown": unknown})
@@ -491,6 +494,62 @@ class Planner:
                 ),
                 detail={"missing": "metric", "suggestions": list(self.catalog.metrics)},
             )
+
+    def _claim_own_tables(self, scan: Scan, terms: Terms) -> None:
+        """ "各优先级工单的平均解决时长": the name of the table every metric asked for is read from
+        says which rows it counts, and nothing more. Another table's name is left to be asked
+        about."""
+        if not terms.metrics:
+            return
+        own = set.intersection(*(set(self.catalog.tables_of(m)) for m in terms.metrics))
+        for table in own:
+            label = self.catalog.tables[table].label
+            for name in sorted({label.zh, label.en, table}, key=len, reverse=True):
+                needle = normalise(name)
+                if len(needle) < 2:
+                    continue
+                bounded = (
+                    re.escape(needle) if not needle.isascii() else rf"(?<![a-z0-9]){re.escape(needle)}(?![a-z0-9])"
+                )
+                for found in re.finditer(bounded, scan.norm):
+                    if scan.free(found.start(), found.end()):
+                        scan.claim(found.start(), found.end())
+
+    def _no_part_of_a_metric(self, unknown: Sequence[str]) -> None:
+        """ "total MRR" where the catalog has new MRR and churned MRR: a word of metrics' names,
+        but none of them whole — asked back naming them, never one picked."""
+        for word in unknown:
+            named = self.metrics_naming(word)
+            if named:
+
+                def listed(lang: Language, named: list[str] = named) -> str:
+                    return message("answer.list_sep", lang).join(
+                        message("nlu.metric_item", lang, label=self.catalog.metrics[m].label.for_lang(lang), name=m)
+                        for m in named
+                    )
+
+                raise AmbiguousQuestion(
+                    *(
+                        message(key, lang, word=word, metrics=listed(lang))
+                        for lang in _LANGUAGES
+                        for key in ["nlu.which_metric_named" if len(named) > 1 else "nlu.metric_named_in_part"]
+                    ),
+                    detail={"missing": "metric", "unknown": [word], "suggestions": named},
+                )
+
+    def metrics_naming(self, word: str, k: int = 5) -> list[str]:
+        """Metrics one of whose names holds ``word`` whole (an English word, or two or more
+        Chinese characters), at most ``k``."""
+        needle = normalise(word)
+        if len(needle) < 2 or needle in vocab.EN_FILLERS:
+            return []
+        ascii_word = re.compile(r"(?<![a-z0-9])" + re.escape(needle) + r"(?![a-z0-9])")
+        out = [
+            name
+            for name, surfaces in self.lexicon.surfaces("metric").items()
+            if any(ascii_word.search(s) if needle.isascii() else needle in s for s in surfaces)
+        ]
+        return out[:k]
 
     @staticmethod
     def not_understood(words: list[str]) -> tuple[str, str]:
