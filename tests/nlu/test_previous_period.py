@@ -101,3 +101,34 @@ def test_than_last_month_is_never_the_month_before_a_month_it_follows(
     assert (query.time_range.start, query.time_range.end) == asked
     assert query.comparison is not None
     assert (query.comparison.range.start, query.comparison.range.end) == against
+
+
+# question -> (asked start, end), (compared-with start, end) or None for asked back; as of 2026-07-01
+NAMED_WITH_THE_WORD: list[tuple[str, tuple[date, date, date, date] | None]] = [
+    ("6月GMV环比5月怎么样", (D(2026, 6, 1), D(2026, 6, 30), D(2026, 5, 1), D(2026, 5, 31))),
+    ("6月的GMV同比去年6月", (D(2026, 6, 1), D(2026, 6, 30), D(2025, 6, 1), D(2025, 6, 30))),
+    ("June GMV vs May MoM", (D(2026, 6, 1), D(2026, 6, 30), D(2026, 5, 1), D(2026, 5, 31))),
+    ("上周GMV周环比", (D(2026, 6, 22), D(2026, 6, 28), D(2026, 6, 15), D(2026, 6, 21))),
+    ("上周GMV和上上周环比", (D(2026, 6, 22), D(2026, 6, 28), D(2026, 6, 15), D(2026, 6, 21))),
+    ("上个月GMV月环比", (D(2026, 6, 1), D(2026, 6, 30), D(2026, 5, 1), D(2026, 5, 31))),
+    ("GMV last week WoW", (D(2026, 6, 22), D(2026, 6, 28), D(2026, 6, 15), D(2026, 6, 21))),
+    ("6月GMV环比4月", None),  # 环比 is May: two different comparisons
+    ("5月GMV环比6月", None),  # the period asked about comes first
+    ("上个月GMV周环比", None),  # a week-over-week change of a month
+    ("GMV last month WoW", None),
+]
+
+
+@pytest.mark.parametrize(("question", "expected"), NAMED_WITH_THE_WORD, ids=[q for q, _ in NAMED_WITH_THE_WORD])
+def test_the_comparison_word_and_the_period_it_names(
+    question: str, expected: tuple[date, date, date, date] | None
+) -> None:
+    planner = Planner(load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml"))
+    if expected is None:
+        with pytest.raises(AmbiguousQuestion):
+            planner.plan(question, as_of=D(2026, 7, 1))
+        return
+    query = planner.plan(question, as_of=D(2026, 7, 1))
+    assert query.comparison is not None
+    compared = query.comparison.range
+    assert (query.time_range.start, query.time_range.end, compared.start, compared.end) == expected

@@ -155,8 +155,20 @@ _WINDOW = re.compile(
 _UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "月": "month", "季度": "quarter", "年": "year"}
 
 
+_OVER = re.compile(
+    r"(?P<u>日|周|月|季)度?环比|\b(?:(?P<en>day|week|month|quarter)[- ]over[- ](?:day|week|month|quarter)|(?P<ab>dod|wow|mom|qoq))\b",
+    re.I,
+)
+_OVER_UNITS = {"日": "day", "周": "week", "月": "month", "季": "quarter", "dod": "day", "wow": "week", "mom": "month"}
+
+
 def _window(said: str) -> tuple[int, str] | None:
-    """The length a previous-period phrase names ("前7天" → 7 days), if it names one."""
+    """The length a previous-period phrase names ("前7天" → 7 days, "周环比" → one week), if it
+    names one."""
+    over = _OVER.search(said)
+    if over is not None:
+        unit = (over.group("u") or over.group("en") or over.group("ab")).lower()
+        return 1, _OVER_UNITS.get(unit, "quarter" if unit == "qoq" else unit)
     found = _WINDOW.search(said)
     if found is None:
         return None

@@ -86,8 +86,14 @@ class Planner:
 
     @cached_property
     def _vocabulary(self) -> list[str]:
-        """Latin-script catalog terms and time words a typo may be read as."""
-        words = [w for surfaces in self.lexicon.all_surfaces() for w in surfaces.split() if w.isascii()]
+        """Latin-script catalog terms and time words a typo may be read as — never a function
+        word of a term's name ("WoW" is not "how": a word read as filler would be dropped)."""
+        words = [
+            w
+            for surfaces in self.lexicon.all_surfaces()
+            for w in surfaces.split()
+            if w.isascii() and w.lower() not in vocab.EN_FILLERS
+        ]
         return [*words, *TIME_WORDS]
 
     @cached_property

@@ -142,7 +142,9 @@ def resolve_periods(
             found.append(p)
     if not found:
         raise AmbiguousQuestion(*both("nlu.which_period"), detail={"missing": "time_range"})
-    if len(found) > 2 or (len(found) == 2 and cues.comparison_kind is not None):
+    if len(found) == 2 and cues.comparison_kind is not None:
+        return _the_named_comparison(cues.comparison_kind, _match(found[0]), _match(found[1]))
+    if len(found) > 2:
         raise AmbiguousQuestion(*both("nlu.too_many_periods"), detail={"periods": [_match(p).text for p in found]})
     if len(found) == 2:
         return _two_periods(scan, cues, _match(found[0]), _match(found[1]))
@@ -246,6 +248,20 @@ def _two_periods(
     directed = bool(vocab.COMPARE.search(between)) or cues.first_is_asked
     current, previous = (first, second) if directed or first.start > second.start else (second, first)
     return _compared(current, previous)
+
+
+def _the_named_comparison(
+    kind: Literal["previous_period", "same_period_last_year"], first: timeexpr.TimeMatch, second: timeexpr.TimeMatch
+) -> tuple[TimeRange, Comparison]:
+    """ "6月GMV环比5月", "6月同比去年6月": a comparison word and the period it means, named too
+    after the period asked about — one comparison. Two periods the word does not join that way
+    ("6月环比4月", "5月环比6月") are asked back."""
+    if timeexpr.comparison_range(kind, first.start, first.end, grain=first.grain) == (second.start, second.end):
+        return (
+            TimeRange(start=first.start, end=first.end, text=first.text or None),
+            Comparison(kind=kind, range=TimeRange(start=second.start, end=second.end, text=second.text or None)),
+        )
+    raise AmbiguousQuestion(*both("nlu.too_many_periods"), detail={"periods": [first.text, second.text]})
 
 
 def _compared(current: timeexpr.TimeMatch, previous: timeexpr.TimeMatch) -> tuple[TimeRange, Comparison]:
