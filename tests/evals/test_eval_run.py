@@ -7,9 +7,13 @@ the held-out split (written before the planner it measures, never tuned against)
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from baton.config import Settings
+from baton.errors import ConfigError
 from baton.evals.runner import EvalReport, run_eval, score_table
 from baton.trace.writer import read_trace
 
@@ -62,3 +66,21 @@ def test_every_tool_call_follows_its_policy_decision(report: EvalReport, demo_se
                 tool = event.payload["tool"]
                 assert tool in pending, f"{case.id}: {tool} ran without a policy decision before it"
                 pending.discard(tool)
+
+
+def test_a_gold_sql_that_fails_names_its_case(demo_settings: Settings, tmp_path: Path) -> None:
+    case = {
+        "id": "mine-001",
+        "split": "dev",
+        "phrasing": "plain",
+        "question": "上个月的GMV",
+        "lang": "zh",
+        "as_of": "2026-07-01",
+        "expect_status": "answered",
+        "gold_sql": "SELECT SUM(no_such_column) AS gmv FROM fact_order",
+    }
+    dataset = tmp_path / "mine.jsonl"
+    dataset.write_text(json.dumps(case, ensure_ascii=False) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        run_eval(demo_settings, [dataset])
+    assert "mine-001" in caught.value.message("en") and "mine-001" in caught.value.message("zh")

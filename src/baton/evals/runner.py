@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlglot import exp
 
 from baton.config import Settings
-from baton.errors import ConfigError
+from baton.errors import BatonError, ConfigError
 from baton.messages import both, text
 from baton.orchestrator.session import Session
 from baton.warehouse.compare import results_match
@@ -181,7 +181,10 @@ def gold_rows(session: Session, case: EvalCase) -> tuple[list[str], list[list[An
     dialect = session.engine.dialect
     if dialect != "duckdb":  # gold is written in DuckDB's dialect; sqlglot transpiles it
         gold_sql = unique_cte_names(sqlglot.parse_one(gold_sql, read="duckdb")).sql(dialect=dialect)
-    gold = session.backend.execute(gold_sql, timeout_s=60, row_cap=100_000)
+    try:
+        gold = session.backend.execute(gold_sql, timeout_s=60, row_cap=100_000)
+    except BatonError as exc:  # the dataset's own SQL is wrong: say which case, not only the engine's word
+        raise ConfigError(*both("evals.gold_failed", case=case.id, error=exc.message("en"))) from exc
     return [name for name, _ in gold.columns], [list(r) for r in gold.rows]
 
 

@@ -87,6 +87,11 @@ def read_cues(scan: Scan) -> Cues:
     percent_of_change = all(_PERCENT.fullmatch(m.group(0).strip()) for m in shares) and (cues.change or directions)
     cues.share = bool(shares) and not percent_of_change
     cues.total = bool(cues.take(scan, "total", vocab.TOTAL))
+    for said in cues.take(scan, "cumulative", vocab.CUMULATIVE):  # "1-5月累计GMV": the period's total
+        if cues.grain is not None:
+            cues.unsupported.append(scan.text[said.start() : said.end()])  # a running total of a series
+        else:
+            cues.total = True
     cues.average = bool(cues.take(scan, "average", vocab.AVERAGE))
     cues.breakdown = bool(cues.take(scan, "breakdown", vocab.BREAKDOWN))
     cues.separately = bool(cues.take(scan, "separately", vocab.SEPARATELY))

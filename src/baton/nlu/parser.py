@@ -50,7 +50,7 @@ from baton.nlu.reading import (
 from baton.nlu.residual import metricish, to_simplified, unknown_words
 from baton.nlu.scan import Scan
 from baton.nlu.ties import Reading, Ties, read_ties
-from baton.nlu.typos import TIME_ABBREVIATIONS, TIME_WORDS, correct, correct_cjk
+from baton.nlu.typos import TIME_ABBREVIATIONS, TIME_WORDS, correct, correct_cjk, expand_abbreviations
 
 _LANGUAGES: tuple[Language, ...] = ("en", "zh")
 """The order of a :class:`~baton.errors.BatonError`'s two messages."""
@@ -74,6 +74,11 @@ def _qualifier(longer: str, shorter: str, sep: str = "") -> str:
     if big[:n] == small:
         return sep.join(big[n:])
     return ""
+
+
+_COUNT_SUFFIX = re.compile(r"(?:数量|人数|个数|总数|数)(?![据值字额])")
+"""Words for "the number of" after a count metric's name; one starting on its last character
+("订单数" + "量") overlaps the name and claims only the rest."""
 
 
 class Planner:
@@ -218,6 +223,8 @@ class Planner:
             text = simplified
         text, cjk = correct_cjk(text, self._cjk_surfaces, [(h.start, h.end) for h in self.lexicon.find(text)])
         corrections.extend(cjk)
+        text, shorthand = expand_abbreviations(text)
+        corrections.extend(shorthand)
         known = {*vocab.EN_FILLERS, *vocab.METRICISH_EN, *vocab.COMMON_EN, *vocab.OPERATOR_WORDS, *TIME_ABBREVIATIONS}
         text, typos = correct(text, self._vocabulary, known)
         return text, (*corrections, *typos)
@@ -270,6 +277,11 @@ class Planner:
                     terms,
                     asks_per_member=bool(cues.top_n or cues.best or cues.rank or cues.share or cues.separately),
                 )
+        for hit in terms.metric_hits:  # "新增注册用户数": a count metric's name and "the number of"
+            counts = all(self.catalog.metrics[t.target].unit == "count" for t in hit.terms if t.kind == "metric")
+            suffix = _COUNT_SUFFIX.match(scan.norm, hit.end) or _COUNT_SUFFIX.match(scan.norm, hit.end - 1)
+            if counts and suffix and suffix.end() > hit.end and scan.free(hit.end, suffix.end()):
+                scan.claim(hit.end, suffix.end())
         return terms
 
     def _fitting(self, hit: Hit, metrics: list[str]) -> Hit:

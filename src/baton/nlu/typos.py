@@ -126,6 +126,31 @@ def within_one_edit(a: str, b: str) -> bool:
     return short[i:] == long_[i + 1 :]
 
 
+ABBREVIATIONS: dict[str, str] = {
+    "avg": "average",
+    "excl": "excluding",
+    "w/o": "without",
+    "pct": "percent",
+}
+"""Shorthand analysts write for words the operator patterns and catalog names read in full."""
+_ABBREVIATION = re.compile(
+    r"(?<![A-Za-z/])(?P<w>avg|excl|w/o|pct)(?:\.|(?![A-Za-z/]))",
+    re.I,
+)
+
+
+def expand_abbreviations(text: str) -> tuple[str, tuple[Correction, ...]]:
+    """``text`` with each shorthand of :data:`ABBREVIATIONS` written out, each one stated."""
+    corrections: list[Correction] = []
+
+    def expand(match: re.Match[str]) -> str:
+        full = ABBREVIATIONS[match.group("w").lower()]
+        corrections.append(Correction(written=match.group(0), read_as=full, kind="typo"))
+        return full
+
+    return _ABBREVIATION.sub(expand, text), tuple(corrections)
+
+
 def correct(text: str, vocabulary: Iterable[str], known: Iterable[str]) -> tuple[str, tuple[Correction, ...]]:
     """``text`` with each unknown Latin word replaced by its one close vocabulary word."""
     vocab = {v.lower(): v for v in vocabulary if len(v) >= MIN_LENGTH and v.isascii() and " " not in v}

@@ -110,6 +110,8 @@ TOTAL = re.compile(
     r"合计|总共|一共|加起来|加总|总和|共计|总计|整体|总体|一起|\bin total\b|\bcombined\b|\boverall\b|\baltogether\b|(?<!putting )(?<!put )\btogether\b|\btotal\b|\bsum\b",
     _I,
 )
+CUMULATIVE = re.compile(r"累计|累积|\bcumulative(?:ly)?\b|\brunning total\b", _I)
+"""A total over the period — or, over a series ("每月累计"), a running total Baton does not compute."""
 SEPARATELY = re.compile(
     r"分别|各自|各为|各是|各有|各多少|\brespectively\b|\bseparately\b|\bindividually\b|\beach\b", _I
 )
@@ -307,7 +309,7 @@ EN_FILLERS = frozenset(
         "both either whole entire full amount amounts count counts metric metrics kindly hey hi hello thanks "
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "
-        "produced among amongst unique distinct"
+        "produced among amongst unique distinct given offered issued granted placed made recorded received"
     ).split()
 )
 """English function words. Time units, "each", "across", "overall" and comparison words are

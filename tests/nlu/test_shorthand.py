@@ -1,0 +1,65 @@
+"""How analysts shorten what they ask: "avg", "excl.", "w/o", "pct", "累计", "…数", "given" —
+read as the words they stand for, stated as corrections; a running total is asked back."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from baton.catalog.loader import load_catalog
+from baton.errors import BatonError
+from baton.nlu.parser import Planner
+
+PLANNER = Planner(load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml"))
+AS_OF = date(2026, 7, 1)
+JUNE = ("2026-06-01", "2026-06-30")
+
+# question, metric, period, filters {dimension: (members, excluded)}, share, written shorthand
+READ: list[tuple[str, str, tuple[str, str], dict[str, tuple[tuple[str, ...], bool]], bool, tuple[str, ...]]] = [
+    ("avg order value for returning customers in May", "aov", ("2026-05-01", "2026-05-31"),
+     {"user_type": (("returning",), False)}, False, ("avg",)),
+    ("buyers last month excl. East China", "buyer_count", JUNE, {"region": (("华东",), True)}, False, ("excl.",)),
+    ("GMV last month w/o live stream", "gmv", JUNE, {"channel": (("live_stream",), True)}, False, ("w/o",)),
+    ("pct of GMV from app last month", "gmv", JUNE, {}, True, ("pct",)),
+    ("今年1-5月累计GMV", "gmv", ("2026-01-01", "2026-05-31"), {}, False, ()),
+    ("今年第二季度新增注册用户数", "new_users", ("2026-04-01", "2026-06-30"), {}, False, ()),
+    ("上个月订单数量", "order_count", JUNE, {}, False, ()),
+    ("上个月的买家人数", "buyer_count", JUNE, {}, False, ()),
+    ("Discounts given during Double 11 last year", "discount_amount", ("2025-11-01", "2025-11-11"), {}, False, ()),
+    ("orders placed last month", "order_count", JUNE, {}, False, ()),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "metric", "period", "filters", "share", "shorthand"), READ, ids=[r[0] for r in READ]
+)
+def test_shorthand_is_read_as_written_out(
+    question: str,
+    metric: str,
+    period: tuple[str, str],
+    filters: dict[str, tuple[tuple[str, ...], bool]],
+    share: bool,
+    shorthand: tuple[str, ...],
+) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.metrics == (metric,)
+    assert (query.time_range.start.isoformat(), query.time_range.end.isoformat()) == period
+    assert {f.dimension: (f.members, f.exclude) for f in query.filters} == filters
+    assert query.share is share and query.grain is None
+    assert tuple(c.written for c in query.corrections) == shorthand
+
+
+ASKED = [
+    ("今年1-5月每月累计GMV", "累计"),  # a running total of a monthly series: not computed
+    ("cumulative GMV this year by month", "cumulative"),
+    ("上个月GMV数", "数"),  # GMV is an amount: "数" is not "the number of" it
+]
+
+
+@pytest.mark.parametrize(("question", "word"), ASKED, ids=[q for q, _ in ASKED])
+def test_what_shorthand_cannot_mean_is_asked_about(question: str, word: str) -> None:
+    with pytest.raises(BatonError) as caught:
+        PLANNER.plan(question, as_of=AS_OF)
+    assert word in caught.value.message("en")
