@@ -135,3 +135,33 @@ def test_a_parsed_catalog_is_cached_by_content(tmp_path: Path) -> None:
     assert load_catalog(first) is load_catalog(second)
     changed = _write(tmp_path / "c", text.replace("name: baton-demo", "name: baton-demo-2", 1))
     assert load_catalog(changed).name == "baton-demo-2"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "said"),
+    [
+        (
+            "dimensions: [channel, region, category, user_type]",
+            "dimensions: [channel, regoin]",
+            "metrics.gmv.dimensions",
+            "regoin",
+        ),
+        (
+            "    table: fact_order\n    expression: SUM(gmv_amount)",
+            "    table: fact_ordr\n    expression: SUM(gmv_amount)",
+            "metrics.gmv.table",
+            "fact_ordr",
+        ),
+    ],
+)
+def test_a_reference_that_does_not_resolve_names_its_own_line(
+    tmp_path: Path, old: str, new: str, field: str, said: str
+) -> None:
+    text = DEMO.read_text(encoding="utf-8")
+    assert old in text
+    bad = _write(tmp_path, text.replace(old, new, 1))
+    with pytest.raises(ConfigError) as info:
+        load_catalog(bad)
+    lines = bad.read_text(encoding="utf-8").splitlines()
+    assert info.value.detail["field"] == field and said in info.value.message_en
+    assert field.rsplit(".", 1)[1] in lines[info.value.detail["line"] - 1]  # the key's own line, not line 1

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from baton.catalog.model import Catalog
+from baton.catalog.model import Catalog, FieldError
 from baton.errors import ConfigError
 from baton.messages import both
 
@@ -95,9 +95,12 @@ def validation_error(path: Path, exc: ValidationError, lines: dict[PathKey, int]
     """Turn a pydantic error into a ConfigError naming file, line and field."""
     first = exc.errors()[0]
     loc = tuple(first["loc"])
+    msg = first["msg"]
+    cause = first.get("ctx", {}).get("error")
+    if not loc and isinstance(cause, FieldError):  # a catalog-wide check that knows its field
+        loc, msg = cause.loc, str(cause)
     field = ".".join(str(p) for p in loc) or "(root)"
     line = _line_for(lines, loc)
-    msg = first["msg"]
     return ConfigError(
         *both("catalog.bad_field", path=path, line=line, field=field, error=msg),
         detail={"file": str(path), "line": line, "field": field, "errors": len(exc.errors())},

@@ -131,6 +131,15 @@ class LoadLog(BaseModel):
     max_date_column: str = Field(default="max_data_date", description="column with the newest date it holds")
 
 
+class FieldError(ValueError):
+    """A catalog check that fails at one field: the loader reports that field's line, not the
+    top of the file where a model-wide check would point."""
+
+    def __init__(self, loc: tuple[str, ...], message: str) -> None:
+        super().__init__(message)
+        self.loc = loc
+
+
 class Measure(BaseModel):
     """An aggregate over one table: the leaf every metric compiles to."""
 
@@ -287,36 +296,48 @@ class Catalog(BaseModel):
         for table_name, info in self.tables.items():
             for join_name, join in info.joins.items():
                 if join.table not in self.tables:
-                    raise ValueError(f"table {table_name!r}: join {join_name!r} names unknown table {join.table!r}")
+                    raise FieldError(
+                        ("tables", table_name, "joins", join_name),
+                        f"table {table_name!r}: join {join_name!r} names unknown table {join.table!r}",
+                    )
         for dim_name, dim in self.dimensions.items():
             for table, column in dim.columns.items():
                 if table not in self.tables:
-                    raise ValueError(f"dimension {dim_name!r} names unknown table {table!r}")
+                    raise FieldError(
+                        ("dimensions", dim_name, "columns"), f"dimension {dim_name!r} names unknown table {table!r}"
+                    )
                 self._check_joins(f"dimension {dim_name!r}", table, column)
         for name in self.refused:
             if name in self.metrics:
-                raise ValueError(f"metric {name!r} is both defined and refused")
+                raise FieldError(("refused", name), f"metric {name!r} is both defined and refused")
         for name, metric in self.metrics.items():
             object.__setattr__(metric, "name", name)
             self._check_derived(name, metric)
             for dim_name in metric.dimensions:
                 if dim_name not in self.dimensions:
-                    raise ValueError(f"metric {name!r} allows unknown dimension {dim_name!r}")
+                    raise FieldError(
+                        ("metrics", name, "dimensions"), f"metric {name!r} allows unknown dimension {dim_name!r}"
+                    )
             if metric.table is not None and metric.table not in self.tables:
-                raise ValueError(f"metric {name!r} reads unknown table {metric.table!r}")
+                raise FieldError(("metrics", name, "table"), f"metric {name!r} reads unknown table {metric.table!r}")
             for part in (metric.numerator, metric.denominator):
                 if isinstance(part, str):
                     ref = self.metrics.get(part)
                     if ref is None:
-                        raise ValueError(f"metric {name!r} refers to unknown metric {part!r}")
+                        raise FieldError(("metrics", name), f"metric {name!r} refers to unknown metric {part!r}")
                     if ref.is_ratio:
-                        raise ValueError(f"metric {name!r}: a ratio's parts must be simple metrics ({part!r})")
+                        raise FieldError(
+                            ("metrics", name), f"metric {name!r}: a ratio's parts must be simple metrics ({part!r})"
+                        )
                 elif isinstance(part, Measure) and part.table not in self.tables:
-                    raise ValueError(f"metric {name!r} reads unknown table {part.table!r}")
+                    raise FieldError(("metrics", name), f"metric {name!r} reads unknown table {part.table!r}")
             for table in self.tables_of(name):
                 for dim_name in metric.dimensions:
                     if table not in self.dimensions[dim_name].columns:
-                        raise ValueError(f"metric {name!r}: dimension {dim_name!r} has no column in table {table!r}")
+                        raise FieldError(
+                            ("metrics", name, "dimensions"),
+                            f"metric {name!r}: dimension {dim_name!r} has no column in table {table!r}",
+                        )
         for name, metric in self.metrics.items():
             for measure in self.measures_of(name):
                 for sql in (measure.expression, *measure.filters):
@@ -325,21 +346,30 @@ class Catalog(BaseModel):
                 self._check_tree(name, factors)
         for table_name, info in self.tables.items():
             if info.freshness == "load_log" and self.load_log is None:
-                raise ValueError(f"table {table_name!r} takes its freshness from the load log, but none is declared")
+                raise FieldError(
+                    ("tables", table_name, "freshness"),
+                    f"table {table_name!r} takes its freshness from the load log, but none is declared",
+                )
             if info.freshness == "max_time" and info.time_column is None:
-                raise ValueError(f"table {table_name!r}: freshness max_time needs a time_column")
+                raise FieldError(
+                    ("tables", table_name, "freshness"), f"table {table_name!r}: freshness max_time needs a time_column"
+                )
         return self
 
     def _check_tree(self, name: str, factors: tuple[str, ...]) -> None:
         """A tree's factors must be catalog metrics whose product is the metric itself
         (numerators and denominators cancel: a × b/a × c/b = c)."""
         if len(factors) < 2:
-            raise ValueError(f"metric {name!r}: a tree needs at least two factors, got {list(factors)}")
+            raise FieldError(
+                ("metrics", name, "tree"), f"metric {name!r}: a tree needs at least two factors, got {list(factors)}"
+            )
         power: Counter[str] = Counter()
         for factor in factors:
             ref = self.metrics.get(factor)
             if ref is None:
-                raise ValueError(f"metric {name!r}: tree factor {factor!r} is not a catalog metric")
+                raise FieldError(
+                    ("metrics", name, "tree"), f"metric {name!r}: tree factor {factor!r} is not a catalog metric"
+                )
             if ref.is_ratio:
                 if not (isinstance(ref.numerator, str) and isinstance(ref.denominator, str)):
                     raise ValueError(f"metric {name!r}: tree factor {factor!r} must be a ratio of two named metrics")
@@ -367,13 +397,18 @@ class Catalog(BaseModel):
             raise ValueError(f"metric {name!r}: formula {metric.formula!r} is not SQL ({exc})") from None
         unknown = sorted(n for n in names if n not in metric.inputs)
         if unknown:
-            raise ValueError(f"metric {name!r}: formula names {unknown}, which are not among its inputs")
+            raise FieldError(
+                ("metrics", name, "formula"),
+                f"metric {name!r}: formula names {unknown}, which are not among its inputs",
+            )
         seen: list[str] = [name]
 
         def walk(current: Metric) -> None:
             for item in current.inputs.values():
                 if item.metric not in self.metrics:
-                    raise ValueError(f"metric {name!r} reads unknown metric {item.metric!r}")
+                    raise FieldError(
+                        ("metrics", name, "inputs"), f"metric {name!r} reads unknown metric {item.metric!r}"
+                    )
                 if item.metric in seen:
                     raise ValueError(f"metric {name!r} is defined through itself ({' -> '.join([*seen, item.metric])})")
                 seen.append(item.metric)

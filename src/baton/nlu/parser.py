@@ -50,7 +50,16 @@ from baton.nlu.reading import (
 from baton.nlu.residual import metricish, to_simplified, unknown_words
 from baton.nlu.scan import Scan
 from baton.nlu.ties import Reading, Ties, read_ties
-from baton.nlu.typos import TIME_ABBREVIATIONS, TIME_WORDS, correct, correct_cjk, expand_abbreviations
+from baton.nlu.typos import (
+    MIN_LENGTH,
+    TIME_ABBREVIATIONS,
+    TIME_WORDS,
+    common_english_word,
+    correct,
+    correct_cjk,
+    expand_abbreviations,
+    within_one_edit,
+)
 
 _LANGUAGES: tuple[Language, ...] = ("en", "zh")
 """The order of a :class:`~baton.errors.BatonError`'s two messages."""
@@ -581,9 +590,14 @@ class Planner:
     def _near_catalog(self, word: str) -> bool:
         """Whether a word no reader placed is part of a catalog term ("下单" of "下单量", "customers"
         of "new customers"): then the question is about the data, only not one Baton can read."""
-        if word.isascii():
+        if word.isascii():  # or, not an English word, one letter off a term's ("NMV", "GMW": near GMV)
             tokens = set(word.lower().split()) - vocab.EN_FILLERS
-            return any(tokens & set(surface.split()) for surface in self.lexicon.all_surfaces() if surface.isascii())
+            words = {w for surface in self.lexicon.all_surfaces() if surface.isascii() for w in surface.split()}
+            return bool(tokens & words) or any(
+                len(t) >= MIN_LENGTH and not common_english_word(t) and within_one_edit(t, w)
+                for t in tokens
+                for w in words
+            )
         pairs = {word[i : i + 2] for i in range(len(word) - 1)}
         return any(
             pair in surface for surface in self.lexicon.all_surfaces() if not surface.isascii() for pair in pairs

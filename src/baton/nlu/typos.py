@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
 
 from baton.contracts.semantic import Correction
 
@@ -151,6 +153,36 @@ def expand_abbreviations(text: str) -> tuple[str, tuple[Correction, ...]]:
     return _ABBREVIATION.sub(expand, text), tuple(corrections)
 
 
+COMMON_WORD = 1000
+"""A word at least this frequent in pyspellchecker's English list (dairy 4,018, chanel 328) is a
+word of its own, never a typo of a catalog term."""
+
+
+@lru_cache(maxsize=1)
+def _english() -> Any:
+    """pyspellchecker's English word frequencies (MIT; about 0.14 s to load, only when a
+    correction is about to be made). A frequency list is what tells a typo from a real word;
+    no such list ships with Baton's other dependencies."""
+    from spellchecker import SpellChecker
+
+    return SpellChecker(language="en", distance=1).word_frequency
+
+
+def common_english_word(word: str) -> bool:
+    return int(_english()[word.lower()]) >= COMMON_WORD
+
+
+def _swapped(a: str, b: str) -> bool:
+    """Two adjacent letters swapped (GVM → GMV): the one typo an acronym is corrected for."""
+    diffs = [i for i in range(len(a)) if len(a) == len(b) and a[i] != b[i]]
+    return len(diffs) == 2 and diffs[1] == diffs[0] + 1 and a[diffs[0]] == b[diffs[1]]
+
+
+def _inflected(a: str, b: str) -> bool:
+    """One is the other with a plural ending ("apps" and "app"): the same word, not a typo."""
+    return a == b + "s" or b == a + "s"
+
+
 def correct(text: str, vocabulary: Iterable[str], known: Iterable[str]) -> tuple[str, tuple[Correction, ...]]:
     """``text`` with each unknown Latin word replaced by its one close vocabulary word."""
     vocab = {v.lower(): v for v in vocabulary if len(v) >= MIN_LENGTH and v.isascii() and " " not in v}
@@ -166,6 +198,10 @@ def correct(text: str, vocabulary: Iterable[str], known: Iterable[str]) -> tuple
         if len(candidates) != 1:
             return word
         (fixed,) = candidates
+        if word.isupper() and len(word) > 1 and not _swapped(low, fixed.lower()):
+            return word  # an acronym with another letter is another name (API is not app, NMV not GMV)
+        if common_english_word(low) and not _inflected(low, fixed.lower()):
+            return word  # "dairy" is a word, not a misspelt "daily"
         corrections.append(Correction(written=word, read_as=fixed, kind="typo"))
         return fixed
 
@@ -249,6 +285,7 @@ def _forms_a_word(window: str, surface: str) -> bool:
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()  # get_FREQ reads the dictionary without loading it: before, every word is unknown
     wrong = _first_difference(window, surface)
     pairs = [window[max(wrong - 1, 0) : wrong + 1], window[wrong : wrong + 2]]
     return any(len(pair) == 2 and pair not in surface and jieba.get_FREQ(pair) for pair in pairs)

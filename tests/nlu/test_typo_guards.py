@@ -1,0 +1,54 @@
+"""A typo is corrected only when the word is no word of its own: "dairy" is not a misspelt
+"daily", "API" not a misspelt "app", "NMV" not GMV — those are asked about. A misspelling that
+is no English word ("chanel", "regoin", "GVM"), or a plural, is corrected and stated."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from baton.catalog.loader import load_catalog
+from baton.errors import AmbiguousQuestion
+from baton.nlu.parser import Planner
+from baton.nlu.typos import correct
+
+PLANNER = Planner(load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml"))
+AS_OF = date(2026, 7, 1)
+VOCABULARY = ["daily", "app", "gmv", "channel", "region", "week", "buyers"]
+
+CORRECTED = [
+    ("GMV by chanel", "GMV by channel"),
+    ("GMV by regoin", "GMV by region"),
+    ("GVM last month", "gmv last month"),  # an acronym's letters swapped
+    ("orders from apps", "orders from app"),  # a plural is the same word
+]
+KEPT = [
+    "dairy sales",  # a word of its own
+    "orders via API",  # an acronym with another letter is another name
+    "NMV last month",
+    "GMW last month",
+    "the weak days",
+]
+
+
+@pytest.mark.parametrize(("written", "read"), CORRECTED)
+def test_a_misspelling_is_corrected(written: str, read: str) -> None:
+    text, corrections = correct(written, VOCABULARY, [])
+    assert text == read and len(corrections) == 1
+
+
+@pytest.mark.parametrize("written", KEPT)
+def test_a_word_of_its_own_is_kept(written: str) -> None:
+    assert correct(written, VOCABULARY, []) == (written, ())
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [("dairy sales last month", "dairy"), ("orders via API last month", "api"), ("NMV last month", "nmv")],
+)
+def test_the_kept_word_is_asked_about(question: str, word: str) -> None:
+    with pytest.raises(AmbiguousQuestion) as caught:
+        PLANNER.plan(question, as_of=AS_OF)
+    assert word in caught.value.detail["unknown"]
