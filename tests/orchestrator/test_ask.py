@@ -9,6 +9,7 @@ import duckdb
 import pytest
 
 from baton.contracts.answer import Answer
+from baton.errors import InvalidInput
 from baton.orchestrator.session import Session
 from baton.trace.writer import read_trace
 
@@ -188,3 +189,14 @@ def test_a_ranked_share_is_said_in_the_order_asked(demo_session: Session) -> Non
     labels = [demo_session.catalog.dimensions["region"].members[str(r[0])].label.zh for r in answer.result.rows]
     said = [answer.answer.index(label) for label in labels]
     assert said == sorted(said)  # lowest first, as the rows and the question have it
+
+
+def test_as_of_may_be_written_as_a_date_string(demo_session: Session) -> None:
+    """A notebook writes ``as_of="2026-07-01"``; anything that is no date is a typed error."""
+    by_string = demo_session.ask("上个月的GMV", as_of="2026-07-01")
+    by_date = demo_session.ask("上个月的GMV", as_of=AS_OF)
+    assert by_string.status == "answered" and by_string.as_of == by_date.as_of == AS_OF
+    assert by_string.result == by_date.result
+    with pytest.raises(InvalidInput) as caught:
+        demo_session.ask("上个月的GMV", as_of="July 1st")
+    assert "July 1st" in caught.value.message("en") and caught.value.message("zh")

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 MESSAGES: dict[str, tuple[str, str]] = {
+    "bad_as_of": (
+        "as_of must be a date or YYYY-MM-DD, got {raw!r}",
+        "as_of 必须是日期或 YYYY-MM-DD 格式，收到 {raw!r}",
+    ),
     "steps_exceeded": ("Step budget exceeded ({limit} steps).", "超出步骤预算（{limit} 步）。"),
     "tokens_exceeded": ("Token budget exceeded ({limit} tokens).", "超出 token 预算（{limit}）。"),
     "cost_exceeded": ("Query cost budget exceeded ({limit:g}).", "超出查询成本预算（{limit:g}）。"),

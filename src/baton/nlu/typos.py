@@ -237,7 +237,7 @@ def correct_cjk(
                 if not _may_be_a_typo(out, at, window, surfaces, spans):
                     continue
                 surface = _the_one_name(window, targets[length], at, spans)
-                if surface is None or _forms_a_word(window, surface):
+                if surface is None or _forms_a_word(window, surface, surfaces):
                     continue
                 out = out[:at] + surface + out[at + length :]
                 corrections.append(Correction(written=window, read_as=surface, kind="typo"))
@@ -277,9 +277,10 @@ def _the_one_name(window: str, names: list[tuple[str, str]], at: int, spans: lis
     return next(iter(found.values())) if len(found) == 1 else None
 
 
-def _forms_a_word(window: str, surface: str) -> bool:
-    """Whether the wrong character makes a dictionary word with a neighbour (jieba's
-    dictionary, loaded only when a correction is about to be made)."""
+def _forms_a_word(window: str, surface: str, surfaces: Mapping[str, str] | None = None) -> bool:
+    """Whether the wrong character makes a word with a neighbour: one of jieba's dictionary
+    (loaded only when a correction is about to be made) or of another catalog name ("营收" of
+    "净营收": 营收额 is not a misspelt 营业额)."""
     import logging
 
     import jieba
@@ -288,7 +289,8 @@ def _forms_a_word(window: str, surface: str) -> bool:
     jieba.initialize()  # get_FREQ reads the dictionary without loading it: before, every word is unknown
     wrong = _first_difference(window, surface)
     pairs = [window[max(wrong - 1, 0) : wrong + 1], window[wrong : wrong + 2]]
-    return any(len(pair) == 2 and pair not in surface and jieba.get_FREQ(pair) for pair in pairs)
+    words = [pair for pair in pairs if len(pair) == 2 and pair not in surface]
+    return any(jieba.get_FREQ(pair) or any(pair in name for name in surfaces or ()) for pair in words)
 
 
 _PARTICLES = frozenset("的了是在和与及或吗呢吧啊")

@@ -62,7 +62,7 @@ class Conversation:
         self,
         question: str,
         *,
-        as_of: date | None = None,
+        as_of: date | str | None = None,
         budget: Budget | None = None,
         analyze: bool | None = None,
         run_id: str | None = None,
@@ -76,7 +76,7 @@ class Conversation:
         why = bool(vocab.WHY.search(normalise(question))) if analyze is None else analyze
         return self._turn(question, parent, as_of=as_of, budget=budget, analyze=why, run_id=run_id)
 
-    def why(self, *, as_of: date | None = None, budget: Budget | None = None) -> Answer:
+    def why(self, *, as_of: date | str | None = None, budget: Budget | None = None) -> Answer:
         """``/why``: why the last answer's figure moved (an analysis of its reading)."""
         parent = self.last_answered()
         if parent is None:
@@ -89,7 +89,7 @@ class Conversation:
         question: str,
         parent: RunState | None,
         *,
-        as_of: date | None,
+        as_of: date | str | None,
         budget: Budget | None,
         analyze: bool,
         run_id: str | None = None,
@@ -97,12 +97,13 @@ class Conversation:
         from baton.orchestrator.analyze import ANALYZE
         from baton.orchestrator.ask import ASK
         from baton.orchestrator.driver import start
+        from baton.orchestrator.session import as_of_date
 
         return start(
             self.session,
             ANALYZE if analyze else ASK,
             question,
-            as_of=as_of or (parent.as_of if parent is not None else None),
+            as_of=as_of_date(as_of) or (parent.as_of if parent is not None else None),
             user=self.user,
             budget=budget,
             conversation_id=self.conversation_id,

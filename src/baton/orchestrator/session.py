@@ -11,7 +11,7 @@ once, lazily, and answers many questions.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import date
+from datetime import date, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +20,8 @@ from baton.catalog.model import Catalog
 from baton.config import Settings, resolve_config
 from baton.contracts.common import Language
 from baton.contracts.run import Budget, RunState, RunSummary
+from baton.errors import InvalidInput
+from baton.messages import both
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -237,7 +239,7 @@ class Session:
         self,
         question: str,
         *,
-        as_of: date | None = None,
+        as_of: date | str | None = None,
         user: str | None = None,
         budget: Budget | None = None,
         run_id: str | None = None,
@@ -251,7 +253,7 @@ class Session:
         self,
         question: str,
         *,
-        as_of: date | None = None,
+        as_of: date | str | None = None,
         user: str | None = None,
         budget: Budget | None = None,
         run_id: str | None = None,
@@ -272,7 +274,7 @@ class Session:
         order: str | Sequence[str] = (),
         limit: int | None = None,
         user: str | None = None,
-        as_of: date | None = None,
+        as_of: date | str | None = None,
         language: Language = "en",
         budget: Budget | None = None,
     ) -> Answer:
@@ -288,7 +290,7 @@ class Session:
         return self._start(QUERY, line, as_of=as_of, user=user, budget=budget, language=lang)
 
     def sql(
-        self, statement: str, *, user: str | None = None, as_of: date | None = None, budget: Budget | None = None
+        self, statement: str, *, user: str | None = None, as_of: date | str | None = None, budget: Budget | None = None
     ) -> Answer:
         """Run one SQL statement through the firewall as ``user``, as a run (kind ``sql``) with
         its trace, like every read of the warehouse. Never raises for a refused or failing
@@ -349,6 +351,7 @@ class Session:
     def _start(self, pipeline: Any, question: str, **options: Any) -> Answer:
         from baton.orchestrator.driver import start
 
+        options["as_of"] = as_of_date(options.get("as_of"))
         return start(self, pipeline, question, **options)
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -367,3 +370,16 @@ class Session:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def as_of_date(value: date | str | None) -> date | None:
+    """``as_of`` as a date: a ``YYYY-MM-DD`` string is read as one (a notebook's ``as_of="2026-07-01"``);
+    anything else is an InvalidInput naming it, before any run starts."""
+    if value is None or (isinstance(value, date) and not isinstance(value, datetime)):
+        return value
+    if isinstance(value, datetime):
+        return value.date()
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError as exc:
+        raise InvalidInput(*both("runs.bad_as_of", raw=str(value)), detail={"as_of": str(value)}) from exc
