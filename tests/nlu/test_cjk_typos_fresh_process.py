@@ -7,7 +7,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
+
+import pytest
+
+from baton.catalog.loader import load_catalog
+from baton.errors import UnknownMetric
+from baton.nlu.parser import Planner
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
@@ -57,14 +64,6 @@ def test_a_word_of_its_own_is_not_corrected_in_a_fresh_process() -> None:
 def test_a_character_that_makes_a_word_of_another_catalog_name_is_no_typo() -> None:
     """营收额: 营收 is a word of 净营收 (net revenue); one character from 营业额 (GMV) it is not a
     misspelt GMV — the catalog has no 营收额, and says so."""
-    from datetime import date
-
-    import pytest
-
-    from baton.catalog.loader import load_catalog
-    from baton.errors import UnknownMetric
-    from baton.nlu.parser import Planner
-
     planner = Planner(load_catalog(ROOT / "src/baton/demo/data/catalog.yaml"))
     with pytest.raises(UnknownMetric):
         planner.plan("上个月的营收额", as_of=date(2026, 7, 1))
