@@ -370,6 +370,8 @@ def test_an_analysis_of_a_metric_dated_by_its_own_column_checks_and_shows_those_
     definition = page.split("Definition and filters", 1)[1].split("\n## ", 1)[0]
     assert "end_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'" in definition
     assert "start_date" not in definition
+    assert answer.answer.startswith("Churned subscriptions for June 2026")  # a sentence, capitalised
+    assert "'June 2026' is read as 2026-06-01 to 2026-06-30." in page  # named dates, not read from as-of
 
 
 # -- the member index ------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ from baton.config import load_settings
 from baton.contracts.answer import Answer
 from baton.contracts.common import Language
 from baton.contracts.run import Budget
-from baton.orchestrator.query import OPEN_START, command_text, parse_command
+from baton.contracts.semantic import OPEN_START
+from baton.orchestrator.query import command_text, parse_command
 from baton.orchestrator.session import Session
 from baton.trace.writer import read_trace
 
@@ -192,6 +193,7 @@ def test_open_range_runs_to_the_as_of_date_and_says_so(demo_session: Session) ->
     assert answer.time_range is not None
     assert (answer.time_range.start, answer.time_range.end) == (OPEN_START, AS_OF)
     assert answer.interpretation is not None and "all dates up to the as-of date 2026-07-01" in answer.interpretation
+    assert str(OPEN_START.year) not in answer.interpretation + answer.answer  # the open start is words, not a date
     opened = demo_session.query("gmv", start_time=date(2026, 6, 1), as_of=AS_OF)
     assert opened.interpretation is not None
     assert "from 2026-06-01 up to the as-of date 2026-07-01" in opened.interpretation

@@ -113,8 +113,17 @@ def _left_out(inputs: _Inputs) -> list[str]:
 def _headline(
     inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, period: str, lang: Language
 ) -> tuple[str, str]:
-    """The change, and the key of the relative change that leads: a single day against its usual
-    level; with incomplete days left out and a material difference, both ways."""
+    """The change, and the key of the relative change that leads — a sentence that starts with
+    the metric's label, capitalised ("Cancellations for May 2026 rose …")."""
+    said, key = _headline_of(inputs, numbers, label, period, lang)
+    return (said[:1].upper() + said[1:] if lang == "en" else said), key
+
+
+def _headline_of(
+    inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, period: str, lang: Language
+) -> tuple[str, str]:
+    """A single day against its usual level; with incomplete days left out and a material
+    difference, both ways; else the change."""
     if _single_day(inputs) and "comparable.change_pct" in numbers:
         return fill(
             text("answer.analysis_headline_day", lang, label=label, period=period), numbers

@@ -370,7 +370,7 @@ class _Check:
                         ("dimensions", name, "members", member),
                         subject,
                         member=member,
-                        columns=", ".join(read),
+                        columns=", ".join(dict.fromkeys(read)),  # two tables may read one column through joins
                     )
 
     def members_in(

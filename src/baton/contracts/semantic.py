@@ -32,6 +32,12 @@ class MemberFilter(BaseModel):
     exclude: bool = False
 
 
+OPEN_START = date(1900, 1, 1)
+"""Where a range without a start time begins ("all dates up to …"): before any warehouse's first
+row, so all dates are computed and the statement still carries the time filter the firewall
+requires; shown by its words, never as a date."""
+
+
 class TimeRange(BaseModel):
     """An inclusive date range, with the words it came from."""
 

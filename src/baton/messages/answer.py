@@ -170,6 +170,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "span": ("{start} to {end}", "{start} 至 {end}"),
     "span_day": ("{day}", "{day}"),
     "period_words": ("{words} ({span})", "{words}（{span}）"),
+    "period_read_dates": ("{words!r} is read as {period}.", "“{words}”解释为 {period}。"),
     "period_read_as": (
         "{words!r} is read relative to as-of date {as_of}: {period}.",
         "“{words}”按分析日期 {as_of} 解释为 {period}。",

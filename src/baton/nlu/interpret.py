@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
-from baton.contracts.semantic import Comparison, MemberFilter, SemanticQuery, TimeRange
+from baton.contracts.semantic import OPEN_START, Comparison, MemberFilter, SemanticQuery, TimeRange
 from baton.messages import text
 
 
@@ -152,7 +152,10 @@ def _ranking(query: SemanticQuery, lang: Language) -> str:
 
 
 def period_text(start: object, end: object, words: str | None, language: Language) -> str:
-    """A period as the reader sees it: its words and its dates ("last month (2026-06-01 to …)")."""
+    """A period as the reader sees it: its words and its dates ("last month (2026-06-01 to …)");
+    a range open at its start by its words alone ("all dates up to 2026-07-01")."""
+    if words and start == OPEN_START:
+        return words
     span = (
         text("answer.span_day", language, day=start)
         if start == end

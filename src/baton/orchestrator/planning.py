@@ -4,6 +4,7 @@ about periods, data freshness)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import date, timedelta
 
@@ -122,15 +123,19 @@ def recheck_plan(scope: RunScope, done: PlanOutput) -> PlanOutput:
     return done.model_copy(update={"grant_notes": notes})
 
 
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
 def assumptions(query: SemanticQuery, language: Language) -> list[str]:
     """How the question's periods were read (relative words against the as-of date), and the
     words read as something else."""
     tr = query.time_range
     out = []
     if tr.text:
+        said_year = _YEAR.search(tr.text) is not None  # "May 2026" names its dates; "last month" counts from as-of
         out.append(
             text(
-                "answer.period_read_as",
+                "answer.period_read_dates" if said_year else "answer.period_read_as",
                 language,
                 words=tr.text,
                 as_of=query.as_of.isoformat(),

@@ -27,7 +27,7 @@ from baton.catalog.compiler import PERIOD
 from baton.catalog.model import Catalog
 from baton.catalog.where import GRAINS, METRIC_TIME, check_where
 from baton.contracts.common import Language
-from baton.contracts.semantic import Grain, QueryRequest, SemanticQuery, TimeRange
+from baton.contracts.semantic import OPEN_START, Grain, QueryRequest, SemanticQuery, TimeRange
 from baton.errors import InvalidInput, UnknownMetric, UnsupportedMetric
 from baton.messages import both, text
 from baton.orchestrator.ask import AskPipeline
@@ -35,9 +35,6 @@ from baton.orchestrator.driver import RunScope, StepSpec
 from baton.orchestrator.planning import PlanOutput, plan
 
 COMMAND = "query"
-OPEN_START = date(1900, 1, 1)
-"""Where a range without a start time begins: before any warehouse's first row, so "all dates"
-is what is computed, and the statement still carries the time filter the firewall requires."""
 
 TIME_NAMES: dict[str, Grain] = {METRIC_TIME: "day", **{f"{METRIC_TIME}__{g}": cast(Grain, g) for g in GRAINS}}
 """Group-by (and order, filter) names of the metric's own time, by the grain they mean."""
