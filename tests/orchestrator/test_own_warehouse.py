@@ -28,6 +28,7 @@ import yaml
 from baton.catalog.members import read_member_index, with_members
 from baton.config import load_settings
 from baton.contracts.answer import Answer
+from baton.contracts.query import ForeignKey
 from baton.nlu.lexicon import reserved_words
 from baton.nlu.parser import Planner
 from baton.orchestrator.session import Session
@@ -395,6 +396,9 @@ class CountingBackend:
 
     def schema(self) -> dict[str, dict[str, str]]:
         return self.inner.schema()
+
+    def foreign_keys(self) -> list[ForeignKey]:
+        return self.inner.foreign_keys()
 
     def close(self) -> None:
         self.inner.close()

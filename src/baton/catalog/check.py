@@ -23,6 +23,7 @@ from sqlglot import exp
 
 from baton.catalog import sqlexpr
 from baton.catalog.model import Catalog, Join, Measure, TimeType
+from baton.contracts.query import ForeignKey
 from baton.errors import BatonError, QueryTimeout, WarehouseUnavailable
 from baton.messages import both, localized
 
@@ -62,6 +63,8 @@ class Warehouse(Protocol):
     def engine(self) -> _Engine: ...
 
     def schema(self) -> dict[str, dict[str, str]]: ...
+
+    def foreign_keys(self) -> list[ForeignKey]: ...
 
     def execute(self, sql: str, *, timeout_s: float = ..., row_cap: int = ...) -> _Rows: ...
 

@@ -15,7 +15,7 @@ read-only backend, with a timeout.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -23,8 +23,10 @@ from sqlglot import exp
 
 from baton.catalog.check import ColumnKind, column_kind
 from baton.catalog.check import Warehouse as Backend
+from baton.catalog.draft_joins import with_joins
 from baton.catalog.model import Bilingual, Catalog, Dimension, Member, Metric, Table, TimeType, Unit
 from baton.catalog.pii_guess import PHONE_DIGITS, MaskStyle, PiiGuess, pii_by_name, pii_by_values, tokens
+from baton.contracts.query import ForeignKey
 from baton.messages import bilingual, both, localized
 
 MAX_MEMBERS = 50
@@ -254,11 +256,12 @@ def pii_columns(profiles: Iterable[_Table]) -> dict[str, PiiGuess]:
 
 def introspect(backend: Backend, *, warehouse: str) -> Draft:
     """The draft catalog of every table of the warehouse behind ``backend``."""
-    return build_draft(profile_warehouse(backend), warehouse=warehouse)
+    return build_draft(profile_warehouse(backend), warehouse=warehouse, foreign_keys=backend.foreign_keys())
 
 
-def build_draft(profiles: list[_Table], *, warehouse: str) -> Draft:
-    """The catalog the profiles suggest; ``warehouse`` names it (the file or database name)."""
+def build_draft(profiles: list[_Table], *, warehouse: str, foreign_keys: Sequence[ForeignKey] = ()) -> Draft:
+    """The catalog the profiles suggest, with joins from the declared ``foreign_keys``;
+    ``warehouse`` names it (the file or database name)."""
     pii = pii_columns(profiles)
     notes: dict[PathKey, list[str]] = {}
     used = [t for t in profiles if t.usable]
@@ -271,6 +274,7 @@ def build_draft(profiles: list[_Table], *, warehouse: str) -> Draft:
     for t in used:
         tables[t.name] = _table(t, notes, times, keys)
     dimensions, dim_of = _dimensions(used, pii, times, notes)
+    with_joins(tables, dimensions, dim_of, keys, foreign_keys, notes)
     metrics = _metrics(used, pii, times, keys, notes)  # their dimensions are set below
     for name in list(dimensions):
         if name in metrics:  # a column named like a metric: keep both, renamed apart

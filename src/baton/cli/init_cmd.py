@@ -178,7 +178,7 @@ def _build_and_write(
         header = bilingual("init.catalog_header_dbt", project=dbt)
     else:
         profiles = profile_warehouse(backend)
-        draft = build_draft(profiles, warehouse=name)
+        draft = build_draft(profiles, warehouse=name, foreign_keys=backend.foreign_keys())
         catalog, notes = draft.catalog, draft.notes
         header = bilingual("init.catalog_header_draft", warehouse=name)
     if not catalog.tables:

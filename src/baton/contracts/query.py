@@ -48,3 +48,14 @@ class Freshness(BaseModel):
 
     def for_tables(self, names: list[str] | tuple[str, ...]) -> list[TableLoad]:
         return [t for t in self.tables if t.table_name in names]
+
+
+class ForeignKey(BaseModel):
+    """A declared single-column foreign key: ``table.column`` references ``ref_table.ref_column``
+    (what a warehouse's schema says; ``baton init`` drafts joins from it)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    table: str
+    column: str
+    ref_table: str
+    ref_column: str

@@ -72,6 +72,10 @@ _BILINGUAL: dict[str, str] = {
         "draft: no date or timestamp column, so no metric is defined on this table (every metric is dated by one) "
         "/ 草稿：没有日期或时间戳列，因此未在本表上定义指标（每个指标都需要时间列）"
     ),
+    "draft_join": (
+        "draft: {column} is declared a foreign key of {target}; this table's metrics read that table's dimensions "
+        "through it / 草稿：{column} 声明为 {target} 的外键；本表的指标可经此关联使用该表的维度"
+    ),
     "draft_primary_key": (
         "draft: {column} held a different value in each of the {rows} row(s) read "
         "/ 草稿：在读取的 {rows} 行中，{column} 每行取值都不同"

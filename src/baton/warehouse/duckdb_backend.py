@@ -20,6 +20,7 @@ from typing import Any
 
 import duckdb
 
+from baton.contracts.query import ForeignKey
 from baton.errors import InvalidInput, QueryTimeout, ToolFailure, WarehouseUnavailable
 from baton.messages import both
 from baton.warehouse.engine import ConnectionSettings, Engine, ErrorRule, RawResult, engine_internal
@@ -202,3 +203,17 @@ class DuckDBBackend:
         for table, column, dtype in raw.rows:
             out.setdefault(str(table), {})[str(column)] = str(dtype)
         return out
+
+    def foreign_keys(self) -> list[ForeignKey]:
+        # DuckDB's information_schema.constraint_column_usage names the referencing table: its own view is right
+        raw = self.execute(
+            "SELECT table_name, constraint_column_names, referenced_table, referenced_column_names "
+            "FROM duckdb_constraints() WHERE constraint_type = 'FOREIGN KEY' AND schema_name = 'main' "
+            "ORDER BY table_name, constraint_index",
+            row_cap=10_000,
+        )
+        return [
+            ForeignKey(table=str(table), column=str(cols[0]), ref_table=str(ref), ref_column=str(ref_cols[0]))
+            for table, cols, ref, ref_cols in raw.rows
+            if len(cols) == 1 and len(ref_cols) == 1
+        ]

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from baton.contracts.common import Dialect
+from baton.contracts.query import ForeignKey
 from baton.errors import BatonError, ConfigError, ToolFailure
 from baton.messages import both
 
@@ -56,6 +57,10 @@ class Backend(Protocol):
     def explain_cost(self, sql: str) -> float: ...
 
     def schema(self) -> dict[str, dict[str, str]]: ...
+
+    def foreign_keys(self) -> list[ForeignKey]:
+        """The schema's declared single-column foreign keys (``baton init`` drafts joins from them)."""
+        ...
 
     def close(self) -> None: ...
 

@@ -16,6 +16,7 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 
+from baton.contracts.query import ForeignKey
 from baton.errors import InvalidInput, QueryTimeout, ToolFailure, WarehouseUnavailable
 from baton.messages import both
 from baton.warehouse.engine import ConnectionSettings, Engine, ErrorRule, RawResult, engine_internal
@@ -136,3 +137,19 @@ class PostgresBackend:
         for table, column, dtype in raw.rows:
             out.setdefault(str(table), {})[str(column)] = str(dtype).upper()
         return out
+
+    def foreign_keys(self) -> list[ForeignKey]:
+        raw = self.execute(
+            "SELECT k.table_name, MIN(k.column_name), MIN(u.table_name), MIN(u.column_name) "
+            "FROM information_schema.table_constraints c "
+            "JOIN information_schema.key_column_usage k "
+            "ON k.constraint_name = c.constraint_name AND k.table_schema = c.table_schema "
+            "JOIN information_schema.constraint_column_usage u "
+            "ON u.constraint_name = c.constraint_name AND u.table_schema = c.table_schema "
+            "WHERE c.constraint_type = 'FOREIGN KEY' AND c.table_schema = current_schema() "
+            "GROUP BY c.constraint_name, k.table_name HAVING COUNT(*) = 1 ORDER BY 1, 2",
+            row_cap=10_000,
+        )
+        return [
+            ForeignKey(table=str(t), column=str(c), ref_table=str(rt), ref_column=str(rc)) for t, c, rt, rc in raw.rows
+        ]

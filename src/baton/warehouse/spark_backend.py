@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
+from baton.contracts.query import ForeignKey
 from baton.errors import BatonError, ConfigError, InvalidInput, QueryTimeout, ToolFailure, WarehouseUnavailable
 from baton.messages import both
 from baton.warehouse.engine import ConnectionSettings, Engine, ErrorRule, RawResult, engine_internal
@@ -354,6 +355,10 @@ class SparkBackend:
             statements = "; ".join(f"ANALYZE TABLE {t} COMPUTE STATISTICS" for t in unsized)
             raise ConfigError(*both("warehouse.spark_no_statistics", tables=", ".join(unsized), statements=statements))
         return estimated_bytes(text)
+
+    def foreign_keys(self) -> list[ForeignKey]:
+        """Spark tables declare no foreign keys Baton can read (Delta's informational ones aside)."""
+        return []
 
     def schema(self) -> dict[str, dict[str, str]]:
         """The current database's tables and their columns, through the catalog API."""
