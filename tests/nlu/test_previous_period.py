@@ -112,6 +112,8 @@ NAMED_WITH_THE_WORD: list[tuple[str, tuple[date, date, date, date] | None]] = [
     ("上周GMV和上上周环比", (D(2026, 6, 22), D(2026, 6, 28), D(2026, 6, 15), D(2026, 6, 21))),
     ("上个月GMV月环比", (D(2026, 6, 1), D(2026, 6, 30), D(2026, 5, 1), D(2026, 5, 31))),
     ("GMV last week WoW", (D(2026, 6, 22), D(2026, 6, 28), D(2026, 6, 15), D(2026, 6, 21))),
+    ("GMV 6月环比", (D(2026, 6, 1), D(2026, 6, 30), D(2026, 5, 1), D(2026, 5, 31))),  # 月 is June's
+    ("第二季度环比的GMV", (D(2026, 4, 1), D(2026, 6, 30), D(2026, 1, 1), D(2026, 3, 31))),
     ("6月GMV环比4月", None),  # 环比 is May: two different comparisons
     ("5月GMV环比6月", None),  # the period asked about comes first
     ("上个月GMV周环比", None),  # a week-over-week change of a month

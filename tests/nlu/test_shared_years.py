@@ -59,6 +59,9 @@ ASKED_BACK = [
     "2025年的GMV和6月对比",  # a year joined to a month is a period of its own: lengths differ
     "Compare GMV from April to May",  # one range and "compare": compared with what?
     "June vs May last year GMV",  # last year's June, or this June against last year's May?
+    "2025年12月和1月的GMV对比",  # January 2025, or the January right after?
+    "Q1和Q2的GMV较去年增长多少",  # last year is the baseline, not the quarters' year
+    "Q1 and Q2 GMV growth over last year",
 ]
 
 
@@ -79,3 +82,16 @@ def test_the_year_apart_is_accounted_for_by_the_periods_it_qualifies() -> None:
 def test_a_shared_year_that_names_no_date_is_an_error_of_that_period() -> None:
     readings = read_periods("2025年3月1日和2月29日", AS_OF)  # 2025 has no 29 February
     assert readings[0].match is not None and readings[1].error is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "years"),
+    [
+        ("2025年4月、5月和6月的GMV", [2025, 2025, 2025]),  # a year said once reaches along a list
+        ("Q1, Q2 and Q3 2025 GMV", [2025, 2025, 2025]),
+        ("去年5月和6月", [2025, 2025]),
+        ("6月和去年5月", [2026, 2025]),
+    ],
+)
+def test_a_shared_year_reaches_every_period_of_a_list(text: str, years: list[int]) -> None:
+    assert [r.match.start.year for r in read_periods(text, AS_OF) if r.match] == years

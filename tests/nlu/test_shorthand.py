@@ -54,6 +54,8 @@ def test_shorthand_is_read_as_written_out(
 ASKED = [
     ("今年1-5月每月累计GMV", "累计"),  # a running total of a monthly series: not computed
     ("cumulative GMV this year by month", "cumulative"),
+    ("cumulative GMV trend in June", "cumulative"),  # a trend is a series too
+    ("累计GMV趋势 6月", "累计"),
     ("上个月GMV数", "数"),  # GMV is an amount: "数" is not "the number of" it
 ]
 

@@ -88,7 +88,7 @@ def read_cues(scan: Scan) -> Cues:
     cues.share = bool(shares) and not percent_of_change
     cues.total = bool(cues.take(scan, "total", vocab.TOTAL))
     for said in cues.take(scan, "cumulative", vocab.CUMULATIVE):  # "1-5月累计GMV": the period's total
-        if cues.grain is not None:
+        if cues.grain is not None or cues.trend:
             cues.unsupported.append(scan.text[said.start() : said.end()])  # a running total of a series
         else:
             cues.total = True

@@ -1272,6 +1272,13 @@ _JOINING = _p(
     r"和|与|及|跟|同|、|,|，|/|&|比|到|至|-|~|–|—"
     r"|<NB>(?:and|or|vs|versus|against|than|compared?|to|through|thru|until|till|between|from)<NA>"
 )
+_QUALIFIER_GAP = _p(
+    r"[\s的]*(?:(?!(?:and|or|vs|versus|against|than|compared?|to|through|thru|until|till|from|since|over|on|"
+    r"growth|grow|grew|change|changed|up|down|rise|rose|fall|fell|drop|dropped|increase|decrease)(?![A-Za-z]))"
+    r"[A-Za-z][A-Za-z'&/-]*[\s的]*)*"
+)
+"""What may stand between a year and the periods it qualifies: "的", spaces and Latin words
+such as a metric's name ("Q1 and Q2 GMV this year") — no comparison, range or change word."""
 _OF = _p(r"\s*(?:的|<NB>(?:of|in)<NA>)?\s*")
 
 
@@ -1283,36 +1290,70 @@ def _reanchored(found: _Found, year: int, text: str, ctx: _Ctx) -> _Found:
 
 
 def _shared_years(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> list[_Found]:
-    """A year said once for two coordinated periods of one kind holds for both, as it does for a
-    range. Said with the first, it reaches forward ("2025年5月和6月", "去年Q1和Q2", "the second
-    half of 2025 vs the first half"); said after the second, it reaches back over "and"
-    ("Q1 and Q2 2025"). Said before the second only, it marks that one ("6月和去年5月": this
-    June). After the second and across a comparison word ("June vs May last year") it may hold
-    for both or for May only: asked back when the two readings differ."""
+    """A year said once for coordinated periods of one kind holds for all of them, as it does for
+    a range. Said with the first, it reaches forward ("2025年4月、5月和6月", "去年Q1和Q2", "the
+    second half of 2025 vs the first half"); said after the last, it reaches back over "and"
+    ("Q1, Q2 and Q3 2025"). Said before the second only, it marks that one ("6月和去年5月": this
+    June). Asked back: a year after the second across a comparison word ("June vs May last
+    year": last year's June too, or this June?), and a period it would put before the one it came
+    with ("2025年12月和1月": January 2025 or 2026?)."""
     out = list(found)
-    for i in range(len(out) - 1):
+    year_of: dict[int, int] = {}  # a period's year, said or shared
+    for i, f in enumerate(out):
+        if f.raw.anchor is not None and f.raw.anchor.year_explicit:
+            year_of[i] = f.raw.anchor.year
+    for i in range(len(out) - 1):  # forward
+        if i in year_of and i + 1 not in year_of and (between := _coordinated(norm, out[i], out[i + 1])):
+            listed = not _COMPARED.search(between)
+            out[i + 1] = _shared(out[i + 1], out[i], year_of[i], text, ctx, listed=listed)
+            year_of[i + 1] = year_of[i]
+    for i in range(len(out) - 2, -1, -1):  # backward
         a, b = out[i], out[i + 1]
-        xa, ya = a.raw.anchor, b.raw.anchor
-        if xa is None or ya is None or xa.kind != ya.kind or xa.kind == "year" or a.raw.parts or b.raw.parts:
+        if i in year_of or i + 1 not in year_of or b.year_first:
             continue
-        between = norm[a.span[1] : b.span[0]]
-        compared, joined = _COMPARED.search(between), _AND.search(between)
-        if xa.year_explicit == ya.year_explicit or not (compared or joined) or _NOT_SHARED.search(between):
+        between = _coordinated(norm, a, b)
+        if not between:
             continue
-        if len(between) > 40 or (xa.a, xa.b) == (ya.a, ya.b):  # "June 18 vs June 18 last year": two years
-            continue
-        if xa.year_explicit:
-            out[i + 1] = _reanchored(b, xa.year, text, ctx)
-        elif not b.year_first and not compared:
-            out[i] = _reanchored(a, ya.year, text, ctx)
-        elif not b.year_first and xa.year != ya.year:
-            said, other = text[a.span[0] : a.span[1]], text[b.span[0] : b.span[1]]
-            asked = AmbiguousQuestion(
-                *both("nlu.which_year_of", period=said, latest=xa.year, other=other, year=ya.year),
-                detail={"missing": "time_range", "period": said, "years": [xa.year, ya.year]},
-            )
-            out[i] = replace(a, error=asked)
+        if not _COMPARED.search(between):
+            out[i] = _shared(a, b, year_of[i + 1], text, ctx)
+            year_of[i] = year_of[i + 1]
+        elif a.raw.anchor is not None and a.raw.anchor.year != year_of[i + 1]:
+            out[i] = replace(a, error=_which_year(text, a, b, a.raw.anchor.year, year_of[i + 1]))
     return out
+
+
+def _coordinated(norm: str, a: _Found, b: _Found) -> str:
+    """The words between two periods of one kind joined by "and" or a comparison word ("" if not)."""
+    xa, ya = a.raw.anchor, b.raw.anchor
+    if xa is None or ya is None or xa.kind != ya.kind or xa.kind == "year" or a.raw.parts or b.raw.parts:
+        return ""
+    if (xa.a, xa.b) == (ya.a, ya.b):  # "June 18 vs June 18 last year": one date in two years
+        return ""
+    between = norm[a.span[1] : b.span[0]]
+    if len(between) > 40 or _NOT_SHARED.search(between) or not (_COMPARED.search(between) or _AND.search(between)):
+        return ""
+    return between or " "
+
+
+def _shared(target: _Found, source: _Found, year: int, text: str, ctx: _Ctx, *, listed: bool = False) -> _Found:
+    """``target`` in ``year``. Listed after ``source`` and then before it, while the next year
+    would make it the period right after ("2025年12月和1月"), it is asked back."""
+    moved = _reanchored(target, year, text, ctx)
+    if moved.error is not None or not listed or moved.raw.start >= source.raw.start:
+        return moved
+    following = _reanchored(target, year + 1, text, ctx)
+    if following.error is None and following.raw.start == source.raw.end + timedelta(days=1):
+        latest = target.raw.anchor.year if target.raw.anchor is not None else year
+        return replace(target, error=_which_year(text, target, source, latest, year))
+    return moved
+
+
+def _which_year(text: str, period: _Found, other: _Found, latest: int, year: int) -> AmbiguousQuestion:
+    said = text[period.span[0] : period.span[1]]
+    return AmbiguousQuestion(
+        *both("nlu.which_year_of", period=said, latest=latest, other=text[other.span[0] : other.span[1]], year=year),
+        detail={"missing": "time_range", "period": said, "years": [year, latest]},
+    )
 
 
 def _whole_year(raw: _Raw) -> int | None:
@@ -1334,7 +1375,7 @@ def _year_apart(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> tuple[l
     nearest = min(rest, key=lambda f: abs(f.span[0] - year.span[0]))
     lo, hi = sorted((nearest.span, year.span))
     between = norm[lo[1] : hi[0]]
-    if _JOINING.search(between) or (len(rest) == 1 and not _OF.fullmatch(between)):
+    if not _QUALIFIER_GAP.fullmatch(between) or (len(rest) == 1 and not _OF.fullmatch(between)):
         return found, None
     said = _whole_year(year.raw)
     assert said is not None

@@ -62,7 +62,7 @@ YOY = re.compile(
 )
 MOM = re.compile(
     r"(?:和|跟|与|同|对比)?再?之前的?(?:一|两|二|三|四|\d+)?个?(?:天|日|周|星期|月|季度|年)|"
-    r"(?:(?<![上下本这每个前后当今昨])(?:日|周|月|季度?))?环比|上月同期|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)(?=比|相比|对比|的?情况|$|[，,。？?])|"
+    r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上月同期|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)(?=比|相比|对比|的?情况|$|[，,。？?])|"
     r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
     r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|month|quarter|year|period) before (?:that|it)\b|"
     r"\bthe (?:day|week|month|quarter|year) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|week|month|quarter|year)\b|"

@@ -6,7 +6,10 @@ it would not: ``COUNT(DISTINCT email)`` counts the few distinct masked strings (
 ``GROUP BY phone`` merges people, ``WHERE email = …`` compares with text no one has — numbers
 for a different question, with nothing to show it. So a masked column may stand only as a
 projection (aliased or not) or in ORDER BY, through any number of derived tables and CTEs that
-pass it on as it is; any other use is refused with the column and the use named.
+pass it on as it is; any other use is refused with the column and the use named. Rows of
+masked text compared with each other below the rows shown (DISTINCT or UNION in a derived table,
+INTERSECT, EXCEPT) are a computation too. The mask keeps NULL as NULL, so ``COUNT(col)`` and
+``col IS NULL`` are the real figures and allowed.
 """
 
 from __future__ import annotations
@@ -24,13 +27,46 @@ def check_masked_use(statement: exp.Expr, principal: Principal) -> None:
     masked_of_table = _masked_columns(principal)
     if not masked_of_table:
         return
+    scopes = traverse_scope(statement)
+    shown_level = _shown_level(scopes[-1].expression) if scopes else set()
     passed_on: dict[int, dict[str, str]] = {}  # a derived scope's outputs that are a masked column as it is
-    for scope in traverse_scope(statement):
+    for scope in scopes:
         for column in scope.columns:
             origin = _masked_origin(scope, column, masked_of_table, passed_on)
             if origin is not None and not _shown(column):
                 raise FirewallError("pii_masked_computed", user=principal.user, column=origin, use=_use_of(column))
-        passed_on[id(scope.expression)] = _passed_on(scope, masked_of_table, passed_on)
+        outputs = _passed_on(scope, masked_of_table, passed_on)
+        dedup = _compares_rows(scope.expression, top=id(scope.expression) in shown_level)
+        if outputs and dedup:  # DISTINCT over masked text, then counted outside: a number about the mask
+            raise FirewallError(
+                "pii_masked_computed", user=principal.user, column=next(iter(outputs.values())), use=dedup
+            )
+        passed_on[id(scope.expression)] = outputs
+
+
+def _shown_level(root: exp.Expr) -> set[int]:
+    """The query whose rows the user sees, and the branches of it that are a set operation."""
+    if isinstance(root, exp.SetOperation):
+        return {id(root), *(x for side in (root.left, root.right) for x in _shown_level(side))}
+    return {id(root)}
+
+
+def _compares_rows(expression: exp.Expr, *, top: bool) -> str | None:
+    """What in ``expression`` compares its rows' values: INTERSECT and EXCEPT anywhere; DISTINCT,
+    GROUP BY ALL and UNION below the rows shown (at the top they only shorten what is shown)."""
+    if isinstance(expression, exp.Intersect | exp.Except):
+        return expression.key.upper()
+    if top:
+        return None
+    if isinstance(expression, exp.Union) and expression.args.get("distinct"):
+        return "UNION"
+    if isinstance(expression, exp.Select):
+        if expression.args.get("distinct"):
+            return "DISTINCT"
+        group = expression.args.get("group")
+        if isinstance(group, exp.Group) and group.args.get("all"):
+            return "GROUP BY ALL"
+    return None
 
 
 def _masked_columns(principal: Principal) -> dict[str, set[str]]:
@@ -95,13 +131,22 @@ def _shown(column: exp.Column) -> bool:
         node = node.parent
     if isinstance(node.parent, exp.Select) and node.arg_key == "expressions":
         return True
-    return isinstance(column.parent, exp.Ordered)
+    parent = column.parent
+    if isinstance(parent, exp.Ordered):  # the query's own ORDER BY, not a window's or an aggregate's
+        order = parent.parent
+        return isinstance(order, exp.Order) and isinstance(order.parent, exp.Select | exp.SetOperation)
+    # the mask keeps NULL as NULL: how many are filled in is the real count
+    if isinstance(parent, exp.Is) and isinstance(parent.expression, exp.Null):
+        return True
+    return isinstance(parent, exp.Count) and not isinstance(parent.this, exp.Distinct)
 
 
 def _use_of(column: exp.Column) -> str:
     """What the column is used in, as SQL says it: the function, or the clause."""
     node = column.parent
     while node is not None:
+        if isinstance(node, exp.Window):
+            return "OVER"
         if isinstance(node, exp.Func):
             return node.sql_name()
         if isinstance(node, exp.Where | exp.Having | exp.Qualify):
