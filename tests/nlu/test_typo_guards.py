@@ -52,3 +52,16 @@ def test_the_kept_word_is_asked_about(question: str, word: str) -> None:
     with pytest.raises(AmbiguousQuestion) as caught:
         PLANNER.plan(question, as_of=AS_OF)
     assert word in caught.value.detail["unknown"]
+
+
+@pytest.mark.parametrize(
+    ("question", "written", "read"),
+    [
+        ("GMV of app and web seperately last month", "seperately", "separately"),
+        ("GMV last month exluding live stream", "exluding", "excluding"),
+    ],
+)
+def test_an_operator_word_misspelt_is_read_as_it(question: str, written: str, read: str) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert [(c.written, c.read_as) for c in query.corrections] == [(written, read)]
+    assert query.filters and query.filters[0].members in (("app", "web"), ("live_stream",))

@@ -108,7 +108,7 @@ class Planner:
             for w in surfaces.split()
             if w.isascii() and w.lower() not in vocab.EN_FILLERS
         ]
-        return [*words, *TIME_WORDS]
+        return [*words, *TIME_WORDS, *vocab.OPERATOR_WORDS]  # "seperately", "exluding", "compair"
 
     @cached_property
     def _member_heads(self) -> dict[str, list[str]]:
