@@ -22,14 +22,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # the rule parser ------------------------------------------------------------------------------
     "which_metric": ("Which metric do you mean? For example: {examples}.", "请问您想看哪个指标？例如：{examples}。"),
-    "which_metric_named": (
-        "{word!r} is part of the name of {metrics}, but none of them alone. Which metric do you mean?",
-        "“{word}”是 {metrics} 名称的一部分，但不是其中任何一个的完整名称。请问是哪个指标？",
-    ),
-    "metric_named_in_part": (
-        "{word!r} is part of the name of {metrics}, not the whole of it. Did you mean {metrics}?",
-        "“{word}”是 {metrics} 名称的一部分，而不是完整名称。请问是指 {metrics} 吗？",
-    ),
     "which_period": (
         "Which period do you mean? For example: last month, June 2026, the last 7 days.",
         "请问时间范围是？例如：上个月、2026年6月、近7天。",

@@ -493,13 +493,15 @@ class Planner:
         if cues.average and any(not self.catalog.metrics[m].is_ratio for m in terms.metrics):
             cues.unsupported.append("平均" if language == "zh" else "average")
         # "average delivery time": what an average is taken of is a metric
+        # "total MRR" with new / average / churned MRR in the catalog: a word of metrics' names
+        # but none of them whole is a metric the catalog does not define, refused naming them
+        part_of_names = [w for w in unknown if self.metrics_naming(w)] if not terms.metrics and not follows else []
         metric_words = (
             ratio_of_terms(scan, terms, unknown)
             + [w for w in unknown if metricish(w)]
             + (unknown[:1] if cues.average and not terms.metrics else [])
+            + part_of_names
         )
-        if not terms.metrics and not follows:
-            self._no_part_of_a_metric(unknown)
         if not terms.any and not metric_words and (unknown or cues.unsupported):
             if any(self._near_catalog(w) for w in unknown):
                 raise AmbiguousQuestion(*self.not_understood(unknown), detail={"unknown": unknown})
@@ -541,28 +543,6 @@ class Planner:
                 for found in re.finditer(bounded, scan.norm):
                     if scan.free(found.start(), found.end()):
                         scan.claim(found.start(), found.end())
-
-    def _no_part_of_a_metric(self, unknown: Sequence[str]) -> None:
-        """ "total MRR" where the catalog has new MRR and churned MRR: a word of metrics' names,
-        but none of them whole — asked back naming them, never one picked."""
-        for word in unknown:
-            named = self.metrics_naming(word)
-            if named:
-
-                def listed(lang: Language, named: list[str] = named) -> str:
-                    return message("answer.list_sep", lang).join(
-                        message("nlu.metric_item", lang, label=self.catalog.metrics[m].label.for_lang(lang), name=m)
-                        for m in named
-                    )
-
-                raise AmbiguousQuestion(
-                    *(
-                        message(key, lang, word=word, metrics=listed(lang))
-                        for lang in _LANGUAGES
-                        for key in ["nlu.which_metric_named" if len(named) > 1 else "nlu.metric_named_in_part"]
-                    ),
-                    detail={"missing": "metric", "unknown": [word], "suggestions": named},
-                )
 
     def metrics_naming(self, word: str, k: int = 5) -> list[str]:
         """Metrics one of whose names holds ``word`` whole (an English word, or two or more
@@ -775,7 +755,9 @@ class Planner:
         )
 
     def unknown_metric(self, term: str) -> UnknownMetric:
-        closest = self.closest_metrics(term)
+        """The refusal of a metric the catalog does not define, naming the metrics whose names hold
+        the word (else the closest three)."""
+        closest = self.metrics_naming(term) or self.closest_metrics(term)
 
         def listed(lang: Language) -> str:
             return message("answer.list_sep", lang).join(
