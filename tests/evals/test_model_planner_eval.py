@@ -257,7 +257,9 @@ def test_on_a_catalog_of_1000_metrics_the_right_rate_does_not_fall(
         small = _tally({c.case.id: _grade(model_session, c, answers[c.case.id]) for c in same}, same)
         grown = _tally({c.case.id: _grade(large, c, large_answers[c.case.id]) for c in same}, same)
     print(f"\nmodel path, same {len(same)} cases ({len(apart)} apart): demo {small} · 1,000 metrics {grown}")
-    assert len(apart) <= 3
+    # apart: a metric only the large catalog defines, or an ask-back that names its generated metrics
+    # beside the demo's (a word of several metrics' names is asked back naming every one of them)
+    assert len(apart) <= 5
     for split, row in grown.items():
         assert row["silently_wrong"] == 0, split
         assert row["right"] >= small[split]["right"], (split, row, small[split])

@@ -293,8 +293,9 @@ REFUSALS: list[tuple[str, str, str | None]] = [
     ("GMV \x00 last month", "invalid_input", None),
     ("x" * 5000, "invalid_input", None),
     ("今天的GMV", "invalid_time", None),
-    ("What was the rate last month?", "unknown_metric", "conversion_rate"),  # a word of three metrics' names
-    ("上个月的转化怎么样", "unknown_metric", "conversion_rate"),  # part of one name: refused, not guessed
+    ("What was the rate last month?", "unknown_metric", "conversion_rate"),  # a metric word: undefined, refused
+    ("上个月的转化怎么样", "ambiguous_question", "conversion_rate"),  # part of a name: asked, not guessed
+    ("What was the total money last month?", "ambiguous_question", "net_revenue"),
 ]
 
 

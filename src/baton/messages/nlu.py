@@ -22,6 +22,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # the rule parser ------------------------------------------------------------------------------
     "which_metric": ("Which metric do you mean? For example: {examples}.", "请问您想看哪个指标？例如：{examples}。"),
+    "which_metric_named": (
+        "{word!r} is part of the name of {metrics}, not a whole name. Which metric do you mean?",
+        "“{word}”是 {metrics} 名称的一部分，而不是完整名称。请问是哪个指标？",
+    ),
     "which_period": (
         "Which period do you mean? For example: last month, June 2026, the last 7 days.",
         "请问时间范围是？例如：上个月、2026年6月、近7天。",

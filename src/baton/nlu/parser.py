@@ -493,15 +493,13 @@ class Planner:
         if cues.average and any(not self.catalog.metrics[m].is_ratio for m in terms.metrics):
             cues.unsupported.append("平均" if language == "zh" else "average")
         # "average delivery time": what an average is taken of is a metric
-        # "total MRR" with new / average / churned MRR in the catalog: a word of metrics' names
-        # but none of them whole is a metric the catalog does not define, refused naming them
-        part_of_names = [w for w in unknown if self.metrics_naming(w)] if not terms.metrics and not follows else []
         metric_words = (
             ratio_of_terms(scan, terms, unknown)
             + [w for w in unknown if metricish(w)]
             + (unknown[:1] if cues.average and not terms.metrics else [])
-            + part_of_names
         )
+        if not terms.metrics and not follows and not metric_words:
+            self._no_part_of_a_metric(unknown)
         if not terms.any and not metric_words and (unknown or cues.unsupported):
             if any(self._near_catalog(w) for w in unknown):
                 raise AmbiguousQuestion(*self.not_understood(unknown), detail={"unknown": unknown})
@@ -543,6 +541,26 @@ class Planner:
                 for found in re.finditer(bounded, scan.norm):
                     if scan.free(found.start(), found.end()):
                         scan.claim(found.start(), found.end())
+
+    def _no_part_of_a_metric(self, unknown: Sequence[str]) -> None:
+        """ "total MRR", "上个月的转化怎么样": a word of metrics' names, none of them whole and no
+        metric name of its own ("利润率" would be refused as undefined) — asked back naming
+        the metrics, never one picked."""
+        for word in unknown:
+            named = self.metrics_naming(word)
+            if not named:
+                continue
+
+            def listed(lang: Language, named: list[str] = named) -> str:
+                return message("answer.list_sep", lang).join(
+                    message("nlu.metric_item", lang, label=self.catalog.metrics[m].label.for_lang(lang), name=m)
+                    for m in named
+                )
+
+            raise AmbiguousQuestion(
+                *(message("nlu.which_metric_named", lang, word=word, metrics=listed(lang)) for lang in _LANGUAGES),
+                detail={"missing": "metric", "unknown": [word], "suggestions": named},
+            )
 
     def metrics_naming(self, word: str, k: int = 5) -> list[str]:
         """Metrics one of whose names holds ``word`` whole (an English word, or two or more
