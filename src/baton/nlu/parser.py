@@ -37,6 +37,7 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.cues import Cues, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
+from baton.nlu.metric_words import claim_count_suffixes, claim_own_tables, metrics_naming, no_part_of_a_metric
 from baton.nlu.periods import claim_compare_words, event_periods, named_previous, resolve_periods
 from baton.nlu.reading import (
     Member,
@@ -83,11 +84,6 @@ def _qualifier(longer: str, shorter: str, sep: str = "") -> str:
     if big[:n] == small:
         return sep.join(big[n:])
     return ""
-
-
-_COUNT_SUFFIX = re.compile(r"(?:数量|人数|个数|总数|数)(?![据值字额])")
-"""Words for "the number of" after a count metric's name; one starting on its last character
-("订单数" + "量") overlaps the name and claims only the rest."""
 
 
 class Planner:
@@ -286,11 +282,7 @@ class Planner:
                     terms,
                     asks_per_member=bool(cues.top_n or cues.best or cues.rank or cues.share or cues.separately),
                 )
-        for hit in terms.metric_hits:  # "新增注册用户数": a count metric's name and "the number of"
-            counts = all(self.catalog.metrics[t.target].unit == "count" for t in hit.terms if t.kind == "metric")
-            suffix = _COUNT_SUFFIX.match(scan.norm, hit.end) or _COUNT_SUFFIX.match(scan.norm, hit.end - 1)
-            if counts and suffix and suffix.end() > hit.end and scan.free(hit.end, suffix.end()):
-                scan.claim(hit.end, suffix.end())
+        claim_count_suffixes(self.catalog, scan, terms.metric_hits)
         return terms
 
     def _fitting(self, hit: Hit, metrics: list[str]) -> Hit:
@@ -485,7 +477,7 @@ class Planner:
         """Every word must have been read: the rest are filler words, or the question is refused
         (nothing of the catalog, or an undefined metric) or asked back naming what is left. A
         follow-up (``follows``) may leave its metric to the question it follows."""
-        self._claim_own_tables(scan, terms)
+        claim_own_tables(self.catalog, scan, terms.metrics)
         unknown = unknown_words(scan.residual())
         if cues.action or cues.advice:
             key = "nlu.action_requested" if cues.action else "nlu.advice_requested"
@@ -499,7 +491,7 @@ class Planner:
             + (unknown[:1] if cues.average and not terms.metrics else [])
         )
         if not terms.metrics and not follows and not metric_words:
-            self._no_part_of_a_metric(unknown)
+            no_part_of_a_metric(self.catalog, self.lexicon, unknown)
         if not terms.any and not metric_words and (unknown or cues.unsupported):
             if any(self._near_catalog(w) for w in unknown):
                 raise AmbiguousQuestion(*self.not_understood(unknown), detail={"unknown": unknown})
@@ -521,60 +513,6 @@ class Planner:
                 ),
                 detail={"missing": "metric", "suggestions": list(self.catalog.metrics)},
             )
-
-    def _claim_own_tables(self, scan: Scan, terms: Terms) -> None:
-        """ "各优先级工单的平均解决时长": the name of the table every metric asked for is read from
-        says which rows it counts, and nothing more. Another table's name is left to be asked
-        about."""
-        if not terms.metrics:
-            return
-        own = set.intersection(*(set(self.catalog.tables_of(m)) for m in terms.metrics))
-        for table in own:
-            label = self.catalog.tables[table].label
-            for name in sorted({label.zh, label.en, table}, key=len, reverse=True):
-                needle = normalise(name)
-                if len(needle) < 2:
-                    continue
-                bounded = (
-                    re.escape(needle) if not needle.isascii() else rf"(?<![a-z0-9]){re.escape(needle)}(?![a-z0-9])"
-                )
-                for found in re.finditer(bounded, scan.norm):
-                    if scan.free(found.start(), found.end()):
-                        scan.claim(found.start(), found.end())
-
-    def _no_part_of_a_metric(self, unknown: Sequence[str]) -> None:
-        """ "total MRR", "上个月的转化怎么样": a word of metrics' names, none of them whole and no
-        metric name of its own ("利润率" would be refused as undefined) — asked back naming
-        the metrics, never one picked."""
-        for word in unknown:
-            named = self.metrics_naming(word)
-            if not named:
-                continue
-
-            def listed(lang: Language, named: list[str] = named) -> str:
-                return message("answer.list_sep", lang).join(
-                    message("nlu.metric_item", lang, label=self.catalog.metrics[m].label.for_lang(lang), name=m)
-                    for m in named
-                )
-
-            raise AmbiguousQuestion(
-                *(message("nlu.which_metric_named", lang, word=word, metrics=listed(lang)) for lang in _LANGUAGES),
-                detail={"missing": "metric", "unknown": [word], "suggestions": named},
-            )
-
-    def metrics_naming(self, word: str, k: int = 5) -> list[str]:
-        """Metrics one of whose names holds ``word`` whole (an English word, or two or more
-        Chinese characters), at most ``k``."""
-        needle = normalise(word)
-        if len(needle) < 2 or needle in vocab.EN_FILLERS:
-            return []
-        ascii_word = re.compile(r"(?<![a-z0-9])" + re.escape(needle) + r"(?![a-z0-9])")
-        out = [
-            name
-            for name, surfaces in self.lexicon.surfaces("metric").items()
-            if any(ascii_word.search(s) if needle.isascii() else needle in s for s in surfaces)
-        ]
-        return out[:k]
 
     @staticmethod
     def not_understood(words: list[str]) -> tuple[str, str]:
@@ -775,7 +713,7 @@ class Planner:
     def unknown_metric(self, term: str) -> UnknownMetric:
         """The refusal of a metric the catalog does not define, naming the metrics whose names hold
         the word (else the closest three)."""
-        closest = self.metrics_naming(term) or self.closest_metrics(term)
+        closest = metrics_naming(self.lexicon, term) or self.closest_metrics(term)
 
         def listed(lang: Language) -> str:
             return message("answer.list_sep", lang).join(

@@ -1,0 +1,88 @@
+"""Words about metrics that name none whole: part of several metrics' names ("total MRR"),
+the name of the table a metric is read from ("工单的平均解决时长"), and "the number of" after a
+count metric's name ("新增注册用户数"). Each is read, or asked back naming the metrics — a
+metric is never picked for a word that could be several.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from baton.catalog.model import Catalog
+from baton.contracts.common import Language
+from baton.errors import AmbiguousQuestion
+from baton.messages import text as message
+from baton.nlu import vocabulary as vocab
+from baton.nlu.lexicon import Hit, Lexicon, normalise
+from baton.nlu.scan import Scan
+
+_LANGUAGES: tuple[Language, ...] = ("en", "zh")
+_COUNT_SUFFIX = re.compile(r"(?:数量|人数|个数|总数|数)(?![据值字额])")
+"""Words for "the number of" after a count metric's name; one starting on its last character
+("订单数" + "量") overlaps the name and claims only the rest."""
+
+
+def metrics_naming(lexicon: Lexicon, word: str, k: int = 5) -> list[str]:
+    """Metrics one of whose names holds ``word`` whole (an English word, or two or more
+    Chinese characters), at most ``k``."""
+    needle = normalise(word)
+    if len(needle) < 2 or needle in vocab.EN_FILLERS:
+        return []
+    ascii_word = re.compile(r"(?<![a-z0-9])" + re.escape(needle) + r"(?![a-z0-9])")
+    out = [
+        name
+        for name, surfaces in lexicon.surfaces("metric").items()
+        if any(ascii_word.search(s) if needle.isascii() else needle in s for s in surfaces)
+    ]
+    return out[:k]
+
+
+def no_part_of_a_metric(catalog: Catalog, lexicon: Lexicon, unknown: Sequence[str]) -> None:
+    """ "total MRR", "上个月的转化怎么样": a word of metrics' names, none of them whole and no
+    metric name of its own ("利润率" is refused as undefined elsewhere) — asked back naming the
+    metrics."""
+    for word in unknown:
+        named = metrics_naming(lexicon, word)
+        if not named:
+            continue
+
+        def listed(lang: Language, named: list[str] = named) -> str:
+            return message("answer.list_sep", lang).join(
+                message("nlu.metric_item", lang, label=catalog.metrics[m].label.for_lang(lang), name=m) for m in named
+            )
+
+        raise AmbiguousQuestion(
+            *(message("nlu.which_metric_named", lang, word=word, metrics=listed(lang)) for lang in _LANGUAGES),
+            detail={"missing": "metric", "unknown": [word], "suggestions": named},
+        )
+
+
+def claim_own_tables(catalog: Catalog, scan: Scan, metrics: Sequence[str]) -> None:
+    """The name of the table every metric asked for is read from says which rows it counts, and
+    nothing more: read. Another table's name is left to be asked about."""
+    if not metrics:
+        return
+    own = set.intersection(*(set(catalog.tables_of(m)) for m in metrics))
+    for table in own:
+        label = catalog.tables[table].label
+        for name in sorted({label.zh, label.en, table}, key=len, reverse=True):
+            needle = normalise(name)
+            if len(needle) < 2:
+                continue
+            bounded = re.escape(needle) if not needle.isascii() else rf"(?<![a-z0-9]){re.escape(needle)}(?![a-z0-9])"
+            for found in re.finditer(bounded, scan.norm):
+                if scan.free(found.start(), found.end()):
+                    scan.claim(found.start(), found.end())
+
+
+def claim_count_suffixes(catalog: Catalog, scan: Scan, metric_hits: Iterable[Hit]) -> None:
+    """ "新增注册用户数", "订单数量", "买家人数": a count metric's name and "the number of" it."""
+    for hit in metric_hits:
+        counts = all(catalog.metrics[t.target].unit == "count" for t in hit.terms if t.kind == "metric")
+        suffix = _COUNT_SUFFIX.match(scan.norm, hit.end) or _COUNT_SUFFIX.match(scan.norm, hit.end - 1)
+        if counts and suffix and suffix.end() > hit.end and scan.free(hit.end, suffix.end()):
+            scan.claim(hit.end, suffix.end())
+
+
+__all__ = ["claim_count_suffixes", "claim_own_tables", "metrics_naming", "no_part_of_a_metric"]
