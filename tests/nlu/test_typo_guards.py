@@ -16,7 +16,7 @@ from baton.nlu.typos import correct
 
 PLANNER = Planner(load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml"))
 AS_OF = date(2026, 7, 1)
-VOCABULARY = ["daily", "app", "gmv", "channel", "region", "week", "buyers"]
+VOCABULARY = ["daily", "app", "gmv", "channel", "region", "week", "buyers", "separately"]
 
 CORRECTED = [
     ("GMV by chanel", "GMV by channel"),
@@ -65,3 +65,9 @@ def test_an_operator_word_misspelt_is_read_as_it(question: str, written: str, re
     query = PLANNER.plan(question, as_of=AS_OF)
     assert [(c.written, c.read_as) for c in query.corrections] == [(written, read)]
     assert query.filters and query.filters[0].members in (("app", "web"), ("live_stream",))
+
+
+def test_a_short_word_is_not_read_as_a_short_operator_word() -> None:
+    """ "www" is one letter off "wow": only long operator words are typo targets ("seperately")."""
+    query = PLANNER.plan("我在准备周报 www.example.com；上个月各区域GMV", as_of=AS_OF)
+    assert query.corrections[0].kind == "context" and all(c.kind != "typo" for c in query.corrections)

@@ -104,7 +104,8 @@ class Planner:
             for w in surfaces.split()
             if w.isascii() and w.lower() not in vocab.EN_FILLERS
         ]
-        return [*words, *TIME_WORDS, *vocab.OPERATOR_WORDS]  # "seperately", "exluding", "compair"
+        # "seperately", "exluding": long operator words only ("www" is not a misspelt "wow")
+        return [*words, *TIME_WORDS, *(w for w in vocab.OPERATOR_WORDS if len(w) >= 5)]
 
     @cached_property
     def _member_heads(self) -> dict[str, list[str]]:
