@@ -1268,14 +1268,10 @@ def read_periods(text: str, as_of: date) -> list[PeriodReading]:
 _COMPARED = _p(r"对比|相比|比较?|较|<NB>(?:vs\.?|versus|against|compared?\s+(?:with|to))(?![A-Za-z])")
 _AND = _p(r"和|与|及|、|,|，|&|<NB>and<NA>")
 _NOT_SHARED = _p(r"\d|到|至|-|~|–|—|<NB>(?:to|through|thru|until|till|from|between|since)<NA>")
-_JOINING = _p(
-    r"和|与|及|跟|同|、|,|，|/|&|比|到|至|-|~|–|—"
-    r"|<NB>(?:and|or|vs|versus|against|than|compared?|to|through|thru|until|till|between|from)<NA>"
-)
 _QUALIFIER_GAP = _p(
     r"[\s的]*(?:(?!(?:and|or|vs|versus|against|than|compared?|to|through|thru|until|till|from|since|over|on|"
     r"growth|grow|grew|change|changed|up|down|rise|rose|fall|fell|drop|dropped|increase|decrease)(?![A-Za-z]))"
-    r"[A-Za-z][A-Za-z'&/-]*[\s的]*)*"
+    r"[A-Za-z][A-Za-z'&/-]*(?![A-Za-z'&/-])[\s的]*)*"  # whole words: a failed match backtracks linearly
 )
 """What may stand between a year and the periods it qualifies: "的", spaces and Latin words
 such as a metric's name ("Q1 and Q2 GMV this year") — no comparison, range or change word."""
