@@ -95,3 +95,10 @@ def test_a_shared_year_that_names_no_date_is_an_error_of_that_period() -> None:
 )
 def test_a_shared_year_reaches_every_period_of_a_list(text: str, years: list[int]) -> None:
     assert [r.match.start.year for r in read_periods(text, AS_OF) if r.match] == years
+
+
+def test_a_long_run_of_letters_between_a_year_and_its_periods_is_read_in_one_pass() -> None:
+    """The gap is matched word by word; a run of letters that fails it is not split every way."""
+    text = "Compare Q1 and Q2 " + "x" * 1500 + "9 this year"
+    readings = read_periods(text, AS_OF)
+    assert [r.year_said for r in readings] == [None, None, None]  # the digit breaks the gap: no year shared
