@@ -52,20 +52,20 @@ def _shown_level(root: exp.Expr) -> set[int]:
 
 
 def _compares_rows(expression: exp.Expr, *, top: bool) -> str | None:
-    """What in ``expression`` compares its rows' values: INTERSECT and EXCEPT anywhere; DISTINCT,
-    GROUP BY ALL and UNION below the rows shown (at the top they only shorten what is shown)."""
+    """What in ``expression`` compares its rows' values: INTERSECT, EXCEPT and GROUP BY ALL
+    anywhere (as GROUP BY the column would); DISTINCT and UNION below the rows shown (at the top
+    they only shorten what is shown)."""
     if isinstance(expression, exp.Intersect | exp.Except):
         return expression.key.upper()
+    group = expression.args.get("group") if isinstance(expression, exp.Select) else None
+    if isinstance(group, exp.Group) and group.args.get("all"):
+        return "GROUP BY ALL"
     if top:
         return None
     if isinstance(expression, exp.Union) and expression.args.get("distinct"):
         return "UNION"
-    if isinstance(expression, exp.Select):
-        if expression.args.get("distinct"):
-            return "DISTINCT"
-        group = expression.args.get("group")
-        if isinstance(group, exp.Group) and group.args.get("all"):
-            return "GROUP BY ALL"
+    if isinstance(expression, exp.Select) and expression.args.get("distinct"):
+        return "DISTINCT"
     return None
 
 
