@@ -323,12 +323,12 @@ def _nulls_and_duplicates(acc: _Checks, deps: QualityDeps, table: str, end: date
 def _rows_of_metric(catalog: Catalog, metric: str, table: str) -> tuple[str | None, tuple[str, ...]]:
     """The time column and filters the metric's measures on ``table`` share: the rows its drill-
     downs split. None and no filters for a table the metric does not read itself."""
-    measures = [m for m in catalog.measures_of(metric) if m.table == table]
-    columns = {catalog.time_column_of(m) for m in measures}
+    columns = catalog.dated_by(metric, table)
     if len(columns) != 1:
         return None, ()
+    measures = [m for m in catalog.measures_of(metric) if m.table == table]
     shared = set(measures[0].filters).intersection(*(m.filters for m in measures[1:]))
-    return columns.pop(), tuple(f for f in measures[0].filters if f in shared)
+    return columns[0], tuple(f for f in measures[0].filters if f in shared)
 
 
 def _late_updates(acc: _Checks, deps: QualityDeps, table: str, data_end: date) -> None:

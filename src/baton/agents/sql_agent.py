@@ -185,8 +185,8 @@ def _filters_applied(
                         predicate=f"{column} IN ({members})", description=text("analysis.filter_question", language)
                     )
                 )
-    dated_by = {m.table: catalog.time_column_of(m) for m in catalog.measures_of(query.metrics[0])}
-    for col in dict.fromkeys(dated_by.get(t) or catalog.time_column(t) for t in headline.tables):
+    dated = (catalog.dated_by(query.metrics[0], t) or (catalog.time_column(t),) for t in headline.tables)
+    for col in dict.fromkeys(c for columns in dated for c in columns):
         earlier = (
             f"{col} IN (" + ", ".join(f"DATE '{d}'" for d in query.comparison.dates()) + ")"
             if query.comparison.kind == "same_weekday"

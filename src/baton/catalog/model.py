@@ -535,6 +535,11 @@ class Catalog(BaseModel):
         """The column a measure is dated by: its metric's time dimension, else its table's."""
         return measure.time_column or self.time_column(measure.table)
 
+    def dated_by(self, metric_name: str, table: str) -> tuple[str, ...]:
+        """The columns the metric's measures on ``table`` are dated by (none when it reads
+        nothing of the table itself: a joined dimension table)."""
+        return tuple(dict.fromkeys(self.time_column_of(m) for m in self.measures_of(metric_name) if m.table == table))
+
     def metric_names(self) -> tuple[str, ...]:
         """Every metric name a question may use, computed or refused."""
         return (*self.metrics, *self.refused)

@@ -161,10 +161,19 @@ _UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "月": "m
 
 
 _OVER = re.compile(
-    r"(?P<u>日|周|月|季)度?环比|\b(?:(?P<en>day|week|month|quarter)[- ]over[- ](?:day|week|month|quarter)|(?P<ab>dod|wow|mom|qoq))\b",
+    r"(?P<u>日|周|月|季)度?环比|\b(?:(?P<en>week|month|quarter)[- ]over[- ](?:week|month|quarter)|(?P<ab>wow|mom|qoq))\b",
     re.I,
 )
-_OVER_UNITS = {"日": "day", "周": "week", "月": "month", "季": "quarter", "dod": "day", "wow": "week", "mom": "month"}
+"""The "X over X" words vocabulary.MOM reads that name the period's length."""
+_OVER_UNITS = {
+    "日": "day",
+    "周": "week",
+    "月": "month",
+    "季": "quarter",
+    "wow": "week",
+    "mom": "month",
+    "qoq": "quarter",
+}
 
 
 def _window(said: str) -> tuple[int, str] | None:
@@ -173,7 +182,7 @@ def _window(said: str) -> tuple[int, str] | None:
     over = _OVER.search(said)
     if over is not None:
         unit = (over.group("u") or over.group("en") or over.group("ab")).lower()
-        return 1, _OVER_UNITS.get(unit, "quarter" if unit == "qoq" else unit)
+        return 1, _OVER_UNITS.get(unit, unit)
     found = _WINDOW.search(said)
     if found is None:
         return None

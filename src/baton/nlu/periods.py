@@ -257,10 +257,7 @@ def _the_named_comparison(
     after the period asked about — one comparison. Two periods the word does not join that way
     ("6月环比4月", "5月环比6月") are asked back."""
     if timeexpr.comparison_range(kind, first.start, first.end, grain=first.grain) == (second.start, second.end):
-        return (
-            TimeRange(start=first.start, end=first.end, text=first.text or None),
-            Comparison(kind=kind, range=TimeRange(start=second.start, end=second.end, text=second.text or None)),
-        )
+        return _against(first, second, kind)
     raise AmbiguousQuestion(*both("nlu.too_many_periods"), detail={"periods": [first.text, second.text]})
 
 
@@ -273,9 +270,18 @@ def _compared(current: timeexpr.TimeMatch, previous: timeexpr.TimeMatch) -> tupl
             *both("nlu.periods_differ", current=current.text, previous=previous.text),
             detail={"periods": [current.text, previous.text]},
         )
+    return _against(current, previous, "custom")
+
+
+def _against(
+    current: timeexpr.TimeMatch,
+    previous: timeexpr.TimeMatch,
+    kind: Literal["previous_period", "same_period_last_year", "custom"],
+) -> tuple[TimeRange, Comparison]:
+    """The period asked about and the one it is compared with, each with the words that named it."""
     return (
         TimeRange(start=current.start, end=current.end, text=current.text or None),
-        Comparison(kind="custom", range=TimeRange(start=previous.start, end=previous.end, text=previous.text or None)),
+        Comparison(kind=kind, range=TimeRange(start=previous.start, end=previous.end, text=previous.text or None)),
     )
 
 

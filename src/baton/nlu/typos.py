@@ -107,6 +107,12 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z_-]*(?:'[A-Za-z]+)?")
 MIN_LENGTH = 3
 
 
+def transposed(a: str, b: str) -> bool:
+    """``b`` is ``a`` with two adjacent letters swapped ("gvm" and "gmv")."""
+    diffs = [i for i in range(len(a)) if len(a) == len(b) and a[i] != b[i]]
+    return len(diffs) == 2 and diffs[1] == diffs[0] + 1 and (a[diffs[0]], a[diffs[1]]) == (b[diffs[1]], b[diffs[0]])
+
+
 def within_one_edit(a: str, b: str) -> bool:
     """Damerau–Levenshtein distance ≤ 1 (adjacent swaps count as one edit)."""
     if a == b:
@@ -115,12 +121,7 @@ def within_one_edit(a: str, b: str) -> bool:
     if abs(la - lb) > 1:
         return False
     if la == lb:
-        diffs = [i for i in range(la) if a[i] != b[i]]
-        if len(diffs) == 1:
-            return True
-        return (
-            len(diffs) == 2 and diffs[1] == diffs[0] + 1 and a[diffs[0]] == b[diffs[1]] and a[diffs[1]] == b[diffs[0]]
-        )
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1 or transposed(a, b)
     short, long_ = (a, b) if la < lb else (b, a)
     i = 0
     while i < len(short) and short[i] == long_[i]:
@@ -172,12 +173,6 @@ def common_english_word(word: str) -> bool:
     return int(_english()[word.lower()]) >= COMMON_WORD
 
 
-def _swapped(a: str, b: str) -> bool:
-    """Two adjacent letters swapped (GVM → GMV): the one typo an acronym is corrected for."""
-    diffs = [i for i in range(len(a)) if len(a) == len(b) and a[i] != b[i]]
-    return len(diffs) == 2 and diffs[1] == diffs[0] + 1 and a[diffs[0]] == b[diffs[1]]
-
-
 def _inflected(a: str, b: str) -> bool:
     """One is the other with a plural ending ("apps" and "app"): the same word, not a typo."""
     return a == b + "s" or b == a + "s"
@@ -198,7 +193,7 @@ def correct(text: str, vocabulary: Iterable[str], known: Iterable[str]) -> tuple
         if len(candidates) != 1:
             return word
         (fixed,) = candidates
-        if word.isupper() and len(word) > 1 and not _swapped(low, fixed.lower()):
+        if word.isupper() and len(word) > 1 and not transposed(low, fixed.lower()):
             return word  # an acronym with another letter is another name (API is not app, NMV not GMV)
         if common_english_word(low) and not _inflected(low, fixed.lower()):
             return word  # "dairy" is a word, not a misspelt "daily"

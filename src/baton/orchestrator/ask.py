@@ -148,7 +148,7 @@ class AskPipeline(Pipeline):
 
         query, catalog = self.query, self.scope.session.catalog
         table = draft.tables[0]
-        dated_by = {catalog.time_column_of(m) for m in catalog.measures_of(query.metrics[0]) if m.table == table}
+        dated_by = set(catalog.dated_by(query.metrics[0], table))
         tr, cmp = query.time_range, query.comparison
         spans = [(tr.start, tr.end)] + ([(cmp.range.start, cmp.range.end)] if cmp is not None else [])
         if any((e - s).days >= 400 for s, e in spans) or dated_by != {catalog.tables[table].time_column}:
