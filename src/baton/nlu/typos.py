@@ -108,7 +108,7 @@ MIN_LENGTH = 3
 
 
 def transposed(a: str, b: str) -> bool:
-    """``b`` is ``a`` with two adjacent letters swapped ("gvm" and "gmv")."""
+    """``b`` is ``a`` with two adjacent letters swapped ("form" and "from")."""
     diffs = [i for i in range(len(a)) if len(a) == len(b) and a[i] != b[i]]
     return len(diffs) == 2 and diffs[1] == diffs[0] + 1 and (a[diffs[0]], a[diffs[1]]) == (b[diffs[1]], b[diffs[0]])
 
