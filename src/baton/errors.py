@@ -35,6 +35,8 @@ never a stack trace (the trace keeps the detail).
             └── InsufficientData    too little information for a statistic (n < 2, zero variance)
 
     InvalidInput
+    ├── QuestionRefused             a split or a share the catalog does not define, or text Baton
+    │                               will not take (empty, too long): the run ends refused, not failed
     ├── StatsInputError             malformed arguments to a statistic (negative counts, NaN)
     ├── InvalidChartSpec            invalid_chart_spec (the Vega-Lite schema rejects a spec)
     └── ChartNotApplicable          chart_not_applicable (the result's shape does not fit the chart)
@@ -116,6 +118,13 @@ class UserError(BatonError):
 
 
 class InvalidInput(UserError):
+    code = "invalid_input"
+
+
+class QuestionRefused(InvalidInput):
+    """A question Baton declines as asked, not a failure: a split or a share the catalog does not
+    define, or text it will not take (empty, control characters, too long). The run ends refused."""
+
     code = "invalid_input"
 
 

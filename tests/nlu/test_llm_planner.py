@@ -27,6 +27,7 @@ from baton.errors import (
     InvalidInput,
     ModelFailure,
     OutOfScope,
+    QuestionRefused,
     TimeExpressionError,
     UnknownMetric,
 )
@@ -330,14 +331,14 @@ BAD: list[tuple[str, str, dict[str, Any], type[BatonError], dict[str, Any]]] = [
         "dimension the metric does not allow",
         "上个月各品类的访客数",
         _plan(metrics=["visitors"], dimensions=["category"]),
-        InvalidInput,
+        QuestionRefused,
         {"reason": "unsupported_dimension", "metric": "visitors", "dimension": "category"},
     ),
     (
         "filter the metric does not allow",
         "上个月手机数码的新增用户",
         _plan(metrics=["new_users"], filters=[{"dimension": "category", "members": ["手机数码"]}]),
-        InvalidInput,
+        QuestionRefused,
         {"reason": "unsupported_dimension", "dimension": "category"},
     ),
     (

@@ -71,6 +71,29 @@ def test_unknown_metric_is_refused_and_nothing_runs(demo_session: Session) -> No
     assert events[-1].type == "run_finished"
 
 
+UNANSWERED = [  # a question Baton does not answer ends asked back or refused, never "failed"
+    ("上个月各品类的访客数", "refused", "invalid_input", 3),  # a split the catalog does not define
+    ("What share of conversion rate came from app last month?", "clarification_needed", "ambiguous_question", 2),
+    ("2026年13月的GMV", "clarification_needed", "invalid_time", 2),  # no such month
+    ("本月的GMV是多少？", "clarification_needed", "invalid_time", 2),  # no data yet this month
+    ("", "refused", "invalid_input", 3),
+]
+
+
+@pytest.mark.parametrize(("question", "status", "code", "exit_code"), UNANSWERED, ids=[u[0][:24] for u in UNANSWERED])
+def test_a_question_not_answered_is_asked_back_or_refused_not_failed(
+    demo_session: Session, question: str, status: str, code: str, exit_code: int
+) -> None:
+    from baton.cli.errors import ANSWER_EXIT
+
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert (answer.status, answer.error and answer.error.code) == (status, code)
+    assert answer.sql is None and answer.result is None
+    assert answer.error is not None and answer.error.message == answer.answer
+    assert ANSWER_EXIT[answer.status] == exit_code
+    assert demo_session.store.load(answer.run_id).status == ("refused" if status == "refused" else "asked_back")
+
+
 def test_answer_json_shape_is_the_contract(demo_session: Session) -> None:
     answer = demo_session.ask("上个月GMV环比", as_of=AS_OF)
     data = json.loads(answer.model_dump_json())

@@ -29,7 +29,7 @@ from baton.catalog.model import Catalog, Measure
 from baton.catalog.where import METRIC_TIME, where_condition
 from baton.contracts.common import Dialect
 from baton.contracts.semantic import SemanticQuery
-from baton.errors import InvalidInput
+from baton.errors import InvalidInput, QuestionRefused
 from baton.messages import both
 
 PERIOD = "period"
@@ -318,9 +318,9 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
     """Each metric over the part the question names, next to its share of the whole."""
     ratios = [m for m in query.metrics if not _part_of_whole(catalog, m)]
     if query.comparison is not None:
-        raise InvalidInput(*both("nlu.share_with_comparison"))
+        raise QuestionRefused(*both("nlu.share_with_comparison"))
     if ratios:
-        raise InvalidInput(*both("catalog.share_not_additive", metric=", ".join(ratios)))
+        raise QuestionRefused(*both("catalog.share_not_additive", metric=", ".join(ratios)))
     plain = {"share": False, "share_filters": ()}
     part = _compile_plain(
         query.model_copy(update={**plain, "filters": (*query.filters, *query.share_filters)}), catalog, dialect

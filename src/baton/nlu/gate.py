@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from baton.errors import InvalidInput, OutOfScope
+from baton.errors import OutOfScope, QuestionRefused
 from baton.messages import both
 
 MAX_QUESTION_CHARS = 2_000
@@ -45,12 +45,12 @@ def check_question(question: str) -> str:
     """Return the cleaned question or raise a typed error."""
     language = detect_language(question)
     if "\x00" in question or any(unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in question):
-        raise InvalidInput(*both("nlu.control_characters"), detail={"reason": "control_characters"})
+        raise QuestionRefused(*both("nlu.control_characters"), detail={"reason": "control_characters"})
     cleaned = " ".join(question.split())
     if not cleaned:
-        raise InvalidInput(*both("nlu.empty"), detail={"reason": "empty"})
+        raise QuestionRefused(*both("nlu.empty"), detail={"reason": "empty"})
     if len(cleaned) > MAX_QUESTION_CHARS:
-        raise InvalidInput(
+        raise QuestionRefused(
             *both("nlu.too_long", length=len(cleaned), limit=MAX_QUESTION_CHARS),
             detail={"reason": "too_long", "length": len(cleaned)},
         )

@@ -14,7 +14,7 @@ schema (:func:`plan_schema`). Nothing of the answer is trusted (:func:`validate_
   with the closest catalog metrics (never invented); a refused one is ``UnsupportedMetric``; a
   dimension or a member the catalog lacks is asked back naming it (a member may be given by its
   key or by one of its labels or synonyms: it becomes the key); a dimension the metric cannot be
-  broken down or filtered by is ``InvalidInput`` (``unsupported_dimension``); a share of a rate
+  broken down or filtered by is ``QuestionRefused`` (``unsupported_dimension``); a share of a rate
   and a time series with a comparison are asked back, with the rule planner's own messages.
 * **Status.** ``ask_back`` becomes ``AmbiguousQuestion`` carrying the model's question as plain
   text (control characters and markup removed, at most :data:`MAX_QUESTION_BACK` characters);
@@ -672,7 +672,7 @@ def validate_plan(
 ) -> SemanticQuery:
     """A model's plan as a SemanticQuery checked against the catalog (see the module docstring),
     or a typed error: ``ModelFailure`` (``schema_violation``, ``injection``), ``UnknownMetric``,
-    ``InvalidInput``, ``AmbiguousQuestion``, ``OutOfScope``, ``TimeExpressionError``. ``rules``:
+    ``QuestionRefused``, ``AmbiguousQuestion``, ``OutOfScope``, ``TimeExpressionError``. ``rules``:
     the rule planner of ``catalog`` when the caller has one (it is built otherwise)."""
     reader = _PlanReader(rules or Planner(catalog), question=question, as_of=as_of, parent=parent, model=model)
     return reader.read(data)

@@ -29,7 +29,7 @@ from typing import Literal
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import Comparison, Correction, Grain, MemberFilter, SemanticQuery, TimeRange
-from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope, UnknownMetric, UnsupportedMetric
+from baton.errors import AmbiguousQuestion, OutOfScope, QuestionRefused, UnknownMetric, UnsupportedMetric
 from baton.messages import both
 from baton.messages import text as message
 from baton.nlu import timeexpr
@@ -153,8 +153,8 @@ class Planner:
         self, question: str, *, as_of: date, default_breakdown: str | None = None, prefer: Sequence[str] = ()
     ) -> SemanticQuery:
         """The question as a SemanticQuery, or a typed error: asked back (``AmbiguousQuestion``),
-        refused (``UnknownMetric``, ``OutOfScope``) or invalid (``InvalidInput``,
-        ``TimeExpressionError``). Periods are read relative to ``as_of``. A breakdown asked
+        refused (``UnknownMetric``, ``OutOfScope``, ``QuestionRefused``) or a period that is not
+        one (``TimeExpressionError``). Periods are read relative to ``as_of``. A breakdown asked
         for without naming its dimension ("拆开看看", "top 3") is asked back, or — given a
         ``default_breakdown`` the metrics allow (a user's remembered default) — by that one.
         ``prefer``: metrics that break a tie between metrics a word names equally (a user's
@@ -665,7 +665,7 @@ class Planner:
             allowed = self.catalog.metrics[metric].dimensions
             for dim in [*dims, *filtered]:
                 if dim not in allowed:
-                    raise InvalidInput(
+                    raise QuestionRefused(
                         *(self._unsupported_dimension(metric, dim, allowed, lang) for lang in _LANGUAGES),
                         detail={"metric": metric, "dimension": dim, "reason": "unsupported_dimension"},
                     )

@@ -36,6 +36,8 @@ from baton.errors import (
     InternalFailure,
     InvalidInput,
     PolicyRefusal,
+    QuestionRefused,
+    TimeExpressionError,
     UnknownMetric,
     UserCancelled,
 )
@@ -366,12 +368,20 @@ def terminal_of(status: Status) -> Terminal:
     return TERMINAL_OF[status]
 
 
+STATUS_OF_ERROR: tuple[tuple[type[BatonError], Status], ...] = (
+    (AmbiguousQuestion, "clarification_needed"),
+    (TimeExpressionError, "clarification_needed"),  # a date that does not exist, or has no data yet
+    (PolicyRefusal, "refused"),
+    (UnknownMetric, "refused"),
+    (QuestionRefused, "refused"),
+)
+"""The status a run ends with when a question is not answered: asked back for what the user can
+restate, refused for what Baton will not compute or may not do; anything else failed (Baton,
+a tool or the warehouse did)."""
+
+
 def status_for(exc: BatonError) -> Status:
-    if isinstance(exc, AmbiguousQuestion):
-        return "clarification_needed"
-    if isinstance(exc, PolicyRefusal | UnknownMetric):
-        return "refused"
-    return "failed"
+    return next((status for kind, status in STATUS_OF_ERROR if isinstance(exc, kind)), "failed")
 
 
 def failure_answer(state: RunState, exc: BatonError, query: SemanticQuery | None) -> Answer:
