@@ -41,6 +41,12 @@ SHARED: list[tuple[str, tuple[str, str], tuple[str, str]]] = [
     # "compare … to May": May is the other side
     ("How did June GMV compare to May?", ("2026-06-01", "2026-06-30"), ("2026-05-01", "2026-05-31")),
     ("Compare June GMV with May", ("2026-06-01", "2026-06-30"), ("2026-05-01", "2026-05-31")),
+    # a year said apart from one period is its year; "vs last year" is then the comparison
+    ("Q2 GMV this year vs last year", ("2026-04-01", "2026-06-30"), ("2025-04-01", "2025-06-30")),
+    # "May" opening a question and set against another month is the month
+    ("May GMV compared to April", ("2026-05-01", "2026-05-31"), ("2026-04-01", "2026-04-30")),
+    ("How does May GMV compare to April?", ("2026-05-01", "2026-05-31"), ("2026-04-01", "2026-04-30")),
+    ("may orders vs june", ("2026-05-01", "2026-05-31"), ("2026-06-01", "2026-06-30")),
 ]
 
 
@@ -62,6 +68,9 @@ ASKED_BACK = [
     "2025年12月和1月的GMV对比",  # January 2025, or the January right after?
     "Q1和Q2的GMV较去年增长多少",  # last year is the baseline, not the quarters' year
     "Q1 and Q2 GMV growth over last year",
+    "Compare June GMV with this year",  # a month against a year: lengths differ
+    "May I see GMV vs April?",  # "may I": compared with what?
+    "May we compare GMV to April?",
 ]
 
 
@@ -69,6 +78,20 @@ ASKED_BACK = [
 def test_a_year_that_is_a_period_of_its_own_is_not_shared(question: str) -> None:
     with pytest.raises(AmbiguousQuestion):
         PLANNER.plan(question, as_of=AS_OF)
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("June GMV last year", "2025-06-01", "2025-06-30"),
+        ("Q4 orders last year", "2025-10-01", "2025-12-31"),
+        ("first half GMV last year", "2025-01-01", "2025-06-30"),
+    ],
+)
+def test_a_year_said_apart_from_one_period_is_its_year(question: str, start: str, end: str) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert (query.time_range.start.isoformat(), query.time_range.end.isoformat()) == (start, end)
+    assert query.comparison is None
 
 
 def test_the_year_apart_is_accounted_for_by_the_periods_it_qualifies() -> None:

@@ -29,6 +29,15 @@ READ: list[tuple[str, str, tuple[str, str], dict[str, tuple[tuple[str, ...], boo
     ("上个月的买家人数", "buyer_count", JUNE, {}, False, ()),
     ("Discounts given during Double 11 last year", "discount_amount", ("2025-11-01", "2025-11-11"), {}, False, ()),
     ("orders placed last month", "order_count", JUNE, {}, False, ()),
+    ("上个月的总销售额", "gmv", JUNE, {}, False, ()),  # "total" before a metric's name
+    ("上个月华东总GMV是多少", "gmv", JUNE, {"region": (("华东",), False)}, False, ()),
+    ("上个月总的订单量", "order_count", JUNE, {}, False, ()),
+    ("上个月总转化率", "conversion_rate", JUNE, {}, False, ()),
+    ("上个月GMV总额", "gmv", JUNE, {}, False, ()),  # "total" in the metric's unit after its name
+    ("上个月订单总量", "order_count", JUNE, {}, False, ()),
+    ("上个月汇总GMV", "gmv", JUNE, {}, False, ()),
+    ("上个月APP上的订单量", "order_count", JUNE, {"channel": (("app",), False)}, False, ()),  # "上" says where
+    ("上个月在网页上卖了多少钱", "gmv", JUNE, {"channel": (("web",), False)}, False, ()),
 ]  # fmt: skip
 
 
@@ -57,6 +66,8 @@ ASKED = [
     ("cumulative GMV trend in June", "cumulative"),  # a trend is a series too
     ("累计GMV趋势 6月", "累计"),
     ("上个月GMV数", "数"),  # GMV is an amount: "数" is not "the number of" it
+    ("上个月订单总额", "总额"),  # an amount of orders is another metric than their number
+    ("上个月GMV总量", "总量"),
 ]
 
 

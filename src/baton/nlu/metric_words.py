@@ -1,7 +1,8 @@
 """Words about metrics that name none whole: part of several metrics' names ("total MRR"),
 the name of the table a metric is read from ("工单的平均解决时长"), and "the number of" after a
 count metric's name ("新增注册用户数"). Each is read, or asked back naming the metrics — a
-metric is never picked for a word that could be several.
+metric is never picked for a word that could be several. "Total" said around one metric's name
+("总GMV", "GMV总额", "订单总量") is read when it fits the metric's unit.
 """
 
 from __future__ import annotations
@@ -21,6 +22,11 @@ _LANGUAGES: tuple[Language, ...] = ("en", "zh")
 _COUNT_SUFFIX = re.compile(r"(?:数量|人数|个数|总数|数)(?![据值字额])")
 """Words for "the number of" after a count metric's name; one starting on its last character
 ("订单数" + "量") overlaps the name and claims only the rest."""
+_TOTAL_SUFFIX = {"currency": re.compile(r"总(?:金)?额"), "count": re.compile(r"总(?:量|计)")}
+""""Total" after an additive metric's name, by the metric's unit: an amount's ("GMV总额") is not a
+count's — "订单总额" is an amount of orders, another metric, and stays unread."""
+_TOTAL_BEFORE = re.compile(r"总的?$")
+""""总GMV", "总的订单量": the whole period's value, as "total GMV" is."""
 
 
 def metrics_naming(lexicon: Lexicon, word: str, k: int = 5) -> list[str]:
@@ -76,13 +82,27 @@ def claim_own_tables(catalog: Catalog, scan: Scan, metrics: Sequence[str]) -> No
                     scan.claim(found.start(), found.end())
 
 
-def claim_count_suffixes(catalog: Catalog, scan: Scan, metric_hits: Iterable[Hit]) -> None:
-    """ "新增注册用户数", "订单数量", "买家人数": a count metric's name and "the number of" it."""
+def claim_metric_affixes(catalog: Catalog, scan: Scan, metric_hits: Iterable[Hit]) -> None:
+    """ "新增注册用户数", "订单数量", "买家人数": a count metric's name and "the number of" it;
+    "GMV总额", "订单总量": an additive metric's name and "total" in its unit; "总GMV": "total"
+    before any metric's name."""
     for hit in metric_hits:
-        counts = all(catalog.metrics[t.target].unit == "count" for t in hit.terms if t.kind == "metric")
+        metrics = [catalog.metrics[t.target] for t in hit.terms if t.kind == "metric"]
+        units = {m.unit for m in metrics}
         suffix = _COUNT_SUFFIX.match(scan.norm, hit.end) or _COUNT_SUFFIX.match(scan.norm, hit.end - 1)
-        if counts and suffix and suffix.end() > hit.end and scan.free(hit.end, suffix.end()):
+        if units == {"count"} and suffix and suffix.end() > hit.end and scan.free(hit.end, suffix.end()):
             scan.claim(hit.end, suffix.end())
+        additive = all(m.additive for m in metrics) and len(units) == 1
+        total = (
+            _TOTAL_SUFFIX[next(iter(units))].match(scan.norm, hit.end)
+            if additive and units <= {*_TOTAL_SUFFIX}
+            else None
+        )
+        if total and scan.free(hit.end, total.end()):
+            scan.claim(hit.end, total.end())
+        before = _TOTAL_BEFORE.search(scan.norm, 0, hit.start)
+        if metrics and before and scan.free(before.start(), hit.start):
+            scan.claim(before.start(), hit.start)
 
 
-__all__ = ["claim_count_suffixes", "claim_own_tables", "metrics_naming", "no_part_of_a_metric"]
+__all__ = ["claim_metric_affixes", "claim_own_tables", "metrics_naming", "no_part_of_a_metric"]

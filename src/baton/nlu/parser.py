@@ -37,12 +37,13 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.cues import Cues, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
-from baton.nlu.metric_words import claim_count_suffixes, claim_own_tables, metrics_naming, no_part_of_a_metric
+from baton.nlu.metric_words import claim_metric_affixes, claim_own_tables, metrics_naming, no_part_of_a_metric
 from baton.nlu.periods import claim_compare_words, event_periods, named_previous, resolve_periods
 from baton.nlu.reading import (
     Member,
     Terms,
     claim_member_lists,
+    claim_member_places,
     claim_term_lists,
     compares_members,
     context_clauses,
@@ -273,6 +274,7 @@ class Planner:
         excluded = self._excluded(scan, cues, [hit for _, hit in members])
         terms.members = [Member(dim, member, hit, id(hit) in excluded) for (dim, member), hit in members]
         claim_member_lists(scan, cues, terms.members)
+        claim_member_places(scan, terms.members)
         claim_term_lists(scan, hits)
         for hit in hits:
             scan.claim(hit.start, hit.end)
@@ -283,7 +285,7 @@ class Planner:
                     terms,
                     asks_per_member=bool(cues.top_n or cues.best or cues.rank or cues.share or cues.separately),
                 )
-        claim_count_suffixes(self.catalog, scan, terms.metric_hits)
+        claim_metric_affixes(self.catalog, scan, terms.metric_hits)
         return terms
 
     def _fitting(self, hit: Hit, metrics: list[str]) -> Hit:

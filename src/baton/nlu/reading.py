@@ -58,6 +58,18 @@ def claim_member_lists(scan: Scan, cues: Cues, members: list[Member]) -> None:
             cues.total = cues.total or bool(vocab.SUM_JOIN.search(between))
 
 
+_ON = re.compile(r"上(?![个一二两三四五六七八九十月周星季年半次回期天日])")
+"""Locative "上" ("APP上", "在网页上"), not the "上" of "上个月" or "上周" (read as periods before)."""
+
+
+def claim_member_places(scan: Scan, members: list[Member]) -> None:
+    """ "上个月APP上的订单量": "上" right after a member says where, as "里" and "中" do."""
+    for member in members:
+        on = _ON.match(scan.norm, member.hit.end)
+        if on and scan.free(on.start(), on.end()):
+            scan.claim(on.start(), on.end())
+
+
 def claim_term_lists(scan: Scan, hits: list[Hit]) -> None:
     """ "net revenue for each region, plus the discount amount": catalog terms joined by list
     words are listed (members of one dimension were joined above, where "plus" sums)."""

@@ -975,6 +975,17 @@ _RULES: tuple[_Rule, ...] = (
         _p(r"<NB>compare<NA>[^?.!;]{1,60}?<NB>(?:to|with)\s+(?P<t>(?P<mn>may))<NA>"),
         _month,
     ),
+    _Rule(  # "May GMV vs April", "How does May GMV compare to April?": May opening a question (or
+        # after "what was", "how does", "the") and set against another month is the month, not "may I"
+        "month_may_against",
+        _p(
+            r"(?:^\s*|<NB>(?:what(?:'s|\s+(?:is|was|were))?|how\s+(?:does|did|do|was|is|were)|show(?:\s+me)?"
+            r"|give\s+me|compare|the|is|was|were)\s+)(?P<t>(?P<mn>may))<NA>"
+            r"(?!\s+(?:i|we|you|he|she|they|it|this|that|these|those|there|be|have|not|also|still)(?![A-Za-z]))"
+            r"(?=[^?.!;]{1,60}?<NB>(?:vs\.?|versus|than|against|compared?\s+(?:with|to)|compare\s+(?:with|to))\s+<MON2>)"
+        ),
+        _month,
+    ),
     _Rule(
         "month_span_cn",
         _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*(?:月份?)?\s*(?:-|~|–|—|到|至)\s*<MCN2>\s*月份?"),
@@ -1269,13 +1280,12 @@ _COMPARED = _p(r"对比|相比|比较?|较|<NB>(?:vs\.?|versus|against|compared?
 _AND = _p(r"和|与|及|、|,|，|&|<NB>and<NA>")
 _NOT_SHARED = _p(r"\d|到|至|-|~|–|—|<NB>(?:to|through|thru|until|till|from|between|since)<NA>")
 _QUALIFIER_GAP = _p(
-    r"[\s的]*(?:(?!(?:and|or|vs|versus|against|than|compared?|to|through|thru|until|till|from|since|over|on|"
+    r"[\s的]*(?:(?!(?:and|or|vs|versus|against|than|compared?|with|to|through|thru|until|till|from|since|over|on|"
     r"growth|grow|grew|change|changed|up|down|rise|rose|fall|fell|drop|dropped|increase|decrease)(?![A-Za-z]))"
     r"[A-Za-z][A-Za-z'&/-]*(?![A-Za-z'&/-])[\s的]*)*"  # whole words: a failed match backtracks linearly
 )
 """What may stand between a year and the periods it qualifies: "的", spaces and Latin words
 such as a metric's name ("Q1 and Q2 GMV this year") — no comparison, range or change word."""
-_OF = _p(r"\s*(?:的|<NB>(?:of|in)<NA>)?\s*")
 
 
 def _reanchored(found: _Found, year: int, text: str, ctx: _Ctx) -> _Found:
@@ -1360,8 +1370,9 @@ def _whole_year(raw: _Raw) -> int | None:
 def _year_apart(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> tuple[list[_Found], tuple[int, int] | None]:
     """ "Compare Q1 and Q2 GMV this year", "今年的6月": a year said apart from the year-less
     periods of one kind it qualifies, and joined to none of them by a word that would make it
-    a period of its own ("今年和6月比", "from 2025 to June"), is their year. One such period
-    takes it only when nothing but "的"/"of"/"in" stands between them."""
+    a period of its own ("今年和6月比", "from 2025 to June", "June compared with this year"), is
+    their year: "Q4 GMV last year" is Q4 2025, "Q2 GMV this year vs last year" Q2 2026 against Q2
+    2025."""
     years = [f for f in found if _whole_year(f.raw) is not None]
     rest = [f for f in found if f not in years]
     kinds = {f.raw.anchor.kind if f.raw.anchor is not None and not f.raw.anchor.year_explicit else None for f in rest}
@@ -1371,7 +1382,7 @@ def _year_apart(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> tuple[l
     nearest = min(rest, key=lambda f: abs(f.span[0] - year.span[0]))
     lo, hi = sorted((nearest.span, year.span))
     between = norm[lo[1] : hi[0]]
-    if not _QUALIFIER_GAP.fullmatch(between) or (len(rest) == 1 and not _OF.fullmatch(between)):
+    if not _QUALIFIER_GAP.fullmatch(between):
         return found, None
     said = _whole_year(year.raw)
     assert said is not None

@@ -107,7 +107,7 @@ SHARE = re.compile(
     _I,
 )
 TOTAL = re.compile(
-    r"合计|总共|一共|加起来|加总|总和|共计|总计|整体|总体|一起|\bin total\b|\bcombined\b|\boverall\b|\baltogether\b|(?<!putting )(?<!put )\btogether\b|\btotal\b|\bsum\b",
+    r"合计|总共|一共|加起来|加总|汇总|总和|共计|总计|整体|总体|一起|\bin total\b|\bcombined\b|\boverall\b|\baltogether\b|(?<!putting )(?<!put )\btogether\b|\btotal\b|\bsum\b",
     _I,
 )
 CUMULATIVE = re.compile(r"累计|累积|\bcumulative(?:ly)?\b|\brunning total\b", _I)
