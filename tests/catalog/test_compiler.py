@@ -10,11 +10,13 @@ import duckdb
 import pytest
 import sqlglot
 import yaml
+from pydantic import ValidationError
 
 from baton.catalog.compiler import compile_query
 from baton.catalog.loader import load_catalog
 from baton.catalog.model import Catalog
 from baton.contracts.semantic import SemanticQuery
+from baton.errors import QuestionRefused
 from baton.evals.graders import results_match
 
 HERE = Path(__file__).parent
@@ -73,3 +75,40 @@ def test_member_values_enter_as_literals_not_sql() -> None:
     literals = [lit.this for lit in tree.find_all(sqlglot.exp.Literal) if lit.is_string]
     assert hostile in literals
     assert not any(isinstance(node, sqlglot.exp.Or) for node in tree.find_all(sqlglot.exp.Or))
+
+
+def _per_day(metric: str, **extra: Any) -> SemanticQuery:
+    return SemanticQuery.model_validate(
+        {
+            "metrics": [metric],
+            "per_day": True,
+            "time_range": {"start": "2026-06-01", "end": "2026-06-30"},
+            "as_of": "2026-07-01",
+            **extra,
+        }
+    )
+
+
+def test_a_day_without_rows_counts_as_zero_in_a_per_day_average(con: duckdb.DuckDBPyConnection) -> None:
+    """Rows of one day in a 30-day period: the average per day is that day's value over 30, not the day's value."""
+    one_day = _per_day("order_count", where=["metric_time = '2026-06-01'"])
+    compiled = compile_query(one_day, _catalog())
+    assert compiled.columns == ("order_count_per_day",)
+    ((got,),) = con.execute(compiled.sql).fetchall()
+    ((that_day,),) = con.execute(
+        "SELECT COUNT(*) FROM fact_order WHERE order_date = DATE '2026-06-01' AND status IN ('paid','refunded')"
+    ).fetchall()
+    assert that_day > 0 and got == pytest.approx(that_day / 30, rel=1e-12)
+
+
+@pytest.mark.parametrize("metric", ["conversion_rate", "aov", "refund_rate"])
+def test_a_rate_or_an_average_has_no_per_day_average(metric: str) -> None:
+    with pytest.raises(QuestionRefused) as caught:
+        compile_query(_per_day(metric), _catalog())
+    assert caught.value.detail["reason"] == "per_day_not_additive"
+
+
+@pytest.mark.parametrize("extra", [{"grain": "week"}, {"share": True, "dimensions": ["channel"]}])
+def test_a_per_day_average_is_one_value_per_period(extra: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError):
+        _per_day("gmv", **extra)

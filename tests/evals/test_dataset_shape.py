@@ -90,7 +90,8 @@ def test_every_phrasing_class_is_covered_in_both_splits(cases: list[EvalCase], s
 def test_gold_columns_carry_batons_names(cases: list[EvalCase], catalog_metrics: list[str]) -> None:
     """Grading is by column name, so every gold column must be one Baton could produce."""
     dims = {"channel", "region", "category", "user_type"}
-    suffixes = ("", "_previous", "_change", "_change_pct", "_share")
+    compared = ("", "_previous", "_change", "_change_pct")
+    suffixes = (*compared, "_share", *(f"_per_day{s}" for s in compared))
     allowed = {"period", *dims, *(m + s for m in catalog_metrics for s in suffixes)}
     for case in cases:
         if case.gold_sql is None:

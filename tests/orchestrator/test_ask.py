@@ -223,3 +223,24 @@ def test_as_of_may_be_written_as_a_date_string(demo_session: Session) -> None:
     with pytest.raises(InvalidInput) as caught:
         demo_session.ask("上个月的GMV", as_of="July 1st")
     assert "July 1st" in caught.value.message("en") and caught.value.message("zh")
+
+
+def test_a_per_day_average_is_each_periods_total_over_its_own_days(demo_session: Session) -> None:
+    answer = demo_session.ask("6月日均订单量和5月比", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.result is not None and [c.name for c in answer.result.columns][:2] == [
+        "order_count_per_day",
+        "order_count_per_day_previous",
+    ]
+    sql = "SELECT COUNT(*) FROM fact_order WHERE status IN ('paid','refunded') AND order_date BETWEEN ? AND ?"
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        ((june,),) = con.execute(sql, [date(2026, 6, 1), date(2026, 6, 30)]).fetchall()
+        ((may,),) = con.execute(sql, [date(2026, 5, 1), date(2026, 5, 31)]).fetchall()
+    finally:
+        con.close()
+    current, previous, *_ = answer.result.rows[0]
+    assert current == pytest.approx(june / 30, rel=1e-12) and previous == pytest.approx(may / 31, rel=1e-12)
+    assert answer.interpretation is not None and "日均订单量" in answer.interpretation
+    assert answer.answer.startswith("6月") and "日均订单量" in answer.answer
+    assert f"{june / 30:,.2f}" in answer.answer  # the sentence quotes the result's exact value

@@ -16,6 +16,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from baton.catalog.compiler import value_column
 from baton.catalog.model import Catalog
 from baton.charts import (
     ChartChoice,
@@ -32,6 +33,7 @@ from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
+from baton.nlu.interpret import value_label
 from baton.stats import peak_window_for
 
 PERIOD_COLUMN = "period"
@@ -162,9 +164,9 @@ class ChartAgent:
     def title(self, query: SemanticQuery, metric: str, language: Language) -> str:
         """The chart's title: the metric, breakdown, grain or comparison, the period and every
         filter of the query (from the SemanticQuery, never from the question's words)."""
-        label = self.catalog.metrics[metric].label.for_lang(language)
+        label = value_label(self.catalog, query, metric, language)
         if intent_of(query) == "relationship":
-            second = self.catalog.metrics[query.metrics[1]].label.for_lang(language)
+            second = value_label(self.catalog, query, query.metrics[1], language)
             label = text("charts.two_measures", language, label=label, second=second)
         tr = query.time_range
         when = when_label(tr.start, tr.end, scope_label(query, self.catalog, language), language)
@@ -194,9 +196,10 @@ class ChartAgent:
     def request(self, query: SemanticQuery, table: ResultTable, language: Language) -> ChartRequest | None:
         """The chart request for ``table``; ``None`` when there is nothing to chart."""
         names = [c.name for c in table.columns]
-        metric = next((m for m in query.metrics if m in names), None)
+        metric = next((m for m in query.metrics if value_column(query, m) in names), None)
         if metric is None or not table.rows:
             return None
+        column = value_column(query, metric)  # "revenue", or "revenue_per_day"
         info = self.catalog.metrics[metric]
         unit = info.unit
         currency = self.catalog.currency_of(metric)
@@ -215,28 +218,28 @@ class ChartAgent:
             if dim in names:
                 label = _capital(self.catalog.dimensions[dim].label.for_lang(language))
                 picks.append((names.index(dim), ChartColumn(dim, "dimension", label), f"member:{dim}"))
-        if query.comparison is not None and f"{metric}_previous" in names:
+        if query.comparison is not None and f"{column}_previous" in names:
             tr, prev = query.time_range, query.comparison.range
             current_label = text("charts.current_period", language, span=span_label(tr.start, tr.end, language))
             previous_label = text("charts.previous_period", language, span=span_label(prev.start, prev.end, language))
-            picks.append((names.index(metric), ChartColumn(metric, "measure", current_label, unit, currency), "value"))
-            previous = f"{metric}_previous"
+            picks.append((names.index(column), ChartColumn(column, "measure", current_label, unit, currency), "value"))
+            previous = f"{column}_previous"
             picks.append(
                 (names.index(previous), ChartColumn(previous, "measure", previous_label, unit, currency), "value")
             )
         else:
-            label = _capital(info.label.for_lang(language))
-            picks.append((names.index(metric), ChartColumn(metric, "measure", label, unit, currency), "value"))
+            label = _capital(value_label(self.catalog, query, metric, language))
+            picks.append((names.index(column), ChartColumn(column, "measure", label, unit, currency), "value"))
             if intent_of(query) == "relationship":  # two measures across members: both go on the chart
                 second = query.metrics[1]
                 other = self.catalog.metrics[second]
                 picks.append(
                     (
-                        names.index(second),
+                        names.index(value_column(query, second)),
                         ChartColumn(
-                            second,
+                            value_column(query, second),
                             "measure",
-                            _capital(other.label.for_lang(language)),
+                            _capital(value_label(self.catalog, query, second, language)),
                             other.unit,
                             self.catalog.currency_of(second),
                         ),

@@ -17,7 +17,7 @@ from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
-from baton.nlu.interpret import filters_text, period_text, share_part, where_text
+from baton.nlu.interpret import filters_text, per_day_row, period_text, share_part, value_label, where_text
 from baton.numbers import bucket_label, format_exact
 from baton.numbers import format_signed_percent as format_pct
 
@@ -95,7 +95,7 @@ class Narrator:
 
     def compose(self, query: SemanticQuery, table: ResultTable, language: Language) -> str:
         names = [c.name for c in table.columns]
-        rows = [dict(zip(names, r, strict=True)) for r in table.rows]
+        rows = [per_day_row(query, dict(zip(names, r, strict=True))) for r in table.rows]
         tr = query.time_range
         words = _LEADING_PREPOSITION.sub("", tr.text or "") or tr.text if language == "en" else tr.text
         period = period_text(tr.start, tr.end, words, language)  # "GMV for June 20 to July 10", not "for from"
@@ -115,7 +115,7 @@ class Narrator:
         language: Language,
     ) -> str:
         info = self.catalog.metrics[metric]
-        label = info.label.for_lang(language)
+        label = value_label(self.catalog, query, metric, language)
         unit = info.unit
         currency = self.catalog.currency_of(metric)
 
@@ -137,7 +137,7 @@ class Narrator:
     def _share_sentence(self, say: _Sentence) -> str:
         query, metric, rows, period, filters, language, fmt = say
         """Each part's value with its share of the whole ("New users: ¥1.00 (25.00%)")."""
-        label = self.catalog.metrics[metric].label.for_lang(language)
+        label = value_label(self.catalog, query, metric, language)
         share_col = f"{metric}_share"
 
         def item(row: dict[str, Any], name: str) -> str:
@@ -159,7 +159,7 @@ class Narrator:
 
     def _comparison_sentence(self, say: _Sentence) -> str:
         query, metric, rows, period, filters, language, fmt = say
-        label = self.catalog.metrics[metric].label.for_lang(language)
+        label = value_label(self.catalog, query, metric, language)
         cmp = query.comparison
         assert cmp is not None
         kind = text(f"answer.kind_{cmp.kind}", language)
@@ -211,7 +211,7 @@ class Narrator:
         """A series per group, first and last in time within each group; edge buckets the
         period cuts are named and left out of first→last; a ranking over periods is listed."""
         query, metric, rows, period, filters, language, fmt = say
-        label = self.catalog.metrics[metric].label.for_lang(language)
+        label = value_label(self.catalog, query, metric, language)
         assert query.grain is not None
         if _ranked(query):
             return self._ranked_sentence(say)
@@ -278,7 +278,7 @@ class Narrator:
         dims = text("answer.and_sep", language).join(
             self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
         )
-        label = self.catalog.metrics[metric].label.for_lang(language)
+        label = value_label(self.catalog, query, metric, language)
         return text(
             "answer.series_groups",
             language,
@@ -295,7 +295,7 @@ class Narrator:
     def _ranked_sentence(self, say: _Sentence) -> str:
         """Rows ordered by a metric (a ranking over periods and groups), listed in that order."""
         query, metric, rows, period, filters, language, fmt = say
-        label = self.catalog.metrics[metric].label.for_lang(language)
+        label = value_label(self.catalog, query, metric, language)
         shown = rows[:MAX_LISTED]
         items = text("answer.list_sep", language).join(
             text("answer.item_value", language, item=self._row_label(query, r, language), value=fmt(r[metric]))
@@ -320,7 +320,7 @@ class Narrator:
 
     def _breakdown_sentence(self, say: _Sentence) -> str:
         query, metric, rows, period, filters, language, fmt = say
-        label = self.catalog.metrics[metric].label.for_lang(language)
+        label = value_label(self.catalog, query, metric, language)
         dims = text("answer.and_sep", language).join(
             self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
         )

@@ -52,8 +52,11 @@ def _column_meaning(catalog: Catalog, name: str, language: Language) -> str:
     base = name
     for suffix in _SUFFIXES:
         base = base.removesuffix(suffix)
+    per_day = base.endswith("_per_day") and base.removesuffix("_per_day") in catalog.metrics
+    base = base.removesuffix("_per_day") if per_day else base
     if base in catalog.metrics:
         label = catalog.metrics[base].label.for_lang(language)
+        label = text("answer.per_day_label", language, label=label) if per_day else label
         found = next((s for s in _SUFFIXES if name.endswith(s)), None)
         return label if found is None else text(f"analysis.column{found}", language, label=label)
     if name in catalog.dimensions:

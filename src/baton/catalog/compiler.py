@@ -10,7 +10,10 @@ Query shapes (the output columns are a contract for evals and reports):
 - with a comparison: ``[dims…], m, m_previous, m_change, m_change_pct`` for each metric;
 - with a share: ``[period,] [dims…], m, m_share`` — ``m`` over the question's filters and the
   share's own filters, divided by ``m`` over the question's filters only, summed over every
-  member of the breakdown (per period when there is one); an additive metric only.
+  member of the breakdown (per period when there is one); an additive metric only;
+- per day: ``[dims…], m_per_day`` (and its comparison columns) — the metric on each day, summed
+  over the period and divided by its number of days (a day without rows counts as zero); an
+  additive metric or a distinct count only.
 An exclusion filter compiles to ``NOT IN`` (or NULL: a row of unknown member is not excluded).
 A metric over two tables (a conversion rate = orders / sessions) aggregates each table on
 the query's grain and dimensions in its own CTE, then joins them on those keys.
@@ -310,8 +313,7 @@ def _ranked(query: SemanticQuery) -> bool:
 def _part_of_whole(catalog: Catalog, name: str) -> bool:
     """Whether a part of the metric divided by its whole means a share: sums and counts
     (distinct counts too: the share of buyers who are returning), not averages or rates."""
-    metric = catalog.metrics[name]
-    return metric.unit != "ratio" and (metric.additive or metric.distinct_count)
+    return catalog.metrics[name].amount_or_count
 
 
 def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> CompiledQuery:
@@ -386,26 +388,62 @@ def _ordering(keys: tuple[str, ...], output: list[str]) -> list[exp.Ordered]:
     return ordered
 
 
+def value_column(query: SemanticQuery, metric: str) -> str:
+    """The output column that holds ``metric``'s value ("revenue", or "revenue_per_day")."""
+    return f"{metric}_per_day" if query.per_day else metric
+
+
+def _day_count(query: SemanticQuery) -> exp.Expr:
+    """The days each period of a per-day average is divided by (the comparison's own when there is one)."""
+    current = exp.Literal.number(query.time_range.days)
+    if query.comparison is None:
+        return current
+    previous = exp.Literal.number(len(query.comparison.dates()))
+    is_current = exp.column(_CMP).eq(exp.Literal.string("current"))
+    return exp.Case(ifs=[exp.If(this=is_current, true=current)], default=previous)
+
+
+def _per_day(query: SemanticQuery, keys: list[str]) -> exp.Select:
+    """Each metric's daily values (the ``daily`` CTE) summed per period and divided by its days."""
+    days = _day_count(query)
+    averages = [
+        exp.Div(
+            this=exp.cast(exp.func("SUM", exp.column(m)), exp.DataType.build("DOUBLE")), expression=days.copy()
+        ).as_(value_column(query, m))
+        for m in query.metrics
+    ]
+    select = exp.select(*[exp.column(k) for k in keys], *averages).from_("daily")
+    return select.group_by(*[exp.column(k) for k in keys]) if keys else select
+
+
 def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> CompiledQuery:
-    by_table = _leaves(query, catalog)
+    if query.per_day:
+        averaged = [m for m in query.metrics if not catalog.metrics[m].amount_or_count]
+        if averaged:
+            raise QuestionRefused(
+                *both("catalog.per_day_not_additive", metric=", ".join(averaged)),
+                detail={"metrics": averaged, "reason": "per_day_not_additive"},
+            )
+    daily = query.model_copy(update={"grain": "day"}) if query.per_day else query
+    by_table = _leaves(daily, catalog)
     key_names = (
-        ([PERIOD] if query.grain is not None else [])
+        ([PERIOD] if daily.grain is not None else [])
         + ([_CMP] if query.comparison is not None else [])
         + list(query.dimensions)
     )
-    metric_cols = [_named(_metric_expr(query, catalog, m), m) for m in query.metrics]
+    metric_cols = [_named(_metric_expr(daily, catalog, m), m) for m in query.metrics]
 
     plain = not any(catalog.metrics[m].is_ratio or catalog.metrics[m].is_derived for m in query.metrics)
     if len(by_table) == 1 and plain:
         source, leaves = next(iter(by_table.items()))
-        base: exp.Select = _table_select(query, catalog, source, leaves)
+        base: exp.Select = _table_select(daily, catalog, source, leaves)
         ctes: list[tuple[str, exp.Select]] = []
     else:
         tables = [table for table, _ in by_table]
         ctes = [
             (
                 f"agg_{table}" if tables.count(table) == 1 else f"agg_{table}__{time_col}",
-                _table_select(query, catalog, (table, time_col), leaves),
+                _table_select(daily, catalog, (table, time_col), leaves),
             )
             for (table, time_col), leaves in by_table.items()
         ]
@@ -420,10 +458,16 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
             else:
                 base = base.join(name, join_type="CROSS")
 
+    if query.per_day:
+        ctes.append(("daily", base))
+        key_names = [k for k in key_names if k != PERIOD]
+        base = _per_day(query, key_names)
+    values = [value_column(query, m) for m in query.metrics]
+
     output: list[str]
     if query.comparison is None:
         final = base
-        output = [*key_names, *query.metrics]
+        output = [*key_names, *values]
     else:
         ctes.append(("base", base))
         group = [k for k in key_names if k != _CMP]
@@ -434,7 +478,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
                     "MAX",
                     exp.Case(ifs=[exp.If(this=exp.column(_CMP).eq(exp.Literal.string(which)), true=exp.column(m))]),
                 ).as_(m if which == "current" else f"{m}_previous")
-                for m in query.metrics
+                for m in values
                 for which in ("current", "previous")
             ],
         ).from_("base")
@@ -443,7 +487,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
         ctes.append(("cmp", pivot))
         outs: list[exp.Expr] = [exp.column(k) for k in group]
         output = list(group)
-        for m in query.metrics:
+        for m in values:
             cur, prev = exp.column(m), exp.column(f"{m}_previous")
             change = exp.Sub(this=cur.copy(), expression=prev.copy())
             pct = exp.Div(
@@ -456,7 +500,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
 
     for name, cte in ctes:
         final = final.with_(name, as_=cte)
-    first_metric = query.metrics[0]
+    first_metric = values[0]
     if query.order_by:
         final = final.order_by(*_ordering(query.order_by, output))
     elif _ranked(query):

@@ -247,6 +247,12 @@ class Metric(BaseModel):
         return (head.startswith("SUM(") or head.startswith("COUNT(")) and not self.distinct_count
 
     @property
+    def amount_or_count(self) -> bool:
+        """A sum, a count or a distinct count — not a rate or an average: a part of it over its
+        whole is a share, and its daily values averaged are its average per day."""
+        return self.unit != "ratio" and (self.additive or self.distinct_count)
+
+    @property
     def distinct_count(self) -> bool:
         """A COUNT(DISTINCT …): a share of it is meaningful (the share of buyers who are new),
         and missing rows can only lower it, though its parts do not add up."""

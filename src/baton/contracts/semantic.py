@@ -108,6 +108,11 @@ class SemanticQuery(BaseModel):
     order: Literal["desc", "asc"] = "desc"
     intent: Literal["value", "breakdown", "share", "trend", "ranking", "comparison", "why"] = "value"
     share: bool = Field(default=False, description="add each metric's share of the whole (``<metric>_share``)")
+    per_day: bool = Field(
+        default=False,
+        description="each metric as its average per day of the period (``<metric>_per_day``): its daily values "
+        "summed and divided by the period's days, so a day without rows counts as zero",
+    )
     share_filters: tuple[MemberFilter, ...] = Field(
         default=(), description="filters of the part whose share is asked: they apply to the share's numerator only"
     )
@@ -125,6 +130,12 @@ class SemanticQuery(BaseModel):
     )
     limit: int | None = Field(default=None, ge=1, le=1_000_000, description="at most this many rows")
     as_of: date
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> SemanticQuery:
+        if self.per_day and (self.grain is not None or self.share):
+            raise ValueError("a per-day average is one value per period: no grain, no share")
+        return self
 
 
 class QueryRequest(BaseModel):

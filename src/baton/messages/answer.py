@@ -146,6 +146,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_moved": ("changed", "变化"),
     "interpret_share_of_part": ("the share of {part} in {metrics}", "{part}占{metrics}的比例"),
     "interpret_share_by": ("the share of {metrics}", "{metrics}占比"),
+    "interpret_per_day": (
+        "{metrics} per day (the period's total ÷ {days})",
+        "日均{metrics}（期间合计 ÷ {days}）",
+    ),
+    "per_day_label": ("{label} per day", "日均{label}"),
+    "interpret_days": ("{days} days", "{days} 天"),
+    "interpret_two_days": ("{days} days; the earlier period's ÷ {other}", "{days} 天，对比期 ÷ {other} 天"),
     "interpret_all_but": ("all but {members}", "{members}以外"),
     "interpret_member": ("{dim} is {members}", "{dim}为{members}"),
     "interpret_excluded": ("{dim} is not {members}", "{dim}不含{members}"),

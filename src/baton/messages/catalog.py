@@ -12,6 +12,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Cannot order by {key}: the result has the columns {columns}.",
         "无法按 {key} 排序：结果的列是 {columns}。",
     ),
+    "per_day_not_additive": (
+        "A per-day average needs a metric that adds up over days (a sum or a count) or a distinct count; "
+        "{metric} is a rate or an average already.",
+        "日均只适用于可按天加总的指标（求和、计数或去重计数）；{metric} 本身已是比率或平均值。",
+    ),
     "share_not_additive": (
         "A share of the whole needs an additive metric (a sum or a count) and no period comparison; "
         "{metric} cannot be split into shares.",

@@ -160,6 +160,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "amount or a count.",
         "比率或均值无法拆分为整体中的占比；请直接询问该比率，或询问金额、数量的占比。",
     ),
+    "per_day_of_a_ratio": (
+        "{metrics} is a rate or an average already: its average per day could be the rate over the whole period or "
+        "the mean of the daily rates. Ask for the rate itself, or per day for an amount or a count.",
+        "{metrics}本身是比率或均值，“日均”可指整个期间的比率，也可指每日比率的平均值。请直接询问该比率，或询问金额、数量的日均值。",
+    ),
+    "per_day_with_grain": (
+        "Baton reads a per-day average over one period; a series of them ({grain}) is not computed yet. Ask for one "
+        "period's daily average, or for the series itself.",
+        "日均按一个时间段计算，暂不支持按{grain}的日均序列；请询问一个时间段的日均值，或直接看序列。",
+    ),
+    "per_day_with_share": (
+        "Baton cannot compute a per-day average and a share in one question; a share is the same per day as in total.",
+        "暂不支持在一个问题中同时计算日均和占比；占比按日均与按合计相同。",
+    ),
     "share_with_comparison": (
         "Baton cannot compute a share and a period comparison in one question yet; ask them one at a time.",
         "暂不支持在一个问题中同时计算占比和期间对比；请分开提问。",

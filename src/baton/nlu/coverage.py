@@ -135,6 +135,7 @@ def _operator_checks(query: SemanticQuery) -> dict[str, Callable[[], bool]]:
         "trend": lambda: query.grain is not None,
         "share": lambda: query.share or compared,
         "total": lambda: True,
+        "per_day": lambda: query.per_day,
         "cumulative": lambda: query.grain is None,
         "breakdown": lambda: bool(query.dimensions),
         "separately": lambda: bool(query.dimensions),

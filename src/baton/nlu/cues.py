@@ -31,6 +31,7 @@ class Cues(PeriodCues):
     best: bool = False
     rank: bool = False
     average: bool = False
+    per_day: bool = False
     breakdown: bool = False
     quality: Literal["good", "bad"] | None = None
     separately: bool = False
@@ -50,6 +51,17 @@ class Cues(PeriodCues):
         return found
 
 
+def _per_day_apart(scan: Scan, cues: Cues) -> bool:
+    """ "average orders per day": claim the average and its day, said apart."""
+    for m in scan.find_all(vocab.PER_DAY_APART):
+        if scan.free(m.start("day"), m.end("day")):
+            for start, end in ((m.start(), m.end()), (m.start("day"), m.end("day"))):
+                scan.claim(start, end)
+                cues.spans.setdefault("per_day", []).append((start, end))
+            return True
+    return False
+
+
 def read_cues(scan: Scan) -> Cues:
     """The operators a question states, their spans claimed."""
     cues = Cues()
@@ -61,6 +73,7 @@ def read_cues(scan: Scan) -> Cues:
     cues.unsupported = [
         scan.text[m.start() : m.end()] for m in cues.take(scan, "unsupported", vocab.UNSUPPORTED_OPERATORS)
     ]
+    cues.per_day = bool(cues.take(scan, "per_day", vocab.PER_DAY)) or _per_day_apart(scan, cues)
     for pattern, kind in ((vocab.YOY, "same_period_last_year"), (vocab.MOM, "previous_period")):
         taken = cues.take(scan, kind, pattern)
         if taken and cues.comparison_kind is None:

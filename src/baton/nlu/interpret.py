@@ -9,6 +9,8 @@ query, its filters, order and row limit.
 
 from __future__ import annotations
 
+from typing import Any
+
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import OPEN_START, Comparison, MemberFilter, SemanticQuery, TimeRange
@@ -79,13 +81,32 @@ def _order_and_limit(query: SemanticQuery, catalog: Catalog, lang: Language) -> 
     return said
 
 
+def value_label(catalog: Catalog, query: SemanticQuery, metric: str, lang: Language) -> str:
+    """How a metric's value column is named to the reader: its label, or "日均GMV" per day."""
+    label = catalog.metrics[metric].label.for_lang(lang)
+    return text("answer.per_day_label", lang, label=label) if query.per_day else label
+
+
+def per_day_row(query: SemanticQuery, row: dict[str, Any]) -> dict[str, Any]:
+    """A per-day answer's row keyed by metric ("revenue_per_day" as "revenue"), for readers written per metric."""
+    if not query.per_day:
+        return row
+    out = dict(row)
+    for metric in query.metrics:
+        for key in [k for k in row if k.startswith(f"{metric}_per_day")]:
+            out[metric + key.removeprefix(f"{metric}_per_day")] = row[key]
+    return out
+
+
 def _labels(names: tuple[str, ...], catalog: Catalog, lang: Language) -> str:
     return text("answer.and_sep", lang).join(catalog.metrics[m].label.for_lang(lang) for m in names)
 
 
 def _subject(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     metrics = _labels(query.metrics, catalog, lang)
-    if query.intent == "why":
+    if query.intent == "why":  # an analysis tests daily values: "为什么日均GMV下降了" is read as said
+        if query.per_day:
+            metrics = text("answer.and_sep", lang).join(value_label(catalog, query, m, lang) for m in query.metrics)
         moved = {"up": "interpret_rose", "down": "interpret_fell", None: "interpret_moved"}[query.premise]
         return text("answer.interpret_why", lang, metrics=metrics, moved=text(f"answer.{moved}", lang))
     if query.share and query.share_filters:
@@ -93,6 +114,14 @@ def _subject(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
         return text("answer.interpret_share_of_part", lang, part=part, metrics=metrics)
     if query.share:
         return text("answer.interpret_share_by", lang, metrics=metrics)
+    if query.per_day:
+        days = [query.time_range.days] + ([len(query.comparison.dates())] if query.comparison is not None else [])
+        said = (
+            text("answer.interpret_two_days", lang, days=days[0], other=days[1])
+            if len(set(days)) > 1
+            else text("answer.interpret_days", lang, days=days[0])
+        )
+        return text("answer.interpret_per_day", lang, metrics=metrics, days=said)
     return metrics
 
 
@@ -195,4 +224,4 @@ def _corrections(query: SemanticQuery, lang: Language) -> str:
     return text("answer.interpret_notes", lang, notes=text("answer.list_sep", lang).join(notes))
 
 
-__all__ = ["filters_text", "interpret", "period_text", "share_part", "where_text"]
+__all__ = ["filters_text", "interpret", "per_day_row", "period_text", "share_part", "value_label", "where_text"]

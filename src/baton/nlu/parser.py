@@ -590,6 +590,8 @@ class Planner:
         share = cues.share
         if share:
             self.check_share(terms.metrics, dims, share_filters, comparison, grain)
+        if cues.per_day:
+            self.check_per_day(terms.metrics, grain, share)
         intent = (
             "why"
             if cues.why
@@ -618,6 +620,7 @@ class Planner:
             share=share,
             share_filters=tuple(share_filters),
             premise=cues.premise if cues.why else None,
+            per_day=cues.per_day,
             corrections=corrections,
             as_of=as_of,
         )
@@ -660,6 +663,31 @@ class Planner:
             raise _asked("nlu.share_with_comparison", {})
         if not dims and not share_filters:
             raise _asked("nlu.share_of_what", {"dimensions": []})
+
+    def check_per_day(self, metrics: list[str], grain: Grain | None, share: bool) -> None:
+        """A per-day average is of an amount or a count, over one period ("日均GMV"); of a rate
+        ("日均转化率": the period's rate, or the mean of daily rates?), over a series, or with a
+        share it is asked back."""
+        rates = [m for m in metrics if not self.catalog.metrics[m].amount_or_count]
+        if rates:
+            labels = {
+                lang: message("answer.and_sep", lang).join(self.catalog.metrics[m].label.for_lang(lang) for m in rates)
+                for lang in _LANGUAGES
+            }
+            raise AmbiguousQuestion(
+                *(message("nlu.per_day_of_a_ratio", lang, metrics=labels[lang]) for lang in _LANGUAGES),
+                detail={"metrics": rates, "reason": "per_day_of_a_ratio"},
+            )
+        if grain is not None:
+            raise AmbiguousQuestion(
+                *(
+                    message("nlu.per_day_with_grain", lang, grain=message(f"answer.grain_{grain}", lang))
+                    for lang in _LANGUAGES
+                ),
+                detail={"grain": grain, "reason": "per_day_with_grain"},
+            )
+        if share:
+            raise _asked("nlu.per_day_with_share", {"reason": "per_day_with_share"})
 
     def check_dimensions(self, metrics: list[str], dims: list[str], filtered: list[str]) -> None:
         """Every breakdown and filter is one the metrics can be broken down by (else invalid)."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
+from baton.catalog.compiler import value_column
 from baton.catalog.model import Catalog
 from baton.contracts.agent_outputs import ReportSection
 from baton.contracts.answer import Answer
@@ -158,17 +159,27 @@ class _Columns:
         self.catalog = catalog
         self.language: Language = answer.language
         self.metric_labels = {m.name: m.label for m in answer.metrics}
+        query = answer.semantic_query
+        if query is not None and query.per_day:  # "gmv_per_day": 日均成交总额
+            self.metric_labels = {
+                value_column(query, name): text("answer.per_day_label", self.language, label=label)
+                for name, label in self.metric_labels.items()
+            }
+
+    @staticmethod
+    def _metric_of(column: str) -> str:
+        return column.removesuffix("_previous").removesuffix("_change").removesuffix("_per_day")
 
     def unit(self, column: str) -> Unit:
         if column.endswith(("_change_pct", "_share")):
             return "ratio"
-        base = column.removesuffix("_previous").removesuffix("_change")
+        base = self._metric_of(column)
         if self.catalog is not None and base in self.catalog.metrics:
             return self.catalog.metrics[base].unit
         return "number"
 
     def currency(self, column: str) -> str | None:
-        base = column.removesuffix("_previous").removesuffix("_change")
+        base = self._metric_of(column)
         if self.catalog is not None and base in self.catalog.metrics:
             return self.catalog.currency_of(base)
         return None
@@ -257,7 +268,11 @@ def display_rows(answer: Answer, limit: int | None = None) -> list[list[Any]]:
         return []
     rows = list(result.rows)
     names = [c.name for c in result.columns]
-    metric = next((m for m in (query.metrics if query is not None else ()) if m in names), None)
+    metric = (
+        next((value_column(query, m) for m in query.metrics if value_column(query, m) in names), None)
+        if query
+        else None
+    )
     ranked_by_query = query is None or query.top_n is not None or bool(query.order_by) or query.grain is not None
     if metric is not None and not ranked_by_query and query is not None and query.dimensions:
         i = names.index(metric)
@@ -304,7 +319,7 @@ def key_figures(answer: Answer, catalog: Catalog | None = None) -> list[KeyFigur
     lang = cols.language
     names = [c.name for c in result.columns]
     measures = {n for n in names if cols.is_measure(n)}
-    metric = next((m for m in query.metrics if m in names), None)
+    metric = next((value_column(query, m) for m in query.metrics if value_column(query, m) in names), None)
     figures: list[KeyFigure] = []
 
     def add(label: str, column: str, value: Any) -> None:
