@@ -306,3 +306,22 @@ def test_a_favourite_metric_breaks_a_tie_and_says_so(remembering: Session) -> No
     untied = remembering.ask("上个月GMV是多少", as_of=JULY)  # no tie: a favourite changes nothing
     assert untied.result is not None and "gmv" in [c.name for c in untied.result.columns]
     remembering.memory.forget_all(user)
+
+
+def test_a_per_day_average_is_carried_by_follow_ups_and_what_it_cannot_be_is_asked(session: Session) -> None:
+    conversation = session.conversation()
+    first = conversation.ask("上个月日均GMV", as_of=JULY)
+    assert first.status == "answered" and first.semantic_query is not None and first.semantic_query.per_day
+    south = conversation.ask("那华南呢？", as_of=JULY)
+    assert south.status == "answered" and south.semantic_query is not None and south.semantic_query.per_day
+    june = "order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'"
+    ((total,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {june} AND region = '华南'")
+    assert _answer_rows(south, "gmv_per_day") == [(pytest.approx(float(str(total)) / 30, rel=1e-12),)]
+    assert south.interpretation is not None and "日均成交总额" in south.interpretation
+    weekly = conversation.ask("换成按周看", as_of=JULY)  # a series of per-day averages: asked, not dropped
+    assert weekly.status == "clarification_needed" and weekly.result is None
+    rate = conversation.ask("那转化率呢", as_of=JULY)  # a rate's daily average has two readings
+    assert rate.status == "clarification_needed" and rate.result is None
+    orders = conversation.ask("那订单量呢", as_of=JULY)  # follows the last answer, per day and in 华南
+    assert orders.status == "answered" and orders.result is not None
+    assert [c.name for c in orders.result.columns] == ["order_count_per_day"]

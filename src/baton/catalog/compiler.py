@@ -300,6 +300,8 @@ def _table_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves
 
 def compile_query(query: SemanticQuery, catalog: Catalog, dialect: Dialect = "duckdb") -> CompiledQuery:
     """The governed SQL of ``query`` (its columns follow the shapes in the module docstring)."""
+    if query.per_day and (query.grain is not None or query.share):  # a copy made without validation
+        raise QuestionRefused(*both("nlu.per_day_with_share" if query.share else "catalog.per_day_series"))
     if query.share:
         return _compile_share(query, catalog, dialect)
     return _compile_plain(query, catalog, dialect)

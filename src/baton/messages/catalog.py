@@ -12,6 +12,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Cannot order by {key}: the result has the columns {columns}.",
         "无法按 {key} 排序：结果的列是 {columns}。",
     ),
+    "per_day_series": (
+        "A per-day average is one value per period; Baton does not compute a series of them.",
+        "日均值按一个时间段计算，Baton 不计算日均值的序列。",
+    ),
     "per_day_not_additive": (
         "A per-day average needs a metric that adds up over days (a sum or a count) or a distinct count; "
         "{metric} is a rate or an average already.",

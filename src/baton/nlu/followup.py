@@ -155,6 +155,11 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
     share = cues.share or parent.share
     if share and not parent.share:
         changed.append("share")
+    per_day = cues.per_day or parent.per_day  # "日均GMV" then "那华南呢": South China's, per day
+    if cues.per_day and not parent.per_day:
+        changed.append("metric")
+    if per_day:  # "换成按周看", "那转化率呢" after a per-day average: asked, never silently dropped
+        planner.check_per_day(list(metrics), grain, share)
     if cues.why:
         changed.append("why")
         if comparison is None:
@@ -175,6 +180,7 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         share=share,
         share_filters=share_filters if share else (),
         premise=cues.premise if cues.why else None,
+        per_day=per_day,
         corrections=r.corrections,
         where=parent.where,
         as_of=as_of,
