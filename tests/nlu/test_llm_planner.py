@@ -356,6 +356,7 @@ BAD: list[tuple[str, str, dict[str, Any], type[BatonError], dict[str, Any]]] = [
         {"reason": "model_ask_back", "question_back": "Do you mean GMV or net revenue?"},
     ),
     ("out of scope", "明天会下雨吗", {"status": "out_of_scope"}, OutOfScope, {"reason": "model_out_of_scope"}),
+    ("a per-day average a plan cannot say", "上个月日均GMV", _plan(), AmbiguousQuestion, {"unknown": ["日均"]}),
     (
         "a metric two catalog metrics are called",
         "上个月的收入",
