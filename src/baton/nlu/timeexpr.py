@@ -597,6 +597,13 @@ def _part_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _Raw(start, end, "custom")
 
 
+def _week_containing(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "the week of June 15", "6月15日那周": the Monday-to-Sunday week the day falls in."""
+    day = _day(m, ctx, text).start
+    monday = day - timedelta(days=day.weekday())
+    return _Raw(monday, monday + timedelta(days=6), "week")
+
+
 def _fortnight(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _last_n("week", 2, ctx, text)
 
@@ -899,6 +906,20 @@ _RULES: tuple[_Rule, ...] = (
             r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月份?的?\s*(?:(?P<xun>上|中|下)旬|第(?P<nth>[一二三四1-4])周|(?P<last>最后一)周)"
         ),
         _part_of_month,
+    ),
+    # the week a day falls in: the week of June 15, 6月15日那周 / 所在的那一周
+    _Rule(
+        "week_containing_en",
+        _p(r"<NB>(?:the\s+)?week\s+of\s+<MON_ANY>\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:<YEAR_SUF>)?<NA>"),
+        _week_containing,
+    ),
+    _Rule(
+        "week_containing_cn",
+        _p(
+            r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月\s*<DCN>\s*[日号]\s*"
+            r"(?:那|这|所在的?|所处的?)\s*(?:那|这)?\s*(?:一)?\s*(?:个)?\s*(?:周|星期|礼拜)"
+        ),
+        _week_containing,
     ),
     # a fortnight: the last two whole weeks, like 近两周
     _Rule("fortnight", _p(r"<NB>(?:the\s+)?(?:last|past|previous)\s+fortnight<NA>"), _fortnight),
