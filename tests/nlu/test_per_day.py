@@ -47,6 +47,12 @@ def test_daily_alone_is_still_a_series() -> None:
     assert query.grain == "day" and not query.per_day
 
 
+def test_average_each_day_is_not_read_as_a_per_day_average() -> None:
+    """ "average GMV by channel each day": a daily series of something averaged, or one average? Asked."""
+    with pytest.raises(AmbiguousQuestion):
+        PLANNER.plan("show average GMV by channel each day last week", as_of=AS_OF)
+
+
 @pytest.mark.parametrize(
     ("question", "reason"),
     [
@@ -65,9 +71,9 @@ def test_what_per_day_cannot_mean_is_asked_back(question: str, reason: str) -> N
 @pytest.mark.parametrize(
     ("question", "said"),
     [
-        ("上个月日均GMV", "日均成交总额（期间合计 ÷ 30 天）"),
-        ("6月日均GMV环比", "日均成交总额（期间合计 ÷ 30 天，对比期 ÷ 31 天）"),
-        ("average daily GMV last month", "GMV per day (the period's total ÷ 30 days)"),
+        ("上个月日均GMV", "日均成交总额（每日值之和 ÷ 30 天）"),
+        ("6月日均GMV环比", "日均成交总额（每日值之和 ÷ 30 天，对比期 ÷ 31 天）"),
+        ("average daily GMV last month", "GMV per day (the daily values summed ÷ 30 days)"),
     ],
 )
 def test_the_interpretation_says_per_day_and_the_days(question: str, said: str) -> None:

@@ -71,6 +71,8 @@ ASKED_BACK = [
     "Compare June GMV with this year",  # a month against a year: lengths differ
     "May I see GMV vs April?",  # "may I": compared with what?
     "May we compare GMV to April?",
+    "GMV最近7天 vs 上周",  # the two periods share 24–28 June: a day can be in only one of them
+    "last 7 days GMV compared with last week",
 ]
 
 

@@ -234,3 +234,17 @@ def test_metric_tree_finding_sums_to_the_change_and_names_conversion(demo_sessio
     assert sum(effects.values()) == pytest.approx(current - previous, abs=0.05)  # LMDI is exact (cents rounding)
     assert min(effects, key=lambda k: effects[k]) == "tree.conversion_rate"
     assert any(s.kind == "tree" and s.heading == "指标树" for s in answer.sections)
+
+
+def test_a_why_about_a_per_day_average_keeps_the_headline_of_the_same_periods(
+    gmv_answers: dict[str, Answer], demo_session: Session
+) -> None:
+    """ "为什么6月日均GMV下降了" is the same analysis as without "日均" (it tests daily values and puts
+    months of 30 and 31 days per day), said as a per-day question — never a missing headline."""
+    per_day = demo_session.analyze("为什么2026年6月的日均GMV下降了？", as_of=AS_OF)
+    total = gmv_answers[GMV_QUESTIONS[0]]
+    assert per_day.status == "answered", per_day.error
+    assert per_day.interpretation is not None and "日均成交总额" in per_day.interpretation
+    assert per_day.answer.split("。")[0] == total.answer.split("。")[0]  # the comparable headline
+    assert [f.finding_id for f in per_day.findings] == [f.finding_id for f in total.findings]
+    assert per_day.drivers[0].members == total.drivers[0].members

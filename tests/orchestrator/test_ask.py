@@ -244,3 +244,13 @@ def test_a_per_day_average_is_each_periods_total_over_its_own_days(demo_session:
     assert answer.interpretation is not None and "日均订单量" in answer.interpretation
     assert answer.answer.startswith("6月") and "日均订单量" in answer.answer
     assert f"{june / 30:,.2f}" in answer.answer  # the sentence quotes the result's exact value
+
+
+def test_a_per_day_average_over_days_before_the_data_is_asked_back(demo_session: Session) -> None:
+    """The demo's orders start on 2025-01-01: "过去两年" (2024–2025) per day would count 2024 as zero."""
+    answer = demo_session.ask("过去两年日均GMV", as_of=date(2026, 1, 15))
+    assert answer.status == "clarification_needed" and answer.result is None
+    assert answer.error is not None and answer.error.detail["reason"] == "per_day_before_data"
+    assert answer.suggestions == ["2025-01-01~2025-12-31"]
+    total = demo_session.ask("过去两年GMV", as_of=date(2026, 1, 15))  # a total is unaffected
+    assert total.status == "answered"

@@ -208,7 +208,9 @@ def _filters_applied(
 def _run(packet: TaskPacket, deps: SqlDeps) -> AgentReport[SqlOutput]:
     language = packet.task.language
     catalog, tool = deps.catalog, deps.tool
-    query = plan_of(packet)
+    # an analysis tests daily values and puts periods of different lengths per day itself: its
+    # headline totals are the periods' own, whether or not the question said "日均"
+    query = plan_of(packet).model_copy(update={"per_day": False})
     assert query.comparison is not None
     cur, prev = query.time_range, query.comparison.range
     # a single day's usual level is a mean of days, not a period total: the stats agent states it

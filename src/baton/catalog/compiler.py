@@ -312,15 +312,9 @@ def _ranked(query: SemanticQuery) -> bool:
     return query.top_n is not None or query.intent == "ranking"
 
 
-def _part_of_whole(catalog: Catalog, name: str) -> bool:
-    """Whether a part of the metric divided by its whole means a share: sums and counts
-    (distinct counts too: the share of buyers who are returning), not averages or rates."""
-    return catalog.metrics[name].amount_or_count
-
-
 def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> CompiledQuery:
     """Each metric over the part the question names, next to its share of the whole."""
-    ratios = [m for m in query.metrics if not _part_of_whole(catalog, m)]
+    ratios = [m for m in query.metrics if not catalog.metrics[m].amount_or_count]  # a share of a rate means nothing
     if query.comparison is not None:
         raise QuestionRefused(*both("nlu.share_with_comparison"))
     if ratios:
@@ -520,7 +514,8 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
     filters = [f"{f.dimension} {'NOT IN' if f.exclude else 'IN'} ({', '.join(f.members)})" for f in query.filters]
     filters.append(f"{query.time_range.start.isoformat()} <= date <= {query.time_range.end.isoformat()}")
     filters += [f"where: {w}" for w in query.where]
-    logic = [f"{m}: {definition_text(catalog, m)}" for m in query.metrics]
+    per_day = f", per day: summed over the days and divided by {query.time_range.days}" if query.per_day else ""
+    logic = [f"{value_column(query, m)}: {definition_text(catalog, m)}{per_day}" for m in query.metrics]
     return CompiledQuery(
         sql=final.sql(dialect=dialect, pretty=True),
         dialect=dialect,

@@ -45,6 +45,18 @@ def daily_row_counts(catalog: Catalog, table: str, start: date, end: date) -> ex
     )
 
 
+def first_days(table: str, time_column: str, spans: Sequence[tuple[date, date]]) -> exp.Query:
+    """``first_<i>``: the first day with rows of each span (NULL when it has none)."""
+    firsts = [
+        exp.func("MIN", exp.Case(ifs=[exp.If(this=_between(time_column, s, e), true=exp.column(time_column))])).as_(
+            f"first_{i}"
+        )
+        for i, (s, e) in enumerate(spans)
+    ]
+    lo, hi = min(s for s, _ in spans), max(e for _, e in spans)
+    return exp.select(*firsts).from_(exp.to_table(table)).where(_between(time_column, lo, hi))
+
+
 def null_counts(
     catalog: Catalog,
     table: str,

@@ -124,6 +124,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{day} is incomplete: marked on the chart; its value uses the data as loaded and {effect}.",
         "{day} 的数据不完整：图中单独标出，数值按已加载数据计算，{effect}。",
     ),
+    "per_day_before_data": (
+        "The data of {period!r} starts on {first}: a per-day average over {start} to {end} would count the "
+        "{days} days before it as zero. Ask from {first} on, or for the total.",
+        "“{period}”的数据从{first}才开始：按{start}至{end}计算日均会把此前的 {days} 天算作 0。请从{first}起问，或询问合计。",
+    ),
     "no_data_in_period": (
         "No data yet for {text!r}: it starts on {start}, after the newest loaded day ({newest}).",
         "“{text}”还没有数据：它从{start}开始，而已加载数据的最新日期是{newest}。",
@@ -147,8 +152,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_share_of_part": ("the share of {part} in {metrics}", "{part}占{metrics}的比例"),
     "interpret_share_by": ("the share of {metrics}", "{metrics}占比"),
     "interpret_per_day": (
-        "{metrics} per day (the period's total ÷ {days})",
-        "日均{metrics}（期间合计 ÷ {days}）",
+        "{metrics} per day (the daily values summed ÷ {days})",
+        "日均{metrics}（每日值之和 ÷ {days}）",
     ),
     "per_day_label": ("{label} per day", "日均{label}"),
     "interpret_days": ("{days} days", "{days} 天"),

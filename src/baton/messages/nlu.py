@@ -99,6 +99,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{other!r} is in {year}; is {period!r} in {year} too, or the latest {period} ({latest})? Please say its year.",
         "“{other}”是 {year} 年；“{period}”也是 {year} 年，还是最近的{period}（{latest} 年）？请说明年份。",
     ),
+    "periods_overlap": (
+        "{current!r} ({current_span}) and {previous!r} ({previous_span}) share days, so one cannot be compared "
+        "with the other. Which two separate periods should be compared?",
+        "“{current}”（{current_span}）和“{previous}”（{previous_span}）有重叠的日期，无法相互对比。请给出两个不重叠的期间。",
+    ),
     "periods_differ": (
         "{current!r} and {previous!r} differ in length, so their totals are not comparable. Which periods of "
         "the same length should be compared?",

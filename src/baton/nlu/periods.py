@@ -278,7 +278,19 @@ def _against(
     previous: timeexpr.TimeMatch,
     kind: Literal["previous_period", "same_period_last_year", "custom"],
 ) -> tuple[TimeRange, Comparison]:
-    """The period asked about and the one it is compared with, each with the words that named it."""
+    """The period asked about and the one it is compared with, each with the words that named it;
+    periods sharing days ("最近7天 vs 上周") are asked back, as a day can be in only one of them."""
+    if current.start <= previous.end and previous.start <= current.end:
+        raise AmbiguousQuestion(
+            *both(
+                "nlu.periods_overlap",
+                current=current.text,
+                previous=previous.text,
+                current_span=f"{current.start}~{current.end}",
+                previous_span=f"{previous.start}~{previous.end}",
+            ),
+            detail={"periods": [current.text, previous.text], "reason": "periods_overlap"},
+        )
     return (
         TimeRange(start=current.start, end=current.end, text=current.text or None),
         Comparison(kind=kind, range=TimeRange(start=previous.start, end=previous.end, text=previous.text or None)),

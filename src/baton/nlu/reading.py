@@ -58,7 +58,7 @@ def claim_member_lists(scan: Scan, cues: Cues, members: list[Member]) -> None:
             cues.total = cues.total or bool(vocab.SUM_JOIN.search(between))
 
 
-_ON = re.compile(r"上(?![个一二两三四五六七八九十月周星季年半次回期天日])")
+_ON = re.compile(r"上(?![个一二两三四五六七八九十月周星季年半次回期天日线升涨市架新午门面下])")
 """Locative "上" ("APP上", "在网页上"), not the "上" of "上个月" or "上周" (read as periods before)."""
 
 

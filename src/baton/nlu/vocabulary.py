@@ -239,7 +239,7 @@ PER_DAY = re.compile(
 )
 """A metric's average per day of the period ("日均GMV", "average daily orders"): read before grain
 words, whose "每天" and "daily" ask for a series instead."""
-PER_DAY_APART = re.compile(r"\b(?P<avg>average|avg)\b(?=[^?.!;]{1,40}?\b(?P<day>per\s+day|a\s+day|each\s+day)\b)", _I)
+PER_DAY_APART = re.compile(r"\b(?P<avg>average|avg)\b(?=[^?.!;]{1,40}?\b(?P<day>per\s+day|a\s+day)\b)", _I)
 """"average orders per day": the average and its day said apart."""
 AVERAGE = re.compile(r"平均|均值|\baverage\b|\bavg\b|\bmean\b|\bon average\b", _I)
 WHICH = re.compile(r"哪个|哪些|哪一个|哪家|哪几个|谁|\bwhich\b|\bwhat\b", _I)

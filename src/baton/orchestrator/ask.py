@@ -19,7 +19,7 @@ from baton.contracts.common import Language
 from baton.contracts.query import QueryResult, TableLoad
 from baton.contracts.run import RunKind
 from baton.contracts.semantic import SemanticQuery
-from baton.errors import BatonError, BudgetExceeded, TimeExpressionError
+from baton.errors import AmbiguousQuestion, BatonError, BudgetExceeded, TimeExpressionError
 from baton.messages import both, text
 from baton.orchestrator.driver import GateInput, Pipeline, StepSpec, base_fields, failure_answer, stopped_text
 from baton.orchestrator.planning import PlanOutput, assumptions, freshness_text, plan, recheck_plan
@@ -112,6 +112,8 @@ class AskPipeline(Pipeline):
         draft = scope.need("sql", SqlDraft)
         freshness = scope.freshness_of(draft.tables)
         self._has_data(freshness)
+        if self.query.per_day:
+            self._days_with_data(draft)
         current, comparison = self._incomplete_days(draft)
         return Executed(
             evidence_id=result.evidence_id,
@@ -135,6 +137,36 @@ class AskPipeline(Pipeline):
         if newest and tr.start > min(newest):
             said = tr.text or f"{tr.start}~{tr.end}"
             raise TimeExpressionError(*both("answer.no_data_in_period", text=said, start=tr.start, newest=min(newest)))
+
+    def _days_with_data(self, draft: SqlDraft) -> None:
+        """A per-day average counts a day without rows as zero: right inside the data, wrong before
+        it starts ("过去两年日均GMV" on a table loaded from last year would halve the answer). A
+        period whose table has no row at all on its first days is asked back from the first day."""
+        from baton.catalog.quality_queries import first_days
+
+        query, catalog = self.query, self.scope.session.catalog
+        table = draft.tables[0]
+        column = next(iter(catalog.dated_by(query.metrics[0], table)), catalog.time_column(table))
+        periods = [query.time_range] + ([query.comparison.range] if query.comparison is not None else [])
+        spans = [(p.start, p.end) for p in periods]
+        (firsts,) = self.scope.governed.run("data_start", first_days(table, column, spans)).rows or [
+            [None] * len(spans)
+        ]
+        for period, first in zip(periods, firsts, strict=True):
+            day = date.fromisoformat(str(first)[:10]) if first is not None else None
+            if day is not None and day > period.start:
+                said = period.text or f"{period.start}~{period.end}"
+                raise AmbiguousQuestion(
+                    *both(
+                        "answer.per_day_before_data",
+                        period=said,
+                        first=day,
+                        start=period.start,
+                        end=period.end,
+                        days=(day - period.start).days,
+                    ),
+                    detail={"reason": "per_day_before_data", "suggestions": [f"{day}~{period.end}"]},
+                )
 
     def _incomplete_days(self, draft: SqlDraft) -> tuple[list[date], list[date]]:
         """The days of the current and of the comparison period whose rows fall far below the
