@@ -32,7 +32,7 @@ from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope
 from baton.messages import both, text
 from baton.nlu import timeexpr
 from baton.nlu.parser import Planner
-from baton.nlu.periods import resolve_periods
+from baton.nlu.periods import against_named, resolve_periods
 from baton.nlu.ties import Reading, has_ties
 
 LANGS: tuple[Language, ...] = ("en", "zh")
@@ -206,6 +206,11 @@ def _periods(parent: SemanticQuery, r: Reading, as_of: date) -> tuple[TimeRange,
     """The follow-up's period (or the inherited one) and its comparison."""
     cues = r.cues
     asks_comparison = cues.comparison_kind is not None or cues.week_earlier or (cues.change and not cues.why)
+    named = r.periods[0].match if len(r.periods) == 1 and r.periods[0].error is None else None
+    if named is not None and cues.compare_word and cues.comparison_kind is None and not cues.why:
+        # "6月的GMV" then "和5月比呢": the previous question's period against the one named
+        time_range, comparison = against_named(parent.time_range, named)
+        return time_range, comparison, ["comparison"]
     if r.periods:
         time_range, comparison = resolve_periods(r.scan, cues, r.periods)
         if comparison is None and parent.comparison is not None and not cues.why:

@@ -212,7 +212,10 @@ class Planner:
         if compares_members(cues, terms, periods):
             cues.change = False  # "华东的GMV比华南多多少": the members are compared, one row each
             claim_compare_words(scan, [])
-        if periods and (len(periods) > 1 or cues.comparison_kind or cues.change or cues.week_earlier or cues.why):
+        follows_with_one = context is not None and len(periods) == 1  # "和5月比呢": against the previous period
+        if periods and (
+            len(periods) > 1 or cues.comparison_kind or cues.change or cues.week_earlier or cues.why or follows_with_one
+        ):
             members = [(m.hit.start, m.hit.end) for m in terms.members]
             cues.compare_word = claim_compare_words(scan, members)
         context_words = context_clauses(scan, terms, periods, operators)

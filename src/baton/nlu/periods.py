@@ -261,6 +261,13 @@ def _the_named_comparison(
     raise AmbiguousQuestion(*both("nlu.too_many_periods"), detail={"periods": [first.text, second.text]})
 
 
+def against_named(current: TimeRange, named: timeexpr.TimeMatch) -> tuple[TimeRange, Comparison]:
+    """ "6月的GMV" then "和5月比呢": the previous question's period against the one the follow-up
+    names, with the checks of two named periods (the same length, no shared day)."""
+    said = timeexpr.TimeMatch(current.start, current.end, (0, 0), current.text or "", "custom", False)
+    return _compared(said, named)
+
+
 def _compared(current: timeexpr.TimeMatch, previous: timeexpr.TimeMatch) -> tuple[TimeRange, Comparison]:
     """``current`` against ``previous``; periods of different lengths (a month against a year)
     are asked back rather than compared."""
@@ -324,4 +331,4 @@ def claim_compare_words(scan: Scan, members: list[tuple[int, int]]) -> bool:
     return claimed
 
 
-__all__ = ["PeriodCues", "claim_compare_words", "event_periods", "named_previous", "resolve_periods"]
+__all__ = ["PeriodCues", "against_named", "claim_compare_words", "event_periods", "named_previous", "resolve_periods"]
