@@ -209,8 +209,8 @@ def _periods(parent: SemanticQuery, r: Reading, as_of: date) -> tuple[TimeRange,
     named = r.periods[0].match if len(r.periods) == 1 and r.periods[0].error is None else None
     if named is not None and cues.compare_word and cues.comparison_kind is None and not cues.why:
         # "6月的GMV" then "和5月比呢": the previous question's period against the one named
-        time_range, comparison = against_named(parent.time_range, named)
-        return time_range, comparison, ["comparison"]
+        current, against = against_named(parent.time_range, named)
+        return current, against, ["comparison"]
     if r.periods:
         time_range, comparison = resolve_periods(r.scan, cues, r.periods)
         if comparison is None and parent.comparison is not None and not cues.why:
