@@ -16,7 +16,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from baton.catalog.compiler import value_column
+from baton.catalog.compiler import shown_metric, value_column
 from baton.catalog.model import Catalog
 from baton.charts import (
     ChartChoice,
@@ -196,7 +196,7 @@ class ChartAgent:
     def request(self, query: SemanticQuery, table: ResultTable, language: Language) -> ChartRequest | None:
         """The chart request for ``table``; ``None`` when there is nothing to chart."""
         names = [c.name for c in table.columns]
-        metric = next((m for m in query.metrics if value_column(query, m) in names), None)
+        metric = shown_metric(query, names)
         if metric is None or not table.rows:
             return None
         column = value_column(query, metric)  # "revenue", or "revenue_per_day"

@@ -389,6 +389,11 @@ def value_column(query: SemanticQuery, metric: str) -> str:
     return f"{metric}_per_day" if query.per_day else metric
 
 
+def shown_metric(query: SemanticQuery, names: list[str]) -> str | None:
+    """The first of the query's metrics whose value column is among ``names`` (a result's columns)."""
+    return next((m for m in query.metrics if value_column(query, m) in names), None)
+
+
 def _day_count(query: SemanticQuery) -> exp.Expr:
     """The days each period of a per-day average is divided by (the comparison's own when there is one)."""
     current = exp.Literal.number(query.time_range.days)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from baton.catalog.compiler import value_column
+from baton.catalog.compiler import shown_metric, value_column
 from baton.catalog.model import Catalog
 from baton.contracts.agent_outputs import ReportSection
 from baton.contracts.answer import Answer
@@ -268,11 +268,8 @@ def display_rows(answer: Answer, limit: int | None = None) -> list[list[Any]]:
         return []
     rows = list(result.rows)
     names = [c.name for c in result.columns]
-    metric = (
-        next((value_column(query, m) for m in query.metrics if value_column(query, m) in names), None)
-        if query
-        else None
-    )
+    shown = shown_metric(query, names) if query is not None else None
+    metric = value_column(query, shown) if query is not None and shown is not None else None
     ranked_by_query = query is None or query.top_n is not None or bool(query.order_by) or query.grain is not None
     if metric is not None and not ranked_by_query and query is not None and query.dimensions:
         i = names.index(metric)
@@ -319,7 +316,8 @@ def key_figures(answer: Answer, catalog: Catalog | None = None) -> list[KeyFigur
     lang = cols.language
     names = [c.name for c in result.columns]
     measures = {n for n in names if cols.is_measure(n)}
-    metric = next((value_column(query, m) for m in query.metrics if value_column(query, m) in names), None)
+    shown = shown_metric(query, names)
+    metric = value_column(query, shown) if shown is not None else None
     figures: list[KeyFigure] = []
 
     def add(label: str, column: str, value: Any) -> None:
