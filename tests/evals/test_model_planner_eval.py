@@ -51,6 +51,12 @@ def _cases() -> list[ModelCase]:
 CASES = _cases()
 
 
+def test_every_case_has_its_own_id() -> None:
+    """Results are reported by id: two cases under one id would hide one of them."""
+    ids = [c.case.id for c in CASES]
+    assert len(set(ids)) == len(ids), sorted(i for i in set(ids) if ids.count(i) > 1)
+
+
 def _case_id(c: ModelCase) -> str:
     """A test id that never prints a question (held-out questions stay unread)."""
     return c.case.id

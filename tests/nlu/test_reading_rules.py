@@ -148,6 +148,55 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ),
     ("plural time units are a grain", "GMV last year by months", {"grain": "month"}),
     ("一起 is a total", "上个月华东和华南一起的GMV", {"dimensions": []}),
+    # a ranking with several metrics ranks by the one its words attach to, put first
+    ("'by X' ranks by X", "orders for the top 2 channels by AOV last month", {"metrics": ["aov", "order_count"]}),
+    ("'X最高的' ranks by X", "上个月笔单价最高的两个渠道的订单量", {"metrics": ["aov", "order_count"], "top_n": 2}),
+    ("'X前三' ranks by X", "上个月GMV前三的品类各自的退款率", {"metrics": ["gmv", "refund_rate"], "top_n": 3}),
+    (
+        "'highest X' ranks by X",
+        "buyers in the 2 categories with the highest refund rate last month",
+        {"metrics": ["refund_rate", "buyer_count"], "order": "desc"},
+    ),
+    (
+        "'X最低的' ranks by X, lowest first",
+        "上个月退款率最低的品类的订单量",
+        {"metrics": ["refund_rate", "order_count"], "order": "asc"},
+    ),
+    # a share with an exclusion: what is excluded leaves the whole, what is named is the part
+    (
+        "excluded from a share's whole",
+        "除了直播以外，APP的GMV占比多少（上个月）",
+        {
+            "filters": [{"dimension": "channel", "members": ["live_stream"], "exclude": True}],
+            "share_filters": [{"dimension": "channel", "members": ["app"], "exclude": False}],
+        },
+    ),
+    (
+        "an exclusion alone is the part",
+        "上个月非直播渠道的GMV占比",
+        {"filters": [], "share_filters": [{"dimension": "channel", "members": ["live_stream"], "exclude": True}]},
+    ),
+    # a comma closes an exclusion's clause unless its list goes on to an "and"
+    (
+        "除了A，B: B is not excluded",
+        "除了APP，小程序上个月的GMV",
+        {
+            "filters": [
+                {"dimension": "channel", "members": ["app"], "exclude": True},
+                {"dimension": "channel", "members": ["mini_program"], "exclude": False},
+            ]
+        },
+    ),
+    (
+        "除了A，B和C以外: one list",
+        "除了APP，小程序和网页以外，上个月的GMV",
+        {"filters": [{"dimension": "channel", "members": ["app", "mini_program", "web"], "exclude": True}]},
+    ),
+    (
+        "excluding A, B and C: one list",
+        "excluding app, web and live stream, GMV last month",
+        {"filters": [{"dimension": "channel", "members": ["app", "web", "live_stream"], "exclude": True}]},
+    ),
     # words read as something else, always recorded
     (
         "one wrong character",
@@ -205,6 +254,19 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("another metric's name is not a typo", "上个月的卖家数", UnknownMetric, "卖家数"),
     ("hourly data", "昨天分时GMV", AmbiguousQuestion, "分时"),
     ("a ranking by the change", "Which category had the biggest drop in GMV last month?", AmbiguousQuestion, "change"),
+    ("a ranking by two metrics", "GMV和订单量最高的3个渠道（上个月）", AmbiguousQuestion, "which metric"),
+    (
+        "a ranking by a list of metrics",
+        "top 3 channels by GMV and orders last month",
+        AmbiguousQuestion,
+        "which metric",
+    ),
+    (
+        "a ranking no metric is attached to",
+        "上个月各渠道的GMV和订单量，从高到低排序",
+        AmbiguousQuestion,
+        "which metric",
+    ),
 ]
 
 

@@ -79,6 +79,17 @@ def _ranked(query: SemanticQuery) -> bool:
     return query.top_n is not None or (bool(keys) and keys[0] in query.metrics)
 
 
+def _ranked_by_another(query: SemanticQuery, metric: str) -> bool:
+    """Rows ranked by one metric (the first order key, else the first metric of a ranking), and
+    ``metric`` another one shown beside it."""
+    if query.order_by:
+        key = query.order_by[0].lstrip("-")
+        ranked_by = key if key in query.metrics else None
+    else:
+        ranked_by = query.metrics[0] if query.top_n is not None or query.intent == "ranking" else None
+    return ranked_by is not None and len(query.metrics) > 1 and metric != ranked_by
+
+
 class Narrator:
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
@@ -125,6 +136,8 @@ class Narrator:
         say = _Sentence(query, metric, rows, period, filters, language, fmt)
         if query.share:
             return self._share_sentence(say)
+        if _ranked_by_another(query, metric) and query.comparison is None:
+            return self._alongside_sentence(say)
         if query.comparison is not None:
             return self._comparison_sentence(say)
         if query.grain is not None:
@@ -291,6 +304,19 @@ class Narrator:
             items=items,
             more=more,
         )
+
+    def _alongside_sentence(self, say: _Sentence) -> str:
+        """A metric shown beside the one the rows are ranked by: its values in the ranking's
+        order, never called a ranking of its own ("Their orders: web (6,055), app (27,521)")."""
+        query, metric, rows, _period, _filters, language, fmt = say
+        shown = rows[:MAX_LISTED]
+        items = text("answer.list_sep", language).join(
+            text("answer.item_value", language, item=self._row_label(query, r, language), value=fmt(r[metric]))
+            for r in shown
+        )
+        more = text("answer.more_rows", language) if len(rows) > len(shown) else ""
+        label = value_label(self.catalog, query, metric, language)
+        return text("answer.ranked_alongside", language, label=label, items=items + more)
 
     def _ranked_sentence(self, say: _Sentence) -> str:
         """Rows ordered by a metric (a ranking over periods and groups), listed in that order."""

@@ -45,16 +45,18 @@ def daily_row_counts(catalog: Catalog, table: str, start: date, end: date) -> ex
     )
 
 
-def first_days(table: str, time_column: str, spans: Sequence[tuple[date, date]]) -> exp.Query:
-    """``first_<i>``: the first day with rows of each span (NULL when it has none)."""
-    firsts = [
-        exp.func("MIN", exp.Case(ifs=[exp.If(this=_between(time_column, s, e), true=exp.column(time_column))])).as_(
-            f"first_{i}"
-        )
-        for i, (s, e) in enumerate(spans)
-    ]
-    lo, hi = min(s for s, _ in spans), max(e for _, e in spans)
-    return exp.select(*firsts).from_(exp.to_table(table)).where(_between(time_column, lo, hi))
+def first_day(table: str, time_column: str, *, up_to: date | None = None, after: date | None = None) -> exp.Query:
+    """``first_day``: the table's first day with rows up to ``up_to`` or after ``after`` (NULL
+    when it has none); the one-sided bound is the time filter a large table must be read with."""
+    column = exp.column(time_column)
+    bound: exp.Expr
+    if up_to is not None and after is None:
+        bound = exp.LTE(this=column, expression=_date(up_to))
+    elif after is not None and up_to is None:
+        bound = exp.GT(this=column, expression=_date(after))
+    else:
+        raise ValueError("first_day takes exactly one of up_to and after")
+    return exp.select(exp.func("MIN", column).as_("first_day")).from_(exp.to_table(table)).where(bound)
 
 
 def null_counts(

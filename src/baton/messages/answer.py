@@ -10,6 +10,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "status_refused": ("Refused", "已拒绝"),
     "status_failed": ("Failed", "失败"),
     "and_sep": (" and ", "、"),
+    "or_sep": (" or ", "还是"),
     # the answer sentence (the narrator) -----------------------------------------------------------
     "grain_day": ("day", "天"),
     "grain_week": ("week", "周"),
@@ -87,6 +88,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "dims_groups": ("{dims} groups", "{dims}组合"),
     "top_word": ("Top", "最高"),
     "bottom_word": ("Bottom", "最低"),
+    "ranked_alongside": ("Their {label}: {items}.", "它们的{label}：{items}。"),
     "top_n": (
         "{word} {count} {dims} by {label}{filters}, {period}: {items}.",
         "{period}{filters}{label}{word}的{count}个{dims}：{items}。",
@@ -129,6 +131,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{days} days before it as zero. Ask from {first} on, or for the total.",
         "“{period}”的数据从{first}才开始：按{start}至{end}计算日均会把此前的 {days} 天算作 0。请从{first}起问，或询问合计。",
     ),
+    "no_data_before_start": (
+        "No data for the period asked ({period}): it ends before the data's first day, {first}.",
+        "所问期间（{period_zh}）没有数据：它在数据的第一天（{first}）之前就结束了。",
+    ),
+    "comparison_before_data": (
+        "The comparison would not be like for like: the data starts on {first}, and the comparison period "
+        "({period}) has {days} days before it, with no rows. Ask about the period alone, or compare two "
+        "periods from {first} on.",
+        "无法同口径对比：数据从{first}才开始，对比期（{period_zh}）中有 {days} 天早于此日，没有数据。"
+        "请只问本期，或比较{first}之后的两个期间。",
+    ),
+    "current_before_data": (
+        "The comparison would not be like for like: the data starts on {first}, and the period asked "
+        "({period}) has {days} days before it, with no rows. Compare two periods from {first} on.",
+        "无法同口径对比：数据从{first}才开始，本期（{period_zh}）中有 {days} 天早于此日，没有数据。"
+        "请比较{first}之后的两个期间。",
+    ),
+    "span_named": ("{text!r}: {start} to {end}", "“{text}”：{start} 至 {end}"),
     "no_data_in_period": (
         "No data yet for {text!r}: it starts on {start}, after the newest loaded day ({newest}).",
         "“{text}”还没有数据：它从{start}开始，而已加载数据的最新日期是{newest}。",
@@ -167,6 +187,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_by": (" by {dims}", "、按{dims}"),
     "interpret_per": (" per {grain}", "、按{grain}"),
     "interpret_top": (", top {n} (highest first)", "，取最高的 {n} 个"),
+    "interpret_top_by": (", top {n} by {metric} (highest first)", "，按{metric}取最高的 {n} 个"),
+    "interpret_bottom_by": (", bottom {n} by {metric} (lowest first)", "，按{metric}取最低的 {n} 个"),
+    "interpret_ranked_desc_by": (", ranked by {metric}, highest first", "，按{metric}从高到低排序"),
+    "interpret_ranked_asc_by": (", ranked by {metric}, lowest first", "，按{metric}从低到高排序"),
     "interpret_bottom": (", bottom {n} (lowest first)", "，取最低的 {n} 个"),
     "interpret_ranked_desc": (", ranked highest first", "，从高到低排序"),
     "interpret_ranked_asc": (", ranked lowest first", "，从低到高排序"),
@@ -238,6 +262,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "fresh_loaded": ("Data up to {newest} (loaded: {loads})", "数据更新至 {newest}（加载时间：{loads}）"),
     "fresh": ("Data up to {newest}", "数据更新至 {newest}"),
+    "range_before_data": (
+        "The data starts on {first}: {start} to {before} has no rows, and the values hold the data from {first} on.",
+        "数据从{first}才开始：{start}至{before}没有数据，数值只含{first}起的数据。",
+    ),
     "range_past_data": (
         "The range ends {end} but data only reaches {newest}; later days have no data.",
         "所选时间范围截至 {end}，但数据只更新到 {newest}，之后的日期没有数据。",

@@ -119,6 +119,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "members to show.",
         "“其他”是指哪些成员以外？请说明要排除的成员，或要查看的成员。",
     ),
+    "rank_metric": (
+        'Rank by which metric: {metrics}? Say it with the ranking, e.g. "top 3 channels by GMV".',
+        "按哪个指标排名：{metrics}？请把排名和指标写在一起，例如“GMV最高的3个渠道”。",
+    ),
     "rank_by_change": (
         "Baton ranks by a metric's value, not yet by its change. Ask for the change of every member (it shows "
         "the largest rise and fall), or for a ranking by value.",

@@ -153,9 +153,11 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
 
 
 def _read_which_n(scan: Scan, cues: Cues) -> None:
-    """ "Which 2 regions had the lowest …": the count is a top N when a superlative follows it
-    (its direction is read with the other ranking words); without one it is left unplaced."""
-    which_n, superlative = scan.find_all(vocab.WHICH_N), scan.find_all(vocab.SUPERLATIVE)
+    """ "Which 2 regions had the lowest …", "the 3 categories with the highest …": the count is a
+    top N when a superlative follows it (its direction is read with the other ranking words);
+    without one it is left unplaced."""
+    which_n = scan.find_all(vocab.WHICH_N) or scan.find_all(vocab.THE_N_WITH)
+    superlative = scan.find_all(vocab.SUPERLATIVE)
     if len(which_n) != 1 or not superlative or superlative[0].start() < which_n[0].end():
         return
     m = which_n[0]

@@ -24,7 +24,7 @@ def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str
         "subject": _subject(query, catalog, lang),
         "filters": _filters(query.filters, catalog, lang) + _where(query.where, lang),
         "breakdown": _breakdown(query, catalog, lang),
-        "ranking": _ranking(query, lang) + _order_and_limit(query, catalog, lang),
+        "ranking": _ranking(query, catalog, lang) + _order_and_limit(query, catalog, lang),
         "period": _period(query.time_range, lang),
         "comparison": _comparison(query.comparison, lang),
         "corrections": _corrections(query, lang),
@@ -170,13 +170,18 @@ def _breakdown(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     return "".join(out)
 
 
-def _ranking(query: SemanticQuery, lang: Language) -> str:
+def _ranking(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
+    """Top/bottom N or an order; with several metrics, the one ranked by (the first)."""
     high = query.order == "desc"
+    by = "_by" if len(query.metrics) > 1 else ""
+    metric = value_label(catalog, query, query.metrics[0], lang)
     if query.top_n is not None:
         key = "answer.interpret_top" if high else "answer.interpret_bottom"
-        return text(key, lang, n=query.top_n)
+        return text(key + by, lang, n=query.top_n, metric=metric)
     if query.intent == "ranking":
-        return text("answer.interpret_ranked_desc" if high else "answer.interpret_ranked_asc", lang)
+        return text(
+            ("answer.interpret_ranked_desc" if high else "answer.interpret_ranked_asc") + by, lang, metric=metric
+        )
     return ""
 
 

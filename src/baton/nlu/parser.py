@@ -39,6 +39,7 @@ from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
 from baton.nlu.metric_words import claim_metric_affixes, claim_own_tables, metrics_naming, no_part_of_a_metric
 from baton.nlu.periods import claim_compare_words, event_periods, named_previous, resolve_periods
+from baton.nlu.ranking import ranking_metric, ranks
 from baton.nlu.reading import (
     Member,
     Terms,
@@ -170,7 +171,28 @@ class Planner:
             and self.breakdown_fits(read.terms.metrics, default_breakdown)
         ):
             read.terms.dims.append(default_breakdown)
+        self._ranked_first(read.scan, read.cues, read.terms)
         return self._build(read.cues, read.terms, time_range, comparison, read.corrections, as_of, read.language)
+
+    def _ranked_first(self, scan: Scan, cues: Cues, terms: Terms) -> None:
+        """Several metrics and a ranking: the metric ranked by goes first (the compiler ranks by
+        the first); one the words do not attach the ranking to is asked back."""
+        if not ranks(cues) or len(terms.metrics) < 2:
+            return
+        first = ranking_metric(scan, cues, terms.metric_hits, terms.metrics)
+        if first is None:
+            labels = {
+                lang: message("answer.or_sep", lang).join(
+                    self.catalog.metrics[m].label.for_lang(lang) for m in terms.metrics
+                )
+                for lang in _LANGUAGES
+            }
+            raise AmbiguousQuestion(
+                *(message("nlu.rank_metric", lang, metrics=labels[lang]) for lang in _LANGUAGES),
+                detail={"metrics": list(terms.metrics), "reason": "rank_metric"},
+            )
+        terms.metrics.remove(first)
+        terms.metrics.insert(0, first)
 
     def breakdown_fits(self, metrics: Sequence[str], dimension: str) -> bool:
         """Whether every metric may be broken down by ``dimension``."""
@@ -406,8 +428,9 @@ class Planner:
             scan.claim(cue.start(), cue.end())
             out.add(id(chain[0]))
             last = chain[0]
-            for prev, nxt in itertools.pairwise(chain):
-                if not vocab.LIST_JOIN.match(scan.norm[prev.end : nxt.start]):
+            joins = [scan.norm[prev.end : nxt.start] for prev, nxt in itertools.pairwise(chain)]
+            for i, (prev, nxt) in enumerate(itertools.pairwise(chain)):
+                if not vocab.LIST_JOIN.match(joins[i]) or _clause_ends(joins, i):
                     break
                 out.add(id(nxt))
                 scan.claim(prev.end, nxt.start)
@@ -645,11 +668,15 @@ class Planner:
                 dims.append(f.dimension)
         if not cues.share or not filters or explicit:
             return filters, []  # a share across a breakdown: of the filtered whole
-        share_dims = {f.dimension for f in filters}
+        # "除了直播以外，APP的GMV占比": what is excluded leaves the whole, what is named is the part;
+        # only an exclusion ("非直播的GMV占比") is itself the part
+        named = [f for f in filters if not f.exclude] or filters
+        share_dims = {f.dimension for f in named}
         if len(share_dims) != 1:
             raise _asked("nlu.share_of_what", {"dimensions": sorted(share_dims)})
         (share_dim,) = share_dims
-        return [f for f in filters if f.dimension != share_dim], [f for f in filters if f.dimension == share_dim]
+        part = [f for f in named if f.dimension == share_dim]
+        return [f for f in filters if f not in part], part
 
     def check_share(
         self,
@@ -808,6 +835,22 @@ def _members_only(hit: Hit) -> Hit:
     if {"metric", "member"} <= hit.kinds:
         return dataclasses.replace(hit, terms=tuple(t for t in hit.terms if t.kind != "metric"))
     return hit
+
+
+_COMMA_ONLY = re.compile(r"^\s*[,，]\s*$")
+
+
+def _clause_ends(joins: list[str], i: int) -> bool:
+    """A comma after an exclusion's member ends its clause ("除了APP，小程序的GMV": 小程序 is not
+    excluded) unless the list goes on to an "and" ("excluding app, web and live stream")."""
+    if not _COMMA_ONLY.match(joins[i]):
+        return False
+    for join in joins[i + 1 :]:
+        if not vocab.LIST_JOIN.match(join):
+            return True
+        if not _COMMA_ONLY.match(join):
+            return False
+    return True
 
 
 def _asked(key: str, detail: dict[str, object]) -> AmbiguousQuestion:

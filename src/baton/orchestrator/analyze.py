@@ -54,6 +54,7 @@ from baton.contracts.semantic import Comparison, SemanticQuery, TimeRange
 from baton.errors import BudgetExceeded, InsufficientEvidence
 from baton.messages import both, text
 from baton.orchestrator.analysis_answer import analysis_answer, analysis_gate_input
+from baton.orchestrator.data_span import check_periods, read_data_start
 from baton.orchestrator.driver import GateInput, Pipeline, RunScope, StepSpec, failure_answer, stopped_text
 from baton.orchestrator.planning import PlanOutput, plan, recheck_plan
 from baton.policy import Principal
@@ -228,7 +229,7 @@ class AnalyzePipeline(Pipeline):
         planned = StepSpec(
             "plan",
             PlanOutput,
-            lambda: plan(self.scope, partial(with_comparison, calendar=self.scope.session.catalog.calendar)),
+            self._plan,
             "clarify_metric",
             absorb=self._absorb_plan,
             recheck=lambda done: recheck_plan(self.scope, done),
@@ -246,6 +247,13 @@ class AnalyzePipeline(Pipeline):
         return (planned, *agents)
 
     # -- the relay -----------------------------------------------------------------------------
+    def _plan(self) -> PlanOutput:
+        """The question with its comparison; periods the data cannot compare are asked back
+        before any agent runs (:mod:`baton.orchestrator.data_span`)."""
+        done = plan(self.scope, partial(with_comparison, calendar=self.scope.session.catalog.calendar))
+        check_periods(done.query, read_data_start(self.scope, done.query))
+        return done
+
     def _absorb_plan(self, done: PlanOutput) -> None:
         self.scope.state.semantic_query, self.scope.state.interpretation = done.query, done.interpretation
         self.ledger.add("data", source_agent="planner", step=0, key=PLAN_KEY, data=done.query.model_dump(mode="json"))

@@ -19,8 +19,9 @@ from baton.contracts.common import Language
 from baton.contracts.query import QueryResult, TableLoad
 from baton.contracts.run import RunKind
 from baton.contracts.semantic import SemanticQuery
-from baton.errors import AmbiguousQuestion, BatonError, BudgetExceeded, TimeExpressionError
+from baton.errors import BatonError, BudgetExceeded, TimeExpressionError
 from baton.messages import both, text
+from baton.orchestrator.data_span import DataStart, before_data_notes, check_periods, read_data_start
 from baton.orchestrator.driver import GateInput, Pipeline, StepSpec, base_fields, failure_answer, stopped_text
 from baton.orchestrator.planning import PlanOutput, assumptions, freshness_text, plan, recheck_plan
 from baton.sql import ApprovedSql
@@ -56,6 +57,8 @@ class Executed(BaseModel):
     understated: bool = True
     """Missing rows lower every metric asked (sums, counts, distinct counts); a rate, an average
     or a share may move either way, and its caveat says so."""
+    data_start: DataStart | None = None
+    """The metrics' tables' first day with rows (a period starting before it says so)."""
 
 
 class ChartOutput(BaseModel):
@@ -112,8 +115,8 @@ class AskPipeline(Pipeline):
         draft = scope.need("sql", SqlDraft)
         freshness = scope.freshness_of(draft.tables)
         self._has_data(freshness)
-        if self.query.per_day:
-            self._days_with_data(draft)
+        start = read_data_start(scope, self.query)  # after the answer: its evidence is the run's first
+        check_periods(self.query, start)
         current, comparison = self._incomplete_days(draft)
         return Executed(
             evidence_id=result.evidence_id,
@@ -124,6 +127,7 @@ class AskPipeline(Pipeline):
             incomplete_comparison=comparison,
             understated=not self.query.share
             and all(_lowered_by_missing_rows(self.scope.session.catalog.metrics[m]) for m in self.query.metrics),
+            data_start=start,
         )
 
     def _has_data(self, freshness: list[TableLoad]) -> None:
@@ -137,36 +141,6 @@ class AskPipeline(Pipeline):
         if newest and tr.start > min(newest):
             said = tr.text or f"{tr.start}~{tr.end}"
             raise TimeExpressionError(*both("answer.no_data_in_period", text=said, start=tr.start, newest=min(newest)))
-
-    def _days_with_data(self, draft: SqlDraft) -> None:
-        """A per-day average counts a day without rows as zero: right inside the data, wrong before
-        it starts ("过去两年日均GMV" on a table loaded from last year would halve the answer). A
-        period whose table has no row at all on its first days is asked back from the first day."""
-        from baton.catalog.quality_queries import first_days
-
-        query, catalog = self.query, self.scope.session.catalog
-        table = draft.tables[0]
-        column = next(iter(catalog.dated_by(query.metrics[0], table)), catalog.time_column(table))
-        periods = [query.time_range] + ([query.comparison.range] if query.comparison is not None else [])
-        spans = [(p.start, p.end) for p in periods]
-        (firsts,) = self.scope.governed.run("data_start", first_days(table, column, spans)).rows or [
-            [None] * len(spans)
-        ]
-        for period, first in zip(periods, firsts, strict=True):
-            day = date.fromisoformat(str(first)[:10]) if first is not None else None
-            if day is not None and day > period.start:
-                said = period.text or f"{period.start}~{period.end}"
-                raise AmbiguousQuestion(
-                    *both(
-                        "answer.per_day_before_data",
-                        period=said,
-                        first=day,
-                        start=period.start,
-                        end=period.end,
-                        days=(day - period.start).days,
-                    ),
-                    detail={"reason": "per_day_before_data", "suggestions": [f"{day}~{period.end}"]},
-                )
 
     def _incomplete_days(self, draft: SqlDraft) -> tuple[list[date], list[date]]:
         """The days of the current and of the comparison period whose rows fall far below the
@@ -281,6 +255,7 @@ class AskPipeline(Pipeline):
                 *planned.notes,
                 *planned.grant_notes,
                 *fresh_notes,
+                *before_data_notes(query, executed.data_start, lang),
                 *(f.assumption for f in flags if f.assumption),
                 *period_notes(query, executed, lang),
                 *overlap_notes(query, scope.session.catalog, lang),

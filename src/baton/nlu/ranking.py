@@ -1,0 +1,58 @@
+"""Which metric a ranking ranks by, when a question names several.
+
+"orders for the top 2 channels by AOV" shows orders of the two channels with the highest AOV;
+"上个月笔单价最高的两个渠道的订单量" the same. The compiler ranks by a query's first metric, so the
+metric the ranking words are attached to is put first; the words that attach it are "by X",
+"highest X", "按X", "X最高 / X前三 / X排名". A ranking whose metric cannot be told ("GMV和订单量最高的
+3个渠道", "rank channels, GMV and orders") is asked back rather than ranked by whichever metric
+came first.
+"""
+
+from __future__ import annotations
+
+import re
+
+from baton.nlu import vocabulary as vocab
+from baton.nlu.cues import Cues
+from baton.nlu.lexicon import Hit
+from baton.nlu.scan import Scan
+
+_RANKED_AFTER = re.compile(
+    r"\s*的?\s*(?:最高|最低|最大|最小|最多|最少|最好|最差|前\s*[0-9一二两三四五六七八九十]|后\s*[0-9一二两三四五六七八九十]"
+    r"|倒数|排名|排行|排序|从高到低|从低到高|由高到低|由低到高)",
+    re.I,
+)
+_RANKED_BEFORE = re.compile(
+    r"(?:按照|按|根据|以)\s*$"
+    r"|\bby\s+(?:the\s+)?$"
+    r"|\b(?:highest|lowest|largest|smallest|biggest|most|least|fewest|best|worst|top|bottom)\s+(?:\d+\s+)?$",
+    re.I,
+)
+
+
+def ranking_metric(scan: Scan, cues: Cues, hits: list[Hit], metrics: list[str]) -> str | None:
+    """The one metric of ``metrics`` the ranking words attach to; ``None`` when no single one
+    does (none, several, or one in a list of metrics: "by GMV and orders")."""
+    attached: dict[str, Hit] = {}
+    for hit in hits:
+        named = [t.target for t in hit.terms if t.kind == "metric" and t.target in metrics]
+        before, after = scan.norm[: hit.start], scan.norm[hit.end :]
+        if named and (_RANKED_BEFORE.search(before) or _RANKED_AFTER.match(after)):
+            attached.setdefault(named[0], hit)
+    if len(attached) != 1:
+        return None
+    ((metric, hit),) = attached.items()
+    listed = any(
+        other is not hit
+        and (
+            vocab.LIST_JOIN.match(scan.norm[other.end : hit.start])
+            or vocab.LIST_JOIN.match(scan.norm[hit.end : other.start])
+        )
+        for other in hits
+    )
+    return None if listed else metric
+
+
+def ranks(cues: Cues) -> bool:
+    """Whether the question ranks (top/bottom N, best/worst, "rank …")."""
+    return cues.top_n is not None or cues.best or cues.rank

@@ -1,0 +1,134 @@
+"""Whether the periods a question names lie inside the data its metrics are read from.
+
+A day before a table's first loaded row has no rows, and no rows read as zero: "2024年的订单量"
+on a warehouse loaded from 2025 would answer "—", a comparison whose earlier period starts before
+the data ("最近12个月GMV同比", half of its base missing) would report a growth that is only the
+data beginning, and a per-day average would count the missing days as zero. The first day of each
+metric's own table is one governed query (``MIN`` of its time column up to the last day asked);
+what follows from it is a pure function of the query and that day:
+
+* every period before the data: asked back (there is nothing to show);
+* a comparison with either period starting before the data: asked back (not like for like);
+* a per-day average starting before the data: asked back (the days before would count as zero);
+* any other period starting before the data (a total, a series): answered, with a note that
+  the value holds the data from its first day on.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict
+
+from baton.contracts.common import Language
+from baton.contracts.semantic import SemanticQuery, TimeRange
+from baton.errors import AmbiguousQuestion, TimeExpressionError
+from baton.messages import both, localized, text
+
+if TYPE_CHECKING:
+    from sqlglot import exp
+
+    from baton.orchestrator.driver import RunScope
+
+DATA_START_QUERY = "data_start"
+
+
+class DataStart(BaseModel):
+    """The first day with rows of the metrics' own tables (the latest, when they are several:
+    a ratio of two tables is known from the later one's first day on)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    table: str
+    day: date
+
+
+def read_data_start(scope: RunScope, query: SemanticQuery) -> DataStart | None:
+    """One governed query per table the metrics read (as the asking user: a row filter's own
+    first day); ``None`` when no table has a time column or a row."""
+    from baton.catalog.quality_queries import first_day
+
+    catalog = scope.session.catalog
+    tables = dict.fromkeys(m.table for metric in query.metrics for m in catalog.measures_of(metric))
+    last = max(p.end for p in _periods(query))
+    found: list[DataStart] = []
+    for table in tables:
+        column = catalog.tables[table].time_column
+        if column is None:
+            continue
+        day = _first(scope, first_day(table, column, up_to=last))
+        if day is None:  # nothing up to the last day asked: the data starts later, or not at all
+            day = _first(scope, first_day(table, column, after=last))
+        if day is not None:
+            found.append(DataStart(table=table, day=day))
+    return max(found, key=lambda s: s.day, default=None)
+
+
+def _first(scope: RunScope, query: exp.Query) -> date | None:
+    rows = scope.governed.run(DATA_START_QUERY, query).rows
+    return date.fromisoformat(str(rows[0][0])[:10]) if rows and rows[0][0] is not None else None
+
+
+def check_periods(query: SemanticQuery, start: DataStart | None) -> None:
+    """Ask back what the data cannot answer (see the module docstring)."""
+    if start is None:
+        return
+    current, first = query.time_range, start.day
+    if current.end < first:
+        raise TimeExpressionError(
+            *both("answer.no_data_before_start", first=first, **_span(current)),
+            detail={"reason": "period_before_data", "first_day": first.isoformat()},
+        )
+    if query.comparison is not None:
+        for period, role in ((query.comparison.range, "comparison"), (current, "current")):
+            if period.start < first:
+                raise AmbiguousQuestion(
+                    *both(f"answer.{role}_before_data", first=first, days=_days_before(period, first), **_span(period)),
+                    detail={"reason": "comparison_before_data", "first_day": first.isoformat()},
+                )
+    if query.per_day and current.start < first:
+        raise AmbiguousQuestion(
+            *both(
+                "answer.per_day_before_data",
+                period=_said(current),
+                first=first,
+                start=current.start,
+                end=current.end,
+                days=_days_before(current, first),
+            ),
+            detail={"reason": "per_day_before_data", "suggestions": [f"{first}~{current.end}"]},
+        )
+
+
+def before_data_notes(query: SemanticQuery, start: DataStart | None, language: Language) -> list[str]:
+    """The note of an answered period that starts before the data (a total or a series)."""
+    if start is None or not query.time_range.start < start.day <= query.time_range.end:
+        return []
+    tr = query.time_range
+    return [
+        text(
+            "answer.range_before_data",
+            language,
+            start=tr.start,
+            first=start.day,
+            before=start.day - timedelta(days=1),
+        )
+    ]
+
+
+def _periods(query: SemanticQuery) -> list[TimeRange]:
+    return [query.time_range] + ([query.comparison.range] if query.comparison is not None else [])
+
+
+def _said(period: TimeRange) -> str:
+    return period.text or f"{period.start}~{period.end}"
+
+
+def _span(period: TimeRange) -> dict[str, str]:
+    """``period`` / ``period_zh``: the words that named it, with its dates."""
+    key = "answer.span_named" if period.text else "answer.span"
+    return localized("period", key, text=period.text, start=period.start, end=period.end)
+
+
+def _days_before(period: TimeRange, first: date) -> int:
+    return (min(period.end + timedelta(days=1), first) - period.start).days

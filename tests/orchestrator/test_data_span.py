@@ -1,0 +1,131 @@
+"""Periods before the data's first day: the rule table, then the demo end to end (its orders and
+visits start on 2025-01-01)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import duckdb
+import pytest
+
+from baton import Session
+from baton.contracts.semantic import Comparison, SemanticQuery, TimeRange
+from baton.errors import AmbiguousQuestion, TimeExpressionError
+from baton.orchestrator.data_span import DataStart, before_data_notes, check_periods
+
+AS_OF = date(2026, 7, 1)
+START = DataStart(table="orders", day=date(2025, 1, 1))
+
+
+def _query(
+    current: tuple[str, str], previous: tuple[str, str] | None = None, *, per_day: bool = False
+) -> SemanticQuery:
+    def span(pair: tuple[str, str]) -> TimeRange:
+        return TimeRange(start=date.fromisoformat(pair[0]), end=date.fromisoformat(pair[1]))
+
+    comparison = Comparison(kind="custom", range=span(previous)) if previous is not None else None
+    return SemanticQuery(
+        metrics=("gmv",), time_range=span(current), comparison=comparison, per_day=per_day, as_of=AS_OF
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "raised", "reason"),
+    [
+        (_query(("2024-01-01", "2024-12-31")), TimeExpressionError, "period_before_data"),
+        (
+            _query(("2025-07-01", "2026-06-30"), ("2024-07-01", "2025-06-30")),
+            AmbiguousQuestion,
+            "comparison_before_data",
+        ),
+        (
+            _query(("2025-01-01", "2025-01-31"), ("2024-12-01", "2024-12-31")),
+            AmbiguousQuestion,
+            "comparison_before_data",
+        ),
+        (
+            _query(("2024-12-01", "2025-01-31"), ("2025-02-01", "2025-03-31")),
+            AmbiguousQuestion,
+            "comparison_before_data",
+        ),
+        (_query(("2024-07-01", "2025-06-30"), per_day=True), AmbiguousQuestion, "per_day_before_data"),
+        # inside the data, or a total / series that only starts before it: no question asked back
+        (_query(("2025-02-01", "2025-02-28"), ("2025-01-01", "2025-01-31")), None, None),
+        (_query(("2024-07-01", "2025-06-30")), None, None),
+        (_query(("2025-01-01", "2025-01-31"), per_day=True), None, None),
+    ],
+)
+def test_what_the_data_cannot_answer_is_asked_back(
+    query: SemanticQuery, raised: type[Exception] | None, reason: str | None
+) -> None:
+    if raised is None:
+        check_periods(query, START)
+        return
+    with pytest.raises(raised) as caught:
+        check_periods(query, START)
+    assert getattr(caught.value, "detail", {})["reason"] == reason
+    message = caught.value.message("zh")  # type: ignore[attr-defined]
+    assert "2025-01-01" in message
+
+
+def test_a_period_starting_before_the_data_says_where_its_values_begin() -> None:
+    (note,) = before_data_notes(_query(("2024-07-01", "2025-06-30")), START, "en")
+    assert "2024-07-01 to 2024-12-31 has no rows" in note and "from 2025-01-01 on" in note
+    assert before_data_notes(_query(("2025-01-01", "2025-06-30")), START, "en") == []
+    assert before_data_notes(_query(("2024-07-01", "2025-06-30")), None, "en") == []
+
+
+def _sql(session: Session, statement: str) -> list[tuple[object, ...]]:
+    con = duckdb.connect(str(session.settings.duckdb_path()), read_only=True)
+    try:
+        return con.execute(statement).fetchall()
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        ("最近12个月GMV同比", "comparison_before_data"),
+        ("GMV in Q1 2025 vs Q4 2024", "comparison_before_data"),
+        ("2024年的订单量是多少", "period_before_data"),
+        ("2025年1月的日均订单量和2024年12月比", "comparison_before_data"),
+    ],
+)
+def test_the_demo_asks_back_periods_before_its_first_day(demo_session: Session, question: str, reason: str) -> None:
+    ((day,),) = _sql(demo_session, "SELECT MIN(order_date) FROM fact_order")
+    first = date.fromisoformat(str(day))
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "clarification_needed" and answer.result is None
+    assert answer.error is not None and answer.error.detail["reason"] == reason
+    assert answer.error.detail["first_day"] == first.isoformat()
+    assert first.isoformat() in answer.answer
+
+
+def test_a_why_question_against_a_period_before_the_data_is_asked_back_before_any_agent(
+    demo_session: Session,
+) -> None:
+    answer = demo_session.analyze("为什么2025年1月GMV同比下降了？", as_of=AS_OF)
+    assert answer.status == "clarification_needed"
+    assert answer.error is not None and answer.error.detail["reason"] == "comparison_before_data"
+    assert answer.drivers == [] and answer.findings == []
+
+
+def test_a_series_starting_before_the_data_holds_its_rows_and_says_so(demo_session: Session) -> None:
+    answer = demo_session.ask("2024年7月到2025年6月每个月的订单量", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None
+    gold = _sql(
+        demo_session,
+        "SELECT CAST(DATE_TRUNC('month', order_date) AS DATE), COUNT(*) FROM fact_order "
+        "WHERE status IN ('paid', 'refunded') AND order_date BETWEEN DATE '2024-07-01' AND DATE '2025-06-30' "
+        "GROUP BY 1 ORDER BY 1",
+    )
+    rows = sorted((date.fromisoformat(str(r[0])[:10]), r[1]) for r in answer.result.rows)
+    assert rows == [(d, n) for d, n in gold] and rows[0][0] == date(2025, 1, 1)
+    assert any("数据从2025-01-01才开始" in a and "2024-07-01至2024-12-31" in a for a in answer.assumptions)
+
+
+def test_a_comparison_inside_the_data_is_unaffected(demo_session: Session) -> None:
+    answer = demo_session.ask("2025年2月的GMV环比", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None
+    assert not any("才开始" in a for a in answer.assumptions)
