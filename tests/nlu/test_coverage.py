@@ -77,6 +77,12 @@ LEFT_OUT: list[tuple[str, dict[str, Any], bool, list[str]]] = [
         ["华南"],
     ),
     ("那天猫呢", dict(PARENT_PLAN := {"metrics": ["gmv"], "dimensions": ["channel"]}), True, ["天猫"]),
+    (  # ranked by the metric listed first (orders), not the one "by" attaches the ranking to
+        "orders for the top 2 channels by AOV last month",
+        {"metrics": ["order_count", "aov"], "dimensions": ["channel"], "top_n": 2, **LAST_MONTH_EN},
+        False,
+        ["2", "top"],
+    ),
     (  # a ranking span whose number is not the query's
         "Gross sales for the best 2 regions last month",
         {
@@ -135,6 +141,11 @@ COVERED: list[tuple[str, dict[str, Any]]] = [
 @pytest.mark.parametrize(("question", "plan"), COVERED)
 def test_a_reading_that_places_every_word_is_used(question: str, plan: dict[str, Any]) -> None:
     assert _validate(question, plan).metrics == ("gmv",)
+
+
+def test_a_ranking_planned_by_the_metric_its_words_attach_to_is_used() -> None:
+    plan = {"metrics": ["aov", "order_count"], "dimensions": ["channel"], "top_n": 2, **LAST_MONTH_EN}
+    assert _validate("orders for the top 2 channels by AOV last month", plan).metrics == ("aov", "order_count")
 
 
 def test_a_follow_up_that_places_its_word_is_used() -> None:

@@ -176,6 +176,35 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月非直播渠道的GMV占比",
         {"filters": [], "share_filters": [{"dimension": "channel", "members": ["live_stream"], "exclude": True}]},
     ),
+    # a share's whole named with a member: it filters the whole, the other member is the part
+    *[
+        (
+            f"the whole of a share: {rule}",
+            question,
+            {
+                "filters": [{"dimension": whole[0], "members": [whole[1]], "exclude": False}],
+                "share_filters": [{"dimension": part[0], "members": [part[1]], "exclude": False}],
+                "corrections": [],
+            },
+        )
+        for rule, question, whole, part in [
+            ("X的订单中", "上个月新用户的订单中APP占比多少", ("user_type", "new"), ("channel", "app")),
+            ("X地区里", "上个月华东地区里，新用户订单占比", ("region", "华东"), ("user_type", "new")),
+            ("占X GMV", "上个月手机数码的GMV占华东GMV的比例", ("region", "华东"), ("category", "手机数码")),
+            (
+                "among X",
+                "among new users, what percentage of orders came from the app last month",
+                ("user_type", "new"),
+                ("channel", "app"),
+            ),
+            (
+                "of X GMV",
+                "what percentage of East China GMV came from phones last month",
+                ("region", "华东"),
+                ("category", "手机数码"),
+            ),
+        ]
+    ],
     # a comma closes an exclusion's clause unless its list goes on to an "and"
     (
         "除了A，B: B is not excluded",
@@ -255,6 +284,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("hourly data", "昨天分时GMV", AmbiguousQuestion, "分时"),
     ("a ranking by the change", "Which category had the biggest drop in GMV last month?", AmbiguousQuestion, "change"),
     ("a ranking by two metrics", "GMV和订单量最高的3个渠道（上个月）", AmbiguousQuestion, "which metric"),
+    ("a share of two members, no whole named", "上个月华东新用户的GMV占比", AmbiguousQuestion, "a whole and a part"),
     (
         "a ranking by a list of metrics",
         "top 3 channels by GMV and orders last month",

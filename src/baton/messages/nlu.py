@@ -161,8 +161,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "排名需要一个排序对象：按哪个维度（如{dimensions}）或时间单位排名？",
     ),
     "share_of_what": (
-        "A share needs a whole and a part: which members, or which breakdown, should the share be computed for?",
-        "占比需要明确整体和部分：请说明要计算哪些成员或哪个维度的占比。",
+        "A share needs a whole and a part: which members, or which breakdown, should the share be computed for? "
+        'Name the whole with "among", e.g. "among new users, the share of app orders".',
+        "占比需要明确整体和部分：请说明要计算哪些成员或哪个维度的占比，并用“…中”指明整体，例如“新用户的订单中APP的占比”。",
     ),
     "share_of_a_ratio": (
         "A rate or an average cannot be split into shares of a whole; ask for the rate itself, or for a share of an "

@@ -39,6 +39,7 @@ from baton.nlu.cues import Cues, read_cues, read_ranking
 from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.parser import Planner
 from baton.nlu.periods import claim_compare_words, event_periods
+from baton.nlu.ranking import ranking_metric, ranks
 from baton.nlu.residual import to_simplified, unknown_words
 from baton.nlu.scan import Scan
 from baton.nlu.ties import read_ties
@@ -196,10 +197,20 @@ class _Check:
             return
         ranked = query.top_n is not None or bool(query.dimensions)
         same = ranking.top_n is None or (ranking.top_n == query.top_n and ranking.order == query.order)
-        if ranked and same:
+        if ranked and same and self._ranks_by_the_first(ranking):
             self.covered += ranking.spans.get("ranking", [])
         if cues.average and all(self.catalog.metrics[m].is_ratio for m in query.metrics):
             self.covered += cues.spans.get("average", [])
+
+    def _ranks_by_the_first(self, ranking: Cues) -> bool:
+        """Several metrics: the ranking words cover the plan only when they attach to its first
+        metric, the one the compiler ranks by ("orders for the top 2 channels by AOV" planned as
+        orders then AOV would rank by orders)."""
+        metrics = list(self.query.metrics)
+        if len(metrics) < 2 or not ranks(ranking):
+            return True
+        hits = [h for h in self.rules.lexicon.find(self.scan.text) if "metric" in h.kinds]
+        return ranking_metric(self.scan, ranking, hits, metrics) == metrics[0]
 
     def _periods(self) -> None:
         scan = self.scan

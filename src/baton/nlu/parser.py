@@ -52,6 +52,7 @@ from baton.nlu.reading import (
 )
 from baton.nlu.residual import metricish, to_simplified, unknown_words
 from baton.nlu.scan import Scan
+from baton.nlu.shares import whole_dimensions
 from baton.nlu.ties import Reading, Ties, read_ties
 from baton.nlu.typos import (
     MIN_LENGTH,
@@ -172,7 +173,10 @@ class Planner:
         ):
             read.terms.dims.append(default_breakdown)
         self._ranked_first(read.scan, read.cues, read.terms)
-        return self._build(read.cues, read.terms, time_range, comparison, read.corrections, as_of, read.language)
+        whole = whole_dimensions(read.scan, read.terms.members, read.terms.hits) if read.cues.share else set()
+        return self._build(
+            read.cues, read.terms, time_range, comparison, read.corrections, as_of, read.language, whole=whole
+        )
 
     def _ranked_first(self, scan: Scan, cues: Cues, terms: Terms) -> None:
         """Several metrics and a ranking: the metric ranked by goes first (the compiler ranks by
@@ -578,9 +582,11 @@ class Planner:
         corrections: tuple[Correction, ...],
         as_of: date,
         language: Language,
+        *,
+        whole: set[str],
     ) -> SemanticQuery:
         dims = list(terms.dims)
-        filters, share_filters = self._filters(cues, terms, dims)
+        filters, share_filters = self._filters(cues, terms, dims, whole)
         self.check_dimensions(terms.metrics, dims, [f.dimension for f in (*filters, *share_filters)])
         grain = cues.grain
         if cues.trend and grain is None:
@@ -651,7 +657,9 @@ class Planner:
             as_of=as_of,
         )
 
-    def _filters(self, cues: Cues, terms: Terms, dims: list[str]) -> tuple[list[MemberFilter], list[MemberFilter]]:
+    def _filters(
+        self, cues: Cues, terms: Terms, dims: list[str], whole: set[str]
+    ) -> tuple[list[MemberFilter], list[MemberFilter]]:
         """Member filters by dimension, and the filters of a share's part. Several members of
         one dimension are shown one by one — their dimension is added to ``dims`` — unless the
         question asks for their total; with a share, the members of one dimension are the part
@@ -669,8 +677,11 @@ class Planner:
         if not cues.share or not filters or explicit:
             return filters, []  # a share across a breakdown: of the filtered whole
         # "除了直播以外，APP的GMV占比": what is excluded leaves the whole, what is named is the part;
-        # only an exclusion ("非直播的GMV占比") is itself the part
-        named = [f for f in filters if not f.exclude] or filters
+        # only an exclusion ("非直播的GMV占比") is itself the part. Members a word marks as the whole
+        # ("新用户的订单中", "among new users") filter the whole (nlu/shares.py).
+        named = [f for f in filters if not f.exclude and f.dimension not in whole] or [
+            f for f in filters if f.dimension not in whole
+        ]
         share_dims = {f.dimension for f in named}
         if len(share_dims) != 1:
             raise _asked("nlu.share_of_what", {"dimensions": sorted(share_dims)})
