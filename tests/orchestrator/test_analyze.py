@@ -148,12 +148,9 @@ def test_resume_after_stats_skips_finished_agents_and_replay_reproduces(demo_ses
     approvals = [e.payload for e in new_events if e.type == "policy_decision" and e.payload.get("gate") == "firewall"]
     queries = [a["query"] for a in approvals if not a["recheck"]]
     assert queries and all(q.startswith("insight:") for q in queries)
-    # the finished steps' statements (the plan's data start, the agents') were approved again
-    # under today's grants, and held
+    # the finished agents' statements were approved again under today's grants, and held
     rechecked = [a["query"] for a in approvals if a["recheck"]]
-    finished = {"plan", "agent:sql", "agent:quality", "agent:stats"}
-    assert rechecked == [r.name for r in state.sql if r.step in finished]
-    assert rechecked[0] == "data_start"
+    assert rechecked == [r.name for r in state.sql if r.step in {"agent:sql", "agent:quality", "agent:stats"}]
     assert not [e for e in new_events if e.payload.get("decision") == "discard"]
     assert [e.payload["agent"] for e in new_events if e.type == "handoff"] == ["trend", "insight", "report"]
     assert resumed.drivers == full.drivers

@@ -46,9 +46,8 @@ def test_state_is_persisted_with_every_step_and_evidence(demo_session: Session) 
     assert state.status == "done"
     assert state.completed_steps == ["plan", "sql", "policy", "execute", "chart", "report"]
     assert state.semantic_query is not None and state.semantic_query.metrics == ("order_count",)
-    # the answer's statement, the data's first day, and the daily row counts that check the
-    # month for incomplete days
-    assert [r.name for r in state.sql] == ["answer", "data_start", "completeness"]
+    # the answer's statement, and the daily row counts that check the month for incomplete days
+    assert [r.name for r in state.sql] == ["answer", "completeness"]
     record = state.sql[0]
     assert record.approved_sql_id and record.evidence_id
     evidence = state.evidence_by_id(record.evidence_id)
@@ -97,7 +96,7 @@ def test_re_execute_reports_unchanged_results(private_demo: Path) -> None:
     proc = _cli(["runs", "replay", run_id, "--re-execute", "--json", *cfg])
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert [c["changed"] for c in data["re_executed"]] == [False, False, False]  # answer, first day, day counts
+    assert [c["changed"] for c in data["re_executed"]] == [False, False]  # the answer and the day counts
 
 
 def test_budget_stops_the_run_and_keeps_partial_results(demo_session: Session) -> None:

@@ -4,8 +4,8 @@ A day before a table's first loaded row has no rows, and no rows read as zero: "
 on a warehouse loaded from 2025 would answer "—", a comparison whose earlier period starts before
 the data ("最近12个月GMV同比", half of its base missing) would report a growth that is only the
 data beginning, and a per-day average would count the missing days as zero. The first day of each
-metric's own table is one governed query (``MIN`` of its time column up to the last day asked);
-what follows from it is a pure function of the query and that day:
+metric's own table (``MIN`` of its time column up to the last day asked) is read like freshness,
+as system metadata; what follows from it is a pure function of the query and that day:
 
 * every period before the data: asked back (there is nothing to show);
 * a comparison with either period starting before the data: asked back (not like for like);
@@ -27,11 +27,7 @@ from baton.errors import AmbiguousQuestion, TimeExpressionError
 from baton.messages import both, localized, text
 
 if TYPE_CHECKING:
-    from sqlglot import exp
-
     from baton.orchestrator.driver import RunScope
-
-DATA_START_QUERY = "data_start"
 
 
 class DataStart(BaseModel):
@@ -44,29 +40,28 @@ class DataStart(BaseModel):
 
 
 def read_data_start(scope: RunScope, query: SemanticQuery) -> DataStart | None:
-    """One governed query per table the metrics read (as the asking user: a row filter's own
-    first day); ``None`` when no table has a time column or a row."""
-    from baton.catalog.quality_queries import first_day
-
+    """The first day of the tables the metrics read, as one traced tool call of system metadata
+    (like freshness: the span of the data, the same for every user, no statement budget spent);
+    ``None`` when no table has a time column or a row."""
     catalog = scope.session.catalog
     tables = dict.fromkeys(m.table for metric in query.metrics for m in catalog.measures_of(metric))
+    dated = {t: column for t in tables if (column := catalog.tables[t].time_column) is not None}
+    if not dated:
+        return None
     last = max(p.end for p in _periods(query))
-    found: list[DataStart] = []
-    for table in tables:
-        column = catalog.tables[table].time_column
-        if column is None:
-            continue
-        day = _first(scope, first_day(table, column, up_to=last))
-        if day is None:  # nothing up to the last day asked: the data starts later, or not at all
-            day = _first(scope, first_day(table, column, after=last))
-        if day is not None:
-            found.append(DataStart(table=table, day=day))
-    return max(found, key=lambda s: s.day, default=None)
+    ctx, governed = scope.running, scope.governed
 
+    def read() -> DataStart | None:
+        found: list[DataStart] = []
+        for table, column in dated.items():
+            # nothing up to the last day asked: the data starts later, or not at all
+            day = governed.first_day(table, column, up_to=last) or governed.first_day(table, column, after=last)
+            if day is not None:
+                found.append(DataStart(table=table, day=day))
+        return max(found, key=lambda s: s.day, default=None)
 
-def _first(scope: RunScope, query: exp.Query) -> date | None:
-    rows = scope.governed.run(DATA_START_QUERY, query).rows
-    return date.fromisoformat(str(rows[0][0])[:10]) if rows and rows[0][0] is not None else None
+    ctx.policy_decision("allow", tool="warehouse.data_start", reason="system metadata (the first day a table holds)")
+    return ctx.tool_call("warehouse.data_start", {"tables": list(dated), "up_to": last.isoformat()}, read)
 
 
 def check_periods(query: SemanticQuery, start: DataStart | None) -> None:

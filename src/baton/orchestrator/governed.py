@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
 from sqlglot import exp
@@ -165,6 +165,16 @@ class GovernedQuery:
         if self._freshness is None:
             self._freshness = self.runner.freshness()
         return self._freshness
+
+    def first_day(
+        self, table: str, column: str, *, up_to: date | None = None, after: date | None = None
+    ) -> date | None:
+        """A table's first day with rows up to ``up_to`` (or after ``after``): system metadata,
+        like freshness — the span of the data, not the user's rows — so it passes no firewall
+        and counts against no statement budget."""
+        from baton.catalog.quality_queries import first_day
+
+        return self.runner.first_day(self._render(first_day(table, column, up_to=up_to, after=after)))
 
     def run(self, name: str, expression: exp.Expr) -> QueryResult:
         """Approve and run one catalog-built statement (what an analysis agent calls)."""

@@ -79,6 +79,13 @@ class Runner:
             ]
         )
 
+    def first_day(self, sql: str) -> date | None:
+        """The value of a first-day statement (Baton's own ``MIN`` of a table's time column, built
+        from the catalog): system metadata like freshness, read as no user."""
+        raw = self.backend.execute(sql, timeout_s=self.timeout_s, row_cap=1)
+        value = raw.rows[0][0] if raw.rows else None
+        return date.fromisoformat(str(value)[:10]) if value is not None else None
+
     def data_version(self) -> str:
         """A hash of the freshness rows, read afresh each time: a reload changes it."""
         return self.version_of(self.freshness())
