@@ -129,3 +129,20 @@ def test_a_comparison_inside_the_data_is_unaffected(demo_session: Session) -> No
     answer = demo_session.ask("2025年2月的GMV环比", as_of=AS_OF)
     assert answer.status == "answered" and answer.result is not None
     assert not any("才开始" in a for a in answer.assumptions)
+
+
+def test_the_first_day_is_read_as_system_metadata(demo_session: Session) -> None:
+    """One traced tool call after its policy decision, like freshness: no statement of the user's
+    (no evidence, nothing counted against an aggregate-only table's daily budget)."""
+    from baton.trace.writer import read_trace
+
+    answer = demo_session.ask("上个月的订单量", as_of=AS_OF)
+    events = read_trace(demo_session.runs_dir / answer.run_id / "trace.jsonl")
+    calls = [i for i, e in enumerate(events) if e.type == "tool_call" and e.payload["tool"] == "warehouse.data_start"]
+    allowed = [
+        i
+        for i, e in enumerate(events)
+        if e.type == "policy_decision" and e.payload.get("tool") == "warehouse.data_start"
+    ]
+    assert len(calls) == 1 and len(allowed) == 1 and allowed[0] < calls[0]
+    assert [r.name for r in demo_session.store.load(answer.run_id).sql] == ["answer", "completeness"]
