@@ -284,6 +284,13 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("hourly data", "昨天分时GMV", AmbiguousQuestion, "分时"),
     ("a ranking by the change", "Which category had the biggest drop in GMV last month?", AmbiguousQuestion, "change"),
     ("a ranking by two metrics", "GMV和订单量最高的3个渠道（上个月）", AmbiguousQuestion, "which metric"),
+    ("two comparisons at once", "上个月GMV同比和环比", AmbiguousQuestion, "two comparisons"),
+    ("YoY and MoM at once", "What was GMV last month, YoY and MoM?", AmbiguousQuestion, "two comparisons"),
+    ("a top percentage is no top N", "上个月GMV前10%的区域", AmbiguousQuestion, "10"),
+    ("top 10 percent is no top 10", "top 10 percent of categories by GMV last month", AmbiguousQuestion, "10"),
+    ("a metric as a condition on rows", "上个月有优惠的订单数", AmbiguousQuestion, "优惠"),
+    ("a metric as a condition, in English", "GMV of orders with a discount last month", AmbiguousQuestion, "discount"),
+    ("a per-unit phrase before another metric", "上个月平均每单优惠多少", AmbiguousQuestion, "平均每单优惠"),
     ("a share of two members, no whole named", "上个月华东新用户的GMV占比", AmbiguousQuestion, "a whole and a part"),
     (
         "a ranking by a list of metrics",

@@ -224,6 +224,9 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
     [
         ("上个月华南的GMV", "再上个月呢"),  # the same month read again: never "changed the period"
         ("上个月退款率最好的渠道", "那GMV呢"),  # "best" is the other end for GMV
+        ("上个月华东和华南的GMV", "去掉华北"),  # 华北 was never in the question: nothing to take out
+        ("上个月华东和华南的GMV", "去掉华东和华南"),  # nothing left
+        ("上个月GMV", "同比和环比呢"),  # two comparisons at once: one at a time
     ],
 )
 def test_follow_ups_that_would_silently_mean_something_else_are_asked_back(
@@ -232,6 +235,46 @@ def test_follow_ups_that_would_silently_mean_something_else_are_asked_back(
     chat = session.conversation()
     assert chat.ask(first, as_of=JULY).status == "answered"
     assert chat.ask(follow_up).status == "clarification_needed"
+
+
+def test_taking_a_member_out_narrows_the_previous_members(session: Session) -> None:
+    """ "华东和华南的GMV" then "去掉华南" is 华东's GMV (it was "every region but 华南")."""
+    chat = session.conversation()
+    chat.ask("上个月华东和华南的GMV", as_of=JULY)
+    answer = chat.ask("去掉华南")
+    assert answer.status == "answered" and answer.semantic_query is not None
+    assert [(f.dimension, f.members, f.exclude) for f in answer.semantic_query.filters] == [
+        ("region", ("华东",), False)
+    ]
+    assert answer.semantic_query.dimensions == ()
+    gold = _rows(
+        session,
+        f"SELECT {GMV} FROM fact_order WHERE region = '华东' AND order_date BETWEEN '2026-06-01' AND '2026-06-30'",
+    )
+    assert _answer_rows(answer, "gmv") == gold
+
+
+@pytest.mark.parametrize(
+    ("first", "follow_up", "start", "end"),
+    [
+        ("2025年3月的GMV", "4月呢", date(2025, 4, 1), date(2025, 4, 30)),
+        ("GMV for May 2025", "and June?", date(2025, 6, 1), date(2025, 6, 30)),
+        ("去年2月的GMV", "3月呢", date(2025, 3, 1), date(2025, 3, 31)),
+        ("上个月的GMV", "5月呢", date(2026, 5, 1), date(2026, 5, 31)),  # no year was said: the latest May
+        ("2025年3月的GMV", "2026年4月呢", date(2026, 4, 1), date(2026, 4, 30)),  # a year said is its own
+    ],
+)
+def test_a_period_said_without_a_year_is_in_the_year_the_conversation_named(
+    session: Session, first: str, follow_up: str, start: date, end: date
+) -> None:
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    answer = chat.ask(follow_up)
+    assert answer.status == "answered" and answer.semantic_query is not None
+    tr = answer.semantic_query.time_range
+    assert (tr.start, tr.end) == (start, end)
+    gold = _rows(session, f"SELECT {GMV} FROM fact_order WHERE order_date BETWEEN '{start}' AND '{end}'")
+    assert _answer_rows(answer, "gmv") == gold
 
 
 def test_a_share_follow_up_names_the_new_part(session: Session) -> None:

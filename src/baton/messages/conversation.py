@@ -8,6 +8,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "channel), a period, a breakdown, a comparison, a ranking — or ask a whole question.",
         "无法把这句话和上一个问题联系起来。请说明要改变什么——某个成员（如区域、渠道）、时间、拆分维度、对比或排名——或完整地提问。",
     ),
+    "exclude_absent": (
+        "The previous question was about {kept} only, without {members}: there is nothing to take out. Say which "
+        "members to keep, or ask a whole question.",
+        "上一问只包含{kept}，没有{members}，无从去掉。请说明要保留哪些成员，或完整地提问。",
+    ),
+    "exclude_all": (
+        "The previous question was about {kept} only: taking out {members} leaves nothing. Say which members to "
+        "keep, or ask a whole question.",
+        "上一问只包含{kept}：去掉{members}后什么都不剩。请说明要保留哪些成员，或完整地提问。",
+    ),
     "breakdown_of_what": (
         "By what? The previous answer has no breakdown; say by which dimension (or keep a default with "
         "`baton memory set default_breakdown …`).",

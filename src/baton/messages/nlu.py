@@ -119,6 +119,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "members to show.",
         "“其他”是指哪些成员以外？请说明要排除的成员，或要查看的成员。",
     ),
+    "metric_as_a_word": (
+        'In "{words}" a metric is a condition or part of another measure (orders that had a discount, a '
+        "discount per order), which the catalog does not define; Baton will not answer with the metrics side by "
+        "side. Ask for a catalog metric, or have the metric defined.",
+        "“{words}”中的指标是筛选条件或另一个度量的一部分（有优惠的订单、每单优惠），指标目录没有这样的定义；Baton "
+        "不会把几个指标并列作答。请改问目录中的指标，或先在目录中定义它。",
+    ),
+    "two_comparisons": (
+        'The question asks for two comparisons at once ({words}). Ask one at a time, e.g. "GMV last month YoY", '
+        'then "and MoM?".',
+        "问题同时要求两种对比（{words}）。请一次问一种，例如先问“上个月GMV同比”，再问“环比呢”。",
+    ),
     "rank_metric": (
         'Rank by which metric: {metrics}? Say it with the ranking, e.g. "top 3 channels by GMV".',
         "按哪个指标排名：{metrics}？请把排名和指标写在一起，例如“GMV最高的3个渠道”。",

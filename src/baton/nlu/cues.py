@@ -76,7 +76,12 @@ def read_cues(scan: Scan) -> Cues:
     cues.per_day = bool(cues.take(scan, "per_day", vocab.PER_DAY)) or _per_day_apart(scan, cues)
     for pattern, kind in ((vocab.YOY, "same_period_last_year"), (vocab.MOM, "previous_period")):
         taken = cues.take(scan, kind, pattern)
-        if taken and cues.comparison_kind is None:
+        if taken and cues.comparison_kind is not None:  # "同比和环比": one comparison at a time
+            words = [
+                scan.text[s:e] for part in ("same_period_last_year", "previous_period") for s, e in cues.spans[part]
+            ]
+            raise AmbiguousQuestion(*both("nlu.two_comparisons", words=", ".join(words)), detail={"words": words})
+        if taken:
             cues.comparison_kind = kind  # type: ignore[assignment]
             cues.window = _window(taken[0].group(0)) if kind == "previous_period" else None
     cues.week_earlier = bool(cues.take(scan, "week_earlier", vocab.SAME_DAY_LAST_WEEK))

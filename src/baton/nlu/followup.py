@@ -21,11 +21,13 @@ previous one) is answered on its own, and says it inherited nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Literal
 
+from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope
@@ -127,7 +129,7 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
                 detail={"grain": grain},
             )
         comparison = None  # a series replaces the comparison it was drawn against
-    filters, share_filters, filter_parts = _filters(parent, r)
+    filters, share_filters, filter_parts = _filters(parent, r, planner.catalog)
     changed += filter_parts
     dims = _dimensions(parent, r, filters)
     if cues.total and not terms.dims and dims:
@@ -213,6 +215,8 @@ def _periods(parent: SemanticQuery, r: Reading, as_of: date) -> tuple[TimeRange,
         return current, against, ["comparison"]
     if r.periods:
         time_range, comparison = resolve_periods(r.scan, cues, r.periods)
+        if comparison is None and len(r.periods) == 1:
+            time_range = _in_the_parents_year(parent.time_range, time_range, as_of)
         if comparison is None and parent.comparison is not None and not cues.why:
             comparison = _same_kind(parent.comparison, time_range, as_of)
         parts: list[Part] = ["period"]
@@ -230,6 +234,35 @@ def _periods(parent: SemanticQuery, r: Reading, as_of: date) -> tuple[TimeRange,
     return time_range, _comparison(kind, time_range, as_of), ["comparison"]
 
 
+_YEAR_WORDS = re.compile(r"\d{4}|年|\byears?\b|\bfy\d", re.I)
+_PAST_YEAR = re.compile(r"(?:19|20)\d{2}|去年|前年|上一?年|\blast year\b|\bthe year before\b|\bprevious year\b", re.I)
+
+
+def _in_the_parents_year(parent: TimeRange, said: TimeRange, as_of: date) -> TimeRange:
+    """ "2025年3月的GMV" then "4月呢": a month, quarter or half said without a year is in the
+    year the previous question named (April 2025, not the latest April), when that year was
+    said and the period in it has ended by ``as_of``."""
+    words, before = said.text or "", parent.text or ""
+    same_year = parent.start.year == parent.end.year and said.start.year == said.end.year
+    if not same_year or _YEAR_WORDS.search(words) or not _PAST_YEAR.search(before):
+        return said
+    shift = parent.start.year - said.start.year
+    if shift == 0:
+        return said
+    start, end = _years_later(said.start, shift), _years_later(said.end, shift)
+    month_end = (said.end + timedelta(days=1)).day == 1
+    if month_end:
+        end = _years_later(said.end + timedelta(days=1), shift) - timedelta(days=1)
+    return said if end >= as_of else TimeRange(start=start, end=end, text=said.text)
+
+
+def _years_later(day: date, years: int) -> date:
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year + years, day=28)
+
+
 def _same_kind(previous: Comparison, time_range: TimeRange, as_of: date) -> Comparison | None:
     """The previous question's comparison, moved to the follow-up's period (a named custom
     period or a weekday baseline does not move: dropped, and the change says so)."""
@@ -245,7 +278,9 @@ def _comparison(
     return Comparison(kind=kind, range=TimeRange(start=start, end=end))
 
 
-def _filters(parent: SemanticQuery, r: Reading) -> tuple[list[MemberFilter], tuple[MemberFilter, ...], list[Part]]:
+def _filters(
+    parent: SemanticQuery, r: Reading, catalog: Catalog
+) -> tuple[list[MemberFilter], tuple[MemberFilter, ...], list[Part]]:
     """Members replace the filter on their dimension (or add one; "also"/"再" adds them to it);
     after a share, members of the share's dimension name the new part whose share is asked."""
     named: dict[tuple[str, bool], list[str]] = {}
@@ -262,6 +297,12 @@ def _filters(parent: SemanticQuery, r: Reading) -> tuple[list[MemberFilter], tup
             share_filters = (MemberFilter(dimension=dim, members=tuple(members)),)
             parts.append("filter")
             continue
+        included = next((f for f in filters if f.dimension == dim and not f.exclude), None)
+        if excluded and included is not None:  # "华东和华南的GMV" then "去掉华南": 华东 is left
+            filters = [f for f in filters if f is not included]
+            filters.append(MemberFilter(dimension=dim, members=_left(catalog, dim, included.members, members)))
+            parts.append("filter")
+            continue
         before = next((f for f in filters if f.dimension == dim and f.exclude == excluded), None)
         kept = [*before.members] if adds and before is not None else []
         joined = tuple(dict.fromkeys([*kept, *members]))
@@ -271,13 +312,37 @@ def _filters(parent: SemanticQuery, r: Reading) -> tuple[list[MemberFilter], tup
     return filters, share_filters, parts
 
 
+def _left(catalog: Catalog, dim: str, included: Sequence[str], excluded: Sequence[str]) -> tuple[str, ...]:
+    """The members a filter keeps once a follow-up takes some out; taking out one it does not
+    hold, or all of them, is asked back."""
+    absent = not set(excluded) <= set(included)
+    if absent or set(included) <= set(excluded):
+
+        def said(lang: Language, members: Sequence[str]) -> str:
+            return text("answer.list_sep", lang).join(catalog.member_label(dim, m, lang) for m in members)
+
+        raise AmbiguousQuestion(
+            *(
+                text(
+                    "conversation.exclude_absent" if absent else "conversation.exclude_all",
+                    lang,
+                    members=said(lang, excluded),
+                    kept=said(lang, included),
+                )
+                for lang in LANGS
+            ),
+            detail={"excluded": list(excluded), "kept": list(included)},
+        )
+    return tuple(m for m in included if m not in excluded)
+
+
 def _dimensions(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]) -> list[str]:
     """Breakdowns: added ("按品类拆开"), replaced ("换成按品类"); a dimension narrowed to one
     member is no longer broken down ("各渠道…" then "app呢")."""
     ties, said = r.ties, list(r.terms.dims)
     replace = ties is not None and ties.replace
     dims = said if (replace and said) else [*parent.dimensions, *(d for d in said if d not in parent.dimensions)]
-    named = {m.dimension for m in r.terms.members if not m.excluded}
+    named = {m.dimension for m in r.terms.members}  # named, or narrowed by taking members out
     for f in filters:
         if f.exclude or f.dimension not in named or f.dimension in said:
             continue

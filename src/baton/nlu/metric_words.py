@@ -106,3 +106,40 @@ def claim_metric_affixes(catalog: Catalog, scan: Scan, metric_hits: Iterable[Hit
 
 
 __all__ = ["claim_metric_affixes", "claim_own_tables", "metrics_naming", "no_part_of_a_metric"]
+
+
+_CONDITION_BEFORE_ZH = re.compile(r"(?:有|没有|没|无|带有|带|含有|含|用了|使用了?|享受了?)\s*$")
+_ATTRIBUTIVE_ZH = re.compile(r"\s*的")
+_CONDITION_BEFORE_EN = re.compile(
+    r"\b(?:with|without|having|that (?:have|has|had|used)|which (?:have|has|had|used))\s+(?:a |an |any |some )?$",
+    re.I,
+)
+"""Words that make the metric after them a condition on rows: "有优惠的订单" (有 + the metric + 的,
+so "有多少人下单" is a question, not a condition), "orders with a discount"."""
+_PER_UNIT = re.compile(r"每|平均|均|\bper\b|\baverage\b|\bavg\b", re.I)
+_ADJACENT = re.compile(r"^\s*的?\s*$")
+
+
+def metric_as_a_word_of_another(catalog: Catalog, scan: Scan, metric_hits: Sequence[Hit]) -> None:
+    """A metric's name used as a condition on rows ("上个月有优惠的订单数", "GMV of orders with
+    a discount": the orders that had one, not the discount amount beside them), or a per-unit
+    phrase of one metric said right before another ("平均每单优惠": the discount per order, not
+    AOV and the discount): a metric Baton would add beside the asked one. Asked back naming it."""
+    ordered = sorted(metric_hits, key=lambda h: h.start)
+    for i, hit in enumerate(ordered):
+        nxt = ordered[i + 1] if i + 1 < len(ordered) else None
+        before = scan.norm[: hit.start]
+        condition = _CONDITION_BEFORE_EN.search(before) is not None or (
+            _CONDITION_BEFORE_ZH.search(before) is not None and _ATTRIBUTIVE_ZH.match(scan.norm, hit.end) is not None
+        )
+        per_unit = (
+            nxt is not None
+            and _PER_UNIT.search(hit.text) is not None
+            and _ADJACENT.match(scan.norm[hit.end : nxt.start])
+        )
+        if condition or per_unit:
+            said = scan.text[hit.start : (nxt.end if per_unit and nxt is not None else hit.end)]
+            raise AmbiguousQuestion(
+                *(message("nlu.metric_as_a_word", lang, words=said) for lang in _LANGUAGES),
+                detail={"unknown": [said], "reason": "metric_as_a_word"},
+            )

@@ -37,7 +37,13 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.cues import Cues, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
-from baton.nlu.metric_words import claim_metric_affixes, claim_own_tables, metrics_naming, no_part_of_a_metric
+from baton.nlu.metric_words import (
+    claim_metric_affixes,
+    claim_own_tables,
+    metric_as_a_word_of_another,
+    metrics_naming,
+    no_part_of_a_metric,
+)
 from baton.nlu.periods import claim_compare_words, event_periods, named_previous, resolve_periods
 from baton.nlu.ranking import ranking_metric, ranks
 from baton.nlu.reading import (
@@ -172,6 +178,7 @@ class Planner:
             and self.breakdown_fits(read.terms.metrics, default_breakdown)
         ):
             read.terms.dims.append(default_breakdown)
+        metric_as_a_word_of_another(self.catalog, read.scan, read.terms.metric_hits)
         self._ranked_first(read.scan, read.cues, read.terms)
         whole = whole_dimensions(read.scan, read.terms.members, read.terms.hits) if read.cues.share else set()
         return self._build(

@@ -172,15 +172,26 @@ DOWN = re.compile(
 )
 CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _N = r"(?P<n>\d+|[一二两三四五六七八九十])"
+_NOT_PERCENT = r"(?![\d.]*\s*(?:%|％|percent\b|per cent\b|成))"
+"""A count, not a percentage: "前10%的用户", "top 10 percent" are no top N (asked back)."""
+_EN_N = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten"
 TOP_N = re.compile(
-    r"(?:排名|排行)?前\s*" + _N + r"(?!\s*个?(?:天|日|周|星期|月|季度|季|年))\s*(?:名|个|位|大)?"
-    r"|(?P<best_zh>最高|最大|最多|最好|最低|最小|最少|最差)的?\s*" + _N.replace("n>", "n2>") + r"\s*(?:个|名|位|家)?"
-    r"|(?:倒数|后)\s*(?:第\s*(?=一|1))?" + _N.replace("n>", "n3>") + r"\s*(?:名|个|位)?"
-    r"|\btop[- ]?(?P<en>\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b"
-    r"|\bbottom[- ]?(?P<bottom>\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b"
-    r"|\b(?:the )?(?P<best>highest|largest|biggest|most|best|lowest|smallest|least|worst|fewest)\s+"
-    r"(?P<en2>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
-    r"|\b(?:the )?(?P<en3>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(?:排名|排行)?前\s*" + _N + _NOT_PERCENT + r"(?!\s*个?(?:天|日|周|星期|月|季度|季|年))\s*(?:名|个|位|大)?"
+    r"|(?P<best_zh>最高|最大|最多|最好|最低|最小|最少|最差)的?\s*"
+    + _N.replace("n>", "n2>")
+    + _NOT_PERCENT
+    + r"\s*(?:个|名|位|家)?"
+    r"|(?:倒数|后)\s*(?:第\s*(?=一|1))?" + _N.replace("n>", "n3>") + _NOT_PERCENT + r"\s*(?:名|个|位)?"
+    r"|\btop[- ]?(?P<en>"
+    + _EN_N
+    + r")\b"
+    + _NOT_PERCENT
+    + r"|\bbottom[- ]?(?P<bottom>"
+    + _EN_N
+    + r")\b"
+    + _NOT_PERCENT
+    + r"|\b(?:the )?(?P<best>highest|largest|biggest|most|best|lowest|smallest|least|worst|fewest)\s+"
+    r"(?P<en2>" + _EN_N + r")\b" + _NOT_PERCENT + r"|\b(?:the )?(?P<en3>" + _EN_N + r")\s+"
     r"(?P<best2>highest|largest|biggest|most|best|lowest|smallest|least|worst|fewest)\b",
     _I,
 )
