@@ -84,3 +84,10 @@ def test_the_reported_case_no_longer_contradicts_itself() -> None:
             contradicted += 1
             assert r.relative_ci[0] <= 0.0 <= r.relative_ci[1]
     assert contradicted > 0  # the old method did disagree on some of these series
+
+
+def test_a_bound_near_zero_keeps_the_digits_that_tell_it_from_zero() -> None:
+    from baton.agents.stats_agent import _places
+
+    assert [_places(v) for v in (12.345, 0.004, -0.0004, 0.0)] == [2, 3, 4, 2]
+    assert round(0.004, _places(0.004)) != 0 and round(-0.0004, _places(-0.0004)) != 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -60,6 +60,15 @@ def dec(value: float, places: int = 6) -> Decimal:
     return Decimal(repr(round(float(value), places)))
 
 
+def _places(percent: float) -> int:
+    """Two decimals, more for a bound so near zero that two would show it as 0.00 %: an interval
+    that excludes zero never reads as one that touches it."""
+    places = 2
+    while places < 6 and percent != 0 and round(percent, places) == 0:
+        places += 1
+    return places
+
+
 def stat_test(name: str, method: str, estimate: float, ci: tuple[float, float], **kw: Any) -> StatTest:
     low, high = dec(min(ci[0], estimate)), dec(max(ci[1], estimate))
     est = min(max(dec(estimate), low), high)
@@ -85,6 +94,13 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     query = plan_of(packet)
     metric = query.metrics[0]
     excluded = incomplete_days(output_of(packet, "quality", QualityOutput), query)
+    for period in (query.time_range, *((query.comparison.range,) if query.comparison is not None else ())):
+        days = [period.start + timedelta(days=i) for i in range(period.days)]
+        if days and set(days) <= set(excluded):  # "为什么6月12日的订单量下降" on a half-loaded 12 June
+            raise InsufficientData(
+                *both("analysis.stats_period_incomplete", start=period.start, end=period.end),
+                detail={"days": [d.isoformat() for d in days]},
+            )
     tree = metric_tree(catalog, metric, (), query.filters)
     result = tool.run(
         "stats:period_suffstats",
@@ -267,10 +283,11 @@ def _welch(
                 evidence_ids=(ev,),
             )
         )
+        low, high = welch.relative_ci[0] * 100, welch.relative_ci[1] * 100
         numbers += [
             number("stats.rel_change", text("analysis.stats_rel_label", lang), welch.relative_change * 100, "%", 2, ev),
-            number("stats.rel_ci_low", text("analysis.ci_low", lang), welch.relative_ci[0] * 100, "%", 2, ev),
-            number("stats.rel_ci_high", text("analysis.ci_high", lang), welch.relative_ci[1] * 100, "%", 2, ev),
+            number("stats.rel_ci_low", text("analysis.ci_low", lang), low, "%", _places(low), ev),
+            number("stats.rel_ci_high", text("analysis.ci_high", lang), high, "%", _places(high), ev),
         ]
     p_shown, p_rel = p_number("stats.p_value", "p", p, ev)
     numbers += [p_shown, number("stats.cohen_d", "Cohen's d", effect or 0.0, "d", 2, ev)]

@@ -131,4 +131,5 @@ def failed(packet: TaskPacket, exc: BatonError) -> AgentReport[Any]:
     kept) or refused (said out loud), never as a vague missing-evidence failure."""
     if isinstance(exc, BudgetExceeded | PolicyRefusal):
         raise exc
-    return AgentReport(task_id=packet.task_id, status="failed", issues=(f"{exc.error_code}: {exc.message('en')}",))
+    said = exc.message(packet.task.language)  # shown in the run's answer: the question's language
+    return AgentReport(task_id=packet.task_id, status="failed", issues=(f"{exc.error_code}: {said}",))
