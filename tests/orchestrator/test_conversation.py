@@ -262,6 +262,8 @@ def test_taking_a_member_out_narrows_the_previous_members(session: Session) -> N
         ("去年2月的GMV", "3月呢", date(2025, 3, 1), date(2025, 3, 31)),
         ("上个月的GMV", "5月呢", date(2026, 5, 1), date(2026, 5, 31)),  # no year was said: the latest May
         ("2025年3月的GMV", "2026年4月呢", date(2026, 4, 1), date(2026, 4, 30)),  # a year said is its own
+        ("2025年3月的GMV", "上个月呢", date(2026, 6, 1), date(2026, 6, 30)),  # relative to today, not to 2025
+        ("GMV for May 2025", "and last month?", date(2026, 6, 1), date(2026, 6, 30)),
     ],
 )
 def test_a_period_said_without_a_year_is_in_the_year_the_conversation_named(

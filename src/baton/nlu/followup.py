@@ -235,6 +235,13 @@ def _periods(parent: SemanticQuery, r: Reading, as_of: date) -> tuple[TimeRange,
 
 
 _YEAR_WORDS = re.compile(r"\d{4}|年|\byears?\b|\bfy\d", re.I)
+_CALENDAR_NAME = re.compile(
+    r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月(?!\s*[前后])|\bq[1-4]\b|[一二三四1-4]\s*季度|[上下]半年|\bh[12]\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:first|second) half\b",
+    re.I,
+)
+_RELATIVE = re.compile(r"上个?|下个?|本|这个?|今|去|前|近|最近|\blast\b|\bthis\b|\bnext\b|\bprevious\b|\bpast\b", re.I)
+"""A period named by the calendar ("4月", "June", "Q1"), not relative to today ("上个月", "last month")."""
 _PAST_YEAR = re.compile(r"(?:19|20)\d{2}|去年|前年|上一?年|\blast year\b|\bthe year before\b|\bprevious year\b", re.I)
 
 
@@ -244,7 +251,8 @@ def _in_the_parents_year(parent: TimeRange, said: TimeRange, as_of: date) -> Tim
     said and the period in it has ended by ``as_of``."""
     words, before = said.text or "", parent.text or ""
     same_year = parent.start.year == parent.end.year and said.start.year == said.end.year
-    if not same_year or _YEAR_WORDS.search(words) or not _PAST_YEAR.search(before):
+    named = _CALENDAR_NAME.search(words) is not None and _RELATIVE.search(words) is None
+    if not same_year or not named or _YEAR_WORDS.search(words) or not _PAST_YEAR.search(before):
         return said
     shift = parent.start.year - said.start.year
     if shift == 0:
