@@ -123,6 +123,8 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("previous month", NEW_YEAR, "2024-12-01", "2024-12-31", "month"),
     ("the month before last", A, "2026-05-01", "2026-05-31", "month"),
     ("last quarter", MID_MARCH, "2025-10-01", "2025-12-31", "quarter"),
+    ("the most recent quarter", MID_MARCH, "2025-10-01", "2025-12-31", "quarter"),  # complete, as 最近一个季度
+    ("the latest month", A, "2026-06-01", "2026-06-30", "month"),
     ("last year", NEW_YEAR, "2024-01-01", "2024-12-31", "year"),
     ("past 3 months", A, "2026-04-01", "2026-06-30", "month"),
     ("last 2 quarters", A, "2026-01-01", "2026-06-30", "quarter"),

@@ -858,7 +858,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "previous_en",
         _p(
-            r"<NB>(?:(?:last|previous|prior)\s+(?P<u>week|month|quarter|year|wk|mo|qtr|yr)"
+            r"<NB>(?:(?:last|previous|prior|most\s+recent|latest)\s+(?P<u>week|month|quarter|year|wk|mo|qtr|yr)"
             r"|the\s+(?P<u2>week|month|quarter|year)\s+before\s+(?P<two>last))<NA>"
         ),
         _previous_en,
