@@ -267,3 +267,9 @@ def bucket_label(value: object, grain: str | None, language: Language) -> str:
         quarter = (month - 1) // 3 + 1
         return text("numbers.bucket_quarter", language, year=year, quarter=quarter)
     return text("numbers.bucket_year", language, year=year)
+
+
+def ordinal(n: int) -> str:
+    """An English ordinal: 2nd, 3rd, 11th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

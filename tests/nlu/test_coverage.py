@@ -77,6 +77,12 @@ LEFT_OUT: list[tuple[str, dict[str, Any], bool, list[str]]] = [
         ["华南"],
     ),
     ("那天猫呢", dict(PARENT_PLAN := {"metrics": ["gmv"], "dimensions": ["channel"]}), True, ["天猫"]),
+    (  # one place of a ranking read as the whole ranking
+        "上个月订单量排名第二的品类",
+        {"metrics": ["order_count"], "dimensions": ["category"], **LAST_MONTH},
+        False,
+        ["排名第二"],
+    ),
     (  # ranked by the metric listed first (orders), not the one "by" attaches the ranking to
         "orders for the top 2 channels by AOV last month",
         {"metrics": ["order_count", "aov"], "dimensions": ["channel"], "top_n": 2, **LAST_MONTH_EN},

@@ -162,6 +162,21 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月退款率最低的品类的订单量",
         {"metrics": ["refund_rate", "order_count"], "order": "asc"},
     ),
+    # a money word is read with a money metric
+    ("GMV amount", "GMV amount last month", {"metrics": ["gmv"]}),
+    ("GMV金额", "上个月GMV金额", {"metrics": ["gmv"]}),
+    # one place of a ranking: the row at that place, highest or lowest first
+    (
+        "排名第二",
+        "上个月订单量排名第二的品类是哪个",
+        {"rank_place": 2, "top_n": None, "order": "desc", "intent": "ranking"},
+    ),
+    ("倒数第二", "去年各品类GMV倒数第二的是哪个", {"rank_place": 2, "order": "asc"}),
+    ("第二高", "上个月GMV第二高的区域", {"rank_place": 2, "order": "desc", "dimensions": ["region"]}),
+    ("second highest", "which channel had the second highest GMV last month", {"rank_place": 2, "order": "desc"}),
+    ("third-lowest", "third-lowest region by orders last month", {"rank_place": 3, "order": "asc"}),
+    ("排名第一 is a top 1", "上个月GMV排名第一的渠道", {"rank_place": None, "top_n": 1}),
+    ("a place over periods", "哪个月的GMV排名第二（今年）", {"rank_place": 2, "grain": "month", "top_n": None}),
     # a share with an exclusion: what is excluded leaves the whole, what is named is the part
     (
         "excluded from a share's whole",
@@ -252,7 +267,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a bare event name", "去年双11的GMV", AmbiguousQuestion, "2025-11-11"),
     ("day or month first", "GMV on 6/5/2025", AmbiguousQuestion, "6/5/2025"),
     ("top and bottom at once", "top 3 and bottom 3 categories by GMV last month", AmbiguousQuestion, "two rankings"),
-    ("second-lowest", "去年各品类GMV倒数第二的是哪个", AmbiguousQuestion, "倒数第二"),
+    ("the second best is not a place by value", "上个月第二好的渠道", AmbiguousQuestion, "第二好"),
     ("best of a metric without `better`", "worst channel by discount amount last month", AmbiguousQuestion, "better"),
     ("a series compared with a named period", "上个月每天GMV环比", AmbiguousQuestion, "series"),
     ("a fiscal year the catalog does not define", "GMV in FY2025 by category", AmbiguousQuestion, "FY2025"),
@@ -291,6 +306,8 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a metric as a condition on rows", "上个月有优惠的订单数", AmbiguousQuestion, "优惠"),
     ("a metric as a condition, in English", "GMV of orders with a discount last month", AmbiguousQuestion, "discount"),
     ("a per-unit phrase before another metric", "上个月平均每单优惠多少", AmbiguousQuestion, "平均每单优惠"),
+    ("money asked of a count", "上个月新订单的金额是多少，按渠道看订单量", AmbiguousQuestion, "asks for money"),
+    ("an amount of a count", "orders amount last month", AmbiguousQuestion, "asks for money"),
     ("a share of two members, no whole named", "上个月华东新用户的GMV占比", AmbiguousQuestion, "a whole and a part"),
     (
         "a ranking by a list of metrics",

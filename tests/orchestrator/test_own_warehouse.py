@@ -539,3 +539,23 @@ def test_the_index_lives_in_the_runs_folder_and_never_in_the_catalog_file(own: S
     assert yaml.safe_load(before)["dimensions"]["country"].get("members") is None
     (cache,) = _cache_files(own)
     assert cache.name.startswith("acme-subscriptions.country.")
+
+
+def test_a_low_volume_count_is_tested_over_every_day_its_quiet_days_as_zeros(saas: SaasFolder) -> None:
+    """MX churns on about 22 days of June: the daily test's sample is every kept day, a day
+    without a churn a zero (it used only the days with rows: a mean of 2 instead of 1.5)."""
+    from scipy import stats as sps
+
+    daily = """SELECT d.day, COUNT(s.end_date) FROM (SELECT CAST(g AS DATE) AS day FROM generate_series(DATE '{0}',
+        DATE '{1}', INTERVAL 1 DAY) AS t(g)) AS d LEFT JOIN subscriptions AS s ON s.end_date = d.day
+        AND s.status = 'churned' AND s.country = 'MX' GROUP BY 1 ORDER BY 1"""
+    june = [float(n) for _, n in _gold(saas, daily.format("2026-06-01", "2026-06-30"))]
+    may = [float(n) for _, n in _gold(saas, daily.format("2026-05-01", "2026-05-31"))]
+    assert 0.0 in june and len(june) == 30 and len(may) == 31  # quiet days exist, and are counted
+    with Session(config=saas.config) as session:
+        answer = session.analyze("Why did churned subscriptions in MX change in June 2026?", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    headline = answer.tests[0]
+    assert headline.n == 61
+    expected = sps.ttest_ind(june, may, equal_var=False).pvalue
+    assert float(headline.p_value or 0) == pytest.approx(float(expected), rel=1e-9)

@@ -194,3 +194,13 @@ def test_new_observation_test_is_the_prediction_interval_t_test() -> None:
     q = float(sps.t.ppf(0.975, n - 1))
     assert result.relative_ci == pytest.approx(_fieller_roots(mean, x, sd**2 / n, sd**2, q), rel=1e-9)
     assert change_test(SuffStats.from_values(history), SuffStats.from_values([x])).t == result.t
+
+
+@pytest.mark.parametrize(("values", "zeros"), [([3.0, 5.0, 4.0], 2), ([1e6, 1e6 + 3.0], 5), ([7.0, 9.0], 0)])
+def test_zeros_added_to_sufficient_statistics_are_the_sample_with_zeros(values: list[float], zeros: int) -> None:
+    """A quiet day of a count is a 0 in the sample: adding it to the sums is the same sample."""
+    added = SuffStats.from_values(values).with_zeros(zeros)
+    direct = SuffStats.from_values([*values, *([0.0] * zeros)])
+    assert added.n == direct.n
+    assert added.mean == pytest.approx(direct.mean, rel=1e-12)
+    assert added.var == pytest.approx(direct.var, rel=1e-9)

@@ -18,7 +18,7 @@ from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
 from baton.nlu.interpret import filters_text, per_day_row, period_text, share_part, value_label, where_text
-from baton.numbers import bucket_label, format_exact
+from baton.numbers import bucket_label, format_exact, ordinal
 from baton.numbers import format_signed_percent as format_pct
 
 _LEADING_PREPOSITION = re.compile(r"^(?:from|in|during|on|for)\s+(?=\S)", re.I)
@@ -138,6 +138,8 @@ class Narrator:
             return self._share_sentence(say)
         if _ranked_by_another(query, metric) and query.comparison is None:
             return self._alongside_sentence(say)
+        if query.rank_place is not None and query.comparison is None:
+            return self._place_sentence(say)
         if query.comparison is not None:
             return self._comparison_sentence(say)
         if query.grain is not None:
@@ -305,6 +307,30 @@ class Narrator:
             more=more,
         )
 
+    def _place_sentence(self, say: _Sentence) -> str:
+        """One place of a ranking ("订单量第2高的品类：美妆个护（9,429）")."""
+        query, metric, rows, period, filters, language, fmt = say
+        items = text("answer.list_sep", language).join(
+            text("answer.item_value", language, item=self._row_label(query, r, language), value=fmt(r[metric]))
+            for r in rows
+        )
+        dims = text("answer.and_sep", language).join(
+            self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
+        ) or text(f"answer.grain_{query.grain or 'day'}", language)
+        n = query.rank_place or 0
+        return text(
+            "answer.rank_place",
+            language,
+            n=n,
+            nth=ordinal(n),
+            side=text("answer.side_high" if query.order == "desc" else "answer.side_low", language),
+            dims=dims,
+            label=value_label(self.catalog, query, metric, language),
+            filters=filters,
+            period=period,
+            items=items,
+        )
+
     def _alongside_sentence(self, say: _Sentence) -> str:
         """A metric shown beside the one the rows are ranked by: its values in the ranking's
         order, never called a ranking of its own ("Their orders: web (6,055), app (27,521)")."""
@@ -316,7 +342,8 @@ class Narrator:
         )
         more = text("answer.more_rows", language) if len(rows) > len(shown) else ""
         label = value_label(self.catalog, query, metric, language)
-        return text("answer.ranked_alongside", language, label=label, items=items + more)
+        key = "answer.ranked_alongside_one" if len(rows) == 1 else "answer.ranked_alongside"
+        return text(key, language, label=label, items=items + more)
 
     def _ranked_sentence(self, say: _Sentence) -> str:
         """Rows ordered by a metric (a ranking over periods and groups), listed in that order."""

@@ -110,7 +110,8 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     if CURRENT not in rows or PREVIOUS not in rows:
         raise InsufficientData(*both("analysis.stats_period_without_data"))
     before, after = rows[PREVIOUS], rows[CURRENT]
-    welch = change_test(_suff(before), _suff(after), ALPHA)
+    quiet = _quiet_days(catalog, query, tree, rows, excluded)
+    welch = change_test(_suff(before).with_zeros(quiet[PREVIOUS]), _suff(after).with_zeros(quiet[CURRENT]), ALPHA)
     label = metric_label(catalog, metric, lang)
     tests, finding = _welch(welch, label, excluded, result.evidence_id, lang)
     findings = [finding]
@@ -143,6 +144,18 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     )
     verdict = text("analysis.stats_significant" if significant else "analysis.stats_not_significant", lang)
     return AgentReport(task_id=packet.task_id, status="success", result=ReportResult(summary=verdict, data=output))
+
+
+def _quiet_days(
+    catalog: Catalog, query: SemanticQuery, tree: MetricTree, rows: dict[str, dict[str, Any]], excluded: list[date]
+) -> dict[str, int]:
+    """Per period, the kept days without rows: zeros of a count or an amount (a simple metric
+    of one table), added to the daily sample; a rate or an average has no value on such a day."""
+    metric = catalog.metrics[query.metrics[0]]
+    if tree.kind != "simple" or not metric.amount_or_count:
+        return {PREVIOUS: 0, CURRENT: 0}
+    kept = kept_days(query, excluded)
+    return {which: max(kept[which] - int(rows[which]["n"]), 0) for which in (PREVIOUS, CURRENT)}
 
 
 def comparable_totals(

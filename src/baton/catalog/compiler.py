@@ -21,7 +21,7 @@ the query's grain and dimensions in its own CTE, then joins them on those keys.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -308,8 +308,19 @@ def compile_query(query: SemanticQuery, catalog: Catalog, dialect: Dialect = "du
 
 
 def _ranked(query: SemanticQuery) -> bool:
-    """Rows ordered by the first metric: a top N, or a ranking of every row ("rank the regions")."""
-    return query.top_n is not None or query.intent == "ranking"
+    """Rows ordered by the first metric: a top N, one place, or a ranking of every row ("rank the regions")."""
+    return query.top_n is not None or query.rank_place is not None or query.intent == "ranking"
+
+
+def _rank_rows(final: exp.Select, query: SemanticQuery, metric: str, keys: Sequence[str]) -> exp.Select:
+    """Order by ``metric`` (NULLs last) and keep the top N, or the one row at ``rank_place``:
+    there ties are broken by the row's keys, so a place is always the same one row."""
+    by = exp.Ordered(this=exp.column(metric), desc=query.order == "desc", nulls_first=False)
+    if query.rank_place is not None:
+        ordered = final.order_by(by, *[exp.Ordered(this=exp.column(k)) for k in keys])
+        return ordered.limit(1).offset(query.rank_place - 1)
+    ordered = final.order_by(by)
+    return ordered.limit(query.top_n) if query.top_n is not None else ordered
 
 
 def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> CompiledQuery:
@@ -323,7 +334,9 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
     part = _compile_plain(
         query.model_copy(update={**plain, "filters": (*query.filters, *query.share_filters)}), catalog, dialect
     )
-    whole = _compile_plain(query.model_copy(update={**plain, "dimensions": (), "top_n": None}), catalog, dialect)
+    whole = _compile_plain(
+        query.model_copy(update={**plain, "dimensions": (), "top_n": None, "rank_place": None}), catalog, dialect
+    )
     assert isinstance(part.expression, exp.Query) and isinstance(whole.expression, exp.Query)
     keys = [PERIOD] if query.grain is not None else []
     outs: list[exp.Expr] = [exp.column(k, table="n") for k in (*keys, *query.dimensions)]
@@ -340,10 +353,7 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
     else:
         final = final.join(whole.expression.subquery("d"), join_type="CROSS")
     if _ranked(query):
-        final = final.order_by(
-            exp.Ordered(this=exp.column(query.metrics[0]), desc=query.order == "desc", nulls_first=False)
-        )
-        final = final.limit(query.top_n) if query.top_n is not None else final
+        final = _rank_rows(final, query, query.metrics[0], [*keys, *query.dimensions])
     elif keys or query.dimensions:
         final = final.order_by(*[exp.column(k) for k in (*keys, *query.dimensions)])
     columns = (*keys, *query.dimensions, *(c for m in query.metrics for c in (m, f"{m}_share")))
@@ -505,10 +515,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
     if query.order_by:
         final = final.order_by(*_ordering(query.order_by, output))
     elif _ranked(query):
-        final = final.order_by(
-            exp.Ordered(this=exp.column(first_metric), desc=query.order == "desc", nulls_first=False)
-        )
-        final = final.limit(query.top_n) if query.top_n is not None else final
+        final = _rank_rows(final, query, first_metric, [k for k in output if k in key_names])
     else:
         order_keys = [k for k in output if k in key_names]
         if order_keys:

@@ -105,6 +105,13 @@ class SemanticQuery(BaseModel):
     grain: Grain | None = None
     comparison: Comparison | None = None
     top_n: int | None = Field(default=None, ge=1, le=1000)
+    rank_place: int | None = Field(
+        default=None,
+        ge=2,
+        le=1000,
+        description="only the row at this place of the ranking by the first metric (2: the second highest, or "
+        "second lowest with order asc; ties broken by the breakdown's keys); never with top_n",
+    )
     order: Literal["desc", "asc"] = "desc"
     intent: Literal["value", "breakdown", "share", "trend", "ranking", "comparison", "why"] = "value"
     share: bool = Field(default=False, description="add each metric's share of the whole (``<metric>_share``)")
@@ -135,6 +142,8 @@ class SemanticQuery(BaseModel):
     def _one_shape(self) -> SemanticQuery:
         if self.per_day and (self.grain is not None or self.share):
             raise ValueError("a per-day average is one value per period: no grain, no share")
+        if self.rank_place is not None and self.top_n is not None:
+            raise ValueError("a place in a ranking is one row: no top N beside it")
         return self
 
 

@@ -89,6 +89,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "top_word": ("Top", "最高"),
     "bottom_word": ("Bottom", "最低"),
     "ranked_alongside": ("Their {label}: {items}.", "它们的{label}：{items}。"),
+    "ranked_alongside_one": ("Its {label}: {items}.", "其{label}：{items}。"),
+    "rank_place": (
+        "The {nth}-{side} {dims} by {label}{filters}, {period}: {items}.",
+        "{period}{filters}{label}第{n}{side}的{dims}：{items}。",
+    ),
+    "side_high": ("highest", "高"),
+    "side_low": ("lowest", "低"),
     "top_n": (
         "{word} {count} {dims} by {label}{filters}, {period}: {items}.",
         "{period}{filters}{label}{word}的{count}个{dims}：{items}。",
@@ -187,6 +194,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_by": (" by {dims}", "、按{dims}"),
     "interpret_per": (" per {grain}", "、按{grain}"),
     "interpret_top": (", top {n} (highest first)", "，取最高的 {n} 个"),
+    "interpret_place": (", the {nth} {side} only", "，只取第 {n} {side}的"),
+    "interpret_place_by": (", the {nth} {side} by {metric} only", "，按{metric}只取第 {n} {side}的"),
     "interpret_top_by": (", top {n} by {metric} (highest first)", "，按{metric}取最高的 {n} 个"),
     "interpret_bottom_by": (", bottom {n} by {metric} (lowest first)", "，按{metric}取最低的 {n} 个"),
     "interpret_ranked_desc_by": (", ranked by {metric}, highest first", "，按{metric}从高到低排序"),

@@ -119,6 +119,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "members to show.",
         "“其他”是指哪些成员以外？请说明要排除的成员，或要查看的成员。",
     ),
+    "measure_word": (
+        '"{word}" asks for money, but {metrics} is not an amount: which metric do you mean? Ask for a catalog '
+        "metric that is an amount (or have one defined).",
+        "“{word}”问的是金额，但{metrics}不是金额：您指的是哪个指标？请改问目录中的金额类指标（或先在目录中定义它）。",
+    ),
     "metric_as_a_word": (
         'In "{words}" a metric is a condition or part of another measure (orders that had a discount, a '
         "discount per order), which the catalog does not define; Baton will not answer with the metrics side by "

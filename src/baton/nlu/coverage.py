@@ -197,6 +197,7 @@ class _Check:
             return
         ranked = query.top_n is not None or bool(query.dimensions)
         same = ranking.top_n is None or (ranking.top_n == query.top_n and ranking.order == query.order)
+        same = same and ranking.rank_place == query.rank_place  # "排名第二" is one row, never all of them
         if ranked and same and self._ranks_by_the_first(ranking):
             self.covered += ranking.spans.get("ranking", [])
         if cues.average and all(self.catalog.metrics[m].is_ratio for m in query.metrics):

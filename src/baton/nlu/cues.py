@@ -27,6 +27,7 @@ class Cues(PeriodCues):
     share: bool = False
     total: bool = False
     top_n: int | None = None
+    rank_place: int | None = None
     order: Literal["desc", "asc"] = "desc"
     best: bool = False
     rank: bool = False
@@ -128,8 +129,9 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
     quality = scan.find_all(vocab.QUALITY)
     if quality:
         cues.quality = "good" if vocab.GOOD.search(quality[0].group(0)) else "bad"
+    _read_place(scan, cues)
     rankings = cues.take(scan, "ranking", vocab.TOP_N)
-    if len(rankings) > 1:
+    if len(rankings) > 1 or (rankings and cues.rank_place is not None):
         raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0) for m in rankings]})
     for m in rankings:
         groups = {k: v for k, v in m.groupdict().items() if v}
@@ -151,10 +153,30 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         cues.best, cues.order = True, "asc" if closing[0].group("word") in "低少小" else "desc"
     if cues.top_n is None and best:
         cues.best = True
-    if cues.top_n is not None or cues.best or cues.rank:
+    if cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank:
         cues.take(scan, "ranking", vocab.WHICH)
-    if cues.which_time and cues.top_n is None:
+    if cues.which_time and cues.top_n is None and cues.rank_place is None:
         cues.top_n = 1
+
+
+def _read_place(scan: Scan, cues: Cues) -> None:
+    """ "排名第二的渠道", "倒数第二", "the second highest": one place of a ranking (the first place
+    is a top 1); two places in one question are asked back."""
+    places = cues.take(scan, "ranking", vocab.RANK_PLACE)
+    if len(places) > 1:
+        raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0) for m in places]})
+    if not places:
+        return
+    groups = {k: v for k, v in places[0].groupdict().items() if v}
+    raw = next(groups[k] for k in ("zh", "zh2", "zh3", "zh4", "en", "en2") if k in groups).lower()
+    place = vocab.EN_PLACES.get(raw) or (int(raw[:-2]) if raw[:-2].isdigit() else _number(raw))
+    word = (groups.get("dir_zh") or groups.get("dir_en") or "").lower()
+    low = "bottom" in groups or word in {"低", "小", "少", "lowest", "smallest", "least", "fewest"}
+    cues.order = "asc" if low else "desc"
+    if place == 1:
+        cues.top_n = 1
+    else:
+        cues.rank_place = place
 
 
 def _read_which_n(scan: Scan, cues: Cues) -> None:

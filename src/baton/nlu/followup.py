@@ -134,7 +134,7 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
     dims = _dimensions(parent, r, filters)
     if cues.total and not terms.dims and dims:
         dims = []  # "合计呢", "in total?": the breakdown goes
-    ranked = cues.top_n is not None or cues.best or cues.rank
+    ranked = cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank
     wants_breakdown = ranked or cues.breakdown or (r.ties is not None and r.ties.breakdown)
     if wants_breakdown and not dims and grain is None:
         if default_breakdown is None or not planner.breakdown_fits(metrics, default_breakdown):
@@ -144,13 +144,14 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         changed.append("breakdown")
     if (
         not ranked
-        and parent.top_n is not None
+        and (parent.top_n is not None or parent.rank_place is not None)
         and "metric" in changed
         and _better(planner, metrics) != _better(planner, parent.metrics)
     ):
         # "退款率最好的渠道" then "那GMV呢": which end is "best" differs; asked, never carried over
         raise AmbiguousQuestion(*both("conversation.ranking_direction"), detail={"missing": "order"})
-    top_n = (cues.top_n or (1 if cues.best else None)) if ranked else parent.top_n
+    top_n = (cues.top_n or (1 if cues.best and cues.rank_place is None else None)) if ranked else parent.top_n
+    place = cues.rank_place if ranked else parent.rank_place
     order = planner.order_of(cues, metrics) if ranked else parent.order
     if ranked:
         changed.append("ranking")
@@ -177,6 +178,7 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         grain=grain,
         comparison=comparison,
         top_n=top_n if (dims or grain) else None,
+        rank_place=place if (dims or grain) else None,
         order=order,
         intent=_intent(cues.why, comparison, share, ranked or parent.intent == "ranking", grain, dims),
         share=share,
@@ -391,7 +393,7 @@ def _check(planner: Planner, query: SemanticQuery) -> None:
     except InvalidInput as exc:
         raise AmbiguousQuestion(exc.message_en, exc.message_zh, detail={**exc.detail, "follow_up": True}) from exc
     ranked_one = [f for f in query.filters if f.dimension in query.dimensions and len(f.members) == 1]
-    if query.top_n is not None and ranked_one and not ranked_one[0].exclude:
+    if (query.top_n is not None or query.rank_place is not None) and ranked_one and not ranked_one[0].exclude:
         raise AmbiguousQuestion(*both("nlu.ranking_of_one"), detail={"dimensions": list(query.dimensions)})
 
 
@@ -409,7 +411,7 @@ def _inherited(parent: SemanticQuery, changed: list[Part]) -> tuple[Part, ...]:
         kept.append("grain")
     if parent.comparison is not None and "comparison" not in changed and "grain" not in changed:
         kept.append("comparison")
-    if parent.top_n is not None and "ranking" not in changed:
+    if (parent.top_n is not None or parent.rank_place is not None) and "ranking" not in changed:
         kept.append("ranking")
     if parent.share and "share" not in changed:
         kept.append("share")
@@ -426,7 +428,7 @@ def compare_parts(parent: SemanticQuery, child: SemanticQuery) -> tuple[tuple[Pa
         ("grain", parent.grain, child.grain),
         ("comparison", _kind_of(parent), _kind_of(child)),  # moved with the period: kept
         ("breakdown", parent.dimensions, child.dimensions),
-        ("ranking", (parent.top_n, parent.order), (child.top_n, child.order)),
+        ("ranking", (parent.top_n, parent.rank_place, parent.order), (child.top_n, child.rank_place, child.order)),
         ("share", parent.share, child.share),
         ("why", parent.intent == "why", child.intent == "why"),
     )

@@ -15,6 +15,7 @@ from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import OPEN_START, Comparison, MemberFilter, SemanticQuery, TimeRange
 from baton.messages import text
+from baton.numbers import ordinal
 
 
 def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str:
@@ -175,6 +176,10 @@ def _ranking(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     high = query.order == "desc"
     by = "_by" if len(query.metrics) > 1 else ""
     metric = value_label(catalog, query, query.metrics[0], lang)
+    if query.rank_place is not None:
+        side = text("answer.side_high" if high else "answer.side_low", lang)
+        n = query.rank_place
+        return text("answer.interpret_place" + by, lang, n=n, nth=ordinal(n), side=side, metric=metric)
     if query.top_n is not None:
         key = "answer.interpret_top" if high else "answer.interpret_bottom"
         return text(key + by, lang, n=query.top_n, metric=metric)

@@ -143,3 +143,24 @@ def metric_as_a_word_of_another(catalog: Catalog, scan: Scan, metric_hits: Seque
                 *(message("nlu.metric_as_a_word", lang, words=said) for lang in _LANGUAGES),
                 detail={"unknown": [said], "reason": "metric_as_a_word"},
             )
+
+
+def claim_measure_words(catalog: Catalog, scan: Scan, metrics: Sequence[str]) -> None:
+    """ "GMV amount", "上个月GMV金额": a word asking for money, read when every metric is money.
+    With a count it is asked back: "void invoices amount" is the invoices' money, not how many
+    there are (it was a filler, and the answer a count)."""
+    found = scan.find_all(vocab.MONEY_WORDS)
+    if not metrics or not found:
+        return
+    if {catalog.metrics[m].unit for m in metrics} <= {"currency"}:
+        scan.take(vocab.MONEY_WORDS)
+        return
+    word = found[0].group(0)
+    labels = {
+        lang: message("answer.and_sep", lang).join(catalog.metrics[m].label.for_lang(lang) for m in metrics)
+        for lang in _LANGUAGES
+    }
+    raise AmbiguousQuestion(
+        *(message("nlu.measure_word", lang, word=word, metrics=labels[lang]) for lang in _LANGUAGES),
+        detail={"unknown": [word], "metrics": list(metrics), "reason": "measure_word"},
+    )

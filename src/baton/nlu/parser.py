@@ -38,6 +38,7 @@ from baton.nlu.cues import Cues, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
 from baton.nlu.metric_words import (
+    claim_measure_words,
     claim_metric_affixes,
     claim_own_tables,
     metric_as_a_word_of_another,
@@ -322,6 +323,7 @@ class Planner:
                     asks_per_member=bool(cues.top_n or cues.best or cues.rank or cues.share or cues.separately),
                 )
         claim_metric_affixes(self.catalog, scan, terms.metric_hits)
+        claim_measure_words(self.catalog, scan, terms.metrics or (list(context.metrics) if context is not None else []))
         return terms
 
     def _fitting(self, hit: Hit, metrics: list[str]) -> Hit:
@@ -614,16 +616,17 @@ class Planner:
                 )
             else:
                 comparison = None
-        top_n = cues.top_n
-        if (top_n is not None or cues.best or cues.rank) and not dims and grain is None:
+        top_n, place = cues.top_n, cues.rank_place
+        if (top_n is not None or place is not None or cues.best or cues.rank) and not dims and grain is None:
             raise AmbiguousQuestion(*self.with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
         if cues.breakdown and not dims and grain is None:
             raise AmbiguousQuestion(*self.with_examples("nlu.breakdown_by_what"), detail={"missing": "breakdown"})
         if cues.best and top_n is None:
             top_n = 1
-        if (top_n or cues.rank) and any(f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters):
+        ranked = bool(top_n or place or cues.rank)
+        if ranked and any(f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters):
             raise _asked("nlu.ranking_of_one", {"dimensions": dims})  # "was East China the top region?"
-        if (top_n or cues.rank) and comparison is not None and cues.change:
+        if ranked and comparison is not None and cues.change:
             # "which category had the biggest drop": ranked by the change, not by the value
             raise _asked("nlu.rank_by_change", {"dimensions": dims})
         share = cues.share
@@ -639,7 +642,7 @@ class Planner:
             else "share"
             if share
             else "ranking"
-            if top_n or (cues.rank and (dims or grain))
+            if top_n or place or (cues.rank and (dims or grain))
             else "trend"
             if grain
             else "breakdown"
@@ -654,7 +657,8 @@ class Planner:
             grain=grain,
             comparison=comparison,
             top_n=top_n,
-            order=self.order_of(cues, terms.metrics) if (top_n or cues.rank or cues.best) else cues.order,
+            rank_place=place,
+            order=self.order_of(cues, terms.metrics) if (ranked or cues.best) else cues.order,
             intent=intent,
             share=share,
             share_filters=tuple(share_filters),

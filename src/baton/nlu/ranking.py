@@ -19,7 +19,7 @@ from baton.nlu.scan import Scan
 
 _RANKED_AFTER = re.compile(
     r"\s*的?\s*(?:最高|最低|最大|最小|最多|最少|最好|最差|前\s*[0-9一二两三四五六七八九十]|后\s*[0-9一二两三四五六七八九十]"
-    r"|倒数|排名|排行|排序|从高到低|从低到高|由高到低|由低到高)",
+    r"|倒数|排名|排行|排序|从高到低|从低到高|由高到低|由低到高|第\s*(?:\d+|[一二两三四五六七八九十])\s*(?:高|低|大|小|多|少|名|位))",
     re.I,
 )
 _RANKED_BEFORE = re.compile(
@@ -55,4 +55,4 @@ def ranking_metric(scan: Scan, cues: Cues, hits: list[Hit], metrics: list[str]) 
 
 def ranks(cues: Cues) -> bool:
     """Whether the question ranks (top/bottom N, best/worst, "rank …")."""
-    return cues.top_n is not None or cues.best or cues.rank
+    return cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank

@@ -195,6 +195,31 @@ TOP_N = re.compile(
     r"(?P<best2>highest|largest|biggest|most|best|lowest|smallest|least|worst|fewest)\b",
     _I,
 )
+_PLACE_N = r"\d+|[一二两三四五六七八九十]"
+_EN_PLACE = r"second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|2nd|3rd|[4-9]th|10th"
+RANK_PLACE = re.compile(
+    r"(?P<bottom>倒数)\s*第\s*(?P<zh>" + _PLACE_N + r")\s*(?:名|位|个)?"
+    r"|(?:排名|排行|排)\s*第\s*(?P<zh2>" + _PLACE_N + r")\s*(?:名|位)?"
+    r"|第\s*(?P<zh3>" + _PLACE_N + r")\s*(?:名|位)"
+    r"|第\s*(?P<zh4>" + _PLACE_N + r")\s*(?P<dir_zh>高|大|多|低|小|少)"
+    r"|\b(?:the\s+)?(?P<en>"
+    + _EN_PLACE
+    + r")[- ](?P<dir_en>highest|largest|biggest|most|lowest|smallest|least|fewest)\b"
+    r"|\branked\s+(?P<en2>" + _EN_PLACE + r")\b",
+    _I,
+)
+"""A place in a ranking: "排名第二", "倒数第二", "第二高", "第3名", "the second highest", "ranked 3rd"."""
+EN_PLACES = {
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+}
 EN_NUMBERS = {
     "one": 1,
     "two": 2,
@@ -294,9 +319,8 @@ ADVICE = re.compile(
 )
 """Decisions asked of Baton: it says what the data shows, never what to do."""
 UNSUPPORTED_OPERATORS = re.compile(
-    r"倒数第\s*(?:[二两三四五六七八九十]|[2-9]|\d{2})\s*(?:名|个|位)?|第\s*(?:[二两三四五六七八九十]|[2-9])\s*(?:高|低|多|少|大|小|好|差|名)|"
-    r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ](?:highest|lowest|largest|smallest|most|least|best|worst"
-    r"|biggest|to[- ]last)\b|"
+    r"第\s*(?:[二两三四五六七八九十]|[2-9])\s*(?:好|差)|"
+    r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ](?:best|worst|to[- ]last)\b|"
     r"\bFY\s*'?\d{2,4}\b|\bfiscal (?:year|quarter)\b|财年|财务年度|财季|"
     r"分时|按小时|每小时|逐小时|小时级|\bhourly\b|\bby (?:the )?hour\b|\bper hour\b|\beach hour\b|"
     r"中位数|中值|分位数|标准差|方差|众数|最大值|最小值|累计值|移动平均|同期群|"
@@ -319,7 +343,7 @@ ZH_FILLERS = frozenset(
         "怎样 怎么 为 列出 列一下 展示 显示 有 一共有 是多少 有多少 多少钱 分别是 相关 "
         "方面 报告 分析 解释 说明 共 都 能 能否 可以 可否 想 想知道 知道 告诉 告诉我 "
         "一 个 这 那 其 及其 对应 全部 所有 各项 具体 大概 大约 之间 和 与 及 以及 "
-        "还有 跟 或 或者 期 段 当 这段 这个 那个 数值 值 水平 指标 情形 金额 数量 "
+        "还有 跟 或 或者 期 段 当 这段 这个 那个 数值 值 水平 指标 情形 数量 "
         "数目 到底 究竟 得 地 着 被 把 让 从 到 至 于 按照 按 每 各 分 各个 不同 "
         "只看 只算 只统计 仅看 仅统计 单看"  # "只看APP，…": the member it names is the narrowing
     ).split()
@@ -334,14 +358,17 @@ EN_FILLERS = frozenset(
         "about have has had where when who whom whose level levels look looking like get got let see value "
         "values number numbers figure figures data report split broken down up 's ? , . ! : ; ( ) what's "
         "whats ever just exactly quick quickly pull pulled need want know over between than which then also "
-        "both either whole entire full amount amounts count counts metric metrics kindly hey hi hello thanks "
+        "both either whole entire full count counts metric metrics kindly hey hi hello thanks "
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "
         "produced among amongst unique distinct given offered issued granted placed made recorded received"
     ).split()
 )
 """English function words. Time units, "each", "across", "overall" and comparison words are
-operators or parts of periods, never fillers."""
+operators or parts of periods, never fillers; "amount" says which measure (money, not a count)
+and is read with the metric (``metric_words.claim_measure_words``)."""
+MONEY_WORDS = re.compile(r"金额|\bamounts?\b", _I)
+"""Words that ask for money: read with a currency metric only ("新订阅的金额" of a count is asked back)."""
 OPERATOR_WORDS = frozenset(
     (
         "excluding except without other than share percentage percent top bottom highest lowest most least best "

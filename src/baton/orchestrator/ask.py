@@ -293,6 +293,7 @@ class AskPipeline(Pipeline):
         names = [c.name for c in table.columns]
         derived: list[Any] = [table.row_count, len(table.rows), len(query.metrics), query.time_range.days]
         derived += [query.top_n] if query.top_n is not None else []
+        derived += [query.rank_place] if query.rank_place is not None else []  # "排名第2"
         derived += [len({row[names.index(d)] for row in table.rows}) for d in query.dimensions if d in names]
         derived += hidden_group_numbers(self._evidence())
         return GateInput(

@@ -58,6 +58,15 @@ class SuffStats:
         sum_sq = var * (n - 1) if n > 1 else 0.0
         return cls(n=n, total=0.0, sum_sq=sum_sq, shift=float(mean))
 
+    def with_zeros(self, count: int) -> SuffStats:
+        """The same sample with ``count`` more values of 0: the days a count or an amount had no
+        rows, which a GROUP BY over the rows that exist never returns (a low-volume table's
+        quiet days are zeros, not missing)."""
+        if count <= 0:
+            return self
+        k = self.shift
+        return SuffStats(n=self.n + count, total=self.total - count * k, sum_sq=self.sum_sq + count * k * k, shift=k)
+
     @property
     def mean(self) -> float:
         """The sample mean (NaN when empty is not allowed: raises)."""

@@ -1,0 +1,63 @@
+"""One place of a ranking ("排名第二", "倒数第二", "the second highest"): the one row at that place,
+ties broken by the row's keys, checked against independent SQL on the demo."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import duckdb
+import pytest
+
+from baton import Session
+from baton.catalog.compiler import compile_query
+
+AS_OF = date(2026, 7, 1)
+PAID = "status IN ('paid', 'refunded')"
+
+
+def _gold(session: Session, sql: str) -> list[tuple[object, ...]]:
+    con = duckdb.connect(str(session.settings.duckdb_path()), read_only=True)
+    try:
+        return [tuple(r) for r in con.execute(sql).fetchall()]
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize(
+    ("question", "gold", "said"),
+    [
+        (
+            "上个月订单量排名第二的品类是哪个",
+            f"SELECT category, COUNT(*) AS n FROM fact_order WHERE {PAID} AND order_date BETWEEN '2026-06-01' AND "
+            "'2026-06-30' GROUP BY 1 ORDER BY n DESC, category LIMIT 1 OFFSET 1",
+            "第2高",
+        ),
+        (
+            "去年各品类GMV倒数第二的是哪个",
+            f"SELECT category, SUM(gmv_amount) AS g FROM fact_order WHERE {PAID} AND order_date BETWEEN '2025-01-01' "
+            "AND '2025-12-31' GROUP BY 1 ORDER BY g ASC, category LIMIT 1 OFFSET 1",
+            "第2低",
+        ),
+        (
+            "which channel had the second highest GMV last month",
+            f"SELECT channel, SUM(gmv_amount) AS g FROM fact_order WHERE {PAID} AND order_date BETWEEN '2026-06-01' "
+            "AND '2026-06-30' GROUP BY 1 ORDER BY g DESC, channel LIMIT 1 OFFSET 1",
+            "2nd-highest",
+        ),
+    ],
+)
+def test_a_place_is_the_one_row_at_it(demo_session: Session, question: str, gold: str, said: str) -> None:
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    ((member, value),) = _gold(demo_session, gold)
+    ((got_member, got_value),) = answer.result.rows
+    assert got_member == member and float(str(got_value)) == pytest.approx(float(str(value)), abs=1e-6)
+    assert said in answer.answer and answer.interpretation is not None
+    assert answer.gate is not None and answer.gate.ok
+
+
+def test_the_compiled_place_breaks_ties_by_the_rows_keys(demo_session: Session) -> None:
+    query = demo_session.planner.plan("上个月GMV第三高的区域", as_of=AS_OF)
+    sql = compile_query(query, demo_session.catalog).sql
+    order_by = " ".join(sql.split()).split("ORDER BY")[-1]
+    assert order_by.strip() == "gmv DESC, region LIMIT 1 OFFSET 2"
