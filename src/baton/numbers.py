@@ -269,7 +269,10 @@ def bucket_label(value: object, grain: str | None, language: Language) -> str:
     return text("numbers.bucket_year", language, year=year)
 
 
-def ordinal(n: int) -> str:
-    """An English ordinal: 2nd, 3rd, 11th, 21st."""
+def place_word(n: int, language: Language) -> str:
+    """A place in a ranking as a sentence says it: "2nd", "11th", "21st"; in Chinese the number
+    alone ("第2")."""
+    if language == "zh":
+        return str(n)
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"

@@ -18,7 +18,7 @@ from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
 from baton.nlu.interpret import filters_text, per_day_row, period_text, share_part, value_label, where_text
-from baton.numbers import bucket_label, format_exact, ordinal
+from baton.numbers import bucket_label, format_exact, place_word
 from baton.numbers import format_signed_percent as format_pct
 
 _LEADING_PREPOSITION = re.compile(r"^(?:from|in|during|on|for)\s+(?=\S)", re.I)
@@ -317,12 +317,10 @@ class Narrator:
         dims = text("answer.and_sep", language).join(
             self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
         ) or text(f"answer.grain_{query.grain or 'day'}", language)
-        n = query.rank_place or 0
         return text(
             "answer.rank_place",
             language,
-            n=n,
-            nth=ordinal(n),
+            place=place_word(query.rank_place or 0, language),
             side=text("answer.side_high" if query.order == "desc" else "answer.side_low", language),
             dims=dims,
             label=value_label(self.catalog, query, metric, language),

@@ -15,7 +15,7 @@ from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import OPEN_START, Comparison, MemberFilter, SemanticQuery, TimeRange
 from baton.messages import text
-from baton.numbers import ordinal
+from baton.numbers import place_word
 
 
 def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str:
@@ -178,8 +178,9 @@ def _ranking(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     metric = value_label(catalog, query, query.metrics[0], lang)
     if query.rank_place is not None:
         side = text("answer.side_high" if high else "answer.side_low", lang)
-        n = query.rank_place
-        return text("answer.interpret_place" + by, lang, n=n, nth=ordinal(n), side=side, metric=metric)
+        return text(
+            "answer.interpret_place" + by, lang, place=place_word(query.rank_place, lang), side=side, metric=metric
+        )
     if query.top_n is not None:
         key = "answer.interpret_top" if high else "answer.interpret_bottom"
         return text(key + by, lang, n=query.top_n, metric=metric)
