@@ -12,16 +12,9 @@ from baton.contracts.answer import Answer
 from baton.errors import InvalidInput
 from baton.orchestrator.session import Session
 from baton.trace.writer import read_trace
+from tests.demo_gold import gold_rows
 
 AS_OF = date(2026, 7, 1)
-
-
-def _gold(session: Session, sql: str) -> list[tuple[object, ...]]:
-    con = duckdb.connect(str(session.settings.duckdb_path()), read_only=True)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 @pytest.mark.parametrize(
@@ -35,7 +28,7 @@ def test_gmv_by_channel_last_month(demo_session: Session, question: str, languag
     assert answer.result is not None and answer.result.row_count == 4
     gold: dict[object, object] = {
         row[0]: row[1]
-        for row in _gold(
+        for row in gold_rows(
             demo_session,
             "SELECT channel, SUM(gmv_amount) FROM fact_order WHERE order_date BETWEEN '2026-06-01' AND '2026-06-30' "
             "AND status IN ('paid','refunded') GROUP BY channel",
@@ -187,7 +180,7 @@ def test_month_comparison_states_calendar_basis_and_incomplete_day(
     for word in words:
         assert word in notes
     assert "同长度" not in notes and "same length" not in notes
-    gold = _gold(
+    gold = gold_rows(
         demo_session,
         "SELECT SUM(gmv_amount) FROM fact_order WHERE order_date BETWEEN '2026-06-01' AND '2026-06-30' "
         "AND status IN ('paid','refunded')",

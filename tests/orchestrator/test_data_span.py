@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from datetime import date
 
-import duckdb
 import pytest
 
 from baton import Session
 from baton.contracts.semantic import Comparison, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, TimeExpressionError
 from baton.orchestrator.data_span import DataStart, before_data_notes, check_periods
+from tests.demo_gold import gold_rows
 
 AS_OF = date(2026, 7, 1)
 START = DataStart(table="orders", day=date(2025, 1, 1))
@@ -75,14 +75,6 @@ def test_a_period_starting_before_the_data_says_where_its_values_begin() -> None
     assert before_data_notes(_query(("2024-07-01", "2025-06-30")), None, "en") == []
 
 
-def _sql(session: Session, statement: str) -> list[tuple[object, ...]]:
-    con = duckdb.connect(str(session.settings.duckdb_path()), read_only=True)
-    try:
-        return con.execute(statement).fetchall()
-    finally:
-        con.close()
-
-
 @pytest.mark.parametrize(
     ("question", "reason"),
     [
@@ -93,7 +85,7 @@ def _sql(session: Session, statement: str) -> list[tuple[object, ...]]:
     ],
 )
 def test_the_demo_asks_back_periods_before_its_first_day(demo_session: Session, question: str, reason: str) -> None:
-    ((day,),) = _sql(demo_session, "SELECT MIN(order_date) FROM fact_order")
+    ((day,),) = gold_rows(demo_session, "SELECT MIN(order_date) FROM fact_order")
     first = date.fromisoformat(str(day))
     answer = demo_session.ask(question, as_of=AS_OF)
     assert answer.status == "clarification_needed" and answer.result is None
@@ -114,7 +106,7 @@ def test_a_why_question_against_a_period_before_the_data_is_asked_back_before_an
 def test_a_series_starting_before_the_data_holds_its_rows_and_says_so(demo_session: Session) -> None:
     answer = demo_session.ask("2024年7月到2025年6月每个月的订单量", as_of=AS_OF)
     assert answer.status == "answered" and answer.result is not None
-    gold = _sql(
+    gold = gold_rows(
         demo_session,
         "SELECT CAST(DATE_TRUNC('month', order_date) AS DATE), COUNT(*) FROM fact_order "
         "WHERE status IN ('paid', 'refunded') AND order_date BETWEEN DATE '2024-07-01' AND DATE '2025-06-30' "

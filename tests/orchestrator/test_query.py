@@ -10,7 +10,6 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pytest
 
 import baton
@@ -22,19 +21,12 @@ from baton.contracts.semantic import OPEN_START
 from baton.orchestrator.query import command_text, parse_command
 from baton.orchestrator.session import Session
 from baton.trace.writer import read_trace
+from tests.demo_gold import gold_rows
 
 AS_OF = date(2026, 7, 1)
 JUNE: dict[str, Any] = {"start_time": date(2026, 6, 1), "end_time": date(2026, 6, 30)}
 SOLD = "status IN ('paid', 'refunded')"
 IN_JUNE = "order_date BETWEEN '2026-06-01' AND '2026-06-30'"
-
-
-def _gold(session: Session, sql: str) -> list[tuple[object, ...]]:
-    con = duckdb.connect(str(session.settings.duckdb_path()), read_only=True)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 def _num(value: object) -> float:
@@ -58,7 +50,7 @@ def _same(rows: list[list[object]], gold: list[tuple[object, ...]]) -> None:
 def test_single_metric_over_a_date_range(demo_session: Session) -> None:
     answer = demo_session.query("gmv", **JUNE, as_of=AS_OF)
     rows = _answered(answer)
-    _same(rows, _gold(demo_session, f"SELECT SUM(gmv_amount) FROM fact_order WHERE {IN_JUNE} AND {SOLD}"))
+    _same(rows, gold_rows(demo_session, f"SELECT SUM(gmv_amount) FROM fact_order WHERE {IN_JUNE} AND {SOLD}"))
     assert answer.question == "query --metrics gmv --start-time 2026-06-01 --end-time 2026-06-30"
     assert answer.language == "en"
     assert answer.interpretation == "Read as: GMV, 2026-06-01 to 2026-06-30."
@@ -73,7 +65,7 @@ def test_single_metric_over_a_date_range(demo_session: Session) -> None:
 def test_metric_by_dimension(demo_session: Session) -> None:
     answer = demo_session.query(["order_count"], group_by=["channel"], **JUNE, as_of=AS_OF)
     rows = _answered(answer)
-    gold = _gold(
+    gold = gold_rows(
         demo_session,
         f"SELECT channel, COUNT(*) FROM fact_order WHERE {IN_JUNE} AND {SOLD} GROUP BY channel ORDER BY channel",
     )
@@ -86,7 +78,7 @@ def test_metric_time_month_grain(demo_session: Session) -> None:
     answer = demo_session.query(
         "gmv", group_by="metric_time__month", start_time=date(2026, 1, 1), end_time=date(2026, 6, 30), as_of=AS_OF
     )
-    gold = _gold(
+    gold = gold_rows(
         demo_session,
         "SELECT CAST(date_trunc('month', order_date) AS DATE) AS m, SUM(gmv_amount) FROM fact_order "
         f"WHERE order_date BETWEEN '2026-01-01' AND '2026-06-30' AND {SOLD} GROUP BY m ORDER BY m",
@@ -100,7 +92,7 @@ def test_metric_time_month_grain(demo_session: Session) -> None:
 def test_two_metrics_from_different_tables_and_a_ratio(demo_session: Session) -> None:
     answer = demo_session.query("conversion_rate,visitors", group_by="channel", **JUNE, as_of=AS_OF)
     rows = _answered(answer)
-    gold = _gold(
+    gold = gold_rows(
         demo_session,
         f"WITH o AS (SELECT channel, COUNT(*) AS n FROM fact_order WHERE {IN_JUNE} AND {SOLD} GROUP BY channel), "
         "t AS (SELECT channel, SUM(visitors) AS v FROM fact_traffic "
@@ -122,7 +114,7 @@ def test_where_in_metricflow_syntax(demo_session: Session) -> None:
         **JUNE,
         as_of=AS_OF,
     )
-    gold = _gold(
+    gold = gold_rows(
         demo_session,
         f"SELECT category, SUM(gmv_amount) FROM fact_order WHERE {IN_JUNE} AND {SOLD} "
         "AND channel = 'app' AND order_date >= DATE '2026-06-15' GROUP BY category ORDER BY category",
@@ -138,7 +130,7 @@ def test_where_in_metricflow_syntax(demo_session: Session) -> None:
 
 def test_order_desc_and_limit_is_a_top_n(demo_session: Session) -> None:
     answer = demo_session.query("gmv", group_by="region", order="-gmv", limit=3, **JUNE, as_of=AS_OF)
-    gold = _gold(
+    gold = gold_rows(
         demo_session,
         f"SELECT region, SUM(gmv_amount) AS g FROM fact_order WHERE {IN_JUNE} AND {SOLD} "
         "GROUP BY region ORDER BY g DESC LIMIT 3",
@@ -154,7 +146,7 @@ def test_order_by_metric_across_periods_with_limit(demo_session: Session) -> Non
     answer = demo_session.query(
         "gmv", group_by="channel,metric_time__month", order="-gmv", limit=5, as_of=AS_OF, language="zh"
     )
-    gold = _gold(
+    gold = gold_rows(
         demo_session,
         "SELECT CAST(date_trunc('month', order_date) AS DATE) AS m, channel, SUM(gmv_amount) AS g FROM fact_order "
         f"WHERE order_date <= '2026-07-01' AND {SOLD} GROUP BY m, channel ORDER BY g DESC LIMIT 5",
@@ -173,7 +165,7 @@ def test_order_by_metric_time_is_the_period_column(demo_session: Session) -> Non
     answer = demo_session.query(
         "gmv", group_by="metric_time__quarter", order="-metric_time", start_time=date(2025, 7, 1), as_of=AS_OF
     )
-    gold = _gold(
+    gold = gold_rows(
         demo_session,
         "SELECT CAST(date_trunc('quarter', order_date) AS DATE) AS q, SUM(gmv_amount) FROM fact_order "
         f"WHERE order_date BETWEEN '2025-07-01' AND '2026-07-01' AND {SOLD} GROUP BY q ORDER BY q DESC",
@@ -188,7 +180,8 @@ def test_open_range_runs_to_the_as_of_date_and_says_so(demo_session: Session) ->
     answer = demo_session.query("gmv", as_of=AS_OF)
     rows = _answered(answer)
     _same(
-        rows, _gold(demo_session, f"SELECT SUM(gmv_amount) FROM fact_order WHERE order_date <= '2026-07-01' AND {SOLD}")
+        rows,
+        gold_rows(demo_session, f"SELECT SUM(gmv_amount) FROM fact_order WHERE order_date <= '2026-07-01' AND {SOLD}"),
     )
     assert answer.time_range is not None
     assert (answer.time_range.start, answer.time_range.end) == (OPEN_START, AS_OF)
@@ -201,7 +194,7 @@ def test_open_range_runs_to_the_as_of_date_and_says_so(demo_session: Session) ->
 
 def test_row_filtered_user_sees_only_its_region(demo_session: Session) -> None:
     answer = demo_session.query("gmv", group_by="channel", **JUNE, user="east_manager", as_of=AS_OF)
-    gold = _gold(
+    gold = gold_rows(
         demo_session,
         f"SELECT channel, SUM(gmv_amount) FROM fact_order WHERE {IN_JUNE} AND {SOLD} AND region = '华东' "
         "GROUP BY channel ORDER BY channel",
@@ -364,7 +357,7 @@ def test_facade_runs_a_query(demo_dir: Path) -> None:
     answer = baton.query("order_count", **JUNE, as_of=AS_OF, config=demo_dir / "baton.toml")
     session = Session(load_settings(demo_dir / "baton.toml"))
     try:
-        gold = _gold(session, f"SELECT COUNT(*) FROM fact_order WHERE {IN_JUNE} AND {SOLD}")
+        gold = gold_rows(session, f"SELECT COUNT(*) FROM fact_order WHERE {IN_JUNE} AND {SOLD}")
     finally:
         session.close()
     _same(_answered(answer), gold)

@@ -5,22 +5,14 @@ from __future__ import annotations
 
 from datetime import date
 
-import duckdb
 import pytest
 
 from baton import Session
 from baton.catalog.compiler import compile_query
+from tests.demo_gold import gold_rows
 
 AS_OF = date(2026, 7, 1)
 PAID = "status IN ('paid', 'refunded')"
-
-
-def _gold(session: Session, sql: str) -> list[tuple[object, ...]]:
-    con = duckdb.connect(str(session.settings.duckdb_path()), read_only=True)
-    try:
-        return [tuple(r) for r in con.execute(sql).fetchall()]
-    finally:
-        con.close()
 
 
 @pytest.mark.parametrize(
@@ -49,7 +41,7 @@ def _gold(session: Session, sql: str) -> list[tuple[object, ...]]:
 def test_a_place_is_the_one_row_at_it(demo_session: Session, question: str, gold: str, said: str) -> None:
     answer = demo_session.ask(question, as_of=AS_OF)
     assert answer.status == "answered" and answer.result is not None, answer.answer
-    ((member, value),) = _gold(demo_session, gold)
+    ((member, value),) = gold_rows(demo_session, gold)
     ((got_member, got_value),) = answer.result.rows
     assert got_member == member and float(str(got_value)) == pytest.approx(float(str(value)), abs=1e-6)
     assert said in answer.answer and answer.interpretation is not None

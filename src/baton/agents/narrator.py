@@ -307,13 +307,21 @@ class Narrator:
             more=more,
         )
 
-    def _place_sentence(self, say: _Sentence) -> str:
-        """One place of a ranking ("订单量第2高的品类：美妆个护（9,429）")."""
-        query, metric, rows, period, filters, language, fmt = say
+    def _listed(self, say: _Sentence, *, capped: bool = False) -> str:
+        """Each row's label and value, in the rows' order ("web (¥7,894,938.60), app (…)");
+        ``capped``: the first ``MAX_LISTED`` and a word that more follow."""
+        query, metric, rows, _period, _filters, language, fmt = say
+        shown = rows[:MAX_LISTED] if capped else rows
         items = text("answer.list_sep", language).join(
             text("answer.item_value", language, item=self._row_label(query, r, language), value=fmt(r[metric]))
-            for r in rows
+            for r in shown
         )
+        return items + (text("answer.more_rows", language) if len(rows) > len(shown) else "")
+
+    def _place_sentence(self, say: _Sentence) -> str:
+        """One place of a ranking ("订单量第2高的品类：美妆个护（9,429）")."""
+        query, metric, _rows, period, filters, language, _fmt = say
+        items = self._listed(say)
         dims = text("answer.and_sep", language).join(
             self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
         ) or text(f"answer.grain_{query.grain or 'day'}", language)
@@ -332,27 +340,15 @@ class Narrator:
     def _alongside_sentence(self, say: _Sentence) -> str:
         """A metric shown beside the one the rows are ranked by: its values in the ranking's
         order, never called a ranking of its own ("Their orders: web (6,055), app (27,521)")."""
-        query, metric, rows, _period, _filters, language, fmt = say
-        shown = rows[:MAX_LISTED]
-        items = text("answer.list_sep", language).join(
-            text("answer.item_value", language, item=self._row_label(query, r, language), value=fmt(r[metric]))
-            for r in shown
-        )
-        more = text("answer.more_rows", language) if len(rows) > len(shown) else ""
+        query, metric, rows, _period, _filters, language, _fmt = say
         label = value_label(self.catalog, query, metric, language)
         key = "answer.ranked_alongside_one" if len(rows) == 1 else "answer.ranked_alongside"
-        return text(key, language, label=label, items=items + more)
+        return text(key, language, label=label, items=self._listed(say, capped=True))
 
     def _ranked_sentence(self, say: _Sentence) -> str:
         """Rows ordered by a metric (a ranking over periods and groups), listed in that order."""
-        query, metric, rows, period, filters, language, fmt = say
+        query, metric, rows, period, filters, language, _fmt = say
         label = value_label(self.catalog, query, metric, language)
-        shown = rows[:MAX_LISTED]
-        items = text("answer.list_sep", language).join(
-            text("answer.item_value", language, item=self._row_label(query, r, language), value=fmt(r[metric]))
-            for r in shown
-        )
-        more = text("answer.more_rows", language) if len(rows) > len(shown) else ""
         if query.top_n is not None or not query.order_by:
             ascending = query.order == "asc"
         else:
@@ -366,7 +362,7 @@ class Narrator:
             period=period,
             word=word,
             count=len(rows),
-            items=items + more,
+            items=self._listed(say, capped=True),
         )
 
     def _breakdown_sentence(self, say: _Sentence) -> str:
@@ -379,10 +375,7 @@ class Narrator:
         valued = [r for r in rows if r[metric] is not None]
         ordered = sorted(valued, key=lambda r: float(r[metric]), reverse=True)
         if query.top_n is not None:
-            items = text("answer.list_sep", language).join(
-                text("answer.item_value", language, item=self._row_label(query, r, language), value=fmt(r[metric]))
-                for r in rows
-            )
+            items = self._listed(say)
             word = text("answer.bottom_word" if query.order == "asc" else "answer.top_word", language)
             if language == "en" and len(rows) != 1:  # "Top 3 regions", "Top 3 region and channel groups"
                 one = len(query.dimensions) == 1

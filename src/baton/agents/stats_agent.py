@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -94,12 +94,13 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     query = plan_of(packet)
     metric = query.metrics[0]
     excluded = incomplete_days(output_of(packet, "quality", QualityOutput), query)
-    for period in (query.time_range, *((query.comparison.range,) if query.comparison is not None else ())):
-        days = [period.start + timedelta(days=i) for i in range(period.days)]
-        if days and set(days) <= set(excluded):  # "为什么6月12日的订单量下降" on a half-loaded 12 June
+    kept = kept_days(query, excluded)  # an analysis always has its comparison
+    assert query.comparison is not None
+    for which, period in ((CURRENT, query.time_range), (PREVIOUS, query.comparison.range)):
+        if not kept[which]:  # "为什么6月12日的订单量下降" on a half-loaded 12 June
             raise InsufficientData(
                 *both("analysis.stats_period_incomplete", start=period.start, end=period.end),
-                detail={"days": [d.isoformat() for d in days]},
+                detail={"period": which},
             )
     tree = metric_tree(catalog, metric, (), query.filters)
     result = tool.run(
@@ -110,7 +111,7 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     if CURRENT not in rows or PREVIOUS not in rows:
         raise InsufficientData(*both("analysis.stats_period_without_data"))
     before, after = rows[PREVIOUS], rows[CURRENT]
-    quiet = _quiet_days(catalog, query, tree, rows, excluded)
+    quiet = _quiet_days(catalog, query, tree, rows, kept)
     welch = change_test(_suff(before).with_zeros(quiet[PREVIOUS]), _suff(after).with_zeros(quiet[CURRENT]), ALPHA)
     label = metric_label(catalog, metric, lang)
     tests, finding = _welch(welch, label, excluded, result.evidence_id, lang)
@@ -147,14 +148,13 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
 
 
 def _quiet_days(
-    catalog: Catalog, query: SemanticQuery, tree: MetricTree, rows: dict[str, dict[str, Any]], excluded: list[date]
+    catalog: Catalog, query: SemanticQuery, tree: MetricTree, rows: dict[str, dict[str, Any]], kept: dict[str, int]
 ) -> dict[str, int]:
     """Per period, the kept days without rows: zeros of a count or an amount (a simple metric
     of one table), added to the daily sample; a rate or an average has no value on such a day."""
     metric = catalog.metrics[query.metrics[0]]
     if tree.kind != "simple" or not metric.amount_or_count:
         return {PREVIOUS: 0, CURRENT: 0}
-    kept = kept_days(query, excluded)
     return {which: max(kept[which] - int(rows[which]["n"]), 0) for which in (PREVIOUS, CURRENT)}
 
 

@@ -211,7 +211,7 @@ class _Check:
         if len(metrics) < 2 or not ranks(ranking):
             return True
         hits = [h for h in self.rules.lexicon.find(self.scan.text) if "metric" in h.kinds]
-        return ranking_metric(self.scan, ranking, hits, metrics) == metrics[0]
+        return ranking_metric(self.scan, hits, metrics) == metrics[0]
 
     def _periods(self) -> None:
         scan = self.scan

@@ -259,18 +259,11 @@ def _in_the_parents_year(parent: TimeRange, said: TimeRange, as_of: date) -> Tim
     shift = parent.start.year - said.start.year
     if shift == 0:
         return said
-    start, end = _years_later(said.start, shift), _years_later(said.end, shift)
+    start, end = timeexpr.shift_years(said.start, shift), timeexpr.shift_years(said.end, shift)
     month_end = (said.end + timedelta(days=1)).day == 1
     if month_end:
-        end = _years_later(said.end + timedelta(days=1), shift) - timedelta(days=1)
+        end = timeexpr.shift_years(said.end + timedelta(days=1), shift) - timedelta(days=1)
     return said if end >= as_of else TimeRange(start=start, end=end, text=said.text)
-
-
-def _years_later(day: date, years: int) -> date:
-    try:
-        return day.replace(year=day.year + years)
-    except ValueError:  # 29 February
-        return day.replace(year=day.year + years, day=28)
 
 
 def _same_kind(previous: Comparison, time_range: TimeRange, as_of: date) -> Comparison | None:

@@ -105,9 +105,6 @@ def claim_metric_affixes(catalog: Catalog, scan: Scan, metric_hits: Iterable[Hit
             scan.claim(before.start(), hit.start)
 
 
-__all__ = ["claim_metric_affixes", "claim_own_tables", "metrics_naming", "no_part_of_a_metric"]
-
-
 _CONDITION_BEFORE_ZH = re.compile(r"(?:有|没有|没|无|带有|带|含有|含|用了|使用了?|享受了?)\s*$")
 _ATTRIBUTIVE_ZH = re.compile(r"\s*的")
 _CONDITION_BEFORE_EN = re.compile(
@@ -156,11 +153,26 @@ def claim_measure_words(catalog: Catalog, scan: Scan, metrics: Sequence[str]) ->
         scan.take(vocab.MONEY_WORDS)
         return
     word = found[0].group(0)
-    labels = {
-        lang: message("answer.and_sep", lang).join(catalog.metrics[m].label.for_lang(lang) for m in metrics)
-        for lang in _LANGUAGES
-    }
+    labels = metric_labels(catalog, metrics)
     raise AmbiguousQuestion(
         *(message("nlu.measure_word", lang, word=word, metrics=labels[lang]) for lang in _LANGUAGES),
         detail={"unknown": [word], "metrics": list(metrics), "reason": "measure_word"},
     )
+
+
+def metric_labels(catalog: Catalog, metrics: Sequence[str], sep: str = "answer.and_sep") -> dict[Language, str]:
+    """The metrics' labels joined in each language, for a question asked back in both."""
+    return {
+        lang: message(sep, lang).join(catalog.metrics[m].label.for_lang(lang) for m in metrics) for lang in _LANGUAGES
+    }
+
+
+__all__ = [
+    "claim_measure_words",
+    "claim_metric_affixes",
+    "claim_own_tables",
+    "metric_as_a_word_of_another",
+    "metric_labels",
+    "metrics_naming",
+    "no_part_of_a_metric",
+]

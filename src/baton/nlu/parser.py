@@ -42,6 +42,7 @@ from baton.nlu.metric_words import (
     claim_metric_affixes,
     claim_own_tables,
     metric_as_a_word_of_another,
+    metric_labels,
     metrics_naming,
     no_part_of_a_metric,
 )
@@ -191,14 +192,9 @@ class Planner:
         the first); one the words do not attach the ranking to is asked back."""
         if not ranks(cues) or len(terms.metrics) < 2:
             return
-        first = ranking_metric(scan, cues, terms.metric_hits, terms.metrics)
+        first = ranking_metric(scan, terms.metric_hits, terms.metrics)
         if first is None:
-            labels = {
-                lang: message("answer.or_sep", lang).join(
-                    self.catalog.metrics[m].label.for_lang(lang) for m in terms.metrics
-                )
-                for lang in _LANGUAGES
-            }
+            labels = metric_labels(self.catalog, terms.metrics, sep="answer.or_sep")
             raise AmbiguousQuestion(
                 *(message("nlu.rank_metric", lang, metrics=labels[lang]) for lang in _LANGUAGES),
                 detail={"metrics": list(terms.metrics), "reason": "rank_metric"},
@@ -722,10 +718,7 @@ class Planner:
         share it is asked back."""
         rates = [m for m in metrics if not self.catalog.metrics[m].amount_or_count]
         if rates:
-            labels = {
-                lang: message("answer.and_sep", lang).join(self.catalog.metrics[m].label.for_lang(lang) for m in rates)
-                for lang in _LANGUAGES
-            }
+            labels = metric_labels(self.catalog, rates)
             raise AmbiguousQuestion(
                 *(message("nlu.per_day_of_a_ratio", lang, metrics=labels[lang]) for lang in _LANGUAGES),
                 detail={"metrics": rates, "reason": "per_day_of_a_ratio"},

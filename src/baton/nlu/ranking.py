@@ -30,7 +30,7 @@ _RANKED_BEFORE = re.compile(
 )
 
 
-def ranking_metric(scan: Scan, cues: Cues, hits: list[Hit], metrics: list[str]) -> str | None:
+def ranking_metric(scan: Scan, hits: list[Hit], metrics: list[str]) -> str | None:
     """The one metric of ``metrics`` the ranking words attach to; ``None`` when no single one
     does (none, several, or one in a list of metrics: "by GMV and orders")."""
     attached: dict[str, Hit] = {}

@@ -180,11 +180,12 @@ def comparison_range(
     return previous_period(start, end, grain or range_grain(start, end, as_of))
 
 
-def _minus_year(d: date) -> date:
+def shift_years(d: date, years: int) -> date:
+    """The same day ``years`` years later (earlier when negative); 29 February becomes the 28th."""
     try:
-        return d.replace(year=d.year - 1)
+        return d.replace(year=d.year + years)
     except ValueError:  # Feb 29 -> Feb 28
-        return d.replace(year=d.year - 1, day=28)
+        return d.replace(year=d.year + years, day=28)
 
 
 def same_period_last_year(start: date, end: date) -> tuple[date, date]:
@@ -194,7 +195,7 @@ def same_period_last_year(start: date, end: date) -> tuple[date, date]:
     """
     if start > end:
         raise TimeExpressionError(*both("nlu.range_reversed", start=start, end=end))
-    new_start, new_end = _minus_year(start), _minus_year(end)
+    new_start, new_end = shift_years(start, -1), shift_years(end, -1)
     if start.day == 1 and end == _month_end(end.year, end.month):
         new_end = _month_end(new_end.year, new_end.month)
     return new_start, new_end
