@@ -1,7 +1,8 @@
 """Settings: which warehouse, catalog and policy a command works on, and its defaults.
 
-Resolution order: ``--config FILE``, then ``BATON_CONFIG``, then the default demo in the
-user's data directory (built on first use so ``baton ask`` works right after install).
+Resolution order: ``--config FILE``, then ``BATON_CONFIG``, then ``baton.toml`` in the current
+folder (a project made by ``baton init``, as dbt finds ``dbt_project.yml``), then the default
+demo in the user's data directory (built on first use so ``baton ask`` works right after install).
 Relative paths in ``baton.toml`` are relative to the file itself.
 """
 
@@ -151,7 +152,7 @@ def load_settings(path: Path) -> Settings:
 
 
 def resolve_config(explicit: Path | None = None, *, build_default: Callable[[Path], object] | None = None) -> Settings:
-    """The settings a command should use (explicit file, BATON_CONFIG, or the default demo).
+    """The settings a command should use (explicit file, BATON_CONFIG, ./baton.toml, or the default demo).
 
     ``build_default`` builds the default demo on first use; it is passed in by the entry
     points so this module does not depend on the demo generator.
@@ -163,6 +164,9 @@ def resolve_config(explicit: Path | None = None, *, build_default: Callable[[Pat
     env = os.environ.get("BATON_CONFIG")
     if env:
         return resolve_config(Path(env), build_default=build_default)
+    here = Path.cwd() / "baton.toml"
+    if here.is_file():
+        return load_settings(here)
     demo_dir = default_demo_dir()
     config = demo_dir / "baton.toml"
     if not config.is_file():

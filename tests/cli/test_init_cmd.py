@@ -184,6 +184,18 @@ def test_the_console_script_answers_both_languages(initialized: Path, demo_dir: 
         assert f"{expected:,}" in data["answer"]
 
 
+def test_the_project_folder_is_found_without_config(initialized: Path, demo_dir: Path) -> None:
+    """Run from the folder ``baton init`` wrote, Baton reads its baton.toml (as dbt finds
+    dbt_project.yml); ``--config`` still wins over it."""
+    expected = month_rows(_demo_rows(demo_dir), "fact_order", "order_date")
+    question = "How many fact_order rows were there last month?"
+    here = baton(["ask", question, "--json"], cwd=initialized)
+    assert here.returncode == 0, here.stdout + here.stderr
+    assert json.loads(here.stdout)["result"]["rows"] == [[expected]]
+    demo = baton(["ask", question, "--json", "--config", str(demo_dir / "baton.toml")], cwd=initialized)
+    assert json.loads(demo.stdout)["status"] != "answered"  # the demo's catalog names no such metric
+
+
 def test_existing_files_are_kept_without_force(tmp_path: Path) -> None:
     warehouse = small_warehouse(tmp_path / "w.duckdb")
     folder = tmp_path / "project"

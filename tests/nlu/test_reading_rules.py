@@ -241,6 +241,28 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "excluding app, web and live stream, GMV last month",
         {"filters": [{"dimension": "channel", "members": ["app", "web", "live_stream"], "exclude": True}]},
     ),
+    # a ranking of periods: the unit is the grain
+    ("最高的N个月", "2025年GMV最高的3个月", {"grain": "month", "top_n": 3, "order": "desc", "dimensions": []}),
+    ("最少的一天", "2026年6月订单量最少的一天", {"grain": "day", "top_n": 1, "order": "asc"}),
+    ("最多的两周", "上个季度订单最多的两周", {"grain": "week", "top_n": 2, "order": "desc"}),
+    ("top N days", "top 5 days by orders last month", {"grain": "day", "top_n": 5, "order": "desc"}),
+    ("bottom N weeks", "bottom 2 weeks by GMV in 2026 Q2", {"grain": "week", "top_n": 2, "order": "asc"}),
+    (
+        "which N months … lowest",
+        "which 3 months of 2025 had the lowest GMV",
+        {"grain": "month", "top_n": 3, "order": "asc"},
+    ),
+    ("前N个月 is no ranking", "最近3个月GMV最高的2个品类", {"grain": None, "top_n": 2, "dimensions": ["category"]}),
+    (
+        "combinations ranked as a whole",
+        "上个月GMV最高的3个区域和品类组合",
+        {"dimensions": ["region", "category"], "top_n": 3},
+    ),
+    (
+        "pairs ranked as a whole",
+        "top 3 region and channel pairs by GMV last month",
+        {"dimensions": ["region", "channel"], "top_n": 3},
+    ),
     # words read as something else, always recorded
     (
         "one wrong character",
@@ -309,6 +331,17 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("money asked of a count", "上个月新订单的金额是多少，按渠道看订单量", AmbiguousQuestion, "asks for money"),
     ("an amount of a count", "orders amount last month", AmbiguousQuestion, "asks for money"),
     ("a share of two members, no whole named", "上个月华东新用户的GMV占比", AmbiguousQuestion, "a whole and a part"),
+    ("the top in each group", "上个月各区域GMV最高的品类", AmbiguousQuestion, "within each group"),
+    (
+        "the top in each group, in English",
+        "top category by GMV in each region last month",
+        AmbiguousQuestion,
+        "category × region",
+    ),
+    ("the best month of each channel", "各渠道2025年GMV最高的3个月", AmbiguousQuestion, "within each group"),
+    ("which day of each month", "2025年每个月哪天GMV最高", AmbiguousQuestion, "month × day"),
+    ("the top days of each month", "2025年每个月GMV最高的3天", AmbiguousQuestion, "month × day"),
+    ("the top of two named members", "上个月华东和华南GMV最高的品类", AmbiguousQuestion, "within each group"),
     (
         "a ranking by a list of metrics",
         "top 3 channels by GMV and orders last month",

@@ -207,6 +207,47 @@ def test_a_ranked_share_is_said_in_the_order_asked(demo_session: Session) -> Non
     assert said == sorted(said)  # lowest first, as the rows and the question have it
 
 
+@pytest.mark.parametrize(
+    ("question", "said", "item"),
+    [
+        (
+            "2025年每月app渠道GMV占比",
+            "APP的成交总额（按月）及其占当月总额的比例：",
+            "2025-03 {value}（占当月 {share}）",
+        ),
+        (
+            "share of GMV from app each month in 2025",
+            "App's GMV by month for 2025",
+            "2025-03: {value} ({share} of that month's total)",
+        ),
+    ],
+)
+def test_a_share_per_period_is_of_that_periods_total(
+    demo_session: Session, question: str, said: str, item: str
+) -> None:
+    """Each month's share is of that month's whole, and the sentence says so (not "of the total",
+    which reads as a share of the year)."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.error
+    assert len(answer.result.rows) == 12 and said in answer.answer
+    ((app, month),) = gold_rows(
+        demo_session,
+        "SELECT SUM(gmv_amount) FILTER (WHERE channel = 'app'), SUM(gmv_amount) FROM fact_order "
+        "WHERE status IN ('paid', 'refunded') AND order_date BETWEEN '2025-03-01' AND '2025-03-31'",
+    )
+    share = f"{float(str(app)) / float(str(month)) * 100:.2f}%"
+    assert item.format(value=f"¥{float(str(app)):,.2f}", share=share) in answer.answer
+    assert answer.gate is not None and answer.gate.ok
+
+
+def test_a_long_share_series_counts_what_it_does_not_list(demo_session: Session) -> None:
+    """365 daily shares: twelve are listed, the rest counted ("另有 353 项见表格") — a number the
+    output gate traces to the table, so the answer is not blocked."""
+    answer = demo_session.ask("2025年每天app渠道GMV占比", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.error
+    assert len(answer.result.rows) == 365 and "另有 353 项见表格" in answer.answer
+
+
 def test_as_of_may_be_written_as_a_date_string(demo_session: Session) -> None:
     """A notebook writes ``as_of="2026-07-01"``; anything that is no date is a typed error."""
     by_string = demo_session.ask("上个月的GMV", as_of="2026-07-01")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any, NamedTuple
 
+from baton.catalog.spine import missing_periods, period_start
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
@@ -89,3 +90,29 @@ def partial_notes(query: SemanticQuery, table: ResultTable | None, language: Lan
             )
         )
     return out
+
+
+def gap_notes(query: SemanticQuery, table: ResultTable | None, language: Language) -> list[str]:
+    """The assumptions that name the periods a series lacks: between its first and last (a rate
+    with nothing measured, or a series too long to be filled with zeros: ``baton.catalog.spine``),
+    and after its last, up to the end of the asked period (nothing recorded, or not loaded yet)."""
+    names = [c.name for c in table.columns] if table is not None else []
+    if table is None or query.grain is None or "period" not in names:
+        return []
+    if query.top_n is not None or query.rank_place is not None or query.order_by or query.intent == "ranking":
+        return []  # a ranking lists some periods: the others have rows, they are only not in it
+    at = names.index("period")
+    periods = sorted({d for d in (bucket_start(r[at]) for r in table.rows) if d is not None})
+    if not periods:
+        return []
+    grain = text(f"answer.grain_{query.grain}", language)
+    notes = []
+    missing = missing_periods(query, periods)
+    if missing:
+        shown = ", ".join(d.isoformat() for d in missing[:3]) + (", …" if len(missing) > 3 else "")
+        notes.append(text("answer.gaps", language, count=len(missing), grain=grain, periods=shown))
+    if period_start(query.time_range.end, query.grain) > periods[-1]:
+        last, end = periods[-1].isoformat(), query.time_range.end.isoformat()
+        key = "answer.gaps_after_day" if query.grain == "day" else "answer.gaps_after"
+        notes.append(text(key, language, grain=grain, last=last, end=end))
+    return notes

@@ -90,6 +90,28 @@ def _ranked_by_another(query: SemanticQuery, metric: str) -> bool:
     return ranked_by is not None and len(query.metrics) > 1 and metric != ranked_by
 
 
+class BoundaryTie(NamedTuple):
+    """The rows a top N kept past N because they tie its last place."""
+
+    place: int
+    """The place they share (the N-th or better)."""
+    tied: int
+    """How many rows share it."""
+    value: Any
+    """Their value of the ranked metric."""
+
+
+def boundary_tie(query: SemanticQuery, rows: list[dict[str, Any]]) -> BoundaryTie | None:
+    """The tie at a top N's last place, when the statement kept more than N rows for it (rows
+    in ranked order, as the compiler returns them)."""
+    if query.top_n is None or len(rows) <= query.top_n:
+        return None
+    metric = query.metrics[0]
+    ranked = [per_day_row(query, row)[metric] for row in rows]
+    tied = ranked.count(ranked[-1])
+    return BoundaryTie(len(rows) - tied + 1, tied, ranked[-1])
+
+
 class Narrator:
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
@@ -114,7 +136,16 @@ class Narrator:
         if not rows:
             return text("answer.no_rows", language, period=period, filters=filters)
         sentences = [self._metric_sentence(query, m, rows, period, filters, language) for m in query.metrics]
+        tie = boundary_tie(query, rows)
+        if tie is not None:
+            sentences.append(self._tie_sentence(query, tie, len(rows), language))
         return text("answer.metric_sep", language).join(_polish(s, language, period) for s in sentences)
+
+    def _tie_sentence(self, query: SemanticQuery, tie: BoundaryTie, count: int, language: Language) -> str:
+        """Why a top N lists more than N rows ("Place 3 is shared by 2 (1,234), so all 4 are listed")."""
+        metric = query.metrics[0]
+        value = format_exact(tie.value, self.catalog.metrics[metric].unit, language, self.catalog.currency_of(metric))
+        return text("answer.tied_at_boundary", language, place=tie.place, tied=tie.tied, value=value, count=count)
 
     def _metric_sentence(
         self,
@@ -155,9 +186,13 @@ class Narrator:
         label = value_label(self.catalog, query, metric, language)
         share_col = f"{metric}_share"
 
+        # with a grain, the whole is each period's own: a share is "of that month's total"
+        grain = text(f"answer.grain_{query.grain}", language) if query.grain is not None else ""
+
         def item(row: dict[str, Any], name: str) -> str:
             share = format_exact(row.get(share_col), "ratio", language)
-            return text("answer.share_item", language, item=name, value=fmt(row[metric]), share=share)
+            key = "answer.share_item_in_period" if grain else "answer.share_item"
+            return text(key, language, item=name, value=fmt(row[metric]), share=share, grain=grain)
 
         if query.dimensions or query.grain is not None:
             if query.grain is None and query.top_n is None and not query.order_by:
@@ -166,7 +201,13 @@ class Narrator:
             shown = rows[:MAX_LISTED]
             items = text("answer.list_sep", language).join(item(r, self._row_label(query, r, language)) for r in shown)
             more = text("answer.more_items", language, count=len(rows) - len(shown)) if len(rows) > len(shown) else ""
-            return text("answer.shares", language, label=label, filters=filters, period=period, items=items, more=more)
+            where = {"label": label, "filters": filters, "period": period, "items": items, "more": more}
+            if not grain:
+                return text("answer.shares", language, **where)
+            if query.dimensions or not query.share_filters:
+                return text("answer.shares_by_period", language, grain=grain, **where)
+            part = share_part(query.share_filters, self.catalog, language)
+            return text("answer.shares_over_time", language, grain=grain, part=part, **where)
         part = share_part(query.share_filters, self.catalog, language)
         return text(
             "answer.share_value", language, label=label, filters=filters, period=period, item=item(rows[0], part)
@@ -361,7 +402,7 @@ class Narrator:
             filters=filters,
             period=period,
             word=word,
-            count=len(rows),
+            count=len(rows) if query.top_n is None else min(len(rows), query.top_n),
             items=self._listed(say, capped=True),
         )
 
@@ -380,7 +421,8 @@ class Narrator:
             if language == "en" and len(rows) != 1:  # "Top 3 regions", "Top 3 region and channel groups"
                 one = len(query.dimensions) == 1
                 where["dims"] = _plural(dims) if one else text("answer.dims_groups", language, dims=dims)
-            return text("answer.top_n", language, word=word, count=len(rows), items=items, **where)
+            count = min(len(rows), query.top_n)  # the N asked for; rows tied at its last place are said apart
+            return text("answer.top_n", language, word=word, count=count, items=items, **where)
         if not ordered:
             return text("answer.no_values", language, **where)
         high, low = ordered[0], ordered[-1]

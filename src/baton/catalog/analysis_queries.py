@@ -229,7 +229,7 @@ def compile_components(
         grain="day",
         as_of=as_of,
     )
-    compiled = compile_query(sq, catalog, dialect)
+    compiled = compile_query(sq, catalog, dialect, plain=True)
     expression = compiled.expression.copy()
     assert isinstance(expression, exp.Select)
     have = set(compiled.columns)

@@ -6,7 +6,9 @@ the catalog file. One AST serves every dialect (DuckDB, PostgreSQL) through sqlg
 generator.
 
 Query shapes (the output columns are a contract for evals and reports):
-- ``[period,] [dims…], metric…`` — ordered by period and dims, or by the first metric for top N;
+- ``[period,] [dims…], metric…`` — ordered by period and dims, or by the first metric for a top N
+  (which keeps the rows tied at its last place); a series of sums and counts has its quiet periods
+  as 0 (``baton.catalog.spine``);
 - with a comparison: ``[dims…], m, m_previous, m_change, m_change_pct`` for each metric;
 - with a share: ``[period,] [dims…], m, m_share`` — ``m`` over the question's filters and the
   share's own filters, divided by ``m`` over the question's filters only, summed over every
@@ -27,15 +29,17 @@ from datetime import date
 
 from sqlglot import exp
 
-from baton.catalog import sqlexpr
+from baton.catalog import spine, sqlexpr
 from baton.catalog.model import Catalog, Measure
 from baton.catalog.where import METRIC_TIME, where_condition
 from baton.contracts.common import Dialect
-from baton.contracts.semantic import SemanticQuery
+from baton.contracts.semantic import MemberFilter, SemanticQuery
 from baton.errors import InvalidInput, QuestionRefused
 from baton.messages import both
 
 PERIOD = "period"
+RANK = "rank_in_top"
+"""A top N's rank column (inside the statement only: the result has the query's own columns)."""
 _CMP = "_cmp_period"
 
 
@@ -267,12 +271,7 @@ def _table_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves
         )
         time_cond = exp.paren(exp.or_(exp.paren(time_cond), exp.paren(earlier)))
     where.append(time_cond)
-    for flt in query.filters:
-        dimension = _parse(catalog.dimensions[flt.dimension].columns[table])
-        members = dimension.isin(*[exp.Literal.string(m) for m in flt.members])
-        # "all but live stream" keeps rows whose channel is unknown (NULL)
-        unknown = dimension.copy().is_(exp.null())
-        where.append(exp.paren(exp.or_(exp.not_(members), unknown)) if flt.exclude else members)
+    where += [_member_condition(catalog, table, flt) for flt in query.filters]
     if query.where:
         where.append(where_condition(query.where, _where_resolver(catalog, table, time_col)))
 
@@ -298,13 +297,57 @@ def _table_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves
     return with_joins(catalog, table, select)
 
 
-def compile_query(query: SemanticQuery, catalog: Catalog, dialect: Dialect = "duckdb") -> CompiledQuery:
-    """The governed SQL of ``query`` (its columns follow the shapes in the module docstring)."""
+def _member_condition(catalog: Catalog, table: str, flt: MemberFilter) -> exp.Expr:
+    """A member filter on ``table``'s rows: ``IN``, or ``NOT IN`` that keeps rows of unknown member."""
+    dimension = _parse(catalog.dimensions[flt.dimension].columns[table])
+    members = dimension.isin(*[exp.Literal.string(m) for m in flt.members])
+    # "all but live stream" keeps rows whose channel is unknown (NULL)
+    unknown = dimension.copy().is_(exp.null())
+    return exp.paren(exp.or_(exp.not_(members), unknown)) if flt.exclude else members
+
+
+def _loaded(query: SemanticQuery, catalog: Catalog, source: Source) -> exp.Select:
+    """The periods and members ``source``'s table holds in the question's range, whatever its
+    other filters (only its filters on the keys themselves apply): where the table has rows, the
+    data is there, and a key the question's rows miss is a 0 (``baton.catalog.spine``)."""
+    table, time_col = source
+    column, timestamps = _time_key(catalog, table, time_col)
+    day = _day(column.copy(), timestamps)
+    keys: list[tuple[str, exp.Expr]] = []
+    if query.grain is not None:
+        keys.append((PERIOD, bucket(column, query.grain, timestamps)))
+    keys += [(dim, _parse(catalog.dimensions[dim].columns[table])) for dim in query.dimensions]
+    where = [_between(day, query.time_range.start, query.time_range.end)]
+    where += [_member_condition(catalog, table, f) for f in query.filters if f.dimension in query.dimensions]
+    select = exp.select(*[_named(expr, name) for name, expr in keys]).from_(exp.to_table(table))
+    select = select.where(_and(where)).group_by(*[expr.copy() for _, expr in keys])
+    return with_joins(catalog, table, select)
+
+
+def compile_query(
+    query: SemanticQuery, catalog: Catalog, dialect: Dialect = "duckdb", *, plain: bool = False, fill_gaps: bool = True
+) -> CompiledQuery:
+    """The governed SQL of ``query`` (its columns follow the shapes in the module docstring).
+
+    An answer's statement shows a series' quiet periods as 0 (``baton.catalog.spine``; ``fill_gaps``:
+    the engine can take it) and keeps the rows that tie at a top N's last place. ``plain`` leaves
+    both out: an analysis reads its daily components' missing days itself, and for a user who
+    reads a table only in groups of a minimum size a hidden group is no zero, and the aggregating
+    level must stay outermost for the firewall to count the groups it hid."""
     if query.per_day and (query.grain is not None or query.share):  # a copy made without validation
         raise QuestionRefused(*both("nlu.per_day_with_share" if query.share else "catalog.per_day_series"))
+    shape = _Shape(ties=not plain, spine=fill_gaps and not plain)
     if query.share:
-        return _compile_share(query, catalog, dialect)
-    return _compile_plain(query, catalog, dialect)
+        return _compile_share(query, catalog, dialect, shape)
+    return _compile_plain(query, catalog, dialect, shape)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What an answer's statement adds to the plain aggregate (see :func:`compile_query`)."""
+
+    ties: bool
+    spine: bool
 
 
 def _ranked(query: SemanticQuery) -> bool:
@@ -312,30 +355,47 @@ def _ranked(query: SemanticQuery) -> bool:
     return query.top_n is not None or query.rank_place is not None or query.intent == "ranking"
 
 
-def _rank_rows(final: exp.Select, query: SemanticQuery, metric: str, keys: Sequence[str]) -> exp.Select:
-    """Order by ``metric`` (NULLs last) and keep the top N, or the one row at ``rank_place``:
-    there ties are broken by the row's keys, so a place is always the same one row."""
+def _rank_rows(
+    final: exp.Select, query: SemanticQuery, metric: str, columns: Sequence[str], keys: Sequence[str], ties: bool
+) -> exp.Select:
+    """Order by ``metric`` (NULLs last) and keep the top N — with every row that ties the N-th
+    (``RANK() <= N``, as ``FETCH FIRST N ROWS WITH TIES``) if ``ties`` — or the one row at
+    ``rank_place``: there ties are broken by the row's keys, so a place is always the same one row."""
     by = exp.Ordered(this=exp.column(metric), desc=query.order == "desc", nulls_first=False)
+    then = [exp.Ordered(this=exp.column(k)) for k in keys]
     if query.rank_place is not None:
-        ordered = final.order_by(by, *[exp.Ordered(this=exp.column(k)) for k in keys])
-        return ordered.limit(1).offset(query.rank_place - 1)
-    ordered = final.order_by(by)
-    return ordered.limit(query.top_n) if query.top_n is not None else ordered
+        return final.order_by(by, *then).limit(1).offset(query.rank_place - 1)
+    if query.top_n is None:
+        return final.order_by(by)
+    if not ties:
+        return final.order_by(by).limit(query.top_n)
+    rank = exp.Window(this=exp.Rank(), order=exp.Order(expressions=[by.copy()]))
+    ranked = exp.select(*[exp.column(c) for c in columns], rank.as_(RANK)).from_(final.subquery("ranked_rows"))
+    within = exp.LTE(this=exp.column(RANK), expression=exp.Literal.number(query.top_n))
+    kept = exp.select(*[exp.column(c) for c in columns]).from_(ranked.subquery("ranked")).where(within)
+    return kept.order_by(by.copy(), *then)
 
 
-def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> CompiledQuery:
+def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape) -> CompiledQuery:
     """Each metric over the part the question names, next to its share of the whole."""
     ratios = [m for m in query.metrics if not catalog.metrics[m].amount_or_count]  # a share of a rate means nothing
     if query.comparison is not None:
         raise QuestionRefused(*both("nlu.share_with_comparison"))
     if ratios:
         raise QuestionRefused(*both("catalog.share_not_additive", metric=", ".join(ratios)))
-    plain = {"share": False, "share_filters": ()}
+    # the part is ranked by its share below, never cut by its own value first
+    unshared = {"share": False, "share_filters": (), "top_n": None, "rank_place": None}
     part = _compile_plain(
-        query.model_copy(update={**plain, "filters": (*query.filters, *query.share_filters)}), catalog, dialect
+        query.model_copy(update={**unshared, "filters": (*query.filters, *query.share_filters)}),
+        catalog,
+        dialect,
+        shape,
     )
-    whole = _compile_plain(
-        query.model_copy(update={**plain, "dimensions": (), "top_n": None, "rank_place": None}), catalog, dialect
+    whole = _compile_plain(  # no spine of its own: a period the part lacks is a 0 of a whole that has rows
+        query.model_copy(update={**unshared, "dimensions": ()}),
+        catalog,
+        dialect,
+        _Shape(ties=False, spine=False),
     )
     assert isinstance(part.expression, exp.Query) and isinstance(whole.expression, exp.Query)
     keys = [PERIOD] if query.grain is not None else []
@@ -352,11 +412,13 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
         final = final.join(whole.expression.subquery("d"), on=on, join_type="LEFT")
     else:
         final = final.join(whole.expression.subquery("d"), join_type="CROSS")
+    columns = (*keys, *query.dimensions, *(c for m in query.metrics for c in (m, f"{m}_share")))
     if _ranked(query):
-        final = _rank_rows(final, query, query.metrics[0], [*keys, *query.dimensions])
+        # by the share: over periods each has its own whole, so the largest part need not be the largest share
+        by_share = f"{query.metrics[0]}_share"
+        final = _rank_rows(final, query, by_share, columns, [*keys, *query.dimensions], shape.ties)
     elif keys or query.dimensions:
         final = final.order_by(*[exp.column(k) for k in (*keys, *query.dimensions)])
-    columns = (*keys, *query.dimensions, *(c for m in query.metrics for c in (m, f"{m}_share")))
     return CompiledQuery(
         sql=final.sql(dialect=dialect, pretty=True),
         dialect=dialect,
@@ -427,7 +489,7 @@ def _per_day(query: SemanticQuery, keys: list[str]) -> exp.Select:
     return select.group_by(*[exp.column(k) for k in keys]) if keys else select
 
 
-def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> CompiledQuery:
+def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape) -> CompiledQuery:
     if query.per_day:
         averaged = [m for m in query.metrics if not catalog.metrics[m].amount_or_count]
         if averaged:
@@ -444,8 +506,8 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
     )
     metric_cols = [_named(_metric_expr(daily, catalog, m), m) for m in query.metrics]
 
-    plain = not any(catalog.metrics[m].is_ratio or catalog.metrics[m].is_derived for m in query.metrics)
-    if len(by_table) == 1 and plain:
+    one_table = not any(catalog.metrics[m].is_ratio or catalog.metrics[m].is_derived for m in query.metrics)
+    if len(by_table) == 1 and one_table:
         source, leaves = next(iter(by_table.items()))
         base: exp.Select = _table_select(daily, catalog, source, leaves)
         ctes: list[tuple[str, exp.Select]] = []
@@ -479,6 +541,10 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
     if query.comparison is None:
         final = base
         output = [*key_names, *values]
+        if shape.spine and spine.fills_gaps(query, catalog):
+            ctes.append((spine.MEASURED, base))
+            ctes.append((spine.LOADED, _loaded(daily, catalog, next(iter(by_table)))))
+            final = spine.on_spine(query, PERIOD, list(query.dimensions), values)
     else:
         ctes.append(("base", base))
         group = [k for k in key_names if k != _CMP]
@@ -509,17 +575,15 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect) -> 
             output += [m, f"{m}_previous", f"{m}_change", f"{m}_change_pct"]
         final = exp.select(*outs).from_("cmp")
 
-    for name, cte in ctes:
-        final = final.with_(name, as_=cte)
-    first_metric = values[0]
+    order_keys = [k for k in output if k in key_names]
     if query.order_by:
         final = final.order_by(*_ordering(query.order_by, output))
     elif _ranked(query):
-        final = _rank_rows(final, query, first_metric, [k for k in output if k in key_names])
-    else:
-        order_keys = [k for k in output if k in key_names]
-        if order_keys:
-            final = final.order_by(*[exp.column(k) for k in order_keys])
+        final = _rank_rows(final, query, values[0], output, order_keys, shape.ties)
+    elif order_keys:
+        final = final.order_by(*[exp.column(k) for k in order_keys])
+    for name, cte in ctes:
+        final = final.with_(name, as_=cte)
     if query.limit is not None:
         final = final.limit(query.limit)
 

@@ -24,7 +24,12 @@ if TYPE_CHECKING:
     from baton.policy import Principal
 
 ConfigOpt = Annotated[
-    Path | None, typer.Option("--config", envvar="BATON_CONFIG", help="baton.toml to use (default: the demo).")
+    Path | None,
+    typer.Option(
+        "--config",
+        envvar="BATON_CONFIG",
+        help="baton.toml to use (default: ./baton.toml if there is one, else the demo).",
+    ),
 ]
 AsOfOpt = Annotated[str | None, typer.Option("--as-of", help="Analysis date YYYY-MM-DD (default: config or today).")]
 UserOpt = Annotated[str | None, typer.Option("--user", help="Acting user (default: from config).")]

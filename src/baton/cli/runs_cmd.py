@@ -27,7 +27,12 @@ if TYPE_CHECKING:
 
 runs_app = typer.Typer(no_args_is_help=True, help="Audit, resume and replay runs.")
 ConfigOpt = Annotated[
-    Path | None, typer.Option("--config", envvar="BATON_CONFIG", help="baton.toml to use (default: the demo).")
+    Path | None,
+    typer.Option(
+        "--config",
+        envvar="BATON_CONFIG",
+        help="baton.toml to use (default: ./baton.toml if there is one, else the demo).",
+    ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
 UserOpt = Annotated[

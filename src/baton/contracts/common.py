@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Language = Literal["zh", "en"]
+LANGUAGES: tuple[Language, ...] = ("en", "zh")
+"""Every language Baton speaks, in the order its bilingual messages hold them."""
 """The language of a question and of everything Baton says about it."""
 
 Dialect = Literal["duckdb", "postgres", "spark"]

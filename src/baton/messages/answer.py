@@ -24,6 +24,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{label}{filters} for {period}, each part with its share of the total: {items}{more}.",
         "{period}{filters}{label}各部分及其占比：{items}{more}。",
     ),
+    "share_item_in_period": (
+        "{item}: {value} ({share} of that {grain}'s total)",
+        "{item} {value}（占当{grain} {share}）",
+    ),
+    "shares_over_time": (
+        "{part}'s {label}{filters} by {grain} for {period}, with its share of each {grain}'s total: {items}{more}.",
+        "{period}{filters}{part}的{label}（按{grain}）及其占当{grain}总额的比例：{items}{more}。",
+    ),
+    "shares_by_period": (
+        "{label}{filters} for {period}, each part with its share of its {grain}'s total: {items}{more}.",
+        "{period}{filters}{label}各部分及其占当{grain}总额的比例：{items}{more}。",
+    ),
     "share_value": ("{label}{filters} for {period}: {item}.", "{period}{filters}{label}：{item}。"),
     "more_items": ("; {count} more in the table", "；另有 {count} 项见表格"),
     "filter_sep": ("; ", "；"),
@@ -84,6 +96,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The last {grain}, {bucket}, holds {days} of its {total} days (the period ends {date}).",
         "最后一个{grain}（{bucket} 起）只含其 {total} 天中的 {days} 天（期间止于 {date}）。",
     ),
+    "gaps": (
+        "No rows, so not shown: {periods} ({count} {grain} bucket(s) inside the series).",
+        "没有数据行、未显示的{grain}：{periods}（序列中间共 {count} 个）。",
+    ),
+    "unfilled_ranking": (
+        "A period or member without any rows is not in this ranking (counted as 0, it would rank lowest).",
+        "没有任何数据行的期间或成员不在此排名中（若计为 0，它们会排在最低）。",
+    ),
+    "gaps_after_day": (
+        "No rows after {last} (the period ends {end}): the series stops there.",
+        "{last} 之后没有数据行（期间止于 {end}）：序列到此为止。",
+    ),
+    "gaps_after": (
+        "No rows after the {grain} starting {last} (the period ends {end}): the series stops there.",
+        "从 {last} 开始的那个{grain}之后没有数据行（期间止于 {end}）：序列到此为止。",
+    ),
     "item_value": ("{item} ({value})", "{item}（{value}）"),
     "dims_groups": ("{dims} groups", "{dims}组合"),
     "top_word": ("Top", "最高"),
@@ -99,6 +127,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "top_n": (
         "{word} {count} {dims} by {label}{filters}, {period}: {items}.",
         "{period}{filters}{label}{word}的{count}个{dims}：{items}。",
+    ),
+    "tied_at_boundary": (
+        "place {place} is shared by {tied} ({value}), so all {count} are listed.",
+        "第{place}名有{tied}个并列（{value}），全部列出，共{count}个。",
     ),
     "no_values": ("No {label} values for {period}.", "{period}{filters}{label}没有数值。"),
     "breakdown_one": (

@@ -159,6 +159,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The question asks for two rankings at once (e.g. the top 3 and the bottom 3). Ask for one, then the other.",
         "问题同时要求两个排名（例如前三和后三）。请一次只问一个排名。",
     ),
+    "rank_within_or_across": (
+        "Rank the {keys} combinations as a whole, or within each group (the top one in each)? Baton ranks "
+        'combinations as a whole only: say so ("the top 3 {keys} combinations"), or ask about one group at a time.',
+        "是对“{keys}”的组合整体排名，还是分组后在每组内分别排名（每组里最高的）？Baton 目前只对组合整体排名："
+        "请说明“组合”（如“最高的3个“{keys}”组合”），或每次只问一组。",
+    ),
     "better_unknown": (
         "The catalog does not say whether a higher or a lower value of this metric is better, so 'best' and "
         "'worst' cannot be ranked. Ask for the highest or the lowest instead.",

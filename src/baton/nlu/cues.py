@@ -5,12 +5,14 @@ read before periods and catalog terms, each claiming its span."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.semantic import Grain
 from baton.errors import AmbiguousQuestion
-from baton.messages import both
+from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
 from baton.nlu.periods import PeriodCues
 from baton.nlu.scan import Scan
@@ -23,6 +25,8 @@ class Cues(PeriodCues):
     premise: Literal["up", "down"] | None = None
     grain: Grain | None = None
     which_time: bool = False
+    period_order: Literal["asc", "desc"] | None = None
+    """The direction a ranking of periods says itself ("最少的一天", "bottom 5 days")."""
     trend: bool = False
     share: bool = False
     total: bool = False
@@ -36,6 +40,8 @@ class Cues(PeriodCues):
     breakdown: bool = False
     quality: Literal["good", "bad"] | None = None
     separately: bool = False
+    combination: bool = False
+    """A ranking of combinations as a whole was asked for ("区域和品类组合")."""
     action: bool = False
     advice: bool = False
     exclusions: list[re.Match[str]] = field(default_factory=list)
@@ -97,9 +103,12 @@ def read_cues(scan: Scan) -> Cues:
     for pattern, grain in vocab.WHICH_TIME:
         if cues.take(scan, "which_time", pattern):
             cues.grain, cues.which_time = grain, True
-    for pattern, grain in vocab.GRAIN_CUES:
-        if cues.take(scan, f"grain:{grain}", pattern) and cues.grain is None:
-            cues.grain = grain
+    _read_top_periods(scan, cues)
+    named = [grain for pattern, grain in vocab.GRAIN_CUES if cues.take(scan, f"grain:{grain}", pattern)]
+    if cues.which_time and any(grain != cues.grain for grain in named):  # "每个月哪天GMV最高"
+        assert cues.grain is not None
+        raise rank_within_or_across(grain_labels(named[0], cues.grain), {"grain": [*named, cues.grain]})
+    cues.grain = cues.grain or (named[0] if named else None)
     cues.trend = bool(cues.take(scan, "trend", vocab.TREND))
     shares = cues.take(scan, "share", vocab.SHARE)
     # "what percent did GMV grow": a percentage of a change is the change, not a share
@@ -113,9 +122,49 @@ def read_cues(scan: Scan) -> Cues:
             cues.total = True
     cues.average = bool(cues.take(scan, "average", vocab.AVERAGE))
     cues.breakdown = bool(cues.take(scan, "breakdown", vocab.BREAKDOWN))
+    cues.combination = bool(cues.take(scan, "combination", vocab.COMBINATION))
     cues.separately = bool(cues.take(scan, "separately", vocab.SEPARATELY))
     cues.exclusions = scan.find_all(vocab.EXCLUDE_BEFORE)
     return cues
+
+
+def rank_within_or_across(labels: Callable[[Language], list[str]], detail: dict[str, object]) -> AmbiguousQuestion:
+    """A ranking over two keys ("各区域GMV最高的品类", "每个月哪天GMV最高"): the top of each group,
+    or of the combinations as a whole? Baton ranks combinations only, so it asks, naming the keys
+    (``labels``: their names in a language)."""
+    return AmbiguousQuestion(
+        *(text("nlu.rank_within_or_across", lang, keys=" × ".join(labels(lang))) for lang in LANGUAGES),
+        detail={**detail, "reason": "rank_per_group"},
+    )
+
+
+def grain_labels(*grains: str) -> Callable[[Language], list[str]]:
+    return lambda language: [text(f"answer.grain_{g}", language) for g in grains]
+
+
+def _read_top_periods(scan: Scan, cues: Cues) -> None:
+    """ "GMV最高的3个月", "订单最少的一天", "top 5 days": a ranking of the series' periods, its
+    unit the grain (read before periods, so "3个月" is never read as a length of time). "Which 3
+    months" ranks only with a superlative after it; without one its words are left unplaced."""
+    found = scan.find_all(vocab.TOP_N_PERIODS)
+    superlative = scan.find_all(vocab.SUPERLATIVE)
+    found = [m for m in found if not m.group("which") or any(s.start() >= m.end() for s in superlative)]
+    if not found:
+        return
+    if len(found) > 1:
+        raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0) for m in found]})
+    m = found[0]
+    unit = (m.group("u_zh") or m.group("u_en") or m.group("u_which")).lower().lstrip("个").rstrip("s")
+    grain: Grain = vocab.PERIOD_UNITS[unit]  # type: ignore[assignment]
+    if cues.grain not in (None, grain):  # "每月…最高的3天"
+        raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0)]})
+    scan.claim(m.start(), m.end())
+    cues.spans.setdefault("which_time", []).append((m.start(), m.end()))
+    cues.grain, cues.which_time = grain, True
+    cues.top_n = _number(m.group("n") or m.group("en") or m.group("which"))
+    word = (m.group("best_zh") or m.group("dir") or "").lower()
+    if word:
+        cues.period_order = "asc" if word in {"最低", "最小", "最少", "bottom"} else "desc"
 
 
 def read_ranking(scan: Scan, cues: Cues) -> None:
@@ -125,13 +174,14 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         cues.take(scan, "ranking", vocab.LOW_TO_HIGH),
     )
     ascending = bool(low_to_high) or (not high_to_low and bool(scan.find_all(vocab.ASCENDING)))
-    cues.order = "asc" if ascending else "desc"
+    cues.order = cues.period_order or ("asc" if ascending else "desc")
     quality = scan.find_all(vocab.QUALITY)
     if quality:
         cues.quality = "good" if vocab.GOOD.search(quality[0].group(0)) else "bad"
     _read_place(scan, cues)
     rankings = cues.take(scan, "ranking", vocab.TOP_N)
-    if len(rankings) > 1 or (rankings and cues.rank_place is not None):
+    ranked_periods = cues.which_time and cues.top_n is not None  # "最高的3个月" (read with the cues)
+    if len(rankings) > 1 or (rankings and (cues.rank_place is not None or ranked_periods)):
         raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0) for m in rankings]})
     for m in rankings:
         groups = {k: v for k, v in m.groupdict().items() if v}
@@ -170,7 +220,7 @@ def _read_place(scan: Scan, cues: Cues) -> None:
     groups = {k: v for k, v in places[0].groupdict().items() if v}
     raw = next(groups[k] for k in ("zh", "zh2", "zh3", "zh4", "en", "en2") if k in groups).lower()
     place = vocab.EN_PLACES.get(raw) or (int(raw[:-2]) if raw[:-2].isdigit() else _number(raw))
-    word = (groups.get("dir_zh") or groups.get("dir_en") or "").lower()
+    word = (groups.get("dir_zh") or groups.get("dir_en") or groups.get("dir_en2") or "").lower()
     low = "bottom" in groups or word in {"低", "小", "少", "lowest", "smallest", "least", "fewest"}
     cues.order = "asc" if low else "desc"
     if place == 1:

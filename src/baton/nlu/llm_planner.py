@@ -56,7 +56,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from baton.catalog.model import Catalog
-from baton.contracts.common import Language
+from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.model_plan import ModelFilter, ModelPlan
 from baton.contracts.semantic import Comparison, MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, ModelFailure, OutOfScope, TimeExpressionError, UnknownMetric
@@ -92,7 +92,6 @@ MAX_WORDS = 5
 """At most this many unplaced words are named."""
 SCHEMA_NAME = "semantic_plan"
 
-_LANGUAGES: tuple[Language, ...] = ("en", "zh")
 _BYPASS = re.compile(
     r"row[- ]?(?:level )?(?:filter|securit|permission)|行级|行过滤|权限|grants?\b|permission|"
     r"system prompt|系统提示|\bsql\b|\bselect\b[\s\S]*\bfrom\b",
@@ -282,7 +281,7 @@ class _PlanReader:
             raise AmbiguousQuestion(
                 *(
                     text("nlu.grain_with_comparison", lang, grain=text(f"answer.grain_{plan.grain}", lang))
-                    for lang in _LANGUAGES
+                    for lang in LANGUAGES
                 ),
                 detail={"grain": plan.grain},
             )
@@ -440,7 +439,7 @@ class _PlanReader:
                         lang,
                         examples=text("answer.list_sep", lang).join(self.rules.examples(lang)),
                     )
-                    for lang in _LANGUAGES
+                    for lang in LANGUAGES
                 ),
                 detail={"missing": "metric", "suggestions": list(self.catalog.metrics)},
             )

@@ -11,14 +11,13 @@ import re
 from collections.abc import Iterable, Sequence
 
 from baton.catalog.model import Catalog
-from baton.contracts.common import Language
+from baton.contracts.common import LANGUAGES, Language
 from baton.errors import AmbiguousQuestion
 from baton.messages import text as message
 from baton.nlu import vocabulary as vocab
 from baton.nlu.lexicon import Hit, Lexicon, normalise
 from baton.nlu.scan import Scan
 
-_LANGUAGES: tuple[Language, ...] = ("en", "zh")
 _COUNT_SUFFIX = re.compile(r"(?:数量|人数|个数|总数|数)(?![据值字额])")
 """Words for "the number of" after a count metric's name; one starting on its last character
 ("订单数" + "量") overlaps the name and claims only the rest."""
@@ -59,7 +58,7 @@ def no_part_of_a_metric(catalog: Catalog, lexicon: Lexicon, unknown: Sequence[st
             )
 
         raise AmbiguousQuestion(
-            *(message("nlu.which_metric_named", lang, word=word, metrics=listed(lang)) for lang in _LANGUAGES),
+            *(message("nlu.which_metric_named", lang, word=word, metrics=listed(lang)) for lang in LANGUAGES),
             detail={"missing": "metric", "unknown": [word], "suggestions": named},
         )
 
@@ -137,7 +136,7 @@ def metric_as_a_word_of_another(catalog: Catalog, scan: Scan, metric_hits: Seque
         if condition or per_unit:
             said = scan.text[hit.start : (nxt.end if per_unit and nxt is not None else hit.end)]
             raise AmbiguousQuestion(
-                *(message("nlu.metric_as_a_word", lang, words=said) for lang in _LANGUAGES),
+                *(message("nlu.metric_as_a_word", lang, words=said) for lang in LANGUAGES),
                 detail={"unknown": [said], "reason": "metric_as_a_word"},
             )
 
@@ -155,7 +154,7 @@ def claim_measure_words(catalog: Catalog, scan: Scan, metrics: Sequence[str]) ->
     word = found[0].group(0)
     labels = metric_labels(catalog, metrics)
     raise AmbiguousQuestion(
-        *(message("nlu.measure_word", lang, word=word, metrics=labels[lang]) for lang in _LANGUAGES),
+        *(message("nlu.measure_word", lang, word=word, metrics=labels[lang]) for lang in LANGUAGES),
         detail={"unknown": [word], "metrics": list(metrics), "reason": "measure_word"},
     )
 
@@ -163,7 +162,7 @@ def claim_measure_words(catalog: Catalog, scan: Scan, metrics: Sequence[str]) ->
 def metric_labels(catalog: Catalog, metrics: Sequence[str], sep: str = "answer.and_sep") -> dict[Language, str]:
     """The metrics' labels joined in each language, for a question asked back in both."""
     return {
-        lang: message(sep, lang).join(catalog.metrics[m].label.for_lang(lang) for m in metrics) for lang in _LANGUAGES
+        lang: message(sep, lang).join(catalog.metrics[m].label.for_lang(lang) for m in metrics) for lang in LANGUAGES
     }
 
 

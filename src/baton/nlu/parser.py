@@ -20,21 +20,21 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from difflib import SequenceMatcher
 from functools import cached_property
 from typing import Literal
 
 from baton.catalog.model import Catalog
-from baton.contracts.common import Language
+from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.semantic import Comparison, Correction, Grain, MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, OutOfScope, QuestionRefused, UnknownMetric, UnsupportedMetric
 from baton.messages import both
 from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
-from baton.nlu.cues import Cues, read_cues, read_ranking
+from baton.nlu.cues import Cues, rank_within_or_across, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
 from baton.nlu.metric_words import (
@@ -73,7 +73,6 @@ from baton.nlu.typos import (
     within_one_edit,
 )
 
-_LANGUAGES: tuple[Language, ...] = ("en", "zh")
 """The order of a :class:`~baton.errors.BatonError`'s two messages."""
 _ALL_OF = re.compile(r"(所有|全部|全体|(?:\bacross )?\ball\b|\ball (?:of )?the\b)\s*(?:的\s*)?$", re.I)
 _OTHER = re.compile(r"(其他|其余|其它|\bother\b|\bremaining\b|\bthe rest of(?: the)?\b)\s*(?:的\s*)?$", re.I)
@@ -196,7 +195,7 @@ class Planner:
         if first is None:
             labels = metric_labels(self.catalog, terms.metrics, sep="answer.or_sep")
             raise AmbiguousQuestion(
-                *(message("nlu.rank_metric", lang, metrics=labels[lang]) for lang in _LANGUAGES),
+                *(message("nlu.rank_metric", lang, metrics=labels[lang]) for lang in LANGUAGES),
                 detail={"metrics": list(terms.metrics), "reason": "rank_metric"},
             )
         terms.metrics.remove(first)
@@ -361,7 +360,7 @@ class Planner:
                         self.catalog.dimensions[d].label.for_lang(lang) for d in dims
                     ),
                 )
-                for lang in _LANGUAGES
+                for lang in LANGUAGES
             ),
             detail={"member": hit.text, "suggestions": dims},
         )
@@ -547,7 +546,7 @@ class Planner:
                     message(
                         "nlu.which_metric", lang, examples=message("answer.list_sep", lang).join(self.examples(lang))
                     )
-                    for lang in _LANGUAGES
+                    for lang in LANGUAGES
                 ),
                 detail={"missing": "metric", "suggestions": list(self.catalog.metrics)},
             )
@@ -606,7 +605,7 @@ class Planner:
                 raise AmbiguousQuestion(
                     *(
                         message("nlu.grain_with_comparison", lang, grain=message(f"answer.grain_{grain}", lang))
-                        for lang in _LANGUAGES
+                        for lang in LANGUAGES
                     ),
                     detail={"grain": grain},
                 )
@@ -617,8 +616,10 @@ class Planner:
             raise AmbiguousQuestion(*self.with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
         if cues.breakdown and not dims and grain is None:
             raise AmbiguousQuestion(*self.with_examples("nlu.breakdown_by_what"), detail={"missing": "breakdown"})
-        if cues.best and top_n is None:
+        if cues.best and top_n is None and place is None:  # "ranked second-lowest": the place is the ranking
             top_n = 1
+        if (top_n is not None or place is not None) and len(dims) + (grain is not None) > 1 and not cues.combination:
+            raise rank_within_or_across(self._key_labels(dims, grain), {"dimensions": dims, "grain": grain})
         ranked = bool(top_n or place or cues.rank)
         if ranked and any(f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters):
             raise _asked("nlu.ranking_of_one", {"dimensions": dims})  # "was East China the top region?"
@@ -663,6 +664,15 @@ class Planner:
             corrections=corrections,
             as_of=as_of,
         )
+
+    def _key_labels(self, dims: list[str], grain: Grain | None) -> Callable[[Language], list[str]]:
+        """The names of a query's keys in a language: its dimensions, then its grain."""
+
+        def labels(language: Language) -> list[str]:
+            named = [self.catalog.dimensions[d].label.for_lang(language) for d in dims]
+            return named + ([message(f"answer.grain_{grain}", language)] if grain is not None else [])
+
+        return labels
 
     def _filters(
         self, cues: Cues, terms: Terms, dims: list[str], whole: set[str]
@@ -720,14 +730,14 @@ class Planner:
         if rates:
             labels = metric_labels(self.catalog, rates)
             raise AmbiguousQuestion(
-                *(message("nlu.per_day_of_a_ratio", lang, metrics=labels[lang]) for lang in _LANGUAGES),
+                *(message("nlu.per_day_of_a_ratio", lang, metrics=labels[lang]) for lang in LANGUAGES),
                 detail={"metrics": rates, "reason": "per_day_of_a_ratio"},
             )
         if grain is not None:
             raise AmbiguousQuestion(
                 *(
                     message("nlu.per_day_with_grain", lang, grain=message(f"answer.grain_{grain}", lang))
-                    for lang in _LANGUAGES
+                    for lang in LANGUAGES
                 ),
                 detail={"grain": grain, "reason": "per_day_with_grain"},
             )
@@ -741,7 +751,7 @@ class Planner:
             for dim in [*dims, *filtered]:
                 if dim not in allowed:
                     raise QuestionRefused(
-                        *(self._unsupported_dimension(metric, dim, allowed, lang) for lang in _LANGUAGES),
+                        *(self._unsupported_dimension(metric, dim, allowed, lang) for lang in LANGUAGES),
                         detail={"metric": metric, "dimension": dim, "reason": "unsupported_dimension"},
                     )
 
@@ -763,7 +773,7 @@ class Planner:
                 message(
                     "nlu.metric_refused", lang, label=refused.label.for_lang(lang), reason=refused.reason.for_lang(lang)
                 )
-                for lang in _LANGUAGES
+                for lang in LANGUAGES
             ),
             detail={"metric": name, "refused": True},
         )
@@ -781,7 +791,7 @@ class Planner:
                         self.catalog.metrics[m].label.for_lang(lang) for m in named
                     ),
                 )
-                for lang in _LANGUAGES
+                for lang in LANGUAGES
             ),
             detail={"term": term, "suggestions": named},
         )
@@ -798,7 +808,7 @@ class Planner:
             )
 
         return UnknownMetric(
-            *(message("nlu.unknown_metric", lang, term=term, closest=listed(lang)) for lang in _LANGUAGES),
+            *(message("nlu.unknown_metric", lang, term=term, closest=listed(lang)) for lang in LANGUAGES),
             detail={"term": term, "suggestions": closest},
         )
 

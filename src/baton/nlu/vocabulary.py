@@ -195,6 +195,40 @@ TOP_N = re.compile(
     r"(?P<best2>highest|largest|biggest|most|best|lowest|smallest|least|worst|fewest)\b",
     _I,
 )
+_PERIOD_UNIT_ZH = r"(?P<u_zh>天|日|个?周|个?星期|个?月|个?季度)"
+_PERIOD_UNIT_EN = r"(?P<u_en>days?|weeks?|months?|quarters?)"
+TOP_N_PERIODS = re.compile(
+    r"(?P<best_zh>最高|最大|最多|最低|最小|最少)的?\s*"
+    + _N
+    + r"\s*"
+    + _PERIOD_UNIT_ZH
+    + r"|\b(?P<dir>top|bottom)[- ]?(?P<en>"
+    + _EN_N
+    + r")\s+"
+    + _PERIOD_UNIT_EN
+    + r"\b"
+    + r"|\b(?:which|the)\s+(?P<which>"
+    + _EN_N
+    + r")\s+"
+    + _PERIOD_UNIT_EN.replace("u_en", "u_which")
+    + r"\b",
+    _I,
+)
+"""A ranking of periods: "GMV最高的3个月", "订单最少的一天", "top 5 days by orders", "which 3 months
+… the highest": the unit is the series' grain. "The N days" needs a superlative after it (read
+with the other ranking words); "前3个月" is a period, never a ranking."""
+PERIOD_UNITS = {
+    "天": "day",
+    "日": "day",
+    "周": "week",
+    "星期": "week",
+    "月": "month",
+    "季度": "quarter",
+    "day": "day",
+    "week": "week",
+    "month": "month",
+    "quarter": "quarter",
+}
 _PLACE_N = r"\d+|[一二两三四五六七八九十]"
 _EN_PLACE = r"second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|2nd|3rd|[4-9]th|10th"
 RANK_PLACE = re.compile(
@@ -205,7 +239,9 @@ RANK_PLACE = re.compile(
     r"|\b(?:the\s+)?(?P<en>"
     + _EN_PLACE
     + r")[- ](?P<dir_en>highest|largest|biggest|most|lowest|smallest|least|fewest)\b"
-    r"|\branked\s+(?P<en2>" + _EN_PLACE + r")\b",
+    r"|\branked\s+(?P<en2>"
+    + _EN_PLACE
+    + r")(?:[- ](?P<dir_en2>highest|largest|biggest|most|lowest|smallest|least|fewest))?\b",
     _I,
 )
 """A place in a ranking: "排名第二", "倒数第二", "第二高", "第3名", "the second highest", "ranked 3rd"."""
@@ -302,6 +338,8 @@ GROUP_MARKER = re.compile(
     r"|\bsplit by\b|\bbroken down by\b)\s*$",
     _I,
 )
+COMBINATION = re.compile(r"组合|搭配|\bcombinations?\b|\bpairs?\b", _I)
+"""A ranking of combinations as a whole ("GMV最高的3个区域和品类组合", "top 3 region and channel pairs")."""
 BREAKDOWN = re.compile(r"拆分|拆解|细分|\bbreak(?:s|ing)? (?:it |this |that |them )?down\b|\bbreakdown of\b", _I)
 """A breakdown asked for in words; the dimension comes from the catalog terms ("…by user type")."""
 ACTIONS = re.compile(

@@ -39,6 +39,10 @@ class SqlDraft(BaseModel):
     sql: str
     dialect: str
     tables: list[str]
+    plain: bool = False
+    """Compiled plain (``compile_query``): no zeros for quiet periods, no ties past a top N."""
+    filled: bool = False
+    """Periods and members without rows are zeros in it (``baton.catalog.spine``)."""
 
 
 class Executed(BaseModel):
@@ -96,17 +100,35 @@ class AskPipeline(Pipeline):
 
     def _compile(self) -> SqlDraft:
         from baton.catalog.compiler import compile_query
+        from baton.catalog.spine import fills_gaps
 
-        compiled = compile_query(self.query, self.scope.session.catalog, dialect=self.scope.session.engine.dialect)
-        return SqlDraft(sql=compiled.sql, dialect=compiled.dialect, tables=list(compiled.tables))
+        catalog, engine = self.scope.session.catalog, self.scope.session.engine
+        compiled = compile_query(self.query, catalog, dialect=engine.dialect, fill_gaps=engine.fills_series_gaps)
+        # a group the user's minimum group size hides is no zero, and the firewall counts the
+        # groups it hid only on the outermost level: such a user's statement is plain
+        floored = self._floored(compiled.tables)
+        if floored:
+            compiled = compile_query(self.query, catalog, dialect=engine.dialect, plain=True)
+        filled = engine.fills_series_gaps and not floored and fills_gaps(self.query, catalog)
+        return SqlDraft(
+            sql=compiled.sql, dialect=compiled.dialect, tables=list(compiled.tables), plain=floored, filled=filled
+        )
+
+    def _floored(self, tables: Sequence[str]) -> bool:
+        """Whether the user reads one of ``tables`` only in groups of a minimum size."""
+        floors = self.scope.governed.principal.aggregate_only
+        return any((rule := floors.get(t)) is not None and rule.min_group_size > 1 for t in tables)
 
     def _approve(self) -> ApprovedSql:
         return self.scope.governed.approve(self.scope.need("sql", SqlDraft).sql, name=ANSWER_QUERY)
 
     def _reapprove(self, done: ApprovedSql) -> ApprovedSql:
         """Resumed after the check: grants may have changed and approvals expire, so the stored
-        approval is never trusted; the statement is checked again as the user is now permitted."""
-        return self.scope.governed.approve(self.scope.need("sql", SqlDraft).sql, name=ANSWER_QUERY, recheck=True)
+        approval is never trusted; the statement is checked again as the user is now permitted
+        (and compiled again when a minimum group size now asks for a plain statement)."""
+        draft = self.scope.need("sql", SqlDraft)
+        sql = self._compile().sql if not draft.plain and self._floored(draft.tables) else draft.sql
+        return self.scope.governed.approve(sql, name=ANSWER_QUERY, recheck=True)
 
     def _execute(self) -> Executed:
         scope = self.scope
@@ -163,7 +185,11 @@ class AskPipeline(Pipeline):
         end = max(e for _, e in spans)
         result = self.scope.governed.run("completeness", daily_row_counts(catalog, table, start, end))
         counts = {date.fromisoformat(str(r[0])[:10]): int(r[1]) for r in result.rows if r[0] is not None}
-        days = sorted(d for d in counts if any(s <= d <= e for s, e in spans))
+        # a day without any row between loaded days is checked too (0 rows: a load that failed),
+        # so a series' zero for it (baton.catalog.spine) is marked, not read as a quiet day
+        first, last = min(counts, default=end), max(counts, default=end)
+        loaded = [first + timedelta(days=i) for i in range((last - first).days + 1)]
+        days = [d for d in loaded if any(s <= d <= e for s, e in spans)]
         bad = [c.day for c in completeness(counts, days, catalog.calendar) if c.incomplete]
         if cmp is not None and cmp.days:  # the usual level of a single day: only the days compared with
             in_comparison = [d for d in bad if d in cmp.days]
@@ -230,7 +256,7 @@ class AskPipeline(Pipeline):
 
     # -- the answer ------------------------------------------------------------------------------
     def compose(self) -> Answer:
-        from baton.agents.buckets import partial_notes
+        from baton.agents.buckets import gap_notes, partial_notes
 
         scope = self.scope
         lang, query = scope.language, self.query
@@ -252,6 +278,7 @@ class AskPipeline(Pipeline):
             assumptions=[
                 *assumptions(query, lang),
                 *partial_notes(query, self._table(), lang),
+                *([] if self._evidence().suppressed_groups else gap_notes(query, self._table(), lang)),
                 *planned.notes,
                 *planned.grant_notes,
                 *fresh_notes,
@@ -259,6 +286,7 @@ class AskPipeline(Pipeline):
                 *(f.assumption for f in flags if f.assumption),
                 *period_notes(query, executed, lang),
                 *overlap_notes(query, scope.session.catalog, lang),
+                *unfilled_notes(query, scope.session.catalog, scope.need("sql", SqlDraft), lang),
                 *suppression_notes([self._evidence()], lang),
             ],
             chart=scope.need("chart", ChartOutput).spec,
@@ -285,7 +313,7 @@ class AskPipeline(Pipeline):
         ]
 
     def gate_input(self, answer: Answer) -> GateInput:
-        from baton.agents.narrator import Narrator
+        from baton.agents.narrator import MAX_LISTED, Narrator, boundary_tie
 
         catalog, query = self.scope.session.catalog, self.query
         table = answer.result
@@ -296,6 +324,9 @@ class AskPipeline(Pipeline):
         derived += [query.rank_place] if query.rank_place is not None else []  # "排名第2"
         derived += [len({row[names.index(d)] for row in table.rows}) for d in query.dimensions if d in names]
         derived += hidden_group_numbers(self._evidence())
+        tie = boundary_tie(query, [dict(zip(names, row, strict=True)) for row in table.rows])
+        derived += [tie.place, tie.tied] if tie is not None else []  # "第3名有2个并列"
+        derived += [len(table.rows) - MAX_LISTED] if len(table.rows) > MAX_LISTED else []  # "…还有 353 个"
         return GateInput(
             evidence=table.rows,
             derived=derived,
@@ -348,6 +379,15 @@ def _lowered_by_missing_rows(metric: Metric) -> bool:
     """A sum, a count or a distinct count only falls when rows are missing; a rate, an average or
     a share may move either way."""
     return metric.additive or metric.distinct_count
+
+
+def unfilled_notes(query: SemanticQuery, catalog: Catalog, draft: SqlDraft, language: Language) -> list[str]:
+    """A ranking from the lowest whose statement could not list the keys without rows (a long
+    series, an engine without a spine, a minimum group size): what it cannot rank is said."""
+    lowest = query.order == "asc" and (query.top_n is not None or query.rank_place is not None)
+    if not lowest or draft.filled or not all(catalog.metrics[m].amount_or_count for m in query.metrics):
+        return []
+    return [text("answer.unfilled_ranking", language)]
 
 
 def overlap_notes(query: SemanticQuery, catalog: Catalog, language: Language) -> list[str]:

@@ -21,7 +21,8 @@ before any EXPLAIN:
     one row, ``LIMIT n`` caps at n. A level that also reads tables makes that many rows *per row*
     of the tables' product (which the engine does estimate). At most :data:`MAX_CONSTANT_ROWS`
     (10,000): a doubling self-join chain passes it at its fourth level (65,536 rows), long before
-    the 2^32 of the fifth. Compiled SQL makes no rows from constants (its bound is 1).
+    the 2^32 of the fifth. Compiled SQL makes rows from constants only in a series' spine of
+    periods (``baton.catalog.spine``), at most 400 of them.
 
 Both are upper bounds: WHERE, GROUP BY and DISTINCT can only shrink a level, so they are ignored.
 """

@@ -87,6 +87,11 @@ class Engine:
     """How many statements of one run may be in flight at once on one backend (a single
     connection or a locked one runs them one at a time; a cluster takes several)."""
 
+    fills_series_gaps: ClassVar[bool] = True
+    """Whether an answer's series joins its measured rows to a spine of periods, so quiet periods
+    are zeros (``baton.catalog.spine``); where the engine's cost estimate cannot take that join,
+    the gaps stay and the answer names them."""
+
     def open(self, settings: ConnectionSettings) -> Backend:
         raise NotImplementedError
 

@@ -232,6 +232,9 @@ class SparkEngine(Engine):
     dialect = "spark"
     schemes = ("sc://",)
     max_concurrent_statements = 4  # one session serves statements from several threads
+    # without column statistics Spark estimates a join as the product of its inputs: a spine of
+    # 30 days left-joined to a month's aggregate reads as petabytes and fails the cost budget
+    fills_series_gaps = False
 
     def open(self, settings: ConnectionSettings) -> SparkBackend:
         return SparkBackend(settings.warehouse_url)

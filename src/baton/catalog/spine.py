@@ -1,0 +1,114 @@
+"""Periods and members without rows: the gaps of a breakdown or a series, filled with zeros by
+the query itself.
+
+A day (week, month …) or a member on which nothing happened has no rows, so ``GROUP BY`` leaves
+it out: a series of orders per day would skip the day, its line would jump the gap, and "the
+quietest day" or "the two categories with the fewest orders" would name others. The compiler
+joins the measured rows onto every key the *table* holds in the question's range (the
+``loaded`` CTE: its periods and members, whatever the question's other filters) — periods as a
+``VALUES`` spine of literal dates (every engine reads it, the firewall sees no table function),
+members as the table has them — and a sum or a count is 0 where nothing was measured, a cell of
+the query's result like any other.
+
+Periods are filled between the first and the last on which the table has rows. Before them the
+data may not have started (the data span says so), after them it may not be loaded (freshness
+says so), and a zero there would be a claim the data cannot back; a day inside without any row
+in the table is flagged incomplete by the completeness check (a load that failed), so its 0 is
+marked. Members are those the table holds in the range (a member never seen there is unknown).
+Rates and averages are not filled: with nothing measured they have no value. Nor is a series of
+more than ``MAX_PERIODS`` periods: its spine would outgrow the SQL the firewall parses. The
+answer names the periods such a series lacks (``missing_periods``).
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from sqlglot import exp
+
+from baton.catalog.model import Catalog
+from baton.contracts.semantic import Grain, SemanticQuery
+
+MAX_PERIODS = 750
+"""The longest spine: every weekly or monthly series, a daily one of up to two years."""
+MEASURED = "measured"
+LOADED = "loaded"
+_SPINE = "spine"
+_GRID = "grid"
+
+
+def period_start(day: date, grain: Grain) -> date:
+    """``DATE_TRUNC(grain, day)`` as every engine computes it (weeks start on Monday)."""
+    if grain == "day":
+        return day
+    if grain == "week":
+        return day - timedelta(days=day.weekday())
+    if grain == "month":
+        return day.replace(day=1)
+    if grain == "quarter":
+        return date(day.year, 3 * ((day.month - 1) // 3) + 1, 1)
+    return date(day.year, 1, 1)
+
+
+def missing_periods(query: SemanticQuery, periods: list[date]) -> list[date]:
+    """The periods between the first and the last of ``periods`` (a series' cells) that it lacks."""
+    if query.grain is None or not periods:
+        return []
+    have = set(periods)
+    return [d for d in period_starts(min(periods), max(periods), query.grain) if d not in have]
+
+
+def period_starts(start: date, end: date, grain: Grain) -> list[date]:
+    """The first day of every ``grain`` bucket that holds a day of ``start``..``end``."""
+    starts: list[date] = []
+    day = start
+    while day <= end:
+        first = period_start(day, grain)
+        if not starts or starts[-1] != first:
+            starts.append(first)
+        day += timedelta(days=1)
+    return starts
+
+
+def fills_gaps(query: SemanticQuery, catalog: Catalog) -> bool:
+    """A breakdown or a series (no comparison) of sums and counts, not cut by a --where, of at
+    most ``MAX_PERIODS`` periods."""
+    keyed = query.grain is not None or bool(query.dimensions)
+    return (
+        keyed
+        and (
+            query.grain is None
+            or len(period_starts(query.time_range.start, query.time_range.end, query.grain)) <= MAX_PERIODS
+        )
+        and query.comparison is None
+        and not query.per_day
+        and not query.where
+        and all(catalog.metrics[m].amount_or_count for m in query.metrics)
+    )
+
+
+def on_spine(query: SemanticQuery, period: str, dimensions: list[str], values: list[str]) -> exp.Select:
+    """``SELECT [period,] dims…, COALESCE(m, 0) …`` over every key the ``loaded`` CTE holds (the
+    spine of the query's periods between its first and last, times its members), left-joined to
+    the ``measured`` CTE."""
+    outs: list[exp.Expr] = [exp.column(d, table=_GRID).as_(d) for d in dimensions]
+    outs += [exp.func("COALESCE", exp.column(v, table=MEASURED), exp.Literal.number(0)).as_(v) for v in values]
+    same: list[exp.Expr] = [
+        exp.NullSafeEQ(this=exp.column(d, table=_GRID), expression=exp.column(d, table=MEASURED)) for d in dimensions
+    ]
+    grid = exp.select(*[exp.column(d) for d in dimensions]).distinct().from_(LOADED).subquery(_GRID)
+    if query.grain is None:
+        return exp.select(*outs).from_(grid).join(MEASURED, on=exp.and_(*same), join_type="LEFT")
+    literals = [
+        exp.Tuple(expressions=[exp.Literal.string(d.isoformat())])
+        for d in period_starts(query.time_range.start, query.time_range.end, query.grain)
+    ]
+    listed = exp.Values(expressions=literals, alias=exp.TableAlias(this=exp.to_identifier("v"), columns=[period]))
+    as_dates = exp.select(exp.cast(exp.column(period), exp.DataType.build("DATE")).as_(period)).from_(listed)
+    select = exp.select(exp.column(period, table=_SPINE).as_(period), *outs).from_(as_dates.subquery(_SPINE))
+    if dimensions:
+        select = select.join(grid, join_type="CROSS")
+    same.insert(0, exp.column(period, table=_SPINE).eq(exp.column(period, table=MEASURED)))
+    select = select.join(MEASURED, on=exp.and_(*same), join_type="LEFT")
+    bounds = [exp.select(exp.func(f, exp.column(period))).from_(LOADED).subquery() for f in ("MIN", "MAX")]
+    return select.where(exp.Between(this=exp.column(period, table=_SPINE), low=bounds[0], high=bounds[1]))
