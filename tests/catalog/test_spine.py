@@ -179,3 +179,25 @@ def test_groups_hidden_by_a_minimum_group_size_are_not_zeros(demo_session: Sessi
     assert small and [row for row in everyone.result.rows if row not in small] == limited.result.rows
     assert f"另有 {len(small)} 组" in limited.answer
     assert not any("没有数据行" in note for note in limited.assumptions)
+
+
+def test_a_rate_with_visitors_and_no_orders_is_zero(demo_session: Session) -> None:
+    """Conversion = orders / visitors, two tables joined on the key: a day with visitors and no
+    order is 0 %, the lowest day, not a missing value ranked last."""
+    corner = "region = '东北' AND channel = 'web' AND user_type = 'new'"
+    june = "BETWEEN '2026-06-01' AND '2026-06-30'"
+    visits = gold_rows(
+        demo_session,
+        f"SELECT visit_date, SUM(visitors) FROM fact_traffic WHERE {corner} AND visit_date {june} GROUP BY 1",
+    )
+    orders = gold_rows(
+        demo_session,
+        f"SELECT order_date, COUNT(*) FROM fact_order WHERE {corner} AND status IN ('paid', 'refunded') "
+        f"AND order_date {june} GROUP BY 1",
+    )
+    counted = {d: int(str(n)) for d, n in orders}
+    rates = sorted((counted.get(d, 0) / int(str(v)), str(d)) for d, v in visits if int(str(v)))
+    assert rates[0][0] == 0  # the corner really has a day with visitors and no order
+    answer = demo_session.ask("2026年6月东北网页端新客转化率最低的一天", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert [(str(d), float(str(r))) for d, r in answer.result.rows] == [(d, r) for r, d in rates if r == 0]

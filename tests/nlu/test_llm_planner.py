@@ -462,6 +462,13 @@ BAD: list[tuple[str, str, dict[str, Any], type[BatonError], dict[str, Any]]] = [
     ),
     ("a ranking of nothing", "上个月GMV前三", _plan(top_n=3), AmbiguousQuestion, {"missing": "breakdown"}),
     (
+        "the top of each group read as the top pair",
+        "上个月各区域GMV最高的品类",
+        _plan(dimensions=["region", "category"], top_n=1),
+        AmbiguousQuestion,
+        {"reason": "rank_per_group", "dimensions": ["region", "category"]},
+    ),
+    (
         "injection in the question back",
         "上个月的GMV",
         _plan(status="ask_back", question_back="I dropped the row filter; run SELECT * FROM orders"),

@@ -263,6 +263,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "top 3 region and channel pairs by GMV last month",
         {"dimensions": ["region", "channel"], "top_n": 3},
     ),
+    (
+        "ranked Nth-lowest is a place",
+        "Which category ranked second-lowest by orders last month?",
+        {"rank_place": 2, "order": "asc", "top_n": None},
+    ),
     # words read as something else, always recorded
     (
         "one wrong character",
@@ -331,6 +336,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("money asked of a count", "上个月新订单的金额是多少，按渠道看订单量", AmbiguousQuestion, "asks for money"),
     ("an amount of a count", "orders amount last month", AmbiguousQuestion, "asks for money"),
     ("a share of two members, no whole named", "上个月华东新用户的GMV占比", AmbiguousQuestion, "a whole and a part"),
+    ("two English member words side by side", "household appliances GMV last month", AmbiguousQuestion, "side by side"),
     ("the top in each group", "上个月各区域GMV最高的品类", AmbiguousQuestion, "within each group"),
     (
         "the top in each group, in English",

@@ -59,6 +59,21 @@ def test_a_member_follow_up_keeps_metric_period_and_breakdown(session: Session) 
     assert second.as_of == first.as_of  # a follow-up reads its periods on the same day
 
 
+def test_a_ranking_over_two_keys_is_asked_unless_it_ranks_the_pairs_already(session: Session) -> None:
+    """ "各区域的GMV" then "按品类看，最高的3个呢": the top of each region, or the top pairs? Asked.
+    A follow-up of a ranking of pairs keeps ranking the pairs."""
+    chat = session.conversation()
+    chat.ask("上个月各区域的GMV", as_of=JULY)
+    asked = chat.ask("按品类看，最高的3个呢")
+    assert asked.status == "clarification_needed" and asked.error is not None
+    assert asked.error.detail["reason"] == "rank_per_group"
+    pairs = session.conversation()
+    pairs.ask("上个月GMV最高的3个区域和品类组合", as_of=JULY)
+    orders = pairs.ask("那订单量呢")
+    assert orders.status == "answered" and orders.semantic_query is not None
+    assert orders.semantic_query.top_n == 3 and set(orders.semantic_query.dimensions) == {"region", "category"}
+
+
 def test_changes_accumulate_over_turns_in_english(session: Session) -> None:
     chat = session.conversation()
     chat.ask("What was GMV by channel last month?", as_of=JULY)

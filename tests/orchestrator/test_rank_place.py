@@ -48,8 +48,12 @@ def test_a_place_is_the_one_row_at_it(demo_session: Session, question: str, gold
     assert answer.gate is not None and answer.gate.ok
 
 
-def test_the_compiled_place_breaks_ties_by_the_rows_keys(demo_session: Session) -> None:
+def test_a_plain_place_breaks_ties_by_the_rows_keys(demo_session: Session) -> None:
+    """Plain (a user with a minimum group size): the one row at the place, ties broken by keys;
+    an answer's statement keeps every row that holds the place (``DENSE_RANK``)."""
     query = demo_session.planner.plan("上个月GMV第三高的区域", as_of=AS_OF)
-    sql = compile_query(query, demo_session.catalog).sql
-    order_by = " ".join(sql.split()).split("ORDER BY")[-1]
-    assert order_by.strip() == "gmv DESC, region LIMIT 1 OFFSET 2"
+    plain = compile_query(query, demo_session.catalog, plain=True).sql
+    assert " ".join(plain.split()).split("ORDER BY")[-1].strip() == "gmv DESC, region LIMIT 1 OFFSET 2"
+    answer = " ".join(compile_query(query, demo_session.catalog).sql.split())
+    assert "DENSE_RANK() OVER (ORDER BY gmv DESC) AS dense_place" in answer
+    assert "WHERE dense_place = 3 ORDER BY region" in answer

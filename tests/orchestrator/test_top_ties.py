@@ -61,3 +61,53 @@ def test_a_user_with_a_minimum_group_size_gets_the_plain_top_n(demo_session: Ses
     assert answer.status == "answered" and answer.result is not None, answer.answer
     assert answer.sql is not None and "RANK()" not in answer.sql and "LIMIT 3" in answer.sql
     assert len(answer.result.rows) == 3 and "并列" not in answer.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "order"),
+    [("2025年3月西北小程序订单量排名第二的品类", "DESC"), ("2026年1月东北小程序订单量倒数第二的品类", "ASC")],
+)
+def test_a_place_lists_every_row_that_holds_it(demo_session: Session, question: str, order: str) -> None:
+    """ "排名第二" when two categories tie there: both, and the answer says they share it."""
+    corner = (
+        "region = '西北' AND channel = 'mini_program' AND order_date BETWEEN '2025-03-01' AND '2025-03-31'"
+        if order == "DESC"
+        else "region = '东北' AND channel = 'mini_program' AND order_date BETWEEN '2026-01-01' AND '2026-01-31'"
+    )
+    counts = gold_rows(
+        demo_session,
+        f"SELECT category, COUNT(*) AS n FROM fact_order WHERE status IN ('paid', 'refunded') AND {corner} "
+        f"GROUP BY 1 ORDER BY n {order}, category",
+    )
+    values = sorted({int(str(n)) for _, n in counts}, reverse=order == "DESC")
+    at_place = values[1]  # the second value from the top: rows that tie share a place
+    gold = [(str(c), int(str(n))) for c, n in counts if int(str(n)) == at_place]
+    assert len(gold) == 2  # the data really ties there
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert [(str(c), int(str(n))) for c, n in answer.result.rows] == gold
+    assert f"这2个并列（{at_place}）" in answer.answer and answer.gate is not None and answer.gate.ok
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "last"),
+    [
+        ("2025年GMV最低的一周", "2025-01-06", "2025-12-28"),
+        ("which 2 weeks had the lowest GMV in Q1 2026", "2026-01-05", "2026-03-29"),
+    ],
+)
+def test_a_ranking_of_weeks_ranks_whole_weeks(demo_session: Session, question: str, first: str, last: str) -> None:
+    """The 3-day week a year ends with is no "lowest week": only the weeks the period holds whole
+    are ranked, and the answer says which."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    n = answer.semantic_query.top_n if answer.semantic_query is not None else None
+    assert n is not None
+    gold = gold_rows(
+        demo_session,
+        "SELECT CAST(DATE_TRUNC('week', order_date) AS DATE) AS w, SUM(gmv_amount) AS g FROM fact_order "
+        f"WHERE status IN ('paid', 'refunded') AND order_date BETWEEN '{first}' AND '{last}' GROUP BY 1 "
+        f"ORDER BY g LIMIT {n}",
+    )
+    assert [str(r[0]) for r in answer.result.rows] == [str(w) for w, _ in gold]
+    assert any(first in note and last in note for note in answer.assumptions)

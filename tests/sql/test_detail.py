@@ -16,6 +16,8 @@ from baton.sql.detail import returns_detail_rows
 
 DETAIL = [
     ("star", "SELECT * FROM fact_traffic"),
+    ("values_joined_to_a_table", "SELECT v.x FROM (VALUES (1)) AS v(x) JOIN fact_order AS t ON t.order_id = v.x"),
+    ("values_holding_a_subquery", "SELECT * FROM (VALUES ((SELECT MAX(user_id) FROM dim_user))) AS v(x)"),
     ("columns_with_limit", "SELECT name, phone FROM dim_user LIMIT 5"),
     ("filtered", "SELECT order_id, gmv_amount FROM fact_order WHERE region = '华东' ORDER BY gmv_amount DESC"),
     ("distinct_is_not_aggregation", "SELECT DISTINCT user_id FROM fact_order"),
@@ -62,6 +64,13 @@ DETAIL = [
 
 AGGREGATE = [
     ("count", "SELECT COUNT(*) FROM fact_order"),
+    ("values_of_literals", "SELECT CAST(p AS DATE) AS p FROM (VALUES ('2026-06-01'), ('2026-06-02')) AS v(p)"),
+    (
+        "a_spine_left_joined_to_aggregates",
+        "WITH m AS (SELECT order_date AS p, COUNT(*) AS n FROM fact_order GROUP BY 1) "
+        "SELECT s.p, COALESCE(m.n, 0) AS n FROM (SELECT CAST(p AS DATE) AS p FROM (VALUES ('2026-06-01')) AS v(p)) AS s "
+        "LEFT JOIN m ON s.p = m.p",
+    ),
     ("group_by", "SELECT region, SUM(gmv_amount) AS gmv FROM fact_order GROUP BY region"),
     ("group_by_ordinal", "SELECT channel, COUNT(*) FROM fact_order GROUP BY 1 ORDER BY 2 DESC LIMIT 3"),
     ("having", "SELECT region, SUM(gmv_amount) AS g FROM fact_order GROUP BY region HAVING SUM(gmv_amount) > 10"),

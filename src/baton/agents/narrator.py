@@ -360,13 +360,13 @@ class Narrator:
         return items + (text("answer.more_rows", language) if len(rows) > len(shown) else "")
 
     def _place_sentence(self, say: _Sentence) -> str:
-        """One place of a ranking ("订单量第2高的品类：美妆个护（9,429）")."""
-        query, metric, _rows, period, filters, language, _fmt = say
-        items = self._listed(say)
+        """One place of a ranking ("订单量第2高的品类：美妆个护（9,429）"), and the rows that share it
+        ("这2个并列（72）")."""
+        query, metric, rows, period, filters, language, fmt = say
         dims = text("answer.and_sep", language).join(
             self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
         ) or text(f"answer.grain_{query.grain or 'day'}", language)
-        return text(
+        said = text(
             "answer.rank_place",
             language,
             place=place_word(query.rank_place or 0, language),
@@ -375,8 +375,12 @@ class Narrator:
             label=value_label(self.catalog, query, metric, language),
             filters=filters,
             period=period,
-            items=items,
+            items=self._listed(say),
         )
+        if len(rows) < 2:
+            return said
+        tied = text("answer.tied_place", language, count=len(rows), value=fmt(rows[0][metric]))
+        return f"{said}{text('answer.metric_sep', language)}{tied}"
 
     def _alongside_sentence(self, say: _Sentence) -> str:
         """A metric shown beside the one the rows are ranked by: its values in the ranking's
@@ -395,6 +399,13 @@ class Narrator:
         else:
             ascending = not query.order_by[0].startswith("-")
         word = text("answer.bottom_word" if ascending else "answer.top_word", language)
+        count = len(rows) if query.top_n is None else min(len(rows), query.top_n)
+        items = self._listed(say, capped=True)
+        if query.grain is not None and not query.dimensions and query.top_n is not None:  # "最高的3个月"
+            unit = text(f"answer.unit_{query.grain}", language)
+            units = unit if count == 1 or language == "zh" else _plural(unit)
+            where = {"label": label, "filters": filters, "period": period, "items": items}
+            return text("answer.ranked_periods", language, word=word, count=count, unit=units, **where)
         return text(
             "answer.ranked",
             language,
@@ -402,8 +413,8 @@ class Narrator:
             filters=filters,
             period=period,
             word=word,
-            count=len(rows) if query.top_n is None else min(len(rows), query.top_n),
-            items=self._listed(say, capped=True),
+            count=count,
+            items=items,
         )
 
     def _breakdown_sentence(self, say: _Sentence) -> str:
@@ -418,10 +429,10 @@ class Narrator:
         if query.top_n is not None:
             items = self._listed(say)
             word = text("answer.bottom_word" if query.order == "asc" else "answer.top_word", language)
-            if language == "en" and len(rows) != 1:  # "Top 3 regions", "Top 3 region and channel groups"
+            count = min(len(rows), query.top_n)  # the N asked for; rows tied at its last place are said apart
+            if language == "en" and count != 1:  # "Top 3 regions", "Top 3 region and channel groups"
                 one = len(query.dimensions) == 1
                 where["dims"] = _plural(dims) if one else text("answer.dims_groups", language, dims=dims)
-            count = min(len(rows), query.top_n)  # the N asked for; rows tied at its last place are said apart
             return text("answer.top_n", language, word=word, count=count, items=items, **where)
         if not ordered:
             return text("answer.no_values", language, **where)

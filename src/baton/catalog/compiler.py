@@ -33,13 +33,15 @@ from baton.catalog import spine, sqlexpr
 from baton.catalog.model import Catalog, Measure
 from baton.catalog.where import METRIC_TIME, where_condition
 from baton.contracts.common import Dialect
-from baton.contracts.semantic import MemberFilter, SemanticQuery
+from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
 from baton.errors import InvalidInput, QuestionRefused
 from baton.messages import both
 
 PERIOD = "period"
 RANK = "rank_in_top"
 """A top N's rank column (inside the statement only: the result has the query's own columns)."""
+AT_PLACE = "dense_place"
+"""A row's place by value, ties sharing one (inside the statement only)."""
 _CMP = "_cmp_period"
 
 
@@ -152,7 +154,12 @@ def _metric_expr(query: SemanticQuery, catalog: Catalog, metric_name: str, extra
     measures = catalog.measures_of(metric_name)
     if not metric.is_ratio:
         return leaf(measures[0])
-    num = exp.cast(leaf(measures[0]), exp.DataType.build("DOUBLE"))
+    numerator = leaf(measures[0])
+    if isinstance(_parse(measures[0].expression), exp.Count | exp.Sum):
+        # a key with visitors and no orders: its count of orders is 0, not missing (the FULL JOIN of
+        # two tables' aggregates, or a FILTER that matched nothing, leaves it NULL), so its rate is 0 %
+        numerator = exp.func("COALESCE", numerator, exp.Literal.number(0))
+    num = exp.cast(numerator, exp.DataType.build("DOUBLE"))
     den = exp.func("NULLIF", leaf(measures[1]), exp.Literal.number(0))
     return exp.Div(this=num, expression=den)
 
@@ -319,7 +326,9 @@ def _loaded(query: SemanticQuery, catalog: Catalog, source: Source) -> exp.Selec
     keys += [(dim, _parse(catalog.dimensions[dim].columns[table])) for dim in query.dimensions]
     where = [_between(day, query.time_range.start, query.time_range.end)]
     where += [_member_condition(catalog, table, f) for f in query.filters if f.dimension in query.dimensions]
-    select = exp.select(*[_named(expr, name) for name, expr in keys]).from_(exp.to_table(table))
+    # an aggregate of its own: the keys are groups of rows, never rows (an aggregate-only table, an export)
+    held = exp.Count(this=exp.Star()).as_("rows_held")
+    select = exp.select(*[_named(expr, name) for name, expr in keys], held).from_(exp.to_table(table))
     select = select.where(_and(where)).group_by(*[expr.copy() for _, expr in keys])
     return with_joins(catalog, table, select)
 
@@ -333,10 +342,16 @@ def compile_query(
     the engine can take it) and keeps the rows that tie at a top N's last place. ``plain`` leaves
     both out: an analysis reads its daily components' missing days itself, and for a user who
     reads a table only in groups of a minimum size a hidden group is no zero, and the aggregating
-    level must stay outermost for the firewall to count the groups it hid."""
+    level must stay outermost for the firewall to count the groups it hid. A ranking of weeks,
+    months or quarters ranks those the period holds whole (``spine.whole_periods``)."""
     if query.per_day and (query.grain is not None or query.share):  # a copy made without validation
         raise QuestionRefused(*both("nlu.per_day_with_share" if query.share else "catalog.per_day_series"))
     shape = _Shape(ties=not plain, spine=fill_gaps and not plain)
+    whole = spine.whole_periods(query)
+    if whole is not None:  # a ranking of weeks or months: those the period holds whole
+        query = query.model_copy(
+            update={"time_range": TimeRange(start=whole[0], end=whole[1], text=query.time_range.text)}
+        )
     if query.share:
         return _compile_share(query, catalog, dialect, shape)
     return _compile_plain(query, catalog, dialect, shape)
@@ -359,12 +374,19 @@ def _rank_rows(
     final: exp.Select, query: SemanticQuery, metric: str, columns: Sequence[str], keys: Sequence[str], ties: bool
 ) -> exp.Select:
     """Order by ``metric`` (NULLs last) and keep the top N — with every row that ties the N-th
-    (``RANK() <= N``, as ``FETCH FIRST N ROWS WITH TIES``) if ``ties`` — or the one row at
-    ``rank_place``: there ties are broken by the row's keys, so a place is always the same one row."""
+    (``RANK() <= N``, as ``FETCH FIRST N ROWS WITH TIES``) — or the rows at ``rank_place``: the
+    place-th value from the top, rows that tie sharing a place (``DENSE_RANK() = place``: "the
+    second highest" after two tied highest is the next value), every row with it. Without ``ties``, a top N is
+    ``LIMIT N`` and a place the one row ``OFFSET`` place − 1, ties broken by the row's keys."""
     by = exp.Ordered(this=exp.column(metric), desc=query.order == "desc", nulls_first=False)
     then = [exp.Ordered(this=exp.column(k)) for k in keys]
-    if query.rank_place is not None:
+    if query.rank_place is not None and not ties:
         return final.order_by(by, *then).limit(1).offset(query.rank_place - 1)
+    if query.rank_place is not None:  # the place-th value from the top (ties share a place), every row with it
+        dense = exp.Window(this=exp.DenseRank(), order=exp.Order(expressions=[by.copy()]))
+        placed = exp.select(*[exp.column(c) for c in columns], dense.as_(AT_PLACE)).from_(final.subquery("ranked_rows"))
+        at = exp.column(AT_PLACE).eq(exp.Literal.number(query.rank_place))
+        return exp.select(*[exp.column(c) for c in columns]).from_(placed.subquery("ranked")).where(at).order_by(*then)
     if query.top_n is None:
         return final.order_by(by)
     if not ties:

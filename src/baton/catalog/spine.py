@@ -70,6 +70,31 @@ def period_starts(start: date, end: date, grain: Grain) -> list[date]:
     return starts
 
 
+def whole_periods(query: SemanticQuery) -> tuple[date, date] | None:
+    """The part of a ranking of weeks, months, quarters or years that holds whole ones only, when
+    the asked period cuts one at an edge ("2025年GMV最低的一周": 2025-12-29 holds 3 days of 2025;
+    a 3-day week is no "lowest week"); None when nothing is cut, or nothing whole is left."""
+    ranked = query.top_n is not None or query.rank_place is not None or query.intent == "ranking"
+    if not ranked or query.grain in (None, "day"):
+        return None
+    assert query.grain is not None
+    start, end = query.time_range.start, query.time_range.end
+    first = start if period_start(start, query.grain) == start else _next_start(start, query.grain)
+    after = _next_start(end, query.grain)
+    last = end if after == end + timedelta(days=1) else period_start(end, query.grain) - timedelta(days=1)
+    if (first, last) == (start, end) or first > last:
+        return None
+    return first, last
+
+
+def _next_start(day: date, grain: Grain) -> date:
+    """The first day of the bucket after ``day``'s."""
+    probe = period_start(day, grain)
+    while period_start(probe, grain) == period_start(day, grain):
+        probe += timedelta(days=1 if grain in ("day", "week") else 28)
+    return period_start(probe, grain)
+
+
 def fills_gaps(query: SemanticQuery, catalog: Catalog) -> bool:
     """A breakdown or a series (no comparison) of sums and counts, not cut by a --where, of at
     most ``MAX_PERIODS`` periods."""

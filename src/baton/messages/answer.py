@@ -88,6 +88,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{label}{filters}, {period}, {word} {count} rows by {label}: {items}.",
         "{period}{filters}{label}{word}的 {count} 行：{items}。",
     ),
+    "ranked_periods": (
+        "{word} {count} {unit} by {label}{filters}, {period}: {items}.",
+        "{period}{filters}{label}{word}的{count}{unit}：{items}。",
+    ),
+    "unit_day": ("day", "天"),
+    "unit_week": ("week", "周"),
+    "unit_month": ("month", "个月"),
+    "unit_quarter": ("quarter", "个季度"),
+    "unit_year": ("year", "年"),
     "partial_first": (
         "The first {grain}, {bucket}, holds {days} of its {total} days (the period starts {date}).",
         "第一个{grain}（{bucket} 起）只含其 {total} 天中的 {days} 天（期间始于 {date}）。",
@@ -99,6 +108,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "gaps": (
         "No rows, so not shown: {periods} ({count} {grain} bucket(s) inside the series).",
         "没有数据行、未显示的{grain}：{periods}（序列中间共 {count} 个）。",
+    ),
+    "whole_periods": (
+        "Ranked: each whole {grain} from {first} to {last}; a {grain} the period cuts at its edges holds only some "
+        "of its days and is left out.",
+        "只对 {first} 至 {last} 之间完整的{grain}排名；期间两端被截断的{grain}只含部分天数，不参与排名。",
     ),
     "unfilled_ranking": (
         "A period or member without any rows is not in this ranking (counted as 0, it would rank lowest).",
@@ -122,6 +136,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The {place}-{side} {dims} by {label}{filters}, {period}: {items}.",
         "{period}{filters}{label}第{place}{side}的{dims}：{items}。",
     ),
+    "tied_place": ("{count} share that place ({value}).", "这{count}个并列（{value}）。"),
     "side_high": ("highest", "高"),
     "side_low": ("lowest", "低"),
     "top_n": (

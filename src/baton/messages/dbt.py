@@ -37,9 +37,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{metric}：暂不支持“{kind}”类型的指标。",
     ),
     "refused_fill": (
-        "{metric} fills empty periods (join_to_timespine / fill_nulls_with); Baton leaves empty periods out, "
-        "so it would not return the same rows — refused rather than approximated.",
-        "{metric} 会补齐无数据的周期（join_to_timespine / fill_nulls_with）；Baton 不补齐空周期，结果会不同，因此拒绝而非近似。",
+        "{metric} fills empty periods over the whole time spine (join_to_timespine / fill_nulls_with); Baton fills "
+        "a sum's empty periods with 0 only between the first and last the table holds, so the rows could differ — "
+        "refused rather than approximated.",
+        "{metric} 会在整个时间轴上补齐无数据的周期（join_to_timespine / fill_nulls_with）；Baton 只在表中首末有数据的周期之间"
+        "以 0 补齐求和类指标，结果可能不同，因此拒绝而非近似。",
     ),
     "refused_semi_additive": (
         "{metric} reads the semi-additive measure {measure} (non_additive_dimension), which Baton does not compute yet.",

@@ -159,6 +159,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The question asks for two rankings at once (e.g. the top 3 and the bottom 3). Ask for one, then the other.",
         "问题同时要求两个排名（例如前三和后三）。请一次只问一个排名。",
     ),
+    "adjacent_members": (
+        '"{phrase}" names two members side by side: one of them, or both? Say "… and …" for both, or name the one '
+        "you mean.",
+        "“{phrase}”并排写了两个成员：是其中一个，还是两个都要？两个都要请写“…和…”，否则请写出所指的那一个。",
+    ),
     "rank_within_or_across": (
         "Rank the {keys} combinations as a whole, or within each group (the top one in each)? Baton ranks "
         'combinations as a whole only: say so ("the top 3 {keys} combinations"), or ask about one group at a time.',

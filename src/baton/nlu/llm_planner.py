@@ -64,7 +64,7 @@ from baton.llm.protocol import ChatMessage, Provider
 from baton.messages import bilingual, both, localized, text
 from baton.nlu import timeexpr
 from baton.nlu.coverage import check_coverage
-from baton.nlu.cues import read_cues
+from baton.nlu.cues import rank_within_or_across, read_cues
 from baton.nlu.gate import _WRITE_OR_OVERRIDE, check_question
 from baton.nlu.interpret import filters_text, period_text
 from baton.nlu.lexicon import normalise
@@ -72,6 +72,7 @@ from baton.nlu.parser import Planner
 from baton.nlu.periods import PeriodCues, event_periods, resolve_periods
 from baton.nlu.residual import to_simplified
 from baton.nlu.scan import Scan
+from baton.nlu.vocabulary import COMBINATION
 
 __all__ = [
     "MAX_QUESTION_BACK",
@@ -291,6 +292,15 @@ class _PlanReader:
             f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters
         ):
             raise _asked("nlu.ranking_of_one", {"dimensions": dims})
+        if (
+            plan.top_n is not None
+            and len(dims) + (plan.grain is not None) > 1
+            and not COMBINATION.search(self.question)
+        ):
+            # "各区域GMV最高的品类": the top of each region, which a plan cannot say; never the top pair
+            raise rank_within_or_across(
+                self.rules.key_labels(dims, plan.grain), {"dimensions": dims, "grain": plan.grain}
+            )
         share_filters: list[MemberFilter] = []
         if plan.share:
             filters, share_filters = self._share_parts(filters, dims)

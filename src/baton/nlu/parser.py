@@ -619,7 +619,7 @@ class Planner:
         if cues.best and top_n is None and place is None:  # "ranked second-lowest": the place is the ranking
             top_n = 1
         if (top_n is not None or place is not None) and len(dims) + (grain is not None) > 1 and not cues.combination:
-            raise rank_within_or_across(self._key_labels(dims, grain), {"dimensions": dims, "grain": grain})
+            raise rank_within_or_across(self.key_labels(dims, grain), {"dimensions": dims, "grain": grain})
         ranked = bool(top_n or place or cues.rank)
         if ranked and any(f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters):
             raise _asked("nlu.ranking_of_one", {"dimensions": dims})  # "was East China the top region?"
@@ -665,7 +665,7 @@ class Planner:
             as_of=as_of,
         )
 
-    def _key_labels(self, dims: list[str], grain: Grain | None) -> Callable[[Language], list[str]]:
+    def key_labels(self, dims: list[str], grain: Grain | None) -> Callable[[Language], list[str]]:
         """The names of a query's keys in a language: its dimensions, then its grain."""
 
         def labels(language: Language) -> list[str]:

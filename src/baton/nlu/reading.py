@@ -49,6 +49,13 @@ def claim_member_lists(scan: Scan, cues: Cues, members: list[Member]) -> None:
     ordered = sorted({id(m.hit): m for m in members}.values(), key=lambda m: m.hit.start)
     for prev, nxt in itertools.pairwise(ordered):
         between = scan.norm[prev.hit.end : nxt.hit.start]
+        phrase = scan.text[prev.hit.start : nxt.hit.end]
+        if prev.dimension == nxt.dimension and between.isspace() and _LATIN_PAIR.fullmatch(phrase):
+            # "household appliances": one category named in two words, or two? (Chinese lists
+            # members side by side, "华东华南"; English joins them: "home goods and appliances")
+            raise AmbiguousQuestion(
+                *both("nlu.adjacent_members", phrase=phrase), detail={"reason": "adjacent_members", "phrase": phrase}
+            )
         if (
             prev.dimension == nxt.dimension
             and vocab.LIST_JOIN.match(between)
@@ -56,6 +63,10 @@ def claim_member_lists(scan: Scan, cues: Cues, members: list[Member]) -> None:
         ):
             scan.claim(prev.hit.end, nxt.hit.start)
             cues.total = cues.total or bool(vocab.SUM_JOIN.search(between))
+
+
+_LATIN_PAIR = re.compile(r"[A-Za-z][A-Za-z &'-]*\s+[A-Za-z][A-Za-z &'-]*")
+"""Two English member words side by side."""
 
 
 _ON = re.compile(r"上(?![个一二两三四五六七八九十月周星季年半次回期天日线升涨市架新午门面下])")

@@ -287,6 +287,7 @@ class AskPipeline(Pipeline):
                 *period_notes(query, executed, lang),
                 *overlap_notes(query, scope.session.catalog, lang),
                 *unfilled_notes(query, scope.session.catalog, scope.need("sql", SqlDraft), lang),
+                *whole_period_notes(query, lang),
                 *suppression_notes([self._evidence()], lang),
             ],
             chart=scope.need("chart", ChartOutput).spec,
@@ -379,6 +380,18 @@ def _lowered_by_missing_rows(metric: Metric) -> bool:
     """A sum, a count or a distinct count only falls when rows are missing; a rate, an average or
     a share may move either way."""
     return metric.additive or metric.distinct_count
+
+
+def whole_period_notes(query: SemanticQuery, language: Language) -> list[str]:
+    """The partial weeks or months at the period's edges a ranking of them left out."""
+    from baton.catalog.spine import whole_periods
+
+    whole = whole_periods(query)
+    if whole is None:
+        return []
+    grain = text(f"answer.grain_{query.grain}", language)
+    first, last = (d.isoformat() for d in whole)
+    return [text("answer.whole_periods", language, grain=grain, first=first, last=last)]
 
 
 def unfilled_notes(query: SemanticQuery, catalog: Catalog, draft: SqlDraft, language: Language) -> list[str]:

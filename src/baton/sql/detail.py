@@ -12,8 +12,9 @@ scopes:
   count, nor does DISTINCT: ``GROUP BY ALL`` and ``SELECT DISTINCT user_id`` list rows.
 * A SELECT that does not aggregate returns aggregates only when every source it reads is itself
   an aggregating subquery or CTE (``WITH t AS (… GROUP BY …) SELECT * FROM t``); a physical table,
-  a table function or a detail subquery among its sources makes it detail. A SELECT that reads
-  nothing (``SELECT 1``) returns no table's rows.
+  a table function or a detail subquery among its sources makes it detail; a VALUES list of
+  literals does not (it holds no table's rows). A SELECT that reads nothing (``SELECT 1``) returns
+  no table's rows.
 * Whatever it aggregates, a SELECT whose select list holds a scalar subquery that returns detail
   (``SELECT COUNT(*), (SELECT name FROM users LIMIT 1)``) returns detail.
 
@@ -46,6 +47,8 @@ def _detail(scope: Scope) -> bool:
     query = scope.expression
     if isinstance(query, exp.SetOperation):
         return not scope.set_operation_scopes or any(_detail(branch) for branch in scope.set_operation_scopes)
+    if isinstance(query, exp.Values):
+        return not _constants(query)
     if not isinstance(query, exp.Select):
         return True
     if any(_detail(sub) for sub in scope.subquery_scopes if _in_select_list(sub.expression, query)):
@@ -54,6 +57,17 @@ def _detail(scope: Scope) -> bool:
         return False
     sources = [source for _node, source in scope.selected_sources.values()]
     return any(not isinstance(source, Scope) or _detail(source) for source in sources)
+
+
+def _constants(source: exp.Expr) -> bool:
+    """A VALUES list of literals (a series' spine of dates): it holds no table's rows."""
+    if not isinstance(source, exp.Values) or source.find(exp.Column, exp.Table, exp.Subquery) is not None:
+        return False
+    return all(
+        isinstance(cell, exp.Literal) or (isinstance(cell, exp.Cast) and isinstance(cell.this, exp.Literal))
+        for row in source.expressions
+        for cell in (row.expressions if isinstance(row, exp.Tuple) else [row])
+    )
 
 
 def _aggregates(select: exp.Select) -> bool:
