@@ -156,8 +156,8 @@ def _metric_expr(query: SemanticQuery, catalog: Catalog, metric_name: str, extra
         return leaf(measures[0])
     numerator = leaf(measures[0])
     if isinstance(_parse(measures[0].expression), exp.Count | exp.Sum):
-        # a key with visitors and no orders: its count of orders is 0, not missing (the FULL JOIN of
-        # two tables' aggregates, or a FILTER that matched nothing, leaves it NULL), so its rate is 0 %
+        # a key the denominator counts and the numerator does not: its count or sum is 0, not missing
+        # (the FULL JOIN of two tables' aggregates, or a FILTER that matched nothing, leaves it NULL)
         numerator = exp.func("COALESCE", numerator, exp.Literal.number(0))
     num = exp.cast(numerator, exp.DataType.build("DOUBLE"))
     den = exp.func("NULLIF", leaf(measures[1]), exp.Literal.number(0))
