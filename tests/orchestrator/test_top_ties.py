@@ -111,3 +111,22 @@ def test_a_ranking_of_weeks_ranks_whole_weeks(demo_session: Session, question: s
     )
     assert [str(r[0]) for r in answer.result.rows] == [str(w) for w, _ in gold]
     assert any(first in note and last in note for note in answer.assumptions)
+
+
+def test_a_high_or_low_several_rows_share_names_them_all(demo_session: Session) -> None:
+    """ "最高为 A、B、C（2）": a breakdown's high and low name every row that has it (a category
+    that sold nothing included), never one of them."""
+    answer = demo_session.ask("2025年12月31日东北web渠道各品类的订单量", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    rows = gold_rows(
+        demo_session,
+        "SELECT category, COUNT(*) FILTER (WHERE status IN ('paid', 'refunded') AND region = '东北' "
+        "AND channel = 'web') FROM fact_order WHERE order_date = DATE '2025-12-31' GROUP BY 1",
+    )
+    counts = {str(c): int(str(n)) for c, n in rows}
+    label = demo_session.catalog.member_label
+    order = [str(r[0]) for r in answer.result.rows]  # the table's order, which the sentence follows
+    for extreme in (max(counts.values()), min(counts.values())):
+        tied = [c for c in order if counts[c] == extreme]
+        assert len(tied) > 1  # the day really has ties at both ends
+        assert "、".join(label("category", c, "zh") for c in tied) + f"（{extreme}）" in answer.answer

@@ -37,6 +37,8 @@ class _Sentence(NamedTuple):
     fmt: Callable[[Any], str]
 
 
+_MAX_TIED = 5
+"""Rows sharing a high or a low that a sentence names; the rest are said to follow."""
 MAX_LISTED = 12
 """Parts (or series) a sentence lists one by one; the rest are counted."""
 
@@ -282,6 +284,7 @@ class Narrator:
         full = [r for r in _by_time(rows) if _period_of(r) not in partial] or _by_time(rows)
         first, last = full[0], full[-1]
         peak = max((r for r in rows if r[metric] is not None), key=lambda r: float(r[metric]), default=first)
+        peaks = self._tied(query, rows, metric, peak, language)
         return (
             text(
                 "answer.series",
@@ -295,7 +298,7 @@ class Narrator:
                 first_value=fmt(first[metric]),
                 last=self._row_label(query, last, language),
                 last_value=fmt(last[metric]),
-                peak=self._row_label(query, peak, language),
+                peak=peaks,
                 peak_value=fmt(peak[metric]),
             )
             + note
@@ -437,7 +440,7 @@ class Narrator:
         if not ordered:
             return text("answer.no_values", language, **where)
         high, low = ordered[0], ordered[-1]
-        high_text = {"high": self._row_label(query, high, language), "high_value": fmt(high[metric])}
+        high_text = {"high": self._tied(query, rows, metric, high, language), "high_value": fmt(high[metric])}
         if len(ordered) == 1:
             return text("answer.breakdown_one", language, **where, **high_text)
         return text(
@@ -445,7 +448,17 @@ class Narrator:
             language,
             **where,
             **high_text,
-            low=self._row_label(query, low, language),
+            low=self._tied(query, rows, metric, low, language),
             low_value=fmt(low[metric]),
             count=len(rows),
         )
+
+    def _tied(
+        self, query: SemanticQuery, rows: list[dict[str, Any]], metric: str, row: dict[str, Any], language: Language
+    ) -> str:
+        """``row``'s label, and those of the rows with the same value ("最高为 A、B（1）"): a high
+        or low that several rows share is never said as one of them."""
+        same = [r for r in rows if r[metric] is not None and r[metric] == row[metric]]
+        labels = [self._row_label(query, r, language) for r in same[:_MAX_TIED]]
+        more = text("answer.more_rows", language) if len(same) > _MAX_TIED else ""
+        return text("answer.list_sep", language).join(labels) + more
