@@ -283,8 +283,9 @@ class Narrator:
             return self._group_series(say, grain, partial) + note
         full = [r for r in _by_time(rows) if _period_of(r) not in partial] or _by_time(rows)
         first, last = full[0], full[-1]
-        peak = max((r for r in rows if r[metric] is not None), key=lambda r: float(r[metric]), default=first)
-        peaks = self._tied(query, rows, metric, peak, language)
+        # the peak among whole buckets too: a 2-day week's rate is no week's peak
+        peak = max((r for r in full if r[metric] is not None), key=lambda r: float(r[metric]), default=first)
+        peaks = self._tied(query, full, metric, peak, language)
         return (
             text(
                 "answer.series",
