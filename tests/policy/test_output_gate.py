@@ -257,6 +257,8 @@ def test_gate_decision_is_traced(demo_session: Session) -> None:
         ("2026-06（2026-06-01 至 2026-06-30）的取消率为 2.00%", ["2026-06"], True),
         ("quarterly visitors in 2025 (2025-01-01 to 2025-12-31): 4 points", ["2025"], True),
         ("GMV 120250.5 in 2025", ["2025"], False),  # a label never hides digits inside a number
+        ("2025年6.18当天（2025-06-18）的成交总额为 0.02", ["2025年6.18当天"], True),  # its year a date too
+        ("2026-06-01 为 4", ["2026-06"], True),  # "2026-06" is no part of a day (its "-01" never a number)
     ],
 )
 def test_period_labels_are_whole_words(text: str, labels: list[str], ok: bool) -> None:

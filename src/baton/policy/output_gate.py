@@ -157,9 +157,12 @@ def mask_non_quantities(text: str, labels: Iterable[str] = ()) -> str:
         masked = pattern.sub(lambda m: " " * len(m.group(0)), masked)
     masked = _EMPHASIS.sub(lambda m: " " * len(m.group(0)), masked)  # **999,999** is the number 999,999
     for label in sorted({lb for lb in labels if lb and any(ch.isdigit() for ch in lb)}, key=len, reverse=True):
-        # a label is a whole word of digits: "2025" never blanks part of "120,250.5"
-        bounded = re.compile(r"(?<![\d.,])" + re.escape(label) + r"(?![\d]|[.,]\d)")
-        masked = bounded.sub(lambda m: " " * len(m.group(0)), masked)
+        # a label is a whole word of digits: "2025" never blanks part of "120,250.5", nor "2026-06"
+        # part of "2026-06-01"; it is found in the text as written ("2025年6.18当天", whose year the
+        # date patterns blanked already)
+        bounded = re.compile(r"(?<![\d.,])" + re.escape(label) + r"(?![\d]|[.,/-]\d)")
+        for found in bounded.finditer(text):
+            masked = masked[: found.start()] + " " * (found.end() - found.start()) + masked[found.end() :]
     return masked
 
 
