@@ -252,6 +252,9 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "which 3 months of 2025 had the lowest GMV",
         {"grain": "month", "top_n": 3, "order": "asc"},
     ),
+    ("最高的月份", "2025年GMV最高的月份", {"grain": "month", "top_n": 1, "order": "desc"}),
+    ("排名第N的一天", "2026年6月GMV排名第二的一天", {"grain": "day", "rank_place": 2, "top_n": None}),
+    ("lowest week", "lowest week by orders in 2026 Q1", {"grain": "week", "top_n": 1, "order": "asc"}),
     ("前N个月 is no ranking", "最近3个月GMV最高的2个品类", {"grain": None, "top_n": 2, "dimensions": ["category"]}),
     (
         "combinations ranked as a whole",

@@ -104,6 +104,7 @@ def read_cues(scan: Scan) -> Cues:
         if cues.take(scan, "which_time", pattern):
             cues.grain, cues.which_time = grain, True
     _read_top_periods(scan, cues)
+    _read_period_noun(scan, cues)
     named = [grain for pattern, grain in vocab.GRAIN_CUES if cues.take(scan, f"grain:{grain}", pattern)]
     if cues.which_time and any(grain != cues.grain for grain in named):  # "每个月哪天GMV最高"
         assert cues.grain is not None
@@ -140,6 +141,22 @@ def rank_within_or_across(labels: Callable[[Language], list[str]], detail: dict[
 
 def grain_labels(*grains: str) -> Callable[[Language], list[str]]:
     return lambda language: [text(f"answer.grain_{g}", language) for g in grains]
+
+
+def _read_period_noun(scan: Scan, cues: Cues) -> None:
+    """ "GMV最高的月份", "排名第二的一天", "the lowest week": a period noun right after a ranking
+    word is what is ranked (the ranking words themselves are read with the others)."""
+    for ranking in [*scan.find_all(vocab.SUPERLATIVE), *scan.find_all(vocab.RANK_PLACE)]:
+        noun = vocab.PERIOD_NOUN.match(scan.norm, ranking.end())
+        if noun is None or not scan.free(noun.start(), noun.end()):
+            continue
+        grain: Grain = vocab.PERIOD_NOUNS[(noun.group("zh") or noun.group("en")).lower()]  # type: ignore[assignment]
+        if cues.grain not in (None, grain):
+            raise rank_within_or_across(grain_labels(cues.grain, grain), {"grain": [cues.grain, grain]})
+        scan.claim(noun.start(), noun.end())
+        cues.spans.setdefault("which_time", []).append((noun.start(), noun.end()))
+        cues.grain, cues.which_time = grain, True
+        return
 
 
 def _read_top_periods(scan: Scan, cues: Cues) -> None:

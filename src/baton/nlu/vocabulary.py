@@ -217,6 +217,32 @@ TOP_N_PERIODS = re.compile(
 """A ranking of periods: "GMV最高的3个月", "订单最少的一天", "top 5 days by orders", "which 3 months
 … the highest": the unit is the series' grain. "The N days" needs a superlative after it (read
 with the other ranking words); "前3个月" is a period, never a ranking."""
+PERIOD_NOUN = re.compile(
+    r"\s*的?\s*(?P<zh>月份|一个月|那个月|日期|那一天|那天|一天|一周|那一周|那周|一个季度|季度)"
+    r"|[\s-]+(?P<en>day|date|week|month|quarter)\b",
+    _I,
+)
+"""A period named right after a ranking word ("GMV最高的月份", "排名第二的一天", "lowest week"):
+what is ranked is the periods of that grain."""
+PERIOD_NOUNS = {
+    "月份": "month",
+    "一个月": "month",
+    "那个月": "month",
+    "日期": "day",
+    "那一天": "day",
+    "那天": "day",
+    "一天": "day",
+    "一周": "week",
+    "那一周": "week",
+    "那周": "week",
+    "一个季度": "quarter",
+    "季度": "quarter",
+    "day": "day",
+    "date": "day",
+    "week": "week",
+    "month": "month",
+    "quarter": "quarter",
+}
 PERIOD_UNITS = {
     "天": "day",
     "日": "day",
