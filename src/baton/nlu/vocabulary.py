@@ -219,7 +219,7 @@ TOP_N_PERIODS = re.compile(
 with the other ranking words); "前3个月" is a period, never a ranking."""
 PERIOD_NOUN = re.compile(
     r"\s*的?\s*(?P<zh>月份|一个月|那个月|日期|那一天|那天|一天|一周|那一周|那周|一个季度|季度)"
-    r"|[\s-]+(?P<en>day|date|week|month|quarter)\b",
+    r"|[\s-]+(?P<en>day|date|week|month|quarter)\b(?![- ]?(?:over|on)\b)",
     _I,
 )
 """A period named right after a ranking word ("GMV最高的月份", "排名第二的一天", "lowest week"):
