@@ -108,8 +108,8 @@ def boundary_tie(query: SemanticQuery, rows: list[dict[str, Any]]) -> BoundaryTi
     in ranked order, as the compiler returns them)."""
     if query.top_n is None or len(rows) <= query.top_n:
         return None
-    metric = query.metrics[0]
-    ranked = [per_day_row(query, row)[metric] for row in rows]
+    column = f"{query.metrics[0]}_share" if query.share else query.metrics[0]  # a share is ranked by it
+    ranked = [per_day_row(query, row)[column] for row in rows]
     tied = ranked.count(ranked[-1])
     return BoundaryTie(len(rows) - tied + 1, tied, ranked[-1])
 
@@ -146,7 +146,8 @@ class Narrator:
     def _tie_sentence(self, query: SemanticQuery, tie: BoundaryTie, count: int, language: Language) -> str:
         """Why a top N lists more than N rows ("Place 3 is shared by 2 (1,234), so all 4 are listed")."""
         metric = query.metrics[0]
-        value = format_exact(tie.value, self.catalog.metrics[metric].unit, language, self.catalog.currency_of(metric))
+        unit = "ratio" if query.share else self.catalog.metrics[metric].unit
+        value = format_exact(tie.value, unit, language, self.catalog.currency_of(metric))
         return text("answer.tied_at_boundary", language, place=tie.place, tied=tie.tied, value=value, count=count)
 
     def _metric_sentence(
