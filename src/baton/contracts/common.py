@@ -13,9 +13,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Language = Literal["zh", "en"]
-LANGUAGES: tuple[Language, ...] = ("en", "zh")
-"""Every language Baton speaks, in the order its bilingual messages hold them."""
 """The language of a question and of everything Baton says about it."""
+LANGUAGES: tuple[Language, ...] = ("en", "zh")
+"""Every language Baton speaks, in the order a :class:`~baton.errors.BatonError` holds its messages."""
 
 Dialect = Literal["duckdb", "postgres", "spark"]
 """A warehouse SQL dialect, named as sqlglot names it; one per engine profile."""
