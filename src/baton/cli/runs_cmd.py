@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from baton.cli.common import ConfigOpt, JsonOpt
 from baton.cli.errors import ANSWER_EXIT, reported
 from baton.cli.terminal import Prose, terminal_text
 from baton.messages import bilingual
@@ -26,15 +27,6 @@ if TYPE_CHECKING:
     from baton.orchestrator.session import Session
 
 runs_app = typer.Typer(no_args_is_help=True, help="Audit, resume and replay runs.")
-ConfigOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--config",
-        envvar="BATON_CONFIG",
-        help="baton.toml to use (default: ./baton.toml if there is one, else the demo).",
-    ),
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON for machines.")]
 UserOpt = Annotated[
     str | None,
     typer.Option("--user", help="Who is asking (default: the configured user); a user sees only their own runs."),
