@@ -54,6 +54,8 @@ class CompiledQuery:
     tables: tuple[str, ...]
     filters_applied: tuple[str, ...]
     aggregation_logic: tuple[str, ...]
+    filled: bool = False
+    """Periods and members without rows are zeros in it (``baton.catalog.spine``)."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,11 @@ def _leaves(query: SemanticQuery, catalog: Catalog) -> dict[Source, list[_Leaf]]
             source = (measure.table, catalog.time_column_of(measure))
             by_source.setdefault(source, []).append(_Leaf(alias, measure))
     return by_source
+
+
+def source_tables(query: SemanticQuery, catalog: Catalog) -> tuple[str, ...]:
+    """The tables ``query``'s statement reads (its metrics' measures), before it is compiled."""
+    return tuple(dict.fromkeys(table for table, _ in _leaves(query, catalog)))
 
 
 def leaf_alias(query: SemanticQuery, catalog: Catalog, measure: Measure) -> str:
@@ -383,19 +390,32 @@ def _rank_rows(
     if query.rank_place is not None and not ties:
         return final.order_by(by, *then).limit(1).offset(query.rank_place - 1)
     if query.rank_place is not None:  # the place-th value from the top (ties share a place), every row with it
-        dense = exp.Window(this=exp.DenseRank(), order=exp.Order(expressions=[by.copy()]))
-        placed = exp.select(*[exp.column(c) for c in columns], dense.as_(AT_PLACE)).from_(final.subquery("ranked_rows"))
-        at = exp.column(AT_PLACE).eq(exp.Literal.number(query.rank_place))
-        return exp.select(*[exp.column(c) for c in columns]).from_(placed.subquery("ranked")).where(at).order_by(*then)
+        place = exp.Literal.number(query.rank_place)
+        placed = _kept_by_window(final, columns, exp.DenseRank(), by, AT_PLACE, lambda at: at.eq(place))
+        return placed.order_by(*then)
     if query.top_n is None:
         return final.order_by(by)
     if not ties:
         return final.order_by(by).limit(query.top_n)
-    rank = exp.Window(this=exp.Rank(), order=exp.Order(expressions=[by.copy()]))
-    ranked = exp.select(*[exp.column(c) for c in columns], rank.as_(RANK)).from_(final.subquery("ranked_rows"))
-    within = exp.LTE(this=exp.column(RANK), expression=exp.Literal.number(query.top_n))
-    kept = exp.select(*[exp.column(c) for c in columns]).from_(ranked.subquery("ranked")).where(within)
+    top = exp.Literal.number(query.top_n)
+    kept = _kept_by_window(final, columns, exp.Rank(), by, RANK, lambda rank: exp.LTE(this=rank, expression=top))
     return kept.order_by(by.copy(), *then)
+
+
+def _kept_by_window(
+    final: exp.Select,
+    columns: Sequence[str],
+    function: exp.Expr,
+    by: exp.Ordered,
+    alias: str,
+    keep: Callable[[exp.Column], exp.Expr],
+) -> exp.Select:
+    """``final``'s ``columns``, for the rows whose ``function() OVER (ORDER BY by)`` passes ``keep``
+    (the window is computed a level up: it orders by an aggregate's output column)."""
+    window = exp.Window(this=function, order=exp.Order(expressions=[by.copy()]))
+    marked = exp.select(*[exp.column(c) for c in columns], window.as_(alias)).from_(final.subquery("ranked_rows"))
+    kept = exp.select(*[exp.column(c) for c in columns]).from_(marked.subquery("ranked"))
+    return kept.where(keep(exp.column(alias)))
 
 
 def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape) -> CompiledQuery:
@@ -449,6 +469,7 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         tables=part.tables,
         filters_applied=part.filters_applied,
         aggregation_logic=(*part.aggregation_logic, *(f"{m}_share: {m} / {m} of the whole" for m in query.metrics)),
+        filled=part.filled,
     )
 
 
@@ -560,10 +581,11 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     values = [value_column(query, m) for m in query.metrics]
 
     output: list[str]
+    filled = query.comparison is None and shape.spine and spine.fills_gaps(query, catalog)
     if query.comparison is None:
         final = base
         output = [*key_names, *values]
-        if shape.spine and spine.fills_gaps(query, catalog):
+        if filled:
             ctes.append((spine.MEASURED, base))
             ctes.append((spine.LOADED, _loaded(daily, catalog, next(iter(by_table)))))
             final = spine.on_spine(query, PERIOD, list(query.dimensions), values)
@@ -620,6 +642,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         expression=final,
         columns=tuple(output),
         tables=tuple(dict.fromkeys(table for table, _ in by_table)),
+        filled=filled,
         filters_applied=tuple(filters),
         aggregation_logic=tuple(logic),
     )

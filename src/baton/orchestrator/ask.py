@@ -99,19 +99,21 @@ class AskPipeline(Pipeline):
         return recheck_plan(self.scope, done)
 
     def _compile(self) -> SqlDraft:
-        from baton.catalog.compiler import compile_query
-        from baton.catalog.spine import fills_gaps
+        from baton.catalog.compiler import compile_query, source_tables
 
         catalog, engine = self.scope.session.catalog, self.scope.session.engine
-        compiled = compile_query(self.query, catalog, dialect=engine.dialect, fill_gaps=engine.fills_series_gaps)
         # a group the user's minimum group size hides is no zero, and the firewall counts the
         # groups it hid only on the outermost level: such a user's statement is plain
-        floored = self._floored(compiled.tables)
-        if floored:
-            compiled = compile_query(self.query, catalog, dialect=engine.dialect, plain=True)
-        filled = engine.fills_series_gaps and not floored and fills_gaps(self.query, catalog)
+        floored = self._floored(source_tables(self.query, catalog))
+        compiled = compile_query(
+            self.query, catalog, dialect=engine.dialect, plain=floored, fill_gaps=engine.fills_series_gaps
+        )
         return SqlDraft(
-            sql=compiled.sql, dialect=compiled.dialect, tables=list(compiled.tables), plain=floored, filled=filled
+            sql=compiled.sql,
+            dialect=compiled.dialect,
+            tables=list(compiled.tables),
+            plain=floored,
+            filled=compiled.filled,
         )
 
     def _floored(self, tables: Sequence[str]) -> bool:
