@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 from baton import Session
-from baton.catalog.spine import MAX_PERIODS, missing_periods, period_start, period_starts
+from baton.catalog.spine import MAX_PERIODS, missing_periods, period_start, period_starts, whole_periods
 from baton.config import load_settings
 from baton.contracts.semantic import Grain, SemanticQuery, TimeRange
 from tests.demo_gold import gold_rows
@@ -201,3 +201,22 @@ def test_a_rate_with_visitors_and_no_orders_is_zero(demo_session: Session) -> No
     answer = demo_session.ask("2026年6月东北网页端新客转化率最低的一天", as_of=AS_OF)
     assert answer.status == "answered" and answer.result is not None, answer.answer
     assert [(str(d), float(str(r))) for d, r in answer.result.rows] == [(d, r) for r, d in rates if r == 0]
+
+
+@pytest.mark.parametrize(
+    ("grain", "start", "end", "whole"),
+    [
+        ("month", date(2026, 1, 15), date(2026, 6, 30), (date(2026, 2, 1), date(2026, 6, 30))),
+        ("month", date(2026, 1, 1), date(2026, 6, 30), None),  # nothing cut
+        ("week", date(2026, 6, 1), date(2026, 6, 30), (date(2026, 6, 1), date(2026, 6, 28))),
+        ("quarter", date(2025, 2, 1), date(2025, 11, 30), (date(2025, 4, 1), date(2025, 9, 30))),
+        ("week", date(2026, 6, 2), date(2026, 6, 7), None),  # nothing whole is left
+    ],
+)
+def test_a_ranking_of_periods_keeps_the_whole_ones(
+    grain: Grain, start: date, end: date, whole: tuple[date, date] | None
+) -> None:
+    query = SemanticQuery(
+        metrics=("gmv",), grain=grain, top_n=1, time_range=TimeRange(start=start, end=end), as_of=AS_OF
+    )
+    assert whole_periods(query) == whole

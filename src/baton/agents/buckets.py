@@ -3,10 +3,10 @@ period that holds only some of its days), so a short edge bucket is not read as 
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from typing import Any, NamedTuple
 
-from baton.catalog.spine import missing_periods, period_start
+from baton.catalog.spine import bucket_end, missing_periods, period_start
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
@@ -34,17 +34,6 @@ def bucket_start(value: Any) -> date | None:
         return date.fromisoformat(str(value)[:10])
     except ValueError:
         return None
-
-
-def bucket_end(start: date, grain: str) -> date | None:
-    """The bucket's last day (None for a day, which is never cut)."""
-    if grain == "week":
-        return start + timedelta(days=6)
-    months = {"month": 1, "quarter": 3, "year": 12}.get(grain)
-    if months is None:
-        return None
-    total = start.month - 1 + months
-    return date(start.year + total // 12, total % 12 + 1, 1) - timedelta(days=1)
 
 
 def partial_buckets(query: SemanticQuery, rows: list[dict[str, Any]]) -> list[PartialBucket]:

@@ -50,6 +50,17 @@ def period_start(day: date, grain: Grain) -> date:
     return date(day.year, 1, 1)
 
 
+def bucket_end(start: date, grain: str) -> date | None:
+    """The last day of the bucket starting ``start`` (None for a day, which is never cut)."""
+    if grain == "week":
+        return start + timedelta(days=6)
+    months = {"month": 1, "quarter": 3, "year": 12}.get(grain)
+    if months is None:
+        return None
+    total = start.month - 1 + months
+    return date(start.year + total // 12, total % 12 + 1, 1) - timedelta(days=1)
+
+
 def missing_periods(query: SemanticQuery, periods: list[date]) -> list[date]:
     """The periods between the first and the last of ``periods`` (a series' cells) that it lacks."""
     if query.grain is None or not periods:
@@ -79,20 +90,14 @@ def whole_periods(query: SemanticQuery) -> tuple[date, date] | None:
         return None
     assert query.grain is not None
     start, end = query.time_range.start, query.time_range.end
-    first = start if period_start(start, query.grain) == start else _next_start(start, query.grain)
-    after = _next_start(end, query.grain)
-    last = end if after == end + timedelta(days=1) else period_start(end, query.grain) - timedelta(days=1)
+    opening, closing = period_start(start, query.grain), period_start(end, query.grain)
+    opening_end = bucket_end(opening, query.grain)
+    assert opening_end is not None
+    first = start if opening == start else opening_end + timedelta(days=1)
+    last = end if bucket_end(closing, query.grain) == end else closing - timedelta(days=1)
     if (first, last) == (start, end) or first > last:
         return None
     return first, last
-
-
-def _next_start(day: date, grain: Grain) -> date:
-    """The first day of the bucket after ``day``'s."""
-    probe = period_start(day, grain)
-    while period_start(probe, grain) == period_start(day, grain):
-        probe += timedelta(days=1 if grain in ("day", "week") else 28)
-    return period_start(probe, grain)
 
 
 def fills_gaps(query: SemanticQuery, catalog: Catalog) -> bool:
