@@ -33,7 +33,6 @@ from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQu
 from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope
 from baton.messages import both, text
 from baton.nlu import timeexpr
-from baton.nlu.cues import rank_within_or_across
 from baton.nlu.parser import Planner
 from baton.nlu.periods import against_named, resolve_periods
 from baton.nlu.ties import Reading, has_ties
@@ -171,12 +170,12 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
             comparison = Comparison(kind="previous_period", range=TimeRange(start=start, end=end))
     if not changed:
         raise _NothingChanged
-    keys = len(dims) + (grain is not None)
-    ranked_before = parent.top_n is not None or parent.rank_place is not None
-    same_keys = ranked_before and set(parent.dimensions) == set(dims) and parent.grain == grain  # combinations
-    if (top_n is not None or place is not None) and keys > 1 and not cues.combination and not same_keys:
-        # "各区域的GMV" then "最高的3个品类呢": the top of each region, or the top pairs? asked
-        raise rank_within_or_across(planner.key_labels(list(dims), grain), {"dimensions": list(dims), "grain": grain})
+    if top_n is not None or place is not None:
+        # "各区域的GMV" then "最高的3个品类呢": the top of each region, or the top pairs? asked, unless
+        # the previous question ranked these pairs already
+        ranked_before = parent.top_n is not None or parent.rank_place is not None
+        same_keys = ranked_before and set(parent.dimensions) == set(dims) and parent.grain == grain
+        planner.check_ranked_keys(list(dims), grain, combination=cues.combination or same_keys)
     query = SemanticQuery(
         metrics=metrics,
         dimensions=tuple(dims),

@@ -64,7 +64,7 @@ from baton.llm.protocol import ChatMessage, Provider
 from baton.messages import bilingual, both, localized, text
 from baton.nlu import timeexpr
 from baton.nlu.coverage import check_coverage
-from baton.nlu.cues import rank_within_or_across, read_cues
+from baton.nlu.cues import read_cues
 from baton.nlu.gate import _WRITE_OR_OVERRIDE, check_question
 from baton.nlu.interpret import filters_text, period_text
 from baton.nlu.lexicon import normalise
@@ -292,15 +292,8 @@ class _PlanReader:
             f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters
         ):
             raise _asked("nlu.ranking_of_one", {"dimensions": dims})
-        if (
-            plan.top_n is not None
-            and len(dims) + (plan.grain is not None) > 1
-            and not COMBINATION.search(self.question)
-        ):
-            # "各区域GMV最高的品类": the top of each region, which a plan cannot say; never the top pair
-            raise rank_within_or_across(
-                self.rules.key_labels(dims, plan.grain), {"dimensions": dims, "grain": plan.grain}
-            )
+        if plan.top_n is not None:  # "各区域GMV最高的品类": the top of each region, which a plan cannot say
+            self.rules.check_ranked_keys(dims, plan.grain, combination=bool(COMBINATION.search(self.question)))
         share_filters: list[MemberFilter] = []
         if plan.share:
             filters, share_filters = self._share_parts(filters, dims)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import date
 from difflib import SequenceMatcher
 from functools import cached_property
@@ -617,8 +617,8 @@ class Planner:
             raise AmbiguousQuestion(*self.with_examples("nlu.breakdown_by_what"), detail={"missing": "breakdown"})
         if cues.best and top_n is None and place is None:  # "ranked second-lowest": the place is the ranking
             top_n = 1
-        if (top_n is not None or place is not None) and len(dims) + (grain is not None) > 1 and not cues.combination:
-            raise rank_within_or_across(self.key_labels(dims, grain), {"dimensions": dims, "grain": grain})
+        if top_n is not None or place is not None:
+            self.check_ranked_keys(dims, grain, combination=cues.combination)
         ranked = bool(top_n or place or cues.rank)
         if ranked and any(f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters):
             raise _asked("nlu.ranking_of_one", {"dimensions": dims})  # "was East China the top region?"
@@ -664,14 +664,18 @@ class Planner:
             as_of=as_of,
         )
 
-    def key_labels(self, dims: list[str], grain: Grain | None) -> Callable[[Language], list[str]]:
-        """The names of a query's keys in a language: its dimensions, then its grain."""
+    def check_ranked_keys(self, dims: Sequence[str], grain: Grain | None, *, combination: bool) -> None:
+        """A top N or a place over two keys ("各区域GMV最高的品类") ranks their combinations only
+        when the question says so (``combination``: "组合", "pairs"); else it is asked back, as
+        the top of each group is not built (the rules, a model's plan and a follow-up alike)."""
+        if len(dims) + (grain is not None) < 2 or combination:
+            return
 
         def labels(language: Language) -> list[str]:
             named = [self.catalog.dimensions[d].label.for_lang(language) for d in dims]
             return named + ([message(f"answer.grain_{grain}", language)] if grain is not None else [])
 
-        return labels
+        raise rank_within_or_across(labels, {"dimensions": list(dims), "grain": grain})
 
     def _filters(
         self, cues: Cues, terms: Terms, dims: list[str], whole: set[str]
