@@ -59,13 +59,11 @@ def _detail(scope: Scope) -> bool:
     return any(not isinstance(source, Scope) or _detail(source) for source in sources)
 
 
-def _constants(source: exp.Expr) -> bool:
+def _constants(values: exp.Values) -> bool:
     """A VALUES list of literals (a series' spine of dates): it holds no table's rows."""
-    if not isinstance(source, exp.Values) or source.find(exp.Column, exp.Table, exp.Subquery) is not None:
-        return False
     return all(
         isinstance(cell, exp.Literal) or (isinstance(cell, exp.Cast) and isinstance(cell.this, exp.Literal))
-        for row in source.expressions
+        for row in values.expressions
         for cell in (row.expressions if isinstance(row, exp.Tuple) else [row])
     )
 
