@@ -7,9 +7,10 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from baton.agents.buckets import bucket_end, partial_buckets, partial_notes
+from baton.agents.buckets import partial_buckets, partial_notes
 from baton.agents.narrator import Narrator
 from baton.catalog.loader import load_catalog
+from baton.catalog.spine import bucket_end
 from baton.contracts.answer import Column, ResultTable
 from baton.contracts.semantic import SemanticQuery, TimeRange
 from baton.policy.output_gate import check_output
