@@ -817,6 +817,12 @@ _RULES: tuple[_Rule, ...] = (
         _p(r"(?:最近|近|过去的?)\s*(?P<n><CNUM>)\s*(?P<u>天|日|个?(?:周|星期|礼拜)|个?(?:自然)?月|个?季度|个?季|年)"),
         _last_n_cn,
     ),
+    # the last half year: the six whole months before the current one, like 近6个月
+    _Rule(
+        "last_half_year",
+        _p(r"(?:最近|近|过去的?)\s*(?:半年|半个年)|<NB>(?:the\s+)?(?:last|past|previous|prior)\s+half[- ]year<NA>"),
+        lambda m, ctx, text: _last_n("month", 6, ctx, text),
+    ),
     _Rule(
         "last_n_en",
         _p(
