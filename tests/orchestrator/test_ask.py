@@ -280,11 +280,32 @@ def test_a_per_day_average_is_each_periods_total_over_its_own_days(demo_session:
     assert f"{june / 30:,.2f}" in answer.answer  # the sentence quotes the result's exact value
 
 
+def test_a_monthly_average_against_a_year_divides_each_by_its_own_whole_months(demo_session: Session) -> None:
+    """Periods of different lengths are comparable once averaged: 2026 Q1 per month against 2025 per month."""
+    answer = demo_session.ask("2026年一季度月均GMV和2025年全年比", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.result is not None and [c.name for c in answer.result.columns][:2] == [
+        "gmv_per_month",
+        "gmv_per_month_previous",
+    ]
+    sql = "SELECT SUM(gmv_amount) FROM fact_order WHERE status IN ('paid','refunded') AND order_date BETWEEN ? AND ?"
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        ((q1,),) = con.execute(sql, [date(2026, 1, 1), date(2026, 3, 31)]).fetchall()
+        ((year,),) = con.execute(sql, [date(2025, 1, 1), date(2025, 12, 31)]).fetchall()
+    finally:
+        con.close()
+    current, previous, *_ = answer.result.rows[0]
+    assert current == pytest.approx(float(q1) / 3, rel=1e-12) and previous == pytest.approx(float(year) / 12, rel=1e-12)
+    assert answer.interpretation is not None and "（每月值之和 ÷ 3 个月，对比期 ÷ 12 个月）" in answer.interpretation
+    assert "月均成交总额" in answer.answer and f"{float(q1) / 3:,.2f}" in answer.answer
+
+
 def test_a_per_day_average_over_days_before_the_data_is_asked_back(demo_session: Session) -> None:
     """The demo's orders start on 2025-01-01: "过去两年" (2024–2025) per day would count 2024 as zero."""
     answer = demo_session.ask("过去两年日均GMV", as_of=date(2026, 1, 15))
     assert answer.status == "clarification_needed" and answer.result is None
-    assert answer.error is not None and answer.error.detail["reason"] == "per_day_before_data"
+    assert answer.error is not None and answer.error.detail["reason"] == "average_before_data"
     assert answer.suggestions == ["2025-01-01~2025-12-31"]
     total = demo_session.ask("过去两年GMV", as_of=date(2026, 1, 15))  # a total is unaffected
     assert total.status == "answered"

@@ -38,6 +38,7 @@ def _answer_rows(answer: Answer, *columns: str) -> list[tuple[object, ...]]:
 
 JULY = date(2026, 7, 1)
 GMV = "SUM(gmv_amount) FILTER (WHERE status IN ('paid', 'refunded'))"
+ORDERS = "status IN ('paid', 'refunded')"
 JUNE = "order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'"
 
 
@@ -368,12 +369,26 @@ def test_a_favourite_metric_breaks_a_tie_and_says_so(remembering: Session) -> No
     remembering.memory.forget_all(user)
 
 
+def test_a_monthly_average_is_carried_and_a_period_without_whole_months_is_asked(session: Session) -> None:
+    conversation = session.conversation()
+    first = conversation.ask("今年上半年月均订单量", as_of=JULY)
+    assert first.status == "answered" and first.semantic_query is not None
+    assert first.semantic_query.average_per == "month"
+    east = conversation.ask("那华东呢", as_of=JULY)
+    half = "order_date BETWEEN DATE '2026-01-01' AND DATE '2026-06-30'"
+    ((total,),) = _rows(session, f"SELECT COUNT(*) FROM fact_order WHERE {ORDERS} AND {half} AND region = '华东'")
+    assert _answer_rows(east, "order_count_per_month") == [(pytest.approx(int(str(total)) / 6, rel=1e-12),)]
+    week = conversation.ask("那上周呢", as_of=JULY)  # a week holds no whole month: asked, never divided by 0.23
+    assert week.status == "clarification_needed" and week.result is None
+    assert week.error is not None and week.error.detail["reason"] == "average_cuts_a_period"
+
+
 def test_a_per_day_average_is_carried_by_follow_ups_and_what_it_cannot_be_is_asked(session: Session) -> None:
     conversation = session.conversation()
     first = conversation.ask("上个月日均GMV", as_of=JULY)
-    assert first.status == "answered" and first.semantic_query is not None and first.semantic_query.per_day
+    assert first.status == "answered" and first.semantic_query is not None and first.semantic_query.average_per == "day"
     south = conversation.ask("那华南呢？", as_of=JULY)
-    assert south.status == "answered" and south.semantic_query is not None and south.semantic_query.per_day
+    assert south.status == "answered" and south.semantic_query is not None and south.semantic_query.average_per == "day"
     june = "order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'"
     ((total,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {june} AND region = '华南'")
     assert _answer_rows(south, "gmv_per_day") == [(pytest.approx(float(str(total)) / 30, rel=1e-12),)]

@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from baton import Session
-from baton.contracts.semantic import Comparison, SemanticQuery, TimeRange
+from baton.contracts.semantic import Comparison, Grain, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, TimeExpressionError
 from baton.orchestrator.data_span import DataStart, before_data_notes, check_periods
 from tests.demo_gold import gold_rows
@@ -18,14 +18,14 @@ START = DataStart(table="orders", day=date(2025, 1, 1))
 
 
 def _query(
-    current: tuple[str, str], previous: tuple[str, str] | None = None, *, per_day: bool = False
+    current: tuple[str, str], previous: tuple[str, str] | None = None, *, per: Grain | None = None
 ) -> SemanticQuery:
     def span(pair: tuple[str, str]) -> TimeRange:
         return TimeRange(start=date.fromisoformat(pair[0]), end=date.fromisoformat(pair[1]))
 
     comparison = Comparison(kind="custom", range=span(previous)) if previous is not None else None
     return SemanticQuery(
-        metrics=("gmv",), time_range=span(current), comparison=comparison, per_day=per_day, as_of=AS_OF
+        metrics=("gmv",), time_range=span(current), comparison=comparison, average_per=per, as_of=AS_OF
     )
 
 
@@ -48,11 +48,11 @@ def _query(
             AmbiguousQuestion,
             "comparison_before_data",
         ),
-        (_query(("2024-07-01", "2025-06-30"), per_day=True), AmbiguousQuestion, "per_day_before_data"),
+        (_query(("2024-07-01", "2025-06-30"), per="day"), AmbiguousQuestion, "average_before_data"),
         # inside the data, or a total / series that only starts before it: no question asked back
         (_query(("2025-02-01", "2025-02-28"), ("2025-01-01", "2025-01-31")), None, None),
         (_query(("2024-07-01", "2025-06-30")), None, None),
-        (_query(("2025-01-01", "2025-01-31"), per_day=True), None, None),
+        (_query(("2025-01-01", "2025-01-31"), per="day"), None, None),
     ],
 )
 def test_what_the_data_cannot_answer_is_asked_back(

@@ -199,7 +199,7 @@ class ChartAgent:
         metric = shown_metric(query, names)
         if metric is None or not table.rows:
             return None
-        column = value_column(query, metric)  # "revenue", or "revenue_per_day"
+        column = value_column(query, metric)  # "revenue", or "revenue_per_day" ("_per_month" …)
         info = self.catalog.metrics[metric]
         unit = info.unit
         currency = self.catalog.currency_of(metric)

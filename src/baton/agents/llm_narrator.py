@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from baton.agents.narrator import Narrator
+from baton.catalog.compiler import averaged_over
 from baton.catalog.model import Catalog
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
@@ -158,7 +159,7 @@ def default_gate_facts(catalog: Catalog, query: SemanticQuery, table: ResultTabl
     derived: list[Any] = [table.row_count, len(table.rows), len(query.metrics), query.time_range.days]
     derived += [query.top_n] if query.top_n is not None else []
     derived += [query.rank_place] if query.rank_place is not None else []  # "排名第2"
-    derived += [len(query.comparison.dates())] if query.comparison is not None and query.per_day else []
+    derived += list(averaged_over(query)[1:]) if query.average_per is not None else []  # the comparison's days
     derived += [len({row[names.index(d)] for row in table.rows}) for d in query.dimensions if d in names]
     labels = [
         query.time_range.text or "",

@@ -17,7 +17,7 @@ from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
-from baton.nlu.interpret import filters_text, per_day_row, period_text, share_part, value_label, where_text
+from baton.nlu.interpret import averaged_row, filters_text, period_text, share_part, value_label, where_text
 from baton.numbers import bucket_label, format_exact, place_word
 from baton.numbers import format_signed_percent as format_pct
 
@@ -109,7 +109,7 @@ def boundary_tie(query: SemanticQuery, rows: list[dict[str, Any]]) -> BoundaryTi
     if query.top_n is None or len(rows) <= query.top_n:
         return None
     column = f"{query.metrics[0]}_share" if query.share else query.metrics[0]  # a share is ranked by it
-    ranked = [per_day_row(query, row)[column] for row in rows]
+    ranked = [averaged_row(query, row)[column] for row in rows]
     tied = ranked.count(ranked[-1])
     return BoundaryTie(len(rows) - tied + 1, tied, ranked[-1])
 
@@ -130,7 +130,7 @@ class Narrator:
 
     def compose(self, query: SemanticQuery, table: ResultTable, language: Language) -> str:
         names = [c.name for c in table.columns]
-        rows = [per_day_row(query, dict(zip(names, r, strict=True))) for r in table.rows]
+        rows = [averaged_row(query, dict(zip(names, r, strict=True))) for r in table.rows]
         tr = query.time_range
         words = _LEADING_PREPOSITION.sub("", tr.text or "") or tr.text if language == "en" else tr.text
         period = period_text(tr.start, tr.end, words, language)  # "GMV for June 20 to July 10", not "for from"

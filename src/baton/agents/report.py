@@ -37,7 +37,7 @@ from baton.contracts.common import Language
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
 from baton.contracts.semantic import SemanticQuery
 from baton.contracts.values import KeyNumber
-from baton.messages import text
+from baton.messages import average_fields, counted, text
 from baton.nlu.interpret import filters_text
 from baton.numbers import display
 
@@ -162,7 +162,8 @@ def _both_ways(inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, perio
     if left_out:
         basis.append(text("answer.basis_left_out", lang, days=text("answer.list_sep", lang).join(left_out)))
     if days[0] != days[1]:
-        basis.append(text("answer.basis_per_day", lang, current=days[0], previous=days[1]))
+        per_day = {**average_fields("day"), **counted("day", days[0], "current"), **counted("day", days[1], "previous")}
+        basis.append(text("answer.basis_average", lang, **per_day))
     said = text(
         "answer.analysis_headline_both",
         lang,

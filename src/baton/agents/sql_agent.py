@@ -32,10 +32,10 @@ from baton.contracts.agent_outputs import ColumnInfo, ColumnSummary, DataSummary
 from baton.contracts.common import Language
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
 from baton.contracts.query import QueryResult
-from baton.contracts.semantic import SemanticQuery
+from baton.contracts.semantic import GRAINS, SemanticQuery
 from baton.contracts.values import AppliedFilter, KeyNumber, Period
 from baton.errors import BatonError
-from baton.messages import text
+from baton.messages import average_fields, text
 
 HISTORY_DAYS = 35
 """Days before the comparison period in the daily series: weekday baselines for trend and quality."""
@@ -52,11 +52,11 @@ def _column_meaning(catalog: Catalog, name: str, language: Language) -> str:
     base = name
     for suffix in _SUFFIXES:
         base = base.removesuffix(suffix)
-    per_day = base.endswith("_per_day") and base.removesuffix("_per_day") in catalog.metrics
-    base = base.removesuffix("_per_day") if per_day else base
+    per = next((g for g in GRAINS if base.endswith(f"_per_{g}") and base[: -len(g) - 5] in catalog.metrics), None)
+    base = base if per is None else base[: -len(per) - 5]
     if base in catalog.metrics:
         label = catalog.metrics[base].label.for_lang(language)
-        label = text("answer.per_day_label", language, label=label) if per_day else label
+        label = label if per is None else text("answer.average_label", language, label=label, **average_fields(per))
         found = next((s for s in _SUFFIXES if name.endswith(s)), None)
         return label if found is None else text(f"analysis.column{found}", language, label=label)
     if name in catalog.dimensions:
@@ -210,7 +210,7 @@ def _run(packet: TaskPacket, deps: SqlDeps) -> AgentReport[SqlOutput]:
     catalog, tool = deps.catalog, deps.tool
     # an analysis tests daily values and puts periods of different lengths per day itself: its
     # headline totals are the periods' own, whether or not the question said "日均"
-    query = plan_of(packet).model_copy(update={"per_day": False})
+    query = plan_of(packet).model_copy(update={"average_per": None})
     assert query.comparison is not None
     cur, prev = query.time_range, query.comparison.range
     # a single day's usual level is a mean of days, not a period total: the stats agent states it

@@ -13,9 +13,9 @@ Query shapes (the output columns are a contract for evals and reports):
 - with a share: ``[period,] [dims…], m, m_share`` — ``m`` over the question's filters and the
   share's own filters, divided by ``m`` over the question's filters only, summed over every
   member of the breakdown (per period when there is one); an additive metric only;
-- per day: ``[dims…], m_per_day`` (and its comparison columns) — the metric on each day, summed
-  over the period and divided by its number of days (a day without rows counts as zero); an
-  additive metric or a distinct count only.
+- per day (week, month …): ``[dims…], m_per_day`` (``m_per_month`` …, and its comparison columns)
+  — the metric on each day (week …), summed over the period and divided by how many it holds
+  (whole ones only; one without rows counts as zero); an additive metric or a distinct count only.
 An exclusion filter compiles to ``NOT IN`` (or NULL: a row of unknown member is not excluded).
 A metric over two tables (a conversion rate = orders / sessions) aggregates each table on
 the query's grain and dimensions in its own CTE, then joins them on those keys.
@@ -35,7 +35,7 @@ from baton.catalog.where import METRIC_TIME, where_condition
 from baton.contracts.common import Dialect
 from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
 from baton.errors import InvalidInput, QuestionRefused
-from baton.messages import both
+from baton.messages import average_fields, both
 
 PERIOD = "period"
 RANK = "rank_in_top"
@@ -351,8 +351,9 @@ def compile_query(
     reads a table only in groups of a minimum size a hidden group is no zero, and the aggregating
     level must stay outermost for the firewall to count the groups it hid. A ranking of weeks,
     months or quarters ranks those the period holds whole (``spine.whole_periods``)."""
-    if query.per_day and (query.grain is not None or query.share):  # a copy made without validation
-        raise QuestionRefused(*both("nlu.per_day_with_share" if query.share else "catalog.per_day_series"))
+    if query.average_per is not None and (query.grain is not None or query.share):  # copied unvalidated
+        fields = average_fields(query.average_per)
+        raise QuestionRefused(*both("nlu.average_with_share" if query.share else "catalog.average_series", **fields))
     shape = _Shape(ties=not plain, spine=fill_gaps and not plain)
     whole = spine.whole_periods(query)
     if whole is not None:  # a ranking of weeks or months: those the period holds whole
@@ -501,7 +502,7 @@ def _ordering(keys: tuple[str, ...], output: list[str]) -> list[exp.Ordered]:
 
 def value_column(query: SemanticQuery, metric: str) -> str:
     """The output column that holds ``metric``'s value ("revenue", or "revenue_per_day")."""
-    return f"{metric}_per_day" if query.per_day else metric
+    return metric if query.average_per is None else f"{metric}_per_{query.average_per}"
 
 
 def shown_metric(query: SemanticQuery, names: list[str]) -> str | None:
@@ -509,38 +510,51 @@ def shown_metric(query: SemanticQuery, names: list[str]) -> str | None:
     return next((m for m in query.metrics if value_column(query, m) in names), None)
 
 
-def _day_count(query: SemanticQuery) -> exp.Expr:
-    """The days each period of a per-day average is divided by (the comparison's own when there is one)."""
-    current = exp.Literal.number(query.time_range.days)
-    if query.comparison is None:
-        return current
-    previous = exp.Literal.number(len(query.comparison.dates()))
-    is_current = exp.column(_CMP).eq(exp.Literal.string("current"))
-    return exp.Case(ifs=[exp.If(this=is_current, true=current)], default=previous)
+def averaged_over(query: SemanticQuery) -> tuple[int, ...]:
+    """How many days (weeks, months …) an average per day (week …) divides the period by, and the
+    comparison's; QuestionRefused when either cuts a week or a month (a part-week is no week)."""
+    per = query.average_per
+    assert per is not None
+    if query.comparison is not None and per == "day":  # "the same weekday" compares chosen days
+        return query.time_range.days, len(query.comparison.dates())
+    ranges = [query.time_range] + ([query.comparison.range] if query.comparison is not None else [])
+    counts = [spine.whole_period_count(r.start, r.end, per) for r in ranges]
+    whole = [count for count in counts if count is not None]
+    if len(whole) < len(counts):
+        cut = next(r for r, count in zip(ranges, counts, strict=True) if count is None)
+        raise QuestionRefused(
+            *both("catalog.average_cuts_a_period", start=cut.start, end=cut.end, **average_fields(per)),
+            detail={"reason": "average_cuts_a_period"},
+        )
+    return tuple(whole)
 
 
-def _per_day(query: SemanticQuery, keys: list[str]) -> exp.Select:
-    """Each metric's daily values (the ``daily`` CTE) summed per period and divided by its days."""
-    days = _day_count(query)
+def _averaged(query: SemanticQuery, keys: list[str]) -> exp.Select:
+    """Each metric's values per day (week …; the ``per_period`` CTE) summed and divided by how many."""
+    counts = [exp.Literal.number(n) for n in averaged_over(query)]
+    divisor: exp.Expr = counts[0]
+    if len(counts) > 1:
+        is_current = exp.column(_CMP).eq(exp.Literal.string("current"))
+        divisor = exp.Case(ifs=[exp.If(this=is_current, true=counts[0])], default=counts[1])
     averages = [
         exp.Div(
-            this=exp.cast(exp.func("SUM", exp.column(m)), exp.DataType.build("DOUBLE")), expression=days.copy()
+            this=exp.cast(exp.func("SUM", exp.column(m)), exp.DataType.build("DOUBLE")), expression=divisor.copy()
         ).as_(value_column(query, m))
         for m in query.metrics
     ]
-    select = exp.select(*[exp.column(k) for k in keys], *averages).from_("daily")
+    select = exp.select(*[exp.column(k) for k in keys], *averages).from_("per_period")
     return select.group_by(*[exp.column(k) for k in keys]) if keys else select
 
 
 def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape) -> CompiledQuery:
-    if query.per_day:
+    if query.average_per is not None:
         averaged = [m for m in query.metrics if not catalog.metrics[m].amount_or_count]
         if averaged:
             raise QuestionRefused(
-                *both("catalog.per_day_not_additive", metric=", ".join(averaged)),
-                detail={"metrics": averaged, "reason": "per_day_not_additive"},
+                *both("catalog.average_not_additive", metric=", ".join(averaged), **average_fields(query.average_per)),
+                detail={"metrics": averaged, "reason": "average_not_additive"},
             )
-    daily = query.model_copy(update={"grain": "day"}) if query.per_day else query
+    daily = query if query.average_per is None else query.model_copy(update={"grain": query.average_per})
     by_table = _leaves(daily, catalog)
     key_names = (
         ([PERIOD] if daily.grain is not None else [])
@@ -574,10 +588,10 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
             else:
                 base = base.join(name, join_type="CROSS")
 
-    if query.per_day:
-        ctes.append(("daily", base))
+    if query.average_per is not None:
+        ctes.append(("per_period", base))
         key_names = [k for k in key_names if k != PERIOD]
-        base = _per_day(query, key_names)
+        base = _averaged(query, key_names)
     values = [value_column(query, m) for m in query.metrics]
 
     output: list[str]
@@ -634,8 +648,9 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     filters = [f"{f.dimension} {'NOT IN' if f.exclude else 'IN'} ({', '.join(f.members)})" for f in query.filters]
     filters.append(f"{query.time_range.start.isoformat()} <= date <= {query.time_range.end.isoformat()}")
     filters += [f"where: {w}" for w in query.where]
-    per_day = f", per day: summed over the days and divided by {query.time_range.days}" if query.per_day else ""
-    logic = [f"{value_column(query, m)}: {definition_text(catalog, m)}{per_day}" for m in query.metrics]
+    per = query.average_per
+    over = f", per {per}: summed over the {per}s and divided by {averaged_over(query)[0]}" if per else ""
+    logic = [f"{value_column(query, m)}: {definition_text(catalog, m)}{over}" for m in query.metrics]
     return CompiledQuery(
         sql=final.sql(dialect=dialect, pretty=True),
         dialect=dialect,

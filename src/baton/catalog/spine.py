@@ -81,6 +81,17 @@ def period_starts(start: date, end: date, grain: Grain) -> list[date]:
     return starts
 
 
+def whole_period_count(start: date, end: date, grain: Grain) -> int | None:
+    """How many days (weeks, months …) ``start``..``end`` holds, when it holds whole ones only
+    (None when it cuts one at an edge: 2026 Q2 is 13 weeks and two days)."""
+    if grain == "day":
+        return (end - start).days + 1
+    closing = period_start(end, grain)
+    if period_start(start, grain) != start or bucket_end(closing, grain) != end:
+        return None
+    return len(period_starts(start, end, grain))
+
+
 def whole_periods(query: SemanticQuery) -> tuple[date, date] | None:
     """The part of a ranking of weeks, months, quarters or years that holds whole ones only, when
     the asked period cuts one at an edge ("2025年GMV最低的一周": 2025-12-29 holds 3 days of 2025;
@@ -90,14 +101,21 @@ def whole_periods(query: SemanticQuery) -> tuple[date, date] | None:
         return None
     assert query.grain is not None
     start, end = query.time_range.start, query.time_range.end
-    opening, closing = period_start(start, query.grain), period_start(end, query.grain)
-    opening_end = bucket_end(opening, query.grain)
+    inside = whole_inside(start, end, query.grain)
+    return None if inside == (start, end) else inside
+
+
+def whole_inside(start: date, end: date, grain: Grain) -> tuple[date, date] | None:
+    """The longest part of ``start``..``end`` that holds whole weeks (months …) only; None when
+    it holds not one."""
+    if grain == "day":
+        return start, end
+    opening, closing = period_start(start, grain), period_start(end, grain)
+    opening_end = bucket_end(opening, grain)
     assert opening_end is not None
     first = start if opening == start else opening_end + timedelta(days=1)
-    last = end if bucket_end(closing, query.grain) == end else closing - timedelta(days=1)
-    if (first, last) == (start, end) or first > last:
-        return None
-    return first, last
+    last = end if bucket_end(closing, grain) == end else closing - timedelta(days=1)
+    return None if first > last else (first, last)
 
 
 def fills_gaps(query: SemanticQuery, catalog: Catalog) -> bool:
@@ -111,7 +129,7 @@ def fills_gaps(query: SemanticQuery, catalog: Catalog) -> bool:
             or len(period_starts(query.time_range.start, query.time_range.end, query.grain)) <= MAX_PERIODS
         )
         and query.comparison is None
-        and not query.per_day
+        and query.average_per is None
         and not query.where
         and all(catalog.metrics[m].amount_or_count for m in query.metrics)
     )

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from baton.contracts.common import Language
 
 __all__ = [
+    "GRAINS",
     "Comparison",
     "Correction",
     "Grain",
@@ -21,6 +22,7 @@ __all__ = [
 ]
 
 Grain = Literal["day", "week", "month", "quarter", "year"]
+GRAINS: tuple[Grain, ...] = get_args(Grain)
 
 
 class MemberFilter(BaseModel):
@@ -115,10 +117,11 @@ class SemanticQuery(BaseModel):
     order: Literal["desc", "asc"] = "desc"
     intent: Literal["value", "breakdown", "share", "trend", "ranking", "comparison", "why"] = "value"
     share: bool = Field(default=False, description="add each metric's share of the whole (``<metric>_share``)")
-    per_day: bool = Field(
-        default=False,
-        description="each metric as its average per day of the period (``<metric>_per_day``): its daily values "
-        "summed and divided by the period's days, so a day without rows counts as zero",
+    average_per: Grain | None = Field(
+        default=None,
+        description="each metric as its average per day (week, month …) of the period (``<metric>_per_<grain>``): "
+        "its values per day (week …) summed and divided by how many the period holds — whole ones only, so one "
+        "without rows counts as zero",
     )
     share_filters: tuple[MemberFilter, ...] = Field(
         default=(), description="filters of the part whose share is asked: they apply to the share's numerator only"
@@ -138,10 +141,20 @@ class SemanticQuery(BaseModel):
     limit: int | None = Field(default=None, ge=1, le=1_000_000, description="at most this many rows")
     as_of: date
 
+    @model_validator(mode="before")
+    @classmethod
+    def _per_day_of_old_runs(cls, data: object) -> object:
+        """Runs stored before averages per week and month said ``per_day: true``."""
+        if isinstance(data, dict) and "per_day" in data:
+            data = dict(data)
+            if data.pop("per_day") and data.get("average_per") is None:
+                data["average_per"] = "day"
+        return data
+
     @model_validator(mode="after")
     def _one_shape(self) -> SemanticQuery:
-        if self.per_day and (self.grain is not None or self.share):
-            raise ValueError("a per-day average is one value per period: no grain, no share")
+        if self.average_per is not None and (self.grain is not None or self.share):
+            raise ValueError("an average per day (week …) is one value per period: no grain, no share")
         if self.rank_place is not None and self.top_n is not None:
             raise ValueError("a place in a ranking is one row: no top N beside it")
         return self

@@ -16,7 +16,7 @@ A case ends in one of three outcomes:
 
 Rows are compared by column name: the gold SQL aliases its columns with Baton's names (a
 dimension key, ``period``, a metric key, ``<metric>_previous``, ``<metric>_share``,
-``<metric>_per_day``) and the
+``<metric>_per_day`` or ``_per_month`` …) and the
 answer must have every one of them with the same rows (as a multiset, or in order for a
 ranking); extra answer columns are not graded.
 """

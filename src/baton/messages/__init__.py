@@ -127,6 +127,21 @@ def localized(name: str, key: str, /, **fields: Any) -> dict[str, str]:
     return {name: english, f"{name}_zh": chinese}
 
 
+def average_fields(per: str, /) -> dict[str, str]:
+    """The fields every message about an average per day (week, month …) takes: ``per`` ("per
+    month" / "月均"), ``values`` ("monthly values" / "每月值") and ``grain`` ("month" / "月")."""
+    return {
+        **localized("per", f"answer.average_{per}"),
+        **localized("values", f"answer.values_{per}"),
+        **localized("grain", f"answer.grain_{per}"),
+    }
+
+
+def counted(per: str, n: int, name: str = "count", /) -> dict[str, str]:
+    """``n`` days (weeks, months …) as the fields ``name`` and ``name_zh`` ("6 months" / "6 个月")."""
+    return localized(name, f"answer.count_{per}", n=n)
+
+
 def bilingual(key: str, /, **fields: Any) -> str:
     """A line deliberately written in both languages at once (its two templates are the same)."""
     return text(key, "en", **fields)
@@ -142,4 +157,15 @@ def firewall_codes() -> tuple[str, ...]:
     return tuple(key.removeprefix("firewall.") for key in MESSAGES if key.startswith("firewall."))
 
 
-__all__ = ["AREAS", "MESSAGES", "bilingual", "both", "firewall_codes", "localized", "pick", "text"]
+__all__ = [
+    "AREAS",
+    "MESSAGES",
+    "average_fields",
+    "bilingual",
+    "both",
+    "counted",
+    "firewall_codes",
+    "localized",
+    "pick",
+    "text",
+]

@@ -180,10 +180,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{day} is incomplete: marked on the chart; its value uses the data as loaded and {effect}.",
         "{day} 的数据不完整：图中单独标出，数值按已加载数据计算，{effect}。",
     ),
-    "per_day_before_data": (
-        "The data of {period!r} starts on {first}: a per-day average over {start} to {end} would count the "
+    "average_before_data": (
+        "The data of {period!r} starts on {first}: an average {per} over {start} to {end} would count the "
         "{days} days before it as zero. Ask from {first} on, or for the total.",
-        "“{period}”的数据从{first}才开始：按{start}至{end}计算日均会把此前的 {days} 天算作 0。请从{first}起问，或询问合计。",
+        "“{period}”的数据从{first}才开始：按{start}至{end}计算{per_zh}会把此前的 {days} 天算作 0。请从{first}起问，或询问合计。",
     ),
     "no_data_before_start": (
         "No data for the period asked ({period}): it ends before the data's first day, {first}.",
@@ -225,13 +225,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_moved": ("changed", "变化"),
     "interpret_share_of_part": ("the share of {part} in {metrics}", "{part}占{metrics}的比例"),
     "interpret_share_by": ("the share of {metrics}", "{metrics}占比"),
-    "interpret_per_day": (
-        "{metrics} per day (the daily values summed ÷ {days})",
-        "日均{metrics}（每日值之和 ÷ {days}）",
+    "interpret_average": (
+        "{metrics} {per} (the {values} summed ÷ {count})",
+        "{per_zh}{metrics}（{values_zh}之和 ÷ {count_zh}）",
     ),
-    "per_day_label": ("{label} per day", "日均{label}"),
-    "interpret_days": ("{days} days", "{days} 天"),
-    "interpret_two_days": ("{days} days; the earlier period's ÷ {other}", "{days} 天，对比期 ÷ {other} 天"),
+    "average_label": ("{label} {per}", "{per_zh}{label}"),
+    "interpret_two_counts": ("{count}; the earlier period's ÷ {other}", "{count_zh}，对比期 ÷ {other_zh}"),
+    "average_day": ("per day", "日均"),
+    "average_week": ("per week", "周均"),
+    "average_month": ("per month", "月均"),
+    "average_quarter": ("per quarter", "季均"),
+    "average_year": ("per year", "年均"),
+    "values_day": ("daily values", "每日值"),
+    "values_week": ("weekly values", "每周值"),
+    "values_month": ("monthly values", "每月值"),
+    "values_quarter": ("quarterly values", "每季度值"),
+    "values_year": ("yearly values", "每年值"),
+    "count_day": ("{n} days", "{n} 天"),
+    "count_week": ("{n} weeks", "{n} 周"),
+    "count_month": ("{n} months", "{n} 个月"),
+    "count_quarter": ("{n} quarters", "{n} 个季度"),
+    "count_year": ("{n} years", "{n} 年"),
     "interpret_all_but": ("all but {members}", "{members}以外"),
     "interpret_member": ("{dim} is {members}", "{dim}为{members}"),
     "interpret_excluded": ("{dim} is not {members}", "{dim}不含{members}"),
@@ -415,9 +429,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "basis_stale": ("no data yet after {day}", "{day} 之后尚无数据"),
     "basis_left_out": ("incomplete {days} left out", "剔除不完整的 {days}"),
-    "basis_per_day": (
-        "per day, {current} days against {previous}",
-        "按日均，本期 {current} 天、对比期 {previous} 天",
+    "basis_average": (
+        "{per}, {current} against {previous}",
+        "按{per_zh}，本期 {current_zh}、对比期 {previous_zh}",
     ),
     "analysis_headline_day": (
         "{label} on {period} was {num:comparable.current}, {num:comparable.change_pct} against its usual level "

@@ -12,14 +12,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Cannot order by {key}: the result has the columns {columns}.",
         "无法按 {key} 排序：结果的列是 {columns}。",
     ),
-    "per_day_series": (
-        "A per-day average is one value per period; Baton does not compute a series of them.",
-        "日均值按一个时间段计算，Baton 不计算日均值的序列。",
+    "average_series": (
+        "An average {per} is one value per period; Baton does not compute a series of them.",
+        "{per_zh}值按一个时间段计算，Baton 不计算{per_zh}值的序列。",
     ),
-    "per_day_not_additive": (
-        "A per-day average needs a metric that adds up over days (a sum or a count) or a distinct count; "
+    "average_not_additive": (
+        "An average {per} needs a metric that adds up (a sum or a count) or a distinct count; "
         "{metric} is a rate or an average already.",
-        "日均只适用于可按天加总的指标（求和、计数或去重计数）；{metric} 本身已是比率或平均值。",
+        "{per_zh}只适用于可加总的指标（求和、计数或去重计数）；{metric} 本身已是比率或平均值。",
+    ),
+    "average_cuts_a_period": (
+        "An average per {grain} counts whole {grain}s; {start} to {end} cuts one at an edge.",
+        "{per_zh}按整{grain_zh}计算；{start}至{end}首尾不是整{grain_zh}。",
     ),
     "share_not_additive": (
         "A share of the whole needs an additive metric (a sum or a count) and no period comparison; "

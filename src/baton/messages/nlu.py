@@ -198,19 +198,35 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "amount or a count.",
         "比率或均值无法拆分为整体中的占比；请直接询问该比率，或询问金额、数量的占比。",
     ),
-    "per_day_of_a_ratio": (
-        "{metrics} is a rate or an average already: its average per day could be the rate over the whole period or "
-        "the mean of the daily rates. Ask for the rate itself, or per day for an amount or a count.",
-        "{metrics}本身是比率或均值，“日均”可指整个期间的比率，也可指每日比率的平均值。请直接询问该比率，或询问金额、数量的日均值。",
+    "average_of_a_ratio": (
+        "{metrics} is a rate or an average already: its average {per} could be the rate over the whole period or "
+        "the mean of its {values}. Ask for the rate itself, or {per} for an amount or a count.",
+        "{metrics}本身是比率或均值，“{per_zh}”可指整个期间的比率，也可指{values_zh}的平均值。请直接询问该比率，"
+        "或询问金额、数量的{per_zh}值。",
     ),
-    "per_day_with_grain": (
-        "Baton reads a per-day average over one period; a series of them ({grain}) is not computed yet. Ask for one "
-        "period's daily average, or for the series itself.",
-        "日均按一个时间段计算，暂不支持按{grain}的日均序列；请询问一个时间段的日均值，或直接看序列。",
+    "average_with_grain": (
+        "Baton reads an average {per} over one period; a series of them ({series}) is not computed yet. Ask for one "
+        "period's average, or for the series itself.",
+        "{per_zh}按一个时间段计算，暂不支持按{series_zh}的{per_zh}序列；请询问一个时间段的{per_zh}值，或直接看序列。",
     ),
-    "per_day_with_share": (
-        "Baton cannot compute a per-day average and a share in one question; a share is the same per day as in total.",
-        "暂不支持在一个问题中同时计算日均和占比；占比按日均与按合计相同。",
+    "average_with_share": (
+        "Baton cannot compute an average {per} and a share in one question; a share is the same {per} as in total.",
+        "暂不支持在一个问题中同时计算{per_zh}和占比；占比按{per_zh}与按合计相同。",
+    ),
+    "average_cuts_a_period": (
+        "An average per {grain} counts whole {grain}s, and {period} ({start} to {end}) cuts one at an edge.{whole} "
+        "Or ask for the average per day.",
+        "{per_zh}按整{grain_zh}计算，而“{period}”（{start}至{end}）首尾不是整{grain_zh}。{whole_zh}也可以询问日均。",
+    ),
+    "average_whole_part": (" Ask for the whole {grain}s {start} to {end}.", "请改问整{grain_zh}的{start}至{end}，"),
+    "average_of_why": (
+        "Baton explains a change of a total or of an average per day; ask why the total changed (the {per} average "
+        "moves with it over periods of as many {grain}s).",
+        "Baton 可以解释合计或日均的变化；请问合计为什么变化（{per_zh}与合计在{grain_zh}数相同的期间同升同降）。",
+    ),
+    "two_averages": (
+        "The question asks for two averages at once ({words}). Ask one at a time.",
+        "问题同时要求两种平均（{words}）。请一次问一种。",
     ),
     "share_with_comparison": (
         "Baton cannot compute a share and a period comparison in one question yet; ask them one at a time.",

@@ -136,7 +136,6 @@ def _operator_checks(query: SemanticQuery) -> dict[str, Callable[[], bool]]:
         "trend": lambda: query.grain is not None,
         "share": lambda: query.share or compared,
         "total": lambda: True,
-        "per_day": lambda: query.per_day,
         "cumulative": lambda: query.grain is None,
         "breakdown": lambda: bool(query.dimensions),
         "separately": lambda: bool(query.dimensions),
@@ -144,6 +143,7 @@ def _operator_checks(query: SemanticQuery) -> dict[str, Callable[[], bool]]:
     }
     for grain in ("day", "week", "month", "quarter", "year"):
         checks[f"grain:{grain}"] = lambda g=grain: query.grain == g  # type: ignore[misc]
+        checks[f"average_per:{grain}"] = lambda g=grain: query.average_per == g  # type: ignore[misc]
     return checks
 
 

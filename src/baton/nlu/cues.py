@@ -36,7 +36,6 @@ class Cues(PeriodCues):
     best: bool = False
     rank: bool = False
     average: bool = False
-    per_day: bool = False
     breakdown: bool = False
     quality: Literal["good", "bad"] | None = None
     separately: bool = False
@@ -58,15 +57,32 @@ class Cues(PeriodCues):
         return found
 
 
-def _per_day_apart(scan: Scan, cues: Cues) -> bool:
-    """ "average orders per day": claim the average and its day, said apart."""
-    for m in scan.find_all(vocab.PER_DAY_APART):
-        if scan.free(m.start("day"), m.end("day")):
-            for start, end in ((m.start(), m.end()), (m.start("day"), m.end("day"))):
+def _average_per(scan: Scan, cues: Cues) -> Grain | None:
+    """The period an average is per ("日均", "月均", "average monthly"), or said apart ("average
+    orders per week"): its spans claimed. Two different ones are asked back."""
+    said: dict[Grain, list[str]] = {}
+    for grain, pattern in vocab.AVERAGE_PER.items():
+        for m in scan.find_all(pattern):
+            if scan.cuts_term(m.start(), m.end()):  # "monthly average order value": a series of AOV
+                continue
+            scan.claim(m.start(), m.end())
+            cues.spans.setdefault(f"average_per:{grain}", []).append((m.start(), m.end()))
+            said.setdefault(grain, []).append(scan.text[m.start() : m.end()])
+    for m in scan.find_all(vocab.AVERAGE_APART):
+        if scan.free(m.start("per"), m.end("per")):
+            grain = _UNIT_GRAIN[m.group("unit").lower()]
+            for start, end in ((m.start(), m.end()), (m.start("per"), m.end("per"))):
                 scan.claim(start, end)
-                cues.spans.setdefault("per_day", []).append((start, end))
-            return True
-    return False
+                cues.spans.setdefault(f"average_per:{grain}", []).append((start, end))
+            said.setdefault(grain, []).append(scan.text[m.start() : m.end()])
+            break
+    if len(said) > 1:  # "日均和月均GMV": one average at a time
+        words = [w for found in said.values() for w in found]
+        raise AmbiguousQuestion(*both("nlu.two_averages", words=", ".join(words)), detail={"words": words})
+    return next(iter(said), None)
+
+
+_UNIT_GRAIN: dict[str, Grain] = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"}
 
 
 def read_cues(scan: Scan) -> Cues:
@@ -80,7 +96,7 @@ def read_cues(scan: Scan) -> Cues:
     cues.unsupported = [
         scan.text[m.start() : m.end()] for m in cues.take(scan, "unsupported", vocab.UNSUPPORTED_OPERATORS)
     ]
-    cues.per_day = bool(cues.take(scan, "per_day", vocab.PER_DAY)) or _per_day_apart(scan, cues)
+    cues.average_per = _average_per(scan, cues)
     for pattern, kind in ((vocab.YOY, "same_period_last_year"), (vocab.MOM, "previous_period")):
         taken = cues.take(scan, kind, pattern)
         if taken and cues.comparison_kind is not None:  # "同比和环比": one comparison at a time

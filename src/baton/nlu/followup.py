@@ -158,11 +158,11 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
     share = cues.share or parent.share
     if share and not parent.share:
         changed.append("share")
-    per_day = cues.per_day or parent.per_day  # "日均GMV" then "那华南呢": South China's, per day
-    if cues.per_day and not parent.per_day:
+    average_per = cues.average_per or parent.average_per  # "日均GMV" then "那华南呢": South China's, per day
+    if cues.average_per is not None and cues.average_per != parent.average_per:
         changed.append("metric")
-    if per_day:  # "换成按周看", "那转化率呢" after a per-day average: asked, never silently dropped
-        planner.check_per_day(list(metrics), grain, share)
+    if average_per is not None:  # "换成按周看", "那转化率呢" after an average: asked, never silently dropped
+        planner.check_average(average_per, list(metrics), grain, share)
     if cues.why:
         changed.append("why")
         if comparison is None:
@@ -190,7 +190,7 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         share=share,
         share_filters=share_filters if share else (),
         premise=cues.premise if cues.why else None,
-        per_day=per_day,
+        average_per=average_per,
         corrections=r.corrections,
         where=parent.where,
         as_of=as_of,
@@ -219,7 +219,8 @@ def _periods(parent: SemanticQuery, r: Reading, as_of: date) -> tuple[TimeRange,
     named = r.periods[0].match if len(r.periods) == 1 and r.periods[0].error is None else None
     if named is not None and cues.compare_word and cues.comparison_kind is None and not cues.why:
         # "6月的GMV" then "和5月比呢": the previous question's period against the one named
-        current, against = against_named(parent.time_range, named)
+        averaged = (cues.average_per or parent.average_per) is not None
+        current, against = against_named(parent.time_range, named, averaged=averaged)
         return current, against, ["comparison"]
     if r.periods:
         time_range, comparison = resolve_periods(r.scan, cues, r.periods)
@@ -383,6 +384,7 @@ def _check(planner: Planner, query: SemanticQuery) -> None:
     """The checks a question's reading passes, asked back: a follow-up that cannot apply to
     the previous question is a question to the user, not an invalid input."""
     filtered = [f.dimension for f in (*query.filters, *query.share_filters)]
+    planner.check_average_periods(query)  # "月均GMV" then "那上周呢": no whole month
     try:
         planner.check_dimensions(list(query.metrics), list(query.dimensions), filtered)
         if query.share:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from baton.catalog.compiler import averaged_over, value_column
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import OPEN_START, Comparison, MemberFilter, SemanticQuery, TimeRange
-from baton.messages import text
+from baton.messages import average_fields, counted, text
 from baton.numbers import place_word
 
 
@@ -83,19 +84,22 @@ def _order_and_limit(query: SemanticQuery, catalog: Catalog, lang: Language) -> 
 
 
 def value_label(catalog: Catalog, query: SemanticQuery, metric: str, lang: Language) -> str:
-    """How a metric's value column is named to the reader: its label, or "日均GMV" per day."""
+    """How a metric's value column is named to the reader: its label, or "日均GMV" ("月均GMV" …)."""
     label = catalog.metrics[metric].label.for_lang(lang)
-    return text("answer.per_day_label", lang, label=label) if query.per_day else label
+    if query.average_per is None:
+        return label
+    return text("answer.average_label", lang, label=label, **average_fields(query.average_per))
 
 
-def per_day_row(query: SemanticQuery, row: dict[str, Any]) -> dict[str, Any]:
-    """A per-day answer's row keyed by metric ("revenue_per_day" as "revenue"), for readers written per metric."""
-    if not query.per_day:
+def averaged_row(query: SemanticQuery, row: dict[str, Any]) -> dict[str, Any]:
+    """An average's row keyed by metric ("revenue_per_month" as "revenue"), for readers written per metric."""
+    if query.average_per is None:
         return row
     out = dict(row)
     for metric in query.metrics:
-        for key in [k for k in row if k.startswith(f"{metric}_per_day")]:
-            out[metric + key.removeprefix(f"{metric}_per_day")] = row[key]
+        column = value_column(query, metric)
+        for key in [k for k in row if k.startswith(column)]:
+            out[metric + key.removeprefix(column)] = row[key]
     return out
 
 
@@ -106,7 +110,7 @@ def _labels(names: tuple[str, ...], catalog: Catalog, lang: Language) -> str:
 def _subject(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     metrics = _labels(query.metrics, catalog, lang)
     if query.intent == "why":  # an analysis tests daily values: "为什么日均GMV下降了" is read as said
-        if query.per_day:
+        if query.average_per is not None:
             metrics = text("answer.and_sep", lang).join(value_label(catalog, query, m, lang) for m in query.metrics)
         moved = {"up": "interpret_rose", "down": "interpret_fell", None: "interpret_moved"}[query.premise]
         return text("answer.interpret_why", lang, metrics=metrics, moved=text(f"answer.{moved}", lang))
@@ -115,14 +119,15 @@ def _subject(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
         return text("answer.interpret_share_of_part", lang, part=part, metrics=metrics)
     if query.share:
         return text("answer.interpret_share_by", lang, metrics=metrics)
-    if query.per_day:
-        days = [query.time_range.days] + ([len(query.comparison.dates())] if query.comparison is not None else [])
+    if query.average_per is not None:
+        per = query.average_per
+        counts = averaged_over(query)
         said = (
-            text("answer.interpret_two_days", lang, days=days[0], other=days[1])
-            if len(set(days)) > 1
-            else text("answer.interpret_days", lang, days=days[0])
+            text("answer.interpret_two_counts", lang, **counted(per, counts[0]), **counted(per, counts[1], "other"))
+            if len(set(counts)) > 1
+            else text(f"answer.count_{per}", lang, n=counts[0])
         )
-        return text("answer.interpret_per_day", lang, metrics=metrics, days=said)
+        return text("answer.interpret_average", lang, metrics=metrics, count=said, count_zh=said, **average_fields(per))
     return metrics
 
 
@@ -235,4 +240,4 @@ def _corrections(query: SemanticQuery, lang: Language) -> str:
     return text("answer.interpret_notes", lang, notes=text("answer.list_sep", lang).join(notes))
 
 
-__all__ = ["filters_text", "interpret", "per_day_row", "period_text", "share_part", "value_label", "where_text"]
+__all__ = ["averaged_row", "filters_text", "interpret", "period_text", "share_part", "value_label", "where_text"]

@@ -26,11 +26,12 @@ from difflib import SequenceMatcher
 from functools import cached_property
 from typing import Literal
 
+from baton.catalog import spine
 from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.semantic import Comparison, Correction, Grain, MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, OutOfScope, QuestionRefused, UnknownMetric, UnsupportedMetric
-from baton.messages import both
+from baton.messages import average_fields, both, localized
 from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
@@ -628,8 +629,8 @@ class Planner:
         share = cues.share
         if share:
             self.check_share(terms.metrics, dims, share_filters, comparison, grain)
-        if cues.per_day:
-            self.check_per_day(terms.metrics, grain, share)
+        if cues.average_per is not None:
+            self.check_average(cues.average_per, terms.metrics, grain, share)
         intent = (
             "why"
             if cues.why
@@ -645,7 +646,7 @@ class Planner:
             if dims
             else "value"
         )
-        return SemanticQuery(
+        query = SemanticQuery(
             metrics=tuple(terms.metrics),
             dimensions=tuple(dims),
             filters=tuple(filters),
@@ -659,10 +660,12 @@ class Planner:
             share=share,
             share_filters=tuple(share_filters),
             premise=cues.premise if cues.why else None,
-            per_day=cues.per_day,
+            average_per=cues.average_per,
             corrections=corrections,
             as_of=as_of,
         )
+        self.check_average_periods(query)
+        return query
 
     def check_ranked_keys(self, dims: Sequence[str], grain: Grain | None, *, combination: bool) -> None:
         """A top N or a place over two keys ("各区域GMV最高的品类") ranks their combinations only
@@ -725,27 +728,55 @@ class Planner:
         if not dims and not share_filters:
             raise _asked("nlu.share_of_what", {"dimensions": []})
 
-    def check_per_day(self, metrics: list[str], grain: Grain | None, share: bool) -> None:
-        """A per-day average is of an amount or a count, over one period ("日均GMV"); of a rate
-        ("日均转化率": the period's rate, or the mean of daily rates?), over a series, or with a
-        share it is asked back."""
+    def check_average(self, per: Grain, metrics: list[str], grain: Grain | None, share: bool) -> None:
+        """An average per day (week, month …) is of an amount or a count, over one period ("日均GMV",
+        "月均订单量"); of a rate ("日均转化率": the period's rate, or the mean of daily rates?), over
+        a series, or with a share it is asked back."""
+        fields = average_fields(per)
         rates = [m for m in metrics if not self.catalog.metrics[m].amount_or_count]
         if rates:
             labels = metric_labels(self.catalog, rates)
             raise AmbiguousQuestion(
-                *(message("nlu.per_day_of_a_ratio", lang, metrics=labels[lang]) for lang in LANGUAGES),
-                detail={"metrics": rates, "reason": "per_day_of_a_ratio"},
+                *(message("nlu.average_of_a_ratio", lang, metrics=labels[lang], **fields) for lang in LANGUAGES),
+                detail={"metrics": rates, "reason": "average_of_a_ratio"},
             )
         if grain is not None:
             raise AmbiguousQuestion(
-                *(
-                    message("nlu.per_day_with_grain", lang, grain=message(f"answer.grain_{grain}", lang))
-                    for lang in LANGUAGES
-                ),
-                detail={"grain": grain, "reason": "per_day_with_grain"},
+                *both("nlu.average_with_grain", **fields, **localized("series", f"answer.grain_{grain}")),
+                detail={"grain": grain, "reason": "average_with_grain"},
             )
         if share:
-            raise _asked("nlu.per_day_with_share", {"reason": "per_day_with_share"})
+            raise AmbiguousQuestion(*both("nlu.average_with_share", **fields), detail={"reason": "average_with_share"})
+
+    @staticmethod
+    def check_average_periods(query: SemanticQuery) -> None:
+        """An average per week (month …) divides by whole weeks: a period that cuts one ("上个季度
+        周均GMV": 13 weeks and two days) is asked back, with the whole weeks inside it; so is a why
+        about one (an analysis explains a total, or an average per day)."""
+        per = query.average_per
+        if per is None or per == "day":
+            return
+        fields = average_fields(per)
+        if query.intent == "why":
+            raise AmbiguousQuestion(*both("nlu.average_of_why", **fields), detail={"reason": "average_of_why"})
+        ranges = [query.time_range] + ([query.comparison.range] if query.comparison is not None else [])
+        for period in ranges:
+            if spine.whole_period_count(period.start, period.end, per) is not None:
+                continue
+            inside = spine.whole_inside(period.start, period.end, per)
+            whole = (
+                localized("whole", "nlu.average_whole_part", start=inside[0], end=inside[1], **fields)
+                if inside
+                else {"whole": "", "whole_zh": ""}
+            )
+            said = {"period": period.text or f"{period.start}~{period.end}"}
+            raise AmbiguousQuestion(
+                *both("nlu.average_cuts_a_period", start=period.start, end=period.end, **said, **fields, **whole),
+                detail={
+                    "reason": "average_cuts_a_period",
+                    "suggestions": [f"{inside[0]}~{inside[1]}"] if inside else [],
+                },
+            )
 
     def check_dimensions(self, metrics: list[str], dims: list[str], filtered: list[str]) -> None:
         """Every breakdown and filter is one the metrics can be broken down by (else invalid)."""

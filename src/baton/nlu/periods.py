@@ -11,7 +11,7 @@ from datetime import date, timedelta
 from typing import Literal
 
 from baton.contracts.common import CalendarEvent
-from baton.contracts.semantic import Comparison, TimeRange
+from baton.contracts.semantic import Comparison, Grain, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import timeexpr
@@ -81,6 +81,8 @@ class PeriodCues:
     side_by_side: bool = False
     """"5月和6月的GMV分别是多少": two periods, each asked for its value (no breakdown, no total
     the "分别"/"each" could belong to instead)."""
+    average_per: Grain | None = None
+    """An average per day (week, month …) is asked for: it compares periods of different lengths."""
 
 
 def event_periods(calendar: Sequence[CalendarEvent], scan: Scan, as_of: date) -> list[timeexpr.PeriodReading]:
@@ -155,7 +157,7 @@ def resolve_periods(
         if before != (earlier.start, earlier.end):
             text = _match(reading).text
             raise AmbiguousQuestion(*both("nlu.range_change", period=text), detail={"period": text})
-        return _compared(later, earlier)
+        return _compared(later, earlier, averaged=cues.average_per is not None)
     return _one_period(cues, _match(reading))
 
 
@@ -247,7 +249,7 @@ def _two_periods(
     # "X vs Y", "X 相比 Y": X is the period asked about; "compare X and Y": the later one
     directed = bool(vocab.COMPARE.search(between)) or cues.first_is_asked
     current, previous = (first, second) if directed or first.start > second.start else (second, first)
-    return _compared(current, previous)
+    return _compared(current, previous, averaged=cues.average_per is not None)
 
 
 def _the_named_comparison(
@@ -261,18 +263,22 @@ def _the_named_comparison(
     raise AmbiguousQuestion(*both("nlu.too_many_periods"), detail={"periods": [first.text, second.text]})
 
 
-def against_named(current: TimeRange, named: timeexpr.TimeMatch) -> tuple[TimeRange, Comparison]:
+def against_named(
+    current: TimeRange, named: timeexpr.TimeMatch, *, averaged: bool = False
+) -> tuple[TimeRange, Comparison]:
     """ "6月的GMV" then "和5月比呢": the previous question's period against the one the follow-up
-    names, with the checks of two named periods (the same length, no shared day)."""
+    names, with the checks of two named periods (the same length unless ``averaged``, no shared day)."""
     said = timeexpr.TimeMatch(current.start, current.end, (0, 0), current.text or "", "custom", False)
-    return _compared(said, named)
+    return _compared(said, named, averaged=averaged)
 
 
-def _compared(current: timeexpr.TimeMatch, previous: timeexpr.TimeMatch) -> tuple[TimeRange, Comparison]:
+def _compared(
+    current: timeexpr.TimeMatch, previous: timeexpr.TimeMatch, *, averaged: bool = False
+) -> tuple[TimeRange, Comparison]:
     """``current`` against ``previous``; periods of different lengths (a month against a year)
-    are asked back rather than compared."""
+    are asked back rather than compared — unless each is averaged per day (week …)."""
     days = sorted(((current.end - current.start).days + 1, (previous.end - previous.start).days + 1))
-    if days[1] > days[0] * 1.15:
+    if days[1] > days[0] * 1.15 and not averaged:
         raise AmbiguousQuestion(
             *both("nlu.periods_differ", current=current.text, previous=previous.text),
             detail={"periods": [current.text, previous.text]},

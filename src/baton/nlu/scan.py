@@ -38,6 +38,11 @@ class Scan:
             if m.end() > m.start() and self.free(m.start(), m.end()) and not self._in_term(m.start(), m.end())
         ]
 
+    def cuts_term(self, start: int, end: int) -> bool:
+        """Whether ``text[start:end]`` takes part of a catalog term without all of it ("monthly
+        average" of "monthly average order value")."""
+        return any(start < e and s < end and not (start <= s and e <= end) for s, e in self.terms)
+
     def _in_term(self, start: int, end: int) -> bool:
         return any(s <= start and end <= e and e - s > end - start for s, e in self.terms)
 

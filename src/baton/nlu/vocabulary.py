@@ -329,16 +329,44 @@ RANK = re.compile(
     r"|\brank(?:ed|ing)?\b|\bsort(?:ed)?\b|\border(?:ed)? by\b",
     _I,
 )
-PER_DAY = re.compile(
-    r"日均|平均每[天日]|每[天日]平均|平均一天|一天平均"
-    r"|\b(?:average|avg)\s+(?:per\s+day|daily)\b|\bdaily\s+(?:average|avg)\b|\bper\s+day\s+on\s+average\b"
-    r"|\bon\s+average\s+per\s+day\b",
-    _I,
+_NOT_GROWTH = r"(?!\s*(?:增长|增速|增幅|复合|涨幅|growth))"
+AVERAGE_PER: dict[Grain, re.Pattern[str]] = {
+    "day": re.compile(
+        r"(?:日均|平均每[天日]|每[天日]平均|平均一天|一天平均"
+        r"|\b(?:average|avg)\s+(?:per\s+day|daily)\b|\bdaily\s+(?:average|avg)\b|\bper\s+day\s+on\s+average\b"
+        r"|\bon\s+average\s+per\s+day\b)" + _NOT_GROWTH,
+        _I,
+    ),
+    "week": re.compile(
+        r"(?:周均|平均每(?:个)?(?:周|星期)|每(?:个)?(?:周|星期)平均|平均一(?:个)?(?:周|星期)|一(?:个)?(?:周|星期)平均"
+        r"|\b(?:average|avg)\s+(?:per\s+week|weekly)\b|\bweekly\s+(?:average|avg)\b|\bper\s+week\s+on\s+average\b"
+        r"|\bon\s+average\s+per\s+week\b)" + _NOT_GROWTH,
+        _I,
+    ),
+    "month": re.compile(
+        r"(?:月均|平均每个?月|每个?月平均|平均一个?月|一个?月平均"
+        r"|\b(?:average|avg)\s+(?:per\s+month|monthly)\b|\bmonthly\s+(?:average|avg)\b"
+        r"|\bper\s+month\s+on\s+average\b|\bon\s+average\s+per\s+month\b)" + _NOT_GROWTH,
+        _I,
+    ),
+    "quarter": re.compile(
+        r"(?:季均|平均每个?季度?|每个?季度平均|"
+        r"\b(?:average|avg)\s+(?:per\s+quarter|quarterly)\b|\bquarterly\s+(?:average|avg)\b)" + _NOT_GROWTH,
+        _I,
+    ),
+    "year": re.compile(
+        r"(?:年均|平均每年|每年平均|"
+        r"\b(?:average|avg)\s+(?:per\s+year|yearly|annual)\b|\b(?:yearly|annual)\s+(?:average|avg)\b)" + _NOT_GROWTH,
+        _I,
+    ),
+}
+"""A metric's average per day (week, month …) of the period ("日均GMV", "月均订单量", "average
+monthly orders"): read before grain words, whose "每天" and "monthly" ask for a series instead.
+Not "年均增长" (a growth rate)."""
+AVERAGE_APART = re.compile(
+    r"\b(?P<avg>average|avg)\b(?=[^?.!;]{1,40}?\b(?P<per>(?:per|a)\s+(?P<unit>day|week|month|quarter|year))\b)", _I
 )
-"""A metric's average per day of the period ("日均GMV", "average daily orders"): read before grain
-words, whose "每天" and "daily" ask for a series instead."""
-PER_DAY_APART = re.compile(r"\b(?P<avg>average|avg)\b(?=[^?.!;]{1,40}?\b(?P<day>per\s+day|a\s+day)\b)", _I)
-""""average orders per day": the average and its day said apart."""
+""""average orders per day", "avg GMV a month": the average and its period said apart."""
 AVERAGE = re.compile(r"平均|均值|\baverage\b|\bavg\b|\bmean\b|\bon average\b", _I)
 WHICH = re.compile(r"哪个|哪些|哪一个|哪家|哪几个|谁|\bwhich\b|\bwhat\b", _I)
 WHICH_N = re.compile(

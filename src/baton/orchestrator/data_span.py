@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, TimeExpressionError
-from baton.messages import both, localized, text
+from baton.messages import average_fields, both, localized, text
 
 if TYPE_CHECKING:
     from baton.orchestrator.driver import RunScope
@@ -81,17 +81,18 @@ def check_periods(query: SemanticQuery, start: DataStart | None) -> None:
                     *both(f"answer.{role}_before_data", first=first, days=_days_before(period, first), **_span(period)),
                     detail={"reason": "comparison_before_data", "first_day": first.isoformat()},
                 )
-    if query.per_day and current.start < first:
+    if query.average_per is not None and current.start < first:
         raise AmbiguousQuestion(
             *both(
-                "answer.per_day_before_data",
+                "answer.average_before_data",
                 period=_said(current),
                 first=first,
                 start=current.start,
                 end=current.end,
                 days=_days_before(current, first),
+                **average_fields(query.average_per),
             ),
-            detail={"reason": "per_day_before_data", "suggestions": [f"{first}~{current.end}"]},
+            detail={"reason": "average_before_data", "suggestions": [f"{first}~{current.end}"]},
         )
 
 

@@ -19,7 +19,8 @@ from baton.catalog.model import Catalog
 from baton.contracts.agent_outputs import ReportSection
 from baton.contracts.answer import Answer
 from baton.contracts.common import Language, Unit
-from baton.messages import text
+from baton.contracts.semantic import GRAINS
+from baton.messages import average_fields, text
 from baton.numbers import bucket_label, decimal_of, format_exact, format_number
 from baton.report.analysis import (
     analysis_sections,
@@ -160,15 +161,17 @@ class _Columns:
         self.language: Language = answer.language
         self.metric_labels = {m.name: m.label for m in answer.metrics}
         query = answer.semantic_query
-        if query is not None and query.per_day:  # "gmv_per_day": 日均成交总额
+        if query is not None and query.average_per is not None:  # "gmv_per_day": 日均成交总额
+            fields = average_fields(query.average_per)
             self.metric_labels = {
-                value_column(query, name): text("answer.per_day_label", self.language, label=label)
+                value_column(query, name): text("answer.average_label", self.language, label=label, **fields)
                 for name, label in self.metric_labels.items()
             }
 
     @staticmethod
     def _metric_of(column: str) -> str:
-        return column.removesuffix("_previous").removesuffix("_change").removesuffix("_per_day")
+        base = column.removesuffix("_previous").removesuffix("_change")
+        return next((base[: -len(g) - 5] for g in GRAINS if base.endswith(f"_per_{g}")), base)
 
     def unit(self, column: str) -> Unit:
         if column.endswith(("_change_pct", "_share")):
