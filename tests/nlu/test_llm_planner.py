@@ -447,6 +447,13 @@ BAD: list[tuple[str, str, dict[str, Any], type[BatonError], dict[str, Any]]] = [
         {"dimensions": ["region", "user_type"]},
     ),
     (
+        "a member beside a breakdown in a share",
+        "上个月各区域APP订单占比",
+        _plan(share=True, dimensions=["region"], filters=[{"dimension": "channel", "members": ["app"]}]),
+        AmbiguousQuestion,
+        {"dimensions": ["region", "channel"]},
+    ),
+    (
         "grain with a comparison",
         "上个月每天的GMV环比",
         _plan(grain="day", comparison="previous_period"),

@@ -191,6 +191,45 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月非直播渠道的GMV占比",
         {"filters": [], "share_filters": [{"dimension": "channel", "members": ["live_stream"], "exclude": True}]},
     ),
+    # each group of the breakdown its own whole: the member named is the part
+    *[
+        (
+            f"a share within each group: {rule}",
+            question,
+            {
+                "filters": [],
+                "share_filters": [{"dimension": part[0], "members": [part[1]], "exclude": False}],
+                "dimensions": [within],
+                "share_within": [within],
+            },
+        )
+        for rule, question, within, part in [
+            ("每个X的订单中", "2026年6月每个区域的订单中APP渠道占多少比例", "region", ("channel", "app")),
+            ("每个X里", "上个月每个渠道里新用户GMV占比", "channel", ("user_type", "new")),
+            (
+                "for each X … its",
+                "For each region, what percent of its June 2026 orders came from the app?",
+                "region",
+                ("channel", "app"),
+            ),
+            ("in each X", "new users' share of orders in each channel in June 2026", "channel", ("user_type", "new")),
+        ]
+    ],
+    (
+        "each group its own whole, a second breakdown the parts",
+        "每个区域的订单中各渠道占比（上个月）",
+        {"share_filters": [], "dimensions": ["region", "channel"], "share_within": ["region"]},
+    ),
+    (
+        "各X中 picks among the groups: the member filters the whole",
+        "上个月华东地区各品类中哪个品类GMV占比最高",
+        {"filters": [{"dimension": "region", "members": ["华东"], "exclude": False}], "share_within": []},
+    ),
+    (
+        "the part's split across a breakdown",
+        "APP的订单在各区域的占比（上个月）",
+        {"filters": [{"dimension": "channel", "members": ["app"], "exclude": False}], "share_within": []},
+    ),
     # a share's whole named with a member: it filters the whole, the other member is the part
     *[
         (
@@ -339,6 +378,8 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("money asked of a count", "上个月新订单的金额是多少，按渠道看订单量", AmbiguousQuestion, "asks for money"),
     ("an amount of a count", "orders amount last month", AmbiguousQuestion, "asks for money"),
     ("a share of two members, no whole named", "上个月华东新用户的GMV占比", AmbiguousQuestion, "a whole and a part"),
+    ("a part beside a breakdown", "app share of orders by region last month", AmbiguousQuestion, "inside each group"),
+    ("a part beside a breakdown, in Chinese", "上个月各区域APP订单占比", AmbiguousQuestion, "each group"),
     ("two English member words side by side", "household appliances GMV last month", AmbiguousQuestion, "side by side"),
     ("the top in each group", "上个月各区域GMV最高的品类", AmbiguousQuestion, "within each group"),
     (

@@ -309,3 +309,28 @@ def test_a_per_day_average_over_days_before_the_data_is_asked_back(demo_session:
     assert answer.suggestions == ["2025-01-01~2025-12-31"]
     total = demo_session.ask("过去两年GMV", as_of=date(2026, 1, 15))  # a total is unaffected
     assert total.status == "answered"
+
+
+def test_a_share_within_each_group_divides_by_that_groups_own_total(demo_session: Session) -> None:
+    """ "每个区域的订单中APP占多少": app's orders in a region over all of that region's orders."""
+    answer = demo_session.ask("2026年6月每个区域的订单中APP渠道占多少比例", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.result is not None and [c.name for c in answer.result.columns] == [
+        "region",
+        "order_count",
+        "order_count_share",
+    ]
+    sql = """SELECT region, COUNT(*) FILTER (WHERE channel = 'app'),
+                    COUNT(*) FILTER (WHERE channel = 'app')::DOUBLE / COUNT(*)
+             FROM fact_order WHERE status IN ('paid','refunded') AND order_date BETWEEN ? AND ? GROUP BY region"""
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        expected = {r: (n, s) for r, n, s in con.execute(sql, [date(2026, 6, 1), date(2026, 6, 30)]).fetchall()}
+    finally:
+        con.close()
+    got = {r: (n, s) for r, n, s in answer.result.rows}
+    assert got.keys() == expected.keys()
+    for region, (orders, share) in expected.items():
+        assert got[region][0] == orders and got[region][1] == pytest.approx(share, rel=1e-12)
+    assert answer.interpretation is not None and "每个区域中APP占订单量的比例" in answer.interpretation
+    assert "占所在区域" in answer.answer

@@ -192,10 +192,20 @@ class Narrator:
         # with a grain, the whole is each period's own: a share is "of that month's total"
         grain = text(f"answer.grain_{query.grain}", language) if query.grain is not None else ""
 
+        group = text("answer.and_sep", language).join(
+            self.catalog.dimensions[d].label.for_lang(language) for d in query.share_within
+        )
+
         def item(row: dict[str, Any], name: str) -> str:
             share = format_exact(row.get(share_col), "ratio", language)
-            key = "answer.share_item_in_period" if grain else "answer.share_item"
-            return text(key, language, item=name, value=fmt(row[metric]), share=share, grain=grain)
+            key = (
+                "answer.share_item_in_group"
+                if group
+                else "answer.share_item_in_period"
+                if grain
+                else "answer.share_item"
+            )
+            return text(key, language, item=name, value=fmt(row[metric]), share=share, grain=grain, group=group)
 
         if query.dimensions or query.grain is not None:
             if query.grain is None and query.top_n is None and not query.order_by:
@@ -205,6 +215,10 @@ class Narrator:
             items = text("answer.list_sep", language).join(item(r, self._row_label(query, r, language)) for r in shown)
             more = text("answer.more_items", language, count=len(rows) - len(shown)) if len(rows) > len(shown) else ""
             where = {"label": label, "filters": filters, "period": period, "items": items, "more": more}
+            if group:  # each region its own whole: "APP's orders, each with its share of its region's"
+                named = share_part(query.share_filters, self.catalog, language) if query.share_filters else ""
+                part = text("answer.shares_in_groups_part", language, part=named) if named else ""
+                return text("answer.shares_in_groups", language, group=group, part=part, **where)
             if not grain:
                 return text("answer.shares", language, **where)
             if query.dimensions or not query.share_filters:

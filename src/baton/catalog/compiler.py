@@ -12,7 +12,8 @@ Query shapes (the output columns are a contract for evals and reports):
 - with a comparison: ``[dims…], m, m_previous, m_change, m_change_pct`` for each metric;
 - with a share: ``[period,] [dims…], m, m_share`` — ``m`` over the question's filters and the
   share's own filters, divided by ``m`` over the question's filters only, summed over every
-  member of the breakdown (per period when there is one); an additive metric only;
+  member of the breakdown (or per group of ``share_within``: "APP's share of each region's
+  orders") (per period when there is one); an additive metric only;
 - per day (week, month …): ``[dims…], m_per_day`` (``m_per_month`` …, and its comparison columns)
   — the metric on each day (week …), summed over the period and divided by how many it holds
   (whole ones only; one without rows counts as zero); an additive metric or a distinct count only.
@@ -434,8 +435,9 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         dialect,
         shape,
     )
+    groups = list(query.share_within)
     whole = _compile_plain(  # no spine of its own: a period the part lacks is a 0 of a whole that has rows
-        query.model_copy(update={**unshared, "dimensions": ()}),
+        query.model_copy(update={**unshared, "dimensions": tuple(groups)}),
         catalog,
         dialect,
         _Shape(ties=False, spine=False),
@@ -450,8 +452,8 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         )
         outs += [exp.column(m, table="n").as_(m), share.as_(f"{m}_share")]
     final = exp.select(*outs).from_(part.expression.subquery("n"))
-    if keys:
-        on = _and([exp.column(k, table="n").eq(exp.column(k, table="d")) for k in keys])
+    if keys or groups:
+        on = _and([exp.column(k, table="n").eq(exp.column(k, table="d")) for k in (*keys, *groups)])
         final = final.join(whole.expression.subquery("d"), on=on, join_type="LEFT")
     else:
         final = final.join(whole.expression.subquery("d"), join_type="CROSS")

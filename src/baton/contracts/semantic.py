@@ -126,6 +126,11 @@ class SemanticQuery(BaseModel):
     share_filters: tuple[MemberFilter, ...] = Field(
         default=(), description="filters of the part whose share is asked: they apply to the share's numerator only"
     )
+    share_within: tuple[str, ...] = Field(
+        default=(),
+        description="dimensions of the breakdown each of whose groups is its own whole (\"APP's share of each "
+        "region's orders\"); empty: the whole is the total over the breakdown",
+    )
     premise: Literal["up", "down"] | None = Field(
         default=None, description="the direction a why-question takes for granted (checked, never assumed)"
     )
@@ -155,6 +160,8 @@ class SemanticQuery(BaseModel):
     def _one_shape(self) -> SemanticQuery:
         if self.average_per is not None and (self.grain is not None or self.share):
             raise ValueError("an average per day (week …) is one value per period: no grain, no share")
+        if self.share_within and not (self.share and set(self.share_within) <= set(self.dimensions)):
+            raise ValueError("a share within groups is a share, and its groups are the breakdown's")
         if self.rank_place is not None and self.top_n is not None:
             raise ValueError("a place in a ranking is one row: no top N beside it")
         return self

@@ -36,6 +36,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{label}{filters} for {period}, each part with its share of its {grain}'s total: {items}{more}.",
         "{period}{filters}{label}各部分及其占当{grain}总额的比例：{items}{more}。",
     ),
+    "share_item_in_group": ("{item}: {value} ({share} of its {group})", "{item} {value}（占所在{group} {share}）"),
+    "shares_in_groups": (
+        "{label}{part}{filters} for {period}, each with its share of its {group}'s total: {items}{more}.",
+        "{period}{filters}{part}{label}及其占所在{group}的比例：{items}{more}。",
+    ),
+    "shares_in_groups_part": (" of {part}", "{part}的"),
     "share_value": ("{label}{filters} for {period}: {item}.", "{period}{filters}{label}：{item}。"),
     "more_items": ("; {count} more in the table", "；另有 {count} 项见表格"),
     "filter_sep": ("; ", "；"),
@@ -225,6 +231,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_moved": ("changed", "变化"),
     "interpret_share_of_part": ("the share of {part} in {metrics}", "{part}占{metrics}的比例"),
     "interpret_share_by": ("the share of {metrics}", "{metrics}占比"),
+    "interpret_share_within": (
+        "the share of {part} in each {group}'s {metrics}",
+        "每个{group}中{part}占{metrics}的比例",
+    ),
+    "interpret_share_within_by": ("the share of each {group}'s {metrics}", "每个{group}内的{metrics}占比"),
     "interpret_average": (
         "{metrics} {per} (the {values} summed ÷ {count})",
         "{per_zh}{metrics}（{values_zh}之和 ÷ {count_zh}）",

@@ -224,6 +224,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "moves with it over periods of as many {grain}s).",
         "Baton 可以解释合计或日均的变化；请问合计为什么变化（{per_zh}与合计在{grain_zh}数相同的期间同升同降）。",
     ),
+    "share_within_or_across": (
+        "A share of a named part next to a breakdown can mean the part's share inside each group (\"in each "
+        'region, what share of orders came from the app") or how the part splits across the groups ("the app\'s '
+        'orders by region, as shares"). Which one?',
+        "按维度拆分时，某一部分的占比可以指它在每组内的占比（“每个区域的订单中APP占多少”），也可以指它在各组之间的"
+        "分布（“APP的订单在各区域的占比”）。请问是哪一种？",
+    ),
     "two_averages": (
         "The question asks for two averages at once ({words}). Ask one at a time.",
         "问题同时要求两种平均（{words}）。请一次问一种。",

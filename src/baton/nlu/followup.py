@@ -189,6 +189,7 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         intent=_intent(cues.why, comparison, share, ranked or parent.intent == "ranking", grain, dims),
         share=share,
         share_filters=share_filters if share else (),
+        share_within=tuple(d for d in parent.share_within if d in dims) if share else (),
         premise=cues.premise if cues.why else None,
         average_per=average_per,
         corrections=r.corrections,

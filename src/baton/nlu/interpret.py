@@ -114,6 +114,12 @@ def _subject(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
             metrics = text("answer.and_sep", lang).join(value_label(catalog, query, m, lang) for m in query.metrics)
         moved = {"up": "interpret_rose", "down": "interpret_fell", None: "interpret_moved"}[query.premise]
         return text("answer.interpret_why", lang, metrics=metrics, moved=text(f"answer.{moved}", lang))
+    if query.share_within:
+        group = _dims(query.share_within, catalog, lang)
+        if not query.share_filters:
+            return text("answer.interpret_share_within_by", lang, group=group, metrics=metrics)
+        part = share_part(query.share_filters, catalog, lang)
+        return text("answer.interpret_share_within", lang, part=part, group=group, metrics=metrics)
     if query.share and query.share_filters:
         part = share_part(query.share_filters, catalog, lang)
         return text("answer.interpret_share_of_part", lang, part=part, metrics=metrics)
@@ -169,8 +175,9 @@ def _filters(filters: tuple[MemberFilter, ...], catalog: Catalog, lang: Language
 
 def _breakdown(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     out = []
-    if query.dimensions:
-        out.append(text("answer.interpret_by", lang, dims=_dims(query.dimensions, catalog, lang)))
+    dims = tuple(d for d in query.dimensions if d not in query.share_within)  # "each region's": said already
+    if dims:
+        out.append(text("answer.interpret_by", lang, dims=_dims(dims, catalog, lang)))
     if query.grain is not None:
         out.append(text("answer.interpret_per", lang, grain=text(f"answer.grain_{query.grain}", lang)))
     return "".join(out)

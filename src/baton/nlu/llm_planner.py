@@ -491,7 +491,13 @@ class _PlanReader:
         self, filters: list[MemberFilter], dims: list[str]
     ) -> tuple[list[MemberFilter], list[MemberFilter]]:
         """As the rule planner: with no breakdown, the members of one dimension are the part
-        whose share of the (otherwise filtered) whole is asked."""
+        whose share of the (otherwise filtered) whole is asked. A member beside a breakdown is
+        asked back: a plan cannot say whether it filters the whole ("华东各品类占比") or is the
+        part inside each group ("每个区域的订单中APP占多少"), and the model reads only what the
+        rules could not."""
+        named = [f.dimension for f in filters if not f.exclude and f.dimension not in dims]
+        if dims and named:
+            raise _asked("nlu.share_within_or_across", {"dimensions": [*dims, *named]})
         if not filters or dims:
             return filters, []
         share_dims = {f.dimension for f in filters}

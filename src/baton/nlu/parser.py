@@ -61,7 +61,7 @@ from baton.nlu.reading import (
 )
 from baton.nlu.residual import metricish, to_simplified, unknown_words
 from baton.nlu.scan import Scan
-from baton.nlu.shares import whole_dimensions
+from baton.nlu.shares import ShareMarks, share_marks
 from baton.nlu.ties import Reading, Ties, read_ties
 from baton.nlu.typos import (
     MIN_LENGTH,
@@ -181,9 +181,10 @@ class Planner:
             read.terms.dims.append(default_breakdown)
         metric_as_a_word_of_another(self.catalog, read.scan, read.terms.metric_hits)
         self._ranked_first(read.scan, read.cues, read.terms)
-        whole = whole_dimensions(read.scan, read.terms.members, read.terms.hits) if read.cues.share else set()
+        terms = read.terms
+        marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
         return self._build(
-            read.cues, read.terms, time_range, comparison, read.corrections, as_of, read.language, whole=whole
+            read.cues, terms, time_range, comparison, read.corrections, as_of, read.language, marks=marks
         )
 
     def _ranked_first(self, scan: Scan, cues: Cues, terms: Terms) -> None:
@@ -587,10 +588,10 @@ class Planner:
         as_of: date,
         language: Language,
         *,
-        whole: set[str],
+        marks: ShareMarks,
     ) -> SemanticQuery:
         dims = list(terms.dims)
-        filters, share_filters = self._filters(cues, terms, dims, whole)
+        filters, share_filters = self._filters(cues, terms, dims, marks)
         self.check_dimensions(terms.metrics, dims, [f.dimension for f in (*filters, *share_filters)])
         grain = cues.grain
         if cues.trend and grain is None:
@@ -627,8 +628,11 @@ class Planner:
             # "which category had the biggest drop": ranked by the change, not by the value
             raise _asked("nlu.rank_by_change", {"dimensions": dims})
         share = cues.share
+        within = [d for d in dims if d in marks.inside or d in marks.whole] if share else []
         if share:
             self.check_share(terms.metrics, dims, share_filters, comparison, grain)
+            if within and set(within) == set(dims) and not share_filters:  # "每个区域的订单中占比": of what?
+                raise _asked("nlu.share_of_what", {"dimensions": within})
         if cues.average_per is not None:
             self.check_average(cues.average_per, terms.metrics, grain, share)
         intent = (
@@ -659,6 +663,7 @@ class Planner:
             intent=intent,
             share=share,
             share_filters=tuple(share_filters),
+            share_within=tuple(within),
             premise=cues.premise if cues.why else None,
             average_per=cues.average_per,
             corrections=corrections,
@@ -681,12 +686,15 @@ class Planner:
         raise rank_within_or_across(labels, {"dimensions": list(dims), "grain": grain})
 
     def _filters(
-        self, cues: Cues, terms: Terms, dims: list[str], whole: set[str]
+        self, cues: Cues, terms: Terms, dims: list[str], marks: ShareMarks
     ) -> tuple[list[MemberFilter], list[MemberFilter]]:
         """Member filters by dimension, and the filters of a share's part. Several members of
         one dimension are shown one by one — their dimension is added to ``dims`` — unless the
         question asks for their total; with a share, the members of one dimension are the part
-        whose share of the whole is asked."""
+        whose share of the whole is asked — across a breakdown the whole is the filtered total
+        ("华东各品类GMV占比"), unless the breakdown's groups are marked as the whole
+        ("每个区域的订单中APP占多少"); a member marked as the part beside an unmarked breakdown
+        ("app share of orders by region": within each region, or across them?) is asked back."""
         explicit = list(dims)
         by_dim: dict[tuple[str, bool], list[str]] = {}
         for m in terms.members:
@@ -697,7 +705,13 @@ class Planner:
         for f in filters:
             if not f.exclude and len(f.members) > 1 and not cues.total and f.dimension not in dims:
                 dims.append(f.dimension)
-        if not cues.share or not filters or explicit:
+        if not cues.share or not filters:
+            return filters, []
+        whole = marks.whole | set(explicit)  # a breakdown's members are never the part
+        if explicit and not set(explicit) & marks.inside:
+            parts = [f.dimension for f in filters if f.dimension in marks.part and f.dimension not in whole]
+            if parts:
+                raise _asked("nlu.share_within_or_across", {"dimensions": [*explicit, *parts]})
             return filters, []  # a share across a breakdown: of the filtered whole
         # "除了直播以外，APP的GMV占比": what is excluded leaves the whole, what is named is the part;
         # only an exclusion ("非直播的GMV占比") is itself the part. Members a word marks as the whole

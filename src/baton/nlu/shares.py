@@ -7,11 +7,16 @@ part and the whole) and the other the part. The words that mark the whole are a 
 the member ("…中 / 里 / 当中", optionally after its dimension word and a metric), "占" before it,
 and "among / within" — or "of" with a metric after the member — in English. Without such a
 word two dimensions stay asked back: which one is the whole?
+
+A breakdown is the whole the same way ("每个区域的订单中APP占多少", "各渠道里新用户GMV占比",
+"for each region, what percent of its orders came from the app", "new users' share of orders
+in each channel"): then a member is the part, and each group is its own whole.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from baton.nlu.lexicon import Hit
 from baton.nlu.reading import Member
@@ -23,6 +28,10 @@ _AMONG = re.compile(r"\b(?:among|within|amongst)\s+(?:the\s+)?(?:all\s+)?$", re.
 _OF_EN = re.compile(r"\bof\s+(?:the\s+)?(?:all\s+)?$", re.I)
 _OWN = re.compile(r"\s*(?:'s|’s|')?\s*", re.I)
 _LINK = re.compile(r"\s*的?\s*")
+_PART_AFTER = re.compile(r"\s*(?:的\s*)?(?:占|份额|比例|比重)|\s*(?:'s\s+)?(?:share|percentage|portion)\b", re.I)
+_PART_BEFORE = re.compile(r"\b(?:from|through|via)\s+(?:the\s+)?$", re.I)
+_EACH_ZH = re.compile(r"每一?个?\s*$")
+_EACH_EN = re.compile(r"\b(?:for|in|within|inside)\s+(?:each|every)\s+(?:of\s+the\s+)?$", re.I)
 
 
 def whole_dimensions(scan: Scan, members: list[Member], hits: list[Hit]) -> set[str]:
@@ -37,6 +46,53 @@ def whole_dimensions(scan: Scan, members: list[Member], hits: list[Hit]) -> set[
         if marker is not None:
             (strong if marker == "strong" else weak).add(member.dimension)
     return strong or weak
+
+
+@dataclass(frozen=True)
+class ShareMarks:
+    """What a share question's words make of its dimensions."""
+
+    whole: set[str] = field(default_factory=set)
+    """Dimensions whose named members are the whole ("新用户的订单中")."""
+    inside: set[str] = field(default_factory=set)
+    """Breakdown dimensions each of whose groups is its own whole ("每个区域的订单中")."""
+    part: set[str] = field(default_factory=set)
+    """Dimensions whose named members the words make the part ("APP占", "came from the app")."""
+
+
+def share_marks(scan: Scan, members: list[Member], dims: list[str], hits: list[Hit]) -> ShareMarks:
+    """The whole and the part a share question marks (see the module docstring)."""
+    return ShareMarks(
+        whole=whole_dimensions(scan, members, hits),
+        inside=breakdown_wholes(scan, dims, hits),
+        part={m.dimension for m in members if not m.excluded and _names_the_part(scan, m.hit, hits)},
+    )
+
+
+def _names_the_part(scan: Scan, hit: Hit, hits: list[Hit]) -> bool:
+    """ "APP占…", "APP的订单占比", "app share of orders", "orders from the app"."""
+    end = _past_attached(scan, hit.end, hits, kinds={"dimension"})
+    after_metric = _past_attached(scan, end, hits, kinds={"metric"})
+    after = any(_PART_AFTER.match(scan.norm, at) is not None for at in {end, after_metric})
+    return after or _PART_BEFORE.search(scan.norm[: hit.start]) is not None
+
+
+def breakdown_wholes(scan: Scan, dims: list[str], hits: list[Hit]) -> set[str]:
+    """The breakdown's dimensions a marker makes each group's own whole: its metric and a
+    locative ("各区域的订单中"), a locative right after "每个" ("每个渠道里"), or "for / in each"
+    ("for each region"). "各品类中哪个…" picks among the groups: no whole."""
+    marked: set[str] = set()
+    for hit in hits:
+        named = {t.target for t in hit.terms if t.kind == "dimension"} & set(dims)
+        if not named:
+            continue
+        before = scan.norm[: hit.start]
+        after_metric = _past_attached(scan, hit.end, hits, kinds={"metric"})
+        of_its_metric = after_metric > hit.end and _INSIDE.match(scan.norm, after_metric) is not None
+        each_inside = _EACH_ZH.search(before) is not None and _INSIDE.match(scan.norm, hit.end) is not None
+        if of_its_metric or each_inside or _EACH_EN.search(before):
+            marked |= named
+    return marked
 
 
 def _marker(scan: Scan, hit: Hit, hits: list[Hit]) -> str | None:
