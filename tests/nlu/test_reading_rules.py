@@ -176,6 +176,16 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("second highest", "which channel had the second highest GMV last month", {"rank_place": 2, "order": "desc"}),
     ("third-lowest", "third-lowest region by orders last month", {"rank_place": 3, "order": "asc"}),
     ("排名第一 is a top 1", "上个月GMV排名第一的渠道", {"rank_place": None, "top_n": 1}),
+    *[
+        (f"both ends: {q}", q, {"top_n": None, "rank_place": None, "intent": "ranking", "order": "desc"})
+        for q in [
+            "2026年6月GMV最高和最低的区域分别是哪个",
+            "Which regions had the highest and lowest GMV in June 2026?",
+            "best and worst category by refund rate in Q2 2026",
+            "上个月订单量最多和最少的渠道",
+            "2025年GMV最高和最低的月份",
+        ]
+    ],
     ("a place over periods", "哪个月的GMV排名第二（今年）", {"rank_place": 2, "grain": "month", "top_n": None}),
     # a share with an exclusion: what is excluded leaves the whole, what is named is the part
     (

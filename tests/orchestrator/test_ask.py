@@ -334,3 +334,25 @@ def test_a_share_within_each_group_divides_by_that_groups_own_total(demo_session
         assert got[region][0] == orders and got[region][1] == pytest.approx(share, rel=1e-12)
     assert answer.interpretation is not None and "每个区域中APP占订单量的比例" in answer.interpretation
     assert "占所在区域" in answer.answer
+
+
+def test_the_highest_and_the_lowest_are_both_named(demo_session: Session) -> None:
+    """ "最高和最低的月份": the whole ranking, and the sentence names both ends (never only the last word's)."""
+    answer = demo_session.ask("2025年GMV最高和最低的月份", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    sql = """SELECT strftime(order_date, '%Y-%m') AS m, SUM(gmv_amount) AS v FROM fact_order
+             WHERE status IN ('paid','refunded') AND order_date BETWEEN ? AND ? GROUP BY m ORDER BY v"""
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        months = con.execute(sql, [date(2025, 1, 1), date(2025, 12, 31)]).fetchall()
+    finally:
+        con.close()
+    assert answer.result is not None and answer.result.row_count == 12
+    (lowest, _), (highest, _) = months[0], months[-1]
+    assert f"最高为 {highest}" in answer.answer and f"最低为 {lowest}" in answer.answer
+    regions = demo_session.ask("Which regions had the highest and lowest GMV in June 2026?", as_of=AS_OF)
+    assert regions.result is not None
+    by_gmv = sorted(regions.result.rows, key=lambda row: float(str(row[1])))
+    label = demo_session.catalog.member_label
+    assert f"highest {label('region', by_gmv[-1][0], 'en')}" in regions.answer
+    assert f"lowest {label('region', by_gmv[0][0], 'en')}" in regions.answer

@@ -301,9 +301,11 @@ class Narrator:
         # the peak among whole buckets too: a 2-day week's rate is no week's peak
         peak = max((r for r in full if r[metric] is not None), key=lambda r: float(r[metric]), default=first)
         peaks = self._tied(query, full, metric, peak, language)
+        low = min((r for r in full if r[metric] is not None), key=lambda r: float(r[metric]), default=first)
+        ranked = query.intent == "ranking"  # "GMV最高和最低的月份", "rank the months": both ends
         return (
             text(
-                "answer.series",
+                "answer.series_with_low" if ranked else "answer.series",
                 language,
                 label=label,
                 filters=filters,
@@ -316,6 +318,8 @@ class Narrator:
                 last_value=fmt(last[metric]),
                 peak=peaks,
                 peak_value=fmt(peak[metric]),
+                low=self._tied(query, full, metric, low, language),
+                low_value=fmt(low[metric]),
             )
             + note
         )

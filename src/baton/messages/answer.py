@@ -73,6 +73,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{period}{filters}的{label}按{grain}共 {count} 个数据点：首个 {first} 为 {first_value}，最近 {last} 为 "
         "{last_value}；最高为 {peak}（{peak_value}）。",
     ),
+    "series_with_low": (
+        "{label}{filters} by {grain} for {period}: {count} points, from {first_value} ({first}) to {last_value} "
+        "({last}); highest {peak_value} ({peak}), lowest {low_value} ({low}).",
+        "{period}{filters}的{label}按{grain}共 {count} 个数据点：首个 {first} 为 {first_value}，最近 {last} 为 "
+        "{last_value}；最高为 {peak}（{peak_value}），最低为 {low}（{low_value}）。",
+    ),
     "series_partial": (
         " The {grain} of {buckets} holds only part of its days (see the assumptions), so the series is read "
         "over the full ones.",

@@ -34,6 +34,8 @@ class Cues(PeriodCues):
     rank_place: int | None = None
     order: Literal["desc", "asc"] = "desc"
     best: bool = False
+    both_ends: bool = False
+    """The highest and the lowest are asked at once ("最高和最低的区域", "best and worst")."""
     rank: bool = False
     average: bool = False
     breakdown: bool = False
@@ -236,10 +238,17 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         cues.best, cues.order = True, "asc" if closing[0].group("word") in "低少小" else "desc"
     if cues.top_n is None and best:
         cues.best = True
+        said = {m.group(0).lower() for m in best}
+        if said & _HIGH_END and said & _LOW_END:  # both ends: the whole ranking, highest first
+            cues.both_ends, cues.rank, cues.order, cues.quality = True, True, "desc", None
     if cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank:
         cues.take(scan, "ranking", vocab.WHICH)
-    if cues.which_time and cues.top_n is None and cues.rank_place is None:
+    if cues.which_time and cues.top_n is None and cues.rank_place is None and not cues.both_ends:
         cues.top_n = 1
+
+
+_HIGH_END = {"最高", "最大", "最多", "最好", "highest", "largest", "biggest", "most", "best", "top"}
+_LOW_END = {"最低", "最小", "最少", "最差", "lowest", "smallest", "least", "fewest", "worst", "bottom"}
 
 
 def _read_place(scan: Scan, cues: Cues) -> None:

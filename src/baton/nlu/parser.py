@@ -617,7 +617,9 @@ class Planner:
             raise AmbiguousQuestion(*self.with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
         if cues.breakdown and not dims and grain is None:
             raise AmbiguousQuestion(*self.with_examples("nlu.breakdown_by_what"), detail={"missing": "breakdown"})
-        if cues.best and top_n is None and place is None:  # "ranked second-lowest": the place is the ranking
+        if (
+            cues.best and top_n is None and place is None and not cues.both_ends
+        ):  # "ranked second-lowest": the place is the ranking
             top_n = 1
         if top_n is not None or place is not None:
             self.check_ranked_keys(dims, grain, combination=cues.combination)
