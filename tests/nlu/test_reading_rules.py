@@ -176,6 +176,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("second highest", "which channel had the second highest GMV last month", {"rank_place": 2, "order": "desc"}),
     ("third-lowest", "third-lowest region by orders last month", {"rank_place": 3, "order": "asc"}),
     ("排名第一 is a top 1", "上个月GMV排名第一的渠道", {"rank_place": None, "top_n": 1}),
+    (
+        "和上月相比 after that month itself: the month before it",
+        "2026年6月GMV最高的区域，和上月相比",
+        {"top_n": 1, "comparison": {"kind": "previous_period", "range": {"start": "2026-05-01", "end": "2026-05-31"}}},
+    ),
     *[
         (f"both ends: {q}", q, {"top_n": None, "rank_place": None, "intent": "ranking", "order": "desc"})
         for q in [
@@ -388,6 +393,18 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("money asked of a count", "上个月新订单的金额是多少，按渠道看订单量", AmbiguousQuestion, "asks for money"),
     ("an amount of a count", "orders amount last month", AmbiguousQuestion, "asks for money"),
     ("a share of two members, no whole named", "上个月华东新用户的GMV占比", AmbiguousQuestion, "a whole and a part"),
+    (
+        "last month from today beside a named month",
+        "GMV in September 2025 compared with last month",
+        AmbiguousQuestion,
+        "2025-08-01~2025-08-31",
+    ),
+    (
+        "上一季度 from today beside a named quarter",
+        "2025年Q3的GMV和上一季度比",
+        AmbiguousQuestion,
+        "2025-04-01~2025-06-30",
+    ),
     ("a part beside a breakdown", "app share of orders by region last month", AmbiguousQuestion, "inside each group"),
     ("a part beside a breakdown, in Chinese", "上个月各区域APP订单占比", AmbiguousQuestion, "each group"),
     ("two English member words side by side", "household appliances GMV last month", AmbiguousQuestion, "side by side"),

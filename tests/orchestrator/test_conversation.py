@@ -369,6 +369,16 @@ def test_a_favourite_metric_breaks_a_tie_and_says_so(remembering: Session) -> No
     remembering.memory.forget_all(user)
 
 
+def test_last_month_after_a_named_month_is_asked_which_one(session: Session) -> None:
+    """ "2025年9月的GMV" then "和上个月比呢": August 2025, or June 2026 counted from today? Asked."""
+    conversation = session.conversation()
+    first = conversation.ask("2025年9月的GMV", as_of=JULY)
+    assert first.status == "answered"
+    against = conversation.ask("和上个月比呢", as_of=JULY)
+    assert against.status == "clarification_needed" and against.result is None
+    assert against.suggestions == ["2025-08-01~2025-08-31", "2026-06-01~2026-06-30"]
+
+
 def test_a_monthly_average_is_carried_and_a_period_without_whole_months_is_asked(session: Session) -> None:
     conversation = session.conversation()
     first = conversation.ask("今年上半年月均订单量", as_of=JULY)

@@ -237,8 +237,12 @@ class Narrator:
         assert cmp is not None
         kind = text(f"answer.kind_{cmp.kind}", language)
         prev_period = period_text(cmp.range.start, cmp.range.end, None, language)
-        if not query.dimensions and query.grain is None:  # one figure against one figure
+        one_row = len(rows) == 1 and (query.dimensions or query.grain is not None)
+        if (not query.dimensions and query.grain is None) or one_row:  # one figure against one figure
             row = rows[0]
+            if one_row:  # "2026年6月GMV最高的区域，和上月相比": the one group, by name
+                named = self._row_label(query, row, language)
+                filters = text("answer.filters", language, parts=named) + filters
             cur, prev, pct = row[metric], row[f"{metric}_previous"], row[f"{metric}_change_pct"]
             return text(
                 "answer.comparison",

@@ -4,6 +4,7 @@ comparison."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -138,6 +139,17 @@ def resolve_periods(
     for period in periods:
         if period.error is not None:
             raise period.error
+    compared = cues.compare_word or cues.change or cues.comparison_kind is not None
+    relative = [p for p in periods if p.match is not None and _RELATIVE.fullmatch(p.match.text.strip())]
+    named = [p for p in periods if p.match is not None and p not in relative]
+    # "2025年9月…和上个月比": the named period first, then the one counted from today; "上上个月和上个月"
+    # and "上个月跟5月比" are compared as said
+    absolute = len(named) == 1 and not _FROM_TODAY.search(_match(named[0]).text)
+    after = absolute and len(relative) == 1 and named[0].span < relative[0].span
+    if compared and after and cues.comparison_kind is None:
+        against = _previous_said_from_today(_match(named[0]), _match(relative[0]))
+        if against is not None:
+            return against
     found: list[timeexpr.PeriodReading] = []
     for p in periods:  # "618活动期间（6月1号到18号）": the same dates said twice are one period
         if p.match is not None and all(_dates(p) != _dates(f) for f in found):
@@ -211,6 +223,46 @@ def named_previous(
     return sorted([*periods, literal], key=lambda p: p.span)
 
 
+_RELATIVE = re.compile(
+    r"上(?:一|个|一个)?(?:月份?|周|星期|礼拜|季度?)|(?:last|previous|prior|the\s+previous|the\s+prior)\s+"
+    r"(?:month|week|quarter)",
+    re.I,
+)
+"""A period counted back from today that, next to a named period, usually means the one before it."""
+_FROM_TODAY = re.compile(
+    r"上|去年|前年|今|本|这|昨|前天|近|最近|过去|\b(?:last|previous|prior|this|past|yesterday|ago)\b", re.I
+)
+
+
+def _previous_said_from_today(
+    asked: timeexpr.TimeMatch, said: timeexpr.TimeMatch
+) -> tuple[TimeRange, Comparison] | None:
+    """ "2026年6月GMV最高的区域，和上月相比", "Sep 2025 compared with last month": "last month"
+    is counted from today. When that is the named period itself, only the month before it is
+    meant; when it is neither the named period nor the one before it, both readings are asked
+    back. None: it is the period before, compared as said."""
+    before = timeexpr.previous_period(asked.start, asked.end, asked.grain)
+    today = (said.start, said.end)
+    if today == before:
+        return None
+    if today == (asked.start, asked.end):
+        previous = timeexpr.TimeMatch(before[0], before[1], said.span, "", asked.grain, False)
+        return _against(asked, previous, "previous_period")
+    raise AmbiguousQuestion(
+        *both(
+            "nlu.previous_or_named",
+            period=asked.text,
+            said=said.text,
+            before=f"{before[0]}~{before[1]}",
+            named=f"{today[0]}~{today[1]}",
+        ),
+        detail={
+            "periods": [asked.text, said.text],
+            "suggestions": [f"{before[0]}~{before[1]}", f"{today[0]}~{today[1]}"],
+        },
+    )
+
+
 def _dates(reading: timeexpr.PeriodReading) -> tuple[date, date] | None:
     return (reading.match.start, reading.match.end) if reading.match is not None else None
 
@@ -269,6 +321,11 @@ def against_named(
     """ "6月的GMV" then "和5月比呢": the previous question's period against the one the follow-up
     names, with the checks of two named periods (the same length unless ``averaged``, no shared day)."""
     said = timeexpr.TimeMatch(current.start, current.end, (0, 0), current.text or "", "custom", False)
+    if _RELATIVE.fullmatch(named.text.strip()):  # "和上个月比呢" after "2025年9月的GMV"
+        said = dataclasses.replace(said, grain=named.grain)
+        against = _previous_said_from_today(said, named)
+        if against is not None:
+            return against
     return _compared(said, named, averaged=averaged)
 
 
