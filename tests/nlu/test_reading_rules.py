@@ -39,6 +39,21 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"filters": [{"dimension": "channel", "members": ["live_stream", "app"], "exclude": True}]},
     ),
     (
+        "drop X is an exclusion, never a fall",
+        "orders last week by channel, drop live stream",
+        {
+            "filters": [{"dimension": "channel", "members": ["live_stream"], "exclude": True}],
+            "comparison": None,
+            "dimensions": ["channel"],
+        },
+    ),
+    (
+        "remove the X",
+        "remove the app from last month's orders by channel",
+        {"filters": [{"dimension": "channel", "members": ["app"], "exclude": True}], "comparison": None},
+    ),
+    ("a subject's drop is a fall", "did GMV drop last month", {"filters": [], "intent": "comparison"}),
+    (
         "排除掉…后",
         "5月份排除掉家居日用后的优惠金额",
         {"filters": [{"dimension": "category", "members": ["家居日用"], "exclude": True}]},
@@ -405,6 +420,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         AmbiguousQuestion,
         "2025-04-01~2025-06-30",
     ),
+    ("drop with no member after it", "orders by channel last week, drop the channel split", AmbiguousQuestion, "drop"),
     ("a part beside a breakdown", "app share of orders by region last month", AmbiguousQuestion, "inside each group"),
     ("a part beside a breakdown, in Chinese", "上个月各区域APP订单占比", AmbiguousQuestion, "each group"),
     ("two English member words side by side", "household appliances GMV last month", AmbiguousQuestion, "side by side"),

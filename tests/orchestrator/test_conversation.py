@@ -369,6 +369,21 @@ def test_a_favourite_metric_breaks_a_tie_and_says_so(remembering: Session) -> No
     remembering.memory.forget_all(user)
 
 
+def test_drop_a_member_in_a_follow_up_excludes_it(session: Session) -> None:
+    """ "drop web" takes web out (it once kept only web and added a comparison); "drop the channel split" is asked."""
+    conversation = session.conversation()
+    assert conversation.ask("orders last week by channel", as_of=JULY).status == "answered"
+    dropped = conversation.ask("drop web", as_of=JULY)
+    assert dropped.status == "answered" and dropped.semantic_query is not None
+    assert dropped.semantic_query.comparison is None
+    assert [f.model_dump() for f in dropped.semantic_query.filters] == [
+        {"dimension": "channel", "members": ("web",), "exclude": True}
+    ]
+    assert dropped.result is not None and "web" not in [row[0] for row in dropped.result.rows]
+    split = conversation.ask("drop the channel split", as_of=JULY)
+    assert split.status == "clarification_needed" and split.result is None
+
+
 def test_last_month_after_a_named_month_is_asked_which_one(session: Session) -> None:
     """ "2025年9月的GMV" then "和上个月比呢": August 2025, or June 2026 counted from today? Asked."""
     conversation = session.conversation()

@@ -166,6 +166,7 @@ class _Check:
         scan = self.scan
         found = self.rules.lexicon.find(scan.text)
         scan.terms = [(h.start, h.end) for h in found]
+        scan.members = [(h.start, h.end) for h in found if "member" in h.kinds]
         if follows:
             read_ties(scan)
             self.covered += scan.claimed

@@ -110,6 +110,11 @@ def read_cues(scan: Scan) -> Cues:
             cues.comparison_kind = kind  # type: ignore[assignment]
             cues.window = _window(taken[0].group(0)) if kind == "previous_period" else None
     cues.week_earlier = bool(cues.take(scan, "week_earlier", vocab.SAME_DAY_LAST_WEEK))
+    # "drop live stream", "drop the channel split": a verb with an object, not a fall
+    starts = {start for start, _ in scan.terms}
+    taking = [m for m in scan.find_all(vocab.EXCLUDE_VERB) if m.end() in starts]
+    for m in taking:
+        scan.claim(m.start(), m.end())
     cues.change = bool(cues.take(scan, "change", vocab.CHANGE_WORDS))
     directions = [d for pattern, d in ((vocab.UP, "up"), (vocab.DOWN, "down")) if cues.take(scan, d, pattern)]
     if len(directions) == 1:
@@ -143,7 +148,10 @@ def read_cues(scan: Scan) -> Cues:
     cues.breakdown = bool(cues.take(scan, "breakdown", vocab.BREAKDOWN))
     cues.combination = bool(cues.take(scan, "combination", vocab.COMBINATION))
     cues.separately = bool(cues.take(scan, "separately", vocab.SEPARATELY))
-    cues.exclusions = scan.find_all(vocab.EXCLUDE_BEFORE)
+    members = {start for start, _ in scan.members}
+    for m in taking:
+        scan.claimed.remove((m.start(), m.end()))
+    cues.exclusions = scan.find_all(vocab.EXCLUDE_BEFORE) + [m for m in taking if m.end() in members]
     return cues
 
 

@@ -220,6 +220,7 @@ class Planner:
         scan = Scan(text=text, norm=normalise(text))
         found = self.lexicon.find(text)
         scan.terms = [(hit.start, hit.end) for hit in found]
+        scan.members = [(hit.start, hit.end) for hit in found if "member" in hit.kinds]
         refused = next((hit for hit in found if hit.kinds == {"refused"}), None)
         if refused is not None:  # named whole ("flights month to date"): refused before its words are read as a period
             raise self.refused_metric(refused.terms[0].target)

@@ -20,6 +20,8 @@ class Scan:
     terms: list[tuple[int, int]] = field(default_factory=list)
     """Spans of catalog terms: an operator word inside a longer one is part of the term
     ("average" in "average order value", "平均" in "平均每单多少钱")."""
+    members: list[tuple[int, int]] = field(default_factory=list)
+    """Spans of the terms that name a member ("drop live stream": a member after the verb)."""
 
     def claim(self, start: int, end: int) -> None:
         """Mark ``text[start:end]`` as read."""

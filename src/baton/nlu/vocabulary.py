@@ -125,6 +125,13 @@ EXCLUDE_BEFORE = re.compile(
     r"|\bapart from\b|\baside from\b|\bbut not\b|\bnon-?\s*",
     _I,
 )
+EXCLUDE_VERB = re.compile(
+    r"\b(?:drop(?:ping)?|remove|removing|take out|taking out|filter out|filtering out|strip out|cut out)\s+"
+    r"(?:the\s+)?",
+    _I,
+)
+"""A verb that takes its object away ("drop live stream", "remove the app"): an exclusion before a
+member, never a fall; before anything else ("drop the channel split") it is left to be asked."""
 EXCLUDE_AFTER = re.compile(r"\s*(?:以外|之外|除外|外的|外)", _I)
 EXCLUDE_TAIL = re.compile(r"\s*(?:以外|之外|除外|以后|之后|后|外)", _I)
 """What may close an exclusion that a word before the members opened ("剔除家电品类后", "除了A以外")."""
