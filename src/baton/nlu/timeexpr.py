@@ -15,7 +15,9 @@ Conventions (``as_of`` is the analysis date; complete data exists up to ``as_of 
   quarters / years" (近3个月, past 2 quarters, 最近一周) is the N *complete calendar periods
   before the current one*, e.g. on 2026-07-15 近3个月 = 2026-04-01..2026-06-30. We chose whole
   periods so that month-over-month comparisons and monthly charts line up with calendar months;
-  the grain of such a range is the period kind ("month"), meaning "whole months".
+  the grain of such a range is the period kind ("month"), meaning "whole months". Years are the
+  exception: 近一年 / the past year / last 2 years are the 12 (24) whole months before the current
+  one, as people mean them (a calendar year is 去年 / last year).
 * last week / 上周 is the previous ISO week (Monday..Sunday); 上上周 / 上上个月 go two back.
 * A year-less month, quarter, half or day means the most recent one that has started on or
   before ``as_of - 1`` (on 2026-07-01: 12月 -> 2025-12, 6月 -> 2026-06, 三季度 -> 2025 Q3).
@@ -549,6 +551,8 @@ def _last_n(unit: str, n: int, ctx: _Ctx, text: str) -> _Raw:
         raise _invalid(text, "nlu.periods_at_least_one")
     if unit == "day":
         return _Raw(ctx.as_of - timedelta(days=n), ctx.last, "custom")
+    if unit == "year":  # "近一年", "the past 2 years": the trailing whole months, not calendar years
+        unit, n = "month", 12 * n
     grain = _UNIT_GRAIN[unit]
     current = _period_start(ctx.as_of, grain)
     return _Raw(_shift(current, grain, -n), current - timedelta(days=1), grain)
@@ -816,6 +820,12 @@ _RULES: tuple[_Rule, ...] = (
         "last_n_cn",
         _p(r"(?:最近|近|过去的?)\s*(?P<n><CNUM>)\s*(?P<u>天|日|个?(?:周|星期|礼拜)|个?(?:自然)?月|个?季度|个?季|年)"),
         _last_n_cn,
+    ),
+    # the past year: the twelve whole months before the current one, like 近一年
+    _Rule(
+        "past_year_en",
+        _p(r"<NB>(?:the\s+)?(?:past|trailing)\s+year<NA>"),
+        lambda m, ctx, text: _last_n("year", 1, ctx, text),
     ),
     # the last half year: the six whole months before the current one, like 近6个月
     _Rule(
