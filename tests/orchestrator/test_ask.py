@@ -356,3 +356,12 @@ def test_the_highest_and_the_lowest_are_both_named(demo_session: Session) -> Non
     label = demo_session.catalog.member_label
     assert f"highest {label('region', by_gmv[-1][0], 'en')}" in regions.answer
     assert f"lowest {label('region', by_gmv[0][0], 'en')}" in regions.answer
+
+
+def test_a_period_not_over_on_the_as_of_date_says_it_counts_its_days_so_far(demo_session: Session) -> None:
+    answer = demo_session.ask("第一季度的GMV", as_of=date(2026, 1, 5))
+    assert answer.status == "answered" and answer.time_range is not None
+    assert (answer.time_range.start, answer.time_range.end) == (date(2026, 1, 1), date(2026, 1, 4))
+    assert any("尚未结束：只计已过去的 4 天" in note for note in answer.assumptions)
+    whole = demo_session.ask("上个月GMV", as_of=date(2026, 1, 5))  # a whole month says nothing of the kind
+    assert not any("尚未结束" in note for note in whole.assumptions)

@@ -294,6 +294,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "span_day": ("{day}", "{day}"),
     "period_words": ("{words} ({span})", "{words}（{span}）"),
     "period_read_dates": ("{words!r} is read as {period}.", "“{words}”解释为 {period}。"),
+    "period_so_far": (
+        "{words!r} is not over on the as-of date {as_of}: only its {days} days so far are counted ({period}).",
+        "截至分析日期 {as_of}，“{words}”尚未结束：只计已过去的 {days} 天（{period}）。",
+    ),
     "period_read_as": (
         "{words!r} is read relative to as-of date {as_of}: {period}.",
         "“{words}”按分析日期 {as_of} 解释为 {period}。",

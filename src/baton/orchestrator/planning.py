@@ -126,6 +126,14 @@ def recheck_plan(scope: RunScope, done: PlanOutput) -> PlanOutput:
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
+def _cut_at_as_of(words: str, as_of: date) -> bool:
+    """Whether ``words`` name a period that is not over on ``as_of`` (its days so far are used)."""
+    from baton.nlu import timeexpr
+
+    readings = [p.match for p in timeexpr.read_periods(words, as_of) if p.match is not None]
+    return len(readings) == 1 and readings[0].clamped
+
+
 def assumptions(query: SemanticQuery, language: Language) -> list[str]:
     """How the question's periods were read (relative words against the as-of date), and the
     words read as something else."""
@@ -133,13 +141,17 @@ def assumptions(query: SemanticQuery, language: Language) -> list[str]:
     out = []
     if tr.text:
         said_year = _YEAR.search(tr.text) is not None  # "May 2026" names its dates; "last month" counts from as-of
+        key = "answer.period_read_dates" if said_year else "answer.period_read_as"
+        if _cut_at_as_of(tr.text, query.as_of):  # "第一季度" on 2026-01-05: four days of it, said so
+            key = "answer.period_so_far"
         out.append(
             text(
-                "answer.period_read_dates" if said_year else "answer.period_read_as",
+                key,
                 language,
                 words=tr.text,
                 as_of=query.as_of.isoformat(),
                 period=period_text(tr.start, tr.end, None, language),
+                days=tr.days,
             )
         )
     out += [
