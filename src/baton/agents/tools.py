@@ -101,8 +101,15 @@ def dimension_label(catalog: Catalog, dimension: str, language: Language) -> str
 
 
 def metric_label(catalog: Catalog, metric: str, language: Language) -> str:
+    """A metric's label; a ratio's part the catalog does not name ("cancel_rate__den") by its
+    ratio's label ("取消率的分母"), never by its alias."""
     m = catalog.metrics.get(metric)
-    return m.label.for_lang(language) if m is not None else metric
+    if m is not None:
+        return m.label.for_lang(language)
+    ratio, _, role = metric.rpartition("__")
+    if ratio in catalog.metrics and role in ("num", "den"):
+        return text(f"analysis.ratio_part_{role}", language, label=catalog.metrics[ratio].label.for_lang(language))
+    return metric
 
 
 def unit_of(catalog: Catalog, metric: str, language: Language) -> tuple[str, int]:

@@ -197,6 +197,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "event_peak": ("{day} is the peak day of {event} (catalog calendar).", "{day} 是{event}的高峰日（目录日历）。"),
     "event_window": ("{day} falls within {event} (catalog calendar).", "{day} 处于{event}期间（目录日历）。"),
     # trend agent ----------------------------------------------------------------------------
+    "ratio_part_num": ("{label}'s numerator", "{label}的分子"),
+    "ratio_part_den": ("{label}'s denominator", "{label}的分母"),
     "trend_per_day": ("{unit}/day", "{unit}/天"),
     "trend_slope_label": ("{label} daily slope, current period", "{label} 本期日斜率"),
     "trend_slope_low": ("slope 95% CI low", "斜率 95% 区间下限"),
