@@ -117,6 +117,17 @@ def test_contributions_when_the_change_is_not_significant() -> None:
     assert [(d.members, d.stance) for d in drivers] == [({"region": "西南"}, "contribution")]
 
 
+def test_a_sure_change_worth_a_sliver_of_the_whole_is_no_driver() -> None:
+    """A mix shift carrying 0.2 % of a rate that rose in every member: significant, immaterial."""
+    sliver = _cand({"user_type": "returning"}, "order_count", 0.011, 1e-9)
+    assert select_drivers([sliver], [], total_change=4.474, headline_significant=True) == []
+    assert sliver.significant and sliver.immaterial
+    share = _cand({"user_type": "returning"}, "order_count", 0.3, 1e-9)  # 6.7 %: a driver
+    assert [d.members for d in select_drivers([share], [], total_change=4.474, headline_significant=True)] == [
+        {"user_type": "returning"}
+    ]
+
+
 # ---------------------------------------------------------------------------- report rendering
 def test_report_numbers_are_rendered_from_key_numbers_exactly() -> None:
     numbers = {

@@ -42,6 +42,10 @@ SPECIFIC_SHARE = 0.8
 COMPOSITION_SHARE = 0.5
 MATERIAL_SHARE = 0.1
 """A driver carries at least this share of the largest driver's contribution."""
+MIN_SHARE_OF_CHANGE = 0.05
+"""And at least this share of the whole change: a mix shift worth 0.2 % of a refund rate that rose
+in every user type is no driver of it, however sure its test (the change happened inside every
+member; the metric tree says so)."""
 MIN_DAYS = 3
 
 Totals = dict[str, dict[str, float]]
@@ -70,6 +74,8 @@ class Candidate:
     significant: bool = False
     subsumed_by: str | None = None
     stance: Stance = "contribution"
+    immaterial: bool = False
+    """Passed its tests, but carries less than ``MIN_SHARE_OF_CHANGE`` of the whole change."""
 
     @property
     def key(self) -> str:
@@ -344,6 +350,10 @@ def select_drivers(
             c.subsumed_by = echo.key
             continue
         drivers.append(c)
+    if total_change:
+        for c in drivers:
+            c.immaterial = abs(c.change) < MIN_SHARE_OF_CHANGE * abs(total_change)
+        drivers = [c for c in drivers if not c.immaterial]
     if drivers:
         floor = MATERIAL_SHARE * abs(drivers[0].change)
         drivers = [c for c in drivers if abs(c.change) >= floor]

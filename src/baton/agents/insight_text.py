@@ -109,10 +109,15 @@ def mix_finding(
     catalog: Catalog, query: SemanticQuery, drilled: Drilled, drivers: list[Driver], lang: Language
 ) -> Finding | None:
     """For a ratio metric: the change split, on the top driver's (first) dimension, into the rate
-    within members and the mix between them — in words when the mix dominates."""
-    if not drivers:
+    within members and the mix between them — in words when the mix dominates. Without a driver,
+    on the dimension of a significant but immaterial mix shift: the split shows why it is none."""
+    small = next((c for c in drilled.cands if c.immaterial and len(c.members) == 1), None)
+    if drivers:
+        dim = next(iter(drivers[0].members))
+    elif small is not None:
+        dim = next(iter(small.members))
+    else:
         return None
-    dim = next(iter(drivers[0].members))
     drill = next((d for d in drilled.drills if d.dims == (dim,)), None)
     tree = drilled.trees.get((dim,))
     if drill is None or tree is None:
@@ -320,7 +325,8 @@ def _path(
     path: str, involved: list[Candidate], label: str, what: str, best_qs: list[float], lang: Language
 ) -> ExcludedPath:
     """Why a dimension or factor explains nothing: part of a driver (echo), composition inside a
-    member or another dimension's mix, changes too small next to the drivers (minor), members
+    member or another dimension's mix, changes too small for the whole change (immaterial) or next
+    to the drivers (minor), members
     that moved less than or against the rest, moved only with the rest (shared), or no change
     passed the tests (flat)."""
     best_q = min((c.q_value for c in involved), default=1.0)
@@ -330,6 +336,8 @@ def _path(
         reason = "echo"
     elif any(c.subsumed_by for c in passed):
         reason = "composition"
+    elif passed and all(c.immaterial for c in passed):
+        reason = "immaterial"
     elif passed:
         reason = "minor"
     elif any(c.q_value <= Q_LEVEL for c in involved):

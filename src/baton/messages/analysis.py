@@ -244,6 +244,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "sits cannot be said.",
         "没有可下钻的维度（指标没有维度，或筛选条件已将每个维度固定为单一成员）：无法说明变化发生在哪里。",
     ),
+    "insight_no_driver_broad": (
+        "Tested {tests} member × factor combinations (BH-adjusted): {passed} changed significantly, but each "
+        "carries less than 5% of the change, so none is a driver: the change happened broadly, inside every member.",
+        "检验了 {tests} 个成员×因子组合（BH 校正）：{passed} 个有显著变化，但每个都不足总变化的 5%，均不构成驱动因素："
+        "变化普遍发生在各成员内部。",
+    ),
     "insight_no_driver_mixed": (
         "Tested {tests} member × factor combinations (BH-adjusted): {passed} changed significantly, but each "
         "less than or against the rest, so none is a driver of the change.",
@@ -304,6 +310,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "echoed — not changes of their own (smallest q {q}).",
         "其显著变化只是结构变化（内部构成或另一维度的结构变化的反映），并非自身变化（最小 q {q}）。",
     ),
+    "insight_dimension_immaterial": (
+        "its significant changes each carry less than 5% of the whole change (smallest q {q}).",
+        "其显著变化各自不足总变化的 5%（最小 q {q}）。",
+    ),
     "insight_dimension_minor": (
         "its significant changes are small next to the drivers above (smallest q {q}).",
         "其显著变化与上述驱动因素相比很小（最小 q {q}）。",
@@ -333,6 +343,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "its significant changes are composition — members' mix shifting — not changes of {label} itself "
         "(smallest q {q}).",
         "{label}的显著变化只是结构变化，并非{label}本身的变化（最小 q {q}）。",
+    ),
+    "insight_factor_immaterial": (
+        "the significant changes of {label} each carry less than 5% of the whole change (smallest q {q}).",
+        "{label}的显著变化各自不足总变化的 5%（最小 q {q}）。",
     ),
     "insight_factor_minor": (
         "the significant changes of {label} are small next to the drivers above (smallest q {q}).",
