@@ -88,3 +88,28 @@ def test_a_constant_table_is_held_to_its_constancy() -> None:
     counts[short] = 34  # 40 % of the rows missing
     days = [START + timedelta(days=i) for i in range(56, 120)]
     assert {c.day for c in completeness(counts, days) if c.incomplete} == {short}
+
+
+def test_the_day_after_an_event_is_not_judged_against_the_event() -> None:
+    """A promotion lifts days 06-14..06-18 (the peak ×2.5) and business dips after it (×0.76, real):
+    the Saturday after it, with the event's days among its neighbours, is no gap. Inside the window
+    a half-loaded day is still found."""
+    from baton.contracts.common import Bilingual, CalendarEvent
+
+    event = CalendarEvent(name=Bilingual(zh="大促", en="sale"), start="06-14", end="06-18", peak="06-18")
+    counts: dict[date, int] = {}
+    day = date(2026, 4, 1)
+    while day <= date(2026, 6, 21):
+        level = 2000 * WEEKDAY[day.weekday()]
+        if date(2026, 6, 14) <= day <= date(2026, 6, 18):
+            level *= 2.5 if day == date(2026, 6, 18) else 1.4
+        elif day > date(2026, 6, 18):
+            level *= 0.76
+        counts[day] = round(level)
+        day += timedelta(days=1)
+    counts[date(2026, 6, 16)] //= 2  # half loaded, inside the event
+    checks = {c.day: c for c in completeness(counts, [date(2026, 6, 16), date(2026, 6, 20)], [event])}
+    assert not checks[date(2026, 6, 20)].incomplete
+    assert checks[date(2026, 6, 16)].incomplete
+    blind = completeness(counts, [date(2026, 6, 20)], [])  # the event's days as neighbours: a false gap
+    assert blind[0].incomplete

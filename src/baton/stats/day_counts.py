@@ -2,8 +2,9 @@
 and against its neighbouring days, judged with the counting noise of the table.
 
 A partly loaded day is low on both baselines; a holiday plateau only on the first; a calendar
-event (a promotion) is left out of the same-weekday baseline and of the noise estimate, so it
-neither hides nor fakes a gap. A low
+event (a promotion) is left out of the same-weekday baseline, of the noise estimate and of the
+neighbours of a day outside it (the Saturday after 618 is no gap for being below 618 itself),
+so it neither hides nor fakes a gap. A low
 day is only *incomplete* when it is also improbably low for the table's noise: row counts
 are modelled as quasi-Poisson around the baseline, with the dispersion estimated from the
 table's own days (median of squared Pearson residuals), so 80 orders a day may dip to 60
@@ -123,13 +124,17 @@ def _weekday_baseline(counts: Mapping[date, int], day: date, peaks: Sequence[Pea
     return middle if middle > 0 else None
 
 
-def _neighbour_baseline(counts: Mapping[date, int], day: date, factors: Mapping[int, float]) -> float | None:
-    """The median of the 3 days on either side, weekday-adjusted to ``day``'s weekday."""
+def _neighbour_baseline(
+    counts: Mapping[date, int], day: date, factors: Mapping[int, float], peaks: Sequence[PeakWindow] = ()
+) -> float | None:
+    """The median of the 3 days on either side, weekday-adjusted to ``day``'s weekday; days of an
+    event window ``day`` is not in are no neighbours of it."""
+    own = peak_window_for(day, peaks)
     near = [
         counts[n] / factors.get(n.weekday(), 1.0)
         for k in (1, 2, 3)
         for n in (day - timedelta(days=k), day + timedelta(days=k))
-        if n in counts
+        if n in counts and peak_window_for(n, peaks) in (None, own)
     ]
     if len(near) < 2:
         return None
@@ -147,7 +152,7 @@ def dispersion(counts: Mapping[date, int], peaks: Sequence[PeakWindow] = ()) -> 
     for day, rows in counts.items():
         if peak_window_for(day, peaks) is not None:
             continue
-        expected = _neighbour_baseline(counts, day, factors)
+        expected = _neighbour_baseline(counts, day, factors, peaks)
         if expected is not None:
             residuals.append((rows - expected) ** 2 / expected)
     if len(residuals) < 5:
@@ -164,7 +169,7 @@ def completeness(counts: Mapping[date, int], days: Sequence[date], peaks: Sequen
     for day in days:
         rows = counts.get(day, 0)
         weekday = _weekday_baseline(counts, day, peaks)
-        near = _neighbour_baseline(counts, day, factors)
+        near = _neighbour_baseline(counts, day, factors, peaks)
         tails = [lower_tail(rows, b, phi) for b in (weekday, near) if b is not None]
         tail = max(tails) if tails else None
         out.append(
