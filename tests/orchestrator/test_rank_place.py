@@ -42,7 +42,8 @@ def test_a_place_is_the_one_row_at_it(demo_session: Session, question: str, gold
     answer = demo_session.ask(question, as_of=AS_OF)
     assert answer.status == "answered" and answer.result is not None, answer.answer
     ((member, value),) = gold_rows(demo_session, gold)
-    ((got_member, got_value),) = answer.result.rows
+    ((got_member, got_value, ahead),) = answer.result.rows
+    assert ahead == 1  # no tie above the second place
     assert got_member == member and float(str(got_value)) == pytest.approx(float(str(value)), abs=1e-6)
     assert said in answer.answer and answer.interpretation is not None
     assert answer.gate is not None and answer.gate.ok
@@ -57,3 +58,24 @@ def test_a_plain_place_breaks_ties_by_the_rows_keys(demo_session: Session) -> No
     answer = " ".join(compile_query(query, demo_session.catalog).sql.split())
     assert "DENSE_RANK() OVER (ORDER BY gmv DESC) AS dense_place" in answer
     assert "WHERE dense_place = 3 ORDER BY region" in answer
+    assert "RANK() OVER (ORDER BY gmv DESC) AS rank_in_top" in answer and "rank_in_top - 1 AS rows_ahead" in answer
+
+
+def test_a_place_after_tied_places_says_how_many_rank_above_it(demo_session: Session) -> None:
+    """2026-06-22, 家居日用 orders by region: if the top places tie, "the second highest" is the
+    next value (dense), and the answer says how many regions rank above it (from the result)."""
+    counts = gold_rows(
+        demo_session,
+        f"SELECT region, COUNT(*) AS n FROM fact_order WHERE {PAID} AND category = '家居日用' "
+        "AND order_date = '2026-06-22' GROUP BY 1 ORDER BY n DESC, region",
+    )
+    values = sorted({int(str(n)) for _, n in counts}, reverse=True)
+    ahead = sum(1 for _, n in counts if int(str(n)) > values[1])
+    answer = demo_session.ask("2026-06-22家居日用订单量排名第二的区域", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert {(str(r), int(str(n)), int(a)) for r, n, a in answer.result.rows} == {
+        (str(r), int(str(n)), ahead) for r, n in counts if int(str(n)) == values[1]
+    }
+    assert ahead > 1  # the data really ties above the second place
+    assert f"排在其前的有 {ahead} 个（前面有并列）" in answer.answer
+    assert answer.gate is not None and answer.gate.ok

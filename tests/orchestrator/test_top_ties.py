@@ -85,7 +85,7 @@ def test_a_place_lists_every_row_that_holds_it(demo_session: Session, question: 
     assert len(gold) == 2  # the data really ties there
     answer = demo_session.ask(question, as_of=AS_OF)
     assert answer.status == "answered" and answer.result is not None, answer.answer
-    assert [(str(c), int(str(n))) for c, n in answer.result.rows] == gold
+    assert [(str(c), int(str(n))) for c, n, _ahead in answer.result.rows] == gold
     assert f"这2个并列（{at_place}）" in answer.answer and answer.gate is not None and answer.gate.ok
 
 

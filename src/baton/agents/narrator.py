@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from baton.agents.buckets import partial_buckets
+from baton.catalog.compiler import AHEAD
 from baton.catalog.model import Catalog
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
@@ -404,10 +405,15 @@ class Narrator:
             period=period,
             items=self._listed(say),
         )
+        sep = text("answer.metric_sep", language)
+        ahead = rows[0].get(AHEAD) if rows else None
+        if ahead is not None and query.rank_place is not None and int(ahead) > query.rank_place - 1:
+            # "the second highest" after two tied highest: two rank above it, said from the result
+            said += sep + text("answer.ahead_tied", language, ahead=int(ahead))
         if len(rows) < 2:
             return said
         tied = text("answer.tied_place", language, count=len(rows), value=fmt(rows[0][metric]))
-        return f"{said}{text('answer.metric_sep', language)}{tied}"
+        return f"{said}{sep}{tied}"
 
     def _alongside_sentence(self, say: _Sentence) -> str:
         """A metric shown beside the one the rows are ranked by: its values in the ranking's

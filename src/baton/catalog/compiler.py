@@ -43,6 +43,9 @@ RANK = "rank_in_top"
 """A top N's rank column (inside the statement only: the result has the query's own columns)."""
 AT_PLACE = "dense_place"
 """A row's place by value, ties sharing one (inside the statement only)."""
+AHEAD = "rows_ahead"
+"""A place's result column: how many rows rank above it ("the second highest" after two tied
+highest has 2 ahead, not 1): the answer says so, from the result."""
 _CMP = "_cmp_period"
 
 
@@ -393,8 +396,7 @@ def _rank_rows(
         return final.order_by(by, *then).limit(1).offset(query.rank_place - 1)
     if query.rank_place is not None:  # the place-th value from the top (ties share a place), every row with it
         place = exp.Literal.number(query.rank_place)
-        placed = _kept_by_window(final, columns, exp.DenseRank(), by, AT_PLACE, lambda at: at.eq(place))
-        return placed.order_by(*then)
+        return _at_place(final, columns, by, place).order_by(*then)
     if query.top_n is None:
         return final.order_by(by)
     if not ties:
@@ -402,6 +404,21 @@ def _rank_rows(
     top = exp.Literal.number(query.top_n)
     kept = _kept_by_window(final, columns, exp.Rank(), by, RANK, lambda rank: exp.LTE(this=rank, expression=top))
     return kept.order_by(by.copy(), *then)
+
+
+def _at_place(final: exp.Select, columns: Sequence[str], by: exp.Ordered, place: exp.Expr) -> exp.Select:
+    """The rows whose ``DENSE_RANK()`` is ``place``, with how many rows rank above them (``AHEAD``:
+    ``RANK() - 1``, more than ``place - 1`` when rows above tie)."""
+
+    def over(function: exp.Expr) -> exp.Window:
+        return exp.Window(this=function, order=exp.Order(expressions=[by.copy()]))
+
+    marked = exp.select(
+        *[exp.column(c) for c in columns], over(exp.DenseRank()).as_(AT_PLACE), over(exp.Rank()).as_(RANK)
+    ).from_(final.subquery("ranked_rows"))
+    ahead = exp.Sub(this=exp.column(RANK), expression=exp.Literal.number(1)).as_(AHEAD)
+    kept = exp.select(*[exp.column(c) for c in columns], ahead).from_(marked.subquery("ranked"))
+    return kept.where(exp.column(AT_PLACE).eq(place))
 
 
 def _kept_by_window(
@@ -462,6 +479,7 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         # by the share: over periods each has its own whole, so the largest part need not be the largest share
         by_share = f"{query.metrics[0]}_share"
         final = _rank_rows(final, query, by_share, columns, [*keys, *query.dimensions], shape.ties)
+        columns = (*columns, AHEAD) if query.rank_place is not None and shape.ties else columns
     elif keys or query.dimensions:
         final = final.order_by(*[exp.column(k) for k in (*keys, *query.dimensions)])
     return CompiledQuery(
@@ -640,6 +658,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         final = final.order_by(*_ordering(query.order_by, output))
     elif _ranked(query):
         final = _rank_rows(final, query, values[0], output, order_keys, shape.ties)
+        output += [AHEAD] if query.rank_place is not None and shape.ties else []
     elif order_keys:
         final = final.order_by(*[exp.column(k) for k in order_keys])
     for name, cte in ctes:

@@ -70,6 +70,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "change_pct": ("{label} change (%)", "{label}变化率"),
     "share": ("{label} share", "{label}占比"),
     "period": ("Period", "期间"),
+    "rows_ahead": ("Ranked above", "排在前面的数量"),
     # analysis reports: tests as key numbers, issue codes in words ----------------------------------
     "detail": ("Significance and effect", "显著性与效应量"),
     "range": ("{low} to {high}", "{low} 至 {high}"),

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from baton.catalog.compiler import shown_metric, value_column
+from baton.catalog.compiler import AHEAD, shown_metric, value_column
 from baton.catalog.model import Catalog
 from baton.contracts.agent_outputs import ReportSection
 from baton.contracts.answer import Answer
@@ -196,6 +196,8 @@ class _Columns:
             return self.metric_labels[column]
         if column == "period":
             return text("report.period", self.language)
+        if column == AHEAD:
+            return text("report.rows_ahead", self.language)
         if self.catalog is not None and column in self.catalog.dimensions:
             label = self.catalog.dimensions[column].label.for_lang(self.language)
             return label[:1].upper() + label[1:]
