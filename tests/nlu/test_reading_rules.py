@@ -191,6 +191,24 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("second highest", "which channel had the second highest GMV last month", {"rank_place": 2, "order": "desc"}),
     ("third-lowest", "third-lowest region by orders last month", {"rank_place": 3, "order": "asc"}),
     ("排名第一 is a top 1", "上个月GMV排名第一的渠道", {"rank_place": None, "top_n": 1}),
+    ("best N periods", "best 3 months by GMV in 2025", {"grain": "month", "top_n": 3, "order": "desc"}),
+    ("worst N periods follow the metric", "worst 2 months by refund rate in 2025", {"top_n": 2, "order": "desc"}),
+    ("最后一名 is a bottom 1", "2026年6月GMV最后一名的区域", {"top_n": 1, "order": "asc", "dimensions": ["region"]}),
+    (
+        "vs same period last year",
+        "last month GMV for new users vs same period last year",
+        {"comparison": {"kind": "same_period_last_year"}},
+    ),
+    (
+        "a hyphenated member",
+        "which channel had the most new-user orders last month",
+        {"filters": [{"dimension": "user_type", "members": ["new"], "exclude": False}], "top_n": 1},
+    ),
+    (
+        "the week of an ISO day",
+        "GMV in the week of 2026-06-24",
+        {"time_range": {"start": "2026-06-22", "end": "2026-06-28"}},
+    ),
     (
         "和上月相比 after that month itself: the month before it",
         "2026年6月GMV最高的区域，和上月相比",

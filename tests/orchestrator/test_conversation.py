@@ -384,6 +384,16 @@ def test_drop_a_member_in_a_follow_up_excludes_it(session: Session) -> None:
     assert split.status == "clarification_needed" and split.result is None
 
 
+def test_now_frames_a_follow_up(session: Session) -> None:
+    """ "now by month" follows the previous question (alone it names nothing of the catalog)."""
+    conversation = session.conversation()
+    assert conversation.ask("GMV last quarter by channel", as_of=JULY).status == "answered"
+    monthly = conversation.ask("now by month", as_of=JULY)
+    assert monthly.status == "answered" and monthly.semantic_query is not None
+    assert monthly.semantic_query.grain == "month" and monthly.semantic_query.dimensions == ("channel",)
+    assert session.ask("now by month", as_of=JULY).status == "refused"
+
+
 def test_last_month_after_a_named_month_is_asked_which_one(session: Session) -> None:
     """ "2025年9月的GMV" then "和上个月比呢": August 2025, or June 2026 counted from today? Asked."""
     conversation = session.conversation()

@@ -206,8 +206,11 @@ def _read_top_periods(scan: Scan, cues: Cues) -> None:
     cues.grain, cues.which_time = grain, True
     cues.top_n = _number(m.group("n") or m.group("en") or m.group("which"))
     word = (m.group("best_zh") or m.group("dir") or "").lower()
-    if word:
-        cues.period_order = "asc" if word in {"最低", "最小", "最少", "bottom"} else "desc"
+    if word in {"best", "worst"}:  # which end is best follows the metric ("best 3 weeks" of refunds: the lowest)
+        cues.quality = "good" if word == "best" else "bad"
+    elif word:
+        low = {"最低", "最小", "最少", "bottom", "lowest", "smallest", "fewest", "least"}
+        cues.period_order = "asc" if word in low else "desc"
 
 
 def read_ranking(scan: Scan, cues: Cues) -> None:
@@ -268,6 +271,9 @@ def _read_place(scan: Scan, cues: Cues) -> None:
     if not places:
         return
     groups = {k: v for k, v in places[0].groupdict().items() if v}
+    if "last" in groups:  # "最后一名的区域": the lowest
+        cues.order, cues.top_n = "asc", 1
+        return
     raw = next(groups[k] for k in ("zh", "zh2", "zh3", "zh4", "en", "en2") if k in groups).lower()
     place = vocab.EN_PLACES.get(raw) or (int(raw[:-2]) if raw[:-2].isdigit() else _number(raw))
     word = (groups.get("dir_zh") or groups.get("dir_en") or groups.get("dir_en2") or "").lower()

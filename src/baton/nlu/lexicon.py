@@ -22,6 +22,9 @@ CASED_WORDS = vocab.EN_FILLERS | vocab.OPERATOR_WORDS | vocab.COMMON_EN | TIME_W
 only when the question writes it in capitals too: "revenue in IN" names India, "show us" not."""
 Kind = Literal["metric", "dimension", "member", "refused"]
 _PARTICLES = re.compile(r"了多少|了几|了")
+_WORD_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
+"""A hyphen inside an English compound ("new-user orders", "mini-program"): read as a space, for
+catalog terms only (the question's own words keep it: "year-over-year" is an operator)."""
 _CHARS_OR_PARTICLE = re.compile(r"(?<=[\u4e00-\u9fff])(?P<particle>了多少|了几|了)(?=[\u4e00-\u9fff])|.", re.S)
 
 
@@ -55,7 +58,7 @@ class Lexicon:
         entries: dict[str, list[Term]] = {}
 
         def add(surface: str, term: Term) -> None:
-            key = normalise(surface.strip())
+            key = _WORD_HYPHEN.sub(" ", normalise(surface.strip()))
             if key and term not in entries.setdefault(key, []):
                 entries[key].append(term)
 
@@ -79,7 +82,7 @@ class Lexicon:
 
     def find(self, text: str, blocked: list[tuple[int, int]] | None = None) -> list[Hit]:
         """Non-overlapping hits, longest first, skipping spans already claimed."""
-        norm = normalise(text)
+        norm = _WORD_HYPHEN.sub(" ", normalise(text))
         claimed = list(blocked or [])
         candidates: list[tuple[int, int]] = []
         for surface in self._surfaces:

@@ -609,6 +609,17 @@ def _week_containing(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _Raw(monday, monday + timedelta(days=6), "week")
 
 
+def _week_of_iso_day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "the week of 2026-06-22": the Monday-to-Sunday week that day falls in."""
+    year, month, day_of_month = (int(part) for part in (_group(m, "iso") or "").split("-"))
+    try:
+        day = date(year, month, day_of_month)
+    except ValueError as exc:
+        raise _invalid(text, "nlu.no_such_date", year=year, month=month, day=day_of_month) from exc
+    monday = day - timedelta(days=day.weekday())
+    return _Raw(monday, monday + timedelta(days=6), "week")
+
+
 def _fortnight(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _last_n("week", 2, ctx, text)
 
@@ -846,7 +857,7 @@ _RULES: tuple[_Rule, ...] = (
         "this_month_cn", _p(r"本月份?|这个?月|当月|(?:本月)?月初(?=\s*(?:至今|以来|到现在|到目前))"), _current("month")
     ),
     _Rule("this_quarter_cn", _p(r"本季度?|这个?季度|当季度?|当前季度"), _current("quarter")),
-    _Rule("this_year_cn", _p(r"今年|本年度?"), _current("year")),
+    _Rule("this_year_cn", _p(r"今年|本年度?|(?:今年)?年初(?=\s*(?:至今|以来|到现在|到目前))"), _current("year")),
     _Rule(
         "this_period_en",
         _p(
@@ -929,6 +940,11 @@ _RULES: tuple[_Rule, ...] = (
         "week_containing_en",
         _p(r"<NB>(?:the\s+)?week\s+of\s+<MON_ANY>\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:<YEAR_SUF>)?<NA>"),
         _week_containing,
+    ),
+    _Rule(
+        "week_of_iso_day",
+        _p(r"<NB>(?:the\s+)?week\s+of\s+(?P<iso>[12]\d{3}-\d{2}-\d{2})(?![\d-])"),
+        _week_of_iso_day,
     ),
     _Rule(
         "week_containing_cn",

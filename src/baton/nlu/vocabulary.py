@@ -55,6 +55,7 @@ YOY = re.compile(
     r"同比去年同期|同比去年|同比|去年同期|上年同期|去年同月|上年同月|去年同季度?|去年的?同一?个?月|去年的?同一天|去年同日|"
     r"(?:和|跟|与|同)去年(?:同期)?(?:相比|比较|对比|比)|"
     r"\byoy\b|year[- ]over[- ]year|year[- ]on[- ]year|"
+    r"(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+)?)?"
     r"\bsame (?:period|month|week|quarter|day|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
     r"\b(?:the )?same (?:day|date|week|month|period) (?:a|one) year (?:ago|earlier|before)\b"
     r"|\b(?:the )?same (?:day|date) last year\b|\b(?:a|one) year (?:ago|earlier|before)\b|\bvs\.? last year\b|\bcompared (?:with|to) last year\b",
@@ -209,7 +210,7 @@ TOP_N_PERIODS = re.compile(
     + _N
     + r"\s*"
     + _PERIOD_UNIT_ZH
-    + r"|\b(?P<dir>top|bottom)[- ]?(?P<en>"
+    + r"|\b(?P<dir>top|bottom|best|worst|highest|lowest|largest|smallest|most|fewest|least)[- ]?(?P<en>"
     + _EN_N
     + r")\s+"
     + _PERIOD_UNIT_EN
@@ -265,7 +266,8 @@ PERIOD_UNITS = {
 _PLACE_N = r"\d+|[一二两三四五六七八九十]"
 _EN_PLACE = r"second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|2nd|3rd|[4-9]th|10th"
 RANK_PLACE = re.compile(
-    r"(?P<bottom>倒数)\s*第\s*(?P<zh>" + _PLACE_N + r")\s*(?:名|位|个)?"
+    r"(?P<last>最后一名|最后一位|排名最后|排最后|末位|垫底)"
+    r"|(?P<bottom>倒数)\s*第\s*(?P<zh>" + _PLACE_N + r")\s*(?:名|位|个)?"
     r"|(?:排名|排行|排)\s*第\s*(?P<zh2>" + _PLACE_N + r")\s*(?:名|位)?"
     r"|第\s*(?P<zh3>" + _PLACE_N + r")\s*(?:名|位)"
     r"|第\s*(?P<zh4>" + _PLACE_N + r")\s*(?P<dir_zh>高|大|多|低|小|少)"
@@ -277,7 +279,8 @@ RANK_PLACE = re.compile(
     + r")(?:[- ](?P<dir_en2>highest|largest|biggest|most|lowest|smallest|least|fewest))?\b",
     _I,
 )
-"""A place in a ranking: "排名第二", "倒数第二", "第二高", "第3名", "the second highest", "ranked 3rd"."""
+"""A place in a ranking: "排名第二", "倒数第二", "第二高", "第3名", "the second highest", "ranked 3rd";
+"最后一名" / "垫底" is the last place (a bottom 1)."""
 EN_PLACES = {
     "second": 2,
     "third": 3,
