@@ -206,19 +206,7 @@ def named_previous(
     if not follows:  # "2025年5月比上个月": June 2026 is no reading of it
         return periods
     if not asked.text.startswith("上上"):
-        raise AmbiguousQuestion(
-            *both(
-                "nlu.previous_or_named",
-                period=asked.text,
-                said=said.group(1),
-                before=f"{before[0]}~{before[1]}",
-                named=f"{named[0]}~{named[1]}",
-            ),
-            detail={
-                "periods": [asked.text, said.group(1)],
-                "suggestions": [f"{before[0]}~{before[1]}", f"{named[0]}~{named[1]}"],
-            },
-        )
+        raise _previous_or_named(asked.text, said.group(1), before, named)
     cues.comparison_kind, cues.window, cues.first_is_asked = None, None, True
     return sorted([*periods, literal], key=lambda p: p.span)
 
@@ -248,18 +236,17 @@ def _previous_said_from_today(
     if today == (asked.start, asked.end):
         previous = timeexpr.TimeMatch(before[0], before[1], said.span, "", asked.grain, False)
         return _against(asked, previous, "previous_period")
-    raise AmbiguousQuestion(
-        *both(
-            "nlu.previous_or_named",
-            period=asked.text,
-            said=said.text,
-            before=f"{before[0]}~{before[1]}",
-            named=f"{today[0]}~{today[1]}",
-        ),
-        detail={
-            "periods": [asked.text, said.text],
-            "suggestions": [f"{before[0]}~{before[1]}", f"{today[0]}~{today[1]}"],
-        },
+    raise _previous_or_named(asked.text, said.text, before, today)
+
+
+def _previous_or_named(
+    period: str, said: str, before: tuple[date, date], named: tuple[date, date]
+) -> AmbiguousQuestion:
+    """ "5月比上个月" asked in July: the period before May, or last month as of today? Both offered."""
+    spans = [f"{before[0]}~{before[1]}", f"{named[0]}~{named[1]}"]
+    return AmbiguousQuestion(
+        *both("nlu.previous_or_named", period=period, said=said, before=spans[0], named=spans[1]),
+        detail={"periods": [period, said], "suggestions": spans},
     )
 
 
