@@ -183,7 +183,8 @@ def _no_driver(drilled: Drilled, lang: Language) -> Finding:
     """ "No driver" is only said when no member effect passed the tests at all."""
     passed = [c for c in drilled.cands if c.q_value <= Q_LEVEL]
     key = "analysis.insight_no_driver_mixed" if passed else "analysis.insight_no_driver"
-    if passed and all(c.immaterial for c in passed if c.significant):  # sure, but too small to explain it
+    sure = [c for c in passed if c.significant]
+    if sure and all(c.immaterial for c in sure):  # sure, but too small to explain it
         key = "analysis.insight_no_driver_broad"
     if not drilled.drills:  # nothing to drill: say so, never "tested 0 and found nothing"
         key = "analysis.insight_no_dimension"

@@ -150,7 +150,7 @@ def read_cues(scan: Scan) -> Cues:
     cues.separately = bool(cues.take(scan, "separately", vocab.SEPARATELY))
     members = {start for start, _ in scan.members}
     for m in taking:
-        scan.claimed.remove((m.start(), m.end()))
+        scan.release(m.start(), m.end())
     cues.exclusions = scan.find_all(vocab.EXCLUDE_BEFORE) + [m for m in taking if m.end() in members]
     return cues
 

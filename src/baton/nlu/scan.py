@@ -27,6 +27,10 @@ class Scan:
         """Mark ``text[start:end]`` as read."""
         self.claimed.append((start, end))
 
+    def release(self, start: int, end: int) -> None:
+        """Unmark ``text[start:end]``: a reader held it only until the next one had read."""
+        self.claimed.remove((start, end))
+
     def free(self, start: int, end: int) -> bool:
         """Whether no reader has claimed any of ``text[start:end]``."""
         return not any(start < e and s < end for s, e in self.claimed)
