@@ -17,6 +17,7 @@ import sqlglot
 from sqlglot import exp
 
 from baton.catalog.loader import load_catalog
+from baton.contracts.semantic import GRAINS
 from baton.evals.runner import SPLITS, EvalCase, default_datasets, load_cases
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -91,7 +92,8 @@ def test_gold_columns_carry_batons_names(cases: list[EvalCase], catalog_metrics:
     """Grading is by column name, so every gold column must be one Baton could produce."""
     dims = {"channel", "region", "category", "user_type"}
     compared = ("", "_previous", "_change", "_change_pct")
-    suffixes = (*compared, "_share", *(f"_per_day{s}" for s in compared))
+    per_period = tuple(f"_per_{grain}{s}" for grain in GRAINS for s in compared)
+    suffixes = (*compared, "_share", *per_period)
     allowed = {"period", *dims, *(m + s for m in catalog_metrics for s in suffixes)}
     for case in cases:
         if case.gold_sql is None:

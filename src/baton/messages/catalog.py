@@ -22,7 +22,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{per_zh}只适用于可加总的指标（求和、计数或去重计数）；{metric} 本身已是比率或平均值。",
     ),
     "average_cuts_a_period": (
-        "An average per {grain} counts whole {grain}s; {start} to {end} cuts one at an edge.",
+        "The average {per} counts whole {grain}s; {start} to {end} cuts one at an edge.",
         "{per_zh}按整{grain_zh}计算；{start}至{end}首尾不是整{grain_zh}。",
     ),
     "share_not_additive": (

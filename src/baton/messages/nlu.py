@@ -214,7 +214,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "暂不支持在一个问题中同时计算{per_zh}和占比；占比按{per_zh}与按合计相同。",
     ),
     "average_cuts_a_period": (
-        "An average per {grain} counts whole {grain}s, and {period} ({start} to {end}) cuts one at an edge.{whole} "
+        "The average {per} counts whole {grain}s, and {period} ({start} to {end}) cuts one at an edge.{whole} "
         "Or ask for the average per day.",
         "{per_zh}按整{grain_zh}计算，而“{period}”（{start}至{end}）首尾不是整{grain_zh}。{whole_zh}也可以询问日均。",
     ),

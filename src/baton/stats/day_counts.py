@@ -3,7 +3,7 @@ and against its neighbouring days, judged with the counting noise of the table.
 
 A partly loaded day is low on both baselines; a holiday plateau only on the first; a calendar
 event (a promotion) is left out of the same-weekday baseline, of the noise estimate and of the
-neighbours of a day outside it (the Saturday after 618 is no gap for being below 618 itself),
+neighbours of a day outside it (the day after a promotion is no gap for being below the promotion itself),
 so it neither hides nor fakes a gap. A low
 day is only *incomplete* when it is also improbably low for the table's noise: row counts
 are modelled as quasi-Poisson around the baseline, with the dispersion estimated from the
