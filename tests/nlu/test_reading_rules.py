@@ -307,6 +307,37 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
             ),
         ]
     ],
+    # members of the breakdown's own dimension: the part, of the whole they do not filter
+    *[
+        (
+            f"the breakdown's own members are the part: {rule}",
+            question,
+            {
+                "filters": [],
+                "share_filters": [{"dimension": dim, "members": members, "exclude": False}],
+                "dimensions": [dim],
+                "share_within": [],
+            },
+        )
+        for rule, question, dim, members in [
+            ("各X中A", "2026年6月各渠道中APP的GMV占比", "channel", ["app"]),
+            ("每个X中A", "每个渠道中APP的GMV占多少（2026年6月）", "channel", ["app"]),
+            ("各X中A和B", "2026年6月各区域中华东和华南的GMV占比", "region", ["华东", "华南"]),
+            ("A占比，按X", "2026年6月华东GMV占比，按区域", "region", ["华东"]),
+            ("A share by X", "app share of GMV by channel in June 2026", "channel", ["app"]),
+            ("among Xs, A's share", "among channels, the app's share of GMV in June 2026", "channel", ["app"]),
+        ]
+    ],
+    (
+        "of A's metric, across a breakdown said after it",
+        "what share of app orders came from each region in June 2026",
+        {"filters": [{"dimension": "channel", "members": ["app"], "exclude": False}], "share_within": []},
+    ),
+    (
+        "of X GMV by Y: the named whole broken down",
+        "share of East China GMV by category in June 2026",
+        {"filters": [{"dimension": "region", "members": ["华东"], "exclude": False}], "share_within": []},
+    ),
     # a comma closes an exclusion's clause unless its list goes on to an "and"
     (
         "除了A，B: B is not excluded",
@@ -380,6 +411,20 @@ def test_the_question_is_read_so(rule: str, question: str, expected: dict[str, A
 
 
 ASKED: list[tuple[str, str, type[BatonError], str]] = [
+    *[
+        (f"'last month' beside a named month of {rule}", question, AmbiguousQuestion, before)
+        for rule, question, before in [
+            ("去年", "去年12月GMV和上个月比", "2025-11-01~2025-11-30"),
+            ("今年", "今年3月GMV和上个月比", "2026-02-01~2026-02-28"),
+            ("去年, a quarter", "去年Q3 GMV和上季度比", "2025-04-01~2025-06-30"),
+        ]
+    ],
+    (
+        "a breakdown named before 'share of A's orders'",
+        "which region had the highest share of app orders in June 2026",
+        AmbiguousQuestion,
+        "in each region",
+    ),
     ("'last Monday' on a Wednesday", "How many buyers did we have last Monday?", AmbiguousQuestion, "2026-06-22"),
     ("a bare event name", "去年双11的GMV", AmbiguousQuestion, "2025-11-11"),
     ("day or month first", "GMV on 6/5/2025", AmbiguousQuestion, "6/5/2025"),

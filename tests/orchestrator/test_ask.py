@@ -365,3 +365,39 @@ def test_a_period_not_over_on_the_as_of_date_says_it_counts_its_days_so_far(demo
     assert any("尚未结束：只计已过去的 4 天" in note for note in answer.assumptions)
     whole = demo_session.ask("上个月GMV", as_of=date(2026, 1, 5))  # a whole month says nothing of the kind
     assert not any("尚未结束" in note for note in whole.assumptions)
+    # an event of the catalog's calendar is over when its last day is: "2026年" inside its name is no year so far
+    event = demo_session.ask("2026年618大促GMV", as_of=AS_OF)
+    assert event.status == "answered" and not any("尚未结束" in note for note in event.assumptions)
+
+
+@pytest.mark.parametrize(
+    ("question", "members"),
+    [
+        ("2026年6月各渠道中APP的GMV占比", ("app",)),
+        ("app share of GMV by channel in June 2026", ("app",)),
+        ("2026年6月各区域中华东和华南的GMV占比", ("华东", "华南")),
+        ("2026年6月华东GMV占比，按区域", ("华东",)),
+    ],
+)
+def test_members_of_the_breakdown_are_shares_of_the_whole_they_do_not_filter(
+    demo_session: Session, question: str, members: tuple[str, ...]
+) -> None:
+    """ "各渠道中APP的GMV占比": APP's share of every channel's GMV — never 100 % of itself, nor
+    华东 and 华南 renormalised to their own sum."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.semantic_query is not None
+    (dim,) = answer.semantic_query.dimensions
+    sql = f"""SELECT {dim}, SUM(gmv_amount), SUM(gmv_amount) / SUM(SUM(gmv_amount)) OVER ()
+              FROM fact_order WHERE status IN ('paid','refunded') AND order_date BETWEEN ? AND ? GROUP BY 1"""
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        every = {k: (v, s) for k, v, s in con.execute(sql, [date(2026, 6, 1), date(2026, 6, 30)]).fetchall()}
+    finally:
+        con.close()
+    assert answer.result is not None
+    got = {row[0]: (row[1], row[2]) for row in answer.result.rows}
+    assert set(got) == set(members)
+    for member, (value, share) in got.items():
+        assert value == pytest.approx(float(every[member][0]), abs=0.005)
+        assert share == pytest.approx(every[member][1], rel=1e-12) and share < 1

@@ -305,6 +305,37 @@ def test_a_share_follow_up_names_the_new_part(session: Session) -> None:
     assert east.follow_up is not None and "share" in east.follow_up.inherited
 
 
+def test_members_of_a_share_breakdown_keep_the_whole_in_a_follow_up(session: Session) -> None:
+    """ "各区域GMV占比" then "只看华东和华南": each of the national total, not of the two's sum."""
+    chat = session.conversation()
+    chat.ask("上个月各区域GMV占比", as_of=JULY)
+    two = chat.ask("只看华东和华南")
+    assert two.status == "answered", two.error
+    national = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE}")[0][0]
+    assert isinstance(national, float)
+    expected = _rows(
+        session,
+        f"SELECT region, {GMV} / {national} FROM fact_order WHERE {JUNE} AND region IN ('华东', '华南') GROUP BY 1",
+    )
+    got = _answer_rows(two, "region", "gmv_share")
+    assert [r for r, _ in got] == [r for r, _ in expected]
+    assert all(g == pytest.approx(e, rel=1e-12) for (_, g), (_, e) in zip(got, expected, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [("上个月GMV最高的3个区域", "换成最低的"), ("top 3 regions by GMV last month", "what about the bottom ones")],
+)
+def test_the_other_end_keeps_the_count_of_the_ranking(session: Session, first: str, then: str) -> None:
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    bottom = chat.ask(then)
+    assert bottom.status == "answered" and bottom.semantic_query is not None
+    assert (bottom.semantic_query.top_n, bottom.semantic_query.order) == (3, "asc")
+    lowest = _rows(session, f"SELECT region, {GMV} AS v FROM fact_order WHERE {JUNE} GROUP BY 1 ORDER BY v LIMIT 3")
+    assert _answer_rows(bottom, "region", "gmv") == lowest
+
+
 def test_a_dropped_part_is_never_said_to_be_kept(session: Session) -> None:
     chat = session.conversation()
     chat.ask("上个月GMV最高的3个渠道", as_of=JULY)

@@ -150,7 +150,9 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
     ):
         # "退款率最好的渠道" then "那GMV呢": which end is "best" differs; asked, never carried over
         raise AmbiguousQuestion(*both("conversation.ranking_direction"), detail={"missing": "order"})
-    top_n = (cues.top_n or (1 if cues.best and cues.rank_place is None else None)) if ranked else parent.top_n
+    # "最高的3个区域" then "换成最低的" / "what about the bottom ones": the bottom 3, the count kept
+    top_end = (parent.top_n or 1) if cues.best and cues.rank_place is None else None
+    top_n = (cues.top_n or top_end) if ranked else parent.top_n
     place = cues.rank_place if ranked else parent.rank_place
     order = planner.order_of(cues, metrics) if ranked else parent.order
     if ranked:
@@ -293,7 +295,8 @@ def _filters(
     parent: SemanticQuery, r: Reading, catalog: Catalog
 ) -> tuple[list[MemberFilter], tuple[MemberFilter, ...], list[Part]]:
     """Members replace the filter on their dimension (or add one; "also"/"再" adds them to it);
-    after a share, members of the share's dimension name the new part whose share is asked."""
+    after a share, members of the share's dimension or of its breakdown name the new part whose
+    share of the unchanged whole is asked."""
     named: dict[tuple[str, bool], list[str]] = {}
     for m in r.terms.members:
         bucket = named.setdefault((m.dimension, m.excluded), [])
@@ -303,9 +306,12 @@ def _filters(
     share_dims = {f.dimension for f in share_filters}
     adds = r.ties is not None and r.ties.add
     parts: list[Part] = []
+    # "各区域GMV占比" then "只看华东和华南": the two's shares of the whole, never of their own sum
+    shown = set(parent.dimensions) - set(parent.share_within) if parent.share else set()
     for (dim, excluded), members in named.items():
-        if dim in share_dims and not excluded:
-            share_filters = (MemberFilter(dimension=dim, members=tuple(members)),)
+        if (dim in share_dims or dim in shown) and not excluded:
+            kept_parts = [f for f in share_filters if f.dimension != dim]
+            share_filters = (*kept_parts, MemberFilter(dimension=dim, members=tuple(members)))
             parts.append("filter")
             continue
         included = next((f for f in filters if f.dimension == dim and not f.exclude), None)

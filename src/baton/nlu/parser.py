@@ -631,7 +631,8 @@ class Planner:
             # "which category had the biggest drop": ranked by the change, not by the value
             raise _asked("nlu.rank_by_change", {"dimensions": dims})
         share = cues.share
-        within = [d for d in dims if d in marks.inside or d in marks.whole] if share else []
+        parted = {f.dimension for f in share_filters}
+        within = [d for d in dims if (d in marks.inside or d in marks.whole) and d not in parted] if share else []
         if share:
             self.check_share(terms.metrics, dims, share_filters, comparison, grain)
             if within and set(within) == set(dims) and not share_filters:  # "每个区域的订单中占比": of what?
@@ -696,7 +697,9 @@ class Planner:
         question asks for their total; with a share, the members of one dimension are the part
         whose share of the whole is asked — across a breakdown the whole is the filtered total
         ("华东各品类GMV占比"), unless the breakdown's groups are marked as the whole
-        ("每个区域的订单中APP占多少"); a member marked as the part beside an unmarked breakdown
+        ("每个区域的订单中APP占多少"); members of the breakdown's own dimension are the part of
+        the whole unfiltered by them ("各渠道中APP的GMV占比": APP's share of all channels, not
+        100 %; "各区域中华东和华南的GMV占比": each of the national total); a member marked as the part beside an unmarked breakdown
         ("app share of orders by region": within each region, or across them?) is asked back."""
         explicit = list(dims)
         by_dim: dict[tuple[str, bool], list[str]] = {}
@@ -710,9 +713,14 @@ class Planner:
                 dims.append(f.dimension)
         if not cues.share or not filters:
             return filters, []
+        shown = [f for f in filters if not f.exclude and f.dimension in explicit]
+        if shown:  # "各渠道中APP的GMV占比": members of the breakdown's own dimension, of the unfiltered whole
+            return [f for f in filters if f not in shown], shown
         whole = marks.whole | set(explicit)  # a breakdown's members are never the part
         if explicit and not set(explicit) & marks.inside:
             parts = [f.dimension for f in filters if f.dimension in marks.part and f.dimension not in whole]
+            if marks.weak:
+                parts += [f.dimension for f in filters if f.dimension in marks.whole and f.dimension not in explicit]
             if parts:
                 raise _asked("nlu.share_within_or_across", {"dimensions": [*explicit, *parts]})
             return filters, []  # a share across a breakdown: of the filtered whole

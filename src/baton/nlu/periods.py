@@ -144,7 +144,7 @@ def resolve_periods(
     named = [p for p in periods if p.match is not None and p not in relative]
     # "2025年9月…和上个月比": the named period first, then the one counted from today; "上上个月和上个月"
     # and "上个月跟5月比" are compared as said
-    absolute = len(named) == 1 and not _FROM_TODAY.search(_match(named[0]).text)
+    absolute = len(named) == 1 and _names_its_dates(_match(named[0]).text)
     after = absolute and len(relative) == 1 and named[0].span < relative[0].span
     if compared and after and cues.comparison_kind is None:
         against = _previous_said_from_today(_match(named[0]), _match(relative[0]))
@@ -220,6 +220,16 @@ _RELATIVE = re.compile(
 _FROM_TODAY = re.compile(
     r"上|去年|前年|今|本|这|昨|前天|近|最近|过去|\b(?:last|previous|prior|this|past|yesterday|ago)\b", re.I
 )
+_CALENDAR_UNIT = re.compile(
+    r"\d|[一二三四五六七八九十]\s*(?:月|季度)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b",
+    re.I,
+)
+
+
+def _names_its_dates(text: str) -> bool:
+    """A period said by its calendar name ("2025年9月", "去年12月", "今年Q1", "last December"),
+    not only counted from today ("上上个月", "last week")."""
+    return not _FROM_TODAY.search(text) or _CALENDAR_UNIT.search(text) is not None
 
 
 def _previous_said_from_today(

@@ -34,18 +34,21 @@ _EACH_ZH = re.compile(r"每一?个?\s*$")
 _EACH_EN = re.compile(r"\b(?:for|in|within|inside)\s+(?:each|every)\s+(?:of\s+the\s+)?$", re.I)
 
 
-def whole_dimensions(scan: Scan, members: list[Member], hits: list[Hit]) -> set[str]:
-    """The dimensions whose named members a marker makes the share's whole. "of X GMV" is the
-    weaker marker: "the share of app orders among new users" is among new users."""
+def whole_dimensions(scan: Scan, members: list[Member], hits: list[Hit]) -> tuple[set[str], list[Hit]]:
+    """The dimensions whose named members a marker makes the share's whole, and the members
+    only the weaker marker marked. "of X GMV" is the weaker one: "the share of app orders among
+    new users" is among new users."""
     strong: set[str] = set()
-    weak: set[str] = set()
+    weak: list[Member] = []
     for member in members:
         if member.excluded:
             continue
         marker = _marker(scan, member.hit, hits)
-        if marker is not None:
-            (strong if marker == "strong" else weak).add(member.dimension)
-    return strong or weak
+        if marker == "strong":
+            strong.add(member.dimension)
+        elif marker is not None:
+            weak.append(member)
+    return (strong, []) if strong else ({m.dimension for m in weak}, [m.hit for m in weak])
 
 
 @dataclass(frozen=True)
@@ -58,12 +61,19 @@ class ShareMarks:
     """Breakdown dimensions each of whose groups is its own whole ("每个区域的订单中")."""
     part: set[str] = field(default_factory=set)
     """Dimensions whose named members the words make the part ("APP占", "came from the app")."""
+    weak: bool = False
+    """Only "of X orders" marks the whole, and the breakdown is named before it: "which region
+    had the highest share of app orders" may as well be app's share inside each region, so it
+    is asked back ("share of East China GMV by category" breaks the named whole down)."""
 
 
 def share_marks(scan: Scan, members: list[Member], dims: list[str], hits: list[Hit]) -> ShareMarks:
     """The whole and the part a share question marks (see the module docstring)."""
+    whole, weak = whole_dimensions(scan, members, hits)
+    named_dims = [h for h in hits if {t.target for t in h.terms if t.kind == "dimension"} & set(dims)]
     return ShareMarks(
-        whole=whole_dimensions(scan, members, hits),
+        whole=whole,
+        weak=any(d.start < w.start for d in named_dims for w in weak),
         inside=breakdown_wholes(scan, dims, hits),
         part={m.dimension for m in members if not m.excluded and _names_the_part(scan, m.hit, hits)},
     )

@@ -15,7 +15,7 @@ from baton.contracts.answer import MetricInfo
 from baton.contracts.common import Language
 from baton.contracts.conversation import FollowUpInfo, PlannedBy
 from baton.contracts.query import TableLoad
-from baton.contracts.semantic import SemanticQuery
+from baton.contracts.semantic import SemanticQuery, TimeRange
 from baton.messages import text
 from baton.nlu.interpret import interpret, period_text
 from baton.orchestrator.driver import RunScope
@@ -126,12 +126,17 @@ def recheck_plan(scope: RunScope, done: PlanOutput) -> PlanOutput:
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
-def _cut_at_as_of(words: str, as_of: date) -> bool:
-    """Whether ``words`` name a period that is not over on ``as_of`` (its days so far are used)."""
+def _cut_at_as_of(period: TimeRange, as_of: date) -> bool:
+    """Whether ``period`` is one its words name that is not over on ``as_of`` (its days so far
+    are used). Words read as other dates ("2026年618大促" is the catalog's event, not the year
+    2026 so far) say nothing about it."""
     from baton.nlu import timeexpr
 
-    readings = [p.match for p in timeexpr.read_periods(words, as_of) if p.match is not None]
-    return len(readings) == 1 and readings[0].clamped
+    readings = [p.match for p in timeexpr.read_periods(period.text or "", as_of) if p.match is not None]
+    if len(readings) != 1:
+        return False
+    (reading,) = readings
+    return reading.clamped and (reading.start, reading.end) == (period.start, period.end)
 
 
 def assumptions(query: SemanticQuery, language: Language) -> list[str]:
@@ -142,7 +147,7 @@ def assumptions(query: SemanticQuery, language: Language) -> list[str]:
     if tr.text:
         said_year = _YEAR.search(tr.text) is not None  # "May 2026" names its dates; "last month" counts from as-of
         key = "answer.period_read_dates" if said_year else "answer.period_read_as"
-        if _cut_at_as_of(tr.text, query.as_of):  # "第一季度" on 2026-01-05: four days of it, said so
+        if _cut_at_as_of(tr, query.as_of):  # "第一季度" on 2026-01-05: four days of it, said so
             key = "answer.period_so_far"
         out.append(
             text(
