@@ -39,6 +39,10 @@ READ: list[tuple[str, Grain, str, tuple[str, ...], tuple[str, str], str | None]]
     ("monthly average GMV by channel this year", "month", "gmv", ("channel",), ("2026-01-01", "2026-06-30"), None),
     ("avg GMV a week over the last 4 weeks", "week", "gmv", (), ("2026-06-01", "2026-06-28"), None),
     ("average quarterly orders in 2025", "quarter", "order_count", (), ("2025-01-01", "2025-12-31"), None),
+    ("2025年月平均GMV", "month", "gmv", (), ("2025-01-01", "2025-12-31"), None),
+    ("2025年按月平均的GMV", "month", "gmv", (), ("2025-01-01", "2025-12-31"), None),
+    ("上个月日平均GMV", "day", "gmv", (), ("2026-06-01", "2026-06-30"), None),
+    ("上个月按天平均的订单量", "day", "order_count", (), ("2026-06-01", "2026-06-30"), None),
 ]
 
 
@@ -137,3 +141,14 @@ def test_a_run_stored_with_per_day_reads_as_an_average_per_day() -> None:
     query = SemanticQuery.model_validate({**stored, "as_of": "2026-07-01"})
     assert query.average_per == "day"
     assert SemanticQuery.model_validate({**stored, "per_day": False, "as_of": "2026-07-01"}).average_per is None
+
+
+@pytest.mark.parametrize(
+    ("question", "span"),
+    [("2025年6月1日平均订单金额", ("2025-06-01", "2025-06-01")), ("2025年6月平均订单金额", ("2025-06-01", "2025-06-30"))],
+)
+def test_a_date_before_an_average_word_is_the_date(question: str, span: tuple[str, str]) -> None:
+    """ "6月1日平均订单金额" is AOV on June 1st, not a per-day average ("日平均")."""
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.metrics == ("aov",) and query.average_per is None
+    assert (query.time_range.start.isoformat(), query.time_range.end.isoformat()) == span

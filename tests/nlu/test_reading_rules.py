@@ -225,6 +225,15 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         ]
     ],
     ("a place over periods", "哪个月的GMV排名第二（今年）", {"rank_place": 2, "grain": "month", "top_n": None}),
+    *[
+        (f"'{said}' is a bottom 1", question, {"top_n": 1, "order": "asc", "dimensions": [dim]})
+        for said, question, dim in [
+            ("came last", "which region came last by GMV in June 2026", "region"),
+            ("ranked last", "which channel ranked last for orders last month", "channel"),
+            ("in last place", "which category was in last place by GMV last month", "category"),
+        ]
+    ],
+    ("'ranked last month' is the month", "which region ranked last month highest by GMV", {"top_n": 1, "order": "desc"}),
     # a share with an exclusion: what is excluded leaves the whole, what is named is the part
     (
         "excluded from a share's whole",
@@ -263,6 +272,15 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
             ("in each X", "new users' share of orders in each channel in June 2026", "channel", ("user_type", "new")),
         ]
     ],
+    (
+        "a member before each group's whole bounds it; the member marked the part is the part",
+        "2026年6月华东每个品类的订单中直播占多少",
+        {
+            "filters": [{"dimension": "region", "members": ["华东"], "exclude": False}],
+            "share_filters": [{"dimension": "channel", "members": ["live_stream"], "exclude": False}],
+            "share_within": ["category"],
+        },
+    ),
     (
         "each group its own whole, a second breakdown the parts",
         "每个区域的订单中各渠道占比（上个月）",

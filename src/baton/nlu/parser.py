@@ -731,6 +731,10 @@ class Planner:
             f for f in filters if f.dimension not in whole
         ]
         share_dims = {f.dimension for f in named}
+        if len(share_dims) > 1 and set(explicit) & marks.inside and len(share_dims & marks.part) == 1:
+            # "华东每个品类的订单中直播占多少": 直播 is marked the part, 华东 bounds each group's whole
+            share_dims &= marks.part
+            named = [f for f in named if f.dimension in share_dims]
         if len(share_dims) != 1:
             raise _asked("nlu.share_of_what", {"dimensions": sorted(share_dims)})
         (share_dim,) = share_dims

@@ -266,7 +266,9 @@ PERIOD_UNITS = {
 _PLACE_N = r"\d+|[一二两三四五六七八九十]"
 _EN_PLACE = r"second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|2nd|3rd|[4-9]th|10th"
 RANK_PLACE = re.compile(
-    r"(?P<last>最后一名|最后一位|排名最后|排最后|末位|垫底)"
+    r"(?P<last>最后一名|最后一位|排名最后|排最后|末位|垫底"
+    r"|\b(?:came|comes|come|ranked|ranks|finished|placed)\s+(?:dead\s+)?last\b"
+    r"(?!\s+(?:month|week|quarter|year|day|[0-9]))|\bin\s+last\s+place\b)"
     r"|(?P<bottom>倒数)\s*第\s*(?P<zh>" + _PLACE_N + r")\s*(?:名|位|个)?"
     r"|(?:排名|排行|排)\s*第\s*(?P<zh2>" + _PLACE_N + r")\s*(?:名|位)?"
     r"|第\s*(?P<zh3>" + _PLACE_N + r")\s*(?:名|位)"
@@ -280,7 +282,7 @@ RANK_PLACE = re.compile(
     _I,
 )
 """A place in a ranking: "排名第二", "倒数第二", "第二高", "第3名", "the second highest", "ranked 3rd";
-"最后一名" / "垫底" is the last place (a bottom 1)."""
+"最后一名" / "垫底" / "came last" is the last place (a bottom 1)."""
 EN_PLACES = {
     "second": 2,
     "third": 3,
@@ -342,30 +344,31 @@ RANK = re.compile(
 _NOT_GROWTH = r"(?!\s*(?:增长|增速|增幅|复合|涨幅|growth))"
 AVERAGE_PER: dict[Grain, re.Pattern[str]] = {
     "day": re.compile(
-        r"(?:日均|平均每[天日]|每[天日]平均|平均一天|一天平均"
+        r"(?:日均|平均每[天日]|每[天日]平均|平均一天|一天平均|按[天日]平均|(?<![0-9一二三四五六七八九十号])日平均"
         r"|\b(?:average|avg)\s+(?:per\s+day|daily)\b|\bdaily\s+(?:average|avg)\b|\bper\s+day\s+on\s+average\b"
         r"|\bon\s+average\s+per\s+day\b)" + _NOT_GROWTH,
         _I,
     ),
     "week": re.compile(
         r"(?:周均|平均每(?:个)?(?:周|星期)|每(?:个)?(?:周|星期)平均|平均一(?:个)?(?:周|星期)|一(?:个)?(?:周|星期)平均"
+        r"|按(?:周|星期)平均|(?<![0-9一二三四五六七八九十个上本这下])周平均"
         r"|\b(?:average|avg)\s+(?:per\s+week|weekly)\b|\bweekly\s+(?:average|avg)\b|\bper\s+week\s+on\s+average\b"
         r"|\bon\s+average\s+per\s+week\b)" + _NOT_GROWTH,
         _I,
     ),
     "month": re.compile(
-        r"(?:月均|平均每个?月|每个?月平均|平均一个?月|一个?月平均"
+        r"(?:月均|平均每个?月|每个?月平均|平均一个?月|一个?月平均|按月平均|(?<![0-9一二三四五六七八九十个上本这下])月平均"
         r"|\b(?:average|avg)\s+(?:per\s+month|monthly)\b|\bmonthly\s+(?:average|avg)\b"
         r"|\bper\s+month\s+on\s+average\b|\bon\s+average\s+per\s+month\b)" + _NOT_GROWTH,
         _I,
     ),
     "quarter": re.compile(
-        r"(?:季均|平均每个?季度?|每个?季度平均|"
+        r"(?:季均|平均每个?季度?|每个?季度平均|按季度?平均|"
         r"\b(?:average|avg)\s+(?:per\s+quarter|quarterly)\b|\bquarterly\s+(?:average|avg)\b)" + _NOT_GROWTH,
         _I,
     ),
     "year": re.compile(
-        r"(?:年均|平均每年|每年平均|"
+        r"(?:年均|平均每年|每年平均|按年平均|"
         r"\b(?:average|avg)\s+(?:per\s+year|yearly|annual)\b|\b(?:yearly|annual)\s+(?:average|avg)\b)" + _NOT_GROWTH,
         _I,
     ),
