@@ -145,7 +145,10 @@ def test_a_run_stored_with_per_day_reads_as_an_average_per_day() -> None:
 
 @pytest.mark.parametrize(
     ("question", "span"),
-    [("2025年6月1日平均订单金额", ("2025-06-01", "2025-06-01")), ("2025年6月平均订单金额", ("2025-06-01", "2025-06-30"))],
+    [
+        ("2025年6月1日平均订单金额", ("2025-06-01", "2025-06-01")),
+        ("2025年6月平均订单金额", ("2025-06-01", "2025-06-30")),
+    ],
 )
 def test_a_date_before_an_average_word_is_the_date(question: str, span: tuple[str, str]) -> None:
     """ "6月1日平均订单金额" is AOV on June 1st, not a per-day average ("日平均")."""

@@ -233,7 +233,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
             ("in last place", "which category was in last place by GMV last month", "category"),
         ]
     ],
-    ("'ranked last month' is the month", "which region ranked last month highest by GMV", {"top_n": 1, "order": "desc"}),
+    (
+        "'ranked last month' is the month",
+        "which region ranked last month highest by GMV",
+        {"top_n": 1, "order": "desc"},
+    ),
     # a share with an exclusion: what is excluded leaves the whole, what is named is the part
     (
         "excluded from a share's whole",
