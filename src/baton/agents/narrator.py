@@ -438,6 +438,8 @@ class Narrator:
             unit = text(f"answer.unit_{query.grain}", language)
             units = unit if count == 1 or language == "zh" else _plural(unit)
             where = {"label": label, "filters": filters, "period": period, "items": items}
+            if count == 1 and len(rows) == 1:  # "最高的一个月", "Top month": no "1"
+                return text("answer.ranked_periods_one", language, word=word, unit=units, **where)
             return text("answer.ranked_periods", language, word=word, count=count, unit=units, **where)
         return text(
             "answer.ranked",
@@ -466,6 +468,8 @@ class Narrator:
             if language == "en" and count != 1:  # "Top 3 regions", "Top 3 region and channel groups"
                 one = len(query.dimensions) == 1
                 where["dims"] = _plural(dims) if one else text("answer.dims_groups", language, dims=dims)
+            if count == 1 and len(rows) == 1:  # "成交总额最低的区域", "Bottom region": no "1"
+                return text("answer.top_one", language, word=word, items=items, **where)
             return text("answer.top_n", language, word=word, count=count, items=items, **where)
         if not ordered:
             return text("answer.no_values", language, **where)

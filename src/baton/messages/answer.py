@@ -104,6 +104,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{word} {count} {unit} by {label}{filters}, {period}: {items}.",
         "{period}{filters}{label}{word}的{count}{unit}：{items}。",
     ),
+    "ranked_periods_one": (
+        "{word} {unit} by {label}{filters}, {period}: {items}.",
+        "{period}{filters}{label}{word}的一{unit}：{items}。",
+    ),
     "unit_day": ("day", "天"),
     "unit_week": ("week", "周"),
     "unit_month": ("month", "个月"),
@@ -158,6 +162,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "top_n": (
         "{word} {count} {dims} by {label}{filters}, {period}: {items}.",
         "{period}{filters}{label}{word}的{count}个{dims}：{items}。",
+    ),
+    "top_one": (
+        "{word} {dims} by {label}{filters}, {period}: {items}.",
+        "{period}{filters}{label}{word}的{dims}：{items}。",
     ),
     "tied_at_boundary": (
         "place {place} is shared by {tied} ({value}), so all {count} are listed.",
