@@ -360,6 +360,32 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "share of East China GMV by category in June 2026",
         {"filters": [{"dimension": "region", "members": ["华东"], "exclude": False}], "share_within": []},
     ),
+    ("'by total GMV' ranks by the metric", "top 3 channels by total gmv last month", {"top_n": 3}),
+    (
+        "A、B加C is one list summed",
+        "上个月华东、华南加华北的GMV合计",
+        {"dimensions": [], "filters": [{"dimension": "region", "members": ["华东", "华南", "华北"], "exclude": False}]},
+    ),
+    ("the gap between two members", "上个月华东比华南的GMV多多少", {"difference": True, "dimensions": ["region"]}),
+    (
+        "the gap between two members, in English",
+        "how many more orders did app get than web in may",
+        {"difference": True},
+    ),
+    ("two members shown, no gap asked", "上个月华东和华南的GMV对比", {"difference": False, "dimensions": ["region"]}),
+    (
+        "a member before the first metric is of every metric",
+        "上个月华东的GMV和订单量",
+        {
+            "metrics": ["gmv", "order_count"],
+            "filters": [{"dimension": "region", "members": ["华东"], "exclude": False}],
+        },
+    ),
+    (
+        "a member among a metric's rows is where, not a second metric's own",
+        "Which category had the highest AOV among live stream orders last quarter?",
+        {"filters": [{"dimension": "channel", "members": ["live_stream"], "exclude": False}], "top_n": 1},
+    ),
     # a comma closes an exclusion's clause unless its list goes on to an "and"
     (
         "除了A，B: B is not excluded",
@@ -433,6 +459,26 @@ def test_the_question_is_read_so(rule: str, question: str, expected: dict[str, A
 
 
 ASKED: list[tuple[str, str, type[BatonError], str]] = [
+    ("a member said of the second metric", "上个月APP的访客数和新用户订单量", AmbiguousQuestion, "新用户"),
+    ("a member said of the second metric only", "上个月GMV和新用户订单量", AmbiguousQuestion, "新用户"),
+    (
+        "a member said of the second metric, in English",
+        "gmv and new-user orders last month",
+        AmbiguousQuestion,
+        "new-user",
+    ),
+    ("each and the total at once", "上个月华东和华北的订单量，分别和合计", AmbiguousQuestion, "in total"),
+    ("the total of a top N", "total gmv of the top 3 categories last month", AmbiguousQuestion, "top 3"),
+    ("a top N combined", "上个月GMV最高的3个品类合计多少", AmbiguousQuestion, "top 3"),
+    ("a sum against a member", "is east china gmv bigger than north + south combined in may", AmbiguousQuestion, "sum"),
+    (
+        "a combined pair against a member",
+        "app and web combined gmv vs mini program last month",
+        AmbiguousQuestion,
+        "sum",
+    ),
+    ("a share over two breakdowns", "channel mix of gmv for new vs returning users in june", AmbiguousQuestion, "each"),
+    ("'per order' is no sort", "gmv per order by channel in may", UnknownMetric, "gmv per order"),
     *[
         (f"'last month' beside a named month of {rule}", question, AmbiguousQuestion, before)
         for rule, question, before in [

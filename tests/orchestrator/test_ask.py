@@ -401,3 +401,46 @@ def test_members_of_the_breakdown_are_shares_of_the_whole_they_do_not_filter(
     for member, (value, share) in got.items():
         assert value == pytest.approx(float(every[member][0]), abs=0.005)
         assert share == pytest.approx(every[member][1], rel=1e-12) and share < 1
+
+
+def _june_gmv(demo_session: Session, where: str = "TRUE", start: date = date(2026, 6, 1)) -> float:
+    sql = f"""SELECT SUM(gmv_amount) FROM fact_order
+              WHERE status IN ('paid','refunded') AND order_date BETWEEN ? AND ? AND {where}"""
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        row = con.execute(sql, [start, date(start.year, start.month, 30)]).fetchone()
+    finally:
+        con.close()
+    assert row is not None
+    return float(row[0])
+
+
+def test_the_gap_between_two_members_is_said_in_the_order_asked(demo_session: Session) -> None:
+    """ "华南比华东的GMV少多少": both values, and 华南 − 华东 said as "低 ¥…（…%）" of 华东."""
+    answer = demo_session.ask("上个月华南比华东的GMV少多少", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    south, east = _june_gmv(demo_session, "region = '华南'"), _june_gmv(demo_session, "region = '华东'")
+    gap, pct = east - south, (east - south) / east * 100
+    assert f"华南比华东低 ¥{gap:,.2f}（{pct:.2f}%）" in answer.answer
+    assert answer.interpretation is not None and "及两者之差" in answer.interpretation
+    english = demo_session.ask("how much higher was East China GMV than South China last month", as_of=AS_OF)
+    assert f"East China is ¥{gap:,.2f} higher than South China" in english.answer
+
+
+def test_a_comparison_of_an_amount_says_by_how_much(demo_session: Session) -> None:
+    """ "上个月GMV比去年同期多了多少钱": the change with its sign, beside the percentage."""
+    answer = demo_session.ask("上个月GMV比去年同期多了多少钱", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    change = _june_gmv(demo_session) - _june_gmv(demo_session, start=date(2025, 6, 1))
+    sign = "+" if change > 0 else "-"
+    assert f"（{sign}¥{abs(change):,.2f}）" in answer.answer
+    rate = demo_session.ask("上个月退款率环比", as_of=AS_OF)  # a rate's change is its percentage only
+    assert rate.status == "answered" and "（" not in rate.answer.split("环比")[-1]
+
+
+def test_a_why_asked_as_a_question_says_where_its_drivers_are_found(demo_session: Session) -> None:
+    answer = demo_session.ask("上个月GMV为什么下降", as_of=AS_OF)
+    assert answer.status == "answered" and answer.drivers == []
+    assert answer.answer.endswith("要找出原因，请运行分析（baton analyze，或在 baton chat 中输入 /why）。")
+    plain = demo_session.ask("上个月GMV环比", as_of=AS_OF)
+    assert "baton analyze" not in plain.answer

@@ -336,6 +336,33 @@ def test_the_other_end_keeps_the_count_of_the_ranking(session: Session, first: s
     assert _answer_rows(bottom, "region", "gmv") == lowest
 
 
+@pytest.mark.parametrize(
+    ("turns", "reason"),
+    [
+        (["上个月各品类GMV同比", "增长最多的是哪个"], "rank_by_change"),
+        (["上个月GMV环比", "按区域拆开看", "降幅最大的是哪个"], "rank_by_change"),
+        (["what share of gmv came from new users in may", "by channel"], "share_within_or_across"),
+        (["gmv by channel in may", "what about new users"], "metric_or_member"),
+    ],
+)
+def test_a_follow_up_that_would_answer_another_question_is_asked_back(
+    session: Session, turns: list[str], reason: str
+) -> None:
+    """Ranked by the value instead of the change, a part across a breakdown it was never
+    checked against, the metric "new users" instead of the filter: each is asked back."""
+    chat = session.conversation()
+    for question in turns[:-1]:
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    last = chat.ask(turns[-1])
+    assert last.status == "clarification_needed" and last.error is not None, last.answer
+    message = {
+        "rank_by_change": "不能按变化量排名",
+        "share_within_or_across": "inside each group",
+        "metric_or_member": "both a metric",
+    }[reason]
+    assert message in last.error.message
+
+
 def test_a_dropped_part_is_never_said_to_be_kept(session: Session) -> None:
     chat = session.conversation()
     chat.ask("上个月GMV最高的3个渠道", as_of=JULY)

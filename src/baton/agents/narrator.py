@@ -104,6 +104,25 @@ class BoundaryTie(NamedTuple):
     """Their value of the ranked metric."""
 
 
+def member_gap(
+    query: SemanticQuery, metric: str, rows: list[dict[str, Any]]
+) -> tuple[dict[str, Any], dict[str, Any], float, float | None] | None:
+    """ "华东比华南高多少": the two rows in the order the question named them, the first minus
+    the second and that as a share of the second — arithmetic on two result cells, which the
+    output gate is handed as derived values."""
+    if not query.difference or len(rows) != 2 or len(query.dimensions) != 1:
+        return None
+    (dim,) = query.dimensions
+    named = next((f.members for f in query.filters if f.dimension == dim and not f.exclude), ())
+    by_member = {str(r.get(dim)): r for r in rows}
+    if len(named) != 2 or set(by_member) != set(named) or any(r[metric] is None for r in rows):
+        return None
+    first, second = by_member[named[0]], by_member[named[1]]
+    difference = float(first[metric]) - float(second[metric])
+    relative = difference / float(second[metric]) if float(second[metric]) else None
+    return first, second, difference, relative
+
+
 def boundary_tie(query: SemanticQuery, rows: list[dict[str, Any]]) -> BoundaryTie | None:
     """The tie at a top N's last place, when the statement kept more than N rows for it (rows
     in ranked order, as the compiler returns them)."""
@@ -245,9 +264,14 @@ class Narrator:
                 named = self._row_label(query, row, language)
                 filters = text("answer.filters", language, parts=named) + filters
             cur, prev, pct = row[metric], row[f"{metric}_previous"], row[f"{metric}_change_pct"]
+            change = row.get(f"{metric}_change")
+            by = {}  # "比去年同期多了多少钱": an amount or a count says by how much, with its sign
+            if change is not None and self.catalog.metrics[metric].amount_or_count:
+                by = {"change": ("+" if float(change) > 0 else "") + fmt(change)}
             return text(
-                "answer.comparison",
+                "answer.comparison_by" if by else "answer.comparison",
                 language,
+                **by,
                 label=label,
                 filters=filters,
                 period=period,
@@ -477,7 +501,7 @@ class Narrator:
         high_text = {"high": self._tied(query, rows, metric, high, language), "high_value": fmt(high[metric])}
         if len(ordered) == 1:
             return text("answer.breakdown_one", language, **where, **high_text)
-        return text(
+        said = text(
             "answer.breakdown",
             language,
             **where,
@@ -485,6 +509,20 @@ class Narrator:
             low=self._tied(query, rows, metric, low, language),
             low_value=fmt(low[metric]),
             count=len(rows),
+        )
+        gap = member_gap(query, metric, rows) if self.catalog.metrics[metric].amount_or_count else None
+        if gap is None:
+            return said
+        first, second, difference, relative = gap
+        direction = text("answer.gap_higher" if difference > 0 else "answer.gap_lower", language)
+        return said + text(
+            "answer.member_gap",
+            language,
+            first=self._row_label(query, first, language),
+            second=self._row_label(query, second, language),
+            direction=direction,
+            gap=fmt(abs(difference)),
+            pct=format_pct(abs(relative), language).lstrip("+") if relative is not None else "—",
         )
 
     def _tied(

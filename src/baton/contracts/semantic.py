@@ -131,6 +131,11 @@ class SemanticQuery(BaseModel):
         description="dimensions of the breakdown each of whose groups is its own whole (\"APP's share of each "
         "region's orders\"); empty: the whole is the total over the breakdown",
     )
+    difference: bool = Field(
+        default=False,
+        description='the gap between the two members of the breakdown is asked ("how much higher was app than '
+        'web"); said beside their values',
+    )
     premise: Literal["up", "down"] | None = Field(
         default=None, description="the direction a why-question takes for granted (checked, never assumed)"
     )

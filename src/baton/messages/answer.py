@@ -57,6 +57,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{label}{filters} for {period} was {current}, {pct} {kind} ({previous_period}: {previous}).",
         "{period}{filters}的{label}为 {current}，对比期（{previous_period}）为 {previous}，{kind} {pct}。",
     ),
+    "comparison_by": (
+        "{label}{filters} for {period} was {current}, {pct} ({change}) {kind} ({previous_period}: {previous}).",
+        "{period}{filters}的{label}为 {current}，对比期（{previous_period}）为 {previous}，{kind} {pct}（{change}）。",
+    ),
     "smallest_rise": ("smallest rise", "增幅最小"),
     "largest_fall": ("largest fall", "降幅最大"),
     "smallest_fall": ("smallest fall", "降幅最小"),
@@ -172,6 +176,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "第{place}名有{tied}个并列（{value}），全部列出，共{count}个。",
     ),
     "no_values": ("No {label} values for {period}.", "{period}{filters}{label}没有数值。"),
+    "why_needs_analysis": (
+        " This is the change only; an analysis finds its drivers (baton analyze, or /why in baton chat).",
+        "这里只给出变化；要找出原因，请运行分析（baton analyze，或在 baton chat 中输入 /why）。",
+    ),
+    "interpret_gap": (", and the gap between the two", "，及两者之差"),
+    "member_gap": (
+        " {first} is {gap} {direction} than {second} ({pct}).",
+        "{first}比{second}{direction} {gap}（{pct}）。",
+    ),
+    "gap_higher": ("higher", "高"),
+    "gap_lower": ("lower", "低"),
     "breakdown_one": (
         "{label} by {dims}{filters}, {period}: one group, {high} ({high_value}).",
         "{period}{filters}按{dims}拆分的{label}：仅 1 组，{high} 为 {high_value}。",

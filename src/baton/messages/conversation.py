@@ -71,6 +71,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         'That period is the previous answer\'s own ({period}); say the dates you mean (e.g. "May 2026").',
         "这个时间与上一个回答相同（{period}）；请说明具体是哪段时间（如“2026年5月”）。",
     ),
+    "metric_or_member": (
+        '"{said}" is both a metric ({metric}) and a member ({member}): switch to the metric, or keep the '
+        "previous metric for {member} only?",
+        "“{said}”既是指标（{metric_zh}），也是成员（{member_zh}）：是换成这个指标，还是沿用上一问的指标、只看{member_zh}？",
+    ),
     "ranking_direction": (
         "Best or worst means the other end for this metric: say highest or lowest.",
         "对这个指标来说“最好/最差”方向不同：请说明要最高还是最低。",

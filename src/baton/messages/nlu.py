@@ -140,6 +140,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         'Rank by which metric: {metrics}? Say it with the ranking, e.g. "top 3 channels by GMV".',
         "按哪个指标排名：{metrics}？请把排名和指标写在一起，例如“GMV最高的3个渠道”。",
     ),
+    "sum_against_member": (
+        "Setting the sum of some members against another member is not built yet: ask for each member's value "
+        '("respectively"), or for the sum on its own.',
+        "还不能把几个成员的合计与另一个成员对比：请问各成员分别的数值，或单独问合计。",
+    ),
+    "each_and_total": (
+        'Each one and their total at once: ask for each ("respectively") and for the total ("in total") one at a time.',
+        "同时问了分别和合计：请分开问，先问分别（“分别是多少”），再问合计（“合计多少”）。",
+    ),
+    "total_of_ranked": (
+        "The total of the top {n} is not added up yet: ask for the top {n} (each is listed), or name them and "
+        "ask for their total.",
+        "前 {n} 名的合计还不能直接计算：请问前 {n} 名（逐个列出），或列出这些成员再问合计。",
+    ),
+    "member_of_one_metric": (
+        '"{member}" is said of {metric} only, and one question filters every metric alike: should {first} '
+        "be of {member} too? Ask for them one at a time, or say that all are of {member}.",
+        "“{member}”只说的是{metric}，而一个问题的筛选对所有指标相同：{first}也只看{member}吗？请分开问，或说明都只看{member}。",
+    ),
     "rank_by_change": (
         "Baton ranks by a metric's value, not yet by its change. Ask for the change of every member (it shows "
         "the largest rise and fall), or for a ranking by value.",

@@ -41,6 +41,8 @@ class Cues(PeriodCues):
     breakdown: bool = False
     quality: Literal["good", "bad"] | None = None
     separately: bool = False
+    difference: bool = False
+    """Two members are compared and the gap between them is asked ("华东比华南高多少")."""
     combination: bool = False
     """A ranking of combinations as a whole was asked for ("区域和品类组合")."""
     action: bool = False

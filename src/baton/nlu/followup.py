@@ -33,6 +33,7 @@ from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQu
 from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope
 from baton.messages import both, text
 from baton.nlu import timeexpr
+from baton.nlu.lexicon import Hit
 from baton.nlu.parser import Planner
 from baton.nlu.periods import against_named, resolve_periods
 from baton.nlu.ties import Reading, has_ties
@@ -100,12 +101,39 @@ def read_follow_up(
         raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True}) from None
 
 
+def _check_metric_or_member(catalog: Catalog, metric_hits: Sequence[Hit]) -> None:
+    """ "GMV by channel" then "what about new users": the metric new users, or the GMV of new
+    users? When the follow-up's only metric words also name a member, asked back."""
+    double = [h for h in metric_hits if {"metric", "member"} <= h.kinds]
+    if not double or len(double) != len(metric_hits):
+        return
+    hit = double[0]
+    metric = next(t.target for t in hit.terms if t.kind == "metric")
+    dimension, _, member = next(t.target for t in hit.terms if t.kind == "member").partition(":")
+    labels = {
+        lang: (catalog.metrics[metric].label.for_lang(lang), catalog.member_label(dimension, member, lang))
+        for lang in ("en", "zh")
+    }
+    raise AmbiguousQuestion(
+        *both(
+            "conversation.metric_or_member",
+            said=hit.text,
+            metric=labels["en"][0],
+            member=labels["en"][1],
+            metric_zh=labels["zh"][0],
+            member_zh=labels["zh"][1],
+        ),
+        detail={"metric": metric, "member": f"{dimension}:{member}", "follow_up": True},
+    )
+
+
 class _NothingChanged(Exception):
     """The follow-up named nothing Baton could lay over the previous question."""
 
 
 def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, default_breakdown: str | None) -> FollowUp:
     cues, terms = r.cues, r.terms
+    _check_metric_or_member(planner.catalog, terms.metric_hits)
     changed: list[Part] = []
     metrics = tuple(terms.metrics) or parent.metrics
     if metrics != parent.metrics:
@@ -157,6 +185,9 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
     order = planner.order_of(cues, metrics) if ranked else parent.order
     if ranked:
         changed.append("ranking")
+    if ranked and cues.change and (comparison is not None or parent.comparison is not None):
+        # "上个月各品类GMV同比" then "增长最多的是哪个": by the change, which is not ranked yet
+        raise AmbiguousQuestion(*both("nlu.rank_by_change"), detail={"dimensions": list(dims), "follow_up": True})
     share = cues.share or parent.share
     if share and not parent.share:
         changed.append("share")
@@ -199,6 +230,14 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         as_of=as_of,
     )
     _check(planner, query)
+    added = [d for d in query.dimensions if d not in parent.dimensions and d not in query.share_within]
+    if query.share_filters and added:
+        # "what share of GMV came from new users" then "by channel": inside each channel, or across? asked,
+        # as the same question asked whole is
+        named = [f.dimension for f in query.share_filters]
+        raise AmbiguousQuestion(
+            *both("nlu.share_within_or_across"), detail={"dimensions": [*added, *named], "follow_up": True}
+        )
     # what the follow-up said, and whatever else the final query no longer keeps (a comparison a
     # series replaced, a ranking a single member ends): the reader is never told a part was kept
     # that was not
@@ -307,7 +346,7 @@ def _filters(
     adds = r.ties is not None and r.ties.add
     parts: list[Part] = []
     # "各区域GMV占比" then "只看华东和华南": the two's shares of the whole, never of their own sum
-    shown = set(parent.dimensions) - set(parent.share_within) if parent.share else set()
+    shown = set(parent.dimensions) - set(parent.share_within) if parent.share and not share_dims else set()
     for (dim, excluded), members in named.items():
         if (dim in share_dims or dim in shown) and not excluded:
             kept_parts = [f for f in share_filters if f.dimension != dim]

@@ -26,7 +26,9 @@ def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str
         "subject": _subject(query, catalog, lang),
         "filters": _filters(query.filters, catalog, lang) + _where(query.where, lang),
         "breakdown": _breakdown(query, catalog, lang),
-        "ranking": _ranking(query, catalog, lang) + _order_and_limit(query, catalog, lang),
+        "ranking": _ranking(query, catalog, lang)
+        + _order_and_limit(query, catalog, lang)
+        + (text("answer.interpret_gap", lang) if query.difference else ""),
         "period": _period(query.time_range, lang),
         "comparison": _comparison(query.comparison, lang),
         "corrections": _corrections(query, lang),

@@ -61,7 +61,7 @@ from baton.nlu.reading import (
 )
 from baton.nlu.residual import metricish, to_simplified, unknown_words
 from baton.nlu.scan import Scan
-from baton.nlu.shares import ShareMarks, share_marks
+from baton.nlu.shares import ShareMarks, metric_said_of, share_marks
 from baton.nlu.ties import Reading, Ties, read_ties
 from baton.nlu.typos import (
     MIN_LENGTH,
@@ -180,6 +180,8 @@ class Planner:
         ):
             read.terms.dims.append(default_breakdown)
         metric_as_a_word_of_another(self.catalog, read.scan, read.terms.metric_hits)
+        _members_said_of_the_first_metric(read.scan, read.terms)
+        _total_beside_each_or_a_ranking(read.scan, read.cues)
         self._ranked_first(read.scan, read.cues, read.terms)
         terms = read.terms
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
@@ -241,7 +243,14 @@ class Planner:
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
         if compares_members(cues, terms, periods):
+            hits = sorted((m.hit for m in terms.members), key=lambda h: h.start)
+            contrasted = vocab.COMPARE.search(scan.norm[hits[0].start : hits[-1].end]) is not None
+            if cues.total and contrasted:  # "app and web combined vs mini program": a sum against a member
+                raise _asked("nlu.sum_against_member", {"members": [m.member for m in terms.members]})
             cues.change = False  # "华东的GMV比华南多多少": the members are compared, one row each
+            cues.difference = vocab.GAP.search(scan.norm) is not None  # … and the gap between them said
+            if cues.difference and cues.top_n is None and cues.rank_place is None:
+                cues.best = False  # "how much higher was A than B": the gap, not which is higher
             claim_compare_words(scan, [])
         follows_with_one = context is not None and len(periods) == 1  # "和5月比呢": against the previous period
         if periods and (
@@ -637,6 +646,10 @@ class Planner:
             self.check_share(terms.metrics, dims, share_filters, comparison, grain)
             if within and set(within) == set(dims) and not share_filters:  # "每个区域的订单中占比": of what?
                 raise _asked("nlu.share_of_what", {"dimensions": within})
+            if len(dims) > 1 and not within:
+                # "channel mix of GMV for new vs returning users": each cell of the grand total, or
+                # the channels inside each user type? asked, as a part beside a breakdown is
+                raise _asked("nlu.share_within_or_across", {"dimensions": dims})
         if cues.average_per is not None:
             self.check_average(cues.average_per, terms.metrics, grain, share)
         intent = (
@@ -670,6 +683,7 @@ class Planner:
             share_within=tuple(within),
             premise=cues.premise if cues.why else None,
             average_per=cues.average_per,
+            difference=cues.difference and _two_members_apart(dims, filters),
             corrections=corrections,
             as_of=as_of,
         )
@@ -939,6 +953,54 @@ def _clause_ends(joins: list[str], i: int) -> bool:
         if not _COMMA_ONLY.match(join):
             return False
     return True
+
+
+_POPULATION_BEFORE = re.compile(r"\b(?:among|within|of|for|in|from|across|on)\s+(?:the\s+|all\s+)?$")
+_POPULATION_AFTER = re.compile(r"\s*(?:当中|之中|里面|中|里|内)")
+
+
+def _members_said_of_the_first_metric(scan: Scan, terms: Terms) -> None:
+    """ "上个月GMV和新用户订单量", "APP的访客数和新用户订单量": a member said of a metric after
+    another one filters that metric only — which a query of one filter cannot hold — so it is
+    asked back; a member before the first metric ("华东的GMV和订单量") is said of all of them."""
+    if len(set(terms.metrics)) < 2:
+        return
+    first = min(terms.metric_hits, key=lambda h: h.start)
+    for member in terms.members:
+        said_of = metric_said_of(scan, member.hit, terms.hits)
+        if member.excluded or said_of is None or said_of.start <= first.start:
+            continue
+        if _POPULATION_BEFORE.search(scan.norm[: member.hit.start]) or _POPULATION_AFTER.match(scan.norm, said_of.end):
+            continue  # "the highest AOV among live stream orders", "APP的订单中": where, not a metric of its own
+        detail = {"member": member.hit.text, "metric": said_of.text, "reason": "member_of_one_metric"}
+        raise AmbiguousQuestion(
+            *both("nlu.member_of_one_metric", member=member.hit.text, metric=said_of.text, first=first.text),
+            detail=detail,
+        )
+
+
+def _two_members_apart(dims: Sequence[str], filters: Sequence[MemberFilter]) -> bool:
+    """The breakdown is two members of one dimension, shown side by side."""
+    return len(dims) == 1 and any(f.dimension == dims[0] and len(f.members) == 2 and not f.exclude for f in filters)
+
+
+_SUMMED = re.compile(r"合计|总共|一共|加起来|加总|汇总|总和|共计|总计|in total|combined|altogether|together|total|sum")
+_BY_BEFORE = re.compile(r"\bby\s+(?:the\s+)?$")
+
+
+def _total_beside_each_or_a_ranking(scan: Scan, cues: Cues) -> None:
+    """ "华东和华北的订单量，分别和合计" and "total GMV of the top 3 categories" ask for a sum
+    beside the rows themselves; one query answers one of the two, so both are asked back
+    ("top 3 channels by total GMV" is a ranking by the metric, no sum)."""
+    said = [scan.norm[a:b] for a, b in cues.spans.get("total", []) if not _BY_BEFORE.search(scan.norm[:a])]
+    each = [scan.norm[a:b] for a, b in cues.spans.get("separately", []) if scan.norm[a:b].strip() != "each"]
+    if said and each:
+        raise _asked("nlu.each_and_total", {"total": said, "each": each})
+    summed = [w for w in said if _SUMMED.fullmatch(w.strip())]
+    if summed and cues.top_n is not None and cues.top_n > 1:
+        raise AmbiguousQuestion(
+            *both("nlu.total_of_ranked", n=cues.top_n), detail={"total": summed, "top_n": cues.top_n}
+        )
 
 
 def _asked(key: str, detail: dict[str, object]) -> AmbiguousQuestion:

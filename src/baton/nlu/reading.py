@@ -47,6 +47,7 @@ def claim_member_lists(scan: Scan, cues: Cues, members: list[Member]) -> None:
     """The words joining members of one dimension ("华东和华南", "web plus app"); a sum word
     ("加", "plus") asks for their total. Metrics joined by "plus" are simply listed."""
     ordered = sorted({id(m.hit): m for m in members}.values(), key=lambda m: m.hit.start)
+    joins: dict[str, set[bool]] = {}
     for prev, nxt in itertools.pairwise(ordered):
         between = scan.norm[prev.hit.end : nxt.hit.start]
         phrase = scan.text[prev.hit.start : nxt.hit.end]
@@ -56,13 +57,19 @@ def claim_member_lists(scan: Scan, cues: Cues, members: list[Member]) -> None:
             raise AmbiguousQuestion(
                 *both("nlu.adjacent_members", phrase=phrase), detail={"reason": "adjacent_members", "phrase": phrase}
             )
-        if (
-            prev.dimension == nxt.dimension
-            and vocab.LIST_JOIN.match(between)
-            and scan.free(prev.hit.end, nxt.hit.start)
-        ):
+        if prev.dimension != nxt.dimension:
+            continue
+        listed = vocab.LIST_JOIN.match(between) is not None
+        summed = listed and bool(vocab.SUM_JOIN.search(between))
+        if summed or not listed or vocab.COMPARE.search(between):  # "华东、华南加华北" is one list
+            joins.setdefault(prev.dimension, set()).add(summed)
+        if listed and scan.free(prev.hit.end, nxt.hit.start):
             scan.claim(prev.hit.end, nxt.hit.start)
-            cues.total = cues.total or bool(vocab.SUM_JOIN.search(between))
+            cues.total = cues.total or summed
+    for dimension, kinds in joins.items():
+        if kinds == {True, False}:  # "east china vs north + south": a sum set against a member
+            named = [m.member for m in ordered if m.dimension == dimension]
+            raise AmbiguousQuestion(*both("nlu.sum_against_member"), detail={"members": named})
 
 
 _LATIN_PAIR = re.compile(r"[A-Za-z][A-Za-z &'-]*\s+[A-Za-z][A-Za-z &'-]*")

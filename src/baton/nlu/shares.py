@@ -118,6 +118,14 @@ def _marker(scan: Scan, hit: Hit, hits: list[Hit]) -> str | None:
     return None
 
 
+def metric_said_of(scan: Scan, hit: Hit, hits: list[Hit]) -> Hit | None:
+    """The metric a member is said of, right after it ("新用户(的)订单量", "APP的访客数",
+    "new-user orders"), past its dimension word ("华东地区的GMV")."""
+    end = _past_attached(scan, hit.end, hits, kinds={"dimension"})
+    after = _past_attached(scan, end, hits, kinds={"metric"})
+    return next((h for h in hits if h.end == after and "metric" in h.kinds), None) if after > end else None
+
+
 def _past_attached(scan: Scan, at: int, hits: list[Hit], *, kinds: set[str]) -> int:
     """Past a term of ``kinds`` right after ``at`` ("华东" + "地区", "新用户" + "的订单")."""
     link = _OWN.match(scan.norm, at) if scan.norm[at : at + 1] in {"'", "’"} else _LINK.match(scan.norm, at)

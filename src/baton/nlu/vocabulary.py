@@ -77,6 +77,12 @@ MOM = re.compile(
     r"比上(?:个)?(?:月|周|季度|期)|较上(?:个)?(?:月|周|季度|期)|与上(?:个)?(?:月|周|季度|期)(?:相比|对比)",
     _I,
 )
+GAP = re.compile(
+    r"[多少高低]了?多少|差了?多少|差距|差额|相差|差值|差几|"
+    r"\bhow (?:much|many) (?:more|less|fewer|higher|lower|bigger|smaller)\b|\bdifference\b|\bgap\b",
+    _I,
+)
+"""The gap between two members is asked ("华东比华南高多少", "how many more orders did app get than web")."""
 COMPARE = re.compile(
     r"对比|相比|相较|比较|较|比一下|比|跟|\bvs\.?|\bversus\b|\bcompared (?:with|to)\b|\bcompare(?:d)?\b|\bagainst\b"
     r"|\bstack(?:s|ed)? up\b|\bmeasure(?:s|d)? up\b|\bhow did\b(?=.{1,40}? (?:do|fare|compare|stack up)\b)|\bfared?\b",
@@ -338,7 +344,7 @@ LOW_TO_HIGH = re.compile(
 RANK = re.compile(
     r"排序|排名|排行|名次|排好|排个名|排一下名|排个序|排一下序|(?<!安)排(?!除|斥|查|放|队)|"
     r"\b(?:highest|largest|biggest|lowest|smallest|best|worst) first\b|\bdescending\b|\bascending\b"
-    r"|\brank(?:ed|ing)?\b|\bsort(?:ed)?\b|\border(?:ed)? by\b",
+    r"|\brank(?:ed|ing)?\b|\bsort(?:ed)?\b|(?<!\bper )(?<!\ban )(?<!\beach )(?<!\bevery )\border(?:ed)? by\b",
     _I,
 )
 _NOT_GROWTH = r"(?!\s*(?:增长|增速|增幅|复合|涨幅|growth))"

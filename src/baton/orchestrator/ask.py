@@ -270,7 +270,7 @@ class AskPipeline(Pipeline):
         return Answer(
             **base_fields(scope.state),
             status="answered",
-            answer=self._with_hidden_groups(scope.need("report", Narrative).text),
+            answer=self._with_hidden_groups(scope.need("report", Narrative).text) + why_pointer(query, lang),
             semantic_query=query,
             sql=approved.display_sql or approved.sql,
             result=self._table(),
@@ -316,7 +316,7 @@ class AskPipeline(Pipeline):
         ]
 
     def gate_input(self, answer: Answer) -> GateInput:
-        from baton.agents.narrator import MAX_LISTED, Narrator, boundary_tie
+        from baton.agents.narrator import MAX_LISTED, Narrator, boundary_tie, member_gap
 
         catalog, query = self.scope.session.catalog, self.query
         table = answer.result
@@ -330,6 +330,10 @@ class AskPipeline(Pipeline):
         tie = boundary_tie(query, [dict(zip(names, row, strict=True)) for row in table.rows])
         derived += [tie.place, tie.tied] if tie is not None else []  # "第3名有2个并列"
         derived += [len(table.rows) - MAX_LISTED] if len(table.rows) > MAX_LISTED else []  # "…还有 353 个"
+        rows = [dict(zip(names, row, strict=True)) for row in table.rows]
+        for metric in query.metrics:  # "华东比华南高 ¥3,632,092.70（34.50%）": two cells' difference
+            gap = member_gap(query, metric, rows) if metric in names else None
+            derived += [abs(gap[2]), *([abs(gap[3])] if gap[3] is not None else [])] if gap is not None else []
         return GateInput(
             evidence=table.rows,
             derived=derived,
@@ -456,3 +460,9 @@ def period_notes(query: SemanticQuery, executed: Executed, language: Language) -
             )
         )
     return notes
+
+
+def why_pointer(query: SemanticQuery, language: Language) -> str:
+    """ "上个月GMV为什么下降" asked as a question: the change is the answer, and the sentence
+    says where its drivers are found — never an answer that claims to give reasons it lacks."""
+    return text("answer.why_needs_analysis", language) if query.intent == "why" else ""
