@@ -360,6 +360,17 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "share of East China GMV by category in June 2026",
         {"filters": [{"dimension": "region", "members": ["华东"], "exclude": False}], "share_within": []},
     ),
+    *[
+        (f"'{said}' is the period ranked", question, {"grain": grain, "top_n": 1, "dimensions": []})
+        for said, question, grain in [
+            ("单日最高", "上个月单日最高订单量", "day"),
+            ("单月最高", "去年单月最高GMV", "month"),
+            ("是几月", "去年GMV最高的是几月", "month"),
+            ("几号", "上个月几号GMV最高", "day"),
+            ("what month", "what month had the highest gmv last year", "month"),
+            ("a metric between the superlative and the period", "best orders week in 2025", "week"),
+        ]
+    ],
     ("'by total GMV' ranks by the metric", "top 3 channels by total gmv last month", {"top_n": 3}),
     (
         "A、B加C is one list summed",

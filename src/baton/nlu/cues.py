@@ -176,6 +176,10 @@ def _read_period_noun(scan: Scan, cues: Cues) -> None:
     word is what is ranked (the ranking words themselves are read with the others)."""
     for ranking in [*scan.find_all(vocab.SUPERLATIVE), *scan.find_all(vocab.RANK_PLACE)]:
         noun = vocab.PERIOD_NOUN.match(scan.norm, ranking.end())
+        term_end = next((end for start, end in scan.terms if scan.norm[ranking.end() : start].strip() == ""), None)
+        if noun is None and term_end is not None:  # "the lowest GMV day": the metric between
+            noun = vocab.PERIOD_NOUN.match(scan.norm, term_end)
+            noun = noun if noun is not None and noun.group("en") else None
         if noun is None or not scan.free(noun.start(), noun.end()):
             continue
         grain: Grain = vocab.PERIOD_NOUNS[(noun.group("zh") or noun.group("en")).lower()]  # type: ignore[assignment]

@@ -44,9 +44,9 @@ _GRAIN_PATTERNS: tuple[tuple[str, Grain], ...] = (
 )
 GRAIN_CUES: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((re.compile(p, _I), g) for p, g in _GRAIN_PATTERNS)
 _WHICH_PATTERNS: tuple[tuple[str, Grain], ...] = (
-    (r"哪一?天|哪一日|\bwhich (?:day|date)\b|\bwhat (?:day|date)\b", "day"),
-    (r"哪一?周|\bwhich week\b", "week"),
-    (r"哪一?个月|\bwhich month\b", "month"),
+    (r"哪一?天|哪一日|几号|单日(?=.{0,12}?(?:最|前|后))|\bwhich (?:day|date)\b|\bwhat (?:day|date)\b", "day"),
+    (r"哪一?周|单周(?=.{0,12}?(?:最|前|后))|\bwhich week\b", "week"),
+    (r"哪一?个月|几月份?(?=[?？。]?$)|单月(?=.{0,12}?(?:最|前|后))|\bwhich month\b|\bwhat month\b", "month"),
     (r"哪一?个?季度|\bwhich quarter\b", "quarter"),
 )
 WHICH_TIME: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((re.compile(p, _I), g) for p, g in _WHICH_PATTERNS)
