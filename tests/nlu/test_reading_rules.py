@@ -371,6 +371,9 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
             ("a metric between the superlative and the period", "best orders week in 2025", "week"),
         ]
     ],
+    ("a share of the whole names it", "今年每个月华东的订单量占全国的比例", {"share": True, "grain": "month"}),
+    ("a why is no ranking", "why was the refund rate higher in q2", {"intent": "why", "top_n": None, "dimensions": []}),
+    ("'total GMV by channel' is the breakdown", "total GMV by channel last month", {"dimensions": ["channel"]}),
     ("'by total GMV' ranks by the metric", "top 3 channels by total gmv last month", {"top_n": 3}),
     (
         "A、B加C is one list summed",
@@ -490,6 +493,27 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ),
     ("a share over two breakdowns", "channel mix of gmv for new vs returning users in june", AmbiguousQuestion, "each"),
     ("'per order' is no sort", "gmv per order by channel in may", UnknownMetric, "gmv per order"),
+    *[
+        (f"a member beside the whole: {said}", question, AmbiguousQuestion, "the whole")
+        for said, question in [
+            ("比整体高多少", "二季度家电的退款率比整体高多少"),
+            ("比全国", "上个月华东的转化率比全国高多少"),
+            ("than overall", "how much higher was east china's conversion rate than overall last month"),
+            ("总GMV beside a member's orders", "上个月新用户的订单量和总GMV"),
+            ("total GMV beside a member's orders", "orders from new users and total gmv last month"),
+            ("整体退款率 beside a member's", "上个月家电的退款率和整体退款率"),
+        ]
+    ],
+    *[
+        (f"each and the total: {said}", question, AmbiguousQuestion, "in total")
+        for said, question in [
+            ("以及全国合计", "上个月各区域GMV，以及全国合计"),
+            ("和总计", "上个月每个渠道的GMV和总计"),
+            ("and in total", "gmv by channel last month and in total"),
+            ("each and combined", "app and web gmv last month, each and combined"),
+        ]
+    ],
+    ("a gap among three members", "上个月华东、华南和华北的GMV差多少", AmbiguousQuestion, "two members"),
     *[
         (f"'last month' beside a named month of {rule}", question, AmbiguousQuestion, before)
         for rule, question, before in [

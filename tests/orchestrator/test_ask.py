@@ -425,6 +425,11 @@ def test_the_gap_between_two_members_is_said_in_the_order_asked(demo_session: Se
     assert answer.interpretation is not None and "及两者之差" in answer.interpretation
     english = demo_session.ask("how much higher was East China GMV than South China last month", as_of=AS_OF)
     assert f"East China is ¥{gap:,.2f} higher than South China" in english.answer
+    rate = demo_session.ask("上个月华东的转化率比华南高多少", as_of=AS_OF)  # a rate's gap is in points
+    assert rate.result is not None and rate.gate is not None and rate.gate.ok
+    by_region = {row[0]: float(str(row[1])) for row in rate.result.rows}
+    points = (by_region["华东"] - by_region["华南"]) * 100
+    assert f"华东比华南{'高' if points > 0 else '低'} {abs(points):.2f} 个百分点" in rate.answer
 
 
 def test_a_comparison_of_an_amount_says_by_how_much(demo_session: Session) -> None:

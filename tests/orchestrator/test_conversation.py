@@ -343,6 +343,8 @@ def test_the_other_end_keeps_the_count_of_the_ranking(session: Session, first: s
         (["上个月GMV环比", "按区域拆开看", "降幅最大的是哪个"], "rank_by_change"),
         (["what share of gmv came from new users in may", "by channel"], "share_within_or_across"),
         (["gmv by channel in may", "what about new users"], "metric_or_member"),
+        (["上个月华东和华南的GMV", "差多少"], "gap_in_one_question"),
+        (["top 2 categories by gmv last month", "what's their total"], "total_of_ranked"),
     ],
 )
 def test_a_follow_up_that_would_answer_another_question_is_asked_back(
@@ -359,6 +361,8 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "rank_by_change": "不能按变化量排名",
         "share_within_or_across": "inside each group",
         "metric_or_member": "both a metric",
+        "gap_in_one_question": "在一个问题里",
+        "total_of_ranked": "top 2",
     }[reason]
     assert message in last.error.message
 

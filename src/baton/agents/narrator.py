@@ -510,18 +510,22 @@ class Narrator:
             low_value=fmt(low[metric]),
             count=len(rows),
         )
-        gap = member_gap(query, metric, rows) if self.catalog.metrics[metric].amount_or_count else None
+        gap = member_gap(query, metric, rows)
         if gap is None:
             return said
         first, second, difference, relative = gap
         direction = text("answer.gap_higher" if difference > 0 else "answer.gap_lower", language)
+        if self.catalog.metrics[metric].unit == "ratio":  # "高 0.12 个百分点": a rate's gap is in points
+            size = text("answer.gap_points", language, points=f"{abs(difference) * 100:.2f}")
+        else:
+            size = fmt(abs(difference))
         return said + text(
             "answer.member_gap",
             language,
             first=self._row_label(query, first, language),
             second=self._row_label(query, second, language),
             direction=direction,
-            gap=fmt(abs(difference)),
+            gap=size,
             pct=format_pct(abs(relative), language).lstrip("+") if relative is not None else "—",
         )
 

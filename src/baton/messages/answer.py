@@ -185,6 +185,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         " {first} is {gap} {direction} than {second} ({pct}).",
         "{first}比{second}{direction} {gap}（{pct}）。",
     ),
+    "gap_points": ("{points} percentage points", "{points} 个百分点"),
     "gap_higher": ("higher", "高"),
     "gap_lower": ("lower", "低"),
     "breakdown_one": (

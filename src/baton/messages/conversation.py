@@ -71,6 +71,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         'That period is the previous answer\'s own ({period}); say the dates you mean (e.g. "May 2026").',
         "这个时间与上一个回答相同（{period}）；请说明具体是哪段时间（如“2026年5月”）。",
     ),
+    "gap_in_one_question": (
+        'A gap is asked in one question naming both sides, e.g. "how much higher was East China GMV than South '
+        'China last month".',
+        "差值请在一个问题里说明两边，例如“上个月华东的GMV比华南高多少”。",
+    ),
     "metric_or_member": (
         '"{said}" is both a metric ({metric}) and a member ({member}): switch to the metric, or keep the '
         "previous metric for {member} only?",

@@ -140,6 +140,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         'Rank by which metric: {metrics}? Say it with the ranking, e.g. "top 3 channels by GMV".',
         "按哪个指标排名：{metrics}？请把排名和指标写在一起，例如“GMV最高的3个渠道”。",
     ),
+    "member_beside_the_whole": (
+        "A member beside the whole (overall, all of them) takes one figure filtered and one not: ask for the "
+        "member's and then for the whole's, one at a time.",
+        "成员与整体（全国、整体、总计）对比或并列，需要一个筛选过的数和一个未筛选的数：请先问该成员的，再问整体的。",
+    ),
+    "gap_of_two": (
+        "A gap is between two members: name the two whose difference you want.",
+        "差值只在两个成员之间计算：请说明要比较哪两个成员。",
+    ),
     "sum_against_member": (
         "Setting the sum of some members against another member is not built yet: ask for each member's value "
         '("respectively"), or for the sum on its own.',

@@ -33,6 +33,7 @@ from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQu
 from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope
 from baton.messages import both, text
 from baton.nlu import timeexpr
+from baton.nlu import vocabulary as vocab
 from baton.nlu.lexicon import Hit
 from baton.nlu.parser import Planner
 from baton.nlu.periods import against_named, resolve_periods
@@ -134,6 +135,13 @@ class _NothingChanged(Exception):
 def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, default_breakdown: str | None) -> FollowUp:
     cues, terms = r.cues, r.terms
     _check_metric_or_member(planner.catalog, terms.metric_hits)
+    if vocab.GAP.search(r.scan.norm) and not r.periods and cues.comparison_kind is None:
+        # "差多少" / "what's the difference" after two figures: a gap is asked in one question
+        raise AmbiguousQuestion(*both("conversation.gap_in_one_question"), detail={"follow_up": True})
+    if cues.total and (parent.top_n is not None or parent.rank_place is not None):
+        # "GMV前两名的品类" then "合计多少": the top N's total is not added up, never all of GMV
+        n = parent.top_n or 1
+        raise AmbiguousQuestion(*both("nlu.total_of_ranked", n=n), detail={"top_n": n, "follow_up": True})
     changed: list[Part] = []
     metrics = tuple(terms.metrics) or parent.metrics
     if metrics != parent.metrics:

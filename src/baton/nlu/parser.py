@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+from collections import Counter
 from collections.abc import Sequence
 from datetime import date
 from difflib import SequenceMatcher
@@ -181,7 +182,8 @@ class Planner:
             read.terms.dims.append(default_breakdown)
         metric_as_a_word_of_another(self.catalog, read.scan, read.terms.metric_hits)
         _members_said_of_the_first_metric(read.scan, read.terms)
-        _total_beside_each_or_a_ranking(read.scan, read.cues)
+        _total_beside_each_or_a_ranking(read.scan, read.cues, read.terms)
+        _member_beside_the_whole(read.scan, read.cues, read.terms)
         self._ranked_first(read.scan, read.cues, read.terms)
         terms = read.terms
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
@@ -251,7 +253,12 @@ class Planner:
             cues.difference = vocab.GAP.search(scan.norm) is not None  # … and the gap between them said
             if cues.difference and cues.top_n is None and cues.rank_place is None:
                 cues.best = False  # "how much higher was A than B": the gap, not which is higher
+            named = Counter(m.dimension for m in terms.members if not m.excluded)
+            if cues.difference and 2 not in named.values():  # "华东、华南和华北的GMV差多少": which two?
+                raise _asked("nlu.gap_of_two", {"members": [m.member for m in terms.members]})
             claim_compare_words(scan, [])
+        if cues.why and cues.top_n is None and cues.rank_place is None:
+            cues.best = False  # "why was the refund rate higher in Q2": a why, not which group is highest
         follows_with_one = context is not None and len(periods) == 1  # "和5月比呢": against the previous period
         if periods and (
             len(periods) > 1 or cues.comparison_kind or cues.change or cues.week_earlier or cues.why or follows_with_one
@@ -984,23 +991,45 @@ def _two_members_apart(dims: Sequence[str], filters: Sequence[MemberFilter]) -> 
     return len(dims) == 1 and any(f.dimension == dims[0] and len(f.members) == 2 and not f.exclude for f in filters)
 
 
+_EACH_AND_SUM = re.compile(r"\beach\s*(?:and|&|,|plus)\s*(?:the\s+)?(?:combined|total|in total|together|sum)\b")
 _SUMMED = re.compile(r"合计|总共|一共|加起来|加总|汇总|总和|共计|总计|in total|combined|altogether|together|total|sum")
 _BY_BEFORE = re.compile(r"\bby\s+(?:the\s+)?$")
 
 
-def _total_beside_each_or_a_ranking(scan: Scan, cues: Cues) -> None:
+def _member_beside_the_whole(scan: Scan, cues: Cues, terms: Terms) -> None:
+    """ "二季度家电的退款率比整体高多少", "新用户的订单量和总GMV", "than overall": a member beside the
+    whole takes one query filtered and one not — asked back, never the member's figure twice or
+    a comparison with the previous period."""
+    if cues.share or not any(not m.excluded for m in terms.members):
+        return  # "华东的订单量占全国的比例": a share is of the whole by construction
+    whole = vocab.WHOLE_REF.search(scan.norm)
+    beside = vocab.GAP.search(scan.norm) or vocab.COMPARE.search(scan.norm) or len(terms.metric_hits) > 1
+    total_metric = len(terms.metric_hits) > 1 and any(
+        _WHOLE_BEFORE.search(scan.norm[: h.start]) for h in terms.metric_hits
+    )
+    if (whole and beside) or total_metric:
+        said = whole.group(0) if whole else ""
+        raise _asked("nlu.member_beside_the_whole", {"whole": said, "members": [m.member for m in terms.members]})
+
+
+_WHOLE_BEFORE = re.compile(r"(?:总|整体的?|全国的?|总体的?|\btotal\s+|\boverall\s+|\ball\s+)$")
+
+
+def _total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> None:
     """ "华东和华北的订单量，分别和合计" and "total GMV of the top 3 categories" ask for a sum
     beside the rows themselves; one query answers one of the two, so both are asked back
     ("top 3 channels by total GMV" is a ranking by the metric, no sum)."""
     said = [scan.norm[a:b] for a, b in cues.spans.get("total", []) if not _BY_BEFORE.search(scan.norm[:a])]
     each = [scan.norm[a:b] for a, b in cues.spans.get("separately", []) if scan.norm[a:b].strip() != "each"]
-    if said and each:
-        raise _asked("nlu.each_and_total", {"total": said, "each": each})
+    each += [m.group(0) for m in _EACH_AND_SUM.finditer(scan.norm)]  # "each and combined"
     summed = [w for w in said if _SUMMED.fullmatch(w.strip())]
+    beside_groups = [w for w in summed if w.strip() != "total"]  # "total GMV by channel" is the breakdown
     if summed and cues.top_n is not None and cues.top_n > 1:
         raise AmbiguousQuestion(
             *both("nlu.total_of_ranked", n=cues.top_n), detail={"total": summed, "top_n": cues.top_n}
         )
+    if (said and each) or (beside_groups and terms.dims):  # "各区域GMV，以及全国合计", "GMV by channel and in total"
+        raise _asked("nlu.each_and_total", {"total": said, "each": each, "dimensions": list(terms.dims)})
 
 
 def _asked(key: str, detail: dict[str, object]) -> AmbiguousQuestion:

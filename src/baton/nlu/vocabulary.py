@@ -78,11 +78,16 @@ MOM = re.compile(
     _I,
 )
 GAP = re.compile(
-    r"[多少高低]了?多少|差了?多少|差距|差额|相差|差值|差几|"
+    r"[多少高低]了?多少|差了?多少|差距|差额|相差|差值|差几|之差|"
     r"\bhow (?:much|many) (?:more|less|fewer|higher|lower|bigger|smaller)\b|\bdifference\b|\bgap\b",
     _I,
 )
 """The gap between two members is asked ("华东比华南高多少", "how many more orders did app get than web")."""
+WHOLE_REF = re.compile(
+    r"整体|全国|总体|全平台|大盘|平均水平|\boverall\b|\bthe whole\b|\ball (?:categories|channels|regions|users|of them)\b",
+    _I,
+)
+"""The whole beside a member ("比整体高多少", "家电的退款率和整体退款率", "than overall")."""
 COMPARE = re.compile(
     r"对比|相比|相较|比较|较|比一下|比|跟|\bvs\.?|\bversus\b|\bcompared (?:with|to)\b|\bcompare(?:d)?\b|\bagainst\b"
     r"|\bstack(?:s|ed)? up\b|\bmeasure(?:s|d)? up\b|\bhow did\b(?=.{1,40}? (?:do|fare|compare|stack up)\b)|\bfared?\b",

@@ -333,7 +333,8 @@ class AskPipeline(Pipeline):
         rows = [dict(zip(names, row, strict=True)) for row in table.rows]
         for metric in query.metrics:  # "华东比华南高 ¥3,632,092.70（34.50%）": two cells' difference
             gap = member_gap(query, metric, rows) if metric in names else None
-            derived += [abs(gap[2]), *([abs(gap[3])] if gap[3] is not None else [])] if gap is not None else []
+            if gap is not None:  # a rate's gap is said in points: the difference × 100
+                derived += [abs(gap[2]), abs(gap[2]) * 100, *([abs(gap[3])] if gap[3] is not None else [])]
         return GateInput(
             evidence=table.rows,
             derived=derived,
