@@ -62,7 +62,7 @@ from baton.nlu.reading import (
 )
 from baton.nlu.residual import metricish, to_simplified, unknown_words
 from baton.nlu.scan import Scan
-from baton.nlu.shares import ShareMarks, metric_said_of, share_marks
+from baton.nlu.shares import INSIDE, ShareMarks, metric_said_of, share_marks
 from baton.nlu.ties import Reading, Ties, read_ties
 from baton.nlu.typos import (
     MIN_LENGTH,
@@ -720,8 +720,9 @@ class Planner:
         ("华东各品类GMV占比"), unless the breakdown's groups are marked as the whole
         ("每个区域的订单中APP占多少"); members of the breakdown's own dimension are the part of
         the whole unfiltered by them ("各渠道中APP的GMV占比": APP's share of all channels, not
-        100 %; "各区域中华东和华南的GMV占比": each of the national total); a member marked as the part beside an unmarked breakdown
-        ("app share of orders by region": within each region, or across them?) is asked back."""
+        100 %; "各区域中华东和华南的GMV占比": each of the national total); a member marked as the
+        part beside an unmarked breakdown ("app share of orders by region": within each region,
+        or across them?) is asked back."""
         explicit = list(dims)
         by_dim: dict[tuple[str, bool], list[str]] = {}
         for m in terms.members:
@@ -963,7 +964,6 @@ def _clause_ends(joins: list[str], i: int) -> bool:
 
 
 _POPULATION_BEFORE = re.compile(r"\b(?:among|within|of|for|in|from|across|on)\s+(?:the\s+|all\s+)?$")
-_POPULATION_AFTER = re.compile(r"\s*(?:当中|之中|里面|中|里|内)")
 
 
 def _members_said_of_the_first_metric(scan: Scan, terms: Terms) -> None:
@@ -977,7 +977,7 @@ def _members_said_of_the_first_metric(scan: Scan, terms: Terms) -> None:
         said_of = metric_said_of(scan, member.hit, terms.hits)
         if member.excluded or said_of is None or said_of.start <= first.start:
             continue
-        if _POPULATION_BEFORE.search(scan.norm[: member.hit.start]) or _POPULATION_AFTER.match(scan.norm, said_of.end):
+        if _POPULATION_BEFORE.search(scan.norm[: member.hit.start]) or INSIDE.match(scan.norm, said_of.end):
             continue  # "the highest AOV among live stream orders", "APP的订单中": where, not a metric of its own
         detail = {"member": member.hit.text, "metric": said_of.text, "reason": "member_of_one_metric"}
         raise AmbiguousQuestion(
@@ -996,6 +996,9 @@ _SUMMED = re.compile(r"合计|总共|一共|加起来|加总|汇总|总和|共�
 _BY_BEFORE = re.compile(r"\bby\s+(?:the\s+)?$")
 
 
+_WHOLE_BEFORE = re.compile(r"(?:总|整体的?|全国的?|总体的?|\btotal\s+|\boverall\s+|\ball\s+)$")
+
+
 def _member_beside_the_whole(scan: Scan, cues: Cues, terms: Terms) -> None:
     """ "二季度家电的退款率比整体高多少", "新用户的订单量和总GMV", "than overall": a member beside the
     whole takes one query filtered and one not — asked back, never the member's figure twice or
@@ -1010,9 +1013,6 @@ def _member_beside_the_whole(scan: Scan, cues: Cues, terms: Terms) -> None:
     if (whole and beside) or total_metric:
         said = whole.group(0) if whole else ""
         raise _asked("nlu.member_beside_the_whole", {"whole": said, "members": [m.member for m in terms.members]})
-
-
-_WHOLE_BEFORE = re.compile(r"(?:总|整体的?|全国的?|总体的?|\btotal\s+|\boverall\s+|\ball\s+)$")
 
 
 def _total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> None:

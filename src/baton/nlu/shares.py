@@ -22,7 +22,8 @@ from baton.nlu.lexicon import Hit
 from baton.nlu.reading import Member
 from baton.nlu.scan import Scan
 
-_INSIDE = re.compile(r"\s*(?:当中|之中|里面|中|里|内)")
+INSIDE = re.compile(r"\s*(?:当中|之中|里面|中|里|内)")
+"""A locative after a member or its metric ("新用户的订单中", "APP的订单里"): the place, not a figure."""
 _OF_ZH = re.compile(r"占\s*了?\s*$")
 _AMONG = re.compile(r"\b(?:among|within|amongst)\s+(?:the\s+)?(?:all\s+)?$", re.I)
 _OF_EN = re.compile(r"\bof\s+(?:the\s+)?(?:all\s+)?$", re.I)
@@ -98,8 +99,8 @@ def breakdown_wholes(scan: Scan, dims: list[str], hits: list[Hit]) -> set[str]:
             continue
         before = scan.norm[: hit.start]
         after_metric = _past_attached(scan, hit.end, hits, kinds={"metric"})
-        of_its_metric = after_metric > hit.end and _INSIDE.match(scan.norm, after_metric) is not None
-        each_inside = _EACH_ZH.search(before) is not None and _INSIDE.match(scan.norm, hit.end) is not None
+        of_its_metric = after_metric > hit.end and INSIDE.match(scan.norm, after_metric) is not None
+        each_inside = _EACH_ZH.search(before) is not None and INSIDE.match(scan.norm, hit.end) is not None
         if of_its_metric or each_inside or _EACH_EN.search(before):
             marked |= named
     return marked
@@ -111,7 +112,7 @@ def _marker(scan: Scan, hit: Hit, hits: list[Hit]) -> str | None:
         return "strong"
     end = _past_attached(scan, hit.end, hits, kinds={"dimension"})
     after_metric = _past_attached(scan, end, hits, kinds={"metric"})
-    if any(_INSIDE.match(scan.norm, at) is not None for at in {end, after_metric}):
+    if any(INSIDE.match(scan.norm, at) is not None for at in {end, after_metric}):
         return "strong"
     if _OF_EN.search(before) and after_metric > end:  # "of East China GMV": the member's metric
         return "weak"

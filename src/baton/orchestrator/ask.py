@@ -327,10 +327,10 @@ class AskPipeline(Pipeline):
         derived += [query.rank_place] if query.rank_place is not None else []  # "排名第2"
         derived += [len({row[names.index(d)] for row in table.rows}) for d in query.dimensions if d in names]
         derived += hidden_group_numbers(self._evidence())
-        tie = boundary_tie(query, [dict(zip(names, row, strict=True)) for row in table.rows])
+        rows = [dict(zip(names, row, strict=True)) for row in table.rows]
+        tie = boundary_tie(query, rows)
         derived += [tie.place, tie.tied] if tie is not None else []  # "第3名有2个并列"
         derived += [len(table.rows) - MAX_LISTED] if len(table.rows) > MAX_LISTED else []  # "…还有 353 个"
-        rows = [dict(zip(names, row, strict=True)) for row in table.rows]
         for metric in query.metrics:  # "华东比华南高 ¥3,632,092.70（34.50%）": two cells' difference
             gap = member_gap(query, metric, rows) if metric in names else None
             if gap is not None:  # a rate's gap is said in points: the difference × 100
