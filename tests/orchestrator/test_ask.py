@@ -432,6 +432,20 @@ def test_the_gap_between_two_members_is_said_in_the_order_asked(demo_session: Se
     assert f"华东比华南{'高' if points > 0 else '低'} {abs(points):.2f} 个百分点" in rate.answer
 
 
+def test_a_minus_between_two_members_is_their_gap_and_a_ratio_is_their_quotient(demo_session: Session) -> None:
+    """ "app minus web" is the gap (never app's GMV with web excluded); "几倍" is app ÷ web."""
+    app, web = _june_gmv(demo_session, "channel = 'app'"), _june_gmv(demo_session, "channel = 'web'")
+    minus = demo_session.ask("GMV last month app minus web", as_of=AS_OF)
+    assert minus.status == "answered" and minus.gate is not None and minus.gate.ok, minus.error
+    assert f"app is ¥{abs(app - web):,.2f} {'higher' if app > web else 'lower'} than web" in minus.answer
+    ratio = demo_session.ask("上个月app的GMV是web的几倍", as_of=AS_OF)
+    assert ratio.status == "answered" and ratio.gate is not None and ratio.gate.ok, ratio.error
+    assert f"APP是网页的 {app / web:,.2f} 倍" in ratio.answer
+    assert ratio.interpretation is not None and "几倍" in ratio.interpretation
+    kept_and_excluded = demo_session.ask("last month GMV for app excluding web", as_of=AS_OF)
+    assert kept_and_excluded.status == "clarification_needed" and kept_and_excluded.result is None
+
+
 def test_a_comparison_of_an_amount_says_by_how_much(demo_session: Session) -> None:
     """ "上个月GMV比去年同期多了多少钱": the change with its sign, beside the percentage."""
     answer = demo_session.ask("上个月GMV比去年同期多了多少钱", as_of=AS_OF)

@@ -514,6 +514,13 @@ class Narrator:
         if gap is None:
             return said
         first, second, difference, relative = gap
+        if query.ratio and relative is not None:  # "华东是华南的几倍": first ÷ second
+            first_label, second_label = (
+                self._row_label(query, first, language),
+                self._row_label(query, second, language),
+            )
+            times = f"{relative + 1:,.2f}"
+            return said + text("answer.member_ratio", language, first=first_label, second=second_label, times=times)
         direction = text("answer.gap_higher" if difference > 0 else "answer.gap_lower", language)
         if self.catalog.metrics[metric].unit == "ratio":  # "高 0.12 个百分点": a rate's gap is in points
             size = text("answer.gap_points", language, points=f"{abs(difference) * 100:.2f}")

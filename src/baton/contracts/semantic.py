@@ -136,6 +136,11 @@ class SemanticQuery(BaseModel):
         description='the gap between the two members of the breakdown is asked ("how much higher was app than '
         'web"); said beside their values',
     )
+    ratio: bool = Field(
+        default=False,
+        description='with difference: the ratio of the first member to the second is asked ("华东是华南的几倍", '
+        '"ratio of app to web") and said instead of the gap',
+    )
     premise: Literal["up", "down"] | None = Field(
         default=None, description="the direction a why-question takes for granted (checked, never assumed)"
     )

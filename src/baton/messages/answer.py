@@ -181,6 +181,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "这里只给出变化；要找出原因，请运行分析（baton analyze，或在 baton chat 中输入 /why）。",
     ),
     "interpret_gap": (", and the gap between the two", "，及两者之差"),
+    "interpret_ratio": (", and the ratio of the first to the second", "，及前者是后者的几倍"),
+    "member_ratio": (" {first} is {times} times {second}.", "{first}是{second}的 {times} 倍。"),
     "member_gap": (
         " {first} is {gap} {direction} than {second} ({pct}).",
         "{first}比{second}{direction} {gap}（{pct}）。",

@@ -145,6 +145,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "member's and then for the whole's, one at a time.",
         "成员与整体（全国、整体、总计）对比或并列，需要一个筛选过的数和一个未筛选的数：请先问该成员的，再问整体的。",
     ),
+    "kept_and_excluded": (
+        "The question keeps {kept} and excludes {excluded}, two members of {dimension}: keeping {kept} already leaves "
+        '{excluded} out. Did you mean the gap between them ("{kept} minus {excluded}") or {kept} alone?',
+        "同一{dimension_zh}里既选了{kept_zh}又排除了{excluded_zh}：排除对已选的成员不起作用。"
+        "是想问两者之差（“{kept_zh}减去{excluded_zh}”），还是只看{kept_zh}？",
+    ),
+    "ratio_of_two": (
+        "A ratio is computed between two members of one dimension (\"East China's GMV is how many times South "
+        "China's\"); a ratio of two metrics or of a change is not built yet: ask for the values themselves.",
+        "倍数和比值只在同一维度的两个成员之间计算（“华东的GMV是华南的几倍”）；还不能计算两个指标之比或变化的倍数：请直接问数值。",
+    ),
     "gap_of_two": (
         "A gap is between two members: name the two whose difference you want.",
         "差值只在两个成员之间计算：请说明要比较哪两个成员。",

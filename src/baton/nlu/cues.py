@@ -42,6 +42,8 @@ class Cues(PeriodCues):
     quality: Literal["good", "bad"] | None = None
     separately: bool = False
     difference: bool = False
+    ratio: bool = False
+    """The ratio of the first member to the second is asked ("华东是华南的几倍")."""
     """Two members are compared and the gap between them is asked ("华东比华南高多少")."""
     combination: bool = False
     """A ranking of combinations as a whole was asked for ("区域和品类组合")."""
@@ -112,6 +114,7 @@ def read_cues(scan: Scan) -> Cues:
             cues.comparison_kind = kind  # type: ignore[assignment]
             cues.window = _window(taken[0].group(0)) if kind == "previous_period" else None
     cues.week_earlier = bool(cues.take(scan, "week_earlier", vocab.SAME_DAY_LAST_WEEK))
+    cues.ratio = bool(cues.take(scan, "ratio", vocab.RATIO))
     # "drop live stream", "drop the channel split": a verb with an object, not a fall
     starts = {start for start, _ in scan.terms}
     taking = [m for m in scan.find_all(vocab.EXCLUDE_VERB) if m.end() in starts]

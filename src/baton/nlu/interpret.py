@@ -28,7 +28,7 @@ def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str
         "breakdown": _breakdown(query, catalog, lang),
         "ranking": _ranking(query, catalog, lang)
         + _order_and_limit(query, catalog, lang)
-        + (text("answer.interpret_gap", lang) if query.difference else ""),
+        + (text("answer.interpret_ratio" if query.ratio else "answer.interpret_gap", lang) if query.difference else ""),
         "period": _period(query.time_range, lang),
         "comparison": _comparison(query.comparison, lang),
         "corrections": _corrections(query, lang),

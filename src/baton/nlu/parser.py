@@ -83,6 +83,30 @@ _MEMBER_COUNT = re.compile(r"(?:这|那)?(?:[两二三四五六七八九十]|\d+
 _BETWEEN_FILLER = re.compile(r"^[\s的了是在与和及的、,，]*(?:(?:the|all|of|for|from|in)\s+)*$", re.I)
 
 
+def _subtracted(scan: Scan, cues: Cues, members: list[tuple[list[str], Hit]], hits: list[Hit]) -> None:
+    """ "app minus web", "app GMV minus web GMV", "华东减去华南": a minus word between two members of
+    one dimension (with at most metric words beside it) asks their gap; it is claimed as the gap
+    and taken out of the exclusions ("GMV minus live stream", with no member before it, still
+    excludes)."""
+    ordered = sorted(members, key=lambda m: m[1].start)
+    metric_spans = [(h.start, h.end) for h in hits if h.kinds == {"metric"}]
+    for (dim_a, a), (dim_b, b) in itertools.pairwise(ordered):
+        between = "".join(
+            " " if any(s <= i < e for s, e in metric_spans) else scan.norm[i] for i in range(a.end, b.start)
+        )
+        said = vocab.MINUS.fullmatch(between)
+        if said is None or dim_a[0] != dim_b[0]:
+            continue
+        word = re.search(r"minus|减去|减掉|减", between)
+        assert word is not None  # the pattern matched one
+        start, end = a.end + word.start(), a.end + word.end()
+        if not scan.free(start, end):
+            continue
+        scan.claim(start, end)
+        cues.difference = True
+        cues.exclusions = [c for c in cues.exclusions if not (start <= c.start() and c.end() <= end)]
+
+
 def _qualifier(longer: str, shorter: str, sep: str = "") -> str:
     """What ``longer`` adds to ``shorter`` at its start or end ("支付" of "支付买家数" and "买家数";
     with ``sep=" "`` whole words: "paying" of "paying buyers" and "buyers"), else ""."""
@@ -184,12 +208,39 @@ class Planner:
         _members_said_of_the_first_metric(read.scan, read.terms)
         _total_beside_each_or_a_ranking(read.scan, read.cues, read.terms)
         _member_beside_the_whole(read.scan, read.cues, read.terms)
+        self._kept_and_excluded(read.cues, read.terms)
         self._ranked_first(read.scan, read.cues, read.terms)
         terms = read.terms
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
         return self._build(
             read.cues, terms, time_range, comparison, read.corrections, as_of, read.language, marks=marks
         )
+
+    def _kept_and_excluded(self, cues: Cues, terms: Terms) -> None:
+        """ "app excluding web": a member kept and then another of its dimension excluded — the
+        exclusion does nothing, so the words were meant otherwise (a gap, a mistake); asked back by
+        name. Said first ("除了APP，小程序的GMV": besides app, mini program) it sets the member
+        apart, and in a share it takes the member out of the whole."""
+        if cues.share:
+            return
+        kept = [m for m in terms.members if not m.excluded]
+        for m in terms.members:
+            before = [k for k in kept if k.dimension == m.dimension and k.member != m.member]
+            other = next((k for k in before if k.hit.start < m.hit.start), None)
+            if m.excluded and other is not None:
+                labels = {
+                    f"{field}{suffix}": label
+                    for lang, suffix in (("en", ""), ("zh", "_zh"))
+                    for field, label in (
+                        ("dimension", self.catalog.dimensions[m.dimension].label.for_lang(lang)),
+                        ("kept", self.catalog.member_label(m.dimension, other.member, lang)),
+                        ("excluded", self.catalog.member_label(m.dimension, m.member, lang)),
+                    )
+                }
+                raise AmbiguousQuestion(
+                    *both("nlu.kept_and_excluded", **labels),
+                    detail={"kept": other.member, "excluded": m.member, "dimension": m.dimension},
+                )
 
     def _ranked_first(self, scan: Scan, cues: Cues, terms: Terms) -> None:
         """Several metrics and a ranking: the metric ranked by goes first (the compiler ranks by
@@ -250,7 +301,7 @@ class Planner:
             if cues.total and contrasted:  # "app and web combined vs mini program": a sum against a member
                 raise _asked("nlu.sum_against_member", {"members": [m.member for m in terms.members]})
             cues.change = False  # "华东的GMV比华南多多少": the members are compared, one row each
-            cues.difference = vocab.GAP.search(scan.norm) is not None  # … and the gap between them said
+            cues.difference = cues.difference or cues.ratio or vocab.GAP.search(scan.norm) is not None  # … the gap
             if cues.difference and cues.top_n is None and cues.rank_place is None:
                 cues.best = False  # "how much higher was A than B": the gap, not which is higher
             named = Counter(m.dimension for m in terms.members if not m.excluded)
@@ -321,6 +372,7 @@ class Planner:
             for hit in hits
             for target in dict.fromkeys(t.target for t in self._chosen_terms(hit, hits) if t.kind == "member")
         ]
+        _subtracted(scan, cues, members, hits)
         excluded = self._excluded(scan, cues, [hit for _, hit in members])
         terms.members = [Member(dim, member, hit, id(hit) in excluded) for (dim, member), hit in members]
         claim_member_lists(scan, cues, terms.members)
@@ -691,10 +743,13 @@ class Planner:
             premise=cues.premise if cues.why else None,
             average_per=cues.average_per,
             difference=cues.difference and _two_members_apart(dims, filters),
+            ratio=cues.ratio,
             corrections=corrections,
             as_of=as_of,
         )
         self.check_average_periods(query)
+        if query.ratio and not query.difference:  # "GMV和订单量的比值", "GMV增长了几倍": a ratio of two members only
+            raise _asked("nlu.ratio_of_two", {"ratio": True})
         return query
 
     def check_ranked_keys(self, dims: Sequence[str], grain: Grain | None, *, combination: bool) -> None:

@@ -78,11 +78,20 @@ MOM = re.compile(
     _I,
 )
 GAP = re.compile(
-    r"[多少高低]了?多少|差了?多少|差距|差额|相差|差值|差几|之差|"
+    r"[多少高低]了?多少|差了?多少|差距|差额|相差|差值|差几|之差|差别|差异|"
     r"\bhow (?:much|many) (?:more|less|fewer|higher|lower|bigger|smaller)\b|\bdifference\b|\bgap\b",
     _I,
 )
 """The gap between two members is asked ("华东比华南高多少", "how many more orders did app get than web")."""
+RATIO = re.compile(
+    r"(?:几|多少)倍|比值|倍数|\bratio\b|\bhow many times\b|"
+    r"\btimes (?:as (?:much|many|high|large|big)|more|higher|larger|bigger)\b",
+    _I,
+)
+"""The ratio of two members is asked ("华东的GMV是华南的几倍", "ratio of app to web GMV")."""
+MINUS = re.compile(r"[\s的]*(?:\bminus\b|减去|减掉|减)[\s的]*", _I)
+"""Arithmetic between two members of one dimension ("app minus web", "华东减去华南"): their gap,
+never an exclusion of the second from the first."""
 WHOLE_REF = re.compile(
     r"整体|全国|总体|全平台|大盘|平均水平|\boverall\b|\bthe whole\b|\ball (?:categories|channels|regions|users|of them)\b",
     _I,
@@ -90,7 +99,7 @@ WHOLE_REF = re.compile(
 """The whole beside a member ("比整体高多少", "家电的退款率和整体退款率", "than overall")."""
 COMPARE = re.compile(
     r"对比|相比|相较|比较|较|比一下|比|跟|\bvs\.?|\bversus\b|\bcompared (?:with|to)\b|\bcompare(?:d)?\b|\bagainst\b"
-    r"|\bstack(?:s|ed)? up\b|\bmeasure(?:s|d)? up\b|\bhow did\b(?=.{1,40}? (?:do|fare|compare|stack up)\b)|\bfared?\b",
+    r"|\bbeat\b|\boutperform(?:s|ed)?\b|\bstack(?:s|ed)? up\b|\bmeasure(?:s|d)? up\b|\bhow did\b(?=.{1,40}? (?:do|fare|compare|stack up)\b)|\bfared?\b",
     _I,
 )
 """Words that set two named periods against each other ("6月和5月相比", "Q2 compared with Q1")."""
@@ -100,11 +109,12 @@ SAME_DAY_LAST_WEEK = re.compile(
     _I,
 )
 CHANGE_WORDS = re.compile(
+    r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
     r"变化了?多少|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|变动|增长率|增幅|降幅|"
     r"(?:是)?(?:涨了?还是跌了?|跌了?还是涨了?|升了?还是降了?|降了?还是升了?|高了?还是低了?|低了?还是高了?|多了?还是少了?|少了?还是多了?)|"
     r"变好还是变差|好了还是差了|有没有(?:变高|变低|上升|下降|增长|减少|变化)|"
     r"\bhow much did\b(?=.{1,40}? (?:change|grow|drop|fall|rise|increase|decrease)\b)|\bgrowth rate\b|\bgrowth\b"
-    r"|\bchanges?\b|\bdelta\b|\bdifference\b|\bhigher or lower\b|\blower or higher\b|\bup or down\b"
+    r"|\bchanges?\b|\bdelta\b|\bdifference\b|\bgap\b|\bhigher or lower\b|\blower or higher\b|\bup or down\b"
     r"|\bbetter or worse\b|\bworse or better\b|\bhow (?:many|much) more\b|\bhow (?:many|much) less\b|\bhow (?:many|much) fewer\b",
     _I,
 )

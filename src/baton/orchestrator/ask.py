@@ -334,7 +334,7 @@ class AskPipeline(Pipeline):
         for metric in query.metrics:  # "华东比华南高 ¥3,632,092.70（34.50%）": two cells' difference
             gap = member_gap(query, metric, rows) if metric in names else None
             if gap is not None:  # a rate's gap is said in points: the difference × 100
-                derived += [abs(gap[2]), abs(gap[2]) * 100, *([abs(gap[3])] if gap[3] is not None else [])]
+                derived += [abs(gap[2]), abs(gap[2]) * 100, *([abs(gap[3]), gap[3] + 1] if gap[3] is not None else [])]
         return GateInput(
             evidence=table.rows,
             derived=derived,
