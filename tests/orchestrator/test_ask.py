@@ -446,6 +446,21 @@ def test_a_minus_between_two_members_is_their_gap_and_a_ratio_is_their_quotient(
     assert kept_and_excluded.status == "clarification_needed" and kept_and_excluded.result is None
 
 
+def test_the_gap_of_a_two_member_breakdown_and_the_share_of_the_rest_match_sql(demo_session: Session) -> None:
+    """ "新老用户GMV差了多少" is new − returning (never each one's change on May); "除了app以外的渠道
+    GMV占比" is one share: the other channels' GMV over all GMV."""
+    new, old = _june_gmv(demo_session, "user_type = 'new'"), _june_gmv(demo_session, "user_type = 'returning'")
+    gap = demo_session.ask("上个月新老用户GMV差了多少", as_of=AS_OF)
+    assert gap.status == "answered" and gap.gate is not None and gap.gate.ok, gap.error
+    assert f"新用户比老用户{'高' if new > old else '低'} ¥{abs(new - old):,.2f}" in gap.answer
+    share = demo_session.ask("上个月除了app以外的渠道GMV占比是多少", as_of=AS_OF)
+    assert share.status == "answered" and share.result is not None, share.error
+    rest, everything = _june_gmv(demo_session, "channel <> 'app'"), _june_gmv(demo_session)
+    ((value, part),) = [(row[0], row[1]) for row in share.result.rows]
+    assert float(str(value)) == pytest.approx(rest, abs=0.005)
+    assert float(str(part)) == pytest.approx(rest / everything, rel=1e-9)
+
+
 def test_a_comparison_of_an_amount_says_by_how_much(demo_session: Session) -> None:
     """ "上个月GMV比去年同期多了多少钱": the change with its sign, beside the percentage."""
     answer = demo_session.ask("上个月GMV比去年同期多了多少钱", as_of=AS_OF)

@@ -243,6 +243,8 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月华东和华南的GMV", "去掉华北"),  # 华北 was never in the question: nothing to take out
         ("上个月华东和华南的GMV", "去掉华东和华南"),  # nothing left
         ("上个月GMV", "同比和环比呢"),  # two comparisons at once: one at a time
+        ("上个月各渠道GMV", "去年呢"),  # all of 2025, or June 2025?
+        ("gmv by channel in q1", "what about last year?"),
     ],
 )
 def test_follow_ups_that_would_silently_mean_something_else_are_asked_back(
@@ -251,6 +253,17 @@ def test_follow_ups_that_would_silently_mean_something_else_are_asked_back(
     chat = session.conversation()
     assert chat.ask(first, as_of=JULY).status == "answered"
     assert chat.ask(follow_up).status == "clarification_needed"
+
+
+def test_the_whole_of_a_year_said_after_a_month_is_that_year(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("gmv by channel last month", as_of=JULY)
+    answer = chat.ask("the whole of last year")
+    assert answer.status == "answered" and answer.semantic_query is not None
+    assert (answer.semantic_query.time_range.start, answer.semantic_query.time_range.end) == (
+        date(2025, 1, 1),
+        date(2025, 12, 31),
+    )
 
 
 def test_taking_a_member_out_narrows_the_previous_members(session: Session) -> None:
@@ -344,6 +357,8 @@ def test_the_other_end_keeps_the_count_of_the_ranking(session: Session, first: s
         (["what share of gmv came from new users in may", "by channel"], "share_within_or_across"),
         (["gmv by channel in may", "what about new users"], "metric_or_member"),
         (["上个月华东和华南的GMV", "差多少"], "gap_in_one_question"),
+        (["gmv by channel in q1", "what's app minus web in june?"], "gap_in_one_question_en"),
+        (["上个月各渠道的GMV", "app是web的几倍"], "gap_in_one_question"),
         (["top 2 categories by gmv last month", "what's their total"], "total_of_ranked"),
     ],
 )
@@ -362,6 +377,7 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "share_within_or_across": "inside each group",
         "metric_or_member": "both a metric",
         "gap_in_one_question": "在一个问题里",
+        "gap_in_one_question_en": "in one question",
         "total_of_ranked": "top 2",
     }[reason]
     assert message in last.error.message

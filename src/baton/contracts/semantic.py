@@ -138,8 +138,8 @@ class SemanticQuery(BaseModel):
     )
     ratio: bool = Field(
         default=False,
-        description='with difference: the ratio of the first member to the second is asked ("华东是华南的几倍", '
-        '"ratio of app to web") and said instead of the gap',
+        description='with difference: the ratio of the first member to the second is asked ("how many times '
+        'South China\'s GMV was East China\'s", "ratio of app to web") and said instead of the gap',
     )
     premise: Literal["up", "down"] | None = Field(
         default=None, description="the direction a why-question takes for granted (checked, never assumed)"

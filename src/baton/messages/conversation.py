@@ -71,6 +71,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         'That period is the previous answer\'s own ({period}); say the dates you mean (e.g. "May 2026").',
         "这个时间与上一个回答相同（{period}）；请说明具体是哪段时间（如“2026年5月”）。",
     ),
+    "year_or_same_period": (
+        '"{said}" after {parent}: the whole year ({year}), or the same period that year ({same})? Say "the whole '
+        'of {said}", or the dates (e.g. "{same_from} to {same_to}").',
+        "上一问是{parent}，“{said}”是指全年（{year}），还是当年同期（{same}）？请说“{said}全年”，"
+        "或直接说日期（如“{same_from}至{same_to}”）。",
+    ),
     "gap_in_one_question": (
         'A gap is asked in one question naming both sides, e.g. "how much higher was East China GMV than South '
         'China last month".',

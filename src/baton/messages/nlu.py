@@ -125,11 +125,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{word}”问的是金额，但{metrics}不是金额：您指的是哪个指标？请改问目录中的金额类指标（或先在目录中定义它）。",
     ),
     "metric_as_a_word": (
-        'In "{words}" a metric is a condition or part of another measure (orders that had a discount, a '
-        "discount per order), which the catalog does not define; Baton will not answer with the metrics side by "
-        "side. Ask for a catalog metric, or have the metric defined.",
-        "“{words}”中的指标是筛选条件或另一个度量的一部分（有优惠的订单、每单优惠），指标目录没有这样的定义；Baton "
-        "不会把几个指标并列作答。请改问目录中的指标，或先在目录中定义它。",
+        'In "{words}" a metric is a condition, part of another measure or said of another metric (orders that had '
+        "a discount, a discount per order, the GMV of new signups), which the catalog does not define; Baton will "
+        "not answer with the metrics side by side. Ask for a catalog metric (or a member, such as new users), or "
+        "have the metric defined.",
+        "“{words}”中的指标是筛选条件、另一个度量的一部分或另一个指标的修饰语（有优惠的订单、每单优惠、新注册用户的GMV），"
+        "指标目录没有这样的定义；Baton 不会把几个指标并列作答。请改问目录中的指标（或成员，如新用户），或先在目录中定义它。",
     ),
     "two_comparisons": (
         'The question asks for two comparisons at once ({words}). Ask one at a time, e.g. "GMV last month YoY", '

@@ -135,8 +135,9 @@ class _NothingChanged(Exception):
 def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, default_breakdown: str | None) -> FollowUp:
     cues, terms = r.cues, r.terms
     _check_metric_or_member(planner.catalog, terms.metric_hits)
-    if vocab.GAP.search(r.scan.norm) and not r.periods and cues.comparison_kind is None:
-        # "差多少" / "what's the difference" after two figures: a gap is asked in one question
+    gap_of_figures = vocab.GAP.search(r.scan.norm) and not r.periods and cues.comparison_kind is None
+    if gap_of_figures or cues.difference or cues.ratio:
+        # "差多少", "what's app minus web?", "几倍" after two figures: a gap is asked in one question
         raise AmbiguousQuestion(*both("conversation.gap_in_one_question"), detail={"follow_up": True})
     if cues.total and (parent.top_n is not None or parent.rank_place is not None):
         # "GMV前两名的品类" then "合计多少": the top N's total is not added up, never all of GMV
@@ -276,6 +277,7 @@ def _periods(parent: SemanticQuery, r: Reading, as_of: date) -> tuple[TimeRange,
         time_range, comparison = resolve_periods(r.scan, cues, r.periods)
         if comparison is None and len(r.periods) == 1:
             time_range = _in_the_parents_year(parent.time_range, time_range, as_of)
+            _year_or_same_period(parent.time_range, time_range, r.scan.norm)
         if comparison is None and parent.comparison is not None and not cues.why:
             comparison = _same_kind(parent.comparison, time_range, as_of)
         parts: list[Part] = ["period"]
@@ -302,6 +304,35 @@ _CALENDAR_NAME = re.compile(
 _RELATIVE = re.compile(r"上个?|下个?|本|这个?|今|去|前|近|最近|\blast\b|\bthis\b|\bnext\b|\bprevious\b|\bpast\b", re.I)
 """A period named by the calendar ("4月", "June", "Q1"), not relative to today ("上个月", "last month")."""
 _PAST_YEAR = re.compile(r"(?:19|20)\d{2}|去年|前年|上一?年|\blast year\b|\bthe year before\b|\bprevious year\b", re.I)
+
+
+_WHOLE_SAID = re.compile(r"全年|整年|\b(?:whole|full|entire|all)\b", re.I)
+
+
+def _whole_year(r: TimeRange) -> bool:
+    return (r.start.month, r.start.day, r.end.month, r.end.day) == (1, 1, 12, 31) and r.start.year == r.end.year
+
+
+def _year_or_same_period(parent: TimeRange, said: TimeRange, question: str) -> None:
+    """ "上个月各渠道GMV" then "去年呢": all of last year, or June of last year? A whole past year
+    said alone after a shorter period is asked back with both sets of dates, never read as
+    one of them ("去年全年" / "the whole of last year" and "去年同期" say which)."""
+    if not _whole_year(said) or _whole_year(parent) or _WHOLE_SAID.search(question):
+        return
+    shift = said.start.year - parent.start.year
+    if shift >= 0:
+        return
+    same = (timeexpr.shift_years(parent.start, shift), timeexpr.shift_years(parent.end, shift))
+    words, before = said.text or str(said.start.year), parent.text or f"{parent.start}..{parent.end}"
+    fields = {
+        "said": words,
+        "parent": f"{before} ({parent.start} – {parent.end})",
+        "year": f"{said.start} – {said.end}",
+        "same": f"{same[0]} – {same[1]}",
+        "same_from": str(same[0]),
+        "same_to": str(same[1]),
+    }
+    raise AmbiguousQuestion(*both("conversation.year_or_same_period", **fields), detail={"follow_up": True, **fields})
 
 
 def _in_the_parents_year(parent: TimeRange, said: TimeRange, as_of: date) -> TimeRange:

@@ -112,6 +112,9 @@ _CONDITION_BEFORE_EN = re.compile(
 )
 """Words that make the metric after them a condition on rows: "有优惠的订单" (有 + the metric + 的,
 so "有多少人下单" is a question, not a condition), "orders with a discount"."""
+_OF_ZH = re.compile(r"\s*的\s*")
+_OF_EN = re.compile(r"\s*(?:'s?|\s(?:of|for|among|from)\s+(?:the\s+|all\s+|our\s+)?)\s*", re.I)
+"""What makes one metric said of another rather than beside it: "A的B", "A's B", "B of A"."""
 _PER_UNIT = re.compile(r"每|平均|均|\bper\b|\baverage\b|\bavg\b", re.I)
 _ADJACENT = re.compile(r"^\s*的?\s*$")
 
@@ -120,7 +123,8 @@ def metric_as_a_word_of_another(catalog: Catalog, scan: Scan, metric_hits: Seque
     """A metric's name used as a condition on rows ("上个月有优惠的订单数", "GMV of orders with
     a discount": the orders that had one, not the discount amount beside them), or a per-unit
     phrase of one metric said right before another ("平均每单优惠": the discount per order, not
-    AOV and the discount): a metric Baton would add beside the asked one. Asked back naming it."""
+    AOV and the discount), or a metric said of another ("新注册用户的GMV": the GMV of those users,
+    not the signups beside all GMV): a metric Baton would add beside the asked one. Asked back naming it."""
     ordered = sorted(metric_hits, key=lambda h: h.start)
     for i, hit in enumerate(ordered):
         nxt = ordered[i + 1] if i + 1 < len(ordered) else None
@@ -133,8 +137,13 @@ def metric_as_a_word_of_another(catalog: Catalog, scan: Scan, metric_hits: Seque
             and _PER_UNIT.search(hit.text) is not None
             and _ADJACENT.match(scan.norm[hit.end : nxt.start])
         )
-        if condition or per_unit:
-            said = scan.text[hit.start : (nxt.end if per_unit and nxt is not None else hit.end)]
+        said_of = (  # "新注册用户的GMV", "new signups' GMV", "GMV of new signups": a metric of a metric
+            nxt is not None
+            and nxt.terms != hit.terms
+            and (_OF_ZH.fullmatch(scan.norm[hit.end : nxt.start]) or _OF_EN.fullmatch(scan.norm[hit.end : nxt.start]))
+        )
+        if condition or per_unit or said_of:
+            said = scan.text[hit.start : (nxt.end if (per_unit or said_of) and nxt is not None else hit.end)]
             raise AmbiguousQuestion(
                 *(message("nlu.metric_as_a_word", lang, words=said) for lang in LANGUAGES),
                 detail={"unknown": [said], "reason": "metric_as_a_word"},

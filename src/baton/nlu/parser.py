@@ -83,6 +83,10 @@ _MEMBER_COUNT = re.compile(r"(?:这|那)?(?:[两二三四五六七八九十]|\d+
 _BETWEEN_FILLER = re.compile(r"^[\s的了是在与和及的、,，]*(?:(?:the|all|of|for|from|in)\s+)*$", re.I)
 
 
+_AFTER_EXCLUSION = re.compile(r"\s*(?:以外|之外|除外|外)\s*的?\s*(?:(?:其他|其余|别的)的?)?\s*")
+"""What stands between excluded members and the dimension word naming the rest ("app以外的渠道")."""
+
+
 def _subtracted(scan: Scan, cues: Cues, members: list[tuple[list[str], Hit]], hits: list[Hit]) -> None:
     """ "app minus web", "app GMV minus web GMV", "华东减去华南": a minus word between two members of
     one dimension (with at most metric words beside it) asks their gap; it is claimed as the gap
@@ -295,6 +299,7 @@ class Planner:
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
+        self._pair_of_the_breakdown(scan, cues, terms, periods)
         if compares_members(cues, terms, periods):
             hits = sorted((m.hit for m in terms.members), key=lambda h: h.start)
             contrasted = vocab.COMPARE.search(scan.norm[hits[0].start : hits[-1].end]) is not None
@@ -315,10 +320,31 @@ class Planner:
             len(periods) > 1 or cues.comparison_kind or cues.change or cues.week_earlier or cues.why or follows_with_one
         ):
             members = [(m.hit.start, m.hit.end) for m in terms.members]
-            cues.compare_word = claim_compare_words(scan, members)
+            cues.compare_word = claim_compare_words(scan, members, [p.span for p in periods])
         context_words = context_clauses(scan, terms, periods, operators)
         self._account_for_the_rest(scan, cues, terms, language, follows=context is not None)
         return Reading(scan, cues, terms, periods, (*corrections, *context_words), language, ties)
+
+    def _pair_of_the_breakdown(
+        self, scan: Scan, cues: Cues, terms: Terms, periods: list[timeexpr.PeriodReading]
+    ) -> None:
+        """ "上个月新老用户GMV差多少", "gap between user types": a gap word over a breakdown, with no
+        second period or comparison to set against, asks the gap between its groups — the two
+        members of a two-member dimension (in catalog order), compared like named members; a
+        dimension of more members is asked which two, never read as a change over time."""
+        one_period = len({(p.match.start, p.match.end) for p in periods if p.match}) <= 1
+        if not (cues.change and one_period and len(terms.dims) == 1 and vocab.GAP_BETWEEN.search(scan.norm)):
+            return
+        if cues.comparison_kind is not None or cues.week_earlier or cues.why or cues.grain is not None:
+            return
+        (dim,) = terms.dims
+        if any(m.dimension == dim for m in terms.members):
+            return
+        members = list(self.catalog.dimensions[dim].members)
+        if len(members) != 2:
+            raise _asked("nlu.gap_of_two", {"dimension": dim, "members": members})
+        word = next(h for h in terms.hits if h.kinds == {"dimension"} and h.terms[0].target == dim)
+        terms.members += [Member(dim, member, word, excluded=False) for member in members]
 
     # -- reading --------------------------------------------------------------------------
     def _prepare(self, question: str) -> tuple[str, tuple[Correction, ...]]:
@@ -386,6 +412,7 @@ class Planner:
                     hit,
                     terms,
                     asks_per_member=bool(cues.top_n or cues.best or cues.rank or cues.share or cues.separately),
+                    each_asked=bool(cues.top_n or cues.best or cues.rank or cues.separately),
                 )
         claim_metric_affixes(self.catalog, scan, terms.metric_hits)
         claim_measure_words(self.catalog, scan, terms.metrics or (list(context.metrics) if context is not None else []))
@@ -542,7 +569,7 @@ class Planner:
         if tail and scan.free(tail.start(), tail.end()):
             scan.claim(tail.start(), tail.end())
 
-    def _dimension(self, scan: Scan, hit: Hit, terms: Terms, *, asks_per_member: bool) -> None:
+    def _dimension(self, scan: Scan, hit: Hit, terms: Terms, *, asks_per_member: bool, each_asked: bool) -> None:
         """A dimension word is a breakdown, unless it names the dimension of members just named
         ("app 渠道", "华北、华中两个区") or the set a filter applies to ("所有渠道", "除华东外，其他
         区域"); "all channels" with a ranking, a share or "each" still asks for each channel.
@@ -562,6 +589,10 @@ class Planner:
         attached = any(m.hit.end <= len(before) and not before[m.hit.end :].strip() for m in named_here)
         # "regions other than East China": the dimension names the set the exclusion applies to
         attached = attached or bool(vocab.EXCLUDE_BEFORE.match(scan.norm[hit.end :].lstrip()))
+        # "除了app以外的渠道GMV(占比)": the dimension names the set left after the exclusion — one
+        # figure (or its share of the whole) unless each is asked ("…分别是多少", a ranking)
+        rest_of = any(m.excluded and _AFTER_EXCLUSION.fullmatch(before[m.hit.end :]) for m in named_here)
+        attached = attached or (rest_of and not each_asked)
         every = _ALL_OF.search(before)
         other = _OTHER.search(before)
         if other and not any(m.excluded for m in named_here):

@@ -378,13 +378,14 @@ def _spans(period: timeexpr.TimeMatch, n: int, unit: str) -> bool:
     }[unit]
 
 
-def claim_compare_words(scan: Scan, members: list[tuple[int, int]]) -> bool:
+def claim_compare_words(scan: Scan, members: list[tuple[int, int]], periods: Sequence[tuple[int, int]] = ()) -> bool:
     """Claim the comparison words of a comparison of periods; one next to a member ("跟华东比",
-    "compared with East China") compares members, is left unread and so asked back. Whether
-    any was claimed."""
+    "compared with East China") compares members, is left unread and so asked back — unless a
+    period follows it ("apparel vs Q1": the member's Q2 against its Q1). Whether any was claimed."""
     claimed = False
     for m in vocab.COMPARE.finditer(scan.norm):
-        near_member = any(0 <= m.start() - b <= 1 or 0 <= a - m.end() <= 1 for a, b in members)
+        before_period = any(0 <= a - m.end() <= 1 for a, _ in periods)
+        near_member = not before_period and any(0 <= m.start() - b <= 1 or 0 <= a - m.end() <= 1 for a, b in members)
         if scan.free(m.start(), m.end()) and not near_member:
             scan.claim(m.start(), m.end())
             claimed = True

@@ -33,12 +33,19 @@ _ENTITY_BREAKDOWN = re.compile(r"(?:按照?|每一?个|每一?位|每名|各个?
 for a breakdown by an entity no catalog dimension claimed — never dropped as filler."""
 
 
+_MODAL_MAY = re.compile(
+    r"\bmay(?=\s+(?:i|we|you|he|she|they|it|this|that|there|be|have|has|not|also|still|well|need|want|ask)\b)",
+    re.I,
+)
+
+
 def unknown_words(residual: str) -> list[str]:
     """Content words left over: adjacent English content words form one term ("profit margin"),
     and so do adjacent Chinese ones ("广告投入产出比"); Chinese is segmented (jieba) only when
-    something but filler words remains."""
+    something but filler words remains. "may" is a filler only as a verb ("may I see"): left
+    unread otherwise, it is a month no reader placed, never dropped."""
     words: list[str] = [m.group(0) for m in _ENTITY_BREAKDOWN.finditer(residual)]
-    residual = _ENTITY_BREAKDOWN.sub(" ", residual)
+    residual = _MODAL_MAY.sub(" ", _ENTITY_BREAKDOWN.sub(" ", residual))
     phrase: list[str] = []
     for chunk in _CHUNKS.findall(residual):
         if all(unicodedata.category(ch)[0] in "PSZ" for ch in chunk):

@@ -524,6 +524,13 @@ def _previous_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _previous(_UNIT_GRAIN[unit], 2 if _group(m, "two") else 1)(m, ctx, text)
 
 
+def _ago_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "2 months ago", "three weeks ago": the whole calendar unit that many back (a day: that day)."""
+    unit = m.group("u").lower().rstrip("s")
+    n = _en_int(m.group("n"))
+    return _days_ago(n)(m, ctx, text) if unit == "day" else _previous(_UNIT_GRAIN[unit], n)(m, ctx, text)
+
+
 def _current_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """this week / month-to-date / QTD / current year ..."""
     unit = (_group(m, "u") or _group(m, "u2") or "").lower()
@@ -788,6 +795,11 @@ def _bare_year_ok(m: re.Match[str]) -> bool:
 
 
 _CN_WEEK = r"(?:周|星期|礼拜)"
+_MONTH_WORD = (
+    r"(?<![A-Za-z0-9])(?:january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)(?![A-Za-z])"
+)
+"""A month's English name, ungrouped: what a listed month word stands beside."""
 _RULES: tuple[_Rule, ...] = (
     # comparison markers, not ranges
     _Rule("same_period_cn", _p(r"(?:去年|<UP>年|<UP>一年|<UP>个?月|<UP>周|<UP>个?季度)同期"), None),
@@ -891,6 +903,7 @@ _RULES: tuple[_Rule, ...] = (
         ),
         _previous_en,
     ),
+    _Rule("ago_en", _p(r"<NB>(?P<n><ENUM>)\s+(?P<u>days?|weeks?|months?|quarters?|years?)\s+ago<NA>"), _ago_en),
     # future periods: recognised so that they fail loudly ("no data yet") instead of being ignored
     _Rule("next_week_cn", _p(r"<DOWN>(?:一个|一|个)?" + _CN_WEEK), _previous("week", -1)),
     _Rule("next_month_cn", _p(r"<DOWN>(?:一个|一|个)?月份?"), _previous("month", -1)),
@@ -1009,6 +1022,19 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("month_en_year", _p(r"<NB><MON_ANY><YEAR_SUF>"), _month),
     _Rule("month_en", _p(r"<NB><MON_SAFE>"), _month),
     _Rule("month_en_in", _p(r"<NB>(?:in|during)\s+(?P<t><MON_ANY>)"), _month),
+    _Rule(  # "may and june", "jan, feb and mar", "may vs april": a month word that is also a word, before a month
+        "month_listed_before",
+        _p(
+            r"<NB>(?P<t>(?P<mn>may|mar|jan|dec))(?=\s*(?:,|，|、|/|&|and\b|or\b|vs\b\.?|versus\b|against\b"
+            r"|compared\s+(?:with|to)\b)\s*(?:and\s+|or\s+)?" + _MONTH_WORD + ")"
+        ),
+        _month,
+    ),
+    _Rule(  # "april, may and june", "june or may": … or listed after one
+        "month_listed_after",
+        _p(_MONTH_WORD + r"\s*(?:,|，|、|/|&|and\b|or\b)\s*(?:and\s+|or\s+)?(?P<t>(?P<mn>may|mar|jan|dec))<NA>"),
+        _month,
+    ),
     _Rule(  # "orders by region, may": May alone after a comma, at the end of the question
         "month_may_alone",
         _p(r"(?<=[,，:：;])\s*(?P<t>(?P<mn>may))\s*[?.!]?\s*$"),

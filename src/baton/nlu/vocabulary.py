@@ -58,22 +58,26 @@ YOY = re.compile(
     r"(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+)?)?"
     r"\bsame (?:period|month|week|quarter|day|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
     r"\b(?:the )?same (?:day|date|week|month|period) (?:a|one) year (?:ago|earlier|before)\b"
-    r"|\b(?:the )?same (?:day|date) last year\b|\b(?:a|one) year (?:ago|earlier|before)\b|\bvs\.? last year\b|\bcompared (?:with|to) last year\b",
+    r"|\b(?:the )?same (?:day|date) last year\b|\b(?:a|one) year (?:ago|earlier|before)\b|\bvs\.? last year\b|\bcompared (?:with|to) last year\b"
+    # the year before a month or a quarter is its same period a year earlier, never the month before
+    r"|(?:\b(?:vs\.?|versus|against|compared (?:with|to)|than|with|and)\s+)?(?:the\s+)?(?:previous|prior|preceding)[- ]year\b"
+    r"|\b(?:the )?year before (?:that|it)\b|\bthe year before\b(?!\s+(?:yesterday|last|this))"
+    r"|\b(?:vs\.?|versus|against|compared (?:with|to)|than)\s+year before\b|\bvs\.? ly\b",
     _I,
 )
 MOM = re.compile(
     r"(?:和|跟|与|同|对比)?再?之前的?(?:一|两|二|三|四|\d+)?个?(?:天|日|周|星期|月|季度|年)|"
     r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上月同期|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)(?=比|相比|对比|的?情况|$|[，,。？?])|"
     r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
-    r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|month|quarter|year|period) before (?:that|it)\b|"
-    r"\bthe (?:day|week|month|quarter|year) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|week|month|quarter|year)\b|"
-    r"(?:\bwith|\band) (?:the )?(?:previous|prior|preceding) (?:period|month|week|quarter|year|day)\b|"
+    r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|month|quarter|period) before (?:that|it)\b|"
+    r"\bthe (?:day|week|month|quarter) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|week|month|quarter)\b|"
+    r"(?:\bwith|\band) (?:the )?(?:previous|prior|preceding) (?:period|month|week|quarter|day)\b|"
     r"(?:\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)) (?:the )?(?:previous|prior|preceding)\b"
-    r"(?: period\b|(?! (?:month|week|quarter|year|day)\b))|"
+    r"(?: period\b|(?![ -](?:month|week|quarter|year|day)\b))|"
     r"\bmom\b|\bwow\b|\bqoq\b|month[- ]over[- ]month|week[- ]over[- ]week|"
     r"quarter[- ]over[- ]quarter|period[- ]over[- ]period|"
     r"(?:\bvs\.?|\bversus|\bcompared (?:with|to)|\bagainst) (?:the )?(?:previous|prior|preceding) "
-    r"(?:period|month|week|quarter|year|day)\b|"
+    r"(?:period|month|week|quarter|day)\b|"
     r"比上(?:个)?(?:月|周|季度|期)|较上(?:个)?(?:月|周|季度|期)|与上(?:个)?(?:月|周|季度|期)(?:相比|对比)",
     _I,
 )
@@ -83,6 +87,8 @@ GAP = re.compile(
     _I,
 )
 """The gap between two members is asked ("华东比华南高多少", "how many more orders did app get than web")."""
+GAP_BETWEEN = re.compile(r"差了?多少|相差|差距|差额|差值|差几|之差|差别|差异|\bdifference\b|\bgap\b", _I)
+"""Words that ask a gap between two things, never a change over time on their own ("新老用户GMV差多少")."""
 RATIO = re.compile(
     r"(?:几|多少)倍|比值|倍数|\bratio\b|\bhow many times\b|"
     r"\btimes (?:as (?:much|many|high|large|big)|more|higher|larger|bigger)\b",
@@ -480,7 +486,7 @@ EN_FILLERS = frozenset(
     (
         "what was were is are be been being the a an of in on at for by per and or with from to how many much "
         "did does do done show me give list tell please our my we us i you your can could would will should "
-        "may might it its during that this those these there their they them all any some so as into out "
+        "might it its during that this those these there their they them all any some so as into out "
         "about have has had where when who whom whose level levels look looking like get got let see value "
         "values number numbers figure figures data report split broken down up 's ? , . ! : ; ( ) what's "
         "whats ever just exactly quick quickly pull pulled need want know over between than which then also "
