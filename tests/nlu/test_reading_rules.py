@@ -166,6 +166,61 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月除了app以外的渠道GMV分别是多少",
         {"dimensions": ["channel"], "filters": [{"dimension": "channel", "members": ["app"], "exclude": True}]},
     ),
+    (
+        "MoM with no period is the latest whole month against the one before",
+        "gmv mom by region",
+        {
+            "time_range": {"start": "2026-06-01", "end": "2026-06-30"},
+            "comparison": {"kind": "previous_period", "range": {"start": "2026-05-01", "end": "2026-05-31"}},
+        },
+    ),
+    (
+        "周环比 with no period is last week",
+        "各品类订单量周环比",
+        {"time_range": {"start": "2026-06-22", "end": "2026-06-28"}},
+    ),
+    (
+        "vs the previous N days",
+        "gmv last 7 days vs the previous 7 days",
+        {"comparison": {"kind": "previous_period", "range": {"start": "2026-06-17", "end": "2026-06-23"}}},
+    ),
+    (
+        "the same quarter a year earlier",
+        "web aov in q2 vs the same quarter a year earlier",
+        {"comparison": {"kind": "same_period_last_year"}},
+    ),
+    (
+        "a compare word beside a breakdown sets its groups side by side",
+        "上个月新老用户GMV对比",
+        {"dimensions": ["user_type"], "comparison": None},
+    ),
+    (
+        "compare across a breakdown",
+        "compare GMV across channels last month",
+        {"dimensions": ["channel"], "comparison": None},
+    ),
+    (
+        "不是 before a member excludes it",
+        "上个月不是新用户的GMV",
+        {"filters": [{"dimension": "user_type", "members": ["new"], "exclude": True}]},
+    ),
+    (
+        "outside excludes",
+        "gmv outside east china last month",
+        {"filters": [{"dimension": "region", "members": ["华东"], "exclude": True}]},
+    ),
+    (
+        "everything but excludes",
+        "gmv for everything but app in may",
+        {"filters": [{"dimension": "channel", "members": ["app"], "exclude": True}]},
+    ),
+    ("top N right after Chinese", "上个月top 3 品类 by GMV", {"top_n": 3, "dimensions": ["category"]}),
+    ("是不是下降了 asks the change", "上个月GMV是不是下降了", {"comparison": {"kind": "previous_period"}}),
+    (
+        "降了多少个点 asks the change",
+        "6月app新客转化率跟5月比降了多少个点",
+        {"comparison": {"range": {"start": "2026-05-01"}}},
+    ),
     ("a subject's drop is a fall", "did GMV drop last month", {"filters": [], "intent": "comparison"}),
     (
         "排除掉…后",
@@ -726,6 +781,19 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a metric said of a metric", "上个月新注册用户的GMV", AmbiguousQuestion, "新注册用户的GMV"),
     ("a metric of a metric, English", "GMV of new signups last month", AmbiguousQuestion, "GMV of new signups"),
     ("a metric's possessive", "new signups' GMV last month", AmbiguousQuestion, "said of another metric"),
+    (
+        "the share of a member in a metric, beside a breakdown",
+        "share of new users in orders by channel last month",
+        AmbiguousQuestion,
+        "inside each group",
+    ),
+    (
+        "a plural possessive share beside a breakdown",
+        "new users' share of orders by channel last month",
+        AmbiguousQuestion,
+        "inside each group",
+    ),
+    ("环比 with no period or length", "GMV环比", AmbiguousQuestion, "time_range"),
     ("the best month of each channel", "各渠道2025年GMV最高的3个月", AmbiguousQuestion, "within each group"),
     ("which day of each month", "2025年每个月哪天GMV最高", AmbiguousQuestion, "month × day"),
     ("the top days of each month", "2025年每个月GMV最高的3天", AmbiguousQuestion, "month × day"),

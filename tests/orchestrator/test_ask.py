@@ -468,8 +468,12 @@ def test_a_comparison_of_an_amount_says_by_how_much(demo_session: Session) -> No
     change = _june_gmv(demo_session) - _june_gmv(demo_session, start=date(2025, 6, 1))
     sign = "+" if change > 0 else "-"
     assert f"（{sign}¥{abs(change):,.2f}）" in answer.answer
-    rate = demo_session.ask("上个月退款率环比", as_of=AS_OF)  # a rate's change is its percentage only
-    assert rate.status == "answered" and "（" not in rate.answer.split("环比")[-1]
+    rate = demo_session.ask("上个月退款率环比", as_of=AS_OF)  # a rate's change is said in points
+    assert rate.status == "answered" and rate.result is not None, rate.error
+    names = [c.name for c in rate.result.columns]
+    row = dict(zip(names, rate.result.rows[0], strict=True))
+    points = (float(str(row["refund_rate"])) - float(str(row["refund_rate_previous"]))) * 100
+    assert f"（{points:+.2f} 个百分点）" in rate.answer
 
 
 def test_a_why_asked_as_a_question_says_where_its_drivers_are_found(demo_session: Session) -> None:

@@ -266,6 +266,17 @@ def test_the_whole_of_a_year_said_after_a_month_is_that_year(session: Session) -
     )
 
 
+def test_its_metric_after_a_breakdown_changes_the_metric(session: Session) -> None:
+    """ "上个月各渠道的订单量" then "它的GMV呢": the same channels, GMV instead of orders."""
+    chat = session.conversation()
+    chat.ask("上个月各渠道的订单量", as_of=JULY)
+    answer = chat.ask("它的GMV呢")
+    assert answer.status == "answered" and answer.semantic_query is not None
+    assert (answer.semantic_query.metrics, answer.semantic_query.dimensions) == (("gmv",), ("channel",))
+    gold = _rows(session, f"SELECT channel, {GMV} AS v FROM fact_order WHERE {JUNE} GROUP BY 1 ORDER BY 1")
+    assert sorted(_answer_rows(answer, "channel", "gmv")) == gold
+
+
 def test_taking_a_member_out_narrows_the_previous_members(session: Session) -> None:
     """ "华东和华南的GMV" then "去掉华南" is 华东's GMV (it was "every region but 华南")."""
     chat = session.conversation()
@@ -358,6 +369,8 @@ def test_the_other_end_keeps_the_count_of_the_ranking(session: Session, first: s
         (["gmv by channel in may", "what about new users"], "metric_or_member"),
         (["上个月华东和华南的GMV", "差多少"], "gap_in_one_question"),
         (["gmv by channel in q1", "what's app minus web in june?"], "gap_in_one_question_en"),
+        (["上个月GMV最高的渠道", "它的订单量呢"], "pointer_after_ranking"),
+        (["top 3 regions by gmv last month", "their orders?"], "pointer_after_ranking_en"),
         (["上个月各渠道的GMV", "app是web的几倍"], "gap_in_one_question"),
         (["top 2 categories by gmv last month", "what's their total"], "total_of_ranked"),
     ],
@@ -378,6 +391,8 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "metric_or_member": "both a metric",
         "gap_in_one_question": "在一个问题里",
         "gap_in_one_question_en": "in one question",
+        "pointer_after_ranking": "指上一问排出的结果",
+        "pointer_after_ranking_en": "points at the rows",
         "total_of_ranked": "top 2",
     }[reason]
     assert message in last.error.message

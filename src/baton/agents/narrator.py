@@ -268,6 +268,8 @@ class Narrator:
             by = {}  # "比去年同期多了多少钱": an amount or a count says by how much, with its sign
             if change is not None and self.catalog.metrics[metric].amount_or_count:
                 by = {"change": ("+" if float(change) > 0 else "") + fmt(change)}
+            elif change is not None and self.catalog.metrics[metric].unit == "ratio":  # "降了多少个点": in points
+                by = {"change": text("answer.gap_points", language, points=f"{float(change) * 100:+.2f}")}
             return text(
                 "answer.comparison_by" if by else "answer.comparison",
                 language,

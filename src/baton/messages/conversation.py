@@ -77,6 +77,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "上一问是{parent}，“{said}”是指全年（{year}），还是当年同期（{same}）？请说“{said}全年”，"
         "或直接说日期（如“{same_from}至{same_to}”）。",
     ),
+    "pointer_after_ranking": (
+        '"{said}" points at the rows the previous answer ranked: name them (e.g. "orders of app") so the figure is '
+        "theirs, not a new ranking by another measure.",
+        "“{said}”指上一问排出的结果：请直接说出成员（如“APP的订单量”），Baton 不会把它当成按新指标重新排名。",
+    ),
     "gap_in_one_question": (
         'A gap is asked in one question naming both sides, e.g. "how much higher was East China GMV than South '
         'China last month".',

@@ -143,6 +143,10 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         # "GMV前两名的品类" then "合计多少": the top N's total is not added up, never all of GMV
         n = parent.top_n or 1
         raise AmbiguousQuestion(*both("nlu.total_of_ranked", n=n), detail={"top_n": n, "follow_up": True})
+    if r.ties is not None and r.ties.pointer and (parent.top_n is not None or parent.rank_place is not None):
+        # "GMV最高的渠道" then "它的订单量呢": that channel's orders, not the top channel by orders
+        said = r.ties.pointer
+        raise AmbiguousQuestion(*both("conversation.pointer_after_ranking", said=said), detail={"follow_up": True})
     changed: list[Part] = []
     metrics = tuple(terms.metrics) or parent.metrics
     if metrics != parent.metrics:

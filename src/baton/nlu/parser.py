@@ -87,6 +87,40 @@ _AFTER_EXCLUSION = re.compile(r"\s*(?:以外|之外|除外|外)\s*的?\s*(?:(?:�
 """What stands between excluded members and the dimension word naming the rest ("app以外的渠道")."""
 
 
+_LATEST_WHOLE: dict[str, dict[Language, str]] = {
+    "week": {"zh": "上周", "en": "last week"},
+    "month": {"zh": "上个月", "en": "last month"},
+    "quarter": {"zh": "上季度", "en": "last quarter"},
+}
+
+
+def _the_latest_whole(cues: Cues, language: Language, as_of: date) -> list[timeexpr.PeriodReading]:
+    """ "GMV MoM by region", "各品类订单量周环比": a week, month or quarter over the one before,
+    with no period said, is the latest whole one against its predecessor — named in the
+    interpretation with its dates ("last month (2026-06-01 to 2026-06-30)")."""
+    unit = cues.window[1] if cues.comparison_kind == "previous_period" and cues.window and cues.window[0] == 1 else None
+    said = _LATEST_WHOLE.get(unit or "", {}).get(language)
+    match = timeexpr.parse_time_range(said, as_of) if said is not None else None
+    if match is None:
+        return []
+    return [timeexpr.PeriodReading(span=(0, 0), match=dataclasses.replace(match, span=(0, 0)))]
+
+
+_ACROSS = re.compile(r"\bacross\b", re.I)
+_SET_AGAINST = re.compile(r"(?:和|跟|与|同|\bwith\b|\bvs\.?|\bthan\b|\bto\b)[^，,。;；]{0,8}$", re.I)
+
+
+def _across_the_groups(scan: Scan, cues: Cues, terms: Terms, periods: list[timeexpr.PeriodReading]) -> bool:
+    """A compare word beside a breakdown and one period, with no change or comparison asked and
+    nothing it is set against ("和上月相比"): the groups side by side, which the breakdown is
+    ("新老用户GMV对比")."""
+    one_period = len({(p.match.start, p.match.end) for p in periods if p.match}) <= 1
+    plain = not (cues.change or cues.comparison_kind or cues.week_earlier or cues.why)
+    named = any(not m.excluded for m in terms.members if m.dimension in terms.dims)
+    against = any(_SET_AGAINST.search(scan.norm[: m.start()]) for m in vocab.COMPARE.finditer(scan.norm))
+    return bool(terms.dims) and one_period and plain and not named and not against
+
+
 def _subtracted(scan: Scan, cues: Cues, members: list[tuple[list[str], Hit]], hits: list[Hit]) -> None:
     """ "app minus web", "app GMV minus web GMV", "华东减去华南": a minus word between two members of
     one dimension (with at most metric words beside it) asks their gap; it is claimed as the gap
@@ -295,6 +329,8 @@ class Planner:
                 scan.claim(*span)
         periods.sort(key=lambda p: p.span)
         periods = named_previous(scan, cues, cues.spans.get("previous_period", []), periods, as_of)
+        if not periods and context is None:
+            periods = _the_latest_whole(cues, language, as_of)
         read_ranking(scan, cues)
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
@@ -312,6 +348,10 @@ class Planner:
             named = Counter(m.dimension for m in terms.members if not m.excluded)
             if cues.difference and 2 not in named.values():  # "华东、华南和华北的GMV差多少": which two?
                 raise _asked("nlu.gap_of_two", {"members": [m.member for m in terms.members]})
+            claim_compare_words(scan, [])
+        elif _across_the_groups(scan, cues, terms, periods):  # "上个月各渠道GMV对比", "compare GMV across channels"
+            for said in scan.find_all(_ACROSS):
+                scan.claim(said.start(), said.end())
             claim_compare_words(scan, [])
         if cues.why and cues.top_n is None and cues.rank_place is None:
             cues.best = False  # "why was the refund rate higher in Q2": a why, not which group is highest

@@ -29,7 +29,9 @@ _AMONG = re.compile(r"\b(?:among|within|amongst)\s+(?:the\s+)?(?:all\s+)?$", re.
 _OF_EN = re.compile(r"\bof\s+(?:the\s+)?(?:all\s+)?$", re.I)
 _OWN = re.compile(r"\s*(?:'s|’s|')?\s*", re.I)
 _LINK = re.compile(r"\s*的?\s*")
-_PART_AFTER = re.compile(r"\s*(?:的\s*)?(?:占|份额|比例|比重)|\s*(?:'s\s+)?(?:share|percentage|portion)\b", re.I)
+_PART_AFTER = re.compile(r"\s*(?:的\s*)?(?:占|份额|比例|比重)|\s*(?:['’]s?\s+)?(?:share|percentage|portion)\b", re.I)
+_SHARE_OF = re.compile(r"\b(?:share|percentage|proportion|portion|fraction|percent)\s+of\s+(?:the\s+)?$", re.I)
+_IN_METRIC = re.compile(r"\s+(?:in|among|within|of)\s+(?:the\s+|all\s+|total\s+)?", re.I)
 _PART_BEFORE = re.compile(r"\b(?:from|through|via)\s+(?:the\s+)?$", re.I)
 _EACH_ZH = re.compile(r"每一?个?\s*$")
 _EACH_EN = re.compile(r"\b(?:for|in|within|inside)\s+(?:each|every)\s+(?:of\s+the\s+)?$", re.I)
@@ -81,11 +83,18 @@ def share_marks(scan: Scan, members: list[Member], dims: list[str], hits: list[H
 
 
 def _names_the_part(scan: Scan, hit: Hit, hits: list[Hit]) -> bool:
-    """ "APP占…", "APP的订单占比", "app share of orders", "orders from the app"."""
+    """ "APP占…", "APP的订单占比", "app share of orders", "new users' share", "orders from the
+    app", "the share of new users in orders" (the member between "share of" and its metric)."""
     end = _past_attached(scan, hit.end, hits, kinds={"dimension"})
     after_metric = _past_attached(scan, end, hits, kinds={"metric"})
     after = any(_PART_AFTER.match(scan.norm, at) is not None for at in {end, after_metric})
-    return after or _PART_BEFORE.search(scan.norm[: hit.start]) is not None
+    into = _IN_METRIC.match(scan.norm, end)
+    share_of_in = (
+        _SHARE_OF.search(scan.norm[: hit.start]) is not None
+        and into is not None
+        and any(h.start == into.end() and "metric" in h.kinds for h in hits)
+    )
+    return after or share_of_in or _PART_BEFORE.search(scan.norm[: hit.start]) is not None
 
 
 def breakdown_wholes(scan: Scan, dims: list[str], hits: list[Hit]) -> set[str]:

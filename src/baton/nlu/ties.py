@@ -31,6 +31,8 @@ RESTRICT = re.compile(
     r"|\bfilter(?:ed)? (?:it |that )?(?:to|on)\b",
     _I,
 )
+POINTER = re.compile(r"它们|它|\bits\b|\btheir\b", _I)
+"""A pronoun pointing at the previous answer's rows ("它的GMV呢", "their orders?")."""
 ADD = re.compile(r"再|另外|\balso\b|\bfurther\b|\badditionally\b|\bas well\b|\btoo\b", _I)
 FRAME = re.compile(
     r"^\s*(?:那么|那如果|如果是|要是|接下来|然后|下面|那)|呢|拆开|拆一下|拆分一下|分开看|分开"
@@ -53,20 +55,24 @@ class Ties:
     add: bool = False
     framed: bool = False
     breakdown: bool = False
+    pointer: str | None = None
+    """The pronoun that points at the previous answer's rows, as said ("它", "their")."""
 
     @property
     def any(self) -> bool:
-        return self.restrict or self.replace or self.add or self.framed
+        return self.restrict or self.replace or self.add or self.framed or self.pointer is not None
 
 
 def read_ties(scan: Scan) -> Ties:
     """The follow-up's tying words, claimed so no other reader sees them."""
+    pointed = scan.take(POINTER)
     replace = bool(scan.take(REPLACE))
     restrict = bool(scan.take(RESTRICT))
     add = bool(scan.take(ADD))
     frames = scan.take(FRAME)
     breakdown = any(m.group(0).startswith(("拆", "分")) for m in frames)
-    return Ties(restrict=restrict, replace=replace, add=add, framed=bool(frames), breakdown=breakdown)
+    pointer = pointed[0].group(0) if pointed else None
+    return Ties(restrict=restrict, replace=replace, add=add, framed=bool(frames), breakdown=breakdown, pointer=pointer)
 
 
 def has_ties(text: str) -> bool:

@@ -57,7 +57,7 @@ YOY = re.compile(
     r"\byoy\b|year[- ]over[- ]year|year[- ]on[- ]year|"
     r"(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+)?)?"
     r"\bsame (?:period|month|week|quarter|day|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
-    r"\b(?:the )?same (?:day|date|week|month|period) (?:a|one) year (?:ago|earlier|before)\b"
+    r"\b(?:the )?same (?:day|date|week|month|quarter|period) (?:a|one) year (?:ago|earlier|before)\b"
     r"|\b(?:the )?same (?:day|date) last year\b|\b(?:a|one) year (?:ago|earlier|before)\b|\bvs\.? last year\b|\bcompared (?:with|to) last year\b"
     # the year before a month or a quarter is its same period a year earlier, never the month before
     r"|(?:\b(?:vs\.?|versus|against|compared (?:with|to)|than|with|and)\s+)?(?:the\s+)?(?:previous|prior|preceding)[- ]year\b"
@@ -66,6 +66,8 @@ YOY = re.compile(
     _I,
 )
 MOM = re.compile(
+    r"(?:\bvs\.?|\bversus|\bcompared (?:with|to)|\bagainst) (?:the )?(?:previous|prior|preceding) "
+    r"(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) (?:days|weeks|months)\b|"
     r"(?:和|跟|与|同|对比)?再?之前的?(?:一|两|二|三|四|\d+)?个?(?:天|日|周|星期|月|季度|年)|"
     r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上月同期|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)(?=比|相比|对比|的?情况|$|[，,。？?])|"
     r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
@@ -115,10 +117,11 @@ SAME_DAY_LAST_WEEK = re.compile(
     _I,
 )
 CHANGE_WORDS = re.compile(
+    r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少|变化|差)了?多少个?(?:百分)?点|"
     r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
     r"变化了?多少|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|变动|增长率|增幅|降幅|"
     r"(?:是)?(?:涨了?还是跌了?|跌了?还是涨了?|升了?还是降了?|降了?还是升了?|高了?还是低了?|低了?还是高了?|多了?还是少了?|少了?还是多了?)|"
-    r"变好还是变差|好了还是差了|有没有(?:变高|变低|上升|下降|增长|减少|变化)|"
+    r"变好还是变差|好了还是差了|有没有(?:变高|变低|上升|下降|增长|减少|变化)|是不是(?:变高|变低|上升|下降|增长|减少|变化|涨|跌)了?|"
     r"\bhow much did\b(?=.{1,40}? (?:change|grow|drop|fall|rise|increase|decrease)\b)|\bgrowth rate\b|\bgrowth\b"
     r"|\bchanges?\b|\bdelta\b|\bdifference\b|\bgap\b|\bhigher or lower\b|\blower or higher\b|\bup or down\b"
     r"|\bbetter or worse\b|\bworse or better\b|\bhow (?:many|much) more\b|\bhow (?:many|much) less\b|\bhow (?:many|much) fewer\b",
@@ -146,11 +149,12 @@ SEPARATELY = re.compile(
 EXCLUDE_BEFORE = re.compile(
     r"\b(?:did|does|do|is|are|was|were)n'?t (?:come (?:in )?|coming )?(?:through|from|via|in|on)\b"
     r"|\b(?:who|that|which) (?:is|are|was|were)n'?t (?:a |an |the )?|\b(?:is|are)n'?t (?:a |an )"
-    r"|\bnot (?:from|through|via|on|in)\b|不是(?:来自|从)|不来自|没有?(?:通过|经过|来自|走)|"
+    r"|\bnot (?:from|through|via|on|in)\b|不是(?:来自|从)|(?<!是)不是|不来自|没有?(?:通过|经过|来自|走)|"
     r"除了|除去|除开|除掉|除|不含|不包含|不包括|不算|不计|排除掉?|剔除掉?|去掉|去除|扣除掉?|刨除掉?|非|"
     r"\bexcluding\b|\bexclude\b|\bexcept(?: for)?\b|\bother than\b|\bwithout\b|\bnot including\b"
     r"|\bnot counting\b|\bleaving out\b|\bleave out\b|\bignoring\b|\bminus\b|\bsave for\b"
-    r"|\bapart from\b|\baside from\b|\bbut not\b|\bnon-?\s*",
+    r"|\bapart from\b|\baside from\b|\bbut not\b|\boutside(?: of)?\b|\b(?:everything|all|anything) but\b"
+    r"|\bnon-?\s*",
     _I,
 )
 EXCLUDE_VERB = re.compile(
@@ -217,11 +221,11 @@ TOP_N = re.compile(
     + _NOT_PERCENT
     + r"\s*(?:个|名|位|家)?"
     r"|(?:倒数|后)\s*(?:第\s*(?=一|1))?" + _N.replace("n>", "n3>") + _NOT_PERCENT + r"\s*(?:名|个|位)?"
-    r"|\btop[- ]?(?P<en>"
+    r"|(?<![A-Za-z0-9])top[- ]?(?P<en>"
     + _EN_N
     + r")\b"
     + _NOT_PERCENT
-    + r"|\bbottom[- ]?(?P<bottom>"
+    + r"|(?<![A-Za-z0-9])bottom[- ]?(?P<bottom>"
     + _EN_N
     + r")\b"
     + _NOT_PERCENT

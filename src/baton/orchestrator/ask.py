@@ -331,6 +331,10 @@ class AskPipeline(Pipeline):
         tie = boundary_tie(query, rows)
         derived += [tie.place, tie.tied] if tie is not None else []  # "第3名有2个并列"
         derived += [len(table.rows) - MAX_LISTED] if len(table.rows) > MAX_LISTED else []  # "…还有 353 个"
+        for metric in query.metrics:  # a rate's change is said in points too: the change × 100
+            if catalog.metrics[metric].unit == "ratio" and f"{metric}_change" in names:
+                at = names.index(f"{metric}_change")
+                derived += [float(row[at]) * 100 for row in table.rows if row[at] is not None]  # said with its sign
         for metric in query.metrics:  # "华东比华南高 ¥3,632,092.70（34.50%）": two cells' difference
             gap = member_gap(query, metric, rows) if metric in names else None
             if gap is not None:  # a rate's gap is said in points: the difference × 100
