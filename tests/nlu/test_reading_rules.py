@@ -221,6 +221,22 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "6月app新客转化率跟5月比降了多少个点",
         {"comparison": {"range": {"start": "2026-05-01"}}},
     ),
+    (
+        "the gap between the two ends of a ranking",
+        "上个月GMV最高和最低的区域差多少",
+        {"dimensions": ["region"], "difference": True, "comparison": None, "top_n": None, "intent": "ranking"},
+    ),
+    ("最高的比最低的高多少", "上月gmv最高的渠道比最低的高多少", {"difference": True, "comparison": None}),
+    ("the highest as a multiple of the lowest", "上个月GMV最高的区域是最低的几倍", {"difference": True, "ratio": True}),
+    ("差了几个百分点 is the gap", "上个月直播和APP的退款率差了几个百分点", {"difference": True, "comparison": None}),
+    ("之比 is the ratio", "上个月app和web的GMV之比", {"difference": True, "ratio": True}),
+    ("divided by is the ratio", "app gmv divided by web gmv last month", {"difference": True, "ratio": True}),
+    ("和上一年比 is year on year", "5月的买家数和上一年比", {"comparison": {"kind": "same_period_last_year"}}),
+    (
+        "compare with last year",
+        "June signups compare with last year",
+        {"comparison": {"kind": "same_period_last_year"}},
+    ),
     ("a subject's drop is a fall", "did GMV drop last month", {"filters": [], "intent": "comparison"}),
     (
         "排除掉…后",
@@ -794,6 +810,17 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         "inside each group",
     ),
     ("环比 with no period or length", "GMV环比", AmbiguousQuestion, "time_range"),
+    *[
+        (f"a gap per month or inside each group: {q}", q, AmbiguousQuestion, "not built yet")
+        for q in [
+            "今年每月华东比华南多多少GMV",
+            "monthly gap between app and web GMV in 2026",
+            "每个月app GMV是web的几倍，今年",
+            "今年每个月新老用户的GMV差距",
+            "上个月各品类新老用户的GMV差多少",
+            "by region, new minus returning orders in june",
+        ]
+    ],
     ("the best month of each channel", "各渠道2025年GMV最高的3个月", AmbiguousQuestion, "within each group"),
     ("which day of each month", "2025年每个月哪天GMV最高", AmbiguousQuestion, "month × day"),
     ("the top days of each month", "2025年每个月GMV最高的3天", AmbiguousQuestion, "month × day"),

@@ -461,6 +461,24 @@ def test_the_gap_of_a_two_member_breakdown_and_the_share_of_the_rest_match_sql(d
     assert float(str(part)) == pytest.approx(rest / everything, rel=1e-9)
 
 
+def test_the_gap_between_the_ends_of_a_ranking_matches_sql(demo_session: Session) -> None:
+    """ "最高和最低的区域差多少": the highest region's GMV minus the lowest's, and the ratio when asked."""
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        by_region = con.execute(
+            """SELECT region, SUM(gmv_amount) FROM fact_order WHERE status IN ('paid','refunded')
+               AND order_date BETWEEN '2026-06-01' AND '2026-06-30' GROUP BY 1"""
+        ).fetchall()
+    finally:
+        con.close()
+    high, low = max(float(v) for _, v in by_region), min(float(v) for _, v in by_region)
+    gap = demo_session.ask("上个月GMV最高和最低的区域差多少", as_of=AS_OF)
+    assert gap.status == "answered" and gap.gate is not None and gap.gate.ok, gap.error
+    assert f"最高比最低高 ¥{high - low:,.2f}（{(high - low) / low * 100:.2f}%）" in gap.answer
+    times = demo_session.ask("上个月GMV最高的区域是最低的几倍", as_of=AS_OF)
+    assert times.status == "answered" and f"最高是最低的 {high / low:,.2f} 倍" in times.answer
+
+
 def test_a_comparison_of_an_amount_says_by_how_much(demo_session: Session) -> None:
     """ "上个月GMV比去年同期多了多少钱": the change with its sign, beside the percentage."""
     answer = demo_session.ask("上个月GMV比去年同期多了多少钱", as_of=AS_OF)

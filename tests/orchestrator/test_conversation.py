@@ -245,6 +245,8 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月GMV", "同比和环比呢"),  # two comparisons at once: one at a time
         ("上个月各渠道GMV", "去年呢"),  # all of 2025, or June 2025?
         ("gmv by channel in q1", "what about last year?"),
+        ("上个月app的GMV同比", "降了多少"),  # never the change on the month before instead
+        ("上个月华东和华南的GMV差多少", "去年同期呢"),  # a gap of two changes is not built, never dropped
     ],
 )
 def test_follow_ups_that_would_silently_mean_something_else_are_asked_back(
@@ -275,6 +277,26 @@ def test_its_metric_after_a_breakdown_changes_the_metric(session: Session) -> No
     assert (answer.semantic_query.metrics, answer.semantic_query.dimensions) == (("gmv",), ("channel",))
     gold = _rows(session, f"SELECT channel, {GMV} AS v FROM fact_order WHERE {JUNE} GROUP BY 1 ORDER BY 1")
     assert sorted(_answer_rows(answer, "channel", "gmv")) == gold
+
+
+def test_a_gap_follow_up_to_another_period_keeps_the_gap(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("上个月华东和华南的GMV差多少", as_of=JULY)
+    may = chat.ask("那5月呢")
+    assert may.status == "answered" and may.semantic_query is not None and may.semantic_query.difference
+    east, south = (
+        float(
+            str(
+                _rows(
+                    session,
+                    f"SELECT {GMV} FROM fact_order WHERE region = '{r}' AND order_date BETWEEN '2026-05-01' AND "
+                    "'2026-05-31'",
+                )[0][0]
+            )
+        )
+        for r in ("华东", "华南")
+    )
+    assert f"华东比华南{'高' if east > south else '低'} ¥{abs(east - south):,.2f}" in may.answer
 
 
 def test_taking_a_member_out_narrows_the_previous_members(session: Session) -> None:

@@ -123,6 +123,19 @@ def member_gap(
     return first, second, difference, relative
 
 
+def ends_gap(query: SemanticQuery, metric: str, rows: list[dict[str, Any]]) -> tuple[float, float | None] | None:
+    """ "GMV最高和最低的区域差多少": the highest value minus the lowest, and that as a share of the
+    lowest — a whole ranking's two ends (named members have :func:`member_gap`)."""
+    whole_ranking = query.intent == "ranking" and query.top_n is None and query.rank_place is None
+    if not query.difference or not whole_ranking or member_gap(query, metric, rows) is not None:
+        return None
+    values = [float(r[metric]) for r in rows if r.get(metric) is not None]
+    if len(values) < 2:
+        return None
+    high, low = max(values), min(values)
+    return high - low, (high - low) / low if low else None
+
+
 def boundary_tie(query: SemanticQuery, rows: list[dict[str, Any]]) -> BoundaryTie | None:
     """The tie at a top N's last place, when the statement kept more than N rows for it (rows
     in ranked order, as the compiler returns them)."""
@@ -512,6 +525,9 @@ class Narrator:
             low_value=fmt(low[metric]),
             count=len(rows),
         )
+        ends = ends_gap(query, metric, rows)
+        if ends is not None:
+            return said + self._ends_sentence(query, metric, ends, fmt, language)
         gap = member_gap(query, metric, rows)
         if gap is None:
             return said
@@ -537,6 +553,25 @@ class Narrator:
             gap=size,
             pct=format_pct(abs(relative), language).lstrip("+") if relative is not None else "—",
         )
+
+    def _ends_sentence(
+        self,
+        query: SemanticQuery,
+        metric: str,
+        ends: tuple[float, float | None],
+        fmt: Callable[[Any], str],
+        language: Language,
+    ) -> str:
+        """The highest against the lowest: their ratio when asked, else their gap (a rate's in points)."""
+        difference, relative = ends
+        if query.ratio and relative is not None:
+            return text("answer.ends_ratio", language, times=f"{relative + 1:,.2f}")
+        if self.catalog.metrics[metric].unit == "ratio":
+            size = text("answer.gap_points", language, points=f"{difference * 100:.2f}")
+        else:
+            size = fmt(difference)
+        pct = format_pct(relative, language).lstrip("+") if relative is not None else "—"
+        return text("answer.ends_gap", language, gap=size, pct=pct)
 
     def _tied(
         self, query: SemanticQuery, rows: list[dict[str, Any]], metric: str, row: dict[str, Any], language: Language

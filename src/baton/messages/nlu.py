@@ -157,6 +157,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "China's\"); a ratio of two metrics or of a change is not built yet: ask for the values themselves.",
         "倍数和比值只在同一维度的两个成员之间计算（“华东的GMV是华南的几倍”）；还不能计算两个指标之比或变化的倍数：请直接问数值。",
     ),
+    "gap_per_group": (
+        "The gap (or ratio) between two members is computed for one period with no other breakdown; by month or "
+        'inside each group it is not built yet. Ask for one period (e.g. "June"), or for the values side by side '
+        '("respectively").',
+        "两个成员之差（或倍数）目前只在一个时间段、不再拆分时计算；按月或在每个分组内分别计算还不支持。"
+        "请只问一个时间段（如“6月”），或请分别列出数值。",
+    ),
     "gap_of_two": (
         "A gap is between two members: name the two whose difference you want.",
         "差值只在两个成员之间计算：请说明要比较哪两个成员。",

@@ -35,7 +35,7 @@ from baton.messages import both, text
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.lexicon import Hit
-from baton.nlu.parser import Planner
+from baton.nlu.parser import Planner, two_members_apart
 from baton.nlu.periods import against_named, resolve_periods
 from baton.nlu.ties import Reading, has_ties
 
@@ -222,6 +222,11 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         ranked_before = parent.top_n is not None or parent.rank_place is not None
         same_keys = ranked_before and set(parent.dimensions) == set(dims) and parent.grain == grain
         planner.check_ranked_keys(list(dims), grain, combination=cues.combination or same_keys)
+    ends = parent.intent == "ranking" and top_n is None and place is None and bool(dims)  # "最高和最低差多少"
+    gap = parent.difference and (two_members_apart(dims, filters) or ends)
+    if parent.difference and (not gap or comparison is not None or grain is not None):
+        # "华东和华南的GMV差多少" then "去年同期呢": the gap of each one's change is not built, never dropped
+        raise AmbiguousQuestion(*both("nlu.gap_per_group"), detail={"follow_up": True})
     query = SemanticQuery(
         metrics=metrics,
         dimensions=tuple(dims),
@@ -238,6 +243,8 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         share_within=tuple(d for d in parent.share_within if d in dims) if share else (),
         premise=cues.premise if cues.why else None,
         average_per=average_per,
+        difference=gap,
+        ratio=parent.ratio and gap,
         corrections=r.corrections,
         where=parent.where,
         as_of=as_of,
@@ -295,6 +302,9 @@ def _periods(parent: SemanticQuery, r: Reading, as_of: date) -> tuple[TimeRange,
         shift = timedelta(days=7)
         start, end = time_range.start - shift, time_range.end - shift
         return time_range, Comparison(kind="custom", range=TimeRange(start=start, end=end)), ["comparison"]
+    if cues.comparison_kind is None and parent.comparison is not None:
+        # "上个月app的GMV同比" then "降了多少": the change already asked, against the same period
+        return time_range, parent.comparison, []
     kind = cues.comparison_kind or "previous_period"
     return time_range, _comparison(kind, time_range, as_of), ["comparison"]
 

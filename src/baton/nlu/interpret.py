@@ -26,14 +26,21 @@ def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str
         "subject": _subject(query, catalog, lang),
         "filters": _filters(query.filters, catalog, lang) + _where(query.where, lang),
         "breakdown": _breakdown(query, catalog, lang),
-        "ranking": _ranking(query, catalog, lang)
-        + _order_and_limit(query, catalog, lang)
-        + (text("answer.interpret_ratio" if query.ratio else "answer.interpret_gap", lang) if query.difference else ""),
+        "ranking": _ranking(query, catalog, lang) + _order_and_limit(query, catalog, lang) + _gap(query, lang),
         "period": _period(query.time_range, lang),
         "comparison": _comparison(query.comparison, lang),
         "corrections": _corrections(query, lang),
     }
     return text("answer.interpret", lang, **parts)
+
+
+def _gap(query: SemanticQuery, lang: Language) -> str:
+    """ "，及两者之差" (two members) or "，及最高与最低之差" (a whole ranking's ends); "几倍" for a ratio."""
+    if not query.difference:
+        return ""
+    ends = query.intent == "ranking" and query.top_n is None and query.rank_place is None
+    key = ("interpret_ends" if ends else "interpret") + ("_ratio" if query.ratio else "_gap")
+    return text(f"answer.{key}", lang)
 
 
 def filters_text(filters: tuple[MemberFilter, ...], catalog: Catalog, lang: Language) -> str:

@@ -110,6 +110,12 @@ _ACROSS = re.compile(r"\bacross\b", re.I)
 _SET_AGAINST = re.compile(r"(?:和|跟|与|同|\bwith\b|\bvs\.?|\bthan\b|\bto\b)[^，,。;；]{0,8}$", re.I)
 
 
+def _plain_one_period(cues: Cues, periods: list[timeexpr.PeriodReading]) -> bool:
+    """One period and no comparison of periods named ("比上月", "同比", "a week earlier")."""
+    one_period = len({(p.match.start, p.match.end) for p in periods if p.match}) <= 1
+    return one_period and cues.comparison_kind is None and not cues.week_earlier and not cues.why
+
+
 def _across_the_groups(scan: Scan, cues: Cues, terms: Terms, periods: list[timeexpr.PeriodReading]) -> bool:
     """A compare word beside a breakdown and one period, with no change or comparison asked and
     nothing it is set against ("和上月相比"): the groups side by side, which the breakdown is
@@ -349,6 +355,9 @@ class Planner:
             if cues.difference and 2 not in named.values():  # "华东、华南和华北的GMV差多少": which two?
                 raise _asked("nlu.gap_of_two", {"members": [m.member for m in terms.members]})
             claim_compare_words(scan, [])
+        elif cues.both_ends and (cues.ratio or vocab.GAP.search(scan.norm)) and _plain_one_period(cues, periods):
+            cues.change, cues.difference = False, True  # "GMV最高和最低的区域差多少": the two ends' gap
+            claim_compare_words(scan, [])  # "最高的渠道比最低的高多少"
         elif _across_the_groups(scan, cues, terms, periods):  # "上个月各渠道GMV对比", "compare GMV across channels"
             for said in scan.find_all(_ACROSS):
                 scan.claim(said.start(), said.end())
@@ -373,9 +382,15 @@ class Planner:
         members of a two-member dimension (in catalog order), compared like named members; a
         dimension of more members is asked which two, never read as a change over time."""
         one_period = len({(p.match.start, p.match.end) for p in periods if p.match}) <= 1
-        if not (cues.change and one_period and len(terms.dims) == 1 and vocab.GAP_BETWEEN.search(scan.norm)):
+        if not (cues.change and one_period and terms.dims and vocab.GAP_BETWEEN.search(scan.norm)):
             return
-        if cues.comparison_kind is not None or cues.week_earlier or cues.why or cues.grain is not None:
+        if cues.comparison_kind is not None or cues.week_earlier or cues.why:
+            return
+        if cues.both_ends or cues.top_n is not None or cues.rank_place is not None:
+            return  # "最高和最低的区域差多少": the ends of the ranking
+        if cues.grain is not None or len(terms.dims) > 1:  # "每个月新老用户的GMV差距", "各品类新老用户…差多少"
+            raise _asked("nlu.gap_per_group", {"dimensions": list(terms.dims), "grain": cues.grain})
+        if len(terms.dims) != 1:
             return
         (dim,) = terms.dims
         if any(m.dimension == dim for m in terms.members):
@@ -813,12 +828,16 @@ class Planner:
             share_within=tuple(within),
             premise=cues.premise if cues.why else None,
             average_per=cues.average_per,
-            difference=cues.difference and _two_members_apart(dims, filters),
+            difference=cues.difference and (two_members_apart(dims, filters) or cues.both_ends),
             ratio=cues.ratio,
             corrections=corrections,
             as_of=as_of,
         )
         self.check_average_periods(query)
+        gap_said = cues.difference and not query.difference  # "by region, new minus returning orders"
+        if gap_said or (query.difference and (query.grain is not None or query.comparison is not None)):
+            # "今年每月华东比华南多多少": a gap per month or inside each group is not built: asked back
+            raise _asked("nlu.gap_per_group", {"dimensions": list(dims), "grain": grain})
         if query.ratio and not query.difference:  # "GMV和订单量的比值", "GMV增长了几倍": a ratio of two members only
             raise _asked("nlu.ratio_of_two", {"ratio": True})
         return query
@@ -1112,7 +1131,7 @@ def _members_said_of_the_first_metric(scan: Scan, terms: Terms) -> None:
         )
 
 
-def _two_members_apart(dims: Sequence[str], filters: Sequence[MemberFilter]) -> bool:
+def two_members_apart(dims: Sequence[str], filters: Sequence[MemberFilter]) -> bool:
     """The breakdown is two members of one dimension, shown side by side."""
     return len(dims) == 1 and any(f.dimension == dims[0] and len(f.members) == 2 and not f.exclude for f in filters)
 
@@ -1166,4 +1185,4 @@ def _asked(key: str, detail: dict[str, object]) -> AmbiguousQuestion:
 _CAPITALISED = re.compile(r"(?<![\w])[A-Z][A-Za-z]+")
 
 
-__all__ = ["Planner"]
+__all__ = ["Planner", "two_members_apart"]

@@ -53,12 +53,12 @@ WHICH_TIME: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((re.compile(p, _I)
 TREND = re.compile(r"趋势|走势|变化情况|曲线|是?怎么走的?|怎么变的?|走得怎么样|\btrends?\b|\bover time\b", _I)
 YOY = re.compile(
     r"同比去年同期|同比去年|同比|去年同期|上年同期|去年同月|上年同月|去年同季度?|去年的?同一?个?月|去年的?同一天|去年同日|"
-    r"(?:和|跟|与|同)去年(?:同期)?(?:相比|比较|对比|比)|"
+    r"(?:和|跟|与|同)(?:去年|上一年)(?:同期)?(?:相比|比较|对比|比)|"
     r"\byoy\b|year[- ]over[- ]year|year[- ]on[- ]year|"
     r"(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+)?)?"
     r"\bsame (?:period|month|week|quarter|day|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
     r"\b(?:the )?same (?:day|date|week|month|quarter|period) (?:a|one) year (?:ago|earlier|before)\b"
-    r"|\b(?:the )?same (?:day|date) last year\b|\b(?:a|one) year (?:ago|earlier|before)\b|\bvs\.? last year\b|\bcompared (?:with|to) last year\b"
+    r"|\b(?:the )?same (?:day|date) last year\b|\b(?:a|one) year (?:ago|earlier|before)\b|\bvs\.? last year\b|\bcompared? (?:with|to) last year\b"
     # the year before a month or a quarter is its same period a year earlier, never the month before
     r"|(?:\b(?:vs\.?|versus|against|compared (?:with|to)|than|with|and)\s+)?(?:the\s+)?(?:previous|prior|preceding)[- ]year\b"
     r"|\b(?:the )?year before (?:that|it)\b|\bthe year before\b(?!\s+(?:yesterday|last|this))"
@@ -84,7 +84,7 @@ MOM = re.compile(
     _I,
 )
 GAP = re.compile(
-    r"[多少高低]了?多少|差了?多少|差距|差额|相差|差值|差几|之差|差别|差异|"
+    r"[多少高低]了?(?:多少|几)个?(?:百分)?点|[多少高低]了?多少|差了?(?:多少|几)个?(?:百分)?点|差了?多少|差距|差额|相差|差值|差几|之差|差别|差异|"
     r"\bhow (?:much|many) (?:more|less|fewer|higher|lower|bigger|smaller)\b|\bdifference\b|\bgap\b",
     _I,
 )
@@ -92,7 +92,7 @@ GAP = re.compile(
 GAP_BETWEEN = re.compile(r"差了?多少|相差|差距|差额|差值|差几|之差|差别|差异|\bdifference\b|\bgap\b", _I)
 """Words that ask a gap between two things, never a change over time on their own ("新老用户GMV差多少")."""
 RATIO = re.compile(
-    r"(?:几|多少)倍|比值|倍数|\bratio\b|\bhow many times\b|"
+    r"(?:几|多少)倍|比值|之比|倍数|\bratio\b|\bhow many times\b|\bdivided by\b|"
     r"\btimes (?:as (?:much|many|high|large|big)|more|higher|larger|bigger)\b",
     _I,
 )
@@ -117,7 +117,7 @@ SAME_DAY_LAST_WEEK = re.compile(
     _I,
 )
 CHANGE_WORDS = re.compile(
-    r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少|变化|差)了?多少个?(?:百分)?点|"
+    r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少|变化|差)了?(?:多少|几)个?(?:百分)?点|"
     r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
     r"变化了?多少|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|变动|增长率|增幅|降幅|"
     r"(?:是)?(?:涨了?还是跌了?|跌了?还是涨了?|升了?还是降了?|降了?还是升了?|高了?还是低了?|低了?还是高了?|多了?还是少了?|少了?还是多了?)|"

@@ -316,7 +316,7 @@ class AskPipeline(Pipeline):
         ]
 
     def gate_input(self, answer: Answer) -> GateInput:
-        from baton.agents.narrator import MAX_LISTED, Narrator, boundary_tie, member_gap
+        from baton.agents.narrator import MAX_LISTED, Narrator, boundary_tie, ends_gap, member_gap
 
         catalog, query = self.scope.session.catalog, self.query
         table = answer.result
@@ -336,6 +336,9 @@ class AskPipeline(Pipeline):
                 at = names.index(f"{metric}_change")
                 derived += [float(row[at]) * 100 for row in table.rows if row[at] is not None]  # said with its sign
         for metric in query.metrics:  # "华东比华南高 ¥3,632,092.70（34.50%）": two cells' difference
+            ends = ends_gap(query, metric, rows) if metric in names else None
+            if ends is not None:  # "最高比最低高 ¥…（…%）" / "最高是最低的 … 倍"
+                derived += [ends[0], ends[0] * 100, *([ends[1], ends[1] + 1] if ends[1] is not None else [])]
             gap = member_gap(query, metric, rows) if metric in names else None
             if gap is not None:  # a rate's gap is said in points: the difference × 100
                 derived += [abs(gap[2]), abs(gap[2]) * 100, *([abs(gap[3]), gap[3] + 1] if gap[3] is not None else [])]
