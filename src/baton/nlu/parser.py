@@ -58,6 +58,7 @@ from baton.nlu.reading import (
     claim_term_lists,
     compares_members,
     context_clauses,
+    one_period,
     ratio_of_terms,
 )
 from baton.nlu.residual import metricish, to_simplified, unknown_words
@@ -112,19 +113,17 @@ _SET_AGAINST = re.compile(r"(?:和|跟|与|同|\bwith\b|\bvs\.?|\bthan\b|\bto\b)
 
 def _plain_one_period(cues: Cues, periods: list[timeexpr.PeriodReading]) -> bool:
     """One period and no comparison of periods named ("比上月", "同比", "a week earlier")."""
-    one_period = len({(p.match.start, p.match.end) for p in periods if p.match}) <= 1
-    return one_period and cues.comparison_kind is None and not cues.week_earlier and not cues.why
+    return one_period(periods) and cues.comparison_kind is None and not cues.week_earlier and not cues.why
 
 
 def _across_the_groups(scan: Scan, cues: Cues, terms: Terms, periods: list[timeexpr.PeriodReading]) -> bool:
     """A compare word beside a breakdown and one period, with no change or comparison asked and
     nothing it is set against ("和上月相比"): the groups side by side, which the breakdown is
     ("新老用户GMV对比")."""
-    one_period = len({(p.match.start, p.match.end) for p in periods if p.match}) <= 1
     plain = not (cues.change or cues.comparison_kind or cues.week_earlier or cues.why)
     named = any(not m.excluded for m in terms.members if m.dimension in terms.dims)
     against = any(_SET_AGAINST.search(scan.norm[: m.start()]) for m in vocab.COMPARE.finditer(scan.norm))
-    return bool(terms.dims) and one_period and plain and not named and not against
+    return bool(terms.dims) and one_period(periods) and plain and not named and not against
 
 
 def _subtracted(scan: Scan, cues: Cues, members: list[tuple[list[str], Hit]], hits: list[Hit]) -> None:
@@ -381,8 +380,7 @@ class Planner:
         second period or comparison to set against, asks the gap between its groups — the two
         members of a two-member dimension (in catalog order), compared like named members; a
         dimension of more members is asked which two, never read as a change over time."""
-        one_period = len({(p.match.start, p.match.end) for p in periods if p.match}) <= 1
-        if not (cues.change and one_period and terms.dims and vocab.GAP_BETWEEN.search(scan.norm)):
+        if not (cues.change and one_period(periods) and terms.dims and vocab.GAP_BETWEEN.search(scan.norm)):
             return
         if cues.comparison_kind is not None or cues.week_earlier or cues.why:
             return

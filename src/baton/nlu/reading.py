@@ -97,14 +97,18 @@ def claim_term_lists(scan: Scan, hits: list[Hit]) -> None:
             scan.claim(prev.end, nxt.start)
 
 
+def one_period(periods: list[timeexpr.PeriodReading]) -> bool:
+    """At most one period said (the same dates said twice are one)."""
+    return len({(p.match.start, p.match.end) for p in periods if p.match}) <= 1
+
+
 def compares_members(cues: Cues, terms: Terms, periods: list[timeexpr.PeriodReading]) -> bool:
     """A comparison word between members of one dimension, in a question with one period."""
     dims = [m.dimension for m in terms.members if not m.excluded]
     several = any(dims.count(d) > 1 for d in dims)
-    one_period = len({(p.match.start, p.match.end) for p in periods if p.match}) <= 1
     if several and cues.why:  # "why is GMV lower in East China than in South China"
         raise AmbiguousQuestion(*both("nlu.why_between_members"), detail={"members": [m.member for m in terms.members]})
-    return several and one_period and cues.comparison_kind is None and not cues.week_earlier
+    return several and one_period(periods) and cues.comparison_kind is None and not cues.week_earlier
 
 
 def context_clauses(
@@ -173,5 +177,6 @@ __all__ = [
     "claim_term_lists",
     "compares_members",
     "context_clauses",
+    "one_period",
     "ratio_of_terms",
 ]
