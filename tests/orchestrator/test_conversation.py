@@ -299,6 +299,19 @@ def test_a_gap_follow_up_to_another_period_keeps_the_gap(session: Session) -> No
     assert f"华东比华南{'高' if east > south else '低'} ¥{abs(east - south):,.2f}" in may.answer
 
 
+@pytest.mark.parametrize(
+    ("first", "then"), [("上个月华东app的GMV", "所有渠道呢"), ("上个月华东app的GMV", "what about all channels")]
+)
+def test_all_of_a_dimension_takes_its_filter_away(session: Session, first: str, then: str) -> None:
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    answer = chat.ask(then)
+    assert answer.status == "answered" and answer.semantic_query is not None
+    assert [(f.dimension, f.members) for f in answer.semantic_query.filters] == [("region", ("华东",))]
+    gold = _rows(session, f"SELECT {GMV} FROM fact_order WHERE region = '华东' AND {JUNE}")
+    assert _answer_rows(answer, "gmv") == gold
+
+
 def test_taking_a_member_out_narrows_the_previous_members(session: Session) -> None:
     """ "华东和华南的GMV" then "去掉华南" is 华东's GMV (it was "every region but 华南")."""
     chat = session.conversation()

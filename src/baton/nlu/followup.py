@@ -418,6 +418,11 @@ def _filters(
         filters = [f for f in filters if f.dimension != dim]
         filters.append(MemberFilter(dimension=dim, members=joined, exclude=excluded))
         parts.append("exclusion" if excluded else "filter")
+    for dim in sorted(r.terms.dims_naming_a_set - {d for d, _ in named}):
+        # "华东app的GMV" then "所有渠道呢" / "what about all regions": the filter on it goes
+        if any(f.dimension == dim for f in filters):
+            filters = [f for f in filters if f.dimension != dim]
+            parts.append("filter")
     return filters, share_filters, parts
 
 
