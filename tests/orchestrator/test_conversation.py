@@ -405,6 +405,9 @@ def test_the_other_end_keeps_the_count_of_the_ranking(session: Session, first: s
         (["上个月华东和华南的GMV", "差多少"], "gap_in_one_question"),
         (["gmv by channel in q1", "what's app minus web in june?"], "gap_in_one_question_en"),
         (["上个月GMV最高的渠道", "它的订单量呢"], "pointer_after_ranking"),
+        (["上个月GMV最高的区域", "老客占比呢"], "share_part_after_breakdown"),
+        (["上个月各渠道订单量", "新客占比呢"], "share_part_after_breakdown"),
+        (["last month top 2 categories by GMV", "what share is from app?"], "share_within_or_across"),
         (["top 3 regions by gmv last month", "their orders?"], "pointer_after_ranking_en"),
         (["上个月各渠道的GMV", "app是web的几倍"], "gap_in_one_question"),
         (["top 2 categories by gmv last month", "what's their total"], "total_of_ranked"),
@@ -427,6 +430,7 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "gap_in_one_question": "在一个问题里",
         "gap_in_one_question_en": "in one question",
         "pointer_after_ranking": "指上一问排出的结果",
+        "share_part_after_breakdown": "每组内的占比",
         "pointer_after_ranking_en": "points at the rows",
         "total_of_ranked": "top 2",
     }[reason]

@@ -170,6 +170,13 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
                 detail={"grain": grain},
             )
         comparison = None  # a series replaces the comparison it was drawn against
+    others = [m for m in terms.members if not m.excluded and m.dimension not in parent.dimensions]
+    if cues.share and not parent.share and parent.dimensions and others:
+        # "各渠道订单量" / "GMV最高的区域" then "新客占比呢": new users' share inside each group (or of the
+        # one ranked), or how their orders split across the groups? asked, never the member as the whole
+        raise AmbiguousQuestion(
+            *both("nlu.share_within_or_across"), detail={"dimensions": list(parent.dimensions), "follow_up": True}
+        )
     filters, share_filters, filter_parts = _filters(parent, r, planner.catalog)
     changed += filter_parts
     dims = _dimensions(parent, r, filters)
