@@ -123,17 +123,19 @@ def member_gap(
     return first, second, difference, relative
 
 
-def ends_gap(query: SemanticQuery, metric: str, rows: list[dict[str, Any]]) -> tuple[float, float | None] | None:
-    """ "GMV最高和最低的区域差多少": the highest value minus the lowest, and that as a share of the
-    lowest — a whole ranking's two ends (named members have :func:`member_gap`)."""
-    whole_ranking = query.intent == "ranking" and query.top_n is None and query.rank_place is None
-    if not query.difference or not whole_ranking or member_gap(query, metric, rows) is not None:
+def ends_gap(
+    query: SemanticQuery, metric: str, rows: list[dict[str, Any]]
+) -> tuple[dict[str, Any], dict[str, Any], float, float | None] | None:
+    """ "GMV最高和最低的区域差多少": as :func:`member_gap`, for a whole ranking's highest and lowest
+    rows — the highest minus the lowest, and that as a share of the lowest."""
+    if not query.gap_of_the_ends or member_gap(query, metric, rows) is not None:
         return None
-    values = [float(r[metric]) for r in rows if r.get(metric) is not None]
-    if len(values) < 2:
+    valued = [r for r in rows if r.get(metric) is not None]
+    if len(valued) < 2:
         return None
-    high, low = max(values), min(values)
-    return high - low, (high - low) / low if low else None
+    high, low = max(valued, key=lambda r: float(r[metric])), min(valued, key=lambda r: float(r[metric]))
+    difference = float(high[metric]) - float(low[metric])
+    return high, low, difference, difference / float(low[metric]) if float(low[metric]) else None
 
 
 def boundary_tie(query: SemanticQuery, rows: list[dict[str, Any]]) -> BoundaryTie | None:
@@ -526,52 +528,23 @@ class Narrator:
             count=len(rows),
         )
         ends = ends_gap(query, metric, rows)
-        if ends is not None:
-            return said + self._ends_sentence(query, metric, ends, fmt, language)
-        gap = member_gap(query, metric, rows)
+        gap = ends or member_gap(query, metric, rows)
         if gap is None:
             return said
         first, second, difference, relative = gap
-        if query.ratio and relative is not None:  # "华东是华南的几倍": first ÷ second
-            first_label, second_label = (
-                self._row_label(query, first, language),
-                self._row_label(query, second, language),
-            )
-            times = f"{relative + 1:,.2f}"
-            return said + text("answer.member_ratio", language, first=first_label, second=second_label, times=times)
-        direction = text("answer.gap_higher" if difference > 0 else "answer.gap_lower", language)
+        labels = {"first": self._row_label(query, first, language), "second": self._row_label(query, second, language)}
+        if query.ratio and relative is not None:  # "华东是华南的几倍", "最高是最低的几倍": first ÷ second
+            key = "answer.ends_ratio" if ends else "answer.member_ratio"
+            return said + text(key, language, times=f"{relative + 1:,.2f}", **labels)
         if self.catalog.metrics[metric].unit == "ratio":  # "高 0.12 个百分点": a rate's gap is in points
             size = text("answer.gap_points", language, points=f"{abs(difference) * 100:.2f}")
         else:
             size = fmt(abs(difference))
-        return said + text(
-            "answer.member_gap",
-            language,
-            first=self._row_label(query, first, language),
-            second=self._row_label(query, second, language),
-            direction=direction,
-            gap=size,
-            pct=format_pct(abs(relative), language).lstrip("+") if relative is not None else "—",
-        )
-
-    def _ends_sentence(
-        self,
-        query: SemanticQuery,
-        metric: str,
-        ends: tuple[float, float | None],
-        fmt: Callable[[Any], str],
-        language: Language,
-    ) -> str:
-        """The highest against the lowest: their ratio when asked, else their gap (a rate's in points)."""
-        difference, relative = ends
-        if query.ratio and relative is not None:
-            return text("answer.ends_ratio", language, times=f"{relative + 1:,.2f}")
-        if self.catalog.metrics[metric].unit == "ratio":
-            size = text("answer.gap_points", language, points=f"{difference * 100:.2f}")
-        else:
-            size = fmt(difference)
-        pct = format_pct(relative, language).lstrip("+") if relative is not None else "—"
-        return text("answer.ends_gap", language, gap=size, pct=pct)
+        pct = format_pct(abs(relative), language).lstrip("+") if relative is not None else "—"
+        if ends:  # "最高比最低高 ¥…（…%）"
+            return said + text("answer.ends_gap", language, gap=size, pct=pct)
+        direction = text("answer.gap_higher" if difference > 0 else "answer.gap_lower", language)
+        return said + text("answer.member_gap", language, direction=direction, gap=size, pct=pct, **labels)
 
     def _tied(
         self, query: SemanticQuery, rows: list[dict[str, Any]], metric: str, row: dict[str, Any], language: Language

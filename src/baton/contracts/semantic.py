@@ -156,6 +156,12 @@ class SemanticQuery(BaseModel):
     limit: int | None = Field(default=None, ge=1, le=1_000_000, description="at most this many rows")
     as_of: date
 
+    @property
+    def gap_of_the_ends(self) -> bool:
+        """The gap (or ratio) asked is the highest against the lowest of a whole ranking ("GMV最高和
+        最低的区域差多少"), not of two named members."""
+        return self.difference and self.intent == "ranking" and self.top_n is None and self.rank_place is None
+
     @model_validator(mode="before")
     @classmethod
     def _per_day_of_old_runs(cls, data: object) -> object:

@@ -42,9 +42,9 @@ class Cues(PeriodCues):
     quality: Literal["good", "bad"] | None = None
     separately: bool = False
     difference: bool = False
+    """Two members are compared and the gap between them is asked ("华东比华南高多少")."""
     ratio: bool = False
     """The ratio of the first member to the second is asked ("华东是华南的几倍")."""
-    """Two members are compared and the gap between them is asked ("华东比华南高多少")."""
     combination: bool = False
     """A ranking of combinations as a whole was asked for ("区域和品类组合")."""
     action: bool = False

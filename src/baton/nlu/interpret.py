@@ -38,8 +38,7 @@ def _gap(query: SemanticQuery, lang: Language) -> str:
     """ "，及两者之差" (two members) or "，及最高与最低之差" (a whole ranking's ends); "几倍" for a ratio."""
     if not query.difference:
         return ""
-    ends = query.intent == "ranking" and query.top_n is None and query.rank_place is None
-    key = ("interpret_ends" if ends else "interpret") + ("_ratio" if query.ratio else "_gap")
+    key = ("interpret_ends" if query.gap_of_the_ends else "interpret") + ("_ratio" if query.ratio else "_gap")
     return text(f"answer.{key}", lang)
 
 

@@ -331,16 +331,14 @@ class AskPipeline(Pipeline):
         tie = boundary_tie(query, rows)
         derived += [tie.place, tie.tied] if tie is not None else []  # "第3名有2个并列"
         derived += [len(table.rows) - MAX_LISTED] if len(table.rows) > MAX_LISTED else []  # "…还有 353 个"
-        for metric in query.metrics:  # a rate's change is said in points too: the change × 100
+        for metric in query.metrics:
             if catalog.metrics[metric].unit == "ratio" and f"{metric}_change" in names:
-                at = names.index(f"{metric}_change")
-                derived += [float(row[at]) * 100 for row in table.rows if row[at] is not None]  # said with its sign
-        for metric in query.metrics:  # "华东比华南高 ¥3,632,092.70（34.50%）": two cells' difference
-            ends = ends_gap(query, metric, rows) if metric in names else None
-            if ends is not None:  # "最高比最低高 ¥…（…%）" / "最高是最低的 … 倍"
-                derived += [ends[0], ends[0] * 100, *([ends[1], ends[1] + 1] if ends[1] is not None else [])]
-            gap = member_gap(query, metric, rows) if metric in names else None
-            if gap is not None:  # a rate's gap is said in points: the difference × 100
+                at = names.index(f"{metric}_change")  # a rate's change is said in points too, with its sign
+                derived += [float(row[at]) * 100 for row in table.rows if row[at] is not None]
+            # "华东比华南高 ¥3,632,092.70（34.50%）", "最高比最低高…", "…的 3.22 倍": two cells' difference
+            # and ratio; a rate's gap is said in points, the difference × 100
+            gap = (member_gap(query, metric, rows) or ends_gap(query, metric, rows)) if metric in names else None
+            if gap is not None:
                 derived += [abs(gap[2]), abs(gap[2]) * 100, *([abs(gap[3]), gap[3] + 1] if gap[3] is not None else [])]
         return GateInput(
             evidence=table.rows,
