@@ -69,3 +69,28 @@ def test_an_unknown_user_or_a_bad_expiry_is_refused_and_nothing_is_stored(config
     assert listed(config) == []
     missing = baton("token", "revoke", "tok_00000000", "--json", "--config", str(config))
     assert missing.returncode == 1 and json.loads(missing.stdout)["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("columns", [80, 64])
+def test_the_list_fits_a_narrow_terminal_and_never_cuts_an_id_or_a_status(config: Path, columns: int) -> None:
+    """A used token with an expiry (the widest row) at 80 and 64 columns: every line fits, and the
+    id and the status are whole (the creation day, then the last use, make room)."""
+    from rich.cells import cell_len
+
+    from baton.server.tokens import TokenStore
+
+    made = baton("token", "create", "--user", "east_manager", "--expires", "30", "--config", str(config))
+    store = TokenStore(config.parent / "runs" / "tokens.sqlite")
+    try:
+        assert store.verify(made.stdout.strip()) is not None  # stamps its last use
+    finally:
+        store.close()
+    [record] = listed(config)
+    assert record["last_used_at"] is not None
+    env = {**os.environ, "COLUMNS": str(columns)}
+    table = subprocess.run(
+        [*BATON, "token", "list", "--config", str(config)], capture_output=True, text=True, env=env, check=False
+    )
+    lines = table.stdout.splitlines()
+    assert table.returncode == 0 and lines and all(cell_len(line) <= columns for line in lines), table.stdout
+    assert record["token_id"] in table.stdout and "active" in table.stdout

@@ -92,6 +92,19 @@ def test_the_interpretation_names_every_part_of_the_query(
             "上个月除了直播以外各区域的GMV",
             "问题理解为：上个月（2026-06-01 至 2026-06-30）、渠道不含直播、按区域的成交总额。",
         ),
+        (  # the period as said, without the blanks of the why read before it
+            "为什么二季度退款率上升了？",
+            "问题理解为：二季度（2026-04-01 至 2026-06-30）的退款率上升（问题所述，已用数据核对）的原因，"
+            "对比上一周期：2026-01-01 至 2026-03-31。",
+        ),
+        (
+            "上个月退款率超过5%的品类有哪些",
+            "问题理解为：上个月（2026-06-01 至 2026-06-30）、按品类的退款率，只看退款率高于 5.00% 的。",
+        ),
+        (
+            "channels with more than 10,000 orders last month",
+            "Read as: orders by channel, only those with orders above 10,000, last month (2026-06-01 to 2026-06-30).",
+        ),
     ],
 )
 def test_the_sentence_reads_as_a_sentence(planner: Planner, catalog: Catalog, question: str, expected: str) -> None:

@@ -32,6 +32,7 @@ def _read(question: str) -> dict[str, Any]:
 
 
 READ: list[tuple[str, str, dict[str, Any]]] = [
+    ("a place of three digits is all of them", "上个月订单量排名第100的品类", {"rank_place": 100, "top_n": None}),
     # exclusions, whole lists, negated verbs
     (
         "exclusion chain with 'or the'",
@@ -837,6 +838,37 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         AmbiguousQuestion,
         "which metric",
     ),
+    # members of two dimensions joined as a list: either, or each — never both at once
+    ("'or' across two dimensions", "上个月华东或者直播渠道的GMV", AmbiguousQuestion, "members_of_two_dimensions"),
+    ("'respectively' across two dimensions", "华东和直播上个月的GMV分别是多少", AmbiguousQuestion, "直播"),
+    ("each of two dimensions", "app和华南各自上个月的订单量", AmbiguousQuestion, "华南"),
+    ("a list past a metric's name", "华东的GMV和直播的GMV，上个月", AmbiguousQuestion, "members_of_two_dimensions"),
+    (
+        "'or' across two dimensions, in English",
+        "orders last month where channel is app or category is beauty",
+        AmbiguousQuestion,
+        "different dimensions",
+    ),
+    (
+        "'and for' across two dimensions",
+        "GMV last month for East China and for live stream, respectively",
+        AmbiguousQuestion,
+        "live stream",
+    ),
+    # counting words said of an amount, and one metric over another
+    ("'number of' an amount", "number of sales last month", AmbiguousQuestion, "count_of_an_amount"),
+    ("'how many' of an amount", "how many sales in June", AmbiguousQuestion, "how many sales"),
+    ("an amount's 'count'", "sales count by channel last month", AmbiguousQuestion, "sales count"),
+    ("one metric over another", "2025年Q4各渠道的优惠金额占GMV的比例", AmbiguousQuestion, "ratio_of_two"),
+    (
+        "one metric as a share of another",
+        "discount as a share of GMV by channel last month",
+        AmbiguousQuestion,
+        "ratio",
+    ),
+    ("a metric among another's", "上个月新注册的用户里有多少人下了单", AmbiguousQuestion, "metric_as_a_word"),
+    ("a member in each group's share", "上个月APP在各区域的GMV占比", AmbiguousQuestion, "inside each group"),
+    ("a ranking longer than Baton lists", "top 5000 categories by GMV last month", AmbiguousQuestion, "5000"),
 ]
 
 

@@ -411,6 +411,11 @@ def test_the_other_end_keeps_the_count_of_the_ranking(session: Session, first: s
         (["top 3 regions by gmv last month", "their orders?"], "pointer_after_ranking_en"),
         (["上个月各渠道的GMV", "app是web的几倍"], "gap_in_one_question"),
         (["top 2 categories by gmv last month", "what's their total"], "total_of_ranked"),
+        (["去年12月各品类的笔单价", "前三名", "第三名的订单量呢"], "pointer_after_ranking"),
+        (["上个月各渠道的GMV", "排第一的那个渠道退款率多少"], "pointer_after_ranking"),
+        (["orders by category last month", "the bottom one's gmv?"], "pointer_after_ranking_en"),
+        (["上个月各品类的GMV", "最低的那个为什么下降了"], "pointer_after_ranking"),
+        (["今年上半年的GMV", "下半年呢"], "half_not_begun"),
     ],
 )
 def test_a_follow_up_that_would_answer_another_question_is_asked_back(
@@ -433,8 +438,50 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "share_part_after_breakdown": "每组内的占比",
         "pointer_after_ranking_en": "points at the rows",
         "total_of_ranked": "top 2",
+        "half_not_begun": "2025-07-01 至 2025-12-31",
     }[reason]
     assert message in last.error.message
+
+
+def test_the_other_half_is_of_the_previous_period_and_a_ranked_metric_is_still_re_ranked(session: Session) -> None:
+    """ "the first half of June" then "second half?": June 16–30, never the latest second half of a
+    year; "订单量最高的呢" after a top 3 ranks by orders (the ranking word is said of orders)."""
+    chat = session.conversation()
+    chat.ask("How many orders did we get in the first half of June?", as_of=JULY)
+    half = chat.ask("second half?")
+    assert half.status == "answered" and half.semantic_query is not None, half.answer
+    assert (half.semantic_query.time_range.start, half.semantic_query.time_range.end) == (
+        date(2026, 6, 16),
+        date(2026, 6, 30),
+    )
+    ((orders,),) = _rows(
+        session,
+        "SELECT COUNT(*) FROM fact_order WHERE status IN ('paid','refunded') "
+        "AND order_date BETWEEN '2026-06-16' AND '2026-06-30'",
+    )
+    assert f"{orders:,}" in half.answer
+    ranked = session.conversation()
+    ranked.ask("上个月GMV最高的3个品类", as_of=JULY)
+    by_orders = ranked.ask("订单量最高的呢")
+    assert by_orders.status == "answered" and by_orders.semantic_query is not None
+    assert by_orders.semantic_query.metrics == ("order_count",) and by_orders.semantic_query.top_n == 3
+
+
+def test_a_follow_up_to_a_why_that_moves_its_scope_is_analysed_too(session: Session) -> None:
+    """ "why did it drop?" then "only East China": East China's why, an analysis (never the change
+    alone under a lead that says why); "by channel" asks for figures and says the why went."""
+    chat = session.conversation()
+    chat.ask("what was GMV last month", as_of=JULY)
+    chat.ask("why did it drop?")
+    east = chat.ask("only East China")
+    assert east.status == "answered" and east.semantic_query is not None, east.answer
+    assert session.store.load(east.run_id).kind == "analyze" and east.semantic_query.intent == "why"
+    assert [(f.dimension, f.members) for f in east.semantic_query.filters] == [("region", ("华东",))]
+    assert east.follow_up is not None and "why" not in east.follow_up.changed
+    split = chat.ask("by channel")
+    assert split.status == "answered" and split.semantic_query is not None
+    assert session.store.load(split.run_id).kind == "ask" and split.semantic_query.intent != "why"
+    assert split.follow_up is not None and "why" in split.follow_up.changed
 
 
 def test_a_dropped_part_is_never_said_to_be_kept(session: Session) -> None:

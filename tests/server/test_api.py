@@ -181,6 +181,12 @@ def test_a_follow_up_in_a_conversation_answers_for_the_new_region(baton_server: 
         assert conversation not in {
             c["conversation_id"] for c in other.get("/api/conversations").json()["conversations"]
         }
+    with baton_server.client("admin") as admin:  # a runs: all user lists everyone's, each with its owner
+        every = admin.get("/api/conversations").json()["conversations"]
+    assert {"conversation_id": conversation, "user": "analyst"}.items() <= next(
+        c for c in every if c["conversation_id"] == conversation
+    ).items()
+    assert mine["user"] == "analyst"
 
 
 # -- runs ----------------------------------------------------------------------------------------------

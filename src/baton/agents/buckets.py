@@ -88,8 +88,9 @@ def gap_notes(query: SemanticQuery, table: ResultTable | None, language: Languag
     names = [c.name for c in table.columns] if table is not None else []
     if table is None or query.grain is None or "period" not in names:
         return []
-    if query.top_n is not None or query.rank_place is not None or query.order_by or query.intent == "ranking":
-        return []  # a ranking lists some periods: the others have rows, they are only not in it
+    listed = query.top_n is not None or query.rank_place is not None or query.order_by or query.intent == "ranking"
+    if listed or query.threshold is not None:
+        return []  # a ranking (or a bound) lists some periods: the others have rows, they are only not in it
     at = names.index("period")
     periods = sorted({d for d in (bucket_start(r[at]) for r in table.rows) if d is not None})
     if not periods:

@@ -157,8 +157,7 @@ def default_gate_facts(catalog: Catalog, query: SemanticQuery, table: ResultTabl
     rows, the counts an answer may state, the period words and every catalog label."""
     names = [c.name for c in table.columns]
     derived: list[Any] = [table.row_count, len(table.rows), len(query.metrics), query.time_range.days]
-    derived += [query.top_n] if query.top_n is not None else []
-    derived += [query.rank_place] if query.rank_place is not None else []  # "排名第2"
+    derived += query.stated_numbers  # "前3", "排名第2", "超过5%"
     derived += list(averaged_over(query)[1:]) if query.average_per is not None else []  # the comparison's days
     derived += [len({row[names.index(d)] for row in table.rows}) for d in query.dimensions if d in names]
     labels = [

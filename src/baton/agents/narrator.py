@@ -170,6 +170,10 @@ class Narrator:
         words = _LEADING_PREPOSITION.sub("", tr.text or "") or tr.text if language == "en" else tr.text
         period = period_text(tr.start, tr.end, words, language)  # "GMV for June 20 to July 10", not "for from"
         filters = filters_text(query.filters, self.catalog, language) + where_text(query.where, language)
+        if query.threshold is not None:  # "退款率超过5%的品类": those that pass, or that none did
+            metric = query.threshold.metric
+            say = _Sentence(query, metric, rows, period, filters, language, self._formatter(metric, language))
+            return _polish(self._threshold_sentence(say), language, period)
         if not rows:
             return text("answer.no_rows", language, period=period, filters=filters)
         sentences = [self._metric_sentence(query, m, rows, period, filters, language) for m in query.metrics]
@@ -194,14 +198,8 @@ class Narrator:
         filters: str,
         language: Language,
     ) -> str:
-        info = self.catalog.metrics[metric]
         label = value_label(self.catalog, query, metric, language)
-        unit = info.unit
-        currency = self.catalog.currency_of(metric)
-
-        def fmt(v: Any) -> str:
-            return format_exact(v, unit, language, currency)
-
+        fmt = self._formatter(metric, language)
         say = _Sentence(query, metric, rows, period, filters, language, fmt)
         if query.share:
             return self._share_sentence(say)
@@ -217,6 +215,38 @@ class Narrator:
             return self._breakdown_sentence(say)
         value = rows[0][metric]
         return text("answer.value", language, label=label, filters=filters, period=period, value=fmt(value))
+
+    def _formatter(self, metric: str, language: Language) -> Callable[[Any], str]:
+        """A metric's values as the sentences write them (exact, in its unit and currency)."""
+        unit, currency = self.catalog.metrics[metric].unit, self.catalog.currency_of(metric)
+        return lambda value: format_exact(value, unit, language, currency)
+
+    def _threshold_sentence(self, say: _Sentence) -> str:
+        """The groups (or periods) whose value passes the bound, each with its value, and how
+        many they are ("上个月退款率高于 5.00% 的品类有 2 个：…"); or that none did."""
+        query, metric, rows, period, filters, language, fmt = say
+        assert query.threshold is not None
+        where = {
+            "label": value_label(self.catalog, query, metric, language),
+            "op": text(f"answer.bound_{query.threshold.op_name}", language),
+            "bound": fmt(query.threshold.value),
+            "filters": filters,
+            "period": period,
+        }
+        items = self._listed(say, capped=True)
+        if not query.dimensions:  # "成交总额高于 ¥1,500,000.00 的有 12 天", "no day had …"
+            unit = text(f"answer.unit_{query.grain}", language)
+            if not rows:
+                return text("answer.threshold_periods_none", language, unit=unit, **where)
+            units = _plural(unit) if language == "en" and len(rows) != 1 else unit
+            return text("answer.threshold_periods", language, count=len(rows), unit=units, items=items, **where)
+        group = text("answer.and_sep", language).join(
+            self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
+        )
+        if not rows:
+            return text("answer.threshold_none", language, group=group, **where)
+        groups = _plural(group) if language == "en" and len(rows) != 1 else group
+        return text("answer.threshold", language, count=len(rows), groups=groups, items=items, **where)
 
     def _share_sentence(self, say: _Sentence) -> str:
         query, metric, rows, period, filters, language, fmt = say

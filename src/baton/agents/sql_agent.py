@@ -209,8 +209,11 @@ def _run(packet: TaskPacket, deps: SqlDeps) -> AgentReport[SqlOutput]:
     language = packet.task.language
     catalog, tool = deps.catalog, deps.tool
     # an analysis tests daily values and puts periods of different lengths per day itself: its
-    # headline totals are the periods' own, whether or not the question said "日均"
-    query = plan_of(packet).model_copy(update={"average_per": None})
+    # headline totals are the periods' own, whether or not the question said "日均"; and they are
+    # the whole's ("为什么各区域的订单量下降了": all regions, whose drivers the analysis finds), never
+    # the first group of a breakdown
+    whole = {"average_per": None, "dimensions": (), "top_n": None, "rank_place": None, "threshold": None}
+    query = plan_of(packet).model_copy(update=whole)
     assert query.comparison is not None
     cur, prev = query.time_range, query.comparison.range
     # a single day's usual level is a mean of days, not a period total: the stats agent states it

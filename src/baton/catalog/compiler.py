@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 
 from sqlglot import exp
 
@@ -34,7 +35,7 @@ from baton.catalog import spine, sqlexpr
 from baton.catalog.model import Catalog, Measure
 from baton.catalog.where import METRIC_TIME, where_condition
 from baton.contracts.common import Dialect
-from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
+from baton.contracts.semantic import MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.errors import InvalidInput, QuestionRefused
 from baton.messages import average_fields, both
 
@@ -406,6 +407,19 @@ def _rank_rows(
     return kept.order_by(by.copy(), *then)
 
 
+def _passing(final: exp.Select, threshold: Threshold, column: str, columns: Sequence[str]) -> exp.Select:
+    """``final``'s rows whose ``column`` passes ``threshold`` (a level up: it bounds an aggregate's
+    output, so a group is kept or dropped whole, and a group the spine fills with 0 is one too)."""
+    compare = {">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}[threshold.op]
+    kept = exp.select(*[exp.column(c) for c in columns]).from_(final.subquery("grouped"))
+    return kept.where(compare(this=exp.column(column), expression=_bound(threshold.value)))
+
+
+def _bound(value: float) -> exp.Expr:
+    """A threshold as a plain decimal literal (``5000000``, ``0.05``; never ``5e+06``)."""
+    return exp.Literal.number(format(Decimal(repr(value)).normalize(), "f"))
+
+
 def _at_place(final: exp.Select, columns: Sequence[str], by: exp.Ordered, place: exp.Expr) -> exp.Select:
     """The rows whose ``DENSE_RANK()`` is ``place``, with how many rows rank above them (``AHEAD``:
     ``RANK() - 1``, more than ``place - 1`` when rows above tie)."""
@@ -654,8 +668,15 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         final = exp.select(*outs).from_("cmp")
 
     order_keys = [k for k in output if k in key_names]
+    if query.threshold is not None:
+        final = _passing(final, query.threshold, value_column(query, query.threshold.metric), output)
     if query.order_by:
         final = final.order_by(*_ordering(query.order_by, output))
+    elif query.threshold is not None:  # those above a bound highest first, those below it lowest first
+        by = value_column(query, query.threshold.metric)
+        high = query.threshold.op in (">", ">=")
+        passing_first = exp.Ordered(this=exp.column(by), desc=high, nulls_first=False)
+        final = final.order_by(passing_first, *[exp.column(k) for k in order_keys])
     elif _ranked(query):
         final = _rank_rows(final, query, values[0], output, order_keys, shape.ties)
         output += [AHEAD] if query.rank_place is not None and shape.ties else []
@@ -669,6 +690,9 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     filters = [f"{f.dimension} {'NOT IN' if f.exclude else 'IN'} ({', '.join(f.members)})" for f in query.filters]
     filters.append(f"{query.time_range.start.isoformat()} <= date <= {query.time_range.end.isoformat()}")
     filters += [f"where: {w}" for w in query.where]
+    if query.threshold is not None:
+        bound = query.threshold
+        filters.append(f"{value_column(query, bound.metric)} {bound.op} {_bound(bound.value).sql()}")
     per = query.average_per
     over = f", per {per}: summed over the {per}s and divided by {averaged_over(query)[0]}" if per else ""
     logic = [f"{value_column(query, m)}: {definition_text(catalog, m)}{over}" for m in query.metrics]

@@ -93,11 +93,12 @@ def whole_period_count(start: date, end: date, grain: Grain) -> int | None:
 
 
 def whole_periods(query: SemanticQuery) -> tuple[date, date] | None:
-    """The part of a ranking of weeks, months, quarters or years that holds whole ones only, when
-    the asked period cuts one at an edge ("2025年GMV最低的一周": 2025-12-29 holds 3 days of 2025;
-    a 3-day week is no "lowest week"); None when nothing is cut, or nothing whole is left."""
+    """The part of a ranking of weeks, months, quarters or years — or of those a bound keeps —
+    that holds whole ones only, when the asked period cuts one at an edge ("2025年GMV最低的一周":
+    2025-12-29 holds 3 days of 2025; a 3-day week is no "lowest week", nor one "below 20,000
+    orders"); None when nothing is cut, or nothing whole is left."""
     ranked = query.top_n is not None or query.rank_place is not None or query.intent == "ranking"
-    if not ranked or query.grain in (None, "day"):
+    if not (ranked or query.threshold is not None) or query.grain in (None, "day"):
         return None
     assert query.grain is not None
     start, end = query.time_range.start, query.time_range.end

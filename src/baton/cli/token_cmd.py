@@ -86,24 +86,37 @@ def list_tokens(config: ConfigOpt = None, as_json: JsonOpt = False) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    console = Console(highlight=False)
     if not tokens:
-        Console(highlight=False).print(terminal_markup(_say("server.no_tokens")))
+        console.print(terminal_markup(_say("server.no_tokens")))
         return
     table = Table()
     widths = {"col_id": max(len(t.token_id) for t in tokens), "col_user": max(len(t.user) for t in tokens)}
-    for column in ("col_id", "col_user", "col_created", "col_expires", "col_last_used", "col_status"):
+    columns = _token_columns(console.width)
+    for column in columns:
         table.add_column(_say(f"server.{column}", sep="\n"), min_width=widths.get(column))  # ids are never cut
     for info in tokens:
-        cells = (
-            info.token_id,
-            info.user,
-            _day(info.created_at),
-            _day(info.expires_at),
-            _day(info.last_used_at, "%Y-%m-%d %H:%M"),
-            _say(f"server.{info.status()}", sep="\n"),
-        )
-        table.add_row(*(Prose(cell) for cell in cells))  # wrapped, never cut
-    Console(highlight=False).print(table)
+        cells = {
+            "col_id": info.token_id,
+            "col_user": info.user,
+            "col_created": _day(info.created_at),
+            "col_expires": _day(info.expires_at),
+            "col_last_used": _day(info.last_used_at, "%Y-%m-%d %H:%M"),
+            "col_status": _say(f"server.{info.status()}", sep="\n"),
+        }
+        table.add_row(*(Prose(cells[column]) for column in columns))  # wrapped, never cut
+    console.print(table)
+
+
+def _token_columns(width: int) -> list[str]:
+    """The columns that fit ``width``: the id, user, expiry and status always (never cut); narrower
+    than 100 columns the creation day goes, narrower than 72 the last use too (``--json`` has both)."""
+    columns = ["col_id", "col_user", "col_created", "col_expires", "col_last_used", "col_status"]
+    if width < 100:
+        columns.remove("col_created")
+    if width < 72:
+        columns.remove("col_last_used")
+    return columns
 
 
 @token_app.command("revoke")

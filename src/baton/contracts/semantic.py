@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from baton.contracts.common import Language
 
@@ -18,6 +18,7 @@ __all__ = [
     "MemberFilter",
     "QueryRequest",
     "SemanticQuery",
+    "Threshold",
     "TimeRange",
 ]
 
@@ -47,6 +48,12 @@ class TimeRange(BaseModel):
     start: date
     end: date
     text: str | None = None
+
+    @field_validator("text")
+    @classmethod
+    def _said(cls, text: str | None) -> str | None:
+        """The words as said, without the blanks of words read before them ("   二季度")."""
+        return text.strip() or None if text is not None else None
 
     @model_validator(mode="after")
     def _ordered(self) -> TimeRange:
@@ -96,6 +103,21 @@ class Correction(BaseModel):
     """``context``: a clause that only sets the scene ("我在准备周会"), left out of the query."""
 
 
+class Threshold(BaseModel):
+    """Only the groups whose value of one metric passes a bound ("退款率超过5%的品类", "channels
+    with more than 10,000 orders"): the groups are kept or dropped after they are aggregated."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    metric: str
+    op: Literal[">", ">=", "<", "<="]
+    value: float = Field(description="in the metric's own unit: a rate as a fraction (5% is 0.05)")
+
+    @property
+    def op_name(self) -> str:
+        """The operator as a word for message keys ("gt", "ge", "lt", "le")."""
+        return {">": "gt", ">=": "ge", "<": "lt", "<=": "le"}[self.op]
+
+
 class SemanticQuery(BaseModel):
     """A question in catalog terms. The compiler turns exactly this into SQL."""
 
@@ -141,6 +163,9 @@ class SemanticQuery(BaseModel):
         description='with difference: the ratio of the first member to the second is asked ("how many times '
         'South China\'s GMV was East China\'s", "ratio of app to web") and said instead of the gap',
     )
+    threshold: Threshold | None = Field(
+        default=None, description="only the groups (or periods) whose value passes it; never with a ranking"
+    )
     premise: Literal["up", "down"] | None = Field(
         default=None, description="the direction a why-question takes for granted (checked, never assumed)"
     )
@@ -155,6 +180,13 @@ class SemanticQuery(BaseModel):
     )
     limit: int | None = Field(default=None, ge=1, le=1_000_000, description="at most this many rows")
     as_of: date
+
+    @property
+    def stated_numbers(self) -> list[float]:
+        """The numbers the question itself states, which an answer may repeat: a top N, a place
+        ("排名第2"), a bound ("超过5%": 0.05)."""
+        said = [self.top_n, self.rank_place, self.threshold.value if self.threshold is not None else None]
+        return [n for n in said if n is not None]
 
     @property
     def gap_of_the_ends(self) -> bool:
@@ -180,7 +212,19 @@ class SemanticQuery(BaseModel):
             raise ValueError("a share within groups is a share, and its groups are the breakdown's")
         if self.rank_place is not None and self.top_n is not None:
             raise ValueError("a place in a ranking is one row: no top N beside it")
+        if self.threshold is not None:
+            self._one_threshold(self.threshold)
         return self
+
+    def _one_threshold(self, threshold: Threshold) -> None:
+        """A threshold keeps groups of one plain breakdown (or series) by one of its metrics."""
+        if threshold.metric not in self.metrics:
+            raise ValueError("a threshold is on one of the query's metrics")
+        if not self.dimensions and self.grain is None:
+            raise ValueError("a threshold keeps groups or periods: a breakdown or a series")
+        ranked = self.top_n is not None or self.rank_place is not None or self.intent == "ranking"
+        if ranked or self.share or self.comparison is not None or self.difference:
+            raise ValueError("a threshold is not built beside a ranking, a share, a comparison or a gap")
 
 
 class QueryRequest(BaseModel):

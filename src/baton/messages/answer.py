@@ -134,6 +134,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "of its days and is left out.",
         "只对 {first} 至 {last} 之间完整的{grain}排名；期间两端被截断的{grain}只含部分天数，不参与排名。",
     ),
+    "whole_periods_bound": (
+        "Compared with the bound: each whole {grain} from {first} to {last}; a {grain} the period cuts at its "
+        "edges holds only some of its days and is left out.",
+        "只看 {first} 至 {last} 之间完整的{grain}；期间两端被截断的{grain}只含部分天数，不与阈值比较。",
+    ),
     "unfilled_ranking": (
         "A period or member without any rows is not in this ranking (counted as 0, it would rank lowest).",
         "没有任何数据行的期间或成员不在此排名中（若计为 0，它们会排在最低）。",
@@ -163,6 +168,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "side_high": ("highest", "高"),
     "side_low": ("lowest", "低"),
+    "threshold": (
+        "{count} {groups} had {label} {op} {bound}{filters}, {period}: {items}.",
+        "{period}{filters}{label}{op} {bound} 的{groups}有 {count} 个：{items}。",
+    ),
+    "threshold_none": (
+        "No {group} had {label} {op} {bound}{filters}, {period}.",
+        "{period}{filters}没有{label}{op} {bound} 的{group}。",
+    ),
+    "threshold_periods": (
+        "{count} {unit} had {label} {op} {bound}{filters}, {period}: {items}.",
+        "{period}{filters}{label}{op} {bound} 的有 {count} {unit}：{items}。",
+    ),
+    "threshold_periods_none": (
+        "No {unit} had {label} {op} {bound}{filters}, {period}.",
+        "{period}{filters}没有哪{unit}的{label}{op} {bound}。",
+    ),
     "top_n": (
         "{word} {count} {dims} by {label}{filters}, {period}: {items}.",
         "{period}{filters}{label}{word}的{count}个{dims}：{items}。",
@@ -305,6 +326,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_where": (", where {filters}", "、{filters}"),
     "interpret_by": (" by {dims}", "、按{dims}"),
     "interpret_per": (" per {grain}", "、按{grain}"),
+    "interpret_threshold": (", only those with {metric} {op} {bound}", "，只看{metric}{op} {bound} 的"),
+    "bound_gt": ("above", "高于"),
+    "bound_ge": ("at least", "不低于"),
+    "bound_lt": ("below", "低于"),
+    "bound_le": ("at most", "不高于"),
     "interpret_top": (", top {n} (highest first)", "，取最高的 {n} 个"),
     "interpret_place": (", the {place} {side} only", "，只取第 {place} {side}的"),
     "interpret_place_by": (", the {place} {side} by {metric} only", "，按{metric}只取第 {place} {side}的"),

@@ -42,7 +42,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "part_breakdown": ("the breakdown", "拆分维度"),
     "part_ranking": ("the ranking", "排名"),
     "part_share": ("the share", "占比"),
-    "part_why": ("to why it moved", "原因分析"),
+    "part_why": ("whether it asks why", "是否分析原因"),
     "model_rejected": (
         "(A language model was asked too; its reading was not used: {reason})",
         "（也询问了语言模型，但未采用其理解：{reason}）",
@@ -76,6 +76,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         'of {said}", or the dates (e.g. "{same_from} to {same_to}").',
         "上一问是{parent}，“{said}”是指全年（{year}），还是当年同期（{same}）？请说“{said}全年”，"
         "或直接说日期（如“{same_from}至{same_to}”）。",
+    ),
+    "half_not_begun": (
+        "\"{period}\" of the previous question's period begins on {start}, after the data's last day; the latest "
+        "one is {latest} to {latest_end}. Name its year to ask for it.",
+        "上一问所在时段的“{period}”从 {start} 开始，尚无数据；最近一个是 {latest} 至 {latest_end}。如需查询请写明年份。",
     ),
     "pointer_after_ranking": (
         '"{said}" points at the rows the previous answer ranked: name them (e.g. "orders of app") so the figure is '

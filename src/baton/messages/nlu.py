@@ -63,6 +63,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "catalog's metrics, dimensions and members, or ask without it.",
         "Baton 没有理解问题中的“{words}”，不会猜测其含义。请用指标目录中的指标、维度和成员重新表述，或去掉这部分再问。",
     ),
+    "ranking_too_long": (
+        "A ranking lists at most {most} rows, and {n} were asked for: ask for fewer, or for the whole breakdown "
+        "ranked.",
+        "排名最多列出 {most} 行，问题要的是 {n} 行：请少要一些，或直接问整体排名。",
+    ),
     "too_many_periods": (
         "The question names more periods than Baton can compare at once. Ask about one period, or one period "
         "against another.",
@@ -131,6 +136,40 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "have the metric defined.",
         "“{words}”中的指标是筛选条件、另一个度量的一部分或另一个指标的修饰语（有优惠的订单、每单优惠、新注册用户的GMV），"
         "指标目录没有这样的定义；Baton 不会把几个指标并列作答。请改问目录中的指标（或成员，如新用户），或先在目录中定义它。",
+    ),
+    "two_thresholds": (
+        "The question sets two bounds at once ({words}); Baton keeps groups by one bound at a time. Ask with one, "
+        'e.g. "categories with a refund rate above 5%".',
+        "问题同时给了两个阈值（{words}）；Baton 一次只按一个阈值筛选分组。请只保留一个，例如“退款率超过5%的品类”。",
+    ),
+    "threshold_needs_groups": (
+        '"{bound}" keeps the groups whose {metric} passes it, so it needs groups to keep: say which, e.g. '
+        '"categories with {metric} {bound}". For one total, ask for its value.',
+        "“{bound}”是筛选分组的条件：请说明按什么分组，例如“{metric}{bound}的品类”。如果只是想知道总数是否达到，请直接问它的值。",
+    ),
+    "threshold_of_what": (
+        '"{bound}" is said of {term}, which is not a metric; a bound keeps the groups whose metric passes it, '
+        'e.g. "channels with GMV above 5 million".',
+        "“{bound}”说的是{term}，它不是指标；阈值只用来筛选指标达标的分组，例如“GMV超过500万的渠道”。",
+    ),
+    "threshold_percent": (
+        '{metric} is a rate: say its bound as a percentage ("above 5%"), so "{bound}" is not read as something else.',
+        "{metric}是比率：请用百分数写阈值（如“超过5%”），以免把“{bound}”读成别的意思。",
+    ),
+    "threshold_not_percent": (
+        '{metric} is not a rate, so "{bound}" cannot be a percentage of it; to compare groups\' shares, ask for '
+        "the share by group.",
+        "{metric}不是比率，“{bound}”不能是它的百分数；若要比较各组的占比，请直接问按组的占比。",
+    ),
+    "threshold_not_money": (
+        '{metric} is not an amount of money, so "{bound}" cannot bound it. Say the bound in its own unit, or ask '
+        "for a metric of money.",
+        "{metric}不是金额，“{bound}”不能作为它的阈值。请用它自己的单位表述阈值，或改问金额类指标。",
+    ),
+    "threshold_beside": (
+        'A bound on the groups ("{bound}") is not combined with a ranking, a share, a comparison, a gap or several '
+        "metrics yet: ask for the groups that pass it first, then the rest on its own.",
+        "按阈值筛选分组（“{bound}”）暂不能与排名、占比、对比、差值或多个指标同时使用：请先问达到阈值的分组，再单独问其余部分。",
     ),
     "two_comparisons": (
         'The question asks for two comparisons at once ({words}). Ask one at a time, e.g. "GMV last month YoY", '
@@ -205,6 +244,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "two_rankings": (
         "The question asks for two rankings at once (e.g. the top 3 and the bottom 3). Ask for one, then the other.",
         "问题同时要求两个排名（例如前三和后三）。请一次只问一个排名。",
+    ),
+    "members_of_two_dimensions": (
+        '"{first}" and "{second}" are members of two different dimensions, joined as a list ("{phrase}"): both at '
+        "once ({second} within {first}), either one, or each on its own? Baton will not guess. Ask one at a time, or "
+        'say both at once, e.g. "{first}\'s {second}".',
+        "“{first}”和“{second}”属于两个不同的维度，却像列表一样连在一起（“{phrase}”）：是同时满足（{first}中的{second}）、"
+        "满足其一，还是分别看各自的值？Baton 不会猜测。请分开问，或明确说“{first}的{second}”。",
+    ),
+    "count_of_an_amount": (
+        '"{words}" asks how many, but {metric} is an amount of money, not a count. Ask for the count by its name '
+        "(orders, buyers …), or for the amount without the counting words.",
+        "“{words}”问的是数量，但{metric}是金额，不是计数。请直接问要数的指标（订单量、买家数…），或去掉计数的说法问金额。",
     ),
     "adjacent_members": (
         '"{phrase}" names two members side by side: one of them, or both? Say "… and …" for both, or name the one '

@@ -140,6 +140,7 @@ def _operator_checks(query: SemanticQuery) -> dict[str, Callable[[], bool]]:
         "breakdown": lambda: bool(query.dimensions),
         "separately": lambda: bool(query.dimensions),
         "combination": lambda: len(query.dimensions) + (query.grain is not None) > 1,
+        "threshold": lambda: query.threshold is not None,
     }
     for grain in ("day", "week", "month", "quarter", "year"):
         checks[f"grain:{grain}"] = lambda g=grain: query.grain == g  # type: ignore[misc]

@@ -14,6 +14,7 @@ from baton.contracts.semantic import Grain
 from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
+from baton.nlu.bounds import Bound, read_bound
 from baton.nlu.periods import PeriodCues
 from baton.nlu.scan import Scan
 
@@ -47,6 +48,8 @@ class Cues(PeriodCues):
     """The ratio of the first member to the second is asked ("华东是华南的几倍")."""
     combination: bool = False
     """A ranking of combinations as a whole was asked for ("区域和品类组合")."""
+    bound: Bound | None = None
+    """Only the groups whose value passes it are asked for ("退款率超过5%的品类")."""
     action: bool = False
     advice: bool = False
     exclusions: list[re.Match[str]] = field(default_factory=list)
@@ -114,6 +117,10 @@ def read_cues(scan: Scan) -> Cues:
             cues.comparison_kind = kind  # type: ignore[assignment]
             cues.window = _window(taken[0].group(0)) if kind == "previous_period" else None
     cues.week_earlier = bool(cues.take(scan, "week_earlier", vocab.SAME_DAY_LAST_WEEK))
+    cues.bound = read_bound(scan, cues.spans)
+    if cues.bound is not None:  # "GMV超过200万的日子", "which months": the periods it keeps; "哪些", "how many"
+        _read_bound_periods(scan, cues)
+        cues.take(scan, "threshold", vocab.THRESHOLD_GROUPS)
     cues.ratio = bool(cues.take(scan, "ratio", vocab.RATIO))
     # "drop live stream", "drop the channel split": a verb with an object, not a fall
     starts = {start for start, _ in scan.terms}
@@ -158,6 +165,27 @@ def read_cues(scan: Scan) -> Cues:
         scan.release(m.start(), m.end())
     cues.exclusions = scan.find_all(vocab.EXCLUDE_BEFORE) + [m for m in taking if m.end() in members]
     return cues
+
+
+def _read_bound_periods(scan: Scan, cues: Cues) -> None:
+    """The periods a bound keeps, named as such: the series' grain. Periods of two grains ("每周
+    GMV超过500万的月份") are left unread, and so asked back as words not understood."""
+    said = scan.find_all(vocab.BOUND_PERIODS)
+    grains = {_period_grain((m.group("zh") or m.group("en")).lower()) for m in said}
+    grains |= {grain for pattern, grain in vocab.GRAIN_CUES if scan.find_all(pattern)}
+    if not said or len(grains) != 1:
+        return
+    for m in said:
+        scan.claim(m.start(), m.end())
+        cues.spans.setdefault("threshold", []).append((m.start(), m.end()))
+    cues.grain = grains.pop()
+
+
+def _period_grain(word: str) -> Grain:
+    """The grain of a period word ("哪几天", "几个月", "weeks", "dates")."""
+    english: dict[str, Grain] = {"day": "day", "date": "day", "week": "week", "month": "month", "quarter": "quarter"}
+    grains = [g for key, g in (*english.items(), *vocab.BOUND_PERIOD_GRAINS.items()) if key in word]
+    return grains[0]
 
 
 def rank_within_or_across(labels: Callable[[Language], list[str]], detail: dict[str, object]) -> AmbiguousQuestion:
@@ -284,7 +312,8 @@ def _read_place(scan: Scan, cues: Cues) -> None:
         cues.order, cues.top_n = "asc", 1
         return
     raw = next(groups[k] for k in ("zh", "zh2", "zh3", "zh4", "en", "en2") if k in groups).lower()
-    place = vocab.EN_PLACES.get(raw) or (int(raw[:-2]) if raw[:-2].isdigit() else _number(raw))
+    ordinal = raw[-2:] in {"st", "nd", "rd", "th"} and raw[:-2].isdigit()  # "10th", never "第100"'s "1"
+    place = vocab.EN_PLACES.get(raw) or (int(raw[:-2]) if ordinal else _number(raw))
     word = (groups.get("dir_zh") or groups.get("dir_en") or groups.get("dir_en2") or "").lower()
     low = "bottom" in groups or word in {"低", "小", "少", "lowest", "smallest", "least", "fewest"}
     cues.order = "asc" if low else "desc"

@@ -37,6 +37,7 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.lexicon import Hit
 from baton.nlu.parser import Planner, two_members_apart
 from baton.nlu.periods import against_named, resolve_periods
+from baton.nlu.ranking import ranking_metric
 from baton.nlu.ties import Reading, has_ties
 
 LANGS: tuple[Language, ...] = ("en", "zh")
@@ -128,6 +129,33 @@ def _check_metric_or_member(catalog: Catalog, metric_hits: Sequence[Hit]) -> Non
     )
 
 
+def _still_why(parent: SemanticQuery, r: Reading) -> bool:
+    """A follow-up to a why that only moves its scope — a filter, a metric, a period ("only East
+    China", "and for orders?", "那5月呢") — asks the same why of the new scope; one that asks for a
+    breakdown, a ranking, a share, a series or a total asks for figures."""
+    cues = r.cues
+    figures = cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank or cues.share
+    figures = figures or cues.breakdown or cues.grain is not None or cues.trend or cues.total or bool(r.terms.dims)
+    return parent.intent == "why" and not figures and cues.comparison_kind is None
+
+
+def _place_of_the_previous_rows(parent: SemanticQuery, r: Reading) -> None:
+    """ "GMV排名" then "第三名的订单量呢", "排第一的那个渠道退款率多少", "the bottom one's orders?",
+    "最低的那个为什么下降了": a place said of the rows the previous answer listed, with another
+    metric (or a why) not ranked by it, is that row's figure — asked back naming the row, never
+    a new ranking by the other metric or the whole's why. "订单量最高的呢" ranks by orders."""
+    cues, terms = r.cues, r.terms
+    placed = cues.top_n is not None or cues.rank_place is not None or cues.best or bool(cues.spans.get("ranking"))
+    listed = bool(parent.dimensions) or parent.grain is not None
+    other = bool(terms.metrics) and tuple(terms.metrics) != parent.metrics
+    if not (placed and listed and (other or cues.why)):
+        return
+    if not cues.why and ranking_metric(r.scan, terms.metric_hits, list(terms.metrics)) is not None:
+        return
+    said = " ".join(r.scan.text[s:e] for s, e in cues.spans.get("ranking", [])) or r.scan.text
+    raise AmbiguousQuestion(*both("conversation.pointer_after_ranking", said=said), detail={"follow_up": True})
+
+
 class _NothingChanged(Exception):
     """The follow-up named nothing Baton could lay over the previous question."""
 
@@ -147,6 +175,7 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         # "GMV最高的渠道" then "它的订单量呢": that channel's orders, not the top channel by orders
         said = r.ties.pointer
         raise AmbiguousQuestion(*both("conversation.pointer_after_ranking", said=said), detail={"follow_up": True})
+    _place_of_the_previous_rows(parent, r)
     changed: list[Part] = []
     metrics = tuple(terms.metrics) or parent.metrics
     if metrics != parent.metrics:
@@ -216,11 +245,12 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         changed.append("metric")
     if average_per is not None:  # "换成按周看", "那转化率呢" after an average: asked, never silently dropped
         planner.check_average(average_per, list(metrics), grain, share)
-    if cues.why:
+    why = cues.why or _still_why(parent, r)  # "why did it drop?" then "only East China": East China's why
+    if cues.why and parent.intent != "why":
         changed.append("why")
-        if comparison is None:
-            start, end = timeexpr.comparison_range("previous_period", time_range.start, time_range.end, as_of=as_of)
-            comparison = Comparison(kind="previous_period", range=TimeRange(start=start, end=end))
+    if why and comparison is None:
+        start, end = timeexpr.comparison_range("previous_period", time_range.start, time_range.end, as_of=as_of)
+        comparison = Comparison(kind="previous_period", range=TimeRange(start=start, end=end))
     if not changed:
         raise _NothingChanged
     if top_n is not None or place is not None:
@@ -244,11 +274,11 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         top_n=top_n if (dims or grain) else None,
         rank_place=place if (dims or grain) else None,
         order=order,
-        intent=_intent(cues.why, comparison, share, ranked or parent.intent == "ranking", grain, dims),
+        intent=_intent(why, comparison, share, ranked or parent.intent == "ranking", grain, dims),
         share=share,
         share_filters=share_filters if share else (),
         share_within=tuple(d for d in parent.share_within if d in dims) if share else (),
-        premise=cues.premise if cues.why else None,
+        premise=(cues.premise if cues.why else parent.premise) if why else None,
         average_per=average_per,
         difference=gap,
         ratio=parent.ratio and gap,
@@ -294,6 +324,7 @@ def _periods(parent: SemanticQuery, r: Reading, as_of: date) -> tuple[TimeRange,
     if r.periods:
         time_range, comparison = resolve_periods(r.scan, cues, r.periods)
         if comparison is None and len(r.periods) == 1:
+            time_range = _half_of_the_parents(parent.time_range, time_range, as_of)
             time_range = _in_the_parents_year(parent.time_range, time_range, as_of)
             _year_or_same_period(parent.time_range, time_range, r.scan.norm)
         if comparison is None and parent.comparison is not None and not cues.why:
@@ -354,6 +385,33 @@ def _year_or_same_period(parent: TimeRange, said: TimeRange, question: str) -> N
         "same_to": str(same[1]),
     }
     raise AmbiguousQuestion(*both("conversation.year_or_same_period", **fields), detail={"follow_up": True, **fields})
+
+
+_HALF_SAID = re.compile(r"(?:the\s+)?(?:first|second|other)\s+half|[上下前后]半年?", re.I)
+
+
+def _half_of_the_parents(parent: TimeRange, said: TimeRange, as_of: date) -> TimeRange:
+    """ "the first half of June" then "second half?": June's second half (06-16 to its end);
+    "今年上半年" then "下半年呢": this year's — never the latest second half of another year. A
+    half that has not begun by ``as_of`` is asked back with the latest one's dates."""
+    words = (said.text or "").strip()
+    if not _HALF_SAID.fullmatch(words) or parent.start.year != parent.end.year:
+        return said
+    second = words.lower().startswith(("second", "other", "下", "后"))
+    if parent.start.month == parent.end.month and parent.days < 28:  # a part of one month
+        first_day = parent.start.replace(day=1)
+        last_day = (first_day + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+        start, end = (first_day.replace(day=16), last_day) if second else (first_day, first_day.replace(day=15))
+    else:
+        year = parent.start.year
+        start, end = (date(year, 7, 1), date(year, 12, 31)) if second else (date(year, 1, 1), date(year, 6, 30))
+    if start >= as_of:
+        detail = {"period": words, "latest": [said.start.isoformat(), said.end.isoformat()]}
+        raise AmbiguousQuestion(
+            *both("conversation.half_not_begun", period=words, start=start, latest=said.start, latest_end=said.end),
+            detail=detail,
+        )
+    return TimeRange(start=start, end=min(end, as_of - timedelta(days=1)), text=said.text)
 
 
 def _in_the_parents_year(parent: TimeRange, said: TimeRange, as_of: date) -> TimeRange:

@@ -16,7 +16,7 @@ from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import OPEN_START, Comparison, MemberFilter, SemanticQuery, TimeRange
 from baton.messages import average_fields, counted, text
-from baton.numbers import place_word
+from baton.numbers import format_exact, place_word
 
 
 def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str:
@@ -26,7 +26,10 @@ def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str
         "subject": _subject(query, catalog, lang),
         "filters": _filters(query.filters, catalog, lang) + _where(query.where, lang),
         "breakdown": _breakdown(query, catalog, lang),
-        "ranking": _ranking(query, catalog, lang) + _order_and_limit(query, catalog, lang) + _gap(query, lang),
+        "ranking": _ranking(query, catalog, lang)
+        + _threshold(query, catalog, lang)
+        + _order_and_limit(query, catalog, lang)
+        + _gap(query, lang),
         "period": _period(query.time_range, lang),
         "comparison": _comparison(query.comparison, lang),
         "corrections": _corrections(query, lang),
@@ -40,6 +43,19 @@ def _gap(query: SemanticQuery, lang: Language) -> str:
         return ""
     key = ("interpret_ends" if query.gap_of_the_ends else "interpret") + ("_ratio" if query.ratio else "_gap")
     return text(f"answer.{key}", lang)
+
+
+def _threshold(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
+    """ "，只看退款率高于 5.00% 的" / ", only those with refund rate above 5.00%"."""
+    bound = query.threshold
+    if bound is None:
+        return ""
+    info = catalog.metrics[bound.metric]
+    value = format_exact(bound.value, info.unit, lang, catalog.currency_of(bound.metric))
+    op = text(f"answer.bound_{bound.op_name}", lang)
+    return text(
+        "answer.interpret_threshold", lang, metric=value_label(catalog, query, bound.metric, lang), op=op, bound=value
+    )
 
 
 def filters_text(filters: tuple[MemberFilter, ...], catalog: Catalog, lang: Language) -> str:

@@ -7,6 +7,7 @@ metric is never picked for a word that could be several. "Total" said around one
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 
@@ -112,25 +113,34 @@ _CONDITION_BEFORE_EN = re.compile(
 )
 """Words that make the metric after them a condition on rows: "有优惠的订单" (有 + the metric + 的,
 so "有多少人下单" is a question, not a condition), "orders with a discount"."""
-_OF_ZH = re.compile(r"\s*的\s*")
+_OF_ZH = re.compile(r"\s*的\s*|[^，,。？?!！;；]{0,4}?(?:当中|之中|里面|里|中)\s*(?:有|的)?\s*")
 _OF_EN = re.compile(r"\s*(?:'s?|\s(?:of|for|among|from)\s+(?:the\s+|all\s+|our\s+)?)\s*", re.I)
-"""What makes one metric said of another rather than beside it: "A的B", "A's B", "B of A"."""
+"""What makes one metric said of another rather than beside it: "A的B", "A里有多少B" ("新注册的用户里有
+多少人下了单": buyers among the signups), "A's B", "B of A"."""
 _PER_UNIT = re.compile(r"每|平均|均|\bper\b|\baverage\b|\bavg\b", re.I)
 _ADJACENT = re.compile(r"^\s*的?\s*$")
 
 
-def metric_as_a_word_of_another(catalog: Catalog, scan: Scan, metric_hits: Sequence[Hit]) -> None:
+def metric_as_a_word_of_another(
+    catalog: Catalog, scan: Scan, metric_hits: Sequence[Hit], bounded: tuple[int, int] | None = None
+) -> None:
     """A metric's name used as a condition on rows ("上个月有优惠的订单数", "GMV of orders with
     a discount": the orders that had one, not the discount amount beside them), or a per-unit
     phrase of one metric said right before another ("平均每单优惠": the discount per order, not
     AOV and the discount), or a metric said of another ("新注册用户的GMV": the GMV of those users,
-    not the signups beside all GMV): a metric Baton would add beside the asked one. Asked back naming it."""
+    not the signups beside all GMV): a metric Baton would add beside the asked one. Asked back naming it.
+    A metric a bound is said of (``bounded``: "categories with GMV above 5m") is a condition on
+    groups the threshold reads, not on rows."""
     ordered = sorted(metric_hits, key=lambda h: h.start)
     for i, hit in enumerate(ordered):
         nxt = ordered[i + 1] if i + 1 < len(ordered) else None
         before = scan.norm[: hit.start]
-        condition = _CONDITION_BEFORE_EN.search(before) is not None or (
-            _CONDITION_BEFORE_ZH.search(before) is not None and _ATTRIBUTIVE_ZH.match(scan.norm, hit.end) is not None
+        condition = (hit.start, hit.end) != bounded and (
+            _CONDITION_BEFORE_EN.search(before) is not None
+            or (
+                _CONDITION_BEFORE_ZH.search(before) is not None
+                and _ATTRIBUTIVE_ZH.match(scan.norm, hit.end) is not None
+            )
         )
         per_unit = (
             nxt is not None
@@ -168,6 +178,55 @@ def claim_measure_words(catalog: Catalog, scan: Scan, metrics: Sequence[str]) ->
     )
 
 
+def count_of_an_amount(catalog: Catalog, scan: Scan, metric_hits: Sequence[Hit]) -> None:
+    """ "number of sales", "how many sales", "sales count", "# of sales": counting words said of a
+    metric that is an amount of money (a synonym like "sales" names GMV) ask for a count the
+    amount is not — asked back, never answered with the amount."""
+    for hit in metric_hits:
+        metrics = {t.target for t in hit.terms if t.kind == "metric"}
+        if not metrics or any(catalog.metrics[m].unit != "currency" for m in metrics):
+            continue
+        before = _COUNTING_BEFORE.search(scan.norm[: hit.start])
+        after = _COUNTING_AFTER.match(scan.norm, hit.end)
+        if before or after:
+            start = before.start() if before else hit.start
+            words = scan.text[start : after.end() if after else hit.end].strip()
+            metric = catalog.metrics[sorted(metrics)[0]].label
+            raise AmbiguousQuestion(
+                *(
+                    message("nlu.count_of_an_amount", lang, words=words, metric=metric.for_lang(lang))
+                    for lang in LANGUAGES
+                ),
+                detail={"reason": "count_of_an_amount", "words": words},
+            )
+
+
+_COUNTING_BEFORE = re.compile(
+    r"(?:\bhow many|\b(?:the |total )?number of|#\s*of|#|\bno\. of|\bcount of|多少笔|几笔|多少单|几单)\s*$", re.I
+)
+_COUNTING_AFTER = re.compile(r"\s*(?:\bcounts?\b|\bnumbers?\b|\bvolume\b|笔数|单数)", re.I)
+
+
+def metric_over_metric(scan: Scan, metric_hits: Sequence[Hit]) -> None:
+    """ "优惠金额占GMV的比例", "discount as a share of GMV": one metric over another is a ratio the
+    catalog does not define, never each one's share of its own total — asked back."""
+    ordered = sorted(metric_hits, key=lambda h: h.start)
+    for first, second in itertools.pairwise(ordered):
+        if first.terms != second.terms and _OVER_METRIC.fullmatch(scan.norm[first.end : second.start]):
+            said = scan.text[first.start : second.end]
+            raise AmbiguousQuestion(
+                *(message("nlu.ratio_of_two", lang) for lang in LANGUAGES),
+                detail={"reason": "ratio_of_two", "words": said},
+            )
+
+
+_OVER_METRIC = re.compile(
+    r"\s*(?:占了?|占到|相对于|除以|/|÷)\s*"
+    r"|\s+(?:as an? (?:share|percentage|percent|proportion|fraction) of|divided by|relative to)\s+(?:the\s+)?",
+    re.I,
+)
+
+
 def metric_labels(catalog: Catalog, metrics: Sequence[str], sep: str = "answer.and_sep") -> dict[Language, str]:
     """The metrics' labels joined in each language, for a question asked back in both."""
     return {
@@ -179,8 +238,10 @@ __all__ = [
     "claim_measure_words",
     "claim_metric_affixes",
     "claim_own_tables",
+    "count_of_an_amount",
     "metric_as_a_word_of_another",
     "metric_labels",
+    "metric_over_metric",
     "metrics_naming",
     "no_part_of_a_metric",
 ]

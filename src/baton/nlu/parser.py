@@ -36,6 +36,7 @@ from baton.messages import average_fields, both, localized
 from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
+from baton.nlu.bounds import threshold_of
 from baton.nlu.cues import Cues, rank_within_or_across, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
@@ -43,8 +44,10 @@ from baton.nlu.metric_words import (
     claim_measure_words,
     claim_metric_affixes,
     claim_own_tables,
+    count_of_an_amount,
     metric_as_a_word_of_another,
     metric_labels,
+    metric_over_metric,
     metrics_naming,
     no_part_of_a_metric,
 )
@@ -150,6 +153,20 @@ def _subtracted(scan: Scan, cues: Cues, members: list[tuple[list[str], Hit]], hi
         cues.exclusions = [c for c in cues.exclusions if not (start <= c.start() and c.end() <= end)]
 
 
+def _restricts(qualifier: str, description: str) -> bool:
+    """Whether ``description`` states ``qualifier`` as what the metric counts ("有已支付…订单的用户"),
+    not as something it also includes ("scheduled flights, cancelled ones included", "含取消订单")."""
+    word = re.escape(qualifier)
+    found = list(re.finditer(rf"(?<![a-z]){word}(?![a-z])" if qualifier.isascii() else word, description))
+    included = re.compile(
+        r"^[^,.;，。；]{0,24}?\b(?:included|including|too|as well)\b|^[^，。；]{0,6}?(?:在内|也计入)", re.I
+    )
+    before = re.compile(r"(?:\bincluding|\bincl\.?|\bwith|含|包括|包含)\s*[^,.;，。；]{0,12}$", re.I)
+    return any(
+        not included.search(description[m.end() :]) and not before.search(description[: m.start()]) for m in found
+    )
+
+
 def _qualifier(longer: str, shorter: str, sep: str = "") -> str:
     """What ``longer`` adds to ``shorter`` at its start or end ("支付" of "支付买家数" and "买家数";
     with ``sep=" "`` whole words: "paying" of "paying buyers" and "buyers"), else ""."""
@@ -162,6 +179,10 @@ def _qualifier(longer: str, shorter: str, sep: str = "") -> str:
     if big[:n] == small:
         return sep.join(big[n:])
     return ""
+
+
+MAX_RANKED = 1000
+"""The most rows a top N (or a place) of a ranking names (``SemanticQuery.top_n``)."""
 
 
 class Planner:
@@ -247,7 +268,10 @@ class Planner:
             and self.breakdown_fits(read.terms.metrics, default_breakdown)
         ):
             read.terms.dims.append(default_breakdown)
-        metric_as_a_word_of_another(self.catalog, read.scan, read.terms.metric_hits)
+        bounded = read.cues.bound.term if read.cues.bound is not None else None
+        metric_as_a_word_of_another(self.catalog, read.scan, read.terms.metric_hits, bounded)
+        count_of_an_amount(self.catalog, read.scan, read.terms.metric_hits)
+        metric_over_metric(read.scan, read.terms.metric_hits)
         _members_said_of_the_first_metric(read.scan, read.terms)
         _total_beside_each_or_a_ranking(read.scan, read.cues, read.terms)
         _member_beside_the_whole(read.scan, read.cues, read.terms)
@@ -570,7 +594,7 @@ class Planner:
                 continue
             zh = _qualifier(x.label.zh, y.label.zh)
             en = _qualifier(x.label.en.lower(), y.label.en.lower(), " ")
-            if (zh and zh in y.description.zh) or (en and en in re.findall(r"[a-z]+", y.description.en.lower())):
+            if (zh and _restricts(zh, y.description.zh)) or (en and _restricts(en, y.description.en.lower())):
                 out.append(name)
         self._equals[metric] = out
         return out
@@ -766,6 +790,11 @@ class Planner:
             else:
                 comparison = None
         top_n, place = cues.top_n, cues.rank_place
+        longest = max(top_n or 0, place or 0)
+        if longest > MAX_RANKED:  # "top 5000 categories": more than a ranking lists
+            raise AmbiguousQuestion(
+                *both("nlu.ranking_too_long", n=longest, most=MAX_RANKED), detail={"reason": "ranking_too_long"}
+            )
         if (top_n is not None or place is not None or cues.best or cues.rank) and not dims and grain is None:
             raise AmbiguousQuestion(*self.with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
         if cues.breakdown and not dims and grain is None:
@@ -795,6 +824,13 @@ class Planner:
                 raise _asked("nlu.share_within_or_across", {"dimensions": dims})
         if cues.average_per is not None:
             self.check_average(cues.average_per, terms.metrics, grain, share)
+        threshold = None
+        if cues.bound is not None:  # "退款率超过5%的品类": the groups that pass, no ranking beside it
+            beside = ranked or cues.best or share or comparison is not None or cues.difference or cues.ratio
+            groups = bool(dims) or grain is not None
+            threshold = threshold_of(
+                cues.bound, self.catalog, terms.metric_hits, terms.metrics, groups=groups, beside=beside
+            )
         intent = (
             "why"
             if cues.why
@@ -825,6 +861,7 @@ class Planner:
             share_filters=tuple(share_filters),
             share_within=tuple(within),
             premise=cues.premise if cues.why else None,
+            threshold=threshold,
             average_per=cues.average_per,
             difference=cues.difference and (two_members_apart(dims, filters) or cues.both_ends),
             ratio=cues.ratio,

@@ -58,6 +58,7 @@ def claim_member_lists(scan: Scan, cues: Cues, members: list[Member]) -> None:
                 *both("nlu.adjacent_members", phrase=phrase), detail={"reason": "adjacent_members", "phrase": phrase}
             )
         if prev.dimension != nxt.dimension:
+            _no_list_across_dimensions(scan, prev, nxt)
             continue
         listed = vocab.LIST_JOIN.match(between) is not None
         summed = listed and bool(vocab.SUM_JOIN.search(between))
@@ -70,6 +71,32 @@ def claim_member_lists(scan: Scan, cues: Cues, members: list[Member]) -> None:
         if kinds == {True, False}:  # "east china vs north + south": a sum set against a member
             named = [m.member for m in ordered if m.dimension == dimension]
             raise AmbiguousQuestion(*both("nlu.sum_against_member"), detail={"members": named})
+
+
+def _no_list_across_dimensions(scan: Scan, prev: Member, nxt: Member) -> None:
+    """ "华东或者直播", "app和华南各自", "East China and for live stream, respectively",
+    "channel is app or category is beauty": members of two dimensions joined as a list (past the
+    catalog terms between them) ask for either one, or each on its own — never both at once, the
+    filter Baton would build ("华东的直播" says that): asked back naming both."""
+    chars = list(scan.norm[prev.hit.end : nxt.hit.start])
+    for start, end in scan.terms:  # "华东的GMV和直播的GMV": the metric's name is no join
+        for i in range(max(start, prev.hit.end), min(end, nxt.hit.start)):
+            chars[i - prev.hit.end] = " "
+    if _JOINED_ACROSS.fullmatch("".join(chars)):
+        phrase = scan.text[prev.hit.start : nxt.hit.end]
+        raise AmbiguousQuestion(
+            *both("nlu.members_of_two_dimensions", first=prev.hit.text, second=nxt.hit.text, phrase=phrase),
+            detail={"reason": "members_of_two_dimensions", "members": [prev.member, nxt.member]},
+        )
+
+
+_JOINED_ACROSS = re.compile(
+    r"[\s的,，]*(?:\b(?:is|for|from|in|of|via|through|where)\s+)*"
+    r"(?:和|与|及|以及|跟|或者|或是|或|还是|、|/|&|\+|\band\b|\bor\b|\bas well as\b|\bplus\b|\bvs\.?|\bversus\b)"
+    r"[\s,，]*(?:\b(?:is|for|from|in|of|via|through|the|also)\s+)*[\s的]*",
+    re.I,
+)
+"""A list word between two members, with only catalog terms, "的" and prepositions beside it."""
 
 
 _LATIN_PAIR = re.compile(r"[A-Za-z][A-Za-z &'-]*\s+[A-Za-z][A-Za-z &'-]*")

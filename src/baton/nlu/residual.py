@@ -100,12 +100,14 @@ def _content_left(chunk: str) -> bool:
     """Whether a Chinese chunk holds anything but filler words and particles (no segmentation
     needed if not): a plain question ("…是多少？") never loads the segmenter's dictionary.
     Only filler words of two or more characters are taken out here; what remains must be
-    particles, so single-character fillers that form a word ("每人", "分时", "过期") send the
-    chunk to the segmenter."""
+    particles or single-character fillers standing alone ("各" left between two claimed terms),
+    so single-character fillers that form a word ("每人", "分时", "过期") send the chunk to the
+    segmenter."""
     for word in _ZH_FILLERS_BY_LENGTH:
         if len(word) > 1:
             chunk = chunk.replace(word, " ")
-    return any(ch not in vocab.PARTICLES for ch in chunk if not ch.isspace())
+    left = "".join(" " if ch in vocab.PARTICLES else ch for ch in chunk)
+    return any(len(run) > 1 or run not in vocab.ZH_FILLERS for run in left.split())
 
 
 def _segment(text: str) -> list[str]:

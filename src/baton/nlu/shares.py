@@ -34,6 +34,8 @@ _SHARE_OF = re.compile(r"\b(?:share|percentage|proportion|portion|fraction|perce
 _IN_METRIC = re.compile(r"\s+(?:in|among|within|of)\s+(?:the\s+|all\s+|total\s+)?", re.I)
 _PART_BEFORE = re.compile(r"\b(?:from|through|via)\s+(?:the\s+)?$", re.I)
 _EACH_ZH = re.compile(r"每一?个?\s*$")
+_IN_EACH_ZH = re.compile(r"\s*在\s*(?:各|每一?个?|不同)")
+""" "APP在各区域的GMV占比": the member is the part, inside each group (or across them: asked)."""
 _EACH_EN = re.compile(r"\b(?:for|in|within|inside)\s+(?:each|every)\s+(?:of\s+the\s+)?$", re.I)
 
 
@@ -84,7 +86,8 @@ def share_marks(scan: Scan, members: list[Member], dims: list[str], hits: list[H
 
 def _names_the_part(scan: Scan, hit: Hit, hits: list[Hit]) -> bool:
     """ "APP占…", "APP的订单占比", "app share of orders", "new users' share", "orders from the
-    app", "the share of new users in orders" (the member between "share of" and its metric)."""
+    app", "the share of new users in orders" (the member between "share of" and its metric),
+    "APP在各区域的…占比"."""
     end = _past_attached(scan, hit.end, hits, kinds={"dimension"})
     after_metric = _past_attached(scan, end, hits, kinds={"metric"})
     after = any(_PART_AFTER.match(scan.norm, at) is not None for at in {end, after_metric})
@@ -94,7 +97,8 @@ def _names_the_part(scan: Scan, hit: Hit, hits: list[Hit]) -> bool:
         and into is not None
         and any(h.start == into.end() and "metric" in h.kinds for h in hits)
     )
-    return after or share_of_in or _PART_BEFORE.search(scan.norm[: hit.start]) is not None
+    in_each = _IN_EACH_ZH.match(scan.norm, end) is not None
+    return after or share_of_in or in_each or _PART_BEFORE.search(scan.norm[: hit.start]) is not None
 
 
 def breakdown_wholes(scan: Scan, dims: list[str], hits: list[Hit]) -> set[str]:

@@ -436,6 +436,67 @@ GROUP_MARKER = re.compile(
     r"|\bsplit by\b|\bbroken down by\b)\s*$",
     _I,
 )
+_BOUND_OP = (
+    r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
+    r"|\bmore than\b|\bgreater than\b|\bhigher than\b|\bbigger than\b|\blarger than\b|\bin excess of\b"
+    r"|\bexceed(?:s|ed|ing)?\b|\babove\b|\bover\b|\bat least\b|\bno less than\b|\bnot less than\b"
+    r"|\bless than\b|\bfewer than\b|\blower than\b|\bsmaller than\b|\bbelow\b|\bunder\b|\bat most\b"
+    r"|\bno more than\b|\bnot more than\b|>=|<=|≥|≤|>|<"
+)
+THRESHOLD = re.compile(
+    rf"(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$]|\brmb\s*|\busd\s*)?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*"
+    r"(?P<scale>%|％|\bpercent\b|\bper cent\b|千万|百万|万|亿|千|w\b|k\b|mn?\b|\bmillion\b|bn\b|\bbillion\b"
+    r"|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
+    r"(?:\s*(?P<post>及以上|及以下|以上|以下|\bor more\b|\bor above\b|\bor higher\b|\bor less\b|\bor fewer\b"
+    r"|\bor below\b|\bor lower\b))?"
+    r"(?!\s*(?:个?月|天|日|周|星期|年|季度|小时|个|\bdays?\b|\bweeks?\b|\bmonths?\b|\byears?\b|\bquarters?\b"
+    r"|\bhours?\b|[\d.,]))",
+    _I,
+)
+"""A bound on a metric's value ("超过5%", "above ¥5m", "10,000 or more", "500万以上"): its
+word, number, scale and money word; a number followed by a unit of time is a length, not a bound."""
+BOUND_OPS: dict[str, str] = {
+    **dict.fromkeys(
+        ("超过", "超过了", "超出", "高于", "大于", "多于", "more than", "greater than", "higher than"), ">"
+    ),
+    **dict.fromkeys(("bigger than", "larger than", "in excess of", "above", "over", ">"), ">"),
+    **dict.fromkeys(("exceed", "exceeds", "exceeded", "exceeding"), ">"),
+    **dict.fromkeys(("不低于", "不少于", "不小于", "至少", "达到", "达到了", "at least", "no less than"), ">="),
+    **dict.fromkeys(("not less than",), ">="),
+    **dict.fromkeys((">=", "≥", "及以上", "以上", "or more", "or above", "or higher"), ">="),
+    **dict.fromkeys(("低于", "小于", "少于", "不足", "不到", "less than", "fewer than", "lower than"), "<"),
+    **dict.fromkeys(("smaller than", "below", "under", "<"), "<"),
+    **dict.fromkeys(("不超过", "不高于", "不大于", "至多", "at most", "no more than", "not more than"), "<="),
+    **dict.fromkeys(("<=", "≤", "及以下", "以下", "or less", "or fewer", "or below", "or lower"), "<="),
+}
+BOUND_SCALES: dict[str, int] = {
+    "千": 1_000,
+    "k": 1_000,
+    "thousand": 1_000,
+    "万": 10_000,
+    "w": 10_000,
+    "百万": 1_000_000,
+    "m": 1_000_000,
+    "mn": 1_000_000,
+    "million": 1_000_000,
+    "千万": 10_000_000,
+    "亿": 100_000_000,
+    "bn": 1_000_000_000,
+    "billion": 1_000_000_000,
+}
+BOUND_LINK = re.compile(r"[\s的是为在都]*|\s*(?:of|is|was|were|are|has been|have been|stayed|remained|that is)?\s*", _I)
+"""What may stand between a metric and its bound ("GMV is above", "退款率都在5%以上")."""
+BOUND_PERIODS = re.compile(
+    r"(?P<zh>哪几天|哪些天|哪一?天|几天|天数|日子|哪几周|哪些周|哪一?周|几周|哪几个月|哪些月份?|哪一?个月|几个月|月份"
+    r"|哪几个季度|哪些季度|几个季度|(?<=的)(?:周|天)(?=\s*[?？。!！]?\s*$))"
+    r"|\b(?:(?:which|what|how many)\s+)?(?P<en>days|dates|weeks|months|quarters)\b",
+    _I,
+)
+"""The periods a bound keeps ("GMV超过200万的日子", "哪几天", "which months had orders above 50,000")."""
+BOUND_PERIOD_GRAINS: dict[str, Grain] = {"天": "day", "日": "day", "周": "week", "月": "month", "季": "quarter"}
+THRESHOLD_GROUPS = re.compile(r"有哪些|哪些|有几个|有多少个|几个|多少个|\bwhich\b|\bwhat\b|\bhow many\b|\blist\b", _I)
+"""Words that ask for the groups a bound keeps, or how many they are (the answer says both)."""
 COMBINATION = re.compile(r"组合|搭配|\bcombinations?\b|\bpairs?\b", _I)
 """A ranking of combinations as a whole ("GMV最高的3个区域和品类组合", "top 3 region and channel pairs")."""
 BREAKDOWN = re.compile(r"拆分|拆解|细分|\bbreak(?:s|ing)? (?:it |this |that |them )?down\b|\bbreakdown of\b", _I)

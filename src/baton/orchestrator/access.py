@@ -19,6 +19,7 @@ from baton.errors import PermissionDenied
 from baton.messages import bilingual, both
 
 if TYPE_CHECKING:
+    from baton.contracts.conversation import ConversationSummary
     from baton.contracts.run import RunState, RunSummary
     from baton.contracts.trace import TraceEvent
     from baton.orchestrator.session import Session
@@ -121,6 +122,13 @@ def visible_runs(
             )
         owner = asking.user
     return session.store.list(status=status, user=owner, limit=limit)
+
+
+def visible_conversations(session: Session, user: str | None, *, limit: int = 50) -> list[ConversationSummary]:
+    """The conversations ``user`` may list, newest first: their own, or everyone's for a ``runs:
+    all`` user (as with runs)."""
+    asking = viewer(session, user)
+    return session.store.conversations(user=None if asking.sees_all_runs else asking.user, limit=limit)
 
 
 WITHHELD = bilingual("runs.withheld")

@@ -323,8 +323,7 @@ class AskPipeline(Pipeline):
         assert table is not None
         names = [c.name for c in table.columns]
         derived: list[Any] = [table.row_count, len(table.rows), len(query.metrics), query.time_range.days]
-        derived += [query.top_n] if query.top_n is not None else []
-        derived += [query.rank_place] if query.rank_place is not None else []  # "排名第2"
+        derived += query.stated_numbers  # "前3", "排名第2", "超过5%"
         derived += [len({row[names.index(d)] for row in table.rows}) for d in query.dimensions if d in names]
         derived += hidden_group_numbers(self._evidence())
         rows = [dict(zip(names, row, strict=True)) for row in table.rows]
@@ -395,7 +394,7 @@ def _lowered_by_missing_rows(metric: Metric) -> bool:
 
 
 def whole_period_notes(query: SemanticQuery, language: Language) -> list[str]:
-    """The partial weeks or months at the period's edges a ranking of them left out."""
+    """The partial weeks or months at the period's edges a ranking of them (or a bound) left out."""
     from baton.catalog.spine import whole_periods
 
     whole = whole_periods(query)
@@ -403,7 +402,8 @@ def whole_period_notes(query: SemanticQuery, language: Language) -> list[str]:
         return []
     grain = text(f"answer.grain_{query.grain}", language)
     first, last = (d.isoformat() for d in whole)
-    return [text("answer.whole_periods", language, grain=grain, first=first, last=last)]
+    key = "answer.whole_periods_bound" if query.threshold is not None else "answer.whole_periods"
+    return [text(key, language, grain=grain, first=first, last=last)]
 
 
 def unfilled_notes(query: SemanticQuery, catalog: Catalog, draft: SqlDraft, language: Language) -> list[str]:

@@ -15,7 +15,7 @@ from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
 from baton.contracts.conversation import ConversationSummary
-from baton.errors import AmbiguousQuestion, InvalidInput, PermissionDenied
+from baton.errors import AmbiguousQuestion, BatonError, InvalidInput, PermissionDenied
 from baton.messages import both, text
 
 if TYPE_CHECKING:
@@ -74,7 +74,24 @@ class Conversation:
 
         parent = self.last_answered()
         why = bool(vocab.WHY.search(normalise(question))) if analyze is None else analyze
+        if analyze is None and not why and parent is not None:
+            why = self._still_why(question, parent, as_of)
         return self._turn(question, parent, as_of=as_of, budget=budget, analyze=why, run_id=run_id)
+
+    def _still_why(self, question: str, parent: RunState, as_of: date | str | None) -> bool:
+        """A follow-up to an analysis that only moves its scope ("only East China" after "why did
+        it drop?") asks the same why: it is analysed too, never answered with the change alone."""
+        from baton.nlu.followup import read_follow_up
+        from baton.orchestrator.session import as_of_date
+
+        previous = parent.semantic_query
+        if previous is None or previous.intent != "why":
+            return False
+        try:
+            follow = read_follow_up(self.session.planner, question, previous, as_of=as_of_date(as_of) or parent.as_of)
+        except BatonError:  # asked back or refused: the turn itself says so
+            return False
+        return not follow.standalone and follow.query.intent == "why"
 
     def why(self, *, as_of: date | str | None = None, budget: Budget | None = None) -> Answer:
         """``/why``: why the last answer's figure moved (an analysis of its reading)."""

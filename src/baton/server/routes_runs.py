@@ -56,6 +56,7 @@ class RunDetail(RunOut):
 class ConversationOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
     conversation_id: str
+    user: str = Field(description="whose conversation it is")
     started_at: datetime
     turns: list[str] = Field(description="its runs, in order")
 
@@ -192,11 +193,16 @@ async def run_events(run_id: RunId, user: CurrentUser, request: Request) -> Stre
 def conversations(
     user: CurrentUser, request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 50
 ) -> ConversationList:
-    """The user's own conversations, newest first, each with its runs in order."""
-    found = runtime(request).reader.store.conversations(user=user.user, limit=limit)
+    """The user's own conversations (a ``runs: all`` user: everyone's), newest first, each with
+    its runs in order."""
+    from baton.orchestrator.access import visible_conversations
+
+    found = visible_conversations(runtime(request).reader, user.user, limit=limit)
     return ConversationList(
         conversations=[
-            ConversationOut(conversation_id=c.conversation_id, started_at=c.started_at, turns=list(c.turns))
+            ConversationOut(
+                conversation_id=c.conversation_id, user=c.user, started_at=c.started_at, turns=list(c.turns)
+            )
             for c in found
         ]
     )

@@ -1,0 +1,130 @@
+"""Bounds on a metric's value: "退款率超过5%的品类", "channels with more than 10,000 orders".
+
+A bound keeps the groups (or periods) of a breakdown whose value passes it; the compiler bounds
+the aggregate, so a group is kept or dropped whole. It is read beside the catalog term it is
+said of, and read in that metric's unit when the query is built: a rate's bound is a percentage
+("5%" is 0.05), an amount's may carry a scale ("500万", "5m") and a money word, a count's is a
+plain number. Anything else — a bound of no metric, a percentage of an amount, a bound beside a
+ranking or with no groups to keep — is asked back by name, never read as a plain breakdown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from baton.catalog.model import Catalog
+from baton.contracts.common import LANGUAGES, Language
+from baton.contracts.semantic import Threshold
+from baton.errors import AmbiguousQuestion
+from baton.messages import both, text
+from baton.nlu import vocabulary as vocab
+from baton.nlu.lexicon import Hit
+from baton.nlu.scan import Scan
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A bound as said ("超过5%", "more than 10,000"), beside the catalog term it bounds: the
+    number as written (its scale applied), read in the metric's unit when the query is built."""
+
+    op: Literal[">", ">=", "<", "<="]
+    number: float
+    percent: bool
+    money: bool
+    said: str
+    term: tuple[int, int]
+    term_said: str
+
+
+def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | None:
+    """ "退款率超过5%", "GMV 500万以上", "more than 10,000 orders": a bound said right beside a
+    catalog term (after it, or — a number of things — before it), its span claimed. A number
+    with no term beside it is left unread; two bounds are asked back."""
+    found: list[Bound] = []
+    for m in scan.find_all(vocab.THRESHOLD):
+        op = (m.group("op") or m.group("post") or "").lower()
+        term = _bounded_term(scan, m)
+        if not op or term is None:
+            continue
+        scale = (m.group("scale") or "").lower()
+        money = bool(m.group("cur") or m.group("money"))
+        if not (scale or money) and _YEAR.fullmatch(m.group("num")):  # "GMV by channel over 2025": a year
+            continue
+        number = float(m.group("num").replace(",", "")) * vocab.BOUND_SCALES.get(scale, 1)
+        said = scan.text[m.start() : m.end()].strip()
+        percent = scale in {"%", "％", "percent", "per cent"}
+        named = scan.text[term[0] : term[1]]
+        found.append(Bound(vocab.BOUND_OPS[op], number, percent, money, said, term, named))  # type: ignore[arg-type]
+        spans.setdefault("threshold", []).append((m.start(), m.end()))
+    if len(found) > 1:  # "GMV超过100万且订单超过1000的渠道": one bound at a time
+        words = [b.said for b in found]
+        raise AmbiguousQuestion(
+            *both("nlu.two_thresholds", words=", ".join(words)), detail={"words": words, "reason": "two_thresholds"}
+        )
+    for start, end in spans.get("threshold", []):
+        scan.claim(start, end)
+    return found[0] if found else None
+
+
+def _bounded_term(scan: Scan, m: re.Match[str]) -> tuple[int, int] | None:
+    """The catalog term a bound is said of: the one just before it ("GMV is above"), or the one
+    right after its number ("more than 1,000 orders", "more than 20 million in GMV")."""
+    before = [(s, e) for s, e in scan.terms if e <= m.start() and vocab.BOUND_LINK.fullmatch(scan.norm[e : m.start()])]
+    if before:
+        return max(before)
+    after = [(s, e) for s, e in scan.terms if s >= m.end() and _NUMBER_OF.fullmatch(scan.norm[m.end() : s])]
+    return after[0] if after and m.group("op") else None
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+"""A bare number that reads as a year is never a bound ("over 2025", "above 2024's")."""
+_NUMBER_OF = re.compile(r"\s*(?:(?:in|of|worth of)\s+)?", re.I)
+"""What may stand between a bound's number and the metric after it ("more than 20 million in GMV")."""
+
+
+def threshold_of(
+    bound: Bound,
+    catalog: Catalog,
+    metric_hits: Sequence[Hit],
+    metrics: Sequence[str],
+    *,
+    groups: bool,
+    beside: bool,
+) -> Threshold:
+    """``bound`` as a threshold on its metric, in the metric's unit; asked back when it cannot be
+    one (``groups``: the question has a breakdown or a series to keep; ``beside``: it also asks a
+    ranking, a share, a comparison or a gap)."""
+    hit = next((h for h in metric_hits if (h.start, h.end) == bound.term), None)
+    if hit is None:
+        raise _asked(bound, "nlu.threshold_of_what", lambda lang: {"term": bound.term_said})
+    metric = next((t.target for t in hit.terms if t.kind == "metric" and t.target in metrics), metrics[0])
+    info = catalog.metrics[metric]
+
+    def label(lang: Language) -> dict[str, str]:
+        return {"metric": info.label.for_lang(lang)}
+
+    if len(metrics) > 1 or beside:
+        raise _asked(bound, "nlu.threshold_beside", label)
+    if not groups:
+        raise _asked(bound, "nlu.threshold_needs_groups", label)
+    if info.unit == "ratio" and not bound.percent:
+        raise _asked(bound, "nlu.threshold_percent", label)
+    if info.unit != "ratio" and bound.percent:
+        raise _asked(bound, "nlu.threshold_not_percent", label)
+    if info.unit != "currency" and bound.money:
+        raise _asked(bound, "nlu.threshold_not_money", label)
+    value = bound.number / 100 if bound.percent else bound.number
+    return Threshold(metric=metric, op=bound.op, value=value)
+
+
+def _asked(bound: Bound, key: str, fields: Callable[[Language], dict[str, str]]) -> AmbiguousQuestion:
+    """``key`` asked back in both languages, naming the bound as said (``fields``: the other
+    fields in a language)."""
+    en, zh = (text(key, lang, bound=bound.said, **fields(lang)) for lang in LANGUAGES)
+    return AmbiguousQuestion(en, zh, detail={"bound": bound.said, "reason": key.removeprefix("nlu.")})
+
+
+__all__ = ["Bound", "read_bound", "threshold_of"]

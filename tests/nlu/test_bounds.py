@@ -1,0 +1,65 @@
+"""Bounds on a metric's value, one row per way of saying one: what the planner reads (op, value in
+the metric's unit, groups), and the numbers it must not read as a bound."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from baton.catalog.loader import load_catalog
+from baton.errors import AmbiguousQuestion
+from baton.nlu.parser import Planner
+
+PLANNER = Planner(load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml"))
+AS_OF = date(2026, 7, 1)
+
+READ = [  # question, metric, op, value, dimensions, grain
+    ("上个月退款率超过5%的品类有哪些", "refund_rate", ">", 0.05, ["category"], None),
+    ("上个月退款率5%以上的品类", "refund_rate", ">=", 0.05, ["category"], None),
+    ("上个月GMV 500万以上的区域", "gmv", ">=", 5_000_000, ["region"], None),
+    ("上个月订单量不到1.2万的渠道", "order_count", "<", 12_000, ["channel"], None),
+    ("上个月GMV不超过300万元的区域", "gmv", "<=", 3_000_000, ["region"], None),
+    ("上个月订单量达到10000的渠道", "order_count", ">=", 10_000, ["channel"], None),
+    ("categories with GMV above 5 million last month", "gmv", ">", 5_000_000, ["category"], None),
+    ("regions where GMV exceeded ¥2m last month", "gmv", ">", 2_000_000, ["region"], None),
+    ("channels with more than 10,000 orders last month", "order_count", ">", 10_000, ["channel"], None),
+    ("regions with a refund rate of at least 7.5 percent in Q2", "refund_rate", ">=", 0.075, ["region"], None),
+    ("channels whose GMV was 2.5k or less yesterday", "gmv", "<=", 2_500, ["channel"], None),
+    ("上个月哪几天GMV超过200万", "gmv", ">", 2_000_000, [], "day"),
+    ("2026年GMV超过5000万的月份", "gmv", ">", 50_000_000, [], "month"),
+    ("which weeks this year had fewer than 12,000 orders", "order_count", "<", 12_000, [], "week"),
+]
+
+
+@pytest.mark.parametrize(("question", "metric", "op", "value", "dims", "grain"), READ, ids=[r[0] for r in READ])
+def test_a_bound_is_read_in_its_metrics_unit(
+    question: str, metric: str, op: str, value: float, dims: list[str], grain: str | None
+) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.threshold is not None
+    assert (query.threshold.metric, query.threshold.op) == (metric, op)
+    assert query.threshold.value == pytest.approx(value)
+    assert (list(query.dimensions), query.grain, query.metrics) == (dims, grain, (metric,))
+    assert query.top_n is None and query.intent != "ranking"
+
+
+NOT_BOUNDS = [  # a number beside a comparison word that is no bound on a metric
+    "GMV over the last 3 months by channel",  # a length of time
+    "上个月GMV最高的3个渠道",  # a top N
+    "2025年12月各渠道GMV",  # a date
+    "GMV by channel over 2025",  # a year
+]
+
+
+@pytest.mark.parametrize("question", NOT_BOUNDS)
+def test_a_number_that_is_not_a_bound_is_not_read_as_one(question: str) -> None:
+    assert PLANNER.plan(question, as_of=AS_OF).threshold is None
+
+
+def test_a_bound_said_of_no_metric_is_asked_back() -> None:
+    """ "app超过5%" bounds a member, not a metric: asked back naming it."""
+    with pytest.raises(AmbiguousQuestion) as asked:
+        PLANNER.plan("上个月app超过5%的品类的退款率", as_of=AS_OF)
+    assert asked.value.detail["reason"] == "threshold_of_what" and "app" in asked.value.message_zh

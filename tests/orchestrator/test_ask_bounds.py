@@ -1,0 +1,100 @@
+"""End-to-end: a bound on the groups ("退款率超过5%的品类") keeps exactly the groups independent SQL
+keeps, says how many they are, and says so when none pass, on the real demo warehouse."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import duckdb
+import pytest
+
+from baton.orchestrator.session import Session
+
+AS_OF = date(2026, 7, 1)
+JUNE = "order_date BETWEEN '2026-06-01' AND '2026-06-30'"
+PAID = "status IN ('paid', 'refunded')"
+
+
+def _rows(session: Session, sql: str) -> list[tuple[Any, ...]]:
+    con = duckdb.connect(str(session.settings.duckdb_path()), read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+BOUNDS = [  # question, independent SQL of every group with its value, the bound as a Python test
+    (
+        "上个月退款率超过5%的品类有哪些",
+        f"""SELECT category, COUNT(*) FILTER (WHERE status = 'refunded') / COUNT(*) FILTER (WHERE {PAID})
+            FROM fact_order WHERE {JUNE} GROUP BY 1""",
+        lambda v: v > 0.05,
+    ),
+    (
+        "channels with at least 11,914 orders last month",  # 11,914 is one channel's own count: >= keeps it
+        f"SELECT channel, COUNT(*) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
+        lambda v: v >= 11914,
+    ),
+    (
+        "上个月新客GMV低于300万的区域",
+        f"SELECT region, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} AND user_type = 'new' GROUP BY 1",
+        lambda v: v < 3_000_000,
+    ),
+    (
+        "上个月哪几天GMV超过200万",
+        f"SELECT order_date, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
+        lambda v: v > 2_000_000,
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "sql", "passes"), BOUNDS, ids=[b[0] for b in BOUNDS])
+def test_a_bound_keeps_the_groups_sql_keeps(demo_session: Session, question: str, sql: str, passes: Any) -> None:
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    assert answer.result is not None and answer.semantic_query is not None
+    assert answer.semantic_query.threshold is not None
+    every = {str(key): float(value) for key, value in _rows(demo_session, sql)}
+    kept = {key: value for key, value in every.items() if passes(value)}
+    assert 0 < len(kept) < len(every)  # the bound cuts: some groups pass, some do not
+    got = {str(row[0]): float(str(row[1])) for row in answer.result.rows}
+    assert got.keys() == kept.keys()
+    for key, value in got.items():
+        assert value == pytest.approx(kept[key], rel=1e-9)
+    counted = f"有 {len(kept)} " if answer.language == "zh" else f"{len(kept)} "
+    assert counted in answer.answer
+    assert answer.interpretation is not None and ("只看" in answer.interpretation or "only" in answer.interpretation)
+
+
+def test_no_group_passing_is_said_and_partial_weeks_are_not_weighed(demo_session: Session) -> None:
+    none = demo_session.ask("上个月退款率超过50%的品类", as_of=AS_OF)
+    assert none.status == "answered" and none.result is not None and none.result.row_count == 0, none.error
+    assert "没有退款率高于 50.00% 的品类" in none.answer
+    weeks = demo_session.ask("which weeks this year had fewer than 12,000 orders", as_of=AS_OF)
+    assert weeks.status == "answered" and weeks.result is not None, weeks.error
+    by_week = _rows(
+        demo_session,
+        f"""SELECT DATE_TRUNC('week', order_date)::DATE, COUNT(*) FROM fact_order
+            WHERE order_date BETWEEN '2026-01-05' AND '2026-06-28' AND {PAID} GROUP BY 1""",
+    )
+    assert {str(row[0]) for row in weeks.result.rows} == {str(w) for w, n in by_week if n < 12000}
+    assert not any("No rows" in note for note in weeks.assumptions)  # the weeks left out have rows
+    assert any("each whole week from 2026-01-05 to 2026-06-28" in note for note in weeks.assumptions)
+
+
+ASKED = [
+    ("上个月GMV超过5000万了吗", "threshold_needs_groups"),  # no groups to keep
+    ("上个月退款率超过5的品类", "threshold_percent"),  # a rate's bound without %
+    ("categories with GMV above 5% last month", "threshold_not_percent"),
+    ("channels with more than ¥500 orders last month", "threshold_not_money"),
+    ("上个月GMV最高的3个品类中退款率超过5%的", "threshold_beside"),  # a ranking beside it
+    ("上个月GMV超过100万且订单量超过1000的渠道", "two_thresholds"),
+]
+
+
+@pytest.mark.parametrize(("question", "reason"), ASKED, ids=[a[0] for a in ASKED])
+def test_a_bound_that_cannot_be_read_is_asked_back_by_name(demo_session: Session, question: str, reason: str) -> None:
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "clarification_needed" and answer.result is None
+    assert answer.error is not None and answer.error.detail.get("reason") == reason
