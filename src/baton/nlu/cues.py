@@ -170,7 +170,7 @@ def read_cues(scan: Scan) -> Cues:
 def _read_bound_periods(scan: Scan, cues: Cues) -> None:
     """The periods a bound keeps, named as such: the series' grain. Periods of two grains ("每周
     GMV超过500万的月份") are left unread, and so asked back as words not understood."""
-    said = scan.find_all(vocab.BOUND_PERIODS)
+    said = [m for m in scan.find_all(vocab.BOUND_PERIODS) if not _PERIOD_BEFORE.search(scan.norm[: m.start()])]
     grains = {_period_grain((m.group("zh") or m.group("en")).lower()) for m in said}
     grains |= {grain for pattern, grain in vocab.GRAIN_CUES if scan.find_all(pattern)}
     if not said or len(grains) != 1:
@@ -179,6 +179,13 @@ def _read_bound_periods(scan: Scan, cues: Cues) -> None:
         scan.claim(m.start(), m.end())
         cues.spans.setdefault("threshold", []).append((m.start(), m.end()))
     cues.grain = grains.pop()
+
+
+_PERIOD_BEFORE = re.compile(
+    r"(?:\d|[一二两三四五六七八九十几上下本这今去前近]|\b(?:last|past|next|previous|first|these|those|the)\s*)\s*$",
+    re.I,
+)
+"""Words that make a period word part of a period ("last 3 months", "6月份", "上个月"), not what a bound keeps."""
 
 
 def _period_grain(word: str) -> Grain:

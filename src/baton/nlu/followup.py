@@ -29,7 +29,7 @@ from typing import Literal
 
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
-from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, TimeRange
+from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope
 from baton.messages import both, text
 from baton.nlu import timeexpr
@@ -41,7 +41,19 @@ from baton.nlu.ranking import ranking_metric
 from baton.nlu.ties import Reading, has_ties
 
 LANGS: tuple[Language, ...] = ("en", "zh")
-Part = Literal["metric", "filter", "exclusion", "period", "grain", "comparison", "breakdown", "ranking", "share", "why"]
+Part = Literal[
+    "metric",
+    "filter",
+    "exclusion",
+    "period",
+    "grain",
+    "comparison",
+    "breakdown",
+    "ranking",
+    "share",
+    "threshold",
+    "why",
+]
 PARTS: tuple[Part, ...] = (
     "metric",
     "filter",
@@ -52,6 +64,7 @@ PARTS: tuple[Part, ...] = (
     "breakdown",
     "ranking",
     "share",
+    "threshold",
     "why",
 )
 
@@ -129,6 +142,20 @@ def _check_metric_or_member(catalog: Catalog, metric_hits: Sequence[Hit]) -> Non
     )
 
 
+def _kept_bound(
+    parent: SemanticQuery, metrics: tuple[str, ...], beside: bool, dims: list[str], grain: Grain | None
+) -> Threshold | None:
+    """ "退款率超过5%的品类" then "那5月呢": the bound goes on with the groups it kept; one the
+    follow-up cannot carry (another metric, a ranking, a share, a comparison, no groups) is asked
+    back, never dropped."""
+    bound = parent.threshold
+    if bound is None:
+        return None
+    if bound.metric not in metrics or len(metrics) > 1 or beside or (not dims and grain is None):
+        raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True})
+    return bound
+
+
 def _still_why(parent: SemanticQuery, r: Reading) -> bool:
     """A follow-up to a why that only moves its scope — a filter, a metric, a period ("only East
     China", "and for orders?", "那5月呢") — asks the same why of the new scope; one that asks for a
@@ -176,6 +203,8 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         said = r.ties.pointer
         raise AmbiguousQuestion(*both("conversation.pointer_after_ranking", said=said), detail={"follow_up": True})
     _place_of_the_previous_rows(parent, r)
+    if cues.bound is not None:  # "那订单量超过10000的呢": a bound is asked in one question
+        raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True})
     changed: list[Part] = []
     metrics = tuple(terms.metrics) or parent.metrics
     if metrics != parent.metrics:
@@ -280,6 +309,7 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         share_within=tuple(d for d in parent.share_within if d in dims) if share else (),
         premise=(cues.premise if cues.why else parent.premise) if why else None,
         average_per=average_per,
+        threshold=_kept_bound(parent, metrics, ranked or share or comparison is not None or gap, dims, grain),
         difference=gap,
         ratio=parent.ratio and gap,
         corrections=r.corrections,
@@ -398,9 +428,10 @@ def _half_of_the_parents(parent: TimeRange, said: TimeRange, as_of: date) -> Tim
     if not _HALF_SAID.fullmatch(words) or parent.start.year != parent.end.year:
         return said
     second = words.lower().startswith(("second", "other", "下", "后"))
-    if parent.start.month == parent.end.month and parent.days < 28:  # a part of one month
-        first_day = parent.start.replace(day=1)
-        last_day = (first_day + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+    first_day = parent.start.replace(day=1)
+    last_day = (first_day + timedelta(days=32)).replace(day=1) - timedelta(days=1)
+    month_half = (parent.start.day, parent.end) in ((1, first_day.replace(day=15)), (16, last_day))
+    if month_half and "年" not in words:  # "the first half of June" then "second half?": of June
         start, end = (first_day.replace(day=16), last_day) if second else (first_day, first_day.replace(day=15))
     else:
         year = parent.start.year
@@ -585,6 +616,8 @@ def _inherited(parent: SemanticQuery, changed: list[Part]) -> tuple[Part, ...]:
         kept.append("ranking")
     if parent.share and "share" not in changed:
         kept.append("share")
+    if parent.threshold is not None and "threshold" not in changed:
+        kept.append("threshold")
     return tuple(kept)
 
 
@@ -600,6 +633,7 @@ def compare_parts(parent: SemanticQuery, child: SemanticQuery) -> tuple[tuple[Pa
         ("breakdown", parent.dimensions, child.dimensions),
         ("ranking", (parent.top_n, parent.rank_place, parent.order), (child.top_n, child.rank_place, child.order)),
         ("share", parent.share, child.share),
+        ("threshold", parent.threshold, child.threshold),
         ("why", parent.intent == "why", child.intent == "why"),
     )
     changed += [part for part, before, after in pairs if before != after]

@@ -204,7 +204,8 @@ def count_of_an_amount(catalog: Catalog, scan: Scan, metric_hits: Sequence[Hit])
 _COUNTING_BEFORE = re.compile(
     r"(?:\bhow many|\b(?:the |total )?number of|#\s*of|#|\bno\. of|\bcount of|多少笔|几笔|多少单|几单)\s*$", re.I
 )
-_COUNTING_AFTER = re.compile(r"\s*(?:\bcounts?\b|\bnumbers?\b|\bvolume\b|笔数|单数)", re.I)
+_COUNTING_AFTER = re.compile(r"\s*(?:\bcounts?\b|笔数|单数)", re.I)
+"""Counting words after an amount's name ("sales count"); "sales numbers" are its figures."""
 
 
 def metric_over_metric(scan: Scan, metric_hits: Sequence[Hit]) -> None:

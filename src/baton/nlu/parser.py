@@ -827,6 +827,7 @@ class Planner:
         threshold = None
         if cues.bound is not None:  # "退款率超过5%的品类": the groups that pass, no ranking beside it
             beside = ranked or cues.best or share or comparison is not None or cues.difference or cues.ratio
+            beside = beside or (bool(dims) and grain is not None)  # "每天GMV超过200万的渠道": every day, or any?
             groups = bool(dims) or grain is not None
             threshold = threshold_of(
                 cues.bound, self.catalog, terms.metric_hits, terms.metrics, groups=groups, beside=beside

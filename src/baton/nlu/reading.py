@@ -58,7 +58,8 @@ def claim_member_lists(scan: Scan, cues: Cues, members: list[Member]) -> None:
                 *both("nlu.adjacent_members", phrase=phrase), detail={"reason": "adjacent_members", "phrase": phrase}
             )
         if prev.dimension != nxt.dimension:
-            _no_list_across_dimensions(scan, prev, nxt)
+            if not (prev.excluded or nxt.excluded):  # "除了直播和华东以外": both taken out, a list of exclusions
+                _no_list_across_dimensions(scan, prev, nxt)
             continue
         listed = vocab.LIST_JOIN.match(between) is not None
         summed = listed and bool(vocab.SUM_JOIN.search(between))
