@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["ConversationSummary", "FollowUpInfo", "PlannedBy"]
+__all__ = ["ConversationSummary", "FollowUpInfo", "PartName", "PlannedBy"]
 
 PartName = Literal[
     "metric",

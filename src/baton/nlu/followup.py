@@ -25,10 +25,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Literal
+from typing import Literal, get_args
 
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
+from baton.contracts.conversation import PartName
 from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope
 from baton.messages import both, text
@@ -41,32 +42,9 @@ from baton.nlu.ranking import ranking_metric
 from baton.nlu.ties import Reading, has_ties
 
 LANGS: tuple[Language, ...] = ("en", "zh")
-Part = Literal[
-    "metric",
-    "filter",
-    "exclusion",
-    "period",
-    "grain",
-    "comparison",
-    "breakdown",
-    "ranking",
-    "share",
-    "threshold",
-    "why",
-]
-PARTS: tuple[Part, ...] = (
-    "metric",
-    "filter",
-    "exclusion",
-    "period",
-    "grain",
-    "comparison",
-    "breakdown",
-    "ranking",
-    "share",
-    "threshold",
-    "why",
-)
+Part = PartName
+PARTS: tuple[Part, ...] = get_args(PartName)
+"""The parts of a question a follow-up keeps or changes, in the order the lead names them."""
 
 
 @dataclass(frozen=True)
