@@ -18,6 +18,9 @@ AS_OF = date(2026, 7, 1)
 READ = [  # question, metric, op, value, dimensions, grain
     ("上个月退款率超过5%的品类有哪些", "refund_rate", ">", 0.05, ["category"], None),
     ("上个月退款率5%以上的品类", "refund_rate", ">=", 0.05, ["category"], None),
+    ("上个月哪些品类退款率高于5个点", "refund_rate", ">", 0.05, ["category"], None),
+    ("上个月退款率超过3个百分点的渠道", "refund_rate", ">", 0.03, ["channel"], None),
+    ("上个月哪几个区域的GMV超过1000万", "gmv", ">", 10_000_000, ["region"], None),
     ("上个月GMV 500万以上的区域", "gmv", ">=", 5_000_000, ["region"], None),
     ("上个月订单量不到1.2万的渠道", "order_count", "<", 12_000, ["channel"], None),
     ("上个月GMV不超过300万元的区域", "gmv", "<=", 3_000_000, ["region"], None),

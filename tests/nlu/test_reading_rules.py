@@ -63,6 +63,15 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         },
     ),
     (
+        "how many percent higher one member is than another is their gap",
+        "上个月华东比华南GMV高百分之几",
+        {
+            "dimensions": ["region"],
+            "difference": True,
+            "filters": [{"dimension": "region", "members": ["华东", "华南"], "exclude": False}],
+        },
+    ),
+    (
         "A的X减去B的X",
         "上个月华东的订单量减去华南的订单量",
         {
@@ -431,6 +440,46 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {
             "filters": [{"dimension": "channel", "members": ["live_stream"], "exclude": True}],
             "share_filters": [{"dimension": "channel", "members": ["app"], "exclude": False}],
+        },
+    ),
+    (
+        "a member's longer name gives way to its short name and the dimension word after it",
+        "上个月华东区域gmv是多少啊",
+        {"filters": [{"dimension": "region", "members": ["华东"], "exclude": False}], "metrics": ["gmv"]},
+    ),
+    (
+        "two members side by side after an exclusion word are both taken out",
+        "上个月不含华东华南的销售额",
+        {"filters": [{"dimension": "region", "members": ["华东", "华南"], "exclude": True}]},
+    ),
+    (
+        "不看 takes a member out",
+        "上个月不看新客的GMV",
+        {"filters": [{"dimension": "user_type", "members": ["new"], "exclude": True}]},
+    ),
+    (
+        "不要 takes two members side by side out",
+        "上个月不要直播小程序的订单量",
+        {"filters": [{"dimension": "channel", "members": ["live_stream", "mini_program"], "exclude": True}]},
+    ),
+    (
+        "two members side by side after a space are both taken out",
+        "上个月GMV exclude 华东 华南",
+        {"filters": [{"dimension": "region", "members": ["华东", "华南"], "exclude": True}]},
+    ),
+    (
+        "two members side by side before a closing exclusion word are both taken out",
+        "上个月华东华南以外的GMV",
+        {"filters": [{"dimension": "region", "members": ["华东", "华南"], "exclude": True}]},
+    ),
+    (
+        "a kept member before an exclusion of two side by side",
+        "上个月华东不含app小程序的GMV",
+        {
+            "filters": [
+                {"dimension": "region", "members": ["华东"], "exclude": False},
+                {"dimension": "channel", "members": ["app", "mini_program"], "exclude": True},
+            ]
         },
     ),
     (
@@ -868,6 +917,12 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ),
     ("a metric among another's", "上个月新注册的用户里有多少人下了单", AmbiguousQuestion, "metric_as_a_word"),
     ("a member in each group's share", "上个月APP在各区域的GMV占比", AmbiguousQuestion, "inside each group"),
+    (
+        "members of two dimensions side by side after an exclusion word",
+        "上个月不含华东app的GMV",
+        AmbiguousQuestion,
+        "exclusion_across_dimensions",
+    ),
     ("a ranking longer than Baton lists", "top 5000 categories by GMV last month", AmbiguousQuestion, "5000"),
 ]
 

@@ -623,3 +623,44 @@ def test_a_per_day_average_is_carried_by_follow_ups_and_what_it_cannot_be_is_ask
     orders = conversation.ask("那订单量呢", as_of=JULY)  # follows the last answer, per day and in 华南
     assert orders.status == "answered" and orders.result is not None
     assert [c.name for c in orders.result.columns] == ["order_count_per_day"]
+
+
+@pytest.mark.parametrize(
+    ("first", "correction", "changed", "sql"),
+    [
+        (
+            "上个月华东的GMV",
+            "不对，我是说华南",
+            ("filter",),
+            f"SELECT {GMV} FROM fact_order WHERE region = '华南' AND {JUNE}",
+        ),
+        (
+            "GMV in East China last month",
+            "no, I meant orders",
+            ("metric",),
+            f"SELECT count(*) FILTER (WHERE {ORDERS}) FROM fact_order WHERE region = '华东' AND {JUNE}",
+        ),
+        (
+            "上个月华东的GMV",
+            "我的意思是上上个月",
+            ("period",),
+            f"SELECT {GMV} FROM fact_order WHERE region = '华东' AND order_date BETWEEN DATE '2026-05-01' AND DATE '2026-05-31'",
+        ),
+    ],
+)
+def test_a_correction_replaces_the_part_it_names(
+    session: Session, first: str, correction: str, changed: tuple[str, ...], sql: str
+) -> None:
+    """ "不对，我是说华南": the previous question with that part said again, as "换成" says it."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    answer = chat.ask(correction)
+    assert answer.status == "answered", answer.answer
+    assert answer.follow_up is not None and answer.follow_up.changed == changed
+    assert answer.result is not None
+    assert [float(v) for v in answer.result.rows[0]] == [float(v) for v in _rows(session, sql)[0]]  # type: ignore[arg-type]
+
+
+def test_a_correction_without_a_question_before_it_is_asked_back(session: Session) -> None:
+    answer = session.ask("不对，我是说华南", as_of=JULY)
+    assert answer.status == "clarification_needed"

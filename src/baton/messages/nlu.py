@@ -259,6 +259,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{first}”和“{second}”属于两个不同的维度，却像列表一样连在一起（“{phrase}”）：是同时满足（{first}中的{second}）、"
         "满足其一，还是分别看各自的值？Baton 不会猜测。请分开问，或明确说“{first}的{second}”。",
     ),
+    "exclusion_across_dimensions": (
+        '"{first}" and "{second}" stand side by side after an exclusion ("{phrase}") but belong to two '
+        "dimensions: take both out, take out only {first} within {second}, or take out {first} and keep "
+        '{second}? Baton will not guess. Join what is taken out with "and", e.g. "excluding {first} and {second}".',
+        "排除词后的“{first}”和“{second}”紧挨在一起（“{phrase}”），却属于两个不同的维度：是两个都排除、只排除"
+        "{second}中的{first}，还是排除{first}、只看{second}？Baton 不会猜测。请用“和”连接要排除的成员，"
+        "例如“不含{first}和{second}”。",
+    ),
     "count_of_an_amount": (
         '"{words}" asks how many, but {metric} is an amount of money, not a count. Ask for the count by its name '
         "(orders, buyers …), or for the amount without the counting words.",

@@ -61,7 +61,9 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
         # the digits as said, scaled exactly: "1.4%" is 0.014, never 0.013999999999999999
         number = Decimal(m.group("num").replace(",", "")) * vocab.BOUND_SCALES.get(scale, 1)
         said = scan.text[m.start() : m.end()].strip()
-        percent = scale in {"%", "％", "percent", "per cent"}
+        percent = scale in {"%", "％", "percent", "per cent", "个百分点", "百分点", "个点"} or scale.startswith(
+            "percentage"
+        )
         named = scan.text[term[0] : term[1]]
         currency = next((code for word, code in _CURRENCIES if money_said.startswith(word)), None) if money else None
         bound = Bound(vocab.BOUND_OPS[op], number, percent, money, said, term, named, currency)  # type: ignore[arg-type]

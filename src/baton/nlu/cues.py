@@ -37,6 +37,9 @@ class Cues(PeriodCues):
     best: bool = False
     both_ends: bool = False
     """The highest and the lowest are asked at once ("最高和最低的区域", "best and worst")."""
+    several: bool = False
+    """The highest (or lowest) groups are asked without saying how many ("哪些品类GMV最高",
+    "最高的几个品类"): the whole ranking in that direction, never the first group alone."""
     rank: bool = False
     average: bool = False
     breakdown: bool = False
@@ -293,6 +296,8 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         cues.best, cues.order = True, "asc" if closing[0].group("word") in "低少小" else "desc"
     if cues.top_n is None and best:
         cues.best = True
+        several = cues.take(scan, "ranking", vocab.SEVERAL)
+        cues.several = bool(several) or any(m.group(0) in vocab.SEVERAL_WHICH for m in which)
         said = {m.group(0).lower() for m in best}
         if said & _HIGH_END and said & _LOW_END:  # both ends: the whole ranking, highest first
             cues.both_ends, cues.rank, cues.order, cues.quality = True, True, "desc", None

@@ -47,6 +47,33 @@ class Hit:
         return {t.kind for t in self.terms}
 
 
+def _longest_first(candidates: list[tuple[int, int]], blocked: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Non-overlapping spans, the longest taken first; then a taken span that a longer reading
+    of two terms would cover better gives way: "华东区域" is the member 华东 and the dimension word
+    区域, not the member 华东区 and a stray "域" (a shorter term ending where the overlapping one
+    starts, the two reaching past the taken span)."""
+    claimed = list(blocked)
+    taken: list[tuple[int, int]] = []
+    for index, end in sorted(set(candidates), key=lambda s: (-(s[1] - s[0]), s[0])):
+        if any(index < c_end and c_start < end for c_start, c_end in claimed):
+            continue
+        claimed.append((index, end))
+        taken.append((index, end))
+    spans = set(candidates)
+    for later_start, later_end in sorted(spans - set(taken)):
+        over = [t for t in taken if t[0] < later_start < t[1] < later_end]
+        if len(over) != 1 or (over[0][0], later_start) not in spans:
+            continue
+        rest = [t for t in claimed if t != over[0]]
+        if any(later_start < c_end and c_start < later_end for c_start, c_end in rest):
+            continue
+        taken.remove(over[0])
+        claimed.remove(over[0])
+        taken += [(over[0][0], later_start), (later_start, later_end)]
+        claimed += [(over[0][0], later_start), (later_start, later_end)]
+    return taken
+
+
 def normalise(text: str) -> str:
     """NFKC + lower case; length-preserving for the characters questions contain."""
     out = unicodedata.normalize("NFKC", text)
@@ -106,10 +133,7 @@ class Lexicon:
                 candidates.append((index, end))
         candidates += self._across_particles(norm)
         hits: list[Hit] = []
-        for index, end in sorted(candidates, key=lambda s: (-(s[1] - s[0]), s[0])):
-            if any(index < c_end and c_start < end for c_start, c_end in claimed):
-                continue
-            claimed.append((index, end))
+        for index, end in _longest_first(candidates, claimed):
             surface = _PARTICLES.sub("", norm[index:end]) if norm[index:end] not in self._entries else norm[index:end]
             hits.append(Hit(index, end, text[index:end], tuple(self._entries[surface])))
         return sorted(hits, key=lambda h: h.start)

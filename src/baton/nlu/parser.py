@@ -612,7 +612,7 @@ class Planner:
             last = chain[0]
             joins = [scan.norm[prev.end : nxt.start] for prev, nxt in itertools.pairwise(chain)]
             for i, (prev, nxt) in enumerate(itertools.pairwise(chain)):
-                if not vocab.LIST_JOIN.match(joins[i]) or _clause_ends(joins, i):
+                if not _listed(joins[i], prev, nxt, scan) or _clause_ends(joins, i):
                     break
                 out.add(id(nxt))
                 scan.claim(prev.end, nxt.start)
@@ -625,7 +625,7 @@ class Planner:
                 out.add(id(hit))
                 last = hit
                 for prev in reversed([h for h in ordered if h.end <= hit.start]):
-                    if not vocab.LIST_JOIN.match(scan.norm[prev.end : last.start]) or id(prev) in out:
+                    if not _listed(scan.norm[prev.end : last.start], prev, last, scan) or id(prev) in out:
                         break
                     out.add(id(prev))
                     last = prev
@@ -754,6 +754,21 @@ class Planner:
             pair in surface for surface in self.lexicon.all_surfaces() if not surface.isascii() for pair in pairs
         )
 
+    def _named_in_plural(self, terms: Terms, dims: Sequence[str]) -> bool:
+        """A grouping named in the English plural ("which categories had the highest GMV", "top
+        channels"): several groups are asked for, however many there are."""
+        for hit in terms.hits:
+            word = hit.text.lower()
+            if hit.kinds != {"dimension"} or hit.terms[0].target not in dims or not word.isascii():
+                continue
+            dim = self.catalog.dimensions[hit.terms[0].target]
+            names = {dim.label.en.lower(), *(s.lower() for s in dim.synonyms)}
+            singular = {word[:-1] if word.endswith("s") else "", word[:-3] + "y" if word.endswith("ies") else ""}
+            singular |= {word[:-2]} if word.endswith("es") else set()
+            if (singular - {""}) & names:
+                return True
+        return False
+
     # -- the query ------------------------------------------------------------------------
     def _build(
         self,
@@ -799,10 +814,11 @@ class Planner:
             raise AmbiguousQuestion(*self.with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
         if cues.breakdown and not dims and grain is None:
             raise AmbiguousQuestion(*self.with_examples("nlu.breakdown_by_what"), detail={"missing": "breakdown"})
-        if (
-            cues.best and top_n is None and place is None and not cues.both_ends
-        ):  # "ranked second-lowest": the place is the ranking
-            top_n = 1
+        if cues.best and top_n is None and place is None and not cues.both_ends:
+            if cues.several or self._named_in_plural(terms, dims):  # "which categories had the most"
+                cues.rank = True
+            else:  # "ranked second-lowest": the place is the ranking
+                top_n = 1
         if top_n is not None or place is not None:
             self.check_ranked_keys(dims, grain, combination=cues.combination)
         ranked = bool(top_n or place or cues.rank)
@@ -1129,6 +1145,29 @@ def _members_only(hit: Hit) -> Hit:
 
 
 _COMMA_ONLY = re.compile(r"^\s*[,，]\s*$")
+
+
+def _member_dimensions(hit: Hit) -> set[str]:
+    return {t.target.split(":", 1)[0] for t in hit.terms if t.kind == "member"}
+
+
+def _listed(join: str, prev: Hit, nxt: Hit, scan: Scan) -> bool:
+    """Whether two members an exclusion word governs stand in one list: a list word between them,
+    or nothing at all between two of one dimension ("不含华东华南": both taken out, as Chinese lists
+    them side by side). Two of different dimensions side by side ("不含华东app") may be both taken
+    out, or their intersection, or only the first: asked back naming both."""
+    if vocab.LIST_JOIN.match(join):
+        return True
+    if join.strip():
+        return False
+    first, second = _member_dimensions(prev), _member_dimensions(nxt)
+    if len(first) == 1 and first == second:
+        return True
+    phrase = scan.text[prev.start : nxt.end]
+    raise AmbiguousQuestion(
+        *both("nlu.exclusion_across_dimensions", first=prev.text, second=nxt.text, phrase=phrase),
+        detail={"reason": "exclusion_across_dimensions", "members": [prev.text, nxt.text]},
+    )
 
 
 def _clause_ends(joins: list[str], i: int) -> bool:

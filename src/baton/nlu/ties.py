@@ -26,6 +26,14 @@ REPLACE = re.compile(
     r"|\bchange (?:it |that |this )?to\b|\bmake (?:it|that) (?:a |an )?\b",
     _I,
 )
+CORRECTION = re.compile(
+    r"^\s*(?:(?:不对|不是|错了|搞错了|说错了|抱歉|不好意思)[，,。.！!\s]*)?"
+    r"(?:我(?:是说|说的是|指的是|的意思是|问的是|想问的是|要问的是|要的是)|应该是)"
+    r"|^\s*(?:(?:no|nope|sorry|oops|wait)[,.!]?\s+)*i\s+meant?\b",
+    _I,
+)
+"""A follow-up that corrects the question before it ("不对，我是说华南", "no, I meant orders"): what it
+names replaces the part of that question it stands for, as "换成" does."""
 RESTRICT = re.compile(
     r"只看一?下?|只要|只算|只查|只统计|仅看|仅算|仅限|仅|只|\bonly\b|\bjust\b|\blimit(?:ed)? to\b|\brestrict(?:ed)? to\b"
     r"|\bfilter(?:ed)? (?:it |that )?(?:to|on)\b",
@@ -66,7 +74,7 @@ class Ties:
 def read_ties(scan: Scan) -> Ties:
     """The follow-up's tying words, claimed so no other reader sees them."""
     pointed = scan.take(POINTER)
-    replace = bool(scan.take(REPLACE))
+    replace = bool(scan.take(CORRECTION)) | bool(scan.take(REPLACE))
     restrict = bool(scan.take(RESTRICT))
     add = bool(scan.take(ADD))
     frames = scan.take(FRAME)
@@ -77,7 +85,7 @@ def read_ties(scan: Scan) -> Ties:
 
 def has_ties(text: str) -> bool:
     """Whether a question carries a word that ties it to an earlier one."""
-    return any(p.search(text) for p in (REPLACE, RESTRICT, ADD, FRAME))
+    return any(p.search(text) for p in (CORRECTION, REPLACE, RESTRICT, ADD, FRAME))
 
 
 @dataclass

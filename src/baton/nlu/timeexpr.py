@@ -531,6 +531,27 @@ def _ago_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _days_ago(n)(m, ctx, text) if unit == "day" else _previous(_UNIT_GRAIN[unit], n)(m, ctx, text)
 
 
+def _ago_cn(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "两个月前", "3天前", "两周前": the whole calendar unit that many back (a day: that day),
+    as "2 months ago" is read."""
+    unit_text = (_group(m, "u") or "").replace("个", "")
+    n = _num(m, "n")
+    if unit_text in ("天", "日"):
+        return _days_ago(n)(m, ctx, text)
+    grains: dict[str, _PeriodGrain] = {"周": "week", "星期": "week", "礼拜": "week", "月": "month"}
+    grain = grains.get(unit_text, "quarter")
+    return _previous(grain, n)(m, ctx, text)
+
+
+def _same_day_last_year(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "去年的今天", "this day last year": the as-of date a year back (29 February: the 28th)."""
+    try:
+        day = ctx.as_of.replace(year=ctx.as_of.year - 1)
+    except ValueError:
+        day = ctx.as_of.replace(year=ctx.as_of.year - 1, day=28)
+    return _Raw(day, day, "day")
+
+
 def _current_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """this week / month-to-date / QTD / current year ..."""
     unit = (_group(m, "u") or _group(m, "u2") or "").lower()
@@ -812,6 +833,11 @@ _RULES: tuple[_Rule, ...] = (
         None,
     ),
     # single days relative to as_of
+    _Rule(
+        "same_day_last_year",
+        _p(r"去年的?(?:今天|今日|同一天|这一?天)|<NB>(?:this|the\s+same)\s+day\s+last\s+year<NA>"),
+        _same_day_last_year,
+    ),
     _Rule("today", _p(r"今天|今日|<NB>today<NA>"), _days_ago(0)),
     _Rule("yesterday", _p(r"昨天|昨日|<NB>yesterday<NA>"), _days_ago(1)),
     _Rule("day_before_yesterday", _p(r"前天|<NB>(?:the\s+)?day\s+before\s+yesterday<NA>"), _days_ago(2)),
@@ -902,6 +928,15 @@ _RULES: tuple[_Rule, ...] = (
             r"|the\s+(?P<u2>week|month|quarter|year)\s+before\s+(?P<two>last))<NA>"
         ),
         _previous_en,
+    ),
+    # "两个月前" (one period, never "三个月前至今", a start of a range this rule does not read)
+    _Rule(
+        "ago_cn",
+        _p(
+            r"<CNB>(?P<n><CNUM>)\s*(?P<u>天|日|个?(?:周|星期|礼拜)|个?月|个?季度)\s*(?:之前|以前|前)"
+            r"(?!\s*(?:至|到|以来|开始|起|的?[一二三四五六七八九十\d]))"
+        ),
+        _ago_cn,
     ),
     _Rule("ago_en", _p(r"<NB>(?P<n><ENUM>)\s+(?P<u>days?|weeks?|months?|quarters?|years?)\s+ago<NA>"), _ago_en),
     # future periods: recognised so that they fail loudly ("no data yet") instead of being ignored

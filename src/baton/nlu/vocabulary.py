@@ -84,7 +84,7 @@ MOM = re.compile(
     _I,
 )
 GAP = re.compile(
-    r"[多少高低]了?(?:多少|几)个?(?:百分)?点|[多少高低]了?多少|差了?(?:多少|几)个?(?:百分)?点|差了?多少|差距|差额|相差|差值|差几|之差|差别|差异|"
+    r"[多少高低]出?了?(?:多少|几)个?(?:百分)?点|[多少高低]出?了?(?:百分之几|多少百分比|百分之多少)|[多少高低]出?了?多少|差了?(?:多少|几)个?(?:百分)?点|差了?多少|差距|差额|相差|差值|差几|之差|差别|差异|"
     r"\bhow (?:much|many) (?:more|less|fewer|higher|lower|bigger|smaller)\b|\bdifference\b|\bgap\b",
     _I,
 )
@@ -118,6 +118,7 @@ SAME_DAY_LAST_WEEK = re.compile(
 )
 CHANGE_WORDS = re.compile(
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少|变化|差)了?(?:多少|几)个?(?:百分)?点|"
+    r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
     r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
     r"变化了?多少|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|变动|增长率|增幅|降幅|"
     r"(?:是)?(?:涨了?还是跌了?|跌了?还是涨了?|升了?还是降了?|降了?还是升了?|高了?还是低了?|低了?还是高了?|多了?还是少了?|少了?还是多了?)|"
@@ -150,7 +151,7 @@ EXCLUDE_BEFORE = re.compile(
     r"\b(?:did|does|do|is|are|was|were)n'?t (?:come (?:in )?|coming )?(?:through|from|via|in|on)\b"
     r"|\b(?:who|that|which) (?:is|are|was|were)n'?t (?:a |an |the )?|\b(?:is|are)n'?t (?:a |an )"
     r"|\bnot (?:from|through|via|on|in)\b|不是(?:来自|从)|(?<!是)不是|不来自|没有?(?:通过|经过|来自|走)|"
-    r"除了|除去|除开|除掉|除|不含|不包含|不包括|不算|不计|排除掉?|剔除掉?|去掉|去除|扣除掉?|刨除掉?|非|"
+    r"除了|除去|除开|除掉|除|不含|不包含|不包括|不算|不计|不看|不要|不考虑|排除掉?|剔除掉?|去掉|去除|扣除掉?|刨除掉?|非|"
     r"\bexcluding\b|\bexclude\b|\bexcept(?: for)?\b|\bother than\b|\bwithout\b|\bnot including\b"
     r"|\bnot counting\b|\bleaving out\b|\bleave out\b|\bignoring\b|\bminus\b|\bsave for\b"
     r"|\bapart from\b|\baside from\b|\bbut not\b|\boutside(?: of)?\b|\b(?:everything|all|anything) but\b"
@@ -413,6 +414,10 @@ AVERAGE_APART = re.compile(
 """"average orders per day", "avg GMV a month": the average and its period said apart."""
 AVERAGE = re.compile(r"平均|均值|\baverage\b|\bavg\b|\bmean\b|\bon average\b", _I)
 WHICH = re.compile(r"哪个|哪些|哪一个|哪家|哪几个|谁|\bwhich\b|\bwhat\b", _I)
+SEVERAL_WHICH = frozenset({"哪些", "哪几个"})
+"""The which-words that ask for more than one group ("哪些品类GMV最高")."""
+SEVERAL = re.compile(r"(?<!哪)几(?:个|家|类|种|位|名)(?!\s*(?:月|季度?|星期|礼拜|小时|周|年))")
+"""A count left unsaid beside a superlative ("GMV最高的几个品类"): several groups, not one."""
 WHICH_N = re.compile(
     r"\bwhich\s+(?P<en>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
     r"|哪\s*(?P<zh>\d+|[两二三四五六七八九十])\s*(?:个|家|位|名)",
@@ -446,7 +451,7 @@ _BOUND_OP = (
 THRESHOLD = re.compile(
     rf"(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$]|\brmb\s*|\busd\s*)?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*"
-    r"(?P<scale>%|％|\bpercent\b|\bper cent\b|千万|百万|万|亿|千|w\b|k\b|mn?\b|\bmillion\b|bn\b|\bbillion\b"
+    r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|亿|千|w\b|k\b|mn?\b|\bmillion\b|bn\b|\bbillion\b"
     r"|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
     r"(?:\s*(?P<post>及以上|及以下|以上|以下|\bor more\b|\bor above\b|\bor higher\b|\bor less\b|\bor fewer\b"
     r"|\bor below\b|\bor lower\b))?"
@@ -495,7 +500,9 @@ BOUND_PERIODS = re.compile(
 )
 """The periods a bound keeps ("GMV超过200万的日子", "哪几天", "which months had orders above 50,000")."""
 BOUND_PERIOD_GRAINS: dict[str, Grain] = {"天": "day", "日": "day", "周": "week", "月": "month", "季": "quarter"}
-THRESHOLD_GROUPS = re.compile(r"有哪些|哪些|有几个|有多少个|几个|多少个|\bwhich\b|\bwhat\b|\bhow many\b|\blist\b", _I)
+THRESHOLD_GROUPS = re.compile(
+    r"有哪些|哪些|哪几个|哪几家|哪几类|有几个|有多少个|几个|多少个|\bwhich\b|\bwhat\b|\bhow many\b|\blist\b", _I
+)
 """Words that ask for the groups a bound keeps, or how many they are (the answer says both)."""
 COMBINATION = re.compile(r"组合|搭配|\bcombinations?\b|\bpairs?\b", _I)
 """A ranking of combinations as a whole ("GMV最高的3个区域和品类组合", "top 3 region and channel pairs")."""

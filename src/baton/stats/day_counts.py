@@ -39,22 +39,42 @@ _CHI2_1_MEDIAN = 0.454936
 
 @dataclass(frozen=True)
 class DayCheck:
+    """One day against its two baselines. The tail probability is computed on demand: it is an
+    exact sum of hundreds of terms for a busy table, and only a materially low day needs it (the
+    ``ask`` path checks every day of a period and of eight weeks before it)."""
+
     day: date
     rows: int
-    weekday_ratio: float | None
-    neighbour_ratio: float | None
-    tail_probability: float | None = None
-    """P(rows this low or lower) under the noise model, against the higher of the two tails."""
+    weekday_baseline: float | None
+    neighbour_baseline: float | None
+    dispersion: float
+
+    @property
+    def weekday_ratio(self) -> float | None:
+        return None if self.weekday_baseline is None else self.rows / self.weekday_baseline
+
+    @property
+    def neighbour_ratio(self) -> float | None:
+        return None if self.neighbour_baseline is None else self.rows / self.neighbour_baseline
+
+    @property
+    def tail_probability(self) -> float | None:
+        """P(rows this low or lower) under the noise model, against the higher of the two tails."""
+        baselines = [b for b in (self.weekday_baseline, self.neighbour_baseline) if b is not None]
+        return max(lower_tail(self.rows, b, self.dispersion) for b in baselines) if baselines else None
 
     @property
     def incomplete(self) -> bool:
-        if self.tail_probability is None or self.tail_probability >= TAIL_PROBABILITY:
-            return False
         if self.rows == 0:
-            return True
-        ratios = [(self.weekday_ratio, WEEKDAY_RATIO), (self.neighbour_ratio, NEIGHBOUR_RATIO)]
-        known = [(r, limit) for r, limit in ratios if r is not None]
-        return len(known) == 2 and all(r < limit for r, limit in known)
+            material = True
+        else:
+            ratios = [(self.weekday_ratio, WEEKDAY_RATIO), (self.neighbour_ratio, NEIGHBOUR_RATIO)]
+            known = [(r, limit) for r, limit in ratios if r is not None]
+            material = len(known) == 2 and all(r < limit for r, limit in known)
+        if not material:
+            return False
+        tail = self.tail_probability
+        return tail is not None and tail < TAIL_PROBABILITY
 
 
 def weekday_factors(counts: Mapping[date, int], peaks: Sequence[PeakWindow] = ()) -> dict[int, float]:
@@ -165,20 +185,13 @@ def completeness(counts: Mapping[date, int], days: Sequence[date], peaks: Sequen
     of so few rows under the table's noise (days absent from ``counts`` have no rows)."""
     factors = weekday_factors(counts, peaks)
     phi = dispersion(counts, peaks)
-    out: list[DayCheck] = []
-    for day in days:
-        rows = counts.get(day, 0)
-        weekday = _weekday_baseline(counts, day, peaks)
-        near = _neighbour_baseline(counts, day, factors, peaks)
-        tails = [lower_tail(rows, b, phi) for b in (weekday, near) if b is not None]
-        tail = max(tails) if tails else None
-        out.append(
-            DayCheck(
-                day,
-                rows,
-                rows / weekday if weekday is not None else None,
-                rows / near if near is not None else None,
-                tail,
-            )
+    return [
+        DayCheck(
+            day,
+            counts.get(day, 0),
+            _weekday_baseline(counts, day, peaks),
+            _neighbour_baseline(counts, day, factors, peaks),
+            phi,
         )
-    return out
+        for day in days
+    ]
