@@ -63,6 +63,38 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         },
     ),
     (
+        "a catalog synonym with 'per' is its metric, never a breakdown",
+        "gmv per order by channel in may",
+        {"metrics": ["aov"], "dimensions": ["channel"]},
+    ),
+    (
+        "a bare 'up' after the metric asks for the change",
+        "is gmv up this year",
+        {"comparison": {"kind": "previous_period"}, "top_n": None, "dimensions": []},
+    ),
+    (
+        "a bare 'down' after a member's metric asks for the change",
+        "app gmv down last month?",
+        {
+            "comparison": {"kind": "previous_period"},
+            "filters": [{"dimension": "channel", "members": ["app"], "exclude": False}],
+        },
+    ),
+    (
+        "a comparative before 'than' and a period compares the periods, never ranks",
+        "is june gmv lower than may",
+        {"comparison": {"kind": "custom", "range": {"start": "2026-05-01", "end": "2026-05-31"}}, "top_n": None},
+    ),
+    (
+        "a comparative before 'than' and a member shows both members, never the top one",
+        "is east china gmv higher than south china last month",
+        {
+            "top_n": None,
+            "dimensions": ["region"],
+            "filters": [{"dimension": "region", "members": ["华东", "华南"], "exclude": False}],
+        },
+    ),
+    (
         "how many percent higher one member is than another is their gap",
         "上个月华东比华南GMV高百分之几",
         {
@@ -727,7 +759,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         "sum",
     ),
     ("a share over two breakdowns", "channel mix of gmv for new vs returning users in june", AmbiguousQuestion, "each"),
-    ("'per order' is no sort", "gmv per order by channel in may", UnknownMetric, "gmv per order"),
+    ("'per session' is no sort", "gmv per session by channel in may", UnknownMetric, "gmv per session"),
     *[
         (f"a member beside the whole: {said}", question, AmbiguousQuestion, "the whole")
         for said, question in [
@@ -917,6 +949,16 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ),
     ("a metric among another's", "上个月新注册的用户里有多少人下了单", AmbiguousQuestion, "metric_as_a_word"),
     ("a member in each group's share", "上个月APP在各区域的GMV占比", AmbiguousQuestion, "inside each group"),
+    ("a difference said of two metrics", "gmv and net revenue difference last month", AmbiguousQuestion, "gap_of_two"),
+    ("a difference said of two metrics, in Chinese", "GMV和净收入差多少（上个月）", AmbiguousQuestion, "gap_of_two"),
+    (
+        "an average of a rate across groups",
+        "average aov across channels last month",
+        AmbiguousQuestion,
+        "average_across",
+    ),
+    ("a rate's name in the plural", "conversions last month", AmbiguousQuestion, "conversions"),
+    ("a comparative against one period only", "is refund rate higher than last month", AmbiguousQuestion, "higher"),
     (
         "members of two dimensions side by side after an exclusion word",
         "上个月不含华东app的GMV",

@@ -641,6 +641,18 @@ def test_a_per_day_average_is_carried_by_follow_ups_and_what_it_cannot_be_is_ask
             f"SELECT count(*) FILTER (WHERE {ORDERS}) FROM fact_order WHERE region = '华东' AND {JUNE}",
         ),
         (
+            "GMV in East China last month",
+            "actually make that south",
+            ("filter",),
+            f"SELECT {GMV} FROM fact_order WHERE region = '华南' AND {JUNE}",
+        ),
+        (
+            "GMV in East China last month",
+            "no, net revenue",
+            ("metric",),
+            f"SELECT SUM(gmv_amount - discount_amount) FILTER (WHERE status = 'paid') FROM fact_order WHERE region = '华东' AND {JUNE}",
+        ),
+        (
             "上个月华东的GMV",
             "我的意思是上上个月",
             ("period",),

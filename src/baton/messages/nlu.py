@@ -198,6 +198,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "同一{dimension_zh}里既选了{kept_zh}又排除了{excluded_zh}：排除对已选的成员不起作用。"
         "是想问两者之差（“{kept_zh}减去{excluded_zh}”），还是只看{kept_zh}？",
     ),
+    "gap_of_two_metrics": (
+        "The question asks for a difference with two metrics: the gap between the two metrics themselves, or "
+        "how each changed against the period before? Baton does not subtract one metric from another; ask for "
+        'both ("GMV and net revenue last month") or for each one\'s change ("GMV and net revenue vs the month before").',
+        "问题里有两个指标和“差”：是两个指标之间的差，还是各自和上一期相比的变化？Baton 不做指标之间的相减；"
+        "请分别问两个指标的数值（“上个月的GMV和净收入”），或问各自的变化（“上个月GMV和净收入环比”）。",
+    ),
+    "count_of_a_rate": (
+        '"{written}" counts something, but {metric_en} is a rate, not a count. Ask for {metric_en} by its name, or '
+        "for the count you mean (orders, buyers …).",
+        "“{written}”是在数数量，但{metric_zh}是比率，不是计数。请直接问{metric_zh}，或问要数的指标（订单量、买家数…）。",
+    ),
+    "average_across_groups": (
+        "An average of a rate across groups: the overall rate of all of them together, or the plain mean of each "
+        "group's rate? They differ, and Baton will not guess. Ask for the rate without the groups (overall), or by "
+        "the groups (each one's).",
+        "跨分组求比率的平均：是所有分组合在一起的整体比率，还是各分组比率的简单平均？两者不同，Baton 不会猜测。"
+        "请直接问整体比率（不拆分），或按分组看各自的比率。",
+    ),
     "ratio_of_two": (
         "A ratio is computed between two members of one dimension (\"East China's GMV is how many times South "
         "China's\"); a ratio of two metrics or of a change is not built yet: ask for the values themselves.",

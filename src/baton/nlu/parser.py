@@ -365,6 +365,8 @@ class Planner:
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
         self._pair_of_the_breakdown(scan, cues, terms, periods)
+        self._no_gap_of_two_metrics(scan, cues, terms, periods)
+        self._no_count_of_a_rate(corrections, found)
         if compares_members(cues, terms, periods):
             hits = sorted((m.hit for m in terms.members), key=lambda h: h.start)
             contrasted = vocab.COMPARE.search(scan.norm[hits[0].start : hits[-1].end]) is not None
@@ -894,6 +896,39 @@ class Planner:
             raise _asked("nlu.ratio_of_two", {"ratio": True})
         return query
 
+    def _no_count_of_a_rate(self, corrections: Sequence[Correction], found: Sequence[Hit]) -> None:
+        """ "conversions last month": a rate's name in the plural counts things (conversions,
+        refunds), the rate does not; read as the rate only after asking."""
+        for c in corrections:
+            if c.kind != "typo" or c.written.lower() != c.read_as.lower() + "s":
+                continue
+            named = [t for h in found if h.text.lower() == c.read_as.lower() for t in h.terms if t.kind == "metric"]
+            if named and all(self.catalog.metrics[t.target].is_ratio for t in named):
+                metric = self.catalog.metrics[named[0].target]
+                raise AmbiguousQuestion(
+                    *both(
+                        "nlu.count_of_a_rate", written=c.written, metric_en=metric.label.en, metric_zh=metric.label.zh
+                    ),
+                    detail={"reason": "count_of_a_rate", "written": c.written, "metric": named[0].target},
+                )
+
+    def _no_gap_of_two_metrics(self, scan: Scan, cues: Cues, terms: Terms, periods: Sequence[object]) -> None:
+        """ "difference between GMV and net revenue last month", "GMV和净收入差多少": the gap between
+        two metrics, or each against the period before? Not a change of each unless a period is set
+        against it: asked back. With an average said of a ratio across groups ("average AOV across
+        channels": the overall rate, or the mean of the groups'?), asked back too."""
+        said = [scan.norm[a:b] for a, b in cues.spans.get("change", [])]
+        gap = any(vocab.GAP_BETWEEN.fullmatch(w.strip()) for w in said)
+        if gap and len(terms.metrics) > 1 and len(periods) <= 1 and not cues.comparison_kind:
+            if vocab.COMPARE.search(scan.norm) is None and not cues.spans.get("previous_period"):
+                raise _asked("nlu.gap_of_two_metrics", {"reason": "gap_of_two_metrics", "metrics": list(terms.metrics)})
+        ratios = terms.metrics and all(self.catalog.metrics[m].is_ratio for m in terms.metrics)
+        if cues.average and ratios and terms.dims and _ACROSS_GROUPS.search(scan.norm):
+            raise _asked(
+                "nlu.average_across_groups",
+                {"reason": "average_across_groups", "metrics": list(terms.metrics), "dimensions": list(terms.dims)},
+            )
+
     def check_ranked_keys(self, dims: Sequence[str], grain: Grain | None, *, combination: bool) -> None:
         """A top N or a place over two keys ("各区域GMV最高的品类") ranks their combinations only
         when the question says so (``combination``: "组合", "pairs"); else it is asked back, as
@@ -1257,6 +1292,8 @@ def _asked(key: str, detail: dict[str, object]) -> AmbiguousQuestion:
     return AmbiguousQuestion(*both(key), detail=detail)
 
 
+_ACROSS_GROUPS = re.compile(r"\bacross\b|\bamong\b|\bover all\b|各.{0,6}之间|所有.{0,6}的平均", re.I)
+"""An average said over the groups themselves ("average AOV across channels")."""
 _CAPITALISED = re.compile(r"(?<![\w])[A-Z][A-Za-z]+")
 
 

@@ -29,7 +29,8 @@ REPLACE = re.compile(
 CORRECTION = re.compile(
     r"^\s*(?:(?:不对|不是|错了|搞错了|说错了|抱歉|不好意思)[，,。.！!\s]*)?"
     r"(?:我(?:是说|说的是|指的是|的意思是|问的是|想问的是|要问的是|要的是)|应该是)"
-    r"|^\s*(?:(?:no|nope|sorry|oops|wait)[,.!]?\s+)*i\s+meant?\b",
+    r"|^\s*(?:(?:no|nope|sorry|oops|wait|actually)[,.!]?\s+)*i\s+meant?\b"
+    r"|^\s*(?:no|nope|sorry|oops|actually)\s*[,，!]\s*|^\s*actually\b",
     _I,
 )
 """A follow-up that corrects the question before it ("不对，我是说华南", "no, I meant orders"): what it

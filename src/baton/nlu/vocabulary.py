@@ -106,7 +106,8 @@ WHOLE_REF = re.compile(
 )
 """The whole beside a member ("比整体高多少", "家电的退款率和整体退款率", "than overall")."""
 COMPARE = re.compile(
-    r"对比|相比|相较|比较|较|比一下|比|跟|\bvs\.?|\bversus\b|\bcompared (?:with|to)\b|\bcompare(?:d)?\b|\bagainst\b"
+    r"对比|相比|相较|比较|较|比一下|比|跟|"
+    r"\b(?:higher|lower|bigger|smaller|greater|larger|more|fewer|less|better|worse)\s+than\b|\bvs\.?|\bversus\b|\bcompared (?:with|to)\b|\bcompare(?:d)?\b|\bagainst\b"
     r"|\bbeat\b|\boutperform(?:s|ed)?\b|\bstack(?:s|ed)? up\b|\bmeasure(?:s|d)? up\b|\bhow did\b(?=.{1,40}? (?:do|fare|compare|stack up)\b)|\bfared?\b",
     _I,
 )
@@ -200,14 +201,21 @@ compares with the period before and says so; no direction is taken for granted."
 UP = re.compile(
     r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨幅|大涨|激增|暴涨|飙升|猛增|"
     r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
-    r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b",
+    r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b"
+    r"|(?<!\bsum )(?<!\bpull )(?<!\bshow )(?<!\blook )(?<!\badd )(?<!\bset )(?<!\bback )(?<!\bmake )(?<!\bpick )"
+    r"(?<!\bstack )(?<!\bstacks )(?<!\bstacked )(?<!\bmeasure )(?<!\bmeasures )(?<!\bmeasured )(?<!\badds )"
+    r"\bup\b(?=\s*(?:$|[?？.!,;]|(?:this|last|in|on|for|since|from|vs\.?|versus|compared|against|yoy|mom|wow|qoq)\b))",
     _I,
 )
+"""A rise. A bare "up" is one after the thing that moved ("is GMV up this year", "app gmv up last
+month?"), never "sum up", "show up" or "up to"."""
 DOWN = re.compile(
     r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌幅|大跌|暴跌|骤降|锐减|"
     r"\bplunge[sd]?\b|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
     r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b"
-    r"|\bdecrease[sd]?\b|\bgo(?:ne)? down\b|\bwent down\b|\bslump(?:ed)?\b|\bshrank\b|\bshrink\b",
+    r"|\bdecrease[sd]?\b|\bgo(?:ne)? down\b|\bwent down\b|\bslump(?:ed)?\b|\bshrank\b|\bshrink\b"
+    r"|(?<!\bbreak )(?<!\bbroken )(?<!\bbroke )(?<!\bdrill )(?<!\bnarrow )(?<!\bwrite )(?<!\bwritten )"
+    r"\bdown\b(?=\s*(?:$|[?？.!,;]|(?:this|last|in|on|for|since|from|vs\.?|versus|compared|against|yoy|mom|wow|qoq)\b))",
     _I,
 )
 CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
@@ -346,10 +354,13 @@ GOOD = re.compile(r"最好|最棒|更好|表现最好|\bbest\b|\bbetter\b", _I)
 BEST = re.compile(
     r"最高|最大|最多|最好|最低|最小|最少|最差|更高|更低|更多|更少|较高|较低|"
     r"\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\blowest\b|\bsmallest\b"
-    r"|\bbest\b|\bworst\b|\btop\b|\bleast\b|\bfewest\b|\bbottom\b|\bhigher\b|\blower\b|\bbigger\b"
-    r"|\bsmaller\b|\bgreater\b",
+    r"|\bbest\b|\bworst\b|\btop\b|\bleast\b|\bfewest\b|\bbottom\b"
+    r"|\b(?:higher|lower|bigger|smaller|greater)\b(?!\s+than\b)",
     _I,
 )
+"""Ranking words. A comparative before "than" ("is GMV higher than last month") sets one thing
+against another (a :data:`COMPARE` word), it never asks which group is highest."""
+
 ASCENDING = re.compile(
     r"最低|最小|最少|最差|更低|更少|较低|倒数|从低到高|从小到大|升序|\blowest\b|\bsmallest\b|\bleast\b|\bworst\b"
     r"|\bbottom\b|\bfewest\b|\blower\b|\bsmaller\b|\bascending\b|\blowest first\b",
