@@ -918,10 +918,10 @@ class Planner:
         against it: asked back. With an average said of a ratio across groups ("average AOV across
         channels": the overall rate, or the mean of the groups'?), asked back too."""
         said = [scan.norm[a:b] for a, b in cues.spans.get("change", [])]
-        gap = any(vocab.GAP_BETWEEN.fullmatch(w.strip()) for w in said)
-        if gap and len(terms.metrics) > 1 and len(periods) <= 1 and not cues.comparison_kind:
-            if vocab.COMPARE.search(scan.norm) is None and not cues.spans.get("previous_period"):
-                raise _asked("nlu.gap_of_two_metrics", {"reason": "gap_of_two_metrics", "metrics": list(terms.metrics)})
+        gap = any(vocab.GAP_BETWEEN.fullmatch(w.strip()) for w in said) and len(terms.metrics) > 1
+        against = cues.comparison_kind or vocab.COMPARE.search(scan.norm) or cues.spans.get("previous_period")
+        if gap and len(periods) <= 1 and not against:
+            raise _asked("nlu.gap_of_two_metrics", {"reason": "gap_of_two_metrics", "metrics": list(terms.metrics)})
         ratios = terms.metrics and all(self.catalog.metrics[m].is_ratio for m in terms.metrics)
         if cues.average and ratios and terms.dims and _ACROSS_GROUPS.search(scan.norm):
             raise _asked(
