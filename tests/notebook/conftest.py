@@ -29,3 +29,9 @@ def monthly_en(demo_session: Session) -> Answer:
 def orders_zh(demo_session: Session) -> Answer:
     """Orders by channel last month (a BIGINT column)."""
     return demo_session.ask("上个月各渠道的订单数", as_of=AS_OF)
+
+
+@pytest.fixture(scope="session")
+def analysis_zh(demo_session: Session) -> Answer:
+    """Why East China's orders fell in June 2026: an analysis, drivers and no result table."""
+    return demo_session.analyze("为什么6月华东的订单量下降了", as_of=AS_OF)

@@ -156,3 +156,23 @@ def test_a_missing_library_names_what_to_install(
 )
 def test_column_kinds(type_name: str, kind: str) -> None:
     assert column_kind(type_name) == kind
+
+
+def test_an_analysis_converts_its_drivers(analysis_zh: Answer) -> None:
+    """An analysis has no result table: its frame is one row per driver, each number as held."""
+    assert analysis_zh.status == "answered" and analysis_zh.result is None and analysis_zh.drivers
+    df = analysis_zh.to_pandas()
+    assert len(df) == len(analysis_zh.drivers)
+    named = {dim for d in analysis_zh.drivers for dim in d.members}
+    assert named <= set(df.columns) and {"factor", "change", "share_of_change", "ci_low", "significant"} <= set(
+        df.columns
+    )
+    assert str(df["change"].dtype) == "float64" and str(df["significant"].dtype) == "bool"
+    for row, driver in zip(df.itertuples(index=False), analysis_zh.drivers, strict=True):
+        assert all(getattr(row, dim) == member for dim, member in driver.members.items())
+        assert row.change == driver.change and row.factor == driver.factor
+        if driver.ci is None:
+            assert pd.isna(row.ci_low) and pd.isna(row.ci_high)
+        else:
+            assert (row.ci_low, row.ci_high) == (driver.ci.low, driver.ci.high)
+    assert analysis_zh.to_arrow().num_rows == analysis_zh.to_polars().height == len(analysis_zh.drivers)

@@ -24,7 +24,10 @@ def api_schema(baton_server: BatonServer) -> OpenApiSchema:
     return schemathesis.openapi.from_url(f"{baton_server.url}/openapi.json")
 
 
-def test_the_openapi_document_lists_every_endpoint(api_schema: OpenApiSchema, baton_server: BatonServer) -> None:
+def test_the_openapi_document_is_valid_and_lists_every_endpoint(
+    api_schema: OpenApiSchema, baton_server: BatonServer
+) -> None:
+    api_schema.validate()  # against the OpenAPI 3.x meta-schema: raises on the first violation
     document: dict[str, Any] = api_schema.raw_schema
     assert document["openapi"].startswith("3.")
     operations = {(method.upper(), path) for path, item in document["paths"].items() for method in item}

@@ -13,6 +13,8 @@ The Answer carries its rows as JSON-friendly values (dates as ISO strings, decim
 - integer types → 64-bit integers (pandas' nullable ``Int64`` when a value is missing);
 - ``BOOLEAN`` → bool; text types → strings; anything else is left to the library.
 
+An analysis answer, which has no result table, converts its drivers (:func:`drivers_table`).
+
 A column whose values do not fit its type (a masked cell, say) stays text rather than losing
 values. The conversion is :mod:`baton.warehouse.columns` (the exports' writers use it too).
 Each library is imported only by its own method and is optional: pandas and pyarrow
@@ -26,7 +28,7 @@ import importlib
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from baton.contracts.answer import Answer, ResultTable
+from baton.contracts.answer import Answer, Column, ResultTable
 from baton.errors import InvalidInput, MissingDependency
 from baton.messages import both
 from baton.warehouse.columns import Kind, TypedColumn, column_kind
@@ -37,7 +39,17 @@ if TYPE_CHECKING:
     import polars
     import pyarrow  # type: ignore[import-untyped]
 
-__all__ = ["Kind", "TypedColumn", "column_kind", "require", "to_arrow", "to_pandas", "to_polars", "typed_columns"]
+__all__ = [
+    "Kind",
+    "TypedColumn",
+    "column_kind",
+    "drivers_table",
+    "require",
+    "to_arrow",
+    "to_pandas",
+    "to_polars",
+    "typed_columns",
+]
 
 _INSTALL = {"pandas": "'baton-analyst[dataframes]'", "pyarrow": "'baton-analyst[dataframes]'", "polars": "polars"}
 
@@ -48,9 +60,43 @@ def typed_columns(result: ResultTable) -> list[TypedColumn]:
 
 
 def _result(answer: Answer) -> ResultTable:
-    if answer.result is None:
-        raise InvalidInput(*both("notebook.no_result", status=answer.status), code="no_result")
-    return answer.result
+    """The answer's result table; an analysis, which has none, converts its drivers (one row each)."""
+    if answer.result is not None:
+        return answer.result
+    if answer.drivers:
+        return drivers_table(answer)
+    raise InvalidInput(*both("notebook.no_result", status=answer.status), code="no_result")
+
+
+_DRIVER_NUMBERS = (
+    "change",
+    "share_of_change",
+    "before",
+    "after",
+    "factor_change",
+    "excess_relative_change",
+    "p_value",
+    "q_value",
+)
+
+
+def drivers_table(answer: Answer) -> ResultTable:
+    """An analysis's drivers as a table: a column per dimension the drivers name (a driver of
+    one member leaves the others empty), the factor, its role and stance, each number as the
+    driver holds it, the 95 % interval's ends and whether it is significant."""
+    dims = list(dict.fromkeys(d for driver in answer.drivers for d in driver.members))
+    columns = [Column(name=d, type="VARCHAR") for d in dims]
+    columns += [Column(name=n, type="VARCHAR") for n in ("factor", "role", "stance")]
+    columns += [Column(name=n, type="DOUBLE") for n in (*_DRIVER_NUMBERS, "ci_low", "ci_high")]
+    columns.append(Column(name="significant", type="BOOLEAN"))
+    rows = [
+        [d.members.get(dim) for dim in dims]
+        + [d.factor, d.role, d.stance]
+        + [getattr(d, n) for n in _DRIVER_NUMBERS]
+        + [d.ci.low if d.ci else None, d.ci.high if d.ci else None, d.significant]
+        for d in answer.drivers
+    ]
+    return ResultTable(columns=columns, rows=rows, row_count=len(rows))
 
 
 def require(package: str, what: str) -> ModuleType:
