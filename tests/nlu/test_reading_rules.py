@@ -68,6 +68,25 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"metrics": ["aov"], "dimensions": ["channel"]},
     ),
     (
+        "a comparative closing a 比 clause compares the periods",
+        "6月GMV比5月高吗",
+        {"comparison": {"kind": "custom", "range": {"start": "2026-05-01", "end": "2026-05-31"}}, "top_n": None},
+    ),
+    (
+        "a comparative closing a 比 clause of two members shows both",
+        "上个月华东的GMV比华南高吗",
+        {
+            "top_n": None,
+            "dimensions": ["region"],
+            "filters": [{"dimension": "region", "members": ["华东", "华南"], "exclude": False}],
+        },
+    ),
+    (
+        "a bare 'up' in 'look it up' is no direction",
+        "can you look it up for june, gmv",
+        {"comparison": None, "metrics": ["gmv"]},
+    ),
+    (
         "a bare 'up' after the metric asks for the change",
         "is gmv up this year",
         {"comparison": {"kind": "previous_period"}, "top_n": None, "dimensions": []},
@@ -959,6 +978,15 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ),
     ("a rate's name in the plural", "conversions last month", AmbiguousQuestion, "conversions"),
     ("a comparative against one period only", "is refund rate higher than last month", AmbiguousQuestion, "higher"),
+    (
+        "a comparative apart from its 'than'",
+        "regions with higher refund rate than last month",
+        AmbiguousQuestion,
+        "higher",
+    ),
+    ("a comparative after 比 is no ranking word", "哪些品类的退款率比上个月更高", AmbiguousQuestion, "哪些"),
+    ("A比B of two metrics", "上个月GMV比净收入高多少", AmbiguousQuestion, "gap_of_two"),
+    ("every member taken out", "上个月不看新客老客的GMV", AmbiguousQuestion, "everything_excluded"),
     (
         "members of two dimensions side by side after an exclusion word",
         "上个月不含华东app的GMV",

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from baton.catalog.loader import load_catalog
+from baton.errors import AmbiguousQuestion
 from baton.nlu.parser import Planner
 
 PLANNER = Planner(load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml"))
@@ -38,3 +39,17 @@ def test_several_groups_are_the_whole_ranking(question: str, top_n: int | None, 
     assert (query.intent == "ranking" and query.top_n is None) is whole
     assert query.order == order
     assert query.dimensions
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which categories had the highest GMV in each region last month",  # the top of each, or of the pairs?
+        "top regions and channels by gmv last month",
+        "上个月GMV最高的品类有几个买家",  # 几个 counts buyers here, it says no count of groups
+        "几个品类里上个月GMV最高的是哪个",
+    ],
+)
+def test_several_is_asked_back_where_it_would_guess(question: str) -> None:
+    with pytest.raises(AmbiguousQuestion):
+        PLANNER.plan(question, as_of=AS_OF)

@@ -673,6 +673,15 @@ def test_a_correction_replaces_the_part_it_names(
     assert [float(v) for v in answer.result.rows[0]] == [float(v) for v in _rows(session, sql)[0]]  # type: ignore[arg-type]
 
 
+def test_a_polite_opening_ties_nothing(session: Session) -> None:
+    """ "Sorry, …" before a whole question is no correction: nothing of the previous question is kept."""
+    chat = session.conversation()
+    chat.ask("上个月华东的GMV", as_of=JULY)
+    answer = chat.ask("Sorry, how many orders did we have in May?")
+    assert answer.follow_up is None or answer.follow_up.standalone or answer.status != "answered"
+    assert answer.status != "answered" or "华东" not in str(answer.semantic_query)
+
+
 def test_a_correction_without_a_question_before_it_is_asked_back(session: Session) -> None:
     answer = session.ask("不对，我是说华南", as_of=JULY)
     assert answer.status == "clarification_needed"

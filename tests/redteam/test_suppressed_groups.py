@@ -36,3 +36,20 @@ def test_suppressed_groups_are_counted_and_said(request: pytest.FixtureRequest, 
     assert said.format(n=len(small)) in limited.answer
     assert any("10" in note for note in limited.assumptions)
     assert "未显示" not in everyone.answer and "not shown" not in everyone.answer  # analyst sees every group
+
+
+def test_a_bound_over_hidden_groups_says_they_are_hidden(demo_dir: Path) -> None:
+    """ "订单量少于15的日子" of a slice whose every day has fewer than 10 orders: the analyst sees
+    every day; marketing's answer must not read as "no day was below 15" without saying that the
+    days with fewer than 10 orders are hidden, and how many."""
+    question = "2026年6月东北直播新用户家用电器订单量少于15的日子有哪些"
+    with Session(load_settings(demo_dir / "baton.toml")) as session:
+        everyone = session.ask(question, as_of=AS_OF, user="analyst")
+        limited = session.ask(question, as_of=AS_OF, user="marketing")
+    assert everyone.status == limited.status == "answered", (everyone.error, limited.error)
+    assert everyone.result is not None and limited.result is not None
+    count = [c.name for c in everyone.result.columns].index("order_count")
+    hidden = [row for row in everyone.result.rows if 0 < row[count] < 10]  # a day with no rows is no group
+    assert hidden, "the slice must have days below k, or this test proves nothing"
+    assert all(row[count] >= 10 for row in limited.result.rows)
+    assert f"另有 {len(hidden)} 组因样本少于 10 未显示" in limited.answer

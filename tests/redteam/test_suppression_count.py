@@ -94,6 +94,33 @@ def test_the_companion_counts_exactly_the_groups_below_k(
         assert expected > 0, "the fixture must have small groups, or this test proves nothing"
 
 
+BOUND_OVER_GROUPS = (
+    "SELECT * FROM (SELECT region, channel, count(*) AS c FROM fact_order GROUP BY region, channel) AS grouped "
+    "WHERE c < 15 ORDER BY c"
+)
+"""What a bound over the groups compiles to ("订单量少于15的区域和渠道"): the floor sits one level down."""
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_a_bound_over_the_groups_counts_every_hidden_group(
+    dialect: Dialect,
+    demo_policy: Policy,
+    duckdb_readonly: duckdb.DuckDBPyConnection,
+    postgres_warehouse: PostgresWarehouse,
+) -> None:
+    """The grouped level's rows reach the result one for one through a level that only filters
+    them: its hidden groups are counted (all of them — the bound is not evaluated on a hidden
+    group), so an answer never says "no group is below 15" while groups of 3 orders are hidden."""
+    approved = approve(BOUND_OVER_GROUPS, principal=demo_policy.principal("marketing"), schema=SCHEMA, dialect=dialect)
+    assert approved.suppression_sql is not None
+    ((count,),) = _run(approved.suppression_sql, dialect, duckdb_readonly, postgres_warehouse)
+    sizes = "SELECT count(*) AS n, 1 AS kept FROM fact_order GROUP BY region, channel"
+    admin = approve(sizes, principal=demo_policy.principal("admin"), schema=SCHEMA, dialect=dialect)
+    expected = sum(1 for n, _ in _run(admin.sql, dialect, duckdb_readonly, postgres_warehouse) if n < K)
+    assert count == expected > 0
+
+
 def test_no_companion_without_suppression_or_below_the_outermost_level(demo_policy: Policy) -> None:
     admin = approve(
         "SELECT region, count(*) FROM fact_order GROUP BY region",
@@ -108,6 +135,13 @@ def test_no_companion_without_suppression_or_below_the_outermost_level(demo_poli
     )
     assert nested.min_group_sizes == {"fact_order": K}
     assert nested.suppression_sql is None  # a nested level's groups are not the result's rows: not counted
+    joined = approve(
+        "SELECT t.region, t.g, v.n FROM (SELECT region, sum(gmv_amount) AS g FROM fact_order GROUP BY region) t "
+        "JOIN (SELECT region, sum(visitors) AS n FROM fact_traffic GROUP BY region) v ON t.region = v.region",
+        principal=demo_policy.principal("marketing"),
+        schema=SCHEMA,
+    )
+    assert joined.suppression_sql is None  # a wrapper that joins: its rows are not the groups one for one
 
 
 def test_the_companion_reads_the_secured_rows(tmp_path: Path, fixture_rows: dict[str, list[Row]]) -> None:

@@ -199,16 +199,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "是想问两者之差（“{kept_zh}减去{excluded_zh}”），还是只看{kept_zh}？",
     ),
     "gap_of_two_metrics": (
-        "The question asks for a difference with two metrics: the gap between the two metrics themselves, or "
-        "how each changed against the period before? Baton does not subtract one metric from another; ask for "
-        'both ("GMV and net revenue last month") or for each one\'s change ("GMV and net revenue vs the month before").',
-        "问题里有两个指标和“差”：是两个指标之间的差，还是各自和上一期相比的变化？Baton 不做指标之间的相减；"
-        "请分别问两个指标的数值（“上个月的GMV和净收入”），或问各自的变化（“上个月GMV和净收入环比”）。",
+        "The question asks for a difference with two metrics, {first} and {second}: the gap between the "
+        "two metrics themselves, or how each changed against the period before? Baton does not subtract one "
+        "metric from another; ask for both values, or for each one's change against a period you name.",
+        "问题里有两个指标（{first_zh}、{second_zh}）和“差”：是两个指标之间的差，还是各自和上一期相比的变化？"
+        "Baton 不做指标之间的相减；请分别问两个指标的数值，或说明和哪一期比，问各自的变化。",
+    ),
+    "everything_excluded": (
+        "The question takes out every {dimension}, which leaves nothing to count. Which ones did you mean to keep?",
+        "问题把所有{dimension_zh}都排除了，剩下的数据为空。请问要保留哪些？",
     ),
     "count_of_a_rate": (
-        '"{written}" counts something, but {metric_en} is a rate, not a count. Ask for {metric_en} by its name, or '
-        "for the count you mean (orders, buyers …).",
-        "“{written}”是在数数量，但{metric_zh}是比率，不是计数。请直接问{metric_zh}，或问要数的指标（订单量、买家数…）。",
+        '"{written}" counts something, but {metric} is a rate, not a count. Ask for {metric} by its name, or for '
+        "the count you mean by its catalog name.",
+        "“{written}”是在数数量，但{metric_zh}是比率，不是计数。请直接问{metric_zh}，或用指标目录里的名字问要数的指标。",
     ),
     "average_across_groups": (
         "An average of a rate across groups: the overall rate of all of them together, or the plain mean of each "

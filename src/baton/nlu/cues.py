@@ -130,8 +130,10 @@ def read_cues(scan: Scan) -> Cues:
     taking = [m for m in scan.find_all(vocab.EXCLUDE_VERB) if m.end() in starts]
     for m in taking:
         scan.claim(m.start(), m.end())
-    cues.change = bool(cues.take(scan, "change", vocab.CHANGE_WORDS))
-    directions = [d for pattern, d in ((vocab.UP, "up"), (vocab.DOWN, "down")) if cues.take(scan, d, pattern)]
+    cues.change = bool(cues.take(scan, "change", vocab.CHANGE_WORDS)) | _comparative_closing(scan, cues)
+    directions = [
+        d for pattern, d in ((vocab.UP, "up"), (vocab.DOWN, "down")) if _take_direction(scan, cues, pattern, d)
+    ]
     if len(directions) == 1:
         cues.premise = directions[0]  # type: ignore[assignment]
     elif directions:  # "先涨后跌", "up or down": a change, no premise
@@ -287,7 +289,10 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
     if not rankings:
         _read_which_n(scan, cues)
     cues.rank = bool(cues.take(scan, "ranking", vocab.RANK) or high_to_low or low_to_high)
-    best = cues.take(scan, "ranking", vocab.BEST)
+    best = [m for m in scan.find_all(vocab.BEST) if not _said_against_something(scan, m)]
+    for m in best:
+        scan.claim(m.start(), m.end())
+        cues.spans.setdefault("ranking", []).append((m.start(), m.end()))
     which = scan.find_all(vocab.WHICH)
     closing = scan.find_all(vocab.WHICH_MORE)
     if which and closing and cues.top_n is None and not best and closing[0].start() > which[0].end():
@@ -305,6 +310,57 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         cues.take(scan, "ranking", vocab.WHICH)
     if cues.which_time and cues.top_n is None and cues.rank_place is None and not cues.both_ends:
         cues.top_n = 1
+
+
+_CLOSING_COMPARATIVE = re.compile(r"(?<![多几])(?:更|较)?[高低多少大小](?:一些|一点|了)?(?:吗|么|没有)?\s*[?？。]?\s*$")
+_SET_AGAINST = re.compile(r"(?<!占)比(?![例重率值])")
+"""比 setting one thing against another, not 占比 or 比例 (a share)."""
+
+
+def _comparative_closing(scan: Scan, cues: Cues) -> bool:
+    """ "6月GMV比5月高吗", "华东的GMV比华南更高吗": a comparative closing a clause that set one thing
+    against another with 比 asks for the comparison (of the periods, or of the members: both shown)."""
+    m = scan.find_all(_CLOSING_COMPARATIVE)
+    if not m or not _SET_AGAINST.search(vocab.CLAUSE_BREAK.split(scan.norm[: m[-1].start()])[-1]):
+        return False
+    scan.claim(m[-1].start(), m[-1].end())
+    cues.spans.setdefault("change", []).append((m[-1].start(), m[-1].end()))
+    return True
+
+
+def _take_direction(scan: Scan, cues: Cues, pattern: re.Pattern[str], part: str) -> bool:
+    """Claim the words of one direction; a bare "up"/"down" counts only right after what moved (a
+    catalog term: "app sales up last month?") or in a yes/no question ("is GMV up this year"), never
+    in "can you look it up for june"."""
+    found = [m for m in scan.find_all(pattern) if not _loose_up_or_down(scan, m)]
+    for m in found:
+        scan.claim(m.start(), m.end())
+        cues.spans.setdefault(part, []).append((m.start(), m.end()))
+    return bool(found)
+
+
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|has|have|had|did|does|do)\b", re.I)
+
+
+def _loose_up_or_down(scan: Scan, m: re.Match[str]) -> bool:
+    if m.group(0).lower() not in ("up", "down") or _YES_NO.match(scan.norm):
+        return False
+    before = len(scan.norm[: m.start()].rstrip())
+    return not any(end == before for _, end in scan.terms)
+
+
+def _said_against_something(scan: Scan, m: re.Match[str]) -> bool:
+    """A comparative set against something in its clause ("比上个月更高的品类", "regions with a higher
+    refund rate than last month"): a comparison, never a ranking word; left unread, so asked back
+    unless a comparison reader places it."""
+    word = m.group(0).lower()
+    if not (word.startswith(("更", "较")) or word.endswith("er")):
+        return False
+    if re.search(r"\bhow (?:much|many)\s*$", scan.norm[: m.start()]):  # "how much higher …": a gap, read so
+        return False
+    clause = vocab.CLAUSE_BREAK.split(scan.norm[: m.start()])[-1]
+    after = vocab.CLAUSE_BREAK.split(scan.norm[m.end() :])[0]
+    return _SET_AGAINST.search(clause) is not None or re.search(r"\bthan\b", after) is not None
 
 
 _HIGH_END = {"最高", "最大", "最多", "最好", "highest", "largest", "biggest", "most", "best", "top"}

@@ -366,6 +366,7 @@ class Planner:
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
         self._pair_of_the_breakdown(scan, cues, terms, periods)
         self._no_gap_of_two_metrics(scan, cues, terms, periods)
+        self._no_average_across_groups(cues, terms, scan)
         self._no_count_of_a_rate(corrections, found)
         if compares_members(cues, terms, periods):
             hits = sorted((m.hit for m in terms.members), key=lambda h: h.start)
@@ -614,7 +615,7 @@ class Planner:
             last = chain[0]
             joins = [scan.norm[prev.end : nxt.start] for prev, nxt in itertools.pairwise(chain)]
             for i, (prev, nxt) in enumerate(itertools.pairwise(chain)):
-                if not _listed(joins[i], prev, nxt, scan) or _clause_ends(joins, i):
+                if not _in_one_list(joins[i], prev, nxt, scan) or _clause_ends(joins, i):
                     break
                 out.add(id(nxt))
                 scan.claim(prev.end, nxt.start)
@@ -627,7 +628,7 @@ class Planner:
                 out.add(id(hit))
                 last = hit
                 for prev in reversed([h for h in ordered if h.end <= hit.start]):
-                    if not _listed(scan.norm[prev.end : last.start], prev, last, scan) or id(prev) in out:
+                    if not _in_one_list(scan.norm[prev.end : last.start], prev, last, scan) or id(prev) in out:
                         break
                     out.add(id(prev))
                     last = prev
@@ -786,6 +787,7 @@ class Planner:
     ) -> SemanticQuery:
         dims = list(terms.dims)
         filters, share_filters = self._filters(cues, terms, dims, marks)
+        self._no_filter_of_nothing(filters)
         self.check_dimensions(terms.metrics, dims, [f.dimension for f in (*filters, *share_filters)])
         grain = cues.grain
         if cues.trend and grain is None:
@@ -816,12 +818,12 @@ class Planner:
             raise AmbiguousQuestion(*self.with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
         if cues.breakdown and not dims and grain is None:
             raise AmbiguousQuestion(*self.with_examples("nlu.breakdown_by_what"), detail={"missing": "breakdown"})
+        several = False  # "which categories had the most": the whole ranking, highest first
         if cues.best and top_n is None and place is None and not cues.both_ends:
-            if cues.several or self._named_in_plural(terms, dims):  # "which categories had the most"
-                cues.rank = True
-            else:  # "ranked second-lowest": the place is the ranking
-                top_n = 1
-        if top_n is not None or place is not None:
+            several = cues.several or self._named_in_plural(terms, dims)
+            cues.rank = cues.rank or several
+            top_n = None if several else 1  # "ranked second-lowest": the place is the ranking
+        if top_n is not None or place is not None or several:  # of each group, or of the pairs?
             self.check_ranked_keys(dims, grain, combination=cues.combination)
         ranked = bool(top_n or place or cues.rank)
         if ranked and any(f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters):
@@ -906,23 +908,42 @@ class Planner:
             if named and all(self.catalog.metrics[t.target].is_ratio for t in named):
                 metric = self.catalog.metrics[named[0].target]
                 raise AmbiguousQuestion(
-                    *both(
-                        "nlu.count_of_a_rate", written=c.written, metric_en=metric.label.en, metric_zh=metric.label.zh
-                    ),
+                    *both("nlu.count_of_a_rate", written=c.written, metric=metric.label.en, metric_zh=metric.label.zh),
                     detail={"reason": "count_of_a_rate", "written": c.written, "metric": named[0].target},
                 )
 
     def _no_gap_of_two_metrics(self, scan: Scan, cues: Cues, terms: Terms, periods: Sequence[object]) -> None:
-        """ "difference between GMV and net revenue last month", "GMV和净收入差多少": the gap between
-        two metrics, or each against the period before? Not a change of each unless a period is set
-        against it: asked back. With an average said of a ratio across groups ("average AOV across
-        channels": the overall rate, or the mean of the groups'?), asked back too."""
+        """ "difference between GMV and net revenue last month", "上个月GMV比净收入高多少": the gap
+        between two metrics, or each against the period before? Each one's change only when a
+        second period, or a previous-period word, sets one against it; else asked back."""
         said = [scan.norm[a:b] for a, b in cues.spans.get("change", [])]
-        gap = any(vocab.GAP_BETWEEN.fullmatch(w.strip()) for w in said) and len(terms.metrics) > 1
-        against = cues.comparison_kind or vocab.COMPARE.search(scan.norm) or cues.spans.get("previous_period")
-        if gap and len(periods) <= 1 and not against:
-            raise _asked("nlu.gap_of_two_metrics", {"reason": "gap_of_two_metrics", "metrics": list(terms.metrics)})
-        ratios = terms.metrics and all(self.catalog.metrics[m].is_ratio for m in terms.metrics)
+        gap = any(vocab.GAP_BETWEEN.fullmatch(w.strip()) or vocab.GAP.fullmatch(w.strip()) for w in said)
+        if not gap or len(terms.metrics) < 2 or terms.members:
+            return
+        if len(periods) > 1 or cues.comparison_kind or cues.spans.get("previous_period"):
+            return
+        first, second = (self.catalog.metrics[m].label for m in terms.metrics[:2])
+        raise AmbiguousQuestion(
+            *both("nlu.gap_of_two_metrics", first=first.en, second=second.en, first_zh=first.zh, second_zh=second.zh),
+            detail={"reason": "gap_of_two_metrics", "metrics": list(terms.metrics)},
+        )
+
+    def _no_filter_of_nothing(self, filters: Sequence[MemberFilter]) -> None:
+        """ "不看新客老客的GMV", "excluding every channel": every member of a dimension taken out leaves
+        no rows; asked back (naming them), never answered with an empty result."""
+        for f in filters:
+            members = self.catalog.dimensions[f.dimension].members
+            if f.exclude and members and set(members) <= set(f.members):
+                label = self.catalog.dimensions[f.dimension].label
+                raise AmbiguousQuestion(
+                    *both("nlu.everything_excluded", dimension=label.en, dimension_zh=label.zh),
+                    detail={"reason": "everything_excluded", "dimension": f.dimension},
+                )
+
+    def _no_average_across_groups(self, cues: Cues, terms: Terms, scan: Scan) -> None:
+        """ "average AOV across channels": the overall rate, or the mean of the groups' rates?
+        They differ; asked back."""
+        ratios = bool(terms.metrics) and all(self.catalog.metrics[m].is_ratio for m in terms.metrics)
         if cues.average and ratios and terms.dims and _ACROSS_GROUPS.search(scan.norm):
             raise _asked(
                 "nlu.average_across_groups",
@@ -1186,11 +1207,11 @@ def _member_dimensions(hit: Hit) -> set[str]:
     return {t.target.split(":", 1)[0] for t in hit.terms if t.kind == "member"}
 
 
-def _listed(join: str, prev: Hit, nxt: Hit, scan: Scan) -> bool:
+def _in_one_list(join: str, prev: Hit, nxt: Hit, scan: Scan) -> bool:
     """Whether two members an exclusion word governs stand in one list: a list word between them,
     or nothing at all between two of one dimension ("不含华东华南": both taken out, as Chinese lists
-    them side by side). Two of different dimensions side by side ("不含华东app") may be both taken
-    out, or their intersection, or only the first: asked back naming both."""
+    them side by side). Raises (asks back, naming both) for two of different dimensions side by
+    side ("不含华东app": both taken out, their intersection, or only the first?)."""
     if vocab.LIST_JOIN.match(join):
         return True
     if join.strip():

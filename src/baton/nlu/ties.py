@@ -29,12 +29,12 @@ REPLACE = re.compile(
 CORRECTION = re.compile(
     r"^\s*(?:(?:不对|不是|错了|搞错了|说错了|抱歉|不好意思)[，,。.！!\s]*)?"
     r"(?:我(?:是说|说的是|指的是|的意思是|问的是|想问的是|要问的是|要的是)|应该是)"
-    r"|^\s*(?:(?:no|nope|sorry|oops|wait|actually)[,.!]?\s+)*i\s+meant?\b"
-    r"|^\s*(?:no|nope|sorry|oops|actually)\s*[,，!]\s*|^\s*actually\b",
+    r"|^\s*(?:(?:no|nope|sorry|oops|wait|actually)[,.!]?\s+)*i\s+meant?\b|^\s*(?:no|nope)\s*[,，!]\s*",
     _I,
 )
-"""A follow-up that corrects the question before it ("不对，我是说华南", "no, I meant orders"): what it
-names replaces the part of that question it stands for, as "换成" does."""
+"""A follow-up that corrects the question before it ("不对，我是说华南", "no, I meant orders", "no, net
+revenue"): what it names replaces the part of that question it stands for, as "换成" does. A polite
+"sorry," or "actually," alone ties nothing: "Sorry, how many orders in May?" is a question of its own."""
 RESTRICT = re.compile(
     r"只看一?下?|只要|只算|只查|只统计|仅看|仅算|仅限|仅|只|\bonly\b|\bjust\b|\blimit(?:ed)? to\b|\brestrict(?:ed)? to\b"
     r"|\bfilter(?:ed)? (?:it |that )?(?:to|on)\b",
@@ -75,7 +75,7 @@ class Ties:
 def read_ties(scan: Scan) -> Ties:
     """The follow-up's tying words, claimed so no other reader sees them."""
     pointed = scan.take(POINTER)
-    replace = bool(scan.take(CORRECTION)) | bool(scan.take(REPLACE))
+    replace = bool(scan.take(CORRECTION)) | bool(scan.take(REPLACE))  # `|`: both are claimed, always
     restrict = bool(scan.take(RESTRICT))
     add = bool(scan.take(ADD))
     frames = scan.take(FRAME)

@@ -538,9 +538,10 @@ def _ago_cn(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     n = _num(m, "n")
     if unit_text in ("天", "日"):
         return _days_ago(n)(m, ctx, text)
-    grains: dict[str, _PeriodGrain] = {"周": "week", "星期": "week", "礼拜": "week", "月": "month"}
-    grain = grains.get(unit_text, "quarter")
-    return _previous(grain, n)(m, ctx, text)
+    return _previous(_AGO_GRAINS[unit_text], n)(m, ctx, text)
+
+
+_AGO_GRAINS: dict[str, _PeriodGrain] = {"周": "week", "星期": "week", "礼拜": "week", "月": "month", "季度": "quarter"}
 
 
 def _same_day_last_year(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:

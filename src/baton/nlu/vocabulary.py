@@ -207,7 +207,7 @@ UP = re.compile(
     r"\bup\b(?=\s*(?:$|[?？.!,;]|(?:this|last|in|on|for|since|from|vs\.?|versus|compared|against|yoy|mom|wow|qoq)\b))",
     _I,
 )
-"""A rise. A bare "up" is one after the thing that moved ("is GMV up this year", "app gmv up last
+"""A rise. A bare "up" is one after the thing that moved ("is GMV up this year", "app sales up last
 month?"), never "sum up", "show up" or "up to"."""
 DOWN = re.compile(
     r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌幅|大跌|暴跌|骤降|锐减|"
@@ -355,11 +355,11 @@ BEST = re.compile(
     r"最高|最大|最多|最好|最低|最小|最少|最差|更高|更低|更多|更少|较高|较低|"
     r"\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\blowest\b|\bsmallest\b"
     r"|\bbest\b|\bworst\b|\btop\b|\bleast\b|\bfewest\b|\bbottom\b"
-    r"|\b(?:higher|lower|bigger|smaller|greater)\b(?!\s+than\b)",
+    r"|\b(?:higher|lower|bigger|smaller|greater)\b",
     _I,
 )
-"""Ranking words. A comparative before "than" ("is GMV higher than last month") sets one thing
-against another (a :data:`COMPARE` word), it never asks which group is highest."""
+"""Ranking words. A comparative set against something in its clause ("higher than last month",
+"比上个月更高") is no ranking word (``baton.nlu.cues``): a comparison reader places it, or it is asked."""
 
 ASCENDING = re.compile(
     r"最低|最小|最少|最差|更低|更少|较低|倒数|从低到高|从小到大|升序|\blowest\b|\bsmallest\b|\bleast\b|\bworst\b"
@@ -427,8 +427,8 @@ AVERAGE = re.compile(r"平均|均值|\baverage\b|\bavg\b|\bmean\b|\bon average\b
 WHICH = re.compile(r"哪个|哪些|哪一个|哪家|哪几个|谁|\bwhich\b|\bwhat\b", _I)
 SEVERAL_WHICH = frozenset({"哪些", "哪几个"})
 """The which-words that ask for more than one group ("哪些品类GMV最高")."""
-SEVERAL = re.compile(r"(?<!哪)几(?:个|家|类|种|位|名)(?!\s*(?:月|季度?|星期|礼拜|小时|周|年))")
-"""A count left unsaid beside a superlative ("GMV最高的几个品类"): several groups, not one."""
+SEVERAL = re.compile(r"(?:(?<=最[高多大低少小好差]的)|(?<=最[高多大低少小好差]))几(?:个|家|类|种|位|名)")
+"""A count left unsaid right after a superlative ("GMV最高的几个品类"): several groups, not one."""
 WHICH_N = re.compile(
     r"\bwhich\s+(?P<en>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
     r"|哪\s*(?P<zh>\d+|[两二三四五六七八九十])\s*(?:个|家|位|名)",
@@ -572,7 +572,7 @@ EN_FILLERS = frozenset(
         "might it its during that this those these there their they them all any some so as into out "
         "about have has had where when who whom whose level levels look looking like get got let see value "
         "values number numbers figure figures data report split broken down up 's ? , . ! : ; ( ) what's "
-        "whats ever just exactly quick quickly pull pulled need want know over between than which then also "
+        "whats ever just exactly quick quickly pull pulled need want know over between than which then also actually "
         "both either whole entire full count counts metric metrics kindly hey hi hello thanks "
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "

@@ -140,10 +140,13 @@ def enforce_min_group_size(statement: exp.Expr, principal: Principal) -> GroupFl
     only FROM item — a join could repeat one row k times and pass the floor; such queries are
     refused and must aggregate the table in its own subquery first.
 
-    When that level is the statement's own (outermost) level, its groups are the result's rows
-    and the ones left out can be counted (:func:`suppression_query`). A floor on a nested level
-    (a CTE or subquery feeding others: a comparison's pivot, a join of two aggregates) is not
-    counted: a suppressed inner group may show as a missing row, a NULL cell or nothing at all.
+    When that level's groups are the result's rows — it is the statement's own (outermost) level,
+    or the only source of levels that merely filter, order and name them (a bound over grouped
+    rows: ``SELECT … FROM (<grouped>) WHERE value > x``) — the ones left out can be counted
+    (:func:`suppression_query`: every hidden group, an upper bound of those the filter would have
+    kept). A floor on another nested level (a CTE or subquery feeding others: a comparison's pivot,
+    a join of two aggregates) is not counted: a suppressed inner group may show as a missing row, a
+    NULL cell or nothing at all.
     """
     floors = GroupFloors()
     for scan in physical_scans(statement):
@@ -164,9 +167,30 @@ def enforce_min_group_size(statement: exp.Expr, principal: Principal) -> GroupFl
         own = None if having is None else exp.paren(having.this, copy=False)
         select.set("having", exp.Having(this=floor if own is None else _guarded(own, floor)))
         floors.tables[scan.table] = max(floors.tables.get(scan.table, 0), rule.min_group_size)
-        if select is statement and not select.args.get("qualify"):
+        if _rows_reach_the_result(statement, select) and not select.args.get("qualify"):
             floors.counted = CountedLevel(select, rule.min_group_size)
     return floors
+
+
+_REGROUPING = ("joins", "laterals", "group", "having", "distinct", "qualify", "with_")
+
+
+def _rows_reach_the_result(statement: exp.Expr, select: exp.Select) -> bool:
+    """Whether ``select``'s groups are the result's rows, one for one: it is the statement, or the
+    sole FROM of levels that only filter, order, limit and name columns (no join, grouping,
+    aggregate or window), down from the statement."""
+    node = statement
+    while node is not select:
+        if not isinstance(node, exp.Select) or any(node.args.get(key) for key in _REGROUPING):
+            return False
+        if any(p.find(exp.AggFunc, exp.Window) for p in node.expressions):
+            return False
+        from_ = node.args.get("from_")
+        source = from_.this if isinstance(from_, exp.From) else None
+        if not isinstance(source, exp.Subquery):
+            return False
+        node = source.this
+    return True
 
 
 def _guarded(own: exp.Expr, floor: exp.Expr) -> exp.Expr:

@@ -22,6 +22,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import cached_property
 
 from .calendar import PeakWindow, peak_window_for
 
@@ -57,7 +58,7 @@ class DayCheck:
     def neighbour_ratio(self) -> float | None:
         return None if self.neighbour_baseline is None else self.rows / self.neighbour_baseline
 
-    @property
+    @cached_property
     def tail_probability(self) -> float | None:
         """P(rows this low or lower) under the noise model, against the higher of the two tails."""
         baselines = [b for b in (self.weekday_baseline, self.neighbour_baseline) if b is not None]
