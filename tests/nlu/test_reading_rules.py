@@ -504,6 +504,31 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"filters": [{"dimension": "region", "members": ["华东", "华南"], "exclude": True}]},
     ),
     (
+        "a comma ends an exclusion before members of another dimension",
+        "上个月除了直播，华东和华南的订单量分别是多少",
+        {
+            "filters": [
+                {"dimension": "channel", "members": ["live_stream"], "exclude": True},
+                {"dimension": "region", "members": ["华东", "华南"], "exclude": False},
+            ]
+        },
+    ),
+    (
+        "a comma ends an English exclusion before members of another dimension",
+        "june orders without new users, web and app only",
+        {
+            "filters": [
+                {"dimension": "user_type", "members": ["new"], "exclude": True},
+                {"dimension": "channel", "members": ["web", "app"], "exclude": False},
+            ]
+        },
+    ),
+    (
+        "a comma inside a list of one dimension's exclusions goes on",
+        "excluding app, web and live stream, gmv last month",
+        {"filters": [{"dimension": "channel", "members": ["app", "web", "live_stream"], "exclude": True}]},
+    ),
+    (
         "不看 takes a member out",
         "上个月不看新客的GMV",
         {"filters": [{"dimension": "user_type", "members": ["new"], "exclude": True}]},

@@ -617,6 +617,8 @@ class Planner:
             for i, (prev, nxt) in enumerate(itertools.pairwise(chain)):
                 if not _in_one_list(joins[i], prev, nxt, scan) or _clause_ends(joins, i):
                     break
+                if _COMMA.search(joins[i]) and _member_dimensions(prev) != _member_dimensions(nxt):
+                    break  # "除了直播，华东和华南的订单量": the comma ends the exclusion, another dimension follows
                 out.add(id(nxt))
                 scan.claim(prev.end, nxt.start)
                 last = nxt
@@ -1201,6 +1203,9 @@ def _members_only(hit: Hit) -> Hit:
 
 
 _COMMA_ONLY = re.compile(r"^\s*[,，]\s*$")
+
+
+_COMMA = re.compile(r"[,，、;；]")
 
 
 def _member_dimensions(hit: Hit) -> set[str]:

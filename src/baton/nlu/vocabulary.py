@@ -560,7 +560,7 @@ ZH_FILLERS = frozenset(
         "一 个 这 那 其 及其 对应 全部 所有 各项 具体 大概 大约 之间 和 与 及 以及 "
         "还有 跟 或 或者 期 段 当 这段 这个 那个 数值 值 水平 指标 情形 数量 "
         "数目 到底 究竟 得 地 着 被 把 让 从 到 至 于 按照 按 每 各 分 各个 不同 "
-        "只看 只算 只统计 仅看 仅统计 单看"  # "只看APP，…": the member it names is the narrowing
+        "只看 只算 只统计 仅看 仅统计 单看 不好意思 抱歉"  # "只看APP，…": the member it names is the narrowing
     ).split()
 )
 """Chinese words that carry no meaning of their own in a data question. Comparison, change,
@@ -572,7 +572,7 @@ EN_FILLERS = frozenset(
         "might it its during that this those these there their they them all any some so as into out "
         "about have has had where when who whom whose level levels look looking like get got let see value "
         "values number numbers figure figures data report split broken down up 's ? , . ! : ; ( ) what's "
-        "whats ever just exactly quick quickly pull pulled need want know over between than which then also actually "
+        "whats ever just exactly quick quickly pull pulled need want know over between than which then also actually sorry "
         "both either whole entire full count counts metric metrics kindly hey hi hello thanks "
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "
