@@ -524,6 +524,16 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         },
     ),
     (
+        "、 lists what an exclusion takes out, across dimensions too",
+        "上个月除了直播、华东的GMV",
+        {
+            "filters": [
+                {"dimension": "channel", "members": ["live_stream"], "exclude": True},
+                {"dimension": "region", "members": ["华东"], "exclude": True},
+            ]
+        },
+    ),
+    (
         "a comma inside a list of one dimension's exclusions goes on",
         "excluding app, web and live stream, gmv last month",
         {"filters": [{"dimension": "channel", "members": ["app", "web", "live_stream"], "exclude": True}]},

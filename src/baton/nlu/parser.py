@@ -1205,7 +1205,8 @@ def _members_only(hit: Hit) -> Hit:
 _COMMA_ONLY = re.compile(r"^\s*[,，]\s*$")
 
 
-_COMMA = re.compile(r"[,，、;；]")
+_COMMA = re.compile(r"[,，;；]")
+"""A comma ends a clause; 、 lists ("除了直播、华东" takes both out)."""
 
 
 def _member_dimensions(hit: Hit) -> set[str]:
