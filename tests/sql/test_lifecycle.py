@@ -45,3 +45,35 @@ def test_purge_drops_only_expired_approvals() -> None:
     registry.register(long)
     assert registry.purge_expired(now=NOW + timedelta(seconds=11)) == 1
     assert registry.take(long.approved_sql_id, "analyst", now=NOW) == long
+
+
+def test_a_remembered_verdict_is_recalled_by_its_key_while_it_has_time_left() -> None:
+    """The governed path keys a verdict by statement, user, grants, policy and limits: the same key
+    recalls it until a minute before it expires; another key (a changed grant) recalls nothing."""
+    policy = load_policy(DEMO)
+    registry = ApprovalRegistry()
+    analyst = policy.principal("analyst")
+    approved = approve("SELECT 1 AS x", principal=analyst, schema=SCHEMA, ttl_seconds=300, now=NOW)
+    key = ("SELECT 1 AS x", "analyst", analyst.grants_fingerprint(), analyst.policy_version)
+    registry.remember(key, approved)
+    assert registry.recall(key, now=NOW + timedelta(seconds=200)) is approved
+    assert registry.recall(key, now=NOW + timedelta(seconds=241)) is None  # under a minute left: approve again
+    other = policy.principal("marketing")
+    assert (
+        registry.recall(("SELECT 1 AS x", "marketing", other.grants_fingerprint(), other.policy_version), now=NOW)
+        is None
+    )
+
+
+def test_the_governed_path_reuses_a_verdict_only_for_the_same_user_and_grants(demo_dir: Path) -> None:
+    """Two asks of one question approve its statements once per user: the second analyst run
+    reuses the verdicts, a marketing run gets its own (row limits, suppression, another fingerprint)."""
+    from baton.orchestrator.session import Session
+
+    with Session(config=demo_dir / "baton.toml", remember=False) as session:
+        first = session.governed("analyst", "en").approve("SELECT COUNT(*) AS n FROM dim_product", name="q")
+        again = session.governed("analyst", "en").approve("SELECT COUNT(*) AS n FROM dim_product", name="q")
+        other = session.governed("marketing", "en")
+        assert again is first
+        with pytest.raises(FirewallError):  # marketing may not read dim_product: never the analyst's verdict
+            other.approve("SELECT COUNT(*) AS n FROM dim_product", name="q")

@@ -91,7 +91,19 @@ class GovernedQuery:
         return statement if isinstance(statement, str) else statement.sql(dialect=self.dialect)
 
     def _verdict(self, sql: str) -> ApprovedSql:
-        """The firewall's check with the engine's cost estimate; records nothing (any thread)."""
+        """The firewall's check with the engine's cost estimate; records nothing (any thread). The
+        same statement under the same grants, policy and limits is the same verdict: reused."""
+        p = self.principal
+        limits = (self.dialect, self.language, self.row_cap, id(self.schema), tuple(sorted(self.large_tables.items())))
+        key = (sql, p.user, p.grants_fingerprint(), p.policy_version, limits)
+        recalled = self.registry.recall(key)
+        if recalled is not None:
+            return recalled
+        approved = self._approve(sql)
+        self.registry.remember(key, approved)
+        return approved
+
+    def _approve(self, sql: str) -> ApprovedSql:
         return approve(
             sql,
             principal=self.principal,

@@ -7,10 +7,16 @@ registry checks that the approval exists, has not expired and belongs to the act
 from __future__ import annotations
 
 import threading
-from datetime import UTC, datetime
+from collections.abc import Hashable
+from datetime import UTC, datetime, timedelta
 
 from baton.errors import FirewallError
 from baton.sql.firewall import ApprovedSql
+
+REUSE_MARGIN = timedelta(seconds=60)
+"""An approval is reused only while it has this long left, so a run never starts on one about to expire."""
+MAX_REMEMBERED = 4096
+"""Approvals kept for reuse at most (then all are forgotten: a long-lived server stays bounded)."""
 
 
 class ApprovalRegistry:
@@ -19,6 +25,7 @@ class ApprovalRegistry:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._approvals: dict[tuple[str, str], ApprovedSql] = {}
+        self._verdicts: dict[Hashable, ApprovedSql] = {}
 
     def register(self, approved: ApprovedSql) -> str:
         """Record an approval (re-registering refreshes its expiry); returns its id."""
@@ -48,6 +55,27 @@ class ApprovalRegistry:
                     expires_at=approved.expires_at.isoformat(),
                 )
             return approved
+
+    def recall(self, key: Hashable, now: datetime | None = None) -> ApprovedSql | None:
+        """The approval :meth:`remember` kept under ``key``, while it has :data:`REUSE_MARGIN` left.
+
+        The firewall's verdict is a function of the statement, the principal's grants and policy
+        version, the dialect, the schema and the limits: the caller's key holds all of them, so a
+        statement asked again in this session (a completeness check of the same period, a
+        repeated question) is not parsed, qualified and EXPLAINed again. A changed grant or policy
+        is another key."""
+        moment = now or datetime.now(UTC)
+        with self._lock:
+            approved = self._verdicts.get(key)
+        if approved is None or moment + REUSE_MARGIN >= approved.expires_at:
+            return None
+        return approved
+
+    def remember(self, key: Hashable, approved: ApprovedSql) -> None:
+        with self._lock:
+            if len(self._verdicts) >= MAX_REMEMBERED:
+                self._verdicts.clear()
+            self._verdicts[key] = approved
 
     def purge_expired(self, now: datetime | None = None) -> int:
         """Forget expired approvals; returns how many were dropped."""
