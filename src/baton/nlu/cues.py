@@ -5,7 +5,7 @@ read before periods and catalog terms, each claiming its span."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -63,10 +63,15 @@ class Cues(PeriodCues):
 
     def take(self, scan: Scan, part: str, pattern: re.Pattern[str]) -> list[re.Match[str]]:
         """``scan.take`` that records the claimed spans under ``part``."""
-        found = scan.take(pattern)
-        if found:
-            self.spans.setdefault(part, []).extend((m.start(), m.end()) for m in found)
-        return found
+        return self.claim(scan, part, scan.find_all(pattern))
+
+    def claim(self, scan: Scan, part: str, found: Sequence[re.Match[str]]) -> list[re.Match[str]]:
+        """Claim matches a reader chose (of those :meth:`Scan.find_all` gave) and record their spans
+        under ``part``."""
+        for m in found:
+            scan.claim(m.start(), m.end())
+            self.spans.setdefault(part, []).append((m.start(), m.end()))
+        return list(found)
 
 
 def _average_per(scan: Scan, cues: Cues) -> Grain | None:
@@ -77,8 +82,7 @@ def _average_per(scan: Scan, cues: Cues) -> Grain | None:
         for m in scan.find_all(pattern):
             if scan.cuts_term(m.start(), m.end()):  # "monthly average order value": a series of AOV
                 continue
-            scan.claim(m.start(), m.end())
-            cues.spans.setdefault(f"average_per:{grain}", []).append((m.start(), m.end()))
+            cues.claim(scan, f"average_per:{grain}", [m])
             said.setdefault(grain, []).append(scan.text[m.start() : m.end()])
     for m in scan.find_all(vocab.AVERAGE_APART):
         if scan.free(m.start("per"), m.end("per")):
@@ -180,9 +184,7 @@ def _read_bound_periods(scan: Scan, cues: Cues) -> None:
     grains |= {grain for pattern, grain in vocab.GRAIN_CUES if scan.find_all(pattern)}
     if not said or len(grains) != 1:
         return
-    for m in said:
-        scan.claim(m.start(), m.end())
-        cues.spans.setdefault("threshold", []).append((m.start(), m.end()))
+    cues.claim(scan, "threshold", said)
     cues.grain = grains.pop()
 
 
@@ -228,8 +230,7 @@ def _read_period_noun(scan: Scan, cues: Cues) -> None:
         grain: Grain = vocab.PERIOD_NOUNS[(noun.group("zh") or noun.group("en")).lower()]  # type: ignore[assignment]
         if cues.grain not in (None, grain):
             raise rank_within_or_across(grain_labels(cues.grain, grain), {"grain": [cues.grain, grain]})
-        scan.claim(noun.start(), noun.end())
-        cues.spans.setdefault("which_time", []).append((noun.start(), noun.end()))
+        cues.claim(scan, "which_time", [noun])
         cues.grain, cues.which_time = grain, True
         return
 
@@ -250,8 +251,7 @@ def _read_top_periods(scan: Scan, cues: Cues) -> None:
     grain: Grain = vocab.PERIOD_UNITS[unit]  # type: ignore[assignment]
     if cues.grain not in (None, grain):  # "每月…最高的3天"
         raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0)]})
-    scan.claim(m.start(), m.end())
-    cues.spans.setdefault("which_time", []).append((m.start(), m.end()))
+    cues.claim(scan, "which_time", [m])
     cues.grain, cues.which_time = grain, True
     cues.top_n = _number(m.group("n") or m.group("en") or m.group("which"))
     word = (m.group("best_zh") or m.group("dir") or "").lower()
@@ -289,15 +289,11 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
     if not rankings:
         _read_which_n(scan, cues)
     cues.rank = bool(cues.take(scan, "ranking", vocab.RANK) or high_to_low or low_to_high)
-    best = [m for m in scan.find_all(vocab.BEST) if not _said_against_something(scan, m)]
-    for m in best:
-        scan.claim(m.start(), m.end())
-        cues.spans.setdefault("ranking", []).append((m.start(), m.end()))
+    best = cues.claim(scan, "ranking", [m for m in scan.find_all(vocab.BEST) if not _said_against_something(scan, m)])
     which = scan.find_all(vocab.WHICH)
     closing = scan.find_all(vocab.WHICH_MORE)
     if which and closing and cues.top_n is None and not best and closing[0].start() > which[0].end():
-        scan.claim(closing[0].start(), closing[0].end())
-        cues.spans.setdefault("ranking", []).append((closing[0].start(), closing[0].end()))
+        cues.claim(scan, "ranking", closing[:1])
         cues.best, cues.order = True, "asc" if closing[0].group("word") in "低少小" else "desc"
     if cues.top_n is None and best:
         cues.best = True
@@ -313,7 +309,7 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
 
 
 _CLOSING_COMPARATIVE = re.compile(r"(?<![多几])(?:更|较)?[高低多少大小](?:一些|一点|了)?(?:吗|么|没有)?\s*[?？。]?\s*$")
-_SET_AGAINST = re.compile(r"(?<!占)比(?![例重率值])")
+_AGAINST_BY_BI = re.compile(r"(?<!占)比(?![例重率值])")
 """比 setting one thing against another, not 占比 or 比例 (a share)."""
 
 
@@ -321,10 +317,9 @@ def _comparative_closing(scan: Scan, cues: Cues) -> bool:
     """ "6月GMV比5月高吗", "华东的GMV比华南更高吗": a comparative closing a clause that set one thing
     against another with 比 asks for the comparison (of the periods, or of the members: both shown)."""
     m = scan.find_all(_CLOSING_COMPARATIVE)
-    if not m or not _SET_AGAINST.search(vocab.CLAUSE_BREAK.split(scan.norm[: m[-1].start()])[-1]):
+    if not m or not _AGAINST_BY_BI.search(_clause_before(scan, m[-1].start())):
         return False
-    scan.claim(m[-1].start(), m[-1].end())
-    cues.spans.setdefault("change", []).append((m[-1].start(), m[-1].end()))
+    cues.claim(scan, "change", m[-1:])
     return True
 
 
@@ -332,11 +327,7 @@ def _take_direction(scan: Scan, cues: Cues, pattern: re.Pattern[str], part: str)
     """Claim the words of one direction; a bare "up"/"down" counts only right after what moved (a
     catalog term: "app sales up last month?") or in a yes/no question ("is GMV up this year"), never
     in "can you look it up for june"."""
-    found = [m for m in scan.find_all(pattern) if not _loose_up_or_down(scan, m)]
-    for m in found:
-        scan.claim(m.start(), m.end())
-        cues.spans.setdefault(part, []).append((m.start(), m.end()))
-    return bool(found)
+    return bool(cues.claim(scan, part, [m for m in scan.find_all(pattern) if not _loose_up_or_down(scan, m)]))
 
 
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|has|have|had|did|does|do)\b", re.I)
@@ -358,9 +349,15 @@ def _said_against_something(scan: Scan, m: re.Match[str]) -> bool:
         return False
     if re.search(r"\bhow (?:much|many)\s*$", scan.norm[: m.start()]):  # "how much higher …": a gap, read so
         return False
-    clause = vocab.CLAUSE_BREAK.split(scan.norm[: m.start()])[-1]
     after = vocab.CLAUSE_BREAK.split(scan.norm[m.end() :])[0]
-    return _SET_AGAINST.search(clause) is not None or re.search(r"\bthan\b", after) is not None
+    return (
+        _AGAINST_BY_BI.search(_clause_before(scan, m.start())) is not None or re.search(r"\bthan\b", after) is not None
+    )
+
+
+def _clause_before(scan: Scan, start: int) -> str:
+    """The words of the clause up to ``start``."""
+    return vocab.CLAUSE_BREAK.split(scan.norm[:start])[-1]
 
 
 _HIGH_END = {"最高", "最大", "最多", "最好", "highest", "largest", "biggest", "most", "best", "top"}
@@ -399,9 +396,7 @@ def _read_which_n(scan: Scan, cues: Cues) -> None:
     superlative = scan.find_all(vocab.SUPERLATIVE)
     if len(which_n) != 1 or not superlative or superlative[0].start() < which_n[0].end():
         return
-    m = which_n[0]
-    scan.claim(m.start(), m.end())
-    cues.spans.setdefault("ranking", []).append((m.start(), m.end()))
+    (m,) = cues.claim(scan, "ranking", which_n)
     cues.top_n = _number(m.group("en") or m.group("zh"))
 
 

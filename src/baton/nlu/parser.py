@@ -519,7 +519,7 @@ class Planner:
         """A value that several dimensions hold ("LGA": an origin and a destination) means the
         one a dimension word of the question names ("从LGA出发"); with none, it is asked back,
         never read as both."""
-        dims = sorted({t.target.split(":", 1)[0] for t in hit.terms if t.kind == "member"})
+        dims = sorted(_member_dimensions(hit))
         if len(dims) < 2:
             return hit
         named = {t.target for h in hits if h is not hit for t in h.terms if t.kind == "dimension"} & set(dims)
@@ -919,7 +919,7 @@ class Planner:
         between two metrics, or each against the period before? Each one's change only when a
         second period, or a previous-period word, sets one against it; else asked back."""
         said = [scan.norm[a:b] for a, b in cues.spans.get("change", [])]
-        gap = any(vocab.GAP_BETWEEN.fullmatch(w.strip()) or vocab.GAP.fullmatch(w.strip()) for w in said)
+        gap = any(vocab.GAP.fullmatch(w.strip()) for w in said)  # GAP holds every GAP_BETWEEN word
         if not gap or len(terms.metrics) < 2 or terms.members:
             return
         if len(periods) > 1 or cues.comparison_kind or cues.spans.get("previous_period"):
@@ -1210,6 +1210,7 @@ _COMMA = re.compile(r"[,，;；]")
 
 
 def _member_dimensions(hit: Hit) -> set[str]:
+    """The dimensions whose members a hit names (one, unless a value is held by several)."""
     return {t.target.split(":", 1)[0] for t in hit.terms if t.kind == "member"}
 
 

@@ -534,14 +534,9 @@ def _ago_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
 def _ago_cn(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """ "两个月前", "3天前", "两周前": the whole calendar unit that many back (a day: that day),
     as "2 months ago" is read."""
-    unit_text = (_group(m, "u") or "").replace("个", "")
+    unit = _CN_UNITS[(_group(m, "u") or "").replace("个", "")]
     n = _num(m, "n")
-    if unit_text in ("天", "日"):
-        return _days_ago(n)(m, ctx, text)
-    return _previous(_AGO_GRAINS[unit_text], n)(m, ctx, text)
-
-
-_AGO_GRAINS: dict[str, _PeriodGrain] = {"周": "week", "星期": "week", "礼拜": "week", "月": "month", "季度": "quarter"}
+    return _days_ago(n)(m, ctx, text) if unit == "day" else _previous(_UNIT_GRAIN[unit], n)(m, ctx, text)
 
 
 def _same_day_last_year(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
@@ -587,15 +582,16 @@ def _last_n(unit: str, n: int, ctx: _Ctx, text: str) -> _Raw:
     return _Raw(_shift(current, grain, -n), current - timedelta(days=1), grain)
 
 
-_CN_UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month"}
+_CN_UNITS = {
+    "天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month",
+    "季度": "quarter", "季": "quarter", "年": "year",
+}  # fmt: skip
+"""A Chinese unit of time, as the English unit word (:data:`_UNIT_GRAIN` names its grain)."""
 
 
 def _last_n_cn(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     unit_text = (_group(m, "u") or "").replace("个", "").replace("自然", "")
-    unit = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month"}.get(unit_text)
-    if unit is None:
-        unit = "quarter" if unit_text.startswith("季") else "year"
-    return _last_n(unit, _num(m, "n"), ctx, text)
+    return _last_n(_CN_UNITS[unit_text], _num(m, "n"), ctx, text)
 
 
 def _last_n_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
