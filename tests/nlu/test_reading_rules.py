@@ -883,7 +883,12 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a comparison word next to a member", "上个月GMV环比变化，跟华东比", AmbiguousQuestion, "比"),
     ("another metric's name is not a typo", "上个月的卖家数", UnknownMetric, "卖家数"),
     ("hourly data", "昨天分时GMV", AmbiguousQuestion, "分时"),
-    ("a ranking by the change", "Which category had the biggest drop in GMV last month?", AmbiguousQuestion, "change"),
+    (
+        "a ranking by a change of no direction",
+        "Which category had the biggest change in GMV last month?",
+        AmbiguousQuestion,
+        "change",
+    ),
     ("a ranking by two metrics", "GMV和订单量最高的3个渠道（上个月）", AmbiguousQuestion, "which metric"),
     ("two comparisons at once", "上个月GMV同比和环比", AmbiguousQuestion, "two comparisons"),
     ("YoY and MoM at once", "What was GMV last month, YoY and MoM?", AmbiguousQuestion, "two comparisons"),

@@ -79,3 +79,43 @@ def test_a_place_after_tied_places_says_how_many_rank_above_it(demo_session: Ses
     assert ahead > 1  # the data really ties above the second place
     assert f"排在其前的有 {ahead} 个（前面有并列）" in answer.answer
     assert answer.gate is not None and answer.gate.ok
+
+
+CHANGE = (
+    "SELECT {dim}, c, c - p, (c - p) / p FROM (SELECT {dim}, "
+    "SUM(gmv_amount) FILTER (WHERE order_date BETWEEN '2026-06-01' AND '2026-06-30') AS c, "
+    "SUM(gmv_amount) FILTER (WHERE order_date BETWEEN '2026-05-01' AND '2026-05-31') AS p "
+    f"FROM fact_order WHERE {PAID} GROUP BY 1) ORDER BY {{by}} LIMIT {{n}}"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "dim", "by", "n", "said"),
+    [
+        ("哪个渠道上个月GMV环比下降最多", "channel", "c - p", 1, "下降最多的是"),
+        ("上个月GMV降幅最大的3个品类", "category", "(c - p) / p", 3, "降幅最大的是"),
+        ("which 2 regions grew fastest in GMV last month vs May", "region", "(c - p) / p DESC", 2, ""),
+        ("which region's GMV rose the most last month", "region", "c - p DESC", 1, ""),
+    ],
+)
+def test_a_ranking_by_a_change_is_the_groups_whose_change_ranks_first(
+    demo_session: Session, question: str, dim: str, by: str, n: int, said: str
+) -> None:
+    """Ranked by the change (or the change in percent), in the question's direction, with both
+    measures in the sentence; a rise that is no rise (the demo's June fell almost everywhere) is
+    said in words."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    gold = gold_rows(demo_session, CHANGE.format(dim=dim, by=by, n=n))
+    names = [c.name for c in answer.result.columns]
+    got = [(r[names.index(dim)], r[names.index("gmv")], r[names.index("gmv_change")]) for r in answer.result.rows]
+    assert [(m, float(str(c)), float(str(d))) for m, c, d, _ in gold] == [
+        (m, float(str(c)), float(str(d))) for m, c, d in got
+    ]
+    for member, *_ in gold:
+        assert demo_session.catalog.member_label(dim, member, answer.language) in answer.answer
+    assert said in answer.answer and answer.interpretation is not None
+    not_risen = [m for m, _c, d, _p in gold if float(str(d)) <= 0 and "DESC" in by]
+    if not_risen:
+        assert "did not rise" in answer.answer or "No group's" in answer.answer
+    assert answer.gate is not None and answer.gate.ok

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 from typing import Any, NamedTuple
 
 from baton.agents.buckets import partial_buckets
+from baton.agents.change_ranking import change_ranking_sentence, change_text
 from baton.catalog.compiler import AHEAD
 from baton.catalog.model import Catalog
 from baton.contracts.answer import ResultTable
@@ -144,6 +146,7 @@ def boundary_tie(query: SemanticQuery, rows: list[dict[str, Any]]) -> BoundaryTi
     if query.top_n is None or len(rows) <= query.top_n:
         return None
     column = f"{query.metrics[0]}_share" if query.share else query.metrics[0]  # a share is ranked by it
+    column = column if query.rank_by == "value" else f"{query.metrics[0]}_{query.rank_by}"  # … a change by its own
     ranked = [averaged_row(query, row)[column] for row in rows]
     tied = ranked.count(ranked[-1])
     return BoundaryTie(len(rows) - tied + 1, tied, ranked[-1])
@@ -207,6 +210,8 @@ class Narrator:
             return self._alongside_sentence(say)
         if query.rank_place is not None and query.comparison is None:
             return self._place_sentence(say)
+        if query.comparison is not None and query.rank_by != "value":
+            return self._change_ranking_sentence(say)
         if query.comparison is not None:
             return self._comparison_sentence(say)
         if query.grain is not None:
@@ -295,6 +300,20 @@ class Narrator:
             "answer.share_value", language, label=label, filters=filters, period=period, item=item(rows[0], part)
         )
 
+    def _change_ranking_sentence(self, say: _Sentence) -> str:
+        query, metric, rows, period, filters, language, fmt = say
+        cmp = query.comparison
+        assert cmp is not None
+        where = {
+            "label": value_label(self.catalog, query, metric, language),
+            "filters": filters,
+            "period": period,
+            "kind": text(f"answer.kind_{cmp.kind}", language),
+            "previous_period": period_text(cmp.range.start, cmp.range.end, None, language),
+        }
+        label_of = partial(self._row_label, query, language=language)
+        return change_ranking_sentence(self.catalog, query, metric, rows, language, where, label_of, fmt)
+
     def _comparison_sentence(self, say: _Sentence) -> str:
         query, metric, rows, period, filters, language, fmt = say
         label = value_label(self.catalog, query, metric, language)
@@ -310,11 +329,10 @@ class Narrator:
                 filters = text("answer.filters", language, parts=named) + filters
             cur, prev, pct = row[metric], row[f"{metric}_previous"], row[f"{metric}_change_pct"]
             change = row.get(f"{metric}_change")
-            by = {}  # "比去年同期多了多少钱": an amount or a count says by how much, with its sign
-            if change is not None and self.catalog.metrics[metric].amount_or_count:
-                by = {"change": ("+" if float(change) > 0 else "") + fmt(change)}
-            elif change is not None and self.catalog.metrics[metric].unit == "ratio":  # "降了多少个点": in points
-                by = {"change": text("answer.gap_points", language, points=f"{float(change) * 100:+.2f}")}
+            by = {}  # "比去年同期多了多少钱": an amount or a count says by how much, with its sign; a rate in points
+            info = self.catalog.metrics[metric]
+            if change is not None and (info.amount_or_count or info.unit == "ratio"):
+                by = {"change": change_text(self.catalog, metric, change, language, fmt)}
             return text(
                 "answer.comparison_by" if by else "answer.comparison",
                 language,

@@ -379,8 +379,9 @@ class _Shape:
 
 
 def _ranked(query: SemanticQuery) -> bool:
-    """Rows ordered by the first metric: a top N, one place, or a ranking of every row ("rank the regions")."""
-    return query.top_n is not None or query.rank_place is not None or query.intent == "ranking"
+    """Rows ordered by the first metric (or its change): a top N, one place, or a ranking of every row ("rank the regions")."""
+    ranked = query.top_n is not None or query.rank_place is not None or query.intent == "ranking"
+    return ranked or query.rank_by != "value"
 
 
 def _rank_rows(
@@ -678,7 +679,8 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         passing_first = exp.Ordered(this=exp.column(by), desc=high, nulls_first=False)
         final = final.order_by(passing_first, *[exp.column(k) for k in order_keys])
     elif _ranked(query):
-        final = _rank_rows(final, query, values[0], output, order_keys, shape.ties)
+        by = values[0] if query.rank_by == "value" else f"{values[0]}_{query.rank_by}"
+        final = _rank_rows(final, query, by, output, order_keys, shape.ties)
         output += [AHEAD] if query.rank_place is not None and shape.ties else []
     elif order_keys:
         final = final.order_by(*[exp.column(k) for k in order_keys])

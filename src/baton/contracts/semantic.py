@@ -137,6 +137,11 @@ class SemanticQuery(BaseModel):
         "second lowest with order asc; ties broken by the breakdown's keys); never with top_n",
     )
     order: Literal["desc", "asc"] = "desc"
+    rank_by: Literal["value", "change", "change_pct"] = Field(
+        default="value",
+        description='what a ranking with a comparison orders by: the first metric\'s value, its change ("下降最多", '
+        '"grew the most") or its change in percent ("降幅最大", "fastest growth")',
+    )
     intent: Literal["value", "breakdown", "share", "trend", "ranking", "comparison", "why"] = "value"
     share: bool = Field(default=False, description="add each metric's share of the whole (``<metric>_share``)")
     average_per: Grain | None = Field(
@@ -214,6 +219,8 @@ class SemanticQuery(BaseModel):
             raise ValueError("a place in a ranking is one row: no top N beside it")
         if self.threshold is not None:
             self._one_threshold(self.threshold)
+        if self.rank_by != "value" and not (self.comparison is not None and self.dimensions):
+            raise ValueError("a ranking by a change ranks the groups of a breakdown compared with another period")
         return self
 
     def _one_threshold(self, threshold: Threshold) -> None:

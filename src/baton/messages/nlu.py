@@ -257,9 +257,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{member}”只说的是{metric}，而一个问题的筛选对所有指标相同：{first}也只看{member}吗？请分开问，或说明都只看{member}。",
     ),
     "rank_by_change": (
-        "Baton ranks by a metric's value, not yet by its change. Ask for the change of every member (it shows "
-        "the largest rise and fall), or for a ranking by value.",
-        "Baton 目前按指标值排名，还不能按变化量排名。请改问各成员的变化（会指出涨幅和跌幅最大的成员），或按指标值排名。",
+        "Baton ranks by a change when the question says which way and the largest one: \"which channel's GMV "
+        'fell the most", "top 3 categories by growth rate". Say which (the largest fall or the largest rise), '
+        "or ask for the change of every member (it shows the largest rise and fall).",
+        "Baton 按变化排名时，需要问题说明方向并问最大的一个，如“哪个渠道GMV环比下降最多”“增幅最大的3个品类”。请说明是"
+        "降得最多还是涨得最多，或改问各成员的变化（会指出涨幅和跌幅最大的成员）。",
+    ),
+    "rank_value_or_change": (
+        'Best or worst by the value in the period, or by its change against the other period? Ask e.g. "which '
+        'channel had the highest GMV last month" or "which channel\'s GMV fell the most last month".',
+        "“最好/最差”是按本期的值，还是按相对对比期的变化？可问如“上个月GMV最高的渠道”或“哪个渠道上个月GMV环比下降最多”。",
     ),
     "ranking_of_one": (
         "The question ranks a single member. Should Baton rank every member (and show where it stands), or show "

@@ -18,6 +18,9 @@ from baton.nlu.bounds import Bound, read_bound
 from baton.nlu.periods import PeriodCues
 from baton.nlu.scan import Scan
 
+ChangeMeasure = Literal["change", "change_pct"]
+"""A change as an amount (for a rate: in points) or in percent."""
+
 
 @dataclass
 class Cues(PeriodCues):
@@ -51,6 +54,8 @@ class Cues(PeriodCues):
     """The ratio of the first member to the second is asked ("华东是华南的几倍")."""
     combination: bool = False
     """A ranking of combinations as a whole was asked for ("区域和品类组合")."""
+    ranked_change: tuple[ChangeMeasure, Literal["asc", "desc"]] | None = None
+    """A ranking by a change: what it orders by and which way ("下降最多": the change, lowest first)."""
     bound: Bound | None = None
     """Only the groups whose value passes it are asked for ("退款率超过5%的品类")."""
     action: bool = False
@@ -287,7 +292,7 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
             ascending = word in {"最低", "最小", "最少", "最差", "lowest", "smallest", "least", "worst", "fewest"}
             cues.order = "asc" if ascending or "n3" in groups or "bottom" in groups else "desc"
     if not rankings:
-        _read_which_n(scan, cues)
+        read_which_n(scan, cues)
     cues.rank = bool(cues.take(scan, "ranking", vocab.RANK) or high_to_low or low_to_high)
     best = cues.claim(scan, "ranking", [m for m in scan.find_all(vocab.BEST) if not _said_against_something(scan, m)])
     which = scan.find_all(vocab.WHICH)
@@ -309,8 +314,8 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
 
 
 _CLOSING_COMPARATIVE = re.compile(r"(?<![多几])(?:更|较)?[高低多少大小](?:一些|一点|了)?(?:吗|么|没有)?\s*[?？。]?\s*$")
-_AGAINST_BY_BI = re.compile(r"(?<!占)比(?![例重率值])")
-"""比 setting one thing against another, not 占比 or 比例 (a share)."""
+_AGAINST_BY_BI = re.compile(r"(?<![占环同])比(?![例重率值])")
+"""比 setting one thing against another, not 占比 or 比例 (a share), nor 环比 or 同比 (a comparison)."""
 
 
 def _comparative_closing(scan: Scan, cues: Cues) -> bool:
@@ -388,12 +393,12 @@ def _read_place(scan: Scan, cues: Cues) -> None:
         cues.rank_place = place
 
 
-def _read_which_n(scan: Scan, cues: Cues) -> None:
+def read_which_n(scan: Scan, cues: Cues, superlative: Sequence[re.Match[str]] | None = None) -> None:
     """ "Which 2 regions had the lowest …", "the 3 categories with the highest …": the count is a
-    top N when a superlative follows it (its direction is read with the other ranking words);
-    without one it is left unplaced."""
+    top N when a superlative follows it (its direction is read with the other ranking words;
+    ``superlative``: one read elsewhere, "grew fastest"); without one it is left unplaced."""
     which_n = scan.find_all(vocab.WHICH_N) or scan.find_all(vocab.THE_N_WITH)
-    superlative = scan.find_all(vocab.SUPERLATIVE)
+    superlative = scan.find_all(vocab.SUPERLATIVE) if superlative is None else superlative
     if len(which_n) != 1 or not superlative or superlative[0].start() < which_n[0].end():
         return
     (m,) = cues.claim(scan, "ranking", which_n)
@@ -453,4 +458,4 @@ def _number(raw: str) -> int:
     return parse_cn_int(raw)
 
 
-__all__ = ["Cues", "read_cues", "read_ranking"]
+__all__ = ["ChangeMeasure", "Cues", "read_cues", "read_ranking", "read_which_n"]

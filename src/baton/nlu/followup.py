@@ -241,9 +241,12 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
     order = planner.order_of(cues, metrics) if ranked else parent.order
     if ranked:
         changed.append("ranking")
+    rank_by = parent.rank_by if not ranked and comparison is not None and dims else "value"
     if ranked and cues.change and (comparison is not None or parent.comparison is not None):
-        # "上个月各品类GMV同比" then "增长最多的是哪个": by the change, which is not ranked yet
-        raise AmbiguousQuestion(*both("nlu.rank_by_change"), detail={"dimensions": list(dims), "follow_up": True})
+        # "上个月各品类GMV同比" then "增长最多的是哪个": by the change, when the words say which way
+        if cues.ranked_change is None or comparison is None or not dims:
+            raise AmbiguousQuestion(*both("nlu.rank_by_change"), detail={"dimensions": list(dims), "follow_up": True})
+        rank_by, order = cues.ranked_change
     share = cues.share or parent.share
     if share and not parent.share:
         changed.append("share")
@@ -281,6 +284,7 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
         top_n=top_n if (dims or grain) else None,
         rank_place=place if (dims or grain) else None,
         order=order,
+        rank_by=rank_by,
         intent=_intent(why, comparison, share, ranked or parent.intent == "ranking", grain, dims),
         share=share,
         share_filters=share_filters if share else (),

@@ -212,6 +212,8 @@ def _ranking(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     high = query.order == "desc"
     by = "_by" if len(query.metrics) > 1 else ""
     metric = value_label(catalog, query, query.metrics[0], lang)
+    if query.rank_by != "value":
+        return _change_ranking(query, catalog, metric, lang)
     if query.rank_place is not None:
         side = text("answer.side_high" if high else "answer.side_low", lang)
         return text(
@@ -225,6 +227,16 @@ def _ranking(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
             ("answer.interpret_ranked_desc" if high else "answer.interpret_ranked_asc") + by, lang, metric=metric
         )
     return ""
+
+
+def _change_ranking(query: SemanticQuery, catalog: Catalog, metric: str, lang: Language) -> str:
+    """ "，按成交总额的变化额（不是变化率）取下降最多的 1 个": the measure is always named."""
+    move = text("answer.change_move_down" if query.order == "asc" else "answer.change_move_up", lang)
+    points = query.rank_by == "change" and catalog.metrics[query.metrics[0]].unit == "ratio"
+    measure = text("answer.interpret_measure_" + ("points" if points else query.rank_by), lang)
+    if query.top_n is not None:
+        return text("answer.interpret_change_top", lang, n=query.top_n, move=move, metric=metric, measure=measure)
+    return text("answer.interpret_change_ranked", lang, move=move, metric=metric, measure=measure)
 
 
 def period_text(start: object, end: object, words: str | None, language: Language) -> str:

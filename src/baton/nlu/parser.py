@@ -37,7 +37,8 @@ from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.bounds import threshold_of
-from baton.nlu.cues import Cues, rank_within_or_across, read_cues, read_ranking
+from baton.nlu.change_ranking import read_change_ranking
+from baton.nlu.cues import ChangeMeasure, Cues, rank_within_or_across, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
 from baton.nlu.metric_words import (
@@ -361,6 +362,7 @@ class Planner:
         if not periods and context is None:
             periods = _the_latest_whole(cues, language, as_of)
         read_ranking(scan, cues)
+        cues.ranked_change = read_change_ranking(scan, cues)
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
@@ -830,9 +832,16 @@ class Planner:
         ranked = bool(top_n or place or cues.rank)
         if ranked and any(f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters):
             raise _asked("nlu.ranking_of_one", {"dimensions": dims})  # "was East China the top region?"
+        rank_by: ChangeMeasure | Literal["value"] = "value"
+        order = self.order_of(cues, terms.metrics) if (ranked or cues.best) else cues.order
+        if ranked and comparison is not None and cues.quality is not None and not cues.change:
+            # "上个月GMV环比表现最差的渠道": the worst value, or the worst change?
+            raise _asked("nlu.rank_value_or_change", {"dimensions": dims})
         if ranked and comparison is not None and cues.change:
-            # "which category had the biggest drop": ranked by the change, not by the value
-            raise _asked("nlu.rank_by_change", {"dimensions": dims})
+            # "哪个渠道GMV环比下降最多": ranked by the change, not by the value — when it says which way
+            if cues.ranked_change is None or not dims:
+                raise _asked("nlu.rank_by_change", {"dimensions": dims})
+            rank_by, order = cues.ranked_change
         share = cues.share
         parted = {f.dimension for f in share_filters}
         within = [d for d in dims if (d in marks.inside or d in marks.whole) and d not in parted] if share else []
@@ -878,7 +887,8 @@ class Planner:
             comparison=comparison,
             top_n=top_n,
             rank_place=place,
-            order=self.order_of(cues, terms.metrics) if (ranked or cues.best) else cues.order,
+            order=order,
+            rank_by=rank_by,
             intent=intent,
             share=share,
             share_filters=tuple(share_filters),

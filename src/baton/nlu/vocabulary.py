@@ -199,7 +199,7 @@ WHY_LEVEL = re.compile(
 """A why's premise that is a level, not a move ("为什么app的笔单价这么低"): the analysis
 compares with the period before and says so; no direction is taken for granted."""
 UP = re.compile(
-    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨幅|大涨|激增|暴涨|飙升|猛增|"
+    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨得|升得|涨幅|大涨|激增|暴涨|飙升|猛增|"
     r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
     r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b"
     r"|(?<!\bsum )(?<!\bpull )(?<!\bshow )(?<!\blook )(?<!\badd )(?<!\bset )(?<!\bback )(?<!\bmake )(?<!\bpick )"
@@ -210,7 +210,7 @@ UP = re.compile(
 """A rise. A bare "up" is one after the thing that moved ("is GMV up this year", "app sales up last
 month?"), never "sum up", "show up" or "up to"."""
 DOWN = re.compile(
-    r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌幅|大跌|暴跌|骤降|锐减|"
+    r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌得|降得|掉得|跌幅|大跌|暴跌|骤降|锐减|"
     r"\bplunge[sd]?\b|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
     r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b"
     r"|\bdecrease[sd]?\b|\bgo(?:ne)? down\b|\bwent down\b|\bslump(?:ed)?\b|\bshrank\b|\bshrink\b"
@@ -576,7 +576,8 @@ EN_FILLERS = frozenset(
         "both either whole entire full count counts metric metrics kindly hey hi hello thanks "
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "
-        "produced among amongst unique distinct given offered issued granted placed made recorded received"
+        "produced among amongst unique distinct given offered issued granted placed made recorded received "
+        "saw seen experienced posted"
     ).split()
 )
 """English function words. Time units, "each", "across", "overall" and comparison words are

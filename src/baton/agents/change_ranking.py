@@ -1,0 +1,73 @@
+"""The sentence of a ranking by a change ("哪个渠道上个月GMV环比下降最多"): the groups in the
+order the statement ranked them, each with its value, its change and its change in percent — both
+measures, whichever one ranked — and, when a group did not move the way the question takes for
+granted, that said in words (a "largest fall" that is a rise is never written as a fall)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from baton.catalog.model import Catalog
+from baton.contracts.common import Language
+from baton.contracts.semantic import SemanticQuery
+from baton.messages import text
+from baton.numbers import format_signed_percent
+
+
+def change_text(catalog: Catalog, metric: str, change: Any, language: Language, fmt: Callable[[Any], str]) -> str:
+    """A change as its metric says it: a signed amount or count ("+¥1,200.00"), a rate's in points."""
+    if change is None:
+        return text("numbers.missing", language)
+    if catalog.metrics[metric].unit == "ratio":
+        return text("answer.gap_points", language, points=f"{float(change) * 100:+.2f}")
+    return ("+" if float(change) > 0 else "") + fmt(change)
+
+
+def change_ranking_sentence(
+    catalog: Catalog,
+    query: SemanticQuery,
+    metric: str,
+    rows: list[dict[str, Any]],
+    language: Language,
+    where: Mapping[str, str],
+    label_of: Callable[[dict[str, Any]], str],
+    fmt: Callable[[Any], str],
+) -> str:
+    """``where``: the sentence's label, filters, period, kind and previous period, as written."""
+    falls = query.order == "asc"
+    column = f"{metric}_{query.rank_by}"
+    items = [
+        text(
+            "answer.change_ranked_item",
+            language,
+            group=label_of(row),
+            value=fmt(row[metric]),
+            change=change_text(catalog, metric, row.get(f"{metric}_change"), language, fmt),
+            pct=format_signed_percent(row.get(f"{metric}_change_pct"), language),
+        )
+        for row in rows
+    ]
+    listed = text("answer.list_sep", language).join(items)
+    moved = text("answer.change_moved_down" if falls else "answer.change_moved_up", language)
+    other_way = [row for row in rows if _other_way(row.get(column), falls)]
+    if rows and len(other_way) == len(rows):  # "下降最多" when none fell: said, never called a fall
+        measure = text(f"answer.change_measure_{query.rank_by}", language)
+        return text("answer.change_ranked_none", language, moved=moved, measure=measure, items=listed, **where)
+    word = text(f"answer.change_word_{query.rank_by}_{'down' if falls else 'up'}", language)
+    sentence = text("answer.change_ranked", language, word=word, items=listed, **where)
+    if other_way:
+        names = text("answer.list_sep", language).join(label_of(row) for row in other_way)
+        move = text("answer.change_move_down" if falls else "answer.change_move_up", language)
+        sentence += text("answer.change_ranked_not_all", language, groups=names, move=move)
+    return sentence
+
+
+def _other_way(change: Any, falls: bool) -> bool:
+    """A change that is no fall (or no rise) at all: zero, the other sign, or unknown."""
+    if change is None:
+        return True
+    return float(change) >= 0 if falls else float(change) <= 0
+
+
+__all__ = ["change_ranking_sentence", "change_text"]

@@ -1,0 +1,58 @@
+"""A ranking by a change, not by a value ("哪个渠道上个月GMV环比下降最多", "which region's orders
+grew the most vs May", "降幅最大的3个品类").
+
+Such a question says which way the change goes (a fall or a rise) and whether it is measured as an
+amount (or, for a rate, in points) or in percent; what it leaves unsaid is read the way the words
+usually mean it — "下降最多" / "dropped the most" by the amount, "降幅最大" / "fastest growth" /
+"biggest percentage drop" in percent — and the interpretation names the reading, so an answer never
+ranks by one measure while the reader thinks of the other. A change without a direction ("变化最
+大"), or a smallest change ("涨得最少"), is not read here and stays asked back.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from baton.nlu import vocabulary as vocab
+from baton.nlu.cues import ChangeMeasure, Cues, read_which_n
+from baton.nlu.scan import Scan
+
+_RISE = re.compile(r"增幅|增速|\bgrowth\b|\bgains?\b", re.I)
+_FALL = re.compile(r"降幅|\bdrops?\b|\bfalls?\b|\bdeclines?\b|\bdecreases?\b", re.I)
+"""Change words that say their direction beside :data:`vocab.UP` / :data:`vocab.DOWN`."""
+_PERCENT = re.compile(
+    r"幅|率|速|百分|%|％|\bpercent(?:age)?\b|\bpct\b|\brates?\b|\brelative(?:ly)?\b|\bfastest\b|最快", re.I
+)
+"""Words that measure a change in percent ("降幅", "增长率", "growth rate", "fastest")."""
+_FASTEST = re.compile(r"最快|\bfastest\b", re.I)
+_AMPLITUDE = re.compile(r"(?<=[降跌涨升增长少加])的?幅度")
+""""下降幅度最大": the word that measures a change in percent."""
+
+
+def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal["asc", "desc"]] | None:
+    """What a ranking by a change orders by and which way: ``("change", "asc")`` for "下降最多"
+    (the most negative change first), ``("change_pct", "desc")`` for "增幅最大"; None when the
+    question states no single direction, asks for the smallest change, or ranks by good and bad.
+    Claims "最快" (a superlative of a rise) and "幅度" after a change word."""
+    said = [scan.text[s:e] for part in ("up", "down", "change", "share") for s, e in cues.spans.get(part, [])]
+    rises = any(vocab.UP.search(w) or _RISE.search(w) for w in said)
+    falls = any(vocab.DOWN.search(w) or _FALL.search(w) for w in said)
+    fastest = scan.find_all(_FASTEST) if rises and not falls else []
+    if fastest:  # "增长最快的渠道", "which 2 categories grew fastest": the largest rise, in percent
+        cues.claim(scan, "ranking", fastest)
+        cues.best = True
+        if cues.top_n is None:
+            read_which_n(scan, cues, fastest)
+        cues.take(scan, "ranking", vocab.WHICH)
+    if rises == falls or not (cues.best or cues.top_n is not None or cues.rank):
+        return None
+    amplitude = cues.claim(scan, "change", scan.find_all(_AMPLITUDE))
+    if cues.order != "desc" or cues.quality is not None or cues.rank_place is not None:
+        return None  # "涨得最少", "表现最差", "降幅第二大": not read
+    ranked = [scan.text[s:e] for s, e in cues.spans.get("ranking", [])]
+    percent = bool(fastest or amplitude) or any(_PERCENT.search(w) for w in [*said, *ranked])
+    return ("change_pct" if percent else "change"), ("asc" if falls else "desc")
+
+
+__all__ = ["read_change_ranking"]

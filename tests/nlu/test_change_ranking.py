@@ -1,0 +1,78 @@
+"""A ranking by a change ("哪个渠道GMV环比下降最多", "which 2 categories grew fastest"): the
+direction and the measure (amount or percent) are read from the words, or the question is asked
+back when it says neither way or asks for the smallest change."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from baton.catalog.loader import load_catalog
+from baton.errors import AmbiguousQuestion
+from baton.nlu.interpret import interpret
+from baton.nlu.parser import Planner
+
+PLANNER = Planner(load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml"))
+AS_OF = date(2026, 7, 1)
+
+# question, rank_by, order, top_n, comparison kind
+READ: list[tuple[str, str, str, int | None, str]] = [
+    ("哪个渠道上个月GMV环比下降最多", "change", "asc", 1, "previous_period"),
+    ("哪个渠道上个月GMV下降最多", "change", "asc", 1, "previous_period"),
+    ("哪个渠道上个月GMV跌得最多", "change", "asc", 1, "previous_period"),
+    ("上个月GMV降幅最大的3个品类", "change_pct", "asc", 3, "previous_period"),
+    ("哪3个品类上个月GMV同比增长最多", "change", "desc", 3, "same_period_last_year"),
+    ("增长最快的区域是哪个，上个月订单量", "change_pct", "desc", 1, "previous_period"),
+    ("今年Q2相比Q1，哪个品类的退款率上升幅度最大", "change_pct", "desc", 1, "custom"),
+    ("哪个渠道上个月转化率下降最多", "change", "asc", 1, "previous_period"),
+    ("Which channel's GMV grew the most last month vs the month before?", "change", "desc", 1, "previous_period"),
+    ("biggest drop in orders by region last month", "change", "asc", 1, "previous_period"),
+    ("Which 2 categories grew fastest in GMV in Q2 vs Q1?", "change_pct", "desc", 2, "custom"),
+    ("biggest percentage drop in GMV by channel last month", "change_pct", "asc", 1, "previous_period"),
+    ("rank channels by GMV decline last month", "change", "asc", None, "previous_period"),
+]
+
+
+@pytest.mark.parametrize(("question", "rank_by", "order", "top_n", "kind"), READ, ids=[r[0] for r in READ])
+def test_a_ranking_by_a_change_reads_its_direction_and_measure(
+    question: str, rank_by: str, order: str, top_n: int | None, kind: str
+) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert (query.rank_by, query.order, query.top_n) == (rank_by, order, top_n)
+    assert query.comparison is not None and query.comparison.kind == kind and query.dimensions
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("上个月GMV降幅最大的3个品类", "按成交总额的变化率（不是变化额）取下降最多的 3 个"),
+        ("哪个渠道上个月转化率下降最多", "按转化率的变化的百分点（不是相对变化率）取下降最多的 1 个"),
+        ("Which channel's GMV grew the most last month?", "the 1 with the largest rise in GMV (as an amount, not in"),
+    ],
+)
+def test_the_interpretation_names_the_measure(question: str, said: str) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert said in interpret(query, PLANNER.catalog, "zh" if said[0] == "按" else "en")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which region had the biggest change in GMV last month",  # which way?
+        "上个月各渠道GMV变化最大的是哪个",
+        "哪个区域上个月GMV涨得最少",  # the smallest rise: not read
+        "哪个渠道上个月GMV环比降幅第二大",  # a place by a change: not read
+        "上个月GMV环比表现最差的渠道",  # good and bad of a change: not read
+        "上个月GMV环比下降最多的是哪天",  # periods, no groups
+    ],
+)
+def test_a_change_ranking_it_cannot_place_is_asked_back(question: str) -> None:
+    with pytest.raises(AmbiguousQuestion):
+        PLANNER.plan(question, as_of=AS_OF)
+
+
+def test_a_ranking_by_value_beside_a_comparison_still_ranks_by_value() -> None:
+    query = PLANNER.plan("上个月哪个渠道的GMV最高，环比怎么样", as_of=AS_OF)
+    assert (query.rank_by, query.top_n, query.order) == ("value", 1, "desc") and query.comparison is not None
