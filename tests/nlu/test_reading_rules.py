@@ -31,8 +31,30 @@ def _read(question: str) -> dict[str, Any]:
     return PLANNER.plan(question, as_of=AS_OF).model_dump(mode="json")
 
 
+EAST_OUT = [{"dimension": "region", "members": ["华东"], "exclude": True}]
 READ: list[tuple[str, str, dict[str, Any]]] = [
     ("a place of three digits is all of them", "上个月订单量排名第100的品类", {"rank_place": 100, "top_n": None}),
+    # a dimension naming the set an exclusion applies to is the breakdown when each group is asked
+    (
+        "the set of a ranking is its breakdown",
+        "top 3 regions excluding east china by orders in june",
+        {"dimensions": ["region"], "top_n": 3, "filters": EAST_OUT},
+    ),
+    (
+        "the set ranked by a metric is its breakdown",
+        "regions other than east china ranked by gmv last month",
+        {"dimensions": ["region"], "intent": "ranking", "filters": EAST_OUT},
+    ),
+    (
+        "the set before 'by <metric>' is its breakdown",
+        "categories excluding phones by orders in june",
+        {"dimensions": ["category"], "filters": [{"dimension": "category", "members": ["手机数码"], "exclude": True}]},
+    ),
+    (
+        "the set alone is one figure",
+        "GMV for regions other than east china last month",
+        {"dimensions": [], "filters": EAST_OUT},
+    ),
     # exclusions, whole lists, negated verbs
     (
         "exclusion chain with 'or the'",
@@ -794,6 +816,8 @@ def test_the_question_is_read_so(rule: str, question: str, expected: dict[str, A
 
 
 ASKED: list[tuple[str, str, type[BatonError], str]] = [
+    ("a moment of last year is asked back", "去年这个时候GMV多少", AmbiguousQuestion, "这个时候"),
+    ("a moment of last week is asked back", "上周这个时候的订单量", AmbiguousQuestion, "这个时候"),
     ("a member said of the second metric", "上个月APP的访客数和新用户订单量", AmbiguousQuestion, "新用户"),
     ("a member said of the second metric only", "上个月GMV和新用户订单量", AmbiguousQuestion, "新用户"),
     (
@@ -1042,3 +1066,11 @@ def test_the_question_is_asked_back_or_refused(rule: str, question: str, error: 
     with pytest.raises(error) as info:
         PLANNER.plan(question, as_of=AS_OF)
     assert named in info.value.message("en") or named in str(info.value.detail), (rule, info.value.message("en"))
+
+
+def test_a_remembered_breakdown_never_replaces_a_dimension_the_question_names() -> None:
+    """ "GMV for regions other than East China": the question names regions (as the set it keeps),
+    so a user's remembered default (channel) does not become its breakdown."""
+    query = PLANNER.plan("GMV for regions other than east china last month", as_of=AS_OF, default_breakdown="channel")
+    assert query.dimensions == ()
+    assert PLANNER.plan("GMV last month", as_of=AS_OF, default_breakdown="channel").dimensions == ("channel",)

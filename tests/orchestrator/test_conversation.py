@@ -396,6 +396,37 @@ def test_the_other_end_keeps_the_count_of_the_ranking(session: Session, first: s
 
 
 @pytest.mark.parametrize(
+    ("turns", "where", "current", "before"),
+    [
+        (["gmv in june", "and may?", "what's the change?"], "", JUNE, "'2026-05-01' AND '2026-05-31'"),
+        (["6月web的GMV", "4月呢", "变化多少"], "AND channel = 'web'", JUNE, "'2026-04-01' AND '2026-04-30'"),
+        (
+            ["orders from web in q1", "what about q2?", "growth?"],
+            "AND channel = 'web'",
+            "order_date BETWEEN '2026-04-01' AND '2026-06-30'",
+            "'2026-01-01' AND '2026-03-31'",
+        ),
+    ],
+)
+def test_a_bare_change_after_two_periods_compares_those_two(
+    session: Session, turns: list[str], where: str, current: str, before: str
+) -> None:
+    """ "gmv in june", "and may?", "what's the change?": June against May — the two periods just
+    discussed, the later one current — never May against April."""
+    chat = session.conversation()
+    for question in turns[:-1]:
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    last = chat.ask(turns[-1])
+    query = last.semantic_query
+    assert last.status == "answered" and query is not None and query.comparison is not None, last.answer
+    metric = query.metrics[0]
+    value = GMV if metric == "gmv" else f"COUNT(*) FILTER (WHERE {ORDERS})"
+    now = _rows(session, f"SELECT {value} FROM fact_order WHERE {current} {where}")
+    then = _rows(session, f"SELECT {value} FROM fact_order WHERE order_date BETWEEN {before} {where}")
+    assert _answer_rows(last, metric, f"{metric}_previous") == [(now[0][0], then[0][0])]
+
+
+@pytest.mark.parametrize(
     ("turns", "rank_by", "order"),
     [
         (["上个月各品类GMV同比", "增长最多的是哪个"], "change", "desc"),

@@ -314,6 +314,22 @@ class Narrator:
         label_of = partial(self._row_label, query, language=language)
         return change_ranking_sentence(self.catalog, query, metric, rows, language, where, label_of, fmt)
 
+    def _premise_not_met(self, query: SemanticQuery, metric: str, change: Any, language: Language) -> str:
+        """ "问题说成交总额下降，但实际上升：" before a comparison whose data moved against the
+        direction the question took for granted ("上个月web订单是不是下降了" when they rose)."""
+        if query.premise is None or change is None:
+            return ""
+        actual = "up" if float(change) > 0 else "down" if float(change) < 0 else "flat"
+        if actual == query.premise:
+            return ""
+        return text(
+            "answer.comparison_premise_wrong",
+            language,
+            label=value_label(self.catalog, query, metric, language),
+            said=text(f"answer.premise_{query.premise}", language),
+            actual=text(f"answer.premise_{actual}", language),
+        )
+
     def _comparison_sentence(self, say: _Sentence) -> str:
         query, metric, rows, period, filters, language, fmt = say
         label = value_label(self.catalog, query, metric, language)
@@ -333,18 +349,23 @@ class Narrator:
             info = self.catalog.metrics[metric]
             if change is not None and (info.amount_or_count or info.unit == "ratio"):
                 by = {"change": change_text(self.catalog, metric, change, language, fmt)}
-            return text(
-                "answer.comparison_by" if by else "answer.comparison",
+            said = self._premise_not_met(query, metric, change, language)
+            return said + _polish(
+                text(
+                    "answer.comparison_by" if by else "answer.comparison",
+                    language,
+                    **by,
+                    label=label,
+                    filters=filters,
+                    period=period,
+                    current=fmt(cur),
+                    previous_period=prev_period,
+                    previous=fmt(prev),
+                    kind=kind,
+                    pct=format_pct(pct, language),
+                ),
                 language,
-                **by,
-                label=label,
-                filters=filters,
-                period=period,
-                current=fmt(cur),
-                previous_period=prev_period,
-                previous=fmt(prev),
-                kind=kind,
-                pct=format_pct(pct, language),
+                period,
             )
         ranked = sorted(
             (r for r in rows if r.get(f"{metric}_change_pct") is not None),
@@ -366,13 +387,24 @@ class Narrator:
             previous_period=prev_period,
             low_word=text("answer.smallest_rise" if rises_only else "answer.largest_fall", language),
             low=self._row_label(query, low, language),
-            low_pct=format_pct(low_pct, language),
+            low_pct=self._relative_and_points(metric, low, language, fmt),
             low_value=fmt(low[metric]),
             high_word=text("answer.smallest_fall" if falls_only else "answer.largest_rise", language),
             high=self._row_label(query, high, language),
-            high_pct=format_pct(high_pct, language),
+            high_pct=self._relative_and_points(metric, high, language, fmt),
             high_value=fmt(high[metric]),
         )
+
+    def _relative_and_points(
+        self, metric: str, row: dict[str, Any], language: Language, fmt: Callable[[Any], str]
+    ) -> str:
+        """A group's relative change, and a rate's change in points beside it ("-27.80%, -1.12
+        个百分点"): a rate's relative change alone reads like points."""
+        pct = format_pct(row.get(f"{metric}_change_pct"), language)
+        if self.catalog.metrics[metric].unit != "ratio" or row.get(f"{metric}_change") is None:
+            return pct
+        points = change_text(self.catalog, metric, row[f"{metric}_change"], language, fmt)
+        return pct + text("answer.list_sep", language) + points
 
     def _grain_sentence(self, say: _Sentence) -> str:
         """A series per group, first and last in time within each group; edge buckets the

@@ -172,7 +172,9 @@ class SemanticQuery(BaseModel):
         default=None, description="only the groups (or periods) whose value passes it; never with a ranking"
     )
     premise: Literal["up", "down"] | None = Field(
-        default=None, description="the direction a why-question takes for granted (checked, never assumed)"
+        default=None,
+        description="the direction the question takes for granted, a why's (\"why did GMV fall\") or a comparison's "
+        '("did web orders go down", "高了多少"): checked, never assumed; said when the data moved otherwise',
     )
     corrections: tuple[Correction, ...] = ()
     where: tuple[str, ...] = Field(

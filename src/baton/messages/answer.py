@@ -554,6 +554,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "premise_up": ("rose", "上升"),
     "premise_down": ("fell", "下降"),
     "premise_flat": ("did not change", "没有变化"),
+    "comparison_premise_wrong": (
+        "The question takes it that {label} {said}, but it {actual}. ",
+        "问题说{label}{said}，但实际{actual}：",
+    ),
     "analysis_premise_wrong": (
         "The question says {label} {said}, but the data shows it {actual}; below is the change that happened.",
         "问题说{label}{said}，但数据显示它{actual}；以下分析的是实际发生的变化。",

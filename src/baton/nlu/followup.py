@@ -65,10 +65,13 @@ def read_follow_up(
     as_of: date,
     default_breakdown: str | None = None,
     prefer: Sequence[str] = (),
+    earlier: TimeRange | None = None,
 ) -> FollowUp:
     """``question`` as it follows ``parent``: a whole question of its own, or ``parent``
     changed where the follow-up says. A breakdown asked for without its dimension ("拆开看看",
-    "top 3?" of a single figure) is asked back, or by ``default_breakdown`` when given."""
+    "top 3?" of a single figure) is asked back, or by ``default_breakdown`` when given.
+    ``earlier``: the period of the turn before ``parent`` when ``parent`` changed only the period
+    ("6月GMV" then "5月呢"): a bare change asked next ("变化多少") is between those two periods."""
     standalone_error: AmbiguousQuestion | OutOfScope | None = None
     if not has_ties(question):
         try:
@@ -87,7 +90,7 @@ def read_follow_up(
             *Planner.not_understood(unknown), detail={"unknown": unknown, "follow_up": True}
         ) from None
     try:
-        return _merge(planner, parent, reading, as_of, default_breakdown)
+        return _merge(planner, parent, reading, as_of, default_breakdown, earlier)
     except _NothingChanged:
         if standalone_error is not None and not isinstance(standalone_error, AmbiguousQuestion):
             raise standalone_error from None
@@ -165,7 +168,14 @@ class _NothingChanged(Exception):
     """The follow-up named nothing Baton could lay over the previous question."""
 
 
-def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, default_breakdown: str | None) -> FollowUp:
+def _merge(
+    planner: Planner,
+    parent: SemanticQuery,
+    r: Reading,
+    as_of: date,
+    default_breakdown: str | None,
+    earlier: TimeRange | None = None,
+) -> FollowUp:
     cues, terms = r.cues, r.terms
     _check_metric_or_member(planner.catalog, terms.metric_hits)
     gap_of_figures = vocab.GAP.search(r.scan.norm) and not r.periods and cues.comparison_kind is None
@@ -187,7 +197,7 @@ def _merge(planner: Planner, parent: SemanticQuery, r: Reading, as_of: date, def
     metrics = tuple(terms.metrics) or parent.metrics
     if metrics != parent.metrics:
         changed.append("metric")
-    time_range, comparison, period_parts = _periods(parent, r, as_of)
+    time_range, comparison, period_parts = _periods(parent, r, as_of, earlier)
     same_dates = (time_range.start, time_range.end) == (parent.time_range.start, parent.time_range.end)
     if r.periods and same_dates and "comparison" not in period_parts:
         # "再上个月呢" read against today is the previous answer's own month: a period relative to
@@ -323,8 +333,11 @@ def _better(planner: Planner, metrics: tuple[str, ...]) -> str | None:
     return planner.catalog.metrics[metrics[0]].better
 
 
-def _periods(parent: SemanticQuery, r: Reading, as_of: date) -> tuple[TimeRange, Comparison | None, list[Part]]:
-    """The follow-up's period (or the inherited one) and its comparison."""
+def _periods(
+    parent: SemanticQuery, r: Reading, as_of: date, earlier: TimeRange | None = None
+) -> tuple[TimeRange, Comparison | None, list[Part]]:
+    """The follow-up's period (or the inherited one) and its comparison; a bare change after two
+    periods ("6月GMV", "5月呢", "变化多少") is the later against the earlier (``earlier``)."""
     cues = r.cues
     asks_comparison = cues.comparison_kind is not None or cues.week_earlier or (cues.change and not cues.why)
     named = r.periods[0].match if len(r.periods) == 1 and r.periods[0].error is None else None
@@ -355,6 +368,11 @@ def _periods(parent: SemanticQuery, r: Reading, as_of: date) -> tuple[TimeRange,
     if cues.comparison_kind is None and parent.comparison is not None:
         # "上个月app的GMV同比" then "降了多少": the change already asked, against the same period
         return time_range, parent.comparison, []
+    if cues.comparison_kind is None and earlier is not None and not cues.why and earlier != time_range:
+        # "gmv in june", "and may?", "what's the change?": june against may, never may against april
+        later, before = sorted((time_range, earlier), key=lambda p: p.start, reverse=True)
+        moved: list[Part] = ["comparison"] if later == time_range else ["period", "comparison"]
+        return later, Comparison(kind="custom", range=before), moved
     kind = cues.comparison_kind or "previous_period"
     return time_range, _comparison(kind, time_range, as_of), ["comparison"]
 

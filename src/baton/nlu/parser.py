@@ -37,7 +37,7 @@ from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.bounds import threshold_of
-from baton.nlu.change_ranking import read_change_ranking
+from baton.nlu.change_words import read_change_ranking, said_direction
 from baton.nlu.cues import ChangeMeasure, Cues, rank_within_or_across, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
@@ -266,6 +266,7 @@ class Planner:
         if (
             default_breakdown is not None
             and not read.terms.dims
+            and not read.terms.dims_naming_a_set  # "regions other than East China": never another dimension
             and self.breakdown_fits(read.terms.metrics, default_breakdown)
         ):
             read.terms.dims.append(default_breakdown)
@@ -363,6 +364,7 @@ class Planner:
             periods = _the_latest_whole(cues, language, as_of)
         read_ranking(scan, cues)
         cues.ranked_change = read_change_ranking(scan, cues)
+        cues.premise = cues.premise if cues.why else said_direction(scan, cues, measures=False)
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
@@ -486,16 +488,13 @@ class Planner:
         claim_member_lists(scan, cues, terms.members)
         claim_member_places(scan, terms.members)
         claim_term_lists(scan, hits)
+        # "categories excluding phones by orders": a metric after "by" orders the groups, each one asked
+        by_metric = any(_BY_BEFORE.search(scan.norm, 0, h.start) for h in terms.metric_hits)
+        each = bool(cues.top_n or cues.best or cues.rank or cues.separately or by_metric)
         for hit in hits:
             scan.claim(hit.start, hit.end)
             if hit.kinds == {"dimension"}:
-                self._dimension(
-                    scan,
-                    hit,
-                    terms,
-                    asks_per_member=bool(cues.top_n or cues.best or cues.rank or cues.share or cues.separately),
-                    each_asked=bool(cues.top_n or cues.best or cues.rank or cues.separately),
-                )
+                self._dimension(scan, hit, terms, asks_per_member=each or cues.share, each_asked=each)
         claim_metric_affixes(self.catalog, scan, terms.metric_hits)
         claim_measure_words(self.catalog, scan, terms.metrics or (list(context.metrics) if context is not None else []))
         return terms
@@ -671,8 +670,10 @@ class Planner:
                 terms.dims.append(dim)
             return
         attached = any(m.hit.end <= len(before) and not before[m.hit.end :].strip() for m in named_here)
-        # "regions other than East China": the dimension names the set the exclusion applies to
-        attached = attached or bool(vocab.EXCLUDE_BEFORE.match(scan.norm[hit.end :].lstrip()))
+        # "regions other than East China": the dimension names the set the exclusion applies to — one
+        # figure, unless each is asked ("top 3 regions excluding East China", "… ranked by GMV")
+        set_named = bool(vocab.EXCLUDE_BEFORE.match(scan.norm[hit.end :].lstrip()))
+        attached = attached or (set_named and not each_asked)
         # "除了app以外的渠道GMV(占比)": the dimension names the set left after the exclusion — one
         # figure (or its share of the whole) unless each is asked ("…分别是多少", a ranking)
         rest_of = any(m.excluded and _AFTER_EXCLUSION.fullmatch(before[m.hit.end :]) for m in named_here)
@@ -893,7 +894,7 @@ class Planner:
             share=share,
             share_filters=tuple(share_filters),
             share_within=tuple(within),
-            premise=cues.premise if cues.why else None,
+            premise=cues.premise if cues.why or (comparison is not None and rank_by == "value") else None,
             threshold=threshold,
             average_per=cues.average_per,
             difference=cues.difference and (two_members_apart(dims, filters) or cues.both_ends),
@@ -1204,6 +1205,10 @@ class Planner:
         if time_range.days <= 190:
             return "week"
         return "month"
+
+
+_BY_BEFORE = re.compile(r"\bby\s+(?:the\s+)?$", re.I)
+"""English "by" right before a metric ("top regions by GMV", "categories by orders")."""
 
 
 def _members_only(hit: Hit) -> Hit:

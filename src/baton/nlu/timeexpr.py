@@ -548,6 +548,19 @@ def _same_day_last_year(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _Raw(day, day, "day")
 
 
+def _same_day_last_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "上个月的今天": the as-of day of the month before (31 March: the last day of February)."""
+    first = ctx.as_of.replace(day=1) - timedelta(days=1)  # the last day of the month before
+    day = first.replace(day=min(ctx.as_of.day, first.day))
+    return _Raw(day, day, "day")
+
+
+def _same_day_last_week(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "上周的今天": the as-of date seven days back."""
+    day = ctx.as_of - timedelta(days=7)
+    return _Raw(day, day, "day")
+
+
 def _current_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """this week / month-to-date / QTD / current year ..."""
     unit = (_group(m, "u") or _group(m, "u2") or "").lower()
@@ -835,6 +848,16 @@ _RULES: tuple[_Rule, ...] = (
         _p(r"去年的?(?:今天|今日|同一天|这一?天)|<NB>(?:this|the\s+same)\s+day\s+last\s+year<NA>"),
         _same_day_last_year,
     ),
+    _Rule(
+        "same_day_last_month",
+        _p(r"上个?月的?(?:今天|今日|同一天|这一?天)|<NB>(?:this|the\s+same)\s+day\s+last\s+month<NA>"),
+        _same_day_last_month,
+    ),
+    _Rule(
+        "same_day_last_week",
+        _p(r"上个?(?:周|星期|礼拜)的?(?:今天|今日)|<NB>(?:this|the\s+same)\s+day\s+last\s+week<NA>"),
+        _same_day_last_week,
+    ),
     _Rule("today", _p(r"今天|今日|<NB>today<NA>"), _days_ago(0)),
     _Rule("yesterday", _p(r"昨天|昨日|<NB>yesterday<NA>"), _days_ago(1)),
     _Rule("day_before_yesterday", _p(r"前天|<NB>(?:the\s+)?day\s+before\s+yesterday<NA>"), _days_ago(2)),
@@ -926,12 +949,13 @@ _RULES: tuple[_Rule, ...] = (
         ),
         _previous_en,
     ),
-    # "两个月前" (one period, never "三个月前至今", a start of a range this rule does not read)
+    # "两个月前" (one period; "三个月前至今" / "以来" / "到现在" extend it to the latest day, as "since 3
+    # months ago" is; never the start of another range: "三个月前到上个月", "三个月前开始")
     _Rule(
         "ago_cn",
         _p(
             r"<CNB>(?P<n><CNUM>)\s*(?P<u>天|日|个?(?:周|星期|礼拜)|个?月|个?季度)\s*(?:之前|以前|前)"
-            r"(?!\s*(?:至|到|以来|开始|起|的?[一二三四五六七八九十\d]))"
+            r"(?!\s*(?:(?:至|到)(?!今|\s*(?:现在|目前|当前|今天|今日))|开始|起|的?[一二三四五六七八九十\d]))"
         ),
         _ago_cn,
     ),

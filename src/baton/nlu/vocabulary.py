@@ -121,12 +121,12 @@ CHANGE_WORDS = re.compile(
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少|变化|差)了?(?:多少|几)个?(?:百分)?点|"
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
     r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
-    r"变化了?多少|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|变动|增长率|增幅|降幅|"
+    r"变化了?多少|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|变动|增长率|增速|增幅|降幅|"
     r"(?:是)?(?:涨了?还是跌了?|跌了?还是涨了?|升了?还是降了?|降了?还是升了?|高了?还是低了?|低了?还是高了?|多了?还是少了?|少了?还是多了?)|"
     r"变好还是变差|好了还是差了|有没有(?:变高|变低|上升|下降|增长|减少|变化)|是不是(?:变高|变低|上升|下降|增长|减少|变化|涨|跌)了?|"
     r"\bhow much did\b(?=.{1,40}? (?:change|grow|drop|fall|rise|increase|decrease)\b)|\bgrowth rate\b|\bgrowth\b"
     r"|\bchanges?\b|\bdelta\b|\bdifference\b|\bgap\b|\bhigher or lower\b|\blower or higher\b|\bup or down\b"
-    r"|\bbetter or worse\b|\bworse or better\b|\bhow (?:many|much) more\b|\bhow (?:many|much) less\b|\bhow (?:many|much) fewer\b",
+    r"|\bbetter or worse\b|\bworse or better\b|\bhow (?:many|much) (?:more|less|fewer|higher|lower|bigger|smaller|larger|greater)\b",
     _I,
 )
 SHARE = re.compile(
@@ -150,7 +150,7 @@ SEPARATELY = re.compile(
 )
 EXCLUDE_BEFORE = re.compile(
     r"\b(?:did|does|do|is|are|was|were)n'?t (?:come (?:in )?|coming )?(?:through|from|via|in|on)\b"
-    r"|\b(?:who|that|which) (?:is|are|was|were)n'?t (?:a |an |the )?|\b(?:is|are)n'?t (?:a |an )"
+    r"|\b(?:who|that|which) (?:is|are|was|were)n'?t (?:a |an |the )?|\b(?:is|are|was|were)n'?t (?:a |an |the )?"
     r"|\bnot (?:from|through|via|on|in)\b|不是(?:来自|从)|(?<!是)不是|不来自|没有?(?:通过|经过|来自|走)|"
     r"除了|除去|除开|除掉|除|不含|不包含|不包括|不算|不计|不看|不要|不考虑|排除掉?|剔除掉?|去掉|去除|扣除掉?|刨除掉?|非|"
     r"\bexcluding\b|\bexclude\b|\bexcept(?: for)?\b|\bother than\b|\bwithout\b|\bnot including\b"
@@ -230,13 +230,13 @@ TOP_N = re.compile(
     + _NOT_PERCENT
     + r"\s*(?:个|名|位|家)?"
     r"|(?:倒数|后)\s*(?:第\s*(?=一|1))?" + _N.replace("n>", "n3>") + _NOT_PERCENT + r"\s*(?:名|个|位)?"
-    r"|(?<![A-Za-z0-9])top[- ]?(?P<en>"
+    r"|(?<![A-Za-z0-9])top[- ]?(?P<en>"  # "GMV top3的品类": a CJK character after the count ends it too
     + _EN_N
-    + r")\b"
+    + r")(?![A-Za-z0-9])"
     + _NOT_PERCENT
     + r"|(?<![A-Za-z0-9])bottom[- ]?(?P<bottom>"
     + _EN_N
-    + r")\b"
+    + r")(?![A-Za-z0-9])"
     + _NOT_PERCENT
     + r"|\b(?:the )?(?P<best>highest|largest|biggest|most|best|lowest|smallest|least|worst|fewest)\s+"
     r"(?P<en2>" + _EN_N + r")\b" + _NOT_PERCENT + r"|\b(?:the )?(?P<en3>" + _EN_N + r")\s+"
@@ -453,6 +453,7 @@ GROUP_MARKER = re.compile(
     _I,
 )
 _BOUND_OP = (
+    r"(?:大于|小于|高于|低于|多于|少于)或?等于|"
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
     r"|\bmore than\b|\bgreater than\b|\bhigher than\b|\bbigger than\b|\blarger than\b|\bin excess of\b"
     r"|\bexceed(?:s|ed|ing)?\b|\babove\b|\bover\b|\bat least\b|\bno less than\b|\bnot less than\b"
@@ -479,6 +480,8 @@ BOUND_OPS: dict[str, str] = {
     **dict.fromkeys(("bigger than", "larger than", "in excess of", "above", "over", ">"), ">"),
     **dict.fromkeys(("exceed", "exceeds", "exceeded", "exceeding"), ">"),
     **dict.fromkeys(("不低于", "不少于", "不小于", "至少", "达到", "达到了", "at least", "no less than"), ">="),
+    **dict.fromkeys(("大于等于", "大于或等于", "高于或等于", "多于或等于"), ">="),
+    **dict.fromkeys(("小于等于", "小于或等于", "低于或等于", "少于或等于"), "<="),
     **dict.fromkeys(("not less than",), ">="),
     **dict.fromkeys((">=", "≥", "及以上", "以上", "or more", "or above", "or higher"), ">="),
     **dict.fromkeys(("低于", "小于", "少于", "不足", "不到", "less than", "fewer than", "lower than"), "<"),
@@ -540,7 +543,8 @@ UNSUPPORTED_OPERATORS = re.compile(
     r"分时|按小时|每小时|逐小时|小时级|\bhourly\b|\bby (?:the )?hour\b|\bper hour\b|\beach hour\b|"
     r"中位数|中值|分位数|标准差|方差|众数|最大值|最小值|累计值|移动平均|同期群|"
     r"\bmedian\b|\bpercentiles?\b|\bquantiles?\b|\bstandard deviation\b|\bstddev\b|\bvariance\b|\bmode\b"
-    r"|\bmoving average\b|\brolling\b|\bcohorts?\b|\bforecast\b|\bpredict(?:ion)?\b",
+    r"|\bmoving average\b|\brolling\b|\bcohorts?\b|\bforecast\b|\bpredict(?:ion)?\b"
+    r"|这个?时候|这会儿?|此时|此刻|眼下",  # "去年这个时候": a moment of the period, not all of it: asked back
     _I,
 )
 
@@ -577,7 +581,7 @@ EN_FILLERS = frozenset(
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "
         "produced among amongst unique distinct given offered issued granted placed made recorded received "
-        "saw seen experienced posted"
+        "saw seen experienced posted make makes pls plz thx ty"
     ).split()
 )
 """English function words. Time units, "each", "across", "overall" and comparison words are

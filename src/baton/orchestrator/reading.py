@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 from baton.catalog.members import indexed_dimensions
 from baton.contracts.common import Language
 from baton.contracts.conversation import FollowUpInfo, PlannedBy
-from baton.contracts.semantic import SemanticQuery
+from baton.contracts.run import RunState
+from baton.contracts.semantic import SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, BatonError, BudgetExceeded, OutOfScope, UnknownMetric, UnsupportedMetric
 from baton.messages import localized, text
 from baton.orchestrator.driver import RunScope
@@ -48,6 +49,8 @@ class Read:
 class Parent:
     run_id: str
     query: SemanticQuery
+    earlier: TimeRange | None = None
+    """The period of the turn before, when this one changed only the period ("5月呢" after "6月GMV")."""
 
 
 def read_question(scope: RunScope) -> Read:
@@ -106,7 +109,13 @@ def _rules(
     from baton.nlu.followup import read_follow_up
 
     follow = read_follow_up(
-        planner, scope.question, parent.query, as_of=state.as_of, default_breakdown=breakdown, prefer=prefer
+        planner,
+        scope.question,
+        parent.query,
+        as_of=state.as_of,
+        default_breakdown=breakdown,
+        prefer=prefer,
+        earlier=parent.earlier,
     )
     info = FollowUpInfo(
         conversation_id=state.conversation_id or "",
@@ -291,7 +300,17 @@ def parent_of(scope: RunScope) -> Parent | None:
     parent = scope.session.store.load(parent_id)
     if parent.semantic_query is None:
         return None
-    return Parent(parent_id, parent.semantic_query)
+    return Parent(parent_id, parent.semantic_query, _period_before(scope, parent))
+
+
+def _period_before(scope: RunScope, parent: RunState) -> TimeRange | None:
+    """The period of the turn before ``parent`` when ``parent`` changed nothing else ("6月GMV"
+    then "5月呢"): the two periods a following "变化多少" sets against each other."""
+    info = parent.follow_up
+    if info is None or info.standalone or info.parent_run_id is None or info.changed != ("period",):
+        return None
+    before = scope.session.store.load(info.parent_run_id).semantic_query
+    return None if before is None or before.comparison is not None else before.time_range
 
 
 def follow_up_text(info: FollowUpInfo, language: Language) -> str:

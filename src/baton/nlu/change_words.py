@@ -1,7 +1,9 @@
-"""A ranking by a change, not by a value ("哪个渠道上个月GMV环比下降最多", "which region's orders
-grew the most vs May", "降幅最大的3个品类").
+"""What a question's change words say: the direction it takes for granted ("did web orders go down",
+"6月GMV比5月高了多少"), and a ranking by a change, not by a value ("哪个渠道上个月GMV环比下降最多",
+"which region's orders grew the most vs May", "降幅最大的3个品类").
 
-Such a question says which way the change goes (a fall or a rise) and whether it is measured as an
+A direction said beside a comparison is kept with the query, so that an answer whose data moved the
+other way says so in words, not only by a sign. A ranking by a change says which way the change goes (a fall or a rise) and whether it is measured as an
 amount (or, for a rate, in points) or in percent; what it leaves unsaid is read the way the words
 usually mean it — "下降最多" / "dropped the most" by the amount, "降幅最大" / "fastest growth" /
 "biggest percentage drop" in percent — and the interpretation names the reading, so an answer never
@@ -18,8 +20,14 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.cues import ChangeMeasure, Cues, read_which_n
 from baton.nlu.scan import Scan
 
-_RISE = re.compile(r"增幅|增速|\bgrowth\b|\bgains?\b", re.I)
-_FALL = re.compile(r"降幅|\bdrops?\b|\bfalls?\b|\bdeclines?\b|\bdecreases?\b", re.I)
+_RISE = re.compile(
+    r"增幅|增速|[高多]了?(?:多少|几)|[高多]出|\bgrowth\b|\bgains?\b|\b(?:more|higher|bigger|larger|greater)\b", re.I
+)
+_FALL = re.compile(
+    r"降幅|[低少]了?(?:多少|几)|[低少]出|\bdrops?\b|\bfalls?\b|\bdeclines?\b|\bdecreases?\b"
+    r"|\b(?:less|fewer|lower|smaller)\b",
+    re.I,
+)
 """Change words that say their direction beside :data:`vocab.UP` / :data:`vocab.DOWN`."""
 _PERCENT = re.compile(
     r"幅|率|速|百分|%|％|\bpercent(?:age)?\b|\bpct\b|\brates?\b|\brelative(?:ly)?\b|\bfastest\b|最快", re.I
@@ -30,29 +38,43 @@ _AMPLITUDE = re.compile(r"(?<=[降跌涨升增长少加])的?幅度")
 """"下降幅度最大": the word that measures a change in percent."""
 
 
+_MEASURE = re.compile(r"增长率|增速|增幅|涨幅|降幅|跌幅|\bgrowth(?: rate)?\b|\brates? of (?:growth|change)\b", re.I)
+"""Words naming a change as a measure ("上个月GMV增速", "growth rate"): they take no direction for granted."""
+
+
+def said_direction(scan: Scan, cues: Cues, *, measures: bool = True) -> Literal["up", "down"] | None:
+    """The one direction the question's change words say ("go down", "高了多少", "how much
+    lower"; with ``measures``, "降幅最大" and "growth" too — a ranking's direction, never a
+    premise); None when they say none or both ("涨了还是跌了", "higher or lower")."""
+    said = [scan.text[s:e] for part in ("up", "down", "change", "share") for s, e in cues.spans.get(part, [])]
+    said = said if measures else [_MEASURE.sub(" ", w) for w in said]
+    rises = any(vocab.UP.search(w) or _RISE.search(w) for w in said)
+    falls = any(vocab.DOWN.search(w) or _FALL.search(w) for w in said)
+    return None if rises == falls else "up" if rises else "down"
+
+
 def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal["asc", "desc"]] | None:
     """What a ranking by a change orders by and which way: ``("change", "asc")`` for "下降最多"
     (the most negative change first), ``("change_pct", "desc")`` for "增幅最大"; None when the
     question states no single direction, asks for the smallest change, or ranks by good and bad.
     Claims "最快" (a superlative of a rise) and "幅度" after a change word."""
     said = [scan.text[s:e] for part in ("up", "down", "change", "share") for s, e in cues.spans.get(part, [])]
-    rises = any(vocab.UP.search(w) or _RISE.search(w) for w in said)
-    falls = any(vocab.DOWN.search(w) or _FALL.search(w) for w in said)
-    fastest = scan.find_all(_FASTEST) if rises and not falls else []
+    direction = said_direction(scan, cues)
+    fastest = scan.find_all(_FASTEST) if direction == "up" else []
     if fastest:  # "增长最快的渠道", "which 2 categories grew fastest": the largest rise, in percent
         cues.claim(scan, "ranking", fastest)
         cues.best = True
         if cues.top_n is None:
             read_which_n(scan, cues, fastest)
         cues.take(scan, "ranking", vocab.WHICH)
-    if rises == falls or not (cues.best or cues.top_n is not None or cues.rank):
+    if direction is None or not (cues.best or cues.top_n is not None or cues.rank):
         return None
     amplitude = cues.claim(scan, "change", scan.find_all(_AMPLITUDE))
     if cues.order != "desc" or cues.quality is not None or cues.rank_place is not None:
         return None  # "涨得最少", "表现最差", "降幅第二大": not read
     ranked = [scan.text[s:e] for s, e in cues.spans.get("ranking", [])]
     percent = bool(fastest or amplitude) or any(_PERCENT.search(w) for w in [*said, *ranked])
-    return ("change_pct" if percent else "change"), ("asc" if falls else "desc")
+    return ("change_pct" if percent else "change"), ("asc" if direction == "down" else "desc")
 
 
-__all__ = ["read_change_ranking"]
+__all__ = ["read_change_ranking", "said_direction"]
