@@ -220,6 +220,15 @@ def format_signed_percent(value: object, language: Language, places: int = 2) ->
     return f"{float(value) * 100:+.{places}f}%"  # type: ignore[arg-type]
 
 
+def plural_noun(word: str) -> str:
+    """An English noun's plural, for a dimension label after a count ("Top 3 regions", "categories")."""
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
 PROBABILITY_FLOOR = Decimal("0.000001")
 """Below this a p or q value is written as a bound: a test never shows ``0``."""
 

@@ -130,3 +130,36 @@ def test_a_high_or_low_several_rows_share_names_them_all(demo_session: Session) 
         tied = [c for c in order if counts[c] == extreme]
         assert len(tied) > 1  # the day really has ties at both ends
         assert "、".join(label("category", c, "zh") for c in tied) + f"（{extreme}）" in answer.answer
+
+
+TOP_OF_EACH = (
+    "SELECT {within}, {ranked}, v FROM (SELECT {within}, {ranked}, {value} AS v, RANK() OVER (PARTITION BY {within} "
+    "ORDER BY {value} {order}) AS r FROM fact_order WHERE status IN ('paid', 'refunded') AND order_date BETWEEN "
+    "'2026-06-01' AND '2026-06-30' GROUP BY 1, 2) WHERE r <= {n} ORDER BY 1, 3 {order}, 2"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "user", "within", "ranked", "value", "n", "order"),
+    [
+        ("每个渠道上个月GMV最高的2个品类", "analyst", "channel", "category", "SUM(gmv_amount)", 2, "DESC"),
+        ("bottom 1 category by orders per channel last month", "analyst", "channel", "category", "COUNT(*)", 1, "ASC"),
+        ("各区域上个月订单量前三的品类", "marketing", "region", "category", "COUNT(*)", 3, "DESC"),
+    ],
+)
+def test_the_top_of_each_group_matches_independent_sql(
+    demo_session: Session, question: str, user: str, within: str, ranked: str, value: str, n: int, order: str
+) -> None:
+    """Each group's top N (ties at the N-th kept), also for a user who reads in minimum-size groups
+    (a plain statement: every row, each group ranked, cut to the top of each in the answer)."""
+    answer = demo_session.ask(question, as_of=AS_OF, user=user)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    gold = gold_rows(demo_session, TOP_OF_EACH.format(within=within, ranked=ranked, value=value, n=n, order=order))
+    for group, member, amount in gold:
+        said = demo_session.catalog.member_label(ranked, member, answer.language)
+        shown = demo_session.catalog.member_label(within, group, answer.language)
+        assert said in answer.answer and shown in answer.answer
+        assert f"{float(str(amount)):,.0f}" in answer.answer.replace(".00", "")
+    groups = {g for g, _m, _a in gold}
+    assert answer.answer.count("；" if answer.language == "zh" else "; ") == len(groups) - 1
+    assert answer.gate is not None and answer.gate.ok

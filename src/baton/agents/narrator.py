@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from baton.agents.buckets import partial_buckets
 from baton.agents.change_ranking import change_ranking_sentence, change_text
+from baton.agents.within_groups import within_groups_sentence
 from baton.catalog.compiler import AHEAD
 from baton.catalog.model import Catalog
 from baton.contracts.answer import ResultTable
@@ -21,7 +22,7 @@ from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
 from baton.nlu.interpret import averaged_row, filters_text, period_text, share_part, value_label, where_text
-from baton.numbers import bucket_label, format_exact, place_word
+from baton.numbers import bucket_label, format_exact, place_word, plural_noun
 from baton.numbers import format_signed_percent as format_pct
 
 _LEADING_PREPOSITION = re.compile(r"^(?:from|in|during|on|for)\s+(?=\S)", re.I)
@@ -67,15 +68,6 @@ def _polish(sentence: str, language: Language, period: str) -> str:
             return re.sub(re.escape(period) + _BEFORE_HAN, lambda m: m.group(0) + " ", sentence)
         return sentence
     return sentence[:1].upper() + sentence[1:]
-
-
-def _plural(word: str) -> str:
-    """An English noun's plural, for a dimension label after a count ("Top 3 regions")."""
-    if word.endswith("y") and word[-2:-1] not in "aeiou":
-        return word[:-1] + "ies"
-    if word.endswith(("s", "x", "ch", "sh")):
-        return word + "es"
-    return word + "s"
 
 
 def _ranked(query: SemanticQuery) -> bool:
@@ -143,7 +135,7 @@ def ends_gap(
 def boundary_tie(query: SemanticQuery, rows: list[dict[str, Any]]) -> BoundaryTie | None:
     """The tie at a top N's last place, when the statement kept more than N rows for it (rows
     in ranked order, as the compiler returns them)."""
-    if query.top_n is None or len(rows) <= query.top_n:
+    if query.top_n is None or len(rows) <= query.top_n or query.rank_within:  # each group's top: its own ties
         return None
     column = f"{query.metrics[0]}_share" if query.share else query.metrics[0]  # a share is ranked by it
     column = column if query.rank_by == "value" else f"{query.metrics[0]}_{query.rank_by}"  # … a change by its own
@@ -206,6 +198,9 @@ class Narrator:
         say = _Sentence(query, metric, rows, period, filters, language, fmt)
         if query.share:
             return self._share_sentence(say)
+        if query.rank_within and metric == query.metrics[0]:  # "每个渠道GMV最高的2个品类"
+            where = {"label": label, "filters": filters, "period": period}
+            return within_groups_sentence(self.catalog, query, metric, rows, language, where, fmt)
         if _ranked_by_another(query, metric) and query.comparison is None:
             return self._alongside_sentence(say)
         if query.rank_place is not None and query.comparison is None:
@@ -243,14 +238,14 @@ class Narrator:
             unit = text(f"answer.unit_{query.grain}", language)
             if not rows:
                 return text("answer.threshold_periods_none", language, unit=unit, **where)
-            units = _plural(unit) if language == "en" and len(rows) != 1 else unit
+            units = plural_noun(unit) if language == "en" and len(rows) != 1 else unit
             return text("answer.threshold_periods", language, count=len(rows), unit=units, items=items, **where)
         group = text("answer.and_sep", language).join(
             self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
         )
         if not rows:
             return text("answer.threshold_none", language, group=group, **where)
-        groups = _plural(group) if language == "en" and len(rows) != 1 else group
+        groups = plural_noun(group) if language == "en" and len(rows) != 1 else group
         return text("answer.threshold", language, count=len(rows), groups=groups, items=items, **where)
 
     def _share_sentence(self, say: _Sentence) -> str:
@@ -557,7 +552,7 @@ class Narrator:
         items = self._listed(say, capped=True)
         if query.grain is not None and not query.dimensions and query.top_n is not None:  # "最高的3个月"
             unit = text(f"answer.unit_{query.grain}", language)
-            units = unit if count == 1 or language == "zh" else _plural(unit)
+            units = unit if count == 1 or language == "zh" else plural_noun(unit)
             where = {"label": label, "filters": filters, "period": period, "items": items}
             if count == 1 and len(rows) == 1:  # "最高的一个月", "Top month": no "1"
                 return text("answer.ranked_periods_one", language, word=word, unit=units, **where)
@@ -588,7 +583,7 @@ class Narrator:
             count = min(len(rows), query.top_n)  # the N asked for; rows tied at its last place are said apart
             if language == "en" and count != 1:  # "Top 3 regions", "Top 3 region and channel groups"
                 one = len(query.dimensions) == 1
-                where["dims"] = _plural(dims) if one else text("answer.dims_groups", language, dims=dims)
+                where["dims"] = plural_noun(dims) if one else text("answer.dims_groups", language, dims=dims)
             if count == 1 and len(rows) == 1:  # "成交总额最低的区域", "Bottom region": no "1"
                 return text("answer.top_one", language, word=word, items=items, **where)
             return text("answer.top_n", language, word=word, count=count, items=items, **where)

@@ -393,7 +393,17 @@ def _rank_rows(
     second highest" after two tied highest is the next value), every row with it. Without ``ties``, a top N is
     ``LIMIT N`` and a place the one row ``OFFSET`` place − 1, ties broken by the row's keys."""
     by = exp.Ordered(this=exp.column(metric), desc=query.order == "desc", nulls_first=False)
-    then = [exp.Ordered(this=exp.column(k)) for k in keys]
+    within = [k for k in keys if k in query.rank_within]
+    then = [exp.Ordered(this=exp.column(k)) for k in keys if k not in within]
+    if within:  # "每个渠道GMV最高的2个品类": the top N inside each group, groups in order
+        lead = [exp.Ordered(this=exp.column(k)) for k in within]
+        if not ties:  # plain: every row, each group's ranked; the answer takes the top of each
+            return final.order_by(*lead, by, *then)
+        top = exp.Literal.number(query.top_n or 1)
+        kept = _kept_by_window(
+            final, columns, exp.Rank(), by, RANK, lambda rank: exp.LTE(this=rank, expression=top), partition=within
+        )
+        return kept.order_by(*lead, by.copy(), *then)
     if query.rank_place is not None and not ties:
         return final.order_by(by, *then).limit(1).offset(query.rank_place - 1)
     if query.rank_place is not None:  # the place-th value from the top (ties share a place), every row with it
@@ -443,10 +453,17 @@ def _kept_by_window(
     by: exp.Ordered,
     alias: str,
     keep: Callable[[exp.Column], exp.Expr],
+    *,
+    partition: Sequence[str] = (),
 ) -> exp.Select:
-    """``final``'s ``columns``, for the rows whose ``function() OVER (ORDER BY by)`` passes ``keep``
-    (the window is computed a level up: it orders by an aggregate's output column)."""
-    window = exp.Window(this=function, order=exp.Order(expressions=[by.copy()]))
+    """``final``'s ``columns``, for the rows whose ``function() OVER (PARTITION BY partition ORDER
+    BY by)`` passes ``keep`` (the window is computed a level up: it orders by an aggregate's output
+    column)."""
+    window = exp.Window(
+        this=function,
+        partition_by=[exp.column(k) for k in partition] or None,
+        order=exp.Order(expressions=[by.copy()]),
+    )
     marked = exp.select(*[exp.column(c) for c in columns], window.as_(alias)).from_(final.subquery("ranked_rows"))
     kept = exp.select(*[exp.column(c) for c in columns]).from_(marked.subquery("ranked"))
     return kept.where(keep(exp.column(alias)))

@@ -137,6 +137,11 @@ class SemanticQuery(BaseModel):
         "second lowest with order asc; ties broken by the breakdown's keys); never with top_n",
     )
     order: Literal["desc", "asc"] = "desc"
+    rank_within: tuple[str, ...] = Field(
+        default=(),
+        description='dimensions of the breakdown inside each of whose groups a top N is taken ("每个渠道GMV最高的2个'
+        '品类": channel); empty: the ranking is over all rows',
+    )
     rank_by: Literal["value", "change", "change_pct"] = Field(
         default="value",
         description='what a ranking with a comparison orders by: the first metric\'s value, its change ("下降最多", '
@@ -221,9 +226,17 @@ class SemanticQuery(BaseModel):
             raise ValueError("a place in a ranking is one row: no top N beside it")
         if self.threshold is not None:
             self._one_threshold(self.threshold)
+        if self.rank_within and not self._ranks_within():
+            raise ValueError("a top N within groups takes the top of one other dimension inside each group")
         if self.rank_by != "value" and not (self.comparison is not None and self.dimensions):
             raise ValueError("a ranking by a change ranks the groups of a breakdown compared with another period")
         return self
+
+    def _ranks_within(self) -> bool:
+        """A top N within groups: inside the breakdown, of a value, with no series, share, bound or gap."""
+        inside = set(self.rank_within) < set(self.dimensions) and len(set(self.rank_within)) == len(self.rank_within)
+        plain = self.grain is None and not self.share and self.threshold is None and not self.difference
+        return inside and plain and self.top_n is not None and self.comparison is None
 
     def _one_threshold(self, threshold: Threshold) -> None:
         """A threshold keeps groups of one plain breakdown (or series) by one of its metrics."""

@@ -153,6 +153,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "item_value": ("{item} ({value})", "{item}（{value}）"),
     "dims_groups": ("{dims} groups", "{dims}组合"),
+    "top_within": (
+        "{word} {n} by {label}{filters} among the {ranked} of each {group}, {period}: {groups}.",
+        "{period}{filters}每个{group}内{label}{word}的 {n} 个{ranked}：{groups}。",
+    ),
+    "within_group": ("{group}: {items}", "{group}：{items}"),
+    "within_sep": ("; ", "；"),
     "top_word": ("Top", "最高"),
     "bottom_word": ("Bottom", "最低"),
     "ranked_alongside": ("Their {label}: {items}.", "它们的{label}：{items}。"),
@@ -331,6 +337,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bound_ge": ("at least", "不低于"),
     "bound_lt": ("below", "低于"),
     "bound_le": ("at most", "不高于"),
+    "interpret_top_within": (
+        ", inside each {group} the top {n} {ranked} by {metric} (highest first)",
+        "，每个{group}内按{metric}取最高的 {n} 个{ranked}",
+    ),
+    "interpret_bottom_within": (
+        ", inside each {group} the bottom {n} {ranked} by {metric} (lowest first)",
+        "，每个{group}内按{metric}取最低的 {n} 个{ranked}",
+    ),
     "interpret_top": (", top {n} (highest first)", "，取最高的 {n} 个"),
     "interpret_place": (", the {place} {side} only", "，只取第 {place} {side}的"),
     "interpret_place_by": (", the {place} {side} by {metric} only", "，按{metric}只取第 {place} {side}的"),

@@ -308,10 +308,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{phrase}”并排写了两个成员：是其中一个，还是两个都要？两个都要请写“…和…”，否则请写出所指的那一个。",
     ),
     "rank_within_or_across": (
-        "Rank the {keys} combinations as a whole, or within each group (the top one in each)? Baton ranks "
-        'combinations as a whole only: say so ("the top 3 {keys} combinations"), or ask about one group at a time.',
-        "是对“{keys}”的组合整体排名，还是分组后在每组内分别排名（每组里最高的）？Baton 目前只对组合整体排名："
-        "请说明“组合”（如“最高的3个“{keys}”组合”），或每次只问一组。",
+        'Rank the {keys} combinations as a whole, or within each group (the top ones in each)? Say which: "the '
+        'top 3 {keys} combinations", or "the top 2 categories in each channel" (one group marked with each/per, '
+        "a plain top N).",
+        "是对“{keys}”的组合整体排名，还是分组后在每组内分别排名（每组里最高的）？请说明：如“最高的3个“{keys}”组合”，"
+        "或“每个渠道GMV最高的2个品类”（用“每个/各”标出分组，只取前 N 名，不带对比或占比）。",
     ),
     "better_unknown": (
         "The catalog does not say whether a higher or a lower value of this metric is better, so 'best' and "

@@ -54,6 +54,8 @@ class Cues(PeriodCues):
     """The ratio of the first member to the second is asked ("华东是华南的几倍")."""
     combination: bool = False
     """A ranking of combinations as a whole was asked for ("区域和品类组合")."""
+    rank_within: str | None = None
+    """The dimension inside whose groups a top N is taken ("每个渠道GMV最高的2个品类": channel)."""
     ranked_change: tuple[ChangeMeasure, Literal["asc", "desc"]] | None = None
     """A ranking by a change: what it orders by and which way ("下降最多": the change, lowest first)."""
     bound: Bound | None = None

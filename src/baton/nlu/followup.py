@@ -273,11 +273,14 @@ def _merge(
         comparison = Comparison(kind="previous_period", range=TimeRange(start=start, end=end))
     if not changed:
         raise _NothingChanged
+    rank_within = _still_within(parent, dims, top_n, place, comparison, grain, share)
     if top_n is not None or place is not None:
         # "各区域的GMV" then "最高的3个品类呢": the top of each region, or the top pairs? asked, unless
-        # the previous question ranked these pairs already
+        # the previous question ranked these pairs already (as pairs, or inside each group)
         ranked_before = parent.top_n is not None or parent.rank_place is not None
         same_keys = ranked_before and set(parent.dimensions) == set(dims) and parent.grain == grain
+        if parent.rank_within and not rank_within:  # the top of each group can no longer be taken
+            planner.check_ranked_keys(list(dims), grain, combination=cues.combination)
         planner.check_ranked_keys(list(dims), grain, combination=cues.combination or same_keys)
     ends = parent.intent == "ranking" and top_n is None and place is None and bool(dims)  # "最高和最低差多少"
     gap = parent.difference and (two_members_apart(dims, filters) or ends)
@@ -295,6 +298,7 @@ def _merge(
         rank_place=place if (dims or grain) else None,
         order=order,
         rank_by=rank_by,
+        rank_within=rank_within,
         intent=_intent(why, comparison, share, ranked or parent.intent == "ranking", grain, dims),
         share=share,
         share_filters=share_filters if share else (),
@@ -331,6 +335,22 @@ def _kind_of(query: SemanticQuery) -> str | None:
 
 def _better(planner: Planner, metrics: tuple[str, ...]) -> str | None:
     return planner.catalog.metrics[metrics[0]].better
+
+
+def _still_within(
+    parent: SemanticQuery,
+    dims: Sequence[str],
+    top_n: int | None,
+    place: int | None,
+    comparison: Comparison | None,
+    grain: Grain | None,
+    share: bool,
+) -> tuple[str, ...]:
+    """The groups a top N is still taken inside ("每个渠道GMV最高的2个品类" then "那订单量呢"): kept
+    while the follow-up keeps both keys and a plain top N; () otherwise (then asked back)."""
+    keys = set(parent.rank_within) < set(dims) and len(dims) == len(parent.dimensions)
+    plain = top_n is not None and place is None and comparison is None and grain is None and not share
+    return parent.rank_within if parent.rank_within and keys and plain else ()
 
 
 def _periods(

@@ -16,7 +16,7 @@ from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import OPEN_START, Comparison, MemberFilter, SemanticQuery, TimeRange
 from baton.messages import average_fields, counted, text
-from baton.numbers import format_exact, place_word
+from baton.numbers import format_exact, place_word, plural_noun
 
 
 def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str:
@@ -219,6 +219,15 @@ def _ranking(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
         return text(
             "answer.interpret_place" + by, lang, place=place_word(query.rank_place, lang), side=side, metric=metric
         )
+    if query.top_n is not None and query.rank_within:  # "，每个渠道内取最高的 2 个品类"
+        groups = text("answer.and_sep", lang).join(
+            catalog.dimensions[d].label.for_lang(lang) for d in query.rank_within
+        )
+        nouns = [catalog.dimensions[d].label.for_lang(lang) for d in query.dimensions if d not in query.rank_within]
+        plural = lang == "en" and query.top_n > 1
+        ranked = text("answer.and_sep", lang).join(plural_noun(n) if plural else n for n in nouns)
+        key = "answer.interpret_top_within" if high else "answer.interpret_bottom_within"
+        return text(key, lang, n=query.top_n, metric=metric, group=groups, ranked=ranked)
     if query.top_n is not None:
         key = "answer.interpret_top" if high else "answer.interpret_bottom"
         return text(key + by, lang, n=query.top_n, metric=metric)

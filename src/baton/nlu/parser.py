@@ -53,6 +53,7 @@ from baton.nlu.metric_words import (
     no_part_of_a_metric,
 )
 from baton.nlu.periods import claim_compare_words, event_periods, named_previous, resolve_periods
+from baton.nlu.rank_within import ranked_within
 from baton.nlu.ranking import ranking_metric, ranks
 from baton.nlu.reading import (
     Member,
@@ -279,6 +280,7 @@ class Planner:
         _member_beside_the_whole(read.scan, read.cues, read.terms)
         self._kept_and_excluded(read.cues, read.terms)
         self._ranked_first(read.scan, read.cues, read.terms)
+        read.cues.rank_within = ranked_within(read.scan, read.cues, read.terms)
         terms = read.terms
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
         return self._build(
@@ -828,7 +830,11 @@ class Planner:
             several = cues.several or self._named_in_plural(terms, dims)
             cues.rank = cues.rank or several
             top_n = None if several else 1  # "ranked second-lowest": the place is the ranking
-        if top_n is not None or place is not None or several:  # of each group, or of the pairs?
+        ranked_inside: tuple[str, ...] = ()  # "每个渠道GMV最高的2个品类": the top N inside each channel
+        simple = comparison is None and grain is None and not (cues.share or cues.difference or cues.bound)
+        if cues.rank_within is not None and top_n is not None and place is None and not several and simple:
+            ranked_inside = (cues.rank_within,)
+        elif top_n is not None or place is not None or several:  # of each group, or of the pairs?
             self.check_ranked_keys(dims, grain, combination=cues.combination)
         ranked = bool(top_n or place or cues.rank)
         if ranked and any(f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters):
@@ -890,6 +896,7 @@ class Planner:
             rank_place=place,
             order=order,
             rank_by=rank_by,
+            rank_within=ranked_inside,
             intent=intent,
             share=share,
             share_filters=tuple(share_filters),

@@ -1,0 +1,41 @@
+"""A top N inside each group ("每个渠道GMV最高的2个品类", "top 2 categories in each region"): of
+the two dimensions a ranking names, one is marked as the groups ("每个渠道", "各区域", "in each
+region", "per channel") and the other is named right after the ranking words ("最高的2个品类",
+"top 2 categories"). Anything less clear — both marked, neither, a third key — is left to be asked
+back (within each group, or the combinations as a whole?)."""
+
+from __future__ import annotations
+
+import re
+
+from baton.nlu.cues import Cues
+from baton.nlu.reading import Terms
+from baton.nlu.scan import Scan
+
+_EACH = re.compile(r"(?:每一?个|各个?|每)\s*$|\b(?:each|every|per|for each|in each|within each|within every)\s+$", re.I)
+"""What marks a dimension as the groups inside which the ranking is taken."""
+_RIGHT_AFTER = re.compile(r"[\s的]*")
+"""What may stand between the ranking words and the dimension they rank ("前三的品类", "top 2 categories")."""
+
+
+def ranked_within(scan: Scan, cues: Cues, terms: Terms) -> str | None:
+    """The dimension inside whose groups the question's top N is taken, or None."""
+    asked = cues.top_n is not None or (cues.best and not cues.several and not cues.both_ends)
+    if not asked or cues.combination or cues.grain is not None or len(terms.dims) != 2:
+        return None
+    named = {h.terms[0].target: h for h in terms.hits if h.kinds == {"dimension"}}
+    if set(named) != set(terms.dims):
+        return None
+    ends = [end for _, end in cues.spans.get("ranking", [])]
+    ranked = [
+        d
+        for d, h in named.items()
+        if any(end <= h.start and _RIGHT_AFTER.fullmatch(scan.norm[end : h.start]) for end in ends)
+    ]
+    each = [d for d, h in named.items() if _EACH.search(scan.norm, 0, h.start)]
+    if len(ranked) != 1 or len(each) != 1 or ranked == each:
+        return None
+    return each[0]
+
+
+__all__ = ["ranked_within"]
