@@ -139,13 +139,13 @@ class SemanticQuery(BaseModel):
     order: Literal["desc", "asc"] = "desc"
     rank_within: tuple[str, ...] = Field(
         default=(),
-        description='dimensions of the breakdown inside each of whose groups a top N is taken ("每个渠道GMV最高的2个'
-        '品类": channel); empty: the ranking is over all rows',
+        description='dimensions of the breakdown inside each of whose groups a top N is taken ("the top 2 categories '
+        'in each channel": channel); empty: the ranking is over all rows',
     )
     rank_by: Literal["value", "change", "change_pct"] = Field(
         default="value",
-        description='what a ranking with a comparison orders by: the first metric\'s value, its change ("下降最多", '
-        '"grew the most") or its change in percent ("降幅最大", "fastest growth")',
+        description="what a ranking with a comparison orders by: the first metric's value, its change (\"fell the "
+        'most", "grew the most") or its change in percent ("biggest % drop", "fastest growth")',
     )
     intent: Literal["value", "breakdown", "share", "trend", "ranking", "comparison", "why"] = "value"
     share: bool = Field(default=False, description="add each metric's share of the whole (``<metric>_share``)")
@@ -179,7 +179,7 @@ class SemanticQuery(BaseModel):
     premise: Literal["up", "down"] | None = Field(
         default=None,
         description="the direction the question takes for granted, a why's (\"why did GMV fall\") or a comparison's "
-        '("did web orders go down", "高了多少"): checked, never assumed; said when the data moved otherwise',
+        '("did web orders go down", "how much higher"): checked, never assumed; said when the data moved otherwise',
     )
     corrections: tuple[Correction, ...] = ()
     where: tuple[str, ...] = Field(

@@ -389,7 +389,7 @@ def _periods(
         # "上个月app的GMV同比" then "降了多少": the change already asked, against the same period
         return time_range, parent.comparison, []
     if cues.comparison_kind is None and earlier is not None and not cues.why and earlier != time_range:
-        # "gmv in june", "and may?", "what's the change?": june against may, never may against april
+        # "June's total", "and May?", "what's the change?": June against May, never May against April
         later, before = sorted((time_range, earlier), key=lambda p: p.start, reverse=True)
         moved: list[Part] = ["comparison"] if later == time_range else ["period", "comparison"]
         return later, Comparison(kind="custom", range=before), moved
