@@ -32,6 +32,10 @@ READ: list[tuple[str, str, str, int | None, str]] = [
     ("Which 2 categories grew fastest in GMV in Q2 vs Q1?", "change_pct", "desc", 2, "custom"),
     ("biggest percentage drop in GMV by channel last month", "change_pct", "asc", 1, "previous_period"),
     ("rank channels by GMV decline last month", "change", "asc", None, "previous_period"),
+    # an improvement is a fall of a metric that is better lower (refund rate), a rise of one better higher
+    ("which region's refund rate improved the most last month", "change", "asc", 1, "previous_period"),
+    ("which channel's cancellation rate improved the most last month", "change", "asc", 1, "previous_period"),
+    ("which channel's conversion rate improved the most last month", "change", "desc", 1, "previous_period"),
 ]
 
 
@@ -76,3 +80,21 @@ def test_a_change_ranking_it_cannot_place_is_asked_back(question: str) -> None:
 def test_a_ranking_by_value_beside_a_comparison_still_ranks_by_value() -> None:
     query = PLANNER.plan("上个月哪个渠道的GMV最高，环比怎么样", as_of=AS_OF)
     assert (query.rank_by, query.top_n, query.order) == ("value", 1, "desc") and query.comparison is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "premise"),
+    [("did the cancellation rate improve last month", "down"), ("did the conversion rate improve last month", "up")],
+)
+def test_an_improvement_takes_the_direction_the_metric_is_better_in(question: str, premise: str) -> None:
+    assert PLANNER.plan(question, as_of=AS_OF).premise == premise
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["did all channels gmv go down last month", "所有渠道的GMV上个月都下降了吗", "did gmv go down for all channels"],
+)
+def test_a_change_of_all_members_is_each_ones_change(question: str) -> None:
+    """ "did all channels go down": each channel's change (one total would read as a yes)."""
+    query = PLANNER.plan(question + (" last month" if question.endswith("channels") else ""), as_of=AS_OF)
+    assert query.dimensions == ("channel",) and query.comparison is not None

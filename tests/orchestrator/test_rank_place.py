@@ -119,3 +119,14 @@ def test_a_ranking_by_a_change_is_the_groups_whose_change_ranks_first(
     if not_risen:
         assert "did not rise" in answer.answer or "No group's" in answer.answer
     assert answer.gate is not None and answer.gate.ok
+
+
+def test_a_change_hidden_by_the_minimum_group_size_is_never_called_no_fall(demo_session: Session) -> None:
+    """As marketing (groups below 10 hidden), a group whose value of one period is hidden has no
+    change to rank: it is left out and counted, never said to have "not fallen"."""
+    answer = demo_session.ask("6月12日东北各渠道订单量环比下降最多的2个渠道", as_of=AS_OF, user="marketing")
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    names = [c.name for c in answer.result.columns]
+    hidden = [r for r in answer.result.rows if r[names.index("order_count_change")] is None]
+    assert hidden, "the demo's 2026-06-12 North-East holds channels below 10 orders"
+    assert "并未下降" not in answer.answer and f"有 {len(hidden)} 组的变化无法计算" in answer.answer

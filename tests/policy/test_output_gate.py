@@ -18,6 +18,7 @@ from baton.policy.output_gate import (
     ClaimSupport,
     check_output,
     gate_narrative,
+    mask_non_quantities,
     read_numbers,
     refusal,
 )
@@ -391,3 +392,16 @@ def test_a_time_bucket_is_named_as_a_reader_names_it_and_is_no_quantity(
 ) -> None:
     assert bucket_label(value, grain, language) == shown
     assert check_output(f"{shown}: ¥1,200.00", evidence=[[1200.0]], language=language).ok
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Orders for 3 months ago to now (2026-04-01 to 2026-06-30)",
+        "3个月前至今（2026-04-01 至 2026-06-30）",
+        "2 weeks ago",
+    ],
+)
+def test_a_period_counted_back_from_today_is_no_quantity(text: str) -> None:
+    """ "from 3 months ago to now": the 3 names the period, like "last 3 months"."""
+    assert not any(ch.isdigit() for ch in mask_non_quantities(text))

@@ -37,6 +37,8 @@ def change_ranking_sentence(
     """``where``: the sentence's label, filters, period, kind and previous period, as written."""
     falls = query.order == "asc"
     column = f"{metric}_{query.rank_by}"
+    unknown = [row for row in rows if row.get(column) is None]  # a value hidden or empty: not ranked
+    rows = [row for row in rows if row.get(column) is not None]
     items = [
         text(
             "answer.change_ranked_item",
@@ -51,22 +53,24 @@ def change_ranking_sentence(
     listed = text("answer.list_sep", language).join(items)
     moved = text("answer.change_moved_down" if falls else "answer.change_moved_up", language)
     other_way = [row for row in rows if _other_way(row.get(column), falls)]
-    if rows and len(other_way) == len(rows):  # "下降最多" when none fell: said, never called a fall
+    unranked = text("answer.change_unknown", language, n=len(unknown)) if unknown else ""
+    if not rows:
+        return text("answer.change_ranked_nothing", language, **where) + unranked
+    if len(other_way) == len(rows):  # "下降最多" when none fell: said, never called a fall
         measure = text(f"answer.change_measure_{query.rank_by}", language)
-        return text("answer.change_ranked_none", language, moved=moved, measure=measure, items=listed, **where)
+        said = text("answer.change_ranked_none", language, moved=moved, measure=measure, items=listed, **where)
+        return said + unranked
     word = text(f"answer.change_word_{query.rank_by}_{'down' if falls else 'up'}", language)
     sentence = text("answer.change_ranked", language, word=word, items=listed, **where)
     if other_way:
         names = text("answer.list_sep", language).join(label_of(row) for row in other_way)
         move = text("answer.change_move_down" if falls else "answer.change_move_up", language)
         sentence += text("answer.change_ranked_not_all", language, groups=names, move=move)
-    return sentence
+    return sentence + unranked
 
 
 def _other_way(change: Any, falls: bool) -> bool:
-    """A change that is no fall (or no rise) at all: zero, the other sign, or unknown."""
-    if change is None:
-        return True
+    """A change that is no fall (or no rise) at all: zero or the other sign."""
     return float(change) >= 0 if falls else float(change) <= 0
 
 

@@ -385,6 +385,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "No group's {label}{filters} {moved} for {period}, {kind} ({previous_period}); first by {measure}: {items}.",
         "{period}{filters}没有一组的{label}{kind}{moved}；按{measure}排在最前的是 {items}；对比期为 {previous_period}。",
     ),
+    "change_unknown": (
+        " {n} of the rows the ranking returned have no change to show (a value of one period hidden or empty) "
+        "and are left out.",
+        "排名返回的行中有 {n} 组的变化无法计算（某一期的数值未显示或为空），未列出。",
+    ),
+    "change_ranked_nothing": (
+        "No group's {label}{filters} change can be ranked for {period}, {kind} ({previous_period}).",
+        "{period}{filters}没有一组的{label}{kind}变化可以排名；对比期为 {previous_period}。",
+    ),
     "change_ranked_not_all": (" Of these, {groups} did not {move}.", "其中 {groups} 并未{move}。"),
     "interpret_compared": (", compared with {kind}: {period}", "，对比{kind}：{period}"),
     "interpret_against": (", compared with {period}", "，对比 {period}"),

@@ -53,6 +53,27 @@ def said_direction(scan: Scan, cues: Cues, *, measures: bool = True) -> Literal[
     return None if rises == falls else "up" if rises else "down"
 
 
+_GOOD_MOVE = re.compile(r"\bimprov\w*|改善|好转|变好", re.I)
+"""A move said as good ("improved the most", "退款率改善"): up or down by the metric's ``better``."""
+
+
+def read_good_as_direction(scan: Scan, cues: Cues, better: str | None) -> None:
+    """ "which region's refund rate improved the most": an improvement of a metric that is better
+    lower is a fall — the premise and a ranking by the change turn round; of a metric that declares
+    no ``better`` it is no direction at all (asked back, never guessed)."""
+    said = [scan.text[s:e] for part in ("up", "down", "change") for s, e in cues.spans.get(part, [])]
+    if better == "higher" or not any(_GOOD_MOVE.search(w) for w in said):
+        return
+    if better is None:
+        cues.premise, cues.ranked_change = None, None
+        return
+    flipped = {"up": "down", "down": "up", None: None}
+    cues.premise = flipped[cues.premise]  # type: ignore[assignment]
+    if cues.ranked_change is not None:
+        measure, order = cues.ranked_change
+        cues.ranked_change = (measure, "asc" if order == "desc" else "desc")
+
+
 def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal["asc", "desc"]] | None:
     """What a ranking by a change orders by and which way: ``("change", "asc")`` for "下降最多"
     (the most negative change first), ``("change_pct", "desc")`` for "增幅最大"; None when the
@@ -77,4 +98,4 @@ def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal[
     return ("change_pct" if percent else "change"), ("asc" if direction == "down" else "desc")
 
 
-__all__ = ["read_change_ranking", "said_direction"]
+__all__ = ["read_change_ranking", "read_good_as_direction", "said_direction"]

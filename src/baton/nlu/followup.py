@@ -257,6 +257,13 @@ def _merge(
         if cues.ranked_change is None or comparison is None or not dims:
             raise AmbiguousQuestion(*both("nlu.rank_by_change"), detail={"dimensions": list(dims), "follow_up": True})
         rank_by, order = cues.ranked_change
+    elif ranked and parent.rank_by != "value" and comparison is not None and dims:
+        # "降幅最大的区域" then "那前3呢": the top 3 by the same change; "最低的呢" of a change ranking
+        # (the smallest fall, or the largest rise?) is asked back
+        said = " ".join(r.scan.text[s:e] for s, e in cues.spans.get("ranking", []))
+        if vocab.SUPERLATIVE.search(said) or vocab.ASCENDING.search(said) or cues.quality is not None:
+            raise AmbiguousQuestion(*both("nlu.rank_by_change"), detail={"dimensions": list(dims), "follow_up": True})
+        rank_by, order = parent.rank_by, parent.order
     share = cues.share or parent.share
     if share and not parent.share:
         changed.append("share")

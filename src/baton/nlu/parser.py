@@ -37,7 +37,7 @@ from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.bounds import threshold_of
-from baton.nlu.change_words import read_change_ranking, said_direction
+from baton.nlu.change_words import read_change_ranking, read_good_as_direction, said_direction
 from baton.nlu.cues import ChangeMeasure, Cues, rank_within_or_across, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
@@ -370,6 +370,9 @@ class Planner:
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
+        moved = terms.metrics or (list(context.metrics) if context is not None else [])
+        if moved:  # "refund rate improved the most": a fall, as lower is better
+            read_good_as_direction(scan, cues, self.catalog.metrics[moved[0]].better)
         self._pair_of_the_breakdown(scan, cues, terms, periods)
         self._no_gap_of_two_metrics(scan, cues, terms, periods)
         self._no_average_across_groups(cues, terms, scan)
@@ -496,7 +499,8 @@ class Planner:
         for hit in hits:
             scan.claim(hit.start, hit.end)
             if hit.kinds == {"dimension"}:
-                self._dimension(scan, hit, terms, asks_per_member=each or cues.share, each_asked=each)
+                moved = cues.change or cues.comparison_kind is not None  # a change of every member is each one's
+                self._dimension(scan, hit, terms, asks_per_member=each or cues.share, each_asked=each, moved=moved)
         claim_metric_affixes(self.catalog, scan, terms.metric_hits)
         claim_measure_words(self.catalog, scan, terms.metrics or (list(context.metrics) if context is not None else []))
         return terms
@@ -654,7 +658,9 @@ class Planner:
         if tail and scan.free(tail.start(), tail.end()):
             scan.claim(tail.start(), tail.end())
 
-    def _dimension(self, scan: Scan, hit: Hit, terms: Terms, *, asks_per_member: bool, each_asked: bool) -> None:
+    def _dimension(
+        self, scan: Scan, hit: Hit, terms: Terms, *, asks_per_member: bool, each_asked: bool, moved: bool = False
+    ) -> None:
         """A dimension word is a breakdown, unless it names the dimension of members just named
         ("app 渠道", "华北、华中两个区") or the set a filter applies to ("所有渠道", "除华东外，其他
         区域"); "all channels" with a ranking, a share or "each" still asks for each channel.
@@ -689,6 +695,8 @@ class Planner:
             scan.claim(scope.start(1), scope.end(1))
         if scope and asks_per_member and not any(not m.excluded for m in named_here):
             scope = None  # "rank all channels", "除华东外其他区域各是多少": every one, one by one
+        if every and moved and not named_here:
+            scope = None  # "did all channels go down", "所有渠道都下降了吗": each channel's change
         if attached or scope:
             terms.dims_naming_a_set.add(dim)
             return

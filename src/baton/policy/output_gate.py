@@ -125,6 +125,8 @@ _NOT_QUANTITIES = [
         r"\bFY\s*\d{2,4}\b",
         r"\b(?:last|past|previous|prior|next|trailing|first)\s+\d+\s+" + _PERIOD_UNIT_EN,
         r"\b\d+\s*-?\s*(?:day|week|month|quarter|year)s?\s+(?:window|period|range)\b",
+        r"\b\d+\s+" + _PERIOD_UNIT_EN + r"\s+ago\b",  # "from 3 months ago to now"
+        r"\d+\s*" + _PERIOD_UNIT_ZH + r"\s*(?:之前|以前|前)",  # "3个月前至今"
     )
 ]
 
