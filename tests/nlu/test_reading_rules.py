@@ -55,6 +55,17 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "GMV for regions other than east china last month",
         {"dimensions": [], "filters": EAST_OUT},
     ),
+    # fillers, negations and counts of Slack English
+    ("'make' and 'thx' are fillers", "how much more gmv did app make than web last month thx", {"difference": True}),
+    (
+        "isn't excludes a member",
+        "gmv where channel isn't app, june",
+        {"filters": [{"dimension": "channel", "members": ["app"], "exclude": True}]},
+    ),
+    ("top3 before a Chinese word", "上个月GMV top3的品类", {"top_n": 3, "dimensions": ["category"]}),
+    ("TOP5 before a Chinese word", "上个月GMV TOP5品类", {"top_n": 5, "dimensions": ["category"]}),
+    ("the top in each group", "上个月各区域GMV最高的品类", {"rank_within": ["region"], "top_n": 1}),
+    ("the top in each group, in English", "top category by GMV in each region last month", {"rank_within": ["region"]}),
     # exclusions, whole lists, negated verbs
     (
         "exclusion chain with 'or the'",
@@ -940,12 +951,12 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a part beside a breakdown", "app share of orders by region last month", AmbiguousQuestion, "inside each group"),
     ("a part beside a breakdown, in Chinese", "上个月各区域APP订单占比", AmbiguousQuestion, "each group"),
     ("two English member words side by side", "household appliances GMV last month", AmbiguousQuestion, "side by side"),
-    ("the top in each group", "上个月各区域GMV最高的品类", AmbiguousQuestion, "within each group"),
+    ("the top of two keys, no group marked", "上个月GMV最高的区域和品类", AmbiguousQuestion, "within each group"),
     (
-        "the top in each group, in English",
-        "top category by GMV in each region last month",
+        "the top of two keys, both marked, in English",
+        "top category by GMV for each region and each channel last month",
         AmbiguousQuestion,
-        "category × region",
+        "within each group",
     ),
     ("a member kept and another excluded", "last month GMV for app excluding web", AmbiguousQuestion, "minus web"),
     ("A不含B of one dimension", "上个月app不含web的GMV", AmbiguousQuestion, "kept"),

@@ -3,12 +3,13 @@
 "which region's orders grew the most vs May", "降幅最大的3个品类").
 
 A direction said beside a comparison is kept with the query, so that an answer whose data moved the
-other way says so in words, not only by a sign. A ranking by a change says which way the change goes (a fall or a rise) and whether it is measured as an
-amount (or, for a rate, in points) or in percent; what it leaves unsaid is read the way the words
-usually mean it — "下降最多" / "dropped the most" by the amount, "降幅最大" / "fastest growth" /
-"biggest percentage drop" in percent — and the interpretation names the reading, so an answer never
-ranks by one measure while the reader thinks of the other. A change without a direction ("变化最
-大"), or a smallest change ("涨得最少"), is not read here and stays asked back.
+other way says so in words, not only by a sign. A ranking by a change says which way the change goes
+(a fall or a rise) and whether it is measured as an amount (for a rate, in points) or in percent;
+what it leaves unsaid is read the way the words usually mean it — "下降最多" / "dropped the most" by
+the amount, "降幅最大" / "fastest growth" / "biggest percentage drop" in percent — and the
+interpretation names the reading, so an answer never ranks by one measure while the reader thinks of
+the other. A change without a direction ("变化最大"), or a smallest change ("涨得最少"), is not read
+here and stays asked back.
 """
 
 from __future__ import annotations
