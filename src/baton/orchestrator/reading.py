@@ -309,7 +309,10 @@ def _period_before(scope: RunScope, parent: RunState) -> TimeRange | None:
     info = parent.follow_up
     if info is None or info.standalone or info.parent_run_id is None or info.changed != ("period",):
         return None
-    before = scope.session.store.load(info.parent_run_id).semantic_query
+    try:
+        before = scope.session.store.load(info.parent_run_id).semantic_query
+    except BatonError:  # that turn is gone: the change is against the period before, as said alone
+        return None
     return None if before is None or before.comparison is not None else before.time_range
 
 
