@@ -27,7 +27,7 @@ def top_of_each(query: SemanticQuery, metric: str, rows: list[dict[str, Any]]) -
         if len(ranked) > n and ranked[n - 1][metric] is not None:
             edge = ranked[n - 1][metric]
             ranked = ranked[:n] + [r for r in ranked[n:] if r[metric] == edge]
-        out.append(ranked[: max(n, len(ranked))])
+        out.append(ranked)
     return out
 
 

@@ -43,11 +43,16 @@ _MEASURE = re.compile(r"增长率|增速|增幅|涨幅|降幅|跌幅|\bgrowth(?:
 """Words naming a change as a measure ("上个月GMV增速", "growth rate"): they take no direction for granted."""
 
 
+def _said(scan: Scan, cues: Cues, parts: tuple[str, ...] = ("up", "down", "change", "share")) -> list[str]:
+    """The words the question's change readers claimed, as written."""
+    return [scan.text[s:e] for part in parts for s, e in cues.spans.get(part, [])]
+
+
 def said_direction(scan: Scan, cues: Cues, *, measures: bool = True) -> Literal["up", "down"] | None:
     """The one direction the question's change words say ("go down", "高了多少", "how much
     lower"; with ``measures``, "降幅最大" and "growth" too — a ranking's direction, never a
     premise); None when they say none or both ("涨了还是跌了", "higher or lower")."""
-    said = [scan.text[s:e] for part in ("up", "down", "change", "share") for s, e in cues.spans.get(part, [])]
+    said = _said(scan, cues)
     said = said if measures else [_MEASURE.sub(" ", w) for w in said]
     rises = any(vocab.UP.search(w) or _RISE.search(w) for w in said)
     falls = any(vocab.DOWN.search(w) or _FALL.search(w) for w in said)
@@ -62,7 +67,7 @@ def read_good_as_direction(scan: Scan, cues: Cues, better: str | None) -> None:
     """ "which region's refund rate improved the most": an improvement of a metric that is better
     lower is a fall — the premise and a ranking by the change turn round; of a metric that declares
     no ``better`` it is no direction at all (asked back, never guessed)."""
-    said = [scan.text[s:e] for part in ("up", "down", "change") for s, e in cues.spans.get(part, [])]
+    said = _said(scan, cues, ("up", "down", "change"))
     if better == "higher" or not any(_GOOD_MOVE.search(w) for w in said):
         return
     if better is None:
@@ -80,7 +85,7 @@ def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal[
     (the most negative change first), ``("change_pct", "desc")`` for "增幅最大"; None when the
     question states no single direction, asks for the smallest change, or ranks by good and bad.
     Claims "最快" (a superlative of a rise) and "幅度" after a change word."""
-    said = [scan.text[s:e] for part in ("up", "down", "change", "share") for s, e in cues.spans.get(part, [])]
+    said = _said(scan, cues)
     direction = said_direction(scan, cues)
     fastest = scan.find_all(_FASTEST) if direction == "up" else []
     if fastest:  # "增长最快的渠道", "which 2 categories grew fastest": the largest rise, in percent

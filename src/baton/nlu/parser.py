@@ -496,10 +496,10 @@ class Planner:
         # "categories excluding phones by orders": a metric after "by" orders the groups, each one asked
         by_metric = any(_BY_BEFORE.search(scan.norm, 0, h.start) for h in terms.metric_hits)
         each = bool(cues.top_n or cues.best or cues.rank or cues.separately or by_metric)
+        moved = cues.change or cues.comparison_kind is not None  # a change of every member is each one's
         for hit in hits:
             scan.claim(hit.start, hit.end)
             if hit.kinds == {"dimension"}:
-                moved = cues.change or cues.comparison_kind is not None  # a change of every member is each one's
                 self._dimension(scan, hit, terms, asks_per_member=each or cues.share, each_asked=each, moved=moved)
         claim_metric_affixes(self.catalog, scan, terms.metric_hits)
         claim_measure_words(self.catalog, scan, terms.metrics or (list(context.metrics) if context is not None else []))
