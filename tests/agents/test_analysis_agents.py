@@ -232,6 +232,15 @@ def test_the_headline_of_a_why_over_a_breakdown_is_the_whole(demo_session: Sessi
     assert f"按已加载数据，变化 {change:.2f}%" in answer.answer
 
 
+def test_an_excluded_member_is_stated_as_excluded_in_the_definitions(demo_session: Session) -> None:
+    """ "why did GMV excluding live stream drop": the report's filters say NOT IN, as the SQL does."""
+    answer = demo_session.analyze("why did GMV excluding live stream drop last month", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    stated = [item for section in answer.sections for item in section.items if "live_stream" in item]
+    assert any("NOT IN ('live_stream')" in item for item in stated), stated
+    assert not any(" IN ('live_stream')" in item and "NOT IN" not in item for item in stated), stated
+
+
 def test_every_query_of_an_analysis_runs_as_the_asking_user(demo_session: Session) -> None:
     answer = demo_session.analyze("为什么2026年6月的GMV下降了？", as_of=AS_OF, user="east_manager")
     assert answer.status == "answered", answer.error

@@ -36,6 +36,11 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("channels with GMV above 5m in the last 3 months", "gmv", ">", 5_000_000, ["channel"], None),  # no "months" kept
     ("6月份GMV超过100万的品类", "gmv", ">", 1_000_000, ["category"], None),  # "月份" of June, not a series
     ("channels with over 2025 orders last month", "order_count", ">", 2025, ["channel"], None),  # a count
+    # 最多 / 最高 / 最少 / 最低 right before a number bound it (at most / at least), never a top N
+    ("上个月订单量最多800的渠道有哪些", "order_count", "<=", 800, ["channel"], None),
+    ("上个月GMV最少200万的区域", "gmv", ">=", 2_000_000, ["region"], None),
+    ("上个月客单价最高860的区域", "gmv_per_buyer", "<=", 860, ["region"], None),
+    ("上个月笔单价最低900的渠道", "aov", ">=", 900, ["channel"], None),
 ]
 
 

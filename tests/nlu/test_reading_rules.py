@@ -1069,6 +1069,44 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         "exclusion_across_dimensions",
     ),
     ("a ranking longer than Baton lists", "top 5000 categories by GMV last month", AmbiguousQuestion, "5000"),
+    # a period said only as the base of a comparison is never the period asked about
+    ("only the base, after 比", "GMV比5月变化了多少", AmbiguousQuestion, "only the period it compares with"),
+    ("only the base, after 环比", "GMV环比5月", AmbiguousQuestion, "only the period it compares with"),
+    ("only the base, after vs", "GMV change vs May", AmbiguousQuestion, "only the period it compares with"),
+    ("only the base, a year", "GMV比去年增长了多少", AmbiguousQuestion, "only the period it compares with"),
+    # a metric per member: a ratio, never the member's total
+    ("per a member", "GMV per new user in June", AmbiguousQuestion, "per_member"),
+    ("each of a member", "how much GMV does each new user bring in June", AmbiguousQuestion, "per_member"),
+    ("每位 a member", "上个月每位老客的订单量", AmbiguousQuestion, "per_member"),
+    # each member with its own period: a crosswise pair no one query answers
+    (
+        "members paired with periods",
+        "Compare GMV for East China in May with South China in June",
+        AmbiguousQuestion,
+        "paired",
+    ),
+    ("members paired with periods, zh", "华东5月和华南6月的GMV对比", AmbiguousQuestion, "paired"),
+    # groups kept by the way they moved: a filter on the change, never dropped
+    ("only those that grew", "上个月各品类GMV同比，只看增长的", AmbiguousQuestion, "kept_by_change"),
+    ("which ones fell", "哪些渠道上个月GMV环比下降了", AmbiguousQuestion, "kept_by_change"),
+    ("which ones grew, en", "which channels grew GMV last month vs May", AmbiguousQuestion, "kept_by_change"),
+    # a ranking among the groups a ranking picked
+    ("a ranking inside a ranking", "上个月GMV最高的5个区域里哪个最低", AmbiguousQuestion, "two_rankings"),
+    (
+        "a ranking inside a ranking, en",
+        "of the top 5 regions by GMV last month, which is the lowest?",
+        AmbiguousQuestion,
+        "two_rankings",
+    ),
+    # a member's metric "在每个<dimension>的占比": inside each group, or across them?
+    ("a part's share in each group, 中", "上个月新客的GMV在各渠道中的占比", AmbiguousQuestion, "inside each group"),
+    ("a part's share in each group", "上个月新客GMV在每个渠道的占比", AmbiguousQuestion, "inside each group"),
+    (
+        "changed the most, no direction",
+        "Which region's GMV changed the most last month?",
+        AmbiguousQuestion,
+        "which way",
+    ),
 ]
 
 

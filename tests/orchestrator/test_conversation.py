@@ -657,6 +657,38 @@ def test_last_month_after_a_named_month_is_asked_which_one(session: Session) -> 
     assert against.suggestions == ["2025-08-01~2025-08-31", "2026-06-01~2026-06-30"]
 
 
+@pytest.mark.parametrize(
+    ("first", "then", "start", "end"),
+    [
+        ("今年3月的GMV", "上一个月呢", "2026-02-01", "2026-02-28"),
+        ("今年Q1的GMV", "上一季度呢", "2025-10-01", "2025-12-31"),
+        ("去年Q4各渠道订单量", "上一季度呢", "2025-07-01", "2025-09-30"),
+    ],
+)
+def test_the_one_before_in_a_follow_up_is_before_the_period_discussed(
+    session: Session, first: str, then: str, start: str, end: str
+) -> None:
+    """ "上一个月" after March is February, the month before the one just discussed — never
+    the month before today."""
+    conversation = session.conversation()
+    assert conversation.ask(first, as_of=JULY).status == "answered"
+    before = conversation.ask(then, as_of=JULY)
+    assert before.status == "answered" and before.semantic_query is not None
+    period = before.semantic_query.time_range
+    assert (period.start.isoformat(), period.end.isoformat()) == (start, end)
+    assert f"{start} 至 {end}" in (before.interpretation or "")
+
+
+def test_the_same_period_said_beside_a_new_metric_keeps_the_period(session: Session) -> None:
+    """ "上个月GMV" then "上个月订单量呢": the period said again with a new metric is kept, not asked."""
+    conversation = session.conversation()
+    assert conversation.ask("上个月GMV", as_of=JULY).status == "answered"
+    orders = conversation.ask("上个月订单量呢", as_of=JULY)
+    assert orders.status == "answered" and orders.semantic_query is not None
+    assert orders.semantic_query.metrics == ("order_count",)
+    assert orders.follow_up is not None and "period" not in orders.follow_up.changed
+
+
 def test_a_monthly_average_is_carried_and_a_period_without_whole_months_is_asked(session: Session) -> None:
     conversation = session.conversation()
     first = conversation.ask("今年上半年月均订单量", as_of=JULY)

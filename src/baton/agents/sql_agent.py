@@ -185,7 +185,8 @@ def _filters_applied(
             if column is not None:
                 out.append(
                     AppliedFilter(
-                        predicate=f"{column} IN ({members})", description=text("analysis.filter_question", language)
+                        predicate=f"{column} {'NOT IN' if flt.exclude else 'IN'} ({members})",
+                        description=text("analysis.filter_question", language),
                     )
                 )
     dated = (catalog.dated_by(query.metrics[0], t) or (catalog.time_column(t),) for t in headline.tables)

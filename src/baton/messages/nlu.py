@@ -328,6 +328,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
         'range (e.g. "from May to June")?',
         "问题中有两个时间段。是要对比它们（例如“6月对比5月”），还是看整个区间（例如“5月到6月”）？",
     ),
+    "per_member": (
+        "{phrase!r} asks a metric per member, a ratio Baton does not guess. Ask for a per-buyer or "
+        "per-order metric of the catalog filtered to the member, or for the member's total.",
+        "“{phrase}”问的是按成员人均（或每个）的值，Baton 不会猜测这个比率。请改问指标目录中的人均或单均指标并筛选该成员，"
+        "或问该成员的总量。",
+    ),
+    "members_paired_with_periods": (
+        "{phrase!r} pairs each member with its own period. Baton compares the same members across "
+        "two periods, or members within one period: ask one of those, or the two values one at a time.",
+        "“{phrase}”把每个成员和各自的期间配对。Baton 只比较同一批成员的两个期间，或同一期间内的成员："
+        "请改问其中一种，或分两次问这两个值。",
+    ),
+    "kept_by_change": (
+        "{phrase!r} keeps only the groups that moved one way, a filter on the change that Baton does not "
+        "apply yet. Ask for every group's change instead: the table shows each group's change and sign.",
+        "“{phrase}”要求只保留朝某个方向变化的组，Baton 暂不支持按变化本身筛选。请改问各组的变化：结果表会列出每组的变化及其正负。",
+    ),
+    "ranking_inside_ranking": (
+        "{phrase!r} asks a ranking among the groups another ranking picked; Baton ranks once per question. "
+        "Ask for the first ranking, then for the lowest (or highest) of the groups it lists by name.",
+        "“{phrase}”是在一个排名选出的组里再排名；Baton 每个问题只排一次名。请先问第一个排名，再按名称问其中最低（或最高）的一个。",
+    ),
+    "only_the_base": (
+        "The question names only the period it compares with ({period!r}), not the period compared with it. "
+        'Please name both, as in "<this period> vs {period}".',
+        "问题只说了对比的基准期（“{period}”），没有说拿哪个期间和它比。请把两个期间都说出来，例如“本期比{period}”。",
+    ),
     "ranking_of_what": (
         "A ranking needs something to rank: which dimension (e.g. {dimensions}) or time unit?",
         "排名需要一个排序对象：按哪个维度（如{dimensions}）或时间单位排名？",
@@ -373,7 +400,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         'region, what share of orders came from the app") or how the part splits across the groups ("the app\'s '
         'orders by region, as shares"). Which one?',
         "按维度拆分时，某一部分的占比可以指它在每组内的占比（“每个区域的订单中APP占多少”），也可以指它在各组之间的"
-        "分布（“APP的订单在各区域的占比”）。请问是哪一种？",
+        "分布（“APP的订单中各区域占多少”）。请问是哪一种？",
     ),
     "two_averages": (
         "The question asks for two averages at once ({words}). Ask one at a time.",

@@ -17,8 +17,11 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from baton.errors import AmbiguousQuestion
+from baton.messages import both
 from baton.nlu import vocabulary as vocab
 from baton.nlu.cues import ChangeMeasure, Cues, read_which_n
+from baton.nlu.lexicon import normalise
 from baton.nlu.scan import Scan
 
 _RISE = re.compile(
@@ -104,4 +107,27 @@ def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal[
     return ("change_pct" if percent else "change"), ("asc" if direction == "down" else "desc")
 
 
-__all__ = ["read_change_ranking", "read_good_as_direction", "said_direction"]
+_MOVE_ZH = r"(?:增长|上涨|上升|下降|下跌|减少|增加|涨|跌)"
+_MOVE_EN = r"(?:grew|rose|fell|dropped|declined|increased|decreased|went (?:up|down)|gained|lost)"
+_KEPT_BY_CHANGE = re.compile(
+    rf"(?:只看|只要|仅看|只列出?|只显示|只保留|筛选出?|[，,])\s*(?:环比|同比)?{_MOVE_ZH}了?的(?![幅速量比率原])"
+    rf"|{_MOVE_ZH}了?的[^，,。？?]{{0,6}}有哪些|哪些[^，,。？?]{{0,12}}?{_MOVE_ZH}了(?!多少|几)"
+    rf"|\bonly (?:the )?(?:ones|those|groups|[a-z]+s) (?:that|which) {_MOVE_EN}\b"
+    rf"|\bwhich (?:ones|[a-z]+s) {_MOVE_EN}\b(?![^?.!]*\b(?:most|least|fastest|biggest|largest|smallest)\b)",
+    re.I,
+)
+"""Groups kept by the way they moved ("只看增长的", "哪些渠道环比下降了", "which channels grew"):
+a filter on the change itself, which Baton does not apply — it is asked back, never dropped."""
+
+
+def check_kept_by_change(question: str) -> None:
+    """Ask back a question that keeps only the groups that rose or fell: answering every group,
+    or only the largest rise and fall, would answer a different question. Read before the
+    question's words are, so that a word left over ("哪些") never hides it."""
+    found = _KEPT_BY_CHANGE.search(normalise(question))
+    if found is not None:
+        phrase = question[found.start() : found.end()].strip("，, ")
+        raise AmbiguousQuestion(*both("nlu.kept_by_change", phrase=phrase), detail={"reason": "kept_by_change"})
+
+
+__all__ = ["check_kept_by_change", "read_change_ranking", "read_good_as_direction", "said_direction"]

@@ -199,12 +199,13 @@ def _merge(
         changed.append("metric")
     time_range, comparison, period_parts = _periods(parent, r, as_of, earlier)
     same_dates = (time_range.start, time_range.end) == (parent.time_range.start, parent.time_range.end)
-    if r.periods and same_dates and "comparison" not in period_parts:
+    if r.periods and same_dates and "comparison" not in period_parts and not terms.any:
         # "再上个月呢" read against today is the previous answer's own month: a period relative to
-        # the previous one is asked back, never answered as if it had changed
+        # the previous one is asked back, never answered as if it had changed ("上个月订单量呢"
+        # names the period again beside what it changes)
         said = time_range.text or f"{time_range.start}..{time_range.end}"
         raise AmbiguousQuestion(*both("conversation.same_period", period=said), detail={"period": said})
-    changed += period_parts
+    changed += [part for part in period_parts if not (part == "period" and same_dates)]
     grain = cues.grain or (_default_grain(time_range) if cues.trend and parent.grain is None else parent.grain)
     if grain != parent.grain:
         changed.append("grain")
@@ -376,6 +377,7 @@ def _periods(
     if r.periods:
         time_range, comparison = resolve_periods(r.scan, cues, r.periods)
         if comparison is None and len(r.periods) == 1:
+            time_range = _before_the_parents(parent.time_range, time_range, r.periods[0])
             time_range = _half_of_the_parents(parent.time_range, time_range, as_of)
             time_range = _in_the_parents_year(parent.time_range, time_range, as_of)
             _year_or_same_period(parent.time_range, time_range, r.scan.norm)
@@ -402,6 +404,22 @@ def _periods(
         return later, Comparison(kind="custom", range=before), moved
     kind = cues.comparison_kind or "previous_period"
     return time_range, _comparison(kind, time_range, as_of), ["comparison"]
+
+
+_ONE_BEFORE = re.compile(r"(?:上|前)一(?:个)?\s*(?:月|季度?|周|星期|礼拜|年)", re.I)
+"""The one before, said with 一 ("上一个月", "前一季度"): in a conversation, the period before the
+one just discussed, where "上个月" alone is counted from today."""
+
+
+def _before_the_parents(parent: TimeRange, said: TimeRange, reading: timeexpr.PeriodReading) -> TimeRange:
+    """ "今年3月的GMV" then "上一个月呢": February, the month before March — never June."""
+    match = reading.match
+    if match is None or not _ONE_BEFORE.fullmatch(match.text.strip()):
+        return said
+    if timeexpr.range_grain(parent.start, parent.end) != match.grain:
+        return said
+    start, end = timeexpr.previous_period(parent.start, parent.end, match.grain)
+    return TimeRange(start=start, end=end, text=match.text)
 
 
 _YEAR_WORDS = re.compile(r"\d{4}|年|\byears?\b|\bfy\d", re.I)

@@ -37,7 +37,7 @@ from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.bounds import threshold_of
-from baton.nlu.change_words import read_change_ranking, read_good_as_direction, said_direction
+from baton.nlu.change_words import check_kept_by_change, read_change_ranking, read_good_as_direction, said_direction
 from baton.nlu.cues import ChangeMeasure, Cues, rank_within_or_across, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
@@ -54,10 +54,11 @@ from baton.nlu.metric_words import (
 )
 from baton.nlu.periods import claim_compare_words, event_periods, named_previous, resolve_periods
 from baton.nlu.rank_within import ranked_within
-from baton.nlu.ranking import ranking_metric, ranks
+from baton.nlu.ranking import check_ranking_inside_ranking, ranking_metric, ranks
 from baton.nlu.reading import (
     Member,
     Terms,
+    check_per_member,
     claim_member_lists,
     claim_member_places,
     claim_term_lists,
@@ -260,10 +261,14 @@ class Planner:
         ``default_breakdown`` the metrics allow (a user's remembered default) — by that one.
         ``prefer``: metrics that break a tie between metrics a word names equally (a user's
         favourites; the caller states the choice)."""
+        check_kept_by_change(question)
+        check_ranking_inside_ranking(question)
         read = self.read(question, as_of=as_of, prefer=prefer)
         cues, terms = read.cues, read.terms
         cues.side_by_side = cues.separately and not (cues.total or cues.breakdown or terms.dims or terms.members)
         time_range, comparison = resolve_periods(read.scan, read.cues, read.periods)
+        if comparison is not None:
+            _members_paired_with_periods(read.scan, read.periods, read.terms)
         if (
             default_breakdown is not None
             and not read.terms.dims
@@ -490,6 +495,7 @@ class Planner:
         _subtracted(scan, cues, members, hits)
         excluded = self._excluded(scan, cues, [hit for _, hit in members])
         terms.members = [Member(dim, member, hit, id(hit) in excluded) for (dim, member), hit in members]
+        check_per_member(scan, terms.members)
         claim_member_lists(scan, cues, terms.members)
         claim_member_places(scan, terms.members)
         claim_term_lists(scan, hits)
@@ -1277,6 +1283,21 @@ def _clause_ends(joins: list[str], i: int) -> bool:
 
 
 _POPULATION_BEFORE = re.compile(r"\b(?:among|within|of|for|in|from|across|on)\s+(?:the\s+|all\s+)?$")
+
+
+def _members_paired_with_periods(scan: Scan, periods: list[timeexpr.PeriodReading], terms: Terms) -> None:
+    """ "GMV for East China in May vs South China in June": each member said with its own period
+    pairs them crosswise, which one query of both members over both periods never answers."""
+    said = sorted(p.span for p in periods if p.match is not None)
+    if len(said) != 2:
+        return
+    (_, first_end), (second_start, _) = said
+    kept = [m for m in terms.members if not m.excluded]
+    inside = {m.member for m in kept if first_end <= m.hit.start and m.hit.end <= second_start}
+    outside = {m.member for m in kept if m.hit.end <= said[0][0] or m.hit.start >= said[1][1]}
+    if inside and outside and inside != outside:
+        phrase = scan.text[min(m.hit.start for m in kept) : said[1][1]]
+        raise AmbiguousQuestion(*both("nlu.members_paired_with_periods", phrase=phrase), detail={"reason": "paired"})
 
 
 def _members_said_of_the_first_metric(scan: Scan, terms: Terms) -> None:

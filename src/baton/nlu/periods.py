@@ -163,6 +163,9 @@ def resolve_periods(
     if len(found) == 2:
         return _two_periods(scan, cues, _match(found[0]), _match(found[1]))
     reading = found[0]
+    if compared and _said_as_base(scan.text, _match(reading).span):
+        text = _match(reading).text
+        raise AmbiguousQuestion(*both("nlu.only_the_base", period=text), detail={"period": text})
     if reading.ends is not None and cues.change and cues.comparison_kind is None and not cues.why:
         earlier, later = reading.ends  # "从5月到6月涨了多少": the change from one end to the other
         before = timeexpr.previous_period(later.start, later.end, later.grain)
@@ -267,6 +270,22 @@ def _dates(reading: timeexpr.PeriodReading) -> tuple[date, date] | None:
 def _match(reading: timeexpr.PeriodReading) -> timeexpr.TimeMatch:
     assert reading.match is not None
     return reading.match
+
+
+_BASE_BEFORE = re.compile(
+    r"(?:比|较|相比|相较|对比|环比|同比|比起|<NB>(?:vs\.?|versus|against|than(?: in)?|"
+    r"(?:compared|relative|as against)(?: with| to)?)(?: the| in| that of)?)\s*$".replace("<NB>", r"(?<![A-Za-z])"),
+    re.I,
+)
+_BASE_AROUND = re.compile(r"(?:和|跟|与|同)\s*$")
+_BASE_AFTER = re.compile(r"\s*的?(?:相比|比较|对比|比)")
+
+
+def _said_as_base(text: str, span: tuple[int, int]) -> bool:
+    """Whether a period is said as what something is compared with ("GMV比5月变化了多少",
+    "GMV change vs May", "和5月相比"): alone, it is the base, never the period asked about."""
+    before = text[: span[0]]
+    return bool(_BASE_BEFORE.search(before) or (_BASE_AROUND.search(before) and _BASE_AFTER.match(text, span[1])))
 
 
 def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange, Comparison | None]:

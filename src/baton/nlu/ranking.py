@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import re
 
+from baton.errors import AmbiguousQuestion
+from baton.messages import both
 from baton.nlu import vocabulary as vocab
 from baton.nlu.cues import Cues
-from baton.nlu.lexicon import Hit
+from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.scan import Scan
 
 _RANKED_AFTER = re.compile(
@@ -56,3 +58,23 @@ def ranking_metric(scan: Scan, hits: list[Hit], metrics: list[str]) -> str | Non
 def ranks(cues: Cues) -> bool:
     """Whether the question ranks (top/bottom N, best/worst, "rank …")."""
     return cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank
+
+
+_N_WORD = r"(?:\d+|[一二两三四五六七八九十])"
+_RANKING_INSIDE_RANKING = re.compile(
+    rf"(?:前|最[高低多少大小好差]的?)\s*{_N_WORD}\s*[个名位家]?[^，。？?]{{0,12}}?(?:里|中|当中|之中|里面)"
+    r"[^，。？?]{0,8}?(?:哪个|哪一个|哪些|谁)[^，。？?]{0,6}?最[高低多少大小好差]?"
+    r"|\b(?:top|bottom)[- ]?\d+[^?.!]{0,40}?\b(?:which|who)\b[^?.!]{0,30}?\b(?:the )?"
+    r"(?:lowest|highest|least|most|smallest|largest|biggest|fewest|worst|best)\b",
+    re.I,
+)
+"""A ranking asked inside a ranking ("GMV最高的5个区域里哪个最低", "of the top 5 regions, which
+is the lowest"): one query ranks once, so the second superlative would be dropped."""
+
+
+def check_ranking_inside_ranking(question: str) -> None:
+    """Ask back a superlative asked among the groups another ranking picked."""
+    found = _RANKING_INSIDE_RANKING.search(normalise(question))
+    if found is not None:
+        phrase = question[found.start() : found.end()]
+        raise AmbiguousQuestion(*both("nlu.ranking_inside_ranking", phrase=phrase), detail={"reason": "two_rankings"})

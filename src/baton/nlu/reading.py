@@ -43,6 +43,20 @@ class Terms:
         return bool(self.metrics or self.dims or self.members or self.dims_naming_a_set)
 
 
+_PER_BEFORE = re.compile(r"(?:(?<![A-Za-z])(?:per|each|every)|每一?[个位名])\s*$", re.I)
+"""A member said after "per" / "每位" ("GMV per new user", "每位老客的订单量"): a ratio to a count
+the catalog may not define, never the member's total."""
+
+
+def check_per_member(scan: Scan, members: list[Member]) -> None:
+    """Ask back a metric "per" a member: reading it as a filter would answer the member's total."""
+    for m in members:
+        per = _PER_BEFORE.search(scan.norm, 0, m.hit.start)
+        if per is not None:
+            phrase = scan.text[per.start() : m.hit.end].strip()
+            raise AmbiguousQuestion(*both("nlu.per_member", phrase=phrase), detail={"reason": "per_member"})
+
+
 def claim_member_lists(scan: Scan, cues: Cues, members: list[Member]) -> None:
     """The words joining members of one dimension ("华东和华南", "web plus app"); a sum word
     ("加", "plus") asks for their total. Metrics joined by "plus" are simply listed."""

@@ -36,6 +36,9 @@ _PART_BEFORE = re.compile(r"\b(?:from|through|via)\s+(?:the\s+)?$", re.I)
 _EACH_ZH = re.compile(r"每一?个?\s*$")
 _IN_EACH_ZH = re.compile(r"\s*在\s*(?:各|每一?个?|不同)")
 """ "APP在各区域的GMV占比": the member is the part, inside each group (or across them: asked)."""
+_IN_EACH_GROUP = re.compile(r"\s*在\s*(?:每一?个?|各[^的占]{1,6}?(?:中|里|内))")
+""" "新客GMV在每个渠道的占比", "…在各渠道中的占比": the member's metric inside each group (or
+across them: asked), where "APP的订单在各区域的占比" is its split across the groups."""
 _EACH_EN = re.compile(r"\b(?:for|in|within|inside)\s+(?:each|every)\s+(?:of\s+the\s+)?$", re.I)
 
 
@@ -87,7 +90,7 @@ def share_marks(scan: Scan, members: list[Member], dims: list[str], hits: list[H
 def _names_the_part(scan: Scan, hit: Hit, hits: list[Hit]) -> bool:
     """ "APP占…", "APP的订单占比", "app share of orders", "new users' share", "orders from the
     app", "the share of new users in orders" (the member between "share of" and its metric),
-    "APP在各区域的…占比"."""
+    "APP在各区域的…占比", "新客GMV在每个渠道的占比"."""
     end = _past_attached(scan, hit.end, hits, kinds={"dimension"})
     after_metric = _past_attached(scan, end, hits, kinds={"metric"})
     after = any(_PART_AFTER.match(scan.norm, at) is not None for at in {end, after_metric})
@@ -97,7 +100,7 @@ def _names_the_part(scan: Scan, hit: Hit, hits: list[Hit]) -> bool:
         and into is not None
         and any(h.start == into.end() and "metric" in h.kinds for h in hits)
     )
-    in_each = _IN_EACH_ZH.match(scan.norm, end) is not None
+    in_each = _IN_EACH_ZH.match(scan.norm, end) is not None or _IN_EACH_GROUP.match(scan.norm, after_metric) is not None
     return after or share_of_in or in_each or _PART_BEFORE.search(scan.norm[: hit.start]) is not None
 
 

@@ -322,9 +322,13 @@ _FRAGMENTS = {
     ),
     "YEAR_CN": (
         r"(?:(?P<y>[12]\d{3})\s*年度?|(?P<ycn>[〇零一二三四五六七八九]{4})年度?"
+        r"|(?<![\d.近前后第])(?P<ys>\d{2})年度?(?![以之内来间])"
         r"|(?P<yrel>今年|本年|去年|前年|明年))\s*"
     ),
-    "YEAR_PRE": r"(?:(?P<y>[12]\d{3})\s*(?:年\s*)?[-/]?\s*|(?P<yrel>今年|本年|去年|前年|明年)\s*)",
+    "YEAR_PRE": (
+        r"(?:(?P<y>[12]\d{3})\s*(?:年\s*)?[-/]?\s*|(?<![\d.近前后第])(?P<ys>\d{2})年\s*"
+        r"|(?P<yrel>今年|本年|去年|前年|明年)\s*)"
+    ),
     "YEAR_SUF": (
         r"(?:\s*'(?P<yy>\d{2})(?!\d)|\s*,?\s*(?:of\s+|in\s+)?(?P<y2>[12]\d{3})(?!\d)"
         r"|\s+(?:of\s+)?(?:the\s+)?(?P<yen>this|current|last|previous|prior|next)\s+year(?![A-Za-z]))"
@@ -429,9 +433,9 @@ def _year_of(m: re.Match[str], ctx: _Ctx) -> int | None:
     value = _group(m, "ycn")
     if value:
         return parse_cn_int(value)
-    value = _group(m, "yy")
+    value = _group(m, "yy") or _group(m, "ys")
     if value:
-        return 2000 + int(value)  # Q2'26, jun '25
+        return 2000 + int(value)  # Q2'26, jun '25, 25年双11
     rel = _group(m, "yrel") or _group(m, "yen")
     if rel:
         return ctx.as_of.year + _REL_YEAR[rel.lower()]
@@ -1194,7 +1198,10 @@ _RULES: tuple[_Rule, ...] = (
     # years
     _Rule(
         "year_cn",
-        _p(r"(?<!\d)(?:(?P<y>[12]\d{3})|(?P<ycn>[〇零一二三四五六七八九]{4}))\s*年(?:度|全年|整年)?"),
+        _p(
+            r"(?<!\d)(?:(?P<y>[12]\d{3})|(?P<ycn>[〇零一二三四五六七八九]{4}))\s*年(?:度|全年|整年)?"
+            r"|(?<![\d.近前后第])(?P<ys>\d{2})年(?:度|全年|整年)?(?![以之内来间])"
+        ),
         _year,
     ),
     _Rule("year_bare", _p(r"(?P<y>(?:19|20)\d\d)"), _year, _bare_year_ok),
@@ -1207,7 +1214,7 @@ _UNTIL_NOW = _p(
 )
 _SINCE_BEFORE = _p(r"<NB>since\s+(?:the\s+(?:start|beginning)\s+of\s+)?$")
 _FROM_BEFORE = _p(r"(?:自从|自|从|<NB>from\s+)\s*$")
-_RANGE_JOIN = _p(r"\s*(?:-|~|–|—|到|至|<NB>(?:to|through|thru|until|till)<NA>)\s*")
+_RANGE_JOIN = _p(r"\s*(?:-|~|–|—|截至|截止到?|截止至|直到|到|至|<NB>(?:to|through|thru|until|till)<NA>)\s*")
 _AND_JOIN = _p(r"\s*<NB>and<NA>\s*")
 _BETWEEN_BEFORE = _p(r"<NB>between\s+$")
 _RANGE_PREFIX = _p(r"(?:从|自|由|<NB>between\s+|<NB>from\s+)\s*$")
@@ -1296,7 +1303,7 @@ def _scan(text: str, as_of: date) -> tuple[str, list[_Found]]:
     return norm, result
 
 
-_YEAR_GROUPS = ("y", "ycn", "yrel", "y2", "yy", "yen", "y3")
+_YEAR_GROUPS = ("y", "ycn", "ys", "yrel", "y2", "yy", "yen", "y3")
 
 
 def _year_first(m: re.Match[str], start: int) -> bool:

@@ -125,7 +125,7 @@ CHANGE_WORDS = re.compile(
     r"(?:是)?(?:涨了?还是跌了?|跌了?还是涨了?|升了?还是降了?|降了?还是升了?|高了?还是低了?|低了?还是高了?|多了?还是少了?|少了?还是多了?)|"
     r"变好还是变差|好了还是差了|有没有(?:变高|变低|上升|下降|增长|减少|变化)|是不是(?:变高|变低|上升|下降|增长|减少|变化|涨|跌)了?|"
     r"\bhow much did\b(?=.{1,40}? (?:change|grow|drop|fall|rise|increase|decrease)\b)|\bgrowth rate\b|\bgrowth\b"
-    r"|\bchanges?\b|\bdelta\b|\bdifference\b|\bgap\b|\bhigher or lower\b|\blower or higher\b|\bup or down\b"
+    r"|\bchang(?:es?|ed)\b|\bdelta\b|\bdifference\b|\bgap\b|\bhigher or lower\b|\blower or higher\b|\bup or down\b"
     r"|\bbetter or worse\b|\bworse or better\b|\bhow (?:many|much) (?:more|less|fewer|higher|lower|bigger|smaller|larger|greater)\b",
     _I,
 )
@@ -225,7 +225,8 @@ _NOT_PERCENT = r"(?![\d.]*\s*(?:%|％|percent\b|per cent\b|成))"
 _EN_N = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten"
 TOP_N = re.compile(
     r"(?:排名|排行)?前\s*" + _N + _NOT_PERCENT + r"(?!\s*个?(?:天|日|周|星期|月|季度|季|年))\s*(?:名|个|位|大)?"
-    r"|(?P<best_zh>最高|最大|最多|最好|最低|最小|最少|最差)的?\s*"
+    # "最多的3个", "最高3个"; never "最多800的渠道" (at most 800: a bound, :data:`THRESHOLD`)
+    r"|(?P<best_zh>最高|最大|最多|最好|最低|最小|最少|最差)(?:的|(?=\s*(?:\d+|[一二两三四五六七八九十])\s*[个名位家]))\s*"
     + _N.replace("n>", "n2>")
     + _NOT_PERCENT
     + r"\s*(?:个|名|位|家)?"
@@ -388,31 +389,32 @@ _NOT_GROWTH = r"(?!\s*(?:增长|增速|增幅|复合|涨幅|growth))"
 AVERAGE_PER: dict[Grain, re.Pattern[str]] = {
     "day": re.compile(
         r"(?:日均|平均每[天日]|每[天日]平均|平均一天|一天平均|按[天日]平均|(?<![0-9一二三四五六七八九十号])日平均"
-        r"|\b(?:average|avg)\s+(?:per\s+day|daily)\b|\bdaily\s+(?:average|avg)\b|\bper\s+day\s+on\s+average\b"
+        r"|\b(?:average|avg|mean)\s+(?:per\s+day|daily)\b|\bdaily\s+(?:average|avg|mean)\b|\bper\s+day\s+on\s+average\b"
         r"|\bon\s+average\s+per\s+day\b)" + _NOT_GROWTH,
         _I,
     ),
     "week": re.compile(
         r"(?:周均|平均每(?:个)?(?:周|星期)|每(?:个)?(?:周|星期)平均|平均一(?:个)?(?:周|星期)|一(?:个)?(?:周|星期)平均"
         r"|按(?:周|星期)平均|(?<![0-9一二三四五六七八九十个上本这下])周平均"
-        r"|\b(?:average|avg)\s+(?:per\s+week|weekly)\b|\bweekly\s+(?:average|avg)\b|\bper\s+week\s+on\s+average\b"
+        r"|\b(?:average|avg|mean)\s+(?:per\s+week|weekly)\b|\bweekly\s+(?:average|avg|mean)\b|\bper\s+week\s+on\s+average\b"
         r"|\bon\s+average\s+per\s+week\b)" + _NOT_GROWTH,
         _I,
     ),
     "month": re.compile(
         r"(?:月均|平均每个?月|每个?月平均|平均一个?月|一个?月平均|按月平均|(?<![0-9一二三四五六七八九十个上本这下])月平均"
-        r"|\b(?:average|avg)\s+(?:per\s+month|monthly)\b|\bmonthly\s+(?:average|avg)\b"
+        r"|\b(?:average|avg|mean)\s+(?:per\s+month|monthly)\b|\bmonthly\s+(?:average|avg|mean)\b"
         r"|\bper\s+month\s+on\s+average\b|\bon\s+average\s+per\s+month\b)" + _NOT_GROWTH,
         _I,
     ),
     "quarter": re.compile(
         r"(?:季均|平均每个?季度?|每个?季度平均|按季度?平均|"
-        r"\b(?:average|avg)\s+(?:per\s+quarter|quarterly)\b|\bquarterly\s+(?:average|avg)\b)" + _NOT_GROWTH,
+        r"\b(?:average|avg|mean)\s+(?:per\s+quarter|quarterly)\b|\bquarterly\s+(?:average|avg|mean)\b)" + _NOT_GROWTH,
         _I,
     ),
     "year": re.compile(
         r"(?:年均|平均每年|每年平均|按年平均|"
-        r"\b(?:average|avg)\s+(?:per\s+year|yearly|annual)\b|\b(?:yearly|annual)\s+(?:average|avg)\b)" + _NOT_GROWTH,
+        r"\b(?:average|avg|mean)\s+(?:per\s+year|yearly|annual)\b|\b(?:yearly|annual)\s+(?:average|avg|mean)\b)"
+        + _NOT_GROWTH,
         _I,
     ),
 }
@@ -420,7 +422,7 @@ AVERAGE_PER: dict[Grain, re.Pattern[str]] = {
 monthly orders"): read before grain words, whose "每天" and "monthly" ask for a series instead.
 Not "年均增长" (a growth rate)."""
 AVERAGE_APART = re.compile(
-    r"\b(?P<avg>average|avg)\b(?=[^?.!;]{1,40}?\b(?P<per>(?:per|a)\s+(?P<unit>day|week|month|quarter|year))\b)", _I
+    r"\b(?P<avg>average|avg|mean)\b(?=[^?.!;]{1,40}?\b(?P<per>(?:per|a)\s+(?P<unit>day|week|month|quarter|year))\b)", _I
 )
 """"average orders per day", "avg GMV a month": the average and its period said apart."""
 AVERAGE = re.compile(r"平均|均值|\baverage\b|\bavg\b|\bmean\b|\bon average\b", _I)
@@ -455,6 +457,7 @@ GROUP_MARKER = re.compile(
 _BOUND_OP = (
     r"(?:大于|小于|高于|低于|多于|少于)或?等于|"
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
+    r"|最多|最高|最少|最低"
     r"|\bmore than\b|\bgreater than\b|\bhigher than\b|\bbigger than\b|\blarger than\b|\bin excess of\b"
     r"|\bexceed(?:s|ed|ing)?\b|\babove\b|\bover\b|\bat least\b|\bno less than\b|\bnot less than\b"
     r"|\bless than\b|\bfewer than\b|\blower than\b|\bsmaller than\b|\bbelow\b|\bunder\b|\bat most\b"
@@ -487,6 +490,8 @@ BOUND_OPS: dict[str, str] = {
     **dict.fromkeys(("低于", "小于", "少于", "不足", "不到", "less than", "fewer than", "lower than"), "<"),
     **dict.fromkeys(("smaller than", "below", "under", "<"), "<"),
     **dict.fromkeys(("不超过", "不高于", "不大于", "至多", "at most", "no more than", "not more than"), "<="),
+    **dict.fromkeys(("最少", "最低"), ">="),  # "GMV最少200万的区域": at least, before a number
+    **dict.fromkeys(("最多", "最高"), "<="),
     **dict.fromkeys(("<=", "≤", "及以下", "以下", "or less", "or fewer", "or below", "or lower"), "<="),
 }
 BOUND_SCALES: dict[str, int] = {
