@@ -241,6 +241,17 @@ def test_an_excluded_member_is_stated_as_excluded_in_the_definitions(demo_sessio
     assert not any(" IN ('live_stream')" in item and "NOT IN" not in item for item in stated), stated
 
 
+def test_a_comparable_basis_of_a_distinct_count_says_it_counts_per_day(demo_session: Session) -> None:
+    """ "客单价" divides by distinct buyers: the comparable basis, built from daily values, says it
+    adds per-day distinct counts (buyer-days) instead of passing them off as the definition's."""
+    answer = demo_session.analyze("为什么上个月客单价下降了", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    comparable = [item for section in answer.sections for item in section.items if item.startswith("可比口径")]
+    assert comparable and "按日去重后相加" in comparable[0], comparable
+    plain = demo_session.analyze("为什么上个月GMV下降了", as_of=AS_OF)
+    assert not [i for s in plain.sections for i in s.items if "按日去重后相加" in i]
+
+
 def test_every_query_of_an_analysis_runs_as_the_asking_user(demo_session: Session) -> None:
     answer = demo_session.analyze("为什么2026年6月的GMV下降了？", as_of=AS_OF, user="east_manager")
     assert answer.status == "answered", answer.error

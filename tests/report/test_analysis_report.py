@@ -255,3 +255,15 @@ def test_html_sections_are_real_headings_with_list_items(request: pytest.Fixture
     quality = next(s for s in answer.sections if s.kind == "quality")
     assert len(outline.items[quality.heading]) == len(answer.quality_flags)
     assert answer.answer in outline.visible
+
+
+def test_a_mix_drivers_key_number_is_named_as_its_share(analysis_session: Session) -> None:
+    """ "why did AOV drop": app's driver is its share of orders (a mix); its test in the key
+    numbers is named as that share, never as app's own orders."""
+    answer = analysis_session.analyze("why did AOV drop in June 2026", as_of=date(2026, 7, 1))
+    assert answer.status == "answered", answer.error
+    mixes = [d for d in answer.drivers if d.role == "mix"]
+    assert mixes, [d.role for d in answer.drivers]
+    md = render_markdown(answer, catalog=analysis_session.catalog)
+    assert "share of orders" in md
+    assert "orders, own change" not in md

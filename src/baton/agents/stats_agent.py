@@ -227,6 +227,8 @@ def _comparable(
         lang,
         days=", ".join(map(str, excluded)),
     )
+    if catalog.counted_per_day(metric):  # "客单价" over buyer-days: said, never passed off as the 口径's
+        basis += text("analysis.comparable_basis_distinct", lang, metric=metric_label(catalog, metric, lang))
     key = "analysis.comparable_pct" if before else "analysis.comparable"
     return Finding(
         finding_id="stats-comparable",

@@ -140,6 +140,9 @@ class FieldError(ValueError):
         self.loc = loc
 
 
+_DISTINCT = re.compile(r"\bCOUNT\s*\(\s*DISTINCT\b|\bAPPROX_COUNT_DISTINCT\b|\bCOUNT_DISTINCT\b", re.I)
+
+
 class Measure(BaseModel):
     """An aggregate over one table: the leaf every metric compiles to."""
 
@@ -455,6 +458,11 @@ class Catalog(BaseModel):
         if not qualifier or qualifier.lower() == table.lower():
             return table
         return self.join_path(table, qualifier)[-1][1].table
+
+    def counted_per_day(self, metric_name: str) -> bool:
+        """Whether one of the metric's measures is a distinct count (``COUNT(DISTINCT …)``): its
+        daily values do not add up to the period's — a buyer of two days is two buyer-days."""
+        return any(_DISTINCT.search(m.expression) for m in self.measures_of(metric_name))
 
     def measures_of(self, metric_name: str) -> tuple[Measure, ...]:
         """The leaf measures a metric needs: one for a simple metric, two for a ratio, every

@@ -183,6 +183,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "both periods per complete day (left out: {days}), put on the current period's length",
         "两期按完整日的日均（剔除 {days}）折算到本期天数",
     ),
+    "comparable_basis_distinct": (
+        "; a distinct count in {metric} is counted per day and added up (e.g. buyer-days), not once over the "
+        "whole period as its definition counts it",
+        "；{metric}中的去重计数按日去重后相加（如买家·天），不是其口径的整期去重",
+    ),
     "comparable_pct": (
         "On comparable days ({basis}): {num:comparable.current} vs {num:comparable.previous}, change "
         "{num:comparable.change} ({num:comparable.change_pct}).",
@@ -260,7 +265,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "insight_stance_contribution": ("contribution", "贡献"),
     "insight_contribution_label": ("contribution of {members}", "{members} 的贡献"),
     "insight_share_label": ("share of the change", "占总变化"),
-    "insight_factor_change_label": ("{factor} change", "{factor} 变化"),
+    "insight_factor_change_label": ("{factor}, change of the daily mean", "{factor} 日均值变化"),
     "insight_excess_label": ("change relative to the rest", "相对其余部分的变化"),
     "insight_before": ("before", "变化前"),
     "insight_after": ("after", "变化后"),
@@ -271,10 +276,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "；超过总变化：其他部分反向变动",
     ),
     "insight_driver": (
-        "{members} ({stance}): {factor} {num:{k}.before} → {num:{k}.after}, {num:{k}.own} (95% CI "
+        "{members} ({stance}): {factor} {num:{k}.before} → {num:{k}.after}, daily values {num:{k}.own} on "
+        "average (95% CI "
         "{num:{k}.ci_low} to {num:{k}.ci_high}), {num:{k}.excess} relative to the rest, q {rel} {num:{k}.q}; "
         "contribution {num:{k}.change} ({num:{k}.share} of the change{beyond}).",
-        "{members}（{stance}）：{factor} {num:{k}.before} → {num:{k}.after}，变化 {num:{k}.own}（95% 区间 "
+        "{members}（{stance}）：{factor} {num:{k}.before} → {num:{k}.after}，日均值变化 {num:{k}.own}（95% 区间 "
         "{num:{k}.ci_low} 至 {num:{k}.ci_high}），相对其余部分 {num:{k}.excess}，q {rel} {num:{k}.q}；"
         "贡献 {num:{k}.change}（占总变化 {num:{k}.share}{beyond}）。",
     ),

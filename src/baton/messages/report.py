@@ -77,6 +77,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "detail_sep": ("; ", "；"),
     "unit_pp": (" pp", " 个百分点"),
     "driver_test": ("{members} · {factor}, own change", "{members} · {factor}（自身变化）"),
+    "driver_test_mix": ("{members} · share of {factor}", "{members} · 在{factor}中的占比"),
     "quality": ("Data quality", "数据质量"),
     "issue_prefix": ("{issue}: ", "{issue}："),
     "issue_stale": ("Stale data", "数据更新滞后"),

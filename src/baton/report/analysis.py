@@ -131,7 +131,7 @@ def stat_label(test: StatTest, answer: Answer, catalog: Catalog | None) -> str:
         return test.name
     lang = answer.language
     return text(
-        "report.driver_test",
+        "report.driver_test_mix" if d.role == "mix" else "report.driver_test",
         lang,
         members=members_text(d.members, catalog, lang),
         factor=factor_text(d.factor, catalog, lang),
