@@ -324,6 +324,9 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("the highest as a multiple of the lowest", "上个月GMV最高的区域是最低的几倍", {"difference": True, "ratio": True}),
     ("差了几个百分点 is the gap", "上个月直播和APP的退款率差了几个百分点", {"difference": True, "comparison": None}),
     ("之比 is the ratio", "上个月app和web的GMV之比", {"difference": True, "ratio": True}),
+    ("是…的百分之多少 is the ratio", "上个月华东GMV是华南的百分之多少", {"difference": True, "ratio": True}),
+    ("是…的几成 is the ratio", "上个月华南订单量是华东的几成", {"difference": True, "ratio": True}),
+    ("是…的多少 is the ratio", "上个月华东GMV是华南的多少", {"difference": True, "ratio": True}),
     ("divided by is the ratio", "app gmv divided by web gmv last month", {"difference": True, "ratio": True}),
     ("和上一年比 is year on year", "5月的买家数和上一年比", {"comparison": {"kind": "same_period_last_year"}}),
     (

@@ -12,6 +12,7 @@ from baton.errors import TimeExpressionError
 from baton.nlu.cn_numerals import parse_cn_int
 from baton.nlu.timeexpr import (
     Grain,
+    comparison_range,
     find_time_expressions,
     parse_time_range,
     previous_period,
@@ -450,3 +451,15 @@ def test_property_random_text_never_crashes(as_of: date, text: str) -> None:
     for m in matches:
         assert m.start <= m.end <= as_of - timedelta(days=1)
         assert text[m.span[0] : m.span[1]] == m.text
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "ly_start", "ly_end"),
+    [
+        ("2026-06-15", "2026-06-21", "2025-06-16", "2025-06-22"),  # ISO week 25 against week 25
+        ("2026-06-29", "2026-06-30", "2025-06-30", "2025-07-01"),  # a week so far: Monday against Monday
+        ("2027-01-01", "2027-01-03", "2026-01-02", "2026-01-04"),  # week 53 of 2026: 2025 has none, 52 weeks back
+    ],
+)
+def test_a_weeks_same_period_last_year_is_the_same_iso_week(start: str, end: str, ly_start: str, ly_end: str) -> None:
+    assert comparison_range("same_period_last_year", D(start), D(end), grain="week") == (D(ly_start), D(ly_end))

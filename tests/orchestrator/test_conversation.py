@@ -679,6 +679,18 @@ def test_the_one_before_in_a_follow_up_is_before_the_period_discussed(
     assert f"{start} 至 {end}" in (before.interpretation or "")
 
 
+@pytest.mark.parametrize(
+    ("first", "then"), [("上个月各渠道GMV", "按区域呢"), ("GMV by channel last month", "what about by region?")]
+)
+def test_what_about_another_breakdown_replaces_the_breakdown(session: Session, first: str, then: str) -> None:
+    """ "按区域呢" after a breakdown by channel asks it by region — never channel × region."""
+    conversation = session.conversation()
+    assert conversation.ask(first, as_of=JULY).status == "answered"
+    by_region = conversation.ask(then, as_of=JULY)
+    assert by_region.status == "answered" and by_region.semantic_query is not None
+    assert by_region.semantic_query.dimensions == ("region",)
+
+
 def test_the_same_period_said_beside_a_new_metric_keeps_the_period(session: Session) -> None:
     """ "上个月GMV" then "上个月订单量呢": the period said again with a new metric is kept, not asked."""
     conversation = session.conversation()

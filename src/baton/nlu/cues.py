@@ -81,6 +81,19 @@ class Cues(PeriodCues):
         return list(found)
 
 
+_IS_PART_OF = re.compile(r"是[^，。？?占]{1,12}?的\s*(百分之几|百分之多少|几成|多少成|多少(?=\s*[？?。]?\s*$))")
+""" "华东GMV是华南的百分之多少", "是华南的几成", "是华南的多少": one member over the other, said in
+percent — never each member's share of the total."""
+
+
+def _ratio_said_as_part(scan: Scan, cues: Cues) -> bool:
+    found = [m for m in _IS_PART_OF.finditer(scan.norm) if scan.free(m.start(1), m.end(1))]
+    for m in found:
+        scan.claim(m.start(1), m.end(1))
+        cues.spans.setdefault("ratio", []).append((m.start(1), m.end(1)))
+    return bool(found)
+
+
 def _average_per(scan: Scan, cues: Cues) -> Grain | None:
     """The period an average is per ("日均", "月均", "average monthly"), or said apart ("average
     orders per week"): its spans claimed. Two different ones are asked back."""
@@ -135,7 +148,7 @@ def read_cues(scan: Scan) -> Cues:
     if cues.bound is not None:  # "GMV超过200万的日子", "which months": the periods it keeps; "哪些", "how many"
         _read_bound_periods(scan, cues)
         cues.take(scan, "threshold", vocab.THRESHOLD_GROUPS)
-    cues.ratio = bool(cues.take(scan, "ratio", vocab.RATIO))
+    cues.ratio = bool(cues.take(scan, "ratio", vocab.RATIO)) | _ratio_said_as_part(scan, cues)
     # "drop live stream", "drop the channel split": a verb with an object, not a fall
     starts = {start for start, _ in scan.terms}
     taking = [m for m in scan.find_all(vocab.EXCLUDE_VERB) if m.end() in starts]

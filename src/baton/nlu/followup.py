@@ -596,6 +596,13 @@ def _dimensions(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]) 
     member is no longer broken down ("各渠道…" then "app呢")."""
     ties, said = r.ties, list(r.terms.dims)
     replace = ties is not None and ties.replace
+    # "按区域呢" / "what about by region" after a breakdown asks the same by another one; a
+    # drill-down says so ("再按区域拆开", "add region")
+    ranked = r.cues.top_n is not None or r.cues.best or r.cues.rank  # "按品类看，最高的3个呢": of each region? asked
+    instead = (
+        ties is not None and ties.framed and not (ties.breakdown or ties.add or ranked) and bool(parent.dimensions)
+    )
+    replace = replace or (instead and not set(said) & set(parent.dimensions))
     dims = said if (replace and said) else [*parent.dimensions, *(d for d in said if d not in parent.dimensions)]
     named = {m.dimension for m in r.terms.members}  # named, or narrowed by taking members out
     for f in filters:

@@ -177,9 +177,21 @@ def comparison_range(
     """The one place "the previous period" (环比) and "the same period last year" (同比) of a range
     are computed, for the rule planner (``grain`` read from the words), follow-ups and a model's
     reading (``grain`` read back from the dates by :func:`range_grain`)."""
-    if kind == "same_period_last_year":
-        return same_period_last_year(start, end)
+    if kind == "same_period_last_year":  # a week said as one (上周, 第25周): its ISO week; dates alone: the dates
+        return same_week_last_year(start, end) if grain == "week" else same_period_last_year(start, end)
     return previous_period(start, end, grain or range_grain(start, end, as_of))
+
+
+def same_week_last_year(start: date, end: date) -> tuple[date, date]:
+    """同比 of a week: the same ISO week and weekdays a year earlier (week 25 against week 25, Monday
+    against Monday), not the same dates, which fall on other weekdays; a week 53 the year before
+    lacks is the week 52 weeks earlier."""
+    year, week, weekday = start.isocalendar()
+    try:
+        new_start = date.fromisocalendar(year - 1, week, weekday)
+    except ValueError:
+        new_start = start - timedelta(weeks=52)
+    return new_start, new_start + (end - start)
 
 
 def shift_years(d: date, years: int) -> date:
