@@ -72,12 +72,12 @@ class Cues(PeriodCues):
         """``scan.take`` that records the claimed spans under ``part``."""
         return self.claim(scan, part, scan.find_all(pattern))
 
-    def claim(self, scan: Scan, part: str, found: Sequence[re.Match[str]]) -> list[re.Match[str]]:
-        """Claim matches a reader chose (of those :meth:`Scan.find_all` gave) and record their spans
-        under ``part``."""
+    def claim(self, scan: Scan, part: str, found: Sequence[re.Match[str]], group: int = 0) -> list[re.Match[str]]:
+        """Claim matches a reader chose (of those :meth:`Scan.find_all` gave) — their ``group`` —
+        and record their spans under ``part``."""
         for m in found:
-            scan.claim(m.start(), m.end())
-            self.spans.setdefault(part, []).append((m.start(), m.end()))
+            scan.claim(m.start(group), m.end(group))
+            self.spans.setdefault(part, []).append((m.start(group), m.end(group)))
         return list(found)
 
 
@@ -88,10 +88,7 @@ percent — never each member's share of the total."""
 
 def _ratio_said_as_part(scan: Scan, cues: Cues) -> bool:
     found = [m for m in _IS_PART_OF.finditer(scan.norm) if scan.free(m.start(1), m.end(1))]
-    for m in found:
-        scan.claim(m.start(1), m.end(1))
-        cues.spans.setdefault("ratio", []).append((m.start(1), m.end(1)))
-    return bool(found)
+    return bool(cues.claim(scan, "ratio", found, group=1))
 
 
 def _average_per(scan: Scan, cues: Cues) -> Grain | None:

@@ -273,8 +273,8 @@ def _match(reading: timeexpr.PeriodReading) -> timeexpr.TimeMatch:
 
 
 _BASE_BEFORE = re.compile(
-    r"(?:比|较|相比|相较|对比|环比|同比|比起|<NB>(?:vs\.?|versus|against|than(?: in)?|"
-    r"(?:compared|relative|as against)(?: with| to)?)(?: the| in| that of)?)\s*$".replace("<NB>", r"(?<![A-Za-z])"),
+    r"(?:比|较|相比|相较|对比|环比|同比|比起|(?<![A-Za-z])(?:vs\.?|versus|against|than(?: in)?|"
+    r"(?:compared|relative|as against)(?: with| to)?)(?: the| in| that of)?)\s*$",
     re.I,
 )
 _BASE_AROUND = re.compile(r"(?:和|跟|与|同)\s*$")
