@@ -41,6 +41,15 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("上个月GMV最少200万的区域", "gmv", ">=", 2_000_000, ["region"], None),
     ("上个月客单价最高860的区域", "gmv_per_buyer", "<=", 860, ["region"], None),
     ("上个月笔单价最低900的渠道", "aov", ">=", 900, ["channel"], None),
+    # Chinese numerals, and a scale said alone after 过/破/上 (one of it)
+    ("上个月GMV超过五百万的区域", "gmv", ">", 5_000_000, ["region"], None),
+    ("上个月GMV超过三千五百万的渠道", "gmv", ">", 35_000_000, ["channel"], None),
+    ("上个月订单不到两万的渠道", "order_count", "<", 20_000, ["channel"], None),
+    ("上个月订单过万的品类", "order_count", ">", 10_000, ["category"], None),
+    ("上个月订单量上万的品类", "order_count", ">=", 10_000, ["category"], None),
+    ("上个月GMV破千万的区域", "gmv", ">", 10_000_000, ["region"], None),
+    ("上个月订单破十万的渠道", "order_count", ">", 100_000, ["channel"], None),
+    ("上个月GMV过亿的渠道有哪些", "gmv", ">", 100_000_000, ["channel"], None),
 ]
 
 

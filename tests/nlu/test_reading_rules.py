@@ -175,6 +175,16 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"dimensions": ["region"], "difference": True, "ratio": True},
     ),
     ("ratio of A to B", "ratio of app to web GMV last month", {"difference": True, "ratio": True}),
+    (
+        "几倍 between two periods is the first over the second",
+        "6月GMV是5月的几倍",
+        {
+            "time_range": {"start": "2026-06-01", "end": "2026-06-30"},
+            "comparison": {"kind": "custom", "range": {"start": "2026-05-01", "end": "2026-05-31"}},
+            "ratio": True,
+            "difference": False,
+        },
+    ),
     ("相差多少 is the gap", "上个月华东和华南的GMV相差多少", {"difference": True, "ratio": False}),
     ("差距多大 is the gap", "上个月华东和华南GMV差距多大", {"difference": True}),
     ("差别多大 is the gap", "上个月app和web订单量差别多大", {"difference": True}),
@@ -415,6 +425,7 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ),
     ("on an event is its day", "GMV on Double 11 2025", {"time_range": {"start": "2025-11-11", "end": "2025-11-11"}}),
     ("an event's window", "今年618期间各渠道的GMV", {"time_range": {"start": "2026-06-01", "end": "2026-06-18"}}),
+    ("an event's two-digit year", "25年双11当天GMV多少", {"time_range": {"start": "2025-11-11", "end": "2025-11-11"}}),
     (
         "same dates said twice are one period",
         "老板刚问我，618活动期间（6月1号到18号）直播渠道一共卖了多少钱，能帮忙查一下吗",

@@ -212,6 +212,23 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("since March", A, "2026-03-01", "2026-06-30", "custom"),
     ("from 2026-06-01 to today", A, "2026-06-01", "2026-06-30", "custom"),
     ("GMV this month vs the same period last year", MID_MARCH, "2026-03-01", "2026-03-14", "month"),
+    # ---- a part of a month counted from today, or of a named one
+    ("上个月第一周", A, "2026-06-01", "2026-06-07", "custom"),
+    ("上个月的第2周", A, "2026-06-08", "2026-06-14", "custom"),
+    ("上月最后一周", A, "2026-06-24", "2026-06-30", "custom"),
+    ("上上个月下旬", A, "2026-05-21", "2026-05-31", "custom"),
+    ("上个月后半月", A, "2026-06-16", "2026-06-30", "custom"),
+    ("上个月前半个月", A, "2026-06-01", "2026-06-15", "custom"),
+    ("上个月前10天", A, "2026-06-01", "2026-06-10", "custom"),
+    ("5月的后五天", A, "2026-05-27", "2026-05-31", "custom"),
+    ("上个月最后一天", A, "2026-06-30", "2026-06-30", "day"),
+    ("6月的第一天", A, "2026-06-01", "2026-06-01", "day"),
+    ("上月底", A, "2026-06-30", "2026-06-30", "day"),
+    ("the first week of last month", A, "2026-06-01", "2026-06-07", "custom"),
+    ("the second half of the previous month", A, "2026-06-16", "2026-06-30", "custom"),
+    ("the first 10 days of last month", A, "2026-06-01", "2026-06-10", "custom"),
+    ("the last day of last month", A, "2026-06-30", "2026-06-30", "day"),
+    ("the first day of June 2025", A, "2025-06-01", "2025-06-01", "day"),
 ]
 
 

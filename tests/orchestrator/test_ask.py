@@ -479,6 +479,18 @@ def test_the_gap_between_the_ends_of_a_ranking_matches_sql(demo_session: Session
     assert times.status == "answered" and f"最高是最低的 {high / low:,.2f} 倍" in times.answer
 
 
+def test_the_ratio_of_two_periods_is_the_first_over_the_second(demo_session: Session) -> None:
+    """ "6月GMV是去年6月的几倍": June 2026 ÷ June 2025, said beside the comparison; per group it is
+    asked back (not built), never a comparison that leaves the ratio unsaid."""
+    june, a_year_before = _june_gmv(demo_session), _june_gmv(demo_session, start=date(2025, 6, 1))
+    times = demo_session.ask("6月GMV是去年6月的几倍", as_of=AS_OF)
+    assert times.status == "answered" and times.gate is not None and times.gate.ok, times.error
+    assert f"6月是去年6月的 {june / a_year_before:,.2f} 倍（{june / a_year_before * 100:.2f}%）" in times.answer
+    assert times.interpretation is not None and "几倍" in times.interpretation
+    per_group = demo_session.ask("6月各渠道GMV是去年6月的几倍", as_of=AS_OF)
+    assert per_group.status == "clarification_needed" and per_group.result is None
+
+
 def test_a_comparison_of_an_amount_says_by_how_much(demo_session: Session) -> None:
     """ "上个月GMV比去年同期多了多少钱": the change with its sign, beside the percentage."""
     answer = demo_session.ask("上个月GMV比去年同期多了多少钱", as_of=AS_OF)

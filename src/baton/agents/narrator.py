@@ -345,22 +345,29 @@ class Narrator:
             if change is not None and (info.amount_or_count or info.unit == "ratio"):
                 by = {"change": change_text(self.catalog, metric, change, language, fmt)}
             said = self._premise_not_met(query, metric, change, language)
-            return said + _polish(
-                text(
-                    "answer.comparison_by" if by else "answer.comparison",
+            ratio = self._period_ratio(
+                query, cur, prev, query.time_range.text or period, cmp.range.text or prev_period, language
+            )
+            return (
+                said
+                + _polish(
+                    text(
+                        "answer.comparison_by" if by else "answer.comparison",
+                        language,
+                        **by,
+                        label=label,
+                        filters=filters,
+                        period=period,
+                        current=fmt(cur),
+                        previous_period=prev_period,
+                        previous=fmt(prev),
+                        kind=kind,
+                        pct=format_pct(pct, language),
+                    ),
                     language,
-                    **by,
-                    label=label,
-                    filters=filters,
-                    period=period,
-                    current=fmt(cur),
-                    previous_period=prev_period,
-                    previous=fmt(prev),
-                    kind=kind,
-                    pct=format_pct(pct, language),
-                ),
-                language,
-                period,
+                    period,
+                )
+                + ratio
             )
         ranked = sorted(
             (r for r in rows if r.get(f"{metric}_change_pct") is not None),
@@ -388,6 +395,23 @@ class Narrator:
             high=self._row_label(query, high, language),
             high_pct=self._relative_and_points(metric, high, language, fmt),
             high_value=fmt(high[metric]),
+        )
+
+    @staticmethod
+    def _period_ratio(
+        query: SemanticQuery, current: Any, previous: Any, period: str, previous_period: str, language: Language
+    ) -> str:
+        """ "6月是5月的 0.83 倍": the ratio of two periods said, when the question asked for it."""
+        if not query.ratio or query.difference or current is None or not previous:
+            return ""
+        times = float(current) / float(previous)
+        return text(
+            "answer.period_ratio",
+            language,
+            first=period,
+            second=previous_period,
+            times=f"{times:,.2f}",
+            pct=format_exact(times, "ratio", language),
         )
 
     def _relative_and_points(

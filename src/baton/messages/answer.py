@@ -212,6 +212,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_ends_ratio": (", and how many times the lowest the highest is", "，及最高是最低的几倍"),
     "interpret_ratio": (", and the ratio of the first to the second", "，及前者是后者的几倍"),
     "member_ratio": (" {first} is {times} times {second}.", "{first}是{second}的 {times} 倍。"),
+    "period_ratio": (" {first} is {times} times {second} ({pct}).", "{first}是{second}的 {times} 倍（{pct}）。"),
     "member_gap": (
         " {first} is {gap} {direction} than {second} ({pct}).",
         "{first}比{second}{direction} {gap}（{pct}）。",

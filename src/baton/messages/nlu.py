@@ -223,8 +223,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "ratio_of_two": (
         "A ratio is computed between two members of one dimension (\"East China's GMV is how many times South "
-        "China's\"); a ratio of two metrics or of a change is not built yet: ask for the values themselves.",
-        "倍数和比值只在同一维度的两个成员之间计算（“华东的GMV是华南的几倍”）；还不能计算两个指标之比或变化的倍数：请直接问数值。",
+        "China's\") or two periods' totals (\"June's GMV is how many times May's\"); a ratio of two metrics, "
+        "of a change or per group is not built yet: ask for the values themselves.",
+        "倍数和比值只在同一维度的两个成员之间（“华东的GMV是华南的几倍”）或两个时间段的总数之间（“6月GMV是5月的几倍”）计算；"
+        "还不能计算两个指标之比、变化的倍数或各组的倍数：请直接问数值。",
     ),
     "gap_per_group": (
         "The gap (or ratio) between two members is computed for one period with no other breakdown; by month or "

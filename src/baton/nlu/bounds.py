@@ -22,6 +22,7 @@ from baton.contracts.semantic import Threshold
 from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
+from baton.nlu.cn_numerals import parse_cn_int
 from baton.nlu.lexicon import Hit
 from baton.nlu.scan import Scan
 
@@ -59,7 +60,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
         if year and term[1] <= m.start():  # "GMV by channel over 2025": a year ("over 2025 orders" counts)
             continue
         # the digits as said, scaled exactly: "1.4%" is 0.014, never 0.013999999999999999
-        number = Decimal(m.group("num").replace(",", "")) * vocab.BOUND_SCALES.get(scale, 1)
+        number = _number(m.group("num")) * vocab.BOUND_SCALES.get(scale, 1)
         said = scan.text[m.start() : m.end()].strip()
         percent = scale in {"%", "％", "percent", "per cent", "个百分点", "百分点", "个点"} or scale.startswith(
             "percentage"
@@ -77,6 +78,16 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
     for start, end in spans.get("threshold", []):
         scan.claim(start, end)
     return found[0] if found else None
+
+
+def _number(said: str) -> Decimal:
+    """The number as written: digits ("1,500.5"), a Chinese numeral ("五百", "三千五百") or
+    nothing (a scale said alone: "过万" is one 万)."""
+    if not said:
+        return Decimal(1)
+    if said[0].isascii():
+        return Decimal(said.replace(",", ""))
+    return Decimal(parse_cn_int(said))
 
 
 def _bounded_term(scan: Scan, m: re.Match[str]) -> tuple[int, int] | None:

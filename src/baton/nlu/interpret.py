@@ -31,7 +31,7 @@ def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str
         + _order_and_limit(query, catalog, lang)
         + _gap(query, lang),
         "period": _period(query.time_range, lang),
-        "comparison": _comparison(query.comparison, lang),
+        "comparison": _comparison(query.comparison, lang) + _period_ratio(query, lang),
         "corrections": _corrections(query, lang),
     }
     return text("answer.interpret", lang, **parts)
@@ -274,6 +274,11 @@ def _comparison(comparison: Comparison | None, lang: Language) -> str:
     return text(
         "answer.interpret_compared", lang, kind=text(f"answer.interpret_{comparison.kind}", lang), period=period
     )
+
+
+def _period_ratio(query: SemanticQuery, lang: Language) -> str:
+    """ "，及前者是后者的几倍": the ratio of two periods ("6月GMV是5月的几倍")."""
+    return text("answer.interpret_ratio", lang) if query.ratio and not query.difference else ""
 
 
 def _corrections(query: SemanticQuery, lang: Language) -> str:

@@ -410,6 +410,8 @@ class Planner:
         ):
             members = [(m.hit.start, m.hit.end) for m in terms.members]
             cues.compare_word = claim_compare_words(scan, members, [p.span for p in periods])
+        if cues.ratio and len(periods) == 2 and not cues.difference:  # "6月GMV是5月的几倍": the first over the second
+            cues.compare_word = cues.first_is_asked = True
         context_words = context_clauses(scan, terms, periods, operators)
         self._account_for_the_rest(scan, cues, terms, language, follows=context is not None)
         return Reading(scan, cues, terms, periods, (*corrections, *context_words), language, ties)
@@ -928,7 +930,9 @@ class Planner:
         if gap_said or (query.difference and (query.grain is not None or query.comparison is not None)):
             # "今年每月华东比华南多多少": a gap per month or inside each group is not built: asked back
             raise _asked("nlu.gap_per_group", {"dimensions": list(dims), "grain": grain})
-        if query.ratio and not query.difference:  # "GMV和订单量的比值", "GMV增长了几倍": a ratio of two members only
+        two_periods = query.comparison is not None and query.comparison.kind == "custom"
+        if query.ratio and not query.difference and not (two_periods and not dims and query.grain is None):
+            # "GMV和订单量的比值", "GMV增长了几倍": a ratio of two members, or of two periods' totals, only
             raise _asked("nlu.ratio_of_two", {"ratio": True})
         return query
 

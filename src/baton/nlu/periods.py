@@ -21,8 +21,11 @@ from baton.nlu.lexicon import normalise
 from baton.nlu.scan import Scan
 
 _EVENT_YEAR = re.compile(
-    r"(去年|今年|前年|(?<!\d)(\d{4})\s*年?|\blast year'?s?\b|\bthis year'?s?\b|\bin (\d{4})\b)\s*(?:的\s*)?$", re.I
+    r"(去年|今年|前年|(?<!\d)(\d{4})\s*年?|(?<![\d.])(\d{2})\s*年|\blast year'?s?\b|\bthis year'?s?\b|\bin (\d{4})\b)"
+    r"\s*(?:的\s*)?$",
+    re.I,
 )
+"""A year before the event's name; "25年双11" is 2025's (two digits need 年)."""
 _EVENT_YEAR_AFTER = re.compile(r"\s*,?\s*(?:of\s+|in\s+)?(last year|this year|(\d{4})(?!\d))", re.I)
 """A year after the event's name ("the sale this year", "Singles' Day 2025")."""
 _EVENT_DAY = re.compile(r"\s*(?:当天|那天|当日|那一天|\bday\b)", re.I)
@@ -34,7 +37,7 @@ def _event_year(found: re.Match[str], last: date) -> int:
     word = found.group(1).lower()
     digits = next((g for g in found.groups()[1:] if g), None)
     if digits:
-        return int(digits)
+        return int(digits) + (2000 if len(digits) == 2 else 0)
     if word.startswith(("去年", "last")):
         return last.year - 1
     if word.startswith("前年"):

@@ -322,7 +322,15 @@ def _reanchor(raw: _Raw, year: int, text: str, ctx: _Ctx) -> _Raw:
 
 # ---------------------------------------------------------------- patterns
 
-_FRAGMENTS = {
+_FRAGMENTS = {  # in order: a fragment may use those after it
+    # a month by the part of it asked about: 6月, 2025年6月, 上个月, 上上个月, 本月
+    "MONTH_CN": (
+        r"(?:<CNB>(?:<YEAR_CN>)?<MCN>\s*月份?|(?P<rel>(?<![以之线早晚马])上上个?月份?|(?<![以之线早晚马])上(?:一个|一|个)?月份?"
+        r"|本月份?|这个?月|当月))"
+    ),
+    "MONTH_EN": (
+        r"(?:<MON_ANY>(?:<YEAR_SUF>)?|(?P<rel>(?:the\s+)?(?:last|previous|prior|this|current)\s+month(?![A-Za-z])))"
+    ),
     "NB": r"(?<![A-Za-z0-9])",
     "NA": r"(?![A-Za-z0-9])",
     "CNUM": r"(?:\d{1,3}|[零〇一二两三四五六七八九十百]{1,4})",
@@ -641,7 +649,7 @@ _XUN = {"上": (1, 10), "中": (11, 20), "下": (21, 31)}
 def _part_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """Days of a month by their position: week N is days 7N-6..7N, the last week its last seven
     days, 上/中/下旬 days 1-10, 11-20 and 21 to the end."""
-    month = _month(m, ctx, text)
+    month = _month_said(m, ctx, text)
     first, last = month.start, month.end
     xun, nth = _group(m, "xun"), (_group(m, "nth") or "").lower()
     if xun:
@@ -685,27 +693,29 @@ def _last_n_abbrev(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
 
 def _half_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """Days 1-15 of a month, or 16 to its end."""
-    month = _month(m, ctx, text)
-    first_half = (_group(m, "h") or "").lower() in {"first", "1st", "上"}
+    month = _month_said(m, ctx, text)
+    first_half = (_group(m, "h") or "").lower() in {"first", "1st", "上", "前"}
     start, end = (month.start, month.start.replace(day=15)) if first_half else (month.start.replace(day=16), month.end)
     return _Raw(start, end, "custom")
 
 
 def _days_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
-    """The first or last N days of a month."""
-    month = _month(m, ctx, text)
-    n = _en_int(_group(m, "n") or "")
+    """The first or last N days of a month ("the first 10 days of June", "上个月前10天")."""
+    month = _month_said(m, ctx, text)
+    said = _group(m, "n") or ""
+    n = _en_int(said) if said.isascii() else parse_cn_int(said)
     if not 1 <= n <= (month.end - month.start).days + 1:
         raise _invalid(text, "nlu.no_such_day", month=month.start.month, day=n)
-    if (_group(m, "which") or "").lower() == "first":
+    if (_group(m, "which") or "").lower() in {"first", "前", "头"}:
         return _Raw(month.start, month.start + timedelta(days=n - 1), "custom")
     return _Raw(month.end - timedelta(days=n - 1), month.end, "custom")
 
 
 def _edge_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """The end of May (its last day) or its start (its first day): an end of a range."""
-    month = _month(m, ctx, text)
-    day = month.start if (_group(m, "edge") or "").lower() in {"start", "beginning"} else month.end
+    month = _month_said(m, ctx, text)
+    edge = " ".join((_group(m, "edge") or _group(m, "edge2") or "").lower().split())
+    day = month.start if edge in {"start", "beginning", "first day", "第一天", "首日"} else month.end
     return _Raw(day, day, "day")
 
 
@@ -746,6 +756,24 @@ def _month_number(m: re.Match[str]) -> int:
 
 def _month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _calendar("month", _year_of(m, ctx), _month_number(m), 0, text=text, ctx=ctx)
+
+
+def _month_said(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """The month a part of a month is of: named ("6月", "June 2025") or counted from the as-of
+    month ("上个月", "上上个月", "本月", "last month", "this month")."""
+    rel = _group(m, "rel")
+    if rel is None:
+        return _month(m, ctx, text)
+    rel = rel.lower()
+    back = (
+        2
+        if rel.startswith("上上")
+        else 0
+        if rel.startswith(("本", "这", "当")) or "this" in rel or "current" in rel
+        else 1
+    )
+    start = _shift(_period_start(ctx.as_of, "month"), "month", -back)
+    return _Raw(start, _period_end(start, "month"), "month")
 
 
 def _day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
@@ -1010,13 +1038,14 @@ _RULES: tuple[_Rule, ...] = (
     # a part of a month: the last week of May, the first week of June, 6月上旬/中旬/下旬, 5月最后一周
     _Rule(
         "week_of_month_en",
-        _p(r"<NB>(?:the\s+)?(?P<nth>first|second|third|fourth|last|final)\s+week\s+of\s+<MON_ANY>(?:<YEAR_SUF>)?"),
+        _p(r"<NB>(?:the\s+)?(?P<nth>first|second|third|fourth|last|final)\s+week\s+of\s+<MONTH_EN>"),
         _part_of_month,
     ),
     _Rule(
         "part_of_month_cn",
         _p(
-            r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月份?的?\s*(?:(?P<xun>上|中|下)旬|第(?P<nth>[一二三四1-4])周|(?P<last>最后一)周)"
+            r"<MONTH_CN>的?\s*(?:(?P<xun>上|中|下)旬|第(?P<nth>[一二三四1-4])(?:个)?(?:周|星期|礼拜)"
+            r"|(?P<last>最后一)(?:个)?(?:周|星期|礼拜))"
         ),
         _part_of_month,
     ),
@@ -1046,21 +1075,27 @@ _RULES: tuple[_Rule, ...] = (
     # the first half of June, the last ten days of June, 6月上半月, the end of May, 5月底
     _Rule(
         "half_of_month_en",
-        _p(r"<NB>(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\s+of\s+<MON_ANY>(?:<YEAR_SUF>)?"),
+        _p(r"<NB>(?:the\s+)?(?P<h>first|second|1st|2nd)\s+half\s+of\s+<MONTH_EN>"),
         _half_of_month,
     ),
-    _Rule("half_of_month_cn", _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月份?的?\s*(?P<h>上|下)半月"), _half_of_month),
+    _Rule("half_of_month_cn", _p(r"<MONTH_CN>的?\s*(?P<h>上|下|前|后)半个?月"), _half_of_month),
     _Rule(
         "days_of_month_en",
-        _p(r"<NB>(?:the\s+)?(?P<which>first|last)\s+(?P<n><ENUM>)\s+days\s+of\s+<MON_ANY>(?:<YEAR_SUF>)?"),
+        _p(r"<NB>(?:the\s+)?(?P<which>first|last)\s+(?P<n><ENUM>)\s+days\s+of\s+<MONTH_EN>"),
         _days_of_month,
     ),
     _Rule(
         "edge_of_month_en",
-        _p(r"<NB>(?:the\s+)?(?P<edge>end|start|beginning)\s+of\s+<MON_ANY>(?:<YEAR_SUF>)?"),
+        _p(r"<NB>(?:the\s+)?(?P<edge>end|start|beginning|first\s+day|last\s+day)\s+of\s+<MONTH_EN>"),
         _edge_of_month,
     ),
-    _Rule("edge_of_month_cn", _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月(?P<edge>底|末)"), _edge_of_month),
+    _Rule(
+        "edge_of_month_cn",
+        _p(r"<MONTH_CN>(?:(?P<edge>底|末)|的?\s*(?P<edge2>第一天|首日|最后一天|最后1天|末日))"),
+        _edge_of_month,
+    ),
+    # after the edges: "上个月最后一天" is a day, not the last one day of a month
+    _Rule("days_of_month_cn", _p(r"<MONTH_CN>的?\s*(?P<which>前|头|后|最后)\s*(?P<n><CNUM>)\s*[天日]"), _days_of_month),
     _Rule("day_us", _p(r"(?<![\d/])(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>[12]\d{3})(?![\d/])"), _us_day),
     # the first N months of a year: 今年前六个月, 2025年前3个月, the first six months of 2026
     _Rule(

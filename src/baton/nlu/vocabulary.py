@@ -457,7 +457,7 @@ GROUP_MARKER = re.compile(
 _BOUND_OP = (
     r"(?:大于|小于|高于|低于|多于|少于)或?等于|"
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
-    r"|最多|最高|最少|最低"
+    r"|最多|最高|最少|最低|[过破](?=[\d.一二两三四五六七八九十百千]*(?:千万|百万|万|亿))|上(?=千万|百万|万|亿)"
     r"|\bmore than\b|\bgreater than\b|\bhigher than\b|\bbigger than\b|\blarger than\b|\bin excess of\b"
     r"|\bexceed(?:s|ed|ing)?\b|\babove\b|\bover\b|\bat least\b|\bno less than\b|\bnot less than\b"
     r"|\bless than\b|\bfewer than\b|\blower than\b|\bsmaller than\b|\bbelow\b|\bunder\b|\bat most\b"
@@ -465,7 +465,8 @@ _BOUND_OP = (
 )
 THRESHOLD = re.compile(
     rf"(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$]|\brmb\s*|\busd\s*)?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
+    r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
     r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|亿|千|w\b|k\b|mn?\b|\bmillion\b|bn\b|\bbillion\b"
     r"|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
     r"(?:\s*(?P<post>及以上|及以下|以上|以下|\bor more\b|\bor above\b|\bor higher\b|\bor less\b|\bor fewer\b"
@@ -475,7 +476,9 @@ THRESHOLD = re.compile(
     _I,
 )
 """A bound on a metric's value ("超过5%", "above ¥5m", "10,000 or more", "500万以上"): its
-word, number, scale and money word; a number followed by a unit of time is a length, not a bound."""
+word, number, scale and money word; a number followed by a unit of time is a length, not a bound.
+Chinese numerals count too ("超过五百万"), and so does a scale said alone after 过/破/上 ("过万",
+"破千万": one of it)."""
 BOUND_OPS: dict[str, str] = {
     **dict.fromkeys(
         ("超过", "超过了", "超出", "高于", "大于", "多于", "more than", "greater than", "higher than"), ">"
@@ -490,6 +493,8 @@ BOUND_OPS: dict[str, str] = {
     **dict.fromkeys(("低于", "小于", "少于", "不足", "不到", "less than", "fewer than", "lower than"), "<"),
     **dict.fromkeys(("smaller than", "below", "under", "<"), "<"),
     **dict.fromkeys(("不超过", "不高于", "不大于", "至多", "at most", "no more than", "not more than"), "<="),
+    **dict.fromkeys(("过", "破"), ">"),  # "GMV过万", "破千万": a scale said alone, one of it
+    **dict.fromkeys(("上",), ">="),  # "上万": ten thousand or more
     **dict.fromkeys(("最少", "最低"), ">="),  # "GMV最少200万的区域": at least, before a number
     **dict.fromkeys(("最多", "最高"), "<="),
     **dict.fromkeys(("<=", "≤", "及以下", "以下", "or less", "or fewer", "or below", "or lower"), "<="),

@@ -339,6 +339,9 @@ class AskPipeline(Pipeline):
             gap = (member_gap(query, metric, rows) or ends_gap(query, metric, rows)) if metric in names else None
             if gap is not None:
                 derived += [abs(gap[2]), abs(gap[2]) * 100, *([abs(gap[3]), gap[3] + 1] if gap[3] is not None else [])]
+            if query.ratio and not query.difference and f"{metric}_change_pct" in names:  # "6月是5月的 0.83 倍"
+                at = names.index(f"{metric}_change_pct")
+                derived += [float(row[at]) + 1 for row in table.rows if row[at] is not None]
         return GateInput(
             evidence=table.rows,
             derived=derived,
