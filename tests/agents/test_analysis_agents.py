@@ -252,6 +252,18 @@ def test_a_comparable_basis_of_a_distinct_count_says_it_counts_per_day(demo_sess
     assert not [i for s in plain.sections for i in s.items if "按日去重后相加" in i]
 
 
+def test_every_count_a_trend_finding_states_reaches_the_output_gate(demo_session: Session) -> None:
+    """ "(3 change point(s))": the count a change-point finding states is one of its numbers, so
+    the output gate can trace it (it once blocked a whole analysis of Q2 against Q1)."""
+    answer = demo_session.analyze("why did net revenue fall in Q2 compared with Q1", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    found = [f for f in answer.findings if f.kind == "change_point"]
+    assert found  # the daily series of two quarters shifts its mean
+    for finding in found:
+        (count,) = [n for n in finding.numbers if n.key == "trend.change_points"]
+        assert f"({count.value} change point(s)" in finding.text
+
+
 def test_every_query_of_an_analysis_runs_as_the_asking_user(demo_session: Session) -> None:
     answer = demo_session.analyze("为什么2026年6月的GMV下降了？", as_of=AS_OF, user="east_manager")
     assert answer.status == "answered", answer.error

@@ -50,6 +50,14 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("上个月GMV破千万的区域", "gmv", ">", 10_000_000, ["region"], None),
     ("上个月订单破十万的渠道", "order_count", ">", 100_000, ["channel"], None),
     ("上个月GMV过亿的渠道有哪些", "gmv", ">", 100_000_000, ["channel"], None),
+    # w / k / m right before Chinese (no word boundary there), and a count's own unit after it
+    ("上个月订单量超过1w的区域", "order_count", ">", 10_000, ["region"], None),
+    ("上个月GMV超过500W的区域", "gmv", ">", 5_000_000, ["region"], None),
+    ("上个月订单量不到5k的区域", "order_count", "<", 5_000, ["region"], None),
+    ("上个月GMV超过5m的渠道", "gmv", ">", 5_000_000, ["channel"], None),
+    ("上个月订单量不到1万单的区域", "order_count", "<", 10_000, ["region"], None),
+    ("上个月买家数超过1万人的区域", "buyer_count", ">", 10_000, ["region"], None),
+    ("上个月订单超过1万笔的渠道", "order_count", ">", 10_000, ["channel"], None),
 ]
 
 

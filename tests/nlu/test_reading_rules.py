@@ -176,6 +176,58 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ),
     ("ratio of A to B", "ratio of app to web GMV last month", {"difference": True, "ratio": True}),
     (
+        "a why with a comparative takes its direction as the premise",
+        "4月份GMV为什么比3月低",
+        {
+            "intent": "why",
+            "premise": "down",
+            "time_range": {"start": "2026-04-01", "end": "2026-04-30"},
+            "comparison": {"kind": "custom", "range": {"start": "2026-03-01", "end": "2026-03-31"}},
+        },
+    ),
+    (
+        "an English comparative in a why",
+        "why is AOV lower in June than May",
+        {"intent": "why", "premise": "down", "time_range": {"start": "2026-06-01", "end": "2026-06-30"}},
+    ),
+    (
+        "a why over a range with a direction compares its ends",
+        "从5月到6月GMV为什么降了",
+        {
+            "intent": "why",
+            "premise": "down",
+            "time_range": {"start": "2026-06-01", "end": "2026-06-30"},
+            "comparison": {"kind": "custom", "range": {"start": "2026-05-01", "end": "2026-05-31"}},
+        },
+    ),
+    (
+        "why … between May and June is June against May",
+        "why did orders fall between May and June",
+        {"intent": "why", "comparison": {"kind": "custom", "range": {"start": "2026-05-01", "end": "2026-05-31"}}},
+    ),
+    ("为啥 is why", "为啥上个月GMV涨了这么多", {"intent": "why", "premise": "up"}),
+    (
+        "only A and B beside a breakdown is one subset",
+        "只看app和小程序，上个月各区域GMV",
+        {
+            "dimensions": ["region"],
+            "filters": [{"dimension": "channel", "members": ["app", "mini_program"], "exclude": False}],
+        },
+    ),
+    (
+        "only A and B, by another dimension",
+        "only East and North China, categories with refund rate above 7% last month",
+        {
+            "dimensions": ["category"],
+            "filters": [{"dimension": "region", "members": ["华东", "华北"], "exclude": False}],
+        },
+    ),
+    (
+        "A and B beside a breakdown, no only: each of them",
+        "上个月app和小程序各区域GMV",
+        {"dimensions": ["region", "channel"]},
+    ),
+    (
         "几倍 between two periods is the first over the second",
         "6月GMV是5月的几倍",
         {

@@ -56,6 +56,8 @@ def driver_finding(catalog: Catalog, d: Driver, rank: int, lang: Language) -> Fi
     low, high = d.ci if d.ci is not None else (own, own)
     q_num, q_rel = p_number(f"{k}.q", "q (BH)", d.q_value if d.q_value is not None else 1.0, ev, "q")
     factor = metric_label(catalog, d.factor, lang)
+    if d.factor in catalog.metrics and catalog.counted_per_day(d.factor):  # buyers summed over days: buyer-days
+        factor = text("analysis.per_day_distinct", lang, label=factor)
     assert d.contribution is not None
     nums = [
         d.contribution,
@@ -93,6 +95,7 @@ def driver_finding(catalog: Catalog, d: Driver, rank: int, lang: Language) -> Fi
             key,
             lang,
             members=members_text(catalog, d.members, lang),
+            dim=dimension_label(catalog, next(iter(d.members)), lang),  # a mix is of one dimension
             factor=factor,
             k=k,
             rel=q_rel,

@@ -95,6 +95,16 @@ def run(packet: TaskPacket, deps: TrendDeps) -> AgentReport[TrendOutput]:
                 summary=text("analysis.trend_change_point", lang, day=change_points[0].date, count=len(change_points)),
                 confidence=0.6,
                 evidence_ids=(ev,),
+                numbers=(  # the count the summary states, for the output gate
+                    KeyNumber(
+                        key="trend.change_points",
+                        label=text("charts.change_point", lang),
+                        value=Decimal(len(change_points)),
+                        unit="count",
+                        precision=0,
+                        evidence_id=ev,
+                    ),
+                ),
             )
         )
     anomalies, seasonality = _anomalies(catalog, query, series, skip, ev, lang)

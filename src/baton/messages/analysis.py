@@ -183,6 +183,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "both periods per complete day (left out: {days}), put on the current period's length",
         "两期按完整日的日均（剔除 {days}）折算到本期天数",
     ),
+    "per_day_distinct": ("{label} (distinct per day, days added up)", "{label}（按日去重后相加）"),
     "comparable_basis_distinct": (
         "; a distinct count in {metric} is counted per day and added up (e.g. buyer-days), not once over the "
         "whole period as its definition counts it",
@@ -286,11 +287,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "insight_mix_driver": (
         "{members} ({stance}): its share of {factor} went from {num:{k}.before} to {num:{k}.after} "
-        "({num:{k}.own}, 95% CI {num:{k}.ci_low} to {num:{k}.ci_high}, q {rel} {num:{k}.q}); this change of the mix "
-        "contributed {num:{k}.change} ({num:{k}.share} of the change{beyond}).",
+        "({num:{k}.own}, 95% CI {num:{k}.ci_low} to {num:{k}.ci_high}, q {rel} {num:{k}.q}), the largest shift; "
+        "the shift of {factor} between all {dim} members together contributed {num:{k}.change} "
+        "({num:{k}.share} of the change{beyond}).",
         "{members}（{stance}）：其在{factor}中的占比由 {num:{k}.before} 变为 {num:{k}.after}（{num:{k}.own}，95% 区间 "
-        "{num:{k}.ci_low} 至 {num:{k}.ci_high}，q {rel} {num:{k}.q}）；这一结构变化贡献 {num:{k}.change}"
-        "（占总变化 {num:{k}.share}{beyond}）。",
+        "{num:{k}.ci_low} 至 {num:{k}.ci_high}，q {rel} {num:{k}.q}），变动最大；{factor}在全部{dim}之间的"
+        "结构变化合计贡献 {num:{k}.change}（占总变化 {num:{k}.share}{beyond}）。",
     ),
     "insight_within_label": ("rate effect within members", "成员内比率效应"),
     "insight_between_label": ("mix effect between members", "成员间结构效应"),

@@ -52,6 +52,9 @@ class Cues(PeriodCues):
     """Two members are compared and the gap between them is asked ("华东比华南高多少")."""
     ratio: bool = False
     """The ratio of the first member to the second is asked ("华东是华南的几倍")."""
+    narrowed: frozenset[str] = frozenset()
+    """Dimensions whose members an "only" word introduces ("只看app和小程序", "only East and North
+    China"): beside another breakdown they filter it, one subset, never a second breakdown."""
     combination: bool = False
     """A ranking of combinations as a whole was asked for ("区域和品类组合")."""
     rank_within: str | None = None
@@ -155,6 +158,9 @@ def read_cues(scan: Scan) -> Cues:
     directions = [
         d for pattern, d in ((vocab.UP, "up"), (vocab.DOWN, "down")) if _take_direction(scan, cues, pattern, d)
     ]
+    if cues.why and not directions and (compared := _comparative_direction(scan, cues)):
+        directions = [compared]  # "4月GMV为什么比3月低": the premise is the comparative's
+    cues.moved = bool(directions) or cues.change
     if len(directions) == 1:
         cues.premise = directions[0]  # type: ignore[assignment]
     elif directions:  # "先涨后跌", "up or down": a change, no premise
@@ -338,6 +344,27 @@ def _comparative_closing(scan: Scan, cues: Cues) -> bool:
         return False
     cues.claim(scan, "change", m[-1:])
     return True
+
+
+_EN_COMPARATIVE = re.compile(
+    r"\b(?:(?P<up>higher|more|bigger|larger|greater)|(?P<down>lower|less|fewer|smaller))\b(?=[^.?!]{0,40}\bthan\b)",
+    re.I,
+)
+
+
+def _comparative_direction(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:
+    """The direction a comparative says in a why ("为什么比3月低", "why was June GMV higher than May"):
+    the first thing named against the second — the premise the analysis checks against the data."""
+    said = cues.spans.get("change", [])
+    closing = next((scan.norm[s:e] for s, e in said if _CLOSING_COMPARATIVE.fullmatch(scan.norm, s, e)), None)
+    if closing is not None:
+        return "up" if re.search(r"[高多大]", closing) else "down"
+    found = [m for m in _EN_COMPARATIVE.finditer(scan.norm) if scan.free(m.start(), m.end())]
+    if len(found) != 1:
+        return None
+    cues.claim(scan, "change", found)
+    cues.change = True  # "why is AOV lower in June than May": June set against May
+    return "up" if found[0].group("up") else "down"
 
 
 def _take_direction(scan: Scan, cues: Cues, pattern: re.Pattern[str], part: str) -> bool:

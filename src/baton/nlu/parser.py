@@ -375,6 +375,9 @@ class Planner:
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
+        cues.narrowed = frozenset(
+            m.dimension for m in terms.members if _ONLY_BEFORE.search(scan.norm, 0, m.hit.start) and not m.excluded
+        )
         moved = terms.metrics or (list(context.metrics) if context is not None else [])
         if moved:  # "refund rate improved the most": a fall, as lower is better
             read_good_as_direction(scan, cues, self.catalog.metrics[moved[0]].better)
@@ -1022,7 +1025,8 @@ class Planner:
                 bucket.append(m.member)
         filters = [MemberFilter(dimension=d, members=tuple(ms), exclude=ex) for (d, ex), ms in by_dim.items()]
         for f in filters:
-            if not f.exclude and len(f.members) > 1 and not cues.total and f.dimension not in dims:
+            narrowed = f.dimension in cues.narrowed and bool(explicit)  # "只看app和小程序，各区域GMV": one subset
+            if not f.exclude and len(f.members) > 1 and not cues.total and not narrowed and f.dimension not in dims:
                 dims.append(f.dimension)
         if not cues.share or not filters:
             return filters, []
@@ -1243,6 +1247,10 @@ def _members_only(hit: Hit) -> Hit:
 
 
 _COMMA_ONLY = re.compile(r"^\s*[,，]\s*$")
+_ONLY_BEFORE = re.compile(
+    r"(?:只|仅|单)(?:看|算|统计|查|限|要)?\s*(?:一下)?\s*$|\b(?:only|just)\s+(?:for\s+|in\s+)?(?:the\s+)?$", re.I
+)
+""" "只看" / "仅限" / "only (the)" right before a member: it narrows, never breaks down."""
 
 
 _COMMA = re.compile(r"[,，;；]")

@@ -87,6 +87,8 @@ class PeriodCues:
     the "分别"/"each" could belong to instead)."""
     average_per: Grain | None = None
     """An average per day (week, month …) is asked for: it compares periods of different lengths."""
+    moved: bool = False
+    """A direction is said ("降了", "rose", "比3月低"): with a why over a range, its ends are compared."""
 
 
 def event_periods(calendar: Sequence[CalendarEvent], scan: Scan, as_of: date) -> list[timeexpr.PeriodReading]:
@@ -169,7 +171,8 @@ def resolve_periods(
     if compared and _said_as_base(scan.text, _match(reading).span):
         text = _match(reading).text
         raise AmbiguousQuestion(*both("nlu.only_the_base", period=text), detail={"period": text})
-    if reading.ends is not None and cues.change and cues.comparison_kind is None and not cues.why:
+    moved = cues.change or (cues.why and cues.moved)  # "从5月到6月GMV为什么降了": why it fell from May to June
+    if reading.ends is not None and moved and cues.comparison_kind is None and not _THROUGHOUT.search(scan.norm):
         earlier, later = reading.ends  # "从5月到6月涨了多少": the change from one end to the other
         before = timeexpr.previous_period(later.start, later.end, later.grain)
         if before != (earlier.start, earlier.end):
@@ -177,6 +180,10 @@ def resolve_periods(
             raise AmbiguousQuestion(*both("nlu.range_change", period=text), detail={"period": text})
         return _compared(later, earlier, averaged=cues.average_per is not None)
     return _one_period(cues, _match(reading))
+
+
+_THROUGHOUT = re.compile(r"一直|持续|连续|不断|逐[日周月]|\b(?:kept|keep|steadily|continuously|throughout)\b", re.I)
+"""A move throughout a range ("5月到6月一直在降"), not from one end to the other."""
 
 
 _NAMED_PREVIOUS = re.compile(r"(?:比|较|与)(上(?:个)?(?:月|周|季度))(?:相比|对比)?")

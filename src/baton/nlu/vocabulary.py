@@ -192,7 +192,7 @@ RESTRICTION = re.compile(
 """Words that narrow a question: a clause with one is never mere context ("老板只看线上，…")."""
 NEGATION = re.compile(r"不|没|非|除|别|无|\bnot\b|n't\b|\bno\b|\bwithout\b|\bexcept|\bexclud", _I)
 TIME_OF_DAY = re.compile(r"\d{1,2}\s*(?:am|pm|点|:\d\d)", _I)
-WHY = re.compile(r"为什么|为何|什么原因|原因|\bwhy\b|\bwhat caused\b|\bwhat drove\b|\bhow come\b", _I)
+WHY = re.compile(r"为什么|为何|为啥|为嘛|怎么会|什么原因|原因|\bwhy\b|\bwhat caused\b|\bwhat drove\b|\bhow come\b", _I)
 WHY_LEVEL = re.compile(
     r"(?:这么|那么|如此)(?:高|低|多|少|差|好)|\b(?:so|this|that) (?:high|low|many|few|much|little|bad|poor)\b", _I
 )
@@ -467,8 +467,9 @@ THRESHOLD = re.compile(
     rf"(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$]|\brmb\s*|\busd\s*)?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
     r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
-    r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|亿|千|w\b|k\b|mn?\b|\bmillion\b|bn\b|\bbillion\b"
-    r"|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
+    r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|亿|千|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
+    r"|bn(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
+    r"(?:\s*(?:单|笔|人|位|次|件)(?![\u4e00-\u9fff]*[数量额率]))?"  # "1万单", "超过1w人": the count's own unit
     r"(?:\s*(?P<post>及以上|及以下|以上|以下|\bor more\b|\bor above\b|\bor higher\b|\bor less\b|\bor fewer\b"
     r"|\bor below\b|\bor lower\b))?"
     r"(?!\s*(?:个?月|天|日|周|星期|年|季度|小时|个|\bdays?\b|\bweeks?\b|\bmonths?\b|\byears?\b|\bquarters?\b"
@@ -574,7 +575,8 @@ ZH_FILLERS = frozenset(
         "一 个 这 那 其 及其 对应 全部 所有 各项 具体 大概 大约 之间 和 与 及 以及 "
         "还有 跟 或 或者 期 段 当 这段 这个 那个 数值 值 水平 指标 情形 数量 "
         "数目 到底 究竟 得 地 着 被 把 让 从 到 至 于 按照 按 每 各 分 各个 不同 "
-        "只看 只算 只统计 仅看 仅统计 单看 不好意思 抱歉"  # "只看APP，…": the member it names is the narrowing
+        "只看 只算 只统计 仅看 仅统计 单看 不好意思 抱歉 "  # "只看APP，…": the member it names is the narrowing
+        "这么多 那么多 这么大 那么大 这么快 这么厉害 这么猛"  # "涨了这么多": the degree of a move said
     ).split()
 )
 """Chinese words that carry no meaning of their own in a data question. Comparison, change,
