@@ -103,6 +103,7 @@ def test_changes_accumulate_over_turns_in_english(session: Session) -> None:
         ("5月呢", ("period",)),
         ("最高的3个呢", ("ranking",)),
         ("占比呢", ("share",)),
+        ("按新老客拆", ("breakdown",)),
     ],
 )
 def test_each_kind_of_follow_up_changes_only_its_part(
@@ -247,6 +248,8 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("gmv by channel in q1", "what about last year?"),
         ("上个月app的GMV同比", "降了多少"),  # never the change on the month before instead
         ("上个月华东和华南的GMV差多少", "去年同期呢"),  # a gap of two changes is not built, never dropped
+        ("上个月各区域优惠金额", "占GMV的比例呢"),  # discount over GMV, never GMV's share by region
+        ("discount amount last month", "as a share of GMV?"),
     ],
 )
 def test_follow_ups_that_would_silently_mean_something_else_are_asked_back(
@@ -300,7 +303,12 @@ def test_a_gap_follow_up_to_another_period_keeps_the_gap(session: Session) -> No
 
 
 @pytest.mark.parametrize(
-    ("first", "then"), [("上个月华东app的GMV", "所有渠道呢"), ("上个月华东app的GMV", "what about all channels")]
+    ("first", "then"),
+    [
+        ("上个月华东app的GMV", "所有渠道呢"),
+        ("上个月华东app的GMV", "what about all channels"),
+        ("上个月华东app的GMV", "不限渠道"),
+    ],
 )
 def test_all_of_a_dimension_takes_its_filter_away(session: Session, first: str, then: str) -> None:
     chat = session.conversation()
@@ -362,6 +370,57 @@ def test_a_share_follow_up_names_the_new_part(session: Session) -> None:
     assert [(f.dimension, f.members) for f in east.semantic_query.share_filters] == [("region", ("华东",))]
     assert east.semantic_query.filters == ()
     assert east.follow_up is not None and "share" in east.follow_up.inherited
+
+
+def test_the_share_of_a_filtered_figure_is_its_members_share_of_the_whole(session: Session) -> None:
+    """ "上个月新用户GMV" then "占总GMV的比例呢": new users' GMV over all GMV, as the same words
+    in one question read it."""
+    chat = session.conversation()
+    chat.ask("上个月新用户GMV", as_of=JULY)
+    share = chat.ask("占总GMV的比例呢")
+    assert share.status == "answered" and share.semantic_query is not None, share.answer
+    assert [(f.dimension, f.members) for f in share.semantic_query.share_filters] == [("user_type", ("new",))]
+    assert share.semantic_query.filters == ()
+    ((part,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND user_type = 'new'")
+    ((whole,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE}")
+    assert f"（占 {float(str(part)) / float(str(whole)) * 100:.2f}%）" in share.answer
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "again"),
+    [
+        ("上个月各渠道转化率", "哪个最高", "那前一个月呢"),
+        ("conversion rate by channel last month", "which was highest", "how about the month before"),
+    ],
+)
+def test_the_one_before_asks_the_same_question_a_period_earlier(
+    session: Session, first: str, then: str, again: str
+) -> None:
+    """ "which was highest" then "how about the month before": May's highest, ranked again in May —
+    never June's winner compared with its own May."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    chat.ask(then)
+    before = chat.ask(again)
+    assert before.status == "answered" and before.semantic_query is not None, before.answer
+    query = before.semantic_query
+    assert (query.time_range.start, query.time_range.end) == (date(2026, 5, 1), date(2026, 5, 31))
+    assert query.comparison is None and query.top_n == 1
+    assert before.follow_up is not None and before.follow_up.changed == ("period",)
+
+
+def test_a_metric_said_with_too_is_added_beside_the_previous_one(session: Session) -> None:
+    """ "refund rate too", "再加上退款率": GMV and the refund rate; "再看订单量" moves on to orders."""
+    for first, then, metrics in (
+        ("GMV last month", "refund rate too", ("gmv", "refund_rate")),
+        ("上个月各渠道GMV", "再加上退款率", ("gmv", "refund_rate")),
+        ("上个月GMV", "再看订单量", ("order_count",)),
+    ):
+        chat = session.conversation()
+        chat.ask(first, as_of=JULY)
+        answer = chat.ask(then)
+        assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
+        assert answer.semantic_query.metrics == metrics
 
 
 def test_members_of_a_share_breakdown_keep_the_whole_in_a_follow_up(session: Session) -> None:

@@ -36,10 +36,12 @@ from baton.messages import both, text
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.lexicon import Hit
+from baton.nlu.metric_words import metric_over_the_previous
+from baton.nlu.one_before import the_one_before
 from baton.nlu.parser import Planner, two_members_apart
 from baton.nlu.periods import against_named, resolve_periods
 from baton.nlu.ranking import ranking_metric
-from baton.nlu.ties import Reading, has_ties
+from baton.nlu.ties import ADD_METRIC, Reading, has_ties
 
 LANGS: tuple[Language, ...] = ("en", "zh")
 Part = PartName
@@ -72,6 +74,11 @@ def read_follow_up(
     "top 3?" of a single figure) is asked back, or by ``default_breakdown`` when given.
     ``earlier``: the period of the turn before ``parent`` when ``parent`` changed only the period
     ("6月GMV" then "5月呢"): a bare change asked next ("变化多少") is between those two periods."""
+    before = the_one_before(question, parent, as_of)
+    if before is not None:  # "how about the month before": the same question, a period earlier
+        query, dropped = before
+        moved: list[Part] = ["period", "comparison"] if dropped else ["period"]
+        return FollowUp(query, changed=tuple(moved), inherited=_inherited(parent, moved))
     standalone_error: AmbiguousQuestion | OutOfScope | None = None
     if not has_ties(question):
         try:
@@ -89,6 +96,7 @@ def read_follow_up(
         raise AmbiguousQuestion(
             *Planner.not_understood(unknown), detail={"unknown": unknown, "follow_up": True}
         ) from None
+    metric_over_the_previous(reading.scan, reading.terms.metric_hits, parent.metrics)
     try:
         return _merge(planner, parent, reading, as_of, default_breakdown, earlier)
     except _NothingChanged:
@@ -195,6 +203,14 @@ def _merge(
         raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True})
     changed: list[Part] = []
     metrics = tuple(terms.metrics) or parent.metrics
+    if (
+        terms.metrics
+        and not terms.members
+        and r.ties is not None
+        and not r.ties.replace
+        and ADD_METRIC.search(r.scan.norm)
+    ):
+        metrics = tuple(dict.fromkeys((*parent.metrics, *terms.metrics)))  # "refund rate too": beside GMV
     if metrics != parent.metrics:
         changed.append("metric")
     time_range, comparison, period_parts = _periods(parent, r, as_of, earlier)
@@ -227,6 +243,10 @@ def _merge(
     filters, share_filters, filter_parts = _filters(parent, r, planner.catalog)
     changed += filter_parts
     dims = _dimensions(parent, r, filters)
+    included = [f for f in filters if not f.exclude]
+    if cues.share and not parent.share and not share_filters and not terms.members and not dims and len(included) == 1:
+        # "上个月新用户GMV" then "占比呢" / "占总GMV的比例呢": the member's share of the unfiltered whole
+        share_filters, filters = (included[0],), [f for f in filters if f is not included[0]]
     if cues.total and not terms.dims and dims:
         dims = []  # "合计呢", "in total?": the breakdown goes
     ranked = cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank

@@ -221,6 +221,27 @@ def metric_over_metric(scan: Scan, metric_hits: Sequence[Hit]) -> None:
             )
 
 
+def metric_over_the_previous(scan: Scan, metric_hits: Sequence[Hit], previous: Sequence[str]) -> None:
+    """ "上个月各区域优惠金额" then "占GMV的比例呢": the previous question's metric over another one —
+    the same ratio as :func:`metric_over_metric`, its first metric left unsaid; asked back, never
+    the named metric's share of its own total."""
+    for hit in metric_hits:
+        named = {t.target for t in hit.terms if t.kind == "metric"}
+        if named and not named & set(previous) and _OVER_BEFORE.search(scan.norm, 0, hit.start):
+            said = scan.text[: hit.end].strip()
+            raise AmbiguousQuestion(
+                *(message("nlu.ratio_of_two", lang) for lang in LANGUAGES),
+                detail={"reason": "ratio_of_two", "words": said},
+            )
+
+
+_OVER_BEFORE = re.compile(
+    r"^\s*(?:那|那么|and\s+|what about\s+|how about\s+)?(?:它|其|this|that|it)?\s*(?:占了?|占到|相对于|除以|/|÷)\s*(?:总的?)?\s*$"
+    r"|^\s*(?:and\s+|what about\s+|how about\s+)?(?:it\s+|that\s+)?(?:as an? (?:share|percentage|percent|proportion|fraction) "
+    r"of|divided by|relative to|over)\s+(?:the\s+)?(?:total\s+)?$",
+    re.I,
+)
+"""Words that open a follow-up by setting what was asked over a metric ("占GMV…", "as a share of GMV")."""
 _OVER_METRIC = re.compile(
     r"\s*(?:占了?|占到|相对于|除以|/|÷)\s*"
     r"|\s+(?:as an? (?:share|percentage|percent|proportion|fraction) of|divided by|relative to)\s+(?:the\s+)?",

@@ -82,7 +82,7 @@ from baton.nlu.typos import (
     within_one_edit,
 )
 
-_ALL_OF = re.compile(r"(所有|全部|全体|(?:\bacross )?\ball\b|\ball (?:of )?the\b)\s*(?:的\s*)?$", re.I)
+_ALL_OF = re.compile(r"(所有|全部|全体|不限|(?:\bacross )?\ball\b|\ball (?:of )?the\b)\s*(?:的\s*)?$", re.I)
 _OTHER = re.compile(r"(其他|其余|其它|\bother\b|\bremaining\b|\bthe rest of(?: the)?\b)\s*(?:的\s*)?$", re.I)
 """Other members than the ones a question excludes ("除华东外，其他区域")."""
 _MEMBER_COUNT = re.compile(r"(?:这|那)?(?:[两二三四五六七八九十]|\d+)\s*个\s*$")

@@ -42,9 +42,14 @@ RESTRICT = re.compile(
 )
 POINTER = re.compile(r"它们|它|\bits\b|\btheir\b", _I)
 """A pronoun pointing at the previous answer's rows ("它的GMV呢", "their orders?")."""
-ADD = re.compile(r"再|另外|\balso\b|\bfurther\b|\badditionally\b|\bas well\b|\btoo\b", _I)
+ADD = re.compile(
+    r"再加上|再加个|加上|加个|再|另外|\balso\b|\bfurther\b|\badditionally\b|\bas well\b|\btoo\b|\bplus\b", _I
+)
+ADD_METRIC = re.compile(r"加上|加个|\balso\b|\bas well\b|\btoo\b|\badditionally\b|\bplus\b|还要|也要|也看|一起", _I)
+"""Words that add a metric to the previous question's ("refund rate too", "再加上订单量"), where
+"再" alone ("再看订单量") moves on to it."""
 FRAME = re.compile(
-    r"^\s*(?:那么|那如果|如果是|要是|接下来|然后|下面|那)|呢|拆开|拆一下|拆分一下|分开看|分开"
+    r"^\s*(?:那么|那如果|如果是|要是|接下来|然后|下面|那)|呢|拆开|拆一下|拆分一下|拆分|拆下|拆(?=\s*(?:看看?)?\s*[呢吧?？。!！]?\s*$)|分开看|分开"
     r"|^\s*(?:and\s+)?(?:what|how)\s+about\b|^\s*and\s+(?:for|in|by|with)?\b|^\s*what if\b"
     r"|^\s*(?:ok(?:ay)?,?\s+)?now\b"
     r"|\bsame (?:for|but|thing for)\b|\bthe same\b|(?<=\s)ones?\b(?=\s*(?:had|has|have|was|were|is|are|did|does|[?？.!]|$))"

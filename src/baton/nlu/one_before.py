@@ -1,0 +1,70 @@
+"""A follow-up that is only "the one before" ("how about the month before?", "那前一个月呢",
+"week before?"): the previous question asked again for the period before its own — never the
+same period compared with that one, and never the period before today.
+
+"The month before" inside a question sets a comparison ("GMV last month vs the month before");
+said alone after a question, it moves that question: "which channel had the highest conversion
+rate last month" then "how about the month before" asks which channel was highest in May.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from baton.contracts.semantic import Comparison, Grain, SemanticQuery, TimeRange
+from baton.nlu import timeexpr
+
+_ZH = re.compile(
+    r"\s*(?:那|那么|那再|再)?\s*(?:往)?(?:再)?(?:前|上)一(?:个)?\s*(?P<u>天|日|周|星期|礼拜|月|季度?)"
+    r"\s*(?:呢|的呢|的情况呢|怎么样|如何)?\s*[?？。]?\s*"
+)
+_EN = re.compile(
+    r"\s*(?:(?:and|so|ok|okay)[,\s]+)?(?:(?:how|what)\s+about\s+)?(?:for\s+)?(?:the\s+)?"
+    r"(?:(?P<u>day|week|month|quarter)\s+before(?:\s+(?:that|it|then))?|(?:previous|prior|preceding)\s+(?P<u2>day|week|month|quarter))"
+    r"\s*[?.!]?\s*",
+    re.I,
+)
+_UNITS: dict[str, Grain] = {
+    "天": "day",
+    "日": "day",
+    "周": "week",
+    "星期": "week",
+    "礼拜": "week",
+    "月": "month",
+    "季": "quarter",
+    "季度": "quarter",
+    "day": "day",
+    "week": "week",
+    "month": "month",
+    "quarter": "quarter",
+}
+
+
+_SAID_ZH: dict[Grain, str] = {"day": "前一天", "week": "前一周", "month": "前一个月", "quarter": "前一个季度"}
+
+
+def the_one_before(question: str, parent: SemanticQuery, as_of: date) -> tuple[SemanticQuery, bool] | None:
+    """``parent`` moved to the period before its own when ``question`` says only that, in the
+    parent's own unit (a month before a month); ``None`` for any other question. The bool says
+    whether the parent's comparison was dropped (a named period does not move with it)."""
+    said = _ZH.fullmatch(question) or _EN.fullmatch(question)
+    if said is None:
+        return None
+    unit = _UNITS[(said.group("u") or said.groupdict().get("u2") or "").lower()]
+    current = parent.time_range
+    if timeexpr.range_grain(current.start, current.end) != unit:
+        return None
+    start, end = timeexpr.previous_period(current.start, current.end, unit)
+    words = _SAID_ZH[unit] if _ZH.fullmatch(question) else f"the {unit} before"
+    moved = TimeRange(start=start, end=end, text=words)
+    comparison: Comparison | None = None
+    previous = parent.comparison
+    if previous is not None and previous.kind in ("previous_period", "same_period_last_year"):
+        before = timeexpr.comparison_range(previous.kind, start, end, as_of=as_of)
+        comparison = Comparison(kind=previous.kind, range=TimeRange(start=before[0], end=before[1]))
+    dropped = parent.comparison is not None and comparison is None
+    return parent.model_copy(update={"time_range": moved, "comparison": comparison}), dropped
+
+
+__all__ = ["the_one_before"]
