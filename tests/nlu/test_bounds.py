@@ -58,6 +58,14 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("上个月订单量不到1万单的区域", "order_count", "<", 10_000, ["region"], None),
     ("上个月买家数超过1万人的区域", "buyer_count", ">", 10_000, ["region"], None),
     ("上个月订单超过1万笔的渠道", "order_count", ">", 10_000, ["channel"], None),
+    # negated bounds, and a bound in a clause of its own after what it bounds
+    ("上个月GMV没超过500万的区域", "gmv", "<=", 5_000_000, ["region"], None),
+    ("上个月订单量没到5000的区域", "order_count", "<", 5_000, ["region"], None),
+    ("regions with GMV north of 10M last month", "gmv", ">", 10_000_000, ["region"], None),
+    ("上个月各区域GMV，只要超过600万的", "gmv", ">", 6_000_000, ["region"], None),
+    ("上个月各渠道订单量，只看1w单以上的", "order_count", ">=", 10_000, ["channel"], None),
+    ("2025年每个月GMV，哪几个月超过了5000万", "gmv", ">", 50_000_000, [], "month"),
+    ("Q1 2026 GMV by category, only those above 8M", "gmv", ">", 8_000_000, ["category"], None),
 ]
 
 

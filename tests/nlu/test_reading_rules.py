@@ -206,6 +206,20 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"intent": "why", "comparison": {"kind": "custom", "range": {"start": "2026-05-01", "end": "2026-05-31"}}},
     ),
     ("为啥 is why", "为啥上个月GMV涨了这么多", {"intent": "why", "premise": "up"}),
+    ("头两名 is a top 2", "上个月GMV头两名的渠道", {"top_n": 2, "dimensions": ["channel"]}),
+    (
+        "vs between Chinese words compares",
+        "2025年上半年vs下半年GMV",
+        {"comparison": {"kind": "custom", "range": {"start": "2025-07-01", "end": "2025-12-31"}}},
+    ),
+    (
+        "仅限 narrows like 只看",
+        "仅限app和小程序，上个月各区域GMV",
+        {
+            "dimensions": ["region"],
+            "filters": [{"dimension": "channel", "members": ["app", "mini_program"], "exclude": False}],
+        },
+    ),
     (
         "only A and B beside a breakdown is one subset",
         "只看app和小程序，上个月各区域GMV",

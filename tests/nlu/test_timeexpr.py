@@ -229,6 +229,16 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("the first 10 days of last month", A, "2026-06-01", "2026-06-10", "custom"),
     ("the last day of last month", A, "2026-06-30", "2026-06-30", "day"),
     ("the first day of June 2025", A, "2025-06-01", "2025-06-01", "day"),
+    ("上个月头一周", A, "2026-06-01", "2026-06-07", "custom"),
+    # more ways analysts say a period
+    ("大上周", A, "2026-06-15", "2026-06-21", "week"),
+    ("去年最后一个季度", A, "2025-10-01", "2025-12-31", "quarter"),
+    ("2026年第一个季度", A, "2026-01-01", "2026-03-31", "quarter"),
+    ("6.1-6.15", A, "2026-06-01", "2026-06-15", "custom"),
+    ("5.20到5.31", A, "2026-05-20", "2026-05-31", "custom"),
+    ("GMV last December", A, "2025-12-01", "2025-12-31", "month"),
+    ("the past week", A, "2026-06-22", "2026-06-28", "week"),
+    ("since May", A, "2026-05-01", "2026-06-30", "custom"),
 ]
 
 
@@ -272,6 +282,8 @@ def test_clamped_flag(expression: str, as_of: date, clamped: bool) -> None:
 
 NO_TIME = [
     "GMV by channel",
+    "客单价在1.5-2万之间的区域",  # a range of amounts, never January 5 to 2
+    "退款率1.5-3%的品类",
     "各渠道的GMV是多少",
     "SQ2X sales by region",
     "What may have caused the drop?",

@@ -41,6 +41,9 @@ class Bound:
     term_said: str
     currency: str | None = None
     """The currency its money sign or word names ("CNY": ¥, 元; "USD": $, dollars), if it says one."""
+    trailing: bool = False
+    """Said in a clause of its own after the question ("各区域GMV，只要超过600万的"): it bounds the
+    last metric before the clause, whatever catalog term stands last."""
 
 
 def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | None:
@@ -50,7 +53,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
     found: list[Bound] = []
     for m in scan.find_all(vocab.THRESHOLD):
         op = (m.group("op") or m.group("post") or "").lower()
-        term = _bounded_term(scan, m)
+        term, trailing = _bounded_term(scan, m)
         if not op or term is None:
             continue
         scale = (m.group("scale") or "").lower()
@@ -67,7 +70,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
         )
         named = scan.text[term[0] : term[1]]
         currency = next((code for word, code in _CURRENCIES if money_said.startswith(word)), None) if money else None
-        bound = Bound(vocab.BOUND_OPS[op], number, percent, money, said, term, named, currency)  # type: ignore[arg-type]
+        bound = Bound(vocab.BOUND_OPS[op], number, percent, money, said, term, named, currency, trailing)  # type: ignore[arg-type]
         found.append(bound)
         spans.setdefault("threshold", []).append((m.start(), m.end()))
     if len(found) > 1:  # "GMV超过100万且订单超过1000的渠道": one bound at a time
@@ -90,14 +93,20 @@ def _number(said: str) -> Decimal:
     return Decimal(parse_cn_int(said))
 
 
-def _bounded_term(scan: Scan, m: re.Match[str]) -> tuple[int, int] | None:
+def _bounded_term(scan: Scan, m: re.Match[str]) -> tuple[tuple[int, int] | None, bool]:
     """The catalog term a bound is said of: the one just before it ("GMV is above"), or the one
     right after its number ("more than 1,000 orders", "more than 20 million in GMV")."""
     before = [(s, e) for s, e in scan.terms if e <= m.start() and vocab.BOUND_LINK.fullmatch(scan.norm[e : m.start()])]
     if before:
-        return max(before)
+        return max(before), False
     after = [(s, e) for s, e in scan.terms if s >= m.end() and _NUMBER_OF.fullmatch(scan.norm[m.end() : s])]
-    return after[0] if after and m.group("op") else None
+    if after and m.group("op"):
+        return after[0], False
+    clause = _CLAUSE_BEFORE.search(scan.norm, 0, m.start())
+    if clause is None or not (m.group("op") or m.group("post")):
+        return None, False
+    said = [(s, e) for s, e in scan.terms if e <= clause.start()]  # "各区域GMV，只要超过600万的": GMV
+    return (max(said), True) if said else (None, False)
 
 
 _CURRENCIES = (
@@ -114,6 +123,13 @@ _CURRENCIES = (
 """The currency a bound's money sign or word names, checked against the metric's own."""
 _YEAR = re.compile(r"(?:19|20)\d\d")
 """A bare number that reads as a year is never a bound ("over 2025", "above 2024's")."""
+_CLAUSE_BEFORE = re.compile(
+    r"[，,;；]\s*(?:只要|只看|只保留|只列出?|仅看|仅保留|其中|筛选出?|\bonly(?:\s+(?:those|the\s+ones))?|\bjust\s+those)?\s*"
+    r"(?:有?哪些|哪几个?[月天周]?|哪几天|哪些[月天周]|\bwhich(?:\s+ones)?)?\s*(?:是|\bwith\b|\bthat\s+(?:are|were|had|have)\b)?\s*$",
+    re.I,
+)
+"""A bound in a clause of its own after what it bounds ("上个月各区域GMV，只要超过600万的", "GMV by
+category, only those above 8M"): it bounds the last catalog term before the clause."""
 _NUMBER_OF = re.compile(r"\s*(?:(?:in|of|worth of)\s+)?", re.I)
 """What may stand between a bound's number and the metric after it ("more than 20 million in GMV")."""
 
@@ -131,6 +147,8 @@ def threshold_of(
     one (``groups``: the question has a breakdown or a series to keep; ``beside``: it also asks a
     ranking, a share, a comparison or a gap)."""
     hit = next((h for h in metric_hits if (h.start, h.end) == bound.term), None)
+    if hit is None and bound.trailing:  # "GMV by category, only those above 8M": GMV
+        hit = max((h for h in metric_hits if h.end <= bound.term[1]), key=lambda h: h.start, default=None)
     if hit is None:
         raise _asked(bound, "nlu.threshold_of_what", lambda lang: {"term": bound.term_said})
     metric = next((t.target for t in hit.terms if t.kind == "metric" and t.target in metrics), metrics[0])

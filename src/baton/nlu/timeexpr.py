@@ -414,7 +414,8 @@ _MONTH_NAMES = {
     name: i + 1
     for i, name in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"))
 }
-_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4}
+_ORDINALS.update({"第一个": 1, "首个": 1, "最后一个": 4, "最后一": 4})
 _EN_NUMBERS = {
     word: i
     for i, word in enumerate(
@@ -655,6 +656,8 @@ def _part_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     if xun:
         low, high = _XUN[xun]
         start, end = first.replace(day=low), last if xun == "下" else first.replace(day=high)
+    elif _group(m, "first"):
+        start, end = first, first + timedelta(days=6)
     elif nth in {"last", "final"} or _group(m, "last"):
         start, end = last - timedelta(days=6), last
     else:
@@ -774,6 +777,13 @@ def _month_said(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     )
     start = _shift(_period_start(ctx.as_of, "month"), "month", -back)
     return _Raw(start, _period_end(start, "month"), "month")
+
+
+def _last_named_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "last December": the latest December before the as-of month (this year's if it is past)."""
+    number = _month_number(m)
+    year = ctx.as_of.year if number < ctx.as_of.month else ctx.as_of.year - 1
+    return _calendar("month", year, number, 0, text=text, ctx=ctx)
 
 
 def _day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
@@ -946,6 +956,11 @@ _RULES: tuple[_Rule, ...] = (
         _p(r"(?:最近|近|过去的?)\s*(?:半年|半个年)|<NB>(?:the\s+)?(?:last|past|previous|prior)\s+half[- ]year<NA>"),
         lambda m, ctx, text: _last_n("month", 6, ctx, text),
     ),
+    _Rule(  # "the past week", "over the past month": the one before the current, as 过去一周 is
+        "past_one_en",
+        _p(r"<NB>(?:the\s+)?past\s+(?P<u>week|month|quarter)<NA>"),
+        lambda m, ctx, text: _last_n(_UNIT_GRAIN[m.group("u").lower()], 1, ctx, text),
+    ),
     _Rule(
         "last_n_en",
         _p(
@@ -977,7 +992,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("last_weekend", _p(r"<UP>个?周末|<NB>(?:last|past|previous)\s+weekend<NA>"), _weekend(1)),
     _Rule("this_weekend", _p(r"(?:本|这个?)周末|<NB>this\s+weekend<NA>"), _weekend(0)),
     # previous periods
-    _Rule("week_before_last_cn", _p(r"<UP>上个?" + _CN_WEEK), _previous("week", 2)),
+    _Rule("week_before_last_cn", _p(r"<UP>上个?" + _CN_WEEK + r"|大上个?" + _CN_WEEK), _previous("week", 2)),
     _Rule("last_week_cn", _p(r"<UP>(?:一个|一|个)?" + _CN_WEEK), _previous("week", 1)),
     _Rule("month_before_last_cn", _p(r"<UP>上个?月份?"), _previous("month", 2)),
     _Rule("last_month_cn", _p(r"<UP>(?:一个|一|个)?月份?"), _previous("month", 1)),
@@ -1029,6 +1044,7 @@ _RULES: tuple[_Rule, ...] = (
         _p(r"(?<!\d)(?:<YEAR_CN>)?(?:第?\s*(?P<q>[一二三四1-4])\s*季度|第\s*(?P<q2>[一二三四1-4])\s*季)"),
         _quarter,
     ),
+    _Rule("quarter_nth_cn", _p(r"<YEAR_CN>的?\s*(?P<ord>第一个|首个|最后一个?)\s*季度"), _quarter),
     _Rule("quarter_q", _p(r"<NB>(?:<YEAR_PRE>)?Q(?P<q>[1-4])(?:<YEAR_SUF>)?<NA>"), _quarter),
     _Rule(
         "quarter_en",
@@ -1045,7 +1061,7 @@ _RULES: tuple[_Rule, ...] = (
         "part_of_month_cn",
         _p(
             r"<MONTH_CN>的?\s*(?:(?P<xun>上|中|下)旬|第(?P<nth>[一二三四1-4])(?:个)?(?:周|星期|礼拜)"
-            r"|(?P<last>最后一)(?:个)?(?:周|星期|礼拜))"
+            r"|(?P<last>最后一)(?:个)?(?:周|星期|礼拜)|(?P<first>头一?|第一)(?:个)?(?:周|星期|礼拜))"
         ),
         _part_of_month,
     ),
@@ -1128,7 +1144,9 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("month_numeric", _p(r"(?<![\d./])(?P<y>[12]\d{3})[-/](?P<m>0?[1-9]|1[0-2])(?!\d)"), _month),
     _Rule("month_en_year", _p(r"<NB><MON_ANY><YEAR_SUF>"), _month),
     _Rule("month_en", _p(r"<NB><MON_SAFE>"), _month),
-    _Rule("month_en_in", _p(r"<NB>(?:in|during)\s+(?P<t><MON_ANY>)"), _month),
+    _Rule("month_en_in", _p(r"<NB>(?:in|during|since)\s+(?P<t><MON_ANY>)"), _month),
+    # "last December": the latest December before the as-of month
+    _Rule("month_en_last", _p(r"<NB>(?:last|this\s+past)\s+<MON_ANY><NA>"), _last_named_month),
     _Rule(  # "may and june", "jan, feb and mar", "may vs april": a month word that is also a word, before a month
         "month_listed_before",
         _p(
@@ -1223,6 +1241,13 @@ _RULES: tuple[_Rule, ...] = (
         _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月\s*<DCN>\s*[日号]?\s*(?:-|~|–|—|到|至)\s*<DCN2>\s*[日号]"),
         _day_span,
     ),
+    _Rule(  # "6.1-6.15", "6.1到6.15": month.day, both ends in one month
+        "day_span_dot",
+        _p(
+            r"(?<![\d.])(?P<m>1[0-2]|0?[1-9])\.<DCN>\s*(?:-|~|–|—|到|至)\s*(?:(?P=m)\.)?<DCN2>(?![\d.%％万千百亿倍元块个a-zA-Z])"
+        ),
+        _day_span,
+    ),
     _Rule(
         "day_span_en",
         _p(
@@ -1267,7 +1292,7 @@ _BETWEEN_BEFORE = _p(r"<NB>between\s+$")
 _RANGE_PREFIX = _p(r"(?:从|自|由|<NB>between\s+|<NB>from\s+)\s*$")
 
 
-_SPAN_RULES = frozenset({"month_span_cn", "month_span_en", "day_span_cn", "day_span_en"})
+_SPAN_RULES = frozenset({"month_span_cn", "month_span_en", "day_span_cn", "day_span_en", "day_span_dot"})
 
 
 def _normalise(text: str) -> str:

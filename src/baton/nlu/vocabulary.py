@@ -107,8 +107,8 @@ WHOLE_REF = re.compile(
 """The whole beside a member ("比整体高多少", "家电的退款率和整体退款率", "than overall")."""
 COMPARE = re.compile(
     r"对比|相比|相较|比较|较|比一下|比|跟|"
-    r"\b(?:higher|lower|bigger|smaller|greater|larger|more|fewer|less|better|worse)\s+than\b|\bvs\.?|\bversus\b|\bcompared (?:with|to)\b|\bcompare(?:d)?\b|\bagainst\b"
-    r"|\bbeat\b|\boutperform(?:s|ed)?\b|\bstack(?:s|ed)? up\b|\bmeasure(?:s|d)? up\b|\bhow did\b(?=.{1,40}? (?:do|fare|compare|stack up)\b)|\bfared?\b",
+    r"\b(?:higher|lower|bigger|smaller|greater|larger|more|fewer|less|better|worse)\s+than\b|(?<![A-Za-z])vs\.?(?![A-Za-z])|\bversus\b|\bcompared (?:with|to)\b|\bcompare(?:d)?\b"
+    r"|\bagainst\b|\bbeat\b|\boutperform(?:s|ed)?\b|\bstack(?:s|ed)? up\b|\bmeasure(?:s|d)? up\b|\bhow did\b(?=.{1,40}? (?:do|fare|compare|stack up)\b)|\bfared?\b",
     _I,
 )
 """Words that set two named periods against each other ("6月和5月相比", "Q2 compared with Q1")."""
@@ -224,7 +224,10 @@ _NOT_PERCENT = r"(?![\d.]*\s*(?:%|％|percent\b|per cent\b|成))"
 """A count, not a percentage: "前10%的用户", "top 10 percent" are no top N (asked back)."""
 _EN_N = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten"
 TOP_N = re.compile(
-    r"(?:排名|排行)?前\s*" + _N + _NOT_PERCENT + r"(?!\s*个?(?:天|日|周|星期|月|季度|季|年))\s*(?:名|个|位|大)?"
+    r"(?:排名|排行)?(?:前|头(?=\s*(?:\d+|[一二两三四五六七八九十])\s*[名个位家]))\s*"
+    + _N
+    + _NOT_PERCENT
+    + r"(?!\s*个?(?:天|日|周|星期|月|季度|季|年))\s*(?:名|个|位|大)?"
     # "最多的3个", "最高3个"; never "最多800的渠道" (at most 800: a bound, :data:`THRESHOLD`)
     r"|(?P<best_zh>最高|最大|最多|最好|最低|最小|最少|最差)(?:的|(?=\s*(?:\d+|[一二两三四五六七八九十])\s*[个名位家]))\s*"
     + _N.replace("n>", "n2>")
@@ -455,13 +458,13 @@ GROUP_MARKER = re.compile(
     _I,
 )
 _BOUND_OP = (
-    r"(?:大于|小于|高于|低于|多于|少于)或?等于|"
+    r"(?:大于|小于|高于|低于|多于|少于)或?等于|(?:没有?|未)(?:超过|到|达到|超出)|"
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
     r"|最多|最高|最少|最低|[过破](?=[\d.一二两三四五六七八九十百千]*(?:千万|百万|万|亿))|上(?=千万|百万|万|亿)"
     r"|\bmore than\b|\bgreater than\b|\bhigher than\b|\bbigger than\b|\blarger than\b|\bin excess of\b"
     r"|\bexceed(?:s|ed|ing)?\b|\babove\b|\bover\b|\bat least\b|\bno less than\b|\bnot less than\b"
     r"|\bless than\b|\bfewer than\b|\blower than\b|\bsmaller than\b|\bbelow\b|\bunder\b|\bat most\b"
-    r"|\bno more than\b|\bnot more than\b|>=|<=|≥|≤|>|<"
+    r"|\bno more than\b|\bnot more than\b|\bnorth of\b|\bsouth of\b|>=|<=|≥|≤|>|<"
 )
 THRESHOLD = re.compile(
     rf"(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$]|\brmb\s*|\busd\s*)?"
@@ -494,6 +497,10 @@ BOUND_OPS: dict[str, str] = {
     **dict.fromkeys(("低于", "小于", "少于", "不足", "不到", "less than", "fewer than", "lower than"), "<"),
     **dict.fromkeys(("smaller than", "below", "under", "<"), "<"),
     **dict.fromkeys(("不超过", "不高于", "不大于", "至多", "at most", "no more than", "not more than"), "<="),
+    **dict.fromkeys(("没超过", "没有超过", "未超过", "没超出", "没有超出", "未超出"), "<="),
+    **dict.fromkeys(("没到", "没有到", "未到", "没达到", "没有达到", "未达到"), "<"),
+    **dict.fromkeys(("north of",), ">"),
+    **dict.fromkeys(("south of",), "<"),
     **dict.fromkeys(("过", "破"), ">"),  # "GMV过万", "破千万": a scale said alone, one of it
     **dict.fromkeys(("上",), ">="),  # "上万": ten thousand or more
     **dict.fromkeys(("最少", "最低"), ">="),  # "GMV最少200万的区域": at least, before a number
@@ -575,7 +582,7 @@ ZH_FILLERS = frozenset(
         "一 个 这 那 其 及其 对应 全部 所有 各项 具体 大概 大约 之间 和 与 及 以及 "
         "还有 跟 或 或者 期 段 当 这段 这个 那个 数值 值 水平 指标 情形 数量 "
         "数目 到底 究竟 得 地 着 被 把 让 从 到 至 于 按照 按 每 各 分 各个 不同 "
-        "只看 只算 只统计 仅看 仅统计 单看 不好意思 抱歉 "  # "只看APP，…": the member it names is the narrowing
+        "只看 只算 只统计 仅看 仅统计 仅限 只限 只要 只保留 仅保留 单看 不好意思 抱歉 "  # "只看APP，…": the member it names is the narrowing
         "这么多 那么多 这么大 那么大 这么快 这么厉害 这么猛"  # "涨了这么多": the degree of a move said
     ).split()
 )
