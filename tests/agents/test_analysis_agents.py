@@ -264,6 +264,61 @@ def test_every_count_a_trend_finding_states_reaches_the_output_gate(demo_session
         assert f"({count.value} change point(s)" in finding.text
 
 
+def _scalar(demo_session: Session, sql: str) -> float:
+    import duckdb
+
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        row = con.execute(sql).fetchone()
+    finally:
+        con.close()
+    assert row is not None
+    return float(row[0])
+
+
+PAID = "status IN ('paid', 'refunded')"
+
+
+def test_a_premise_true_in_total_but_not_per_day_is_said_both_ways(demo_session: Session) -> None:
+    """ "为什么4月订单量比3月低": fewer orders in total (30 days against 31), more per day — the
+    premise is true as asked, so it is never called wrong; both bases are said."""
+    april, march = (
+        _scalar(demo_session, f"SELECT COUNT(*) FROM fact_order WHERE {PAID} AND order_date BETWEEN '{a}' AND '{b}'")
+        for a, b in (("2026-04-01", "2026-04-30"), ("2026-03-01", "2026-03-31"))
+    )
+    assert april < march and april / 30 > march / 31  # the shape this test is about
+    answer = demo_session.analyze("为什么4月订单量比3月低", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.answer.startswith("问题说订单量下降：按总量确实如此，但按可比口径它上升")
+    assert f"按已加载数据，变化 {(april / march - 1) * 100:.2f}%" in answer.answer
+
+
+def test_gmv_per_buyer_leads_with_the_periods_own_distinct_count(demo_session: Session) -> None:
+    """ "客单价" of two periods of different lengths: the headline is GMV over each period's
+    distinct buyers (the 口径), never over buyer-days added up per day."""
+
+    def per_buyer(start: str, end: str) -> float:
+        return _scalar(
+            demo_session,
+            f"SELECT SUM(gmv_amount) / COUNT(DISTINCT user_id) FROM fact_order WHERE {PAID} "
+            f"AND order_date BETWEEN '{start}' AND '{end}'",
+        )
+
+    q1, q4 = per_buyer("2026-01-01", "2026-03-31"), per_buyer("2025-10-01", "2025-12-31")
+    answer = demo_session.analyze("第一季度客单价为什么比去年四季度低", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert f"{q1:,.2f} 元，对比期 {q4:,.2f} 元" in answer.answer
+
+
+def test_a_drivers_share_over_buyer_days_states_its_total(demo_session: Session) -> None:
+    """A buyers driver's "% of the change" is of the change with distinct counts added per day,
+    which is not the headline's: that total is stated beside the share."""
+    answer = demo_session.analyze("为什么上个月食品生鲜买家数下降了", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    drivers = [f.text for f in answer.findings if f.kind == "driver"]
+    assert drivers and all("总变化按日去重后相加为" in d for d in drivers), drivers
+
+
 def test_every_query_of_an_analysis_runs_as_the_asking_user(demo_session: Session) -> None:
     answer = demo_session.analyze("为什么2026年6月的GMV下降了？", as_of=AS_OF, user="east_manager")
     assert answer.status == "answered", answer.error

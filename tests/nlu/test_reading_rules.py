@@ -208,6 +208,21 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("为啥 is why", "为啥上个月GMV涨了这么多", {"intent": "why", "premise": "up"}),
     ("头两名 is a top 2", "上个月GMV头两名的渠道", {"top_n": 2, "dimensions": ["channel"]}),
     (
+        "each group's value, then which is highest: the whole ranking",
+        "各区域上个月退款率多少，哪个最高",
+        {"top_n": None, "dimensions": ["region"], "intent": "ranking"},
+    ),
+    (
+        "by channel and which was highest",
+        "GMV by channel last month and which was highest",
+        {"top_n": None, "dimensions": ["channel"]},
+    ),
+    (
+        "which is higher and by how much: the gap",
+        "which is higher last month, app or web refund rate, and by how much",
+        {"difference": True, "dimensions": ["channel"]},
+    ),
+    (
         "vs between Chinese words compares",
         "2025年上半年vs下半年GMV",
         {"comparison": {"kind": "custom", "range": {"start": "2025-07-01", "end": "2025-12-31"}}},
@@ -1170,6 +1185,20 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("only those that grew", "上个月各品类GMV同比，只看增长的", AmbiguousQuestion, "kept_by_change"),
     ("which ones fell", "哪些渠道上个月GMV环比下降了", AmbiguousQuestion, "kept_by_change"),
     ("which ones grew, en", "which channels grew GMV last month vs May", AmbiguousQuestion, "kept_by_change"),
+    ("groups where it grew", "channels where gmv grew mom", AmbiguousQuestion, "kept_by_change"),
+    ("one share of the top N", "what share of GMV came from the top 3 regions last month", AmbiguousQuestion, "top 3"),
+    (
+        "groups where it went up",
+        "regions where refund rate went up last month compared with May",
+        AmbiguousQuestion,
+        "kept_by_change",
+    ),
+    (
+        "which saw a decline",
+        "which channels saw GMV decline last month vs May, excluding live stream",
+        AmbiguousQuestion,
+        "kept_by_change",
+    ),
     # a ranking among the groups a ranking picked
     ("a ranking inside a ranking", "上个月GMV最高的5个区域里哪个最低", AmbiguousQuestion, "two_rankings"),
     (

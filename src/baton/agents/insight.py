@@ -154,7 +154,9 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
     chosen = select_drivers(drilled.cands, drilled.drills, drilled.total_change, significant, factors, mixes)
     chosen = chosen[:MAX_DRIVERS]
     drivers = [_driver(catalog, query, c, rank, drilled.total_change, lang) for rank, c in enumerate(chosen, 1)]
-    findings = [driver_finding(catalog, d, rank, lang) for rank, d in enumerate(drivers, 1)]
+    # over a distinct count the drills add per-day counts: their total change is stated beside each share
+    per_day_total = drilled.total_change if catalog.counted_per_day(query.metrics[0]) else None
+    findings = [driver_finding(catalog, d, rank, lang, per_day_total) for rank, d in enumerate(drivers, 1)]
     mix = mix_finding(catalog, query, drilled, drivers, lang)
     if mix is not None:
         findings.append(mix)

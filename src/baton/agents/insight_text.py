@@ -49,8 +49,12 @@ def _level(catalog: Catalog, factor: str, value: float, key: str, label: str, ev
     return number(key, label, scaled(catalog, factor, value), unit, places, ev)
 
 
-def driver_finding(catalog: Catalog, d: Driver, rank: int, lang: Language) -> Finding:
-    """The sentence a report states about driver ``rank``; every number a structured value."""
+def driver_finding(
+    catalog: Catalog, d: Driver, rank: int, lang: Language, per_day_total: float | None = None
+) -> Finding:
+    """The sentence a report states about driver ``rank``; every number a structured value.
+    ``per_day_total``: the whole change its share is of, when that adds per-day distinct counts
+    (a metric over buyers): stated, as the headline's change is another (the period's distinct count)."""
     k, ev = f"driver.{rank}", d.evidence_ids[0]
     own = d.factor_change or 0.0
     low, high = d.ci if d.ci is not None else (own, own)
@@ -88,6 +92,11 @@ def driver_finding(catalog: Catalog, d: Driver, rank: int, lang: Language) -> Fi
         ]
         key = "analysis.insight_driver"
     beyond = text("analysis.insight_share_beyond", lang) if abs(d.share_of_change) > 1.0 else ""
+    if per_day_total is not None and d.share_of_change:
+        total = float(d.contribution.value) / d.share_of_change
+        label = text("analysis.insight_per_day_total_label", lang)
+        nums.append(number(f"{k}.basis_total", label, total, d.contribution.unit, d.contribution.precision, ev))
+        beyond = text("analysis.insight_share_of_per_day", lang, k=k) + beyond
     return Finding(
         finding_id=f"insight-driver-{rank}",
         kind="driver",

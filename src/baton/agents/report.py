@@ -149,6 +149,8 @@ def _both_ways(inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, perio
     assert inputs.query.comparison is not None
     if not {"comparable.change_pct", "headline.change_pct"} <= set(numbers):
         return ""
+    if inputs.catalog.counted_per_day(inputs.query.metrics[0]):
+        return ""  # per day, "客单价" divides by buyer-days: another metric, never the lead (its test says so)
     comparable, loaded = numbers["comparable.change_pct"].value, numbers["headline.change_pct"].value
     left_out, days = _left_out(inputs), (inputs.query.time_range.days, len(inputs.query.comparison.dates()))
     stale = sorted(
@@ -176,14 +178,29 @@ def _both_ways(inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, perio
 
 
 def _premise(
-    premise: str | None, change: KeyNumber | None, significant: bool | None, label: str, lang: Language
+    premise: str | None,
+    change: KeyNumber | None,
+    significant: bool | None,
+    label: str,
+    lang: Language,
+    loaded: KeyNumber | None = None,
 ) -> str:
     """What the data says about the direction the question took for granted, said first when
-    it is wrong ("why did GMV rise" when it fell) or the change is not significant."""
+    it is wrong ("why did GMV rise" when it fell) or the change is not significant. When the
+    lead is on comparable days and the totals as loaded (``loaded``) went the way the question
+    says ("为什么4月订单量比3月低": fewer in total, more per day), both are said."""
     if premise is None or change is None:
         return ""
     actual = _direction(change.value)
     said = text(f"answer.premise_{premise}", lang)
+    if actual != premise and loaded is not None and loaded is not change and _direction(loaded.value) == premise:
+        return text(
+            "answer.analysis_premise_totals_only",
+            lang,
+            label=label,
+            said=said,
+            actual=text(f"answer.premise_{actual}", lang),
+        )
     if actual != premise:
         return text(
             "answer.analysis_premise_wrong", lang, label=label, said=said, actual=text(f"answer.premise_{actual}", lang)
@@ -264,7 +281,8 @@ def _answer(
     incomplete days were left out), whether it is real, and where it sits."""
     headline, lead = _headline(inputs, numbers, label, period, lang)
     significant = _significant(inputs) if "stats.rel_change" in numbers else None
-    parts = [_premise(premise, numbers.get(lead), significant, label, lang), headline]
+    loaded = numbers.get("headline.change_pct")
+    parts = [_premise(premise, numbers.get(lead), significant, label, lang, loaded), headline]
     parts += [said(f) for f in inputs.findings("event")]
     if significant is not None:
         kind = "day" if _single_day(inputs) else "mean"

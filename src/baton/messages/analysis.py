@@ -272,6 +272,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "insight_after": ("after", "变化后"),
     "insight_weight_before": ("share before", "变化前占比"),
     "insight_weight_after": ("share after", "变化后占比"),
+    "insight_per_day_total_label": ("total change, distinct per day added up", "总变化（按日去重后相加）"),
+    "insight_share_of_per_day": (
+        " of {{num:{k}.basis_total}}, the change with distinct counts per day added up",
+        "，总变化按日去重后相加为 {{num:{k}.basis_total}}",
+    ),
     "insight_share_beyond": (
         "; more than the whole change: other parts moved the other way",
         "；超过总变化：其他部分反向变动",

@@ -586,6 +586,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The question says {label} {said}, but the data shows it {actual}; below is the change that happened.",
         "问题说{label}{said}，但数据显示它{actual}；以下分析的是实际发生的变化。",
     ),
+    "analysis_premise_totals_only": (
+        "The question says {label} {said}: in total it did, but on comparable days it {actual}; both are below.",
+        "问题说{label}{said}：按总量确实如此，但按可比口径它{actual}；下面两种口径都列出。",
+    ),
     "analysis_premise_not_significant": (
         "The question says {label} {said}; it did, but the change is not statistically significant, so it may be "
         "noise.",

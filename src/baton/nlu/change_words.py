@@ -108,12 +108,22 @@ def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal[
 
 
 _MOVE_ZH = r"(?:增长|上涨|上升|下降|下跌|减少|增加|涨|跌)"
-_MOVE_EN = r"(?:grew|rose|fell|dropped|declined|increased|decreased|went (?:up|down)|gained|lost)"
+_MOVE_EN = (
+    r"(?:grew|grow|grown|rose|risen|fell|fallen|dropped|declined|increased|decreased|went (?:up|down)|gone (?:up|down)"
+    r"|gained|lost|improved|worsened|shrank|shrunk|slipped)"
+)
+_MOVE_NOUN_EN = r"(?:declines?|drops?|rises?|increases?|decreases?|growth|falls?|gains?|improvements?)"
+_NOT_RANKED_EN = r"(?![^?.!]*\b(?:most|least|fastest|biggest|largest|smallest|highest|lowest|top|bottom)\b)"
 _KEPT_BY_CHANGE = re.compile(
     rf"(?:只看|只要|仅看|只列出?|只显示|只保留|筛选出?|[，,])\s*(?:环比|同比)?{_MOVE_ZH}了?的(?![幅速量比率原])"
     rf"|{_MOVE_ZH}了?的[^，,。？?]{{0,6}}有哪些|哪些[^，,。？?]{{0,12}}?{_MOVE_ZH}了(?!多少|几)"
     rf"|\bonly (?:the )?(?:ones|those|groups|[a-z]+s) (?:that|which) {_MOVE_EN}\b"
-    rf"|\bwhich (?:ones|[a-z]+s) {_MOVE_EN}\b(?![^?.!]*\b(?:most|least|fastest|biggest|largest|smallest)\b)",
+    rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,30}}?\b{_MOVE_EN}\b{_NOT_RANKED_EN}"
+    rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,30}}?\b(?:saw|had|see|have|showed|show)\b[^?.!,]{{0,30}}?\b{_MOVE_NOUN_EN}\b"
+    rf"{_NOT_RANKED_EN}"
+    rf"|\b(?:[a-z]+s|ones|those)\s+(?:where|whose|in which|that|which)\b[^?.!,]{{0,30}}?\b{_MOVE_EN}\b{_NOT_RANKED_EN}"
+    rf"|\b(?:[a-z]+s|ones|those)\s+(?:where|whose|in which|that|which)\b[^?.!,]{{0,30}}?\b(?:saw|had|showed)\b"
+    rf"[^?.!,]{{0,30}}?\b{_MOVE_NOUN_EN}\b{_NOT_RANKED_EN}",
     re.I,
 )
 """Groups kept by the way they moved ("只看增长的", "哪些渠道环比下降了", "which channels grew"):

@@ -375,6 +375,8 @@ class Planner:
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
+        if cues.best and _EACH_THEN_BEST.search(scan.norm):  # "各区域退款率多少，哪个最高": every group, highest first
+            cues.several = True
         cues.narrowed = frozenset(
             m.dimension for m in terms.members if _ONLY_BEFORE.search(scan.norm, 0, m.hit.start) and not m.excluded
         )
@@ -1247,6 +1249,14 @@ def _members_only(hit: Hit) -> Hit:
 
 
 _COMMA_ONLY = re.compile(r"^\s*[,，]\s*$")
+_EACH_THEN_BEST = re.compile(
+    r"(?:各|每个|每一个|\bby\b|\beach\b|\bper\b)[^，,;；?？]*?(?:[，,;；]|\band\b)\s*(?:and\s+)?"
+    r"(?:哪个|哪一个|哪家|谁|\bwhich\b)[^，,;；]{0,20}?"
+    r"(?:最|\bhighest\b|\blowest\b|\bmost\b|\bleast\b|\bbest\b|\bworst\b|\btop\b|\bbiggest\b|\bsmallest\b)",
+    re.I,
+)
+"""Each group's value asked, then which is highest in a clause of its own ("各区域上个月退款率多少，哪个
+最高", "GMV by channel last month and which was highest"): the whole ranking, never its top alone."""
 _ONLY_BEFORE = re.compile(
     r"(?:只|仅|单)(?:看|算|统计|查|限|要)?\s*(?:一下)?\s*$|\b(?:only|just)\s+(?:for\s+|in\s+)?(?:the\s+)?$", re.I
 )
@@ -1361,6 +1371,14 @@ def _member_beside_the_whole(scan: Scan, cues: Cues, terms: Terms) -> None:
         raise _asked("nlu.member_beside_the_whole", {"whole": said, "members": [m.member for m in terms.members]})
 
 
+_SHARE_FROM_THE_TOP = re.compile(
+    r"\b(?:share|percentage|percent|proportion|fraction)\b[^?.!]{0,40}?\b(?:came|comes|come|coming|is|was|were)\s+"
+    r"from\s+(?:the\s+)?top\b",
+    re.I,
+)
+"""One share said of the top N as a whole ("what share of GMV came from the top 3 regions"): their sum's."""
+
+
 def _total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> None:
     """ "华东和华北的订单量，分别和合计" and "total GMV of the top 3 categories" ask for a sum
     beside the rows themselves; one query answers one of the two, so both are asked back
@@ -1370,6 +1388,9 @@ def _total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> Non
     each += [m.group(0) for m in _EACH_AND_SUM.finditer(scan.norm)]  # "each and combined"
     summed = [w for w in said if _SUMMED.fullmatch(w.strip())]
     beside_groups = [w for w in summed if w.strip() != "total"]  # "total GMV by channel" is the breakdown
+    of_the_top = _SHARE_FROM_THE_TOP.search(scan.norm) if cues.share else None
+    if of_the_top is not None:  # "what share of GMV came from the top 3 regions": their sum's share
+        summed.append(of_the_top.group(0))
     if summed and cues.top_n is not None and cues.top_n > 1:
         raise AmbiguousQuestion(
             *both("nlu.total_of_ranked", n=cues.top_n), detail={"total": summed, "top_n": cues.top_n}

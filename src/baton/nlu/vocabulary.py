@@ -85,7 +85,7 @@ MOM = re.compile(
 )
 GAP = re.compile(
     r"[多少高低]出?了?(?:多少|几)个?(?:百分)?点|[多少高低]出?了?(?:百分之几|多少百分比|百分之多少)|[多少高低]出?了?多少|差了?(?:多少|几)个?(?:百分)?点|差了?多少|差距|差额|相差|差值|差几|之差|差别|差异|"
-    r"\bhow (?:much|many) (?:more|less|fewer|higher|lower|bigger|smaller)\b|\bdifference\b|\bgap\b",
+    r"\bhow (?:much|many) (?:more|less|fewer|higher|lower|bigger|smaller)\b|\bby how much\b|\bdifference\b|\bgap\b",
     _I,
 )
 """The gap between two members is asked ("华东比华南高多少", "how many more orders did app get than web")."""

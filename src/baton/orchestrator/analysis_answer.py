@@ -177,6 +177,7 @@ def _numbers_in(value: Any, out: list[float]) -> None:
 def analysis_gate_input(scope: RunScope, answer: Answer, steps: dict[str, AgentStep[Any]]) -> GateInput:
     """Every number the narrative may state traces to a query result or a value the agents
     derived (findings, tests, drivers, quality flags); "significant" needs a test saying so."""
+    from baton.agents.quality import LATE_LAG_DAYS
     from baton.policy.output_gate import ClaimSupport
 
     evidence_rows = [row for ev in scope.state.evidence if ev.result is not None for row in ev.result.rows]
@@ -191,7 +192,7 @@ def analysis_gate_input(scope: RunScope, answer: Answer, steps: dict[str, AgentS
         _numbers_in(driver.model_dump(mode="json", exclude={"members", "factor", "evidence_ids"}), derived)
     # derived values the narrative may also state: the interval level of every CI (a method
     # parameter, 95 %), and the sizes of the structured lists it summarises
-    derived += [0.95, 95]
+    derived += [0.95, 95, LATE_LAG_DAYS]  # … and the lag a late update is counted after ("more than 3 days")
     query = answer.semantic_query
     if query is not None and query.comparison is not None:  # the periods' lengths the summary states
         derived += [query.time_range.days, len(query.comparison.dates())]
@@ -209,7 +210,11 @@ def analysis_gate_input(scope: RunScope, answer: Answer, steps: dict[str, AgentS
     return GateInput(
         evidence=evidence_rows,
         derived=derived,
-        labels=scope.session.planning_catalog.labels(),
+        labels=[  # the periods as the question said them ("第26周", "week 26"): words, not numbers
+            *(query.time_range.text or "" for _ in [0] if query is not None),
+            *(query.comparison.range.text or "" for _ in [0] if query is not None and query.comparison is not None),
+            *scope.session.planning_catalog.labels(),
+        ],
         # member tests that passed back the report's "changed significantly" about members
         claims=dataclasses.replace(claims, significant_tests=claims.significant_tests + passed),
         pii_allowed=False,
