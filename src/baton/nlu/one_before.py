@@ -48,15 +48,16 @@ def the_one_before(question: str, parent: SemanticQuery, as_of: date) -> tuple[S
     """``parent`` moved to the period before its own when ``question`` says only that, in the
     parent's own unit (a month before a month); ``None`` for any other question. The bool says
     whether the parent's comparison was dropped (a named period does not move with it)."""
-    said = _ZH.fullmatch(question) or _EN.fullmatch(question)
+    zh = _ZH.fullmatch(question)
+    said = zh or _EN.fullmatch(question)
     if said is None:
         return None
-    unit = _UNITS[(said.group("u") or said.groupdict().get("u2") or "").lower()]
+    unit = _UNITS[(said.group("u") or said.groupdict().get("u2") or "").lower()]  # only English has u2
     current = parent.time_range
     if timeexpr.range_grain(current.start, current.end) != unit:
         return None
     start, end = timeexpr.previous_period(current.start, current.end, unit)
-    words = _SAID_ZH[unit] if _ZH.fullmatch(question) else f"the {unit} before"
+    words = _SAID_ZH[unit] if zh else f"the {unit} before"
     moved = TimeRange(start=start, end=end, text=words)
     comparison: Comparison | None = None
     previous = parent.comparison

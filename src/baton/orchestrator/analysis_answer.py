@@ -22,6 +22,7 @@ from baton.contracts.agent_outputs import (
     TrendOutput,
 )
 from baton.contracts.answer import Answer, AnswerTimeRange, HandoffInfo
+from baton.contracts.semantic import SemanticQuery
 from baton.errors import BatonError
 from baton.orchestrator.ask import suppression_notes
 from baton.orchestrator.driver import GateInput, RunScope, base_fields
@@ -174,6 +175,16 @@ def _numbers_in(value: Any, out: list[float]) -> None:
             _numbers_in(item, out)
 
 
+def _periods_said(query: SemanticQuery | None) -> list[str]:
+    """The periods as the question said them ("第26周", "week 26"): words, never numbers to trace."""
+    if query is None:
+        return []
+    said = [query.time_range.text or ""]
+    if query.comparison is not None:
+        said.append(query.comparison.range.text or "")
+    return said
+
+
 def analysis_gate_input(scope: RunScope, answer: Answer, steps: dict[str, AgentStep[Any]]) -> GateInput:
     """Every number the narrative may state traces to a query result or a value the agents
     derived (findings, tests, drivers, quality flags); "significant" needs a test saying so."""
@@ -210,11 +221,7 @@ def analysis_gate_input(scope: RunScope, answer: Answer, steps: dict[str, AgentS
     return GateInput(
         evidence=evidence_rows,
         derived=derived,
-        labels=[  # the periods as the question said them ("第26周", "week 26"): words, not numbers
-            *(query.time_range.text or "" for _ in [0] if query is not None),
-            *(query.comparison.range.text or "" for _ in [0] if query is not None and query.comparison is not None),
-            *scope.session.planning_catalog.labels(),
-        ],
+        labels=[*_periods_said(query), *scope.session.planning_catalog.labels()],
         # member tests that passed back the report's "changed significantly" about members
         claims=dataclasses.replace(claims, significant_tests=claims.significant_tests + passed),
         pii_allowed=False,
