@@ -214,11 +214,7 @@ def metric_over_metric(scan: Scan, metric_hits: Sequence[Hit]) -> None:
     ordered = sorted(metric_hits, key=lambda h: h.start)
     for first, second in itertools.pairwise(ordered):
         if first.terms != second.terms and _OVER_METRIC.fullmatch(scan.norm[first.end : second.start]):
-            said = scan.text[first.start : second.end]
-            raise AmbiguousQuestion(
-                *(message("nlu.ratio_of_two", lang) for lang in LANGUAGES),
-                detail={"reason": "ratio_of_two", "words": said},
-            )
+            raise _ratio_of_two(scan.text[first.start : second.end])
 
 
 def metric_over_the_previous(scan: Scan, metric_hits: Sequence[Hit], previous: Sequence[str]) -> None:
@@ -228,11 +224,14 @@ def metric_over_the_previous(scan: Scan, metric_hits: Sequence[Hit], previous: S
     for hit in metric_hits:
         named = {t.target for t in hit.terms if t.kind == "metric"}
         if named and not named & set(previous) and _OVER_BEFORE.search(scan.norm, 0, hit.start):
-            said = scan.text[: hit.end].strip()
-            raise AmbiguousQuestion(
-                *(message("nlu.ratio_of_two", lang) for lang in LANGUAGES),
-                detail={"reason": "ratio_of_two", "words": said},
-            )
+            raise _ratio_of_two(scan.text[: hit.end].strip())
+
+
+def _ratio_of_two(said: str) -> AmbiguousQuestion:
+    """One metric over another, asked back naming the words that said it."""
+    return AmbiguousQuestion(
+        *(message("nlu.ratio_of_two", lang) for lang in LANGUAGES), detail={"reason": "ratio_of_two", "words": said}
+    )
 
 
 _OVER_BEFORE = re.compile(

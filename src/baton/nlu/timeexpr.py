@@ -325,8 +325,7 @@ def _reanchor(raw: _Raw, year: int, text: str, ctx: _Ctx) -> _Raw:
 _FRAGMENTS = {  # in order: a fragment may use those after it
     # a month by the part of it asked about: 6月, 2025年6月, 上个月, 上上个月, 本月
     "MONTH_CN": (
-        r"(?:<CNB>(?:<YEAR_CN>)?<MCN>\s*月份?|(?P<rel>(?<![以之线早晚马])上上个?月份?|(?<![以之线早晚马])上(?:一个|一|个)?月份?"
-        r"|本月份?|这个?月|当月))"
+        r"(?:<CNB>(?:<YEAR_CN>)?<MCN>\s*月份?|(?P<rel><UP>上个?月份?|<UP>(?:一个|一|个)?月份?|本月份?|这个?月|当月))"
     ),
     "MONTH_EN": (
         r"(?:<MON_ANY>(?:<YEAR_SUF>)?|(?P<rel>(?:the\s+)?(?:last|previous|prior|this|current)\s+month(?![A-Za-z])))"
@@ -414,8 +413,8 @@ _MONTH_NAMES = {
     name: i + 1
     for i, name in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"))
 }
-_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4}
-_ORDINALS.update({"第一个": 1, "首个": 1, "最后一个": 4, "最后一": 4})
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_ORDINALS |= {"第一个": 1, "首个": 1, "最后一个": 4, "最后一": 4}  # 去年最后一个季度
 _EN_NUMBERS = {
     word: i
     for i, word in enumerate(
@@ -768,15 +767,9 @@ def _month_said(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     if rel is None:
         return _month(m, ctx, text)
     rel = rel.lower()
-    back = (
-        2
-        if rel.startswith("上上")
-        else 0
-        if rel.startswith(("本", "这", "当")) or "this" in rel or "current" in rel
-        else 1
-    )
-    start = _shift(_period_start(ctx.as_of, "month"), "month", -back)
-    return _Raw(start, _period_end(start, "month"), "month")
+    if rel.startswith(("本", "这", "当")) or "this" in rel or "current" in rel:
+        return _current("month")(m, ctx, text)
+    return _previous("month", 2 if rel.startswith("上上") else 1)(m, ctx, text)
 
 
 def _last_named_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
