@@ -1187,6 +1187,8 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("which ones grew, en", "which channels grew GMV last month vs May", AmbiguousQuestion, "kept_by_change"),
     ("groups where it grew", "channels where gmv grew mom", AmbiguousQuestion, "kept_by_change"),
     ("one share of the top N", "what share of GMV came from the top 3 regions last month", AmbiguousQuestion, "top 3"),
+    ("against the average", "二季度哪个品类退款率最高，比平均高多少", AmbiguousQuestion, "against_the_average"),
+    ("above average", "which category had a refund rate above average in Q2", AmbiguousQuestion, "average"),
     (
         "groups where it went up",
         "regions where refund rate went up last month compared with May",

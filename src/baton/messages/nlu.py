@@ -187,6 +187,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         'Rank by which metric: {metrics}? Say it with the ranking, e.g. "top 3 channels by GMV".',
         "按哪个指标排名：{metrics}？请把排名和指标写在一起，例如“GMV最高的3个渠道”。",
     ),
+    "against_the_average": (
+        "'{words}' sets a value against the average of the groups, which Baton does not compute yet: ask for "
+        "every group's value (the answer names the highest and the lowest), or for the whole's value.",
+        "“{words}”是与各组平均值比较，Baton 还不能计算：请改问各组的值（回答会指出最高和最低），或问整体的值。",
+    ),
     "member_beside_the_whole": (
         "A member beside the whole (overall, all of them) takes one figure filtered and one not: ask for the "
         "member's and then for the whole's, one at a time.",

@@ -23,7 +23,7 @@ from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
 from baton.nlu.cn_numerals import parse_cn_int
-from baton.nlu.lexicon import Hit
+from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.scan import Scan
 
 
@@ -181,4 +181,23 @@ def _asked(bound: Bound, key: str, fields: Callable[[Language], dict[str, str]])
     return AmbiguousQuestion(en, zh, detail={"bound": bound.said, "reason": key.removeprefix("nlu.")})
 
 
-__all__ = ["Bound", "read_bound", "threshold_of"]
+_AGAINST_THE_AVERAGE = re.compile(
+    r"(?:比|较|高于|低于|超过|不到|不及|大于|小于)\s*(?:全部|所有|整体|全国|总体|各\w{0,3})?的?\s*平均(?:值|数|水平|线)?"
+    r"|\b(?:than|vs\.?|versus|above|below|over|under)\s+(?:the\s+)?(?:overall\s+)?average\b|\babove-average\b"
+    r"|\bbelow-average\b",
+    re.I,
+)
+"""A value set against the average of the groups ("比平均高多少", "above average"): not built."""
+
+
+def check_against_the_average(question: str) -> None:
+    """Ask back a question that sets a group's value against the groups' average ("二季度哪个品类退款率
+    最高，比平均高多少", "categories with an above-average refund rate"): read otherwise, "高多少" would
+    be a change over time and "平均" a word left over. Read before the question's words are."""
+    found = _AGAINST_THE_AVERAGE.search(normalise(question))
+    if found is not None:
+        said = question[found.start() : found.end()]
+        raise AmbiguousQuestion(*both("nlu.against_the_average", words=said), detail={"reason": "against_the_average"})
+
+
+__all__ = ["Bound", "check_against_the_average", "read_bound", "threshold_of"]

@@ -36,7 +36,7 @@ from baton.messages import average_fields, both, localized
 from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
-from baton.nlu.bounds import threshold_of
+from baton.nlu.bounds import check_against_the_average, threshold_of
 from baton.nlu.change_words import check_kept_by_change, read_change_ranking, read_good_as_direction, said_direction
 from baton.nlu.cues import ChangeMeasure, Cues, rank_within_or_across, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
@@ -262,6 +262,7 @@ class Planner:
         ``prefer``: metrics that break a tie between metrics a word names equally (a user's
         favourites; the caller states the choice)."""
         check_kept_by_change(question)
+        check_against_the_average(question)
         check_ranking_inside_ranking(question)
         read = self.read(question, as_of=as_of, prefer=prefer)
         cues, terms = read.cues, read.terms
