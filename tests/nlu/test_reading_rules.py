@@ -911,6 +911,31 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "我在准备周会，想看下上周各个大区的成交额，顺便把订单量也带上，谢谢",
         {"metrics": ["gmv", "order_count"], "dimensions": ["region"]},
     ),
+    # 前N / top N take the highest; a listing order only orders the rows shown
+    ("前N with a listing order", "上个月GMV前三的地区，从低到高排", {"top_n": 3, "order": "desc", "listed": "asc"}),
+    ("前N listed 升序", "上个月华东GMV前3的品类 从小到大", {"top_n": 3, "order": "desc", "listed": "asc"}),
+    (
+        "top N listed in ascending order",
+        "top 5 categories by GMV last month in ascending order",
+        {"top_n": 5, "order": "desc", "listed": "asc"},
+    ),
+    (
+        "top N listed lowest first",
+        "top 2 channels by orders last month, from lowest to highest",
+        {"top_n": 2, "order": "desc", "listed": "asc"},
+    ),
+    (
+        "bottom N listed highest first",
+        "bottom 3 regions by GMV last month, highest first",
+        {"order": "asc", "listed": "desc"},
+    ),
+    ("最高的N listed 升序", "上个月GMV最高的三个品类，升序", {"top_n": 3, "order": "desc", "listed": "asc"}),
+    ("the top one has no listing order", "上个月GMV最高的品类，升序", {"top_n": 1, "order": "desc", "listed": None}),
+    ("a listing in the ranking's own order", "上个月GMV最低的3个地区，从低到高", {"order": "asc", "listed": None}),
+    ("a whole ranking lowest first", "上个月各地区GMV从低到高排名", {"top_n": None, "order": "asc", "listed": None}),
+    ("总 before a metric over two members sums them", "上个月华东和华南总GMV", {"dimensions": [], "metrics": ["gmv"]}),
+    ("总 before a ranking is the metric's name", "上个月总GMV最高的3个渠道", {"top_n": 3, "dimensions": ["channel"]}),
+    ("各…总 is each group's", "上个月各渠道总GMV", {"dimensions": ["channel"], "top_n": None}),
 ]
 
 
@@ -1218,6 +1243,12 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         AmbiguousQuestion,
         "which way",
     ),
+    # "N月之前" is before month N, never "N months ago" (that is 个月前); "N日之前" before the Nth day
+    ("before a month is not months ago", "5月之前gmv", AmbiguousQuestion, "之前"),
+    ("before March is not three months ago", "3月之前各渠道gmv", AmbiguousQuestion, "之前"),
+    ("before a day of the month is not days ago", "15日之前gmv", AmbiguousQuestion, "日之前"),
+    ("总 of the groups a bound keeps beside them", "上个月GMV超过100万的品类的总GMV", AmbiguousQuestion, "their total"),
+    ("总 of a top N", "上个月GMV前三的品类的总GMV", AmbiguousQuestion, "top 3"),
 ]
 
 

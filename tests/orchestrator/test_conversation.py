@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -384,6 +385,66 @@ def test_the_share_of_a_filtered_figure_is_its_members_share_of_the_whole(sessio
     ((part,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND user_type = 'new'")
     ((whole,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE}")
     assert f"（占 {float(str(part)) / float(str(whole)) * 100:.2f}%）" in share.answer
+
+
+@pytest.mark.parametrize(
+    ("first", "reply", "expected"),
+    [
+        ("上个月华南各渠道的收入", "GMV", {"metrics": ["gmv"], "dimensions": ["channel"], "region": ["华南"]}),
+        (
+            "last month revenue in the south by channel",
+            "GMV please",
+            {"metrics": ["gmv"], "dimensions": ["channel"], "region": ["华南"]},
+        ),
+        ("双11 GMV", "当天", {"metrics": ["gmv"], "start": "2025-11-11", "end": "2025-11-11"}),
+        ("双11华东的订单量", "整个活动期间", {"metrics": ["order_count"], "start": "2025-11-01", "region": ["华东"]}),
+        ("GMV", "上个月", {"metrics": ["gmv"], "start": "2026-06-01", "end": "2026-06-30"}),
+        ("上个月利润多少", "那GMV呢", {"metrics": ["gmv"], "start": "2026-06-01"}),
+    ],
+)
+def test_a_reply_to_a_question_asked_back_completes_it(
+    session: Session, first: str, reply: str, expected: dict[str, Any]
+) -> None:
+    """Replying "GMV" to "收入: GMV or net revenue?" answers the first question with GMV — its
+    period, filter and breakdown kept — never asks for the period again."""
+    chat = session.conversation()
+    asked = chat.ask(first, as_of=JULY)
+    assert asked.status in ("clarification_needed", "refused"), asked.answer
+    answer = chat.ask(reply)
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
+    query = answer.semantic_query
+    assert list(query.metrics) == expected["metrics"]
+    assert list(query.dimensions) == expected.get("dimensions", [])
+    assert query.time_range.start.isoformat() == expected.get("start", query.time_range.start.isoformat())
+    assert query.time_range.end.isoformat() == expected.get("end", query.time_range.end.isoformat())
+    regions = [list(f.members) for f in query.filters if f.dimension == "region"]
+    assert regions == ([expected["region"]] if "region" in expected else [])
+
+
+def test_a_question_of_its_own_after_a_question_back_is_read_as_it_is(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("上个月华南各渠道的收入", as_of=JULY)
+    answer = chat.ask("去年各品类的订单量")
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
+    assert answer.semantic_query.dimensions == ("category",) and answer.semantic_query.filters == ()
+
+
+@pytest.mark.parametrize("then", ["各占全国多少", "占比呢"])
+def test_the_shares_of_members_shown_side_by_side_are_of_the_whole(session: Session, then: str) -> None:
+    """ "上个月华东和华南GMV" then "各占全国多少": each region's share of all GMV, as
+    "上个月华东和华南的GMV占比" reads it — never of the two regions' own sum."""
+    chat = session.conversation()
+    chat.ask("上个月华东和华南GMV", as_of=JULY)
+    share = chat.ask(then)
+    assert share.status == "answered" and share.semantic_query is not None, share.answer
+    assert [(f.dimension, f.members) for f in share.semantic_query.share_filters] == [("region", ("华东", "华南"))]
+    assert share.semantic_query.filters == ()
+    ((whole,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE}")
+    for region in ("华东", "华南"):
+        ((part,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND region = '{region}'")
+        assert (
+            f"{region} ¥{float(str(part)):,.2f}（占 {float(str(part)) / float(str(whole)) * 100:.2f}%）" in share.answer
+        )
 
 
 @pytest.mark.parametrize(

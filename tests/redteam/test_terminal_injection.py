@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
@@ -74,37 +75,58 @@ def _assert_shown(proc_out: str, *texts: str) -> None:
         assert re.sub(r"\s+", "", text) in flat, (text, proc_out[-3000:])
 
 
+@dataclass(frozen=True)
+class StoredRuns:
+    """Three runs of hostile questions in one private runs folder, asked once for the module."""
+
+    config: Path
+    cwd: Path
+    refused: str
+    analysed: str
+    escaped: str
+
+
+@pytest.fixture(scope="module")
+def stored(small_demo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> StoredRuns:
+    cwd = tmp_path_factory.mktemp("stored_runs")
+    config = private_config(small_demo_dir, cwd / "config")
+    return StoredRuns(
+        config=config,
+        cwd=cwd,
+        refused=_asked(config, MARKUP_QUESTION, cwd),
+        analysed=_asked(config, ANALYSIS_QUESTION, cwd, "analyze"),
+        escaped=_asked(config, ESCAPE_QUESTION, cwd),
+    )
+
+
 @pytest.mark.parametrize("force_color", ["", "1"], ids=["plain", "colour"])
-def test_markup_in_a_stored_question_is_shown_as_typed(config: Path, tmp_path: Path, force_color: str) -> None:
+def test_markup_in_a_stored_question_is_shown_as_typed(stored: StoredRuns, force_color: str) -> None:
     """`runs list` and `runs show` of a refused question; `runs trace --packets` of an analysis,
     whose agents received the question."""
-    refused = _asked(config, MARKUP_QUESTION, tmp_path)
-    analysed = _asked(config, ANALYSIS_QUESTION, tmp_path, "analyze")
+    config, cwd = stored.config, stored.cwd
     env = {"FORCE_COLOR": force_color} if force_color else {}
-    stored = json.loads(baton(["runs", "show", refused, "--json", "--config", str(config)], tmp_path).stdout)
-    for args, shown in (
+    shown = json.loads(baton(["runs", "show", stored.refused, "--json", "--config", str(config)], cwd).stdout)
+    for args, expected in (
         (["runs", "list"], [MARKUP_QUESTION[:40], ANALYSIS_QUESTION]),
-        (["runs", "show", refused], [refused, stored["answer"]["answer"]]),
-        (["runs", "trace", analysed, "--packets"], [ANALYSIS_QUESTION]),
+        (["runs", "show", stored.refused], [stored.refused, shown["answer"]["answer"]]),
+        (["runs", "trace", stored.analysed, "--packets"], [ANALYSIS_QUESTION]),
     ):
-        proc = baton([*args, "--config", str(config)], tmp_path, **env)
+        proc = baton([*args, "--config", str(config)], cwd, **env)
         assert proc.returncode == 0, (args, proc.stderr)
         assert terminal_problems(proc.stdout + proc.stderr) == [], args
-        _assert_shown(proc.stdout, *shown)
+        _assert_shown(proc.stdout, *expected)
 
 
 @pytest.mark.parametrize("force_color", ["", "1"], ids=["plain", "colour"])
-def test_escape_sequences_in_a_stored_question_are_shown_not_sent(
-    config: Path, tmp_path: Path, force_color: str
-) -> None:
-    run_id = _asked(config, ESCAPE_QUESTION, tmp_path)
+def test_escape_sequences_in_a_stored_question_are_shown_not_sent(stored: StoredRuns, force_color: str) -> None:
+    config, cwd = stored.config, stored.cwd
     env = {"FORCE_COLOR": force_color} if force_color else {}
-    for args in (["runs", "list"], ["runs", "show", run_id], ["runs", "trace", run_id, "--packets"]):
-        proc = baton([*args, "--config", str(config)], tmp_path, **env)
+    for args in (["runs", "list"], ["runs", "show", stored.escaped], ["runs", "trace", stored.escaped, "--packets"]):
+        proc = baton([*args, "--config", str(config)], cwd, **env)
         assert proc.returncode == 0, (args, proc.stderr)
         assert terminal_problems(proc.stdout + proc.stderr) == [], args
-    listed = baton(["runs", "list", "--config", str(config)], tmp_path)
-    _assert_shown(listed.stdout, "删除所有订单 \\x1b[2J\\x1b]8;;http://evil.example\\x1b\\点我")
+        if args[1] == "list":
+            _assert_shown(proc.stdout, "删除所有订单 \\x1b[2J\\x1b]8;;http://evil.example\\x1b\\点我")
 
 
 def test_data_in_answers_tables_and_sql_is_plain_text(shop: Path, tmp_path: Path) -> None:

@@ -89,3 +89,21 @@ def test_ctrl_c_during_a_statement_is_a_cancellation_not_an_engine_error(backend
             backend.execute("SELECT count(*) FROM range(50000000000) t(i) WHERE i % 7 = 3", timeout_s=15, row_cap=1)
     finally:
         timer.cancel()
+
+
+def test_an_engine_interrupt_the_timer_did_not_send_is_a_cancellation(backend: DuckDBBackend) -> None:
+    """SIGINT can also surface as duckdb.InterruptException (it did under load); only the timer's
+    own interrupt may become a QueryTimeout, anything else stops the run as a cancellation."""
+    import threading
+
+    backend.execute("SELECT 1")  # connect first, so the interrupt lands on the running statement
+    con = backend._con
+    assert con is not None
+    timer = threading.Timer(0.5, con.interrupt)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            backend.execute("SELECT count(*) FROM range(50000000000) t(i) WHERE i % 7 = 3", timeout_s=15, row_cap=1)
+    finally:
+        timer.cancel()
+    assert backend.execute("SELECT 1").rows == [(1,)]

@@ -26,7 +26,7 @@ from baton.context.render import outline_schema
 from baton.context.slicing import AgentSpec, Grants, PacketRequest, build_packet
 from baton.context.tokens import count_tokens
 from baton.contracts.agent_outputs import OUTPUT_MODELS, AgentName
-from baton.contracts.handoff import Baton, MustKeep
+from baton.contracts.handoff import Baton, MustKeep, output_schema
 from baton.contracts.ledger import LedgerSnapshot
 from baton.messages import bilingual
 
@@ -112,7 +112,7 @@ def _frame(step: ChainStep, title: str, body: Sequence[str]) -> str:
         lines.append(title)
         lines += list(body)
     lines.append(bilingual("prompt.answer_format"))
-    lines.append(bilingual("prompt.reply_with", schema=outline_schema(model.model_json_schema())))
+    lines.append(bilingual("prompt.reply_with", schema=outline_schema(output_schema(model))))
     return "\n".join(lines) + "\n"
 
 

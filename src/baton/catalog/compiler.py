@@ -393,6 +393,8 @@ def _rank_rows(
     second highest" after two tied highest is the next value), every row with it. Without ``ties``, a top N is
     ``LIMIT N`` and a place the one row ``OFFSET`` place − 1, ties broken by the row's keys."""
     by = exp.Ordered(this=exp.column(metric), desc=query.order == "desc", nulls_first=False)
+    listed = query.listed or query.order  # the rows kept, in the order the question lists them
+    shown = exp.Ordered(this=exp.column(metric), desc=listed == "desc", nulls_first=False)
     within = [k for k in keys if k in query.rank_within]
     then = [exp.Ordered(this=exp.column(k)) for k in keys if k not in within]
     if within:  # "每个渠道GMV最高的2个品类": the top N inside each group, groups in order
@@ -403,19 +405,19 @@ def _rank_rows(
         kept = _kept_by_window(
             final, columns, exp.Rank(), by, RANK, lambda rank: exp.LTE(this=rank, expression=top), partition=within
         )
-        return kept.order_by(*lead, by.copy(), *then)
+        return kept.order_by(*lead, shown, *then)
     if query.rank_place is not None and not ties:
         return final.order_by(by, *then).limit(1).offset(query.rank_place - 1)
     if query.rank_place is not None:  # the place-th value from the top (ties share a place), every row with it
         place = exp.Literal.number(query.rank_place)
         return _at_place(final, columns, by, place).order_by(*then)
     if query.top_n is None:
-        return final.order_by(by)
-    if not ties:
+        return final.order_by(shown)
+    if not ties:  # plain: the aggregating level stays outermost, so the rows stay in the ranking's order
         return final.order_by(by).limit(query.top_n)
     top = exp.Literal.number(query.top_n)
     kept = _kept_by_window(final, columns, exp.Rank(), by, RANK, lambda rank: exp.LTE(this=rank, expression=top))
-    return kept.order_by(by.copy(), *then)
+    return kept.order_by(shown, *then)
 
 
 def _passing(final: exp.Select, threshold: Threshold, column: str, columns: Sequence[str]) -> exp.Select:

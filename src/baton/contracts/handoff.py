@@ -8,6 +8,8 @@ checked in ``baton.context.relay``; these models only validate shape.
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from typing import Any, Generic, Literal, TypeVar
 
@@ -171,5 +173,12 @@ class AgentReport(BaseModel, Generic[OutT]):
 
 
 def output_schema(model: type[AgentOutputBase]) -> dict[str, Any]:
-    """The JSON schema a child must answer with (``TaskPacket.expected_output``)."""
+    """The JSON schema a child must answer with (``TaskPacket.expected_output``): a fresh copy of
+    the class's schema, generated once per class (pydantic takes ~20 ms to generate it, and the
+    context engine asks for it on every attempt at fitting a packet)."""
+    return copy.deepcopy(_generated_schema(model))
+
+
+@functools.cache
+def _generated_schema(model: type[AgentOutputBase]) -> dict[str, Any]:
     return model.model_json_schema()

@@ -137,6 +137,11 @@ class SemanticQuery(BaseModel):
         "second lowest with order asc; ties broken by the breakdown's keys); never with top_n",
     )
     order: Literal["desc", "asc"] = "desc"
+    listed: Literal["desc", "asc"] | None = Field(
+        default=None,
+        description="the order a ranking's rows are listed in when the question says one apart from which end it "
+        'takes ("前三的地区，从低到高排": the highest three, lowest first); none: in the order of the ranking',
+    )
     rank_within: tuple[str, ...] = Field(
         default=(),
         description='dimensions of the breakdown inside each of whose groups a top N is taken ("the top 2 categories '

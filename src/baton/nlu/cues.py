@@ -37,6 +37,9 @@ class Cues(PeriodCues):
     top_n: int | None = None
     rank_place: int | None = None
     order: Literal["desc", "asc"] = "desc"
+    listed: Literal["desc", "asc"] | None = None
+    """The order a top N is listed in when the question says one apart from which end it takes
+    ("GMV前三的地区，从低到高排": the highest three, lowest first)."""
     best: bool = False
     both_ends: bool = False
     """The highest and the lowest are asked at once ("最高和最低的区域", "best and worst")."""
@@ -285,13 +288,20 @@ def _read_top_periods(scan: Scan, cues: Cues) -> None:
         cues.period_order = "asc" if word in low else "desc"
 
 
+def _listed_apart(order: Literal["desc", "asc"], low_to_high: Sequence[re.Match[str]]) -> Literal["desc", "asc"] | None:
+    """The listing order the words say, when it is not the ranking's own."""
+    listed: Literal["desc", "asc"] = "asc" if low_to_high else "desc"
+    return listed if listed != order else None
+
+
 def read_ranking(scan: Scan, cues: Cues) -> None:
     """Top/bottom N, "rank …", best/worst; two rankings in one question are asked back."""
     high_to_low, low_to_high = (
         cues.take(scan, "ranking", vocab.HIGH_TO_LOW),
         cues.take(scan, "ranking", vocab.LOW_TO_HIGH),
     )
-    ascending = bool(low_to_high) or (not high_to_low and bool(scan.find_all(vocab.ASCENDING)))
+    lowest = bool(scan.find_all(vocab.ASCENDING))  # an end word ("最低", "bottom"), not a listing order
+    ascending = bool(low_to_high) or (not high_to_low and lowest)
     cues.order = cues.period_order or ("asc" if ascending else "desc")
     quality = scan.find_all(vocab.QUALITY)
     if quality:
@@ -309,6 +319,12 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         if word or "n3" in groups or "bottom" in groups:
             ascending = word in {"最低", "最小", "最少", "最差", "lowest", "smallest", "least", "worst", "fewest"}
             cues.order = "asc" if ascending or "n3" in groups or "bottom" in groups else "desc"
+        elif (high_to_low or low_to_high) and cues.period_order is None:
+            # "前三…从低到高排": 前N / top N take the highest unless an end word says otherwise; the
+            # listing words only order the rows shown
+            cues.order = "asc" if lowest else "desc"
+        if high_to_low or low_to_high:
+            cues.listed = _listed_apart(cues.order, low_to_high)
     if not rankings:
         read_which_n(scan, cues)
     cues.rank = bool(cues.take(scan, "ranking", vocab.RANK) or high_to_low or low_to_high)
@@ -325,6 +341,9 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         said = {m.group(0).lower() for m in best}
         if said & _HIGH_END and said & _LOW_END:  # both ends: the whole ranking, highest first
             cues.both_ends, cues.rank, cues.order, cues.quality = True, True, "desc", None
+        elif (high_to_low or low_to_high) and cues.period_order is None:  # "GMV最高的几个品类，升序"
+            cues.order = "asc" if said & _LOW_END else "desc"
+            cues.listed = _listed_apart(cues.order, low_to_high)
     if cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank:
         cues.take(scan, "ranking", vocab.WHICH)
     if cues.which_time and cues.top_n is None and cues.rank_place is None and not cues.both_ends:

@@ -247,6 +247,11 @@ def _merge(
     if cues.share and not parent.share and not share_filters and not terms.members and not dims and len(included) == 1:
         # "上个月新用户GMV" then "占比呢" / "占总GMV的比例呢": the member's share of the unfiltered whole
         share_filters, filters = (included[0],), [f for f in filters if f is not included[0]]
+    side_by_side = [f for f in included if f.dimension in dims and len(f.members) > 1]
+    if cues.share and not parent.share and not share_filters and not terms.members and len(side_by_side) == 1:
+        # "上个月华东和华南GMV" then "各占全国多少" / "占比呢": each one's share of the unfiltered whole, as
+        # "上个月华东和华南的GMV占比" is read — never of the two's own sum
+        share_filters, filters = (side_by_side[0],), [f for f in filters if f is not side_by_side[0]]
     if cues.total and not terms.dims and dims:
         dims = []  # "合计呢", "in total?": the breakdown goes
     ranked = cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank

@@ -212,6 +212,10 @@ def _ranking(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     high = query.order == "desc"
     by = "_by" if len(query.metrics) > 1 else ""
     metric = value_label(catalog, query, query.metrics[0], lang)
+    if query.listed is not None and query.listed != query.order:  # "前三…从低到高排"
+        first = text(f"answer.listed_{query.listed}", lang)
+    else:
+        first = text("answer.first_high" if high else "answer.first_low", lang)
     if query.rank_by != "value":
         return _change_ranking(query, catalog, metric, lang)
     if query.rank_place is not None:
@@ -227,11 +231,12 @@ def _ranking(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
         plural = lang == "en" and query.top_n > 1
         ranked = text("answer.and_sep", lang).join(plural_noun(n) if plural else n for n in nouns)
         key = "answer.interpret_top_within" if high else "answer.interpret_bottom_within"
-        return text(key, lang, n=query.top_n, metric=metric, group=groups, ranked=ranked)
+        return text(key, lang, n=query.top_n, metric=metric, group=groups, ranked=ranked, first=first)
     if query.top_n is not None:
         key = "answer.interpret_top" if high else "answer.interpret_bottom"
-        return text(key + by, lang, n=query.top_n, metric=metric)
-    if query.intent == "ranking":
+        return text(key + by, lang, n=query.top_n, metric=metric, first=first)
+    if query.intent == "ranking":  # every row: listed is the whole of its order
+        high = (query.listed or query.order) == "desc"
         return text(
             ("answer.interpret_ranked_desc" if high else "answer.interpret_ranked_asc") + by, lang, metric=metric
         )

@@ -282,6 +282,7 @@ class Planner:
         count_of_an_amount(self.catalog, read.scan, read.terms.metric_hits)
         metric_over_metric(read.scan, read.terms.metric_hits)
         _members_said_of_the_first_metric(read.scan, read.terms)
+        _total_said_before_a_metric(read.scan, read.cues, read.terms)
         _total_beside_each_or_a_ranking(read.scan, read.cues, read.terms)
         _member_beside_the_whole(read.scan, read.cues, read.terms)
         self._kept_and_excluded(read.cues, read.terms)
@@ -917,6 +918,7 @@ class Planner:
             top_n=top_n,
             rank_place=place,
             order=order,
+            listed=cues.listed if rank_by == "value" and (top_n or 0) != 1 and place is None else None,
             rank_by=rank_by,
             rank_within=ranked_inside,
             intent=intent,
@@ -1349,7 +1351,9 @@ def two_members_apart(dims: Sequence[str], filters: Sequence[MemberFilter]) -> b
 
 
 _EACH_AND_SUM = re.compile(r"\beach\s*(?:and|&|,|plus)\s*(?:the\s+)?(?:combined|total|in total|together|sum)\b")
-_SUMMED = re.compile(r"合计|总共|一共|加起来|加总|汇总|总和|共计|总计|in total|combined|altogether|together|total|sum")
+_SUMMED = re.compile(
+    r"总|合计|总共|一共|加起来|加总|汇总|总和|共计|总计|in total|combined|altogether|together|total|sum"
+)
 _BY_BEFORE = re.compile(r"\bby\s+(?:the\s+)?$")
 
 
@@ -1378,6 +1382,32 @@ _SHARE_FROM_THE_TOP = re.compile(
     re.I,
 )
 """One share said of the top N as a whole ("what share of GMV came from the top 3 regions"): their sum's."""
+
+
+_TOTAL_BEFORE = re.compile(r"(?<![各每])总的?\s*$")
+
+
+def _total_said_before_a_metric(scan: Scan, cues: Cues, terms: Terms) -> None:
+    """ "华东和华南总GMV", "GMV超过100万的品类的总GMV": 总 before a metric, over several members, the
+    groups a bound keeps or a top N, asks for their sum ("各渠道总GMV" is each channel's, "上个月总GMV" the
+    one figure either way)."""
+    groups_picked = cues.bound is not None or (cues.top_n or 0) > 1
+    if cues.total or cues.separately or (terms.dims and not groups_picked):
+        return
+    kept: dict[str, int] = {}
+    for m in terms.members:
+        if not m.excluded:
+            kept[m.dimension] = kept.get(m.dimension, 0) + 1
+    if not (any(n > 1 for n in kept.values()) or groups_picked):
+        return
+    picked = [b for part in ("ranking", "threshold") for _a, b in cues.spans.get(part, [])]
+    picked += [m.hit.end for m in terms.members if not m.excluded]
+    for hit in terms.metric_hits:
+        said = _TOTAL_BEFORE.search(scan.norm[: hit.start])
+        if said is not None and said.start() >= max(picked, default=0):  # "总GMV最高的3个渠道": a ranking
+            cues.total = True
+            cues.spans.setdefault("total", []).append((said.start(), said.start() + 1))
+            return
 
 
 def _total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> None:

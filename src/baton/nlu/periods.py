@@ -122,7 +122,11 @@ def event_periods(calendar: Sequence[CalendarEvent], scan: Scan, as_of: date) ->
                         *both(
                             "nlu.which_event_span", name=scan.text[m.start() : m.end()], day=peak, start=start, end=end
                         ),
-                        detail={"missing": "time_range", "suggestions": [peak.isoformat(), f"{start}~{end}"]},
+                        detail={
+                            "missing": "time_range",
+                            "term": scan.text[m.start() : m.end()],
+                            "suggestions": [peak.isoformat(), f"{start}~{end}"],
+                        },
                     )
                     out.append(timeexpr.PeriodReading(span, None, asked))
                     continue

@@ -373,13 +373,13 @@ ASCENDING = re.compile(
 HIGH_TO_LOW = re.compile(
     r"从高到低|从大到小|由高到低|由大到小|降序|"
     r"\b(?:from )?(?:the )?(?:highest|largest|biggest|most|high|top) (?:to|down to) (?:the )?(?:lowest|smallest|least|low|bottom)\b"
-    r"|\bdescending\b",
+    r"|\b(?:in\s+)?descending(?:\s+order)?\b|\b(?:highest|largest|biggest|most) first\b",
     _I,
 )
 LOW_TO_HIGH = re.compile(
     r"从低到高|从小到大|由低到高|由小到大|升序|"
     r"\b(?:from )?(?:the )?(?:lowest|smallest|least|low|bottom) (?:to|up to) (?:the )?(?:highest|largest|biggest|most|high|top)\b"
-    r"|\bascending\b",
+    r"|\b(?:in\s+)?ascending(?:\s+order)?\b|\b(?:lowest|smallest|least|fewest) first\b",
     _I,
 )
 RANK = re.compile(

@@ -73,10 +73,49 @@ class Conversation:
         from baton.nlu.lexicon import normalise
 
         parent = self.last_answered()
+        question = self._completed(question, parent, as_of) or question
         why = bool(vocab.WHY.search(normalise(question))) if analyze is None else analyze
         if analyze is None and not why and parent is not None:
             why = self._still_why(question, parent, as_of)
         return self._turn(question, parent, as_of=as_of, budget=budget, analyze=why, run_id=run_id)
+
+    def _completed(self, reply: str, parent: RunState | None, as_of: date | str | None) -> str | None:
+        """The question asked back last, completed by ``reply`` when the reply is no question of
+        its own ("GMV" after "收入: GMV or net revenue?"); ``None``: the reply is read as it is
+        (``baton.nlu.replies``)."""
+        from baton.nlu.replies import completions
+        from baton.orchestrator.session import as_of_date
+
+        turns = self.summary().turns
+        if not turns:
+            return None
+        last = self.session.store.load(turns[-1])
+        asked = last.answer
+        if asked is None or asked.error is None:
+            return None
+        refused_word = asked.status == "refused" and asked.error.code == "unknown_metric"  # "利润" then "那GMV呢"
+        if asked.status != "clarification_needed" and not refused_word:
+            return None
+        day = as_of_date(as_of) or last.as_of
+        if self._reads(reply, parent, day):
+            return None
+        for candidate in completions(last.question, reply, asked.error.detail, asked.language):
+            if self._reads(candidate, parent, day):
+                return candidate
+        return None
+
+    def _reads(self, question: str, parent: RunState | None, day: date) -> bool:
+        """Whether the rules read ``question`` (after ``parent``) without asking back or refusing."""
+        from baton.nlu.followup import read_follow_up
+
+        try:
+            if parent is None or parent.semantic_query is None:
+                self.session.planner.plan(question, as_of=day)
+            else:
+                read_follow_up(self.session.planner, question, parent.semantic_query, as_of=day)
+        except BatonError:
+            return False
+        return True
 
     def _still_why(self, question: str, parent: RunState, as_of: date | str | None) -> bool:
         """A follow-up to an analysis that only moves its scope ("only East China" after "why did

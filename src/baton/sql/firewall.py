@@ -147,7 +147,7 @@ def _approve(
     final = wrap_limit(qualified, limit + 1)  # one extra row tells the runner the result was truncated
     checks.append("row_limit")
     rewritten = final.sql(dialect=dialect, comments=False)
-    display = final.sql(dialect=dialect, comments=False, pretty=True)
+    display = final.sql(dialect=dialect, comments=False, pretty=True, copy=False)  # last use of `final`
 
     # Defence in depth: the text we hand to the engine must itself pass the statement checks.
     check_functions(parse_single_query(rewritten, dialect))

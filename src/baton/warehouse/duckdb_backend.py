@@ -90,12 +90,15 @@ def _plan_rows(node: Any) -> tuple[float, float]:
 
 
 INTERRUPTED = "Query interrupted"
-"""What DuckDB's Python client raises (a ``RuntimeError``) when SIGINT arrives during a statement;
-the timeout's ``con.interrupt()`` raises ``duckdb.InterruptException`` instead."""
+"""What DuckDB's Python client usually raises (a ``RuntimeError``) when SIGINT arrives during a
+statement; the timeout's ``con.interrupt()`` raises ``duckdb.InterruptException``, which SIGINT
+raises too when it lands elsewhere in the engine (seen under load), so the timer flags its own."""
 
 
-def _interrupt(con: duckdb.DuckDBPyConnection) -> None:
-    """The timer's action: stop the running statement (a connection closed meanwhile is fine)."""
+def _interrupt(con: duckdb.DuckDBPyConnection, fired: threading.Event) -> None:
+    """The timer's action: mark the timeout as ours, then stop the running statement (a
+    connection closed meanwhile is fine)."""
+    fired.set()
     with contextlib.suppress(Exception):
         con.interrupt()
 
@@ -152,7 +155,8 @@ class DuckDBBackend:
         """Run exactly one already-approved statement with a timeout and a row cap."""
         with self._lock:
             con = self._connect()
-            timer = threading.Timer(timeout_s, _interrupt, args=(con,))
+            fired = threading.Event()
+            timer = threading.Timer(timeout_s, _interrupt, args=(con, fired))
             timer.daemon = True
             started = time.perf_counter()
             timer.start()
@@ -160,6 +164,12 @@ class DuckDBBackend:
                 cursor = con.execute(sql)
                 description = cursor.description or []
                 rows = cursor.fetchmany(row_cap + 1)
+            except duckdb.InterruptException as exc:
+                # Only the timer's interrupt is a timeout; SIGINT can surface as this same
+                # exception (depending on where DuckDB was when it came), and is a cancellation.
+                if not fired.is_set():
+                    raise KeyboardInterrupt from exc
+                raise self.engine.translate(exc, timeout_s=timeout_s) from exc
             except duckdb.Error as exc:
                 raise self.engine.translate(exc, timeout_s=timeout_s) from exc
             except RuntimeError as exc:

@@ -1,0 +1,51 @@
+"""A reply to a question Baton asked back, read together with the question it answers.
+
+"上个月华南各渠道的收入" is asked back ("收入: GMV or net revenue?"); the reply "GMV" alone has no
+period and would be asked back again, and the period's answer next has no metric — a loop that
+loses the first question's filters and breakdown. A short reply that is no question of its own
+completes the question asked back (or refused for a metric the catalog lacks: "利润" then
+"那GMV呢") instead: it replaces the word the question back named
+("收入" → "GMV"), picks the event's day or its whole span ("当天", "整个活动期间"), or adds what was
+missing ("上个月"). The completed question is read as any question is, so its interpretation
+shows what was computed; a reply that completes nothing is read on its own, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+_DAY = re.compile(r"当天|当日|那天|那一天|单日|\b(?:the|that|just the|only the)\s+day\b|\bon the day\b", re.I)
+_SPAN = re.compile(r"整个|全程|全部|整段|活动期间|期间|\bwhole\b|\bentire\b|\bfull\b|\bperiod\b|\bevent\b", re.I)
+_FILLER = re.compile(
+    r"^[\s,，。.!！?？]+|[\s,，。.!！?？]+$|^(?:那|那么|是|就|要|用|看|换成|改成|please|i mean|then|ok|okay|the)\s*"
+    r"|\s*(?:呢|吧|啊|呀|then|please|instead)$",
+    re.I,
+)
+MAX_REPLY = 24
+"""Longer text is a question of its own, not a reply to one."""
+
+
+def completions(asked: str, reply: str, detail: Mapping[str, object], language: str) -> list[str]:
+    """The question asked back, completed by ``reply`` — the likeliest reading first."""
+    said = reply.strip()
+    for _ in range(3):  # "那GMV呢？": a few layers of filler around the word
+        said = _FILLER.sub("", said)
+    if not said or len(said) > MAX_REPLY:
+        return []
+    out: list[str] = []
+    term = detail.get("term")
+    if isinstance(term, str) and term in asked:
+        if detail.get("missing") == "time_range":  # an event: its day, or its whole span
+            if _DAY.search(said):
+                out.append(asked.replace(term, term + ("当天" if language == "zh" else " day"), 1))
+            elif _SPAN.search(said):
+                out.append(asked.replace(term, term + "期间", 1))
+        else:  # the word it named ("收入") replaced by the one chosen ("GMV")
+            out.append(asked.replace(term, f" {said} ", 1))
+    unknown = detail.get("unknown")
+    if isinstance(unknown, list) and len(unknown) == 1 and isinstance(unknown[0], str) and unknown[0] in asked:
+        out.append(asked.replace(unknown[0], f" {said} ", 1))
+    if detail.get("missing") in ("time_range", "metric") and term is None:  # what was missing, added
+        out.append(f"{asked}{'，' if language == 'zh' else ', '}{said}")
+    return [" ".join(q.split()) for q in out]
