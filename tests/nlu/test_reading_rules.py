@@ -936,6 +936,15 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("总 before a metric over two members sums them", "上个月华东和华南总GMV", {"dimensions": [], "metrics": ["gmv"]}),
     ("总 before a ranking is the metric's name", "上个月总GMV最高的3个渠道", {"top_n": 3, "dimensions": ["channel"]}),
     ("各…总 is each group's", "上个月各渠道总GMV", {"dimensions": ["channel"], "top_n": None}),
+    (
+        "a day of last month",
+        "上个月5号的GMV",
+        {"time_range": {"start": "2026-06-05", "end": "2026-06-05"}},
+    ),
+    ("a month/day date", "6/18的GMV", {"time_range": {"start": "2026-06-18", "end": "2026-06-18"}}),
+    ("1kw is ten million", "上个月GMV超过1kw的品类", {"threshold": {"op": ">", "value": 10_000_000}}),
+    ("1个亿 is a hundred million", "上个月GMV 1个亿以上的渠道", {"threshold": {"op": ">=", "value": 100_000_000}}),
+    ("排列 is a ranking word", "上个月各地区GMV从低到高排列", {"intent": "ranking", "order": "asc"}),
 ]
 
 
@@ -1244,6 +1253,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         "which way",
     ),
     # "N月之前" is before month N, never "N months ago" (that is 个月前); "N日之前" before the Nth day
+    ("a slash date whose day could be a month", "6/5的GMV", AmbiguousQuestion, "6/5"),
     ("before a month is not months ago", "5月之前gmv", AmbiguousQuestion, "之前"),
     ("before March is not three months ago", "3月之前各渠道gmv", AmbiguousQuestion, "之前"),
     ("before a day of the month is not days ago", "15日之前gmv", AmbiguousQuestion, "日之前"),

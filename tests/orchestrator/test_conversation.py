@@ -421,6 +421,17 @@ def test_a_reply_to_a_question_asked_back_completes_it(
     assert regions == ([expected["region"]] if "region" in expected else [])
 
 
+def test_the_extremes_of_a_kept_top_n_are_said_of_those_groups(session: Session) -> None:
+    """ "各渠道GMV环比" then "前2": the largest rise is of the two channels kept, and says so — not
+    read as the largest rise of every channel (mini program rose more, outside the top 2)."""
+    chat = session.conversation()
+    chat.ask("上个月各渠道GMV环比", as_of=JULY)
+    answer = chat.ask("前2")
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
+    assert answer.semantic_query.top_n == 2
+    assert "（最高的 2 个渠道中）" in answer.answer
+
+
 def test_a_question_of_its_own_after_a_question_back_is_read_as_it_is(session: Session) -> None:
     chat = session.conversation()
     chat.ask("上个月华南各渠道的收入", as_of=JULY)

@@ -369,6 +369,16 @@ class Narrator:
                 )
                 + ratio
             )
+        if query.top_n is not None and query.rank_by == "value" and query.dimensions:
+            # "各渠道GMV环比" then "前2": the largest rise is of those two, never said as of every channel
+            dims = text("answer.and_sep", language).join(
+                self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
+            )
+            n = min(len(rows), query.top_n)
+            if language == "en" and n != 1 and len(query.dimensions) == 1:
+                dims = plural_noun(dims)
+            side = "answer.among_bottom" if query.order == "asc" else "answer.among_top"
+            filters += text(side, language, n=n, dims=dims)
         ranked = sorted(
             (r for r in rows if r.get(f"{metric}_change_pct") is not None),
             key=lambda r: float(r[f"{metric}_change_pct"]),

@@ -65,6 +65,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "largest_fall": ("largest fall", "降幅最大"),
     "smallest_fall": ("smallest fall", "降幅最小"),
     "largest_rise": ("largest rise", "增幅最大"),
+    "among_top": (" (among the top {n} {dims})", "（最高的 {n} 个{dims}中）"),
+    "among_bottom": (" (among the bottom {n} {dims})", "（最低的 {n} 个{dims}中）"),
     "comparison_groups": (
         "{label}{filters} for {period}, {kind} ({previous_period}): {low_word} {low} ({low_pct}, {low_value}), "
         "{high_word} {high} ({high_pct}, {high_value}).",

@@ -772,6 +772,16 @@ def _month_said(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _previous("month", 2 if rel.startswith("上上") else 1)(m, ctx, text)
 
 
+def _day_of_month_said(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "上个月5号": that day of the month counted from the as-of month."""
+    month = _month_said(m, ctx, text)
+    n = _num(m, "d")
+    if not 1 <= n <= (month.end - month.start).days + 1:
+        raise _invalid(text, "nlu.no_such_day", month=month.start.month, day=n)
+    day = month.start + timedelta(days=n - 1)
+    return _Raw(day, day, "day")
+
+
 def _last_named_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """ "last December": the latest December before the as-of month (this year's if it is past)."""
     number = _month_number(m)
@@ -1106,6 +1116,9 @@ _RULES: tuple[_Rule, ...] = (
     # after the edges: "上个月最后一天" is a day, not the last one day of a month
     _Rule("days_of_month_cn", _p(r"<MONTH_CN>的?\s*(?P<which>前|头|后|最后)\s*(?P<n><CNUM>)\s*[天日]"), _days_of_month),
     _Rule("day_us", _p(r"(?<![\d/])(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>[12]\d{3})(?![\d/])"), _us_day),
+    # 6/18: month first, as both Chinese and US dates write it — only when the day cannot be a
+    # month (6/5 could be May 6 written day first, and is left to be asked)
+    _Rule("day_slash", _p(r"(?<![\d/.])(?P<m>1[0-2]|0?[1-9])/(?P<d>1[3-9]|2\d|3[01])(?![\d/.%])"), _day),
     # the first N months of a year: 今年前六个月, 2025年前3个月, the first six months of 2026
     _Rule(
         "first_months_cn",
@@ -1201,6 +1214,12 @@ _RULES: tuple[_Rule, ...] = (
         _day,
     ),
     _Rule("day_cn", _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月\s*<DCN>\s*[日号]"), _day),
+    # a day of a month counted from the as-of month: 上个月5号, 上上个月的10日, 本月3号
+    _Rule(
+        "day_of_relative_month_cn",
+        _p(r"(?P<rel><UP>上个?月份?|<UP>(?:一个|一|个)?月份?|本月份?|这个?月|当月)的?\s*<DCN>\s*[日号](?!\s*[至到~-])"),
+        _day_of_month_said,
+    ),
     _Rule(
         "day_en_month_first",
         _p(r"<NB><MON_NOMAY>\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:<YEAR_SUF>)?<NA>"),

@@ -383,7 +383,7 @@ LOW_TO_HIGH = re.compile(
     _I,
 )
 RANK = re.compile(
-    r"排序|排名|排行|名次|排好|排个名|排一下名|排个序|排一下序|(?<!安)排(?!除|斥|查|放|队)|"
+    r"排列|排序|排名|排行|名次|排好|排个名|排一下名|排个序|排一下序|(?<!安)排(?!除|斥|查|放|队)|"
     r"\b(?:highest|largest|biggest|lowest|smallest|best|worst) first\b|\bdescending\b|\bascending\b"
     r"|\brank(?:ed|ing)?\b|\bsort(?:ed)?\b|(?<!\bper )(?<!\ban )(?<!\beach )(?<!\bevery )\border(?:ed)? by\b",
     _I,
@@ -470,7 +470,7 @@ THRESHOLD = re.compile(
     rf"(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$]|\brmb\s*|\busd\s*)?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
     r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
-    r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|亿|千|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
+    r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
     r"|bn(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
     r"(?:\s*(?:单|笔|人|位|次|件)(?![\u4e00-\u9fff]*[数量额率]))?"  # "1万单", "超过1w人": the count's own unit
     r"(?:\s*(?P<post>及以上|及以下|以上|以下|\bor more\b|\bor above\b|\bor higher\b|\bor less\b|\bor fewer\b"
@@ -518,7 +518,9 @@ BOUND_SCALES: dict[str, int] = {
     "mn": 1_000_000,
     "million": 1_000_000,
     "千万": 10_000_000,
+    "kw": 10_000_000,  # 1kw: one 千万, as Chinese shorthand writes it
     "亿": 100_000_000,
+    "个亿": 100_000_000,  # "1个亿"
     "bn": 1_000_000_000,
     "billion": 1_000_000_000,
 }
