@@ -942,6 +942,13 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"time_range": {"start": "2026-06-05", "end": "2026-06-05"}},
     ),
     ("a month/day date", "6/18的GMV", {"time_range": {"start": "2026-06-18", "end": "2026-06-18"}}),
+    (
+        "prev is never corrected into a metric",
+        "prev month GMV",
+        {"metrics": ["gmv"], "time_range": {"start": "2026-06-01"}},
+    ),
+    ("last 7d", "GMV last 7d", {"time_range": {"start": "2026-06-24", "end": "2026-06-30"}}),
+    ("urgency is a filler", "老板要的，急，上个月GMV", {"metrics": ["gmv"], "dimensions": []}),
     ("1kw is ten million", "上个月GMV超过1kw的品类", {"threshold": {"op": ">", "value": 10_000_000}}),
     ("1个亿 is a hundred million", "上个月GMV 1个亿以上的渠道", {"threshold": {"op": ">=", "value": 100_000_000}}),
     ("排列 is a ranking word", "上个月各地区GMV从低到高排列", {"intent": "ranking", "order": "asc"}),

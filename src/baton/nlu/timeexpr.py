@@ -602,6 +602,7 @@ _UNIT_GRAIN: dict[str, _PeriodGrain] = {
     "y": "year",
     "wk": "week",
     "mo": "month",
+    "mth": "month",
     "qtr": "quarter",
     "yr": "year",
 }
@@ -632,7 +633,11 @@ def _last_n_cn(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
 
 
 def _last_n_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
-    unit = (_group(m, "u") or "").lower().rstrip("s")
+    """ "the last 7 days", "past 3 months", "last 7d", "prev 2 wks"."""
+    said = (_group(m, "u") or "").lower()
+    unit = {"d": "day", "wk": "week", "mth": "month", "mo": "month", "qtr": "quarter", "yr": "year"}.get(
+        said.rstrip("s"), said.rstrip("s")
+    )
     return _last_n(unit, _en_int(_group(m, "n") or ""), ctx, text)
 
 
@@ -967,7 +972,8 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "last_n_en",
         _p(
-            r"<NB>(?:last|past|previous|prior|trailing)\s+(?P<n><ENUM>)\s+(?P<u>days?|weeks?|months?|quarters?|years?)<NA>"
+            r"<NB>(?:last|past|previous|prev|prior|trailing)\s+(?P<n><ENUM>)\s*"
+            r"(?P<u>days?|weeks?|months?|quarters?|years?|d|wks?|mths?|mos?|qtrs?|yrs?)<NA>"
         ),
         _last_n_en,
     ),
@@ -981,7 +987,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "this_period_en",
         _p(
-            r"<NB>(?:(?:so\s+far\s+)?(?:this|current)\s+(?P<u>week|month|quarter|year|wk|mo|qtr|yr)"
+            r"<NB>(?:(?:so\s+far\s+)?(?:this|current)\s+(?P<u>week|month|quarter|year|wk|mth|mo|qtr|yr)"
             r"|(?P<u2>week|month|quarter|year)[- ]to[- ]date)<NA>"
         ),
         _current_en,
@@ -1006,7 +1012,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "previous_en",
         _p(
-            r"<NB>(?:(?:last|previous|prior|most\s+recent|latest)\s+(?P<u>week|month|quarter|year|wk|mo|qtr|yr)"
+            r"<NB>(?:(?:last|previous|prev|prior|most\s+recent|latest)\s+(?P<u>week|month|quarter|year|wk|mth|mo|qtr|yr)"
             r"|the\s+(?P<u2>week|month|quarter|year)\s+before\s+(?P<two>last))<NA>"
         ),
         _previous_en,

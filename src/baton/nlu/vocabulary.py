@@ -585,7 +585,8 @@ ZH_FILLERS = frozenset(
         "还有 跟 或 或者 期 段 当 这段 这个 那个 数值 值 水平 指标 情形 数量 "
         "数目 到底 究竟 得 地 着 被 把 让 从 到 至 于 按照 按 每 各 分 各个 不同 "
         "只看 只算 只统计 仅看 仅统计 仅限 只限 只要 只保留 仅保留 单看 不好意思 抱歉 "  # "只看APP，…": the member it names is the narrowing
-        "这么多 那么多 这么大 那么大 这么快 这么厉害 这么猛"  # "涨了这么多": the degree of a move said
+        "这么多 那么多 这么大 那么大 这么快 这么厉害 这么猛 "
+        "急 着急 很急 挺急 比较急 加急 急用 咋样 另外"  # "老板要的，急": urgency says nothing of the data  # "涨了这么多": the degree of a move said
     ).split()
 )
 """Chinese words that carry no meaning of their own in a data question. Comparison, change,
@@ -602,7 +603,7 @@ EN_FILLERS = frozenset(
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "
         "produced among amongst unique distinct given offered issued granted placed made recorded received "
-        "saw seen experienced posted make makes pls plz thx ty"
+        "saw seen experienced posted make makes pls plz thx ty btw asap urgent"
     ).split()
 )
 """English function words. Time units, "each", "across", "overall" and comparison words are
