@@ -949,6 +949,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ),
     ("last 7d", "GMV last 7d", {"time_range": {"start": "2026-06-24", "end": "2026-06-30"}}),
     ("urgency is a filler", "老板要的，急，上个月GMV", {"metrics": ["gmv"], "dimensions": []}),
+    (
+        "a count after fastest",
+        "上个月GMV环比增长最快的两个地区",
+        {"top_n": 2, "rank_by": "change_pct", "order": "desc", "dimensions": ["region"]},
+    ),
     ("1kw is ten million", "上个月GMV超过1kw的品类", {"threshold": {"op": ">", "value": 10_000_000}}),
     ("1个亿 is a hundred million", "上个月GMV 1个亿以上的渠道", {"threshold": {"op": ">=", "value": 100_000_000}}),
     ("排列 is a ranking word", "上个月各地区GMV从低到高排列", {"intent": "ranking", "order": "asc"}),

@@ -20,6 +20,7 @@ from typing import Literal
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import vocabulary as vocab
+from baton.nlu.cn_numerals import parse_cn_int
 from baton.nlu.cues import ChangeMeasure, Cues, read_which_n
 from baton.nlu.lexicon import normalise
 from baton.nlu.scan import Scan
@@ -38,6 +39,8 @@ _PERCENT = re.compile(
 )
 """Words that measure a change in percent ("降幅", "增长率", "growth rate", "fastest")."""
 _FASTEST = re.compile(r"最快|\bfastest\b", re.I)
+_N_AFTER = re.compile(r"\s*的?\s*(?P<n>\d{1,3}|[一二两三四五六七八九十])\s*[个家名位]")
+"""The count after "最快" ("增长最快的两个地区": the top two)."""
 _AMPLITUDE = re.compile(r"(?<=[降跌涨升增长少加])的?幅度")
 """"下降幅度最大": the word that measures a change in percent."""
 
@@ -94,6 +97,10 @@ def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal[
     if fastest:  # "增长最快的渠道", "which 2 categories grew fastest": the largest rise, in percent
         cues.claim(scan, "ranking", fastest)
         cues.best = True
+        counted = _N_AFTER.match(scan.norm, fastest[0].end()) if cues.top_n is None else None
+        if counted is not None and scan.free(counted.start("n"), counted.end()):  # "增长最快的两个地区"
+            cues.claim(scan, "ranking", [counted])
+            cues.top_n = parse_cn_int(counted.group("n"))
         if cues.top_n is None:
             read_which_n(scan, cues, fastest)
         cues.take(scan, "ranking", vocab.WHICH)
