@@ -954,6 +954,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月GMV环比增长最快的两个地区",
         {"top_n": 2, "rank_by": "change_pct", "order": "desc", "dimensions": ["region"]},
     ),
+    (
+        "谁高 right after the which-word",
+        "上个月华东和华南GMV谁高",
+        {"top_n": 1, "order": "desc", "dimensions": ["region"]},
+    ),
     ("1kw is ten million", "上个月GMV超过1kw的品类", {"threshold": {"op": ">", "value": 10_000_000}}),
     ("1个亿 is a hundred million", "上个月GMV 1个亿以上的渠道", {"threshold": {"op": ">=", "value": 100_000_000}}),
     ("排列 is a ranking word", "上个月各地区GMV从低到高排列", {"intent": "ranking", "order": "asc"}),

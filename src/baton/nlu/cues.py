@@ -331,7 +331,7 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
     best = cues.claim(scan, "ranking", [m for m in scan.find_all(vocab.BEST) if not _said_against_something(scan, m)])
     which = scan.find_all(vocab.WHICH)
     closing = scan.find_all(vocab.WHICH_MORE)
-    if which and closing and cues.top_n is None and not best and closing[0].start() > which[0].end():
+    if which and closing and cues.top_n is None and not best and closing[0].start() >= which[0].end():
         cues.claim(scan, "ranking", closing[:1])
         cues.best, cues.order = True, "asc" if closing[0].group("word") in "低少小" else "desc"
     if cues.top_n is None and best:
