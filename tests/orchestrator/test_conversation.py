@@ -481,6 +481,27 @@ def test_the_one_before_asks_the_same_question_a_period_earlier(
     assert before.follow_up is not None and before.follow_up.changed == ("period",)
 
 
+@pytest.mark.parametrize(
+    ("first", "then", "start", "end"),
+    [
+        ("3月各渠道GMV", "下个月呢", date(2026, 4, 1), date(2026, 4, 30)),
+        ("GMV by channel in Q1", "the next quarter?", date(2026, 4, 1), date(2026, 6, 30)),
+    ],
+)
+def test_the_one_after_is_after_the_period_discussed(
+    session: Session, first: str, then: str, start: date, end: date
+) -> None:
+    """ "3月GMV" then "下个月呢": April — never the month after today (which has no data)."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    after = chat.ask(then)
+    assert after.status == "answered" and after.semantic_query is not None, after.answer
+    query = after.semantic_query
+    assert (query.time_range.start, query.time_range.end) == (start, end)
+    assert query.dimensions == ("channel",)
+    assert after.follow_up is not None and after.follow_up.changed == ("period",)
+
+
 def test_a_metric_said_with_too_is_added_beside_the_previous_one(session: Session) -> None:
     """ "refund rate too", "再加上退款率": GMV and the refund rate; "再看订单量" moves on to orders."""
     for first, then, metrics in (

@@ -37,7 +37,7 @@ from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.lexicon import Hit
 from baton.nlu.metric_words import metric_over_the_previous
-from baton.nlu.one_before import the_one_before
+from baton.nlu.one_before import the_one_after, the_one_before
 from baton.nlu.parser import Planner, two_members_apart
 from baton.nlu.periods import against_named, resolve_periods
 from baton.nlu.ranking import ranking_metric
@@ -74,8 +74,8 @@ def read_follow_up(
     "top 3?" of a single figure) is asked back, or by ``default_breakdown`` when given.
     ``earlier``: the period of the turn before ``parent`` when ``parent`` changed only the period
     ("6月GMV" then "5月呢"): a bare change asked next ("变化多少") is between those two periods."""
-    before = the_one_before(question, parent, as_of)
-    if before is not None:  # "how about the month before": the same question, a period earlier
+    before = the_one_before(question, parent, as_of) or the_one_after(question, parent, as_of)
+    if before is not None:  # "how about the month before" / "下个月呢": the same question, a period moved
         query, dropped = before
         moved: list[Part] = ["period", "comparison"] if dropped else ["period"]
         return FollowUp(query, changed=tuple(moved), inherited=_inherited(parent, moved))

@@ -1,6 +1,7 @@
-"""A follow-up that is only "the one before" ("how about the month before?", "那前一个月呢",
-"week before?"): the previous question asked again for the period before its own — never the
-same period compared with that one, and never the period before today.
+"""A follow-up that is only "the one before" or "the one after" ("how about the month before?",
+"那前一个月呢", "下个月呢", "the next quarter?"): the previous question asked again for the period
+before (or after) its own — never the same period compared with that one, and never the period
+before (or after) today.
 
 "The month before" inside a question sets a comparison ("GMV last month vs the month before");
 said alone after a question, it moves that question: "which channel had the highest conversion
@@ -25,6 +26,16 @@ _EN = re.compile(
     r"\s*[?.!]?\s*",
     re.I,
 )
+_ZH_AFTER = re.compile(
+    r"\s*(?:那|那么|那再|再)?\s*(?:往)?(?:再)?(?:后|下)一?(?:个)?\s*(?P<u>天|日|周|星期|礼拜|月|季度?)"
+    r"\s*(?:呢|的呢|的情况呢|怎么样|如何)?\s*[?？。]?\s*"
+)
+_EN_AFTER = re.compile(
+    r"\s*(?:(?:and|so|ok|okay)[,\s]+)?(?:(?:how|what)\s+about\s+)?(?:for\s+)?(?:the\s+)?"
+    r"(?:(?P<u>day|week|month|quarter)\s+after(?:\s+(?:that|it|then))?|(?:next|following)\s+(?P<u2>day|week|month|quarter))"
+    r"\s*[?.!]?\s*",
+    re.I,
+)
 _UNITS: dict[str, Grain] = {
     "天": "day",
     "日": "day",
@@ -42,23 +53,48 @@ _UNITS: dict[str, Grain] = {
 
 
 _SAID_ZH: dict[Grain, str] = {"day": "前一天", "week": "前一周", "month": "前一个月", "quarter": "前一个季度"}
+_SAID_ZH_AFTER: dict[Grain, str] = {"day": "后一天", "week": "后一周", "month": "后一个月", "quarter": "后一个季度"}
 
 
 def the_one_before(question: str, parent: SemanticQuery, as_of: date) -> tuple[SemanticQuery, bool] | None:
     """``parent`` moved to the period before its own when ``question`` says only that, in the
     parent's own unit (a month before a month); ``None`` for any other question. The bool says
     whether the parent's comparison was dropped (a named period does not move with it)."""
-    zh = _ZH.fullmatch(question)
-    said = zh or _EN.fullmatch(question)
+    return _the_one_beside(question, parent, as_of, after=False)
+
+
+def the_one_after(question: str, parent: SemanticQuery, as_of: date) -> tuple[SemanticQuery, bool] | None:
+    """As :func:`the_one_before`, the period after the parent's ("3月GMV" then "下个月呢": April,
+    never the month after today); ``None`` when that period is not over by ``as_of`` (the
+    question is then read on its own, and a period without data is asked back as always)."""
+    return _the_one_beside(question, parent, as_of, after=True)
+
+
+def _the_one_beside(
+    question: str, parent: SemanticQuery, as_of: date, *, after: bool
+) -> tuple[SemanticQuery, bool] | None:
+    zh = (_ZH_AFTER if after else _ZH).fullmatch(question)
+    said = zh or (_EN_AFTER if after else _EN).fullmatch(question)
     if said is None:
         return None
     unit = _UNITS[(said.group("u") or said.groupdict().get("u2") or "").lower()]  # only English has u2
     current = parent.time_range
     if timeexpr.range_grain(current.start, current.end) != unit:
         return None
-    start, end = timeexpr.previous_period(current.start, current.end, unit)
-    words = _SAID_ZH[unit] if zh else f"the {unit} before"
-    moved = TimeRange(start=start, end=end, text=words)
+    step = timeexpr.next_period if after else timeexpr.previous_period
+    start, end = step(current.start, current.end, unit)
+    if end >= as_of:  # not over yet: read on its own (no data yet is asked back there)
+        return None
+    if zh:
+        words = (_SAID_ZH_AFTER if after else _SAID_ZH)[unit]
+    else:
+        words = f"the {unit} {'after' if after else 'before'}"
+    return _moved(parent, TimeRange(start=start, end=end, text=words), as_of)
+
+
+def _moved(parent: SemanticQuery, moved: TimeRange, as_of: date) -> tuple[SemanticQuery, bool]:
+    """``parent`` over ``moved``; a comparison with the previous period or last year moves with it."""
+    start, end = moved.start, moved.end
     comparison: Comparison | None = None
     previous = parent.comparison
     if previous is not None and previous.kind in ("previous_period", "same_period_last_year"):
@@ -68,4 +104,4 @@ def the_one_before(question: str, parent: SemanticQuery, as_of: date) -> tuple[S
     return parent.model_copy(update={"time_range": moved, "comparison": comparison}), dropped
 
 
-__all__ = ["the_one_before"]
+__all__ = ["the_one_after", "the_one_before"]

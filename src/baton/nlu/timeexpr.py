@@ -145,6 +145,16 @@ def previous_period(start: date, end: date, grain: Grain) -> tuple[date, date]:
     return start - timedelta(days=length), start - timedelta(days=1)
 
 
+def next_period(start: date, end: date, grain: Grain) -> tuple[date, date]:
+    """The whole period after ``start``..``end``, which is one whole ``grain`` (a day: the next day)."""
+    if grain in _PERIOD_GRAINS:
+        pg: _PeriodGrain = grain
+        following = _shift(start, pg, 1)
+        return following, _period_end(following, pg)
+    length = (end - start).days + 1
+    return end + timedelta(days=1), end + timedelta(days=length)
+
+
 def range_grain(start: date, end: date, as_of: date | None = None) -> Grain:
     """The kind of period a range is when only its dates are known (a follow-up's inherited
     range, a model's reading), so that "the previous period" means what the rule planner means
