@@ -85,10 +85,8 @@ def _the_one_beside(
     start, end = step(current.start, current.end, unit)
     if end >= as_of:  # not over yet: read on its own (no data yet is asked back there)
         return None
-    if zh:
-        words = (_SAID_ZH_AFTER if after else _SAID_ZH)[unit]
-    else:
-        words = f"the {unit} {'after' if after else 'before'}"
+    side = "after" if after else "before"
+    words = (_SAID_ZH_AFTER if after else _SAID_ZH)[unit] if zh else f"the {unit} {side}"
     return _moved(parent, TimeRange(start=start, end=end, text=words), as_of)
 
 
