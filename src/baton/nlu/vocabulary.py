@@ -441,12 +441,12 @@ WHICH_N = re.compile(
 )
 """"Which 2 regions … lowest", "哪3个品类…最高": a count of groups, ranked by a superlative after it."""
 THE_N_WITH = re.compile(
-    r"\bthe\s+(?P<en>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
+    r"(?:\bthe\s+|(?<![\w.,/-]))(?P<en>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\b"
     r"(?=\s+[a-z]+(?:\s+[a-z]+)?\s+(?:with|that had|that have|having)\s+the\s+"
     r"(?:highest|largest|biggest|most|best|lowest|smallest|least|fewest|worst)\b)",
     _I,
 )
-""""the 3 categories with the highest refund rate": a count of groups a superlative ranks."""
+""""(the) 3 categories with the highest refund rate": a count of groups a superlative ranks."""
 SUPERLATIVE = re.compile(
     r"最高|最大|最多|最好|最低|最小|最少|最差|\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\blowest\b"
     r"|\bsmallest\b|\bbest\b|\bworst\b|\bleast\b|\bfewest\b",
