@@ -1276,6 +1276,8 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ),
     # "N月之前" is before month N, never "N months ago" (that is 个月前); "N日之前" before the Nth day
     ("a slash date whose day could be a month", "6/5的GMV", AmbiguousQuestion, "6/5"),
+    ("a period compared with itself", "GMV in June compared with last June", AmbiguousQuestion, "same dates"),
+    ("a period compared with itself, zh", "6月GMV和6月比", AmbiguousQuestion, "same dates"),
     ("before a month is not months ago", "5月之前gmv", AmbiguousQuestion, "之前"),
     ("before March is not three months ago", "3月之前各渠道gmv", AmbiguousQuestion, "之前"),
     ("before a day of the month is not days ago", "15日之前gmv", AmbiguousQuestion, "日之前"),

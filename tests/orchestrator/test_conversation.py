@@ -432,6 +432,36 @@ def test_the_extremes_of_a_kept_top_n_are_said_of_those_groups(session: Session)
     assert "（最高的 2 个渠道中）" in answer.answer
 
 
+@pytest.mark.parametrize(
+    ("turns", "expected"),
+    [
+        (["收入环比", "GMV", "上个月"], {"metrics": ["gmv"], "comparison": "previous_period", "start": "2026-06-01"}),
+        (["双11华东的收入", "GMV", "整个活动期间"], {"metrics": ["gmv"], "start": "2025-11-01", "region": ["华东"]}),
+        (["华东收入前三的品类", "GMV，上个月"], {"metrics": ["gmv"], "top_n": 3, "region": ["华东"]}),
+        (["revenue by region, bottom 2", "net revenue", "last month"], {"metrics": ["net_revenue"], "top_n": 2}),
+    ],
+)
+def test_replies_complete_a_question_asked_back_twice(
+    session: Session, turns: list[str], expected: dict[str, Any]
+) -> None:
+    """A completion that still lacks something is kept: the next reply completes it in turn,
+    and the first question's comparison, filter and ranking survive both replies."""
+    chat = session.conversation()
+    answer = chat.ask(turns[0], as_of=JULY)
+    for reply in turns[1:]:
+        assert answer.status in ("clarification_needed", "refused"), answer.answer
+        answer = chat.ask(reply)
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
+    query = answer.semantic_query
+    assert list(query.metrics) == expected["metrics"]
+    assert query.time_range.start.isoformat() == expected.get("start", query.time_range.start.isoformat())
+    assert query.top_n == expected.get("top_n")
+    kind = query.comparison.kind if query.comparison is not None else None
+    assert kind == expected.get("comparison")
+    regions = [list(f.members) for f in query.filters if f.dimension == "region"]
+    assert regions == ([expected["region"]] if "region" in expected else [])
+
+
 def test_a_question_of_its_own_after_a_question_back_is_read_as_it_is(session: Session) -> None:
     chat = session.conversation()
     chat.ask("上个月华南各渠道的收入", as_of=JULY)

@@ -179,6 +179,24 @@ def test_a_right_premise_is_not_called_out(demo_session: Session) -> None:
     assert not answer.answer.startswith("The question says"), answer.answer[:200]
 
 
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        ("为什么6月GMV和访客数都下降了", "why_one_metric"),
+        ("why did refund rate and cancel rate both rise in Q2", "why_one_metric"),
+        ("为什么6月GMV最高的区域下降了", "why_of_a_ranked_group"),
+    ],
+)
+def test_an_analysis_of_two_metrics_or_a_ranked_group_is_asked_back(
+    demo_session: Session, question: str, reason: str
+) -> None:
+    """One analysis explains one metric over one scope: the second metric (whose premise may be
+    false) or the group a ranking picked would be dropped, so they are asked back by name."""
+    answer = demo_session.analyze(question, as_of=AS_OF)
+    assert answer.status == "clarification_needed" and answer.error is not None, answer.answer[:200]
+    assert answer.error.detail.get("reason") == reason
+
+
 def test_the_analysis_headline_keeps_the_question_filters(demo_session: Session) -> None:
     answer = demo_session.analyze("为什么6月华东的订单量下降了", as_of=AS_OF)
     assert answer.status == "answered"

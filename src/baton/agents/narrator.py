@@ -369,16 +369,7 @@ class Narrator:
                 )
                 + ratio
             )
-        if query.top_n is not None and query.rank_by == "value" and query.dimensions:
-            # "各渠道GMV环比" then "前2": the largest rise is of those two, never said as of every channel
-            dims = text("answer.and_sep", language).join(
-                self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
-            )
-            n = min(len(rows), query.top_n)
-            if language == "en" and n != 1 and len(query.dimensions) == 1:
-                dims = plural_noun(dims)
-            side = "answer.among_bottom" if query.order == "asc" else "answer.among_top"
-            filters += text(side, language, n=n, dims=dims)
+        filters += self._among_the_kept(query, len(rows), language)
         ranked = sorted(
             (r for r in rows if r.get(f"{metric}_change_pct") is not None),
             key=lambda r: float(r[f"{metric}_change_pct"]),
@@ -572,6 +563,20 @@ class Narrator:
         label = value_label(self.catalog, query, metric, language)
         key = "answer.ranked_alongside_one" if len(rows) == 1 else "answer.ranked_alongside"
         return text(key, language, label=label, items=self._listed(say, capped=True))
+
+    def _among_the_kept(self, query: SemanticQuery, count: int, language: Language) -> str:
+        """ "（最高的 2 个渠道中）": "各渠道GMV环比" then "前2" — the largest rise is of those two, never
+        said as if of every channel."""
+        if query.top_n is None or query.rank_by != "value" or not query.dimensions:
+            return ""
+        dims = text("answer.and_sep", language).join(
+            self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
+        )
+        n = min(count, query.top_n)
+        if language == "en" and n != 1 and len(query.dimensions) == 1:
+            dims = plural_noun(dims)
+        side = "answer.among_bottom" if query.order == "asc" else "answer.among_top"
+        return text(side, language, n=n, dims=dims)
 
     def _ranked_sentence(self, say: _Sentence) -> str:
         """Rows ordered by a metric (a ranking over periods and groups), listed in that order."""

@@ -140,7 +140,8 @@ class SemanticQuery(BaseModel):
     listed: Literal["desc", "asc"] | None = Field(
         default=None,
         description="the order a ranking's rows are listed in when the question says one apart from which end it "
-        'takes ("前三的地区，从低到高排": the highest three, lowest first); none: in the order of the ranking',
+        'takes ("the top 3 regions, lowest first": the highest three, listed lowest first); none: in the order of '
+        "the ranking",
     )
     rank_within: tuple[str, ...] = Field(
         default=(),

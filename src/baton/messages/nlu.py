@@ -275,6 +275,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         'channel had the highest GMV last month" or "which channel\'s GMV fell the most last month".',
         "“最好/最差”是按本期的值，还是按相对对比期的变化？可问如“上个月GMV最高的渠道”或“哪个渠道上个月GMV环比下降最多”。",
     ),
+    "same_period_compared": (
+        "{periods} are read as the same dates, so there is nothing to compare. Which period should the first be "
+        "compared with (e.g. 'June 2025', 'the same month last year')?",
+        "“{periods}”读出来是同一段日期，无法对比。请问要和哪个时间段比（例如“2025年6月”、“去年同期”）？",
+    ),
+    "why_one_metric": (
+        "An analysis explains one metric at a time ({metrics}): ask why for each of them in turn.",
+        "一次分析只解释一个指标（{metrics}）：请分别问每个指标为什么变化。",
+    ),
+    "why_of_a_ranked_group": (
+        "Which {dims} should be analysed? Name it (e.g. 'why did GMV in East China fall in June'): an analysis "
+        "explains one scope, not the group a ranking picks.",
+        "要分析哪个{dims}？请直接说出它（例如“为什么6月华东的GMV下降了”）：分析解释一个明确的范围，而不是排名选出的那一组。",
+    ),
     "ranking_of_one": (
         "The question ranks a single member. Should Baton rank every member (and show where it stands), or show "
         "that member alone?",

@@ -409,7 +409,9 @@ class Planner:
             for said in scan.find_all(_ACROSS):
                 scan.claim(said.start(), said.end())
             claim_compare_words(scan, [])
-        if cues.why and cues.top_n is None and cues.rank_place is None:
+        ranked_words = [scan.norm[a:b] for a, b in cues.spans.get("ranking", [])]
+        superlative = any(_SUPERLATIVE_WORD.search(w) for w in ranked_words)
+        if cues.why and cues.top_n is None and cues.rank_place is None and not superlative:
             cues.best = False  # "why was the refund rate higher in Q2": a why, not which group is highest
         follows_with_one = context is not None and len(periods) == 1  # "和5月比呢": against the previous period
         if periods and (
@@ -1343,6 +1345,12 @@ def _members_said_of_the_first_metric(scan: Scan, terms: Terms) -> None:
             *both("nlu.member_of_one_metric", member=member.hit.text, metric=said_of.text, first=first.text),
             detail=detail,
         )
+
+
+_SUPERLATIVE_WORD = re.compile(
+    r"最|\b(?:highest|lowest|largest|smallest|biggest|most|least|fewest|best|worst|top|bottom)\b", re.I
+)
+"""A ranking word that picks a group ("为什么GMV最高的区域下降了"), not a comparative ("更高")."""
 
 
 def two_members_apart(dims: Sequence[str], filters: Sequence[MemberFilter]) -> bool:

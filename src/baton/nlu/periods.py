@@ -15,6 +15,7 @@ from baton.contracts.common import CalendarEvent
 from baton.contracts.semantic import Comparison, Grain, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
+from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.lexicon import normalise
@@ -160,9 +161,23 @@ def resolve_periods(
         if against is not None:
             return against
     found: list[timeexpr.PeriodReading] = []
+    twice: list[timeexpr.PeriodReading] = []
     for p in periods:  # "618活动期间（6月1号到18号）": the same dates said twice are one period
         if p.match is not None and all(_dates(p) != _dates(f) for f in found):
             found.append(p)
+        elif p.match is not None:
+            twice.append(p)
+    if twice and compared and len(found) == 1 and cues.comparison_kind is None:
+        # "GMV in June compared with last June": both read as June 2026; compared with itself
+        # is no comparison, and dropping it would answer another question
+        said = [_match(p).text for p in (*found, *twice)]
+        raise AmbiguousQuestion(
+            *(
+                message("nlu.same_period_compared", lang, periods=message("answer.list_sep", lang).join(said))
+                for lang in ("en", "zh")
+            ),
+            detail={"periods": said},
+        )
     if not found:
         raise AmbiguousQuestion(*both("nlu.which_period"), detail={"missing": "time_range"})
     if len(found) == 2 and cues.comparison_kind is not None:

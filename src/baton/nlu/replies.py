@@ -41,11 +41,37 @@ def completions(asked: str, reply: str, detail: Mapping[str, object], language: 
                 out.append(asked.replace(term, term + ("当天" if language == "zh" else " day"), 1))
             elif _SPAN.search(said):
                 out.append(asked.replace(term, term + "期间", 1))
-        else:  # the word it named ("收入") replaced by the one chosen ("GMV")
-            out.append(asked.replace(term, f" {said} ", 1))
+        else:  # the word it named ("收入") replaced by the one chosen ("GMV"), the rest added
+            first, rest = _first_and_rest(said)
+            out.append(_replaced(asked, term, said))
+            if rest:  # "华东收入前三的品类" → "GMV，上个月"
+                out.append(_joined(_replaced(asked, term, first), rest, language))
     unknown = detail.get("unknown")
     if isinstance(unknown, list) and len(unknown) == 1 and isinstance(unknown[0], str) and unknown[0] in asked:
-        out.append(asked.replace(unknown[0], f" {said} ", 1))
+        out.append(_replaced(asked, unknown[0], said))
     if detail.get("missing") in ("time_range", "metric") and term is None:  # what was missing, added
-        out.append(f"{asked}{'，' if language == 'zh' else ', '}{said}")
+        out.append(_joined(asked, said, language))
     return [" ".join(q.split()) for q in out]
+
+
+_PARTS = re.compile(r"\s*[，,、;；]\s*")
+
+
+def _first_and_rest(said: str) -> tuple[str, str]:
+    """ "GMV，上个月" → ("GMV", "上个月")."""
+    parts = [p for p in _PARTS.split(said) if p]
+    return (parts[0], "，".join(parts[1:])) if len(parts) > 1 else (said, "")
+
+
+def _replaced(asked: str, word: str, by: str) -> str:
+    """``asked`` with its first ``word`` replaced by ``by``, a space kept only between Latin
+    letters or digits ("总收入" → "总GMV", "last month revenue" → "last month GMV")."""
+    at = asked.index(word)
+    before, after = asked[:at], asked[at + len(word) :]
+    left = " " if before and before[-1].isascii() and before[-1].isalnum() and by[:1].isascii() else ""
+    right = " " if after and after[0].isascii() and after[0].isalnum() and by[-1:].isascii() else ""
+    return f"{before}{left}{by}{right}{after}"
+
+
+def _joined(asked: str, said: str, language: str) -> str:
+    return f"{asked}{'，' if language == 'zh' else ', '}{said}"

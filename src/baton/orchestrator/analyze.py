@@ -27,6 +27,7 @@ from baton.agents import report as report_agent
 from baton.agents import sql_agent, stats_agent
 from baton.agents import trend as trend_agent
 from baton.agents.tools import PLAN_KEY
+from baton.catalog.model import Catalog
 from baton.context import (
     AgentSpec,
     Grants,
@@ -48,10 +49,10 @@ from baton.contracts.agent_outputs import (
     TrendOutput,
 )
 from baton.contracts.answer import Answer
-from baton.contracts.common import CalendarEvent
+from baton.contracts.common import Bilingual, CalendarEvent
 from baton.contracts.handoff import AgentReport, Baton, MustKeep, Task
 from baton.contracts.semantic import Comparison, SemanticQuery, TimeRange
-from baton.errors import BudgetExceeded, InsufficientEvidence
+from baton.errors import AmbiguousQuestion, BudgetExceeded, InsufficientEvidence
 from baton.messages import both, text
 from baton.orchestrator.analysis_answer import analysis_answer, analysis_gate_input
 from baton.orchestrator.data_span import check_periods, read_data_start
@@ -203,6 +204,30 @@ def with_comparison(query: SemanticQuery, calendar: Sequence[CalendarEvent] = ()
     )
 
 
+def check_one_scope(query: SemanticQuery, catalog: Catalog) -> None:
+    """An analysis explains one metric's move over one scope: a second metric ("为什么GMV和访客数
+    都下降了") or a group picked by a ranking ("GMV最高的区域" then "为什么") would be dropped from
+    it, so each is asked back by name — never the first metric, or every region, analysed alone."""
+
+    def asked(key: str, field: str, labels: Sequence[Bilingual], detail: dict[str, Any]) -> AmbiguousQuestion:
+        said = {
+            lang: text("answer.list_sep", lang).join(label.for_lang(lang) for label in labels) for lang in ("en", "zh")
+        }
+        return AmbiguousQuestion(
+            text(key, "en", **{field: said["en"]}), text(key, "zh", **{field: said["zh"]}), detail=detail
+        )
+
+    if len(query.metrics) > 1:
+        labels = [catalog.metrics[m].label for m in query.metrics]
+        raise asked(
+            "nlu.why_one_metric", "metrics", labels, {"metrics": list(query.metrics), "reason": "why_one_metric"}
+        )
+    if query.top_n is not None or query.rank_place is not None:
+        labels = [catalog.dimensions[d].label for d in query.dimensions]
+        detail = {"dimensions": list(query.dimensions), "reason": "why_of_a_ranked_group"}
+        raise asked("nlu.why_of_a_ranked_group", "dims", labels, detail)
+
+
 def grants_for(principal: Principal) -> Grants:
     """The asking user's grants as the context engine sees them: PII columns never reach an
     agent unless the user may see them and the agent needs them."""
@@ -251,6 +276,7 @@ class AnalyzePipeline(Pipeline):
         """The question with its comparison; periods the data cannot compare are asked back
         before any agent runs (:mod:`baton.orchestrator.data_span`)."""
         done = plan(self.scope, partial(with_comparison, calendar=self.scope.session.catalog.calendar))
+        check_one_scope(done.query, self.scope.session.catalog)
         check_periods(done.query, read_data_start(self.scope, done.query))
         return done
 

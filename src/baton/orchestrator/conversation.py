@@ -82,7 +82,9 @@ class Conversation:
     def _completed(self, reply: str, parent: RunState | None, as_of: date | str | None) -> str | None:
         """The question asked back last, completed by ``reply`` when the reply is no question of
         its own ("GMV" after "收入: GMV or net revenue?"); ``None``: the reply is read as it is
-        (``baton.nlu.replies``)."""
+        (``baton.nlu.replies``). A completion that still lacks something ("收入环比" → "GMV": which
+        period?) is kept, so the next reply completes it in turn and nothing said is lost."""
+        from baton.errors import AmbiguousQuestion
         from baton.nlu.replies import completions
         from baton.orchestrator.session import as_of_date
 
@@ -97,15 +99,24 @@ class Conversation:
         if asked.status != "clarification_needed" and not refused_word:
             return None
         day = as_of_date(as_of) or last.as_of
-        if self._reads(reply, parent, day):
+        # a word asked about ("收入: GMV or net revenue?"): the reply answers it even when it reads
+        # on its own too ("GMV，上个月"); a part missing ("which period?"): a whole question replaces it
+        answers_a_word = "term" in asked.error.detail and asked.error.detail.get("missing") is None
+        alone = self._reading_error(reply, parent, day)
+        if not answers_a_word and alone is None:
             return None
+        still_asked: str | None = None
         for candidate in completions(last.question, reply, asked.error.detail, asked.language):
-            if self._reads(candidate, parent, day):
+            error = self._reading_error(candidate, parent, day)
+            if error is None:
                 return candidate
-        return None
+            lacking = isinstance(error, AmbiguousQuestion) and bool(error.detail.get("missing"))
+            if lacking and error.detail != asked.error.detail and still_asked is None:
+                still_asked = candidate  # "GMV环比": only a part is still missing (which period?)
+        return still_asked if alone is not None else None
 
-    def _reads(self, question: str, parent: RunState | None, day: date) -> bool:
-        """Whether the rules read ``question`` (after ``parent``) without asking back or refusing."""
+    def _reading_error(self, question: str, parent: RunState | None, day: date) -> BatonError | None:
+        """What the rules say to ``question`` (after ``parent``): ``None`` when they read it."""
         from baton.nlu.followup import read_follow_up
 
         try:
@@ -113,9 +124,9 @@ class Conversation:
                 self.session.planner.plan(question, as_of=day)
             else:
                 read_follow_up(self.session.planner, question, parent.semantic_query, as_of=day)
-        except BatonError:
-            return False
-        return True
+        except BatonError as exc:
+            return exc
+        return None
 
     def _still_why(self, question: str, parent: RunState, as_of: date | str | None) -> bool:
         """A follow-up to an analysis that only moves its scope ("only East China" after "why did
