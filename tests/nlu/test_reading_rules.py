@@ -932,6 +932,23 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("最高的N listed 升序", "上个月GMV最高的三个品类，升序", {"top_n": 3, "order": "desc", "listed": "asc"}),
     ("the top one has no listing order", "上个月GMV最高的品类，升序", {"top_n": 1, "order": "desc", "listed": None}),
     ("a listing in the ranking's own order", "上个月GMV最低的3个地区，从低到高", {"order": "asc", "listed": None}),
+    ("a ranking of days listed apart", "上个月GMV最高的3天，从低到高", {"top_n": 3, "order": "desc", "listed": "asc"}),
+    (
+        "a ranking by a change listed apart",
+        "上个月各地区GMV同比增速前两名，升序",
+        {"top_n": 2, "rank_by": "change_pct", "order": "desc", "listed": "asc"},
+    ),
+    (
+        "best follows the metric, listed apart",
+        "上个月退款率最好的两个品类，从高到低",
+        {"top_n": 2, "order": "asc", "listed": "desc"},
+    ),
+    (
+        "the rest of an excluded member's dimension is ranked",
+        "上个月非华东地区GMV最高的3个",
+        {"top_n": 3, "dimensions": ["region"]},
+    ),
+    ("非X渠道 names the set a ranking ranks", "上个月非app渠道GMV前两名", {"top_n": 2, "dimensions": ["channel"]}),
     ("a whole ranking lowest first", "上个月各地区GMV从低到高排名", {"top_n": None, "order": "asc", "listed": None}),
     ("总 before a metric over two members sums them", "上个月华东和华南总GMV", {"dimensions": [], "metrics": ["gmv"]}),
     ("总 before a ranking is the metric's name", "上个月总GMV最高的3个渠道", {"top_n": 3, "dimensions": ["channel"]}),
@@ -1299,3 +1316,6 @@ def test_a_remembered_breakdown_never_replaces_a_dimension_the_question_names() 
     query = PLANNER.plan("GMV for regions other than east china last month", as_of=AS_OF, default_breakdown="channel")
     assert query.dimensions == ()
     assert PLANNER.plan("GMV last month", as_of=AS_OF, default_breakdown="channel").dimensions == ("channel",)
+    # "非华东地区GMV最高的3个": a ranking whose only member is excluded ranks the rest of its dimension
+    ranked = PLANNER.plan("上个月非华东地区GMV最高的3个", as_of=AS_OF, default_breakdown="channel")
+    assert ranked.dimensions == ("region",) and ranked.top_n == 3

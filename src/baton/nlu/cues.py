@@ -38,8 +38,8 @@ class Cues(PeriodCues):
     rank_place: int | None = None
     order: Literal["desc", "asc"] = "desc"
     listed: Literal["desc", "asc"] | None = None
-    """The order a top N is listed in when the question says one apart from which end it takes
-    ("GMV前三的地区，从低到高排": the highest three, lowest first)."""
+    """The order the question says the rows are listed in ("从低到高", "ascending", "highest first"),
+    apart from which end a top N takes ("GMV前三的地区，从低到高排": the highest three, lowest first)."""
     best: bool = False
     both_ends: bool = False
     """The highest and the lowest are asked at once ("最高和最低的区域", "best and worst")."""
@@ -288,12 +288,6 @@ def _read_top_periods(scan: Scan, cues: Cues) -> None:
         cues.period_order = "asc" if word in low else "desc"
 
 
-def _listed_apart(order: Literal["desc", "asc"], low_to_high: Sequence[re.Match[str]]) -> Literal["desc", "asc"] | None:
-    """The listing order the words say, when it is not the ranking's own."""
-    listed: Literal["desc", "asc"] = "asc" if low_to_high else "desc"
-    return listed if listed != order else None
-
-
 def read_ranking(scan: Scan, cues: Cues) -> None:
     """Top/bottom N, "rank …", best/worst; two rankings in one question are asked back."""
     high_to_low, low_to_high = (
@@ -323,8 +317,8 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
             # "前三…从低到高排": 前N / top N take the highest unless an end word says otherwise; the
             # listing words only order the rows shown
             cues.order = "asc" if lowest else "desc"
-        if high_to_low or low_to_high:
-            cues.listed = _listed_apart(cues.order, low_to_high)
+    if high_to_low or low_to_high:  # the listing said; the parser sets it apart from the end taken
+        cues.listed = "asc" if low_to_high else "desc"
     if not rankings:
         read_which_n(scan, cues)
     cues.rank = bool(cues.take(scan, "ranking", vocab.RANK) or high_to_low or low_to_high)
@@ -343,7 +337,6 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
             cues.both_ends, cues.rank, cues.order, cues.quality = True, True, "desc", None
         elif (high_to_low or low_to_high) and cues.period_order is None:  # "GMV最高的几个品类，升序"
             cues.order = "asc" if said & _LOW_END else "desc"
-            cues.listed = _listed_apart(cues.order, low_to_high)
     if cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank:
         cues.take(scan, "ranking", vocab.WHICH)
     if cues.which_time and cues.top_n is None and cues.rank_place is None and not cues.both_ends:

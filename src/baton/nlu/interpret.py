@@ -248,9 +248,11 @@ def _change_ranking(query: SemanticQuery, catalog: Catalog, metric: str, lang: L
     move = text("answer.change_move_down" if query.order == "asc" else "answer.change_move_up", lang)
     points = query.rank_by == "change" and catalog.metrics[query.metrics[0]].unit == "ratio"
     measure = text("answer.interpret_measure_" + ("points" if points else query.rank_by), lang)
+    listed = text(f"answer.listed_{query.listed}", lang) if query.listed is not None else ""
     if query.top_n is not None:
-        return text("answer.interpret_change_top", lang, n=query.top_n, move=move, metric=metric, measure=measure)
-    return text("answer.interpret_change_ranked", lang, move=move, metric=metric, measure=measure)
+        said = text("answer.interpret_change_top", lang, n=query.top_n, move=move, metric=metric, measure=measure)
+        return said + listed
+    return text("answer.interpret_change_ranked", lang, move=move, metric=metric, measure=measure) + listed
 
 
 def period_text(start: object, end: object, words: str | None, language: Language) -> str:

@@ -270,6 +270,7 @@ class Planner:
         time_range, comparison = resolve_periods(read.scan, read.cues, read.periods)
         if comparison is not None:
             _members_paired_with_periods(read.scan, read.periods, read.terms)
+        _the_rest_ranked(read.cues, read.terms)
         if (
             default_breakdown is not None
             and not read.terms.dims
@@ -694,7 +695,9 @@ class Planner:
             if dim not in terms.dims:
                 terms.dims.append(dim)
             return
-        attached = any(m.hit.end <= len(before) and not before[m.hit.end :].strip() for m in named_here)
+        adjacent = [m for m in named_here if m.hit.end <= len(before) and not before[m.hit.end :].strip()]
+        # "华东地区" names its member's dimension; "非华东地区…最高的3个": the set left, ranked — each asked
+        attached = bool(adjacent) and not (each_asked and all(m.excluded for m in adjacent))
         # "regions other than East China": the dimension names the set the exclusion applies to — one
         # figure, unless each is asked ("top 3 regions excluding East China", "… ranked by GMV")
         set_named = bool(vocab.EXCLUDE_BEFORE.match(scan.norm[hit.end :].lstrip()))
@@ -920,7 +923,7 @@ class Planner:
             top_n=top_n,
             rank_place=place,
             order=order,
-            listed=cues.listed if rank_by == "value" and (top_n or 0) != 1 and place is None else None,
+            listed=cues.listed if cues.listed != order and (top_n or 0) != 1 and place is None else None,
             rank_by=rank_by,
             rank_within=ranked_inside,
             intent=intent,
@@ -1395,18 +1398,31 @@ _SHARE_FROM_THE_TOP = re.compile(
 _TOTAL_BEFORE = re.compile(r"(?<![各每])总的?\s*$")
 
 
+def _the_rest_ranked(cues: Cues, terms: Terms) -> None:
+    """ "非华东地区GMV最高的3个", "top 3 excluding East China": a ranking that names no dimension, whose
+    only members are excluded ones of one dimension, ranks the rest of that dimension — never a
+    remembered default breakdown, never another dimension."""
+    ranked = cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank
+    if not ranked or terms.dims or any(not m.excluded for m in terms.members):
+        return
+    excluded = {m.dimension for m in terms.members}
+    if len(excluded) == 1:
+        terms.dims.append(excluded.pop())
+
+
 def _total_said_before_a_metric(scan: Scan, cues: Cues, terms: Terms) -> None:
     """ "华东和华南总GMV", "GMV超过100万的品类的总GMV": 总 before a metric, over several members, the
     groups a bound keeps or a top N, asks for their sum ("各渠道总GMV" is each channel's, "上个月总GMV" the
     one figure either way)."""
-    groups_picked = cues.bound is not None or (cues.top_n or 0) > 1
-    if cues.total or cues.separately or (terms.dims and not groups_picked):
+    if cues.total or cues.separately:
         return
     kept: dict[str, int] = {}
     for m in terms.members:
         if not m.excluded:
             kept[m.dimension] = kept.get(m.dimension, 0) + 1
-    if not (any(n > 1 for n in kept.values()) or groups_picked):
+    listed = any(n > 1 and d not in terms.dims for d, n in kept.items())  # "华东和华南总订单量按渠道"
+    groups_picked = cues.bound is not None or (cues.top_n or 0) > 1
+    if not (listed or groups_picked):
         return
     picked = [b for part in ("ranking", "threshold") for _a, b in cues.spans.get(part, [])]
     picked += [m.hit.end for m in terms.members if not m.excluded]
