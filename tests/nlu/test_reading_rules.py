@@ -948,6 +948,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月非华东地区GMV最高的3个",
         {"top_n": 3, "dimensions": ["region"]},
     ),
+    (
+        "a ranking of days keeps an exclusion a filter",
+        "上个月非app渠道GMV最高的一天",
+        {"dimensions": [], "grain": "day"},
+    ),
     ("非X渠道 names the set a ranking ranks", "上个月非app渠道GMV前两名", {"top_n": 2, "dimensions": ["channel"]}),
     ("a whole ranking lowest first", "上个月各地区GMV从低到高排名", {"top_n": None, "order": "asc", "listed": None}),
     ("总 before a metric over two members sums them", "上个月华东和华南总GMV", {"dimensions": [], "metrics": ["gmv"]}),

@@ -518,7 +518,15 @@ class Planner:
         for hit in hits:
             scan.claim(hit.start, hit.end)
             if hit.kinds == {"dimension"}:
-                self._dimension(scan, hit, terms, asks_per_member=each or cues.share, each_asked=each, moved=moved)
+                self._dimension(
+                    scan,
+                    hit,
+                    terms,
+                    asks_per_member=each or cues.share,
+                    each_asked=each,
+                    moved=moved,
+                    groups_ranked=each and not cues.which_time,
+                )
         claim_metric_affixes(self.catalog, scan, terms.metric_hits)
         claim_measure_words(self.catalog, scan, terms.metrics or (list(context.metrics) if context is not None else []))
         return terms
@@ -677,7 +685,15 @@ class Planner:
             scan.claim(tail.start(), tail.end())
 
     def _dimension(
-        self, scan: Scan, hit: Hit, terms: Terms, *, asks_per_member: bool, each_asked: bool, moved: bool = False
+        self,
+        scan: Scan,
+        hit: Hit,
+        terms: Terms,
+        *,
+        asks_per_member: bool,
+        each_asked: bool,
+        moved: bool = False,
+        groups_ranked: bool = False,
     ) -> None:
         """A dimension word is a breakdown, unless it names the dimension of members just named
         ("app 渠道", "华北、华中两个区") or the set a filter applies to ("所有渠道", "除华东外，其他
@@ -697,7 +713,7 @@ class Planner:
             return
         adjacent = [m for m in named_here if m.hit.end <= len(before) and not before[m.hit.end :].strip()]
         # "华东地区" names its member's dimension; "非华东地区…最高的3个": the set left, ranked — each asked
-        attached = bool(adjacent) and not (each_asked and all(m.excluded for m in adjacent))
+        attached = bool(adjacent) and not (groups_ranked and all(m.excluded for m in adjacent))
         # "regions other than East China": the dimension names the set the exclusion applies to — one
         # figure, unless each is asked ("top 3 regions excluding East China", "… ranked by GMV")
         set_named = bool(vocab.EXCLUDE_BEFORE.match(scan.norm[hit.end :].lstrip()))
@@ -1403,7 +1419,8 @@ def _the_rest_ranked(cues: Cues, terms: Terms) -> None:
     only members are excluded ones of one dimension, ranks the rest of that dimension — never a
     remembered default breakdown, never another dimension."""
     ranked = cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank
-    if not ranked or terms.dims or any(not m.excluded for m in terms.members):
+    periods_ranked = cues.which_time or cues.grain is not None  # "非app渠道GMV最高的一天": days are ranked
+    if not ranked or periods_ranked or terms.dims or any(not m.excluded for m in terms.members):
         return
     excluded = {m.dimension for m in terms.members}
     if len(excluded) == 1:
