@@ -986,6 +986,8 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "3 regions with the biggest MoM drop in GMV last month",
         {"top_n": 3, "rank_by": "change", "order": "asc", "dimensions": ["region"]},
     ),
+    ("咋回事 asks why", "6月GMV咋回事", {"intent": "why", "metrics": ["gmv"]}),
+    ("what happened to asks why", "what happened to GMV in June", {"intent": "why", "metrics": ["gmv"]}),
     ("1kw is ten million", "上个月GMV超过1kw的品类", {"threshold": {"op": ">", "value": 10_000_000}}),
     ("1个亿 is a hundred million", "上个月GMV 1个亿以上的渠道", {"threshold": {"op": ">=", "value": 100_000_000}}),
     ("排列 is a ranking word", "上个月各地区GMV从低到高排列", {"intent": "ranking", "order": "asc"}),

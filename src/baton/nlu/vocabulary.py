@@ -192,7 +192,11 @@ RESTRICTION = re.compile(
 """Words that narrow a question: a clause with one is never mere context ("老板只看线上，…")."""
 NEGATION = re.compile(r"不|没|非|除|别|无|\bnot\b|n't\b|\bno\b|\bwithout\b|\bexcept|\bexclud", _I)
 TIME_OF_DAY = re.compile(r"\d{1,2}\s*(?:am|pm|点|:\d\d)", _I)
-WHY = re.compile(r"为什么|为何|为啥|为嘛|怎么会|什么原因|原因|\bwhy\b|\bwhat caused\b|\bwhat drove\b|\bhow come\b", _I)
+WHY = re.compile(
+    r"为什么|为何|为啥|为嘛|怎么会|什么原因|原因|咋回事|怎么回事|怎么一回事|\bwhy\b|\bwhat caused\b|\bwhat drove\b"
+    r"|\bhow come\b|\bwhat happened (?:to|with)\b|\bwhat(?:'s| is| was) behind\b",
+    _I,
+)
 WHY_LEVEL = re.compile(
     r"(?:这么|那么|如此)(?:高|低|多|少|差|好)|\b(?:so|this|that) (?:high|low|many|few|much|little|bad|poor)\b", _I
 )
