@@ -644,10 +644,8 @@ def _last_n_cn(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
 
 def _last_n_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """ "the last 7 days", "past 3 months", "last 7d", "prev 2 wks"."""
-    said = (_group(m, "u") or "").lower()
-    unit = {"d": "day", "wk": "week", "mth": "month", "mo": "month", "qtr": "quarter", "yr": "year"}.get(
-        said.rstrip("s"), said.rstrip("s")
-    )
+    said = (_group(m, "u") or "").lower().rstrip("s")
+    unit = "day" if said in ("day", "d") else _UNIT_GRAIN[said]
     return _last_n(unit, _en_int(_group(m, "n") or ""), ctx, text)
 
 
