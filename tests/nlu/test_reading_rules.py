@@ -870,6 +870,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "excluding app, web and live stream, GMV last month",
         {"filters": [{"dimension": "channel", "members": ["app", "web", "live_stream"], "exclude": True}]},
     ),
+    # spoken counts and the bottom said with 前
+    ("倒数前N", "上个月订单量倒数前三的品类", {"top_n": 3, "order": "asc", "dimensions": ["category"]}),
+    ("后N名", "上个月GMV后三名的品类", {"top_n": 3, "order": "asc", "dimensions": ["category"]}),
+    ("前仨", "上个月GMV前仨品类", {"top_n": 3, "order": "desc", "dimensions": ["category"]}),
+    ("最低的俩", "上个月GMV最低的俩渠道", {"top_n": 2, "order": "asc", "dimensions": ["channel"]}),
     # a ranking of periods: the unit is the grain
     ("最高的N个月", "2025年GMV最高的3个月", {"grain": "month", "top_n": 3, "order": "desc", "dimensions": []}),
     ("最少的一天", "2026年6月订单量最少的一天", {"grain": "day", "top_n": 1, "order": "asc"}),

@@ -251,6 +251,12 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月华东和华南的GMV差多少", "去年同期呢"),  # a gap of two changes is not built, never dropped
         ("上个月各区域优惠金额", "占GMV的比例呢"),  # discount over GMV, never GMV's share by region
         ("discount amount last month", "as a share of GMV?"),
+        ("上个月华东的GMV", "换成web"),  # web instead of East China, or within it?
+        ("上个月华南的GMV", "I meant web"),
+        ("上个月华东的GMV", "错了，app"),
+        ("上个月华东app的GMV", "全国呢"),  # without the region, the channel, or both?
+        ("上个月各渠道GMV", "不分渠道，按区域"),
+        ("上个月各渠道GMV", "不分区域呢"),  # there was no region breakdown to take away
     ],
 )
 def test_follow_ups_that_would_silently_mean_something_else_are_asked_back(
@@ -805,7 +811,8 @@ def test_a_favourite_metric_breaks_a_tie_and_says_so(remembering: Session) -> No
 
 
 def test_drop_a_member_in_a_follow_up_excludes_it(session: Session) -> None:
-    """ "drop web" takes web out (it once kept only web and added a comparison); "drop the channel split" is asked."""
+    """ "drop web" takes web out (it once kept only web and added a comparison); "drop the channel split"
+    takes the breakdown away."""
     conversation = session.conversation()
     assert conversation.ask("orders last week by channel", as_of=JULY).status == "answered"
     dropped = conversation.ask("drop web", as_of=JULY)
@@ -815,8 +822,9 @@ def test_drop_a_member_in_a_follow_up_excludes_it(session: Session) -> None:
         {"dimension": "channel", "members": ("web",), "exclude": True}
     ]
     assert dropped.result is not None and "web" not in [row[0] for row in dropped.result.rows]
-    split = conversation.ask("drop the channel split", as_of=JULY)
-    assert split.status == "clarification_needed" and split.result is None
+    split = conversation.ask("drop the channel split", as_of=JULY)  # the breakdown goes, web stays out
+    assert split.status == "answered" and split.semantic_query is not None
+    assert split.semantic_query.dimensions == () and split.semantic_query.filters == dropped.semantic_query.filters
 
 
 def test_now_frames_a_follow_up(session: Session) -> None:
@@ -976,3 +984,56 @@ def test_a_polite_opening_ties_nothing(session: Session) -> None:
 def test_a_correction_without_a_question_before_it_is_asked_back(session: Session) -> None:
     answer = session.ask("不对，我是说华南", as_of=JULY)
     assert answer.status == "clarification_needed"
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "where"),
+    [
+        ("上个月华东的GMV", "全国呢", ""),
+        ("GMV in East China last month", "overall?", ""),
+        ("上个月华东的GMV", "大盘呢", ""),
+        ("除了直播上个月GMV", "整体呢", ""),
+        ("上个月华东的GMV", "不对，是华南", "AND region = '华南'"),
+    ],
+)
+def test_the_whole_and_corrections_change_the_filter(session: Session, first: str, then: str, where: str) -> None:
+    """ "全国呢" / "overall?" drop the one dimension's filter; "不对，是…" replaces the member."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    answer = chat.ask(then)
+    assert answer.status == "answered" and answer.semantic_query is not None
+    assert answer.follow_up is not None and answer.follow_up.changed
+    gold = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE} {where}")
+    assert _answer_rows(answer, "gmv") == gold
+
+
+@pytest.mark.parametrize(
+    ("then", "left"),
+    [
+        ("不用拆了", []),
+        ("no breakdown", []),
+        ("不按渠道拆了", ["region"]),
+        ("去掉渠道拆分", ["region"]),
+        ("not by channel", ["region"]),
+        ("去掉直播", ["channel", "region"]),  # an exclusion, never the breakdown taken away
+    ],
+)
+def test_taking_a_breakdown_away_keeps_the_rest(session: Session, then: str, left: list[str]) -> None:
+    chat = session.conversation()
+    chat.ask("上个月各渠道各区域GMV", as_of=JULY)
+    answer = chat.ask(then)
+    assert answer.status == "answered" and answer.semantic_query is not None
+    assert list(answer.semantic_query.dimensions) == left
+    excluded = [f.members for f in answer.semantic_query.filters if f.exclude]
+    assert excluded == ([("live_stream",)] if "直播" in then else [])
+
+
+def test_compared_with_the_same_period_last_year_said_with_bi(session: Session) -> None:
+    """ "比去年同期呢" after a figure: the year-on-year comparison, as "和去年同期比呢" is."""
+    chat = session.conversation()
+    chat.ask("上个月华东的GMV", as_of=JULY)
+    answer = chat.ask("比去年同期呢")
+    assert answer.status == "answered" and answer.semantic_query is not None
+    comparison = answer.semantic_query.comparison
+    assert comparison is not None and comparison.kind == "same_period_last_year"
+    assert (comparison.range.start, comparison.range.end) == (date(2025, 6, 1), date(2025, 6, 30))

@@ -18,6 +18,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "keep, or ask a whole question.",
         "上一问只包含{kept}：去掉{members}后什么都不剩。请说明要保留哪些成员，或完整地提问。",
     ),
+    "replace_which_filter": (
+        "Replace {kept} with {members}, or look at {members} within {kept}? Ask the whole question, so that "
+        "which one is clear.",
+        "是把{kept}换成{members}，还是看{kept}中的{members}？请完整地提问，说清是哪一种。",
+    ),
+    "whole_of_which": (
+        "The whole of what? The previous question had filters on more than one dimension; say which to drop "
+        '("all regions", "all channels"), or ask a whole question.',
+        "哪个层面的整体？上一问在多个维度上有筛选；请说明去掉哪一个（如“所有区域”“所有渠道”），或完整地提问。",
+    ),
     "breakdown_of_what": (
         "By what? The previous answer has no breakdown; say by which dimension (or keep a default with "
         "`baton memory set default_breakdown …`).",

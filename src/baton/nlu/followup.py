@@ -563,6 +563,7 @@ def _filters(
     filters, share_filters = list(parent.filters), parent.share_filters
     share_dims = {f.dimension for f in share_filters}
     adds = r.ties is not None and r.ties.add
+    _replaced_filter_is_named(parent, r, catalog, named)
     parts: list[Part] = []
     # "各区域GMV占比" then "只看华东和华南": the two's shares of the whole, never of their own sum
     shown = set(parent.dimensions) - set(parent.share_within) if parent.share and not share_dims else set()
@@ -589,7 +590,58 @@ def _filters(
         if any(f.dimension == dim for f in filters):
             filters = [f for f in filters if f.dimension != dim]
             parts.append("filter")
+    if _the_whole_asked(r, named) and filters:
+        # "华东的GMV" then "全国呢" / "overall?": the whole, the filter gone
+        dims = {f.dimension for f in filters}
+        if len(dims) > 1:  # "华东app的GMV" then "全国呢": without which filter? asked
+            raise AmbiguousQuestion(*both("conversation.whole_of_which"), detail={"follow_up": True})
+        parts.append("exclusion" if all(f.exclude for f in filters) else "filter")
+        filters = []
     return filters, share_filters, parts
+
+
+def _the_whole_asked(r: Reading, named: dict[tuple[str, bool], list[str]]) -> bool:
+    """The follow-up asks of the whole ("全国呢", "整体呢", "overall?") and names no member, share
+    or comparison that the whole could belong to."""
+    cues = r.cues
+    if (
+        named
+        or r.terms.dims
+        or r.terms.dims_naming_a_set
+        or cues.share
+        or cues.difference
+        or cues.ratio
+        or cues.comparison_kind is not None
+    ):
+        return False
+    return vocab.WHOLE_REF.search(r.scan.norm) is not None
+
+
+def _replaced_filter_is_named(
+    parent: SemanticQuery, r: Reading, catalog: Catalog, named: dict[tuple[str, bool], list[str]]
+) -> None:
+    """ "华南的GMV" then "换成web" / "I meant web": web instead of South China, or web within it? A
+    replacement naming members only of dimensions the previous question did not filter, while it
+    filtered another, is asked back, never read as a narrowing."""
+    if r.ties is None or not r.ties.replace or not named or r.terms.dims:
+        return
+    filtered = [f for f in parent.filters if not f.exclude]
+    if not filtered or any(dim in {f.dimension for f in parent.filters} for dim, _ in named):
+        return
+
+    def said(lang: Language, pairs: Sequence[tuple[str, Sequence[str]]]) -> str:
+        sep = text("answer.list_sep", lang)
+        return sep.join(catalog.member_label(dim, m, lang) for dim, members in pairs for m in members)
+
+    new = [(dim, members) for (dim, _), members in named.items()]
+    old = [(f.dimension, f.members) for f in filtered]
+    raise AmbiguousQuestion(
+        *(
+            text("conversation.replace_which_filter", lang, kept=said(lang, old), members=said(lang, new))
+            for lang in LANGS
+        ),
+        detail={"follow_up": True, "reason": "replace_which_filter"},
+    )
 
 
 def _left(catalog: Catalog, dim: str, included: Sequence[str], excluded: Sequence[str]) -> tuple[str, ...]:
@@ -620,6 +672,10 @@ def _dimensions(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]) 
     """Breakdowns: added ("按品类拆开"), replaced ("换成按品类"); a dimension narrowed to one
     member is no longer broken down ("各渠道…" then "app呢")."""
     ties, said = r.ties, list(r.terms.dims)
+    if ties is not None and ties.unsplit:  # "不分渠道呢": that breakdown goes; "不用拆了": all of them
+        if not set(said) <= set(parent.dimensions):  # "不分渠道，按区域": which goes, which comes? asked
+            raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True})
+        return [d for d in parent.dimensions if said and d not in said]
     replace = ties is not None and ties.replace
     # "按区域呢" / "what about by region" after a breakdown asks the same by another one; a
     # drill-down says so ("再按区域拆开", "add region")

@@ -29,10 +29,11 @@ REPLACE = re.compile(
 CORRECTION = re.compile(
     r"^\s*(?:(?:不对|不是|错了|搞错了|说错了|抱歉|不好意思)[，,。.！!\s]*)?"
     r"(?:我(?:是说|说的是|指的是|的意思是|问的是|想问的是|要问的是|要的是)|应该是)"
+    r"|^\s*(?:不对|错了|搞错了|说错了)[，,。.！!\s]*(?:是|要)?(?=\S)"
     r"|^\s*(?:(?:no|nope|sorry|oops|wait|actually)[,.!]?\s+)*i\s+meant?\b|^\s*(?:no|nope)\s*[,，!]\s*",
     _I,
 )
-"""A follow-up that corrects the question before it ("不对，我是说华南", "no, I meant orders", "no, net
+"""A follow-up that corrects the question before it ("不对，我是说华南", "不对，是5月", "no, I meant orders", "no, net
 revenue"): what it names replaces the part of that question it stands for, as "换成" does. A polite
 "sorry," or "actually," alone ties nothing: "Sorry, how many orders in May?" is a question of its own."""
 RESTRICT = re.compile(
@@ -40,6 +41,27 @@ RESTRICT = re.compile(
     r"|\bfilter(?:ed)? (?:it |that )?(?:to|on)\b",
     _I,
 )
+UNSPLIT = re.compile(
+    r"不(?:用|要|必|需要)?再?(?:拆分?|拆开|细分|分开)了?"
+    r"|不(?:用|要|必|需要)?再?(?:分|按)(?=\s*\S)|去掉(?=\s*\S)(?:拆分|细分)?"
+    r"|(?<=\S)(?:拆分|拆开|细分|拆|分)了?(?=\s*[呢吧?？。!！]?\s*$)"
+    r"|\bno (?:breakdown|split)\b|\bwithout (?:the |a )?(?:breakdown|split(?:ting)?)\b|\bnot (?:broken down|split)\b"
+    r"|\bdon'?t (?:break (?:it |them )?down|split)(?: (?:it|them))?(?: by)?\b|\bnot by\b|\bremove the\b|\bdrop the\b"
+    r"|(?<=\w) (?:breakdown|split)\b",
+    _I,
+)
+"""A follow-up that takes the breakdown away ("不用拆了", "不分渠道呢", "no breakdown", "not by channel"):
+the dimensions it names, or all of them. Read only when the question opens so (:data:`UNSPLIT_OPENS`),
+so "按渠道拆分" stays a breakdown."""
+UNSPLIT_OPENS = re.compile(
+    r"^\s*(?:那|那就)?\s*不(?:用|要|必|需要)?再?(?:拆|细分|分|按)|^\s*(?:那|那就)?\s*去掉.{0,8}(?:拆分|细分|拆开)"
+    r"|^\s*(?:ok(?:ay)?,?\s+)?(?:no (?:breakdown|split)|without (?:the |a )?(?:breakdown|split)"
+    r"|not (?:broken down|split|by)|don'?t (?:break|split))\b"
+    r"|^\s*(?:ok(?:ay)?,?\s+)?(?:remove|drop) the\b.{0,24}\b(?:breakdown|split)\b",
+    _I,
+)
+"""How a follow-up that takes a breakdown away opens: "去掉" and "drop the" only with a word of
+splitting ("去掉渠道拆分"), never "去掉直播" (an exclusion)."""
 POINTER = re.compile(r"它们|它|\bits\b|\btheir\b", _I)
 """A pronoun pointing at the previous answer's rows ("它的GMV呢", "their orders?")."""
 ADD = re.compile(
@@ -71,14 +93,17 @@ class Ties:
     breakdown: bool = False
     pointer: str | None = None
     """The pronoun that points at the previous answer's rows, as said ("它", "their")."""
+    unsplit: bool = False
+    """The breakdown is taken away ("不用拆了", "不分渠道呢", "no breakdown")."""
 
     @property
     def any(self) -> bool:
-        return self.restrict or self.replace or self.add or self.framed or self.pointer is not None
+        return self.restrict or self.replace or self.add or self.framed or self.unsplit or self.pointer is not None
 
 
 def read_ties(scan: Scan) -> Ties:
     """The follow-up's tying words, claimed so no other reader sees them."""
+    unsplit = bool(UNSPLIT_OPENS.search(scan.norm)) and bool(scan.take(UNSPLIT))
     pointed = scan.take(POINTER)
     replace = bool(scan.take(CORRECTION)) | bool(scan.take(REPLACE))  # `|`: both are claimed, always
     restrict = bool(scan.take(RESTRICT))
@@ -86,12 +111,20 @@ def read_ties(scan: Scan) -> Ties:
     frames = scan.take(FRAME)
     breakdown = any(m.group(0).startswith(("拆", "分")) for m in frames)
     pointer = pointed[0].group(0) if pointed else None
-    return Ties(restrict=restrict, replace=replace, add=add, framed=bool(frames), breakdown=breakdown, pointer=pointer)
+    return Ties(
+        restrict=restrict,
+        replace=replace,
+        add=add,
+        framed=bool(frames),
+        breakdown=breakdown and not unsplit,
+        pointer=pointer,
+        unsplit=unsplit,
+    )
 
 
 def has_ties(text: str) -> bool:
     """Whether a question carries a word that ties it to an earlier one."""
-    return any(p.search(text) for p in (CORRECTION, REPLACE, RESTRICT, ADD, FRAME))
+    return any(p.search(text) for p in (CORRECTION, REPLACE, RESTRICT, ADD, FRAME, UNSPLIT_OPENS))
 
 
 @dataclass

@@ -52,7 +52,7 @@ _WHICH_PATTERNS: tuple[tuple[str, Grain], ...] = (
 WHICH_TIME: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((re.compile(p, _I), g) for p, g in _WHICH_PATTERNS)
 TREND = re.compile(r"趋势|走势|变化情况|曲线|是?怎么走的?|怎么变的?|走得怎么样|\btrends?\b|\bover time\b", _I)
 YOY = re.compile(
-    r"同比去年同期|同比去年|同比|去年同期|上年同期|去年同月|上年同月|去年同季度?|去年的?同一?个?月|去年的?同一天|去年同日|"
+    r"同比去年同期|同比去年|同比|(?:相比|对比|比|较)?(?:去年|上年)同期|去年同月|上年同月|去年同季度?|去年的?同一?个?月|去年的?同一天|去年同日|"
     r"(?:和|跟|与|同)(?:去年|上一年)(?:同期)?(?:相比|比较|对比|比)|"
     r"\byoy\b|year[- ]over[- ]year|year[- ]on[- ]year|"
     r"(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+)?)?"
@@ -222,8 +222,23 @@ DOWN = re.compile(
     r"\bdown\b(?=\s*(?:$|[?？.!,;]|(?:this|last|in|on|for|since|from|vs\.?|versus|compared|against|yoy|mom|wow|qoq)\b))",
     _I,
 )
-CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
-_N = r"(?P<n>\d+|[一二两三四五六七八九十])"
+CN_DIGITS = {
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "俩": 2,
+    "三": 3,
+    "仨": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+}
+"""Counts said in Chinese; 俩 and 仨 are the spoken two and three ("前仨品类")."""
+_N = r"(?P<n>\d+|[一二两俩三仨四五六七八九十])"
 _NOT_PERCENT = r"(?![\d.]*\s*(?:%|％|percent\b|per cent\b|成))"
 """A count, not a percentage: "前10%的用户", "top 10 percent" are no top N (asked back)."""
 _EN_N = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten"
@@ -237,7 +252,7 @@ TOP_N = re.compile(
     + _N.replace("n>", "n2>")
     + _NOT_PERCENT
     + r"\s*(?:个|名|位|家)?"
-    r"|(?:倒数|后)\s*(?:第\s*(?=一|1))?" + _N.replace("n>", "n3>") + _NOT_PERCENT + r"\s*(?:名|个|位)?"
+    r"|(?:倒数|后)\s*(?:前|第\s*(?=一|1))?\s*" + _N.replace("n>", "n3>") + _NOT_PERCENT + r"\s*(?:名|个|位)?"
     r"|(?<![A-Za-z0-9])top[- ]?(?P<en>"  # "GMV top3的品类": a CJK character after the count ends it too
     + _EN_N
     + r")(?![A-Za-z0-9])"
@@ -579,7 +594,7 @@ FUNCTION_CHARACTERS = PARTICLES | frozenset("我你您帮给查看算下再把�
 "每人" or "分时" (made of single-character fillers that carry content) is not."""
 ZH_FILLERS = frozenset(
     (
-        "人 多少人 每个 每一个 算 用户 最近 万 来 来了 花了 花 全国 当天 那天 当日 钱 的话 东西 客户 "
+        "人 多少人 每个 每一个 算 用户 最近 万 来 来了 花了 花 全国 大盘 全平台 当天 那天 当日 钱 的话 东西 客户 "
         "顾客 拉一下 拉下 拉个 拉 多少万 几万 拿走 顺便 带上 也带上 算下 算一下 再 在 "
         "中 里 内 期间 时候 多少 什么 请问 请 麻烦 帮我 帮忙 帮 我 我们 你 您 给我 "
         "给 查 查询 查一下 查下 看 看看 看下 一下 下 统计 情况 数据 表现 如何 怎么样 "
