@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from baton.catalog.loader import load_catalog
+from baton.contracts.semantic import SemanticQuery
 from baton.errors import AmbiguousQuestion
 from baton.nlu.interpret import interpret
 from baton.nlu.parser import Planner
@@ -60,3 +61,58 @@ def test_an_unclear_top_of_each_is_asked_back(question: str) -> None:
 def test_combinations_said_as_such_are_ranked_as_a_whole() -> None:
     query = PLANNER.plan("上个月GMV最高的3个区域和品类组合", as_of=AS_OF)
     assert query.rank_within == () and query.top_n == 3
+
+
+EACH_PERIOD: list[tuple[str, str, str, int, str]] = [
+    ("2026年每个月GMV最高的渠道", "month", "channel", 1, "desc"),
+    ("今年每个月订单量最多的品类是哪个", "month", "category", 1, "desc"),
+    ("上个月每周GMV最高的2个区域", "week", "region", 2, "desc"),
+    ("top 2 categories by orders each month in 2026 H1", "month", "category", 2, "desc"),
+    ("bottom 1 channel by gmv per week last month", "week", "channel", 1, "asc"),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "grain", "ranked", "top_n", "order"), EACH_PERIOD, ids=[r[0] for r in EACH_PERIOD]
+)
+def test_the_top_of_each_period_is_read(question: str, grain: str, ranked: str, top_n: int, order: str) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.rank_each_period and query.rank_within == ()
+    assert (query.grain, query.dimensions, query.top_n, query.order) == (grain, (ranked,), top_n, order)
+
+
+def test_the_interpretation_says_in_each_period() -> None:
+    query = PLANNER.plan("2026年每个月GMV最高的2个渠道", as_of=AS_OF)
+    assert "每月按成交总额取最高的 2 个渠道" in interpret(query, PLANNER.catalog, "zh")
+    query = PLANNER.plan("top 2 categories by orders each month in 2026 H1", as_of=AS_OF)
+    assert "in each month the top 2 categories by orders" in interpret(query, PLANNER.catalog, "en")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "2026年按月GMV最高的渠道",  # by month: each month's top, or the top channels shown by month?
+        "2026年每个月GMV同比最高的渠道",  # with a comparison: not built
+        "2026年每个月各区域GMV最高的品类",  # two dimensions besides the period
+        "2026年每个月GMV排名第二的渠道",  # a place inside each period: not built
+    ],
+)
+def test_an_unclear_top_of_each_period_is_asked_back(question: str) -> None:
+    with pytest.raises(AmbiguousQuestion):
+        PLANNER.plan(question, as_of=AS_OF)
+
+
+@pytest.mark.parametrize(
+    "update",
+    [
+        {"grain": None},
+        {"top_n": None},
+        {"dimensions": ()},
+        {"share": True},
+        {"rank_within": ("region",), "dimensions": ("region", "channel")},
+    ],
+)
+def test_a_top_of_each_period_needs_a_plain_ranked_series(update: dict[str, object]) -> None:
+    query = PLANNER.plan("2026年每个月GMV最高的渠道", as_of=AS_OF)
+    with pytest.raises(ValueError, match=r"top N in each period|top N within groups|share"):
+        SemanticQuery.model_validate({**query.model_dump(), **update})

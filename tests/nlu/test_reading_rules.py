@@ -224,8 +224,8 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ),
     (
         "vs between Chinese words compares",
-        "2025年上半年vs下半年GMV",
-        {"comparison": {"kind": "custom", "range": {"start": "2025-07-01", "end": "2025-12-31"}}},
+        "2025年上半年vs下半年GMV",  # side by side: the later half asked, against the earlier
+        {"comparison": {"kind": "custom", "range": {"start": "2025-01-01", "end": "2025-06-30"}}},
     ),
     (
         "仅限 narrows like 只看",
@@ -870,6 +870,30 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "excluding app, web and live stream, GMV last month",
         {"filters": [{"dimension": "channel", "members": ["app", "web", "live_stream"], "exclude": True}]},
     ),
+    # the whole named as the set the members are listed in: one list, no whole asked beside them
+    ("所有渠道中app和web", "上个月所有渠道中app和web的GMV", {"dimensions": ["channel"]}),
+    ("全部品类中A和B", "上个月全部品类中家电和服饰的GMV", {"dimensions": ["category"]}),
+    # a Chinese comma ends an exclusion unless 以外 closes the list after it
+    (
+        "除了A，B和C: C and B kept",
+        "上个月除了华东，华南和华北的GMV分别是多少",
+        {
+            "filters": [
+                {"dimension": "region", "members": ["华东"], "exclude": True},
+                {"dimension": "region", "members": ["华南", "华北"], "exclude": False},
+            ]
+        },
+    ),
+    (
+        "不含A，B和C: B and C kept",
+        "上个月不含直播，app和小程序的GMV",
+        {
+            "filters": [
+                {"dimension": "channel", "members": ["live_stream"], "exclude": True},
+                {"dimension": "channel", "members": ["app", "mini_program"], "exclude": False},
+            ]
+        },
+    ),
     # spoken counts and the bottom said with 前
     ("倒数前N", "上个月订单量倒数前三的品类", {"top_n": 3, "order": "asc", "dimensions": ["category"]}),
     ("后N名", "上个月GMV后三名的品类", {"top_n": 3, "order": "asc", "dimensions": ["category"]}),
@@ -1017,6 +1041,18 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         AmbiguousQuestion,
         "new-user",
     ),
+    *[
+        (f"an end with no start: {said}", question, AmbiguousQuestion, said)
+        for said, question in [
+            ("累计到3月底", "累计到3月底的GMV"),
+            ("至5月", "至5月的订单量"),
+            ("到6月15日", "到6月15日各渠道的GMV"),
+            ("up to March 31", "GMV up to March 31"),
+            ("through end of March", "GMV through end of March"),
+            ("as of June 15", "GMV as of June 15"),
+            ("by end of April", "orders by end of April"),
+        ]
+    ],
     ("each and the total at once", "上个月华东和华北的订单量，分别和合计", AmbiguousQuestion, "in total"),
     ("the total of a top N", "total gmv of the top 3 categories last month", AmbiguousQuestion, "top 3"),
     ("a top N combined", "上个月GMV最高的3个品类合计多少", AmbiguousQuestion, "top 3"),
@@ -1038,6 +1074,11 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
             ("总GMV beside a member's orders", "上个月新用户的订单量和总GMV"),
             ("total GMV beside a member's orders", "orders from new users and total gmv last month"),
             ("整体退款率 beside a member's", "上个月家电的退款率和整体退款率"),
+            ("全国和华东", "上个月全国和华东的GMV分别是多少"),
+            ("app和全部渠道", "上个月app和全部渠道的退款率"),
+            ("新用户和全部用户", "上个月新用户和全部用户的笔单价"),
+            ("全部…以及新用户", "上个月全部订单量以及新用户订单量"),
+            ("overall and for the app", "orders overall and for the app last month"),
         ]
     ],
     *[

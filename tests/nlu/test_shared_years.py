@@ -33,7 +33,8 @@ SHARED: list[tuple[str, tuple[str, str], tuple[str, str]]] = [
         ("2025-07-01", "2025-12-31"),
         ("2025-01-01", "2025-06-30"),
     ),
-    ("May 2025 vs June GMV", ("2025-05-01", "2025-05-31"), ("2025-06-01", "2025-06-30")),
+    # "X vs Y" names two periods side by side: the later is asked about, against the earlier
+    ("May 2025 vs June GMV", ("2025-06-01", "2025-06-30"), ("2025-05-01", "2025-05-31")),
     # a year said before the second period only marks that one: this June against last May
     ("6月和去年5月的GMV对比", ("2026-06-01", "2026-06-30"), ("2025-05-01", "2025-05-31")),
     # the same named period twice is two years of it
@@ -46,7 +47,12 @@ SHARED: list[tuple[str, tuple[str, str], tuple[str, str]]] = [
     # "May" opening a question and set against another month is the month
     ("May GMV compared to April", ("2026-05-01", "2026-05-31"), ("2026-04-01", "2026-04-30")),
     ("How does May GMV compare to April?", ("2026-05-01", "2026-05-31"), ("2026-04-01", "2026-04-30")),
-    ("may orders vs june", ("2026-05-01", "2026-05-31"), ("2026-06-01", "2026-06-30")),
+    ("may orders vs june", ("2026-06-01", "2026-06-30"), ("2026-05-01", "2026-05-31")),
+    ("Q1 2025 vs Q1 2026 GMV by region", ("2026-01-01", "2026-03-31"), ("2025-01-01", "2025-03-31")),
+    ("5月对比6月GMV", ("2026-06-01", "2026-06-30"), ("2026-05-01", "2026-05-31")),
+    # "相比" / "compared with" / "比" say which is asked about: the first, whichever is earlier
+    ("5月GMV相比6月", ("2026-05-01", "2026-05-31"), ("2026-06-01", "2026-06-30")),
+    ("May GMV compared with June", ("2026-05-01", "2026-05-31"), ("2026-06-01", "2026-06-30")),
 ]
 
 

@@ -38,6 +38,12 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("近七日", A, "2026-06-24", "2026-06-30", "custom"),
     ("最近两天", A, "2026-06-29", "2026-06-30", "custom"),
     ("本周", A, "2026-06-29", "2026-06-30", "week"),
+    # the current period's whole namesake a year back (the week 52 weeks back, weekdays aligned)
+    ("去年这个月", A, "2025-07-01", "2025-07-31", "month"),
+    ("去年本季度", A, "2025-07-01", "2025-09-30", "quarter"),
+    ("去年本周", A, "2025-06-30", "2025-07-06", "week"),
+    ("this month last year", MID_MARCH, "2025-03-01", "2025-03-31", "month"),
+    ("this quarter last year", MID_MARCH, "2025-01-01", "2025-03-31", "quarter"),
     ("这周", SUNDAY, "2026-06-22", "2026-06-27", "week"),
     ("本月", MID_MARCH, "2026-03-01", "2026-03-14", "month"),
     ("这个月", MID_MARCH, "2026-03-01", "2026-03-14", "month"),

@@ -10,6 +10,7 @@ import pytest
 
 from baton.contracts.answer import Answer
 from baton.errors import InvalidInput
+from baton.evals.graders import results_match
 from baton.orchestrator.session import Session
 from baton.trace.writer import read_trace
 from tests.demo_gold import gold_rows
@@ -512,3 +513,84 @@ def test_a_why_asked_as_a_question_says_where_its_drivers_are_found(demo_session
     assert answer.answer.endswith("要找出原因，请运行分析（baton analyze，或在 baton chat 中输入 /why）。")
     plain = demo_session.ask("上个月GMV环比", as_of=AS_OF)
     assert "baton analyze" not in plain.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "unit", "dimension", "n", "order", "start", "end"),
+    [
+        ("2026年每个月GMV最高的渠道", "month", "channel", 1, "DESC", "2026-01-01", "2026-06-30"),
+        (
+            "bottom 2 categories by orders each month in 2026 Q2",
+            "month",
+            "category",
+            2,
+            "ASC",
+            "2026-04-01",
+            "2026-06-30",
+        ),
+        ("2026年Q2每个季度订单量前3的区域", "quarter", "region", 3, "DESC", "2026-04-01", "2026-06-30"),
+    ],
+)
+def test_the_top_of_each_period_is_taken_inside_each_period(
+    demo_session: Session, question: str, unit: str, dimension: str, n: int, order: str, start: str, end: str
+) -> None:
+    """ "每个月GMV最高的渠道": each month's own top, as a window ranked inside each period computes it —
+    never the top rows of the whole series."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.semantic_query is not None and answer.semantic_query.rank_each_period
+    metric = "SUM(gmv_amount)" if "GMV" in question else "COUNT(*)"
+    sql = f"""WITH g AS (
+                SELECT DATE_TRUNC('{unit}', order_date)::DATE AS p, {dimension} AS d, {metric} AS v
+                FROM fact_order WHERE status IN ('paid','refunded') AND order_date BETWEEN DATE '{start}' AND DATE '{end}'
+                GROUP BY 1, 2)
+              SELECT p, d, v FROM (SELECT *, RANK() OVER (PARTITION BY p ORDER BY v {order}) AS r FROM g)
+              WHERE r <= {n} ORDER BY p, v {order}"""
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        expected = con.execute(sql).fetchall()
+    finally:
+        con.close()
+    assert answer.result is not None
+    ok, reason = results_match([list(r) for r in answer.result.rows], [list(r) for r in expected], ordered=True)
+    assert ok, reason
+    assert len({p for p, _, _ in expected}) == len(expected) // n  # every period, each with its own top
+    assert answer.answer is not None and answer.interpretation is not None
+    said_each = "每" if answer.language == "zh" else f"in each {unit}"
+    assert said_each in answer.interpretation
+
+
+@pytest.mark.parametrize(
+    ("question", "unit"),
+    [
+        ("近12周每周订单量同比", "week"),
+        ("上周每天订单量同比", "day"),
+        ("daily orders last week vs same week last year", "day"),
+    ],
+)
+def test_a_weekly_series_against_last_year_meets_the_weekday_aligned_days(
+    demo_session: Session, question: str, unit: str
+) -> None:
+    """A week's same period last year is 364 days back (weekday-aligned); each row of the series
+    must meet the rows that far back — not a calendar year back, one weekday late, with a phantom
+    row after the period."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    query = answer.semantic_query
+    assert query is not None and query.comparison is not None
+    current, previous = query.time_range, query.comparison.range
+    assert (current.start - previous.start).days == 364
+    sql = f"""WITH now AS (SELECT DATE_TRUNC('{unit}', order_date)::DATE AS p, COUNT(*) AS n FROM fact_order
+                       WHERE status IN ('paid','refunded') AND order_date BETWEEN ? AND ? GROUP BY 1),
+              back AS (SELECT DATE_TRUNC('{unit}', order_date + INTERVAL 364 DAY)::DATE AS p, COUNT(*) AS n
+                       FROM fact_order WHERE status IN ('paid','refunded') AND order_date BETWEEN ? AND ? GROUP BY 1)
+              SELECT now.p, now.n, back.n FROM now JOIN back USING (p) ORDER BY 1"""
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        expected = con.execute(sql, [current.start, current.end, previous.start, previous.end]).fetchall()
+    finally:
+        con.close()
+    assert answer.result is not None
+    got = [row[:3] for row in answer.result.rows]
+    ok, reason = results_match([list(r) for r in got], [list(r) for r in expected], ordered=False)
+    assert ok, reason

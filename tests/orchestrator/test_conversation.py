@@ -257,6 +257,7 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月华东app的GMV", "全国呢"),  # without the region, the channel, or both?
         ("上个月各渠道GMV", "不分渠道，按区域"),
         ("上个月各渠道GMV", "不分区域呢"),  # there was no region breakdown to take away
+        ("上个月GMV", "去年这个月呢"),  # June 2025 (the month discussed), or July 2025 (this month)?
     ],
 )
 def test_follow_ups_that_would_silently_mean_something_else_are_asked_back(
@@ -1037,3 +1038,15 @@ def test_compared_with_the_same_period_last_year_said_with_bi(session: Session) 
     comparison = answer.semantic_query.comparison
     assert comparison is not None and comparison.kind == "same_period_last_year"
     assert (comparison.range.start, comparison.range.end) == (date(2025, 6, 1), date(2025, 6, 30))
+
+
+def test_the_top_of_each_period_is_kept_by_follow_ups_or_asked_back(session: Session) -> None:
+    """ "每个月GMV最高的渠道" then "换成订单量" / "按周呢": still each period's own top; "同比呢" would rank
+    the channel × month rows as a whole, so it is asked back, never carried as "kept the ranking"."""
+    chat = session.conversation()
+    assert chat.ask("2026年每个月GMV最高的渠道", as_of=JULY).status == "answered"
+    for then, grain in (("换成订单量", "month"), ("按周呢", "week")):
+        answer = chat.ask(then)
+        assert answer.status == "answered" and answer.semantic_query is not None
+        assert answer.semantic_query.rank_each_period and answer.semantic_query.grain == grain
+    assert chat.ask("同比呢").status == "clarification_needed"

@@ -135,7 +135,8 @@ def ends_gap(
 def boundary_tie(query: SemanticQuery, rows: list[dict[str, Any]]) -> BoundaryTie | None:
     """The tie at a top N's last place, when the statement kept more than N rows for it (rows
     in ranked order, as the compiler returns them)."""
-    if query.top_n is None or len(rows) <= query.top_n or query.rank_within:  # each group's top: its own ties
+    if query.top_n is None or len(rows) <= query.top_n or query.rank_within or query.rank_each_period:
+        # each group's top: its own ties
         return None
     column = f"{query.metrics[0]}_share" if query.share else query.metrics[0]  # a share is ranked by it
     column = column if query.rank_by == "value" else f"{query.metrics[0]}_{query.rank_by}"  # … a change by its own
@@ -198,7 +199,7 @@ class Narrator:
         say = _Sentence(query, metric, rows, period, filters, language, fmt)
         if query.share:
             return self._share_sentence(say)
-        if query.rank_within and metric == query.metrics[0]:  # "每个渠道GMV最高的2个品类"
+        if (query.rank_within or query.rank_each_period) and metric == query.metrics[0]:  # "每个渠道GMV最高的2个品类"
             where = {"label": label, "filters": filters, "period": period}
             return within_groups_sentence(self.catalog, query, metric, rows, language, where, fmt)
         if _ranked_by_another(query, metric) and query.comparison is None:

@@ -200,10 +200,25 @@ def _aligned(column: exp.Expr, query: SemanticQuery, day: exp.Expr) -> exp.Expr:
     if not _shifts(query):
         return column
     current = query.time_range
-    shifted = exp.Add(this=column.copy(), expression=exp.Interval(this=exp.Literal.string("1"), unit=exp.var("YEAR")))
+    shifted = exp.Add(this=column.copy(), expression=_year_on(query))
     return exp.Case(
         ifs=[exp.If(this=_between(day.copy(), current.start, current.end), true=column.copy())], default=shifted
     )
+
+
+def _year_on(query: SemanticQuery) -> exp.Interval:
+    """How far last year's rows move on: a calendar year, or — when the comparison was aligned by
+    weekday (a week's same period last year is the 52nd week before, 364 days) — exactly the days
+    between the two periods' starts, so each day meets the day it is compared with."""
+    assert query.comparison is not None
+    now, then = query.time_range.start, query.comparison.range.start
+    try:
+        calendar = then == now.replace(year=now.year - 1)
+    except ValueError:  # 29 February: a year back is no calendar date
+        calendar = False
+    if calendar:
+        return exp.Interval(this=exp.Literal.string("1"), unit=exp.var("YEAR"))
+    return exp.Interval(this=exp.Literal.string(str((now - then).days)), unit=exp.var("DAY"))
 
 
 def _named(expr: exp.Expr, name: str) -> exp.Expr:
@@ -395,9 +410,9 @@ def _rank_rows(
     by = exp.Ordered(this=exp.column(metric), desc=query.order == "desc", nulls_first=False)
     listed = query.listed or query.order  # the rows kept, in the order the question lists them
     shown = exp.Ordered(this=exp.column(metric), desc=listed == "desc", nulls_first=False)
-    within = [k for k in keys if k in query.rank_within]
+    within = [k for k in keys if k in query.rank_within or (k == PERIOD and query.rank_each_period)]
     then = [exp.Ordered(this=exp.column(k)) for k in keys if k not in within]
-    if within:  # "每个渠道GMV最高的2个品类": the top N inside each group, groups in order
+    if within:  # "每个渠道GMV最高的2个品类", "每个月GMV最高的渠道": the top N inside each group, groups in order
         lead = [exp.Ordered(this=exp.column(k)) for k in within]
         if not ties:  # plain: every row, each group's ranked; the answer takes the top of each
             return final.order_by(*lead, by, *then)

@@ -148,6 +148,11 @@ class SemanticQuery(BaseModel):
         description='dimensions of the breakdown inside each of whose groups a top N is taken ("the top 2 categories '
         'in each channel": channel); empty: the ranking is over all rows',
     )
+    rank_each_period: bool = Field(
+        default=False,
+        description='a top N of the breakdown taken inside each period of the series ("the top channel by GMV each '
+        'month", "the top 2 categories each week"); false: a series is ranked over all its rows',
+    )
     rank_by: Literal["value", "change", "change_pct"] = Field(
         default="value",
         description="what a ranking with a comparison orders by: the first metric's value, its change (\"fell the "
@@ -234,6 +239,8 @@ class SemanticQuery(BaseModel):
             self._one_threshold(self.threshold)
         if self.rank_within and not self._ranks_within():
             raise ValueError("a top N within groups takes the top of one other dimension inside each group")
+        if self.rank_each_period and not self._ranks_each_period():
+            raise ValueError("a top N in each period ranks a breakdown of a plain series, inside each period")
         if self.rank_by != "value" and not (self.comparison is not None and self.dimensions):
             raise ValueError("a ranking by a change ranks the groups of a breakdown compared with another period")
         return self
@@ -243,6 +250,13 @@ class SemanticQuery(BaseModel):
         inside = set(self.rank_within) < set(self.dimensions) and len(set(self.rank_within)) == len(self.rank_within)
         plain = self.grain is None and not self.share and self.threshold is None and not self.difference
         return inside and plain and self.top_n is not None and self.comparison is None
+
+    def _ranks_each_period(self) -> bool:
+        """A top N in each period: of a breakdown's groups, in a series of a value, with no share,
+        bound, gap, comparison or other groups to rank within."""
+        plain = not self.share and self.threshold is None and not self.difference and self.average_per is None
+        series = self.grain is not None and bool(self.dimensions) and not self.rank_within
+        return plain and series and self.top_n is not None and self.comparison is None
 
     def _one_threshold(self, threshold: Threshold) -> None:
         """A threshold keeps groups of one plain breakdown (or series) by one of its metrics."""

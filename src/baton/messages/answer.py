@@ -159,6 +159,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{word} {n} by {label}{filters} among the {ranked} of each {group}, {period}: {groups}.",
         "{period}{filters}每个{group}内{label}{word}的 {n} 个{ranked}：{groups}。",
     ),
+    "top_each_period": (
+        "{word} {n} by {label}{filters} among the {ranked} in each {group}, {period}: {groups}.",
+        "{period}{filters}每{group}{label}{word}的 {n} 个{ranked}：{groups}。",
+    ),
     "within_group": ("{group}: {items}", "{group}：{items}"),
     "within_sep": ("; ", "；"),
     "top_word": ("Top", "最高"),
@@ -343,6 +347,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_top_within": (
         ", inside each {group} the top {n} {ranked} by {metric}{first}",
         "，每个{group}内按{metric}取最高的 {n} 个{ranked}{first}",
+    ),
+    "interpret_top_each_period": (
+        ", in each {group} the top {n} {ranked} by {metric}{first}",
+        "，每{group}按{metric}取最高的 {n} 个{ranked}{first}",
+    ),
+    "interpret_bottom_each_period": (
+        ", in each {group} the bottom {n} {ranked} by {metric}{first}",
+        "，每{group}按{metric}取最低的 {n} 个{ranked}{first}",
     ),
     "interpret_bottom_within": (
         ", inside each {group} the bottom {n} {ranked} by {metric}{first}",

@@ -23,6 +23,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "which one is clear.",
         "是把{kept}换成{members}，还是看{kept}中的{members}？请完整地提问，说清是哪一种。",
     ),
+    "this_period_or_that": (
+        '"{said}": the period of the previous answer, {parent}, a year earlier ({same}), or the current one a year '
+        'back ({current})? Say "the same period last year" for the first, or name the dates.',
+        "“{said}”是指上一问的时间 {parent} 的去年同期（{same}），还是当前这一期的去年（{current}）？前者请说“去年同期”，或直接说日期。",
+    ),
     "whole_of_which": (
         "The whole of what? The previous question had filters on more than one dimension; say which to drop "
         '("all regions", "all channels"), or ask a whole question.',

@@ -114,6 +114,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the same length should be compared?",
         "“{current}”和“{previous}”长度不同，合计值不可比。请给出两个长度相同的期间。",
     ),
+    "until_with_no_start": (
+        '"{said}" gives an end but no start: from when? Say the whole range (e.g. "from January 1 to March 31", '
+        '"this year to the end of March"), or ask for the period itself.',
+        "“{said}”只给了结束时间，没有开始时间：从什么时候算起？请说出完整的时间范围（如“今年1月1日到3月31日”“今年到3月底”），或只问该时段本身。",
+    ),
     "range_change": (
         "The change over {period!r}: from its first to its last period, or of the whole range against the "
         "period before it?",

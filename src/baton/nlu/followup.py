@@ -307,12 +307,15 @@ def _merge(
     if not changed:
         raise _NothingChanged
     rank_within = _still_within(parent, dims, top_n, place, comparison, grain, share)
-    if top_n is not None or place is not None:
+    # "每个月GMV最高的渠道" then "换成订单量" / "只看华东": still the top of each month
+    each_period = parent.rank_each_period and grain is not None and len(dims) == 1 and place is None
+    each_period = each_period and top_n is not None and comparison is None and not share
+    if (top_n is not None or place is not None) and not each_period:
         # "各区域的GMV" then "最高的3个品类呢": the top of each region, or the top pairs? asked, unless
         # the previous question ranked these pairs already (as pairs, or inside each group)
         ranked_before = parent.top_n is not None or parent.rank_place is not None
         same_keys = ranked_before and set(parent.dimensions) == set(dims) and parent.grain == grain
-        if parent.rank_within and not rank_within:  # the top of each group can no longer be taken
+        if (parent.rank_within and not rank_within) or parent.rank_each_period:  # no longer the top of each
             planner.check_ranked_keys(list(dims), grain, combination=cues.combination)
         planner.check_ranked_keys(list(dims), grain, combination=cues.combination or same_keys)
     ends = parent.intent == "ranking" and top_n is None and place is None and bool(dims)  # "最高和最低差多少"
@@ -332,6 +335,7 @@ def _merge(
         order=order,
         rank_by=rank_by,
         rank_within=rank_within,
+        rank_each_period=each_period,
         intent=_intent(why, comparison, share, ranked or parent.intent == "ranking", grain, dims),
         share=share,
         share_filters=share_filters if share else (),
@@ -406,6 +410,7 @@ def _periods(
             time_range = _half_of_the_parents(parent.time_range, time_range, as_of)
             time_range = _in_the_parents_year(parent.time_range, time_range, as_of)
             _year_or_same_period(parent.time_range, time_range, r.scan.norm)
+            _this_period_a_year_back(parent.time_range, time_range, r.scan.norm)
         if comparison is None and parent.comparison is not None and not cues.why:
             comparison = _same_kind(parent.comparison, time_range, as_of)
         parts: list[Part] = ["period"]
@@ -485,6 +490,30 @@ def _year_or_same_period(parent: TimeRange, said: TimeRange, question: str) -> N
         "same_to": str(same[1]),
     }
     raise AmbiguousQuestion(*both("conversation.year_or_same_period", **fields), detail={"follow_up": True, **fields})
+
+
+_THIS_PERIOD_LAST_YEAR = re.compile(
+    r"(?:去年|上一年)的?\s*(?:本|这个?|当)(?:周|月|季度?)|\b(?:this|the\s+current)\s+(?:week|month|quarter)\s+(?:of\s+)?last\s+year\b",
+    re.I,
+)
+
+
+def _this_period_a_year_back(parent: TimeRange, said: TimeRange, question: str) -> None:
+    """ "上个月GMV" then "去年这个月呢": this month (July) a year back, or the month just discussed
+    (June)? Asked back with both sets of dates, unless the previous answer was about that same period."""
+    found = _THIS_PERIOD_LAST_YEAR.search(question)
+    if found is None:
+        return
+    same = (timeexpr.shift_years(parent.start, -1), timeexpr.shift_years(parent.end, -1))
+    if same == (said.start, said.end):
+        return
+    fields = {
+        "said": found.group(0),
+        "parent": f"{parent.text or ''} ({parent.start} – {parent.end})".strip(),
+        "same": f"{same[0]} – {same[1]}",
+        "current": f"{said.start} – {said.end}",
+    }
+    raise AmbiguousQuestion(*both("conversation.this_period_or_that", **fields), detail={"follow_up": True, **fields})
 
 
 _HALF_SAID = re.compile(r"(?:the\s+)?(?:first|second|other)\s+half|[上下前后]半年?", re.I)

@@ -53,7 +53,7 @@ from baton.nlu.metric_words import (
     no_part_of_a_metric,
 )
 from baton.nlu.periods import claim_compare_words, event_periods, named_previous, resolve_periods
-from baton.nlu.rank_within import ranked_within
+from baton.nlu.rank_within import ranked_each_period, ranked_within
 from baton.nlu.ranking import check_ranking_inside_ranking, ranking_metric, ranks
 from baton.nlu.reading import (
     Member,
@@ -289,6 +289,7 @@ class Planner:
         self._kept_and_excluded(read.cues, read.terms)
         self._ranked_first(read.scan, read.cues, read.terms)
         read.cues.rank_within = ranked_within(read.scan, read.cues, read.terms)
+        read.cues.rank_each_period = ranked_each_period(read.scan, read.cues, read.terms)
         terms = read.terms
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
         return self._build(
@@ -369,6 +370,7 @@ class Planner:
             for span in period.spans:
                 scan.claim(*span)
         periods.sort(key=lambda p: p.span)
+        _until_with_no_start(scan, periods)
         periods = named_previous(scan, cues, cues.spans.get("previous_period", []), periods, as_of)
         if not periods and context is None:
             periods = _the_latest_whole(cues, language, as_of)
@@ -650,6 +652,10 @@ class Planner:
             for i, (prev, nxt) in enumerate(itertools.pairwise(chain)):
                 if not _in_one_list(joins[i], prev, nxt, scan) or _clause_ends(joins, i):
                     break
+                if _CN_COMMA.fullmatch(scan.text[prev.end : nxt.start]) and not _CLOSED_LATER.match(
+                    scan.norm, nxt.start
+                ):
+                    break  # "除了华东，华南和华北的GMV": the Chinese comma ends the exclusion, unless 以外 closes a list
                 if _COMMA.search(joins[i]) and _member_dimensions(prev) != _member_dimensions(nxt):
                     break  # "除了直播，华东和华南的订单量": the comma ends the exclusion, another dimension follows
                 out.add(id(nxt))
@@ -876,8 +882,14 @@ class Planner:
             top_n = None if several else 1  # "ranked second-lowest": the place is the ranking
         ranked_inside: tuple[str, ...] = ()  # "每个渠道GMV最高的2个品类": the top N inside each channel
         simple = comparison is None and grain is None and not (cues.share or cues.difference or cues.bound)
+        each_period = False  # "每个月GMV最高的渠道": the top N inside each month of the series
+        plain_series = comparison is None and not (cues.share or cues.difference or cues.bound)
         if cues.rank_within is not None and top_n is not None and place is None and not several and simple:
             ranked_inside = (cues.rank_within,)
+        elif cues.rank_each_period and top_n is not None and place is None and not several and plain_series:
+            each_period = grain is not None and len(dims) == 1
+        if ranked_inside or each_period:
+            pass
         elif top_n is not None or place is not None or several:  # of each group, or of the pairs?
             self.check_ranked_keys(dims, grain, combination=cues.combination)
         ranked = bool(top_n or place or cues.rank)
@@ -942,6 +954,7 @@ class Planner:
             listed=cues.listed if cues.listed != order and (top_n or 0) != 1 and place is None else None,
             rank_by=rank_by,
             rank_within=ranked_inside,
+            rank_each_period=each_period,
             intent=intent,
             share=share,
             share_filters=tuple(share_filters),
@@ -1273,6 +1286,10 @@ def _members_only(hit: Hit) -> Hit:
 
 
 _COMMA_ONLY = re.compile(r"^\s*[,，]\s*$")
+_CN_COMMA = re.compile(r"\s*，\s*")
+_CLOSED_LATER = re.compile(r"[^，,。？?；;！!]*?(?:以外|之外|除外)")
+"""An exclusion list a Chinese comma runs on in ("除了APP，小程序和网页以外"): closed by 以外 before the
+clause ends; without it ("除了华东，华南和华北的GMV") the comma ends the exclusion."""
 _EACH_THEN_BEST = re.compile(
     r"(?:各|每个|每一个|\bby\b|\beach\b|\bper\b)[^，,;；?？]*?(?:[，,;；]|\band\b)\s*(?:and\s+)?"
     r"(?:哪个|哪一个|哪家|谁|\bwhich\b)[^，,;；]{0,20}?"
@@ -1329,6 +1346,28 @@ def _clause_ends(joins: list[str], i: int) -> bool:
 
 
 _POPULATION_BEFORE = re.compile(r"\b(?:among|within|of|for|in|from|across|on)\s+(?:the\s+|all\s+)?$")
+
+
+_UNTIL_BEFORE = re.compile(
+    r"(?:累计到|累计至|累积到|截至|截止到?|截止至|直到|一直到|到|至)\s*$"
+    r"|\b(?:up\s+to|up\s+until|through|thru|until|till|as\s+of|by)\s+(?:the\s+)?$",
+    re.I,
+)
+"""A period's end said with no start ("累计到3月底", "GMV up to March 31", "as of June 15", "by end of
+April"): the words that would make it the end of a range."""
+
+
+def _until_with_no_start(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) -> None:
+    """ "累计到3月底的GMV", "至5月", "orders by end of April": from when? Asked back, never the end
+    period alone (a range said whole — "今年到3月底" — is one period and passes)."""
+    for period in periods:
+        if period.match is None:
+            continue
+        before = _UNTIL_BEFORE.search(scan.norm, 0, period.span[0])
+        if before is None:
+            continue
+        said = scan.text[before.start() : period.span[1]]
+        raise AmbiguousQuestion(*both("nlu.until_with_no_start", said=said), detail={"reason": "until_with_no_start"})
 
 
 def _members_paired_with_periods(scan: Scan, periods: list[timeexpr.PeriodReading], terms: Terms) -> None:
@@ -1398,9 +1437,39 @@ def _member_beside_the_whole(scan: Scan, cues: Cues, terms: Terms) -> None:
     total_metric = len(terms.metric_hits) > 1 and any(
         _WHOLE_BEFORE.search(scan.norm[: h.start]) for h in terms.metric_hits
     )
-    if (whole and beside) or total_metric:
-        said = whole.group(0) if whole else ""
+    joined = _whole_joined_to_a_member(scan, terms)
+    if (whole and beside) or total_metric or joined:
+        said = joined or (whole.group(0) if whole else "")
         raise _asked("nlu.member_beside_the_whole", {"whole": said, "members": [m.member for m in terms.members]})
+
+
+_WHOLE_WORD = re.compile(
+    r"整体|全国|总体|全平台|大盘|全部|所有|全体|总量|总数|\boverall\b|\bthe whole\b|\ball\b|\bin total\b|\btotal\b",
+    re.I,
+)
+_JOINED = re.compile(r"和|与|以及|及|跟|还有|、|\band\b|&|\bplus\b|\bvs\.?|\bversus\b", re.I)
+_CLAUSE_MARK = re.compile(r"[，,。？?；;！!]")
+
+
+def _whole_joined_to_a_member(scan: Scan, terms: Terms) -> str | None:
+    """ "全国和华东的GMV", "app和全部渠道的退款率", "全部订单量以及新用户订单量", "orders overall and for
+    the app": the whole and a member joined as two things asked — the whole word as said, if so.
+    Only a join with no other member between them counts ("所有渠道中app和web": the members are
+    listed inside the whole, one list)."""
+    spans = [(m.hit.start, m.hit.end) for m in terms.members]
+    for word in _WHOLE_WORD.finditer(scan.norm):
+        for m in terms.members:
+            if m.excluded:
+                continue
+            start, end = (word.end(), m.hit.start) if word.end() <= m.hit.start else (m.hit.end, word.start())
+            between = scan.norm[start:end]
+            if end < start or end - start > 20 or _CLAUSE_MARK.search(between):
+                continue
+            if any(start <= s and e <= end for s, e in spans):
+                continue
+            if _JOINED.search(between):
+                return word.group(0)
+    return None
 
 
 _SHARE_FROM_THE_TOP = re.compile(

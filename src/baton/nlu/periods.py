@@ -343,10 +343,17 @@ def _two_periods(
     between = scan.text[first.span[1] : second.span[0]]
     if not (vocab.COMPARE.search(between) or cues.compare_word or cues.change or cues.side_by_side):
         raise AmbiguousQuestion(*both("nlu.two_periods"), detail={"periods": [first.text, second.text]})
-    # "X vs Y", "X 相比 Y": X is the period asked about; "compare X and Y": the later one
-    directed = bool(vocab.COMPARE.search(between)) or cues.first_is_asked
+    # "X 相比 Y", "X compared with Y", "X比Y": X is the period asked about; "compare X and Y", "X vs Y",
+    # "X对比Y": the later one, against the earlier (a change runs forward in time)
+    word = vocab.COMPARE.search(between)
+    joined = word is not None and _SYMMETRIC_JOIN.fullmatch(word.group(0)) is None
+    directed = joined or cues.first_is_asked
     current, previous = (first, second) if directed or first.start > second.start else (second, first)
     return _compared(current, previous, averaged=cues.average_per is not None)
+
+
+_SYMMETRIC_JOIN = re.compile(r"\s*(?:vs\.?|versus|对比)\s*", re.I)
+"""A join that names two periods side by side without saying which is asked about."""
 
 
 def _the_named_comparison(

@@ -38,4 +38,19 @@ def ranked_within(scan: Scan, cues: Cues, terms: Terms) -> str | None:
     return each[0]
 
 
-__all__ = ["ranked_within"]
+_EACH_PERIOD = re.compile(r"^(?:每|各|逐)|\b(?:each|every|per)\b", re.I)
+"""A grain said of each period ("每个月", "各季度", "each month", "per week"), not "按月" / "by month"
+(a series of the top groups overall, or the top of each period? asked back)."""
+
+
+def ranked_each_period(scan: Scan, cues: Cues, terms: Terms) -> bool:
+    """Whether the question's top N is taken inside each period of its series ("每个月GMV最高的渠道",
+    "top 2 categories by orders each month"): one dimension ranked, the grain said of each period."""
+    asked = cues.top_n is not None or (cues.best and not cues.several and not cues.both_ends)
+    if not asked or cues.grain is None or cues.which_time or cues.combination or len(terms.dims) != 1:
+        return False
+    said = [scan.text[s:e] for s, e in cues.spans.get(f"grain:{cues.grain}", [])]
+    return bool(said) and all(_EACH_PERIOD.search(w) for w in said)
+
+
+__all__ = ["ranked_each_period", "ranked_within"]

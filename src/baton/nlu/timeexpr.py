@@ -595,6 +595,16 @@ def _same_day_last_week(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _Raw(day, day, "day")
 
 
+def _this_period_last_year(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "去年这个月", "this quarter last year": the whole period a year before the current one — the
+    same month or quarter of last year, or the week 52 weeks back (weekdays aligned)."""
+    said: dict[str, _PeriodGrain] = {"zh_w": "week", "zh_m": "month", "zh_q": "quarter"}
+    named = [g for k, g in said.items() if _group(m, k)]
+    grain = named[0] if named else _UNIT_GRAIN[(_group(m, "u") or "").lower()]
+    start = _shift(_period_start(ctx.as_of, grain), grain, -52 if grain == "week" else -(12 // _MONTHS_PER[grain]))
+    return _Raw(start, _period_end(start, grain), grain)
+
+
 def _current_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """this week / month-to-date / QTD / current year ..."""
     unit = (_group(m, "u") or _group(m, "u2") or "").lower()
@@ -984,6 +994,15 @@ _RULES: tuple[_Rule, ...] = (
             r"(?P<u>days?|weeks?|months?|quarters?|years?|d|wks?|mths?|mos?|qtrs?|yrs?)<NA>"
         ),
         _last_n_en,
+    ),
+    # the current period's whole namesake a year back: 去年这个月, 去年本季度, "this month last year"
+    _Rule(
+        "this_period_last_year",
+        _p(
+            r"(?:去年|上一年)的?\s*(?:(?P<zh_w>本周|这周|当周)|(?P<zh_m>本月份?|这个?月|当月)|(?P<zh_q>本季度?|这个?季度|当季度?))"
+            r"|<NB>(?:this|the\s+current)\s+(?P<u>week|month|quarter)\s+(?:of\s+)?last\s+year<NA>"
+        ),
+        _this_period_last_year,
     ),
     # the current period, to date
     _Rule("this_week_cn", _p(r"本周|这周|这个?" + _CN_WEEK + "|本星期|本礼拜|当周"), _current("week")),
