@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from baton.catalog.loader import load_catalog
+from baton.contracts.semantic import Threshold
 from baton.errors import AmbiguousQuestion
 from baton.nlu.parser import Planner
 
@@ -121,3 +122,40 @@ def test_a_bound_said_of_no_metric_is_asked_back() -> None:
     with pytest.raises(AmbiguousQuestion) as asked:
         PLANNER.plan("上个月app超过5%的品类的退款率", as_of=AS_OF)
     assert asked.value.detail["reason"] == "threshold_of_what" and "app" in asked.value.message_zh
+
+
+RANGES = [  # question, metric, lower, upper, dimensions
+    ("上个月GMV在100万到500万之间的品类", "gmv", 1_000_000, 5_000_000, ["category"]),
+    ("上个月GMV 100到500万之间的品类有哪些", "gmv", 1_000_000, 5_000_000, ["category"]),  # one scale for both
+    ("上个月退款率在4.5%到5%之间的渠道", "refund_rate", 0.045, 0.05, ["channel"]),
+    ("上个月订单量介于5000和10000之间的地区", "order_count", 5_000, 10_000, ["region"]),
+    ("categories with orders between 5,000 and 10,000 last month", "order_count", 5_000, 10_000, ["category"]),
+    ("regions with GMV between 2m and 5m last month", "gmv", 2_000_000, 5_000_000, ["region"]),
+]
+
+
+@pytest.mark.parametrize(("question", "metric", "lower", "upper", "dims"), RANGES, ids=[r[0] for r in RANGES])
+def test_a_range_keeps_the_groups_between_its_ends(
+    question: str, metric: str, lower: float, upper: float, dims: list[str]
+) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.threshold is not None
+    assert (query.threshold.metric, query.threshold.op) == (metric, ">=")
+    assert query.threshold.value == pytest.approx(lower)
+    assert query.threshold.upper == pytest.approx(upper)
+    assert list(query.dimensions) == dims
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["GMV between 2025 and 2026", "上个月GMV和订单量", "orders between June 1 and June 15", "6月1日到15日之间的GMV"],
+)
+def test_a_range_of_dates_or_years_is_no_range_of_values(question: str) -> None:
+    assert PLANNER.plan(question, as_of=AS_OF).threshold is None
+
+
+def test_a_range_runs_upward_from_at_least_its_lower_end() -> None:
+    with pytest.raises(ValueError, match="range bound"):
+        Threshold(metric="gmv", op=">=", value=5.0, upper=1.0)
+    with pytest.raises(ValueError, match="range bound"):
+        Threshold(metric="gmv", op=">", value=1.0, upper=5.0)

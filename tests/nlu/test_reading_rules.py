@@ -894,6 +894,24 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
             ]
         },
     ),
+    # 仅 narrows, 且 / 并且 join conditions, 之和 / 加在一起 sum the members
+    (
+        "仅 before a member",
+        "上个月仅老客的GMV",
+        {"filters": [{"dimension": "user_type", "members": ["returning"], "exclude": False}]},
+    ),
+    (
+        "且 joins two conditions",
+        "上个月华东且app的GMV",
+        {
+            "filters": [
+                {"dimension": "region", "members": ["华东"], "exclude": False},
+                {"dimension": "channel", "members": ["app"], "exclude": False},
+            ]
+        },
+    ),
+    ("之和 sums the members", "上个月华东和华南之和的GMV", {"dimensions": []}),
+    ("加在一起 sums the members", "上个月华东和华南加在一起的订单量", {"dimensions": []}),
     # spoken counts and the bottom said with 前
     ("倒数前N", "上个月订单量倒数前三的品类", {"top_n": 3, "order": "asc", "dimensions": ["category"]}),
     ("后N名", "上个月GMV后三名的品类", {"top_n": 3, "order": "asc", "dimensions": ["category"]}),

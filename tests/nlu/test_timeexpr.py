@@ -38,6 +38,9 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("近七日", A, "2026-06-24", "2026-06-30", "custom"),
     ("最近两天", A, "2026-06-29", "2026-06-30", "custom"),
     ("本周", A, "2026-06-29", "2026-06-30", "week"),
+    ("2025全年", A, "2025-01-01", "2025-12-31", "year"),
+    ("最近仨月", A, "2026-04-01", "2026-06-30", "month"),
+    ("今年头两个月", A, "2026-01-01", "2026-02-28", "custom"),
     # the current period's whole namesake a year back (the week 52 weeks back, weekdays aligned)
     ("去年这个月", A, "2025-07-01", "2025-07-31", "month"),
     ("去年本季度", A, "2025-07-01", "2025-09-30", "quarter"),

@@ -46,6 +46,16 @@ BOUNDS = [  # question, independent SQL of every group with its value, the bound
         f"SELECT order_date, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
         lambda v: v > 2_000_000,
     ),
+    (  # a range: both ends kept
+        "上个月GMV在100万到500万之间的品类",
+        f"SELECT category, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
+        lambda v: 1_000_000 <= v <= 5_000_000,
+    ),
+    (
+        "regions with between 5,000 and 10,000 orders last month",
+        f"SELECT region, COUNT(*) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
+        lambda v: 5_000 <= v <= 10_000,
+    ),
 ]
 
 

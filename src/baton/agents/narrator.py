@@ -21,7 +21,15 @@ from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
-from baton.nlu.interpret import averaged_row, filters_text, period_text, share_part, value_label, where_text
+from baton.nlu.interpret import (
+    averaged_row,
+    bound_text,
+    filters_text,
+    period_text,
+    share_part,
+    value_label,
+    where_text,
+)
 from baton.numbers import bucket_label, format_exact, place_word, plural_noun
 from baton.numbers import format_signed_percent as format_pct
 
@@ -230,7 +238,7 @@ class Narrator:
         where = {
             "label": value_label(self.catalog, query, metric, language),
             "op": text(f"answer.bound_{query.threshold.op_name}", language),
-            "bound": fmt(query.threshold.value),
+            "bound": bound_text(query.threshold, fmt, language),
             "filters": filters,
             "period": period,
         }

@@ -440,7 +440,10 @@ def _passing(final: exp.Select, threshold: Threshold, column: str, columns: Sequ
     output, so a group is kept or dropped whole, and a group the spine fills with 0 is one too)."""
     compare = {">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}[threshold.op]
     kept = exp.select(*[exp.column(c) for c in columns]).from_(final.subquery("grouped"))
-    return kept.where(compare(this=exp.column(column), expression=_bound(threshold.value)))
+    passing: exp.Expr = compare(this=exp.column(column), expression=_bound(threshold.value))
+    if threshold.upper is not None:  # "在100万到500万之间": both ends kept
+        passing = exp.and_(passing, exp.LTE(this=exp.column(column), expression=_bound(threshold.upper)))
+    return kept.where(passing)
 
 
 def _bound(value: float) -> exp.Expr:
@@ -728,7 +731,8 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     filters += [f"where: {w}" for w in query.where]
     if query.threshold is not None:
         bound = query.threshold
-        filters.append(f"{value_column(query, bound.metric)} {bound.op} {_bound(bound.value).sql()}")
+        upper = f" and <= {_bound(bound.upper).sql()}" if bound.upper is not None else ""
+        filters.append(f"{value_column(query, bound.metric)} {bound.op} {_bound(bound.value).sql()}{upper}")
     per = query.average_per
     over = f", per {per}: summed over the {per}s and divided by {averaged_over(query)[0]}" if per else ""
     logic = [f"{value_column(query, m)}: {definition_text(catalog, m)}{over}" for m in query.metrics]

@@ -111,10 +111,24 @@ class Threshold(BaseModel):
     metric: str
     op: Literal[">", ">=", "<", "<="]
     value: float = Field(allow_inf_nan=False, description="in the metric's own unit: a rate as a fraction (5% is 0.05)")
+    upper: float | None = Field(
+        default=None,
+        allow_inf_nan=False,
+        description='the upper end of a range ("GMV between 1M and 5M": value >= 1,000,000 and <= 5,000,000), with '
+        'op ">="; none: one bound',
+    )
+
+    @model_validator(mode="after")
+    def _a_range_runs_upward(self) -> Threshold:
+        if self.upper is not None and (self.op != ">=" or self.upper <= self.value):
+            raise ValueError('a range bound is op ">=" its lower end, and its upper end is above it')
+        return self
 
     @property
     def op_name(self) -> str:
-        """The operator as a word for message keys ("gt", "ge", "lt", "le")."""
+        """The operator as a word for message keys ("gt", "ge", "lt", "le", "between")."""
+        if self.upper is not None:
+            return "between"
         return {">": "gt", ">=": "ge", "<": "lt", "<=": "le"}[self.op]
 
 
@@ -208,7 +222,8 @@ class SemanticQuery(BaseModel):
     def stated_numbers(self) -> list[float]:
         """The numbers the question itself states, which an answer may repeat: a top N, a place
         ("排名第2"), a bound ("超过5%": 0.05)."""
-        said = [self.top_n, self.rank_place, self.threshold.value if self.threshold is not None else None]
+        bound = self.threshold
+        said = [self.top_n, self.rank_place, *((bound.value, bound.upper) if bound is not None else ())]
         return [n for n in said if n is not None]
 
     @property

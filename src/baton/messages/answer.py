@@ -344,6 +344,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bound_ge": ("at least", "不低于"),
     "bound_lt": ("below", "低于"),
     "bound_le": ("at most", "不高于"),
+    "bound_between": ("between", "介于"),
+    "bound_range": ("{low} and {high}", "{low} 和 {high} 之间"),
     "interpret_top_within": (
         ", inside each {group} the top {n} {ranked} by {metric}{first}",
         "，每个{group}内按{metric}取最高的 {n} 个{ranked}{first}",

@@ -44,16 +44,23 @@ class Bound:
     trailing: bool = False
     """Said in a clause of its own after the question ("各区域GMV，只要超过600万的"): it bounds the
     last metric before the clause, whatever catalog term stands last."""
+    upper: Decimal | None = None
+    """A range's upper end ("在100万到500万之间"): ``number`` is then its lower end, both kept."""
 
 
 def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | None:
     """ "退款率超过5%", "GMV 500万以上", "more than 10,000 orders": a bound said right beside a
     catalog term (after it, or — a number of things — before it), its span claimed. A number
     with no term beside it is left unread; two bounds are asked back."""
-    found: list[Bound] = []
+    found: list[Bound] = _ranges(scan, spans)
+    taken = list(spans.get("threshold", []))
     for m in scan.find_all(vocab.THRESHOLD):
+        if any(start <= m.start() < end for start, end in taken):
+            continue  # a number of a range already read
         op = (m.group("op") or m.group("post") or "").lower()
-        term, trailing = _bounded_term(scan, m)
+        term, trailing = _bounded_term(
+            scan, m.start(), m.end(), bool(m.group("op")), bool(m.group("op") or m.group("post"))
+        )
         if not op or term is None:
             continue
         scale = (m.group("scale") or "").lower()
@@ -93,17 +100,49 @@ def _number(said: str) -> Decimal:
     return Decimal(parse_cn_int(said))
 
 
-def _bounded_term(scan: Scan, m: re.Match[str]) -> tuple[tuple[int, int] | None, bool]:
+def _ranges(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> list[Bound]:
+    """ "GMV在100万到500万之间", "orders between 5,000 and 10,000": a range beside the term it bounds,
+    both ends scaled alike when only the second says its scale ("100到500万"); its span claimed."""
+    found: list[Bound] = []
+    for m in scan.find_all(vocab.THRESHOLD_RANGE):
+        english = m.group("a2") is not None
+        low, high = (m.group("a2"), m.group("b2")) if english else (m.group("a"), m.group("b"))
+        scale_low, scale_high = (m.group("sa2"), m.group("sb2")) if english else (m.group("sa"), m.group("sb"))
+        scale_high = (scale_high or "").lower()
+        scale_low = (scale_low or "").lower() or scale_high
+        if not (scale_low or scale_high) and all(_YEAR.fullmatch(n) for n in (low, high)):
+            continue  # "between 2025 and 2026": years
+        term, _ = _bounded_term(scan, m.start(), m.end(), True, False)
+        if term is None:
+            continue
+        money_said = next((g for g in ("cur", "cur2", "cur3", "cur4", "money", "money2") if m.group(g)), None)
+        percent = scale_low in {"%", "％"} or scale_high in {"%", "％"}
+        lower = _number(low) * vocab.BOUND_SCALES.get(scale_low, 1)
+        upper = _number(high) * vocab.BOUND_SCALES.get(scale_high, 1)
+        if upper <= lower:
+            continue
+        said = scan.text[m.start() : m.end()].strip()
+        named = scan.text[term[0] : term[1]]
+        cur = (m.group(money_said) or "").strip().lower() if money_said else ""
+        currency = next((code for word, code in _CURRENCIES if cur.startswith(word)), None) if cur else None
+        found.append(Bound(">=", lower, percent, bool(cur), said, term, named, currency, upper=upper))
+        spans.setdefault("threshold", []).append((m.start(), m.end()))
+    return found
+
+
+def _bounded_term(
+    scan: Scan, start: int, end: int, op_before: bool, op_said: bool
+) -> tuple[tuple[int, int] | None, bool]:
     """The catalog term a bound is said of: the one just before it ("GMV is above"), or the one
     right after its number ("more than 1,000 orders", "more than 20 million in GMV")."""
-    before = [(s, e) for s, e in scan.terms if e <= m.start() and vocab.BOUND_LINK.fullmatch(scan.norm[e : m.start()])]
+    before = [(s, e) for s, e in scan.terms if e <= start and vocab.BOUND_LINK.fullmatch(scan.norm[e:start])]
     if before:
         return max(before), False
-    after = [(s, e) for s, e in scan.terms if s >= m.end() and _NUMBER_OF.fullmatch(scan.norm[m.end() : s])]
-    if after and m.group("op"):
+    after = [(s, e) for s, e in scan.terms if s >= end and _NUMBER_OF.fullmatch(scan.norm[end:s])]
+    if after and op_before:
         return after[0], False
-    clause = _CLAUSE_BEFORE.search(scan.norm, 0, m.start())
-    if clause is None or not (m.group("op") or m.group("post")):
+    clause = _CLAUSE_BEFORE.search(scan.norm, 0, start)
+    if clause is None or not op_said:
         return None, False
     said = [(s, e) for s, e in scan.terms if e <= clause.start()]  # "各区域GMV，只要超过600万的": GMV
     return (max(said), True) if said else (None, False)
@@ -171,7 +210,8 @@ def threshold_of(
     if bound.currency is not None and currency is not None and bound.currency != currency.upper():
         raise _asked(bound, "nlu.threshold_currency", lambda lang: {**label(lang), "currency": currency})
     value = bound.number / 100 if bound.percent else bound.number
-    return Threshold(metric=metric, op=bound.op, value=float(value))
+    upper = None if bound.upper is None else float(bound.upper / 100 if bound.percent else bound.upper)
+    return Threshold(metric=metric, op=bound.op, value=float(value), upper=upper)
 
 
 def _asked(bound: Bound, key: str, fields: Callable[[Language], dict[str, str]]) -> AmbiguousQuestion:

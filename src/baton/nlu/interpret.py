@@ -9,12 +9,13 @@ query, its filters, order and row limit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from baton.catalog.compiler import averaged_over, value_column
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
-from baton.contracts.semantic import OPEN_START, Comparison, MemberFilter, SemanticQuery, TimeRange
+from baton.contracts.semantic import OPEN_START, Comparison, MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.messages import average_fields, counted, text
 from baton.numbers import format_exact, place_word, plural_noun
 
@@ -51,11 +52,19 @@ def _threshold(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     if bound is None:
         return ""
     info = catalog.metrics[bound.metric]
-    value = format_exact(bound.value, info.unit, lang, catalog.currency_of(bound.metric))
+    value = bound_text(bound, lambda v: format_exact(v, info.unit, lang, catalog.currency_of(bound.metric)), lang)
     op = text(f"answer.bound_{bound.op_name}", lang)
     return text(
         "answer.interpret_threshold", lang, metric=value_label(catalog, query, bound.metric, lang), op=op, bound=value
     )
+
+
+def bound_text(bound: Threshold, fmt: Callable[[float], str], lang: Language) -> str:
+    """A bound's number as said after its operator word: "¥1,000,000.00", or a range's two ends
+    ("¥1,000,000.00 and ¥5,000,000.00" / "¥1,000,000.00 和 ¥5,000,000.00 之间")."""
+    if bound.upper is None:
+        return fmt(bound.value)
+    return text("answer.bound_range", lang, low=fmt(bound.value), high=fmt(bound.upper))
 
 
 def filters_text(filters: tuple[MemberFilter, ...], catalog: Catalog, lang: Language) -> str:
@@ -311,4 +320,13 @@ def _corrections(query: SemanticQuery, lang: Language) -> str:
     return text("answer.interpret_notes", lang, notes=text("answer.list_sep", lang).join(notes))
 
 
-__all__ = ["averaged_row", "filters_text", "interpret", "period_text", "share_part", "value_label", "where_text"]
+__all__ = [
+    "averaged_row",
+    "bound_text",
+    "filters_text",
+    "interpret",
+    "period_text",
+    "share_part",
+    "value_label",
+    "where_text",
+]

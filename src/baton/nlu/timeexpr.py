@@ -342,7 +342,7 @@ _FRAGMENTS = {  # in order: a fragment may use those after it
     ),
     "NB": r"(?<![A-Za-z0-9])",
     "NA": r"(?![A-Za-z0-9])",
-    "CNUM": r"(?:\d{1,3}|[零〇一二两三四五六七八九十百]{1,4})",
+    "CNUM": r"(?:\d{1,3}|[零〇一二两三四五六七八九十百]{1,4}|[俩仨])",
     "ENUM": (
         r"(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
         r"(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
@@ -1155,7 +1155,7 @@ _RULES: tuple[_Rule, ...] = (
     # the first N months of a year: 今年前六个月, 2025年前3个月, the first six months of 2026
     _Rule(
         "first_months_cn",
-        _p(r"(?:(?P<y>[12]\d{3})\s*年|(?P<yrel>今年|本年|去年|前年))的?\s*前\s*(?P<n><CNUM>)\s*个月"),
+        _p(r"(?:(?P<y>[12]\d{3})\s*年|(?P<yrel>今年|本年|去年|前年))的?\s*(?:前|头)\s*(?P<n><CNUM>)\s*个月"),
         _first_months,
     ),
     _Rule(
@@ -1316,7 +1316,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "year_cn",
         _p(
-            r"(?<!\d)(?:(?P<y>[12]\d{3})|(?P<ycn>[〇零一二三四五六七八九]{4}))\s*年(?:度|全年|整年)?"
+            r"(?<!\d)(?:(?P<y>[12]\d{3})|(?P<ycn>[〇零一二三四五六七八九]{4}))\s*(?:年(?:度|全年|整年)?|全年|整年)"
             r"|(?<![\d.近前后第])(?P<ys>\d{2})年(?:度|全年|整年)?(?![以之内来间])"
         ),
         _year,

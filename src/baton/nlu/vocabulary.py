@@ -140,7 +140,7 @@ SHARE = re.compile(
     _I,
 )
 TOTAL = re.compile(
-    r"合计|总共|一共|加起来|加总|汇总|总和|共计|总计|整体|总体|一起|\bin total\b|\bcombined\b|\boverall\b|\baltogether\b|(?<!putting )(?<!put )\btogether\b|\btotal\b|\bsum\b",
+    r"合计|总共|一共|加起来|合起来|加在一起|加一起|之和|加总|汇总|总和|共计|总计|整体|总体|一起|\bin total\b|\bcombined\b|\boverall\b|\baltogether\b|(?<!putting )(?<!put )\btogether\b|\btotal\b|\bsum\b",
     _I,
 )
 CUMULATIVE = re.compile(r"累计|累积|\bcumulative(?:ly)?\b|\brunning total\b", _I)
@@ -526,6 +526,26 @@ BOUND_OPS: dict[str, str] = {
     **dict.fromkeys(("最多", "最高"), "<="),
     **dict.fromkeys(("<=", "≤", "及以下", "以下", "or less", "or fewer", "or below", "or lower"), "<="),
 }
+_RANGE_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_RANGE_SCALE = (
+    r"%|％|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b|bn(?![a-z])|\bbillion\b"
+    r"|\bthousand\b"
+)
+_NOT_A_DATE = (
+    r"(?!\s*(?:个?月|天|日|号|周|星期|年|季度|\bdays?\b|\bweeks?\b|\bmonths?\b|\byears?\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b))"
+)
+THRESHOLD_RANGE = re.compile(
+    rf"(?:在|介于|处于)?\s*(?P<cur>[¥￥$])?(?P<a>{_RANGE_NUM})\s*(?P<sa>{_RANGE_SCALE})?\s*(?:元|块)?{_NOT_A_DATE}\s*"
+    rf"(?:到|至|-|~|～|—|和|与)\s*(?P<cur2>[¥￥$])?(?P<b>{_RANGE_NUM})\s*(?P<sb>{_RANGE_SCALE})?\s*"
+    rf"(?P<money>元|块钱?)?{_NOT_A_DATE}\s*(?:之间|区间内?|范围内?)"
+    rf"|\bbetween\s+(?P<cur3>[$¥])?(?P<a2>{_RANGE_NUM})\s*(?P<sa2>{_RANGE_SCALE})?{_NOT_A_DATE}\s+and\s+"
+    rf"(?P<cur4>[$¥])?(?P<b2>{_RANGE_NUM})\s*(?P<sb2>{_RANGE_SCALE})?(?P<money2>\s*(?:\brmb\b|\byuan\b|\bdollars?\b))?"
+    rf"{_NOT_A_DATE}",
+    _I,
+)
+"""A range a metric's value falls in ("GMV在100万到500万之间", "退款率3%到5%之间", "orders between 5,000 and
+10,000"): both ends kept. A scale said only after the second number holds for both ("100到500万")."""
 BOUND_SCALES: dict[str, int] = {
     "千": 1_000,
     "k": 1_000,
@@ -603,7 +623,7 @@ ZH_FILLERS = frozenset(
         "一 个 这 那 其 及其 对应 全部 所有 各项 具体 大概 大约 之间 和 与 及 以及 "
         "还有 跟 或 或者 期 段 当 这段 这个 那个 数值 值 水平 指标 情形 数量 "
         "数目 到底 究竟 得 地 着 被 把 让 从 到 至 于 按照 按 每 各 分 各个 不同 "
-        "只看 只算 只统计 仅看 仅统计 仅限 只限 只要 只保留 仅保留 单看 不好意思 抱歉 "  # "只看APP，…": the member it names is the narrowing
+        "只看 只算 只统计 仅看 仅统计 仅限 只限 只要 只保留 仅保留 单看 仅 且 并且 不好意思 抱歉 "  # "只看APP，…": the member it names is the narrowing
         "这么多 那么多 这么大 那么大 这么快 这么厉害 这么猛 "
         "急 着急 很急 挺急 比较急 加急 急用 咋样 另外"  # "老板要的，急": urgency says nothing of the data  # "涨了这么多": the degree of a move said
     ).split()
