@@ -1071,6 +1071,13 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
             ("by end of April", "orders by end of April"),
         ]
     ],
+    ("a change from a point on", "GMV从5月开始下降了多少", AmbiguousQuestion, "从5月开始"),
+    (
+        "a change from a point on, in English",
+        "how much did orders grow from June 10 onwards",
+        AmbiguousQuestion,
+        "June 10 onwards",
+    ),
     ("each and the total at once", "上个月华东和华北的订单量，分别和合计", AmbiguousQuestion, "in total"),
     ("the total of a top N", "total gmv of the top 3 categories last month", AmbiguousQuestion, "top 3"),
     ("a top N combined", "上个月GMV最高的3个品类合计多少", AmbiguousQuestion, "top 3"),

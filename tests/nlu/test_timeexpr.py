@@ -39,6 +39,10 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("最近两天", A, "2026-06-29", "2026-06-30", "custom"),
     ("本周", A, "2026-06-29", "2026-06-30", "week"),
     ("2025全年", A, "2025-01-01", "2025-12-31", "year"),
+    # from a point on to the latest complete day, as 以来 / since
+    ("6月10日起", A, "2026-06-10", "2026-06-30", "custom"),
+    ("从6月10日开始的订单量", A, "2026-06-10", "2026-06-30", "custom"),
+    ("orders from June 20 onwards", A, "2026-06-20", "2026-06-30", "custom"),
     ("最近仨月", A, "2026-04-01", "2026-06-30", "month"),
     ("今年头两个月", A, "2026-01-01", "2026-02-28", "custom"),
     # the current period's whole namesake a year back (the week 52 weeks back, weekdays aligned)

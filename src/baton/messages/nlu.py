@@ -114,6 +114,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the same length should be compared?",
         "“{current}”和“{previous}”长度不同，合计值不可比。请给出两个长度相同的期间。",
     ),
+    "change_from_a_point_on": (
+        '"{said}" runs from a point to the latest day: a change over it against what? Name the two periods (e.g. '
+        '"June vs April"), or ask for the period\'s figures by month.',
+        "“{said}”是从某一时点到最新一天的时段：它的变化和什么比？请说出要比较的两个时段（如“6月和4月比”），或按月看这段时间的数值。",
+    ),
     "until_with_no_start": (
         '"{said}" gives an end but no start: from when? Say the whole range (e.g. "from January 1 to March 31", '
         '"this year to the end of March"), or ask for the period itself.',

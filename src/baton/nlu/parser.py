@@ -371,6 +371,7 @@ class Planner:
                 scan.claim(*span)
         periods.sort(key=lambda p: p.span)
         _until_with_no_start(scan, periods)
+        _a_change_from_a_point_on(cues, periods)
         periods = named_previous(scan, cues, cues.spans.get("previous_period", []), periods, as_of)
         if not periods and context is None:
             periods = _the_latest_whole(cues, language, as_of)
@@ -1368,6 +1369,23 @@ def _until_with_no_start(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) 
             continue
         said = scan.text[before.start() : period.span[1]]
         raise AmbiguousQuestion(*both("nlu.until_with_no_start", said=said), detail={"reason": "until_with_no_start"})
+
+
+_FROM_A_POINT_ON = re.compile(r"(?:起|开始)\s*$|\b(?:onwards?|and\s+(?:after|later))\s*$", re.I)
+
+
+def _a_change_from_a_point_on(cues: Cues, periods: Sequence[timeexpr.PeriodReading]) -> None:
+    """ "GMV从5月开始下降了多少": the fall since May against what — April, the months before, or May
+    itself? A change said of a period running from a point on is asked back, never compared with
+    the period before the whole span."""
+    if not (cues.change or cues.moved or cues.comparison_kind is not None):
+        return
+    for period in periods:
+        if period.match is not None and _FROM_A_POINT_ON.search(period.match.text):
+            said = period.match.text
+            raise AmbiguousQuestion(
+                *both("nlu.change_from_a_point_on", said=said), detail={"reason": "change_from_a_point_on"}
+            )
 
 
 def _members_paired_with_periods(scan: Scan, periods: list[timeexpr.PeriodReading], terms: Terms) -> None:

@@ -1324,10 +1324,13 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("year_bare", _p(r"(?P<y>(?:19|20)\d\d)"), _year, _bare_year_ok),
 )
 
-# "X以来", "X至今", "X so far", "X to date": from the start of X to the latest complete day.
+# "X以来", "X至今", "X起", "从X开始", "X so far", "X to date", "X onwards": from the start of X to the
+# latest complete day (the planner asks back a change said from a point on: "从5月开始下降了多少").
 _UNTIL_NOW = _p(
     r"\s*(?:以来|至今(?!年)|迄今|(?:到|至|直到|截至|截止到?)\s*(?:今天|今日|现在|目前|当前)(?:为止)?"
-    r"|(?:up\s+)?(?:to|until|till|through)\s+(?:today|now|date)<NA>|so\s+far<NA>|to\s+date<NA>)"
+    r"|(?:起|开始)(?!\s*(?:算|了))"
+    r"|(?:up\s+)?(?:to|until|till|through)\s+(?:today|now|date)<NA>|so\s+far<NA>|to\s+date<NA>"
+    r"|onwards?<NA>|and\s+(?:after|later)<NA>)"
 )
 _SINCE_BEFORE = _p(r"<NB>since\s+(?:the\s+(?:start|beginning)\s+of\s+)?$")
 _FROM_BEFORE = _p(r"(?:自从|自|从|<NB>from\s+)\s*$")
