@@ -594,3 +594,23 @@ def test_a_weekly_series_against_last_year_meets_the_weekday_aligned_days(
     got = [row[:3] for row in answer.result.rows]
     ok, reason = results_match([list(r) for r in got], [list(r) for r in expected], ordered=False)
     assert ok, reason
+
+
+def test_members_taken_together_say_how_a_distinct_count_or_a_rate_pools(demo_session: Session) -> None:
+    """ "app和小程序的买家数加起来": one buyer in both channels counts once (below the channels' sum),
+    and the answer says so; a sum (GMV) pools without a note."""
+    buyers = demo_session.ask("上个月app和小程序的买家数加起来", as_of=AS_OF)
+    assert buyers.status == "answered" and buyers.result is not None
+    sql = """SELECT COUNT(DISTINCT user_id) FILTER (WHERE channel IN ('app', 'mini_program')),
+                    COUNT(DISTINCT user_id) FILTER (WHERE channel = 'app')
+                    + COUNT(DISTINCT user_id) FILTER (WHERE channel = 'mini_program')
+             FROM fact_order WHERE status IN ('paid','refunded') AND order_date BETWEEN ? AND ?"""
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        ((pooled, summed),) = con.execute(sql, [date(2026, 6, 1), date(2026, 6, 30)]).fetchall()
+    finally:
+        con.close()
+    assert buyers.result.rows == [[pooled]] and pooled < summed
+    assert any("去重计数" in a and "APP" in a for a in buyers.assumptions)
+    gmv = demo_session.ask("上个月app和小程序的GMV合计", as_of=AS_OF)
+    assert gmv.status == "answered" and not any("合起来" in a for a in gmv.assumptions)

@@ -287,6 +287,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "No data yet for {text!r}: it starts on {start}, after the newest loaded day ({newest}).",
         "“{text}”还没有数据：它从{start}开始，而已加载数据的最新日期是{newest}。",
     ),
+    "pooled_distinct": (
+        "{metric} over {members} together is a distinct count: one counted in more than one of them is counted "
+        "once, so it can be below the sum of each one's.",
+        "{members}合起来的{metric}是去重计数：同时属于其中多个的只计一次，因此可能小于各自之和。",
+    ),
+    "pooled_ratio": (
+        "{metric} over {members} together is computed on their pooled rows, not added or averaged across them.",
+        "{members}合起来的{metric}按合并后的数据重新计算，不是各自的值相加或平均。",
+    ),
     "share_overlap": (
         "{metric} is a distinct count: the same one can be counted in more than one group, so the groups' shares "
         "need not add up to 100%.",

@@ -420,14 +420,27 @@ def unfilled_notes(query: SemanticQuery, catalog: Catalog, draft: SqlDraft, lang
 
 def overlap_notes(query: SemanticQuery, catalog: Catalog, language: Language) -> list[str]:
     """A share of a distinct count: one counted thing may fall in several groups (a customer
-    under two members of a dimension), so the groups' shares need not add up to 100 %."""
-    if not query.share or not (query.dimensions or query.share_filters):
-        return []
-    return [
-        text("answer.share_overlap", language, metric=catalog.metrics[m].label.for_lang(language))
-        for m in query.metrics
-        if catalog.metrics[m].distinct_count
-    ]
+    under two members of a dimension), so the groups' shares need not add up to 100 %. Members
+    taken together ("app和小程序的买家数加起来"): a distinct count counts one in both once, and a rate
+    is computed on the pooled rows — never the members' values added."""
+    notes: list[str] = []
+    if query.share and (query.dimensions or query.share_filters):
+        notes += [
+            text("answer.share_overlap", language, metric=catalog.metrics[m].label.for_lang(language))
+            for m in query.metrics
+            if catalog.metrics[m].distinct_count
+        ]
+    sep = text("answer.list_sep", language)
+    for f in query.filters:
+        if f.exclude or len(f.members) < 2 or f.dimension in query.dimensions:
+            continue
+        members = sep.join(catalog.member_label(f.dimension, m, language) for m in f.members)
+        for m in query.metrics:
+            info = catalog.metrics[m]
+            key = "answer.pooled_distinct" if info.distinct_count else "answer.pooled_ratio" if info.is_ratio else None
+            if key is not None and not query.share:
+                notes.append(text(key, language, metric=info.label.for_lang(language), members=members))
+    return notes
 
 
 def incomplete_effect(executed: Executed, language: Language) -> str:
