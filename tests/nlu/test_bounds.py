@@ -131,6 +131,7 @@ RANGES = [  # question, metric, lower, upper, dimensions
     ("上个月订单量介于5000和10000之间的地区", "order_count", 5_000, 10_000, ["region"]),
     ("categories with orders between 5,000 and 10,000 last month", "order_count", 5_000, 10_000, ["category"]),
     ("regions with GMV between 2m and 5m last month", "gmv", 2_000_000, 5_000_000, ["region"]),
+    ("上个月订单量在500到1万之间的品类", "order_count", 500, 10_000, ["category"]),  # 1万's scale is not 500's
 ]
 
 

@@ -912,6 +912,28 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ),
     ("之和 sums the members", "上个月华东和华南之和的GMV", {"dimensions": []}),
     ("加在一起 sums the members", "上个月华东和华南加在一起的订单量", {"dimensions": []}),
+    # 去年当月 / 当季: the same period last year as the one named
+    (
+        "去年当月",
+        "5月GMV和去年当月比怎么样",
+        {"comparison": {"kind": "same_period_last_year", "range": {"start": "2025-05-01", "end": "2025-05-31"}}},
+    ),
+    (
+        "去年当季",
+        "二季度GMV比去年当季增长了多少",
+        {"comparison": {"kind": "same_period_last_year", "range": {"start": "2025-04-01", "end": "2025-06-30"}}},
+    ),
+    (
+        "a YoY of a span from a point on",
+        "6月10日起GMV同比",
+        {"comparison": {"kind": "same_period_last_year", "range": {"start": "2025-06-10", "end": "2025-06-30"}}},
+    ),
+    ("总数 of another metric is no whole", "上个月APP的订单量和买家总数", {"metrics": ["order_count", "buyer_count"]}),
+    (
+        "除了A，B，其他: one list",
+        "上个月除了华东，华南，其他区域的GMV",
+        {"filters": [{"dimension": "region", "members": ["华东", "华南"], "exclude": True}]},
+    ),
     # spoken counts and the bottom said with 前
     ("倒数前N", "上个月订单量倒数前三的品类", {"top_n": 3, "order": "asc", "dimensions": ["category"]}),
     ("后N名", "上个月GMV后三名的品类", {"top_n": 3, "order": "asc", "dimensions": ["category"]}),
@@ -1072,6 +1094,8 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         ]
     ],
     ("a change from a point on", "GMV从5月开始下降了多少", AmbiguousQuestion, "从5月开始"),
+    ("this month last year beside another period", "上个月GMV和去年这个月比", AmbiguousQuestion, "去年这个月"),
+    ("the lowest overall, month by month", "上半年GMV最低的2个品类每个月的GMV", AmbiguousQuestion, "month"),
     (
         "a change from a point on, in English",
         "how much did orders grow from June 10 onwards",

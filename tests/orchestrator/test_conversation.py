@@ -258,6 +258,9 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月各渠道GMV", "不分渠道，按区域"),
         ("上个月各渠道GMV", "不分区域呢"),  # there was no region breakdown to take away
         ("上个月GMV", "去年这个月呢"),  # June 2025 (the month discussed), or July 2025 (this month)?
+        ("双11期间的GMV", "去年呢"),  # all of 2025 (which holds that 双11), or the 双11 before?
+        ("上个月华东的GMV", "平均水平呢"),  # an average is no whole
+        ("上个月华东的GMV", "和全国比呢"),  # the member against the whole: two figures
     ],
 )
 def test_follow_ups_that_would_silently_mean_something_else_are_asked_back(
@@ -1050,3 +1053,41 @@ def test_the_top_of_each_period_is_kept_by_follow_ups_or_asked_back(session: Ses
         assert answer.status == "answered" and answer.semantic_query is not None
         assert answer.semantic_query.rank_each_period and answer.semantic_query.grain == grain
     assert chat.ask("同比呢").status == "clarification_needed"
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "dimension"),
+    [("上个月app的GMV", "按渠道拆开", "channel"), ("GMV for web last month", "by channel", "channel")],
+)
+def test_a_breakdown_by_the_one_member_dimension_shows_every_member(
+    session: Session, first: str, then: str, dimension: str
+) -> None:
+    """ "上个月app的GMV" then "按渠道拆开": every channel, never a breakdown of app alone."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    answer = chat.ask(then)
+    assert answer.status == "answered" and answer.semantic_query is not None
+    assert answer.semantic_query.dimensions == (dimension,) and answer.semantic_query.filters == ()
+    gold = _rows(session, f"SELECT {dimension}, {GMV} FROM fact_order WHERE {JUNE} GROUP BY 1")
+    assert sorted(_answer_rows(answer, dimension, "gmv")) == sorted(gold)
+    assert answer.follow_up is not None and "filter" in answer.follow_up.changed
+
+
+def test_the_whole_with_a_comparison_drops_the_filter(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("上个月华东的GMV", as_of=JULY)
+    answer = chat.ask("全国同比呢")
+    assert answer.status == "answered" and answer.semantic_query is not None
+    assert answer.semantic_query.filters == () and answer.semantic_query.comparison is not None
+
+
+def test_a_follow_up_after_a_word_not_understood_never_rewords_it(session: Session) -> None:
+    """ "drop GMV" (not understood) then "and for new customers?": never "GMV for new customers" (the
+    reply read as a rewording of "drop"), which would drop orders and keep GMV."""
+    chat = session.conversation()
+    chat.ask("GMV and orders by channel in May", as_of=JULY)
+    assert chat.ask("drop GMV").status == "clarification_needed"
+    answer = chat.ask("and for new customers?")
+    assert answer.status != "answered" or (
+        answer.semantic_query is not None and answer.semantic_query.metrics == ("gmv", "order_count")
+    )

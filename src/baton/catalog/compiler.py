@@ -190,8 +190,9 @@ def bucket(column: exp.Expr, grain: str, timestamps: bool = False) -> exp.Expr:
 
 
 def _shifts(query: SemanticQuery) -> bool:
-    """A series compared with the same period a year earlier: last year's rows are moved one
-    year on, so each period of the series meets its own last-year period on one row."""
+    """A series compared with the same period a year earlier: last year's rows are moved on (a
+    calendar year, or 364 days for a weekday-aligned comparison: :func:`_year_on`), so each period
+    of the series meets its own last-year period on one row."""
     return query.grain is not None and query.comparison is not None and query.comparison.kind == "same_period_last_year"
 
 

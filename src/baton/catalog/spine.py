@@ -98,6 +98,8 @@ def whole_periods(query: SemanticQuery) -> tuple[date, date] | None:
     2025-12-29 holds 3 days of 2025; a 3-day week is no "lowest week", nor one "below 20,000
     orders"); None when nothing is cut, or nothing whole is left."""
     ranked = query.top_n is not None or query.rank_place is not None or query.intent == "ranking"
+    if query.rank_each_period and query.threshold is None:  # the groups inside each period are ranked, not it
+        return None
     if not (ranked or query.threshold is not None) or query.grain in (None, "day"):
         return None
     assert query.grain is not None

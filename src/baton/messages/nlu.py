@@ -114,6 +114,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the same length should be compared?",
         "“{current}”和“{previous}”长度不同，合计值不可比。请给出两个长度相同的期间。",
     ),
+    "this_period_or_that": (
+        '"{said}" beside {parent}: that period a year earlier ({same}), or the current one a year back ({current})? '
+        'Say "the same period last year" for the first, or name the dates.',
+        "“{said}”和{parent}并列：是指后者的去年同期（{same}），还是当前这一期的去年（{current}）？前者请说“去年同期”，或直接说日期。",
+    ),
     "change_from_a_point_on": (
         '"{said}" runs from a point to the latest day: a change over it against what? Name the two periods (e.g. '
         '"June vs April"), or ask for the period\'s figures by month.',

@@ -109,7 +109,10 @@ def _ranges(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> list[Bound]:
         low, high = (m.group("a2"), m.group("b2")) if english else (m.group("a"), m.group("b"))
         scale_low, scale_high = (m.group("sa2"), m.group("sb2")) if english else (m.group("sa"), m.group("sb"))
         scale_high = (scale_high or "").lower()
-        scale_low = (scale_low or "").lower() or scale_high
+        scale_low = (scale_low or "").lower()
+        shared = vocab.BOUND_SCALES.get(scale_high, 1)
+        if not scale_low and _number(low) * shared < _number(high) * shared:
+            scale_low = scale_high  # "100到500万": 500万's scale for both; "500到1万": 500 stays 500
         if not (scale_low or scale_high) and all(_YEAR.fullmatch(n) for n in (low, high)):
             continue  # "between 2025 and 2026": years
         term, _ = _bounded_term(scan, m.start(), m.end(), True, False)

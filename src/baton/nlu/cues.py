@@ -61,8 +61,9 @@ class Cues(PeriodCues):
     combination: bool = False
     """A ranking of combinations as a whole was asked for ("区域和品类组合")."""
     rank_within: str | None = None
-    rank_each_period: bool = False
     """The dimension inside whose groups a top N is taken ("每个渠道GMV最高的2个品类": channel)."""
+    rank_each_period: bool = False
+    """The top N is taken inside each period of the series ("每个月GMV最高的渠道")."""
     ranked_change: tuple[ChangeMeasure, Literal["asc", "desc"]] | None = None
     """A ranking by a change: what it orders by and which way ("下降最多": the change, lowest first)."""
     bound: Bound | None = None

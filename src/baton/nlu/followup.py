@@ -40,6 +40,7 @@ from baton.nlu.metric_words import metric_over_the_previous
 from baton.nlu.one_before import the_one_after, the_one_before
 from baton.nlu.parser import Planner, two_members_apart
 from baton.nlu.periods import against_named, resolve_periods
+from baton.nlu.rank_within import ranked_each_period
 from baton.nlu.ranking import ranking_metric
 from baton.nlu.ties import ADD_METRIC, Reading, has_ties
 
@@ -243,6 +244,8 @@ def _merge(
     filters, share_filters, filter_parts = _filters(parent, r, planner.catalog)
     changed += filter_parts
     dims = _dimensions(parent, r, filters)
+    filters, widened = _broken_down_again(parent, r, filters, dims)
+    changed += ["filter"] if widened and "filter" not in changed else []
     included = [f for f in filters if not f.exclude]
     if cues.share and not parent.share and not share_filters and not terms.members and not dims and len(included) == 1:
         # "上个月新用户GMV" then "占比呢" / "占总GMV的比例呢": the member's share of the unfiltered whole
@@ -308,16 +311,17 @@ def _merge(
         raise _NothingChanged
     rank_within = _still_within(parent, dims, top_n, place, comparison, grain, share)
     # "每个月GMV最高的渠道" then "换成订单量" / "只看华东": still the top of each month
-    each_period = parent.rank_each_period and grain is not None and len(dims) == 1 and place is None
-    each_period = each_period and top_n is not None and comparison is None and not share
+    said_each = ranked_each_period(r.scan, cues, r.terms)  # "每个月最高的渠道呢"
+    each_period = (parent.rank_each_period or said_each) and grain is not None and len(dims) == 1
+    each_period = each_period and place is None and top_n is not None and comparison is None and not share
+    each_period = each_period and average_per is None and parent.threshold is None
     if (top_n is not None or place is not None) and not each_period:
         # "各区域的GMV" then "最高的3个品类呢": the top of each region, or the top pairs? asked, unless
         # the previous question ranked these pairs already (as pairs, or inside each group)
         ranked_before = parent.top_n is not None or parent.rank_place is not None
         same_keys = ranked_before and set(parent.dimensions) == set(dims) and parent.grain == grain
-        if (parent.rank_within and not rank_within) or parent.rank_each_period:  # no longer the top of each
-            planner.check_ranked_keys(list(dims), grain, combination=cues.combination)
-        planner.check_ranked_keys(list(dims), grain, combination=cues.combination or same_keys)
+        no_longer_each = (parent.rank_within and not rank_within) or parent.rank_each_period  # the top of each
+        planner.check_ranked_keys(list(dims), grain, combination=cues.combination or (same_keys and not no_longer_each))
     ends = parent.intent == "ranking" and top_n is None and place is None and bool(dims)  # "最高和最低差多少"
     gap = parent.difference and (two_members_apart(dims, filters) or ends)
     if parent.difference and (not gap or comparison is not None or grain is not None):
@@ -477,8 +481,10 @@ def _year_or_same_period(parent: TimeRange, said: TimeRange, question: str) -> N
     if not _whole_year(said) or _whole_year(parent) or _WHOLE_SAID.search(question):
         return
     shift = said.start.year - parent.start.year
-    if shift >= 0:
+    if shift > 0:
         return
+    # "双11期间的GMV" (Nov 2025) then "去年呢": all of 2025 (which holds it), or the 双11 before?
+    shift = shift if shift < 0 else -1
     same = (timeexpr.shift_years(parent.start, shift), timeexpr.shift_years(parent.end, shift))
     words, before = said.text or str(said.start.year), parent.text or f"{parent.start}..{parent.end}"
     fields = {
@@ -492,16 +498,10 @@ def _year_or_same_period(parent: TimeRange, said: TimeRange, question: str) -> N
     raise AmbiguousQuestion(*both("conversation.year_or_same_period", **fields), detail={"follow_up": True, **fields})
 
 
-_THIS_PERIOD_LAST_YEAR = re.compile(
-    r"(?:去年|上一年)的?\s*(?:本|这个?|当)(?:周|月|季度?)|\b(?:this|the\s+current)\s+(?:week|month|quarter)\s+(?:of\s+)?last\s+year\b",
-    re.I,
-)
-
-
 def _this_period_a_year_back(parent: TimeRange, said: TimeRange, question: str) -> None:
     """ "上个月GMV" then "去年这个月呢": this month (July) a year back, or the month just discussed
     (June)? Asked back with both sets of dates, unless the previous answer was about that same period."""
-    found = _THIS_PERIOD_LAST_YEAR.search(question)
+    found = vocab.THIS_PERIOD_LAST_YEAR.search(question)
     if found is None:
         return
     same = (timeexpr.shift_years(parent.start, -1), timeexpr.shift_years(parent.end, -1))
@@ -630,20 +630,20 @@ def _filters(
 
 
 def _the_whole_asked(r: Reading, named: dict[tuple[str, bool], list[str]]) -> bool:
-    """The follow-up asks of the whole ("全国呢", "整体呢", "overall?") and names no member, share
-    or comparison that the whole could belong to."""
+    """The follow-up asks of the whole ("全国呢", "整体呢", "overall?", "全国同比呢") and names no
+    member or share that the whole could belong to."""
     cues = r.cues
-    if (
-        named
-        or r.terms.dims
-        or r.terms.dims_naming_a_set
-        or cues.share
-        or cues.difference
-        or cues.ratio
-        or cues.comparison_kind is not None
-    ):
+    if named or r.terms.dims or r.terms.dims_naming_a_set or cues.share or cues.difference or cues.ratio:
         return False
-    return vocab.WHOLE_REF.search(r.scan.norm) is not None
+    whole = _THE_WHOLE.search(r.scan.norm)
+    if whole is not None and cues.comparison_kind is None and vocab.COMPARE.search(r.scan.norm):
+        # "和全国比呢": the member against the whole takes two figures, one filtered; asked back
+        raise AmbiguousQuestion(*both("nlu.member_beside_the_whole"), detail={"follow_up": True})
+    return whole is not None
+
+
+_THE_WHOLE = re.compile(r"整体|全国|总体|全平台|大盘|\boverall\b|\bthe whole\b|\bin total\b", re.I)
+"""The whole said in a follow-up ("全国呢", "全国同比呢", "overall YoY?"); never 平均水平 (an average)."""
 
 
 def _replaced_filter_is_named(
@@ -671,6 +671,18 @@ def _replaced_filter_is_named(
         ),
         detail={"follow_up": True, "reason": "replace_which_filter"},
     )
+
+
+def _broken_down_again(
+    parent: SemanticQuery, r: Reading, filters: list[MemberFilter], dims: list[str]
+) -> tuple[list[MemberFilter], bool]:
+    """ "上个月app的GMV" then "按渠道拆开": every channel, never a breakdown of app alone — a
+    dimension the previous question narrowed to one member, now asked as a breakdown without
+    naming members, loses that narrowing (said as a changed filter)."""
+    named = {m.dimension for m in r.terms.members}
+    asked = [d for d in dims if d in r.terms.dims and d not in parent.dimensions and d not in named]
+    kept = [f for f in filters if f.exclude or f.dimension not in asked or len(f.members) > 1]
+    return kept, len(kept) != len(filters)
 
 
 def _left(catalog: Catalog, dim: str, included: Sequence[str], excluded: Sequence[str]) -> tuple[str, ...]:

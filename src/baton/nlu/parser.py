@@ -371,6 +371,7 @@ class Planner:
                 scan.claim(*span)
         periods.sort(key=lambda p: p.span)
         _until_with_no_start(scan, periods)
+        _this_period_beside_another(scan, periods)
         _a_change_from_a_point_on(cues, periods)
         periods = named_previous(scan, cues, cues.spans.get("previous_period", []), periods, as_of)
         if not periods and context is None:
@@ -651,11 +652,11 @@ class Planner:
             last = chain[0]
             joins = [scan.norm[prev.end : nxt.start] for prev, nxt in itertools.pairwise(chain)]
             for i, (prev, nxt) in enumerate(itertools.pairwise(chain)):
-                if not _in_one_list(joins[i], prev, nxt, scan) or _clause_ends(joins, i):
+                cn_comma = _CN_COMMA.fullmatch(scan.text[prev.end : nxt.start]) is not None
+                closed_later = cn_comma and _CLOSED_LATER.match(scan.norm, nxt.start) is not None
+                if not _in_one_list(joins[i], prev, nxt, scan) or (_clause_ends(joins, i) and not closed_later):
                     break
-                if _CN_COMMA.fullmatch(scan.text[prev.end : nxt.start]) and not _CLOSED_LATER.match(
-                    scan.norm, nxt.start
-                ):
+                if cn_comma and not closed_later:
                     break  # "除了华东，华南和华北的GMV": the Chinese comma ends the exclusion, unless 以外 closes a list
                 if _COMMA.search(joins[i]) and _member_dimensions(prev) != _member_dimensions(nxt):
                     break  # "除了直播，华东和华南的订单量": the comma ends the exclusion, another dimension follows
@@ -889,9 +890,8 @@ class Planner:
             ranked_inside = (cues.rank_within,)
         elif cues.rank_each_period and top_n is not None and place is None and not several and plain_series:
             each_period = grain is not None and len(dims) == 1
-        if ranked_inside or each_period:
-            pass
-        elif top_n is not None or place is not None or several:  # of each group, or of the pairs?
+        if not (ranked_inside or each_period) and (top_n is not None or place is not None or several):
+            # of each group, or of the pairs?
             self.check_ranked_keys(dims, grain, combination=cues.combination)
         ranked = bool(top_n or place or cues.rank)
         if ranked and any(f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters):
@@ -1288,9 +1288,9 @@ def _members_only(hit: Hit) -> Hit:
 
 _COMMA_ONLY = re.compile(r"^\s*[,，]\s*$")
 _CN_COMMA = re.compile(r"\s*，\s*")
-_CLOSED_LATER = re.compile(r"[^，,。？?；;！!]*?(?:以外|之外|除外)")
-"""An exclusion list a Chinese comma runs on in ("除了APP，小程序和网页以外"): closed by 以外 before the
-clause ends; without it ("除了华东，华南和华北的GMV") the comma ends the exclusion."""
+_CLOSED_LATER = re.compile(r"[^。？?；;！!]*?(?:以外|之外|除外|其他|其余|其它|剩下|剩余|别的)")
+"""An exclusion list a Chinese comma runs on in ("除了APP，小程序和网页以外", "除了华东，华南，其他区域"):
+closed by 以外 or 其他 later; without it ("除了华东，华南和华北的GMV") the comma ends the exclusion."""
 _EACH_THEN_BEST = re.compile(
     r"(?:各|每个|每一个|\bby\b|\beach\b|\bper\b)[^，,;；?？]*?(?:[，,;；]|\band\b)\s*(?:and\s+)?"
     r"(?:哪个|哪一个|哪家|谁|\bwhich\b)[^，,;；]{0,20}?"
@@ -1350,7 +1350,7 @@ _POPULATION_BEFORE = re.compile(r"\b(?:among|within|of|for|in|from|across|on)\s+
 
 
 _UNTIL_BEFORE = re.compile(
-    r"(?:累计到|累计至|累积到|截至|截止到?|截止至|直到|一直到|到|至)\s*$"
+    r"(?:累计到|累计至|累积到|截至|截止到?|截止至|直到|一直到|(?:^|[\s，,；;])(?:到|至))\s*$"
     r"|\b(?:up\s+to|up\s+until|through|thru|until|till|as\s+of|by)\s+(?:the\s+)?$",
     re.I,
 )
@@ -1374,12 +1374,33 @@ def _until_with_no_start(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) 
 _FROM_A_POINT_ON = re.compile(r"(?:起|开始)\s*$|\b(?:onwards?|and\s+(?:after|later))\s*$", re.I)
 
 
+def _this_period_beside_another(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) -> None:
+    """ "上个月GMV和去年这个月比": June a year earlier, or this month (July) a year back? Asked back
+    with both sets of dates; alone ("去年这个月的GMV") it is this month a year back."""
+    said = [p.match for p in periods if p.match is not None]
+    if len(said) < 2:
+        return
+    for match in said:
+        if vocab.THIS_PERIOD_LAST_YEAR.search(match.text):
+            other = next(m for m in said if m is not match)
+            same = (timeexpr.shift_years(other.start, -1), timeexpr.shift_years(other.end, -1))
+            fields = {
+                "said": match.text,
+                "parent": f"{other.text} ({other.start} – {other.end})",
+                "same": f"{same[0]} – {same[1]}",
+                "current": f"{match.start} – {match.end}",
+            }
+            raise AmbiguousQuestion(
+                *both("nlu.this_period_or_that", **fields), detail={"reason": "this_period_or_that"}
+            )
+
+
 def _a_change_from_a_point_on(cues: Cues, periods: Sequence[timeexpr.PeriodReading]) -> None:
     """ "GMV从5月开始下降了多少": the fall since May against what — April, the months before, or May
     itself? A change said of a period running from a point on is asked back, never compared with
     the period before the whole span."""
-    if not (cues.change or cues.moved or cues.comparison_kind is not None):
-        return
+    if cues.comparison_kind == "same_period_last_year" or not (cues.change or cues.moved or cues.comparison_kind):
+        return  # "6月10日起GMV同比": against the same days a year earlier, well defined
     for period in periods:
         if period.match is not None and _FROM_A_POINT_ON.search(period.match.text):
             said = period.match.text
@@ -1461,6 +1482,19 @@ def _member_beside_the_whole(scan: Scan, cues: Cues, terms: Terms) -> None:
         raise _asked("nlu.member_beside_the_whole", {"whole": said, "members": [m.member for m in terms.members]})
 
 
+def _of_another_metric(word: re.Match[str], start: int, end: int, terms: Terms) -> bool:
+    """The whole word names another metric than the one between it and the member ("APP的订单量和买家
+    总数": 买家总数 is buyers, apart from APP's orders) — never "全部订单量以及新用户订单量" (all orders)."""
+
+    def metric(hit: Hit) -> str | None:
+        return next((t.target for t in hit.terms if t.kind == "metric"), None)
+
+    beside = [h for h in terms.metric_hits if h.end == word.start() or h.start == word.end()]
+    between = [h for h in terms.metric_hits if start <= h.start and h.end <= end]
+    named = {metric(h) for h in beside}
+    return bool(beside) and any(metric(h) not in named for h in between)
+
+
 _WHOLE_WORD = re.compile(
     r"整体|全国|总体|全平台|大盘|全部|所有|全体|总量|总数|\boverall\b|\bthe whole\b|\ball\b|\bin total\b|\btotal\b",
     re.I,
@@ -1485,6 +1519,8 @@ def _whole_joined_to_a_member(scan: Scan, terms: Terms) -> str | None:
                 continue
             if any(start <= s and e <= end for s, e in spans):
                 continue
+            if _of_another_metric(word, start, end, terms):
+                continue  # "APP的订单量和买家总数": 总数 is part of another metric's name, said of APP too
             if _JOINED.search(between):
                 return word.group(0)
     return None

@@ -47,10 +47,14 @@ def ranked_each_period(scan: Scan, cues: Cues, terms: Terms) -> bool:
     """Whether the question's top N is taken inside each period of its series ("每个月GMV最高的渠道",
     "top 2 categories by orders each month"): one dimension ranked, the grain said of each period."""
     asked = cues.top_n is not None or (cues.best and not cues.several and not cues.both_ends)
-    if not asked or cues.grain is None or cues.which_time or cues.combination or len(terms.dims) != 1:
+    if not asked or cues.grain is None or cues.which_time or cues.combination or cues.trend or len(terms.dims) != 1:
         return False
-    said = [scan.text[s:e] for s, e in cues.spans.get(f"grain:{cues.grain}", [])]
-    return bool(said) and all(_EACH_PERIOD.search(w) for w in said)
+    said = cues.spans.get(f"grain:{cues.grain}", [])
+    ranking = [start for start, _ in cues.spans.get("ranking", [])]
+    # "每个月GMV最高的渠道": each period said before the ranking ("最低的2个品类每个月的GMV" is the lowest
+    # two overall, month by month); English says it after ("the top 2 categories each month")
+    placed = all(e <= min(ranking, default=0) or scan.text[s:e].isascii() for s, e in said)
+    return bool(said) and placed and all(_EACH_PERIOD.search(scan.text[s:e]) for s, e in said)
 
 
 __all__ = ["ranked_each_period", "ranked_within"]

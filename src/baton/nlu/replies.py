@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from baton.nlu.ties import REPLACE, has_ties
+
 _DAY = re.compile(r"当天|当日|那天|那一天|单日|\b(?:the|that|just the|only the)\s+day\b|\bon the day\b", re.I)
 _SPAN = re.compile(r"整个|全程|全部|整段|活动期间|期间|\bwhole\b|\bentire\b|\bfull\b|\bperiod\b|\bevent\b", re.I)
 _FILLER = re.compile(
@@ -47,9 +49,14 @@ def completions(asked: str, reply: str, detail: Mapping[str, object], language: 
             if rest:  # "华东收入前三的品类" → "GMV，上个月"
                 out.append(_joined(_replaced(asked, term, first), rest, language))
     unknown = detail.get("unknown")
-    if isinstance(unknown, list) and len(unknown) == 1 and isinstance(unknown[0], str) and unknown[0] in asked:
-        out.append(_replaced(asked, unknown[0], said))
-    if detail.get("missing") in ("time_range", "metric") and term is None:  # what was missing, added
+    word = unknown[0] if isinstance(unknown, list) and len(unknown) == 1 and isinstance(unknown[0], str) else None
+    # "drop GMV" (not understood) then "and for new customers?": a follow-up of its own, never a
+    # rewording of "drop" — a reply with a tie word replaces no word
+    if word is not None and word in asked and not has_ties(reply):
+        out.append(_replaced(asked, word, said))
+    # "每个月GMV最高的渠道" (which period?) then "换成订单量": a change of the question, not its missing part
+    changes = REPLACE.search(reply) is not None
+    if detail.get("missing") in ("time_range", "metric") and term is None and not changes:  # what was missing, added
         out.append(_joined(asked, said, language))
     return [" ".join(q.split()) for q in out]
 

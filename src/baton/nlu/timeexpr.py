@@ -996,10 +996,11 @@ _RULES: tuple[_Rule, ...] = (
         _last_n_en,
     ),
     # the current period's whole namesake a year back: 去年这个月, 去年本季度, "this month last year"
+    # (去年当月 / 当季 is the same period of last year as the one discussed: a comparison word)
     _Rule(
         "this_period_last_year",
         _p(
-            r"(?:去年|上一年)的?\s*(?:(?P<zh_w>本周|这周|当周)|(?P<zh_m>本月份?|这个?月|当月)|(?P<zh_q>本季度?|这个?季度|当季度?))"
+            r"(?:去年|上一年)的?\s*(?:(?P<zh_w>本周|这周)|(?P<zh_m>本月份?|这个?月)|(?P<zh_q>本季度?|这个?季度))"
             r"|<NB>(?:this|the\s+current)\s+(?P<u>week|month|quarter)\s+(?:of\s+)?last\s+year<NA>"
         ),
         _this_period_last_year,
@@ -1328,7 +1329,7 @@ _RULES: tuple[_Rule, ...] = (
 # latest complete day (the planner asks back a change said from a point on: "从5月开始下降了多少").
 _UNTIL_NOW = _p(
     r"\s*(?:以来|至今(?!年)|迄今|(?:到|至|直到|截至|截止到?)\s*(?:今天|今日|现在|目前|当前)(?:为止)?"
-    r"|(?:起|开始)(?!\s*(?:算|了))"
+    r"|(?:起|开始)(?!\s*(?:算|了|的?时候?|之前|以前|前|以来))"
     r"|(?:up\s+)?(?:to|until|till|through)\s+(?:today|now|date)<NA>|so\s+far<NA>|to\s+date<NA>"
     r"|onwards?<NA>|and\s+(?:after|later)<NA>)"
 )

@@ -52,7 +52,7 @@ _WHICH_PATTERNS: tuple[tuple[str, Grain], ...] = (
 WHICH_TIME: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((re.compile(p, _I), g) for p, g in _WHICH_PATTERNS)
 TREND = re.compile(r"趋势|走势|变化情况|曲线|是?怎么走的?|怎么变的?|走得怎么样|\btrends?\b|\bover time\b", _I)
 YOY = re.compile(
-    r"同比去年同期|同比去年|同比|(?:相比|对比|比|较)?(?:去年|上年)同期|去年同月|上年同月|去年同季度?|去年的?同一?个?月|去年的?同一天|去年同日|"
+    r"同比去年同期|同比去年|同比|(?:相比|对比|比|较)?(?:去年|上年)(?:同期|当月|当季度?|当周)|去年同月|上年同月|去年同季度?|去年的?同一?个?月|去年的?同一天|去年同日|"
     r"(?:和|跟|与|同)(?:去年|上一年)(?:同期)?(?:相比|比较|对比|比)|"
     r"\byoy\b|year[- ]over[- ]year|year[- ]on[- ]year|"
     r"(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+)?)?"
@@ -100,6 +100,12 @@ RATIO = re.compile(
 MINUS = re.compile(r"[\s的]*(?:\bminus\b|减去|减掉|减)[\s的]*", _I)
 """Arithmetic between two members of one dimension ("app minus web", "华东减去华南"): their gap,
 never an exclusion of the second from the first."""
+THIS_PERIOD_LAST_YEAR = re.compile(
+    r"(?:去年|上一年)的?\s*(?:本|这个?)(?:周|月|季度?)|\b(?:this|the\s+current)\s+(?:week|month|quarter)\s+(?:of\s+)?last\s+year\b",
+    _I,
+)
+"""The current period a year back said beside another period ("上个月GMV和去年这个月比"): the month just
+named a year earlier, or this month a year back? Asked back (去年当月 / 去年同期 say the first)."""
 WHOLE_REF = re.compile(
     r"整体|全国|总体|全平台|大盘|平均水平|\boverall\b|\bthe whole\b|\ball (?:categories|channels|regions|users|of them)\b",
     _I,

@@ -431,14 +431,14 @@ def overlap_notes(query: SemanticQuery, catalog: Catalog, language: Language) ->
             if catalog.metrics[m].distinct_count
         ]
     sep = text("answer.list_sep", language)
-    for f in query.filters:
+    for f in () if query.share else query.filters:
         if f.exclude or len(f.members) < 2 or f.dimension in query.dimensions:
             continue
         members = sep.join(catalog.member_label(f.dimension, m, language) for m in f.members)
         for m in query.metrics:
             info = catalog.metrics[m]
             key = "answer.pooled_distinct" if info.distinct_count else "answer.pooled_ratio" if info.is_ratio else None
-            if key is not None and not query.share:
+            if key is not None:
                 notes.append(text(key, language, metric=info.label.for_lang(language), members=members))
     return notes
 
