@@ -934,6 +934,23 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月除了华东，华南，其他区域的GMV",
         {"filters": [{"dimension": "region", "members": ["华东", "华南"], "exclude": True}]},
     ),
+    # the top by value, then its change asked in a clause of its own
+    (
+        "最高的区域，环比增长了多少",
+        "上个月GMV最高的区域，环比增长了多少",
+        {"top_n": 1, "order": "desc", "rank_by": "value", "dimensions": ["region"]},
+    ),
+    (
+        "the highest region, and how much did it grow",
+        "the region with the highest GMV last month, and how much did it grow MoM",
+        {"top_n": 1, "order": "desc", "rank_by": "value", "dimensions": ["region"]},
+    ),
+    ("增长最多 still ranks by the change", "上个月GMV环比增长最多的区域", {"rank_by": "change", "order": "desc"}),
+    (
+        "a share's parts listed as said",
+        "上个月各渠道GMV占比，从低到高",
+        {"share": True, "listed": "asc", "top_n": None},
+    ),
     # spoken counts and the bottom said with 前
     ("倒数前N", "上个月订单量倒数前三的品类", {"top_n": 3, "order": "asc", "dimensions": ["category"]}),
     ("后N名", "上个月GMV后三名的品类", {"top_n": 3, "order": "asc", "dimensions": ["category"]}),
@@ -1094,6 +1111,8 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         ]
     ],
     ("a change from a point on", "GMV从5月开始下降了多少", AmbiguousQuestion, "从5月开始"),
+    ("the lowest and the second lowest at once", "上个月哪个区域的退款率最低，第二低的是谁", AmbiguousQuestion, "最低"),
+    ("a comparison sorted: by value or change?", "上个月各渠道GMV环比，从低到高排", AmbiguousQuestion, "channel"),
     ("this month last year beside another period", "上个月GMV和去年这个月比", AmbiguousQuestion, "去年这个月"),
     ("the lowest overall, month by month", "上半年GMV最低的2个品类每个月的GMV", AmbiguousQuestion, "month"),
     (

@@ -15,7 +15,6 @@ from typing import Any, NamedTuple
 from baton.agents.buckets import partial_buckets
 from baton.agents.change_ranking import change_ranking_sentence, change_text
 from baton.agents.within_groups import within_groups_sentence
-from baton.catalog.compiler import AHEAD
 from baton.catalog.model import Catalog
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
@@ -284,7 +283,8 @@ class Narrator:
         if query.dimensions or query.grain is not None:
             if query.grain is None and query.top_n is None and not query.order_by:
                 # parts largest first, as the table shows them; a ranking keeps its own order
-                rows = sorted(rows, key=lambda r: -float(r.get(share_col) or 0))
+                low_first = query.listed == "asc"  # "从低到高": smallest share first, as said
+                rows = sorted(rows, key=lambda r: float(r.get(share_col) or 0), reverse=not low_first)
             shown = rows[:MAX_LISTED]
             items = text("answer.list_sep", language).join(item(r, self._row_label(query, r, language)) for r in shown)
             more = text("answer.more_items", language, count=len(rows) - len(shown)) if len(rows) > len(shown) else ""
@@ -556,10 +556,6 @@ class Narrator:
             items=self._listed(say),
         )
         sep = text("answer.metric_sep", language)
-        ahead = rows[0].get(AHEAD) if rows else None
-        if ahead is not None and query.rank_place is not None and int(ahead) > query.rank_place - 1:
-            # "the second highest" after two tied highest: two rank above it, said from the result
-            said += sep + text("answer.ahead_tied", language, ahead=int(ahead))
         if len(rows) < 2:
             return said
         tied = text("answer.tied_place", language, count=len(rows), value=fmt(rows[0][metric]))

@@ -42,8 +42,8 @@ from baton.messages import average_fields, both
 PERIOD = "period"
 RANK = "rank_in_top"
 """A top N's rank column (inside the statement only: the result has the query's own columns)."""
-AT_PLACE = "dense_place"
-"""A row's place by value, ties sharing one (inside the statement only)."""
+TIED = "tied_rows"
+"""How many rows share a row's value: the places it holds run from its rank on (inside the statement only)."""
 AHEAD = "rows_ahead"
 """A place's result column: how many rows rank above it ("the second highest" after two tied
 highest has 2 ahead, not 1): the answer says so, from the result."""
@@ -453,18 +453,22 @@ def _bound(value: float) -> exp.Expr:
 
 
 def _at_place(final: exp.Select, columns: Sequence[str], by: exp.Ordered, place: exp.Expr) -> exp.Select:
-    """The rows whose ``DENSE_RANK()`` is ``place``, with how many rows rank above them (``AHEAD``:
-    ``RANK() - 1``, more than ``place - 1`` when rows above tie)."""
-
-    def over(function: exp.Expr) -> exp.Window:
-        return exp.Window(this=function, order=exp.Order(expressions=[by.copy()]))
-
-    marked = exp.select(
-        *[exp.column(c) for c in columns], over(exp.DenseRank()).as_(AT_PLACE), over(exp.Rank()).as_(RANK)
-    ).from_(final.subquery("ranked_rows"))
+    """The rows that hold ``place`` in a competition ranking (as a top N counts them: two tied
+    second hold places 2 and 3, so "the third" is them, never the next value), with how many rows
+    rank above them (``AHEAD``: ``RANK() - 1``)."""
+    rank = exp.Window(this=exp.Rank(), order=exp.Order(expressions=[by.copy()]))
+    tied = exp.Window(this=exp.Count(this=exp.Star()), partition_by=[by.this.copy()])
+    marked = exp.select(*[exp.column(c) for c in columns], rank.as_(RANK), tied.as_(TIED)).from_(
+        final.subquery("ranked_rows")
+    )
     ahead = exp.Sub(this=exp.column(RANK), expression=exp.Literal.number(1)).as_(AHEAD)
     kept = exp.select(*[exp.column(c) for c in columns], ahead).from_(marked.subquery("ranked"))
-    return kept.where(exp.column(AT_PLACE).eq(place))
+    last_held = exp.Sub(
+        this=exp.Add(this=exp.column(RANK), expression=exp.column(TIED)), expression=exp.Literal.number(1)
+    )
+    return kept.where(
+        exp.and_(exp.LTE(this=exp.column(RANK), expression=place), exp.GTE(this=last_held, expression=place.copy()))
+    )
 
 
 def _kept_by_window(
@@ -533,6 +537,9 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         by_share = f"{query.metrics[0]}_share"
         final = _rank_rows(final, query, by_share, columns, [*keys, *query.dimensions], shape.ties)
         columns = (*columns, AHEAD) if query.rank_place is not None and shape.ties else columns
+    elif query.listed is not None:  # "各渠道GMV占比，从低到高": the parts by their share, as said
+        by = exp.Ordered(this=exp.column(f"{query.metrics[0]}_share"), desc=query.listed == "desc", nulls_first=False)
+        final = final.order_by(*[exp.column(k) for k in keys], by, *[exp.column(d) for d in query.dimensions])
     elif keys or query.dimensions:
         final = final.order_by(*[exp.column(k) for k in (*keys, *query.dimensions)])
     return CompiledQuery(

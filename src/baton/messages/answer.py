@@ -174,10 +174,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{period}{filters}{label}第{place}{side}的{dims}：{items}。",
     ),
     "tied_place": ("{count} share that place ({value}).", "这{count}个并列（{value}）。"),
-    "ahead_tied": (
-        "{ahead} rank above it, as some places above are shared.",
-        "排在其前的有 {ahead} 个（前面有并列）。",
-    ),
     "side_high": ("highest", "高"),
     "side_low": ("lowest", "低"),
     "threshold": (

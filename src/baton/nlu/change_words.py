@@ -93,6 +93,8 @@ def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal[
     Claims "最快" (a superlative of a rise) and "幅度" after a change word."""
     said = _said(scan, cues)
     direction = said_direction(scan, cues)
+    if value_ranked_then_changed(scan, cues):
+        return None  # "上个月GMV最高的区域，环比增长了多少": the top region by GMV, then its change
     fastest = scan.find_all(_FASTEST) if direction == "up" else []
     if fastest:  # "增长最快的渠道", "which 2 categories grew fastest": the largest rise, in percent
         cues.claim(scan, "ranking", fastest)
@@ -112,6 +114,24 @@ def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal[
     ranked = [scan.text[s:e] for s, e in cues.spans.get("ranking", [])]
     percent = bool(fastest or amplitude) or any(_PERCENT.search(w) for w in [*said, *ranked])
     return ("change_pct" if percent else "change"), ("asc" if direction == "down" else "desc")
+
+
+_CLAUSE = re.compile(r"[，,;；]|\band\b", re.I)
+
+
+def value_ranked_then_changed(scan: Scan, cues: Cues) -> bool:
+    """ "上个月GMV最高的区域，环比增长了多少", "the region with the highest GMV last month, and how much did it
+    grow": the superlative ranks the metric's value and the change is asked of the one it picks, in a
+    clause of its own after it — never a ranking by the change."""
+    ranking = sorted(cues.spans.get("ranking", []))
+    moves = sorted(span for part in ("up", "down", "change") for span in cues.spans.get(part, []))
+    if not ranking or not moves or moves[0][0] < ranking[-1][1]:
+        return False
+    start, end = ranking[0]
+    of_value = any(e <= start and not scan.norm[e:start].strip(" 的") for _, e in scan.terms) or any(
+        s >= end and re.fullmatch(r"\s*(?:the\s+)?", scan.norm[end:s]) for s, _ in scan.terms
+    )
+    return of_value and _CLAUSE.search(scan.norm, ranking[-1][1], moves[0][0]) is not None
 
 
 _MOVE_ZH = r"(?:增长|上涨|上升|下降|下跌|减少|增加|涨|跌)"

@@ -64,6 +64,9 @@ class Cues(PeriodCues):
     """The dimension inside whose groups a top N is taken ("每个渠道GMV最高的2个品类": channel)."""
     rank_each_period: bool = False
     """The top N is taken inside each period of the series ("每个月GMV最高的渠道")."""
+    value_ranked: bool = False
+    """A superlative of the value picks the groups, and their change is asked after it ("GMV最高的区域，
+    环比增长了多少"): ranked by the value, never by the change."""
     ranked_change: tuple[ChangeMeasure, Literal["asc", "desc"]] | None = None
     """A ranking by a change: what it orders by and which way ("下降最多": the change, lowest first)."""
     bound: Bound | None = None
@@ -330,6 +333,8 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
     if which and closing and cues.top_n is None and not best and closing[0].start() >= which[0].end():
         cues.claim(scan, "ranking", closing[:1])
         cues.best, cues.order = True, "asc" if closing[0].group("word") in "低少小" else "desc"
+    if best and cues.rank_place is not None:  # "哪个区域退款率最低，第二低的是谁": the lowest and the second
+        raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0) for m in best]})
     if cues.top_n is None and best:
         cues.best = True
         several = cues.take(scan, "ranking", vocab.SEVERAL)

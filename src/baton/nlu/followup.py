@@ -38,7 +38,7 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.lexicon import Hit
 from baton.nlu.metric_words import metric_over_the_previous
 from baton.nlu.one_before import the_one_after, the_one_before
-from baton.nlu.parser import Planner, two_members_apart
+from baton.nlu.parser import Planner, listing_order, two_members_apart
 from baton.nlu.periods import against_named, resolve_periods
 from baton.nlu.rank_within import ranked_each_period
 from baton.nlu.ranking import ranking_metric
@@ -337,6 +337,7 @@ def _merge(
         top_n=top_n if (dims or grain) else None,
         rank_place=place if (dims or grain) else None,
         order=order,
+        listed=listing_order(cues, order, top_n, place, share) if ranked else parent.listed,
         rank_by=rank_by,
         rank_within=rank_within,
         rank_each_period=each_period,

@@ -227,6 +227,8 @@ def _ranking(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
         first = text("answer.first_high" if high else "answer.first_low", lang)
     if query.rank_by != "value":
         return _change_ranking(query, catalog, metric, lang)
+    if query.share and query.top_n is None and query.rank_place is None and query.listed is not None:
+        return text(f"answer.listed_{query.listed}", lang)  # "各渠道GMV占比，从低到高": the parts' order
     if query.rank_place is not None:
         side = text("answer.side_high" if high else "answer.side_low", lang)
         return text(

@@ -37,7 +37,13 @@ from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.bounds import check_against_the_average, threshold_of
-from baton.nlu.change_words import check_kept_by_change, read_change_ranking, read_good_as_direction, said_direction
+from baton.nlu.change_words import (
+    check_kept_by_change,
+    read_change_ranking,
+    read_good_as_direction,
+    said_direction,
+    value_ranked_then_changed,
+)
 from baton.nlu.cues import ChangeMeasure, Cues, rank_within_or_across, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
@@ -378,6 +384,7 @@ class Planner:
             periods = _the_latest_whole(cues, language, as_of)
         read_ranking(scan, cues)
         cues.ranked_change = read_change_ranking(scan, cues)
+        cues.value_ranked = value_ranked_then_changed(scan, cues)
         cues.premise = cues.premise if cues.why else said_direction(scan, cues, measures=False)
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
@@ -901,7 +908,10 @@ class Planner:
         if ranked and comparison is not None and cues.quality is not None and not cues.change:
             # "上个月GMV环比表现最差的渠道": the worst value, or the worst change?
             raise _asked("nlu.rank_value_or_change", {"dimensions": dims})
-        if ranked and comparison is not None and cues.change:
+        if cues.rank and comparison is not None and top_n is None and place is None and not cues.change and dims:
+            # "各渠道GMV环比，从低到高排": sorted by the value, or by the change? asked, never dropped
+            raise _asked("nlu.rank_value_or_change", {"dimensions": dims})
+        if ranked and comparison is not None and cues.change and not cues.value_ranked:
             # "哪个渠道GMV环比下降最多": ranked by the change, not by the value — when it says which way
             if cues.ranked_change is None or not dims:
                 raise _asked("nlu.rank_by_change", {"dimensions": dims})
@@ -952,7 +962,7 @@ class Planner:
             top_n=top_n,
             rank_place=place,
             order=order,
-            listed=cues.listed if cues.listed != order and (top_n or 0) != 1 and place is None else None,
+            listed=listing_order(cues, order, top_n, place, share),
             rank_by=rank_by,
             rank_within=ranked_inside,
             rank_each_period=each_period,
@@ -1358,6 +1368,16 @@ _UNTIL_BEFORE = re.compile(
 April"): the words that would make it the end of a range."""
 
 
+def listing_order(
+    cues: Cues, order: Literal["desc", "asc"], top_n: int | None, place: int | None, share: bool
+) -> Literal["desc", "asc"] | None:
+    """The listing order said apart from the end a ranking takes ("前三，从低到高"); of a share's
+    parts without a top N ("各渠道GMV占比，从低到高"), the order they are listed in."""
+    if share and top_n is None and place is None and cues.listed is not None:
+        return cues.listed
+    return cues.listed if cues.listed != order and (top_n or 0) != 1 and place is None else None
+
+
 def _until_with_no_start(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) -> None:
     """ "累计到3月底的GMV", "至5月", "orders by end of April": from when? Asked back, never the end
     period alone (a range said whole — "今年到3月底" — is one period and passes)."""
@@ -1604,4 +1624,4 @@ _ACROSS_GROUPS = re.compile(r"\bacross\b|\bamong\b|\bover all\b|各.{0,6}之间|
 _CAPITALISED = re.compile(r"(?<![\w])[A-Z][A-Za-z]+")
 
 
-__all__ = ["Planner", "two_members_apart"]
+__all__ = ["Planner", "listing_order", "two_members_apart"]
