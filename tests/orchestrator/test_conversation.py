@@ -1091,3 +1091,17 @@ def test_a_follow_up_after_a_word_not_understood_never_rewords_it(session: Sessi
     assert answer.status != "answered" or (
         answer.semantic_query is not None and answer.semantic_query.metrics == ("gmv", "order_count")
     )
+
+
+@pytest.mark.parametrize(("then", "region_kept"), [("整体呢", True), ("in total?", True), ("全国呢", False)])
+def test_after_a_breakdown_only_the_whole_of_the_country_drops_the_filter(
+    session: Session, then: str, region_kept: bool
+) -> None:
+    """ "上个月华东各渠道GMV" then "整体呢" / "in total?": East China's total (the breakdown summed); "全国呢":
+    every region, by channel."""
+    chat = session.conversation()
+    chat.ask("上个月华东各渠道GMV", as_of=JULY)
+    answer = chat.ask(then)
+    assert answer.status == "answered" and answer.semantic_query is not None
+    assert bool(answer.semantic_query.filters) is region_kept
+    assert (answer.semantic_query.dimensions == ()) is region_kept

@@ -620,7 +620,7 @@ def _filters(
         if any(f.dimension == dim for f in filters):
             filters = [f for f in filters if f.dimension != dim]
             parts.append("filter")
-    if _the_whole_asked(r, named) and filters:
+    if _the_whole_asked(r, named, broken_down=bool(parent.dimensions)) and filters:
         # "华东的GMV" then "全国呢" / "overall?": the whole, the filter gone
         dims = {f.dimension for f in filters}
         if len(dims) > 1:  # "华东app的GMV" then "全国呢": without which filter? asked
@@ -630,21 +630,24 @@ def _filters(
     return filters, share_filters, parts
 
 
-def _the_whole_asked(r: Reading, named: dict[tuple[str, bool], list[str]]) -> bool:
+def _the_whole_asked(r: Reading, named: dict[tuple[str, bool], list[str]], *, broken_down: bool) -> bool:
     """The follow-up asks of the whole ("全国呢", "整体呢", "overall?", "全国同比呢") and names no
-    member or share that the whole could belong to."""
+    member or share that the whole could belong to. After a breakdown ("华东各渠道GMV") only 全国 / 大盘
+    / 全平台 say the whole; "整体呢" / "overall?" may be the breakdown's own total, and is not read so."""
     cues = r.cues
     if named or r.terms.dims or r.terms.dims_naming_a_set or cues.share or cues.difference or cues.ratio:
         return False
-    whole = _THE_WHOLE.search(r.scan.norm)
+    whole = (_THE_WHOLE_PLACE if broken_down else _THE_WHOLE).search(r.scan.norm)
     if whole is not None and cues.comparison_kind is None and vocab.COMPARE.search(r.scan.norm):
         # "和全国比呢": the member against the whole takes two figures, one filtered; asked back
         raise AmbiguousQuestion(*both("nlu.member_beside_the_whole"), detail={"follow_up": True})
     return whole is not None
 
 
-_THE_WHOLE = re.compile(r"整体|全国|总体|全平台|大盘|\boverall\b|\bthe whole\b|\bin total\b", re.I)
-"""The whole said in a follow-up ("全国呢", "全国同比呢", "overall YoY?"); never 平均水平 (an average)."""
+_THE_WHOLE = re.compile(r"整体|全国|总体|全平台|大盘|\boverall\b|\bthe whole\b", re.I)
+"""The whole said in a follow-up ("全国呢", "全国同比呢", "overall YoY?"); never 平均水平 (an average), never
+"in total" (the previous figures summed)."""
+_THE_WHOLE_PLACE = re.compile(r"全国|全平台|大盘", re.I)
 
 
 def _replaced_filter_is_named(
