@@ -484,7 +484,7 @@ def _year_or_same_period(parent: TimeRange, said: TimeRange, question: str) -> N
     shift = said.start.year - parent.start.year
     if shift > 0:
         return
-    # "双11期间的GMV" (Nov 2025) then "去年呢": all of 2025 (which holds it), or the 双11 before?
+    # "大促期间的GMV" (an event in Nov 2025) then "去年呢": all of 2025 (which holds it), or the event a year before?
     shift = shift if shift < 0 else -1
     same = (timeexpr.shift_years(parent.start, shift), timeexpr.shift_years(parent.end, shift))
     words, before = said.text or str(said.start.year), parent.text or f"{parent.start}..{parent.end}"
