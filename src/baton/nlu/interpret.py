@@ -234,22 +234,18 @@ def _ranking(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
         return text(
             "answer.interpret_place" + by, lang, place=place_word(query.rank_place, lang), side=side, metric=metric
         )
-    if query.top_n is not None and query.rank_each_period:  # "，每月按成交总额取最高的 1 个渠道"
-        nouns = [catalog.dimensions[d].label.for_lang(lang) for d in query.dimensions]
-        plural = lang == "en" and query.top_n > 1
-        ranked = text("answer.and_sep", lang).join(plural_noun(n) if plural else n for n in nouns)
-        key = "answer.interpret_top_each_period" if high else "answer.interpret_bottom_each_period"
-        group = text(f"answer.grain_{query.grain}", lang)
-        return text(key, lang, n=query.top_n, metric=metric, group=group, ranked=ranked, first=first)
-    if query.top_n is not None and query.rank_within:  # "，每个渠道内取最高的 2 个品类"
-        groups = text("answer.and_sep", lang).join(
-            catalog.dimensions[d].label.for_lang(lang) for d in query.rank_within
-        )
+    if query.top_n is not None and (query.rank_each_period or query.rank_within):
+        # "，每月按成交总额取最高的 1 个渠道", "，每个渠道内取最高的 2 个品类"
+        sep = text("answer.and_sep", lang)
+        if query.rank_each_period:
+            kind, group = "each_period", text(f"answer.grain_{query.grain}", lang)
+        else:
+            kind, group = "within", sep.join(catalog.dimensions[d].label.for_lang(lang) for d in query.rank_within)
         nouns = [catalog.dimensions[d].label.for_lang(lang) for d in query.dimensions if d not in query.rank_within]
         plural = lang == "en" and query.top_n > 1
-        ranked = text("answer.and_sep", lang).join(plural_noun(n) if plural else n for n in nouns)
-        key = "answer.interpret_top_within" if high else "answer.interpret_bottom_within"
-        return text(key, lang, n=query.top_n, metric=metric, group=groups, ranked=ranked, first=first)
+        ranked = sep.join(plural_noun(n) if plural else n for n in nouns)
+        key = f"answer.interpret_{'top' if high else 'bottom'}_{kind}"
+        return text(key, lang, n=query.top_n, metric=metric, group=group, ranked=ranked, first=first)
     if query.top_n is not None:
         key = "answer.interpret_top" if high else "answer.interpret_bottom"
         return text(key + by, lang, n=query.top_n, metric=metric, first=first)

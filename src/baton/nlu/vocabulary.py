@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from baton.contracts.semantic import Grain
+from baton.nlu.cn_numerals import DIGITS
 
 _I = re.IGNORECASE
 
@@ -228,21 +229,7 @@ DOWN = re.compile(
     r"\bdown\b(?=\s*(?:$|[?？.!,;]|(?:this|last|in|on|for|since|from|vs\.?|versus|compared|against|yoy|mom|wow|qoq)\b))",
     _I,
 )
-CN_DIGITS = {
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "俩": 2,
-    "三": 3,
-    "仨": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
-}
+CN_DIGITS = {**{word: n for word, n in DIGITS.items() if n}, "十": 10}
 """Counts said in Chinese; 俩 and 仨 are the spoken two and three ("前仨品类")."""
 _N = r"(?P<n>\d+|[一二两俩三仨四五六七八九十])"
 _NOT_PERCENT = r"(?![\d.]*\s*(?:%|％|percent\b|per cent\b|成))"
