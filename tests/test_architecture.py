@@ -18,6 +18,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "baton"
 LEVELS: dict[str, int] = {
     "contracts": 0,
     "lazy": 0,
+    "patterns": 0,
     "private": 0,
     "visible": 0,
     "messages": 1,
@@ -89,6 +90,8 @@ def _imports(path: Path) -> Iterator[str]:
             if node.level:
                 base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
                 yield f"{base}.{node.module}" if node.module else base
+            elif node.module == "baton" and all((SRC / f"{a.name}.py").is_file() for a in node.names):
+                yield from (f"baton.{a.name}" for a in node.names)  # `from baton import patterns`: a module
             elif node.module and node.module.startswith("baton"):
                 yield node.module
                 yield from (f"{node.module}.{a.name}" for a in node.names)

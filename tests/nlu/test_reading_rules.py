@@ -885,12 +885,12 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         },
     ),
     (
-        "不含A，B和C: B and C kept",
-        "上个月不含直播，app和小程序的GMV",
+        "不含A，B of another dimension: B kept",
+        "上个月不含直播，华东的GMV",
         {
             "filters": [
                 {"dimension": "channel", "members": ["live_stream"], "exclude": True},
-                {"dimension": "channel", "members": ["app", "mini_program"], "exclude": False},
+                {"dimension": "region", "members": ["华东"], "exclude": False},
             ]
         },
     ),
@@ -951,6 +951,19 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月各渠道GMV占比，从低到高",
         {"share": True, "listed": "asc", "top_n": None},
     ),
+    # more ways to leave a member out, and to say the top
+    ("不在A", "上个月不在华东的GMV", {"filters": EAST_OUT}),
+    ("撇开A", "撇开华东，上个月GMV是多少", {"filters": EAST_OUT}),
+    ("拿掉A后", "拿掉华东后上个月的GMV", {"filters": EAST_OUT}),
+    (
+        "barring A",
+        "GMV last month barring live stream",
+        {"filters": [{"dimension": "channel", "members": ["live_stream"], "exclude": True}]},
+    ),
+    ("榜首", "上个月GMV榜首的渠道", {"top_n": 1, "order": "desc", "dimensions": ["channel"]}),
+    ("#1", "which channel was #1 by GMV last month", {"top_n": 1, "order": "desc", "dimensions": ["channel"]}),
+    ("number one", "the number one region by orders last month", {"top_n": 1, "order": "desc"}),
+    ("头部N个", "上个月GMV头部3个品类", {"top_n": 3, "order": "desc", "dimensions": ["category"]}),
     # spoken counts and the bottom said with 前
     ("倒数前N", "上个月订单量倒数前三的品类", {"top_n": 3, "order": "asc", "dimensions": ["category"]}),
     ("后N名", "上个月GMV后三名的品类", {"top_n": 3, "order": "asc", "dimensions": ["category"]}),
@@ -1421,6 +1434,9 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("before a day of the month is not days ago", "15日之前gmv", AmbiguousQuestion, "日之前"),
     ("总 of the groups a bound keeps beside them", "上个月GMV超过100万的品类的总GMV", AmbiguousQuestion, "their total"),
     ("总 of a top N", "上个月GMV前三的品类的总GMV", AmbiguousQuestion, "top 3"),
+    # after 不含 / 排除 a member of the same dimension past a Chinese comma: excluded too, or the one asked?
+    ("不含A，B of one dimension", "上个月不含直播，app和小程序的GMV", AmbiguousQuestion, "直播"),
+    ("排除A，B of one dimension", "上个月排除华东，华南的GMV", AmbiguousQuestion, "华南 only"),
 ]
 
 

@@ -207,6 +207,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "every group's value (the answer names the highest and the lowest), or for the whole's value.",
         "“{words}”是与各组平均值比较，Baton 还不能计算：请改问各组的值（回答会指出最高和最低），或问整体的值。",
     ),
+    "excluded_then_named": (
+        "“{excluded}, {named}” reads two ways: both left out, or {named} only. Please say which — e.g. "
+        "“excluding {excluded} and {named}” or “{named} only”.",
+        "“{excluded}，{named}”有两种读法：两者都不含，或只看{named}。请说明是哪一种，例如“不含{excluded}和{named}”或“只看{named}”。",
+    ),
     "member_beside_the_whole": (
         "A member beside the whole (overall, all of them) takes one figure filtered and one not: ask for the "
         "member's and then for the whole's, one at a time.",

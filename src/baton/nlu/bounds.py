@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
+from baton import patterns
 from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.semantic import Threshold
@@ -163,16 +164,16 @@ _CURRENCIES = (
     ("dollar", "USD"),
 )
 """The currency a bound's money sign or word names, checked against the metric's own."""
-_YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR = patterns.compile(r"(?:19|20)\d\d")
 """A bare number that reads as a year is never a bound ("over 2025", "above 2024's")."""
-_CLAUSE_BEFORE = re.compile(
+_CLAUSE_BEFORE = patterns.compile(
     r"[，,;；]\s*(?:只要|只看|只保留|只列出?|仅看|仅保留|其中|筛选出?|\bonly(?:\s+(?:those|the\s+ones))?|\bjust\s+those)?\s*"
     r"(?:有?哪些|哪几个?[月天周]?|哪几天|哪些[月天周]|\bwhich(?:\s+ones)?)?\s*(?:是|\bwith\b|\bthat\s+(?:are|were|had|have)\b)?\s*$",
     re.I,
 )
 """A bound in a clause of its own after what it bounds ("上个月各区域GMV，只要超过600万的", "GMV by
 category, only those above 8M"): it bounds the last catalog term before the clause."""
-_NUMBER_OF = re.compile(r"\s*(?:(?:in|of|worth of)\s+)?", re.I)
+_NUMBER_OF = patterns.compile(r"\s*(?:(?:in|of|worth of)\s+)?", re.I)
 """What may stand between a bound's number and the metric after it ("more than 20 million in GMV")."""
 
 
@@ -224,7 +225,7 @@ def _asked(bound: Bound, key: str, fields: Callable[[Language], dict[str, str]])
     return AmbiguousQuestion(en, zh, detail={"bound": bound.said, "reason": key.removeprefix("nlu.")})
 
 
-_AGAINST_THE_AVERAGE = re.compile(
+_AGAINST_THE_AVERAGE = patterns.compile(
     r"(?:比|较|高于|低于|超过|不到|不及|大于|小于)\s*(?:全部|所有|整体|全国|总体|各\w{0,3})?的?\s*平均(?:值|数|水平|线)?"
     r"|\b(?:than|vs\.?|versus|above|below|over|under)\s+(?:the\s+)?(?:overall\s+)?average\b|\babove-average\b"
     r"|\bbelow-average\b",

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from baton import patterns
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import vocabulary as vocab
@@ -25,27 +26,29 @@ from baton.nlu.cues import ChangeMeasure, Cues, read_which_n
 from baton.nlu.lexicon import normalise
 from baton.nlu.scan import Scan
 
-_RISE = re.compile(
+_RISE = patterns.compile(
     r"增幅|增速|[高多]了?(?:多少|几)|[高多]出|\bgrowth\b|\bgains?\b|\b(?:more|higher|bigger|larger|greater)\b", re.I
 )
-_FALL = re.compile(
+_FALL = patterns.compile(
     r"降幅|[低少]了?(?:多少|几)|[低少]出|\bdrops?\b|\bfalls?\b|\bdeclines?\b|\bdecreases?\b"
     r"|\b(?:less|fewer|lower|smaller)\b",
     re.I,
 )
 """Change words that say their direction beside :data:`vocab.UP` / :data:`vocab.DOWN`."""
-_PERCENT = re.compile(
+_PERCENT = patterns.compile(
     r"幅|率|速|百分|%|％|\bpercent(?:age)?\b|\bpct\b|\brates?\b|\brelative(?:ly)?\b|\bfastest\b|最快", re.I
 )
 """Words that measure a change in percent ("降幅", "增长率", "growth rate", "fastest")."""
-_FASTEST = re.compile(r"最快|\bfastest\b", re.I)
-_N_AFTER = re.compile(r"\s*的?\s*(?P<n>\d{1,3}|[一二两三四五六七八九十])\s*[个家名位]")
+_FASTEST = patterns.compile(r"最快|\bfastest\b", re.I)
+_N_AFTER = patterns.compile(r"\s*的?\s*(?P<n>\d{1,3}|[一二两三四五六七八九十])\s*[个家名位]")
 """The count after "最快" ("增长最快的两个地区": the top two)."""
-_AMPLITUDE = re.compile(r"(?<=[降跌涨升增长少加])的?幅度")
+_AMPLITUDE = patterns.compile(r"(?<=[降跌涨升增长少加])的?幅度")
 """"下降幅度最大": the word that measures a change in percent."""
 
 
-_MEASURE = re.compile(r"增长率|增速|增幅|涨幅|降幅|跌幅|\bgrowth(?: rate)?\b|\brates? of (?:growth|change)\b", re.I)
+_MEASURE = patterns.compile(
+    r"增长率|增速|增幅|涨幅|降幅|跌幅|\bgrowth(?: rate)?\b|\brates? of (?:growth|change)\b", re.I
+)
 """Words naming a change as a measure ("上个月GMV增速", "growth rate"): they take no direction for granted."""
 
 
@@ -65,7 +68,7 @@ def said_direction(scan: Scan, cues: Cues, *, measures: bool = True) -> Literal[
     return None if rises == falls else "up" if rises else "down"
 
 
-_GOOD_MOVE = re.compile(r"\bimprov\w*|改善|好转|变好", re.I)
+_GOOD_MOVE = patterns.compile(r"\bimprov\w*|改善|好转|变好", re.I)
 """A move said as good ("improved the most", "退款率改善"): up or down by the metric's ``better``."""
 
 
@@ -116,7 +119,7 @@ def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal[
     return ("change_pct" if percent else "change"), ("asc" if direction == "down" else "desc")
 
 
-_CLAUSE = re.compile(r"[，,;；]|\band\b", re.I)
+_CLAUSE = patterns.compile(r"[，,;；]|\band\b", re.I)
 
 
 def value_ranked_then_changed(scan: Scan, cues: Cues) -> bool:
@@ -141,7 +144,7 @@ _MOVE_EN = (
 )
 _MOVE_NOUN_EN = r"(?:declines?|drops?|rises?|increases?|decreases?|growth|falls?|gains?|improvements?)"
 _NOT_RANKED_EN = r"(?![^?.!]*\b(?:most|least|fastest|biggest|largest|smallest|highest|lowest|top|bottom)\b)"
-_KEPT_BY_CHANGE = re.compile(
+_KEPT_BY_CHANGE = patterns.compile(
     rf"(?:只看|只要|仅看|只列出?|只显示|只保留|筛选出?|[，,])\s*(?:环比|同比)?{_MOVE_ZH}了?的(?![幅速量比率原])"
     rf"|{_MOVE_ZH}了?的[^，,。？?]{{0,6}}有哪些|哪些[^，,。？?]{{0,12}}?{_MOVE_ZH}了(?!多少|几)"
     rf"|\bonly (?:the )?(?:ones|those|groups|[a-z]+s) (?:that|which) {_MOVE_EN}\b"

@@ -7,7 +7,7 @@ The digit and unit tables are shared with the output gate, which reads larger nu
 
 from __future__ import annotations
 
-import re
+from baton import patterns
 
 DIGITS: dict[str, int] = {
     "零": 0,
@@ -28,7 +28,7 @@ DIGITS: dict[str, int] = {
 SMALL_UNITS: dict[str, int] = {"十": 10, "百": 100, "千": 1000}
 _DIGITS = DIGITS
 _UNITS = SMALL_UNITS
-_ASCII_DIGITS = re.compile(r"[0-9]+")
+_ASCII_DIGITS = patterns.compile(r"[0-9]+")
 
 
 def parse_cn_int(text: str) -> int:

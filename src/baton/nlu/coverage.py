@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from baton import patterns
 from baton.catalog.model import Catalog
 from baton.contracts.model_plan import ModelPlan, ModelSpan
 from baton.contracts.semantic import SemanticQuery
@@ -49,7 +50,7 @@ __all__ = ["Conflict", "Coverage", "Explained", "ReadAs", "check_coverage", "nam
 MAX_PARAPHRASE_TERMS = 4
 """The most content terms a span without a catalog word of its target may cover ("purchases were
 made"): longer, it could hide a word that should have been a part of the query."""
-_WORDS = re.compile(r"[A-Za-z][A-Za-z'_-]*|[\u4e00-\u9fff]+|\d+(?:\.\d+)?|[^\sA-Za-z\u4e00-\u9fff\d]+")
+_WORDS = patterns.compile(r"[A-Za-z][A-Za-z'_-]*|[\u4e00-\u9fff]+|\d+(?:\.\d+)?|[^\sA-Za-z\u4e00-\u9fff\d]+")
 
 
 @dataclass(frozen=True)
@@ -432,8 +433,8 @@ _MEASURE_NOUNS_ZH = (
 )
 """Generic nouns of an amount or a thing, which any paraphrase may use ("卖出去的钱", "买东西")."""
 _KNOWN_EN = vocab.EN_FILLERS | vocab.COMMON_EN | vocab.METRICISH_EN | vocab.OPERATOR_WORDS
-_EN_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
-_ZH_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_EN_WORD = patterns.compile(r"[A-Za-z][A-Za-z']*")
+_ZH_RUN = patterns.compile(r"[\u4e00-\u9fff]+")
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from baton import patterns
 from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.semantic import Grain
 from baton.errors import AmbiguousQuestion
@@ -92,7 +93,7 @@ class Cues(PeriodCues):
         return list(found)
 
 
-_IS_PART_OF = re.compile(r"是[^，。？?占]{1,12}?的\s*(百分之几|百分之多少|几成|多少成|多少(?=\s*[？?。]?\s*$))")
+_IS_PART_OF = patterns.compile(r"是[^，。？?占]{1,12}?的\s*(百分之几|百分之多少|几成|多少成|多少(?=\s*[？?。]?\s*$))")
 """ "华东GMV是华南的百分之多少", "是华南的几成", "是华南的多少": one member over the other, said in
 percent — never each member's share of the total."""
 
@@ -219,7 +220,7 @@ def _read_bound_periods(scan: Scan, cues: Cues) -> None:
     cues.grain = grains.pop()
 
 
-_PERIOD_BEFORE = re.compile(
+_PERIOD_BEFORE = patterns.compile(
     r"(?:\d|[一二两三四五六七八九十几上下本这今去前近]|\b(?:last|past|next|previous|first|these|those|the)\s*)\s*$",
     re.I,
 )
@@ -350,8 +351,10 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         cues.top_n = 1
 
 
-_CLOSING_COMPARATIVE = re.compile(r"(?<![多几])(?:更|较)?[高低多少大小](?:一些|一点|了)?(?:吗|么|没有)?\s*[?？。]?\s*$")
-_AGAINST_BY_BI = re.compile(r"(?<![占环同])比(?![例重率值])")
+_CLOSING_COMPARATIVE = patterns.compile(
+    r"(?<![多几])(?:更|较)?[高低多少大小](?:一些|一点|了)?(?:吗|么|没有)?\s*[?？。]?\s*$"
+)
+_AGAINST_BY_BI = patterns.compile(r"(?<![占环同])比(?![例重率值])")
 """比 setting one thing against another, not 占比 or 比例 (a share), nor 环比 or 同比 (a comparison)."""
 
 
@@ -365,7 +368,7 @@ def _comparative_closing(scan: Scan, cues: Cues) -> bool:
     return True
 
 
-_EN_COMPARATIVE = re.compile(
+_EN_COMPARATIVE = patterns.compile(
     r"\b(?:(?P<up>higher|more|bigger|larger|greater)|(?P<down>lower|less|fewer|smaller))\b(?=[^.?!]{0,40}\bthan\b)",
     re.I,
 )
@@ -393,7 +396,7 @@ def _take_direction(scan: Scan, cues: Cues, pattern: re.Pattern[str], part: str)
     return bool(cues.claim(scan, part, [m for m in scan.find_all(pattern) if not _loose_up_or_down(scan, m)]))
 
 
-_YES_NO = re.compile(r"^\s*(?:is|are|was|were|has|have|had|did|does|do)\b", re.I)
+_YES_NO = patterns.compile(r"^\s*(?:is|are|was|were|has|have|had|did|does|do)\b", re.I)
 
 
 def _loose_up_or_down(scan: Scan, m: re.Match[str]) -> bool:
@@ -436,6 +439,9 @@ def _read_place(scan: Scan, cues: Cues) -> None:
     if not places:
         return
     groups = {k: v for k, v in places[0].groupdict().items() if v}
+    if "first" in groups:  # "榜首的渠道": the highest
+        cues.order, cues.top_n = "desc", 1
+        return
     if "last" in groups:  # "最后一名的区域": the lowest
         cues.order, cues.top_n = "asc", 1
         return
@@ -463,8 +469,8 @@ def read_which_n(scan: Scan, cues: Cues, superlative: Sequence[re.Match[str]] | 
     cues.top_n = _number(m.group("en") or m.group("zh"))
 
 
-_PERCENT = re.compile(r"%|％|percent|percentage|百分之多少|百分之几|百分比", re.I)
-_WINDOW = re.compile(
+_PERCENT = patterns.compile(r"%|％|percent|percentage|百分之多少|百分之几|百分比", re.I)
+_WINDOW = patterns.compile(
     r"(?P<n>\d+|[一二两三四五六七八九十]+|two|three|four|five|six|seven|eight|nine|ten|fourteen|thirty)\s*个?\s*"
     r"(?P<u>天|日|周|星期|月|季度|年|days?|weeks?|months?|quarters?|years?)",
     re.I,
@@ -472,7 +478,7 @@ _WINDOW = re.compile(
 _UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "月": "month", "季度": "quarter", "年": "year"}
 
 
-_OVER = re.compile(
+_OVER = patterns.compile(
     r"(?P<u>日|周|月|季)度?环比|\b(?:(?P<en>week|month|quarter)[- ]over[- ](?:week|month|quarter)|(?P<ab>wow|mom|qoq))\b",
     re.I,
 )

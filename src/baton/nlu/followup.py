@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Literal, get_args
 
+from baton import patterns
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.conversation import PartName
@@ -441,7 +442,7 @@ def _periods(
     return time_range, _comparison(kind, time_range, as_of), ["comparison"]
 
 
-_ONE_BEFORE = re.compile(r"(?:上|前)一(?:个)?\s*(?:月|季度?|周|星期|礼拜|年)", re.I)
+_ONE_BEFORE = patterns.compile(r"(?:上|前)一(?:个)?\s*(?:月|季度?|周|星期|礼拜|年)", re.I)
 """The one before, said with 一 ("上一个月", "前一季度"): in a conversation, the period before the
 one just discussed, where "上个月" alone is counted from today."""
 
@@ -457,18 +458,22 @@ def _before_the_parents(parent: TimeRange, said: TimeRange, reading: timeexpr.Pe
     return TimeRange(start=start, end=end, text=match.text)
 
 
-_YEAR_WORDS = re.compile(r"\d{4}|年|\byears?\b|\bfy\d", re.I)
-_CALENDAR_NAME = re.compile(
+_YEAR_WORDS = patterns.compile(r"\d{4}|年|\byears?\b|\bfy\d", re.I)
+_CALENDAR_NAME = patterns.compile(
     r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月(?!\s*[前后])|\bq[1-4]\b|[一二三四1-4]\s*季度|[上下]半年|\bh[12]\b"
     r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:first|second) half\b",
     re.I,
 )
-_RELATIVE = re.compile(r"上个?|下个?|本|这个?|今|去|前|近|最近|\blast\b|\bthis\b|\bnext\b|\bprevious\b|\bpast\b", re.I)
+_RELATIVE = patterns.compile(
+    r"上个?|下个?|本|这个?|今|去|前|近|最近|\blast\b|\bthis\b|\bnext\b|\bprevious\b|\bpast\b", re.I
+)
 """A period named by the calendar ("4月", "June", "Q1"), not relative to today ("上个月", "last month")."""
-_PAST_YEAR = re.compile(r"(?:19|20)\d{2}|去年|前年|上一?年|\blast year\b|\bthe year before\b|\bprevious year\b", re.I)
+_PAST_YEAR = patterns.compile(
+    r"(?:19|20)\d{2}|去年|前年|上一?年|\blast year\b|\bthe year before\b|\bprevious year\b", re.I
+)
 
 
-_WHOLE_SAID = re.compile(r"全年|整年|\b(?:whole|full|entire|all)\b", re.I)
+_WHOLE_SAID = patterns.compile(r"全年|整年|\b(?:whole|full|entire|all)\b", re.I)
 
 
 def _whole_year(r: TimeRange) -> bool:
@@ -517,7 +522,7 @@ def _this_period_a_year_back(parent: TimeRange, said: TimeRange, question: str) 
     raise AmbiguousQuestion(*both("conversation.this_period_or_that", **fields), detail={"follow_up": True, **fields})
 
 
-_HALF_SAID = re.compile(r"(?:the\s+)?(?:first|second|other)\s+half|[上下前后]半年?", re.I)
+_HALF_SAID = patterns.compile(r"(?:the\s+)?(?:first|second|other)\s+half|[上下前后]半年?", re.I)
 
 
 def _half_of_the_parents(parent: TimeRange, said: TimeRange, as_of: date) -> TimeRange:
@@ -644,10 +649,10 @@ def _the_whole_asked(r: Reading, named: dict[tuple[str, bool], list[str]], *, br
     return whole is not None
 
 
-_THE_WHOLE = re.compile(r"整体|全国|总体|全平台|大盘|\boverall\b|\bthe whole\b", re.I)
+_THE_WHOLE = patterns.compile(r"整体|全国|总体|全平台|大盘|\boverall\b|\bthe whole\b", re.I)
 """The whole said in a follow-up ("全国呢", "全国同比呢", "overall YoY?"); never 平均水平 (an average), never
 "in total" (the previous figures summed)."""
-_THE_WHOLE_PLACE = re.compile(r"全国|全平台|大盘", re.I)
+_THE_WHOLE_PLACE = patterns.compile(r"全国|全平台|大盘", re.I)
 
 
 def _replaced_filter_is_named(

@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from baton import patterns
 from baton.errors import OutOfScope, QuestionRefused
 from baton.messages import both
 
 MAX_QUESTION_CHARS = 2_000
 
-_WRITE_OR_OVERRIDE = re.compile(
+_WRITE_OR_OVERRIDE = patterns.compile(
     r"删除|删掉|删了|清空|修改|更改|改成|改为|更新数据|插入|写入|新增一条|建表|删表|导出全部|"
     r"忽略(上面|之前|以上|前面|所有)?的?(规则|指令|限制|要求)|绕过|无视(规则|限制)|越权|"
     r"(?<![a-z])(delete|truncate|insert|update|alter|grant|revoke|merge)(?![a-z])|"
@@ -26,8 +27,8 @@ _WRITE_OR_OVERRIDE = re.compile(
 )
 
 
-_EN_WORD = re.compile(r"[A-Za-z]{2,}")
-_ZH_GRAMMAR = re.compile(r"[的各了吗呢是哪和与按每在比最近吧，。？！、：]|多少|什么|上个|这个")
+_EN_WORD = patterns.compile(r"[A-Za-z]{2,}")
+_ZH_GRAMMAR = patterns.compile(r"[的各了吗呢是哪和与按每在比最近吧，。？！、：]|多少|什么|上个|这个")
 """Function words and full-width punctuation: a question that has one is written in Chinese,
 whatever English words it mixes in ("Q1各region的refund rate")."""
 

@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
+from baton import patterns
 from baton.catalog.model import Catalog
 from baton.nlu import vocabulary as vocab
 from baton.nlu.typos import TIME_ABBREVIATIONS, TIME_WORDS
@@ -21,11 +22,11 @@ CASED_WORDS = vocab.EN_FILLERS | vocab.OPERATOR_WORDS | vocab.COMMON_EN | TIME_W
 """English words that a catalog term written in capitals (a country code: "US", "IN") names
 only when the question writes it in capitals too: "revenue in IN" names India, "show us" not."""
 Kind = Literal["metric", "dimension", "member", "refused"]
-_PARTICLES = re.compile(r"了多少|了几|了")
-_WORD_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
+_PARTICLES = patterns.compile(r"了多少|了几|了")
+_WORD_HYPHEN = patterns.compile(r"(?<=[a-z])-(?=[a-z])")
 """A hyphen inside an English compound ("new-user orders", "mini-program"): read as a space, for
 catalog terms only (the question's own words keep it: "year-over-year" is an operator)."""
-_CHARS_OR_PARTICLE = re.compile(r"(?<=[\u4e00-\u9fff])(?P<particle>了多少|了几|了)(?=[\u4e00-\u9fff])|.", re.S)
+_CHARS_OR_PARTICLE = patterns.compile(r"(?<=[\u4e00-\u9fff])(?P<particle>了多少|了几|了)(?=[\u4e00-\u9fff])|.", re.S)
 
 
 @dataclass(frozen=True)

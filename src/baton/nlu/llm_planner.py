@@ -55,6 +55,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from baton import patterns
 from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.model_plan import ModelFilter, ModelPlan
@@ -93,15 +94,15 @@ MAX_WORDS = 5
 """At most this many unplaced words are named."""
 SCHEMA_NAME = "semantic_plan"
 
-_BYPASS = re.compile(
+_BYPASS = patterns.compile(
     r"row[- ]?(?:level )?(?:filter|securit|permission)|行级|行过滤|权限|grants?\b|permission|"
     r"system prompt|系统提示|\bsql\b|\bselect\b[\s\S]*\bfrom\b",
     re.IGNORECASE,
 )
 """Words in a model's free text that ask to bypass Baton's rules, beside the input gate's own
 words for a write or an override (``baton.nlu.gate``)."""
-_TAGS = re.compile(r"<[^>]{0,200}>")
-_EMPHASIS = re.compile(r"```|[*`#>|]+")
+_TAGS = patterns.compile(r"<[^>]{0,200}>")
+_EMPHASIS = patterns.compile(r"```|[*`#>|]+")
 
 
 @dataclass(frozen=True)

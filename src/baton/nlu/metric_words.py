@@ -11,6 +11,7 @@ import itertools
 import re
 from collections.abc import Iterable, Sequence
 
+from baton import patterns
 from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES, Language
 from baton.errors import AmbiguousQuestion
@@ -19,13 +20,13 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.lexicon import Hit, Lexicon, normalise
 from baton.nlu.scan import Scan
 
-_COUNT_SUFFIX = re.compile(r"(?:数量|人数|个数|总数|数)(?![据值字额])")
+_COUNT_SUFFIX = patterns.compile(r"(?:数量|人数|个数|总数|数)(?![据值字额])")
 """Words for "the number of" after a count metric's name; one starting on its last character
 ("订单数" + "量") overlaps the name and claims only the rest."""
-_TOTAL_SUFFIX = {"currency": re.compile(r"总(?:金)?额"), "count": re.compile(r"总(?:量|计)")}
+_TOTAL_SUFFIX = {"currency": patterns.compile(r"总(?:金)?额"), "count": patterns.compile(r"总(?:量|计)")}
 """"Total" after an additive metric's name, by the metric's unit: an amount's ("GMV总额") is not a
 count's — "订单总额" is an amount of orders, another metric, and stays unread."""
-_TOTAL_BEFORE = re.compile(r"总的?$")
+_TOTAL_BEFORE = patterns.compile(r"总的?$")
 """"总GMV", "总的订单量": the whole period's value, as "total GMV" is."""
 
 
@@ -105,20 +106,20 @@ def claim_metric_affixes(catalog: Catalog, scan: Scan, metric_hits: Iterable[Hit
             scan.claim(before.start(), hit.start)
 
 
-_CONDITION_BEFORE_ZH = re.compile(r"(?:有|没有|没|无|带有|带|含有|含|用了|使用了?|享受了?)\s*$")
-_ATTRIBUTIVE_ZH = re.compile(r"\s*的")
-_CONDITION_BEFORE_EN = re.compile(
+_CONDITION_BEFORE_ZH = patterns.compile(r"(?:有|没有|没|无|带有|带|含有|含|用了|使用了?|享受了?)\s*$")
+_ATTRIBUTIVE_ZH = patterns.compile(r"\s*的")
+_CONDITION_BEFORE_EN = patterns.compile(
     r"\b(?:with|without|having|that (?:have|has|had|used)|which (?:have|has|had|used))\s+(?:a |an |any |some )?$",
     re.I,
 )
 """Words that make the metric after them a condition on rows: "有优惠的订单" (有 + the metric + 的,
 so "有多少人下单" is a question, not a condition), "orders with a discount"."""
-_OF_ZH = re.compile(r"\s*的\s*|[^，,。？?!！;；]{0,4}?(?:当中|之中|里面|里|中)\s*(?:有|的)?\s*")
-_OF_EN = re.compile(r"\s*(?:'s?|\s(?:of|for|among|from)\s+(?:the\s+|all\s+|our\s+)?)\s*", re.I)
+_OF_ZH = patterns.compile(r"\s*的\s*|[^，,。？?!！;；]{0,4}?(?:当中|之中|里面|里|中)\s*(?:有|的)?\s*")
+_OF_EN = patterns.compile(r"\s*(?:'s?|\s(?:of|for|among|from)\s+(?:the\s+|all\s+|our\s+)?)\s*", re.I)
 """What makes one metric said of another rather than beside it: "A的B", "A里有多少B" ("新注册的用户里有
 多少人下了单": buyers among the signups), "A's B", "B of A"."""
-_PER_UNIT = re.compile(r"每|平均|均|\bper\b|\baverage\b|\bavg\b", re.I)
-_ADJACENT = re.compile(r"^\s*的?\s*$")
+_PER_UNIT = patterns.compile(r"每|平均|均|\bper\b|\baverage\b|\bavg\b", re.I)
+_ADJACENT = patterns.compile(r"^\s*的?\s*$")
 
 
 def metric_as_a_word_of_another(
@@ -201,10 +202,10 @@ def count_of_an_amount(catalog: Catalog, scan: Scan, metric_hits: Sequence[Hit])
             )
 
 
-_COUNTING_BEFORE = re.compile(
+_COUNTING_BEFORE = patterns.compile(
     r"(?:\bhow many|\b(?:the |total )?number of|#\s*of|#|\bno\. of|\bcount of|多少笔|几笔|多少单|几单)\s*$", re.I
 )
-_COUNTING_AFTER = re.compile(r"\s*(?:\bcounts?\b|笔数|单数)", re.I)
+_COUNTING_AFTER = patterns.compile(r"\s*(?:\bcounts?\b|笔数|单数)", re.I)
 """Counting words after an amount's name ("sales count"); "sales numbers" are its figures."""
 
 
@@ -234,14 +235,14 @@ def _ratio_of_two(said: str) -> AmbiguousQuestion:
     )
 
 
-_OVER_BEFORE = re.compile(
+_OVER_BEFORE = patterns.compile(
     r"^\s*(?:那|那么|and\s+|what about\s+|how about\s+)?(?:它|其|this|that|it)?\s*(?:占了?|占到|相对于|除以|/|÷)\s*(?:总的?)?\s*$"
     r"|^\s*(?:and\s+|what about\s+|how about\s+)?(?:it\s+|that\s+)?(?:as an? (?:share|percentage|percent|proportion|fraction) "
     r"of|divided by|relative to|over)\s+(?:the\s+)?(?:total\s+)?$",
     re.I,
 )
 """Words that open a follow-up by setting what was asked over a metric ("占GMV…", "as a share of GMV")."""
-_OVER_METRIC = re.compile(
+_OVER_METRIC = patterns.compile(
     r"\s*(?:占了?|占到|相对于|除以|/|÷)\s*"
     r"|\s+(?:as an? (?:share|percentage|percent|proportion|fraction) of|divided by|relative to)\s+(?:the\s+)?",
     re.I,

@@ -13,24 +13,25 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from baton import patterns
 from baton.contracts.semantic import Comparison, Grain, SemanticQuery, TimeRange
 from baton.nlu import timeexpr
 
-_ZH = re.compile(
+_ZH = patterns.compile(
     r"\s*(?:那|那么|那再|再)?\s*(?:往)?(?:再)?(?:前|上)一(?:个)?\s*(?P<u>天|日|周|星期|礼拜|月|季度?)"
     r"\s*(?:呢|的呢|的情况呢|怎么样|如何)?\s*[?？。]?\s*"
 )
-_EN = re.compile(
+_EN = patterns.compile(
     r"\s*(?:(?:and|so|ok|okay)[,\s]+)?(?:(?:how|what)\s+about\s+)?(?:for\s+)?(?:the\s+)?"
     r"(?:(?P<u>day|week|month|quarter)\s+before(?:\s+(?:that|it|then))?|(?:previous|prior|preceding)\s+(?P<u2>day|week|month|quarter))"
     r"\s*[?.!]?\s*",
     re.I,
 )
-_ZH_AFTER = re.compile(
+_ZH_AFTER = patterns.compile(
     r"\s*(?:那|那么|那再|再)?\s*(?:往)?(?:再)?(?:后|下)一?(?:个)?\s*(?P<u>天|日|周|星期|礼拜|月|季度?)"
     r"\s*(?:呢|的呢|的情况呢|怎么样|如何)?\s*[?？。]?\s*"
 )
-_EN_AFTER = re.compile(
+_EN_AFTER = patterns.compile(
     r"\s*(?:(?:and|so|ok|okay)[,\s]+)?(?:(?:how|what)\s+about\s+)?(?:for\s+)?(?:the\s+)?"
     r"(?:(?P<u>day|week|month|quarter)\s+after(?:\s+(?:that|it|then))?|(?:next|following)\s+(?P<u2>day|week|month|quarter))"
     r"\s*[?.!]?\s*",

@@ -27,6 +27,7 @@ from difflib import SequenceMatcher
 from functools import cached_property
 from typing import Literal
 
+from baton import patterns
 from baton.catalog import spine
 from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES, Language
@@ -88,15 +89,15 @@ from baton.nlu.typos import (
     within_one_edit,
 )
 
-_ALL_OF = re.compile(r"(所有|全部|全体|不限|(?:\bacross )?\ball\b|\ball (?:of )?the\b)\s*(?:的\s*)?$", re.I)
-_OTHER = re.compile(r"(其他|其余|其它|\bother\b|\bremaining\b|\bthe rest of(?: the)?\b)\s*(?:的\s*)?$", re.I)
+_ALL_OF = patterns.compile(r"(所有|全部|全体|不限|(?:\bacross )?\ball\b|\ball (?:of )?the\b)\s*(?:的\s*)?$", re.I)
+_OTHER = patterns.compile(r"(其他|其余|其它|\bother\b|\bremaining\b|\bthe rest of(?: the)?\b)\s*(?:的\s*)?$", re.I)
 """Other members than the ones a question excludes ("除华东外，其他区域")."""
-_MEMBER_COUNT = re.compile(r"(?:这|那)?(?:[两二三四五六七八九十]|\d+)\s*个\s*$")
+_MEMBER_COUNT = patterns.compile(r"(?:这|那)?(?:[两二三四五六七八九十]|\d+)\s*个\s*$")
 """The number of members just listed, before their dimension ("华北、华中、东北三个区")."""
-_BETWEEN_FILLER = re.compile(r"^[\s的了是在与和及的、,，]*(?:(?:the|all|of|for|from|in)\s+)*$", re.I)
+_BETWEEN_FILLER = patterns.compile(r"^[\s的了是在与和及的、,，]*(?:(?:the|all|of|for|from|in)\s+)*$", re.I)
 
 
-_AFTER_EXCLUSION = re.compile(r"\s*(?:以外|之外|除外|外)\s*的?\s*(?:(?:其他|其余|别的)的?)?\s*")
+_AFTER_EXCLUSION = patterns.compile(r"\s*(?:以外|之外|除外|外)\s*的?\s*(?:(?:其他|其余|别的)的?)?\s*")
 """What stands between excluded members and the dimension word naming the rest ("app以外的渠道")."""
 
 
@@ -119,8 +120,8 @@ def _the_latest_whole(cues: Cues, language: Language, as_of: date) -> list[timee
     return [timeexpr.PeriodReading(span=(0, 0), match=dataclasses.replace(match, span=(0, 0)))]
 
 
-_ACROSS = re.compile(r"\bacross\b", re.I)
-_SET_AGAINST = re.compile(r"(?:和|跟|与|同|\bwith\b|\bvs\.?|\bthan\b|\bto\b)[^，,。;；]{0,8}$", re.I)
+_ACROSS = patterns.compile(r"\bacross\b", re.I)
+_SET_AGAINST = patterns.compile(r"(?:和|跟|与|同|\bwith\b|\bvs\.?|\bthan\b|\bto\b)[^，,。;；]{0,8}$", re.I)
 
 
 def _plain_one_period(cues: Cues, periods: list[timeexpr.PeriodReading]) -> bool:
@@ -167,10 +168,10 @@ def _restricts(qualifier: str, description: str) -> bool:
     not as something it also includes ("scheduled flights, cancelled ones included", "含取消订单")."""
     word = re.escape(qualifier)
     found = list(re.finditer(rf"(?<![a-z]){word}(?![a-z])" if qualifier.isascii() else word, description))
-    included = re.compile(
+    included = patterns.compile(
         r"^[^,.;，。；]{0,24}?\b(?:included|including|too|as well)\b|^[^，。；]{0,6}?(?:在内|也计入)", re.I
     )
-    before = re.compile(r"(?:\bincluding|\bincl\.?|\bwith|含|包括|包含)\s*[^,.;，。；]{0,12}$", re.I)
+    before = patterns.compile(r"(?:\bincluding|\bincl\.?|\bwith|含|包括|包含)\s*[^,.;，。；]{0,12}$", re.I)
     return any(
         not included.search(description[m.end() :]) and not before.search(description[: m.start()]) for m in found
     )
@@ -661,6 +662,8 @@ class Planner:
             for i, (prev, nxt) in enumerate(itertools.pairwise(chain)):
                 cn_comma = _CN_COMMA.fullmatch(scan.text[prev.end : nxt.start]) is not None
                 closed_later = cn_comma and _CLOSED_LATER.match(scan.norm, nxt.start) is not None
+                if cn_comma and not closed_later:
+                    _comma_after_an_exclusion(cue, prev, nxt)
                 if not _in_one_list(joins[i], prev, nxt, scan) or (_clause_ends(joins, i) and not closed_later):
                     break
                 if cn_comma and not closed_later:
@@ -1286,7 +1289,7 @@ class Planner:
         return "month"
 
 
-_BY_BEFORE = re.compile(r"\bby\s+(?:the\s+)?$", re.I)
+_BY_BEFORE = patterns.compile(r"\bby\s+(?:the\s+)?$", re.I)
 """English "by" right before a metric ("top regions by GMV", "categories by orders")."""
 
 
@@ -1296,12 +1299,12 @@ def _members_only(hit: Hit) -> Hit:
     return hit
 
 
-_COMMA_ONLY = re.compile(r"^\s*[,，]\s*$")
-_CN_COMMA = re.compile(r"\s*，\s*")
-_CLOSED_LATER = re.compile(r"[^。？?；;！!]*?(?:以外|之外|除外|其他|其余|其它|剩下|剩余|别的)")
+_COMMA_ONLY = patterns.compile(r"^\s*[,，]\s*$")
+_CN_COMMA = patterns.compile(r"\s*，\s*")
+_CLOSED_LATER = patterns.compile(r"[^。？?；;！!]*?(?:以外|之外|除外|其他|其余|其它|剩下|剩余|别的)")
 """An exclusion list a Chinese comma runs on in ("除了APP，小程序和网页以外", "除了华东，华南，其他区域"):
 closed by 以外 or 其他 later; without it ("除了华东，华南和华北的GMV") the comma ends the exclusion."""
-_EACH_THEN_BEST = re.compile(
+_EACH_THEN_BEST = patterns.compile(
     r"(?:各|每个|每一个|\bby\b|\beach\b|\bper\b)[^，,;；?？]*?(?:[，,;；]|\band\b)\s*(?:and\s+)?"
     r"(?:哪个|哪一个|哪家|谁|\bwhich\b)[^，,;；]{0,20}?"
     r"(?:最|\bhighest\b|\blowest\b|\bmost\b|\bleast\b|\bbest\b|\bworst\b|\btop\b|\bbiggest\b|\bsmallest\b)",
@@ -1309,14 +1312,29 @@ _EACH_THEN_BEST = re.compile(
 )
 """Each group's value asked, then which is highest in a clause of its own ("各区域上个月退款率多少，哪个
 最高", "GMV by channel last month and which was highest"): the whole ranking, never its top alone."""
-_ONLY_BEFORE = re.compile(
+_ONLY_BEFORE = patterns.compile(
     r"(?:只|仅|单)(?:看|算|统计|查|限|要)?\s*(?:一下)?\s*$|\b(?:only|just)\s+(?:for\s+|in\s+)?(?:the\s+)?$", re.I
 )
 """ "只看" / "仅限" / "only (the)" right before a member: it narrows, never breaks down."""
 
 
-_COMMA = re.compile(r"[,，;；]")
+_COMMA = patterns.compile(r"[,，;；]")
 """A comma ends a clause; 、 lists ("除了直播、华东" takes both out)."""
+
+
+def _comma_after_an_exclusion(cue: re.Match[str], prev: Hit, nxt: Hit) -> None:
+    """ "不含华东，华南的GMV": a member of the excluded one's dimension after a Chinese comma is
+    either excluded too or the one asked for, and the exclusion would be empty if it were the
+    one asked for — asked back. After 除(了) ("除了华东，华南的…", besides East China, South
+    China's…) the comma ends the exclusion."""
+    if cue.group(0).startswith("除") and not cue.group(0).startswith("除去"):
+        return
+    if not _member_dimensions(prev) & _member_dimensions(nxt):
+        return
+    raise AmbiguousQuestion(
+        *both("nlu.excluded_then_named", excluded=prev.text, named=nxt.text),
+        detail={"reason": "excluded_then_named", "excluded": prev.text, "named": nxt.text},
+    )
 
 
 def _member_dimensions(hit: Hit) -> set[str]:
@@ -1356,10 +1374,10 @@ def _clause_ends(joins: list[str], i: int) -> bool:
     return True
 
 
-_POPULATION_BEFORE = re.compile(r"\b(?:among|within|of|for|in|from|across|on)\s+(?:the\s+|all\s+)?$")
+_POPULATION_BEFORE = patterns.compile(r"\b(?:among|within|of|for|in|from|across|on)\s+(?:the\s+|all\s+)?$")
 
 
-_UNTIL_BEFORE = re.compile(
+_UNTIL_BEFORE = patterns.compile(
     r"(?:累计到|累计至|累积到|截至|截止到?|截止至|直到|一直到|(?:^|[\s，,；;])(?:到|至))\s*$"
     r"|\b(?:up\s+to|up\s+until|through|thru|until|till|as\s+of|by)\s+(?:the\s+)?$",
     re.I,
@@ -1391,7 +1409,7 @@ def _until_with_no_start(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) 
         raise AmbiguousQuestion(*both("nlu.until_with_no_start", said=said), detail={"reason": "until_with_no_start"})
 
 
-_FROM_A_POINT_ON = re.compile(r"(?:起|开始)\s*$|\b(?:onwards?|and\s+(?:after|later))\s*$", re.I)
+_FROM_A_POINT_ON = patterns.compile(r"(?:起|开始)\s*$|\b(?:onwards?|and\s+(?:after|later))\s*$", re.I)
 
 
 def _this_period_beside_another(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) -> None:
@@ -1464,7 +1482,7 @@ def _members_said_of_the_first_metric(scan: Scan, terms: Terms) -> None:
         )
 
 
-_SUPERLATIVE_WORD = re.compile(
+_SUPERLATIVE_WORD = patterns.compile(
     r"最|\b(?:highest|lowest|largest|smallest|biggest|most|least|fewest|best|worst|top|bottom)\b", re.I
 )
 """A ranking word that picks a group ("为什么GMV最高的区域下降了"), not a comparative ("更高")."""
@@ -1475,14 +1493,14 @@ def two_members_apart(dims: Sequence[str], filters: Sequence[MemberFilter]) -> b
     return len(dims) == 1 and any(f.dimension == dims[0] and len(f.members) == 2 and not f.exclude for f in filters)
 
 
-_EACH_AND_SUM = re.compile(r"\beach\s*(?:and|&|,|plus)\s*(?:the\s+)?(?:combined|total|in total|together|sum)\b")
-_SUMMED = re.compile(
+_EACH_AND_SUM = patterns.compile(r"\beach\s*(?:and|&|,|plus)\s*(?:the\s+)?(?:combined|total|in total|together|sum)\b")
+_SUMMED = patterns.compile(
     r"总|合计|总共|一共|加起来|合起来|加在一起|加一起|之和|加总|汇总|总和|共计|总计|in total|combined|altogether|together|total|sum"
 )
-_BY_BEFORE = re.compile(r"\bby\s+(?:the\s+)?$")
+_BY_BEFORE = patterns.compile(r"\bby\s+(?:the\s+)?$")
 
 
-_WHOLE_BEFORE = re.compile(r"(?:总|整体的?|全国的?|总体的?|\btotal\s+|\boverall\s+|\ball\s+)$")
+_WHOLE_BEFORE = patterns.compile(r"(?:总|整体的?|全国的?|总体的?|\btotal\s+|\boverall\s+|\ball\s+)$")
 
 
 def _member_beside_the_whole(scan: Scan, cues: Cues, terms: Terms) -> None:
@@ -1515,12 +1533,12 @@ def _of_another_metric(word: re.Match[str], start: int, end: int, terms: Terms) 
     return bool(beside) and any(metric(h) not in named for h in between)
 
 
-_WHOLE_WORD = re.compile(
+_WHOLE_WORD = patterns.compile(
     r"整体|全国|总体|全平台|大盘|全部|所有|全体|总量|总数|\boverall\b|\bthe whole\b|\ball\b|\bin total\b|\btotal\b",
     re.I,
 )
-_JOINED = re.compile(r"和|与|以及|及|跟|还有|、|\band\b|&|\bplus\b|\bvs\.?|\bversus\b", re.I)
-_CLAUSE_MARK = re.compile(r"[，,。？?；;！!]")
+_JOINED = patterns.compile(r"和|与|以及|及|跟|还有|、|\band\b|&|\bplus\b|\bvs\.?|\bversus\b", re.I)
+_CLAUSE_MARK = patterns.compile(r"[，,。？?；;！!]")
 
 
 def _whole_joined_to_a_member(scan: Scan, terms: Terms) -> str | None:
@@ -1546,7 +1564,7 @@ def _whole_joined_to_a_member(scan: Scan, terms: Terms) -> str | None:
     return None
 
 
-_SHARE_FROM_THE_TOP = re.compile(
+_SHARE_FROM_THE_TOP = patterns.compile(
     r"\b(?:share|percentage|percent|proportion|fraction)\b[^?.!]{0,40}?\b(?:came|comes|come|coming|is|was|were)\s+"
     r"from\s+(?:the\s+)?top\b",
     re.I,
@@ -1554,7 +1572,7 @@ _SHARE_FROM_THE_TOP = re.compile(
 """One share said of the top N as a whole ("what share of GMV came from the top 3 regions"): their sum's."""
 
 
-_TOTAL_BEFORE = re.compile(r"(?<![各每])总的?\s*$")
+_TOTAL_BEFORE = patterns.compile(r"(?<![各每])总的?\s*$")
 
 
 def _the_rest_ranked(cues: Cues, terms: Terms) -> None:
@@ -1619,9 +1637,9 @@ def _asked(key: str, detail: dict[str, object]) -> AmbiguousQuestion:
     return AmbiguousQuestion(*both(key), detail=detail)
 
 
-_ACROSS_GROUPS = re.compile(r"\bacross\b|\bamong\b|\bover all\b|各.{0,6}之间|所有.{0,6}的平均", re.I)
+_ACROSS_GROUPS = patterns.compile(r"\bacross\b|\bamong\b|\bover all\b|各.{0,6}之间|所有.{0,6}的平均", re.I)
 """An average said over the groups themselves ("average AOV across channels")."""
-_CAPITALISED = re.compile(r"(?<![\w])[A-Z][A-Za-z]+")
+_CAPITALISED = patterns.compile(r"(?<![\w])[A-Z][A-Za-z]+")
 
 
 __all__ = ["Planner", "listing_order", "two_members_apart"]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Literal
 
+from baton import patterns
 from baton.contracts.common import CalendarEvent
 from baton.contracts.semantic import Comparison, Grain, TimeRange
 from baton.errors import AmbiguousQuestion
@@ -21,16 +22,16 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.lexicon import normalise
 from baton.nlu.scan import Scan
 
-_EVENT_YEAR = re.compile(
+_EVENT_YEAR = patterns.compile(
     r"(去年|今年|前年|(?<!\d)(\d{4})\s*年?|(?<![\d.])(\d{2})\s*年|\blast year'?s?\b|\bthis year'?s?\b|\bin (\d{4})\b)"
     r"\s*(?:的\s*)?$",
     re.I,
 )
 """A year before the event's name; "25年双11" is 2025's (two digits need 年)."""
-_EVENT_YEAR_AFTER = re.compile(r"\s*,?\s*(?:of\s+|in\s+)?(last year|this year|(\d{4})(?!\d))", re.I)
+_EVENT_YEAR_AFTER = patterns.compile(r"\s*,?\s*(?:of\s+|in\s+)?(last year|this year|(\d{4})(?!\d))", re.I)
 """A year after the event's name ("the sale this year", "Singles' Day 2025")."""
-_EVENT_DAY = re.compile(r"\s*(?:当天|那天|当日|那一天|\bday\b)", re.I)
-_EVENT_ON = re.compile(r"\bon\s+(?:the\s+)?$", re.I)
+_EVENT_DAY = patterns.compile(r"\s*(?:当天|那天|当日|那一天|\bday\b)", re.I)
+_EVENT_ON = patterns.compile(r"\bon\s+(?:the\s+)?$", re.I)
 """An event "on" which something happened is its peak day ("GMV on Singles' Day")."""
 
 
@@ -46,10 +47,10 @@ def _event_year(found: re.Match[str], last: date) -> int:
     return last.year
 
 
-_WINDOW_AFTER = re.compile(
+_WINDOW_AFTER = patterns.compile(
     r"\s*(?:期间|活动|大促|促销|档期|全程|\bsale\b|\bseason\b|\bcampaign\b|\bperiod\b|\bpromotion\b)", re.I
 )
-_WINDOW_BEFORE = re.compile(r"(?:整个|\bduring\b|\bthe whole\b|\bthroughout\b)\s*(?:the\s+)?$", re.I)
+_WINDOW_BEFORE = patterns.compile(r"(?:整个|\bduring\b|\bthe whole\b|\bthroughout\b)\s*(?:the\s+)?$", re.I)
 
 
 def _names_the_window(norm: str, name: re.Match[str], span: tuple[int, int]) -> bool:
@@ -201,11 +202,13 @@ def resolve_periods(
     return _one_period(cues, _match(reading))
 
 
-_THROUGHOUT = re.compile(r"一直|持续|连续|不断|逐[日周月]|\b(?:kept|keep|steadily|continuously|throughout)\b", re.I)
+_THROUGHOUT = patterns.compile(
+    r"一直|持续|连续|不断|逐[日周月]|\b(?:kept|keep|steadily|continuously|throughout)\b", re.I
+)
 """A move throughout a range ("5月到6月一直在降"), not from one end to the other."""
 
 
-_NAMED_PREVIOUS = re.compile(r"(?:比|较|与)(上(?:个)?(?:月|周|季度))(?:相比|对比)?")
+_NAMED_PREVIOUS = patterns.compile(r"(?:比|较|与)(上(?:个)?(?:月|周|季度))(?:相比|对比)?")
 """A previous-period cue that is also a period of its own: "比上个月" is "than the month before"
 or "than last month"."""
 
@@ -243,16 +246,16 @@ def named_previous(
     return sorted([*periods, literal], key=lambda p: p.span)
 
 
-_RELATIVE = re.compile(
+_RELATIVE = patterns.compile(
     r"上(?:一|个|一个)?(?:月份?|周|星期|礼拜|季度?)|(?:last|previous|prior|the\s+previous|the\s+prior)\s+"
     r"(?:month|week|quarter)",
     re.I,
 )
 """A period counted back from today that, next to a named period, usually means the one before it."""
-_FROM_TODAY = re.compile(
+_FROM_TODAY = patterns.compile(
     r"上|去年|前年|今|本|这|昨|前天|近|最近|过去|\b(?:last|previous|prior|this|past|yesterday|ago)\b", re.I
 )
-_CALENDAR_UNIT = re.compile(
+_CALENDAR_UNIT = patterns.compile(
     r"\d|[一二三四五六七八九十]\s*(?:月|季度)|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b",
     re.I,
 )
@@ -301,13 +304,13 @@ def _match(reading: timeexpr.PeriodReading) -> timeexpr.TimeMatch:
     return reading.match
 
 
-_BASE_BEFORE = re.compile(
+_BASE_BEFORE = patterns.compile(
     r"(?:比|较|相比|相较|对比|环比|同比|比起|(?<![A-Za-z])(?:vs\.?|versus|against|than(?: in)?|"
     r"(?:compared|relative|as against)(?: with| to)?)(?: the| in| that of)?)\s*$",
     re.I,
 )
-_BASE_AROUND = re.compile(r"(?:和|跟|与|同)\s*$")
-_BASE_AFTER = re.compile(r"\s*的?(?:相比|比较|对比|比)")
+_BASE_AROUND = patterns.compile(r"(?:和|跟|与|同)\s*$")
+_BASE_AFTER = patterns.compile(r"\s*的?(?:相比|比较|对比|比)")
 
 
 def _said_as_base(text: str, span: tuple[int, int]) -> bool:
@@ -352,7 +355,7 @@ def _two_periods(
     return _compared(current, previous, averaged=cues.average_per is not None)
 
 
-_SYMMETRIC_JOIN = re.compile(r"\s*(?:vs\.?|versus|对比)\s*", re.I)
+_SYMMETRIC_JOIN = patterns.compile(r"\s*(?:vs\.?|versus|对比)\s*", re.I)
 """A join that names two periods side by side without saying which is asked about."""
 
 

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import re
 
+from baton import patterns
 from baton.nlu.cues import Cues
 from baton.nlu.reading import Terms
 from baton.nlu.scan import Scan
 
-_EACH = re.compile(r"(?:每一?个|各个?|每)\s*$|\b(?:each|every|per|for each|in each|within each|within every)\s+$", re.I)
+_EACH = patterns.compile(
+    r"(?:每一?个|各个?|每)\s*$|\b(?:each|every|per|for each|in each|within each|within every)\s+$", re.I
+)
 """What marks a dimension as the groups inside which the ranking is taken."""
-_RIGHT_AFTER = re.compile(r"[\s的]*")
+_RIGHT_AFTER = patterns.compile(r"[\s的]*")
 """What may stand between the ranking words and the dimension they rank ("前三的品类", "top 2 categories")."""
 
 
@@ -38,7 +41,7 @@ def ranked_within(scan: Scan, cues: Cues, terms: Terms) -> str | None:
     return each[0]
 
 
-_EACH_PERIOD = re.compile(r"^(?:每|各|逐)|\b(?:each|every|per)\b", re.I)
+_EACH_PERIOD = patterns.compile(r"^(?:每|各|逐)|\b(?:each|every|per)\b", re.I)
 """A grain said of each period ("每个月", "各季度", "each month", "per week"), not "按月" / "by month"
 (a series of the top groups overall, or the top of each period? asked back)."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from baton import patterns
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import vocabulary as vocab
@@ -19,12 +20,12 @@ from baton.nlu.cues import Cues
 from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.scan import Scan
 
-_RANKED_AFTER = re.compile(
+_RANKED_AFTER = patterns.compile(
     r"\s*的?\s*(?:最高|最低|最大|最小|最多|最少|最好|最差|前\s*[0-9一二两三四五六七八九十]|后\s*[0-9一二两三四五六七八九十]"
     r"|倒数|排名|排行|排序|从高到低|从低到高|由高到低|由低到高|第\s*(?:\d+|[一二两三四五六七八九十])\s*(?:高|低|大|小|多|少|名|位))",
     re.I,
 )
-_RANKED_BEFORE = re.compile(
+_RANKED_BEFORE = patterns.compile(
     r"(?:按照|按|根据|以)\s*$"
     r"|\bby\s+(?:the\s+)?$"
     r"|\b(?:highest|lowest|largest|smallest|biggest|most|least|fewest|best|worst|top|bottom)\s+(?:\d+\s+)?$",
@@ -61,7 +62,7 @@ def ranks(cues: Cues) -> bool:
 
 
 _N_WORD = r"(?:\d+|[一二两三四五六七八九十])"
-_RANKING_INSIDE_RANKING = re.compile(
+_RANKING_INSIDE_RANKING = patterns.compile(
     rf"(?:前|最[高低多少大小好差]的?)\s*{_N_WORD}\s*[个名位家]?[^，。？?]{{0,12}}?(?:里|中|当中|之中|里面)"
     r"[^，。？?]{0,8}?(?:哪个|哪一个|哪些|谁)[^，。？?]{0,6}?最[高低多少大小好差]?"
     r"|\b(?:top|bottom)[- ]?\d+[^?.!]{0,40}?\b(?:which|who)\b[^?.!]{0,30}?\b(?:the )?"

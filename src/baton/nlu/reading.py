@@ -9,6 +9,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
+from baton import patterns
 from baton.contracts.semantic import Correction
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
@@ -18,7 +19,7 @@ from baton.nlu.cues import Cues
 from baton.nlu.lexicon import Hit
 from baton.nlu.scan import Scan
 
-_PER = re.compile(r"\s*(?:\bper\b|\bfor each\b|\bfor every\b)\s*", re.I)
+_PER = patterns.compile(r"\s*(?:\bper\b|\bfor each\b|\bfor every\b)\s*", re.I)
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Terms:
         return bool(self.metrics or self.dims or self.members or self.dims_naming_a_set)
 
 
-_PER_BEFORE = re.compile(r"(?:(?<![A-Za-z])(?:per|each|every)|每一?[个位名])\s*$", re.I)
+_PER_BEFORE = patterns.compile(r"(?:(?<![A-Za-z])(?:per|each|every)|每一?[个位名])\s*$", re.I)
 """A member said after "per" / "每位" ("GMV per new user", "每位老客的订单量"): a ratio to a count
 the catalog may not define, never the member's total."""
 
@@ -105,7 +106,7 @@ def _no_list_across_dimensions(scan: Scan, prev: Member, nxt: Member) -> None:
         )
 
 
-_JOINED_ACROSS = re.compile(
+_JOINED_ACROSS = patterns.compile(
     r"[\s的,，]*(?:\b(?:is|for|from|in|of|via|through|where)\s+)*"
     r"(?:和|与|及|以及|跟|或者|或是|或|还是|、|/|&|\+|\band\b|\bor\b|\bas well as\b|\bplus\b|\bvs\.?|\bversus\b)"
     r"[\s,，]*(?:\b(?:is|for|from|in|of|via|through|the|also)\s+)*[\s的]*",
@@ -114,11 +115,11 @@ _JOINED_ACROSS = re.compile(
 """A list word between two members, with only catalog terms, "的" and prepositions beside it."""
 
 
-_LATIN_PAIR = re.compile(r"[A-Za-z][A-Za-z &'-]*\s+[A-Za-z][A-Za-z &'-]*")
+_LATIN_PAIR = patterns.compile(r"[A-Za-z][A-Za-z &'-]*\s+[A-Za-z][A-Za-z &'-]*")
 """Two English member words side by side."""
 
 
-_ON = re.compile(r"上(?![个一二两三四五六七八九十月周星季年半次回期天日线升涨市架新午门面下])")
+_ON = patterns.compile(r"上(?![个一二两三四五六七八九十月周星季年半次回期天日线升涨市架新午门面下])")
 """Locative "上" ("APP上", "在网页上"), not the "上" of "上个月" or "上周" (read as periods before)."""
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from baton import patterns
 from baton.nlu.ties import REPLACE, has_ties
 
-_DAY = re.compile(r"当天|当日|那天|那一天|单日|\b(?:the|that|just the|only the)\s+day\b|\bon the day\b", re.I)
-_SPAN = re.compile(r"整个|全程|全部|整段|活动期间|期间|\bwhole\b|\bentire\b|\bfull\b|\bperiod\b|\bevent\b", re.I)
-_FILLER = re.compile(
+_DAY = patterns.compile(r"当天|当日|那天|那一天|单日|\b(?:the|that|just the|only the)\s+day\b|\bon the day\b", re.I)
+_SPAN = patterns.compile(r"整个|全程|全部|整段|活动期间|期间|\bwhole\b|\bentire\b|\bfull\b|\bperiod\b|\bevent\b", re.I)
+_FILLER = patterns.compile(
     r"^[\s,，。.!！?？]+|[\s,，。.!！?？]+$|^(?:那|那么|是|就|要|用|看|换成|改成|please|i mean|then|ok|okay|the)\s*"
     r"|\s*(?:呢|吧|啊|呀|then|please|instead)$",
     re.I,
@@ -61,7 +62,7 @@ def completions(asked: str, reply: str, detail: Mapping[str, object], language: 
     return [" ".join(q.split()) for q in out]
 
 
-_PARTS = re.compile(r"\s*[，,、;；]\s*")
+_PARTS = patterns.compile(r"\s*[，,、;；]\s*")
 
 
 def _first_and_rest(said: str) -> tuple[str, str]:

@@ -9,6 +9,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
+from baton import patterns
 from baton.nlu import vocabulary as vocab
 
 
@@ -21,19 +22,19 @@ def metricish(term: str) -> bool:
 
 
 _ZH_FILLERS_BY_LENGTH = sorted(vocab.ZH_FILLERS, key=len, reverse=True)
-_CHUNKS = re.compile(r"[A-Za-z][A-Za-z'_-]*|[\u4e00-\u9fff]+|[^\sA-Za-z\u4e00-\u9fff]+")
+_CHUNKS = patterns.compile(r"[A-Za-z][A-Za-z'_-]*|[\u4e00-\u9fff]+|[^\sA-Za-z\u4e00-\u9fff]+")
 
 
 _MEANINGFUL_SYMBOLS = frozenset("%％+＋=<>≥≤")
 """Symbols that say something (a share, a sum, a condition): never skipped as punctuation."""
 
 
-_ENTITY_BREAKDOWN = re.compile(r"(?:按照?|每一?个|每一?位|每名|各个?|分)(?:用户|客户|顾客|人)")
+_ENTITY_BREAKDOWN = patterns.compile(r"(?:按照?|每一?个|每一?位|每名|各个?|分)(?:用户|客户|顾客|人)")
 """A breakdown by a filler noun ("按用户", "每个客户"): each word is a filler, but together they ask
 for a breakdown by an entity no catalog dimension claimed — never dropped as filler."""
 
 
-_MODAL_MAY = re.compile(
+_MODAL_MAY = patterns.compile(
     r"\bmay(?=\s+(?:i|we|you|he|she|they|it|this|that|there|be|have|has|not|also|still|well|need|want|ask)\b)",
     re.I,
 )

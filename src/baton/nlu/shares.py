@@ -18,28 +18,31 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from baton import patterns
 from baton.nlu.lexicon import Hit
 from baton.nlu.reading import Member
 from baton.nlu.scan import Scan
 
-INSIDE = re.compile(r"\s*(?:当中|之中|里面|中|里|内)")
+INSIDE = patterns.compile(r"\s*(?:当中|之中|里面|中|里|内)")
 """A locative after a member or its metric ("新用户的订单中", "APP的订单里"): the place, not a figure."""
-_OF_ZH = re.compile(r"占\s*了?\s*$")
-_AMONG = re.compile(r"\b(?:among|within|amongst)\s+(?:the\s+)?(?:all\s+)?$", re.I)
-_OF_EN = re.compile(r"\bof\s+(?:the\s+)?(?:all\s+)?$", re.I)
-_OWN = re.compile(r"\s*(?:'s|’s|')?\s*", re.I)
-_LINK = re.compile(r"\s*的?\s*")
-_PART_AFTER = re.compile(r"\s*(?:的\s*)?(?:占|份额|比例|比重)|\s*(?:['’]s?\s+)?(?:share|percentage|portion)\b", re.I)
-_SHARE_OF = re.compile(r"\b(?:share|percentage|proportion|portion|fraction|percent)\s+of\s+(?:the\s+)?$", re.I)
-_IN_METRIC = re.compile(r"\s+(?:in|among|within|of)\s+(?:the\s+|all\s+|total\s+)?", re.I)
-_PART_BEFORE = re.compile(r"\b(?:from|through|via)\s+(?:the\s+)?$", re.I)
-_EACH_ZH = re.compile(r"每一?个?\s*$")
-_IN_EACH_ZH = re.compile(r"\s*在\s*(?:各|每一?个?|不同)")
+_OF_ZH = patterns.compile(r"占\s*了?\s*$")
+_AMONG = patterns.compile(r"\b(?:among|within|amongst)\s+(?:the\s+)?(?:all\s+)?$", re.I)
+_OF_EN = patterns.compile(r"\bof\s+(?:the\s+)?(?:all\s+)?$", re.I)
+_OWN = patterns.compile(r"\s*(?:'s|’s|')?\s*", re.I)
+_LINK = patterns.compile(r"\s*的?\s*")
+_PART_AFTER = patterns.compile(
+    r"\s*(?:的\s*)?(?:占|份额|比例|比重)|\s*(?:['’]s?\s+)?(?:share|percentage|portion)\b", re.I
+)
+_SHARE_OF = patterns.compile(r"\b(?:share|percentage|proportion|portion|fraction|percent)\s+of\s+(?:the\s+)?$", re.I)
+_IN_METRIC = patterns.compile(r"\s+(?:in|among|within|of)\s+(?:the\s+|all\s+|total\s+)?", re.I)
+_PART_BEFORE = patterns.compile(r"\b(?:from|through|via)\s+(?:the\s+)?$", re.I)
+_EACH_ZH = patterns.compile(r"每一?个?\s*$")
+_IN_EACH_ZH = patterns.compile(r"\s*在\s*(?:各|每一?个?|不同)")
 """ "APP在各区域的GMV占比": the member is the part, inside each group (or across them: asked)."""
-_IN_EACH_GROUP = re.compile(r"\s*在\s*(?:每一?个?|各[^的占]{1,6}?(?:中|里|内))")
+_IN_EACH_GROUP = patterns.compile(r"\s*在\s*(?:每一?个?|各[^的占]{1,6}?(?:中|里|内))")
 """ "新客GMV在每个渠道的占比", "…在各渠道中的占比": the member's metric inside each group (or
 across them: asked), where "APP的订单在各区域的占比" is its split across the groups."""
-_EACH_EN = re.compile(r"\b(?:for|in|within|inside)\s+(?:each|every)\s+(?:of\s+the\s+)?$", re.I)
+_EACH_EN = patterns.compile(r"\b(?:for|in|within|inside)\s+(?:each|every)\s+(?:of\s+the\s+)?$", re.I)
 
 
 def whole_dimensions(scan: Scan, members: list[Member], hits: list[Hit]) -> tuple[set[str], list[Hit]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from baton import patterns
 from baton.contracts.common import Language
 from baton.contracts.semantic import Correction
 from baton.nlu.cues import Cues
@@ -21,12 +22,12 @@ from baton.nlu.scan import Scan
 from baton.nlu.timeexpr import PeriodReading
 
 _I = re.IGNORECASE
-REPLACE = re.compile(
+REPLACE = patterns.compile(
     r"换成|改成|换为|改为|换到|切换到|切到|改看|\binstead(?: of)?\b|\bswitch(?:ed)? (?:it )?to\b"
     r"|\bchange (?:it |that |this )?to\b|\bmake (?:it|that) (?:a |an )?\b",
     _I,
 )
-CORRECTION = re.compile(
+CORRECTION = patterns.compile(
     r"^\s*(?:(?:不对|不是|错了|搞错了|说错了|抱歉|不好意思)[，,。.！!\s]*)?"
     r"(?:我(?:是说|说的是|指的是|的意思是|问的是|想问的是|要问的是|要的是)|应该是)"
     r"|^\s*(?:不对(?!比)|错了|搞错了|说错了)[，,。.！!\s]*(?:是|要)?(?=\S)"
@@ -36,12 +37,12 @@ CORRECTION = re.compile(
 """A follow-up that corrects the question before it ("不对，我是说华南", "不对，是5月", "no, I meant orders", "no, net
 revenue"): what it names replaces the part of that question it stands for, as "换成" does. A polite
 "sorry," or "actually," alone ties nothing: "Sorry, how many orders in May?" is a question of its own."""
-RESTRICT = re.compile(
+RESTRICT = patterns.compile(
     r"只看一?下?|只要|只算|只查|只统计|仅看|仅算|仅限|仅|只|\bonly\b|\bjust\b|\blimit(?:ed)? to\b|\brestrict(?:ed)? to\b"
     r"|\bfilter(?:ed)? (?:it |that )?(?:to|on)\b",
     _I,
 )
-UNSPLIT = re.compile(
+UNSPLIT = patterns.compile(
     r"不(?:用|要|必|需要)?再?(?:拆分?|拆开|细分|分开)了?"
     r"|不(?:用|要|必|需要)?再?(?:分|按)(?=\s*\S)|去掉(?=\s*\S)(?:拆分|细分)?"
     r"|(?<=\S)(?:拆分|拆开|细分|拆|分)了?(?=\s*[呢吧?？。!！]?\s*$)"
@@ -53,7 +54,7 @@ UNSPLIT = re.compile(
 """A follow-up that takes the breakdown away ("不用拆了", "不分渠道呢", "no breakdown", "not by channel"):
 the dimensions it names, or all of them. Read only when the question opens so (:data:`UNSPLIT_OPENS`),
 so "按渠道拆分" stays a breakdown."""
-UNSPLIT_OPENS = re.compile(
+UNSPLIT_OPENS = patterns.compile(
     r"^\s*(?:那|那就)?\s*不(?:用|要|必|需要)?再?(?:拆|细分|分|按)|^\s*(?:那|那就)?\s*去掉.{0,8}(?:拆分|细分|拆开)"
     r"|^\s*(?:ok(?:ay)?,?\s+)?(?:no (?:breakdown|split)|without (?:the |a )?(?:breakdown|split)"
     r"|not (?:broken down|split|by)|don'?t (?:break|split))\b"
@@ -62,15 +63,17 @@ UNSPLIT_OPENS = re.compile(
 )
 """How a follow-up that takes a breakdown away opens: "去掉" and "drop the" only with a word of
 splitting ("去掉渠道拆分"), never "去掉直播" (an exclusion)."""
-POINTER = re.compile(r"它们|它|\bits\b|\btheir\b", _I)
+POINTER = patterns.compile(r"它们|它|\bits\b|\btheir\b", _I)
 """A pronoun pointing at the previous answer's rows ("它的GMV呢", "their orders?")."""
-ADD = re.compile(
+ADD = patterns.compile(
     r"再加上|再加个|加上|加个|再|另外|\balso\b|\bfurther\b|\badditionally\b|\bas well\b|\btoo\b|\bplus\b", _I
 )
-ADD_METRIC = re.compile(r"加上|加个|\balso\b|\bas well\b|\btoo\b|\badditionally\b|\bplus\b|还要|也要|也看|一起", _I)
+ADD_METRIC = patterns.compile(
+    r"加上|加个|\balso\b|\bas well\b|\btoo\b|\badditionally\b|\bplus\b|还要|也要|也看|一起", _I
+)
 """Words that add a metric to the previous question's ("refund rate too", "再加上订单量"), where
 "再" alone ("再看订单量") moves on to it."""
-FRAME = re.compile(
+FRAME = patterns.compile(
     r"^\s*(?:那么|那如果|如果是|要是|接下来|然后|下面|那)|呢|拆开|拆一下|拆分一下|拆分|拆下|拆(?=\s*(?:看看?)?\s*[呢吧?？。!！]?\s*$)|分开看|分开"
     r"|^\s*(?:and\s+)?(?:what|how)\s+about\b|^\s*and\s+(?:for|in|by|with)?\b|^\s*what if\b"
     r"|^\s*(?:ok(?:ay)?,?\s+)?now\b"

@@ -50,6 +50,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Literal
 
+from baton import patterns
 from baton.errors import AmbiguousQuestion, TimeExpressionError
 from baton.messages import both
 from baton.messages import text as message
@@ -392,7 +393,7 @@ _FRAGMENTS = {  # in order: a fragment may use those after it
 def _p(template: str) -> re.Pattern[str]:
     for name, fragment in _FRAGMENTS.items():
         template = template.replace(f"<{name}>", fragment)
-    return re.compile(template, re.IGNORECASE | re.ASCII)
+    return patterns.compile(template, re.IGNORECASE | re.ASCII)
 
 
 _Handler = Callable[[re.Match[str], _Ctx, str], _Raw]
@@ -878,13 +879,13 @@ def _day_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _Raw(first.start, last.end, "custom")
 
 
-_AMOUNT_AFTER = re.compile(
+_AMOUNT_AFTER = patterns.compile(
     r"\s*(?:个|条|元|块|件|笔|人|家|次|单|万|千|百|亿|台|份|行|位|名|户|"
     r"rows?|customers?|users?|items?|orders?|units?|people|dollars?|yuan|rmb|usd|cny)(?![A-Za-z])",
     re.IGNORECASE | re.ASCII,
 )
-_COUNT_BEFORE = re.compile(r"(?:(?<![A-Za-z])top|前|第|共)\s*$", re.IGNORECASE | re.ASCII)
-_YEAR_ALONE = re.compile(r"(?:19|20)\d\d(?!\d)")
+_COUNT_BEFORE = patterns.compile(r"(?:(?<![A-Za-z])top|前|第|共)\s*$", re.IGNORECASE | re.ASCII)
+_YEAR_ALONE = patterns.compile(r"(?:19|20)\d\d(?!\d)")
 
 
 def _bare_year_ok(m: re.Match[str]) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from baton import patterns
 from baton.contracts.semantic import Correction
 
 TIME_WORDS = frozenset(
@@ -111,7 +112,7 @@ TIME_ABBREVIATIONS = frozenset(
     ]
 )
 """Short time words read as they are and never a typo's target ("far" is not "mar")."""
-_WORD = re.compile(r"[A-Za-z][A-Za-z_-]*(?:'[A-Za-z]+)?")
+_WORD = patterns.compile(r"[A-Za-z][A-Za-z_-]*(?:'[A-Za-z]+)?")
 """A Latin word, with its contraction ("didn't" is one word, never "didn" + "t")."""
 MIN_LENGTH = 3
 
@@ -145,7 +146,7 @@ ABBREVIATIONS: dict[str, str] = {
     "pct": "percent",
 }
 """Shorthand analysts write for words the operator patterns and catalog names read in full."""
-_ABBREVIATION = re.compile(
+_ABBREVIATION = patterns.compile(
     r"(?<![A-Za-z/])(?P<w>avg|excl|w/o|pct)(?:\.|(?![A-Za-z/]))",
     re.I,
 )
@@ -212,7 +213,7 @@ def correct(text: str, vocabulary: Iterable[str], known: Iterable[str]) -> tuple
     return _WORD.sub(replace, text), tuple(corrections)
 
 
-_CJK = re.compile(r"[\u4e00-\u9fff]+")
+_CJK = patterns.compile(r"[\u4e00-\u9fff]+")
 _TYPE_CHARACTERS = frozenset("率量数额价值")
 """The characters that say what kind of number a Chinese metric name is: a different one is a
 different metric ("下单率" is not "下单量"), never a typo."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from baton import patterns
 from baton.contracts.semantic import Grain
 from baton.nlu.cn_numerals import DIGITS
 
@@ -43,16 +44,16 @@ _GRAIN_PATTERNS: tuple[tuple[str, Grain], ...] = (
         "year",
     ),
 )
-GRAIN_CUES: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((re.compile(p, _I), g) for p, g in _GRAIN_PATTERNS)
+GRAIN_CUES: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((patterns.compile(p, _I), g) for p, g in _GRAIN_PATTERNS)
 _WHICH_PATTERNS: tuple[tuple[str, Grain], ...] = (
     (r"哪一?天|哪一日|几号|单日(?=.{0,12}?(?:最|前|后))|\bwhich (?:day|date)\b|\bwhat (?:day|date)\b", "day"),
     (r"哪一?周|单周(?=.{0,12}?(?:最|前|后))|\bwhich week\b", "week"),
     (r"哪一?个月|几月份?(?=[?？。]?$)|单月(?=.{0,12}?(?:最|前|后))|\bwhich month\b|\bwhat month\b", "month"),
     (r"哪一?个?季度|\bwhich quarter\b", "quarter"),
 )
-WHICH_TIME: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((re.compile(p, _I), g) for p, g in _WHICH_PATTERNS)
-TREND = re.compile(r"趋势|走势|变化情况|曲线|是?怎么走的?|怎么变的?|走得怎么样|\btrends?\b|\bover time\b", _I)
-YOY = re.compile(
+WHICH_TIME: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((patterns.compile(p, _I), g) for p, g in _WHICH_PATTERNS)
+TREND = patterns.compile(r"趋势|走势|变化情况|曲线|是?怎么走的?|怎么变的?|走得怎么样|\btrends?\b|\bover time\b", _I)
+YOY = patterns.compile(
     r"同比去年同期|同比去年|同比|(?:相比|对比|比|较)?(?:去年|上年)(?:同期|当月|当季度?|当周)|去年同月|上年同月|去年同季度?|去年的?同一?个?月|去年的?同一天|去年同日|"
     r"(?:和|跟|与|同)(?:去年|上一年)(?:同期)?(?:相比|比较|对比|比)|"
     r"\byoy\b|year[- ]over[- ]year|year[- ]on[- ]year|"
@@ -66,7 +67,7 @@ YOY = re.compile(
     r"|\b(?:vs\.?|versus|against|compared (?:with|to)|than)\s+year before\b|\bvs\.? ly\b",
     _I,
 )
-MOM = re.compile(
+MOM = patterns.compile(
     r"(?:\bvs\.?|\bversus|\bcompared (?:with|to)|\bagainst) (?:the )?(?:previous|prior|preceding) "
     r"(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) (?:days|weeks|months)\b|"
     r"(?:和|跟|与|同|对比)?再?之前的?(?:一|两|二|三|四|\d+)?个?(?:天|日|周|星期|月|季度|年)|"
@@ -84,47 +85,47 @@ MOM = re.compile(
     r"比上(?:个)?(?:月|周|季度|期)|较上(?:个)?(?:月|周|季度|期)|与上(?:个)?(?:月|周|季度|期)(?:相比|对比)",
     _I,
 )
-GAP = re.compile(
+GAP = patterns.compile(
     r"[多少高低]出?了?(?:多少|几)个?(?:百分)?点|[多少高低]出?了?(?:百分之几|多少百分比|百分之多少)|[多少高低]出?了?多少|差了?(?:多少|几)个?(?:百分)?点|差了?多少|差距|差额|相差|差值|差几|之差|差别|差异|"
     r"\bhow (?:much|many) (?:more|less|fewer|higher|lower|bigger|smaller)\b|\bby how much\b|\bdifference\b|\bgap\b",
     _I,
 )
 """The gap between two members is asked ("华东比华南高多少", "how many more orders did app get than web")."""
-GAP_BETWEEN = re.compile(r"差了?多少|相差|差距|差额|差值|差几|之差|差别|差异|\bdifference\b|\bgap\b", _I)
+GAP_BETWEEN = patterns.compile(r"差了?多少|相差|差距|差额|差值|差几|之差|差别|差异|\bdifference\b|\bgap\b", _I)
 """Words that ask a gap between two things, never a change over time on their own ("新老用户GMV差多少")."""
-RATIO = re.compile(
+RATIO = patterns.compile(
     r"(?:几|多少)倍|比值|之比|倍数|\bratio\b|\bhow many times\b|\bdivided by\b|"
     r"\btimes (?:as (?:much|many|high|large|big)|more|higher|larger|bigger)\b",
     _I,
 )
 """The ratio of two members is asked ("华东的GMV是华南的几倍", "ratio of app to web GMV")."""
-MINUS = re.compile(r"[\s的]*(?:\bminus\b|减去|减掉|减)[\s的]*", _I)
+MINUS = patterns.compile(r"[\s的]*(?:\bminus\b|减去|减掉|减)[\s的]*", _I)
 """Arithmetic between two members of one dimension ("app minus web", "华东减去华南"): their gap,
 never an exclusion of the second from the first."""
-THIS_PERIOD_LAST_YEAR = re.compile(
+THIS_PERIOD_LAST_YEAR = patterns.compile(
     r"(?:去年|上一年)的?\s*(?:本|这个?)(?:周|月|季度?)|\b(?:this|the\s+current)\s+(?:week|month|quarter)\s+(?:of\s+)?last\s+year\b",
     _I,
 )
 """The current period a year back said beside another period ("上个月GMV和去年这个月比"): the month just
 named a year earlier, or this month a year back? Asked back (去年当月 / 去年同期 say the first)."""
-WHOLE_REF = re.compile(
+WHOLE_REF = patterns.compile(
     r"整体|全国|总体|全平台|大盘|平均水平|\boverall\b|\bthe whole\b|\ball (?:categories|channels|regions|users|of them)\b",
     _I,
 )
 """The whole beside a member ("比整体高多少", "家电的退款率和整体退款率", "than overall")."""
-COMPARE = re.compile(
+COMPARE = patterns.compile(
     r"对比|相比|相较|比较|较|比一下|比|跟|"
     r"\b(?:higher|lower|bigger|smaller|greater|larger|more|fewer|less|better|worse)\s+than\b|(?<![A-Za-z])vs\.?(?![A-Za-z])|\bversus\b|\bcompared (?:with|to)\b|\bcompare(?:d)?\b"
     r"|\bagainst\b|\bbeat\b|\boutperform(?:s|ed)?\b|\bstack(?:s|ed)? up\b|\bmeasure(?:s|d)? up\b|\bhow did\b(?=.{1,40}? (?:do|fare|compare|stack up)\b)|\bfared?\b",
     _I,
 )
 """Words that set two named periods against each other ("6月和5月相比", "Q2 compared with Q1")."""
-SAME_DAY_LAST_WEEK = re.compile(
+SAME_DAY_LAST_WEEK = patterns.compile(
     r"上周同一天|上周同日|上周同期|(?:和|跟|与)?再?前一个?(?:周|星期)的(?:周|星期)[一二三四五六日天]|"
     r"\bsame day (?:of )?last week\b|\ba week (?:earlier|before)\b",
     _I,
 )
-CHANGE_WORDS = re.compile(
+CHANGE_WORDS = patterns.compile(
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少|变化|差)了?(?:多少|几)个?(?:百分)?点|"
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
     r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
@@ -136,7 +137,7 @@ CHANGE_WORDS = re.compile(
     r"|\bbetter or worse\b|\bworse or better\b|\bhow (?:many|much) (?:more|less|fewer|higher|lower|bigger|smaller|larger|greater)\b",
     _I,
 )
-SHARE = re.compile(
+SHARE = patterns.compile(
     r"占?(?:总|全部|整体|全国|全平台)?的?(?:占比|比例|份额|比重)|占总|"
     r"\b(?:as )?(?:an? )?(?:%|percent(?:age)?|share|proportion|fraction|portion) of (?:the )?(?:total|whole|overall)\b|"
     r"占(?:总|全部|整体|全国|全平台|所有)?的?(?:多少|几成|百分之几)|占了?几成|几成|多少成|百分之多少|百分之几|百分比|\bwhat cut\b|\bcut of\b|\bpercentages\b|\bas percentages?\b|"
@@ -146,45 +147,46 @@ SHARE = re.compile(
     r"|\bcontribut(?:e|ed|ion)s?\b",
     _I,
 )
-TOTAL = re.compile(
+TOTAL = patterns.compile(
     r"合计|总共|一共|加起来|合起来|加在一起|加一起|之和|加总|汇总|总和|共计|总计|整体|总体|一起|\bin total\b|\bcombined\b|\boverall\b|\baltogether\b|(?<!putting )(?<!put )\btogether\b|\btotal\b|\bsum\b",
     _I,
 )
-CUMULATIVE = re.compile(r"累计|累积|\bcumulative(?:ly)?\b|\brunning total\b", _I)
+CUMULATIVE = patterns.compile(r"累计|累积|\bcumulative(?:ly)?\b|\brunning total\b", _I)
 """A total over the period — or, over a series ("每月累计"), a running total Baton does not compute."""
-SEPARATELY = re.compile(
+SEPARATELY = patterns.compile(
     r"分别|各自|各为|各是|各有|各多少|\brespectively\b|\bseparately\b|\bindividually\b|\beach\b", _I
 )
-EXCLUDE_BEFORE = re.compile(
+EXCLUDE_BEFORE = patterns.compile(
     r"\b(?:did|does|do|is|are|was|were)n'?t (?:come (?:in )?|coming )?(?:through|from|via|in|on)\b"
     r"|\b(?:who|that|which) (?:is|are|was|were)n'?t (?:a |an |the )?|\b(?:is|are|was|were)n'?t (?:a |an |the )?"
     r"|\bnot (?:from|through|via|on|in)\b|不是(?:来自|从)|(?<!是)不是|不来自|没有?(?:通过|经过|来自|走)|"
     r"除了|除去|除开|除掉|除|不含|不包含|不包括|不算|不计|不看|不要|不考虑|排除掉?|剔除掉?|去掉|去除|扣除掉?|刨除掉?|非|"
+    r"撇开|撇除|抛开|拿掉|不在|"
     r"\bexcluding\b|\bexclude\b|\bexcept(?: for)?\b|\bother than\b|\bwithout\b|\bnot including\b"
-    r"|\bnot counting\b|\bleaving out\b|\bleave out\b|\bignoring\b|\bminus\b|\bsave for\b"
+    r"|\bnot counting\b|\bleaving out\b|\bleave out\b|\bignoring\b|\bminus\b|\bsave for\b|\bbarring\b|\bexcepting\b"
     r"|\bapart from\b|\baside from\b|\bbut not\b|\boutside(?: of)?\b|\b(?:everything|all|anything) but\b"
     r"|\bnon-?\s*",
     _I,
 )
-EXCLUDE_VERB = re.compile(
+EXCLUDE_VERB = patterns.compile(
     r"\b(?:drop(?:ping)?|remove|removing|take out|taking out|filter out|filtering out|strip out|cut out)\s+"
     r"(?:the\s+)?",
     _I,
 )
 """A verb that takes its object away ("drop live stream", "remove the app"): an exclusion before a
 member, never a fall; before anything else ("drop the channel split") it is left to be asked."""
-EXCLUDE_AFTER = re.compile(r"\s*(?:以外|之外|除外|外的|外)", _I)
-EXCLUDE_TAIL = re.compile(r"\s*(?:以外|之外|除外|以后|之后|后|外)", _I)
+EXCLUDE_AFTER = patterns.compile(r"\s*(?:以外|之外|除外|外的|外)", _I)
+EXCLUDE_TAIL = patterns.compile(r"\s*(?:以外|之外|除外|以后|之后|后|外)", _I)
 """What may close an exclusion that a word before the members opened ("剔除家电品类后", "除了A以外")."""
-LIST_JOIN = re.compile(
+LIST_JOIN = patterns.compile(
     r"^\s*(?:(?:、|,|，|和|与|及|以及|跟|或|或者|加上|加|/|&|\+|\band\b|\bor\b|\bnor\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b)\s*)+"
     r"(?:the\s+)?$",
     _I,
 )
-SUM_JOIN = re.compile(r"加上|加|\+|\bplus\b", _I)
+SUM_JOIN = patterns.compile(r"加上|加|\+|\bplus\b", _I)
 """A join that adds the members up ("华东加华南", "web plus app")."""
-CLAUSE_BREAK = re.compile(r"[。！？!?；;：:\n]+|[，,]\s*|(?<!\bvs)(?<=[a-z0-9\])*\"'”])\.\s+", re.I)
-CONTEXT_MARKERS = re.compile(
+CLAUSE_BREAK = patterns.compile(r"[。！？!?；;：:\n]+|[，,]\s*|(?<!\bvs)(?<=[a-z0-9\])*\"'”])\.\s+", re.I)
+CONTEXT_MARKERS = patterns.compile(
     r"我在|我们在|我正在|正在|准备|汇报|周会|月会|例会|开会|复盘|老板|领导|经理|财务|对账|刚问|有点担心|担心|谢谢|多谢|辛苦"
     r"|\bi'?m\b|\bwe'?re\b|\bmy (?:manager|boss|team|lead|director)\b|\bprep(?:ping|aring)?\b|\bputting together\b"
     r"|\bdeck\b|\breview(?:ing)?\b|\bmeeting\b|\bquick one\b|\bhey\b|\bthanks\b|\bthank you\b|\bbefore my\b"
@@ -193,23 +195,23 @@ CONTEXT_MARKERS = re.compile(
 )
 """Words that set the scene: a clause made of them (and nothing the question does not name again)
 is context, stated and left out of the query ("我在准备周会，…", "Prepping for Monday's review.")."""
-RESTRICTION = re.compile(
+RESTRICTION = patterns.compile(
     r"只|仅|单看|口径|标准|算法|定义|\bonly\b|\bjust\b|\bsolely\b|\bdefinition\b|\bweekends?\b|\bweekdays?\b", _I
 )
 """Words that narrow a question: a clause with one is never mere context ("老板只看线上，…")."""
-NEGATION = re.compile(r"不|没|非|除|别|无|\bnot\b|n't\b|\bno\b|\bwithout\b|\bexcept|\bexclud", _I)
-TIME_OF_DAY = re.compile(r"\d{1,2}\s*(?:am|pm|点|:\d\d)", _I)
-WHY = re.compile(
+NEGATION = patterns.compile(r"不|没|非|除|别|无|\bnot\b|n't\b|\bno\b|\bwithout\b|\bexcept|\bexclud", _I)
+TIME_OF_DAY = patterns.compile(r"\d{1,2}\s*(?:am|pm|点|:\d\d)", _I)
+WHY = patterns.compile(
     r"为什么|为何|为啥|为嘛|怎么会|什么原因|原因|咋回事|怎么回事|怎么一回事|\bwhy\b|\bwhat caused\b|\bwhat drove\b"
     r"|\bhow come\b|\bwhat happened (?:to|with)\b|\bwhat(?:'s| is| was) behind\b",
     _I,
 )
-WHY_LEVEL = re.compile(
+WHY_LEVEL = patterns.compile(
     r"(?:这么|那么|如此)(?:高|低|多|少|差|好)|\b(?:so|this|that) (?:high|low|many|few|much|little|bad|poor)\b", _I
 )
 """A why's premise that is a level, not a move ("为什么app的笔单价这么低"): the analysis
 compares with the period before and says so; no direction is taken for granted."""
-UP = re.compile(
+UP = patterns.compile(
     r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨得|升得|涨幅|大涨|激增|暴涨|飙升|猛增|"
     r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
     r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b"
@@ -220,7 +222,7 @@ UP = re.compile(
 )
 """A rise. A bare "up" is one after the thing that moved ("is GMV up this year", "app sales up last
 month?"), never "sum up", "show up" or "up to"."""
-DOWN = re.compile(
+DOWN = patterns.compile(
     r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌得|降得|掉得|跌幅|大跌|暴跌|骤降|锐减|"
     r"\bplunge[sd]?\b|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
     r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b"
@@ -235,8 +237,8 @@ _N = r"(?P<n>\d+|[一二两俩三仨四五六七八九十])"
 _NOT_PERCENT = r"(?![\d.]*\s*(?:%|％|percent\b|per cent\b|成))"
 """A count, not a percentage: "前10%的用户", "top 10 percent" are no top N (asked back)."""
 _EN_N = r"\d+|one|two|three|four|five|six|seven|eight|nine|ten"
-TOP_N = re.compile(
-    r"(?:排名|排行)?(?:前|头(?=\s*(?:\d+|[一二两三四五六七八九十])\s*[名个位家]))\s*"
+TOP_N = patterns.compile(
+    r"(?:排名|排行)?(?:前|头部|头(?=\s*(?:\d+|[一二两三四五六七八九十])\s*[名个位家]))\s*"
     + _N
     + _NOT_PERCENT
     + r"(?!\s*个?(?:天|日|周|星期|月|季度|季|年))\s*(?:名|个|位|大)?"
@@ -261,7 +263,7 @@ TOP_N = re.compile(
 )
 _PERIOD_UNIT_ZH = r"(?P<u_zh>天|日|个?周|个?星期|个?月|个?季度)"
 _PERIOD_UNIT_EN = r"(?P<u_en>days?|weeks?|months?|quarters?)"
-TOP_N_PERIODS = re.compile(
+TOP_N_PERIODS = patterns.compile(
     r"(?P<best_zh>最高|最大|最多|最低|最小|最少)的?\s*"
     + _N
     + r"\s*"
@@ -281,7 +283,7 @@ TOP_N_PERIODS = re.compile(
 """A ranking of periods: "GMV最高的3个月", "订单最少的一天", "top 5 days by orders", "which 3 months
 … the highest": the unit is the series' grain. "The N days" needs a superlative after it (read
 with the other ranking words); "前3个月" is a period, never a ranking."""
-PERIOD_NOUN = re.compile(
+PERIOD_NOUN = patterns.compile(
     r"\s*的?\s*(?P<zh>月份|一个月|那个月|日期|那一天|那天|一天|一周|那一周|那周|一个季度|季度)"
     r"|[\s-]+(?P<en>day|date|week|month|quarter)\b(?![- ]?(?:over|on)\b)",
     _I,
@@ -321,8 +323,9 @@ PERIOD_UNITS = {
 }
 _PLACE_N = r"\d+|[一二两三四五六七八九十]"
 _EN_PLACE = r"second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|2nd|3rd|[4-9]th|10th"
-RANK_PLACE = re.compile(
-    r"(?P<last>最后一名|最后一位|排名最后|排最后|末位|垫底"
+RANK_PLACE = patterns.compile(
+    r"(?P<first>榜首|头名|\bnumber one\b|\bno\.\s?1\b|(?<![\w#])#\s?1\b|\btop[- ]ranked\b)"
+    r"|(?P<last>最后一名|最后一位|排名最后|排最后|末位|垫底"
     r"|\b(?:came|comes|come|ranked|ranks|finished|placed)\s+(?:dead\s+)?last\b"
     r"(?!\s+(?:month|week|quarter|year|day|[0-9]))|\bin\s+last\s+place\b)"
     r"|(?P<bottom>倒数)\s*第\s*(?P<zh>" + _PLACE_N + r")\s*(?:名|位|个)?"
@@ -338,7 +341,7 @@ RANK_PLACE = re.compile(
     _I,
 )
 """A place in a ranking: "排名第二", "倒数第二", "第二高", "第3名", "the second highest", "ranked 3rd";
-"最后一名" / "垫底" / "came last" is the last place (a bottom 1)."""
+"榜首" / "#1" / "number one" is the first (a top 1), "最后一名" / "垫底" / "came last" the last (a bottom 1)."""
 EN_PLACES = {
     "second": 2,
     "third": 3,
@@ -362,12 +365,14 @@ EN_NUMBERS = {
     "nine": 9,
     "ten": 10,
 }
-WHICH_MORE = re.compile(r"(?P<word>高|多|大|低|少|小)(?:一些|一点|些)?\s*[?？。!！]?\s*$")
+WHICH_MORE = patterns.compile(r"(?P<word>高|多|大|低|少|小)(?:一些|一点|些)?\s*[?？。!！]?\s*$")
 """A bare comparative closing a "哪个/谁" question ("华东和华南哪个GMV高"): which one is higher."""
-QUALITY = re.compile(r"最好|最差|最棒|最糟|更好|更差|表现最好|表现最差|\bbest\b|\bworst\b|\bbetter\b|\bworse\b", _I)
+QUALITY = patterns.compile(
+    r"最好|最差|最棒|最糟|更好|更差|表现最好|表现最差|\bbest\b|\bworst\b|\bbetter\b|\bworse\b", _I
+)
 """Ranking words that say good or bad: which way they rank comes from the metric's ``better``."""
-GOOD = re.compile(r"最好|最棒|更好|表现最好|\bbest\b|\bbetter\b", _I)
-BEST = re.compile(
+GOOD = patterns.compile(r"最好|最棒|更好|表现最好|\bbest\b|\bbetter\b", _I)
+BEST = patterns.compile(
     r"最高|最大|最多|最好|最低|最小|最少|最差|更高|更低|更多|更少|较高|较低|"
     r"\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\blowest\b|\bsmallest\b"
     r"|\bbest\b|\bworst\b|\btop\b|\bleast\b|\bfewest\b|\bbottom\b"
@@ -377,24 +382,24 @@ BEST = re.compile(
 """Ranking words. A comparative set against something in its clause ("higher than last month",
 "比上个月更高") is no ranking word (``baton.nlu.cues``): a comparison reader places it, or it is asked."""
 
-ASCENDING = re.compile(
+ASCENDING = patterns.compile(
     r"最低|最小|最少|最差|更低|更少|较低|倒数|从低到高|从小到大|升序|\blowest\b|\bsmallest\b|\bleast\b|\bworst\b"
     r"|\bbottom\b|\bfewest\b|\blower\b|\bsmaller\b|\bascending\b|\blowest first\b",
     _I,
 )
-HIGH_TO_LOW = re.compile(
+HIGH_TO_LOW = patterns.compile(
     r"从高到低|从大到小|由高到低|由大到小|降序|"
     r"\b(?:from )?(?:the )?(?:highest|largest|biggest|most|high|top) (?:to|down to) (?:the )?(?:lowest|smallest|least|low|bottom)\b"
     r"|\b(?:in\s+)?descending(?:\s+order)?\b|\b(?:highest|largest|biggest|most) first\b",
     _I,
 )
-LOW_TO_HIGH = re.compile(
+LOW_TO_HIGH = patterns.compile(
     r"从低到高|从小到大|由低到高|由小到大|升序|"
     r"\b(?:from )?(?:the )?(?:lowest|smallest|least|low|bottom) (?:to|up to) (?:the )?(?:highest|largest|biggest|most|high|top)\b"
     r"|\b(?:in\s+)?ascending(?:\s+order)?\b|\b(?:lowest|smallest|least|fewest) first\b",
     _I,
 )
-RANK = re.compile(
+RANK = patterns.compile(
     r"排列|排序|排名|排行|名次|排好|排个名|排一下名|排个序|排一下序|(?<!安)排(?!除|斥|查|放|队)|"
     r"\b(?:highest|largest|biggest|lowest|smallest|best|worst) first\b|\bdescending\b|\bascending\b"
     r"|\brank(?:ed|ing)?\b|\bsort(?:ed)?\b|(?<!\bper )(?<!\ban )(?<!\beach )(?<!\bevery )\border(?:ed)? by\b",
@@ -402,31 +407,31 @@ RANK = re.compile(
 )
 _NOT_GROWTH = r"(?!\s*(?:增长|增速|增幅|复合|涨幅|growth))"
 AVERAGE_PER: dict[Grain, re.Pattern[str]] = {
-    "day": re.compile(
+    "day": patterns.compile(
         r"(?:日均|平均每[天日]|每[天日]平均|平均一天|一天平均|按[天日]平均|(?<![0-9一二三四五六七八九十号])日平均"
         r"|\b(?:average|avg|mean)\s+(?:per\s+day|daily)\b|\bdaily\s+(?:average|avg|mean)\b|\bper\s+day\s+on\s+average\b"
         r"|\bon\s+average\s+per\s+day\b)" + _NOT_GROWTH,
         _I,
     ),
-    "week": re.compile(
+    "week": patterns.compile(
         r"(?:周均|平均每(?:个)?(?:周|星期)|每(?:个)?(?:周|星期)平均|平均一(?:个)?(?:周|星期)|一(?:个)?(?:周|星期)平均"
         r"|按(?:周|星期)平均|(?<![0-9一二三四五六七八九十个上本这下])周平均"
         r"|\b(?:average|avg|mean)\s+(?:per\s+week|weekly)\b|\bweekly\s+(?:average|avg|mean)\b|\bper\s+week\s+on\s+average\b"
         r"|\bon\s+average\s+per\s+week\b)" + _NOT_GROWTH,
         _I,
     ),
-    "month": re.compile(
+    "month": patterns.compile(
         r"(?:月均|平均每个?月|每个?月平均|平均一个?月|一个?月平均|按月平均|(?<![0-9一二三四五六七八九十个上本这下])月平均"
         r"|\b(?:average|avg|mean)\s+(?:per\s+month|monthly)\b|\bmonthly\s+(?:average|avg|mean)\b"
         r"|\bper\s+month\s+on\s+average\b|\bon\s+average\s+per\s+month\b)" + _NOT_GROWTH,
         _I,
     ),
-    "quarter": re.compile(
+    "quarter": patterns.compile(
         r"(?:季均|平均每个?季度?|每个?季度平均|按季度?平均|"
         r"\b(?:average|avg|mean)\s+(?:per\s+quarter|quarterly)\b|\bquarterly\s+(?:average|avg|mean)\b)" + _NOT_GROWTH,
         _I,
     ),
-    "year": re.compile(
+    "year": patterns.compile(
         r"(?:年均|平均每年|每年平均|按年平均|"
         r"\b(?:average|avg|mean)\s+(?:per\s+year|yearly|annual)\b|\b(?:yearly|annual)\s+(?:average|avg|mean)\b)"
         + _NOT_GROWTH,
@@ -436,35 +441,35 @@ AVERAGE_PER: dict[Grain, re.Pattern[str]] = {
 """A metric's average per day (week, month …) of the period ("日均GMV", "月均订单量", "average
 monthly orders"): read before grain words, whose "每天" and "monthly" ask for a series instead.
 Not "年均增长" (a growth rate)."""
-AVERAGE_APART = re.compile(
+AVERAGE_APART = patterns.compile(
     r"\b(?P<avg>average|avg|mean)\b(?=[^?.!;]{1,40}?\b(?P<per>(?:per|a)\s+(?P<unit>day|week|month|quarter|year))\b)", _I
 )
 """"average orders per day", "avg GMV a month": the average and its period said apart."""
-AVERAGE = re.compile(r"平均|均值|\baverage\b|\bavg\b|\bmean\b|\bon average\b", _I)
-WHICH = re.compile(r"哪个|哪些|哪一个|哪家|哪几个|谁|\bwhich\b|\bwhat\b", _I)
+AVERAGE = patterns.compile(r"平均|均值|\baverage\b|\bavg\b|\bmean\b|\bon average\b", _I)
+WHICH = patterns.compile(r"哪个|哪些|哪一个|哪家|哪几个|谁|\bwhich\b|\bwhat\b", _I)
 SEVERAL_WHICH = frozenset({"哪些", "哪几个"})
 """The which-words that ask for more than one group ("哪些品类GMV最高")."""
-SEVERAL = re.compile(r"(?:(?<=最[高多大低少小好差]的)|(?<=最[高多大低少小好差]))几(?:个|家|类|种|位|名)")
+SEVERAL = patterns.compile(r"(?:(?<=最[高多大低少小好差]的)|(?<=最[高多大低少小好差]))几(?:个|家|类|种|位|名)")
 """A count left unsaid right after a superlative ("GMV最高的几个品类"): several groups, not one."""
-WHICH_N = re.compile(
+WHICH_N = patterns.compile(
     r"\bwhich\s+(?P<en>\d+|two|three|four|five|six|seven|eight|nine|ten)\b"
     r"|哪\s*(?P<zh>\d+|[两二三四五六七八九十])\s*(?:个|家|位|名)",
     _I,
 )
 """"Which 2 regions … lowest", "哪3个品类…最高": a count of groups, ranked by a superlative after it."""
-THE_N_WITH = re.compile(
+THE_N_WITH = patterns.compile(
     r"(?:\bthe\s+|(?<![\w.,/-]))(?P<en>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\b"
     r"(?=\s+[a-z]+(?:\s+[a-z]+)?\s+(?:with|that had|that have|having)\s+the\s+"
     r"(?:highest|largest|biggest|most|best|lowest|smallest|least|fewest|worst)\b)",
     _I,
 )
 """"(the) 3 categories with the highest refund rate": a count of groups a superlative ranks."""
-SUPERLATIVE = re.compile(
+SUPERLATIVE = patterns.compile(
     r"最高|最大|最多|最好|最低|最小|最少|最差|\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\blowest\b"
     r"|\bsmallest\b|\bbest\b|\bworst\b|\bleast\b|\bfewest\b",
     _I,
 )
-GROUP_MARKER = re.compile(
+GROUP_MARKER = patterns.compile(
     r"(各|分|按|每个|每一个|不同|各个|哪个|哪些|哪一个|\bby\b|\bper\b|\beach\b|\bfor each\b|\bacross\b|\bwhich\b"
     r"|\bsplit by\b|\bbroken down by\b)\s*$",
     _I,
@@ -478,7 +483,7 @@ _BOUND_OP = (
     r"|\bless than\b|\bfewer than\b|\blower than\b|\bsmaller than\b|\bbelow\b|\bunder\b|\bat most\b"
     r"|\bno more than\b|\bnot more than\b|\bnorth of\b|\bsouth of\b|>=|<=|≥|≤|>|<"
 )
-THRESHOLD = re.compile(
+THRESHOLD = patterns.compile(
     rf"(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$]|\brmb\s*|\busd\s*)?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
     r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
@@ -528,7 +533,7 @@ _NOT_A_DATE = (
     r"(?!\s*(?:个?月|天|日|号|周|星期|年|季度|\bdays?\b|\bweeks?\b|\bmonths?\b|\byears?\b"
     r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b))"
 )
-THRESHOLD_RANGE = re.compile(
+THRESHOLD_RANGE = patterns.compile(
     rf"(?:在|介于|处于)?\s*(?P<cur>[¥￥$])?(?P<a>{_RANGE_NUM})\s*(?P<sa>{_RANGE_SCALE})?\s*(?:元|块)?{_NOT_A_DATE}\s*"
     rf"(?:到|至|-|~|～|—|和|与)\s*(?P<cur2>[¥￥$])?(?P<b>{_RANGE_NUM})\s*(?P<sb>{_RANGE_SCALE})?\s*"
     rf"(?P<money>元|块钱?)?{_NOT_A_DATE}\s*(?:之间|区间内?|范围内?)"
@@ -556,9 +561,11 @@ BOUND_SCALES: dict[str, int] = {
     "bn": 1_000_000_000,
     "billion": 1_000_000_000,
 }
-BOUND_LINK = re.compile(r"[\s的是为在都]*|\s*(?:of|is|was|were|are|has been|have been|stayed|remained|that is)?\s*", _I)
+BOUND_LINK = patterns.compile(
+    r"[\s的是为在都]*|\s*(?:of|is|was|were|are|has been|have been|stayed|remained|that is)?\s*", _I
+)
 """What may stand between a metric and its bound ("GMV is above", "退款率都在5%以上")."""
-BOUND_PERIODS = re.compile(
+BOUND_PERIODS = patterns.compile(
     r"(?P<zh>哪几天|哪些天|哪一?天|几天|天数|日子|哪几周|哪些周|哪一?周|几周|哪几个月|哪些月份?|哪一?个月|几个月|月份"
     r"|哪几个季度|哪些季度|几个季度|(?<=的)(?:周|天)(?=\s*[?？。!！]?\s*$))"
     r"|\b(?:(?:which|what|how many)\s+)?(?P<en>days|dates|weeks|months|quarters)\b",
@@ -566,15 +573,15 @@ BOUND_PERIODS = re.compile(
 )
 """The periods a bound keeps ("GMV超过200万的日子", "哪几天", "which months had orders above 50,000")."""
 BOUND_PERIOD_GRAINS: dict[str, Grain] = {"天": "day", "日": "day", "周": "week", "月": "month", "季": "quarter"}
-THRESHOLD_GROUPS = re.compile(
+THRESHOLD_GROUPS = patterns.compile(
     r"有哪些|哪些|哪几个|哪几家|哪几类|有几个|有多少个|几个|多少个|\bwhich\b|\bwhat\b|\bhow many\b|\blist\b", _I
 )
 """Words that ask for the groups a bound keeps, or how many they are (the answer says both)."""
-COMBINATION = re.compile(r"组合|搭配|\bcombinations?\b|\bpairs?\b", _I)
+COMBINATION = patterns.compile(r"组合|搭配|\bcombinations?\b|\bpairs?\b", _I)
 """A ranking of combinations as a whole ("GMV最高的3个区域和品类组合", "top 3 region and channel pairs")."""
-BREAKDOWN = re.compile(r"拆分|拆解|细分|\bbreak(?:s|ing)? (?:it |this |that |them )?down\b|\bbreakdown of\b", _I)
+BREAKDOWN = patterns.compile(r"拆分|拆解|细分|\bbreak(?:s|ing)? (?:it |this |that |them )?down\b|\bbreakdown of\b", _I)
 """A breakdown asked for in words; the dimension comes from the catalog terms ("…by user type")."""
-ACTIONS = re.compile(
+ACTIONS = patterns.compile(
     r"写一?(?:个|首|篇|段)|\bwrite (?:a|an|me|some)\b|\bscrap(?:e|es|ing)\b|"
     r"发送(?!给我)|发给(?!我)|推送|群发|发一条|发条|发短信|发邮件|发券|发优惠券|通知|删除|删掉|修改数据|写入|"
     r"\bsend\b(?! (?:me|us)\b)|\bnotify\b|\bdelete\b|\btext (?:them|everyone|every)\b|\bpush (?:a )?notifications?\b"
@@ -582,13 +589,13 @@ ACTIONS = re.compile(
     _I,
 )
 """Actions Baton never takes: it reads and analyses data, nothing else."""
-ADVICE = re.compile(
+ADVICE = patterns.compile(
     r"应该给|该给|应该投|要不要投|应不应该|该不该|怎么分配|"
     r"\bshould (?:we|i) (?:spend|invest|give|cut|allocate|hire|raise|lower)\b|\bhow much (?:budget|money) should\b",
     _I,
 )
 """Decisions asked of Baton: it says what the data shows, never what to do."""
-UNSUPPORTED_OPERATORS = re.compile(
+UNSUPPORTED_OPERATORS = patterns.compile(
     r"第\s*(?:[二两三四五六七八九十]|[2-9])\s*(?:好|差)|"
     r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ](?:best|worst|to[- ]last)\b|"
     r"\bFY\s*'?\d{2,4}\b|\bfiscal (?:year|quarter)\b|财年|财务年度|财季|"
@@ -641,7 +648,7 @@ EN_FILLERS = frozenset(
 """English function words. Time units, "each", "across", "overall" and comparison words are
 operators or parts of periods, never fillers; "amount" says which measure (money, not a count)
 and is read with the metric (``metric_words.claim_measure_words``)."""
-MONEY_WORDS = re.compile(r"金额|\bamounts?\b", _I)
+MONEY_WORDS = patterns.compile(r"金额|\bamounts?\b", _I)
 """Words that ask for money: read with a currency metric only ("新订阅的金额" of a count is asked back)."""
 OPERATOR_WORDS = frozenset(
     (

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
+from baton import patterns
 from baton.contracts.common import Language
 from baton.contracts.gate import GateAction, GateDecision, Violation
 from baton.errors import OutputBlocked
@@ -90,7 +91,7 @@ _ZH_DIGIT = r"[零〇一二两三四五六七八九十]"
 _NOT_AFTER_ZH_NUMERAL = r"(?<![零〇一二两三四五六七八九十百千万亿])"
 """So a date pattern never masks the tail of a larger numeral ("三百十二月" is no month)."""
 _NOT_QUANTITIES = [
-    re.compile(p, re.IGNORECASE)
+    patterns.compile(p, re.IGNORECASE)
     for p in (
         r"\d{4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?",
         r"\d{4}/\d{1,2}/\d{1,2}",
@@ -130,8 +131,8 @@ _NOT_QUANTITIES = [
     )
 ]
 
-_EMPHASIS = re.compile(r"\*+|_+|~~+")  # markdown emphasis / strikethrough markers (after masks are blanked)
-_NUMBER = re.compile(
+_EMPHASIS = patterns.compile(r"\*+|_+|~~+")  # markdown emphasis / strikethrough markers (after masks are blanked)
+_NUMBER = patterns.compile(
     r"(?P<sign>[+\-−])?(?P<cur>[¥$€£])?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:[eE](?P<exp>[+\-−]?\d{1,3})(?!\d|\.\d))?"
     r"(?P<suffix>\s?(?:%|‰|个百分点|pp\b|万亿|亿|千万|百万|十万|万|千|(?:[KMBT](?![A-Za-z]))))?"
@@ -228,7 +229,7 @@ _ZH_BIG_UNITS = {"万": 10**4, "亿": 10**8}
 _ZH_NUMERAL_SCALES = (("万亿", Decimal("1e12")), ("亿", Decimal("1e8")), ("万", Decimal("1e4")))
 # A numeral is a run of numeral characters holding at least one digit and one unit
 # ("三亿", "一千二百万", "十二"): a lone "一" ("一些", "统一") or "十分" is ordinary prose.
-_ZH_NUMERAL = re.compile(
+_ZH_NUMERAL = patterns.compile(
     r"(?P<pct>百分之)?(?P<num>[零〇一二两三四五六七八九十百千万亿点]*"
     r"(?:[一二两三四五六七八九][零〇一二两三四五六七八九]*[十百千万亿]|[十百千万亿][零〇一二两三四五六七八九])"
     r"[零〇一二两三四五六七八九十百千万亿点]*)"
@@ -341,11 +342,11 @@ class Evidence:
 
 _PII_PATTERNS = (
     # 3-4-4 and 6-8-4 groups may be written with a space, hyphen or dot between them
-    ("phone", re.compile(r"(?<![\d.])(?:\+?86[\s-]?)?1[3-9]\d[\s.-]?\d{4}[\s.-]?\d{4}(?![\d.]\d|\d)")),
-    ("email", re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
-    ("id_card", re.compile(r"(?<!\d)\d{6}[\s-]?\d{8}[\s-]?\d{3}[\dXx](?![\dA-Za-z])")),
+    ("phone", patterns.compile(r"(?<![\d.])(?:\+?86[\s-]?)?1[3-9]\d[\s.-]?\d{4}[\s.-]?\d{4}(?![\d.]\d|\d)")),
+    ("email", patterns.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")),
+    ("id_card", patterns.compile(r"(?<!\d)\d{6}[\s-]?\d{8}[\s-]?\d{3}[\dXx](?![\dA-Za-z])")),
 )
-_NEGATED_SIGNIFICANCE = re.compile(
+_NEGATED_SIGNIFICANCE = patterns.compile(
     r"(?:不显著|无显著|没有显著|并不显著|未达到显著|未见显著|显著性|"  # 显著性检验 names a test, claims nothing
     # a negation earlier in the same clause: "没有哪个渠道成员的变化与其余部分显著不同"
     r"(?:没有|并无|未)[^。；;，,！!？?\n]{0,24}?显著|"
@@ -353,15 +354,15 @@ _NEGATED_SIGNIFICANCE = re.compile(
     r"no\s+(?:statistically\s+)?significant|insignificant)",
     re.IGNORECASE,
 )
-_SIGNIFICANCE = re.compile(r"(?:显著|统计学意义|statistically\s+significant|significant(?:ly)?)", re.IGNORECASE)
-_CAUSAL = re.compile(
+_SIGNIFICANCE = patterns.compile(r"(?:显著|统计学意义|statistically\s+significant|significant(?:ly)?)", re.IGNORECASE)
+_CAUSAL = patterns.compile(
     r"(?:导致|因为|由于|造成|引起|致使|归因于|源于|because|caused|causes|causing|due\s+to|led\s+to|leads\s+to|"
     r"resulted\s+in|result\s+of|owing\s+to|driven\s+by|drove)",
     re.IGNORECASE,
 )
 
 
-_AT_SPACING = re.compile(r"\s*@\s*")
+_AT_SPACING = patterns.compile(r"\s*@\s*")
 
 
 def pii_view(text: str) -> str:
