@@ -210,12 +210,21 @@ def test_a_refused_query_is_traced_as_denied_and_never_runs(demo_session: Sessio
     assert not [e for e in events if e.type == "tool_call"]
 
 
-def test_the_headline_of_a_why_over_a_breakdown_is_the_whole(demo_session: Session) -> None:
-    """ "为什么上个月各区域的订单量下降了": the change as loaded is all regions' (never the first
-    region's row of the breakdown); the regions are where the analysis looks for drivers."""
+def test_a_why_over_a_breakdown_is_asked_back(demo_session: Session) -> None:
+    """ "为什么上个月各区域的订单量下降了": the analysis explains one total, and checking the premise
+    on it would call "each region fell" checked while some rose — asked back, naming the regions."""
+    answer = demo_session.analyze("为什么上个月各区域的订单量下降了", as_of=AS_OF)
+    assert answer.status == "clarification_needed"
+    assert answer.error is not None and answer.error.detail["reason"] == "why_of_each_group"
+    assert "区域" in answer.error.message
+
+
+def test_the_headline_states_the_values_as_loaded(demo_session: Session) -> None:
+    """Beside the comparable-days change, the values as loaded are stated, not only their change:
+    the period's own total is in the answer."""
     import duckdb
 
-    answer = demo_session.analyze("为什么上个月各区域的订单量下降了", as_of=AS_OF)
+    answer = demo_session.analyze("为什么上个月订单量下降了", as_of=AS_OF)
     assert answer.status == "answered", answer.error
     con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
     try:
@@ -229,7 +238,7 @@ def test_the_headline_of_a_why_over_a_breakdown_is_the_whole(demo_session: Sessi
         con.close()
     assert row is not None
     change = (row[0] / row[1] - 1) * 100
-    assert f"按已加载数据，变化 {change:.2f}%" in answer.answer
+    assert f"按已加载数据，变化 {change:.2f}%（{row[0]:,} 个，对比期 {row[1]:,} 个）" in answer.answer
 
 
 def test_an_excluded_member_is_stated_as_excluded_in_the_definitions(demo_session: Session) -> None:

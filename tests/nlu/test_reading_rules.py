@@ -1088,6 +1088,16 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("咋回事 asks why", "6月GMV咋回事", {"intent": "why", "metrics": ["gmv"]}),
     ("what happened to asks why", "what happened to GMV in June", {"intent": "why", "metrics": ["gmv"]}),
     ("1kw is ten million", "上个月GMV超过1kw的品类", {"threshold": {"op": ">", "value": 10_000_000}}),
+    ("超N", "上个月订单量超2k的品类", {"threshold": {"op": ">", "value": 2_000}}),
+    ("拆一下 after a dimension", "近7天 GMV 按渠道拆一下", {"dimensions": ["channel"]}),
+    ("按高到低", "上季度各区域GMV，按高到低", {"order": "desc", "top_n": None, "dimensions": ["region"]}),
+    ("由低到高", "上个月各渠道GMV由低到高", {"order": "asc", "top_n": None, "dimensions": ["channel"]}),
+    (
+        "ex-member",
+        "gmv ex-livestream last month",
+        {"filters": [{"dimension": "channel", "members": ["live_stream"], "exclude": True}]},
+    ),
+    ("a greeting to the bot", "hi bot, 上个月 orders 多少 thx", {"metrics": ["order_count"]}),
     ("1个亿 is a hundred million", "上个月GMV 1个亿以上的渠道", {"threshold": {"op": ">=", "value": 100_000_000}}),
     ("排列 is a ranking word", "上个月各地区GMV从低到高排列", {"intent": "ranking", "order": "asc"}),
 ]
@@ -1434,6 +1444,12 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("before a day of the month is not days ago", "15日之前gmv", AmbiguousQuestion, "日之前"),
     ("总 of the groups a bound keeps beside them", "上个月GMV超过100万的品类的总GMV", AmbiguousQuestion, "their total"),
     ("总 of a top N", "上个月GMV前三的品类的总GMV", AmbiguousQuestion, "top 3"),
+    # a bare week beside a week of a month: the year's week or the month's?
+    ("第N周 beside 6月第3周", "为什么6月第3周的GMV比第2周低", AmbiguousQuestion, "week 2 of the year"),
+    # a move said right before the groups keeps those that moved that way: a filter on the change
+    ("下降的品类", "上个月GMV环比下降的品类", AmbiguousQuestion, "下降的品类"),
+    ("上涨的区域", "上个月订单量同比上涨的区域", AmbiguousQuestion, "上涨的区域"),
+    ("降了的渠道", "上个月GMV降了的渠道", AmbiguousQuestion, "降了的渠道"),
     # after 不含 / 排除 a member of the same dimension past a Chinese comma: excluded too, or the one asked?
     ("不含A，B of one dimension", "上个月不含直播，app和小程序的GMV", AmbiguousQuestion, "直播"),
     ("排除A，B of one dimension", "上个月排除华东，华南的GMV", AmbiguousQuestion, "华南 only"),

@@ -584,9 +584,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "analysis_headline_both": (
         "{label} for {period} {moved} on comparable days ({basis}): change {num:comparable.change_pct} "
-        "({num:comparable.current} vs {num:comparable.previous}); as loaded, {num:headline.change_pct}.",
+        "({num:comparable.current} vs {num:comparable.previous}); as loaded, {num:headline.change_pct} "
+        "({num:headline.current} vs {num:headline.previous}).",
         "{period}{label}按可比口径（{basis}）{moved}：变化 {num:comparable.change_pct}（{num:comparable.current}，"
-        "对比期 {num:comparable.previous}）；按已加载数据，变化 {num:headline.change_pct}。",
+        "对比期 {num:comparable.previous}）；按已加载数据，变化 {num:headline.change_pct}"
+        "（{num:headline.current}，对比期 {num:headline.previous}）。",
     ),
     "basis_stale": ("no data yet after {day}", "{day} 之后尚无数据"),
     "basis_left_out": ("incomplete {days} left out", "剔除不完整的 {days}"),

@@ -100,6 +100,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Which one should {period!r} be compared with?",
         "“{period}”之后的“{said}”可以指它的前一期（{before}），也可以指今天算起的{said}（{named}）。要和哪一个比？",
     ),
+    "week_of_the_year_or_month": (
+        "Is {week!r} week {n} of the year, or of the month in {other!r}? Please say the month or the year with it.",
+        "“{week}”是全年的第 {n} 周，还是“{other}”那个月的第 {n} 周？请在它前面写明月份或年份。",
+    ),
     "which_year_of": (
         "{other!r} is in {year}; is {period!r} in {year} too, or the latest {period} ({latest})? Please say its year.",
         "“{other}”是 {year} 年；“{period}”也是 {year} 年，还是最近的{period}（{latest} 年）？请说明年份。",
@@ -303,6 +307,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "why_one_metric": (
         "An analysis explains one metric at a time ({metrics}): ask why for each of them in turn.",
         "一次分析只解释一个指标（{metrics}）：请分别问每个指标为什么变化。",
+    ),
+    "why_of_each_group": (
+        "An analysis explains one total, and each {dims} is among its drivers: ask why the total moved, or name "
+        "one {dims} (e.g. 'why did GMV in East China fall in June') — each one's move is not checked alone.",
+        "一次分析解释一个总数，各{dims}都在它的驱动因素里：请问总数为什么变化，或说出其中一个{dims}（例如“为什么6月华东的GMV下降了”）"
+        "——不会逐个核对每个{dims}的变化。",
     ),
     "why_of_a_ranked_group": (
         "Which {dims} should be analysed? Name it (e.g. 'why did GMV in East China fall in June'): an analysis "

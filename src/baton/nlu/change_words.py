@@ -15,6 +15,7 @@ here and stays asked back.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from baton import patterns
@@ -23,7 +24,7 @@ from baton.messages import both
 from baton.nlu import vocabulary as vocab
 from baton.nlu.cn_numerals import parse_cn_int
 from baton.nlu.cues import ChangeMeasure, Cues, read_which_n
-from baton.nlu.lexicon import normalise
+from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.scan import Scan
 
 _RISE = patterns.compile(
@@ -160,6 +161,25 @@ _KEPT_BY_CHANGE = patterns.compile(
 a filter on the change itself, which Baton does not apply — it is asked back, never dropped."""
 
 
+_MOVED_BEFORE_A_GROUP = patterns.compile(
+    rf"(?:{_MOVE_ZH}|降|升|下滑|走低|走高|变少|变多|增多|回落|回升|为负|为正)了?的\s*"
+    r"(?:(?:\d+|[一二两三四五六七八九十]+)\s*个|哪些|哪几个|那些)?\s*$"
+)
+
+
+def check_kept_by_change_of_groups(scan: Scan, hits: Sequence[Hit]) -> None:
+    """ "上个月GMV环比下降的品类", "订单量同比上涨的区域": a move said right before a dimension word
+    keeps the groups that moved that way — asked back as :func:`check_kept_by_change` does, which
+    cannot know the catalog's dimension words."""
+    for hit in hits:
+        if "dimension" not in hit.kinds:
+            continue
+        found = _MOVED_BEFORE_A_GROUP.search(scan.norm, max(0, hit.start - 12), hit.start)
+        if found is not None:
+            phrase = scan.text[found.start() : hit.end]
+            raise AmbiguousQuestion(*both("nlu.kept_by_change", phrase=phrase), detail={"reason": "kept_by_change"})
+
+
 def check_kept_by_change(question: str) -> None:
     """Ask back a question that keeps only the groups that rose or fell: answering every group,
     or only the largest rise and fall, would answer a different question. Read before the
@@ -170,4 +190,10 @@ def check_kept_by_change(question: str) -> None:
         raise AmbiguousQuestion(*both("nlu.kept_by_change", phrase=phrase), detail={"reason": "kept_by_change"})
 
 
-__all__ = ["check_kept_by_change", "read_change_ranking", "read_good_as_direction", "said_direction"]
+__all__ = [
+    "check_kept_by_change",
+    "check_kept_by_change_of_groups",
+    "read_change_ranking",
+    "read_good_as_direction",
+    "said_direction",
+]

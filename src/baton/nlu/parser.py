@@ -40,6 +40,7 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.bounds import check_against_the_average, threshold_of
 from baton.nlu.change_words import (
     check_kept_by_change,
+    check_kept_by_change_of_groups,
     read_change_ranking,
     read_good_as_direction,
     said_direction,
@@ -272,6 +273,7 @@ class Planner:
         check_against_the_average(question)
         check_ranking_inside_ranking(question)
         read = self.read(question, as_of=as_of, prefer=prefer)
+        check_kept_by_change_of_groups(read.scan, read.terms.hits)
         cues, terms = read.cues, read.terms
         cues.side_by_side = cues.separately and not (cues.total or cues.breakdown or terms.dims or terms.members)
         time_range, comparison = resolve_periods(read.scan, read.cues, read.periods)

@@ -1513,6 +1513,7 @@ def read_periods(text: str, as_of: date) -> list[PeriodReading]:
     norm, found = _scan(text, as_of)
     found = _shared_years(norm, found, text, _Ctx(as_of))
     found, year_said = _year_apart(norm, found, text, _Ctx(as_of))
+    found = _week_beside_a_week_of_a_month(norm, found, text)
     out: list[PeriodReading] = []
     i = 0
     while i < len(found):
@@ -1551,6 +1552,40 @@ _QUALIFIER_GAP = _p(
 )
 """What may stand between a year and the periods it qualifies: "的", spaces and Latin words
 such as a metric's name ("Q1 and Q2 GMV this year") — no comparison, range or change word."""
+
+
+_WEEK_OF_A_MONTH = _p(r"月份?的?\s*第\s*[一二三四1-4]\s*个?\s*(?:周|星期|礼拜)")
+_BARE_WEEK = _p(r"第\s*(?P<w>\d{1,2}|[一二三四五六七八九十]{1,3})\s*(?:周|星期|礼拜)")
+
+
+def _week_beside_a_week_of_a_month(norm: str, found: list[_Found], text: str) -> list[_Found]:
+    """ "6月第3周的GMV比第2周低": a bare 第N周 beside a week of a month may be that month's week
+    or the year's (ISO) week N — asked back rather than read as the year's."""
+    month_week = _WEEK_OF_A_MONTH.search(norm)
+    if month_week is None:
+        return found
+    out = []
+    for f in found:
+        bare = _BARE_WEEK.fullmatch(norm, *f.span)
+        if bare is None or f.error is not None or f.span[0] <= month_week.start() < f.span[1]:
+            out.append(f)
+            continue
+        said = text[f.span[0] : f.span[1]]
+        other = text[_month_start(norm, month_week.start()) : month_week.end()]
+        error = AmbiguousQuestion(
+            *both("nlu.week_of_the_year_or_month", week=said, other=other, n=parse_cn_int(bare.group("w"))),
+            detail={"missing": "time_range", "period": said},
+        )
+        out.append(replace(f, error=error))
+    return out
+
+
+def _month_start(norm: str, at: int) -> int:
+    """Where the month before 月 at ``at`` is said ("6" of "6月", "十二" of "十二月")."""
+    start = at
+    while start > 0 and (norm[start - 1].isdigit() or norm[start - 1] in "一二三四五六七八九十"):
+        start -= 1
+    return start
 
 
 def _reanchored(found: _Found, year: int, text: str, ctx: _Ctx) -> _Found:

@@ -164,6 +164,7 @@ EXCLUDE_BEFORE = patterns.compile(
     r"撇开|撇除|抛开|拿掉|不在|"
     r"\bexcluding\b|\bexclude\b|\bexcept(?: for)?\b|\bother than\b|\bwithout\b|\bnot including\b"
     r"|\bnot counting\b|\bleaving out\b|\bleave out\b|\bignoring\b|\bminus\b|\bsave for\b|\bbarring\b|\bexcepting\b"
+    r"|\bex-"
     r"|\bapart from\b|\baside from\b|\bbut not\b|\boutside(?: of)?\b|\b(?:everything|all|anything) but\b"
     r"|\bnon-?\s*",
     _I,
@@ -383,12 +384,12 @@ BEST = patterns.compile(
 "比上个月更高") is no ranking word (``baton.nlu.cues``): a comparison reader places it, or it is asked."""
 
 ASCENDING = patterns.compile(
-    r"最低|最小|最少|最差|更低|更少|较低|倒数|从低到高|从小到大|升序|\blowest\b|\bsmallest\b|\bleast\b|\bworst\b"
+    r"最低|最小|最少|最差|更低|更少|较低|倒数|从低到高|从小到大|由低到高|由小到大|按低到高|按从低到高|升序|\blowest\b|\bsmallest\b|\bleast\b|\bworst\b"
     r"|\bbottom\b|\bfewest\b|\blower\b|\bsmaller\b|\bascending\b|\blowest first\b",
     _I,
 )
 HIGH_TO_LOW = patterns.compile(
-    r"从高到低|从大到小|由高到低|由大到小|降序|"
+    r"从高到低|从大到小|由高到低|由大到小|按高到低|按从高到低|降序|"
     r"\b(?:from )?(?:the )?(?:highest|largest|biggest|most|high|top) (?:to|down to) (?:the )?(?:lowest|smallest|least|low|bottom)\b"
     r"|\b(?:in\s+)?descending(?:\s+order)?\b|\b(?:highest|largest|biggest|most) first\b",
     _I,
@@ -477,6 +478,7 @@ GROUP_MARKER = patterns.compile(
 _BOUND_OP = (
     r"(?:大于|小于|高于|低于|多于|少于)或?等于|(?:没有?|未)(?:超过|到|达到|超出)|"
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
+    r"|超(?=\s*\d)"
     r"|最多|最高|最少|最低|[过破](?=[\d.一二两三四五六七八九十百千]*(?:千万|百万|万|亿))|上(?=千万|百万|万|亿)"
     r"|\bmore than\b|\bgreater than\b|\bhigher than\b|\bbigger than\b|\blarger than\b|\bin excess of\b"
     r"|\bexceed(?:s|ed|ing)?\b|\babove\b|\bover\b|\bat least\b|\bno less than\b|\bnot less than\b"
@@ -518,7 +520,7 @@ BOUND_OPS: dict[str, str] = {
     **dict.fromkeys(("没到", "没有到", "未到", "没达到", "没有达到", "未达到"), "<"),
     **dict.fromkeys(("north of",), ">"),
     **dict.fromkeys(("south of",), "<"),
-    **dict.fromkeys(("过", "破"), ">"),  # "GMV过万", "破千万": a scale said alone, one of it
+    **dict.fromkeys(("过", "破", "超"), ">"),  # "GMV过万", "破千万": a scale said alone, one of it
     **dict.fromkeys(("上",), ">="),  # "上万": ten thousand or more
     **dict.fromkeys(("最少", "最低"), ">="),  # "GMV最少200万的区域": at least, before a number
     **dict.fromkeys(("最多", "最高"), "<="),
@@ -579,7 +581,9 @@ THRESHOLD_GROUPS = patterns.compile(
 """Words that ask for the groups a bound keeps, or how many they are (the answer says both)."""
 COMBINATION = patterns.compile(r"组合|搭配|\bcombinations?\b|\bpairs?\b", _I)
 """A ranking of combinations as a whole ("GMV最高的3个区域和品类组合", "top 3 region and channel pairs")."""
-BREAKDOWN = patterns.compile(r"拆分|拆解|细分|\bbreak(?:s|ing)? (?:it |this |that |them )?down\b|\bbreakdown of\b", _I)
+BREAKDOWN = patterns.compile(
+    r"拆分|拆解|细分|拆开|拆一下|拆下|\bbreak(?:s|ing)? (?:it |this |that |them )?down\b|\bbreakdown of\b", _I
+)
 """A breakdown asked for in words; the dimension comes from the catalog terms ("…by user type")."""
 ACTIONS = patterns.compile(
     r"写一?(?:个|首|篇|段)|\bwrite (?:a|an|me|some)\b|\bscrap(?:e|es|ing)\b|"
@@ -642,7 +646,7 @@ EN_FILLERS = frozenset(
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "
         "produced among amongst unique distinct given offered issued granted placed made recorded received "
-        "saw seen experienced posted make makes pls plz thx ty btw asap urgent"
+        "saw seen experienced posted make makes pls plz thx ty btw asap urgent bot"
     ).split()
 )
 """English function words. Time units, "each", "across", "overall" and comparison words are

@@ -54,6 +54,7 @@ from baton.contracts.handoff import AgentReport, Baton, MustKeep, Task
 from baton.contracts.semantic import Comparison, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, BudgetExceeded, InsufficientEvidence
 from baton.messages import both, text
+from baton.nlu.timeexpr import comparison_range
 from baton.orchestrator.analysis_answer import analysis_answer, analysis_gate_input
 from baton.orchestrator.data_span import check_periods, read_data_start
 from baton.orchestrator.driver import GateInput, Pipeline, RunScope, StepSpec, failure_answer, stopped_text
@@ -186,7 +187,8 @@ def usual_level(day: date, calendar: Sequence[CalendarEvent] = ()) -> Comparison
 
 
 def with_comparison(query: SemanticQuery, calendar: Sequence[CalendarEvent] = ()) -> SemanticQuery:
-    """A why-question compares its period with the one before it unless it names another; a
+    """A why-question compares its period with the one before it (a calendar period's: the whole
+    one before, as 环比 reads it) unless it names another; a
     single day is compared with its usual level (:func:`usual_level`), since one day against the
     day before says little and cannot be tested."""
     days = query.time_range.days
@@ -196,18 +198,19 @@ def with_comparison(query: SemanticQuery, calendar: Sequence[CalendarEvent] = ()
     if days == 1:
         usual = usual_level(query.time_range.start, calendar)
         return query.model_copy(update={"comparison": usual, "grain": None, "intent": "why"})
-    prev = TimeRange(
-        start=query.time_range.start - timedelta(days=days), end=query.time_range.start - timedelta(days=1)
-    )
+    start, end = comparison_range("previous_period", query.time_range.start, query.time_range.end)
+    prev = TimeRange(start=start, end=end)  # a whole month's is the month before, as 环比 reads
     return query.model_copy(
         update={"comparison": Comparison(kind="previous_period", range=prev), "grain": None, "intent": "why"}
     )
 
 
-def check_one_scope(query: SemanticQuery, catalog: Catalog) -> None:
+def check_one_scope(query: SemanticQuery, catalog: Catalog, *, breakdown_said: bool = True) -> None:
     """An analysis explains one metric's move over one scope: a second metric ("为什么GMV和访客数
-    都下降了") or a group picked by a ranking ("GMV最高的区域" then "为什么") would be dropped from
-    it, so each is asked back by name — never the first metric, or every region, analysed alone."""
+    都下降了"), a group picked by a ranking ("GMV最高的区域" then "为什么") or a breakdown ("为什么各
+    渠道的GMV下降") would be dropped from it, so each is asked back by name — never the first
+    metric, or every region, analysed alone. A breakdown a follow-up inherits (``/why`` after "各
+    渠道的GMV") was not said as a premise: its total is analysed, the groups among the drivers."""
 
     def asked(key: str, field: str, labels: Sequence[Bilingual], detail: dict[str, Any]) -> AmbiguousQuestion:
         said = {
@@ -226,6 +229,12 @@ def check_one_scope(query: SemanticQuery, catalog: Catalog) -> None:
         labels = [catalog.dimensions[d].label for d in query.dimensions]
         detail = {"dimensions": list(query.dimensions), "reason": "why_of_a_ranked_group"}
         raise asked("nlu.why_of_a_ranked_group", "dims", labels, detail)
+    if (
+        query.dimensions and breakdown_said
+    ):  # "为什么各渠道的GMV下降": each channel's premise would be checked on the total
+        labels = [catalog.dimensions[d].label for d in query.dimensions]
+        detail = {"dimensions": list(query.dimensions), "reason": "why_of_each_group"}
+        raise asked("nlu.why_of_each_group", "dims", labels, detail)
 
 
 def grants_for(principal: Principal) -> Grants:
@@ -276,7 +285,7 @@ class AnalyzePipeline(Pipeline):
         """The question with its comparison; periods the data cannot compare are asked back
         before any agent runs (:mod:`baton.orchestrator.data_span`)."""
         done = plan(self.scope, partial(with_comparison, calendar=self.scope.session.catalog.calendar))
-        check_one_scope(done.query, self.scope.session.catalog)
+        check_one_scope(done.query, self.scope.session.catalog, breakdown_said=self.scope.state.parent_run_id is None)
         check_periods(done.query, read_data_start(self.scope, done.query))
         return done
 
