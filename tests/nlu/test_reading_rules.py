@@ -1089,6 +1089,12 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("what happened to asks why", "what happened to GMV in June", {"intent": "why", "metrics": ["gmv"]}),
     ("1kw is ten million", "上个月GMV超过1kw的品类", {"threshold": {"op": ">", "value": 10_000_000}}),
     ("超N", "上个月订单量超2k的品类", {"threshold": {"op": ">", "value": 2_000}}),
+    # colloquial moves and whys
+    ("为啥掉了", "6月APP订单量为啥掉了", {"intent": "why", "premise": "down"}),
+    ("怎么掉这么多", "GMV在6月份怎么掉这么多", {"intent": "why", "premise": "down"}),
+    ("a dip", "what's behind the GMV dip in June?", {"intent": "why", "premise": "down"}),
+    ("explain", "explain the June GMV decline", {"intent": "why", "premise": "down"}),
+    ("去掉 is no fall", "去掉直播后上个月GMV", {"premise": None, "intent": "value"}),
     ("拆一下 after a dimension", "近7天 GMV 按渠道拆一下", {"dimensions": ["channel"]}),
     ("按高到低", "上季度各区域GMV，按高到低", {"order": "desc", "top_n": None, "dimensions": ["region"]}),
     ("由低到高", "上个月各渠道GMV由低到高", {"order": "asc", "top_n": None, "dimensions": ["channel"]}),

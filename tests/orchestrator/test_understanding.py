@@ -185,13 +185,16 @@ def test_a_right_premise_is_not_called_out(demo_session: Session) -> None:
         ("为什么6月GMV和访客数都下降了", "why_one_metric"),
         ("why did refund rate and cancel rate both rise in Q2", "why_one_metric"),
         ("为什么6月GMV最高的区域下降了", "why_of_a_ranked_group"),
+        ("为什么上个月各渠道的GMV下降", "why_of_each_group"),
+        ("why did GMV on 2026-06-18 spike vs 2026-06-17", "why_day_against_a_day"),
     ],
 )
-def test_an_analysis_of_two_metrics_or_a_ranked_group_is_asked_back(
+def test_an_analysis_of_two_metrics_a_ranked_group_or_one_day_against_another_is_asked_back(
     demo_session: Session, question: str, reason: str
 ) -> None:
     """One analysis explains one metric over one scope: the second metric (whose premise may be
-    false) or the group a ranking picked would be dropped, so they are asked back by name."""
+    false), the group a ranking picked or each group of a breakdown would be dropped, so they are
+    asked back by name; one day against another has one observation a side, which no test weighs."""
     answer = demo_session.analyze(question, as_of=AS_OF)
     assert answer.status == "clarification_needed" and answer.error is not None, answer.answer[:200]
     assert answer.error.detail.get("reason") == reason

@@ -308,6 +308,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "An analysis explains one metric at a time ({metrics}): ask why for each of them in turn.",
         "一次分析只解释一个指标（{metrics}）：请分别问每个指标为什么变化。",
     ),
+    "why_day_against_a_day": (
+        "One day against one other day ({day} vs {other}) is a single observation on each side, which no test "
+        "can weigh. Ask why {day} moved against its usual level (leave out the other day), or ask for the two "
+        "days' values with `baton ask`.",
+        "一天对另一天（{day} 对 {other}）两边各只有一个观测值，无法检验。请问 {day} 相对其常规水平为什么变化（去掉另一天），"
+        "或用 `baton ask` 查看这两天的数值。",
+    ),
     "why_of_each_group": (
         "An analysis explains one total, and each {dims} is among its drivers: ask why the total moved, or name "
         "one {dims} (e.g. 'why did GMV in East China fall in June') — each one's move is not checked alone.",

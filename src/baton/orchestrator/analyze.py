@@ -209,7 +209,8 @@ def check_one_scope(query: SemanticQuery, catalog: Catalog, *, breakdown_said: b
     """An analysis explains one metric's move over one scope: a second metric ("为什么GMV和访客数
     都下降了"), a group picked by a ranking ("GMV最高的区域" then "为什么") or a breakdown ("为什么各
     渠道的GMV下降") would be dropped from it, so each is asked back by name — never the first
-    metric, or every region, analysed alone. A breakdown a follow-up inherits (``/why`` after "各
+    metric, or every region, analysed alone. One day against one other day gives a single
+    observation on each side, which no test can weigh: asked back. A breakdown a follow-up inherits (``/why`` after "各
     渠道的GMV") was not said as a premise: its total is analysed, the groups among the drivers."""
 
     def asked(key: str, field: str, labels: Sequence[Bilingual], detail: dict[str, Any]) -> AmbiguousQuestion:
@@ -229,9 +230,19 @@ def check_one_scope(query: SemanticQuery, catalog: Catalog, *, breakdown_said: b
         labels = [catalog.dimensions[d].label for d in query.dimensions]
         detail = {"dimensions": list(query.dimensions), "reason": "why_of_a_ranked_group"}
         raise asked("nlu.why_of_a_ranked_group", "dims", labels, detail)
+    compared = query.comparison
     if (
-        query.dimensions and breakdown_said
-    ):  # "为什么各渠道的GMV下降": each channel's premise would be checked on the total
+        query.time_range.days == 1
+        and compared is not None
+        and compared.kind != "same_weekday"
+        and compared.range.days == 1
+    ):
+        day, other = query.time_range.start.isoformat(), compared.range.start.isoformat()
+        raise AmbiguousQuestion(
+            *both("nlu.why_day_against_a_day", day=day, other=other),
+            detail={"reason": "why_day_against_a_day", "days": [day, other]},
+        )
+    if query.dimensions and breakdown_said:  # "为什么各渠道的GMV下降": no premise checked per channel
         labels = [catalog.dimensions[d].label for d in query.dimensions]
         detail = {"dimensions": list(query.dimensions), "reason": "why_of_each_group"}
         raise asked("nlu.why_of_each_group", "dims", labels, detail)
