@@ -281,6 +281,34 @@ def test_run_history_and_catalog(analyst: Tab, analyst_run: str) -> None:
     analyst.check()
 
 
+def test_a_past_conversation_is_reopened_and_followed_up(analyst: Tab) -> None:
+    """Run history lists the user's conversations; opening one puts its turns back in the thread,
+    and the next question follows up on it (its filter kept, said as inherited)."""
+    page = analyst.page
+    page.click("#new-conversation")
+    first = analyst.ask("上个月各区域的订单量是多少？")
+    expect(first.locator(".interpretation")).to_contain_text("按区域的订单量")
+    second = analyst.ask("只看新用户")
+    expect(second.locator(".interpretation")).to_contain_text("新用户")
+    page.click("#new-conversation")
+    expect(page.locator("#thread article")).to_have_count(0)
+
+    page.click("nav.tabs button[data-view=runs]")
+    row = page.locator("#conversations-table tbody tr.clickable", has_text="上个月各区域的订单量是多少？").first
+    expect(row.locator("td.num")).to_have_text("2")
+    row.click()
+    expect(page.locator("#view-ask")).to_be_visible()
+    turns = page.locator("#thread article.turn[data-status]")
+    expect(turns).to_have_count(2)
+    expect(turns.nth(1).locator(".interpretation")).to_contain_text("新用户")
+
+    third = analyst.ask("那5月呢？")
+    expect(third.locator(".interpretation")).to_contain_text("新用户")  # the reopened conversation's filter
+    expect(third.locator(".interpretation")).to_contain_text("2026-05-01")
+    expect(third.locator(".inherited")).to_contain_text("沿用上一问")
+    analyst.check()
+
+
 def test_escaped_question_and_language_toggle(analyst: Tab) -> None:
     page = analyst.page
     hostile = '<img src=x onerror="window.__pwned=1">上个月GMV'

@@ -268,6 +268,47 @@ async function loadRuns() {
       return row;
     }));
     if (!runs.length) body.replaceChildren(el("tr", {}, [el("td", { colspan: "5" }, t("runs_empty"))]));
+    await loadConversations(new Map(runs.map((run) => [run.run_id, run.question ?? ""])));
+  } catch (error) {
+    showError("runs-error", error);
+  }
+}
+
+/** The user's conversations, newest first; opening one puts its turns back in the thread to follow up on. */
+async function loadConversations(questions) {
+  const head = $("conversations-table").tHead;
+  const body = $("conversations-table").tBodies[0];
+  head.replaceChildren(el("tr", {}, ["runs_started", "conv_turns", "conv_first"].map((c) => el("th", {}, t(c)))));
+  const { conversations } = await api("GET", "/api/conversations");
+  const listed = conversations.filter((c) => c.turns.length);
+  body.replaceChildren(...listed.map((c) => {
+    const row = el("tr", { class: "clickable", tabindex: "0", "data-conversation-id": c.conversation_id }, [
+      el("td", {}, when(c.started_at)), el("td", { class: "num" }, String(c.turns.length)),
+      el("td", {}, questions.get(c.turns[0]) ?? ""),
+    ]);
+    row.addEventListener("click", () => openConversation(c));
+    row.addEventListener("keydown", (e) => e.key === "Enter" && openConversation(c));
+    return row;
+  }));
+  if (!listed.length) body.replaceChildren(el("tr", {}, [el("td", { colspan: "3" }, t("conversations_empty"))]));
+}
+
+async function openConversation(conversation) {
+  showError("runs-error", null);
+  try {
+    const runs = await Promise.all(conversation.turns.map((id) => api("GET", `/api/runs/${encodeURIComponent(id)}`)));
+    const turns = [];
+    for (const run of runs) {
+      const turn = el("article", { class: "turn", "data-kind": run.kind ?? "ask", "data-run-id": run.run_id });
+      if (run.answer) await renderAnswer(turn, run.answer, t);
+      else turn.append(el("p", {}, [run.question ?? "", " · ", statusWord(run.status)]));
+      turns.push(turn);
+    }
+    state.conversationId = conversation.conversation_id;
+    const note = el("p", { class: "muted continuing" }, t("conv_continue"));
+    $("thread").replaceChildren(note, ...turns);
+    showView("ask");
+    $("question").focus();
   } catch (error) {
     showError("runs-error", error);
   }
