@@ -1089,6 +1089,12 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("what happened to asks why", "what happened to GMV in June", {"intent": "why", "metrics": ["gmv"]}),
     ("1kw is ten million", "上个月GMV超过1kw的品类", {"threshold": {"op": ">", "value": 10_000_000}}),
     ("超N", "上个月订单量超2k的品类", {"threshold": {"op": ">", "value": 2_000}}),
+    # a bound's scale is kept when a comma or a stop follows it
+    ("万 then a comma", "上个月GMV超过1000万，按品类", {"threshold": {"op": ">", "value": 10_000_000}}),
+    ("万 then a stop", "上个月各区域订单量超过1万.", {"threshold": {"op": ">", "value": 10_000}}),
+    ("M then a comma", "regions with GMV over 5M, last month", {"threshold": {"op": ">", "value": 5_000_000}}),
+    ("thousands grouped", "上个月订单量超过1,000的品类", {"threshold": {"op": ">", "value": 1_000}}),
+    ("B is a billion", "categories with GMV above 0.1B in 2025", {"threshold": {"op": ">", "value": 100_000_000}}),
     # colloquial moves and whys
     ("为啥掉了", "6月APP订单量为啥掉了", {"intent": "why", "premise": "down"}),
     ("怎么掉这么多", "GMV在6月份怎么掉这么多", {"intent": "why", "premise": "down"}),

@@ -103,7 +103,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "conversations_empty": ("No conversations yet.", "还没有对话。"),
     "conv_turns": ("Turns", "轮数"),
     "conv_first": ("First question", "第一个问题"),
-    "conv_continue": ("Continuing this conversation: the next question follows up on it.", "继续这段对话：下一个问题接着它追问。"),
+    "conv_continue": (
+        "Continuing this conversation: the next question follows up on it.",
+        "继续这段对话：下一个问题接着它追问。",
+    ),
     "run_not_found": (
         "This run cannot be opened: it does not exist or is not yours.",
         "无法打开这次运行：它不存在，或不属于你。",

@@ -492,12 +492,12 @@ THRESHOLD = patterns.compile(
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
     r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
     r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
-    r"|bn(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
+    r"|bn?(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
     r"(?:\s*(?:单|笔|人|位|次|件)(?![\u4e00-\u9fff]*[数量额率]))?"  # "1万单", "超过1w人": the count's own unit
     r"(?:\s*(?P<post>及以上|及以下|以上|以下|\bor more\b|\bor above\b|\bor higher\b|\bor less\b|\bor fewer\b"
     r"|\bor below\b|\bor lower\b))?"
     r"(?!\s*(?:个?月|天|日|周|星期|年|季度|小时|个|\bdays?\b|\bweeks?\b|\bmonths?\b|\byears?\b|\bquarters?\b"
-    r"|\bhours?\b|[\d.,]))",
+    r"|\bhours?\b|[.,]?\d))",  # never part of a longer number; a comma or stop after it ends it ("超过1000万，按品类")
     _I,
 )
 """A bound on a metric's value ("超过5%", "above ¥5m", "10,000 or more", "500万以上"): its
@@ -530,7 +530,7 @@ BOUND_OPS: dict[str, str] = {
 }
 _RANGE_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _RANGE_SCALE = (
-    r"%|％|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b|bn(?![a-z])|\bbillion\b"
+    r"%|％|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b|bn?(?![a-z])|\bbillion\b"
     r"|\bthousand\b"
 )
 _NOT_A_DATE = (
@@ -563,6 +563,7 @@ BOUND_SCALES: dict[str, int] = {
     "亿": 100_000_000,
     "个亿": 100_000_000,  # "1个亿"
     "bn": 1_000_000_000,
+    "b": 1_000_000_000,
     "billion": 1_000_000_000,
 }
 BOUND_LINK = patterns.compile(
