@@ -1456,6 +1456,10 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("before a day of the month is not days ago", "15日之前gmv", AmbiguousQuestion, "日之前"),
     ("总 of the groups a bound keeps beside them", "上个月GMV超过100万的品类的总GMV", AmbiguousQuestion, "their total"),
     ("总 of a top N", "上个月GMV前三的品类的总GMV", AmbiguousQuestion, "top 3"),
+    # a count or place of none
+    ("前0", "上个月GMV前0的品类", AmbiguousQuestion, "前0"),
+    ("top 0", "top 0 categories by GMV last month", AmbiguousQuestion, "top 0"),
+    ("第0", "上个月GMV排名第0的品类", AmbiguousQuestion, "排名第0"),
     # a bare week beside a week of a month: the year's week or the month's?
     ("第N周 beside 6月第3周", "为什么6月第3周的GMV比第2周低", AmbiguousQuestion, "week 2 of the year"),
     # a move said right before the groups keeps those that moved that way: a filter on the change

@@ -93,8 +93,50 @@ def test_no_group_passing_is_said_and_partial_weeks_are_not_weighed(demo_session
     assert any("each whole week from 2026-01-05 to 2026-06-28" in note for note in weeks.assumptions)
 
 
+CHECKS = [  # a yes/no of one total: the total stated, and whether it passes the bound
+    (
+        "上个月GMV超过4000万吗",
+        f"SELECT SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID}",
+        lambda v: v > 4e7,
+        "是",
+    ),
+    (
+        "上个月GMV有没有超过五千万",
+        f"SELECT SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID}",
+        lambda v: v > 5e7,
+        "否",
+    ),
+    (
+        "上个月APP的订单量超过2万没有",
+        f"SELECT COUNT(*) FROM fact_order WHERE {JUNE} AND {PAID} AND channel = 'app'",
+        lambda v: v > 20_000,
+        "是",
+    ),
+    (
+        "did the refund rate pass 5% in June?",
+        f"SELECT COUNT(*) FILTER (WHERE status = 'refunded') / COUNT(*) FILTER (WHERE {PAID}) FROM fact_order WHERE {JUNE}",
+        lambda v: v > 0.05,
+        "no",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "sql", "passes", "verdict"), CHECKS, ids=[c[0] for c in CHECKS])
+def test_a_yes_no_of_one_total_states_it_and_whether_it_passes(
+    demo_session: Session, question: str, sql: str, passes: Any, verdict: str
+) -> None:
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    assert answer.result is not None and answer.result.row_count == 1  # the total is kept, never filtered away
+    ((truth,),) = _rows(demo_session, sql)
+    assert float(str(answer.result.rows[0][0])) == pytest.approx(float(truth), rel=1e-9)
+    assert (verdict in ("是", "yes")) == passes(float(truth))  # the table's verdict is the data's
+    assert answer.answer.rstrip("。.").endswith(verdict), answer.answer
+    assert answer.interpretation is not None and ("是否" in answer.interpretation or "whether" in answer.interpretation)
+
+
 ASKED = [
-    ("上个月GMV超过5000万了吗", "threshold_needs_groups"),  # no groups to keep
+    ("上个月GMV超过5000万", "threshold_needs_groups"),  # no groups to keep, and no yes/no
     ("上个月退款率超过5的品类", "threshold_percent"),  # a rate's bound without %
     ("categories with GMV above 5% last month", "threshold_not_percent"),
     ("channels with more than ¥500 orders last month", "threshold_not_money"),

@@ -675,6 +675,7 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
         (["今年上半年的GMV", "下半年呢"], "half_not_begun"),
         (["上个月退款率超过5%的品类有哪些", "那订单量呢"], "bound_in_one_question"),
         (["上个月各渠道GMV", "那订单量超过10000的呢"], "bound_in_one_question"),
+        (["上个月GMV环比增长最快的渠道", "第二名呢"], "place_by_change"),
     ],
 )
 def test_a_follow_up_that_would_answer_another_question_is_asked_back(
@@ -699,6 +700,7 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "total_of_ranked": "top 2",
         "half_not_begun": "2025-07-01 至 2025-12-31",
         "bound_in_one_question": "一个问题里",
+        "place_by_change": "按变化排的第 2 名",
     }[reason]
     assert message in last.error.message
 

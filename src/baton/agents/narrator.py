@@ -15,10 +15,11 @@ from typing import Any, NamedTuple
 from baton.agents.buckets import partial_buckets
 from baton.agents.change_ranking import change_ranking_sentence, change_text
 from baton.agents.within_groups import within_groups_sentence
+from baton.catalog.compiler import checks_the_total
 from baton.catalog.model import Catalog
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
-from baton.contracts.semantic import SemanticQuery
+from baton.contracts.semantic import SemanticQuery, Threshold
 from baton.messages import text
 from baton.nlu.interpret import (
     averaged_row,
@@ -173,6 +174,17 @@ class Narrator:
         words = _LEADING_PREPOSITION.sub("", tr.text or "") or tr.text if language == "en" else tr.text
         period = period_text(tr.start, tr.end, words, language)  # "GMV for June 20 to July 10", not "for from"
         filters = filters_text(query.filters, self.catalog, language) + where_text(query.where, language)
+        if query.threshold is not None and rows and checks_the_total(query) is not None:  # "超过1.5亿吗"
+            say = _Sentence(
+                query,
+                query.threshold.metric,
+                rows,
+                period,
+                filters,
+                language,
+                self._formatter(query.threshold.metric, language),
+            )
+            return _polish(self._checked_total_sentence(say), language, period)
         if query.threshold is not None:  # "退款率超过5%的品类": those that pass, or that none did
             metric = query.threshold.metric
             say = _Sentence(query, metric, rows, period, filters, language, self._formatter(metric, language))
@@ -228,6 +240,25 @@ class Narrator:
         """A metric's values as the sentences write them (exact, in its unit and currency)."""
         unit, currency = self.catalog.metrics[metric].unit, self.catalog.currency_of(metric)
         return lambda value: format_exact(value, unit, language, currency)
+
+    def _checked_total_sentence(self, say: _Sentence) -> str:
+        """A yes/no of the total: its value and whether it passes the bound ("上个月成交总额为
+        ¥45,509,172.90，未高于 ¥150,000,000.00。")."""
+        query, metric, rows, period, filters, language, fmt = say
+        bound = query.threshold
+        assert bound is not None
+        value = rows[0][metric]
+        passes = value is not None and passes_bound(float(value), bound)
+        return text(
+            "answer.checked_total_yes" if passes else "answer.checked_total_no",
+            language,
+            label=value_label(self.catalog, query, metric, language),
+            filters=filters,
+            period=period,
+            value=fmt(value),
+            op=text(f"answer.bound_{'' if passes else 'not_'}{bound.op_name}", language),
+            bound=bound_text(bound, fmt, language),
+        )
 
     def _threshold_sentence(self, say: _Sentence) -> str:
         """The groups (or periods) whose value passes the bound, each with its value, and how
@@ -674,3 +705,12 @@ class Narrator:
         labels = [self._row_label(query, r, language) for r in same[:_MAX_TIED]]
         more = text("answer.more_rows", language) if len(same) > _MAX_TIED else ""
         return text("answer.list_sep", language).join(labels) + more
+
+
+def passes_bound(value: float, bound: Threshold) -> bool:
+    """Whether ``value`` passes ``bound`` as the SQL would keep it (a range: both ends included)."""
+    if bound.upper is not None:
+        return bound.value <= value <= bound.upper
+    return {">": value > bound.value, ">=": value >= bound.value, "<": value < bound.value, "<=": value <= bound.value}[
+        bound.op
+    ]

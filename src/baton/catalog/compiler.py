@@ -447,6 +447,13 @@ def _passing(final: exp.Select, threshold: Threshold, column: str, columns: Sequ
     return kept.where(passing)
 
 
+def checks_the_total(query: SemanticQuery) -> Threshold | None:
+    """The bound a yes/no question sets on its one total ("上个月GMV超过1.5亿吗"): none when the
+    threshold keeps groups or periods (or there is none)."""
+    plain = not query.dimensions and query.grain is None
+    return query.threshold if plain else None
+
+
 def _bound(value: float) -> exp.Expr:
     """A threshold as a plain decimal literal (``5000000``, ``0.05``; never ``5e+06``)."""
     return exp.Literal.number(format(Decimal(repr(value)).normalize(), "f"))
@@ -714,7 +721,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         final = exp.select(*outs).from_("cmp")
 
     order_keys = [k for k in output if k in key_names]
-    if query.threshold is not None:
+    if query.threshold is not None and checks_the_total(query) is None:
         final = _passing(final, query.threshold, value_column(query, query.threshold.metric), output)
     if query.order_by:
         final = final.order_by(*_ordering(query.order_by, output))
@@ -740,7 +747,8 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     if query.threshold is not None:
         bound = query.threshold
         upper = f" and <= {_bound(bound.upper).sql()}" if bound.upper is not None else ""
-        filters.append(f"{value_column(query, bound.metric)} {bound.op} {_bound(bound.value).sql()}{upper}")
+        checked = " (checked, not filtered: one total)" if checks_the_total(query) is not None else ""
+        filters.append(f"{value_column(query, bound.metric)} {bound.op} {_bound(bound.value).sql()}{upper}{checked}")
     per = query.average_per
     over = f", per {per}: summed over the {per}s and divided by {averaged_over(query)[0]}" if per else ""
     logic = [f"{value_column(query, m)}: {definition_text(catalog, m)}{over}" for m in query.metrics]

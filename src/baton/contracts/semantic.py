@@ -105,7 +105,9 @@ class Correction(BaseModel):
 
 class Threshold(BaseModel):
     """Only the groups whose value of one metric passes a bound ("退款率超过5%的品类", "channels
-    with more than 10,000 orders"): the groups are kept or dropped after they are aggregated."""
+    with more than 10,000 orders"): the groups are kept or dropped after they are aggregated.
+    Over no breakdown and no series it is a yes/no of the total ("did GMV pass 150M?"): the
+    total is kept and the answer says whether it passes."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     metric: str
@@ -274,11 +276,10 @@ class SemanticQuery(BaseModel):
         return plain and series and self.top_n is not None and self.comparison is None
 
     def _one_threshold(self, threshold: Threshold) -> None:
-        """A threshold keeps groups of one plain breakdown (or series) by one of its metrics."""
+        """A threshold keeps groups of one plain breakdown (or series) by one of its metrics; over
+        no groups it is a check of the one total ("上个月GMV超过1.5亿吗"), which keeps its row."""
         if threshold.metric not in self.metrics:
             raise ValueError("a threshold is on one of the query's metrics")
-        if not self.dimensions and self.grain is None:
-            raise ValueError("a threshold keeps groups or periods: a breakdown or a series")
         ranked = self.top_n is not None or self.rank_place is not None or self.intent == "ranking"
         if ranked or self.share or self.comparison is not None or self.difference:
             raise ValueError("a threshold is not built beside a ranking, a share, a comparison or a gap")

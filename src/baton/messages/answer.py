@@ -180,6 +180,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{count} {groups} had {label} {op} {bound}{filters}, {period}: {items}.",
         "{period}{filters}{label}{op} {bound} 的{groups}有 {count} 个：{items}。",
     ),
+    "checked_total_yes": (
+        "{label}{filters} for {period} was {value}, {op} {bound}: yes.",
+        "{period}{filters}的{label}为 {value}，{op} {bound}：是。",
+    ),
+    "checked_total_no": (
+        "{label}{filters} for {period} was {value}, {op} {bound}: no.",
+        "{period}{filters}的{label}为 {value}，{op} {bound}：否。",
+    ),
+    "bound_not_gt": ("not above", "不高于"),
+    "bound_not_ge": ("below", "低于"),
+    "bound_not_lt": ("not below", "不低于"),
+    "bound_not_le": ("above", "高于"),
+    "bound_not_between": ("not between", "不在"),
+    "interpret_checked_total": (", and whether {metric} is {op} {bound}", "，以及{metric}是否{op} {bound}"),
     "threshold_none": (
         "No {group} had {label} {op} {bound}{filters}, {period}.",
         "{period}{filters}没有{label}{op} {bound} 的{group}。",

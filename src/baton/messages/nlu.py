@@ -211,6 +211,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "every group's value (the answer names the highest and the lowest), or for the whole's value.",
         "“{words}”是与各组平均值比较，Baton 还不能计算：请改问各组的值（回答会指出最高和最低），或问整体的值。",
     ),
+    "place_by_change": (
+        "Place {place} of a ranking by a change is not stated yet: ask for the top N by the change (e.g. "
+        "'the 2 channels that grew fastest'), whose table lists each one in order.",
+        "按变化排的第 {place} 名暂不支持：请问按变化的前 N 个（例如“环比增长最快的2个渠道”），结果表会按顺序列出。",
+    ),
+    "ranked_none": (
+        "{said!r} asks for none of the groups: how many (or which place) did you mean?",
+        "“{said}”没有选出任何一组：请说明要前几个（或第几名）。",
+    ),
     "excluded_then_named": (
         "“{excluded}, {named}” reads two ways: both left out, or {named} only. Please say which — e.g. "
         "“excluding {excluded} and {named}” or “{named} only”.",

@@ -88,6 +88,9 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
         )
     for start, end in spans.get("threshold", []):
         scan.claim(start, end)
+    for asked in scan.find_all(vocab.YES_NO) if found else ():  # "…超过2000万没有", "是否": a yes/no of it
+        if scan.free(asked.start(), asked.end()):
+            scan.claim(asked.start(), asked.end())
     return found[0] if found else None
 
 
@@ -185,10 +188,12 @@ def threshold_of(
     *,
     groups: bool,
     beside: bool,
+    yes_no: bool = False,
 ) -> Threshold:
     """``bound`` as a threshold on its metric, in the metric's unit; asked back when it cannot be
     one (``groups``: the question has a breakdown or a series to keep; ``beside``: it also asks a
-    ranking, a share, a comparison or a gap)."""
+    ranking, a share, a comparison or a gap; ``yes_no``: a yes/no question, whose bound on one
+    total checks it)."""
     hit = next((h for h in metric_hits if (h.start, h.end) == bound.term), None)
     if hit is None and bound.trailing:  # "GMV by category, only those above 8M": GMV
         hit = max((h for h in metric_hits if h.end <= bound.term[1]), key=lambda h: h.start, default=None)
@@ -202,7 +207,7 @@ def threshold_of(
 
     if len(metrics) > 1 or beside:
         raise _asked(bound, "nlu.threshold_beside", label)
-    if not groups:
+    if not groups and not yes_no:
         raise _asked(bound, "nlu.threshold_needs_groups", label)
     if info.unit == "ratio" and not bound.percent:
         raise _asked(bound, "nlu.threshold_percent", label)

@@ -293,6 +293,8 @@ def _merge(
         said = " ".join(r.scan.text[s:e] for s, e in cues.spans.get("ranking", []))
         if vocab.SUPERLATIVE.search(said) or vocab.ASCENDING.search(said) or cues.quality is not None:
             raise AmbiguousQuestion(*both("nlu.rank_by_change"), detail={"dimensions": list(dims), "follow_up": True})
+        if place is not None:  # "增长最快的渠道" then "第二名呢": a place by a change is not stated
+            raise AmbiguousQuestion(*both("nlu.place_by_change", place=place), detail={"reason": "place_by_change"})
         rank_by, order = parent.rank_by, parent.order
     share = cues.share or parent.share
     if share and not parent.share:

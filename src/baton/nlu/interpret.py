@@ -47,16 +47,20 @@ def _gap(query: SemanticQuery, lang: Language) -> str:
 
 
 def _threshold(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
-    """ "，只看退款率高于 5.00% 的" / ", only those with refund rate above 5.00%"."""
+    """ "，只看退款率高于 5.00% 的" / ", only those with refund rate above 5.00%"; over one total,
+    "，以及成交总额是否高于 ¥150,000,000.00"."""
     bound = query.threshold
     if bound is None:
         return ""
     info = catalog.metrics[bound.metric]
     value = bound_text(bound, lambda v: format_exact(v, info.unit, lang, catalog.currency_of(bound.metric)), lang)
     op = text(f"answer.bound_{bound.op_name}", lang)
-    return text(
-        "answer.interpret_threshold", lang, metric=value_label(catalog, query, bound.metric, lang), op=op, bound=value
+    key = (
+        "answer.interpret_checked_total"
+        if not query.dimensions and query.grain is None
+        else "answer.interpret_threshold"
     )
+    return text(key, lang, metric=value_label(catalog, query, bound.metric, lang), op=op, bound=value)
 
 
 def bound_text(bound: Threshold, fmt: Callable[[float], str], lang: Language) -> str:

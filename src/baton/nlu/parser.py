@@ -299,6 +299,8 @@ class Planner:
         self._ranked_first(read.scan, read.cues, read.terms)
         read.cues.rank_within = ranked_within(read.scan, read.cues, read.terms)
         read.cues.rank_each_period = ranked_each_period(read.scan, read.cues, read.terms)
+        _no_rows_ranked(read.scan, read.cues)
+        read.cues.yes_no = vocab.YES_NO.search(read.scan.norm) is not None
         terms = read.terms
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
         return self._build(
@@ -920,6 +922,8 @@ class Planner:
             # "哪个渠道GMV环比下降最多": ranked by the change, not by the value — when it says which way
             if cues.ranked_change is None or not dims:
                 raise _asked("nlu.rank_by_change", {"dimensions": dims})
+            if place is not None:  # a place by a change is not stated: asked, never shown as the first
+                raise _asked("nlu.place_by_change", {"reason": "place_by_change"}, place=place)
             rank_by, order = cues.ranked_change
         share = cues.share
         parted = {f.dimension for f in share_filters}
@@ -940,7 +944,13 @@ class Planner:
             beside = beside or (bool(dims) and grain is not None)  # "每天GMV超过200万的渠道": every day, or any?
             groups = bool(dims) or grain is not None
             threshold = threshold_of(
-                cues.bound, self.catalog, terms.metric_hits, terms.metrics, groups=groups, beside=beside
+                cues.bound,
+                self.catalog,
+                terms.metric_hits,
+                terms.metrics,
+                groups=groups,
+                beside=beside,
+                yes_no=cues.yes_no,
             )
         intent = (
             "why"
@@ -1324,6 +1334,13 @@ _COMMA = patterns.compile(r"[,，;；]")
 """A comma ends a clause; 、 lists ("除了直播、华东" takes both out)."""
 
 
+def _no_rows_ranked(scan: Scan, cues: Cues) -> None:
+    """ "前0的品类", "排名第0": a count or place of none names no row — asked back, never a failure."""
+    if (cues.top_n is not None and cues.top_n < 1) or (cues.rank_place is not None and cues.rank_place < 1):
+        said = [scan.text[s:e] for s, e in cues.spans.get("ranking", [])] or [scan.text]
+        raise AmbiguousQuestion(*both("nlu.ranked_none", said=said[0]), detail={"reason": "ranked_none"})
+
+
 def _comma_after_an_exclusion(cue: re.Match[str], prev: Hit, nxt: Hit) -> None:
     """ "不含华东，华南的GMV": a member of the excluded one's dimension after a Chinese comma is
     either excluded too or the one asked for, and the exclusion would be empty if it were the
@@ -1634,9 +1651,9 @@ def _total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> Non
         raise _asked("nlu.each_and_total", {"total": said, "each": each, "dimensions": list(terms.dims)})
 
 
-def _asked(key: str, detail: dict[str, object]) -> AmbiguousQuestion:
-    """A question back, in both languages."""
-    return AmbiguousQuestion(*both(key), detail=detail)
+def _asked(key: str, detail: dict[str, object], **fields: object) -> AmbiguousQuestion:
+    """A question back, in both languages (``fields``: what its message names)."""
+    return AmbiguousQuestion(*both(key, **fields), detail=detail)
 
 
 _ACROSS_GROUPS = patterns.compile(r"\bacross\b|\bamong\b|\bover all\b|各.{0,6}之间|所有.{0,6}的平均", re.I)

@@ -486,9 +486,10 @@ _BOUND_OP = (
     r"|\bexceed(?:s|ed|ing)?\b|\babove\b|\bover\b|\bat least\b|\bno less than\b|\bnot less than\b"
     r"|\bless than\b|\bfewer than\b|\blower than\b|\bsmaller than\b|\bbelow\b|\bunder\b|\bat most\b"
     r"|\bno more than\b|\bnot more than\b|\bnorth of\b|\bsouth of\b|>=|<=|≥|≤|>|<"
+    r"|\bpass(?:ed)?\b|\bsurpass(?:ed)?\b|\bcross(?:ed)?\b"
 )
 THRESHOLD = patterns.compile(
-    rf"(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$]|\brmb\s*|\busd\s*)?"
+    rf"(?:(?:是否|有没有|有无)\s*)?(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$]|\brmb\s*|\busd\s*)?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
     r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
     r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
@@ -510,6 +511,7 @@ BOUND_OPS: dict[str, str] = {
     ),
     **dict.fromkeys(("bigger than", "larger than", "in excess of", "above", "over", ">"), ">"),
     **dict.fromkeys(("exceed", "exceeds", "exceeded", "exceeding"), ">"),
+    **dict.fromkeys(("pass", "passed", "surpass", "surpassed", "cross", "crossed"), ">"),
     **dict.fromkeys(("不低于", "不少于", "不小于", "至少", "达到", "达到了", "at least", "no less than"), ">="),
     **dict.fromkeys(("大于等于", "大于或等于", "高于或等于", "多于或等于"), ">="),
     **dict.fromkeys(("小于等于", "小于或等于", "低于或等于", "少于或等于"), "<="),
@@ -566,6 +568,13 @@ BOUND_SCALES: dict[str, int] = {
     "b": 1_000_000_000,
     "billion": 1_000_000_000,
 }
+YES_NO = patterns.compile(
+    r"吗\s*[?？]?\s*$|么\s*[?？]?\s*$|是否|有没有|有无|了没有?\s*[?？]?\s*$|没有\s*[?？]?\s*$"
+    r"|^\s*(?:did|was|were|is|are|has|have|does|do)\b|\bor not\b",
+    _I,
+)
+"""A yes/no question ("上个月GMV超过1.5亿吗", "did orders pass 50k in June?"): a bound on one total
+is then a check of it, not a filter of groups."""
 BOUND_LINK = patterns.compile(
     r"[\s的是为在都]*|\s*(?:of|is|was|were|are|has been|have been|stayed|remained|that is)?\s*", _I
 )
