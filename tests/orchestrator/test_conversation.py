@@ -676,6 +676,7 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
         (["上个月退款率超过5%的品类有哪些", "那订单量呢"], "bound_in_one_question"),
         (["上个月各渠道GMV", "那订单量超过10000的呢"], "bound_in_one_question"),
         (["上个月GMV环比增长最快的渠道", "第二名呢"], "place_by_change"),
+        (["6月GMV对比4月", "那5月呢"], "which_side_replaced"),
     ],
 )
 def test_a_follow_up_that_would_answer_another_question_is_asked_back(
@@ -701,6 +702,7 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "half_not_begun": "2025-07-01 至 2025-12-31",
         "bound_in_one_question": "一个问题里",
         "place_by_change": "按变化排的第 2 名",
+        "which_side_replaced": "替换的是所问的期间，还是对比的期间",
     }[reason]
     assert message in last.error.message
 

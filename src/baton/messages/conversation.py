@@ -33,6 +33,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         '("all regions", "all channels"), or ask a whole question.',
         "哪个层面的整体？上一问在多个维度上有筛选；请说明去掉哪一个（如“所有区域”“所有渠道”），或完整地提问。",
     ),
+    "which_side_replaced": (
+        "The previous question compared two periods (against {against}): does {said!r} replace the period asked "
+        "about, or the one it was compared with? Ask with both, e.g. '{said} vs {against}'.",
+        "上一问对比了两个期间（对比 {against}）：“{said}”替换的是所问的期间，还是对比的期间？请把两个都说出来，例如“{said}对比{against}”。",
+    ),
     "breakdown_of_what": (
         "By what? The previous answer has no breakdown; say by which dimension (or keep a default with "
         "`baton memory set default_breakdown …`).",

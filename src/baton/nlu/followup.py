@@ -420,6 +420,7 @@ def _periods(
             _year_or_same_period(parent.time_range, time_range, r.scan.norm)
             _this_period_a_year_back(parent.time_range, time_range, r.scan.norm)
         if comparison is None and parent.comparison is not None and not cues.why:
+            _which_side_replaced(parent.comparison, r)
             comparison = _same_kind(parent.comparison, time_range, as_of)
         parts: list[Part] = ["period"]
         if comparison is not None and (asks_comparison or parent.comparison is None):
@@ -569,6 +570,20 @@ def _in_the_parents_year(parent: TimeRange, said: TimeRange, as_of: date) -> Tim
     if month_end:
         end = timeexpr.shift_years(said.end + timedelta(days=1), shift) - timedelta(days=1)
     return said if end >= as_of else TimeRange(start=start, end=end, text=said.text)
+
+
+def _which_side_replaced(previous: Comparison, r: Reading) -> None:
+    """ "6月GMV对比4月" then "那5月呢": May instead of June (against April), or instead of April
+    (June against May)? A named comparison period does not move with the period, and dropping it
+    would answer neither: asked back."""
+    if previous.kind == "custom" and len(r.periods) == 1:
+        said = r.scan.text[r.periods[0].span[0] : r.periods[0].span[1]]
+        raise AmbiguousQuestion(
+            *both(
+                "conversation.which_side_replaced", said=said, against=previous.range.text or str(previous.range.start)
+            ),
+            detail={"reason": "which_side_replaced", "follow_up": True},
+        )
 
 
 def _same_kind(previous: Comparison, time_range: TimeRange, as_of: date) -> Comparison | None:

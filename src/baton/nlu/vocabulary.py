@@ -495,7 +495,7 @@ THRESHOLD = patterns.compile(
     r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
     r"|bn?(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
     r"(?:\s*(?:单|笔|人|位|次|件)(?![\u4e00-\u9fff]*[数量额率]))?"  # "1万单", "超过1w人": the count's own unit
-    r"(?:\s*(?P<post>及以上|及以下|以上|以下|\bor more\b|\bor above\b|\bor higher\b|\bor less\b|\bor fewer\b"
+    r"(?:\s*(?P<post>及以上|及以下|以上|以下|\+(?![\d+])|\bor more\b|\bor above\b|\bor higher\b|\bor less\b|\bor fewer\b"
     r"|\bor below\b|\bor lower\b))?"
     r"(?!\s*(?:个?月|天|日|周|星期|年|季度|小时|个|\bdays?\b|\bweeks?\b|\bmonths?\b|\byears?\b|\bquarters?\b"
     r"|\bhours?\b|[.,]?\d))",  # never part of a longer number; a comma or stop after it ends it ("超过1000万，按品类")
@@ -529,6 +529,7 @@ BOUND_OPS: dict[str, str] = {
     **dict.fromkeys(("最少", "最低"), ">="),  # "GMV最少200万的区域": at least, before a number
     **dict.fromkeys(("最多", "最高"), "<="),
     **dict.fromkeys(("<=", "≤", "及以下", "以下", "or less", "or fewer", "or below", "or lower"), "<="),
+    "+": ">=",  # "10w+", "1万+": that much or more
 }
 _RANGE_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _RANGE_SCALE = (
