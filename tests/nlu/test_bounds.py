@@ -132,6 +132,11 @@ RANGES = [  # question, metric, lower, upper, dimensions
     ("categories with orders between 5,000 and 10,000 last month", "order_count", 5_000, 10_000, ["category"]),
     ("regions with GMV between 2m and 5m last month", "gmv", 2_000_000, 5_000_000, ["region"]),
     ("上个月订单量在500到1万之间的品类", "order_count", 500, 10_000, ["category"]),  # 1万's scale is not 500's
+    # without 之间: the second end says its scale and the range ends the phrase
+    ("上个月GMV 100万-500万的品类", "gmv", 1_000_000, 5_000_000, ["category"]),
+    ("上个月GMV 100万~500万的品类", "gmv", 1_000_000, 5_000_000, ["category"]),
+    ("上个月GMV 100-500万的品类", "gmv", 1_000_000, 5_000_000, ["category"]),
+    ("上个月GMV在200万到500万，按区域", "gmv", 2_000_000, 5_000_000, ["region"]),
 ]
 
 
@@ -149,7 +154,14 @@ def test_a_range_keeps_the_groups_between_its_ends(
 
 @pytest.mark.parametrize(
     "question",
-    ["GMV between 2025 and 2026", "上个月GMV和订单量", "orders between June 1 and June 15", "6月1日到15日之间的GMV"],
+    [
+        "GMV between 2025 and 2026",
+        "上个月GMV和订单量",
+        "orders between June 1 and June 15",
+        "6月1日到15日之间的GMV",
+        "2025-2026年的GMV",
+        "1-3月的各品类GMV",
+    ],
 )
 def test_a_range_of_dates_or_years_is_no_range_of_values(question: str) -> None:
     assert PLANNER.plan(question, as_of=AS_OF).threshold is None

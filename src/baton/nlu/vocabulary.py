@@ -543,14 +543,15 @@ _NOT_A_DATE = (
 THRESHOLD_RANGE = patterns.compile(
     rf"(?:在|介于|处于)?\s*(?P<cur>[¥￥$])?(?P<a>{_RANGE_NUM})\s*(?P<sa>{_RANGE_SCALE})?\s*(?:元|块)?{_NOT_A_DATE}\s*"
     rf"(?:到|至|-|~|～|—|和|与)\s*(?P<cur2>[¥￥$])?(?P<b>{_RANGE_NUM})\s*(?P<sb>{_RANGE_SCALE})?\s*"
-    rf"(?P<money>元|块钱?)?{_NOT_A_DATE}\s*(?:之间|区间内?|范围内?)"
+    rf"(?P<money>元|块钱?)?{_NOT_A_DATE}\s*(?:之间|区间内?|范围内?|(?<=[万亿千kwmbn%％元块钱])(?=\s*(?:的|[，,])))"
     rf"|\bbetween\s+(?P<cur3>[$¥])?(?P<a2>{_RANGE_NUM})\s*(?P<sa2>{_RANGE_SCALE})?{_NOT_A_DATE}\s+and\s+"
     rf"(?P<cur4>[$¥])?(?P<b2>{_RANGE_NUM})\s*(?P<sb2>{_RANGE_SCALE})?(?P<money2>\s*(?:\brmb\b|\byuan\b|\bdollars?\b))?"
     rf"{_NOT_A_DATE}",
     _I,
 )
 """A range a metric's value falls in ("GMV在100万到500万之间", "退款率3%到5%之间", "orders between 5,000 and
-10,000"): both ends kept. A scale said only after the second number holds for both ("100到500万")."""
+10,000"): both ends kept. A scale said only after the second number holds for both ("100到500万").
+Without 之间 the second end must say its scale and the range end the phrase ("GMV 100万-500万的品类")."""
 BOUND_SCALES: dict[str, int] = {
     "千": 1_000,
     "k": 1_000,
