@@ -201,6 +201,25 @@ def test_best_and_worst_in_a_follow_up_follow_the_metrics_better_direction(sessi
     assert (worst.semantic_query.top_n, worst.semantic_query.order) == (1, "desc")  # the highest refund rate
 
 
+@pytest.mark.parametrize(
+    ("first", "then", "order"),
+    [("上个月GMV最低的品类", "第二呢", "ASC"), ("上个月GMV最高的品类", "那第三个呢", "DESC")],
+)
+def test_a_bare_place_keeps_the_previous_rankings_direction(
+    session: Session, first: str, then: str, order: str
+) -> None:
+    """ "最低的品类" then "第二呢": the second lowest, as the ranking it follows went."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    answer = chat.ask(then)
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
+    place = answer.semantic_query.rank_place
+    assert place is not None
+    every = _rows(session, f"SELECT category, {GMV} FROM fact_order WHERE {JUNE} GROUP BY 1")
+    ranked = sorted(every, key=lambda row: float(str(row[1])), reverse=order == "DESC")
+    assert _answer_rows(answer, "category", "gmv") == [ranked[place - 1]]
+
+
 def test_sorting_every_row_of_the_previous_answer_sorts_by_the_metric(session: Session) -> None:
     chat = session.conversation()
     chat.ask("上个月各区域的订单量", as_of=JULY)
@@ -319,6 +338,7 @@ def test_a_gap_follow_up_to_another_period_keeps_the_gap(session: Session) -> No
         ("上个月华东app的GMV", "所有渠道呢"),
         ("上个月华东app的GMV", "what about all channels"),
         ("上个月华东app的GMV", "不限渠道"),
+        ("上个月华东app的GMV", "全渠道呢"),
     ],
 )
 def test_all_of_a_dimension_takes_its_filter_away(session: Session, first: str, then: str) -> None:

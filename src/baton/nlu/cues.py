@@ -37,6 +37,8 @@ class Cues(PeriodCues):
     total: bool = False
     top_n: int | None = None
     rank_place: int | None = None
+    place_bare: bool = False
+    """A place said with no direction ("第二呢"): a follow-up keeps the previous ranking's."""
     order: Literal["desc", "asc"] = "desc"
     listed: Literal["desc", "asc"] | None = None
     """The order the question says the rows are listed in ("从低到高", "ascending", "highest first"),
@@ -447,12 +449,13 @@ def _read_place(scan: Scan, cues: Cues) -> None:
     if "last" in groups:  # "最后一名的区域": the lowest
         cues.order, cues.top_n = "asc", 1
         return
-    raw = next(groups[k] for k in ("zh", "zh2", "zh3", "zh4", "en", "en2") if k in groups).lower()
+    raw = next(groups[k] for k in ("zh", "zh2", "zh3", "zh4", "zh5", "en", "en2") if k in groups).lower()
     ordinal = raw[-2:] in {"st", "nd", "rd", "th"} and raw[:-2].isdigit()  # "10th", never "第100"'s "1"
     place = vocab.EN_PLACES.get(raw) or (int(raw[:-2]) if ordinal else _number(raw))
     word = (groups.get("dir_zh") or groups.get("dir_en") or groups.get("dir_en2") or "").lower()
     low = "bottom" in groups or word in {"低", "小", "少", "lowest", "smallest", "least", "fewest"}
     cues.order = "asc" if low else "desc"
+    cues.place_bare = "zh5" in groups
     if place == 1:
         cues.top_n = 1
     else:

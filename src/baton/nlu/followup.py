@@ -278,7 +278,7 @@ def _merge(
     top_end = (parent.top_n or 1) if cues.best and cues.rank_place is None else None
     top_n = (cues.top_n or top_end) if ranked else parent.top_n
     place = cues.rank_place if ranked else parent.rank_place
-    order = planner.order_of(cues, metrics) if ranked else parent.order
+    order = planner.order_of(cues, metrics) if ranked and not cues.place_bare else parent.order
     if ranked:
         changed.append("ranking")
     rank_by = parent.rank_by if not ranked and comparison is not None and dims else "value"

@@ -333,6 +333,9 @@ RANK_PLACE = patterns.compile(
     r"(?!\s+(?:month|week|quarter|year|day|[0-9]))|\bin\s+last\s+place\b)"
     r"|(?P<bottom>倒数)\s*第\s*(?P<zh>" + _PLACE_N + r")\s*(?:名|位|个)?"
     r"|(?:排名|排行|排)\s*第\s*(?P<zh2>" + _PLACE_N + r")\s*(?:名|位)?"
+    r"|(?:^|(?<=^那)|(?<=^那么))\s*第\s*(?P<zh5>"
+    + _PLACE_N
+    + r")\s*(?:个|家)?(?=\s*(?:呢|吧|是谁|是哪个|是什么)?\s*[?？]?\s*$)"
     r"|第\s*(?P<zh3>" + _PLACE_N + r")\s*(?:名|位)"
     r"|第\s*(?P<zh4>" + _PLACE_N + r")\s*(?P<dir_zh>高|大|多|低|小|少)"
     r"|\b(?:the\s+)?(?P<en>"
