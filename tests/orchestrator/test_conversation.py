@@ -403,6 +403,25 @@ def test_a_share_follow_up_names_the_new_part(session: Session) -> None:
     assert east.follow_up is not None and "share" in east.follow_up.inherited
 
 
+@pytest.mark.parametrize("then", ["直播占比多少", "直播和网页各占多少"])
+def test_a_share_of_members_after_their_breakdown_is_of_the_whole(session: Session, then: str) -> None:
+    """ "各渠道的GMV" then "直播和网页各占多少": each one's share of all channels' GMV, as the same
+    question asked alone reads — never of the named members' own sum."""
+    chat = session.conversation()
+    chat.ask("上个月各渠道的GMV", as_of=JULY)
+    answer = chat.ask(then)
+    alone = session.ask(f"上个月{then.replace('占比多少', '的GMV占比多少').replace('各占', '的GMV各占')}", as_of=JULY)
+    assert answer.status == alone.status == "answered", (answer.answer, alone.answer)
+    assert answer.result is not None and alone.result is not None
+    assert answer.result.rows == alone.result.rows
+    ((total,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE}")
+    names = [c.name for c in answer.result.columns]
+    share = next(n for n in names if "share" in n)
+    for row in answer.result.rows:
+        part = float(str(row[names.index("gmv")]))
+        assert float(str(row[names.index(share)])) == pytest.approx(part / float(str(total)), rel=1e-9)
+
+
 def test_the_share_of_a_filtered_figure_is_its_members_share_of_the_whole(session: Session) -> None:
     """ "上个月新用户GMV" then "占总GMV的比例呢": new users' GMV over all GMV, as the same words
     in one question read it."""

@@ -247,6 +247,17 @@ def _merge(
     dims = _dimensions(parent, r, filters)
     filters, widened = _broken_down_again(parent, r, filters, dims)
     changed += ["filter"] if widened and "filter" not in changed else []
+    said_parts = [
+        f
+        for f in filters
+        if not f.exclude and f.dimension in parent.dimensions and any(m.dimension == f.dimension for m in terms.members)
+    ]
+    if cues.share and not parent.share and not share_filters and len(parent.dimensions) == 1 and len(said_parts) == 1:
+        # "各渠道的GMV" then "直播占比多少" / "直播和网页各占多少": each one's share of the whole, as
+        # "上个月直播和网页的GMV各占多少" reads — never of the named members' own sum
+        part = said_parts[0]
+        share_filters, filters = (part,), [f for f in filters if f is not part]
+        dims = list(parent.dimensions) if len(part.members) > 1 else []
     included = [f for f in filters if not f.exclude]
     if cues.share and not parent.share and not share_filters and not terms.members and not dims and len(included) == 1:
         # "上个月新用户GMV" then "占比呢" / "占总GMV的比例呢": the member's share of the unfiltered whole
