@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,6 +31,12 @@ print(patterns.cache_file())
 """
 
 
+def _entries(path: Path) -> dict[tuple[str, int], Any]:
+    """The file's entries, past its digest."""
+    entries: dict[tuple[str, int], Any] = marshal.loads(path.read_bytes()[16:])
+    return entries
+
+
 def _run(env_dir: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "BATON_CACHE_DIR": str(env_dir)}
     return subprocess.run([sys.executable, "-c", _READER], env=env, capture_output=True, text=True, check=True)
@@ -39,7 +46,7 @@ def test_a_second_process_reads_the_patterns_the_first_one_wrote(tmp_path: Path)
     first = _run(tmp_path)
     path = Path(first.stdout.strip())
     assert path.parent == tmp_path and path.is_file()
-    entries = marshal.loads(path.read_bytes())
+    entries = _entries(path)
     assert len(entries) > 300  # the question reader's fixed patterns
     stamp = path.stat().st_mtime_ns
     _run(tmp_path)
@@ -50,7 +57,7 @@ def test_every_cached_pattern_matches_as_re_compile_does(tmp_path: Path) -> None
     from baton import patterns
 
     path = Path(_run(tmp_path).stdout.strip())
-    entries = marshal.loads(path.read_bytes())
+    entries = _entries(path)
     for (source, flags), entry in entries.items():
         cached = patterns._build(source, entry)
         plain = re.compile(source, flags)
@@ -71,7 +78,20 @@ def test_a_damaged_cache_file_is_ignored_and_rewritten(tmp_path: Path, damage: b
     path = Path(_run(tmp_path).stdout.strip())
     path.write_bytes(damage)
     _run(tmp_path)
-    assert len(marshal.loads(path.read_bytes())) > 300
+    assert len(_entries(path)) > 300
+
+
+def test_an_altered_cache_file_is_not_trusted(tmp_path: Path) -> None:
+    """One opcode changed in the file: its digest no longer holds, so no entry of it is used and
+    the file is written afresh."""
+    path = Path(_run(tmp_path).stdout.strip())
+    raw = bytearray(path.read_bytes())
+    raw[len(raw) // 2] ^= 0x01
+    path.write_bytes(bytes(raw))
+    _run(tmp_path)
+    fresh = path.read_bytes()
+    assert fresh != bytes(raw)
+    assert len(_entries(path)) > 300
 
 
 def test_an_unwritable_cache_folder_still_compiles(tmp_path: Path) -> None:

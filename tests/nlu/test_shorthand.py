@@ -76,3 +76,35 @@ def test_what_shorthand_cannot_mean_is_asked_about(question: str, word: str) -> 
     with pytest.raises(BatonError) as caught:
         PLANNER.plan(question, as_of=AS_OF)
     assert word in caught.value.message("en")
+
+
+# question, the comparison kind it asks, the metric, the shorthand as written
+SLASHED = [
+    ("GMV y/y June", "same_period_last_year", "gmv", "y/y"),
+    ("GMV (y-o-y) June", "same_period_last_year", "gmv", "y-o-y"),
+    ("orders m/m last month", "previous_period", "order_count", "m/m"),
+    ("GMV q/q Q2", "previous_period", "gmv", "q/q"),
+    ("orders w/w last week", "previous_period", "order_count", "w/w"),
+]
+
+
+@pytest.mark.parametrize(("question", "kind", "metric", "written"), SLASHED, ids=[s[0] for s in SLASHED])
+def test_a_slashed_comparison_is_kept(question: str, kind: str, metric: str, written: str) -> None:
+    """ "y/y", "m/m", "w/w" were dropped as punctuation, and the current period answered alone."""
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.comparison is not None and query.comparison.kind == kind
+    assert query.metrics == (metric,)
+    assert written in [c.written for c in query.corrections]
+
+
+def test_a_metric_per_order_is_not_a_sort_order() -> None:
+    """ "GMV/order by channel": GMV per order (the average order value), never GMV sorted."""
+    query = PLANNER.plan("GMV/order by channel last month", as_of=AS_OF)
+    assert query.metrics == ("aov",) and query.dimensions == ("channel",) and query.top_n is None
+
+
+@pytest.mark.parametrize("question", ["GMV w/c 15 June", "orders w/e 21 June"])
+def test_a_week_by_its_first_or_last_day_is_never_that_day_alone(question: str) -> None:
+    with pytest.raises(BatonError) as asked:
+        PLANNER.plan(question, as_of=AS_OF)
+    assert "week" in asked.value.message("en")

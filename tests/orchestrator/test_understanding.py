@@ -174,6 +174,26 @@ def test_a_wrong_premise_is_called_out_first(demo_session: Session) -> None:
     assert english.answer.startswith("The question says GMV rose, but the data shows it fell")
 
 
+@pytest.mark.parametrize(
+    ("turns", "asked"),
+    [
+        (["上个月GMV", "为什么各渠道的GMV都下降了"], True),  # the breakdown said in this turn: each one's premise
+        (["上个月各渠道的GMV", "为什么"], False),  # a why of a breakdown answer: its total, channels as drivers
+    ],
+)
+def test_a_why_follow_up_over_a_breakdown_it_says_is_asked_back(
+    demo_session: Session, turns: list[str], asked: bool
+) -> None:
+    chat = demo_session.conversation()
+    assert chat.ask(turns[0], as_of=AS_OF).status == "answered"
+    answer = chat.ask(turns[1], analyze=True)
+    if asked:
+        assert answer.status == "clarification_needed" and answer.error is not None, answer.answer[:200]
+        assert answer.error.detail.get("reason") == "why_of_each_group"
+    else:
+        assert answer.status == "answered", answer.error
+
+
 def test_a_right_premise_is_not_called_out(demo_session: Session) -> None:
     answer = demo_session.analyze("Why did GMV fall last month?", as_of=AS_OF)
     assert not answer.answer.startswith("The question says"), answer.answer[:200]

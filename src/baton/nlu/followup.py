@@ -136,13 +136,14 @@ def _check_metric_or_member(catalog: Catalog, metric_hits: Sequence[Hit]) -> Non
 def _kept_bound(
     parent: SemanticQuery, metrics: tuple[str, ...], beside: bool, dims: list[str], grain: Grain | None
 ) -> Threshold | None:
-    """ "退款率超过5%的品类" then "那5月呢": the bound goes on with the groups it kept; one the
-    follow-up cannot carry (another metric, a ranking, a share, a comparison, no groups) is asked
-    back, never dropped."""
+    """ "退款率超过5%的品类" then "那5月呢": the bound goes on with the groups it kept, and a yes/no of
+    one total ("超过4000万吗" then "那5月呢") with the total; one the follow-up cannot carry (another
+    metric, a ranking, a share, a comparison, groups gained or lost) is asked back, never dropped."""
     bound = parent.threshold
     if bound is None:
         return None
-    if bound.metric not in metrics or len(metrics) > 1 or beside or (not dims and grain is None):
+    checked_total = not parent.dimensions and parent.grain is None
+    if bound.metric not in metrics or len(metrics) > 1 or beside or checked_total != (not dims and grain is None):
         raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True})
     return bound
 

@@ -144,10 +144,27 @@ ABBREVIATIONS: dict[str, str] = {
     "excl": "excluding",
     "w/o": "without",
     "pct": "percent",
+    "y/y": "yoy",
+    "y-o-y": "yoy",
+    "m/m": "mom",
+    "m-o-m": "mom",
+    "q/q": "qoq",
+    "q-o-q": "qoq",
+    "w/w": "wow",
+    "w-o-w": "wow",
+    "p/d": "per day",
+    "p/w": "per week",
+    "p/m": "per month",
+    "w/c": "week commencing",
+    "w/b": "week beginning",
+    "w/e": "week ending",
+    "/order": " per order",
 }
-"""Shorthand analysts write for words the operator patterns and catalog names read in full."""
+"""Shorthand analysts write for words the operator patterns and catalog names read in full
+("y/y", "w/c 15 June", "GMV/order": never dropped as punctuation, or read as a sort order)."""
 _ABBREVIATION = patterns.compile(
-    r"(?<![A-Za-z/])(?P<w>avg|excl|w/o|pct)(?:\.|(?![A-Za-z/]))",
+    r"(?<![A-Za-z/])(?P<w>avg|excl|w/o|pct|[ymqw]/[ymqw]|[ymqw]-o-[ymqw]|p/[dwm]|w/[cbe])(?:\.|(?![A-Za-z/]))"
+    r"|(?<=[A-Za-z])\s*(?P<per>/\s*order)(?![A-Za-z/])",
     re.I,
 )
 
@@ -157,8 +174,11 @@ def expand_abbreviations(text: str) -> tuple[str, tuple[Correction, ...]]:
     corrections: list[Correction] = []
 
     def expand(match: re.Match[str]) -> str:
-        full = ABBREVIATIONS[match.group("w").lower()]
-        corrections.append(Correction(written=match.group(0), read_as=full, kind="typo"))
+        said = (match.group("w") or "/order").lower()
+        full = ABBREVIATIONS.get(said)
+        if full is None:  # "m/y": no shorthand of ours
+            return match.group(0)
+        corrections.append(Correction(written=match.group(0).strip(), read_as=full.strip(), kind="typo"))
         return full
 
     return _ABBREVIATION.sub(expand, text), tuple(corrections)

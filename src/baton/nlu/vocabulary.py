@@ -204,7 +204,8 @@ NEGATION = patterns.compile(r"不|没|非|除|别|无|\bnot\b|n't\b|\bno\b|\bwit
 TIME_OF_DAY = patterns.compile(r"\d{1,2}\s*(?:am|pm|点|:\d\d)", _I)
 WHY = patterns.compile(
     r"为什么|为何|为啥|为嘛|怎么会|什么原因|原因|咋回事|怎么回事|怎么一回事|\bwhy\b|\bwhat caused\b|\bwhat drove\b"
-    r"|\bhow come\b|\bwhat happened (?:to|with)\b|\bwhat(?:'s| is| was) behind\b|^\s*explain\b"
+    r"|\bhow come\b|\bwhat happened (?:to|with)\b|\bwhat(?:'s| is| was) behind\b|^\s*explain\b(?=\s+(?:(?:the|this|that|our|a)\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:drop|fall|decline|dip|rise|increase|decrease|change|spike|jump|growth|slump|swing)s?\b)"
     r"|怎么(?=\s*(?:会|突然|又)?\s*(?:掉|跌|降|涨|少了|多了|下滑|下降|上升|增长))",
     _I,
 )

@@ -296,7 +296,9 @@ class AnalyzePipeline(Pipeline):
         """The question with its comparison; periods the data cannot compare are asked back
         before any agent runs (:mod:`baton.orchestrator.data_span`)."""
         done = plan(self.scope, partial(with_comparison, calendar=self.scope.session.catalog.calendar))
-        check_one_scope(done.query, self.scope.session.catalog, breakdown_said=self.scope.state.parent_run_id is None)
+        turn = done.follow_up
+        said = turn is None or turn.standalone or turn.parent_run_id is None or "breakdown" in turn.changed
+        check_one_scope(done.query, self.scope.session.catalog, breakdown_said=said)
         check_periods(done.query, read_data_start(self.scope, done.query))
         return done
 
