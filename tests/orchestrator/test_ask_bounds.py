@@ -135,6 +135,56 @@ def test_a_yes_no_of_one_total_states_it_and_whether_it_passes(
     assert answer.interpretation is not None and ("是否" in answer.interpretation or "whether" in answer.interpretation)
 
 
+GROUP_CHECKS = [  # a yes/no of every group or period: each one's value, whether all pass
+    (
+        "上个月所有渠道GMV都超过500万吗",
+        f"SELECT channel, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
+        lambda v: v > 5e6,
+    ),
+    (
+        "上个月全部区域订单量都过万了吗",
+        f"SELECT region, COUNT(*) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
+        lambda v: v > 10_000,
+    ),
+    (
+        "上个月每天GMV都超过100万吗",
+        f"SELECT order_date, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
+        lambda v: v > 1e6,
+    ),
+    (
+        "2025年每个月GMV都超过3000万吗",
+        f"""SELECT DATE_TRUNC('month', order_date), SUM(gmv_amount) FROM fact_order
+            WHERE order_date BETWEEN '2025-01-01' AND '2025-12-31' AND {PAID} GROUP BY 1""",
+        lambda v: v > 3e7,
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "sql", "passes"), GROUP_CHECKS, ids=[c[0] for c in GROUP_CHECKS])
+def test_a_yes_no_of_every_group_keeps_them_all_and_names_those_that_fail(
+    demo_session: Session, question: str, sql: str, passes: Any
+) -> None:
+    """ "所有渠道…都…吗" was answered on the grand total; "每天…都…吗" listed only the days that
+    passed. Every group is kept, the verdict is all of them, and each one that fails is named."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    assert answer.result is not None and answer.semantic_query is not None
+    every = {
+        str(key)[:10] if isinstance(key, date) else str(key): float(value) for key, value in _rows(demo_session, sql)
+    }
+    assert answer.result.row_count == len(every)  # no group filtered away
+    failing = [key for key, value in every.items() if not passes(value)]
+    verdict = answer.answer.rstrip("。.").rsplit("：", 1)[-1][:1] if answer.language == "zh" else ""
+    assert verdict == ("是" if not failing else "否"), answer.answer
+    for key in failing:
+        shown = (
+            demo_session.catalog.member_label(answer.semantic_query.dimensions[0], key, "zh")
+            if answer.semantic_query.dimensions
+            else key
+        )
+        assert shown in answer.answer, (key, answer.answer)
+
+
 ASKED = [
     ("上个月GMV超过5000万", "threshold_needs_groups"),  # no groups to keep, and no yes/no
     ("上个月退款率超过5的品类", "threshold_percent"),  # a rate's bound without %

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from baton.agents.buckets import partial_buckets
 from baton.agents.change_ranking import change_ranking_sentence, change_text
 from baton.agents.within_groups import within_groups_sentence
-from baton.catalog.compiler import checks_the_total
+from baton.catalog.compiler import checked_bound
 from baton.catalog.model import Catalog
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
@@ -174,7 +174,7 @@ class Narrator:
         words = _LEADING_PREPOSITION.sub("", tr.text or "") or tr.text if language == "en" else tr.text
         period = period_text(tr.start, tr.end, words, language)  # "GMV for June 20 to July 10", not "for from"
         filters = filters_text(query.filters, self.catalog, language) + where_text(query.where, language)
-        if query.threshold is not None and rows and checks_the_total(query) is not None:  # "超过1.5亿吗"
+        if query.threshold is not None and rows and checked_bound(query) is not None:  # "超过1.5亿吗"
             say = _Sentence(
                 query,
                 query.threshold.metric,
@@ -184,7 +184,12 @@ class Narrator:
                 language,
                 self._formatter(query.threshold.metric, language),
             )
-            return _polish(self._checked_total_sentence(say), language, period)
+            checked = (
+                self._checked_total_sentence
+                if not query.dimensions and query.grain is None
+                else self._checked_groups_sentence
+            )
+            return _polish(checked(say), language, period)
         if query.threshold is not None:  # "退款率超过5%的品类": those that pass, or that none did
             metric = query.threshold.metric
             say = _Sentence(query, metric, rows, period, filters, language, self._formatter(metric, language))
@@ -259,6 +264,40 @@ class Narrator:
             op=text(f"answer.bound_{'' if passes else 'not_'}{bound.op_name}", language),
             bound=bound_text(bound, fmt, language),
         )
+
+    def _checked_groups_sentence(self, say: _Sentence) -> str:
+        """A yes/no of every group (or period): whether all pass the bound, and those that do not
+        ("上个月 4 个渠道中有 1 个的成交总额不高于 ¥5,000,000.00：否（直播（¥4,828,670.90））。")."""
+        query, metric, rows, period, filters, language, fmt = say
+        bound = query.threshold
+        assert bound is not None
+        failing = [r for r in rows if r[metric] is None or not passes_bound(float(r[metric]), bound)]
+        fields = {
+            "label": value_label(self.catalog, query, metric, language),
+            "filters": filters,
+            "period": period,
+            "bound": bound_text(bound, fmt, language),
+            "counted": self._counted_groups(query, len(rows), language),
+        }
+        if not failing:
+            op = text(f"answer.bound_{bound.op_name}", language)
+            return text("answer.checked_groups_yes", language, op=op, **fields)
+        op = text(f"answer.bound_not_{bound.op_name}", language)
+        items = self._listed(_Sentence(query, metric, failing, period, filters, language, fmt), capped=True)
+        failed = self._counted_groups(query, len(failing), language)
+        return text("answer.checked_groups_no", language, op=op, failed=failed, items=items, **fields)
+
+    def _counted_groups(self, query: SemanticQuery, n: int, language: Language) -> str:
+        """ "4 个渠道" / "4 channels", "30 天" / "1 day": how many groups or periods."""
+        if query.dimensions:
+            group = text("answer.and_sep", language).join(
+                self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
+            )
+            plural = language == "en" and n != 1
+            return text("answer.groups_counted", language, n=n, group=plural_noun(group) if plural else group)
+        if language == "en" and n == 1:
+            return text("answer.groups_counted", language, n=n, group=text(f"answer.unit_{query.grain}", language))
+        return text(f"answer.count_{query.grain}", language, n=n)
 
     def _threshold_sentence(self, say: _Sentence) -> str:
         """The groups (or periods) whose value passes the bound, each with its value, and how

@@ -447,11 +447,11 @@ def _passing(final: exp.Select, threshold: Threshold, column: str, columns: Sequ
     return kept.where(passing)
 
 
-def checks_the_total(query: SemanticQuery) -> Threshold | None:
-    """The bound a yes/no question sets on its one total ("上个月GMV超过1.5亿吗"): none when the
-    threshold keeps groups or periods (or there is none)."""
-    plain = not query.dimensions and query.grain is None
-    return query.threshold if plain else None
+def checked_bound(query: SemanticQuery) -> Threshold | None:
+    """The bound a yes/no question checks ("上个月GMV超过1.5亿吗", "每个渠道都超过100万吗"): every
+    row is kept and compared with it; none when the threshold keeps groups (or there is none)."""
+    bound = query.threshold
+    return bound if bound is not None and bound.check == "all" else None
 
 
 def _bound(value: float) -> exp.Expr:
@@ -721,7 +721,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         final = exp.select(*outs).from_("cmp")
 
     order_keys = [k for k in output if k in key_names]
-    if query.threshold is not None and checks_the_total(query) is None:
+    if query.threshold is not None and checked_bound(query) is None:
         final = _passing(final, query.threshold, value_column(query, query.threshold.metric), output)
     if query.order_by:
         final = final.order_by(*_ordering(query.order_by, output))
@@ -747,7 +747,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     if query.threshold is not None:
         bound = query.threshold
         upper = f" and <= {_bound(bound.upper).sql()}" if bound.upper is not None else ""
-        checked = " (checked, not filtered: one total)" if checks_the_total(query) is not None else ""
+        checked = " (checked, not filtered)" if checked_bound(query) is not None else ""
         filters.append(f"{value_column(query, bound.metric)} {bound.op} {_bound(bound.value).sql()}{upper}{checked}")
     per = query.average_per
     over = f", per {per}: summed over the {per}s and divided by {averaged_over(query)[0]}" if per else ""

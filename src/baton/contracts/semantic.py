@@ -106,8 +106,8 @@ class Correction(BaseModel):
 class Threshold(BaseModel):
     """Only the groups whose value of one metric passes a bound ("退款率超过5%的品类", "channels
     with more than 10,000 orders"): the groups are kept or dropped after they are aggregated.
-    Over no breakdown and no series it is a yes/no of the total ("did GMV pass 150M?"): the
-    total is kept and the answer says whether it passes."""
+    As a check it is a yes/no ("did GMV pass 150M?", "每个渠道都超过100万吗"): every row is
+    kept and the answer says whether all pass."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     metric: str
@@ -118,6 +118,11 @@ class Threshold(BaseModel):
         allow_inf_nan=False,
         description='the upper end of a range ("GMV between 1M and 5M": value >= 1,000,000 and <= 5,000,000), with '
         'op ">="; none: one bound',
+    )
+    check: Literal["keep", "all"] = Field(
+        default="keep",
+        description='"keep": only the groups that pass are kept; "all": a yes/no — every row is kept and the answer '
+        "says whether all pass (one total: whether it passes)",
     )
 
     @model_validator(mode="after")
@@ -280,6 +285,8 @@ class SemanticQuery(BaseModel):
         no groups it is a check of the one total ("上个月GMV超过1.5亿吗"), which keeps its row."""
         if threshold.metric not in self.metrics:
             raise ValueError("a threshold is on one of the query's metrics")
+        if not self.dimensions and self.grain is None and threshold.check != "all":
+            raise ValueError("a bound on one total is a yes/no of it (check 'all'): no groups to keep")
         ranked = self.top_n is not None or self.rank_place is not None or self.intent == "ranking"
         if ranked or self.share or self.comparison is not None or self.difference:
             raise ValueError("a threshold is not built beside a ranking, a share, a comparison or a gap")

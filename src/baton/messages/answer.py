@@ -188,6 +188,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{label}{filters} for {period} was {value}, {op} {bound}: no.",
         "{period}{filters}的{label}为 {value}，{op} {bound}：否。",
     ),
+    "checked_groups_yes": (
+        "All {counted} had {label} {op} {bound}{filters}, {period}: yes.",
+        "{period}{filters}{counted}的{label}都{op} {bound}：是。",
+    ),
+    "checked_groups_no": (
+        "{failed} of the {counted} had {label} {op} {bound}{filters}, {period}: no ({items}).",
+        "{period}{filters}{counted}中有 {failed}的{label}{op} {bound}：否（{items}）。",
+    ),
+    "groups_counted": ("{n} {group}", "{n} 个{group}"),
+    "interpret_checked_groups": (
+        ", and whether every one has {metric} {op} {bound}",
+        "，以及是否每个的{metric}都{op} {bound}",
+    ),
     "bound_not_gt": ("not above", "不高于"),
     "bound_not_ge": ("below", "低于"),
     "bound_not_lt": ("not below", "不低于"),

@@ -67,6 +67,8 @@ class Cues(PeriodCues):
     """The dimension inside whose groups a top N is taken ("每个渠道GMV最高的2个品类": channel)."""
     rank_each_period: bool = False
     yes_no: bool = False
+    every: bool = False
+    """Said of every group ("都", "所有", "每个", "all", "every"): a yes/no bound checks each one."""
     """A yes/no question ("…超过1.5亿吗"): a bound on one total checks it."""
     """The top N is taken inside each period of the series ("每个月GMV最高的渠道")."""
     value_ranked: bool = False

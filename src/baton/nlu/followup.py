@@ -142,8 +142,15 @@ def _kept_bound(
     bound = parent.threshold
     if bound is None:
         return None
-    checked_total = not parent.dimensions and parent.grain is None
-    if bound.metric not in metrics or len(metrics) > 1 or beside or checked_total != (not dims and grain is None):
+    regrouped = list(dims) != list(parent.dimensions) or grain != parent.grain
+    grouped = bool(dims) or grain is not None
+    if (
+        bound.metric not in metrics
+        or len(metrics) > 1
+        or beside
+        or (bound.check == "all" and regrouped)
+        or (not grouped and bound.check == "keep")
+    ):
         raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True})
     return bound
 

@@ -55,11 +55,9 @@ def _threshold(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     info = catalog.metrics[bound.metric]
     value = bound_text(bound, lambda v: format_exact(v, info.unit, lang, catalog.currency_of(bound.metric)), lang)
     op = text(f"answer.bound_{bound.op_name}", lang)
-    key = (
-        "answer.interpret_checked_total"
-        if not query.dimensions and query.grain is None
-        else "answer.interpret_threshold"
-    )
+    total = not query.dimensions and query.grain is None
+    checked = "answer.interpret_checked_total" if total else "answer.interpret_checked_groups"
+    key = "answer.interpret_threshold" if bound.check == "keep" else checked
     return text(key, lang, metric=value_label(catalog, query, bound.metric, lang), op=op, bound=value)
 
 

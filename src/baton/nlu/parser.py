@@ -303,6 +303,7 @@ class Planner:
         read.cues.rank_each_period = ranked_each_period(read.scan, read.cues, read.terms)
         _no_rows_ranked(read.scan, read.cues)
         read.cues.yes_no = vocab.YES_NO.search(read.scan.norm) is not None
+        read.cues.every = vocab.EVERY_ONE.search(read.scan.norm) is not None
         terms = read.terms
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
         return self._build(
@@ -861,6 +862,8 @@ class Planner:
         marks: ShareMarks,
     ) -> SemanticQuery:
         dims = list(terms.dims)
+        if cues.yes_no and cues.every and cues.bound is not None and not dims:
+            dims = sorted(terms.dims_naming_a_set)  # "所有渠道GMV都超过100万吗": each channel is checked
         filters, share_filters = self._filters(cues, terms, dims, marks)
         self._no_filter_of_nothing(filters)
         self.check_dimensions(terms.metrics, dims, [f.dimension for f in (*filters, *share_filters)])
@@ -954,6 +957,8 @@ class Planner:
                 beside=beside,
                 yes_no=cues.yes_no,
             )
+            if cues.yes_no and (not groups or cues.every):  # "超过1.5亿吗", "每个渠道都超过100万吗": a check
+                threshold = threshold.model_copy(update={"check": "all"})
         intent = (
             "why"
             if cues.why

@@ -581,6 +581,8 @@ YES_NO = patterns.compile(
 )
 """A yes/no question ("上个月GMV超过1.5亿吗", "did orders pass 50k in June?"): a bound on one total
 is then a check of it, not a filter of groups."""
+EVERY_ONE = patterns.compile(r"都|所有|全部|每个?|各个?|\ball\b|\bevery\b|\beach\b", _I)
+"""A yes/no said of every group or period ("都超过100万吗", "are all channels above 1M?")."""
 BOUND_LINK = patterns.compile(
     r"[\s的是为在都]*|\s*(?:of|is|was|were|are|has been|have been|stayed|remained|that is)?\s*", _I
 )
