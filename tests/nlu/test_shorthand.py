@@ -108,3 +108,38 @@ def test_a_week_by_its_first_or_last_day_is_never_that_day_alone(question: str) 
     with pytest.raises(BatonError) as asked:
         PLANNER.plan(question, as_of=AS_OF)
     assert "week" in asked.value.message("en")
+
+
+@pytest.mark.parametrize(
+    ("question", "period"),
+    [
+        ("GMV last mo", JUNE),
+        ("GMV last wk", ("2026-06-22", "2026-06-28")),
+        ("GMV last qtr by region", ("2026-04-01", "2026-06-30")),
+        ("GMV this yr", ("2026-01-01", "2026-06-30")),
+    ],
+)
+def test_a_shortened_unit_of_time_is_read_in_full(question: str, period: tuple[str, str]) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert (query.time_range.start.isoformat(), query.time_range.end.isoformat()) == period
+    assert query.corrections  # said back: "Read 'mo' as 'month'"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "GMV ex live stream last month",
+        "GMV less live stream last month",
+        "GMV last month bar live stream",
+        "GMV last month not incl. live stream",
+    ],
+)
+def test_more_ways_to_leave_a_member_out(question: str) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert {f.dimension: (f.members, f.exclude) for f in query.filters} == {"channel": (("live_stream",), True)}
+
+
+def test_less_than_is_still_a_bound() -> None:
+    query = PLANNER.plan("orders less than 5000 by region last month", as_of=AS_OF)
+    assert query.threshold is not None and (query.threshold.op, query.threshold.value) == ("<", 5000)
+    assert query.filters == ()

@@ -159,11 +159,20 @@ ABBREVIATIONS: dict[str, str] = {
     "w/b": "week beginning",
     "w/e": "week ending",
     "/order": " per order",
+    "mo": "month",
+    "mos": "months",
+    "wk": "week",
+    "wks": "weeks",
+    "yr": "year",
+    "yrs": "years",
+    "qtr": "quarter",
+    "qtrs": "quarters",
 }
 """Shorthand analysts write for words the operator patterns and catalog names read in full
 ("y/y", "w/c 15 June", "GMV/order": never dropped as punctuation, or read as a sort order)."""
 _ABBREVIATION = patterns.compile(
-    r"(?<![A-Za-z/])(?P<w>avg|excl|w/o|pct|[ymqw]/[ymqw]|[ymqw]-o-[ymqw]|p/[dwm]|w/[cbe])(?:\.|(?![A-Za-z/]))"
+    r"(?<![A-Za-z/])(?P<w>avg|excl|w/o|pct|[ymqw]/[ymqw]|[ymqw]-o-[ymqw]|p/[dwm]|w/[cbe]|mos?|wks?|yrs?|qtrs?)"
+    r"(?:\.|(?![A-Za-z/'-]))"
     r"|(?<=[A-Za-z])\s*(?P<per>/\s*order)(?![A-Za-z/])",
     re.I,
 )

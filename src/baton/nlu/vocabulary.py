@@ -164,7 +164,7 @@ EXCLUDE_BEFORE = patterns.compile(
     r"撇开|撇除|抛开|拿掉|不在|"
     r"\bexcluding\b|\bexclude\b|\bexcept(?: for)?\b|\bother than\b|\bwithout\b|\bnot including\b"
     r"|\bnot counting\b|\bleaving out\b|\bleave out\b|\bignoring\b|\bminus\b|\bsave for\b|\bbarring\b|\bexcepting\b"
-    r"|\bex-"
+    r"|\bex-|\bex\b(?=\s+[a-z])|\bless\b(?!\s+than)|\bbar\b|\bnot incl(?:\.|\b)"
     r"|\bapart from\b|\baside from\b|\bbut not\b|\boutside(?: of)?\b|\b(?:everything|all|anything) but\b"
     r"|\bnon-?\s*",
     _I,
