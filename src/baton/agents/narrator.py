@@ -247,8 +247,8 @@ class Narrator:
         return lambda value: format_exact(value, unit, language, currency)
 
     def _checked_total_sentence(self, say: _Sentence) -> str:
-        """A yes/no of the total: its value and whether it passes the bound ("上个月成交总额为
-        ¥45,509,172.90，未高于 ¥150,000,000.00。")."""
+        """A yes/no of the total: its value and whether it passes the bound ("上个月的成交总额为
+        ¥45,509,172.90，不高于 ¥150,000,000.00：否。")."""
         query, metric, rows, period, filters, language, fmt = say
         bound = query.threshold
         assert bound is not None
@@ -267,7 +267,7 @@ class Narrator:
 
     def _checked_groups_sentence(self, say: _Sentence) -> str:
         """A yes/no of every group (or period): whether all pass the bound, and those that do not
-        ("上个月 4 个渠道中有 1 个的成交总额不高于 ¥5,000,000.00：否（直播（¥4,828,670.90））。")."""
+        ("上个月4 个渠道中有 1 个渠道的成交总额不高于 ¥5,000,000.00：否（直播（¥4,828,670.90））。")."""
         query, metric, rows, period, filters, language, fmt = say
         bound = query.threshold
         assert bound is not None

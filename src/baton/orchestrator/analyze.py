@@ -188,9 +188,9 @@ def usual_level(day: date, calendar: Sequence[CalendarEvent] = ()) -> Comparison
 
 def with_comparison(query: SemanticQuery, calendar: Sequence[CalendarEvent] = ()) -> SemanticQuery:
     """A why-question compares its period with the one before it (a calendar period's: the whole
-    one before, as 环比 reads it) unless it names another; a
-    single day is compared with its usual level (:func:`usual_level`), since one day against the
-    day before says little and cannot be tested."""
+    one before, as 环比 reads it) unless it names another; a single day is compared with its
+    usual level (:func:`usual_level`), since one day against the day before says little and
+    cannot be tested."""
     days = query.time_range.days
     implied = query.comparison is None or query.comparison.kind == "previous_period"
     if query.comparison is not None and not (days == 1 and implied):
@@ -210,8 +210,9 @@ def check_one_scope(query: SemanticQuery, catalog: Catalog, *, breakdown_said: b
     都下降了"), a group picked by a ranking ("GMV最高的区域" then "为什么") or a breakdown ("为什么各
     渠道的GMV下降") would be dropped from it, so each is asked back by name — never the first
     metric, or every region, analysed alone. One day against one other day gives a single
-    observation on each side, which no test can weigh: asked back. A breakdown a follow-up inherits (``/why`` after "各
-    渠道的GMV") was not said as a premise: its total is analysed, the groups among the drivers."""
+    observation on each side, which no test can weigh: asked back. A breakdown a follow-up
+    inherits (``/why`` after "各渠道的GMV") was not said as a premise: its total is analysed, the
+    groups among the drivers."""
 
     def asked(key: str, field: str, labels: Sequence[Bilingual], detail: dict[str, Any]) -> AmbiguousQuestion:
         said = {
