@@ -1094,6 +1094,8 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("万 then a stop", "上个月各区域订单量超过1万.", {"threshold": {"op": ">", "value": 10_000}}),
     ("M then a comma", "regions with GMV over 5M, last month", {"threshold": {"op": ">", "value": 5_000_000}}),
     ("thousands grouped", "上个月订单量超过1,000的品类", {"threshold": {"op": ">", "value": 1_000}}),
+    ("所有…都…吗: each one", "上个月所有渠道都有订单吗", {"dimensions": ["channel"], "threshold": None}),
+    ("全渠道 is their total", "上个月全渠道GMV超过4000万吗", {"dimensions": []}),
     ("N+ is N or more", "上个月GMV 500w+ 的区域", {"threshold": {"op": ">=", "value": 5_000_000}}),
     ("a + between members is no bound", "上个月华东+华南的GMV", {"threshold": None}),
     ("B is a billion", "categories with GMV above 0.1B in 2025", {"threshold": {"op": ">", "value": 100_000_000}}),

@@ -112,6 +112,18 @@ CHECKS = [  # a yes/no of one total: the total stated, and whether it passes the
         lambda v: v > 20_000,
         "是",
     ),
+    (  # a sum said: all of them together, never each one
+        "上个月所有渠道加起来GMV超过4000万吗",
+        f"SELECT SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID}",
+        lambda v: v > 4e7,
+        "是",
+    ),
+    (
+        "上个月所有渠道的总GMV超过4000万吗",
+        f"SELECT SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID}",
+        lambda v: v > 4e7,
+        "是",
+    ),
     (
         "did the refund rate pass 5% in June?",
         f"SELECT COUNT(*) FILTER (WHERE status = 'refunded') / COUNT(*) FILTER (WHERE {PAID}) FROM fact_order WHERE {JUNE}",
@@ -187,6 +199,8 @@ def test_a_yes_no_of_every_group_keeps_them_all_and_names_those_that_fail(
 
 ASKED = [
     ("上个月GMV超过5000万", "threshold_needs_groups"),  # no groups to keep, and no yes/no
+    ("上个月所有渠道GMV超过4000万吗", "check_sum_or_each"),  # all of them together, or each one?
+    ("上个月各渠道退款率比整体低吗", "against_the_whole"),  # each against the whole: not a change
     ("上个月退款率超过5的品类", "threshold_percent"),  # a rate's bound without %
     ("categories with GMV above 5% last month", "threshold_not_percent"),
     ("channels with more than ¥500 orders last month", "threshold_not_money"),

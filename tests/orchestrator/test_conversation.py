@@ -220,6 +220,15 @@ def test_a_bare_place_keeps_the_previous_rankings_direction(
     assert _answer_rows(answer, "category", "gmv") == [ranked[place - 1]]
 
 
+def test_change_it_to_is_a_reading_not_a_write(session: Session) -> None:
+    """ "改成按周" after a daily series: the weekly series, never refused as a request to modify data."""
+    chat = session.conversation()
+    chat.ask("上个月每天的GMV", as_of=JULY)
+    weekly = chat.ask("改成按周")
+    assert weekly.status == "answered" and weekly.semantic_query is not None, weekly.answer
+    assert weekly.semantic_query.grain == "week"
+
+
 def test_sorting_every_row_of_the_previous_answer_sorts_by_the_metric(session: Session) -> None:
     chat = session.conversation()
     chat.ask("上个月各区域的订单量", as_of=JULY)

@@ -206,6 +206,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         'Rank by which metric: {metrics}? Say it with the ranking, e.g. "top 3 channels by GMV".',
         "按哪个指标排名：{metrics}？请把排名和指标写在一起，例如“GMV最高的3个渠道”。",
     ),
+    "against_the_whole": (
+        "'{words}' sets a value against the whole, which Baton does not compute in one question: ask for each "
+        "group's value, then for the whole's.",
+        "“{words}”是与整体比较，Baton 还不能在一个问题里计算：请先问各组的值，再问整体的值。",
+    ),
     "against_the_average": (
         "'{words}' sets a value against the average of the groups, which Baton does not compute yet: ask for "
         "every group's value (the answer names the highest and the lowest), or for the whole's value.",
@@ -215,6 +220,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Place {place} of a ranking by a change is not stated yet: ask for the top N by the change (e.g. "
         "'the 2 channels that grew fastest'), whose table lists each one in order.",
         "按变化排的第 {place} 名暂不支持：请问按变化的前 N 个（例如“环比增长最快的2个渠道”），结果表会按顺序列出。",
+    ),
+    "check_sum_or_each": (
+        "Is the bound on all of them together, or on each one? Say e.g. 'all channels together' or 'does every "
+        "channel …'.",
+        "阈值是指全部加起来，还是每一个都要达到？请说明，例如“所有渠道加起来超过…吗”或“每个渠道都超过…吗”。",
     ),
     "ranked_none": (
         "{said!r} asks for none of the groups: how many (or which place) did you mean?",

@@ -237,6 +237,12 @@ _AGAINST_THE_AVERAGE = patterns.compile(
     re.I,
 )
 """A value set against the average of the groups ("比平均高多少", "above average"): not built."""
+_AGAINST_THE_WHOLE = patterns.compile(
+    r"(?:比|较|高于|低于|超过|不到|不及|大于|小于)\s*(?:整体|全国|总体|大盘|全平台)"
+    r"|\b(?:than|vs\.?|versus|against)\s+(?:the\s+)?(?:overall|whole|total)\b",
+    re.I,
+)
+"""Groups set against the whole ("各渠道退款率比整体低吗", "than overall"): not built in one question."""
 
 
 def check_against_the_average(question: str) -> None:
@@ -247,6 +253,10 @@ def check_against_the_average(question: str) -> None:
     if found is not None:
         said = question[found.start() : found.end()]
         raise AmbiguousQuestion(*both("nlu.against_the_average", words=said), detail={"reason": "against_the_average"})
+    whole = _AGAINST_THE_WHOLE.search(normalise(question))
+    if whole is not None:  # "各渠道退款率比整体低吗": read otherwise, a change against last month
+        said = question[whole.start() : whole.end()]
+        raise AmbiguousQuestion(*both("nlu.against_the_whole", words=said), detail={"reason": "against_the_whole"})
 
 
 __all__ = ["Bound", "check_against_the_average", "read_bound", "threshold_of"]

@@ -68,7 +68,9 @@ class Cues(PeriodCues):
     rank_each_period: bool = False
     yes_no: bool = False
     every: bool = False
-    """Said of every group ("都", "所有", "每个", "all", "every"): a yes/no bound checks each one."""
+    """Said of each group ("都", "每个", "every"): a yes/no checks each one."""
+    all_of_them: Literal["sum", "each", "unsaid"] | None = None
+    """ "所有渠道" in a yes/no: their sum ("加起来"), each one ("都"), or not said which."""
     """A yes/no question ("…超过1.5亿吗"): a bound on one total checks it."""
     """The top N is taken inside each period of the series ("每个月GMV最高的渠道")."""
     value_ranked: bool = False

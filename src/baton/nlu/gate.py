@@ -17,7 +17,7 @@ from baton.messages import both
 MAX_QUESTION_CHARS = 2_000
 
 _WRITE_OR_OVERRIDE = patterns.compile(
-    r"删除|删掉|删了|清空|修改|更改|改成|改为|更新数据|插入|写入|新增一条|建表|删表|导出全部|"
+    r"删除|删掉|删了|清空|修改|更改|把[^，,。？?]{1,20}?(?:改成|改为)|更新数据|插入|写入|新增一条|建表|删表|导出全部|"
     r"忽略(上面|之前|以上|前面|所有)?的?(规则|指令|限制|要求)|绕过|无视(规则|限制)|越权|"
     r"(?<![a-z])(delete|truncate|insert|update|alter|grant|revoke|merge)(?![a-z])|"
     r"(?<![a-z])drop\s+(?:the\s+|all\s+)?(?:table|tables|database|schema|view|column|index|data|rows?|records?)(?![a-z])|"

@@ -304,6 +304,9 @@ class Planner:
         _no_rows_ranked(read.scan, read.cues)
         read.cues.yes_no = vocab.YES_NO.search(read.scan.norm) is not None
         read.cues.every = vocab.EVERY_ONE.search(read.scan.norm) is not None
+        if read.cues.yes_no and read.terms.dims_naming_a_set and vocab.ALL_OF_THEM.search(read.scan.norm):
+            summed = vocab.SUM_SAID.search(read.scan.norm) is not None
+            read.cues.all_of_them = "sum" if summed else "each" if read.cues.every else "unsaid"
         terms = read.terms
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
         return self._build(
@@ -862,8 +865,13 @@ class Planner:
         marks: ShareMarks,
     ) -> SemanticQuery:
         dims = list(terms.dims)
-        if cues.yes_no and cues.every and cues.bound is not None and not dims:
-            dims = sorted(terms.dims_naming_a_set)  # "所有渠道GMV都超过100万吗": each channel is checked
+        if cues.all_of_them == "each" and not dims:  # "所有渠道GMV都超过100万吗", "所有渠道都有订单吗": each one
+            dims = sorted(terms.dims_naming_a_set)
+        elif cues.all_of_them == "unsaid" and cues.bound is not None and not dims:
+            # "所有渠道GMV超过4000万吗": their sum, or each one? asked, never guessed
+            raise _asked(
+                "nlu.check_sum_or_each", {"dimensions": sorted(terms.dims_naming_a_set), "reason": "check_sum_or_each"}
+            )
         filters, share_filters = self._filters(cues, terms, dims, marks)
         self._no_filter_of_nothing(filters)
         self.check_dimensions(terms.metrics, dims, [f.dimension for f in (*filters, *share_filters)])

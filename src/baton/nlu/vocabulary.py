@@ -581,8 +581,12 @@ YES_NO = patterns.compile(
 )
 """A yes/no question ("上个月GMV超过1.5亿吗", "did orders pass 50k in June?"): a bound on one total
 is then a check of it, not a filter of groups."""
-EVERY_ONE = patterns.compile(r"都|所有|全部|每个?|各个?|\ball\b|\bevery\b|\beach\b", _I)
-"""A yes/no said of every group or period ("都超过100万吗", "are all channels above 1M?")."""
+EVERY_ONE = patterns.compile(r"都|每个?|各个?|\bevery\b|\beach\b", _I)
+"""A yes/no said of each group or period ("都超过100万吗", "每天都…吗", "did each channel …")."""
+ALL_OF_THEM = patterns.compile(r"所有|全部|\ball\b", _I)
+"""All of a dimension, which a yes/no may ask of their total or of each one ("所有渠道GMV超过4000万吗")."""
+SUM_SAID = patterns.compile(TOTAL.pattern + r"|总", _I)
+"""A sum said ("加起来", "合计", "总GMV", "all channels together"): the total, never each one."""
 BOUND_LINK = patterns.compile(
     r"[\s的是为在都]*|\s*(?:of|is|was|were|are|has been|have been|stayed|remained|that is)?\s*", _I
 )
