@@ -143,3 +143,12 @@ def test_less_than_is_still_a_bound() -> None:
     query = PLANNER.plan("orders less than 5000 by region last month", as_of=AS_OF)
     assert query.threshold is not None and (query.threshold.op, query.threshold.value) == ("<", 5000)
     assert query.filters == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [("上个月GMVyoy", "same_period_last_year"), ("上个月订单量mom", "previous_period")],
+)
+def test_a_comparison_written_straight_after_a_word_is_read(question: str, kind: str) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.comparison is not None and query.comparison.kind == kind

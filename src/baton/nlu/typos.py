@@ -178,6 +178,11 @@ _ABBREVIATION = patterns.compile(
 )
 
 
+_GLUED_COMPARISON = patterns.compile(r"(?<=[\u4e00-\u9fff]|[A-Z])(?=(?:yoy|mom|wow|qoq|YoY|MoM|WoW|QoQ|YOY|MOM|WOW|QOQ)\b)")
+"""Where a comparison's shorthand is written straight after a Chinese word or a capitalised name
+("订单量mom", "GMVyoy"): a space, so it is read as the word it is."""
+
+
 def expand_abbreviations(text: str) -> tuple[str, tuple[Correction, ...]]:
     """``text`` with each shorthand of :data:`ABBREVIATIONS` written out, each one stated."""
     corrections: list[Correction] = []
@@ -190,7 +195,7 @@ def expand_abbreviations(text: str) -> tuple[str, tuple[Correction, ...]]:
         corrections.append(Correction(written=match.group(0).strip(), read_as=full.strip(), kind="typo"))
         return full
 
-    return _ABBREVIATION.sub(expand, text), tuple(corrections)
+    return _GLUED_COMPARISON.sub(" ", _ABBREVIATION.sub(expand, text)), tuple(corrections)
 
 
 COMMON_WORD = 1000
