@@ -178,7 +178,9 @@ _ABBREVIATION = patterns.compile(
 )
 
 
-_GLUED_COMPARISON = patterns.compile(r"(?<=[\u4e00-\u9fff]|[A-Z])(?=(?:yoy|mom|wow|qoq|YoY|MoM|WoW|QoQ|YOY|MOM|WOW|QOQ)\b)")
+_GLUED_COMPARISON = patterns.compile(
+    r"(?<=[\u4e00-\u9fff]|[A-Z])(?=(?:yoy|mom|wow|qoq|YoY|MoM|WoW|QoQ|YOY|MOM|WOW|QOQ)\b)"
+)
 """Where a comparison's shorthand is written straight after a Chinese word or a capitalised name
 ("订单量mom", "GMVyoy"): a space, so it is read as the word it is."""
 
