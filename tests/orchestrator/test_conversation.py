@@ -725,6 +725,7 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
         (["上个月各渠道GMV", "那订单量超过10000的呢"], "bound_in_one_question"),
         (["上个月GMV环比增长最快的渠道", "第二名呢"], "place_by_change"),
         (["6月GMV对比4月", "那5月呢"], "which_side_replaced"),
+        (["上个月各渠道GMV", "都超过500万吗"], "bound_in_one_question"),  # was refused as "not about the data"
     ],
 )
 def test_a_follow_up_that_would_answer_another_question_is_asked_back(

@@ -36,7 +36,7 @@ from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope
 from baton.messages import both, text
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
-from baton.nlu.lexicon import Hit
+from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.metric_words import metric_over_the_previous
 from baton.nlu.one_before import the_one_after, the_one_before
 from baton.nlu.parser import Planner, listing_order, two_members_apart
@@ -92,6 +92,11 @@ def read_follow_up(
         reading = planner.read(question, as_of=as_of, context=parent, prefer=prefer)
     except OutOfScope as exc:
         unknown = [str(w) for w in exc.detail.get("unknown", [])]
+        bound = next(
+            (m for m in vocab.THRESHOLD.finditer(normalise(question)) if m.group("op") or m.group("post")), None
+        )
+        if bound is not None and not exc.detail.get("final"):  # "都超过500万吗" after a breakdown: never "not data"
+            raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True}) from None
         if exc.detail.get("final") or not unknown or not has_ties(question):
             raise (standalone_error or exc) from None
         # "What about Tmall?": a follow-up naming something Baton does not know is asked back
