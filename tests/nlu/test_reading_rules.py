@@ -1095,6 +1095,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("M then a comma", "regions with GMV over 5M, last month", {"threshold": {"op": ">", "value": 5_000_000}}),
     ("thousands grouped", "上个月订单量超过1,000的品类", {"threshold": {"op": ">", "value": 1_000}}),
     ("所有…都…吗: each one", "上个月所有渠道都有订单吗", {"dimensions": ["channel"], "threshold": None}),
+    (
+        "是什么 is no yes/no",
+        "上个月各品类中GMV超过1000万的是什么",
+        {"threshold": {"op": ">", "value": 10_000_000, "check": "keep"}},
+    ),
     ("全渠道 is their total", "上个月全渠道GMV超过4000万吗", {"dimensions": []}),
     ("N+ is N or more", "上个月GMV 500w+ 的区域", {"threshold": {"op": ">=", "value": 5_000_000}}),
     ("a + between members is no bound", "上个月华东+华南的GMV", {"threshold": None}),

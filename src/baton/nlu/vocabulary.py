@@ -575,7 +575,7 @@ BOUND_SCALES: dict[str, int] = {
     "billion": 1_000_000_000,
 }
 YES_NO = patterns.compile(
-    r"吗\s*[?？]?\s*$|么\s*[?？]?\s*$|是否|有没有|有无|了没有?\s*[?？]?\s*$|没有\s*[?？]?\s*$"
+    r"吗\s*[?？]?\s*$|(?<![什怎那这多要])么\s*[?？]?\s*$|是否|有没有|有无|了没有?\s*[?？]?\s*$|没有\s*[?？]?\s*$"
     r"|^\s*(?:did|was|were|is|are|has|have|does|do)\b|\bor not\b",
     _I,
 )
