@@ -253,7 +253,7 @@ class Narrator:
         bound = query.threshold
         assert bound is not None
         value = rows[0][metric]
-        passes = value is not None and passes_bound(float(value), bound)
+        passes = not fails_bound(value, bound)
         return text(
             "answer.checked_total_yes" if passes else "answer.checked_total_no",
             language,
@@ -271,7 +271,7 @@ class Narrator:
         query, metric, rows, period, filters, language, fmt = say
         bound = query.threshold
         assert bound is not None
-        failing = [r for r in rows if r[metric] is None or not passes_bound(float(r[metric]), bound)]
+        failing = [r for r in rows if fails_bound(r[metric], bound)]
         fields = {
             "label": value_label(self.catalog, query, metric, language),
             "filters": filters,
@@ -746,10 +746,18 @@ class Narrator:
         return text("answer.list_sep", language).join(labels) + more
 
 
-def passes_bound(value: float, bound: Threshold) -> bool:
-    """Whether ``value`` passes ``bound`` as the SQL would keep it (a range: both ends included)."""
+def fails_bound(value: Any, bound: Threshold) -> bool:
+    """Whether a result cell does not pass ``bound`` as the SQL would keep it (a range: both ends
+    included; no value passes no bound) — one rule for the sentence and the numbers the gate allows."""
+    if value is None:
+        return True
+    number = float(value)
     if bound.upper is not None:
-        return bound.value <= value <= bound.upper
-    return {">": value > bound.value, ">=": value >= bound.value, "<": value < bound.value, "<=": value <= bound.value}[
-        bound.op
-    ]
+        return not bound.value <= number <= bound.upper
+    passes = {
+        ">": number > bound.value,
+        ">=": number >= bound.value,
+        "<": number < bound.value,
+        "<=": number <= bound.value,
+    }
+    return not passes[bound.op]

@@ -66,13 +66,13 @@ class Cues(PeriodCues):
     rank_within: str | None = None
     """The dimension inside whose groups a top N is taken ("每个渠道GMV最高的2个品类": channel)."""
     rank_each_period: bool = False
+    """The top N is taken inside each period of the series ("每个月GMV最高的渠道")."""
     yes_no: bool = False
+    """A yes/no question ("…超过1.5亿吗"): a bound on one total checks it."""
     every: bool = False
     """Said of each group ("都", "每个", "every"): a yes/no checks each one."""
     all_of_them: Literal["sum", "each", "unsaid"] | None = None
     """ "所有渠道" in a yes/no: their sum ("加起来"), each one ("都"), or not said which."""
-    """A yes/no question ("…超过1.5亿吗"): a bound on one total checks it."""
-    """The top N is taken inside each period of the series ("每个月GMV最高的渠道")."""
     value_ranked: bool = False
     """A superlative of the value picks the groups, and their change is asked after it ("GMV最高的区域，
     环比增长了多少"): ranked by the value, never by the change."""

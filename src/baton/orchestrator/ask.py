@@ -316,7 +316,7 @@ class AskPipeline(Pipeline):
         ]
 
     def gate_input(self, answer: Answer) -> GateInput:
-        from baton.agents.narrator import MAX_LISTED, Narrator, boundary_tie, ends_gap, member_gap, passes_bound
+        from baton.agents.narrator import MAX_LISTED, Narrator, boundary_tie, ends_gap, fails_bound, member_gap
         from baton.catalog.compiler import checked_bound
 
         catalog, query = self.scope.session.catalog, self.query
@@ -334,7 +334,7 @@ class AskPipeline(Pipeline):
         checked = checked_bound(query)
         if checked is not None and checked.metric in names:  # "4 个渠道中有 1 个…不高于…：否"
             at = names.index(checked.metric)
-            derived.append(sum(row[at] is None or not passes_bound(float(row[at]), checked) for row in table.rows))
+            derived.append(sum(fails_bound(row[at], checked) for row in table.rows))
         for metric in query.metrics:
             if catalog.metrics[metric].unit == "ratio" and f"{metric}_change" in names:
                 at = names.index(f"{metric}_change")  # a rate's change is said in points too, with its sign
