@@ -218,6 +218,26 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"top_n": None, "dimensions": ["channel"]},
     ),
     (
+        "named members each, then which is higher: both, highest first",
+        "app和小程序上个月GMV分别多少，哪个高",
+        {"top_n": None, "dimensions": ["channel"], "intent": "ranking"},
+    ),
+    (
+        "each group's value then a bare comparative: the whole ranking",
+        "上个月app和小程序的GMV分别是多少？哪个更高？",
+        {"top_n": None, "dimensions": ["channel"]},
+    ),
+    (
+        "named members' values, then which was higher in English",
+        "GMV for app and web last month, and which was higher",
+        {"top_n": None, "dimensions": ["channel"]},
+    ),
+    (
+        "which of two members, said alone, is the top one",
+        "华东和华南上个月GMV哪个高",
+        {"top_n": 1, "dimensions": ["region"]},
+    ),
+    (
         "which is higher and by how much: the gap",
         "which is higher last month, app or web refund rate, and by how much",
         {"difference": True, "dimensions": ["channel"]},
@@ -1478,6 +1498,9 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     # after 不含 / 排除 a member of the same dimension past a Chinese comma: excluded too, or the one asked?
     ("不含A，B of one dimension", "上个月不含直播，app和小程序的GMV", AmbiguousQuestion, "直播"),
     ("排除A，B of one dimension", "上个月排除华东，华南的GMV", AmbiguousQuestion, "华南 only"),
+    # a total asked, then which group ranks first: two questions, never the ranking alone
+    ("a total then which region", "上个月GMV多少，哪个区域最高", AmbiguousQuestion, "ranks first"),
+    ("a total then which, in English", "How much GMV last month and which region was top?", AmbiguousQuestion, "total"),
 ]
 
 

@@ -400,8 +400,10 @@ class Planner:
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
-        if cues.best and _EACH_THEN_BEST.search(scan.norm):  # "各区域退款率多少，哪个最高": every group, highest first
+        if cues.best and _each_then_best(scan.norm, terms):  # "各区域退款率多少，哪个最高": every group, highest first
             cues.several = True
+        elif (cues.best or cues.top_n is not None) and _TOTAL_THEN_WHICH.search(scan.norm):
+            raise _asked("nlu.total_then_which", {})  # "上个月GMV多少，哪个区域最高": the total, then a ranking
         cues.narrowed = frozenset(
             m.dimension for m in terms.members if _ONLY_BEFORE.search(scan.norm, 0, m.hit.start) and not m.excluded
         )
@@ -1331,14 +1333,37 @@ _CN_COMMA = patterns.compile(r"\s*，\s*")
 _CLOSED_LATER = patterns.compile(r"[^。？?；;！!]*?(?:以外|之外|除外|其他|其余|其它|剩下|剩余|别的)")
 """An exclusion list a Chinese comma runs on in ("除了APP，小程序和网页以外", "除了华东，华南，其他区域"):
 closed by 以外 or 其他 later; without it ("除了华东，华南和华北的GMV") the comma ends the exclusion."""
+_THEN_WHICH = (
+    r"[^，,;；?？]*?(?:[，,;；?？]|\band\b)\s*(?:and\s+)?(?:哪个|哪一个|哪家|谁|\bwhich\b)[^，,;；]{0,20}?"
+    r"(?:最|更|[高低多少大小](?:一些|一点|些)?\s*(?:呢|啊)?\s*[?？。]?\s*$|\bhighest\b|\blowest\b|\bmost\b|\bleast\b"
+    r"|\bbest\b|\bworst\b|\btop\b|\bbiggest\b|\bsmallest\b|\bhigher\b|\blower\b|\bmore\b|\bless\b|\bfewer\b"
+    r"|\bbigger\b|\blarger\b|\bsmaller\b|\bbetter\b|\bworse\b)"
+)
 _EACH_THEN_BEST = patterns.compile(
-    r"(?:各|每个|每一个|\bby\b|\beach\b|\bper\b)[^，,;；?？]*?(?:[，,;；]|\band\b)\s*(?:and\s+)?"
-    r"(?:哪个|哪一个|哪家|谁|\bwhich\b)[^，,;；]{0,20}?"
-    r"(?:最|\bhighest\b|\blowest\b|\bmost\b|\bleast\b|\bbest\b|\bworst\b|\btop\b|\bbiggest\b|\bsmallest\b)",
-    re.I,
+    r"(?:各|每个|每一个|分别|\bby\b|\beach\b|\bper\b|\brespectively\b)" + _THEN_WHICH, re.I
 )
 """Each group's value asked, then which is highest in a clause of its own ("各区域上个月退款率多少，哪个
-最高", "GMV by channel last month and which was highest"): the whole ranking, never its top alone."""
+最高", "app和小程序分别多少，哪个高", "GMV by channel last month and which was highest"): the whole
+ranking, never its top alone."""
+_VALUES_THEN_WHICH = patterns.compile(r"\S" + _THEN_WHICH, re.I)
+"""Named members' values, then which is higher in a clause of its own ("GMV for app and web last month,
+and which was higher"): each member's value is asked too."""
+
+
+_TOTAL_THEN_WHICH = patterns.compile(
+    r"^[^，,;；?？]*(?:多少|\bhow (?:much|many)\b|\bwhat (?:was|were|is|are)\b)[^，,;；?？]*"
+    r"(?:[，,;；?？]|\band\b)\s*(?:and\s+)?(?:哪个|哪一个|哪家|哪些|哪几个|谁|\bwhich\b)",
+    re.I,
+)
+"""A value asked, then which group ranks first in a clause of its own ("上个月GMV多少，哪个区域最高"):
+two questions, the total and a ranking; one answer would drop one of them."""
+
+
+def _each_then_best(norm: str, terms: Terms) -> bool:
+    """Whether the question asks every group's value and then which is best, not the best alone."""
+    if _EACH_THEN_BEST.search(norm):
+        return True
+    return len({m.member for m in terms.members if not m.excluded}) >= 2 and bool(_VALUES_THEN_WHICH.search(norm))
 _ONLY_BEFORE = patterns.compile(
     r"(?:只|仅|单)(?:看|算|统计|查|限|要)?\s*(?:一下)?\s*$|\b(?:only|just)\s+(?:for\s+|in\s+)?(?:the\s+)?$", re.I
 )
