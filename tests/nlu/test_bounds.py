@@ -67,6 +67,17 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("上个月各渠道订单量，只看1w单以上的", "order_count", ">=", 10_000, ["channel"], None),
     ("2025年每个月GMV，哪几个月超过了5000万", "gmv", ">", 50_000_000, [], "month"),
     ("Q1 2026 GMV by category, only those above 8M", "gmv", ">", 8_000_000, ["category"], None),
+    # numbers in sections of 亿 and 万, as written and as spoken
+    ("上个月GMV超过一亿五千万的渠道", "gmv", ">", 150_000_000, ["channel"], None),
+    ("上个月GMV超过1亿5千万的渠道", "gmv", ">", 150_000_000, ["channel"], None),
+    ("哪些品类上个月订单量超过五万四千", "order_count", ">", 54_000, ["category"], None),
+    ("上个月订单量超过1万5的区域", "order_count", ">", 15_000, ["region"], None),
+    ("上个月GMV超过三千万的区域", "gmv", ">", 30_000_000, ["region"], None),
+    ("上个月GMV超过1个亿的渠道", "gmv", ">", 100_000_000, ["channel"], None),
+    # an amount glued to a Latin name; a bound's word after its number, before the metric
+    ("上个月GMV100万以上的品类", "gmv", ">=", 1_000_000, ["category"], None),
+    ("regions with 10k+ orders last month", "order_count", ">=", 10_000, ["region"], None),
+    ("regions with 8518 or more orders last month", "order_count", ">=", 8_518, ["region"], None),
 ]
 
 

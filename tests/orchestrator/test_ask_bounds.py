@@ -124,6 +124,24 @@ CHECKS = [  # a yes/no of one total: the total stated, and whether it passes the
         lambda v: v > 4e7,
         "是",
     ),
+    (  # 是不是 / 吧 / 对吧 / right? ask whether, as 吗 does
+        "华南上个月订单量是不是过万了",
+        f"SELECT COUNT(*) FROM fact_order WHERE {JUNE} AND {PAID} AND region = '华南'",
+        lambda v: v > 10_000,
+        "是",
+    ),
+    (
+        "上个月GMV超过一亿五千万了吧",
+        f"SELECT SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID}",
+        lambda v: v > 1.5e8,
+        "否",
+    ),
+    (
+        "GMV was above 40m last month, right?",
+        f"SELECT SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID}",
+        lambda v: v > 4e7,
+        "yes",
+    ),
     (
         "did the refund rate pass 5% in June?",
         f"SELECT COUNT(*) FILTER (WHERE status = 'refunded') / COUNT(*) FILTER (WHERE {PAID}) FROM fact_order WHERE {JUNE}",
@@ -157,6 +175,11 @@ GROUP_CHECKS = [  # a yes/no of every group or period: each one's value, whether
         "上个月全部区域订单量都过万了吗",
         f"SELECT region, COUNT(*) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
         lambda v: v > 10_000,
+    ),
+    (
+        "上个月各渠道GMV是不是都超过500万",
+        f"SELECT channel, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
+        lambda v: v > 5e6,
     ),
     (
         "上个月每天GMV都超过100万吗",

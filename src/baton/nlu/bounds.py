@@ -23,7 +23,7 @@ from baton.contracts.semantic import Threshold
 from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
-from baton.nlu.cn_numerals import parse_cn_int
+from baton.nlu.cn_numerals import parse_cn_int, parse_large
 from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.scan import Scan
 
@@ -71,7 +71,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
         if year and term[1] <= m.start():  # "GMV by channel over 2025": a year ("over 2025 orders" counts)
             continue
         # the digits as said, scaled exactly: "1.4%" is 0.014, never 0.013999999999999999
-        number = _number(m.group("num")) * vocab.BOUND_SCALES.get(scale, 1)
+        number = _number(m.group("num"), large=m.group("large") is not None) * vocab.BOUND_SCALES.get(scale, 1)
         said = scan.text[m.start() : m.end()].strip()
         percent = scale in {"%", "％", "percent", "per cent", "个百分点", "百分点", "个点"} or scale.startswith(
             "percentage"
@@ -94,9 +94,11 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
     return found[0] if found else None
 
 
-def _number(said: str) -> Decimal:
-    """The number as written: digits ("1,500.5"), a Chinese numeral ("五百", "三千五百") or
-    nothing (a scale said alone: "过万" is one 万)."""
+def _number(said: str, *, large: bool = False) -> Decimal:
+    """The number as written: digits ("1,500.5"), a Chinese numeral ("五百", "三千五百"), sections
+    of 亿 and 万 (``large``: "一亿五千万", "1万5") or nothing (a scale said alone: "过万" is one 万)."""
+    if large:
+        return parse_large(said.replace("个", ""))
     if not said:
         return Decimal(1)
     if said[0].isascii():
@@ -146,7 +148,7 @@ def _bounded_term(
     if before:
         return max(before), False
     after = [(s, e) for s, e in scan.terms if s >= end and _NUMBER_OF.fullmatch(scan.norm[end:s])]
-    if after and op_before:
+    if after and (op_before or op_said):  # "more than 1,000 orders", "10k+ orders", "8518 or more orders"
         return after[0], False
     clause = _CLAUSE_BEFORE.search(scan.norm, 0, start)
     if clause is None or not op_said:

@@ -1,11 +1,15 @@
-"""Small integers written in Chinese numerals (and ASCII digits), for time expressions.
+"""Integers written in Chinese numerals (and ASCII digits), for time expressions and bounds.
 
-Questions say "近七天", "最近十四天", "两个月", "二〇二六年"; the time parser needs these as ints.
-Only what time expressions use: 0..9999 with 十/百/千, and digit-by-digit years (二〇二六).
+Questions say "近七天", "最近十四天", "两个月", "二〇二六年"; the time parser needs these as ints:
+0..9999 with 十/百/千, and digit-by-digit years (二〇二六). Bounds say larger numbers in sections
+of 亿 and 万 ("一亿五千万", "1亿5千万", "五万四千", spoken "1万5"): ``parse_large`` reads those.
 The digit and unit tables are shared with the output gate, which reads larger numerals (万/亿).
+No library reads mixed digit-and-numeral sections ("1亿5千万") exactly as Decimal, hence our own.
 """
 
 from __future__ import annotations
+
+from decimal import Decimal
 
 from baton import patterns
 
@@ -55,3 +59,40 @@ def parse_cn_int(text: str) -> int:
         else:
             raise ValueError(f"not a Chinese numeral: {text!r}")
     return total + current
+
+
+_LARGE_UNITS = (("亿", Decimal(100_000_000)), ("万", Decimal(10_000)))
+_SECTION = patterns.compile(r"(\d+(?:\.\d+)?)([十百千])?")
+
+
+def parse_large(text: str) -> Decimal:
+    """Parse "一亿五千万", "1亿5千万", "五万四千", "1万5" (spoken: 15,000) into a Decimal.
+
+    A bare digit after a unit is the next place down ("1万5" is 1万5千, "1亿5" 1亿5千万), as
+    spoken; raises ValueError on anything else.
+    """
+    token = text.strip()
+    for unit, value in _LARGE_UNITS:
+        if unit in token:
+            head, tail = token.split(unit, 1)
+            return _section(head) * value + _rest(tail.lstrip("零〇"), value)
+    return _section(token)
+
+
+def _rest(tail: str, value: Decimal) -> Decimal:
+    """What follows a 亿 or 万: nothing, one bare digit (the next place down) or a smaller number."""
+    if not tail:
+        return Decimal(0)
+    if len(tail) == 1 and (tail.isascii() and tail.isdigit() or tail in _DIGITS):
+        return Decimal(parse_cn_int(tail)) * value / 10
+    return parse_large(tail)
+
+
+def _section(text: str) -> Decimal:
+    """A number below 万: digits with one unit ("5千", "1.5千") or a Chinese numeral ("四千五百")."""
+    if not text:
+        raise ValueError("empty numeral")
+    digits = _SECTION.fullmatch(text)
+    if digits is not None:
+        return Decimal(digits.group(1)) * _UNITS.get(digits.group(2) or "", 1)
+    return Decimal(parse_cn_int(text))

@@ -29,6 +29,10 @@ catalog terms only (the question's own words keep it: "year-over-year" is an ope
 _CHARS_OR_PARTICLE = patterns.compile(r"(?<=[\u4e00-\u9fff])(?P<particle>了多少|了几|了)(?=[\u4e00-\u9fff])|.", re.S)
 
 
+_AMOUNT_GLUED = patterns.compile(r"\d+(?:\.\d+)?(?:[\u4e00-\u9fff%％])")
+"""An amount glued after a Latin name, as Chinese typing does ("GMV100万以上"): the name still ends there."""
+
+
 @dataclass(frozen=True)
 class Term:
     kind: Kind
@@ -126,7 +130,12 @@ class Lexicon:
                         index > 0
                         and (norm[index - 1].isascii() and (norm[index - 1].isalnum() or norm[index - 1] == "_"))
                     )
-                    or (end < len(norm) and norm[end].isascii() and (norm[end].isalnum() or norm[end] == "_"))
+                    or (
+                        end < len(norm)
+                        and norm[end].isascii()
+                        and (norm[end].isalnum() or norm[end] == "_")
+                        and not (surface[-1].isalpha() and _AMOUNT_GLUED.match(norm, end))
+                    )
                 ):
                     continue
                 if surface in self._cased and not text[index:end].isupper():

@@ -494,7 +494,10 @@ _BOUND_OP = (
 )
 THRESHOLD = patterns.compile(
     rf"(?:(?:是否|有没有|有无)\s*)?(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$]|\brmb\s*|\busd\s*)?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
+    r"(?P<num>(?P<large>(?:\d+(?:\.\d+)?|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十百千]+)个?[亿万][零〇]?"
+    r"(?:\d|[一二两三四五六七八九])(?:[十百千](?:[0-9一二两三四五六七八九十百千零〇]*(?:千万|百万|万))?"
+    r"|(?![0-9一二两三四五六七八九十百千万亿])))"
+    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
     r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
     r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
     r"|bn?(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
@@ -575,12 +578,13 @@ BOUND_SCALES: dict[str, int] = {
     "billion": 1_000_000_000,
 }
 YES_NO = patterns.compile(
-    r"吗\s*[?？]?\s*$|(?<![什怎那这多要])么\s*[?？]?\s*$|是否|有没有|有无|了没有?\s*[?？]?\s*$|没有\s*[?？]?\s*$"
+    r"吗\s*[?？]?\s*$|(?<![什怎那这多要])么\s*[?？]?\s*$|是否|是不是|有没有|有无|了没有?\s*[?？]?\s*$|没有\s*[?？]?\s*$"
+    r"|[,，]?\s*(?:对吧|对不对|是吧|吧)\s*[?？]?\s*$|[,，]?\s*\bright\s*\?\s*$"
     r"|^\s*(?:did|was|were|is|are|has|have|does|do)\b|\bor not\b",
     _I,
 )
-"""A yes/no question ("上个月GMV超过1.5亿吗", "did orders pass 50k in June?"): a bound on one total
-is then a check of it, not a filter of groups."""
+"""A yes/no question ("上个月GMV超过1.5亿吗", "是不是过万了", "超过3000万了吧", "did orders pass 50k in
+June?", "… above 40m, right?"): a bound on one total is then a check of it, not a filter of groups."""
 EVERY_ONE = patterns.compile(r"都|每个?|各个?|\bevery\b|\beach\b", _I)
 """A yes/no said of each group or period ("都超过100万吗", "每天都…吗", "did each channel …")."""
 ALL_OF_THEM = patterns.compile(r"所有|全部|\ball\b", _I)
@@ -588,7 +592,7 @@ ALL_OF_THEM = patterns.compile(r"所有|全部|\ball\b", _I)
 SUM_SAID = patterns.compile(TOTAL.pattern + r"|总", _I)
 """A sum said ("加起来", "合计", "总GMV", "all channels together"): the total, never each one."""
 BOUND_LINK = patterns.compile(
-    r"[\s的是为在都]*|\s*(?:of|is|was|were|are|has been|have been|stayed|remained|that is)?\s*", _I
+    r"(?:是不是|[\s的是为在都])*|\s*(?:of|is|was|were|are|has been|have been|stayed|remained|that is)?\s*", _I
 )
 """What may stand between a metric and its bound ("GMV is above", "退款率都在5%以上")."""
 BOUND_PERIODS = patterns.compile(

@@ -1,0 +1,34 @@
+"""Chinese numerals in sections of 亿 and 万, as bounds say them: exact Decimals, spoken forms too."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from baton.nlu.cn_numerals import parse_large
+
+LARGE = [
+    ("一亿五千万", 150_000_000),
+    ("1亿5千万", 150_000_000),
+    ("五万四千", 54_000),
+    ("1万5", 15_000),  # spoken: the bare digit is the next place down
+    ("1亿5", 150_000_000),
+    ("三千万", 30_000_000),
+    ("2亿零5万", 200_050_000),
+    ("1.5万", 15_000),
+    ("十万", 100_000),
+    ("五百", 500),
+    ("12", 12),
+]
+
+
+@pytest.mark.parametrize(("said", "value"), LARGE, ids=[s for s, _ in LARGE])
+def test_a_large_numeral_is_read_exactly(said: str, value: int) -> None:
+    assert parse_large(said) == Decimal(value)
+
+
+@pytest.mark.parametrize("said", ["", "万", "亿万", "五x"])
+def test_what_is_no_numeral_is_refused(said: str) -> None:
+    with pytest.raises(ValueError):
+        parse_large(said)
