@@ -1405,7 +1405,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         "average_across",
     ),
     ("a rate's name in the plural", "conversions last month", AmbiguousQuestion, "conversions"),
-    ("a comparative against one period only", "is refund rate higher than last month", AmbiguousQuestion, "higher"),
+    ("a comparative against one period only", "is refund rate higher than last month", AmbiguousQuestion, "last month"),
     (
         "a comparative apart from its 'than'",
         "regions with higher refund rate than last month",

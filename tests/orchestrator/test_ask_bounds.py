@@ -181,6 +181,21 @@ GROUP_CHECKS = [  # a yes/no of every group or period: each one's value, whether
         f"SELECT channel, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
         lambda v: v > 5e6,
     ),
+    (  # English "all" as the subject of a plural verb, and "every", ask of each one
+        "are all regions above 1000 orders last month",
+        f"SELECT region, COUNT(*) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
+        lambda v: v > 1000,
+    ),
+    (
+        "did every channel have GMV above 5m last month",
+        f"SELECT channel, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
+        lambda v: v > 5e6,
+    ),
+    (
+        "did all channels have GMV above 5m last month",
+        f"SELECT channel, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
+        lambda v: v > 5e6,
+    ),
     (
         "上个月每天GMV都超过100万吗",
         f"SELECT order_date, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1",
@@ -209,11 +224,15 @@ def test_a_yes_no_of_every_group_keeps_them_all_and_names_those_that_fail(
     }
     assert answer.result.row_count == len(every)  # no group filtered away
     failing = [key for key, value in every.items() if not passes(value)]
-    verdict = answer.answer.rstrip("。.").rsplit("：", 1)[-1][:1] if answer.language == "zh" else ""
-    assert verdict == ("是" if not failing else "否"), answer.answer
+    if answer.language == "zh":
+        verdict = answer.answer.rstrip("。.").rsplit("：", 1)[-1][:1]
+        assert verdict == ("是" if not failing else "否"), answer.answer
+    else:
+        verdict = answer.answer.rstrip(".").rsplit(": ", 1)[-1][:3].rstrip(" (")
+        assert verdict == ("yes" if not failing else "no"), answer.answer
     for key in failing:
         shown = (
-            demo_session.catalog.member_label(answer.semantic_query.dimensions[0], key, "zh")
+            demo_session.catalog.member_label(answer.semantic_query.dimensions[0], key, answer.language)
             if answer.semantic_query.dimensions
             else key
         )

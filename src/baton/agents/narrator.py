@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from baton.agents.buckets import partial_buckets
 from baton.agents.change_ranking import change_ranking_sentence, change_text
@@ -390,10 +390,15 @@ class Narrator:
 
     def _premise_not_met(self, query: SemanticQuery, metric: str, change: Any, language: Language) -> str:
         """ "问题说成交总额下降，但实际上升：" before a comparison whose data moved against the
-        direction the question took for granted ("上个月web订单是不是下降了" when they rose)."""
+        direction the question took for granted ("上个月web订单是不是下降了" when they rose); a
+        direction asked ("6月GMV比5月高吗") is answered yes or no, either way."""
         if query.premise is None or change is None:
             return ""
-        actual = "up" if float(change) > 0 else "down" if float(change) < 0 else "flat"
+        actual = direction_of(change)
+        if query.premise_asked:
+            verdict = "answer.comparison_asked_yes" if actual == query.premise else "answer.comparison_asked_no"
+            label = value_label(self.catalog, query, metric, language)
+            return text(verdict, language, label=label, actual=text(f"answer.premise_{actual}", language))
         if actual == query.premise:
             return ""
         return text(
@@ -449,6 +454,7 @@ class Narrator:
                 + ratio
             )
         filters += self._among_the_kept(query, len(rows), language)
+        asked = self._groups_asked(say) if query.premise_asked else ""
         ranked = sorted(
             (r for r in rows if r.get(f"{metric}_change_pct") is not None),
             key=lambda r: float(r[f"{metric}_change_pct"]),
@@ -459,22 +465,56 @@ class Narrator:
         low_pct, high_pct = low.get(f"{metric}_change_pct"), high.get(f"{metric}_change_pct")
         falls_only = high_pct is not None and float(high_pct) < 0
         rises_only = low_pct is not None and float(low_pct) > 0
+        return (
+            text(
+                "answer.comparison_groups",
+                language,
+                label=label,
+                filters=filters,
+                period=period,
+                kind=kind,
+                previous_period=prev_period,
+                low_word=text("answer.smallest_rise" if rises_only else "answer.largest_fall", language),
+                low=self._row_label(query, low, language),
+                low_pct=self._relative_and_points(metric, low, language, fmt),
+                low_value=fmt(low[metric]),
+                high_word=text("answer.smallest_fall" if falls_only else "answer.largest_rise", language),
+                high=self._row_label(query, high, language),
+                high_pct=self._relative_and_points(metric, high, language, fmt),
+                high_value=fmt(high[metric]),
+            )
+            + asked
+        )
+
+    def _groups_asked(self, say: _Sentence) -> str:
+        """Whether every group moved the way a yes/no asked ("6月各渠道GMV都比5月高吗"), and those
+        that did not, each with its change ("4 个渠道中有 3 个渠道的成交总额没有上升：否（APP（-28.07%）…）")."""
+        query, metric, rows, _period, _filters, language, _fmt = say
+        against = [r for r in rows if direction_of(r.get(f"{metric}_change")) != query.premise]
+        fields = {
+            "label": value_label(self.catalog, query, metric, language),
+            "counted": self._counted_groups(query, len(rows), language),
+        }
+        if not against:
+            actual = text(f"answer.premise_{query.premise}", language)
+            return text("answer.comparison_groups_asked_yes", language, actual=actual, **fields)
+        shown = against[:MAX_LISTED]
+        items = text("answer.list_sep", language).join(
+            text(
+                "answer.item_value",
+                language,
+                item=self._row_label(query, r, language),
+                value=format_pct(r.get(f"{metric}_change_pct"), language),
+            )
+            for r in shown
+        ) + (text("answer.more_rows", language) if len(against) > len(shown) else "")
         return text(
-            "answer.comparison_groups",
+            "answer.comparison_groups_asked_no",
             language,
-            label=label,
-            filters=filters,
-            period=period,
-            kind=kind,
-            previous_period=prev_period,
-            low_word=text("answer.smallest_rise" if rises_only else "answer.largest_fall", language),
-            low=self._row_label(query, low, language),
-            low_pct=self._relative_and_points(metric, low, language, fmt),
-            low_value=fmt(low[metric]),
-            high_word=text("answer.smallest_fall" if falls_only else "answer.largest_rise", language),
-            high=self._row_label(query, high, language),
-            high_pct=self._relative_and_points(metric, high, language, fmt),
-            high_value=fmt(high[metric]),
+            failed=self._counted_groups(query, len(against), language),
+            not_moved=text(f"answer.premise_not_{query.premise}", language),
+            items=items,
+            **fields,
         )
 
     @staticmethod
@@ -744,6 +784,13 @@ class Narrator:
         labels = [self._row_label(query, r, language) for r in same[:_MAX_TIED]]
         more = text("answer.more_rows", language) if len(same) > _MAX_TIED else ""
         return text("answer.list_sep", language).join(labels) + more
+
+
+def direction_of(change: Any) -> Literal["up", "down", "flat"]:
+    """Which way a change went; no change (or none computed) is flat."""
+    if change is None or float(change) == 0:
+        return "flat"
+    return "up" if float(change) > 0 else "down"
 
 
 def fails_bound(value: Any, bound: Threshold) -> bool:

@@ -213,6 +213,11 @@ class SemanticQuery(BaseModel):
         description="the direction the question takes for granted, a why's (\"why did GMV fall\") or a comparison's "
         '("did web orders go down", "how much higher"): checked, never assumed; said when the data moved otherwise',
     )
+    premise_asked: bool = Field(
+        default=False,
+        description='the premise is asked, not taken for granted ("6月GMV比5月高吗", "各渠道都比5月高吗"): '
+        "answered yes or no, of the one total or of every group",
+    )
     corrections: tuple[Correction, ...] = ()
     where: tuple[str, ...] = Field(
         default=(),

@@ -206,6 +206,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bound_not_lt": ("not below", "不低于"),
     "bound_not_le": ("above", "高于"),
     "bound_not_between": ("not between", "不在"),
+    "interpret_asked": (", and whether {metrics} {moved}", "，以及{metrics}是否{moved}"),
+    "interpret_asked_each": (", and whether {metrics} {moved} in every one", "，以及是否每个的{metrics}都{moved}"),
     "interpret_checked_total": (", and whether {metric} is {op} {bound}", "，以及{metric}是否{op} {bound}"),
     "threshold_none": (
         "No {group} had {label} {op} {bound}{filters}, {period}.",
@@ -632,6 +634,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "premise_up": ("rose", "上升"),
     "premise_down": ("fell", "下降"),
     "premise_flat": ("did not change", "没有变化"),
+    "premise_not_up": ("did not rise", "没有上升"),
+    "premise_not_down": ("did not fall", "没有下降"),
+    "comparison_asked_yes": ("Yes: {label} {actual}. ", "是，{label}{actual}："),
+    "comparison_asked_no": ("No: {label} {actual}. ", "否，{label}{actual}："),
+    "comparison_groups_asked_yes": (" {label} {actual} in all {counted}: yes.", "{counted}的{label}都{actual}：是。"),
+    "comparison_groups_asked_no": (
+        " {label} {not_moved} in {failed} of the {counted}: no ({items}).",
+        "{counted}中有 {failed}的{label}{not_moved}：否（{items}）。",
+    ),
     "comparison_premise_wrong": (
         "The question takes it that {label} {said}, but it {actual}. ",
         "问题说{label}{said}，但实际{actual}：",

@@ -293,7 +293,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "还不能把几个成员的合计与另一个成员对比：请问各成员分别的数值，或单独问合计。",
     ),
     "total_then_which": (
-        "The question asks for a total and then which group ranks first: ask one at a time, e.g. \"GMV last "
+        'The question asks for a total and then which group ranks first: ask one at a time, e.g. "GMV last '
         'month" and then "which region had the highest GMV last month", or ask for each group\'s value '
         '("GMV by region last month, and which was highest").',
         "问题先问了总数，又问了哪个分组排第一：请分开问，例如先问“上个月GMV多少”，再问“上个月哪个区域GMV最高”；"

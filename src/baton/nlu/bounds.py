@@ -145,9 +145,10 @@ def _bounded_term(
     """The catalog term a bound is said of: the one just before it ("GMV is above"), or the one
     right after its number ("more than 1,000 orders", "more than 20 million in GMV")."""
     before = [(s, e) for s, e in scan.terms if e <= start and vocab.BOUND_LINK.fullmatch(scan.norm[e:start])]
-    if before:
-        return max(before), False
     after = [(s, e) for s, e in scan.terms if s >= end and _NUMBER_OF.fullmatch(scan.norm[end:s])]
+    of_metric_after = bool(after) and after[0] in scan.metrics
+    if before and not (of_metric_after and max(before) not in scan.metrics):
+        return max(before), False  # "GMV is above 5m"; "regions above 1,000 orders" is of the orders
     if after and (op_before or op_said):  # "more than 1,000 orders", "10k+ orders", "8518 or more orders"
         return after[0], False
     clause = _CLAUSE_BEFORE.search(scan.norm, 0, start)

@@ -83,7 +83,7 @@ def _rest(tail: str, value: Decimal) -> Decimal:
     """What follows a 亿 or 万: nothing, one bare digit (the next place down) or a smaller number."""
     if not tail:
         return Decimal(0)
-    if len(tail) == 1 and (tail.isascii() and tail.isdigit() or tail in _DIGITS):
+    if len(tail) == 1 and ((tail.isascii() and tail.isdigit()) or tail in _DIGITS):
         return Decimal(parse_cn_int(tail)) * value / 10
     return parse_large(tail)
 

@@ -175,7 +175,8 @@ def read_cues(scan: Scan) -> Cues:
     directions = [
         d for pattern, d in ((vocab.UP, "up"), (vocab.DOWN, "down")) if _take_direction(scan, cues, pattern, d)
     ]
-    if cues.why and not directions and (compared := _comparative_direction(scan, cues)):
+    asked = cues.why or _YES_NO.match(scan.norm) is not None  # "was June GMV higher than May?"
+    if asked and not directions and (compared := _comparative_direction(scan, cues)):
         directions = [compared]  # "4月GMV为什么比3月低": the premise is the comparative's
     cues.moved = bool(directions) or cues.change
     if len(directions) == 1:
@@ -376,6 +377,7 @@ def _comparative_closing(scan: Scan, cues: Cues) -> bool:
     return True
 
 
+_THAN_A_NUMBER = patterns.compile(r"[^.?!]{0,40}?\bthan\s+[¥￥$]?\s*\d", re.I)
 _EN_COMPARATIVE = patterns.compile(
     r"\b(?:(?P<up>higher|more|bigger|larger|greater)|(?P<down>lower|less|fewer|smaller))\b(?=[^.?!]{0,40}\bthan\b)",
     re.I,
@@ -390,10 +392,23 @@ def _comparative_direction(scan: Scan, cues: Cues) -> Literal["up", "down"] | No
     if closing is not None:
         return "up" if re.search(r"[高多大]", closing) else "down"
     found = [m for m in _EN_COMPARATIVE.finditer(scan.norm) if scan.free(m.start(), m.end())]
-    if len(found) != 1:
-        return None
+    if len(found) != 1 or _THAN_A_NUMBER.match(scan.norm, found[0].end()):
+        return None  # "is GMV higher than 40m": a bound, read as one
     cues.claim(scan, "change", found)
     cues.change = True  # "why is AOV lower in June than May": June set against May
+    return "up" if found[0].group("up") else "down"
+
+
+def closing_direction(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:
+    """The direction a yes/no comparison asks ("6月GMV比5月高吗": higher; "was June lower than
+    May?": lower), read from the comparative it closes with; None when it says none or several."""
+    said = cues.spans.get("change", [])
+    closing = next((scan.norm[s:e] for s, e in said if _CLOSING_COMPARATIVE.fullmatch(scan.norm, s, e)), None)
+    if closing is not None:
+        return "up" if re.search(r"[高多大]", closing) else "down"
+    found = list(_EN_COMPARATIVE.finditer(scan.norm))
+    if len(found) != 1:
+        return None
     return "up" if found[0].group("up") else "down"
 
 

@@ -32,10 +32,20 @@ def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str
         + _order_and_limit(query, catalog, lang)
         + _gap(query, lang),
         "period": _period(query.time_range, lang),
-        "comparison": _comparison(query.comparison, lang) + _period_ratio(query, lang),
+        "comparison": _comparison(query.comparison, lang) + _period_ratio(query, lang) + _asked(query, catalog, lang),
         "corrections": _corrections(query, lang),
     }
     return text("answer.interpret", lang, **parts)
+
+
+def _asked(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
+    """ "，以及成交总额是否上升" / "，以及是否每个的成交总额都上升": a direction asked as a yes/no."""
+    if not query.premise_asked or query.premise is None:
+        return ""
+    moved = text(f"answer.premise_{query.premise}", lang)
+    each = bool(query.dimensions) or query.grain is not None
+    key = "answer.interpret_asked_each" if each else "answer.interpret_asked"
+    return text(key, lang, metrics=_labels(query.metrics, catalog, lang), moved=moved)
 
 
 def _gap(query: SemanticQuery, lang: Language) -> str:

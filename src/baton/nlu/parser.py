@@ -46,7 +46,7 @@ from baton.nlu.change_words import (
     said_direction,
     value_ranked_then_changed,
 )
-from baton.nlu.cues import ChangeMeasure, Cues, rank_within_or_across, read_cues, read_ranking
+from baton.nlu.cues import ChangeMeasure, Cues, closing_direction, rank_within_or_across, read_cues, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
 from baton.nlu.metric_words import (
@@ -306,6 +306,7 @@ class Planner:
         read.cues.every = vocab.EVERY_ONE.search(read.scan.norm) is not None
         if read.cues.yes_no and read.terms.dims_naming_a_set and vocab.ALL_OF_THEM.search(read.scan.norm):
             summed = vocab.SUM_SAID.search(read.scan.norm) is not None
+            read.cues.every = read.cues.every or vocab.ALL_EACH_EN.search(read.scan.norm) is not None
             read.cues.all_of_them = "sum" if summed else "each" if read.cues.every else "unsaid"
         terms = read.terms
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
@@ -373,6 +374,7 @@ class Planner:
         found = self.lexicon.find(text)
         scan.terms = [(hit.start, hit.end) for hit in found]
         scan.members = [(hit.start, hit.end) for hit in found if "member" in hit.kinds]
+        scan.metrics = [(hit.start, hit.end) for hit in found if "metric" in hit.kinds]
         refused = next((hit for hit in found if hit.kinds == {"refused"}), None)
         if refused is not None:  # named whole ("flights month to date"): refused before its words are read as a period
             raise self.refused_metric(refused.terms[0].target)
@@ -397,6 +399,8 @@ class Planner:
         cues.ranked_change = read_change_ranking(scan, cues)
         cues.value_ranked = value_ranked_then_changed(scan, cues)
         cues.premise = cues.premise if cues.why else said_direction(scan, cues, measures=False)
+        if not cues.why and cues.premise is None and vocab.YES_NO.search(scan.norm):
+            cues.premise = closing_direction(scan, cues)  # "6月GMV比5月高吗": higher is asked
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
@@ -969,6 +973,7 @@ class Planner:
             )
             if cues.yes_no and (not groups or cues.every):  # "超过1.5亿吗", "每个渠道都超过100万吗": a check
                 threshold = threshold.model_copy(update={"check": "all"})
+        compared = comparison is not None and rank_by == "value"
         intent = (
             "why"
             if cues.why
@@ -1002,7 +1007,8 @@ class Planner:
             share=share,
             share_filters=tuple(share_filters),
             share_within=tuple(within),
-            premise=cues.premise if cues.why or (comparison is not None and rank_by == "value") else None,
+            premise=cues.premise if cues.why or compared else None,
+            premise_asked=compared and cues.premise is not None and cues.yes_no and not cues.why,
             threshold=threshold,
             average_per=cues.average_per,
             difference=cues.difference and (two_members_apart(dims, filters) or cues.both_ends),
@@ -1364,6 +1370,8 @@ def _each_then_best(norm: str, terms: Terms) -> bool:
     if _EACH_THEN_BEST.search(norm):
         return True
     return len({m.member for m in terms.members if not m.excluded}) >= 2 and bool(_VALUES_THEN_WHICH.search(norm))
+
+
 _ONLY_BEFORE = patterns.compile(
     r"(?:只|仅|单)(?:看|算|统计|查|限|要)?\s*(?:一下)?\s*$|\b(?:only|just)\s+(?:for\s+|in\s+)?(?:the\s+)?$", re.I
 )

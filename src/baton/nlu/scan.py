@@ -22,6 +22,8 @@ class Scan:
     ("average" in "average order value", "平均" in "平均每单多少钱")."""
     members: list[tuple[int, int]] = field(default_factory=list)
     """Spans of the terms that name a member ("drop live stream": a member after the verb)."""
+    metrics: list[tuple[int, int]] = field(default_factory=list)
+    """Spans of the terms that name a metric ("regions above 1,000 orders": the bound is of orders)."""
 
     def claim(self, start: int, end: int) -> None:
         """Mark ``text[start:end]`` as read."""

@@ -71,7 +71,7 @@ MOM = patterns.compile(
     r"(?:\bvs\.?|\bversus|\bcompared (?:with|to)|\bagainst) (?:the )?(?:previous|prior|preceding) "
     r"(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) (?:days|weeks|months)\b|"
     r"(?:和|跟|与|同|对比)?再?之前的?(?:一|两|二|三|四|\d+)?个?(?:天|日|周|星期|月|季度|年)|"
-    r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上月同期|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)(?=比|相比|对比|的?情况|$|[，,。？?])|"
+    r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上月同期|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低多少大小增降涨跌]|怎么样|如何|$|[，,。？?])|"
     r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
     r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|month|quarter|period) before (?:that|it)\b|"
     r"\bthe (?:day|week|month|quarter) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|week|month|quarter)\b|"
@@ -154,7 +154,7 @@ TOTAL = patterns.compile(
 CUMULATIVE = patterns.compile(r"累计|累积|\bcumulative(?:ly)?\b|\brunning total\b", _I)
 """A total over the period — or, over a series ("每月累计"), a running total Baton does not compute."""
 SEPARATELY = patterns.compile(
-    r"分别|各自|各为|各是|各有|各多少|\brespectively\b|\bseparately\b|\bindividually\b|\beach\b", _I
+    r"分别|各自|各为|各是|各有|各多少|\brespectively\b|\bseparately\b|\bindividually\b|\beach\b|\bevery\b", _I
 )
 EXCLUDE_BEFORE = patterns.compile(
     r"\b(?:did|does|do|is|are|was|were)n'?t (?:come (?:in )?|coming )?(?:through|from|via|in|on)\b"
@@ -372,8 +372,11 @@ EN_NUMBERS = {
     "nine": 9,
     "ten": 10,
 }
-WHICH_MORE = patterns.compile(r"(?P<word>高|多|大|低|少|小)(?:一些|一点|些)?\s*[?？。!！]?\s*$")
-"""A bare comparative closing a "哪个/谁" question ("华东和华南哪个GMV高"): which one is higher."""
+WHICH_MORE = patterns.compile(
+    r"(?P<word>高|多|大|低|少|小)(?:一些|一点|些)?\s*(?:[?？。!！]?\s*$|[?？,，]\s*(?=[高低多少大小]出?了?(?:多少|几)))"
+)
+"""A bare comparative closing a "哪个/谁" question ("华东和华南哪个GMV高"), or its first clause before
+the gap is asked ("哪个高，高多少"): which one is higher."""
 QUALITY = patterns.compile(
     r"最好|最差|最棒|最糟|更好|更差|表现最好|表现最差|\bbest\b|\bworst\b|\bbetter\b|\bworse\b", _I
 )
@@ -477,7 +480,7 @@ SUPERLATIVE = patterns.compile(
     _I,
 )
 GROUP_MARKER = patterns.compile(
-    r"(各|分|按|每个|每一个|不同|各个|哪个|哪些|哪一个|\bby\b|\bper\b|\beach\b|\bfor each\b|\bacross\b|\bwhich\b"
+    r"(各|分|按|每个|每一个|不同|各个|哪个|哪些|哪一个|\bby\b|\bper\b|\beach\b|\bevery\b|\bfor each\b|\bacross\b|\bwhich\b"
     r"|\bsplit by\b|\bbroken down by\b)\s*$",
     _I,
 )
@@ -589,6 +592,13 @@ EVERY_ONE = patterns.compile(r"都|每个?|各个?|\bevery\b|\beach\b", _I)
 """A yes/no said of each group or period ("都超过100万吗", "每天都…吗", "did each channel …")."""
 ALL_OF_THEM = patterns.compile(r"所有|全部|\ball\b", _I)
 """All of a dimension, which a yes/no may ask of their total or of each one ("所有渠道GMV超过4000万吗")."""
+ALL_EACH_EN = patterns.compile(
+    r"^\s*(?:are|were|did|do|have|had)\s+(?:the\s+)?all\b|^\s*(?:are|were|did|do|have|had)\s+all\s+(?:of\s+)?(?:the\s+)?\w+"
+    r"|\ball\s+(?:of\s+)?(?:the\s+)?\w+\s+(?:are|were|have|had|did|do)\b",
+    _I,
+)
+"""English "all" as the subject of a plural verb ("are all regions above 1,000 orders", "did all
+channels have GMV above 5m"): each one, as English reads it; "all channels' GMV" stays unsaid."""
 SUM_SAID = patterns.compile(TOTAL.pattern + r"|总", _I)
 """A sum said ("加起来", "合计", "总GMV", "all channels together"): the total, never each one."""
 BOUND_LINK = patterns.compile(

@@ -316,7 +316,15 @@ class AskPipeline(Pipeline):
         ]
 
     def gate_input(self, answer: Answer) -> GateInput:
-        from baton.agents.narrator import MAX_LISTED, Narrator, boundary_tie, ends_gap, fails_bound, member_gap
+        from baton.agents.narrator import (
+            MAX_LISTED,
+            Narrator,
+            boundary_tie,
+            direction_of,
+            ends_gap,
+            fails_bound,
+            member_gap,
+        )
         from baton.catalog.compiler import checked_bound
 
         catalog, query = self.scope.session.catalog, self.query
@@ -336,6 +344,9 @@ class AskPipeline(Pipeline):
             at = names.index(checked.metric)
             derived.append(sum(fails_bound(row[at], checked) for row in table.rows))
         for metric in query.metrics:
+            if query.premise_asked and f"{metric}_change" in names:  # "4 个渠道中有 1 个…没有上升：否"
+                at = names.index(f"{metric}_change")
+                derived.append(sum(direction_of(row[at]) != query.premise for row in table.rows))
             if catalog.metrics[metric].unit == "ratio" and f"{metric}_change" in names:
                 at = names.index(f"{metric}_change")  # a rate's change is said in points too, with its sign
                 derived += [float(row[at]) * 100 for row in table.rows if row[at] is not None]

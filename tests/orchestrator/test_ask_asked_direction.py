@@ -1,0 +1,90 @@
+"""End-to-end: a direction asked as a yes/no ("6月GMV比5月高吗", "did every channel's GMV fall")
+is answered yes or no from the data, of the one total or of every group, with the groups that
+moved the other way named; independent SQL on the real demo warehouse decides what is right."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import duckdb
+import pytest
+
+from baton.orchestrator.session import Session
+
+AS_OF = date(2026, 7, 1)
+PAID = "status IN ('paid', 'refunded')"
+JUNE = "order_date BETWEEN '2026-06-01' AND '2026-06-30'"
+MAY = "order_date BETWEEN '2026-05-01' AND '2026-05-31'"
+
+
+def _rows(session: Session, sql: str) -> list[tuple[Any, ...]]:
+    con = duckdb.connect(str(session.settings.duckdb_path()), read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+TOTALS = [  # question, the measure as SQL (June against May), the direction asked
+    ("6月GMV比5月高吗", "SUM(gmv_amount)", "up"),
+    ("6月GMV比5月低吗", "SUM(gmv_amount)", "down"),
+    ("上个月订单量比5月多吗", "COUNT(*)", "up"),
+    ("was GMV higher in June than in May?", "SUM(gmv_amount)", "up"),
+    ("were orders lower in June than in May", "COUNT(*)", "down"),
+    ("did GMV grow in June vs May", "SUM(gmv_amount)", "up"),
+    ("did web orders go down last month", "COUNT(*) FILTER (WHERE channel = 'web')", "down"),
+    ("上个月web订单是不是下降了", "COUNT(*) FILTER (WHERE channel = 'web')", "down"),
+]
+
+
+@pytest.mark.parametrize(("question", "measure", "asked"), TOTALS, ids=[t[0] for t in TOTALS])
+def test_a_direction_asked_of_one_total_is_answered_yes_or_no(
+    demo_session: Session, question: str, measure: str, asked: str
+) -> None:
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    query = answer.semantic_query
+    assert query is not None and query.premise_asked and query.premise == asked
+    ((june,),) = _rows(demo_session, f"SELECT {measure} FROM fact_order WHERE {JUNE} AND {PAID}")
+    ((may,),) = _rows(demo_session, f"SELECT {measure} FROM fact_order WHERE {MAY} AND {PAID}")
+    went = "up" if june > may else "down"
+    yes = went == asked
+    lead = ("是，" if yes else "否，") if answer.language == "zh" else ("Yes: " if yes else "No: ")
+    assert answer.answer.startswith(lead), answer.answer
+    assert answer.interpretation is not None and ("是否" in answer.interpretation or "whether" in answer.interpretation)
+
+
+GROUPS = [  # question, the direction asked
+    ("6月各渠道GMV都比5月高吗", "up"),
+    ("6月各渠道GMV比5月低吗", "down"),
+    ("did every channel's GMV fall in June vs May?", "down"),
+]
+
+
+@pytest.mark.parametrize(("question", "asked"), GROUPS, ids=[g[0] for g in GROUPS])
+def test_a_direction_asked_of_every_group_names_those_that_moved_the_other_way(
+    demo_session: Session, question: str, asked: str
+) -> None:
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    assert answer.semantic_query is not None and answer.semantic_query.premise_asked
+    sql = f"""SELECT channel, SUM(gmv_amount) FILTER (WHERE {JUNE}) - SUM(gmv_amount) FILTER (WHERE {MAY})
+              FROM fact_order WHERE {PAID} GROUP BY 1"""
+    moved = {channel: "up" if change > 0 else "down" for channel, change in _rows(demo_session, sql)}
+    against = [c for c, went in moved.items() if went != asked]
+    verdict = ("否" if against else "是") if answer.language == "zh" else ("no" if against else "yes")
+    assert verdict in answer.answer.rsplit("：" if answer.language == "zh" else ": ", 1)[-1][:4], answer.answer
+    for channel in against:
+        assert demo_session.catalog.member_label("channel", channel, answer.language) in answer.answer
+    for channel in set(moved) - set(against):  # only those that moved the other way are listed after the verdict
+        label = demo_session.catalog.member_label("channel", channel, answer.language)
+        assert label not in answer.answer.rsplit("：" if answer.language == "zh" else ": ", 1)[-1], answer.answer
+
+
+def test_a_premise_taken_for_granted_is_not_asked(demo_session: Session) -> None:
+    """ "6月GMV比5月高了多少" takes the rise for granted: said when wrong, never answered yes or no."""
+    answer = demo_session.ask("6月GMV比5月高了多少", as_of=AS_OF)
+    assert answer.status == "answered" and answer.semantic_query is not None
+    assert not answer.semantic_query.premise_asked
+    assert not answer.answer.startswith(("是，", "否，"))
