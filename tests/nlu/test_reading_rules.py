@@ -233,6 +233,39 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"top_n": None, "dimensions": ["channel"]},
     ),
     (
+        "each group, then the lowest after 以及: the whole ranking, lowest first",
+        "上个月各品类的订单量以及最少的品类",
+        {"top_n": None, "dimensions": ["category"], "order": "asc"},
+    ),
+    (
+        "each group, then which is highest after 以及",
+        "上个月各区域的GMV，以及GMV最高的是哪个",
+        {"top_n": None, "dimensions": ["region"]},
+    ),
+    (
+        "each month, then which month was highest: every month",
+        "今年各月新增用户数，以及哪个月最多",
+        {"top_n": None, "grain": "month"},
+    ),
+    (
+        "a weekend's previous period is the weekend before",
+        "上周末GMV环比",
+        {
+            "time_range": {"start": "2026-06-27", "end": "2026-06-28"},
+            "comparison": {"kind": "previous_period", "range": {"start": "2026-06-20", "end": "2026-06-21"}},
+        },
+    ),
+    (
+        "the weekend before last",
+        "GMV the weekend before last",
+        {"time_range": {"start": "2026-06-20", "end": "2026-06-21"}},
+    ),
+    (
+        "all regions after a ranking of regions: the ranking goes",
+        "regions by GMV last month, all of them",
+        {"top_n": None, "dimensions": ["region"]},
+    ),
+    (
         "which of two members, said alone, is the top one",
         "华东和华南上个月GMV哪个高",
         {"top_n": 1, "dimensions": ["region"]},
@@ -1498,6 +1531,23 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     # after 不含 / 排除 a member of the same dimension past a Chinese comma: excluded too, or the one asked?
     ("不含A，B of one dimension", "上个月不含直播，app和小程序的GMV", AmbiguousQuestion, "直播"),
     ("排除A，B of one dimension", "上个月排除华东，华南的GMV", AmbiguousQuestion, "华南 only"),
+    # the whole, then a member, in clauses of their own: two figures, never the member's alone
+    ("a total then members' values", "上个月GMV多少；app多少；web多少", AmbiguousQuestion, "app"),
+    ("a metric then a member's", "上个月的退款率，以及家电品类的退款率", AmbiguousQuestion, "家电"),
+    ("buyers then a region's", "上个月买家数，以及华东的买家数", AmbiguousQuestion, "华东"),
+    # each group and the total, however the total is said
+    ("each and the total", "June GMV for each channel and the total", AmbiguousQuestion, "total"),
+    ("by a dimension, and the total", "orders last month by user type, and the total", AmbiguousQuestion, "total"),
+    ("各区域和全国", "上个月各区域GMV和全国GMV", AmbiguousQuestion, "全国"),
+    ("a total, then each", "6月新注册用户多少，各渠道分别多少", AmbiguousQuestion, "total"),
+    (
+        "a series and each one's total",
+        "Q2 GMV by month for each channel, and Q2 total per channel",
+        AmbiguousQuestion,
+        "total",
+    ),
+    # an average in a later clause than metrics asked plain
+    ("月均 after plain totals", "去年全年GMV和订单量，以及月均GMV", AmbiguousQuestion, "月均"),
     # a total asked, then which group ranks first: two questions, never the ranking alone
     ("a total then which region", "上个月GMV多少，哪个区域最高", AmbiguousQuestion, "ranks first"),
     ("a total then which, in English", "How much GMV last month and which region was top?", AmbiguousQuestion, "total"),

@@ -320,19 +320,21 @@ def test_a_share_within_each_group_divides_by_that_groups_own_total(demo_session
         "region",
         "order_count",
         "order_count_share",
+        "order_count_whole",
     ]
     sql = """SELECT region, COUNT(*) FILTER (WHERE channel = 'app'),
-                    COUNT(*) FILTER (WHERE channel = 'app')::DOUBLE / COUNT(*)
+                    COUNT(*) FILTER (WHERE channel = 'app')::DOUBLE / COUNT(*), COUNT(*)
              FROM fact_order WHERE status IN ('paid','refunded') AND order_date BETWEEN ? AND ? GROUP BY region"""
     con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
     try:
-        expected = {r: (n, s) for r, n, s in con.execute(sql, [date(2026, 6, 1), date(2026, 6, 30)]).fetchall()}
+        expected = {r: (n, s, w) for r, n, s, w in con.execute(sql, [date(2026, 6, 1), date(2026, 6, 30)]).fetchall()}
     finally:
         con.close()
-    got = {r: (n, s) for r, n, s in answer.result.rows}
+    got = {r: (n, s, w) for r, n, s, w in answer.result.rows}
     assert got.keys() == expected.keys()
-    for region, (orders, share) in expected.items():
+    for region, (orders, share, whole) in expected.items():  # each region's own whole, beside its share
         assert got[region][0] == orders and got[region][1] == pytest.approx(share, rel=1e-12)
+        assert got[region][2] == whole
     assert answer.interpretation is not None and "每个区域中APP占订单量的比例" in answer.interpretation
     assert "占所在区域" in answer.answer
 
@@ -614,3 +616,29 @@ def test_members_taken_together_say_how_a_distinct_count_or_a_rate_pools(demo_se
     assert any("去重计数" in a and "APP" in a for a in buyers.assumptions)
     gmv = demo_session.ask("上个月app和小程序的GMV合计", as_of=AS_OF)
     assert gmv.status == "answered" and not any("合起来" in a for a in gmv.assumptions)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what was total GMV last month and what % was app", "上个月订单量多少，新用户占比多少", "上个月各渠道GMV占比"],
+)
+def test_a_share_states_the_whole_it_is_of(demo_session: Session, question: str) -> None:
+    """ "total GMV and what % was app": the part's share and the whole, both from the one query."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    query = answer.semantic_query
+    assert query is not None and query.share and answer.result is not None
+    metric = query.metrics[0]
+    measure = "SUM(gmv_amount)" if metric == "gmv" else "COUNT(*)"
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        ((whole,),) = con.execute(
+            f"SELECT {measure} FROM fact_order WHERE status IN ('paid','refunded') "
+            "AND order_date BETWEEN '2026-06-01' AND '2026-06-30'"
+        ).fetchall()
+    finally:
+        con.close()
+    names = [c.name for c in answer.result.columns]
+    assert all(float(row[names.index(f"{metric}_whole")]) == pytest.approx(float(whole)) for row in answer.result.rows)
+    shown = f"{float(whole):,.2f}" if metric == "gmv" else f"{int(whole):,}"
+    assert shown in answer.answer, answer.answer

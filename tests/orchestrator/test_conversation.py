@@ -360,6 +360,25 @@ def test_all_of_a_dimension_takes_its_filter_away(session: Session, first: str, 
     assert _answer_rows(answer, "gmv") == gold
 
 
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("上个月GMV最低的区域", "show all regions with both refund rate and GMV"),
+        ("上个月GMV最高的3个区域", "所有区域呢"),
+        ("top 2 regions by GMV last month", "what about every region"),
+    ],
+)
+def test_every_group_of_a_ranked_breakdown_takes_the_ranking_away(session: Session, first: str, then: str) -> None:
+    """ "show all regions" after "the lowest region" kept the bottom 1; every region is asked."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    answer = chat.ask(then)
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.error
+    assert answer.semantic_query.top_n is None and answer.semantic_query.rank_place is None
+    regions = _rows(session, f"SELECT COUNT(DISTINCT region) FROM fact_order WHERE {JUNE}")[0][0]
+    assert answer.result is not None and answer.result.row_count == regions
+
+
 def test_taking_a_member_out_narrows_the_previous_members(session: Session) -> None:
     """ "华东和华南的GMV" then "去掉华南" is 华东's GMV (it was "every region but 华南")."""
     chat = session.conversation()

@@ -364,15 +364,20 @@ class Narrator:
                 part = text("answer.shares_in_groups_part", language, part=named) if named else ""
                 return text("answer.shares_in_groups", language, group=group, part=part, **where)
             if not grain:
+                whole = rows[0].get(f"{metric}_whole") if rows else None
+                if whole is not None:  # "各渠道GMV占比": the whole the shares are of, stated
+                    return text("answer.shares_of_whole", language, whole=fmt(whole), **where)
                 return text("answer.shares", language, **where)
             if query.dimensions or not query.share_filters:
                 return text("answer.shares_by_period", language, grain=grain, **where)
             part = share_part(query.share_filters, self.catalog, language)
             return text("answer.shares_over_time", language, grain=grain, part=part, **where)
         part = share_part(query.share_filters, self.catalog, language)
-        return text(
-            "answer.share_value", language, label=label, filters=filters, period=period, item=item(rows[0], part)
-        )
+        whole = rows[0].get(f"{metric}_whole")
+        where = {"label": label, "filters": filters, "period": period, "item": item(rows[0], part)}
+        if whole is not None:  # "总GMV多少，app占多少": the whole as well as the part
+            return text("answer.share_value_of_whole", language, whole=fmt(whole), **where)
+        return text("answer.share_value", language, **where)
 
     def _change_ranking_sentence(self, say: _Sentence) -> str:
         query, metric, rows, period, filters, language, fmt = say

@@ -531,14 +531,14 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
             this=exp.cast(exp.column(m, table="n"), exp.DataType.build("DOUBLE")),
             expression=exp.func("NULLIF", exp.column(m, table="d"), exp.Literal.number(0)),
         )
-        outs += [exp.column(m, table="n").as_(m), share.as_(f"{m}_share")]
+        outs += [exp.column(m, table="n").as_(m), share.as_(f"{m}_share"), exp.column(m, table="d").as_(f"{m}_whole")]
     final = exp.select(*outs).from_(part.expression.subquery("n"))
     if keys or groups:
         on = _and([exp.column(k, table="n").eq(exp.column(k, table="d")) for k in (*keys, *groups)])
         final = final.join(whole.expression.subquery("d"), on=on, join_type="LEFT")
     else:
         final = final.join(whole.expression.subquery("d"), join_type="CROSS")
-    columns = (*keys, *query.dimensions, *(c for m in query.metrics for c in (m, f"{m}_share")))
+    columns = (*keys, *query.dimensions, *(c for m in query.metrics for c in (m, f"{m}_share", f"{m}_whole")))
     if _ranked(query):
         # by the share: over periods each has its own whole, so the largest part need not be the largest share
         by_share = f"{query.metrics[0]}_share"
@@ -556,7 +556,10 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         columns=columns,
         tables=part.tables,
         filters_applied=part.filters_applied,
-        aggregation_logic=(*part.aggregation_logic, *(f"{m}_share: {m} / {m} of the whole" for m in query.metrics)),
+        aggregation_logic=(
+            *part.aggregation_logic,
+            *(f"{m}_share: {m} / {m}_whole, {m} of the whole" for m in query.metrics),
+        ),
         filled=part.filled,
     )
 

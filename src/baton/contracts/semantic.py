@@ -215,7 +215,8 @@ class SemanticQuery(BaseModel):
     )
     premise_asked: bool = Field(
         default=False,
-        description='the premise is asked, not taken for granted ("6月GMV比5月高吗", "各渠道都比5月高吗"): '
+        description='the premise is asked, not taken for granted ("was June GMV higher than May?", "did every '
+        'channel fall?"): '
         "answered yes or no, of the one total or of every group",
     )
     corrections: tuple[Correction, ...] = ()

@@ -43,6 +43,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "shares_in_groups_part": (" of {part}", "{part}的"),
     "share_value": ("{label}{filters} for {period}: {item}.", "{period}{filters}{label}：{item}。"),
+    "share_value_of_whole": (
+        "{label}{filters} for {period}: {item}; the total is {whole}.",
+        "{period}{filters}{label}：{item}；整体为 {whole}。",
+    ),
+    "shares_of_whole": (
+        "{label}{filters} for {period}, each part with its share of the total ({whole}): {items}{more}.",
+        "{period}{filters}{label}（整体 {whole}）各部分及其占比：{items}{more}。",
+    ),
     "more_items": ("; {count} more in the table", "；另有 {count} 项见表格"),
     "filter_sep": ("; ", "；"),
     "filters": (" ({parts})", "（{parts}）"),

@@ -299,6 +299,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "问题先问了总数，又问了哪个分组排第一：请分开问，例如先问“上个月GMV多少”，再问“上个月哪个区域GMV最高”；"
         "或问各分组的数值（“上个月各区域GMV多少，哪个最高”）。",
     ),
+    "average_in_a_later_clause": (
+        '"{words}" is said in a later clause than {metrics}, while one question computes every metric alike: '
+        "ask for the totals and for the average one at a time.",
+        "“{words}”说在{metrics}之后的另一句里，而一个问题里所有指标的算法相同：请分开问合计和平均值。",
+    ),
     "each_and_total": (
         'Each one and their total at once: ask for each ("respectively") and for the total ("in total") one at a time.',
         "同时问了分别和合计：请分开问，先问分别（“分别是多少”），再问合计（“合计多少”）。",

@@ -61,6 +61,10 @@ class FollowUp:
     standalone: bool = False
 
 
+_ALL_GROUPS = patterns.compile(r"所有|全部|每个|各个|\ball\b|\bevery\b|\beach\b", re.I)
+"""Every group said of the breakdown a ranking was over: the ranking goes, every group is shown."""
+
+
 def read_follow_up(
     planner: Planner,
     question: str,
@@ -290,8 +294,11 @@ def _merge(
         dims = [default_breakdown]
     if dims != list(parent.dimensions):
         changed.append("breakdown")
+    said_of = (terms.dims_naming_a_set | set(terms.dims)) & set(parent.dimensions)
+    every_group = not ranked and bool(said_of) and _ALL_GROUPS.search(r.scan.norm) is not None
     if (
         not ranked
+        and not every_group
         and (parent.top_n is not None or parent.rank_place is not None)
         and "metric" in changed
         and _better(planner, metrics) != _better(planner, parent.metrics)
@@ -302,6 +309,9 @@ def _merge(
     top_end = (parent.top_n or 1) if cues.best and cues.rank_place is None else None
     top_n = (cues.top_n or top_end) if ranked else parent.top_n
     place = cues.rank_place if ranked else parent.rank_place
+    if every_group and (top_n is not None or place is not None):
+        top_n, place = None, None  # "最低的区域" then "show all regions with …": every one, the ranking gone
+        changed.append("ranking")
     order = planner.order_of(cues, metrics) if ranked and not cues.place_bare else parent.order
     if ranked:
         changed.append("ranking")

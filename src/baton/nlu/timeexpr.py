@@ -34,7 +34,8 @@ Conventions (``as_of`` is the analysis date; complete data exists up to ``as_of 
 * :func:`previous_period`: a whole calendar period (or run of N whole periods) of the given grain
   maps to the previous one (June -> May 1..31; 2026Q2 -> 2026Q1); a clamped partial period that
   starts on a period boundary maps to the same days of the previous period (2026-06-01..15 ->
-  2026-05-01..15, capped at month end); anything else shifts back by its own length.
+  2026-05-01..15, capped at month end); a weekend (Saturday and Sunday) maps to the weekend
+  before, never to the Thursday and Friday before it; anything else shifts back by its own length.
 
 Input is normalised with NFKC character by character (full-width digits and spaces work); the
 normalised text has the same length as the input, so spans index the original text.
@@ -142,6 +143,8 @@ def previous_period(start: date, end: date, grain: Grain) -> tuple[date, date]:
             if end == _period_end(end, pg):
                 return new_start, last_period_end
             return new_start, min(_shift(end, pg, -n), last_period_end)
+    if start.weekday() == 5 and (end - start).days == 1:  # a weekend: the weekend before, not Thursday and Friday
+        return start - timedelta(weeks=1), end - timedelta(weeks=1)
     length = (end - start).days + 1
     return start - timedelta(days=length), start - timedelta(days=1)
 
@@ -1027,6 +1030,11 @@ _RULES: tuple[_Rule, ...] = (
         _current_en,
     ),
     # weekends: 上周末 / last weekend (Saturday and Sunday of last week), 本周末 / this weekend
+    _Rule(
+        "weekend_before_last",
+        _p(r"<UP>上个?周末|<NB>(?:the\s+)?weekend\s+before\s+last<NA>"),
+        _weekend(2),
+    ),
     _Rule("last_weekend", _p(r"<UP>个?周末|<NB>(?:last|past|previous)\s+weekend<NA>"), _weekend(1)),
     _Rule("this_weekend", _p(r"(?:本|这个?)周末|<NB>this\s+weekend<NA>"), _weekend(0)),
     # previous periods
