@@ -266,6 +266,26 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"top_n": None, "dimensions": ["region"]},
     ),
     (
+        "其中 a member, after the total: the member's share of the whole (the whole stated)",
+        "上月总订单多少单，其中直播多少单",
+        {"share": True, "share_filters": [{"dimension": "channel", "members": ["live_stream"], "exclude": False}]},
+    ),
+    (
+        "哪个比较高 is which is higher, 比较 no 比 of a comparison",
+        "华东和华南上个月GMV哪个比较高",
+        {"top_n": 1, "dimensions": ["region"]},
+    ),
+    (
+        "each, which is higher and by how much, parted by spaces",
+        "上个月食品和美妆的GMV分别多少 哪个高 高多少",
+        {"top_n": None, "dimensions": ["category"], "difference": True},
+    ),
+    (
+        "A比B更高吗 of two members: both, and the gap",
+        "上个月华东的GMV比华南更高吗",
+        {"dimensions": ["region"], "difference": True, "comparison": None},
+    ),
+    (
         "which of two members, said alone, is the top one",
         "华东和华南上个月GMV哪个高",
         {"top_n": 1, "dimensions": ["region"]},

@@ -361,10 +361,11 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
 
 
 _CLOSING_COMPARATIVE = patterns.compile(
-    r"(?<![多几])(?:更|较)?[高低多少大小](?:一些|一点|了)?(?:吗|么|没有)?\s*[?？。]?\s*$"
+    r"(?<![多几比较])(?:更|较)?[高低多少大小](?:一些|一点|了)?(?:吗|么|没有)?\s*[?？。]?\s*$"
 )
-_AGAINST_BY_BI = patterns.compile(r"(?<![占环同])比(?![例重率值])")
-"""比 setting one thing against another, not 占比 or 比例 (a share), nor 环比 or 同比 (a comparison)."""
+_AGAINST_BY_BI = patterns.compile(r"(?<![占环同])比(?![例重率值较])")
+"""比 setting one thing against another, not 占比 or 比例 (a share), 环比 or 同比 (a comparison), nor 比较
+(rather: "哪个比较高")."""
 
 
 def _comparative_closing(scan: Scan, cues: Cues) -> bool:

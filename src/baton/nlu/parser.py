@@ -426,8 +426,10 @@ class Planner:
             contrasted = vocab.COMPARE.search(scan.norm[hits[0].start : hits[-1].end]) is not None
             if cues.total and contrasted:  # "app and web combined vs mini program": a sum against a member
                 raise _asked("nlu.sum_against_member", {"members": [m.member for m in terms.members]})
+            asked = cues.change and vocab.YES_NO.search(scan.norm) is not None  # "华东的GMV比华南更高吗"
             cues.change = False  # "华东的GMV比华南多多少": the members are compared, one row each
             cues.difference = cues.difference or cues.ratio or vocab.GAP.search(scan.norm) is not None  # … the gap
+            cues.difference = cues.difference or asked  # which is higher, said with the gap
             if cues.difference and cues.top_n is None and cues.rank_place is None:
                 cues.best = False  # "how much higher was A than B": the gap, not which is higher
             named = Counter(m.dimension for m in terms.members if not m.excluded)
@@ -1347,7 +1349,7 @@ _SUPERLATIVE = (
     r"|\bsmallest\b|\blargest\b"
 )
 _THEN_WHICH = (
-    r"[^，,;；?？]*?(?:[，,;；?？&]|以及|还有|\band\b)\s*(?:and\s+)?"
+    r"[^，,;；?？]*?(?:[，,;；?？&]|以及|还有|\band\b|\s(?=哪个|哪一个|谁))\s*(?:and\s+)?"
     r"(?:(?:哪个|哪一个|哪家|谁|\bwhich\b)[^，,;；]{0,20}?"
     r"(?:更|[高低多少大小](?:一些|一点|些)?\s*(?:呢|啊)?\s*[?？。]?\s*$|\bhigher\b|\blower\b|\bmore\b|\bless\b"
     r"|\bfewer\b|\bbigger\b|\blarger\b|\bsmaller\b|\bbetter\b|\bworse\b)"

@@ -141,7 +141,7 @@ SHARE = patterns.compile(
     r"占?(?:总|全部|整体|全国|全平台)?的?(?:占比|比例|份额|比重)|占总|"
     r"\b(?:as )?(?:an? )?(?:%|percent(?:age)?|share|proportion|fraction|portion) of (?:the )?(?:total|whole|overall)\b|"
     r"占(?:总|全部|整体|全国|全平台|所有)?的?(?:多少|几成|百分之几)|占了?几成|几成|多少成|百分之多少|百分之几|百分比|\bwhat cut\b|\bcut of\b|\bpercentages\b|\bas percentages?\b|"
-    r"占多少|占了多少|所占比例|多大比例|多大比重|构成|贡献了?多少|贡献占比|贡献|占|%|％|\bpct\b|"
+    r"其中(?=[^，,。？?；;]{0,12}?(?:多少|占|几))|占多少|占了多少|所占比例|多大比例|多大比重|构成|贡献了?多少|贡献占比|贡献|占|%|％|\bpct\b|"
     r"\bpercentage\b|\bpercent\b|\bshares?\b|\bproportions?\b|\bfraction\b|\bportion\b|\bmix\b"
     r"|\bwhat part\b|\bhow much of\b"
     r"|\bcontribut(?:e|ed|ion)s?\b",
@@ -373,7 +373,7 @@ EN_NUMBERS = {
     "ten": 10,
 }
 WHICH_MORE = patterns.compile(
-    r"(?P<word>高|多|大|低|少|小)(?:一些|一点|些)?\s*(?:[?？。!！]?\s*$|[?？,，]\s*(?=[高低多少大小]出?了?(?:多少|几)))"
+    r"(?:比较|较|更)?(?P<word>高|多|大|低|少|小)(?:一些|一点|些)?\s*(?:[?？。!！]?\s*$|(?:[?？,，]|\s)\s*(?=[高低多少大小]出?了?(?:多少|几)))"
 )
 """A bare comparative closing a "哪个/谁" question ("华东和华南哪个GMV高"), or its first clause before
 the gap is asked ("哪个高，高多少"): which one is higher."""
