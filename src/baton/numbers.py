@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 from baton.contracts.common import Language, Unit
 from baton.errors import InvalidInput
@@ -285,3 +285,10 @@ def place_word(n: int, language: Language) -> str:
         return str(n)
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def direction_of(change: Any) -> Literal["up", "down", "flat"]:
+    """Which way a change went; no change (or none computed) is flat."""
+    if change is None or float(change) == 0:
+        return "flat"
+    return "up" if float(change) > 0 else "down"

@@ -74,6 +74,8 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("上个月订单量超过1万5的区域", "order_count", ">", 15_000, ["region"], None),
     ("上个月GMV超过三千万的区域", "gmv", ">", 30_000_000, ["region"], None),
     ("上个月GMV超过1个亿的渠道", "gmv", ">", 100_000_000, ["channel"], None),
+    ("上个月GMV超过1亿2000万的渠道", "gmv", ">", 120_000_000, ["channel"], None),
+    ("上个月订单量超过1万零5的区域", "order_count", ">", 10_005, ["region"], None),
     # an amount glued to a Latin name; a bound's word after its number, before the metric
     ("上个月GMV100万以上的品类", "gmv", ">=", 1_000_000, ["category"], None),
     ("regions with 10k+ orders last month", "order_count", ">=", 10_000, ["region"], None),

@@ -285,6 +285,32 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月华东的GMV比华南更高吗",
         {"dimensions": ["region"], "difference": True, "comparison": None},
     ),
+    # one question, however many clauses: never asked back as two
+    (
+        "a breakdown after a comma, no value asked of it",
+        "How many orders last month, per channel?",
+        {"dimensions": ["channel"]},
+    ),
+    (
+        "an average of the one metric, in its own clause",
+        "上个月GMV，日均多少",
+        {"average_per": "day", "metrics": ["gmv"]},
+    ),
+    ("the top value, then whose it is", "上个月GMV最高是多少，哪个渠道", {"top_n": 1, "dimensions": ["channel"]}),
+    (
+        "two metrics of one member, joined by 'and the'",
+        "What was GMV and the number of orders for web last month?",
+        {
+            "metrics": ["gmv", "order_count"],
+            "filters": [{"dimension": "channel", "members": ["web"], "exclude": False}],
+        },
+    ),
+    ("among the regions, which is highest: the top one", "各区域中，上个月GMV最高的是哪个", {"top_n": 1}),
+    (
+        "吧 closing a request is no yes/no: the days kept",
+        "查一下上个月每天GMV超过150万的日子吧",
+        {"grain": "day", "threshold": {"metric": "gmv", "op": ">", "value": 1_500_000, "check": "keep"}},
+    ),
     (
         "which of two members, said alone, is the top one",
         "华东和华南上个月GMV哪个高",
@@ -1566,6 +1592,9 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         AmbiguousQuestion,
         "total",
     ),
+    # a month's end or start said loosely, on its own: one day, or the days around it?
+    ("end of May alone", "end of May GMV", AmbiguousQuestion, "2026-05-31"),
+    ("5月底 alone", "5月底GMV", AmbiguousQuestion, "5月底"),
     # an average in a later clause than metrics asked plain
     ("月均 after plain totals", "去年全年GMV和订单量，以及月均GMV", AmbiguousQuestion, "月均"),
     # a total asked, then which group ranks first: two questions, never the ranking alone

@@ -207,6 +207,9 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("revenue in 2025", A, "2025-01-01", "2025-12-31", "year"),
     ("2026-06-12", A, "2026-06-12", "2026-06-12", "day"),
     ("2026/6/12", A, "2026-06-12", "2026-06-12", "day"),
+    ("15/6", A, "2026-06-15", "2026-06-15", "day"),  # day first: only 15 can be the day
+    ("上上周末", A, "2026-06-20", "2026-06-21", "weekend"),
+    ("the weekend before last", A, "2026-06-20", "2026-06-21", "weekend"),
     ("June 12, 2026", A, "2026-06-12", "2026-06-12", "day"),
     ("12 June 2026", A, "2026-06-12", "2026-06-12", "day"),
     ("Jun 12", A, "2026-06-12", "2026-06-12", "day"),
@@ -407,8 +410,8 @@ PREVIOUS: list[tuple[str, str, Grain, str, str]] = [
     ("2026-06-24", "2026-06-30", "custom", "2026-06-17", "2026-06-23"),  # last 7 days
     ("2026-06-12", "2026-06-12", "day", "2026-06-11", "2026-06-11"),
     ("2026-03-10", "2026-03-20", "month", "2026-02-27", "2026-03-09"),  # not on a boundary: by length
-    ("2026-06-27", "2026-06-28", "custom", "2026-06-20", "2026-06-21"),  # a weekend: the weekend before
-    ("2026-06-27", "2026-06-28", "day", "2026-06-20", "2026-06-21"),  # … read back from its dates too
+    ("2026-06-27", "2026-06-28", "weekend", "2026-06-20", "2026-06-21"),  # a weekend: the weekend before
+    ("2026-06-27", "2026-06-28", "custom", "2026-06-25", "2026-06-26"),  # the last two days: by length
 ]
 
 
@@ -507,3 +510,8 @@ def test_property_random_text_never_crashes(as_of: date, text: str) -> None:
 )
 def test_a_weeks_same_period_last_year_is_the_same_iso_week(start: str, end: str, ly_start: str, ly_end: str) -> None:
     assert comparison_range("same_period_last_year", D(start), D(end), grain="week") == (D(ly_start), D(ly_end))
+
+
+def test_a_weekend_read_back_from_its_dates_is_compared_with_the_weekend_before() -> None:
+    """A follow-up's inherited weekend ("上周末GMV" then "环比呢") keeps its weekdays."""
+    assert comparison_range("previous_period", D("2026-06-27"), D("2026-06-28")) == (D("2026-06-20"), D("2026-06-21"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import partial
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from baton.agents.buckets import partial_buckets
 from baton.agents.change_ranking import change_ranking_sentence, change_text
@@ -30,7 +30,7 @@ from baton.nlu.interpret import (
     value_label,
     where_text,
 )
-from baton.numbers import bucket_label, format_exact, place_word, plural_noun
+from baton.numbers import bucket_label, direction_of, format_exact, place_word, plural_noun
 from baton.numbers import format_signed_percent as format_pct
 
 _LEADING_PREPOSITION = re.compile(r"^(?:from|in|during|on|for)\s+(?=\S)", re.I)
@@ -492,18 +492,38 @@ class Narrator:
         )
 
     def _groups_asked(self, say: _Sentence) -> str:
-        """Whether every group moved the way a yes/no asked ("6月各渠道GMV都比5月高吗"), and those
-        that did not, each with its change ("4 个渠道中有 3 个渠道的成交总额没有上升：否（APP（-28.07%）…）")."""
+        """Whether every group (or any) moved the way a yes/no asked, and which groups decide it:
+        "6月各渠道GMV都比5月高吗" names those that did not rise ("4 个渠道中有 1 个渠道的成交总额没有
+        上升：否（APP（-28.07%））"); "有渠道GMV比5月低吗" names those that fell. A change that could not be
+        computed (no previous value) is no move either way."""
         query, metric, rows, _period, _filters, language, _fmt = say
-        against = [r for r in rows if direction_of(r.get(f"{metric}_change")) != query.premise]
+        moved = [r for r in rows if direction_of(r.get(f"{metric}_change")) == query.premise]
         fields = {
             "label": value_label(self.catalog, query, metric, language),
             "counted": self._counted_groups(query, len(rows), language),
+            "actual": text(f"answer.premise_{query.premise}", language),
         }
+        if query.premise_asked == "any":
+            if not moved:
+                return text("answer.comparison_groups_any_no", language, **fields)
+            items = self._changes_listed(query, metric, moved, language)
+            n = self._counted_groups(query, len(moved), language)
+            return text("answer.comparison_groups_any_yes", language, moved=n, items=items, **fields)
+        against = [r for r in rows if r not in moved]
         if not against:
-            actual = text(f"answer.premise_{query.premise}", language)
-            return text("answer.comparison_groups_asked_yes", language, actual=actual, **fields)
-        shown = against[:MAX_LISTED]
+            return text("answer.comparison_groups_asked_yes", language, **fields)
+        return text(
+            "answer.comparison_groups_asked_no",
+            language,
+            failed=self._counted_groups(query, len(against), language),
+            not_moved=text(f"answer.premise_not_{query.premise}", language),
+            items=self._changes_listed(query, metric, against, language),
+            **fields,
+        )
+
+    def _changes_listed(self, query: SemanticQuery, metric: str, rows: list[dict[str, Any]], language: Language) -> str:
+        """Each row's label and relative change ("APP（-28.07%）"), the first ``MAX_LISTED``."""
+        shown = rows[:MAX_LISTED]
         items = text("answer.list_sep", language).join(
             text(
                 "answer.item_value",
@@ -512,15 +532,8 @@ class Narrator:
                 value=format_pct(r.get(f"{metric}_change_pct"), language),
             )
             for r in shown
-        ) + (text("answer.more_rows", language) if len(against) > len(shown) else "")
-        return text(
-            "answer.comparison_groups_asked_no",
-            language,
-            failed=self._counted_groups(query, len(against), language),
-            not_moved=text(f"answer.premise_not_{query.premise}", language),
-            items=items,
-            **fields,
         )
+        return items + (text("answer.more_rows", language) if len(rows) > len(shown) else "")
 
     @staticmethod
     def _period_ratio(
@@ -789,13 +802,6 @@ class Narrator:
         labels = [self._row_label(query, r, language) for r in same[:_MAX_TIED]]
         more = text("answer.more_rows", language) if len(same) > _MAX_TIED else ""
         return text("answer.list_sep", language).join(labels) + more
-
-
-def direction_of(change: Any) -> Literal["up", "down", "flat"]:
-    """Which way a change went; no change (or none computed) is flat."""
-    if change is None or float(change) == 0:
-        return "flat"
-    return "up" if float(change) > 0 else "down"
 
 
 def fails_bound(value: Any, bound: Threshold) -> bool:

@@ -39,7 +39,7 @@ from baton.contracts.semantic import SemanticQuery
 from baton.contracts.values import KeyNumber
 from baton.messages import average_fields, counted, text
 from baton.nlu.interpret import filters_text
-from baton.numbers import display
+from baton.numbers import direction_of, display
 
 _PLACEHOLDER = re.compile(r"\{num:([^{}]+)\}")
 _KEY_METRICS = (
@@ -92,11 +92,7 @@ def _significant(inputs: _Inputs) -> bool | None:
 
 
 def _moved(value: Decimal, lang: Language) -> str:
-    return text(f"answer.premise_{_direction(value)}", lang)
-
-
-def _direction(value: Decimal) -> str:
-    return "up" if value > 0 else "down" if value < 0 else "flat"
+    return text(f"answer.premise_{direction_of(value)}", lang)
 
 
 def _single_day(inputs: _Inputs) -> bool:
@@ -191,9 +187,9 @@ def _premise(
     says ("为什么4月订单量比3月低": fewer in total, more per day), both are said."""
     if premise is None or change is None:
         return ""
-    actual = _direction(change.value)
+    actual = direction_of(change.value)
     said = text(f"answer.premise_{premise}", lang)
-    if actual != premise and loaded is not None and loaded is not change and _direction(loaded.value) == premise:
+    if actual != premise and loaded is not None and loaded is not change and direction_of(loaded.value) == premise:
         return text(
             "answer.analysis_premise_totals_only",
             lang,

@@ -213,11 +213,10 @@ class SemanticQuery(BaseModel):
         description="the direction the question takes for granted, a why's (\"why did GMV fall\") or a comparison's "
         '("did web orders go down", "how much higher"): checked, never assumed; said when the data moved otherwise',
     )
-    premise_asked: bool = Field(
-        default=False,
-        description='the premise is asked, not taken for granted ("was June GMV higher than May?", "did every '
-        'channel fall?"): '
-        "answered yes or no, of the one total or of every group",
+    premise_asked: Literal["every", "any"] | None = Field(
+        default=None,
+        description='the premise is asked, not taken for granted ("was June GMV higher than May?"): answered yes '
+        'or no, of the one total, of every group ("did every channel fall?") or of any ("did any channel grow?")',
     )
     corrections: tuple[Correction, ...] = ()
     where: tuple[str, ...] = Field(

@@ -215,7 +215,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bound_not_le": ("above", "高于"),
     "bound_not_between": ("not between", "不在"),
     "interpret_asked": (", and whether {metrics} {moved}", "，以及{metrics}是否{moved}"),
-    "interpret_asked_each": (", and whether {metrics} {moved} in every one", "，以及是否每个的{metrics}都{moved}"),
+    "interpret_asked_every": (
+        ", and whether {metrics} {moved} in every {group}",
+        "，以及是否每个{group}的{metrics}都{moved}",
+    ),
+    "interpret_asked_any": (
+        ", and whether {metrics} {moved} in any {group}",
+        "，以及是否有{group}的{metrics}{moved}",
+    ),
     "interpret_checked_total": (", and whether {metric} is {op} {bound}", "，以及{metric}是否{op} {bound}"),
     "threshold_none": (
         "No {group} had {label} {op} {bound}{filters}, {period}.",
@@ -650,6 +657,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "comparison_groups_asked_no": (
         " {label} {not_moved} in {failed} of the {counted}: no ({items}).",
         "{counted}中有 {failed}的{label}{not_moved}：否（{items}）。",
+    ),
+    "comparison_groups_any_yes": (
+        " {label} {actual} in {moved} of the {counted}: yes ({items}).",
+        "{counted}中有 {moved}的{label}{actual}：是（{items}）。",
+    ),
+    "comparison_groups_any_no": (
+        " {label} {actual} in none of the {counted}: no.",
+        "{counted}中没有一个的{label}{actual}：否。",
     ),
     "comparison_premise_wrong": (
         "The question takes it that {label} {said}, but it {actual}. ",

@@ -304,6 +304,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "ask for the totals and for the average one at a time.",
         "“{words}”说在{metrics}之后的另一句里，而一个问题里所有指标的算法相同：请分开问合计和平均值。",
     ),
+    "edge_of_month_alone": (
+        '"{said}" on its own could be one day ({day}) or the last (or first) days of the month: say the dates you '
+        'mean, e.g. "{day}".',
+        "“{said}”单独使用含义不明确：可能是一天（{day}），也可能是月末（或月初）的几天。请说明具体日期，例如“{day}”。",
+    ),
     "each_and_total": (
         'Each one and their total at once: ask for each ("respectively") and for the total ("in total") one at a time.',
         "同时问了分别和合计：请分开问，先问分别（“分别是多少”），再问合计（“合计多少”）。",

@@ -69,6 +69,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "change": ("{label} change", "{label}变化"),
     "change_pct": ("{label} change (%)", "{label}变化率"),
     "share": ("{label} share", "{label}占比"),
+    "whole": ("{label} (whole)", "{label}（整体）"),
     "period": ("Period", "期间"),
     "rows_ahead": ("Ranked above", "排在前面的数量"),
     # analysis reports: tests as key numbers, issue codes in words ----------------------------------

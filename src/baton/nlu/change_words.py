@@ -69,6 +69,27 @@ def said_direction(scan: Scan, cues: Cues, *, measures: bool = True) -> Literal[
     return None if rises == falls else "up" if rises else "down"
 
 
+def read_yes_no(scan: Scan, cues: Cues) -> None:
+    """Whether the question asks yes or no ("…吗", "是不是", "did …"), and of every group ("都",
+    "每个", "every") or of any ("有渠道…吗", "did any channel …")."""
+    cues.yes_no = vocab.YES_NO.search(scan.norm) is not None
+    cues.every = vocab.EVERY_ONE.search(scan.norm) is not None
+    cues.any_group = vocab.ANY_GROUP.search(scan.norm) is not None
+
+
+def premise_asked(cues: Cues, *, compared: bool, groups: bool, metrics: int) -> Literal["every", "any"] | None:
+    """Whether a direction is asked as a yes/no ("6月GMV比5月高吗"), and of which groups: every one
+    ("各渠道都…吗", "did every channel…") or any ("有渠道…吗", "did any channel…"); groups with neither
+    said get no verdict, and nor does one direction said beside several metrics (of which?)."""
+    if not (compared and cues.premise is not None and not cues.why and cues.yes_no) or metrics > 1:
+        return None
+    if not groups:
+        return "every"
+    if cues.any_group:
+        return "any"
+    return "every" if cues.every else None
+
+
 _GOOD_MOVE = patterns.compile(r"\bimprov\w*|改善|好转|变好", re.I)
 """A move said as good ("improved the most", "退款率改善"): up or down by the metric's ``better``."""
 

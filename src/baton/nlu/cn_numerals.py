@@ -75,7 +75,9 @@ def parse_large(text: str) -> Decimal:
     for unit, value in _LARGE_UNITS:
         if unit in token:
             head, tail = token.split(unit, 1)
-            return _section(head) * value + _rest(tail.lstrip("零〇"), value)
+            if tail[:1] in ("零", "〇"):  # "1万零5": 10,005, a place skipped, never the next place down
+                return _section(head) * value + parse_large(tail.lstrip("零〇"))
+            return _section(head) * value + _rest(tail, value)
     return _section(token)
 
 

@@ -130,6 +130,7 @@ def _operator_checks(query: SemanticQuery) -> dict[str, Callable[[], bool]]:
         "same_period_last_year": lambda: kind == "same_period_last_year",
         "previous_period": lambda: compared,
         "week_earlier": lambda: compared,
+        "month_earlier": lambda: compared,
         "change": lambda: compared or why,
         "up": lambda: compared or why,
         "down": lambda: compared or why,

@@ -68,6 +68,8 @@ class Cues(PeriodCues):
     rank_each_period: bool = False
     """The top N is taken inside each period of the series ("每个月GMV最高的渠道")."""
     yes_no: bool = False
+    any_group: bool = False
+    """A yes/no said of any group ("有渠道…下降吗", "did any channel grow"): one is enough."""
     """A yes/no question ("…超过1.5亿吗"): a bound on one total checks it."""
     every: bool = False
     """Said of each group ("都", "每个", "every"): a yes/no checks each one."""
@@ -160,7 +162,10 @@ def read_cues(scan: Scan) -> Cues:
         if taken:
             cues.comparison_kind = kind  # type: ignore[assignment]
             cues.window = _window(taken[0].group(0)) if kind == "previous_period" else None
-    cues.week_earlier = bool(cues.take(scan, "week_earlier", vocab.SAME_DAY_LAST_WEEK))
+    if cues.take(scan, "week_earlier", vocab.SAME_DAY_LAST_WEEK):
+        cues.earlier = "week"
+    elif cues.take(scan, "month_earlier", vocab.SAME_DAYS_LAST_MONTH):
+        cues.earlier = "month"
     cues.bound = read_bound(scan, cues.spans)
     if cues.bound is not None:  # "GMV超过200万的日子", "which months": the periods it keeps; "哪些", "how many"
         _read_bound_periods(scan, cues)
@@ -388,10 +393,9 @@ _EN_COMPARATIVE = patterns.compile(
 def _comparative_direction(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:
     """The direction a comparative says in a why ("为什么比3月低", "why was June GMV higher than May"):
     the first thing named against the second — the premise the analysis checks against the data."""
-    said = cues.spans.get("change", [])
-    closing = next((scan.norm[s:e] for s, e in said if _CLOSING_COMPARATIVE.fullmatch(scan.norm, s, e)), None)
+    closing = _closing_said(scan, cues)
     if closing is not None:
-        return "up" if re.search(r"[高多大]", closing) else "down"
+        return closing
     found = [m for m in _EN_COMPARATIVE.finditer(scan.norm) if scan.free(m.start(), m.end())]
     if len(found) != 1 or _THAN_A_NUMBER.match(scan.norm, found[0].end()):
         return None  # "is GMV higher than 40m": a bound, read as one
@@ -403,14 +407,22 @@ def _comparative_direction(scan: Scan, cues: Cues) -> Literal["up", "down"] | No
 def closing_direction(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:
     """The direction a yes/no comparison asks ("6月GMV比5月高吗": higher; "was June lower than
     May?": lower), read from the comparative it closes with; None when it says none or several."""
-    said = cues.spans.get("change", [])
-    closing = next((scan.norm[s:e] for s, e in said if _CLOSING_COMPARATIVE.fullmatch(scan.norm, s, e)), None)
+    closing = _closing_said(scan, cues)
     if closing is not None:
-        return "up" if re.search(r"[高多大]", closing) else "down"
+        return closing
     found = list(_EN_COMPARATIVE.finditer(scan.norm))
-    if len(found) != 1:
+    if len(found) != 1 or _THAN_A_NUMBER.match(scan.norm, found[0].end()):
         return None
     return "up" if found[0].group("up") else "down"
+
+
+def _closing_said(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:
+    """The direction of a closing comparative already claimed ("比3月低", "更高吗")."""
+    said = cues.spans.get("change", [])
+    closing = next((scan.norm[s:e] for s, e in said if _CLOSING_COMPARATIVE.fullmatch(scan.norm, s, e)), None)
+    if closing is None:
+        return None
+    return "up" if re.search(r"[高多大]", closing) else "down"
 
 
 def _take_direction(scan: Scan, cues: Cues, pattern: re.Pattern[str], part: str) -> bool:

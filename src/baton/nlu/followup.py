@@ -36,6 +36,7 @@ from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope
 from baton.messages import both, text
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
+from baton.nlu.change_words import premise_asked, read_yes_no
 from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.metric_words import metric_over_the_previous
 from baton.nlu.one_before import the_one_after, the_one_before
@@ -61,7 +62,7 @@ class FollowUp:
     standalone: bool = False
 
 
-_ALL_GROUPS = patterns.compile(r"所有|全部|每个|各个|\ball\b|\bevery\b|\beach\b", re.I)
+_ALL_GROUPS = patterns.compile(vocab.ALL_OF_THEM.pattern + r"|每个|各个|\bevery\b|\beach\b", re.I)
 """Every group said of the breakdown a ranking was over: the ranking goes, every group is shown."""
 
 
@@ -364,6 +365,9 @@ def _merge(
     if parent.difference and (not gap or comparison is not None or grain is not None):
         # "华东和华南的GMV差多少" then "去年同期呢": the gap of each one's change is not built, never dropped
         raise AmbiguousQuestion(*both("nlu.gap_per_group"), detail={"follow_up": True})
+    read_yes_no(r.scan, cues)  # "6月各渠道GMV" then "都比5月高吗": answered yes or no
+    compared = comparison is not None and rank_by == "value" and not why
+    asked = premise_asked(cues, compared=compared, groups=bool(dims) or grain is not None, metrics=len(metrics))
     query = SemanticQuery(
         metrics=metrics,
         dimensions=tuple(dims),
@@ -382,7 +386,8 @@ def _merge(
         share=share,
         share_filters=share_filters if share else (),
         share_within=tuple(d for d in parent.share_within if d in dims) if share else (),
-        premise=(cues.premise if cues.why else parent.premise) if why else None,
+        premise=(cues.premise if cues.why else parent.premise) if why else cues.premise if asked else None,
+        premise_asked=asked,
         average_per=average_per,
         threshold=_kept_bound(parent, metrics, ranked or share or comparison is not None or gap, dims, grain),
         difference=gap,
@@ -438,7 +443,7 @@ def _periods(
     """The follow-up's period (or the inherited one) and its comparison; a bare change after two
     periods ("6月GMV", "5月呢", "变化多少") is the later against the earlier (``earlier``)."""
     cues = r.cues
-    asks_comparison = cues.comparison_kind is not None or cues.week_earlier or (cues.change and not cues.why)
+    asks_comparison = cues.comparison_kind is not None or cues.earlier or (cues.change and not cues.why)
     named = r.periods[0].match if len(r.periods) == 1 and r.periods[0].error is None else None
     if named is not None and cues.compare_word and cues.comparison_kind is None and not cues.why:
         # "6月的GMV" then "和5月比呢": the previous question's period against the one named
@@ -463,9 +468,13 @@ def _periods(
     time_range = parent.time_range
     if not asks_comparison:
         return time_range, parent.comparison, []
-    if cues.week_earlier:
+    if cues.earlier:  # "上周同期呢" / "上月同期呢": the same days a week or a month before
         shift = timedelta(days=7)
-        start, end = time_range.start - shift, time_range.end - shift
+        start, end = (
+            (time_range.start - shift, time_range.end - shift)
+            if cues.earlier == "week"
+            else timeexpr.same_days_last_month(time_range.start, time_range.end)
+        )
         return time_range, Comparison(kind="custom", range=TimeRange(start=start, end=end)), ["comparison"]
     if cues.comparison_kind is None and parent.comparison is not None:
         # "上个月app的GMV同比" then "降了多少": the change already asked, against the same period

@@ -39,13 +39,15 @@ def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str
 
 
 def _asked(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
-    """ "，以及成交总额是否上升" / "，以及是否每个的成交总额都上升": a direction asked as a yes/no."""
+    """ "，以及成交总额是否上升" / "，以及是否每个渠道的成交总额都上升": a direction asked as a yes/no."""
     if not query.premise_asked or query.premise is None:
         return ""
     moved = text(f"answer.premise_{query.premise}", lang)
-    each = bool(query.dimensions) or query.grain is not None
-    key = "answer.interpret_asked_each" if each else "answer.interpret_asked"
-    return text(key, lang, metrics=_labels(query.metrics, catalog, lang), moved=moved)
+    metrics = _labels(query.metrics, catalog, lang)
+    if not query.dimensions and query.grain is None:
+        return text("answer.interpret_asked", lang, metrics=metrics, moved=moved)
+    group = _dims(query.dimensions, catalog, lang) or text(f"answer.grain_{query.grain}", lang)
+    return text(f"answer.interpret_asked_{query.premise_asked}", lang, metrics=metrics, moved=moved, group=group)
 
 
 def _gap(query: SemanticQuery, lang: Language) -> str:

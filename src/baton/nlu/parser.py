@@ -41,8 +41,10 @@ from baton.nlu.bounds import check_against_the_average, threshold_of
 from baton.nlu.change_words import (
     check_kept_by_change,
     check_kept_by_change_of_groups,
+    premise_asked,
     read_change_ranking,
     read_good_as_direction,
+    read_yes_no,
     said_direction,
     value_ranked_then_changed,
 )
@@ -59,6 +61,14 @@ from baton.nlu.metric_words import (
     metric_over_metric,
     metrics_naming,
     no_part_of_a_metric,
+)
+from baton.nlu.parts import (
+    TOTAL_JOINED,
+    average_in_a_later_clause,
+    each_then_best,
+    total_then_which,
+    whole_then_a_member,
+    whole_then_each,
 )
 from baton.nlu.periods import claim_compare_words, event_periods, named_previous, resolve_periods
 from baton.nlu.rank_within import ranked_each_period, ranked_within
@@ -129,14 +139,14 @@ _SET_AGAINST = patterns.compile(r"(?:和|跟|与|同|\bwith\b|\bvs\.?|\bthan\b|\
 
 def _plain_one_period(cues: Cues, periods: list[timeexpr.PeriodReading]) -> bool:
     """One period and no comparison of periods named ("比上月", "同比", "a week earlier")."""
-    return one_period(periods) and cues.comparison_kind is None and not cues.week_earlier and not cues.why
+    return one_period(periods) and cues.comparison_kind is None and not cues.earlier and not cues.why
 
 
 def _across_the_groups(scan: Scan, cues: Cues, terms: Terms, periods: list[timeexpr.PeriodReading]) -> bool:
     """A compare word beside a breakdown and one period, with no change or comparison asked and
     nothing it is set against ("和上月相比"): the groups side by side, which the breakdown is
     ("新老用户GMV对比")."""
-    plain = not (cues.change or cues.comparison_kind or cues.week_earlier or cues.why)
+    plain = not (cues.change or cues.comparison_kind or cues.earlier or cues.why)
     named = any(not m.excluded for m in terms.members if m.dimension in terms.dims)
     against = any(_SET_AGAINST.search(scan.norm[: m.start()]) for m in vocab.COMPARE.finditer(scan.norm))
     return bool(terms.dims) and one_period(periods) and plain and not named and not against
@@ -297,14 +307,13 @@ class Planner:
         _total_said_before_a_metric(read.scan, read.cues, read.terms)
         _total_beside_each_or_a_ranking(read.scan, read.cues, read.terms)
         _member_beside_the_whole(read.scan, read.cues, read.terms)
-        _average_in_a_later_clause(read.scan, read.cues, read.terms)
+        average_in_a_later_clause(read.scan, read.cues, read.terms)
         self._kept_and_excluded(read.cues, read.terms)
         self._ranked_first(read.scan, read.cues, read.terms)
         read.cues.rank_within = ranked_within(read.scan, read.cues, read.terms)
         read.cues.rank_each_period = ranked_each_period(read.scan, read.cues, read.terms)
         _no_rows_ranked(read.scan, read.cues)
-        read.cues.yes_no = vocab.YES_NO.search(read.scan.norm) is not None
-        read.cues.every = vocab.EVERY_ONE.search(read.scan.norm) is not None
+        read_yes_no(read.scan, read.cues)
         if read.cues.yes_no and read.terms.dims_naming_a_set and vocab.ALL_OF_THEM.search(read.scan.norm):
             summed = vocab.SUM_SAID.search(read.scan.norm) is not None
             read.cues.every = read.cues.every or vocab.ALL_EACH_EN.search(read.scan.norm) is not None
@@ -400,16 +409,19 @@ class Planner:
         cues.ranked_change = read_change_ranking(scan, cues)
         cues.value_ranked = value_ranked_then_changed(scan, cues)
         cues.premise = cues.premise if cues.why else said_direction(scan, cues, measures=False)
-        if not cues.why and cues.premise is None and vocab.YES_NO.search(scan.norm):
-            cues.premise = closing_direction(scan, cues)  # "6月GMV比5月高吗": higher is asked
+        if not cues.why and vocab.YES_NO.search(scan.norm):
+            cues.premise = cues.premise or closing_direction(scan, cues)  # "6月GMV比5月高吗": higher is asked
+            for asked in scan.find_all(vocab.YES_NO) if cues.premise else ():  # "有没有比去年同期多"
+                if scan.free(asked.start(), asked.end()):
+                    scan.claim(asked.start(), asked.end())
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
-        if cues.best and _each_then_best(scan.norm, terms):  # "各区域退款率多少，哪个最高": every group, highest first
+        if cues.best and each_then_best(scan, terms):  # "各区域退款率多少，哪个最高": every group, highest first
             cues.several, cues.rank = True, True
             if cues.which_time:  # "今年各月新增用户数，以及哪个月最多": every month, the most first
                 cues.top_n = None
-        elif (cues.best or cues.top_n is not None) and _TOTAL_THEN_WHICH.search(scan.norm):
+        elif (cues.best or cues.top_n is not None) and total_then_which(scan.norm):
             raise _asked("nlu.total_then_which", {})  # "上个月GMV多少，哪个区域最高": the total, then a ranking
         cues.narrowed = frozenset(
             m.dimension for m in terms.members if _ONLY_BEFORE.search(scan.norm, 0, m.hit.start) and not m.excluded
@@ -426,10 +438,10 @@ class Planner:
             contrasted = vocab.COMPARE.search(scan.norm[hits[0].start : hits[-1].end]) is not None
             if cues.total and contrasted:  # "app and web combined vs mini program": a sum against a member
                 raise _asked("nlu.sum_against_member", {"members": [m.member for m in terms.members]})
-            asked = cues.change and vocab.YES_NO.search(scan.norm) is not None  # "华东的GMV比华南更高吗"
+            which_asked = cues.change and vocab.YES_NO.search(scan.norm) is not None  # "华东的GMV比华南更高吗"
             cues.change = False  # "华东的GMV比华南多多少": the members are compared, one row each
             cues.difference = cues.difference or cues.ratio or vocab.GAP.search(scan.norm) is not None  # … the gap
-            cues.difference = cues.difference or asked  # which is higher, said with the gap
+            cues.difference = cues.difference or which_asked  # which is higher, said with the gap
             if cues.difference and cues.top_n is None and cues.rank_place is None:
                 cues.best = False  # "how much higher was A than B": the gap, not which is higher
             named = Counter(m.dimension for m in terms.members if not m.excluded)
@@ -449,7 +461,7 @@ class Planner:
             cues.best = False  # "why was the refund rate higher in Q2": a why, not which group is highest
         follows_with_one = context is not None and len(periods) == 1  # "和5月比呢": against the previous period
         if periods and (
-            len(periods) > 1 or cues.comparison_kind or cues.change or cues.week_earlier or cues.why or follows_with_one
+            len(periods) > 1 or cues.comparison_kind or cues.change or cues.earlier or cues.why or follows_with_one
         ):
             members = [(m.hit.start, m.hit.end) for m in terms.members]
             cues.compare_word = claim_compare_words(scan, members, [p.span for p in periods])
@@ -468,7 +480,7 @@ class Planner:
         dimension of more members is asked which two, never read as a change over time."""
         if not (cues.change and one_period(periods) and terms.dims and vocab.GAP_BETWEEN.search(scan.norm)):
             return
-        if cues.comparison_kind is not None or cues.week_earlier or cues.why:
+        if cues.comparison_kind is not None or cues.earlier or cues.why:
             return
         if cues.both_ends or cues.top_n is not None or cues.rank_place is not None:
             return  # "最高和最低的区域差多少": the ends of the ranking
@@ -1012,8 +1024,11 @@ class Planner:
             share=share,
             share_filters=tuple(share_filters),
             share_within=tuple(within),
-            premise=cues.premise if cues.why or compared else None,
-            premise_asked=compared and cues.premise is not None and cues.yes_no and not cues.why,
+            # one direction asked beside several metrics ("orders and AOV, and did AOV go up"): of which? none
+            premise=cues.premise if cues.why or (compared and not (cues.yes_no and len(terms.metrics) > 1)) else None,
+            premise_asked=premise_asked(
+                cues, compared=compared, groups=bool(dims) or grain is not None, metrics=len(terms.metrics)
+            ),
             threshold=threshold,
             average_per=cues.average_per,
             difference=cues.difference and (two_members_apart(dims, filters) or cues.both_ends),
@@ -1344,42 +1359,6 @@ _CN_COMMA = patterns.compile(r"\s*，\s*")
 _CLOSED_LATER = patterns.compile(r"[^。？?；;！!]*?(?:以外|之外|除外|其他|其余|其它|剩下|剩余|别的)")
 """An exclusion list a Chinese comma runs on in ("除了APP，小程序和网页以外", "除了华东，华南，其他区域"):
 closed by 以外 or 其他 later; without it ("除了华东，华南和华北的GMV") the comma ends the exclusion."""
-_SUPERLATIVE = (
-    r"最|\bhighest\b|\blowest\b|\bmost\b|\bleast\b|\bfewest\b|\bbest\b|\bworst\b|\btop\b|\bbiggest\b"
-    r"|\bsmallest\b|\blargest\b"
-)
-_THEN_WHICH = (
-    r"[^，,;；?？]*?(?:[，,;；?？&]|以及|还有|\band\b|\s(?=哪个|哪一个|谁))\s*(?:and\s+)?"
-    r"(?:(?:哪个|哪一个|哪家|谁|\bwhich\b)[^，,;；]{0,20}?"
-    r"(?:更|[高低多少大小](?:一些|一点|些)?\s*(?:呢|啊)?\s*[?？。]?\s*$|\bhigher\b|\blower\b|\bmore\b|\bless\b"
-    r"|\bfewer\b|\bbigger\b|\blarger\b|\bsmaller\b|\bbetter\b|\bworse\b)"
-    r"|[^，,;；?？]{0,20}?(?:" + _SUPERLATIVE + r"))"
-)
-_EACH_THEN_BEST = patterns.compile(
-    r"(?:各|每个|每一个|分别|\bby\b|\beach\b|\bper\b|\brespectively\b)" + _THEN_WHICH, re.I
-)
-"""Each group's value asked, then which is highest in a clause of its own ("各区域上个月退款率多少，哪个
-最高", "app和小程序分别多少，哪个高", "各品类的订单量以及最少的品类", "GMV by channel last month and
-which was highest"): the whole ranking, never its top alone."""
-_VALUES_THEN_WHICH = patterns.compile(r"\S" + _THEN_WHICH, re.I)
-"""Named members' values, then which is higher in a clause of its own ("GMV for app and web last month,
-and which was higher"): each member's value is asked too."""
-
-
-_TOTAL_THEN_WHICH = patterns.compile(
-    r"^[^，,;；?？]*(?:多少|\bhow (?:much|many)\b|\bwhat (?:was|were|is|are)\b)[^，,;；?？]*"
-    r"(?:[，,;；?？]|\band\b)\s*(?:and\s+)?(?:哪个|哪一个|哪家|哪些|哪几个|谁|\bwhich\b)",
-    re.I,
-)
-"""A value asked, then which group ranks first in a clause of its own ("上个月GMV多少，哪个区域最高"):
-two questions, the total and a ranking; one answer would drop one of them."""
-
-
-def _each_then_best(norm: str, terms: Terms) -> bool:
-    """Whether the question asks every group's value and then which is best, not the best alone."""
-    if _EACH_THEN_BEST.search(norm):
-        return True
-    return len({m.member for m in terms.members if not m.excluded}) >= 2 and bool(_VALUES_THEN_WHICH.search(norm))
 
 
 _ONLY_BEFORE = patterns.compile(
@@ -1591,7 +1570,7 @@ def _member_beside_the_whole(scan: Scan, cues: Cues, terms: Terms) -> None:
     total_metric = len(terms.metric_hits) > 1 and any(
         _WHOLE_BEFORE.search(scan.norm[: h.start]) for h in terms.metric_hits
     )
-    joined = _whole_joined_to_a_member(scan, terms) or _whole_then_a_member(scan, terms)
+    joined = _whole_joined_to_a_member(scan, terms) or whole_then_a_member(scan, terms)
     if (whole and beside) or total_metric or joined:
         said = joined or (whole.group(0) if whole else "")
         raise _asked("nlu.member_beside_the_whole", {"whole": said, "members": [m.member for m in terms.members]})
@@ -1638,53 +1617,6 @@ def _whole_joined_to_a_member(scan: Scan, terms: Terms) -> str | None:
                 continue  # "APP的订单量和买家总数": 总数 is part of another metric's name, said of APP too
             if _JOINED.search(between):
                 return word.group(0)
-    return None
-
-
-def _average_in_a_later_clause(scan: Scan, cues: Cues, terms: Terms) -> None:
-    """ "去年全年GMV和订单量，以及月均GMV": an average said in a clause after metrics asked plain —
-    their totals and one average, never every metric averaged."""
-    if cues.average_per is None:
-        return
-    said = [(a, b) for key, spans in cues.spans.items() if key.startswith("average_per:") for a, b in spans]
-    start = min(a for a, _ in said)
-    plain = [h for h in terms.metric_hits if h.end <= start and _CLAUSE_SPLIT.search(scan.norm, h.end, start)]
-    if plain:
-        raise _asked(
-            "nlu.average_in_a_later_clause",
-            {"words": scan.norm[start : max(b for _, b in said)], "plain": [h.text for h in plain]},
-            words=scan.text[start : max(b for _, b in said)],
-            metrics=", ".join(h.text for h in plain),
-        )
-
-
-_CLAUSE_SPLIT = patterns.compile(r"[，,;；。?？！!]|以及|还有|同时|&|\band\s+(?=what|how|which|the\b|for\b|of\b)", re.I)
-_VALUE_ASKED = patterns.compile(r"多少|几|\bhow (?:much|many)\b|\bwhat (?:was|were|is|are)\b|\btotal\b|总", re.I)
-
-
-def _whole_then_a_member(scan: Scan, terms: Terms) -> str | None:
-    """ "上个月GMV多少；app多少", "上个月的退款率，以及家电品类的退款率": a first clause that asks a
-    metric of no member, then a clause that asks it of a member — the whole and the member, two
-    figures; the member's filter would silently answer for both. The member as said, if so."""
-    cuts = [0, *(m.end() for m in _CLAUSE_SPLIT.finditer(scan.norm)), len(scan.norm) + 1]
-    clauses = [(a, b) for a, b in itertools.pairwise(cuts) if scan.norm[a:b].strip(" ，,;；。?？！!")]
-    if len(clauses) < 2:
-        return None
-    start, end = clauses[0]
-    first = [(s, e) for s, e in scan.terms if start <= s < end]
-    if not first or any(span not in scan.metrics for span in first):
-        return None  # a member, a dimension or nothing of the catalog in the first clause
-    named = {scan.norm[s:e] for s, e in first}
-    for m in terms.members:
-        if m.excluded or m.hit.start < end:
-            continue
-        a, b = next((a, b) for a, b in clauses if a <= m.hit.start < b)
-        later = [(s, e) for s, e in scan.metrics if a <= s < b]
-        asked = _VALUE_ASKED.search(scan.norm, start, end) is not None
-        if (asked and (later or _VALUE_ASKED.search(scan.norm, a, b))) or any(
-            scan.norm[s:e] in named for s, e in later
-        ):
-            return m.hit.text
     return None
 
 
@@ -1754,39 +1686,10 @@ def _total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> Non
         )
     if (said and each) or (beside_groups and terms.dims):  # "各区域GMV，以及全国合计", "GMV by channel and in total"
         raise _asked("nlu.each_and_total", {"total": said, "each": each, "dimensions": list(terms.dims)})
-    joined = _TOTAL_JOINED.search(scan.norm)  # "for each channel and the total", "各区域GMV和全国GMV"
-    if (joined and (terms.dims or cues.grain is not None or each)) or _whole_then_each(scan):
+    joined = TOTAL_JOINED.search(scan.norm)  # "for each channel and the total", "各区域GMV和全国GMV"
+    if (joined and (terms.dims or cues.grain is not None or each)) or whole_then_each(scan):
         said = [joined.group(0)] if joined else []
         raise _asked("nlu.each_and_total", {"total": said, "each": each, "dimensions": list(terms.dims)})
-
-
-_TOTAL_JOINED = patterns.compile(
-    r"(?:[,，、&]|\band\b|\bplus\b|\bwith\b|和|与|以及|及|跟|还有)\s*(?:the\s+)?(?:q[1-4]\s+|h[12]\s+|\d{4}\s+)?"
-    r"(?:overall\s+|grand\s+|whole\s+)?"
-    r"(?:\btotals?\b(?=\s*(?:[,.?!;]|$|\btoo\b|\bas well\b|\bper\b|\bfor each\b|\bby\b))"
-    r"|\boverall\b(?=\s*(?:[,.?!;]|$))|(?:全国|整体|总体|大盘|全平台)(?!各))",
-    re.I,
-)
-"""The total joined to a breakdown as a second thing asked ("June GMV for each channel and the
-total", "orders by user type, and the total", "各区域GMV和全国GMV", "and Q2 total per channel")."""
-
-
-_EACH_SAID = patterns.compile(r"各|每个|每一个|分别|各自|\beach\b|\bper\b|\brespectively\b", re.I)
-
-
-def _whole_then_each(scan: Scan) -> bool:
-    """ "6月新注册用户多少，各渠道分别多少": a first clause asking a metric's value, of nothing else,
-    then a clause asking it of each group — the total and each, two answers."""
-    cuts = [0, *(m.end() for m in _CLAUSE_SPLIT.finditer(scan.norm)), len(scan.norm) + 1]
-    clauses = [(a, b) for a, b in itertools.pairwise(cuts) if scan.norm[a:b].strip(" ，,;；。?？！!")]
-    if len(clauses) < 2:
-        return False
-    start, end = clauses[0]
-    first = [(s, e) for s, e in scan.terms if start <= s < end]
-    if not first or any(span not in scan.metrics for span in first) or not _VALUE_ASKED.search(scan.norm, start, end):
-        return False
-    later = [(s, e) for s, e in scan.terms if s >= end and (s, e) not in scan.metrics and (s, e) not in scan.members]
-    return bool(later) and _EACH_SAID.search(scan.norm, end) is not None
 
 
 def _asked(key: str, detail: dict[str, object], **fields: object) -> AmbiguousQuestion:

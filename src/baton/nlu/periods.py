@@ -80,7 +80,8 @@ class PeriodCues:
     """The length a previous-period word names ("前7天", "the 30 days before"): n units."""
     change: bool = False
     why: bool = False
-    week_earlier: bool = False
+    earlier: Literal["week", "month"] | None = None
+    """The same days a week or a month earlier ("上周同期", "上月同期"): the range shifted back by it."""
     first_is_asked: bool = False
     """The first of two periods is the one asked about, whatever words stand between them
     ("上上个月的GMV与上个月相比": May, against June)."""
@@ -322,13 +323,16 @@ def _said_as_base(text: str, span: tuple[int, int]) -> bool:
 
 def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange, Comparison | None]:
     main = TimeRange(start=period.start, end=period.end, text=period.text)
-    if cues.week_earlier:
+    if cues.earlier == "week":
         if (period.end - period.start).days >= 7:  # "今年和上周同期比" is not a week-earlier comparison
             raise AmbiguousQuestion(
                 *both("nlu.week_earlier_too_long", period=period.text), detail={"period": period.text}
             )
         shift = timedelta(days=7)
         return main, Comparison(kind="custom", range=TimeRange(start=period.start - shift, end=period.end - shift))
+    if cues.earlier == "month":  # "6月前15天，上月同期": May 1 to 15, never the 15 days before June
+        start, end = timeexpr.same_days_last_month(period.start, period.end)
+        return main, Comparison(kind="custom", range=TimeRange(start=start, end=end))
     kind = cues.comparison_kind or ("previous_period" if cues.change or cues.why else None)
     if kind is None:
         return main, None

@@ -151,7 +151,7 @@ def compares_members(cues: Cues, terms: Terms, periods: list[timeexpr.PeriodRead
     several = any(dims.count(d) > 1 for d in dims)
     if several and cues.why:  # "why is GMV lower in East China than in South China"
         raise AmbiguousQuestion(*both("nlu.why_between_members"), detail={"members": [m.member for m in terms.members]})
-    return several and one_period(periods) and cues.comparison_kind is None and not cues.week_earlier
+    return several and one_period(periods) and cues.comparison_kind is None and not cues.earlier
 
 
 def context_clauses(

@@ -65,10 +65,11 @@ __all__ = [
     "parse_time_range",
     "previous_period",
     "range_grain",
+    "same_days_last_month",
     "same_period_last_year",
 ]
 
-Grain = Literal["day", "week", "month", "quarter", "half", "year", "custom"]
+Grain = Literal["day", "week", "month", "quarter", "half", "year", "weekend", "custom"]
 _Kind = Literal["day", "month", "quarter", "half", "year"]
 _PeriodGrain = Literal["week", "month", "quarter", "half", "year"]
 
@@ -143,7 +144,7 @@ def previous_period(start: date, end: date, grain: Grain) -> tuple[date, date]:
             if end == _period_end(end, pg):
                 return new_start, last_period_end
             return new_start, min(_shift(end, pg, -n), last_period_end)
-    if start.weekday() == 5 and (end - start).days == 1:  # a weekend: the weekend before, not Thursday and Friday
+    if grain == "weekend":  # the weekend before, never the Thursday and Friday before it
         return start - timedelta(weeks=1), end - timedelta(weeks=1)
     length = (end - start).days + 1
     return start - timedelta(days=length), start - timedelta(days=1)
@@ -164,8 +165,9 @@ def range_grain(start: date, end: date, as_of: date | None = None) -> Grain:
     range, a model's reading), so that "the previous period" means what the rule planner means
     by it: whole ISO weeks; whole years, halves, quarters or months (the largest that fits:
     January to June is a half); a month or a week so far, ending the day before ``as_of``
-    ("本月", "本周"); else days. Dates alone cannot tell "今年" from "本月" on 1 to 14 January:
-    the month is taken."""
+    ("本月", "本周"); a Saturday and the Sunday after it, a weekend; else days. Dates alone cannot
+    tell "今年" from "本月" on 1 to 14 January (the month is taken), nor a weekend from the last
+    two days that happen to be one (the weekend is taken)."""
     so_far = as_of is not None and end == as_of - timedelta(days=1)
     if start.weekday() == 0 and end.weekday() == 6 and (end - start).days % 7 == 6:
         return "week"
@@ -177,6 +179,8 @@ def range_grain(start: date, end: date, as_of: date | None = None) -> Grain:
             return "month"
     if so_far and start.weekday() == 0 and (end - start).days < 7:
         return "week"
+    if start.weekday() == 5 and (end - start).days == 1:
+        return "weekend"
     return "day"
 
 
@@ -194,6 +198,17 @@ def comparison_range(
     if kind == "same_period_last_year":  # a week said as one (上周, 第25周): its ISO week; dates alone: the dates
         return same_week_last_year(start, end) if grain == "week" else same_period_last_year(start, end)
     return previous_period(start, end, grain or range_grain(start, end, as_of))
+
+
+def same_days_last_month(start: date, end: date) -> tuple[date, date]:
+    """上月同期: the same days one month earlier (June 1..15 -> May 1..15); a month's last day
+    stays its last day (June 30 -> May 31), and a day the earlier month lacks is its last."""
+    if start > end:
+        raise TimeExpressionError(*both("nlu.range_reversed", start=start, end=end))
+    new_start, new_end = _add_months(start, -1), _add_months(end, -1)
+    if end == _month_end(end.year, end.month):
+        new_end = _month_end(new_end.year, new_end.month)
+    return new_start, new_end
 
 
 def same_week_last_year(start: date, end: date) -> tuple[date, date]:
@@ -252,6 +267,8 @@ class _Raw:
     grain: Grain
     anchor: _Anchor | None = None
     parts: tuple[_Raw, _Raw] | None = None  # a span's first and last period ("5月到6月")
+    loose_edge: bool = False
+    """A month's end or start said loosely ("5月底", "end of May"): one end of a range, never a period alone."""
 
 
 @dataclass(frozen=True)
@@ -533,7 +550,7 @@ def _weekend(weeks_back: int) -> _Handler:
 
     def handle(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
         monday = ctx.as_of - timedelta(days=ctx.as_of.weekday(), weeks=weeks_back)
-        return _Raw(monday + timedelta(days=5), monday + timedelta(days=6), "custom")
+        return _Raw(monday + timedelta(days=5), monday + timedelta(days=6), "weekend")
 
     return handle
 
@@ -745,7 +762,7 @@ def _edge_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     month = _month_said(m, ctx, text)
     edge = " ".join((_group(m, "edge") or _group(m, "edge2") or "").lower().split())
     day = month.start if edge in {"start", "beginning", "first day", "第一天", "首日"} else month.end
-    return _Raw(day, day, "day")
+    return _Raw(day, day, "day", loose_edge=edge in {"end", "start", "beginning", "底", "末"})
 
 
 def _us_day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
@@ -1162,6 +1179,8 @@ _RULES: tuple[_Rule, ...] = (
     # 6/18: month first, as both Chinese and US dates write it — only when the day cannot be a
     # month (6/5 could be May 6 written day first, and is left to be asked)
     _Rule("day_slash", _p(r"(?<![\d/.])(?P<m>1[0-2]|0?[1-9])/(?P<d>1[3-9]|2\d|3[01])(?![\d/.%])"), _day),
+    # day first when only the day can be over 12 ("15/6": 15 June); "6/5" stays unread, either way round
+    _Rule("day_slash_dm", _p(r"(?<![\d/.])(?P<d>1[3-9]|2\d|3[01])/(?P<m>1[0-2]|0?[1-9])(?![\d/.%])"), _day),
     # the first N months of a year: 今年前六个月, 2025年前3个月, the first six months of 2026
     _Rule(
         "first_months_cn",
@@ -1539,6 +1558,13 @@ def read_periods(text: str, as_of: date) -> list[PeriodReading]:
                 ends = _ends(x, first.span, y, second.span, text, as_of)
             else:
                 raw, span = first.raw, first.span
+                if raw.loose_edge and not _UNTIL_BEFORE.search(norm, 0, span[0]):
+                    # "5月底GMV": its last day, or its last days? asked, never guessed ("到3月底" is an end)
+                    said = text[span[0] : span[1]]
+                    raise AmbiguousQuestion(
+                        *both("nlu.edge_of_month_alone", said=said, day=raw.start.isoformat()),
+                        detail={"missing": "time_range", "words": said},
+                    )
                 parts = raw.parts
                 ends = (
                     _ends(parts[0], (0, 0), parts[1], (0, 0), text, as_of) if parts and parts[0] != parts[1] else None
@@ -1550,6 +1576,7 @@ def read_periods(text: str, as_of: date) -> list[PeriodReading]:
     return out
 
 
+_UNTIL_BEFORE = _p(r"(?:到|至|截至|截止|<NB>(?:to|through|thru|by|until|till|up\s+to|as\s+of)<NA>)\s*(?:the\s+)?$")
 _COMPARED = _p(r"对比|相比|比较?|较|<NB>(?:vs\.?|versus|against|compared?\s+(?:with|to))(?![A-Za-z])")
 _AND = _p(r"和|与|及|、|,|，|&|<NB>and<NA>")
 _NOT_SHARED = _p(r"\d|到|至|-|~|–|—|<NB>(?:to|through|thru|until|till|from|between|since)<NA>")

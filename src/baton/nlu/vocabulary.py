@@ -71,7 +71,7 @@ MOM = patterns.compile(
     r"(?:\bvs\.?|\bversus|\bcompared (?:with|to)|\bagainst) (?:the )?(?:previous|prior|preceding) "
     r"(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) (?:days|weeks|months)\b|"
     r"(?:和|跟|与|同|对比)?再?之前的?(?:一|两|二|三|四|\d+)?个?(?:天|日|周|星期|月|季度|年)|"
-    r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上月同期|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低多少大小增降涨跌]|怎么样|如何|$|[，,。？?])|"
+    r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低大小增降涨跌]|多了|少了|多吗|少吗|怎么样|如何|$|[，,。？?])|"
     r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
     r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|month|quarter|period) before (?:that|it)\b|"
     r"\bthe (?:day|week|month|quarter) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|week|month|quarter)\b|"
@@ -125,6 +125,11 @@ SAME_DAY_LAST_WEEK = patterns.compile(
     r"\bsame day (?:of )?last week\b|\ba week (?:earlier|before)\b",
     _I,
 )
+SAME_DAYS_LAST_MONTH = patterns.compile(
+    r"(?:和|跟|与|对比)?\s*上个?月同期|\bsame (?:days|period|time) (?:of |in )?(?:the )?(?:last|previous|prior) month\b",
+    _I,
+)
+"""The same days of the month before ("6月前15天，上月同期": May 1 to 15), never the days just before."""
 CHANGE_WORDS = patterns.compile(
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少|变化|差)了?(?:多少|几)个?(?:百分)?点|"
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
@@ -498,8 +503,8 @@ _BOUND_OP = (
 THRESHOLD = patterns.compile(
     rf"(?:(?:是否|有没有|有无)\s*)?(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$]|\brmb\s*|\busd\s*)?"
     r"(?P<num>(?P<large>(?:\d+(?:\.\d+)?|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十百千]+)个?[亿万][零〇]?"
-    r"(?:\d|[一二两三四五六七八九])(?:[十百千](?:[0-9一二两三四五六七八九十百千零〇]*(?:千万|百万|万))?"
-    r"|(?![0-9一二两三四五六七八九十百千万亿])))"
+    r"(?:\d+(?:千万|百万|万|千|百)?|[一二两三四五六七八九](?:[十百千](?:[0-9一二两三四五六七八九十百千零〇]*(?:千万|百万|万))?)?)"
+    r"(?![0-9一二两三四五六七八九十百千万亿]))"
     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
     r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
     r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
@@ -582,14 +587,21 @@ BOUND_SCALES: dict[str, int] = {
 }
 YES_NO = patterns.compile(
     r"吗\s*[?？]?\s*$|(?<![什怎那这多要])么\s*[?？]?\s*$|是否|是不是|有没有|有无|了没有?\s*[?？]?\s*$|没有\s*[?？]?\s*$"
-    r"|[,，]?\s*(?:对吧|对不对|是吧|吧)\s*[?？]?\s*$|[,，]?\s*\bright\s*\?\s*$"
-    r"|^\s*(?:did|was|were|is|are|has|have|does|do)\b|\bor not\b",
+    r"|[,，]?\s*(?:对吧|对不对|是吧|了吧)\s*[?？]?\s*$|[,，]?\s*\bright\s*\?\s*$"
+    r"|^\s*(?:did|was|were|is|are|has|have|does|do)\b|[,;]\s*(?:and\s+)?(?:did|was|were|has|have)\b|\bor not\b",
     _I,
 )
 """A yes/no question ("上个月GMV超过1.5亿吗", "是不是过万了", "超过3000万了吧", "did orders pass 50k in
 June?", "… above 40m, right?"): a bound on one total is then a check of it, not a filter of groups."""
 EVERY_ONE = patterns.compile(r"都|每个?|各个?|\bevery\b|\beach\b", _I)
 """A yes/no said of each group or period ("都超过100万吗", "每天都…吗", "did each channel …")."""
+ANY_GROUP = patterns.compile(
+    r"(?:^|[\s，,]|(?<=[月天周年度期]))有(?:没有|没)?(?:任何|哪个|哪些|哪一个|哪家|一个)?(?=[\u4e00-\u9fff])(?!没有)"
+    r"|\bany\b|\bat least one\b",
+    _I,
+)
+"""A yes/no said of any group ("上个月有品类GMV同比下降吗", "有没有区域…增长", "did any channel grow"): one
+that moved is enough; never 都 / every, which ask it of each one."""
 ALL_OF_THEM = patterns.compile(r"所有|全部|\ball\b", _I)
 """All of a dimension, which a yes/no may ask of their total or of each one ("所有渠道GMV超过4000万吗")."""
 ALL_EACH_EN = patterns.compile(

@@ -316,16 +316,9 @@ class AskPipeline(Pipeline):
         ]
 
     def gate_input(self, answer: Answer) -> GateInput:
-        from baton.agents.narrator import (
-            MAX_LISTED,
-            Narrator,
-            boundary_tie,
-            direction_of,
-            ends_gap,
-            fails_bound,
-            member_gap,
-        )
+        from baton.agents.narrator import MAX_LISTED, Narrator, boundary_tie, ends_gap, fails_bound, member_gap
         from baton.catalog.compiler import checked_bound
+        from baton.numbers import direction_of
 
         catalog, query = self.scope.session.catalog, self.query
         table = answer.result
@@ -346,7 +339,8 @@ class AskPipeline(Pipeline):
         for metric in query.metrics:
             if query.premise_asked and f"{metric}_change" in names:  # "4 个渠道中有 1 个…没有上升：否"
                 at = names.index(f"{metric}_change")
-                derived.append(sum(direction_of(row[at]) != query.premise for row in table.rows))
+                moved = sum(direction_of(row[at]) == query.premise for row in table.rows)
+                derived += [moved, len(table.rows) - moved]
             if catalog.metrics[metric].unit == "ratio" and f"{metric}_change" in names:
                 at = names.index(f"{metric}_change")  # a rate's change is said in points too, with its sign
                 derived += [float(row[at]) * 100 for row in table.rows if row[at] is not None]

@@ -148,7 +148,13 @@ class ReportContent:
         return bool(self.sections)
 
 
-_SUFFIXES = (("_change_pct", "change_pct"), ("_previous", "previous"), ("_change", "change"), ("_share", "share"))
+_SUFFIXES = (
+    ("_change_pct", "change_pct"),
+    ("_previous", "previous"),
+    ("_change", "change"),
+    ("_share", "share"),
+    ("_whole", "whole"),
+)
 """Derived result columns (``<metric><suffix>``) and the ``report.<key>`` label each gets."""
 
 
@@ -170,7 +176,7 @@ class _Columns:
 
     @staticmethod
     def _metric_of(column: str) -> str:
-        base = column.removesuffix("_previous").removesuffix("_change")
+        base = column.removesuffix("_previous").removesuffix("_change").removesuffix("_whole")
         return next((base[: -len(g) - 5] for g in GRAINS if base.endswith(f"_per_{g}")), base)
 
     def unit(self, column: str) -> Unit:

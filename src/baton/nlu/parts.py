@@ -1,0 +1,162 @@
+"""Questions of several parts: what one answer can hold, and what it would silently drop.
+
+Analysts ask two things at once ("上个月GMV多少，哪个区域最高", "各区域GMV和全国GMV", "上个月的退款率，
+以及家电品类的退款率"). One query answers one of them; the member's filter, the breakdown or the
+ranking of one part would answer for both. These readers find such questions by their clauses:
+where one part can carry the other (every group's value, then which is highest: the whole ranking,
+highest first) it is read so; where it cannot, the question is asked back, never half-answered.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from baton import patterns
+from baton.errors import AmbiguousQuestion
+from baton.messages import both
+from baton.nlu import vocabulary as vocab
+from baton.nlu.cues import Cues
+from baton.nlu.reading import Terms
+from baton.nlu.scan import Scan
+
+_CLAUSE_SPLIT = patterns.compile(r"[，,;；。?？！!]|以及|还有|同时|&|\band\s+(?=what\b|how\b|which\b)", re.I)
+"""Where one part of a question ends: punctuation, 以及 / 还有 / 同时, or "and" before a question word."""
+_VALUE_ASKED = patterns.compile(r"多少|几|\bhow (?:much|many)\b|\bwhat (?:was|were|is|are)\b|\btotal\b|总", re.I)
+"""A clause that asks a value ("GMV多少", "how many orders", "the total")."""
+_SUPERLATIVE = vocab.SUPERLATIVE.pattern + r"|最|\btop\b"
+_WHICH = r"哪个|哪一个|哪家|谁|\bwhich\b"
+_COMPARATIVE = (
+    r"更|[高低多少大小](?:一些|一点|些)?\s*(?:呢|啊)?\s*[?？。]?\s*$|\bhigher\b|\blower\b|\bmore\b|\bless\b"
+    r"|\bfewer\b|\bbigger\b|\blarger\b|\bsmaller\b|\bbetter\b|\bworse\b"
+)
+_THEN_WHICH = (
+    r"[^，,;；?？]*?(?P<sep>[，,;；?？&]|以及|还有|\band\b|\s(?=哪个|哪一个|谁))\s*(?:and\s+)?"
+    rf"(?:(?:{_WHICH})[^，,;；]{{0,20}}?(?:{_COMPARATIVE})|[^，,;；?？]{{0,20}}?(?:{_SUPERLATIVE}))"
+)
+_EACH_THEN_BEST = patterns.compile(
+    r"(?:各|每个|每一个|分别|\bby\b|\beach\b|\bper\b|\brespectively\b)" + _THEN_WHICH, re.I
+)
+"""Each group's value asked, then which is highest in a clause of its own ("各区域上个月退款率多少，哪个
+最高", "app和小程序分别多少，哪个高", "各品类的订单量以及最少的品类", "GMV by channel last month and
+which was highest")."""
+_VALUES_THEN_WHICH = patterns.compile(r"\S" + _THEN_WHICH, re.I)
+"""Named members' values, then which is higher in a clause of its own ("GMV for app and web last month,
+and which was higher")."""
+_TOTAL_THEN_WHICH = patterns.compile(
+    r"^(?P<first>[^，,;；?？]*(?:多少|\bhow (?:much|many)\b|\bwhat (?:was|were|is|are)\b)[^，,;；?？]*)"
+    rf"(?:[，,;；?？]|\band\b)\s*(?:and\s+)?(?:{_WHICH}|哪些|哪几个)",
+    re.I,
+)
+_SUPERLATIVE_SAID = patterns.compile(_SUPERLATIVE, re.I)
+TOTAL_JOINED = patterns.compile(
+    r"(?:[,，、&]|\band\b|\bplus\b|\bwith\b|和|与|以及|及|跟|还有)\s*(?:the\s+)?(?:q[1-4]\s+|h[12]\s+|\d{4}\s+)?"
+    r"(?:overall\s+|grand\s+|whole\s+)?"
+    r"(?:\btotals?\b(?=\s*(?:[,.?!;]|$|\btoo\b|\bas well\b|\bper\b|\bfor each\b|\bby\b))"
+    r"|\boverall\b(?=\s*(?:[,.?!;]|$))|(?:全国|整体|总体|大盘|全平台)(?!各))"
+    r"|(?:总数|总量|合计|总计|\btotals?\b|\boverall\b)\s*(?:[,，]|和|与|以及|及|\band\b|&)\s*(?:the\s+)?"
+    r"(?:各|每个|分|按|\bby\b|\beach\b|\bper\b|\bfor each\b)",
+    re.I,
+)
+"""The total joined to a breakdown as a second thing asked ("June GMV for each channel and the
+total", "orders by user type, and the total", "各区域GMV和全国GMV", "and Q2 total per channel",
+"订单总数和各渠道订单数", "total and by channel")."""
+_EACH_SAID = patterns.compile(vocab.SEPARATELY.pattern + r"|各|每个|\bper\b", re.I)
+
+
+def clauses(scan: Scan) -> list[tuple[int, int]]:
+    """The question's clauses, as spans of its text, empty ones left out."""
+    cuts = [0, *(m.end() for m in _CLAUSE_SPLIT.finditer(scan.norm)), len(scan.norm) + 1]
+    return [(a, b) for a, b in itertools.pairwise(cuts) if scan.norm[a:b].strip(" ，,;；。?？！!")]
+
+
+def each_then_best(scan: Scan, terms: Terms) -> bool:
+    """Whether every group's value is asked and then which is best ("各区域的GMV，以及最高的是哪个"),
+    not the best alone: the clause before holds the metric asked ("各区域中，GMV最高的是哪个" does not)."""
+    m = _EACH_THEN_BEST.search(scan.norm)
+    if m is None and len({x.member for x in terms.members if not x.excluded}) >= 2:
+        m = _VALUES_THEN_WHICH.search(scan.norm)
+    if m is None:
+        return False
+    sep = m.start("sep")
+    return any(s < sep and not _CLAUSE_SPLIT.search(scan.norm, s, sep) for s, _ in scan.metrics)
+
+
+def total_then_which(norm: str) -> bool:
+    """ "上个月GMV多少，哪个区域最高": the total, then a ranking — two questions. "GMV最高是多少，哪个
+    渠道" asks the top value and whose it is: one question."""
+    m = _TOTAL_THEN_WHICH.search(norm)
+    return m is not None and _SUPERLATIVE_SAID.search(m.group("first")) is None
+
+
+def whole_then_a_member(scan: Scan, terms: Terms) -> str | None:
+    """ "上个月GMV多少；app多少", "上个月的退款率，以及家电品类的退款率": a first clause that asks a
+    metric of no member, then a clause that asks it of a member — the whole and the member, two
+    figures; the member's filter would silently answer for both. The member as said, if so."""
+    parts = clauses(scan)
+    if len(parts) < 2 or not _only_metrics(scan, parts[0]):
+        return None
+    start, end = parts[0]
+    named = {scan.norm[s:e] for s, e in scan.metrics if start <= s < end}
+    asked = _VALUE_ASKED.search(scan.norm, start, end) is not None
+    for m in terms.members:
+        if m.excluded or m.hit.start < end:
+            continue
+        a, b = next((a, b) for a, b in parts if a <= m.hit.start < b)
+        later = [scan.norm[s:e] for s, e in scan.metrics if a <= s < b]
+        if (asked and (later or _VALUE_ASKED.search(scan.norm, a, b))) or named & set(later):
+            return m.hit.text
+    return None
+
+
+def whole_then_each(scan: Scan) -> bool:
+    """ "6月新注册用户多少，各渠道分别多少": a first clause asking a metric's value, of nothing else,
+    then a clause asking it of each group — the total and each, two answers. A breakdown said
+    after a comma with no value asked of it ("orders last month, per channel") is the question's."""
+    parts = clauses(scan)
+    if len(parts) < 2 or not _only_metrics(scan, parts[0]):
+        return False
+    start, end = parts[0]
+    if not _VALUE_ASKED.search(scan.norm, start, end):
+        return False
+    grouped = [s for s, e in scan.terms if s >= end and (s, e) not in scan.metrics and (s, e) not in scan.members]
+    return bool(grouped) and _EACH_SAID.search(scan.norm, end) is not None and _value_asked_after(scan, end)
+
+
+def average_in_a_later_clause(scan: Scan, cues: Cues, terms: Terms) -> None:
+    """ "去年全年GMV和订单量，以及月均GMV": an average said of a metric in a clause after metrics
+    asked plain — their totals and one average, never every metric averaged. "上个月GMV，日均多少"
+    averages the one metric said: no second metric follows the average."""
+    if cues.average_per is None:
+        return
+    said = [(a, b) for key, spans in cues.spans.items() if key.startswith("average_per:") for a, b in spans]
+    start, end = min(a for a, _ in said), max(b for _, b in said)
+    plain = [h for h in terms.metric_hits if h.end <= start and _CLAUSE_SPLIT.search(scan.norm, h.end, start)]
+    if plain and any(h.start >= start for h in terms.metric_hits):
+        raise AmbiguousQuestion(
+            *both(
+                "nlu.average_in_a_later_clause", words=scan.text[start:end], metrics=", ".join(h.text for h in plain)
+            ),
+            detail={"words": scan.norm[start:end], "plain": [h.text for h in plain]},
+        )
+
+
+def _only_metrics(scan: Scan, clause: tuple[int, int]) -> bool:
+    """A clause naming metrics and nothing else of the catalog (no member, no dimension)."""
+    said = [(s, e) for s, e in scan.terms if clause[0] <= s < clause[1]]
+    return bool(said) and all(span in scan.metrics for span in said)
+
+
+def _value_asked_after(scan: Scan, start: int) -> bool:
+    return _VALUE_ASKED.search(scan.norm, start) is not None or vocab.SEPARATELY.search(scan.norm, start) is not None
+
+
+__all__ = [
+    "TOTAL_JOINED",
+    "average_in_a_later_clause",
+    "clauses",
+    "each_then_best",
+    "total_then_which",
+    "whole_then_a_member",
+    "whole_then_each",
+]
