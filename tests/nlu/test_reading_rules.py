@@ -311,6 +311,20 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "查一下上个月每天GMV超过150万的日子吧",
         {"grain": "day", "threshold": {"metric": "gmv", "op": ">", "value": 1_500_000, "check": "keep"}},
     ),
+    # the groups that moved one way: every group's change, the answer naming those that moved so
+    *[
+        (f"which groups moved: {question}", question, {"premise_asked": "which", "dimensions": [dim], "premise": way})
+        for question, dim, way in [
+            ("哪些渠道上个月GMV环比下降了", "channel", "down"),
+            ("which channels grew GMV last month vs May", "channel", "up"),
+            ("channels where gmv grew mom", "channel", "up"),
+            ("regions where refund rate went up last month compared with May", "region", "up"),
+            ("which channels saw GMV decline last month vs May, excluding live stream", "channel", "down"),
+            ("上个月GMV环比下降的品类", "category", "down"),
+            ("上个月订单量同比上涨的区域", "region", "up"),
+            ("上个月GMV降了的渠道", "channel", "down"),
+        ]
+    ],
     (
         "which of two members, said alone, is the top one",
         "华东和华南上个月GMV哪个高",
@@ -1519,25 +1533,9 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ),
     ("members paired with periods, zh", "华东5月和华南6月的GMV对比", AmbiguousQuestion, "paired"),
     # groups kept by the way they moved: a filter on the change, never dropped
-    ("only those that grew", "上个月各品类GMV同比，只看增长的", AmbiguousQuestion, "kept_by_change"),
-    ("which ones fell", "哪些渠道上个月GMV环比下降了", AmbiguousQuestion, "kept_by_change"),
-    ("which ones grew, en", "which channels grew GMV last month vs May", AmbiguousQuestion, "kept_by_change"),
-    ("groups where it grew", "channels where gmv grew mom", AmbiguousQuestion, "kept_by_change"),
     ("one share of the top N", "what share of GMV came from the top 3 regions last month", AmbiguousQuestion, "top 3"),
     ("against the average", "二季度哪个品类退款率最高，比平均高多少", AmbiguousQuestion, "against_the_average"),
     ("above average", "which category had a refund rate above average in Q2", AmbiguousQuestion, "average"),
-    (
-        "groups where it went up",
-        "regions where refund rate went up last month compared with May",
-        AmbiguousQuestion,
-        "kept_by_change",
-    ),
-    (
-        "which saw a decline",
-        "which channels saw GMV decline last month vs May, excluding live stream",
-        AmbiguousQuestion,
-        "kept_by_change",
-    ),
     # a ranking among the groups a ranking picked
     ("a ranking inside a ranking", "上个月GMV最高的5个区域里哪个最低", AmbiguousQuestion, "two_rankings"),
     (
@@ -1571,9 +1569,6 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     # a bare week beside a week of a month: the year's week or the month's?
     ("第N周 beside 6月第3周", "为什么6月第3周的GMV比第2周低", AmbiguousQuestion, "week 2 of the year"),
     # a move said right before the groups keeps those that moved that way: a filter on the change
-    ("下降的品类", "上个月GMV环比下降的品类", AmbiguousQuestion, "下降的品类"),
-    ("上涨的区域", "上个月订单量同比上涨的区域", AmbiguousQuestion, "上涨的区域"),
-    ("降了的渠道", "上个月GMV降了的渠道", AmbiguousQuestion, "降了的渠道"),
     # after 不含 / 排除 a member of the same dimension past a Chinese comma: excluded too, or the one asked?
     ("不含A，B of one dimension", "上个月不含直播，app和小程序的GMV", AmbiguousQuestion, "直播"),
     ("排除A，B of one dimension", "上个月排除华东，华南的GMV", AmbiguousQuestion, "华南 only"),
@@ -1599,6 +1594,8 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("月均 after plain totals", "去年全年GMV和订单量，以及月均GMV", AmbiguousQuestion, "月均"),
     # a total asked, then which group ranks first: two questions, never the ranking alone
     ("a total then which region", "上个月GMV多少，哪个区域最高", AmbiguousQuestion, "ranks first"),
+    ("the top of the groups that fell", "上个月GMV环比下降的品类里GMV最高的", AmbiguousQuestion, "下降的品类"),
+    ("only those that grew: a filter of rows", "上个月各品类GMV同比，只看增长的", AmbiguousQuestion, "kept_by_change"),
     ("a total then which, in English", "How much GMV last month and which region was top?", AmbiguousQuestion, "total"),
 ]
 

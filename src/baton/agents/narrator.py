@@ -503,6 +503,12 @@ class Narrator:
             "counted": self._counted_groups(query, len(rows), language),
             "actual": text(f"answer.premise_{query.premise}", language),
         }
+        if query.premise_asked == "which":  # "哪些渠道下降了": those that moved that way, or none
+            if not moved:
+                return text("answer.comparison_groups_which_none", language, **fields)
+            items = self._changes_listed(query, metric, moved, language)
+            n = self._counted_groups(query, len(moved), language)
+            return text("answer.comparison_groups_which", language, moved=n, items=items, **fields)
         if query.premise_asked == "any":
             if not moved:
                 return text("answer.comparison_groups_any_no", language, **fields)

@@ -213,10 +213,11 @@ class SemanticQuery(BaseModel):
         description="the direction the question takes for granted, a why's (\"why did GMV fall\") or a comparison's "
         '("did web orders go down", "how much higher"): checked, never assumed; said when the data moved otherwise',
     )
-    premise_asked: Literal["every", "any"] | None = Field(
+    premise_asked: Literal["every", "any", "which"] | None = Field(
         default=None,
         description='the premise is asked, not taken for granted ("was June GMV higher than May?"): answered yes '
-        'or no, of the one total, of every group ("did every channel fall?") or of any ("did any channel grow?")',
+        'or no, of the one total, of every group ("did every channel fall?") or of any ("did any channel grow?"); '
+        '"which": the groups that moved that way are named ("which channels fell?")',
     )
     corrections: tuple[Correction, ...] = ()
     where: tuple[str, ...] = Field(

@@ -219,6 +219,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         ", and whether {metrics} {moved} in every {group}",
         "，以及是否每个{group}的{metrics}都{moved}",
     ),
+    "interpret_asked_which": (
+        ", and in which {group} {metrics} {moved}",
+        "，以及哪些{group}的{metrics}{moved}",
+    ),
     "interpret_asked_any": (
         ", and whether {metrics} {moved} in any {group}",
         "，以及是否有{group}的{metrics}{moved}",
@@ -661,6 +665,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "comparison_groups_any_yes": (
         " {label} {actual} in {moved} of the {counted}: yes ({items}).",
         "{counted}中有 {moved}的{label}{actual}：是（{items}）。",
+    ),
+    "comparison_groups_which": (
+        " {label} {actual} in {moved} of the {counted}: {items}.",
+        "{counted}中有 {moved}的{label}{actual}：{items}。",
+    ),
+    "comparison_groups_which_none": (
+        " {label} {actual} in none of the {counted}.",
+        "{counted}中没有一个的{label}{actual}。",
     ),
     "comparison_groups_any_no": (
         " {label} {actual} in none of the {counted}: no.",

@@ -188,32 +188,37 @@ _MOVED_BEFORE_A_GROUP = patterns.compile(
 )
 
 
-def check_kept_by_change_of_groups(scan: Scan, hits: Sequence[Hit]) -> None:
+def kept_by_change_of_groups(scan: Scan, hits: Sequence[Hit]) -> AmbiguousQuestion | None:
     """ "上个月GMV环比下降的品类", "订单量同比上涨的区域": a move said right before a dimension word
-    keeps the groups that moved that way — asked back as :func:`check_kept_by_change` does, which
-    cannot know the catalog's dimension words."""
+    keeps the groups that moved that way — as :func:`kept_by_change` finds, which cannot know the
+    catalog's dimension words."""
     for hit in hits:
         if "dimension" not in hit.kinds:
             continue
         found = _MOVED_BEFORE_A_GROUP.search(scan.norm, max(0, hit.start - 12), hit.start)
         if found is not None:
             phrase = scan.text[found.start() : hit.end]
-            raise AmbiguousQuestion(*both("nlu.kept_by_change", phrase=phrase), detail={"reason": "kept_by_change"})
+            detail = {"reason": "kept_by_change", "phrase": phrase}
+            return AmbiguousQuestion(*both("nlu.kept_by_change", phrase=phrase), detail=detail)
+    return None
 
 
-def check_kept_by_change(question: str) -> None:
-    """Ask back a question that keeps only the groups that rose or fell: answering every group,
-    or only the largest rise and fall, would answer a different question. Read before the
-    question's words are, so that a word left over ("哪些") never hides it."""
+def kept_by_change(question: str) -> AmbiguousQuestion | None:
+    """A question that keeps only the groups that rose or fell ("哪些渠道下降了"): answering every
+    group, or only the largest rise and fall, would answer a different question — so the answer
+    names those that moved, or the question is asked back (returned, raised by the planner). Read
+    before the question's words are, so that a word left over ("哪些") never hides it."""
     found = _KEPT_BY_CHANGE.search(normalise(question))
-    if found is not None:
-        phrase = question[found.start() : found.end()].strip("，, ")
-        raise AmbiguousQuestion(*both("nlu.kept_by_change", phrase=phrase), detail={"reason": "kept_by_change"})
+    if found is None:
+        return None
+    phrase = question[found.start() : found.end()].strip("，, ")
+    detail = {"reason": "kept_by_change", "phrase": phrase}
+    return AmbiguousQuestion(*both("nlu.kept_by_change", phrase=phrase), detail=detail)
 
 
 __all__ = [
-    "check_kept_by_change",
-    "check_kept_by_change_of_groups",
+    "kept_by_change",
+    "kept_by_change_of_groups",
     "read_change_ranking",
     "read_good_as_direction",
     "said_direction",

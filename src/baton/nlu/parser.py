@@ -39,8 +39,8 @@ from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.bounds import check_against_the_average, threshold_of
 from baton.nlu.change_words import (
-    check_kept_by_change,
-    check_kept_by_change_of_groups,
+    kept_by_change,
+    kept_by_change_of_groups,
     premise_asked,
     read_change_ranking,
     read_good_as_direction,
@@ -281,11 +281,16 @@ class Planner:
         ``default_breakdown`` the metrics allow (a user's remembered default) — by that one.
         ``prefer``: metrics that break a tie between metrics a word names equally (a user's
         favourites; the caller states the choice)."""
-        check_kept_by_change(question)
+        kept = kept_by_change(question)
         check_against_the_average(question)
         check_ranking_inside_ranking(question)
-        read = self.read(question, as_of=as_of, prefer=prefer)
-        check_kept_by_change_of_groups(read.scan, read.terms.hits)
+        try:
+            read = self.read(question, as_of=as_of, prefer=prefer)
+        except AmbiguousQuestion as asked:
+            if kept is not None and "unknown" in (asked.detail or {}):  # a word of the filter left unread
+                raise kept from None
+            raise
+        kept = kept or kept_by_change_of_groups(read.scan, read.terms.hits)
         cues, terms = read.cues, read.terms
         cues.side_by_side = cues.separately and not (cues.total or cues.breakdown or terms.dims or terms.members)
         time_range, comparison = resolve_periods(read.scan, read.cues, read.periods)
@@ -320,9 +325,10 @@ class Planner:
             read.cues.all_of_them = "sum" if summed else "each" if read.cues.every else "unsaid"
         terms = read.terms
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
-        return self._build(
+        query = self._build(
             read.cues, terms, time_range, comparison, read.corrections, as_of, read.language, marks=marks
         )
+        return query if kept is None else _the_groups_that_moved(query, kept)
 
     def _kept_and_excluded(self, cues: Cues, terms: Terms) -> None:
         """ "app excluding web": a member kept and then another of its dimension excluded — the
@@ -468,6 +474,8 @@ class Planner:
         if cues.ratio and len(periods) == 2 and not cues.difference:  # "6月GMV是5月的几倍": the first over the second
             cues.compare_word = cues.first_is_asked = True
         context_words = context_clauses(scan, terms, periods, operators)
+        if kept_by_change(question) is not None:  # "哪些渠道下降了": the groups the answer names
+            cues.take(scan, "which_moved", vocab.WHICH)
         self._account_for_the_rest(scan, cues, terms, language, follows=context is not None)
         return Reading(scan, cues, terms, periods, (*corrections, *context_words), language, ties)
 
@@ -1690,6 +1698,24 @@ def _total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> Non
     if (joined and (terms.dims or cues.grain is not None or each)) or whole_then_each(scan):
         said = [joined.group(0)] if joined else []
         raise _asked("nlu.each_and_total", {"total": said, "each": each, "dimensions": list(terms.dims)})
+
+
+_ONLY_THOSE = patterns.compile(r"只看|只要|仅看|只列|只显示|只保留|筛选|\bonly\b", re.I)
+
+
+def _the_groups_that_moved(query: SemanticQuery, kept: AmbiguousQuestion) -> SemanticQuery:
+    """ "哪些渠道GMV环比下降了", "上个月GMV同比下降的品类": every group's change, and the answer names those
+    that moved the way said (``premise_asked="which"``). Beside a ranking, a bound, a share or several
+    metrics it is asked back (``kept``): a filter on the change Baton does not apply."""
+    if _ONLY_THOSE.search(str(kept.detail.get("phrase", ""))):  # "只看增长的": rows kept, not only named
+        raise kept
+    groups = bool(query.dimensions) or query.grain is not None
+    plain = query.top_n is None and query.rank_place is None and query.threshold is None and not query.share
+    if not (groups and plain and query.premise is not None and query.rank_by == "value" and len(query.metrics) == 1):
+        raise kept
+    if query.comparison is None or query.intent == "why" or query.difference:
+        raise kept
+    return query.model_copy(update={"premise_asked": "which"})
 
 
 def _asked(key: str, detail: dict[str, object], **fields: object) -> AmbiguousQuestion:
