@@ -285,6 +285,22 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月华东的GMV比华南更高吗",
         {"dimensions": ["region"], "difference": True, "comparison": None},
     ),
+    # the rest after an exclusion, each asked with 都: each one checked, never their sum
+    (
+        "其他渠道都…吗 checks each of the rest",
+        "上个月除了直播，其他渠道GMV都比5月低吗",
+        {"dimensions": ["channel"], "premise_asked": "every", "premise": "down"},
+    ),
+    (
+        "其他区域都超过…吗 checks each of the rest against the bound",
+        "除了华东，其他区域上个月GMV都超过200万吗",
+        {"dimensions": ["region"], "threshold": {"metric": "gmv", "op": ">", "value": 2_000_000, "check": "all"}},
+    ),
+    (
+        "the rest added up is their sum",
+        "上个月除了直播，其他渠道GMV加起来比5月低吗",
+        {"dimensions": [], "premise_asked": "every"},
+    ),
     # one question, however many clauses: never asked back as two
     (
         "a breakdown after a comma, no value asked of it",

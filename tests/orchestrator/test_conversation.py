@@ -379,6 +379,26 @@ def test_every_group_of_a_ranked_breakdown_takes_the_ranking_away(session: Sessi
     assert answer.result is not None and answer.result.row_count == regions
 
 
+def test_a_yes_no_of_every_group_after_a_ranking_checks_every_group(session: Session) -> None:
+    """ "哪个区域GMV环比下降最多" then "都比5月低吗" repeated the top region; every region is checked."""
+    chat = session.conversation()
+    chat.ask("上个月哪个区域GMV环比下降最多", as_of=JULY)
+    answer = chat.ask("都比5月低吗")
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.error
+    query = answer.semantic_query
+    assert query.top_n is None and query.premise_asked == "every" and query.premise == "down"
+    assert answer.result is not None and answer.result.row_count == 7
+
+
+def test_each_after_two_single_members_is_asked_back(session: Session) -> None:
+    """ "新用户的AOV", "老用户的呢", then "what's the AOV for each?" answered the last member alone."""
+    chat = session.conversation()
+    chat.ask("上个月新用户的AOV", as_of=JULY)
+    chat.ask("老用户的呢")
+    answer = chat.ask("what's the AOV for each?")
+    assert answer.status == "clarification_needed", answer.answer
+
+
 def test_taking_a_member_out_narrows_the_previous_members(session: Session) -> None:
     """ "华东和华南的GMV" then "去掉华南" is 华东's GMV (it was "every region but 华南")."""
     chat = session.conversation()

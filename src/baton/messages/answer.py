@@ -722,9 +722,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "没有成员推动这一变化；反向变动的是——{text}",
     ),
     "analysis_largest_contribution": (
-        "Largest contribution (the change is not significant, so this is a part of the movement, not a driver) — "
-        "{text}",
-        "贡献最大的部分（变化本身不显著，这只是变动的组成，不是驱动因素）——{text}",
+        "A part of the movement that is significant on its own (the change is not significant, so this is no "
+        "driver, and other parts may be larger but not significant) — {text}",
+        "单独显著的组成部分（变化本身不显著，这不是驱动因素；其他不显著的部分可能更大）——{text}",
     ),
     "analysis_net_little": (
         "Little net change: {down} down ({num:{down_key}}), offset by {up} up ({num:{up_key}}).",
@@ -740,7 +740,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "analysis_no_conclusion": ("No conclusion could be drawn.", "没有得到结论。"),
     "heading_offsets": ("Offsetting drivers", "反向抵消因素"),
-    "heading_contributions": ("Largest contributions", "贡献最大的部分"),
+    "heading_contributions": ("Parts significant on their own", "单独显著的组成部分"),
     "heading_drivers": ("Drivers", "驱动因素"),
     "heading_tree": ("Metric tree", "指标树"),
     "heading_tests": ("Tests", "显著性检验"),

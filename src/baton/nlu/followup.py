@@ -289,6 +289,10 @@ def _merge(
         dims = []  # "合计呢", "in total?": the breakdown goes
     ranked = cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank
     wants_breakdown = ranked or cues.breakdown or (r.ties is not None and r.ties.breakdown)
+    one_member = any(len(f.members) == 1 and not f.exclude for f in filters)
+    if cues.separately and not dims and grain is None and not terms.members and one_member:
+        # "新用户的AOV" … "老用户的呢" then "what's the AOV for each?": each of which? asked, never one
+        raise AmbiguousQuestion(*both("conversation.breakdown_of_what"), detail={"missing": "breakdown"})
     if wants_breakdown and not dims and grain is None:
         if default_breakdown is None or not planner.breakdown_fits(metrics, default_breakdown):
             raise AmbiguousQuestion(*both("conversation.breakdown_of_what"), detail={"missing": "breakdown"})
@@ -366,6 +370,10 @@ def _merge(
         # "华东和华南的GMV差多少" then "去年同期呢": the gap of each one's change is not built, never dropped
         raise AmbiguousQuestion(*both("nlu.gap_per_group"), detail={"follow_up": True})
     read_yes_no(r.scan, cues)  # "6月各渠道GMV" then "都比5月高吗": answered yes or no
+    of_the_groups = cues.yes_no and (cues.every or cues.any_group) and cues.premise is not None
+    if of_the_groups and not ranked and not why and comparison is not None and (dims or grain is not None):
+        top_n, place, rank_by = None, None, "value"  # "下降最多的区域" then "都比5月低吗": every region
+        changed.append("ranking")
     compared = comparison is not None and rank_by == "value" and not why
     asked = premise_asked(cues, compared=compared, groups=bool(dims) or grain is not None, metrics=len(metrics))
     query = SemanticQuery(

@@ -319,7 +319,8 @@ class Planner:
         read.cues.rank_each_period = ranked_each_period(read.scan, read.cues, read.terms)
         _no_rows_ranked(read.scan, read.cues)
         read_yes_no(read.scan, read.cues)
-        if read.cues.yes_no and read.terms.dims_naming_a_set and vocab.ALL_OF_THEM.search(read.scan.norm):
+        all_said = vocab.ALL_OF_THEM.search(read.scan.norm) is not None or read.cues.every  # "其他渠道都…吗": each
+        if read.cues.yes_no and read.terms.dims_naming_a_set and all_said:
             summed = vocab.SUM_SAID.search(read.scan.norm) is not None
             read.cues.every = read.cues.every or vocab.ALL_EACH_EN.search(read.scan.norm) is not None
             read.cues.all_of_them = "sum" if summed else "each" if read.cues.every else "unsaid"
