@@ -301,6 +301,25 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月除了直播，其他渠道GMV加起来比5月低吗",
         {"dimensions": [], "premise_asked": "every"},
     ),
+    # whether one member is first: every member ranked, the verdict said
+    ("is one member first", "was east china the top region by GMV last month", {"asked_member": "华东", "top_n": None}),
+    ("是不是最高的", "上个月app是不是GMV最高的渠道", {"asked_member": "app", "dimensions": ["channel"]}),
+    ("the member's own dimension", "上个月华东的GMV是最高的吗", {"asked_member": "华东", "dimensions": ["region"]}),
+    # 有 before a move is no "any": 都 / 每个 ask of every group
+    ("比5月有下降吗 of every channel", "6月每个渠道GMV都比5月有下降吗", {"premise_asked": "every", "premise": "down"}),
+    ("a yes/no with 下降的渠道 keeps its verdict", "上个月有GMV环比下降的渠道吗", {"premise_asked": "any"}),
+    (
+        "各…有…吗 is of any group",
+        "上个月华东各渠道有GMV环比下降的吗",
+        {"premise_asked": "any", "dimensions": ["channel"]},
+    ),
+    (
+        "所有…都 is of every group",
+        "上个月所有渠道GMV都比5月高吗",
+        {"premise_asked": "every", "dimensions": ["channel"]},
+    ),
+    ("a comparative closing with a question mark asks", "6月GMV比5月高?", {"premise_asked": "every", "premise": "up"}),
+    ("each group and the lowest after 和", "上个月各区域订单量和最低的区域", {"top_n": None, "dimensions": ["region"]}),
     # one question, however many clauses: never asked back as two
     (
         "a breakdown after a comma, no value asked of it",
@@ -1366,7 +1385,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("periods of different lengths", "GMV last month versus last year", AmbiguousQuestion, "differ in length"),
     ("a week earlier for a long period", "今年GMV和上周同期比", AmbiguousQuestion, "a week"),
     ("other than nothing", "上个月其他渠道的GMV", AmbiguousQuestion, "Other"),
-    ("a ranking of one member", "was east china the top region by GMV last month", AmbiguousQuestion, "single member"),
+    ("a ranking of one member", "上个月华东GMV最高的区域", AmbiguousQuestion, "single member"),
     ("why two members differ", "why is GMV lower in east than south last month", AmbiguousQuestion, "two members"),
     ("a clause that narrows is not context", "老板只看线上，上个月GMV多少", AmbiguousQuestion, "只看线上"),
     (
@@ -1608,6 +1627,8 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("5月底 alone", "5月底GMV", AmbiguousQuestion, "5月底"),
     # an average in a later clause than metrics asked plain
     ("月均 after plain totals", "去年全年GMV和订单量，以及月均GMV", AmbiguousQuestion, "月均"),
+    ("总额 and each", "GMV总额和各渠道GMV，上个月", AmbiguousQuestion, "total"),
+    ("total orders and each", "total orders and each channel's orders last month", AmbiguousQuestion, "total"),
     # a total asked, then which group ranks first: two questions, never the ranking alone
     ("a total then which region", "上个月GMV多少，哪个区域最高", AmbiguousQuestion, "ranks first"),
     ("the top of the groups that fell", "上个月GMV环比下降的品类里GMV最高的", AmbiguousQuestion, "下降的品类"),

@@ -96,3 +96,36 @@ def test_a_premise_taken_for_granted_is_not_asked(demo_session: Session) -> None
     assert answer.status == "answered" and answer.semantic_query is not None
     assert not answer.semantic_query.premise_asked
     assert not answer.answer.startswith(("是，", "否，"))
+
+
+FIRST = [  # question, the dimension, the member asked, highest (desc) or lowest (asc) first
+    ("上个月华东是不是GMV最高的区域", "region", "华东", "desc"),
+    ("上个月华东的GMV是最高的吗", "region", "华东", "desc"),
+    ("上个月网页是GMV最高的渠道吗", "channel", "web", "desc"),
+    ("was East China the top region by GMV last month?", "region", "华东", "desc"),
+    ("上个月东北的GMV是最低的吗", "region", "东北", "asc"),
+    ("上个月华南的GMV是最低的吗", "region", "华南", "asc"),
+]
+
+
+@pytest.mark.parametrize(("question", "dim", "member", "order"), FIRST, ids=[f[0] for f in FIRST])
+def test_whether_a_member_is_first_is_answered_over_every_member(
+    demo_session: Session, question: str, dim: str, member: str, order: str
+) -> None:
+    """ "华东的GMV是最高的吗" was answered as the top channel inside 华东 (a remembered breakdown), and
+    "网页是GMV最高的渠道吗" asked back: every member is ranked and the verdict is the data's."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    query = answer.semantic_query
+    assert query is not None and query.asked_member == member and query.dimensions == (dim,)
+    values = dict(
+        _rows(demo_session, f"SELECT {dim}, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1")
+    )
+    ranked = sorted(values, key=lambda k: values[k], reverse=order == "desc")
+    assert answer.result is not None and answer.result.row_count == len(values)  # every member ranked
+    yes = ranked[0] == member
+    lead = ("是，" if yes else "否，") if answer.language == "zh" else ("Yes: " if yes else "No: ")
+    assert answer.answer.startswith(lead), answer.answer
+    if not yes:  # the first named, and the member's own place
+        first = demo_session.catalog.member_label(dim, ranked[0], answer.language)
+        assert first in answer.answer and f"{ranked.index(member) + 1}" in answer.answer, answer.answer

@@ -390,6 +390,32 @@ def test_a_yes_no_of_every_group_after_a_ranking_checks_every_group(session: Ses
     assert answer.result is not None and answer.result.row_count == 7
 
 
+def test_a_yes_no_of_every_group_after_a_top_n_checks_those_n(session: Session) -> None:
+    """ "最高的3个区域" then "都比5月高吗": 都 is of those three, the ranking kept."""
+    chat = session.conversation()
+    chat.ask("上个月GMV最高的3个区域", as_of=JULY)
+    answer = chat.ask("都比5月高吗")
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.error
+    assert answer.semantic_query.top_n == 3 and answer.semantic_query.premise_asked == "every"
+    assert answer.result is not None and answer.result.row_count == 3
+
+
+def test_each_of_several_metrics_after_one_member_is_each_metric(session: Session) -> None:
+    """ "华东的GMV和订单量" then "去年同期分别是多少": each metric of 华东, never asked "each of what"."""
+    chat = session.conversation()
+    chat.ask("上个月华东的GMV和订单量", as_of=JULY)
+    answer = chat.ask("去年同期分别是多少")
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.error
+    assert answer.semantic_query.metrics == ("gmv", "order_count") and answer.semantic_query.comparison is not None
+
+
+def test_all_after_one_member_is_asked_back(session: Session) -> None:
+    """ "app的GMV" then "都比5月高吗" was answered for app alone: all of what? asked."""
+    chat = session.conversation()
+    chat.ask("上个月app的GMV", as_of=JULY)
+    assert chat.ask("都比5月高吗").status == "clarification_needed"
+
+
 def test_each_after_two_single_members_is_asked_back(session: Session) -> None:
     """ "新用户的AOV", "老用户的呢", then "what's the AOV for each?" answered the last member alone."""
     chat = session.conversation()

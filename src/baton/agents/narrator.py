@@ -221,6 +221,8 @@ class Narrator:
         label = value_label(self.catalog, query, metric, language)
         fmt = self._formatter(metric, language)
         say = _Sentence(query, metric, rows, period, filters, language, fmt)
+        if query.asked_member is not None and metric == query.metrics[0]:
+            return self._first_asked_sentence(say)
         if query.share:
             return self._share_sentence(say)
         if (query.rank_within or query.rank_each_period) and metric == query.metrics[0]:  # "每个渠道GMV最高的2个品类"
@@ -527,6 +529,36 @@ class Narrator:
             **fields,
         )
 
+    def _first_asked_sentence(self, say: _Sentence) -> str:
+        """Whether the member asked is first of the ranking ("是，华东的成交总额在 7 个区域中最高（¥…）"),
+        or which is and where the member stands ("否，…最高的是 APP（…）；网页排第 2（…）")."""
+        query, metric, rows, period, filters, language, fmt = say
+        dim = query.dimensions[0]
+        asked = next((r for r in rows if str(r.get(dim)) == query.asked_member), None)
+        fields = {
+            "label": value_label(self.catalog, query, metric, language),
+            "filters": filters,
+            "period": period,
+            "member": self.catalog.member_label(dim, query.asked_member or "", language),
+            "counted": self._counted_groups(query, len(rows), language),
+            "side": text("answer.side_high" if query.order != "asc" else "answer.side_low", language),
+        }
+        if asked is None or not rows:
+            return text("answer.first_asked_no_rows", language, **fields)
+        place = 1 + sum(1 for r in rows if _ahead(r[metric], asked[metric], query.order))
+        if place == 1:
+            return text("answer.first_asked_yes", language, value=fmt(asked[metric]), **fields)
+        top = rows[0]
+        return text(
+            "answer.first_asked_no",
+            language,
+            top=self._row_label(query, top, language),
+            top_value=fmt(top[metric]),
+            place=place,
+            value=fmt(asked[metric]),
+            **fields,
+        )
+
     def _changes_listed(self, query: SemanticQuery, metric: str, rows: list[dict[str, Any]], language: Language) -> str:
         """Each row's label and relative change ("APP（-28.07%）"), the first ``MAX_LISTED``."""
         shown = rows[:MAX_LISTED]
@@ -808,6 +840,13 @@ class Narrator:
         labels = [self._row_label(query, r, language) for r in same[:_MAX_TIED]]
         more = text("answer.more_rows", language) if len(same) > _MAX_TIED else ""
         return text("answer.list_sep", language).join(labels) + more
+
+
+def _ahead(value: Any, than: Any, order: str | None) -> bool:
+    """Whether ``value`` ranks before ``than`` (highest first unless ``order`` is "asc"); ties are level."""
+    if value is None or than is None:
+        return False
+    return float(value) < float(than) if order == "asc" else float(value) > float(than)
 
 
 def fails_bound(value: Any, bound: Threshold) -> bool:

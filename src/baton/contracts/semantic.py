@@ -219,6 +219,11 @@ class SemanticQuery(BaseModel):
         'or no, of the one total, of every group ("did every channel fall?") or of any ("did any channel grow?"); '
         '"which": the groups that moved that way are named ("which channels fell?")',
     )
+    asked_member: str | None = Field(
+        default=None,
+        description='a member of the one ranked dimension whose place is asked as a yes/no ("was East China the top '
+        'region?"): every member ranked, and whether this one is first said',
+    )
     corrections: tuple[Correction, ...] = ()
     where: tuple[str, ...] = Field(
         default=(),

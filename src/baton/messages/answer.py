@@ -182,6 +182,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{period}{filters}{label}第{place}{side}的{dims}：{items}。",
     ),
     "tied_place": ("{count} share that place ({value}).", "这{count}个并列（{value}）。"),
+    "first_asked_yes": (
+        "Yes: {member} has the {side} {label} of the {counted}{filters}, {period} ({value}).",
+        "是，{period}{filters}{member}的{label}在 {counted}中最{side}（{value}）。",
+    ),
+    "first_asked_no": (
+        "No: {top} has the {side} {label}{filters}, {period} ({top_value}); {member} is number {place} of the "
+        "{counted} ({value}).",
+        "否，{period}{filters}{label}最{side}的是 {top}（{top_value}）；{member}在 {counted}中排第 {place}（{value}）。",
+    ),
+    "first_asked_no_rows": (
+        "{member} has no {label}{filters}, {period}: it is not ranked among the {counted}.",
+        "{period}{filters}{member}没有{label}数据，不在{counted}的排名中。",
+    ),
+    "interpret_first_asked": (", and whether {member} is the {side}", "，以及{member}是否最{side}"),
     "side_high": ("highest", "高"),
     "side_low": ("lowest", "低"),
     "threshold": (

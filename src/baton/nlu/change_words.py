@@ -74,7 +74,7 @@ def read_yes_no(scan: Scan, cues: Cues) -> None:
     "每个", "every") or of any ("有渠道…吗", "did any channel …")."""
     cues.yes_no = vocab.YES_NO.search(scan.norm) is not None
     cues.every = vocab.EVERY_ONE.search(scan.norm) is not None
-    cues.any_group = vocab.ANY_GROUP.search(scan.norm) is not None
+    cues.any_group = vocab.ANY_GROUP.search(scan.norm) is not None and "都" not in scan.norm  # 都: every one
 
 
 def premise_asked(cues: Cues, *, compared: bool, groups: bool, metrics: int) -> Literal["every", "any"] | None:
@@ -167,7 +167,7 @@ _MOVE_EN = (
 _MOVE_NOUN_EN = r"(?:declines?|drops?|rises?|increases?|decreases?|growth|falls?|gains?|improvements?)"
 _NOT_RANKED_EN = r"(?![^?.!]*\b(?:most|least|fastest|biggest|largest|smallest|highest|lowest|top|bottom)\b)"
 _KEPT_BY_CHANGE = patterns.compile(
-    rf"(?:只看|只要|仅看|只列出?|只显示|只保留|筛选出?|[，,])\s*(?:环比|同比)?{_MOVE_ZH}了?的(?![幅速量比率原])"
+    rf"(?:{vocab.ONLY_THOSE_ZH}|[，,])\s*(?:环比|同比)?{_MOVE_ZH}了?的(?![幅速量比率原])"
     rf"|{_MOVE_ZH}了?的[^，,。？?]{{0,6}}有哪些|哪些[^，,。？?]{{0,12}}?{_MOVE_ZH}了(?!多少|几)"
     rf"|\bonly (?:the )?(?:ones|those|groups|[a-z]+s) (?:that|which) {_MOVE_EN}\b"
     rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,30}}?\b{_MOVE_EN}\b{_NOT_RANKED_EN}"

@@ -62,6 +62,28 @@ class FollowUp:
     standalone: bool = False
 
 
+def _each_of_one_member(
+    r: Reading, filters: list[MemberFilter], dims: list[str], grain: Grain | None, metrics: tuple[str, ...]
+) -> None:
+    """ "新用户的AOV", "老用户的呢", then "what's the AOV for each?" (or "都比5月高吗" after one member): each
+    of which members? asked, never the last one alone. Of several metrics ("华东的GMV和订单量" then "去年同期
+    分别是多少") each is a metric."""
+    one_member = any(len(f.members) == 1 and not f.exclude for f in filters)
+    each = r.cues.separately and len(metrics) == 1
+    every = r.cues.yes_no and "都" in r.scan.norm  # "app的GMV" then "都比5月高吗": all of what?
+    if (each or every) and not dims and grain is None and not r.terms.members and one_member:
+        raise AmbiguousQuestion(*both("conversation.breakdown_of_what"), detail={"missing": "breakdown"})
+
+
+def _every_group_after_one(r: Reading, parent: SemanticQuery, comparison: Comparison | None, groups: bool) -> bool:
+    """ "哪个区域GMV环比下降最多" then "都比5月低吗": a yes/no of every (or any) group after a ranking that
+    picked one group (or ranked by the change) asks of every group; after "最高的3个区域" 都 means those 3."""
+    cues = r.cues
+    asked = cues.yes_no and (cues.every or cues.any_group) and cues.premise is not None
+    one = parent.top_n == 1 or parent.rank_place is not None or parent.rank_by != "value"
+    return asked and one and comparison is not None and groups
+
+
 _ALL_GROUPS = patterns.compile(vocab.ALL_OF_THEM.pattern + r"|每个|各个|\bevery\b|\beach\b", re.I)
 """Every group said of the breakdown a ranking was over: the ranking goes, every group is shown."""
 
@@ -289,10 +311,8 @@ def _merge(
         dims = []  # "合计呢", "in total?": the breakdown goes
     ranked = cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank
     wants_breakdown = ranked or cues.breakdown or (r.ties is not None and r.ties.breakdown)
-    one_member = any(len(f.members) == 1 and not f.exclude for f in filters)
-    if cues.separately and not dims and grain is None and not terms.members and one_member:
-        # "新用户的AOV" … "老用户的呢" then "what's the AOV for each?": each of which? asked, never one
-        raise AmbiguousQuestion(*both("conversation.breakdown_of_what"), detail={"missing": "breakdown"})
+    read_yes_no(r.scan, cues)  # "6月各渠道GMV" then "都比5月高吗": answered yes or no
+    _each_of_one_member(r, filters, dims, grain, metrics)
     if wants_breakdown and not dims and grain is None:
         if default_breakdown is None or not planner.breakdown_fits(metrics, default_breakdown):
             raise AmbiguousQuestion(*both("conversation.breakdown_of_what"), detail={"missing": "breakdown"})
@@ -369,9 +389,7 @@ def _merge(
     if parent.difference and (not gap or comparison is not None or grain is not None):
         # "华东和华南的GMV差多少" then "去年同期呢": the gap of each one's change is not built, never dropped
         raise AmbiguousQuestion(*both("nlu.gap_per_group"), detail={"follow_up": True})
-    read_yes_no(r.scan, cues)  # "6月各渠道GMV" then "都比5月高吗": answered yes or no
-    of_the_groups = cues.yes_no and (cues.every or cues.any_group) and cues.premise is not None
-    if of_the_groups and not ranked and not why and comparison is not None and (dims or grain is not None):
+    if not ranked and not why and _every_group_after_one(r, parent, comparison, bool(dims) or grain is not None):
         top_n, place, rank_by = None, None, "value"  # "下降最多的区域" then "都比5月低吗": every region
         changed.append("ranking")
     compared = comparison is not None and rank_by == "value" and not why

@@ -28,6 +28,7 @@ def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str
         "filters": _filters(query.filters, catalog, lang) + _where(query.where, lang),
         "breakdown": _breakdown(query, catalog, lang),
         "ranking": _ranking(query, catalog, lang)
+        + _first_asked(query, catalog, lang)
         + _threshold(query, catalog, lang)
         + _order_and_limit(query, catalog, lang)
         + _gap(query, lang),
@@ -36,6 +37,15 @@ def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str
         "corrections": _corrections(query, lang),
     }
     return text("answer.interpret", lang, **parts)
+
+
+def _first_asked(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
+    """ "，以及华东是否最高": the member whose first place is asked."""
+    if query.asked_member is None or not query.dimensions:
+        return ""
+    member = catalog.member_label(query.dimensions[0], query.asked_member, lang)
+    side = text("answer.side_high" if query.order != "asc" else "answer.side_low", lang)
+    return text("answer.interpret_first_asked", lang, member=member, side=side)
 
 
 def _asked(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:

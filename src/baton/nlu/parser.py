@@ -297,6 +297,7 @@ class Planner:
         if comparison is not None:
             _members_paired_with_periods(read.scan, read.periods, read.terms)
         _the_rest_ranked(read.cues, read.terms)
+        _the_members_dimension_ranked(read.scan, read.cues, read.terms)
         if (
             default_breakdown is not None
             and not read.terms.dims
@@ -319,7 +320,8 @@ class Planner:
         read.cues.rank_each_period = ranked_each_period(read.scan, read.cues, read.terms)
         _no_rows_ranked(read.scan, read.cues)
         read_yes_no(read.scan, read.cues)
-        all_said = vocab.ALL_OF_THEM.search(read.scan.norm) is not None or read.cues.every  # "其他渠道都…吗": each
+        # "其他渠道都…吗": each of the rest; "每天…都" is of the days, never of the rest
+        all_said = vocab.ALL_OF_THEM.search(read.scan.norm) is not None or (read.cues.every and read.cues.grain is None)
         if read.cues.yes_no and read.terms.dims_naming_a_set and all_said:
             summed = vocab.SUM_SAID.search(read.scan.norm) is not None
             read.cues.every = read.cues.every or vocab.ALL_EACH_EN.search(read.scan.norm) is not None
@@ -418,7 +420,7 @@ class Planner:
         cues.premise = cues.premise if cues.why else said_direction(scan, cues, measures=False)
         if not cues.why and vocab.YES_NO.search(scan.norm):
             cues.premise = cues.premise or closing_direction(scan, cues)  # "6月GMV比5月高吗": higher is asked
-            for asked in scan.find_all(vocab.YES_NO) if cues.premise else ():  # "有没有比去年同期多"
+            for asked in scan.find_all(vocab.YES_NO) if cues.premise or cues.best else ():  # "有没有比去年同期多"
                 if scan.free(asked.start(), asked.end()):
                     scan.claim(asked.start(), asked.end())
         spans_of_periods = {p.span for p in periods}
@@ -475,7 +477,7 @@ class Planner:
         if cues.ratio and len(periods) == 2 and not cues.difference:  # "6月GMV是5月的几倍": the first over the second
             cues.compare_word = cues.first_is_asked = True
         context_words = context_clauses(scan, terms, periods, operators)
-        if kept_by_change(question) is not None:  # "哪些渠道下降了": the groups the answer names
+        if context is None and kept_by_change(question) is not None:  # "哪些渠道下降了": the groups named
             cues.take(scan, "which_moved", vocab.WHICH)
         self._account_for_the_rest(scan, cues, terms, language, follows=context is not None)
         return Reading(scan, cues, terms, periods, (*corrections, *context_words), language, ties)
@@ -953,8 +955,13 @@ class Planner:
             # of each group, or of the pairs?
             self.check_ranked_keys(dims, grain, combination=cues.combination)
         ranked = bool(top_n or place or cues.rank)
-        if ranked and any(f.dimension in dims and len(f.members) == 1 and not f.exclude for f in filters):
-            raise _asked("nlu.ranking_of_one", {"dimensions": dims})  # "was East China the top region?"
+        asked_member = None
+        one = [f for f in filters if f.dimension in dims and len(f.members) == 1 and not f.exclude]
+        if ranked and one and _first_asked(cues, dims, top_n, place, comparison):
+            asked_member, filters = one[0].members[0], [f for f in filters if f is not one[0]]
+            top_n = None  # "华东是不是GMV最高的区域": every region ranked, and whether 华东 is first
+        elif ranked and one:
+            raise _asked("nlu.ranking_of_one", {"dimensions": dims})  # "show East China's top region"
         rank_by: ChangeMeasure | Literal["value"] = "value"
         order = self.order_of(cues, terms.metrics) if (ranked or cues.best) else cues.order
         if ranked and comparison is not None and cues.quality is not None and not cues.change:
@@ -1035,6 +1042,7 @@ class Planner:
             share_within=tuple(within),
             # one direction asked beside several metrics ("orders and AOV, and did AOV go up"): of which? none
             premise=cues.premise if cues.why or (compared and not (cues.yes_no and len(terms.metrics) > 1)) else None,
+            asked_member=asked_member,
             premise_asked=premise_asked(
                 cues, compared=compared, groups=bool(dims) or grain is not None, metrics=len(terms.metrics)
             ),
@@ -1701,14 +1709,31 @@ def _total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> Non
         raise _asked("nlu.each_and_total", {"total": said, "each": each, "dimensions": list(terms.dims)})
 
 
-_ONLY_THOSE = patterns.compile(r"只看|只要|仅看|只列|只显示|只保留|筛选|\bonly\b", re.I)
+def _the_members_dimension_ranked(scan: Scan, cues: Cues, terms: Terms) -> None:
+    """ "上个月华东的GMV是最高的吗": a yes/no of one member being first names no dimension but the
+    member's own — ranked over it, never over a remembered default breakdown."""
+    named = [m for m in terms.members if not m.excluded]
+    best = cues.best and cues.top_n is None and cues.rank_place is None
+    if best and not terms.dims and len(named) == 1 and vocab.YES_NO.search(scan.norm):
+        terms.dims.append(named[0].dimension)
+
+
+def _first_asked(
+    cues: Cues, dims: list[str], top_n: int | None, place: int | None, comparison: Comparison | None
+) -> bool:
+    """ "华东是不是GMV最高的区域", "is app the biggest channel?": a yes/no of whether one member is first
+    of a one-dimension ranking by value — answered over every member, never asked back."""
+    plain = comparison is None and not (cues.share or cues.difference or cues.bound is not None)
+    return cues.yes_no and len(dims) == 1 and top_n in (None, 1) and place is None and plain
 
 
 def _the_groups_that_moved(query: SemanticQuery, kept: AmbiguousQuestion) -> SemanticQuery:
     """ "哪些渠道GMV环比下降了", "上个月GMV同比下降的品类": every group's change, and the answer names those
     that moved the way said (``premise_asked="which"``). Beside a ranking, a bound, a share or several
     metrics it is asked back (``kept``): a filter on the change Baton does not apply."""
-    if _ONLY_THOSE.search(str(kept.detail.get("phrase", ""))):  # "只看增长的": rows kept, not only named
+    if query.premise_asked is not None:  # "上个月有GMV环比下降的渠道吗": the yes/no's own verdict
+        return query
+    if vocab.ONLY_THOSE.search(str(kept.detail.get("phrase", ""))):  # "只看增长的": rows kept, not only named
         raise kept
     groups = bool(query.dimensions) or query.grain is not None
     plain = query.top_n is None and query.rank_place is None and query.threshold is None and not query.share

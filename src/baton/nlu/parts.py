@@ -31,7 +31,7 @@ _COMPARATIVE = (
     r"|\bfewer\b|\bbigger\b|\blarger\b|\bsmaller\b|\bbetter\b|\bworse\b"
 )
 _THEN_WHICH = (
-    r"[^，,;；?？]*?(?P<sep>[，,;；?？&]|以及|还有|\band\b|\s(?=哪个|哪一个|谁))\s*(?:and\s+)?"
+    r"[^，,;；?？]*?(?P<sep>[，,;；?？&]|以及|还有|\band\b|\s(?=哪个|哪一个|谁)|和(?=最|哪))\s*(?:and\s+)?"
     rf"(?:(?:{_WHICH})[^，,;；]{{0,20}}?(?:{_COMPARATIVE})|[^，,;；?？]{{0,20}}?(?:{_SUPERLATIVE}))"
 )
 _EACH_THEN_BEST = patterns.compile(
@@ -54,7 +54,8 @@ TOTAL_JOINED = patterns.compile(
     r"(?:overall\s+|grand\s+|whole\s+)?"
     r"(?:\btotals?\b(?=\s*(?:[,.?!;]|$|\btoo\b|\bas well\b|\bper\b|\bfor each\b|\bby\b))"
     r"|\boverall\b(?=\s*(?:[,.?!;]|$))|(?:全国|整体|总体|大盘|全平台)(?!各))"
-    r"|(?:总数|总量|合计|总计|\btotals?\b|\boverall\b)\s*(?:[,，]|和|与|以及|及|\band\b|&)\s*(?:the\s+)?"
+    r"|(?:总数|总量|总额|总和|合计|总计|\btotals?\b(?:\s+[a-z]+)?|\boverall\b)\s*(?:[,，]|和|与|以及|及|\band\b|&)\s*"
+    r"(?:the\s+)?"
     r"(?:各|每个|分|按|\bby\b|\beach\b|\bper\b|\bfor each\b)",
     re.I,
 )

@@ -588,6 +588,7 @@ BOUND_SCALES: dict[str, int] = {
 YES_NO = patterns.compile(
     r"吗\s*[?？]?\s*$|(?<![什怎那这多要])么\s*[?？]?\s*$|是否|是不是|有没有|有无|了没有?\s*[?？]?\s*$|没有\s*[?？]?\s*$"
     r"|[,，]?\s*(?:对吧|对不对|是吧|了吧)\s*[?？]?\s*$|[,，]?\s*\bright\s*\?\s*$"
+    r"|(?<![多几])(?:更|比较)?[高低多少大小]了?\s*[?？]\s*$"
     r"|^\s*(?:did|was|were|is|are|has|have|does|do)\b|[,;]\s*(?:and\s+)?(?:did|was|were|has|have)\b|\bor not\b",
     _I,
 )
@@ -595,8 +596,12 @@ YES_NO = patterns.compile(
 June?", "… above 40m, right?"): a bound on one total is then a check of it, not a filter of groups."""
 EVERY_ONE = patterns.compile(r"都|每个?|各个?|\bevery\b|\beach\b", _I)
 """A yes/no said of each group or period ("都超过100万吗", "每天都…吗", "did each channel …")."""
+ONLY_THOSE_ZH = r"只看|只要|仅看|只列出?|只显示|只保留|筛选出?"
+ONLY_THOSE = patterns.compile(ONLY_THOSE_ZH + r"|\bonly\b", _I)
+"""Rows kept, not only named ("只看增长的", "only the ones that grew"): a filter on the rows."""
 ANY_GROUP = patterns.compile(
-    r"(?:^|[\s，,]|(?<=[月天周年度期]))有(?:没有|没)?(?:任何|哪个|哪些|哪一个|哪家|一个)?(?=[\u4e00-\u9fff])(?!没有)"
+    r"(?<![所没只拥具还含占共])有(?:没有|没)?(?:任何|哪个|哪些|哪一个|哪家|一个)?(?=[\u4e00-\u9fffA-Za-z])(?!没有)"
+    r"(?!所|(?:下降|增长|上升|提升|减少|增加|涨|跌|降|升|变化|提高|回落|回升|下滑))"
     r"|\bany\b|\bat least one\b",
     _I,
 )

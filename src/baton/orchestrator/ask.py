@@ -332,6 +332,7 @@ class AskPipeline(Pipeline):
         tie = boundary_tie(query, rows)
         derived += [tie.place, tie.tied] if tie is not None else []  # "第3名有2个并列"
         derived += [len(table.rows) - MAX_LISTED] if len(table.rows) > MAX_LISTED else []  # "…还有 353 个"
+        derived += list(range(1, len(table.rows) + 1)) if query.asked_member is not None else []  # "排第 2"
         checked = checked_bound(query)
         if checked is not None and checked.metric in names:  # "4 个渠道中有 1 个…不高于…：否"
             at = names.index(checked.metric)
