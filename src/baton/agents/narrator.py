@@ -543,7 +543,7 @@ class Narrator:
             "counted": self._counted_groups(query, len(rows), language),
             "side": text("answer.side_high" if query.order != "asc" else "answer.side_low", language),
         }
-        if asked is None or not rows:
+        if asked is None or asked.get(metric) is None:  # no value: no place in the ranking, never "first"
             return text("answer.first_asked_no_rows", language, **fields)
         place = 1 + sum(1 for r in rows if _ahead(r[metric], asked[metric], query.order))
         if place == 1:
