@@ -409,6 +409,13 @@ def test_each_of_several_metrics_after_one_member_is_each_metric(session: Sessio
     assert answer.semantic_query.metrics == ("gmv", "order_count") and answer.semantic_query.comparison is not None
 
 
+def test_whether_a_member_of_the_breakdown_is_first_is_asked_back_in_a_follow_up(session: Session) -> None:
+    """ "各渠道的转化率" then "app是最高的吗" was answered as app's top region (a default breakdown)."""
+    chat = session.conversation()
+    chat.ask("上个月各渠道的转化率", as_of=JULY)
+    assert chat.ask("app是最高的吗").status == "clarification_needed"
+
+
 def test_all_after_one_member_is_asked_back(session: Session) -> None:
     """ "app的GMV" then "都比5月高吗" was answered for app alone: all of what? asked."""
     chat = session.conversation()

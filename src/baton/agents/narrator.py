@@ -548,7 +548,8 @@ class Narrator:
         place = 1 + sum(1 for r in rows if _ahead(r[metric], asked[metric], query.order))
         if place == 1:
             return text("answer.first_asked_yes", language, value=fmt(asked[metric]), **fields)
-        top = rows[0]
+        valued = [r for r in rows if r.get(metric) is not None]  # the rows come in the dimension's order
+        top = max(valued, key=lambda r: -float(r[metric]) if query.order == "asc" else float(r[metric]))
         return text(
             "answer.first_asked_no",
             language,

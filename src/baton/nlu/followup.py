@@ -314,6 +314,9 @@ def _merge(
     read_yes_no(r.scan, cues)  # "6月各渠道GMV" then "都比5月高吗": answered yes or no
     _each_of_one_member(r, filters, dims, grain, metrics)
     if wants_breakdown and not dims and grain is None:
+        if ranked and any(m.dimension in parent.dimensions for m in terms.members):
+            # "各渠道的转化率" then "app是最高的吗": app among the channels, never app's top region
+            raise AmbiguousQuestion(*both("nlu.ranking_of_one"), detail={"dimensions": list(parent.dimensions)})
         if default_breakdown is None or not planner.breakdown_fits(metrics, default_breakdown):
             raise AmbiguousQuestion(*both("conversation.breakdown_of_what"), detail={"missing": "breakdown"})
         dims = [default_breakdown]
