@@ -5,25 +5,16 @@ moved the other way named; independent SQL on the real demo warehouse decides wh
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
-import duckdb
 import pytest
 
 from baton.orchestrator.session import Session
+from tests.demo_gold import gold_rows
 
 AS_OF = date(2026, 7, 1)
 PAID = "status IN ('paid', 'refunded')"
 JUNE = "order_date BETWEEN '2026-06-01' AND '2026-06-30'"
 MAY = "order_date BETWEEN '2026-05-01' AND '2026-05-31'"
-
-
-def _rows(session: Session, sql: str) -> list[tuple[Any, ...]]:
-    con = duckdb.connect(str(session.settings.duckdb_path()), read_only=True)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 TOTALS = [  # question, the measure as SQL (June against May), the direction asked
@@ -46,8 +37,8 @@ def test_a_direction_asked_of_one_total_is_answered_yes_or_no(
     assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
     query = answer.semantic_query
     assert query is not None and query.premise_asked and query.premise == asked
-    ((june,),) = _rows(demo_session, f"SELECT {measure} FROM fact_order WHERE {JUNE} AND {PAID}")
-    ((may,),) = _rows(demo_session, f"SELECT {measure} FROM fact_order WHERE {MAY} AND {PAID}")
+    ((june,),) = gold_rows(demo_session, f"SELECT {measure} FROM fact_order WHERE {JUNE} AND {PAID}")
+    ((may,),) = gold_rows(demo_session, f"SELECT {measure} FROM fact_order WHERE {MAY} AND {PAID}")
     went = "up" if june > may else "down"
     yes = went == asked
     lead = ("是，" if yes else "否，") if answer.language == "zh" else ("Yes: " if yes else "No: ")
@@ -78,7 +69,7 @@ def test_a_direction_asked_of_the_groups_names_those_that_decide_it(
     assert answer.semantic_query is not None and answer.semantic_query.premise_asked == of
     sql = f"""SELECT channel, SUM(gmv_amount) FILTER (WHERE {JUNE}) - SUM(gmv_amount) FILTER (WHERE {MAY})
               FROM fact_order WHERE {PAID} GROUP BY 1"""
-    moved = {channel: "up" if change > 0 else "down" for channel, change in _rows(demo_session, sql)}
+    moved = {channel: "up" if change > 0 else "down" for channel, change in gold_rows(demo_session, sql)}
     with_it = [c for c, went in moved.items() if went == asked]
     yes = len(with_it) == len(moved) if of == "every" else bool(with_it)
     deciding = [c for c in moved if c not in with_it] if of == "every" else with_it
@@ -121,7 +112,7 @@ def test_whether_a_member_is_first_is_answered_over_every_member(
     query = answer.semantic_query
     assert query is not None and query.asked_member == member and query.dimensions == (dim,)
     values = dict(
-        _rows(demo_session, f"SELECT {dim}, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1")
+        gold_rows(demo_session, f"SELECT {dim}, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1")
     )
     ranked = sorted(values, key=lambda k: values[k], reverse=order == "desc")
     assert answer.result is not None and answer.result.row_count == len(values)  # every member ranked

@@ -6,22 +6,14 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-import duckdb
 import pytest
 
 from baton.orchestrator.session import Session
+from tests.demo_gold import gold_rows
 
 AS_OF = date(2026, 7, 1)
 JUNE = "order_date BETWEEN '2026-06-01' AND '2026-06-30'"
 PAID = "status IN ('paid', 'refunded')"
-
-
-def _rows(session: Session, sql: str) -> list[tuple[Any, ...]]:
-    con = duckdb.connect(str(session.settings.duckdb_path()), read_only=True)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 BOUNDS = [  # question, independent SQL of every group with its value, the bound as a Python test
@@ -65,7 +57,7 @@ def test_a_bound_keeps_the_groups_sql_keeps(demo_session: Session, question: str
     assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
     assert answer.result is not None and answer.semantic_query is not None
     assert answer.semantic_query.threshold is not None
-    every = {str(key): float(value) for key, value in _rows(demo_session, sql)}
+    every = {str(key): float(value) for key, value in gold_rows(demo_session, sql)}
     kept = {key: value for key, value in every.items() if passes(value)}
     assert 0 < len(kept) < len(every)  # the bound cuts: some groups pass, some do not
     got = {str(row[0]): float(str(row[1])) for row in answer.result.rows}
@@ -83,7 +75,7 @@ def test_no_group_passing_is_said_and_partial_weeks_are_not_weighed(demo_session
     assert "没有退款率高于 50.00% 的品类" in none.answer
     weeks = demo_session.ask("which weeks this year had fewer than 12,000 orders", as_of=AS_OF)
     assert weeks.status == "answered" and weeks.result is not None, weeks.error
-    by_week = _rows(
+    by_week = gold_rows(
         demo_session,
         f"""SELECT DATE_TRUNC('week', order_date)::DATE, COUNT(*) FROM fact_order
             WHERE order_date BETWEEN '2026-01-05' AND '2026-06-28' AND {PAID} GROUP BY 1""",
@@ -158,7 +150,7 @@ def test_a_yes_no_of_one_total_states_it_and_whether_it_passes(
     answer = demo_session.ask(question, as_of=AS_OF)
     assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
     assert answer.result is not None and answer.result.row_count == 1  # the total is kept, never filtered away
-    ((truth,),) = _rows(demo_session, sql)
+    ((truth,),) = gold_rows(demo_session, sql)
     assert float(str(answer.result.rows[0][0])) == pytest.approx(float(truth), rel=1e-9)
     assert (verdict in ("是", "yes")) == passes(float(truth))  # the table's verdict is the data's
     assert answer.answer.rstrip("。.").endswith(verdict), answer.answer
@@ -220,7 +212,8 @@ def test_a_yes_no_of_every_group_keeps_them_all_and_names_those_that_fail(
     assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
     assert answer.result is not None and answer.semantic_query is not None
     every = {
-        str(key)[:10] if isinstance(key, date) else str(key): float(value) for key, value in _rows(demo_session, sql)
+        str(key)[:10] if isinstance(key, date) else str(key): float(value)
+        for key, value in gold_rows(demo_session, sql)
     }
     assert answer.result.row_count == len(every)  # no group filtered away
     failing = [key for key, value in every.items() if not passes(value)]

@@ -505,18 +505,13 @@ class Narrator:
             "counted": self._counted_groups(query, len(rows), language),
             "actual": text(f"answer.premise_{query.premise}", language),
         }
-        if query.premise_asked == "which":  # "哪些渠道下降了": those that moved that way, or none
+        if query.premise_asked in ("any", "which"):  # "有渠道…低吗": yes or no; "哪些渠道下降了": those, or none
+            key = f"answer.comparison_groups_{query.premise_asked}"
             if not moved:
-                return text("answer.comparison_groups_which_none", language, **fields)
+                return text(f"{key}_none", language, **fields)
             items = self._changes_listed(query, metric, moved, language)
             n = self._counted_groups(query, len(moved), language)
-            return text("answer.comparison_groups_which", language, moved=n, items=items, **fields)
-        if query.premise_asked == "any":
-            if not moved:
-                return text("answer.comparison_groups_any_no", language, **fields)
-            items = self._changes_listed(query, metric, moved, language)
-            n = self._counted_groups(query, len(moved), language)
-            return text("answer.comparison_groups_any_yes", language, moved=n, items=items, **fields)
+            return text(key, language, moved=n, items=items, **fields)
         against = [r for r in rows if r not in moved]
         if not against:
             return text("answer.comparison_groups_asked_yes", language, **fields)
@@ -543,9 +538,9 @@ class Narrator:
             "counted": self._counted_groups(query, len(rows), language),
             "side": text("answer.side_high" if query.order != "asc" else "answer.side_low", language),
         }
-        if asked is None or asked.get(metric) is None:  # no value: no place in the ranking, never "first"
+        place = asked_place(query, metric, rows)
+        if asked is None or place is None:  # no value: no place in the ranking, never "first"
             return text("answer.first_asked_no_rows", language, **fields)
-        place = 1 + sum(1 for r in rows if _ahead(r[metric], asked[metric], query.order))
         if place == 1:
             return text("answer.first_asked_yes", language, value=fmt(asked[metric]), **fields)
         valued = [r for r in rows if r.get(metric) is not None]  # the rows come in the dimension's order
@@ -841,6 +836,18 @@ class Narrator:
         labels = [self._row_label(query, r, language) for r in same[:_MAX_TIED]]
         more = text("answer.more_rows", language) if len(same) > _MAX_TIED else ""
         return text("answer.list_sep", language).join(labels) + more
+
+
+def asked_place(query: SemanticQuery, metric: str, rows: list[dict[str, Any]]) -> int | None:
+    """The place of the member asked whether first (``asked_member``) among ``rows`` by ``metric``,
+    ties level; None when it has no row or no value."""
+    if query.asked_member is None or not query.dimensions:
+        return None
+    dim = query.dimensions[0]
+    asked = next((r for r in rows if str(r.get(dim)) == query.asked_member), None)
+    if asked is None or asked.get(metric) is None:
+        return None
+    return 1 + sum(1 for r in rows if _ahead(r[metric], asked[metric], query.order))
 
 
 def _ahead(value: Any, than: Any, order: str | None) -> bool:

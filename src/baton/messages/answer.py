@@ -676,7 +676,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         " {label} {not_moved} in {failed} of the {counted}: no ({items}).",
         "{counted}中有 {failed}的{label}{not_moved}：否（{items}）。",
     ),
-    "comparison_groups_any_yes": (
+    "comparison_groups_any": (
         " {label} {actual} in {moved} of the {counted}: yes ({items}).",
         "{counted}中有 {moved}的{label}{actual}：是（{items}）。",
     ),
@@ -688,7 +688,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         " {label} {actual} in none of the {counted}.",
         "{counted}中没有一个的{label}{actual}。",
     ),
-    "comparison_groups_any_no": (
+    "comparison_groups_any_none": (
         " {label} {actual} in none of the {counted}: no.",
         "{counted}中没有一个的{label}{actual}：否。",
     ),

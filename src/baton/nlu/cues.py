@@ -68,9 +68,9 @@ class Cues(PeriodCues):
     rank_each_period: bool = False
     """The top N is taken inside each period of the series ("每个月GMV最高的渠道")."""
     yes_no: bool = False
+    """A yes/no question ("…超过1.5亿吗"): a bound on one total checks it."""
     any_group: bool = False
     """A yes/no said of any group ("有渠道…下降吗", "did any channel grow"): one is enough."""
-    """A yes/no question ("…超过1.5亿吗"): a bound on one total checks it."""
     every: bool = False
     """Said of each group ("都", "每个", "every"): a yes/no checks each one."""
     all_of_them: Literal["sum", "each", "unsaid"] | None = None
@@ -396,12 +396,12 @@ def _comparative_direction(scan: Scan, cues: Cues) -> Literal["up", "down"] | No
     closing = _closing_said(scan, cues)
     if closing is not None:
         return closing
-    found = [m for m in _EN_COMPARATIVE.finditer(scan.norm) if scan.free(m.start(), m.end())]
-    if len(found) != 1 or _THAN_A_NUMBER.match(scan.norm, found[0].end()):
-        return None  # "is GMV higher than 40m": a bound, read as one
-    cues.claim(scan, "change", found)
+    found = _en_comparative(scan, unclaimed=True)
+    if found is None:
+        return None
+    cues.claim(scan, "change", [found])
     cues.change = True  # "why is AOV lower in June than May": June set against May
-    return "up" if found[0].group("up") else "down"
+    return "up" if found.group("up") else "down"
 
 
 def closing_direction(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:
@@ -410,10 +410,18 @@ def closing_direction(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:
     closing = _closing_said(scan, cues)
     if closing is not None:
         return closing
-    found = list(_EN_COMPARATIVE.finditer(scan.norm))
+    found = _en_comparative(scan, unclaimed=False)
+    return None if found is None else "up" if found.group("up") else "down"
+
+
+def _en_comparative(scan: Scan, *, unclaimed: bool) -> re.Match[str] | None:
+    """The one English comparative before a "than" ("higher … than May"), or None: none, several, or
+    one before a number ("is GMV higher than 40m": a bound, read as one). ``unclaimed``: only words
+    no reader has claimed yet."""
+    found = [m for m in _EN_COMPARATIVE.finditer(scan.norm) if not unclaimed or scan.free(m.start(), m.end())]
     if len(found) != 1 or _THAN_A_NUMBER.match(scan.norm, found[0].end()):
         return None
-    return "up" if found[0].group("up") else "down"
+    return found[0]
 
 
 def _closing_said(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:

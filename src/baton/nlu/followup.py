@@ -36,7 +36,7 @@ from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope
 from baton.messages import both, text
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
-from baton.nlu.change_words import premise_asked, read_yes_no
+from baton.nlu.change_words import premise_asked
 from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.metric_words import metric_over_the_previous
 from baton.nlu.one_before import the_one_after, the_one_before
@@ -311,7 +311,6 @@ def _merge(
         dims = []  # "合计呢", "in total?": the breakdown goes
     ranked = cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank
     wants_breakdown = ranked or cues.breakdown or (r.ties is not None and r.ties.breakdown)
-    read_yes_no(r.scan, cues)  # "6月各渠道GMV" then "都比5月高吗": answered yes or no
     _each_of_one_member(r, filters, dims, grain, metrics)
     if wants_breakdown and not dims and grain is None:
         if ranked and any(m.dimension in parent.dimensions for m in terms.members):

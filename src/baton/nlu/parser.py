@@ -285,7 +285,7 @@ class Planner:
         check_against_the_average(question)
         check_ranking_inside_ranking(question)
         try:
-            read = self.read(question, as_of=as_of, prefer=prefer)
+            read = self.read(question, as_of=as_of, prefer=prefer, which_moved=kept is not None)
         except AmbiguousQuestion as asked:
             if kept is not None and "unknown" in (asked.detail or {}):  # a word of the filter left unread
                 raise kept from None
@@ -297,7 +297,7 @@ class Planner:
         if comparison is not None:
             _members_paired_with_periods(read.scan, read.periods, read.terms)
         _the_rest_ranked(read.cues, read.terms)
-        _the_members_dimension_ranked(read.scan, read.cues, read.terms)
+        _the_members_dimension_ranked(read.cues, read.terms)
         if (
             default_breakdown is not None
             and not read.terms.dims
@@ -319,7 +319,6 @@ class Planner:
         read.cues.rank_within = ranked_within(read.scan, read.cues, read.terms)
         read.cues.rank_each_period = ranked_each_period(read.scan, read.cues, read.terms)
         _no_rows_ranked(read.scan, read.cues)
-        read_yes_no(read.scan, read.cues)
         # "其他渠道都…吗": each of the rest; "每天…都" is of the days, never of the rest
         all_said = vocab.ALL_OF_THEM.search(read.scan.norm) is not None or (read.cues.every and read.cues.grain is None)
         if read.cues.yes_no and read.terms.dims_naming_a_set and all_said:
@@ -381,12 +380,19 @@ class Planner:
         )
 
     def read(
-        self, question: str, *, as_of: date, context: SemanticQuery | None = None, prefer: Sequence[str] = ()
+        self,
+        question: str,
+        *,
+        as_of: date,
+        context: SemanticQuery | None = None,
+        prefer: Sequence[str] = (),
+        which_moved: bool = False,
     ) -> Reading:
         """Every part of the question read and accounted for, before a query is built. With a
         ``context`` (the question follows an earlier one) the question may leave out what it
         inherits — its metric, its period — and the words that tie it to the earlier question
-        ("那…呢", "what about", "只看", "换成") are read as such."""
+        ("那…呢", "what about", "只看", "换成") are read as such. ``which_moved``: the question keeps
+        the groups that moved one way ("哪些渠道下降了"), its 哪些 the groups the answer names."""
         text, corrections = self._prepare(question)
         language: Language = "zh" if detect_language(text) == "zh" else "en"
         scan = Scan(text=text, norm=normalise(text))
@@ -418,7 +424,8 @@ class Planner:
         cues.ranked_change = read_change_ranking(scan, cues)
         cues.value_ranked = value_ranked_then_changed(scan, cues)
         cues.premise = cues.premise if cues.why else said_direction(scan, cues, measures=False)
-        if not cues.why and vocab.YES_NO.search(scan.norm):
+        read_yes_no(scan, cues)
+        if not cues.why and cues.yes_no:
             cues.premise = cues.premise or closing_direction(scan, cues)  # "6月GMV比5月高吗": higher is asked
             for asked in scan.find_all(vocab.YES_NO) if cues.premise or cues.best else ():  # "有没有比去年同期多"
                 if scan.free(asked.start(), asked.end()):
@@ -447,7 +454,7 @@ class Planner:
             contrasted = vocab.COMPARE.search(scan.norm[hits[0].start : hits[-1].end]) is not None
             if cues.total and contrasted:  # "app and web combined vs mini program": a sum against a member
                 raise _asked("nlu.sum_against_member", {"members": [m.member for m in terms.members]})
-            which_asked = cues.change and vocab.YES_NO.search(scan.norm) is not None  # "华东的GMV比华南更高吗"
+            which_asked = cues.change and cues.yes_no  # "华东的GMV比华南更高吗"
             cues.change = False  # "华东的GMV比华南多多少": the members are compared, one row each
             cues.difference = cues.difference or cues.ratio or vocab.GAP.search(scan.norm) is not None  # … the gap
             cues.difference = cues.difference or which_asked  # which is higher, said with the gap
@@ -477,7 +484,7 @@ class Planner:
         if cues.ratio and len(periods) == 2 and not cues.difference:  # "6月GMV是5月的几倍": the first over the second
             cues.compare_word = cues.first_is_asked = True
         context_words = context_clauses(scan, terms, periods, operators)
-        if context is None and kept_by_change(question) is not None:  # "哪些渠道下降了": the groups named
+        if which_moved:  # "哪些渠道下降了": the groups the answer names
             cues.take(scan, "which_moved", vocab.WHICH)
         self._account_for_the_rest(scan, cues, terms, language, follows=context is not None)
         return Reading(scan, cues, terms, periods, (*corrections, *context_words), language, ties)
@@ -1709,12 +1716,12 @@ def _total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> Non
         raise _asked("nlu.each_and_total", {"total": said, "each": each, "dimensions": list(terms.dims)})
 
 
-def _the_members_dimension_ranked(scan: Scan, cues: Cues, terms: Terms) -> None:
+def _the_members_dimension_ranked(cues: Cues, terms: Terms) -> None:
     """ "上个月华东的GMV是最高的吗": a yes/no of one member being first names no dimension but the
     member's own — ranked over it, never over a remembered default breakdown."""
     named = [m for m in terms.members if not m.excluded]
     best = cues.best and cues.top_n is None and cues.rank_place is None
-    if best and not terms.dims and len(named) == 1 and vocab.YES_NO.search(scan.norm):
+    if best and not terms.dims and len(named) == 1 and cues.yes_no:
         terms.dims.append(named[0].dimension)
 
 

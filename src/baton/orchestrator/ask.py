@@ -316,7 +316,15 @@ class AskPipeline(Pipeline):
         ]
 
     def gate_input(self, answer: Answer) -> GateInput:
-        from baton.agents.narrator import MAX_LISTED, Narrator, boundary_tie, ends_gap, fails_bound, member_gap
+        from baton.agents.narrator import (
+            MAX_LISTED,
+            Narrator,
+            asked_place,
+            boundary_tie,
+            ends_gap,
+            fails_bound,
+            member_gap,
+        )
         from baton.catalog.compiler import checked_bound
         from baton.numbers import direction_of
 
@@ -332,7 +340,8 @@ class AskPipeline(Pipeline):
         tie = boundary_tie(query, rows)
         derived += [tie.place, tie.tied] if tie is not None else []  # "第3名有2个并列"
         derived += [len(table.rows) - MAX_LISTED] if len(table.rows) > MAX_LISTED else []  # "…还有 353 个"
-        derived += list(range(1, len(table.rows) + 1)) if query.asked_member is not None else []  # "排第 2"
+        place = asked_place(query, query.metrics[0], rows) if query.metrics[0] in names else None
+        derived += [place] if place is not None else []  # "网页在 4 个渠道中排第 2"
         checked = checked_bound(query)
         if checked is not None and checked.metric in names:  # "4 个渠道中有 1 个…不高于…：否"
             at = names.index(checked.metric)
