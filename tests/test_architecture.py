@@ -21,6 +21,7 @@ LEVELS: dict[str, int] = {
     "patterns": 0,
     "private": 0,
     "visible": 0,
+    "yaml_text": 0,
     "messages": 1,
     "errors": 2,
     "numbers": 3,

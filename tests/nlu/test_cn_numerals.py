@@ -23,6 +23,11 @@ LARGE = [
     ("十万", 100_000),
     ("五百", 500),
     ("12", 12),
+    ("4千5百万", 45_000_000),  # digits beside the units
+    ("四千五", 4_500),  # spoken: the bare digit after 千 is the next place down
+    ("四千零五", 4_005),
+    ("三百五", 350),
+    ("4千5", 4_500),
 ]
 
 

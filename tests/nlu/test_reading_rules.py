@@ -318,6 +318,41 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月所有渠道GMV都比5月高吗",
         {"premise_asked": "every", "dimensions": ["channel"]},
     ),
+    *[
+        (f"any group, said with a bare move: {question}", question, {"premise_asked": "any", "premise": way})
+        for question, way in [
+            ("有没有哪个渠道上个月GMV涨了", "up"),  # 哪个 of any one, never a ranking
+            ("上个月各渠道GMV有没有涨的", "up"),  # 涨的: the ones that rose
+            ("上个月各品类退款率有降的吗", "down"),
+        ]
+    ],
+    # a date range whose end only looks like an event of the calendar ("6.18" is the 618 sale's day)
+    (
+        "a range ending on an event's day",
+        "6.1-6.18 GMV多少",
+        {"time_range": {"start": "2026-06-01", "end": "2026-06-18"}},
+    ),
+    ("an event's day alone", "6.18当天的GMV", {"time_range": {"start": "2026-06-18", "end": "2026-06-18"}}),
+    ("a day after since, before a comma", "since May 20, GMV by channel", {"time_range": {"start": "2026-05-20"}}),
+    (
+        "a bound in 千 and 百 of 万",
+        "哪些渠道上个月GMV在4千5百万以上",
+        {"threshold": {"metric": "gmv", "op": ">=", "value": 45_000_000}},
+    ),
+    # the place of one member: every member ranked
+    *[
+        (f"a member's place: {question}", question, {"asked_member": member, "place_asked": True, "top_n": None})
+        for question, member in [
+            ("华南上个月gmv排第几", "华南"),
+            ("上个月华南的GMV排名", "华南"),
+            ("where does south china rank among regions by gmv last month", "华南"),
+            ("上个月app的订单量排名如何", "app"),
+        ]
+    ],
+    ("a ranking of every member is no place", "上个月各区域GMV排名", {"place_asked": False, "asked_member": None}),
+    ("各…有没有上涨 is of each group", "上个月各渠道GMV有没有上涨", {"premise_asked": "every", "premise": "up"}),
+    ("a bare 涨 after 有没有 is a rise", "上个月GMV有没有涨", {"premise_asked": "every", "premise": "up"}),
+    ("有点 is no any", "我们有点担心，上个月GMV有没有跌", {"premise_asked": "every", "premise": "down"}),
     ("a comparative closing with a question mark asks", "6月GMV比5月高?", {"premise_asked": "every", "premise": "up"}),
     ("each group and the lowest after 和", "上个月各区域订单量和最低的区域", {"top_n": None, "dimensions": ["region"]}),
     # one question, however many clauses: never asked back as two
@@ -1280,6 +1315,10 @@ def test_the_question_is_read_so(rule: str, question: str, expected: dict[str, A
 
 
 ASKED: list[tuple[str, str, type[BatonError], str]] = [
+    # a ranking of periods inside one such period ranks one row: never "yes, June was the worst"
+    ("one month ranked among months", "was june our worst month for orders this year?", AmbiguousQuestion, "june"),
+    ("one day ranked among days", "昨天哪天GMV最高", AmbiguousQuestion, "昨天"),
+    ("the event alone is its day or its window", "618的GMV", AmbiguousQuestion, "618"),
     ("a moment of last year is asked back", "去年这个时候GMV多少", AmbiguousQuestion, "这个时候"),
     ("a moment of last week is asked back", "上周这个时候的订单量", AmbiguousQuestion, "这个时候"),
     ("a member said of the second metric", "上个月APP的访客数和新用户订单量", AmbiguousQuestion, "新用户"),

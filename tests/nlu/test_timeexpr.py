@@ -28,6 +28,14 @@ NEW_YEAR = D("2025-01-01")
 
 # (expression, as_of, expected start, expected end, expected grain)
 RANGES: list[tuple[str, date, str, str, Grain]] = [
+    # ---- day ranges written with -, ~ or / (month first at both ends)
+    ("6.1-6.18 GMV多少", A, "2026-06-01", "2026-06-18", "custom"),
+    ("6/1-6/18", A, "2026-06-01", "2026-06-18", "custom"),
+    ("5/20-6/10", A, "2026-05-20", "2026-06-10", "custom"),
+    ("5/20到6/10的订单量", A, "2026-05-20", "2026-06-10", "custom"),
+    ("5.20~6.10", A, "2026-05-20", "2026-06-10", "custom"),
+    ("GMV for 1-15 June", A, "2026-06-01", "2026-06-15", "custom"),
+    ("1st to 15th of May", A, "2026-05-01", "2026-05-15", "custom"),
     # ---- Chinese
     ("昨天", A, "2026-06-30", "2026-06-30", "day"),
     ("昨日的订单量", A, "2026-06-30", "2026-06-30", "day"),
@@ -444,7 +452,17 @@ def test_period_helpers_reject_inverted_ranges() -> None:
 
 @pytest.mark.parametrize(
     ("numeral", "value"),
-    [("7", 7), ("七", 7), ("十", 10), ("十四", 14), ("三十", 30), ("两", 2), ("一百零五", 105), ("二〇二六", 2026)],
+    [
+        ("7", 7),
+        ("七", 7),
+        ("十", 10),
+        ("十四", 14),
+        ("三十", 30),
+        ("两", 2),
+        ("一百零五", 105),
+        ("二〇二六", 2026),
+        ("三百五", 350),
+    ],
 )
 def test_chinese_numerals(numeral: str, value: int) -> None:
     assert parse_cn_int(numeral) == value

@@ -53,6 +53,9 @@ GROUPS = [  # question, the direction asked, of every group or of any
     ("6月有渠道GMV比5月低吗", "down", "any"),
     ("did any channel's GMV grow in June vs May?", "up", "any"),
     ("有没有渠道6月GMV比5月高", "up", "any"),
+    ("有没有哪个渠道上个月GMV涨了", "up", "any"),  # 哪个 was left unread
+    ("上个月各渠道GMV有没有涨的", "up", "any"),  # a bare 涨 was no rise
+    ("上个月各渠道GMV有没有降的", "down", "any"),
     ("哪些渠道上个月GMV环比下降了", "down", "which"),
     ("which channels grew GMV last month vs May", "up", "which"),
 ]
@@ -124,3 +127,34 @@ def test_whether_a_member_is_first_is_answered_over_every_member(
         assert first in answer.answer and f"{ranked.index(member) + 1}" in answer.answer, answer.answer
         others = [m for m in values if m not in (member, ranked[0])]
         assert not any(demo_session.catalog.member_label(dim, m, answer.language) in answer.answer for m in others)
+
+
+PLACES = [  # question, dimension, member: the member's place is asked, not whether it is first
+    ("华南上个月gmv排第几", "region", "华南"),
+    ("上个月华南的GMV在各区域里排名第几", "region", "华南"),
+    ("上个月东北的GMV排名", "region", "东北"),
+    ("where does south china rank among regions by gmv last month", "region", "华南"),
+    ("上个月app的GMV排名如何", "channel", "app"),
+    ("what place was web among channels by GMV last month", "channel", "web"),
+]
+
+
+@pytest.mark.parametrize(("question", "dim", "member"), PLACES, ids=[p[0] for p in PLACES])
+def test_a_members_place_is_said_over_every_member(demo_session: Session, question: str, dim: str, member: str) -> None:
+    """ "华南排第几" was asked back ("第几" unread): every member is ranked, the place said is the data's,
+    with the first beside it; no yes or no."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    query = answer.semantic_query
+    assert query is not None and query.asked_member == member and query.place_asked and query.dimensions == (dim,)
+    values = dict(
+        gold_rows(demo_session, f"SELECT {dim}, SUM(gmv_amount) FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1")
+    )
+    ranked = sorted(values, key=lambda k: values[k], reverse=True)
+    assert answer.result is not None and answer.result.row_count == len(values)
+    place = ranked.index(member) + 1
+    said = f"第 {place}" if answer.language == "zh" else f"number {place} of the {len(values)}"
+    assert said in answer.answer and not answer.answer.startswith(("是", "否", "Yes", "No")), answer.answer
+    first = demo_session.catalog.member_label(dim, ranked[0], answer.language)
+    assert first in answer.answer, answer.answer
+    assert answer.interpretation is not None and ("排第几" in answer.interpretation or "ranks" in answer.interpretation)

@@ -541,6 +541,8 @@ class Narrator:
         place = asked_place(query, metric, rows)
         if asked is None or place is None:  # no value: no place in the ranking, never "first"
             return text("answer.first_asked_no_rows", language, **fields)
+        if query.place_asked:  # "华南排第几": its place, and the first beside it
+            return self._place_of_member_sentence(say, asked, place, fields)
         if place == 1:
             return text("answer.first_asked_yes", language, value=fmt(asked[metric]), **fields)
         valued = [r for r in rows if r.get(metric) is not None]  # the rows come in the dimension's order
@@ -552,6 +554,25 @@ class Narrator:
             top_value=fmt(top[metric]),
             place=place,
             value=fmt(asked[metric]),
+            **fields,
+        )
+
+    def _place_of_member_sentence(
+        self, say: _Sentence, asked: dict[str, Any], place: int, fields: dict[str, str]
+    ) -> str:
+        """Where the member asked stands ("华南的成交总额在 7 个区域中排第 3（¥…）；最高的是 华东（¥…）")."""
+        query, metric, rows, _, _, language, fmt = say
+        if place == 1:
+            return text("answer.place_asked_first", language, value=fmt(asked[metric]), **fields)
+        valued = [r for r in rows if r.get(metric) is not None]
+        top = max(valued, key=lambda r: -float(r[metric]) if query.order == "asc" else float(r[metric]))
+        return text(
+            "answer.place_asked",
+            language,
+            place=place,
+            value=fmt(asked[metric]),
+            top=self._row_label(query, top, language),
+            top_value=fmt(top[metric]),
             **fields,
         )
 

@@ -32,9 +32,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from baton.catalog.model import Catalog, Metric
+from baton.yaml_text import safe_load
 
 __all__ = ["CannotGenerate", "GeneratedWords", "large_catalog", "vocabulary"]
 
@@ -50,7 +49,7 @@ def vocabulary() -> dict[str, Any]:
     """The business vocabulary the generator combines (measures, subjects, qualifiers, scopes,
     standalone metrics)."""
     text = resources.files("baton.bench").joinpath("data/metric_vocabulary.yaml").read_text(encoding="utf-8")
-    data: dict[str, Any] = yaml.safe_load(text)
+    data: dict[str, Any] = safe_load(text)
     return data
 
 

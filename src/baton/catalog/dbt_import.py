@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from baton.catalog import sqlexpr, where
@@ -29,6 +28,7 @@ from baton.catalog.dbt_read import DbtSources, build_manifest, read_manifest_jso
 from baton.catalog.model import Bilingual, Catalog, Measure, Metric, MetricInput, RefusedMetric
 from baton.errors import ConfigError
 from baton.messages import both
+from baton.yaml_text import safe_load
 
 Origin = tuple[Path, int | None]
 _UNITS = ("currency", "count", "ratio", "number")
@@ -88,7 +88,7 @@ def _project_name(project: Path) -> str:
     folder = project if project.is_dir() else project.parent
     dbt_project = folder / "dbt_project.yml"
     if dbt_project.is_file():
-        data = yaml.safe_load(dbt_project.read_text(encoding="utf-8"))
+        data = safe_load(dbt_project.read_text(encoding="utf-8"))
         if isinstance(data, dict) and isinstance(data.get("name"), str):
             return str(data["name"])
     return folder.resolve().name

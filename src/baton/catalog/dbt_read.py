@@ -26,6 +26,7 @@ import yaml
 from baton.catalog.loader import yaml_problem
 from baton.errors import ConfigError
 from baton.messages import both
+from baton.yaml_text import SafeLoader, safe_load_all
 
 if TYPE_CHECKING:
     from dbt_semantic_interfaces.implementations.semantic_manifest import PydanticSemanticManifest
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 Origin = tuple[Path, int | None]
 _REF = re.compile(r"""^\s*ref\(\s*['"](?:[\w.-]+['"]\s*,\s*['"])?([\w.-]+)['"]\s*(?:,\s*\w+\s*=\s*[^)]*)?\)\s*$""")
 _SKIP_DIRS = {"target", "dbt_packages", "logs", "node_modules", ".git"}
-_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass
@@ -52,10 +52,10 @@ class DbtSources:
 def _documents(path: Path, text: str) -> Iterator[tuple[Any, yaml.Node | None]]:
     """Each YAML document of a file with its node tree (for line numbers)."""
     try:
-        nodes = list(yaml.compose_all(text, Loader=_SafeLoader))
+        nodes = list(yaml.compose_all(text, Loader=SafeLoader))
     except yaml.YAMLError as exc:
         raise yaml_problem(path, exc, "dbt.not_yaml") from exc
-    datas = list(yaml.load_all(text, Loader=_SafeLoader))
+    datas = safe_load_all(text)
     yield from zip(datas, nodes, strict=True)
 
 

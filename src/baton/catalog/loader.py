@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from baton.catalog.model import Catalog, FieldError
 from baton.errors import ConfigError
 from baton.messages import both
+from baton.yaml_text import safe_load
 
 PathKey = tuple[str | int, ...]
 
@@ -49,9 +50,6 @@ def _line_for(lines: dict[PathKey, int], loc: tuple[Any, ...]) -> int | None:
     return lines.get(())
 
 
-_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def _read_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
@@ -75,7 +73,7 @@ def yaml_problem(path: Path, exc: yaml.YAMLError, key: str = "catalog.not_yaml")
 
 def _parse(path: Path, text: str) -> Any:
     try:
-        return yaml.load(text, Loader=_SafeLoader)
+        return safe_load(text)
     except yaml.YAMLError as exc:
         raise yaml_problem(path, exc) from exc
 

@@ -43,8 +43,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Literal, get_args
 
-import yaml
-
 from baton.catalog.model import Catalog
 from baton.contracts.catalog_slice import (
     CatalogSlice,
@@ -56,6 +54,7 @@ from baton.contracts.catalog_slice import (
 )
 from baton.contracts.common import Bilingual
 from baton.contracts.semantic import Grain
+from baton.yaml_text import safe_load
 
 __all__ = ["DEFINITION_WEIGHT", "CatalogIndex", "HitKind", "SearchHit", "canonical", "index_for", "tokenize"]
 
@@ -82,7 +81,7 @@ def expansions() -> dict[str, str]:
     catalog words they are usually said for ("footfall" for visits). The expansion only adds
     search terms (at :data:`EXPANSION_WEIGHT`); what a planner may read is still the catalog's."""
     text = resources.files("baton.catalog").joinpath("data/search_expansions.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text) or {}
+    data = safe_load(text) or {}
     return {str(k): str(v) for k, v in data.items()}
 
 
@@ -102,7 +101,7 @@ class SearchHit:
 @lru_cache(maxsize=1)
 def _stopwords() -> frozenset[str]:
     text = resources.files("baton.catalog").joinpath("data/search_stopwords.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
+    data = safe_load(text)
     return frozenset(w.lower() for lang in ("zh", "en") for w in str(data.get(lang, "")).split())
 
 

@@ -39,6 +39,7 @@ from baton.contracts.common import Language
 from baton.errors import ConfigError, InvalidInput, ToolFailure
 from baton.messages import bilingual, both, text
 from baton.warehouse.engine import engine_name_for_url
+from baton.yaml_text import safe_load
 
 if TYPE_CHECKING:
     from baton.catalog.check import CatalogProblem
@@ -227,7 +228,7 @@ def _same_when_read_back(rendered: Rendered, catalog: Catalog) -> None:
     from baton.catalog.model import Catalog
 
     try:
-        again = Catalog.model_validate(yaml.safe_load(rendered.text))
+        again = Catalog.model_validate(safe_load(rendered.text))
     except (yaml.YAMLError, ValidationError) as exc:
         raise ToolFailure(*both("init.draft_invalid", error=str(exc).splitlines()[0])) from exc
     if again.model_dump() != catalog.model_dump():
@@ -235,12 +236,11 @@ def _same_when_read_back(rendered: Rendered, catalog: Catalog) -> None:
 
 
 def _valid_policy_and_config(texts: dict[str, str]) -> None:
-    import yaml
 
     from baton.policy.model import Policy
 
     try:
-        Policy.model_validate(yaml.safe_load(texts["policies.yaml"]))
+        Policy.model_validate(safe_load(texts["policies.yaml"]))
         tomllib.loads(texts["baton.toml"])
     except Exception as exc:  # a file init itself renders: any failure is a bug in init
         raise ToolFailure(*both("init.draft_invalid", error=str(exc).splitlines()[0])) from exc

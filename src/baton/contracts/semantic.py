@@ -224,6 +224,11 @@ class SemanticQuery(BaseModel):
         description='a member of the one ranked dimension whose place is asked as a yes/no ("was East China the top '
         'region?"): every member ranked, and whether this one is first said',
     )
+    place_asked: bool = Field(
+        default=False,
+        description='with asked_member: its place is asked ("where does South China rank?"), not whether it is '
+        "first; every member ranked and its place said",
+    )
     corrections: tuple[Correction, ...] = ()
     where: tuple[str, ...] = Field(
         default=(),
@@ -262,6 +267,8 @@ class SemanticQuery(BaseModel):
 
     @model_validator(mode="after")
     def _one_shape(self) -> SemanticQuery:
+        if self.place_asked and self.asked_member is None:
+            raise ValueError("place_asked is the place of asked_member: name the member")
         if self.average_per is not None and (self.grain is not None or self.share):
             raise ValueError("an average per day (week …) is one value per period: no grain, no share")
         if self.share_within and not (self.share and set(self.share_within) <= set(self.dimensions)):

@@ -100,6 +100,7 @@ class MemoryStore:
             private_file(path.with_name(path.name + suffix))
         try:
             with contextlib.closing(sqlite3.connect(str(path), timeout=30)) as con:
+                con.execute("PRAGMA journal_mode=WAL")  # kept by the file: a commit is no longer a sync of the file
                 con.executescript(_SCHEMA)  # its own transaction
         except sqlite3.Error as exc:
             raise self._failure(exc) from exc
@@ -112,6 +113,7 @@ class MemoryStore:
         except sqlite3.Error as exc:
             raise self._failure(exc) from exc
         try:
+            con.execute("PRAGMA synchronous=NORMAL")  # as the run store: durable at checkpoints, never corrupt
             con.execute("BEGIN IMMEDIATE")
             yield con
             con.execute("COMMIT")

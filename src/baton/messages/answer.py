@@ -195,6 +195,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{member} has no {label}{filters}, {period}: it is not ranked among the {counted}.",
         "{period}{filters}{member}没有{label}数据，不在{counted}的排名中。",
     ),
+    "place_asked": (
+        "{member} is number {place} of the {counted} by {label}{filters}, {period} ({value}); the {side} is {top} "
+        "({top_value}).",
+        "{period}{filters}{member}的{label}在 {counted}中排第 {place}（{value}）；最{side}的是 {top}（{top_value}）。",
+    ),
+    "place_asked_first": (
+        "{member} is number 1 of the {counted} by {label}{filters}, {period}: the {side} ({value}).",
+        "{period}{filters}{member}的{label}在 {counted}中排第 1，最{side}（{value}）。",
+    ),
+    "interpret_place_asked": (", and where {member} ranks", "，以及{member}排第几"),
     "interpret_first_asked": (", and whether {member} is the {side}", "，以及{member}是否最{side}"),
     "side_high": ("highest", "高"),
     "side_low": ("lowest", "低"),

@@ -362,6 +362,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "explains one scope, not the group a ranking picks.",
         "要分析哪个{dims}？请直接说出它（例如“为什么6月华东的GMV下降了”）：分析解释一个明确的范围，而不是排名选出的那一组。",
     ),
+    "ranking_of_one_period": (
+        "The period read is {period}: a single {grain}, so there is nothing to rank it against. To see where a "
+        "{grain} stands in a longer period, ask for that period's ranking (e.g. 'orders by month in 2026, lowest "
+        "first'): every {grain} is listed in order.",
+        "读到的时间是{period}：只有一个{grain}，没有可以比较排名的对象。想知道它在更长时间里排第几，"
+        "请问那段时间的排名（例如“2026年各月订单量从低到高”），Baton 会把每个{grain}按顺序列出。",
+    ),
     "ranking_of_one": (
         "The question ranks a single member. Should Baton rank every member (and show where it stands), or show "
         "that member alone?",

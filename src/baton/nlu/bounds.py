@@ -101,7 +101,7 @@ def _number(said: str, *, large: bool = False) -> Decimal:
         return parse_large(said.replace("个", ""))
     if not said:
         return Decimal(1)
-    if said[0].isascii():
+    if said[0].isascii() and said.isascii():
         return Decimal(said.replace(",", ""))
     return Decimal(parse_cn_int(said))
 

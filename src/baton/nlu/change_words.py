@@ -28,10 +28,11 @@ from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.scan import Scan
 
 _RISE = patterns.compile(
-    r"增幅|增速|[高多]了?(?:多少|几)|[高多]出|\bgrowth\b|\bgains?\b|\b(?:more|higher|bigger|larger|greater)\b", re.I
+    r"^涨$|增幅|增速|[高多]了?(?:多少|几)|[高多]出|\bgrowth\b|\bgains?\b|\b(?:more|higher|bigger|larger|greater)\b",
+    re.I,
 )
 _FALL = patterns.compile(
-    r"降幅|[低少]了?(?:多少|几)|[低少]出|\bdrops?\b|\bfalls?\b|\bdeclines?\b|\bdecreases?\b"
+    r"^[跌降]$|降幅|[低少]了?(?:多少|几)|[低少]出|\bdrops?\b|\bfalls?\b|\bdeclines?\b|\bdecreases?\b"
     r"|\b(?:less|fewer|lower|smaller)\b",
     re.I,
 )

@@ -36,11 +36,13 @@ _ASCII_DIGITS = patterns.compile(r"[0-9]+")
 
 
 def parse_cn_int(text: str) -> int:
-    """Parse "14", "十四", "三十", "两", "一百零五" or "二〇二六" into an int.
+    """Parse "14", "十四", "三十", "两", "一百零五", "二〇二六", "四千五" (spoken: 4,500) or "4千5百"
+    (digits beside the units) into an int.
 
-    Raises ValueError on anything else (the caller's regex decides what reaches here).
+    A bare digit right after 百 or 千 is the next place down, as spoken ("三百五" is 350; "三百零五"
+    is 305). Raises ValueError on anything else (the caller's regex decides what reaches here).
     """
-    token = text.strip()
+    token = _MIXED_DIGIT.sub(lambda m: _CN_DIGIT[int(m.group(0))], text.strip())
     if not token:
         raise ValueError("empty numeral")
     if _ASCII_DIGITS.fullmatch(token):
@@ -50,15 +52,24 @@ def parse_cn_int(text: str) -> int:
         return int("".join(str(_DIGITS[ch]) for ch in token))
     total = 0
     current = 0
+    unit_before = 0  # the unit just before the current digit, when nothing (no 零) stands between
     for ch in token:
         if ch in _DIGITS:
             current = _DIGITS[ch]
+            unit_before = unit_before if current else 0
         elif ch in _UNITS:
             total += (current or 1) * _UNITS[ch]
-            current = 0
+            current, unit_before = 0, _UNITS[ch]
         else:
             raise ValueError(f"not a Chinese numeral: {text!r}")
+    if current and unit_before >= 100:  # "四千五": 4,500
+        return total + current * unit_before // 10
     return total + current
+
+
+_MIXED_DIGIT = patterns.compile(r"(?<=[十百千])[0-9](?![0-9])|[0-9](?=[十百千])")
+"""One ASCII digit beside a unit ("4千5百"): read as the Chinese digit it stands for."""
+_CN_DIGIT = "零一二三四五六七八九"
 
 
 _LARGE_UNITS = (("亿", Decimal(100_000_000)), ("万", Decimal(10_000)))

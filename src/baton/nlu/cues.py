@@ -37,6 +37,9 @@ class Cues(PeriodCues):
     total: bool = False
     top_n: int | None = None
     rank_place: int | None = None
+    place_asked: bool = False
+    """The place of one named member is asked ("华南排第几", "where does web rank"): every member is
+    ranked and the answer says where that one stands."""
     place_bare: bool = False
     """A place said with no direction ("第二呢"): a follow-up keeps the previous ranking's."""
     order: Literal["desc", "asc"] = "desc"
@@ -320,6 +323,7 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
     quality = scan.find_all(vocab.QUALITY)
     if quality:
         cues.quality = "good" if vocab.GOOD.search(quality[0].group(0)) else "bad"
+    cues.place_asked = bool(cues.take(scan, "ranking", vocab.PLACE_OF_MEMBER))
     _read_place(scan, cues)
     rankings = cues.take(scan, "ranking", vocab.TOP_N)
     ranked_periods = cues.which_time and cues.top_n is not None  # "最高的3个月" (read with the cues)
@@ -341,7 +345,7 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         cues.listed = "asc" if low_to_high else "desc"
     if not rankings:
         read_which_n(scan, cues)
-    cues.rank = bool(cues.take(scan, "ranking", vocab.RANK) or high_to_low or low_to_high)
+    cues.rank = bool(cues.take(scan, "ranking", vocab.RANK) or high_to_low or low_to_high or cues.place_asked)
     best = cues.claim(scan, "ranking", [m for m in scan.find_all(vocab.BEST) if not _said_against_something(scan, m)])
     which = scan.find_all(vocab.WHICH)
     closing = scan.find_all(vocab.WHICH_MORE)

@@ -312,6 +312,13 @@ def _merge(
     ranked = cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank
     wants_breakdown = ranked or cues.breakdown or (r.ties is not None and r.ties.breakdown)
     _each_of_one_member(r, filters, dims, grain, metrics)
+    placed = _member_placed(r, filters, comparison, share=cues.share)
+    asked_member = placed.members[0] if placed is not None else None
+    if placed is not None:  # "各区域GMV" then "华南排第几": every region ranked, 华南's place said
+        dims = [placed.dimension]
+        filters = [f for f in filters if f is not placed]
+    elif parent.asked_member is not None and dims == list(parent.dimensions) and not (terms.members or cues.share):
+        asked_member = parent.asked_member  # "华南排第几" then "那订单量呢": 华南's place by orders
     if wants_breakdown and not dims and grain is None:
         if ranked and any(m.dimension in parent.dimensions for m in terms.members):
             # "各渠道的转化率" then "app是最高的吗": app among the channels, never app's top region
@@ -416,6 +423,8 @@ def _merge(
         share_within=tuple(d for d in parent.share_within if d in dims) if share else (),
         premise=(cues.premise if cues.why else parent.premise) if why else cues.premise if asked else None,
         premise_asked=asked,
+        asked_member=asked_member,
+        place_asked=placed is not None or (asked_member is not None and parent.place_asked),
         average_per=average_per,
         threshold=_kept_bound(parent, metrics, ranked or share or comparison is not None or gap, dims, grain),
         difference=gap,
@@ -867,6 +876,18 @@ def _check(planner: Planner, query: SemanticQuery) -> None:
     ranked_one = [f for f in query.filters if f.dimension in query.dimensions and len(f.members) == 1]
     if (query.top_n is not None or query.rank_place is not None) and ranked_one and not ranked_one[0].exclude:
         raise AmbiguousQuestion(*both("nlu.ranking_of_one"), detail={"dimensions": list(query.dimensions)})
+
+
+def _member_placed(
+    r: Reading, filters: list[MemberFilter], comparison: Comparison | None, *, share: bool
+) -> MemberFilter | None:
+    """ "各区域GMV" then "华南排第几" / "where does web rank?": the filter of the one member named this turn
+    whose place is asked — ranked among its own dimension's members, as the question alone would be."""
+    named = [m for m in r.terms.members if not m.excluded]
+    if not r.cues.place_asked or comparison is not None or share or len(named) != 1:
+        return None
+    member = named[0]
+    return next((f for f in filters if f.dimension == member.dimension and f.members == (member.member,)), None)
 
 
 def _inherited(parent: SemanticQuery, changed: list[Part]) -> tuple[Part, ...]:

@@ -44,6 +44,8 @@ def _first_asked(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     if query.asked_member is None or not query.dimensions:
         return ""
     member = catalog.member_label(query.dimensions[0], query.asked_member, lang)
+    if query.place_asked:
+        return text("answer.interpret_place_asked", lang, member=member)
     side = text("answer.side_high" if query.order != "asc" else "answer.side_low", lang)
     return text("answer.interpret_first_asked", lang, member=member, side=side)
 

@@ -427,6 +427,9 @@ class Planner:
         read_yes_no(scan, cues)
         if not cues.why and cues.yes_no:
             cues.premise = cues.premise or closing_direction(scan, cues)  # "6月GMV比5月高吗": higher is asked
+            for which in scan.find_all(vocab.ANY_GROUP) if cues.premise and cues.any_group else ():
+                if which.group("which"):  # "有没有哪个渠道涨了": "哪个" says any one of them
+                    scan.claim(which.start("which"), which.end("which"))
             for asked in scan.find_all(vocab.YES_NO) if cues.premise or cues.best else ():  # "有没有比去年同期多"
                 if scan.free(asked.start(), asked.end()):
                     scan.claim(asked.start(), asked.end())
@@ -962,9 +965,27 @@ class Planner:
             # of each group, or of the pairs?
             self.check_ranked_keys(dims, grain, combination=cues.combination)
         ranked = bool(top_n or place or cues.rank)
+        if (ranked or cues.best) and grain is not None and not dims and _one_bucket(time_range, grain):
+            # "was June our worst month this year?": a ranking of June's one month is no ranking
+            raise AmbiguousQuestion(
+                *(
+                    message(
+                        "nlu.ranking_of_one_period",
+                        lang,
+                        period=time_range.text,
+                        grain=message(f"answer.grain_{grain}", lang),
+                    )
+                    for lang in LANGUAGES
+                ),
+                detail={"reason": "ranking_of_one_period", "period": time_range.text, "grain": grain},
+            )
         asked_member = None
         one = [f for f in filters if f.dimension in dims and len(f.members) == 1 and not f.exclude]
-        if ranked and one and _first_asked(cues, dims, top_n, place, comparison):
+        if (
+            ranked
+            and one
+            and (_first_asked(cues, dims, top_n, place, comparison) or _place_asked(cues, dims, comparison))
+        ):
             asked_member, filters = one[0].members[0], [f for f in filters if f is not one[0]]
             top_n = None  # "华东是不是GMV最高的区域": every region ranked, and whether 华东 is first
         elif ranked and one:
@@ -1050,6 +1071,7 @@ class Planner:
             # one direction asked beside several metrics ("orders and AOV, and did AOV go up"): of which? none
             premise=cues.premise if cues.why or (compared and not (cues.yes_no and len(terms.metrics) > 1)) else None,
             asked_member=asked_member,
+            place_asked=asked_member is not None and cues.place_asked,
             premise_asked=premise_asked(
                 cues, compared=compared, groups=bool(dims) or grain is not None, metrics=len(terms.metrics)
             ),
@@ -1721,8 +1743,8 @@ def _the_members_dimension_ranked(cues: Cues, terms: Terms) -> None:
     member's own — ranked over it, never over a remembered default breakdown."""
     named = [m for m in terms.members if not m.excluded]
     best = cues.best and cues.top_n is None and cues.rank_place is None
-    if best and not terms.dims and len(named) == 1 and cues.yes_no:
-        terms.dims.append(named[0].dimension)
+    if ((best and cues.yes_no) or cues.place_asked) and not terms.dims and len(named) == 1:
+        terms.dims.append(named[0].dimension)  # "华南上个月GMV排第几": among the regions
 
 
 def _first_asked(
@@ -1732,6 +1754,22 @@ def _first_asked(
     of a one-dimension ranking by value — answered over every member, never asked back."""
     plain = comparison is None and not (cues.share or cues.difference or cues.bound is not None)
     return cues.yes_no and len(dims) == 1 and top_n in (None, 1) and place is None and plain
+
+
+def _place_asked(cues: Cues, dims: list[str], comparison: Comparison | None) -> bool:
+    """ "华南上个月GMV排第几", "where does web rank among channels": the place of one member in a
+    one-dimension ranking by value — every member ranked, its place said."""
+    plain = comparison is None and not (cues.share or cues.difference or cues.bound is not None)
+    return cues.place_asked and len(dims) == 1 and cues.top_n is None and cues.rank_place is None and plain
+
+
+def _one_bucket(time_range: TimeRange, grain: Grain) -> bool:
+    """Whether ``time_range`` lies inside one period of ``grain`` (June for months, one day for days)."""
+    if grain == "day":
+        return time_range.start == time_range.end
+    if grain not in ("week", "month", "quarter", "year"):
+        return False
+    return timeexpr.period_bounds(time_range.start, grain) == timeexpr.period_bounds(time_range.end, grain)
 
 
 def _the_groups_that_moved(query: SemanticQuery, kept: AmbiguousQuestion) -> SemanticQuery:

@@ -101,7 +101,9 @@ def event_periods(calendar: Sequence[CalendarEvent], scan: Scan, as_of: date) ->
     last = as_of - timedelta(days=1)
     for event in calendar:
         for name in sorted({event.name.zh, event.name.en, *event.synonyms}, key=len, reverse=True):
-            bounded = r"(?<![\d.])" + re.escape(normalise(name)) + r"(?![\d])"  # "2024.11.11" is a date
+            # "2024.11.11" is a date; "6.1-6.18" a range of days whose end only looks like the event
+            bounded = r"(?<![\d.])(?<![\d.]-)(?<![\d.]~)(?<![\d.]到)(?<![\d.]至)" + re.escape(normalise(name))
+            bounded += r"(?![\d])(?!\s*(?:-|~|到|至)\s*\d)"
             for m in re.finditer(bounded, scan.norm):
                 if not scan.free(m.start(), m.end()) or any(p.span[0] < m.end() and m.start() < p.span[1] for p in out):
                     continue

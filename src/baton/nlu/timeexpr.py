@@ -116,6 +116,11 @@ def _period_end(d: date, grain: _PeriodGrain) -> date:
     return _add_months(_period_start(d, grain), _MONTHS_PER[grain]) - timedelta(days=1)
 
 
+def period_bounds(d: date, grain: _PeriodGrain) -> tuple[date, date]:
+    """The first and last day of the week, month, quarter, half or year that holds ``d``."""
+    return _period_start(d, grain), _period_end(d, grain)
+
+
 def _shift(d: date, grain: _PeriodGrain, n: int) -> date:
     if grain == "week":
         return d + timedelta(weeks=n)
@@ -899,6 +904,16 @@ def _day_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _Raw(first.start, last.end, "custom")
 
 
+def _month_first_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """5/20-6/10: May 20 to June 10, both ends month first, in the year the first end takes."""
+    first = _day(m, ctx, text)
+    assert first.anchor is not None
+    last = _calendar("day", first.anchor.year, _num(m, "m2"), _num(m, "d2"), text=text, ctx=ctx)
+    if last.start < first.start:
+        raise _invalid(text, "nlu.ends_before_start_date")
+    return _Raw(first.start, last.end, "custom")
+
+
 _AMOUNT_AFTER = patterns.compile(
     r"\s*(?:个|条|元|块|件|笔|人|家|次|单|万|千|百|亿|台|份|行|位|名|户|"
     r"rows?|customers?|users?|items?|orders?|units?|people|dollars?|yuan|rmb|usd|cny)(?![A-Za-z])",
@@ -1306,7 +1321,7 @@ _RULES: tuple[_Rule, ...] = (
         "day_en_may_in_context",
         _p(
             r"<NB>(?:between|from|on|since|until|till|through|to|and|vs\.?|versus|than)\s+"
-            r"(?P<t>(?P<mn>may)\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?)(?![\d,])"
+            r"(?P<t>(?P<mn>may)\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?)(?!\d|,\s*\d)"
         ),
         _day,
     ),
@@ -1319,6 +1334,24 @@ _RULES: tuple[_Rule, ...] = (
         "day_span_dot",
         _p(
             r"(?<![\d.])(?P<m>1[0-2]|0?[1-9])\.<DCN>\s*(?:-|~|–|—|到|至)\s*(?:(?P=m)\.)?<DCN2>(?![\d.%％万千百亿倍元块个a-zA-Z])"
+        ),
+        _day_span,
+    ),
+    _Rule(  # "6/1-6/18", "5/20到6/10", "5.20-6.10": month first at both ends, which a day over 12 at
+        # either end (or one month at both) says; "6/5-7/5" could be either way round and stays unread
+        "day_span_month_first",
+        _p(
+            r"(?<![\d/.])(?P<m>1[0-2]|0?[1-9])(?P<sep>[/.])(?P<d>\d{1,2})\s*(?:-|~|–|—|到|至)\s*"
+            r"(?P<m2>1[0-2]|0?[1-9])(?P=sep)(?P<d2>\d{1,2})(?![\d/.%％万千百亿倍元块个a-zA-Z])"
+        ),
+        _month_first_span,
+        lambda m: int(m["d"]) > 12 or int(m["d2"]) > 12 or int(m["m"]) == int(m["m2"]),
+    ),
+    _Rule(  # "1-15 June", "1st to 15th of May": days of one month, the days said first
+        "day_span_en_day_first",
+        _p(
+            r"<NB>(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|~|<NB>to<NA>)\s*(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+            r"<MON_ANY>(?:<YEAR_SUF>)?<NA>"
         ),
         _day_span,
     ),
@@ -1369,7 +1402,17 @@ _BETWEEN_BEFORE = _p(r"<NB>between\s+$")
 _RANGE_PREFIX = _p(r"(?:从|自|由|<NB>between\s+|<NB>from\s+)\s*$")
 
 
-_SPAN_RULES = frozenset({"month_span_cn", "month_span_en", "day_span_cn", "day_span_en", "day_span_dot"})
+_SPAN_RULES = frozenset(
+    {
+        "month_span_cn",
+        "month_span_en",
+        "day_span_cn",
+        "day_span_en",
+        "day_span_dot",
+        "day_span_month_first",
+        "day_span_en_day_first",
+    }
+)
 
 
 def _normalise(text: str) -> str:

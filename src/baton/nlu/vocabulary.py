@@ -220,7 +220,7 @@ WHY_LEVEL = patterns.compile(
 """A why's premise that is a level, not a move ("为什么app的笔单价这么低"): the analysis
 compares with the period before and says so; no direction is taken for granted."""
 UP = patterns.compile(
-    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨得|升得|涨幅|大涨|激增|暴涨|飙升|猛增|"
+    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨得|升得|涨幅|(?<=有没有)涨|(?<=有)涨(?=的)|大涨|激增|暴涨|飙升|猛增|"
     r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
     r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b"
     r"|(?<!\bsum )(?<!\bpull )(?<!\bshow )(?<!\blook )(?<!\badd )(?<!\bset )(?<!\bback )(?<!\bmake )(?<!\bpick )"
@@ -231,7 +231,7 @@ UP = patterns.compile(
 """A rise. A bare "up" is one after the thing that moved ("is GMV up this year", "app sales up last
 month?"), never "sum up", "show up" or "up to"."""
 DOWN = patterns.compile(
-    r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌得|降得|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
+    r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌得|降得|(?<=有没有)[跌降]|(?<=有)[跌降](?=的)|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
     r"(?<![去拿删扣除剔])掉(?=了|这么多|那么多)|"
     r"\bplunge[sd]?\b|\bdip(?:s|ped)?\b|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
     r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b"
@@ -414,6 +414,14 @@ LOW_TO_HIGH = patterns.compile(
     r"|\b(?:in\s+)?ascending(?:\s+order)?\b|\b(?:lowest|smallest|least|fewest) first\b",
     _I,
 )
+PLACE_OF_MEMBER = patterns.compile(
+    r"(?:排名|排行|排)?(?:在|是|为|能)?(?:排)?第几(?:名|位)?|(?:名次|排名)(?:情况)?(?:如何|怎么样)?(?=\s*[?？。]?\s*$)"
+    r"|\bwhat (?:place|position|rank)\b|\bwhere (?:does|did|do|is|was|are|were)\b(?=[^?]{0,60}?\brank)"
+    r"|\b(?:how|where) (?:does|did|do) [^?]{1,40}?\brank\b",
+    _I,
+)
+"""The place of one member asked ("华南上个月GMV排第几", "where does South China rank among regions"):
+every member ranked, and the answer says where that one stands."""
 RANK = patterns.compile(
     r"排列|排序|排名|排行|名次|排好|排个名|排一下名|排个序|排一下序|(?<!安)排(?!除|斥|查|放|队)|"
     r"\b(?:highest|largest|biggest|lowest|smallest|best|worst) first\b|\bdescending\b|\bascending\b"
@@ -505,7 +513,7 @@ THRESHOLD = patterns.compile(
     r"(?P<num>(?P<large>(?:\d+(?:\.\d+)?|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十百千]+)个?[亿万][零〇]?"
     r"(?:\d+(?:千万|百万|万|千|百)?|[一二两三四五六七八九](?:[十百千](?:[0-9一二两三四五六七八九十百千零〇]*(?:千万|百万|万))?)?)"
     r"(?![0-9一二两三四五六七八九十百千万亿]))"
-    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
+    r"|(?:\d[千百])+\d?(?=\s*(?:万|个?亿))|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
     r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
     r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
     r"|bn?(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
@@ -600,12 +608,14 @@ ONLY_THOSE_ZH = r"只看|只要|仅看|只列出?|只显示|只保留|筛选出?
 ONLY_THOSE = patterns.compile(ONLY_THOSE_ZH + r"|\bonly\b", _I)
 """Rows kept, not only named ("只看增长的", "only the ones that grew"): a filter on the rows."""
 ANY_GROUP = patterns.compile(
-    r"(?<![所没只拥具还含占共])有(?:没有|没)?(?:任何|哪个|哪些|哪一个|哪家|一个)?(?=[\u4e00-\u9fffA-Za-z])(?!没有)"
-    r"(?!所|(?:下降|增长|上升|提升|减少|增加|涨|跌|降|升|变化|提高|回落|回升|下滑))"
+    r"(?<![所没只拥具还含占共])有(?:没有|没(?!有))?(?P<which>任何|哪个|哪些|哪一个|哪家|一个)?(?=[\u4e00-\u9fffA-Za-z])(?!没有)"
+    r"(?!所|(?:下降|增长|上升|上涨|下跌|提升|减少|增加|涨|跌|降|升|变化|提高|回落|回升|下滑))"
+    r"|(?<![所没只拥具还含占共])有(?:没有|没)?(?=\s*(?:上涨|上升|增长|增加|下降|下跌|减少|下滑|涨|跌|降|升)了?的)"
     r"|\bany\b|\bat least one\b",
     _I,
 )
-"""A yes/no said of any group ("上个月有品类GMV同比下降吗", "有没有区域…增长", "did any channel grow"): one
+"""A yes/no said of any group ("上个月有品类GMV同比下降吗", "有没有区域…增长", "各渠道有没有涨的",
+"did any channel grow"): one
 that moved is enough; never 都 / every, which ask it of each one."""
 ALL_OF_THEM = patterns.compile(r"所有|全部|\ball\b", _I)
 """All of a dimension, which a yes/no may ask of their total or of each one ("所有渠道GMV超过4000万吗")."""

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from baton.errors import ConfigError
 from baton.messages import both
+from baton.yaml_text import safe_load
 
 if TYPE_CHECKING:
     from baton.policy.principal import Principal
@@ -179,7 +180,7 @@ def split_column(qualified: str) -> tuple[str, str]:
 def load_policy(path: Path) -> Policy:
     """Read and validate a policy file; any problem is a ConfigError naming file and field."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(
             *both("policy.cannot_read", path=path, error=exc),
