@@ -92,7 +92,42 @@ def test_a_percentage_bound_is_exactly_the_digits_said() -> None:
 ASKED = [  # question, the reason asked back
     ("regions where GMV exceeded $2m last month", "threshold_currency"),  # dollars on a CNY metric
     ("上个月每天GMV超过200万的渠道", "threshold_beside"),  # every day, or any day?
+    ("上个月GMV增长不到5%的品类", "threshold_change_under"),  # do the ones that fell count?
+    ("上个月退款率上升超过10%的品类", "threshold_change_of_rate"),  # relative, or points?
+    ("上个月GMV环比增长超过5%吗", "threshold_change_shape"),  # of no groups
+    ("上个月GMV环比增长超过5%，增长最多的3个品类", "threshold_beside"),  # a ranking beside it
 ]
+
+
+CHANGES = [  # question, metric, what is bounded, op, value (a fall's bound negative), comparison kind
+    ("上个月GMV环比降幅超过10%的区域", "gmv", "change_pct", "<", -0.10, "previous_period"),
+    ("5月订单量环比增长超过5%的品类有哪些", "order_count", "change_pct", ">", 0.05, "previous_period"),
+    ("6月订单量同比降幅超过10%的区域", "order_count", "change_pct", "<", -0.10, "same_period_last_year"),
+    ("which regions saw orders drop more than 12% in June vs May", "order_count", "change_pct", "<", -0.12, "custom"),
+    (
+        "which categories grew more than 10% month on month in orders in may",
+        "order_count",
+        "change_pct",
+        ">",
+        0.1,
+        "previous_period",
+    ),
+    ("上个月GMV跌了超过100万的区域", "gmv", "change", "<", -1_000_000, "previous_period"),
+    ("上个月各渠道退款率上升超过1个百分点的", "refund_rate", "change", ">", 0.01, "previous_period"),
+    ("上个月各品类GMV增长率低于0的", "gmv", "change_pct", "<", 0, "previous_period"),  # signed: as said
+]
+
+
+@pytest.mark.parametrize(("question", "metric", "of", "op", "value", "kind"), CHANGES, ids=[c[0] for c in CHANGES])
+def test_a_bound_said_after_a_move_is_on_the_change(
+    question: str, metric: str, of: str, op: str, value: float, kind: str
+) -> None:
+    """ "环比增长超过5%的品类" was asked back ("超过, 5" unread): the groups whose change passes are kept."""
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.threshold is not None and query.comparison is not None
+    bound = query.threshold
+    assert (bound.metric, bound.of, bound.op, bound.check) == (metric, of, op, "keep")
+    assert bound.value == pytest.approx(value) and query.comparison.kind == kind and query.premise is None
 
 
 @pytest.mark.parametrize(("question", "reason"), ASKED, ids=[a[0] for a in ASKED])

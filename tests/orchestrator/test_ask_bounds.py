@@ -69,6 +69,56 @@ def test_a_bound_keeps_the_groups_sql_keeps(demo_session: Session, question: str
     assert answer.interpretation is not None and ("只看" in answer.interpretation or "only" in answer.interpretation)
 
 
+CHANGES = [  # question, each group's change against the period compared (SQL), the bound as a Python test
+    (
+        "5月订单量环比增长超过5%的品类有哪些",
+        """SELECT category, CAST(COUNT(*) FILTER (WHERE order_date BETWEEN '2026-05-01' AND '2026-05-31') AS DOUBLE)
+            / COUNT(*) FILTER (WHERE order_date BETWEEN '2026-04-01' AND '2026-04-30') - 1
+            FROM fact_order WHERE status IN ('paid', 'refunded') GROUP BY 1""",
+        lambda v: v > 0.05,
+    ),
+    (
+        "which regions saw orders drop more than 15% in June vs May",
+        f"""SELECT region, CAST(COUNT(*) FILTER (WHERE {JUNE}) AS DOUBLE)
+            / COUNT(*) FILTER (WHERE order_date BETWEEN '2026-05-01' AND '2026-05-31') - 1
+            FROM fact_order WHERE {PAID} GROUP BY 1""",
+        lambda v: v < -0.15,
+    ),
+    (
+        "上个月GMV跌了超过150万的区域",
+        f"""SELECT region, SUM(gmv_amount) FILTER (WHERE {JUNE})
+            - SUM(gmv_amount) FILTER (WHERE order_date BETWEEN '2026-05-01' AND '2026-05-31')
+            FROM fact_order WHERE {PAID} GROUP BY 1""",
+        lambda v: v < -1_500_000,
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "sql", "passes"), CHANGES, ids=[c[0] for c in CHANGES])
+def test_a_bound_on_the_change_keeps_the_groups_sql_keeps(
+    demo_session: Session, question: str, sql: str, passes: Any
+) -> None:
+    """Each group's change against the period compared decides it, and the answer lists each kept
+    group's change (never its value) with the period compared named."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    query = answer.semantic_query
+    assert answer.result is not None and query is not None and query.threshold is not None
+    every = {str(key): float(value) for key, value in gold_rows(demo_session, sql)}
+    kept = {key: value for key, value in every.items() if passes(value)}
+    assert 0 < len(kept) < len(every)  # the bound cuts
+    names = [c.name for c in answer.result.columns]
+    column = f"{query.threshold.metric}_{query.threshold.of}"
+    got = {str(row[0]): float(str(row[names.index(column)])) for row in answer.result.rows}
+    assert got.keys() == kept.keys()
+    for key, value in got.items():
+        assert value == pytest.approx(kept[key], rel=1e-9)
+    counted = f"有 {len(kept)} " if answer.language == "zh" else f"{len(kept)} "
+    assert counted in answer.answer
+    compared = query.comparison.range.start.isoformat() if query.comparison is not None else "?"
+    assert compared in answer.answer, answer.answer
+
+
 def test_no_group_passing_is_said_and_partial_weeks_are_not_weighed(demo_session: Session) -> None:
     none = demo_session.ask("上个月退款率超过50%的品类", as_of=AS_OF)
     assert none.status == "answered" and none.result is not None and none.result.row_count == 0, none.error

@@ -24,6 +24,7 @@ from baton.messages import text
 from baton.nlu.interpret import (
     averaged_row,
     bound_text,
+    bounded_label,
     filters_text,
     period_text,
     share_part,
@@ -303,11 +304,18 @@ class Narrator:
 
     def _threshold_sentence(self, say: _Sentence) -> str:
         """The groups (or periods) whose value passes the bound, each with its value, and how
-        many they are ("上个月退款率高于 5.00% 的品类有 2 个：…"); or that none did."""
+        many they are ("上个月退款率高于 5.00% 的品类有 2 个：…"); or that none did. A bound on a
+        change lists each group's change ("成交总额环比变化率低于 -10.00% 的区域有 1 个：…")."""
         query, metric, rows, period, filters, language, fmt = say
         assert query.threshold is not None
+        label, fmt = bounded_label(query, self.catalog, language)
+        if query.threshold.of != "value" and query.comparison is not None:
+            cmp = query.comparison.range
+            previous = period_text(cmp.start, cmp.end, None, language)
+            filters += text("answer.threshold_compared", language, previous_period=previous)
+            say = say._replace(metric=f"{metric}_{query.threshold.of}", fmt=fmt)
         where = {
-            "label": value_label(self.catalog, query, metric, language),
+            "label": label,
             "op": text(f"answer.bound_{query.threshold.op_name}", language),
             "bound": bound_text(query.threshold, fmt, language),
             "filters": filters,

@@ -590,6 +590,13 @@ def _ordering(keys: tuple[str, ...], output: list[str]) -> list[exp.Ordered]:
     return ordered
 
 
+def bounded_column(query: SemanticQuery) -> str:
+    """The output column the query's threshold bounds: a metric's value, or its change ("gmv_change_pct")."""
+    assert query.threshold is not None
+    column = value_column(query, query.threshold.metric)
+    return column if query.threshold.of == "value" else f"{column}_{query.threshold.of}"
+
+
 def value_column(query: SemanticQuery, metric: str) -> str:
     """The output column that holds ``metric``'s value ("revenue", or "revenue_per_day")."""
     return metric if query.average_per is None else f"{metric}_per_{query.average_per}"
@@ -725,11 +732,11 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
 
     order_keys = [k for k in output if k in key_names]
     if query.threshold is not None and checked_bound(query) is None:
-        final = _passing(final, query.threshold, value_column(query, query.threshold.metric), output)
+        final = _passing(final, query.threshold, bounded_column(query), output)
     if query.order_by:
         final = final.order_by(*_ordering(query.order_by, output))
     elif query.threshold is not None:  # those above a bound highest first, those below it lowest first
-        by = value_column(query, query.threshold.metric)
+        by = bounded_column(query)
         high = query.threshold.op in (">", ">=")
         passing_first = exp.Ordered(this=exp.column(by), desc=high, nulls_first=False)
         final = final.order_by(passing_first, *[exp.column(k) for k in order_keys])
@@ -751,7 +758,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         bound = query.threshold
         upper = f" and <= {_bound(bound.upper).sql()}" if bound.upper is not None else ""
         checked = " (checked, not filtered)" if checked_bound(query) is not None else ""
-        filters.append(f"{value_column(query, bound.metric)} {bound.op} {_bound(bound.value).sql()}{upper}{checked}")
+        filters.append(f"{bounded_column(query)} {bound.op} {_bound(bound.value).sql()}{upper}{checked}")
     per = query.average_per
     over = f", per {per}: summed over the {per}s and divided by {averaged_over(query)[0]}" if per else ""
     logic = [f"{value_column(query, m)}: {definition_text(catalog, m)}{over}" for m in query.metrics]

@@ -119,6 +119,12 @@ class Threshold(BaseModel):
         description='the upper end of a range ("GMV between 1M and 5M": value >= 1,000,000 and <= 5,000,000), with '
         'op ">="; none: one bound',
     )
+    of: Literal["value", "change", "change_pct"] = Field(
+        default="value",
+        description="what is bounded: the metric's value; its change against the comparison period, in the "
+        'metric\'s unit ("fell by more than 1M"); or its relative change, a fraction that is negative for a fall '
+        '("grew more than 10%": change_pct > 0.10; "fell more than 10%": change_pct < -0.10)',
+    )
     check: Literal["keep", "all"] = Field(
         default="keep",
         description='"keep": only the groups that pass are kept; "all": a yes/no — every row is kept and the answer '
@@ -306,6 +312,12 @@ class SemanticQuery(BaseModel):
         if not self.dimensions and self.grain is None and threshold.check != "all":
             raise ValueError("a bound on one total is a yes/no of it (check 'all'): no groups to keep")
         ranked = self.top_n is not None or self.rank_place is not None or self.intent == "ranking"
+        if threshold.of != "value":  # "订单量环比增长超过5%的品类": the groups whose change passes
+            if self.comparison is None or threshold.check != "keep" or not self.dimensions or self.grain is not None:
+                raise ValueError("a bound on a change keeps the groups of a breakdown compared with another period")
+            if ranked or self.share or self.difference or self.rank_by != "value":
+                raise ValueError("a bound on a change is not built beside a ranking, a share or a gap")
+            return
         if ranked or self.share or self.comparison is not None or self.difference:
             raise ValueError("a threshold is not built beside a ranking, a share, a comparison or a gap")
 

@@ -156,6 +156,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{words}”中的指标是筛选条件、另一个度量的一部分或另一个指标的修饰语（有优惠的订单、每单优惠、新注册用户的GMV），"
         "指标目录没有这样的定义；Baton 不会把几个指标并列作答。请改问目录中的指标（或成员，如新用户），或先在目录中定义它。",
     ),
+    "threshold_change_shape": (
+        "'{bound}' bounds {metric}'s change. Baton keeps the groups of a breakdown whose change against another "
+        "period passes a bound (e.g. 'categories whose orders grew more than 5% vs the previous month'); name the "
+        "groups and the period to compare with, or ask for each group's change.",
+        "“{bound}”限定的是{metric}的变化。Baton 可以保留变化超过某个界限的分组（例如“5月订单量环比增长超过5%的品类”）；"
+        "请说明按什么分组、和哪个时期比，或直接看各组的变化。",
+    ),
+    "threshold_change_under": (
+        "'{bound}' is an upper bound on a move of {metric}: should groups that moved the other way count too? "
+        "Ask for each group's change (the table shows every sign), or bound the growth rate itself (e.g. 'growth "
+        "rate below 5%').",
+        "“{bound}”是{metric}涨跌幅度的上限：反方向变动的分组算不算？请查看各组的变化（表中有每组的正负），"
+        "或直接限定增长率（例如“增长率低于5%”）。",
+    ),
+    "threshold_change_of_rate": (
+        "'{bound}' on the change of {metric}, a rate: in percentage points, or relative to its value? Say "
+        "'points' (e.g. 'up more than 1 percentage point') and Baton keeps those groups.",
+        "“{bound}”是{metric}（一个比率）的变化：是百分点，还是相对变化？请说“个百分点”（例如“上升超过1个百分点”），"
+        "Baton 就会保留这些分组。",
+    ),
     "two_thresholds": (
         "The question sets two bounds at once ({words}); Baton keeps groups by one bound at a time. Ask with one, "
         'e.g. "categories with a refund rate above 5%".',

@@ -47,6 +47,11 @@ class Bound:
     last metric before the clause, whatever catalog term stands last."""
     upper: Decimal | None = None
     """A range's upper end ("在100万到500万之间"): ``number`` is then its lower end, both kept."""
+    change: Literal["up", "down", "signed"] | None = None
+    """A bound on the change, said after the move ("环比增长超过5%" up, "降幅超过10%" down, "增长率低于0"
+    signed): the groups whose change against the comparison period passes it."""
+    points: bool = False
+    """Said in percentage points ("1个百分点"): a rate's change in points, never a relative one."""
 
 
 def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | None:
@@ -59,8 +64,11 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
         if any(start <= m.start() < end for start, end in taken):
             continue  # a number of a range already read
         op = (m.group("op") or m.group("post") or "").lower()
-        term, trailing = _bounded_term(
-            scan, m.start(), m.end(), bool(m.group("op")), bool(m.group("op") or m.group("post"))
+        change = _change_before(scan, m.start()) if op else None
+        term, trailing = (
+            (_metric_of_change(scan, change[1], m.end()), False)
+            if change is not None
+            else _bounded_term(scan, m.start(), m.end(), bool(m.group("op")), bool(m.group("op") or m.group("post")))
         )
         if not op or term is None:
             continue
@@ -78,7 +86,19 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
         )
         named = scan.text[term[0] : term[1]]
         currency = next((code for word, code in _CURRENCIES if money_said.startswith(word)), None) if money else None
-        bound = Bound(vocab.BOUND_OPS[op], number, percent, money, said, term, named, currency, trailing)  # type: ignore[arg-type]
+        bound = Bound(
+            vocab.BOUND_OPS[op],  # type: ignore[arg-type]
+            number,
+            percent,
+            money,
+            said,
+            term,
+            named,
+            currency,
+            trailing,
+            change=change[0] if change is not None else None,
+            points=scale in {"个百分点", "百分点", "个点"} or scale.startswith("percentage"),
+        )
         found.append(bound)
         spans.setdefault("threshold", []).append((m.start(), m.end()))
     if len(found) > 1:  # "GMV超过100万且订单超过1000的渠道": one bound at a time
@@ -92,6 +112,35 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
         if scan.free(asked.start(), asked.end()):
             scan.claim(asked.start(), asked.end())
     return found[0] if found else None
+
+
+_CHANGE_SAID = patterns.compile(
+    r"(?:(?P<signed>增长率|增速|变化率|\bgrowth(?: rate)?(?: of)?|\brate of (?:growth|change)(?: of)?)"
+    r"|(?P<up>增幅|涨幅|增长|上涨|上升|增加|提升|提高|涨|\bgrew|\bgrown|\brose|\brisen|\bincreased|\bjumped|\bclimbed"
+    r"|\bwent up|\bgone up|\b(?:was|were|is|are) up|\bup|\b(?:a |an )?(?:rise|increase|jump|gain)(?: of)?)"
+    r"|(?P<down>降幅|跌幅|下降|下跌|减少|下滑|跌|降|\bfell|\bfallen|\bdropped|\bdeclined|\bdecreased|\bwent down"
+    r"|\bgone down|\b(?:was|were|is|are) down|\bdown|\b(?:a |an )?(?:drop|fall|decline|decrease)(?: of)?))"
+    r"了?的?(?:幅度)?\s*(?:by\s+)?$",
+    re.I,
+)
+
+
+def _change_before(scan: Scan, start: int) -> tuple[Literal["up", "down", "signed"], int] | None:
+    """The move said right before a bound ("环比降幅超过10%", "grew by more than 10%"), and where it
+    starts: the bound is on the change, not on the value."""
+    found = _CHANGE_SAID.search(scan.norm, max(0, start - 24), start)
+    if found is None:
+        return None
+    way = next(w for w in ("signed", "up", "down") if found.group(w))
+    return way, found.start()  # type: ignore[return-value]
+
+
+def _metric_of_change(scan: Scan, move: int, end: int) -> tuple[int, int] | None:
+    """The metric whose change is bounded: the last named before the move ("GMV环比增长超过5%"), else
+    the first after the bound in its clause ("grew more than 10% month on month in orders")."""
+    before = [(s, e) for s, e in scan.metrics if e <= move]
+    after = [(s, e) for s, e in scan.metrics if s >= end and not _CLAUSE_END.search(scan.norm, end, s)]
+    return max(before) if before else after[0] if after else None
 
 
 def _number(said: str, *, large: bool = False) -> Decimal:
@@ -179,6 +228,7 @@ _CLAUSE_BEFORE = patterns.compile(
 )
 """A bound in a clause of its own after what it bounds ("上个月各区域GMV，只要超过600万的", "GMV by
 category, only those above 8M"): it bounds the last catalog term before the clause."""
+_CLAUSE_END = patterns.compile(r"[,，;；。.?？!！]")
 _NUMBER_OF = patterns.compile(r"\s*(?:(?:in|of|worth of)\s+)?", re.I)
 """What may stand between a bound's number and the metric after it ("more than 20 million in GMV")."""
 
@@ -192,6 +242,7 @@ def threshold_of(
     groups: bool,
     beside: bool,
     yes_no: bool = False,
+    compared: bool = False,
 ) -> Threshold:
     """``bound`` as a threshold on its metric, in the metric's unit; asked back when it cannot be
     one (``groups``: the question has a breakdown or a series to keep; ``beside``: it also asks a
@@ -210,6 +261,8 @@ def threshold_of(
 
     if len(metrics) > 1 or beside:
         raise _asked(bound, "nlu.threshold_beside", label)
+    if bound.change is not None:
+        return _change_threshold(bound, metric, catalog, label, compared=compared, groups=groups, yes_no=yes_no)
     if not groups and not yes_no:
         raise _asked(bound, "nlu.threshold_needs_groups", label)
     if info.unit == "ratio" and not bound.percent:
@@ -224,6 +277,40 @@ def threshold_of(
     value = bound.number / 100 if bound.percent else bound.number
     upper = None if bound.upper is None else float(bound.upper / 100 if bound.percent else bound.upper)
     return Threshold(metric=metric, op=bound.op, value=float(value), upper=upper)
+
+
+def _change_threshold(
+    bound: Bound,
+    metric: str,
+    catalog: Catalog,
+    label: Callable[[Language], dict[str, str]],
+    *,
+    compared: bool,
+    groups: bool,
+    yes_no: bool,
+) -> Threshold:
+    """A bound on the change ("环比增长超过5%的品类", "regions where orders fell by more than 12%"): on
+    the relative change for a percentage (a fall's bound negative: "降幅超过10%" keeps change_pct
+    < -0.10), on the change in the metric's unit otherwise, a rate's in points. Asked back: no
+    groups or no period to compare with, a yes/no of it, a range, an upper bound on a move ("增长不到
+    5%": do the ones that fell count?), a rate's change in percent (relative, or points?)."""
+    if not (groups and compared) or yes_no or bound.upper is not None:
+        raise _asked(bound, "nlu.threshold_change_shape", label)
+    if bound.change != "signed" and bound.op in ("<", "<="):
+        raise _asked(bound, "nlu.threshold_change_under", label)
+    info = catalog.metrics[metric]
+    if info.unit == "ratio" and bound.percent and not bound.points:
+        raise _asked(bound, "nlu.threshold_change_of_rate", label)
+    if info.unit != "currency" and bound.money:
+        raise _asked(bound, "nlu.threshold_not_money", label)
+    if bound.change == "signed" and not bound.percent and bound.number != 0:  # "增长率超过5": 5%, or 5 times?
+        raise _asked(bound, "nlu.threshold_percent", label)
+    relative = (bound.percent and info.unit != "ratio") or bound.change == "signed"  # a growth rate is relative
+    value = bound.number / 100 if bound.percent else bound.number
+    op = bound.op
+    if bound.change == "down":  # "降幅超过10%": a change below -10%
+        op, value = {">": "<", ">=": "<="}[op], -value  # type: ignore[assignment]
+    return Threshold(metric=metric, op=op, value=float(value), of="change_pct" if relative else "change")
 
 
 def _asked(bound: Bound, key: str, fields: Callable[[Language], dict[str, str]]) -> AmbiguousQuestion:

@@ -17,7 +17,7 @@ from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import OPEN_START, Comparison, MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.messages import average_fields, counted, text
-from baton.numbers import format_exact, place_word, plural_noun
+from baton.numbers import format_exact, format_signed_percent, place_word, plural_noun
 
 
 def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str:
@@ -76,13 +76,31 @@ def _threshold(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     bound = query.threshold
     if bound is None:
         return ""
-    info = catalog.metrics[bound.metric]
-    value = bound_text(bound, lambda v: format_exact(v, info.unit, lang, catalog.currency_of(bound.metric)), lang)
+    label, fmt = bounded_label(query, catalog, lang)
+    value = bound_text(bound, fmt, lang)
     op = text(f"answer.bound_{bound.op_name}", lang)
     total = not query.dimensions and query.grain is None
     checked = "answer.interpret_checked_total" if total else "answer.interpret_checked_groups"
     key = "answer.interpret_threshold" if bound.check == "keep" else checked
-    return text(key, lang, metric=value_label(catalog, query, bound.metric, lang), op=op, bound=value)
+    return text(key, lang, metric=label, op=op, bound=value)
+
+
+def bounded_label(query: SemanticQuery, catalog: Catalog, lang: Language) -> tuple[str, Callable[[Any], str]]:
+    """What the query's threshold bounds, as sentences name it, and how its numbers are written:
+    the metric's value ("退款率", ``5.00%``), or its change against the comparison period
+    ("成交总额环比变化率", ``-10.00%``; "成交总额环比变化额", ``-¥1,000,000.00``)."""
+    bound = query.threshold
+    assert bound is not None
+    metric = bound.metric
+    label = value_label(catalog, query, metric, lang)
+    unit, currency = catalog.metrics[metric].unit, catalog.currency_of(metric)
+    if bound.of == "value" or query.comparison is None:
+        return label, lambda v: format_exact(v, unit, lang, currency)
+    kind = text(f"answer.kind_{query.comparison.kind}", lang)
+    label = text(f"answer.bounded_{bound.of}", lang, label=label, kind=kind)
+    if bound.of == "change_pct":
+        return label, lambda v: format_signed_percent(v, lang)
+    return label, lambda v: format_exact(v, unit, lang, currency)
 
 
 def bound_text(bound: Threshold, fmt: Callable[[float], str], lang: Language) -> str:

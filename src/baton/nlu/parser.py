@@ -1020,7 +1020,9 @@ class Planner:
             self.check_average(cues.average_per, terms.metrics, grain, share)
         threshold = None
         if cues.bound is not None:  # "退款率超过5%的品类": the groups that pass, no ranking beside it
-            beside = ranked or cues.best or share or comparison is not None or cues.difference or cues.ratio
+            of_change = cues.bound.change is not None  # "环比增长超过5%的品类": compared, and kept by the change
+            beside = ranked or cues.best or share or cues.difference or cues.ratio
+            beside = beside or (comparison is not None and not of_change)
             beside = beside or (bool(dims) and grain is not None)  # "每天GMV超过200万的渠道": every day, or any?
             groups = bool(dims) or grain is not None
             threshold = threshold_of(
@@ -1031,6 +1033,7 @@ class Planner:
                 groups=groups,
                 beside=beside,
                 yes_no=cues.yes_no,
+                compared=comparison is not None,
             )
             if cues.yes_no and (not groups or cues.every):  # "超过1.5亿吗", "每个渠道都超过100万吗": a check
                 threshold = threshold.model_copy(update={"check": "all"})
@@ -1069,7 +1072,9 @@ class Planner:
             share_filters=tuple(share_filters),
             share_within=tuple(within),
             # one direction asked beside several metrics ("orders and AOV, and did AOV go up"): of which? none
-            premise=cues.premise if cues.why or (compared and not (cues.yes_no and len(terms.metrics) > 1)) else None,
+            premise=cues.premise
+            if cues.why or (compared and threshold is None and not (cues.yes_no and len(terms.metrics) > 1))
+            else None,
             asked_member=asked_member,
             place_asked=asked_member is not None and cues.place_asked,
             premise_asked=premise_asked(
@@ -1777,6 +1782,8 @@ def _the_groups_that_moved(query: SemanticQuery, kept: AmbiguousQuestion) -> Sem
     that moved the way said (``premise_asked="which"``). Beside a ranking, a bound, a share or several
     metrics it is asked back (``kept``): a filter on the change Baton does not apply."""
     if query.premise_asked is not None:  # "上个月有GMV环比下降的渠道吗": the yes/no's own verdict
+        return query
+    if query.threshold is not None and query.threshold.of != "value":  # "增长超过5%的品类有哪些": the bound keeps them
         return query
     if vocab.ONLY_THOSE.search(str(kept.detail.get("phrase", ""))):  # "只看增长的": rows kept, not only named
         raise kept

@@ -78,7 +78,7 @@ MOM = patterns.compile(
     r"(?:\bwith|\band) (?:the )?(?:previous|prior|preceding) (?:period|month|week|quarter|day)\b|"
     r"(?:\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)) (?:the )?(?:previous|prior|preceding)\b"
     r"(?: period\b|(?![ -](?:month|week|quarter|year|day)\b))|"
-    r"\bmom\b|\bwow\b|\bqoq\b|month[- ]over[- ]month|week[- ]over[- ]week|"
+    r"\bmom\b|\bwow\b|\bqoq\b|month[- ]over[- ]month|week[- ]over[- ]week|month[- ]on[- ]month|week[- ]on[- ]week|"
     r"quarter[- ]over[- ]quarter|period[- ]over[- ]period|"
     r"(?:\bvs\.?|\bversus|\bcompared (?:with|to)|\bagainst) (?:the )?(?:previous|prior|preceding) "
     r"(?:period|month|week|quarter|day)\b|"
@@ -520,7 +520,7 @@ THRESHOLD = patterns.compile(
     r"(?:\s*(?:单|笔|人|位|次|件)(?![\u4e00-\u9fff]*[数量额率]))?"  # "1万单", "超过1w人": the count's own unit
     r"(?:\s*(?P<post>及以上|及以下|以上|以下|\+(?![\d+])|\bor more\b|\bor above\b|\bor higher\b|\bor less\b|\bor fewer\b"
     r"|\bor below\b|\bor lower\b))?"
-    r"(?!\s*(?:个?月|天|日|周|星期|年|季度|小时|个|\bdays?\b|\bweeks?\b|\bmonths?\b|\byears?\b|\bquarters?\b"
+    r"(?!(?<![%％])\s*(?:个?月|天|日|周|星期|年|季度|小时|个|\bdays?\b|\bweeks?\b|\bmonths?\b|\byears?\b|\bquarters?\b"
     r"|\bhours?\b|[.,]?\d))",  # never part of a longer number; a comma or stop after it ends it ("超过1000万，按品类")
     _I,
 )
