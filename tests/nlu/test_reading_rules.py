@@ -1579,7 +1579,13 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         AmbiguousQuestion,
         "higher",
     ),
-    ("a comparative after 比 is no ranking word", "哪些品类的退款率比上个月更高", AmbiguousQuestion, "哪些"),
+    # "哪些…比上个月更高": the groups that rose — against last month, but of which period?
+    (
+        "a comparative after 比 with no period of its own",
+        "哪些品类的退款率比上个月更高",
+        AmbiguousQuestion,
+        "time_range",
+    ),
     ("A比B of two metrics", "上个月GMV比净收入高多少", AmbiguousQuestion, "gap_of_two"),
     ("every member taken out", "上个月不看新客老客的GMV", AmbiguousQuestion, "everything_excluded"),
     (

@@ -409,11 +409,67 @@ def test_each_of_several_metrics_after_one_member_is_each_metric(session: Sessio
     assert answer.semantic_query.metrics == ("gmv", "order_count") and answer.semantic_query.comparison is not None
 
 
-def test_whether_a_member_of_the_breakdown_is_first_is_asked_back_in_a_follow_up(session: Session) -> None:
-    """ "各渠道的转化率" then "app是最高的吗" was answered as app's top region (a default breakdown)."""
+def test_whether_a_member_of_the_breakdown_is_first_is_asked_among_the_breakdown(session: Session) -> None:
+    """ "各渠道的转化率" then "app是最高的吗" was once answered as app's top region (a default breakdown),
+    then asked back: app is ranked among the channels, and "华南排第几" after regions gets its place."""
     chat = session.conversation()
     chat.ask("上个月各渠道的转化率", as_of=JULY)
-    assert chat.ask("app是最高的吗").status == "clarification_needed"
+    first = chat.ask("app是最高的吗")
+    query = first.semantic_query
+    assert first.status == "answered" and query is not None, first.answer
+    assert query.dimensions == ("channel",) and query.asked_member == "app" and not query.place_asked
+    assert query.top_n is None and not query.filters and first.result is not None and first.result.row_count == 4
+    rates = {str(row[0]): float(str(row[1])) for row in first.result.rows}
+    top = max(rates, key=lambda k: rates[k])
+    assert first.answer.startswith("是" if top == "app" else "否"), first.answer
+    chat = session.conversation()
+    chat.ask("上个月各区域GMV", as_of=JULY)
+    place = chat.ask("华南排第几")
+    assert place.status == "answered" and place.semantic_query is not None, place.answer
+    assert place.semantic_query.asked_member == "华南" and place.semantic_query.place_asked
+    assert place.result is not None
+    gmv = sorted((float(str(row[1])) for row in place.result.rows), reverse=True)
+    south = next(float(str(row[1])) for row in place.result.rows if row[0] == "华南")
+    assert f"排第 {gmv.index(south) + 1}" in place.answer, place.answer
+
+
+def test_the_groups_that_moved_are_named_in_a_follow_up(session: Session) -> None:
+    """ "各区域GMV" then "哪些比5月少了" / "which ones grew vs the month before?" were refused as not
+    about the data: every group's change against the period said, those that moved that way named."""
+    for first, then, asked in [
+        ("上个月各区域GMV", "哪些比5月少了", "down"),
+        ("GMV by channel last month", "which ones grew vs the month before?", "up"),
+        ("上个月各区域GMV", "哪些环比下降了", "down"),
+    ]:
+        chat = session.conversation()
+        chat.ask(first, as_of=JULY)
+        answer = chat.ask(then)
+        query = answer.semantic_query
+        assert answer.status == "answered" and query is not None, (then, answer.answer)
+        assert query.premise_asked == "which" and query.premise == asked and query.comparison is not None
+        assert query.comparison.range.start == date(2026, 5, 1) and answer.result is not None
+        names = [c.name for c in answer.result.columns]
+        pct = names.index("gmv_change_pct")
+        moved = [row[0] for row in answer.result.rows if (float(str(row[pct])) > 0) == (asked == "up")]
+        label = session.catalog.member_label
+        dim = query.dimensions[0]
+        tail = answer.answer.rsplit("：" if answer.language == "zh" else ": ", 1)[-1]
+        for row in answer.result.rows:  # exactly the groups that moved that way, after the count
+            assert (label(dim, str(row[0]), answer.language) in tail) == (row[0] in moved), (then, answer.answer)
+
+
+def test_a_verdict_asked_of_the_same_comparison_is_answered(session: Session) -> None:
+    """ "Q2各品类GMV同比" then "都涨了吗" was "could not tie this to the previous question": the same
+    comparison, with the yes or no of every group said."""
+    chat = session.conversation()
+    chat.ask("Q2各品类GMV同比", as_of=JULY)
+    answer = chat.ask("都涨了吗")
+    query = answer.semantic_query
+    assert answer.status == "answered" and query is not None and answer.result is not None, answer.answer
+    assert query.premise_asked == "every" and query.premise == "up"
+    pct = [c.name for c in answer.result.columns].index("gmv_change_pct")
+    all_up = all(float(str(row[pct])) > 0 for row in answer.result.rows)
+    assert answer.answer.rstrip("。").endswith("是") == all_up, answer.answer
 
 
 def test_all_after_one_member_is_asked_back(session: Session) -> None:

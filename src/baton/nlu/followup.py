@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Literal, get_args
 
@@ -36,11 +36,12 @@ from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope
 from baton.messages import both, text
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
-from baton.nlu.change_words import premise_asked
+from baton.nlu.change_words import kept_by_change, premise_asked
+from baton.nlu.cues import Cues
 from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.metric_words import metric_over_the_previous
 from baton.nlu.one_before import the_one_after, the_one_before
-from baton.nlu.parser import Planner, listing_order, two_members_apart
+from baton.nlu.parser import Planner, listing_order, the_groups_that_moved, two_members_apart
 from baton.nlu.periods import against_named, resolve_periods
 from baton.nlu.rank_within import ranked_each_period
 from baton.nlu.ranking import ranking_metric
@@ -115,8 +116,9 @@ def read_follow_up(
             return FollowUp(query, changed=(), inherited=(), standalone=True)
         except (AmbiguousQuestion, OutOfScope) as exc:
             standalone_error = exc
+    kept = kept_by_change(question)  # "各区域GMV" then "哪些环比下降了": the groups that moved, named
     try:
-        reading = planner.read(question, as_of=as_of, context=parent, prefer=prefer)
+        reading = planner.read(question, as_of=as_of, context=parent, prefer=prefer, which_moved=kept is not None)
     except OutOfScope as exc:
         unknown = [str(w) for w in exc.detail.get("unknown", [])]
         bound = next(
@@ -132,11 +134,15 @@ def read_follow_up(
         ) from None
     metric_over_the_previous(reading.scan, reading.terms.metric_hits, parent.metrics)
     try:
-        return _merge(planner, parent, reading, as_of, default_breakdown, earlier)
+        follow = _merge(planner, parent, reading, as_of, default_breakdown, earlier)
     except _NothingChanged:
         if standalone_error is not None and not isinstance(standalone_error, AmbiguousQuestion):
             raise standalone_error from None
         raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True}) from None
+    if kept is None:
+        return follow
+    directed = follow.query.model_copy(update={"premise": reading.cues.premise})  # the direction said
+    return replace(follow, query=the_groups_that_moved(directed, kept))
 
 
 def _check_metric_or_member(catalog: Catalog, metric_hits: Sequence[Hit]) -> None:
@@ -378,7 +384,7 @@ def _merge(
     if why and comparison is None:
         start, end = timeexpr.comparison_range("previous_period", time_range.start, time_range.end, as_of=as_of)
         comparison = Comparison(kind="previous_period", range=TimeRange(start=start, end=end))
-    if not changed:
+    if not changed and not _verdict_asked(cues, parent, comparison):
         raise _NothingChanged
     rank_within = _still_within(parent, dims, top_n, place, comparison, grain, share)
     # "每个月GMV最高的渠道" then "换成订单量" / "只看华东": still the top of each month
@@ -410,7 +416,7 @@ def _merge(
         time_range=time_range,
         grain=grain,
         comparison=comparison,
-        top_n=top_n if (dims or grain) else None,
+        top_n=top_n if (dims or grain) and asked_member is None else None,  # "is app the best?": every one ranked
         rank_place=place if (dims or grain) else None,
         order=order,
         listed=listing_order(cues, order, top_n, place, share) if ranked else parent.listed,
@@ -424,7 +430,8 @@ def _merge(
         premise=(cues.premise if cues.why else parent.premise) if why else cues.premise if asked else None,
         premise_asked=asked,
         asked_member=asked_member,
-        place_asked=placed is not None or (asked_member is not None and parent.place_asked),
+        place_asked=(placed is not None and cues.place_asked)
+        or (placed is None and asked_member is not None and parent.place_asked),
         average_per=average_per,
         threshold=_kept_bound(parent, metrics, ranked or share or comparison is not None or gap, dims, grain),
         difference=gap,
@@ -878,13 +885,21 @@ def _check(planner: Planner, query: SemanticQuery) -> None:
         raise AmbiguousQuestion(*both("nlu.ranking_of_one"), detail={"dimensions": list(query.dimensions)})
 
 
+def _verdict_asked(cues: Cues, parent: SemanticQuery, comparison: Comparison | None) -> bool:
+    """ "Q2各品类GMV同比" then "都涨了吗": the same comparison, now with a direction asked of it — a
+    verdict the previous answer did not give, not a question that changes nothing."""
+    asked = cues.yes_no and cues.premise is not None and (cues.every or cues.any_group or not parent.dimensions)
+    return asked and comparison is not None and parent.premise_asked is None
+
+
 def _member_placed(
     r: Reading, filters: list[MemberFilter], comparison: Comparison | None, *, share: bool
 ) -> MemberFilter | None:
     """ "各区域GMV" then "华南排第几" / "where does web rank?": the filter of the one member named this turn
     whose place is asked — ranked among its own dimension's members, as the question alone would be."""
     named = [m for m in r.terms.members if not m.excluded]
-    if not r.cues.place_asked or comparison is not None or share or len(named) != 1:
+    first = r.cues.yes_no and r.cues.best and r.cues.top_n is None and r.cues.rank_place is None  # "is app the best?"
+    if not (r.cues.place_asked or first) or comparison is not None or share or len(named) != 1:
         return None
     member = named[0]
     return next((f for f in filters if f.dimension == member.dimension and f.members == (member.member,)), None)

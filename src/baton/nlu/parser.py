@@ -330,7 +330,7 @@ class Planner:
         query = self._build(
             read.cues, terms, time_range, comparison, read.corrections, as_of, read.language, marks=marks
         )
-        return query if kept is None else _the_groups_that_moved(query, kept)
+        return query if kept is None else the_groups_that_moved(query, kept)
 
     def _kept_and_excluded(self, cues: Cues, terms: Terms) -> None:
         """ "app excluding web": a member kept and then another of its dimension excluded — the
@@ -425,7 +425,7 @@ class Planner:
         cues.value_ranked = value_ranked_then_changed(scan, cues)
         cues.premise = cues.premise if cues.why else said_direction(scan, cues, measures=False)
         read_yes_no(scan, cues)
-        if not cues.why and cues.yes_no:
+        if not cues.why and (cues.yes_no or which_moved):
             cues.premise = cues.premise or closing_direction(scan, cues)  # "6月GMV比5月高吗": higher is asked
             for which in scan.find_all(vocab.ANY_GROUP) if cues.premise and cues.any_group else ():
                 if which.group("which"):  # "有没有哪个渠道涨了": "哪个" says any one of them
@@ -1777,7 +1777,7 @@ def _one_bucket(time_range: TimeRange, grain: Grain) -> bool:
     return timeexpr.period_bounds(time_range.start, grain) == timeexpr.period_bounds(time_range.end, grain)
 
 
-def _the_groups_that_moved(query: SemanticQuery, kept: AmbiguousQuestion) -> SemanticQuery:
+def the_groups_that_moved(query: SemanticQuery, kept: AmbiguousQuestion) -> SemanticQuery:
     """ "哪些渠道GMV环比下降了", "上个月GMV同比下降的品类": every group's change, and the answer names those
     that moved the way said (``premise_asked="which"``). Beside a ranking, a bound, a share or several
     metrics it is asked back (``kept``): a filter on the change Baton does not apply."""
@@ -1806,4 +1806,4 @@ _ACROSS_GROUPS = patterns.compile(r"\bacross\b|\bamong\b|\bover all\b|各.{0,6}�
 _CAPITALISED = patterns.compile(r"(?<![\w])[A-Z][A-Za-z]+")
 
 
-__all__ = ["Planner", "listing_order", "two_members_apart"]
+__all__ = ["Planner", "listing_order", "the_groups_that_moved", "two_members_apart"]

@@ -74,7 +74,7 @@ MOM = patterns.compile(
     r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低大小增降涨跌]|多了|少了|多吗|少吗|怎么样|如何|$|[，,。？?])|"
     r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
     r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|month|quarter|period) before (?:that|it)\b|"
-    r"\bthe (?:day|week|month|quarter) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|week|month|quarter)\b|"
+    r"(?:(?:\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)) )?\bthe (?:day|week|month|quarter) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|week|month|quarter)\b|"
     r"(?:\bwith|\band) (?:the )?(?:previous|prior|preceding) (?:period|month|week|quarter|day)\b|"
     r"(?:\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)) (?:the )?(?:previous|prior|preceding)\b"
     r"(?: period\b|(?![ -](?:month|week|quarter|year|day)\b))|"
@@ -469,7 +469,7 @@ AVERAGE_APART = patterns.compile(
 )
 """"average orders per day", "avg GMV a month": the average and its period said apart."""
 AVERAGE = patterns.compile(r"平均|均值|\baverage\b|\bavg\b|\bmean\b|\bon average\b", _I)
-WHICH = patterns.compile(r"哪个|哪些|哪一个|哪家|哪几个|谁|\bwhich\b|\bwhat\b", _I)
+WHICH = patterns.compile(r"哪个|哪些|哪一个|哪家|哪几个|谁|\bwhich(?: ones?| of them)?\b|\bwhat\b", _I)
 SEVERAL_WHICH = frozenset({"哪些", "哪几个"})
 """The which-words that ask for more than one group ("哪些品类GMV最高")."""
 SEVERAL = patterns.compile(r"(?:(?<=最[高多大低少小好差]的)|(?<=最[高多大低少小好差]))几(?:个|家|类|种|位|名)")
@@ -602,7 +602,9 @@ YES_NO = patterns.compile(
 )
 """A yes/no question ("上个月GMV超过1.5亿吗", "是不是过万了", "超过3000万了吧", "did orders pass 50k in
 June?", "… above 40m, right?"): a bound on one total is then a check of it, not a filter of groups."""
-EVERY_ONE = patterns.compile(r"都|每个?|各个?|\bevery\b|\beach\b", _I)
+EVERY_ONE = patterns.compile(
+    r"都|每个?|各个?|\bevery\b|\beach\b|\b(?:they|them|these|those) all\b|\ball of (?:them|these|those)\b", _I
+)
 """A yes/no said of each group or period ("都超过100万吗", "每天都…吗", "did each channel …")."""
 ONLY_THOSE_ZH = r"只看|只要|仅看|只列出?|只显示|只保留|筛选出?"
 ONLY_THOSE = patterns.compile(ONLY_THOSE_ZH + r"|\bonly\b", _I)
