@@ -118,6 +118,26 @@ CHANGES = [  # question, metric, what is bounded, op, value (a fall's bound nega
 ]
 
 
+SHARES = [  # question, op, value (a fraction of the whole), the part named, checked (a yes/no) or kept
+    ("6月GMV占比超过50%的渠道", ">", 0.5, (), "keep"),
+    ("6月GMV占比一半以上的渠道是哪个", ">=", 0.5, (), "keep"),  # 一半: 50%
+    ("channels with a share of GMV above 30% last month", ">", 0.3, (), "keep"),
+    ("上个月华东GMV占比超过30%了吗", ">", 0.3, ("华东",), "all"),
+]
+
+
+@pytest.mark.parametrize(("question", "op", "value", "part", "check"), SHARES, ids=[s[0] for s in SHARES])
+def test_a_bound_said_after_a_share_is_on_the_share(
+    question: str, op: str, value: float, part: tuple[str, ...], check: str
+) -> None:
+    """ "GMV占比超过50%的渠道" was asked back (a percentage of an amount): each part's share is bounded."""
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.share and query.threshold is not None
+    bound = query.threshold
+    assert (bound.of, bound.op, bound.check) == ("share", op, check) and bound.value == pytest.approx(value)
+    assert tuple(m for f in query.share_filters for m in f.members) == part
+
+
 @pytest.mark.parametrize(("question", "metric", "of", "op", "value", "kind"), CHANGES, ids=[c[0] for c in CHANGES])
 def test_a_bound_said_after_a_move_is_on_the_change(
     question: str, metric: str, of: str, op: str, value: float, kind: str

@@ -119,6 +119,49 @@ def test_a_bound_on_the_change_keeps_the_groups_sql_keeps(
     assert compared in answer.answer, answer.answer
 
 
+@pytest.mark.parametrize(
+    ("question", "dim", "cut"),
+    [
+        ("6月GMV占比超过15%的渠道", "channel", 0.15),
+        ("regions with a share of GMV above 20% last month", "region", 0.20),
+    ],
+)
+def test_a_bound_on_a_share_keeps_the_parts_sql_keeps(
+    demo_session: Session, question: str, dim: str, cut: float
+) -> None:
+    """Each part's share of the whole decides it; the answer lists each kept part's share."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    shares = {
+        str(key): float(value)
+        for key, value in gold_rows(
+            demo_session,
+            f"SELECT {dim}, SUM(gmv_amount) / SUM(SUM(gmv_amount)) OVER () FROM fact_order WHERE {JUNE} AND {PAID} "
+            "GROUP BY 1",
+        )
+    }
+    kept = {key for key, share in shares.items() if share > cut}
+    assert 0 < len(kept) < len(shares) and answer.result is not None
+    names = [c.name for c in answer.result.columns]
+    got = {str(row[0]): float(str(row[names.index("gmv_share")])) for row in answer.result.rows}
+    assert got.keys() == kept and all(got[k] == pytest.approx(shares[k], rel=1e-9) for k in kept)
+    for key in kept:
+        assert f"{shares[key] * 100:.2f}%" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize(("member", "cut"), [("华东", 0.30), ("华南", 0.30)])
+def test_a_yes_no_of_one_parts_share_states_it(demo_session: Session, member: str, cut: float) -> None:
+    answer = demo_session.ask(f"上个月{member}GMV占比超过30%了吗", as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    ((share,),) = gold_rows(
+        demo_session,
+        f"SELECT SUM(gmv_amount) FILTER (WHERE region = '{member}') / SUM(gmv_amount) FROM fact_order "
+        f"WHERE {JUNE} AND {PAID}",
+    )
+    assert f"{float(share) * 100:.2f}%" in answer.answer
+    assert answer.answer.rstrip("。").endswith("是" if float(share) > cut else "否"), answer.answer
+
+
 def test_no_group_passing_is_said_and_partial_weeks_are_not_weighed(demo_session: Session) -> None:
     none = demo_session.ask("上个月退款率超过50%的品类", as_of=AS_OF)
     assert none.status == "answered" and none.result is not None and none.result.row_count == 0, none.error

@@ -1286,3 +1286,23 @@ def test_after_a_breakdown_only_the_whole_of_the_country_drops_the_filter(
     assert answer.status == "answered" and answer.semantic_query is not None
     assert bool(answer.semantic_query.filters) is region_kept
     assert (answer.semantic_query.dimensions == ()) is region_kept
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("今年每个月的订单量", "6月是不是最少的"),
+        ("monthly gmv this year", "was june the worst?"),
+        ("今年各月GMV", "3月是不是最高的"),
+    ],
+)
+def test_one_month_of_a_series_asked_whether_first_is_never_ranked_alone(
+    session: Session, first: str, then: str
+) -> None:
+    """ "今年每个月的订单量" then "6月是不是最少的" was answered "最低的一个月：2026-06" — June ranked among
+    June's one month, so always first: asked back, never answered for a different question."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    answer = chat.ask(then)
+    assert answer.status == "clarification_needed", answer.answer
+    assert answer.error is not None and answer.error.detail.get("reason") == "ranking_of_one_period"

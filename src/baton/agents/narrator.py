@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from baton.agents.buckets import partial_buckets
 from baton.agents.change_ranking import change_ranking_sentence, change_text
 from baton.agents.within_groups import within_groups_sentence
-from baton.catalog.compiler import checked_bound
+from baton.catalog.compiler import bounded_column, checked_bound
 from baton.catalog.model import Catalog
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
@@ -176,14 +176,9 @@ class Narrator:
         period = period_text(tr.start, tr.end, words, language)  # "GMV for June 20 to July 10", not "for from"
         filters = filters_text(query.filters, self.catalog, language) + where_text(query.where, language)
         if query.threshold is not None and rows and checked_bound(query) is not None:  # "超过1.5亿吗"
+            bounded = query.threshold.metric if query.threshold.of == "value" else bounded_column(query)
             say = _Sentence(
-                query,
-                query.threshold.metric,
-                rows,
-                period,
-                filters,
-                language,
-                self._formatter(query.threshold.metric, language),
+                query, bounded, rows, period, filters, language, bounded_label(query, self.catalog, language)[1]
             )
             checked = (
                 self._checked_total_sentence
@@ -260,7 +255,7 @@ class Narrator:
         return text(
             "answer.checked_total_yes" if passes else "answer.checked_total_no",
             language,
-            label=value_label(self.catalog, query, metric, language),
+            label=bounded_label(query, self.catalog, language)[0],
             filters=filters,
             period=period,
             value=fmt(value),
@@ -276,7 +271,7 @@ class Narrator:
         assert bound is not None
         failing = [r for r in rows if fails_bound(r[metric], bound)]
         fields = {
-            "label": value_label(self.catalog, query, metric, language),
+            "label": bounded_label(query, self.catalog, language)[0],
             "filters": filters,
             "period": period,
             "bound": bound_text(bound, fmt, language),
@@ -309,7 +304,10 @@ class Narrator:
         query, metric, rows, period, filters, language, fmt = say
         assert query.threshold is not None
         label, fmt = bounded_label(query, self.catalog, language)
-        if query.threshold.of != "value" and query.comparison is not None:
+        say = say._replace(fmt=fmt)
+        if query.threshold.of == "share":  # each part's share listed
+            say = say._replace(metric=f"{metric}_share")
+        elif query.threshold.of != "value" and query.comparison is not None:
             cmp = query.comparison.range
             previous = period_text(cmp.start, cmp.end, None, language)
             filters += text("answer.threshold_compared", language, previous_period=previous)

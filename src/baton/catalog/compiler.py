@@ -509,7 +509,7 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     if ratios:
         raise QuestionRefused(*both("catalog.share_not_additive", metric=", ".join(ratios)))
     # the part is ranked by its share below, never cut by its own value first
-    unshared = {"share": False, "share_filters": (), "top_n": None, "rank_place": None}
+    unshared = {"share": False, "share_filters": (), "top_n": None, "rank_place": None, "threshold": None}
     part = _compile_plain(
         query.model_copy(update={**unshared, "filters": (*query.filters, *query.share_filters)}),
         catalog,
@@ -539,6 +539,11 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     else:
         final = final.join(whole.expression.subquery("d"), join_type="CROSS")
     columns = (*keys, *query.dimensions, *(c for m in query.metrics for c in (m, f"{m}_share", f"{m}_whole")))
+    bounded: tuple[str, ...] = ()
+    if query.threshold is not None and checked_bound(query) is None:  # "GMV占比超过一半的渠道": the parts that pass
+        final = _passing(final, query.threshold, bounded_column(query), columns)
+        bound = query.threshold
+        bounded = (f"{bounded_column(query)} {bound.op} {_bound(bound.value).sql()}",)
     if _ranked(query):
         # by the share: over periods each has its own whole, so the largest part need not be the largest share
         by_share = f"{query.metrics[0]}_share"
@@ -555,7 +560,7 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         expression=final,
         columns=columns,
         tables=part.tables,
-        filters_applied=part.filters_applied,
+        filters_applied=(*part.filters_applied, *bounded),
         aggregation_logic=(
             *part.aggregation_logic,
             *(f"{m}_share: {m} / {m}_whole, {m} of the whole" for m in query.metrics),
@@ -594,7 +599,7 @@ def bounded_column(query: SemanticQuery) -> str:
     """The output column the query's threshold bounds: a metric's value, or its change ("gmv_change_pct")."""
     assert query.threshold is not None
     column = value_column(query, query.threshold.metric)
-    return column if query.threshold.of == "value" else f"{column}_{query.threshold.of}"
+    return column if query.threshold.of == "value" else f"{column}_{query.threshold.of}"  # gmv_share, gmv_change
 
 
 def value_column(query: SemanticQuery, metric: str) -> str:

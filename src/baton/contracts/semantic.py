@@ -119,11 +119,12 @@ class Threshold(BaseModel):
         description='the upper end of a range ("GMV between 1M and 5M": value >= 1,000,000 and <= 5,000,000), with '
         'op ">="; none: one bound',
     )
-    of: Literal["value", "change", "change_pct"] = Field(
+    of: Literal["value", "change", "change_pct", "share"] = Field(
         default="value",
         description="what is bounded: the metric's value; its change against the comparison period, in the "
         'metric\'s unit ("fell by more than 1M"); or its relative change, a fraction that is negative for a fall '
-        '("grew more than 10%": change_pct > 0.10; "fell more than 10%": change_pct < -0.10)',
+        '("grew more than 10%": change_pct > 0.10; "fell more than 10%": change_pct < -0.10); or, of a share '
+        'query, each part\'s share of the whole, a fraction ("channels with over half of GMV": share > 0.5)',
     )
     check: Literal["keep", "all"] = Field(
         default="keep",
@@ -312,6 +313,10 @@ class SemanticQuery(BaseModel):
         if not self.dimensions and self.grain is None and threshold.check != "all":
             raise ValueError("a bound on one total is a yes/no of it (check 'all'): no groups to keep")
         ranked = self.top_n is not None or self.rank_place is not None or self.intent == "ranking"
+        if threshold.of == "share":  # "GMV占比超过一半的渠道", "华东的GMV占比超过30%了吗"
+            if not self.share or ranked or self.comparison is not None or self.difference:
+                raise ValueError("a bound on a share is of a share query, with no ranking, comparison or gap")
+            return
         if threshold.of != "value":  # "订单量环比增长超过5%的品类": the groups whose change passes
             if self.comparison is None or threshold.check != "keep" or not self.dimensions or self.grain is not None:
                 raise ValueError("a bound on a change keeps the groups of a breakdown compared with another period")

@@ -156,6 +156,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{words}”中的指标是筛选条件、另一个度量的一部分或另一个指标的修饰语（有优惠的订单、每单优惠、新注册用户的GMV），"
         "指标目录没有这样的定义；Baton 不会把几个指标并列作答。请改问目录中的指标（或成员，如新用户），或先在目录中定义它。",
     ),
+    "threshold_share": (
+        "'{bound}' bounds a share of {metric}: say it as a percentage of the whole, of the parts of a breakdown "
+        "(e.g. 'channels with more than half of June GMV', '各渠道GMV占比超过30%的').",
+        "“{bound}”限定的是{metric}的占比：请用占整体的百分比来说，并说明按什么拆分（例如“6月GMV占比超过一半的渠道”、"
+        "“各渠道GMV占比超过30%的”）。",
+    ),
     "threshold_change_shape": (
         "'{bound}' bounds {metric}'s change. Baton keeps the groups of a breakdown whose change against another "
         "period passes a bound (e.g. 'categories whose orders grew more than 5% vs the previous month'); name the "

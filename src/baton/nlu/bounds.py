@@ -52,6 +52,9 @@ class Bound:
     signed): the groups whose change against the comparison period passes it."""
     points: bool = False
     """Said in percentage points ("1个百分点"): a rate's change in points, never a relative one."""
+    share: bool = False
+    """A bound on a part's share of the whole, said after the share word ("GMV占比超过一半",
+    "share of GMV above 30%")."""
 
 
 def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | None:
@@ -65,9 +68,12 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
             continue  # a number of a range already read
         op = (m.group("op") or m.group("post") or "").lower()
         change = _change_before(scan, m.start()) if op else None
+        share = _SHARE_SAID.search(scan.norm, max(0, m.start() - 30), m.start()) if op and change is None else None
         term, trailing = (
             (_metric_of_change(scan, change[1], m.end()), False)
             if change is not None
+            else (_metric_of_change(scan, m.start(), m.end()), False)
+            if share is not None
             else _bounded_term(scan, m.start(), m.end(), bool(m.group("op")), bool(m.group("op") or m.group("post")))
         )
         if not op or term is None:
@@ -84,6 +90,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
         percent = scale in {"%", "％", "percent", "per cent", "个百分点", "百分点", "个点"} or scale.startswith(
             "percentage"
         )
+        percent = percent or m.group("num") in _HALF  # "一半": 50%
         named = scan.text[term[0] : term[1]]
         currency = next((code for word, code in _CURRENCIES if money_said.startswith(word)), None) if money else None
         bound = Bound(
@@ -97,6 +104,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
             currency,
             trailing,
             change=change[0] if change is not None else None,
+            share=share is not None,
             points=scale in {"个百分点", "百分点", "个点"} or scale.startswith("percentage"),
         )
         found.append(bound)
@@ -125,6 +133,15 @@ _CHANGE_SAID = patterns.compile(
 )
 
 
+_HALF = ("一半", "半数")
+_SHARE_SAID = patterns.compile(
+    r"(?:占比|份额|比重|占(?:总|全部|整体|全国|全平台)?的?比例|\bshares?\b(?:\s+of\s+[^,?.;]{1,30}?)?"
+    r"|\bpercent(?:age)?\s+of\s+(?:the\s+)?total(?:\s+[^,?.;]{1,20}?)?)\s*(?:是|为|在|\bis\b|\bwas\b|\bat\b)?\s*$",
+    re.I,
+)
+"""A share said right before a bound ("GMV占比超过一半", "share of GMV above 30%"): the bound is on the share."""
+
+
 def _change_before(scan: Scan, start: int) -> tuple[Literal["up", "down", "signed"], int] | None:
     """The move said right before a bound ("环比降幅超过10%", "grew by more than 10%"), and where it
     starts: the bound is on the change, not on the value."""
@@ -148,6 +165,8 @@ def _number(said: str, *, large: bool = False) -> Decimal:
     of 亿 and 万 (``large``: "一亿五千万", "1万5") or nothing (a scale said alone: "过万" is one 万)."""
     if large:
         return parse_large(said.replace("个", ""))
+    if said in _HALF:
+        return Decimal(50)
     if not said:
         return Decimal(1)
     if said[0].isascii() and said.isascii():
@@ -243,6 +262,7 @@ def threshold_of(
     beside: bool,
     yes_no: bool = False,
     compared: bool = False,
+    shared: bool = False,
 ) -> Threshold:
     """``bound`` as a threshold on its metric, in the metric's unit; asked back when it cannot be
     one (``groups``: the question has a breakdown or a series to keep; ``beside``: it also asks a
@@ -261,6 +281,12 @@ def threshold_of(
 
     if len(metrics) > 1 or beside:
         raise _asked(bound, "nlu.threshold_beside", label)
+    if bound.share:  # "GMV占比超过一半的渠道": each part's share of the whole
+        if not shared or not bound.percent or bound.upper is not None:
+            raise _asked(bound, "nlu.threshold_share", label)
+        if not groups and not yes_no:
+            raise _asked(bound, "nlu.threshold_needs_groups", label)
+        return Threshold(metric=metric, op=bound.op, value=float(bound.number / 100), of="share")
     if bound.change is not None:
         return _change_threshold(bound, metric, catalog, label, compared=compared, groups=groups, yes_no=yes_no)
     if not groups and not yes_no:

@@ -41,7 +41,13 @@ from baton.nlu.cues import Cues
 from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.metric_words import metric_over_the_previous
 from baton.nlu.one_before import the_one_after, the_one_before
-from baton.nlu.parser import Planner, listing_order, the_groups_that_moved, two_members_apart
+from baton.nlu.parser import (
+    Planner,
+    check_ranking_of_one_period,
+    listing_order,
+    the_groups_that_moved,
+    two_members_apart,
+)
 from baton.nlu.periods import against_named, resolve_periods
 from baton.nlu.rank_within import ranked_each_period
 from baton.nlu.ranking import ranking_metric
@@ -880,6 +886,8 @@ def _check(planner: Planner, query: SemanticQuery) -> None:
             )
     except InvalidInput as exc:
         raise AmbiguousQuestion(exc.message_en, exc.message_zh, detail={**exc.detail, "follow_up": True}) from exc
+    if query.top_n is not None or query.rank_place is not None or query.intent == "ranking":
+        check_ranking_of_one_period(query.time_range, query.grain, query.dimensions)  # "6月是不是最少的"
     ranked_one = [f for f in query.filters if f.dimension in query.dimensions and len(f.members) == 1]
     if (query.top_n is not None or query.rank_place is not None) and ranked_one and not ranked_one[0].exclude:
         raise AmbiguousQuestion(*both("nlu.ranking_of_one"), detail={"dimensions": list(query.dimensions)})

@@ -94,6 +94,10 @@ def bounded_label(query: SemanticQuery, catalog: Catalog, lang: Language) -> tup
     metric = bound.metric
     label = value_label(catalog, query, metric, lang)
     unit, currency = catalog.metrics[metric].unit, catalog.currency_of(metric)
+    if bound.of == "share":  # "华东的成交总额占比", "share of GMV"
+        part = share_part(query.share_filters, catalog, lang)
+        said = text("answer.bounded_share_of" if part else "answer.bounded_share", lang, label=label, part=part)
+        return said, lambda v: format_exact(v, "ratio", lang)
     if bound.of == "value" or query.comparison is None:
         return label, lambda v: format_exact(v, unit, lang, currency)
     kind = text(f"answer.kind_{query.comparison.kind}", lang)

@@ -965,20 +965,8 @@ class Planner:
             # of each group, or of the pairs?
             self.check_ranked_keys(dims, grain, combination=cues.combination)
         ranked = bool(top_n or place or cues.rank)
-        if (ranked or cues.best) and grain is not None and not dims and _one_bucket(time_range, grain):
-            # "was June our worst month this year?": a ranking of June's one month is no ranking
-            raise AmbiguousQuestion(
-                *(
-                    message(
-                        "nlu.ranking_of_one_period",
-                        lang,
-                        period=time_range.text,
-                        grain=message(f"answer.grain_{grain}", lang),
-                    )
-                    for lang in LANGUAGES
-                ),
-                detail={"reason": "ranking_of_one_period", "period": time_range.text, "grain": grain},
-            )
+        if ranked or cues.best:  # "was June our worst month this year?": one month ranked is no ranking
+            check_ranking_of_one_period(time_range, grain, dims)
         asked_member = None
         one = [f for f in filters if f.dimension in dims and len(f.members) == 1 and not f.exclude]
         if (
@@ -1021,7 +1009,7 @@ class Planner:
         threshold = None
         if cues.bound is not None:  # "退款率超过5%的品类": the groups that pass, no ranking beside it
             of_change = cues.bound.change is not None  # "环比增长超过5%的品类": compared, and kept by the change
-            beside = ranked or cues.best or share or cues.difference or cues.ratio
+            beside = ranked or cues.best or (share and not cues.bound.share) or cues.difference or cues.ratio
             beside = beside or (comparison is not None and not of_change)
             beside = beside or (bool(dims) and grain is not None)  # "每天GMV超过200万的渠道": every day, or any?
             groups = bool(dims) or grain is not None
@@ -1034,6 +1022,7 @@ class Planner:
                 beside=beside,
                 yes_no=cues.yes_no,
                 compared=comparison is not None,
+                shared=share,
             )
             if cues.yes_no and (not groups or cues.every):  # "超过1.5亿吗", "每个渠道都超过100万吗": a check
                 threshold = threshold.model_copy(update={"check": "all"})
@@ -1768,6 +1757,22 @@ def _place_asked(cues: Cues, dims: list[str], comparison: Comparison | None) -> 
     return cues.place_asked and len(dims) == 1 and cues.top_n is None and cues.rank_place is None and plain
 
 
+def check_ranking_of_one_period(time_range: TimeRange, grain: Grain | None, dims: Sequence[str]) -> None:
+    """ "was June our worst month this year?", or "6月是不是最少的" after a monthly series: a ranking of
+    periods inside one such period has one row, so its first is never an answer — asked back."""
+    if grain is None or dims or not _one_bucket(time_range, grain):
+        return
+    raise AmbiguousQuestion(
+        *(
+            message(
+                "nlu.ranking_of_one_period", lang, period=time_range.text, grain=message(f"answer.grain_{grain}", lang)
+            )
+            for lang in LANGUAGES
+        ),
+        detail={"reason": "ranking_of_one_period", "period": time_range.text, "grain": grain},
+    )
+
+
 def _one_bucket(time_range: TimeRange, grain: Grain) -> bool:
     """Whether ``time_range`` lies inside one period of ``grain`` (June for months, one day for days)."""
     if grain == "day":
@@ -1806,4 +1811,4 @@ _ACROSS_GROUPS = patterns.compile(r"\bacross\b|\bamong\b|\bover all\b|各.{0,6}�
 _CAPITALISED = patterns.compile(r"(?<![\w])[A-Z][A-Za-z]+")
 
 
-__all__ = ["Planner", "listing_order", "the_groups_that_moved", "two_members_apart"]
+__all__ = ["Planner", "check_ranking_of_one_period", "listing_order", "the_groups_that_moved", "two_members_apart"]

@@ -513,7 +513,7 @@ THRESHOLD = patterns.compile(
     r"(?P<num>(?P<large>(?:\d+(?:\.\d+)?|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十百千]+)个?[亿万][零〇]?"
     r"(?:\d+(?:千万|百万|万|千|百)?|[一二两三四五六七八九](?:[十百千](?:[0-9一二两三四五六七八九十百千零〇]*(?:千万|百万|万))?)?)"
     r"(?![0-9一二两三四五六七八九十百千万亿]))"
-    r"|(?:\d[千百])+\d?(?=\s*(?:万|个?亿))|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
+    r"|一半|半数|(?:\d[千百])+\d?(?=\s*(?:万|个?亿))|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
     r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
     r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
     r"|bn?(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
@@ -643,7 +643,7 @@ BOUND_PERIODS = patterns.compile(
 """The periods a bound keeps ("GMV超过200万的日子", "哪几天", "which months had orders above 50,000")."""
 BOUND_PERIOD_GRAINS: dict[str, Grain] = {"天": "day", "日": "day", "周": "week", "月": "month", "季": "quarter"}
 THRESHOLD_GROUPS = patterns.compile(
-    r"有哪些|哪些|哪几个|哪几家|哪几类|有几个|有多少个|几个|多少个|\bwhich\b|\bwhat\b|\bhow many\b|\blist\b", _I
+    r"有哪些|哪些|哪几个|哪几家|哪几类|哪一?个|有几个|有多少个|几个|多少个|\bwhich\b|\bwhat\b|\bhow many\b|\blist\b", _I
 )
 """Words that ask for the groups a bound keeps, or how many they are (the answer says both)."""
 COMBINATION = patterns.compile(r"组合|搭配|\bcombinations?\b|\bpairs?\b", _I)
