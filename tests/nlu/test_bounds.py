@@ -115,6 +115,24 @@ CHANGES = [  # question, metric, what is bounded, op, value (a fall's bound nega
     ("上个月GMV跌了超过100万的区域", "gmv", "change", "<", -1_000_000, "previous_period"),
     ("上个月各渠道退款率上升超过1个百分点的", "refund_rate", "change", ">", 0.01, "previous_period"),
     ("上个月各品类GMV增长率低于0的", "gmv", "change_pct", "<", 0, "previous_period"),  # signed: as said
+    ("哪些区域上个月笔单价同比跌超2%", "aov", "change_pct", "<", -0.02, "same_period_last_year"),  # 跌超
+    ("which regions grew gmv more than 20% yoy in may", "gmv", "change_pct", ">", 0.2, "same_period_last_year"),
+    (
+        "which channels grew orders by more than 5% last month",
+        "order_count",
+        "change_pct",
+        ">",
+        0.05,
+        "previous_period",
+    ),  # the metric between the move and the bound
+    (
+        "which channels saw conversion rate go up more than 0.05 points mom last month",
+        "conversion_rate",
+        "change",
+        ">",
+        0.0005,
+        "previous_period",
+    ),  # points of a rate
 ]
 
 

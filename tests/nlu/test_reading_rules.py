@@ -347,8 +347,14 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
             ("上个月华南的GMV排名", "华南"),
             ("where does south china rank among regions by gmv last month", "华南"),
             ("上个月app的订单量排名如何", "app"),
+            ("今年上半年家电GMV在品类里排名多少", "家用电器"),
         ]
     ],
+    (
+        "倒数第几 counts from the lowest",
+        "东北上个月订单量倒数第几",
+        {"asked_member": "东北", "place_asked": True, "order": "asc"},
+    ),
     ("a ranking of every member is no place", "上个月各区域GMV排名", {"place_asked": False, "asked_member": None}),
     ("各…有没有上涨 is of each group", "上个月各渠道GMV有没有上涨", {"premise_asked": "every", "premise": "up"}),
     ("a bare 涨 after 有没有 is a rise", "上个月GMV有没有涨", {"premise_asked": "every", "premise": "up"}),

@@ -4,7 +4,7 @@ owner, turn into analyses for why-questions, and are asked back when they cannot
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -853,7 +853,6 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
         (["上个月各渠道GMV", "那订单量超过10000的呢"], "bound_in_one_question"),
         (["上个月GMV环比增长最快的渠道", "第二名呢"], "place_by_change"),
         (["6月GMV对比4月", "那5月呢"], "which_side_replaced"),
-        (["上个月各渠道GMV", "都超过500万吗"], "bound_in_one_question"),  # was refused as "not about the data"
     ],
 )
 def test_a_follow_up_that_would_answer_another_question_is_asked_back(
@@ -1306,3 +1305,29 @@ def test_one_month_of_a_series_asked_whether_first_is_never_ranked_alone(
     answer = chat.ask(then)
     assert answer.status == "clarification_needed", answer.answer
     assert answer.error is not None and answer.error.detail.get("reason") == "ranking_of_one_period"
+
+
+def test_a_bound_of_the_metric_shown_keeps_the_groups_shown(session: Session) -> None:
+    """ "conversion rate by channel" then "any below 2%?", "各区域GMV" then "都超过500万吗" / "哪些低于500万",
+    "Q2各品类GMV同比" then "涨幅超过16%的有哪些" were asked back ("ask it again whole"): the bound is of
+    the metric shown, over the groups shown — a check of every one, or those that pass."""
+    cases: list[tuple[str, str, str, Callable[[float], bool], str]] = [
+        ("conversion rate by channel last month", "any below 2%?", "conversion_rate", lambda v: v < 0.02, "keep"),
+        ("上个月各渠道GMV", "哪些低于500万", "gmv", lambda v: v < 5_000_000, "keep"),
+        ("Q2各品类GMV同比", "涨幅超过16%的有哪些", "gmv_change_pct", lambda v: v > 0.16, "keep"),
+        ("上个月各渠道GMV", "都超过500万吗", "gmv", lambda v: v > 5_000_000, "all"),
+    ]
+    for first, then, column, passes, check in cases:
+        chat = session.conversation()
+        shown = chat.ask(first, as_of=JULY)
+        answer = chat.ask(then)
+        query = answer.semantic_query
+        assert answer.status == "answered" and query is not None and query.threshold is not None, (then, answer.answer)
+        assert query.threshold.check == check and answer.result is not None and shown.result is not None
+        names = [c.name for c in shown.result.columns]
+        every = {str(row[0]): float(str(row[names.index(column)])) for row in shown.result.rows}
+        kept = {str(row[0]) for row in answer.result.rows}
+        assert kept == ({k for k, v in every.items() if passes(v)} if check == "keep" else set(every)), then
+        if check == "all":
+            verdict = "：是" if all(passes(v) for v in every.values()) else "：否"
+            assert verdict in answer.answer, answer.answer

@@ -38,7 +38,8 @@ class Bound:
     percent: bool
     money: bool
     said: str
-    term: tuple[int, int]
+    term: tuple[int, int] | None
+    """The catalog term it bounds; none in a follow-up that bounds the metric already asked."""
     term_said: str
     currency: str | None = None
     """The currency its money sign or word names ("CNY": ¥, 元; "USD": $, dollars), if it says one."""
@@ -57,10 +58,11 @@ class Bound:
     "share of GMV above 30%")."""
 
 
-def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | None:
+def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: bool = False) -> Bound | None:
     """ "退款率超过5%", "GMV 500万以上", "more than 10,000 orders": a bound said right beside a
     catalog term (after it, or — a number of things — before it), its span claimed. A number
-    with no term beside it is left unread; two bounds are asked back."""
+    with no term beside it is left unread, unless a follow-up (``follows``) says it of the metric
+    before it by a change or share word ("涨幅超过20%的有哪些", "any below 2%?"); two bounds are asked back."""
     found: list[Bound] = _ranges(scan, spans)
     taken = list(spans.get("threshold", []))
     for m in scan.find_all(vocab.THRESHOLD):
@@ -76,13 +78,18 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
             if share is not None
             else _bounded_term(scan, m.start(), m.end(), bool(m.group("op")), bool(m.group("op") or m.group("post")))
         )
-        if not op or term is None:
+        bare = (
+            follows and term is None and (change is not None or share is not None or _BARE_FOLLOW_UP.match(scan.norm))
+        )
+        if not op or (term is None and not bare):
             continue
         scale = (m.group("scale") or "").lower()
         money_said = (m.group("cur") or m.group("money") or "").strip().lower()
         money = bool(money_said)
         year = not (scale or money) and op.isascii() and _YEAR.fullmatch(m.group("num")) is not None
-        if year and term[1] <= m.start():  # "GMV by channel over 2025": a year ("over 2025 orders" counts)
+        if year and (
+            term is None or term[1] <= m.start()
+        ):  # "GMV by channel over 2025": a year ("over 2025 orders" counts)
             continue
         # the digits as said, scaled exactly: "1.4%" is 0.014, never 0.013999999999999999
         number = _number(m.group("num"), large=m.group("large") is not None) * vocab.BOUND_SCALES.get(scale, 1)
@@ -90,8 +97,11 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
         percent = scale in {"%", "％", "percent", "per cent", "个百分点", "百分点", "个点"} or scale.startswith(
             "percentage"
         )
-        percent = percent or m.group("num") in _HALF  # "一半": 50%
-        named = scan.text[term[0] : term[1]]
+        points = scale in {"个百分点", "百分点", "个点", "point", "points", "pt", "pts"} or scale.startswith(
+            "percentage"
+        )
+        percent = percent or points or m.group("num") in _HALF  # "一半": 50%
+        named = scan.text[term[0] : term[1]] if term is not None else ""
         currency = next((code for word, code in _CURRENCIES if money_said.startswith(word)), None) if money else None
         bound = Bound(
             vocab.BOUND_OPS[op],  # type: ignore[arg-type]
@@ -105,7 +115,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
             trailing,
             change=change[0] if change is not None else None,
             share=share is not None,
-            points=scale in {"个百分点", "百分点", "个点"} or scale.startswith("percentage"),
+            points=points,
         )
         found.append(bound)
         spans.setdefault("threshold", []).append((m.start(), m.end()))
@@ -125,15 +135,21 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> Bound | N
 _CHANGE_SAID = patterns.compile(
     r"(?:(?P<signed>增长率|增速|变化率|\bgrowth(?: rate)?(?: of)?|\brate of (?:growth|change)(?: of)?)"
     r"|(?P<up>增幅|涨幅|增长|上涨|上升|增加|提升|提高|涨|\bgrew|\bgrown|\brose|\brisen|\bincreased|\bjumped|\bclimbed"
-    r"|\bwent up|\bgone up|\b(?:was|were|is|are) up|\bup|\b(?:a |an )?(?:rise|increase|jump|gain)(?: of)?)"
+    r"|\bwent up|\bgone up|\bgo(?:es)? up|\b(?:was|were|is|are) up|\bup|\b(?:a |an )?(?:rise|increase|jump|gain)(?: of)?)"
     r"|(?P<down>降幅|跌幅|下降|下跌|减少|下滑|跌|降|\bfell|\bfallen|\bdropped|\bdeclined|\bdecreased|\bwent down"
-    r"|\bgone down|\b(?:was|were|is|are) down|\bdown|\b(?:a |an )?(?:drop|fall|decline|decrease)(?: of)?))"
+    r"|\bgone down|\bgo(?:es)? down|\b(?:was|were|is|are) down|\bdown|\b(?:a |an )?(?:drop|fall|decline|decrease)(?: of)?))"
     r"了?的?(?:幅度)?\s*(?:by\s+)?$",
     re.I,
 )
 
 
 _HALF = ("一半", "半数")
+_BARE_FOLLOW_UP = patterns.compile(
+    r"^\s*(?:(?:are |were |is |was )?(?:there )?any(?: of them| ones?)?|(?:是不是)?都|有没有|有哪些|哪些|哪几个|which(?: ones?)?"
+    r"|(?:are|were|did|do|have|had) (?:they|these|those|all|them all)\b)",
+    re.I,
+)
+"""A follow-up that bounds the groups already shown with no metric named ("any below 2%?", "哪些低于2%")."""
 _SHARE_SAID = patterns.compile(
     r"(?:占比|份额|比重|占(?:总|全部|整体|全国|全平台)?的?比例|\bshares?\b(?:\s+of\s+[^,?.;]{1,30}?)?"
     r"|\bpercent(?:age)?\s+of\s+(?:the\s+)?total(?:\s+[^,?.;]{1,20}?)?)\s*(?:是|为|在|\bis\b|\bwas\b|\bat\b)?\s*$",
@@ -146,6 +162,9 @@ def _change_before(scan: Scan, start: int) -> tuple[Literal["up", "down", "signe
     """The move said right before a bound ("环比降幅超过10%", "grew by more than 10%"), and where it
     starts: the bound is on the change, not on the value."""
     found = _CHANGE_SAID.search(scan.norm, max(0, start - 24), start)
+    said = [(s, e) for s, e in scan.metrics if e <= start and _BY.fullmatch(scan.norm[e:start])]
+    if found is None and said:  # "grew orders by more than 5%": the metric between the move and the bound
+        found = _CHANGE_SAID.search(scan.norm, max(0, said[-1][0] - 24), said[-1][0])
     if found is None:
         return None
     way = next(w for w in ("signed", "up", "down") if found.group(w))
@@ -155,9 +174,10 @@ def _change_before(scan: Scan, start: int) -> tuple[Literal["up", "down", "signe
 def _metric_of_change(scan: Scan, move: int, end: int) -> tuple[int, int] | None:
     """The metric whose change is bounded: the last named before the move ("GMV环比增长超过5%"), else
     the first after the bound in its clause ("grew more than 10% month on month in orders")."""
+    between = [(s, e) for s, e in scan.metrics if s >= move and e <= end]  # "grew orders by more than 5%"
     before = [(s, e) for s, e in scan.metrics if e <= move]
     after = [(s, e) for s, e in scan.metrics if s >= end and not _CLAUSE_END.search(scan.norm, end, s)]
-    return max(before) if before else after[0] if after else None
+    return max(between or before) if between or before else after[0] if after else None
 
 
 def _number(said: str, *, large: bool = False) -> Decimal:
@@ -247,6 +267,7 @@ _CLAUSE_BEFORE = patterns.compile(
 )
 """A bound in a clause of its own after what it bounds ("上个月各区域GMV，只要超过600万的", "GMV by
 category, only those above 8M"): it bounds the last catalog term before the clause."""
+_BY = patterns.compile(r"\s*(?:by\s+)?", re.I)
 _CLAUSE_END = patterns.compile(r"[,，;；。.?？!！]")
 _NUMBER_OF = patterns.compile(r"\s*(?:(?:in|of|worth of)\s+)?", re.I)
 """What may stand between a bound's number and the metric after it ("more than 20 million in GMV")."""
@@ -269,11 +290,16 @@ def threshold_of(
     ranking, a share, a comparison or a gap; ``yes_no``: a yes/no question, whose bound on one
     total checks it)."""
     hit = next((h for h in metric_hits if (h.start, h.end) == bound.term), None)
-    if hit is None and bound.trailing:  # "GMV by category, only those above 8M": GMV
-        hit = max((h for h in metric_hits if h.end <= bound.term[1]), key=lambda h: h.start, default=None)
-    if hit is None:
+    if hit is None and bound.trailing and bound.term is not None:  # "GMV by category, only those above 8M": GMV
+        end = bound.term[1]
+        hit = max((h for h in metric_hits if h.end <= end), key=lambda h: h.start, default=None)
+    if hit is None and not (bound.term is None and len(metrics) == 1):  # a follow-up's bound is of its one metric
         raise _asked(bound, "nlu.threshold_of_what", lambda lang: {"term": bound.term_said})
-    metric = next((t.target for t in hit.terms if t.kind == "metric" and t.target in metrics), metrics[0])
+    metric = (
+        next((t.target for t in hit.terms if t.kind == "metric" and t.target in metrics), metrics[0])
+        if hit
+        else metrics[0]
+    )
     info = catalog.metrics[metric]
 
     def label(lang: Language) -> dict[str, str]:

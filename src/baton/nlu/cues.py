@@ -143,7 +143,7 @@ def _average_per(scan: Scan, cues: Cues) -> Grain | None:
 _UNIT_GRAIN: dict[str, Grain] = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"}
 
 
-def read_cues(scan: Scan) -> Cues:
+def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     """The operators a question states, their spans claimed."""
     cues = Cues()
     cues.action = bool(cues.take(scan, "action", vocab.ACTIONS))
@@ -169,7 +169,7 @@ def read_cues(scan: Scan) -> Cues:
         cues.earlier = "week"
     elif cues.take(scan, "month_earlier", vocab.SAME_DAYS_LAST_MONTH):
         cues.earlier = "month"
-    cues.bound = read_bound(scan, cues.spans)
+    cues.bound = read_bound(scan, cues.spans, follows=follows)
     if cues.bound is not None:  # "GMV超过200万的日子", "which months": the periods it keeps; "哪些", "how many"
         _read_bound_periods(scan, cues)
         cues.take(scan, "threshold", vocab.THRESHOLD_GROUPS)
@@ -323,7 +323,10 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
     quality = scan.find_all(vocab.QUALITY)
     if quality:
         cues.quality = "good" if vocab.GOOD.search(quality[0].group(0)) else "bad"
-    cues.place_asked = bool(cues.take(scan, "ranking", vocab.PLACE_OF_MEMBER))
+    placed = cues.take(scan, "ranking", vocab.PLACE_OF_MEMBER)
+    cues.place_asked = bool(placed)
+    if any(m.group(0).startswith("倒数") for m in placed):  # "东北订单量倒数第几": counted from the lowest
+        cues.period_order = "asc"
     _read_place(scan, cues)
     rankings = cues.take(scan, "ranking", vocab.TOP_N)
     ranked_periods = cues.which_time and cues.top_n is not None  # "最高的3个月" (read with the cues)

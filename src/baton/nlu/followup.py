@@ -36,6 +36,7 @@ from baton.errors import AmbiguousQuestion, InvalidInput, OutOfScope
 from baton.messages import both, text
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
+from baton.nlu.bounds import threshold_of
 from baton.nlu.change_words import kept_by_change, premise_asked
 from baton.nlu.cues import Cues
 from baton.nlu.lexicon import Hit, normalise
@@ -199,6 +200,40 @@ def _kept_bound(
     return bound
 
 
+def _said_bound(
+    planner: Planner,
+    r: Reading,
+    metrics: tuple[str, ...],
+    dims: list[str],
+    grain: Grain | None,
+    comparison: Comparison | None,
+    *,
+    ranked: bool,
+    share: bool,
+) -> Threshold:
+    """A bound said in a follow-up ("any below 2%?", "涨幅超过20%的有哪些") over the groups the
+    conversation holds, read as the question alone would read it: on the value, the change or the
+    share; of every group (a yes/no with 都 / every) or the groups that pass."""
+    cues = r.cues
+    assert cues.bound is not None
+    groups = bool(dims) or grain is not None
+    of_value = cues.bound.change is None and not cues.bound.share
+    threshold = threshold_of(
+        cues.bound,
+        planner.catalog,
+        r.terms.metric_hits,
+        metrics,
+        groups=groups,
+        beside=ranked or (share and not cues.bound.share) or (comparison is not None and of_value),
+        yes_no=cues.yes_no,
+        compared=comparison is not None,
+        shared=share,
+    )
+    if cues.yes_no and (not groups or cues.every) and threshold.of in ("value", "share"):
+        return threshold.model_copy(update={"check": "all"})
+    return threshold
+
+
 def _still_why(parent: SemanticQuery, r: Reading) -> bool:
     """A follow-up to a why that only moves its scope — a filter, a metric, a period ("only East
     China", "and for orders?", "那5月呢") — asks the same why of the new scope; one that asks for a
@@ -253,7 +288,9 @@ def _merge(
         said = r.ties.pointer
         raise AmbiguousQuestion(*both("conversation.pointer_after_ranking", said=said), detail={"follow_up": True})
     _place_of_the_previous_rows(parent, r)
-    if cues.bound is not None:  # "那订单量超过10000的呢": a bound is asked in one question
+    if cues.bound is not None and (terms.metrics or cues.bound.term is not None):
+        # "那订单量超过10000的呢": a bound of a metric named anew is asked in one question; one of the
+        # metric shown ("any below 2%?", "涨幅超过16%的有哪些") keeps the groups the conversation holds
         raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True})
     changed: list[Part] = []
     metrics = tuple(terms.metrics) or parent.metrics
@@ -390,6 +427,8 @@ def _merge(
     if why and comparison is None:
         start, end = timeexpr.comparison_range("previous_period", time_range.start, time_range.end, as_of=as_of)
         comparison = Comparison(kind="previous_period", range=TimeRange(start=start, end=end))
+    if cues.bound is not None:  # "any below 2%?": the groups shown, kept by a bound
+        changed.append("threshold")
     if not changed and not _verdict_asked(cues, parent, comparison):
         raise _NothingChanged
     rank_within = _still_within(parent, dims, top_n, place, comparison, grain, share)
@@ -415,6 +454,13 @@ def _merge(
         changed.append("ranking")
     compared = comparison is not None and rank_by == "value" and not why
     asked = premise_asked(cues, compared=compared, groups=bool(dims) or grain is not None, metrics=len(metrics))
+    beside = ranked or share or comparison is not None or gap
+    threshold: Threshold | None
+    if cues.bound is not None:  # "Q2各品类GMV同比" then "涨幅超过20%的有哪些": the groups shown, kept by it
+        threshold = _said_bound(planner, r, metrics, dims, grain, comparison, ranked=ranked or gap, share=share)
+        asked = None  # the bound decides which groups are named
+    else:
+        threshold = _kept_bound(parent, metrics, beside, dims, grain)
     query = SemanticQuery(
         metrics=metrics,
         dimensions=tuple(dims),
@@ -439,7 +485,7 @@ def _merge(
         place_asked=(placed is not None and cues.place_asked)
         or (placed is None and asked_member is not None and parent.place_asked),
         average_per=average_per,
-        threshold=_kept_bound(parent, metrics, ranked or share or comparison is not None or gap, dims, grain),
+        threshold=threshold,
         difference=gap,
         ratio=parent.ratio and gap,
         corrections=r.corrections,

@@ -405,7 +405,7 @@ class Planner:
             raise self.refused_metric(refused.terms[0].target)
         self._no_partial_member(text, found)
         ties = read_ties(scan) if context is not None else None
-        cues = read_cues(scan)
+        cues = read_cues(scan, follows=context is not None)
         periods = event_periods(self.catalog.calendar, scan, as_of)
         for period in periods:
             scan.claim(*period.span)

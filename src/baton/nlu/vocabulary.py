@@ -220,7 +220,7 @@ WHY_LEVEL = patterns.compile(
 """A why's premise that is a level, not a move ("为什么app的笔单价这么低"): the analysis
 compares with the period before and says so; no direction is taken for granted."""
 UP = patterns.compile(
-    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨得|升得|涨幅|(?<=有没有)涨|(?<=有)涨(?=的)|大涨|激增|暴涨|飙升|猛增|"
+    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨得|升得|涨幅|(?<=有没有)涨|(?<=有)涨(?=的)|[涨升](?=\s*(?:超过?|逾|破|不到))|大涨|激增|暴涨|飙升|猛增|"
     r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
     r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b"
     r"|(?<!\bsum )(?<!\bpull )(?<!\bshow )(?<!\blook )(?<!\badd )(?<!\bset )(?<!\bback )(?<!\bmake )(?<!\bpick )"
@@ -231,7 +231,7 @@ UP = patterns.compile(
 """A rise. A bare "up" is one after the thing that moved ("is GMV up this year", "app sales up last
 month?"), never "sum up", "show up" or "up to"."""
 DOWN = patterns.compile(
-    r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌得|降得|(?<=有没有)[跌降]|(?<=有)[跌降](?=的)|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
+    r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌得|降得|(?<=有没有)[跌降]|(?<=有)[跌降](?=的)|[跌降](?=\s*(?:超过?|逾|破|不到))|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
     r"(?<![去拿删扣除剔])掉(?=了|这么多|那么多)|"
     r"\bplunge[sd]?\b|\bdip(?:s|ped)?\b|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
     r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b"
@@ -415,7 +415,7 @@ LOW_TO_HIGH = patterns.compile(
     _I,
 )
 PLACE_OF_MEMBER = patterns.compile(
-    r"(?:排名|排行|排)?(?:在|是|为|能)?(?:排)?第几(?:名|位)?|(?:名次|排名)(?:情况)?(?:如何|怎么样)?(?=\s*[?？。]?\s*$)"
+    r"倒数第几(?:名|位)?|(?:排名|排行|排)(?:是)?多少(?:名|位)?|(?:排名|排行|排)?(?:在|是|为|能)?(?:排)?第几(?:名|位)?|(?:名次|排名)(?:情况)?(?:如何|怎么样)?(?=\s*[?？。]?\s*$)"
     r"|\bwhat (?:place|position|rank)\b|\bwhere (?:does|did|do|is|was|are|were)\b(?=[^?]{0,60}?\brank)"
     r"|\b(?:how|where) (?:does|did|do) [^?]{1,40}?\brank\b",
     _I,
@@ -515,7 +515,7 @@ THRESHOLD = patterns.compile(
     r"(?![0-9一二两三四五六七八九十百千万亿]))"
     r"|一半|半数|(?:\d[千百])+\d?(?=\s*(?:万|个?亿))|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
     r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
-    r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
+    r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpoints?\b|\bpts?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
     r"|bn?(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
     r"(?:\s*(?:单|笔|人|位|次|件)(?![\u4e00-\u9fff]*[数量额率]))?"  # "1万单", "超过1w人": the count's own unit
     r"(?:\s*(?P<post>及以上|及以下|以上|以下|\+(?![\d+])|\bor more\b|\bor above\b|\bor higher\b|\bor less\b|\bor fewer\b"
