@@ -95,6 +95,7 @@ ASKED = [  # question, the reason asked back
     ("上个月GMV增长不到5%的品类", "threshold_change_under"),  # do the ones that fell count?
     ("上个月退款率上升超过10%的品类", "threshold_change_of_rate"),  # relative, or points?
     ("上个月GMV环比增长超过5%吗", "threshold_change_shape"),  # of no groups
+    ("which regions saw GMV rise above 5M last month", "kept_by_change"),  # a level crossed by a move
     ("上个月GMV环比增长超过5%，增长最多的3个品类", "threshold_beside"),  # a ranking beside it
 ]
 
@@ -133,6 +134,7 @@ CHANGES = [  # question, metric, what is bounded, op, value (a fall's bound nega
         0.0005,
         "previous_period",
     ),  # points of a rate
+    ("上个月各区域GMV环比变化率高于0的", "gmv", "change_pct", ">", 0, "previous_period"),  # 变化率 one word
 ]
 
 
@@ -258,3 +260,15 @@ def test_a_range_runs_upward_from_at_least_its_lower_end() -> None:
         Threshold(metric="gmv", op=">=", value=5.0, upper=1.0)
     with pytest.raises(ValueError, match="range bound"):
         Threshold(metric="gmv", op=">", value=1.0, upper=5.0)
+
+
+@pytest.mark.parametrize(
+    ("question", "op", "value"),
+    [("上个月哪些品类GMV跌破500万", "<", 5_000_000), ("上个月哪些渠道GMV突破1000万", ">", 10_000_000)],
+)
+def test_a_level_crossed_bounds_the_value_never_the_change(question: str, op: str, value: float) -> None:
+    """ "跌破500万" was read as a fall of more than 5M against May (a comparison no one asked for): it
+    is the value below the level."""
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.comparison is None and query.threshold is not None
+    assert (query.threshold.of, query.threshold.op, query.threshold.value) == ("value", op, value)

@@ -1331,3 +1331,23 @@ def test_a_bound_of_the_metric_shown_keeps_the_groups_shown(session: Session) ->
         if check == "all":
             verdict = "：是" if all(passes(v) for v in every.values()) else "：否"
             assert verdict in answer.answer, answer.answer
+
+
+def test_a_place_asked_goes_on_only_while_the_question_stays_a_place(session: Session) -> None:
+    """ "华南排第几" then "前3名呢" repeated 华南's place (never the top 3), "按月看" ranked region × month cells
+    as regions, and "哪些超过500万" after a ranking crashed: the member goes on only with the metric, the
+    period or a filter changed; a bound beside a ranking is asked back."""
+    chat = session.conversation()
+    chat.ask("上个月华南GMV排第几", as_of=JULY)
+    top = chat.ask("前3名呢")
+    assert top.semantic_query is not None and top.semantic_query.asked_member is None
+    assert top.semantic_query.top_n == 3 and top.result is not None and top.result.row_count == 3
+    chat = session.conversation()
+    chat.ask("上个月华南GMV排第几", as_of=JULY)
+    orders = chat.ask("那订单量呢")
+    assert orders.semantic_query is not None and orders.semantic_query.asked_member == "华南"
+    assert orders.semantic_query.place_asked and orders.semantic_query.metrics == ("order_count",)
+    for first in ("上个月GMV前5的区域", "上个月华南GMV排第几"):
+        chat = session.conversation()
+        chat.ask(first, as_of=JULY)
+        assert chat.ask("哪些超过500万").status == "clarification_needed"

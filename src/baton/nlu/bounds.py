@@ -133,8 +133,8 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
 
 
 _CHANGE_SAID = patterns.compile(
-    r"(?:(?P<signed>增长率|增速|变化率|\bgrowth(?: rate)?(?: of)?|\brate of (?:growth|change)(?: of)?)"
-    r"|(?P<up>增幅|涨幅|增长|上涨|上升|增加|提升|提高|涨|\bgrew|\bgrown|\brose|\brisen|\bincreased|\bjumped|\bclimbed"
+    r"(?:(?P<signed>增长率|增速|变化率|\bgrowth rate(?: of)?|\brate of (?:growth|change)(?: of)?)"
+    r"|(?P<up>增幅|涨幅|增长|上涨|上升|增加|提升|提高|涨|\bgrowth(?: of)?|\bgrew|\bgrown|\brose|\brisen|\bincreased|\bjumped|\bclimbed"
     r"|\bwent up|\bgone up|\bgo(?:es)? up|\b(?:was|were|is|are) up|\bup|\b(?:a |an )?(?:rise|increase|jump|gain)(?: of)?)"
     r"|(?P<down>降幅|跌幅|下降|下跌|减少|下滑|跌|降|\bfell|\bfallen|\bdropped|\bdeclined|\bdecreased|\bwent down"
     r"|\bgone down|\bgo(?:es)? down|\b(?:was|were|is|are) down|\bdown|\b(?:a |an )?(?:drop|fall|decline|decrease)(?: of)?))"
@@ -144,6 +144,8 @@ _CHANGE_SAID = patterns.compile(
 
 
 _HALF = ("一半", "半数")
+_LEVEL_CROSSED = patterns.compile(r"破|\b(?:above|below|under|past|beyond)\b", re.I)
+"""An operator that crosses a level, not an amount moved by ("跌破", "rise above", "fall below")."""
 _BARE_FOLLOW_UP = patterns.compile(
     r"^\s*(?:(?:are |were |is |was )?(?:there )?any(?: of them| ones?)?|(?:是不是)?都|有没有|有哪些|哪些|哪几个|which(?: ones?)?"
     r"|(?:are|were|did|do|have|had) (?:they|these|those|all|them all)\b)",
@@ -160,7 +162,10 @@ _SHARE_SAID = patterns.compile(
 
 def _change_before(scan: Scan, start: int) -> tuple[Literal["up", "down", "signed"], int] | None:
     """The move said right before a bound ("环比降幅超过10%", "grew by more than 10%"), and where it
-    starts: the bound is on the change, not on the value."""
+    starts: the bound is on the change, not on the value. A level crossed ("跌破500万", "rose above 5M",
+    "fell below 1,000") bounds the value."""
+    if _LEVEL_CROSSED.match(scan.norm, start):
+        return None
     found = _CHANGE_SAID.search(scan.norm, max(0, start - 24), start)
     said = [(s, e) for s, e in scan.metrics if e <= start and _BY.fullmatch(scan.norm[e:start])]
     if found is None and said:  # "grew orders by more than 5%": the metric between the move and the bound

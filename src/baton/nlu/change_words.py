@@ -170,7 +170,7 @@ _NOT_RANKED_EN = r"(?![^?.!]*\b(?:most|least|fastest|biggest|largest|smallest|hi
 _KEPT_BY_CHANGE = patterns.compile(
     rf"(?:{vocab.ONLY_THOSE_ZH}|[，,])\s*(?:环比|同比)?{_MOVE_ZH}了?的(?![幅速量比率原])"
     rf"|{_MOVE_ZH}了?的[^，,。？?]{{0,6}}有哪些|(?:哪些|哪几个?[月周天]?)[^，,。？?]{{0,12}}?{_MOVE_ZH}了?(?:的\s*[?？]?\s*$|了)(?!多少|几)"
-    rf"|哪些[^，,。？?]{{0,12}}?比[^，,。？?]{{1,10}}?(?:[高低多]|(?<!多)少)(?:了(?!多少|几)|(?=\s*[?？。]?\s*$))"
+    rf"|哪些[^，,。？?]{{0,12}}?比[^，,。？?]{{0,6}}?(?:月|周|年|季度?|期|天|日)[^，,。？?]{{0,4}}?(?:[高低多]|(?<!多)少)(?:了(?!多少|几)|(?=\s*[?？。]?\s*$))"
     rf"|\bonly (?:the )?(?:ones|those|groups|[a-z]+s) (?:that|which) {_MOVE_EN}\b"
     rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,30}}?\b{_MOVE_EN}\b{_NOT_RANKED_EN}"
     rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,30}}?\b(?:saw|had|see|have|showed|show)\b[^?.!,]{{0,30}}?\b{_MOVE_NOUN_EN}\b"

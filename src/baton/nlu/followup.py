@@ -366,7 +366,13 @@ def _merge(
     if placed is not None:  # "各区域GMV" then "华南排第几": every region ranked, 华南's place said
         dims = [placed.dimension]
         filters = [f for f in filters if f is not placed]
-    elif parent.asked_member is not None and dims == list(parent.dimensions) and not (terms.members or cues.share):
+    elif (
+        parent.asked_member is not None
+        and dims == list(parent.dimensions)
+        and not (terms.members or cues.share or ranked or cues.why)
+        and grain == parent.grain
+        and comparison is None
+    ):
         asked_member = parent.asked_member  # "华南排第几" then "那订单量呢": 华南's place by orders
     if wants_breakdown and not dims and grain is None:
         if ranked and any(m.dimension in parent.dimensions for m in terms.members):
@@ -457,9 +463,17 @@ def _merge(
     beside = ranked or share or comparison is not None or gap
     threshold: Threshold | None
     if cues.bound is not None:  # "Q2各品类GMV同比" then "涨幅超过20%的有哪些": the groups shown, kept by it
-        threshold = _said_bound(planner, r, metrics, dims, grain, comparison, ranked=ranked or gap, share=share)
+        kept_ranking = top_n is not None or place is not None or asked_member is not None or parent.intent == "ranking"
+        threshold = _said_bound(
+            planner, r, metrics, dims, grain, comparison, ranked=ranked or gap or kept_ranking, share=share
+        )
         asked = None  # the bound decides which groups are named
     else:
+        of = parent.threshold.of if parent.threshold is not None else "value"
+        if of in ("change", "change_pct"):  # its comparison is its own
+            beside = ranked or share or gap or comparison is None
+        elif of == "share":  # its share is its own
+            beside = ranked or not share or comparison is not None or gap
         threshold = _kept_bound(parent, metrics, beside, dims, grain)
     query = SemanticQuery(
         metrics=metrics,

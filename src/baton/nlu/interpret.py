@@ -104,6 +104,8 @@ def bounded_label(query: SemanticQuery, catalog: Catalog, lang: Language) -> tup
     label = text(f"answer.bounded_{bound.of}", lang, label=label, kind=kind)
     if bound.of == "change_pct":
         return label, lambda v: format_signed_percent(v, lang)
+    if unit == "ratio":  # a rate's change is in points ("1.00 个百分点"), never a relative percent
+        return label, lambda v: text("answer.gap_points", lang, points=f"{float(v) * 100:.2f}")
     return label, lambda v: format_exact(v, unit, lang, currency)
 
 

@@ -905,10 +905,12 @@ def _day_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
 
 
 def _month_first_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
-    """5/20-6/10: May 20 to June 10, both ends month first, in the year the first end takes."""
+    """5/20-6/10: May 20 to June 10, both ends month first, in the year the first end takes (the
+    next year when the end's month is earlier: "12/20-1/5" runs into January)."""
     first = _day(m, ctx, text)
     assert first.anchor is not None
-    last = _calendar("day", first.anchor.year, _num(m, "m2"), _num(m, "d2"), text=text, ctx=ctx)
+    year = first.anchor.year + (1 if _num(m, "m2") < _num(m, "m") else 0)
+    last = _calendar("day", year, _num(m, "m2"), _num(m, "d2"), text=text, ctx=ctx)
     if last.start < first.start:
         raise _invalid(text, "nlu.ends_before_start_date")
     return _Raw(first.start, last.end, "custom")
@@ -1345,7 +1347,7 @@ _RULES: tuple[_Rule, ...] = (
             r"(?P<m2>1[0-2]|0?[1-9])(?P=sep)(?P<d2>\d{1,2})(?![\d/.%％万千百亿倍元块个a-zA-Z])"
         ),
         _month_first_span,
-        lambda m: int(m["d"]) > 12 or int(m["d2"]) > 12 or int(m["m"]) == int(m["m2"]),
+        lambda m: int(m["d"]) > 12 or int(m["d2"]) > 12 or (m["sep"] == "/" and int(m["m"]) == int(m["m2"])),
     ),
     _Rule(  # "1-15 June", "1st to 15th of May": days of one month, the days said first
         "day_span_en_day_first",

@@ -134,7 +134,7 @@ CHANGE_WORDS = patterns.compile(
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少|变化|差)了?(?:多少|几)个?(?:百分)?点|"
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
     r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
-    r"变化了?多少|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|变动|增长率|增速|增幅|降幅|"
+    r"变化了?多少|变化率|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|变动|增长率|增速|增幅|降幅|"
     r"(?:是)?(?:涨了?还是跌了?|跌了?还是涨了?|升了?还是降了?|降了?还是升了?|高了?还是低了?|低了?还是高了?|多了?还是少了?|少了?还是多了?)|"
     r"变好还是变差|好了还是差了|有没有(?:变高|变低|上升|下降|增长|减少|变化)|是不是(?:变高|变低|上升|下降|增长|减少|变化|涨|跌)了?|"
     r"\bhow much did\b(?=.{1,40}? (?:change|grow|drop|fall|rise|increase|decrease)\b)|\bgrowth rate\b|\bgrowth\b"
@@ -220,7 +220,7 @@ WHY_LEVEL = patterns.compile(
 """A why's premise that is a level, not a move ("为什么app的笔单价这么低"): the analysis
 compares with the period before and says so; no direction is taken for granted."""
 UP = patterns.compile(
-    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨得|升得|涨幅|(?<=有没有)涨|(?<=有)涨(?=的)|[涨升](?=\s*(?:超过?|逾|破|不到))|大涨|激增|暴涨|飙升|猛增|"
+    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|涨得|升得|涨幅|(?<=有没有)涨|(?<=有)涨(?=的)|[涨升](?=\s*(?:超过?|逾|不到))|大涨|激增|暴涨|飙升|猛增|"
     r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
     r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b"
     r"|(?<!\bsum )(?<!\bpull )(?<!\bshow )(?<!\blook )(?<!\badd )(?<!\bset )(?<!\bback )(?<!\bmake )(?<!\bpick )"
@@ -231,7 +231,7 @@ UP = patterns.compile(
 """A rise. A bare "up" is one after the thing that moved ("is GMV up this year", "app sales up last
 month?"), never "sum up", "show up" or "up to"."""
 DOWN = patterns.compile(
-    r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌得|降得|(?<=有没有)[跌降]|(?<=有)[跌降](?=的)|[跌降](?=\s*(?:超过?|逾|破|不到))|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
+    r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌得|降得|(?<=有没有)[跌降]|(?<=有)[跌降](?=的)|[跌降](?=\s*(?:超过?|逾|不到))|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
     r"(?<![去拿删扣除剔])掉(?=了|这么多|那么多)|"
     r"\bplunge[sd]?\b|\bdip(?:s|ped)?\b|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
     r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b"
@@ -500,6 +500,7 @@ GROUP_MARKER = patterns.compile(
 _BOUND_OP = (
     r"(?:大于|小于|高于|低于|多于|少于)或?等于|(?:没有?|未)(?:超过|到|达到|超出)|"
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
+    r"|跌破|涨破|突破|升破"
     r"|超(?=\s*\d)"
     r"|最多|最高|最少|最低|[过破](?=[\d.一二两三四五六七八九十百千]*(?:千万|百万|万|亿))|上(?=千万|百万|万|亿)"
     r"|\bmore than\b|\bgreater than\b|\bhigher than\b|\bbigger than\b|\blarger than\b|\bin excess of\b"
@@ -541,6 +542,8 @@ BOUND_OPS: dict[str, str] = {
     **dict.fromkeys(("not less than",), ">="),
     **dict.fromkeys((">=", "≥", "及以上", "以上", "or more", "or above", "or higher"), ">="),
     **dict.fromkeys(("低于", "小于", "少于", "不足", "不到", "less than", "fewer than", "lower than"), "<"),
+    **dict.fromkeys(("涨破", "突破", "升破"), ">"),
+    "跌破": "<",
     **dict.fromkeys(("smaller than", "below", "under", "<"), "<"),
     **dict.fromkeys(("不超过", "不高于", "不大于", "至多", "at most", "no more than", "not more than"), "<="),
     **dict.fromkeys(("没超过", "没有超过", "未超过", "没超出", "没有超出", "未超出"), "<="),
