@@ -440,6 +440,8 @@ def test_the_groups_that_moved_are_named_in_a_follow_up(session: Session) -> Non
         ("上个月各区域GMV", "哪些比5月少了", "down"),
         ("GMV by channel last month", "which ones grew vs the month before?", "up"),
         ("上个月各区域GMV", "哪些环比下降了", "down"),
+        ("上个月各区域GMV", "哪个降了", "down"),  # one word each: 哪个, 降
+        ("GMV by channel last month", "which fell?", "down"),
     ]:
         chat = session.conversation()
         chat.ask(first, as_of=JULY)

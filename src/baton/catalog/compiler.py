@@ -752,7 +752,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     elif order_keys:
         final = final.order_by(*[exp.column(k) for k in order_keys])
     for name, cte in ctes:
-        final = final.with_(name, as_=cte)
+        final = final.with_(name, as_=cte, copy=False)  # final is this function's own: no copy per CTE
     if query.limit is not None:
         final = final.limit(query.limit)
 

@@ -160,7 +160,7 @@ def value_ranked_then_changed(scan: Scan, cues: Cues) -> bool:
     return of_value and _CLAUSE.search(scan.norm, ranking[-1][1], moves[0][0]) is not None
 
 
-_MOVE_ZH = r"(?:增长|上涨|上升|下降|下跌|减少|增加|涨|跌)"
+_MOVE_ZH = r"(?:增长|上涨|上升|下降|下跌|减少|增加|涨|跌|降|升)"
 _MOVE_EN = (
     r"(?:grew|grow|grown|rose|risen|fell|fallen|dropped|declined|increased|decreased|went (?:up|down)|gone (?:up|down)"
     r"|gained|lost|improved|worsened|shrank|shrunk|slipped)"
@@ -169,7 +169,7 @@ _MOVE_NOUN_EN = r"(?:declines?|drops?|rises?|increases?|decreases?|growth|falls?
 _NOT_RANKED_EN = r"(?![^?.!]*\b(?:most|least|fastest|biggest|largest|smallest|highest|lowest|top|bottom)\b)"
 _KEPT_BY_CHANGE = patterns.compile(
     rf"(?:{vocab.ONLY_THOSE_ZH}|[，,])\s*(?:环比|同比)?{_MOVE_ZH}了?的(?![幅速量比率原])"
-    rf"|{_MOVE_ZH}了?的[^，,。？?]{{0,6}}有哪些|(?:哪些|哪几个?[月周天]?)[^，,。？?]{{0,12}}?{_MOVE_ZH}了?(?:的\s*[?？]?\s*$|了)(?!多少|几)"
+    rf"|{_MOVE_ZH}了?的[^，,。？?]{{0,6}}有哪些|(?:哪些|哪个|哪几个?[月周天]?)[^，,。？?]{{0,12}}?{_MOVE_ZH}了?(?:的\s*[?？]?\s*$|了)(?!多少|几|最)"
     rf"|哪些[^，,。？?]{{0,12}}?比[^，,。？?]{{0,6}}?(?:月|周|年|季度?|期|天|日)[^，,。？?]{{0,4}}?(?:[高低多]|(?<!多)少)(?:了(?!多少|几)|(?=\s*[?？。]?\s*$))"
     rf"|\bonly (?:the )?(?:ones|those|groups|[a-z]+s) (?:that|which) {_MOVE_EN}\b"
     rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,30}}?\b{_MOVE_EN}\b{_NOT_RANKED_EN}"
