@@ -172,6 +172,7 @@ _KEPT_BY_CHANGE = patterns.compile(
     rf"|{_MOVE_ZH}了?的[^，,。？?]{{0,6}}有哪些|(?:哪些|哪个|哪几个?[月周天]?)[^，,。？?]{{0,12}}?{_MOVE_ZH}了?(?:的\s*[?？]?\s*$|了)(?!多少|几|最)"
     rf"|哪些[^，,。？?]{{0,12}}?比[^，,。？?]{{0,6}}?(?:月|周|年|季度?|期|天|日)[^，,。？?]{{0,4}}?(?:[高低多]|(?<!多)少)(?:了(?!多少|几)|(?=\s*[?？。]?\s*$))"
     rf"|\bonly (?:the )?(?:ones|those|groups|[a-z]+s) (?:that|which) {_MOVE_EN}\b"
+    rf"|^\s*which(?: ones| of them)? {_MOVE_EN}\b{_NOT_RANKED_EN}"
     rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,30}}?\b{_MOVE_EN}\b{_NOT_RANKED_EN}"
     rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,30}}?\b(?:saw|had|see|have|showed|show)\b[^?.!,]{{0,30}}?\b{_MOVE_NOUN_EN}\b"
     rf"{_NOT_RANKED_EN}"
