@@ -371,6 +371,19 @@ def test_a_period_not_over_on_the_as_of_date_says_it_counts_its_days_so_far(demo
     # an event of the catalog's calendar is over when its last day is: "2026年" inside its name is no year so far
     event = demo_session.ask("2026年618大促GMV", as_of=AS_OF)
     assert event.status == "answered" and not any("尚未结束" in note for note in event.assumptions)
+    # "Q2 so far" on July 1: Q2 ended on June 30, all of it counted — never "not over"
+    over = demo_session.ask("Q2 so far, GMV by channel", as_of=AS_OF)
+    assert over.status == "answered" and not any("not over" in note for note in over.assumptions), over.assumptions
+    year = demo_session.ask("今年GMV", as_of=AS_OF)  # the year is not over: its days so far, said so
+    assert any("尚未结束" in note for note in year.assumptions)
+
+
+def test_a_weekend_is_said_to_be_compared_with_the_weekend_before(demo_session: Session) -> None:
+    """ "上周末GMV环比上上周末" compared the weekend before, and said "之前同长度的 2 天"."""
+    answer = demo_session.ask("上周末GMV环比上上周末", as_of=AS_OF)
+    assert answer.status == "answered" and answer.semantic_query is not None
+    assert answer.semantic_query.comparison is not None
+    assert any("上一个周末" in note and "2026-06-20" in note for note in answer.assumptions), answer.assumptions
 
 
 @pytest.mark.parametrize(

@@ -535,6 +535,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Compared with the previous calendar year: {period}{lengths}.",
         "对比期为上一个自然年：{period}{lengths}。",
     ),
+    "compared_previous_weekend": (
+        "Compared with the weekend before (Saturday and Sunday): {period}{lengths}.",
+        "对比期为上一个周末（周六、周日）：{period}{lengths}。",
+    ),
     "compared_previous_week": (
         "Compared with the previous calendar week (Monday to Sunday): {period}{lengths}.",
         "对比期为环比（上一个自然周，周一至周日）：{period}{lengths}。",
