@@ -757,7 +757,7 @@ def _days_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     n = _en_int(said) if said.isascii() else parse_cn_int(said)
     if not 1 <= n <= (month.end - month.start).days + 1:
         raise _invalid(text, "nlu.no_such_day", month=month.start.month, day=n)
-    if (_group(m, "which") or "").lower() in {"first", "前", "头"}:
+    if (_group(m, "which") or "").lower() in {"first", "前", "头", "月初"}:
         return _Raw(month.start, month.start + timedelta(days=n - 1), "custom")
     return _Raw(month.end - timedelta(days=n - 1), month.end, "custom")
 
@@ -1191,7 +1191,11 @@ _RULES: tuple[_Rule, ...] = (
         _edge_of_month,
     ),
     # after the edges: "上个月最后一天" is a day, not the last one day of a month
-    _Rule("days_of_month_cn", _p(r"<MONTH_CN>的?\s*(?P<which>前|头|后|最后)\s*(?P<n><CNUM>)\s*[天日]"), _days_of_month),
+    _Rule(
+        "days_of_month_cn",
+        _p(r"<MONTH_CN>的?\s*(?P<which>前|头|后|最后|月初|月底|月末)(?:的|最后)?\s*(?P<n><CNUM>)\s*[天日]"),
+        _days_of_month,
+    ),
     _Rule("day_us", _p(r"(?<![\d/])(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>[12]\d{3})(?![\d/])"), _us_day),
     # 6/18: month first, as both Chinese and US dates write it — only when the day cannot be a
     # month (6/5 could be May 6 written day first, and is left to be asked)
