@@ -1353,3 +1353,15 @@ def test_a_place_asked_goes_on_only_while_the_question_stays_a_place(session: Se
         chat = session.conversation()
         chat.ask(first, as_of=JULY)
         assert chat.ask("哪些超过500万").status == "clarification_needed"
+
+
+def test_after_a_comparison_which_moved_is_named_and_a_share_bound_is_asked_back(session: Session) -> None:
+    """ "Q2各渠道GMV同比" then "哪些下降了" was "could not tie this to the previous question", and then
+    "占比超过30%的有哪些" was an internal error: the groups that fell are named; a share's bound beside the
+    comparison (the share of which period?) is asked back."""
+    chat = session.conversation()
+    chat.ask("Q2各渠道GMV同比", as_of=JULY)
+    fell = chat.ask("哪些下降了")
+    assert fell.status == "answered" and fell.semantic_query is not None, fell.answer
+    assert fell.semantic_query.premise_asked == "which" and fell.semantic_query.premise == "down"
+    assert chat.ask("占比超过30%的有哪些").status == "clarification_needed"

@@ -217,14 +217,14 @@ def _said_bound(
     cues = r.cues
     assert cues.bound is not None
     groups = bool(dims) or grain is not None
-    of_value = cues.bound.change is None and not cues.bound.share
     threshold = threshold_of(
         cues.bound,
         planner.catalog,
         r.terms.metric_hits,
         metrics,
         groups=groups,
-        beside=ranked or (share and not cues.bound.share) or (comparison is not None and of_value),
+        # a value's or a share's bound beside a comparison is not built (the share of which period?)
+        beside=ranked or (share and not cues.bound.share) or (comparison is not None and cues.bound.change is None),
         yes_no=cues.yes_no,
         compared=comparison is not None,
         shared=share,
@@ -435,7 +435,8 @@ def _merge(
         comparison = Comparison(kind="previous_period", range=TimeRange(start=start, end=end))
     if cues.bound is not None:  # "any below 2%?": the groups shown, kept by a bound
         changed.append("threshold")
-    if not changed and not _verdict_asked(cues, parent, comparison):
+    which_moved = bool(cues.spans.get("which_moved")) and comparison is not None  # "哪些下降了" after 同比
+    if not changed and not _verdict_asked(cues, parent, comparison) and not which_moved:
         raise _NothingChanged
     rank_within = _still_within(parent, dims, top_n, place, comparison, grain, share)
     # "每个月GMV最高的渠道" then "换成订单量" / "只看华东": still the top of each month
