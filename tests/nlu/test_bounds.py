@@ -143,6 +143,8 @@ SHARES = [  # question, op, value (a fraction of the whole), the part named, che
     ("6月GMV占比一半以上的渠道是哪个", ">=", 0.5, (), "keep"),  # 一半: 50%
     ("channels with a share of GMV above 30% last month", ">", 0.3, (), "keep"),
     ("上个月华东GMV占比超过30%了吗", ">", 0.3, ("华东",), "all"),
+    ("did app make up more than half of orders last month?", ">", 0.5, ("app",), "all"),  # make up, half
+    ("channels that made up more than half of GMV last month", ">", 0.5, (), "keep"),
 ]
 
 

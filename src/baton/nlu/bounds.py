@@ -135,7 +135,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
 _CHANGE_SAID = patterns.compile(
     r"(?:(?P<signed>增长率|增速|变化率|\bgrowth rate(?: of)?|\brate of (?:growth|change)(?: of)?)"
     r"|(?P<up>增幅|涨幅|增长|上涨|上升|增加|提升|提高|涨|\bgrowth(?: of)?|\bgrew|\bgrown|\brose|\brisen|\bincreased|\bjumped|\bclimbed"
-    r"|\bwent up|\bgone up|\bgo(?:es)? up|\b(?:was|were|is|are) up|\bup|\b(?:a |an )?(?:rise|increase|jump|gain)(?: of)?)"
+    r"|\bwent up|\bgone up|\bgo(?:es)? up|\b(?:was|were|is|are) up|(?<!make )(?<!makes )(?<!made )\bup|\b(?:a |an )?(?:rise|increase|jump|gain)(?: of)?)"
     r"|(?P<down>降幅|跌幅|下降|下跌|减少|下滑|跌|降|\bfell|\bfallen|\bdropped|\bdeclined|\bdecreased|\bwent down"
     r"|\bgone down|\bgo(?:es)? down|\b(?:was|were|is|are) down|\bdown|\b(?:a |an )?(?:drop|fall|decline|decrease)(?: of)?))"
     r"了?的?(?:幅度)?\s*(?:by\s+)?$",
@@ -143,7 +143,7 @@ _CHANGE_SAID = patterns.compile(
 )
 
 
-_HALF = ("一半", "半数")
+_HALF = ("一半", "半数", "half")
 _LEVEL_CROSSED = patterns.compile(r"破|\b(?:above|below|under|past|beyond)\b", re.I)
 """An operator that crosses a level, not an amount moved by ("跌破", "rise above", "fall below")."""
 _BARE_FOLLOW_UP = patterns.compile(
@@ -154,6 +154,7 @@ _BARE_FOLLOW_UP = patterns.compile(
 """A follow-up that bounds the groups already shown with no metric named ("any below 2%?", "哪些低于2%")."""
 _SHARE_SAID = patterns.compile(
     r"(?:占比|份额|比重|占(?:总|全部|整体|全国|全平台)?的?比例|\bshares?\b(?:\s+of\s+[^,?.;]{1,30}?)?"
+    r"|\b(?:make|makes|made|making) up|\baccount(?:s|ed)? for"
     r"|\bpercent(?:age)?\s+of\s+(?:the\s+)?total(?:\s+[^,?.;]{1,20}?)?)\s*(?:是|为|在|\bis\b|\bwas\b|\bat\b)?\s*$",
     re.I,
 )

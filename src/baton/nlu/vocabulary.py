@@ -149,6 +149,7 @@ SHARE = patterns.compile(
     r"其中(?=[^，,。？?；;]{0,12}?(?:多少|占|几))|占多少|占了多少|所占比例|多大比例|多大比重|构成|贡献了?多少|贡献占比|贡献|占|%|％|\bpct\b|"
     r"\bpercentage\b|\bpercent\b|\bshares?\b|\bproportions?\b|\bfraction\b|\bportion\b|\bmix\b"
     r"|\bwhat part\b|\bhow much of\b"
+    r"|\b(?:make|makes|made|making) up\b|\baccount(?:s|ed)? for\b"
     r"|\bcontribut(?:e|ed|ion)s?\b",
     _I,
 )
@@ -514,7 +515,7 @@ THRESHOLD = patterns.compile(
     r"(?P<num>(?P<large>(?:\d+(?:\.\d+)?|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十百千]+)个?[亿万][零〇]?"
     r"(?:\d+(?:千万|百万|万|千|百)?|[一二两三四五六七八九](?:[十百千](?:[0-9一二两三四五六七八九十百千零〇]*(?:千万|百万|万))?)?)"
     r"(?![0-9一二两三四五六七八九十百千万亿]))"
-    r"|一半|半数|(?:\d[千百])+\d?(?=\s*(?:万|个?亿))|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
+    r"|一半|半数|\bhalf\b|(?:\d[千百])+\d?(?=\s*(?:万|个?亿))|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上])(?=千万|百万|万|亿)"
     r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
     r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpoints?\b|\bpts?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
     r"|bn?(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
