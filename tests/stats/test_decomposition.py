@@ -129,9 +129,11 @@ def test_additive_sums_exactly(before: dict[str, float], after: dict[str, float]
 
 ratio_cells = st.dictionaries(
     st.sampled_from(MEMBERS),
-    st.tuples(st.floats(min_value=0.0, max_value=1.0), st.floats(min_value=1.0, max_value=1e6)).map(
-        lambda t: (t[0] * t[1], t[1])
-    ),
+    # no subnormal rates (5e-324): a change below float's smallest normal number has no relative precision
+    # left for any sum to keep, and no count or amount of a warehouse makes one
+    st.tuples(
+        st.floats(min_value=0.0, max_value=1.0, allow_subnormal=False), st.floats(min_value=1.0, max_value=1e6)
+    ).map(lambda t: (t[0] * t[1], t[1])),
     min_size=1,
 )
 
