@@ -94,7 +94,7 @@ ASKED = [  # question, the reason asked back
     ("上个月每天GMV超过200万的渠道", "threshold_beside"),  # every day, or any day?
     ("上个月GMV增长不到5%的品类", "threshold_change_under"),  # do the ones that fell count?
     ("上个月退款率上升超过10%的品类", "threshold_change_of_rate"),  # relative, or points?
-    ("上个月GMV环比增长超过5%吗", "threshold_change_shape"),  # of no groups
+    ("上个月GMV环比增长超过5%", "threshold_change_shape"),  # of no groups, and no yes/no
     ("which regions saw GMV rise above 5M last month", "kept_by_change"),  # a level crossed by a move
     ("上个月GMV环比增长超过5%，增长最多的3个品类", "threshold_beside"),  # a ranking beside it
 ]

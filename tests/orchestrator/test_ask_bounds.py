@@ -342,3 +342,56 @@ def test_a_bound_that_cannot_be_read_is_asked_back_by_name(demo_session: Session
     answer = demo_session.ask(question, as_of=AS_OF)
     assert answer.status == "clarification_needed" and answer.result is None
     assert answer.error is not None and answer.error.detail.get("reason") == reason
+
+
+@pytest.mark.parametrize("cut", [0.15, 0.05])
+def test_a_yes_no_of_every_parts_share_counts_the_shares(demo_session: Session, cut: float) -> None:
+    """ "各渠道GMV占比都超过15%吗": each channel's share decides it, and the count of those below is of
+    the shares (the output gate once counted the values against the share's bound)."""
+    answer = demo_session.ask(f"上个月各渠道GMV占比都超过{round(cut * 100)}%吗", as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    shares = [
+        float(share)
+        for (share,) in gold_rows(
+            demo_session,
+            f"SELECT SUM(gmv_amount) / SUM(SUM(gmv_amount)) OVER () FROM fact_order WHERE {JUNE} AND {PAID} "
+            "GROUP BY channel",
+        )
+    ]
+    below = [s for s in shares if s <= cut]
+    if below:
+        assert f"有 {len(below)} 个渠道" in answer.answer and "：否" in answer.answer, answer.answer
+    else:
+        assert "：是" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "current", "previous", "cut"),
+    [
+        ("上半年GMV同比增长超过15%了吗", ("2026-01-01", "2026-06-30"), ("2025-01-01", "2025-06-30"), 0.15),
+        (
+            "did first half GMV grow more than 20% yoy?",
+            ("2026-01-01", "2026-06-30"),
+            ("2025-01-01", "2025-06-30"),
+            0.20,
+        ),
+        ("上个月GMV环比降幅超过10%了吗", ("2026-06-01", "2026-06-30"), ("2026-05-01", "2026-05-31"), -0.10),
+    ],
+)
+def test_a_yes_no_of_one_totals_change_states_it(
+    demo_session: Session, question: str, current: tuple[str, str], previous: tuple[str, str], cut: float
+) -> None:
+    """ "上半年GMV同比增长超过15%了吗" was asked back (a bound on a change of no groups): the total's change,
+    and yes or no."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    ((change,),) = gold_rows(
+        demo_session,
+        f"SELECT SUM(gmv_amount) FILTER (WHERE order_date BETWEEN '{current[0]}' AND '{current[1]}') / "
+        f"SUM(gmv_amount) FILTER (WHERE order_date BETWEEN '{previous[0]}' AND '{previous[1]}') - 1 "
+        f"FROM fact_order WHERE {PAID}",
+    )
+    assert f"{float(change) * 100:+.2f}%" in answer.answer, answer.answer
+    passes = float(change) > cut if cut > 0 else float(change) < cut
+    yes = ("：是" if passes else "：否") if answer.language == "zh" else (": yes" if passes else ": no")
+    assert yes in answer.answer, answer.answer

@@ -318,8 +318,10 @@ class SemanticQuery(BaseModel):
                 raise ValueError("a bound on a share is of a share query, with no ranking, comparison or gap")
             return
         if threshold.of != "value":  # "订单量环比增长超过5%的品类": the groups whose change passes
-            if self.comparison is None or threshold.check != "keep" or not self.dimensions or self.grain is not None:
-                raise ValueError("a bound on a change keeps the groups of a breakdown compared with another period")
+            if self.comparison is None or self.grain is not None or (threshold.check == "keep" and not self.dimensions):
+                raise ValueError(
+                    "a bound on a change keeps (or checks) the groups of a breakdown compared with another period"
+                )
             if ranked or self.share or self.difference or self.rank_by != "value":
                 raise ValueError("a bound on a change is not built beside a ranking, a share or a gap")
             return

@@ -134,7 +134,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
 
 _CHANGE_SAID = patterns.compile(
     r"(?:(?P<signed>增长率|增速|变化率|\bgrowth rate(?: of)?|\brate of (?:growth|change)(?: of)?)"
-    r"|(?P<up>增幅|涨幅|增长|上涨|上升|增加|提升|提高|涨|\bgrowth(?: of)?|\bgrew|\bgrown|\brose|\brisen|\bincreased|\bjumped|\bclimbed"
+    r"|(?P<up>增幅|涨幅|增长|上涨|上升|增加|提升|提高|涨|\bgrowth(?: of)?|\bgrows?|\bgrew|\bgrown|\brose|\brisen|\bincreased|\bjumped|\bclimbed"
     r"|\bwent up|\bgone up|\bgo(?:es)? up|\b(?:was|were|is|are) up|(?<!make )(?<!makes )(?<!made )\bup|\b(?:a |an )?(?:rise|increase|jump|gain)(?: of)?)"
     r"|(?P<down>降幅|跌幅|下降|下跌|减少|下滑|跌|降|\bfell|\bfallen|\bdropped|\bdeclined|\bdecreased|\bwent down"
     r"|\bgone down|\bgo(?:es)? down|\b(?:was|were|is|are) down|\bdown|\b(?:a |an )?(?:drop|fall|decline|decrease)(?: of)?))"
@@ -155,7 +155,7 @@ _BARE_FOLLOW_UP = patterns.compile(
 _SHARE_SAID = patterns.compile(
     r"(?:占比|份额|比重|占(?:总|全部|整体|全国|全平台)?的?比例|\bshares?\b(?:\s+of\s+[^,?.;]{1,30}?)?"
     r"|\b(?:make|makes|made|making) up|\baccount(?:s|ed)? for"
-    r"|\bpercent(?:age)?\s+of\s+(?:the\s+)?total(?:\s+[^,?.;]{1,20}?)?)\s*(?:是|为|在|\bis\b|\bwas\b|\bat\b)?\s*$",
+    r"|\bpercent(?:age)?\s+of\s+(?:the\s+)?total(?:\s+[^,?.;]{1,20}?)?)\s*(?:都|是|为|在|\bis\b|\bwas\b|\bat\b)?\s*$",
     re.I,
 )
 """A share said right before a bound ("GMV占比超过一半", "share of GMV above 30%"): the bound is on the share."""
@@ -349,10 +349,11 @@ def _change_threshold(
 ) -> Threshold:
     """A bound on the change ("环比增长超过5%的品类", "regions where orders fell by more than 12%"): on
     the relative change for a percentage (a fall's bound negative: "降幅超过10%" keeps change_pct
-    < -0.10), on the change in the metric's unit otherwise, a rate's in points. Asked back: no
-    groups or no period to compare with, a yes/no of it, a range, an upper bound on a move ("增长不到
-    5%": do the ones that fell count?), a rate's change in percent (relative, or points?)."""
-    if not (groups and compared) or yes_no or bound.upper is not None:
+    < -0.10), on the change in the metric's unit otherwise, a rate's in points; of one total, a
+    yes/no ("上半年GMV同比增长超过15%了吗", checked by the caller). Asked back: no period to compare
+    with, no groups and no yes/no, a range, an upper bound on a move ("增长不到5%": do the ones that
+    fell count?), a rate's change in percent (relative, or points?)."""
+    if not compared or not (groups or yes_no) or bound.upper is not None:
         raise _asked(bound, "nlu.threshold_change_shape", label)
     if bound.change != "signed" and bound.op in ("<", "<="):
         raise _asked(bound, "nlu.threshold_change_under", label)

@@ -325,7 +325,7 @@ class AskPipeline(Pipeline):
             fails_bound,
             member_gap,
         )
-        from baton.catalog.compiler import checked_bound
+        from baton.catalog.compiler import bounded_column, checked_bound
         from baton.numbers import direction_of
 
         catalog, query = self.scope.session.catalog, self.query
@@ -343,8 +343,9 @@ class AskPipeline(Pipeline):
         place = asked_place(query, query.metrics[0], rows) if query.metrics[0] in names else None
         derived += [place] if place is not None else []  # "网页在 4 个渠道中排第 2"
         checked = checked_bound(query)
-        if checked is not None and checked.metric in names:  # "4 个渠道中有 1 个…不高于…：否"
-            at = names.index(checked.metric)
+        bounded = bounded_column(query) if checked is not None else None  # a value, or a share
+        if checked is not None and bounded in names:  # "4 个渠道中有 1 个…不高于…：否"
+            at = names.index(bounded)
             derived.append(sum(fails_bound(row[at], checked) for row in table.rows))
         for metric in query.metrics:
             if query.premise_asked and f"{metric}_change" in names:  # "4 个渠道中有 1 个…没有上升：否"
