@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from baton.agents.buckets import partial_buckets
 from baton.agents.change_ranking import change_ranking_sentence, change_text
 from baton.agents.within_groups import within_groups_sentence
-from baton.catalog.compiler import bounded_column, checked_bound
+from baton.catalog.compiler import checked_bound
 from baton.catalog.model import Catalog
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
@@ -176,10 +176,8 @@ class Narrator:
         period = period_text(tr.start, tr.end, words, language)  # "GMV for June 20 to July 10", not "for from"
         filters = filters_text(query.filters, self.catalog, language) + where_text(query.where, language)
         if query.threshold is not None and rows and checked_bound(query) is not None:  # "超过1.5亿吗"
-            bounded = query.threshold.metric if query.threshold.of == "value" else bounded_column(query)
-            say = _Sentence(
-                query, bounded, rows, period, filters, language, bounded_label(query, self.catalog, language)[1]
-            )
+            fmt = bounded_label(query, self.catalog, language)[1]
+            say = _Sentence(query, _bounded_key(query), rows, period, filters, language, fmt)
             checked = (
                 self._checked_total_sentence
                 if not query.dimensions and query.grain is None
@@ -301,17 +299,14 @@ class Narrator:
         """The groups (or periods) whose value passes the bound, each with its value, and how
         many they are ("上个月退款率高于 5.00% 的品类有 2 个：…"); or that none did. A bound on a
         change lists each group's change ("成交总额环比变化率低于 -10.00% 的区域有 1 个：…")."""
-        query, metric, rows, period, filters, language, fmt = say
+        query, _, rows, period, filters, language, _ = say
         assert query.threshold is not None
         label, fmt = bounded_label(query, self.catalog, language)
-        say = say._replace(fmt=fmt)
-        if query.threshold.of == "share":  # each part's share listed
-            say = say._replace(metric=f"{metric}_share")
-        elif query.threshold.of != "value" and query.comparison is not None:
+        say = say._replace(metric=_bounded_key(query), fmt=fmt)  # each group's share or change listed
+        if query.threshold.of in ("change", "change_pct") and query.comparison is not None:
             cmp = query.comparison.range
             previous = period_text(cmp.start, cmp.end, None, language)
             filters += text("answer.threshold_compared", language, previous_period=previous)
-            say = say._replace(metric=f"{metric}_{query.threshold.of}", fmt=fmt)
         where = {
             "label": label,
             "op": text(f"answer.bound_{query.threshold.op_name}", language),
@@ -882,6 +877,14 @@ def _ahead(value: Any, than: Any, order: str | None) -> bool:
     if value is None or than is None:
         return False
     return float(value) < float(than) if order == "asc" else float(value) > float(than)
+
+
+def _bounded_key(query: SemanticQuery) -> str:
+    """The row key the query's threshold bounds, as the narrator's rows name it (an average's keyed
+    by its metric): "gmv", "gmv_share", "gmv_change_pct"."""
+    assert query.threshold is not None
+    bound = query.threshold
+    return bound.metric if bound.of == "value" else f"{bound.metric}_{bound.of}"
 
 
 def fails_bound(value: Any, bound: Threshold) -> bool:

@@ -87,20 +87,14 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
         money_said = (m.group("cur") or m.group("money") or "").strip().lower()
         money = bool(money_said)
         year = not (scale or money) and op.isascii() and _YEAR.fullmatch(m.group("num")) is not None
-        if year and (
-            term is None or term[1] <= m.start()
-        ):  # "GMV by channel over 2025": a year ("over 2025 orders" counts)
+        before_its_term = term is None or term[1] <= m.start()
+        if year and before_its_term:  # "GMV by channel over 2025": a year ("over 2025 orders" counts)
             continue
         # the digits as said, scaled exactly: "1.4%" is 0.014, never 0.013999999999999999
         number = _number(m.group("num"), large=m.group("large") is not None) * vocab.BOUND_SCALES.get(scale, 1)
         said = scan.text[m.start() : m.end()].strip()
-        percent = scale in {"%", "％", "percent", "per cent", "个百分点", "百分点", "个点"} or scale.startswith(
-            "percentage"
-        )
-        points = scale in {"个百分点", "百分点", "个点", "point", "points", "pt", "pts"} or scale.startswith(
-            "percentage"
-        )
-        percent = percent or points or m.group("num") in _HALF  # "一半": 50%
+        points = scale in _POINTS or scale.startswith("percentage")
+        percent = scale in {"%", "％", "percent", "per cent"} or points or m.group("num") in _HALF  # "一半": 50%
         named = scan.text[term[0] : term[1]] if term is not None else ""
         currency = next((code for word, code in _CURRENCIES if money_said.startswith(word)), None) if money else None
         bound = Bound(
@@ -144,6 +138,8 @@ _CHANGE_SAID = patterns.compile(
 
 
 _HALF = ("一半", "半数", "half")
+_POINTS = frozenset({"个百分点", "百分点", "个点", "point", "points", "pt", "pts"})
+"""Scales said in percentage points ("1个百分点", "0.05 points"): a percentage, and a rate's change in points."""
 _LEVEL_CROSSED = patterns.compile(r"破|\b(?:above|below|under|past|beyond)\b", re.I)
 """An operator that crosses a level, not an amount moved by ("跌破", "rise above", "fall below")."""
 _BARE_FOLLOW_UP = patterns.compile(

@@ -461,7 +461,6 @@ def _merge(
         changed.append("ranking")
     compared = comparison is not None and rank_by == "value" and not why
     asked = premise_asked(cues, compared=compared, groups=bool(dims) or grain is not None, metrics=len(metrics))
-    beside = ranked or share or comparison is not None or gap
     threshold: Threshold | None
     if cues.bound is not None:  # "Q2各品类GMV同比" then "涨幅超过20%的有哪些": the groups shown, kept by it
         kept_ranking = top_n is not None or place is not None or asked_member is not None or parent.intent == "ranking"
@@ -472,9 +471,11 @@ def _merge(
     else:
         of = parent.threshold.of if parent.threshold is not None else "value"
         if of in ("change", "change_pct"):  # its comparison is its own
-            beside = ranked or share or gap or comparison is None
+            beside = ranked or gap or share or comparison is None
         elif of == "share":  # its share is its own
-            beside = ranked or not share or comparison is not None or gap
+            beside = ranked or gap or not share or comparison is not None
+        else:
+            beside = ranked or gap or share or comparison is not None
         threshold = _kept_bound(parent, metrics, beside, dims, grain)
     query = SemanticQuery(
         metrics=metrics,

@@ -1746,15 +1746,19 @@ def _first_asked(
 ) -> bool:
     """ "华东是不是GMV最高的区域", "is app the biggest channel?": a yes/no of whether one member is first
     of a one-dimension ranking by value — answered over every member, never asked back."""
-    plain = comparison is None and not (cues.share or cues.difference or cues.bound is not None)
-    return cues.yes_no and len(dims) == 1 and top_n in (None, 1) and place is None and plain
+    return cues.yes_no and len(dims) == 1 and top_n in (None, 1) and place is None and _by_value(cues, comparison)
 
 
 def _place_asked(cues: Cues, dims: list[str], comparison: Comparison | None) -> bool:
     """ "华南上个月GMV排第几", "where does web rank among channels": the place of one member in a
     one-dimension ranking by value — every member ranked, its place said."""
-    plain = comparison is None and not (cues.share or cues.difference or cues.bound is not None)
-    return cues.place_asked and len(dims) == 1 and cues.top_n is None and cues.rank_place is None and plain
+    unranked = cues.top_n is None and cues.rank_place is None
+    return cues.place_asked and len(dims) == 1 and unranked and _by_value(cues, comparison)
+
+
+def _by_value(cues: Cues, comparison: Comparison | None) -> bool:
+    """A ranking of the value alone: no comparison, share, gap or bound beside it."""
+    return comparison is None and not (cues.share or cues.difference or cues.bound is not None)
 
 
 def check_ranking_of_one_period(time_range: TimeRange, grain: Grain | None, dims: Sequence[str]) -> None:

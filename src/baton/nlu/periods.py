@@ -102,7 +102,7 @@ def event_periods(calendar: Sequence[CalendarEvent], scan: Scan, as_of: date) ->
     for event in calendar:
         for name in sorted({event.name.zh, event.name.en, *event.synonyms}, key=len, reverse=True):
             # "2024.11.11" is a date; "6.1-6.18" a range of days whose end only looks like the event
-            bounded = r"(?<![\d.])(?<![\d.]-)(?<![\d.]~)(?<![\d.]到)(?<![\d.]至)" + re.escape(normalise(name))
+            bounded = r"(?<![\d.])(?<![\d.][-~到至])" + re.escape(normalise(name))
             bounded += r"(?![\d])(?!\s*(?:-|~|到|至)\s*\d{1,2}[./]\d)"  # "6.18-6.20": days, not the event
             for m in re.finditer(bounded, scan.norm):
                 if not scan.free(m.start(), m.end()) or any(p.span[0] < m.end() and m.start() < p.span[1] for p in out):

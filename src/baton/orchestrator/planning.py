@@ -136,8 +136,11 @@ def _cut_at_as_of(period: TimeRange, as_of: date) -> bool:
     if len(readings) != 1:
         return False
     (reading,) = readings
-    whole = reading.grain in ("week", "month", "quarter", "half", "year")
-    if whole and timeexpr.period_bounds(reading.start, reading.grain)[1] < as_of:  # type: ignore[arg-type]
+    grain = reading.grain
+    if (
+        grain in ("week", "month", "quarter", "half", "year")
+        and timeexpr.period_bounds(reading.start, grain)[1] < as_of
+    ):
         return False  # "Q2 so far" on July 1: Q2 is over, all of it counted
     return reading.clamped and (reading.start, reading.end) == (period.start, period.end)
 
@@ -183,8 +186,9 @@ def assumptions(query: SemanticQuery, language: Language) -> list[str]:
 
 def calendar_unit(start: date, end: date) -> str | None:
     """``month`` / ``quarter`` / ``year`` / ``week`` / ``weekend`` when ``start..end`` is exactly one
-    calendar unit (weeks Monday to Sunday, a weekend Saturday and Sunday), else ``None``: the previous period of a calendar unit is the
-    previous unit (May before June, 31 days before 30), of any other range the same number of days."""
+    calendar unit (weeks Monday to Sunday, a weekend Saturday and Sunday), else ``None``: the previous
+    period of a calendar unit is the previous unit (May before June, 31 days before 30), of any other
+    range the same number of days."""
     after = end + timedelta(days=1)
     if start.day == 1 and after.day == 1:
         months = (after.year - start.year) * 12 + after.month - start.month
