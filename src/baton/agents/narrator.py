@@ -881,7 +881,7 @@ def _ahead(value: Any, than: Any, order: str | None) -> bool:
 
 def _bounded_key(query: SemanticQuery) -> str:
     """The row key the query's threshold bounds, as the narrator's rows name it (an average's keyed
-    by its metric): "gmv", "gmv_share", "gmv_change_pct"."""
+    by its metric): "revenue", "revenue_share", "revenue_change_pct"."""
     assert query.threshold is not None
     bound = query.threshold
     return bound.metric if bound.of == "value" else f"{bound.metric}_{bound.of}"
