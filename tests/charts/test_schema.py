@@ -61,3 +61,20 @@ def test_generated_spec_broken_by_hand_is_rejected() -> None:
     spec["layer"][0]["mark"]["type"] = "bars"
     with pytest.raises(InvalidChartSpec):
         validate_spec(spec)
+
+
+def test_every_ref_fragment_is_uri_safe_and_still_names_its_definition() -> None:
+    import json
+    import re
+    from importlib import resources
+    from urllib.parse import unquote
+
+    from baton.charts.schema import SCHEMA_RESOURCE, _uri_safe_refs
+
+    text = resources.files("baton.charts").joinpath(SCHEMA_RESOURCE).read_text(encoding="utf-8")
+    encoded = _uri_safe_refs(text)
+    refs = re.findall(r'"\$ref":\s*"#([^"]*)"', encoded)
+    assert refs and all(re.fullmatch(r"[A-Za-z0-9/_.~%-]*", ref) for ref in refs)
+    definitions = json.loads(encoded)["definitions"]
+    assert {unquote(ref).removeprefix("/definitions/") for ref in refs} <= set(definitions)
+    assert any("%3C" in ref for ref in refs)  # MarkPropDef<(Gradient|string|null)> and the like

@@ -113,7 +113,7 @@ def metric_tree(
 
 # --------------------------------------------------------------------------------- helpers
 def _date(value: date) -> exp.Expr:
-    return exp.cast(exp.Literal.string(value.isoformat()), exp.DataType.build("DATE"))
+    return exp.cast(exp.Literal.string(value.isoformat()), exp.DataType.build(exp.DataType.Type.DATE))
 
 
 def _between(column: exp.Expr, start: date, end: date) -> exp.Expr:
@@ -121,7 +121,7 @@ def _between(column: exp.Expr, start: date, end: date) -> exp.Expr:
 
 
 def _double(expr: exp.Expr) -> exp.Expr:
-    return exp.cast(expr, exp.DataType.build("DOUBLE"))
+    return exp.cast(expr, exp.DataType.build(exp.DataType.Type.DOUBLE))
 
 
 def _div(num: exp.Expr, den: exp.Expr) -> exp.Expr:

@@ -389,7 +389,7 @@ class _Check:
         elif self.through_unsound_join(table, node):
             return None
         text = isinstance(node, exp.Column) and kind_of(self.schema.type_of(table, node.name) or "") == "text"
-        value = node if text else exp.cast(node, exp.DataType.build("VARCHAR"))
+        value = node if text else exp.cast(node, exp.DataType.build(exp.DataType.Type.VARCHAR))
         query = (
             exp.select(value.copy().as_("member"))
             .distinct()

@@ -20,6 +20,11 @@ Query shapes (the output columns are a contract for evals and reports):
 An exclusion filter compiles to ``NOT IN`` (or NULL: a row of unknown member is not excluded).
 A metric over two tables (a conversion rate = orders / sessions) aggregates each table on
 the query's grain and dimensions in its own CTE, then joins them on those keys.
+
+The tree is built in place (``copy=False`` on sqlglot's builders): every node is made for this
+statement, and sqlglot's default — a deep copy of the whole select at each builder call — was
+most of a question's compile time. A node used twice is copied where it is used
+(``column.copy()``); fragments from the catalog arrive as fresh copies (``sqlexpr.parse``).
 """
 
 from __future__ import annotations
@@ -73,7 +78,7 @@ _parse = sqlexpr.parse
 
 
 def _date(value: date) -> exp.Expr:
-    return exp.cast(exp.Literal.string(value.isoformat()), exp.DataType.build("DATE"))
+    return exp.cast(exp.Literal.string(value.isoformat()), exp.DataType.build(exp.DataType.Type.DATE))
 
 
 def _between(column: exp.Expr, start: date, end: date) -> exp.Expr:
@@ -171,14 +176,14 @@ def _metric_expr(query: SemanticQuery, catalog: Catalog, metric_name: str, extra
         # a key the denominator counts and the numerator does not: its count or sum is 0, not missing
         # (the FULL JOIN of two tables' aggregates, or a FILTER that matched nothing, leaves it NULL)
         numerator = exp.func("COALESCE", numerator, exp.Literal.number(0))
-    num = exp.cast(numerator, exp.DataType.build("DOUBLE"))
+    num = exp.cast(numerator, exp.DataType.build(exp.DataType.Type.DOUBLE))
     den = exp.func("NULLIF", leaf(measures[1]), exp.Literal.number(0))
     return exp.Div(this=num, expression=den)
 
 
 def _day(column: exp.Expr, timestamps: bool) -> exp.Expr:
     """A time column as a date (a timestamp column is cast; a date column is itself)."""
-    return exp.cast(column, exp.DataType.build("DATE")) if timestamps else column
+    return exp.cast(column, exp.DataType.build(exp.DataType.Type.DATE)) if timestamps else column
 
 
 def bucket(column: exp.Expr, grain: str, timestamps: bool = False) -> exp.Expr:
@@ -186,7 +191,7 @@ def bucket(column: exp.Expr, grain: str, timestamps: bool = False) -> exp.Expr:
     if grain == "day":
         return _day(column.copy(), timestamps)
     trunc = exp.func("DATE_TRUNC", exp.Literal.string(grain), column.copy())
-    return exp.cast(trunc, exp.DataType.build("DATE"))
+    return exp.cast(trunc, exp.DataType.build(exp.DataType.Type.DATE))
 
 
 def _shifts(query: SemanticQuery) -> bool:
@@ -220,6 +225,11 @@ def _year_on(query: SemanticQuery) -> exp.Interval:
     if calendar:
         return exp.Interval(this=exp.Literal.string("1"), unit=exp.var("YEAR"))
     return exp.Interval(this=exp.Literal.string(str((now - then).days)), unit=exp.var("DAY"))
+
+
+def _select_from(columns: Sequence[exp.Expr], inner: exp.Query, alias: str) -> exp.Select:
+    """``SELECT columns FROM (inner) AS alias``, built in place (see the module docstring)."""
+    return exp.select(*columns, copy=False).from_(inner.subquery(alias, copy=False), copy=False)
 
 
 def _named(expr: exp.Expr, name: str) -> exp.Expr:
@@ -268,7 +278,7 @@ def with_joins(catalog: Catalog, table: str, select: exp.Select) -> exp.Select:
                         for a, b in join.on.items()
                     ]
                 )
-                select = select.join(exp.to_table(join.table).as_(name), on=on, join_type="LEFT")
+                select = select.join(exp.to_table(join.table).as_(name), on=on, join_type="LEFT", copy=False)
                 added.add(alias)
             previous = name
     return select
@@ -323,12 +333,12 @@ def _table_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves
             agg = exp.Filter(this=agg, expression=exp.Where(this=cond))
         selects.append(agg.as_(leaf.alias))
 
-    select = exp.select(*selects).from_(exp.to_table(table))
+    select = exp.select(*selects, copy=False).from_(exp.to_table(table), copy=False)
     cond = _and(where)
     if cond is not None:
-        select = select.where(cond)
+        select = select.where(cond, copy=False)
     if keys:
-        select = select.group_by(*[expr.copy() for _, expr in keys])
+        select = select.group_by(*[expr.copy() for _, expr in keys], copy=False)
     return with_joins(catalog, table, select)
 
 
@@ -356,8 +366,10 @@ def _loaded(query: SemanticQuery, catalog: Catalog, source: Source) -> exp.Selec
     where += [_member_condition(catalog, table, f) for f in query.filters if f.dimension in query.dimensions]
     # an aggregate of its own: the keys are groups of rows, never rows (an aggregate-only table, an export)
     held = exp.Count(this=exp.Star()).as_("rows_held")
-    select = exp.select(*[_named(expr, name) for name, expr in keys], held).from_(exp.to_table(table))
-    select = select.where(_and(where)).group_by(*[expr.copy() for _, expr in keys])
+    select = exp.select(*[_named(expr, name) for name, expr in keys], held, copy=False).from_(
+        exp.to_table(table), copy=False
+    )
+    select = select.where(_and(where), copy=False).group_by(*[expr.copy() for _, expr in keys], copy=False)
     return with_joins(catalog, table, select)
 
 
@@ -416,35 +428,35 @@ def _rank_rows(
     if within:  # "每个渠道GMV最高的2个品类", "每个月GMV最高的渠道": the top N inside each group, groups in order
         lead = [exp.Ordered(this=exp.column(k)) for k in within]
         if not ties:  # plain: every row, each group's ranked; the answer takes the top of each
-            return final.order_by(*lead, by, *then)
+            return final.order_by(*lead, by, *then, copy=False)
         top = exp.Literal.number(query.top_n or 1)
         kept = _kept_by_window(
             final, columns, exp.Rank(), by, RANK, lambda rank: exp.LTE(this=rank, expression=top), partition=within
         )
-        return kept.order_by(*lead, shown, *then)
+        return kept.order_by(*lead, shown, *then, copy=False)
     if query.rank_place is not None and not ties:
-        return final.order_by(by, *then).limit(1).offset(query.rank_place - 1)
+        return final.order_by(by, *then, copy=False).limit(1, copy=False).offset(query.rank_place - 1, copy=False)
     if query.rank_place is not None:  # the place-th value from the top (ties share a place), every row with it
         place = exp.Literal.number(query.rank_place)
-        return _at_place(final, columns, by, place).order_by(*then)
+        return _at_place(final, columns, by, place).order_by(*then, copy=False)
     if query.top_n is None:
-        return final.order_by(shown)
+        return final.order_by(shown, copy=False)
     if not ties:  # plain: the aggregating level stays outermost, so the rows stay in the ranking's order
-        return final.order_by(by).limit(query.top_n)
+        return final.order_by(by, copy=False).limit(query.top_n, copy=False)
     top = exp.Literal.number(query.top_n)
     kept = _kept_by_window(final, columns, exp.Rank(), by, RANK, lambda rank: exp.LTE(this=rank, expression=top))
-    return kept.order_by(shown, *then)
+    return kept.order_by(shown, *then, copy=False)
 
 
 def _passing(final: exp.Select, threshold: Threshold, column: str, columns: Sequence[str]) -> exp.Select:
     """``final``'s rows whose ``column`` passes ``threshold`` (a level up: it bounds an aggregate's
     output, so a group is kept or dropped whole, and a group the spine fills with 0 is one too)."""
     compare = {">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}[threshold.op]
-    kept = exp.select(*[exp.column(c) for c in columns]).from_(final.subquery("grouped"))
+    kept = _select_from([exp.column(c) for c in columns], final, "grouped")
     passing: exp.Expr = compare(this=exp.column(column), expression=_bound(threshold.value))
     if threshold.upper is not None:  # "在100万到500万之间": both ends kept
         passing = exp.and_(passing, exp.LTE(this=exp.column(column), expression=_bound(threshold.upper)))
-    return kept.where(passing)
+    return kept.where(passing, copy=False)
 
 
 def checked_bound(query: SemanticQuery) -> Threshold | None:
@@ -465,16 +477,15 @@ def _at_place(final: exp.Select, columns: Sequence[str], by: exp.Ordered, place:
     rank above them (``AHEAD``: ``RANK() - 1``)."""
     rank = exp.Window(this=exp.Rank(), order=exp.Order(expressions=[by.copy()]))
     tied = exp.Window(this=exp.Count(this=exp.Star()), partition_by=[by.this.copy()])
-    marked = exp.select(*[exp.column(c) for c in columns], rank.as_(RANK), tied.as_(TIED)).from_(
-        final.subquery("ranked_rows")
-    )
+    marked = _select_from([*[exp.column(c) for c in columns], rank.as_(RANK), tied.as_(TIED)], final, "ranked_rows")
     ahead = exp.Sub(this=exp.column(RANK), expression=exp.Literal.number(1)).as_(AHEAD)
-    kept = exp.select(*[exp.column(c) for c in columns], ahead).from_(marked.subquery("ranked"))
+    kept = _select_from([*[exp.column(c) for c in columns], ahead], marked, "ranked")
     last_held = exp.Sub(
         this=exp.Add(this=exp.column(RANK), expression=exp.column(TIED)), expression=exp.Literal.number(1)
     )
     return kept.where(
-        exp.and_(exp.LTE(this=exp.column(RANK), expression=place), exp.GTE(this=last_held, expression=place.copy()))
+        exp.and_(exp.LTE(this=exp.column(RANK), expression=place), exp.GTE(this=last_held, expression=place.copy())),
+        copy=False,
     )
 
 
@@ -496,9 +507,9 @@ def _kept_by_window(
         partition_by=[exp.column(k) for k in partition] or None,
         order=exp.Order(expressions=[by.copy()]),
     )
-    marked = exp.select(*[exp.column(c) for c in columns], window.as_(alias)).from_(final.subquery("ranked_rows"))
-    kept = exp.select(*[exp.column(c) for c in columns]).from_(marked.subquery("ranked"))
-    return kept.where(keep(exp.column(alias)))
+    marked = _select_from([*[exp.column(c) for c in columns], window.as_(alias)], final, "ranked_rows")
+    kept = _select_from([exp.column(c) for c in columns], marked, "ranked")
+    return kept.where(keep(exp.column(alias)), copy=False)
 
 
 def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape) -> CompiledQuery:
@@ -528,16 +539,16 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     outs: list[exp.Expr] = [exp.column(k, table="n") for k in (*keys, *query.dimensions)]
     for m in query.metrics:
         share = exp.Div(
-            this=exp.cast(exp.column(m, table="n"), exp.DataType.build("DOUBLE")),
+            this=exp.cast(exp.column(m, table="n"), exp.DataType.build(exp.DataType.Type.DOUBLE)),
             expression=exp.func("NULLIF", exp.column(m, table="d"), exp.Literal.number(0)),
         )
         outs += [exp.column(m, table="n").as_(m), share.as_(f"{m}_share"), exp.column(m, table="d").as_(f"{m}_whole")]
-    final = exp.select(*outs).from_(part.expression.subquery("n"))
+    final = _select_from(outs, part.expression, "n")
     if keys or groups:
         on = _and([exp.column(k, table="n").eq(exp.column(k, table="d")) for k in (*keys, *groups)])
-        final = final.join(whole.expression.subquery("d"), on=on, join_type="LEFT")
+        final = final.join(whole.expression.subquery("d", copy=False), on=on, join_type="LEFT", copy=False)
     else:
-        final = final.join(whole.expression.subquery("d"), join_type="CROSS")
+        final = final.join(whole.expression.subquery("d", copy=False), join_type="CROSS", copy=False)
     columns = (*keys, *query.dimensions, *(c for m in query.metrics for c in (m, f"{m}_share", f"{m}_whole")))
     bounded: tuple[str, ...] = ()
     if query.threshold is not None and checked_bound(query) is None:  # "GMV占比超过一半的渠道": the parts that pass
@@ -551,9 +562,11 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         columns = (*columns, AHEAD) if query.rank_place is not None and shape.ties else columns
     elif query.listed is not None:  # "各渠道GMV占比，从低到高": the parts by their share, as said
         by = exp.Ordered(this=exp.column(f"{query.metrics[0]}_share"), desc=query.listed == "desc", nulls_first=False)
-        final = final.order_by(*[exp.column(k) for k in keys], by, *[exp.column(d) for d in query.dimensions])
+        final = final.order_by(
+            *[exp.column(k) for k in keys], by, *[exp.column(d) for d in query.dimensions], copy=False
+        )
     elif keys or query.dimensions:
-        final = final.order_by(*[exp.column(k) for k in (*keys, *query.dimensions)])
+        final = final.order_by(*[exp.column(k) for k in (*keys, *query.dimensions)], copy=False)
     return CompiledQuery(
         sql=final.sql(dialect=dialect, pretty=True),
         dialect=dialect,
@@ -640,12 +653,15 @@ def _averaged(query: SemanticQuery, keys: list[str]) -> exp.Select:
         divisor = exp.Case(ifs=[exp.If(this=is_current, true=counts[0])], default=counts[1])
     averages = [
         exp.Div(
-            this=exp.cast(exp.func("SUM", exp.column(m)), exp.DataType.build("DOUBLE")), expression=divisor.copy()
+            this=exp.cast(exp.func("SUM", exp.column(m)), exp.DataType.build(exp.DataType.Type.DOUBLE)),
+            expression=divisor.copy(),
         ).as_(value_column(query, m))
         for m in query.metrics
     ]
-    select = exp.select(*[exp.column(k) for k in keys], *averages).from_("per_period")
-    return select.group_by(*[exp.column(k) for k in keys]) if keys else select
+    select = exp.select(*[exp.column(k) for k in keys], *averages, copy=False).from_(
+        exp.table_("per_period"), copy=False
+    )
+    return select.group_by(*[exp.column(k) for k in keys], copy=False) if keys else select
 
 
 def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape) -> CompiledQuery:
@@ -683,12 +699,15 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         base = exp.select(
             *[exp.column(k) for k in key_names],
             *metric_cols,
-        ).from_(first)
+            copy=False,
+        ).from_(exp.table_(first), copy=False)
         for name in rest:
             if key_names:
-                base = base.join(name, using=[exp.to_identifier(k) for k in key_names], join_type="FULL")
+                base = base.join(
+                    exp.table_(name), using=[exp.to_identifier(k) for k in key_names], join_type="FULL", copy=False
+                )
             else:
-                base = base.join(name, join_type="CROSS")
+                base = base.join(exp.table_(name), join_type="CROSS", copy=False)
 
     if query.average_per is not None:
         ctes.append(("per_period", base))
@@ -718,9 +737,10 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
                 for m in values
                 for which in ("current", "previous")
             ],
-        ).from_("base")
+            copy=False,
+        ).from_(exp.table_("base"), copy=False)
         if group:
-            pivot = pivot.group_by(*[exp.column(k) for k in group])
+            pivot = pivot.group_by(*[exp.column(k) for k in group], copy=False)
         ctes.append(("cmp", pivot))
         outs: list[exp.Expr] = [exp.column(k) for k in group]
         output = list(group)
@@ -728,33 +748,33 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
             cur, prev = exp.column(m), exp.column(f"{m}_previous")
             change = exp.Sub(this=cur.copy(), expression=prev.copy())
             pct = exp.Div(
-                this=exp.cast(exp.paren(change.copy()), exp.DataType.build("DOUBLE")),
+                this=exp.cast(exp.paren(change.copy()), exp.DataType.build(exp.DataType.Type.DOUBLE)),
                 expression=exp.func("NULLIF", prev.copy(), exp.Literal.number(0)),
             )
             outs += [cur, prev, change.as_(f"{m}_change"), pct.as_(f"{m}_change_pct")]
             output += [m, f"{m}_previous", f"{m}_change", f"{m}_change_pct"]
-        final = exp.select(*outs).from_("cmp")
+        final = exp.select(*outs, copy=False).from_(exp.table_("cmp"), copy=False)
 
     order_keys = [k for k in output if k in key_names]
     if query.threshold is not None and checked_bound(query) is None:
         final = _passing(final, query.threshold, bounded_column(query), output)
     if query.order_by:
-        final = final.order_by(*_ordering(query.order_by, output))
+        final = final.order_by(*_ordering(query.order_by, output), copy=False)
     elif query.threshold is not None:  # those above a bound highest first, those below it lowest first
         by = bounded_column(query)
         high = query.threshold.op in (">", ">=")
         passing_first = exp.Ordered(this=exp.column(by), desc=high, nulls_first=False)
-        final = final.order_by(passing_first, *[exp.column(k) for k in order_keys])
+        final = final.order_by(passing_first, *[exp.column(k) for k in order_keys], copy=False)
     elif _ranked(query):
         by = values[0] if query.rank_by == "value" else f"{values[0]}_{query.rank_by}"
         final = _rank_rows(final, query, by, output, order_keys, shape.ties)
         output += [AHEAD] if query.rank_place is not None and shape.ties else []
     elif order_keys:
-        final = final.order_by(*[exp.column(k) for k in order_keys])
+        final = final.order_by(*[exp.column(k) for k in order_keys], copy=False)
     for name, cte in ctes:
-        final = final.with_(name, as_=cte, copy=False)  # final is this function's own: no copy per CTE
+        final = final.with_(name, as_=cte, copy=False)
     if query.limit is not None:
-        final = final.limit(query.limit)
+        final = final.limit(query.limit, copy=False)
 
     filters = [f"{f.dimension} {'NOT IN' if f.exclude else 'IN'} ({', '.join(f.members)})" for f in query.filters]
     filters.append(f"{query.time_range.start.isoformat()} <= date <= {query.time_range.end.isoformat()}")

@@ -19,7 +19,7 @@ COLUMNS = ("table_name", "loaded_at", "max_data_date")
 
 
 def _date(value: date) -> exp.Expr:
-    return exp.cast(exp.Literal.string(value.isoformat()), exp.DataType.build("DATE"))
+    return exp.cast(exp.Literal.string(value.isoformat()), exp.DataType.build(exp.DataType.Type.DATE))
 
 
 def tracked_tables(catalog: Catalog, tables: Sequence[str] | None = None) -> list[str]:
@@ -48,7 +48,7 @@ def _from_max_time(catalog: Catalog, table: str, since: date | None) -> exp.Quer
     query = exp.select(
         exp.Literal.string(table).as_("table_name"),
         exp.null().as_("loaded_at"),
-        exp.cast(exp.func("MAX", exp.column(column)), exp.DataType.build("DATE")).as_("max_data_date"),
+        exp.cast(exp.func("MAX", exp.column(column)), exp.DataType.build(exp.DataType.Type.DATE)).as_("max_data_date"),
     ).from_(exp.to_table(table))
     if since is not None:
         # large tables must be read with a time filter; data older than this window is stale anyway

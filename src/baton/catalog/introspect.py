@@ -221,7 +221,7 @@ def _read_values(backend: Backend, table: str, col: _Column) -> None:
         return
     phone_range = col.kind == "integer" and isinstance(col.low, int) and col.low >= 13 * 10**9 and col.high < 2 * 10**10
     if col.kind == "text" or phone_range:
-        cast = exp.cast(exp.Column(this=_ident(col.name)), exp.DataType.build("VARCHAR"))
+        cast = exp.cast(exp.Column(this=_ident(col.name)), exp.DataType.build(exp.DataType.Type.VARCHAR))
         query = exp.select(cast).distinct().from_(_scan(table, [col.name], present)).limit(SAMPLE_SIZE)
         col.values = [str(v) for (v,) in _run(backend, query, SAMPLE_SIZE)]
 

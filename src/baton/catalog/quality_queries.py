@@ -19,7 +19,7 @@ from baton.catalog.sqlexpr import is_plain_column
 
 
 def _date(value: date) -> exp.Expr:
-    return exp.cast(exp.Literal.string(value.isoformat()), exp.DataType.build("DATE"))
+    return exp.cast(exp.Literal.string(value.isoformat()), exp.DataType.build(exp.DataType.Type.DATE))
 
 
 def _between(column: str, start: date, end: date) -> exp.Expr:
@@ -117,7 +117,7 @@ def late_updates(
     """``rows`` and ``late_rows``: rows changed more than ``lag_days`` after their date."""
     time_col = catalog.time_column(table)
     lag = exp.DateDiff(
-        this=exp.cast(exp.column(updated_column), exp.DataType.build("DATE")),
+        this=exp.cast(exp.column(updated_column), exp.DataType.build(exp.DataType.Type.DATE)),
         expression=exp.column(time_col),
         unit=exp.var("DAY"),
     )

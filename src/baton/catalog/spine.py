@@ -147,19 +147,33 @@ def on_spine(query: SemanticQuery, period: str, dimensions: list[str], values: l
     same: list[exp.Expr] = [
         exp.NullSafeEQ(this=exp.column(d, table=_GRID), expression=exp.column(d, table=MEASURED)) for d in dimensions
     ]
-    grid = exp.select(*[exp.column(d) for d in dimensions]).distinct().from_(LOADED).subquery(_GRID)
+    grid = (
+        exp.select(*[exp.column(d) for d in dimensions], copy=False)
+        .distinct(copy=False)
+        .from_(exp.table_(LOADED), copy=False)
+        .subquery(_GRID, copy=False)
+    )
     if query.grain is None:
-        return exp.select(*outs).from_(grid).join(MEASURED, on=exp.and_(*same), join_type="LEFT")
+        select = exp.select(*outs, copy=False).from_(grid, copy=False)
+        return select.join(exp.table_(MEASURED), on=exp.and_(*same, copy=False), join_type="LEFT", copy=False)
     literals = [
         exp.Tuple(expressions=[exp.Literal.string(d.isoformat())])
         for d in period_starts(query.time_range.start, query.time_range.end, query.grain)
     ]
     listed = exp.Values(expressions=literals, alias=exp.TableAlias(this=exp.to_identifier("v"), columns=[period]))
-    as_dates = exp.select(exp.cast(exp.column(period), exp.DataType.build("DATE")).as_(period)).from_(listed)
-    select = exp.select(exp.column(period, table=_SPINE).as_(period), *outs).from_(as_dates.subquery(_SPINE))
+    as_date = exp.cast(exp.column(period), exp.DataType.build(exp.DataType.Type.DATE)).as_(period)
+    as_dates = exp.select(as_date, copy=False).from_(listed, copy=False)
+    select = exp.select(exp.column(period, table=_SPINE).as_(period), *outs, copy=False)
+    select = select.from_(as_dates.subquery(_SPINE, copy=False), copy=False)
     if dimensions:
-        select = select.join(grid, join_type="CROSS")
+        select = select.join(grid, join_type="CROSS", copy=False)
     same.insert(0, exp.column(period, table=_SPINE).eq(exp.column(period, table=MEASURED)))
-    select = select.join(MEASURED, on=exp.and_(*same), join_type="LEFT")
-    bounds = [exp.select(exp.func(f, exp.column(period))).from_(LOADED).subquery() for f in ("MIN", "MAX")]
-    return select.where(exp.Between(this=exp.column(period, table=_SPINE), low=bounds[0], high=bounds[1]))
+    select = select.join(exp.table_(MEASURED), on=exp.and_(*same, copy=False), join_type="LEFT", copy=False)
+    bounds = [
+        exp.select(exp.func(f, exp.column(period)), copy=False)
+        .from_(exp.table_(LOADED), copy=False)
+        .subquery(copy=False)
+        for f in ("MIN", "MAX")
+    ]
+    between = exp.Between(this=exp.column(period, table=_SPINE), low=bounds[0], high=bounds[1])
+    return select.where(between, copy=False)

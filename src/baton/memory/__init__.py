@@ -55,6 +55,12 @@ class Memory:
         """The SQLite store, opened (and created 0600) on first use."""
         return MemoryStore(self.path)
 
+    def close(self) -> None:
+        """Close the store's connection, when one was opened."""
+        store = self.__dict__.get("store")
+        if store is not None:
+            store.close()
+
     # -- what is remembered ----------------------------------------------------------------------
     def state(self, user: str) -> MemoryState:
         """Everything remembered for ``user``, and whether memory is on for them."""

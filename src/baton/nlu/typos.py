@@ -224,10 +224,16 @@ def _inflected(a: str, b: str) -> bool:
     return a == b + "s" or b == a + "s"
 
 
+@lru_cache(maxsize=16)
+def _prepared(vocabulary: tuple[str, ...], known: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]:
+    """The vocabulary by lower-cased word and every word known as written, once per catalog."""
+    vocab = {v.lower(): v for v in vocabulary if len(v) >= MIN_LENGTH and v.isascii() and " " not in v}
+    return vocab, frozenset({k.lower() for k in known} | set(vocab))
+
+
 def correct(text: str, vocabulary: Iterable[str], known: Iterable[str]) -> tuple[str, tuple[Correction, ...]]:
     """``text`` with each unknown Latin word replaced by its one close vocabulary word."""
-    vocab = {v.lower(): v for v in vocabulary if len(v) >= MIN_LENGTH and v.isascii() and " " not in v}
-    known_words = {k.lower() for k in known} | set(vocab)
+    vocab, known_words = _prepared(tuple(vocabulary), frozenset(known))
     corrections: list[Correction] = []
 
     def replace(match: re.Match[str]) -> str:
@@ -268,7 +274,7 @@ def correct_cjk(
     ("卖家数" is about sellers, "注销数" about deregistrations: other metrics, never typos).
     """
     spans = list(terms)
-    targets = _metric_names(surfaces)
+    targets = _metric_names(tuple(surfaces.items()))
     corrections: list[Correction] = []
     out = text
     for run in _CJK.finditer(text):
@@ -285,9 +291,11 @@ def correct_cjk(
     return out, tuple(corrections)
 
 
-def _metric_names(surfaces: Mapping[str, str]) -> dict[int, list[tuple[str, str]]]:
+@lru_cache(maxsize=16)
+def _metric_names(surfaces: tuple[tuple[str, str], ...]) -> dict[int, list[tuple[str, str]]]:
+    """The Chinese metric names by length (once per catalog: ``surfaces`` as its items)."""
     by_length: dict[int, list[tuple[str, str]]] = {}
-    for surface, target in surfaces.items():
+    for surface, target in surfaces:
         if len(surface) >= 3 and _CJK.fullmatch(surface) and surface[-1] in _TYPE_CHARACTERS:
             by_length.setdefault(len(surface), []).append((surface, target))
     return by_length

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
 from typing import Any, Protocol, TypeVar
 
 from sqlglot import exp
@@ -183,10 +184,9 @@ class GovernedQuery:
     ) -> date | None:
         """A table's first day with rows up to ``up_to`` (or after ``after``): system metadata,
         like freshness — the span of the data, not the user's rows — so it passes no firewall
-        and counts against no statement budget."""
-        from baton.catalog.quality_queries import first_day
-
-        return self.runner.first_day(self._render(first_day(table, column, up_to=up_to, after=after)))
+        and counts against no statement budget; read once per version of the data, as results are."""
+        statement = _first_day_sql(table, column, up_to, after, self.dialect)
+        return self.runner.first_day(statement, data_version=self.runner.version_of(self.freshness()))
 
     def run(self, name: str, expression: exp.Expr) -> QueryResult:
         """Approve and run one catalog-built statement (what an analysis agent calls)."""
@@ -248,3 +248,11 @@ class GovernedQuery:
 
     def _budgeted(self, approved: ApprovedSql) -> bool:
         return any((rule := self.principal.aggregate_only.get(t)) and rule.max_queries_per_day for t in approved.tables)
+
+
+@lru_cache(maxsize=256)
+def _first_day_sql(table: str, column: str, up_to: date | None, after: date | None, dialect: Dialect) -> str:
+    """A first-day statement, rendered once per table, column, bound and engine."""
+    from baton.catalog.quality_queries import first_day
+
+    return first_day(table, column, up_to=up_to, after=after).sql(dialect=dialect)

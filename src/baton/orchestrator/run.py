@@ -45,19 +45,33 @@ def open_store(runs_dir: Path) -> SqliteRunStore:
 
 
 class _IndexedTrace(TraceWriter):
+    """The run's trace file, its events indexed in the run store with the next state save (one
+    commit per checkpoint, not one per event); what is left is indexed when the trace closes."""
+
     def __init__(
         self, run_id: str, directory: Path, store: RunStore, told: Callable[[TraceEvent], None] | None = None
     ) -> None:
         super().__init__(run_id, directory)
         self._store = store
         self._told = told
+        self._unindexed: list[TraceEvent] = []
 
     def emit(self, type_: EventType, actor: str = "baton", **payload: Any) -> TraceEvent:
         event = super().emit(type_, actor, **payload)
-        self._store.index_event(event)
+        self._unindexed.append(event)
         if self._told is not None:
             self._told(event)
         return event
+
+    def unindexed(self) -> list[TraceEvent]:
+        """The events not indexed yet (handed to the store, so forgotten here)."""
+        events, self._unindexed = self._unindexed, []
+        return events
+
+    def close(self) -> None:
+        if self._unindexed:
+            self._store.index_events(self.unindexed())
+        super().close()
 
 
 class RunContext:
@@ -75,7 +89,7 @@ class RunContext:
         self.resumed = resumed
         self.observer = observer
         told = (lambda event: observer(self.state, event)) if observer is not None else None
-        self.trace: TraceWriter = _IndexedTrace(state.run_id, runs_dir, store, told)
+        self.trace = _IndexedTrace(state.run_id, runs_dir, store, told)
         self.started = time.perf_counter()
         self.current_step: str | None = None
         """The pipeline step running now (the run driver sets it; statements are recorded with it)."""
@@ -138,7 +152,7 @@ class RunContext:
 
     # -- state machine ---------------------------------------------------------------------
     def save(self) -> None:
-        self.store.save(self.state)
+        self.store.save(self.state, self.trace.unindexed())
 
     def enter(self, step: Step) -> None:
         """Start a state-machine step (saved with the step's checkpoint when it completes)."""

@@ -362,6 +362,9 @@ class Session:
         store = self.__dict__.get("store")
         if store is not None:
             store.close()
+        memory = self.__dict__.get("memory")
+        if memory is not None:
+            memory.close()
 
     def __enter__(self) -> Session:
         return self

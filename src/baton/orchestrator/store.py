@@ -8,8 +8,9 @@ write is one transaction, so a run killed with SIGKILL leaves its last committed
 from __future__ import annotations
 
 import builtins
+import contextlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
@@ -49,10 +50,11 @@ CREATE TABLE IF NOT EXISTS conversation_runs (
 
 
 class RunStore(Protocol):
-    def save(self, state: RunState) -> None: ...
+    def save(self, state: RunState, events: Sequence[TraceEvent] = ()) -> None: ...
     def load(self, run_id: str) -> RunState: ...
     def list(self, *, status: str | None = None, user: str | None = None, limit: int = 100) -> list[RunSummary]: ...
     def index_event(self, event: TraceEvent) -> None: ...
+    def index_events(self, events: Sequence[TraceEvent]) -> None: ...
     def put_packet(self, run_id: str, ref: str, body: str) -> None: ...
     def get_packet(self, run_id: str, ref: str) -> str | None: ...
     def log_statement(self, run_id: str, user: str, approved_sql_id: str, tables: Sequence[str]) -> None: ...
@@ -73,8 +75,10 @@ class SqliteRunStore:
     def close(self) -> None:
         self._con.close()
 
-    def save(self, state: RunState) -> None:
-        with self._lock:
+    def save(self, state: RunState, events: Sequence[TraceEvent] = ()) -> None:
+        """The run's state, with the trace events emitted since the last save, in one transaction."""
+        with self._lock, self._transaction():
+            self._index(events)
             self._con.execute(
                 "INSERT INTO runs (run_id, kind, status, step, question, user, started_at, finished_at, state) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET status = excluded.status, "
@@ -131,11 +135,28 @@ class SqliteRunStore:
             return {str(r[0]): str(r[1]) for r in rows.fetchall()}
 
     def index_event(self, event: TraceEvent) -> None:
-        with self._lock:
-            self._con.execute(
-                "INSERT OR REPLACE INTO events (run_id, seq, type, ts, actor) VALUES (?, ?, ?, ?, ?)",
-                (event.run_id, event.seq, event.type, event.ts.isoformat(), event.actor),
-            )
+        self.index_events([event])
+
+    def index_events(self, events: Sequence[TraceEvent]) -> None:
+        with self._lock, self._transaction():
+            self._index(events)
+
+    def _index(self, events: Sequence[TraceEvent]) -> None:
+        self._con.executemany(
+            "INSERT OR REPLACE INTO events (run_id, seq, type, ts, actor) VALUES (?, ?, ?, ?, ?)",
+            [(e.run_id, e.seq, e.type, e.ts.isoformat(), e.actor) for e in events],
+        )
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One commit for several writes (the connection autocommits; the caller holds the lock)."""
+        self._con.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            self._con.execute("ROLLBACK")
+            raise
+        self._con.execute("COMMIT")
 
     def put_packet(self, run_id: str, ref: str, body: str) -> None:
         with self._lock:

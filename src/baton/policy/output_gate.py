@@ -159,7 +159,7 @@ def mask_non_quantities(text: str, labels: Iterable[str] = ()) -> str:
     for pattern in _NOT_QUANTITIES:  # dates first: a label "2026-06" must not split "2026-06-01"
         masked = pattern.sub(lambda m: " " * len(m.group(0)), masked)
     masked = _EMPHASIS.sub(lambda m: " " * len(m.group(0)), masked)  # **999,999** is the number 999,999
-    for label in sorted({lb for lb in labels if lb and any(ch.isdigit() for ch in lb)}, key=len, reverse=True):
+    for label in sorted({lb for lb in labels if lb and any(map(str.isdigit, lb))}, key=len, reverse=True):
         # a label is a whole word of digits: "2025" never blanks part of "120,250.5", nor "2026-06"
         # part of "2026-06-01"; it is found in the text as written ("2025年6.18当天", whose year the
         # date patterns blanked already)
@@ -325,7 +325,7 @@ class Evidence:
                 d = decimal_of(cell)
                 if d is not None:
                     values.add(d)
-                elif isinstance(cell, str) and any(ch.isdigit() for ch in cell):
+                elif isinstance(cell, str) and any(map(str.isdigit, cell)):
                     names.add(cell)
         for value in derived:
             d = decimal_of(value)

@@ -78,9 +78,21 @@ class DayCheck:
         return tail is not None and tail < TAIL_PROBABILITY
 
 
+Windows = Mapping[date, PeakWindow | None]
+"""Each day of a count table's event window (``None``: an ordinary day), looked up once per day."""
+
+
+def _windows(counts: Mapping[date, int], peaks: Sequence[PeakWindow]) -> dict[date, PeakWindow | None]:
+    return {d: peak_window_for(d, peaks) for d in counts}
+
+
 def weekday_factors(counts: Mapping[date, int], peaks: Sequence[PeakWindow] = ()) -> dict[int, float]:
     """Median rows per weekday over the window (event days left out), relative to the overall median."""
-    ordinary = {d: c for d, c in counts.items() if peak_window_for(d, peaks) is None and c > 0}
+    return _weekday_factors(counts, _windows(counts, peaks))
+
+
+def _weekday_factors(counts: Mapping[date, int], windows: Windows) -> dict[int, float]:
+    ordinary = {d: c for d, c in counts.items() if windows[d] is None and c > 0}
     if not ordinary:
         return {}
     overall = statistics.median(ordinary.values())
@@ -101,11 +113,10 @@ def lower_tail(rows: int, expected: float, dispersion: float) -> float:
     if dispersion < 1.0:
         sd = math.sqrt(max(dispersion, MIN_DISPERSION) * expected)
         return 0.5 * math.erfc(-((rows + 0.5 - expected) / sd) / math.sqrt(2.0))
+    # pmf(k − 1) / pmf(k) = k / (slope·(k − 1) + base): Poisson k / mean, negative binomial k / ((k − 1 + size)·(1 − p))
     if dispersion == 1.0:
         log_top = rows * math.log(expected) - expected - math.lgamma(rows + 1)
-
-        def down(k: int) -> float:  # pmf(k − 1) / pmf(k)
-            return k / expected
+        slope, base = 0.0, expected
     else:
         size, p = expected / (dispersion - 1.0), 1.0 / dispersion
         log_top = (
@@ -115,48 +126,47 @@ def lower_tail(rows: int, expected: float, dispersion: float) -> float:
             + size * math.log(p)
             + rows * math.log1p(-p)
         )
-
-        def down(k: int) -> float:
-            return k / ((k - 1 + size) * (1.0 - p))
-
+        slope, base = 1.0 - p, size * (1.0 - p)
     term, total, k = 1.0, 1.0, rows
     while k > 0 and term > 1e-17 * total:
-        term *= down(k)
+        term *= k / (slope * (k - 1) + base)
         total += term
         k -= 1
     return min(1.0, math.exp(log_top) * total)
 
 
-def _history(counts: Mapping[date, int], day: date, peaks: Sequence[PeakWindow]) -> list[int]:
+def _history(counts: Mapping[date, int], day: date, windows: Windows) -> list[int]:
     """The same weekday in up to 4 earlier weeks (event windows skipped, ≤ 8 weeks back)."""
     found = [
         counts[h]
         for h in (day - timedelta(weeks=k) for k in range(1, 2 * HISTORY_WEEKS + 1))
-        if h in counts and peak_window_for(h, peaks) is None
+        if h in counts and windows[h] is None
     ]
     return found[:HISTORY_WEEKS]
 
 
-def _weekday_baseline(counts: Mapping[date, int], day: date, peaks: Sequence[PeakWindow]) -> float | None:
-    history = _history(counts, day, peaks)
+def _weekday_baseline(counts: Mapping[date, int], day: date, windows: Windows) -> float | None:
+    history = _history(counts, day, windows)
     if len(history) < 2:
         return None
     middle = float(statistics.median(history))
     return middle if middle > 0 else None
 
 
+def _adjusted(counts: Mapping[date, int], factors: Mapping[int, float]) -> dict[date, float]:
+    """Each day's rows divided by its weekday's factor."""
+    return {d: c / factors.get(d.weekday(), 1.0) for d, c in counts.items()}
+
+
+_NEAR = tuple(timedelta(days=k) for k in (-1, 1, -2, 2, -3, 3))
+
+
 def _neighbour_baseline(
-    counts: Mapping[date, int], day: date, factors: Mapping[int, float], peaks: Sequence[PeakWindow] = ()
+    adjusted: Mapping[date, float], day: date, factors: Mapping[int, float], windows: Windows, own: PeakWindow | None
 ) -> float | None:
     """The median of the 3 days on either side, weekday-adjusted to ``day``'s weekday; days of an
-    event window ``day`` is not in are no neighbours of it."""
-    own = peak_window_for(day, peaks)
-    near = [
-        counts[n] / factors.get(n.weekday(), 1.0)
-        for k in (1, 2, 3)
-        for n in (day - timedelta(days=k), day + timedelta(days=k))
-        if n in counts and peak_window_for(n, peaks) in (None, own)
-    ]
+    event window ``day`` is not in (``own``: the one it is in) are no neighbours of it."""
+    near = [adjusted[n] for n in (day + k for k in _NEAR) if n in adjusted and windows[n] in (None, own)]
     if len(near) < 2:
         return None
     middle = float(statistics.median(near)) * factors.get(day.weekday(), 1.0)
@@ -168,12 +178,17 @@ def dispersion(counts: Mapping[date, int], peaks: Sequence[PeakWindow] = ()) -> 
     ordinary day against its neighbours (a local level, so a real shift of the business is not
     mistaken for noise), scaled to a variance ratio. Robust to the few faulty days it is meant
     to find."""
-    factors = weekday_factors(counts, peaks)
+    windows = _windows(counts, peaks)
+    return _dispersion(counts, _weekday_factors(counts, windows), windows)
+
+
+def _dispersion(counts: Mapping[date, int], factors: Mapping[int, float], windows: Windows) -> float:
     residuals = []
+    adjusted = _adjusted(counts, factors)
     for day, rows in counts.items():
-        if peak_window_for(day, peaks) is not None:
+        if windows[day] is not None:
             continue
-        expected = _neighbour_baseline(counts, day, factors, peaks)
+        expected = _neighbour_baseline(adjusted, day, factors, windows, None)
         if expected is not None:
             residuals.append((rows - expected) ** 2 / expected)
     if len(residuals) < 5:
@@ -184,14 +199,16 @@ def dispersion(counts: Mapping[date, int], peaks: Sequence[PeakWindow] = ()) -> 
 def completeness(counts: Mapping[date, int], days: Sequence[date], peaks: Sequence[PeakWindow] = ()) -> list[DayCheck]:
     """Each of ``days`` against its same-weekday and neighbour baselines, with the probability
     of so few rows under the table's noise (days absent from ``counts`` have no rows)."""
-    factors = weekday_factors(counts, peaks)
-    phi = dispersion(counts, peaks)
+    windows = _windows(counts, peaks)
+    factors = _weekday_factors(counts, windows)
+    phi = _dispersion(counts, factors, windows)
+    adjusted = _adjusted(counts, factors)
     return [
         DayCheck(
             day,
             counts.get(day, 0),
-            _weekday_baseline(counts, day, peaks),
-            _neighbour_baseline(counts, day, factors, peaks),
+            _weekday_baseline(counts, day, windows),
+            _neighbour_baseline(adjusted, day, factors, windows, peak_window_for(day, peaks)),
             phi,
         )
         for day in days

@@ -24,6 +24,7 @@ from baton.contracts.query import ForeignKey
 from baton.errors import InvalidInput, QueryTimeout, ToolFailure, WarehouseUnavailable
 from baton.messages import both
 from baton.warehouse.engine import ConnectionSettings, Engine, ErrorRule, RawResult, engine_internal
+from baton.warehouse.watchdog import Watchdog
 
 _HARDENING = (
     "SET autoinstall_known_extensions = false",
@@ -115,6 +116,7 @@ class DuckDBBackend:
         self._threads = threads
         self._con: duckdb.DuckDBPyConnection | None = None
         self._lock = threading.Lock()
+        self._watchdog = Watchdog("baton-duckdb-timeout")
 
     def _connect(self) -> duckdb.DuckDBPyConnection:
         if self._con is not None:
@@ -147,6 +149,7 @@ class DuckDBBackend:
         return con
 
     def close(self) -> None:
+        self._watchdog.stop()
         if self._con is not None:
             self._con.close()
             self._con = None
@@ -156,10 +159,8 @@ class DuckDBBackend:
         with self._lock:
             con = self._connect()
             fired = threading.Event()
-            timer = threading.Timer(timeout_s, _interrupt, args=(con, fired))
-            timer.daemon = True
             started = time.perf_counter()
-            timer.start()
+            self._watchdog.arm(timeout_s, lambda: _interrupt(con, fired))
             try:
                 cursor = con.execute(sql)
                 description = cursor.description or []
@@ -177,7 +178,7 @@ class DuckDBBackend:
                     raise KeyboardInterrupt from exc
                 raise
             finally:
-                timer.cancel()
+                self._watchdog.disarm()
             elapsed = (time.perf_counter() - started) * 1000
         columns = [(str(d[0]), str(d[1])) for d in description]
         truncated = len(rows) > row_cap

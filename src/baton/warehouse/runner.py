@@ -63,6 +63,7 @@ class Runner:
         self.freshness_sql = freshness_sql
         self._table_names = dict(table_names or {})
         self._cache: dict[tuple[str, str], QueryResult] = {}
+        self._first_days: dict[tuple[str, str], date | None] = {}
         self._lock = threading.Lock()
         self._unversioned = "unversioned-" + hashlib.sha256(str(id(self)).encode()).hexdigest()[:8]
 
@@ -79,12 +80,21 @@ class Runner:
             ]
         )
 
-    def first_day(self, sql: str) -> date | None:
+    def first_day(self, sql: str, *, data_version: str | None = None) -> date | None:
         """The value of a first-day statement (Baton's own ``MIN`` of a table's time column, built
-        from the catalog): system metadata like freshness, read as no user."""
+        from the catalog): system metadata like freshness, read as no user. With the data
+        version a caller read, kept as a result is: the same data starts on the same day."""
+        key = (sql, data_version) if data_version is not None else None
+        with self._lock:
+            if key is not None and key in self._first_days:
+                return self._first_days[key]
         raw = self.backend.execute(sql, timeout_s=self.timeout_s, row_cap=1)
         value = raw.rows[0][0] if raw.rows else None
-        return date.fromisoformat(str(value)[:10]) if value is not None else None
+        day = date.fromisoformat(str(value)[:10]) if value is not None else None
+        if key is not None:
+            with self._lock:
+                self._first_days[key] = day
+        return day
 
     def data_version(self) -> str:
         """A hash of the freshness rows, read afresh each time: a reload changes it."""
@@ -100,10 +110,13 @@ class Runner:
         )
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
-    def clear_cache(self) -> None:
-        """Forget cached results (a benchmark measuring real execution, a forced refresh)."""
+    def clear_cache(self, *, metadata: bool = True) -> None:
+        """Forget cached results (a benchmark measuring real execution, a forced refresh), and
+        unless ``metadata`` is false the first days read (a version of the data keeps them)."""
         with self._lock:
             self._cache.clear()
+            if metadata:
+                self._first_days.clear()
 
     # -- approved statements --------------------------------------------------------------
     def run(self, approved_sql_id: str, *, user: str, data_version: str | None = None) -> QueryResult:
