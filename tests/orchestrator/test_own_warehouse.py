@@ -394,6 +394,9 @@ class CountingBackend:
     def explain_cost(self, sql: str) -> float:
         return self.inner.explain_cost(sql)
 
+    def connect(self) -> None:
+        self.inner.connect()
+
     def schema(self) -> dict[str, dict[str, str]]:
         return self.inner.schema()
 

@@ -169,6 +169,7 @@ def _answer_question(
     lang = "zh" if detect_language(question) == "zh" else "en"
     with reported(as_json=fmt == "json", language=lang):
         session = Session(settings, user=user)
+        session.open_early()
         budget = budget_for(settings, *limits)
         when = parse_as_of(as_of)
         if conversation is not None:

@@ -24,6 +24,7 @@ from baton.errors import InvalidInput
 from baton.messages import both
 
 if TYPE_CHECKING:
+    from threading import Thread
     from types import TracebackType
 
     from baton.catalog.members import IndexedDimension
@@ -68,6 +69,7 @@ class Session:
         self.member_index_error: BatonError | None = None
         self.observer: RunObserver | None = None
         """Told of every run's moves on this session as they happen (``baton serve`` streams them)."""
+        self._opening: Thread | None = None
 
     @property
     def user(self) -> str:
@@ -174,6 +176,25 @@ class Session:
     @cached_property
     def backend(self) -> Backend:
         return self.engine.open(self.settings)
+
+    def open_early(self) -> None:
+        """Start opening a local warehouse on a thread, so a new process's first question plans
+        and compiles meanwhile (DuckDB opens its file without holding the GIL: about 30 ms of a
+        command's wall time). A failure is left to the first statement, which opens it again
+        and reports it; the thread is not a daemon, so a command never exits mid-open."""
+        if not self.engine.opens_locally:
+            return
+        import contextlib
+        import threading
+
+        backend = self.backend
+
+        def open_quietly() -> None:
+            with contextlib.suppress(Exception):
+                backend.connect()
+
+        self._opening = threading.Thread(target=open_quietly, name="baton-open-warehouse")
+        self._opening.start()
 
     @cached_property
     def registry(self) -> ApprovalRegistry:
@@ -356,6 +377,8 @@ class Session:
 
     # -- lifecycle -------------------------------------------------------------------------------
     def close(self) -> None:
+        if self._opening is not None:  # never close a connection while it is being opened
+            self._opening.join()
         backend = self.__dict__.get("backend")
         if backend is not None:
             backend.close()

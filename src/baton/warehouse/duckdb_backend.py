@@ -45,6 +45,7 @@ class DuckDBEngine(Engine):
     name = "duckdb"
     dialect = "duckdb"
     schemes = ("duckdb://",)
+    opens_locally = True
 
     def open(self, settings: ConnectionSettings) -> DuckDBBackend:
         return DuckDBBackend(settings.duckdb_path(), memory_limit=settings.memory_limit, threads=settings.threads)
@@ -147,6 +148,10 @@ class DuckDBBackend:
             ) from exc
         self._con = con
         return con
+
+    def connect(self) -> None:
+        with self._lock:
+            self._connect()
 
     def close(self) -> None:
         self._watchdog.stop()

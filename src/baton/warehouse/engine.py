@@ -56,6 +56,10 @@ class Backend(Protocol):
 
     def explain_cost(self, sql: str) -> float: ...
 
+    def connect(self) -> None:
+        """Open the connection now rather than at the first statement (once; any thread)."""
+        ...
+
     def schema(self) -> dict[str, dict[str, str]]: ...
 
     def foreign_keys(self) -> list[ForeignKey]:
@@ -91,6 +95,11 @@ class Engine:
     """Whether an answer's series joins its measured rows to a spine of periods, so quiet periods
     are zeros (``baton.catalog.spine``); where the engine's cost estimate cannot take that join,
     the gaps stay and the answer names them."""
+
+    opens_locally: ClassVar[bool] = False
+    """Whether opening the warehouse is bounded by this machine (a file: milliseconds), so a
+    command may open it early, on a thread, and wait for it at exit; a server that does not
+    answer would hold a finished command until its connect timeout."""
 
     def open(self, settings: ConnectionSettings) -> Backend:
         raise NotImplementedError

@@ -9,6 +9,7 @@ query ever gets here.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -76,18 +77,23 @@ class PostgresBackend:
         self.url = url
         self._connect_timeout_s = connect_timeout_s
         self._con: psycopg.Connection[Any] | None = None
+        self._connecting = threading.Lock()
 
     def _connect(self) -> psycopg.Connection[Any]:
-        if self._con is not None and not self._con.closed:
+        with self._connecting:  # one connection, even when a background open races the first statement
+            if self._con is not None and not self._con.closed:
+                return self._con
+            try:
+                self._con = psycopg.connect(self.url, connect_timeout=int(self._connect_timeout_s), autocommit=True)
+            except psycopg.OperationalError as exc:
+                raise WarehouseUnavailable(
+                    *both("warehouse.cannot_connect", engine="PostgreSQL", error=type(exc).__name__),
+                    internal=engine_internal(exc),
+                ) from exc
             return self._con
-        try:
-            self._con = psycopg.connect(self.url, connect_timeout=int(self._connect_timeout_s), autocommit=True)
-        except psycopg.OperationalError as exc:
-            raise WarehouseUnavailable(
-                *both("warehouse.cannot_connect", engine="PostgreSQL", error=type(exc).__name__),
-                internal=engine_internal(exc),
-            ) from exc
-        return self._con
+
+    def connect(self) -> None:
+        self._connect()
 
     def close(self) -> None:
         if self._con is not None:

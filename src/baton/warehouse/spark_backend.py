@@ -288,6 +288,9 @@ class SparkBackend:
                 self._session = session
             return self._session
 
+    def connect(self) -> None:
+        self._connect()
+
     def close(self) -> None:
         with self._lock:
             if self._session is not None:
