@@ -1246,6 +1246,7 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("总 before a metric over two members sums them", "上个月华东和华南总GMV", {"dimensions": [], "metrics": ["gmv"]}),
     ("总 before a ranking is the metric's name", "上个月总GMV最高的3个渠道", {"top_n": 3, "dimensions": ["channel"]}),
     ("各…总 is each group's", "上个月各渠道总GMV", {"dimensions": ["channel"], "top_n": None}),
+    ("总X和Y: two totals", "上个月总GMV和订单量", {"metrics": ["gmv", "order_count"], "dimensions": []}),
     (
         "a day of last month",
         "上个月5号的GMV",
@@ -1680,6 +1681,12 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("月均 after plain totals", "去年全年GMV和订单量，以及月均GMV", AmbiguousQuestion, "月均"),
     ("总额 and each", "GMV总额和各渠道GMV，上个月", AmbiguousQuestion, "total"),
     ("total orders and each", "total orders and each channel's orders last month", AmbiguousQuestion, "total"),
+    # the total of a metric and the metric by group, the metric named between
+    ("总X和各Y的X", "上个月总GMV和各渠道GMV", AmbiguousQuestion, "总"),
+    ("各Y的X和总X", "上个月各区域订单量和总订单量", AmbiguousQuestion, "总"),
+    ("整体X和各Y的X", "上个月整体退款率和各品类退款率", AmbiguousQuestion, "整体"),
+    ("total X and X by Y", "What was total GMV and GMV by channel last month?", AmbiguousQuestion, "total"),
+    ("total X and X per Y", "total orders and orders per region in June", AmbiguousQuestion, "total"),
     # a total asked, then which group ranks first: two questions, never the ranking alone
     ("a total then which region", "上个月GMV多少，哪个区域最高", AmbiguousQuestion, "ranks first"),
     ("the top of the groups that fell", "上个月GMV环比下降的品类里GMV最高的", AmbiguousQuestion, "下降的品类"),

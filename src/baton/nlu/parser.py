@@ -66,6 +66,7 @@ from baton.nlu.parts import (
     TOTAL_JOINED,
     average_in_a_later_clause,
     each_then_best,
+    total_and_each,
     total_then_which,
     whole_then_a_member,
     whole_then_each,
@@ -1730,6 +1731,9 @@ def _total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> Non
     if (joined and (terms.dims or cues.grain is not None or each)) or whole_then_each(scan):
         said = [joined.group(0)] if joined else []
         raise _asked("nlu.each_and_total", {"total": said, "each": each, "dimensions": list(terms.dims)})
+    both_said = total_and_each(scan)  # "总GMV和各渠道GMV", "total GMV and GMV by channel"
+    if both_said is not None and (terms.dims or cues.grain is not None):
+        raise _asked("nlu.each_and_total", {"total": [both_said], "each": each, "dimensions": list(terms.dims)})
 
 
 def _the_members_dimension_ranked(cues: Cues, terms: Terms) -> None:

@@ -63,6 +63,16 @@ TOTAL_JOINED = patterns.compile(
 total", "orders by user type, and the total", "各区域GMV和全国GMV", "and Q2 total per channel",
 "订单总数和各渠道订单数", "total and by channel")."""
 _EACH_SAID = patterns.compile(vocab.SEPARATELY.pattern + r"|各|每个|\bper\b", re.I)
+_METRIC = "\x00"
+"""Where a catalog metric was named, in :func:`total_and_each`'s copy of the question."""
+_JOINER = r"(?:[,，、&]|\band\b|\bplus\b|和|与|以及|及|跟|还有)"
+_WHOLE_WORD = r"(?:总|整体|总体|全部|\btotal\b|\boverall\b)"
+_GROUPED = r"(?:各|每个|分|按|\bby\b|\bfor each\b|\bper\b|\beach\b)"
+_TOTAL_AND_EACH = patterns.compile(
+    rf"{_WHOLE_WORD}\s*(?:的\s*)?{_METRIC}\s*{_JOINER}\s*(?:the\s+)?(?:{_METRIC}\s*)?{_GROUPED}"
+    rf"|{_GROUPED}[^，,;；?？]*?{_METRIC}\s*{_JOINER}\s*(?:the\s+)?{_WHOLE_WORD}\s*(?:的\s*)?{_METRIC}",
+    re.I,
+)
 
 
 def clauses(scan: Scan) -> list[tuple[int, int]]:
@@ -108,6 +118,17 @@ def whole_then_a_member(scan: Scan, terms: Terms) -> str | None:
         if (asked and (later or _VALUE_ASKED.search(scan.norm, a, b))) or named & set(later):
             return m.hit.text
     return None
+
+
+def total_and_each(scan: Scan) -> str | None:
+    """ "上个月总GMV和各渠道GMV", "total GMV and GMV by channel", "各渠道GMV和总GMV": the total of a
+    metric and the metric by group, joined as two things asked (the metric named between; what
+    :data:`TOTAL_JOINED` cannot see, as it knows no metric). The words as said, if so."""
+    masked = scan.norm
+    for start, end in sorted(scan.metrics, reverse=True):
+        masked = masked[:start] + _METRIC + masked[end:]
+    m = _TOTAL_AND_EACH.search(masked)
+    return None if m is None else m.group(0).replace(_METRIC, "…")
 
 
 def whole_then_each(scan: Scan) -> bool:
