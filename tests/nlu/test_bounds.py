@@ -96,6 +96,7 @@ ASKED = [  # question, the reason asked back
     ("上个月退款率上升超过10%的品类", "threshold_change_of_rate"),  # relative, or points?
     ("上个月GMV环比增长超过5%", "threshold_change_shape"),  # of no groups, and no yes/no
     ("which regions saw GMV rise above 5M last month", "kept_by_change"),  # a level crossed by a move
+    ("上个月GMV环比增长超过-5%的渠道", "threshold_signed_move"),  # a rise by less than nothing, or a fall?
     ("上个月GMV环比增长超过5%，增长最多的3个品类", "threshold_beside"),  # a ranking beside it
 ]
 
@@ -135,6 +136,12 @@ CHANGES = [  # question, metric, what is bounded, op, value (a fall's bound nega
         "previous_period",
     ),  # points of a rate
     ("上个月各区域GMV环比变化率高于0的", "gmv", "change_pct", ">", 0, "previous_period"),  # 变化率 one word
+    ("上个月GMV环比增长率低于-5%的渠道", "gmv", "change_pct", "<", -0.05, "previous_period"),  # a minus sign
+    ("上个月GMV环比变化率低于负5%的渠道", "gmv", "change_pct", "<", -0.05, "previous_period"),  # 负
+    ("上个月GMV环比增长率跌破-5%的渠道", "gmv", "change_pct", "<", -0.05, "previous_period"),  # a rate's level
+    ("channels with GMV growth rate below -5% last month vs May", "gmv", "change_pct", "<", -0.05, "custom"),
+    ("channels whose GMV growth rate was below 5% last month vs May", "gmv", "change_pct", "<", 0.05, "custom"),
+    ("channels where GMV growth was above 5% in June vs May", "gmv", "change_pct", ">", 0.05, "custom"),
 ]
 
 

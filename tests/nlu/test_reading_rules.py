@@ -1248,6 +1248,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("各…总 is each group's", "上个月各渠道总GMV", {"dimensions": ["channel"], "top_n": None}),
     ("总X和Y: two totals", "上个月总GMV和订单量", {"metrics": ["gmv", "order_count"], "dimensions": []}),
     (
+        "the highest and the lowest: one ranking",
+        "上个月GMV最高和最低的渠道",
+        {"dimensions": ["channel"], "top_n": None},
+    ),
+    (
         "a day of last month",
         "上个月5号的GMV",
         {"time_range": {"start": "2026-06-05", "end": "2026-06-05"}},
@@ -1692,6 +1697,15 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("the top of the groups that fell", "上个月GMV环比下降的品类里GMV最高的", AmbiguousQuestion, "下降的品类"),
     ("only those that grew: a filter of rows", "上个月各品类GMV同比，只看增长的", AmbiguousQuestion, "kept_by_change"),
     ("a total then which, in English", "How much GMV last month and which region was top?", AmbiguousQuestion, "total"),
+    (
+        "total X and which Y was highest",
+        "total GMV last month and which region was the highest?",
+        AmbiguousQuestion,
+        "total",
+    ),
+    ("总X以及最高的Y", "上个月总GMV以及最高的区域", AmbiguousQuestion, "total"),
+    ("X总量以及X最多的Y", "上个月订单总量以及订单最多的渠道", AmbiguousQuestion, "total"),
+    ("X, and the top Y", "what was last month's GMV, and the top region?", AmbiguousQuestion, "total"),
 ]
 
 

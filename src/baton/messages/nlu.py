@@ -169,6 +169,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{bound}”限定的是{metric}的变化。Baton 可以保留变化超过某个界限的分组（例如“5月订单量环比增长超过5%的品类”）；"
         "请说明按什么分组、和哪个时期比，或直接看各组的变化。",
     ),
+    "threshold_signed_move": (
+        "'{bound}' says a move of {metric} with a minus sign: a rise by less than nothing, or a fall? Bound the "
+        "growth rate itself (e.g. 'growth rate below -5%') or say the fall (e.g. 'fell more than 5%').",
+        "“{bound}”给{metric}的涨跌加了负号：是涨幅为负，还是下降？请直接限定增长率（例如“环比增长率低于-5%”），"
+        "或说明下降（例如“环比下降超过5%”）。",
+    ),
     "threshold_change_under": (
         "'{bound}' is an upper bound on a move of {metric}: should groups that moved the other way count too? "
         "Ask for each group's change (the table shows every sign), or bound the growth rate itself (e.g. 'growth "

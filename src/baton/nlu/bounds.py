@@ -92,6 +92,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
             continue
         # the digits as said, scaled exactly: "1.4%" is 0.014, never 0.013999999999999999
         number = _number(m.group("num"), large=m.group("large") is not None) * vocab.BOUND_SCALES.get(scale, 1)
+        number = -number if m.group("sign") else number
         said = scan.text[m.start() : m.end()].strip()
         points = scale in _POINTS or scale.startswith("percentage")
         percent = scale in {"%", "％", "percent", "per cent"} or points or m.group("num") in _HALF  # "一半": 50%
@@ -132,9 +133,16 @@ _CHANGE_SAID = patterns.compile(
     r"|\bwent up|\bgone up|\bgo(?:es)? up|\b(?:was|were|is|are) up|(?<!make )(?<!makes )(?<!made )\bup|\b(?:a |an )?(?:rise|increase|jump|gain)(?: of)?)"
     r"|(?P<down>降幅|跌幅|下降|下跌|减少|下滑|跌|降|\bfell|\bfallen|\bdropped|\bdeclined|\bdecreased|\bwent down"
     r"|\bgone down|\bgo(?:es)? down|\b(?:was|were|is|are) down|\bdown|\b(?:a |an )?(?:drop|fall|decline|decrease)(?: of)?))"
-    r"了?的?(?:幅度)?\s*(?:by\s+)?$",
+    r"了?的?(?:幅度)?(?:\s+(?:was|were|is|are)\b)?\s*(?:by\s+)?$",
     re.I,
 )
+_RATE_SAID = patterns.compile(
+    r"(?:增长率|增速|变化率|\bgrowth rate(?: of)?|\brate of (?:growth|change)(?: of)?|\bgrowth|\bchange)"
+    r"(?:\s+(?:was|were|is|are)\b)?\s*$",
+    re.I,
+)
+"""A change said as a quantity right before a level ("growth rate below -5%", "增长率跌破-5%"): the
+bound is on the rate, signed as said; a move to a level ("fell below 1,000") is on the value."""
 
 
 _HALF = ("一半", "半数", "half")
@@ -162,7 +170,8 @@ def _change_before(scan: Scan, start: int) -> tuple[Literal["up", "down", "signe
     starts: the bound is on the change, not on the value. A level crossed ("跌破500万", "rose above 5M",
     "fell below 1,000") bounds the value."""
     if _LEVEL_CROSSED.match(scan.norm, start):
-        return None
+        rate = _RATE_SAID.search(scan.norm, max(0, start - 24), start)
+        return ("signed", rate.start()) if rate is not None else None
     found = _CHANGE_SAID.search(scan.norm, max(0, start - 24), start)
     said = [(s, e) for s, e in scan.metrics if e <= start and _BY.fullmatch(scan.norm[e:start])]
     if found is None and said:  # "grew orders by more than 5%": the metric between the move and the bound
@@ -353,6 +362,8 @@ def _change_threshold(
         raise _asked(bound, "nlu.threshold_change_shape", label)
     if bound.change != "signed" and bound.op in ("<", "<="):
         raise _asked(bound, "nlu.threshold_change_under", label)
+    if bound.change != "signed" and bound.number < 0:  # "增长超过-5%": which way did it move?
+        raise _asked(bound, "nlu.threshold_signed_move", label)
     info = catalog.metrics[metric]
     if info.unit == "ratio" and bound.percent and not bound.points:
         raise _asked(bound, "nlu.threshold_change_of_rate", label)

@@ -93,11 +93,35 @@ def each_then_best(scan: Scan, terms: Terms) -> bool:
     return any(s < sep and not _CLAUSE_SPLIT.search(scan.norm, s, sep) for s, _ in scan.metrics)
 
 
-def total_then_which(norm: str) -> bool:
-    """ "上个月GMV多少，哪个区域最高": the total, then a ranking — two questions. "GMV最高是多少，哪个
-    渠道" asks the top value and whose it is: one question."""
-    m = _TOTAL_THEN_WHICH.search(norm)
-    return m is not None and _SUPERLATIVE_SAID.search(m.group("first")) is None
+def total_then_which(scan: Scan, terms: Terms) -> bool:
+    """ "上个月GMV多少，哪个区域最高", "上个月总GMV以及最高的区域", "total orders in May and which channel
+    was the highest?", "what was last month's GMV, and the top region?": the total, then the group
+    that ranks first — two questions; the ranking alone drops the total. "GMV最高是多少，哪个渠道" asks
+    the top value and whose it is, "GMV和订单量最高的渠道" ranks by a second metric: one question."""
+    m = _TOTAL_THEN_WHICH.search(scan.norm)
+    if m is not None and _SUPERLATIVE_SAID.search(m.group("first")) is None:
+        return True
+    return _total_then_best(scan, terms)
+
+
+_TOTAL_THEN_BEST = patterns.compile(
+    r"^(?P<first>[^；;?？]*?)\s*(?P<sep>[，,;；]\s*(?:and\s+)?|\band\b|以及|还有|并且|同时|和)\s*"
+    rf"(?P<second>[^，,;；?？]*?(?:{_SUPERLATIVE}|{_WHICH})[^，,;；?？]*?)\s*[?？。.!！]*\s*$",
+    re.I,
+)
+
+
+def _total_then_best(scan: Scan, terms: Terms) -> bool:
+    """A first part that names a metric and nothing it is broken down by or filtered to, then a
+    part that ranks groups by no metric but those (see :func:`total_then_which`)."""
+    m = _TOTAL_THEN_BEST.search(scan.norm)
+    if m is None or _SUPERLATIVE_SAID.search(m.group("first")):
+        return False
+    sep, second = m.start("sep"), m.start("second")
+    first = {t.target for h in terms.metric_hits if h.end <= sep for t in h.terms if t.kind == "metric"}
+    later = {t.target for h in terms.metric_hits if h.start >= second for t in h.terms if t.kind == "metric"}
+    grouped = [s for s, e in scan.terms if e <= sep and (s, e) not in scan.metrics]  # "各区域的GMV", "华东GMV"
+    return bool(first) and not grouped and later <= first
 
 
 def whole_then_a_member(scan: Scan, terms: Terms) -> str | None:

@@ -512,6 +512,7 @@ _BOUND_OP = (
 )
 THRESHOLD = patterns.compile(
     rf"(?:(?:是否|有没有|有无)\s*)?(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$]|\brmb\s*|\busd\s*)?"
+    r"(?P<sign>(?<![0-9a-z.])[-−](?=\d)|负(?=\d))?"
     r"(?P<num>(?P<large>(?:\d+(?:\.\d+)?|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十百千]+)个?[亿万][零〇]?"
     r"(?:\d+(?:千万|百万|万|千|百)?|[一二两三四五六七八九](?:[十百千](?:[0-9一二两三四五六七八九十百千零〇]*(?:千万|百万|万))?)?)"
     r"(?![0-9一二两三四五六七八九十百千万亿]))"
@@ -527,7 +528,8 @@ THRESHOLD = patterns.compile(
     _I,
 )
 """A bound on a metric's value ("超过5%", "above ¥5m", "10,000 or more", "500万以上"): its
-word, number, scale and money word; a number followed by a unit of time is a length, not a bound.
+word, number (a minus sign said before it: "增长率低于-5%"), scale and money word; a number
+followed by a unit of time is a length, not a bound.
 Chinese numerals count too ("超过五百万"), and so does a scale said alone after 过/破/上 ("过万",
 "破千万": one of it)."""
 BOUND_OPS: dict[str, str] = {
