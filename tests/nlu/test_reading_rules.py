@@ -1252,6 +1252,7 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月GMV最高和最低的渠道",
         {"dimensions": ["channel"], "top_n": None},
     ),
+    ("a bare 排名 inside a member", "上个月华南各渠道GMV排名", {"dimensions": ["channel"], "asked_member": None}),
     (
         "a day of last month",
         "上个月5号的GMV",
@@ -1706,6 +1707,14 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("总X以及最高的Y", "上个月总GMV以及最高的区域", AmbiguousQuestion, "total"),
     ("X总量以及X最多的Y", "上个月订单总量以及订单最多的渠道", AmbiguousQuestion, "total"),
     ("X, and the top Y", "what was last month's GMV, and the top region?", AmbiguousQuestion, "total"),
+    # a member's place asked among groups of another kind
+    ("华南 among channels", "上个月华南GMV在各渠道里排第几", AmbiguousQuestion, "华南"),
+    (
+        "east china among channels",
+        "where did east china rank among channels by GMV last month",
+        AmbiguousQuestion,
+        "east china",
+    ),
 ]
 
 

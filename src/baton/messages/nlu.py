@@ -401,6 +401,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "读到的时间是{period}：只有一个{grain}，没有可以比较排名的对象。想知道它在更长时间里排第几，"
         "请问那段时间的排名（例如“2026年各月订单量从低到高”），Baton 会把每个{grain}按顺序列出。",
     ),
+    "place_of_other_kind": (
+        "The question asks where '{member}' ranks, but ranks groups of another kind than '{member}': its place "
+        "among its own kind, or the ranking of the groups inside it?",
+        "问题问“{member}”排第几，但排序的是另一类分组：是问它在同类中排第几，还是看它内部各分组的排名？",
+    ),
     "ranking_of_one": (
         "The question ranks a single member. Should Baton rank every member (and show where it stands), or show "
         "that member alone?",

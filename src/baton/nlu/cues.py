@@ -40,6 +40,8 @@ class Cues(PeriodCues):
     place_asked: bool = False
     """The place of one named member is asked ("华南排第几", "where does web rank"): every member is
     ranked and the answer says where that one stands."""
+    place_said: tuple[str, ...] = ()
+    """The words that asked a place ("排第几", "排名", "where does … rank")."""
     place_bare: bool = False
     """A place said with no direction ("第二呢"): a follow-up keeps the previous ranking's."""
     order: Literal["desc", "asc"] = "desc"
@@ -324,7 +326,7 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
     if quality:
         cues.quality = "good" if vocab.GOOD.search(quality[0].group(0)) else "bad"
     placed = cues.take(scan, "ranking", vocab.PLACE_OF_MEMBER)
-    cues.place_asked = bool(placed)
+    cues.place_asked, cues.place_said = bool(placed), tuple(m.group(0) for m in placed)
     if any(m.group(0).startswith("倒数") for m in placed):  # "东北订单量倒数第几": counted from the lowest
         cues.period_order = "asc"
     _read_place(scan, cues)

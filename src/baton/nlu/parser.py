@@ -979,6 +979,11 @@ class Planner:
             top_n = None  # "华东是不是GMV最高的区域": every region ranked, and whether 华东 is first
         elif ranked and one:
             raise _asked("nlu.ranking_of_one", {"dimensions": dims})  # "show East China's top region"
+        elif ranked and any(_A_PLACE.search(said) for said in cues.place_said):
+            other = [m for m in terms.members if not m.excluded and m.dimension not in dims]
+            if len(other) == 1:  # "华南GMV在各渠道里排第几": a region's place among channels?
+                said = other[0].hit.text
+                raise _asked("nlu.place_of_other_kind", {"member": said, "dimensions": dims}, member=said)
         rank_by: ChangeMeasure | Literal["value"] = "value"
         order = self.order_of(cues, terms.metrics) if (ranked or cues.best) else cues.order
         if ranked and comparison is not None and cues.quality is not None and not cues.change:
@@ -1814,6 +1819,9 @@ def _asked(key: str, detail: dict[str, object], **fields: object) -> AmbiguousQu
     return AmbiguousQuestion(*both(key, **fields), detail=detail)
 
 
+_A_PLACE = patterns.compile(r"第几|多少|\bplace\b|\bposition\b|\brank\b|\bwhere\b|\bhow\b", re.I)
+"""A place asked in so many words ("排第几", "where does … rank"), not a bare "排名" (also a ranking
+of the groups inside a member: "华南各渠道GMV排名")."""
 _ACROSS_GROUPS = patterns.compile(r"\bacross\b|\bamong\b|\bover all\b|各.{0,6}之间|所有.{0,6}的平均", re.I)
 """An average said over the groups themselves ("average AOV across channels")."""
 _CAPITALISED = patterns.compile(r"(?<![\w])[A-Z][A-Za-z]+")
