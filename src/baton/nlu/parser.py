@@ -441,7 +441,7 @@ class Planner:
             cues.several, cues.rank = True, True
             if cues.which_time:  # "今年各月新增用户数，以及哪个月最多": every month, the most first
                 cues.top_n = None
-        elif (cues.best or cues.top_n is not None) and total_then_which(scan, terms):
+        elif (cues.best or cues.top_n is not None) and total_then_which(scan, terms, bounded=cues.bound is not None):
             raise _asked("nlu.total_then_which", {})  # "上个月GMV多少，哪个区域最高": the total, then a ranking
         cues.narrowed = frozenset(
             m.dimension for m in terms.members if _ONLY_BEFORE.search(scan.norm, 0, m.hit.start) and not m.excluded

@@ -93,15 +93,16 @@ def each_then_best(scan: Scan, terms: Terms) -> bool:
     return any(s < sep and not _CLAUSE_SPLIT.search(scan.norm, s, sep) for s, _ in scan.metrics)
 
 
-def total_then_which(scan: Scan, terms: Terms) -> bool:
+def total_then_which(scan: Scan, terms: Terms, *, bounded: bool = False) -> bool:
     """ "上个月GMV多少，哪个区域最高", "上个月总GMV以及最高的区域", "total orders in May and which channel
     was the highest?", "what was last month's GMV, and the top region?": the total, then the group
     that ranks first — two questions; the ranking alone drops the total. "GMV最高是多少，哪个渠道" asks
-    the top value and whose it is, "GMV和订单量最高的渠道" ranks by a second metric: one question."""
+    the top value and whose it is, "GMV和订单量最高的渠道" ranks by a second metric: one question; a
+    first part that bounds (``bounded``: "环比增长超过5%，增长最多的3个品类") is no total."""
     m = _TOTAL_THEN_WHICH.search(scan.norm)
     if m is not None and _SUPERLATIVE_SAID.search(m.group("first")) is None:
         return True
-    return _total_then_best(scan, terms)
+    return not bounded and _total_then_best(scan, terms)
 
 
 _TOTAL_THEN_BEST = patterns.compile(
