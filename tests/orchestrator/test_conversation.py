@@ -117,6 +117,34 @@ def test_each_kind_of_follow_up_changes_only_its_part(
     assert answer.follow_up is not None and answer.follow_up.changed == changed
 
 
+@pytest.mark.parametrize(
+    ("first", "follow_up", "changed"),
+    [
+        ("East China refund rate in May 2026", "compared with the same month last year?", ("comparison",)),
+        ("East China refund rate in May 2026", "vs the same period last year?", ("comparison",)),
+        ("上个月华东的退款率", "和去年同月比呢", ("comparison",)),
+        # a member of the ranked dimension with another metric: that member's figure, no ranking left
+        (
+            "which channel had the highest AOV in South China in May?",
+            "what is the refund rate of web?",
+            ("metric", "filter", "breakdown", "ranking"),
+        ),
+        ("上个月哪个渠道的客单价最高", "APP的退款率呢", ("metric", "filter", "breakdown", "ranking")),
+    ],
+)
+def test_a_comparison_or_a_members_other_metric_follows_the_previous_question(
+    session: Session, first: str, follow_up: str, changed: tuple[str, ...]
+) -> None:
+    """Asked back before: "the same month" was read as "the same (as before)", "同月比" left "比"
+    unread, and a metric whose better end differs was asked its direction though one member remains."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    answer = chat.ask(follow_up)
+    assert answer.status == "answered", answer.answer
+    assert answer.follow_up is not None and answer.follow_up.changed == changed
+    assert answer.result is not None and answer.result.row_count == 1
+
+
 def test_a_why_follow_up_is_an_analysis_scoped_to_the_previous_reading(session: Session) -> None:
     chat = session.conversation()
     chat.ask("上个月各渠道的GMV是多少？", as_of=JULY)

@@ -391,6 +391,7 @@ def _merge(
         and (parent.top_n is not None or parent.rank_place is not None)
         and "metric" in changed
         and _better(planner, metrics) != _better(planner, parent.metrics)
+        and any(d in dims for d in parent.dimensions)  # "APP的退款率呢": one member, no ranking left
     ):
         # "退款率最好的渠道" then "那GMV呢": which end is "best" differs; asked, never carried over
         raise AmbiguousQuestion(*both("conversation.ranking_direction"), detail={"missing": "order"})

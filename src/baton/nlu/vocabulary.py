@@ -55,7 +55,7 @@ WHICH_TIME: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((patterns.compile(
 TREND = patterns.compile(r"趋势|走势|变化情况|曲线|是?怎么走的?|怎么变的?|走得怎么样|\btrends?\b|\bover time\b", _I)
 YOY = patterns.compile(
     r"同比去年同期|同比去年|同比|(?:相比|对比|比|较)?(?:去年|上年)(?:同期|当月|当季度?|当周)|去年同月|上年同月|去年同季度?|去年的?同一?个?月|去年的?同一天|去年同日|"
-    r"(?:和|跟|与|同)(?:去年|上一年)(?:同期)?(?:相比|比较|对比|比)|"
+    r"(?:和|跟|与|同)(?:去年|上一年|上年)(?:同期|同月|同季度?|当月|当季度?|同一?个?月)?(?:相比|比较|对比|比)|"
     r"\byoy\b|year[- ]over[- ]year|year[- ]on[- ]year|"
     r"(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+)?)?"
     r"\bsame (?:period|month|week|quarter|day|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
