@@ -257,6 +257,12 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("the last day of last month", A, "2026-06-30", "2026-06-30", "day"),
     ("the first day of June 2025", A, "2025-06-01", "2025-06-01", "day"),
     ("上个月头一周", A, "2026-06-01", "2026-06-07", "custom"),
+    # weeks of a month are seven days from its first (or back from its last), as its first or last week
+    ("6月头两周", A, "2026-06-01", "2026-06-14", "custom"),
+    ("6月前两周", A, "2026-06-01", "2026-06-14", "custom"),
+    ("6月最后两周", A, "2026-06-17", "2026-06-30", "custom"),
+    ("the first two weeks of june", A, "2026-06-01", "2026-06-14", "custom"),
+    ("the last 2 weeks of may", A, "2026-05-18", "2026-05-31", "custom"),
     # more ways analysts say a period
     ("大上周", A, "2026-06-15", "2026-06-21", "week"),
     ("去年最后一个季度", A, "2025-10-01", "2025-12-31", "quarter"),

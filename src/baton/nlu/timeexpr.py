@@ -751,10 +751,12 @@ def _half_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
 
 
 def _days_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
-    """The first or last N days of a month ("the first 10 days of June", "上个月前10天")."""
+    """The first or last N days of a month ("the first 10 days of June", "上个月前10天"), or N weeks
+    of seven days ("6月头两周", "the last two weeks of June"), as its last week is its last seven."""
     month = _month_said(m, ctx, text)
     said = _group(m, "n") or ""
     n = _en_int(said) if said.isascii() else parse_cn_int(said)
+    n *= 7 if (_group(m, "u") or "days").lower() != "days" else 1
     if not 1 <= n <= (month.end - month.start).days + 1:
         raise _invalid(text, "nlu.no_such_day", month=month.start.month, day=n)
     if (_group(m, "which") or "").lower() in {"first", "前", "头", "月初"}:
@@ -1177,7 +1179,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("half_of_month_cn", _p(r"<MONTH_CN>的?\s*(?P<h>上|下|前|后)半个?月"), _half_of_month),
     _Rule(
         "days_of_month_en",
-        _p(r"<NB>(?:the\s+)?(?P<which>first|last)\s+(?P<n><ENUM>)\s+days\s+of\s+<MONTH_EN>"),
+        _p(r"<NB>(?:the\s+)?(?P<which>first|last)\s+(?P<n><ENUM>)\s+(?P<u>days|weeks)\s+of\s+<MONTH_EN>"),
         _days_of_month,
     ),
     _Rule(
@@ -1193,7 +1195,10 @@ _RULES: tuple[_Rule, ...] = (
     # after the edges: "上个月最后一天" is a day, not the last one day of a month
     _Rule(
         "days_of_month_cn",
-        _p(r"<MONTH_CN>的?\s*(?P<which>前|头|后|最后|月初|月底|月末)(?:的|最后)?\s*(?P<n><CNUM>)\s*[天日]"),
+        _p(
+            r"<MONTH_CN>的?\s*(?P<which>前|头|后|最后|月初|月底|月末)(?:的|最后)?\s*(?P<n><CNUM>)\s*"
+            r"(?:[天日]|个?(?P<u>周|星期|礼拜))"
+        ),
         _days_of_month,
     ),
     _Rule("day_us", _p(r"(?<![\d/])(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>[12]\d{3})(?![\d/])"), _us_day),
