@@ -7,6 +7,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from baton.agents.buckets import partial_buckets, partial_notes
 from baton.agents.narrator import Narrator
 from baton.catalog.loader import load_catalog
@@ -121,3 +123,23 @@ def test_a_chinese_period_that_ends_in_a_date_keeps_a_space_before_the_next_word
     )
     said = _say(query, _table(["region", "gmv"], [["华东", 14158986.8], ["东北", 1621174.5]]), "zh")
     assert said.startswith("2026-06-01 至 2026-06-30 按区域拆分")
+
+
+@pytest.mark.parametrize(
+    ("value", "bound", "signed", "said"),
+    [
+        (0.03004, 0.03, False, "3.004%"),  # would read "3.00%" beside "高于 3.00%"
+        (0.0300001, 0.03, False, "3.00001%"),
+        (0.035, 0.03, False, "3.50%"),  # apart already: as ever
+        (-0.05004, -0.05, True, "-5.004%"),
+        (0.03, 0.03, False, "3.00%"),  # the bound itself
+    ],
+)
+def test_a_listed_percentage_is_told_apart_from_its_bound(value: float, bound: float, signed: bool, said: str) -> None:
+    from baton.agents.narrator import _apart_from_bound
+    from baton.numbers import format_exact, format_signed_percent
+
+    def fmt(v: object) -> str:
+        return format_signed_percent(v, "en") if signed else format_exact(v, "ratio", "en")
+
+    assert _apart_from_bound(fmt, bound)(value) == said

@@ -243,8 +243,8 @@ class Narrator:
         return lambda value: format_exact(value, unit, language, currency)
 
     def _checked_total_sentence(self, say: _Sentence) -> str:
-        """A yes/no of the total: its value and whether it passes the bound ("上个月的成交总额为
-        ¥45,509,172.90，不高于 ¥150,000,000.00：否。")."""
+        """A yes/no of the total: its value, the bound as asked and the verdict ("上个月的成交总额为
+        ¥45,509,172.90，高于 ¥150,000,000.00：否。" — "不高于…：否" read as a double negative)."""
         query, metric, rows, period, filters, language, fmt = say
         bound = query.threshold
         assert bound is not None
@@ -257,7 +257,7 @@ class Narrator:
             filters=filters,
             period=period,
             value=fmt(value),
-            op=text(f"answer.bound_{'' if passes else 'not_'}{bound.op_name}", language),
+            op=text(f"answer.bound_{bound.op_name}", language),
             bound=bound_text(bound, fmt, language),
         )
 
@@ -302,6 +302,7 @@ class Narrator:
         query, _, rows, period, filters, language, _ = say
         assert query.threshold is not None
         label, fmt = bounded_label(query, self.catalog, language)
+        fmt = _apart_from_bound(fmt, query.threshold.value)
         say = say._replace(metric=_bounded_key(query), fmt=fmt)  # each group's share or change listed
         if query.threshold.of in ("change", "change_pct") and query.comparison is not None:
             cmp = query.comparison.range
@@ -902,3 +903,21 @@ def fails_bound(value: Any, bound: Threshold) -> bool:
         "<=": number <= bound.value,
     }
     return not passes[bound.op]
+
+
+def _apart_from_bound(fmt: Callable[[Any], str], bound: float) -> Callable[[Any], str]:
+    """``fmt``, with a percentage that would read as the bound itself given more decimals (up to
+    six): "取消率高于 3.00% 的渠道：小程序（3.004%）", never "（3.00%）" beside "高于 3.00%"."""
+
+    def apart(value: Any) -> str:
+        said = fmt(value)
+        if not said.endswith("%") or value is None or float(value) == bound or said != fmt(bound):
+            return said
+        signed = said[:1] in "+-" and fmt(bound)[:1] in "+-"
+        for places in range(3, 7):
+            mine, theirs = (f"{float(v) * 100:{'+' if signed else ''}.{places}f}%" for v in (value, bound))
+            if mine != theirs:
+                return mine
+        return said
+
+    return apart

@@ -76,10 +76,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "among_top": (" (among the top {n} {dims})", "（最高的 {n} 个{dims}中）"),
     "among_bottom": (" (among the bottom {n} {dims})", "（最低的 {n} 个{dims}中）"),
     "comparison_groups": (
-        "{label}{filters} for {period}, {kind} ({previous_period}): {low_word} {low} ({low_pct}, {low_value}), "
-        "{high_word} {high} ({high_pct}, {high_value}).",
-        "{period}{filters}各组{label}{kind}：{low_word}的是 {low}（{low_pct}，{low_value}），"
-        "{high_word}的是 {high}（{high_pct}，{high_value}）；对比期为 {previous_period}。",
+        "{label}{filters} for {period}, {kind} ({previous_period}): {low_word} {low} ({low_pct}; now {low_value}), "
+        "{high_word} {high} ({high_pct}; now {high_value}).",
+        "{period}{filters}各组{label}{kind}：{low_word}的是 {low}（{low_pct}，本期 {low_value}），"
+        "{high_word}的是 {high}（{high_pct}，本期 {high_value}）；对比期为 {previous_period}。",
     ),
     "series": (
         "{label}{filters} by {grain} for {period}: {count} points, from {first_value} ({first}) to {last_value} "
