@@ -112,12 +112,20 @@ _TOTAL_THEN_BEST = patterns.compile(
 )
 
 
+_VALUE_OR_TOTAL = patterns.compile(
+    r"多少|几|总|合计|一共|\bhow (?:much|many)\b|\bwhat (?:was|were|is|are)\b|\btotal\b|\boverall\b", re.I
+)
+
+
 def _total_then_best(scan: Scan, terms: Terms) -> bool:
     """A first part that names a metric and nothing it is broken down by or filtered to, then a
     part that ranks groups by no metric but those (see :func:`total_then_which`)."""
     m = _TOTAL_THEN_BEST.search(scan.norm)
     if m is None or _SUPERLATIVE_SAID.search(m.group("first")):
         return False
+    joined = m.group("sep").strip(" ，,;；") != ""  # "以及", ", and": a second thing asked
+    if not joined and not _VALUE_OR_TOTAL.search(m.group("first")):
+        return False  # "GMV上个月，哪个渠道最高": one ranking, said in two breaths
     sep, second = m.start("sep"), m.start("second")
     first = {t.target for h in terms.metric_hits if h.end <= sep for t in h.terms if t.kind == "metric"}
     later = {t.target for h in terms.metric_hits if h.start >= second for t in h.terms if t.kind == "metric"}
