@@ -1254,6 +1254,7 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ),
     ("a bare 排名 inside a member", "上个月华南各渠道GMV排名", {"dimensions": ["channel"], "asked_member": None}),
     ("a ranking said in two breaths", "GMV上个月，哪个渠道最高", {"dimensions": ["channel"], "top_n": 1}),
+    ("ppl, and stuff bought", "how many ppl bought stuff on the mini progam last week", {"metrics": ["buyer_count"]}),
     (
         "a day of last month",
         "上个月5号的GMV",

@@ -719,7 +719,7 @@ EN_FILLERS = frozenset(
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "
         "produced among amongst unique distinct given offered issued granted placed made recorded received "
-        "saw seen experienced posted make makes pls plz thx ty btw asap urgent bot"
+        "saw seen experienced posted make makes pls plz thx ty btw asap urgent bot stuff things"
     ).split()
 )
 """English function words. Time units, "each", "across", "overall" and comparison words are
