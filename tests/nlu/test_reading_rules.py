@@ -1256,6 +1256,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("a ranking said in two breaths", "GMV上个月，哪个渠道最高", {"dimensions": ["channel"], "top_n": 1}),
     ("ppl, and stuff bought", "how many ppl bought stuff on the mini progam last week", {"metrics": ["buyer_count"]}),
     (
+        "各X的M，只看超过N: a filter",
+        "上个月各渠道GMV，只看超过500万的",
+        {"dimensions": ["channel"], "threshold": {"op": ">"}},
+    ),
+    (
         "a day of last month",
         "上个月5号的GMV",
         {"time_range": {"start": "2026-06-05", "end": "2026-06-05"}},
@@ -1709,6 +1714,11 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("总X以及最高的Y", "上个月总GMV以及最高的区域", AmbiguousQuestion, "total"),
     ("X总量以及X最多的Y", "上个月订单总量以及订单最多的渠道", AmbiguousQuestion, "total"),
     ("X, and the top Y", "what was last month's GMV, and the top region?", AmbiguousQuestion, "total"),
+    # each group's value in a clause, then which of them pass a bound: two answers
+    ("各X的M，哪些超过N", "上个月各渠道GMV，哪些超过500万", AmbiguousQuestion, "哪些超过500万"),
+    ("各X的M多少，哪几个超过N", "上个月各区域GMV是多少，哪几个超过800万", AmbiguousQuestion, "哪几个"),
+    ("各X的M，哪些环比下降超过N", "上个月各品类GMV，哪些环比下降超过15%", AmbiguousQuestion, "15%"),
+    ("各X的M多少，低于N的有哪些", "上个月各渠道转化率多少，低于2%的有哪些", AmbiguousQuestion, "2%"),
     # a member's place asked among groups of another kind
     ("华南 among channels", "上个月华南GMV在各渠道里排第几", AmbiguousQuestion, "华南"),
     (

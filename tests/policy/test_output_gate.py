@@ -107,6 +107,15 @@ def test_read_numbers_reports_scale_sign_and_decimals() -> None:
     assert read_numbers("2026-06-01 至 2026-06-30（近30天）") == []
 
 
+@pytest.mark.parametrize(
+    "said", ["-1.12 percentage points", "0.50 percentage point", "+0.24 个百分点", "0.24pp", "-16.61%"]
+)
+def test_points_and_percents_are_read_as_hundredths(said: str) -> None:
+    """ "above 0.50 percentage points" was blocked (no cell is 0.50): points are a rate × 100."""
+    (token,) = read_numbers(f"change {said}")
+    assert token.percent == Decimal(100)
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     value=st.decimals(min_value=-(10**10), max_value=10**10, places=2, allow_nan=False, allow_infinity=False),

@@ -324,6 +324,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         '("respectively"), or for the sum on its own.',
         "还不能把几个成员的合计与另一个成员对比：请问各成员分别的数值，或单独问合计。",
     ),
+    "each_then_which_pass": (
+        "The question asks for each group's value and then \"{said}\": two answers. Ask for each group's "
+        'value, or keep only those that pass (e.g. "…, only those above 5M").',
+        "问题先问了各分组的数值，又问“{said}”：这是两个回答。请只问各分组的数值，或只看满足条件的分组（例如“……，只看超过500万的”）。",
+    ),
     "total_then_which": (
         'The question asks for a total and then which group ranks first: ask one at a time, e.g. "GMV last '
         'month" and then "which region had the highest GMV last month", or ask for each group\'s value '

@@ -66,6 +66,7 @@ from baton.nlu.parts import (
     TOTAL_JOINED,
     average_in_a_later_clause,
     each_then_best,
+    each_then_which_pass,
     total_and_each,
     total_then_which,
     whole_then_a_member,
@@ -313,6 +314,7 @@ class Planner:
         _members_said_of_the_first_metric(read.scan, read.terms)
         _total_said_before_a_metric(read.scan, read.cues, read.terms)
         _total_beside_each_or_a_ranking(read.scan, read.cues, read.terms)
+        each_then_which_pass(read.scan, read.cues, read.terms)
         _member_beside_the_whole(read.scan, read.cues, read.terms)
         average_in_a_later_clause(read.scan, read.cues, read.terms)
         self._kept_and_excluded(read.cues, read.terms)

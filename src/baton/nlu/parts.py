@@ -153,6 +153,28 @@ def whole_then_a_member(scan: Scan, terms: Terms) -> str | None:
     return None
 
 
+_WHICH_PASS = patterns.compile(r"哪些|哪几个|哪几|哪个|\bwhich\b", re.I)
+_ONLY = patterns.compile(r"只看|只要|只列|只留|仅|\bonly\b|\bjust\b", re.I)
+
+
+def each_then_which_pass(scan: Scan, cues: Cues, terms: Terms) -> None:
+    """ "上个月各渠道GMV，哪些超过500万", "各区域GMV是多少，哪几个超过800万": every group's value asked in
+    a clause, then which of them pass a bound in the next — two answers; the bound alone drops the
+    groups that fail it, so it is asked back. "各渠道GMV，只看超过500万的" keeps those that pass, and
+    "各渠道中GMV超过500万的有哪些" asks no value first: one question each."""
+    spans = cues.spans.get("threshold", [])
+    if not spans:
+        return
+    start = min(a for a, _ in spans)
+    cut = max((m.end() for m in _CLAUSE_SPLIT.finditer(scan.norm, 0, start)), default=None)
+    if cut is None or _ONLY.search(scan.norm, cut) or not _WHICH_PASS.search(scan.norm, cut):
+        return
+    grouped = any(h.end <= cut and "dimension" in h.kinds for h in terms.hits)
+    if grouped and any(e <= cut for _, e in scan.metrics):
+        said = scan.text[cut:].strip(" ？?。")
+        raise AmbiguousQuestion(*both("nlu.each_then_which_pass", said=said), detail={"reason": "each_then_which_pass"})
+
+
 def total_and_each(scan: Scan) -> str | None:
     """ "上个月总GMV和各渠道GMV", "total GMV and GMV by channel", "各渠道GMV和总GMV": the total of a
     metric and the metric by group, joined as two things asked (the metric named between; what

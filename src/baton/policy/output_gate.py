@@ -135,7 +135,7 @@ _EMPHASIS = patterns.compile(r"\*+|_+|~~+")  # markdown emphasis / strikethrough
 _NUMBER = patterns.compile(
     r"(?P<sign>[+\-−])?(?P<cur>[¥$€£])?\s?"
     r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:[eE](?P<exp>[+\-−]?\d{1,3})(?!\d|\.\d))?"
-    r"(?P<suffix>\s?(?:%|‰|个百分点|pp\b|万亿|亿|千万|百万|十万|万|千|(?:[KMBT](?![A-Za-z]))))?"
+    r"(?P<suffix>\s?(?:%|‰|个百分点|percentage points?\b|pp\b|万亿|亿|千万|百万|十万|万|千|(?:[KMBT](?![A-Za-z]))))?"
 )
 _SCALE = {
     "万亿": Decimal("1e12"),
@@ -150,7 +150,7 @@ _SCALE = {
     "B": Decimal("1e9"),
     "T": Decimal("1e12"),
 }
-_PERCENT_SUFFIXES = ("%", "个百分点", "pp")
+_PERCENT_SUFFIXES = ("%", "个百分点", "pp", "percentage point", "percentage points")
 
 
 def mask_non_quantities(text: str, labels: Iterable[str] = ()) -> str:
