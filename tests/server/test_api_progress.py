@@ -5,6 +5,7 @@ analysis that does not hold up another user's question."""
 from __future__ import annotations
 
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
@@ -80,9 +81,19 @@ def test_admin_may_follow_a_run_and_another_user_may_not(baton_server: BatonServ
         assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
 
 
+def _until_started(client: httpx.Client, run_id: str, timeout_s: float = 30.0) -> None:
+    """Wait until the server has started ``run_id``: a run is in the store's list from its start
+    on (a run handed out by ``wait: false`` and still queued is not)."""
+    deadline = time.monotonic() + timeout_s
+    while run_id not in {r["run_id"] for r in client.get("/api/runs").json()["runs"]}:
+        assert time.monotonic() < deadline, f"{run_id} did not start within {timeout_s} s"
+        time.sleep(0.005)
+
+
 def test_a_simple_question_is_answered_while_an_analysis_runs(baton_server: BatonServer) -> None:
     with baton_server.client("analyst") as analyst, baton_server.client("east_manager") as manager:
         slow = analyst.post("/api/analyze", json={"question": WHY, "as_of": AS_OF, "wait": False}).json()
+        _until_started(analyst, slow["run_id"])  # queued is not started: the ask must come after the start
         quick = manager.post("/api/ask", json={"question": "上个月的GMV是多少？", "as_of": AS_OF})
         assert quick.status_code == 200 and quick.json()["status"] == "answered"
         events_of(analyst, slow["events"])  # until the analysis is done
