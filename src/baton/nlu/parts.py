@@ -112,9 +112,8 @@ _TOTAL_THEN_BEST = patterns.compile(
 )
 
 
-_VALUE_OR_TOTAL = patterns.compile(
-    r"多少|几|总|合计|一共|\bhow (?:much|many)\b|\bwhat (?:was|were|is|are)\b|\btotal\b|\boverall\b", re.I
-)
+_VALUE_OR_TOTAL = patterns.compile(_VALUE_ASKED.pattern + r"|合计|一共|\boverall\b", re.I)
+"""A value asked (:data:`_VALUE_ASKED`), or a total said in so many words."""
 
 
 def _total_then_best(scan: Scan, terms: Terms) -> bool:

@@ -179,12 +179,14 @@ def dispersion(counts: Mapping[date, int], peaks: Sequence[PeakWindow] = ()) -> 
     mistaken for noise), scaled to a variance ratio. Robust to the few faulty days it is meant
     to find."""
     windows = _windows(counts, peaks)
-    return _dispersion(counts, _weekday_factors(counts, windows), windows)
+    factors = _weekday_factors(counts, windows)
+    return _dispersion(counts, factors, _adjusted(counts, factors), windows)
 
 
-def _dispersion(counts: Mapping[date, int], factors: Mapping[int, float], windows: Windows) -> float:
+def _dispersion(
+    counts: Mapping[date, int], factors: Mapping[int, float], adjusted: Mapping[date, float], windows: Windows
+) -> float:
     residuals = []
-    adjusted = _adjusted(counts, factors)
     for day, rows in counts.items():
         if windows[day] is not None:
             continue
@@ -201,8 +203,8 @@ def completeness(counts: Mapping[date, int], days: Sequence[date], peaks: Sequen
     of so few rows under the table's noise (days absent from ``counts`` have no rows)."""
     windows = _windows(counts, peaks)
     factors = _weekday_factors(counts, windows)
-    phi = _dispersion(counts, factors, windows)
     adjusted = _adjusted(counts, factors)
+    phi = _dispersion(counts, factors, adjusted, windows)
     return [
         DayCheck(
             day,
