@@ -39,15 +39,17 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.bounds import threshold_of
 from baton.nlu.change_words import kept_by_change, premise_asked
 from baton.nlu.cues import Cues
+from baton.nlu.guards import (
+    check_ranking_of_one_period,
+    listing_order,
+    the_groups_that_moved,
+    two_members_apart,
+)
 from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.metric_words import metric_over_the_previous
 from baton.nlu.one_before import the_one_after, the_one_before
 from baton.nlu.parser import (
     Planner,
-    check_ranking_of_one_period,
-    listing_order,
-    the_groups_that_moved,
-    two_members_apart,
 )
 from baton.nlu.periods import against_named, resolve_periods
 from baton.nlu.rank_within import ranked_each_period

@@ -1,0 +1,287 @@
+"""What every planner checks a query against in its catalog — the rule planner, a follow-up
+and a language model's plan alike: breakdowns a metric allows, shares, averages per period,
+rankings over two keys — and the refusals and questions back that name catalog terms."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from baton.catalog import spine
+from baton.catalog.model import Catalog
+from baton.contracts.common import LANGUAGES, Language
+from baton.contracts.semantic import Comparison, Correction, Grain, MemberFilter, SemanticQuery, TimeRange
+from baton.errors import AmbiguousQuestion, QuestionRefused, UnknownMetric, UnsupportedMetric
+from baton.messages import average_fields, both, localized
+from baton.messages import text as message
+from baton.nlu import vocabulary as vocab
+from baton.nlu.cues import Cues, rank_within_or_across
+from baton.nlu.guards import ACROSS_GROUPS, ask_back
+from baton.nlu.lexicon import Hit, Lexicon, normalise
+from baton.nlu.metric_words import (
+    metric_labels,
+    metrics_naming,
+)
+from baton.nlu.reading import (
+    Terms,
+)
+from baton.nlu.scan import Scan
+
+
+class CatalogChecks:
+    """Catalog checks and catalog-worded refusals, shared by every planner of one catalog."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.lexicon = Lexicon(catalog)
+
+    @staticmethod
+    def not_understood(words: list[str]) -> tuple[str, str]:
+        """ "Baton did not understand …" naming the words, in English and Chinese."""
+
+        def said(lang: Language) -> str:
+            return message("nlu.not_understood", lang, words=message("answer.list_sep", lang).join(words))
+
+        return said("en"), said("zh")
+
+    def _no_count_of_a_rate(self, corrections: Sequence[Correction], found: Sequence[Hit]) -> None:
+        """ "conversions last month": a rate's name in the plural counts things (conversions,
+        refunds), the rate does not; read as the rate only after asking."""
+        for c in corrections:
+            if c.kind != "typo" or c.written.lower() != c.read_as.lower() + "s":
+                continue
+            named = [t for h in found if h.text.lower() == c.read_as.lower() for t in h.terms if t.kind == "metric"]
+            if named and all(self.catalog.metrics[t.target].is_ratio for t in named):
+                metric = self.catalog.metrics[named[0].target]
+                raise AmbiguousQuestion(
+                    *both("nlu.count_of_a_rate", written=c.written, metric=metric.label.en, metric_zh=metric.label.zh),
+                    detail={"reason": "count_of_a_rate", "written": c.written, "metric": named[0].target},
+                )
+
+    def _no_gap_of_two_metrics(self, scan: Scan, cues: Cues, terms: Terms, periods: Sequence[object]) -> None:
+        """ "difference between GMV and net revenue last month", "上个月GMV比净收入高多少": the gap
+        between two metrics, or each against the period before? Each one's change only when a
+        second period, or a previous-period word, sets one against it; else asked back."""
+        said = [scan.norm[a:b] for a, b in cues.spans.get("change", [])]
+        gap = any(vocab.GAP.fullmatch(w.strip()) for w in said)  # GAP holds every GAP_BETWEEN word
+        if not gap or len(terms.metrics) < 2 or terms.members:
+            return
+        if len(periods) > 1 or cues.comparison_kind or cues.spans.get("previous_period"):
+            return
+        first, second = (self.catalog.metrics[m].label for m in terms.metrics[:2])
+        raise AmbiguousQuestion(
+            *both("nlu.gap_of_two_metrics", first=first.en, second=second.en, first_zh=first.zh, second_zh=second.zh),
+            detail={"reason": "gap_of_two_metrics", "metrics": list(terms.metrics)},
+        )
+
+    def _no_filter_of_nothing(self, filters: Sequence[MemberFilter]) -> None:
+        """ "不看新客老客的GMV", "excluding every channel": every member of a dimension taken out leaves
+        no rows; asked back (naming them), never answered with an empty result."""
+        for f in filters:
+            members = self.catalog.dimensions[f.dimension].members
+            if f.exclude and members and set(members) <= set(f.members):
+                label = self.catalog.dimensions[f.dimension].label
+                raise AmbiguousQuestion(
+                    *both("nlu.everything_excluded", dimension=label.en, dimension_zh=label.zh),
+                    detail={"reason": "everything_excluded", "dimension": f.dimension},
+                )
+
+    def _no_average_across_groups(self, cues: Cues, terms: Terms, scan: Scan) -> None:
+        """ "average AOV across channels": the overall rate, or the mean of the groups' rates?
+        They differ; asked back."""
+        ratios = bool(terms.metrics) and all(self.catalog.metrics[m].is_ratio for m in terms.metrics)
+        if cues.average and ratios and terms.dims and ACROSS_GROUPS.search(scan.norm):
+            raise ask_back(
+                "nlu.average_across_groups",
+                {"reason": "average_across_groups", "metrics": list(terms.metrics), "dimensions": list(terms.dims)},
+            )
+
+    def check_ranked_keys(self, dims: Sequence[str], grain: Grain | None, *, combination: bool) -> None:
+        """A top N or a place over two keys ("各区域GMV最高的品类") ranks their combinations only
+        when the question says so (``combination``: "组合", "pairs"); else it is asked back, as
+        the top of each group is not built (the rules, a model's plan and a follow-up alike)."""
+        if len(dims) + (grain is not None) < 2 or combination:
+            return
+
+        def labels(language: Language) -> list[str]:
+            named = [self.catalog.dimensions[d].label.for_lang(language) for d in dims]
+            return named + ([message(f"answer.grain_{grain}", language)] if grain is not None else [])
+
+        raise rank_within_or_across(labels, {"dimensions": list(dims), "grain": grain})
+
+    def check_share(
+        self,
+        metrics: list[str],
+        dims: list[str],
+        share_filters: list[MemberFilter],
+        comparison: Comparison | None,
+        grain: Grain | None,
+    ) -> None:
+        ratios = [m for m in metrics if self.catalog.metrics[m].is_ratio or self.catalog.metrics[m].unit == "ratio"]
+        if ratios:
+            raise ask_back("nlu.share_of_a_ratio", {"metrics": ratios})
+        if comparison is not None:
+            raise ask_back("nlu.share_with_comparison", {})
+        if not dims and not share_filters:
+            raise ask_back("nlu.share_of_what", {"dimensions": []})
+
+    def check_average(self, per: Grain, metrics: list[str], grain: Grain | None, share: bool) -> None:
+        """An average per day (week, month …) is of an amount or a count, over one period ("日均GMV",
+        "月均订单量"); of a rate ("日均转化率": the period's rate, or the mean of daily rates?), over
+        a series, or with a share it is asked back."""
+        fields = average_fields(per)
+        rates = [m for m in metrics if not self.catalog.metrics[m].amount_or_count]
+        if rates:
+            labels = metric_labels(self.catalog, rates)
+            raise AmbiguousQuestion(
+                *(message("nlu.average_of_a_ratio", lang, metrics=labels[lang], **fields) for lang in LANGUAGES),
+                detail={"metrics": rates, "reason": "average_of_a_ratio"},
+            )
+        if grain is not None:
+            raise AmbiguousQuestion(
+                *both("nlu.average_with_grain", **fields, **localized("series", f"answer.grain_{grain}")),
+                detail={"grain": grain, "reason": "average_with_grain"},
+            )
+        if share:
+            raise AmbiguousQuestion(*both("nlu.average_with_share", **fields), detail={"reason": "average_with_share"})
+
+    @staticmethod
+    def check_average_periods(query: SemanticQuery) -> None:
+        """An average per week (month …) divides by whole weeks: a period that cuts one ("上个季度
+        周均GMV": 13 weeks and two days) is asked back, with the whole weeks inside it; so is a why
+        about one (an analysis explains a total, or an average per day)."""
+        per = query.average_per
+        if per is None or per == "day":
+            return
+        fields = average_fields(per)
+        if query.intent == "why":
+            raise AmbiguousQuestion(*both("nlu.average_of_why", **fields), detail={"reason": "average_of_why"})
+        ranges = [query.time_range] + ([query.comparison.range] if query.comparison is not None else [])
+        for period in ranges:
+            if spine.whole_period_count(period.start, period.end, per) is not None:
+                continue
+            inside = spine.whole_inside(period.start, period.end, per)
+            whole = (
+                localized("whole", "nlu.average_whole_part", start=inside[0], end=inside[1], **fields)
+                if inside
+                else {"whole": "", "whole_zh": ""}
+            )
+            said = {"period": period.text or f"{period.start}~{period.end}"}
+            raise AmbiguousQuestion(
+                *both("nlu.average_cuts_a_period", start=period.start, end=period.end, **said, **fields, **whole),
+                detail={
+                    "reason": "average_cuts_a_period",
+                    "suggestions": [f"{inside[0]}~{inside[1]}"] if inside else [],
+                },
+            )
+
+    def check_dimensions(self, metrics: list[str], dims: list[str], filtered: list[str]) -> None:
+        """Every breakdown and filter is one the metrics can be broken down by (else invalid)."""
+        for metric in metrics:
+            allowed = self.catalog.metrics[metric].dimensions
+            for dim in [*dims, *filtered]:
+                if dim not in allowed:
+                    raise QuestionRefused(
+                        *(self._unsupported_dimension(metric, dim, allowed, lang) for lang in LANGUAGES),
+                        detail={"metric": metric, "dimension": dim, "reason": "unsupported_dimension"},
+                    )
+
+    def _unsupported_dimension(self, metric: str, dim: str, allowed: Sequence[str], lang: Language) -> str:
+        listed = message("answer.list_sep", lang).join(self.catalog.dimensions[d].label.for_lang(lang) for d in allowed)
+        return message(
+            "nlu.unsupported_dimension",
+            lang,
+            metric=self.catalog.metrics[metric].label.for_lang(lang),
+            dimension=self.catalog.dimensions[dim].label.for_lang(lang),
+            allowed=listed or message("nlu.no_dimensions", lang),
+        )
+
+    def refused_metric(self, name: str) -> UnsupportedMetric:
+        """A metric the catalog names but Baton does not compute: refused with the catalog's reason."""
+        refused = self.catalog.refused[name]
+        return UnsupportedMetric(
+            *(
+                message(
+                    "nlu.metric_refused", lang, label=refused.label.for_lang(lang), reason=refused.reason.for_lang(lang)
+                )
+                for lang in LANGUAGES
+            ),
+            detail={"metric": name, "refused": True},
+        )
+
+    def several_metrics(self, term: str, names: Sequence[str]) -> AmbiguousQuestion:
+        """Asked back: ``term`` names every metric of ``names`` equally, so Baton will not pick one."""
+        named = list(names)
+        return AmbiguousQuestion(
+            *(
+                message(
+                    "nlu.several_metrics",
+                    lang,
+                    term=term,
+                    labels=message("answer.list_sep", lang).join(
+                        self.catalog.metrics[m].label.for_lang(lang) for m in named
+                    ),
+                )
+                for lang in LANGUAGES
+            ),
+            detail={"term": term, "suggestions": named},
+        )
+
+    def unknown_metric(self, term: str) -> UnknownMetric:
+        """The refusal of a metric the catalog does not define, naming the metrics whose names hold
+        the word (else the closest three)."""
+        closest = metrics_naming(self.lexicon, term) or self.closest_metrics(term)
+
+        def listed(lang: Language) -> str:
+            return message("answer.list_sep", lang).join(
+                message("nlu.metric_item", lang, label=self.catalog.metrics[m].label.for_lang(lang), name=m)
+                for m in closest
+            )
+
+        return UnknownMetric(
+            *(message("nlu.unknown_metric", lang, term=term, closest=listed(lang)) for lang in LANGUAGES),
+            detail={"term": term, "suggestions": closest},
+        )
+
+    def closest_metrics(self, term: str, k: int = 3) -> list[str]:
+        """Catalog metrics ranked by similarity of their names, labels and synonyms to a term."""
+        needle = normalise(term)
+        scores: list[tuple[float, str]] = []
+        for name, surfaces in self.lexicon.surfaces("metric").items():
+            best = 0.0
+            for surface in surfaces:
+                ratio = SequenceMatcher(None, needle, surface).ratio()
+                shared_tail = 0.15 if needle[-1:] == surface[-1:] and not needle.isascii() else 0.0
+                overlap = len(set(needle) & set(surface)) / max(len(set(needle)), 1)
+                best = max(best, ratio + shared_tail + 0.3 * overlap)
+            scores.append((best, name))
+        scores.sort(key=lambda s: (-s[0], list(self.catalog.metrics).index(s[1])))
+        return [name for _, name in scores[:k]]
+
+    def with_examples(self, key: str) -> tuple[str, str]:
+        """A message in both languages whose examples name this catalog's own metric and dimensions."""
+        metric = next(iter(self.catalog.metrics.values()), None)
+        dims = list(self.catalog.dimensions.values())
+
+        def say(lang: Language) -> str:
+            return message(
+                key,
+                lang,
+                metric=metric.label.for_lang(lang) if metric else "",
+                dimension=dims[0].label.for_lang(lang) if dims else "",
+                dimensions=message("answer.list_sep", lang).join(d.label.for_lang(lang) for d in dims[:2]),
+            )
+
+        return say("en"), say("zh")
+
+    def examples(self, language: str) -> list[str]:
+        return [m.label.for_lang(language) for m in list(self.catalog.metrics.values())[:5]]
+
+    @staticmethod
+    def default_grain(time_range: TimeRange) -> Grain:
+        """The grain of a trend whose grain the question does not say, by the period's length."""
+        if time_range.days <= 62:
+            return "day"
+        if time_range.days <= 190:
+            return "week"
+        return "month"

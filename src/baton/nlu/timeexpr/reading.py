@@ -1,0 +1,396 @@
+"""Scanning a question for time expressions: candidates, overlaps, ranges joined across words, shared years and the periods a question reads as."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+
+from baton.errors import AmbiguousQuestion, TimeExpressionError
+from baton.messages import both
+from baton.nlu.cn_numerals import parse_cn_int
+from baton.nlu.timeexpr.arithmetic import _PERIOD_GRAINS, Grain, TimeMatch, _period_start, _PeriodGrain
+from baton.nlu.timeexpr.raw import _Ctx, _invalid, _no_data, _p, _Raw, _reanchor, _Rule
+from baton.nlu.timeexpr.rules import (
+    _AND_JOIN,
+    _BETWEEN_BEFORE,
+    _FROM_BEFORE,
+    _RANGE_JOIN,
+    _RANGE_PREFIX,
+    _RULES,
+    _SINCE_BEFORE,
+    _SPAN_RULES,
+    _UNTIL_NOW,
+)
+
+
+def _normalise(text: str) -> str:
+    """NFKC per character (full-width digits/spaces -> ASCII), keeping every offset unchanged."""
+    chars = []
+    for ch in text:
+        folded = unicodedata.normalize("NFKC", ch)
+        chars.append(folded if len(folded) == 1 else ch)
+    normalised = "".join(chars)
+    assert len(normalised) == len(text)
+    return normalised
+
+
+@dataclass(frozen=True)
+class _Found:
+    span: tuple[int, int]
+    raw: _Raw
+    year_first: bool = False
+    """The expression's own year is said before it ("2025年5月", "2025 Q1"), not after ("Q1 2025")."""
+    error: TimeExpressionError | AmbiguousQuestion | None = None
+
+
+def _candidates(norm: str) -> list[tuple[int, int, int, _Rule, re.Match[str]]]:
+    found = []
+    for index, rule in enumerate(_RULES):
+        for m in rule.pattern.finditer(norm):
+            if rule.guard is not None and not rule.guard(m):
+                continue
+            start, end = m.span("t") if "t" in rule.pattern.groupindex else m.span()
+            if end > start:
+                found.append((start, end, index, rule, m))
+    found.sort(key=lambda c: (c[0] - c[1], c[0], c[2]))  # longest first, then leftmost
+    chosen: list[tuple[int, int, int, _Rule, re.Match[str]]] = []
+    for cand in found:
+        if all(cand[1] <= other[0] or cand[0] >= other[1] for other in chosen):
+            chosen.append(cand)
+    chosen.sort(key=lambda c: c[0])
+    return chosen
+
+
+def _to_now(raw: _Raw, ctx: _Ctx) -> _Raw:
+    grain: Grain = "custom"
+    if raw.grain in _PERIOD_GRAINS:
+        pg: _PeriodGrain = raw.grain
+        if _period_start(ctx.last, pg) == raw.start:
+            grain = pg
+    return _Raw(raw.start, max(ctx.as_of, raw.end), grain)
+
+
+def _scan(text: str, as_of: date) -> tuple[str, list[_Found]]:
+    norm = _normalise(text)
+    ctx = _Ctx(as_of)
+    result: list[_Found] = []
+    cursor = 0
+    for cand_start, cand_end, _, rule, m in _candidates(norm):
+        start, end = cand_start, cand_end
+        if start < cursor:
+            continue  # swallowed by an earlier "…以来 / …至今" extension
+        cursor = end
+        if rule.handler is None:
+            continue
+        raw = rule.handler(m, ctx, text[start:end])
+        suffix = _UNTIL_NOW.match(norm, end)
+        since = _SINCE_BEFORE.search(norm, 0, start)
+        if rule.name in _SPAN_RULES:
+            prefix = _RANGE_PREFIX.search(norm, 0, start)
+            if prefix:
+                start = prefix.start()
+        if suffix or since:
+            raw = _to_now(raw, ctx)
+            if suffix:
+                end = suffix.end()
+                prefix = _FROM_BEFORE.search(norm, 0, start)
+                if prefix:
+                    start = prefix.start()
+            if since:
+                start = since.start()
+            cursor = end
+        result.append(_Found((start, end), raw, _year_first(m, cand_start)))
+    return norm, result
+
+
+_YEAR_GROUPS = ("y", "ycn", "ys", "yrel", "y2", "yy", "yen", "y3")
+
+
+def _year_first(m: re.Match[str], start: int) -> bool:
+    said = [m.start(g) for g in _YEAR_GROUPS if g in m.re.groupindex and m.group(g)]
+    return bool(said) and said[0] == start
+
+
+def _finish(raw: _Raw, span: tuple[int, int], text: str, as_of: date) -> TimeMatch:
+    last = as_of - timedelta(days=1)
+    matched = text[span[0] : span[1]]
+    if raw.start > last:
+        raise _no_data(matched, raw.start, last)
+    return TimeMatch(raw.start, min(raw.end, last), span, matched, raw.grain, raw.end > last)
+
+
+def find_time_expressions(text: str, as_of: date) -> list[TimeMatch]:
+    """Every time expression in ``text``: non-overlapping, left to right, longest match wins."""
+    _, found = _scan(text, as_of)
+    return [_finish(f.raw, f.span, text, as_of) for f in found]
+
+
+def _join(first: _Found, second: _Found, text: str, ctx: _Ctx) -> tuple[_Raw, _Raw, _Raw]:
+    """start(X)..end(Y), and X and Y themselves; a year-less side takes the other side's year."""
+    x, y = first.raw, second.raw
+    x_text = text[first.span[0] : first.span[1]]
+    y_text = text[second.span[0] : second.span[1]]
+    xa, ya = x.anchor, y.anchor
+    if xa and ya:
+        if xa.year_explicit and not ya.year_explicit:
+            y = _reanchor(y, xa.year, y_text, ctx)
+            if y.end < x.start:
+                y = _reanchor(y, xa.year + 1, y_text, ctx)
+        elif not xa.year_explicit:
+            x = _reanchor(x, ya.year, x_text, ctx)
+            if x.start > y.end or (not ya.year_explicit and x.start > y.start):
+                x = _reanchor(x, ya.year - 1, x_text, ctx)
+    if x.start > y.end:
+        joined = text[first.span[0] : second.span[1]]
+        raise _invalid(joined, "nlu.ends_before_start_time")
+    grain: Grain = x.grain if x.grain == y.grain and x.grain in _PERIOD_GRAINS else "custom"
+    return _Raw(x.start, y.end, grain), x, y  # "this year through May" ends with May
+
+
+@dataclass(frozen=True)
+class PeriodReading:
+    """One period a question names (a range ``X到Y`` joined into one), or why it cannot be one."""
+
+    span: tuple[int, int]
+    match: TimeMatch | None
+    error: TimeExpressionError | AmbiguousQuestion | None = None
+    ends: tuple[TimeMatch, TimeMatch] | None = None
+    """A range's two ends when they are periods of one kind ("5月到6月": May and June)."""
+    year_said: tuple[int, int] | None = None
+    """Where the year this period takes is said apart from it ("Q1 and Q2 GMV this year")."""
+
+    @property
+    def spans(self) -> tuple[tuple[int, int], ...]:
+        """The words this reading accounts for."""
+        return (self.span,) if self.year_said is None else (self.span, self.year_said)
+
+
+def _ends(
+    x: _Raw, x_span: tuple[int, int], y: _Raw, y_span: tuple[int, int], text: str, as_of: date
+) -> tuple[TimeMatch, TimeMatch] | None:
+    if x.grain != y.grain or x.grain not in _PERIOD_GRAINS:
+        return None
+    try:
+        return _finish(x, x_span, text, as_of), _finish(y, y_span, text, as_of)
+    except TimeExpressionError:
+        return None
+
+
+def _is_range(norm: str, first: _Found, second: _Found) -> bool:
+    between = norm[first.span[1] : second.span[0]]
+    return bool(
+        _RANGE_JOIN.fullmatch(between)
+        or (_AND_JOIN.fullmatch(between) and _BETWEEN_BEFORE.search(norm, 0, first.span[0]))
+    )
+
+
+def read_periods(text: str, as_of: date) -> list[PeriodReading]:
+    """Every period of ``text``, left to right, ranges joined; an invalid one (a future month, a
+    31st of February) is returned with its error instead of raising, so a question that turns
+    out not to be about the data is refused for that, not for its date."""
+    norm, found = _scan(text, as_of)
+    found = _shared_years(norm, found, text, _Ctx(as_of))
+    found, year_said = _year_apart(norm, found, text, _Ctx(as_of))
+    found = _week_beside_a_week_of_a_month(norm, found, text)
+    out: list[PeriodReading] = []
+    i = 0
+    while i < len(found):
+        first = found[i]
+        step = 1
+        try:
+            if first.error is not None:
+                raise first.error
+            if i + 1 < len(found) and _is_range(norm, first, found[i + 1]):
+                second = found[i + 1]
+                raw, x, y = _join(first, second, text, _Ctx(as_of))
+                prefix = _RANGE_PREFIX.search(norm, 0, first.span[0])
+                span = (prefix.start() if prefix else first.span[0], second.span[1])
+                step = 2
+                ends = _ends(x, first.span, y, second.span, text, as_of)
+            else:
+                raw, span = first.raw, first.span
+                if raw.loose_edge and not _UNTIL_BEFORE.search(norm, 0, span[0]):
+                    # "5月底GMV": its last day, or its last days? asked, never guessed ("到3月底" is an end)
+                    said = text[span[0] : span[1]]
+                    raise AmbiguousQuestion(
+                        *both("nlu.edge_of_month_alone", said=said, day=raw.start.isoformat()),
+                        detail={"missing": "time_range", "words": said},
+                    )
+                parts = raw.parts
+                ends = (
+                    _ends(parts[0], (0, 0), parts[1], (0, 0), text, as_of) if parts and parts[0] != parts[1] else None
+                )
+            out.append(PeriodReading(span, _finish(raw, span, text, as_of), ends=ends, year_said=year_said))
+        except (TimeExpressionError, AmbiguousQuestion) as exc:
+            out.append(PeriodReading(first.span, None, exc, year_said=year_said))
+        i += step
+    return out
+
+
+_UNTIL_BEFORE = _p(r"(?:到|至|截至|截止|<NB>(?:to|through|thru|by|until|till|up\s+to|as\s+of)<NA>)\s*(?:the\s+)?$")
+_COMPARED = _p(r"对比|相比|比较?|较|<NB>(?:vs\.?|versus|against|compared?\s+(?:with|to))(?![A-Za-z])")
+_AND = _p(r"和|与|及|、|,|，|&|<NB>and<NA>")
+_NOT_SHARED = _p(r"\d|到|至|-|~|–|—|<NB>(?:to|through|thru|until|till|from|between|since)<NA>")
+_QUALIFIER_GAP = _p(
+    r"[\s的]*(?:(?!(?:and|or|vs|versus|against|than|compared?|with|to|through|thru|until|till|from|since|over|on|"
+    r"growth|grow|grew|change|changed|up|down|rise|rose|fall|fell|drop|dropped|increase|decrease)(?![A-Za-z]))"
+    r"[A-Za-z][A-Za-z'&/-]*(?![A-Za-z'&/-])[\s的]*)*"  # whole words: a failed match backtracks linearly
+)
+"""What may stand between a year and the periods it qualifies: "的", spaces and Latin words
+such as a metric's name ("Q1 and Q2 GMV this year") — no comparison, range or change word."""
+
+
+_WEEK_OF_A_MONTH = _p(r"月份?的?\s*第\s*[一二三四1-4]\s*个?\s*(?:周|星期|礼拜)")
+_BARE_WEEK = _p(r"第\s*(?P<w>\d{1,2}|[一二三四五六七八九十]{1,3})\s*(?:周|星期|礼拜)")
+
+
+def _week_beside_a_week_of_a_month(norm: str, found: list[_Found], text: str) -> list[_Found]:
+    """ "6月第3周的GMV比第2周低": a bare 第N周 beside a week of a month may be that month's week
+    or the year's (ISO) week N — asked back rather than read as the year's."""
+    month_week = _WEEK_OF_A_MONTH.search(norm)
+    if month_week is None:
+        return found
+    out = []
+    for f in found:
+        bare = _BARE_WEEK.fullmatch(norm, *f.span)
+        if bare is None or f.error is not None or f.span[0] <= month_week.start() < f.span[1]:
+            out.append(f)
+            continue
+        said = text[f.span[0] : f.span[1]]
+        other = text[_month_start(norm, month_week.start()) : month_week.end()]
+        error = AmbiguousQuestion(
+            *both("nlu.week_of_the_year_or_month", week=said, other=other, n=parse_cn_int(bare.group("w"))),
+            detail={"missing": "time_range", "period": said},
+        )
+        out.append(replace(f, error=error))
+    return out
+
+
+def _month_start(norm: str, at: int) -> int:
+    """Where the month before 月 at ``at`` is said ("6" of "6月", "十二" of "十二月")."""
+    start = at
+    while start > 0 and (norm[start - 1].isdigit() or norm[start - 1] in "一二三四五六七八九十"):
+        start -= 1
+    return start
+
+
+def _reanchored(found: _Found, year: int, text: str, ctx: _Ctx) -> _Found:
+    try:
+        return replace(found, raw=_reanchor(found.raw, year, text[found.span[0] : found.span[1]], ctx))
+    except TimeExpressionError as exc:
+        return replace(found, error=exc)
+
+
+def _shared_years(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> list[_Found]:
+    """A year said once for coordinated periods of one kind holds for all of them, as it does for
+    a range. Said with the first, it reaches forward ("2025年4月、5月和6月", "去年Q1和Q2", "the
+    second half of 2025 vs the first half"); said after the last, it reaches back over "and"
+    ("Q1, Q2 and Q3 2025"). Said before the second only, it marks that one ("6月和去年5月": this
+    June). Asked back: a year after the second across a comparison word ("June vs May last
+    year": last year's June too, or this June?), and a period it would put before the one it came
+    with ("2025年12月和1月": January 2025 or 2026?)."""
+    out = list(found)
+    year_of: dict[int, int] = {}  # a period's year, said or shared
+    for i, f in enumerate(out):
+        if f.raw.anchor is not None and f.raw.anchor.year_explicit:
+            year_of[i] = f.raw.anchor.year
+    for i in range(len(out) - 1):  # forward
+        if i in year_of and i + 1 not in year_of and (between := _coordinated(norm, out[i], out[i + 1])):
+            listed = not _COMPARED.search(between)
+            out[i + 1] = _shared(out[i + 1], out[i], year_of[i], text, ctx, listed=listed)
+            year_of[i + 1] = year_of[i]
+    for i in range(len(out) - 2, -1, -1):  # backward
+        a, b = out[i], out[i + 1]
+        if i in year_of or i + 1 not in year_of or b.year_first:
+            continue
+        between = _coordinated(norm, a, b)
+        if not between:
+            continue
+        if not _COMPARED.search(between):
+            out[i] = _shared(a, b, year_of[i + 1], text, ctx)
+            year_of[i] = year_of[i + 1]
+        elif a.raw.anchor is not None and a.raw.anchor.year != year_of[i + 1]:
+            out[i] = replace(a, error=_which_year(text, a, b, a.raw.anchor.year, year_of[i + 1]))
+    return out
+
+
+def _coordinated(norm: str, a: _Found, b: _Found) -> str:
+    """The words between two periods of one kind joined by "and" or a comparison word ("" if not)."""
+    xa, ya = a.raw.anchor, b.raw.anchor
+    if xa is None or ya is None or xa.kind != ya.kind or xa.kind == "year" or a.raw.parts or b.raw.parts:
+        return ""
+    if (xa.a, xa.b) == (ya.a, ya.b):  # "June 18 vs June 18 last year": one date in two years
+        return ""
+    between = norm[a.span[1] : b.span[0]]
+    if len(between) > 40 or _NOT_SHARED.search(between) or not (_COMPARED.search(between) or _AND.search(between)):
+        return ""
+    return between or " "
+
+
+def _shared(target: _Found, source: _Found, year: int, text: str, ctx: _Ctx, *, listed: bool = False) -> _Found:
+    """``target`` in ``year``. Listed after ``source`` and then before it, while the next year
+    would make it the period right after ("2025年12月和1月"), it is asked back."""
+    moved = _reanchored(target, year, text, ctx)
+    if moved.error is not None or not listed or moved.raw.start >= source.raw.start:
+        return moved
+    following = _reanchored(target, year + 1, text, ctx)
+    if following.error is None and following.raw.start == source.raw.end + timedelta(days=1):
+        latest = target.raw.anchor.year if target.raw.anchor is not None else year
+        return replace(target, error=_which_year(text, target, source, latest, year))
+    return moved
+
+
+def _which_year(text: str, period: _Found, other: _Found, latest: int, year: int) -> AmbiguousQuestion:
+    said = text[period.span[0] : period.span[1]]
+    return AmbiguousQuestion(
+        *both("nlu.which_year_of", period=said, latest=latest, other=text[other.span[0] : other.span[1]], year=year),
+        detail={"missing": "time_range", "period": said, "years": [year, latest]},
+    )
+
+
+def _whole_year(raw: _Raw) -> int | None:
+    first = raw.start
+    return first.year if raw.grain == "year" and (first.month, first.day) == (1, 1) else None
+
+
+def _year_apart(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> tuple[list[_Found], tuple[int, int] | None]:
+    """ "Compare Q1 and Q2 GMV this year", "今年的6月": a year said apart from the year-less
+    periods of one kind it qualifies, and joined to none of them by a word that would make it
+    a period of its own ("今年和6月比", "from 2025 to June", "June compared with this year"), is
+    their year: "Q4 GMV last year" is Q4 2025, "Q2 GMV this year vs last year" Q2 2026 against Q2
+    2025."""
+    years = [f for f in found if _whole_year(f.raw) is not None]
+    rest = [f for f in found if f not in years]
+    kinds = {f.raw.anchor.kind if f.raw.anchor is not None and not f.raw.anchor.year_explicit else None for f in rest}
+    if len(years) != 1 or not rest or len(kinds) != 1 or None in kinds or "year" in kinds:
+        return found, None
+    year = years[0]
+    nearest = min(rest, key=lambda f: abs(f.span[0] - year.span[0]))
+    lo, hi = sorted((nearest.span, year.span))
+    between = norm[lo[1] : hi[0]]
+    if not _QUALIFIER_GAP.fullmatch(between):
+        return found, None
+    said = _whole_year(year.raw)
+    assert said is not None
+    return [_reanchored(f, said, text, ctx) for f in rest], year.span
+
+
+def parse_time_range(text: str, as_of: date) -> TimeMatch | None:
+    """The question's one time range (ranges like 从X到Y joined), or None when there is none."""
+    norm, found = _scan(text, as_of)
+    if not found:
+        return None
+    if len(found) >= 2:
+        first, second = found[0], found[1]
+        between = norm[first.span[1] : second.span[0]]
+        joined = _RANGE_JOIN.fullmatch(between) or (
+            _AND_JOIN.fullmatch(between) and _BETWEEN_BEFORE.search(norm, 0, first.span[0])
+        )
+        if joined:
+            raw, _, _ = _join(first, second, text, _Ctx(as_of))
+            prefix = _RANGE_PREFIX.search(norm, 0, first.span[0])
+            start = prefix.start() if prefix else first.span[0]
+            return _finish(raw, (start, second.span[1]), text, as_of)
+    return _finish(found[0].raw, found[0].span, text, as_of)
