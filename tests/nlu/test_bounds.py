@@ -37,6 +37,12 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("channels with GMV above 5m in the last 3 months", "gmv", ">", 5_000_000, ["channel"], None),  # no "months" kept
     ("6月份GMV超过100万的品类", "gmv", ">", 1_000_000, ["category"], None),  # "月份" of June, not a series
     ("channels with over 2025 orders last month", "order_count", ">", 2025, ["channel"], None),  # a count
+    # reaching a target, and missing it
+    ("Which regions hit 10M GMV in Q2?", "gmv", ">=", 10_000_000, ["region"], None),
+    ("Which regions did NOT hit 10M GMV in Q2?", "gmv", "<", 10_000_000, ["region"], None),
+    ("which regions didn't reach 10M GMV in Q2", "gmv", "<", 10_000_000, ["region"], None),
+    ("which categories missed 5M GMV last month", "gmv", "<", 5_000_000, ["category"], None),
+    ("which channels did not exceed 5M GMV last month", "gmv", "<=", 5_000_000, ["channel"], None),
     # 最多 / 最高 / 最少 / 最低 right before a number bound it (at most / at least), never a top N
     ("上个月订单量最多800的渠道有哪些", "order_count", "<=", 800, ["channel"], None),
     ("上个月GMV最少200万的区域", "gmv", ">=", 2_000_000, ["region"], None),

@@ -1393,3 +1393,52 @@ def test_after_a_comparison_which_moved_is_named_and_a_share_bound_is_asked_back
     assert fell.status == "answered" and fell.semantic_query is not None, fell.answer
     assert fell.semantic_query.premise_asked == "which" and fell.semantic_query.premise == "down"
     assert chat.ask("占比超过30%的有哪些").status == "clarification_needed"
+
+
+def test_only_two_members_beside_a_ranking_narrows_it_to_them(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("今年上半年各区域的退款率", as_of=JULY)
+    chat.ask("倒数三名呢")
+    narrowed = chat.ask("只看APP和小程序")
+    assert narrowed.status == "answered", narrowed.answer
+    assert narrowed.semantic_query is not None and narrowed.semantic_query.dimensions == ("region",)
+    refund = (
+        "COUNT(*) FILTER (WHERE status = 'refunded') * 1.0 / COUNT(*) FILTER (WHERE status IN ('paid', 'refunded'))"
+    )
+    expected = _rows(
+        session,
+        f"SELECT region, {refund} FROM fact_order WHERE channel IN ('app', 'mini_program')"
+        " AND order_date BETWEEN DATE '2026-01-01' AND DATE '2026-06-30' GROUP BY 1 ORDER BY 2 LIMIT 3",
+    )
+    got = _answer_rows(narrowed, "region", "refund_rate")
+    assert [r[0] for r in got] == [r[0] for r in expected]
+    assert [r[1] for r in got] == pytest.approx([r[1] for r in expected])
+
+
+def test_a_reply_that_names_each_group_as_the_whole_is_the_share_inside_each(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("live stream share of GMV during Double 11 2025", as_of=JULY)
+    chat.ask("what about Oct?")
+    inside = chat.ask("in each region, what share came from live stream")
+    assert inside.status == "answered", inside.answer
+    october = "order_date BETWEEN DATE '2025-10-01' AND DATE '2025-10-31'"
+    expected = _rows(
+        session,
+        f"SELECT region, SUM(gmv_amount) FILTER (WHERE channel = 'live_stream' AND status IN ('paid', 'refunded'))"
+        f" / {GMV} FROM fact_order WHERE {october} GROUP BY 1",
+    )
+    got = _answer_rows(inside, "region", "gmv_share")
+    assert [r[0] for r in got] == [r[0] for r in expected]
+    assert [r[1] for r in got] == pytest.approx([r[1] for r in expected])
+
+
+def test_why_after_a_series_beside_last_year_explains_the_whole_period(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("GMV by channel in May for East China", as_of=JULY)
+    chat.ask("break it down by week")
+    chat.ask("compare with last year")
+    why = chat.ask("why?")
+    assert why.status == "answered", why.answer
+    assert session.store.load(why.run_id).kind == "analyze"
+    assert why.semantic_query is not None and why.semantic_query.grain is None
+    assert why.follow_up is not None and "grain" in why.follow_up.changed  # said, never silently dropped

@@ -68,7 +68,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
     for m in scan.find_all(vocab.THRESHOLD):
         if any(start <= m.start() < end for start, end in taken):
             continue  # a number of a range already read
-        op = (m.group("op") or m.group("post") or "").lower()
+        op = " ".join((m.group("op") or m.group("post") or "").lower().replace("’", "'").split())
         change = _change_before(scan, m.start()) if op else None
         share = _SHARE_SAID.search(scan.norm, max(0, m.start() - 30), m.start()) if op and change is None else None
         term, trailing = (

@@ -32,7 +32,7 @@ _RISE = patterns.compile(
     re.I,
 )
 _FALL = patterns.compile(
-    r"^[跌降]$|降幅|[低少]了?(?:多少|几)|[低少]出|\bdrops?\b|\bfalls?\b|\bdeclines?\b|\bdecreases?\b"
+    r"^[跌降]$|^(?:不如|不及|比不上|赶不上|没有?)$|降幅|[低少]了?(?:多少|几)|[低少]出|\bdrops?\b|\bfalls?\b|\bdeclines?\b|\bdecreases?\b"
     r"|\b(?:less|fewer|lower|smaller)\b",
     re.I,
 )
@@ -93,6 +93,11 @@ def premise_asked(cues: Cues, *, compared: bool, groups: bool, metrics: int) -> 
 
 _GOOD_MOVE = patterns.compile(r"\bimprov\w*|改善|好转|变好", re.I)
 """A move said as good ("improved the most", "退款率改善"): up or down by the metric's ``better``."""
+_BAD_MOVE = patterns.compile(
+    r"变差|恶化|不如|不及|比不上|赶不上|差|^(?:那么|这么)?好$|\bworse\b|\bworsen\w*|\bdeteriorat\w*", re.I
+)
+"""A move said as bad ("退款率变差了", "不如去年", "worse than May"): read as a fall, which a metric
+that is better lower turns round."""
 
 
 def read_good_as_direction(scan: Scan, cues: Cues, better: str | None) -> None:
@@ -100,7 +105,7 @@ def read_good_as_direction(scan: Scan, cues: Cues, better: str | None) -> None:
     lower is a fall — the premise and a ranking by the change turn round; of a metric that declares
     no ``better`` it is no direction at all (asked back, never guessed)."""
     said = _said(scan, cues, ("up", "down", "change"))
-    if better == "higher" or not any(_GOOD_MOVE.search(w) for w in said):
+    if better == "higher" or not any(_GOOD_MOVE.search(w) or _BAD_MOVE.search(w) for w in said):
         return
     if better is None:
         cues.premise, cues.ranked_change = None, None

@@ -28,6 +28,8 @@ class Cues(PeriodCues):
     """The operators a question states."""
 
     premise: Literal["up", "down"] | None = None
+    not_as: bool = False
+    """"X不如Y", "X没有Y高": X is set below Y — compared, X the one asked about."""
     grain: Grain | None = None
     which_time: bool = False
     period_order: Literal["asc", "desc"] | None = None
@@ -182,9 +184,11 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     for m in taking:
         scan.claim(m.start(), m.end())
     cues.change = bool(cues.take(scan, "change", vocab.CHANGE_WORDS)) | _comparative_closing(scan, cues)
+    not_as = _not_as_much(scan, cues)
     directions = [
         d for pattern, d in ((vocab.UP, "up"), (vocab.DOWN, "down")) if _take_direction(scan, cues, pattern, d)
     ]
+    directions += ["down"] if not_as and "down" not in directions else []
     asked = cues.why or _YES_NO.match(scan.norm) is not None  # "was June GMV higher than May?"
     if asked and not directions and (compared := _comparative_direction(scan, cues)):
         directions = [compared]  # "4月GMV为什么比3月低": the premise is the comparative's
@@ -440,6 +444,30 @@ def _closing_said(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:
     if closing is None:
         return None
     return "up" if re.search(r"[高多大]", closing) else "down"
+
+
+_NOT_AS = patterns.compile(
+    r"(?P<no>不如|不及|比不上|赶不上)"
+    r"|(?<!有)(?P<not>没有|没)(?=[^，,。？?]{1,12}?(?:那么|这么)?[高好多大]\s*(?:吗|么|呢)?\s*[?？。]?\s*$)"
+)
+_NOT_AS_ADJ = patterns.compile(r"(?:那么|这么)?[高好多大](?=\s*(?:吗|么|呢)?\s*[?？。]?\s*$)")
+
+
+def _not_as_much(scan: Scan, cues: Cues) -> bool:
+    """ "今年618期间GMV不如去年", "5月GMV没有4月高": the first set below the second — its fall
+    against it (a "没有…好" of a metric that is better lower turns round: see change_words)."""
+    found = scan.find_all(_NOT_AS)
+    if len(found) != 1:
+        return False
+    words = found[:1]
+    if found[0].group("not"):
+        adjective = [a for a in scan.find_all(_NOT_AS_ADJ) if a.start() > found[0].end()]
+        if not adjective:
+            return False
+        words.append(adjective[-1])
+    cues.claim(scan, "down", words)
+    cues.not_as = cues.first_is_asked = True
+    return True
 
 
 def _take_direction(scan: Scan, cues: Cues, pattern: re.Pattern[str], part: str) -> bool:

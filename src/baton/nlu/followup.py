@@ -48,12 +48,11 @@ from baton.nlu.guards import (
 from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.metric_words import metric_over_the_previous
 from baton.nlu.one_before import the_one_after, the_one_before
-from baton.nlu.parser import (
-    Planner,
-)
+from baton.nlu.parser import Planner
 from baton.nlu.periods import against_named, resolve_periods
 from baton.nlu.rank_within import ranked_each_period
 from baton.nlu.ranking import ranking_metric
+from baton.nlu.shares import breakdown_wholes
 from baton.nlu.ties import ADD_METRIC, Reading, has_ties
 
 LANGS: tuple[Language, ...] = ("en", "zh")
@@ -316,6 +315,8 @@ def _merge(
         raise AmbiguousQuestion(*both("conversation.same_period", period=said), detail={"period": said})
     changed += [part for part in period_parts if not (part == "period" and same_dates)]
     grain = cues.grain or (_default_grain(time_range) if cues.trend and parent.grain is None else parent.grain)
+    if cues.why and cues.grain is None and not cues.trend and comparison is not None:
+        grain = None  # "why?" after a weekly series beside last year: the change of the whole period explained
     if grain != parent.grain:
         changed.append("grain")
     yearly = comparison is not None and comparison.kind == "same_period_last_year" and not cues.why
@@ -497,7 +498,7 @@ def _merge(
         intent=_intent(why, comparison, share, ranked or parent.intent == "ranking", grain, dims),
         share=share,
         share_filters=share_filters if share else (),
-        share_within=tuple(d for d in parent.share_within if d in dims) if share else (),
+        share_within=_shares_within(parent, r, dims) if share else (),
         premise=(cues.premise if cues.why else parent.premise) if why else cues.premise if asked else None,
         premise_asked=asked,
         asked_member=asked_member,
@@ -893,6 +894,13 @@ def _left(catalog: Catalog, dim: str, included: Sequence[str], excluded: Sequenc
     return tuple(m for m in included if m not in excluded)
 
 
+def _shares_within(parent: SemanticQuery, r: Reading, dims: list[str]) -> tuple[str, ...]:
+    """The breakdowns each group of which is its share's whole: the earlier question's, and those
+    the follow-up marks so ("in each region, what share came from live stream")."""
+    marked = breakdown_wholes(r.scan, list(r.terms.dims), r.terms.hits)
+    return tuple(d for d in dims if d in parent.share_within or d in marked)
+
+
 def _dimensions(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]) -> list[str]:
     """Breakdowns: added ("按品类拆开"), replaced ("换成按品类"); a dimension narrowed to one
     member is no longer broken down ("各渠道…" then "app呢")."""
@@ -917,6 +925,8 @@ def _dimensions(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]) 
         if len(f.members) == 1 and f.dimension in dims:
             dims.remove(f.dimension)
         elif len(f.members) > 1 and not r.cues.total and f.dimension not in dims:
+            if dims and f.dimension in r.cues.narrowed:  # "只看APP和小程序" beside a breakdown: one subset
+                continue
             dims.append(f.dimension)  # "华东和华南呢": one row each
     return dims
 

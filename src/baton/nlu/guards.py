@@ -173,6 +173,18 @@ def this_period_beside_another(scan: Scan, periods: Sequence[timeexpr.PeriodRead
             )
 
 
+def which_of_two_periods(cues: Cues, periods: Sequence[timeexpr.PeriodReading]) -> bool:
+    """ "5月和6月哪个月的取消率更高", "which quarter had the higher refund rate, Q1 or Q2?": two
+    periods named and which is higher asked — the two compared (both values and the change say
+    which), never a series over the range or a ranking of the months between them."""
+    if len(periods) != 2 or not cues.which_time or not cues.best or cues.why:
+        return False
+    if cues.top_n not in (None, 1) or cues.rank_place is not None or cues.both_ends:
+        return False
+    cues.grain, cues.which_time, cues.best, cues.top_n = None, False, False, None
+    return True
+
+
 def a_change_from_a_point_on(cues: Cues, periods: Sequence[timeexpr.PeriodReading]) -> None:
     """ "GMV从5月开始下降了多少": the fall since May against what — April, the months before, or May
     itself? A change said of a period running from a point on is asked back, never compared with

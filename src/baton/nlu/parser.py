@@ -73,6 +73,7 @@ from baton.nlu.guards import (
     total_beside_each_or_a_ranking,
     total_said_before_a_metric,
     until_with_no_start,
+    which_of_two_periods,
 )
 from baton.nlu.lexicon import Hit, Term, normalise
 from baton.nlu.metric_words import (
@@ -87,6 +88,7 @@ from baton.nlu.metric_words import (
 )
 from baton.nlu.parts import (
     average_in_a_later_clause,
+    each_then_a_share,
     each_then_best,
     each_then_which_pass,
     total_then_which,
@@ -152,6 +154,24 @@ def _the_latest_whole(cues: Cues, language: Language, as_of: date) -> list[timee
     if match is None:
         return []
     return [timeexpr.PeriodReading(span=(0, 0), match=dataclasses.replace(match, span=(0, 0)))]
+
+
+_YES_NO_THEN_A_CLAUSE = patterns.compile(
+    r"^(?P<head>.*?(?:吗|么|没有)\s*[?？]?)\s*[，,]\s*(?P<tail>[^，,。？?]{1,16}?)\s*[?？。]?\s*$"
+)
+
+
+def _period_said_last(text: str, as_of: date) -> str:
+    """ "直播的退款率比APP高吗，上个月": a yes/no question whose period follows it in a clause of its
+    own reads as if said first ("上个月直播的退款率比APP高吗"), so the words that close the
+    question (高吗) close it still."""
+    m = _YES_NO_THEN_A_CLAUSE.match(text)
+    periods = timeexpr.read_periods(m.group("tail"), as_of) if m is not None else []
+    if m is None or len(periods) != 1 or periods[0].match is None:
+        return text
+    tail = m.group("tail")
+    start, end = periods[0].span
+    return text if tail[:start].strip() or tail[end:].strip() else tail.strip() + m.group("head")
 
 
 _ACROSS = patterns.compile(r"\bacross\b", re.I)
@@ -409,6 +429,7 @@ class Planner(QueryAssembly):
         ("那…呢", "what about", "只看", "换成") are read as such. ``which_moved``: the question keeps
         the groups that moved one way ("哪些渠道下降了"), its 哪些 the groups the answer names."""
         text, corrections = self._prepare(question)
+        text = _period_said_last(text, as_of)
         language: Language = "zh" if detect_language(text) == "zh" else "en"
         scan = Scan(text=text, norm=normalise(text))
         found = self.lexicon.find(text)
@@ -436,6 +457,7 @@ class Planner(QueryAssembly):
         if not periods and context is None:
             periods = _the_latest_whole(cues, language, as_of)
         read_ranking(scan, cues)
+        two_periods_compared = which_of_two_periods(cues, periods)
         cues.ranked_change = read_change_ranking(scan, cues)
         cues.value_ranked = value_ranked_then_changed(scan, cues)
         cues.premise = cues.premise if cues.why else said_direction(scan, cues, measures=False)
@@ -457,6 +479,8 @@ class Planner(QueryAssembly):
                 cues.top_n = None
         elif (cues.best or cues.top_n is not None) and total_then_which(scan, terms, bounded=cues.bound is not None):
             raise ask_back("nlu.total_then_which", {})  # "上个月GMV多少，哪个区域最高": the total, then a ranking
+        for shown in each_then_a_share(scan, cues, terms):  # "各渠道的订单量，以及直播的占比": every channel's
+            terms.members.remove(shown)
         cues.narrowed = frozenset(
             m.dimension for m in terms.members if ONLY_BEFORE.search(scan.norm, 0, m.hit.start) and not m.excluded
         )
@@ -498,7 +522,8 @@ class Planner(QueryAssembly):
             len(periods) > 1 or cues.comparison_kind or cues.change or cues.earlier or cues.why or follows_with_one
         ):
             members = [(m.hit.start, m.hit.end) for m in terms.members]
-            cues.compare_word = claim_compare_words(scan, members, [p.span for p in periods])
+            cues.compare_word = claim_compare_words(scan, members, [p.span for p in periods]) or cues.not_as
+        cues.compare_word = cues.compare_word or two_periods_compared
         if cues.ratio and len(periods) == 2 and not cues.difference:  # "6月GMV是5月的几倍": the first over the second
             cues.compare_word = cues.first_is_asked = True
         context_words = context_clauses(scan, terms, periods, operators)

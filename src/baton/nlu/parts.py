@@ -17,7 +17,7 @@ from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import vocabulary as vocab
 from baton.nlu.cues import Cues
-from baton.nlu.reading import Terms
+from baton.nlu.reading import Member, Terms
 from baton.nlu.scan import Scan
 
 _CLAUSE_SPLIT = patterns.compile(r"[，,;；。?？！!]|以及|还有|同时|&|\band\s+(?=what\b|how\b|which\b)", re.I)
@@ -75,9 +75,9 @@ _TOTAL_AND_EACH = patterns.compile(
 )
 
 
-def clauses(scan: Scan) -> list[tuple[int, int]]:
+def clauses(scan: Scan, split: re.Pattern[str] = _CLAUSE_SPLIT) -> list[tuple[int, int]]:
     """The question's clauses, as spans of its text, empty ones left out."""
-    cuts = [0, *(m.end() for m in _CLAUSE_SPLIT.finditer(scan.norm)), len(scan.norm) + 1]
+    cuts = [0, *(m.end() for m in split.finditer(scan.norm)), len(scan.norm) + 1]
     return [(a, b) for a, b in itertools.pairwise(cuts) if scan.norm[a:b].strip(" ，,;；。?？！!")]
 
 
@@ -91,6 +91,36 @@ def each_then_best(scan: Scan, terms: Terms) -> bool:
         return False
     sep = m.start("sep")
     return any(s < sep and not _CLAUSE_SPLIT.search(scan.norm, s, sep) for s, _ in scan.metrics)
+
+
+_AND_SPLIT = patterns.compile(_CLAUSE_SPLIT.pattern + r"|\band\b", re.I)
+"""Clauses, and English parts joined by "and" ("GMV by channel and the share of app")."""
+
+
+def each_then_a_share(scan: Scan, cues: Cues, terms: Terms) -> list[Member]:
+    """ "各渠道的订单量，以及直播的占比", "orders by channel, and what share did live stream take?":
+    every group's value, then one group's share — two asks, both answered by every group with its
+    share. The group named after them is no filter (the other groups' rows would be dropped); it
+    is returned. "各渠道中APP的GMV占比", one clause, is APP's share alone."""
+    spans = clauses(scan, _AND_SPLIT) if cues.share else []
+    if len(spans) < 2:
+        return []
+
+    def clause_of(at: int) -> int:
+        return next((i for i, (a, b) in enumerate(spans) if a <= at < b), -1)
+
+    shares = {clause_of(a) for a, _ in cues.spans.get("share", [])}
+    for dim in terms.dims:
+        said = [h.start for h in terms.hits if any(t.kind == "dimension" and t.target == dim for t in h.terms)]
+        members = [m for m in terms.members if m.dimension == dim and not m.excluded]
+        if not said or not members:
+            continue
+        first = clause_of(min(said))
+        later = {clause_of(m.hit.start) for m in members}
+        valued = any(clause_of(s) == first for s, _ in scan.metrics)
+        if valued and min(later) > first and later <= shares:
+            return members
+    return []
 
 
 def total_then_which(scan: Scan, terms: Terms, *, bounded: bool = False) -> bool:

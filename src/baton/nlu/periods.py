@@ -50,6 +50,15 @@ def _event_year(found: re.Match[str], last: date) -> int:
 _WINDOW_AFTER = patterns.compile(
     r"\s*(?:期间|活动|大促|促销|档期|全程|\bsale\b|\bseason\b|\bcampaign\b|\bperiod\b|\bpromotion\b)", re.I
 )
+_SPAN_SAID_AFTER = patterns.compile(
+    r"\s*[,，(（]?\s*(?:"
+    r"(?P<day>(?:just\s+|only\s+)?the\s+(?:day\s+itself|actual\s+day|day\s+only|peak\s+day)|当天|当日|那一天)"
+    r"|(?P<window>(?:the\s+)?(?:whole|entire|full)\s+(?:event|sale|period|window|campaign)|整个活动期间|整个活动|活动期间)"
+    r")\s*[)）]?",
+    re.I,
+)
+"""Which of an event's spans is meant, said after its name and year — in Baton's own words when
+it asked ("Singles Day 2025 (the day itself)", "Double 11 2025, the whole event", "双11（整个活动期间）")."""
 _WINDOW_BEFORE = patterns.compile(r"(?:整个|\bduring\b|\bthe whole\b|\bthroughout\b)\s*(?:the\s+)?$", re.I)
 
 
@@ -96,50 +105,76 @@ class PeriodCues:
 
 def event_periods(calendar: Sequence[CalendarEvent], scan: Scan, as_of: date) -> list[timeexpr.PeriodReading]:
     """The catalog's calendar events as periods: "去年双11当天" is 2025-11-11, "大促期间" the
-    event's window in its latest year with data (or the year the question names)."""
+    event's window in its latest year with data (or the year the question names). A mention
+    that says neither its day nor its window takes what another mention of the same event says
+    ("618期间各品类GMV同比去年618": both windows); with none, it is asked back."""
     out: list[timeexpr.PeriodReading] = []
     last = as_of - timedelta(days=1)
     for event in calendar:
+        mentions: list[_Mention] = []
         for name in sorted({event.name.zh, event.name.en, *event.synonyms}, key=len, reverse=True):
             # "2024.11.11" is a date; "6.1-6.18" a range of days whose end only looks like the event
             bounded = r"(?<![\d.])(?<![\d.][-~到至])" + re.escape(normalise(name))
             bounded += r"(?![\d])(?!\s*(?:-|~|到|至)\s*\d{1,2}[./]\d)"  # "6.18-6.20": days, not the event
             for m in re.finditer(bounded, scan.norm):
-                if not scan.free(m.start(), m.end()) or any(p.span[0] < m.end() and m.start() < p.span[1] for p in out):
+                taken = [p.span for p in out] + [x.span for x in mentions]
+                if not scan.free(m.start(), m.end()) or any(a < m.end() and m.start() < b for a, b in taken):
                     continue
-                day = _EVENT_DAY.match(scan.norm, m.end()) or _EVENT_ON.search(scan.norm, 0, m.start())
-                end_of_name = day.end() if day and day.start() >= m.end() else m.end()
-                year_match = _EVENT_YEAR.search(scan.norm, 0, m.start())
-                after = None if year_match else _EVENT_YEAR_AFTER.match(scan.norm, end_of_name)
-                if after is not None and not scan.free(after.start(), after.end()):
-                    after = None  # "vs last year" was read as the comparison
-                found = year_match or after
-                year = _event_year(found, last) if found else _latest_year(event, last)
-                start_md, end_md = (event.peak_day, event.peak_day) if day else (event.start, event.end)
-                start, end = date(year, *start_md), date(year, *end_md)
-                span = (year_match.start() if year_match else m.start(), after.end() if after else end_of_name)
-                window_word = _WINDOW_AFTER.match(scan.norm, span[1])
-                if window_word and not day:
-                    span = (span[0], window_word.end())
-                if not day and start != end and not _names_the_window(scan.norm, m, span):
-                    peak = date(year, *event.peak_day)
-                    asked = AmbiguousQuestion(
-                        *both(
-                            "nlu.which_event_span", name=scan.text[m.start() : m.end()], day=peak, start=start, end=end
-                        ),
-                        detail={
-                            "missing": "time_range",
-                            "term": scan.text[m.start() : m.end()],
-                            "suggestions": [peak.isoformat(), f"{start}~{end}"],
-                        },
-                    )
-                    out.append(timeexpr.PeriodReading(span, None, asked))
-                    continue
-                match = timeexpr.TimeMatch(
-                    start, min(end, last), span, scan.text[span[0] : span[1]], "custom", end > last
-                )
-                out.append(timeexpr.PeriodReading(span, match if start <= last else None, None))
+                mentions.append(_mention(event, m, scan, last))
+        said = {x.said for x in mentions} - {None}
+        shared = next(iter(said)) if len(said) == 1 else None
+        out += [_event_reading(event, x, scan, last, x.said or shared) for x in mentions]
     return [p for p in out if p.match is not None or p.error is not None]
+
+
+@dataclass(frozen=True)
+class _Mention:
+    """One mention of a calendar event: its year, its span and whether it says its day or its window."""
+
+    name: tuple[int, int]
+    span: tuple[int, int]
+    year: int
+    said: Literal["day", "window"] | None
+
+
+def _mention(event: CalendarEvent, m: re.Match[str], scan: Scan, last: date) -> _Mention:
+    day = _EVENT_DAY.match(scan.norm, m.end()) or _EVENT_ON.search(scan.norm, 0, m.start())
+    end_of_name = day.end() if day and day.start() >= m.end() else m.end()
+    year_match = _EVENT_YEAR.search(scan.norm, 0, m.start())
+    after = None if year_match else _EVENT_YEAR_AFTER.match(scan.norm, end_of_name)
+    if after is not None and not scan.free(after.start(), after.end()):
+        after = None  # "vs last year" was read as the comparison
+    found = year_match or after
+    year = _event_year(found, last) if found else _latest_year(event, last)
+    span = (year_match.start() if year_match else m.start(), after.end() if after else end_of_name)
+    which = _SPAN_SAID_AFTER.match(scan.norm, span[1])
+    if which is not None:
+        span = (span[0], which.end())
+    the_day = bool(which.group("day")) if which else bool(day)
+    window_word = _WINDOW_AFTER.match(scan.norm, span[1])
+    if window_word and not the_day:
+        span = (span[0], window_word.end())
+    said: Literal["day", "window"] | None = "day" if the_day else None
+    if not the_day and (which or _names_the_window(scan.norm, m, span)):
+        said = "window"
+    return _Mention((m.start(), m.end()), span, year, said)
+
+
+def _event_reading(
+    event: CalendarEvent, x: _Mention, scan: Scan, last: date, said: Literal["day", "window"] | None
+) -> timeexpr.PeriodReading:
+    start_md, end_md = (event.peak_day, event.peak_day) if said == "day" else (event.start, event.end)
+    start, end = date(x.year, *start_md), date(x.year, *end_md)
+    if said is None and start != end:
+        peak = date(x.year, *event.peak_day)
+        name = scan.text[x.name[0] : x.name[1]]
+        asked = AmbiguousQuestion(
+            *both("nlu.which_event_span", name=name, day=peak, start=start, end=end),
+            detail={"missing": "time_range", "term": name, "suggestions": [peak.isoformat(), f"{start}~{end}"]},
+        )
+        return timeexpr.PeriodReading(x.span, None, asked)
+    match = timeexpr.TimeMatch(start, min(end, last), x.span, scan.text[x.span[0] : x.span[1]], "custom", end > last)
+    return timeexpr.PeriodReading(x.span, match if start <= last else None, None)
 
 
 def resolve_periods(
@@ -188,6 +223,10 @@ def resolve_periods(
         return _the_named_comparison(cues.comparison_kind, _match(found[0]), _match(found[1]))
     if len(found) > 2:
         raise AmbiguousQuestion(*both("nlu.too_many_periods"), detail={"periods": [_match(p).text for p in found]})
+    if len(found) == 2 and compared:
+        a_year_earlier = _the_year_before_said(_match(found[0]), _match(found[1]))
+        if a_year_earlier is not None:
+            return a_year_earlier
     if len(found) == 2:
         return _two_periods(scan, cues, _match(found[0]), _match(found[1]))
     reading = found[0]
@@ -344,6 +383,24 @@ def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange
             *both("nlu.window_mismatch", period=period.text), detail={"period": period.text, "window": cues.window}
         )
     return main, Comparison(kind=kind, range=TimeRange(start=start, end=end))
+
+
+_LAST_YEAR = patterns.compile(r"去年|上一?年|(?:the\s+)?(?:last|previous|prior)\s+year", re.I)
+_THIS_YEAR = patterns.compile(r"今年|本年|\bthis\s+year", re.I)
+
+
+def _the_year_before_said(asked: timeexpr.TimeMatch, year: timeexpr.TimeMatch) -> tuple[TimeRange, Comparison] | None:
+    """ "今年6月GMV比去年低吗", "今年618期间GMV比去年低", "Q2 this year vs last year": a period said
+    of this year set against the bare year before is that period a year earlier (the whole year is
+    no like for like). "June vs last year" may mean the whole year: still asked back."""
+    if year.grain != "year" or not _LAST_YEAR.fullmatch(year.text.strip()) or asked.grain == "year":
+        return None
+    if not _THIS_YEAR.search(asked.text):
+        return None
+    if asked.start.year != asked.end.year or asked.start.year != year.start.year + 1:
+        return None
+    start, end = timeexpr.comparison_range("same_period_last_year", asked.start, asked.end, grain=asked.grain)
+    return _against(asked, dataclasses.replace(year, start=start, end=end), "same_period_last_year")
 
 
 def _two_periods(

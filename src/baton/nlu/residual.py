@@ -34,6 +34,12 @@ _ENTITY_BREAKDOWN = patterns.compile(r"(?:按照?|每一?个|每一?位|每名|�
 for a breakdown by an entity no catalog dimension claimed — never dropped as filler."""
 
 
+_SMALL_TALK = patterns.compile(
+    r"\b(?:(?:a\s+|one\s+)?quick\s+(?:one|question|q)|real\s+quick|one\s+more\s+(?:thing|question)"
+    r"|(?:a\s+)?question\s+for\s+you)\b",
+    re.I,
+)
+"""How a message opens in chat ("quick one -", "quick question:"): no part of the question."""
 _MODAL_MAY = patterns.compile(
     r"\bmay(?=\s+(?:i|we|you|he|she|they|it|this|that|there|be|have|has|not|also|still|well|need|want|ask)\b)",
     re.I,
@@ -46,7 +52,7 @@ def unknown_words(residual: str) -> list[str]:
     something but filler words remains. "may" is a filler only as a verb ("may I see"): left
     unread otherwise, it is a month no reader placed, never dropped."""
     words: list[str] = [m.group(0) for m in _ENTITY_BREAKDOWN.finditer(residual)]
-    residual = _MODAL_MAY.sub(" ", _ENTITY_BREAKDOWN.sub(" ", residual))
+    residual = _SMALL_TALK.sub(" ", _MODAL_MAY.sub(" ", _ENTITY_BREAKDOWN.sub(" ", residual)))
     phrase: list[str] = []
     for chunk in _CHUNKS.findall(residual):
         if all(unicodedata.category(ch)[0] in "PSZ" for ch in chunk):

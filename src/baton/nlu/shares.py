@@ -31,12 +31,13 @@ _OF_EN = patterns.compile(r"\bof\s+(?:the\s+)?(?:all\s+)?$", re.I)
 _OWN = patterns.compile(r"\s*(?:'s|’s|')?\s*", re.I)
 _LINK = patterns.compile(r"\s*的?\s*")
 _PART_AFTER = patterns.compile(
-    r"\s*(?:的\s*)?(?:占|份额|比例|比重)|\s*(?:['’]s?\s+)?(?:share|percentage|portion)\b", re.I
+    r"\s*(?:的\s*)?(?:占|份额|比例|比重|贡献|带来)|\s*(?:['’]s?\s+)?(?:share|percentage|portion)\b", re.I
 )
 _SHARE_OF = patterns.compile(r"\b(?:share|percentage|proportion|portion|fraction|percent)\s+of\s+(?:the\s+)?$", re.I)
 _IN_METRIC = patterns.compile(r"\s+(?:in|among|within|of)\s+(?:the\s+|all\s+|total\s+)?", re.I)
 _PART_BEFORE = patterns.compile(r"\b(?:from|through|via)\s+(?:the\s+)?$", re.I)
 _EACH_ZH = patterns.compile(r"每一?个?\s*$")
+_ALL_ZH = patterns.compile(r"各\s*$")
 _IN_EACH_ZH = patterns.compile(r"\s*在\s*(?:各|每一?个?|不同)")
 """ "APP在各区域的GMV占比": the member is the part, inside each group (or across them: asked)."""
 _IN_EACH_GROUP = patterns.compile(r"\s*在\s*(?:每一?个?|各[^的占]{1,6}?(?:中|里|内))")
@@ -109,8 +110,9 @@ def _names_the_part(scan: Scan, hit: Hit, hits: list[Hit]) -> bool:
 
 def breakdown_wholes(scan: Scan, dims: list[str], hits: list[Hit]) -> set[str]:
     """The breakdown's dimensions a marker makes each group's own whole: its metric and a
-    locative ("各区域的订单中"), a locative right after "每个" ("每个渠道里"), or "for / in each"
-    ("for each region"). "各品类中哪个…" picks among the groups: no whole."""
+    locative ("各区域的订单中"), a locative right after "每个" ("每个渠道里") or after "各" and before
+    a member ("各区域中直播的…"), or "for / in each" ("for each region"). "各品类中哪个…" picks
+    among the groups: no whole."""
     marked: set[str] = set()
     for hit in hits:
         named = {t.target for t in hit.terms if t.kind == "dimension"} & set(dims)
@@ -119,10 +121,19 @@ def breakdown_wholes(scan: Scan, dims: list[str], hits: list[Hit]) -> set[str]:
         before = scan.norm[: hit.start]
         after_metric = _past_attached(scan, hit.end, hits, kinds={"metric"})
         of_its_metric = after_metric > hit.end and INSIDE.match(scan.norm, after_metric) is not None
-        each_inside = _EACH_ZH.search(before) is not None and INSIDE.match(scan.norm, hit.end) is not None
+        inside = INSIDE.match(scan.norm, hit.end)
+        each_inside = inside is not None and _EACH_ZH.search(before) is not None
+        # "各区域中直播的GMV占比": a member right after "各…中" is the part inside each group
+        each_inside = each_inside or (
+            inside is not None and _ALL_ZH.search(before) is not None and _a_member_at(inside.end(), hits)
+        )
         if of_its_metric or each_inside or _EACH_EN.search(before):
             marked |= named
     return marked
+
+
+def _a_member_at(at: int, hits: list[Hit]) -> bool:
+    return any(h.start == at and "member" in h.kinds for h in hits)
 
 
 def _marker(scan: Scan, hit: Hit, hits: list[Hit]) -> str | None:

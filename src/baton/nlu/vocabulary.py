@@ -58,7 +58,7 @@ YOY = patterns.compile(
     r"(?:和|跟|与|同)(?:去年|上一年|上年)(?:同期|同月|同季度?|当月|当季度?|同一?个?月)?(?:相比|比较|对比|比)|"
     r"\byoy\b|year[- ]over[- ]year|year[- ]on[- ]year|"
     r"(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+)?)?"
-    r"\bsame (?:period|month|week|quarter|day|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
+    r"\bsame (?:period|month|week|quarter|days?|dates|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
     r"\b(?:the )?same (?:day|date|week|month|quarter|period) (?:a|one) year (?:ago|earlier|before)\b"
     r"|\b(?:the )?same (?:day|date) last year\b|\b(?:a|one) year (?:ago|earlier|before)\b|\bvs\.? last year\b|\bcompared? (?:with|to) last year\b"
     # the year before a month or a quarter is its same period a year earlier, never the month before
@@ -232,11 +232,12 @@ UP = patterns.compile(
 """A rise. A bare "up" is one after the thing that moved ("is GMV up this year", "app sales up last
 month?"), never "sum up", "show up" or "up to"."""
 DOWN = patterns.compile(
-    r"下降|下跌|降低|减少|下滑|走低|变低|跌了|降了|跌得|降得|(?<=有没有)[跌降]|(?<=有)[跌降](?=的)|[跌降](?=\s*(?:超过?|逾|不到))|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
+    r"下降|下跌|降低|减少|下滑|走低|变低|变差|恶化|(?<![相偏误最])差(?=了?\s*(?:吗|么)?\s*[?？]?\s*$)|"
+    r"跌了|降了|跌得|降得|(?<=有没有)[跌降]|(?<=有)[跌降](?=的)|[跌降](?=\s*(?:超过?|逾|不到))|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
     r"(?<![去拿删扣除剔])掉(?=了|这么多|那么多)|"
     r"\bplunge[sd]?\b|\bdip(?:s|ped)?\b|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
-    r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b"
-    r"|\bdecrease[sd]?\b|\bgo(?:ne)? down\b|\bwent down\b|\bslump(?:ed)?\b|\bshrank\b|\bshrink\b"
+    r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b|\bworse\b|\bworsen(?:ed|s)?\b"
+    r"|\bdeteriorat(?:ed|es|e|ing)\b|\bdecrease[sd]?\b|\bgo(?:ne)? down\b|\bwent down\b|\bslump(?:ed)?\b|\bshrank\b|\bshrink\b"
     r"|(?<!\bbreak )(?<!\bbroken )(?<!\bbroke )(?<!\bdrill )(?<!\bnarrow )(?<!\bwrite )(?<!\bwritten )"
     r"\bdown\b(?=\s*(?:$|[?？.!,;]|(?:this|last|in|on|for|since|from|vs\.?|versus|compared|against|yoy|mom|wow|qoq)\b))",
     _I,
@@ -498,7 +499,10 @@ GROUP_MARKER = patterns.compile(
     r"|\bsplit by\b|\bbroken down by\b)\s*$",
     _I,
 )
+_NOT_REACHED = r"(?:(?:did|does|do)\s*n['’]?t|(?:did|does|do)\s+not|not|never)\s+"
 _BOUND_OP = (
+    rf"\b{_NOT_REACHED}(?:hit|reach|make|meet|exceed|pass|cross|surpass|top)\b"
+    r"|\bhit\b|\bhits\b|\breach(?:ed|es)?\b|\bmissed\b|\bfell short of\b|\bfalls? short of\b|"
     r"(?:大于|小于|高于|低于|多于|少于)或?等于|(?:没有?|未)(?:超过|到|达到|超出)|"
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
     r"|跌破|涨破|突破|升破"
@@ -552,6 +556,25 @@ BOUND_OPS: dict[str, str] = {
     **dict.fromkeys(("没超过", "没有超过", "未超过", "没超出", "没有超出", "未超出"), "<="),
     **dict.fromkeys(("没到", "没有到", "未到", "没达到", "没有达到", "未达到"), "<"),
     **dict.fromkeys(("north of",), ">"),
+    **dict.fromkeys(("hit", "hits", "reach", "reached", "reaches"), ">="),
+    **dict.fromkeys(("missed", "fell short of", "fall short of", "falls short of"), "<"),
+    **{
+        f"{no} {verb}": ("<" if verb in {"hit", "reach", "make", "meet"} else "<=")
+        for no in (
+            "did not",
+            "didn't",
+            "didnt",
+            "does not",
+            "doesn't",
+            "doesnt",
+            "do not",
+            "don't",
+            "dont",
+            "not",
+            "never",
+        )
+        for verb in ("hit", "reach", "make", "meet", "exceed", "pass", "cross", "surpass", "top")
+    },
     **dict.fromkeys(("south of",), "<"),
     **dict.fromkeys(("过", "破", "超"), ">"),  # "GMV过万", "破千万": a scale said alone, one of it
     **dict.fromkeys(("上",), ">="),  # "上万": ten thousand or more
@@ -702,14 +725,14 @@ ZH_FILLERS = frozenset(
         "数目 到底 究竟 得 地 着 被 把 让 从 到 至 于 按照 按 每 各 分 各个 不同 "
         "只看 只算 只统计 仅看 仅统计 仅限 只限 只要 只保留 仅保留 单看 仅 且 并且 不好意思 抱歉 "  # "只看APP，…": the member it names is the narrowing
         "这么多 那么多 这么大 那么大 这么快 这么厉害 这么猛 "
-        "急 着急 很急 挺急 比较急 加急 急用 咋样 另外"  # "老板要的，急": urgency says nothing of the data  # "涨了这么多": the degree of a move said
+        "急 着急 很急 挺急 比较急 加急 急用 咋样 另外 啥 是啥 啥样 它们 它 这些 那些"  # "老板要的，急": urgency says nothing of the data  # "涨了这么多": the degree of a move said
     ).split()
 )
 """Chinese words that carry no meaning of their own in a data question. Comparison, change,
 trend, distribution and total words are operators, never fillers."""
 EN_FILLERS = frozenset(
     (
-        "what was were is are be been being the a an of in on at for by per and or with from to how many much "
+        "what was were is are be been being the a an of in on at for by per and or with from to how many much users user shoppers "
         "did does do done show me give list tell please our my we us i you your can could would will should "
         "might it its during that this those these there their they them all any some so as into out "
         "about have has had where when who whom whose level levels look looking like get got let see value "

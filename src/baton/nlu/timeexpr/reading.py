@@ -10,7 +10,7 @@ from datetime import date, timedelta
 from baton.errors import AmbiguousQuestion, TimeExpressionError
 from baton.messages import both
 from baton.nlu.cn_numerals import parse_cn_int
-from baton.nlu.timeexpr.arithmetic import _PERIOD_GRAINS, Grain, TimeMatch, _period_start, _PeriodGrain
+from baton.nlu.timeexpr.arithmetic import _PERIOD_GRAINS, Grain, TimeMatch, _period_start, _PeriodGrain, shift_years
 from baton.nlu.timeexpr.raw import _Ctx, _invalid, _no_data, _p, _Raw, _reanchor, _Rule
 from baton.nlu.timeexpr.rules import (
     _AND_JOIN,
@@ -277,10 +277,33 @@ def _month_start(norm: str, at: int) -> int:
 
 
 def _reanchored(found: _Found, year: int, text: str, ctx: _Ctx) -> _Found:
+    said = text[found.span[0] : found.span[1]]
     try:
-        return replace(found, raw=_reanchor(found.raw, year, text[found.span[0] : found.span[1]], ctx))
+        if found.raw.anchor is None and found.raw.grain == "custom":  # "June 1-18": its days moved
+            return replace(found, raw=_days_in_year(found.raw, year, said, ctx))
+        return replace(found, raw=_reanchor(found.raw, year, said, ctx))
     except TimeExpressionError as exc:
         return replace(found, error=exc)
+
+
+_FOUR_DIGITS = re.compile(r"(?<!\d)[12]\d{3}(?!\d)")
+
+
+def _year_less_kind(found: _Found, text: str) -> str | None:
+    """The calendar kind a year said apart may qualify: a year-less month, quarter … or a run of
+    days inside one year ("June 1-18" of "June 1-18 this year"); None for anything else."""
+    raw = found.raw
+    if raw.anchor is not None:
+        return None if raw.anchor.year_explicit else raw.anchor.kind
+    one_year = raw.grain == "custom" and raw.parts is None and raw.start.year == raw.end.year
+    return "days" if one_year and not _FOUR_DIGITS.search(text[found.span[0] : found.span[1]]) else None
+
+
+def _days_in_year(raw: _Raw, year: int, said: str, ctx: _Ctx) -> _Raw:
+    start, end = shift_years(raw.start, year - raw.start.year), shift_years(raw.end, year - raw.end.year)
+    if start > ctx.last:
+        raise _no_data(said, start, ctx.last)
+    return replace(raw, start=start, end=end)
 
 
 def _shared_years(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> list[_Found]:
@@ -363,7 +386,7 @@ def _year_apart(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> tuple[l
     2025."""
     years = [f for f in found if _whole_year(f.raw) is not None]
     rest = [f for f in found if f not in years]
-    kinds = {f.raw.anchor.kind if f.raw.anchor is not None and not f.raw.anchor.year_explicit else None for f in rest}
+    kinds = {_year_less_kind(f, text) for f in rest}
     if len(years) != 1 or not rest or len(kinds) != 1 or None in kinds or "year" in kinds:
         return found, None
     year = years[0]

@@ -84,7 +84,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "same_period_en",
         _p(
-            r"<NB>same\s+(?:period|time|day|week|month|quarter)\s+(?:of\s+|in\s+)?(?:the\s+)?"
+            r"<NB>same\s+(?:period|time|days?|dates|week|month|quarter)\s+(?:of\s+|in\s+)?(?:the\s+)?"
             r"(?:last|previous|prior)\s+(?:year|month|week|quarter)<NA>"
         ),
         None,
