@@ -151,3 +151,81 @@ def test_days_of_a_month_take_a_year_said_apart() -> None:
     assert this_year.comparison is not None and this_year.comparison.kind == "same_period_last_year"
     last_year = PLANNER.plan("GMV June 1-18 last year", as_of=AS_OF)
     assert (last_year.time_range.start, last_year.time_range.end) == (D("2025-06-01"), D("2025-06-18"))
+
+
+EACH_THEN_MEMBERS = [  # every group asked, then two of them: answering the second part drops the rest
+    "各区域上个月GMV，以及华东比华南高多少",
+    "GMV by region last month, and how much higher was East than South?",
+    "各渠道6月GMV，以及APP和小程序哪个更高",
+]
+
+
+@pytest.mark.parametrize("question", EACH_THEN_MEMBERS)
+def test_every_group_then_two_of_them_is_asked_back(question: str) -> None:
+    with pytest.raises(AmbiguousQuestion) as asked:
+        PLANNER.plan(question, as_of=AS_OF)
+    assert asked.value.detail["reason"] == "each_then_members"
+
+
+def test_only_two_members_after_a_breakdown_narrows_it() -> None:
+    query = PLANNER.plan("上个月各渠道GMV，只看APP和小程序", as_of=AS_OF)
+    assert query.dimensions == ("channel",)
+    assert [(f.dimension, set(f.members)) for f in query.filters] == [("channel", {"app", "mini_program"})]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "双11 2025 整个活动期间的GMV，以及当天的GMV",  # which day is 当天? the event's, beside its window
+        "不如看看华东上个月的GMV",  # "how about looking at": no comparison
+        "which region beat last year by the most in June orders?",  # June, against a whole year
+    ],
+)
+def test_words_that_would_change_the_question_are_never_dropped(question: str) -> None:
+    with pytest.raises(AmbiguousQuestion):
+        PLANNER.plan(question, as_of=AS_OF)
+
+
+def test_beating_a_period_by_the_most_ranks_by_the_change() -> None:
+    query = PLANNER.plan("which channel beat Q1 by the most in GMV, Q2 vs Q1?", as_of=AS_OF)
+    assert query.rank_by != "value" and query.top_n == 1 and query.order == "desc"
+    assert query.comparison is not None and query.comparison.range.start == D("2026-01-01")
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "against"),
+    [
+        ("今年5月的GMV和去年5月比，哪个高", "custom", "2025-05-01"),
+        ("上个月和去年同月比，哪个的GMV高", "same_period_last_year", "2025-06-01"),
+    ],
+)
+def test_which_of_two_periods_is_higher_needs_no_breakdown(question: str, kind: str, against: str) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)  # never "which group" (a remembered breakdown would fill one)
+    assert query.dimensions == () and query.top_n is None
+    assert query.comparison is not None and query.comparison.kind == kind
+    assert query.comparison.range.start == D(against)
+
+
+@pytest.mark.parametrize(
+    ("question", "start"),
+    [("Singles Day 2025 GMV on the day itself", "2025-11-11"), ("Singles Day 2025 GMV, the whole event", "2025-11-01")],
+)
+def test_an_events_span_said_anywhere_once_answers_which(question: str, start: str) -> None:
+    assert PLANNER.plan(question, as_of=AS_OF).time_range.start == D(start)
+
+
+def test_a_target_missed_or_fallen_short_of_is_below_it() -> None:
+    missed = PLANNER.plan("Did Q2 GMV miss 150M?", as_of=AS_OF)
+    assert missed.threshold is not None and (missed.threshold.op, missed.threshold.value) == ("<", 150_000_000)
+    short = PLANNER.plan("which categories fell short of 5M GMV last month", as_of=AS_OF)
+    assert short.threshold is not None and (short.threshold.op, short.threshold.value) == ("<", 5_000_000)
+    assert short.dimensions == ("category",)
+
+
+def test_messages_that_ask_back_name_the_questions_own_terms() -> None:
+    with pytest.raises(AmbiguousQuestion) as total_then_top:
+        PLANNER.plan("total orders in May and which channel was the highest?", as_of=AS_OF)
+    assert '"which channel had the highest orders last month"' in total_then_top.value.message_en
+    with pytest.raises(AmbiguousQuestion) as bottom:
+        PLANNER.plan("上个月订单量最少的3个区域合计多少", as_of=AS_OF)
+    assert "倒数 3 名" in bottom.value.message_zh and "bottom 3" in bottom.value.message_en

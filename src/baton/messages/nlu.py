@@ -330,11 +330,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "问题先问了各分组的数值，又问“{said}”：这是两个回答。请只问各分组的数值，或只看满足条件的分组（例如“……，只看超过500万的”）。",
     ),
     "total_then_which": (
-        'The question asks for a total and then which group ranks first: ask one at a time, e.g. "GMV last '
-        'month" and then "which region had the highest GMV last month", or ask for each group\'s value '
-        '("GMV by region last month, and which was highest").',
-        "问题先问了总数，又问了哪个分组排第一：请分开问，例如先问“上个月GMV多少”，再问“上个月哪个区域GMV最高”；"
-        "或问各分组的数值（“上个月各区域GMV多少，哪个最高”）。",
+        'The question asks for a total and then which group ranks first: ask one at a time, e.g. "{metric} last '
+        'month" and then "which {dimension} had the highest {metric} last month", or ask for each group\'s value '
+        '("{metric} by {dimension} last month, and which was highest").',
+        "问题先问了总数，又问了哪个分组排第一：请分开问，例如先问“上个月{metric}多少”，再问“上个月哪个{dimension}{metric}最高”；"
+        "或问各分组的数值（“上个月各{dimension}{metric}多少，哪个最高”）。",
     ),
     "average_in_a_later_clause": (
         '"{words}" is said in a later clause than {metrics}, while one question computes every metric alike: '
@@ -350,10 +350,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         'Each one and their total at once: ask for each ("respectively") and for the total ("in total") one at a time.',
         "同时问了分别和合计：请分开问，先问分别（“分别是多少”），再问合计（“合计多少”）。",
     ),
+    "each_then_members": (
+        "The question asks for every {dimension} and then about {members} in particular; answering the second "
+        'part would drop the other groups\' rows. Ask one at a time: "{metric} by {dimension}", then the '
+        "question about {members}.",
+        "问题先问了每个{dimension_zh}，又单独问了{members_zh}；只回答后一部分会丢掉其他分组。请分开问：先问“各{dimension_zh}的"
+        "{metric_zh}”，再单独问{members_zh}。",
+    ),
     "total_of_ranked": (
-        "The total of the top {n} is not added up yet: ask for the top {n} (each is listed), or name them and "
-        "ask for their total.",
-        "前 {n} 名的合计还不能直接计算：请问前 {n} 名（逐个列出），或列出这些成员再问合计。",
+        "The total of the {ends} {n} is not added up yet: ask for the {ends} {n} (each is listed), or name them "
+        "and ask for their total.",
+        "{ends_zh} {n} 名的合计还不能直接计算：请问{ends_zh} {n} 名（逐个列出），或列出这些成员再问合计。",
     ),
     "member_of_one_metric": (
         '"{member}" is said of {metric} only, and one question filters every metric alike: should {first} '

@@ -96,6 +96,27 @@ class CatalogChecks:
                 {"reason": "average_across_groups", "metrics": list(terms.metrics), "dimensions": list(terms.dims)},
             )
 
+    def each_then_members(self, dimension: str, members: Sequence[str], metric: str | None) -> AmbiguousQuestion:
+        """Asked back: every group of ``dimension`` asked, then something of ``members`` alone."""
+        dim = self.catalog.dimensions[dimension]
+        named = {
+            lang: message("answer.list_sep", lang).join(self.catalog.member_label(dimension, m, lang) for m in members)
+            for lang in LANGUAGES
+        }
+        label = self.catalog.metrics[metric].label if metric is not None else None
+        return AmbiguousQuestion(
+            *both(
+                "nlu.each_then_members",
+                dimension=dim.label.en,
+                dimension_zh=dim.label.zh,
+                members=named["en"],
+                members_zh=named["zh"],
+                metric=label.en if label else "",
+                metric_zh=label.zh if label else "",
+            ),
+            detail={"reason": "each_then_members", "dimension": dimension, "members": list(members)},
+        )
+
     def check_ranked_keys(self, dims: Sequence[str], grain: Grain | None, *, combination: bool) -> None:
         """A top N or a place over two keys ("各区域GMV最高的品类") ranks their combinations only
         when the question says so (``combination``: "组合", "pairs"); else it is asked back, as
@@ -258,10 +279,15 @@ class CatalogChecks:
         scores.sort(key=lambda s: (-s[0], list(self.catalog.metrics).index(s[1])))
         return [name for _, name in scores[:k]]
 
-    def with_examples(self, key: str) -> tuple[str, str]:
-        """A message in both languages whose examples name this catalog's own metric and dimensions."""
-        metric = next(iter(self.catalog.metrics.values()), None)
-        dims = list(self.catalog.dimensions.values())
+    def with_examples(
+        self, key: str, *, metric_name: str | None = None, dimension: str | None = None
+    ) -> tuple[str, str]:
+        """A message in both languages whose examples name this catalog's own metric and dimensions
+        — the question's own when given."""
+        metric = self.catalog.metrics[metric_name] if metric_name else next(iter(self.catalog.metrics.values()), None)
+        dims = sorted(
+            self.catalog.dimensions.values(), key=lambda d: d is not self.catalog.dimensions.get(dimension or "")
+        )
 
         def say(lang: Language) -> str:
             return message(

@@ -167,8 +167,8 @@ def value_ranked_then_changed(scan: Scan, cues: Cues) -> bool:
 
 _MOVE_ZH = r"(?:增长|上涨|上升|下降|下跌|减少|增加|涨|跌|降|升)"
 _MOVE_EN = (
-    r"(?:grew|grow|grown|rose|risen|fell|fallen|dropped|declined|increased|decreased|went (?:up|down)|gone (?:up|down)"
-    r"|gained|lost|improved|worsened|shrank|shrunk|slipped)"
+    r"(?:(?:grew|grow|grown|rose|risen|fell|fallen|dropped|declined|increased|decreased|went (?:up|down)|gone (?:up|down)"
+    r"|gained|lost|improved|worsened|shrank|shrunk|slipped)(?!\s+short\s+of\s*[¥$]?\s*\d))"
 )
 _MOVE_NOUN_EN = r"(?:declines?|drops?|rises?|increases?|decreases?|growth|falls?|gains?|improvements?)"
 _NOT_RANKED_EN = r"(?![^?.!]*\b(?:most|least|fastest|biggest|largest|smallest|highest|lowest|top|bottom)\b)"

@@ -447,7 +447,7 @@ def _closing_said(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:
 
 
 _NOT_AS = patterns.compile(
-    r"(?P<no>不如|不及|比不上|赶不上)"
+    r"(?P<no>不如(?!\s*(?:看看|看|查查|查|先|直接|就|来|说说|试试))|不及|比不上|赶不上)"
     r"|(?<!有)(?P<not>没有|没)(?=[^，,。？?]{1,12}?(?:那么|这么)?[高好多大]\s*(?:吗|么|呢)?\s*[?？。]?\s*$)"
 )
 _NOT_AS_ADJ = patterns.compile(r"(?:那么|这么)?[高好多大](?=\s*(?:吗|么|呢)?\s*[?？。]?\s*$)")

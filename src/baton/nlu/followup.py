@@ -42,6 +42,7 @@ from baton.nlu.cues import Cues
 from baton.nlu.guards import (
     check_ranking_of_one_period,
     listing_order,
+    ranked_ends,
     the_groups_that_moved,
     two_members_apart,
 )
@@ -283,7 +284,8 @@ def _merge(
     if cues.total and (parent.top_n is not None or parent.rank_place is not None):
         # "GMV前两名的品类" then "合计多少": the top N's total is not added up, never all of GMV
         n = parent.top_n or 1
-        raise AmbiguousQuestion(*both("nlu.total_of_ranked", n=n), detail={"top_n": n, "follow_up": True})
+        side = ranked_ends(parent.order)
+        raise AmbiguousQuestion(*both("nlu.total_of_ranked", n=n, **side), detail={"top_n": n, "follow_up": True})
     if r.ties is not None and r.ties.pointer and (parent.top_n is not None or parent.rank_place is not None):
         # "GMV最高的渠道" then "它的订单量呢": that channel's orders, not the top channel by orders
         said = r.ties.pointer

@@ -173,11 +173,16 @@ def this_period_beside_another(scan: Scan, periods: Sequence[timeexpr.PeriodRead
             )
 
 
-def which_of_two_periods(cues: Cues, periods: Sequence[timeexpr.PeriodReading]) -> bool:
-    """ "5月和6月哪个月的取消率更高", "which quarter had the higher refund rate, Q1 or Q2?": two
-    periods named and which is higher asked — the two compared (both values and the change say
-    which), never a series over the range or a ranking of the months between them."""
-    if len(periods) != 2 or not cues.which_time or not cues.best or cues.why:
+def which_of_two_periods(cues: Cues, periods: Sequence[timeexpr.PeriodReading], *, groups_named: bool) -> bool:
+    """ "5月和6月哪个月的取消率更高", "which quarter had the higher refund rate, Q1 or Q2?",
+    "今年5月的GMV和去年5月比，哪个高", "上个月和去年同月比，哪个的GMV高" (no groups named): two
+    periods named, or one and the period a comparison word names, and which is higher
+    asked — the two compared (both values and the change say which), never a series over the
+    range, a ranking of the months between them, or of groups the question does not name."""
+    # "上个月和去年同月比，哪个…高": one period and the one its comparison word names ("哪天…下降最多" ranks days)
+    named = len(periods) == 1 and cues.comparison_kind is not None and not (cues.which_time or cues.change)
+    two = len(periods) == 2 or named
+    if not two or not (cues.which_time or not groups_named) or not cues.best or cues.why:
         return False
     if cues.top_n not in (None, 1) or cues.rank_place is not None or cues.both_ends:
         return False
@@ -365,6 +370,12 @@ def total_said_before_a_metric(scan: Scan, cues: Cues, terms: Terms) -> None:
             return
 
 
+def ranked_ends(order: str) -> dict[str, str]:
+    """The end of a ranking a top N is counted from, as messages say it ("top 3" / "前 3 名",
+    "bottom 3" / "倒数 3 名")."""
+    return {"ends": "bottom", "ends_zh": "倒数"} if order == "asc" else {"ends": "top", "ends_zh": "前"}
+
+
 def total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> None:
     """ "华东和华北的订单量，分别和合计" and "total GMV of the top 3 categories" ask for a sum
     beside the rows themselves; one query answers one of the two, so both are asked back
@@ -379,7 +390,8 @@ def total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> None
         summed.append(of_the_top.group(0))
     if summed and cues.top_n is not None and cues.top_n > 1:
         raise AmbiguousQuestion(
-            *both("nlu.total_of_ranked", n=cues.top_n), detail={"total": summed, "top_n": cues.top_n}
+            *both("nlu.total_of_ranked", n=cues.top_n, **ranked_ends(cues.order)),
+            detail={"total": summed, "top_n": cues.top_n},
         )
     if (said and each) or (beside_groups and terms.dims):  # "各区域GMV，以及全国合计", "GMV by channel and in total"
         raise ask_back("nlu.each_and_total", {"total": said, "each": each, "dimensions": list(terms.dims)})

@@ -90,6 +90,7 @@ from baton.nlu.parts import (
     average_in_a_later_clause,
     each_then_a_share,
     each_then_best,
+    each_then_members,
     each_then_which_pass,
     total_then_which,
 )
@@ -155,6 +156,9 @@ def _the_latest_whole(cues: Cues, language: Language, as_of: date) -> list[timee
         return []
     return [timeexpr.PeriodReading(span=(0, 0), match=dataclasses.replace(match, span=(0, 0)))]
 
+
+_DAY_APART = patterns.compile(r"当天|当日|那天|那一天|\bthat day\b|\bthe day itself\b", re.I)
+"""A day word said apart from the event it would be the day of: not read as a filler."""
 
 _YES_NO_THEN_A_CLAUSE = patterns.compile(
     r"^(?P<head>.*?(?:吗|么|没有)\s*[?？]?)\s*[，,]\s*(?P<tail>[^，,。？?]{1,16}?)\s*[?？。]?\s*$"
@@ -349,6 +353,9 @@ class Planner(QueryAssembly):
         total_said_before_a_metric(read.scan, read.cues, read.terms)
         total_beside_each_or_a_ranking(read.scan, read.cues, read.terms)
         each_then_which_pass(read.scan, read.cues, read.terms)
+        apart = each_then_members(read.scan, read.terms)
+        if apart is not None:  # "各区域GMV，以及华东比华南高多少": every region, then two of them
+            raise self.each_then_members(*apart, next(iter(read.terms.metrics), None))
         member_beside_the_whole(read.scan, read.cues, read.terms)
         average_in_a_later_clause(read.scan, read.cues, read.terms)
         self._kept_and_excluded(read.cues, read.terms)
@@ -445,7 +452,10 @@ class Planner(QueryAssembly):
         periods = event_periods(self.catalog.calendar, scan, as_of)
         for period in periods:
             scan.claim(*period.span)
-        periods += timeexpr.read_periods(scan.residual(), as_of)
+        for apart in scan.find_all(_DAY_APART) if periods else ():  # "双11整个活动期间的GMV，以及当天的": which day?
+            cues.unsupported.append(scan.text[apart.start() : apart.end()])
+            scan.claim(apart.start(), apart.end())
+        periods += timeexpr.read_periods(scan.residual(), as_of, said=scan.text)
         for period in periods:
             for span in period.spans:
                 scan.claim(*span)
@@ -457,7 +467,8 @@ class Planner(QueryAssembly):
         if not periods and context is None:
             periods = _the_latest_whole(cues, language, as_of)
         read_ranking(scan, cues)
-        two_periods_compared = which_of_two_periods(cues, periods)
+        groups_named = any(h.kinds & {"dimension", "member"} for h in found)
+        two_periods_compared = which_of_two_periods(cues, periods, groups_named=groups_named)
         cues.ranked_change = read_change_ranking(scan, cues)
         cues.value_ranked = value_ranked_then_changed(scan, cues)
         cues.premise = cues.premise if cues.why else said_direction(scan, cues, measures=False)
@@ -478,7 +489,9 @@ class Planner(QueryAssembly):
             if cues.which_time:  # "今年各月新增用户数，以及哪个月最多": every month, the most first
                 cues.top_n = None
         elif (cues.best or cues.top_n is not None) and total_then_which(scan, terms, bounded=cues.bound is not None):
-            raise ask_back("nlu.total_then_which", {})  # "上个月GMV多少，哪个区域最高": the total, then a ranking
+            # "上个月GMV多少，哪个区域最高": the total, then a ranking; the examples name the question's own terms
+            own = {"metric_name": next(iter(terms.metrics), None), "dimension": next(iter(terms.dims), None)}
+            raise AmbiguousQuestion(*self.with_examples("nlu.total_then_which", **own), detail={})
         for shown in each_then_a_share(scan, cues, terms):  # "各渠道的订单量，以及直播的占比": every channel's
             terms.members.remove(shown)
         cues.narrowed = frozenset(

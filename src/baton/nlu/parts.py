@@ -123,6 +123,33 @@ def each_then_a_share(scan: Scan, cues: Cues, terms: Terms) -> list[Member]:
     return []
 
 
+def each_then_members(scan: Scan, terms: Terms) -> tuple[str, list[str]] | None:
+    """ "各区域上个月GMV，以及华东比华南高多少", "GMV by region last month, and how much higher was
+    East than South?", "各渠道6月GMV，以及APP和小程序哪个更高": every group's value, then something of
+    groups named in a later clause — two questions; filtered to those groups, the others' rows
+    would be dropped. The dimension and its members so named, to ask back; "…，只看APP和小程序"
+    narrows, and a share is read (:func:`each_then_a_share`)."""
+    spans = clauses(scan)
+    if len(spans) < 2:
+        return None
+
+    def clause_of(at: int) -> int:
+        return next((i for i, (a, b) in enumerate(spans) if a <= at < b), -1)
+
+    for dim in terms.dims:
+        said = [h.start for h in terms.hits if any(t.kind == "dimension" and t.target == dim for t in h.terms)]
+        members = [m for m in terms.members if m.dimension == dim and not m.excluded]
+        if not said or not members:
+            continue
+        first = clause_of(min(said))
+        later = {clause_of(m.hit.start) for m in members}
+        valued = any(clause_of(s) == first for s, _ in scan.metrics)
+        narrowed = any(_ONLY.search(scan.norm, *spans[i]) for i in later)
+        if valued and min(later) > first and not narrowed:
+            return dim, list(dict.fromkeys(m.member for m in members))
+    return None
+
+
 def total_then_which(scan: Scan, terms: Terms, *, bounded: bool = False) -> bool:
     """ "上个月GMV多少，哪个区域最高", "上个月总GMV以及最高的区域", "total orders in May and which channel
     was the highest?", "what was last month's GMV, and the top region?": the total, then the group

@@ -48,7 +48,7 @@ def _event_year(found: re.Match[str], last: date) -> int:
 
 
 _WINDOW_AFTER = patterns.compile(
-    r"\s*(?:期间|活动|大促|促销|档期|全程|\bsale\b|\bseason\b|\bcampaign\b|\bperiod\b|\bpromotion\b)", re.I
+    r"\s*(?:期间|活动|大促|促销|档期|全程|\bsale\b|\bseason\b|\bcampaign\b|\bperiod\b|\bpromotion\b|\bevent\b)", re.I
 )
 _SPAN_SAID_AFTER = patterns.compile(
     r"\s*[,，(（]?\s*(?:"
@@ -58,7 +58,7 @@ _SPAN_SAID_AFTER = patterns.compile(
     re.I,
 )
 """Which of an event's spans is meant, said after its name and year — in Baton's own words when
-it asked ("Singles Day 2025 (the day itself)", "Double 11 2025, the whole event", "双11（整个活动期间）")."""
+it asked ("Singles Day 2025 (the day itself)", "Double 11 2025, the whole event", "大促（整个活动期间）")."""
 _WINDOW_BEFORE = patterns.compile(r"(?:整个|\bduring\b|\bthe whole\b|\bthroughout\b)\s*(?:the\s+)?$", re.I)
 
 
@@ -121,10 +121,34 @@ def event_periods(calendar: Sequence[CalendarEvent], scan: Scan, as_of: date) ->
                 if not scan.free(m.start(), m.end()) or any(a < m.end() and m.start() < b for a, b in taken):
                     continue
                 mentions.append(_mention(event, m, scan, last))
-        said = {x.said for x in mentions} - {None}
+        said: set[Literal["day", "window"]] = {x.said for x in mentions if x.said is not None}
+        if mentions and not said:  # "Singles Day 2025 GMV on the day itself": said apart from the name
+            said = _span_said_apart(scan, mentions)
         shared = next(iter(said)) if len(said) == 1 else None
         out += [_event_reading(event, x, scan, last, x.said or shared) for x in mentions]
     return [p for p in out if p.match is not None or p.error is not None]
+
+
+_SPAN_SAID_APART = patterns.compile(
+    r"(?:\bon\s+)?(?:just\s+|only\s+)?\bthe\s+(?:(?P<day>day\s+itself|actual\s+day|peak\s+day)"
+    r"|(?P<window>(?:whole|entire|full)\s+(?:event|sale|campaign)))\b"
+    r"|(?P<day_zh>活动当天|大促当天)|(?P<window_zh>整个活动期间|整个大促期间|整个活动|活动期间)",
+    re.I,
+)
+
+
+def _span_said_apart(scan: Scan, mentions: Sequence[_Mention]) -> set[Literal["day", "window"]]:
+    """Which span the question says, once, away from its event's name ("GMV on the day itself");
+    the words are claimed. Said twice or both ways: nothing (the mention is asked back)."""
+    found = scan.find_all(_SPAN_SAID_APART)
+    if len(found) != 1 or any(a <= found[0].start() < b for a, b in (x.span for x in mentions)):
+        return set()
+    scan.claim(found[0].start(), found[0].end())
+    return {"day" if found[0].group("day") or found[0].group("day_zh") else "window"}
+
+
+_WINDOW_WORD_BEFORE = patterns.compile(r"(?:整个|\bthe\s+(?:whole|entire)\s+|\bthroughout\s+(?:the\s+)?)$", re.I)
+"""A window word said right before the event's name ("整个双11期间", "the whole 618 event"), part of its span."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +164,8 @@ class _Mention:
 def _mention(event: CalendarEvent, m: re.Match[str], scan: Scan, last: date) -> _Mention:
     day = _EVENT_DAY.match(scan.norm, m.end()) or _EVENT_ON.search(scan.norm, 0, m.start())
     end_of_name = day.end() if day and day.start() >= m.end() else m.end()
+    window_first = None if day else _WINDOW_AFTER.match(scan.norm, end_of_name)
+    end_of_name = window_first.end() if window_first is not None else end_of_name  # "618 event this year"
     year_match = _EVENT_YEAR.search(scan.norm, 0, m.start())
     after = None if year_match else _EVENT_YEAR_AFTER.match(scan.norm, end_of_name)
     if after is not None and not scan.free(after.start(), after.end()):
@@ -147,6 +173,9 @@ def _mention(event: CalendarEvent, m: re.Match[str], scan: Scan, last: date) -> 
     found = year_match or after
     year = _event_year(found, last) if found else _latest_year(event, last)
     span = (year_match.start() if year_match else m.start(), after.end() if after else end_of_name)
+    window_before = _WINDOW_WORD_BEFORE.search(scan.norm, 0, span[0])
+    if window_before is not None and scan.free(window_before.start(), span[0]):
+        span = (window_before.start(), span[1])
     which = _SPAN_SAID_AFTER.match(scan.norm, span[1])
     if which is not None:
         span = (span[0], which.end())

@@ -116,7 +116,7 @@ WHOLE_REF = patterns.compile(
 COMPARE = patterns.compile(
     r"对比|相比|相较|比较|较|比一下|比|跟|"
     r"\b(?:higher|lower|bigger|smaller|greater|larger|more|fewer|less|better|worse)\s+than\b|(?<![A-Za-z])vs\.?(?![A-Za-z])|\bversus\b|\bcompared (?:with|to)\b|\bcompare(?:d)?\b"
-    r"|\bagainst\b|\bbeat\b|\boutperform(?:s|ed)?\b|\bstack(?:s|ed)? up\b|\bmeasure(?:s|d)? up\b|\bhow did\b(?=.{1,40}? (?:do|fare|compare|stack up)\b)|\bfared?\b",
+    r"|\bagainst\b|\bf[ae]ll(?:s|en|ing)?\s+short\s+of\b|\bbeat\b|\boutperform(?:s|ed)?\b|\bstack(?:s|ed)? up\b|\bmeasure(?:s|d)? up\b|\bhow did\b(?=.{1,40}? (?:do|fare|compare|stack up)\b)|\bfared?\b",
     _I,
 )
 """Words that set two named periods against each other ("6月和5月相比", "Q2 compared with Q1")."""
@@ -136,7 +136,7 @@ CHANGE_WORDS = patterns.compile(
     r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
     r"变化了?多少|变化率|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|变动|增长率|增速|增幅|降幅|"
     r"(?:是)?(?:涨了?还是跌了?|跌了?还是涨了?|升了?还是降了?|降了?还是升了?|高了?还是低了?|低了?还是高了?|多了?还是少了?|少了?还是多了?)|"
-    r"变好还是变差|好了还是差了|有没有(?:变高|变低|上升|下降|增长|减少|变化)|是不是(?:变高|变低|上升|下降|增长|减少|变化|涨|跌)了?|"
+    r"变好还是变差|好了还是差了|好还是差|好还是坏|差还是好|有没有(?:变高|变低|上升|下降|增长|减少|变化)|是不是(?:变高|变低|上升|下降|增长|减少|变化|涨|跌)了?|"
     r"\bhow much did\b(?=.{1,40}? (?:change|grow|drop|fall|rise|increase|decrease)\b)|\bgrowth rate\b|\bgrowth\b"
     r"|\bchang(?:es?|ed)\b|\bdelta\b|\bdifference\b|\bgap\b|\bhigher or lower\b|\blower or higher\b|\bup or down\b"
     r"|\bbetter or worse\b|\bworse or better\b|\bhow (?:many|much) (?:more|less|fewer|higher|lower|bigger|smaller|larger|greater)\b",
@@ -224,6 +224,7 @@ UP = patterns.compile(
     r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|升了|涨得|升得|涨幅|(?<=有没有)涨|(?<=有)涨(?=的)|[涨升](?=\s*(?:超过?|逾|不到))|大涨|激增|暴涨|飙升|猛增|"
     r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
     r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b"
+    r"|\bbeat(?:s|en)?\b|\boutperform(?:s|ed)?\b|\boutdid\b"
     r"|(?<!\bsum )(?<!\bpull )(?<!\bshow )(?<!\blook )(?<!\badd )(?<!\bset )(?<!\bback )(?<!\bmake )(?<!\bpick )"
     r"(?<!\bstack )(?<!\bstacks )(?<!\bstacked )(?<!\bmeasure )(?<!\bmeasures )(?<!\bmeasured )(?<!\badds )"
     r"\bup\b(?=\s*(?:$|[?？.!,;]|(?:this|last|in|on|for|since|from|vs\.?|versus|compared|against|yoy|mom|wow|qoq)\b))",
@@ -236,6 +237,7 @@ DOWN = patterns.compile(
     r"跌了|降了|跌得|降得|(?<=有没有)[跌降]|(?<=有)[跌降](?=的)|[跌降](?=\s*(?:超过?|逾|不到))|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
     r"(?<![去拿删扣除剔])掉(?=了|这么多|那么多)|"
     r"\bplunge[sd]?\b|\bdip(?:s|ped)?\b|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
+    r"\bf[ae]ll(?:s|en|ing)?\s+short\s+of\b(?!\s*[¥$]?\s*\d)|"
     r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b|\bworse\b|\bworsen(?:ed|s)?\b"
     r"|\bdeteriorat(?:ed|es|e|ing)\b|\bdecrease[sd]?\b|\bgo(?:ne)? down\b|\bwent down\b|\bslump(?:ed)?\b|\bshrank\b|\bshrink\b"
     r"|(?<!\bbreak )(?<!\bbroken )(?<!\bbroke )(?<!\bdrill )(?<!\bnarrow )(?<!\bwrite )(?<!\bwritten )"
@@ -502,7 +504,7 @@ GROUP_MARKER = patterns.compile(
 _NOT_REACHED = r"(?:(?:did|does|do)\s*n['’]?t|(?:did|does|do)\s+not|not|never)\s+"
 _BOUND_OP = (
     rf"\b{_NOT_REACHED}(?:hit|reach|make|meet|exceed|pass|cross|surpass|top)\b"
-    r"|\bhit\b|\bhits\b|\breach(?:ed|es)?\b|\bmissed\b|\bfell short of\b|\bfalls? short of\b|"
+    r"|\bhit\b|\bhits\b|\breach(?:ed|es)?\b|\bmiss(?:es|ed)?\b|\bfell short of\b|\bfalls? short of\b|"
     r"(?:大于|小于|高于|低于|多于|少于)或?等于|(?:没有?|未)(?:超过|到|达到|超出)|"
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
     r"|跌破|涨破|突破|升破"
@@ -557,7 +559,7 @@ BOUND_OPS: dict[str, str] = {
     **dict.fromkeys(("没到", "没有到", "未到", "没达到", "没有达到", "未达到"), "<"),
     **dict.fromkeys(("north of",), ">"),
     **dict.fromkeys(("hit", "hits", "reach", "reached", "reaches"), ">="),
-    **dict.fromkeys(("missed", "fell short of", "fall short of", "falls short of"), "<"),
+    **dict.fromkeys(("miss", "misses", "missed", "fell short of", "fall short of", "falls short of"), "<"),
     **{
         f"{no} {verb}": ("<" if verb in {"hit", "reach", "make", "meet"} else "<=")
         for no in (

@@ -186,13 +186,15 @@ def _is_range(norm: str, first: _Found, second: _Found) -> bool:
     )
 
 
-def read_periods(text: str, as_of: date) -> list[PeriodReading]:
+def read_periods(text: str, as_of: date, *, said: str | None = None) -> list[PeriodReading]:
     """Every period of ``text``, left to right, ranges joined; an invalid one (a future month, a
     31st of February) is returned with its error instead of raising, so a question that turns
-    out not to be about the data is refused for that, not for its date."""
+    out not to be about the data is refused for that, not for its date. ``said``: the whole
+    question, offset for offset, when ``text`` is what other readers left of it (a year said
+    right after "beat" is set against, never the year of the others)."""
     norm, found = _scan(text, as_of)
     found = _shared_years(norm, found, text, _Ctx(as_of))
-    found, year_said = _year_apart(norm, found, text, _Ctx(as_of))
+    found, year_said = _year_apart(norm, found, text, _Ctx(as_of), said=_normalise(said) if said else norm)
     found = _week_beside_a_week_of_a_month(norm, found, text)
     out: list[PeriodReading] = []
     i = 0
@@ -235,7 +237,9 @@ _AND = _p(r"和|与|及|、|,|，|&|<NB>and<NA>")
 _NOT_SHARED = _p(r"\d|到|至|-|~|–|—|<NB>(?:to|through|thru|until|till|from|between|since)<NA>")
 _QUALIFIER_GAP = _p(
     r"[\s的]*(?:(?!(?:and|or|vs|versus|against|than|compared?|with|to|through|thru|until|till|from|since|over|on|"
-    r"growth|grow|grew|change|changed|up|down|rise|rose|fall|fell|drop|dropped|increase|decrease)(?![A-Za-z]))"
+    r"growth|grow|grew|change|changed|up|down|rise|rose|fall|fell|drop|dropped|increase|decrease|"
+    r"beat|beats|beaten|outperform|outperformed|outdid|more|less|fewer|higher|lower|better|worse|short|miss|missed)"
+    r"(?![A-Za-z]))"
     r"[A-Za-z][A-Za-z'&/-]*(?![A-Za-z'&/-])[\s的]*)*"  # whole words: a failed match backtracks linearly
 )
 """What may stand between a year and the periods it qualifies: "的", spaces and Latin words
@@ -378,7 +382,17 @@ def _whole_year(raw: _Raw) -> int | None:
     return first.year if raw.grain == "year" and (first.month, first.day) == (1, 1) else None
 
 
-def _year_apart(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> tuple[list[_Found], tuple[int, int] | None]:
+_SET_AGAINST_BEFORE = re.compile(
+    r"(?:\b(?:beat|beats|outperform(?:s|ed)?|outdid|than|vs\.?|versus|against|compared\s+(?:with|to))|比|对比|相比)\s*$",
+    re.I,
+)
+"""A year said right after a word that sets it against something ("beat last year", "vs last year"):
+the period compared with, never the year of the others."""
+
+
+def _year_apart(
+    norm: str, found: list[_Found], text: str, ctx: _Ctx, *, said: str
+) -> tuple[list[_Found], tuple[int, int] | None]:
     """ "Compare Q1 and Q2 GMV this year", "今年的6月": a year said apart from the year-less
     periods of one kind it qualifies, and joined to none of them by a word that would make it
     a period of its own ("今年和6月比", "from 2025 to June", "June compared with this year"), is
@@ -393,11 +407,11 @@ def _year_apart(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> tuple[l
     nearest = min(rest, key=lambda f: abs(f.span[0] - year.span[0]))
     lo, hi = sorted((nearest.span, year.span))
     between = norm[lo[1] : hi[0]]
-    if not _QUALIFIER_GAP.fullmatch(between):
+    if not _QUALIFIER_GAP.fullmatch(between) or _SET_AGAINST_BEFORE.search(said, 0, year.span[0]):
         return found, None
-    said = _whole_year(year.raw)
-    assert said is not None
-    return [_reanchored(f, said, text, ctx) for f in rest], year.span
+    whole = _whole_year(year.raw)
+    assert whole is not None
+    return [_reanchored(f, whole, text, ctx) for f in rest], year.span
 
 
 def parse_time_range(text: str, as_of: date) -> TimeMatch | None:
