@@ -148,7 +148,7 @@ def _span_said_apart(scan: Scan, mentions: Sequence[_Mention]) -> set[Literal["d
 
 
 _WINDOW_WORD_BEFORE = patterns.compile(r"(?:整个|\bthe\s+(?:whole|entire)\s+|\bthroughout\s+(?:the\s+)?)$", re.I)
-"""A window word said right before the event's name ("整个双11期间", "the whole 618 event"), part of its span."""
+"""A window word said right before the event's name ("整个双11期间", "the whole spring sale"), part of its span."""
 
 
 @dataclass(frozen=True)
