@@ -165,7 +165,7 @@ def _mention(event: CalendarEvent, m: re.Match[str], scan: Scan, last: date) -> 
     day = _EVENT_DAY.match(scan.norm, m.end()) or _EVENT_ON.search(scan.norm, 0, m.start())
     end_of_name = day.end() if day and day.start() >= m.end() else m.end()
     window_first = None if day else _WINDOW_AFTER.match(scan.norm, end_of_name)
-    end_of_name = window_first.end() if window_first is not None else end_of_name  # "618 event this year"
+    end_of_name = window_first.end() if window_first is not None else end_of_name  # "the sale event this year"
     year_match = _EVENT_YEAR.search(scan.norm, 0, m.start())
     after = None if year_match else _EVENT_YEAR_AFTER.match(scan.norm, end_of_name)
     if after is not None and not scan.free(after.start(), after.end()):
