@@ -95,12 +95,13 @@ def test_a_day_without_rows_counts_as_zero_in_a_per_day_average(con: duckdb.Duck
     """Rows of one day in a 30-day period: the average per day is that day's value over 30, not the day's value."""
     one_day = _per_day("order_count", where=["metric_time = '2026-06-01'"])
     compiled = compile_query(one_day, _catalog())
-    assert compiled.columns == ("order_count_per_day",)
-    ((got,),) = con.execute(compiled.sql).fetchall()
+    assert compiled.columns == ("order_count_per_day", "order_count_total")
+    ((got, summed),) = con.execute(compiled.sql).fetchall()
     ((that_day,),) = con.execute(
         "SELECT COUNT(*) FROM fact_order WHERE order_date = DATE '2026-06-01' AND status IN ('paid','refunded')"
     ).fetchall()
     assert that_day > 0 and got == pytest.approx(that_day / 30, rel=1e-12)
+    assert summed == that_day  # the total the average is of
 
 
 @pytest.mark.parametrize("metric", ["conversion_rate", "aov", "refund_rate"])
@@ -128,13 +129,13 @@ def test_an_average_per_week_or_month_is_the_total_over_whole_periods(
     con: duckdb.DuckDBPyConnection, per: str, span: tuple[str, str], divisor: int
 ) -> None:
     compiled = compile_query(_per_day("order_count", per=per, span=span), _catalog())
-    assert compiled.columns == (f"order_count_per_{per}",)
-    ((got,),) = con.execute(compiled.sql).fetchall()
+    assert compiled.columns == (f"order_count_per_{per}", "order_count_total")
+    ((got, summed),) = con.execute(compiled.sql).fetchall()
     ((total,),) = con.execute(
         "SELECT COUNT(*) FROM fact_order WHERE status IN ('paid','refunded') AND order_date BETWEEN ? AND ?",
         [span[0], span[1]],
     ).fetchall()
-    assert total > 0 and got == pytest.approx(total / divisor, rel=1e-12)
+    assert total > 0 and got == pytest.approx(total / divisor, rel=1e-12) and summed == total
 
 
 def test_an_average_per_week_over_a_cut_week_is_refused() -> None:

@@ -229,3 +229,19 @@ def test_messages_that_ask_back_name_the_questions_own_terms() -> None:
     with pytest.raises(AmbiguousQuestion) as bottom:
         PLANNER.plan("上个月订单量最少的3个区域合计多少", as_of=AS_OF)
     assert "倒数 3 名" in bottom.value.message_zh and "bottom 3" in bottom.value.message_en
+
+
+def test_a_part_of_two_dimensions_of_the_whole_said_as_everything() -> None:
+    query = PLANNER.plan("上周华东APP的GMV占全国GMV的比例", as_of=AS_OF)
+    assert query.share and not query.filters and not query.dimensions
+    assert {(f.dimension, f.members) for f in query.share_filters} == {("region", ("华东",)), ("channel", ("app",))}
+    english = PLANNER.plan("what share of total GMV last week came from the app in East China?", as_of=AS_OF)
+    assert set(english.share_filters) == set(query.share_filters)
+    with pytest.raises(AmbiguousQuestion):  # no whole said: app's share inside East China, or of all?
+        PLANNER.plan("上周华东APP的GMV占比", as_of=AS_OF)
+
+
+def test_the_same_days_last_week_in_english() -> None:
+    query = PLANNER.plan("week to date orders vs the same days last week", as_of=AS_OF)
+    assert query.comparison is not None
+    assert (query.comparison.range.start, query.comparison.range.end) == (D("2026-06-22"), D("2026-06-23"))

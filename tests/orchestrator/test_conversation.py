@@ -1128,6 +1128,7 @@ def test_a_per_day_average_is_carried_by_follow_ups_and_what_it_cannot_be_is_ask
     june = "order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'"
     ((total,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {june} AND region = '华南'")
     assert _answer_rows(south, "gmv_per_day") == [(pytest.approx(float(str(total)) / 30, rel=1e-12),)]
+    assert _answer_rows(south, "gmv_total") == [(pytest.approx(float(str(total)), rel=1e-12),)]  # said beside it
     assert south.interpretation is not None and "日均成交总额" in south.interpretation
     weekly = conversation.ask("换成按周看", as_of=JULY)  # a series of per-day averages: asked, not dropped
     assert weekly.status == "clarification_needed" and weekly.result is None
@@ -1135,7 +1136,7 @@ def test_a_per_day_average_is_carried_by_follow_ups_and_what_it_cannot_be_is_ask
     assert rate.status == "clarification_needed" and rate.result is None
     orders = conversation.ask("那订单量呢", as_of=JULY)  # follows the last answer, per day and in 华南
     assert orders.status == "answered" and orders.result is not None
-    assert [c.name for c in orders.result.columns] == ["order_count_per_day"]
+    assert [c.name for c in orders.result.columns] == ["order_count_per_day", "order_count_total"]
 
 
 @pytest.mark.parametrize(
@@ -1442,3 +1443,26 @@ def test_why_after_a_series_beside_last_year_explains_the_whole_period(session: 
     assert session.store.load(why.run_id).kind == "analyze"
     assert why.semantic_query is not None and why.semantic_query.grain is None
     assert why.follow_up is not None and "grain" in why.follow_up.changed  # said, never silently dropped
+
+
+def test_switching_to_the_week_before_replaces_the_period(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("上周各区域GMV", as_of=JULY)
+    before = chat.ask("换成前一周")
+    assert before.status == "answered", before.answer
+    assert before.semantic_query is not None and before.semantic_query.comparison is None
+    week = "order_date BETWEEN DATE '2026-06-15' AND DATE '2026-06-21'"
+    expected = _rows(session, f"SELECT region, {GMV} FROM fact_order WHERE {week} GROUP BY 1")
+    assert [r[0] for r in _answer_rows(before, "region", "gmv")] == [r[0] for r in expected]
+    assert [r[1] for r in _answer_rows(before, "region", "gmv")] == pytest.approx([r[1] for r in expected])
+    compared = chat.ask("换成同比")  # a comparison named as such is still a comparison
+    assert compared.semantic_query is not None and compared.semantic_query.comparison is not None
+
+
+def test_a_daily_average_says_the_total_it_is_of(session: Session) -> None:
+    answer = session.ask("本周到目前为止的GMV和订单量，日均多少", as_of=JULY)
+    assert answer.status == "answered", answer.answer
+    days = "order_date BETWEEN DATE '2026-06-29' AND DATE '2026-06-30'"
+    ((gmv, orders),) = _rows(session, f"SELECT {GMV}, COUNT(*) FILTER (WHERE {ORDERS}) FROM fact_order WHERE {days}")
+    assert _answer_rows(answer, "gmv_total", "order_count_total") == [(pytest.approx(gmv), orders)]
+    assert f"合计 ¥{gmv:,.2f}" in answer.answer  # the question's totals, said beside the averages

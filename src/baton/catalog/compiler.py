@@ -14,7 +14,8 @@ Query shapes (the output columns are a contract for evals and reports):
   share's own filters, divided by ``m`` over the question's filters only, summed over every
   member of the breakdown (or per group of ``share_within``: "APP's share of each region's
   orders") (per period when there is one); an additive metric only;
-- per day (week, month …): ``[dims…], m_per_day`` (``m_per_month`` …, and its comparison columns)
+- per day (week, month …): ``[dims…], m_per_day, m_total`` (``m_per_month`` …; the total with no
+  comparison, the comparison columns with one)
   — the metric on each day (week …), summed over the period and divided by how many it holds
   (whole ones only; one without rows counts as zero); an additive metric or a distinct count only.
 An exclusion filter compiles to ``NOT IN`` (or NULL: a row of unknown member is not excluded).
@@ -645,7 +646,8 @@ def averaged_over(query: SemanticQuery) -> tuple[int, ...]:
 
 
 def _averaged(query: SemanticQuery, keys: list[str]) -> exp.Select:
-    """Each metric's values per day (week …; the ``per_period`` CTE) summed and divided by how many."""
+    """Each metric's values per day (week …; the ``per_period`` CTE) summed and divided by how many
+    — and, with no comparison, summed alone: the total the average is of, said beside it."""
     counts = [exp.Literal.number(n) for n in averaged_over(query)]
     divisor: exp.Expr = counts[0]
     if len(counts) > 1:
@@ -658,6 +660,8 @@ def _averaged(query: SemanticQuery, keys: list[str]) -> exp.Select:
         ).as_(value_column(query, m))
         for m in query.metrics
     ]
+    if query.comparison is None:  # "本周GMV，日均多少": the period's total beside its average
+        averages += [exp.func("SUM", exp.column(m)).as_(f"{m}_total") for m in query.metrics]
     select = exp.select(*[exp.column(k) for k in keys], *averages, copy=False).from_(
         exp.table_("per_period"), copy=False
     )
@@ -719,7 +723,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     filled = query.comparison is None and shape.spine and spine.fills_gaps(query, catalog)
     if query.comparison is None:
         final = base
-        output = [*key_names, *values]
+        output = [*key_names, *values, *(f"{m}_total" for m in query.metrics if query.average_per is not None)]
         if filled:
             ctes.append((spine.MEASURED, base))
             ctes.append((spine.LOADED, _loaded(daily, catalog, next(iter(by_table)))))

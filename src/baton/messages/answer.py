@@ -57,6 +57,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "metric_sep": (" ", ""),
     "no_rows": ("No data matched for {period}{filters}.", "{period}{filters}没有查到符合条件的数据。"),
     "value": ("{label}{filters} for {period} was {value}.", "{period}{filters}的{label}为 {value}。"),
+    "share_part_both": ("{first} in {second}", "{second}的{first}"),
+    "value_averaged": (
+        "{label}{filters} for {period} was {value} (in total {total}).",
+        "{period}{filters}的{label}为 {value}（合计 {total}）。",
+    ),
     "kind_previous_period": ("vs the previous period", "环比"),
     "kind_same_period_last_year": ("vs the same period last year", "同比"),
     "kind_custom": ("vs the period named", "对比所述期间"),

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import date, timedelta
+from datetime import date
 from typing import Literal, get_args
 
 from baton import patterns
@@ -39,6 +39,8 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.bounds import threshold_of
 from baton.nlu.change_words import kept_by_change, premise_asked
 from baton.nlu.cues import Cues
+from baton.nlu.follow_groups import broken_down_again, dimensions_of, filters_of, shares_within
+from baton.nlu.follow_periods import periods_of
 from baton.nlu.guards import (
     check_ranking_of_one_period,
     listing_order,
@@ -50,10 +52,8 @@ from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.metric_words import metric_over_the_previous
 from baton.nlu.one_before import the_one_after, the_one_before
 from baton.nlu.parser import Planner
-from baton.nlu.periods import against_named, resolve_periods
 from baton.nlu.rank_within import ranked_each_period
 from baton.nlu.ranking import ranking_metric
-from baton.nlu.shares import breakdown_wholes
 from baton.nlu.ties import ADD_METRIC, Reading, has_ties
 
 LANGS: tuple[Language, ...] = ("en", "zh")
@@ -307,7 +307,7 @@ def _merge(
         metrics = tuple(dict.fromkeys((*parent.metrics, *terms.metrics)))  # "refund rate too": beside GMV
     if metrics != parent.metrics:
         changed.append("metric")
-    time_range, comparison, period_parts = _periods(parent, r, as_of, earlier)
+    time_range, comparison, period_parts = periods_of(parent, r, as_of, earlier)
     same_dates = (time_range.start, time_range.end) == (parent.time_range.start, parent.time_range.end)
     if r.periods and same_dates and "comparison" not in period_parts and not terms.any:
         # "再上个月呢" read against today is the previous answer's own month: a period relative to
@@ -336,10 +336,10 @@ def _merge(
         raise AmbiguousQuestion(
             *both("nlu.share_within_or_across"), detail={"dimensions": list(parent.dimensions), "follow_up": True}
         )
-    filters, share_filters, filter_parts = _filters(parent, r, planner.catalog)
+    filters, share_filters, filter_parts = filters_of(parent, r, planner.catalog)
     changed += filter_parts
-    dims = _dimensions(parent, r, filters)
-    filters, widened = _broken_down_again(parent, r, filters, dims)
+    dims = dimensions_of(parent, r, filters)
+    filters, widened = broken_down_again(parent, r, filters, dims)
     changed += ["filter"] if widened and "filter" not in changed else []
     said_parts = [
         f
@@ -500,7 +500,7 @@ def _merge(
         intent=_intent(why, comparison, share, ranked or parent.intent == "ranking", grain, dims),
         share=share,
         share_filters=share_filters if share else (),
-        share_within=_shares_within(parent, r, dims) if share else (),
+        share_within=shares_within(parent, r, dims) if share else (),
         premise=(cues.premise if cues.why else parent.premise) if why else cues.premise if asked else None,
         premise_asked=asked,
         asked_member=asked_member,
@@ -553,384 +553,6 @@ def _still_within(
     keys = set(parent.rank_within) < set(dims) and len(dims) == len(parent.dimensions)
     plain = top_n is not None and place is None and comparison is None and grain is None and not share
     return parent.rank_within if parent.rank_within and keys and plain else ()
-
-
-def _periods(
-    parent: SemanticQuery, r: Reading, as_of: date, earlier: TimeRange | None = None
-) -> tuple[TimeRange, Comparison | None, list[Part]]:
-    """The follow-up's period (or the inherited one) and its comparison; a bare change after two
-    periods ("6月GMV", "5月呢", "变化多少") is the later against the earlier (``earlier``)."""
-    cues = r.cues
-    asks_comparison = cues.comparison_kind is not None or cues.earlier or (cues.change and not cues.why)
-    named = r.periods[0].match if len(r.periods) == 1 and r.periods[0].error is None else None
-    if named is not None and cues.compare_word and cues.comparison_kind is None and not cues.why:
-        # "6月的GMV" then "和5月比呢": the previous question's period against the one named
-        averaged = (cues.average_per or parent.average_per) is not None
-        current, against = against_named(parent.time_range, named, averaged=averaged)
-        return current, against, ["comparison"]
-    if r.periods:
-        time_range, comparison = resolve_periods(r.scan, cues, r.periods)
-        if comparison is None and len(r.periods) == 1:
-            time_range = _before_the_parents(parent.time_range, time_range, r.periods[0])
-            time_range = _half_of_the_parents(parent.time_range, time_range, as_of)
-            time_range = _in_the_parents_year(parent.time_range, time_range, as_of)
-            _year_or_same_period(parent.time_range, time_range, r.scan.norm)
-            _this_period_a_year_back(parent.time_range, time_range, r.scan.norm)
-        if comparison is None and parent.comparison is not None and not cues.why:
-            _which_side_replaced(parent.comparison, r)
-            comparison = _same_kind(parent.comparison, time_range, as_of)
-        parts: list[Part] = ["period"]
-        if comparison is not None and (asks_comparison or parent.comparison is None):
-            parts.append("comparison")
-        return time_range, comparison, parts
-    time_range = parent.time_range
-    if not asks_comparison:
-        return time_range, parent.comparison, []
-    if cues.earlier:  # "上周同期呢" / "上月同期呢": the same days a week or a month before
-        shift = timedelta(days=7)
-        start, end = (
-            (time_range.start - shift, time_range.end - shift)
-            if cues.earlier == "week"
-            else timeexpr.same_days_last_month(time_range.start, time_range.end)
-        )
-        return time_range, Comparison(kind="custom", range=TimeRange(start=start, end=end)), ["comparison"]
-    if cues.comparison_kind is None and parent.comparison is not None:
-        # "上个月app的GMV同比" then "降了多少": the change already asked, against the same period
-        return time_range, parent.comparison, []
-    if cues.comparison_kind is None and earlier is not None and not cues.why and earlier != time_range:
-        # "June's total", "and May?", "what's the change?": June against May, never May against April
-        later, before = sorted((time_range, earlier), key=lambda p: p.start, reverse=True)
-        moved: list[Part] = ["comparison"] if later == time_range else ["period", "comparison"]
-        return later, Comparison(kind="custom", range=before), moved
-    kind = cues.comparison_kind or "previous_period"
-    return time_range, _comparison(kind, time_range, as_of), ["comparison"]
-
-
-_ONE_BEFORE = patterns.compile(r"(?:上|前)一(?:个)?\s*(?:月|季度?|周|星期|礼拜|年)", re.I)
-"""The one before, said with 一 ("上一个月", "前一季度"): in a conversation, the period before the
-one just discussed, where "上个月" alone is counted from today."""
-
-
-def _before_the_parents(parent: TimeRange, said: TimeRange, reading: timeexpr.PeriodReading) -> TimeRange:
-    """ "今年3月的GMV" then "上一个月呢": February, the month before March — never June."""
-    match = reading.match
-    if match is None or not _ONE_BEFORE.fullmatch(match.text.strip()):
-        return said
-    if timeexpr.range_grain(parent.start, parent.end) != match.grain:
-        return said
-    start, end = timeexpr.previous_period(parent.start, parent.end, match.grain)
-    return TimeRange(start=start, end=end, text=match.text)
-
-
-_YEAR_WORDS = patterns.compile(r"\d{4}|年|\byears?\b|\bfy\d", re.I)
-_CALENDAR_NAME = patterns.compile(
-    r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月(?!\s*[前后])|\bq[1-4]\b|[一二三四1-4]\s*季度|[上下]半年|\bh[12]\b"
-    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:first|second) half\b",
-    re.I,
-)
-_RELATIVE = patterns.compile(
-    r"上个?|下个?|本|这个?|今|去|前|近|最近|\blast\b|\bthis\b|\bnext\b|\bprevious\b|\bpast\b", re.I
-)
-"""A period named by the calendar ("4月", "June", "Q1"), not relative to today ("上个月", "last month")."""
-_PAST_YEAR = patterns.compile(
-    r"(?:19|20)\d{2}|去年|前年|上一?年|\blast year\b|\bthe year before\b|\bprevious year\b", re.I
-)
-
-
-_WHOLE_SAID = patterns.compile(r"全年|整年|\b(?:whole|full|entire|all)\b", re.I)
-
-
-def _whole_year(r: TimeRange) -> bool:
-    return (r.start.month, r.start.day, r.end.month, r.end.day) == (1, 1, 12, 31) and r.start.year == r.end.year
-
-
-def _year_or_same_period(parent: TimeRange, said: TimeRange, question: str) -> None:
-    """ "上个月各渠道GMV" then "去年呢": all of last year, or June of last year? A whole past year
-    said alone after a shorter period is asked back with both sets of dates, never read as
-    one of them ("去年全年" / "the whole of last year" and "去年同期" say which)."""
-    if not _whole_year(said) or _whole_year(parent) or _WHOLE_SAID.search(question):
-        return
-    shift = said.start.year - parent.start.year
-    if shift > 0:
-        return
-    # "大促期间的GMV" (an event in Nov 2025) then "去年呢": all of 2025 (which holds it), or the event a year before?
-    shift = shift if shift < 0 else -1
-    same = (timeexpr.shift_years(parent.start, shift), timeexpr.shift_years(parent.end, shift))
-    words, before = said.text or str(said.start.year), parent.text or f"{parent.start}..{parent.end}"
-    fields = {
-        "said": words,
-        "parent": f"{before} ({parent.start} – {parent.end})",
-        "year": f"{said.start} – {said.end}",
-        "same": f"{same[0]} – {same[1]}",
-        "same_from": str(same[0]),
-        "same_to": str(same[1]),
-    }
-    raise AmbiguousQuestion(*both("conversation.year_or_same_period", **fields), detail={"follow_up": True, **fields})
-
-
-def _this_period_a_year_back(parent: TimeRange, said: TimeRange, question: str) -> None:
-    """ "上个月GMV" then "去年这个月呢": this month (July) a year back, or the month just discussed
-    (June)? Asked back with both sets of dates, unless the previous answer was about that same period."""
-    found = vocab.THIS_PERIOD_LAST_YEAR.search(question)
-    if found is None:
-        return
-    same = (timeexpr.shift_years(parent.start, -1), timeexpr.shift_years(parent.end, -1))
-    if same == (said.start, said.end):
-        return
-    fields = {
-        "said": found.group(0),
-        "parent": f"{parent.text or ''} ({parent.start} – {parent.end})".strip(),
-        "same": f"{same[0]} – {same[1]}",
-        "current": f"{said.start} – {said.end}",
-    }
-    raise AmbiguousQuestion(*both("conversation.this_period_or_that", **fields), detail={"follow_up": True, **fields})
-
-
-_HALF_SAID = patterns.compile(r"(?:the\s+)?(?:first|second|other)\s+half|[上下前后]半年?", re.I)
-
-
-def _half_of_the_parents(parent: TimeRange, said: TimeRange, as_of: date) -> TimeRange:
-    """ "the first half of June" then "second half?": June's second half (06-16 to its end);
-    "今年上半年" then "下半年呢": this year's — never the latest second half of another year. A
-    half that has not begun by ``as_of`` is asked back with the latest one's dates."""
-    words = (said.text or "").strip()
-    if not _HALF_SAID.fullmatch(words) or parent.start.year != parent.end.year:
-        return said
-    second = words.lower().startswith(("second", "other", "下", "后"))
-    first_day = parent.start.replace(day=1)
-    last_day = (first_day + timedelta(days=32)).replace(day=1) - timedelta(days=1)
-    month_half = (parent.start.day, parent.end) in ((1, first_day.replace(day=15)), (16, last_day))
-    if month_half and "年" not in words:  # "the first half of June" then "second half?": of June
-        start, end = (first_day.replace(day=16), last_day) if second else (first_day, first_day.replace(day=15))
-    else:
-        year = parent.start.year
-        start, end = (date(year, 7, 1), date(year, 12, 31)) if second else (date(year, 1, 1), date(year, 6, 30))
-    if start >= as_of:
-        detail = {"period": words, "latest": [said.start.isoformat(), said.end.isoformat()]}
-        raise AmbiguousQuestion(
-            *both("conversation.half_not_begun", period=words, start=start, latest=said.start, latest_end=said.end),
-            detail=detail,
-        )
-    return TimeRange(start=start, end=min(end, as_of - timedelta(days=1)), text=said.text)
-
-
-def _in_the_parents_year(parent: TimeRange, said: TimeRange, as_of: date) -> TimeRange:
-    """ "2025年3月的GMV" then "4月呢": a month, quarter or half said without a year is in the
-    year the previous question named (April 2025, not the latest April), when that year was
-    said and the period in it has ended by ``as_of``."""
-    words, before = said.text or "", parent.text or ""
-    same_year = parent.start.year == parent.end.year and said.start.year == said.end.year
-    named = _CALENDAR_NAME.search(words) is not None and _RELATIVE.search(words) is None
-    if not same_year or not named or _YEAR_WORDS.search(words) or not _PAST_YEAR.search(before):
-        return said
-    shift = parent.start.year - said.start.year
-    if shift == 0:
-        return said
-    start, end = timeexpr.shift_years(said.start, shift), timeexpr.shift_years(said.end, shift)
-    month_end = (said.end + timedelta(days=1)).day == 1
-    if month_end:
-        end = timeexpr.shift_years(said.end + timedelta(days=1), shift) - timedelta(days=1)
-    return said if end >= as_of else TimeRange(start=start, end=end, text=said.text)
-
-
-def _which_side_replaced(previous: Comparison, r: Reading) -> None:
-    """ "6月GMV对比4月" then "那5月呢": May instead of June (against April), or instead of April
-    (June against May)? A named comparison period does not move with the period, and dropping it
-    would answer neither: asked back."""
-    if previous.kind == "custom" and len(r.periods) == 1:
-        said = r.scan.text[r.periods[0].span[0] : r.periods[0].span[1]]
-        raise AmbiguousQuestion(
-            *both(
-                "conversation.which_side_replaced", said=said, against=previous.range.text or str(previous.range.start)
-            ),
-            detail={"reason": "which_side_replaced", "follow_up": True},
-        )
-
-
-def _same_kind(previous: Comparison, time_range: TimeRange, as_of: date) -> Comparison | None:
-    """The previous question's comparison, moved to the follow-up's period (a named custom
-    period or a weekday baseline does not move: dropped, and the change says so)."""
-    if previous.kind in ("previous_period", "same_period_last_year"):
-        return _comparison(previous.kind, time_range, as_of)
-    return None
-
-
-def _comparison(
-    kind: Literal["previous_period", "same_period_last_year"], time_range: TimeRange, as_of: date
-) -> Comparison:
-    start, end = timeexpr.comparison_range(kind, time_range.start, time_range.end, as_of=as_of)
-    return Comparison(kind=kind, range=TimeRange(start=start, end=end))
-
-
-def _filters(
-    parent: SemanticQuery, r: Reading, catalog: Catalog
-) -> tuple[list[MemberFilter], tuple[MemberFilter, ...], list[Part]]:
-    """Members replace the filter on their dimension (or add one; "also"/"再" adds them to it);
-    after a share, members of the share's dimension or of its breakdown name the new part whose
-    share of the unchanged whole is asked."""
-    named: dict[tuple[str, bool], list[str]] = {}
-    for m in r.terms.members:
-        bucket = named.setdefault((m.dimension, m.excluded), [])
-        if m.member not in bucket:
-            bucket.append(m.member)
-    filters, share_filters = list(parent.filters), parent.share_filters
-    share_dims = {f.dimension for f in share_filters}
-    adds = r.ties is not None and r.ties.add
-    _replaced_filter_is_named(parent, r, catalog, named)
-    parts: list[Part] = []
-    # "各区域GMV占比" then "只看华东和华南": the two's shares of the whole, never of their own sum
-    shown = set(parent.dimensions) - set(parent.share_within) if parent.share and not share_dims else set()
-    for (dim, excluded), members in named.items():
-        if (dim in share_dims or dim in shown) and not excluded:
-            kept_parts = [f for f in share_filters if f.dimension != dim]
-            share_filters = (*kept_parts, MemberFilter(dimension=dim, members=tuple(members)))
-            parts.append("filter")
-            continue
-        included = next((f for f in filters if f.dimension == dim and not f.exclude), None)
-        if excluded and included is not None:  # "华东和华南的GMV" then "去掉华南": 华东 is left
-            filters = [f for f in filters if f is not included]
-            filters.append(MemberFilter(dimension=dim, members=_left(catalog, dim, included.members, members)))
-            parts.append("filter")
-            continue
-        before = next((f for f in filters if f.dimension == dim and f.exclude == excluded), None)
-        kept = [*before.members] if adds and before is not None else []
-        joined = tuple(dict.fromkeys([*kept, *members]))
-        filters = [f for f in filters if f.dimension != dim]
-        filters.append(MemberFilter(dimension=dim, members=joined, exclude=excluded))
-        parts.append("exclusion" if excluded else "filter")
-    for dim in sorted(r.terms.dims_naming_a_set - {d for d, _ in named}):
-        # "华东app的GMV" then "所有渠道呢" / "what about all regions": the filter on it goes
-        if any(f.dimension == dim for f in filters):
-            filters = [f for f in filters if f.dimension != dim]
-            parts.append("filter")
-    if _the_whole_asked(r, named, broken_down=bool(parent.dimensions)) and filters:
-        # "华东的GMV" then "全国呢" / "overall?": the whole, the filter gone
-        dims = {f.dimension for f in filters}
-        if len(dims) > 1:  # "华东app的GMV" then "全国呢": without which filter? asked
-            raise AmbiguousQuestion(*both("conversation.whole_of_which"), detail={"follow_up": True})
-        parts.append("exclusion" if all(f.exclude for f in filters) else "filter")
-        filters = []
-    return filters, share_filters, parts
-
-
-def _the_whole_asked(r: Reading, named: dict[tuple[str, bool], list[str]], *, broken_down: bool) -> bool:
-    """The follow-up asks of the whole ("全国呢", "整体呢", "overall?", "全国同比呢") and names no
-    member or share that the whole could belong to. After a breakdown ("华东各渠道GMV") only 全国 / 大盘
-    / 全平台 say the whole; "整体呢" / "overall?" may be the breakdown's own total, and is not read so."""
-    cues = r.cues
-    if named or r.terms.dims or r.terms.dims_naming_a_set or cues.share or cues.difference or cues.ratio:
-        return False
-    whole = (_THE_WHOLE_PLACE if broken_down else _THE_WHOLE).search(r.scan.norm)
-    if whole is not None and cues.comparison_kind is None and vocab.COMPARE.search(r.scan.norm):
-        # "和全国比呢": the member against the whole takes two figures, one filtered; asked back
-        raise AmbiguousQuestion(*both("nlu.member_beside_the_whole"), detail={"follow_up": True})
-    return whole is not None
-
-
-_THE_WHOLE = patterns.compile(r"整体|全国|总体|全平台|大盘|\boverall\b|\bthe whole\b", re.I)
-"""The whole said in a follow-up ("全国呢", "全国同比呢", "overall YoY?"); never 平均水平 (an average), never
-"in total" (the previous figures summed)."""
-_THE_WHOLE_PLACE = patterns.compile(r"全国|全平台|大盘", re.I)
-
-
-def _replaced_filter_is_named(
-    parent: SemanticQuery, r: Reading, catalog: Catalog, named: dict[tuple[str, bool], list[str]]
-) -> None:
-    """ "华南的GMV" then "换成web" / "I meant web": web instead of South China, or web within it? A
-    replacement naming members only of dimensions the previous question did not filter, while it
-    filtered another, is asked back, never read as a narrowing."""
-    if r.ties is None or not r.ties.replace or not named or r.terms.dims:
-        return
-    filtered = [f for f in parent.filters if not f.exclude]
-    if not filtered or any(dim in {f.dimension for f in parent.filters} for dim, _ in named):
-        return
-
-    def said(lang: Language, pairs: Sequence[tuple[str, Sequence[str]]]) -> str:
-        sep = text("answer.list_sep", lang)
-        return sep.join(catalog.member_label(dim, m, lang) for dim, members in pairs for m in members)
-
-    new = [(dim, members) for (dim, _), members in named.items()]
-    old = [(f.dimension, f.members) for f in filtered]
-    raise AmbiguousQuestion(
-        *(
-            text("conversation.replace_which_filter", lang, kept=said(lang, old), members=said(lang, new))
-            for lang in LANGS
-        ),
-        detail={"follow_up": True, "reason": "replace_which_filter"},
-    )
-
-
-def _broken_down_again(
-    parent: SemanticQuery, r: Reading, filters: list[MemberFilter], dims: list[str]
-) -> tuple[list[MemberFilter], bool]:
-    """ "上个月app的GMV" then "按渠道拆开": every channel, never a breakdown of app alone — a
-    dimension the previous question narrowed to one member, now asked as a breakdown without
-    naming members, loses that narrowing (said as a changed filter)."""
-    named = {m.dimension for m in r.terms.members}
-    asked = [d for d in dims if d in r.terms.dims and d not in parent.dimensions and d not in named]
-    kept = [f for f in filters if f.exclude or f.dimension not in asked or len(f.members) > 1]
-    return kept, len(kept) != len(filters)
-
-
-def _left(catalog: Catalog, dim: str, included: Sequence[str], excluded: Sequence[str]) -> tuple[str, ...]:
-    """The members a filter keeps once a follow-up takes some out; taking out one it does not
-    hold, or all of them, is asked back."""
-    absent = not set(excluded) <= set(included)
-    if absent or set(included) <= set(excluded):
-
-        def said(lang: Language, members: Sequence[str]) -> str:
-            return text("answer.list_sep", lang).join(catalog.member_label(dim, m, lang) for m in members)
-
-        raise AmbiguousQuestion(
-            *(
-                text(
-                    "conversation.exclude_absent" if absent else "conversation.exclude_all",
-                    lang,
-                    members=said(lang, excluded),
-                    kept=said(lang, included),
-                )
-                for lang in LANGS
-            ),
-            detail={"excluded": list(excluded), "kept": list(included)},
-        )
-    return tuple(m for m in included if m not in excluded)
-
-
-def _shares_within(parent: SemanticQuery, r: Reading, dims: list[str]) -> tuple[str, ...]:
-    """The breakdowns each group of which is its share's whole: the earlier question's, and those
-    the follow-up marks so ("in each region, what share came from live stream")."""
-    marked = breakdown_wholes(r.scan, list(r.terms.dims), r.terms.hits)
-    return tuple(d for d in dims if d in parent.share_within or d in marked)
-
-
-def _dimensions(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]) -> list[str]:
-    """Breakdowns: added ("按品类拆开"), replaced ("换成按品类"); a dimension narrowed to one
-    member is no longer broken down ("各渠道…" then "app呢")."""
-    ties, said = r.ties, list(r.terms.dims)
-    if ties is not None and ties.unsplit:  # "不分渠道呢": that breakdown goes; "不用拆了": all of them
-        if not set(said) <= set(parent.dimensions):  # "不分渠道，按区域": which goes, which comes? asked
-            raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True})
-        return [d for d in parent.dimensions if said and d not in said]
-    replace = ties is not None and ties.replace
-    # "按区域呢" / "what about by region" after a breakdown asks the same by another one; a
-    # drill-down says so ("再按区域拆开", "add region")
-    ranked = r.cues.top_n is not None or r.cues.best or r.cues.rank  # "按品类看，最高的3个呢": of each region? asked
-    instead = (
-        ties is not None and ties.framed and not (ties.breakdown or ties.add or ranked) and bool(parent.dimensions)
-    )
-    replace = replace or (instead and not set(said) & set(parent.dimensions))
-    dims = said if (replace and said) else [*parent.dimensions, *(d for d in said if d not in parent.dimensions)]
-    named = {m.dimension for m in r.terms.members}  # named, or narrowed by taking members out
-    for f in filters:
-        if f.exclude or f.dimension not in named or f.dimension in said:
-            continue
-        if len(f.members) == 1 and f.dimension in dims:
-            dims.remove(f.dimension)
-        elif len(f.members) > 1 and not r.cues.total and f.dimension not in dims:
-            if dims and f.dimension in r.cues.narrowed:  # "只看APP和小程序" beside a breakdown: one subset
-                continue
-            dims.append(f.dimension)  # "华东和华南呢": one row each
-    return dims
 
 
 def _intent(

@@ -228,6 +228,12 @@ def share_part(share_filters: tuple[MemberFilter, ...], catalog: Catalog, lang: 
         else _members(f, catalog, lang)
         for f in share_filters
     ]
+    if len(parts) == 2:  # "华东的APP" / "app in East China": both at once, never either (in catalog order)
+        order = list(catalog.dimensions)
+        first, second = (
+            p for _, p in sorted(zip(share_filters, parts, strict=True), key=lambda fp: order.index(fp[0].dimension))
+        )
+        return text("answer.share_part_both", lang, first=first, second=second)
     return text("answer.interpret_filter_sep", lang).join(parts)
 
 

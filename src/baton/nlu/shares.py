@@ -43,6 +43,11 @@ _IN_EACH_ZH = patterns.compile(r"\s*在\s*(?:各|每一?个?|不同)")
 _IN_EACH_GROUP = patterns.compile(r"\s*在\s*(?:每一?个?|各[^的占]{1,6}?(?:中|里|内))")
 """ "新客GMV在每个渠道的占比", "…在各渠道中的占比": the member's metric inside each group (or
 across them: asked), where "APP的订单在各区域的占比" is its split across the groups."""
+_OF_EVERYTHING = patterns.compile(
+    r"占\s*(?:全国|全部|整体|总体|全平台|大盘|总)|\b(?:share|percentage|proportion|fraction|percent)\s+of\s+"
+    r"(?:the\s+)?(?:total|overall|all|whole|company(?:-wide)?)\b",
+    re.I,
+)
 _EACH_EN = patterns.compile(r"\b(?:for|in|within|inside)\s+(?:each|every)\s+(?:of\s+the\s+)?$", re.I)
 
 
@@ -73,6 +78,9 @@ class ShareMarks:
     """Breakdown dimensions each of whose groups is its own whole ("每个区域的订单中")."""
     part: set[str] = field(default_factory=set)
     """Dimensions whose named members the words make the part ("APP占", "came from the app")."""
+    everything: bool = False
+    """The whole is said to be everything ("占全国GMV的比例", "share of total GMV"): every named
+    member is the part, of however many dimensions ("华东APP的GMV占全国的比例")."""
     weak: bool = False
     """Only "of X orders" marks the whole, and the breakdown is named before it: "which region
     had the highest share of app orders" may as well be app's share inside each region, so it
@@ -88,6 +96,7 @@ def share_marks(scan: Scan, members: list[Member], dims: list[str], hits: list[H
         weak=any(d.start < w.start for d in named_dims for w in weak),
         inside=breakdown_wholes(scan, dims, hits),
         part={m.dimension for m in members if not m.excluded and _names_the_part(scan, m.hit, hits)},
+        everything=_OF_EVERYTHING.search(scan.norm) is not None,
     )
 
 

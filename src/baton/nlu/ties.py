@@ -23,7 +23,7 @@ from baton.nlu.timeexpr import PeriodReading
 
 _I = re.IGNORECASE
 REPLACE = patterns.compile(
-    r"换成|改成|换为|改为|换到|切换到|切到|改看|\binstead(?: of)?\b|\bswitch(?:ed)? (?:it )?to\b"
+    r"换成|改成|换为|改为|换到|切换到|切到|改看|\binstead(?: of)?\b|\b(?:switch|swap)(?:ped|ed)? (?:it )?to\b"
     r"|\bchange (?:it |that |this )?to\b|\bmake (?:it|that) (?:a |an )?\b",
     _I,
 )

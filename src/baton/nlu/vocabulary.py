@@ -122,7 +122,8 @@ COMPARE = patterns.compile(
 """Words that set two named periods against each other ("6月和5月相比", "Q2 compared with Q1")."""
 SAME_DAY_LAST_WEEK = patterns.compile(
     r"上周同一天|上周同日|上周同期|(?:和|跟|与)?再?前一个?(?:周|星期)的(?:周|星期)[一二三四五六日天]|"
-    r"\bsame day (?:of )?last week\b|\ba week (?:earlier|before)\b",
+    r"\bsame day (?:of )?last week\b|\ba week (?:earlier|before)\b"
+    r"|\bsame (?:days|period|time) (?:of |in )?(?:the )?(?:last|previous|prior) week\b",
     _I,
 )
 SAME_DAYS_LAST_MONTH = patterns.compile(
@@ -727,7 +728,7 @@ ZH_FILLERS = frozenset(
         "数目 到底 究竟 得 地 着 被 把 让 从 到 至 于 按照 按 每 各 分 各个 不同 "
         "只看 只算 只统计 仅看 仅统计 仅限 只限 只要 只保留 仅保留 单看 仅 且 并且 不好意思 抱歉 "  # "只看APP，…": the member it names is the narrowing
         "这么多 那么多 这么大 那么大 这么快 这么厉害 这么猛 "
-        "急 着急 很急 挺急 比较急 加急 急用 咋样 另外 啥 是啥 啥样 它们 它 这些 那些"  # "老板要的，急": urgency says nothing of the data  # "涨了这么多": the degree of a move said
+        "急 着急 很急 挺急 比较急 加急 急用 咋样 另外 啥 是啥 啥样 它们 它 这些 那些 筛选 筛选条件 过滤"  # "老板要的，急": urgency says nothing of the data  # "涨了这么多": the degree of a move said
     ).split()
 )
 """Chinese words that carry no meaning of their own in a data question. Comparison, change,
@@ -739,7 +740,7 @@ EN_FILLERS = frozenset(
         "might it its during that this those these there their they them all any some so as into out "
         "about have has had where when who whom whose level levels look looking like get got let see value "
         "values number numbers figure figures data report split broken down up 's ? , . ! : ; ( ) what's "
-        "whats ever just exactly quick quickly pull pulled need want know over between than which then also actually sorry "
+        "whats ever just exactly ok okay alright quick quickly pull pulled need want know over between than which then also actually sorry "
         "both either whole entire full count counts metric metrics kindly hey hi hello thanks "
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "

@@ -1,0 +1,190 @@
+"""A follow-up's groups: members replace or add to the filter on their dimension, a dimension
+word adds or replaces a breakdown, the whole said ("全国呢") takes a filter away, and a share's
+part and the groups it is taken inside follow what the follow-up names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from baton import patterns
+from baton.catalog.model import Catalog
+from baton.contracts.common import LANGUAGES, Language
+from baton.contracts.conversation import PartName
+from baton.contracts.semantic import MemberFilter, SemanticQuery
+from baton.errors import AmbiguousQuestion
+from baton.messages import both, text
+from baton.nlu import vocabulary as vocab
+from baton.nlu.shares import breakdown_wholes
+from baton.nlu.ties import Reading
+
+
+def filters_of(
+    parent: SemanticQuery, r: Reading, catalog: Catalog
+) -> tuple[list[MemberFilter], tuple[MemberFilter, ...], list[PartName]]:
+    """Members replace the filter on their dimension (or add one; "also"/"再" adds them to it);
+    after a share, members of the share's dimension or of its breakdown name the new part whose
+    share of the unchanged whole is asked."""
+    named: dict[tuple[str, bool], list[str]] = {}
+    for m in r.terms.members:
+        bucket = named.setdefault((m.dimension, m.excluded), [])
+        if m.member not in bucket:
+            bucket.append(m.member)
+    filters, share_filters = list(parent.filters), parent.share_filters
+    share_dims = {f.dimension for f in share_filters}
+    adds = r.ties is not None and r.ties.add
+    _replaced_filter_is_named(parent, r, catalog, named)
+    parts: list[PartName] = []
+    # "各区域GMV占比" then "只看华东和华南": the two's shares of the whole, never of their own sum
+    shown = set(parent.dimensions) - set(parent.share_within) if parent.share and not share_dims else set()
+    for (dim, excluded), members in named.items():
+        if (dim in share_dims or dim in shown) and not excluded:
+            kept_parts = [f for f in share_filters if f.dimension != dim]
+            share_filters = (*kept_parts, MemberFilter(dimension=dim, members=tuple(members)))
+            parts.append("filter")
+            continue
+        included = next((f for f in filters if f.dimension == dim and not f.exclude), None)
+        if excluded and included is not None:  # "华东和华南的GMV" then "去掉华南": 华东 is left
+            filters = [f for f in filters if f is not included]
+            filters.append(MemberFilter(dimension=dim, members=_left(catalog, dim, included.members, members)))
+            parts.append("filter")
+            continue
+        before = next((f for f in filters if f.dimension == dim and f.exclude == excluded), None)
+        kept = [*before.members] if adds and before is not None else []
+        joined = tuple(dict.fromkeys([*kept, *members]))
+        filters = [f for f in filters if f.dimension != dim]
+        filters.append(MemberFilter(dimension=dim, members=joined, exclude=excluded))
+        parts.append("exclusion" if excluded else "filter")
+    for dim in sorted(r.terms.dims_naming_a_set - {d for d, _ in named}):
+        # "华东app的GMV" then "所有渠道呢" / "what about all regions": the filter on it goes
+        if any(f.dimension == dim for f in filters):
+            filters = [f for f in filters if f.dimension != dim]
+            parts.append("filter")
+    if _the_whole_asked(r, named, broken_down=bool(parent.dimensions)) and filters:
+        # "华东的GMV" then "全国呢" / "overall?": the whole, the filter gone
+        dims = {f.dimension for f in filters}
+        if len(dims) > 1:  # "华东app的GMV" then "全国呢": without which filter? asked
+            raise AmbiguousQuestion(*both("conversation.whole_of_which"), detail={"follow_up": True})
+        parts.append("exclusion" if all(f.exclude for f in filters) else "filter")
+        filters = []
+    return filters, share_filters, parts
+
+
+def _the_whole_asked(r: Reading, named: dict[tuple[str, bool], list[str]], *, broken_down: bool) -> bool:
+    """The follow-up asks of the whole ("全国呢", "整体呢", "overall?", "全国同比呢") and names no
+    member or share that the whole could belong to. After a breakdown ("华东各渠道GMV") only 全国 / 大盘
+    / 全平台 say the whole; "整体呢" / "overall?" may be the breakdown's own total, and is not read so."""
+    cues = r.cues
+    if named or r.terms.dims or r.terms.dims_naming_a_set or cues.share or cues.difference or cues.ratio:
+        return False
+    whole = (_THE_WHOLE_PLACE if broken_down else _THE_WHOLE).search(r.scan.norm)
+    if whole is not None and cues.comparison_kind is None and vocab.COMPARE.search(r.scan.norm):
+        # "和全国比呢": the member against the whole takes two figures, one filtered; asked back
+        raise AmbiguousQuestion(*both("nlu.member_beside_the_whole"), detail={"follow_up": True})
+    return whole is not None
+
+
+_THE_WHOLE = patterns.compile(r"整体|全国|总体|全平台|大盘|\boverall\b|\bthe whole\b", re.I)
+"""The whole said in a follow-up ("全国呢", "全国同比呢", "overall YoY?"); never 平均水平 (an average), never
+"in total" (the previous figures summed)."""
+_THE_WHOLE_PLACE = patterns.compile(r"全国|全平台|大盘", re.I)
+
+
+def _replaced_filter_is_named(
+    parent: SemanticQuery, r: Reading, catalog: Catalog, named: dict[tuple[str, bool], list[str]]
+) -> None:
+    """ "华南的GMV" then "换成web" / "I meant web": web instead of South China, or web within it? A
+    replacement naming members only of dimensions the previous question did not filter, while it
+    filtered another, is asked back, never read as a narrowing."""
+    if r.ties is None or not r.ties.replace or not named or r.terms.dims:
+        return
+    filtered = [f for f in parent.filters if not f.exclude]
+    if not filtered or any(dim in {f.dimension for f in parent.filters} for dim, _ in named):
+        return
+
+    def said(lang: Language, pairs: Sequence[tuple[str, Sequence[str]]]) -> str:
+        sep = text("answer.list_sep", lang)
+        return sep.join(catalog.member_label(dim, m, lang) for dim, members in pairs for m in members)
+
+    new = [(dim, members) for (dim, _), members in named.items()]
+    old = [(f.dimension, f.members) for f in filtered]
+    raise AmbiguousQuestion(
+        *(
+            text("conversation.replace_which_filter", lang, kept=said(lang, old), members=said(lang, new))
+            for lang in LANGUAGES
+        ),
+        detail={"follow_up": True, "reason": "replace_which_filter"},
+    )
+
+
+def broken_down_again(
+    parent: SemanticQuery, r: Reading, filters: list[MemberFilter], dims: list[str]
+) -> tuple[list[MemberFilter], bool]:
+    """ "上个月app的GMV" then "按渠道拆开": every channel, never a breakdown of app alone — a
+    dimension the previous question narrowed to one member, now asked as a breakdown without
+    naming members, loses that narrowing (said as a changed filter)."""
+    named = {m.dimension for m in r.terms.members}
+    asked = [d for d in dims if d in r.terms.dims and d not in parent.dimensions and d not in named]
+    kept = [f for f in filters if f.exclude or f.dimension not in asked or len(f.members) > 1]
+    return kept, len(kept) != len(filters)
+
+
+def _left(catalog: Catalog, dim: str, included: Sequence[str], excluded: Sequence[str]) -> tuple[str, ...]:
+    """The members a filter keeps once a follow-up takes some out; taking out one it does not
+    hold, or all of them, is asked back."""
+    absent = not set(excluded) <= set(included)
+    if absent or set(included) <= set(excluded):
+
+        def said(lang: Language, members: Sequence[str]) -> str:
+            return text("answer.list_sep", lang).join(catalog.member_label(dim, m, lang) for m in members)
+
+        raise AmbiguousQuestion(
+            *(
+                text(
+                    "conversation.exclude_absent" if absent else "conversation.exclude_all",
+                    lang,
+                    members=said(lang, excluded),
+                    kept=said(lang, included),
+                )
+                for lang in LANGUAGES
+            ),
+            detail={"excluded": list(excluded), "kept": list(included)},
+        )
+    return tuple(m for m in included if m not in excluded)
+
+
+def shares_within(parent: SemanticQuery, r: Reading, dims: list[str]) -> tuple[str, ...]:
+    """The breakdowns each group of which is its share's whole: the earlier question's, and those
+    the follow-up marks so ("in each region, what share came from live stream")."""
+    marked = breakdown_wholes(r.scan, list(r.terms.dims), r.terms.hits)
+    return tuple(d for d in dims if d in parent.share_within or d in marked)
+
+
+def dimensions_of(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]) -> list[str]:
+    """Breakdowns: added ("按品类拆开"), replaced ("换成按品类"); a dimension narrowed to one
+    member is no longer broken down ("各渠道…" then "app呢")."""
+    ties, said = r.ties, list(r.terms.dims)
+    if ties is not None and ties.unsplit:  # "不分渠道呢": that breakdown goes; "不用拆了": all of them
+        if not set(said) <= set(parent.dimensions):  # "不分渠道，按区域": which goes, which comes? asked
+            raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True})
+        return [d for d in parent.dimensions if said and d not in said]
+    replace = ties is not None and ties.replace
+    # "按区域呢" / "what about by region" after a breakdown asks the same by another one; a
+    # drill-down says so ("再按区域拆开", "add region")
+    ranked = r.cues.top_n is not None or r.cues.best or r.cues.rank  # "按品类看，最高的3个呢": of each region? asked
+    instead = (
+        ties is not None and ties.framed and not (ties.breakdown or ties.add or ranked) and bool(parent.dimensions)
+    )
+    replace = replace or (instead and not set(said) & set(parent.dimensions))
+    dims = said if (replace and said) else [*parent.dimensions, *(d for d in said if d not in parent.dimensions)]
+    named = {m.dimension for m in r.terms.members}  # named, or narrowed by taking members out
+    for f in filters:
+        if f.exclude or f.dimension not in named or f.dimension in said:
+            continue
+        if len(f.members) == 1 and f.dimension in dims:
+            dims.remove(f.dimension)
+        elif len(f.members) > 1 and not r.cues.total and f.dimension not in dims:
+            if dims and f.dimension in r.cues.narrowed:  # "只看APP和小程序" beside a breakdown: one subset
+                continue
+            dims.append(f.dimension)  # "华东和华南呢": one row each
+    return dims
