@@ -67,3 +67,12 @@ def test_an_unchanged_member_contributes_nothing_of_its_own() -> None:
     assert all(v == 0.0 for (key, _), v in product.contributions.items() if key == ("m0",))
     ratio = read_drill(RATIO, ("m",), _rows([still, moved]), KEPT, 30)
     assert ratio.contributions[(("m0",), "conversion")] == 0.0  # its rate did not move
+
+
+def test_cells_within_rounding_of_each_other_still_add_up() -> None:
+    """Found by Hypothesis: 125.00000000000001 against 125.0 have equal logs (a zero division)."""
+    near = ((125.00000000000001, 0.05, 10.0), (125.0, 0.05, 10.0))
+    other = ((300.0, 0.02, 5.0), (320.0, 0.03, 6.0))
+    drill = read_drill(PRODUCT, ("m",), _rows([near, other]), KEPT, 30)
+    change = tree_value(PRODUCT, drill.totals[CURRENT]) - tree_value(PRODUCT, drill.totals[PREVIOUS])
+    assert math.fsum(drill.contributions.values()) == pytest.approx(change, rel=1e-9, abs=1e-6)

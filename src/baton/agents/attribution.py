@@ -93,9 +93,11 @@ class Candidate:
 
 
 def _logmean(a: float, b: float) -> float:
-    if a <= 0 or b <= 0:
+    """The logarithmic mean; within rounding of each other (125.00000000000001 and 125.0, whose
+    logs are equal) it is their mean, as the quotient would divide rounding error by zero."""
+    if a <= 0 or b <= 0 or abs(a - b) <= 1e-9 * max(a, b):
         return (a + b) / 2.0
-    return a if a == b else (a - b) / (math.log(a) - math.log(b))
+    return (a - b) / (math.log(a) - math.log(b))
 
 
 def _ratio(num: float, den: float | None) -> float | None:
