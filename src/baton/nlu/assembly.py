@@ -15,9 +15,7 @@ from baton.messages import both
 from baton.messages import text as message
 from baton.nlu.bounds import threshold_of
 from baton.nlu.catalog_checks import CatalogChecks
-from baton.nlu.change_words import (
-    premise_asked,
-)
+from baton.nlu.change_words import premise_asked
 from baton.nlu.cues import ChangeMeasure, Cues
 from baton.nlu.guards import (
     A_PLACE,
@@ -28,9 +26,7 @@ from baton.nlu.guards import (
     place_is_asked,
     two_members_apart,
 )
-from baton.nlu.reading import (
-    Terms,
-)
+from baton.nlu.reading import Terms
 from baton.nlu.shares import ShareMarks
 
 MAX_RANKED = 1000
@@ -73,6 +69,7 @@ class QueryAssembly(CatalogChecks):
         *,
         marks: ShareMarks,
     ) -> SemanticQuery:
+        """The query of a question read in full (its cues, terms and resolved periods)."""
         dims = self._breakdown(cues, terms)
         filters, share_filters = self._filters(cues, terms, dims, marks)
         self._no_filter_of_nothing(filters)

@@ -18,13 +18,8 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.cues import Cues, rank_within_or_across
 from baton.nlu.guards import ACROSS_GROUPS, ask_back
 from baton.nlu.lexicon import Hit, Lexicon, normalise
-from baton.nlu.metric_words import (
-    metric_labels,
-    metrics_naming,
-)
-from baton.nlu.reading import (
-    Terms,
-)
+from baton.nlu.metric_words import metric_labels, metrics_naming
+from baton.nlu.reading import Terms
 from baton.nlu.scan import Scan
 
 
@@ -138,6 +133,8 @@ class CatalogChecks:
         comparison: Comparison | None,
         grain: Grain | None,
     ) -> None:
+        """A share is of an amount or a count (never a rate), of one period, and of a part or a
+        breakdown the question names; else asked back."""
         ratios = [m for m in metrics if self.catalog.metrics[m].is_ratio or self.catalog.metrics[m].unit == "ratio"]
         if ratios:
             raise ask_back("nlu.share_of_a_ratio", {"metrics": ratios})
@@ -301,6 +298,7 @@ class CatalogChecks:
         return say("en"), say("zh")
 
     def examples(self, language: str) -> list[str]:
+        """The catalog's first metrics by label: what a question back offers to ask about."""
         return [m.label.for_lang(language) for m in list(self.catalog.metrics.values())[:5]]
 
     @staticmethod

@@ -19,20 +19,14 @@ from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.cues import Cues
 from baton.nlu.lexicon import Hit
-from baton.nlu.parts import (
-    TOTAL_JOINED,
-    total_and_each,
-    whole_then_a_member,
-    whole_then_each,
-)
-from baton.nlu.reading import (
-    Terms,
-)
+from baton.nlu.parts import TOTAL_JOINED, total_and_each, whole_then_a_member, whole_then_each
+from baton.nlu.reading import Terms
 from baton.nlu.scan import Scan
 from baton.nlu.shares import INSIDE, metric_said_of
 
 
 def members_only(hit: Hit) -> Hit:
+    """A term that names a member and a metric alike, read as the member only."""
     if {"metric", "member"} <= hit.kinds:
         return dataclasses.replace(hit, terms=tuple(t for t in hit.terms if t.kind != "metric"))
     return hit
