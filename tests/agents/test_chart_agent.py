@@ -216,3 +216,16 @@ def test_periods_read_as_quarters_years_and_month_ranges() -> None:
     assert span_label(date(2024, 1, 1), date(2025, 12, 31), "en") == "2024 – 2025"
     assert span_label(date(2026, 1, 1), date(2026, 6, 30), "zh") == "2026年1月 至 2026年6月"
     assert span_label(date(2026, 5, 1), date(2026, 6, 30), "en") == "May 2026 – Jun 2026"
+
+
+def test_a_parts_share_inside_each_group_is_charted_as_those_shares(demo_session: Session) -> None:
+    """ "各区域中直播的GMV占比": each region's own share side by side, never how the part splits."""
+    answer = demo_session.ask("上个月各区域中直播的GMV占比", as_of=AS_OF)
+    assert answer.status == "answered" and answer.chart is not None and answer.result is not None
+    names = [c.name for c in answer.result.columns]
+    shares = {row[names.index("region")]: row[names.index("gmv_share")] for row in answer.result.rows}
+    spec = answer.chart
+    assert "直播" in spec["title"]["text"]
+    plotted = {v["member"]: v["value"] for v in spec["data"]["values"]}
+    labels = {m: demo_session.catalog.member_label("region", m, "zh") for m in shares}
+    assert plotted == {labels[m]: pytest.approx(share) for m, share in shares.items()}

@@ -245,3 +245,40 @@ def test_the_same_days_last_week_in_english() -> None:
     query = PLANNER.plan("week to date orders vs the same days last week", as_of=AS_OF)
     assert query.comparison is not None
     assert (query.comparison.range.start, query.comparison.range.end) == (D("2026-06-22"), D("2026-06-23"))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "上个月所有区域的GMV，还有华东华南的",
+        "GMV across all regions last month, and for East and South China",
+        "上个月全部渠道的订单量，还有APP和小程序的",
+    ],
+)
+def test_all_the_groups_then_some_of_them_is_asked_back(question: str) -> None:
+    with pytest.raises(AmbiguousQuestion) as asked:
+        PLANNER.plan(question, as_of=AS_OF)
+    assert asked.value.detail["reason"] == "each_then_members"
+
+
+WHOLE_NAMED_AFTER_EVERYTHING = [  # question, the whole's filter, the part
+    ("上个月华东新客的GMV占全国新客GMV的比例", ("user_type", ("new",)), ("region", ("华东",))),
+    ("上个月华东APP的GMV占全国APP的比例", ("channel", ("app",)), ("region", ("华东",))),
+    ("上个月华南老客的订单量占全国老客订单量的比例", ("user_type", ("returning",)), ("region", ("华南",))),
+    (
+        "East China new-user GMV last month as a share of overall new-user GMV",
+        ("user_type", ("new",)),
+        ("region", ("华东",)),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "whole", "part"), WHOLE_NAMED_AFTER_EVERYTHING, ids=[c[0] for c in WHOLE_NAMED_AFTER_EVERYTHING]
+)
+def test_a_member_named_after_everything_is_the_whole(
+    question: str, whole: tuple[str, tuple[str, ...]], part: tuple[str, tuple[str, ...]]
+) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)  # never both members over all rows
+    assert [(f.dimension, f.members) for f in query.filters] == [whole]
+    assert [(f.dimension, f.members) for f in query.share_filters] == [part]

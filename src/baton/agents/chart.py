@@ -109,7 +109,9 @@ def intent_of(query: SemanticQuery) -> Intent | None:
     if query.grain is not None:
         return "trend"
     if query.dimensions and query.intent == "share":
-        return "share"  # parts of a whole: donut for few parts, else stacked bar
+        # parts of a whole: donut for few parts, else stacked bar; a part's share inside each group
+        # ("各区域中直播的占比") is no part of one whole: its shares side by side
+        return "compare" if query.share_within else "share"
     if query.dimensions and len(query.metrics) == 2 and query.top_n is None:
         return "relationship"  # two measures across members: scatter
     if query.dimensions:
@@ -185,9 +187,18 @@ class ChartAgent:
             return text("charts.title_top", language, word=word, count=query.top_n, dims=dims, label=label, when=when)
         if dims and intent_of(query) == "share":
             return text("charts.title_share", language, dims=dims, metric=label, when=when)
+        if dims and query.share_within:
+            part = self._part_text(query, language)
+            return text("charts.title_share_within", language, part=part, dims=dims, metric=label, when=when)
         if dims:
             return text("charts.title_by", language, dims=dims, **titled)
         return text("charts.title", language, **titled)
+
+    def _part_text(self, query: SemanticQuery, language: Language) -> str:
+        """The part a share is of, by its members' labels ("直播", "new users")."""
+        return text("charts.dims_sep", language).join(
+            self.catalog.member_label(f.dimension, m, language) for f in query.share_filters for m in f.members
+        )
 
     def _dims_text(self, query: SemanticQuery, language: Language) -> str:
         labels = [self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions]
@@ -226,6 +237,11 @@ class ChartAgent:
             previous = f"{column}_previous"
             picks.append(
                 (names.index(previous), ChartColumn(previous, "measure", previous_label, unit, currency), "value")
+            )
+        elif query.share_within and f"{column}_share" in names:  # each group's own share, side by side
+            share = text("charts.share_measure", language, part=self._part_text(query, language))
+            picks.append(
+                (names.index(f"{column}_share"), ChartColumn(f"{column}_share", "measure", share, "ratio"), "value")
             )
         else:
             label = _capital(value_label(self.catalog, query, metric, language))

@@ -136,7 +136,7 @@ def each_then_members(scan: Scan, terms: Terms) -> tuple[str, list[str]] | None:
     def clause_of(at: int) -> int:
         return next((i for i, (a, b) in enumerate(spans) if a <= at < b), -1)
 
-    for dim in terms.dims:
+    for dim in [*terms.dims, *sorted(terms.dims_naming_a_set)]:  # "各区域…" and "所有区域…"
         said = [h.start for h in terms.hits if any(t.kind == "dimension" and t.target == dim for t in h.terms)]
         members = [m for m in terms.members if m.dimension == dim and not m.excluded]
         if not said or not members:

@@ -25,9 +25,9 @@ from baton.nlu.scan import Scan
 
 INSIDE = patterns.compile(r"\s*(?:当中|之中|里面|中|里|内)")
 """A locative after a member or its metric ("新用户的订单中", "APP的订单里"): the place, not a figure."""
-_OF_ZH = patterns.compile(r"占\s*了?\s*$")
+_OF_ZH = patterns.compile(r"占\s*了?\s*(?:全国|全部|整体|总体|全平台|所有)?\s*的?\s*$")
 _AMONG = patterns.compile(r"\b(?:among|within|amongst)\s+(?:the\s+)?(?:all\s+)?$", re.I)
-_OF_EN = patterns.compile(r"\bof\s+(?:the\s+)?(?:all\s+)?$", re.I)
+_OF_EN = patterns.compile(r"\bof\s+(?:the\s+)?(?:all\s+|overall\s+|total\s+|nationwide\s+)?$", re.I)
 _OWN = patterns.compile(r"\s*(?:'s|’s|')?\s*", re.I)
 _LINK = patterns.compile(r"\s*的?\s*")
 _PART_AFTER = patterns.compile(
@@ -96,8 +96,18 @@ def share_marks(scan: Scan, members: list[Member], dims: list[str], hits: list[H
         weak=any(d.start < w.start for d in named_dims for w in weak),
         inside=breakdown_wholes(scan, dims, hits),
         part={m.dimension for m in members if not m.excluded and _names_the_part(scan, m.hit, hits)},
-        everything=_OF_EVERYTHING.search(scan.norm) is not None,
+        everything=_of_everything(scan, hits),
     )
+
+
+def _of_everything(scan: Scan, hits: list[Hit]) -> bool:
+    """The whole said as everything, with the metric right after ("占全国GMV的比例"); "占全国APP的"
+    names APP as the whole (:data:`_OF_ZH`)."""
+    said = _OF_EVERYTHING.search(scan.norm)
+    if said is None:
+        return False
+    after = min((h for h in hits if h.start >= said.end()), key=lambda h: h.start, default=None)
+    return after is not None and "metric" in after.kinds and "member" not in after.kinds
 
 
 def _names_the_part(scan: Scan, hit: Hit, hits: list[Hit]) -> bool:
