@@ -282,3 +282,22 @@ def test_a_member_named_after_everything_is_the_whole(
     query = PLANNER.plan(question, as_of=AS_OF)  # never both members over all rows
     assert [(f.dimension, f.members) for f in query.filters] == [whole]
     assert [(f.dimension, f.members) for f in query.share_filters] == [part]
+
+
+GOOD_OR_BAD = [  # question, the direction asked (by the metric's better side)
+    ("6月的退款率比5月好吗", "down"),  # lower is better: better is a fall
+    ("6月的退款率比5月差吗", "up"),
+    ("6月的GMV比5月好吗", "up"),
+    ("上个月退款率有改善吗", "down"),
+]
+
+
+@pytest.mark.parametrize(("question", "premise"), GOOD_OR_BAD, ids=[c[0] for c in GOOD_OR_BAD])
+def test_better_or_worse_asks_the_metrics_better_side(question: str, premise: str) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.comparison is not None and query.premise == premise and query.premise_asked == "every"
+
+
+def test_good_with_nothing_set_against_is_asked_back() -> None:
+    with pytest.raises(AmbiguousQuestion, match="好"):  # good against what? never a guessed comparison
+        PLANNER.plan("上个月GMV好吗", as_of=AS_OF)

@@ -91,7 +91,7 @@ def premise_asked(cues: Cues, *, compared: bool, groups: bool, metrics: int) -> 
     return "every" if cues.every else None
 
 
-_GOOD_MOVE = patterns.compile(r"\bimprov\w*|改善|好转|变好", re.I)
+_GOOD_MOVE = patterns.compile(r"\bimprov\w*|改善|好转|变好|^(?:更|较)?好", re.I)
 """A move said as good ("improved the most", "退款率改善"): up or down by the metric's ``better``."""
 _BAD_MOVE = patterns.compile(
     r"变差|恶化|不如|不及|比不上|赶不上|差|^(?:那么|这么)?好$|\bworse\b|\bworsen\w*|\bdeteriorat\w*", re.I

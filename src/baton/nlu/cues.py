@@ -379,7 +379,7 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
 
 
 _CLOSING_COMPARATIVE = patterns.compile(
-    r"(?<![多几比较])(?:更|较)?[高低多少大小](?:一些|一点|了)?(?:吗|么|没有)?\s*[?？。]?\s*$"
+    r"(?<![多几比较])(?:更|较)?[高低多少大小好差](?:一些|一点|了)?(?:吗|么|没有)?\s*[?？。]?\s*$"
 )
 _AGAINST_BY_BI = patterns.compile(r"(?<![占环同])比(?![例重率值较])")
 """比 setting one thing against another, not 占比 or 比例 (a share), 环比 or 同比 (a comparison), nor 比较
@@ -443,14 +443,14 @@ def _closing_said(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:
     closing = next((scan.norm[s:e] for s, e in said if _CLOSING_COMPARATIVE.fullmatch(scan.norm, s, e)), None)
     if closing is None:
         return None
-    return "up" if re.search(r"[高多大]", closing) else "down"
+    return "up" if re.search(r"[高多大好]", closing) else "down"  # 好 / 差: by the metric's better (change_words)
 
 
 _NOT_AS = patterns.compile(
     r"(?P<no>不如(?!\s*(?:看看|看|查查|查|先|直接|就|来|说说|试试))|不及|比不上|赶不上)"
-    r"|(?<!有)(?P<not>没有|没)(?=[^，,。？?]{1,12}?(?:那么|这么)?[高好多大]\s*(?:吗|么|呢)?\s*[?？。]?\s*$)"
+    r"|(?<!有)(?P<not>没有|没)(?=[^，,。？?]{1,12}?(?:那么|这么)?[高好多大]\s*(?:吗|么|呢|吧)?\s*[?？。]?\s*$)"
 )
-_NOT_AS_ADJ = patterns.compile(r"(?:那么|这么)?[高好多大](?=\s*(?:吗|么|呢)?\s*[?？。]?\s*$)")
+_NOT_AS_ADJ = patterns.compile(r"(?:那么|这么)?[高好多大](?=\s*(?:吗|么|呢|吧)?\s*[?？。]?\s*$)")
 
 
 def _not_as_much(scan: Scan, cues: Cues) -> bool:

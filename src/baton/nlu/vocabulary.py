@@ -222,7 +222,7 @@ WHY_LEVEL = patterns.compile(
 """A why's premise that is a level, not a move ("为什么app的笔单价这么低"): the analysis
 compares with the period before and says so; no direction is taken for granted."""
 UP = patterns.compile(
-    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|升了|涨得|升得|涨幅|(?<=有没有)涨|(?<=有)涨(?=的)|[涨升](?=\s*(?:超过?|逾|不到))|大涨|激增|暴涨|飙升|猛增|"
+    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|升了|涨得|升得|涨幅|改善|好转|变好|(?<=有没有)涨|(?<=有)涨(?=的)|[涨升](?=\s*(?:超过?|逾|不到))|大涨|激增|暴涨|飙升|猛增|"
     r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
     r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b"
     r"|\bbeat(?:s|en)?\b|\boutperform(?:s|ed)?\b|\boutdid\b"
