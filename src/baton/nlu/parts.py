@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator, Sequence
 
 from baton import patterns
 from baton.errors import AmbiguousQuestion
@@ -97,28 +98,37 @@ _AND_SPLIT = patterns.compile(_CLAUSE_SPLIT.pattern + r"|\band\b", re.I)
 """Clauses, and English parts joined by "and" ("GMV by channel and the share of app")."""
 
 
+def _clause_of(spans: list[tuple[int, int]], at: int) -> int:
+    return next((i for i, (a, b) in enumerate(spans) if a <= at < b), -1)
+
+
+def _members_after_their_breakdown(
+    scan: Scan, terms: Terms, spans: list[tuple[int, int]], dims: Sequence[str]
+) -> Iterator[tuple[str, set[int], list[Member]]]:
+    """Each dimension said with a metric in a clause, whose members are named only in later
+    clauses: the dimension, the members' clauses and the members."""
+    if len(spans) < 2:
+        return
+    for dim in dims:
+        said = [h.start for h in terms.hits if any(t.kind == "dimension" and t.target == dim for t in h.terms)]
+        members = [m for m in terms.members if m.dimension == dim and not m.excluded]
+        if not said or not members:
+            continue
+        first = _clause_of(spans, min(said))
+        later = {_clause_of(spans, m.hit.start) for m in members}
+        if any(_clause_of(spans, s) == first for s, _ in scan.metrics) and min(later) > first:
+            yield dim, later, members
+
+
 def each_then_a_share(scan: Scan, cues: Cues, terms: Terms) -> list[Member]:
     """ "各渠道的订单量，以及直播的占比", "orders by channel, and what share did live stream take?":
     every group's value, then one group's share — two asks, both answered by every group with its
     share. The group named after them is no filter (the other groups' rows would be dropped); it
     is returned. "各渠道中APP的GMV占比", one clause, is APP's share alone."""
     spans = clauses(scan, _AND_SPLIT) if cues.share else []
-    if len(spans) < 2:
-        return []
-
-    def clause_of(at: int) -> int:
-        return next((i for i, (a, b) in enumerate(spans) if a <= at < b), -1)
-
-    shares = {clause_of(a) for a, _ in cues.spans.get("share", [])}
-    for dim in terms.dims:
-        said = [h.start for h in terms.hits if any(t.kind == "dimension" and t.target == dim for t in h.terms)]
-        members = [m for m in terms.members if m.dimension == dim and not m.excluded]
-        if not said or not members:
-            continue
-        first = clause_of(min(said))
-        later = {clause_of(m.hit.start) for m in members}
-        valued = any(clause_of(s) == first for s, _ in scan.metrics)
-        if valued and min(later) > first and later <= shares:
+    shares = {_clause_of(spans, a) for a, _ in cues.spans.get("share", [])}
+    for _, later, members in _members_after_their_breakdown(scan, terms, spans, terms.dims):
+        if later <= shares:
             return members
     return []
 
@@ -130,22 +140,9 @@ def each_then_members(scan: Scan, terms: Terms) -> tuple[str, list[str]] | None:
     would be dropped. The dimension and its members so named, to ask back; "…，只看APP和小程序"
     narrows, and a share is read (:func:`each_then_a_share`)."""
     spans = clauses(scan)
-    if len(spans) < 2:
-        return None
-
-    def clause_of(at: int) -> int:
-        return next((i for i, (a, b) in enumerate(spans) if a <= at < b), -1)
-
-    for dim in [*terms.dims, *sorted(terms.dims_naming_a_set)]:  # "各区域…" and "所有区域…"
-        said = [h.start for h in terms.hits if any(t.kind == "dimension" and t.target == dim for t in h.terms)]
-        members = [m for m in terms.members if m.dimension == dim and not m.excluded]
-        if not said or not members:
-            continue
-        first = clause_of(min(said))
-        later = {clause_of(m.hit.start) for m in members}
-        valued = any(clause_of(s) == first for s, _ in scan.metrics)
-        narrowed = any(_ONLY.search(scan.norm, *spans[i]) for i in later)
-        if valued and min(later) > first and not narrowed:
+    dims = [*terms.dims, *sorted(terms.dims_naming_a_set)]  # "各区域…" and "所有区域…"
+    for dim, later, members in _members_after_their_breakdown(scan, terms, spans, dims):
+        if not any(_ONLY.search(scan.norm, *spans[i]) for i in later):  # "…，只看APP和小程序" narrows
             return dim, list(dict.fromkeys(m.member for m in members))
     return None
 
