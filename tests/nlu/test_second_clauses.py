@@ -301,3 +301,14 @@ def test_better_or_worse_asks_the_metrics_better_side(question: str, premise: st
 def test_good_with_nothing_set_against_is_asked_back() -> None:
     with pytest.raises(AmbiguousQuestion, match="好"):  # good against what? never a guessed comparison
         PLANNER.plan("上个月GMV好吗", as_of=AS_OF)
+
+
+@pytest.mark.parametrize("question", ["上个月总GMV多少，按渠道拆一下", "上个月总订单量多少，分区域看看"])
+def test_a_total_asked_then_split_is_asked_back(question: str) -> None:
+    with pytest.raises(AmbiguousQuestion):  # the total and each: never the breakdown alone
+        PLANNER.plan(question, as_of=AS_OF)
+
+
+@pytest.mark.parametrize("question", ["total GMV last month, by channel", "orders last month, per channel"])
+def test_a_breakdown_said_after_a_comma_is_the_questions(question: str) -> None:
+    assert PLANNER.plan(question, as_of=AS_OF).dimensions == ("channel",)

@@ -239,9 +239,16 @@ def total_and_each(scan: Scan) -> str | None:
     return None if m is None else m.group(0).replace(_METRIC, "…")
 
 
+_TOTAL_SAID = patterns.compile(r"(?:总|一共|合计).*(?:多少|几)")
+"""A total asked in so many words ("总GMV多少"); "total GMV last month, by channel" is the breakdown."""
+_BY_BEFORE = patterns.compile(r"(?:按|分|\bby\b|\bper\b)\s*$", re.I)
+_SPLIT_SAID = patterns.compile(r"拆|细分|分开|\bbreak(?:ing)?\s+(?:it\s+|that\s+)?down\b|\bsplit\b", re.I)
+
+
 def whole_then_each(scan: Scan) -> bool:
-    """ "6月新注册用户多少，各渠道分别多少": a first clause asking a metric's value, of nothing else,
-    then a clause asking it of each group — the total and each, two answers. A breakdown said
+    """ "6月新注册用户多少，各渠道分别多少", "上个月总GMV多少，按渠道拆一下": a first clause asking a
+    metric's value, of nothing else, then a clause asking it of each group or splitting it — the
+    total and each, two answers. A breakdown said
     after a comma with no value asked of it ("orders last month, per channel") is the question's."""
     parts = clauses(scan)
     if len(parts) < 2 or not _only_metrics(scan, parts[0]):
@@ -250,7 +257,12 @@ def whole_then_each(scan: Scan) -> bool:
     if not _VALUE_ASKED.search(scan.norm, start, end):
         return False
     grouped = [s for s, e in scan.terms if s >= end and (s, e) not in scan.metrics and (s, e) not in scan.members]
-    return bool(grouped) and _EACH_SAID.search(scan.norm, end) is not None and _value_asked_after(scan, end)
+    each = _EACH_SAID.search(scan.norm, end) is not None and _value_asked_after(scan, end)
+    split = _SPLIT_SAID.search(scan.norm, end) is not None  # "…多少，按渠道拆一下"
+    total_then_by = _TOTAL_SAID.search(scan.norm, start, end) is not None and any(
+        _BY_BEFORE.search(scan.norm, end, s) for s in grouped
+    )  # "上个月总订单量多少，分区域看看"
+    return bool(grouped) and (each or split or total_then_by)
 
 
 def average_in_a_later_clause(scan: Scan, cues: Cues, terms: Terms) -> None:
