@@ -312,3 +312,21 @@ def test_a_total_asked_then_split_is_asked_back(question: str) -> None:
 @pytest.mark.parametrize("question", ["total GMV last month, by channel", "orders last month, per channel"])
 def test_a_breakdown_said_after_a_comma_is_the_questions(question: str) -> None:
     assert PLANNER.plan(question, as_of=AS_OF).dimensions == ("channel",)
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("Singles Day 2025 conversion rate by region (whole event)", "2025-11-01", "2025-11-11"),
+        ("Singles Day 2025 GMV (the day itself)", "2025-11-11", "2025-11-11"),
+    ],
+)
+def test_an_events_span_said_in_brackets(question: str, start: str, end: str) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert (query.time_range.start, query.time_range.end) == (D(start), D(end))
+
+
+def test_month_shorthand_is_read_and_stated() -> None:
+    query = PLANNER.plan("last mnth GMV by chanel", as_of=AS_OF)
+    assert query.time_range.start == D("2026-06-01") and query.dimensions == ("channel",)
+    assert ("mnth", "month") in {(c.written, c.read_as) for c in query.corrections}

@@ -238,7 +238,7 @@ class Narrator:
         total = rows[0].get(f"{metric}_total") if query.average_per is not None else None
         if total is not None:  # "本周GMV，日均多少": the average, and the total it is of
             fields = {"label": label, "filters": filters, "period": period, "value": fmt(value)}
-            return text("answer.value_averaged", language, total=self._formatter(metric, language)(total), **fields)
+            return text("answer.value_averaged", language, total=fmt(total), **fields)
         return text("answer.value", language, label=label, filters=filters, period=period, value=fmt(value))
 
     def _formatter(self, metric: str, language: Language) -> Callable[[Any], str]:

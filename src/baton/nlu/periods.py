@@ -132,7 +132,9 @@ def event_periods(calendar: Sequence[CalendarEvent], scan: Scan, as_of: date) ->
 _SPAN_SAID_APART = patterns.compile(
     r"(?:\bon\s+)?(?:just\s+|only\s+)?\bthe\s+(?:(?P<day>day\s+itself|actual\s+day|peak\s+day)"
     r"|(?P<window>(?:whole|entire|full)\s+(?:event|sale|campaign)))\b"
-    r"|(?P<day_zh>活动当天|大促当天)|(?P<window_zh>整个活动期间|整个大促期间|整个活动|活动期间)",
+    r"|(?P<day_zh>活动当天|大促当天)|(?P<window_zh>整个活动期间|整个大促期间|整个活动|活动期间)"
+    r"|[(（]\s*(?:(?P<day_paren>(?:the\s+)?day\s+itself|当天)|(?P<window_paren>(?:the\s+)?(?:whole|entire|full)\s+"
+    r"(?:event|sale|campaign)|整个活动期间))\s*[)）]",
     re.I,
 )
 
@@ -144,7 +146,8 @@ def _span_said_apart(scan: Scan, mentions: Sequence[_Mention]) -> set[Literal["d
     if len(found) != 1 or any(a <= found[0].start() < b for a, b in (x.span for x in mentions)):
         return set()
     scan.claim(found[0].start(), found[0].end())
-    return {"day" if found[0].group("day") or found[0].group("day_zh") else "window"}
+    said = found[0].group("day") or found[0].group("day_zh") or found[0].group("day_paren")
+    return {"day" if said else "window"}
 
 
 _WINDOW_WORD_BEFORE = patterns.compile(r"(?:整个|\bthe\s+(?:whole|entire)\s+|\bthroughout\s+(?:the\s+)?)$", re.I)

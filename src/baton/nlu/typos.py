@@ -161,6 +161,10 @@ ABBREVIATIONS: dict[str, str] = {
     "/order": " per order",
     "mo": "month",
     "mos": "months",
+    "mth": "month",
+    "mths": "months",
+    "mnth": "month",
+    "mnths": "months",
     "wk": "week",
     "wks": "weeks",
     "yr": "year",
@@ -172,7 +176,7 @@ ABBREVIATIONS: dict[str, str] = {
 """Shorthand analysts write for words the operator patterns and catalog names read in full
 ("y/y", "w/c 15 June", "GMV/order": never dropped as punctuation, or read as a sort order)."""
 _ABBREVIATION = patterns.compile(
-    r"(?<![A-Za-z/])(?P<w>avg|excl|w/o|pct|[ymqw]/[ymqw]|[ymqw]-o-[ymqw]|p/[dwm]|w/[cbe]|mos?|wks?|yrs?|qtrs?|ppl)"
+    r"(?<![A-Za-z/])(?P<w>avg|excl|w/o|pct|[ymqw]/[ymqw]|[ymqw]-o-[ymqw]|p/[dwm]|w/[cbe]|mos?|mn?ths?|wks?|yrs?|qtrs?|ppl)"
     r"(?:\.|(?![A-Za-z/'-]))"
     r"|(?<=[A-Za-z])\s*(?P<per>/\s*order)(?![A-Za-z/])",
     re.I,
