@@ -1,0 +1,449 @@
+"""A follow-up's reading laid over the previous question, stage by stage.
+
+Each stage takes one part of the question — what must be asked in one question, the metric,
+the period and its grain, the filters and shares, the breakdown, the ranking, the share, average
+and why, the bound — changes it where the follow-up says, keeps it otherwise, and notes what it
+changed. A stage that cannot apply the follow-up to the previous question asks back.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from baton.contracts.common import Language
+from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, Threshold, TimeRange
+from baton.errors import AmbiguousQuestion
+from baton.messages import both, text
+from baton.nlu import timeexpr
+from baton.nlu import vocabulary as vocab
+from baton.nlu.change_words import premise_asked
+from baton.nlu.follow_groups import broken_down_again, dimensions_of, filters_of, shares_within
+from baton.nlu.follow_parts import PARTS, FollowUp, Part, compare_parts, inherited_parts
+from baton.nlu.follow_periods import periods_of
+from baton.nlu.follow_rules import (
+    ALL_GROUPS,
+    check_follow_up,
+    check_metric_or_member,
+    each_of_one_member,
+    every_group_after_one,
+    intent_of,
+    kept_bound,
+    member_placed,
+    place_of_the_previous_rows,
+    said_bound,
+    still_why,
+    still_within,
+    verdict_asked,
+)
+from baton.nlu.guards import listing_order, ranked_ends, two_members_apart
+from baton.nlu.parser import Planner
+from baton.nlu.rank_within import ranked_each_period
+from baton.nlu.ties import ADD_METRIC, Reading
+
+LANGS: tuple[Language, ...] = ("en", "zh")
+
+
+class NothingChanged(Exception):
+    """The follow-up named nothing Baton could lay over the previous question."""
+
+
+class FollowUpMerge:
+    """``parent`` changed where the follow-up's reading ``r`` says; :meth:`build` runs the stages."""
+
+    def __init__(
+        self,
+        planner: Planner,
+        parent: SemanticQuery,
+        r: Reading,
+        as_of: date,
+        default_breakdown: str | None,
+        earlier: TimeRange | None,
+    ) -> None:
+        self.planner, self.parent, self.r = planner, parent, r
+        self.cues, self.terms = r.cues, r.terms
+        self.as_of, self.default_breakdown, self.earlier = as_of, default_breakdown, earlier
+        self.changed: list[Part] = []
+        self.metrics: tuple[str, ...] = parent.metrics
+        self.time_range: TimeRange = parent.time_range
+        self.comparison: Comparison | None = parent.comparison
+        self.grain: Grain | None = parent.grain
+        self.filters: list[MemberFilter] = list(parent.filters)
+        self.share_filters: tuple[MemberFilter, ...] = ()
+        self.dims: list[str] = list(parent.dimensions)
+        self.ranked = False
+        self.placed: MemberFilter | None = None
+        self.asked_member: str | None = None
+        self.every_group = False
+        self.top_n: int | None = None
+        self.place: int | None = None
+        self.order = parent.order
+        self.rank_by = parent.rank_by
+        self.share = parent.share
+        self.average_per = parent.average_per
+        self.why = False
+
+    def build(self) -> FollowUp:
+        self._one_question_only()
+        self._metrics()
+        self._period_and_grain()
+        self._filters_and_shares()
+        self._member_and_breakdown()
+        self._ranking()
+        self._ranked_by_change()
+        self._share_average_why()
+        self._something_changed()
+        return self._checked(self._query())
+
+    def _one_question_only(self) -> None:
+        """What is asked in one question, never laid over the previous answer: a gap, the total of
+        a ranked few, a pointer to a ranked row, a bound of a metric named anew."""
+        cues, terms, parent, r = self.cues, self.terms, self.parent, self.r
+        check_metric_or_member(self.planner.catalog, terms.metric_hits)
+        gap_of_figures = vocab.GAP.search(r.scan.norm) and not r.periods and cues.comparison_kind is None
+        if gap_of_figures or cues.difference or cues.ratio:
+            # "差多少", "what's app minus web?", "几倍" after two figures: a gap is asked in one question
+            raise AmbiguousQuestion(*both("conversation.gap_in_one_question"), detail={"follow_up": True})
+        if cues.total and (parent.top_n is not None or parent.rank_place is not None):
+            # "GMV前两名的品类" then "合计多少": the top N's total is not added up, never all of GMV
+            n = parent.top_n or 1
+            side = ranked_ends(parent.order)
+            raise AmbiguousQuestion(*both("nlu.total_of_ranked", n=n, **side), detail={"top_n": n, "follow_up": True})
+        if r.ties is not None and r.ties.pointer and (parent.top_n is not None or parent.rank_place is not None):
+            # "GMV最高的渠道" then "它的订单量呢": that channel's orders, not the top channel by orders
+            said = r.ties.pointer
+            raise AmbiguousQuestion(*both("conversation.pointer_after_ranking", said=said), detail={"follow_up": True})
+        place_of_the_previous_rows(parent, r)
+        if cues.bound is not None and (terms.metrics or cues.bound.term is not None):
+            # "那订单量超过10000的呢": a bound of a metric named anew is asked in one question; one of the
+            # metric shown ("any below 2%?", "涨幅超过16%的有哪些") keeps the groups the conversation holds
+            raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True})
+
+    def _metrics(self) -> None:
+        """A metric replaces the metrics; "refund rate too" adds it beside them."""
+        terms, r = self.terms, self.r
+        metrics = tuple(terms.metrics) or self.parent.metrics
+        adds = r.ties is not None and not r.ties.replace and ADD_METRIC.search(r.scan.norm) is not None
+        if terms.metrics and not terms.members and adds:  # "refund rate too": beside GMV
+            metrics = tuple(dict.fromkeys((*self.parent.metrics, *terms.metrics)))
+        if metrics != self.parent.metrics:
+            self.changed.append("metric")
+        self.metrics = metrics
+
+    def _period_and_grain(self) -> None:
+        """A period replaces the period (its comparison follows); a grain makes a series, which
+        replaces a comparison it was drawn against (last year's is drawn beside it)."""
+        cues, parent, r = self.cues, self.parent, self.r
+        time_range, comparison, period_parts = periods_of(parent, r, self.as_of, self.earlier)
+        same_dates = (time_range.start, time_range.end) == (parent.time_range.start, parent.time_range.end)
+        if r.periods and same_dates and "comparison" not in period_parts and not self.terms.any:
+            # "再上个月呢" read against today is the previous answer's own month: a period relative to
+            # the previous one is asked back, never answered as if it had changed ("上个月订单量呢"
+            # names the period again beside what it changes)
+            said = time_range.text or f"{time_range.start}..{time_range.end}"
+            raise AmbiguousQuestion(*both("conversation.same_period", period=said), detail={"period": said})
+        self.changed += [part for part in period_parts if not (part == "period" and same_dates)]
+        series = Planner.default_grain(time_range) if cues.trend and parent.grain is None else parent.grain
+        grain = cues.grain or series
+        if cues.why and cues.grain is None and not cues.trend and comparison is not None:
+            grain = None  # "why?" after a weekly series beside last year: the change of the whole period explained
+        if grain != parent.grain:
+            self.changed.append("grain")
+        yearly = comparison is not None and comparison.kind == "same_period_last_year" and not cues.why
+        if grain is not None and comparison is not None and not yearly:  # a series beside last year's is drawn
+            if "comparison" in self.changed or cues.why:
+                raise AmbiguousQuestion(
+                    *(
+                        text("nlu.grain_with_comparison", lang, grain=text(f"answer.grain_{grain}", lang))
+                        for lang in LANGS
+                    ),
+                    detail={"grain": grain},
+                )
+            comparison = None  # a series replaces the comparison it was drawn against
+        self.time_range, self.comparison, self.grain = time_range, comparison, grain
+
+    def _filters_and_shares(self) -> None:
+        """Members replace or add to the filters; a share asked now of members named takes them as
+        its parts of the unfiltered whole, as the question asked whole reads them."""
+        cues, terms, parent, r = self.cues, self.terms, self.parent, self.r
+        others = [m for m in terms.members if not m.excluded and m.dimension not in parent.dimensions]
+        if cues.share and not parent.share and parent.dimensions and others:
+            # "各渠道订单量" / "GMV最高的区域" then "新客占比呢": new users' share inside each group (or of the
+            # one ranked), or how their orders split across the groups? asked, never the member as the whole
+            raise AmbiguousQuestion(
+                *both("nlu.share_within_or_across"), detail={"dimensions": list(parent.dimensions), "follow_up": True}
+            )
+        filters, share_filters, filter_parts = filters_of(parent, r, self.planner.catalog)
+        self.changed += filter_parts
+        dims = dimensions_of(parent, r, filters)
+        filters, widened = broken_down_again(parent, r, filters, dims)
+        self.changed += ["filter"] if widened and "filter" not in self.changed else []
+        said_parts = [
+            f
+            for f in filters
+            if not f.exclude
+            and f.dimension in parent.dimensions
+            and any(m.dimension == f.dimension for m in terms.members)
+        ]
+        new_share = cues.share and not parent.share and not share_filters
+        if new_share and len(parent.dimensions) == 1 and len(said_parts) == 1:
+            # "各渠道的GMV" then "直播占比多少" / "直播和网页各占多少": each one's share of the whole, as
+            # "上个月直播和网页的GMV各占多少" reads — never of the named members' own sum
+            part = said_parts[0]
+            share_filters, filters = (part,), [f for f in filters if f is not part]
+            dims = list(parent.dimensions) if len(part.members) > 1 else []
+        included = [f for f in filters if not f.exclude]
+        if new_share and not share_filters and not terms.members and not dims and len(included) == 1:
+            # "上个月新用户GMV" then "占比呢" / "占总GMV的比例呢": the member's share of the unfiltered whole
+            share_filters, filters = (included[0],), [f for f in filters if f is not included[0]]
+        side_by_side = [f for f in included if f.dimension in dims and len(f.members) > 1]
+        if new_share and not share_filters and not terms.members and len(side_by_side) == 1:
+            # "上个月华东和华南GMV" then "各占全国多少" / "占比呢": each one's share of the unfiltered whole, as
+            # "上个月华东和华南的GMV占比" is read — never of the two's own sum
+            share_filters, filters = (side_by_side[0],), [f for f in filters if f is not side_by_side[0]]
+        if cues.total and not terms.dims and dims:
+            dims = []  # "合计呢", "in total?": the breakdown goes
+        self.filters, self.share_filters, self.dims = filters, share_filters, dims
+
+    def _member_and_breakdown(self) -> None:
+        """A member whose place is asked is ranked among its own dimension's members; a ranking or
+        a breakdown asked of a single figure takes the remembered breakdown, or is asked back."""
+        cues, terms, parent, r = self.cues, self.terms, self.parent, self.r
+        self.ranked = cues.top_n is not None or cues.rank_place is not None or cues.best or cues.rank
+        wants_breakdown = self.ranked or cues.breakdown or (r.ties is not None and r.ties.breakdown)
+        each_of_one_member(r, self.filters, self.dims, self.grain, self.metrics)
+        placed = member_placed(r, self.filters, self.comparison, share=cues.share)
+        if placed is not None:  # "各区域GMV" then "华南排第几": every region ranked, 华南's place said
+            self.asked_member = placed.members[0]
+            self.dims = [placed.dimension]
+            self.filters = [f for f in self.filters if f is not placed]
+        elif (
+            parent.asked_member is not None
+            and self.dims == list(parent.dimensions)
+            and not (terms.members or cues.share or self.ranked or cues.why)
+            and self.grain == parent.grain
+            and self.comparison is None
+        ):
+            self.asked_member = parent.asked_member  # "华南排第几" then "那订单量呢": 华南's place by orders
+        self.placed = placed
+        if wants_breakdown and not self.dims and self.grain is None:
+            if self.ranked and any(m.dimension in parent.dimensions for m in terms.members):
+                # "各渠道的转化率" then "app是最高的吗": app among the channels, never app's top region
+                raise AmbiguousQuestion(*both("nlu.ranking_of_one"), detail={"dimensions": list(parent.dimensions)})
+            breakdown = self.default_breakdown
+            if breakdown is None or not self.planner.breakdown_fits(self.metrics, breakdown):
+                raise AmbiguousQuestion(*both("conversation.breakdown_of_what"), detail={"missing": "breakdown"})
+            self.dims = [breakdown]
+        if self.dims != list(parent.dimensions):
+            self.changed.append("breakdown")
+        said_of = (terms.dims_naming_a_set | set(terms.dims)) & set(parent.dimensions)
+        self.every_group = not self.ranked and bool(said_of) and ALL_GROUPS.search(r.scan.norm) is not None
+
+    def _ranking(self) -> None:
+        """A ranking said replaces the previous one ("换成最低的": the bottom N, the count kept);
+        every group said ends it; otherwise the previous ranking goes on."""
+        cues, parent = self.cues, self.parent
+        if (
+            not self.ranked
+            and not self.every_group
+            and (parent.top_n is not None or parent.rank_place is not None)
+            and "metric" in self.changed
+            and self._better(self.metrics) != self._better(parent.metrics)
+            and any(d in self.dims for d in parent.dimensions)  # "APP的退款率呢": one member, no ranking left
+        ):
+            # "退款率最好的渠道" then "那GMV呢": which end is "best" differs; asked, never carried over
+            raise AmbiguousQuestion(*both("conversation.ranking_direction"), detail={"missing": "order"})
+        # "最高的3个区域" then "换成最低的" / "what about the bottom ones": the bottom 3, the count kept
+        top_end = (parent.top_n or 1) if cues.best and cues.rank_place is None else None
+        self.top_n = (cues.top_n or top_end) if self.ranked else parent.top_n
+        self.place = cues.rank_place if self.ranked else parent.rank_place
+        if self.every_group and (self.top_n is not None or self.place is not None):
+            self.top_n, self.place = None, None  # "最低的区域" then "show all regions with …": every one
+            self.changed.append("ranking")
+        if self.ranked and not cues.place_bare:
+            self.order = self.planner.order_of(cues, self.metrics)
+        if self.ranked:
+            self.changed.append("ranking")
+        grouped = self.comparison is not None and bool(self.dims)
+        self.rank_by = parent.rank_by if not self.ranked and grouped else "value"
+
+    def _ranked_by_change(self) -> None:
+        """A ranking said after a comparison ranks by the change when its words say which way; a
+        change ranking goes on to a new count, never to an end or a place its words leave open."""
+        cues, parent, r = self.cues, self.parent, self.r
+        if not self.ranked:
+            return
+        dims, comparison = self.dims, self.comparison
+        if cues.change and (comparison is not None or parent.comparison is not None):
+            # "上个月各品类GMV同比" then "增长最多的是哪个": by the change, when the words say which way
+            if cues.ranked_change is None or comparison is None or not dims:
+                raise AmbiguousQuestion(
+                    *both("nlu.rank_by_change"), detail={"dimensions": list(dims), "follow_up": True}
+                )
+            self.rank_by, self.order = cues.ranked_change
+        elif parent.rank_by != "value" and comparison is not None and dims:
+            # "降幅最大的区域" then "那前3呢": the top 3 by the same change; "最低的呢" of a change ranking
+            # (the smallest fall, or the largest rise?) is asked back
+            said = " ".join(r.scan.text[s:e] for s, e in cues.spans.get("ranking", []))
+            if vocab.SUPERLATIVE.search(said) or vocab.ASCENDING.search(said) or cues.quality is not None:
+                raise AmbiguousQuestion(
+                    *both("nlu.rank_by_change"), detail={"dimensions": list(dims), "follow_up": True}
+                )
+            if self.place is not None:  # "增长最快的渠道" then "第二名呢": a place by a change is not stated
+                place = self.place
+                raise AmbiguousQuestion(*both("nlu.place_by_change", place=place), detail={"reason": "place_by_change"})
+            self.rank_by, self.order = parent.rank_by, parent.order
+
+    def _share_average_why(self) -> None:
+        """A share, an average per period and a why go on once asked; a why compares with the
+        period before when nothing else is compared."""
+        cues, parent = self.cues, self.parent
+        self.share = cues.share or parent.share
+        if self.share and not parent.share:
+            self.changed.append("share")
+        self.average_per = cues.average_per or parent.average_per  # "日均GMV" then "那华南呢": per day
+        if cues.average_per is not None and cues.average_per != parent.average_per:
+            self.changed.append("metric")
+        if self.average_per is not None:  # "换成按周看", "那转化率呢" after an average: asked, never dropped
+            self.planner.check_average(self.average_per, list(self.metrics), self.grain, self.share)
+        self.why = cues.why or still_why(parent, self.r)  # "why did it drop?" then "only East China"
+        if cues.why and parent.intent != "why":
+            self.changed.append("why")
+        if self.why and self.comparison is None:
+            start, end = timeexpr.comparison_range(
+                "previous_period", self.time_range.start, self.time_range.end, as_of=self.as_of
+            )
+            self.comparison = Comparison(kind="previous_period", range=TimeRange(start=start, end=end))
+        if cues.bound is not None:  # "any below 2%?": the groups shown, kept by a bound
+            self.changed.append("threshold")
+
+    def _something_changed(self) -> None:
+        which_moved = bool(self.cues.spans.get("which_moved")) and self.comparison is not None  # "哪些下降了"
+        if not self.changed and not verdict_asked(self.cues, self.parent, self.comparison) and not which_moved:
+            raise NothingChanged
+
+    def _each_period(self) -> bool:
+        """ "每个月GMV最高的渠道" then "换成订单量" / "只看华东": still the top of each month."""
+        parent, dims = self.parent, self.dims
+        said_each = ranked_each_period(self.r.scan, self.cues, self.terms)  # "每个月最高的渠道呢"
+        each = (parent.rank_each_period or said_each) and self.grain is not None and len(dims) == 1
+        each = each and self.place is None and self.top_n is not None and self.comparison is None
+        return each and not self.share and self.average_per is None and parent.threshold is None
+
+    def _ranked_keys(self, rank_within: tuple[str, ...], each_period: bool) -> None:
+        """ "各区域的GMV" then "最高的3个品类呢": the top of each region, or the top pairs? asked, unless
+        the previous question ranked these pairs already (as pairs, or inside each group)."""
+        parent = self.parent
+        if (self.top_n is None and self.place is None) or each_period:
+            return
+        ranked_before = parent.top_n is not None or parent.rank_place is not None
+        same_keys = ranked_before and set(parent.dimensions) == set(self.dims) and parent.grain == self.grain
+        no_longer_each = (parent.rank_within and not rank_within) or parent.rank_each_period  # the top of each
+        combination = self.cues.combination or (same_keys and not no_longer_each)
+        self.planner.check_ranked_keys(list(self.dims), self.grain, combination=combination)
+
+    def _gap(self) -> bool:
+        """The gap of two figures goes on while the follow-up keeps two figures apart."""
+        parent = self.parent
+        ends = parent.intent == "ranking" and self.top_n is None and self.place is None and bool(self.dims)
+        gap = parent.difference and (two_members_apart(self.dims, self.filters) or ends)  # "最高和最低差多少"
+        if parent.difference and (not gap or self.comparison is not None or self.grain is not None):
+            # "华东和华南的GMV差多少" then "去年同期呢": the gap of each one's change is not built, never dropped
+            raise AmbiguousQuestion(*both("nlu.gap_per_group"), detail={"follow_up": True})
+        return gap
+
+    def _threshold(self, gap: bool) -> Threshold | None:
+        """A bound said keeps the groups the conversation holds; the previous bound goes on where
+        the follow-up can carry it, or is asked back."""
+        parent, comparison, ranked = self.parent, self.comparison, self.ranked
+        if self.cues.bound is not None:  # "Q2各品类GMV同比" then "涨幅超过20%的有哪些": the groups shown
+            kept = self.top_n is not None or self.place is not None or self.asked_member is not None
+            kept_ranking = kept or parent.intent == "ranking"
+            beside = ranked or gap or kept_ranking
+            return said_bound(
+                self.planner, self.r, self.metrics, self.dims, self.grain, comparison, ranked=beside, share=self.share
+            )
+        of = parent.threshold.of if parent.threshold is not None else "value"
+        if of in ("change", "change_pct"):  # its comparison is its own
+            beside = ranked or gap or self.share or comparison is None
+        elif of == "share":  # its share is its own
+            beside = ranked or gap or not self.share or comparison is not None
+        else:
+            beside = ranked or gap or self.share or comparison is not None
+        return kept_bound(parent, self.metrics, beside, self.dims, self.grain)
+
+    def _query(self) -> SemanticQuery:
+        cues, parent = self.cues, self.parent
+        rank_within = still_within(parent, self.dims, self.top_n, self.place, self.comparison, self.grain, self.share)
+        each_period = self._each_period()
+        self._ranked_keys(rank_within, each_period)
+        gap = self._gap()
+        groups = bool(self.dims) or self.grain is not None
+        if not self.ranked and not self.why and every_group_after_one(self.r, parent, self.comparison, groups):
+            self.top_n, self.place, self.rank_by = None, None, "value"  # "下降最多的区域" then "都比5月低吗"
+            self.changed.append("ranking")
+        compared = self.comparison is not None and self.rank_by == "value" and not self.why
+        asked = premise_asked(cues, compared=compared, groups=groups, metrics=len(self.metrics))
+        threshold = self._threshold(gap)
+        if cues.bound is not None:
+            asked = None  # the bound decides which groups are named
+        premise = (cues.premise if cues.why else parent.premise) if self.why else cues.premise if asked else None
+        placed, asked_member = self.placed, self.asked_member
+        return SemanticQuery(
+            metrics=self.metrics,
+            dimensions=tuple(self.dims),
+            filters=tuple(self.filters),
+            time_range=self.time_range,
+            grain=self.grain,
+            comparison=self.comparison,
+            top_n=self.top_n if groups and asked_member is None else None,  # "is app the best?": every one ranked
+            rank_place=self.place if groups else None,
+            order=self.order,
+            listed=listing_order(cues, self.order, self.top_n, self.place, self.share)
+            if self.ranked
+            else parent.listed,
+            rank_by=self.rank_by,
+            rank_within=rank_within,
+            rank_each_period=each_period,
+            intent=intent_of(
+                self.why, self.comparison, self.share, self.ranked or parent.intent == "ranking", self.grain, self.dims
+            ),
+            share=self.share,
+            share_filters=self.share_filters if self.share else (),
+            share_within=shares_within(parent, self.r, self.dims) if self.share else (),
+            premise=premise,
+            premise_asked=asked,
+            asked_member=asked_member,
+            place_asked=(placed is not None and cues.place_asked)
+            or (placed is None and asked_member is not None and parent.place_asked),
+            average_per=self.average_per,
+            threshold=threshold,
+            difference=gap,
+            ratio=parent.ratio and gap,
+            corrections=self.r.corrections,
+            where=parent.where,
+            as_of=self.as_of,
+        )
+
+    def _checked(self, query: SemanticQuery) -> FollowUp:
+        """The merged query passes a question's checks; what it changed, and what it no longer keeps
+        (a comparison a series replaced, a ranking a single member ends), is named — the reader is
+        never told a part was kept that was not."""
+        parent = self.parent
+        check_follow_up(self.planner, query)
+        added = [d for d in query.dimensions if d not in parent.dimensions and d not in query.share_within]
+        if query.share_filters and added:
+            # "what share of GMV came from new users" then "by channel": inside each channel, or across?
+            # asked, as the same question asked whole is
+            named = [f.dimension for f in query.share_filters]
+            raise AmbiguousQuestion(
+                *both("nlu.share_within_or_across"), detail={"dimensions": [*added, *named], "follow_up": True}
+            )
+        dropped, _ = compare_parts(parent, query)
+        parts: list[Part] = [p for p in PARTS if p in self.changed or p in dropped]
+        return FollowUp(query, changed=tuple(parts), inherited=inherited_parts(parent, parts))
+
+    def _better(self, metrics: tuple[str, ...]) -> str | None:
+        return self.planner.catalog.metrics[metrics[0]].better
+
+
+__all__ = ["FollowUpMerge", "NothingChanged"]
