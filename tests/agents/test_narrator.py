@@ -136,10 +136,10 @@ def test_a_chinese_period_that_ends_in_a_date_keeps_a_space_before_the_next_word
     ],
 )
 def test_a_listed_percentage_is_told_apart_from_its_bound(value: float, bound: float, signed: bool, said: str) -> None:
-    from baton.agents.narrator import _apart_from_bound
+    from baton.agents.bound_sentences import apart_from_bound
     from baton.numbers import format_exact, format_signed_percent
 
     def fmt(v: object) -> str:
         return format_signed_percent(v, "en") if signed else format_exact(v, "ratio", "en")
 
-    assert _apart_from_bound(fmt, bound)(value) == said
+    assert apart_from_bound(fmt, bound)(value) == said

@@ -1,0 +1,227 @@
+"""Sentences of a figure against another period: one figure's change (with a premise the data
+contradicts, or a direction asked, answered first), each group's largest rise and fall, the groups
+that moved the way a yes/no asked, a ranking by the change, the ratio of two periods."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from baton.agents.change_ranking import change_ranking_sentence, change_text
+from baton.agents.narration import MAX_LISTED, NarratorBase, Sentence, polish
+from baton.contracts.common import Language
+from baton.contracts.semantic import SemanticQuery
+from baton.messages import text
+from baton.nlu.interpret import (
+    period_text,
+    value_label,
+)
+from baton.numbers import direction_of, format_exact, plural_noun
+from baton.numbers import format_signed_percent as format_pct
+
+
+class ComparedSentences(NarratorBase):
+    """The sentences of a comparison."""
+
+    def _comparison_sentence(self, say: Sentence) -> str:
+        query, metric, rows, period, filters, language, fmt = say
+        label = value_label(self.catalog, query, metric, language)
+        cmp = query.comparison
+        assert cmp is not None
+        kind = text(f"answer.kind_{cmp.kind}", language)
+        prev_period = period_text(cmp.range.start, cmp.range.end, None, language)
+        one_row = len(rows) == 1 and (query.dimensions or query.grain is not None)
+        if (not query.dimensions and query.grain is None) or one_row:  # one figure against one figure
+            row = rows[0]
+            if one_row:  # "2026年6月GMV最高的区域，和上月相比": the one group, by name
+                named = self._row_label(query, row, language)
+                filters = text("answer.filters", language, parts=named) + filters
+            cur, prev, pct = row[metric], row[f"{metric}_previous"], row[f"{metric}_change_pct"]
+            change = row.get(f"{metric}_change")
+            by = {}  # "比去年同期多了多少钱": an amount or a count says by how much, with its sign; a rate in points
+            info = self.catalog.metrics[metric]
+            if change is not None and (info.amount_or_count or info.unit == "ratio"):
+                by = {"change": change_text(self.catalog, metric, change, language, fmt)}
+            said = self._premise_not_met(query, metric, change, language)
+            ratio = self._period_ratio(
+                query, cur, prev, query.time_range.text or period, cmp.range.text or prev_period, language
+            )
+            return (
+                said
+                + polish(
+                    text(
+                        "answer.comparison_by" if by else "answer.comparison",
+                        language,
+                        **by,
+                        label=label,
+                        filters=filters,
+                        period=period,
+                        current=fmt(cur),
+                        previous_period=prev_period,
+                        previous=fmt(prev),
+                        kind=kind,
+                        pct=format_pct(pct, language),
+                    ),
+                    language,
+                    period,
+                )
+                + ratio
+            )
+        filters += self._among_the_kept(query, len(rows), language)
+        asked = self._groups_asked(say) if query.premise_asked else ""
+        ranked = sorted(
+            (r for r in rows if r.get(f"{metric}_change_pct") is not None),
+            key=lambda r: float(r[f"{metric}_change_pct"]),
+        )
+        if not ranked:
+            ranked = rows
+        low, high = ranked[0], ranked[-1]
+        low_pct, high_pct = low.get(f"{metric}_change_pct"), high.get(f"{metric}_change_pct")
+        falls_only = high_pct is not None and float(high_pct) < 0
+        rises_only = low_pct is not None and float(low_pct) > 0
+        return (
+            text(
+                "answer.comparison_groups",
+                language,
+                label=label,
+                filters=filters,
+                period=period,
+                kind=kind,
+                previous_period=prev_period,
+                low_word=text("answer.smallest_rise" if rises_only else "answer.largest_fall", language),
+                low=self._row_label(query, low, language),
+                low_pct=self._relative_and_points(metric, low, language, fmt),
+                low_value=fmt(low[metric]),
+                high_word=text("answer.smallest_fall" if falls_only else "answer.largest_rise", language),
+                high=self._row_label(query, high, language),
+                high_pct=self._relative_and_points(metric, high, language, fmt),
+                high_value=fmt(high[metric]),
+            )
+            + asked
+        )
+
+    def _premise_not_met(self, query: SemanticQuery, metric: str, change: Any, language: Language) -> str:
+        """ "问题说成交总额下降，但实际上升：" before a comparison whose data moved against the
+        direction the question took for granted ("上个月web订单是不是下降了" when they rose); a
+        direction asked ("6月GMV比5月高吗") is answered yes or no, either way."""
+        if query.premise is None or change is None:
+            return ""
+        actual = direction_of(change)
+        if query.premise_asked:
+            verdict = "answer.comparison_asked_yes" if actual == query.premise else "answer.comparison_asked_no"
+            label = value_label(self.catalog, query, metric, language)
+            return text(verdict, language, label=label, actual=text(f"answer.premise_{actual}", language))
+        if actual == query.premise:
+            return ""
+        return text(
+            "answer.comparison_premise_wrong",
+            language,
+            label=value_label(self.catalog, query, metric, language),
+            said=text(f"answer.premise_{query.premise}", language),
+            actual=text(f"answer.premise_{actual}", language),
+        )
+
+    def _groups_asked(self, say: Sentence) -> str:
+        """Whether every group (or any) moved the way a yes/no asked, and which groups decide it:
+        "6月各渠道GMV都比5月高吗" names those that did not rise ("4 个渠道中有 1 个渠道的成交总额没有
+        上升：否（APP（-28.07%））"); "有渠道GMV比5月低吗" names those that fell. A change that could not be
+        computed (no previous value) is no move either way."""
+        query, metric, rows, _period, _filters, language, _fmt = say
+        moved = [r for r in rows if direction_of(r.get(f"{metric}_change")) == query.premise]
+        fields = {
+            "label": value_label(self.catalog, query, metric, language),
+            "counted": self._counted_groups(query, len(rows), language),
+            "actual": text(f"answer.premise_{query.premise}", language),
+        }
+        if query.premise_asked in ("any", "which"):  # "有渠道…低吗": yes or no; "哪些渠道下降了": those, or none
+            key = f"answer.comparison_groups_{query.premise_asked}"
+            if not moved:
+                return text(f"{key}_none", language, **fields)
+            items = self._changes_listed(query, metric, moved, language)
+            n = self._counted_groups(query, len(moved), language)
+            return text(key, language, moved=n, items=items, **fields)
+        against = [r for r in rows if r not in moved]
+        if not against:
+            return text("answer.comparison_groups_asked_yes", language, **fields)
+        return text(
+            "answer.comparison_groups_asked_no",
+            language,
+            failed=self._counted_groups(query, len(against), language),
+            not_moved=text(f"answer.premise_not_{query.premise}", language),
+            items=self._changes_listed(query, metric, against, language),
+            **fields,
+        )
+
+    def _changes_listed(self, query: SemanticQuery, metric: str, rows: list[dict[str, Any]], language: Language) -> str:
+        """Each row's label and relative change ("APP（-28.07%）"), the first ``MAX_LISTED``."""
+        shown = rows[:MAX_LISTED]
+        items = text("answer.list_sep", language).join(
+            text(
+                "answer.item_value",
+                language,
+                item=self._row_label(query, r, language),
+                value=format_pct(r.get(f"{metric}_change_pct"), language),
+            )
+            for r in shown
+        )
+        return items + (text("answer.more_rows", language) if len(rows) > len(shown) else "")
+
+    def _change_ranking_sentence(self, say: Sentence) -> str:
+        query, metric, rows, period, filters, language, fmt = say
+        cmp = query.comparison
+        assert cmp is not None
+        where = {
+            "label": value_label(self.catalog, query, metric, language),
+            "filters": filters,
+            "period": period,
+            "kind": text(f"answer.kind_{cmp.kind}", language),
+            "previous_period": period_text(cmp.range.start, cmp.range.end, None, language),
+        }
+        label_of = partial(self._row_label, query, language=language)
+        return change_ranking_sentence(self.catalog, query, metric, rows, language, where, label_of, fmt)
+
+    @staticmethod
+    def _period_ratio(
+        query: SemanticQuery, current: Any, previous: Any, period: str, previous_period: str, language: Language
+    ) -> str:
+        """ "6月是5月的 0.83 倍": the ratio of two periods said, when the question asked for it."""
+        if not query.ratio or query.difference or current is None or not previous:
+            return ""
+        times = float(current) / float(previous)
+        return text(
+            "answer.period_ratio",
+            language,
+            first=period,
+            second=previous_period,
+            times=f"{times:,.2f}",
+            pct=format_exact(times, "ratio", language),
+        )
+
+    def _relative_and_points(
+        self, metric: str, row: dict[str, Any], language: Language, fmt: Callable[[Any], str]
+    ) -> str:
+        """A group's relative change, and a rate's change in points beside it ("-27.80%, -1.12
+        个百分点"): a rate's relative change alone reads like points."""
+        pct = format_pct(row.get(f"{metric}_change_pct"), language)
+        if self.catalog.metrics[metric].unit != "ratio" or row.get(f"{metric}_change") is None:
+            return pct
+        points = change_text(self.catalog, metric, row[f"{metric}_change"], language, fmt)
+        return pct + text("answer.list_sep", language) + points
+
+    def _among_the_kept(self, query: SemanticQuery, count: int, language: Language) -> str:
+        """ "（最高的 2 个渠道中）": "各渠道GMV环比" then "前2" — the largest rise is of those two, never
+        said as if of every channel."""
+        if query.top_n is None or query.rank_by != "value" or not query.dimensions:
+            return ""
+        dims = text("answer.and_sep", language).join(
+            self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
+        )
+        n = min(count, query.top_n)
+        if language == "en" and n != 1 and len(query.dimensions) == 1:
+            dims = plural_noun(dims)
+        side = "answer.among_bottom" if query.order == "asc" else "answer.among_top"
+        return text(side, language, n=n, dims=dims)
+
+
+__all__ = ["ComparedSentences"]

@@ -1,0 +1,114 @@
+"""What every answer sentence is written from, and the wording every kind of sentence shares: a
+row's label, a metric's formatter, a list of rows, a count of groups, the rows tied at a high or
+a low. The sentences themselves live beside it, one module per kind (compared, bounded, ranked),
+and :class:`baton.agents.narrator.Narrator` puts them together."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from baton.catalog.model import Catalog
+from baton.contracts.common import Language
+from baton.contracts.semantic import SemanticQuery
+from baton.messages import text
+from baton.numbers import bucket_label, format_exact, plural_noun
+
+
+class Sentence(NamedTuple):
+    """What every sentence of one metric is written from."""
+
+    query: SemanticQuery
+    metric: str
+    rows: list[dict[str, Any]]
+    period: str
+    filters: str
+    language: Language
+    fmt: Callable[[Any], str]
+
+
+_MAX_TIED = 5
+"""Rows sharing a high or a low that a sentence names; the rest are said to follow."""
+MAX_LISTED = 12
+"""Parts (or series) a sentence lists one by one; the rest are counted."""
+
+_BEFORE_HAN = r"(?=[\u4e00-\u9fff])"
+"""Followed by a CJK ideograph."""
+
+
+def period_of(row: dict[str, Any]) -> str:
+    return str(row.get("period", ""))
+
+
+def by_time(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows in time order, whatever order the query asked them in."""
+    return sorted(rows, key=period_of) if rows and "period" in rows[0] else rows
+
+
+def polish(sentence: str, language: Language, period: str) -> str:
+    """An English sentence starts with a capital ("Refund rate by channel…"); in Chinese a period
+    that ends in a date keeps a space before the word after it ("2026-06-30 按区域拆分")."""
+    if language == "zh":
+        if period[-1:].isdigit():
+            return re.sub(re.escape(period) + _BEFORE_HAN, lambda m: m.group(0) + " ", sentence)
+        return sentence
+    return sentence[:1].upper() + sentence[1:]
+
+
+class NarratorBase:
+    """The catalog the sentences name things from, and the wording they share."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    def member_label(self, dimension: str, member: Any, language: Language) -> str:
+        return self.catalog.member_label(dimension, member, language)
+
+    def _row_label(self, query: SemanticQuery, row: dict[str, Any], language: Language) -> str:
+        bits = []
+        if "period" in row:
+            bits.append(bucket_label(row["period"], query.grain, language))
+        bits.extend(self.member_label(d, row[d], language) for d in query.dimensions)
+        return " / ".join(bits)
+
+    def _formatter(self, metric: str, language: Language) -> Callable[[Any], str]:
+        """A metric's values as the sentences write them (exact, in its unit and currency)."""
+        unit, currency = self.catalog.metrics[metric].unit, self.catalog.currency_of(metric)
+        return lambda value: format_exact(value, unit, language, currency)
+
+    def _counted_groups(self, query: SemanticQuery, n: int, language: Language) -> str:
+        """ "4 个渠道" / "4 channels", "30 天" / "1 day": how many groups or periods."""
+        if query.dimensions:
+            group = text("answer.and_sep", language).join(
+                self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
+            )
+            plural = language == "en" and n != 1
+            return text("answer.groups_counted", language, n=n, group=plural_noun(group) if plural else group)
+        if language == "en" and n == 1:
+            return text("answer.groups_counted", language, n=n, group=text(f"answer.unit_{query.grain}", language))
+        return text(f"answer.count_{query.grain}", language, n=n)
+
+    def _listed(self, say: Sentence, *, capped: bool = False) -> str:
+        """Each row's label and value, in the rows' order ("web (¥7,894,938.60), app (…)");
+        ``capped``: the first ``MAX_LISTED`` and a word that more follow."""
+        query, metric, rows, _period, _filters, language, fmt = say
+        shown = rows[:MAX_LISTED] if capped else rows
+        items = text("answer.list_sep", language).join(
+            text("answer.item_value", language, item=self._row_label(query, r, language), value=fmt(r[metric]))
+            for r in shown
+        )
+        return items + (text("answer.more_rows", language) if len(rows) > len(shown) else "")
+
+    def _tied(
+        self, query: SemanticQuery, rows: list[dict[str, Any]], metric: str, row: dict[str, Any], language: Language
+    ) -> str:
+        """``row``'s label, and those of the rows with the same value ("最高为 A、B（1）"): a high
+        or low that several rows share is never said as one of them."""
+        same = [r for r in rows if r[metric] is not None and r[metric] == row[metric]]
+        labels = [self._row_label(query, r, language) for r in same[:_MAX_TIED]]
+        more = text("answer.more_rows", language) if len(same) > _MAX_TIED else ""
+        return text("answer.list_sep", language).join(labels) + more
+
+
+__all__ = ["MAX_LISTED", "NarratorBase", "Sentence", "by_time", "period_of", "polish"]
