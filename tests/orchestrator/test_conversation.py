@@ -1466,3 +1466,119 @@ def test_a_daily_average_says_the_total_it_is_of(session: Session) -> None:
     ((gmv, orders),) = _rows(session, f"SELECT {GMV}, COUNT(*) FILTER (WHERE {ORDERS}) FROM fact_order WHERE {days}")
     assert _answer_rows(answer, "gmv_total", "order_count_total") == [(pytest.approx(gmv), orders)]
     assert f"合计 ¥{gmv:,.2f}" in answer.answer  # the question's totals, said beside the averages
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "dimension", "members", "gap"),
+    [
+        ("上个月手机数码的订单量", "比食品多吗", "category", ["手机数码", "食品生鲜"], True),
+        ("上个月手机数码的订单量", "比食品高多少", "category", ["手机数码", "食品生鲜"], True),
+        ("orders for app last month", "was that more than web?", "channel", ["app", "web"], True),
+        ("上个月华东的订单量", "和华南比呢", "region", ["华东", "华南"], False),
+        ("上个月华南的订单量", "和华东对比一下", "region", ["华南", "华东"], False),
+        ("上个月华东的订单量", "和华南差多少", "region", ["华东", "华南"], True),
+    ],
+)
+def test_a_member_set_against_the_previous_one_is_shown_beside_it(
+    session: Session, first: str, then: str, dimension: str, members: list[str], gap: bool
+) -> None:
+    """ "手机数码的订单量" then "比食品多吗": the two side by side (and their gap when asked), never
+    the second member's change over time answered "no: orders fell"."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    answer = chat.ask(then)
+    assert answer.status == "answered", answer.answer
+    query = answer.semantic_query
+    assert query is not None and query.comparison is None and query.premise_asked is None
+    assert query.dimensions == (dimension,) and query.difference is gap
+    (kept,) = [f for f in query.filters if f.dimension == dimension]
+    assert list(kept.members) == members  # the previous member first, as the lead names them
+    listed = ", ".join(f"'{m}'" for m in members)
+    expected = _rows(
+        session,
+        f"SELECT {dimension}, COUNT(*) FILTER (WHERE {ORDERS}) FROM fact_order "
+        f"WHERE {JUNE} AND {dimension} IN ({listed}) GROUP BY 1",
+    )
+    assert _answer_rows(answer, dimension, "order_count") == expected
+    assert answer.follow_up is not None and {"filter", "breakdown"} <= set(answer.follow_up.changed)
+
+
+def test_a_member_set_against_anything_but_one_member_is_asked_back(session: Session) -> None:
+    """ "refund rate last quarter" then "is that higher than appliances?": the whole against a member
+    takes one figure filtered and one not — asked, never appliances' change over time."""
+    for first, then in [("refund rate last quarter", "is that higher than appliances?"), ("上个月GMV", "比华东高吗")]:
+        chat = session.conversation()
+        chat.ask(first, as_of=JULY)
+        asked = chat.ask(then)
+        assert asked.status == "clarification_needed", asked.answer
+        assert asked.error is not None and asked.error.code == "ambiguous_question"
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "where"),
+    [
+        ("上个月华南直播的订单量", "华南整体呢", "region = '华南'"),
+        ("上个月华南直播的订单量", "整个华南呢", "region = '华南'"),
+        ("orders for app in East China last month", "what about app overall?", "channel = 'app'"),
+        ("上个月小程序新客的订单量", "那小程序整体呢", "channel = 'mini_program'"),
+    ],
+)
+def test_the_whole_of_a_member_drops_the_other_filter(session: Session, first: str, then: str, where: str) -> None:
+    """ "华南直播的订单量" then "华南整体呢": all of South China, never the same filtered figure again."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    answer = chat.ask(then)
+    assert answer.status == "answered", answer.answer
+    ((expected,),) = _rows(session, f"SELECT COUNT(*) FILTER (WHERE {ORDERS}) FROM fact_order WHERE {JUNE} AND {where}")
+    assert _answer_rows(answer, "order_count") == [(expected,)]
+    assert answer.semantic_query is not None and len(answer.semantic_query.filters) == 1
+
+
+def test_the_whole_of_a_member_after_two_other_filters_is_asked_back(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("上个月华东APP新客的订单量", as_of=JULY)
+    asked = chat.ask("APP整体呢")  # without the region, the user type, or both?
+    assert asked.status == "clarification_needed", asked.answer
+
+
+def test_an_average_or_a_total_after_a_series_is_one_figure_of_the_period(session: Session) -> None:
+    """ "GMV by day last week" then "the average per day?" / "total vs the previous week?": the
+    series gives way to one figure of the whole week, never asked back as a series of averages."""
+    week = "order_date BETWEEN DATE '2026-06-22' AND DATE '2026-06-28'"
+    ((total,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {week}")
+    chat = session.conversation()
+    chat.ask("GMV by day last week", as_of=JULY)
+    average = chat.ask("what was the average per day?")
+    assert average.status == "answered", average.answer
+    assert average.semantic_query is not None and average.semantic_query.grain is None
+    assert _answer_rows(average, "gmv_per_day", "gmv_total") == [(pytest.approx(total / 7), pytest.approx(total))]
+    chat = session.conversation()
+    chat.ask("GMV by day last week", as_of=JULY)
+    compared = chat.ask("total vs the previous week?")
+    assert compared.status == "answered", compared.answer
+    before = "order_date BETWEEN DATE '2026-06-15' AND DATE '2026-06-21'"
+    ((previous,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {before}")
+    assert _answer_rows(compared, "gmv", "gmv_previous") == [(pytest.approx(total), pytest.approx(previous))]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "part", "whole"),
+    [
+        ("app GMV last month", "what % of app GMV was new users then?", "user_type = 'new'", "channel = 'app'"),
+        ("上个月GMV", "新客占比多少", "user_type = 'new'", "TRUE"),
+        ("上个月华东GMV", "APP占比多少", "channel = 'app'", "region = '华东'"),
+    ],
+)
+def test_a_share_asked_of_a_member_named_anew_takes_it_as_the_part(
+    session: Session, first: str, then: str, part: str, whole: str
+) -> None:
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    answer = chat.ask(then)
+    assert answer.status == "answered", answer.answer
+    ((expected,),) = _rows(
+        session,
+        f"SELECT SUM(gmv_amount) FILTER (WHERE {ORDERS} AND {part}) / SUM(gmv_amount) FILTER (WHERE {ORDERS}) "
+        f"FROM fact_order WHERE {JUNE} AND {whole}",
+    )
+    assert _answer_rows(answer, "gmv_share") == [(pytest.approx(expected),)]

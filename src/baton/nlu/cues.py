@@ -65,6 +65,9 @@ class Cues(PeriodCues):
     """Two members are compared and the gap between them is asked ("华东比华南高多少")."""
     ratio: bool = False
     """The ratio of the first member to the second is asked ("华东是华南的几倍")."""
+    against_previous: str | None = None
+    """A follow-up sets the member it names against the previous answer's one member of the same
+    dimension ("手机的订单量" then "比食品多吗", "is that higher than appliances?"): that dimension."""
     narrowed: frozenset[str] = frozenset()
     """Dimensions whose members an "only" word introduces ("只看app和小程序", "only East and North
     China"): beside another breakdown they filter it, one subset, never a second breakdown."""
@@ -379,7 +382,7 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
 
 
 _CLOSING_COMPARATIVE = patterns.compile(
-    r"(?<![多几比较])(?:更|较)?[高低多少大小好差](?:一些|一点|了)?(?:吗|么|没有)?\s*[?？。]?\s*$"
+    r"(?<![多几比较])(?:更|较)?[高低多少大小好差](?:一些|一点|了)?(?:吗|么|没有?)?\s*[?？。]?\s*$"
 )
 _AGAINST_BY_BI = patterns.compile(r"(?<![占环同])比(?![例重率值较])")
 """比 setting one thing against another, not 占比 or 比例 (a share), 环比 or 同比 (a comparison), nor 比较

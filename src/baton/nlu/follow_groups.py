@@ -60,6 +60,14 @@ def filters_of(
         if any(f.dimension == dim for f in filters):
             filters = [f for f in filters if f.dimension != dim]
             parts.append("filter")
+    whole_of = _whole_of_members(r)
+    others = {f.dimension for f in filters if f.dimension not in whole_of} if whole_of else set()
+    if others:  # "华南直播GMV" then "华南整体呢" / "all of app?": the member's whole, the other filter gone
+        if len(others) > 1:  # "华东APP新客GMV" then "APP整体呢": without which filter? asked
+            raise AmbiguousQuestion(*both("conversation.whole_of_which"), detail={"follow_up": True})
+        dropped = [f for f in filters if f.dimension in others]
+        parts.append("exclusion" if all(f.exclude for f in dropped) else "filter")
+        filters = [f for f in filters if f.dimension not in others]
     if _the_whole_asked(r, named, broken_down=bool(parent.dimensions)) and filters:
         # "华东的GMV" then "全国呢" / "overall?": the whole, the filter gone
         dims = {f.dimension for f in filters}
@@ -68,6 +76,22 @@ def filters_of(
         parts.append("exclusion" if all(f.exclude for f in filters) else "filter")
         filters = []
     return filters, share_filters, parts
+
+
+def _whole_of_members(r: Reading) -> set[str]:
+    """The dimensions of members a whole word is said of ("华南整体呢", "整个小程序呢", "app overall?",
+    "all of South China?"): each member's whole, not its part the previous filters kept."""
+    norm = r.scan.norm
+    return {
+        m.dimension
+        for m in r.terms.members
+        if not m.excluded
+        and (_WHOLE_AFTER.match(norm, m.hit.end) is not None or _WHOLE_BEFORE.search(norm[: m.hit.start]) is not None)
+    }
+
+
+_WHOLE_AFTER = patterns.compile(r"\s*的?\s*(?:整体|总体|全部|\boverall\b|\bas a whole\b)", re.I)
+_WHOLE_BEFORE = patterns.compile(r"(?:整个|\ball of\b|\bthe whole of\b|\boverall\b)\s*(?:the\s+)?$", re.I)
 
 
 def _the_whole_asked(r: Reading, named: dict[tuple[str, bool], list[str]], *, broken_down: bool) -> bool:

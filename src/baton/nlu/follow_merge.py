@@ -100,7 +100,7 @@ class FollowUpMerge:
         cues, terms, parent, r = self.cues, self.terms, self.parent, self.r
         check_metric_or_member(self.planner.catalog, terms.metric_hits)
         gap_of_figures = vocab.GAP.search(r.scan.norm) and not r.periods and cues.comparison_kind is None
-        if gap_of_figures or cues.difference or cues.ratio:
+        if (gap_of_figures or cues.difference or cues.ratio) and cues.against_previous is None:
             # "差多少", "what's app minus web?", "几倍" after two figures: a gap is asked in one question
             raise AmbiguousQuestion(*both("conversation.gap_in_one_question"), detail={"follow_up": True})
         if cues.total and (parent.top_n is not None or parent.rank_place is not None):
@@ -146,6 +146,8 @@ class FollowUpMerge:
         grain = cues.grain or series
         if cues.why and cues.grain is None and not cues.trend and comparison is not None:
             grain = None  # "why?" after a weekly series beside last year: the change of the whole period explained
+        if (cues.average_per is not None or cues.total) and cues.grain is None and not cues.trend:
+            grain = None  # "GMV by day" then "the average per day?" / "total vs the week before?": the period's one
         if grain != parent.grain:
             self.changed.append("grain")
         yearly = comparison is not None and comparison.kind == "same_period_last_year" and not cues.why
@@ -177,6 +179,8 @@ class FollowUpMerge:
         dims = dimensions_of(parent, r, filters)
         filters, widened = broken_down_again(parent, r, filters, dims)
         self.changed += ["filter"] if widened and "filter" not in self.changed else []
+        if cues.against_previous is not None:  # "手机的订单量" then "比食品多吗": both, side by side
+            filters, dims = self._beside_the_previous_member(cues.against_previous, filters, dims)
         said_parts = [
             f
             for f in filters
@@ -200,9 +204,26 @@ class FollowUpMerge:
             # "上个月华东和华南GMV" then "各占全国多少" / "占比呢": each one's share of the unfiltered whole, as
             # "上个月华东和华南的GMV占比" is read — never of the two's own sum
             share_filters, filters = (side_by_side[0],), [f for f in filters if f is not side_by_side[0]]
+        fresh = [f for f in included if f not in parent.filters and f.dimension not in dims]
+        if new_share and not share_filters and len(fresh) == 1:
+            # "app GMV" then "what % of app GMV was new users?": new users, the one member named anew, are
+            # the part; the whole is what the previous answer measured, as the question asked whole reads it
+            share_filters, filters = (fresh[0],), [f for f in filters if f is not fresh[0]]
         if cues.total and not terms.dims and dims:
             dims = []  # "合计呢", "in total?": the breakdown goes
         self.filters, self.share_filters, self.dims = filters, share_filters, dims
+
+    def _beside_the_previous_member(
+        self, dimension: str, filters: list[MemberFilter], dims: list[str]
+    ) -> tuple[list[MemberFilter], list[str]]:
+        """The previous answer's member first, then the one the follow-up sets against it, broken
+        down by their dimension: one row each, as "手机的订单量比食品多吗" asked whole reads them."""
+        (before,) = [f for f in self.parent.filters if f.dimension == dimension and not f.exclude]
+        said = [f for f in filters if f.dimension == dimension and not f.exclude]
+        members = tuple(dict.fromkeys((*before.members, *(m for f in said for m in f.members))))
+        kept = [f for f in filters if f not in said]
+        both_members = MemberFilter(dimension=dimension, members=members)
+        return [*kept, both_members], [*dims, dimension] if dimension not in dims else dims
 
     def _member_and_breakdown(self) -> None:
         """A member whose place is asked is ranked among its own dimension's members; a ranking or
@@ -345,8 +366,9 @@ class FollowUpMerge:
         """The gap of two figures goes on while the follow-up keeps two figures apart."""
         parent = self.parent
         ends = parent.intent == "ranking" and self.top_n is None and self.place is None and bool(self.dims)
-        gap = parent.difference and (two_members_apart(self.dims, self.filters) or ends)  # "最高和最低差多少"
-        if parent.difference and (not gap or self.comparison is not None or self.grain is not None):
+        asked = parent.difference or (self.cues.against_previous is not None and self.cues.difference)
+        gap = asked and (two_members_apart(self.dims, self.filters) or ends)  # "最高和最低差多少"
+        if asked and (not gap or self.comparison is not None or self.grain is not None):
             # "华东和华南的GMV差多少" then "去年同期呢": the gap of each one's change is not built, never dropped
             raise AmbiguousQuestion(*both("nlu.gap_per_group"), detail={"follow_up": True})
         return gap
@@ -418,7 +440,7 @@ class FollowUpMerge:
             average_per=self.average_per,
             threshold=threshold,
             difference=gap,
-            ratio=parent.ratio and gap,
+            ratio=(parent.ratio or (cues.ratio and cues.against_previous is not None)) and gap,
             corrections=self.r.corrections,
             where=parent.where,
             as_of=self.as_of,

@@ -100,12 +100,14 @@ from baton.nlu.ranking import check_ranking_inside_ranking, ranking_metric, rank
 from baton.nlu.reading import (
     Member,
     Terms,
+    against_the_previous_member,
     check_per_member,
     claim_member_lists,
     claim_member_places,
     claim_term_lists,
     compares_members,
     context_clauses,
+    member_set_against,
     one_period,
     ratio_of_terms,
 )
@@ -195,6 +197,16 @@ def _across_the_groups(scan: Scan, cues: Cues, terms: Terms, periods: list[timee
     named = any(not m.excluded for m in terms.members if m.dimension in terms.dims)
     against = any(_SET_AGAINST.search(scan.norm[: m.start()]) for m in vocab.COMPARE.finditer(scan.norm))
     return bool(terms.dims) and one_period(periods) and plain and not named and not against
+
+
+def _members_compared(scan: Scan, cues: Cues) -> None:
+    """Members compared with each other are one row each, never a change over time ("华东的GMV比华南多
+    多少"); the gap is asked by a gap word, a ratio, or a yes/no of which is higher ("华东比华南更高吗")."""
+    which_asked = cues.change and cues.yes_no
+    cues.change = False
+    cues.difference = cues.difference or cues.ratio or vocab.GAP.search(scan.norm) is not None or which_asked
+    if cues.difference and cues.top_n is None and cues.rank_place is None:
+        cues.best = False  # "how much higher was A than B": the gap, not which is higher
 
 
 def _subtracted(scan: Scan, cues: Cues, members: list[tuple[list[str], Hit]], hits: list[Hit]) -> None:
@@ -509,15 +521,16 @@ class Planner(QueryAssembly):
             contrasted = vocab.COMPARE.search(scan.norm[hits[0].start : hits[-1].end]) is not None
             if cues.total and contrasted:  # "app and web combined vs mini program": a sum against a member
                 raise ask_back("nlu.sum_against_member", {"members": [m.member for m in terms.members]})
-            which_asked = cues.change and cues.yes_no  # "华东的GMV比华南更高吗"
-            cues.change = False  # "华东的GMV比华南多多少": the members are compared, one row each
-            cues.difference = cues.difference or cues.ratio or vocab.GAP.search(scan.norm) is not None  # … the gap
-            cues.difference = cues.difference or which_asked  # which is higher, said with the gap
-            if cues.difference and cues.top_n is None and cues.rank_place is None:
-                cues.best = False  # "how much higher was A than B": the gap, not which is higher
+            _members_compared(scan, cues)
             named = Counter(m.dimension for m in terms.members if not m.excluded)
             if cues.difference and 2 not in named.values():  # "华东、华南和华北的GMV差多少": which two?
                 raise ask_back("nlu.gap_of_two", {"members": [m.member for m in terms.members]})
+            claim_compare_words(scan, [])
+        elif context is not None and (against := member_set_against(scan, cues, terms, periods)) is not None:
+            if not against_the_previous_member(against, context):  # "上个月GMV" then "比华东高吗": against what?
+                raise AmbiguousQuestion(*both("conversation.gap_in_one_question"), detail={"follow_up": True})
+            cues.against_previous = against.dimension  # "手机的订单量" then "比食品多吗": the two side by side
+            _members_compared(scan, cues)
             claim_compare_words(scan, [])
         elif cues.both_ends and (cues.ratio or vocab.GAP.search(scan.norm)) and _plain_one_period(cues, periods):
             cues.change, cues.difference = False, True  # "GMV最高和最低的区域差多少": the two ends' gap
@@ -531,7 +544,8 @@ class Planner(QueryAssembly):
         if cues.why and cues.top_n is None and cues.rank_place is None and not superlative:
             cues.best = False  # "why was the refund rate higher in Q2": a why, not which group is highest
         follows_with_one = context is not None and len(periods) == 1  # "和5月比呢": against the previous period
-        if periods and (
+        kind_follows = context is not None and cues.comparison_kind is not None  # "和前一个月比呢"
+        if (periods or kind_follows) and (
             len(periods) > 1 or cues.comparison_kind or cues.change or cues.earlier or cues.why or follows_with_one
         ):
             members = [(m.hit.start, m.hit.end) for m in terms.members]

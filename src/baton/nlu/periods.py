@@ -239,7 +239,10 @@ def resolve_periods(
         elif p.match is not None:
             twice.append(p)
     if twice and compared and len(found) == 1 and cues.comparison_kind is None:
-        # "GMV in June compared with last June": both read as June 2026; compared with itself
+        a_year_back = _last_month_name_a_year_back(_match(found[0]), _match(twice[0]))
+        if a_year_back is not None:  # "GMV this June vs last June": June 2025
+            return a_year_back
+        # "GMV in June compared with 2026-06": both read as June 2026; compared with itself
         # is no comparison, and dropping it would answer another question
         said = [_match(p).text for p in (*found, *twice)]
         raise AmbiguousQuestion(
@@ -433,6 +436,22 @@ def _the_year_before_said(asked: timeexpr.TimeMatch, year: timeexpr.TimeMatch) -
         return None
     start, end = timeexpr.comparison_range("same_period_last_year", asked.start, asked.end, grain=asked.grain)
     return _against(asked, dataclasses.replace(year, start=start, end=end), "same_period_last_year")
+
+
+def _last_month_name_a_year_back(
+    first: timeexpr.TimeMatch, second: timeexpr.TimeMatch
+) -> tuple[TimeRange, Comparison] | None:
+    """ "GMV this June vs last June", "June vs last June": "last June" read alone is the latest June,
+    the same dates as the June set against it — beside it, it is the June a year before."""
+    last = [m for m in (first, second) if _LAST_MONTH_NAME.fullmatch(m.text.strip())]
+    if len(last) != 1 or first.grain != "month":
+        return None
+    asked = second if last[0] is first else first
+    start, end = timeexpr.comparison_range("same_period_last_year", asked.start, asked.end, grain=asked.grain)
+    return _against(asked, dataclasses.replace(last[0], start=start, end=end), "same_period_last_year")
+
+
+_LAST_MONTH_NAME = patterns.compile(r"(?:last|this\s+past)\s+[a-z]+\.?", re.I)
 
 
 def _two_periods(

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from baton import patterns
-from baton.contracts.semantic import Correction
+from baton.contracts.semantic import Correction, SemanticQuery
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import timeexpr
@@ -129,6 +129,13 @@ def claim_member_places(scan: Scan, members: list[Member]) -> None:
         on = _ON.match(scan.norm, member.hit.end)
         if on and scan.free(on.start(), on.end()):
             scan.claim(on.start(), on.end())
+        whole = _WHOLE_OF.search(scan.norm, 0, member.hit.start)  # "整个华南": all of it, a filter of it
+        if whole and not member.excluded and scan.free(whole.start(), whole.end()):
+            scan.claim(whole.start(), whole.end())
+
+
+_WHOLE_OF = patterns.compile(r"整个\s*$")
+"""A whole word before a member ("整个华南的GMV", "整个小程序呢"): the member's whole, read as its filter."""
 
 
 def claim_term_lists(scan: Scan, hits: list[Hit]) -> None:
@@ -152,6 +159,39 @@ def compares_members(cues: Cues, terms: Terms, periods: list[timeexpr.PeriodRead
     if several and cues.why:  # "why is GMV lower in East China than in South China"
         raise AmbiguousQuestion(*both("nlu.why_between_members"), detail={"members": [m.member for m in terms.members]})
     return several and one_period(periods) and cues.comparison_kind is None and not cues.earlier
+
+
+def member_set_against(scan: Scan, cues: Cues, terms: Terms, periods: list[timeexpr.PeriodReading]) -> Member | None:
+    """The one member a follow-up names next to a comparison word, with no period ("比食品多吗", "和华南
+    比呢", "is that higher than appliances?", "是华南的几倍", "和华南差多少"): set against the previous
+    answer, never read as that member's change over time."""
+    named = [m for m in terms.members if not m.excluded]
+    if len(named) != len(terms.members) or len(named) != 1 or periods:
+        return None
+    if cues.comparison_kind is not None or cues.earlier or cues.why:
+        return None
+    member = named[0]
+    a, b = member.hit.start, member.hit.end
+    words = [m for m in vocab.COMPARE.finditer(scan.norm) if m.group(0) != "比" or _BI.match(scan.norm, m.start())]
+    said = any(0 <= a - m.end() <= 1 or 0 <= m.start() - b <= 1 for m in words)
+    times = cues.ratio and _TIMES_OF.match(scan.norm, b) is not None  # "是华南的几倍"
+    gap = _GAP_TO.match(scan.norm, b) is not None  # "和华南差多少"
+    return member if said or times or gap else None
+
+
+def against_the_previous_member(member: Member, context: SemanticQuery) -> bool:
+    """Whether the previous answer is one member of ``member``'s dimension ("手机的订单量" then "比食品
+    多吗"): the two are then shown side by side; set against anything else (the whole, a breakdown)
+    the question is asked back, naming both sides."""
+    before = [f for f in context.filters if f.dimension == member.dimension and not f.exclude]
+    one = len(before) == 1 and len(before[0].members) == 1 and before[0].members[0] != member.member
+    return one and member.dimension not in context.dimensions
+
+
+_BI = patterns.compile(r"(?<![占环同])比(?![例重率值])")
+"""比 setting one thing against another, not 占比 or 比例 (a share), nor 环比 or 同比 (a comparison)."""
+_TIMES_OF = patterns.compile(r"\s*的?\s*(?:" + vocab.RATIO.pattern + ")", re.I)
+_GAP_TO = patterns.compile(r"\s*(?:之间)?的?\s*(?:" + vocab.GAP_BETWEEN.pattern + ")", re.I)
 
 
 def context_clauses(

@@ -212,7 +212,8 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "previous_en",
         _p(
-            r"<NB>(?:(?:last|previous|prev|prior|most\s+recent|latest)\s+(?P<u>week|month|quarter|year|wk|mth|mo|qtr|yr)"
+            r"<NB>(?:(?:last|previous|prev|prior|most\s+recent|latest)\s+(?:(?:full|complete|whole|entire)\s+)?"
+            r"(?P<u>week|month|quarter|year|wk|mth|mo|qtr|yr)"
             r"|the\s+(?P<u2>week|month|quarter|year)\s+before\s+(?P<two>last))<NA>"
         ),
         _previous_en,
@@ -393,7 +394,7 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule(
         "month_en_against",
-        _p(r"<NB>(?:vs\.?|versus|than|against|and|compared?\s+(?:with|to))\s+(?P<t>(?P<mn>may))<NA>"),
+        _p(r"<NB>(?:vs\.?|versus|than|against|and|compared?\s+(?:with|to)|relative\s+to)\s+(?P<t>(?P<mn>may))<NA>"),
         _month,
     ),
     _Rule(  # "Compare June GMV to May": "to May" after "compare" is the other side, not a range's end
