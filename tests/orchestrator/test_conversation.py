@@ -1545,7 +1545,8 @@ def test_an_average_or_a_total_after_a_series_is_one_figure_of_the_period(sessio
     """ "GMV by day last week" then "the average per day?" / "total vs the previous week?": the
     series gives way to one figure of the whole week, never asked back as a series of averages."""
     week = "order_date BETWEEN DATE '2026-06-22' AND DATE '2026-06-28'"
-    ((total,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {week}")
+    ((summed,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {week}")
+    total = float(str(summed))
     chat = session.conversation()
     chat.ask("GMV by day last week", as_of=JULY)
     average = chat.ask("what was the average per day?")
