@@ -1583,3 +1583,32 @@ def test_a_share_asked_of_a_member_named_anew_takes_it_as_the_part(
         f"FROM fact_order WHERE {JUNE} AND {whole}",
     )
     assert _answer_rows(answer, "gmv_share") == [(pytest.approx(expected),)]
+
+
+def test_a_metric_switched_in_its_own_clause_then_ranked_ranks_by_it(session: Session) -> None:
+    """ "今年每个月的GMV" then "订单量呢，哪个月最低": the lowest month by orders; "第三名的订单量呢" still
+    points at a row listed, and is asked back."""
+    chat = session.conversation()
+    chat.ask("今年每个月的GMV", as_of=JULY)
+    lowest = chat.ask("订单量呢，哪个月最低")
+    assert lowest.status == "answered", lowest.answer
+    half = "order_date BETWEEN DATE '2026-01-01' AND DATE '2026-06-30'"
+    months = _rows(
+        session,
+        f"SELECT strftime(date_trunc('month', order_date), '%Y-%m-%d'), COUNT(*) FROM fact_order "
+        f"WHERE {ORDERS} AND {half} GROUP BY 1",
+    )
+    assert _answer_rows(lowest, "period", "order_count") == [min(months, key=lambda r: int(str(r[1])))]
+    chat = session.conversation()
+    chat.ask("上个月各渠道GMV", as_of=JULY)
+    assert chat.ask("第三名的订单量呢").status == "clarification_needed"
+
+
+@pytest.mark.parametrize("then", ["只看超过500万的", "only the ones over 5m"])
+def test_only_those_past_a_bound_keeps_the_groups_shown(session: Session, then: str) -> None:
+    chat = session.conversation()
+    chat.ask("上个月各渠道GMV", as_of=JULY)
+    kept = chat.ask(then)
+    assert kept.status == "answered", kept.answer
+    expected = _rows(session, f"SELECT channel, {GMV} FROM fact_order WHERE {JUNE} GROUP BY 1 HAVING {GMV} > 5000000")
+    assert _answer_rows(kept, "channel", "gmv") == expected

@@ -152,10 +152,12 @@ _LEVEL_CROSSED = patterns.compile(r"破|\b(?:above|below|under|past|beyond)\b", 
 """An operator that crosses a level, not an amount moved by ("跌破", "rise above", "fall below")."""
 _BARE_FOLLOW_UP = patterns.compile(
     r"^\s*(?:(?:are |were |is |was )?(?:there )?any(?: of them| ones?)?|(?:是不是)?都|有没有|有哪些|哪些|哪几个|which(?: ones?)?"
+    r"|(?:那)?(?:只看|只要|只留|只显示|仅看)|(?:show )?only (?:the )?(?:ones|those)\b"
     r"|(?:are|were|did|do|have|had) (?:they|these|those|all|them all)\b)",
     re.I,
 )
-"""A follow-up that bounds the groups already shown with no metric named ("any below 2%?", "哪些低于2%")."""
+"""A follow-up that bounds the groups already shown with no metric named ("any below 2%?", "哪些低于2%",
+"只看超过500万的")."""
 _SHARE_SAID = patterns.compile(
     r"(?:占比|份额|比重|占(?:总|全部|整体|全国|全平台)?的?比例|\bshares?\b(?:\s+of\s+[^,?.;]{1,30}?)?"
     r"|\b(?:make|makes|made|making) up|\baccount(?:s|ed)? for"

@@ -65,8 +65,25 @@ def place_of_the_previous_rows(parent: SemanticQuery, r: Reading) -> None:
         return
     if not cues.why and ranking_metric(r.scan, terms.metric_hits, list(terms.metrics)) is not None:
         return
+    if not cues.why and _switched_then_ranked(r):  # "订单量呢，哪个月最低": a new ranking by orders
+        return
     said = " ".join(r.scan.text[s:e] for s, e in cues.spans.get("ranking", [])) or r.scan.text
     raise AmbiguousQuestion(*both("conversation.pointer_after_ranking", said=said), detail={"follow_up": True})
+
+
+def _switched_then_ranked(r: Reading) -> bool:
+    """ "订单量呢，哪个月最低", "AOV呢 哪个最高", "what about orders? which month was lowest": the metric
+    switched to in a clause of its own, then a ranking asked — of the new metric, not a row listed."""
+    ranking = r.cues.spans.get("ranking", [])
+    hits = r.terms.metric_hits
+    if not ranking or not hits:
+        return False
+    first_ranked, last_metric = min(s for s, _ in ranking), max(h.end for h in hits)
+    return last_metric <= first_ranked and _SWITCH_ENDS.search(r.scan.norm, last_metric, first_ranked) is not None
+
+
+_SWITCH_ENDS = patterns.compile(r"呢|[，,;；?？]")
+"""Where the clause that switches the metric ends ("订单量呢，…", "what about orders? …")."""
 
 
 def still_why(parent: SemanticQuery, r: Reading) -> bool:

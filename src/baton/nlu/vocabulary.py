@@ -740,7 +740,7 @@ EN_FILLERS = frozenset(
     (
         "what was were is are be been being the a an of in on at for by per and or with from to how many much users user shoppers "
         "did does do done show me give list tell please our my we us i you your can could would will should "
-        "might it its during that this those these there their they them all any some so as into out "
+        "might it its during that this those these there their they them all any some so as into out ones "
         "about have has had where when who whom whose level levels look looking like get got let see value "
         "values number numbers figure figures data report split broken down up 's ? , . ! : ; ( ) what's "
         "whats ever just exactly ok okay alright quick quickly pull pulled need want know over between than which then also actually sorry "
