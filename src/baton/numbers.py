@@ -229,6 +229,14 @@ def plural_noun(word: str) -> str:
     return word + "s"
 
 
+def possessive(name: str, language: str = "en") -> str:
+    """A name as its owner in a sentence: in English "app's", "new users'" (never "users's"); in
+    Chinese the name itself ("新用户占比")."""
+    if language != "en":
+        return name
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 PROBABILITY_FLOOR = Decimal("0.000001")
 """Below this a p or q value is written as a bound: a test never shows ``0``."""
 

@@ -1345,6 +1345,14 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("掉了多少 takes a fall for granted", "直播上个月GMV环比掉了多少", {"premise": "down"}),
     ("降低了多少 is a change", "上个月GMV降低了多少", {"comparison": {"kind": "previous_period"}}),
     (
+        "a share's bound said of its part",
+        "Did new users account for more than half of orders last month?",
+        {
+            "threshold": {"of": "share", "value": 0.5},
+            "share_filters": [{"dimension": "user_type", "members": ["new"], "exclude": False}],
+        },
+    ),
+    (
         "整个 before a member",
         "上个月整个华南的GMV",
         {"filters": [{"dimension": "region", "members": ["华南"], "exclude": False}]},

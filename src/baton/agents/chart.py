@@ -34,6 +34,7 @@ from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
 from baton.nlu.interpret import value_label
+from baton.numbers import possessive
 from baton.stats import peak_window_for
 
 PERIOD_COLUMN = "period"
@@ -189,7 +190,8 @@ class ChartAgent:
             return text("charts.title_share", language, dims=dims, metric=label, when=when)
         if dims and query.share_within:
             part = self._part_text(query, language)
-            return text("charts.title_share_within", language, part=part, dims=dims, metric=label, when=when)
+            fields = {"owner": possessive(part, language), "dims": dims, "metric": label, "when": when}
+            return text("charts.title_share_within", language, **fields)
         if dims:
             return text("charts.title_by", language, dims=dims, **titled)
         return text("charts.title", language, **titled)
@@ -239,7 +241,8 @@ class ChartAgent:
                 (names.index(previous), ChartColumn(previous, "measure", previous_label, unit, currency), "value")
             )
         elif query.share_within and f"{column}_share" in names:  # each group's own share, side by side
-            share = text("charts.share_measure", language, part=self._part_text(query, language))
+            part = self._part_text(query, language)
+            share = text("charts.share_measure", language, owner=possessive(part, language))
             picks.append(
                 (names.index(f"{column}_share"), ChartColumn(f"{column}_share", "measure", share, "ratio"), "value")
             )

@@ -425,7 +425,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bounded_change_pct": ("a percent change of {label} ({kind})", "{label}{kind}变化率"),
     "bounded_change": ("a change of {label} ({kind})", "{label}{kind}变化额"),
     "bounded_share": ("a share of {label}", "{label}占比"),
-    "bounded_share_of": ("{part}'s share of {label}", "{part}{label}占比"),
+    "bounded_share_of": ("{owner} share of {label}", "{owner}{label}占比"),
     "threshold_compared": (" (compared with {previous_period})", "（对比期为 {previous_period}）"),
     "bound_gt": ("above", "高于"),
     "bound_ge": ("at least", "不低于"),

@@ -32,10 +32,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "title_comparison": ("{label} {kind} ({when})", "{label_zh}{kind}（{when}）"),
     "title_share": ("Share of {metric} by {dims} ({when})", "各{dims}{metric}占比（{when}）"),
     "title_share_within": (
-        "{part}'s share of each {dims}'s {metric} ({when})",
-        "各{dims}{metric}中{part}的占比（{when}）",
+        "{owner} share of each {dims}'s {metric} ({when})",
+        "各{dims}{metric}中{owner}的占比（{when}）",
     ),
-    "share_measure": ("{part}'s share", "{part}占比"),
+    "share_measure": ("{owner} share", "{owner}占比"),
     "title_trend": ("{every} {label} ({when})", "{every}{label}（{when}）"),
     "title_trend_by": ("{every} {label} by {dims} ({when})", "各{dims}{every}{label}（{when}）"),
     "title_top": ("{word} {count} {dims} by {label} ({when})", "{label}{word}的 {count} 个{dims}（{when}）"),

@@ -306,7 +306,9 @@ def threshold_of(
     if hit is None and bound.trailing and bound.term is not None:  # "GMV by category, only those above 8M": GMV
         end = bound.term[1]
         hit = max((h for h in metric_hits if h.end <= end), key=lambda h: h.start, default=None)
-    if hit is None and not (bound.term is None and len(metrics) == 1):  # a follow-up's bound is of its one metric
+    # a follow-up's bound is of its one metric; so is a share's said of its part ("did new users account for
+    # more than half of orders?")
+    if hit is None and not ((bound.term is None or bound.share) and len(metrics) == 1):
         raise _asked(bound, "nlu.threshold_of_what", lambda lang: {"term": bound.term_said})
     metric = (
         next((t.target for t in hit.terms if t.kind == "metric" and t.target in metrics), metrics[0])

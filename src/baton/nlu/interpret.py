@@ -17,7 +17,7 @@ from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import OPEN_START, Comparison, MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.messages import average_fields, counted, text
-from baton.numbers import format_exact, format_signed_percent, place_word, plural_noun
+from baton.numbers import format_exact, format_signed_percent, place_word, plural_noun, possessive
 
 
 def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str:
@@ -96,7 +96,8 @@ def bounded_label(query: SemanticQuery, catalog: Catalog, lang: Language) -> tup
     unit, currency = catalog.metrics[metric].unit, catalog.currency_of(metric)
     if bound.of == "share":  # "华东的成交总额占比", "share of GMV"
         part = share_part(query.share_filters, catalog, lang)
-        said = text("answer.bounded_share_of" if part else "answer.bounded_share", lang, label=label, part=part)
+        key = "answer.bounded_share_of" if part else "answer.bounded_share"
+        said = text(key, lang, label=label, owner=possessive(part, lang))
         return said, lambda v: format_exact(v, "ratio", lang)
     if bound.of == "value" or query.comparison is None:
         return label, lambda v: format_exact(v, unit, lang, currency)
