@@ -1344,6 +1344,14 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("涨跌 is a change either way", "上周直播GMV和订单量环比分别涨跌多少", {"premise": None}),
     ("掉了多少 takes a fall for granted", "直播上个月GMV环比掉了多少", {"premise": "down"}),
     ("降低了多少 is a change", "上个月GMV降低了多少", {"comparison": {"kind": "previous_period"}}),
+    *(
+        (
+            f"a run of days set against last year: {q}",
+            q,
+            {"comparison": {"kind": "same_period_last_year", "range": {"start": "2025-06-01", "end": "2025-06-18"}}},
+        )
+        for q in ("618期间GMV比去年低吗", "6月1日到18日的GMV比去年高吗")
+    ),
     (
         "a share's bound said of its part",
         "Did new users account for more than half of orders last month?",
@@ -1689,6 +1697,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     # "N月之前" is before month N, never "N months ago" (that is 个月前); "N日之前" before the Nth day
     ("a slash date whose day could be a month", "6/5的GMV", AmbiguousQuestion, "6/5"),
     ("a period compared with itself, zh", "6月GMV和6月比", AmbiguousQuestion, "same dates"),
+    ("a month against the bare year before may mean the whole year", "6月GMV比去年低吗", AmbiguousQuestion, "去年"),
     ("before a month is not months ago", "5月之前gmv", AmbiguousQuestion, "之前"),
     ("before March is not three months ago", "3月之前各渠道gmv", AmbiguousQuestion, "之前"),
     ("before a day of the month is not days ago", "15日之前gmv", AmbiguousQuestion, "日之前"),
