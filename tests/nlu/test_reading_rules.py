@@ -1352,6 +1352,23 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         )
         for q in ("618期间GMV比去年低吗", "6月1日到18日的GMV比去年高吗")
     ),
+    *(
+        (
+            f"which of two members, said after: {q}",
+            q,
+            {
+                "dimensions": ["channel"],
+                "filters": [{"dimension": "channel", "members": ["app", "web"], "exclude": False}],
+                "top_n": 1,
+                "order": order,
+            },
+        )
+        for q, order in (
+            ("which had more orders last month, app or web?", "desc"),
+            ("which channel had fewer orders last month, app or web?", "asc"),
+            ("which channel had higher GMV last month, app or web?", "desc"),
+        )
+    ),
     (
         "a share's bound said of its part",
         "Did new users account for more than half of orders last month?",
@@ -1698,6 +1715,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a slash date whose day could be a month", "6/5的GMV", AmbiguousQuestion, "6/5"),
     ("a period compared with itself, zh", "6月GMV和6月比", AmbiguousQuestion, "same dates"),
     ("a month against the bare year before may mean the whole year", "6月GMV比去年低吗", AmbiguousQuestion, "去年"),
+    ("more than a period is no ranking", "which channels had more orders than last month", AmbiguousQuestion, "more"),
     ("before a month is not months ago", "5月之前gmv", AmbiguousQuestion, "之前"),
     ("before March is not three months ago", "3月之前各渠道gmv", AmbiguousQuestion, "之前"),
     ("before a day of the month is not days ago", "15日之前gmv", AmbiguousQuestion, "日之前"),

@@ -361,9 +361,11 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
     best = cues.claim(scan, "ranking", [m for m in scan.find_all(vocab.BEST) if not _said_against_something(scan, m)])
     which = scan.find_all(vocab.WHICH)
     closing = scan.find_all(vocab.WHICH_MORE)
+    closing = [m for m in closing if m.group("word") or (which and which[0].group(0).lower().startswith("which"))]
     if which and closing and cues.top_n is None and not best and closing[0].start() >= which[0].end():
         cues.claim(scan, "ranking", closing[:1])
-        cues.best, cues.order = True, "asc" if closing[0].group("word") in "低少小" else "desc"
+        word = closing[0].group("word") or closing[0].group("en").lower()
+        cues.best, cues.order = True, "asc" if word in ("低", "少", "小", "fewer", "less") else "desc"
     if best and cues.rank_place is not None:  # "哪个区域退款率最低，第二低的是谁": the lowest and the second
         raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0) for m in best]})
     if cues.top_n is None and best:

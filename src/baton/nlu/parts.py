@@ -142,9 +142,34 @@ def each_then_members(scan: Scan, terms: Terms) -> tuple[str, list[str]] | None:
     spans = clauses(scan)
     dims = [*terms.dims, *sorted(terms.dims_naming_a_set)]  # "各区域…" and "所有区域…"
     for dim, later, members in _members_after_their_breakdown(scan, terms, spans, dims):
-        if not any(_ONLY.search(scan.norm, *spans[i]) for i in later):  # "…，只看APP和小程序" narrows
-            return dim, list(dict.fromkeys(m.member for m in members))
+        if any(_ONLY.search(scan.norm, *spans[i]) for i in later):  # "…，只看APP和小程序" narrows
+            continue
+        if _candidates_of_which(scan, terms, dim, [spans[i] for i in later], members):
+            continue
+        return dim, list(dict.fromkeys(m.member for m in members))
     return None
+
+
+def _candidates_of_which(
+    scan: Scan, terms: Terms, dim: str, later: list[tuple[int, int]], members: list[Member]
+) -> bool:
+    """ "which channel had fewer orders last month, app or web?", "哪个渠道订单多，APP还是网页？": the
+    members after a which-question of their dimension, alone in their clause, are its candidates."""
+    which_before = any(
+        _WHICH_BEFORE.search(scan.norm, 0, h.start) is not None
+        for h in terms.hits
+        if any(t.kind == "dimension" and t.target == dim for t in h.terms)
+    )
+    if not which_before:
+        return False
+    rest = [scan.norm[a:b] for a, b in later]
+    for m in members:
+        rest = [r.replace(scan.norm[m.hit.start : m.hit.end], " ") for r in rest]
+    return all(_ONLY_JOINERS.fullmatch(r) for r in rest)
+
+
+_WHICH_BEFORE = patterns.compile(r"(?:哪个|哪一个|哪家|\bwhich)\s*$", re.I)
+_ONLY_JOINERS = patterns.compile(r"[\s,，:：;；?？.。!！]*(?:(?:\bor\b|\band\b|\bvs\.?|还是|或者?|和|跟)[\s,，?？.。]*)*", re.I)
 
 
 def total_then_which(scan: Scan, terms: Terms, *, bounded: bool = False) -> bool:

@@ -386,9 +386,12 @@ EN_NUMBERS = {
 }
 WHICH_MORE = patterns.compile(
     r"(?:比较|较|更)?(?P<word>高|多|大|低|少|小)(?:一些|一点|些)?\s*(?:[?？。!！]?\s*$|(?:[?？,，]|\s)\s*(?=[高低多少大小]出?了?(?:多少|几)))"
+    r"|\b(?P<en>more|fewer|less)\b(?![^?.!;]*\bthan\b)",
+    _I,
 )
 """A bare comparative closing a "哪个/谁" question ("华东和华南哪个GMV高"), or its first clause before
-the gap is asked ("哪个高，高多少"): which one is higher."""
+the gap is asked ("哪个高，高多少"): which one is higher. In English "more" / "fewer" after "which"
+("which had more orders, app or web?"), never before a "than" (a comparison with something)."""
 QUALITY = patterns.compile(
     r"最好|最差|最棒|最糟|更好|更差|表现最好|表现最差|\bbest\b|\bworst\b|\bbetter\b|\bworse\b", _I
 )
