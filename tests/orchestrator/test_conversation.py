@@ -866,13 +866,11 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
         (["what share of gmv came from new users in may", "by channel"], "share_within_or_across"),
         (["gmv by channel in may", "what about new users"], "metric_or_member"),
         (["上个月华东和华南的GMV", "差多少"], "gap_in_one_question"),
-        (["gmv by channel in q1", "what's app minus web in june?"], "gap_in_one_question_en"),
         (["上个月GMV最高的渠道", "它的订单量呢"], "pointer_after_ranking"),
         (["上个月GMV最高的区域", "老客占比呢"], "share_part_after_breakdown"),
         (["上个月各渠道订单量", "新客占比呢"], "share_part_after_breakdown"),
         (["last month top 2 categories by GMV", "what share is from app?"], "share_within_or_across"),
         (["top 3 regions by gmv last month", "their orders?"], "pointer_after_ranking_en"),
-        (["上个月各渠道的GMV", "app是web的几倍"], "gap_in_one_question"),
         (["top 2 categories by gmv last month", "what's their total"], "total_of_ranked"),
         (["去年12月各品类的笔单价", "前三名", "第三名的订单量呢"], "pointer_after_ranking"),
         (["上个月各渠道的GMV", "排第一的那个渠道退款率多少"], "pointer_after_ranking"),
@@ -883,6 +881,8 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
         (["上个月各渠道GMV", "那订单量超过10000的呢"], "bound_in_one_question"),
         (["上个月GMV环比增长最快的渠道", "第二名呢"], "place_by_change"),
         (["6月GMV对比4月", "那5月呢"], "which_side_replaced"),
+        (["上个月各区域GMV占比", "华东比华南高多少"], "gap_per_group"),  # the two are the share's parts
+        (["refund rate last quarter", "is that higher than appliances?"], "gap_in_one_question_en"),
     ],
 )
 def test_a_follow_up_that_would_answer_another_question_is_asked_back(
@@ -909,6 +909,7 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "bound_in_one_question": "一个问题里",
         "place_by_change": "按变化排的第 2 名",
         "which_side_replaced": "替换的是所问的期间，还是对比的期间",
+        "gap_per_group": "只在一个时间段、不再拆分时计算",
     }[reason]
     assert message in last.error.message
 
@@ -1612,3 +1613,62 @@ def test_only_those_past_a_bound_keeps_the_groups_shown(session: Session, then: 
     assert kept.status == "answered", kept.answer
     expected = _rows(session, f"SELECT channel, {GMV} FROM fact_order WHERE {JUNE} GROUP BY 1 HAVING {GMV} > 5000000")
     assert _answer_rows(kept, "channel", "gmv") == expected
+
+
+@pytest.mark.parametrize(
+    ("turns", "members", "gap", "ratio"),
+    [
+        (["上个月APP的订单量", "比网页高多少", "和小程序比呢"], ["app", "mini_program"], True, False),
+        (["上个月华东的订单量", "华东是东北的几倍"], ["华东", "东北"], True, True),
+        (["上个月各渠道的订单量", "app是web的几倍"], ["app", "web"], True, True),
+        (["orders by channel in may", "what's app minus web in june?"], ["app", "web"], True, False),
+    ],
+)
+def test_members_set_apart_in_a_follow_up_are_shown_side_by_side(
+    session: Session, turns: list[str], members: list[str], gap: bool, ratio: bool
+) -> None:
+    """ "APP比网页高多少" then "和小程序比呢": APP against mini program; "华东是东北的几倍" after 华东:
+    both sides named — never asked to be said again in one question."""
+    chat = session.conversation()
+    answer = chat.ask(turns[0], as_of=JULY)
+    for turn in turns[1:]:
+        answer = chat.ask(turn)
+        assert answer.status == "answered", answer.answer
+    query = answer.semantic_query
+    assert query is not None and query.difference is gap and query.ratio is ratio
+    (dimension,) = query.dimensions
+    (kept,) = [f for f in query.filters if f.dimension == dimension]
+    assert list(kept.members) == members
+    listed = ", ".join(f"'{m}'" for m in members)
+    expected = _rows(
+        session,
+        f"SELECT {dimension}, COUNT(*) FILTER (WHERE {ORDERS}) FROM fact_order "
+        f"WHERE {JUNE} AND {dimension} IN ({listed}) GROUP BY 1",
+    )
+    assert _answer_rows(answer, dimension, "order_count") == expected
+
+
+def test_every_group_but_one_after_one_member_is_the_exclusion(session: Session) -> None:
+    """ "APP的GMV" then "直播以外的渠道呢": every channel but live stream; "去掉直播" (not in the answer)
+    is still asked back."""
+    chat = session.conversation()
+    chat.ask("上个月APP的GMV", as_of=JULY)
+    others = chat.ask("直播以外的渠道呢")
+    assert others.status == "answered", others.answer
+    ((expected,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND channel <> 'live_stream'")
+    assert _answer_rows(others, "gmv") == [(expected,)]
+    chat = session.conversation()
+    chat.ask("上个月APP的GMV", as_of=JULY)
+    assert chat.ask("去掉直播").status == "clarification_needed"
+
+
+def test_a_bound_then_which_ones_keeps_the_groups_shown(session: Session) -> None:
+    """ "各渠道转化率" then "低于2%的有哪些": the channels shown whose rate is below 2%."""
+    chat = session.conversation()
+    every = chat.ask("上个月各渠道转化率", as_of=JULY)
+    below = chat.ask("低于2%的有哪些")
+    assert below.status == "answered", below.answer
+    rates = _answer_rows(every, "channel", "conversion_rate")
+    expected = [r for r in rates if float(str(r[1])) < 0.02]
+    assert expected and len(expected) < len(rates)  # the bound keeps some, not all
+    assert _answer_rows(below, "channel", "conversion_rate") == expected

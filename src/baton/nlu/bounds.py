@@ -79,7 +79,14 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
             else _bounded_term(scan, m.start(), m.end(), bool(m.group("op")), bool(m.group("op") or m.group("post")))
         )
         bare = (
-            follows and term is None and (change is not None or share is not None or _BARE_FOLLOW_UP.match(scan.norm))
+            follows
+            and term is None
+            and (
+                change is not None
+                or share is not None
+                or _BARE_FOLLOW_UP.match(scan.norm)
+                or _BARE_AFTER.search(scan.norm)
+            )
         )
         if not op or (term is None and not bare):
             continue
@@ -158,6 +165,8 @@ _BARE_FOLLOW_UP = patterns.compile(
 )
 """A follow-up that bounds the groups already shown with no metric named ("any below 2%?", "哪些低于2%",
 "只看超过500万的")."""
+_BARE_AFTER = patterns.compile(r"的\s*(?:有哪些|是哪些|有哪几个|是哪几个|有几个|呢)\s*[?？]?\s*$")
+"""The same, the which-word said after the bound ("低于2%的有哪些", "超过100万的呢")."""
 _SHARE_SAID = patterns.compile(
     r"(?:占比|份额|比重|占(?:总|全部|整体|全国|全平台)?的?比例|\bshares?\b(?:\s+of\s+[^,?.;]{1,30}?)?"
     r"|\b(?:make|makes|made|making) up|\baccount(?:s|ed)? for"

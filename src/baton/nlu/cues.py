@@ -65,9 +65,12 @@ class Cues(PeriodCues):
     """Two members are compared and the gap between them is asked ("华东比华南高多少")."""
     ratio: bool = False
     """The ratio of the first member to the second is asked ("华东是华南的几倍")."""
-    against_previous: str | None = None
-    """A follow-up sets the member it names against the previous answer's one member of the same
-    dimension ("手机的订单量" then "比食品多吗", "is that higher than appliances?"): that dimension."""
+    members_apart: str | None = None
+    """A follow-up sets members of one dimension against each other, both named ("华东是东北的几倍")
+    or one against the previous answer's ("手机的订单量" then "比食品多吗", "is that higher than
+    appliances?"): that dimension."""
+    against_previous: bool = False
+    """The follow-up named one side only; the other is the previous answer's member."""
     narrowed: frozenset[str] = frozenset()
     """Dimensions whose members an "only" word introduces ("只看app和小程序", "only East and North
     China"): beside another breakdown they filter it, one subset, never a second breakdown."""

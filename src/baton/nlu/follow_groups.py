@@ -44,6 +44,10 @@ def filters_of(
             parts.append("filter")
             continue
         included = next((f for f in filters if f.dimension == dim and not f.exclude), None)
+        the_set = dim in r.terms.dims or dim in r.terms.dims_naming_a_set  # "直播以外的渠道呢": every channel but
+        if excluded and included is not None and the_set and not set(members) & set(included.members):
+            filters = [f for f in filters if f is not included]  # "APP的GMV" then "直播以外的渠道呢"
+            included = None
         if excluded and included is not None:  # "华东和华南的GMV" then "去掉华南": 华东 is left
             filters = [f for f in filters if f is not included]
             filters.append(MemberFilter(dimension=dim, members=_left(catalog, dim, included.members, members)))

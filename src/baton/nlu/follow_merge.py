@@ -100,7 +100,7 @@ class FollowUpMerge:
         cues, terms, parent, r = self.cues, self.terms, self.parent, self.r
         check_metric_or_member(self.planner.catalog, terms.metric_hits)
         gap_of_figures = vocab.GAP.search(r.scan.norm) and not r.periods and cues.comparison_kind is None
-        if (gap_of_figures or cues.difference or cues.ratio) and cues.against_previous is None:
+        if (gap_of_figures or cues.difference or cues.ratio) and cues.members_apart is None:
             # "差多少", "what's app minus web?", "几倍" after two figures: a gap is asked in one question
             raise AmbiguousQuestion(*both("conversation.gap_in_one_question"), detail={"follow_up": True})
         if cues.total and (parent.top_n is not None or parent.rank_place is not None):
@@ -179,8 +179,8 @@ class FollowUpMerge:
         dims = dimensions_of(parent, r, filters)
         filters, widened = broken_down_again(parent, r, filters, dims)
         self.changed += ["filter"] if widened and "filter" not in self.changed else []
-        if cues.against_previous is not None:  # "手机的订单量" then "比食品多吗": both, side by side
-            filters, dims = self._beside_the_previous_member(cues.against_previous, filters, dims)
+        if cues.members_apart is not None:  # "手机的订单量" then "比食品多吗": both, side by side
+            filters, dims = self._members_apart(cues.members_apart, filters, dims)
         said_parts = [
             f
             for f in filters
@@ -213,14 +213,19 @@ class FollowUpMerge:
             dims = []  # "合计呢", "in total?": the breakdown goes
         self.filters, self.share_filters, self.dims = filters, share_filters, dims
 
-    def _beside_the_previous_member(
+    def _members_apart(
         self, dimension: str, filters: list[MemberFilter], dims: list[str]
     ) -> tuple[list[MemberFilter], list[str]]:
-        """The previous answer's member first, then the one the follow-up sets against it, broken
-        down by their dimension: one row each, as "手机的订单量比食品多吗" asked whole reads them."""
-        (before,) = [f for f in self.parent.filters if f.dimension == dimension and not f.exclude]
+        """The members set against each other, broken down by their dimension: one row each, as
+        "手机的订单量比食品多吗" asked whole reads them. One side named alone is set against the previous
+        answer's member — the first of a pair compared before ("APP比网页高多少" then "和小程序比呢")."""
         said = [f for f in filters if f.dimension == dimension and not f.exclude]
-        members = tuple(dict.fromkeys((*before.members, *(m for f in said for m in f.members))))
+        named = [m for f in said for m in f.members]
+        before = [f for f in self.parent.filters if f.dimension == dimension and not f.exclude]
+        kept_side = before[0].members[:1] if self.cues.against_previous and before else ()
+        members = tuple(dict.fromkeys((*kept_side, *named)))
+        if not members:  # "各区域GMV占比" then "华东比华南高多少": named as the share's parts, not filters
+            return filters, dims
         kept = [f for f in filters if f not in said]
         both_members = MemberFilter(dimension=dimension, members=members)
         return [*kept, both_members], [*dims, dimension] if dimension not in dims else dims
@@ -366,7 +371,7 @@ class FollowUpMerge:
         """The gap of two figures goes on while the follow-up keeps two figures apart."""
         parent = self.parent
         ends = parent.intent == "ranking" and self.top_n is None and self.place is None and bool(self.dims)
-        asked = parent.difference or (self.cues.against_previous is not None and self.cues.difference)
+        asked = parent.difference or (self.cues.members_apart is not None and self.cues.difference)
         gap = asked and (two_members_apart(self.dims, self.filters) or ends)  # "最高和最低差多少"
         if asked and (not gap or self.comparison is not None or self.grain is not None):
             # "华东和华南的GMV差多少" then "去年同期呢": the gap of each one's change is not built, never dropped
@@ -440,7 +445,7 @@ class FollowUpMerge:
             average_per=self.average_per,
             threshold=threshold,
             difference=gap,
-            ratio=(parent.ratio or (cues.ratio and cues.against_previous is not None)) and gap,
+            ratio=(parent.ratio or (cues.ratio and cues.members_apart is not None)) and gap,
             corrections=self.r.corrections,
             where=parent.where,
             as_of=self.as_of,

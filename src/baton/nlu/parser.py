@@ -525,11 +525,13 @@ class Planner(QueryAssembly):
             named = Counter(m.dimension for m in terms.members if not m.excluded)
             if cues.difference and 2 not in named.values():  # "华东、华南和华北的GMV差多少": which two?
                 raise ask_back("nlu.gap_of_two", {"members": [m.member for m in terms.members]})
+            if context is not None and (cues.difference or contrasted):  # "华东是东北的几倍" as a follow-up
+                cues.members_apart = next(d for d, n in named.items() if n > 1)
             claim_compare_words(scan, [])
         elif context is not None and (against := member_set_against(scan, cues, terms, periods)) is not None:
             if not against_the_previous_member(against, context):  # "上个月GMV" then "比华东高吗": against what?
                 raise AmbiguousQuestion(*both("conversation.gap_in_one_question"), detail={"follow_up": True})
-            cues.against_previous = against.dimension  # "手机的订单量" then "比食品多吗": the two side by side
+            cues.members_apart, cues.against_previous = against.dimension, True  # "手机的订单量" then "比食品多吗"
             _members_compared(scan, cues)
             claim_compare_words(scan, [])
         elif cues.both_ends and (cues.ratio or vocab.GAP.search(scan.norm)) and _plain_one_period(cues, periods):

@@ -169,7 +169,9 @@ def _candidates_of_which(
 
 
 _WHICH_BEFORE = patterns.compile(r"(?:哪个|哪一个|哪家|\bwhich)\s*$", re.I)
-_ONLY_JOINERS = patterns.compile(r"[\s,，:：;；?？.。!！]*(?:(?:\bor\b|\band\b|\bvs\.?|还是|或者?|和|跟)[\s,，?？.。]*)*", re.I)
+_ONLY_JOINERS = patterns.compile(
+    r"[\s,，:：;；?？.。!！]*(?:(?:\bor\b|\band\b|\bvs\.?|还是|或者?|和|跟)[\s,，?？.。]*)*", re.I
+)
 
 
 def total_then_which(scan: Scan, terms: Terms, *, bounded: bool = False) -> bool:

@@ -181,11 +181,15 @@ def member_set_against(scan: Scan, cues: Cues, terms: Terms, periods: list[timee
 
 def against_the_previous_member(member: Member, context: SemanticQuery) -> bool:
     """Whether the previous answer is one member of ``member``'s dimension ("手机的订单量" then "比食品
-    多吗"): the two are then shown side by side; set against anything else (the whole, a breakdown)
-    the question is asked back, naming both sides."""
+    多吗"), or a pair's gap whose first member the new one replaces the second beside ("APP比网页高多少"
+    then "和小程序比呢"): the two are then shown side by side; set against anything else (the whole, a
+    breakdown) the question is asked back, naming both sides."""
     before = [f for f in context.filters if f.dimension == member.dimension and not f.exclude]
-    one = len(before) == 1 and len(before[0].members) == 1 and before[0].members[0] != member.member
-    return one and member.dimension not in context.dimensions
+    if len(before) != 1 or member.member in before[0].members:
+        return False
+    one = len(before[0].members) == 1 and member.dimension not in context.dimensions
+    pair = context.difference and len(before[0].members) == 2  # "APP比网页高多少" then "和小程序比呢": APP's
+    return one or pair
 
 
 _BI = patterns.compile(r"(?<![占环同])比(?![例重率值])")

@@ -58,7 +58,7 @@ YOY = patterns.compile(
     r"(?:和|跟|与|同)(?:去年|上一年|上年)(?:同期|同月|同季度?|当月|当季度?|同一?个?月)?(?:相比|比较|对比|比)|"
     r"\byoy\b|year[- ]over[- ]year|year[- ]on[- ]year|"
     r"(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+)?)?"
-    r"\bsame (?:period|month|week|quarter|days?|dates|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
+    r"\bsame (?:period|month|quarter|(?:\d{1,3} )?(?:days?|weeks?)|dates|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
     r"\b(?:the )?same (?:day|date|week|month|quarter|period) (?:a|one) year (?:ago|earlier|before)\b"
     r"|\b(?:the )?same (?:day|date) last year\b|\b(?:a|one) year (?:ago|earlier|before)\b|\bvs\.? last year\b|\bcompared? (?:with|to) last year\b"
     # the year before a month or a quarter is its same period a year earlier, never the month before

@@ -84,7 +84,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "same_period_en",
         _p(
-            r"<NB>same\s+(?:period|time|days?|dates|week|month|quarter)\s+(?:of\s+|in\s+)?(?:the\s+)?"
+            r"<NB>same\s+(?:(?:\d{1,3}\s+)?(?:days?|weeks?)|period|time|dates|month|quarter)\s+(?:of\s+|in\s+)?(?:the\s+)?"
             r"(?:last|previous|prior)\s+(?:year|month|week|quarter)<NA>"
         ),
         None,
@@ -438,7 +438,7 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule(
         "day_en_month_first",
-        _p(r"<NB><MON_NOMAY>\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:<YEAR_SUF>)?<NA>"),
+        _p(r"<NB><MON_ANY>\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?!\d|\s*(?:%|percent|per cent))(?:<YEAR_SUF>)?<NA>"),
         _day,
     ),
     _Rule(
@@ -497,7 +497,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "day_span_en",
         _p(
-            r"<NB><MON_NOMAY>\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|~)\s*(?P<d2>\d{1,2})(?:st|nd|rd|th)?"
+            r"<NB><MON_ANY>\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|~)\s*(?P<d2>\d{1,2})(?:st|nd|rd|th)?"
             r"(?!\d)(?:\s*,?\s*(?P<y2>[12]\d{3})(?!\d))?<NA>"
         ),
         _day_span,
