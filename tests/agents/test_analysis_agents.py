@@ -394,3 +394,25 @@ def test_days_after_a_stale_tables_last_load_are_left_out_of_every_comparison() 
     output = QualityOutput(task_id="q", flags=flags)
     assert incomplete_days(output, query) == [date(2026, 5, 9), date(2026, 6, 28), date(2026, 6, 29), date(2026, 6, 30)]
     assert incomplete_days(output) == [date(2026, 5, 9)]
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("why did GMV fall last week?", "The comparison period (2026-06-15 to 2026-06-21) holds days of 618"),
+        (
+            "为什么上周GMV环比下降了",
+            "对比期（2026-06-15 至 2026-06-21）含618 大促的日子（2026-06-15 至 2026-06-18，高峰日 2026-06-18）",
+        ),
+    ],
+)
+def test_an_event_in_one_period_only_is_said_in_the_summary(demo_session: Session, question: str, said: str) -> None:
+    """Last week against a week holding 618's peak: the summary names the event and its days in the
+    comparison period — the two periods are not like for like — never puts it in the current one."""
+    answer = demo_session.analyze(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert said in answer.answer
+    june = demo_session.analyze("为什么上个月GMV下降了", as_of=AS_OF)  # 618 in June only, none in May
+    assert (
+        "本期（2026-06-01 至 2026-06-30）含618 大促的日子（2026-06-01 至 2026-06-18，高峰日 2026-06-18）" in june.answer
+    )

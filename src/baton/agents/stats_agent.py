@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -241,9 +241,11 @@ def _comparable(
 
 
 def _events(catalog: Catalog, query: SemanticQuery, ev: str, lang: Language) -> list[Finding]:
-    """For a single day: the calendar events (from the catalog) it belongs to, named."""
+    """For a single day: the calendar events (from the catalog) it belongs to, named. For a
+    comparison: an event whose days fall in one period and not the other ("why did GMV fall last
+    week?" against a week holding 618's peak), named with its days — the two are not like for like."""
     if query.time_range.days != 1:
-        return []
+        return _event_in_one_period(catalog, query, ev, lang)
     day = query.time_range.start
     out: list[Finding] = []
     for event in catalog.calendar:
@@ -259,6 +261,46 @@ def _events(catalog: Catalog, query: SemanticQuery, ev: str, lang: Language) -> 
                 )
             )
     return out
+
+
+def _event_in_one_period(catalog: Catalog, query: SemanticQuery, ev: str, lang: Language) -> list[Finding]:
+    if query.comparison is None:
+        return []
+    current, previous = query.time_range, query.comparison.range
+    out: list[Finding] = []
+    for event in catalog.calendar:
+        inside = {
+            side: [d for d in _days(r.start, r.end) if event.contains(d)]
+            for side, r in (("current", current), ("previous", previous))
+        }
+        held = [side for side, days in inside.items() if days]
+        if len(held) != 1:  # in neither, or in both (last year's 618 against this year's): like for like
+            continue
+        side = held[0]
+        days = inside[side]
+        period = current if side == "current" else previous
+        peak = next((d for d in days if event.is_peak_day(d)), None)
+        fields = {
+            "period": text("analysis.event_period", lang, start=period.start, end=period.end),
+            "event": event.label(lang),
+            "first": days[0],
+            "last": days[-1],
+            "peak": text("analysis.event_peak_said", lang, day=peak) if peak is not None else "",
+        }
+        out.append(
+            Finding(
+                finding_id=f"stats-event-{len(out) + 1}",
+                kind="event",
+                summary=text(f"analysis.event_in_{side}_only", lang, **fields),
+                confidence=1.0,
+                evidence_ids=(ev,),
+            )
+        )
+    return out
+
+
+def _days(start: date, end: date) -> list[date]:
+    return [start + timedelta(days=i) for i in range((end - start).days + 1)]
 
 
 def _welch(

@@ -202,6 +202,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "event_peak": ("{day} is the peak day of {event} (catalog calendar).", "{day} 是{event}的高峰日（目录日历）。"),
     "event_window": ("{day} falls within {event} (catalog calendar).", "{day} 处于{event}期间（目录日历）。"),
+    "event_in_previous_only": (
+        "The comparison period ({period}) holds days of {event} ({first} to {last}{peak}) and the current one "
+        "none: the two are not like for like (catalog calendar).",
+        "对比期（{period}）含{event}的日子（{first} 至 {last}{peak}），本期没有：两期不是同类日子相比（目录日历）。",
+    ),
+    "event_in_current_only": (
+        "The current period ({period}) holds days of {event} ({first} to {last}{peak}) and the comparison "
+        "period none: the two are not like for like (catalog calendar).",
+        "本期（{period}）含{event}的日子（{first} 至 {last}{peak}），对比期没有：两期不是同类日子相比（目录日历）。",
+    ),
+    "event_peak_said": ("; its peak {day}", "，高峰日 {day}"),
+    "event_period": ("{start} to {end}", "{start} 至 {end}"),
     # trend agent ----------------------------------------------------------------------------
     "ratio_part_num": ("{label}'s numerator", "{label}的分子"),
     "ratio_part_den": ("{label}'s denominator", "{label}的分母"),
@@ -232,7 +244,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "trend_events": (
         "The periods include {events}: treated as calendar-event peaks, not as trend or anomaly.",
-        "分析期包含 {events}：按日历事件高峰处理，不计为趋势或异常。",
+        "两期中包含 {events}：按日历事件高峰处理，不计为趋势或异常。",
     ),
     "trend_summary": ("Analysed {days} days of trend.", "分析了 {days} 天的走势。"),
     # insight agent --------------------------------------------------------------------------
