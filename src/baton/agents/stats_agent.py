@@ -243,7 +243,7 @@ def _comparable(
 def _events(catalog: Catalog, query: SemanticQuery, ev: str, lang: Language) -> list[Finding]:
     """For a single day: the calendar events (from the catalog) it belongs to, named. For a
     comparison: an event whose days fall in one period and not the other ("why did GMV fall last
-    week?" against a week holding 618's peak), named with its days — the two are not like for like."""
+    week?" against a week holding a promotion's peak), named with its days — the two are not like for like."""
     if query.time_range.days != 1:
         return _event_in_one_period(catalog, query, ev, lang)
     day = query.time_range.start
@@ -274,7 +274,7 @@ def _event_in_one_period(catalog: Catalog, query: SemanticQuery, ev: str, lang: 
             for side, r in (("current", current), ("previous", previous))
         }
         held = [side for side, days in inside.items() if days]
-        if len(held) != 1:  # in neither, or in both (last year's 618 against this year's): like for like
+        if len(held) != 1:  # in neither, or in both (this year's event against last year's): like for like
             continue
         side = held[0]
         days = inside[side]

@@ -1,0 +1,390 @@
+"""The catalog terms of a question: metrics (one of several equal names asked back), dimensions
+(a breakdown, or the set a filter applies to: "所有渠道", "app以外的渠道"), members (excluded by the
+words around them: "除了A和B以外", "非A", "A除外"; subtracted: "app minus web") — each hit claimed,
+so what is left can be accounted for."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from collections.abc import Sequence
+
+from baton import patterns
+from baton.catalog.model import Catalog
+from baton.contracts.common import LANGUAGES, Language
+from baton.contracts.semantic import SemanticQuery
+from baton.errors import AmbiguousQuestion
+from baton.messages import text as message
+from baton.nlu import vocabulary as vocab
+from baton.nlu.catalog_checks import CatalogChecks
+from baton.nlu.cues import Cues
+from baton.nlu.guards import (
+    BY_BEFORE,
+    CLOSED_LATER,
+    CN_COMMA,
+    COMMA,
+    ask_back,
+    clause_ends,
+    comma_after_an_exclusion,
+    in_one_list,
+    member_dimensions,
+    members_only,
+)
+from baton.nlu.lexicon import Hit, Term, normalise
+from baton.nlu.metric_words import (
+    claim_measure_words,
+    claim_metric_affixes,
+)
+from baton.nlu.reading import (
+    Member,
+    Terms,
+    check_per_member,
+    claim_member_lists,
+    claim_member_places,
+    claim_term_lists,
+)
+from baton.nlu.scan import Scan
+from baton.nlu.ties import Ties
+
+_ALL_OF = patterns.compile(
+    r"(所有|全部|全体|不限|(?<![完安健齐周保])全|(?:\bacross )?\ball\b|\ball (?:of )?the\b)\s*(?:的\s*)?$", re.I
+)
+_OTHER = patterns.compile(r"(其他|其余|其它|\bother\b|\bremaining\b|\bthe rest of(?: the)?\b)\s*(?:的\s*)?$", re.I)
+"""Other members than the ones a question excludes ("除华东外，其他区域")."""
+_MEMBER_COUNT = patterns.compile(r"(?:这|那)?(?:[两二三四五六七八九十]|\d+)\s*个\s*$")
+"""The number of members just listed, before their dimension ("华北、华中、东北三个区")."""
+_BETWEEN_FILLER = patterns.compile(r"^[\s的了是在与和及的、,，]*(?:(?:the|all|of|for|from|in)\s+)*$", re.I)
+
+
+_AFTER_EXCLUSION = patterns.compile(r"\s*(?:以外|之外|除外|外)\s*的?\s*(?:(?:其他|其余|别的)的?)?\s*")
+"""What stands between excluded members and the dimension word naming the rest ("app以外的渠道")."""
+
+
+def _subtracted(scan: Scan, cues: Cues, members: list[tuple[list[str], Hit]], hits: list[Hit]) -> None:
+    """ "app minus web", "app GMV minus web GMV", "华东减去华南": a minus word between two members of
+    one dimension (with at most metric words beside it) asks their gap; it is claimed as the gap
+    and taken out of the exclusions ("GMV minus live stream", with no member before it, still
+    excludes)."""
+    ordered = sorted(members, key=lambda m: m[1].start)
+    metric_spans = [(h.start, h.end) for h in hits if h.kinds == {"metric"}]
+    for (dim_a, a), (dim_b, b) in itertools.pairwise(ordered):
+        between = "".join(
+            " " if any(s <= i < e for s, e in metric_spans) else scan.norm[i] for i in range(a.end, b.start)
+        )
+        said = vocab.MINUS.fullmatch(between)
+        if said is None or dim_a[0] != dim_b[0]:
+            continue
+        word = re.search(r"minus|减去|减掉|减", between)
+        assert word is not None  # the pattern matched one
+        start, end = a.end + word.start(), a.end + word.end()
+        if not scan.free(start, end):
+            continue
+        scan.claim(start, end)
+        cues.difference = True
+        cues.exclusions = [c for c in cues.exclusions if not (start <= c.start() and c.end() <= end)]
+
+
+def _restricts(qualifier: str, description: str) -> bool:
+    """Whether ``description`` states ``qualifier`` as what the metric counts ("有已支付…订单的用户"),
+    not as something it also includes ("scheduled flights, cancelled ones included", "含取消订单")."""
+    word = re.escape(qualifier)
+    found = list(re.finditer(rf"(?<![a-z]){word}(?![a-z])" if qualifier.isascii() else word, description))
+    included = patterns.compile(
+        r"^[^,.;，。；]{0,24}?\b(?:included|including|too|as well)\b|^[^，。；]{0,6}?(?:在内|也计入)", re.I
+    )
+    before = patterns.compile(r"(?:\bincluding|\bincl\.?|\bwith|含|包括|包含)\s*[^,.;，。；]{0,12}$", re.I)
+    return any(
+        not included.search(description[m.end() :]) and not before.search(description[: m.start()]) for m in found
+    )
+
+
+def _qualifier(longer: str, shorter: str, sep: str = "") -> str:
+    """What ``longer`` adds to ``shorter`` at its start or end ("支付" of "支付买家数" and "买家数";
+    with ``sep=" "`` whole words: "paying" of "paying buyers" and "buyers"), else ""."""
+    big, small = (longer.split(), shorter.split()) if sep else (list(longer), list(shorter))
+    n = len(small)
+    if n < (1 if sep else 2) or len(big) <= n:
+        return ""
+    if big[-n:] == small:
+        return sep.join(big[:-n])
+    if big[:n] == small:
+        return sep.join(big[n:])
+    return ""
+
+
+class TermReader(CatalogChecks):
+    """Reads a question's catalog terms; the planner's first reader after the operators and periods."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        super().__init__(catalog)
+        self._equals: dict[str, list[str]] = {}
+
+    def _read_terms(
+        self,
+        scan: Scan,
+        cues: Cues,
+        language: Language,
+        *,
+        context: SemanticQuery | None,
+        ties: Ties | None,
+        prefer: Sequence[str] = (),
+    ) -> Terms:
+        hits = self.lexicon.find(scan.text, blocked=list(scan.claimed))
+        if ties is not None and ties.restrict:  # "只看新用户": a word naming a metric and a member is the member
+            hits = [members_only(hit) for hit in hits]
+        terms = Terms()
+        terms.metrics = self._metrics(hits, language, prefer)
+        fitting = terms.metrics or (list(context.metrics) if context is not None else [])
+        hits = [self._fitting(hit, fitting) for hit in hits]
+        hits = [self._one_dimension(hit, hits) for hit in hits]
+        terms.metric_hits = [h for h in hits if any(t.kind == "metric" for t in self._chosen_terms(h, hits))]
+        terms.hits = hits
+        members = [  # one member per hit, however many of its surfaces matched ("app", "APP")
+            (target.split(":", 1), hit)
+            for hit in hits
+            for target in dict.fromkeys(t.target for t in self._chosen_terms(hit, hits) if t.kind == "member")
+        ]
+        _subtracted(scan, cues, members, hits)
+        excluded = self._excluded(scan, cues, [hit for _, hit in members])
+        terms.members = [Member(dim, member, hit, id(hit) in excluded) for (dim, member), hit in members]
+        check_per_member(scan, terms.members)
+        claim_member_lists(scan, cues, terms.members)
+        claim_member_places(scan, terms.members)
+        claim_term_lists(scan, hits)
+        # "categories excluding phones by orders": a metric after "by" orders the groups, each one asked
+        by_metric = any(BY_BEFORE.search(scan.norm, 0, h.start) for h in terms.metric_hits)
+        each = bool(cues.top_n or cues.best or cues.rank or cues.separately or by_metric)
+        moved = cues.change or cues.comparison_kind is not None  # a change of every member is each one's
+        for hit in hits:
+            scan.claim(hit.start, hit.end)
+            if hit.kinds == {"dimension"}:
+                self._dimension(
+                    scan,
+                    hit,
+                    terms,
+                    asks_per_member=each or cues.share,
+                    each_asked=each,
+                    moved=moved,
+                    groups_ranked=each and not cues.which_time,
+                )
+        claim_metric_affixes(self.catalog, scan, terms.metric_hits)
+        claim_measure_words(self.catalog, scan, terms.metrics or (list(context.metrics) if context is not None else []))
+        return terms
+
+    def _fitting(self, hit: Hit, metrics: list[str]) -> Hit:
+        """A word naming a dimension (or member) of several tables means the one the asked
+        metrics can be broken down by ("JFK": the flights' origin, not the weather station's)."""
+        if not metrics:
+            return hit
+
+        def fits(term: Term) -> bool:
+            if term.kind not in ("dimension", "member"):
+                return True
+            dim = term.target.split(":", 1)[0]
+            return all(dim in self.catalog.metrics[m].dimensions for m in metrics)
+
+        kept = tuple(t for t in hit.terms if fits(t))
+        if kept == hit.terms or not any(t.kind in ("dimension", "member") for t in kept):
+            return hit
+        return dataclasses.replace(hit, terms=kept)
+
+    def _one_dimension(self, hit: Hit, hits: list[Hit]) -> Hit:
+        """A value that several dimensions hold ("LGA": an origin and a destination) means the
+        one a dimension word of the question names ("从LGA出发"); with none, it is asked back,
+        never read as both."""
+        dims = sorted(member_dimensions(hit))
+        if len(dims) < 2:
+            return hit
+        named = {t.target for h in hits if h is not hit for t in h.terms if t.kind == "dimension"} & set(dims)
+        if len(named) == 1:
+            dim = named.pop()
+            kept = tuple(t for t in hit.terms if t.kind != "member" or t.target.split(":", 1)[0] == dim)
+            return dataclasses.replace(hit, terms=kept)
+        raise AmbiguousQuestion(
+            *(
+                message(
+                    "nlu.member_of_several",
+                    lang,
+                    member=hit.text,
+                    dimensions=message("answer.list_sep", lang).join(
+                        self.catalog.dimensions[d].label.for_lang(lang) for d in dims
+                    ),
+                )
+                for lang in LANGUAGES
+            ),
+            detail={"member": hit.text, "suggestions": dims},
+        )
+
+    def _chosen_terms(self, hit: Hit, hits: list[Hit]) -> list[Term]:
+        terms = list(hit.terms)
+        if {"metric", "member"} <= hit.kinds:
+            # "new users" is the metric new_users, unless another metric is asked about
+            own = {t.target for t in terms if t.kind == "metric"}
+            others = [h for h in hits if h.kinds == {"metric"} and h is not hit and {t.target for t in h.terms} - own]
+            chosen = "member" if others else "metric"
+            terms = [t for t in terms if t.kind == chosen]
+        return terms
+
+    def _metrics(self, hits: list[Hit], language: Language, prefer: Sequence[str] = ()) -> list[str]:
+        metrics: list[str] = []
+        for hit in hits:
+            if hit.kinds == {"refused"}:
+                raise self.refused_metric(hit.terms[0].target)
+            targets = sorted({t.target for t in self._chosen_terms(hit, hits) if t.kind == "metric"})
+            if len(targets) > 1 and len(set(targets) & set(prefer)) == 1:
+                targets = sorted(set(targets) & set(prefer))
+            elif len(targets) > 1:
+                raise self.several_metrics(hit.text, targets)
+            if len(targets) == 1 and targets[0] not in prefer:
+                equals = self._one_of_equals(hit, targets[0], prefer)
+                targets = [equals] if equals else targets
+            metrics += [t for t in targets if t not in metrics]
+        return metrics
+
+    def _one_of_equals(self, hit: Hit, metric: str, prefer: Sequence[str] = ()) -> str | None:
+        """A loose name (a synonym) of a metric that is another metric plus a qualifier the other's
+        own definition already states ("付款人数" of 支付买家数, when 买家数 counts buyers of paid
+        orders) names both equally: asked back naming both, never one picked."""
+        info = self.catalog.metrics[metric]
+        said = {normalise(t.surface) for t in hit.terms if t.target == metric}
+        if said & {normalise(metric), normalise(info.label.zh), normalise(info.label.en)}:
+            return None
+        equals = self._equal_metrics(metric)
+        if equals:
+            named = [metric, *equals]
+            preferred = [m for m in named if m in prefer]
+            if len(preferred) == 1:
+                return preferred[0]
+            raise self.several_metrics(hit.text, named)
+        return None
+
+    def _equal_metrics(self, metric: str) -> list[str]:
+        """Metrics of the same unit whose label ``metric``'s label extends by a qualifier their
+        definition already holds (zh: "支付" + "买家数"; en: "paying" + "buyers")."""
+        if metric in self._equals:
+            return self._equals[metric]
+        x = self.catalog.metrics[metric]
+        out: list[str] = []
+        for name, y in self.catalog.metrics.items():
+            if name == metric or y.unit != x.unit or y.is_ratio or x.is_ratio:
+                continue
+            zh = _qualifier(x.label.zh, y.label.zh)
+            en = _qualifier(x.label.en.lower(), y.label.en.lower(), " ")
+            if (zh and _restricts(zh, y.description.zh)) or (en and _restricts(en, y.description.en.lower())):
+                out.append(name)
+        self._equals[metric] = out
+        return out
+
+    def _excluded(self, scan: Scan, cues: Cues, member_hits: list[Hit]) -> set[int]:
+        """Members an exclusion word applies to ("除了A和B以外", "非A", "excluding A", "A除外")."""
+        out: set[int] = set()
+        ordered = sorted({id(h): h for h in member_hits}.values(), key=lambda h: h.start)
+        for cue in cues.exclusions:
+            chain = [h for h in ordered if h.start >= cue.end()]
+            if not chain or not _BETWEEN_FILLER.match(scan.norm[cue.end() : chain[0].start]):
+                continue
+            scan.claim(cue.start(), cue.end())
+            out.add(id(chain[0]))
+            last = chain[0]
+            joins = [scan.norm[prev.end : nxt.start] for prev, nxt in itertools.pairwise(chain)]
+            for i, (prev, nxt) in enumerate(itertools.pairwise(chain)):
+                cn_comma = CN_COMMA.fullmatch(scan.text[prev.end : nxt.start]) is not None
+                closed_later = cn_comma and CLOSED_LATER.match(scan.norm, nxt.start) is not None
+                if cn_comma and not closed_later:
+                    comma_after_an_exclusion(cue, prev, nxt)
+                if not in_one_list(joins[i], prev, nxt, scan) or (clause_ends(joins, i) and not closed_later):
+                    break
+                if cn_comma and not closed_later:
+                    break  # "除了华东，华南和华北的GMV": the Chinese comma ends the exclusion, unless 以外 closes a list
+                if COMMA.search(joins[i]) and member_dimensions(prev) != member_dimensions(nxt):
+                    break  # "除了直播，华东和华南的订单量": the comma ends the exclusion, another dimension follows
+                out.add(id(nxt))
+                scan.claim(prev.end, nxt.start)
+                last = nxt
+            self._close_exclusion(scan, last.end)
+        for hit in ordered:
+            after = vocab.EXCLUDE_AFTER.match(scan.norm, hit.end)
+            if after and scan.free(after.start(), after.end()):
+                scan.claim(after.start(), after.end())
+                out.add(id(hit))
+                last = hit
+                for prev in reversed([h for h in ordered if h.end <= hit.start]):
+                    if not in_one_list(scan.norm[prev.end : last.start], prev, last, scan) or id(prev) in out:
+                        break
+                    out.add(id(prev))
+                    last = prev
+        return out
+
+    def _close_exclusion(self, scan: Scan, end: int) -> None:
+        """ "剔除家电品类后", "除了A以外": the word that closes the exclusion, after a dimension word."""
+        dim_word = next(
+            (
+                h
+                for h in self.lexicon.find(scan.text[end:])
+                if h.start == 0 or not scan.text[end : end + h.start].strip()
+            ),
+            None,
+        )
+        after = end + dim_word.end if dim_word is not None and dim_word.kinds == {"dimension"} else end
+        tail = vocab.EXCLUDE_TAIL.match(scan.norm, after)
+        if tail and scan.free(tail.start(), tail.end()):
+            scan.claim(tail.start(), tail.end())
+
+    def _dimension(
+        self,
+        scan: Scan,
+        hit: Hit,
+        terms: Terms,
+        *,
+        asks_per_member: bool,
+        each_asked: bool,
+        moved: bool = False,
+        groups_ranked: bool = False,
+    ) -> None:
+        """A dimension word is a breakdown, unless it names the dimension of members just named
+        ("app 渠道", "华北、华中两个区") or the set a filter applies to ("所有渠道", "除华东外，其他
+        区域"); "all channels" with a ranking, a share or "each" still asks for each channel.
+        "Other channels" with nothing excluded is asked back: other than what?"""
+        dim = hit.terms[0].target
+        count = _MEMBER_COUNT.search(scan.norm, 0, hit.start)
+        named_here = [m for m in terms.members if m.dimension == dim]
+        if count and named_here:
+            scan.claim(count.start(), count.end())
+            before = scan.norm[: count.start()]
+        else:
+            before = scan.norm[: hit.start]
+        if vocab.GROUP_MARKER.search(before):
+            if dim not in terms.dims:
+                terms.dims.append(dim)
+            return
+        adjacent = [m for m in named_here if m.hit.end <= len(before) and not before[m.hit.end :].strip()]
+        # "华东地区" names its member's dimension; "非华东地区…最高的3个": the set left, ranked — each asked
+        attached = bool(adjacent) and not (groups_ranked and all(m.excluded for m in adjacent))
+        # "regions other than East China": the dimension names the set the exclusion applies to — one
+        # figure, unless each is asked ("top 3 regions excluding East China", "… ranked by GMV")
+        set_named = bool(vocab.EXCLUDE_BEFORE.match(scan.norm[hit.end :].lstrip()))
+        attached = attached or (set_named and not each_asked)
+        # "除了app以外的渠道GMV(占比)": the dimension names the set left after the exclusion — one
+        # figure (or its share of the whole) unless each is asked ("…分别是多少", a ranking)
+        rest_of = any(m.excluded and _AFTER_EXCLUSION.fullmatch(before[m.hit.end :]) for m in named_here)
+        attached = attached or (rest_of and not each_asked)
+        every = _ALL_OF.search(before)
+        other = _OTHER.search(before)
+        if other and not any(m.excluded for m in named_here):
+            raise ask_back("nlu.other_than_what", {"dimension": dim})
+        scope = other or every
+        if scope:
+            scan.claim(scope.start(1), scope.end(1))
+        if scope and asks_per_member and not any(not m.excluded for m in named_here):
+            scope = None  # "rank all channels", "除华东外其他区域各是多少": every one, one by one
+        if every and moved and not named_here:
+            scope = None  # "did all channels go down", "所有渠道都下降了吗": each channel's change
+        if attached or scope:
+            terms.dims_naming_a_set.add(dim)
+            return
+        if dim not in terms.dims:
+            terms.dims.append(dim)
+
+
+__all__ = ["TermReader"]
