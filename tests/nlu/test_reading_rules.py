@@ -1370,6 +1370,12 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         )
     ),
     (
+        "前一周 before a comparative",
+        "上周日均订单量比前一周少多少",
+        {"comparison": {"kind": "previous_period", "range": {"start": "2026-06-15", "end": "2026-06-21"}}},
+    ),
+    ("少了这么多 takes a fall for granted", "为什么上周GMV比前一周少了这么多", {"intent": "why", "premise": "down"}),
+    (
         "a share's bound said of its part",
         "Did new users account for more than half of orders last month?",
         {

@@ -1672,3 +1672,32 @@ def test_a_bound_then_which_ones_keeps_the_groups_shown(session: Session) -> Non
     expected = [r for r in rates if float(str(r[1])) < 0.02]
     assert expected and len(expected) < len(rates)  # the bound keeps some, not all
     assert _answer_rows(below, "channel", "conversion_rate") == expected
+
+
+def test_the_whole_after_a_pair_gap_is_the_whole_figure(session: Session) -> None:
+    """ "华东和华南的订单量差多少" then "全国呢": the national figure — the pair and its gap gone, never
+    asked back about a gap over periods."""
+    chat = session.conversation()
+    chat.ask("上个月华东和华南的订单量差多少", as_of=JULY)
+    whole = chat.ask("全国呢")
+    assert whole.status == "answered", whole.answer
+    assert whole.semantic_query is not None and not whole.semantic_query.difference
+    ((expected,),) = _rows(session, f"SELECT COUNT(*) FILTER (WHERE {ORDERS}) FROM fact_order WHERE {JUNE}")
+    assert _answer_rows(whole, "order_count") == [(expected,)]
+
+
+def test_a_bound_with_its_metric_and_groups_said_is_one_question(session: Session) -> None:
+    """ "各品类GMV" then "订单量超过9000的品类有哪些": all but the period said, answered; "那订单量超过
+    10000的呢" (no groups named) is still asked back."""
+    chat = session.conversation()
+    chat.ask("上个月各品类GMV", as_of=JULY)
+    kept = chat.ask("订单量超过9000的品类有哪些")
+    assert kept.status == "answered", kept.answer
+    expected = _rows(
+        session,
+        f"SELECT category, COUNT(*) FROM fact_order WHERE {ORDERS} AND {JUNE} GROUP BY 1 HAVING COUNT(*) > 9000",
+    )
+    assert _answer_rows(kept, "category", "order_count") == expected
+    chat = session.conversation()
+    chat.ask("上个月各渠道GMV", as_of=JULY)
+    assert chat.ask("那订单量超过10000的呢").status == "clarification_needed"

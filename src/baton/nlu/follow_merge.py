@@ -113,7 +113,8 @@ class FollowUpMerge:
             said = r.ties.pointer
             raise AmbiguousQuestion(*both("conversation.pointer_after_ranking", said=said), detail={"follow_up": True})
         place_of_the_previous_rows(parent, r)
-        if cues.bound is not None and (terms.metrics or cues.bound.term is not None):
+        whole = bool(terms.metrics) and bool(terms.dims)  # "订单量超过9000的品类有哪些": all but the period said
+        if cues.bound is not None and (terms.metrics or cues.bound.term is not None) and not whole:
             # "那订单量超过10000的呢": a bound of a metric named anew is asked in one question; one of the
             # metric shown ("any below 2%?", "涨幅超过16%的有哪些") keeps the groups the conversation holds
             raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True})
@@ -372,6 +373,11 @@ class FollowUpMerge:
         parent = self.parent
         ends = parent.intent == "ranking" and self.top_n is None and self.place is None and bool(self.dims)
         asked = parent.difference or (self.cues.members_apart is not None and self.cues.difference)
+        pair = [d for d in parent.dimensions if any(f.dimension == d for f in parent.filters)]
+        whole = bool(pair) and not any(f.dimension in pair for f in self.filters)
+        if parent.difference and whole and not self.cues.difference:
+            self.dims = [d for d in self.dims if d not in pair]  # "华东比华北高多少" then "全国呢": the whole's
+            return False
         gap = asked and (two_members_apart(self.dims, self.filters) or ends)  # "最高和最低差多少"
         if asked and (not gap or self.comparison is not None or self.grain is not None):
             # "华东和华南的GMV差多少" then "去年同期呢": the gap of each one's change is not built, never dropped
