@@ -219,6 +219,14 @@ def test_a_why_over_a_breakdown_is_asked_back(demo_session: Session) -> None:
     assert "区域" in answer.error.message
 
 
+def test_a_why_of_every_group_is_asked_back(demo_session: Session) -> None:
+    """ "为什么6月所有渠道的GMV都下滑了" (only app fell): every channel's fall is not checked one by one —
+    asked back, never the total's why with the premise called checked."""
+    answer = demo_session.analyze("为什么6月所有渠道的GMV都下滑了", as_of=AS_OF)
+    assert answer.status == "clarification_needed", answer.answer
+    assert answer.error is not None and answer.error.detail["reason"] == "why_of_each_group"
+
+
 def test_the_headline_states_the_values_as_loaded(demo_session: Session) -> None:
     """Beside the comparable-days change, the values as loaded are stated, not only their change:
     the period's own total is in the answer."""

@@ -1370,6 +1370,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         )
     ),
     (
+        "a bound said after both breakdowns is of the cells",
+        "上个月各区域各渠道GMV超过100万的有哪些",
+        {"dimensions": ["region", "channel"], "threshold": {"value": 1_000_000}},
+    ),
+    (
         "前一周 before a comparative",
         "上周日均订单量比前一周少多少",
         {"comparison": {"kind": "previous_period", "range": {"start": "2026-06-15", "end": "2026-06-21"}}},
@@ -1722,6 +1727,19 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a period compared with itself, zh", "6月GMV和6月比", AmbiguousQuestion, "same dates"),
     ("a month against the bare year before may mean the whole year", "6月GMV比去年低吗", AmbiguousQuestion, "去年"),
     ("more than a period is no ranking", "which channels had more orders than last month", AmbiguousQuestion, "more"),
+    # a bound said of one breakdown's groups, then another breakdown: the first's totals, or the cells?
+    (
+        "a bound of regions, split by channel",
+        "上个月GMV超过1000万的区域，按渠道拆开看",
+        AmbiguousQuestion,
+        "threshold_of_which_groups",
+    ),
+    (
+        "a bound of regions, split, en",
+        "regions with GMV over 10M last month, split by channel",
+        AmbiguousQuestion,
+        "region",
+    ),
     ("before a month is not months ago", "5月之前gmv", AmbiguousQuestion, "之前"),
     ("before March is not three months ago", "3月之前各渠道gmv", AmbiguousQuestion, "之前"),
     ("before a day of the month is not days ago", "15日之前gmv", AmbiguousQuestion, "日之前"),

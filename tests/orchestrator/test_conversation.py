@@ -882,6 +882,7 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
         (["上个月GMV环比增长最快的渠道", "第二名呢"], "place_by_change"),
         (["6月GMV对比4月", "那5月呢"], "which_side_replaced"),
         (["上个月各区域GMV占比", "华东比华南高多少"], "gap_per_group"),  # the two are the share's parts
+        (["上个月GMV超过1000万的区域", "按渠道拆开看"], "bound_in_one_question"),  # the regions' bound, or the cells'?
         (["refund rate last quarter", "is that higher than appliances?"], "gap_in_one_question_en"),
     ],
 )

@@ -217,6 +217,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "for a metric of money.",
         "{metric}不是金额，“{bound}”不能作为它的阈值。请用它自己的单位表述阈值，或改问金额类指标。",
     ),
+    "threshold_of_which_groups": (
+        'Is "{bound}" said of each {first}\'s total, or of each {groups} combination? Baton bounds one set of '
+        'groups: first ask for each {first} that passes it, then break those down; or say "combinations".',
+        "“{bound}”是指每个{first_zh}的合计，还是每个{groups_zh}组合？Baton 只按一组分组筛选：请先问达到阈值的{first_zh}，"
+        "再拆开看；或说明是“组合”。",
+    ),
     "threshold_beside": (
         'A bound on the groups ("{bound}") is not combined with a ranking, a share, a comparison, a gap, several '
         "metrics or a breakdown and a series at once yet: ask for the groups that pass it first, then the rest on "

@@ -237,6 +237,15 @@ class QueryAssembly(CatalogChecks):
         beside = beside or (comparison is not None and not of_change)
         beside = beside or (bool(dims) and grain is not None)  # "每天GMV超过200万的渠道": every day, or any?
         groups = bool(dims) or grain is not None
+        bound_end = max((e for _, e in cues.spans.get("threshold", [])), default=None)
+        said_after = bound_end is not None and any(
+            h.start >= bound_end and any(t.kind == "dimension" and t.target in dims for t in h.terms)
+            for h in terms.hits
+        )
+        if len(dims) > 1 and said_after and not cues.combination:
+            # "上个月GMV超过1000万的区域，按渠道拆开看": the regions' totals, or each region × channel? Never
+            # the cells bounded as if they were the regions ("各区域各渠道GMV超过100万的": the cells, said so)
+            raise self.bound_of_which_groups(cues.bound.said, dims)
         threshold = threshold_of(
             cues.bound,
             self.catalog,

@@ -112,6 +112,23 @@ class CatalogChecks:
             detail={"reason": "each_then_members", "dimension": dimension, "members": list(members)},
         )
 
+    def bound_of_which_groups(self, said: str, dims: Sequence[str]) -> AmbiguousQuestion:
+        """Asked back: a bound with two breakdowns ("上个月GMV超过1000万的区域，按渠道拆开看") may be of the
+        first's totals or of each combination; bounding the cells as if they were the first's groups would
+        answer another question."""
+        labels = {lang: [self.catalog.dimensions[d].label.for_lang(lang) for d in dims] for lang in LANGUAGES}
+        return AmbiguousQuestion(
+            *both(
+                "nlu.threshold_of_which_groups",
+                bound=said,
+                first=labels["en"][0],
+                first_zh=labels["zh"][0],
+                groups=" × ".join(labels["en"]),
+                groups_zh=" × ".join(labels["zh"]),
+            ),
+            detail={"reason": "threshold_of_which_groups", "bound": said, "dimensions": list(dims)},
+        )
+
     def check_ranked_keys(self, dims: Sequence[str], grain: Grain | None, *, combination: bool) -> None:
         """A top N or a place over two keys ("各区域GMV最高的品类") ranks their combinations only
         when the question says so (``combination``: "组合", "pairs"); else it is asked back, as

@@ -165,12 +165,14 @@ def kept_bound(
         return None
     regrouped = list(dims) != list(parent.dimensions) or grain != parent.grain
     grouped = bool(dims) or grain is not None
+    split = set(parent.dimensions) < set(dims)  # "超过1000万的区域" then "按渠道拆开看": the regions' or the cells'?
     if (
         bound.metric not in metrics
         or len(metrics) > 1
         or beside
         or (bound.check == "all" and regrouped)
         or (not grouped and bound.check == "keep")
+        or split
     ):
         raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True})
     return bound

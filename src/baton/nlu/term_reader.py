@@ -155,7 +155,8 @@ class TermReader(CatalogChecks):
         # "categories excluding phones by orders": a metric after "by" orders the groups, each one asked
         by_metric = any(BY_BEFORE.search(scan.norm, 0, h.start) for h in terms.metric_hits)
         each = bool(cues.top_n or cues.best or cues.rank or cues.separately or by_metric)
-        moved = cues.change or cues.comparison_kind is not None  # a change of every member is each one's
+        moved = cues.change or cues.comparison_kind is not None or (cues.why and cues.premise is not None)
+        # a change of every member is each one's ("为什么所有渠道都下滑了": each channel's, its premise checked)
         for hit in hits:
             scan.claim(hit.start, hit.end)
             if hit.kinds == {"dimension"}:
