@@ -1211,10 +1211,16 @@ def test_a_correction_without_a_question_before_it_is_asked_back(session: Sessio
         ("上个月华东的GMV", "大盘呢", ""),
         ("除了直播上个月GMV", "整体呢", ""),
         ("上个月华东的GMV", "不对，是华南", "AND region = '华南'"),
+        # the whole of a member: that member kept, the other filter gone, never the same figure again
+        ("上个月华南直播的GMV", "华南整体呢", "AND region = '华南'"),
+        ("上个月华南直播的GMV", "整个华南呢", "AND region = '华南'"),
+        ("GMV for app in East China last month", "what about app overall?", "AND channel = 'app'"),
+        ("上个月小程序新客的GMV", "那小程序整体呢", "AND channel = 'mini_program'"),
     ],
 )
 def test_the_whole_and_corrections_change_the_filter(session: Session, first: str, then: str, where: str) -> None:
-    """ "全国呢" / "overall?" drop the one dimension's filter; "不对，是…" replaces the member."""
+    """ "全国呢" / "overall?" drop the one dimension's filter; "不对，是…" replaces the member; "华南整体呢"
+    after 华南直播 keeps 华南 alone."""
     chat = session.conversation()
     chat.ask(first, as_of=JULY)
     answer = chat.ask(then)
@@ -1514,26 +1520,6 @@ def test_a_member_set_against_anything_but_one_member_is_asked_back(session: Ses
         asked = chat.ask(then)
         assert asked.status == "clarification_needed", asked.answer
         assert asked.error is not None and asked.error.code == "ambiguous_question"
-
-
-@pytest.mark.parametrize(
-    ("first", "then", "where"),
-    [
-        ("上个月华南直播的订单量", "华南整体呢", "region = '华南'"),
-        ("上个月华南直播的订单量", "整个华南呢", "region = '华南'"),
-        ("orders for app in East China last month", "what about app overall?", "channel = 'app'"),
-        ("上个月小程序新客的订单量", "那小程序整体呢", "channel = 'mini_program'"),
-    ],
-)
-def test_the_whole_of_a_member_drops_the_other_filter(session: Session, first: str, then: str, where: str) -> None:
-    """ "华南直播的订单量" then "华南整体呢": all of South China, never the same filtered figure again."""
-    chat = session.conversation()
-    chat.ask(first, as_of=JULY)
-    answer = chat.ask(then)
-    assert answer.status == "answered", answer.answer
-    ((expected,),) = _rows(session, f"SELECT COUNT(*) FILTER (WHERE {ORDERS}) FROM fact_order WHERE {JUNE} AND {where}")
-    assert _answer_rows(answer, "order_count") == [(expected,)]
-    assert answer.semantic_query is not None and len(answer.semantic_query.filters) == 1
 
 
 def test_the_whole_of_a_member_after_two_other_filters_is_asked_back(session: Session) -> None:
