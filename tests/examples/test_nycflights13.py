@@ -397,6 +397,27 @@ def test_the_cumulative_metric_is_refused_with_its_reason(session: baton.Session
     assert ("cumulative" if case["lang"] == "en" else "累计") in answer.error.message, answer.error.message
 
 
+_DEMO_WORDS = re.compile(r"GMV|成交总额|渠道|品类|新用户|new users|\bapp\b|APP|华东|华南|East China|订单量|\borders\b")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "top 3 carriers by flights and distance flown in June 2013",  # rank by which metric?
+        "flights in June 2013 YoY and MoM",  # two comparisons at once
+        "航班数2013年6月同比和环比",
+    ],
+)
+def test_a_question_back_names_this_catalogs_terms_never_the_demos(session: baton.Session, question: str) -> None:
+    """The examples in a question back come from the catalog asked about: a flights warehouse is
+    never told "e.g. top 3 channels by GMV"."""
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "clarification_needed", answer.answer
+    assert answer.error is not None
+    assert not _DEMO_WORDS.search(answer.error.message), answer.error.message
+    assert re.search(r"Flights|航班数", answer.error.message), answer.error.message
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("case", QUESTIONS["analyze"], ids=lambda c: c["id"])
 def test_analyze_states_the_move_the_data_made(

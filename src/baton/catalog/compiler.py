@@ -645,9 +645,18 @@ def averaged_over(query: SemanticQuery) -> tuple[int, ...]:
     return tuple(whole)
 
 
-def _averaged(query: SemanticQuery, keys: list[str]) -> exp.Select:
+def _totals(query: SemanticQuery, catalog: Catalog) -> list[str]:
+    """The metrics of an average whose total is said beside it: the additive ones."""
+    if query.average_per is None:
+        return []
+    return [m for m in query.metrics if catalog.metrics[m].additive]
+
+
+def _averaged(query: SemanticQuery, keys: list[str], totals: list[str]) -> exp.Select:
     """Each metric's values per day (week …; the ``per_period`` CTE) summed and divided by how many
-    — and, with no comparison, summed alone: the total the average is of, said beside it."""
+    — and, with no comparison, the ``totals`` (the additive metrics) summed alone: the total the
+    average is of, said beside it. A distinct count's daily values summed are no total of the
+    period (a buyer of two days counted twice): none is given."""
     counts = [exp.Literal.number(n) for n in averaged_over(query)]
     divisor: exp.Expr = counts[0]
     if len(counts) > 1:
@@ -661,7 +670,7 @@ def _averaged(query: SemanticQuery, keys: list[str]) -> exp.Select:
         for m in query.metrics
     ]
     if query.comparison is None:  # "本周GMV，日均多少": the period's total beside its average
-        averages += [exp.func("SUM", exp.column(m)).as_(f"{m}_total") for m in query.metrics]
+        averages += [exp.func("SUM", exp.column(m)).as_(f"{m}_total") for m in totals]
     select = exp.select(*[exp.column(k) for k in keys], *averages, copy=False).from_(
         exp.table_("per_period"), copy=False
     )
@@ -716,14 +725,14 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     if query.average_per is not None:
         ctes.append(("per_period", base))
         key_names = [k for k in key_names if k != PERIOD]
-        base = _averaged(query, key_names)
+        base = _averaged(query, key_names, _totals(query, catalog))
     values = [value_column(query, m) for m in query.metrics]
 
     output: list[str]
     filled = query.comparison is None and shape.spine and spine.fills_gaps(query, catalog)
     if query.comparison is None:
         final = base
-        output = [*key_names, *values, *(f"{m}_total" for m in query.metrics if query.average_per is not None)]
+        output = [*key_names, *values, *(f"{m}_total" for m in _totals(query, catalog))]
         if filled:
             ctes.append((spine.MEASURED, base))
             ctes.append((spine.LOADED, _loaded(daily, catalog, next(iter(by_table)))))

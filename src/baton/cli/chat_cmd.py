@@ -21,7 +21,7 @@ from baton.cli.errors import reported
 from baton.cli.terminal import terminal_text
 from baton.contracts.common import Language
 from baton.errors import BatonError
-from baton.messages import text
+from baton.messages import text, use_examples
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -43,6 +43,7 @@ def chat(
     from rich.console import Console
 
     from baton.cli.common import budget_for
+    from baton.orchestrator.examples import example_terms
     from baton.orchestrator.session import Session
 
     console = Console(soft_wrap=False, highlight=False)
@@ -54,7 +55,9 @@ def chat(
         when = parse_as_of(as_of)
     language: Language = "zh"
     _history(settings.runs_dir)
-    console.print(terminal_text(text("conversation.chat_welcome", language, id=chain.conversation_id), "dim"))
+    with use_examples(example_terms(session.catalog)):  # "what about <a member of this catalog>?"
+        welcome = text("conversation.chat_welcome", language, id=chain.conversation_id)
+    console.print(terminal_text(welcome, "dim"))
     try:
         while True:
             try:

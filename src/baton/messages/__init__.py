@@ -18,6 +18,9 @@ pass through formatting untouched and are rendered later from the exact value.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import ModuleType
 from typing import Any
 
@@ -109,10 +112,51 @@ class _NumberRef:
 _NUM = _NumberRef()
 
 
+EXAMPLE_FIELDS = ("ex_metric", "ex_count", "ex_rate", "ex_dim", "ex_dims", "ex_dim2", "ex_a", "ex_b")
+"""The fields a message's examples name things by ("e.g. “how much higher was {ex_a}'s {ex_metric} than
+{ex_b}'s”"): the catalog's own metric, dimensions and members while a run of it renders messages
+(:func:`use_examples`), else neutral words — never one warehouse's names in every warehouse's messages."""
+
+_NEUTRAL: dict[Language, dict[str, str]] = {
+    "en": {
+        "ex_metric": "the metric",
+        "ex_count": "the count",
+        "ex_rate": "the rate",
+        "ex_dim": "group",
+        "ex_dims": "groups",
+        "ex_dim2": "kind",
+        "ex_a": "A",
+        "ex_b": "B",
+    },
+    "zh": {
+        "ex_metric": "指标",
+        "ex_count": "数量",
+        "ex_rate": "比率",
+        "ex_dim": "分组",
+        "ex_dims": "分组",
+        "ex_dim2": "类别",
+        "ex_a": "A",
+        "ex_b": "B",
+    },
+}
+_EXAMPLES: ContextVar[Mapping[Language, Mapping[str, str]]] = ContextVar("baton_message_examples", default=_NEUTRAL)
+
+
+@contextmanager
+def use_examples(terms: Mapping[Language, Mapping[str, str]]) -> Iterator[None]:
+    """Messages rendered inside name ``terms`` (:data:`EXAMPLE_FIELDS`, per language) in their examples."""
+    token = _EXAMPLES.set({lang: {**_NEUTRAL[lang], **terms.get(lang, {})} for lang in _NEUTRAL})
+    try:
+        yield
+    finally:
+        _EXAMPLES.reset(token)
+
+
 def text(key: str, language: Language, /, **fields: Any) -> str:
-    """The message ``key`` in ``language``, formatted with ``fields``."""
+    """The message ``key`` in ``language``, formatted with ``fields`` (and the example terms)."""
     english, chinese = MESSAGES[key]
-    return (chinese if language == "zh" else english).format_map({"num": _NUM, **fields})
+    examples = _EXAMPLES.get()["zh" if language == "zh" else "en"]
+    return (chinese if language == "zh" else english).format_map({"num": _NUM, **examples, **fields})
 
 
 def both(key: str, /, **fields: Any) -> tuple[str, str]:
@@ -159,6 +203,7 @@ def firewall_codes() -> tuple[str, ...]:
 
 __all__ = [
     "AREAS",
+    "EXAMPLE_FIELDS",
     "MESSAGES",
     "average_fields",
     "bilingual",
@@ -168,4 +213,5 @@ __all__ = [
     "localized",
     "pick",
     "text",
+    "use_examples",
 ]

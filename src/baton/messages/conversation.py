@@ -4,9 +4,8 @@ from __future__ import annotations
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "unclear_follow_up": (
-        "Baton could not tie this to the previous question. Say what should change — a member (a region, a "
-        "channel), a period, a breakdown, a comparison, a ranking — or ask a whole question.",
-        "无法把这句话和上一个问题联系起来。请说明要改变什么——某个成员（如区域、渠道）、时间、拆分维度、对比或排名——或完整地提问。",
+        "Baton could not tie this to the previous question. Say what should change — a member, a period, a breakdown, a comparison, a ranking — or ask a whole question.",
+        "无法把这句话和上一个问题联系起来。请说明要改变什么——某个成员、时间、拆分维度、对比或排名——或完整地提问。",
     ),
     "exclude_absent": (
         "The previous question was about {kept} only, without {members}: there is nothing to take out. Say which "
@@ -29,9 +28,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{said}”是指上一问的时间 {parent} 的去年同期（{same}），还是当前这一期的去年（{current}）？前者请说“去年同期”，或直接说日期。",
     ),
     "whole_of_which": (
-        "The whole of what? The previous question had filters on more than one dimension; say which to drop "
-        '("all regions", "all channels"), or ask a whole question.',
-        "哪个层面的整体？上一问在多个维度上有筛选；请说明去掉哪一个（如“所有区域”“所有渠道”），或完整地提问。",
+        'The whole of what? The previous question had filters on more than one dimension; say which to drop ("all {ex_dims}"), or ask a whole question.',
+        "哪个层面的整体？上一问在多个维度上有筛选；请说明去掉哪一个（如“所有{ex_dims}”），或完整地提问。",
     ),
     "which_side_replaced": (
         "The previous question compared two periods (against {against}): does {said!r} replace the period asked "
@@ -74,10 +72,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "why_question": ("Why did it change?", "为什么变化了？"),
     "chat_welcome": (
-        'Conversation {id}. Ask a question, then follow up ("What about South China?", "show it weekly"). '
-        "/why explains the last answer, /new starts over, /runs lists the turns, /quit or Ctrl-D leaves.",
-        "对话 {id}。先提问，再追问（“那华南呢？”“换成按周看”）。/why 解释上一个回答，/new 重新开始，/runs 列出各轮，"
-        "/quit 或 Ctrl-D 退出。",
+        'Conversation {id}. Ask a question, then follow up ("what about {ex_b}?", "show it weekly"). /why explains the last answer, /new starts over, /runs lists the turns, /quit or Ctrl-D leaves.',
+        "对话 {id}。先提问，再追问（“那{ex_b}呢？”“换成按周看”）。/why 解释上一个回答，/new 重新开始，/runs 列出各轮，/quit 或 Ctrl-D 退出。",
     ),
     "chat_new": ("New conversation {id}.", "新对话 {id}。"),
     "chat_help": (
@@ -99,11 +95,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "或直接说日期（如“{same_from}至{same_to}”）。",
     ),
     "bound_in_one_question": (
-        'A bound on the groups ("GMV above 5 million", "退款率超过5%") is asked in one question with its metric '
-        "and groups, and goes on only while both stay: ask it again whole, e.g. \"May's categories with a refund "
-        'rate above 5%".',
-        "按阈值筛选分组（“GMV超过500万”“退款率超过5%”）要在一个问题里连同指标和分组一起问，且只在二者不变时沿用："
-        "请完整地再问一次，例如“5月退款率超过5%的品类”。",
+        'A bound on the groups ("{ex_metric} above 5 million") is asked in one question with its metric and groups, and goes on only while both stay: ask it again whole, e.g. "{ex_dims} with {ex_metric} above 5 million in May".',
+        "按阈值筛选分组（“{ex_metric}超过500万”）要在一个问题里连同指标和分组一起问，且只在二者不变时沿用：请完整地再问一次，例如“5月{ex_metric}超过500万的{ex_dims}”。",
     ),
     "half_not_begun": (
         '"{period}" of the previous question\'s year begins on {start}, which has not come yet; the latest one is '
@@ -111,14 +104,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "上一问所在年份的“{period}”从 {start} 开始，还没到；最近一个是 {latest} 至 {latest_end}。如需查询请写明年份。",
     ),
     "pointer_after_ranking": (
-        '"{said}" points at the rows the previous answer listed: name them (e.g. "orders of app") so the figure is '
-        "theirs, not a new ranking by another measure.",
-        "“{said}”指上一问列出的结果：请直接说出成员（如“APP的订单量”），Baton 不会把它当成按新指标重新排名。",
+        '"{said}" points at the rows the previous answer listed: name them (e.g. "{ex_count} of {ex_a}") so the figure is theirs, not a new ranking by another measure.',
+        "“{said}”指上一问列出的结果：请直接说出成员（如“{ex_a}的{ex_count}”），Baton 不会把它当成按新指标重新排名。",
     ),
     "gap_in_one_question": (
-        'A gap is asked in one question naming both sides, e.g. "how much higher was East China GMV than South '
-        'China last month".',
-        "差值请在一个问题里说明两边，例如“上个月华东的GMV比华南高多少”。",
+        "A gap is asked in one question naming both sides, e.g. \"how much higher was {ex_a}'s {ex_metric} than {ex_b}'s last month\".",
+        "差值请在一个问题里说明两边，例如“上个月{ex_a}的{ex_metric}比{ex_b}高多少”。",
     ),
     "metric_or_member": (
         '"{said}" is both a metric ({metric}) and a member ({member}): switch to the metric, or keep the '

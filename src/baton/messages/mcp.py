@@ -14,8 +14,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "工具因内部错误失败，详情见服务器日志。",
     ),
     "empty_question": (
-        'Invalid request: the question is empty; ask a business question (e.g. "GMV last month").',
-        "请求无效：问题为空，请提出一个业务问题（例如“上个月的GMV”）。",
+        'Invalid request: the question is empty; ask a business question (e.g. "{ex_metric} last month").',
+        "请求无效：问题为空，请提出一个业务问题（例如“上个月的{ex_metric}”）。",
     ),
     "no_token": (
         "The MCP endpoint needs an API token: send Authorization: Bearer <token> (`baton token create`).",

@@ -149,25 +149,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{word}”问的是金额，但{metrics}不是金额：您指的是哪个指标？请改问目录中的金额类指标（或先在目录中定义它）。",
     ),
     "metric_as_a_word": (
-        'In "{words}" a metric is a condition, part of another measure or said of another metric (orders that had '
-        "a discount, a discount per order, the GMV of new signups), which the catalog does not define; Baton will "
-        "not answer with the metrics side by side. Ask for a catalog metric (or a member, such as new users), or "
+        'In "{words}" a metric is a condition, part of another measure or said of another metric (a count of rows '
+        "that meet a condition, an amount per row, a metric of one group of users), which the catalog does not "
+        "define; Baton will not answer with the metrics side by side. Ask for a catalog metric (or a member, such as {ex_a}), or "
         "have the metric defined.",
-        "“{words}”中的指标是筛选条件、另一个度量的一部分或另一个指标的修饰语（有优惠的订单、每单优惠、新注册用户的GMV），"
-        "指标目录没有这样的定义；Baton 不会把几个指标并列作答。请改问目录中的指标（或成员，如新用户），或先在目录中定义它。",
+        "“{words}”中的指标是筛选条件、另一个度量的一部分或另一个指标的修饰语（满足某条件的记录数、每条记录的金额、"
+        "某类用户的某个指标），指标目录没有这样的定义；Baton 不会把几个指标并列作答。请改问目录中的指标（或成员，如{ex_a}），或先在目录中定义它。",
     ),
     "threshold_share": (
-        "'{bound}' bounds a share of {metric}: say it as a percentage of the whole, of the parts of a breakdown "
-        "(e.g. 'channels with more than half of June GMV', '各渠道GMV占比超过30%的').",
-        "“{bound}”限定的是{metric}的占比：请用占整体的百分比来说，并说明按什么拆分（例如“6月GMV占比超过一半的渠道”、"
-        "“各渠道GMV占比超过30%的”）。",
+        "'{bound}' bounds a share of {metric}: say it as a percentage of the whole, of the parts of a breakdown (e.g. '{ex_dims} with more than half of {metric}').",
+        "“{bound}”限定的是{metric}的占比：请用占整体的百分比来说，并说明按什么拆分（例如“{metric}占比超过一半的{ex_dims}”）。",
     ),
     "threshold_change_shape": (
-        "'{bound}' bounds {metric}'s change. Baton keeps the groups of a breakdown whose change against another "
-        "period passes a bound (e.g. 'categories whose orders grew more than 5% vs the previous month'); name the "
-        "groups and the period to compare with, or ask for each group's change.",
-        "“{bound}”限定的是{metric}的变化。Baton 可以保留变化超过某个界限的分组（例如“5月订单量环比增长超过5%的品类”）；"
-        "请说明按什么分组、和哪个时期比，或直接看各组的变化。",
+        "'{bound}' bounds {metric}'s change. Baton keeps the groups of a breakdown whose change against another period passes a bound (e.g. '{ex_dims} whose {metric} grew more than 5% vs the previous month'); name the groups and the period to compare with, or ask for each group's change.",
+        "“{bound}”限定的是{metric}的变化。Baton 可以保留变化超过某个界限的分组（例如“{metric}环比增长超过5%的{ex_dims}”）；请说明按什么分组、和哪个时期比，或直接看各组的变化。",
     ),
     "threshold_signed_move": (
         "'{bound}' says a move of {metric} with a minus sign: a rise by less than nothing, or a fall? Bound the "
@@ -189,19 +184,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Baton 就会保留这些分组。",
     ),
     "two_thresholds": (
-        "The question sets two bounds at once ({words}); Baton keeps groups by one bound at a time. Ask with one, "
-        'e.g. "categories with a refund rate above 5%".',
-        "问题同时给了两个阈值（{words}）；Baton 一次只按一个阈值筛选分组。请只保留一个，例如“退款率超过5%的品类”。",
+        'The question sets two bounds at once ({words}); Baton keeps groups by one bound at a time. Ask with one, e.g. "{ex_dims} with {ex_metric} above 1 million".',
+        "问题同时给了两个阈值（{words}）；Baton 一次只按一个阈值筛选分组。请只保留一个，例如“{ex_metric}超过100万的{ex_dims}”。",
     ),
     "threshold_needs_groups": (
-        '"{bound}" keeps the groups whose {metric} passes it, so it needs groups to keep: say which, e.g. '
-        '"categories with {metric} {bound}". For one total, ask for its value.',
-        "“{bound}”是筛选分组的条件：请说明按什么分组，例如“{metric}{bound}的品类”。如果只是想知道总数是否达到，请直接问它的值。",
+        '"{bound}" keeps the groups whose {metric} passes it, so it needs groups to keep: say which, e.g. "{ex_dims} with {metric} {bound}". For one total, ask for its value.',
+        "“{bound}”是筛选分组的条件：请说明按什么分组，例如“{metric}{bound}的{ex_dims}”。如果只是想知道总数是否达到，请直接问它的值。",
     ),
     "threshold_of_what": (
-        '"{bound}" is said of {term}, which is not a metric; a bound keeps the groups whose metric passes it, '
-        'e.g. "channels with GMV above 5 million".',
-        "“{bound}”说的是{term}，它不是指标；阈值只用来筛选指标达标的分组，例如“GMV超过500万的渠道”。",
+        '"{bound}" is said of {term}, which is not a metric; a bound keeps the groups whose metric passes it, e.g. "{ex_dims} with {ex_metric} above 5 million".',
+        "“{bound}”说的是{term}，它不是指标；阈值只用来筛选指标达标的分组，例如“{ex_metric}超过500万的{ex_dims}”。",
     ),
     "threshold_percent": (
         '{metric} is a rate: say its bound as a percentage ("above 5%"), so "{bound}" is not read as something else.',
@@ -236,13 +228,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{metric}以 {currency} 计，而“{bound}”是另一种货币：Baton 不做换算。请用 {currency} 表述阈值。",
     ),
     "two_comparisons": (
-        'The question asks for two comparisons at once ({words}). Ask one at a time, e.g. "GMV last month YoY", '
-        'then "and MoM?".',
-        "问题同时要求两种对比（{words}）。请一次问一种，例如先问“上个月GMV同比”，再问“环比呢”。",
+        'The question asks for two comparisons at once ({words}). Ask one at a time, e.g. "{ex_metric} last month YoY", then "and MoM?".',
+        "问题同时要求两种对比（{words}）。请一次问一种，例如先问“上个月{ex_metric}同比”，再问“环比呢”。",
     ),
     "rank_metric": (
-        'Rank by which metric: {metrics}? Say it with the ranking, e.g. "top 3 channels by GMV".',
-        "按哪个指标排名：{metrics}？请把排名和指标写在一起，例如“GMV最高的3个渠道”。",
+        'Rank by which metric: {metrics}? Say it with the ranking, e.g. "top 3 {ex_dims} by {ex_metric}".',
+        "按哪个指标排名：{metrics}？请把排名和指标写在一起，例如“{ex_metric}最高的3个{ex_dims}”。",
     ),
     "against_the_whole": (
         "'{words}' sets a value against the whole, which Baton does not compute in one question: ask for each "
@@ -255,14 +246,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{words}”是与各组平均值比较，Baton 还不能计算：请改问各组的值（回答会指出最高和最低），或问整体的值。",
     ),
     "place_by_change": (
-        "Place {place} of a ranking by a change is not stated yet: ask for the top N by the change (e.g. "
-        "'the 2 channels that grew fastest'), whose table lists each one in order.",
-        "按变化排的第 {place} 名暂不支持：请问按变化的前 N 个（例如“环比增长最快的2个渠道”），结果表会按顺序列出。",
+        "Place {place} of a ranking by a change is not stated yet: ask for the top N by the change (e.g. 'the 2 {ex_dims} that grew fastest'), whose table lists each one in order.",
+        "按变化排的第 {place} 名暂不支持：请问按变化的前 N 个（例如“环比增长最快的2个{ex_dims}”），结果表会按顺序列出。",
     ),
     "check_sum_or_each": (
-        "Is the bound on all of them together, or on each one? Say e.g. 'all channels together' or 'does every "
-        "channel …'.",
-        "阈值是指全部加起来，还是每一个都要达到？请说明，例如“所有渠道加起来超过…吗”或“每个渠道都超过…吗”。",
+        "Is the bound on all of them together, or on each one? Say e.g. 'all {ex_dims} together' or 'does every {ex_dim} …'.",
+        "阈值是指全部加起来，还是每一个都要达到？请说明，例如“所有{ex_dims}加起来超过…吗”或“每个{ex_dim}都超过…吗”。",
     ),
     "ranked_none": (
         "{said!r} asks for none of the groups: how many (or which place) did you mean?",
@@ -308,11 +297,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "请直接问整体比率（不拆分），或按分组看各自的比率。",
     ),
     "ratio_of_two": (
-        "A ratio is computed between two members of one dimension (\"East China's GMV is how many times South "
-        "China's\") or two periods' totals (\"June's GMV is how many times May's\"); a ratio of two metrics, "
-        "of a change or per group is not built yet: ask for the values themselves.",
-        "倍数和比值只在同一维度的两个成员之间（“华东的GMV是华南的几倍”）或两个时间段的总数之间（“6月GMV是5月的几倍”）计算；"
-        "还不能计算两个指标之比、变化的倍数或各组的倍数：请直接问数值。",
+        "A ratio is computed between two members of one dimension (\"{ex_a}'s {ex_metric} is how many times {ex_b}'s\") or two periods' totals (\"June's {ex_metric} is how many times May's\"); a ratio of two metrics, of a change or per group is not built yet: ask for the values themselves.",
+        "倍数和比值只在同一维度的两个成员之间（“{ex_a}的{ex_metric}是{ex_b}的几倍”）或两个时间段的总数之间（“6月{ex_metric}是5月的几倍”）计算；还不能计算两个指标之比、变化的倍数或各组的倍数：请直接问数值。",
     ),
     "gap_per_group": (
         "The gap (or ratio) between two members is computed for one period with no other breakdown; by month or "
@@ -374,16 +360,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{member}”只说的是{metric}，而一个问题的筛选对所有指标相同：{first}也只看{member}吗？请分开问，或说明都只看{member}。",
     ),
     "rank_by_change": (
-        "Baton ranks by a change when the question says which way and the largest one: \"which channel's GMV "
-        'fell the most", "top 3 categories by growth rate". Say which (the largest fall or the largest rise), '
-        "or ask for the change of every member (it shows the largest rise and fall).",
-        "Baton 按变化排名时，需要问题说明方向并问最大的一个，如“哪个渠道GMV环比下降最多”“增幅最大的3个品类”。请说明是"
-        "降得最多还是涨得最多，或改问各成员的变化（会指出涨幅和跌幅最大的成员）。",
+        'Baton ranks by a change when the question says which way and the largest one: "which {ex_dim}\'s {ex_metric} fell the most", "top 3 {ex_dims} by growth rate". Say which (the largest fall or the largest rise), or ask for the change of every member (it shows the largest rise and fall).',
+        "Baton 按变化排名时，需要问题说明方向并问最大的一个，如“哪个{ex_dim}{ex_metric}环比下降最多”“增幅最大的3个{ex_dims}”。请说明是降得最多还是涨得最多，或改问各成员的变化（会指出涨幅和跌幅最大的成员）。",
     ),
     "rank_value_or_change": (
-        'Best or worst by the value in the period, or by its change against the other period? Ask e.g. "which '
-        'channel had the highest GMV last month" or "which channel\'s GMV fell the most last month".',
-        "“最好/最差”是按本期的值，还是按相对对比期的变化？可问如“上个月GMV最高的渠道”或“哪个渠道上个月GMV环比下降最多”。",
+        'Best or worst by the value in the period, or by its change against the other period? Ask e.g. "which {ex_dim} had the highest {ex_metric} last month" or "which {ex_dim}\'s {ex_metric} fell the most last month".',
+        "“最好/最差”是按本期的值，还是按相对对比期的变化？可问如“上个月{ex_metric}最高的{ex_dim}”或“哪个{ex_dim}上个月{ex_metric}环比下降最多”。",
     ),
     "same_period_compared": (
         "{periods} are read as the same dates, so there is nothing to compare. Which period should the first be "
@@ -402,22 +384,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "或用 `baton ask` 查看这两天的数值。",
     ),
     "why_of_each_group": (
-        "An analysis explains one total, and each {dims} is among its drivers: ask why the total moved, or name "
-        "one {dims} (e.g. 'why did GMV in East China fall in June') — each one's move is not checked alone.",
-        "一次分析解释一个总数，各{dims}都在它的驱动因素里：请问总数为什么变化，或说出其中一个{dims}（例如“为什么6月华东的GMV下降了”）"
-        "——不会逐个核对每个{dims}的变化。",
+        "An analysis explains one total, and each {dims} is among its drivers: ask why the total moved, or name one {dims} in the question — each one's move is not checked alone.",
+        "一次分析解释一个总数，各{dims}都在它的驱动因素里：请问总数为什么变化，或在问题里说出其中一个{dims}——不会逐个核对每个{dims}的变化。",
     ),
     "why_of_a_ranked_group": (
-        "Which {dims} should be analysed? Name it (e.g. 'why did GMV in East China fall in June'): an analysis "
-        "explains one scope, not the group a ranking picks.",
-        "要分析哪个{dims}？请直接说出它（例如“为什么6月华东的GMV下降了”）：分析解释一个明确的范围，而不是排名选出的那一组。",
+        "Which {dims} should be analysed? Name it in the question: an analysis explains one scope, not the group a ranking picks.",
+        "要分析哪个{dims}？请在问题里直接说出它：分析解释一个明确的范围，而不是排名选出的那一组。",
     ),
     "ranking_of_one_period": (
-        "The period read is {period}: a single {grain}, so there is nothing to rank it against. To see where a "
-        "{grain} stands in a longer period, ask for that period's ranking (e.g. 'orders by month in 2026, lowest "
-        "first'): every {grain} is listed in order.",
-        "读到的时间是{period}：只有一个{grain}，没有可以比较排名的对象。想知道它在更长时间里排第几，"
-        "请问那段时间的排名（例如“2026年各月订单量从低到高”），Baton 会把每个{grain}按顺序列出。",
+        "The period read is {period}: a single {grain}, so there is nothing to rank it against. To see where a {grain} stands in a longer period, ask for that period's ranking (e.g. '{ex_metric} by {grain} this year, lowest first'): every {grain} is listed in order.",
+        "读到的时间是{period}：只有一个{grain}，没有可以比较排名的对象。想知道它在更长时间里排第几，请问那段时间的排名（例如“今年各{grain}{ex_metric}从低到高”），Baton 会把每个{grain}按顺序列出。",
     ),
     "place_of_other_kind": (
         "The question asks where '{member}' ranks, but ranks groups of another kind than '{member}': its place "
@@ -454,9 +430,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "例如“不含{first}和{second}”。",
     ),
     "count_of_an_amount": (
-        '"{words}" asks how many, but {metric} is an amount of money, not a count. Ask for the count by its name '
-        "(orders, buyers …), or for the amount without the counting words.",
-        "“{words}”问的是数量，但{metric}是金额，不是计数。请直接问要数的指标（订单量、买家数…），或去掉计数的说法问金额。",
+        '"{words}" asks how many, but {metric} is an amount of money, not a count. Ask for the count by its name ({ex_count} …), or for the amount without the counting words.',
+        "“{words}”问的是数量，但{metric}是金额，不是计数。请直接问要数的指标（{ex_count}…），或去掉计数的说法问金额。",
     ),
     "adjacent_members": (
         '"{phrase}" names two members side by side: one of them, or both? Say "… and …" for both, or name the one '
@@ -464,11 +439,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{phrase}”并排写了两个成员：是其中一个，还是两个都要？两个都要请写“…和…”，否则请写出所指的那一个。",
     ),
     "rank_within_or_across": (
-        'Rank the {keys} combinations as a whole, or within each group (the top ones in each)? Say which: "the '
-        'top 3 {keys} combinations", or "the top 2 categories in each channel" (one group marked with each/per, '
-        "a plain top N).",
-        "是对“{keys}”的组合整体排名，还是分组后在每组内分别排名（每组里最高的）？请说明：如“最高的3个“{keys}”组合”，"
-        "或“每个渠道GMV最高的2个品类”（用“每个/各”标出分组，只取前 N 名，不带对比或占比）。",
+        'Rank the {keys} combinations as a whole, or within each group (the top ones in each)? Say which: "the top 3 {keys} combinations", or "the top 2 {ex_dim2} in each {ex_dim}" (one group marked with each/per, a plain top N).',
+        "是对“{keys}”的组合整体排名，还是分组后在每组内分别排名（每组里最高的）？请说明：如“最高的3个“{keys}”组合”，或“每个{ex_dim}最高的2个{ex_dim2}”（用“每个/各”标出分组，只取前 N 名，不带对比或占比）。",
     ),
     "better_unknown": (
         "The catalog does not say whether a higher or a lower value of this metric is better, so 'best' and "
@@ -516,9 +488,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "排名需要一个排序对象：按哪个维度（如{dimensions}）或时间单位排名？",
     ),
     "share_of_what": (
-        "A share needs a whole and a part: which members, or which breakdown, should the share be computed for? "
-        'Name the whole with "among", e.g. "among new users, the share of app orders".',
-        "占比需要明确整体和部分：请说明要计算哪些成员或哪个维度的占比，并用“…中”指明整体，例如“新用户的订单中APP的占比”。",
+        'A share needs a whole and a part: which members, or which breakdown, should the share be computed for? Name the whole with "among", e.g. "among {ex_a}, the share of each {ex_dim2}".',
+        "占比需要明确整体和部分：请说明要计算哪些成员或哪个维度的占比，并用“…中”指明整体，例如“{ex_a}中各{ex_dim2}的占比”。",
     ),
     "share_of_a_ratio": (
         "A rate or an average cannot be split into shares of a whole; ask for the rate itself, or for a share of an "
@@ -552,11 +523,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Baton 可以解释合计或日均的变化；请问合计为什么变化（{per_zh}与合计在{grain_zh}数相同的期间同升同降）。",
     ),
     "share_within_or_across": (
-        "A share of a named part next to a breakdown can mean the part's share inside each group (\"in each "
-        'region, what share of orders came from the app") or how the part splits across the groups ("the app\'s '
-        'orders by region, as shares"). Which one?',
-        "按维度拆分时，某一部分的占比可以指它在每组内的占比（“每个区域的订单中APP占多少”），也可以指它在各组之间的"
-        "分布（“APP的订单中各区域占多少”）。请问是哪一种？",
+        'A share of a named part next to a breakdown can mean the part\'s share inside each group ("in each {ex_dim2}, what share of {ex_metric} came from {ex_a}") or how the part splits across the groups ("{ex_a}\'s {ex_metric} by {ex_dim2}, as shares"). Which one?',
+        "按维度拆分时，某一部分的占比可以指它在每组内的占比（“每个{ex_dim2}的{ex_metric}中{ex_a}占多少”），也可以指它在各组之间的分布（“{ex_a}的{ex_metric}中各{ex_dim2}占多少”）。请问是哪一种？",
     ),
     "two_averages": (
         "The question asks for two averages at once ({words}). Ask one at a time.",

@@ -389,16 +389,13 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
 _CLOSING_COMPARATIVE = patterns.compile(
     r"(?<![多几比较])(?:更|较)?[高低多少大小好差](?:一些|一点|了)?(?:吗|么|没有?)?\s*[?？。]?\s*$"
 )
-_AGAINST_BY_BI = patterns.compile(r"(?<![占环同])比(?![例重率值较])")
-"""比 setting one thing against another, not 占比 or 比例 (a share), 环比 or 同比 (a comparison), nor 比较
-(rather: "哪个比较高")."""
 
 
 def _comparative_closing(scan: Scan, cues: Cues) -> bool:
     """ "6月GMV比5月高吗", "华东的GMV比华南更高吗": a comparative closing a clause that set one thing
     against another with 比 asks for the comparison (of the periods, or of the members: both shown)."""
     m = scan.find_all(_CLOSING_COMPARATIVE)
-    if not m or not _AGAINST_BY_BI.search(_clause_before(scan, m[-1].start())):
+    if not m or not vocab.AGAINST_BY_BI.search(_clause_before(scan, m[-1].start())):
         return False
     cues.claim(scan, "change", m[-1:])
     return True
@@ -506,7 +503,8 @@ def _said_against_something(scan: Scan, m: re.Match[str]) -> bool:
         return False
     after = vocab.CLAUSE_BREAK.split(scan.norm[m.end() :])[0]
     return (
-        _AGAINST_BY_BI.search(_clause_before(scan, m.start())) is not None or re.search(r"\bthan\b", after) is not None
+        vocab.AGAINST_BY_BI.search(_clause_before(scan, m.start())) is not None
+        or re.search(r"\bthan\b", after) is not None
     )
 
 

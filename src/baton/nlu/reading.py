@@ -172,7 +172,11 @@ def member_set_against(scan: Scan, cues: Cues, terms: Terms, periods: list[timee
         return None
     member = named[0]
     a, b = member.hit.start, member.hit.end
-    words = [m for m in vocab.COMPARE.finditer(scan.norm) if m.group(0) != "比" or _BI.match(scan.norm, m.start())]
+    words = [
+        m
+        for m in vocab.COMPARE.finditer(scan.norm)
+        if m.group(0) != "比" or vocab.AGAINST_BY_BI.match(scan.norm, m.start())
+    ]
     said = any(0 <= a - m.end() <= 1 or 0 <= m.start() - b <= 1 for m in words)
     times = cues.ratio and _TIMES_OF.match(scan.norm, b) is not None  # "是华南的几倍"
     gap = _GAP_TO.match(scan.norm, b) is not None  # "和华南差多少"
@@ -192,8 +196,6 @@ def against_the_previous_member(member: Member, context: SemanticQuery) -> bool:
     return one or pair
 
 
-_BI = patterns.compile(r"(?<![占环同])比(?![例重率值])")
-"""比 setting one thing against another, not 占比 or 比例 (a share), nor 环比 or 同比 (a comparison)."""
 _TIMES_OF = patterns.compile(r"\s*的?\s*(?:" + vocab.RATIO.pattern + ")", re.I)
 _GAP_TO = patterns.compile(r"\s*(?:之间)?的?\s*(?:" + vocab.GAP_BETWEEN.pattern + ")", re.I)
 

@@ -113,6 +113,9 @@ WHOLE_REF = patterns.compile(
     _I,
 )
 """The whole beside a member ("比整体高多少", "家电的退款率和整体退款率", "than overall")."""
+AGAINST_BY_BI = patterns.compile(r"(?<![占环同])比(?![例重率值较])")
+"""比 setting one thing against another, not 占比 or 比例 (a share), 环比 or 同比 (a comparison), nor 比较
+(rather: "哪个比较高")."""
 COMPARE = patterns.compile(
     r"对比|相比|相较|比较|较|比一下|比|跟|"
     r"\b(?:higher|lower|bigger|smaller|greater|larger|more|fewer|less|better|worse)\s+than\b|(?<![A-Za-z])vs\.?(?![A-Za-z])|\bversus\b|\bcompared (?:with|to)\b|\bcompare(?:d)?\b|\brelative to\b"

@@ -41,7 +41,7 @@ from baton.errors import (
     UnknownMetric,
     UserCancelled,
 )
-from baton.messages import both, text
+from baton.messages import both, text, use_examples
 from baton.orchestrator.run import RunContext
 
 if TYPE_CHECKING:
@@ -205,6 +205,13 @@ def drive(session: Session, factory: PipelineFactory, ctx: RunContext, question:
 
     The state keeps at most ``question_limit`` characters of the question (2,000); the planner sees ``question``
     (the full text) on a fresh run, so an oversized question is refused, not silently cut."""
+    from baton.orchestrator.examples import example_terms
+
+    with use_examples(example_terms(session.catalog)):  # its messages' examples name this catalog's terms
+        return _drive(session, factory, ctx, question)
+
+
+def _drive(session: Session, factory: PipelineFactory, ctx: RunContext, question: str | None) -> Answer:
     state = ctx.state
     scope = RunScope(session, state, ctx, question if question is not None else state.question)
     pipeline = factory(scope)
