@@ -211,19 +211,25 @@ class Planner(TermReader, QueryAssembly):
                         heads.setdefault(head, []).append(member.label.en)
         return heads
 
-    def _no_partial_member(self, text: str, found: list[Hit]) -> None:
-        """A capitalised word that begins a member's name ("Delta" for "Delta Air Lines Inc.")
-        names that member in part: asked back, never read as an ordinary word ("delta")."""
-        for word in CAPITALISED.finditer(text):
+    def _partial_members(self, text: str, found: list[Hit]) -> tuple[str, list[Correction]]:
+        """A capitalised word that begins a member's name ("Delta" for "Delta Air Lines Inc.") names
+        that member in part: the one member it begins is read in full, and the answer says so; the
+        word that begins several is asked back — never read as an ordinary word ("delta")."""
+        corrections: list[Correction] = []
+        for word in reversed(list(CAPITALISED.finditer(text))):  # from the end: earlier offsets stay put
             if any(h.start <= word.start() < h.end for h in found):
                 continue
             members = self._member_heads.get(normalise(word.group()))
-            if members:
+            if members and len(members) > 1:
                 named = ", ".join(members[:5])
                 raise AmbiguousQuestion(
                     *both("nlu.partial_member", word=word.group(), members=named),
                     detail={"word": word.group(), "suggestions": members[:5]},
                 )
+            if members:
+                text = text[: word.start()] + members[0] + text[word.end() :]
+                corrections.insert(0, Correction(written=word.group(), read_as=members[0]))
+        return text, corrections
 
     @cached_property
     def _cjk_surfaces(self) -> dict[str, str]:
@@ -364,15 +370,18 @@ class Planner(TermReader, QueryAssembly):
         text, corrections = self._prepare(question)
         text = _period_said_last(text, as_of)
         language: Language = "zh" if detect_language(text) == "zh" else "en"
-        scan = Scan(text=text, norm=normalise(text))
         found = self.lexicon.find(text)
+        text, whole_names = self._partial_members(text, found)
+        if whole_names:  # "Delta": Delta Air Lines Inc., read in full and said so
+            corrections = (*corrections, *whole_names)
+            found = self.lexicon.find(text)
+        scan = Scan(text=text, norm=normalise(text))
         scan.terms = [(hit.start, hit.end) for hit in found]
         scan.members = [(hit.start, hit.end) for hit in found if "member" in hit.kinds]
         scan.metrics = [(hit.start, hit.end) for hit in found if "metric" in hit.kinds]
         refused = next((hit for hit in found if hit.kinds == {"refused"}), None)
         if refused is not None:  # named whole ("flights month to date"): refused before its words are read as a period
             raise self.refused_metric(refused.terms[0].target)
-        self._no_partial_member(text, found)
         ties = read_ties(scan) if context is not None else None
         cues = read_cues(scan, follows=context is not None)
         periods = event_periods(self.catalog.calendar, scan, as_of)
