@@ -1548,6 +1548,11 @@ def test_an_average_or_a_total_after_a_series_is_one_figure_of_the_period(sessio
     before = "order_date BETWEEN DATE '2026-06-15' AND DATE '2026-06-21'"
     ((previous,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {before}")
     assert _answer_rows(compared, "gmv", "gmv_previous") == [(pytest.approx(total), pytest.approx(previous))]
+    chat = session.conversation()
+    chat.ask("上周各渠道每天的GMV", as_of=JULY)
+    summed = chat.ask("合计呢")  # the channels summed, each day: the series stays
+    assert summed.semantic_query is not None and summed.semantic_query.grain == "day"
+    assert summed.semantic_query.dimensions == ()
 
 
 @pytest.mark.parametrize(

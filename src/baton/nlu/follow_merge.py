@@ -147,8 +147,11 @@ class FollowUpMerge:
         grain = cues.grain or series
         if cues.why and cues.grain is None and not cues.trend and comparison is not None:
             grain = None  # "why?" after a weekly series beside last year: the change of the whole period explained
-        if (cues.average_per is not None or cues.total) and cues.grain is None and not cues.trend:
-            grain = None  # "GMV by day" then "the average per day?" / "total vs the week before?": the period's one
+        # "GMV by day" then "the average per day?" / "total vs the week before?": the period's one figure; a total
+        # after a series by groups ("各渠道每天的GMV" then "合计呢") sums the groups, each day
+        whole_period = cues.average_per is not None or (cues.total and not parent.dimensions)
+        if whole_period and cues.grain is None and not cues.trend:
+            grain = None
         if grain != parent.grain:
             self.changed.append("grain")
         yearly = comparison is not None and comparison.kind == "same_period_last_year" and not cues.why
