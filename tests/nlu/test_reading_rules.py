@@ -1730,6 +1730,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     # "N月之前" is before month N, never "N months ago" (that is 个月前); "N日之前" before the Nth day
     ("a slash date whose day could be a month", "6/5的GMV", AmbiguousQuestion, "6/5"),
     ("a period compared with itself, zh", "6月GMV和6月比", AmbiguousQuestion, "same dates"),
+    ("last month against its own month", "GMV last month vs June", AmbiguousQuestion, "same dates"),
     ("a month against the bare year before may mean the whole year", "6月GMV比去年低吗", AmbiguousQuestion, "去年"),
     ("more than a period is no ranking", "which channels had more orders than last month", AmbiguousQuestion, "more"),
     # a bound said of one breakdown's groups, then another breakdown: the first's totals, or the cells?

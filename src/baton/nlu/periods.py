@@ -452,7 +452,12 @@ def _last_month_name_a_year_back(
     return _against(asked, dataclasses.replace(last[0], start=start, end=end), "same_period_last_year")
 
 
-_LAST_MONTH_NAME = patterns.compile(r"(?:last|this\s+past)\s+[a-z]+\.?", re.I)
+_LAST_MONTH_NAME = patterns.compile(
+    r"(?:last|this\s+past)\s+(?:january|february|march|april|may|june|july|august|september|october|november"
+    r"|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?",
+    re.I,
+)
+"""A month said by its name after "last" ("last June") — never "last month", which is the month before today."""
 
 
 def _two_periods(
