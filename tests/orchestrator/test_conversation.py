@@ -1693,3 +1693,15 @@ def test_a_bound_with_its_metric_and_groups_said_is_one_question(session: Sessio
     chat = session.conversation()
     chat.ask("上个月各渠道GMV", as_of=JULY)
     assert chat.ask("那订单量超过10000的呢").status == "clarification_needed"
+
+
+@pytest.mark.parametrize("then", ["跟华南一起呢", "together with South China?"])
+def test_a_member_added_together_joins_the_filter(session: Session, then: str) -> None:
+    """ "华东的GMV" then "跟华南一起呢": both regions, never South China alone."""
+    chat = session.conversation()
+    chat.ask("上个月华东的GMV", as_of=JULY)
+    both_regions = chat.ask(then)
+    assert both_regions.status == "answered", both_regions.answer
+    assert both_regions.semantic_query is not None
+    (region,) = [f for f in both_regions.semantic_query.filters if f.dimension == "region"]
+    assert set(region.members) == {"华东", "华南"}

@@ -168,7 +168,7 @@ def member_set_against(scan: Scan, cues: Cues, terms: Terms, periods: list[timee
     named = [m for m in terms.members if not m.excluded]
     if len(named) != len(terms.members) or len(named) != 1 or periods:
         return None
-    if cues.comparison_kind is not None or cues.earlier or cues.why:
+    if cues.comparison_kind is not None or cues.earlier or cues.why or cues.total:  # "跟华南一起呢": summed
         return None
     member = named[0]
     a, b = member.hit.start, member.hit.end

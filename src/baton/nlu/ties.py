@@ -66,8 +66,12 @@ splitting ("去掉渠道拆分"), never "去掉直播" (an exclusion)."""
 POINTER = patterns.compile(r"它们|它|\bits\b|\btheir\b", _I)
 """A pronoun pointing at the previous answer's rows ("它的GMV呢", "their orders?")."""
 ADD = patterns.compile(
-    r"再加上|再加个|加上|加个|再|另外|\balso\b|\bfurther\b|\badditionally\b|\bas well\b|\btoo\b|\bplus\b", _I
+    r"再加上|再加个|加上|加个|再|另外|一起|\balso\b|\bfurther\b|\badditionally\b|\bas well\b|\btoo\b|\bplus\b"
+    r"|\btogether with\b|\balong with\b",
+    _I,
 )
+"""Words that add to a part of the previous question ("再看华南", "跟华南一起呢", "together with South China"):
+members join the filter on their dimension, one figure of them all."""
 ADD_METRIC = patterns.compile(
     r"加上|加个|\balso\b|\bas well\b|\btoo\b|\badditionally\b|\bplus\b|还要|也要|也看|一起", _I
 )
