@@ -1733,6 +1733,9 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("last month against its own month", "GMV last month vs June", AmbiguousQuestion, "same dates"),
     ("a month against the bare year before may mean the whole year", "6月GMV比去年低吗", AmbiguousQuestion, "去年"),
     ("more than a period is no ranking", "which channels had more orders than last month", AmbiguousQuestion, "more"),
+    # "more" ranks only candidates named with "or": never the groups, never against a period
+    ("more with no candidates", "which regions had more orders last month", AmbiguousQuestion, "more"),
+    ("more compared with a period", "which channels had more orders compared with May?", AmbiguousQuestion, "more"),
     # a bound said of one breakdown's groups, then another breakdown: the first's totals, or the cells?
     (
         "a bound of regions, split by channel",

@@ -92,8 +92,8 @@ def test_a_value_that_could_mean_several_things_is_asked_back(question: str, sai
 @pytest.mark.parametrize(
     ("question", "said", "member"),
     [
-        ("Delta flights in December 2013", "Delta", "Delta Air Lines Inc."),
         ("flights of United in December 2013", "United", "United Air Lines Inc."),
+        ("United flights in December 2013", "United", "United Air Lines Inc."),
     ],
 )
 def test_a_name_said_in_part_is_the_one_member_it_begins_and_the_answer_says_so(
@@ -106,11 +106,25 @@ def test_a_name_said_in_part_is_the_one_member_it_begins_and_the_answer_says_so(
 
 def test_a_name_begun_by_several_members_is_asked_back() -> None:
     raw = CATALOG.model_dump(mode="json", exclude_defaults=True)
-    raw["dimensions"]["airline"]["members"]["Delta Connection"] = {"label": _label("Delta Connection")}
+    raw["dimensions"]["airline"]["members"]["United Express"] = {"label": _label("United Express")}
     catalog = Catalog.model_validate(raw)
     with pytest.raises(AmbiguousQuestion) as caught:
-        Planner(catalog).plan("Delta flights in December 2013", as_of=AS_OF)
-    assert "Delta Air Lines Inc." in caught.value.message_en and "Delta Connection" in caught.value.message_en
+        Planner(catalog).plan("United flights in December 2013", as_of=AS_OF)
+    assert "United Air Lines Inc." in caught.value.message_en and "United Express" in caught.value.message_en
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Delta of flights, June 2013 vs May 2013",
+        "What was the Delta in flights in December 2013?",
+        "Delta flights in December 2013",  # the airline, or the change? asked, never guessed
+    ],
+)
+def test_a_name_that_is_also_an_operator_word_is_asked_back(question: str) -> None:
+    with pytest.raises(AmbiguousQuestion) as caught:
+        PLANNER.plan(question, as_of=AS_OF)
+    assert "Delta Air Lines Inc." in caught.value.message_en
 
 
 def test_the_word_delta_in_lower_case_is_still_a_change() -> None:

@@ -883,6 +883,8 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
         (["6月GMV对比4月", "那5月呢"], "which_side_replaced"),
         (["上个月各区域GMV占比", "华东比华南高多少"], "gap_per_group"),  # the two are the share's parts
         (["上个月GMV超过1000万的区域", "按渠道拆开看"], "bound_in_one_question"),  # the regions' bound, or the cells'?
+        (["上个月各区域各渠道GMV", "那订单量超过10000的渠道呢"], "threshold_of_which_groups"),
+        (["今年每个月的GMV", "日均呢"], "average_series"),  # each month's daily average: not built
         (["refund rate last quarter", "is that higher than appliances?"], "gap_in_one_question_en"),
     ],
 )
@@ -911,6 +913,8 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "place_by_change": "按变化排的第 2 名",
         "which_side_replaced": "替换的是所问的期间，还是对比的期间",
         "gap_per_group": "只在一个时间段、不再拆分时计算",
+        "threshold_of_which_groups": "每个区域 × 渠道组合",
+        "average_series": "暂不支持按月的日均序列",
     }[reason]
     assert message in last.error.message
 
@@ -1666,6 +1670,19 @@ def test_a_bound_then_which_ones_keeps_the_groups_shown(session: Session) -> Non
     assert _answer_rows(below, "channel", "conversion_rate") == expected
 
 
+def test_every_group_after_a_pair_gap_is_each_group(session: Session) -> None:
+    """ "华东比华北的订单量高多少" then "所有区域呢": every region, each one — never the national total."""
+    chat = session.conversation()
+    chat.ask("上个月华东比华北的订单量高多少", as_of=JULY)
+    every = chat.ask("所有区域呢")
+    assert every.status == "answered", every.answer
+    assert every.semantic_query is not None and every.semantic_query.dimensions == ("region",)
+    expected = _rows(
+        session, f"SELECT region, COUNT(*) FILTER (WHERE {ORDERS}) FROM fact_order WHERE {JUNE} GROUP BY 1"
+    )
+    assert _answer_rows(every, "region", "order_count") == expected
+
+
 def test_the_whole_after_a_pair_gap_is_the_whole_figure(session: Session) -> None:
     """ "华东和华南的订单量差多少" then "全国呢": the national figure — the pair and its gap gone, never
     asked back about a gap over periods."""
@@ -1682,12 +1699,13 @@ def test_a_bound_with_its_metric_and_groups_said_is_one_question(session: Sessio
     """ "各品类GMV" then "订单量超过9000的品类有哪些": all but the period said, answered; "那订单量超过
     10000的呢" (no groups named) is still asked back."""
     chat = session.conversation()
-    chat.ask("上个月各品类GMV", as_of=JULY)
+    chat.ask("5月各品类GMV", as_of=JULY)  # May, not the month before today: the period is inherited
     kept = chat.ask("订单量超过9000的品类有哪些")
     assert kept.status == "answered", kept.answer
+    may = "order_date BETWEEN DATE '2026-05-01' AND DATE '2026-05-31'"
     expected = _rows(
         session,
-        f"SELECT category, COUNT(*) FROM fact_order WHERE {ORDERS} AND {JUNE} GROUP BY 1 HAVING COUNT(*) > 9000",
+        f"SELECT category, COUNT(*) FROM fact_order WHERE {ORDERS} AND {may} GROUP BY 1 HAVING COUNT(*) > 9000",
     )
     assert _answer_rows(kept, "category", "order_count") == expected
     chat = session.conversation()

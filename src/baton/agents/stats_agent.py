@@ -264,6 +264,8 @@ def _events(catalog: Catalog, query: SemanticQuery, ev: str, lang: Language) -> 
 
 
 def _event_in_one_period(catalog: Catalog, query: SemanticQuery, ev: str, lang: Language) -> list[Finding]:
+    """Each catalog event with days in one period only, named with its days (and its peak when held):
+    an event in both periods (this year's against last year's) is like for like, said nowhere."""
     if query.comparison is None:
         return []
     current, previous = query.time_range, query.comparison.range

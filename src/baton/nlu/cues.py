@@ -364,7 +364,9 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
     best = cues.claim(scan, "ranking", [m for m in scan.find_all(vocab.BEST) if not _said_against_something(scan, m)])
     which = scan.find_all(vocab.WHICH)
     closing = scan.find_all(vocab.WHICH_MORE)
-    closing = [m for m in closing if m.group("word") or (which and which[0].group(0).lower().startswith("which"))]
+    candidates = _OR_CANDIDATES.search(scan.norm) is not None and vocab.COMPARE.search(scan.norm) is None
+    english = which and which[0].group(0).lower().startswith("which") and candidates  # "…, app or web?"
+    closing = [m for m in closing if m.group("word") or english]
     if which and closing and cues.top_n is None and not best and closing[0].start() >= which[0].end():
         cues.claim(scan, "ranking", closing[:1])
         word = closing[0].group("word") or closing[0].group("en").lower()
@@ -420,6 +422,10 @@ def _comparative_direction(scan: Scan, cues: Cues) -> Literal["up", "down"] | No
     cues.claim(scan, "change", [found])
     cues.change = True  # "why is AOV lower in June than May": June set against May
     return "up" if found.group("up") else "down"
+
+
+_OR_CANDIDATES = patterns.compile(r"\S\s+or\s+\S", re.I)
+"""Candidates named with "or" ("which had more orders, app or web?"): "more" / "fewer" ranks them."""
 
 
 def closing_direction(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from baton.contracts.common import Language
+from baton.contracts.common import LANGUAGES
 from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
@@ -39,8 +39,6 @@ from baton.nlu.guards import listing_order, ranked_ends, two_members_apart
 from baton.nlu.parser import Planner
 from baton.nlu.rank_within import ranked_each_period
 from baton.nlu.ties import ADD_METRIC, Reading
-
-LANGS: tuple[Language, ...] = ("en", "zh")
 
 
 class NothingChanged(Exception):
@@ -147,9 +145,11 @@ class FollowUpMerge:
         grain = cues.grain or series
         if cues.why and cues.grain is None and not cues.trend and comparison is not None:
             grain = None  # "why?" after a weekly series beside last year: the change of the whole period explained
-        # "GMV by day" then "the average per day?" / "total vs the week before?": the period's one figure; a total
-        # after a series by groups ("各渠道每天的GMV" then "合计呢") sums the groups, each day
-        whole_period = cues.average_per is not None or (cues.total and not parent.dimensions)
+        # "GMV by day" then "the average per day?" / "total vs the week before?": the period's one figure ("每个月"
+        # then "日均呢" is a series of averages, asked back); a total after a series by groups ("各渠道每天的GMV" then
+        # "合计呢") sums the groups, each day
+        same_unit = cues.average_per is not None and cues.average_per == parent.grain  # "by day" then "per day?"
+        whole_period = same_unit or (cues.total and not parent.dimensions)
         if whole_period and cues.grain is None and not cues.trend:
             grain = None
         if grain != parent.grain:
@@ -160,7 +160,7 @@ class FollowUpMerge:
                 raise AmbiguousQuestion(
                     *(
                         text("nlu.grain_with_comparison", lang, grain=text(f"answer.grain_{grain}", lang))
-                        for lang in LANGS
+                        for lang in LANGUAGES
                     ),
                     detail={"grain": grain},
                 )
@@ -319,8 +319,8 @@ class FollowUpMerge:
                     *both("nlu.rank_by_change"), detail={"dimensions": list(dims), "follow_up": True}
                 )
             if self.place is not None:  # "增长最快的渠道" then "第二名呢": a place by a change is not stated
-                place = self.place
-                raise AmbiguousQuestion(*both("nlu.place_by_change", place=place), detail={"reason": "place_by_change"})
+                said_place = both("nlu.place_by_change", place=self.place)
+                raise AmbiguousQuestion(*said_place, detail={"reason": "place_by_change"})
             self.rank_by, self.order = parent.rank_by, parent.order
 
     def _share_average_why(self) -> None:
@@ -379,7 +379,9 @@ class FollowUpMerge:
         pair = [d for d in parent.dimensions if any(f.dimension == d for f in parent.filters)]
         whole = bool(pair) and not any(f.dimension in pair for f in self.filters)
         if parent.difference and whole and not self.cues.difference:
-            self.dims = [d for d in self.dims if d not in pair]  # "华东比华北高多少" then "全国呢": the whole's
+            # "华东比华北高多少" then "全国呢": the whole's figure; "所有区域呢": every region, each one
+            every = set(pair) & (self.terms.dims_naming_a_set | set(self.terms.dims))
+            self.dims = [d for d in self.dims if d not in pair or d in every]
             return False
         gap = asked and (two_members_apart(self.dims, self.filters) or ends)  # "最高和最低差多少"
         if asked and (not gap or self.comparison is not None or self.grain is not None):
@@ -391,6 +393,9 @@ class FollowUpMerge:
         """A bound said keeps the groups the conversation holds; the previous bound goes on where
         the follow-up can carry it, or is asked back."""
         parent, comparison, ranked = self.parent, self.comparison, self.ranked
+        if self.cues.bound is not None and len(self.dims) > 1 and not self.cues.combination:
+            # "各区域各渠道GMV" then "那订单量超过10000的渠道呢": the channels' totals, or the cells? asked
+            raise self.planner.bound_of_which_groups(self.cues.bound.said, self.dims)
         if self.cues.bound is not None:  # "Q2各品类GMV同比" then "涨幅超过20%的有哪些": the groups shown
             kept = self.top_n is not None or self.place is not None or self.asked_member is not None
             kept_ranking = kept or parent.intent == "ranking"

@@ -214,13 +214,15 @@ class Planner(TermReader, QueryAssembly):
     def _partial_members(self, text: str, found: list[Hit]) -> tuple[str, list[Correction]]:
         """A capitalised word that begins a member's name ("Delta" for "Delta Air Lines Inc.") names
         that member in part: the one member it begins is read in full, and the answer says so; the
-        word that begins several is asked back — never read as an ordinary word ("delta")."""
+        word that begins several, or that is also an operator word ("Delta of flights, June vs May": the
+        change?), is asked back — never read as one or the other unsaid."""
         corrections: list[Correction] = []
         for word in reversed(list(CAPITALISED.finditer(text))):  # from the end: earlier offsets stay put
             if any(h.start <= word.start() < h.end for h in found):
                 continue
             members = self._member_heads.get(normalise(word.group()))
-            if members and len(members) > 1:
+            operator = vocab.CHANGE_WORDS.fullmatch(normalise(word.group())) is not None  # "the Delta in flights"
+            if members and (len(members) > 1 or operator):
                 named = ", ".join(members[:5])
                 raise AmbiguousQuestion(
                     *both("nlu.partial_member", word=word.group(), members=named),

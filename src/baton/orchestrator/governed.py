@@ -10,6 +10,7 @@ result as run evidence. All of a run's statements read one data version.
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -206,7 +207,8 @@ class GovernedQuery:
         sqls = [self._render(expression) for _, expression in items]
         version = self.runner.version_of(self.freshness())
         with ThreadPoolExecutor(width, thread_name_prefix="baton-query") as pool:
-            checks = [pool.submit(self._verdict, sql) for sql in sqls]
+            # each task runs in a copy of this thread's context: a message it renders names the run's catalog
+            checks = [pool.submit(contextvars.copy_context().run, self._verdict, sql) for sql in sqls]
             if any(c.exception() is not None for c in checks) or any(self._budgeted(c.result()) for c in checks):
                 return [self.run(name, expression) for name, expression in items]
             approved = [c.result() for c in checks]
@@ -217,7 +219,14 @@ class GovernedQuery:
             for verdict in approved:
                 self.registry.register(verdict)  # the runner takes it from another thread
             pending = [
-                pool.submit(self.runner.run, a.approved_sql_id, user=self.user, data_version=version) for a in approved
+                pool.submit(
+                    contextvars.copy_context().run,
+                    self.runner.run,
+                    a.approved_sql_id,
+                    user=self.user,
+                    data_version=version,
+                )
+                for a in approved
             ]
             return self._replayed(items, approved, pending, hooks)
 
