@@ -1723,3 +1723,19 @@ def test_a_member_added_together_joins_the_filter(session: Session, then: str) -
     assert both_regions.semantic_query is not None
     (region,) = [f for f in both_regions.semantic_query.filters if f.dimension == "region"]
     assert set(region.members) == {"华东", "华南"}
+
+
+@pytest.mark.parametrize("then", ["不分新老客呢", "新老客合计呢"])
+def test_a_filter_taken_away_by_not_splitting_or_summing_it(session: Session, then: str) -> None:
+    """ "小程序新客的买家数" then "不分新老客呢" / "新老客合计呢": the mini program's buyers of every user
+    type — distinct buyers (11,846), never the two types side by side nor their sum."""
+    chat = session.conversation()
+    chat.ask("上个月小程序新客的买家数", as_of=JULY)
+    whole = chat.ask(then)
+    assert whole.status == "answered", whole.answer
+    assert whole.semantic_query is not None and whole.semantic_query.dimensions == ()
+    ((expected,),) = _rows(
+        session,
+        f"SELECT COUNT(DISTINCT user_id) FROM fact_order WHERE {ORDERS} AND {JUNE} AND channel = 'mini_program'",
+    )
+    assert _answer_rows(whole, "buyer_count") == [(expected,)]

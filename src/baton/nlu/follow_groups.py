@@ -31,6 +31,12 @@ def filters_of(
         if m.member not in bucket:
             bucket.append(m.member)
     filters, share_filters = list(parent.filters), parent.share_filters
+    said = ({m.dimension for m in r.terms.members} | set(r.terms.dims)) - set(parent.dimensions)
+    unsplit = said if r.ties is not None and r.ties.unsplit else set()  # a filter, not a breakdown, not split
+    whole = unsplit | _every_member_summed(r, catalog, parent)
+    left = [f for f in filters if f.dimension not in whole]
+    if whole and len(left) < len(filters):  # "小程序新客的买家数" then "不分新老客呢" / "新老客合计呢": all of them
+        return left, share_filters, ["filter"]
     share_dims = {f.dimension for f in share_filters}
     adds = r.ties is not None and r.ties.add
     _replaced_filter_is_named(parent, r, catalog, named)
@@ -80,6 +86,20 @@ def filters_of(
         parts.append("exclusion" if all(f.exclude for f in filters) else "filter")
         filters = []
     return filters, share_filters, parts
+
+
+def _every_member_summed(r: Reading, catalog: Catalog, parent: SemanticQuery) -> set[str]:
+    """The filtered dimensions a follow-up sums with a total word, named by every member or by the
+    dimension itself ("新老客合计呢", "new and returning combined?", "所有用户类型合计"): no filter of them."""
+    if not r.cues.total:
+        return set()
+    named: dict[str, set[str]] = {}
+    for m in r.terms.members:
+        if not m.excluded:
+            named.setdefault(m.dimension, set()).add(m.member)
+    every = {d for d, members in named.items() if len(members) > 1 and members == set(catalog.dimensions[d].members)}
+    filtered = {f.dimension for f in parent.filters if not f.exclude} - set(parent.dimensions)
+    return (every | set(r.terms.dims)) & filtered
 
 
 def _whole_of_members(r: Reading) -> set[str]:
@@ -192,9 +212,15 @@ def dimensions_of(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]
     """Breakdowns: added ("按品类拆开"), replaced ("换成按品类"); a dimension narrowed to one
     member is no longer broken down ("各渠道…" then "app呢")."""
     ties, said = r.ties, list(r.terms.dims)
+    filtered = {f.dimension for f in parent.filters if not f.exclude} - set(parent.dimensions)
+    if r.cues.total or (ties is not None and ties.unsplit):
+        said = [d for d in said if d not in filtered]  # "不分新老客" / "新老客合计" of a filter: the filter goes
     if ties is not None and ties.unsplit:  # "不分渠道呢": that breakdown goes; "不用拆了": all of them
         if not set(said) <= set(parent.dimensions):  # "不分渠道，按区域": which goes, which comes? asked
             raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True})
+        of_members = {m.dimension for m in r.terms.members}  # "不分新老客呢": that dimension's, filter or split
+        if (of_members or r.terms.dims) and not said:
+            return [d for d in parent.dimensions if d not in of_members]
         return [d for d in parent.dimensions if said and d not in said]
     replace = ties is not None and ties.replace
     # "按区域呢" / "what about by region" after a breakdown asks the same by another one; a
