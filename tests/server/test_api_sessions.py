@@ -45,14 +45,13 @@ def _token(token_id: str, expires_at: datetime | None = None) -> TokenInfo:
 
 
 def test_expired_sessions_are_purged_on_every_sign_in() -> None:
-    sessions = SignInSessions()
-    ending = _token("tok_ending", datetime.now(UTC) + timedelta(milliseconds=1))
+    now = [datetime.now(UTC)]
+    sessions = SignInSessions(clock=lambda: now[0])  # time moves only when the test moves it
+    ending = _token("tok_ending", now[0] + timedelta(minutes=1))
     for _ in range(5):
         sessions.open(ending)
     assert len(sessions) == 5
-    later = datetime.now(UTC) + timedelta(milliseconds=20)
-    while datetime.now(UTC) < later:
-        pass
+    now[0] += timedelta(minutes=2)  # the token, and so its sessions, have expired
     sessions.open(_token("tok_other"))
     assert len(sessions) == 1
     for _ in range(SESSIONS_PER_TOKEN * 2):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hmac
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Literal
@@ -47,19 +48,20 @@ class SignedIn:
 class SignInSessions:
     """Cookie sessions in memory (a restart signs everyone out), keyed by the SHA-256 of the cookie."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self._lock = threading.Lock()
         self._sessions: dict[str, SignedIn] = {}
+        self._now = clock  # the time sessions expire by (a test's own clock)
 
     def open(self, token: TokenInfo) -> tuple[str, SignedIn]:
         """A new session for ``token``'s user: the cookie value and the session (with its CSRF token)."""
         cookie = secrets.token_urlsafe(32)
-        expires = datetime.now(UTC) + timedelta(hours=SESSION_HOURS)
+        expires = self._now() + timedelta(hours=SESSION_HOURS)
         if token.expires_at is not None:
             expires = min(expires, token.expires_at)
         signed = SignedIn(user=token.user, csrf=secrets.token_urlsafe(32), token_id=token.token_id, expires_at=expires)
         with self._lock:
-            now = datetime.now(UTC)
+            now = self._now()
             self._sessions = {k: v for k, v in self._sessions.items() if v.expires_at > now}
             same = [k for k, v in self._sessions.items() if v.token_id == token.token_id]  # oldest first
             for key in same[: max(0, len(same) - SESSIONS_PER_TOKEN + 1)]:
@@ -74,7 +76,7 @@ class SignInSessions:
     def get(self, cookie: str) -> SignedIn | None:
         with self._lock:
             found = self._sessions.get(token_hash(cookie))
-        if found is None or found.expires_at <= datetime.now(UTC):
+        if found is None or found.expires_at <= self._now():
             return None
         return found
 
