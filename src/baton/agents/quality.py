@@ -376,7 +376,7 @@ def incomplete_days(output: QualityOutput | None, query: SemanticQuery | None = 
     days = {f.date for f in output.flags if f.date is not None and f.affects_period and f.issue == "incomplete"}
     if query is not None and query.comparison is not None:
         cur = query.time_range
-        period_days = [cur.start + timedelta(days=i) for i in range(cur.days)] + list(query.comparison.dates())
+        period_days = [*cur.dates(), *query.comparison.dates()]
         for f in output.flags:
             if f.issue == "stale" and f.affects_period and f.date is not None:
                 days |= {d for d in period_days if d > f.date}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -272,7 +272,7 @@ def _event_in_one_period(catalog: Catalog, query: SemanticQuery, ev: str, lang: 
     out: list[Finding] = []
     for event in catalog.calendar:
         inside = {
-            side: [d for d in _days(r.start, r.end) if event.contains(d)]
+            side: [d for d in r.dates() if event.contains(d)]
             for side, r in (("current", current), ("previous", previous))
         }
         held = [side for side, days in inside.items() if days]
@@ -299,10 +299,6 @@ def _event_in_one_period(catalog: Catalog, query: SemanticQuery, ev: str, lang: 
             )
         )
     return out
-
-
-def _days(start: date, end: date) -> list[date]:
-    return [start + timedelta(days=i) for i in range((end - start).days + 1)]
 
 
 def _welch(

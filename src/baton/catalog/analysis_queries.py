@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from typing import Literal
 
 from sqlglot import exp
@@ -166,7 +166,7 @@ def kept_days(query: SemanticQuery, excluded: Sequence[date]) -> dict[str, int]:
     """Days each period keeps once ``excluded`` days are left out ("current"/"previous")."""
     assert query.comparison is not None
     cur = query.time_range
-    current = [cur.start + timedelta(days=i) for i in range(cur.days)]
+    current = cur.dates()
     gone = set(excluded)
     return {
         CURRENT: sum(d not in gone for d in current),

@@ -65,6 +65,10 @@ class TimeRange(BaseModel):
     def days(self) -> int:
         return (self.end - self.start).days + 1
 
+    def dates(self) -> tuple[date, ...]:
+        """Every day of the range, in order."""
+        return tuple(self.start + timedelta(days=i) for i in range(self.days))
+
 
 class Comparison(BaseModel):
     """The period the question's period is compared with: the one before it, the same period a
@@ -89,8 +93,7 @@ class Comparison(BaseModel):
 
     def dates(self) -> tuple[date, ...]:
         """Every day of the comparison, in order."""
-        span = (self.range.start + timedelta(days=i) for i in range(self.range.days))
-        return tuple(d for d in span if self.contains(d))
+        return tuple(d for d in self.range.dates() if self.contains(d))
 
 
 class Correction(BaseModel):
