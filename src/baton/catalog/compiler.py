@@ -722,17 +722,18 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
             else:
                 base = base.join(exp.table_(name), join_type="CROSS", copy=False)
 
+    totals = _totals(query, catalog)
     if query.average_per is not None:
         ctes.append(("per_period", base))
         key_names = [k for k in key_names if k != PERIOD]
-        base = _averaged(query, key_names, _totals(query, catalog))
+        base = _averaged(query, key_names, totals)
     values = [value_column(query, m) for m in query.metrics]
 
     output: list[str]
     filled = query.comparison is None and shape.spine and spine.fills_gaps(query, catalog)
     if query.comparison is None:
         final = base
-        output = [*key_names, *values, *(f"{m}_total" for m in _totals(query, catalog))]
+        output = [*key_names, *values, *(f"{m}_total" for m in totals)]
         if filled:
             ctes.append((spine.MEASURED, base))
             ctes.append((spine.LOADED, _loaded(daily, catalog, next(iter(by_table)))))

@@ -88,6 +88,11 @@ def filters_of(
     return filters, share_filters, parts
 
 
+def _filtered_only(parent: SemanticQuery) -> set[str]:
+    """The dimensions the previous question kept members of without breaking them down."""
+    return {f.dimension for f in parent.filters if not f.exclude} - set(parent.dimensions)
+
+
 def _every_member_summed(r: Reading, catalog: Catalog, parent: SemanticQuery) -> set[str]:
     """The filtered dimensions a follow-up sums with a total word, named by every member or by the
     dimension itself ("新老客合计呢", "new and returning combined?", "所有用户类型合计"): no filter of them."""
@@ -98,7 +103,7 @@ def _every_member_summed(r: Reading, catalog: Catalog, parent: SemanticQuery) ->
         if not m.excluded:
             named.setdefault(m.dimension, set()).add(m.member)
     every = {d for d, members in named.items() if len(members) > 1 and members == set(catalog.dimensions[d].members)}
-    filtered = {f.dimension for f in parent.filters if not f.exclude} - set(parent.dimensions)
+    filtered = _filtered_only(parent)
     return (every | set(r.terms.dims)) & filtered
 
 
@@ -212,7 +217,7 @@ def dimensions_of(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]
     """Breakdowns: added ("按品类拆开"), replaced ("换成按品类"); a dimension narrowed to one
     member is no longer broken down ("各渠道…" then "app呢")."""
     ties, said = r.ties, list(r.terms.dims)
-    filtered = {f.dimension for f in parent.filters if not f.exclude} - set(parent.dimensions)
+    filtered = _filtered_only(parent)
     if r.cues.total or (ties is not None and ties.unsplit):
         said = [d for d in said if d not in filtered]  # "不分新老客" / "新老客合计" of a filter: the filter goes
     if ties is not None and ties.unsplit:  # "不分渠道呢": that breakdown goes; "不用拆了": all of them

@@ -168,7 +168,7 @@ def _candidates_of_which(
     return all(_ONLY_JOINERS.fullmatch(r) for r in rest)
 
 
-_WHICH_BEFORE = patterns.compile(r"(?:哪个|哪一个|哪家|\bwhich)\s*$", re.I)
+_WHICH_BEFORE = patterns.compile(rf"(?:{_WHICH})\s*$", re.I)
 _ONLY_JOINERS = patterns.compile(
     r"[\s,，:：;；?？.。!！]*(?:(?:\bor\b|\band\b|\bvs\.?|还是|或者?|和|跟)[\s,，?？.。]*)*", re.I
 )
