@@ -152,11 +152,22 @@ def use_examples(terms: Mapping[Language, Mapping[str, str]]) -> Iterator[None]:
         _EXAMPLES.reset(token)
 
 
+class _Fields(dict[str, Any]):
+    """A message's fields; an example field it does not give is looked up only when the template
+    names it — most messages name none."""
+
+    def __init__(self, fields: dict[str, Any], language: Language) -> None:
+        super().__init__({"num": _NUM, **fields})
+        self._language: Language = "zh" if language == "zh" else "en"
+
+    def __missing__(self, key: str) -> str:
+        return _EXAMPLES.get()[self._language][key]
+
+
 def text(key: str, language: Language, /, **fields: Any) -> str:
     """The message ``key`` in ``language``, formatted with ``fields`` (and the example terms)."""
     english, chinese = MESSAGES[key]
-    examples = _EXAMPLES.get()["zh" if language == "zh" else "en"]
-    return (chinese if language == "zh" else english).format_map({"num": _NUM, **examples, **fields})
+    return (chinese if language == "zh" else english).format_map(_Fields(fields, language))
 
 
 def both(key: str, /, **fields: Any) -> tuple[str, str]:
