@@ -71,8 +71,8 @@ LEFT_OUT: list[tuple[str, dict[str, Any], bool, list[str]]] = [
         ["天猫"],
     ),
     (  # a paraphrase span does not cover a member of another dimension inside it
-        "上个月华南卖出去的流水",
-        {"metrics": ["gmv"], **LAST_MONTH, "spans": [_span("华南卖出去的流水", "metric", "gmv")]},
+        "上个月华南卖出去的货款",
+        {"metrics": ["gmv"], **LAST_MONTH, "spans": [_span("华南卖出去的货款", "metric", "gmv")]},
         False,
         ["华南"],
     ),

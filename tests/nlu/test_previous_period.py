@@ -114,6 +114,16 @@ NAMED_WITH_THE_WORD: list[tuple[str, tuple[date, date, date, date] | None]] = [
     ("GMV last week WoW", (D(2026, 6, 22), D(2026, 6, 28), D(2026, 6, 15), D(2026, 6, 21))),
     ("GMV 6月环比", (D(2026, 6, 1), D(2026, 6, 30), D(2026, 5, 1), D(2026, 5, 31))),  # 月 is June's
     ("第二季度环比的GMV", (D(2026, 4, 1), D(2026, 6, 30), D(2026, 1, 1), D(2026, 3, 31))),
+    # "the week before", "the previous weekend": one of what the period is
+    ("last week GMV vs the week before", (D(2026, 6, 22), D(2026, 6, 28), D(2026, 6, 15), D(2026, 6, 21))),
+    ("GMV last weekend vs the weekend before", (D(2026, 6, 27), D(2026, 6, 28), D(2026, 6, 20), D(2026, 6, 21))),
+    (
+        "last weekend GMV compared with the previous weekend",
+        (D(2026, 6, 27), D(2026, 6, 28), D(2026, 6, 20), D(2026, 6, 21)),
+    ),
+    ("上周末GMV比前一个周末多多少", (D(2026, 6, 27), D(2026, 6, 28), D(2026, 6, 20), D(2026, 6, 21))),
+    ("June GMV vs the week before", None),  # the week before is no month
+    ("last month GMV compared with the previous weekend", None),
     ("6月GMV环比4月", None),  # 环比 is May: two different comparisons
     ("5月GMV环比6月", None),  # the period asked about comes first
     ("上个月GMV周环比", None),  # a week-over-week change of a month

@@ -1367,7 +1367,17 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
             ("which had more orders last month, app or web?", "desc"),
             ("which channel had fewer orders last month, app or web?", "asc"),
             ("which channel had higher GMV last month, app or web?", "desc"),
+            ("上个月哪个渠道订单多，APP还是网页？", "desc"),
+            ("上个月哪个渠道退款率低，app或者web", "asc"),
         )
+    ),
+    *(
+        (
+            f"a member said again after its pair: {q}",
+            q,
+            {"filters": [{"dimension": "channel", "members": ["app", "web"], "exclude": False}], "difference": True},
+        )
+        for q in ("6月APP和网页的GMV，APP比网页多多少", "app vs web GMV in June, and how much bigger is app")
     ),
     (
         "a bound said after both breakdowns is of the cells",
@@ -1508,7 +1518,10 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("an action", "Send a coupon email to every user in East China", OutOfScope, "actions"),
     ("advice", "下个季度应该给直播渠道多少预算？", OutOfScope, "budgets"),
     ("about the data, not answerable", "下单超过3次的用户有多少", AmbiguousQuestion, "下单超过"),
-    ("single-character fillers that form a word", "上个月每人GMV多少", AmbiguousQuestion, "每人"),
+    ("a per-person figure the catalog lacks", "上个月每人GMV多少", UnknownMetric, "每人GMV"),
+    ("per a filler noun is still per", "GMV per user last month", UnknownMetric, "GMV per user"),
+    ("per a filler noun, broken down", "GMV per user by region last month", UnknownMetric, "GMV per user"),
+    ("每 a filler noun before the metric", "上个月每用户GMV", UnknownMetric, "每用户GMV"),
     ("a comparison window of another length", "上个月GMV和之前3个月比", AmbiguousQuestion, "not as long"),
     ("periods of different lengths", "GMV last month versus last year", AmbiguousQuestion, "differ in length"),
     ("a week earlier for a long period", "今年GMV和上周同期比", AmbiguousQuestion, "a week"),

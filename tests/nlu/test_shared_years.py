@@ -33,6 +33,10 @@ SHARED: list[tuple[str, tuple[str, str], tuple[str, str]]] = [
         ("2025-07-01", "2025-12-31"),
         ("2025-01-01", "2025-06-30"),
     ),
+    # a year written out after the second reaches back over "vs", as English reads it
+    ("H1 vs H2 2025 GMV", ("2025-07-01", "2025-12-31"), ("2025-01-01", "2025-06-30")),
+    ("GMV in March vs April 2025", ("2025-04-01", "2025-04-30"), ("2025-03-01", "2025-03-31")),
+    ("Q1 versus Q3 2025 orders", ("2025-07-01", "2025-09-30"), ("2025-01-01", "2025-03-31")),
     # "X vs Y" names two periods side by side: the later is asked about, against the earlier
     ("May 2025 vs June GMV", ("2025-06-01", "2025-06-30"), ("2025-05-01", "2025-05-31")),
     # a year said before the second period only marks that one: this June against last May

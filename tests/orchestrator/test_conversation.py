@@ -1725,10 +1725,10 @@ def test_a_member_added_together_joins_the_filter(session: Session, then: str) -
     assert set(region.members) == {"华东", "华南"}
 
 
-@pytest.mark.parametrize("then", ["不分新老客呢", "新老客合计呢"])
+@pytest.mark.parametrize("then", ["不分新老客呢", "新老客合计呢", "所有用户呢", "what about all users?"])
 def test_a_filter_taken_away_by_not_splitting_or_summing_it(session: Session, then: str) -> None:
-    """ "小程序新客的买家数" then "不分新老客呢" / "新老客合计呢": the mini program's buyers of every user
-    type — distinct buyers (11,846), never the two types side by side nor their sum."""
+    """ "小程序新客的买家数" then "不分新老客呢" / "新老客合计呢" / "所有用户呢" (the noun the user
+    types share): the mini program's buyers of every user type — distinct buyers (11,846), never the two types side by side nor their sum."""
     chat = session.conversation()
     chat.ask("上个月小程序新客的买家数", as_of=JULY)
     whole = chat.ask(then)
@@ -1739,3 +1739,45 @@ def test_a_filter_taken_away_by_not_splitting_or_summing_it(session: Session, th
         f"SELECT COUNT(DISTINCT user_id) FROM fact_order WHERE {ORDERS} AND {JUNE} AND channel = 'mini_program'",
     )
     assert _answer_rows(whole, "buyer_count") == [(expected,)]
+
+
+def test_a_gap_of_two_members_after_a_top_three_leaves_the_ranking(session: Session) -> None:
+    """ "前三名" then "手机数码比服饰鞋包多多少": the gap of the two, never the top of the two."""
+    chat = session.conversation()
+    chat.ask("上个月各品类的GMV，前三名", as_of=JULY)
+    gap = chat.ask("手机数码比服饰鞋包多多少")
+    assert gap.status == "answered", gap.answer
+    assert gap.semantic_query is not None and gap.semantic_query.difference
+    assert gap.semantic_query.top_n is None and gap.semantic_query.intent != "ranking"
+    expected = _rows(
+        session,
+        f"SELECT category, {GMV} FROM fact_order WHERE {JUNE} AND category IN ('手机数码', '服饰鞋包') GROUP BY 1",
+    )
+    assert _answer_rows(gap, "category", "gmv") == expected
+    (high, low) = sorted((float(str(v)) for _, v in expected), reverse=True)
+    assert f"{high - low:,.2f}" in gap.answer
+
+
+def test_a_series_of_one_member_after_the_top_group_is_every_period(session: Session) -> None:
+    """ "退款率最高的渠道" then "直播每个月的退款率走势": every month of live stream in date order,
+    never its one highest month."""
+    chat = session.conversation()
+    chat.ask("今年上半年各渠道的退款率", as_of=JULY)
+    chat.ask("退款率最高的渠道是哪个")
+    series = chat.ask("直播每个月的退款率走势")
+    assert series.status == "answered", series.answer
+    assert series.semantic_query is not None and series.semantic_query.top_n is None
+    assert series.result is not None and len(series.result.rows) == 6
+    periods = [row[0] for row in series.result.rows]
+    assert periods == sorted(periods)
+
+
+def test_a_share_of_one_breakdown_beside_another_is_asked_back(session: Session) -> None:
+    """ "按渠道、新老客" then "新客占比多少": new users' share inside each channel, or across the
+    channels? asked, never new users of each channel over every channel's visitors."""
+    chat = session.conversation()
+    chat.ask("上个月网页和小程序的访客数分别多少", as_of=JULY)
+    chat.ask("再按新老客拆一下")
+    share = chat.ask("新客占比多少")
+    assert share.status == "clarification_needed", share.answer
+    assert share.error is not None and share.error.code == "ambiguous_question"

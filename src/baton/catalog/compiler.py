@@ -41,7 +41,7 @@ from baton.catalog import spine, sqlexpr
 from baton.catalog.model import Catalog, Measure
 from baton.catalog.where import METRIC_TIME, where_condition
 from baton.contracts.common import Dialect
-from baton.contracts.semantic import MemberFilter, SemanticQuery, Threshold, TimeRange
+from baton.contracts.semantic import MemberFilter, SemanticQuery, Threshold
 from baton.errors import InvalidInput, QuestionRefused
 from baton.messages import average_fields, both
 
@@ -389,11 +389,9 @@ def compile_query(
         fields = average_fields(query.average_per)
         raise QuestionRefused(*both("nlu.average_with_share" if query.share else "catalog.average_series", **fields))
     shape = _Shape(ties=not plain, spine=fill_gaps and not plain)
-    whole = spine.whole_periods(query)
+    whole = spine.whole_query(query)
     if whole is not None:  # a ranking of weeks or months: those the period holds whole
-        query = query.model_copy(
-            update={"time_range": TimeRange(start=whole[0], end=whole[1], text=query.time_range.text)}
-        )
+        query = whole
     if query.share:
         return _compile_share(query, catalog, dialect, shape)
     return _compile_plain(query, catalog, dialect, shape)

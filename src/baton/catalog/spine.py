@@ -27,7 +27,7 @@ from datetime import date, timedelta
 from sqlglot import exp
 
 from baton.catalog.model import Catalog
-from baton.contracts.semantic import Grain, SemanticQuery
+from baton.contracts.semantic import Grain, SemanticQuery, TimeRange
 
 MAX_PERIODS = 750
 """The longest spine: every weekly or monthly series, a daily one of up to two years."""
@@ -106,6 +106,25 @@ def whole_periods(query: SemanticQuery) -> tuple[date, date] | None:
     start, end = query.time_range.start, query.time_range.end
     inside = whole_inside(start, end, query.grain)
     return None if inside == (start, end) else inside
+
+
+def whole_query(query: SemanticQuery) -> SemanticQuery | None:
+    """``query`` over its :func:`whole_periods`; the period it is compared with loses the same
+    days at each end, so each week (month …) still meets its own ("今年GMV最高的3周，同比": the
+    week of 2026-06-15 against that of 2025-06-15, never rows shifted by 369 days). None when
+    nothing is cut."""
+    whole = whole_periods(query)
+    if whole is None:
+        return None
+    (start, end), current = whole, query.time_range
+    update: dict[str, object] = {"time_range": TimeRange(start=start, end=end, text=current.text)}
+    if query.comparison is not None:
+        before = query.comparison.range
+        moved = TimeRange(
+            start=before.start + (start - current.start), end=before.end - (current.end - end), text=before.text
+        )
+        update["comparison"] = query.comparison.model_copy(update={"range": moved})
+    return query.model_copy(update=update)
 
 
 def whole_inside(start: date, end: date, grain: Grain) -> tuple[date, date] | None:

@@ -149,6 +149,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "of its days and is left out.",
         "只对 {first} 至 {last} 之间完整的{grain}排名；期间两端被截断的{grain}只含部分天数，不参与排名。",
     ),
+    "whole_periods_compared": (
+        "Each whole {grain} is compared with its own {grain} in the period compared with, {first} to {last}.",
+        "每个完整的{grain}与对比期中对应的{grain}比较（{first} 至 {last}）。",
+    ),
     "whole_periods_bound": (
         "Compared with the bound: each whole {grain} from {first} to {last}; a {grain} the period cuts at its "
         "edges holds only some of its days and is left out.",

@@ -566,10 +566,20 @@ def read_which_n(scan: Scan, cues: Cues, superlative: Sequence[re.Match[str]] | 
 _PERCENT = patterns.compile(r"%|％|percent|percentage|百分之多少|百分之几|百分比", re.I)
 _WINDOW = patterns.compile(
     r"(?P<n>\d+|[一二两三四五六七八九十]+|two|three|four|five|six|seven|eight|nine|ten|fourteen|thirty)\s*个?\s*"
-    r"(?P<u>天|日|周|星期|月|季度|年|days?|weeks?|months?|quarters?|years?)",
+    r"(?P<u>天|日|周末|周|星期|月|季度|年|days?|weekends?|weeks?|months?|quarters?|years?)"
+    r"|\b(?:the|a)\s+(?:previous\s+|prior\s+|preceding\s+)?(?P<one>day|weekend|week|month|quarter|year)\b",
     re.I,
 )
-_UNITS = {"天": "day", "日": "day", "周": "week", "星期": "week", "月": "month", "季度": "quarter", "年": "year"}
+_UNITS = {
+    "天": "day",
+    "日": "day",
+    "周末": "weekend",
+    "周": "week",
+    "星期": "week",
+    "月": "month",
+    "季度": "quarter",
+    "年": "year",
+}
 
 
 _OVER = patterns.compile(
@@ -589,8 +599,8 @@ _OVER_UNITS = {
 
 
 def _window(said: str) -> tuple[int, str] | None:
-    """The length a previous-period phrase names ("前7天" → 7 days, "周环比" → one week), if it
-    names one."""
+    """The length a previous-period phrase names ("前7天" → 7 days, "周环比" → one week, "the
+    weekend before" → one weekend), if it names one."""
     over = _OVER.search(said)
     if over is not None:
         unit = (over.group("u") or over.group("en") or over.group("ab")).lower()
@@ -598,6 +608,8 @@ def _window(said: str) -> tuple[int, str] | None:
     found = _WINDOW.search(said)
     if found is None:
         return None
+    if found.group("one"):  # "the week before", "the previous weekend": one of them
+        return 1, found.group("one").lower()
     unit = found.group("u").lower()
     raw = found.group("n").lower()
     n = {"fourteen": 14, "thirty": 30}.get(raw) or _number(raw)

@@ -33,7 +33,7 @@ def filters_of(
     filters, share_filters = list(parent.filters), parent.share_filters
     said = ({m.dimension for m in r.terms.members} | set(r.terms.dims)) - set(parent.dimensions)
     unsplit = said if r.ties is not None and r.ties.unsplit else set()  # a filter, not a breakdown, not split
-    whole = unsplit | _every_member_summed(r, catalog, parent)
+    whole = unsplit | _every_member_summed(r, catalog, parent) | _all_of_the_members(r, catalog, parent)
     left = [f for f in filters if f.dimension not in whole]
     if whole and len(left) < len(filters):  # "小程序新客的买家数" then "不分新老客呢" / "新老客合计呢": all of them
         return left, share_filters, ["filter"]
@@ -91,6 +91,33 @@ def filters_of(
 def _filtered_only(parent: SemanticQuery) -> set[str]:
     """The dimensions the previous question kept members of without breaking them down."""
     return {f.dimension for f in parent.filters if not f.exclude} - set(parent.dimensions)
+
+
+def _all_of_the_members(r: Reading, catalog: Catalog, parent: SemanticQuery) -> set[str]:
+    """The filtered dimensions a follow-up names whole by the noun their members share ("新用户的GMV"
+    then "所有用户呢", "what about all users?"): no filter of them."""
+    return {d for d in _filtered_only(parent) if any(p.search(r.scan.norm) for p in _all_of(catalog, d))}
+
+
+def _all_of(catalog: Catalog, dim: str) -> list[re.Pattern[str]]:
+    """ "所有用户" / "all users" for a dimension whose members are 新用户 and 老用户, new users and
+    returning users: "all" before the last word every member label ends with."""
+    labels = [m.label for m in catalog.dimensions[dim].members.values()]
+    if len(labels) < 2:
+        return []
+    found: list[re.Pattern[str]] = []
+    zh = [label.zh for label in labels]
+    head = min(zh, key=len)
+    while head and not all(z.endswith(head) for z in zh):  # the longest ending they share
+        head = head[1:]
+    if len(head) >= 2 and all(len(z) > len(head) for z in zh):
+        found.append(re.compile(rf"(?:所有|全部|全体)的?{re.escape(head)}"))
+    words = [label.en.lower().split() for label in labels]
+    last = {w[-1] for w in words}
+    if len(last) == 1 and all(len(w) > 1 for w in words):
+        noun = re.escape(next(iter(last)))
+        found.append(re.compile(rf"\b(?:all|every)\s+(?:the\s+|of\s+the\s+)?{noun}?\b", re.I))
+    return found
 
 
 def _every_member_summed(r: Reading, catalog: Catalog, parent: SemanticQuery) -> set[str]:

@@ -72,6 +72,7 @@ class FollowUpMerge:
         self.placed: MemberFilter | None = None
         self.asked_member: str | None = None
         self.every_group = False
+        self.left_behind = False  # the previous ranking, for another kind of figure
         self.top_n: int | None = None
         self.place: int | None = None
         self.order = parent.order
@@ -171,10 +172,12 @@ class FollowUpMerge:
         """Members replace or add to the filters; a share asked now of members named takes them as
         its parts of the unfiltered whole, as the question asked whole reads them."""
         cues, terms, parent, r = self.cues, self.terms, self.parent, self.r
-        others = [m for m in terms.members if not m.excluded and m.dimension not in parent.dimensions]
-        if cues.share and not parent.share and parent.dimensions and others:
+        named = {m.dimension for m in terms.members if not m.excluded}
+        others = set(parent.dimensions) - named if len(parent.dimensions) > 1 else set()
+        if cues.share and not parent.share and parent.dimensions and (named - set(parent.dimensions) or others):
             # "各渠道订单量" / "GMV最高的区域" then "新客占比呢": new users' share inside each group (or of the
-            # one ranked), or how their orders split across the groups? asked, never the member as the whole
+            # one ranked), or how their orders split across the groups? asked, never the member as the whole;
+            # so too after "按渠道、新老客" (new users are one of the groups, channels the others)
             raise AmbiguousQuestion(
                 *both("nlu.share_within_or_across"), detail={"dimensions": list(parent.dimensions), "follow_up": True}
             )
@@ -286,7 +289,8 @@ class FollowUpMerge:
         top_end = (parent.top_n or 1) if cues.best and cues.rank_place is None else None
         self.top_n = (cues.top_n or top_end) if self.ranked else parent.top_n
         self.place = cues.rank_place if self.ranked else parent.rank_place
-        if self.every_group and (self.top_n is not None or self.place is not None):
+        self.left_behind = self._ranking_left_behind()
+        if (self.every_group or self.left_behind) and (self.top_n is not None or self.place is not None):
             self.top_n, self.place = None, None  # "最低的区域" then "show all regions with …": every one
             self.changed.append("ranking")
         if self.ranked and not cues.place_bare:
@@ -295,6 +299,17 @@ class FollowUpMerge:
             self.changed.append("ranking")
         grouped = self.comparison is not None and bool(self.dims)
         self.rank_by = parent.rank_by if not self.ranked and grouped else "value"
+
+    def _ranking_left_behind(self) -> bool:
+        """A follow-up that asks another kind of figure than a ranked few: the gap of two members
+        it names ("前三名" then "手机数码比服饰鞋包多多少"), or a series of what ranked groups
+        ("退款率最高的渠道" then "直播每个月的退款率走势"): the months of one member, never its top one."""
+        parent = self.parent
+        if self.ranked or (parent.top_n is None and parent.rank_place is None and parent.intent != "ranking"):
+            return False
+        apart = self.cues.difference and self.cues.members_apart is not None
+        series = self.grain is not None and parent.grain is None and bool(parent.dimensions)
+        return apart or series
 
     def _ranked_by_change(self) -> None:
         """A ranking said after a comparison ranks by the change when its words say which way; a
@@ -446,7 +461,12 @@ class FollowUpMerge:
             rank_within=rank_within,
             rank_each_period=each_period,
             intent=intent_of(
-                self.why, self.comparison, self.share, self.ranked or parent.intent == "ranking", self.grain, self.dims
+                self.why,
+                self.comparison,
+                self.share,
+                self.ranked or (parent.intent == "ranking" and not self.left_behind),
+                self.grain,
+                self.dims,
             ),
             share=self.share,
             share_filters=self.share_filters if self.share else (),

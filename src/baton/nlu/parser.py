@@ -447,7 +447,7 @@ class Planner(TermReader, QueryAssembly):
             if cues.total and contrasted:  # "app and web combined vs mini program": a sum against a member
                 raise ask_back("nlu.sum_against_member", {"members": [m.member for m in terms.members]})
             _members_compared(scan, cues)
-            named = Counter(m.dimension for m in terms.members if not m.excluded)
+            named = Counter(d for d, _ in {(m.dimension, m.member) for m in terms.members if not m.excluded})
             if cues.difference and 2 not in named.values():  # "华东、华南和华北的GMV差多少": which two?
                 raise ask_back("nlu.gap_of_two", {"members": [m.member for m in terms.members]})
             if context is not None and (cues.difference or contrasted):  # "华东是东北的几倍" as a follow-up

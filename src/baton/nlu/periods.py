@@ -542,6 +542,9 @@ def _against(
     )
 
 
+_SATURDAY = 5
+
+
 def _spans(period: timeexpr.TimeMatch, n: int, unit: str) -> bool:
     """Whether ``period`` is ``n`` ``unit``s long ("近7天…跟前7天比", "the 30 days before that")."""
     days = (period.end - period.start).days + 1
@@ -550,6 +553,7 @@ def _spans(period: timeexpr.TimeMatch, n: int, unit: str) -> bool:
     return {
         "day": days == n,
         "week": days == 7 * n,
+        "weekend": days == 2 * n and period.start.weekday() == _SATURDAY,
         "month": whole_months and months == n,
         "quarter": whole_months and months == 3 * n,
         "year": whole_months and months == 12 * n,

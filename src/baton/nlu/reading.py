@@ -19,6 +19,9 @@ from baton.nlu.cues import Cues
 from baton.nlu.lexicon import Hit
 from baton.nlu.scan import Scan
 
+_PER_ZH_BEFORE = patterns.compile(r"每(?![个位名一])(?P<w>[\u4e00-\u9fff]{1,3}?)的?\s*$")
+"""每 right before a noun ("每用户GMV", "每人GMV"): per one; "每个客户的订单量" is each one's, a breakdown."""
+_WORD_AFTER = patterns.compile(r"[^\W\d_]+")
 _PER = patterns.compile(r"\s*(?:\bper\b|\bfor each\b|\bfor every\b)\s*", re.I)
 
 
@@ -244,17 +247,23 @@ def _restated(start: int, end: int, terms: Terms, periods: list[timeexpr.PeriodR
 
 
 def ratio_of_terms(scan: Scan, terms: Terms, unknown: list[str]) -> list[str]:
-    """ "orders per buyer", "GMV per visitor": a ratio the catalog does not define (a catalog
-    ratio such as "GMV per buyer" is one term and never reaches here)."""
+    """ "orders per buyer", "GMV per visitor", "GMV per user": a ratio the catalog does not define
+    (a catalog ratio such as "GMV per buyer" is one term and never reaches here). The word after
+    "per" that no reader took (a day, a region) is what it is divided by, even a filler word."""
     out = []
     for hit in terms.metric_hits:
+        each = _PER_ZH_BEFORE.search(scan.norm, 0, hit.start)
+        if each is not None and scan.free(each.start("w"), each.end("w")):  # "每用户GMV", "每人GMV"
+            out.append(scan.text[each.start() : hit.end])
+            continue
         per = _PER.match(scan.norm, hit.end)
         if per is None:
             continue
-        after = scan.norm[per.end() :].split()
         named = next((h for h in terms.metric_hits if h.start == per.end()), None)
-        word = named.text if named else (after[0].strip("?？,.!") if after else "")
-        if named or word in {w for u in unknown for w in u.split()}:
+        after = _WORD_AFTER.match(scan.norm, per.end())
+        word = named.text if named else (after.group(0) if after else "")
+        untaken = after is not None and scan.free(after.start(), after.end())
+        if named or word in {w for u in unknown for w in u.split()} or untaken:
             out.append(f"{hit.text} per {word}" if per.group(0).strip() == "per" else hit.text + per.group(0) + word)
     return out
 

@@ -71,22 +71,22 @@ MOM = patterns.compile(
     r"(?:\bvs\.?|\bversus|\bcompared (?:with|to)|\bagainst) (?:the )?(?:previous|prior|preceding) "
     r"(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) (?:days|weeks|months)\b|"
     r"(?:和|跟|与|同|对比)?再?之前的?(?:一|两|二|三|四|\d+)?个?(?:天|日|周|星期|月|季度|年)|"
-    r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低大小增降涨跌]|[多少](?:了|多少|吗|些|一些|一点)|怎么样|如何|$|[，,。？?])|"
+    r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周末|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低大小增降涨跌]|[多少](?:了|多少|吗|些|一些|一点)|怎么样|如何|$|[，,。？?])|"
     r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
-    r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|month|quarter|period) before (?:that|it)\b|"
-    r"(?:(?:\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)) )?\bthe (?:day|week|month|quarter) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|week|month|quarter)\b|"
-    r"(?:\bwith|\band) (?:the )?(?:previous|prior|preceding) (?:period|month|week|quarter|day)\b|"
+    r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|weekend|month|quarter|period) before (?:that|it)\b|"
+    r"(?:(?:\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)) )?\bthe (?:day|weekend|week|month|quarter) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|weekend|week|month|quarter)\b|"
+    r"(?:\bwith|\band) (?:the )?(?:previous|prior|preceding) (?:period|month|weekend|week|quarter|day)\b|"
     r"(?:\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)) (?:the )?(?:previous|prior|preceding)\b"
-    r"(?: period\b|(?![ -](?:month|week|quarter|year|day)\b))|"
+    r"(?: period\b|(?![ -](?:month|weekend|week|quarter|year|day)\b))|"
     r"\bmom\b|\bwow\b|\bqoq\b|month[- ]over[- ]month|week[- ]over[- ]week|month[- ]on[- ]month|week[- ]on[- ]week|"
     r"quarter[- ]over[- ]quarter|period[- ]over[- ]period|"
     r"(?:\bvs\.?|\bversus|\bcompared (?:with|to)|\bagainst) (?:the )?(?:previous|prior|preceding) "
-    r"(?:period|month|week|quarter|day)\b|"
+    r"(?:period|month|weekend|week|quarter|day)\b|"
     r"比上(?:个)?(?:月|周|季度|期)|较上(?:个)?(?:月|周|季度|期)|与上(?:个)?(?:月|周|季度|期)(?:相比|对比)",
     _I,
 )
 GAP = patterns.compile(
-    r"[多少高低]出?了?(?:多少|几)个?(?:百分)?点|[多少高低]出?了?(?:百分之几|多少百分比|百分之多少)|[多少高低]出?了?多少|差了?(?:多少|几)个?(?:百分)?点|差了?多少|差距|差额|相差|差值|差几|之差|差别|差异|"
+    r"[多少](?=(?:卖|买|赚|挣|花)(?:出去)?了?多少)|[多少高低]出?了?(?:多少|几)个?(?:百分)?点|[多少高低]出?了?(?:百分之几|多少百分比|百分之多少)|[多少高低]出?了?多少|差了?(?:多少|几)个?(?:百分)?点|差了?多少|差距|差额|相差|差值|差几|之差|差别|差异|"
     r"\bhow (?:much|many) (?:more|less|fewer|higher|lower|bigger|smaller)\b|\bby how much\b|\bdifference\b|\bgap\b",
     _I,
 )
@@ -136,6 +136,7 @@ SAME_DAYS_LAST_MONTH = patterns.compile(
 """The same days of the month before ("6月前15天，上月同期": May 1 to 15), never the days just before."""
 CHANGE_WORDS = patterns.compile(
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少|变化|差)了?(?:多少|几)个?(?:百分)?点|"
+    r"[多少](?=(?:卖|买|赚|挣|花)(?:出去)?了?多少)|"  # "比服饰鞋包多卖了多少钱": the metric said after
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
     r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
     r"涨跌(?:幅度?|了?多少|情况)?|升降(?:幅度?|了?多少)|变化了?多少|变化率|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|(?:降低|提高|提升|上升|上涨|下跌|下滑)了?多少|变动|增长率|增速|增幅|降幅|"
@@ -388,12 +389,13 @@ EN_NUMBERS = {
     "ten": 10,
 }
 WHICH_MORE = patterns.compile(
-    r"(?:比较|较|更)?(?P<word>高|多|大|低|少|小)(?:一些|一点|些)?\s*(?:[?？。!！]?\s*$|(?:[?？,，]|\s)\s*(?=[高低多少大小]出?了?(?:多少|几)))"
+    r"(?:比较|较|更)?(?P<word>高|多|大|低|少|小)(?:一些|一点|些)?\s*(?:[?？。!！]?\s*$|(?:[?？,，]|\s)\s*(?=[高低多少大小]出?了?(?:多少|几))"
+    r"|[,，]\s*(?=[^,，。？?]+(?:还是|或者?)[^,，。？?]+[?？。!！]?\s*$))"
     r"|\b(?P<en>more|fewer|less)\b(?![^?.!;]*\bthan\b)",
     _I,
 )
 """A bare comparative closing a "哪个/谁" question ("华东和华南哪个GMV高"), or its first clause before
-the gap is asked ("哪个高，高多少"): which one is higher. In English "more" / "fewer" after "which"
+the gap is asked ("哪个高，高多少") or the candidates ("哪个渠道订单多，APP还是网页？"): which one is higher. In English "more" / "fewer" after "which"
 ("which had more orders, app or web?"), never before a "than" (a comparison with something)."""
 QUALITY = patterns.compile(
     r"最好|最差|最棒|最糟|更好|更差|表现最好|表现最差|\bbest\b|\bworst\b|\bbetter\b|\bworse\b", _I

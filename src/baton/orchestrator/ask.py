@@ -419,15 +419,27 @@ def _lowered_by_missing_rows(metric: Metric) -> bool:
 
 def whole_period_notes(query: SemanticQuery, language: Language) -> list[str]:
     """The partial weeks or months at the period's edges a ranking of them (or a bound) left out."""
-    from baton.catalog.spine import whole_periods
+    from baton.catalog.spine import whole_query
 
-    whole = whole_periods(query)
+    whole = whole_query(query)
     if whole is None:
         return []
     grain = text(f"answer.grain_{query.grain}", language)
-    first, last = (d.isoformat() for d in whole)
+    first, last = whole.time_range.start.isoformat(), whole.time_range.end.isoformat()
     key = "answer.whole_periods_bound" if query.threshold is not None else "answer.whole_periods"
-    return [text(key, language, grain=grain, first=first, last=last)]
+    notes = [text(key, language, grain=grain, first=first, last=last)]
+    if whole.comparison is not None:  # the period compared with loses the same days
+        before = whole.comparison.range
+        notes.append(
+            text(
+                "answer.whole_periods_compared",
+                language,
+                grain=grain,
+                first=before.start.isoformat(),
+                last=before.end.isoformat(),
+            )
+        )
+    return notes
 
 
 def unfilled_notes(query: SemanticQuery, catalog: Catalog, draft: SqlDraft, language: Language) -> list[str]:

@@ -315,8 +315,9 @@ def _shared_years(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> list[
     a range. Said with the first, it reaches forward ("2025年4月、5月和6月", "去年Q1和Q2", "the
     second half of 2025 vs the first half"); said after the last, it reaches back over "and"
     ("Q1, Q2 and Q3 2025"). Said before the second only, it marks that one ("6月和去年5月": this
-    June). Asked back: a year after the second across a comparison word ("June vs May last
-    year": last year's June too, or this June?), and a period it would put before the one it came
+    June). A year written out after the second reaches back over a comparison word too, as
+    English reads it ("H1 vs H2 2025", "March vs April 2025"). Asked back: a relative year
+    there ("June vs May last year": last year's June too, or this June?), and a period it would put before the one it came
     with ("2025年12月和1月": January 2025 or 2026?)."""
     out = list(found)
     year_of: dict[int, int] = {}  # a period's year, said or shared
@@ -335,7 +336,7 @@ def _shared_years(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> list[
         between = _coordinated(norm, a, b)
         if not between:
             continue
-        if not _COMPARED.search(between):
+        if not _COMPARED.search(between) or _FOUR_DIGITS.search(text[b.span[0] : b.span[1]]):
             out[i] = _shared(a, b, year_of[i + 1], text, ctx)
             year_of[i] = year_of[i + 1]
         elif a.raw.anchor is not None and a.raw.anchor.year != year_of[i + 1]:
