@@ -13,9 +13,9 @@ import duckdb
 import pytest
 
 from baton import Session
-from baton.catalog.spine import MAX_PERIODS, missing_periods, period_start, period_starts, whole_periods
+from baton.catalog.spine import MAX_PERIODS, missing_periods, period_start, period_starts, whole_periods, whole_query
 from baton.config import load_settings
-from baton.contracts.semantic import Grain, SemanticQuery, TimeRange
+from baton.contracts.semantic import Comparison, Grain, SemanticQuery, TimeRange
 from tests.demo_gold import gold_rows
 
 AS_OF = date(2026, 7, 1)
@@ -220,3 +220,64 @@ def test_a_ranking_of_periods_keeps_the_whole_ones(
         metrics=("gmv",), grain=grain, top_n=1, time_range=TimeRange(start=start, end=end), as_of=AS_OF
     )
     assert whole_periods(query) == whole
+
+
+D = date
+
+
+@pytest.mark.parametrize(
+    ("grain", "asked", "compared", "whole", "whole_compared"),
+    [
+        # the same dates a year earlier, across 29 February either way
+        (
+            "month",
+            (D(2025, 2, 15), D(2025, 5, 10)),
+            (D(2024, 2, 15), D(2024, 5, 10)),
+            (D(2025, 3, 1), D(2025, 4, 30)),
+            (D(2024, 3, 1), D(2024, 4, 30)),
+        ),
+        (
+            "month",
+            (D(2028, 2, 15), D(2028, 5, 10)),
+            (D(2027, 2, 15), D(2027, 5, 10)),
+            (D(2028, 3, 1), D(2028, 4, 30)),
+            (D(2027, 3, 1), D(2027, 4, 30)),
+        ),
+        (
+            "week",
+            (D(2026, 1, 1), D(2026, 6, 30)),
+            (D(2025, 1, 1), D(2025, 6, 30)),
+            (D(2026, 1, 5), D(2026, 6, 28)),
+            (D(2025, 1, 5), D(2025, 6, 28)),
+        ),
+        # a weekday-aligned comparison (52 weeks back) loses the same days
+        (
+            "week",
+            (D(2026, 6, 3), D(2026, 6, 30)),
+            (D(2025, 6, 4), D(2025, 7, 1)),
+            (D(2026, 6, 8), D(2026, 6, 28)),
+            (D(2025, 6, 9), D(2025, 6, 29)),
+        ),
+    ],
+)
+def test_a_ranking_of_whole_periods_compares_the_same_whole_periods(
+    grain: Grain,
+    asked: tuple[date, date],
+    compared: tuple[date, date],
+    whole: tuple[date, date],
+    whole_compared: tuple[date, date],
+) -> None:
+    """The whole weeks (months) ranked meet the same weeks of the period compared with: each
+    bucket still meets its own, never rows shifted by the days a cut edge added."""
+    query = SemanticQuery(
+        metrics=("gmv",),
+        grain=grain,
+        top_n=1,
+        time_range=TimeRange(start=asked[0], end=asked[1]),
+        comparison=Comparison(kind="same_period_last_year", range=TimeRange(start=compared[0], end=compared[1])),
+        as_of=AS_OF,
+    )
+    trimmed = whole_query(query)
+    assert trimmed is not None and trimmed.comparison is not None
+    assert (trimmed.time_range.start, trimmed.time_range.end) == whole
+    assert (trimmed.comparison.range.start, trimmed.comparison.range.end) == whole_compared

@@ -45,8 +45,9 @@ def _missing(query: SemanticQuery, said: str, catalog: Catalog, lang: Language) 
         wanted += [dim.members[m].label.for_lang(lang) for m in f.members]
         if f in query.filters:
             wanted.append(dim.label.for_lang(lang))
-        if f.exclude:
-            wanted.append(text("answer.interpret_excluded", lang, dim="", members="").strip())
+        if f.exclude:  # a filter says "is not"; a share's part "all but"
+            key = "answer.interpret_excluded" if f in query.filters else "answer.interpret_all_but"
+            wanted.append(text(key, lang, dim="", members="").strip())
     wanted += [catalog.dimensions[d].label.for_lang(lang) for d in query.dimensions]
     if query.grain is not None:
         wanted.append(text(f"answer.grain_{query.grain}", lang))

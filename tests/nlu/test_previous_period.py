@@ -123,6 +123,8 @@ NAMED_WITH_THE_WORD: list[tuple[str, tuple[date, date, date, date] | None]] = [
     ),
     ("上周末GMV比前一个周末多多少", (D(2026, 6, 27), D(2026, 6, 28), D(2026, 6, 20), D(2026, 6, 21))),
     ("June GMV vs the week before", None),  # the week before is no month
+    ("GMV last 2 weeks vs the week before", None),  # one week against two
+    ("GMV last weekend vs the previous week", None),
     ("last month GMV compared with the previous weekend", None),
     ("6月GMV环比4月", None),  # 环比 is May: two different comparisons
     ("5月GMV环比6月", None),  # the period asked about comes first

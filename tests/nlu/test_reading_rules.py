@@ -1380,6 +1380,21 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         for q in ("6月APP和网页的GMV，APP比网页多多少", "app vs web GMV in June, and how much bigger is app")
     ),
     (
+        "多卖了多少: the gap, the metric said after",
+        "上个月APP比网页多卖了多少",
+        {"difference": True, "metrics": ["gmv"]},
+    ),
+    (
+        "最多卖了多少 is the top, never a gap",
+        "上个月单日最多卖了多少钱",
+        {"top_n": 1, "grain": "day", "difference": False},
+    ),
+    (
+        "excluding a member that is also a metric's name",
+        "GMV by region last month excluding new users",
+        {"filters": [{"dimension": "user_type", "members": ["new"], "exclude": True}]},
+    ),
+    (
         "a bound said after both breakdowns is of the cells",
         "上个月各区域各渠道GMV超过100万的有哪些",
         {"dimensions": ["region", "channel"], "threshold": {"value": 1_000_000}},

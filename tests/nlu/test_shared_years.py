@@ -37,6 +37,8 @@ SHARED: list[tuple[str, tuple[str, str], tuple[str, str]]] = [
     ("H1 vs H2 2025 GMV", ("2025-07-01", "2025-12-31"), ("2025-01-01", "2025-06-30")),
     ("GMV in March vs April 2025", ("2025-04-01", "2025-04-30"), ("2025-03-01", "2025-03-31")),
     ("Q1 versus Q3 2025 orders", ("2025-07-01", "2025-09-30"), ("2025-01-01", "2025-03-31")),
+    # "X over Y" sets one against the other
+    ("GMV Q2 over Q1", ("2026-04-01", "2026-06-30"), ("2026-01-01", "2026-03-31")),
     # "X vs Y" names two periods side by side: the later is asked about, against the earlier
     ("May 2025 vs June GMV", ("2025-06-01", "2025-06-30"), ("2025-05-01", "2025-05-31")),
     # a year said before the second period only marks that one: this June against last May
@@ -75,6 +77,7 @@ ASKED_BACK = [
     "2025年的GMV和6月对比",  # a year joined to a month is a period of its own: lengths differ
     "Compare GMV from April to May",  # one range and "compare": compared with what?
     "June vs May last year GMV",  # last year's June, or this June against last year's May?
+    "GMV this June vs May 2025",  # "this" gives June a year of its own: a year after "vs" is not shared
     "2025年12月和1月的GMV对比",  # January 2025, or the January right after?
     "Q1和Q2的GMV较去年增长多少",  # last year is the baseline, not the quarters' year
     "Q1 and Q2 GMV growth over last year",

@@ -1781,3 +1781,45 @@ def test_a_share_of_one_breakdown_beside_another_is_asked_back(session: Session)
     share = chat.ask("新客占比多少")
     assert share.status == "clarification_needed", share.answer
     assert share.error is not None and share.error.code == "ambiguous_question"
+
+
+def test_members_named_for_another_metric_replace_the_bound(session: Session) -> None:
+    """ "GMV超过1000万的区域" then "那华北和华中的订单量分别多少": the two named regions' orders; the
+    bound on GMV is gone (named, so changed), never carried onto orders nor asked back."""
+    chat = session.conversation()
+    chat.ask("上个月GMV超过1000万的区域", as_of=JULY)
+    named = chat.ask("那华北和华中的订单量分别多少")
+    assert named.status == "answered", named.answer
+    assert named.semantic_query is not None and named.semantic_query.threshold is None
+    assert named.follow_up is not None and "threshold" in named.follow_up.changed
+    expected = _rows(
+        session,
+        f"SELECT region, COUNT(*) FROM fact_order WHERE {ORDERS} AND {JUNE} AND region IN ('华北', '华中') GROUP BY 1",
+    )
+    assert _answer_rows(named, "region", "order_count") == expected
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "dimensions"),
+    [
+        ("GMV by region and user type last month", "just by user type then", ("user_type",)),
+        ("GMV by region and user type last month", "by user type only", ("user_type",)),
+        ("GMV by region and user type last month", "total by user type?", ("user_type",)),
+        ("GMV by region and user type last month", "total across regions?", ("user_type",)),
+        ("上个月各渠道各区域GMV", "只按区域看", ("region",)),
+        ("上个月各渠道各区域GMV", "整体呢，不分渠道", ("region",)),
+    ],
+)
+def test_one_of_two_breakdowns_kept_or_summed_over(
+    session: Session, first: str, then: str, dimensions: tuple[str, ...]
+) -> None:
+    """After two breakdowns, "only"/"just"/"只" one of them keeps that one; a total across one (or
+    "不分" one) sums over it — the other breakdown's groups, never the two again nor the grand total."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    one = chat.ask(then)
+    assert one.status == "answered", one.answer
+    assert one.semantic_query is not None and one.semantic_query.dimensions == dimensions
+    (dim,) = dimensions
+    expected = _rows(session, f"SELECT {dim}, {GMV} FROM fact_order WHERE {JUNE} GROUP BY 1")
+    assert _answer_rows(one, dim, "gmv") == expected

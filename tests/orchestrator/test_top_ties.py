@@ -4,7 +4,7 @@ categories by orders tie (华南, app, 2026-06-08)."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -114,14 +114,14 @@ def test_a_ranking_of_weeks_ranks_whole_weeks(demo_session: Session, question: s
 
 
 @pytest.mark.parametrize(
-    ("question", "grain", "first", "last"),
-    [
-        ("今年GMV最高的3周，同比怎么样", "week", "2026-01-05", "2026-06-28"),
-        ("最近100天GMV最高的2个月，和去年同期比", "month", "2026-04-01", "2026-06-30"),
+    ("question", "grain", "first", "last", "back"),
+    [  # a week meets the same ISO week a year earlier (364 days: Monday with Monday), a month its month
+        ("今年GMV最高的3周，同比怎么样", "week", "2026-01-05", "2026-06-28", "364 DAY"),
+        ("最近100天GMV最高的2个月，和去年同期比", "month", "2026-04-01", "2026-06-30", "1 YEAR"),
     ],
 )
 def test_a_ranking_of_whole_periods_compares_each_with_its_own(
-    demo_session: Session, question: str, grain: str, first: str, last: str
+    demo_session: Session, question: str, grain: str, first: str, last: str, back: str
 ) -> None:
     """The whole weeks (months) ranked against last year: each meets its own week a year earlier,
     as an unranked weekly 同比 does — never rows moved by the days a cut edge added (369)."""
@@ -132,14 +132,20 @@ def test_a_ranking_of_whole_periods_compares_each_with_its_own(
         demo_session,
         f"WITH c AS (SELECT CAST(DATE_TRUNC('{grain}', order_date) AS DATE) AS p, {gmv} AS g FROM fact_order "
         f"WHERE order_date BETWEEN '{first}' AND '{last}' GROUP BY 1), "
-        f"b AS (SELECT CAST(DATE_TRUNC('{grain}', order_date + INTERVAL 1 YEAR) AS DATE) AS p, {gmv} AS g "
-        f"FROM fact_order WHERE order_date BETWEEN DATE '{first}' - INTERVAL 1 YEAR AND DATE '{last}' - INTERVAL 1 YEAR "
+        f"b AS (SELECT CAST(DATE_TRUNC('{grain}', order_date + INTERVAL {back}) AS DATE) AS p, {gmv} AS g "
+        f"FROM fact_order WHERE order_date BETWEEN DATE '{first}' - INTERVAL {back} AND DATE '{last}' - INTERVAL {back} "
         "GROUP BY 1) SELECT c.p, c.g, b.g FROM c JOIN b USING (p)",
     )
     expected = {str(p): round(float(prev), 2) for p, _g, prev in gold}
     names = [c.name for c in answer.result.columns]
     got = {str(r[0]): round(float(str(r[names.index("gmv_previous")])), 2) for r in answer.result.rows}
     assert got and all(got[p] == expected[p] for p in got)
+    days = 364 if back == "364 DAY" else None
+    before = [
+        str(date.fromisoformat(d) - timedelta(days=days)) if days else str(int(d[:4]) - 1) + d[4:]
+        for d in (first, last)
+    ]
+    assert any(all(d in note for d in before) for note in answer.assumptions)  # the weeks compared, said
 
 
 def test_a_high_or_low_several_rows_share_names_them_all(demo_session: Session) -> None:

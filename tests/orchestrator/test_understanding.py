@@ -130,6 +130,26 @@ ANSWERED: list[tuple[str, str, bool]] = [
         False,
     ),
     ("上個月的訂單量", f"SELECT {ORDERS} AS order_count FROM fact_order WHERE {JUNE}", False),
+    # a whole said to be everything ("全部成交额", "total GMV", "全国") is unfiltered: the filters are the part's
+    (
+        "上个月除了APP以外，各渠道分别占全部成交额的百分之多少",
+        f"SELECT channel, {GMV} AS gmv, {GMV} / (SELECT {GMV} FROM fact_order WHERE {JUNE}) AS gmv_share "
+        f"FROM fact_order WHERE {JUNE} AND channel <> 'app' GROUP BY channel",
+        False,
+    ),
+    (
+        "what share of total GMV in H1 came from East China excluding app",
+        f"SELECT {GMV} / (SELECT {GMV} FROM fact_order WHERE order_date BETWEEN DATE '2026-01-01' AND DATE "
+        f"'2026-06-30') AS gmv_share FROM fact_order WHERE order_date BETWEEN DATE '2026-01-01' AND DATE "
+        "'2026-06-30' AND region = '华东' AND channel <> 'app'",
+        False,
+    ),
+    (
+        "上个月华东各品类GMV占全国的比例",
+        f"SELECT category, {GMV} / (SELECT {GMV} FROM fact_order WHERE {JUNE}) AS gmv_share "
+        f"FROM fact_order WHERE {JUNE} AND region = '华东' GROUP BY category",
+        False,
+    ),
     ("上个月的GVM是多少", f"SELECT {GMV} AS gmv FROM fact_order WHERE {JUNE}", False),
 ]
 

@@ -120,11 +120,22 @@ def whole_query(query: SemanticQuery) -> SemanticQuery | None:
     update: dict[str, object] = {"time_range": TimeRange(start=start, end=end, text=current.text)}
     if query.comparison is not None:
         before = query.comparison.range
-        moved = TimeRange(
-            start=before.start + (start - current.start), end=before.end - (current.end - end), text=before.text
-        )
+        if (before.start, before.end) == (_year_back(current.start), _year_back(current.end)):
+            moved = TimeRange(start=_year_back(start), end=_year_back(end), text=before.text)  # the same dates
+        else:  # a weekday-aligned comparison: the same days earlier
+            moved = TimeRange(
+                start=before.start + (start - current.start), end=before.end - (current.end - end), text=before.text
+            )
         update["comparison"] = query.comparison.model_copy(update={"range": moved})
     return query.model_copy(update=update)
+
+
+def _year_back(day: date) -> date:
+    """The same date a year earlier (29 February: the 28th)."""
+    try:
+        return day.replace(year=day.year - 1)
+    except ValueError:
+        return day.replace(year=day.year - 1, day=28)
 
 
 def whole_inside(start: date, end: date, grain: Grain) -> tuple[date, date] | None:

@@ -149,6 +149,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "of its days and is left out.",
         "只对 {first} 至 {last} 之间完整的{grain}排名；期间两端被截断的{grain}只含部分天数，不参与排名。",
     ),
+    "weeks_against_weeks": (
+        "Each week is compared with the same ISO week a year earlier (Monday with Monday), so last year's "
+        "days run from {start} to {end}.",
+        "每周与去年同一 ISO 周（周一对周一）比较，因此去年的对比日期为 {start} 至 {end}。",
+    ),
     "whole_periods_compared": (
         "Each whole {grain} is compared with its own {grain} in the period compared with, {first} to {last}.",
         "每个完整的{grain}与对比期中对应的{grain}比较（{first} 至 {last}）。",

@@ -95,8 +95,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "或直接说日期（如“{same_from}至{same_to}”）。",
     ),
     "bound_in_one_question": (
-        'A bound on the groups ("{ex_metric} above 5 million") is asked in one question with its metric and groups, and goes on only while both stay: ask it again whole, e.g. "{ex_dims} with {ex_metric} above 5 million in May".',
-        "按阈值筛选分组（“{ex_metric}超过500万”）要在一个问题里连同指标和分组一起问，且只在二者不变时沿用：请完整地再问一次，例如“5月{ex_metric}超过500万的{ex_dims}”。",
+        "The previous answer kept only the groups past a bound, and a bound goes on only while its metric and "
+        'groups stay: ask this in one question, with or without the bound, e.g. "{ex_dims} with {ex_metric} above '
+        '5 million in May".',
+        "上一问只保留了超过阈值的分组，阈值只在指标和分组都不变时沿用：请在一个问题里完整地再问一次（带或不带阈值），"
+        "例如“5月{ex_metric}超过500万的{ex_dims}”。",
     ),
     "half_not_begun": (
         '"{period}" of the previous question\'s year begins on {start}, which has not come yet; the latest one is '

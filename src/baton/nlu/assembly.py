@@ -296,7 +296,8 @@ class QueryAssembly(CatalogChecks):
         ("华东各品类GMV占比"), unless the breakdown's groups are marked as the whole
         ("每个区域的订单中APP占多少"); members of the breakdown's own dimension are the part of
         the whole unfiltered by them ("各渠道中APP的GMV占比": APP's share of all channels, not
-        100 %; "各区域中华东和华南的GMV占比": each of the national total); a member marked as the
+        100 %; "各区域中华东和华南的GMV占比": each of the national total); a whole said to be
+        everything ("占全部成交额", "share of total GMV") leaves every filter to the part; a member marked as the
         part beside an unmarked breakdown ("app share of orders by region": within each region,
         or across them?) is asked back."""
         explicit = list(dims)
@@ -316,6 +317,10 @@ class QueryAssembly(CatalogChecks):
         if shown:  # "各渠道中APP的GMV占比": members of the breakdown's own dimension, of the unfiltered whole
             return [f for f in filters if f not in shown], shown
         whole = marks.whole | set(explicit)  # a breakdown's members are never the part
+        if marks.everything and not marks.whole and not set(explicit) & marks.inside:
+            # "除了APP以外，各渠道占全部成交额的百分之多少", "share of total GMV … excluding app": the whole
+            # is said to be everything, so every member named or left out is of the part only
+            return [], filters
         if explicit and not set(explicit) & marks.inside:
             parts = [f.dimension for f in filters if f.dimension in marks.part and f.dimension not in whole]
             if marks.weak:

@@ -33,10 +33,15 @@ def filters_of(
     filters, share_filters = list(parent.filters), parent.share_filters
     said = ({m.dimension for m in r.terms.members} | set(r.terms.dims)) - set(parent.dimensions)
     unsplit = said if r.ties is not None and r.ties.unsplit else set()  # a filter, not a breakdown, not split
-    whole = unsplit | _every_member_summed(r, catalog, parent) | _all_of_the_members(r, catalog, parent)
+    summed = _every_member_summed(r, catalog, parent) | _all_of_the_members(r, catalog, parent)
+    whole = unsplit | summed
     left = [f for f in filters if f.dimension not in whole]
-    if whole and len(left) < len(filters):  # "小程序新客的买家数" then "不分新老客呢" / "新老客合计呢": all of them
-        return left, share_filters, ["filter"]
+    taken_away = bool(whole) and len(left) < len(filters)
+    if taken_away:  # "小程序新客的买家数" then "不分新老客呢" / "新老客合计呢": all of them
+        filters = left  # and a member named beside it still counts ("所有用户里APP的呢", "不分新老客，APP的呢")
+        named = {key: members for key, members in named.items() if key[0] not in summed}
+        if not named:
+            return filters, share_filters, ["filter"]
     share_dims = {f.dimension for f in share_filters}
     adds = r.ties is not None and r.ties.add
     _replaced_filter_is_named(parent, r, catalog, named)
@@ -85,6 +90,8 @@ def filters_of(
             raise AmbiguousQuestion(*both("conversation.whole_of_which"), detail={"follow_up": True})
         parts.append("exclusion" if all(f.exclude for f in filters) else "filter")
         filters = []
+    if taken_away and "filter" not in parts:
+        parts.append("filter")
     return filters, share_filters, parts
 
 
@@ -95,7 +102,10 @@ def _filtered_only(parent: SemanticQuery) -> set[str]:
 
 def _all_of_the_members(r: Reading, catalog: Catalog, parent: SemanticQuery) -> set[str]:
     """The filtered dimensions a follow-up names whole by the noun their members share ("新用户的GMV"
-    then "所有用户呢", "what about all users?"): no filter of them."""
+    then "所有用户呢", "what about all users?"): no filter of them. A share's whole ("占所有用户的比例呢")
+    keeps the filter as its part."""
+    if r.cues.share:
+        return set()
     return {d for d in _filtered_only(parent) if any(p.search(r.scan.norm) for p in _all_of(catalog, d))}
 
 
@@ -115,8 +125,9 @@ def _all_of(catalog: Catalog, dim: str) -> list[re.Pattern[str]]:
     words = [label.en.lower().split() for label in labels]
     last = {w[-1] for w in words}
     if len(last) == 1 and all(len(w) > 1 for w in words):
-        noun = re.escape(next(iter(last)))
-        found.append(re.compile(rf"\b(?:all|every)\s+(?:the\s+|of\s+the\s+)?{noun}?\b", re.I))
+        noun = next(iter(last))
+        forms = "|".join(re.escape(f) for f in sorted({noun, noun.removesuffix("s"), noun.removesuffix("s") + "s"}))
+        found.append(re.compile(rf"\b(?:all|every)\s+(?:the\s+|of\s+the\s+)?(?:{forms})\b", re.I))
     return found
 
 
@@ -240,6 +251,11 @@ def shares_within(parent: SemanticQuery, r: Reading, dims: list[str]) -> tuple[s
     return tuple(d for d in dims if d in parent.share_within or d in marked)
 
 
+_ACROSS_SAID = patterns.compile(r"\b(?:across|over)\s+(?:all\s+)?(?:the\s+)?\w+", re.I)
+"""A total said across a breakdown ("total across regions?"): summed over it."""
+_ONLY = patterns.compile(r"只|仅|单按|\bjust\b|\bonly\b", re.I)
+
+
 def dimensions_of(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]) -> list[str]:
     """Breakdowns: added ("按品类拆开"), replaced ("换成按品类"); a dimension narrowed to one
     member is no longer broken down ("各渠道…" then "app呢")."""
@@ -263,6 +279,11 @@ def dimensions_of(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]
     )
     replace = replace or (instead and not set(said) & set(parent.dimensions))
     dims = said if (replace and said) else [*parent.dimensions, *(d for d in said if d not in parent.dimensions)]
+    if said and set(said) < set(parent.dimensions) and not r.terms.members:
+        if r.cues.total and _ACROSS_SAID.search(r.scan.norm):
+            dims = [d for d in parent.dimensions if d not in said]  # "total across regions?": summed over them
+        elif _ONLY.search(r.scan.norm) or r.cues.total:
+            dims = list(said)  # "按区域和新老客" then "只按区域看" / "by user type only" / "totals by user type"
     named = {m.dimension for m in r.terms.members}  # named, or narrowed by taking members out
     for f in filters:
         if f.exclude or f.dimension not in named or f.dimension in said:

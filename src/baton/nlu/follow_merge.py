@@ -173,7 +173,7 @@ class FollowUpMerge:
         its parts of the unfiltered whole, as the question asked whole reads them."""
         cues, terms, parent, r = self.cues, self.terms, self.parent, self.r
         named = {m.dimension for m in terms.members if not m.excluded}
-        others = set(parent.dimensions) - named if len(parent.dimensions) > 1 else set()
+        others = set(parent.dimensions) - named if named and len(parent.dimensions) > 1 else set()
         if cues.share and not parent.share and parent.dimensions and (named - set(parent.dimensions) or others):
             # "各渠道订单量" / "GMV最高的区域" then "新客占比呢": new users' share inside each group (or of the
             # one ranked), or how their orders split across the groups? asked, never the member as the whole;
@@ -307,9 +307,11 @@ class FollowUpMerge:
         parent = self.parent
         if self.ranked or (parent.top_n is None and parent.rank_place is None and parent.intent != "ranking"):
             return False
+        named = {m.dimension for m in self.terms.members if not m.excluded}
+        of_ranked = bool(named) and named <= set(parent.dimensions)  # members of the groups ranked
         apart = self.cues.difference and self.cues.members_apart is not None
         series = self.grain is not None and parent.grain is None and bool(parent.dimensions)
-        return apart or series
+        return of_ranked and (apart or series)
 
     def _ranked_by_change(self) -> None:
         """A ranking said after a comparison ranks by the change when its words say which way; a
@@ -418,6 +420,12 @@ class FollowUpMerge:
             return said_bound(
                 self.planner, self.r, self.metrics, self.dims, self.grain, comparison, ranked=beside, share=self.share
             )
+        named = {m.dimension for m in self.terms.members if not m.excluded}
+        bound = parent.threshold
+        if bound is not None and bound.metric not in self.metrics and named & set(parent.dimensions):
+            # "GMV超过1000万的区域" then "那华北和华中的订单量分别多少": the groups are named, the bound goes
+            self.changed.append("threshold")
+            return None
         of = parent.threshold.of if parent.threshold is not None else "value"
         if of in ("change", "change_pct"):  # its comparison is its own
             beside = ranked or gap or self.share or comparison is None

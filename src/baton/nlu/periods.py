@@ -460,11 +460,15 @@ _LAST_MONTH_NAME = patterns.compile(
 """A month said by its name after "last" ("last June") — never "last month", which is the month before today."""
 
 
+_OVER_BETWEEN = patterns.compile(r"\s*over\s*", re.I)
+
+
 def _two_periods(
     scan: Scan, cues: PeriodCues, first: timeexpr.TimeMatch, second: timeexpr.TimeMatch
 ) -> tuple[TimeRange, Comparison]:
     between = scan.text[first.span[1] : second.span[0]]
-    if not (vocab.COMPARE.search(between) or cues.compare_word or cues.change or cues.side_by_side):
+    over = _OVER_BETWEEN.fullmatch(between) is not None  # "Q2 over Q1?": one against the other
+    if not (vocab.COMPARE.search(between) or over or cues.compare_word or cues.change or cues.side_by_side):
         raise AmbiguousQuestion(*both("nlu.two_periods"), detail={"periods": [first.text, second.text]})
     # "X 相比 Y", "X compared with Y", "X比Y": X is the period asked about; "compare X and Y", "X vs Y",
     # "X对比Y": the later one, against the earlier (a change runs forward in time)

@@ -21,6 +21,10 @@ from baton.nlu.scan import Scan
 
 _PER_ZH_BEFORE = patterns.compile(r"每(?![个位名一])(?P<w>[\u4e00-\u9fff]{1,3}?)的?\s*$")
 """每 right before a noun ("每用户GMV", "每人GMV"): per one; "每个客户的订单量" is each one's, a breakdown."""
+_NOT_A_UNIT = frozenset(
+    ["of", "the", "a", "an", "each", "every", "one", "all", "these", "those", "that", "this", "its", "their", "our"]
+)
+"""Words after "per" / "for each" that say no unit ("orders for each of the regions")."""
 _WORD_AFTER = patterns.compile(r"[^\W\d_]+")
 _PER = patterns.compile(r"\s*(?:\bper\b|\bfor each\b|\bfor every\b)\s*", re.I)
 
@@ -47,8 +51,8 @@ class Terms:
         return bool(self.metrics or self.dims or self.members or self.dims_naming_a_set)
 
 
-_PER_BEFORE = patterns.compile(r"(?:(?<![A-Za-z])(?:per|each|every)|每一?[个位名])\s*$", re.I)
-"""A member said after "per" / "每位" ("GMV per new user", "每位老客的订单量"): a ratio to a count
+_PER_BEFORE = patterns.compile(r"(?:(?<![A-Za-z])(?:per|each|every)|每(?:一?[个位名])?)\s*$", re.I)
+"""A member said after "per" / "每位" / "每" ("GMV per new user", "每位老客的订单量", "每新客GMV"): a ratio to a count
 the catalog may not define, never the member's total."""
 
 
@@ -249,7 +253,8 @@ def _restated(start: int, end: int, terms: Terms, periods: list[timeexpr.PeriodR
 def ratio_of_terms(scan: Scan, terms: Terms, unknown: list[str]) -> list[str]:
     """ "orders per buyer", "GMV per visitor", "GMV per user": a ratio the catalog does not define
     (a catalog ratio such as "GMV per buyer" is one term and never reaches here). The word after
-    "per" that no reader took (a day, a region) is what it is divided by, even a filler word."""
+    "per" that no reader took (not a day, a region) is what it is divided by, even a filler noun
+    (a member after "per" is asked back: :func:`check_per_member`)."""
     out = []
     for hit in terms.metric_hits:
         each = _PER_ZH_BEFORE.search(scan.norm, 0, hit.start)
@@ -261,8 +266,10 @@ def ratio_of_terms(scan: Scan, terms: Terms, unknown: list[str]) -> list[str]:
             continue
         named = next((h for h in terms.metric_hits if h.start == per.end()), None)
         after = _WORD_AFTER.match(scan.norm, per.end())
-        word = named.text if named else (after.group(0) if after else "")
-        untaken = after is not None and scan.free(after.start(), after.end())
+        first = scan.norm[per.end() :].split()
+        word = named.text if named else (first[0].strip("?？,.!") if first else "")
+        noun = after is not None and after.group(0).lower() not in _NOT_A_UNIT
+        untaken = noun and after is not None and scan.free(after.start(), after.end())
         if named or word in {w for u in unknown for w in u.split()} or untaken:
             out.append(f"{hit.text} per {word}" if per.group(0).strip() == "per" else hit.text + per.group(0) + word)
     return out

@@ -101,13 +101,13 @@ def share_marks(scan: Scan, members: list[Member], dims: list[str], hits: list[H
 
 
 def _of_everything(scan: Scan, hits: list[Hit]) -> bool:
-    """The whole said as everything, with the metric right after ("占全国GMV的比例"); "占全国APP的"
+    """The whole said as everything ("占全国GMV的比例", "占全国的比例", "share of total GMV"); "占全国APP的"
     names APP as the whole (:data:`_OF_ZH`)."""
     said = _OF_EVERYTHING.search(scan.norm)
     if said is None:
         return False
     after = min((h for h in hits if h.start >= said.end()), key=lambda h: h.start, default=None)
-    return after is not None and "metric" in after.kinds and "member" not in after.kinds
+    return after is None or "member" not in after.kinds
 
 
 def _names_the_part(scan: Scan, hit: Hit, hits: list[Hit]) -> bool:

@@ -113,6 +113,9 @@ def _qualifier(longer: str, shorter: str, sep: str = "") -> str:
     return ""
 
 
+_EXCLUDED_BEFORE = patterns.compile(rf"(?:{vocab.EXCLUDE_BEFORE.pattern})\s*(?:the\s+)?$", re.I)
+
+
 class TermReader(CatalogChecks):
     """Reads a question's catalog terms; the planner's first reader after the operators and periods."""
 
@@ -133,6 +136,8 @@ class TermReader(CatalogChecks):
         hits = self.lexicon.find(scan.text, blocked=list(scan.claimed))
         if ties is not None and ties.restrict:  # "只看新用户": a word naming a metric and a member is the member
             hits = [members_only(hit) for hit in hits]
+        # "excluding new users": a metric is never taken out, the member is
+        hits = [members_only(h) if _EXCLUDED_BEFORE.search(scan.norm, 0, h.start) else h for h in hits]
         terms = Terms()
         terms.metrics = self._metrics(hits, language, prefer)
         fitting = terms.metrics or (list(context.metrics) if context is not None else [])

@@ -55,7 +55,7 @@ UNSPLIT = patterns.compile(
 the dimensions it names, or all of them. Read only when the question opens so (:data:`UNSPLIT_OPENS`),
 so "按渠道拆分" stays a breakdown."""
 UNSPLIT_OPENS = patterns.compile(
-    r"^\s*(?:那|那就)?\s*不(?:用|要|必|需要)?再?(?:拆|细分|分|按)|^\s*(?:那|那就)?\s*去掉.{0,8}(?:拆分|细分|拆开)"
+    r"^\s*(?:(?:那|那就)|(?:整体|总体|合计|汇总|总计)呢?\s*[,，])?\s*不(?:用|要|必|需要)?再?(?:拆|细分|分|按)|^\s*(?:那|那就)?\s*去掉.{0,8}(?:拆分|细分|拆开)"
     r"|^\s*(?:ok(?:ay)?,?\s+)?(?:no (?:breakdown|split)|without (?:the |a )?(?:breakdown|split)"
     r"|not (?:broken down|split|by)|don'?t (?:break|split))\b"
     r"|^\s*(?:ok(?:ay)?,?\s+)?(?:remove|drop) the\b.{0,24}\b(?:breakdown|split)\b",

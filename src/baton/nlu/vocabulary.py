@@ -52,7 +52,9 @@ _WHICH_PATTERNS: tuple[tuple[str, Grain], ...] = (
     (r"哪一?个?季度|\bwhich quarter\b", "quarter"),
 )
 WHICH_TIME: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((patterns.compile(p, _I), g) for p, g in _WHICH_PATTERNS)
-TREND = patterns.compile(r"趋势|走势|变化情况|曲线|是?怎么走的?|怎么变的?|走得怎么样|\btrends?\b|\bover time\b", _I)
+TREND = patterns.compile(
+    r"趋势|走势|变化情况|曲线|是?怎么走的?|怎么变的?|走得怎么样|\btrends?\b|\btrending\b|\bover time\b", _I
+)
 YOY = patterns.compile(
     r"同比去年同期|同比去年|同比|(?:相比|对比|比|较)?(?:去年|上年)(?:同期|当月|当季度?|当周)|去年同月|上年同月|去年同季度?|去年的?同一?个?月|去年的?同一天|去年同日|"
     r"(?:和|跟|与|同)(?:去年|上一年|上年)(?:同期|同月|同季度?|当月|当季度?|同一?个?月)?(?:相比|比较|对比|比)|"
@@ -86,7 +88,7 @@ MOM = patterns.compile(
     _I,
 )
 GAP = patterns.compile(
-    r"[多少](?=(?:卖|买|赚|挣|花)(?:出去)?了?多少)|[多少高低]出?了?(?:多少|几)个?(?:百分)?点|[多少高低]出?了?(?:百分之几|多少百分比|百分之多少)|[多少高低]出?了?多少|差了?(?:多少|几)个?(?:百分)?点|差了?多少|差距|差额|相差|差值|差几|之差|差别|差异|"
+    r"(?<![最至])[多少](?=(?:卖|买|赚|挣|花)(?:出去)?了?多少)|[多少高低]出?了?(?:多少|几)个?(?:百分)?点|[多少高低]出?了?(?:百分之几|多少百分比|百分之多少)|[多少高低]出?了?多少|差了?(?:多少|几)个?(?:百分)?点|差了?多少|差距|差额|相差|差值|差几|之差|差别|差异|"
     r"\bhow (?:much|many) (?:more|less|fewer|higher|lower|bigger|smaller)\b|\bby how much\b|\bdifference\b|\bgap\b",
     _I,
 )
@@ -136,7 +138,7 @@ SAME_DAYS_LAST_MONTH = patterns.compile(
 """The same days of the month before ("6月前15天，上月同期": May 1 to 15), never the days just before."""
 CHANGE_WORDS = patterns.compile(
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少|变化|差)了?(?:多少|几)个?(?:百分)?点|"
-    r"[多少](?=(?:卖|买|赚|挣|花)(?:出去)?了?多少)|"  # "比服饰鞋包多卖了多少钱": the metric said after
+    r"(?<![最至])[多少](?=(?:卖|买|赚|挣|花)(?:出去)?了?多少)|"  # "比服饰鞋包多卖了多少钱": the metric said after
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
     r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
     r"涨跌(?:幅度?|了?多少|情况)?|升降(?:幅度?|了?多少)|变化了?多少|变化率|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|(?:降低|提高|提升|上升|上涨|下跌|下滑)了?多少|变动|增长率|增速|增幅|降幅|"
@@ -689,7 +691,7 @@ THRESHOLD_GROUPS = patterns.compile(
     r"有哪些|哪些|哪几个|哪几家|哪几类|哪一?个|有几个|有多少个|几个|多少个|\bwhich\b|\bwhat\b|\bhow many\b|\blist\b", _I
 )
 """Words that ask for the groups a bound keeps, or how many they are (the answer says both)."""
-COMBINATION = patterns.compile(r"组合|搭配|\bcombinations?\b|\bpairs?\b", _I)
+COMBINATION = patterns.compile(r"组合|搭配|\bcombinations?\b|\bcombos?\b|\bpairs?\b", _I)
 """A ranking of combinations as a whole ("GMV最高的3个区域和品类组合", "top 3 region and channel pairs")."""
 BREAKDOWN = patterns.compile(
     r"拆分|拆解|细分|拆开|拆一下|拆下|\bbreak(?:s|ing)? (?:it |this |that |them )?down\b|\bbreakdown of\b", _I
@@ -751,7 +753,7 @@ EN_FILLERS = frozenset(
         "might it its during that this those these there their they them all any some so as into out ones "
         "about have has had where when who whom whose level levels look looking like get got let see value "
         "values number numbers figure figures data report split broken down up 's ? , . ! : ; ( ) what's "
-        "whats ever just exactly ok okay alright quick quickly pull pulled need want know over between than which then also actually sorry "
+        "whats how's how'd hows ever just exactly ok okay alright quick quickly pull pulled need want know over between than which then also actually sorry "
         "both either whole entire full count counts metric metrics kindly hey hi hello thanks "
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "

@@ -81,7 +81,7 @@ def plan(
     ``source`` replaces the question reader (a semantic-layer query names catalog terms)."""
     session, state, ctx = scope.session, scope.state, scope.running
     read = Read(query=source(scope)) if source is not None else read_question(scope)
-    query = shape(read.query)
+    query, aligned = weeks_against_their_own(shape(read.query), state.language)
     ctx.trace.emit(
         "plan_created",
         semantic_query=query.model_dump(mode="json"),
@@ -98,10 +98,28 @@ def plan(
         interpretation=state.interpretation,
         metrics=[metric_info(session.catalog, m, state.language) for m in query.metrics],
         grant_notes=notes,
-        notes=read.notes,
+        notes=[*read.notes, *aligned],
         planned_by=read.planned_by,
         follow_up=read.follow_up,
     )
+
+
+def weeks_against_their_own(query: SemanticQuery, language: Language) -> tuple[SemanticQuery, list[str]]:
+    """A weekly series against last year, whatever planner read it: each week meets the same ISO
+    week a year earlier (Monday with Monday), as a week said alone does ("上周同比"), never the same
+    dates, which fall on other weekdays — so a week's 同比 is one figure however the period was said."""
+    from baton.nlu import timeexpr
+
+    compared = query.comparison
+    if query.grain != "week" or compared is None or compared.kind != "same_period_last_year":
+        return query, []
+    current = query.time_range
+    start, end = timeexpr.same_week_last_year(current.start, current.end)
+    if (compared.range.start, compared.range.end) == (start, end):
+        return query, []
+    moved = compared.model_copy(update={"range": TimeRange(start=start, end=end, text=compared.range.text)})
+    note = text("answer.weeks_against_weeks", language, start=start.isoformat(), end=end.isoformat())
+    return query.model_copy(update={"comparison": moved}), [note]
 
 
 def interpretation_of(

@@ -336,12 +336,19 @@ def _shared_years(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> list[
         between = _coordinated(norm, a, b)
         if not between:
             continue
-        if not _COMPARED.search(between) or _FOUR_DIGITS.search(text[b.span[0] : b.span[1]]):
+        said_a = text[max(0, a.span[0] - 12) : a.span[1]]  # with the words right before it ("this June")
+        written = _FOUR_DIGITS.search(text[b.span[0] : b.span[1]]) and not _RELATIVE_YEAR.search(said_a)
+        # "H1 vs H2 2025", never "this June vs May 2025"
+        if not _COMPARED.search(between) or written:
             out[i] = _shared(a, b, year_of[i + 1], text, ctx)
             year_of[i] = year_of[i + 1]
         elif a.raw.anchor is not None and a.raw.anchor.year != year_of[i + 1]:
             out[i] = replace(a, error=_which_year(text, a, b, a.raw.anchor.year, year_of[i + 1]))
     return out
+
+
+_RELATIVE_YEAR = re.compile(r"\b(?:this|last|next|previous|prior|coming)\b|今年|去年|明年|本年|上一?年|前年", re.I)
+"""Words that give a period a year of its own relative to today ("this June", "今年6月")."""
 
 
 def _coordinated(norm: str, a: _Found, b: _Found) -> str:
