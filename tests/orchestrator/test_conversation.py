@@ -1823,3 +1823,29 @@ def test_one_of_two_breakdowns_kept_or_summed_over(
     (dim,) = dimensions
     expected = _rows(session, f"SELECT {dim}, {GMV} FROM fact_order WHERE {JUNE} GROUP BY 1")
     assert _answer_rows(one, dim, "gmv") == expected
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("上个月华东的GMV占全国多少", "去年同期呢"),
+        ("What share of GMV came from East China last month?", "and the same period last year?"),
+    ],
+)
+def test_a_share_then_last_year_is_the_share_then(session: Session, first: str, then: str) -> None:
+    """ "华东占全国多少" then "去年同期呢": East China's share of June 2025, said as the period changed —
+    never asked back, never the share's change (not built: "同比变化呢" is asked back)."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    then_answer = chat.ask(then)
+    assert then_answer.status == "answered", then_answer.answer
+    query = then_answer.semantic_query
+    assert query is not None and query.share and query.comparison is None
+    assert (query.time_range.start, query.time_range.end) == (date(2025, 6, 1), date(2025, 6, 30))
+    last_june = "order_date BETWEEN DATE '2025-06-01' AND DATE '2025-06-30'"
+    ((part, whole),) = _rows(
+        session,
+        f"SELECT SUM(gmv_amount) FILTER (WHERE {ORDERS} AND region = '华东'), {GMV} FROM fact_order WHERE {last_june}",
+    )
+    assert _answer_rows(then_answer, "gmv", "gmv_whole") == [(part, whole)]
+    assert chat.ask("同比变化呢").status == "clarification_needed"

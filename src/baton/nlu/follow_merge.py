@@ -166,7 +166,19 @@ class FollowUpMerge:
                     detail={"grain": grain},
                 )
             comparison = None  # a series replaces the comparison it was drawn against
+        if self._share_then(comparison):  # "华东占全国多少" then "去年同期呢": the share in that period
+            assert comparison is not None
+            said = text(f"answer.interpret_{comparison.kind}", self.r.language) if comparison.kind != "custom" else None
+            time_range, comparison = comparison.range.model_copy(update={"text": said}), None
+            self.changed = [p for p in self.changed if p != "comparison"] + ["period"]
         self.time_range, self.comparison, self.grain = time_range, comparison, grain
+
+    def _share_then(self, comparison: Comparison | None) -> bool:
+        """A share followed by a comparison alone ("去年同期呢", "and the same month last year?"):
+        the share then, never the share's change (not built); "同比变化呢" is still asked back."""
+        cues, parent = self.cues, self.parent
+        asked = comparison is not None and "comparison" in self.changed and not self.r.periods
+        return asked and parent.share and parent.comparison is None and not (cues.change or cues.why or cues.grain)
 
     def _filters_and_shares(self) -> None:
         """Members replace or add to the filters; a share asked now of members named takes them as
