@@ -168,9 +168,12 @@ class FollowUpMerge:
             comparison = None  # a series replaces the comparison it was drawn against
         if self._share_then(comparison):  # "华东占全国多少" then "去年同期呢": the share in that period
             assert comparison is not None
-            said = text(f"answer.interpret_{comparison.kind}", self.r.language) if comparison.kind != "custom" else None
-            time_range, comparison = comparison.range.model_copy(update={"text": said}), None
-            self.changed = [p for p in self.changed if p != "comparison"] + ["period"]
+            named = (
+                None if comparison.kind == "custom" else text(f"answer.interpret_{comparison.kind}", self.r.language)
+            )
+            time_range, comparison = comparison.range.model_copy(update={"text": named}), None
+            kept: list[Part] = [p for p in self.changed if p != "comparison"]
+            self.changed = [*kept, "period"]
         self.time_range, self.comparison, self.grain = time_range, comparison, grain
 
     def _share_then(self, comparison: Comparison | None) -> bool:
