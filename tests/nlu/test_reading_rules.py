@@ -1535,6 +1535,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("about the data, not answerable", "下单超过3次的用户有多少", AmbiguousQuestion, "下单超过"),
     ("a per-person figure the catalog lacks", "上个月每人GMV多少", UnknownMetric, "每人GMV"),
     ("per a filler noun is still per", "GMV per user last month", UnknownMetric, "GMV per user"),
+    ("per an article and a filler noun", "GMV per a user last month", UnknownMetric, "GMV per a user"),
     ("per a filler noun, broken down", "GMV per user by region last month", UnknownMetric, "GMV per user"),
     ("每 a filler noun before the metric", "上个月每用户GMV", UnknownMetric, "每用户GMV"),
     ("a comparison window of another length", "上个月GMV和之前3个月比", AmbiguousQuestion, "not as long"),

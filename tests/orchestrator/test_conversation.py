@@ -1849,3 +1849,58 @@ def test_a_share_then_last_year_is_the_share_then(session: Session, first: str, 
     )
     assert _answer_rows(then_answer, "gmv", "gmv_whole") == [(part, whole)]
     assert chat.ask("同比变化呢").status == "clarification_needed"
+
+
+@pytest.mark.parametrize(
+    ("then", "dimensions"),
+    [
+        ("total by region over the last 3 months", ("region",)),  # "over" a period sums nothing
+        ("total across all regions by user type?", ("user_type",)),
+    ],
+)
+def test_a_total_across_one_breakdown_sums_over_that_one(
+    session: Session, then: str, dimensions: tuple[str, ...]
+) -> None:
+    chat = session.conversation()
+    chat.ask("GMV by region and user type last month", as_of=JULY)
+    summed = chat.ask(then)
+    assert summed.status == "answered", summed.answer
+    assert summed.semantic_query is not None and summed.semantic_query.dimensions == dimensions
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("上个月每个区域的成交总额中直播占多少", "直播的成交总额中各区域占多少"),  # a new whole: asked in one question
+        ("上个月华东新客GMV占全国新客GMV的比例是多少", "占华东整体GMV呢"),
+        ("in each region, what share of last month's orders came from the app?", "app's orders by region, as shares"),
+        ("what share of new users' GMV last month was East China?", "and of East China's total GMV?"),
+    ],
+)
+def test_a_share_with_a_new_whole_is_never_the_previous_answer_again(session: Session, first: str, then: str) -> None:
+    """A follow-up naming another whole for a share is asked back — never the previous share
+    again with "changed the filter", nor a share with its part's filter dropped."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    again = chat.ask(then)
+    assert again.status == "clarification_needed", again.answer
+
+
+def test_a_weekly_comparison_does_not_follow_into_months(session: Session) -> None:
+    """ "今年每周GMV同比" (each week against the same ISO week) then "按月看呢": each month against its
+    own month a year earlier, as asked alone — never months shifted by 364 days."""
+    chat = session.conversation()
+    weekly = chat.ask("今年每周GMV同比", as_of=JULY)
+    assert weekly.semantic_query is not None and weekly.semantic_query.comparison is not None
+    assert weekly.semantic_query.comparison.range.start == date(2025, 1, 2)  # Thursday of ISO week 1
+    monthly = chat.ask("按月看呢")
+    assert monthly.status == "answered", monthly.answer
+    assert monthly.semantic_query is not None and monthly.semantic_query.comparison is not None
+    compared = monthly.semantic_query.comparison.range
+    assert (compared.start, compared.end) == (date(2025, 1, 1), date(2025, 6, 30))
+    rows = _rows(
+        session,
+        f"SELECT CAST(DATE_TRUNC('month', order_date + INTERVAL 1 YEAR) AS DATE), {GMV} FROM fact_order "
+        "WHERE order_date BETWEEN DATE '2025-01-01' AND DATE '2025-06-30' GROUP BY 1",
+    )
+    assert _answer_rows(monthly, "period", "gmv_previous") == [(str(p), v) for p, v in rows]

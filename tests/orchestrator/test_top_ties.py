@@ -198,3 +198,41 @@ def test_the_top_of_each_group_matches_independent_sql(
     groups = {g for g, _m, _a in gold}
     assert answer.answer.count("；" if answer.language == "zh" else "; ") == len(groups) - 1
     assert answer.gate is not None and answer.gate.ok
+
+
+def test_weeks_ranked_by_their_change_against_last_year(demo_session: Session) -> None:
+    """ "最近8周订单量同比下降最多的2周": the weeks of the series ranked by their change against the
+    same ISO weeks a year earlier — never asked for a direction the question gave."""
+    answer = demo_session.ask("最近8周订单量同比下降最多的2周", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    orders = "COUNT(*) FILTER (WHERE status IN ('paid', 'refunded'))"
+    gold = gold_rows(
+        demo_session,
+        f"WITH c AS (SELECT CAST(DATE_TRUNC('week', order_date) AS DATE) AS p, {orders} AS n FROM fact_order "
+        "WHERE order_date BETWEEN DATE '2026-05-04' AND DATE '2026-06-28' GROUP BY 1), "
+        f"b AS (SELECT CAST(DATE_TRUNC('week', order_date + INTERVAL 364 DAY) AS DATE) AS p, {orders} AS n "
+        "FROM fact_order WHERE order_date BETWEEN DATE '2025-05-05' AND DATE '2025-06-29' GROUP BY 1) "
+        "SELECT c.p, c.n - b.n AS change FROM c JOIN b USING (p) ORDER BY change LIMIT 2",
+    )
+    names = [c.name for c in answer.result.columns]
+    got = [(str(r[0]), int(str(r[names.index("order_count_change")]))) for r in answer.result.rows]
+    assert got == [(str(p), int(str(n))) for p, n in gold]
+
+
+def test_a_weekly_series_meets_the_same_iso_weeks_last_year(demo_session: Session) -> None:
+    """ "今年每周GMV同比": every week against the same ISO week a year earlier (Monday with Monday,
+    364 days back here), the same figure a ranking of those weeks gives, and the answer says so."""
+    answer = demo_session.ask("今年每周GMV同比", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    gmv = "SUM(gmv_amount) FILTER (WHERE status IN ('paid', 'refunded'))"
+    gold = gold_rows(
+        demo_session,
+        f"SELECT CAST(DATE_TRUNC('week', order_date + INTERVAL 364 DAY) AS DATE) AS p, {gmv} FROM fact_order "
+        "WHERE order_date BETWEEN DATE '2025-01-06' AND DATE '2025-06-29' GROUP BY 1",
+    )
+    expected = {str(p): round(float(str(v)), 2) for p, v in gold}
+    names = [c.name for c in answer.result.columns]
+    got = {str(r[0]): round(float(str(r[names.index("gmv_previous")])), 2) for r in answer.result.rows}
+    whole = {p: v for p, v in got.items() if p in expected}
+    assert len(whole) == 25 and all(whole[p] == expected[p] for p in whole)
+    assert any("ISO" in note for note in answer.assumptions)

@@ -144,6 +144,19 @@ ANSWERED: list[tuple[str, str, bool]] = [
         "'2026-06-30' AND region = '华东' AND channel <> 'app'",
         False,
     ),
+    # ... but a whole scoped after it ("全部品类", "in East China") keeps the filter on the whole
+    (
+        "上个月华东各品类GMV占全部品类的比例",
+        f"SELECT category, {GMV} AS gmv, {GMV} / SUM({GMV}) OVER () AS gmv_share "
+        f"FROM fact_order WHERE {JUNE} AND region = '华东' GROUP BY category",
+        False,
+    ),
+    (
+        "each category's share of total GMV in East China last month",
+        f"SELECT category, {GMV} AS gmv, {GMV} / SUM({GMV}) OVER () AS gmv_share "
+        f"FROM fact_order WHERE {JUNE} AND region = '华东' GROUP BY category",
+        False,
+    ),
     (
         "上个月华东各品类GMV占全国的比例",
         f"SELECT category, {GMV} / (SELECT {GMV} FROM fact_order WHERE {JUNE}) AS gmv_share "

@@ -291,8 +291,11 @@ class SemanticQuery(BaseModel):
             raise ValueError("a top N within groups takes the top of one other dimension inside each group")
         if self.rank_each_period and not self._ranks_each_period():
             raise ValueError("a top N in each period ranks a breakdown of a plain series, inside each period")
-        if self.rank_by != "value" and not (self.comparison is not None and self.dimensions):
-            raise ValueError("a ranking by a change ranks the groups of a breakdown compared with another period")
+        if self.rank_by != "value" and not (self.comparison is not None and (self.dimensions or self.grain)):
+            raise ValueError(
+                "a ranking by a change ranks the groups of a breakdown (or the periods of a series) compared with "
+                "another period"
+            )
         return self
 
     def _ranks_within(self) -> bool:

@@ -94,6 +94,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "上一问是{parent}，“{said}”是指全年（{year}），还是当年同期（{same}）？请说“{said}全年”，"
         "或直接说日期（如“{same_from}至{same_to}”）。",
     ),
+    "share_whole_in_one_question": (
+        "The previous answer's share had a part and a whole; a new whole for it is asked in one question "
+        'that names both, e.g. "{ex_a}\'s share of {ex_metric} in {ex_b}" or "each {ex_dim2}\'s share of {ex_a}\'s {ex_metric}".',
+        "上一问的占比有其部分和整体；要换一个整体，请在一个问题里同时说明部分和整体，例如“{ex_b}的{ex_metric}中{ex_a}占多少”"
+        "或“{ex_a}的{ex_metric}中各{ex_dim2}占多少”。",
+    ),
     "bound_in_one_question": (
         "The previous answer kept only the groups past a bound, and a bound goes on only while its metric and "
         'groups stay: ask this in one question, with or without the bound, e.g. "{ex_dims} with {ex_metric} above '

@@ -191,7 +191,8 @@ class QueryAssembly(CatalogChecks):
             check_ranking_of_one_period(time_range, grain, dims)
         asked_member, filters, top_n = _member_placed(cues, terms, dims, filters, comparison, top_n, place, ranked)
         order = self.order_of(cues, terms.metrics) if (ranked or cues.best) else cues.order
-        rank_by, order = _ranked_by(cues, dims, comparison, top_n, place, ranked, order)
+        keyed = [*dims, *(["period"] if grain is not None else [])]  # "哪一周同比下降最多": weeks ranked too
+        rank_by, order = _ranked_by(cues, keyed, comparison, top_n, place, ranked, order)
         return _Ranking(top_n, place, order, rank_by, within, each_period, asked_member, filters, ranked)
 
     def _share_within(

@@ -251,8 +251,16 @@ def shares_within(parent: SemanticQuery, r: Reading, dims: list[str]) -> tuple[s
     return tuple(d for d in dims if d in parent.share_within or d in marked)
 
 
-_ACROSS_SAID = patterns.compile(r"\b(?:across|over)\s+(?:all\s+)?(?:the\s+)?\w+", re.I)
+_ACROSS_SAID = patterns.compile(r"\bacross\s+(?:all\s+)?(?:the\s+)?", re.I)
 """A total said across a breakdown ("total across regions?"): summed over it."""
+
+
+def _summed_across(r: Reading) -> set[str]:
+    """The dimensions said right after "across" ("total across all regions by user type": region)."""
+    ends = {m.end() for m in _ACROSS_SAID.finditer(r.scan.norm)}
+    return {t.target for h in r.terms.hits if h.start in ends for t in h.terms if t.kind == "dimension"}
+
+
 _ONLY = patterns.compile(r"只|仅|单按|\bjust\b|\bonly\b", re.I)
 
 
@@ -279,11 +287,16 @@ def dimensions_of(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]
     )
     replace = replace or (instead and not set(said) & set(parent.dimensions))
     dims = said if (replace and said) else [*parent.dimensions, *(d for d in said if d not in parent.dimensions)]
-    if said and set(said) < set(parent.dimensions) and not r.terms.members:
-        if r.cues.total and _ACROSS_SAID.search(r.scan.norm):
-            dims = [d for d in parent.dimensions if d not in said]  # "total across regions?": summed over them
-        elif _ONLY.search(r.scan.norm) or r.cues.total:
-            dims = list(said)  # "按区域和新老客" then "只按区域看" / "by user type only" / "totals by user type"
+    across = _summed_across(r)
+    if across and across < set(parent.dimensions) and not r.terms.members and r.cues.total:
+        dims = [d for d in parent.dimensions if d not in across]  # "total across regions?": summed over them
+    elif (
+        said
+        and set(said) < set(parent.dimensions)
+        and not r.terms.members
+        and (_ONLY.search(r.scan.norm) or r.cues.total)
+    ):
+        dims = list(said)  # "按区域和新老客" then "只按区域看" / "by user type only" / "totals by user type"
     named = {m.dimension for m in r.terms.members}  # named, or narrowed by taking members out
     for f in filters:
         if f.exclude or f.dimension not in named or f.dimension in said:

@@ -38,6 +38,7 @@ from baton.nlu.follow_rules import (
 from baton.nlu.guards import listing_order, ranked_ends, two_members_apart
 from baton.nlu.parser import Planner
 from baton.nlu.rank_within import ranked_each_period
+from baton.nlu.shares import whole_dimensions
 from baton.nlu.ties import ADD_METRIC, Reading
 
 
@@ -187,6 +188,10 @@ class FollowUpMerge:
         """Members replace or add to the filters; a share asked now of members named takes them as
         its parts of the unfiltered whole, as the question asked whole reads them."""
         cues, terms, parent, r = self.cues, self.terms, self.parent, self.r
+        if cues.share and parent.share and whole_dimensions(r.scan, terms.members, terms.hits)[0]:
+            # "直播占各区域多少" then "直播的成交总额中各区域占多少", "…的比例" then "占华东整体GMV呢": a new
+            # whole for the share is asked in one question, never laid over the previous part and whole
+            raise AmbiguousQuestion(*both("conversation.share_whole_in_one_question"), detail={"follow_up": True})
         named = {m.dimension for m in terms.members if not m.excluded}
         others = set(parent.dimensions) - named if named and len(parent.dimensions) > 1 else set()
         if cues.share and not parent.share and parent.dimensions and (named - set(parent.dimensions) or others):
@@ -335,14 +340,15 @@ class FollowUpMerge:
         if not self.ranked:
             return
         dims, comparison = self.dims, self.comparison
+        keyed = bool(dims) or self.grain is not None  # groups, or the periods of a series ("哪一周同比下降最多")
         if cues.change and (comparison is not None or parent.comparison is not None):
             # "上个月各品类GMV同比" then "增长最多的是哪个": by the change, when the words say which way
-            if cues.ranked_change is None or comparison is None or not dims:
+            if cues.ranked_change is None or comparison is None or not keyed:
                 raise AmbiguousQuestion(
                     *both("nlu.rank_by_change"), detail={"dimensions": list(dims), "follow_up": True}
                 )
             self.rank_by, self.order = cues.ranked_change
-        elif parent.rank_by != "value" and comparison is not None and dims:
+        elif parent.rank_by != "value" and comparison is not None and keyed:
             # "降幅最大的区域" then "那前3呢": the top 3 by the same change; "最低的呢" of a change ranking
             # (the smallest fall, or the largest rise?) is asked back
             said = " ".join(r.scan.text[s:e] for s, e in cues.spans.get("ranking", []))
@@ -514,6 +520,10 @@ class FollowUpMerge:
         never told a part was kept that was not."""
         parent = self.parent
         check_follow_up(self.planner, query)
+        if self.changed and _same_question(parent, query):
+            # "app在各区域订单中的占比" then "app's orders by region, as shares": words read as a change
+            # that changes nothing are another question Baton did not build, never the same answer again
+            raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True})
         added = [d for d in query.dimensions if d not in parent.dimensions and d not in query.share_within]
         if query.share_filters and added:
             # "what share of GMV came from new users" then "by channel": inside each channel, or across?
@@ -528,6 +538,12 @@ class FollowUpMerge:
 
     def _better(self, metrics: tuple[str, ...]) -> str | None:
         return self.planner.catalog.metrics[metrics[0]].better
+
+
+def _same_question(parent: SemanticQuery, query: SemanticQuery) -> bool:
+    """Whether a follow-up's query asks exactly what the previous one did."""
+    volatile = {"corrections", "as_of"}
+    return parent.model_dump(exclude=volatile) == query.model_dump(exclude=volatile)
 
 
 __all__ = ["FollowUpMerge", "NothingChanged"]

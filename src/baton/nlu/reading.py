@@ -21,11 +21,10 @@ from baton.nlu.scan import Scan
 
 _PER_ZH_BEFORE = patterns.compile(r"每(?![个位名一])(?P<w>[\u4e00-\u9fff]{1,3}?)的?\s*$")
 """每 right before a noun ("每用户GMV", "每人GMV"): per one; "每个客户的订单量" is each one's, a breakdown."""
-_NOT_A_UNIT = frozenset(
-    ["of", "the", "a", "an", "each", "every", "one", "all", "these", "those", "that", "this", "its", "their", "our"]
+_WORD_AFTER = patterns.compile(
+    r"(?:(?:of|the|a|an|each|every|one|all|these|those|that|this|its|their|our)\s+)*(?P<unit>[^\W\d_]+)", re.I
 )
-"""Words after "per" / "for each" that say no unit ("orders for each of the regions")."""
-_WORD_AFTER = patterns.compile(r"[^\W\d_]+")
+"""The unit after "per" / "for each", past the words that say none ("for each of the regions", "per a user")."""
 _PER = patterns.compile(r"\s*(?:\bper\b|\bfor each\b|\bfor every\b)\s*", re.I)
 
 
@@ -268,8 +267,8 @@ def ratio_of_terms(scan: Scan, terms: Terms, unknown: list[str]) -> list[str]:
         after = _WORD_AFTER.match(scan.norm, per.end())
         first = scan.norm[per.end() :].split()
         word = named.text if named else (first[0].strip("?？,.!") if first else "")
-        noun = after is not None and after.group(0).lower() not in _NOT_A_UNIT
-        untaken = noun and after is not None and scan.free(after.start(), after.end())
+        untaken = after is not None and scan.free(after.start("unit"), after.end("unit"))
+        word = after.group(0) if untaken and after is not None and not named else word
         if named or word in {w for u in unknown for w in u.split()} or untaken:
             out.append(f"{hit.text} per {word}" if per.group(0).strip() == "per" else hit.text + per.group(0) + word)
     return out

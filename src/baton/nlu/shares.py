@@ -48,6 +48,7 @@ _OF_EVERYTHING = patterns.compile(
     r"(?:the\s+)?(?:total|overall|all|whole|company(?:-wide)?)\b",
     re.I,
 )
+_THE_WHOLE_PLACE = patterns.compile(r"全国|全平台|大盘")
 _EACH_EN = patterns.compile(r"\b(?:for|in|within|inside)\s+(?:each|every)\s+(?:of\s+the\s+)?$", re.I)
 
 
@@ -96,18 +97,29 @@ def share_marks(scan: Scan, members: list[Member], dims: list[str], hits: list[H
         weak=any(d.start < w.start for d in named_dims for w in weak),
         inside=breakdown_wholes(scan, dims, hits),
         part={m.dimension for m in members if not m.excluded and _names_the_part(scan, m.hit, hits)},
-        everything=_of_everything(scan, hits),
+        everything=_of_everything(scan, hits, members),
     )
 
 
-def _of_everything(scan: Scan, hits: list[Hit]) -> bool:
-    """The whole said as everything ("占全国GMV的比例", "占全国的比例", "share of total GMV"); "占全国APP的"
-    names APP as the whole (:data:`_OF_ZH`)."""
+def _of_everything(scan: Scan, hits: list[Hit], members: list[Member]) -> bool:
+    """The whole said as everything: the metric right after it ("占全国GMV的比例", "share of total
+    GMV"), or 全国 / 全平台 / 大盘 with nothing after ("占全国的比例"). A member or a dimension said after it
+    scopes the whole ("占全国APP的", "占全部品类的", "share of total GMV in East China"), unless it is
+    left out, marked as the part or said after the part ("share of total GMV came from East China
+    excluding app", "… came from the app in East China")."""
     said = _OF_EVERYTHING.search(scan.norm)
     if said is None:
         return False
-    after = min((h for h in hits if h.start >= said.end()), key=lambda h: h.start, default=None)
-    return after is None or "member" not in after.kinds
+    later = sorted((h for h in hits if h.start >= said.end()), key=lambda h: h.start)
+    parts = [m.hit.start for m in members if not m.excluded and _names_the_part(scan, m.hit, hits)]
+    apart = {id(m.hit) for m in members if m.excluded or m.hit.start in parts}
+    first_part = min(parts, default=len(scan.norm))  # "came from the app in East China": East China is the part's
+    right_after = later and later[0].kinds == {"dimension"} and not scan.norm[said.end() : later[0].start].strip(" 的")
+    if right_after or any("member" in h.kinds and id(h) not in apart and h.start < first_part for h in later):
+        return False
+    if not later:
+        return _THE_WHOLE_PLACE.search(said.group(0)) is not None
+    return "metric" in later[0].kinds
 
 
 def _names_the_part(scan: Scan, hit: Hit, hits: list[Hit]) -> bool:

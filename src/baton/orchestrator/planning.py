@@ -107,19 +107,37 @@ def plan(
 def weeks_against_their_own(query: SemanticQuery, language: Language) -> tuple[SemanticQuery, list[str]]:
     """A weekly series against last year, whatever planner read it: each week meets the same ISO
     week a year earlier (Monday with Monday), as a week said alone does ("上周同比"), never the same
-    dates, which fall on other weekdays — so a week's 同比 is one figure however the period was said."""
+    dates, which fall on other weekdays — so a week's 同比 is one figure however the period was said.
+    Any other grain of a period not made of whole weeks takes the same dates back ("每周同比" then
+    "按月看呢": each month against its own month, as asked alone)."""
     from baton.nlu import timeexpr
 
     compared = query.comparison
-    if query.grain != "week" or compared is None or compared.kind != "same_period_last_year":
+    if compared is None or compared.kind != "same_period_last_year":
         return query, []
     current = query.time_range
-    start, end = timeexpr.same_week_last_year(current.start, current.end)
-    if (compared.range.start, compared.range.end) == (start, end):
+    aligned = timeexpr.same_week_last_year(current.start, current.end)
+    calendar = timeexpr.same_period_last_year(current.start, current.end)
+    whole_weeks = current.start.weekday() == 0 and current.end.weekday() == _SUNDAY
+    have = (compared.range.start, compared.range.end)
+    if query.grain == "week":
+        want = aligned
+    elif query.grain not in (None, "day") or not whole_weeks:
+        want = calendar
+    else:  # whole weeks, alone or by day ("上周", "6月第一周", "上周每天"): as the planner read the words
+        want = have
+    if have == want or have not in (aligned, calendar):  # already so, or a period said of its own
         return query, []
-    moved = compared.model_copy(update={"range": TimeRange(start=start, end=end, text=compared.range.text)})
-    note = text("answer.weeks_against_weeks", language, start=start.isoformat(), end=end.isoformat())
-    return query.model_copy(update={"comparison": moved}), [note]
+    moved = compared.model_copy(update={"range": TimeRange(start=want[0], end=want[1], text=compared.range.text)})
+    notes = (
+        []
+        if want == calendar
+        else [text("answer.weeks_against_weeks", language, start=want[0].isoformat(), end=want[1].isoformat())]
+    )
+    return query.model_copy(update={"comparison": moved}), notes
+
+
+_SUNDAY = 6
 
 
 def interpretation_of(
