@@ -269,3 +269,19 @@ def test_a_share_over_a_row_limited_dimension_is_refused(demo_session: Session) 
     assert refused.error.detail.get("reason") == "share_of_limited_whole"
     allowed = demo_session.ask("上个月各渠道的GMV占比", as_of=AS_OF, user="east_manager")
     assert allowed.status == "answered" and any("华东" in a for a in allowed.assumptions)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("上个月华东各品类GMV占全国的比例", "华东的成交总额"),
+        ("what share of total GMV last month came from app, by region", "GMV of app"),
+    ],
+)
+def test_a_share_headline_names_a_part_filtered_apart_from_its_breakdown(
+    demo_session: Session, question: str, said: str
+) -> None:
+    """Each category's East China GMV over the national total: the headline says whose values
+    they are, never "手机数码 ¥6.8M" as if it were the nation's."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and said in answer.answer, answer.answer

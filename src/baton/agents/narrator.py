@@ -226,6 +226,10 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences):
                 part = text("answer.shares_in_groups_part", language, part=named) if named else ""
                 return text("answer.shares_in_groups", language, group=group, part=part, **where)
             if not grain:
+                apart = tuple(f for f in query.share_filters if f.dimension not in query.dimensions)
+                if apart:  # "华东各品类GMV占全国的比例": 华东's categories, each of the national total
+                    named = share_part(apart, self.catalog, language)
+                    where["label"] = text("answer.label_of_part", language, label=label, part=named)
                 whole = rows[0].get(f"{metric}_whole") if rows else None
                 if whole is not None:  # "各渠道GMV占比": the whole the shares are of, stated
                     return text("answer.shares_of_whole", language, whole=fmt(whole), **where)

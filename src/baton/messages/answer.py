@@ -42,6 +42,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{period}{filters}{part}{label}及其占所在{group}的比例：{items}{more}。",
     ),
     "shares_in_groups_part": (" of {part}", "{part}的"),
+    "label_of_part": ("{label} of {part}", "{part}的{label}"),
     "share_value": ("{label}{filters} for {period}: {item}.", "{period}{filters}{label}：{item}。"),
     "share_value_of_whole": (
         "{label}{filters} for {period}: {item}; the total is {whole}.",
