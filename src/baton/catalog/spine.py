@@ -110,9 +110,9 @@ def whole_periods(query: SemanticQuery) -> tuple[date, date] | None:
 
 def whole_query(query: SemanticQuery) -> SemanticQuery | None:
     """``query`` over its :func:`whole_periods`; the period it is compared with loses the same
-    days at each end, so each week (month …) still meets its own ("今年GMV最高的3周，同比": the
-    week of 2026-06-15 against that of 2025-06-15, never rows shifted by 369 days). None when
-    nothing is cut."""
+    days at each end — the same dates a year back, or the same days of a weekday-aligned comparison —
+    so each week (month …) still meets its own ("今年GMV最高的3周，同比": the week of 2026-06-15 against
+    the same ISO week of 2025, never rows shifted by 369 days). None when nothing is cut."""
     whole = whole_periods(query)
     if whole is None:
         return None
