@@ -89,3 +89,22 @@ def test_a_top_n_keeps_its_ties(backend: Path, demo_dir: Path) -> None:
     assert answer.result is not None and len(gold) == 4
     assert [(str(c), int(str(n))) for c, n in answer.result.rows] == [(str(c), int(str(n))) for c, n in gold]
     assert "第3名有2个并列" in answer.answer
+
+
+def test_each_period_against_the_one_before_it(backend: Path, demo_dir: Path) -> None:
+    """Every engine: each week's orders per channel beside the week before — the earlier weeks'
+    rows counted twice (a week of its own, and the next one's before), as LAG over one range."""
+    answer = _ask(backend, "近4周各渠道每周订单数环比")
+    gold = _gold(
+        demo_dir,
+        "WITH w AS (SELECT CAST(DATE_TRUNC('week', order_date) AS DATE) AS p, channel, COUNT(*) AS n FROM fact_order "
+        "WHERE status IN ('paid', 'refunded') AND order_date BETWEEN DATE '2026-05-25' AND DATE '2026-06-28' "
+        "GROUP BY 1, 2) SELECT CAST(p AS VARCHAR), channel, n, LAG(n) OVER (PARTITION BY channel ORDER BY p) "
+        "FROM w QUALIFY p >= DATE '2026-06-01' ORDER BY 1, 2",
+    )
+    assert answer.result is not None and len(gold) == 16
+    names = [c.name for c in answer.result.columns]
+    assert names[:4] == ["period", "channel", "order_count", "order_count_previous"]
+    shown = [(str(p)[:10], str(c), int(str(n)), int(str(b))) for p, c, n, b, *_ in answer.result.rows]
+    assert shown == [(p, str(c), int(str(n)), int(str(b))) for p, c, n, b in gold]
+    assert answer.interpretation is not None and "每周对比上一周" in answer.interpretation

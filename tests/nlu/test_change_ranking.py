@@ -69,7 +69,6 @@ def test_the_interpretation_names_the_measure(question: str, said: str) -> None:
         "哪个区域上个月GMV涨得最少",  # the smallest rise: not read
         "哪个渠道上个月GMV环比降幅第二大",  # a place by a change: not read
         "上个月GMV环比表现最差的渠道",  # good and bad of a change: not read
-        "上个月GMV环比下降最多的是哪天",  # periods, no groups
     ],
 )
 def test_a_change_ranking_it_cannot_place_is_asked_back(question: str) -> None:

@@ -131,6 +131,18 @@ GOOD: list[tuple[str, dict[str, Any], bool, dict[str, Any]]] = [
         False,
         {"intent": "why", "premise": None, "comparison": ("previous_period", "2026-05-01", "2026-05-31")},
     ),
+    (  # each day against the day before, as the rules read it
+        "上个月每天的GMV环比",
+        {"metrics": ["gmv"], "period": {"words": "上个月"}, "grain": "day", "comparison": "previous_period"},
+        False,
+        {"grain": "day", "comparison": ("previous_period", "2026-05-31", "2026-06-29")},
+    ),
+    (  # each month beside its own last year
+        "今年每个月GMV同比",
+        {"metrics": ["gmv"], "period": {"words": "今年"}, "grain": "month", "comparison": "same_period_last_year"},
+        False,
+        {"grain": "month", "comparison": ("same_period_last_year", "2025-01-01", "2025-06-30")},
+    ),
     (
         "近3个月每周的GMV走势",
         {"metrics": ["gmv"], "period": {"words": "近3个月"}, "grain": "week"},
@@ -454,11 +466,11 @@ BAD: list[tuple[str, str, dict[str, Any], type[BatonError], dict[str, Any]]] = [
         {"dimensions": ["region", "channel"]},
     ),
     (
-        "grain with a comparison",
-        "上个月每天的GMV环比",
-        _plan(grain="day", comparison="previous_period"),
+        "each period against the one before over part of one",
+        "近10天每周的GMV环比",
+        _plan(grain="week", comparison="previous_period", period={"words": "近10天"}),
         AmbiguousQuestion,
-        {"grain": "day"},
+        {"grain": "week", "reason": "series_before_not_whole"},
     ),
     (
         "grain with a why",

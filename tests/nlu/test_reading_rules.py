@@ -1524,7 +1524,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("top and bottom at once", "top 3 and bottom 3 categories by GMV last month", AmbiguousQuestion, "two rankings"),
     ("the second best is not a place by value", "上个月第二好的渠道", AmbiguousQuestion, "第二好"),
     ("best of a metric without `better`", "worst channel by discount amount last month", AmbiguousQuestion, "better"),
-    ("a series compared with a named period", "上个月每天GMV环比", AmbiguousQuestion, "series"),
+    ("a series compared with a named period", "近7天每天GMV和前7天比", AmbiguousQuestion, "series"),
     ("a fiscal year the catalog does not define", "GMV in FY2025 by category", AmbiguousQuestion, "FY2025"),
     ("a two-character near miss is not corrected", "上个月各区遇的定单量", AmbiguousQuestion, "遇"),
     ("a number no reader placed", "GMV last month, not counting 5 orders", AmbiguousQuestion, "5"),

@@ -655,3 +655,27 @@ def test_a_share_states_the_whole_it_is_of(demo_session: Session, question: str)
     assert all(float(row[names.index(f"{metric}_whole")]) == pytest.approx(float(whole)) for row in answer.result.rows)
     shown = f"{float(whole):,.2f}" if metric == "gmv" else f"{int(whole):,}"
     assert shown in answer.answer, answer.answer
+
+
+def test_shares_of_metrics_from_two_tables_pass_the_firewall(demo_session: Session) -> None:
+    """Orders and visitors by channel with their shares: each whole is one row of both tables
+    (joined first), so no cross join of many rows reaches the firewall, and each share is of its own."""
+    answer = demo_session.ask("orders and visitors by channel, % of total, last month", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.result is not None
+    names = [c.name for c in answer.result.columns]
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        visitors = dict(
+            con.execute(
+                "SELECT channel, SUM(visitors) FROM fact_traffic WHERE visit_date BETWEEN DATE '2026-06-01' "
+                "AND DATE '2026-06-30' GROUP BY 1"
+            ).fetchall()
+        )
+    finally:
+        con.close()
+    total = sum(visitors.values())
+    for row in answer.result.rows:
+        got = dict(zip(names, row, strict=True))
+        assert got["visitors"] == visitors[got["channel"]]
+        assert got["visitors_share"] == pytest.approx(visitors[got["channel"]] / total)

@@ -1904,3 +1904,28 @@ def test_a_weekly_comparison_does_not_follow_into_months(session: Session) -> No
         "WHERE order_date BETWEEN DATE '2025-01-01' AND DATE '2025-06-30' GROUP BY 1",
     )
     assert _answer_rows(monthly, "period", "gmv_previous") == [(str(p), v) for p, v in rows]
+
+
+def test_a_series_then_its_comparison_is_each_period_against_the_one_before(session: Session) -> None:
+    """ "今年每个月GMV" then "环比呢": each month against its month before (never the half year
+    before); a new grain or filter keeps that comparison, each period against its own."""
+    chat = session.conversation()
+    chat.ask("今年每个月GMV", as_of=JULY)
+    monthly = chat.ask("环比呢")
+    assert monthly.status == "answered", monthly.answer
+    assert monthly.follow_up is not None and monthly.follow_up.changed == ("comparison",)
+    gold = _rows(
+        session,
+        f"WITH m AS (SELECT DATE_TRUNC('month', order_date) AS p, {GMV} AS v FROM fact_order "
+        "WHERE order_date BETWEEN DATE '2025-12-01' AND DATE '2026-06-30' GROUP BY 1) "
+        "SELECT v, LAG(v) OVER (ORDER BY p) FROM m QUALIFY p >= DATE '2026-01-01'",
+    )
+    assert _answer_rows(monthly, "gmv", "gmv_previous") == gold
+    quarterly = chat.ask("按季度看呢")
+    assert quarterly.status == "answered", quarterly.answer
+    assert quarterly.follow_up is not None and quarterly.follow_up.changed == ("grain",)
+    assert sorted(str(p)[:10] for (p,) in _answer_rows(quarterly, "period")) == ["2026-01-01", "2026-04-01"]
+    assert (
+        quarterly.interpretation is not None
+        and "每季度对比上一季度（2025-10-01 至 2026-03-31）" in quarterly.interpretation
+    )

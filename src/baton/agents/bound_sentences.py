@@ -13,7 +13,7 @@ from baton.messages import text
 from baton.nlu.interpret import (
     bound_text,
     bounded_label,
-    period_text,
+    compared_with,
 )
 from baton.numbers import plural_noun
 
@@ -72,8 +72,7 @@ class BoundSentences(NarratorBase):
         fmt = apart_from_bound(fmt, query.threshold.value)
         say = say._replace(metric=bounded_key(query), fmt=fmt)  # each group's share or change listed
         if query.threshold.of in ("change", "change_pct") and query.comparison is not None:
-            cmp = query.comparison.range
-            previous = period_text(cmp.start, cmp.end, None, language)
+            _, previous = compared_with(query, language)
             filters += text("answer.threshold_compared", language, previous_period=previous)
         where = {
             "label": label,

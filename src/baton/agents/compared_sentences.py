@@ -13,10 +13,7 @@ from baton.agents.narration import MAX_LISTED, NarratorBase, Sentence, polish
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
-from baton.nlu.interpret import (
-    period_text,
-    value_label,
-)
+from baton.nlu.interpret import compared_with, value_label
 from baton.numbers import direction_of, format_exact, plural_noun
 from baton.numbers import format_signed_percent as format_pct
 
@@ -29,8 +26,7 @@ class ComparedSentences(NarratorBase):
         label = value_label(self.catalog, query, metric, language)
         cmp = query.comparison
         assert cmp is not None
-        kind = text(f"answer.kind_{cmp.kind}", language)
-        prev_period = period_text(cmp.range.start, cmp.range.end, None, language)
+        kind, prev_period = compared_with(query, language)
         one_row = len(rows) == 1 and (query.dimensions or query.grain is not None)
         if (not query.dimensions and query.grain is None) or one_row:  # one figure against one figure
             row = rows[0]
@@ -169,14 +165,13 @@ class ComparedSentences(NarratorBase):
 
     def _change_ranking_sentence(self, say: Sentence) -> str:
         query, metric, rows, period, filters, language, fmt = say
-        cmp = query.comparison
-        assert cmp is not None
+        kind, previous_period = compared_with(query, language)
         where = {
             "label": value_label(self.catalog, query, metric, language),
             "filters": filters,
             "period": period,
-            "kind": text(f"answer.kind_{cmp.kind}", language),
-            "previous_period": period_text(cmp.range.start, cmp.range.end, None, language),
+            "kind": kind,
+            "previous_period": previous_period,
         }
         label_of = partial(self._row_label, query, language=language)
         return change_ranking_sentence(self.catalog, query, metric, rows, language, where, label_of, fmt)

@@ -285,8 +285,42 @@ def with_joins(catalog: Catalog, table: str, select: exp.Select) -> exp.Select:
     return select
 
 
+_STEPS: dict[str, tuple[str, str]] = {
+    "day": ("1", "DAY"),
+    "week": ("7", "DAY"),
+    "month": ("1", "MONTH"),
+    "quarter": ("3", "MONTH"),
+    "year": ("1", "YEAR"),
+}
+
+
+def _rolled_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves: list[_Leaf]) -> exp.Select:
+    """One source's leaves for each period and for the period before it, the earlier rows moved
+    on by one period (a month's rows become the next month's "previous"): ``UNION ALL`` of the
+    two aggregates, each over its own range: the ranges overlap (February is March's month
+    before and a month of its own), so each row is counted once in each."""
+    assert query.grain is not None and query.comparison is not None
+    table, time_col = source
+    column, timestamps = _time_key(catalog, table, time_col)
+    day = _day(column.copy(), timestamps)
+    count, unit = _STEPS[query.grain]
+    moved = exp.Add(this=column.copy(), expression=exp.Interval(this=exp.Literal.string(count), unit=exp.var(unit)))
+    dims = [(dim, _parse(catalog.dimensions[dim].columns[table])) for dim in query.dimensions]
+    parts = []
+    for label, rows, period in (
+        ("current", query.time_range, bucket(column, query.grain, timestamps)),
+        ("previous", query.comparison.range, bucket(moved, query.grain, True)),
+    ):
+        keys = [(PERIOD, period), (_CMP, exp.Literal.string(label)), *[(d, e.copy()) for d, e in dims]]
+        parts.append(_aggregate(query, catalog, source, leaves, keys, [_between(day, rows.start, rows.end)]))
+    both_periods = exp.union(parts[0], parts[1], distinct=False, copy=False)
+    return _select_from([exp.Star()], both_periods, "both_periods")
+
+
 def _table_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves: list[_Leaf]) -> exp.Select:
     """Aggregate one source's leaves on the query's keys (period, comparison period, dims)."""
+    if query.each_period_before:
+        return _rolled_select(query, catalog, source, leaves)
     table, time_col = source
     column, timestamps = _time_key(catalog, table, time_col)
     day = _day(column.copy(), timestamps)
@@ -317,7 +351,21 @@ def _table_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves
         )
         time_cond = exp.paren(exp.or_(exp.paren(time_cond), exp.paren(earlier)))
     where.append(time_cond)
-    where += [_member_condition(catalog, table, flt) for flt in query.filters]
+    return _aggregate(query, catalog, source, leaves, keys, where)
+
+
+def _aggregate(
+    query: SemanticQuery,
+    catalog: Catalog,
+    source: Source,
+    leaves: list[_Leaf],
+    keys: list[tuple[str, exp.Expr]],
+    where: list[exp.Expr],
+) -> exp.Select:
+    """``source``'s leaves aggregated on ``keys`` over its rows in ``where`` (the time
+    conditions) that pass the question's filters and the leaves' own."""
+    table, time_col = source
+    where = [*where, *[_member_condition(catalog, table, flt) for flt in query.filters]]
     if query.where:
         where.append(where_condition(query.where, _where_resolver(catalog, table, time_col)))
 
@@ -338,8 +386,9 @@ def _table_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves
     cond = _and(where)
     if cond is not None:
         select = select.where(cond, copy=False)
-    if keys:
-        select = select.group_by(*[expr.copy() for _, expr in keys], copy=False)
+    grouped = [expr.copy() for _, expr in keys if not isinstance(expr, exp.Literal)]  # PostgreSQL: no constants
+    if grouped:
+        select = select.group_by(*grouped, copy=False)
     return with_joins(catalog, table, select)
 
 
@@ -546,8 +595,12 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     if keys or groups:
         on = _and([exp.column(k, table="n").eq(exp.column(k, table="d")) for k in (*keys, *groups)])
         final = final.join(whole.expression.subquery("d", copy=False), on=on, join_type="LEFT", copy=False)
-    else:
-        final = final.join(whole.expression.subquery("d", copy=False), join_type="CROSS", copy=False)
+    else:  # one row: metrics of two tables join theirs first, so it is said as one
+        one_row = whole.expression
+        if len(whole.tables) > 1:
+            maxima = [exp.func("MAX", exp.column(m)).as_(m) for m in query.metrics]
+            one_row = _select_from(maxima, whole.expression, "whole_row")
+        final = final.join(one_row.subquery("d", copy=False), join_type="CROSS", copy=False)
     columns = (*keys, *query.dimensions, *(c for m in query.metrics for c in (m, f"{m}_share", f"{m}_whole")))
     bounded: tuple[str, ...] = ()
     if query.threshold is not None and checked_bound(query) is None:  # "GMV占比超过一半的渠道": the parts that pass

@@ -20,10 +20,43 @@ __all__ = [
     "SemanticQuery",
     "Threshold",
     "TimeRange",
+    "periods_before",
 ]
 
 Grain = Literal["day", "week", "month", "quarter", "year"]
 GRAINS: tuple[Grain, ...] = get_args(Grain)
+
+
+_MONTHS: dict[Grain, int] = {"month": 1, "quarter": 3, "year": 12}
+
+
+def _starts(day: date, grain: Grain) -> bool:
+    """Whether ``day`` opens a period of ``grain`` (weeks Monday to Sunday, quarters from Jan, Apr …)."""
+    if grain == "day":
+        return True
+    if grain == "week":
+        return day.weekday() == 0
+    return day.day == 1 and (day.month - 1) % _MONTHS[grain] == 0
+
+
+def _months_back(day: date, months: int) -> date:
+    """The first of the month ``months`` before ``day``'s (``day`` is a first of a month)."""
+    index = day.year * 12 + day.month - 1 - months
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def periods_before(start: date, end: date, grain: Grain) -> tuple[date, date] | None:
+    """The days a series by ``grain`` over ``start..end`` is compared with when each of its periods
+    is compared with the one before it ("今年每个月GMV环比": each month against the month before):
+    the whole range one period earlier — ``None`` when the range is not made of whole periods, whose
+    one-before would be no period of the grain."""
+    if not (_starts(start, grain) and _starts(end + timedelta(days=1), grain)):
+        return None
+    if grain in ("day", "week"):
+        step = timedelta(days=1 if grain == "day" else 7)
+        return start - step, end - step
+    months = _MONTHS[grain]
+    return _months_back(start, months), _months_back(end + timedelta(days=1), months) - timedelta(days=1)
 
 
 class MemberFilter(BaseModel):
@@ -265,6 +298,13 @@ class SemanticQuery(BaseModel):
         最低的区域差多少"), not of two named members."""
         return self.difference and self.intent == "ranking" and self.top_n is None and self.rank_place is None
 
+    @property
+    def each_period_before(self) -> bool:
+        """A series whose every period is compared with the one before it ("今年每个月GMV环比":
+        January with December, February with January), over ``comparison.range``: the whole
+        range one period earlier (:func:`periods_before`)."""
+        return self.grain is not None and self.comparison is not None and self.comparison.kind == "previous_period"
+
     @model_validator(mode="before")
     @classmethod
     def _per_day_of_old_runs(cls, data: object) -> object:
@@ -291,6 +331,13 @@ class SemanticQuery(BaseModel):
             raise ValueError("a top N within groups takes the top of one other dimension inside each group")
         if self.rank_each_period and not self._ranks_each_period():
             raise ValueError("a top N in each period ranks a breakdown of a plain series, inside each period")
+        if self.each_period_before:
+            assert self.grain is not None and self.comparison is not None
+            before = periods_before(self.time_range.start, self.time_range.end, self.grain)
+            if before != (self.comparison.range.start, self.comparison.range.end):
+                raise ValueError(
+                    "a series compared with the previous period compares each whole period with the one before it"
+                )
         if self.rank_by != "value" and not (self.comparison is not None and (self.dimensions or self.grain)):
             raise ValueError(
                 "a ranking by a change ranks the groups of a breakdown (or the periods of a series) compared with "
@@ -324,7 +371,7 @@ class SemanticQuery(BaseModel):
                 raise ValueError("a bound on a share is of a share query, with no ranking, comparison or gap")
             return
         if threshold.of != "value":  # "订单量环比增长超过5%的品类": the groups whose change passes
-            if self.comparison is None or self.grain is not None or (threshold.check == "keep" and not self.dimensions):
+            if self.comparison is None or (threshold.check == "keep" and not (self.dimensions or self.grain)):
                 raise ValueError(
                     "a bound on a change keeps (or checks) the groups of a breakdown compared with another period"
                 )

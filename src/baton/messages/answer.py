@@ -65,6 +65,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "kind_previous_period": ("vs the previous period", "环比"),
     "kind_same_period_last_year": ("vs the same period last year", "同比"),
+    "kind_each_before": ("vs the {grain} before", "{grain}环比"),
+    "each_before_span": ("every {grain} against its own, {span}", "每{grain}各自的上一{grain}，{span}"),
     "kind_custom": ("vs the period named", "对比所述期间"),
     "kind_same_weekday": ("vs the same weekday of earlier weeks", "对比前几周同星期"),
     "comparison": (
@@ -517,6 +519,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_against": (", compared with {period}", "，对比 {period}"),
     "interpret_previous_period": ("the previous period", "上一周期"),
     "interpret_same_period_last_year": ("the same period last year", "去年同期"),
+    "interpret_each_before": (
+        ", each {grain} compared with the {grain} before it ({period})",
+        "，每{grain}对比上一{grain}（{period}）",
+    ),
     "interpret_same_weekday": ("the same weekday of the 4 weeks before", "前 4 周同星期"),
     "interpret_read_as": ("{written!r} as {read_as!r}", "“{written}”读作“{read_as}”"),
     "interpret_context": ("{written!r} as context, not part of the query", "“{written}”作为背景，未计入查询"),
@@ -578,6 +584,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "compared_custom": (
         "Compared with the period the question names: {period}{lengths}.",
         "对比期为问题中指定的期间：{period}{lengths}。",
+    ),
+    "compared_each_before": (
+        "Each {grain} is compared with the {grain} before it: the comparison's days run {period}.",
+        "每{grain}与其上一{grain}对比（环比），对比期的数据为 {period}。",
     ),
     "compared_same_weekday": (
         "Compared with its usual level: the same weekday of the 4 weeks before ({period}).",

@@ -86,6 +86,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the series, or for the comparison.",
         "暂不支持在一个回答中同时按{grain}展示序列并与另一期间对比；请分别询问序列或对比。",
     ),
+    "series_before_not_whole": (
+        "Each {grain} can be compared with the {grain} before it only over whole {grain}s, and {period!r} holds "
+        "part of one. Which whole {grain}s should the series cover?",
+        "每{grain}与上一{grain}对比（环比）只能按完整的{grain}计算，而“{period}”包含不完整的{grain}。请说明序列覆盖哪些完整的{grain}。",
+    ),
     "week_earlier_too_long": (
         "'The same days a week earlier' fits a period of up to a week, not {period!r}. Which period should it "
         "be compared with?",

@@ -26,6 +26,7 @@ from baton.nlu.guards import (
     place_is_asked,
     two_members_apart,
 )
+from baton.nlu.periods import each_against_the_one_before
 from baton.nlu.reading import Terms
 from baton.nlu.shares import ShareMarks
 
@@ -137,8 +138,9 @@ class QueryAssembly(CatalogChecks):
         self, cues: Cues, time_range: TimeRange, comparison: Comparison | None
     ) -> tuple[Grain | None, Comparison | None]:
         """The series' grain, and the comparison kept beside it: a change word over a series is
-        the series itself ("近4周每周的取消率有没有变高"); a comparison the question names cannot be
-        drawn per period yet, so it is asked back — except each period against its last year."""
+        the series itself ("近4周每周的取消率有没有变高"); each period is drawn beside its last year
+        ("每月GMV同比") or the period before it ("今年每个月GMV环比"); any other comparison the
+        question names cannot be drawn per period yet, so it is asked back."""
         grain = cues.grain
         if cues.trend and grain is None:
             grain = self.default_grain(time_range)
@@ -147,6 +149,10 @@ class QueryAssembly(CatalogChecks):
         implied = comparison.kind == "previous_period" and cues.comparison_kind is None and not cues.why
         if comparison.kind == "same_period_last_year" and not cues.why:
             return grain, comparison  # "2026年每月GMV同比": each period of the series beside its own last year
+        one_before = cues.window in (None, (1, grain))  # "每周GMV月环比" names another period: asked back
+        said_before = cues.comparison_kind == "previous_period" and comparison.kind == "previous_period"
+        if said_before and one_before and not cues.why:
+            return grain, each_against_the_one_before(time_range, grain)  # "今年每个月GMV环比"
         if not implied:
             raise AmbiguousQuestion(
                 *(

@@ -46,6 +46,13 @@ _N_AFTER = patterns.compile(r"\s*的?\s*(?P<n>\d{1,3}|[一二两三四五六七�
 """The count after "最快" ("增长最快的两个地区": the top two)."""
 _AMPLITUDE = patterns.compile(r"(?<=[降跌涨升增长少加])的?幅度")
 """"下降幅度最大": the word that measures a change in percent."""
+_RATE_AT_AN_END = patterns.compile(
+    r"(?:环比|同比)(?:增长率|增速|增幅|变化率)?的?\s*最(?:(?P<high>高|大|多)|(?P<low>低|小|少))|"
+    r"\b(?:(?P<high_en>highest|top|best)|(?P<low_en>lowest|bottom|worst))\s+(?:mom|yoy|wow|qoq)\b",
+    re.I,
+)
+""""GMV环比最高的品类", "同比最低的3个月", "highest yoy": the 环比 (同比) itself ranked — the
+change in percent, never the value beside it."""
 
 
 _MEASURE = patterns.compile(
@@ -137,7 +144,13 @@ def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal[
         if cues.top_n is None:
             read_which_n(scan, cues, fastest)
         cues.take(scan, "ranking", vocab.WHICH)
-    if direction is None or not (cues.best or cues.top_n is not None or cues.rank):
+    if not (cues.best or cues.top_n is not None or cues.rank):
+        return None
+    at_an_end = _RATE_AT_AN_END.search(scan.norm)
+    if at_an_end is not None and cues.rank_place is None and cues.quality is None:  # "环比最高的品类"
+        cues.change = True  # the change is what is ranked
+        return "change_pct", ("asc" if at_an_end.group("low") or at_an_end.group("low_en") else "desc")
+    if direction is None:
         return None
     amplitude = cues.claim(scan, "change", scan.find_all(_AMPLITUDE))
     if cues.order != "desc" or cues.quality is not None or cues.rank_place is not None:

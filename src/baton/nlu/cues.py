@@ -30,7 +30,6 @@ class Cues(PeriodCues):
     premise: Literal["up", "down"] | None = None
     not_as: bool = False
     """"X不如Y", "X没有Y高": X is set below Y — compared, X the one asked about."""
-    grain: Grain | None = None
     which_time: bool = False
     period_order: Literal["asc", "desc"] | None = None
     """The direction a ranking of periods says itself ("最少的一天", "bottom 5 days")."""

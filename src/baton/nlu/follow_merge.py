@@ -37,6 +37,7 @@ from baton.nlu.follow_rules import (
 )
 from baton.nlu.guards import listing_order, ranked_ends, two_members_apart
 from baton.nlu.parser import Planner
+from baton.nlu.periods import each_against_the_one_before
 from baton.nlu.rank_within import ranked_each_period
 from baton.nlu.shares import whole_dimensions
 from baton.nlu.ties import ADD_METRIC, Reading
@@ -158,7 +159,9 @@ class FollowUpMerge:
             self.changed.append("grain")
         yearly = comparison is not None and comparison.kind == "same_period_last_year" and not cues.why
         if grain is not None and comparison is not None and not yearly:  # a series beside last year's is drawn
-            if "comparison" in self.changed or cues.why:
+            if self._each_before(comparison, grain):  # "每个月GMV" then "环比呢": each month against its month before
+                comparison = each_against_the_one_before(time_range, grain)
+            elif "comparison" in self.changed or cues.why:
                 raise AmbiguousQuestion(
                     *(
                         text("nlu.grain_with_comparison", lang, grain=text(f"answer.grain_{grain}", lang))
@@ -166,7 +169,8 @@ class FollowUpMerge:
                     ),
                     detail={"grain": grain},
                 )
-            comparison = None  # a series replaces the comparison it was drawn against
+            else:
+                comparison = None  # a series replaces the comparison it was drawn against
         if self._share_then(comparison):  # "华东占全国多少" then "去年同期呢": the share in that period
             assert comparison is not None
             named = (
@@ -176,6 +180,16 @@ class FollowUpMerge:
             kept: list[Part] = [p for p in self.changed if p != "comparison"]
             self.changed = [*kept, "period"]
         self.time_range, self.comparison, self.grain = time_range, comparison, grain
+
+    def _each_before(self, comparison: Comparison, grain: Grain) -> bool:
+        """Whether a series' comparison is each period against the one before it: 环比 said now
+        ("每个月GMV" then "环比呢") or kept from a series that was so ("今年每个月GMV环比" then "去年呢")."""
+        cues = self.cues
+        said = cues.comparison_kind == "previous_period" or (
+            self.parent.each_period_before and "comparison" not in self.changed
+        )
+        one_before = cues.window in (None, (1, grain))
+        return comparison.kind == "previous_period" and said and one_before and not cues.why
 
     def _share_then(self, comparison: Comparison | None) -> bool:
         """A share followed by a comparison alone ("去年同期呢", "and the same month last year?"):

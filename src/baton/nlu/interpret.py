@@ -15,7 +15,7 @@ from typing import Any
 from baton.catalog.compiler import averaged_over, value_column
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
-from baton.contracts.semantic import OPEN_START, Comparison, MemberFilter, SemanticQuery, Threshold, TimeRange
+from baton.contracts.semantic import OPEN_START, MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.messages import average_fields, counted, text
 from baton.numbers import format_exact, format_signed_percent, place_word, plural_noun, possessive
 
@@ -33,7 +33,7 @@ def interpret(query: SemanticQuery, catalog: Catalog, language: Language) -> str
         + _order_and_limit(query, catalog, lang)
         + _gap(query, lang),
         "period": _period(query.time_range, lang),
-        "comparison": _comparison(query.comparison, lang) + _period_ratio(query, lang) + _asked(query, catalog, lang),
+        "comparison": _comparison(query, lang) + _period_ratio(query, lang) + _asked(query, catalog, lang),
         "corrections": _corrections(query, lang),
     }
     return text("answer.interpret", lang, **parts)
@@ -343,10 +343,29 @@ def _period(period: TimeRange, lang: Language) -> str:
     return period_text(period.start, period.end, period.text, lang)
 
 
-def _comparison(comparison: Comparison | None, lang: Language) -> str:
+def compared_with(query: SemanticQuery, lang: Language) -> tuple[str, str]:
+    """The comparison's kind and its period as an answer says them ("同比", "2025-06-01 至
+    2025-06-30"); a series with each period against the one before says so ("vs the month
+    before", "every month against its own, …"), never one earlier period."""
+    cmp = query.comparison
+    assert cmp is not None
+    span = period_text(cmp.range.start, cmp.range.end, None, lang)
+    if query.each_period_before:
+        grain = text(f"answer.grain_{query.grain}", lang)
+        return text("answer.kind_each_before", lang, grain=grain), text(
+            "answer.each_before_span", lang, grain=grain, span=span
+        )
+    return text(f"answer.kind_{cmp.kind}", lang), span
+
+
+def _comparison(query: SemanticQuery, lang: Language) -> str:
+    comparison = query.comparison
     if comparison is None:
         return ""
     period = _period(comparison.range, lang)
+    if query.each_period_before:
+        grain = text(f"answer.grain_{query.grain}", lang)
+        return text("answer.interpret_each_before", lang, grain=grain, period=period)
     if comparison.kind == "custom":
         return text("answer.interpret_against", lang, period=period)
     return text(

@@ -59,7 +59,7 @@ from baton import patterns
 from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.model_plan import ModelFilter, ModelPlan
-from baton.contracts.semantic import Comparison, MemberFilter, SemanticQuery, TimeRange
+from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, ModelFailure, OutOfScope, TimeExpressionError, UnknownMetric
 from baton.llm.protocol import ChatMessage, Provider
 from baton.messages import bilingual, both, localized, text
@@ -70,7 +70,7 @@ from baton.nlu.gate import _WRITE_OR_OVERRIDE, check_question
 from baton.nlu.interpret import filters_text, period_text
 from baton.nlu.lexicon import normalise
 from baton.nlu.parser import Planner
-from baton.nlu.periods import PeriodCues, event_periods, resolve_periods
+from baton.nlu.periods import PeriodCues, each_against_the_one_before, event_periods, resolve_periods
 from baton.nlu.residual import to_simplified
 from baton.nlu.scan import Scan
 from baton.nlu.vocabulary import COMBINATION
@@ -280,13 +280,7 @@ class _PlanReader:
         time_range, comparison = self._period(plan)
         self.rules.check_dimensions(metrics, dims, [f.dimension for f in filters])
         if comparison is not None and plan.grain is not None:
-            raise AmbiguousQuestion(
-                *(
-                    text("nlu.grain_with_comparison", lang, grain=text(f"answer.grain_{plan.grain}", lang))
-                    for lang in LANGUAGES
-                ),
-                detail={"grain": plan.grain},
-            )
+            comparison = self._series_comparison(plan, plan.grain, time_range, comparison)
         if plan.top_n is not None and not dims and plan.grain is None:
             raise AmbiguousQuestion(*self.rules.with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
         if plan.top_n is not None and any(
@@ -520,6 +514,20 @@ class _PlanReader:
         periods += timeexpr.read_periods(scan.residual(), self.as_of)
         periods.sort(key=lambda p: p.span)
         return scan, periods
+
+    @staticmethod
+    def _series_comparison(plan: ModelPlan, grain: Grain, time_range: TimeRange, comparison: Comparison) -> Comparison:
+        """A series' comparison, as the rules draw it: each period beside its last year, or
+        against the one before it ("monthly GMV, mom") — said, never inferred from a "why"."""
+        said = plan.comparison == comparison.kind and not plan.why
+        if said and comparison.kind == "same_period_last_year":
+            return comparison
+        if said and comparison.kind == "previous_period":
+            return each_against_the_one_before(time_range, grain)
+        raise AmbiguousQuestion(
+            *(text("nlu.grain_with_comparison", lang, grain=text(f"answer.grain_{grain}", lang)) for lang in LANGUAGES),
+            detail={"grain": grain},
+        )
 
     def _period(self, plan: ModelPlan) -> tuple[TimeRange, Comparison | None]:
         period = plan.period

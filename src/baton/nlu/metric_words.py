@@ -244,7 +244,8 @@ _OVER_BEFORE = patterns.compile(
 """Words that open a follow-up by setting what was asked over a metric ("占GMV…", "as a share of GMV")."""
 _OVER_METRIC = patterns.compile(
     r"\s*(?:占了?|占到|相对于|除以|/|÷)\s*"
-    r"|\s+(?:as an? (?:share|percentage|percent|proportion|fraction) of|divided by|relative to)\s+(?:the\s+)?",
+    r"|\s+(?:(?:as|in)\s+(?:an?\s+)?(?:share|percentage|percent|pct|%|proportion|fraction|ratio)\s+of|divided by|"
+    r"relative to|over)\s+(?:the\s+)?|\s*%\s*of\s+(?:the\s+)?",
     re.I,
 )
 

@@ -12,8 +12,8 @@ from datetime import date, timedelta
 from typing import Literal
 
 from baton import patterns
-from baton.contracts.common import CalendarEvent
-from baton.contracts.semantic import Comparison, Grain, TimeRange
+from baton.contracts.common import LANGUAGES, CalendarEvent
+from baton.contracts.semantic import Comparison, Grain, TimeRange, periods_before
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.messages import text as message
@@ -98,6 +98,9 @@ class PeriodCues:
     """"5月和6月的GMV分别是多少": two periods, each asked for its value (no breakdown, no total
     the "分别"/"each" could belong to instead)."""
     average_per: Grain | None = None
+    grain: Grain | None = None
+    """The series' grain ("每个月"): a previous-period word of one such period ("mom" over "monthly")
+    compares each period with the one before it, whatever the whole range's length."""
     """An average per day (week, month …) is asked for: it compares periods of different lengths."""
     moved: bool = False
     """A direction is said ("降了", "rose", "比3月低"): with a why over a range, its ends are compared."""
@@ -413,7 +416,7 @@ def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange
     if kind is None:
         return main, None
     start, end = timeexpr.comparison_range(kind, period.start, period.end, grain=period.grain)
-    if cues.window is not None and not _spans(period, *cues.window):
+    if cues.window is not None and not _spans(period, *cues.window) and cues.window != (1, cues.grain):
         raise AmbiguousQuestion(
             *both("nlu.window_mismatch", period=period.text), detail={"period": period.text, "window": cues.window}
         )
@@ -579,3 +582,20 @@ def claim_compare_words(scan: Scan, members: list[tuple[int, int]], periods: Seq
 
 
 __all__ = ["PeriodCues", "against_named", "claim_compare_words", "event_periods", "named_previous", "resolve_periods"]
+
+
+def each_against_the_one_before(time_range: TimeRange, grain: Grain) -> Comparison:
+    """A series with 环比 ("今年每个月GMV环比", "weekly GMV wow"): each period against the one
+    before it (January against December) — a range of whole periods only; part of one has no
+    period before it of the same days, so it is asked back, never compared with something else."""
+    before = periods_before(time_range.start, time_range.end, grain)
+    if before is None:
+        grain_words = {lang: message(f"answer.grain_{grain}", lang) for lang in LANGUAGES}
+        raise AmbiguousQuestion(
+            *(
+                message("nlu.series_before_not_whole", lang, grain=grain_words[lang], period=time_range.text or "")
+                for lang in LANGUAGES
+            ),
+            detail={"grain": grain, "reason": "series_before_not_whole"},
+        )
+    return Comparison(kind="previous_period", range=TimeRange(start=before[0], end=before[1]))

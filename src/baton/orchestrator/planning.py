@@ -207,6 +207,17 @@ def assumptions(query: SemanticQuery, language: Language) -> list[str]:
     if query.comparison is not None:
         c = query.comparison.range
         kind = query.comparison.kind
+        if query.each_period_before:  # "今年每个月GMV环比": each month against its own month before
+            grain = text(f"answer.grain_{query.grain}", language)
+            out.append(
+                text(
+                    "answer.compared_each_before",
+                    language,
+                    grain=grain,
+                    period=period_text(c.start, c.end, None, language),
+                )
+            )
+            return out
         key = f"answer.compared_{kind}"
         calendar = calendar_unit(tr.start, tr.end) if kind == "previous_period" else None
         if calendar is not None and calendar_unit(c.start, c.end) == calendar:
