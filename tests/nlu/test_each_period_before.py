@@ -55,6 +55,13 @@ def test_a_series_against_one_earlier_period_of_its_length_breaks_the_contract()
     assert SemanticQuery(**fields, time_range=year, comparison=before).each_period_before
 
 
+def test_an_average_per_day_against_the_month_before_is_no_series() -> None:
+    """Its days are compiled as a series of their own, but each period's total is taken once."""
+    query = RULES.plan("上个月日均GMV环比", as_of=AS_OF)
+    assert query.average_per == "day" and not query.each_period_before
+    assert not query.model_copy(update={"grain": "day"}).each_period_before
+
+
 # question -> grain, the range, the days compared with
 READ: list[tuple[str, Grain, tuple[date, date], tuple[date, date]]] = [
     ("今年每个月GMV环比", "month", (D(2026, 1, 1), D(2026, 6, 30)), (D(2025, 12, 1), D(2026, 5, 31))),

@@ -302,8 +302,10 @@ class SemanticQuery(BaseModel):
     def each_period_before(self) -> bool:
         """A series whose every period is compared with the one before it ("今年每个月GMV环比":
         January with December, February with January), over ``comparison.range``: the whole
-        range one period earlier (:func:`periods_before`)."""
-        return self.grain is not None and self.comparison is not None and self.comparison.kind == "previous_period"
+        range one period earlier (:func:`periods_before`). An average per day compiles its days as
+        a series of its own (``grain`` set beside ``average_per``): no series, each total once."""
+        series = self.grain is not None and self.average_per is None
+        return series and self.comparison is not None and self.comparison.kind == "previous_period"
 
     @model_validator(mode="before")
     @classmethod

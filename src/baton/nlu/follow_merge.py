@@ -157,6 +157,12 @@ class FollowUpMerge:
             grain = None
         if grain != parent.grain:
             self.changed.append("grain")
+        if grain is None and parent.each_period_before and comparison == parent.comparison:
+            # "今年每个月GMV环比" then "合计呢": the whole range against the period before it, never the months' own
+            start, end = timeexpr.comparison_range(
+                "previous_period", time_range.start, time_range.end, as_of=self.as_of
+            )
+            comparison = Comparison(kind="previous_period", range=TimeRange(start=start, end=end))
         yearly = comparison is not None and comparison.kind == "same_period_last_year" and not cues.why
         if grain is not None and comparison is not None and not yearly:  # a series beside last year's is drawn
             if self._each_before(comparison, grain):  # "每个月GMV" then "环比呢": each month against its month before
