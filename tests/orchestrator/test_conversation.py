@@ -1946,3 +1946,25 @@ def test_the_total_after_each_month_against_its_own_is_against_the_period_before
         f"SELECT {GMV} FROM fact_order WHERE order_date BETWEEN DATE '2025-07-01' AND DATE '2025-12-31'",
     )
     assert _answer_rows(total, "gmv_previous") == gold
+
+
+def test_the_quarter_before_a_series_of_each_month_against_its_own_stays_so(session: Session) -> None:
+    """ "上季度每个月GMV环比" then "前一个季度呢": January to March, each month against its own month
+    before (December to February) — the contract's comparison, never the quarter before as a whole."""
+    chat = session.conversation()
+    chat.ask("上季度每个月GMV环比", as_of=JULY)
+    moved = chat.ask("前一个季度呢")
+    assert moved.status == "answered", moved.answer
+    query = moved.semantic_query
+    assert query is not None and query.each_period_before and query.comparison is not None
+    assert (query.comparison.range.start, query.comparison.range.end) == (date(2025, 12, 1), date(2026, 2, 28))
+
+
+def test_kept_pairs_of_a_period_and_a_group_are_counted_as_pairs(session: Session) -> None:
+    chat = session.conversation()
+    chat.ask("今年各渠道每月GMV", as_of=JULY)
+    chat.ask("环比呢")
+    kept = chat.ask("只看增长超过10%的")
+    assert kept.status == "answered", kept.answer
+    assert kept.result is not None
+    assert f"月×渠道组合有 {len(kept.result.rows)} 个" in kept.answer

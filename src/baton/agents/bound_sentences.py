@@ -88,9 +88,7 @@ class BoundSentences(NarratorBase):
                 return text("answer.threshold_periods_none", language, unit=unit, **where)
             units = plural_noun(unit) if language == "en" and len(rows) != 1 else unit
             return text("answer.threshold_periods", language, count=len(rows), unit=units, items=items, **where)
-        group = text("answer.and_sep", language).join(
-            self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
-        )
+        group = self._group_word(query, language)
         if not rows:
             return text("answer.threshold_none", language, group=group, **where)
         groups = plural_noun(group) if language == "en" and len(rows) != 1 else group

@@ -77,12 +77,21 @@ class NarratorBase:
         unit, currency = self.catalog.metrics[metric].unit, self.catalog.currency_of(metric)
         return lambda value: format_exact(value, unit, language, currency)
 
+    def _group_word(self, query: SemanticQuery, language: Language) -> str:
+        """What one row of a breakdown is: "渠道", "region and channel", or — in a series by groups —
+        a pair of a period and a group ("月×渠道组合", "month × channel pair")."""
+        group = text("answer.and_sep", language).join(
+            self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
+        )
+        if query.grain is None:
+            return group
+        grain = text(f"answer.grain_{query.grain}", language)
+        return text("answer.period_group_pairs", language, grain=grain, groups=group)
+
     def _counted_groups(self, query: SemanticQuery, n: int, language: Language) -> str:
-        """ "4 个渠道" / "4 channels", "30 天" / "1 day": how many groups or periods."""
+        """ "4 个渠道" / "4 channels", "30 天" / "1 day", "18 个月×渠道组合": how many groups or periods."""
         if query.dimensions:
-            group = text("answer.and_sep", language).join(
-                self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
-            )
+            group = self._group_word(query, language)
             plural = language == "en" and n != 1
             return text("answer.groups_counted", language, n=n, group=plural_noun(group) if plural else group)
         if language == "en" and n == 1:

@@ -352,7 +352,7 @@ def compared_with(query: SemanticQuery, lang: Language) -> tuple[str, str]:
     span = period_text(cmp.range.start, cmp.range.end, None, lang)
     if query.each_period_before:
         grain = text(f"answer.grain_{query.grain}", lang)
-        return text("answer.kind_each_before", lang, grain=grain), text(
+        return text(f"answer.kind_each_before_{query.grain}", lang), text(
             "answer.each_before_span", lang, grain=grain, span=span
         )
     return text(f"answer.kind_{cmp.kind}", lang), span

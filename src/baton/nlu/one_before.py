@@ -16,6 +16,7 @@ from datetime import date
 from baton import patterns
 from baton.contracts.semantic import Comparison, Grain, SemanticQuery, TimeRange
 from baton.nlu import timeexpr
+from baton.nlu.periods import each_against_the_one_before
 
 _ZH = patterns.compile(
     r"\s*(?:那|那么|那再|再)?\s*(?:往)?(?:再)?(?:前|上)一(?:个)?\s*(?P<u>天|日|周|星期|礼拜|月|季度?)"
@@ -92,11 +93,15 @@ def _the_one_beside(
 
 
 def _moved(parent: SemanticQuery, moved: TimeRange, as_of: date) -> tuple[SemanticQuery, bool]:
-    """``parent`` over ``moved``; a comparison with the previous period or last year moves with it."""
+    """``parent`` over ``moved``; a comparison with the previous period or last year moves with it
+    (each period against the one before it stays so: "上季度每个月GMV环比" then "前一个季度呢")."""
     start, end = moved.start, moved.end
     comparison: Comparison | None = None
     previous = parent.comparison
-    if previous is not None and previous.kind in ("previous_period", "same_period_last_year"):
+    if parent.each_period_before:
+        assert parent.grain is not None
+        comparison = each_against_the_one_before(moved, parent.grain)
+    elif previous is not None and previous.kind in ("previous_period", "same_period_last_year"):
         before = timeexpr.comparison_range(previous.kind, start, end, as_of=as_of)
         comparison = Comparison(kind=previous.kind, range=TimeRange(start=before[0], end=before[1]))
     dropped = parent.comparison is not None and comparison is None
