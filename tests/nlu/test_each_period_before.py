@@ -79,6 +79,18 @@ READ: list[tuple[str, Grain, tuple[date, date], tuple[date, date]]] = [
     ("6月每天GMV环比", "day", (D(2026, 6, 1), D(2026, 6, 30)), (D(2026, 5, 31), D(2026, 6, 29))),
     ("daily gmv vs the previous day in june", "day", (D(2026, 6, 1), D(2026, 6, 30)), (D(2026, 5, 31), D(2026, 6, 29))),
     ("今年每季度GMV环比", "quarter", (D(2026, 1, 1), D(2026, 6, 30)), (D(2025, 10, 1), D(2026, 3, 31))),
+    # a comparison word of one period said over several: each of them against its own
+    ("今年GMV月环比", "month", (D(2026, 1, 1), D(2026, 6, 30)), (D(2025, 12, 1), D(2026, 5, 31))),
+    ("6月GMV日环比", "day", (D(2026, 6, 1), D(2026, 6, 30)), (D(2026, 5, 31), D(2026, 6, 29))),
+    (
+        "aov w/w for the last 4 weeks by channel",
+        "week",
+        (D(2026, 6, 1), D(2026, 6, 28)),
+        (D(2026, 5, 25), D(2026, 6, 21)),
+    ),
+    ("最近4个季度各区域退款率季度环比", "quarter", (D(2025, 7, 1), D(2026, 6, 30)), (D(2025, 4, 1), D(2026, 3, 31))),
+    # the periods ranked by their growth
+    ("近12个月GMV环比增长最快的3个月", "month", (D(2025, 7, 1), D(2026, 6, 30)), (D(2025, 6, 1), D(2026, 5, 31))),
 ]
 
 
@@ -117,13 +129,10 @@ RANKED = [
     ("上个月各区域GMV环比最低的2个", "change_pct", "asc"),
     ("今年每个月GMV环比最高的3个月", "change_pct", "desc"),
     ("which category had the highest mom gmv last month", "change_pct", "desc"),
-    ("上个月GMV最高的品类环比怎么样", "value", "desc"),
-    (
-        "上个月GMV环比下降最多的是哪天",
-        "change",
-        "asc",
-    ),  # the days of a series, each against the day before  # the top category by GMV, then its 环比
-]
+    ("上个月GMV最高的品类环比怎么样", "value", "desc"),  # the top category by GMV, then its 环比
+    ("上个月GMV环比下降最多的是哪天", "change", "asc"),  # the days of a series, each against the day before
+    ("近12个月GMV环比增长最快的3个月", "change_pct", "desc"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("question", "rank_by", "order"), RANKED)

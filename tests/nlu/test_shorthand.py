@@ -38,6 +38,10 @@ READ: list[tuple[str, str, tuple[str, str], dict[str, tuple[tuple[str, ...], boo
     ("上个月汇总GMV", "gmv", JUNE, {}, False, ()),
     ("上个月APP上的订单量", "order_count", JUNE, {"channel": (("app",), False)}, False, ()),  # "上" says where
     ("上个月在网页上卖了多少钱", "gmv", JUNE, {"channel": (("web",), False)}, False, ()),
+    ("gmv last month ex. app", "gmv", JUNE, {"channel": (("app",), True)}, False, ("ex.",)),
+    ("gmv last month ex app", "gmv", JUNE, {"channel": (("app",), True)}, False, ("ex",)),
+    ("gmv past 30d", "gmv", JUNE, {}, False, ("30d",)),
+    ("上个月订单量超过1w的区域", "order_count", JUNE, {}, False, ()),  # 1w is 1万, never a week
 ]  # fmt: skip
 
 
@@ -85,6 +89,10 @@ SLASHED = [
     ("orders m/m last month", "previous_period", "order_count", "m/m"),
     ("GMV q/q Q2", "previous_period", "gmv", "q/q"),
     ("orders w/w last week", "previous_period", "order_count", "w/w"),
+    ("gmv last month vs same month ly", "same_period_last_year", "gmv", "ly"),
+    ("gmv h1 vs h1 ly", "custom", "gmv", "ly"),  # the first half of last year, named
+    ("gmv last 7d vs previous 7d", "previous_period", "gmv", "7d"),
+    ("orders last 4w vs prior 4w", "previous_period", "order_count", "4w"),
 ]
 
 

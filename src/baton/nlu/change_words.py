@@ -44,6 +44,10 @@ _PERCENT = patterns.compile(
 _FASTEST = patterns.compile(r"最快|\bfastest\b", re.I)
 _N_AFTER = patterns.compile(r"\s*的?\s*(?P<n>\d{1,3}|[一二两三四五六七八九十])\s*[个家名位]")
 """The count after "最快" ("增长最快的两个地区": the top two)."""
+_N_PERIODS_AFTER = patterns.compile(
+    r"\s*的?\s*(?P<n>\d{1,3}|[一二两三四五六七八九十])\s*个?\s*(?P<u>天|日|周|星期|月|季度)(?:份)?"
+)
+"""The periods counted after "最快" ("环比增长最快的3个月": the three months of the series)."""
 _AMPLITUDE = patterns.compile(r"(?<=[降跌涨升增长少加])的?幅度")
 """"下降幅度最大": the word that measures a change in percent."""
 _RATE_AT_AN_END = patterns.compile(
@@ -137,6 +141,12 @@ def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal[
     if fastest:  # "增长最快的渠道", "which 2 categories grew fastest": the largest rise, in percent
         cues.claim(scan, "ranking", fastest)
         cues.best = True
+        periods = _N_PERIODS_AFTER.match(scan.norm, fastest[0].end()) if cues.top_n is None else None
+        grain = vocab.PERIOD_UNITS[periods.group("u")] if periods is not None else None
+        if periods is not None and scan.free(periods.start("n"), periods.end()) and cues.grain in (None, grain):
+            cues.claim(scan, "which_time", [periods])  # "环比增长最快的3个月": the months ranked
+            cues.grain, cues.which_time = grain, True  # type: ignore[assignment]
+            cues.top_n = parse_cn_int(periods.group("n"))
         counted = _N_AFTER.match(scan.norm, fastest[0].end()) if cues.top_n is None else None
         if counted is not None and scan.free(counted.start("n"), counted.end()):  # "增长最快的两个地区"
             cues.claim(scan, "ranking", [counted])

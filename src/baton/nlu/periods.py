@@ -416,6 +416,8 @@ def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange
     if kind is None:
         return main, None
     start, end = timeexpr.comparison_range(kind, period.start, period.end, grain=period.grain)
+    if cues.grain is None and _each_unit(period, cues.window):  # "今年GMV月环比": each month against its own
+        cues.grain = cues.window[1]  # type: ignore[assignment,index]
     if cues.window is not None and not _spans(period, *cues.window) and cues.window != (1, cues.grain):
         raise AmbiguousQuestion(
             *both("nlu.window_mismatch", period=period.text), detail={"period": period.text, "window": cues.window}
@@ -550,6 +552,15 @@ def _against(
 
 
 _SATURDAY = 5
+
+
+def _each_unit(period: timeexpr.TimeMatch, window: tuple[int, str] | None) -> bool:
+    """Whether a comparison word of one period ("月环比", "w/w") is said over a range of several
+    whole such periods ("今年GMV月环比": January to June) — each of them against the one before."""
+    if window is None or window[0] != 1 or window[1] not in ("day", "week", "month", "quarter", "year"):
+        return False
+    grain: Grain = window[1]  # type: ignore[assignment]
+    return not _spans(period, 1, grain) and periods_before(period.start, period.end, grain) is not None
 
 
 def _spans(period: timeexpr.TimeMatch, n: int, unit: str) -> bool:

@@ -142,6 +142,8 @@ def within_one_edit(a: str, b: str) -> bool:
 ABBREVIATIONS: dict[str, str] = {
     "avg": "average",
     "excl": "excluding",
+    "ex": "excluding",
+    "ly": "last year",
     "w/o": "without",
     "pct": "percent",
     "y/y": "yoy",
@@ -176,13 +178,19 @@ ABBREVIATIONS: dict[str, str] = {
 """Shorthand analysts write for words the operator patterns and catalog names read in full
 ("y/y", "w/c 15 June", "GMV/order": never dropped as punctuation, or read as a sort order)."""
 _ABBREVIATION = patterns.compile(
-    r"(?<![A-Za-z/])(?P<w>avg|excl|w/o|pct|[ymqw]/[ymqw]|[ymqw]-o-[ymqw]|p/[dwm]|w/[cbe]|mos?|mn?ths?|wks?|yrs?|qtrs?|ppl)"
+    r"(?<![A-Za-z/])(?P<w>avg|excl|ex|ly|w/o|pct|[ymqw]/[ymqw]|[ymqw]-o-[ymqw]|p/[dwm]|w/[cbe]|mos?|mn?ths?|wks?|yrs?|qtrs?|ppl)"
     r"(?:\.|(?![A-Za-z/'-]))"
     r"|(?<=[A-Za-z])\s*(?P<per>/\s*order)(?![A-Za-z/])",
     re.I,
 )
 
 
+_COUNTED_UNIT = patterns.compile(
+    r"\b(?P<said>(?:last|past|next|prior|first|previous|trailing|preceding)\s+)(?P<n>\d{1,3})(?P<u>[dw])(?![A-Za-z\d])",
+    re.I,
+)
+""""previous 7d", "the prior 4w": a count of days or weeks written short after a word of a range
+("l7d" is read as one word; "超过1w" is 1万, never a week)."""
 _GLUED_COMPARISON = patterns.compile(
     r"(?<=[\u4e00-\u9fff]|[A-Z])(?=(?:yoy|mom|wow|qoq|YoY|MoM|WoW|QoQ|YOY|MOM|WOW|QOQ)\b)"
 )
@@ -202,7 +210,14 @@ def expand_abbreviations(text: str) -> tuple[str, tuple[Correction, ...]]:
         corrections.append(Correction(written=match.group(0).strip(), read_as=full.strip(), kind="typo"))
         return full
 
-    return _GLUED_COMPARISON.sub(" ", _ABBREVIATION.sub(expand, text)), tuple(corrections)
+    def counted(match: re.Match[str]) -> str:
+        short = match.group("n") + match.group("u")
+        full = f"{match.group('n')} {'days' if match.group('u').lower() == 'd' else 'weeks'}"
+        corrections.append(Correction(written=short, read_as=full, kind="typo"))
+        return match.group("said") + full
+
+    expanded = _COUNTED_UNIT.sub(counted, _ABBREVIATION.sub(expand, text))
+    return _GLUED_COMPARISON.sub(" ", expanded), tuple(dict.fromkeys(corrections))  # "7d vs previous 7d": said once
 
 
 COMMON_WORD = 1000
