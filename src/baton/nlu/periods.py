@@ -98,10 +98,11 @@ class PeriodCues:
     """"5月和6月的GMV分别是多少": two periods, each asked for its value (no breakdown, no total
     the "分别"/"each" could belong to instead)."""
     average_per: Grain | None = None
+    """An average per day (week, month …) is asked for: it compares periods of different lengths."""
     grain: Grain | None = None
     """The series' grain ("每个月"): a previous-period word of one such period ("mom" over "monthly")
-    compares each period with the one before it, whatever the whole range's length."""
-    """An average per day (week, month …) is asked for: it compares periods of different lengths."""
+    compares each period with the one before it, whatever the whole range's length; set here when
+    such a word is said over several whole periods and no grain is ("今年GMV月环比")."""
     moved: bool = False
     """A direction is said ("降了", "rose", "比3月低"): with a why over a range, its ends are compared."""
 
@@ -592,9 +593,6 @@ def claim_compare_words(scan: Scan, members: list[tuple[int, int]], periods: Seq
     return claimed
 
 
-__all__ = ["PeriodCues", "against_named", "claim_compare_words", "event_periods", "named_previous", "resolve_periods"]
-
-
 def each_against_the_one_before(time_range: TimeRange, grain: Grain) -> Comparison:
     """A series with 环比 ("今年每个月GMV环比", "weekly GMV wow"): each period against the one
     before it (January against December) — a range of whole periods only; part of one has no
@@ -610,3 +608,14 @@ def each_against_the_one_before(time_range: TimeRange, grain: Grain) -> Comparis
             detail={"grain": grain, "reason": "series_before_not_whole"},
         )
     return Comparison(kind="previous_period", range=TimeRange(start=before[0], end=before[1]))
+
+
+__all__ = [
+    "PeriodCues",
+    "against_named",
+    "claim_compare_words",
+    "each_against_the_one_before",
+    "event_periods",
+    "named_previous",
+    "resolve_periods",
+]
