@@ -174,6 +174,7 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
         if taken:
             cues.comparison_kind = kind  # type: ignore[assignment]
             cues.window = _window(taken[0].group(0)) if kind == "previous_period" else None
+            cues.each_over = kind == "previous_period" and _OVER.search(taken[0].group(0)) is not None
     if cues.take(scan, "week_earlier", vocab.SAME_DAY_LAST_WEEK):
         cues.earlier = "week"
     elif cues.take(scan, "month_earlier", vocab.SAME_DAYS_LAST_MONTH):

@@ -87,6 +87,9 @@ class PeriodCues:
     """A comparison word stands next to the periods ("6月和5月比"), not next to a member."""
     window: tuple[int, str] | None = None
     """The length a previous-period word names ("前7天", "the 30 days before"): n units."""
+    each_over: bool = False
+    """The word is one of a period over the one before ("月环比", "wow", "month over month"), which
+    said over several whole periods compares each with its own; "the week before" names one week."""
     change: bool = False
     why: bool = False
     earlier: Literal["week", "month"] | None = None
@@ -417,7 +420,7 @@ def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange
     if kind is None:
         return main, None
     start, end = timeexpr.comparison_range(kind, period.start, period.end, grain=period.grain)
-    if cues.grain is None and _each_unit(period, cues.window):  # "今年GMV月环比": each month against its own
+    if cues.grain is None and cues.each_over and _each_unit(period, cues.window):  # "今年GMV月环比": each month
         cues.grain = cues.window[1]  # type: ignore[assignment,index]
     if cues.window is not None and not _spans(period, *cues.window) and cues.window != (1, cues.grain):
         raise AmbiguousQuestion(
