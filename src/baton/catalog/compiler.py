@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import Literal
 
 from sqlglot import exp
 
@@ -294,31 +295,45 @@ _STEPS: dict[str, tuple[str, str]] = {
 }
 
 
-def _rolled_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves: list[_Leaf]) -> exp.Select:
-    """One source's leaves for each period and for the period before it, the earlier rows moved
-    on by one period (a month's rows become the next month's "previous"): ``UNION ALL`` of the
-    two aggregates, each over its own range: the ranges overlap (February is March's month
-    before and a month of its own), so each row is counted once in each."""
+_Side = Literal["current", "previous"]
+
+
+def _side_select(
+    query: SemanticQuery, catalog: Catalog, source: Source, leaves: list[_Leaf], side: _Side
+) -> exp.Select:
+    """One source's leaves on one side of each period against the one before it: the periods
+    themselves, or the rows of the period before each moved on by one period (a month's rows
+    become the next month's "previous")."""
     assert query.grain is not None and query.comparison is not None
     table, time_col = source
     column, timestamps = _time_key(catalog, table, time_col)
     day = _day(column.copy(), timestamps)
-    count, unit = _STEPS[query.grain]
-    moved = exp.Add(this=column.copy(), expression=exp.Interval(this=exp.Literal.string(count), unit=exp.var(unit)))
+    if side == "current":
+        rows, period = query.time_range, bucket(column, query.grain, timestamps)
+    else:
+        count, unit = _STEPS[query.grain]
+        step = exp.Interval(this=exp.Literal.string(count), unit=exp.var(unit))
+        rows, period = query.comparison.range, bucket(exp.Add(this=column.copy(), expression=step), query.grain, True)
     dims = [(dim, _parse(catalog.dimensions[dim].columns[table])) for dim in query.dimensions]
-    parts = []
-    for label, rows, period in (
-        ("current", query.time_range, bucket(column, query.grain, timestamps)),
-        ("previous", query.comparison.range, bucket(moved, query.grain, True)),
-    ):
-        keys = [(PERIOD, period), (_CMP, exp.Literal.string(label)), *[(d, e.copy()) for d, e in dims]]
-        parts.append(_aggregate(query, catalog, source, leaves, keys, [_between(day, rows.start, rows.end)]))
-    both_periods = exp.union(parts[0], parts[1], distinct=False, copy=False)
-    return _select_from([exp.Star()], both_periods, "both_periods")
+    keys = [(PERIOD, period), (_CMP, exp.Literal.string(side)), *dims]
+    return _aggregate(query, catalog, source, leaves, keys, [_between(day, rows.start, rows.end)])
 
 
-def _table_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves: list[_Leaf]) -> exp.Select:
-    """Aggregate one source's leaves on the query's keys (period, comparison period, dims)."""
+def _rolled_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves: list[_Leaf]) -> exp.Select:
+    """One source's leaves for each period and for the period before it: ``UNION ALL`` of the
+    two sides' aggregates, each over its own range — the ranges overlap (February is March's
+    month before and a month of its own), so each row is counted once in each."""
+    parts = [_side_select(query, catalog, source, leaves, side) for side in ("current", "previous")]
+    return _select_from([exp.Star()], exp.union(*parts, distinct=False, copy=False), "both_periods")
+
+
+def _table_select(
+    query: SemanticQuery, catalog: Catalog, source: Source, leaves: list[_Leaf], side: _Side | None = None
+) -> exp.Select:
+    """Aggregate one source's leaves on the query's keys (period, comparison period, dims);
+    ``side``: one side only of each period against the one before it."""
+    if side is not None:
+        return _side_select(query, catalog, source, leaves, side)
     if query.each_period_before:
         return _rolled_select(query, catalog, source, leaves)
     table, time_col = source
@@ -728,6 +743,39 @@ def _averaged(query: SemanticQuery, keys: list[str], totals: list[str]) -> exp.S
     return select.group_by(*[exp.column(k) for k in keys], copy=False) if keys else select
 
 
+def _joined(
+    query: SemanticQuery,
+    catalog: Catalog,
+    by_table: dict[Source, list[_Leaf]],
+    key_names: list[str],
+    metric_cols: list[exp.Expr],
+    side: _Side | None = None,
+) -> tuple[list[tuple[str, exp.Select]], exp.Select]:
+    """Each source's aggregate as a CTE, joined on the keys: the metrics over several tables (a
+    conversion rate = orders / visitors). ``side``: one side of each period against the one
+    before it, its CTEs named for it."""
+    tables = [table for table, _ in by_table]
+    suffix = f"__{side}" if side is not None else ""
+    ctes = [
+        (
+            (f"agg_{table}" if tables.count(table) == 1 else f"agg_{table}__{time_col}") + suffix,
+            _table_select(query, catalog, (table, time_col), leaves, side),
+        )
+        for (table, time_col), leaves in by_table.items()
+    ]
+    first, *rest = [name for name, _ in ctes]
+    base = exp.select(*[exp.column(k) for k in key_names], *metric_cols, copy=False).from_(
+        exp.table_(first), copy=False
+    )
+    for name in rest:
+        if key_names:
+            using: list[int | str | exp.Expr] = [exp.to_identifier(k) for k in key_names]
+            base = base.join(exp.table_(name), using=using, join_type="FULL", copy=False)
+        else:
+            base = base.join(exp.table_(name), join_type="CROSS", copy=False)
+    return ctes, base
+
+
 def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape) -> CompiledQuery:
     if query.average_per is not None:
         averaged = [m for m in query.metrics if not catalog.metrics[m].amount_or_count]
@@ -750,28 +798,15 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         source, leaves = next(iter(by_table.items()))
         base: exp.Select = _table_select(daily, catalog, source, leaves)
         ctes: list[tuple[str, exp.Select]] = []
-    else:
-        tables = [table for table, _ in by_table]
-        ctes = [
-            (
-                f"agg_{table}" if tables.count(table) == 1 else f"agg_{table}__{time_col}",
-                _table_select(daily, catalog, (table, time_col), leaves),
-            )
-            for (table, time_col), leaves in by_table.items()
-        ]
-        first, *rest = [name for name, _ in ctes]
-        base = exp.select(
-            *[exp.column(k) for k in key_names],
-            *metric_cols,
-            copy=False,
-        ).from_(exp.table_(first), copy=False)
-        for name in rest:
-            if key_names:
-                base = base.join(
-                    exp.table_(name), using=[exp.to_identifier(k) for k in key_names], join_type="FULL", copy=False
-                )
-            else:
-                base = base.join(exp.table_(name), join_type="CROSS", copy=False)
+    elif not daily.each_period_before:
+        ctes, base = _joined(daily, catalog, by_table, key_names, metric_cols)
+    else:  # each side's tables joined first, as a plain series joins them, then the two sides stacked
+        ctes, sides = [], []
+        for side in ("current", "previous"):
+            side_ctes, side_base = _joined(daily, catalog, by_table, key_names, [c.copy() for c in metric_cols], side)
+            ctes += side_ctes
+            sides.append(side_base)
+        base = _select_from([exp.Star()], exp.union(*sides, distinct=False, copy=False), "both_periods")
 
     totals = _totals(query, catalog)
     if query.average_per is not None:
