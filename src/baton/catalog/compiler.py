@@ -752,8 +752,8 @@ def _joined(
     side: _Side | None = None,
 ) -> tuple[list[tuple[str, exp.Select]], exp.Select]:
     """Each source's aggregate as a CTE, joined on the keys: the metrics over several tables (a
-    conversion rate = orders / visitors). ``side``: one side of each period against the one
-    before it, its CTEs named for it."""
+    ratio of two tables' measures). ``side``: one side of each period against the one before it,
+    its CTEs named for it."""
     tables = [table for table, _ in by_table]
     suffix = f"__{side}" if side is not None else ""
     ctes = [
