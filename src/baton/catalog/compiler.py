@@ -319,23 +319,14 @@ def _side_select(
     return _aggregate(query, catalog, source, leaves, keys, [_between(day, rows.start, rows.end)])
 
 
-def _rolled_select(query: SemanticQuery, catalog: Catalog, source: Source, leaves: list[_Leaf]) -> exp.Select:
-    """One source's leaves for each period and for the period before it: ``UNION ALL`` of the
-    two sides' aggregates, each over its own range — the ranges overlap (February is March's
-    month before and a month of its own), so each row is counted once in each."""
-    parts = [_side_select(query, catalog, source, leaves, side) for side in ("current", "previous")]
-    return _select_from([exp.Star()], exp.union(*parts, distinct=False, copy=False), "both_periods")
-
-
 def _table_select(
     query: SemanticQuery, catalog: Catalog, source: Source, leaves: list[_Leaf], side: _Side | None = None
 ) -> exp.Select:
     """Aggregate one source's leaves on the query's keys (period, comparison period, dims);
-    ``side``: one side only of each period against the one before it."""
+    ``side``: one side of each period against the one before it (:func:`_base`)."""
     if side is not None:
         return _side_select(query, catalog, source, leaves, side)
-    if query.each_period_before:
-        return _rolled_select(query, catalog, source, leaves)
+    assert not query.each_period_before, "each period against the one before is compiled one side at a time"
     table, time_col = source
     column, timestamps = _time_key(catalog, table, time_col)
     day = _day(column.copy(), timestamps)
@@ -743,6 +734,34 @@ def _averaged(query: SemanticQuery, keys: list[str], totals: list[str]) -> exp.S
     return select.group_by(*[exp.column(k) for k in keys], copy=False) if keys else select
 
 
+def _one_table(query: SemanticQuery, catalog: Catalog) -> bool:
+    """No metric is a ratio or a formula of others: one source's leaves are the metrics themselves."""
+    return not any(catalog.metrics[m].is_ratio or catalog.metrics[m].is_derived for m in query.metrics)
+
+
+def _base(
+    query: SemanticQuery,
+    catalog: Catalog,
+    by_table: dict[Source, list[_Leaf]],
+    key_names: list[str],
+    metric_cols: list[exp.Expr],
+) -> tuple[list[tuple[str, exp.Select]], exp.Select]:
+    """The aggregate the answer's statement is built on, and the CTEs it reads. Each period
+    against the one before it is its two sides stacked (``UNION ALL``), each side over its own
+    range — the ranges overlap (February is March's month before and a month of its own), so
+    each row counts once in each; a side's tables are joined before the sides are stacked, as a
+    plain series joins them (Spark estimates a join of stacked rows as their product)."""
+    if not query.each_period_before:
+        return _joined(query, catalog, by_table, key_names, metric_cols)
+    ctes: list[tuple[str, exp.Select]] = []
+    sides: list[exp.Select] = []
+    for side in ("current", "previous"):
+        side_ctes, side_base = _joined(query, catalog, by_table, key_names, [c.copy() for c in metric_cols], side)
+        ctes += side_ctes
+        sides.append(side_base)
+    return ctes, _select_from([exp.Star()], exp.union(*sides, distinct=False, copy=False), "both_periods")
+
+
 def _joined(
     query: SemanticQuery,
     catalog: Catalog,
@@ -751,9 +770,12 @@ def _joined(
     metric_cols: list[exp.Expr],
     side: _Side | None = None,
 ) -> tuple[list[tuple[str, exp.Select]], exp.Select]:
-    """Each source's aggregate as a CTE, joined on the keys: the metrics over several tables (a
-    ratio of two tables' measures). ``side``: one side of each period against the one before it,
-    its CTEs named for it."""
+    """One source's aggregate; or, for metrics over several tables (a ratio of two tables'
+    measures), each source's aggregate as a CTE, joined on the keys. ``side``: one side of each
+    period against the one before it, its CTEs named for it."""
+    if len(by_table) == 1 and _one_table(query, catalog):
+        source, leaves = next(iter(by_table.items()))
+        return [], _table_select(query, catalog, source, leaves, side)
     tables = [table for table, _ in by_table]
     suffix = f"__{side}" if side is not None else ""
     ctes = [
@@ -793,20 +815,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     )
     metric_cols = [_named(_metric_expr(daily, catalog, m), m) for m in query.metrics]
 
-    one_table = not any(catalog.metrics[m].is_ratio or catalog.metrics[m].is_derived for m in query.metrics)
-    if len(by_table) == 1 and one_table:
-        source, leaves = next(iter(by_table.items()))
-        base: exp.Select = _table_select(daily, catalog, source, leaves)
-        ctes: list[tuple[str, exp.Select]] = []
-    elif not daily.each_period_before:
-        ctes, base = _joined(daily, catalog, by_table, key_names, metric_cols)
-    else:  # each side's tables joined first, as a plain series joins them, then the two sides stacked
-        ctes, sides = [], []
-        for side in ("current", "previous"):
-            side_ctes, side_base = _joined(daily, catalog, by_table, key_names, [c.copy() for c in metric_cols], side)
-            ctes += side_ctes
-            sides.append(side_base)
-        base = _select_from([exp.Star()], exp.union(*sides, distinct=False, copy=False), "both_periods")
+    ctes, base = _base(daily, catalog, by_table, key_names, metric_cols)
 
     totals = _totals(query, catalog)
     if query.average_per is not None:

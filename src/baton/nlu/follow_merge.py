@@ -14,12 +14,11 @@ from baton.contracts.common import LANGUAGES
 from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
-from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.change_words import premise_asked
 from baton.nlu.follow_groups import broken_down_again, dimensions_of, filters_of, shares_within
 from baton.nlu.follow_parts import PARTS, FollowUp, Part, compare_parts, inherited_parts
-from baton.nlu.follow_periods import periods_of
+from baton.nlu.follow_periods import comparison_of, periods_of
 from baton.nlu.follow_rules import (
     ALL_GROUPS,
     check_follow_up,
@@ -159,10 +158,7 @@ class FollowUpMerge:
             self.changed.append("grain")
         if grain is None and parent.each_period_before and comparison == parent.comparison:
             # "今年每个月GMV环比" then "合计呢": the whole range against the period before it, never the months' own
-            start, end = timeexpr.comparison_range(
-                "previous_period", time_range.start, time_range.end, as_of=self.as_of
-            )
-            comparison = Comparison(kind="previous_period", range=TimeRange(start=start, end=end))
+            comparison = comparison_of("previous_period", time_range, self.as_of)
         yearly = comparison is not None and comparison.kind == "same_period_last_year" and not cues.why
         if grain is not None and comparison is not None and not yearly:  # a series beside last year's is drawn
             if self._each_before(comparison, grain):  # "每个月GMV" then "环比呢": each month against its month before
@@ -397,10 +393,7 @@ class FollowUpMerge:
         if cues.why and parent.intent != "why":
             self.changed.append("why")
         if self.why and self.comparison is None:
-            start, end = timeexpr.comparison_range(
-                "previous_period", self.time_range.start, self.time_range.end, as_of=self.as_of
-            )
-            self.comparison = Comparison(kind="previous_period", range=TimeRange(start=start, end=end))
+            self.comparison = comparison_of("previous_period", self.time_range, self.as_of)
         if cues.bound is not None:  # "any below 2%?": the groups shown, kept by a bound
             self.changed.append("threshold")
 

@@ -68,7 +68,7 @@ def periods_of(
         moved: list[PartName] = ["comparison"] if later == time_range else ["period", "comparison"]
         return later, Comparison(kind="custom", range=before), moved
     kind = cues.comparison_kind or "previous_period"
-    compared = _comparison(kind, time_range, as_of)
+    compared = comparison_of(kind, time_range, as_of)
     replaced = r.ties is not None and r.ties.replace and not _A_COMPARISON_NAMED.search(r.scan.norm)
     if replaced and parent.comparison is None and not cues.why:
         # "换成前一周", "switch to the week before": that period instead, never set beside it
@@ -226,12 +226,13 @@ def _same_kind(previous: Comparison, time_range: TimeRange, as_of: date) -> Comp
     """The previous question's comparison, moved to the follow-up's period (a named custom
     period or a weekday baseline does not move: dropped, and the change says so)."""
     if previous.kind in ("previous_period", "same_period_last_year"):
-        return _comparison(previous.kind, time_range, as_of)
+        return comparison_of(previous.kind, time_range, as_of)
     return None
 
 
-def _comparison(
+def comparison_of(
     kind: Literal["previous_period", "same_period_last_year"], time_range: TimeRange, as_of: date
 ) -> Comparison:
+    """The previous period (or the same period last year) of ``time_range``, as a follow-up sets it."""
     start, end = timeexpr.comparison_range(kind, time_range.start, time_range.end, as_of=as_of)
     return Comparison(kind=kind, range=TimeRange(start=start, end=end))
