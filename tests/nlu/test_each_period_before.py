@@ -122,6 +122,13 @@ def test_a_series_beside_another_period_is_asked_back(question: str, reason: str
     assert "grain" in caught.value.detail
 
 
+def test_a_series_over_part_of_a_period_offers_the_whole_ones_inside_it() -> None:
+    with pytest.raises(AmbiguousQuestion) as caught:
+        RULES.plan("weekly gmv wow in q2 2026", as_of=AS_OF)
+    assert caught.value.detail["whole_inside"] == ["2026-04-06", "2026-06-28"]  # Mondays to Sundays inside Q2
+    assert "2026-04-06" in caught.value.message_en and "2026-06-28" in caught.value.message_zh
+
+
 # question -> what a ranking beside a comparison orders by, and which end
 RANKED = [
     ("上个月GMV环比最高的品类", "change_pct", "desc"),  # the 环比 itself is ranked
@@ -161,7 +168,7 @@ def test_the_periods_of_a_series_are_kept_by_their_change(question: str, kind: s
         "net rev as % of gmv by channel, h1",
         "discount as a pct of gmv last month",
         "discount % of gmv by region last month",
-        "orders over visitors last month",
+        "visitors over orders last month",  # the catalog defines orders over visitors, not this
         "上个月各品类优惠金额占GMV的比例",
     ],
 )

@@ -21,9 +21,11 @@ AS_OF = date(2026, 7, 1)  # a Wednesday
 
 
 def _within(expected: Any, actual: Any) -> bool:
-    """``expected`` holds (a dict: the keys it names hold the same values)."""
+    """``expected`` holds (a dict: the keys it names hold the same values; a list: as many items, each held)."""
     if isinstance(expected, dict) and isinstance(actual, dict):
         return all(k in actual and _within(v, actual[k]) for k, v in expected.items())
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(_within(e, a) for e, a in zip(expected, actual, strict=True))
     return bool(expected == actual)
 
 
@@ -399,6 +401,62 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
             ("上个月GMV环比下降的品类", "category", "down"),
             ("上个月订单量同比上涨的区域", "region", "up"),
             ("上个月GMV降了的渠道", "channel", "down"),
+        ]
+    ],
+    # a bare half right after a half of a month is that month's other half, never half a year
+    *[
+        (
+            f"the other half of the month: {question}",
+            question,
+            {
+                "time_range": {"start": "2026-06-16", "end": "2026-06-30"},
+                "comparison": {"kind": "custom", "range": {"start": "2026-06-01", "end": "2026-06-15"}},
+            },
+        )
+        for question in ["GMV in the first half of June vs the second half", "6月上半月和下半月的GMV对比"]
+    ],
+    # a percent right after a comparison word is the change's, never a share
+    (
+        "wow %: the change in percent",
+        "weekly order count with wow % for the last 6 weeks",
+        {"share": False, "grain": "week", "comparison": {"kind": "previous_period"}},
+    ),
+    (
+        "环比%: the change in percent",
+        "上个月各渠道GMV环比%",
+        {"share": False, "comparison": {"kind": "previous_period"}},
+    ),
+    # two metrics said one over the other: the catalog's ratio of them, said so
+    *[
+        (
+            f"a ratio said in its parts: {question}",
+            question,
+            {"metrics": [metric], "corrections": [{"written": written, "kind": "ratio"}]},
+        )
+        for question, metric, written in [
+            ("orders over visitors last month", "conversion_rate", "orders over visitors"),
+            ("上个月订单量除以访客数", "conversion_rate", "订单量除以访客数"),
+            ("上个月订单量占访客数的比例是多少", "conversion_rate", "订单量占访客数的比例"),
+            ("gmv divided by orders by channel last month", "aov", "gmv divided by orders"),
+            ("orders as a % of visitors by region last month", "conversion_rate", "orders as a % of visitors"),
+            ("上个月GMV/买家数", "gmv_per_buyer", "GMV/买家数"),
+        ]
+    ],
+    # the periods of a series that moved one way, each against the one before it (or last year's)
+    *[
+        (
+            f"which periods moved: {question}",
+            question,
+            {"premise_asked": "which", "dimensions": [], "grain": grain, "premise": way, "comparison": {"kind": kind}},
+        )
+        for question, grain, way, kind in [
+            ("今年哪几个月GMV环比下降了", "month", "down", "previous_period"),
+            ("今年GMV环比下降的月份", "month", "down", "previous_period"),
+            ("今年每个月GMV环比，哪些月下降了", "month", "down", "previous_period"),
+            ("近8周哪几周订单量环比增长了", "week", "up", "previous_period"),
+            ("今年哪些月份GMV同比下降了", "month", "down", "same_period_last_year"),
+            ("which months this year did gmv fall month over month", "month", "down", "previous_period"),
+            ("which weeks saw orders decline wow over the last 8 weeks", "week", "down", "previous_period"),
         ]
     ],
     (

@@ -859,6 +859,54 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
 
 
 @pytest.mark.parametrize(
+    ("turns", "read_as", "gold"),
+    [
+        (  # the two regions listed, each one's orders: never the top two by orders
+            ["上个月GMV最高的两个区域", "这两个区域的订单量呢"],
+            "华东、华南",
+            f"SELECT region, COUNT(*) FROM fact_order WHERE {ORDERS} AND {JUNE} AND region IN ('华东', '华南') GROUP BY 1",
+        ),
+        (
+            ["top 3 regions by gmv last month", "their orders?"],
+            "East China, South China, North China",
+            f"SELECT region, COUNT(*) FROM fact_order WHERE {ORDERS} AND {JUNE} AND region IN ('华东', '华南', '华北') "
+            "GROUP BY 1",
+        ),
+        (
+            ["上个月GMV最高的渠道", "它的订单量呢"],
+            "APP",
+            f"SELECT COUNT(*) FROM fact_order WHERE {ORDERS} AND {JUNE} AND channel = 'app'",
+        ),
+        (  # the one day listed, by channel
+            ["上个月哪天GMV最高", "那天各渠道的GMV"],
+            "2026-06-18",
+            f"SELECT channel, {GMV} FROM fact_order WHERE order_date = DATE '2026-06-18' GROUP BY 1",
+        ),
+        (
+            ["which week this year had the highest gmv", "that week's orders by region"],
+            "2026-06-15 to 2026-06-21",
+            f"SELECT region, COUNT(*) FROM fact_order WHERE {ORDERS} AND order_date BETWEEN DATE '2026-06-15' "
+            "AND DATE '2026-06-21' GROUP BY 1",
+        ),
+    ],
+)
+def test_a_pointer_names_the_rows_the_previous_answer_listed(
+    session: Session, turns: list[str], read_as: str, gold: str
+) -> None:
+    chat = session.conversation()
+    first = chat.ask(turns[0], as_of=JULY)
+    assert first.status == "answered"
+    last = chat.ask(turns[1])
+    assert last.status == "answered", last.answer
+    assert last.interpretation is not None and read_as in last.interpretation
+    assert last.result is not None
+    values = [tuple(r[-1:]) if len(r) == 1 else tuple(r) for r in last.result.rows]
+    assert sorted(tuple(float(v) if isinstance(v, (int, float)) else v for v in row) for row in values) == _rows(
+        session, gold
+    )
+
+
+@pytest.mark.parametrize(
     ("turns", "reason"),
     [
         (["上个月各品类GMV同比", "变化最大的是哪个"], "rank_by_change"),
@@ -866,11 +914,13 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
         (["what share of gmv came from new users in may", "by channel"], "share_within_or_across"),
         (["gmv by channel in may", "what about new users"], "metric_or_member"),
         (["上个月华东和华南的GMV", "差多少"], "gap_in_one_question"),
-        (["上个月GMV最高的渠道", "它的订单量呢"], "pointer_after_ranking"),
+        (["上个月GMV最高的3个渠道", "它的订单量呢"], "pointer_not_placed"),  # which of the three?
+        (["上个月GMV最高的两个区域", "这三个区域的订单量呢"], "pointer_not_placed"),
+        (["上个月各区域的GMV", "这两个区域的订单量呢"], "pointer_not_placed"),  # seven were listed
+        (["上个月GMV最高的3天", "那天各渠道的GMV"], "pointer_not_placed"),
         (["上个月GMV最高的区域", "老客占比呢"], "share_part_after_breakdown"),
         (["上个月各渠道订单量", "新客占比呢"], "share_part_after_breakdown"),
         (["last month top 2 categories by GMV", "what share is from app?"], "share_within_or_across"),
-        (["top 3 regions by gmv last month", "their orders?"], "pointer_after_ranking_en"),
         (["top 2 categories by gmv last month", "what's their total"], "total_of_ranked"),
         (["去年12月各品类的笔单价", "前三名", "第三名的订单量呢"], "pointer_after_ranking"),
         (["上个月各渠道的GMV", "排第一的那个渠道退款率多少"], "pointer_after_ranking"),
@@ -905,6 +955,7 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "gap_in_one_question": "在一个问题里",
         "gap_in_one_question_en": "in one question",
         "pointer_after_ranking": "指上一问列出的结果",
+        "pointer_not_placed": "无法对应",
         "share_part_after_breakdown": "每组内的占比",
         "pointer_after_ranking_en": "points at the rows",
         "total_of_ranked": "top 2",

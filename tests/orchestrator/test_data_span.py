@@ -68,6 +68,42 @@ def test_what_the_data_cannot_answer_is_asked_back(
     assert "2025-01-01" in message
 
 
+def _series(current: tuple[str, str], previous: tuple[str, str], kind: str, grain: Grain) -> SemanticQuery:
+    def span(pair: tuple[str, str]) -> TimeRange:
+        return TimeRange(start=date.fromisoformat(pair[0]), end=date.fromisoformat(pair[1]))
+
+    comparison = Comparison(kind=kind, range=span(previous))
+    return SemanticQuery(metrics=("gmv",), time_range=span(current), comparison=comparison, grain=grain, as_of=AS_OF)
+
+
+@pytest.mark.parametrize(
+    ("query", "suggested"),
+    [
+        # each month against the one before: January 2025 has no December in the data
+        (_series(("2025-01-01", "2025-12-31"), ("2024-12-01", "2025-11-30"), "previous_period", "month"),
+         "2025-02-01~2025-12-31"),
+        # each month against its own last year: the months of 2026 have theirs
+        (_series(("2025-07-01", "2026-06-30"), ("2024-07-01", "2025-06-30"), "same_period_last_year", "month"),
+         "2026-01-01~2026-06-30"),
+        (_series(("2025-01-06", "2025-03-30"), ("2024-12-30", "2025-03-23"), "previous_period", "week"),
+         "2025-01-13~2025-03-30"),
+        # no period has its counterpart: the plain question back
+        (_series(("2025-01-01", "2025-12-31"), ("2024-01-01", "2024-12-31"), "same_period_last_year", "month"), None),
+    ],
+)  # fmt: skip
+def test_a_series_compared_before_the_data_offers_the_periods_that_have_a_counterpart(
+    query: SemanticQuery, suggested: str | None
+) -> None:
+    with pytest.raises(AmbiguousQuestion) as caught:
+        check_periods(query, START)
+    assert caught.value.detail["reason"] == "comparison_before_data"
+    assert caught.value.detail.get("suggestions", [None]) == [suggested]
+    if suggested is not None:
+        assert suggested.split("~")[0] in caught.value.message("en") and suggested.split("~")[
+            0
+        ] in caught.value.message("zh")
+
+
 def test_a_period_starting_before_the_data_says_where_its_values_begin() -> None:
     (note,) = before_data_notes(_query(("2024-07-01", "2025-06-30")), START, "en")
     assert "2024-07-01 to 2024-12-31 has no rows" in note and "from 2025-01-01 on" in note

@@ -81,6 +81,7 @@ class ComparedSentences(NarratorBase):
                 "answer.comparison_groups",
                 language,
                 label=label,
+                groups=self._group_word(query, language),
                 filters=filters,
                 period=period,
                 kind=kind,

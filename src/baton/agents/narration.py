@@ -78,14 +78,16 @@ class NarratorBase:
         return lambda value: format_exact(value, unit, language, currency)
 
     def _group_word(self, query: SemanticQuery, language: Language) -> str:
-        """What one row of a breakdown is: "渠道", "region and channel", or — in a series by groups —
-        a pair of a period and a group ("月×渠道组合", "month × channel pair")."""
+        """What one row of a breakdown is: "渠道", "region and channel", a period of a series ("月"),
+        or — in a series by groups — a pair of a period and a group ("月×渠道组合", "month × channel pair")."""
         group = text("answer.and_sep", language).join(
             self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
         )
         if query.grain is None:
             return group
         grain = text(f"answer.grain_{query.grain}", language)
+        if not query.dimensions:
+            return grain
         return text("answer.period_group_pairs", language, grain=grain, groups=group)
 
     def _counted_groups(self, query: SemanticQuery, n: int, language: Language) -> str:

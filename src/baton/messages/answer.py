@@ -88,9 +88,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "among_top": (" (among the top {n} {dims})", "（最高的 {n} 个{dims}中）"),
     "among_bottom": (" (among the bottom {n} {dims})", "（最低的 {n} 个{dims}中）"),
     "comparison_groups": (
-        "{label}{filters} for {period}, {kind} ({previous_period}): {low_word} {low} ({low_pct}; now {low_value}), "
-        "{high_word} {high} ({high_pct}; now {high_value}).",
-        "{period}{filters}各组{label}{kind}：{low_word}的是 {low}（{low_pct}，本期 {low_value}），"
+        "{label}{filters} by {groups} for {period}, {kind} ({previous_period}): {low_word} {low} ({low_pct}; now "
+        "{low_value}), {high_word} {high} ({high_pct}; now {high_value}).",
+        "{period}{filters}各{groups}{label}{kind}：{low_word}的是 {low}（{low_pct}，本期 {low_value}），"
         "{high_word}的是 {high}（{high_pct}，本期 {high_value}）；对比期为 {previous_period}。",
     ),
     "series": (
@@ -366,6 +366,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "无法同口径对比：数据从{first}才开始，对比期（{period_zh}）中有 {days} 天早于此日，没有数据。"
         "请只问本期，或比较{first}之后的两个期间。",
     ),
+    "series_before_data": (
+        "The first {grain}s of the series have nothing to be compared with: the data starts on {first}. "
+        "Ask for the series from {start} to {end}, whose every {grain} has its counterpart in the data, or "
+        "for the series alone.",
+        "序列开头的{grain}没有可对比的数据：数据从{first}才开始。请改问{start}至{end}的序列（其中每一期都有对比数据），"
+        "或只问序列本身。",
+    ),
     "current_before_data": (
         "The comparison would not be like for like: the data starts on {first}, and the period asked "
         "({period}) has {days} days before it, with no rows. Compare two periods from {first} on.",
@@ -576,6 +583,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "corrected_typo": (
         "{written!r} is not a catalog term; it was read as {read_as!r}, the only term one character away.",
         "“{written}”不是指标目录中的词，按唯一一个只差一个字符的词“{read_as}”理解。",
+    ),
+    "corrected_ratio": (
+        "{written!r} names two metrics, one over the other; it was read as {read_as!r}, the catalog metric "
+        "defined as that ratio (see its definition).",
+        "“{written}”是两个指标相除，按指标目录中定义为该比值的指标“{read_as}”理解（见其口径）。",
+    ),
+    "corrected_pointer": (
+        "{written!r} points at the rows the previous answer listed: {read_as}.",
+        "“{written}”指上一个回答列出的：{read_as}。",
     ),
     "corrected_context": (
         "{written!r} was read as context (it names nothing the question does not name again) and left out of "

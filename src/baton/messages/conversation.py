@@ -112,6 +112,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{latest} to {latest_end}. Name its year to ask for it.",
         "上一问所在年份的“{period}”从 {start} 开始，还没到；最近一个是 {latest} 至 {latest_end}。如需查询请写明年份。",
     ),
+    "pointer_not_placed": (
+        '"{said}" points at rows of the previous answer, but they cannot be placed (it listed another '
+        "number of rows, or rows of another kind). Name them, e.g. the members or the date.",
+        "“{said}”指上一个回答中的结果，但无法对应（上一个回答列出的行数或种类不同）。请直接说出成员或日期。",
+    ),
     "pointer_after_ranking": (
         '"{said}" points at the rows the previous answer listed: name them (e.g. "{ex_count} of {ex_a}") so the figure is theirs, not a new ranking by another measure.',
         "“{said}”指上一问列出的结果：请直接说出成员（如“{ex_a}的{ex_count}”），Baton 不会把它当成按新指标重新排名。",

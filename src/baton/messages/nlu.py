@@ -91,6 +91,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "part of one. Which whole {grain}s should the series cover?",
         "每{grain}与上一{grain}对比（环比）只能按完整的{grain}计算，而“{period}”包含不完整的{grain}。请说明序列覆盖哪些完整的{grain}。",
     ),
+    "series_before_whole_inside": (
+        " For example the whole {grain}s inside it: {start} to {end}.",
+        "例如其中完整的{grain}：{start} 至 {end}。",
+    ),
     "week_earlier_too_long": (
         "'The same days a week earlier' fits a period of up to a week, not {period!r}. Which period should it "
         "be compared with?",

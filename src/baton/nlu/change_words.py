@@ -193,18 +193,22 @@ _MOVE_EN = (
     r"(?:(?:grew|grow|grown|rose|risen|fell|fallen|dropped|declined|increased|decreased|went (?:up|down)|gone (?:up|down)"
     r"|gained|lost|improved|worsened|shrank|shrunk|slipped)(?!\s+short\s+of\s*[¥$]?\s*\d))"
 )
+_MOVE_BARE_EN = r"(?:grow|rise|fall|drop|decline|increase|decrease|go (?:up|down)|gain|shrink|improve|worsen|slip)"
+"""A move after "did" ("which months did GMV fall")."""
 _MOVE_NOUN_EN = r"(?:declines?|drops?|rises?|increases?|decreases?|growth|falls?|gains?|improvements?)"
 _NOT_RANKED_EN = r"(?![^?.!]*\b(?:most|least|fastest|biggest|largest|smallest|highest|lowest|top|bottom)\b)"
 _KEPT_BY_CHANGE = patterns.compile(
     rf"(?:{vocab.ONLY_THOSE_ZH}|[，,])\s*(?:环比|同比)?{_MOVE_ZH}了?的(?![幅速量比率原])"
-    rf"|{_MOVE_ZH}了?的[^，,。？?]{{0,6}}有哪些|(?:哪些|哪个|哪几个?[月周天]?)[^，,。？?]{{0,12}}?{_MOVE_ZH}了?(?:的\s*[?？]?\s*$|了)(?!多少|几|最)"
+    rf"|{_MOVE_ZH}了?的[^，,。？?]{{0,6}}有哪些|{_MOVE_ZH}了?的\s*(?:月份|日子|那几天|那些天|那几周|那些月)\s*[?？。]?\s*$|(?:哪些|哪个|哪几个?[月周天]?)[^，,。？?]{{0,12}}?{_MOVE_ZH}了?(?:的\s*[?？]?\s*$|了)(?!多少|几|最)"
     rf"|哪些[^，,。？?]{{0,12}}?比[^，,。？?]{{0,6}}?(?:月|周|年|季度?|期|天|日)[^，,。？?]{{0,4}}?(?:[高低多]|(?<!多)少)(?:了(?!多少|几)|(?=\s*[?？。]?\s*$))"
     rf"|\bonly (?:the )?(?:ones|those|groups|[a-z]+s) (?:that|which) {_MOVE_EN}\b"
     rf"|^\s*which(?: ones| of them)? {_MOVE_EN}\b{_NOT_RANKED_EN}"
     rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,30}}?\b{_MOVE_EN}\b{_NOT_RANKED_EN}"
+    rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,30}}?\bdid\b[^?.!,]{{0,30}}?\b{_MOVE_BARE_EN}\b{_NOT_RANKED_EN}"
     rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,30}}?\b(?:saw|had|see|have|showed|show)\b[^?.!,]{{0,30}}?\b{_MOVE_NOUN_EN}\b"
     rf"{_NOT_RANKED_EN}"
-    rf"|\b(?:[a-z]+s|ones|those)\s+(?:where|whose|in which|that|which)\b[^?.!,]{{0,30}}?\b{_MOVE_EN}\b{_NOT_RANKED_EN}"
+    rf"|\b(?:[a-z]+s|ones|those)\s+(?:where|when|whose|in which|that|which)\b[^?.!,]{{0,30}}?\b{_MOVE_EN}\b"
+    rf"{_NOT_RANKED_EN}"
     rf"|\b(?:[a-z]+s|ones|those)\s+(?:where|whose|in which|that|which)\b[^?.!,]{{0,30}}?\b(?:saw|had|showed)\b"
     rf"[^?.!,]{{0,30}}?\b{_MOVE_NOUN_EN}\b{_NOT_RANKED_EN}",
     re.I,

@@ -120,6 +120,11 @@ _IS_PART_OF = patterns.compile(r"是[^，。？?占]{1,12}?的\s*(百分之几|�
 percent — never each member's share of the total."""
 
 
+def _right_after(said: re.Match[str], spans: list[tuple[int, int]], scan: Scan) -> bool:
+    """Whether ``said`` follows one of ``spans`` with only spaces or "的" between ("wow %", "环比%")."""
+    return any(e <= said.start() and not scan.norm[e : said.start()].strip(" 的") for _, e in spans)
+
+
 def _ratio_said_as_part(scan: Scan, cues: Cues) -> bool:
     found = [m for m in _IS_PART_OF.finditer(scan.norm) if scan.free(m.start(1), m.end(1))]
     return bool(cues.claim(scan, "ratio", found, group=1))
@@ -181,7 +186,7 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
         cues.earlier = "month"
     cues.bound = read_bound(scan, cues.spans, follows=follows)
     if cues.bound is not None:  # "GMV超过200万的日子", "which months": the periods it keeps; "哪些", "how many"
-        _read_bound_periods(scan, cues)
+        read_kept_periods(scan, cues, "threshold")
         cues.take(scan, "threshold", vocab.THRESHOLD_GROUPS)
     cues.ratio = bool(cues.take(scan, "ratio", vocab.RATIO)) | _ratio_said_as_part(scan, cues)
     # "drop live stream", "drop the channel split": a verb with an object, not a fall
@@ -218,7 +223,10 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     cues.trend = bool(cues.take(scan, "trend", vocab.TREND))
     shares = cues.take(scan, "share", vocab.SHARE)
     # "what percent did GMV grow": a percentage of a change is the change, not a share
-    percent_of_change = all(_PERCENT.fullmatch(m.group(0).strip()) for m in shares) and (cues.change or directions)
+    compared = [span for part in ("same_period_last_year", "previous_period") for span in cues.spans.get(part, [])]
+    percent_of_change = all(_PERCENT.fullmatch(m.group(0).strip()) for m in shares) and (
+        cues.change or directions or all(_right_after(m, compared, scan) for m in shares)
+    )
     cues.share = bool(shares) and not percent_of_change
     cues.total = bool(cues.take(scan, "total", vocab.TOTAL))
     for said in cues.take(scan, "cumulative", vocab.CUMULATIVE):  # "1-5月累计GMV": the period's total
@@ -237,15 +245,17 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     return cues
 
 
-def _read_bound_periods(scan: Scan, cues: Cues) -> None:
-    """The periods a bound keeps, named as such: the series' grain. Periods of two grains ("每周
-    GMV超过500万的月份") are left unread, and so asked back as words not understood."""
+def read_kept_periods(scan: Scan, cues: Cues, part: str) -> None:
+    """The periods a bound keeps ("GMV超过200万的日子"), or those named for how they moved ("今年哪几个月
+    GMV环比下降了", "which months did GMV fall"), named as such: the series' grain, claimed as
+    ``part``. Periods of two grains ("每周GMV超过500万的月份") are left unread, and so asked back as
+    words not understood."""
     said = [m for m in scan.find_all(vocab.BOUND_PERIODS) if not _PERIOD_BEFORE.search(scan.norm[: m.start()])]
     grains = {_period_grain((m.group("zh") or m.group("en")).lower()) for m in said}
     grains |= {grain for pattern, grain in vocab.GRAIN_CUES if scan.find_all(pattern)}
     if not said or len(grains) != 1:
         return
-    cues.claim(scan, "threshold", said)
+    cues.claim(scan, part, said)
     cues.grain = grains.pop()
 
 

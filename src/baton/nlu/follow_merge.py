@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date
 
 from baton.contracts.common import LANGUAGES
-from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, Threshold, TimeRange
+from baton.contracts.semantic import Comparison, Correction, Grain, MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
@@ -19,6 +19,7 @@ from baton.nlu.change_words import premise_asked
 from baton.nlu.follow_groups import broken_down_again, dimensions_of, filters_of, shares_within
 from baton.nlu.follow_parts import PARTS, FollowUp, Part, compare_parts, inherited_parts
 from baton.nlu.follow_periods import comparison_of, periods_of
+from baton.nlu.follow_pointers import PERIOD_POINTER, ListedRows, Pointed, pointed_rows, pointer_count, pointer_read_as
 from baton.nlu.follow_rules import (
     ALL_GROUPS,
     check_follow_up,
@@ -57,8 +58,11 @@ class FollowUpMerge:
         as_of: date,
         default_breakdown: str | None,
         earlier: TimeRange | None,
+        listed: ListedRows | None = None,
     ) -> None:
         self.planner, self.parent, self.r = planner, parent, r
+        self.listed = listed
+        self.pointed: Pointed | None = None
         self.cues, self.terms = r.cues, r.terms
         self.as_of, self.default_breakdown, self.earlier = as_of, default_breakdown, earlier
         self.changed: list[Part] = []
@@ -88,6 +92,7 @@ class FollowUpMerge:
         self._period_and_grain()
         self._filters_and_shares()
         self._member_and_breakdown()
+        self._rows_pointed_at()
         self._ranking()
         self._ranked_by_change()
         self._share_average_why()
@@ -108,16 +113,51 @@ class FollowUpMerge:
             n = parent.top_n or 1
             side = ranked_ends(parent.order)
             raise AmbiguousQuestion(*both("nlu.total_of_ranked", n=n, **side), detail={"top_n": n, "follow_up": True})
-        if r.ties is not None and r.ties.pointer and (parent.top_n is not None or parent.rank_place is not None):
+        if r.ties is not None and r.ties.pointer:
             # "GMV最高的渠道" then "它的订单量呢": that channel's orders, not the top channel by orders
-            said = r.ties.pointer
-            raise AmbiguousQuestion(*both("conversation.pointer_after_ranking", said=said), detail={"follow_up": True})
+            self.pointed = self._pointed(r.ties.pointer)
         place_of_the_previous_rows(parent, r)
         whole = bool(terms.metrics) and bool(terms.dims)  # "订单量超过9000的品类有哪些": all but the period said
         if cues.bound is not None and (terms.metrics or cues.bound.term is not None) and not whole:
             # "那订单量超过10000的呢": a bound of a metric named anew is asked in one question; one of the
             # metric shown ("any below 2%?", "涨幅超过16%的有哪些") keeps the groups the conversation holds
             raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True})
+
+    def _pointed(self, said: str) -> Pointed | None:
+        """The rows a pointer stands for: a ranking's rows ("这两个区域", "their"), or the one period
+        a ranking of periods listed ("那天"). Said of an answer that ranked nothing, it only ties
+        the follow-up (a count said must still be the rows listed); "那天" after one day's figure is
+        that day."""
+        parent = self.parent
+        ranked = parent.top_n is not None or parent.rank_place is not None
+        period = PERIOD_POINTER.fullmatch(said.strip()) is not None
+        if period and parent.grain is None:
+            return None  # "6月18日的GMV" then "那天各渠道的呢": its own period
+        if ranked or period:
+            return pointed_rows(said, self.listed, parent)
+        if self.listed is not None and self.listed.dimension is not None and pointer_count(said) is not None:
+            pointed_rows(said, self.listed, parent)  # "这两个区域" after seven: asked back
+        return None
+
+    def _rows_pointed_at(self) -> None:
+        """The pointed rows replace the ranking: a filter on their members (each one shown), or
+        their one period (no longer a series, unless the follow-up asks one)."""
+        pointed = self.pointed
+        if pointed is None:
+            return
+        if pointed.filter is not None:
+            dim = pointed.filter.dimension
+            self.filters = [*(f for f in self.filters if f.dimension != dim), pointed.filter]
+            if len(pointed.filter.members) == 1 and dim in self.dims:  # "它的订单量": one figure
+                self.dims.remove(dim)
+            self.changed.append("filter")
+        if pointed.period is not None:
+            self.time_range = pointed.period
+            self.grain = self.cues.grain
+            if self.comparison is not None:
+                self.comparison = None
+                self.changed.append("comparison")
+            self.changed.append("period")
 
     def _metrics(self) -> None:
         """A metric replaces the metrics; "refund rate too" adds it beside them."""
@@ -311,6 +351,10 @@ class FollowUpMerge:
         """A ranking said replaces the previous one ("换成最低的": the bottom N, the count kept);
         every group said ends it; otherwise the previous ranking goes on."""
         cues, parent = self.cues, self.parent
+        if self.pointed is not None and not self.ranked:  # the rows pointed at are named, no longer ranked
+            self.top_n, self.place, self.rank_by = None, None, "value"
+            self.changed.append("ranking")
+            return
         if (
             not self.ranked
             and not self.every_group
@@ -522,7 +566,7 @@ class FollowUpMerge:
             threshold=threshold,
             difference=gap,
             ratio=(parent.ratio or (cues.ratio and cues.members_apart is not None)) and gap,
-            corrections=self.r.corrections,
+            corrections=(*self.r.corrections, *self._pointer_read_as()),
             where=parent.where,
             as_of=self.as_of,
         )
@@ -548,6 +592,11 @@ class FollowUpMerge:
         dropped, _ = compare_parts(parent, query)
         parts: list[Part] = [p for p in PARTS if p in self.changed or p in dropped]
         return FollowUp(query, changed=tuple(parts), inherited=inherited_parts(parent, parts))
+
+    def _pointer_read_as(self) -> tuple[Correction, ...]:
+        if self.pointed is None:
+            return ()
+        return (pointer_read_as(self.pointed, self.planner.catalog, self.r.language),)
 
     def _better(self, metrics: tuple[str, ...]) -> str | None:
         return self.planner.catalog.metrics[metrics[0]].better

@@ -32,6 +32,7 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.change_words import kept_by_change
 from baton.nlu.follow_merge import FollowUpMerge, NothingChanged
 from baton.nlu.follow_parts import PARTS, FollowUp, Part, compare_parts, inherited_parts
+from baton.nlu.follow_pointers import ListedRows
 from baton.nlu.guards import the_groups_that_moved
 from baton.nlu.lexicon import normalise
 from baton.nlu.metric_words import metric_over_the_previous
@@ -49,12 +50,14 @@ def read_follow_up(
     default_breakdown: str | None = None,
     prefer: Sequence[str] = (),
     earlier: TimeRange | None = None,
+    listed: ListedRows | None = None,
 ) -> FollowUp:
     """``question`` as it follows ``parent``: a whole question of its own, or ``parent``
     changed where the follow-up says. A breakdown asked for without its dimension ("拆开看看",
     "top 3?" of a single figure) is asked back, or by ``default_breakdown`` when given.
     ``earlier``: the period of the turn before ``parent`` when ``parent`` changed only the period
-    ("6月GMV" then "5月呢"): a bare change asked next ("变化多少") is between those two periods."""
+    ("6月GMV" then "5月呢"): a bare change asked next ("变化多少") is between those two periods.
+    ``listed``: the rows ``parent``'s answer listed, which a pointer ("这两个区域", "那天") names."""
     before = the_one_before(question, parent, as_of) or the_one_after(question, parent, as_of)
     if before is not None:  # "how about the month before" / "下个月呢": the same question, a period moved
         query, dropped = before
@@ -85,7 +88,7 @@ def read_follow_up(
         ) from None
     metric_over_the_previous(reading.scan, reading.terms.metric_hits, parent.metrics)
     try:
-        follow = FollowUpMerge(planner, parent, reading, as_of, default_breakdown, earlier).build()
+        follow = FollowUpMerge(planner, parent, reading, as_of, default_breakdown, earlier, listed).build()
     except NothingChanged:
         if standalone_error is not None and not isinstance(standalone_error, AmbiguousQuestion):
             raise standalone_error from None

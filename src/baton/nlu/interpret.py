@@ -59,6 +59,8 @@ def _asked(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     if not query.dimensions and query.grain is None:
         return text("answer.interpret_asked", lang, metrics=metrics, moved=moved)
     group = _dims(query.dimensions, catalog, lang) or text(f"answer.grain_{query.grain}", lang)
+    if query.premise_asked == "which" and lang == "en":
+        group = plural_noun(group)  # "in which months GMV fell"
     return text(f"answer.interpret_asked_{query.premise_asked}", lang, metrics=metrics, moved=moved, group=group)
 
 
@@ -384,7 +386,7 @@ def _corrections(query: SemanticQuery, lang: Language) -> str:
     said = text("answer.list_sep", lang).join(
         text("answer.interpret_read_as", lang, written=c.written, read_as=c.read_as)
         for c in query.corrections
-        if c.kind == "typo"
+        if c.kind in ("typo", "ratio", "pointer")
     )
     traditional = any(c.kind == "traditional" for c in query.corrections)
     context = [

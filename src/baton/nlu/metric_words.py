@@ -14,10 +14,11 @@ from collections.abc import Iterable, Sequence
 from baton import patterns
 from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES, Language
+from baton.contracts.semantic import Correction
 from baton.errors import AmbiguousQuestion
 from baton.messages import text as message
 from baton.nlu import vocabulary as vocab
-from baton.nlu.lexicon import Hit, Lexicon, normalise
+from baton.nlu.lexicon import Hit, Lexicon, Term, normalise
 from baton.nlu.scan import Scan
 
 _COUNT_SUFFIX = patterns.compile(r"(?:数量|人数|个数|总数|数)(?![据值字额])")
@@ -228,6 +229,44 @@ def metric_over_the_previous(scan: Scan, metric_hits: Sequence[Hit], previous: S
             raise _ratio_of_two(scan.text[: hit.end].strip())
 
 
+def ratios_said_in_parts(
+    catalog: Catalog, scan: Scan, hits: Sequence[Hit], language: Language
+) -> tuple[list[Hit], list[Correction]]:
+    """ "signups over visits", "收入除以订单数": two metrics said one over the other are the
+    catalog's ratio of them when it defines exactly one (numerator ÷ denominator) — one hit, read
+    as that metric and said so. A pair the catalog does not define stays two, and
+    :func:`metric_over_metric` asks it back."""
+    out = sorted(hits, key=lambda h: h.start)
+    read: list[Correction] = []
+    for first, second in itertools.pairwise(list(out)):
+        over = _OVER_METRIC.fullmatch(scan.norm[first.end : second.start])
+        if over is None or first not in out:
+            continue
+        tops = {t.target for t in first.terms if t.kind == "metric"}
+        bottoms = {t.target for t in second.terms if t.kind == "metric"}
+        found = [
+            name
+            for name, m in catalog.metrics.items()
+            if isinstance(m.numerator, str) and isinstance(m.denominator, str)
+            and m.numerator in tops and m.denominator in bottoms
+        ]  # fmt: skip
+        end = second.end
+        if "占" in over.group(0):  # "订单量占访客数的比例": the ratio word closes it
+            closing = _RATIO_CLOSING.match(scan.norm, end)
+            end = closing.end() if closing is not None else -1
+        if len(found) != 1 or end < 0:
+            continue
+        written = scan.text[first.start : end]
+        out[out.index(first)] = Hit(first.start, end, written, (Term("metric", found[0], written),))
+        out.remove(second)
+        label = catalog.metrics[found[0]].label.for_lang(language)
+        read.append(Correction(written=written, read_as=label, kind="ratio"))
+    return out, read
+
+
+_RATIO_CLOSING = patterns.compile(r"\s*的?\s*(?:比例|比率|比重|百分比|占比)")
+
+
 def _ratio_of_two(said: str) -> AmbiguousQuestion:
     """One metric over another, asked back naming the words that said it."""
     return AmbiguousQuestion(
@@ -267,4 +306,5 @@ __all__ = [
     "metric_over_metric",
     "metrics_naming",
     "no_part_of_a_metric",
+    "ratios_said_in_parts",
 ]

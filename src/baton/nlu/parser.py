@@ -43,7 +43,7 @@ from baton.nlu.change_words import (
     said_direction,
     value_ranked_then_changed,
 )
-from baton.nlu.cues import Cues, closing_direction, read_cues, read_ranking
+from baton.nlu.cues import Cues, closing_direction, read_cues, read_kept_periods, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.guards import (
     CAPITALISED,
@@ -81,7 +81,13 @@ from baton.nlu.parts import (
     each_then_which_pass,
     total_then_which,
 )
-from baton.nlu.periods import claim_compare_words, event_periods, named_previous, resolve_periods
+from baton.nlu.periods import (
+    claim_compare_words,
+    event_periods,
+    half_of_the_same_month,
+    named_previous,
+    resolve_periods,
+)
 from baton.nlu.rank_within import ranked_each_period, ranked_within
 from baton.nlu.ranking import check_ranking_inside_ranking, ranking_metric, ranks
 from baton.nlu.reading import (
@@ -370,7 +376,7 @@ class Planner(TermReader, QueryAssembly):
         ("那…呢", "what about", "只看", "换成") are read as such. ``which_moved``: the question keeps
         the groups that moved one way ("哪些渠道下降了"), its 哪些 the groups the answer names."""
         text, corrections = self._prepare(question)
-        text = _period_said_last(text, as_of)
+        text = half_of_the_same_month(_period_said_last(text, as_of))
         language: Language = "zh" if detect_language(text) == "zh" else "en"
         found = self.lexicon.find(text)
         text, whole_names = self._partial_members(text, found)
@@ -421,6 +427,7 @@ class Planner(TermReader, QueryAssembly):
         spans_of_periods = {p.span for p in periods}
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
+        corrections = (*corrections, *terms.ratios_read)
         if cues.best and each_then_best(scan, terms):  # "各区域退款率多少，哪个最高": every group, highest first
             cues.several, cues.rank = True, True
             if cues.which_time:  # "今年各月新增用户数，以及哪个月最多": every month, the most first
@@ -481,7 +488,8 @@ class Planner(TermReader, QueryAssembly):
         if cues.ratio and len(periods) == 2 and not cues.difference:  # "6月GMV是5月的几倍": the first over the second
             cues.compare_word = cues.first_is_asked = True
         context_words = context_clauses(scan, terms, periods, operators)
-        if which_moved:  # "哪些渠道下降了": the groups the answer names
+        if which_moved:  # "哪些渠道下降了", "哪几个月环比下降了": the groups (or periods) the answer names
+            read_kept_periods(scan, cues, "which_moved")
             cues.take(scan, "which_moved", vocab.WHICH)
         self._account_for_the_rest(scan, cues, terms, language, follows=context is not None)
         return Reading(scan, cues, terms, periods, (*corrections, *context_words), language, ties)

@@ -12,6 +12,7 @@ from datetime import date, timedelta
 from typing import Literal
 
 from baton import patterns
+from baton.catalog.spine import whole_inside
 from baton.contracts.common import LANGUAGES, CalendarEvent
 from baton.contracts.semantic import Comparison, Grain, TimeRange, periods_before
 from baton.errors import AmbiguousQuestion
@@ -596,6 +597,38 @@ def claim_compare_words(scan: Scan, members: list[tuple[int, int]], periods: Seq
     return claimed
 
 
+_MONTH_NAME = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_HALF_THEN_BARE_HALF = (
+    patterns.compile(
+        rf"(?P<first>\b(?:the\s+)?(?:first|second|1st|2nd)\s+half\s+of\s+(?P<month>{_MONTH_NAME}(?:\s+[12]\d{{3}})?))"
+        r"(?P<between>\s*,?\s*(?:vs\.?|versus|and|compared\s+(?:with|to)|against|to)\s+)"
+        r"(?P<second>(?:the\s+)?(?:first|second|1st|2nd)\s+half)\b(?!\s+of\b)",
+        re.I,
+    ),
+    patterns.compile(
+        r"(?P<first>(?P<month>(?:[12]\d{3}\s*年\s*)?\d{1,2}\s*月份?|上个?月|本月|这个月)的?\s*[上下前后]半个?月)"
+        r"(?P<between>\s*(?:和|与|跟|对比|相比|比|vs\.?)\s*)(?P<second>[上下前后]半个?月)"
+    ),
+)
+
+
+def half_of_the_same_month(text: str) -> str:
+    """ "the first half of June vs the second half", "6月上半月和下半月": a bare half said right after a
+    half of a named month is that month's other half — never the second half of the year, of
+    another length — so the month is said with it before the periods are read."""
+    for pattern in _HALF_THEN_BARE_HALF:
+        found = pattern.search(text)
+        if found is None:
+            continue
+        month, second = found.group("month"), found.group("second")
+        said = f"{second} of {month}" if pattern is _HALF_THEN_BARE_HALF[0] else f"{month}{second}"
+        return text[: found.start("second")] + said + text[found.end("second") :]
+    return text
+
+
 def each_against_the_one_before(time_range: TimeRange, grain: Grain) -> Comparison:
     """A series with 环比 ("今年每个月GMV环比", "weekly GMV wow"): each period against the one
     before it (January against December) — a range of whole periods only; part of one has no
@@ -603,12 +636,28 @@ def each_against_the_one_before(time_range: TimeRange, grain: Grain) -> Comparis
     before = periods_before(time_range.start, time_range.end, grain)
     if before is None:
         grain_words = {lang: message(f"answer.grain_{grain}", lang) for lang in LANGUAGES}
+        inside = whole_inside(time_range.start, time_range.end, grain)
         raise AmbiguousQuestion(
             *(
                 message("nlu.series_before_not_whole", lang, grain=grain_words[lang], period=time_range.text or "")
+                + (
+                    ""
+                    if inside is None
+                    else message(
+                        "nlu.series_before_whole_inside",
+                        lang,
+                        grain=grain_words[lang],
+                        start=inside[0].isoformat(),
+                        end=inside[1].isoformat(),
+                    )
+                )
                 for lang in LANGUAGES
             ),
-            detail={"grain": grain, "reason": "series_before_not_whole"},
+            detail={
+                "grain": grain,
+                "reason": "series_before_not_whole",
+                "whole_inside": inside and [d.isoformat() for d in inside],
+            },
         )
     return Comparison(kind="previous_period", range=TimeRange(start=before[0], end=before[1]))
 
@@ -619,6 +668,7 @@ __all__ = [
     "claim_compare_words",
     "each_against_the_one_before",
     "event_periods",
+    "half_of_the_same_month",
     "named_previous",
     "resolve_periods",
 ]

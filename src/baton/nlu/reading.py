@@ -44,6 +44,8 @@ class Terms:
     dims_naming_a_set: set[str] = field(default_factory=set)
     metric_hits: list[Hit] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
+    ratios_read: list[Correction] = field(default_factory=list)
+    """Two metrics said one over the other, read as the catalog's ratio of them ("signups over visits")."""
 
     @property
     def any(self) -> bool:

@@ -35,6 +35,7 @@ from baton.nlu.lexicon import Hit, Term, normalise
 from baton.nlu.metric_words import (
     claim_measure_words,
     claim_metric_affixes,
+    ratios_said_in_parts,
 )
 from baton.nlu.reading import (
     Member,
@@ -116,6 +117,17 @@ def _qualifier(longer: str, shorter: str, sep: str = "") -> str:
 _EXCLUDED_BEFORE = patterns.compile(rf"(?:{vocab.EXCLUDE_BEFORE.pattern})\s*(?:the\s+)?$", re.I)
 
 
+def _cues_inside_terms(cues: Cues, hits: Sequence[Hit]) -> None:
+    """Drop the ratio and share cues said inside ``hits`` (a ratio metric said as its two parts);
+    a cue left with no span is no longer said."""
+    for part in ("ratio", "share"):
+        spans = [(s, e) for s, e in cues.spans.get(part, []) if not any(h.start <= s and e <= h.end for h in hits)]
+        if part in cues.spans and not spans:
+            setattr(cues, part, False)
+        if part in cues.spans:
+            cues.spans[part] = spans
+
+
 class TermReader(CatalogChecks):
     """Reads a question's catalog terms; the planner's first reader after the operators and periods."""
 
@@ -138,7 +150,10 @@ class TermReader(CatalogChecks):
             hits = [members_only(hit) for hit in hits]
         # "excluding new users": a metric is never taken out, the member is
         hits = [members_only(h) if _EXCLUDED_BEFORE.search(scan.norm, 0, h.start) else h for h in hits]
-        terms = Terms()
+        hits, ratios_read = ratios_said_in_parts(self.catalog, scan, hits, language)
+        if ratios_read:  # "GMV divided by orders": its "divided by" is the metric's, no ratio or share of its own
+            _cues_inside_terms(cues, [h for h in hits if any(r.written == h.text for r in ratios_read)])
+        terms = Terms(ratios_read=ratios_read)
         terms.metrics = self._metrics(hits, language, prefer)
         fitting = terms.metrics or (list(context.metrics) if context is not None else [])
         hits = [self._fitting(hit, fitting) for hit in hits]

@@ -17,6 +17,7 @@ from baton import patterns
 from baton.contracts.common import Language
 from baton.contracts.semantic import Correction
 from baton.nlu.cues import Cues
+from baton.nlu.follow_pointers import PERIOD_POINTER, ROWS_POINTER
 from baton.nlu.reading import Terms
 from baton.nlu.scan import Scan
 from baton.nlu.timeexpr import PeriodReading
@@ -63,8 +64,8 @@ UNSPLIT_OPENS = patterns.compile(
 )
 """How a follow-up that takes a breakdown away opens: "去掉" and "drop the" only with a word of
 splitting ("去掉渠道拆分"), never "去掉直播" (an exclusion)."""
-POINTER = patterns.compile(r"它们|它|\bits\b|\btheir\b", _I)
-"""A pronoun pointing at the previous answer's rows ("它的GMV呢", "their orders?")."""
+POINTER = patterns.compile(f"{PERIOD_POINTER.pattern}|{ROWS_POINTER.pattern}", _I)
+"""Words pointing at the previous answer's rows ("它的GMV呢", "这两个区域", "their orders?", "那天")."""
 ADD = patterns.compile(
     r"再加上|再加个|加上|加个|再|另外|一起|\balso\b|\bfurther\b|\badditionally\b|\bas well\b|\btoo\b|\bplus\b"
     r"|\btogether with\b|\balong with\b",
@@ -111,7 +112,9 @@ class Ties:
 def read_ties(scan: Scan) -> Ties:
     """The follow-up's tying words, claimed so no other reader sees them."""
     unsplit = bool(UNSPLIT_OPENS.search(scan.norm)) and bool(scan.take(UNSPLIT))
-    pointed = scan.take(POINTER)
+    pointed = [m for m in scan.find_all(POINTER) if _stands_alone(scan, m.end())]
+    for m in pointed:
+        scan.claim(m.start(), m.end())
     replace = bool(scan.take(CORRECTION)) | bool(scan.take(REPLACE))  # `|`: both are claimed, always
     restrict = bool(scan.take(RESTRICT))
     add = bool(scan.take(ADD))
@@ -127,6 +130,21 @@ def read_ties(scan: Scan) -> Ties:
         pointer=pointer,
         unsplit=unsplit,
     )
+
+
+_WORD_GOES_ON = patterns.compile(r"\s*[\u4e00-\u9fff]")
+_FUNCTION_CHARS = "的各每按分里中呢有是都整全总一些个吗和与跟比"
+
+
+def _stands_alone(scan: Scan, end: int) -> bool:
+    """Whether a pointer ending at ``end`` is a word of its own: what follows is no Chinese
+    character, a function character, or a catalog term ("那天各渠道", "那天GMV"), never the rest
+    of another word ("那天猫呢": Tmall)."""
+    goes_on = _WORD_GOES_ON.match(scan.norm, end)
+    if goes_on is None:
+        return True
+    at = goes_on.end() - 1
+    return scan.norm[at] in _FUNCTION_CHARS or any(start == at for start, _ in scan.terms)
 
 
 def has_ties(text: str) -> bool:

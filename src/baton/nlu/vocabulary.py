@@ -681,7 +681,7 @@ BOUND_LINK = patterns.compile(
 """What may stand between a metric and its bound ("GMV is above", "退款率都在5%以上")."""
 BOUND_PERIODS = patterns.compile(
     r"(?P<zh>哪几天|哪些天|哪一?天|几天|天数|日子|哪几周|哪些周|哪一?周|几周|哪几个月|哪些月份?|哪一?个月|几个月|月份"
-    r"|哪几个季度|哪些季度|几个季度|(?<=的)(?:周|天)(?=\s*[?？。!！]?\s*$))"
+    r"|哪几个季度|哪些季度|几个季度|(?<=的)(?:周|天)(?=\s*(?:有哪些|是哪些|是哪几[周天])?\s*[?？。!！]?\s*$))"
     r"|\b(?:(?:which|what|how many)\s+)?(?P<en>days|dates|weeks|months|quarters)\b",
     _I,
 )

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
-from baton.contracts.common import Language
-from baton.contracts.semantic import SemanticQuery, TimeRange
+from baton.catalog.spine import bucket_end, period_starts
+from baton.contracts.common import LANGUAGES, Language
+from baton.contracts.semantic import Grain, SemanticQuery, TimeRange, periods_before
 from baton.errors import AmbiguousQuestion, TimeExpressionError
 from baton.messages import average_fields, both, localized, text
 
@@ -75,6 +76,10 @@ def check_periods(query: SemanticQuery, start: DataStart | None) -> None:
             detail={"reason": "period_before_data", "first_day": first.isoformat()},
         )
     if query.comparison is not None:
+        if current.start >= first and query.comparison.range.start < first:
+            suggested = series_with_data_before(query, first)
+            if suggested is not None:  # "2025年每个月GMV环比": January has no December in the data
+                raise _series_before_data(query, first, suggested)
         for period, role in ((query.comparison.range, "comparison"), (current, "current")):
             if period.start < first:
                 raise AmbiguousQuestion(
@@ -94,6 +99,58 @@ def check_periods(query: SemanticQuery, start: DataStart | None) -> None:
             ),
             detail={"reason": "average_before_data", "suggestions": [f"{first}~{current.end}"]},
         )
+
+
+def series_with_data_before(query: SemanticQuery, first: date) -> tuple[date, date] | None:
+    """The part of a series compared period by period (each against the one before it, or its own
+    last year) whose every period has its counterpart inside the data from ``first`` on: the
+    periods whose counterpart starts earlier are cut from its start. None for a comparison of
+    whole ranges, or when no period is left."""
+    grain, comparison, current = query.grain, query.comparison, query.time_range
+    if grain is None or comparison is None:
+        return None
+    if not (query.each_period_before or comparison.kind == "same_period_last_year"):
+        return None
+    starts = period_starts(current.start, current.end, grain)
+    if query.each_period_before:
+        kept = [s for s in starts if _one_before(s, grain) >= first]
+    else:
+        kept = [s for s in starts if _year_back(s) >= first]
+    return (kept[0], current.end) if kept else None
+
+
+def _one_before(start: date, grain: Grain) -> date:
+    before = periods_before(start, bucket_end(start, grain) or start, grain)  # a day is its own end
+    return before[0] if before is not None else date.min
+
+
+def _year_back(start: date) -> date:
+    try:
+        return start.replace(year=start.year - 1)
+    except ValueError:  # 29 February
+        return start.replace(year=start.year - 1, day=28)
+
+
+def _series_before_data(query: SemanticQuery, first: date, suggested: tuple[date, date]) -> AmbiguousQuestion:
+    assert query.grain is not None
+    return AmbiguousQuestion(
+        *(
+            text(
+                "answer.series_before_data",
+                lang,
+                grain=text(f"answer.grain_{query.grain}", lang),
+                first=first,
+                start=suggested[0],
+                end=suggested[1],
+            )
+            for lang in LANGUAGES
+        ),
+        detail={
+            "reason": "comparison_before_data",
+            "first_day": first.isoformat(),
+            "suggestions": [f"{suggested[0]}~{suggested[1]}"],
+        },
+    )
 
 
 def before_data_notes(query: SemanticQuery, start: DataStart | None, language: Language) -> list[str]:

@@ -26,6 +26,7 @@ from baton.messages import localized, text
 from baton.orchestrator.driver import RunScope
 
 if TYPE_CHECKING:
+    from baton.nlu.follow_pointers import ListedRows
     from baton.nlu.parser import Planner
 
 _MODEL_READS = (AmbiguousQuestion, UnknownMetric, OutOfScope)
@@ -51,6 +52,8 @@ class Parent:
     query: SemanticQuery
     earlier: TimeRange | None = None
     """The period of the turn before, when this one changed only the period ("5月呢" after "6月GMV")."""
+    listed: ListedRows | None = None
+    """The rows its answer listed, which a follow-up's pointer names ("这两个区域", "那天")."""
 
 
 def read_question(scope: RunScope) -> Read:
@@ -116,6 +119,7 @@ def _rules(
         default_breakdown=breakdown,
         prefer=prefer,
         earlier=parent.earlier,
+        listed=parent.listed,
     )
     info = FollowUpInfo(
         conversation_id=state.conversation_id or "",
@@ -300,7 +304,18 @@ def parent_of(scope: RunScope) -> Parent | None:
     parent = scope.session.store.load(parent_id)
     if parent.semantic_query is None:
         return None
-    return Parent(parent_id, parent.semantic_query, _period_before(scope, parent))
+    return Parent(parent_id, parent.semantic_query, _period_before(scope, parent), _listed_by(parent))
+
+
+def _listed_by(parent: RunState) -> ListedRows | None:
+    """The rows ``parent``'s answer listed (its result table, whole): what a pointer may name."""
+    from baton.nlu.follow_pointers import listed_rows
+
+    answer, query = parent.answer, parent.semantic_query
+    if answer is None or answer.result is None or answer.result.truncated or query is None:
+        return None
+    columns = [c.name for c in answer.result.columns]
+    return listed_rows(query, columns, answer.result.rows)
 
 
 def _period_before(scope: RunScope, parent: RunState) -> TimeRange | None:

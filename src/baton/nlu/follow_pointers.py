@@ -1,0 +1,152 @@
+"""Follow-ups that point at the rows the previous answer listed: "上个月GMV最高的两个区域" then
+"这两个区域的订单量呢", "top 3 channels by GMV" then "what about their orders", "上个月哪天GMV最高"
+then "那天各渠道的GMV".
+
+The rows are the previous answer's, read from its result (:class:`ListedRows`), never the
+previous question asked again: a top 2 by GMV is not the top 2 by orders. A pointer is read as
+those rows only when it fits them — a count said ("这三个") that is not how many were listed, a
+singular ("它", "that day") over several rows, or rows of two keys are asked back.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from baton import patterns
+from baton.catalog.model import Catalog
+from baton.catalog.spine import bucket_end
+from baton.contracts.common import Language
+from baton.contracts.semantic import Correction, Grain, MemberFilter, SemanticQuery, TimeRange
+from baton.errors import AmbiguousQuestion
+from baton.messages import both, text
+from baton.nlu.cn_numerals import parse_cn_int
+
+MAX_POINTED = 10
+"""At most this many listed rows are pointed at; a longer list is named member by member."""
+
+
+@dataclass(frozen=True)
+class ListedRows:
+    """The keys of the rows an answer listed, when they are of one key: members of one dimension
+    (``dimension``), or periods of one grain (``grain``, their first days in ``keys``)."""
+
+    keys: tuple[str, ...]
+    dimension: str | None = None
+    grain: Grain | None = None
+
+
+def listed_rows(query: SemanticQuery, columns: list[str], rows: list[list[object]]) -> ListedRows | None:
+    """What an answer of ``query`` listed, read from its result table: one dimension's members,
+    or one grain's periods, at most :data:`MAX_POINTED` of them."""
+    if len(query.dimensions) + (query.grain is not None) != 1 or not 0 < len(rows) <= MAX_POINTED:
+        return None
+    key = query.dimensions[0] if query.dimensions else "period"
+    if key not in columns:
+        return None
+    at = columns.index(key)
+    keys = tuple(dict.fromkeys(str(row[at]) for row in rows if row[at] is not None))
+    if not keys:
+        return None
+    return ListedRows(keys, dimension=query.dimensions[0] if query.dimensions else None, grain=query.grain)
+
+
+_COUNT = r"(?P<n>[两二三四五六七八九十几]|\d+)"
+ROWS_POINTER = patterns.compile(
+    rf"(?:这|那){_COUNT}?个(?![月季周星礼天年日])|(?:这|那)些|(?<!其)它们|(?<!其)它"
+    r"|\b(?:these|those)(?:\s+(?P<n_en>two|three|four|five|six|seven|eight|nine|ten|\d+))?\b|\bits\b|\btheir\b",
+    re.I,
+)
+"""Words that point at the rows listed ("这两个", "那三个", "这些", "它们", "these two", "their")."""
+PERIOD_POINTER = patterns.compile(
+    r"(?P<zh>那一?天|那一?周|那个月|那一个月|那个季度)|\bthat (?P<en>day|date|week|month|quarter)\b", re.I
+)
+"""Words that point at the one period listed ("那天", "that week")."""
+_PERIOD_WORDS: dict[str, Grain] = {
+    "天": "day",
+    "周": "week",
+    "月": "month",
+    "季度": "quarter",
+    "day": "day",
+    "date": "day",
+    "week": "week",
+    "month": "month",
+    "quarter": "quarter",
+}
+_EN_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+
+@dataclass(frozen=True)
+class Pointed:
+    """The rows a follow-up's pointer stands for: a filter on their members, or one period."""
+
+    said: str
+    filter: MemberFilter | None = None
+    period: TimeRange | None = None
+
+
+def pointed_rows(said: str, listed: ListedRows | None, parent: SemanticQuery) -> Pointed:
+    """The rows ``said`` points at, or a question back naming why they cannot be placed."""
+    if listed is None:
+        raise _not_placed(said)
+    period = PERIOD_POINTER.fullmatch(said.strip())
+    if period is not None:
+        word = (period.group("zh") or period.group("en") or "").lower()
+        grain = next(g for w, g in _PERIOD_WORDS.items() if word.endswith(w))
+        if listed.grain != grain or len(listed.keys) != 1:
+            raise _not_placed(said)
+        start = date.fromisoformat(listed.keys[0][:10])
+        end = bucket_end(start, grain) or start  # a day is its own end
+        inside = TimeRange(start=max(start, parent.time_range.start), end=min(end, parent.time_range.end), text=said)
+        return Pointed(said, period=inside)
+    count = pointer_count(said)
+    singular = count is None and said.strip().lower() in ("它", "its", "这个", "那个")
+    if listed.dimension is None or (count is not None and count != len(listed.keys)):
+        raise _not_placed(said)
+    if singular and len(listed.keys) != 1:
+        raise _not_placed(said)
+    return Pointed(said, filter=MemberFilter(dimension=listed.dimension, members=listed.keys))
+
+
+def pointer_count(said: str) -> int | None:
+    """The number a pointer says ("这两个": 2, "these three": 3), if any."""
+    found = ROWS_POINTER.fullmatch(said.strip())
+    if found is None:
+        return None
+    n = found.group("n") or found.group("n_en")
+    if n is None or n == "几":
+        return None
+    return _EN_COUNTS.get(n.lower()) or parse_cn_int(n)
+
+
+def pointer_read_as(pointed: Pointed, catalog: Catalog, language: Language) -> Correction:
+    """The pointer and the rows it was read as, stated with the interpretation."""
+    if pointed.period is not None:
+        read_as = pointed.period.start.isoformat()
+        if pointed.period.end != pointed.period.start:
+            read_as = text("answer.span", language, start=pointed.period.start, end=pointed.period.end)
+    else:
+        assert pointed.filter is not None
+        dim = pointed.filter.dimension
+        read_as = text("answer.list_sep", language).join(
+            catalog.member_label(dim, m, language) for m in pointed.filter.members
+        )
+    return Correction(written=pointed.said, read_as=read_as, kind="pointer")
+
+
+def _not_placed(said: str) -> AmbiguousQuestion:
+    return AmbiguousQuestion(*both("conversation.pointer_not_placed", said=said), detail={"follow_up": True})
+
+
+__all__ = [
+    "MAX_POINTED",
+    "PERIOD_POINTER",
+    "ROWS_POINTER",
+    "ListedRows",
+    "Pointed",
+    "listed_rows",
+    "pointed_rows",
+    "pointer_count",
+    "pointer_read_as",
+]

@@ -1,0 +1,67 @@
+"""Pointers at the rows the previous answer listed: what they are read as, and when they cannot be."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
+from baton.errors import AmbiguousQuestion
+from baton.nlu.follow_pointers import ListedRows, listed_rows, pointed_rows, pointer_count
+
+JUNE = TimeRange(start=date(2026, 6, 1), end=date(2026, 6, 30))
+BY_REGION = SemanticQuery(metrics=("gmv",), dimensions=("region",), time_range=JUNE, top_n=2, as_of=date(2026, 7, 1))
+BY_DAY = SemanticQuery(metrics=("gmv",), grain="day", time_range=JUNE, top_n=1, as_of=date(2026, 7, 1))
+TWO_REGIONS = ListedRows(("华东", "华南"), dimension="region")
+ONE_DAY = ListedRows(("2026-06-18",), grain="day")
+
+
+@pytest.mark.parametrize(
+    ("said", "count"),
+    [("这两个", 2), ("那三个", 3), ("这10个", 10), ("these two", 2), ("those 4", 4), ("这几个", None), ("它们", None)],
+)
+def test_the_count_a_pointer_says(said: str, count: int | None) -> None:
+    assert pointer_count(said) == count
+
+
+def test_the_rows_an_answer_listed_are_its_one_keys_values() -> None:
+    listed = listed_rows(BY_REGION, ["region", "gmv"], [["华东", 1.0], ["华南", 2.0]])
+    assert listed == TWO_REGIONS
+    assert listed_rows(BY_DAY, ["period", "gmv"], [["2026-06-18", 3.0]]) == ONE_DAY
+    two_keys = BY_REGION.model_copy(update={"dimensions": ("region", "channel")})
+    assert listed_rows(two_keys, ["region", "channel", "gmv"], [["华东", "app", 1.0]]) is None
+    assert listed_rows(BY_REGION, ["region", "gmv"], [[f"r{i}", 1.0] for i in range(11)]) is None  # too many to name
+
+
+@pytest.mark.parametrize("said", ["这两个", "它们", "these two", "their", "这些"])
+def test_a_pointer_that_fits_the_rows_is_a_filter_on_them(said: str) -> None:
+    pointed = pointed_rows(said, TWO_REGIONS, BY_REGION)
+    assert pointed.filter == MemberFilter(dimension="region", members=("华东", "华南"))
+    assert pointed.period is None
+
+
+def test_a_pointer_at_one_period_is_that_period_inside_the_question() -> None:
+    pointed = pointed_rows("那天", ONE_DAY, BY_DAY)
+    assert pointed.period is not None and (pointed.period.start, pointed.period.end) == (date(2026, 6, 18),) * 2
+    week = BY_DAY.model_copy(update={"grain": "week"})
+    cut = pointed_rows("that week", ListedRows(("2026-06-29",), grain="week"), week)
+    assert cut.period is not None and (cut.period.start, cut.period.end) == (date(2026, 6, 29), date(2026, 6, 30))
+
+
+@pytest.mark.parametrize(
+    ("said", "listed"),
+    [
+        ("这三个", TWO_REGIONS),  # two were listed
+        ("它", TWO_REGIONS),  # which one?
+        ("那个", TWO_REGIONS),
+        ("那天", TWO_REGIONS),  # regions were listed, not days
+        ("那周", ONE_DAY),  # a day was listed, not a week
+        ("那天", ListedRows(("2026-06-18", "2026-06-17"), grain="day")),
+        ("这两个", None),  # nothing listed to point at
+    ],
+)
+def test_a_pointer_that_does_not_fit_is_asked_back(said: str, listed: ListedRows | None) -> None:
+    with pytest.raises(AmbiguousQuestion) as caught:
+        pointed_rows(said, listed, BY_REGION)
+    assert said in caught.value.message("zh") and said in caught.value.message("en")
