@@ -223,7 +223,9 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     cues.trend = bool(cues.take(scan, "trend", vocab.TREND))
     shares = cues.take(scan, "share", vocab.SHARE)
     # "what percent did GMV grow": a percentage of a change is the change, not a share
-    comparison_spans = [span for part in ("same_period_last_year", "previous_period") for span in cues.spans.get(part, [])]
+    comparison_spans = [
+        span for part in ("same_period_last_year", "previous_period") for span in cues.spans.get(part, [])
+    ]
     percent_of_change = all(_PERCENT.fullmatch(m.group(0).strip()) for m in shares) and (
         cues.change or directions or all(_right_after(m, comparison_spans, scan) for m in shares)
     )
