@@ -906,9 +906,72 @@ def test_a_pointer_names_the_rows_the_previous_answer_listed(
     )
 
 
+def test_a_period_given_after_a_series_was_asked_back_keeps_what_was_asked(session: Session) -> None:
+    """ "环比呢" is asked back (part weeks); the period given next completes it: never a plain series."""
+    chat = session.conversation()
+    assert chat.ask("今年每周的订单量", as_of=JULY).status == "answered"
+    assert chat.ask("环比呢").status == "clarification_needed"
+    last = chat.ask("那就看最近8周")
+    assert last.status == "answered", last.answer
+    query = last.semantic_query
+    assert query is not None and query.grain == "week" and query.each_period_before
+    assert (query.time_range.start, query.time_range.end) == (date(2026, 5, 4), date(2026, 6, 28))
+
+
+def test_two_members_joined_by_plus_in_a_follow_up_are_their_total(session: Session) -> None:
+    chat = session.conversation()
+    for question in ("web orders last month", "same for app"):
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    last = chat.ask("app plus web?")
+    assert last.status == "answered" and last.semantic_query is not None and not last.semantic_query.dimensions
+    gold = _rows(session, f"SELECT COUNT(*) FROM fact_order WHERE {ORDERS} AND {JUNE} AND channel IN ('app', 'web')")
+    assert last.result is not None and [tuple(last.result.rows[0][-1:])] == gold
+
+
+def test_the_whole_of_a_period_keeps_the_filter(session: Session) -> None:
+    chat = session.conversation()
+    for question in ("net revenue by month this year", "only East China"):
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    last = chat.ask("the whole of last year")
+    assert last.status == "answered" and last.semantic_query is not None
+    assert [f.members for f in last.semantic_query.filters] == [("华东",)]
+    assert last.semantic_query.time_range.start == date(2025, 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("turns", "period"),
+    [
+        # the one before the week the ranking listed: its own figure
+        (["weekly GMV for the last 8 weeks", "which week was the lowest?", "what about the week before it?"],
+         (date(2026, 6, 15), date(2026, 6, 21))),
+        (["最近8周每周的GMV", "最低的是哪周", "那前一周呢"], (date(2026, 6, 15), date(2026, 6, 21))),
+        # several weeks and none listed alone: before which one?
+        (["最近8周每周的GMV", "那前一周呢"], None),
+        (["1-2月GMV", "前一个月呢"], None),
+    ],
+)  # fmt: skip
+def test_the_one_before_is_of_one_period(session: Session, turns: list[str], period: tuple[date, date] | None) -> None:
+    chat = session.conversation()
+    for question in turns[:-1]:
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    last = chat.ask(turns[-1])
+    if period is None:
+        assert last.status == "clarification_needed", last.answer
+        return
+    assert last.status == "answered" and last.semantic_query is not None
+    assert (last.semantic_query.time_range.start, last.semantic_query.time_range.end) == period
+    assert last.semantic_query.grain is None and last.semantic_query.top_n is None
+    gold = _rows(
+        session, f"SELECT {GMV} FROM fact_order WHERE order_date BETWEEN DATE '{period[0]}' AND DATE '{period[1]}'"
+    )
+    assert last.result is not None and [tuple(last.result.rows[0][-1:])] == gold
+
+
 @pytest.mark.parametrize(
     ("turns", "reason"),
     [
+        (["上个月各品类GMV占比", "同比呢"], "share_and_comparison"),  # never last year's shares alone
+        (["上个月各品类的GMV", "占比呢", "和去年比呢"], "share_and_comparison"),
         (["上个月各品类GMV同比", "变化最大的是哪个"], "rank_by_change"),
         (["上个月GMV环比", "按区域拆开看", "涨得最少的是哪个"], "rank_by_change"),
         (["what share of gmv came from new users in may", "by channel"], "share_within_or_across"),
@@ -956,6 +1019,7 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "gap_in_one_question_en": "in one question",
         "pointer_after_ranking": "指上一问列出的结果",
         "pointer_not_placed": "无法对应",
+        "share_and_comparison": "同时计算占比和期间对比",
         "share_part_after_breakdown": "每组内的占比",
         "pointer_after_ranking_en": "points at the rows",
         "total_of_ranked": "top 2",
@@ -1047,6 +1111,20 @@ def test_a_breakdown_a_follow_up_inherits_is_not_a_repeated_choice(remembering: 
         remembering.ask(question, as_of=JULY)
     learned = remembering.memory.state(user).get("default_breakdown")
     assert learned is not None and learned.value == "channel" and learned.source == "repeated"
+    remembering.memory.forget_all(user)
+
+
+def test_which_of_the_two_said_never_takes_a_remembered_breakdown(remembering: Session) -> None:
+    """ "South China", "North China?", then "which one is bigger?": of the two, never the top category."""
+    user = remembering.user
+    remembering.memory.forget_all(user)
+    remembering.memory.set_preference(user, "default_breakdown", "category")
+    chat = remembering.conversation()
+    for question in ("GMV in South China last month", "and North China?"):
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    which = chat.ask("which one is bigger?")
+    assert which.status == "clarification_needed", which.answer
+    assert chat.ask("拆开看看").status == "answered"  # a breakdown asked for still takes the default
     remembering.memory.forget_all(user)
 
 

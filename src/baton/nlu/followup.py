@@ -31,7 +31,7 @@ from baton.messages import both
 from baton.nlu import vocabulary as vocab
 from baton.nlu.change_words import kept_by_change
 from baton.nlu.follow_merge import FollowUpMerge, NothingChanged
-from baton.nlu.follow_parts import PARTS, FollowUp, Part, compare_parts, inherited_parts
+from baton.nlu.follow_parts import PARTS, FollowUp, Part, compare_parts
 from baton.nlu.follow_pointers import ListedRows
 from baton.nlu.guards import the_groups_that_moved
 from baton.nlu.lexicon import normalise
@@ -58,11 +58,11 @@ def read_follow_up(
     ``earlier``: the period of the turn before ``parent`` when ``parent`` changed only the period
     ("6月GMV" then "5月呢"): a bare change asked next ("变化多少") is between those two periods.
     ``listed``: the rows ``parent``'s answer listed, which a pointer ("这两个区域", "那天") names."""
-    before = the_one_before(question, parent, as_of) or the_one_after(question, parent, as_of)
+    before = the_one_before(question, parent, as_of, listed) or the_one_after(question, parent, as_of, listed)
     if before is not None:  # "how about the month before" / "下个月呢": the same question, a period moved
-        query, dropped = before
-        moved: list[Part] = ["period", "comparison"] if dropped else ["period"]
-        return FollowUp(query, changed=tuple(moved), inherited=inherited_parts(parent, moved))
+        query, _dropped = before
+        changed, inherited = compare_parts(parent, query)
+        return FollowUp(query, changed=changed, inherited=inherited)
     standalone_error: AmbiguousQuestion | OutOfScope | None = None
     if not has_ties(question):
         try:

@@ -14,8 +14,12 @@ import re
 from datetime import date
 
 from baton import patterns
+from baton.catalog.spine import bucket_end, period_start
 from baton.contracts.semantic import Comparison, Grain, SemanticQuery, TimeRange
+from baton.errors import AmbiguousQuestion
+from baton.messages import both
 from baton.nlu import timeexpr
+from baton.nlu.follow_pointers import ListedRows
 from baton.nlu.periods import each_against_the_one_before
 
 _ZH = patterns.compile(
@@ -58,38 +62,69 @@ _SAID_ZH: dict[Grain, str] = {"day": "前一天", "week": "前一周", "month": 
 _SAID_ZH_AFTER: dict[Grain, str] = {"day": "后一天", "week": "后一周", "month": "后一个月", "quarter": "后一个季度"}
 
 
-def the_one_before(question: str, parent: SemanticQuery, as_of: date) -> tuple[SemanticQuery, bool] | None:
+def the_one_before(
+    question: str, parent: SemanticQuery, as_of: date, listed: ListedRows | None = None
+) -> tuple[SemanticQuery, bool] | None:
     """``parent`` moved to the period before its own when ``question`` says only that, in the
     parent's own unit (a month before a month); ``None`` for any other question. The bool says
-    whether the parent's comparison was dropped (a named period does not move with it)."""
-    return _the_one_beside(question, parent, as_of, after=False)
+    whether the parent's comparison was dropped (a named period does not move with it). After a
+    ranking of periods that listed one ("最低的是哪周" then "那前一周呢"), the one before that one;
+    said after a range of several such periods ("最近8周" then "前一周呢"), asked back: before which?"""
+    return _the_one_beside(question, parent, as_of, listed, after=False)
 
 
-def the_one_after(question: str, parent: SemanticQuery, as_of: date) -> tuple[SemanticQuery, bool] | None:
+def the_one_after(
+    question: str, parent: SemanticQuery, as_of: date, listed: ListedRows | None = None
+) -> tuple[SemanticQuery, bool] | None:
     """As :func:`the_one_before`, the period after the parent's ("3月GMV" then "下个月呢": April,
     never the month after today); ``None`` when that period is not over by ``as_of`` (the
     question is then read on its own, and a period without data is asked back as always)."""
-    return _the_one_beside(question, parent, as_of, after=True)
+    return _the_one_beside(question, parent, as_of, listed, after=True)
 
 
 def _the_one_beside(
-    question: str, parent: SemanticQuery, as_of: date, *, after: bool
+    question: str, parent: SemanticQuery, as_of: date, listed: ListedRows | None, *, after: bool
 ) -> tuple[SemanticQuery, bool] | None:
     zh = (_ZH_AFTER if after else _ZH).fullmatch(question)
     said = zh or (_EN_AFTER if after else _EN).fullmatch(question)
     if said is None:
         return None
     unit = _UNITS[(said.group("u") or said.groupdict().get("u2") or "").lower()]  # only English has u2
+    side = "after" if after else "before"
+    words = (_SAID_ZH_AFTER if after else _SAID_ZH)[unit] if zh else f"the {unit} {side}"
     current = parent.time_range
     if timeexpr.range_grain(current.start, current.end) != unit:
         return None
+    row = _the_row_listed(parent, listed, unit)
+    if row is None and not _one_period(current, unit):  # "最近8周" then "前一周呢": before which week?
+        raise AmbiguousQuestion(
+            *both("conversation.one_beside_which", said=question.strip(), period=current.text or ""),
+            detail={"follow_up": True, "missing": "time_range"},
+        )
     step = timeexpr.next_period if after else timeexpr.previous_period
-    start, end = step(current.start, current.end, unit)
+    start, end = step(*(row or (current.start, current.end)), unit)
     if end >= as_of:  # not over yet: read on its own (no data yet is asked back there)
         return None
-    side = "after" if after else "before"
-    words = (_SAID_ZH_AFTER if after else _SAID_ZH)[unit] if zh else f"the {unit} {side}"
-    return _moved(parent, TimeRange(start=start, end=end, text=words), as_of)
+    moved = TimeRange(start=start, end=end, text=words)
+    if row is not None:  # the one beside the period listed: its own figure, no longer a ranking
+        update = {"grain": None, "top_n": None, "rank_place": None, "intent": "value", "rank_by": "value"}
+        plain = parent.model_copy(update={**update, "comparison": None})
+        return plain.model_copy(update={"time_range": moved}), parent.comparison is not None
+    return _moved(parent, moved, as_of)
+
+
+def _one_period(span: TimeRange, unit: Grain) -> bool:
+    """Whether ``span`` is one whole day, week, month or quarter."""
+    return span.start == period_start(span.start, unit) and (bucket_end(span.start, unit) or span.start) == span.end
+
+
+def _the_row_listed(parent: SemanticQuery, listed: ListedRows | None, unit: Grain) -> tuple[date, date] | None:
+    """The one period of ``unit`` a ranking of periods listed ("最低的是哪周": the week of 06-22)."""
+    ranked = parent.top_n is not None or parent.rank_place is not None
+    if not ranked or listed is None or listed.grain != unit or len(listed.keys) != 1 or parent.dimensions:
+        return None
+    start = date.fromisoformat(listed.keys[0][:10])
+    return start, bucket_end(start, unit) or start
 
 
 def _moved(parent: SemanticQuery, moved: TimeRange, as_of: date) -> tuple[SemanticQuery, bool]:

@@ -656,6 +656,7 @@ def each_against_the_one_before(time_range: TimeRange, grain: Grain) -> Comparis
             detail={
                 "grain": grain,
                 "reason": "series_before_not_whole",
+                "missing": "time_range",
                 "whole_inside": inside and [d.isoformat() for d in inside],
             },
         )

@@ -14,19 +14,39 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import date
 
 from baton import patterns
+from baton.nlu import timeexpr
 from baton.nlu.ties import REPLACE, has_ties
 
 _DAY = patterns.compile(r"当天|当日|那天|那一天|单日|\b(?:the|that|just the|only the)\s+day\b|\bon the day\b", re.I)
 _SPAN = patterns.compile(r"整个|全程|全部|整段|活动期间|期间|\bwhole\b|\bentire\b|\bfull\b|\bperiod\b|\bevent\b", re.I)
 _FILLER = patterns.compile(
-    r"^[\s,，。.!！?？]+|[\s,，。.!！?？]+$|^(?:那|那么|是|就|要|用|看|换成|改成|please|i mean|then|ok|okay|the)\s*"
+    r"^[\s,，。.!！?？]+|[\s,，。.!！?？]+$|^(?:那就|那|那么|是|就|要|用|看|换成|改成|please|i mean|then|ok|okay|the)\s*"
     r"|\s*(?:呢|吧|啊|呀|then|please|instead)$",
     re.I,
 )
 MAX_REPLY = 24
 """Longer text is a question of its own, not a reply to one."""
+
+
+def only_a_period(reply: str, as_of: date) -> bool:
+    """Whether ``reply`` says a period and nothing else ("最近8周", "那就看最近8周吧", "last 8 weeks
+    then"): the answer to "which period?", never a new question that only moves the period."""
+    said = reply.strip()
+    for _ in range(3):
+        said = _FILLER.sub("", said)
+    if not said or len(said) > MAX_REPLY:
+        return False
+    periods = timeexpr.read_periods(said, as_of)
+    if len(periods) != 1 or periods[0].match is None:
+        return False
+    start, end = periods[0].span
+    rest = said[:start] + said[end:]
+    for _ in range(3):
+        rest = _FILLER.sub("", rest)
+    return not rest.strip()
 
 
 def completions(asked: str, reply: str, detail: Mapping[str, object], language: str) -> list[str]:

@@ -66,8 +66,17 @@ UNSPLIT_OPENS = patterns.compile(
 splitting ("去掉渠道拆分"), never "去掉直播" (an exclusion)."""
 POINTER = patterns.compile(f"{PERIOD_POINTER.pattern}|{ROWS_POINTER.pattern}", _I)
 """Words pointing at the previous answer's rows ("它的GMV呢", "这两个区域", "their orders?", "那天")."""
+WHICH_OF_THOSE = patterns.compile(
+    r"哪个(?:更|比较)?[大高多低少小好差]|哪个(?:的)?\S{0,6}?(?:更|比较)[大高多低少小好差]"
+    r"|\bwhich (?:one |of (?:them|the two|those|these) )?(?:is|was|has|had|did|does) (?:the )?"
+    r"(?:bigger|higher|larger|more|greater|lower|smaller|less|fewer|better|worse)\b"
+    r"|\bwhich (?:of (?:them|the two|those|these)|one)\b",
+    _I,
+)
+"""A follow-up asking which of the things already said is higher ("which one is bigger?", "哪个更高"):
+of those, never of a breakdown it does not name (a remembered default breakdown is not applied)."""
 ADD = patterns.compile(
-    r"再加上|再加个|加上|加个|再|另外|一起|\balso\b|\bfurther\b|\badditionally\b|\bas well\b|\btoo\b|\bplus\b"
+    r"再加上|再加个|加上|加个|再|另外|一起|\balso\b|\bfurther\b|\badditionally\b|\bas well\b|\btoo\b|^\s*(?:and\s+)?plus\b"
     r"|\btogether with\b|\balong with\b",
     _I,
 )

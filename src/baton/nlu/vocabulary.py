@@ -110,8 +110,15 @@ THIS_PERIOD_LAST_YEAR = patterns.compile(
 )
 """The current period a year back said beside another period ("上个月GMV和去年这个月比"): the month just
 named a year earlier, or this month a year back? Asked back (去年当月 / 去年同期 say the first)."""
+WHOLE_OF_A_PERIOD = (
+    r"(?!\s+(?:of\s+)?(?:last|this|next|previous|past|the\s+(?:year|month|week|quarter|period|day)|year|month|week"
+    r"|quarter|period|day|\d|q[1-4]\b|h[12]\b|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
+)
+"""Not "the whole of last year", "the whole month": a whole period, not the whole of the groups."""
 WHOLE_REF = patterns.compile(
-    r"整体|全国|总体|全平台|大盘|平均水平|\boverall\b|\bthe whole\b|\ball (?:categories|channels|regions|users|of them)\b",
+    r"整体|全国|总体|全平台|大盘|平均水平|\boverall\b|\bthe whole\b"
+    + WHOLE_OF_A_PERIOD
+    + r"|\ball (?:categories|channels|regions|users|of them)\b",
     _I,
 )
 """The whole beside a member ("比整体高多少", "家电的退款率和整体退款率", "than overall")."""

@@ -85,7 +85,7 @@ class Conversation:
         (``baton.nlu.replies``). A completion that still lacks something ("收入环比" → "GMV": which
         period?) is kept, so the next reply completes it in turn and nothing said is lost."""
         from baton.errors import AmbiguousQuestion
-        from baton.nlu.replies import completions
+        from baton.nlu.replies import completions, only_a_period
         from baton.orchestrator.session import as_of_date
 
         turns = self.summary().turns
@@ -102,8 +102,10 @@ class Conversation:
         # a word asked about ("收入: GMV or net revenue?"): the reply answers it even when it reads
         # on its own too ("GMV，上个月"); a part missing ("which period?"): a whole question replaces it
         answers_a_word = "term" in asked.error.detail and asked.error.detail.get("missing") is None
+        # "which whole weeks?" then "最近8周": the period asked for, never the period alone moved
+        answers_a_period = asked.error.detail.get("missing") == "time_range" and only_a_period(reply, day)
         alone = self._reading_error(reply, parent, day)
-        if not answers_a_word and alone is None:
+        if not (answers_a_word or answers_a_period) and alone is None:
             return None
         still_asked: str | None = None
         for candidate in completions(last.question, reply, asked.error.detail, asked.language):
@@ -113,7 +115,7 @@ class Conversation:
             lacking = isinstance(error, AmbiguousQuestion) and bool(error.detail.get("missing"))
             if lacking and error.detail != asked.error.detail and still_asked is None:
                 still_asked = candidate  # "GMV环比": only a part is still missing (which period?)
-        return still_asked if alone is not None else None
+        return still_asked if alone is not None or answers_a_period else None
 
     def _reading_error(self, question: str, parent: RunState | None, day: date) -> BatonError | None:
         """What the rules say to ``question`` (after ``parent``): ``None`` when they read it."""

@@ -92,7 +92,7 @@ def _read_by_rules(scope: RunScope, planner: Planner, parent: Parent | None) -> 
             read = _rules(scope, planner, parent, None, prefer=(favourite[0],))
             read.notes.append(favourite[1])
             return read
-        if exc.detail.get("missing") != "breakdown":
+        if exc.detail.get("missing") != "breakdown" or _which_of_those(scope, parent):
             raise
         default = _remembered_breakdown(scope)
         if default is None:
@@ -101,6 +101,15 @@ def _read_by_rules(scope: RunScope, planner: Planner, parent: Parent | None) -> 
         read.notes.append(default[1])
         read.defaulted = True
         return read
+
+
+def _which_of_those(scope: RunScope, parent: Parent | None) -> bool:
+    """ "华南的GMV", "华北呢", then "which one is bigger?": of the two said, never the top group of a
+    remembered default breakdown."""
+    from baton.nlu.lexicon import normalise
+    from baton.nlu.ties import WHICH_OF_THOSE
+
+    return parent is not None and WHICH_OF_THOSE.search(normalise(scope.question)) is not None
 
 
 def _rules(
