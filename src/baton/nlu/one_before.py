@@ -106,6 +106,7 @@ def _the_one_beside(
     if end >= as_of:  # not over yet: read on its own (no data yet is asked back there)
         return None
     moved = TimeRange(start=start, end=end, text=words)
+    parent = parent.model_copy(update={"corrections": ()})  # the words of the question before, not of this one
     if row is not None:  # the one beside the period listed: its own figure, no longer a ranking
         update = {"grain": None, "top_n": None, "rank_place": None, "intent": "value", "rank_by": "value"}
         plain = parent.model_copy(update={**update, "comparison": None})
