@@ -8,7 +8,7 @@ import pytest
 
 from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion
-from baton.nlu.follow_pointers import ListedRows, listed_rows, pointed_rows, pointer_count
+from baton.nlu.follow_pointers import ListedRows, Pointed, listed_rows, placed_rows, pointed_rows, pointer_count
 
 JUNE = TimeRange(start=date(2026, 6, 1), end=date(2026, 6, 30))
 BY_REGION = SemanticQuery(metrics=("gmv",), dimensions=("region",), time_range=JUNE, top_n=2, as_of=date(2026, 7, 1))
@@ -26,9 +26,11 @@ def test_the_count_a_pointer_says(said: str, count: int | None) -> None:
 
 
 def test_the_rows_an_answer_listed_are_its_one_keys_values() -> None:
-    listed = listed_rows(BY_REGION, ["region", "gmv"], [["华东", 1.0], ["华南", 2.0]])
-    assert listed == TWO_REGIONS
-    assert listed_rows(BY_DAY, ["period", "gmv"], [["2026-06-18", 3.0]]) == ONE_DAY
+    listed = listed_rows(BY_REGION, ["region", "gmv"], [["华东", 2.0], ["华南", 1.0]])
+    assert listed == ListedRows(("华东", "华南"), dimension="region", values=(2.0, 1.0))
+    assert listed_rows(BY_DAY, ["period", "gmv"], [["2026-06-18", 3.0]]) == ListedRows(
+        ("2026-06-18",), grain="day", values=(3.0,)
+    )
     two_keys = BY_REGION.model_copy(update={"dimensions": ("region", "channel")})
     assert listed_rows(two_keys, ["region", "channel", "gmv"], [["华东", "app", 1.0]]) is None
     assert listed_rows(BY_REGION, ["region", "gmv"], [[f"r{i}", 1.0] for i in range(11)]) is None  # too many to name
@@ -65,3 +67,39 @@ def test_a_pointer_that_does_not_fit_is_asked_back(said: str, listed: ListedRows
     with pytest.raises(AmbiguousQuestion) as caught:
         pointed_rows(said, listed, BY_REGION)
     assert said in caught.value.message("zh") and said in caught.value.message("en")
+
+
+RANKED = ListedRows(("app", "web", "mini_program", "live_stream"), dimension="channel", values=(25.0, 7.9, 7.4, 4.8))
+
+
+@pytest.mark.parametrize(
+    ("place", "count", "order", "members"),
+    [
+        (3, 1, "desc", ("mini_program",)),  # the third highest, whatever order the table lists them in
+        (None, 1, "asc", ("live_stream",)),  # "the bottom one"
+        (None, 2, "desc", ("app", "web")),  # "前两名"
+        (2, 1, "asc", ("mini_program",)),
+    ],
+)
+def test_a_place_names_the_rows_by_the_values_listed(
+    place: int | None, count: int, order: str, members: tuple[str, ...]
+) -> None:
+    pointed = pointed_place("第N名", RANKED, place=place, count=count, order=order)
+    assert pointed.filter == MemberFilter(dimension="channel", members=members)
+
+
+@pytest.mark.parametrize(
+    ("listed", "place"),
+    [
+        (RANKED, 5),  # four were listed
+        (ListedRows(("a", "b", "c"), dimension="channel", values=(3.0, 2.0, 2.0)), 2),  # tied with the third
+        (ListedRows(("a", "b"), dimension="channel"), 1),  # no values: ranked by a change
+    ],
+)
+def test_a_place_that_names_no_one_row_is_asked_back(listed: ListedRows, place: int) -> None:
+    with pytest.raises(AmbiguousQuestion):
+        pointed_place("第N名", listed, place=place, count=1, order="desc")
+
+
+def pointed_place(said: str, listed: ListedRows, *, place: int | None, count: int, order: str) -> Pointed:
+    return placed_rows(said, listed, BY_REGION, place=place, count=count, order=order)

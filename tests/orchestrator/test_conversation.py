@@ -859,6 +859,46 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
 
 
 @pytest.mark.parametrize(
+    ("turns", "member", "gold"),
+    [
+        (  # the third of the three listed, by the previous metric; its orders
+            ["去年12月各品类的笔单价", "前三名", "第三名的订单量呢"],
+            "服饰鞋包",
+            f"SELECT COUNT(*) FROM fact_order WHERE {ORDERS} AND order_date BETWEEN DATE '2025-12-01' "
+            "AND DATE '2025-12-31' AND category = '服饰鞋包'",
+        ),
+        (  # a place among every group listed, by its value (the table lists them by name)
+            ["上个月各渠道的GMV", "排第一的那个渠道退款率多少"],
+            "APP",
+            f"SELECT CAST(COUNT(*) FILTER (WHERE status = 'refunded') AS DOUBLE) / COUNT(*) FROM fact_order "
+            f"WHERE {ORDERS} AND {JUNE} AND channel = 'app'",
+        ),
+        (
+            ["orders by category last month", "the bottom one's gmv?"],
+            "home appliances",
+            f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND category = '家用电器'",
+        ),
+    ],
+)
+def test_a_place_names_the_row_the_previous_answer_placed_so(
+    session: Session, turns: list[str], member: str, gold: str
+) -> None:
+    chat = session.conversation()
+    for question in turns[:-1]:
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    last = chat.ask(turns[-1])
+    assert last.status == "answered", last.answer
+    assert last.interpretation is not None and member in last.interpretation
+    assert last.result is not None and [tuple(float(v) for v in last.result.rows[0][-1:])] == _rows(session, gold)
+
+
+def test_a_place_tied_with_its_neighbour_is_asked_back(session: Session) -> None:
+    chat = session.conversation()
+    assert chat.ask("上个月各渠道的GMV", as_of=JULY).status == "answered"
+    assert chat.ask("第五名的订单量呢").status == "clarification_needed"  # four were listed
+
+
+@pytest.mark.parametrize(
     ("turns", "read_as", "gold"),
     [
         (  # the two regions listed, each one's orders: never the top two by orders
@@ -985,10 +1025,6 @@ def test_the_one_before_is_of_one_period(session: Session, turns: list[str], per
         (["上个月各渠道订单量", "新客占比呢"], "share_part_after_breakdown"),
         (["last month top 2 categories by GMV", "what share is from app?"], "share_within_or_across"),
         (["top 2 categories by gmv last month", "what's their total"], "total_of_ranked"),
-        (["去年12月各品类的笔单价", "前三名", "第三名的订单量呢"], "pointer_after_ranking"),
-        (["上个月各渠道的GMV", "排第一的那个渠道退款率多少"], "pointer_after_ranking"),
-        (["orders by category last month", "the bottom one's gmv?"], "pointer_after_ranking_en"),
-        (["上个月各品类的GMV", "最低的那个为什么下降了"], "pointer_after_ranking"),
         (["今年上半年的GMV", "下半年呢"], "half_not_begun"),
         (["上个月退款率超过5%的品类有哪些", "那订单量呢"], "bound_in_one_question"),
         (["上个月各渠道GMV", "那订单量超过10000的呢"], "bound_in_one_question"),
@@ -1713,7 +1749,7 @@ def test_a_share_asked_of_a_member_named_anew_takes_it_as_the_part(
 
 def test_a_metric_switched_in_its_own_clause_then_ranked_ranks_by_it(session: Session) -> None:
     """ "今年每个月的GMV" then "订单量呢，哪个月最低": the lowest month by orders; "第三名的订单量呢" still
-    points at a row listed, and is asked back."""
+    points at a row listed: the third channel by GMV, its orders."""
     chat = session.conversation()
     chat.ask("今年每个月的GMV", as_of=JULY)
     lowest = chat.ask("订单量呢，哪个月最低")
@@ -1727,7 +1763,10 @@ def test_a_metric_switched_in_its_own_clause_then_ranked_ranks_by_it(session: Se
     assert _answer_rows(lowest, "period", "order_count") == [min(months, key=lambda r: int(str(r[1])))]
     chat = session.conversation()
     chat.ask("上个月各渠道GMV", as_of=JULY)
-    assert chat.ask("第三名的订单量呢").status == "clarification_needed"
+    third = chat.ask("第三名的订单量呢")
+    assert third.status == "answered" and third.semantic_query is not None, third.answer
+    by_gmv = _rows(session, f"SELECT {GMV}, channel FROM fact_order WHERE {JUNE} GROUP BY 2")
+    assert [f.members for f in third.semantic_query.filters] == [(sorted(by_gmv, reverse=True)[2][1],)]
 
 
 @pytest.mark.parametrize("then", ["只看超过500万的", "only the ones over 5m"])

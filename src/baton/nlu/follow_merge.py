@@ -21,7 +21,15 @@ from baton.nlu.change_words import premise_asked
 from baton.nlu.follow_groups import broken_down_again, dimensions_of, filters_of, shares_within
 from baton.nlu.follow_parts import PARTS, FollowUp, Part, compare_parts, inherited_parts
 from baton.nlu.follow_periods import comparison_of, periods_of
-from baton.nlu.follow_pointers import PERIOD_POINTER, ListedRows, Pointed, pointed_rows, pointer_count, pointer_read_as
+from baton.nlu.follow_pointers import (
+    PERIOD_POINTER,
+    ListedRows,
+    Pointed,
+    placed_rows,
+    pointed_rows,
+    pointer_count,
+    pointer_read_as,
+)
 from baton.nlu.follow_rules import (
     ALL_GROUPS,
     check_follow_up,
@@ -70,6 +78,7 @@ class FollowUpMerge:
         self.planner, self.parent, self.r = planner, parent, r
         self.listed = listed
         self.pointed: Pointed | None = None
+        self.by_place = False
         self.cues, self.terms = r.cues, r.terms
         self.as_of, self.default_breakdown, self.earlier = as_of, default_breakdown, earlier
         self.changed: list[Part] = []
@@ -123,7 +132,10 @@ class FollowUpMerge:
         if r.ties is not None and r.ties.pointer:
             # "GMV最高的渠道" then "它的订单量呢": that channel's orders, not the top channel by orders
             self.pointed = self._pointed(r.ties.pointer)
-        place_of_the_previous_rows(parent, r)
+        placed_said = place_of_the_previous_rows(parent, r)
+        if placed_said is not None:  # "第三名的订单量呢": the row the previous answer placed third
+            self.pointed = self._placed(placed_said)
+            self.by_place = True
         whole = bool(terms.metrics) and bool(terms.dims)  # "订单量超过9000的品类有哪些": all but the period said
         if cues.bound is not None and (terms.metrics or cues.bound.term is not None) and not whole:
             # "那订单量超过10000的呢": a bound of a metric named anew is asked in one question; one of the
@@ -146,12 +158,22 @@ class FollowUpMerge:
             pointed_rows(said, self.listed, parent)  # "这两个区域" after seven: asked back
         return None
 
+    def _placed(self, said: str) -> Pointed:
+        """The rows a place names among those listed: a bare place ("第三名") in the previous
+        ranking's direction, one with its own ("最低的那个") in that one, by the previous metric."""
+        cues, parent = self.cues, self.parent
+        order = parent.order if cues.place_bare else self.planner.order_of(cues, parent.metrics)
+        place = cues.rank_place if cues.rank_place is not None else None
+        return placed_rows(said, self.listed, parent, place=place, count=cues.top_n or 1, order=order)
+
     def _rows_pointed_at(self) -> None:
         """The pointed rows replace the ranking: a filter on their members (each one shown), or
         their one period (no longer a series, unless the follow-up asks one)."""
         pointed = self.pointed
         if pointed is None:
             return
+        if self.by_place:  # the place named the rows: no ranking of the new metric
+            self.ranked = False
         if pointed.filter is not None:
             dim = pointed.filter.dimension
             self.filters = [*(f for f in self.filters if f.dimension != dim), pointed.filter]
@@ -362,8 +384,9 @@ class FollowUpMerge:
         every group said ends it; otherwise the previous ranking goes on."""
         cues, parent = self.cues, self.parent
         if self.pointed is not None and not self.ranked:  # the rows pointed at are named, no longer ranked
+            if parent.top_n is not None or parent.rank_place is not None:
+                self.changed.append("ranking")
             self.top_n, self.place, self.rank_by = None, None, "value"
-            self.changed.append("ranking")
             return
         if (
             not self.ranked

@@ -35,6 +35,8 @@ class ListedRows:
     keys: tuple[str, ...]
     dimension: str | None = None
     grain: Grain | None = None
+    values: tuple[float | None, ...] = ()
+    """The value each key was ranked by (the first metric's), when the answer ranked by the value."""
 
 
 def listed_rows(query: SemanticQuery, columns: list[str], rows: list[list[object]]) -> ListedRows | None:
@@ -46,10 +48,50 @@ def listed_rows(query: SemanticQuery, columns: list[str], rows: list[list[object
     if key not in columns:
         return None
     at = columns.index(key)
-    keys = tuple(dict.fromkeys(str(row[at]) for row in rows if row[at] is not None))
-    if not keys:
+    kept = [row for row in rows if row[at] is not None]
+    keys = tuple(str(row[at]) for row in kept)
+    if not keys or len(set(keys)) != len(keys):
         return None
-    return ListedRows(keys, dimension=query.dimensions[0] if query.dimensions else None, grain=query.grain)
+    metric = query.metrics[0]
+    valued = query.rank_by == "value" and metric in columns and query.comparison is None
+    values = tuple(_number(row[columns.index(metric)]) for row in kept) if valued else ()
+    return ListedRows(
+        keys, dimension=query.dimensions[0] if query.dimensions else None, grain=query.grain, values=values
+    )
+
+
+def _number(value: object) -> float | None:
+    return float(value) if isinstance(value, (int, float, str)) and _NUMERIC.fullmatch(str(value)) else None
+
+
+_NUMERIC = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+def placed_rows(
+    said: str, listed: ListedRows | None, parent: SemanticQuery, *, place: int | None, count: int, order: str
+) -> Pointed:
+    """The rows a place says among those the previous answer listed ("第三名的订单量呢": the third
+    highest by the previous metric; "最低的那个", "the bottom one's"; "前两名的…": the top two), by the
+    values it showed. A place tied with its neighbour, beyond the rows, or rows without values is
+    asked back naming the words."""
+    if listed is None or not listed.values or None in listed.values:
+        raise _place_not_placed(said)
+    ranked = sorted(zip(listed.values, listed.keys, strict=True), key=lambda p: p[0] or 0.0, reverse=order == "desc")
+    first = (place or 1) - 1
+    last = first + (1 if place is not None else count)
+    if last > len(ranked) or (last < len(ranked) and ranked[last - 1][0] == ranked[last][0]):
+        raise _place_not_placed(said)  # past the rows, or tied at the edge
+    if first > 0 and ranked[first - 1][0] == ranked[first][0]:
+        raise _place_not_placed(said)
+    keys = tuple(k for _, k in ranked[first:last])
+    if listed.dimension is not None:
+        return Pointed(said, filter=MemberFilter(dimension=listed.dimension, members=keys))
+    if len(keys) != 1 or listed.grain is None:
+        raise _place_not_placed(said)
+    start = date.fromisoformat(keys[0][:10])
+    end = bucket_end(start, listed.grain) or start
+    inside = TimeRange(start=max(start, parent.time_range.start), end=min(end, parent.time_range.end), text=said)
+    return Pointed(said, period=inside)
 
 
 _COUNT = r"(?P<n>[两二三四五六七八九十几]|\d+)"
@@ -135,6 +177,10 @@ def pointer_read_as(pointed: Pointed, catalog: Catalog, language: Language) -> C
     return Correction(written=pointed.said, read_as=read_as, kind="pointer")
 
 
+def _place_not_placed(said: str) -> AmbiguousQuestion:
+    return AmbiguousQuestion(*both("conversation.pointer_after_ranking", said=said), detail={"follow_up": True})
+
+
 def _not_placed(said: str) -> AmbiguousQuestion:
     return AmbiguousQuestion(*both("conversation.pointer_not_placed", said=said), detail={"follow_up": True})
 
@@ -146,6 +192,7 @@ __all__ = [
     "ListedRows",
     "Pointed",
     "listed_rows",
+    "placed_rows",
     "pointed_rows",
     "pointer_count",
     "pointer_read_as",

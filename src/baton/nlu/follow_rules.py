@@ -52,23 +52,23 @@ def check_metric_or_member(catalog: Catalog, metric_hits: Sequence[Hit]) -> None
     )
 
 
-def place_of_the_previous_rows(parent: SemanticQuery, r: Reading) -> None:
+def place_of_the_previous_rows(parent: SemanticQuery, r: Reading) -> str | None:
     """ "GMV排名" then "第三名的订单量呢", "排第一的那个渠道退款率多少", "the bottom one's orders?",
     "最低的那个为什么下降了": a place said of the rows the previous answer listed, with another
-    metric (or a why) not ranked by it, is that row's figure — asked back naming the row, never
-    a new ranking by the other metric or the whole's why. "订单量最高的呢" ranks by orders."""
+    metric (or a why) not ranked by it, is that row's figure — never a new ranking by the other
+    metric or the whole's why; the words that say the place are returned (``None``: no such
+    place). "订单量最高的呢" ranks by orders."""
     cues, terms = r.cues, r.terms
     placed = cues.top_n is not None or cues.rank_place is not None or cues.best or bool(cues.spans.get("ranking"))
     listed = bool(parent.dimensions) or parent.grain is not None
     other = bool(terms.metrics) and tuple(terms.metrics) != parent.metrics
     if not (placed and listed and (other or cues.why)):
-        return
+        return None
     if not cues.why and ranking_metric(r.scan, terms.metric_hits, list(terms.metrics)) is not None:
-        return
+        return None
     if not cues.why and _switched_then_ranked(r):  # "订单量呢，哪个月最低": a new ranking by orders
-        return
-    said = " ".join(r.scan.text[s:e] for s, e in cues.spans.get("ranking", [])) or r.scan.text
-    raise AmbiguousQuestion(*both("conversation.pointer_after_ranking", said=said), detail={"follow_up": True})
+        return None
+    return " ".join(r.scan.text[s:e] for s, e in cues.spans.get("ranking", [])) or r.scan.text
 
 
 def _switched_then_ranked(r: Reading) -> bool:
