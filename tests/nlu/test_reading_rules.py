@@ -457,6 +457,9 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
             ("今年哪些月份GMV同比下降了", "month", "down", "same_period_last_year"),
             ("which months this year did gmv fall month over month", "month", "down", "previous_period"),
             ("which weeks saw orders decline wow over the last 8 weeks", "week", "down", "previous_period"),
+            ("今年哪几个月新增用户数环比下降", "month", "down", "previous_period"),  # no 了
+            ("近12周GMV环比下降的有哪几周", "week", "down", "previous_period"),
+            ("上个月每天的订单量环比下降的有哪些天", "day", "down", "previous_period"),
         ]
     ],
     (

@@ -892,6 +892,53 @@ def test_a_place_names_the_row_the_previous_answer_placed_so(
     assert last.result is not None and [tuple(float(v) for v in last.result.rows[0][-1:])] == _rows(session, gold)
 
 
+@pytest.mark.parametrize(
+    ("turns", "kind", "against"),
+    [
+        (["what was GMV on the best day of the 618 sale?", "that day by channel, vs the same day last year"],
+         "same_period_last_year", (date(2025, 6, 18), date(2025, 6, 18))),
+        (["今年哪个月GMV最低", "那个月各渠道的GMV环比"], "previous_period", (date(2026, 1, 1), date(2026, 1, 31))),
+    ],
+)  # fmt: skip
+def test_a_comparison_said_with_a_pointed_period_compares_that_period(
+    session: Session, turns: list[str], kind: str, against: tuple[date, date]
+) -> None:
+    chat = session.conversation()
+    assert chat.ask(turns[0], as_of=JULY).status == "answered"
+    last = chat.ask(turns[1])
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    comparison = last.semantic_query.comparison
+    assert comparison is not None and comparison.kind == kind
+    assert (comparison.range.start, comparison.range.end) == against
+
+
+def test_a_pointer_beside_a_period_is_still_a_follow_up(session: Session) -> None:
+    """ "top 2 channels" then "their AOV in May": the two channels in May, never every channel."""
+    chat = session.conversation()
+    assert chat.ask("top 2 channels by GMV last month", as_of=JULY).status == "answered"
+    last = chat.ask("their AOV in May")
+    assert last.status == "answered" and last.semantic_query is not None
+    assert [f.members for f in last.semantic_query.filters] == [("app", "web")]
+
+
+def test_a_reply_naming_the_day_keeps_the_rest_of_the_turn_asked_back(session: Session) -> None:
+    chat = session.conversation()
+    assert chat.ask("GMV by channel last month", as_of=JULY).status == "answered"
+    assert chat.ask("what about orders last Monday?").status == "clarification_needed"
+    last = chat.ask("2026-06-22")
+    assert last.status == "answered" and last.semantic_query is not None
+    assert last.semantic_query.metrics == ("order_count",)
+    assert last.semantic_query.time_range.start == last.semantic_query.time_range.end == date(2026, 6, 22)
+
+
+def test_one_of_the_ranked_groups_broken_down_is_no_longer_ranked(session: Session) -> None:
+    chat = session.conversation()
+    assert chat.ask("上个月退款率最高的两个品类", as_of=JULY).status == "answered"
+    last = chat.ask("家用电器按渠道看看")
+    assert last.status == "answered" and last.semantic_query is not None
+    assert last.semantic_query.top_n is None and last.result is not None and len(last.result.rows) == 4
+
+
 def test_a_place_tied_with_its_neighbour_is_asked_back(session: Session) -> None:
     chat = session.conversation()
     assert chat.ask("上个月各渠道的GMV", as_of=JULY).status == "answered"
@@ -956,6 +1003,11 @@ def test_a_period_given_after_a_series_was_asked_back_keeps_what_was_asked(sessi
     query = last.semantic_query
     assert query is not None and query.grain == "week" and query.each_period_before
     assert (query.time_range.start, query.time_range.end) == (date(2026, 5, 4), date(2026, 6, 28))
+    first = session.conversation()  # asked back on the first turn: the period replaces the one it named
+    assert first.ask("今年每周的订单量环比", as_of=JULY).status == "clarification_needed"
+    replied = first.ask("那就看最近8周")
+    assert replied.status == "answered" and replied.semantic_query is not None, replied.answer
+    assert replied.semantic_query.each_period_before and replied.semantic_query.metrics == ("order_count",)
 
 
 def test_two_members_joined_by_plus_in_a_follow_up_are_their_total(session: Session) -> None:

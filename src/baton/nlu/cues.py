@@ -253,6 +253,7 @@ def read_kept_periods(scan: Scan, cues: Cues, part: str) -> None:
     ``part``. Periods of two grains ("每周GMV超过500万的月份") are left unread, and so asked back as
     words not understood."""
     said = [m for m in scan.find_all(vocab.BOUND_PERIODS) if not _PERIOD_BEFORE.search(scan.norm[: m.start()])]
+    said += scan.find_all(vocab.PERIOD_AFTER_WHICH)
     grains = {_period_grain((m.group("zh") or m.group("en")).lower()) for m in said}
     grains |= {grain for pattern, grain in vocab.GRAIN_CUES if scan.find_all(pattern)}
     if not said or len(grains) != 1:

@@ -183,7 +183,15 @@ class FollowUpMerge:
         if pointed.period is not None:
             self.time_range = pointed.period
             self.grain = self.cues.grain
-            if self.comparison is not None:
+            said = (
+                self.comparison is not None and "comparison" in self.changed
+            )  # "那天…同比", "that week vs the week before"
+            kind = self.comparison.kind if self.comparison is not None else None
+            if said and kind in ("previous_period", "same_period_last_year"):
+                self.comparison = comparison_of(kind, pointed.period, self.as_of)
+            elif said and kind != "custom":  # a week earlier of a period pointed at: not placed
+                raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True})
+            elif self.comparison is not None and not said:  # the comparison of the previous ranking goes
                 self.comparison = None
                 self.changed.append("comparison")
             self.changed.append("period")
@@ -402,7 +410,7 @@ class FollowUpMerge:
         top_end = (parent.top_n or 1) if cues.best and cues.rank_place is None else None
         self.top_n = (cues.top_n or top_end) if self.ranked else parent.top_n
         self.place = cues.rank_place if self.ranked else parent.rank_place
-        self.left_behind = self._ranking_left_behind()
+        self.left_behind = self._ranking_left_behind() or self._drilled_into_one()
         if (self.every_group or self.left_behind) and (self.top_n is not None or self.place is not None):
             self.top_n, self.place = None, None  # "最低的区域" then "show all regions with …": every one
             self.changed.append("ranking")
@@ -412,6 +420,16 @@ class FollowUpMerge:
             self.changed.append("ranking")
         grouped = self.comparison is not None and bool(self.dims)
         self.rank_by = parent.rank_by if not self.ranked and grouped else "value"
+
+    def _drilled_into_one(self) -> bool:
+        """ "退款率最高的两个品类" then "家用电器按渠道看看": one of the groups ranked, broken down by
+        another dimension — the top two were of categories, never of that category's channels."""
+        parent = self.parent
+        if self.ranked or (parent.top_n is None and parent.rank_place is None):
+            return False
+        ranked = set(parent.dimensions) - set(self.dims)
+        named = {m.dimension for m in self.terms.members if not m.excluded}
+        return bool(ranked & named) and bool(self.dims)
 
     def _ranking_left_behind(self) -> bool:
         """A follow-up that asks another kind of figure than a ranked few: the gap of two members

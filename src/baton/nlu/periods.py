@@ -657,6 +657,7 @@ def each_against_the_one_before(time_range: TimeRange, grain: Grain) -> Comparis
                 "grain": grain,
                 "reason": "series_before_not_whole",
                 "missing": "time_range",
+                "period": time_range.text or "",
                 "whole_inside": inside and [d.isoformat() for d in inside],
             },
         )

@@ -57,6 +57,9 @@ def completions(asked: str, reply: str, detail: Mapping[str, object], language: 
     if not said or len(said) > MAX_REPLY:
         return []
     out: list[str] = []
+    period = detail.get("period")
+    if detail.get("missing") == "time_range" and isinstance(period, str) and period and period in asked:
+        out.append(_replaced(asked, period, said))  # "last Monday" → "2026-06-22", the rest of the question kept
     term = detail.get("term")
     if isinstance(term, str) and term in asked:
         if detail.get("missing") == "time_range":  # an event: its day, or its whole span

@@ -158,7 +158,7 @@ def _stands_alone(scan: Scan, end: int) -> bool:
 
 def has_ties(text: str) -> bool:
     """Whether a question carries a word that ties it to an earlier one."""
-    return any(p.search(text) for p in (CORRECTION, REPLACE, RESTRICT, ADD, FRAME, UNSPLIT_OPENS))
+    return any(p.search(text) for p in (CORRECTION, REPLACE, RESTRICT, ADD, FRAME, UNSPLIT_OPENS, POINTER))
 
 
 @dataclass

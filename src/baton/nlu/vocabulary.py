@@ -693,6 +693,8 @@ BOUND_PERIODS = patterns.compile(
     _I,
 )
 """The periods a bound keeps ("GMV超过200万的日子", "哪几天", "which months had orders above 50,000")."""
+PERIOD_AFTER_WHICH = patterns.compile(r"(?<=哪些|哪几)(?P<zh>天|周|个月)")
+"""The period word of "哪些天" when another reader took "哪些" ("环比下降的有哪些天")."""
 BOUND_PERIOD_GRAINS: dict[str, Grain] = {"天": "day", "日": "day", "周": "week", "月": "month", "季": "quarter"}
 THRESHOLD_GROUPS = patterns.compile(
     r"有哪些|哪些|哪几个|哪几家|哪几类|哪一?个|有几个|有多少个|几个|多少个|\bwhich\b|\bwhat\b|\bhow many\b|\blist\b", _I

@@ -94,7 +94,7 @@ def _last_weekday_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     this_monday = ctx.as_of - timedelta(days=ctx.as_of.weekday())
     if m.group(0).split()[0].lower() in {"last", "previous"} and day >= this_monday:
         earlier = day - timedelta(days=7)
-        detail = {"missing": "time_range", "suggestions": [day.isoformat(), earlier.isoformat()]}
+        detail = {"missing": "time_range", "period": text, "suggestions": [day.isoformat(), earlier.isoformat()]}
         raise AmbiguousQuestion(*both("nlu.which_weekday", text=text, recent=day, earlier=earlier), detail=detail)
     return _Raw(day, day, "day")
 
@@ -299,6 +299,7 @@ def _us_day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     if a <= 12 and b <= 12 and a != b:
         detail = {
             "missing": "time_range",
+            "period": text,
             "suggestions": [f"{_group(m, 'y')}-{a:02d}-{b:02d}", f"{_group(m, 'y')}-{b:02d}-{a:02d}"],
         }
         raise AmbiguousQuestion(*both("nlu.which_date_order", text=text), detail=detail)
