@@ -1490,6 +1490,9 @@ def test_the_question_is_read_so(rule: str, question: str, expected: dict[str, A
 
 
 ASKED: list[tuple[str, str, type[BatonError], str]] = [
+    # two metrics with "/" and 分别: each one asked, never their ratio; an ambiguous word is never picked by a ratio
+    ("a slash between metrics asked each", "上个月GMV/订单量分别是多少", AmbiguousQuestion, ""),
+    ("an ambiguous word over a metric", "上个月收入除以订单量", AmbiguousQuestion, "收入"),
     # a ranking of periods inside one such period ranks one row: never "yes, June was the worst"
     ("one month ranked among months", "was june our worst month for orders this year?", AmbiguousQuestion, "june"),
     ("one day ranked among days", "昨天哪天GMV最高", AmbiguousQuestion, "昨天"),

@@ -939,6 +939,103 @@ def test_one_of_the_ranked_groups_broken_down_is_no_longer_ranked(session: Sessi
     assert last.semantic_query.top_n is None and last.result is not None and len(last.result.rows) == 4
 
 
+def _last(session: Session, turns: list[str]) -> Answer:
+    chat = session.conversation()
+    for question in turns[:-1]:
+        assert chat.ask(question, as_of=JULY).status == "answered", question
+    return chat.ask(turns[-1])
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["上个月GMV最高的两个区域", "这两个区域和西南的订单量呢"],  # the two, and one more?
+        ["上个月GMV最高的两个区域", "这两个渠道的订单量"],  # regions were listed, not channels
+    ],
+)
+def test_a_pointer_beside_words_that_do_not_fit_it_is_asked_back(session: Session, turns: list[str]) -> None:
+    assert _last(session, turns).status == "clarification_needed"
+
+
+@pytest.mark.parametrize(
+    ("turns", "member"),
+    [
+        (["上个月GMV最高的渠道", "那个小程序呢"], "mini_program"),
+        (["上个月GMV最高的渠道", "直播这个渠道呢"], "live_stream"),
+    ],
+)
+def test_a_member_named_beside_a_singular_pointer_is_that_member(
+    session: Session, turns: list[str], member: str
+) -> None:
+    last = _last(session, turns)
+    if last.status == "answered":  # never the top channel the previous answer listed
+        assert last.semantic_query is not None
+        assert [f.members for f in last.semantic_query.filters if f.dimension == "channel"] == [(member,)]
+    else:
+        assert last.status == "clarification_needed"
+
+
+def test_a_day_said_with_that_day_is_the_day_said(session: Session) -> None:
+    last = _last(session, ["上个月哪天GMV最高", "6月1日那天各渠道的GMV呢"])
+    if last.status == "answered":
+        assert last.semantic_query is not None and last.semantic_query.time_range.start == date(2026, 6, 1)
+    else:
+        assert last.status == "clarification_needed"
+
+
+def test_the_share_of_the_rows_pointed_at_is_of_the_whole(session: Session) -> None:
+    last = _last(session, ["上个月GMV最高的两个区域", "这两个区域的GMV占比"])
+    assert last.status == "answered" and last.result is not None
+    whole = float(str(_rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE}")[0][0]))
+    parts = _rows(
+        session, f"SELECT region, {GMV} FROM fact_order WHERE {JUNE} AND region IN ('华东', '华南') GROUP BY 1"
+    )
+    expected = [(region, pytest.approx(float(str(value)) / whole)) for region, value in parts]
+    assert _answer_rows(last, "region", "gmv_share") == expected
+
+
+def test_a_reply_to_a_question_asked_of_a_pointer_keeps_the_rows(session: Session) -> None:
+    chat = session.conversation()
+    assert chat.ask("上个月订单量最高的两个品类", as_of=JULY).status == "answered"
+    assert chat.ask("这两个品类的收入呢").status == "clarification_needed"  # 收入: GMV or net revenue?
+    last = chat.ask("净销售额")
+    assert last.status == "answered" and last.semantic_query is not None
+    assert last.semantic_query.metrics == ("net_revenue",)
+    assert [f.members for f in last.semantic_query.filters] == [("服饰鞋包", "美妆个护")]
+
+
+@pytest.mark.parametrize(
+    ("turns", "period", "compared"),
+    [
+        (["今年哪周GMV最高", "前一周呢"], (date(2026, 6, 8), date(2026, 6, 14)), None),
+        # the week before the one that fell most week on week: still against its own week before
+        (["近12周GMV环比下降最多的是哪周", "前一周呢"], (date(2026, 6, 15), date(2026, 6, 21)),
+         (date(2026, 6, 8), date(2026, 6, 14))),
+    ],
+)  # fmt: skip
+def test_the_one_before_the_period_listed_keeps_its_comparison(
+    session: Session, turns: list[str], period: tuple[date, date], compared: tuple[date, date] | None
+) -> None:
+    last = _last(session, turns)
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    query = last.semantic_query
+    assert (query.time_range.start, query.time_range.end) == period
+    got = (query.comparison.range.start, query.comparison.range.end) if query.comparison is not None else None
+    assert got == compared
+
+
+def test_them_points_at_the_rows_listed(session: Session) -> None:
+    last = _last(session, ["top 3 categories by gmv last month", "orders for them?"])
+    assert last.status == "answered" and last.semantic_query is not None
+    assert [f.members for f in last.semantic_query.filters] == [("手机数码", "家用电器", "服饰鞋包")]
+
+
+def test_plus_before_a_metric_adds_it(session: Session) -> None:
+    last = _last(session, ["gmv by channel last month", "show orders too, plus refund rate"])
+    assert last.status == "answered" and last.semantic_query is not None
+    assert last.semantic_query.metrics == ("gmv", "order_count", "refund_rate")
+
+
 def test_a_place_tied_with_its_neighbour_is_asked_back(session: Session) -> None:
     chat = session.conversation()
     assert chat.ask("上个月各渠道的GMV", as_of=JULY).status == "answered"

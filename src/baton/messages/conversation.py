@@ -113,9 +113,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "上一问所在年份的“{period}”从 {start} 开始，还没到；最近一个是 {latest} 至 {latest_end}。如需查询请写明年份。",
     ),
     "one_beside_which": (
-        "{said!r} after {period!r}, which holds several such periods: the one before (or after) which? Name it, "
-        "e.g. by its dates.",
-        "“{said}”跟在包含多个这样时段的“{period}”之后：是哪一个的前（后）一个？请直接说明，例如给出日期。",
+        "{said!r} after {period!r}, which holds several such periods: which one do you mean? Name the period you "
+        "want, e.g. by its dates.",
+        "“{said}”跟在包含多个这样时段的“{period}”之后：指的是哪一个？请直接说出想看的时段，例如给出日期。",
     ),
     "pointer_not_placed": (
         '"{said}" points at rows of the previous answer, but they cannot be placed (it listed another '

@@ -25,10 +25,12 @@ from baton.nlu.follow_pointers import (
     PERIOD_POINTER,
     ListedRows,
     Pointed,
+    not_placed,
     placed_rows,
     pointed_rows,
     pointer_count,
     pointer_read_as,
+    singular_pointer,
 )
 from baton.nlu.follow_rules import (
     ALL_GROUPS,
@@ -147,16 +149,33 @@ class FollowUpMerge:
         a ranking of periods listed ("那天"). Said of an answer that ranked nothing, it only ties
         the follow-up (a count said must still be the rows listed); "那天" after one day's figure is
         that day."""
-        parent = self.parent
+        parent, listed = self.parent, self.listed
         ranked = parent.top_n is not None or parent.rank_place is not None
         period = PERIOD_POINTER.fullmatch(said.strip()) is not None
-        if period and parent.grain is None:
-            return None  # "6月18日的GMV" then "那天各渠道的呢": its own period
+        if period and (parent.grain is None or self.r.periods):
+            return None  # "6月18日的GMV" then "那天各渠道的呢": its own period; "6月1日那天": the day said
+        named = [m for m in self.terms.members if listed is not None and m.dimension == listed.dimension]
+        if named and not period:
+            if singular_pointer(said):  # "直播这个渠道呢", "what about live stream and its orders?": the one named
+                return None
+            raise not_placed(said)  # "这两个区域和西南": the two, and one more?
+        if listed is not None and listed.dimension is not None and not period:
+            self._noun_after_fits(said, listed.dimension)
         if ranked or period:
-            return pointed_rows(said, self.listed, parent)
+            return pointed_rows(said, listed, parent)
         if self.listed is not None and self.listed.dimension is not None and pointer_count(said) is not None:
             pointed_rows(said, self.listed, parent)  # "这两个区域" after seven: asked back
         return None
+
+    def _noun_after_fits(self, said: str, dimension: str) -> None:
+        """ "这两个渠道的订单量" after two regions: the word after a pointer names the rows' own kind."""
+        norm = self.r.scan.norm
+        at = norm.find(said.lower())
+        end = at + len(said) if at >= 0 else -1
+        for hit in self.terms.hits:
+            kinds = {t.target for t in hit.terms if t.kind == "dimension"}
+            if end >= 0 and kinds and norm[end : hit.start].strip() == "" and dimension not in kinds:
+                raise not_placed(said)
 
     def _placed(self, said: str) -> Pointed:
         """The rows a place names among those listed: a bare place ("第三名") in the previous
@@ -174,7 +193,12 @@ class FollowUpMerge:
             return
         if self.by_place:  # the place named the rows: no ranking of the new metric
             self.ranked = False
-        if pointed.filter is not None:
+        if pointed.filter is not None and (self.share or self.cues.share):  # "这两个区域的GMV占比": of the whole
+            self.share_filters = (pointed.filter,)
+            if pointed.filter.dimension not in self.dims:
+                self.dims.append(pointed.filter.dimension)
+            self.changed.append("filter")
+        elif pointed.filter is not None:
             dim = pointed.filter.dimension
             self.filters = [*(f for f in self.filters if f.dimension != dim), pointed.filter]
             if len(pointed.filter.members) == 1 and dim in self.dims:  # "它的订单量": one figure

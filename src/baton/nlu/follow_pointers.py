@@ -97,10 +97,11 @@ def placed_rows(
 _COUNT = r"(?P<n>[两二三四五六七八九十几]|\d+)"
 ROWS_POINTER = patterns.compile(
     rf"(?:这|那){_COUNT}?个(?![月季周星礼天年日])|(?:这|那)些|(?<!其)它们|(?<!其)它"
-    r"|\b(?:these|those)(?:\s+(?P<n_en>two|three|four|five|six|seven|eight|nine|ten|\d+))?\b|\bits\b|\btheir\b",
+    r"|\b(?:these|those)(?:\s+(?P<n_en>two|three|four|five|six|seven|eight|nine|ten|\d+))?\b|\bits\b|\btheir\b"
+    r"|\bthem\b|\bthey\b",
     re.I,
 )
-"""Words that point at the rows listed ("这两个", "那三个", "这些", "它们", "these two", "their")."""
+"""Words that point at the rows listed ("这两个", "那三个", "这些", "它们", "these two", "their", "them")."""
 PERIOD_POINTER = patterns.compile(
     r"(?P<zh>那一?天|那一?周|那个月|那一个月|那个季度)|\bthat (?P<en>day|date|week|month|quarter)\b", re.I
 )
@@ -131,24 +132,29 @@ class Pointed:
 def pointed_rows(said: str, listed: ListedRows | None, parent: SemanticQuery) -> Pointed:
     """The rows ``said`` points at, or a question back naming why they cannot be placed."""
     if listed is None:
-        raise _not_placed(said)
+        raise not_placed(said)
     period = PERIOD_POINTER.fullmatch(said.strip())
     if period is not None:
         word = (period.group("zh") or period.group("en") or "").lower()
         grain = next(g for w, g in _PERIOD_WORDS.items() if word.endswith(w))
         if listed.grain != grain or len(listed.keys) != 1:
-            raise _not_placed(said)
+            raise not_placed(said)
         start = date.fromisoformat(listed.keys[0][:10])
         end = bucket_end(start, grain) or start  # a day is its own end
         inside = TimeRange(start=max(start, parent.time_range.start), end=min(end, parent.time_range.end), text=said)
         return Pointed(said, period=inside)
     count = pointer_count(said)
-    singular = count is None and said.strip().lower() in ("它", "its", "这个", "那个")
+    singular = count is None and singular_pointer(said)
     if listed.dimension is None or (count is not None and count != len(listed.keys)):
-        raise _not_placed(said)
+        raise not_placed(said)
     if singular and len(listed.keys) != 1:
-        raise _not_placed(said)
+        raise not_placed(said)
     return Pointed(said, filter=MemberFilter(dimension=listed.dimension, members=listed.keys))
+
+
+def singular_pointer(said: str) -> bool:
+    """Whether a pointer stands for one row ("它", "its", "这个", "那个")."""
+    return said.strip().lower() in ("它", "its", "这个", "那个")
 
 
 def pointer_count(said: str) -> int | None:
@@ -181,7 +187,8 @@ def _place_not_placed(said: str) -> AmbiguousQuestion:
     return AmbiguousQuestion(*both("conversation.pointer_after_ranking", said=said), detail={"follow_up": True})
 
 
-def _not_placed(said: str) -> AmbiguousQuestion:
+def not_placed(said: str) -> AmbiguousQuestion:
+    """The question back for a pointer whose rows cannot be placed, naming its words."""
     return AmbiguousQuestion(*both("conversation.pointer_not_placed", said=said), detail={"follow_up": True})
 
 
@@ -192,8 +199,10 @@ __all__ = [
     "ListedRows",
     "Pointed",
     "listed_rows",
+    "not_placed",
     "placed_rows",
     "pointed_rows",
     "pointer_count",
     "pointer_read_as",
+    "singular_pointer",
 ]

@@ -240,10 +240,12 @@ def ratios_said_in_parts(
     read: list[Correction] = []
     for first, second in itertools.pairwise(list(out)):
         over = _OVER_METRIC.fullmatch(scan.norm[first.end : second.start])
-        if over is None or first not in out:
-            continue
+        if over is None or first not in out or ("/" in over.group(0) and _EACH_SAID.search(scan.norm)):
+            continue  # "GMV/订单量分别是多少": a list of two, each asked
         tops = {t.target for t in first.terms if t.kind == "metric"}
         bottoms = {t.target for t in second.terms if t.kind == "metric"}
+        if len(tops) != 1 or len(bottoms) != 1:  # "收入除以订单量": which 收入? asked, never picked by the ratio
+            continue
         found = [
             name
             for name, m in catalog.metrics.items()
@@ -264,6 +266,7 @@ def ratios_said_in_parts(
     return out, read
 
 
+_EACH_SAID = patterns.compile(r"分别|各自|\brespectively\b|\bseparately\b|\beach\b", re.I)
 _RATIO_CLOSING = patterns.compile(r"\s*的?\s*(?:比例|比率|比重|百分比|占比)")
 
 

@@ -93,13 +93,13 @@ def _the_one_beside(
     side = "after" if after else "before"
     words = (_SAID_ZH_AFTER if after else _SAID_ZH)[unit] if zh else f"the {unit} {side}"
     current = parent.time_range
-    if timeexpr.range_grain(current.start, current.end) != unit:
+    row = _the_row_listed(parent, listed, unit)  # "今年哪周GMV最高" then "前一周呢": before the week listed
+    if row is None and timeexpr.range_grain(current.start, current.end) != unit:
         return None
-    row = _the_row_listed(parent, listed, unit)
     if row is None and not _one_period(current, unit):  # "最近8周" then "前一周呢": before which week?
         raise AmbiguousQuestion(
             *both("conversation.one_beside_which", said=question.strip(), period=current.text or ""),
-            detail={"follow_up": True, "missing": "time_range"},
+            detail={"follow_up": True},
         )
     step = timeexpr.next_period if after else timeexpr.previous_period
     start, end = step(*(row or (current.start, current.end)), unit)
@@ -108,9 +108,18 @@ def _the_one_beside(
     moved = TimeRange(start=start, end=end, text=words)
     parent = parent.model_copy(update={"corrections": ()})  # the words of the question before, not of this one
     if row is not None:  # the one beside the period listed: its own figure, no longer a ranking
-        update = {"grain": None, "top_n": None, "rank_place": None, "intent": "value", "rank_by": "value"}
-        plain = parent.model_copy(update={**update, "comparison": None})
-        return plain.model_copy(update={"time_range": moved}), parent.comparison is not None
+        kind = "previous_period" if parent.each_period_before else parent.comparison.kind if parent.comparison else None
+        comparison = None
+        if kind in (
+            "previous_period",
+            "same_period_last_year",
+        ):  # "环比下降最多的一周" then "前一周呢": still against its own
+            before = timeexpr.comparison_range(kind, start, end, as_of=as_of)
+            comparison = Comparison(kind=kind, range=TimeRange(start=before[0], end=before[1]))
+        update = {"grain": None, "top_n": None, "rank_place": None, "rank_by": "value", "threshold": None}
+        intent = "comparison" if comparison is not None else "value"
+        plain = parent.model_copy(update={**update, "intent": intent, "comparison": comparison, "premise_asked": None})
+        return plain.model_copy(update={"time_range": moved}), parent.comparison is not None and comparison is None
     return _moved(parent, moved, as_of)
 
 

@@ -76,7 +76,7 @@ WHICH_OF_THOSE = patterns.compile(
 """A follow-up asking which of the things already said is higher ("which one is bigger?", "哪个更高"):
 of those, never of a breakdown it does not name (a remembered default breakdown is not applied)."""
 ADD = patterns.compile(
-    r"再加上|再加个|加上|加个|再|另外|一起|\balso\b|\bfurther\b|\badditionally\b|\bas well\b|\btoo\b|^\s*(?:and\s+)?plus\b"
+    r"再加上|再加个|加上|加个|再|另外|一起|\balso\b|\bfurther\b|\badditionally\b|\bas well\b|\btoo\b|\bplus\b"
     r"|\btogether with\b|\balong with\b",
     _I,
 )
@@ -126,7 +126,10 @@ def read_ties(scan: Scan) -> Ties:
         scan.claim(m.start(), m.end())
     replace = bool(scan.take(CORRECTION)) | bool(scan.take(REPLACE))  # `|`: both are claimed, always
     restrict = bool(scan.take(RESTRICT))
-    add = bool(scan.take(ADD))
+    adding = [m for m in scan.find_all(ADD) if not _between_members(scan, m)]  # "app plus web": a sum
+    for m in adding:
+        scan.claim(m.start(), m.end())
+    add = bool(adding)
     frames = scan.take(FRAME)
     breakdown = any(m.group(0).startswith(("拆", "分")) for m in frames)
     pointer = pointed[0].group(0) if pointed else None
@@ -141,6 +144,7 @@ def read_ties(scan: Scan) -> Ties:
     )
 
 
+_FILLER_THEN_PAUSE = patterns.compile(r"\s*[，,、…~]")
 _WORD_GOES_ON = patterns.compile(r"\s*[\u4e00-\u9fff]")
 _FUNCTION_CHARS = "的各每按分里中呢有是都整全总一些个吗和与跟比"
 
@@ -149,11 +153,20 @@ def _stands_alone(scan: Scan, end: int) -> bool:
     """Whether a pointer ending at ``end`` is a word of its own: what follows is no Chinese
     character, a function character, or a catalog term ("那天各渠道", "那天GMV"), never the rest
     of another word ("那天猫呢": Tmall)."""
+    if _FILLER_THEN_PAUSE.match(scan.norm, end) and scan.norm[max(0, end - 2) : end] in ("那个", "这个"):
+        return False  # "那个，订单量呢": a spoken filler, no pointer
     goes_on = _WORD_GOES_ON.match(scan.norm, end)
     if goes_on is None:
         return True
     at = goes_on.end() - 1
     return scan.norm[at] in _FUNCTION_CHARS or any(start == at for start, _ in scan.terms)
+
+
+def _between_members(scan: Scan, found: re.Match[str]) -> bool:
+    """Whether ``found`` ("plus") joins two members ("app plus web"), which sums them."""
+    before = any(e <= found.start() and not scan.norm[e : found.start()].strip() for _, e in scan.members)
+    after = any(s >= found.end() and not scan.norm[found.end() : s].strip() for s, _ in scan.members)
+    return found.group(0).strip().lower() == "plus" and before and after
 
 
 def has_ties(text: str) -> bool:

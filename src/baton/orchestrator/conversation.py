@@ -120,12 +120,14 @@ class Conversation:
     def _reading_error(self, question: str, parent: RunState | None, day: date) -> BatonError | None:
         """What the rules say to ``question`` (after ``parent``): ``None`` when they read it."""
         from baton.nlu.followup import read_follow_up
+        from baton.orchestrator.reading import listed_by
 
         try:
             if parent is None or parent.semantic_query is None:
                 self.session.planner.plan(question, as_of=day)
             else:
-                read_follow_up(self.session.planner, question, parent.semantic_query, as_of=day)
+                listed = listed_by(parent)
+                read_follow_up(self.session.planner, question, parent.semantic_query, as_of=day, listed=listed)
         except BatonError as exc:
             return exc
         return None

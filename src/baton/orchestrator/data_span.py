@@ -149,6 +149,8 @@ def _series_before_data(query: SemanticQuery, first: date, suggested: tuple[date
             "reason": "comparison_before_data",
             "first_day": first.isoformat(),
             "suggestions": [f"{suggested[0]}~{suggested[1]}"],
+            "missing": "time_range",
+            "period": query.time_range.text or "",
         },
     )
 

@@ -313,10 +313,10 @@ def parent_of(scope: RunScope) -> Parent | None:
     parent = scope.session.store.load(parent_id)
     if parent.semantic_query is None:
         return None
-    return Parent(parent_id, parent.semantic_query, _period_before(scope, parent), _listed_by(parent))
+    return Parent(parent_id, parent.semantic_query, _period_before(scope, parent), listed_by(parent))
 
 
-def _listed_by(parent: RunState) -> ListedRows | None:
+def listed_by(parent: RunState) -> ListedRows | None:
     """The rows ``parent``'s answer listed (its result table, whole): what a pointer may name."""
     from baton.nlu.follow_pointers import listed_rows
 
