@@ -13,7 +13,7 @@ from datetime import date
 
 from baton import patterns
 from baton.contracts.common import LANGUAGES
-from baton.contracts.semantic import Comparison, Correction, Grain, MemberFilter, SemanticQuery, Threshold, TimeRange
+from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
@@ -21,17 +21,8 @@ from baton.nlu.change_words import premise_asked
 from baton.nlu.follow_groups import broken_down_again, dimensions_of, filters_of, shares_within
 from baton.nlu.follow_parts import PARTS, FollowUp, Part, compare_parts, inherited_parts
 from baton.nlu.follow_periods import comparison_of, periods_of
-from baton.nlu.follow_pointers import (
-    PERIOD_POINTER,
-    ListedRows,
-    Pointed,
-    not_placed,
-    placed_rows,
-    pointed_rows,
-    pointer_count,
-    pointer_read_as,
-    singular_pointer,
-)
+from baton.nlu.follow_pointed import RowsPointedAt
+from baton.nlu.follow_pointers import ListedRows, Pointed
 from baton.nlu.follow_rules import (
     ALL_GROUPS,
     check_follow_up,
@@ -64,7 +55,7 @@ class NothingChanged(Exception):
     """The follow-up named nothing Baton could lay over the previous question."""
 
 
-class FollowUpMerge:
+class FollowUpMerge(RowsPointedAt):
     """``parent`` changed where the follow-up's reading ``r`` says; :meth:`build` runs the stages."""
 
     def __init__(
@@ -143,82 +134,6 @@ class FollowUpMerge:
             # "那订单量超过10000的呢": a bound of a metric named anew is asked in one question; one of the
             # metric shown ("any below 2%?", "涨幅超过16%的有哪些") keeps the groups the conversation holds
             raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True})
-
-    def _pointed(self, said: str) -> Pointed | None:
-        """The rows a pointer stands for: a ranking's rows ("这两个区域", "their"), or the one period
-        a ranking of periods listed ("那天"). Said of an answer that ranked nothing, it only ties
-        the follow-up (a count said must still be the rows listed); "那天" after one day's figure is
-        that day."""
-        parent, listed = self.parent, self.listed
-        ranked = parent.top_n is not None or parent.rank_place is not None
-        period = PERIOD_POINTER.fullmatch(said.strip()) is not None
-        if period and (parent.grain is None or self.r.periods):
-            return None  # "6月18日的GMV" then "那天各渠道的呢": its own period; "6月1日那天": the day said
-        named = [m for m in self.terms.members if listed is not None and m.dimension == listed.dimension]
-        if named and not period:
-            if singular_pointer(said):  # "直播这个渠道呢", "what about live stream and its orders?": the one named
-                return None
-            raise not_placed(said)  # "这两个区域和西南": the two, and one more?
-        if listed is not None and listed.dimension is not None and not period:
-            self._noun_after_fits(said, listed.dimension)
-        if ranked or period:
-            return pointed_rows(said, listed, parent)
-        if self.listed is not None and self.listed.dimension is not None and pointer_count(said) is not None:
-            pointed_rows(said, self.listed, parent)  # "这两个区域" after seven: asked back
-        return None
-
-    def _noun_after_fits(self, said: str, dimension: str) -> None:
-        """ "这两个渠道的订单量" after two regions: the word after a pointer names the rows' own kind."""
-        norm = self.r.scan.norm
-        at = norm.find(said.lower())
-        end = at + len(said) if at >= 0 else -1
-        for hit in self.terms.hits:
-            kinds = {t.target for t in hit.terms if t.kind == "dimension"}
-            if end >= 0 and kinds and norm[end : hit.start].strip() == "" and dimension not in kinds:
-                raise not_placed(said)
-
-    def _placed(self, said: str) -> Pointed:
-        """The rows a place names among those listed: a bare place ("第三名") in the previous
-        ranking's direction, one with its own ("最低的那个") in that one, by the previous metric."""
-        cues, parent = self.cues, self.parent
-        order = parent.order if cues.place_bare else self.planner.order_of(cues, parent.metrics)
-        place = cues.rank_place if cues.rank_place is not None else None
-        return placed_rows(said, self.listed, parent, place=place, count=cues.top_n or 1, order=order)
-
-    def _rows_pointed_at(self) -> None:
-        """The pointed rows replace the ranking: a filter on their members (each one shown), or
-        their one period (no longer a series, unless the follow-up asks one)."""
-        pointed = self.pointed
-        if pointed is None:
-            return
-        if self.by_place:  # the place named the rows: no ranking of the new metric
-            self.ranked = False
-        if pointed.filter is not None and (self.share or self.cues.share):  # "这两个区域的GMV占比": of the whole
-            self.share_filters = (pointed.filter,)
-            if pointed.filter.dimension not in self.dims:
-                self.dims.append(pointed.filter.dimension)
-            self.changed.append("filter")
-        elif pointed.filter is not None:
-            dim = pointed.filter.dimension
-            self.filters = [*(f for f in self.filters if f.dimension != dim), pointed.filter]
-            if len(pointed.filter.members) == 1 and dim in self.dims:  # "它的订单量": one figure
-                self.dims.remove(dim)
-            self.changed.append("filter")
-        if pointed.period is not None:
-            self.time_range = pointed.period
-            self.grain = self.cues.grain
-            said = (
-                self.comparison is not None and "comparison" in self.changed
-            )  # "那天…同比", "that week vs the week before"
-            kind = self.comparison.kind if self.comparison is not None else None
-            if said and kind in ("previous_period", "same_period_last_year"):
-                self.comparison = comparison_of(kind, pointed.period, self.as_of)
-            elif said and kind != "custom":  # a week earlier of a period pointed at: not placed
-                raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True})
-            elif self.comparison is not None and not said:  # the comparison of the previous ranking goes
-                self.comparison = None
-                self.changed.append("comparison")
-            self.changed.append("period")
 
     def _metrics(self) -> None:
         """A metric replaces the metrics; "refund rate too" adds it beside them."""
@@ -667,11 +582,6 @@ class FollowUpMerge:
         dropped, _ = compare_parts(parent, query)
         parts: list[Part] = [p for p in PARTS if p in self.changed or p in dropped]
         return FollowUp(query, changed=tuple(parts), inherited=inherited_parts(parent, parts))
-
-    def _pointer_read_as(self) -> tuple[Correction, ...]:
-        if self.pointed is None:
-            return ()
-        return (pointer_read_as(self.pointed, self.planner.catalog, self.r.language),)
 
     def _better(self, metrics: tuple[str, ...]) -> str | None:
         return self.planner.catalog.metrics[metrics[0]].better

@@ -21,6 +21,7 @@ from baton.contracts.common import Language
 from baton.contracts.semantic import Correction, Grain, MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
+from baton.nlu import vocabulary as vocab
 from baton.nlu.cn_numerals import parse_cn_int
 
 MAX_POINTED = 10
@@ -106,17 +107,7 @@ PERIOD_POINTER = patterns.compile(
     r"(?P<zh>那一?天|那一?周|那个月|那一个月|那个季度)|\bthat (?P<en>day|date|week|month|quarter)\b", re.I
 )
 """Words that point at the one period listed ("那天", "that week")."""
-_PERIOD_WORDS: dict[str, Grain] = {
-    "天": "day",
-    "周": "week",
-    "月": "month",
-    "季度": "quarter",
-    "day": "day",
-    "date": "day",
-    "week": "week",
-    "month": "month",
-    "quarter": "quarter",
-}
+_PERIOD_WORDS: dict[str, Grain] = {**vocab.PERIOD_UNITS, "date": "day"}  # type: ignore[dict-item]
 _EN_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 

@@ -108,12 +108,10 @@ def _the_one_beside(
     moved = TimeRange(start=start, end=end, text=words)
     parent = parent.model_copy(update={"corrections": ()})  # the words of the question before, not of this one
     if row is not None:  # the one beside the period listed: its own figure, no longer a ranking
+        # "环比下降最多的一周" then "前一周呢": still against its own week before
         kind = "previous_period" if parent.each_period_before else parent.comparison.kind if parent.comparison else None
         comparison = None
-        if kind in (
-            "previous_period",
-            "same_period_last_year",
-        ):  # "环比下降最多的一周" then "前一周呢": still against its own
+        if kind in ("previous_period", "same_period_last_year"):
             before = timeexpr.comparison_range(kind, start, end, as_of=as_of)
             comparison = Comparison(kind=kind, range=TimeRange(start=before[0], end=before[1]))
         update = {"grain": None, "top_n": None, "rank_place": None, "rank_by": "value", "threshold": None}

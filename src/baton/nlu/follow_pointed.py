@@ -1,0 +1,136 @@
+"""The stage of a follow-up that points at the rows the previous answer listed ("这两个区域的订单量呢",
+"their AOV in May", "那天各渠道的GMV", "第三名的订单量呢"): which rows the words name
+(``baton.nlu.follow_pointers``), and how they change the previous question — a filter on their
+members, their shares of the whole, or their one period with any comparison said of it.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from baton.contracts.semantic import Comparison, Correction, Grain, MemberFilter, SemanticQuery, TimeRange
+from baton.errors import AmbiguousQuestion
+from baton.messages import both
+from baton.nlu.cues import Cues
+from baton.nlu.follow_parts import Part
+from baton.nlu.follow_periods import comparison_of
+from baton.nlu.follow_pointers import (
+    PERIOD_POINTER,
+    ListedRows,
+    Pointed,
+    not_placed,
+    placed_rows,
+    pointed_rows,
+    pointer_count,
+    pointer_read_as,
+    singular_pointer,
+)
+from baton.nlu.parser import Planner
+from baton.nlu.reading import Terms
+from baton.nlu.ties import Reading
+
+
+class RowsPointedAt:
+    """The pointer stage of :class:`baton.nlu.follow_merge.FollowUpMerge` (its state, declared here)."""
+
+    planner: Planner
+    parent: SemanticQuery
+    r: Reading
+    cues: Cues
+    terms: Terms
+    as_of: date
+    listed: ListedRows | None
+    pointed: Pointed | None
+    by_place: bool
+    ranked: bool
+    share: bool
+    changed: list[Part]
+    filters: list[MemberFilter]
+    share_filters: tuple[MemberFilter, ...]
+    dims: list[str]
+    time_range: TimeRange
+    grain: Grain | None
+    comparison: Comparison | None
+
+    def _pointed(self, said: str) -> Pointed | None:
+        """The rows a pointer stands for: a ranking's rows ("这两个区域", "their"), or the one period
+        a ranking of periods listed ("那天"). Said of an answer that ranked nothing, it only ties
+        the follow-up (a count said must still be the rows listed); "那天" after one day's figure is
+        that day."""
+        parent, listed = self.parent, self.listed
+        ranked = parent.top_n is not None or parent.rank_place is not None
+        period = PERIOD_POINTER.fullmatch(said.strip()) is not None
+        if period and (parent.grain is None or self.r.periods):
+            return None  # "6月18日的GMV" then "那天各渠道的呢": its own period; "6月1日那天": the day said
+        named = [m for m in self.terms.members if listed is not None and m.dimension == listed.dimension]
+        if named and not period:
+            if singular_pointer(said):  # "直播这个渠道呢", "what about live stream and its orders?": the one named
+                return None
+            raise not_placed(said)  # "这两个区域和西南": the two, and one more?
+        if listed is not None and listed.dimension is not None and not period:
+            self._noun_after_fits(said, listed.dimension)
+        if ranked or period:
+            return pointed_rows(said, listed, parent)
+        if listed is not None and listed.dimension is not None and pointer_count(said) is not None:
+            pointed_rows(said, listed, parent)  # "这两个区域" after seven: asked back
+        return None
+
+    def _noun_after_fits(self, said: str, dimension: str) -> None:
+        """ "这两个渠道的订单量" after two regions: the word after a pointer names the rows' own kind."""
+        norm = self.r.scan.norm
+        at = norm.find(said.lower())
+        end = at + len(said) if at >= 0 else -1
+        for hit in self.terms.hits:
+            kinds = {t.target for t in hit.terms if t.kind == "dimension"}
+            if end >= 0 and kinds and norm[end : hit.start].strip() == "" and dimension not in kinds:
+                raise not_placed(said)
+
+    def _placed(self, said: str) -> Pointed:
+        """The rows a place names among those listed: a bare place ("第三名") in the previous
+        ranking's direction, one with its own ("最低的那个") in that one, by the previous metric."""
+        cues, parent = self.cues, self.parent
+        order = parent.order if cues.place_bare else self.planner.order_of(cues, parent.metrics)
+        place = cues.rank_place if cues.rank_place is not None else None
+        return placed_rows(said, self.listed, parent, place=place, count=cues.top_n or 1, order=order)
+
+    def _rows_pointed_at(self) -> None:
+        """The pointed rows replace the ranking: a filter on their members (each one shown), or
+        their one period (no longer a series, unless the follow-up asks one)."""
+        pointed = self.pointed
+        if pointed is None:
+            return
+        if self.by_place:  # the place named the rows: no ranking of the new metric
+            self.ranked = False
+        if pointed.filter is not None and (self.share or self.cues.share):  # "这两个区域的GMV占比": of the whole
+            self.share_filters = (pointed.filter,)
+            if pointed.filter.dimension not in self.dims:
+                self.dims.append(pointed.filter.dimension)
+            self.changed.append("filter")
+        elif pointed.filter is not None:
+            dim = pointed.filter.dimension
+            self.filters = [*(f for f in self.filters if f.dimension != dim), pointed.filter]
+            if len(pointed.filter.members) == 1 and dim in self.dims:  # "它的订单量": one figure
+                self.dims.remove(dim)
+            self.changed.append("filter")
+        if pointed.period is not None:
+            self.time_range = pointed.period
+            self.grain = self.cues.grain
+            # "那天…同比", "that week vs the week before": the comparison said, of the period pointed at
+            said = self.comparison is not None and "comparison" in self.changed
+            kind = self.comparison.kind if self.comparison is not None else None
+            if said and kind in ("previous_period", "same_period_last_year"):
+                self.comparison = comparison_of(kind, pointed.period, self.as_of)
+            elif said and kind != "custom":  # a week earlier of a period pointed at: not placed
+                raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True})
+            elif self.comparison is not None and not said:  # the comparison of the previous ranking goes
+                self.comparison = None
+                self.changed.append("comparison")
+            self.changed.append("period")
+
+    def _pointer_read_as(self) -> tuple[Correction, ...]:
+        if self.pointed is None:
+            return ()
+        return (pointer_read_as(self.pointed, self.planner.catalog, self.r.language),)
+
+
+__all__ = ["RowsPointedAt"]
