@@ -1024,6 +1024,38 @@ def test_the_one_before_the_period_listed_keeps_its_comparison(
     assert got == compared
 
 
+def test_a_rate_after_shares_of_the_rows_pointed_at_is_of_those_rows(session: Session) -> None:
+    """ "前两名占比多少" then "它们的退款率和去年618比呢" → "2025-06-01~2025-06-18" (the span offered): the two
+    categories' refund rates against last year's 618 — the shares go (a rate has none), the rows stay."""
+    chat = session.conversation()
+    for question in ("618期间各品类的GMV排名", "前两名占比多少"):
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    assert chat.ask("它们的退款率和去年618比呢").status == "clarification_needed"  # the day or the whole sale?
+    last = chat.ask("2025-06-01~2025-06-18")
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    query = last.semantic_query
+    assert query.metrics == ("refund_rate",) and not query.share
+    assert [f.members for f in query.filters] == [("手机数码", "家用电器")]
+    assert query.comparison is not None and query.comparison.range.start == date(2025, 6, 1)
+
+
+def test_a_member_and_another_breakdown_as_shares_is_never_the_members_share(session: Session) -> None:
+    """ "各区域的订单量" then "那华东各渠道的订单量占比": East China's channel mix — never East China's share."""
+    last = _last(session, ["上个月各区域的订单量", "那华东各渠道的订单量占比"])
+    if last.status == "answered":
+        assert last.semantic_query is not None and "channel" in last.semantic_query.dimensions
+    else:
+        assert last.status == "clarification_needed"
+
+
+def test_a_breakdown_against_a_named_period_compares_the_groups(session: Session) -> None:
+    last = _last(session, ["buyers in the first week of June", "by user type, vs the first week of May"])
+    assert last.status == "answered" and last.semantic_query is not None
+    assert last.semantic_query.time_range.start == date(2026, 6, 1)
+    assert last.semantic_query.comparison is not None
+    assert last.semantic_query.comparison.range.start == date(2026, 5, 1)
+
+
 def test_them_points_at_the_rows_listed(session: Session) -> None:
     last = _last(session, ["top 3 categories by gmv last month", "orders for them?"])
     assert last.status == "answered" and last.semantic_query is not None

@@ -251,7 +251,8 @@ class FollowUpMerge(RowsPointedAt):
             and any(m.dimension == f.dimension for m in terms.members)
         ]
         new_share = cues.share and not parent.share and not share_filters
-        if new_share and len(parent.dimensions) == 1 and len(said_parts) == 1:
+        mix_of_one = any(d not in parent.dimensions for d in terms.dims)  # "那华东各渠道的订单量占比": its channel mix
+        if new_share and len(parent.dimensions) == 1 and len(said_parts) == 1 and not mix_of_one:
             # "各渠道的GMV" then "直播占比多少" / "直播和网页各占多少": each one's share of the whole, as
             # "上个月直播和网页的GMV各占多少" reads — never of the named members' own sum
             part = said_parts[0]
@@ -417,6 +418,14 @@ class FollowUpMerge(RowsPointedAt):
         cues, parent = self.cues, self.parent
         self.share = cues.share or parent.share
         if self.share and not parent.share:
+            self.changed.append("share")
+        catalog = self.planner.catalog
+        rates = [m for m in self.metrics if catalog.metrics[m].is_ratio or catalog.metrics[m].unit == "ratio"]
+        if parent.share and not cues.share and rates and "metric" in self.changed:
+            # "前两名占比多少" then "它们的退款率呢": a rate has no shares; the shares go, said so, and
+            # their parts stay what the rows are read of
+            self.filters = [*self.filters, *self.share_filters]
+            self.share, self.share_filters = False, ()
             self.changed.append("share")
         self.average_per = cues.average_per or parent.average_per  # "日均GMV" then "那华南呢": per day
         if cues.average_per is not None and cues.average_per != parent.average_per:

@@ -171,8 +171,15 @@ def _across_the_groups(scan: Scan, cues: Cues, terms: Terms, periods: list[timee
     ("新老用户GMV对比")."""
     plain = not (cues.change or cues.comparison_kind or cues.earlier or cues.why)
     named = any(not m.excluded for m in terms.members if m.dimension in terms.dims)
-    against = any(_SET_AGAINST.search(scan.norm[: m.start()]) for m in vocab.COMPARE.finditer(scan.norm))
-    return bool(terms.dims) and one_period(periods) and plain and not named and not against
+    compares = list(vocab.COMPARE.finditer(scan.norm))
+    against = any(_SET_AGAINST.search(scan.norm[: m.start()]) for m in compares)
+    # "by user type, vs the first week of May": the groups against a period, never side by side
+    of_a_period = any(
+        p.span[0] >= m.end() and scan.norm[m.end() : p.span[0]].strip() in ("", "the")
+        for m in compares
+        for p in periods
+    )
+    return bool(terms.dims) and one_period(periods) and plain and not named and not against and not of_a_period
 
 
 def _members_compared(scan: Scan, cues: Cues) -> None:

@@ -27,6 +27,7 @@ _FILLER = patterns.compile(
     r"|\s*(?:呢|吧|啊|呀|then|please|instead)$",
     re.I,
 )
+_ISO_DAY = patterns.compile(r"\d{4}-\d{2}-\d{2}")
 MAX_REPLY = 24
 """Longer text is a question of its own, not a reply to one."""
 
@@ -63,9 +64,11 @@ def completions(asked: str, reply: str, detail: Mapping[str, object], language: 
     term = detail.get("term")
     if isinstance(term, str) and term in asked:
         if detail.get("missing") == "time_range":  # an event: its day, or its whole span
-            if _DAY.search(said):
+            dates = _ISO_DAY.findall(said)
+            suggested = [str(s).split("~") for s in detail.get("suggestions", []) or []]  # type: ignore[attr-defined]
+            if _DAY.search(said) or (suggested and dates == suggested[0]):  # the day, or its date as offered
                 out.append(asked.replace(term, term + ("当天" if language == "zh" else " day"), 1))
-            elif _SPAN.search(said):
+            elif _SPAN.search(said) or (len(suggested) > 1 and dates == suggested[1]):
                 out.append(asked.replace(term, term + "期间", 1))
         else:  # the word it named ("收入") replaced by the one chosen ("GMV"), the rest added
             first, rest = _first_and_rest(said)
