@@ -65,7 +65,8 @@ def completions(asked: str, reply: str, detail: Mapping[str, object], language: 
     if isinstance(term, str) and term in asked:
         if detail.get("missing") == "time_range":  # an event: its day, or its whole span
             dates = _ISO_DAY.findall(said)
-            suggested = [str(s).split("~") for s in detail.get("suggestions", []) or []]  # type: ignore[attr-defined]
+            offered = detail.get("suggestions")
+            suggested = [str(s).split("~") for s in offered] if isinstance(offered, list) else []
             if _DAY.search(said) or (suggested and dates == suggested[0]):  # the day, or its date as offered
                 out.append(asked.replace(term, term + ("当天" if language == "zh" else " day"), 1))
             elif _SPAN.search(said) or (len(suggested) > 1 and dates == suggested[1]):
