@@ -13,7 +13,15 @@ import duckdb
 import pytest
 
 from baton import Session
-from baton.catalog.spine import MAX_PERIODS, missing_periods, period_start, period_starts, whole_periods, whole_query
+from baton.catalog.spine import (
+    MAX_PERIODS,
+    counterpart_start,
+    missing_periods,
+    period_start,
+    period_starts,
+    whole_periods,
+    whole_query,
+)
 from baton.config import load_settings
 from baton.contracts.semantic import Comparison, Grain, SemanticQuery, TimeRange
 from tests.demo_gold import gold_rows
@@ -281,3 +289,36 @@ def test_a_ranking_of_whole_periods_compares_the_same_whole_periods(
     assert trimmed is not None and trimmed.comparison is not None
     assert (trimmed.time_range.start, trimmed.time_range.end) == whole
     assert (trimmed.comparison.range.start, trimmed.comparison.range.end) == whole_compared
+
+
+def _compared(current: tuple[date, date], previous: tuple[date, date], kind: str, grain: Grain) -> SemanticQuery:
+    return SemanticQuery(
+        metrics=("gmv",),
+        grain=grain,
+        time_range=TimeRange(start=current[0], end=current[1]),
+        comparison=Comparison(kind=kind, range=TimeRange(start=previous[0], end=previous[1])),  # type: ignore[arg-type]
+        as_of=date(2026, 7, 1),
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "counterpart"),
+    [
+        # each month against the one before: March's rows are February's
+        (_compared((date(2026, 1, 1), date(2026, 6, 30)), (date(2025, 12, 1), date(2026, 5, 31)), "previous_period",
+                   "month"), date(2026, 3, 1), date(2026, 2, 1)),
+        # each week against its own last year, a calendar year back
+        (_compared((date(2026, 1, 5), date(2026, 6, 28)), (date(2025, 1, 5), date(2025, 6, 28)),
+                   "same_period_last_year", "week"), date(2026, 3, 2), date(2025, 3, 2)),
+        # aligned by weekday (364 days back): the rows the compiler moves on by 364 days
+        (_compared((date(2026, 1, 5), date(2026, 6, 28)), (date(2025, 1, 6), date(2025, 6, 29)),
+                   "same_period_last_year", "week"), date(2026, 3, 2), date(2025, 3, 3)),
+        # one range against another: no period has a counterpart of its own
+        (_compared((date(2026, 6, 1), date(2026, 6, 30)), (date(2026, 5, 1), date(2026, 5, 31)), "custom", "day"),
+         date(2026, 6, 3), None),
+    ],
+)  # fmt: skip
+def test_the_counterpart_of_a_period_is_where_the_compiler_moves_its_rows_from(
+    query: SemanticQuery, start: date, counterpart: date | None
+) -> None:
+    assert counterpart_start(query, start) == counterpart

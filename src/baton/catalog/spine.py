@@ -27,7 +27,7 @@ from datetime import date, timedelta
 from sqlglot import exp
 
 from baton.catalog.model import Catalog
-from baton.contracts.semantic import Grain, SemanticQuery, TimeRange
+from baton.contracts.semantic import Grain, SemanticQuery, TimeRange, periods_before
 
 MAX_PERIODS = 750
 """The longest spine: every weekly or monthly series, a daily one of up to two years."""
@@ -136,6 +136,24 @@ def _year_back(day: date) -> date:
         return day.replace(year=day.year - 1)
     except ValueError:
         return day.replace(year=day.year - 1, day=28)
+
+
+def counterpart_start(query: SemanticQuery, start: date) -> date | None:
+    """The first day of the rows a series compared period by period sets against its period
+    starting ``start``: the period before it (each against the one before), or its own last year —
+    a calendar year back, or the days the comparison is aligned by (a weekday-aligned week is 364
+    days back), as the compiler moves those rows. None for any other query."""
+    grain, comparison, current = query.grain, query.comparison, query.time_range
+    if grain is None or comparison is None:
+        return None
+    if query.each_period_before:
+        before = periods_before(start, bucket_end(start, grain) or start, grain)  # a day is its own end
+        return before[0] if before is not None else None
+    if comparison.kind != "same_period_last_year":
+        return None
+    if comparison.range.start == _year_back(current.start):
+        return _year_back(start)
+    return start - (current.start - comparison.range.start)
 
 
 def whole_inside(start: date, end: date, grain: Grain) -> tuple[date, date] | None:

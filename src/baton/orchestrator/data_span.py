@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
-from baton.catalog.spine import bucket_end, period_starts
+from baton.catalog.spine import counterpart_start, period_starts
 from baton.contracts.common import LANGUAGES, Language
-from baton.contracts.semantic import Grain, SemanticQuery, TimeRange, periods_before
+from baton.contracts.semantic import SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, TimeExpressionError
 from baton.messages import average_fields, both, localized, text
 
@@ -106,29 +106,12 @@ def series_with_data_before(query: SemanticQuery, first: date) -> tuple[date, da
     last year) whose every period has its counterpart inside the data from ``first`` on: the
     periods whose counterpart starts earlier are cut from its start. None for a comparison of
     whole ranges, or when no period is left."""
-    grain, comparison, current = query.grain, query.comparison, query.time_range
-    if grain is None or comparison is None:
+    current = query.time_range
+    if query.grain is None or counterpart_start(query, current.start) is None:
         return None
-    if not (query.each_period_before or comparison.kind == "same_period_last_year"):
-        return None
-    starts = period_starts(current.start, current.end, grain)
-    if query.each_period_before:
-        kept = [s for s in starts if _one_before(s, grain) >= first]
-    else:
-        kept = [s for s in starts if _year_back(s) >= first]
+    starts = period_starts(current.start, current.end, query.grain)
+    kept = [s for s in starts if (counterpart_start(query, s) or date.min) >= first]
     return (kept[0], current.end) if kept else None
-
-
-def _one_before(start: date, grain: Grain) -> date:
-    before = periods_before(start, bucket_end(start, grain) or start, grain)  # a day is its own end
-    return before[0] if before is not None else date.min
-
-
-def _year_back(start: date) -> date:
-    try:
-        return start.replace(year=start.year - 1)
-    except ValueError:  # 29 February
-        return start.replace(year=start.year - 1, day=28)
 
 
 def _series_before_data(query: SemanticQuery, first: date, suggested: tuple[date, date]) -> AmbiguousQuestion:
