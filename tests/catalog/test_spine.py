@@ -296,7 +296,7 @@ def _compared(current: tuple[date, date], previous: tuple[date, date], kind: str
         metrics=("gmv",),
         grain=grain,
         time_range=TimeRange(start=current[0], end=current[1]),
-        comparison=Comparison(kind=kind, range=TimeRange(start=previous[0], end=previous[1])),  # type: ignore[arg-type]
+        comparison=Comparison(kind=kind, range=TimeRange(start=previous[0], end=previous[1])),
         as_of=date(2026, 7, 1),
     )
 
