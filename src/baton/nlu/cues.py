@@ -106,6 +106,10 @@ class Cues(PeriodCues):
         """``scan.take`` that records the claimed spans under ``part``."""
         return self.claim(scan, part, scan.find_all(pattern))
 
+    def comparison_spans(self) -> list[tuple[int, int]]:
+        """The spans of the words that said a comparison of periods ("同比", "环比", "wow", "去年同期")."""
+        return [span for part in ("same_period_last_year", "previous_period") for span in self.spans.get(part, [])]
+
     def claim(self, scan: Scan, part: str, found: Sequence[re.Match[str]], group: int = 0) -> list[re.Match[str]]:
         """Claim matches a reader chose (of those :meth:`Scan.find_all` gave) — their ``group`` —
         and record their spans under ``part``."""
@@ -172,9 +176,7 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     for pattern, kind in ((vocab.YOY, "same_period_last_year"), (vocab.MOM, "previous_period")):
         taken = cues.take(scan, kind, pattern)
         if taken and cues.comparison_kind is not None:  # "同比和环比": one comparison at a time
-            words = [
-                scan.text[s:e] for part in ("same_period_last_year", "previous_period") for s, e in cues.spans[part]
-            ]
+            words = [scan.text[s:e] for s, e in cues.comparison_spans()]
             raise AmbiguousQuestion(*both("nlu.two_comparisons", words=", ".join(words)), detail={"words": words})
         if taken:
             cues.comparison_kind = kind  # type: ignore[assignment]
@@ -223,11 +225,8 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     cues.trend = bool(cues.take(scan, "trend", vocab.TREND))
     shares = cues.take(scan, "share", vocab.SHARE)
     # "what percent did GMV grow": a percentage of a change is the change, not a share
-    comparison_spans = [
-        span for part in ("same_period_last_year", "previous_period") for span in cues.spans.get(part, [])
-    ]
     percent_of_change = all(_PERCENT.fullmatch(m.group(0).strip()) for m in shares) and (
-        cues.change or directions or all(_right_after(m, comparison_spans, scan) for m in shares)
+        cues.change or directions or all(_right_after(m, cues.comparison_spans(), scan) for m in shares)
     )
     cues.share = bool(shares) and not percent_of_change
     cues.total = bool(cues.take(scan, "total", vocab.TOTAL))

@@ -45,7 +45,6 @@ from baton.nlu.rank_within import ranked_each_period
 from baton.nlu.shares import whole_dimensions
 from baton.nlu.ties import ADD_METRIC, Reading
 
-_COMPARISON_PARTS = ("same_period_last_year", "previous_period")
 _COMPARING = patterns.compile(r"比|\b(?:vs|versus|compared?|than|against|yoy|mom|wow|qoq|over)\b", re.I)
 """Words that ask a comparison of periods ("同比", "和去年比", "vs last year"), not a period to show
 ("去年同期", "the same month last year")."""
@@ -214,7 +213,7 @@ class FollowUpMerge(RowsPointedAt):
         the share then, never the share's change (not built); "同比变化呢" is still asked back."""
         cues, parent = self.cues, self.parent
         asked = comparison is not None and "comparison" in self.changed and not self.r.periods
-        said = [self.r.scan.norm[s:e] for part in _COMPARISON_PARTS for s, e in cues.spans.get(part, [])]
+        said = [self.r.scan.norm[s:e] for s, e in cues.comparison_spans()]
         if cues.compare_word or any(_COMPARING.search(w) for w in said):  # "同比呢", "和去年比呢": the change
             return False
         return asked and parent.share and parent.comparison is None and not (cues.change or cues.why or cues.grain)

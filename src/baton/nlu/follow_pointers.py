@@ -89,10 +89,7 @@ def placed_rows(
         return Pointed(said, filter=MemberFilter(dimension=listed.dimension, members=keys))
     if len(keys) != 1 or listed.grain is None:
         raise _place_not_placed(said)
-    start = date.fromisoformat(keys[0][:10])
-    end = bucket_end(start, listed.grain) or start
-    inside = TimeRange(start=max(start, parent.time_range.start), end=min(end, parent.time_range.end), text=said)
-    return Pointed(said, period=inside)
+    return Pointed(said, period=_period_inside(keys[0], listed.grain, parent, said))
 
 
 _COUNT = r"(?P<n>[两二三四五六七八九十几]|\d+)"
@@ -130,10 +127,7 @@ def pointed_rows(said: str, listed: ListedRows | None, parent: SemanticQuery) ->
         grain = next(g for w, g in _PERIOD_WORDS.items() if word.endswith(w))
         if listed.grain != grain or len(listed.keys) != 1:
             raise not_placed(said)
-        start = date.fromisoformat(listed.keys[0][:10])
-        end = bucket_end(start, grain) or start  # a day is its own end
-        inside = TimeRange(start=max(start, parent.time_range.start), end=min(end, parent.time_range.end), text=said)
-        return Pointed(said, period=inside)
+        return Pointed(said, period=_period_inside(listed.keys[0], grain, parent, said))
     count = pointer_count(said)
     singular = count is None and singular_pointer(said)
     if listed.dimension is None or (count is not None and count != len(listed.keys)):
@@ -174,6 +168,18 @@ def pointer_read_as(pointed: Pointed, catalog: Catalog, language: Language) -> C
     return Correction(written=pointed.said, read_as=read_as, kind="pointer")
 
 
+def listed_period(key: str, grain: Grain) -> tuple[date, date]:
+    """The days of the period a listed row's key starts ("2026-06-15" by week: to 2026-06-21)."""
+    start = date.fromisoformat(key[:10])
+    return start, bucket_end(start, grain) or start  # a day is its own end
+
+
+def _period_inside(key: str, grain: Grain, parent: SemanticQuery, said: str) -> TimeRange:
+    """A listed period, as much of it as the previous question covered (a week cut by its range)."""
+    start, end = listed_period(key, grain)
+    return TimeRange(start=max(start, parent.time_range.start), end=min(end, parent.time_range.end), text=said)
+
+
 def _place_not_placed(said: str) -> AmbiguousQuestion:
     return AmbiguousQuestion(*both("conversation.pointer_after_ranking", said=said), detail={"follow_up": True})
 
@@ -189,6 +195,7 @@ __all__ = [
     "ROWS_POINTER",
     "ListedRows",
     "Pointed",
+    "listed_period",
     "listed_rows",
     "not_placed",
     "placed_rows",

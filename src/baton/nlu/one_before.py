@@ -14,12 +14,13 @@ import re
 from datetime import date
 
 from baton import patterns
-from baton.catalog.spine import bucket_end, period_start
+from baton.catalog.spine import whole_period_count
 from baton.contracts.semantic import Comparison, Grain, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import timeexpr
-from baton.nlu.follow_pointers import ListedRows
+from baton.nlu.follow_periods import comparison_of
+from baton.nlu.follow_pointers import ListedRows, listed_period
 from baton.nlu.periods import each_against_the_one_before
 
 _ZH = patterns.compile(
@@ -112,8 +113,7 @@ def _the_one_beside(
         kind = "previous_period" if parent.each_period_before else parent.comparison.kind if parent.comparison else None
         comparison = None
         if kind in ("previous_period", "same_period_last_year"):
-            before = timeexpr.comparison_range(kind, start, end, as_of=as_of)
-            comparison = Comparison(kind=kind, range=TimeRange(start=before[0], end=before[1]))
+            comparison = comparison_of(kind, moved, as_of)
         update = {"grain": None, "top_n": None, "rank_place": None, "rank_by": "value", "threshold": None}
         intent = "comparison" if comparison is not None else "value"
         plain = parent.model_copy(update={**update, "intent": intent, "comparison": comparison, "premise_asked": None})
@@ -123,7 +123,7 @@ def _the_one_beside(
 
 def _one_period(span: TimeRange, unit: Grain) -> bool:
     """Whether ``span`` is one whole day, week, month or quarter."""
-    return span.start == period_start(span.start, unit) and (bucket_end(span.start, unit) or span.start) == span.end
+    return whole_period_count(span.start, span.end, unit) == 1
 
 
 def _the_row_listed(parent: SemanticQuery, listed: ListedRows | None, unit: Grain) -> tuple[date, date] | None:
@@ -131,22 +131,19 @@ def _the_row_listed(parent: SemanticQuery, listed: ListedRows | None, unit: Grai
     ranked = parent.top_n is not None or parent.rank_place is not None
     if not ranked or listed is None or listed.grain != unit or len(listed.keys) != 1 or parent.dimensions:
         return None
-    start = date.fromisoformat(listed.keys[0][:10])
-    return start, bucket_end(start, unit) or start
+    return listed_period(listed.keys[0], unit)
 
 
 def _moved(parent: SemanticQuery, moved: TimeRange, as_of: date) -> tuple[SemanticQuery, bool]:
     """``parent`` over ``moved``; a comparison with the previous period or last year moves with it
     (each period against the one before it stays so: "上季度每个月GMV环比" then "前一个季度呢")."""
-    start, end = moved.start, moved.end
     comparison: Comparison | None = None
     previous = parent.comparison
     if parent.each_period_before:
         assert parent.grain is not None
         comparison = each_against_the_one_before(moved, parent.grain)
     elif previous is not None and previous.kind in ("previous_period", "same_period_last_year"):
-        before = timeexpr.comparison_range(previous.kind, start, end, as_of=as_of)
-        comparison = Comparison(kind=previous.kind, range=TimeRange(start=before[0], end=before[1]))
+        comparison = comparison_of(previous.kind, moved, as_of)
     dropped = parent.comparison is not None and comparison is None
     return parent.model_copy(update={"time_range": moved, "comparison": comparison}), dropped
 
