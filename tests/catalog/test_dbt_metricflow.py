@@ -155,3 +155,18 @@ def test_unsupported_metrics_are_refused_with_the_reason(metric: str, word: str,
     assert answer.status != "answered"
     assert answer.result is None or not answer.result.rows
     assert answer.error is not None and word in answer.error.message
+
+
+@pytest.mark.parametrize(
+    ("metric", "unit"),
+    [
+        ("instant_booking_value_ratio", "ratio"),  # a part of a whole: a percentage
+        ("bookings_per_booker", "number"),  # 1.62 bookings per booker, never 161.76 %
+        ("bookings_per_view", "number"),
+    ],
+)
+def test_a_ratio_is_a_percentage_only_when_it_is_a_part_of_its_whole(
+    metric: str, unit: str, duck: tuple[Session, Any]
+) -> None:
+    session, _ = duck
+    assert session.catalog.metrics[metric].unit == unit

@@ -187,6 +187,29 @@ def test_a_column_shared_by_tables_gets_one_metric_per_table(tmp_path: Path) -> 
         backend.close()
 
 
+def test_columns_of_one_name_that_hold_different_things_are_a_dimension_per_table(tmp_path: Path) -> None:
+    """An invoice's status (paid, void) and a subscription's (active, cancelled) share a name, not a
+    meaning: one dimension of both would filter invoices by "active" and find nothing."""
+    path = tmp_path / "saas.duckdb"
+    con = duckdb.connect(str(path))
+    day = "DATE '2026-01-01' + CAST(i % 90 AS INTEGER)"
+    con.execute(f"CREATE TABLE fact_invoice AS SELECT {day} AS day, ['paid', 'void'][1 + i % 2] AS status, "
+                "['north', 'south'][1 + i % 2] AS region FROM range(200) t(i)")  # fmt: skip
+    con.execute(f"CREATE TABLE dim_subscription AS SELECT {day} AS day, ['active', 'cancelled'][1 + i % 2] AS status, "
+                "['south', 'east'][1 + i % 2] AS region FROM range(200) t(i)")  # fmt: skip
+    con.close()
+    backend = DuckDBBackend(path)
+    try:
+        dims = build_draft(profile_warehouse(backend), warehouse="saas").catalog.dimensions
+        assert "status" not in dims
+        assert dims["invoice_status"].columns == {"fact_invoice": "status"}
+        assert set(dims["invoice_status"].members) == {"paid", "void"}
+        assert dims["subscription_status"].columns == {"dim_subscription": "status"}
+        assert dims["region"].columns == {"fact_invoice": "region", "dim_subscription": "region"}  # one shared member
+    finally:
+        backend.close()
+
+
 @pytest.mark.parametrize(
     ("name", "mask"),
     [

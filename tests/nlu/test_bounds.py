@@ -28,6 +28,8 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("上个月订单量达到10000的渠道", "order_count", ">=", 10_000, ["channel"], None),
     ("categories with GMV above 5 million last month", "gmv", ">", 5_000_000, ["category"], None),
     ("regions where GMV exceeded ¥2m last month", "gmv", ">", 2_000_000, ["region"], None),
+    ("上个月GMV超过500万rmb的区域", "gmv", ">", 5_000_000, ["region"], None),
+    ("regions where GMV exceeded 2m yuan last month", "gmv", ">", 2_000_000, ["region"], None),
     ("channels with more than 10,000 orders last month", "order_count", ">", 10_000, ["channel"], None),
     ("regions with a refund rate of at least 7.5 percent in Q2", "refund_rate", ">=", 0.075, ["region"], None),
     ("channels whose GMV was 2.5k or less yesterday", "gmv", "<=", 2_500, ["channel"], None),
@@ -97,6 +99,10 @@ def test_a_percentage_bound_is_exactly_the_digits_said() -> None:
 
 ASKED = [  # question, the reason asked back
     ("regions where GMV exceeded $2m last month", "threshold_currency"),  # dollars on a CNY metric
+    ("上个月GMV超过500万美元的区域", "threshold_currency"),
+    ("上个月GMV超过500万USD的区域", "threshold_currency"),  # a Latin word right after Chinese
+    ("regions where GMV exceeded 2m usd last month", "threshold_currency"),  # never "usa", a typo of nothing here
+    ("上个月GMV超过200万欧元的区域", "threshold_currency"),
     ("上个月每天GMV超过200万的渠道", "threshold_beside"),  # every day, or any day?
     ("上个月GMV增长不到5%的品类", "threshold_change_under"),  # do the ones that fell count?
     ("上个月退款率上升超过10%的品类", "threshold_change_of_rate"),  # relative, or points?

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
+from baton.contracts.semantic import Grain, MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.nlu.follow_pointers import ListedRows, Pointed, listed_rows, placed_rows, pointed_rows, pointer_count
 
@@ -52,6 +52,29 @@ def test_a_pointer_at_one_period_is_that_period_inside_the_question() -> None:
 
 
 @pytest.mark.parametrize(
+    ("said", "keys", "grain", "span"),
+    [
+        ("这两个月", ("2026-05-01", "2026-04-01"), "month", (date(2026, 4, 1), date(2026, 5, 31))),
+        ("那几天", ("2026-06-18", "2026-06-17", "2026-06-19"), "day", (date(2026, 6, 17), date(2026, 6, 19))),
+        (
+            "those weeks",
+            ("2026-06-22", "2026-06-29"),
+            "week",
+            (date(2026, 6, 22), date(2026, 6, 30)),
+        ),  # cut at June's end
+        ("these two months", ("2026-06-01", "2026-05-01"), "month", (date(2026, 5, 1), date(2026, 6, 30))),
+    ],
+)
+def test_a_pointer_at_periods_that_follow_one_another_is_their_span_by_their_grain(
+    said: str, keys: tuple[str, ...], grain: Grain, span: tuple[date, date]
+) -> None:
+    year = BY_DAY.model_copy(update={"grain": grain, "time_range": TimeRange(start=date(2026, 1, 1), end=JUNE.end)})
+    pointed = pointed_rows(said, ListedRows(keys, grain=grain), year)
+    assert pointed.period is not None and (pointed.period.start, pointed.period.end) == span
+    assert pointed.grain == grain and pointed.filter is None
+
+
+@pytest.mark.parametrize(
     ("said", "listed"),
     [
         ("这三个", TWO_REGIONS),  # two were listed
@@ -61,6 +84,10 @@ def test_a_pointer_at_one_period_is_that_period_inside_the_question() -> None:
         ("那周", ONE_DAY),  # a day was listed, not a week
         ("那天", ListedRows(("2026-06-18", "2026-06-17"), grain="day")),
         ("这两个", None),  # nothing listed to point at
+        ("这两个月", ListedRows(("2026-05-01",), grain="month")),  # one month listed
+        ("这三个月", ListedRows(("2026-05-01", "2026-04-01"), grain="month")),
+        ("those weeks", ListedRows(("2026-05-01", "2026-04-01"), grain="month")),
+        ("these two weeks", ListedRows(("2026-06-15", "2026-04-27"), grain="week")),  # apart: the weeks between?
     ],
 )
 def test_a_pointer_that_does_not_fit_is_asked_back(said: str, listed: ListedRows | None) -> None:

@@ -460,8 +460,37 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
             ("今年哪几个月新增用户数环比下降", "month", "down", "previous_period"),  # no 了
             ("近12周GMV环比下降的有哪几周", "week", "down", "previous_period"),
             ("上个月每天的订单量环比下降的有哪些天", "day", "down", "previous_period"),
+            ("今年哪几个月的退款率比上个月高", "month", "up", "previous_period"),  # higher than the month before
+            ("今年有哪几个月订单量比上月少", "month", "down", "previous_period"),
+            ("which months this year had a higher refund rate than the month before", "month", "up", "previous_period"),
         ]
     ],
+    # the groups that moved one way, said as higher or lower than the period before
+    *[
+        (
+            f"which groups moved, said with a comparative: {question}",
+            question,
+            {"premise_asked": "which", "dimensions": [dim], "premise": way, "comparison": {"kind": "previous_period"}},
+        )
+        for question, dim, way in [
+            ("上个月哪几个渠道的GMV比前一个月高", "channel", "up"),
+            ("which channels had more orders last month than the previous month", "channel", "up"),
+            ("which regions had lower gmv last month than in the previous month", "region", "down"),
+        ]
+    ],
+    *[
+        (
+            f"two periods that meet, added up: {question}",
+            question,
+            {"time_range": {"start": "2026-04-01", "end": "2026-05-31"}, "comparison": None},
+        )
+        for question in ["4月和5月的GMV加起来是多少", "GMV for April and May combined", "4月和5月GMV合计"]
+    ],
+    (
+        "这周一共 is this week in total, no Monday",
+        "这周一共卖了多少",
+        {"metrics": ["gmv"], "time_range": {"start": "2026-06-29", "end": "2026-06-30"}},
+    ),
     (
         "which of two members, said alone, is the top one",
         "华东和华南上个月GMV哪个高",
@@ -1611,7 +1640,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a clause that narrows is not context", "老板只看线上，上个月GMV多少", AmbiguousQuestion, "只看线上"),
     (
         "each channel is a breakdown, not two periods side by side",
-        "What was the total GMV in May and June for each channel?",
+        "What was the total GMV in May and June for each channel?",  # each month's total, or both's?
         AmbiguousQuestion,
         "two periods",
     ),
@@ -1904,6 +1933,14 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("各X的M多少，哪几个超过N", "上个月各区域GMV是多少，哪几个超过800万", AmbiguousQuestion, "哪几个"),
     ("各X的M，哪些环比下降超过N", "上个月各品类GMV，哪些环比下降超过15%", AmbiguousQuestion, "15%"),
     ("各X的M多少，低于N的有哪些", "上个月各渠道转化率多少，低于2%的有哪些", AmbiguousQuestion, "2%"),
+    # a weekday after a week word: never the week, nor weekly rows ("一" is no filler there)
+    ("第一个周一", "上个月的第一个周一各渠道订单", AmbiguousQuestion, "周一"),
+    ("每周一", "上个月每周一的GMV", AmbiguousQuestion, "周一"),
+    ("two periods apart, added up: the days between?", "3月和5月的GMV加起来", AmbiguousQuestion, "3月"),
+    ("每个星期一", "上个月每个星期一的订单量", AmbiguousQuestion, "星期一"),
+    ("N月第一个周一", "5月第一个周一的GMV", AmbiguousQuestion, "周一"),
+    # an English word written against Chinese is a name to place, never a filler
+    ("us written against Chinese", "2020年3月us的GMV", AmbiguousQuestion, "us"),
     # a member's place asked among groups of another kind
     ("华南 among channels", "上个月华南GMV在各渠道里排第几", AmbiguousQuestion, "华南"),
     (

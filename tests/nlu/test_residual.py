@@ -31,3 +31,13 @@ def test_a_lone_filler_character_never_loads_the_segmenter() -> None:
     out = json.loads(done.stdout)
     assert out["read"] == [["channel"], ["region"], ["channel"]]
     assert out["jieba"] is False
+
+
+def test_an_english_filler_written_against_chinese_is_a_word_to_place() -> None:
+    """ "2020年3月us的订单量": "us" is a member the catalog may not know (a country code), never the
+    English pronoun dropped as filler — dropped, the answer would be every country's."""
+    from baton.nlu.residual import unknown_words
+
+    assert unknown_words("       us的   ") == ["us"]
+    assert unknown_words("how many did us customers place") == ["customers place"]  # in English, a filler
+    assert unknown_words("   the app   ") == ["app"]

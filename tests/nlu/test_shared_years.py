@@ -27,6 +27,9 @@ SHARED: list[tuple[str, tuple[str, str], tuple[str, str]]] = [
     ("Compare Q1 and Q2 GMV this year", ("2026-04-01", "2026-06-30"), ("2026-01-01", "2026-03-31")),
     ("Compare Q1 and Q2 GMV last year", ("2025-04-01", "2025-06-30"), ("2025-01-01", "2025-03-31")),
     ("去年的Q1和Q2的GMV对比", ("2025-04-01", "2025-06-30"), ("2025-01-01", "2025-03-31")),
+    # "A和B比" sets the two against each other, as "vs" does: B in A's year
+    ("2025年下半年和上半年比GMV", ("2025-07-01", "2025-12-31"), ("2025-01-01", "2025-06-30")),
+    ("2025年Q4和Q3相比订单量", ("2025-10-01", "2025-12-31"), ("2025-07-01", "2025-09-30")),
     ("second half of last year GMV vs first half", ("2025-07-01", "2025-12-31"), ("2025-01-01", "2025-06-30")),
     (
         "GMV in the second half of 2025 compared with the first half",

@@ -967,12 +967,38 @@ def test_a_pointer_beside_words_that_do_not_fit_it_is_asked_back(session: Sessio
 def test_a_member_named_beside_a_singular_pointer_is_that_member(
     session: Session, turns: list[str], member: str
 ) -> None:
-    last = _last(session, turns)
-    if last.status == "answered":  # never the top channel the previous answer listed
-        assert last.semantic_query is not None
-        assert [f.members for f in last.semantic_query.filters if f.dimension == "channel"] == [(member,)]
-    else:
-        assert last.status == "clarification_needed"
+    last = _last(session, turns)  # never the top channel the previous answer listed, nor a ranking of one
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    assert [f.members for f in last.semantic_query.filters if f.dimension == "channel"] == [(member,)]
+    assert last.semantic_query.top_n is None and last.semantic_query.dimensions == ()
+
+
+def test_a_pointer_at_listed_periods_that_follow_one_another_is_each_of_them(session: Session) -> None:
+    """ "今年GMV最高的两个月" then "这两个月的订单量呢": those months' orders, month by month — or,
+    were they apart, asked back (one span would hold the months between)."""
+    chat = session.conversation()
+    first = chat.ask("今年GMV最高的两个月", as_of=JULY)
+    months = sorted(str(m) for (m,) in _answer_rows(first, "period"))
+    last = chat.ask("这两个月的订单量呢")
+    start, end = date.fromisoformat(months[0][:10]), date.fromisoformat(months[1][:10])
+    if (end.year * 12 + end.month) - (start.year * 12 + start.month) != 1:
+        assert last.status == "clarification_needed" and months[0][:10] in last.answer
+        return
+    assert last.status == "answered" and last.semantic_query is not None and last.semantic_query.top_n is None
+    expected = _rows(
+        session,
+        f"SELECT CAST(date_trunc('month', order_date) AS DATE), CAST(COUNT(*) AS DOUBLE) FROM fact_order "
+        f"WHERE {ORDERS} AND order_date >= DATE '{months[0][:10]}' AND order_date < DATE '{months[1][:10]}' "
+        "+ INTERVAL 1 MONTH GROUP BY 1",
+    )
+    assert [(str(p)[:10], float(str(v))) for p, v in _answer_rows(last, "period", "order_count")] == [
+        (str(p), v) for p, v in expected
+    ]
+
+
+def test_a_pointer_at_listed_weeks_apart_is_asked_back_naming_them(session: Session) -> None:
+    last = _last(session, ["which two weeks this year had the highest gmv", "orders in those weeks by channel"])
+    assert last.status == "clarification_needed" and "those weeks" in last.answer
 
 
 def test_a_day_said_with_that_day_is_the_day_said(session: Session) -> None:
@@ -1042,10 +1068,17 @@ def test_a_rate_after_shares_of_the_rows_pointed_at_is_of_those_rows(session: Se
 def test_a_member_and_another_breakdown_as_shares_is_never_the_members_share(session: Session) -> None:
     """ "各区域的订单量" then "那华东各渠道的订单量占比": East China's channel mix — never East China's share."""
     last = _last(session, ["上个月各区域的订单量", "那华东各渠道的订单量占比"])
-    if last.status == "answered":
-        assert last.semantic_query is not None and "channel" in last.semantic_query.dimensions
-    else:
-        assert last.status == "clarification_needed"
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    assert last.semantic_query.dimensions == ("channel",) and not last.semantic_query.share_filters
+    expected = _rows(
+        session,
+        "SELECT channel, COUNT(*) * 1.0 / SUM(COUNT(*)) OVER () FROM fact_order "
+        f"WHERE {ORDERS} AND {JUNE} AND region = '华东' GROUP BY channel",
+    )
+    shares = [c.name for c in (last.result.columns if last.result else []) if c.name.endswith("share")]
+    got = _answer_rows(last, "channel", shares[0])
+    assert [k for k, _ in got] == [k for k, _ in expected]
+    assert all(abs(float(str(a)) - float(str(b))) < 1e-9 for (_, a), (_, b) in zip(got, expected, strict=True))
 
 
 def test_a_breakdown_against_a_named_period_compares_the_groups(session: Session) -> None:
@@ -2317,3 +2350,19 @@ def test_kept_pairs_of_a_period_and_a_group_are_counted_as_pairs(session: Sessio
     assert kept.status == "answered", kept.answer
     assert kept.result is not None
     assert f"月×渠道组合有 {len(kept.result.rows)} 个" in kept.answer
+
+
+@pytest.mark.parametrize("follow_up", ["which regions were above 5%", "哪些区域超过5%"])
+def test_a_bound_said_of_the_groups_held_is_of_the_metric_shown(session: Session, follow_up: str) -> None:
+    """ "refund rate by region" then "which regions were above 5%": the regions word names the groups
+    held, so the bound is the refund rate's — never asked what "regions" is the metric of."""
+    last = _last(session, ["上个月各区域的退款率", follow_up])
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    threshold = last.semantic_query.threshold
+    assert threshold is not None and (threshold.metric, threshold.op, threshold.value) == ("refund_rate", ">", 0.05)
+    expected = _rows(
+        session,
+        "SELECT region FROM fact_order WHERE " + JUNE + " GROUP BY region HAVING "
+        "COUNT(*) FILTER (WHERE status = 'refunded') * 1.0 / COUNT(*) FILTER (WHERE " + ORDERS + ") > 0.05",
+    )
+    assert _answer_rows(last, "region") == expected

@@ -562,3 +562,124 @@ def test_a_low_volume_count_is_tested_over_every_day_its_quiet_days_as_zeros(saa
     assert headline.n == 61
     expected = sps.ttest_ind(june, may, equal_var=False).pvalue
     assert float(headline.p_value or 0) == pytest.approx(float(expected), rel=1e-9)
+
+
+# -- rows of no member ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def countries_missing(tmp_path_factory: pytest.TempPathFactory) -> SaasFolder:
+    """The SaaS warehouse with the country of every Mexican subscription emptied (NULL): fewer rows
+    than any named country, so an empty key ranked as a member would be the bottom one; Mexico is
+    then a country of accounts only. And no business subscription churned in June 2026."""
+    folder = build_saas_warehouse(tmp_path_factory.mktemp("own_saas_no_country"))
+    con = duckdb.connect(str(folder.warehouse))
+    try:
+        con.execute("UPDATE subscriptions SET country = NULL WHERE country = 'MX'")
+        con.execute(
+            "UPDATE subscriptions SET status = 'upgraded' WHERE plan = 'business' AND status = 'churned' "
+            "AND end_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'"
+        )
+    finally:
+        con.close()
+    return folder
+
+
+@pytest.mark.parametrize(
+    "question", ["Which country had the fewest new subscriptions in Q2 2026?", "2026年第二季度新订阅最少的国家"]
+)
+def test_a_ranking_by_a_dimension_never_ranks_rows_of_no_member_and_says_so(
+    countries_missing: SaasFolder, question: str
+) -> None:
+    gold = _gold(
+        countries_missing,
+        "SELECT country, COUNT(*) FROM subscriptions WHERE start_date BETWEEN DATE '2026-04-01' AND DATE '2026-06-30' "
+        "GROUP BY country ORDER BY 2",
+    )
+    empty = next(n for c, n in gold if c is None)
+    named = [(c, n) for c, n in gold if c is not None]
+    assert gold[0][0] is None  # the empty key is the smallest group: ranked as a member it would win
+    with Session(config=countries_missing.config) as session:
+        answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert [tuple(row) for row in answer.result.rows] == [named[0]]
+    assert any(f"{empty:,}" in a and ("country" in a or "国家" in a) for a in answer.assumptions), answer.assumptions
+    assert "None" not in answer.answer
+
+
+def test_a_breakdown_shows_rows_of_no_member_as_empty_and_names_no_end_by_them(countries_missing: SaasFolder) -> None:
+    with Session(config=countries_missing.config) as session:
+        answer = session.ask("new subscriptions by country in Q2 2026", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None
+    assert any(row[0] is None for row in answer.result.rows)  # the table keeps the rows as they are
+    assert "None" not in answer.answer and "(empty)" not in answer.answer  # no lowest "country" of no country
+
+
+def test_metrics_of_two_tables_side_by_side_keep_every_key_once(countries_missing: SaasFolder) -> None:
+    """Subscriptions and accounts by country: Mexico is a country of accounts only (a row, no
+    subscriptions), the empty country one row of both — never two half rows."""
+    q2 = "BETWEEN DATE '2026-04-01' AND DATE '2026-06-30'"
+    gold = _gold(
+        countries_missing,
+        f"WITH s AS (SELECT country, COUNT(*) AS n FROM subscriptions WHERE start_date {q2} GROUP BY 1), "
+        f"a AS (SELECT country, COUNT(*) AS n FROM accounts WHERE signup_date {q2} GROUP BY 1), "
+        "k AS (SELECT country FROM s UNION SELECT country FROM a) "
+        "SELECT k.country, COALESCE(s.n, 0), COALESCE(a.n, 0) FROM k LEFT JOIN s ON k.country IS NOT DISTINCT FROM "
+        "s.country LEFT JOIN a ON k.country IS NOT DISTINCT FROM a.country",
+    )
+    assert ("MX", 0) in [(c, s) for c, s, _ in gold] and sum(c is None for c, _, _ in gold) == 1
+    with Session(config=countries_missing.config) as session:
+        answer = session.ask("new subscriptions and new accounts by country in Q2 2026", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    got = [(r[0], int(r[1]), int(r[2])) for r in answer.result.rows]
+    assert sorted(got, key=str) == sorted(((c, int(s), int(a)) for c, s, a in gold), key=str)
+
+
+def test_a_group_without_the_events_a_metric_is_dated_by_is_a_zero(countries_missing: SaasFolder) -> None:
+    """Churn is dated by the end date: business subscriptions exist in June 2026 but none churned,
+    so business is the plan with the fewest churned subscriptions (0), never missing from the ranking."""
+    gold = _gold(
+        countries_missing,
+        "SELECT plan, COUNT(*) FILTER (WHERE status = 'churned' AND end_date BETWEEN DATE '2026-06-01' "
+        "AND DATE '2026-06-30') FROM subscriptions WHERE start_date <= DATE '2026-06-30' GROUP BY 1 ORDER BY 2",
+    )
+    assert gold[0] == ("business", 0)
+    with Session(config=countries_missing.config) as session:
+        answer = session.ask("Which plan had the fewest churned subscriptions in June 2026?", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert [tuple(r) for r in answer.result.rows] == [("business", 0)]
+
+
+@pytest.fixture(scope="module")
+def few_churned(tmp_path_factory: pytest.TempPathFactory) -> SaasFolder:
+    """Churn at low volume: in May 2026 eight US and two German subscriptions churned; in June
+    eight US and thirteen German ones — Germany alone carries the rise, on a few days each."""
+    folder = build_saas_warehouse(tmp_path_factory.mktemp("own_saas_few_churned"))
+    con = duckdb.connect(str(folder.warehouse))
+    try:
+        con.execute("UPDATE subscriptions SET status = 'upgraded' WHERE end_date >= DATE '2026-04-01'")
+        for month, country, n in (("05", "US", 8), ("05", "DE", 2), ("06", "US", 8), ("06", "DE", 13)):
+            con.execute(
+                "UPDATE subscriptions SET status = 'churned' WHERE subscription_id IN (SELECT subscription_id FROM "
+                f"subscriptions WHERE country = '{country}' AND strftime(end_date, '%m') = '{month}' "
+                f"AND end_date >= DATE '2026-05-01' ORDER BY subscription_id LIMIT {n})"
+            )
+    finally:
+        con.close()
+    return folder
+
+
+def test_a_member_too_sparse_to_test_against_the_rest_is_never_called_spread_in_proportion(
+    few_churned: SaasFolder,
+) -> None:
+    gold = _gold(
+        few_churned,
+        "SELECT country, strftime(end_date, '%m'), COUNT(*) FROM subscriptions WHERE status = 'churned' "
+        "AND end_date BETWEEN DATE '2026-05-01' AND DATE '2026-06-30' GROUP BY 1, 2 ORDER BY 1, 2",
+    )
+    assert gold == [("DE", "05", 2), ("DE", "06", 13), ("US", "05", 8), ("US", "06", 8)]
+    with Session(config=few_churned.config) as session:
+        answer = session.analyze("Why did churned subscriptions rise in June 2026?", as_of=AS_OF)
+    assert answer.status == "answered", answer.answer
+    assert "in proportion to their size" not in answer.answer
+    assert "DE" in answer.answer or "Germany" in answer.answer, answer.answer

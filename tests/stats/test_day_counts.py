@@ -37,6 +37,20 @@ def test_under_dispersed_tables_use_a_narrow_normal() -> None:
     assert lower_tail(34, 56.0, 0.05) == pytest.approx(float(sps.norm.cdf((34.5 - 56) / math.sqrt(2.8))), rel=1e-12)
 
 
+def test_a_few_rows_expected_are_judged_as_poisson_at_least() -> None:
+    """A day expected to hold two rows may hold none: no table of a few rows a day is under-dispersed."""
+    assert lower_tail(0, 2.0, 0.05) == pytest.approx(float(sps.poisson.cdf(0, 2.0)), rel=1e-12)
+
+
+def test_a_sparse_tables_empty_days_are_no_failed_loads() -> None:
+    """Signups of a small business (a row on about half the days), the days of none absent from
+    the counts as a GROUP BY returns them: the days with rows alone look regular."""
+    signups = "2100010100131001010110011010103100011003120120001013122302311011112000102000111000000011"
+    counts = {START + timedelta(days=i): int(n) for i, n in enumerate(signups) if n != "0"}
+    days = [START + timedelta(days=i) for i in range(len(signups) - 30, len(signups))]
+    assert not [c.day for c in completeness(counts, days) if c.incomplete]
+
+
 def _noisy(level: float, days: int, seed: int) -> dict[date, int]:
     """Poisson counts around a weekday profile with 4 % day-to-day noise (like a real table)."""
     rng = np.random.default_rng(seed)

@@ -32,17 +32,12 @@ from baton.charts.model import CellValue
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
-from baton.messages import text
+from baton.messages import capitalised, text
 from baton.nlu.interpret import value_label
 from baton.numbers import possessive
 from baton.stats import peak_window_for
 
 PERIOD_COLUMN = "period"
-
-
-def _capital(text: str) -> str:
-    """``refund rate`` -> ``Refund rate``; ``GMV`` stays ``GMV``."""
-    return text[:1].upper() + text[1:]
 
 
 @dataclass(frozen=True)
@@ -173,7 +168,7 @@ class ChartAgent:
             label = text("charts.two_measures", language, label=label, second=second)
         tr = query.time_range
         when = when_label(tr.start, tr.end, scope_label(query, self.catalog, language), language)
-        titled = {"label": _capital(label), "label_zh": label, "when": when}
+        titled = {"label": capitalised(label), "label_zh": label, "when": when}
         dims = self._dims_text(query, language) if query.dimensions else ""
         if query.comparison is not None:
             # the breakdown reads on the x axis; the other report formats quote this title as it is
@@ -229,7 +224,7 @@ class ChartAgent:
             )
         for dim in query.dimensions:
             if dim in names:
-                label = _capital(self.catalog.dimensions[dim].label.for_lang(language))
+                label = capitalised(self.catalog.dimensions[dim].label.for_lang(language))
                 picks.append((names.index(dim), ChartColumn(dim, "dimension", label), f"member:{dim}"))
         if query.comparison is not None and f"{column}_previous" in names:
             tr, prev = query.time_range, query.comparison.range
@@ -247,7 +242,7 @@ class ChartAgent:
                 (names.index(f"{column}_share"), ChartColumn(f"{column}_share", "measure", share, "ratio"), "value")
             )
         else:
-            label = _capital(value_label(self.catalog, query, metric, language))
+            label = capitalised(value_label(self.catalog, query, metric, language))
             picks.append((names.index(column), ChartColumn(column, "measure", label, unit, currency), "value"))
             if intent_of(query) == "relationship":  # two measures across members: both go on the chart
                 second = query.metrics[1]
@@ -258,7 +253,7 @@ class ChartAgent:
                         ChartColumn(
                             value_column(query, second),
                             "measure",
-                            _capital(value_label(self.catalog, query, second, language)),
+                            capitalised(value_label(self.catalog, query, second, language)),
                             other.unit,
                             self.catalog.currency_of(second),
                         ),

@@ -12,7 +12,7 @@ from baton.agents.change_ranking import change_ranking_sentence, change_text
 from baton.agents.narration import MAX_LISTED, NarratorBase, Sentence, polish
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
-from baton.messages import text
+from baton.messages import capitalised, text
 from baton.nlu.interpret import compared_with, value_label
 from baton.numbers import direction_of, format_exact, plural_noun
 from baton.numbers import format_signed_percent as format_pct
@@ -127,7 +127,7 @@ class ComparedSentences(NarratorBase):
         query, metric, rows, _period, _filters, language, _fmt = say
         moved = [r for r in rows if direction_of(r.get(f"{metric}_change")) == query.premise]
         fields = {
-            "label": value_label(self.catalog, query, metric, language),
+            "label": capitalised(value_label(self.catalog, query, metric, language)),  # opens a sentence
             "counted": self._counted_groups(query, len(rows), language),
             "actual": text(f"answer.premise_{query.premise}", language),
         }

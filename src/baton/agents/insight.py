@@ -162,7 +162,7 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
         findings.append(mix)
     excluded, best_qs = excluded_paths(catalog, drilled, chosen, lang)
     if not chosen:
-        findings.append(_no_driver(drilled, lang))
+        findings.append(_no_driver(catalog, drilled, lang))
     tree = tree_finding(catalog, query, overall, drilled, lang)
     if tree is not None:
         findings.append(tree)
@@ -181,10 +181,16 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
     return AgentReport(task_id=packet.task_id, status="success", result=ReportResult(summary=summary, data=output))
 
 
-def _no_driver(drilled: Drilled, lang: Language) -> Finding:
-    """ "No driver" is only said when no member effect passed the tests at all."""
+def _no_driver(catalog: Catalog, drilled: Drilled, lang: Language) -> Finding:
+    """ "No driver" is only said when no member effect passed the tests at all; "spread in
+    proportion" only when every member could be tested against the rest — a member of a few
+    events (days without any) that moved on its own is named as untested instead."""
     passed = [c for c in drilled.cands if c.q_value <= Q_LEVEL]
     key = "analysis.insight_no_driver_mixed" if passed else "analysis.insight_no_driver"
+    untested = _moved_untested(drilled)
+    fields = {"members": members_text(catalog, untested.members, lang)} if untested is not None else {}
+    if untested is not None and not passed:
+        key = "analysis.insight_no_driver_untested"
     sure = [c for c in passed if c.significant]
     if sure and all(c.immaterial for c in sure):  # sure, but too small to explain it
         key = "analysis.insight_no_driver_broad"
@@ -193,10 +199,26 @@ def _no_driver(drilled: Drilled, lang: Language) -> Finding:
     return Finding(
         finding_id="insight-no-driver",
         kind="no_driver",
-        summary=text(key, lang, tests=len(drilled.cands), passed=len(passed)),
+        summary=text(key, lang, tests=len(drilled.cands), passed=len(passed), **fields),
         confidence=0.7,
         evidence_ids=tuple(drilled.evidence[:1]),
     )
+
+
+MOST_OF_THE_CHANGE = 0.5
+"""An untested member named in place of "spread in proportion" carries at least this share of the change."""
+
+
+def _moved_untested(drilled: Drilled) -> Candidate | None:
+    """The member carrying most of the change that moved significantly on its own but could not be
+    tested against the rest (too few days with rows), if any: never "spread in proportion"."""
+    total = drilled.total_change
+    untested = [
+        c
+        for c in drilled.cands
+        if c.excess is None and c.own_p < 0.05 and total and c.change / total >= MOST_OF_THE_CHANGE
+    ]
+    return max(untested, key=lambda c: abs(c.change), default=None)
 
 
 def _driver(

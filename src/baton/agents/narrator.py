@@ -91,7 +91,8 @@ def ends_gap(
     rows — the highest minus the lowest, and that as a share of the lowest."""
     if not query.gap_of_the_ends or member_gap(query, metric, rows) is not None:
         return None
-    valued = [r for r in rows if r.get(metric) is not None]
+    # the ends of the members: a group of an empty key (NULL) is none of them
+    valued = [r for r in rows if r.get(metric) is not None and all(r.get(d) is not None for d in query.dimensions)]
     if len(valued) < 2:
         return None
     high, low = max(valued, key=lambda r: float(r[metric])), min(valued, key=lambda r: float(r[metric]))
@@ -343,7 +344,8 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences):
             self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
         )
         where = {"label": label, "filters": filters, "period": period, "dims": dims}
-        valued = [r for r in rows if r[metric] is not None]
+        # the highest and lowest are of members: a group with an empty key (NULL) is none, shown in the table only
+        valued = [r for r in rows if r[metric] is not None and all(r.get(d) is not None for d in query.dimensions)]
         ordered = sorted(valued, key=lambda r: float(r[metric]), reverse=True)
         if query.top_n is not None:
             items = self._listed(say)

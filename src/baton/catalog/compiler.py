@@ -371,7 +371,11 @@ def _aggregate(
     """``source``'s leaves aggregated on ``keys`` over its rows in ``where`` (the time
     conditions) that pass the question's filters and the leaves' own."""
     table, time_col = source
-    where = [*where, *[_member_condition(catalog, table, flt) for flt in query.filters]]
+    where = [
+        *where,
+        *[_member_condition(catalog, table, flt) for flt in query.filters],
+        *_named_keys(query, catalog, table),
+    ]
     if query.where:
         where.append(where_condition(query.where, _where_resolver(catalog, table, time_col)))
 
@@ -398,6 +402,16 @@ def _aggregate(
     return with_joins(catalog, table, select)
 
 
+def _named_keys(query: SemanticQuery, catalog: Catalog, table: str) -> list[exp.Expr]:
+    """A ranking by a dimension ranks its members, and a bound keeps (or checks) members: rows
+    whose key is empty (NULL) are no member ("which country had the fewest accounts" never answers
+    "none", "did every country pass 50k" is not "no" for rows of no country), so they are left
+    out — and the answer says so (``baton.orchestrator.unnamed_groups``)."""
+    if not _ranked(query) and query.threshold is None:
+        return []
+    return [exp.not_(_parse(catalog.dimensions[d].columns[table]).is_(exp.null())) for d in query.dimensions]
+
+
 def _member_condition(catalog: Catalog, table: str, flt: MemberFilter) -> exp.Expr:
     """A member filter on ``table``'s rows: ``IN``, or ``NOT IN`` that keeps rows of unknown member."""
     dimension = _parse(catalog.dimensions[flt.dimension].columns[table])
@@ -407,19 +421,37 @@ def _member_condition(catalog: Catalog, table: str, flt: MemberFilter) -> exp.Ex
     return exp.paren(exp.or_(exp.not_(members), unknown)) if flt.exclude else members
 
 
+def _loaded_by_every(query: SemanticQuery, catalog: Catalog, sources: list[Source]) -> exp.Query:
+    """The keys every source's table holds (a member only the second metric's table has is a row)."""
+    loaded: exp.Query = _loaded(query, catalog, sources[0])
+    for source in sources[1:]:
+        loaded = exp.union(loaded, _loaded(query, catalog, source), distinct=False)
+    return loaded
+
+
 def _loaded(query: SemanticQuery, catalog: Catalog, source: Source) -> exp.Select:
     """The periods and members ``source``'s table holds in the question's range, whatever its
     other filters (only its filters on the keys themselves apply): where the table has rows, the
-    data is there, and a key the question's rows miss is a 0 (``baton.catalog.spine``)."""
+    data is there, and a key the question's rows miss is a 0 (``baton.catalog.spine``). A
+    breakdown of a metric dated by another column than the table's own (cancellations of
+    subscriptions) takes the members of the rows the table holds by the period's end: a group
+    with none of those events in the period is a 0 too, never missing."""
     table, time_col = source
-    column, timestamps = _time_key(catalog, table, time_col)
+    own = catalog.tables[table].time_column
+    event_dated = query.grain is None and own is not None and own != time_col
+    column, timestamps = _time_key(catalog, table, own if event_dated and own is not None else time_col)
     day = _day(column.copy(), timestamps)
     keys: list[tuple[str, exp.Expr]] = []
     if query.grain is not None:
         keys.append((PERIOD, bucket(column, query.grain, timestamps)))
     keys += [(dim, _parse(catalog.dimensions[dim].columns[table])) for dim in query.dimensions]
-    where = [_between(day, query.time_range.start, query.time_range.end)]
+    where: list[exp.Expr] = [
+        exp.LTE(this=day, expression=_date(query.time_range.end))
+        if event_dated
+        else _between(day, query.time_range.start, query.time_range.end)
+    ]
     where += [_member_condition(catalog, table, f) for f in query.filters if f.dimension in query.dimensions]
+    where += _named_keys(query, catalog, table)
     # an aggregate of its own: the keys are groups of rows, never rows (an aggregate-only table, an export)
     held = exp.Count(this=exp.Star()).as_("rows_held")
     select = exp.select(*[_named(expr, name) for name, expr in keys], held, copy=False).from_(
@@ -745,7 +777,7 @@ def _base(
     by_table: dict[Source, list[_Leaf]],
     key_names: list[str],
     metric_cols: list[exp.Expr],
-) -> tuple[list[tuple[str, exp.Select]], exp.Select]:
+) -> tuple[list[tuple[str, exp.Query]], exp.Select]:
     """The aggregate the answer's statement is built on, and the CTEs it reads. Each period
     against the one before it is its two sides stacked (``UNION ALL``), each side over its own
     range — the ranges overlap (February is March's month before and a month of its own), so
@@ -753,7 +785,7 @@ def _base(
     plain series joins them (Spark estimates a join of stacked rows as their product)."""
     if not query.each_period_before:
         return _joined(query, catalog, by_table, key_names, metric_cols)
-    ctes: list[tuple[str, exp.Select]] = []
+    ctes: list[tuple[str, exp.Query]] = []
     sides: list[exp.Select] = []
     for side in ("current", "previous"):
         side_ctes, side_base = _joined(query, catalog, by_table, key_names, [c.copy() for c in metric_cols], side)
@@ -769,7 +801,7 @@ def _joined(
     key_names: list[str],
     metric_cols: list[exp.Expr],
     side: _Side | None = None,
-) -> tuple[list[tuple[str, exp.Select]], exp.Select]:
+) -> tuple[list[tuple[str, exp.Query]], exp.Select]:
     """One source's aggregate; or, for metrics over several tables (a ratio of two tables'
     measures), each source's aggregate as a CTE, joined on the keys. ``side``: one side of each
     period against the one before it, its CTEs named for it."""
@@ -778,24 +810,52 @@ def _joined(
         return [], _table_select(query, catalog, source, leaves, side)
     tables = [table for table, _ in by_table]
     suffix = f"__{side}" if side is not None else ""
-    ctes = [
+    ctes: list[tuple[str, exp.Query]] = [
         (
             (f"agg_{table}" if tables.count(table) == 1 else f"agg_{table}__{time_col}") + suffix,
             _table_select(query, catalog, (table, time_col), leaves, side),
         )
         for (table, time_col), leaves in by_table.items()
     ]
-    first, *rest = [name for name, _ in ctes]
-    base = exp.select(*[exp.column(k) for k in key_names], *metric_cols, copy=False).from_(
-        exp.table_(first), copy=False
-    )
-    for name in rest:
-        if key_names:
-            using: list[int | str | exp.Expr] = [exp.to_identifier(k) for k in key_names]
-            base = base.join(exp.table_(name), using=using, join_type="FULL", copy=False)
-        else:
+    names = [name for name, _ in ctes]
+    if not key_names:
+        base = exp.select(*metric_cols, copy=False).from_(exp.table_(names[0]), copy=False)
+        for name in names[1:]:
             base = base.join(exp.table_(name), join_type="CROSS", copy=False)
-    return ctes, base
+        return ctes, base
+    return ctes, _joined_on_keys(list(zip(names, by_table.values(), strict=True)), key_names, metric_cols)
+
+
+_KEYS = "all_keys"
+
+
+def _joined_on_keys(
+    ctes: list[tuple[str, list[_Leaf]]], key_names: list[str], metric_cols: list[exp.Expr]
+) -> exp.Select:
+    """Several tables' aggregates side by side on their keys: every key any of them holds (a
+    member one table lacks is still a row), an empty key (NULL) one group of all of them, never
+    two half rows. Stacked and grouped rather than joined: a FULL JOIN on ``IS NOT DISTINCT
+    FROM`` is refused by PostgreSQL, and a join on it is costed as a cross product."""
+    aliases = [leaf.alias for _, leaves in ctes for leaf in leaves]
+    branches = []
+    for name, leaves in ctes:
+        own = {leaf.alias for leaf in leaves}
+        columns = [exp.column(a) if a in own else exp.Null().as_(a) for a in aliases]
+        branches.append(
+            exp.select(*[exp.column(k) for k in key_names], *columns, copy=False).from_(exp.table_(name), copy=False)
+        )
+    stacked: exp.Query = branches[0]
+    for branch in branches[1:]:
+        stacked = exp.union(stacked, branch, distinct=False)
+    keys = [exp.column(k) for k in key_names]
+    grouped = (
+        exp.select(*keys, *[exp.func("MAX", exp.column(a)).as_(a) for a in aliases], copy=False)
+        .from_(stacked.subquery("stacked", copy=False), copy=False)
+        .group_by(*[k.copy() for k in keys], copy=False)
+    )
+    return exp.select(*[exp.column(k) for k in key_names], *metric_cols, copy=False).from_(
+        grouped.subquery(_KEYS, copy=False), copy=False
+    )
 
 
 def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape) -> CompiledQuery:
@@ -831,7 +891,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         output = [*key_names, *values, *(f"{m}_total" for m in totals)]
         if filled:
             ctes.append((spine.MEASURED, base))
-            ctes.append((spine.LOADED, _loaded(daily, catalog, next(iter(by_table)))))
+            ctes.append((spine.LOADED, _loaded_by_every(daily, catalog, list(by_table))))
             final = spine.on_spine(query, PERIOD, list(query.dimensions), values)
     else:
         ctes.append(("base", base))

@@ -352,12 +352,25 @@ class _Metrics:
         tables = {leaf.table for leaf in self._leaves(metric)}
         return tuple(d for d, dim in self.models.dimensions.items() if tables <= set(dim.columns))
 
+    def _part_of_a_whole(self, body: dict[str, Any]) -> bool:
+        """A ratio shown as a percentage: the numerator measures what the denominator does, on the
+        same table (instant booking value over booking value). Anything else ("bookings per
+        booker", 1.62) is a plain number, never "161.76%"; a project says otherwise with
+        ``meta: baton: unit``."""
+        ends = []
+        for part in (body["numerator"], body["denominator"]):
+            leaf = part if isinstance(part, Measure) else self._leaves(self.metrics[str(part)])[0]
+            ends.append((leaf.table, leaf.expression))
+        return ends[0] == ends[1]
+
     def _unit(self, metric: Any, meta: Meta, body: dict[str, Any]) -> Any:
         unit = meta.get("unit")
         if unit in _UNITS:
             return unit
         if "numerator" in body:
             average = isinstance(body["numerator"], Measure) and body["numerator"].expression.startswith("SUM(")
-            return "number" if average and self._type(metric) == "simple" else "ratio"
+            if average and self._type(metric) == "simple":
+                return "number"
+            return "ratio" if self._part_of_a_whole(body) else "number"
         expression = str(body.get("expression", "")).upper()
         return "count" if expression.startswith(("COUNT(", "SUM(1)", "SUM((1))")) else "number"

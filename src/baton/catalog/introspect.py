@@ -362,13 +362,16 @@ def _dimension_kind(c: _Column) -> Literal["members", "indexed"] | None:
 def _dimensions(
     tables: list[_Table], pii: dict[str, PiiGuess], times: dict[str, str], notes: dict[PathKey, list[str]]
 ) -> tuple[dict[str, Dimension], dict[str, list[str]]]:
-    """Categorical columns as dimensions; one dimension per column name, with a column per table."""
+    """Categorical columns as dimensions; one dimension per column name, with a column per table —
+    unless the tables' columns of one name hold different things (an invoice's ``status`` paid /
+    void, a subscription's active / cancelled): then one dimension per table (``invoice_status``)."""
     parts: dict[str, list[tuple[str, _Column, str]]] = {}
     for t in tables:
         for c in t.columns.values():
             kind = None if f"{t.name}.{c.name}" in pii else _dimension_kind(c)
             if kind is not None:
                 parts.setdefault(c.name, []).append((t.name, c, kind))
+    parts = _split_apart(parts)
     out: dict[str, Dimension] = {}
     dim_of: dict[str, list[str]] = {}
     for name, found in parts.items():
@@ -395,6 +398,39 @@ def _dimensions(
             if table in times:
                 dim_of.setdefault(table, []).append(name)
     return out, dim_of
+
+
+def _split_apart(
+    parts: dict[str, list[tuple[str, _Column, str]]],
+) -> dict[str, list[tuple[str, _Column, str]]]:
+    """Columns of one name whose values (all of them read) share none are different things: each
+    table's its own dimension, named by the table. Columns of sampled values stay together."""
+    out: dict[str, list[tuple[str, _Column, str]]] = {}
+    for name, found in parts.items():
+        if len(found) < 2 or any(k != "members" for _t, _c, k in found):
+            out[name] = found
+            continue
+        groups: list[tuple[set[str], list[tuple[str, _Column, str]]]] = []
+        for part in found:
+            values = set(part[1].values)
+            group = next((g for g in groups if g[0] & values), None)
+            if group is None:
+                groups.append((values, [part]))
+            else:
+                group[0].update(values)
+                group[1].append(part)
+        if len(groups) == 1:
+            out[name] = found
+            continue
+        for _values, members in groups:
+            key = f"{_table_stem(members[0][0])}_{name}"
+            out[key if key not in parts and key not in out else f"{members[0][0]}_{name}"] = members
+    return out
+
+
+def _table_stem(table: str) -> str:
+    """A table's name as a word for what it holds (``fact_invoice`` → ``invoice``)."""
+    return re.sub(r"^(?:fact|dim|fct|stg|f|d)_", "", table, flags=re.I) or table
 
 
 def _variants(key: str, **fields: str) -> list[str]:

@@ -516,7 +516,12 @@ class Catalog(BaseModel):
         return out
 
     def member_label(self, dimension: str, member: object, language: str) -> str:
-        """A member's label in ``language``; its own key when the catalog names it no label."""
+        """A member's label in ``language``; its own key when the catalog names it no label; an
+        empty key (NULL: rows of no member) as such, never as "None"."""
+        if member is None:
+            from baton.messages import text
+
+            return text("answer.member_empty", "zh" if language == "zh" else "en")
         dim = self.dimensions.get(dimension)
         info = dim.members.get(str(member)) if dim is not None else None
         return info.label.for_lang(language) if info is not None else str(member)

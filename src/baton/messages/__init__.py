@@ -207,6 +207,12 @@ def pick(language: Language, zh: str, en: str) -> str:
     return zh if language == "zh" else en
 
 
+def capitalised(label: str) -> str:
+    """A label that opens a sentence or heading starts with a capital (``refund rate`` -> ``Refund
+    rate``; ``GMV`` and Chinese unchanged)."""
+    return label[:1].upper() + label[1:]
+
+
 def firewall_codes() -> tuple[str, ...]:
     """Every firewall refusal code (the part of the key after ``firewall.``)."""
     return tuple(key.removeprefix("firewall.") for key in MESSAGES if key.startswith("firewall."))
@@ -219,6 +225,7 @@ __all__ = [
     "average_fields",
     "bilingual",
     "both",
+    "capitalised",
     "counted",
     "firewall_codes",
     "localized",

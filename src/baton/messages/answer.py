@@ -151,6 +151,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "No rows, so not shown: {periods} ({count} {grain} bucket(s) inside the series).",
         "没有数据行、未显示的{grain}：{periods}（序列中间共 {count} 个）。",
     ),
+    "unnamed_not_ranked": (
+        "Part of the data has no {dimensions} (empty); it belongs to no {dimensions} and is left out.",
+        "部分数据的{dimensions}为空，不属于任何{dimensions}，未计入。",
+    ),
+    "unnamed_not_ranked_valued": (
+        "Part of the data has no {dimensions} (empty; {metric}: {value}); it belongs to no {dimensions} and is left "
+        "out.",
+        "部分数据的{dimensions}为空（{metric}：{value}），不属于任何{dimensions}，未计入。",
+    ),
+    "member_empty": ("(empty)", "（空）"),
     "whole_periods": (
         "Ranked: each whole {grain} from {first} to {last}; a {grain} the period cuts at its edges holds only some "
         "of its days and is left out.",

@@ -100,6 +100,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "上一问的占比有其部分和整体；要换一个整体，请在一个问题里同时说明部分和整体，例如“{ex_b}的{ex_metric}中{ex_a}占多少”"
         "或“{ex_a}的{ex_metric}中各{ex_dim2}占多少”。",
     ),
+    "new_bound_in_one_question": (
+        'A bound on a metric named anew is asked in one question, with its groups and period, e.g. "{ex_dims} '
+        'with {ex_metric} above 5 million in May".',
+        "新指标的阈值请在一个问题里连同分组和时间一起问，例如“5月{ex_metric}超过500万的{ex_dims}”。",
+    ),
     "bound_in_one_question": (
         "The previous answer kept only the groups past a bound, and a bound goes on only while its metric and "
         'groups stay: ask this in one question, with or without the bound, e.g. "{ex_dims} with {ex_metric} above '
@@ -121,6 +126,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         '"{said}" points at rows of the previous answer, but they cannot be placed (it listed another '
         "number of rows, or rows of another kind). Name them, e.g. the members or the date.",
         "“{said}”指上一个回答中的结果，但无法对应（上一个回答列出的行数或种类不同）。请直接说出成员或日期。",
+    ),
+    "pointed_periods_apart": (
+        '"{said}" points at {periods}, which do not follow one another: Baton reads one span of time at a '
+        "time, so ask about each of them, or name the whole span.",
+        "“{said}”指的是 {periods}，它们并不相连：Baton 一次只读一段连续的时间，请分别询问，或说出整段时间。",
     ),
     "pointer_after_ranking": (
         '"{said}" points at the rows the previous answer listed: name them (e.g. "{ex_count} of {ex_a}") so the figure is theirs, not a new ranking by another measure.',

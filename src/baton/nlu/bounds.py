@@ -269,6 +269,18 @@ def _bounded_term(
 
 
 _CURRENCIES = (
+    ("美元", "USD"),
+    ("美金", "USD"),
+    ("欧元", "EUR"),
+    ("英镑", "GBP"),
+    ("日元", "JPY"),
+    ("€", "EUR"),
+    ("£", "GBP"),
+    ("eur", "EUR"),
+    ("gbp", "GBP"),
+    ("pound", "GBP"),
+    ("jpy", "JPY"),
+    ("yen", "JPY"),
     ("¥", "CNY"),
     ("￥", "CNY"),
     ("rmb", "CNY"),

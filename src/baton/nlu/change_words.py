@@ -200,7 +200,9 @@ _NOT_RANKED_EN = r"(?![^?.!]*\b(?:most|least|fastest|biggest|largest|smallest|hi
 _KEPT_BY_CHANGE = patterns.compile(
     rf"(?:{vocab.ONLY_THOSE_ZH}|[，,])\s*(?:环比|同比)?{_MOVE_ZH}了?的(?![幅速量比率原])"
     rf"|{_MOVE_ZH}了?的[^，,。？?]{{0,6}}有哪(?:些|几[个周天月]?)|{_MOVE_ZH}了?的\s*(?:月份|日子|那几天|那些天|那几周|那些月)\s*[?？。]?\s*$|(?:哪些|哪个|哪几个?[月周天]?)[^，,。？?]{{0,12}}?{_MOVE_ZH}了?(?:的\s*[?？]?\s*$|了|\s*[?？。]?\s*$)(?!多少|几|最)"
-    rf"|哪些[^，,。？?]{{0,12}}?比[^，,。？?]{{0,6}}?(?:月|周|年|季度?|期|天|日)[^，,。？?]{{0,4}}?(?:[高低多]|(?<!多)少)(?:了(?!多少|几)|(?=\s*[?？。]?\s*$))"
+    rf"|(?:哪些|哪几个?[月周天]?)[^，,。？?]{{0,12}}?比[^，,。？?]{{0,6}}?(?:月|周|年|季度?|期|天|日)[^，,。？?]{{0,4}}?(?:[高低多]|(?<!多)少)(?:了(?!多少|几)|(?=\s*[?？。]?\s*$))"
+    rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,40}}?\b(?:higher|lower|more|fewer|less|bigger|smaller)\b[^?.!,]{{0,30}}?"
+    r"\bthan (?:in )?(?:the|a) (?:(?:previous|prior|preceding) (?:day|week|month|quarter|period)|(?:day|week|month|quarter) before)\b"
     rf"|\bonly (?:the )?(?:ones|those|groups|[a-z]+s) (?:that|which) {_MOVE_EN}\b"
     rf"|^\s*which(?: ones| of them)? {_MOVE_EN}\b{_NOT_RANKED_EN}"
     rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,30}}?\b{_MOVE_EN}\b{_NOT_RANKED_EN}"

@@ -450,6 +450,14 @@ def closing_direction(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:
     return None if found is None else "up" if found.group("up") else "down"
 
 
+def claim_comparative(scan: Scan, cues: Cues) -> None:
+    """ "which months had a higher refund rate than the month before": the comparative names the way
+    the kept groups moved (the premise read), claimed as such."""
+    found = _en_comparative(scan, unclaimed=True)
+    if found is not None:
+        cues.claim(scan, "change", [found])
+
+
 def _en_comparative(scan: Scan, *, unclaimed: bool) -> re.Match[str] | None:
     """The one English comparative before a "than" ("higher … than May"), or None: none, several, or
     one before a number ("is GMV higher than 40m": a bound, read as one). ``unclaimed``: only words

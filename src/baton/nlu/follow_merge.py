@@ -129,10 +129,14 @@ class FollowUpMerge(RowsPointedAt):
             self.pointed = self._placed(placed_said)
             self.by_place = True
         whole = bool(terms.metrics) and bool(terms.dims)  # "订单量超过9000的品类有哪些": all but the period said
-        if cues.bound is not None and (terms.metrics or cues.bound.term is not None) and not whole:
+        bound = cues.bound
+        of_a_metric = bound is not None and any(
+            (h.start, h.end) == bound.term and "metric" in h.kinds for h in terms.hits
+        )  # "which regions were above 8%": a bound said beside the groups, of the metric shown
+        if bound is not None and (terms.metrics or of_a_metric) and not whole:
             # "那订单量超过10000的呢": a bound of a metric named anew is asked in one question; one of the
             # metric shown ("any below 2%?", "涨幅超过16%的有哪些") keeps the groups the conversation holds
-            raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True})
+            raise AmbiguousQuestion(*both("conversation.new_bound_in_one_question"), detail={"follow_up": True})
 
     def _metrics(self) -> None:
         """A metric replaces the metrics; "refund rate too" adds it beside them."""
@@ -267,7 +271,8 @@ class FollowUpMerge(RowsPointedAt):
             # "上个月华东和华南的GMV占比" is read — never of the two's own sum
             share_filters, filters = (side_by_side[0],), [f for f in filters if f is not side_by_side[0]]
         fresh = [f for f in included if f not in parent.filters and f.dimension not in dims]
-        if new_share and not share_filters and len(fresh) == 1:
+        drilled = mix_of_one and len(fresh) == 1 and fresh[0].dimension in parent.dimensions
+        if new_share and not share_filters and len(fresh) == 1 and not drilled:
             # "app GMV" then "what % of app GMV was new users?": new users, the one member named anew, are
             # the part; the whole is what the previous answer measured, as the question asked whole reads it
             share_filters, filters = (fresh[0],), [f for f in filters if f is not fresh[0]]

@@ -65,6 +65,7 @@ class RowsPointedAt:
         named = [m for m in self.terms.members if listed is not None and m.dimension == listed.dimension]
         if named and not period:
             if singular_pointer(said):  # "直播这个渠道呢", "what about live stream and its orders?": the one named
+                self._noun_of_the_member(said, {m.dimension for m in named})
                 return None
             raise not_placed(said)  # "这两个区域和西南": the two, and one more?
         if listed is not None and listed.dimension is not None and not period:
@@ -74,6 +75,16 @@ class RowsPointedAt:
         if listed is not None and listed.dimension is not None and pointer_count(said) is not None:
             pointed_rows(said, listed, parent)  # "这两个区域" after seven: asked back
         return None
+
+    def _noun_of_the_member(self, said: str, dimensions: set[str]) -> None:
+        """ "直播这个渠道呢": the dimension word after the pointer names the member's kind, never a breakdown."""
+        norm = self.r.scan.norm
+        at = norm.find(said.lower())
+        end = at + len(said) if at >= 0 else -1
+        for hit in self.terms.hits:
+            kinds = {t.target for t in hit.terms if t.kind == "dimension"} & dimensions
+            if end >= 0 and kinds and norm[end : hit.start].strip() == "":
+                self.terms.dims[:] = [d for d in self.terms.dims if d not in kinds]
 
     def _noun_after_fits(self, said: str, dimension: str) -> None:
         """ "这两个渠道的订单量" after two regions: the word after a pointer names the rows' own kind."""
@@ -114,7 +125,7 @@ class RowsPointedAt:
             self.changed.append("filter")
         if pointed.period is not None:
             self.time_range = pointed.period
-            self.grain = self.cues.grain
+            self.grain = self.cues.grain or pointed.grain
             # "那天…同比", "that week vs the week before": the comparison said, of the period pointed at
             said = self.comparison is not None and "comparison" in self.changed
             kind = self.comparison.kind if self.comparison is not None else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from itertools import pairwise
 
 from baton import patterns
 from baton.catalog.model import Catalog
@@ -101,20 +102,28 @@ ROWS_POINTER = patterns.compile(
 )
 """Words that point at the rows listed ("这两个", "那三个", "这些", "它们", "these two", "their", "them")."""
 PERIOD_POINTER = patterns.compile(
-    r"(?P<zh>那一?天|那一?周|那个月|那一个月|那个季度)|\bthat (?P<en>day|date|week|month|quarter)\b", re.I
+    r"(?P<zh>那一?天|那一?周|那个月|那一个月|那个季度)|\bthat (?P<en>day|date|week|month|quarter)\b"
+    r"|(?:这|那)(?!(?:[两二三四五六七八九十几]|\d+)(?:月|季度))(?:(?P<pn>[两二三四五六七八九十几]|\d+)个?|些)"
+    r"(?P<pzh>天|周|星期|月|季度)"
+    r"|\b(?:these|those)(?:\s+(?P<pn_en>two|three|four|five|six|seven|eight|nine|ten|\d+))?"
+    r"\s+(?P<pen>days|dates|weeks|months|quarters)\b",
+    re.I,
 )
-"""Words that point at the one period listed ("那天", "that week")."""
+"""Words that point at the period listed ("那天", "that week"), or at the periods ("这两个月",
+"those weeks"); "那5月" is May, never five months."""
 _PERIOD_WORDS: dict[str, Grain] = {**vocab.PERIOD_UNITS, "date": "day"}  # type: ignore[dict-item]
 _EN_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 
 @dataclass(frozen=True)
 class Pointed:
-    """The rows a follow-up's pointer stands for: a filter on their members, or one period."""
+    """The rows a follow-up's pointer stands for: a filter on their members, or their period(s)."""
 
     said: str
     filter: MemberFilter | None = None
     period: TimeRange | None = None
+    grain: Grain | None = None
+    """The grain of several periods pointed at ("这两个月": by month), kept as the series'."""
 
 
 def pointed_rows(said: str, listed: ListedRows | None, parent: SemanticQuery) -> Pointed:
@@ -123,10 +132,13 @@ def pointed_rows(said: str, listed: ListedRows | None, parent: SemanticQuery) ->
         raise not_placed(said)
     period = PERIOD_POINTER.fullmatch(said.strip())
     if period is not None:
-        word = (period.group("zh") or period.group("en") or "").lower()
-        grain = next(g for w, g in _PERIOD_WORDS.items() if word.endswith(w))
-        if listed.grain != grain or len(listed.keys) != 1:
+        word = (period.group("zh") or period.group("en") or period.group("pzh") or period.group("pen")).lower()
+        grain = next(g for w, g in _PERIOD_WORDS.items() if word.rstrip("s").endswith(w) or word == "星期")
+        several = period.group("pzh") is not None or period.group("pen") is not None
+        if listed.grain != grain or (len(listed.keys) == 1) == several:
             raise not_placed(said)
+        if several:
+            return _periods_pointed(said, period, listed, parent)
         return Pointed(said, period=_period_inside(listed.keys[0], grain, parent, said))
     count = pointer_count(said)
     singular = count is None and singular_pointer(said)
@@ -135,6 +147,26 @@ def pointed_rows(said: str, listed: ListedRows | None, parent: SemanticQuery) ->
     if singular and len(listed.keys) != 1:
         raise not_placed(said)
     return Pointed(said, filter=MemberFilter(dimension=listed.dimension, members=listed.keys))
+
+
+def _periods_pointed(said: str, found: re.Match[str], listed: ListedRows, parent: SemanticQuery) -> Pointed:
+    """ "这两个月", "those weeks": the periods listed, as one span by the listed grain — when they
+    follow one another. Periods apart are asked back: one span would hold the periods between."""
+    n = found.group("pn") or found.group("pn_en")
+    count = None if n is None or n == "几" else _EN_COUNTS.get(n.lower()) or parse_cn_int(n)
+    assert listed.grain is not None
+    if count is not None and count != len(listed.keys):
+        raise not_placed(said)
+    spans = sorted(listed_period(key, listed.grain) for key in listed.keys)
+    if any((b[0] - a[1]).days != 1 for a, b in pairwise(spans)):
+        periods = ", ".join(sorted(listed.keys))
+        raise AmbiguousQuestion(
+            *both("conversation.pointed_periods_apart", said=said, periods=periods), detail={"follow_up": True}
+        )
+    span = TimeRange(
+        start=max(spans[0][0], parent.time_range.start), end=min(spans[-1][1], parent.time_range.end), text=said
+    )
+    return Pointed(said, period=span, grain=listed.grain)
 
 
 def singular_pointer(said: str) -> bool:

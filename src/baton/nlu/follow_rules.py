@@ -4,6 +4,7 @@ each small, named, and asked back when it cannot apply, never guessed."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Literal
@@ -195,14 +196,21 @@ def said_bound(
     cues = r.cues
     assert cues.bound is not None
     groups = bool(dims) or grain is not None
+    bound = cues.bound
+    of_the_groups = any(
+        (h.start, h.end) == bound.term and {t.target for t in h.terms if t.kind == "dimension"} & set(dims)
+        for h in r.terms.hits
+    )
+    if of_the_groups:  # "which regions were above 8%": said of the groups held, a bound of the metric shown
+        bound = dataclasses.replace(bound, term=None)
     threshold = threshold_of(
-        cues.bound,
+        bound,
         planner.catalog,
         r.terms.metric_hits,
         metrics,
         groups=groups,
         # a value's or a share's bound beside a comparison is not built (the share of which period?)
-        beside=ranked or (share and not cues.bound.share) or (comparison is not None and cues.bound.change is None),
+        beside=ranked or (share and not bound.share) or (comparison is not None and bound.change is None),
         yes_no=cues.yes_no,
         compared=comparison is not None,
         shared=share,

@@ -143,10 +143,34 @@ class Lexicon:
                 candidates.append((index, end))
         candidates += self._across_particles(norm)
         hits: list[Hit] = []
-        for index, end in _longest_first(candidates, claimed):
-            surface = _PARTICLES.sub("", norm[index:end]) if norm[index:end] not in self._entries else norm[index:end]
-            hits.append(Hit(index, end, text[index:end], tuple(self._entries[surface])))
+        taken = _longest_first(candidates, claimed)
+        for index, end in taken:
+            surface = self._surface(norm, index, end)
+            start, stop = self._joined_with_its_own(norm, (index, end), candidates, [*claimed, *taken])
+            hits.append(Hit(start, stop, text[start:stop], tuple(self._entries[surface])))
         return sorted(hits, key=lambda h: h.start)
+
+    def _surface(self, norm: str, index: int, end: int) -> str:
+        return _PARTICLES.sub("", norm[index:end]) if norm[index:end] not in self._entries else norm[index:end]
+
+    def _joined_with_its_own(
+        self, norm: str, span: tuple[int, int], candidates: list[tuple[int, int]], taken: list[tuple[int, int]]
+    ) -> tuple[int, int]:
+        """ "new accounts signed up": two synonyms of one term that overlap ("new accounts",
+        "accounts signed up") are one hit over both, never the longer and a stray "new"."""
+
+        def targets(a: int, b: int) -> set[tuple[str, str]]:
+            return {(t.kind, t.target) for t in self._entries[self._surface(norm, a, b)]}
+
+        own = targets(*span)
+        start, end = span
+        for a, b in candidates:
+            if not (a < end and start < b) or (a, b) == span or targets(a, b) != own:
+                continue
+            wider = (min(a, start), max(b, end))
+            if not any(wider[0] < e and s < wider[1] for s, e in taken if (s, e) != span):
+                start, end = wider
+        return start, end
 
     def _across_particles(self, norm: str) -> list[tuple[int, int]]:
         """Chinese terms split by an aspect or quantity particle ("新增了多少注册用户" is the

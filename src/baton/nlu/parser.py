@@ -43,7 +43,7 @@ from baton.nlu.change_words import (
     said_direction,
     value_ranked_then_changed,
 )
-from baton.nlu.cues import Cues, closing_direction, read_cues, read_kept_periods, read_ranking
+from baton.nlu.cues import Cues, claim_comparative, closing_direction, read_cues, read_kept_periods, read_ranking
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.guards import (
     CAPITALISED,
@@ -425,6 +425,8 @@ class Planner(TermReader, QueryAssembly):
         read_yes_no(scan, cues)
         if not cues.why and (cues.yes_no or which_moved):
             cues.premise = cues.premise or closing_direction(scan, cues)  # "6月GMV比5月高吗": higher is asked
+            if which_moved and cues.premise is not None:
+                claim_comparative(scan, cues)
             for which in scan.find_all(vocab.ANY_GROUP) if cues.premise and cues.any_group else ():
                 if which.group("which"):  # "有没有哪个渠道涨了": "哪个" says any one of them
                     scan.claim(which.start("which"), which.end("which"))
@@ -541,6 +543,7 @@ class Planner(TermReader, QueryAssembly):
         text, shorthand = expand_abbreviations(text)
         corrections.extend(shorthand)
         known = {*vocab.EN_FILLERS, *vocab.METRICISH_EN, *vocab.COMMON_EN, *vocab.OPERATOR_WORDS, *TIME_ABBREVIATIONS}
+        known |= vocab.CURRENCY_WORDS
         text, typos = correct(text, self._vocabulary, known)
         return text, (*corrections, *typos)
 
@@ -553,6 +556,9 @@ class Planner(TermReader, QueryAssembly):
         follow-up (``follows``) may leave its metric to the question it follows."""
         claim_own_tables(self.catalog, scan, terms.metrics)
         unknown = unknown_words(scan.residual())
+        # "第一个周一", "每周一": a week word read, its weekday left over is never a filler "一"
+        weekdays = [m for m in vocab.WEEKDAY_ZH.finditer(scan.norm) if scan.free(m.start("wd"), m.end("wd"))]
+        unknown += [m.group(0) for m in weekdays if not any(m.group(0) in w for w in unknown)]
         if cues.action or cues.advice:
             key = "nlu.action_requested" if cues.action else "nlu.advice_requested"
             raise OutOfScope(*both(key), detail={"unknown": unknown, "final": True})

@@ -270,6 +270,10 @@ def resolve_periods(
         a_year_earlier = _the_year_before_said(_match(found[0]), _match(found[1]))
         if a_year_earlier is not None:
             return a_year_earlier
+    if len(found) == 2 and vocab.ADDED_UP.search(scan.norm) and not compared:  # "4月和5月的GMV加起来": one span
+        added = _added_up(scan, _match(found[0]), _match(found[1]))
+        if added is not None:
+            return added, None
     if len(found) == 2:
         return _two_periods(scan, cues, _match(found[0]), _match(found[1]))
     reading = found[0]
@@ -378,6 +382,17 @@ def _previous_or_named(
         *both("nlu.previous_or_named", period=period, said=said, before=spans[0], named=spans[1]),
         detail={"periods": [period, said], "suggestions": spans},
     )
+
+
+def _added_up(scan: Scan, first: timeexpr.TimeMatch, second: timeexpr.TimeMatch) -> TimeRange | None:
+    """Two periods added up ("4月和5月的GMV加起来", "GMV for April and May combined") are the span
+    from the first to the last, when one ends the day before the other starts; periods apart
+    would take in the days between (asked back as two periods)."""
+    a, b = sorted((first, second), key=lambda m: m.start)
+    if (b.start - a.end).days != 1:
+        return None
+    said = scan.text[min(first.span[0], second.span[0]) : max(first.span[1], second.span[1])]
+    return TimeRange(start=a.start, end=b.end, text=said)
 
 
 def _dates(reading: timeexpr.PeriodReading) -> tuple[date, date] | None:

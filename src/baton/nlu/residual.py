@@ -25,6 +25,8 @@ _ZH_FILLERS_BY_LENGTH = sorted(vocab.ZH_FILLERS, key=len, reverse=True)
 _CHUNKS = patterns.compile(r"[A-Za-z][A-Za-z'_-]*|[\u4e00-\u9fff]+|[^\sA-Za-z\u4e00-\u9fff]+")
 
 
+_TOUCHES_CJK = patterns.compile(r"[\u4e00-\u9fff][A-Za-z]|[A-Za-z][\u4e00-\u9fff]")
+"""An English word written right against a Chinese character, with no space between."""
 _MEANINGFUL_SYMBOLS = frozenset("%％+＋=<>≥≤")
 """Symbols that say something (a share, a sum, a condition): never skipped as punctuation."""
 
@@ -54,7 +56,8 @@ def unknown_words(residual: str) -> list[str]:
     words: list[str] = [m.group(0) for m in _ENTITY_BREAKDOWN.finditer(residual)]
     residual = _SMALL_TALK.sub(" ", _MODAL_MAY.sub(" ", _ENTITY_BREAKDOWN.sub(" ", residual)))
     phrase: list[str] = []
-    for chunk in _CHUNKS.findall(residual):
+    for found in _CHUNKS.finditer(residual):
+        chunk = found.group(0)
         if all(unicodedata.category(ch)[0] in "PSZ" for ch in chunk):
             words.extend(ch for ch in chunk if ch in _MEANINGFUL_SYMBOLS)
             continue  # punctuation and symbols
@@ -62,7 +65,9 @@ def unknown_words(residual: str) -> list[str]:
         if chunk.isascii() and word.replace("'", "").replace("-", "").replace("_", "").isalpha():
             # "desktop-site": each part of a hyphenated word is a word to account for
             parts = [w for w in re.split(r"[-_]+", word) if w]
-            phrase += [w for w in parts if w not in vocab.EN_FILLERS and len(w) > 1]
+            # "2020年3月us的订单": an English word written against Chinese is a name, never a filler
+            between = _TOUCHES_CJK.search(residual, max(0, found.start() - 1), found.end() + 1) is not None
+            phrase += [w for w in parts if (between or w not in vocab.EN_FILLERS) and len(w) > 1]
             continue
         if chunk.isascii() and any(ch.isdigit() for ch in chunk):
             words.append(chunk.strip())  # a number no reader placed is never dropped

@@ -77,7 +77,7 @@ MOM = patterns.compile(
     r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
     r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|weekend|month|quarter|period) before (?:that|it)\b|"
     r"(?:(?:\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)) )?\bthe (?:day|weekend|week|month|quarter) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|weekend|week|month|quarter)\b|"
-    r"(?:\bwith|\band) (?:the )?(?:previous|prior|preceding) (?:period|month|weekend|week|quarter|day)\b|"
+    r"(?:\bwith|\band|\bthan(?: in)?) (?:the )?(?:previous|prior|preceding) (?:period|month|weekend|week|quarter|day)\b|"
     r"(?:\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)) (?:the )?(?:previous|prior|preceding)\b"
     r"(?: period\b|(?![ -](?:month|weekend|week|quarter|year|day)\b))|"
     r"\bmom\b|\bwow\b|\bqoq\b|month[- ]over[- ]month|week[- ]over[- ]week|month[- ]on[- ]month|week[- ]on[- ]week|"
@@ -171,6 +171,13 @@ TOTAL = patterns.compile(
     r"合计|总共|一共|加起来|合起来|加在一起|加一起|之和|加总|汇总|总和|共计|总计|整体|总体|一起|\bin total\b|\bcombined\b|\boverall\b|\baltogether\b|(?<!putting )(?<!put )\btogether\b|\btotal\b|\bsum\b",
     _I,
 )
+ADDED_UP = patterns.compile(
+    r"加起来|合起来|加在一起|加一起|合计|共计|一共|总共|\bcombined\b|\baltogether\b|\bin total\b|\badded up\b"
+    r"|\b(?:put )?together\b",
+    _I,
+)
+"""Words that add two periods up ("4月和5月加起来", "April and May combined") — never a bare "total",
+which may be each period's ("the total GMV in May and June": each month's, or both?)."""
 CUMULATIVE = patterns.compile(r"累计|累积|\bcumulative(?:ly)?\b|\brunning total\b", _I)
 """A total over the period — or, over a series ("每月累计"), a running total Baton does not compute."""
 SEPARATELY = patterns.compile(
@@ -537,7 +544,7 @@ _BOUND_OP = (
     r"|\bpass(?:ed)?\b|\bsurpass(?:ed)?\b|\bcross(?:ed)?\b"
 )
 THRESHOLD = patterns.compile(
-    rf"(?:(?:是否|有没有|有无)\s*)?(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$]|\brmb\s*|\busd\s*)?"
+    rf"(?:(?:是否|有没有|有无)\s*)?(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$€£]|\brmb\s*|\busd\s*|\beur\s*|\bgbp\s*)?"
     r"(?P<sign>(?<![0-9a-z.])[-−](?=\d)|负(?=\d))?"
     r"(?P<num>(?P<large>(?:\d+(?:\.\d+)?|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十百千]+)个?[亿万][零〇]?"
     r"(?:\d+(?:千万|百万|万|千|百)?|[一二两三四五六七八九](?:[十百千](?:[0-9一二两三四五六七八九十百千零〇]*(?:千万|百万|万))?)?)"
@@ -545,7 +552,7 @@ THRESHOLD = patterns.compile(
     r"|一半|半数|\bhalf\b|(?:\d[千百])+\d?(?=\s*(?:万|个?亿))|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上了])(?=千万|百万|万|亿)"
     r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
     r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpoints?\b|\bpts?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
-    r"|bn?(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:元|块钱?|\brmb\b|\byuan\b|\bdollars?\b))?"
+    r"|bn?(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:美元|美金|欧元|英镑|日元|元|块钱?|(?<![a-z])(?:rmb|yuan|dollars?|usd|eur(?:os?)?|gbp|pounds?|jpy|yen)(?![a-z])))?"
     r"(?:\s*(?:单|笔|人|位|次|件)(?![\u4e00-\u9fff]*[数量额率]))?"  # "1万单", "超过1w人": the count's own unit
     r"(?:\s*(?P<post>及以上|及以下|以上|以下|\+(?![\d+])|\bor more\b|\bor above\b|\bor higher\b|\bor less\b|\bor fewer\b"
     r"|\bor below\b|\bor lower\b))?"
@@ -795,6 +802,14 @@ METRICISH_EN = frozenset(
     ).split()
 )
 
+CURRENCY_WORDS = frozenset(
+    ["usd", "eur", "gbp", "jpy", "cny", "rmb", "yuan", "dollar", "dollars", "euro", "euros", "pound", "pounds", "yen"]
+)
+"""Money words said with a bound ("over 100k usd"): words, never typos of a catalog term ("usa")."""
+WEEKDAY_ZH = patterns.compile(
+    r"(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])(?!共|起|下|直|样|些|点|般|次|致|定|切|同|再)"
+)
+"""A weekday ("周一", "星期天"); "这周一共" is this week in total."""
 COMMON_EN = frozenset(
     (
         "brought bring spent placed place give gave given away left leave "

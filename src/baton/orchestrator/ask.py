@@ -24,6 +24,7 @@ from baton.messages import both, text
 from baton.orchestrator.data_span import DataStart, before_data_notes, check_periods, read_data_start
 from baton.orchestrator.driver import GateInput, Pipeline, StepSpec, base_fields, failure_answer, stopped_text
 from baton.orchestrator.planning import PlanOutput, assumptions, freshness_text, plan, recheck_plan
+from baton.orchestrator.unnamed_groups import UnnamedGroups, unnamed_groups, unnamed_notes, unnamed_query
 from baton.sql import ApprovedSql
 
 if TYPE_CHECKING:
@@ -63,6 +64,8 @@ class Executed(BaseModel):
     or a share may move either way, and its caveat says so."""
     data_start: DataStart | None = None
     """The metrics' tables' first day with rows (a period starting before it says so)."""
+    unnamed: UnnamedGroups = UnnamedGroups()
+    """The groups with an empty key a ranking by a dimension left out."""
 
 
 class ChartOutput(BaseModel):
@@ -143,6 +146,7 @@ class AskPipeline(Pipeline):
         check_periods(self.query, start)
         current, comparison = self._incomplete_days(draft)
         return Executed(
+            unnamed=self._unnamed(draft),
             evidence_id=result.evidence_id,
             pii_allowed=not governed.principal.pii,
             freshness=freshness,
@@ -165,6 +169,18 @@ class AskPipeline(Pipeline):
         if newest and tr.start > min(newest):
             said = tr.text or f"{tr.start}~{tr.end}"
             raise TimeExpressionError(*both("answer.no_data_in_period", text=said, start=tr.start, newest=min(newest)))
+
+    def _unnamed(self, draft: SqlDraft) -> UnnamedGroups:
+        """The groups with an empty key a ranking by a dimension left out (one more statement)."""
+        from baton.catalog.compiler import compile_query
+
+        unranked = unnamed_query(self.query)
+        if unranked is None:
+            return UnnamedGroups()
+        catalog, governed = self.scope.session.catalog, self.scope.governed
+        compiled = compile_query(unranked, catalog, dialect=self.scope.session.engine.dialect, plain=draft.plain)
+        result = governed.execute(governed.approve(compiled.sql, name="unnamed_groups"), name="unnamed_groups")
+        return unnamed_groups(unranked, result, catalog)
 
     def _incomplete_days(self, draft: SqlDraft) -> tuple[list[date], list[date]]:
         """The days of the current and of the comparison period whose rows fall far below the
@@ -290,6 +306,7 @@ class AskPipeline(Pipeline):
                 *overlap_notes(query, scope.session.catalog, lang),
                 *unfilled_notes(query, scope.session.catalog, scope.need("sql", SqlDraft), lang),
                 *whole_period_notes(query, lang),
+                *unnamed_notes(query, executed.unnamed, scope.session.catalog, lang),
                 *suppression_notes([self._evidence()], lang),
             ],
             chart=scope.need("chart", ChartOutput).spec,

@@ -20,7 +20,7 @@ from baton.contracts.agent_outputs import ReportSection
 from baton.contracts.answer import Answer
 from baton.contracts.common import Language, Unit
 from baton.contracts.semantic import GRAINS
-from baton.messages import average_fields, text
+from baton.messages import average_fields, capitalised, text
 from baton.numbers import bucket_label, decimal_of, format_exact, format_number
 from baton.report.analysis import (
     analysis_sections,
@@ -266,11 +266,6 @@ def _plain_number(value: int | float | Decimal, language: Language) -> str:
     return f"{float(d):.4g}"
 
 
-def _capitalised(label: str) -> str:
-    """A column heading starts with a capital (``Conversion rate``); Chinese is unchanged."""
-    return label[:1].upper() + label[1:]
-
-
 def display_rows(answer: Answer, limit: int | None = None) -> list[list[Any]]:
     """The result's rows in reading order: a breakdown by members (no time grain, no ranking
     of its own) by its first metric, largest first, missing values last; otherwise as queried."""
@@ -303,7 +298,7 @@ def table_view(answer: Answer, catalog: Catalog | None = None, limit: int = MAX_
     if answer.result.truncated:
         notes.append(text("report.truncated", lang))
     return TableView(
-        header=[_capitalised(label) if label != n else n for n, label in ((n, cols.label(n)) for n in names)],
+        header=[capitalised(label) if label != n else n for n, label in ((n, cols.label(n)) for n in names)],
         rows=[[cols.cell(n, v) for n, v in zip(names, row, strict=True)] for row in shown],
         numeric=[
             cols.is_measure(n) or c.type not in ("VARCHAR", "DATE")
@@ -401,7 +396,7 @@ def build_content(answer: Answer, catalog: Catalog | None = None) -> ReportConte
     )
     content.assumptions = [] if content.is_analysis else list(answer.assumptions)
     figures = key_figures(answer, catalog) + stat_figures(answer, catalog)
-    content.key_figures = [replace(f, label=_capitalised(f.label)) for f in figures]  # a table's first column
+    content.key_figures = [replace(f, label=capitalised(f.label)) for f in figures]  # a table's first column
     if answer.chart is not None:
         title = answer.chart.get("title")
         content.chart_title = title.get("text") if isinstance(title, dict) else None

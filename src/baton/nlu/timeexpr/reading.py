@@ -233,6 +233,8 @@ def read_periods(text: str, as_of: date, *, said: str | None = None) -> list[Per
 
 _UNTIL_BEFORE = _p(r"(?:到|至|截至|截止|<NB>(?:to|through|thru|by|until|till|up\s+to|as\s+of)<NA>)\s*(?:the\s+)?$")
 _COMPARED = _p(r"对比|相比|比较?|较|<NB>(?:vs\.?|versus|against|compared?\s+(?:with|to))(?![A-Za-z])")
+_COMPARED_AFTER = _p(r"[\s的]*(?:对比|相比|比较?)(?![例重])")
+"""A comparison word right after the second of two periods ("12月和11月比"): the two are compared."""
 _AND = _p(r"和|与|及|、|,|，|&|<NB>and<NA>")
 _NOT_SHARED = _p(r"\d|到|至|-|~|–|—|<NB>(?:to|through|thru|until|till|from|between|since)<NA>")
 _QUALIFIER_GAP = _p(
@@ -326,7 +328,8 @@ def _shared_years(norm: str, found: list[_Found], text: str, ctx: _Ctx) -> list[
             year_of[i] = f.raw.anchor.year
     for i in range(len(out) - 1):  # forward
         if i in year_of and i + 1 not in year_of and (between := _coordinated(norm, out[i], out[i + 1])):
-            listed = not _COMPARED.search(between)
+            # "2025年下半年和上半年比": set against each other, as "vs" sets them — never listed one after the other
+            listed = not (_COMPARED.search(between) or _COMPARED_AFTER.match(norm, out[i + 1].span[1]))
             out[i + 1] = _shared(out[i + 1], out[i], year_of[i], text, ctx, listed=listed)
             year_of[i + 1] = year_of[i]
     for i in range(len(out) - 2, -1, -1):  # backward

@@ -1,0 +1,77 @@
+"""Rows with an empty key in a ranking (or a bound) by a dimension: "which country had the fewest
+new accounts" asks about countries, and rows whose country is empty (NULL) are no country. The
+compiler keeps them out of every ranking and bound (``baton.catalog.compiler``); this step finds
+whether there were any, so the answer says what was left out rather than leave it unseen.
+
+One more governed statement, only for a ranking or a bound by a dimension: the first metric by
+the same dimensions, filters and period, unranked (groups, never rows, come back to Python).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from baton.catalog.model import Catalog
+from baton.contracts.common import Language
+from baton.contracts.query import QueryResult
+from baton.contracts.semantic import SemanticQuery
+from baton.messages import text
+from baton.numbers import format_exact
+
+
+class UnnamedGroups(BaseModel):
+    """The groups of a ranking's data whose key is empty, and the first metric's value over them
+    (when there is one such group, or the metric adds up)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    groups: int = 0
+    value: float | None = None
+
+
+def unnamed_query(query: SemanticQuery) -> SemanticQuery | None:
+    """The statement that counts the empty-key groups of a ranking or bound by a dimension, or
+    None when the query ranks or bounds no dimension."""
+    ranked = query.top_n is not None or query.rank_place is not None or query.intent == "ranking"
+    if not query.dimensions or not (ranked or query.rank_by != "value" or query.threshold is not None):
+        return None
+    return SemanticQuery(
+        metrics=query.metrics[:1],
+        dimensions=query.dimensions,
+        filters=query.filters,
+        time_range=query.time_range,
+        where=query.where,
+        as_of=query.as_of,
+    )
+
+
+def unnamed_groups(query: SemanticQuery, result: QueryResult, catalog: Catalog) -> UnnamedGroups:
+    """The empty-key groups ``result`` (of :func:`unnamed_query`) holds."""
+    names = [c.name for c in result.columns]
+    keys = [names.index(d) for d in query.dimensions if d in names]
+    metric = query.metrics[0]
+    at = names.index(metric) if metric in names else None
+    empty = [row for row in result.rows if any(row[k] is None for k in keys)]
+    values = [float(row[at]) for row in empty if at is not None and row[at] is not None]
+    adds_up = catalog.metrics[metric].additive
+    value = sum(values) if values and (len(empty) == 1 or adds_up) and len(values) == len(empty) else None
+    return UnnamedGroups(groups=len(empty), value=value)
+
+
+def unnamed_notes(query: SemanticQuery, found: UnnamedGroups, catalog: Catalog, language: Language) -> list[str]:
+    """The assumption that says a ranking left out the rows with an empty key ("country is empty
+    for part of the data (new accounts: 10); it is no country and is not ranked")."""
+    if not found.groups:
+        return []
+    dims = text("answer.and_sep", language).join(
+        catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
+    )
+    metric = query.metrics[0]
+    if found.value is None:
+        return [text("answer.unnamed_not_ranked", language, dimensions=dims)]
+    info = catalog.metrics[metric]
+    value = format_exact(found.value, info.unit, language, catalog.currency_of(metric))
+    label = info.label.for_lang(language)
+    return [text("answer.unnamed_not_ranked_valued", language, dimensions=dims, metric=label, value=value)]
+
+
+__all__ = ["UnnamedGroups", "unnamed_groups", "unnamed_notes", "unnamed_query"]
