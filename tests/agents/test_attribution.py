@@ -76,3 +76,42 @@ def test_cells_within_rounding_of_each_other_still_add_up() -> None:
     drill = read_drill(PRODUCT, ("m",), _rows([near, other]), KEPT, 30)
     change = tree_value(PRODUCT, drill.totals[CURRENT]) - tree_value(PRODUCT, drill.totals[PREVIOUS])
     assert math.fsum(drill.contributions.values()) == pytest.approx(change, rel=1e-9, abs=1e-6)
+
+
+COUNT = MetricTree(
+    "orders", "product", ("orders",), ("orders",), Factor("orders", "orders"), (Factor("orders", "orders"),)
+)
+
+
+def _sparse_rows(active: int | None) -> list[dict[str, Any]]:
+    """Member "x": one order on each of 2 days before, on 10 days after; member "y": one order on
+    each of 8 days in both. With ``active`` (days any member had rows), x's share of the rest is
+    0 on the days only y had rows — the test against the rest sees every day, not x's few."""
+
+    def row(m: str, which: str, days: int, ratios: list[float]) -> dict[str, Any]:
+        k = sum(ratios) / len(ratios)
+        out: dict[str, Any] = {"m": m, "which": which, "orders": float(days), "days": days}
+        out |= {"o0_n": days, "o0_s": 0.0, "o0_ss": 0.0, "o0_k": 1.0}
+        out |= {"r0_n": len(ratios), "r0_s": sum(r - k for r in ratios), "r0_ss": sum((r - k) ** 2 for r in ratios)}
+        out |= {"r0_k": k, "active_days": active}
+        return out
+
+    return [
+        row("x", PREVIOUS, 2, [1.0, 1.0]),
+        row("x", CURRENT, 10, [1.0] * 8 + [0.5, 0.5]),
+        row("y", PREVIOUS, 8, [1.0] * 8),
+        row("y", CURRENT, 8, [1.0] * 8),
+    ]
+
+
+def test_a_sparse_members_test_against_the_rest_counts_the_days_only_the_rest_had_rows() -> None:
+    from baton.agents.attribution import candidates_for
+
+    def rest_p(active: int | None) -> float:
+        drill = read_drill(COUNT, ("m",), _sparse_rows(active), {CURRENT: 30, PREVIOUS: 30}, 30)
+        (x,) = [c for c in candidates_for(COUNT, drill, "ev", single_day=False) if c.members == {"m": "x"}]
+        return x.rest_p
+
+    # on x's own days its share barely moves; over every active day it rose from 2 days in 10 to 10 in 12
+    assert rest_p(None) > 0.5
+    assert rest_p(10) < 0.05 < rest_p(None)

@@ -210,6 +210,25 @@ def test_columns_of_one_name_that_hold_different_things_are_a_dimension_per_tabl
         backend.close()
 
 
+def test_columns_linked_by_shared_values_through_a_third_stay_one_dimension(tmp_path: Path) -> None:
+    """a (x, y), b (z, w), c (y, z): c shares a value with each, so the three are one dimension."""
+    path = tmp_path / "chain.duckdb"
+    con = duckdb.connect(str(path))
+    for table, members in (("ta", "['x', 'y']"), ("tb", "['z', 'w']"), ("tc", "['y', 'z']")):
+        con.execute(
+            f"CREATE TABLE {table} AS SELECT DATE '2026-01-01' + CAST(i % 60 AS INTEGER) AS day, "
+            f"{members}[1 + i % 2] AS kind FROM range(120) t(i)"
+        )
+    con.close()
+    backend = DuckDBBackend(path)
+    try:
+        dims = build_draft(profile_warehouse(backend), warehouse="chain").catalog.dimensions
+        assert dims["kind"].columns == {"ta": "kind", "tb": "kind", "tc": "kind"}
+        assert set(dims["kind"].members) == {"x", "y", "z", "w"}
+    finally:
+        backend.close()
+
+
 @pytest.mark.parametrize(
     ("name", "mask"),
     [

@@ -63,6 +63,7 @@ def test_a_pointer_at_one_period_is_that_period_inside_the_question() -> None:
             (date(2026, 6, 22), date(2026, 6, 30)),
         ),  # cut at June's end
         ("these two months", ("2026-06-01", "2026-05-01"), "month", (date(2026, 5, 1), date(2026, 6, 30))),
+        ("这两个星期", ("2026-06-15", "2026-06-22"), "week", (date(2026, 6, 15), date(2026, 6, 28))),
     ],
 )
 def test_a_pointer_at_periods_that_follow_one_another_is_their_span_by_their_grain(
@@ -88,6 +89,7 @@ def test_a_pointer_at_periods_that_follow_one_another_is_their_span_by_their_gra
         ("这三个月", ListedRows(("2026-05-01", "2026-04-01"), grain="month")),
         ("those weeks", ListedRows(("2026-05-01", "2026-04-01"), grain="month")),
         ("these two weeks", ListedRows(("2026-06-15", "2026-04-27"), grain="week")),  # apart: the weeks between?
+        ("这两个星期", ListedRows(("2026-06-18", "2026-06-17"), grain="day")),  # days were listed, not weeks
     ],
 )
 def test_a_pointer_that_does_not_fit_is_asked_back(said: str, listed: ListedRows | None) -> None:

@@ -487,6 +487,21 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         for question in ["4月和5月的GMV加起来是多少", "GMV for April and May combined", "4月和5月GMV合计"]
     ],
     (
+        "which groups had more in one named period than in another",
+        "Which regions had more orders in June than in May?",
+        {
+            "premise_asked": "which",
+            "premise": "up",
+            "dimensions": ["region"],
+            "comparison": {"kind": "custom", "range": {"start": "2026-05-01", "end": "2026-05-31"}},
+        },
+    ),
+    (
+        "higher in one named period than in another: a yes/no of the first against the second",
+        "was gmv higher in June than in May",
+        {"premise": "up", "comparison": {"kind": "custom", "range": {"start": "2026-05-01", "end": "2026-05-31"}}},
+    ),
+    (
         "这周一共 is this week in total, no Monday",
         "这周一共卖了多少",
         {"metrics": ["gmv"], "time_range": {"start": "2026-06-29", "end": "2026-06-30"}},
@@ -1937,6 +1952,8 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("第一个周一", "上个月的第一个周一各渠道订单", AmbiguousQuestion, "周一"),
     ("每周一", "上个月每周一的GMV", AmbiguousQuestion, "周一"),
     ("two periods apart, added up: the days between?", "3月和5月的GMV加起来", AmbiguousQuestion, "3月"),
+    ("a total of each period, in two clauses", "4月GMV一共多少，5月一共多少", AmbiguousQuestion, "4月"),
+    ("each period's total", "GMV for April and May, each in total", AmbiguousQuestion, "April"),
     ("每个星期一", "上个月每个星期一的订单量", AmbiguousQuestion, "星期一"),
     ("N月第一个周一", "5月第一个周一的GMV", AmbiguousQuestion, "周一"),
     # an English word written against Chinese is a name to place, never a filler

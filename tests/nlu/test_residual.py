@@ -41,3 +41,9 @@ def test_an_english_filler_written_against_chinese_is_a_word_to_place() -> None:
     assert unknown_words("       us的   ") == ["us"]
     assert unknown_words("how many did us customers place") == ["customers place"]  # in English, a filler
     assert unknown_words("   the app   ") == ["app"]
+
+
+def test_a_chat_word_written_against_chinese_is_still_a_filler() -> None:
+    from baton.nlu.residual import unknown_words
+
+    assert unknown_words("         多少ok") == []

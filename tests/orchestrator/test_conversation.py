@@ -996,6 +996,21 @@ def test_a_pointer_at_listed_periods_that_follow_one_another_is_each_of_them(ses
     ]
 
 
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["上个月各渠道的GMV", "这两周各渠道的订单量呢"],
+        ["gmv by channel last month", "what about orders in those two weeks"],
+        ["今年各渠道的GMV", "那几个月的订单量呢"],
+    ],
+)
+def test_a_pointer_at_periods_after_an_answer_that_listed_none_is_asked_back(
+    session: Session, turns: list[str]
+) -> None:
+    """Never the previous period silently: no weeks (days, months) were listed to point at."""
+    assert _last(session, turns).status == "clarification_needed"
+
+
 def test_a_pointer_at_listed_weeks_apart_is_asked_back_naming_them(session: Session) -> None:
     last = _last(session, ["which two weeks this year had the highest gmv", "orders in those weeks by channel"])
     assert last.status == "clarification_needed" and "those weeks" in last.answer
@@ -2366,3 +2381,34 @@ def test_a_bound_said_of_the_groups_held_is_of_the_metric_shown(session: Session
         "COUNT(*) FILTER (WHERE status = 'refunded') * 1.0 / COUNT(*) FILTER (WHERE " + ORDERS + ") > 0.05",
     )
     assert _answer_rows(last, "region") == expected
+
+
+@pytest.mark.parametrize(("place", "follow_up"), [(2, "the second one's orders?"), (3, "and the third one?")])
+def test_an_english_place_names_the_row_the_previous_ranking_placed(
+    session: Session, place: int, follow_up: str
+) -> None:
+    chat = session.conversation()
+    first = chat.ask("top 3 regions by gmv last month", as_of=JULY)
+    assert first.status == "answered" and first.result is not None
+    ranked = [row[0] for row in first.result.rows]  # highest first
+    last = chat.ask(follow_up)
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    query = last.semantic_query
+    if query.metrics == ("gmv",):  # the same ranking: the row at that place
+        assert query.rank_place == place and last.result is not None
+        assert [row[0] for row in last.result.rows] == [ranked[place - 1]]
+    else:  # another metric: of the row placed so, never a new ranking by it
+        assert [f.members for f in query.filters] == [(ranked[place - 1],)]
+        assert query.top_n is None and query.rank_place is None
+
+
+def test_a_placed_day_is_named_by_its_date() -> None:
+    """ "第三名的退款率呢" after the top 3 days: the period is that day, shown by its date, never as "第三名"."""
+    from baton.contracts.semantic import SemanticQuery, TimeRange
+    from baton.nlu.follow_pointers import ListedRows, placed_rows
+
+    june = TimeRange(start=date(2026, 6, 1), end=date(2026, 6, 30))
+    parent = SemanticQuery(metrics=("gmv",), grain="day", time_range=june, top_n=3, as_of=JULY)
+    days = ListedRows(("2026-06-18", "2026-06-17", "2026-06-13"), grain="day", values=(3.0, 2.0, 1.0))
+    pointed = placed_rows("第三名", days, parent, place=3, count=1, order="desc")
+    assert pointed.period is not None and pointed.period.start == date(2026, 6, 13) and pointed.period.text is None

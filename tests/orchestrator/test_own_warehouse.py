@@ -683,3 +683,86 @@ def test_a_member_too_sparse_to_test_against_the_rest_is_never_called_spread_in_
     assert answer.status == "answered", answer.answer
     assert "in proportion to their size" not in answer.answer
     assert "DE" in answer.answer or "Germany" in answer.answer, answer.answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which country had the lowest share of new subscriptions in Q2 2026?", "2026年第二季度新订阅占比最低的国家"],
+)
+def test_a_share_ranking_ranks_members_of_the_whole_of_every_row(countries_missing: SaasFolder, question: str) -> None:
+    """The empty country is part of the whole (every subscription), never a country ranked by its share."""
+    gold = _gold(
+        countries_missing,
+        "SELECT country, COUNT(*) * 1.0 / SUM(COUNT(*)) OVER () FROM subscriptions "
+        "WHERE start_date BETWEEN DATE '2026-04-01' AND DATE '2026-06-30' GROUP BY country ORDER BY 2",
+    )
+    assert gold[0][0] is None  # ranked as a member, the empty key would be the answer
+    named = [(c, s) for c, s in gold if c is not None]
+    with Session(config=countries_missing.config) as session:
+        answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    names = [c.name for c in answer.result.columns]
+    (row,) = answer.result.rows
+    assert row[names.index("country")] == named[0][0]
+    assert abs(float(row[names.index("new_subscriptions_share")]) - float(named[0][1])) < 1e-12
+
+
+def _smallest_named_country(folder: SaasFolder) -> str:
+    gold = _gold(
+        folder,
+        "SELECT country, COUNT(*) FROM subscriptions WHERE start_date BETWEEN DATE '2026-04-01' AND DATE '2026-06-30' "
+        "GROUP BY country ORDER BY 2",
+    )
+    assert gold[0][0] is None  # the empty key is the smallest group
+    return str(gold[1][0])
+
+
+def test_a_members_place_asked_is_among_members(countries_missing: SaasFolder) -> None:
+    """ "Is X the country with the fewest…": yes when X is the lowest country; the rows of no
+    country are no country, so never "No: (empty) has the lowest"."""
+    smallest = _smallest_named_country(countries_missing)
+    with Session(config=countries_missing.config) as session:
+        answer = session.ask(f"Is {smallest} the country with the fewest new subscriptions in Q2 2026?", as_of=AS_OF)
+    assert answer.status == "answered" and answer.answer.startswith("Yes"), answer.answer
+
+
+def test_a_check_of_every_group_that_moved_counts_members_only(countries_missing: SaasFolder) -> None:
+    """ "Did new subscriptions rise in every country": the verdict and the count are of countries."""
+    gold = _gold(
+        countries_missing,
+        "SELECT country, COUNT(*) FILTER (WHERE start_date >= DATE '2026-04-01'), COUNT(*) FILTER (WHERE start_date < "
+        "DATE '2026-04-01') FROM subscriptions WHERE start_date BETWEEN DATE '2026-01-01' AND DATE '2026-06-30' "
+        "AND country IS NOT NULL GROUP BY country",
+    )
+    rose = sum(now > before for _, now, before in gold)
+    with Session(config=countries_missing.config) as session:
+        answer = session.ask("Which countries had more new subscriptions in Q2 2026 than in Q1 2026?", as_of=AS_OF)
+    assert answer.status == "answered", answer.answer
+    assert f"{rose} countr" in answer.answer and f"of the {len(gold)} countries" in answer.answer, answer.answer
+
+
+def test_a_group_without_rows_in_one_period_is_a_zero_there(countries_missing: SaasFolder) -> None:
+    """No business subscription churned in June 2026: against May it fell by all of it, never "n/a"."""
+    before = _gold(
+        countries_missing,
+        "SELECT COUNT(*) FROM subscriptions WHERE plan = 'business' AND status = 'churned' "
+        "AND end_date BETWEEN DATE '2026-05-01' AND DATE '2026-05-31'",
+    )[0][0]
+    assert before > 0
+    with Session(config=countries_missing.config) as session:
+        answer = session.ask("churned subscriptions by plan in June 2026 vs May 2026", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    names = [c.name for c in answer.result.columns]
+    row = next(r for r in answer.result.rows if r[names.index("plan")] == "business")
+    assert (row[names.index("churned_subscriptions")], row[names.index("churned_subscriptions_previous")]) == (
+        0,
+        before,
+    )
+    assert float(row[names.index("churned_subscriptions_change_pct")]) == -1.0
+
+
+def test_a_member_spelled_like_an_english_word_is_read_against_chinese(session: Session) -> None:
+    """ "us" beside Chinese is the country US (in English "show us" is no member): never dropped."""
+    answer = session.ask("2026年6月us的新订阅数", as_of=AS_OF)
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
+    assert [(f.dimension, f.members) for f in answer.semantic_query.filters] == [("country", ("US",))]

@@ -34,7 +34,15 @@ def test_overdispersed_tails_stay_exact_at_high_volume(rows: int, expected: floa
 
 
 def test_under_dispersed_tables_use_a_narrow_normal() -> None:
-    assert lower_tail(34, 56.0, 0.05) == pytest.approx(float(sps.norm.cdf((34.5 - 56) / math.sqrt(2.8))), rel=1e-12)
+    """Its variance is the dispersion × the expected rows, the dispersion no lower than 20 / expected."""
+    assert lower_tail(34, 56.0, 0.05) == pytest.approx(float(sps.norm.cdf((34.5 - 56) / math.sqrt(20.0))), rel=1e-12)
+    assert lower_tail(340, 560.0, 0.05) == pytest.approx(
+        float(sps.norm.cdf((340.5 - 560) / math.sqrt(28.0))), rel=1e-12
+    )
+
+
+def test_the_poisson_floor_has_no_cliff() -> None:
+    assert lower_tail(12, 20.1, 0.05) == pytest.approx(lower_tail(12, 19.9, 0.05), rel=0.1)
 
 
 def test_a_few_rows_expected_are_judged_as_poisson_at_least() -> None:

@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from baton.catalog.analysis_queries import CURRENT, PREVIOUS, Factor, MetricTree
+from baton.catalog.analysis_queries import ACTIVE_DAYS, CURRENT, PREVIOUS, Factor, MetricTree
 from baton.errors import InsufficientData, StatsInputError
 from baton.stats import SuffStats, benjamini_hochberg, change_test, ratio_mix_rate
 from baton.stats.means import TwoSampleTResult
@@ -204,24 +204,28 @@ def _shift_share(tree: MetricTree, members: list[Member]) -> dict[tuple[tuple[st
     return out
 
 
-def _suff(row: dict[str, Any] | None, y: str, days: int | None) -> SuffStats | None:
+def _suff(row: dict[str, Any] | None, y: str, days: int | None, zeros: int = 0) -> SuffStats | None:
     """The sufficient statistics of ``y`` in one period; with ``days`` (a summable value) the
-    days the member had no rows count as zeros, so a member that went quiet shows it."""
+    days the member had no rows count as zeros, so a member that went quiet shows it; ``zeros``:
+    that many zeros added as they are (its share of the rest on days only the rest had rows)."""
     n = int(row.get(f"{y}_n") or 0) if row is not None else 0
     total = float(row.get(f"{y}_s") or 0.0) if row is not None else 0.0
     sum_sq = max(0.0, float(row.get(f"{y}_ss") or 0.0)) if row is not None else 0.0
     shift = float(row.get(f"{y}_k") or 0.0) if row is not None else 0.0
-    missing = (days - n) if days is not None else 0
+    missing = (days - n) if days is not None else zeros
     if missing > 0:  # zeros around the shift K: Σ(0 − K) and Σ(0 − K)²
         n, total, sum_sq = n + missing, total - missing * shift, sum_sq + missing * shift * shift
     return SuffStats(n=n, total=total, sum_sq=sum_sq, shift=shift) if n >= 1 else None
 
 
-def period_test(m: Member, y: str, single_day: bool, days: dict[str, int] | None = None) -> TwoSampleTResult | None:
+def period_test(
+    m: Member, y: str, single_day: bool, days: dict[str, int] | None = None, zeros: dict[str, int] | None = None
+) -> TwoSampleTResult | None:
     """The change of daily value ``y`` between the periods (None when too few days); ``days``
-    (kept days per period) for a summable value, whose missing days are zeros."""
-    a = _suff(m.rows.get(PREVIOUS), y, days[PREVIOUS] if days else None)
-    b = _suff(m.rows.get(CURRENT), y, days[CURRENT] if days else None)
+    (kept days per period) for a summable value, whose missing days are zeros; ``zeros`` (per
+    period) zeros to add as they are."""
+    a = _suff(m.rows.get(PREVIOUS), y, days[PREVIOUS] if days else None, (zeros or {}).get(PREVIOUS, 0))
+    b = _suff(m.rows.get(CURRENT), y, days[CURRENT] if days else None, (zeros or {}).get(CURRENT, 0))
     if a is None or b is None or a.n < (2 if single_day else MIN_DAYS) or b.n < (1 if single_day else MIN_DAYS):
         return None
     try:
@@ -235,6 +239,7 @@ def candidates_for(tree: MetricTree, drill: Drill, evidence_id: str, single_day:
     """Every (member, factor) of one drill-down with its contribution and its two tests; a
     ratio's mix is one candidate per single dimension (see :func:`_mix_candidate`)."""
     out: list[Candidate] = []
+    active = _active_days(drill)
     for m in drill.members:
         for i, f in enumerate(tree.factors):
             if f.role == "mix":
@@ -244,7 +249,9 @@ def candidates_for(tree: MetricTree, drill: Drill, evidence_id: str, single_day:
             own = period_test(m, f"o{i}", single_day, days)
             if change is None or own is None or own.relative_change is None:
                 continue
-            rest = period_test(m, f"r{i}", single_day)  # against the rest: only days both had rows
+            # against the rest: a sum's share of the rest is 0 on the days only the rest had rows
+            zeros = {w: max(0, active[w] - _member_days(m, w)) for w in active} if f.den is None else None
+            rest = period_test(m, f"r{i}", single_day, zeros=zeros)
             out.append(_candidate(drill, m, f, change, own, rest, evidence_id))
     mix = next((i for i, f in enumerate(tree.factors) if f.role == "mix"), None)
     if mix is not None and len(drill.dims) == 1:
@@ -252,6 +259,17 @@ def candidates_for(tree: MetricTree, drill: Drill, evidence_id: str, single_day:
         if found is not None:
             out.append(found)
     return out
+
+
+def _active_days(drill: Drill) -> dict[str, int]:
+    """Per period, the days on which any member of the drill-down had rows."""
+    seen = [(w, row.get(ACTIVE_DAYS)) for m in drill.members for w, row in m.rows.items()]
+    return {w: max((int(v) for x, v in seen if x == w and v is not None), default=0) for w in (PREVIOUS, CURRENT)}
+
+
+def _member_days(m: Member, which: str) -> int:
+    row = m.rows.get(which)
+    return int(row.get("days") or 0) if row is not None else 0
 
 
 def _candidate(

@@ -9,7 +9,7 @@ from functools import partial
 from typing import Any
 
 from baton.agents.change_ranking import change_ranking_sentence, change_text
-from baton.agents.narration import MAX_LISTED, NarratorBase, Sentence, polish
+from baton.agents.narration import MAX_LISTED, NarratorBase, Sentence, named_row, polish
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import capitalised, text
@@ -66,8 +66,8 @@ class ComparedSentences(NarratorBase):
             )
         filters += self._among_the_kept(query, len(rows), language)
         asked = self._groups_asked(say) if query.premise_asked else ""
-        ranked = sorted(
-            (r for r in rows if r.get(f"{metric}_change_pct") is not None),
+        ranked = sorted(  # the largest rise and fall are of members, never of an empty key
+            (r for r in rows if r.get(f"{metric}_change_pct") is not None and named_row(query, r)),
             key=lambda r: float(r[f"{metric}_change_pct"]),
         )
         if not ranked:
@@ -125,6 +125,7 @@ class ComparedSentences(NarratorBase):
         上升：否（APP（-28.07%））"); "有渠道GMV比5月低吗" names those that fell. A change that could not be
         computed (no previous value) is no move either way."""
         query, metric, rows, _period, _filters, language, _fmt = say
+        rows = [r for r in rows if named_row(query, r)]  # the groups counted are members
         moved = [r for r in rows if direction_of(r.get(f"{metric}_change")) == query.premise]
         fields = {
             "label": capitalised(value_label(self.catalog, query, metric, language)),  # opens a sentence

@@ -116,10 +116,16 @@ class NarratorBase:
     ) -> str:
         """``row``'s label, and those of the rows with the same value ("最高为 A、B（1）"): a high
         or low that several rows share is never said as one of them."""
-        same = [r for r in rows if r[metric] is not None and r[metric] == row[metric]]
+        same = [r for r in rows if r[metric] is not None and r[metric] == row[metric] and named_row(query, r)]
         labels = [self._row_label(query, r, language) for r in same[:_MAX_TIED]]
         more = text("answer.more_rows", language) if len(same) > _MAX_TIED else ""
         return text("answer.list_sep", language).join(labels) + more
 
 
-__all__ = ["MAX_LISTED", "NarratorBase", "Sentence", "by_time", "period_of", "polish"]
+def named_row(query: SemanticQuery, row: dict[str, Any]) -> bool:
+    """Whether a row is of members: a group of an empty key (NULL) is none, so never a highest,
+    a lowest or a mover named (the table still shows it)."""
+    return all(row.get(d) is not None for d in query.dimensions)
+
+
+__all__ = ["MAX_LISTED", "NarratorBase", "Sentence", "by_time", "named_row", "period_of", "polish"]

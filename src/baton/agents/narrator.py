@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from baton.agents.bound_sentences import BoundSentences, bounded_key, fails_bound
 from baton.agents.buckets import partial_buckets
 from baton.agents.compared_sentences import ComparedSentences
-from baton.agents.narration import MAX_LISTED, Sentence, by_time, period_of, polish
+from baton.agents.narration import MAX_LISTED, Sentence, by_time, named_row, period_of, polish
 from baton.agents.ranked_sentences import RankedSentences, asked_place
 from baton.agents.within_groups import within_groups_sentence
 from baton.catalog.compiler import checked_bound
@@ -92,7 +92,7 @@ def ends_gap(
     if not query.gap_of_the_ends or member_gap(query, metric, rows) is not None:
         return None
     # the ends of the members: a group of an empty key (NULL) is none of them
-    valued = [r for r in rows if r.get(metric) is not None and all(r.get(d) is not None for d in query.dimensions)]
+    valued = [r for r in rows if r.get(metric) is not None and named_row(query, r)]
     if len(valued) < 2:
         return None
     high, low = max(valued, key=lambda r: float(r[metric])), min(valued, key=lambda r: float(r[metric]))
@@ -263,6 +263,9 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences):
         if query.dimensions:
             return self._group_series(say, grain, partial) + note
         full = [r for r in by_time(rows) if period_of(r) not in partial] or by_time(rows)
+        # first and last with a value: a metric of a table that starts later has none before (a series
+        # of two tables' metrics is not filled with zeros)
+        full = [r for r in full if r[metric] is not None] or full
         first, last = full[0], full[-1]
         # the peak among whole buckets too: a 2-day week's rate is no week's peak
         peak = max((r for r in full if r[metric] is not None), key=lambda r: float(r[metric]), default=first)
@@ -345,7 +348,7 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences):
         )
         where = {"label": label, "filters": filters, "period": period, "dims": dims}
         # the highest and lowest are of members: a group with an empty key (NULL) is none, shown in the table only
-        valued = [r for r in rows if r[metric] is not None and all(r.get(d) is not None for d in query.dimensions)]
+        valued = [r for r in rows if r[metric] is not None and named_row(query, r)]
         ordered = sorted(valued, key=lambda r: float(r[metric]), reverse=True)
         if query.top_n is not None:
             items = self._listed(say)

@@ -30,6 +30,8 @@ from baton.contracts.semantic import Comparison, MemberFilter, SemanticQuery, Ti
 TreeKind = Literal["product", "ratio", "simple"]
 CURRENT, PREVIOUS = "current", "previous"
 WHICH = "which"
+ACTIVE_DAYS = "active_days"
+"""A drill-down's days (per period) on which any member had rows."""
 
 
 @dataclass(frozen=True)
@@ -415,19 +417,35 @@ def drilldown(
     aggs += [exp.func("SUM", _col(c)).as_(c) for c in comps]
     for name in names:
         aggs += _suffstats(name, f"{name}_")
+    aggs.append(exp.func("MAX", _col(ACTIVE_DAYS, "a")).as_(ACTIVE_DAYS))
+    # the days any member had rows, per period: a member's days without rows among them are its zeros
+    active = (
+        exp.select(_which(_col(PERIOD), cur).as_(WHICH), exp.func("COUNT", exp.Star()).as_(ACTIVE_DAYS))
+        .from_("totals")
+        .group_by(_which(_col(PERIOD), cur))
+    )
     final = (
-        exp.select(*[_col(d) for d in dims], _col(WHICH), *aggs)
+        exp.select(*[_col(d) for d in dims], _col(WHICH, "shifted"), *aggs)
         .from_("shifted")
-        .group_by(*[_col(d) for d in dims], _col(WHICH))
-        .order_by(*[_col(d) for d in dims], _col(WHICH))
+        .join(exp.to_table("active").as_("a"), on=exp.EQ(this=_col(WHICH, "shifted"), expression=_col(WHICH, "a")))
+        .group_by(*[_col(d) for d in dims], _col(WHICH, "shifted"))
+        .order_by(*[_col(d) for d in dims], _col(WHICH, "shifted"))
     )
     for name, cte in (
         ("cells", cells),
         ("totals", totals),
+        ("active", active),
         ("joined", joined),
         ("with_y", with_y),
         ("shifted", _with_shifts("with_y", names, dims)),
     ):
         final = final.with_(name, as_=cte)
-    columns = (*dims, WHICH, "days", *comps, *[f"{y}_{p}" for y in names for p in ("n", "s", "ss", "k")])
+    columns = (
+        *dims,
+        WHICH,
+        "days",
+        *comps,
+        *[f"{y}_{p}" for y in names for p in ("n", "s", "ss", "k")],
+        ACTIVE_DAYS,
+    )
     return BuiltQuery("drilldown:" + "×".join(dims), final, columns, compiled)

@@ -402,12 +402,19 @@ def _aggregate(
     return with_joins(catalog, table, select)
 
 
+def members_only(query: SemanticQuery) -> bool:
+    """A ranking or a bound by a dimension, or a member's place asked ("is Singapore the lowest?"):
+    of its members, never of rows with an empty key."""
+    kept = query.threshold is not None or query.asked_member is not None
+    return bool(query.dimensions) and (_ranked(query) or kept)
+
+
 def _named_keys(query: SemanticQuery, catalog: Catalog, table: str) -> list[exp.Expr]:
     """A ranking by a dimension ranks its members, and a bound keeps (or checks) members: rows
     whose key is empty (NULL) are no member ("which country had the fewest accounts" never answers
     "none", "did every country pass 50k" is not "no" for rows of no country), so they are left
     out — and the answer says so (``baton.orchestrator.unnamed_groups``)."""
-    if not _ranked(query) and query.threshold is None:
+    if not members_only(query):
         return []
     return [exp.not_(_parse(catalog.dimensions[d].columns[table]).is_(exp.null())) for d in query.dimensions]
 
@@ -422,7 +429,7 @@ def _member_condition(catalog: Catalog, table: str, flt: MemberFilter) -> exp.Ex
 
 
 def _loaded_by_every(query: SemanticQuery, catalog: Catalog, sources: list[Source]) -> exp.Query:
-    """The keys every source's table holds (a member only the second metric's table has is a row)."""
+    """The keys any source's table holds (a member only the second metric's table has is a row)."""
     loaded: exp.Query = _loaded(query, catalog, sources[0])
     for source in sources[1:]:
         loaded = exp.union(loaded, _loaded(query, catalog, source), distinct=False)
@@ -434,22 +441,24 @@ def _loaded(query: SemanticQuery, catalog: Catalog, source: Source) -> exp.Selec
     other filters (only its filters on the keys themselves apply): where the table has rows, the
     data is there, and a key the question's rows miss is a 0 (``baton.catalog.spine``). A
     breakdown of a metric dated by another column than the table's own (cancellations of
-    subscriptions) takes the members of the rows the table holds by the period's end: a group
-    with none of those events in the period is a 0 too, never missing."""
+    subscriptions) takes the members of the rows with such an event by the period's end: a group
+    with none in the period is a 0 too, never missing — and rows without the event (an active
+    subscription has no cancel reason) add no member, nor do earlier events an empty key."""
     table, time_col = source
     own = catalog.tables[table].time_column
     event_dated = query.grain is None and own is not None and own != time_col
-    column, timestamps = _time_key(catalog, table, own if event_dated and own is not None else time_col)
+    column, timestamps = _time_key(catalog, table, time_col)
     day = _day(column.copy(), timestamps)
     keys: list[tuple[str, exp.Expr]] = []
     if query.grain is not None:
         keys.append((PERIOD, bucket(column, query.grain, timestamps)))
     keys += [(dim, _parse(catalog.dimensions[dim].columns[table])) for dim in query.dimensions]
-    where: list[exp.Expr] = [
-        exp.LTE(this=day, expression=_date(query.time_range.end))
-        if event_dated
-        else _between(day, query.time_range.start, query.time_range.end)
-    ]
+    in_period = _between(day, query.time_range.start, query.time_range.end)
+    where: list[exp.Expr] = [in_period]
+    if event_dated:  # members of earlier events too; an empty key only when the period has one
+        named = exp.and_(*[exp.not_(expr.copy().is_(exp.null())) for _, expr in keys], copy=False)
+        earlier = exp.and_(exp.LTE(this=day.copy(), expression=_date(query.time_range.end)), named, copy=False)
+        where = [exp.or_(exp.paren(in_period.copy()), exp.paren(earlier), copy=False)]
     where += [_member_condition(catalog, table, f) for f in query.filters if f.dimension in query.dimensions]
     where += _named_keys(query, catalog, table)
     # an aggregate of its own: the keys are groups of rows, never rows (an aggregate-only table, an export)
@@ -640,6 +649,9 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
             one_row = _select_from(maxima, whole.expression, "whole_row")
         final = final.join(one_row.subquery("d", copy=False), join_type="CROSS", copy=False)
     columns = (*keys, *query.dimensions, *(c for m in query.metrics for c in (m, f"{m}_share", f"{m}_whole")))
+    if members_only(query):  # the parts ranked or bounded are members; the whole keeps every row
+        named = [exp.not_(exp.column(d, table="n").is_(exp.null())) for d in query.dimensions]
+        final = final.where(exp.and_(*named, copy=False), copy=False)
     bounded: tuple[str, ...] = ()
     if query.threshold is not None and checked_bound(query) is None:  # "GMV占比超过一半的渠道": the parts that pass
         final = _passing(final, query.threshold, bounded_column(query), columns)
@@ -829,18 +841,27 @@ def _joined(
 _KEYS = "all_keys"
 
 
+def _typed_null(column: str, table: str) -> exp.Expr:
+    """``(SELECT column FROM table WHERE 1 = 0)``: NULL, typed as the column is."""
+    never = exp.EQ(this=exp.Literal.number(1), expression=exp.Literal.number(0))
+    return exp.select(exp.column(column), copy=False).from_(exp.table_(table), copy=False).where(never).subquery()
+
+
 def _joined_on_keys(
     ctes: list[tuple[str, list[_Leaf]]], key_names: list[str], metric_cols: list[exp.Expr]
 ) -> exp.Select:
     """Several tables' aggregates side by side on their keys: every key any of them holds (a
     member one table lacks is still a row), an empty key (NULL) one group of all of them, never
     two half rows. Stacked and grouped rather than joined: a FULL JOIN on ``IS NOT DISTINCT
-    FROM`` is refused by PostgreSQL, and a join on it is costed as a cross product."""
+    FROM`` is refused by PostgreSQL, and a join on it is costed as a cross product. A branch's
+    columns of another table are NULLs of that column's own type (an empty scalar subquery of it):
+    PostgreSQL types a UNION pairwise, and two untyped NULLs are text."""
     aliases = [leaf.alias for _, leaves in ctes for leaf in leaves]
+    owner = {leaf.alias: name for name, leaves in ctes for leaf in leaves}
     branches = []
     for name, leaves in ctes:
         own = {leaf.alias for leaf in leaves}
-        columns = [exp.column(a) if a in own else exp.Null().as_(a) for a in aliases]
+        columns = [exp.column(a) if a in own else _typed_null(a, owner[a]).as_(a) for a in aliases]
         branches.append(
             exp.select(*[exp.column(k) for k in key_names], *columns, copy=False).from_(exp.table_(name), copy=False)
         )
@@ -856,6 +877,15 @@ def _joined_on_keys(
     return exp.select(*[exp.column(k) for k in key_names], *metric_cols, copy=False).from_(
         grouped.subquery(_KEYS, copy=False), copy=False
     )
+
+
+def _side_of(value: str, which: str, *, zero: bool) -> exp.Expr:
+    """One period's value of a compared row (``MAX`` of the one row of that side), 0 when absent if ``zero``."""
+    side = exp.Case(ifs=[exp.If(this=exp.column(_CMP).eq(exp.Literal.string(which)), true=exp.column(value))])
+    taken: exp.Expr = exp.func("MAX", side)
+    if zero:
+        taken = exp.func("COALESCE", taken, exp.Literal.number(0))
+    return taken.as_(value if which == "current" else f"{value}_previous")
 
 
 def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape) -> CompiledQuery:
@@ -885,7 +915,9 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     values = [value_column(query, m) for m in query.metrics]
 
     output: list[str]
-    filled = query.comparison is None and shape.spine and spine.fills_gaps(query, catalog)
+    # a series of several tables' metrics is not filled: a table that starts later has no zeros before
+    one_span = daily.grain is None or len(by_table) == 1
+    filled = query.comparison is None and shape.spine and spine.fills_gaps(query, catalog) and one_span
     if query.comparison is None:
         final = base
         output = [*key_names, *values, *(f"{m}_total" for m in totals)]
@@ -896,16 +928,13 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     else:
         ctes.append(("base", base))
         group = [k for k in key_names if k != _CMP]
+        # a sum or a count of a group with no rows in one period is 0 there (a member that stopped
+        # churning fell by all of it), never "n/a"; an average or a rate has no value
+        summed = {value_column(query, m) for m in query.metrics if catalog.metrics[m].amount_or_count}
+        summed = summed if query.average_per is None else set()
         pivot = exp.select(
             *[exp.column(k) for k in group],
-            *[
-                exp.func(
-                    "MAX",
-                    exp.Case(ifs=[exp.If(this=exp.column(_CMP).eq(exp.Literal.string(which)), true=exp.column(m))]),
-                ).as_(m if which == "current" else f"{m}_previous")
-                for m in values
-                for which in ("current", "previous")
-            ],
+            *[_side_of(m, which, zero=m in summed) for m in values for which in ("current", "previous")],
             copy=False,
         ).from_(exp.table_("base"), copy=False)
         if group:

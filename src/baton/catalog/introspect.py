@@ -411,14 +411,13 @@ def _split_apart(
             out[name] = found
             continue
         groups: list[tuple[set[str], list[tuple[str, _Column, str]]]] = []
-        for part in found:
-            values = set(part[1].values)
-            group = next((g for g in groups if g[0] & values), None)
-            if group is None:
-                groups.append((values, [part]))
-            else:
-                group[0].update(values)
-                group[1].append(part)
+        for part in found:  # a column sharing values with several groups joins them all (a chain)
+            values, members = set(part[1].values), [part]
+            for group in [g for g in groups if g[0] & values]:
+                groups.remove(group)
+                values |= group[0]
+                members = [*group[1], *members]
+            groups.append((values, members))
         if len(groups) == 1:
             out[name] = found
             continue

@@ -820,8 +820,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "净变化很小：{down}下降（{num:{down_key}}），被{up}上升（{num:{up_key}}）抵消。",
     ),
     "analysis_no_driver": (
-        "No member explains the change on its own: it is spread across members in proportion to their size.",
-        "没有哪个成员能单独解释这一变化：变化按规模分布在各成员中。",
+        "No member explains the change on its own: none moved apart from the rest beyond what chance explains.",
+        "没有哪个成员能单独解释这一变化：没有成员显著地与其余部分走势不同。",
     ),
     "analysis_quality_note": (
         "Note: {count} data-quality issue(s) touch the analysed periods (see Data quality).",

@@ -558,13 +558,13 @@ def _read_place(scan: Scan, cues: Cues) -> None:
     if "last" in groups:  # "最后一名的区域": the lowest
         cues.order, cues.top_n = "asc", 1
         return
-    raw = next(groups[k] for k in ("zh", "zh2", "zh3", "zh4", "zh5", "en", "en2") if k in groups).lower()
+    raw = next(groups[k] for k in ("zh", "zh2", "zh3", "zh4", "zh5", "en", "en2", "en3") if k in groups).lower()
     ordinal = raw[-2:] in {"st", "nd", "rd", "th"} and raw[:-2].isdigit()  # "10th", never "第100"'s "1"
     place = vocab.EN_PLACES.get(raw) or (int(raw[:-2]) if ordinal else _number(raw))
     word = (groups.get("dir_zh") or groups.get("dir_en") or groups.get("dir_en2") or "").lower()
     low = "bottom" in groups or word in {"低", "小", "少", "lowest", "smallest", "least", "fewest"}
     cues.order = "asc" if low else "desc"
-    cues.place_bare = "zh5" in groups
+    cues.place_bare = "zh5" in groups or "en3" in groups  # "第三个呢", "the third one": the previous ranking's way
     if place == 1:
         cues.top_n = 1
     else:

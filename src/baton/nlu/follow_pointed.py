@@ -59,7 +59,11 @@ class RowsPointedAt:
         that day."""
         parent, listed = self.parent, self.listed
         ranked = parent.top_n is not None or parent.rank_place is not None
-        period = PERIOD_POINTER.fullmatch(said.strip()) is not None
+        found = PERIOD_POINTER.fullmatch(said.strip())
+        period = found is not None
+        several = found is not None and (found.group("pzh") or found.group("pen")) is not None
+        if several and parent.grain is None:  # "上个月各渠道的GMV" then "这两周的订单量": no weeks were listed
+            raise not_placed(said)
         if period and (parent.grain is None or self.r.periods):
             return None  # "6月18日的GMV" then "那天各渠道的呢": its own period; "6月1日那天": the day said
         named = [m for m in self.terms.members if listed is not None and m.dimension == listed.dimension]

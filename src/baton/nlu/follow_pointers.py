@@ -90,7 +90,7 @@ def placed_rows(
         return Pointed(said, filter=MemberFilter(dimension=listed.dimension, members=keys))
     if len(keys) != 1 or listed.grain is None:
         raise _place_not_placed(said)
-    return Pointed(said, period=_period_inside(keys[0], listed.grain, parent, said))
+    return Pointed(said, period=_period_inside(keys[0], listed.grain, parent, None))  # its dates, not "第三名"
 
 
 _COUNT = r"(?P<n>[两二三四五六七八九十几]|\d+)"
@@ -133,7 +133,7 @@ def pointed_rows(said: str, listed: ListedRows | None, parent: SemanticQuery) ->
     period = PERIOD_POINTER.fullmatch(said.strip())
     if period is not None:
         word = (period.group("zh") or period.group("en") or period.group("pzh") or period.group("pen")).lower()
-        grain = next(g for w, g in _PERIOD_WORDS.items() if word.rstrip("s").endswith(w) or word == "星期")
+        grain = "week" if word == "星期" else next(g for w, g in _PERIOD_WORDS.items() if word.rstrip("s").endswith(w))
         several = period.group("pzh") is not None or period.group("pen") is not None
         if listed.grain != grain or (len(listed.keys) == 1) == several:
             raise not_placed(said)
@@ -159,9 +159,18 @@ def _periods_pointed(said: str, found: re.Match[str], listed: ListedRows, parent
         raise not_placed(said)
     spans = sorted(listed_period(key, listed.grain) for key in listed.keys)
     if any((b[0] - a[1]).days != 1 for a, b in pairwise(spans)):
-        periods = ", ".join(sorted(listed.keys))
+        keys = sorted(listed.keys)
         raise AmbiguousQuestion(
-            *both("conversation.pointed_periods_apart", said=said, periods=periods), detail={"follow_up": True}
+            *(
+                text(
+                    "conversation.pointed_periods_apart",
+                    lang,
+                    said=said,
+                    periods=text("answer.list_sep", lang).join(keys),
+                )
+                for lang in ("en", "zh")
+            ),
+            detail={"follow_up": True},
         )
     span = TimeRange(
         start=max(spans[0][0], parent.time_range.start), end=min(spans[-1][1], parent.time_range.end), text=said
@@ -206,7 +215,7 @@ def listed_period(key: str, grain: Grain) -> tuple[date, date]:
     return start, bucket_end(start, grain) or start  # a day is its own end
 
 
-def _period_inside(key: str, grain: Grain, parent: SemanticQuery, said: str) -> TimeRange:
+def _period_inside(key: str, grain: Grain, parent: SemanticQuery, said: str | None) -> TimeRange:
     """A listed period, as much of it as the previous question covered (a week cut by its range)."""
     start, end = listed_period(key, grain)
     return TimeRange(start=max(start, parent.time_range.start), end=min(end, parent.time_range.end), text=said)

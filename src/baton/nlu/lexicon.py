@@ -79,6 +79,13 @@ def _longest_first(candidates: list[tuple[int, int]], blocked: list[tuple[int, i
     return taken
 
 
+def _against_cjk(norm: str, start: int, end: int) -> bool:
+    """Whether a Latin word is written right against a Chinese character (no English word there)."""
+    before = norm[start - 1] if start > 0 else ""
+    after = norm[end] if end < len(norm) else ""
+    return any("\u4e00" <= ch <= "\u9fff" for ch in (before, after))
+
+
 def normalise(text: str) -> str:
     """NFKC + lower case; length-preserving for the characters questions contain."""
     out = unicodedata.normalize("NFKC", text)
@@ -138,8 +145,8 @@ class Lexicon:
                     )
                 ):
                     continue
-                if surface in self._cased and not text[index:end].isupper():
-                    continue  # "show us" is not the member "US"
+                if surface in self._cased and not text[index:end].isupper() and not _against_cjk(norm, index, end):
+                    continue  # "show us" is not the member "US"; "上个月us的收入" is
                 candidates.append((index, end))
         candidates += self._across_particles(norm)
         hits: list[Hit] = []

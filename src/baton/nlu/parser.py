@@ -557,8 +557,10 @@ class Planner(TermReader, QueryAssembly):
         claim_own_tables(self.catalog, scan, terms.metrics)
         unknown = unknown_words(scan.residual())
         # "第一个周一", "每周一": a week word read, its weekday left over is never a filler "一"
-        weekdays = [m for m in vocab.WEEKDAY_ZH.finditer(scan.norm) if scan.free(m.start("wd"), m.end("wd"))]
-        unknown += [m.group(0) for m in weekdays if not any(m.group(0) in w for w in unknown)]
+        for m in vocab.WEEKDAY_ZH.finditer(scan.norm):
+            if scan.free(m.start("wd"), m.end("wd")):  # named as the weekday, never its character alone
+                unknown = [w for w in unknown if w not in m.group(0)]
+                unknown += [] if any(m.group(0) in w for w in unknown) else [m.group(0)]
         if cues.action or cues.advice:
             key = "nlu.action_requested" if cues.action else "nlu.advice_requested"
             raise OutOfScope(*both(key), detail={"unknown": unknown, "final": True})

@@ -270,7 +270,7 @@ def resolve_periods(
         a_year_earlier = _the_year_before_said(_match(found[0]), _match(found[1]))
         if a_year_earlier is not None:
             return a_year_earlier
-    if len(found) == 2 and vocab.ADDED_UP.search(scan.norm) and not compared:  # "4月和5月的GMV加起来": one span
+    if len(found) == 2 and not compared and _added_up_said(scan, _match(found[0]), _match(found[1])):
         added = _added_up(scan, _match(found[0]), _match(found[1]))
         if added is not None:
             return added, None
@@ -384,6 +384,20 @@ def _previous_or_named(
     )
 
 
+def _added_up_said(scan: Scan, first: timeexpr.TimeMatch, second: timeexpr.TimeMatch) -> bool:
+    """ "4月和5月的GMV加起来", "GMV for April and May combined": an add-up word after both periods,
+    in one clause with them, and no "each" ("4月一共多少，5月一共多少" asks two totals)."""
+    end = max(first.span[1], second.span[1])
+    start = min(first.span[0], second.span[0])
+    word = vocab.ADDED_UP.search(scan.norm, end)
+    if word is None or vocab.SEPARATELY.search(scan.norm):
+        return False
+    return _CLAUSE_BREAK.search(scan.norm, start, word.start()) is None
+
+
+_CLAUSE_BREAK = patterns.compile(r"[，,;；。?？!！]")
+
+
 def _added_up(scan: Scan, first: timeexpr.TimeMatch, second: timeexpr.TimeMatch) -> TimeRange | None:
     """Two periods added up ("4月和5月的GMV加起来", "GMV for April and May combined") are the span
     from the first to the last, when one ends the day before the other starts; periods apart
@@ -493,6 +507,10 @@ def _two_periods(
 ) -> tuple[TimeRange, Comparison]:
     between = scan.text[first.span[1] : second.span[0]]
     over = _OVER_BETWEEN.fullmatch(between) is not None  # "Q2 over Q1?": one against the other
+    than = _THAN_BETWEEN.fullmatch(between)  # "more orders in June than in May": June against May
+    if than is not None:
+        scan.claim(first.span[1], second.span[0])
+    over = over or than is not None
     if not (vocab.COMPARE.search(between) or over or cues.compare_word or cues.change or cues.side_by_side):
         raise AmbiguousQuestion(*both("nlu.two_periods"), detail={"periods": [first.text, second.text]})
     # "X 相比 Y", "X compared with Y", "X比Y": X is the period asked about; "compare X and Y", "X vs Y",
@@ -504,6 +522,8 @@ def _two_periods(
     return _compared(current, previous, averaged=cues.average_per is not None)
 
 
+_THAN_BETWEEN = patterns.compile(r"\s*than(?:\s+in)?\s*", re.I)
+"""The comparative's "than" between two periods ("higher in June than in May"): the first is asked about."""
 _SYMMETRIC_JOIN = patterns.compile(r"\s*(?:vs\.?|versus|对比)\s*", re.I)
 """A join that names two periods side by side without saying which is asked about."""
 

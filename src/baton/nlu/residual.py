@@ -67,6 +67,7 @@ def unknown_words(residual: str) -> list[str]:
             parts = [w for w in re.split(r"[-_]+", word) if w]
             # "2020年3月us的订单": an English word written against Chinese is a name, never a filler
             between = _TOUCHES_CJK.search(residual, max(0, found.start() - 1), found.end() + 1) is not None
+            between = between and word not in vocab.CHAT_WORDS  # "…多少ok": a chat word is one anywhere
             phrase += [w for w in parts if (between or w not in vocab.EN_FILLERS) and len(w) > 1]
             continue
         if chunk.isascii() and any(ch.isdigit() for ch in chunk):

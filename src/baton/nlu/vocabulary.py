@@ -376,10 +376,14 @@ RANK_PLACE = patterns.compile(
     + r")[- ](?P<dir_en>highest|largest|biggest|most|lowest|smallest|least|fewest)\b"
     r"|\branked\s+(?P<en2>"
     + _EN_PLACE
-    + r")(?:[- ](?P<dir_en2>highest|largest|biggest|most|lowest|smallest|least|fewest))?\b",
+    + r")(?:[- ](?P<dir_en2>highest|largest|biggest|most|lowest|smallest|least|fewest))?\b"
+    r"|(?:^\s*|(?<=^and )|(?<=^what about )|(?<=^how about )|(?<=^now ))the\s+(?P<en3>"
+    + _EN_PLACE
+    + r")\s+one(?:'s|s)?(?![\w'])",
     _I,
 )
-"""A place in a ranking: "排名第二", "倒数第二", "第二高", "第3名", "the second highest", "ranked 3rd";
+"""A place in a ranking: "排名第二", "倒数第二", "第二高", "第3名", "the second highest", "ranked 3rd", "the
+third one" (of the rows a previous answer ranked);
 "榜首" / "#1" / "number one" is the first (a top 1), "最后一名" / "垫底" / "came last" the last (a bottom 1)."""
 EN_PLACES = {
     "second": 2,
@@ -806,10 +810,15 @@ CURRENCY_WORDS = frozenset(
     ["usd", "eur", "gbp", "jpy", "cny", "rmb", "yuan", "dollar", "dollars", "euro", "euros", "pound", "pounds", "yen"]
 )
 """Money words said with a bound ("over 100k usd"): words, never typos of a catalog term ("usa")."""
-WEEKDAY_ZH = patterns.compile(
-    r"(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])(?!共|起|下|直|样|些|点|般|次|致|定|切|同|再)"
+CHAT_WORDS = frozenset(
+    ["ok", "okay", "pls", "plz", "please", "thx", "thanks", "thank", "hi", "hey", "hello", "lol", "btw", "sorry"]
 )
-"""A weekday ("周一", "星期天"); "这周一共" is this week in total."""
+"""English chat words that stay fillers even written against Chinese ("上个月GMV多少ok", "帮我查下pls")."""
+WEEKDAY_ZH = patterns.compile(
+    r"(?<![一二两三四五六七八九十几])(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
+    r"(?!共|起|下|直|样|些|点|般|次|致|定|切|同|再|天|日|个|年|月|周|号)"
+)
+"""A weekday ("周一", "星期天"); "这周一共" is this week in total, "一周一天" a week and a day."""
 COMMON_EN = frozenset(
     (
         "brought bring spent placed place give gave given away left leave "

@@ -178,7 +178,7 @@ class AskPipeline(Pipeline):
         if unranked is None:
             return UnnamedGroups()
         catalog, governed = self.scope.session.catalog, self.scope.governed
-        compiled = compile_query(unranked, catalog, dialect=self.scope.session.engine.dialect, plain=draft.plain)
+        compiled = compile_query(unranked, catalog, dialect=self.scope.session.engine.dialect, plain=True)  # data only
         result = governed.execute(governed.approve(compiled.sql, name="unnamed_groups"), name="unnamed_groups")
         return unnamed_groups(unranked, result, catalog)
 
@@ -333,6 +333,7 @@ class AskPipeline(Pipeline):
         ]
 
     def gate_input(self, answer: Answer) -> GateInput:
+        from baton.agents.narration import named_row
         from baton.agents.narrator import (
             MAX_LISTED,
             Narrator,
@@ -354,6 +355,8 @@ class AskPipeline(Pipeline):
         derived += [len({row[names.index(d)] for row in table.rows}) for d in query.dimensions if d in names]
         derived += hidden_group_numbers(self._evidence())
         rows = [dict(zip(names, row, strict=True)) for row in table.rows]
+        members = [r for r in rows if named_row(query, r)]  # the groups a sentence counts (no empty key)
+        derived.append(len(members))
         tie = boundary_tie(query, rows)
         derived += [tie.place, tie.tied] if tie is not None else []  # "第3名有2个并列"
         derived += [len(table.rows) - MAX_LISTED] if len(table.rows) > MAX_LISTED else []  # "…还有 353 个"
@@ -366,9 +369,8 @@ class AskPipeline(Pipeline):
             derived.append(sum(fails_bound(row[at], checked) for row in table.rows))
         for metric in query.metrics:
             if query.premise_asked and f"{metric}_change" in names:  # "4 个渠道中有 1 个…没有上升：否"
-                at = names.index(f"{metric}_change")
-                moved = sum(direction_of(row[at]) == query.premise for row in table.rows)
-                derived += [moved, len(table.rows) - moved]
+                moved = sum(direction_of(r[f"{metric}_change"]) == query.premise for r in members)
+                derived += [moved, len(members) - moved]
             if catalog.metrics[metric].unit == "ratio" and f"{metric}_change" in names:
                 at = names.index(f"{metric}_change")  # a rate's change is said in points too, with its sign
                 derived += [float(row[at]) * 100 for row in table.rows if row[at] is not None]

@@ -31,8 +31,10 @@ class UnnamedGroups(BaseModel):
 def unnamed_query(query: SemanticQuery) -> SemanticQuery | None:
     """The statement that counts the empty-key groups of a ranking or bound by a dimension, or
     None when the query ranks or bounds no dimension."""
-    ranked = query.top_n is not None or query.rank_place is not None or query.intent == "ranking"
-    if not query.dimensions or not (ranked or query.rank_by != "value" or query.threshold is not None):
+    from baton.catalog.compiler import members_only
+
+    # the statement leaves them out (a ranking, a bound, a place asked), or the sentences do (which moved)
+    if not (members_only(query) or (query.dimensions and query.premise_asked is not None)):
         return None
     return SemanticQuery(
         metrics=query.metrics[:1],
@@ -52,6 +54,8 @@ def unnamed_groups(query: SemanticQuery, result: QueryResult, catalog: Catalog) 
     at = names.index(metric) if metric in names else None
     empty = [row for row in result.rows if any(row[k] is None for k in keys)]
     values = [float(row[at]) for row in empty if at is not None and row[at] is not None]
+    if empty and len(values) == len(empty) and not any(values):  # nothing measured there: nothing left out
+        return UnnamedGroups()
     adds_up = catalog.metrics[metric].additive
     value = sum(values) if values and (len(empty) == 1 or adds_up) and len(values) == len(empty) else None
     return UnnamedGroups(groups=len(empty), value=value)
@@ -62,11 +66,12 @@ def unnamed_notes(query: SemanticQuery, found: UnnamedGroups, catalog: Catalog, 
     for part of the data (new accounts: 10); it is no country and is not ranked")."""
     if not found.groups:
         return []
-    dims = text("answer.and_sep", language).join(
+    dims = text("answer.interpret_or", language).join(  # rows of no industry or of no country
         catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
     )
     metric = query.metrics[0]
-    if found.value is None:
+    # the value said is the period's own: not a per-day average's, nor a change a ranking by it ranks
+    if found.value is None or query.average_per is not None or query.rank_by != "value":
         return [text("answer.unnamed_not_ranked", language, dimensions=dims)]
     info = catalog.metrics[metric]
     value = format_exact(found.value, info.unit, language, catalog.currency_of(metric))

@@ -205,8 +205,7 @@ class _Columns:
         if column == AHEAD:
             return text("report.rows_ahead", self.language)
         if self.catalog is not None and column in self.catalog.dimensions:
-            label = self.catalog.dimensions[column].label.for_lang(self.language)
-            return label[:1].upper() + label[1:]
+            return capitalised(self.catalog.dimensions[column].label.for_lang(self.language))
         return column
 
     def member(self, column: str, value: Any) -> str:
@@ -214,6 +213,8 @@ class _Columns:
         if column == "period" and query is not None:
             return bucket_label(value, query.grain, self.language)
         if self.catalog is not None and column in self.catalog.dimensions:
+            if value is None:  # rows of no member: said so, never a blank a reader takes for a name
+                return text("answer.member_empty", self.language)
             info = self.catalog.dimensions[column].members.get(str(value))
             if info is not None:
                 return info.label.for_lang(self.language)
@@ -349,7 +350,13 @@ def key_figures(answer: Answer, catalog: Catalog | None = None) -> list[KeyFigur
             add(f"{label} · {who}", metric, row[i])
         figures.append(KeyFigure(text("report.points", lang), str(len(result.rows)), str(len(result.rows))))
         return figures
-    ordered = sorted(valued, key=lambda r: float(r[i]), reverse=True)
+    # the highest and lowest are members: a group of an empty key is in the table, never an end
+    keys = [names.index(d) for d in query.dimensions if d in names]
+    ordered = sorted(
+        (r for r in valued if all(r[k] is not None for k in keys)), key=lambda r: float(r[i]), reverse=True
+    )
+    if not ordered:
+        return figures
     for key, row in (("highest", ordered[0]), ("lowest", ordered[-1])):
         who = text(f"report.{key}", lang, who=_row_name(cols, names, row, measures))
         add(f"{label} · {who}", metric, row[i])

@@ -36,8 +36,9 @@ two baselines (one-sided): a false flag about once in ten thousand ordinary days
 MIN_DISPERSION = 0.05
 """Floor of the dispersion: a table with exactly the same rows every day still has some slack."""
 UNDER_DISPERSED_FROM = 20.0
-"""A day expected to hold fewer rows is judged as Poisson at least: a few events a day cannot
-be told to be under-dispersed (a table of one or two rows a day has days of none, no failed load)."""
+"""A day expected to hold this many rows or fewer is judged as Poisson at least: a few events a day
+cannot be told to be under-dispersed (a table of one or two rows a day has days of none, no failed
+load); above it the floor falls as 20 / expected, so no cliff separates 19.9 from 20.1."""
 _CHI2_1_MEDIAN = 0.454936
 
 
@@ -113,8 +114,7 @@ def lower_tail(rows: int, expected: float, dispersion: float) -> float:
         return 1.0
     if rows >= expected:
         return 0.5  # not low: the exact value does not matter to any caller
-    if dispersion < 1.0 and expected < UNDER_DISPERSED_FROM:
-        dispersion = 1.0
+    dispersion = max(dispersion, min(1.0, UNDER_DISPERSED_FROM / expected))
     if dispersion < 1.0:
         sd = math.sqrt(max(dispersion, MIN_DISPERSION) * expected)
         return 0.5 * math.erfc(-((rows + 0.5 - expected) / sd) / math.sqrt(2.0))
