@@ -404,6 +404,14 @@ def test_days_after_a_stale_tables_last_load_are_left_out_of_every_comparison() 
     assert incomplete_days(output) == [date(2026, 5, 9)]
 
 
+def test_a_change_across_unlike_periods_is_never_called_noise(demo_session: Session) -> None:
+    """November 2025 holds 双11, October none: not significant as a daily average, but the lead says the
+    periods are not like for like rather than "maybe noise"."""
+    answer = demo_session.analyze("为什么2025年11月GMV大涨", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert "可能只是正常波动" not in answer.answer and "两期不是同类日子相比" in answer.answer.split("。")[0]
+
+
 @pytest.mark.parametrize(
     ("question", "said"),
     [

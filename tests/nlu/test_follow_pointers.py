@@ -132,3 +132,22 @@ def test_a_place_that_names_no_one_row_is_asked_back(listed: ListedRows, place: 
 
 def pointed_place(said: str, listed: ListedRows, *, place: int | None, count: int, order: str) -> Pointed:
     return placed_rows(said, listed, BY_REGION, place=place, count=count, order=order)
+
+
+def test_the_rows_a_which_moved_answer_listed_are_the_ones_that_moved() -> None:
+    """ "哪几个月环比下降了": the answer's table holds every month, its sentence names those that fell."""
+    from baton.contracts.semantic import Comparison
+
+    half = TimeRange(start=date(2026, 1, 1), end=JUNE.end)
+    months = SemanticQuery(
+        metrics=("order_count",),
+        grain="month",
+        time_range=half,
+        comparison=Comparison(kind="previous_period", range=TimeRange(start=date(2025, 12, 1), end=date(2026, 5, 31))),
+        premise="down",
+        premise_asked="which",
+        as_of=date(2026, 7, 1),
+    )
+    rows = [["2026-01-01", 10.0, -1.0], ["2026-02-01", 8.0, -2.0], ["2026-03-01", 11.0, 3.0]]
+    listed = listed_rows(months, ["period", "order_count", "order_count_change"], rows)
+    assert listed is not None and listed.keys == ("2026-01-01", "2026-02-01") and listed.grain == "month"

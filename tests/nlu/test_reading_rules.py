@@ -501,6 +501,38 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "was gmv higher in June than in May",
         {"premise": "up", "comparison": {"kind": "custom", "range": {"start": "2026-05-01", "end": "2026-05-31"}}},
     ),
+    *[
+        (
+            f"the top period of each group: {question}",
+            question,
+            {"rank_within": ["channel"], "dimensions": ["channel"], "grain": "month", "top_n": 1, "order": "desc"},
+        )
+        for question in [
+            "每个渠道今年GMV最高的月份",
+            "今年每个渠道GMV最高的是哪个月",
+            "each channel's best month by gmv this year",
+        ]
+    ],
+    (
+        "最高的是哪两个: which N after the superlative",
+        "上个月GMV最高的是哪两个渠道",
+        {"top_n": 2, "dimensions": ["channel"]},
+    ),
+    (
+        "交叉 ranks the pairs",
+        "上月GMV按渠道和区域交叉，前5",
+        {"top_n": 5, "dimensions": ["channel", "region"], "rank_within": []},
+    ),
+    ("差几倍 is how many times", "5月买家数最多的渠道和最少的渠道差几倍", {"ratio": True, "dimensions": ["channel"]}),
+    (
+        "the top 3 months of each channel",
+        "各渠道2025年GMV最高的3个月",
+        {"rank_within": ["channel"], "dimensions": ["channel"], "grain": "month", "top_n": 3},
+    ),
+    *[
+        (f"a unit the value is asked in is how it is written: {question}", question, {"metrics": ["gmv"]})
+        for question in ["上个月GMV多少万元", "上个月GMV是多少亿", "what was gmv last month in rmb"]
+    ],
     (
         "这周一共 is this week in total, no Monday",
         "这周一共卖了多少",
@@ -1748,7 +1780,6 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
             "by region, new minus returning orders in june",
         ]
     ],
-    ("the best month of each channel", "各渠道2025年GMV最高的3个月", AmbiguousQuestion, "within each group"),
     ("which day of each month", "2025年每个月哪天GMV最高", AmbiguousQuestion, "month × day"),
     ("the top days of each month", "2025年每个月GMV最高的3天", AmbiguousQuestion, "month × day"),
     ("the top of two named members", "上个月华东和华南GMV最高的品类", AmbiguousQuestion, "within each group"),
@@ -1951,6 +1982,12 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     # a weekday after a week word: never the week, nor weekly rows ("一" is no filler there)
     ("第一个周一", "上个月的第一个周一各渠道订单", AmbiguousQuestion, "周一"),
     ("每周一", "上个月每周一的GMV", AmbiguousQuestion, "周一"),
+    # a unit asked in another currency, or of no amount of money: never the figure as if converted
+    ("多少万美元 of a CNY metric", "上个月GMV多少万美元", AmbiguousQuestion, "CNY"),
+    ("in usd of a CNY metric", "what was gmv last month in usd", AmbiguousQuestion, "CNY"),
+    ("多少万元 of a count", "上个月订单量多少万元", AmbiguousQuestion, "money"),
+    # which periods moved, no span said: over which weeks? never the last week alone
+    ("which weeks, no span", "which weeks saw orders decline week over week", AmbiguousQuestion, "time_range"),
     ("two periods apart, added up: the days between?", "3月和5月的GMV加起来", AmbiguousQuestion, "3月"),
     ("a total of each period, in two clauses", "4月GMV一共多少，5月一共多少", AmbiguousQuestion, "4月"),
     ("each period's total", "GMV for April and May, each in total", AmbiguousQuestion, "April"),

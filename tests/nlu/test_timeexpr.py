@@ -31,6 +31,8 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     # ---- day ranges written with -, ~ or / (month first at both ends)
     ("6.1-6.18 GMV多少", A, "2026-06-01", "2026-06-18", "custom"),
     ("6/1-6/18", A, "2026-06-01", "2026-06-18", "custom"),
+    ("20250301-20250315 各区域新增用户", A, "2025-03-01", "2025-03-15", "custom"),  # compact dates
+    ("20260618的订单量", A, "2026-06-18", "2026-06-18", "day"),
     ("5/20-6/10", A, "2026-05-20", "2026-06-10", "custom"),
     ("5/20到6/10的订单量", A, "2026-05-20", "2026-06-10", "custom"),
     ("5.20~6.10", A, "2026-05-20", "2026-06-10", "custom"),
@@ -323,6 +325,8 @@ NO_TIME = [
     "top 2000 customers",
     "2000个客户的订单",
     "price 2026.50",
+    "订单号 202603011234 的金额",  # a longer number, never a compact date
+    "金额 20250301.5",
     "以上月份",  # 以上 = "above", not 上月
     "线上月活用户",  # 线上 = online
     "first half of the month",

@@ -1011,6 +1011,32 @@ def test_a_pointer_at_periods_after_an_answer_that_listed_none_is_asked_back(
     assert _last(session, turns).status == "clarification_needed"
 
 
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["weekly orders in the last 8 weeks", "which weeks saw orders decline week over week"],
+        ["近8周每周的订单量", "哪几周环比下降了"],
+    ],
+)
+def test_which_periods_moved_after_a_series_are_of_that_series(session: Session, turns: list[str]) -> None:
+    """Each of the 8 weeks against the week before it, those that fell named — never last week alone."""
+    last = _last(session, turns)
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    query = last.semantic_query
+    assert (query.time_range.start, query.time_range.end) == (date(2026, 5, 4), date(2026, 6, 28))
+    assert query.grain == "week" and query.premise == "down" and query.premise_asked == "which"
+
+
+def test_rank_them_from_lowest_ranks_every_group(session: Session) -> None:
+    """ "rank them from lowest": every region, lowest first — never the bottom one alone."""
+    last = _last(session, ["how many buyers did we have in each region in March", "rank them from lowest"])
+    assert last.status == "answered" and last.semantic_query is not None and last.result is not None, last.answer
+    assert last.semantic_query.top_n is None and len(last.result.rows) == 7
+    names = [c.name for c in last.result.columns]
+    values = [float(row[names.index("buyer_count")]) for row in last.result.rows]
+    assert values == sorted(values)
+
+
 def test_a_pointer_at_listed_weeks_apart_is_asked_back_naming_them(session: Session) -> None:
     last = _last(session, ["which two weeks this year had the highest gmv", "orders in those weeks by channel"])
     assert last.status == "clarification_needed" and "those weeks" in last.answer
@@ -1250,6 +1276,8 @@ def test_the_one_before_is_of_one_period(session: Session, turns: list[str], per
         (["上个月GMV最高的两个区域", "这三个区域的订单量呢"], "pointer_not_placed"),
         (["上个月各区域的GMV", "这两个区域的订单量呢"], "pointer_not_placed"),  # seven were listed
         (["上个月GMV最高的3天", "那天各渠道的GMV"], "pointer_not_placed"),
+        # the top two's combined share: not built, never the top two of a remembered breakdown
+        (["上个月各品类GMV占比", "前两名加起来占多少"], "total_of_ranked_zh"),
         (["上个月GMV最高的区域", "老客占比呢"], "share_part_after_breakdown"),
         (["上个月各渠道订单量", "新客占比呢"], "share_part_after_breakdown"),
         (["last month top 2 categories by GMV", "what share is from app?"], "share_within_or_across"),
@@ -1288,6 +1316,7 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "share_part_after_breakdown": "每组内的占比",
         "pointer_after_ranking_en": "points at the rows",
         "total_of_ranked": "top 2",
+        "total_of_ranked_zh": "前 2 名的合计",
         "half_not_begun": "2025-07-01 至 2025-12-31",
         "bound_in_one_question": "一个问题里",
         "place_by_change": "按变化排的第 2 名",

@@ -652,13 +652,15 @@ def test_a_group_without_the_events_a_metric_is_dated_by_is_a_zero(countries_mis
 
 @pytest.fixture(scope="module")
 def few_churned(tmp_path_factory: pytest.TempPathFactory) -> SaasFolder:
-    """Churn at low volume: in May 2026 eight US and two German subscriptions churned; in June
-    eight US and thirteen German ones — Germany alone carries the rise, on a few days each."""
+    """Churn at low volume: in May 2026 eight US, two German and three French subscriptions churned;
+    in June eight US and thirteen German ones — Germany alone carries the rise, on a few days each,
+    and France fell to none. Accounts start on 2025-07-01 only (a table that starts later)."""
     folder = build_saas_warehouse(tmp_path_factory.mktemp("own_saas_few_churned"))
     con = duckdb.connect(str(folder.warehouse))
     try:
         con.execute("UPDATE subscriptions SET status = 'upgraded' WHERE end_date >= DATE '2026-04-01'")
-        for month, country, n in (("05", "US", 8), ("05", "DE", 2), ("06", "US", 8), ("06", "DE", 13)):
+        con.execute("DELETE FROM accounts WHERE signup_date < DATE '2025-07-01'")
+        for month, country, n in (("05", "US", 8), ("05", "DE", 2), ("05", "FR", 3), ("06", "US", 8), ("06", "DE", 13)):
             con.execute(
                 "UPDATE subscriptions SET status = 'churned' WHERE subscription_id IN (SELECT subscription_id FROM "
                 f"subscriptions WHERE country = '{country}' AND strftime(end_date, '%m') = '{month}' "
@@ -677,7 +679,7 @@ def test_a_member_too_sparse_to_test_against_the_rest_is_never_called_spread_in_
         "SELECT country, strftime(end_date, '%m'), COUNT(*) FROM subscriptions WHERE status = 'churned' "
         "AND end_date BETWEEN DATE '2026-05-01' AND DATE '2026-06-30' GROUP BY 1, 2 ORDER BY 1, 2",
     )
-    assert gold == [("DE", "05", 2), ("DE", "06", 13), ("US", "05", 8), ("US", "06", 8)]
+    assert gold == [("DE", "05", 2), ("DE", "06", 13), ("FR", "05", 3), ("US", "05", 8), ("US", "06", 8)]
     with Session(config=few_churned.config) as session:
         answer = session.analyze("Why did churned subscriptions rise in June 2026?", as_of=AS_OF)
     assert answer.status == "answered", answer.answer
@@ -766,3 +768,35 @@ def test_a_member_spelled_like_an_english_word_is_read_against_chinese(session: 
     answer = session.ask("2026年6月us的新订阅数", as_of=AS_OF)
     assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
     assert [(f.dimension, f.members) for f in answer.semantic_query.filters] == [("country", ("US",))]
+
+
+def test_an_average_per_day_of_a_group_without_rows_in_one_period_is_a_zero(few_churned: SaasFolder) -> None:
+    """France churned 3 in May 2026 and none in June: 0 a day in June (−100%), never "n/a"."""
+    with Session(config=few_churned.config) as session:
+        answer = session.ask("average daily churned subscriptions by country in June 2026 vs May 2026", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    names = [c.name for c in answer.result.columns]
+    row = next(r for r in answer.result.rows if r[names.index("country")] == "FR")
+    current = names.index("churned_subscriptions_per_day")
+    assert row[current] == 0 and abs(float(row[current + 1]) - 3 / 31) < 1e-9
+
+
+def test_a_series_of_two_tables_is_zero_inside_each_tables_span_and_empty_before(few_churned: SaasFolder) -> None:
+    """Churn is 0 on the June days without cancellations (the table has rows around them); accounts,
+    which start in July 2025, have no value (never 0) in the months before."""
+    with Session(config=few_churned.config) as session:
+        daily = session.ask("churned subscriptions and new accounts per day in June 2026", as_of=AS_OF)
+        monthly = session.ask("new subscriptions and new accounts per month in 2025", as_of=AS_OF)
+    assert daily.status == "answered" and daily.result is not None, daily.answer
+    churned = [row[1] for row in daily.result.rows]
+    quiet = _gold(
+        few_churned,
+        "SELECT COUNT(*) FROM (SELECT DISTINCT end_date FROM subscriptions WHERE status = 'churned' "
+        "AND end_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30')",
+    )[0][0]
+    assert len(churned) == 30 and churned.count(0) == 30 - quiet and None not in churned
+    assert monthly.status == "answered" and monthly.result is not None, monthly.answer
+    accounts = {str(row[0])[:7]: row[2] for row in monthly.result.rows}
+    assert all(accounts[f"2025-0{m}"] is None for m in range(1, 7)) and all(
+        accounts[f"2025-{m:02d}"] for m in range(7, 13)
+    )

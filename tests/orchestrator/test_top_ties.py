@@ -236,3 +236,23 @@ def test_a_weekly_series_meets_the_same_iso_weeks_last_year(demo_session: Sessio
     whole = {p: v for p, v in got.items() if p in expected}
     assert len(whole) == 25 and all(whole[p] == expected[p] for p in whole)
     assert any("ISO" in note for note in answer.assumptions)
+
+
+def test_a_group_hidden_by_a_minimum_group_size_is_never_a_zero_in_a_comparison(demo_session: Session) -> None:
+    """Marketing reads orders in groups of 10 or more: a group under the floor on one side of a
+    comparison is hidden there, not 0 — never "-100%", never the largest fall."""
+    answer = demo_session.ask("6月30日各渠道各区域的订单量，和前一天比", as_of=AS_OF, user="marketing")
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    names = [c.name for c in answer.result.columns]
+    cur, prev = names.index("order_count"), names.index("order_count_previous")
+    hidden = gold_rows(
+        demo_session,
+        "SELECT channel, region FROM fact_order WHERE status IN ('paid', 'refunded') AND order_date IN "
+        "(DATE '2026-06-29', DATE '2026-06-30') GROUP BY 1, 2 HAVING (COUNT(*) FILTER (WHERE order_date = "
+        "DATE '2026-06-30') >= 10) <> (COUNT(*) FILTER (WHERE order_date = DATE '2026-06-29') >= 10)",
+    )
+    assert hidden  # the data holds groups under the floor on one side only
+    for channel, region in hidden:
+        row = next(r for r in answer.result.rows if (r[0], r[1]) == (channel, region))
+        assert None in (row[cur], row[prev]) and 0 not in (row[cur], row[prev]), row
+    assert "-100.00%" not in answer.answer

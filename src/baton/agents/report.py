@@ -180,11 +180,15 @@ def _premise(
     label: str,
     lang: Language,
     loaded: KeyNumber | None = None,
+    *,
+    unlike: bool = False,
 ) -> str:
     """What the data says about the direction the question took for granted, said first when
     it is wrong ("why did GMV rise" when it fell) or the change is not significant. When the
     lead is on comparable days and the totals as loaded (``loaded``) went the way the question
-    says ("为什么4月订单量比3月低": fewer in total, more per day), both are said."""
+    says ("为什么4月订单量比3月低": fewer in total, more per day), both are said. A change that is
+    not significant across periods that are not like for like (``unlike``: an event in one of
+    them, a month holding a promotion against one without) is never called "maybe noise": the event is said."""
     if premise is None or change is None:
         return ""
     actual = direction_of(change.value)
@@ -202,7 +206,8 @@ def _premise(
             "answer.analysis_premise_wrong", lang, label=label, said=said, actual=text(f"answer.premise_{actual}", lang)
         )
     if significant is False:
-        return text("answer.analysis_premise_not_significant", lang, label=label, said=said)
+        key = "answer.analysis_premise_not_significant_unlike" if unlike else "answer.analysis_premise_not_significant"
+        return text(key, lang, label=label, said=said)
     return ""
 
 
@@ -278,7 +283,8 @@ def _answer(
     headline, lead = _headline(inputs, numbers, label, period, lang)
     significant = _significant(inputs) if "stats.rel_change" in numbers else None
     loaded = numbers.get("headline.change_pct")
-    parts = [_premise(premise, numbers.get(lead), significant, label, lang, loaded), headline]
+    unlike = bool(inputs.findings("event"))  # an event in one period only: not like for like, not "noise"
+    parts = [_premise(premise, numbers.get(lead), significant, label, lang, loaded, unlike=unlike), headline]
     parts += [said(f) for f in inputs.findings("event")]
     if significant is not None:
         kind = "day" if _single_day(inputs) else "mean"

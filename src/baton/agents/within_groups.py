@@ -52,9 +52,12 @@ def within_groups_sentence(
 ) -> str:
     """``where``: the sentence's label, filters and period, as written."""
     keys = group_keys(query)
-    ranked = [d for d in query.dimensions if d not in keys]
+    ranked = [d for d in query.dimensions if d not in keys] or [PERIOD]  # "each channel's best month": periods
     groups = top_of_each(query, metric, rows)
-    nouns = [catalog.dimensions[d].label.for_lang(language) for d in ranked]
+    nouns = [
+        text(f"answer.grain_{query.grain}", language) if d == PERIOD else catalog.dimensions[d].label.for_lang(language)
+        for d in ranked
+    ]
     nouns = nouns if language == "zh" else [plural_noun(n) for n in nouns]
 
     def label(row: dict[str, Any], dims: Sequence[str]) -> str:

@@ -429,11 +429,27 @@ def _member_condition(catalog: Catalog, table: str, flt: MemberFilter) -> exp.Ex
 
 
 def _loaded_by_every(query: SemanticQuery, catalog: Catalog, sources: list[Source]) -> exp.Query:
-    """The keys any source's table holds (a member only the second metric's table has is a row)."""
-    loaded: exp.Query = _loaded(query, catalog, sources[0])
-    for source in sources[1:]:
-        loaded = exp.union(loaded, _loaded(query, catalog, source), distinct=False)
+    """The keys any source's table holds (a member only the second metric's table has is a row),
+    each row with the index of its source (``spine.SOURCE``: a series fills each metric's quiet
+    periods between its own table's first and last, never before a table that starts later)."""
+    branches = [
+        _loaded(query, catalog, source).select(exp.Literal.number(i).as_(spine.SOURCE), append=True, copy=False)
+        for i, source in enumerate(sources)
+    ]
+    loaded: exp.Query = branches[0]
+    for branch in branches[1:]:
+        loaded = exp.union(loaded, branch, distinct=False)
     return loaded
+
+
+def _own_sources(query: SemanticQuery, catalog: Catalog, sources: list[Source]) -> dict[str, int]:
+    """Each value column's one source (its index in ``sources``), for a metric read from one table."""
+    own: dict[str, int] = {}
+    for metric in query.metrics:
+        read = list(_leaves(query.model_copy(update={"metrics": (metric,)}), catalog))
+        if len(read) == 1 and read[0] in sources:
+            own[value_column(query, metric)] = sources.index(read[0])
+    return own
 
 
 def _loaded(query: SemanticQuery, catalog: Catalog, source: Source) -> exp.Select:
@@ -484,7 +500,7 @@ def compile_query(
     if query.average_per is not None and (query.grain is not None or query.share):  # copied unvalidated
         fields = average_fields(query.average_per)
         raise QuestionRefused(*both("nlu.average_with_share" if query.share else "catalog.average_series", **fields))
-    shape = _Shape(ties=not plain, spine=fill_gaps and not plain)
+    shape = _Shape(ties=not plain, spine=fill_gaps and not plain, floored=plain)
     whole = spine.whole_query(query)
     if whole is not None:  # a ranking of weeks or months: those the period holds whole
         query = whole
@@ -499,6 +515,9 @@ class _Shape:
 
     ties: bool
     spine: bool
+    floored: bool = False
+    """Compiled plain for a user with a minimum group size: a group missing on one side may be
+    hidden by the floor, so it is never a 0."""
 
 
 def _ranked(query: SemanticQuery) -> bool:
@@ -915,23 +934,23 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     values = [value_column(query, m) for m in query.metrics]
 
     output: list[str]
-    # a series of several tables' metrics is not filled: a table that starts later has no zeros before
-    one_span = daily.grain is None or len(by_table) == 1
-    filled = query.comparison is None and shape.spine and spine.fills_gaps(query, catalog) and one_span
+    filled = query.comparison is None and shape.spine and spine.fills_gaps(query, catalog)
     if query.comparison is None:
         final = base
         output = [*key_names, *values, *(f"{m}_total" for m in totals)]
         if filled:
             ctes.append((spine.MEASURED, base))
             ctes.append((spine.LOADED, _loaded_by_every(daily, catalog, list(by_table))))
-            final = spine.on_spine(query, PERIOD, list(query.dimensions), values)
+            own = _own_sources(daily, catalog, list(by_table)) if len(by_table) > 1 and daily.grain else None
+            final = spine.on_spine(query, PERIOD, list(query.dimensions), values, own)
     else:
         ctes.append(("base", base))
         group = [k for k in key_names if k != _CMP]
-        # a sum or a count of a group with no rows in one period is 0 there (a member that stopped
-        # churning fell by all of it), never "n/a"; an average or a rate has no value
+        # a sum or a count (or its average per day) of a group with no rows in one period is 0 there (a
+        # member that stopped churning fell by all of it), never "n/a"; a rate has no value — and for a
+        # user with a minimum group size a missing side may be a hidden group, never a 0
         summed = {value_column(query, m) for m in query.metrics if catalog.metrics[m].amount_or_count}
-        summed = summed if query.average_per is None else set()
+        summed = set() if shape.floored else summed
         pivot = exp.select(
             *[exp.column(k) for k in group],
             *[_side_of(m, which, zero=m in summed) for m in values for which in ("current", "previous")],

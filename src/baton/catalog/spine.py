@@ -33,6 +33,8 @@ MAX_PERIODS = 750
 """The longest spine: every weekly or monthly series, a daily one of up to two years."""
 MEASURED = "measured"
 LOADED = "loaded"
+SOURCE = "source"
+"""The column of ``loaded`` naming which of several tables a row is of."""
 _SPINE = "spine"
 _GRID = "grid"
 
@@ -169,6 +171,23 @@ def whole_inside(start: date, end: date, grain: Grain) -> tuple[date, date] | No
     return None if first > last else (first, last)
 
 
+def _filled(value: str, period: str, source: int | None) -> exp.Expr:
+    """A value of the spine: 0 where nothing was measured — for a value of one of several tables,
+    only between that table's first and last period (before it starts there is no data, not 0)."""
+    zero = exp.func("COALESCE", exp.column(value, table=MEASURED), exp.Literal.number(0))
+    if source is None:
+        return zero
+    ends = [
+        exp.select(exp.func(f, exp.column(period)), copy=False)
+        .from_(exp.table_(LOADED), copy=False)
+        .where(exp.column(SOURCE).eq(exp.Literal.number(source)), copy=False)
+        .subquery(copy=False)
+        for f in ("MIN", "MAX")
+    ]
+    inside = exp.Between(this=exp.column(period, table=_SPINE), low=ends[0], high=ends[1])
+    return exp.Case(ifs=[exp.If(this=inside, true=zero)], default=exp.column(value, table=MEASURED))
+
+
 def fills_gaps(query: SemanticQuery, catalog: Catalog) -> bool:
     """A breakdown or a series (no comparison) of sums and counts, not cut by a --where, of at
     most ``MAX_PERIODS`` periods."""
@@ -186,12 +205,15 @@ def fills_gaps(query: SemanticQuery, catalog: Catalog) -> bool:
     )
 
 
-def on_spine(query: SemanticQuery, period: str, dimensions: list[str], values: list[str]) -> exp.Select:
+def on_spine(
+    query: SemanticQuery, period: str, dimensions: list[str], values: list[str], own: dict[str, int] | None = None
+) -> exp.Select:
     """``SELECT [period,] dims…, COALESCE(m, 0) …`` over every key the ``loaded`` CTE holds (the
     spine of the query's periods between its first and last, times its members), left-joined to
-    the ``measured`` CTE."""
+    the ``measured`` CTE. ``own``: of a series of several tables, each value's table (its
+    ``SOURCE`` in ``loaded``) — its zeros only between that table's first and last period."""
     outs: list[exp.Expr] = [exp.column(d, table=_GRID).as_(d) for d in dimensions]
-    outs += [exp.func("COALESCE", exp.column(v, table=MEASURED), exp.Literal.number(0)).as_(v) for v in values]
+    outs += [_filled(v, period, (own or {}).get(v) if query.grain is not None else None).as_(v) for v in values]
     same: list[exp.Expr] = [
         exp.NullSafeEQ(this=exp.column(d, table=_GRID), expression=exp.column(d, table=MEASURED)) for d in dimensions
     ]

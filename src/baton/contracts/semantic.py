@@ -213,7 +213,8 @@ class SemanticQuery(BaseModel):
     rank_within: tuple[str, ...] = Field(
         default=(),
         description='dimensions of the breakdown inside each of whose groups a top N is taken ("the top 2 categories '
-        'in each channel": channel); empty: the ranking is over all rows',
+        'in each channel": channel; "each channel\'s best month", with a grain: every dimension, the periods '
+        "ranked); empty: the ranking is over all rows",
     )
     rank_each_period: bool = Field(
         default=False,
@@ -351,10 +352,13 @@ class SemanticQuery(BaseModel):
         return self
 
     def _ranks_within(self) -> bool:
-        """A top N within groups: inside the breakdown, of a value, with no series, share, bound or gap."""
-        inside = set(self.rank_within) < set(self.dimensions) and len(set(self.rank_within)) == len(self.rank_within)
-        plain = self.grain is None and not self.share and self.threshold is None and not self.difference
-        return inside and plain and self.top_n is not None and self.comparison is None
+        """A top N within groups: of another dimension inside the breakdown, or of the periods of a
+        series inside each group ("each channel's best month"); of a value, with no share, bound or gap."""
+        periods = self.grain is not None and set(self.rank_within) == set(self.dimensions)
+        inside = set(self.rank_within) < set(self.dimensions) and self.grain is None
+        unique = len(set(self.rank_within)) == len(self.rank_within)
+        plain = not self.share and self.threshold is None and not self.difference
+        return (inside or periods) and unique and plain and self.top_n is not None and self.comparison is None
 
     def _ranks_each_period(self) -> bool:
         """A top N in each period: of a breakdown's groups, in a series of a value, with no share,

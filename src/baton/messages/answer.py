@@ -779,6 +779,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The question says {label} {said}: in total it did, but on comparable days it {actual}; both are below.",
         "问题说{label}{said}：按总量确实如此，但按可比口径它{actual}；下面两种口径都列出。",
     ),
+    "analysis_premise_not_significant_unlike": (
+        "The question says {label} {said}; it did, though the daily average's change is not statistically "
+        "significant — and the two periods are not like for like (below).",
+        "问题说{label}{said}；确实如此，但日均值的变化在统计上不显著——且两期不是同类日子相比（见下）。",
+    ),
     "analysis_premise_not_significant": (
         "The question says {label} {said}; it did, but the change is not statistically significant, so it may be "
         "noise.",

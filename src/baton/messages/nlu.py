@@ -231,6 +231,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "按阈值筛选分组（“{bound}”）暂不能与排名、占比、对比、差值、多个指标或同时按维度和时间拆分一起使用："
         "请先问达到阈值的分组，再单独问其余部分。",
     ),
+    "unit_currency": (
+        "{metric} is counted in {currency}, and the question asks it in another currency: Baton does not convert.",
+        "{metric}以 {currency} 计，而问题要求用另一种货币表示：Baton 不做换算。",
+    ),
+    "unit_not_money": (
+        "{metric} is no amount of money: it cannot be given in a currency.",
+        "{metric}不是金额，无法用货币表示。",
+    ),
     "threshold_currency": (
         '{metric} is counted in {currency}, and "{bound}" names another currency: Baton does not convert. Say the '
         "bound in {currency}.",

@@ -368,7 +368,7 @@ def _ranked_inside_each(
     if top_n is None or place is not None or several:
         return (), False
     plain_series = comparison is None and not (cues.share or cues.difference or cues.bound)
-    simple = plain_series and grain is None
+    simple = plain_series and (grain is None or cues.which_time)  # a group's top period: "每个渠道最高的月份"
     if cues.rank_within is not None and simple:
         return (cues.rank_within,), False
     if cues.rank_each_period and plain_series:

@@ -102,7 +102,13 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
         number = -number if m.group("sign") else number
         said = scan.text[m.start() : m.end()].strip()
         points = scale in _POINTS or scale.startswith("percentage")
-        percent = scale in {"%", "％", "percent", "per cent"} or points or m.group("num") in _HALF  # "一半": 50%
+        # "一半": 50%, "三成": 30%
+        percent = (
+            scale in {"%", "％", "percent", "per cent"}
+            or points
+            or m.group("num") in _HALF
+            or m.group("num").endswith("成")
+        )
         named = scan.text[term[0] : term[1]] if term is not None else ""
         currency = next((code for word, code in _CURRENCIES if money_said.startswith(word)), None) if money else None
         bound = Bound(
@@ -209,6 +215,8 @@ def _number(said: str, *, large: bool = False) -> Decimal:
         return parse_large(said.replace("个", ""))
     if said in _HALF:
         return Decimal(50)
+    if said.endswith("成"):  # "三成": three tenths, said as a percent
+        return Decimal(parse_cn_int(said[:-1]) * 10)
     if not said:
         return Decimal(1)
     if said[0].isascii() and said.isascii():
@@ -268,6 +276,12 @@ def _bounded_term(
     return (max(said), True) if said else (None, False)
 
 
+def currency_of_word(word: str) -> str | None:
+    """The ISO currency a money sign or word names ("美元": USD, "rmb": CNY), if any."""
+    said = word.strip().lower()
+    return next((code for sign, code in _CURRENCIES if said.startswith(sign)), None)
+
+
 _CURRENCIES = (
     ("美元", "USD"),
     ("美金", "USD"),
@@ -281,6 +295,8 @@ _CURRENCIES = (
     ("pound", "GBP"),
     ("jpy", "JPY"),
     ("yen", "JPY"),
+    ("人民币", "CNY"),
+    ("cny", "CNY"),
     ("¥", "CNY"),
     ("￥", "CNY"),
     ("rmb", "CNY"),

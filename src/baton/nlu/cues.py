@@ -36,6 +36,8 @@ class Cues(PeriodCues):
     trend: bool = False
     share: bool = False
     total: bool = False
+    unit_currency: str | None = None
+    """The currency a unit asked names ("多少万美元", "in rmb"): checked against the metrics'."""
     top_n: int | None = None
     rank_place: int | None = None
     place_asked: bool = False
@@ -577,7 +579,10 @@ def read_which_n(scan: Scan, cues: Cues, superlative: Sequence[re.Match[str]] | 
     ``superlative``: one read elsewhere, "grew fastest"); without one it is left unplaced."""
     which_n = scan.find_all(vocab.WHICH_N) or scan.find_all(vocab.THE_N_WITH)
     superlative = scan.find_all(vocab.SUPERLATIVE) if superlative is None else superlative
-    if len(which_n) != 1 or not superlative or superlative[0].start() < which_n[0].end():
+    if len(which_n) != 1 or not superlative:
+        return
+    # "which 2 … lowest" (English: the superlative after); Chinese says it either way ("最高的是哪两个渠道")
+    if superlative[0].start() < which_n[0].end() and not which_n[0].groupdict().get("zh"):
         return
     (m,) = cues.claim(scan, "ranking", which_n)
     cues.top_n = _number(m.group("en") or m.group("zh"))

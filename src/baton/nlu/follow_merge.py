@@ -116,9 +116,11 @@ class FollowUpMerge(RowsPointedAt):
         if (gap_of_figures or cues.difference or cues.ratio) and cues.members_apart is None:
             # "差多少", "what's app minus web?", "几倍" after two figures: a gap is asked in one question
             raise AmbiguousQuestion(*both("conversation.gap_in_one_question"), detail={"follow_up": True})
-        if cues.total and (parent.top_n is not None or parent.rank_place is not None):
-            # "GMV前两名的品类" then "合计多少": the top N's total is not added up, never all of GMV
-            n = parent.top_n or 1
+        ranked_now = cues.top_n is not None or cues.rank_place is not None
+        if cues.total and (parent.top_n is not None or parent.rank_place is not None or ranked_now):
+            # "GMV前两名的品类" then "合计多少", "各品类占比" then "前两名加起来占多少": the top N's total is
+            # not added up, never all of GMV, nor the top N of another breakdown
+            n = cues.top_n or parent.top_n or 1
             side = ranked_ends(parent.order)
             raise AmbiguousQuestion(*both("nlu.total_of_ranked", n=n, **side), detail={"top_n": n, "follow_up": True})
         if r.ties is not None and r.ties.pointer:

@@ -24,6 +24,7 @@ from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
 from baton.nlu.cn_numerals import parse_cn_int
+from baton.numbers import direction_of
 
 MAX_POINTED = 10
 """At most this many listed rows are pointed at; a longer list is named member by member."""
@@ -51,6 +52,9 @@ def listed_rows(query: SemanticQuery, columns: list[str], rows: list[list[object
         return None
     at = columns.index(key)
     kept = [row for row in rows if row[at] is not None]
+    change = f"{query.metrics[0]}_change"
+    if query.premise_asked == "which" and change in columns:  # "哪几个月环比下降了": the ones it named
+        kept = [row for row in kept if direction_of(row[columns.index(change)]) == query.premise]
     keys = tuple(str(row[at]) for row in kept)
     if not keys or len(set(keys)) != len(keys):
         return None

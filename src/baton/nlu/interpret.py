@@ -301,6 +301,7 @@ def _ranking(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
         else:
             kind, group = "within", sep.join(catalog.dimensions[d].label.for_lang(lang) for d in query.rank_within)
         nouns = [catalog.dimensions[d].label.for_lang(lang) for d in query.dimensions if d not in query.rank_within]
+        nouns = nouns or ([text(f"answer.grain_{query.grain}", lang)] if query.grain else [])  # a group's top period
         plural = lang == "en" and query.top_n > 1
         ranked = sep.join(plural_noun(n) if plural else n for n in nouns)
         key = f"answer.interpret_{'top' if high else 'bottom'}_{kind}"

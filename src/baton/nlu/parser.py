@@ -33,7 +33,7 @@ from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.assembly import QueryAssembly
-from baton.nlu.bounds import check_against_the_average
+from baton.nlu.bounds import check_against_the_average, currency_of_word
 from baton.nlu.change_words import (
     kept_by_change,
     kept_by_change_of_groups,
@@ -88,7 +88,7 @@ from baton.nlu.periods import (
     named_previous,
     resolve_periods,
 )
-from baton.nlu.rank_within import ranked_each_period, ranked_within
+from baton.nlu.rank_within import periods_ranked_within, ranked_each_period, ranked_within
 from baton.nlu.ranking import check_ranking_inside_ranking, ranking_metric, ranks
 from baton.nlu.reading import (
     Member,
@@ -121,6 +121,14 @@ _LATEST_WHOLE: dict[str, dict[Language, str]] = {
     "month": {"zh": "上个月", "en": "last month"},
     "quarter": {"zh": "上季度", "en": "last quarter"},
 }
+
+
+def _periods_kept(scan: Scan) -> bool:
+    """Whether the question asks which periods ("哪几周", "which weeks") rather than which groups."""
+    return bool(scan.find_all(vocab.PERIOD_AFTER_WHICH) or scan.find_all(_WHICH_PERIODS_EN))
+
+
+_WHICH_PERIODS_EN = patterns.compile(r"\bwhich\s+(?:days|dates|weeks|months|quarters)\b", re.I)
 
 
 def _the_latest_whole(cues: Cues, language: Language, as_of: date) -> list[timeexpr.PeriodReading]:
@@ -308,6 +316,8 @@ class Planner(TermReader, QueryAssembly):
         self._kept_and_excluded(read.cues, read.terms)
         self._ranked_first(read.scan, read.cues, read.terms)
         read.cues.rank_within = ranked_within(read.scan, read.cues, read.terms)
+        if read.cues.rank_within is None:  # "每个渠道GMV最高的月份": the top period of each group
+            read.cues.rank_within = periods_ranked_within(read.scan, read.cues, read.terms)
         read.cues.rank_each_period = ranked_each_period(read.scan, read.cues, read.terms)
         no_rows_ranked(read.scan, read.cues)
         # "其他渠道都…吗": each of the rest; "每天…都" is of the days, never of the rest
@@ -319,7 +329,20 @@ class Planner(TermReader, QueryAssembly):
         terms = read.terms
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
         query = self.build(read.cues, terms, time_range, comparison, read.corrections, as_of, marks=marks)
+        self._unit_in_currency(query, read.cues.unit_currency)
         return query if kept is None else the_groups_that_moved(query, kept)
+
+    def _unit_in_currency(self, query: SemanticQuery, currency: str | None) -> None:
+        """ "上个月GMV多少万美元" of a CNY metric: Baton does not convert — asked back, never the CNY figure."""
+        for metric in query.metrics if currency is not None else ():
+            own = self.catalog.currency_of(metric)
+            if own is None or own.upper() != currency:  # another currency, or no amount of money at all
+                label = self.catalog.metrics[metric].label
+                key = "nlu.unit_currency" if own is not None else "nlu.unit_not_money"
+                raise AmbiguousQuestion(
+                    *(message(key, lang, metric=label.for_lang(lang), currency=own or "") for lang in LANGUAGES),
+                    detail={"reason": "unit_currency", "metric": metric, "currency": currency},
+                )
 
     def _kept_and_excluded(self, cues: Cues, terms: Terms) -> None:
         """ "app excluding web": a member kept and then another of its dimension excluded — the
@@ -415,6 +438,8 @@ class Planner(TermReader, QueryAssembly):
         a_change_from_a_point_on(cues, periods)
         periods = named_previous(scan, cues, cues.spans.get("previous_period", []), periods, as_of)
         if not periods and context is None:
+            if which_moved and _periods_kept(scan):  # "which weeks fell wow": over which weeks? never the last one
+                raise AmbiguousQuestion(*both("nlu.which_period"), detail={"missing": "time_range"})
             periods = _the_latest_whole(cues, language, as_of)
         read_ranking(scan, cues)
         groups_named = any(h.kinds & {"dimension", "member"} for h in found)
@@ -500,6 +525,9 @@ class Planner(TermReader, QueryAssembly):
         if which_moved:  # "哪些渠道下降了", "哪几个月环比下降了": the groups (or periods) the answer names
             read_kept_periods(scan, cues, "which_moved")
             cues.take(scan, "which_moved", vocab.WHICH)
+        for unit in cues.take(scan, "unit", vocab.UNIT_ASKED):  # "多少万元", "in rmb": how it is written
+            money: str | None = unit.group("cur") or unit.group("cur_en")
+            cues.unit_currency = currency_of_word(money) if money else cues.unit_currency
         self._account_for_the_rest(scan, cues, terms, language, follows=context is not None)
         return Reading(scan, cues, terms, periods, (*corrections, *context_words), language, ties)
 

@@ -41,6 +41,23 @@ def ranked_within(scan: Scan, cues: Cues, terms: Terms) -> str | None:
     return each[0]
 
 
+def periods_ranked_within(scan: Scan, cues: Cues, terms: Terms) -> str | None:
+    """The dimension inside whose groups the question ranks its periods ("每个渠道今年GMV最高的月份",
+    "今年每个渠道GMV最高的是哪个月", "each channel's best month"): one dimension, marked as the groups,
+    and the periods asked for by which ("哪个月", "月份") — the top period of each group."""
+    asked = cues.top_n is not None or (cues.best and not cues.several and not cues.both_ends)
+    if not asked or not cues.which_time or cues.combination or len(terms.dims) != 1:
+        return None
+    (dim,) = terms.dims
+    hits = [h for h in terms.hits if h.kinds == {"dimension"} and h.terms[0].target == dim]
+    marked = [h for h in hits if _EACH.search(scan.norm, 0, h.start) or _EACH_AFTER.match(scan.norm, h.end)]
+    return dim if len(hits) == 1 and marked else None
+
+
+_EACH_AFTER = patterns.compile(r"'s\b|\s+each\b", re.I)
+"""English marks a group after it: "each channel's best month", "channels each"."""
+
+
 _EACH_PERIOD = patterns.compile(r"^(?:每|各|逐)|\b(?:each|every|per)\b", re.I)
 """A grain said of each period ("每个月", "各季度", "each month", "per week"), not "按月" / "by month"
 (a series of the top groups overall, or the top of each period? asked back)."""

@@ -96,7 +96,7 @@ GAP = patterns.compile(
 GAP_BETWEEN = patterns.compile(r"差了?多少|相差|差距|差额|差值|差几|之差|差别|差异|\bdifference\b|\bgap\b", _I)
 """Words that ask a gap between two things, never a change over time on their own ("新老用户GMV差多少")."""
 RATIO = patterns.compile(
-    r"(?:几|多少)倍|比值|之比|倍数|\bratio\b|\bhow many times\b|\bdivided by\b|"
+    r"差?(?:几|多少)倍|比值|之比|倍数|\bratio\b|\bhow many times\b|\bdivided by\b|"
     r"\btimes (?:as (?:much|many|high|large|big)|more|higher|larger|bigger)\b",
     _I,
 )
@@ -440,13 +440,17 @@ ASCENDING = patterns.compile(
 HIGH_TO_LOW = patterns.compile(
     r"从高到低|从大到小|由高到低|由大到小|按高到低|按从高到低|降序|"
     r"\b(?:from )?(?:the )?(?:highest|largest|biggest|most|high|top) (?:to|down to) (?:the )?(?:lowest|smallest|least|low|bottom)\b"
-    r"|\b(?:in\s+)?descending(?:\s+order)?\b|\b(?:highest|largest|biggest|most) first\b",
+    r"|\b(?:in\s+)?descending(?:\s+order)?\b|\b(?:highest|largest|biggest|most) first\b"
+    r"|(?:(?<=\brank)|(?<=\brank them)|(?<=\brank these)|(?<=\brank those)|(?<=\brank all)|(?<=\brank it))"
+    r"\s+from\s+(?:the\s+)?(?:highest|largest|biggest|top)\b",
     _I,
 )
 LOW_TO_HIGH = patterns.compile(
     r"从低到高|从小到大|由低到高|由小到大|升序|"
     r"\b(?:from )?(?:the )?(?:lowest|smallest|least|low|bottom) (?:to|up to) (?:the )?(?:highest|largest|biggest|most|high|top)\b"
-    r"|\b(?:in\s+)?ascending(?:\s+order)?\b|\b(?:lowest|smallest|least|fewest) first\b",
+    r"|\b(?:in\s+)?ascending(?:\s+order)?\b|\b(?:lowest|smallest|least|fewest) first\b"
+    r"|(?:(?<=\brank)|(?<=\brank them)|(?<=\brank these)|(?<=\brank those)|(?<=\brank all)|(?<=\brank it))"
+    r"\s+from\s+(?:the\s+)?(?:lowest|smallest|least|bottom)\b",
     _I,
 )
 PLACE_OF_MEMBER = patterns.compile(
@@ -504,7 +508,7 @@ AVERAGE_APART = patterns.compile(
 )
 """"average orders per day", "avg GMV a month": the average and its period said apart."""
 AVERAGE = patterns.compile(r"平均|均值|\baverage\b|\bavg\b|\bmean\b|\bon average\b", _I)
-WHICH = patterns.compile(r"哪个|哪些|哪一个|哪家|哪几个|谁|\bwhich(?: ones?| of them)?\b|\bwhat\b", _I)
+WHICH = patterns.compile(r"哪个|哪些|哪一个|哪家|哪几个|哪几(?=[周天月])|谁|\bwhich(?: ones?| of them)?\b|\bwhat\b", _I)
 SEVERAL_WHICH = frozenset({"哪些", "哪几个"})
 """The which-words that ask for more than one group ("哪些品类GMV最高")."""
 SEVERAL = patterns.compile(r"(?:(?<=最[高多大低少小好差]的)|(?<=最[高多大低少小好差]))几(?:个|家|类|种|位|名)")
@@ -553,7 +557,7 @@ THRESHOLD = patterns.compile(
     r"(?P<num>(?P<large>(?:\d+(?:\.\d+)?|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十百千]+)个?[亿万][零〇]?"
     r"(?:\d+(?:千万|百万|万|千|百)?|[一二两三四五六七八九](?:[十百千](?:[0-9一二两三四五六七八九十百千零〇]*(?:千万|百万|万))?)?)"
     r"(?![0-9一二两三四五六七八九十百千万亿]))"
-    r"|一半|半数|\bhalf\b|(?:\d[千百])+\d?(?=\s*(?:万|个?亿))|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上了])(?=千万|百万|万|亿)"
+    r"|一半|半数|\bhalf\b|[一二三四五六七八九]成(?![本员交功绩为立年熟])|(?:\d[千百])+\d?(?=\s*(?:万|个?亿))|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上了])(?=千万|百万|万|亿)"
     r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
     r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpoints?\b|\bpts?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
     r"|bn?(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:美元|美金|欧元|英镑|日元|元|块钱?|(?<![a-z])(?:rmb|yuan|dollars?|usd|eur(?:os?)?|gbp|pounds?|jpy|yen)(?![a-z])))?"
@@ -711,7 +715,7 @@ THRESHOLD_GROUPS = patterns.compile(
     r"有哪些|哪些|哪几个|哪几家|哪几类|哪一?个|有几个|有多少个|几个|多少个|\bwhich\b|\bwhat\b|\bhow many\b|\blist\b", _I
 )
 """Words that ask for the groups a bound keeps, or how many they are (the answer says both)."""
-COMBINATION = patterns.compile(r"组合|搭配|\bcombinations?\b|\bcombos?\b|\bpairs?\b", _I)
+COMBINATION = patterns.compile(r"组合|搭配|交叉|\bcombinations?\b|\bcombos?\b|\bpairs?\b|\bcross(?:ed)?\b", _I)
 """A ranking of combinations as a whole ("GMV最高的3个区域和品类组合", "top 3 region and channel pairs")."""
 BREAKDOWN = patterns.compile(
     r"拆分|拆解|细分|拆开|拆一下|拆下|\bbreak(?:s|ing)? (?:it |this |that |them )?down\b|\bbreakdown of\b", _I
@@ -810,6 +814,15 @@ CURRENCY_WORDS = frozenset(
     ["usd", "eur", "gbp", "jpy", "cny", "rmb", "yuan", "dollar", "dollars", "euro", "euros", "pound", "pounds", "yen"]
 )
 """Money words said with a bound ("over 100k usd"): words, never typos of a catalog term ("usa")."""
+UNIT_ASKED = patterns.compile(
+    r"(?<=多少)\s*(?:个)?(?:千万|百万|万|亿|千)?\s*(?P<cur>元|块钱?|人民币|美元|美金|欧元)(?=\s*(?:[?？。]|$|呢|吗|啊))"
+    r"|(?<=多少)\s*(?:个)?(?:千万|百万|万|亿)(?=\s*(?:[?？。]|$|呢|吗|啊))"
+    r"|\b(?:in|as)\s+(?:(?:10k|ten thousands?|thousands?|millions?|billions?)\s+(?:of\s+)?)?"
+    r"(?P<cur_en>rmb|yuan|cny|usd|dollars|euros?|eur)\b",
+    _I,
+)
+"""A unit the value is asked in ("多少万元", "是多少亿", "in rmb"): presentation only — the answer gives the
+exact figure — unless it names another currency than the metric's (Baton does not convert)."""
 CHAT_WORDS = frozenset(
     ["ok", "okay", "pls", "plz", "please", "thx", "thanks", "thank", "hi", "hey", "hello", "lol", "btw", "sorry"]
 )

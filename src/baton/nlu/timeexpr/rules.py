@@ -429,6 +429,12 @@ _RULES: tuple[_Rule, ...] = (
         _p(r"(?<![\d./])(?P<y>[12]\d{3})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?!\d)"),
         _day,
     ),
+    # 20250301: a compact date, as systems print them (never part of a longer number, never a bare count)
+    _Rule(
+        "day_compact",
+        _p(r"(?<![\d.,])(?P<y>(?:19|20)\d{2})(?P<m>0[1-9]|1[0-2])(?P<d>0[1-9]|[12]\d|3[01])(?![\d.,%])"),
+        _day,
+    ),
     _Rule("day_cn", _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月\s*<DCN>\s*[日号]"), _day),
     # a day of a month counted from the as-of month: 上个月5号, 上上个月的10日, 本月3号
     _Rule(
