@@ -143,3 +143,47 @@ def test_an_average_per_week_over_a_cut_week_is_refused() -> None:
     with pytest.raises(QuestionRefused) as caught:
         compile_query(_per_day("gmv", per="week"), _catalog())  # June 2026: four weeks and two days
     assert caught.value.detail["reason"] == "average_cuts_a_period"
+
+
+def test_metrics_of_several_tables_type_their_placeholders_once(con: duckdb.DuckDBPyConnection) -> None:
+    """Three tables side by side: the first branch's columns of other tables are typed NULLs (PostgreSQL
+    types a UNION from the left), later branches plain NULLs — the statement grows linearly."""
+    from datetime import date
+
+    from baton.contracts.semantic import TimeRange
+
+    query = SemanticQuery(
+        metrics=("gmv", "visitors", "new_users"),
+        dimensions=("channel",),
+        time_range=TimeRange(start=date(2026, 6, 1), end=date(2026, 6, 30)),
+        as_of=date(2026, 7, 1),
+    )
+    sql = compile_query(query, CATALOG).sql
+    assert sql.count("1 = 0") == 2  # the first branch's two other tables, nothing more
+    rows = con.execute(sql).fetchall()
+    assert len(rows) == 4 and all(None not in row for row in rows)
+    assert sqlglot.transpile(compile_query(query, CATALOG, dialect="postgres").sql, read="postgres")
+
+
+def test_a_compared_side_the_table_holds_no_row_of_is_unknown_never_zero(con: duckdb.DuckDBPyConnection) -> None:
+    """A group without rows on one side is 0 there only when other groups have rows on that side (the
+    table holds the period); the day before the data starts is unknown for every group."""
+    from datetime import date
+
+    from baton.contracts.semantic import Comparison, TimeRange
+
+    def compared(day: date, before: date) -> list[tuple[Any, ...]]:
+        query = SemanticQuery(
+            metrics=("order_count",),
+            dimensions=("channel",),
+            time_range=TimeRange(start=day, end=day),
+            comparison=Comparison(kind="custom", range=TimeRange(start=before, end=before)),
+            as_of=date(2026, 7, 1),
+        )
+        return con.execute(compile_query(query, CATALOG).sql).fetchall()
+
+    first = con.execute("SELECT MIN(order_date) FROM fact_order").fetchone()
+    assert first is not None
+    start = first[0]
+    rows = compared(start, date.fromordinal(start.toordinal() - 1))
+    assert rows and all(row[2] is None for row in rows)  # order_count_previous: unknown, never 0

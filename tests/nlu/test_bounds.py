@@ -30,6 +30,8 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("regions where GMV exceeded ¥2m last month", "gmv", ">", 2_000_000, ["region"], None),
     ("上个月GMV超过500万rmb的区域", "gmv", ">", 5_000_000, ["region"], None),
     ("上个月退款率超过一成的品类", "refund_rate", ">", 0.10, ["category"], None),  # 一成: a tenth
+    ("which channels had gmv higher than 1万 last month", "gmv", ">", 10_000, ["channel"], None),  # never which moved
+    ("which regions had gmv higher than 5mn last month", "gmv", ">", 5_000_000, ["region"], None),
     ("上个月订单量不到两万的渠道", "order_count", "<", 20_000, ["channel"], None),  # 成 never read inside 成交
     ("regions where GMV exceeded 2m yuan last month", "gmv", ">", 2_000_000, ["region"], None),
     ("channels with more than 10,000 orders last month", "order_count", ">", 10_000, ["channel"], None),

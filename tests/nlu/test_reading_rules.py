@@ -497,6 +497,15 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         },
     ),
     (
+        "the earlier period said first against the later: the first is asked about",
+        "was gmv higher in May than in June",
+        {
+            "premise": "up",
+            "time_range": {"start": "2026-05-01", "end": "2026-05-31"},
+            "comparison": {"kind": "custom", "range": {"start": "2026-06-01", "end": "2026-06-30"}},
+        },
+    ),
+    (
         "higher in one named period than in another: a yes/no of the first against the second",
         "was gmv higher in June than in May",
         {"premise": "up", "comparison": {"kind": "custom", "range": {"start": "2026-05-01", "end": "2026-05-31"}}},

@@ -997,6 +997,24 @@ def test_a_pointer_at_listed_periods_that_follow_one_another_is_each_of_them(ses
 
 
 @pytest.mark.parametrize(
+    ("turns", "start", "compared"),
+    [
+        (["6月的GMV对比5月", "这两个月各渠道的订单量呢"], date(2026, 6, 1), date(2026, 5, 1)),
+        (["4月和5月的GMV加起来是多少", "这两个月各渠道的订单量呢"], date(2026, 4, 1), None),
+    ],
+)
+def test_a_pointer_at_the_periods_the_question_held_keeps_them(
+    session: Session, turns: list[str], start: date, compared: date | None
+) -> None:
+    """ "6月对比5月" then "这两个月各渠道的订单量呢": the two months the question held, by channel."""
+    last = _last(session, turns)
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    query = last.semantic_query
+    assert query.time_range.start == start and query.dimensions == ("channel",)
+    assert (query.comparison.range.start if query.comparison else None) == compared
+
+
+@pytest.mark.parametrize(
     "turns",
     [
         ["上个月各渠道的GMV", "这两周各渠道的订单量呢"],

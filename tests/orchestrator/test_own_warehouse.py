@@ -571,7 +571,7 @@ def test_a_low_volume_count_is_tested_over_every_day_its_quiet_days_as_zeros(saa
 def countries_missing(tmp_path_factory: pytest.TempPathFactory) -> SaasFolder:
     """The SaaS warehouse with the country of every Mexican subscription emptied (NULL): fewer rows
     than any named country, so an empty key ranked as a member would be the bottom one; Mexico is
-    then a country of accounts only. And no business subscription churned in June 2026."""
+    then a country of accounts only. No business subscription churned in June 2026, and no Dutch one ever."""
     folder = build_saas_warehouse(tmp_path_factory.mktemp("own_saas_no_country"))
     con = duckdb.connect(str(folder.warehouse))
     try:
@@ -580,6 +580,7 @@ def countries_missing(tmp_path_factory: pytest.TempPathFactory) -> SaasFolder:
             "UPDATE subscriptions SET status = 'upgraded' WHERE plan = 'business' AND status = 'churned' "
             "AND end_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'"
         )
+        con.execute("UPDATE subscriptions SET status = 'upgraded' WHERE country = 'NL' AND status = 'churned'")
     finally:
         con.close()
     return folder
@@ -800,3 +801,20 @@ def test_a_series_of_two_tables_is_zero_inside_each_tables_span_and_empty_before
     assert all(accounts[f"2025-0{m}"] is None for m in range(1, 7)) and all(
         accounts[f"2025-{m:02d}"] for m in range(7, 13)
     )
+
+
+def test_a_group_that_never_had_the_event_is_a_zero_of_it(countries_missing: SaasFolder) -> None:
+    """No Dutch subscription ever churned: NL is a country of the subscriptions held by June's end, so
+    it is the country with the fewest churned subscriptions in June 2026 (0), never missing."""
+    gold = _gold(
+        countries_missing,
+        "SELECT country, COUNT(*) FILTER (WHERE status = 'churned' AND end_date BETWEEN DATE '2026-06-01' "
+        "AND DATE '2026-06-30') AS n FROM subscriptions WHERE start_date <= DATE '2026-06-30' "
+        "AND country IS NOT NULL GROUP BY 1 ORDER BY 2, 1",
+    )
+    lowest = [c for c, n in gold if n == gold[0][1]]
+    assert "NL" in lowest and gold[0][1] == 0
+    with Session(config=countries_missing.config) as session:
+        answer = session.ask("Which country had the fewest churned subscriptions in June 2026?", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert sorted(row[0] for row in answer.result.rows) == sorted(lowest)

@@ -64,14 +64,32 @@ class ComparedSentences(NarratorBase):
                 )
                 + ratio
             )
+        return self._groups_compared(say, label, filters, kind, prev_period)
+
+    def _groups_compared(self, say: Sentence, label: str, filters: str, kind: str, prev_period: str) -> str:
+        """Each group against its own previous: the largest fall and rise of the members (or none, when
+        no group has a value on both sides), then the groups a yes/no or "which" asked about."""
+        query, metric, rows, period, _filters, language, fmt = say
         filters += self._among_the_kept(query, len(rows), language)
         asked = self._groups_asked(say) if query.premise_asked else ""
         ranked = sorted(  # the largest rise and fall are of members, never of an empty key
             (r for r in rows if r.get(f"{metric}_change_pct") is not None and named_row(query, r)),
             key=lambda r: float(r[f"{metric}_change_pct"]),
         )
-        if not ranked:
-            ranked = rows
+        if not ranked:  # no group has a value on both sides: no largest rise or fall to name
+            return (
+                text(
+                    "answer.comparison_groups_no_rate",
+                    language,
+                    label=label,
+                    groups=self._group_word(query, language),
+                    filters=filters,
+                    period=period,
+                    kind=kind,
+                    previous_period=prev_period,
+                )
+                + asked
+            )
         low, high = ranked[0], ranked[-1]
         low_pct, high_pct = low.get(f"{metric}_change_pct"), high.get(f"{metric}_change_pct")
         falls_only = high_pct is not None and float(high_pct) < 0

@@ -182,15 +182,14 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
 
 
 def _no_driver(catalog: Catalog, drilled: Drilled, lang: Language) -> Finding:
-    """ "No driver" is only said when no member effect passed the tests at all; "spread in
-    proportion" only when every member could be tested against the rest — a member of a few
-    events (days without any) that moved on its own is named as untested instead."""
+    """ "No driver" is only said when no member effect passed the tests at all; a member carrying
+    most of the change is named beside it (not a driver: its tests did not pass)."""
     passed = [c for c in drilled.cands if c.q_value <= Q_LEVEL]
     key = "analysis.insight_no_driver_mixed" if passed else "analysis.insight_no_driver"
-    untested = _moved_untested(drilled)
-    fields = {"members": members_text(catalog, untested.members, lang)} if untested is not None else {}
-    if untested is not None and not passed:
-        key = "analysis.insight_no_driver_untested"
+    most = _carries_most(drilled)
+    fields = {"members": members_text(catalog, most.members, lang)} if most is not None else {}
+    if most is not None and not passed:
+        key = "analysis.insight_no_driver_most"
     sure = [c for c in passed if c.significant]
     if sure and all(c.immaterial for c in sure):  # sure, but too small to explain it
         key = "analysis.insight_no_driver_broad"
@@ -206,19 +205,20 @@ def _no_driver(catalog: Catalog, drilled: Drilled, lang: Language) -> Finding:
 
 
 MOST_OF_THE_CHANGE = 0.5
-"""An untested member named in place of "spread in proportion" carries at least this share of the change."""
+"""A member carrying at least this share of the change is named when no member is a driver."""
 
 
-def _moved_untested(drilled: Drilled) -> Candidate | None:
-    """The member carrying most of the change that moved significantly on its own but could not be
-    tested against the rest (too few days with rows), if any: never "spread in proportion"."""
+def _carries_most(drilled: Drilled) -> Candidate | None:
+    """The one member (of one dimension) that carries most of the change, when no member passed the
+    tests: its contribution is a fact of the data, said beside "no driver" — never a driver (a low
+    volume can hide a real one: 2 → 13 cancellations of one industry, the rest flat)."""
     total = drilled.total_change
-    untested = [
+    most = [
         c
         for c in drilled.cands
-        if c.excess is None and c.own_p < 0.05 and total and c.change / total >= MOST_OF_THE_CHANGE
+        if len(c.members) == 1 and c.role != "mix" and total and c.change / total >= MOST_OF_THE_CHANGE
     ]
-    return max(untested, key=lambda c: abs(c.change), default=None)
+    return max(most, key=lambda c: abs(c.change), default=None)
 
 
 def _driver(

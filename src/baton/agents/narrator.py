@@ -280,7 +280,7 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences):
                 filters=filters,
                 period=period,
                 grain=grain,
-                count=len(rows),
+                count=sum(1 for r in rows if r[metric] is not None) or len(rows),  # points with a value
                 first=self._row_label(query, first, language),
                 first_value=fmt(first[metric]),
                 last=self._row_label(query, last, language),

@@ -457,9 +457,9 @@ def _loaded(query: SemanticQuery, catalog: Catalog, source: Source) -> exp.Selec
     other filters (only its filters on the keys themselves apply): where the table has rows, the
     data is there, and a key the question's rows miss is a 0 (``baton.catalog.spine``). A
     breakdown of a metric dated by another column than the table's own (cancellations of
-    subscriptions) takes the members of the rows with such an event by the period's end: a group
-    with none in the period is a 0 too, never missing — and rows without the event (an active
-    subscription has no cancel reason) add no member, nor do earlier events an empty key."""
+    subscriptions) takes the members of every row the table holds by the period's end: a group
+    with none in the period is a 0 too, never missing — and a row adds no empty key (an active
+    subscription has no cancel reason) unless it is an event of the period."""
     table, time_col = source
     own = catalog.tables[table].time_column
     event_dated = query.grain is None and own is not None and own != time_col
@@ -471,9 +471,11 @@ def _loaded(query: SemanticQuery, catalog: Catalog, source: Source) -> exp.Selec
     keys += [(dim, _parse(catalog.dimensions[dim].columns[table])) for dim in query.dimensions]
     in_period = _between(day, query.time_range.start, query.time_range.end)
     where: list[exp.Expr] = [in_period]
-    if event_dated:  # members of earlier events too; an empty key only when the period has one
+    if event_dated and own is not None:  # every row held by the period's end; an empty key only with an event
+        held_column, held_timestamps = _time_key(catalog, table, own)
+        held_day = _day(held_column, held_timestamps)
         named = exp.and_(*[exp.not_(expr.copy().is_(exp.null())) for _, expr in keys], copy=False)
-        earlier = exp.and_(exp.LTE(this=day.copy(), expression=_date(query.time_range.end)), named, copy=False)
+        earlier = exp.and_(exp.LTE(this=held_day, expression=_date(query.time_range.end)), named, copy=False)
         where = [exp.or_(exp.paren(in_period.copy()), exp.paren(earlier), copy=False)]
     where += [_member_condition(catalog, table, f) for f in query.filters if f.dimension in query.dimensions]
     where += _named_keys(query, catalog, table)
@@ -872,15 +874,18 @@ def _joined_on_keys(
     """Several tables' aggregates side by side on their keys: every key any of them holds (a
     member one table lacks is still a row), an empty key (NULL) one group of all of them, never
     two half rows. Stacked and grouped rather than joined: a FULL JOIN on ``IS NOT DISTINCT
-    FROM`` is refused by PostgreSQL, and a join on it is costed as a cross product. A branch's
-    columns of another table are NULLs of that column's own type (an empty scalar subquery of it):
-    PostgreSQL types a UNION pairwise, and two untyped NULLs are text."""
+    FROM`` is refused by PostgreSQL, and a join on it is costed as a cross product. The first
+    branch's columns of other tables are NULLs of the column's own type (an empty scalar subquery
+    of it): PostgreSQL types a UNION pairwise from the left, and two untyped NULLs are text."""
     aliases = [leaf.alias for _, leaves in ctes for leaf in leaves]
     owner = {leaf.alias: name for name, leaves in ctes for leaf in leaves}
     branches = []
-    for name, leaves in ctes:
+    for i, (name, leaves) in enumerate(ctes):
         own = {leaf.alias for leaf in leaves}
-        columns = [exp.column(a) if a in own else _typed_null(a, owner[a]).as_(a) for a in aliases]
+        # typed in the first branch only: a later NULL takes the type the column has by then
+        columns = [
+            exp.column(a) if a in own else (_typed_null(a, owner[a]) if i == 0 else exp.Null()).as_(a) for a in aliases
+        ]
         branches.append(
             exp.select(*[exp.column(k) for k in key_names], *columns, copy=False).from_(exp.table_(name), copy=False)
         )
@@ -899,11 +904,18 @@ def _joined_on_keys(
 
 
 def _side_of(value: str, which: str, *, zero: bool) -> exp.Expr:
-    """One period's value of a compared row (``MAX`` of the one row of that side), 0 when absent if ``zero``."""
+    """One period's value of a compared row (``MAX`` of the one row of that side); with ``zero``, 0
+    when the group has no row there but other groups do (a day the table holds no row at all is
+    unknown, never 0)."""
     side = exp.Case(ifs=[exp.If(this=exp.column(_CMP).eq(exp.Literal.string(which)), true=exp.column(value))])
     taken: exp.Expr = exp.func("MAX", side)
-    if zero:
-        taken = exp.func("COALESCE", taken, exp.Literal.number(0))
+    if zero:  # 0 where another group has rows on this side (the table holds the period), else unknown
+        held = exp.Case(ifs=[exp.If(this=exp.column(_CMP).eq(exp.Literal.string(which)), true=exp.Literal.number(1))])
+        any_row = exp.Window(this=exp.func("MAX", exp.func("MAX", held)))
+        some = exp.Case(
+            ifs=[exp.If(this=exp.EQ(this=any_row, expression=exp.Literal.number(1)), true=exp.Literal.number(0))]
+        )
+        taken = exp.func("COALESCE", taken, some)
     return taken.as_(value if which == "current" else f"{value}_previous")
 
 

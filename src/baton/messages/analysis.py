@@ -253,16 +253,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{drills} 个下钻，{tests} 个检验，{drivers} 个驱动因素。",
     ),
     "insight_no_driver": (
-        "Tested {tests} member × factor combinations (BH-adjusted): no significant change of any member, on its "
-        "own and against the rest, so the change cannot be pinned on any one member.",
+        "Tested {tests} member × factor combinations (BH-adjusted): no member changed significantly both on its own "
+        "and against the rest, so the change cannot be pinned on any one member.",
         "检验了 {tests} 个成员×因子组合（BH 校正）：没有成员在自身和相对其余部分上都有显著变化，因此无法把变化落在某一个成员上。",
     ),
-    "insight_no_driver_untested": (
+    "insight_no_driver_most": (
         "Tested {tests} member × factor combinations (BH-adjusted): none passed both tests. {members} carries most "
-        "of the change, but has too few days with data to be tested against the rest, so whether the change is "
-        "spread across members cannot be told.",
-        "检验了 {tests} 个成员×因子组合（BH 校正）：没有成员同时通过两项检验。{members} 占了大部分变化，但有数据的天数太少，"
-        "无法与其余部分对比检验，因此无法判断变化是否分布在各成员中。",
+        "of the change, but at this volume it cannot be told apart from the rest, so it is not called a driver.",
+        "检验了 {tests} 个成员×因子组合（BH 校正）：没有成员同时通过两项检验。{members} 占了大部分变化，但在这样的数据量下"
+        "无法与其余部分区分开，因此不称为驱动因素。",
     ),
     "insight_no_dimension": (
         "No dimension to drill into (the metric has none, or filters fix each to one member): where the change "

@@ -87,6 +87,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "largest_rise": ("largest rise", "增幅最大"),
     "among_top": (" (among the top {n} {dims})", "（最高的 {n} 个{dims}中）"),
     "among_bottom": (" (among the bottom {n} {dims})", "（最低的 {n} 个{dims}中）"),
+    "comparison_groups_no_rate": (
+        "{label}{filters} by {groups} for {period}, {kind} ({previous_period}): no {groups} has a value in both "
+        "periods, so no change is computed (the table shows each period's values).",
+        "{period}{filters}各{groups}{label}{kind}：没有{groups}在两期都有数值，无法计算变化（表中列出各期数值）；对比期为 "
+        "{previous_period}。",
+    ),
     "comparison_groups": (
         "{label}{filters} by {groups} for {period}, {kind} ({previous_period}): {low_word} {low} ({low_pct}; now "
         "{low_value}), {high_word} {high} ({high_pct}; now {high_value}).",
@@ -151,6 +157,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "No rows, so not shown: {periods} ({count} {grain} bucket(s) inside the series).",
         "没有数据行、未显示的{grain}：{periods}（序列中间共 {count} 个）。",
     ),
+    "or_no_sep": (" or no ", "或"),
     "unnamed_not_ranked": (
         "Part of the data has no {dimensions} (empty); it belongs to no {dimensions} and is left out.",
         "部分数据的{dimensions}为空，不属于任何{dimensions}，未计入。",

@@ -196,6 +196,11 @@ _MOVE_EN = (
 _MOVE_BARE_EN = r"(?:grow|rise|fall|drop|decline|increase|decrease|go (?:up|down)|gain|shrink|improve|worsen|slip)"
 """A move after "did" ("which months did GMV fall")."""
 _MOVE_NOUN_EN = r"(?:declines?|drops?|rises?|increases?|decreases?|growth|falls?|gains?|improvements?)"
+_PERIOD_EN = (
+    r"(?:(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr"
+    r"|jun|jul|aug|sept?|oct|nov|dec|q[1-4]|h[12]|(?:19|20)\d\d)\b|last\s+(?:week|month|quarter|year)\b)"
+)
+"""A period said after "than" ("more orders in June than in May"): the groups kept by how they moved."""
 _NOT_RANKED_EN = r"(?![^?.!]*\b(?:most|least|fastest|biggest|largest|smallest|highest|lowest|top|bottom)\b)"
 _KEPT_BY_CHANGE = patterns.compile(
     rf"(?:{vocab.ONLY_THOSE_ZH}|[，,])\s*(?:环比|同比)?{_MOVE_ZH}了?的(?![幅速量比率原])"
@@ -203,7 +208,7 @@ _KEPT_BY_CHANGE = patterns.compile(
     rf"|(?:哪些|哪几个?[月周天]?)[^，,。？?]{{0,12}}?比[^，,。？?]{{0,6}}?(?:月|周|年|季度?|期|天|日)[^，,。？?]{{0,4}}?(?:[高低多]|(?<!多)少)(?:了(?!多少|几)|(?=\s*[?？。]?\s*$))"
     rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,40}}?\b(?:higher|lower|more|fewer|less|bigger|smaller)\b[^?.!,]{{0,30}}?"
     r"\bthan (?:in )?(?:(?:the|a) (?:(?:previous|prior|preceding) (?:day|week|month|quarter|period)|(?:day|week|month|quarter) before)\b"
-    r"|(?![¥$]?\d+(?:\.\d+)?\s*(?:[kmb%]|million|billion|thousand)?(?![\w-]))[^?.!,]{1,30}?(?:[?.!]|$))"
+    rf"|{_PERIOD_EN}[^?.!,]{{0,20}}?(?:[?.!]|$))"
     rf"|\bonly (?:the )?(?:ones|those|groups|[a-z]+s) (?:that|which) {_MOVE_EN}\b"
     rf"|^\s*which(?: ones| of them)? {_MOVE_EN}\b{_NOT_RANKED_EN}"
     rf"|\bwhich (?:ones|[a-z]+s)\b[^?.!,]{{0,30}}?\b{_MOVE_EN}\b{_NOT_RANKED_EN}"

@@ -6,8 +6,10 @@ members, their shares of the whole, or their one period with any comparison said
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
+from baton.catalog.spine import whole_period_count
 from baton.contracts.semantic import Comparison, Correction, Grain, MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
@@ -19,6 +21,7 @@ from baton.nlu.follow_pointers import (
     ListedRows,
     Pointed,
     not_placed,
+    period_pointer_count,
     placed_rows,
     pointed_rows,
     pointer_count,
@@ -28,6 +31,25 @@ from baton.nlu.follow_pointers import (
 from baton.nlu.parser import Planner
 from baton.nlu.reading import Terms
 from baton.nlu.ties import Reading
+
+
+def _periods_of_the_question(parent: SemanticQuery, found: re.Match[str]) -> int | str | None:
+    """How many whole periods of the pointer's unit the previous question held — its period and the
+    one compared with ("6月对比5月": two months) — or None when they are not whole ones."""
+    word = (found.group("pzh") or found.group("pen") or "").lower().rstrip("s")
+    grain = next((g for w, g in _UNITS.items() if word.endswith(w)), None)
+    if grain is None:
+        return None
+    ranges = [parent.time_range, *([parent.comparison.range] if parent.comparison is not None else [])]
+    counts = [whole_period_count(r.start, r.end, grain) for r in ranges]
+    if None in counts:
+        return None
+    total = sum(c for c in counts if c is not None)
+    return total if found.group("pn") or found.group("pn_en") else ("any" if total > 1 else None)
+
+
+_UNITS: dict[str, Grain] = {"天": "day", "day": "day", "date": "day", "周": "week", "星期": "week", "week": "week",
+                            "月": "month", "month": "month", "季度": "quarter", "quarter": "quarter"}  # fmt: skip
 
 
 class RowsPointedAt:
@@ -62,7 +84,9 @@ class RowsPointedAt:
         found = PERIOD_POINTER.fullmatch(said.strip())
         period = found is not None
         several = found is not None and (found.group("pzh") or found.group("pen")) is not None
-        if several and parent.grain is None:  # "上个月各渠道的GMV" then "这两周的订单量": no weeks were listed
+        if found is not None and several and parent.grain is None:  # "上个月各渠道的GMV" then "这两周的订单量"
+            if _periods_of_the_question(parent, found) == (period_pointer_count(found) or "any"):
+                return None  # "6月对比5月" then "这两个月各渠道的": the two months the question holds
             raise not_placed(said)
         if period and (parent.grain is None or self.r.periods):
             return None  # "6月18日的GMV" then "那天各渠道的呢": its own period; "6月1日那天": the day said

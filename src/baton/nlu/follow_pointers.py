@@ -24,7 +24,7 @@ from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
 from baton.nlu.cn_numerals import parse_cn_int
-from baton.numbers import direction_of
+from baton.numbers import bucket_label, direction_of
 
 MAX_POINTED = 10
 """At most this many listed rows are pointed at; a longer list is named member by member."""
@@ -156,8 +156,7 @@ def pointed_rows(said: str, listed: ListedRows | None, parent: SemanticQuery) ->
 def _periods_pointed(said: str, found: re.Match[str], listed: ListedRows, parent: SemanticQuery) -> Pointed:
     """ "这两个月", "those weeks": the periods listed, as one span by the listed grain — when they
     follow one another. Periods apart are asked back: one span would hold the periods between."""
-    n = found.group("pn") or found.group("pn_en")
-    count = None if n is None or n == "几" else _EN_COUNTS.get(n.lower()) or parse_cn_int(n)
+    count = period_pointer_count(found)
     assert listed.grain is not None
     if count is not None and count != len(listed.keys):
         raise not_placed(said)
@@ -170,7 +169,7 @@ def _periods_pointed(said: str, found: re.Match[str], listed: ListedRows, parent
                     "conversation.pointed_periods_apart",
                     lang,
                     said=said,
-                    periods=text("answer.list_sep", lang).join(keys),
+                    periods=text("answer.list_sep", lang).join(bucket_label(k, listed.grain, lang) for k in keys),
                 )
                 for lang in ("en", "zh")
             ),
@@ -180,6 +179,12 @@ def _periods_pointed(said: str, found: re.Match[str], listed: ListedRows, parent
         start=max(spans[0][0], parent.time_range.start), end=min(spans[-1][1], parent.time_range.end), text=said
     )
     return Pointed(said, period=span, grain=listed.grain)
+
+
+def period_pointer_count(found: re.Match[str]) -> int | None:
+    """The number a pointer at several periods says ("这两个月": 2; "那几天", "those weeks": None)."""
+    n = found.group("pn") or found.group("pn_en")
+    return None if n is None or n == "几" else _EN_COUNTS.get(n.lower()) or parse_cn_int(n)
 
 
 def singular_pointer(said: str) -> bool:
@@ -243,6 +248,7 @@ __all__ = [
     "listed_period",
     "listed_rows",
     "not_placed",
+    "period_pointer_count",
     "placed_rows",
     "pointed_rows",
     "pointer_count",

@@ -145,7 +145,8 @@ class Lexicon:
                     )
                 ):
                     continue
-                if surface in self._cased and not text[index:end].isupper() and not _against_cjk(norm, index, end):
+                glued = _against_cjk(norm, index, end) and surface not in vocab.CHAT_WORDS  # "多少ok": a chat word
+                if surface in self._cased and not text[index:end].isupper() and not glued:
                     continue  # "show us" is not the member "US"; "上个月us的收入" is
                 candidates.append((index, end))
         candidates += self._across_particles(norm)

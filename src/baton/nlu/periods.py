@@ -517,7 +517,7 @@ def _two_periods(
     # "X对比Y": the later one, against the earlier (a change runs forward in time)
     word = vocab.COMPARE.search(between)
     joined = word is not None and _SYMMETRIC_JOIN.fullmatch(word.group(0)) is None
-    directed = joined or cues.first_is_asked
+    directed = joined or cues.first_is_asked or than is not None  # "higher in May than in June": May asked
     current, previous = (first, second) if directed or first.start > second.start else (second, first)
     return _compared(current, previous, averaged=cues.average_per is not None)
 

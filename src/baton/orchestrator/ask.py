@@ -357,6 +357,7 @@ class AskPipeline(Pipeline):
         rows = [dict(zip(names, row, strict=True)) for row in table.rows]
         members = [r for r in rows if named_row(query, r)]  # the groups a sentence counts (no empty key)
         derived.append(len(members))
+        derived += [sum(1 for r in rows if r.get(m) is not None) for m in query.metrics]  # "12 points", values only
         tie = boundary_tie(query, rows)
         derived += [tie.place, tie.tied] if tie is not None else []  # "第3名有2个并列"
         derived += [len(table.rows) - MAX_LISTED] if len(table.rows) > MAX_LISTED else []  # "…还有 353 个"

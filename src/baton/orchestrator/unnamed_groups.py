@@ -66,7 +66,7 @@ def unnamed_notes(query: SemanticQuery, found: UnnamedGroups, catalog: Catalog, 
     for part of the data (new accounts: 10); it is no country and is not ranked")."""
     if not found.groups:
         return []
-    dims = text("answer.interpret_or", language).join(  # rows of no industry or of no country
+    dims = text("answer.or_no_sep", language).join(  # "no industry or no country": each row lacks one
         catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
     )
     metric = query.metrics[0]
