@@ -76,20 +76,16 @@ class ComparedSentences(NarratorBase):
             (r for r in rows if r.get(f"{metric}_change_pct") is not None and named_row(query, r)),
             key=lambda r: float(r[f"{metric}_change_pct"]),
         )
+        where = {
+            "label": label,
+            "groups": self._group_word(query, language),
+            "filters": filters,
+            "period": period,
+            "kind": kind,
+            "previous_period": prev_period,
+        }
         if not ranked:  # no group has a value on both sides: no largest rise or fall to name
-            return (
-                text(
-                    "answer.comparison_groups_no_rate",
-                    language,
-                    label=label,
-                    groups=self._group_word(query, language),
-                    filters=filters,
-                    period=period,
-                    kind=kind,
-                    previous_period=prev_period,
-                )
-                + asked
-            )
+            return text("answer.comparison_groups_no_rate", language, **where) + asked
         low, high = ranked[0], ranked[-1]
         low_pct, high_pct = low.get(f"{metric}_change_pct"), high.get(f"{metric}_change_pct")
         falls_only = high_pct is not None and float(high_pct) < 0
@@ -98,12 +94,7 @@ class ComparedSentences(NarratorBase):
             text(
                 "answer.comparison_groups",
                 language,
-                label=label,
-                groups=self._group_word(query, language),
-                filters=filters,
-                period=period,
-                kind=kind,
-                previous_period=prev_period,
+                **where,
                 low_word=text("answer.smallest_rise" if rises_only else "answer.largest_fall", language),
                 low=self._row_label(query, low, language),
                 low_pct=self._relative_and_points(metric, low, language, fmt),

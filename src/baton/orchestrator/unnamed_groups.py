@@ -63,7 +63,7 @@ def unnamed_groups(query: SemanticQuery, result: QueryResult, catalog: Catalog) 
 
 def unnamed_notes(query: SemanticQuery, found: UnnamedGroups, catalog: Catalog, language: Language) -> list[str]:
     """The assumption that says a ranking left out the rows with an empty key ("country is empty
-    for part of the data (new accounts: 10); it is no country and is not ranked")."""
+    for part of the data (new accounts: 10); it belongs to no country and is left out")."""
     if not found.groups:
         return []
     dims = text("answer.or_no_sep", language).join(  # "no industry or no country": each row lacks one
