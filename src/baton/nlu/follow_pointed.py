@@ -22,6 +22,7 @@ from baton.nlu.follow_pointers import (
     Pointed,
     not_placed,
     period_pointer_count,
+    period_pointer_grain,
     placed_rows,
     pointed_rows,
     pointer_count,
@@ -36,20 +37,13 @@ from baton.nlu.ties import Reading
 def _periods_of_the_question(parent: SemanticQuery, found: re.Match[str]) -> int | str | None:
     """How many whole periods of the pointer's unit the previous question held — its period and the
     one compared with ("6月对比5月": two months) — or None when they are not whole ones."""
-    word = (found.group("pzh") or found.group("pen") or "").lower().rstrip("s")
-    grain = next((g for w, g in _UNITS.items() if word.endswith(w)), None)
-    if grain is None:
-        return None
+    grain = period_pointer_grain(found)
     ranges = [parent.time_range, *([parent.comparison.range] if parent.comparison is not None else [])]
     counts = [whole_period_count(r.start, r.end, grain) for r in ranges]
     if None in counts:
         return None
     total = sum(c for c in counts if c is not None)
     return total if found.group("pn") or found.group("pn_en") else ("any" if total > 1 else None)
-
-
-_UNITS: dict[str, Grain] = {"天": "day", "day": "day", "date": "day", "周": "week", "星期": "week", "week": "week",
-                            "月": "month", "month": "month", "季度": "quarter", "quarter": "quarter"}  # fmt: skip
 
 
 class RowsPointedAt:

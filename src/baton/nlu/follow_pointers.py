@@ -136,8 +136,7 @@ def pointed_rows(said: str, listed: ListedRows | None, parent: SemanticQuery) ->
         raise not_placed(said)
     period = PERIOD_POINTER.fullmatch(said.strip())
     if period is not None:
-        word = (period.group("zh") or period.group("en") or period.group("pzh") or period.group("pen")).lower()
-        grain = "week" if word == "星期" else next(g for w, g in _PERIOD_WORDS.items() if word.rstrip("s").endswith(w))
+        grain = period_pointer_grain(period)
         several = period.group("pzh") is not None or period.group("pen") is not None
         if listed.grain != grain or (len(listed.keys) == 1) == several:
             raise not_placed(said)
@@ -179,6 +178,12 @@ def _periods_pointed(said: str, found: re.Match[str], listed: ListedRows, parent
         start=max(spans[0][0], parent.time_range.start), end=min(spans[-1][1], parent.time_range.end), text=said
     )
     return Pointed(said, period=span, grain=listed.grain)
+
+
+def period_pointer_grain(found: re.Match[str]) -> Grain:
+    """The unit a period pointer names ("那天": day, "这两个星期": week, "those months": month)."""
+    word = (found.group("zh") or found.group("en") or found.group("pzh") or found.group("pen")).lower()
+    return "week" if word == "星期" else next(g for w, g in _PERIOD_WORDS.items() if word.rstrip("s").endswith(w))
 
 
 def period_pointer_count(found: re.Match[str]) -> int | None:
@@ -249,6 +254,7 @@ __all__ = [
     "listed_rows",
     "not_placed",
     "period_pointer_count",
+    "period_pointer_grain",
     "placed_rows",
     "pointed_rows",
     "pointer_count",
