@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
-from baton.messages import text
+from baton.messages import capitalised, text
 from baton.numbers import bucket_label, format_exact, plural_noun
 
 
@@ -53,7 +53,7 @@ def polish(sentence: str, language: Language, period: str) -> str:
         if period[-1:].isdigit():
             return re.sub(re.escape(period) + _BEFORE_HAN, lambda m: m.group(0) + " ", sentence)
         return sentence
-    return sentence[:1].upper() + sentence[1:]
+    return capitalised(sentence)
 
 
 class NarratorBase:

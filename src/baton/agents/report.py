@@ -37,7 +37,7 @@ from baton.contracts.common import Language
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
 from baton.contracts.semantic import SemanticQuery
 from baton.contracts.values import KeyNumber
-from baton.messages import average_fields, counted, text
+from baton.messages import average_fields, capitalised, counted, text
 from baton.nlu.interpret import filters_text
 from baton.numbers import direction_of, display
 
@@ -112,7 +112,7 @@ def _headline(
     """The change, and the key of the relative change that leads — a sentence that starts with
     the metric's label, capitalised ("Cancellations for May 2026 rose …")."""
     said, key = _headline_of(inputs, numbers, label, period, lang)
-    return (said[:1].upper() + said[1:] if lang == "en" else said), key
+    return (capitalised(said) if lang == "en" else said), key
 
 
 def _headline_of(

@@ -33,6 +33,7 @@ from importlib import resources
 from typing import Any
 
 from baton.catalog.model import Catalog, Metric
+from baton.messages import capitalised
 from baton.yaml_text import safe_load
 
 __all__ = ["CannotGenerate", "GeneratedWords", "large_catalog", "vocabulary"]
@@ -84,10 +85,6 @@ class GeneratedWords:
     owner: str
 
 
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _standalone(vocab: dict[str, Any]) -> Iterator[GeneratedWords]:
     for item in vocab["standalone"]:
         yield GeneratedWords(
@@ -131,7 +128,7 @@ def _combination(
         en=en(subject["en"], measure["en"]),
         synonyms=tuple(synonyms),
         description_zh=str(qualifier["desc"]["zh"]).format(d=described_zh),
-        description_en=_capitalised(str(qualifier["desc"]["en"]).format(d=described_en)),
+        description_en=capitalised(str(qualifier["desc"]["en"]).format(d=described_en)),
         unit=qualifier.get("unit_of", {}).get(measure["unit"], measure["unit"]),
         better=measure.get("better"),
         owner=f"{subject['en']} data team",

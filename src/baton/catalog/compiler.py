@@ -907,10 +907,13 @@ def _side_of(value: str, which: str, *, zero: bool) -> exp.Expr:
     """One period's value of a compared row (``MAX`` of the one row of that side); with ``zero``, 0
     when the group has no row there but other groups do (a day the table holds no row at all is
     unknown, never 0)."""
-    side = exp.Case(ifs=[exp.If(this=exp.column(_CMP).eq(exp.Literal.string(which)), true=exp.column(value))])
-    taken: exp.Expr = exp.func("MAX", side)
+
+    def on_side(then: exp.Expr) -> exp.Expr:
+        return exp.Case(ifs=[exp.If(this=exp.column(_CMP).eq(exp.Literal.string(which)), true=then)])
+
+    taken: exp.Expr = exp.func("MAX", on_side(exp.column(value)))
     if zero:  # 0 where another group has rows on this side (the table holds the period), else unknown
-        held = exp.Case(ifs=[exp.If(this=exp.column(_CMP).eq(exp.Literal.string(which)), true=exp.Literal.number(1))])
+        held = on_side(exp.Literal.number(1))
         any_row = exp.Window(this=exp.func("MAX", exp.func("MAX", held)))
         some = exp.Case(
             ifs=[exp.If(this=exp.EQ(this=any_row, expression=exp.Literal.number(1)), true=exp.Literal.number(0))]

@@ -177,15 +177,19 @@ def _filled(value: str, period: str, source: int | None) -> exp.Expr:
     zero = exp.func("COALESCE", exp.column(value, table=MEASURED), exp.Literal.number(0))
     if source is None:
         return zero
-    ends = [
-        exp.select(exp.func(f, exp.column(period)), copy=False)
-        .from_(exp.table_(LOADED), copy=False)
-        .where(exp.column(SOURCE).eq(exp.Literal.number(source)), copy=False)
-        .subquery(copy=False)
-        for f in ("MIN", "MAX")
-    ]
-    inside = exp.Between(this=exp.column(period, table=_SPINE), low=ends[0], high=ends[1])
+    inside = _between_loaded(period, source)
     return exp.Case(ifs=[exp.If(this=inside, true=zero)], default=exp.column(value, table=MEASURED))
+
+
+def _between_loaded(period: str, source: int | None = None) -> exp.Expr:
+    """The spine's period between the first and the last one ``loaded`` holds (of one ``source``)."""
+    ends = []
+    for f in ("MIN", "MAX"):
+        end = exp.select(exp.func(f, exp.column(period)), copy=False).from_(exp.table_(LOADED), copy=False)
+        if source is not None:
+            end = end.where(exp.column(SOURCE).eq(exp.Literal.number(source)), copy=False)
+        ends.append(end.subquery(copy=False))
+    return exp.Between(this=exp.column(period, table=_SPINE), low=ends[0], high=ends[1])
 
 
 def fills_gaps(query: SemanticQuery, catalog: Catalog) -> bool:
@@ -239,11 +243,5 @@ def on_spine(
         select = select.join(grid, join_type="CROSS", copy=False)
     same.insert(0, exp.column(period, table=_SPINE).eq(exp.column(period, table=MEASURED)))
     select = select.join(exp.table_(MEASURED), on=exp.and_(*same, copy=False), join_type="LEFT", copy=False)
-    bounds = [
-        exp.select(exp.func(f, exp.column(period)), copy=False)
-        .from_(exp.table_(LOADED), copy=False)
-        .subquery(copy=False)
-        for f in ("MIN", "MAX")
-    ]
-    between = exp.Between(this=exp.column(period, table=_SPINE), low=bounds[0], high=bounds[1])
+    between = _between_loaded(period)
     return select.where(between, copy=False)

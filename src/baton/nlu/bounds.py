@@ -110,7 +110,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
             or m.group("num").endswith("成")
         )
         named = scan.text[term[0] : term[1]] if term is not None else ""
-        currency = next((code for word, code in _CURRENCIES if money_said.startswith(word)), None) if money else None
+        currency = currency_of_word(money_said) if money else None
         bound = Bound(
             vocab.BOUND_OPS[op],  # type: ignore[arg-type]
             number,
@@ -251,7 +251,7 @@ def _ranges(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> list[Bound]:
         said = scan.text[m.start() : m.end()].strip()
         named = scan.text[term[0] : term[1]]
         cur = (m.group(money_said) or "").strip().lower() if money_said else ""
-        currency = next((code for word, code in _CURRENCIES if cur.startswith(word)), None) if cur else None
+        currency = currency_of_word(cur) if cur else None
         found.append(Bound(">=", lower, percent, bool(cur), said, term, named, currency, upper=upper))
         spans.setdefault("threshold", []).append((m.start(), m.end()))
     return found

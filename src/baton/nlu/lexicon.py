@@ -79,11 +79,14 @@ def _longest_first(candidates: list[tuple[int, int]], blocked: list[tuple[int, i
     return taken
 
 
-def _against_cjk(norm: str, start: int, end: int) -> bool:
-    """Whether a Latin word is written right against a Chinese character (no English word there)."""
-    before = norm[start - 1] if start > 0 else ""
-    after = norm[end] if end < len(norm) else ""
-    return any("\u4e00" <= ch <= "\u9fff" for ch in (before, after))
+def glued_to_chinese(text: str, start: int, end: int) -> bool:
+    """Whether the Latin word ``text[start:end]`` is written right against a Chinese character
+    ("2020年3月us的订单"): a name to place, never an English filler — unless it is a chat word
+    ("…多少ok"), which is one anywhere."""
+    before = text[start - 1] if start > 0 else ""
+    after = text[end] if end < len(text) else ""
+    against = any("\u4e00" <= ch <= "\u9fff" for ch in (before, after))
+    return against and text[start:end].lower().strip("'-_") not in vocab.CHAT_WORDS
 
 
 def normalise(text: str) -> str:
@@ -145,8 +148,7 @@ class Lexicon:
                     )
                 ):
                     continue
-                glued = _against_cjk(norm, index, end) and surface not in vocab.CHAT_WORDS  # "多少ok": a chat word
-                if surface in self._cased and not text[index:end].isupper() and not glued:
+                if surface in self._cased and not text[index:end].isupper() and not glued_to_chinese(norm, index, end):
                     continue  # "show us" is not the member "US"; "上个月us的收入" is
                 candidates.append((index, end))
         candidates += self._across_particles(norm)

@@ -11,6 +11,7 @@ from typing import Any
 
 from baton import patterns
 from baton.nlu import vocabulary as vocab
+from baton.nlu.lexicon import glued_to_chinese
 
 
 def metricish(term: str) -> bool:
@@ -25,8 +26,6 @@ _ZH_FILLERS_BY_LENGTH = sorted(vocab.ZH_FILLERS, key=len, reverse=True)
 _CHUNKS = patterns.compile(r"[A-Za-z][A-Za-z'_-]*|[\u4e00-\u9fff]+|[^\sA-Za-z\u4e00-\u9fff]+")
 
 
-_TOUCHES_CJK = patterns.compile(r"[\u4e00-\u9fff][A-Za-z]|[A-Za-z][\u4e00-\u9fff]")
-"""An English word written right against a Chinese character, with no space between."""
 _MEANINGFUL_SYMBOLS = frozenset("%％+＋=<>≥≤")
 """Symbols that say something (a share, a sum, a condition): never skipped as punctuation."""
 
@@ -65,10 +64,8 @@ def unknown_words(residual: str) -> list[str]:
         if chunk.isascii() and word.replace("'", "").replace("-", "").replace("_", "").isalpha():
             # "desktop-site": each part of a hyphenated word is a word to account for
             parts = [w for w in re.split(r"[-_]+", word) if w]
-            # "2020年3月us的订单": an English word written against Chinese is a name, never a filler
-            between = _TOUCHES_CJK.search(residual, max(0, found.start() - 1), found.end() + 1) is not None
-            between = between and word not in vocab.CHAT_WORDS  # "…多少ok": a chat word is one anywhere
-            phrase += [w for w in parts if (between or w not in vocab.EN_FILLERS) and len(w) > 1]
+            glued = glued_to_chinese(residual, found.start(), found.end())  # "2020年3月us的订单": a name
+            phrase += [w for w in parts if (glued or w not in vocab.EN_FILLERS) and len(w) > 1]
             continue
         if chunk.isascii() and any(ch.isdigit() for ch in chunk):
             words.append(chunk.strip())  # a number no reader placed is never dropped
