@@ -1999,6 +1999,10 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("which weeks, no span", "which weeks saw orders decline week over week", AmbiguousQuestion, "time_range"),
     ("two periods apart, added up: the days between?", "3月和5月的GMV加起来", AmbiguousQuestion, "3月"),
     ("a total of each period, in two clauses", "4月GMV一共多少，5月一共多少", AmbiguousQuestion, "4月"),
+    # a sum said over a series: each day's, or the period's? never the series with the sum dropped
+    ("每天…加起来", "上周每天的GMV加起来是多少", AmbiguousQuestion, "加起来"),
+    ("每天…合计", "上个月每天的订单量合计", AmbiguousQuestion, "合计"),
+    ("monthly … in total", "monthly gmv this year in total", AmbiguousQuestion, "in total"),
     ("each period's total", "GMV for April and May, each in total", AmbiguousQuestion, "April"),
     ("每个星期一", "上个月每个星期一的订单量", AmbiguousQuestion, "星期一"),
     ("N月第一个周一", "5月第一个周一的GMV", AmbiguousQuestion, "周一"),
