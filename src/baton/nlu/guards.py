@@ -388,7 +388,8 @@ def total_beside_each_or_a_ranking(scan: Scan, cues: Cues, terms: Terms) -> None
             detail={"total": summed, "top_n": cues.top_n},
         )
     series = cues.grain is not None and not cues.which_time  # "上周每天的GMV加起来": each day, or the week's sum?
-    if (said and each) or (beside_groups and (terms.dims or series)):  # "各区域GMV，以及全国合计", "GMV by channel and in total"
+    # "各区域GMV，以及全国合计", "GMV by channel and in total"
+    if (said and each) or (beside_groups and (terms.dims or series)):
         raise ask_back("nlu.each_and_total", {"total": said, "each": each, "dimensions": list(terms.dims)})
     joined = TOTAL_JOINED.search(scan.norm)  # "for each channel and the total", "各区域GMV和全国GMV"
     if (joined and (terms.dims or cues.grain is not None or each)) or whole_then_each(scan):
