@@ -36,7 +36,9 @@ never a stack trace (the trace keeps the detail).
 
     InvalidInput
     ├── QuestionRefused             a split or a share the catalog does not define, or text Baton
-    │                               will not take (empty, too long): the run ends refused, not failed
+    │   │                           will not take (empty, too long): the run ends refused, not failed
+    │   └── IncompletePeriod        incomplete_period (every day of a compared period is half loaded:
+    │                               its change is the data's, so there is nothing to explain)
     ├── StatsInputError             malformed arguments to a statistic (negative counts, NaN)
     ├── InvalidChartSpec            invalid_chart_spec (the Vega-Lite schema rejects a spec)
     └── ChartNotApplicable          chart_not_applicable (the result's shape does not fit the chart)
@@ -126,6 +128,13 @@ class QuestionRefused(InvalidInput):
     define, or text it will not take (empty, control characters, too long). The run ends refused."""
 
     code = "invalid_input"
+
+
+class IncompletePeriod(QuestionRefused):
+    """An analysis whose period holds no complete day ("why was GMV so low on 12 June" on a half
+    loaded 12 June): the answer is the load fault, said as a refusal to explain it, not a failure."""
+
+    code = "incomplete_period"
 
 
 class UnknownMetric(UserError):

@@ -98,6 +98,63 @@ def test_pair_replaces_single_echoes_are_dropped_and_offsets_kept() -> None:
     assert cands[3].subsumed_by == cands[2].key
 
 
+_TREE = frozenset({"visitors", "conversion_rate", "aov"})
+
+
+def _sum_cand(
+    members: dict[str, str],
+    factor: str,
+    change: float,
+    p: float,
+    before: float | None = None,
+    after: float | None = None,
+) -> Candidate:
+    """A candidate of a summed factor (visitors, orders), its daily values ``before`` → ``after``."""
+    c = _cand(members, factor, change, p)
+    c.ratio, c.before, c.after = False, before, after
+    return c
+
+
+def test_a_pair_lost_as_an_echo_gives_back_the_single_it_stood_for() -> None:
+    """Cell (a, n) stands in for channel a, then is the echo of the larger user type n: channel a
+    comes back, and its other cells (echoes of it) never stand for it."""
+    cands = [
+        _sum_cand({"user_type": "n"}, "visitors", 0.95, 1e-6),
+        _sum_cand({"channel": "a"}, "visitors", 0.54, 1e-20),
+        _sum_cand({"channel": "a", "user_type": "n"}, "visitors", 0.50, 1e-21),
+        _sum_cand({"channel": "a", "region": "x"}, "visitors", 0.16, 1e-19),
+        _sum_cand({"channel": "a", "category": "y"}, "order_count", 0.19, 1e-6),  # a coarser tree's factor
+        _sum_cand({"category": "y"}, "order_count", 0.3, 0.02),  # its parent: the pair is tested
+    ]
+    drivers = select_drivers(cands, [], total_change=1.0, headline_significant=True, tree_factors=_TREE)
+    assert [d.members for d in drivers] == [{"user_type": "n"}, {"channel": "a"}]
+    assert cands[3].subsumed_by == cands[1].key and cands[4].subsumed_by == cands[1].key
+
+
+def test_a_pair_holding_most_of_a_summed_factor_replaces_both_singles() -> None:
+    """The single's visitor effect also carries the shift toward a cell of lower order value (its
+    contribution 0.95, the cells' 0.50): the cell holds 82 % of the visitors gained."""
+    cands = [
+        _sum_cand({"user_type": "n"}, "visitors", 0.95, 1e-6, 38181.0, 42545.0),
+        _sum_cand({"channel": "a"}, "visitors", 0.54, 1e-20, 8721.0, 12368.0),
+        _sum_cand({"channel": "a", "user_type": "n"}, "visitors", 0.50, 1e-21, 5641.0, 9238.0),
+        _sum_cand({"channel": "a", "region": "x"}, "visitors", 0.16, 1e-19, 2235.0, 3167.0),
+    ]
+    drivers = select_drivers(cands, [], total_change=1.0, headline_significant=True, tree_factors=_TREE)
+    assert [d.members for d in drivers] == [{"channel": "a", "user_type": "n"}]
+    assert cands[0].subsumed_by == cands[1].subsumed_by == cands[3].subsumed_by == cands[2].key
+
+
+def test_a_single_rising_in_every_cell_is_kept() -> None:
+    cands = [
+        _sum_cand({"user_type": "n"}, "visitors", 1.0, 1e-9, 1000.0, 1200.0),
+        _sum_cand({"channel": "a", "user_type": "n"}, "visitors", 0.5, 1e-9, 500.0, 600.0),
+        _sum_cand({"channel": "b", "user_type": "n"}, "visitors", 0.3, 1e-9, 300.0, 360.0),
+    ]
+    drivers = select_drivers(cands, [], total_change=1.0, headline_significant=True, tree_factors=_TREE)
+    assert [d.members for d in drivers] == [{"user_type": "n"}]
+
+
 def test_a_member_that_moved_less_than_the_rest_is_no_driver() -> None:
     """Own change up, but down against the rest: everything rose more (an echo of elsewhere)."""
     echo = _cand({"channel": "app"}, "conversion_rate", 50.0, 1e-9)

@@ -143,3 +143,48 @@ def test_a_listed_percentage_is_told_apart_from_its_bound(value: float, bound: f
         return format_signed_percent(v, "en") if signed else format_exact(v, "ratio", "en")
 
     assert apart_from_bound(fmt, bound)(value) == said
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Orders by channel, last month (2026-06-01 to 2026-06-30): app, web all 120; 3 groups."),
+        ("zh", "按渠道拆分的订单量：APP、网页 均为 120，共 3 组。"),
+    ],
+)
+def test_a_breakdown_whose_members_all_tie_names_no_highest_or_lowest(language: str, said: str) -> None:
+    """Two members at the same value (the third group's key is empty): "highest app, web (120),
+    lowest app, web (120)" said nothing; the members are named once, with their one value."""
+    query = SemanticQuery(metrics=("order_count",), dimensions=("channel",), time_range=JUNE, as_of=AS_OF)
+    table = _table(["channel", "order_count"], [["app", 120], ["web", 120], [None, 7]])
+    assert said in _say(query, table, language)
+
+
+SINCE_2025 = TimeRange(start=date(2025, 1, 1), end=date(2026, 6, 30))
+YEARS: list[list[Any]] = [["2025-01-01", 533856064.0], ["2026-01-01", 294020228.0]]
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "unsaid"),
+    [
+        ("en", "¥533,856,064.00 (year 2025); ¥294,020,228.00 (year 2026, part of its days only).", "from ¥"),
+        ("zh", "2025年 ¥533,856,064.00；2026年（仅部分日期）¥294,020,228.00。", "首个"),
+    ],
+)
+def test_a_series_with_one_whole_bucket_says_each_point(language: str, said: str, unsaid: str) -> None:
+    """A whole 2025 and half of 2026: once "from ¥533,856,064.00 (2025) to ¥533,856,064.00 (2025)"."""
+    query = SemanticQuery(metrics=("gmv",), time_range=SINCE_2025, grain="year", intent="trend", as_of=AS_OF)
+    out = _say(query, _table(["period", "gmv"], YEARS), language)
+    assert said in out and unsaid not in out
+
+
+def test_a_yearly_series_per_group_names_years_not_their_first_days() -> None:
+    query = SemanticQuery(
+        metrics=("gmv",), dimensions=("channel",), time_range=SINCE_2025, grain="year", intent="trend", as_of=AS_OF
+    )
+    rows = [[year, channel, float(value) / n] for year, value in YEARS for channel, n in (("app", 2), ("web", 4))]
+    out = _say(query, _table(["period", "channel", "gmv"], rows))
+    assert "app ¥266,928,032.00 (year 2025)" in out and "Year 2026 holds only part of its days" in out
+    assert "(2025-01-01)" not in out and "2026-01-01" not in out
+    zh = _say(query, _table(["period", "channel", "gmv"], rows), "zh")
+    assert "其中 2026年只含部分日期" in zh and "2026-01-01" not in zh

@@ -141,6 +141,40 @@ def test_a_member_that_is_not_in_the_data(demo_dir: Path, tmp_path: Path) -> Non
     assert _check(folder, members=False) == []
 
 
+@pytest.mark.parametrize(
+    ("edit", "path", "value"),
+    [
+        (
+            ("filters: [\"status = 'paid'\"]", "filters: [\"status = 'payed'\"]"),
+            ("metrics", "net_revenue", "filters", 0),
+            "payed",
+        ),
+        (  # reversed sides, in a ratio's part
+            ("filters: [\"status = 'refunded'\"]", "filters: [\"'refundd' = status\"]"),
+            ("metrics", "refund_rate", "numerator", "filters", 0),
+            "refundd",
+        ),
+        (  # one value of a list; <> is judged as = is (a typo there keeps every row)
+            (
+                "filters: [\"status = 'cancelled'\"]",
+                "filters: [\"status <> 'paid' AND status IN ('cancelled', 'canceled')\"]",
+            ),
+            ("metrics", "cancel_rate", "numerator", "filters", 0),
+            "canceled",
+        ),
+    ],
+)
+def test_a_filter_value_that_is_not_in_the_data(
+    demo_dir: Path, tmp_path: Path, edit: tuple[str, str], path: tuple[str | int, ...], value: str
+) -> None:
+    folder = _variant(demo_dir, tmp_path, edit)
+    problem = _only(_check(folder))
+    assert (problem.code, problem.path, problem.column) == ("missing_filter_value", path, "status")
+    assert f"{value!r}" in problem.message[0] and "fact_order.status" in problem.message[0]
+    assert f"{value!r}" in problem.message[1]
+    assert _check(folder, members=False) == []
+
+
 def test_a_join_to_a_key_that_is_not_unique(demo_dir: Path, tmp_path: Path) -> None:
     folder = _variant(
         demo_dir,

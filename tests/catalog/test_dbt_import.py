@@ -206,6 +206,29 @@ def test_an_invalid_project_names_the_file_and_line(tmp_path: Path) -> None:
     assert caught.value.detail["line"] == 2
 
 
+def test_every_problem_of_an_invalid_project_is_named_where_it_is_written(tmp_path: Path) -> None:
+    """Once "… (1 more)": the second problem was left for the user to guess."""
+    files = dict(DBT_PROJECT)
+    files["models/more.yml"] = """
+        metrics:
+          - name: broken
+            label: Broken
+            type: simple
+            type_params: {measure: no_such_measure}
+          - name: also_broken
+            label: Also broken
+            type: simple
+            type_params: {measure: another_missing_measure}
+    """
+    with pytest.raises(ConfigError) as caught:
+        import_dbt(_write(tmp_path, files))
+    en, zh = caught.value.message_en, caught.value.message_zh
+    for said in (en, zh):
+        assert "no_such_measure" in said and "another_missing_measure" in said
+        assert "more.yml:2" in said and "more.yml:6" in said
+    assert "more)" not in en and "另有" not in zh
+
+
 def test_bad_yaml_and_missing_folder_are_config_errors(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as missing:
         import_dbt(tmp_path / "nope")

@@ -170,3 +170,30 @@ def test_a_ratio_is_a_percentage_only_when_it_is_a_part_of_its_whole(
 ) -> None:
     session, _ = duck
     assert session.catalog.metrics[metric].unit == unit
+
+
+def test_a_dimension_reached_by_two_entity_paths_says_whose_it_is(duck: tuple[Session, Any]) -> None:
+    """fct_views reaches dim_users_latest as the viewer (user) and as the listing's owner
+    (listing → user): each label names its path, and the bare word is asked back, never one of
+    them picked (it once read the viewer's state silently)."""
+    session, rows = duck
+    own, owner = (
+        session.catalog.dimensions["user__home_state_latest"],
+        session.catalog.dimensions["listing__user__home_state_latest"],
+    )
+    assert (own.label.en, owner.label.en) == ("home state latest (user)", "home state latest (listing user)")
+    asked = session.ask("views by home state latest in 2020", as_of=AS_OF)
+    assert asked.status == "clarification_needed" and asked.error is not None
+    assert "home state latest (user)" in asked.answer and "home state latest (listing user)" in asked.answer
+    assert set(asked.error.detail["suggestions"]) == {"user__home_state_latest", "listing__user__home_state_latest"}
+    zh = session.ask("2020年各home state latest的views", as_of=AS_OF)
+    assert zh.status == "clarification_needed" and "（listing user）" in zh.answer
+    named = session.ask("views by listing user home state latest in 2020", as_of=AS_OF)
+    assert named.status == "answered" and named.result is not None, named.answer
+    assert "home state latest (listing user)" in (named.interpretation or "")
+    want = rows(
+        "SELECT u.home_state_latest, COUNT(*) FROM fct_views v LEFT JOIN dim_listings_latest l USING (listing_id) "
+        "LEFT JOIN dim_users_latest u ON l.user_id = u.user_id "
+        "WHERE CAST(v.ds AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31' GROUP BY 1"
+    )
+    assert sorted(map(tuple, named.result.rows), key=repr) == sorted(want, key=repr)

@@ -104,10 +104,10 @@ def test_lang_zh(cfg: list[str]) -> None:
 @pytest.mark.parametrize(
     ("args", "code", "exit_code"),
     [
-        (["--metrics", "gmv", "--where", "{{ Dimension('channel') }} IN (SELECT 1)"], "invalid_input", 1),
-        (["--metrics", "gmv", "--where", "length(channel) > 3"], "invalid_input", 1),
-        (["--metrics", "gmv", "--where", "shoe_size = 42"], "invalid_input", 1),
-        (["--metrics", "gmv", "--group-by", "shoe_size"], "invalid_input", 1),
+        (["--metrics", "gmv", "--where", "{{ Dimension('channel') }} IN (SELECT 1)"], "invalid_input", 3),
+        (["--metrics", "gmv", "--where", "length(channel) > 3"], "invalid_input", 3),
+        (["--metrics", "gmv", "--where", "shoe_size = 42"], "invalid_input", 3),
+        (["--metrics", "gmv", "--group-by", "shoe_size"], "invalid_input", 3),
         (["--metrics", "profit_margin"], "unknown_metric", 3),
     ],
 )

@@ -250,10 +250,23 @@ def test_a_why_about_a_per_day_average_keeps_the_headline_of_the_same_periods(
     assert per_day.drivers[0].members == total.drivers[0].members
 
 
-def test_a_period_whose_every_day_is_incomplete_is_said_so_in_the_questions_language(demo_session: Session) -> None:
-    """The demo's 2026-06-12 is half loaded: its drop is the data's, not the business's, and no
-    test is run on it; the reason is given in Chinese (it was an English 'a period has no data')."""
-    answer = demo_session.analyze("为什么6月12日的订单量下降", as_of=AS_OF)
-    assert answer.status == "failed" and answer.error is not None
-    assert "2026-06-12" in answer.answer and "不完整" in answer.answer
-    assert "a period has no data" not in answer.answer
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("为什么2026年6月12日的GMV这么低？", "2026-06-12 的数据不完整"),
+        ("为什么6月12日的订单量下降", "来自数据加载，而非业务"),  # once an English "a period has no data"
+        ("Why was GMV so low on June 12, 2026?", "2026-06-12 is incomplete"),
+    ],
+)
+def test_a_day_that_is_only_half_loaded_is_refused_as_the_datas_change(
+    demo_session: Session, question: str, said: str
+) -> None:
+    """The demo's 12 June is half loaded: there is no complete day to explain. Once a failed run
+    (exit 1) whose Chinese text read "stats 智能体未能完成：insufficient_evidence: …"; now refused
+    (the load fault is the answer), with the day in the error's detail and no agent or code in the text."""
+    answer = demo_session.analyze(question, as_of=AS_OF)
+    assert answer.status == "refused" and answer.error is not None
+    assert answer.error.code == "incomplete_period"
+    assert answer.error.detail["incomplete_days"] == ["2026-06-12"]
+    assert said in answer.answer
+    assert not re.search(r"stats|insufficient|agent|智能体", answer.answer)

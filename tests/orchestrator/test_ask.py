@@ -679,3 +679,12 @@ def test_shares_of_metrics_from_two_tables_pass_the_firewall(demo_session: Sessi
         got = dict(zip(names, row, strict=True))
         assert got["visitors"] == visitors[got["channel"]]
         assert got["visitors_share"] == pytest.approx(visitors[got["channel"]] / total)
+
+
+@pytest.mark.parametrize("question", ["yearly GMV from 2025 to 2026", "GMV by month from March to May 2026"])
+def test_a_range_said_with_from_passes_the_output_gate(demo_session: Session, question: str) -> None:
+    """The sentence says "GMV by year for 2025 to 2026" (no "for from"): the gate once read its
+    years as numbers no cell holds and withheld a right answer."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.answer
+    assert " for from " not in answer.answer and answer.result is not None

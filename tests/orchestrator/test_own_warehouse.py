@@ -818,3 +818,68 @@ def test_a_group_that_never_had_the_event_is_a_zero_of_it(countries_missing: Saa
         answer = session.ask("Which country had the fewest churned subscriptions in June 2026?", as_of=AS_OF)
     assert answer.status == "answered" and answer.result is not None, answer.answer
     assert sorted(row[0] for row in answer.result.rows) == sorted(lowest)
+
+
+@pytest.fixture(scope="module")
+def with_status(saas: SaasFolder, tmp_path_factory: pytest.TempPathFactory) -> SaasFolder:
+    """The fixture with the subscription status as a dimension of both counts: churned
+    subscriptions keep the status ``churned`` only (their own filter), new subscriptions every one."""
+    folder = tmp_path_factory.mktemp("own_saas_status")
+    for name in ("baton.toml", "policies.yaml", "catalog.yaml"):
+        shutil.copy(saas.folder / name, folder / name)
+    shutil.copy(saas.warehouse, folder / saas.warehouse.name)
+    catalog = folder / "catalog.yaml"
+    written = catalog.read_text(encoding="utf-8")
+    status = (
+        "dimensions:\n  status:\n    label: {zh: 状态, en: status}\n    synonyms: [状态, status]\n"
+        "    columns: {subscriptions: status}\n    members:\n"
+        "      active: {label: {zh: 活跃, en: active}}\n      churned: {label: {zh: 已流失, en: churned}}\n"
+        "      upgraded: {label: {zh: 已升级, en: upgraded}}\n"
+    )
+    written = written.replace("dimensions:\n", status, 1).replace(
+        "dimensions: [country, plan]", "dimensions: [country, plan, status]"
+    )
+    catalog.write_text(written, encoding="utf-8")
+    return SaasFolder(folder)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("churned subscriptions by status in Q2 2026", "by status it has one group"),
+        ("2026年第二季度各状态的流失订阅数", "按状态拆分只有一组"),
+        ("churned subscriptions that are upgraded in Q2 2026", "for upgraded it is empty by definition"),
+        ("2026年第二季度已升级的流失订阅数", "已升级 按定义为空"),
+        ("churned subscriptions excluding churned in Q2 2026", "without churned nothing is left"),
+    ],
+)
+def test_a_filter_or_breakdown_against_a_metrics_own_filter_is_asked_back(
+    with_status: SaasFolder, question: str, said: str
+) -> None:
+    """``churned_subscriptions`` keeps status churned only: another status of it is empty by
+    definition and a breakdown by status one group. Once answered "n/a" or zeros for the other
+    statuses; now asked back, naming the metric of the same table that holds every status."""
+    with Session(config=with_status.config) as session:
+        answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "clarification_needed", answer.answer
+    assert said in answer.answer and answer.error is not None
+    assert answer.error.detail["suggestions"] == ["new_subscriptions", "new_mrr"]
+
+
+def test_a_filter_inside_a_metrics_own_filter_is_answered(with_status: SaasFolder) -> None:
+    with Session(config=with_status.config) as session:
+        kept = session.ask("churned subscriptions excluding active in Q2 2026", as_of=AS_OF)
+        each = session.ask("new subscriptions by status in Q2 2026", as_of=AS_OF)
+    ((churned,),) = _gold(
+        with_status,
+        "SELECT COUNT(*) FROM subscriptions WHERE status = 'churned' AND end_date BETWEEN DATE '2026-04-01' AND DATE '2026-06-30'",
+    )
+    assert kept.status == "answered" and kept.result is not None, kept.answer
+    assert kept.result.rows[0][-1] == churned
+    by_status = _gold(
+        with_status,
+        "SELECT status, COUNT(*) FROM subscriptions WHERE start_date BETWEEN DATE '2026-04-01' AND DATE '2026-06-30' "
+        "GROUP BY status",
+    )
+    assert each.status == "answered" and each.result is not None, each.answer
+    assert sorted(map(tuple, each.result.rows)) == sorted(by_status)

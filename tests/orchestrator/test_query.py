@@ -265,7 +265,7 @@ def test_refused_metric_carries_the_catalogs_reason(refusing_config: Path, langu
 )
 def test_bad_where_is_invalid_input_and_nothing_runs(demo_session: Session, where: str, reason: str) -> None:
     answer = demo_session.query("gmv", group_by="channel", where=where, as_of=AS_OF)
-    assert answer.status == "failed" and answer.sql is None and answer.result is None
+    assert answer.status == "refused" and answer.sql is None and answer.result is None
     assert answer.error is not None and answer.error.code == "invalid_input"
     assert reason in answer.error.message and where in answer.error.message
     assert "channel, region, category, user_type" in answer.error.message  # what a filter may name
@@ -290,10 +290,10 @@ def test_bad_where_is_invalid_input_and_nothing_runs(demo_session: Session, wher
 )
 def test_bad_request_names_what_is_wrong(demo_session: Session, options: dict[str, Any], named: str) -> None:
     answer = demo_session.query(**options, as_of=AS_OF)
-    assert answer.status == "failed"
+    assert answer.status == "refused"
     assert answer.error is not None and answer.error.code == "invalid_input"
     assert named in answer.error.message
-    assert demo_session.store.load(answer.run_id).status == "failed"
+    assert demo_session.store.load(answer.run_id).status == "refused"
 
 
 def test_group_by_error_lists_the_allowed_dimensions(demo_session: Session) -> None:

@@ -354,22 +354,7 @@ def select_drivers(
     _prefer_pairs(sig)
     _leave_composition_to_mix(sig, drills, cands)
     _mix_explained_elsewhere(sig, drills, mix_factors or {})
-    ranked = sorted((c for c in sig if c.subsumed_by is None), key=lambda c: (-abs(c.change), len(c.members), c.key))
-    drivers: list[Candidate] = []
-    for c in ranked:
-        lumped = bool(tree_factors) and c.factor not in tree_factors
-        echo = next(
-            (
-                d
-                for d in drivers
-                if (d.factor == c.factor or lumped) and set(d.members.items()) & set(c.members.items())
-            ),
-            None,
-        )
-        if echo is not None:
-            c.subsumed_by = echo.key
-            continue
-        drivers.append(c)
+    drivers = _one_per_slice(sig, tree_factors)
     if total_change:
         for c in drivers:
             c.immaterial = abs(c.change) < MIN_SHARE_OF_CHANGE * abs(total_change)
@@ -381,6 +366,46 @@ def select_drivers(
         with_change = total_change == 0 or (c.change > 0) == (total_change > 0)
         c.stance = ("driver" if with_change else "offset") if headline_significant else "contribution"
     return sorted(drivers, key=lambda c: (total_change != 0 and (c.change > 0) != (total_change > 0), -abs(c.change)))
+
+
+def _one_per_slice(sig: list[Candidate], tree_factors: frozenset[str]) -> list[Candidate]:
+    """One driver per overlapping slice and factor, the largest first; the rest are its echoes.
+
+    A pair that stood in for a single member (:func:`_prefer_pairs`) and is then itself the echo
+    of a larger driver over its other member gives that single back: otherwise the single's change
+    would be said to sit in a pair no driver names, and its own cells (each an echo of it) would
+    be left to stand for it. The selection is redone until no stand-in is lost."""
+    preferred = {c.key: c.subsumed_by for c in sig if len(c.members) == 1 and c.subsumed_by in {p.key for p in sig}}
+    while True:
+        ranked = sorted(
+            (c for c in sig if c.subsumed_by is None), key=lambda c: (-abs(c.change), len(c.members), c.key)
+        )
+        drivers: list[Candidate] = []
+        echoed: set[str] = set()
+        for c in ranked:
+            lumped = bool(tree_factors) and c.factor not in tree_factors
+            echo = next(
+                (
+                    d
+                    for d in drivers
+                    if (d.factor == c.factor or lumped) and set(d.members.items()) & set(c.members.items())
+                ),
+                None,
+            )
+            if echo is not None:
+                c.subsumed_by = echo.key
+                echoed.add(c.key)
+                continue
+            drivers.append(c)
+        lost = [c for c in sig if preferred.get(c.key) in echoed]
+        if not lost:
+            return drivers
+        for c in sig:  # redo: the echoes of this round are judged again, with the singles given back
+            if c.key in echoed:
+                c.subsumed_by = None
+        for c in lost:
+            del preferred[c.key]
+            c.subsumed_by = None
 
 
 def _hierarchy(cands: list[Candidate]) -> list[Candidate]:
@@ -406,10 +431,23 @@ def _prefer_pairs(sig: list[Candidate]) -> None:
                 pair.factor == single.factor
                 and pair.members.get(dim) == member
                 and (pair.change > 0) == (single.change > 0)
-                and abs(pair.change) >= SPECIFIC_SHARE * abs(single.change)
+                and _carried(pair, single) >= SPECIFIC_SHARE
             ):
                 single.subsumed_by = pair.key
                 break
+
+
+def _carried(pair: Candidate, single: Candidate) -> float:
+    """The share of ``single``'s change that ``pair`` carries: of its contribution, or, for a
+    summed factor (visitors, orders), of the factor itself where that is more — a sum adds up
+    over the pair's cells, while the single's contribution also carries the shift of weight
+    between its cells (visitors gained in a cell of lower order value lift the single's visitor
+    effect and lower its order value effect by about as much)."""
+    share = pair.change / single.change if single.change else 0.0
+    p0, p1, s0, s1 = pair.before, pair.after, single.before, single.after
+    if single.ratio or single.role != "factor" or p0 is None or p1 is None or s0 is None or s1 is None or s1 == s0:
+        return share
+    return max(share, (p1 - p0) / (s1 - s0))
 
 
 def _leave_composition_to_mix(sig: list[Candidate], drills: list[Drill], cands: list[Candidate]) -> None:

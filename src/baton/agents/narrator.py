@@ -19,8 +19,8 @@ from baton.agents.within_groups import within_groups_sentence
 from baton.catalog.compiler import checked_bound
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
-from baton.contracts.semantic import SemanticQuery
-from baton.messages import text
+from baton.contracts.semantic import SemanticQuery, TimeRange
+from baton.messages import capitalised, text
 from baton.nlu.interpret import (
     averaged_row,
     bounded_label,
@@ -30,7 +30,7 @@ from baton.nlu.interpret import (
     value_label,
     where_text,
 )
-from baton.numbers import format_exact, plural_noun
+from baton.numbers import bucket_label, format_exact, plural_noun
 from baton.numbers import format_signed_percent as format_pct
 
 _LEADING_PREPOSITION = re.compile(r"^(?:from|in|during|on|for)\s+(?=\S)", re.I)
@@ -113,6 +113,14 @@ def boundary_tie(query: SemanticQuery, rows: list[dict[str, Any]]) -> BoundaryTi
     return BoundaryTie(len(rows) - tied + 1, tied, ranked[-1])
 
 
+def said_words(period: TimeRange, language: Language) -> str | None:
+    """A period's own words as a sentence says them: "GMV for June 20 to July 10", not "for
+    from" (the output gate takes them as period text, like the words asked)."""
+    if language != "en":
+        return period.text
+    return _LEADING_PREPOSITION.sub("", period.text or "") or period.text
+
+
 class Narrator(ComparedSentences, BoundSentences, RankedSentences):
     """The answer sentence of a query's result: one sentence per metric, of the kind the query asks."""
 
@@ -120,8 +128,7 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences):
         names = [c.name for c in table.columns]
         rows = [averaged_row(query, dict(zip(names, r, strict=True))) for r in table.rows]
         tr = query.time_range
-        words = _LEADING_PREPOSITION.sub("", tr.text or "") or tr.text if language == "en" else tr.text
-        period = period_text(tr.start, tr.end, words, language)  # "GMV for June 20 to July 10", not "for from"
+        period = period_text(tr.start, tr.end, said_words(tr, language), language)
         filters = filters_text(query.filters, self.catalog, language) + where_text(query.where, language)
         if query.threshold is not None and rows and checked_bound(query) is not None:  # "超过1.5亿吗"
             fmt = bounded_label(query, self.catalog, language)[1]
@@ -258,14 +265,20 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences):
         grain = text(f"answer.grain_{query.grain}", language)
         note = ""
         if partial:
-            buckets = text("answer.list_sep", language).join(sorted(partial))
-            note = text("answer.series_partial", language, grain=grain, buckets=buckets)
+            shown = (bucket_label(b, query.grain, language) for b in sorted(partial))  # "year 2026", not its first day
+            buckets = text("answer.list_sep", language).join(shown)
+            named = query.grain in ("month", "quarter", "year")  # "2026 Q1" names itself; a week is named by its Monday
+            key = "answer.series_partial_named" if named else "answer.series_partial"
+            note = text(key, language, grain=grain, buckets=buckets)
+            note = " " + capitalised(note.lstrip()) if language == "en" else note  # "Year 2026 holds …"
         if query.dimensions:
             return self._group_series(say, grain, partial) + note
         full = [r for r in by_time(rows) if period_of(r) not in partial] or by_time(rows)
         # first and last with a value: a metric of a table that starts later has none before (a series
         # of two tables' metrics is not filled with zeros)
         full = [r for r in full if r[metric] is not None] or full
+        if partial and len(full) < 2 < len(rows) + 1 <= MAX_LISTED + 1:  # one whole bucket: no first→last to read
+            return self._each_point(say, grain, partial)
         first, last = full[0], full[-1]
         # the peak among whole buckets too: a 2-day week's rate is no week's peak
         peak = max((r for r in full if r[metric] is not None), key=lambda r: float(r[metric]), default=first)
@@ -293,6 +306,25 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences):
             + note
         )
 
+    def _each_point(self, say: Sentence, grain: str, partial: set[str]) -> str:
+        """Every point of a short series with one whole bucket ("2025 ¥533.9M; 2026, part of its
+        days, ¥294.0M"): "from 2025 to 2025" read nothing."""
+        query, metric, rows, period, filters, language, fmt = say
+        points = [
+            text(
+                "answer.point_partial" if period_of(r) in partial else "answer.point",
+                language,
+                bucket=self._row_label(query, r, language),
+                value=fmt(r[metric]),
+            )
+            for r in by_time(rows)
+        ]
+        label = value_label(self.catalog, query, metric, language)
+        items = text("answer.series_sep", language).join(points)
+        return text(
+            "answer.series_each", language, label=label, filters=filters, period=period, grain=grain, items=items
+        )
+
     def _group_series(self, say: Sentence, grain: str, partial: set[str]) -> str:
         """One first→last per group (never one group's first against another's last)."""
         query, metric, rows, period, filters, language, fmt = say
@@ -303,20 +335,21 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences):
         def name(key: tuple[Any, ...]) -> str:
             return " / ".join(self.member_label(d, m, language) for d, m in zip(query.dimensions, key, strict=True))
 
+        def at(row: dict[str, Any]) -> str:
+            return bucket_label(period_of(row), query.grain, language)
+
         def item(key: tuple[Any, ...], series: list[dict[str, Any]]) -> str:
             full = [r for r in series if period_of(r) not in partial and r[metric] is not None] or series
             first, last = full[0], full[-1]
             if first is last:
-                return text(
-                    "answer.series_item_one", language, group=name(key), value=fmt(first[metric]), at=period_of(first)
-                )
+                return text("answer.series_item_one", language, group=name(key), value=fmt(first[metric]), at=at(first))
             return text(
                 "answer.series_item",
                 language,
                 group=name(key),
-                first=period_of(first),
+                first=at(first),
                 first_value=fmt(first[metric]),
-                last=period_of(last),
+                last=at(last),
                 last_value=fmt(last[metric]),
             )
 
@@ -366,6 +399,8 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences):
         high_text = {"high": self._tied(query, rows, metric, high, language), "high_value": fmt(high[metric])}
         if len(ordered) == 1:
             return text("answer.breakdown_one", language, **where, **high_text)
+        if float(high[metric]) == float(low[metric]):  # every member the same: no highest or lowest to name
+            return text("answer.breakdown_even", language, **where, **high_text, count=len(rows))
         said = text(
             "answer.breakdown",
             language,

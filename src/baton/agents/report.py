@@ -140,8 +140,9 @@ def _headline_of(
 
 def _both_ways(inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, period: str, lang: Language) -> str:
     """The change on comparable days first when the periods compare different days — incomplete
-    days left out, or periods of different lengths put per day — and it differs materially from
-    the totals as loaded, which follow."""
+    days left out, or periods of different lengths put per day — followed by the totals as
+    loaded when they differ materially. Days left out lead even when the difference is small:
+    the data-quality section says they are left out of every comparison, the headline too."""
     assert inputs.query.comparison is not None
     if not {"comparable.change_pct", "headline.change_pct"} <= set(numbers):
         return ""
@@ -154,16 +155,17 @@ def _both_ways(inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, perio
         for f in (inputs.quality.flags if inputs.quality else ())
         if f.issue == "stale" and f.affects_period and f.date
     )
-    if abs(comparable - loaded) < MATERIAL_PP or not (left_out or stale or days[0] != days[1]):
+    material = abs(comparable - loaded) >= MATERIAL_PP
+    if not (left_out or stale or (material and days[0] != days[1])):
         return ""
     basis = [text("answer.basis_stale", lang, day=day) for day in stale[:1]]
     if left_out:
         basis.append(text("answer.basis_left_out", lang, days=text("answer.list_sep", lang).join(left_out)))
-    if days[0] != days[1]:
+    if days[0] != days[1] and not inputs.catalog.metrics[inputs.query.metrics[0]].is_ratio:  # a rate needs no per day
         per_day = {**average_fields("day"), **counted("day", days[0], "current"), **counted("day", days[1], "previous")}
         basis.append(text("answer.basis_average", lang, **per_day))
     said = text(
-        "answer.analysis_headline_both",
+        "answer.analysis_headline_both" if material else "answer.analysis_headline_comparable",
         lang,
         basis=text("answer.clause_sep", lang).join(basis),
         label=label,

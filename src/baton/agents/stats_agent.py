@@ -42,7 +42,7 @@ from baton.contracts.common import Language
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
 from baton.contracts.semantic import SemanticQuery
 from baton.contracts.values import Assumption, KeyNumber
-from baton.errors import BatonError, InsufficientData
+from baton.errors import BatonError, IncompletePeriod, InsufficientData
 from baton.messages import both, text
 from baton.stats import SuffStats, change_test, two_proportion_test
 from baton.stats.means import TwoSampleTResult
@@ -98,9 +98,10 @@ def _run(packet: TaskPacket, deps: StatsDeps) -> AgentReport[StatsOutput]:
     assert query.comparison is not None
     for which, period in ((CURRENT, query.time_range), (PREVIOUS, query.comparison.range)):
         if not kept[which]:  # "为什么6月12日的订单量下降" on a half-loaded 12 June
-            raise InsufficientData(
-                *both("analysis.stats_period_incomplete", start=period.start, end=period.end),
-                detail={"period": which},
+            key = "analysis.stats_day_incomplete" if period.start == period.end else "analysis.stats_period_incomplete"
+            raise IncompletePeriod(
+                *both(key, start=period.start, end=period.end),
+                detail={"period": which, "incomplete_days": [d.isoformat() for d in excluded]},
             )
     tree = metric_tree(catalog, metric, (), query.filters)
     result = tool.run(

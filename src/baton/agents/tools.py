@@ -23,7 +23,7 @@ from baton.contracts.handoff import AgentReport, TaskPacket
 from baton.contracts.query import QueryResult
 from baton.contracts.semantic import SemanticQuery
 from baton.contracts.values import KeyNumber
-from baton.errors import BatonError, BudgetExceeded, InsufficientEvidence, PolicyRefusal
+from baton.errors import BatonError, BudgetExceeded, InsufficientEvidence, PolicyRefusal, QuestionRefused
 from baton.messages import both, text
 from baton.numbers import currency_word
 
@@ -135,8 +135,9 @@ def scaled(catalog: Catalog, metric: str, value: float) -> float:
 def failed(packet: TaskPacket, exc: BatonError) -> AgentReport[Any]:
     """An agent's own failure becomes a failed report; a run-level stop does not: an exhausted
     budget or a policy refusal propagates, so the run ends as budget_exceeded (partial results
-    kept) or refused (said out loud), never as a vague missing-evidence failure."""
-    if isinstance(exc, BudgetExceeded | PolicyRefusal):
+    kept) or refused (said out loud), never as a vague missing-evidence failure; so does a
+    question refused as asked (a period with no complete day to explain)."""
+    if isinstance(exc, BudgetExceeded | PolicyRefusal | QuestionRefused):
         raise exc
     said = exc.message(packet.task.language)  # shown in the run's answer: the question's language
     return AgentReport(task_id=packet.task_id, status="failed", issues=(f"{exc.error_code}: {said}",))

@@ -142,8 +142,8 @@ def check_catalog(
 ) -> list[CatalogProblem]:
     """Every problem found, in catalog order: tables (with ``costs``, whether the engine can
     estimate a query on each, and their joins), the load log, dimensions (and, with ``members``,
-    their listed members), metrics."""
-    check = _Check(catalog, backend, timeout_s, costs=costs)
+    their listed members), metrics (and, with ``members``, the text values their filters name)."""
+    check = _Check(catalog, backend, timeout_s, costs=costs, members=members)
     check.tables()
     check.load_log()
     check.dimensions(members=members)
@@ -195,9 +195,12 @@ class _Schema:
 class _Check:
     """One check run: the catalog, the backend's schema, and the problems found so far."""
 
-    def __init__(self, catalog: Catalog, backend: Warehouse, timeout_s: float, *, costs: bool = True) -> None:
+    def __init__(
+        self, catalog: Catalog, backend: Warehouse, timeout_s: float, *, costs: bool = True, members: bool = True
+    ) -> None:
         self.catalog = catalog
         self.costs = costs
+        self.members = members
         self.backend = backend
         self.timeout_s = timeout_s
         self.dialect = backend.engine.dialect
@@ -399,6 +402,27 @@ class _Check:
         rows = self.run(subject, path, self.joined(table, query), row_cap=len(wanted) + 1, sql=sql)
         return None if rows is None else {str(row[0]) for row in rows}
 
+    def filter_values(self, subject: Subject, path: PathKey, table: str, sql: str, node: exp.Expr) -> None:
+        """Each text value a filter compares a column with (``=``, ``<>``, ``IN``) occurs in that
+        column: a misspelt status would make the metric silently zero (or silently everything)."""
+        if not self.members:
+            return
+        for column, values in _compared_values(node).items():
+            owner = self.read_from(table, column)
+            name = column.name
+            if kind_of(self.schema.type_of(owner, name) or "") != "text":
+                continue
+            query = (
+                exp.select(exp.column(name).as_("value"))
+                .distinct()
+                .from_(exp.to_table(owner))
+                .where(exp.column(name).isin(*[exp.Literal.string(v) for v in values]))
+            )
+            rows = self.run(subject, path, query, row_cap=len(values) + 1, sql=sql)
+            found = None if rows is None else {str(row[0]) for row in rows}
+            for value in [] if found is None else [v for v in values if v not in found]:
+                self.add("missing_filter_value", path, subject, table=owner, column=name, value=value, sql=sql)
+
     def through_unsound_join(self, table: str, node: exp.Expr) -> bool:
         for column in sqlexpr.columns(node):
             if not column.table or column.table.lower() == table.lower():
@@ -422,6 +446,7 @@ class _Check:
                             node = self.expression(subject, path, table, sql)
                             if node is not None:
                                 self.bind(subject, path, table, sql, [], [node])
+                                self.filter_values(subject, path, table, sql, node)
             elif metric.is_ratio:
                 for part_name, part in (("numerator", metric.numerator), ("denominator", metric.denominator)):
                     if isinstance(part, Measure):  # a named part is a metric, checked on its own
@@ -446,6 +471,9 @@ class _Check:
             declared = self.catalog.tables[table].time_type
             self.time_column(subject, (*base, time_field), table, measure.time_column, declared)
         conditions = [f for f in filters if f is not None]
+        for index, (sql, node) in enumerate(zip(measure.filters, filters, strict=True)):
+            if node is not None:
+                self.filter_values(subject, (*base, "filters", index), table, sql, node)
         if value is not None and len(conditions) == len(filters):
             sql = " WHERE ".join([measure.expression, " AND ".join(measure.filters)]).removesuffix(" WHERE ")
             self.bind(subject, (*base, "expression"), table, sql, [value], conditions)
@@ -549,6 +577,27 @@ class _Check:
 
     def _failed(self, subject: Subject, path: PathKey, exc: BatonError) -> None:
         self.add("query_failed", path, subject, error=exc.message("en"), error_zh=exc.message("zh"))
+
+
+def _compared_values(node: exp.Expr) -> dict[exp.Column, list[str]]:
+    """The string literals each column is compared with in ``node`` (``col = 'x'``, ``'x' <> col``,
+    ``col IN ('x', 'y')``), in order and once each."""
+    found: dict[exp.Column, list[str]] = {}
+    for comparison in node.find_all(exp.EQ, exp.NEQ, exp.In):
+        if isinstance(comparison, exp.In):
+            column, literals = comparison.this, comparison.expressions
+        else:
+            column, literals = comparison.this, [comparison.expression]
+            if isinstance(literals[0], exp.Column):
+                column, literals = literals[0], [comparison.this]
+        if (
+            isinstance(column, exp.Column)
+            and literals
+            and all(isinstance(lit, exp.Literal) and lit.is_string for lit in literals)
+        ):
+            values = found.setdefault(column, [])
+            values.extend(str(lit.this) for lit in literals if str(lit.this) not in values)
+    return found
 
 
 def _incomparable(left: str, right: str) -> bool:

@@ -272,7 +272,7 @@ class _Metrics:
             return f"({columns[table]})"
 
         try:
-            return where.untemplate(template, rename)
+            return where.untemplate(template, rename).strip()  # a YAML block keeps its last newline
         except ValueError as exc:
             raise Refused("dbt.refused_filter", metric=metric_name, reference=str(exc)) from None
 

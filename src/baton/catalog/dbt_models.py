@@ -222,9 +222,14 @@ def _dimensions(models: Models) -> None:
                     models.time_dimensions[name] = columns
                     continue
                 label = bilingual(dim, dim.name, meta)
+                words = synonyms(name, label, meta)  # the plain label too: said alone, it is asked back
+                if len(names) > 1:  # one dimension reached by several entity paths: each says whose it is
+                    path = humanize(name.removesuffix(f"__{dim.name}"))
+                    en, zh = both("dbt.label_of_path", label=label.en, label_zh=label.zh, path=path)
+                    label = Bilingual(en=en, zh=zh)
                 models.dimensions[name] = Dimension(
                     label=label,
-                    synonyms=synonyms(name, label, meta),
+                    synonyms=words,
                     columns=columns,
                     drill=bool(meta.get("drill", True)),
                     index_members=bool(meta.get("index_members", False)),

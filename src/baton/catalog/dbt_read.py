@@ -257,16 +257,27 @@ def validate(manifest: PydanticSemanticManifest, sources: DbtSources | None, ori
     _raise_blocking(results.errors, sources, origin_file)
 
 
+SHOWN_ERRORS = 5
+"""At most this many validation problems are said in the message (all go to ``detail``, up to 20)."""
+
+
 def _raise_blocking(errors: Any, sources: DbtSources | None, origin_file: Path) -> None:
     errors = list(errors)
     if not errors:
         return
     first = errors[0]
     path, line = _issue_origin(first, sources, origin_file)
-    raise ConfigError(
-        *both("dbt.invalid", path=path, line=line, error=first.message, more=len(errors) - 1),
-        detail={"file": str(path), "line": line, "errors": [e.message for e in errors[:20]]},
-    )
+    said = [
+        f"{p}:{n}: {e.message}" for e in errors[1:SHOWN_ERRORS] for p, n in [_issue_origin(e, sources, origin_file)]
+    ]
+    rest = len(errors) - 1 - len(said)
+    en, zh = both("dbt.invalid", path=path, line=line, error=first.message)
+    for problem in said:  # every problem, where it is written: "(1 more)" alone left the user to guess
+        also = both("dbt.also", problem=problem)
+        en, zh = en + also[0], zh + also[1]
+    if rest:
+        en, zh = en + both("dbt.more", count=rest)[0], zh + both("dbt.more", count=rest)[1]
+    raise ConfigError(en, zh, detail={"file": str(path), "line": line, "errors": [e.message for e in errors[:20]]})
 
 
 def _issue_origin(issue: Any, sources: DbtSources | None, origin_file: Path) -> Origin:

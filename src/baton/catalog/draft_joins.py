@@ -34,7 +34,16 @@ def with_joins(
     notes: dict[tuple[str | int, ...], list[str]],
 ) -> None:
     """Add each usable foreign key onto a primary key as a join, and the referenced table's
-    dimensions to the referencing table through it (in place)."""
+    dimensions to the referencing table through it (in place). A referenced column is a key
+    the schema declares unique (an engine accepts a foreign key onto nothing else), so a table
+    whose key was not guessed (``products.sku``: not named like an id) takes it as its key."""
+    for fk in foreign_keys:
+        if fk.table in tables and fk.ref_table in tables and fk.ref_table not in keys:
+            keys[fk.ref_table] = fk.ref_column
+            tables[fk.ref_table] = tables[fk.ref_table].model_copy(update={"primary_key": (fk.ref_column,)})
+            notes[("tables", fk.ref_table, "primary_key")] = [
+                bilingual("init.draft_referenced_key", column=fk.ref_column, referenced=f"{fk.table}.{fk.column}")
+            ]
     usable = [fk for fk in foreign_keys if fk.table in tables and keys.get(fk.ref_table) == fk.ref_column]
     per_target = Counter((fk.table, fk.ref_table) for fk in usable)
     for fk in usable:

@@ -51,3 +51,32 @@ def is_plain_column(sql: str) -> bool:
     except ValueError:
         return False
     return isinstance(node, exp.Column) and not node.table
+
+
+def fixed_values(sql: str) -> dict[str, frozenset[str]]:
+    """The text values a filter keeps, by bare column name (lower case): each top-level ``AND``
+    term of the form ``col = 'x'``, ``'x' = col`` or ``col IN ('x', 'y')``. A column under
+    ``OR``, ``NOT`` or a function is not fixed by the filter (it may keep other values)."""
+    try:
+        node = parse(sql)
+    except ValueError:
+        return {}
+    fixed: dict[str, frozenset[str]] = {}
+    for part in node.flatten() if isinstance(node, exp.And) else [node]:
+        term = part.unnest()
+        if isinstance(term, exp.In) and not term.args.get("query"):
+            column, literals = term.this, term.expressions
+        elif isinstance(term, exp.EQ):
+            column, literals = term.this, [term.expression]
+            if isinstance(column.unnest(), exp.Literal):
+                column, literals = term.expression, [term.this]
+        else:
+            continue
+        column = column.unnest()
+        if not isinstance(column, exp.Column) or column.table or not literals:
+            continue
+        if all(isinstance(lit, exp.Literal) and lit.is_string for lit in literals):
+            values = frozenset(str(lit.this) for lit in literals)
+            name = column.name.lower()
+            fixed[name] = fixed[name] & values if name in fixed else values
+    return fixed

@@ -128,9 +128,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ci_high": ("95% CI high", "95% 区间上限"),
     "stats_period_without_data": ("a period has no data", "某一期没有数据"),
     "stats_period_incomplete": (
-        "every day of {start} to {end} is incomplete (far fewer rows than the same weekday in earlier weeks): "
-        "its change is the data's, not the business's, and is not tested",
-        "{start} 至 {end} 的每一天数据都不完整（行数明显低于前几周同星期）：这一变化来自数据加载，而非业务，无法检验",
+        "Every day of {start} to {end} is incomplete (far fewer rows than the same weekday in earlier weeks): "
+        "its change is the data's, not the business's, so there is nothing to explain until it is loaded in full.",
+        "{start} 至 {end} 的每一天数据都不完整（行数明显低于前几周同星期）：这一变化来自数据加载，而非业务；"
+        "数据完整加载前无法分析这一变化。",
+    ),
+    "stats_day_incomplete": (
+        "{start} is incomplete (far fewer rows than the same weekday in earlier weeks): its change is the data's, "
+        "not the business's, so there is nothing to explain until it is loaded in full.",
+        "{start} 的数据不完整（行数明显低于前几周同星期）：这一变化来自数据加载，而非业务；数据完整加载前无法分析这一变化。",
     ),
     "stats_days_left_out": (" (incomplete days left out: {days})", "（剔除不完整日期 {days}）"),
     "method_welch": ("Welch two-sample t-test", "Welch 双样本 t 检验"),

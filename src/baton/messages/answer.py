@@ -111,6 +111,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{period}{filters}的{label}按{grain}共 {count} 个数据点：首个 {first} 为 {first_value}，最近 {last} 为 "
         "{last_value}；最高为 {peak}（{peak_value}），最低为 {low}（{low_value}）。",
     ),
+    "series_each": (
+        "{label}{filters} by {grain} for {period}: {items}.",
+        "{period}{filters}的{label}按{grain}：{items}。",
+    ),
+    "point": ("{value} ({bucket})", "{bucket} {value}"),
+    "point_partial": ("{value} ({bucket}, part of its days only)", "{bucket}（仅部分日期）{value}"),
+    "series_partial_named": (
+        " {buckets} holds only part of its days (see the assumptions), so the series is read over the full {grain}s.",
+        "其中 {buckets}只含部分日期（见假设说明），首尾按完整的{grain}叙述。",
+    ),
     "series_partial": (
         " The {grain} of {buckets} holds only part of its days (see the assumptions), so the series is read "
         "over the full ones.",
@@ -338,6 +348,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "breakdown_one": (
         "{label} by {dims}{filters}, {period}: one group, {high} ({high_value}).",
         "{period}{filters}按{dims}拆分的{label}：仅 1 组，{high} 为 {high_value}。",
+    ),
+    "breakdown_even": (
+        "{label} by {dims}{filters}, {period}: {high} all {high_value}; {count} groups.",
+        "{period}{filters}按{dims}拆分的{label}：{high} 均为 {high_value}，共 {count} 组。",
     ),
     "breakdown": (
         "{label} by {dims}{filters}, {period}: highest {high} ({high_value}), lowest {low} ({low_value}); "
@@ -733,6 +747,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{period}{label}按可比口径（{basis}）{moved}：变化 {num:comparable.change_pct}（{num:comparable.current}，"
         "对比期 {num:comparable.previous}）；按已加载数据，变化 {num:headline.change_pct}"
         "（{num:headline.current}，对比期 {num:headline.previous}）。",
+    ),
+    "analysis_headline_comparable": (
+        "{label} for {period} {moved} on comparable days ({basis}): change {num:comparable.change_pct} "
+        "({num:comparable.current} vs {num:comparable.previous}).",
+        "{period}{label}按可比口径（{basis}）{moved}：变化 {num:comparable.change_pct}（{num:comparable.current}，"
+        "对比期 {num:comparable.previous}）。",
     ),
     "basis_stale": ("no data yet after {day}", "{day} 之后尚无数据"),
     "basis_left_out": ("incomplete {days} left out", "剔除不完整的 {days}"),

@@ -67,6 +67,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{subject}: member {member!r} does not occur in {columns}",
         "{subject_zh}：成员 {member!r} 未出现在 {columns} 中",
     ),
+    "missing_filter_value": (
+        "{subject}: its filter {sql} names {value!r}, which does not occur in {table}.{column}",
+        "{subject_zh}：其筛选条件 {sql} 中的 {value!r} 未出现在 {table}.{column} 中",
+    ),
     "no_cost_estimate": (
         "{subject}: its cost cannot be estimated, so every query on it would be refused ({error})",
         "{subject_zh}：无法估算其查询成本，针对它的每个查询都会被拒绝（{error_zh}）",

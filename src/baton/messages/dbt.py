@@ -17,9 +17,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path}：该项目无法转换为 Baton 指标目录：{error}",
     ),
     "invalid": (
-        "{path}:{line}: the dbt semantic project is invalid: {error} ({more} more)",
-        "{path} 第 {line} 行：dbt 语义项目校验未通过：{error}（另有 {more} 处）",
+        "{path}:{line}: the dbt semantic project is invalid: {error}",
+        "{path} 第 {line} 行：dbt 语义项目校验未通过：{error}",
     ),
+    "more": (" (and {count} more)", "（另有 {count} 处）"),
+    "also": ("; {problem}", "；{problem}"),
+    "label_of_path": ("{label} ({path})", "{label_zh}（{path}）"),
     "note_partitioned": (
         "{model} is partitioned by a time dimension (a snapshot per partition), so other tables do not join to it",
         "{model} 按时间维度分区（每个分区一份快照），因此其他表不与它关联",

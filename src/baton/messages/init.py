@@ -76,6 +76,10 @@ _BILINGUAL: dict[str, str] = {
         "draft: {column} is declared a foreign key of {target}; this table's metrics read that table's dimensions "
         "through it / 草稿：{column} 声明为 {target} 的外键；本表的指标可经此关联使用该表的维度"
     ),
+    "draft_referenced_key": (
+        "draft: {column} is the key the declared foreign key {referenced} references "
+        "/ 草稿：{column} 是已声明外键 {referenced} 所引用的键"
+    ),
     "draft_primary_key": (
         "draft: {column} held a different value in each of the {rows} row(s) read "
         "/ 草稿：在读取的 {rows} 行中，{column} 每行取值都不同"

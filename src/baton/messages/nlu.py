@@ -39,6 +39,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{metric}不支持按{dimension}拆分或筛选；可用维度：{allowed}。",
     ),
     "no_dimensions": ("no dimensions", "无"),
+    "outside_of_definition": (
+        "{metric} counts only rows whose {dimension} is {kept} (its definition), so for {members} it is empty by "
+        "definition. Ask for a metric that includes {members}, e.g. {others}.",
+        "{metric}按口径只统计{dimension}为 {kept} 的数据，{members} 按定义为空。请改问包含 {members} 的指标，例如：{others}。",
+    ),
+    "excluded_of_definition": (
+        "{metric} counts only rows whose {dimension} is {kept} (its definition), so without {members} nothing is "
+        "left. Ask for a metric that covers every {dimension}, e.g. {others}.",
+        "{metric}按口径只统计{dimension}为 {kept} 的数据，去掉 {members} 后不剩任何数据。请改问涵盖所有{dimension}的指标，例如：{others}。",
+    ),
+    "breakdown_of_definition": (
+        "{metric} counts only rows whose {dimension} is {kept} (its definition), so by {dimension} it has one group. "
+        "Ask for a metric that covers every {dimension}, e.g. {others}.",
+        "{metric}按口径只统计{dimension}为 {kept} 的数据，按{dimension}拆分只有一组。请改问涵盖所有{dimension}的指标，例如：{others}。",
+    ),
     "not_about_data": (
         "This does not look like a question about the data Baton can see (no metric, dimension or member of the "
         "catalog is named). Ask about a metric, for example: What was {metric} by {dimension} last month?",
@@ -555,6 +570,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "partial_member": (
         "{word!r} begins the name of {members}; Baton will not guess which is meant. Ask with the full name.",
         "“{word}”是 {members} 名称的开头；Baton 不会猜测指的是哪一个，请使用完整名称。",
+    ),
+    "dimension_of_several": (
+        "{word!r} names several dimensions ({dimensions}); say which one.",
+        "“{word}”可指多个维度（{dimensions}）；请说明是哪一个。",
     ),
     "member_of_several": (
         '{member!r} is a value of several dimensions ({dimensions}); say which one (e.g. "from {member}" or '

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from baton.catalog import spine
+from baton.catalog import spine, sqlexpr
 from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.semantic import Comparison, Correction, Grain, MemberFilter, SemanticQuery, TimeRange
@@ -220,6 +220,78 @@ class CatalogChecks:
                         *(self._unsupported_dimension(metric, dim, allowed, lang) for lang in LANGUAGES),
                         detail={"metric": metric, "dimension": dim, "reason": "unsupported_dimension"},
                     )
+
+    def fixed_by_definition(self, metric: str) -> dict[str, frozenset[str]]:
+        """The dimensions a simple metric's own filters fix, with the members they keep
+        (``filters: [status = 'completed']`` keeps the order status ``completed`` only)."""
+        m = self.catalog.metrics[metric]
+        if m.table is None or m.is_ratio or m.is_derived:
+            return {}
+        kept: dict[str, frozenset[str]] = {}
+        for sql in m.filters:
+            kept.update(sqlexpr.fixed_values(sql))
+        fixed: dict[str, frozenset[str]] = {}
+        for dim in m.dimensions:
+            column = self.catalog.dimensions[dim].columns.get(m.table)
+            if column is not None and sqlexpr.is_plain_column(column) and column.lower() in kept:
+                fixed[dim] = kept[column.lower()]
+        return fixed
+
+    def check_metric_filters(
+        self, metrics: Sequence[str], dims: Sequence[str], filters: Sequence[MemberFilter]
+    ) -> None:
+        """A member filter or breakdown against what a metric's own definition keeps is asked
+        back: "refunded orders" of a metric that counts completed orders only is empty by
+        definition, "completed orders by status" one group — never a silent n/a or zeros."""
+        for metric in metrics:
+            fixed = self.fixed_by_definition(metric)
+            for f in filters:
+                kept = fixed.get(f.dimension)
+                if kept is not None and f.exclude and kept <= set(f.members):
+                    raise self._outside_definition(metric, f.dimension, kept, "excluded", sorted(kept))
+                if kept is not None and not f.exclude and set(f.members) - kept:
+                    raise self._outside_definition(metric, f.dimension, kept, "outside", sorted(set(f.members) - kept))
+            for dim in dims:
+                if len(fixed.get(dim, ())) == 1:
+                    raise self._outside_definition(metric, dim, fixed[dim], "breakdown", [])
+
+    def _outside_definition(
+        self, metric: str, dim: str, kept: frozenset[str], case: str, asked: list[str]
+    ) -> AmbiguousQuestion:
+        """Asked back, naming what the metric keeps and the metrics of its table that hold
+        the members asked (or, for a breakdown or an exclusion, every member)."""
+
+        def holds(other: str) -> bool:
+            own = self.fixed_by_definition(other).get(dim)
+            return own is None or (case == "outside" and set(asked) <= own)
+
+        same_table = self.catalog.tables_of(metric)
+        others = [
+            m
+            for m, info in self.catalog.metrics.items()
+            if m != metric and dim in info.dimensions and self.catalog.tables_of(m) == same_table and holds(m)
+        ]
+        unit = self.catalog.metrics[metric].unit
+        others.sort(key=lambda m: self.catalog.metrics[m].unit != unit)  # counts for a count first
+
+        def said(lang: Language) -> str:
+            sep = message("answer.list_sep", lang)
+            return message(
+                f"nlu.{case}_of_definition",
+                lang,
+                metric=self.catalog.metrics[metric].label.for_lang(lang),
+                dimension=self.catalog.dimensions[dim].label.for_lang(lang),
+                kept=sep.join(self.catalog.member_label(dim, v, lang) for v in sorted(kept)),
+                members=sep.join(self.catalog.member_label(dim, v, lang) for v in asked),
+                others=sep.join(self.catalog.metrics[m].label.for_lang(lang) for m in others[:4])
+                or message("nlu.no_dimensions", lang),
+            )
+
+        return AmbiguousQuestion(
+            said("en"),
+            said("zh"),
+            detail={"reason": "outside_definition", "metric": metric, "dimension": dim, "suggestions": others},
+        )
 
     def _unsupported_dimension(self, metric: str, dim: str, allowed: Sequence[str], lang: Language) -> str:
         listed = message("answer.list_sep", lang).join(self.catalog.dimensions[d].label.for_lang(lang) for d in allowed)

@@ -279,6 +279,7 @@ class _PlanReader:
         filters = self._filters(plan.filters)
         time_range, comparison = self._period(plan)
         self.rules.check_dimensions(metrics, dims, [f.dimension for f in filters])
+        self.rules.check_metric_filters(metrics, dims, filters)
         if comparison is not None and plan.grain is not None:
             comparison = self._series_comparison(plan, plan.grain, time_range, comparison)
         if plan.top_n is not None and not dims and plan.grain is None:

@@ -213,7 +213,17 @@ class TermReader(CatalogChecks):
     def _one_dimension(self, hit: Hit, hits: list[Hit]) -> Hit:
         """A value that several dimensions hold ("LGA": an origin and a destination) means the
         one a dimension word of the question names ("从LGA出发"); with none, it is asked back,
-        never read as both."""
+        never read as both. A word naming several dimensions the metrics can be broken down by
+        ("home state": the viewer's and the listing owner's) is asked back the same way."""
+        breakdowns = sorted({t.target for t in hit.terms if t.kind == "dimension"})
+        if len(breakdowns) > 1 and hit.kinds == {"dimension"}:
+            raise AmbiguousQuestion(
+                *(
+                    message("nlu.dimension_of_several", lang, word=hit.text, dimensions=self._labels(breakdowns, lang))
+                    for lang in LANGUAGES
+                ),
+                detail={"word": hit.text, "suggestions": breakdowns},
+            )
         dims = sorted(member_dimensions(hit))
         if len(dims) < 2:
             return hit
@@ -228,14 +238,18 @@ class TermReader(CatalogChecks):
                     "nlu.member_of_several",
                     lang,
                     member=hit.text,
-                    dimensions=message("answer.list_sep", lang).join(
-                        self.catalog.dimensions[d].label.for_lang(lang) for d in dims
-                    ),
+                    dimensions=self._labels(dims, lang),
                 )
                 for lang in LANGUAGES
             ),
             detail={"member": hit.text, "suggestions": dims},
         )
+
+    def _labels(self, dims: Sequence[str], lang: Language) -> str:
+        """The dimensions by label; one two of them share also by name, so each can be told apart."""
+        labels = [self.catalog.dimensions[d].label.for_lang(lang) for d in dims]
+        named = [f"{label} ({d})" if labels.count(label) > 1 else label for label, d in zip(labels, dims, strict=True)]
+        return message("answer.list_sep", lang).join(named)
 
     def _chosen_terms(self, hit: Hit, hits: list[Hit]) -> list[Term]:
         terms = list(hit.terms)

@@ -148,6 +148,7 @@ CHANGE_WORDS = patterns.compile(
     r"(?<![最至])[多少](?=(?:卖|买|赚|挣|花)(?:出去)?了?多少)|"  # "比服饰鞋包多卖了多少钱": the metric said after
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
     r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
+    r"(?<![不没])变了(?=\s*(?:这么多|那么多|很多|不少)?\s*(?:吗|么|呢)?\s*[?？。!！]?\s*$)|"
     r"涨跌(?:幅度?|了?多少|情况)?|升降(?:幅度?|了?多少)|变化了?多少|变化率|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|(?:降低|提高|提升|上升|上涨|下跌|下滑)了?多少|变动|增长率|增速|增幅|降幅|"
     r"(?:是)?(?:涨了?还是跌了?|跌了?还是涨了?|升了?还是降了?|降了?还是升了?|高了?还是低了?|低了?还是高了?|多了?还是少了?|少了?还是多了?)|"
     r"变好还是变差|好了还是差了|好还是差|好还是坏|差还是好|有没有(?:变高|变低|上升|下降|增长|减少|变化)|是不是(?:变高|变低|上升|下降|增长|减少|变化|涨|跌)了?|"
@@ -230,6 +231,8 @@ RESTRICTION = patterns.compile(
 NEGATION = patterns.compile(r"不|没|非|除|别|无|\bnot\b|n't\b|\bno\b|\bwithout\b|\bexcept|\bexclud", _I)
 TIME_OF_DAY = patterns.compile(r"\d{1,2}\s*(?:am|pm|点|:\d\d)", _I)
 WHY = patterns.compile(
+    r"(?:是)?什么(?:原因|因素)?(?:导致|造成|引起|使得)了?|(?:主要)?(?:是)?被?哪(?:块|个|些|里|部分|方面)(?:在|给)?"
+    r"(?:拖累|拖了后腿|拖后腿|拖|带动|拉动|拉低|拉高|拉)了?|\bwhat(?:'s| is| was| has been) driving\b|"
     r"为什么|为何|为啥|为嘛|怎么会|什么原因|原因|咋回事|怎么回事|怎么一回事|\bwhy\b|\bwhat caused\b|\bwhat drove\b"
     r"|\bhow come\b|\bwhat happened (?:to|with)\b|\bwhat(?:'s| is| was) behind\b|^\s*explain\b(?=\s+(?:(?:the|this|that|our|a)\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:drop|fall|decline|dip|rise|increase|decrease|change|spike|jump|growth|slump|swing)s?\b)"
@@ -242,7 +245,7 @@ WHY_LEVEL = patterns.compile(
 """A why's premise that is a level, not a move ("为什么app的笔单价这么低"): the analysis
 compares with the period before and says so; no direction is taken for granted."""
 UP = patterns.compile(
-    r"上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|升了|涨得|升得|涨幅|改善|好转|变好|(?<=有没有)涨|(?<=有)涨(?=的)|[涨升](?=\s*(?:超过?|逾|不到))|大涨|激增|暴涨|飙升|猛增|"
+    r"一路(?:走高|上涨|上升|攀升|飙升|增长|走强)|上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|升了|涨得|升得|涨幅|改善|好转|变好|(?<=有没有)涨|(?<=有)涨(?=的)|[涨升](?=\s*(?:超过?|逾|不到))|大涨|激增|暴涨|飙升|猛增|"
     r"(?<![跌降])涨(?!跌)(?=\s*(?:最|得?(?:这么|那么|这样)多|幅))|(?<![多])多了(?=\s*(?:这么|那么|很|好|不少))|(?<![跌降])涨得?(?:这么|那么|这样)(?:狠|厉害|猛|快|凶)|"
     r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
     r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b"
@@ -255,7 +258,7 @@ UP = patterns.compile(
 """A rise. A bare "up" is one after the thing that moved ("is GMV up this year", "app sales up last
 month?"), never "sum up", "show up" or "up to"."""
 DOWN = patterns.compile(
-    r"下降|下跌|降低|减少|下滑|走低|变低|变差|恶化|(?<![相偏误最])差(?=了?\s*(?:吗|么)?\s*[?？]?\s*$)|"
+    r"一路(?:走低|下滑|下跌|下降|走弱)|下降|下跌|降低|减少|下滑|走低|变低|变差|恶化|(?<![相偏误最])差(?=了?\s*(?:吗|么)?\s*[?？]?\s*$)|"
     r"跌了|降了|跌得|降得|(?<=有没有)[跌降]|(?<=有)[跌降](?=的)|[跌降](?=\s*(?:超过?|逾|不到))|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
     r"(?<![去拿删扣除剔])掉(?=了|这么多|那么多)|(?<![多])少了(?=\s*(?:这么|那么|很|好|不少))|"
     r"(?<![去拿删扣除剔涨下])[跌掉降](?=\s*(?:最|得?(?:这么|那么|这样)多))|(?<![去拿删扣除剔涨下])[跌掉降]得?(?:这么|那么|这样)(?:狠|厉害|猛|快|凶|严重)|"

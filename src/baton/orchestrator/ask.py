@@ -342,6 +342,7 @@ class AskPipeline(Pipeline):
             ends_gap,
             fails_bound,
             member_gap,
+            said_words,
         )
         from baton.catalog.compiler import bounded_column, checked_bound
         from baton.numbers import direction_of
@@ -388,6 +389,7 @@ class AskPipeline(Pipeline):
             derived=derived,
             labels=[
                 query.time_range.text or "",
+                said_words(query.time_range, self.scope.language) or "",
                 query.comparison.range.text or "" if query.comparison else "",
                 *query.where,
                 *(c.written for c in query.corrections),

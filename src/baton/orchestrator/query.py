@@ -8,7 +8,8 @@ pipeline's own steps, so a query is governed exactly as a question is.
 
 The run's question is the request as one canonical command line (``query --metrics a,b …``):
 what ``runs list`` shows and the trace records. The plan step reads the request back from it,
-so resume needs nothing the run did not store.
+so resume needs nothing the run did not store. A request that names what the catalog does not
+define, or that cannot be read, is refused as such a question is (exit 3): nothing runs.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from baton.catalog.model import Catalog
 from baton.catalog.where import GRAINS, METRIC_TIME, check_where
 from baton.contracts.common import Language
 from baton.contracts.semantic import OPEN_START, Grain, QueryRequest, SemanticQuery, TimeRange
-from baton.errors import InvalidInput, UnknownMetric, UnsupportedMetric
+from baton.errors import QuestionRefused, UnknownMetric, UnsupportedMetric
 from baton.messages import both, text
 from baton.orchestrator.ask import AskPipeline
 from baton.orchestrator.driver import RunScope, StepSpec
@@ -98,13 +99,13 @@ def parse_command(line: str) -> QueryRequest:
     try:
         tokens = shlex.split(line)
     except ValueError as exc:
-        raise InvalidInput(*both("query.bad_quoting", reason=str(exc))) from None
+        raise QuestionRefused(*both("query.bad_quoting", reason=str(exc))) from None
     if not tokens or tokens[0] != COMMAND:
-        raise InvalidInput(*both("query.not_a_query", text=line[:200]))
+        raise QuestionRefused(*both("query.not_a_query", text=line[:200]))
     values = _options(tokens[1:])
     listed = {option: _names(values.get(option, [])) for option in _LISTS}
     if not listed["--metrics"]:
-        raise InvalidInput(*both("query.no_metrics"))
+        raise QuestionRefused(*both("query.no_metrics"))
     single = {option: values[option][0] if option in values else None for option in _SINGLE}
     try:
         return QueryRequest(
@@ -117,7 +118,7 @@ def parse_command(line: str) -> QueryRequest:
             limit=read_limit(single["--limit"]),
         )
     except ValidationError as exc:  # every field is checked above; this is the last line of defence
-        raise InvalidInput(*both("query.not_a_query", text=str(exc.errors()[0]["msg"]))) from None
+        raise QuestionRefused(*both("query.not_a_query", text=str(exc.errors()[0]["msg"]))) from None
 
 
 def _options(tokens: list[str]) -> dict[str, list[str]]:
@@ -126,15 +127,15 @@ def _options(tokens: list[str]) -> dict[str, list[str]]:
     while i < len(tokens):
         option, equals, inline = tokens[i].partition("=")
         if option not in _OPTIONS:
-            raise InvalidInput(*both("query.unknown_option", option=tokens[i], options=", ".join(_OPTIONS)))
+            raise QuestionRefused(*both("query.unknown_option", option=tokens[i], options=", ".join(_OPTIONS)))
         if equals:
             value, i = inline, i + 1
         elif i + 1 < len(tokens):
             value, i = tokens[i + 1], i + 2
         else:
-            raise InvalidInput(*both("query.needs_value", option=option))
+            raise QuestionRefused(*both("query.needs_value", option=option))
         if option in _SINGLE and option in values:
-            raise InvalidInput(*both("query.repeated_option", option=option))
+            raise QuestionRefused(*both("query.repeated_option", option=option))
         values.setdefault(option, []).append(value)
     return values
 
@@ -146,7 +147,7 @@ def read_date(option: str, raw: str | None) -> date | None:
     try:
         return date.fromisoformat(raw.strip())
     except ValueError:
-        raise InvalidInput(*both("query.bad_date", option=option, raw=raw)) from None
+        raise QuestionRefused(*both("query.bad_date", option=option, raw=raw)) from None
 
 
 def read_limit(raw: str | None) -> int | None:
@@ -154,7 +155,7 @@ def read_limit(raw: str | None) -> int | None:
     if raw is None:
         return None
     if not raw.strip().isdigit() or not 1 <= int(raw) <= 1_000_000:
-        raise InvalidInput(*both("query.bad_limit", raw=raw))
+        raise QuestionRefused(*both("query.bad_limit", raw=raw))
     return int(raw)
 
 
@@ -240,13 +241,13 @@ def _group_by(
     for name in names:
         if name in TIME_NAMES:
             if time is not None and time != name:
-                raise InvalidInput(*both("query.two_time_group_bys", first=time, second=name))
+                raise QuestionRefused(*both("query.two_time_group_bys", first=time, second=name))
             time = name
         elif name in allowed:
             dims += [] if name in dims else [name]
         else:
             key = "query.group_by_not_allowed" if name in catalog.dimensions else "query.unknown_group_by"
-            raise InvalidInput(
+            raise QuestionRefused(
                 text(key, "en", name=name, metrics=", ".join(metrics), allowed=_allowed("en", allowed)),
                 text(key, "zh", name=name, metrics=", ".join(metrics), allowed=_allowed("zh", allowed)),
                 detail={"group_by": name, "allowed": [*allowed, *TIME_NAMES]},
@@ -263,7 +264,7 @@ def _where(condition: str, allowed: list[str]) -> str:
         return check_where(condition, {*allowed, *TIME_NAMES})
     except (ValueError, SqlglotError) as exc:
         reason = str(exc).splitlines()[0].rstrip(".") if str(exc) else type(exc).__name__
-        raise InvalidInput(
+        raise QuestionRefused(
             text("query.bad_where", "en", where=condition, reason=reason, allowed=_allowed("en", allowed)),
             text("query.bad_where", "zh", where=condition, reason=reason, allowed=_allowed("zh", allowed)),
             detail={"where": condition, "reason": reason},
@@ -278,7 +279,7 @@ def _order(keys: tuple[str, ...], metrics: tuple[str, ...], dims: list[str], gra
         name = key.removeprefix("-").removeprefix("+").strip()
         column = PERIOD if name in TIME_NAMES and grain else name if name in columns else None
         if column is None:
-            raise InvalidInput(*both("query.bad_order", key=key, columns=", ".join(columns)))
+            raise QuestionRefused(*both("query.bad_order", key=key, columns=", ".join(columns)))
         out.append(("-" if key.startswith("-") else "") + column)
     return tuple(out)
 
@@ -290,7 +291,7 @@ def _time_range(request: QueryRequest, as_of: date, language: Language) -> TimeR
     start = request.start_time or min(OPEN_START, end)
     if start > end:
         key = "query.start_after_end" if request.end_time is not None else "query.start_after_as_of"
-        raise InvalidInput(*both(key, start=start.isoformat(), end=end.isoformat()))
+        raise QuestionRefused(*both(key, start=start.isoformat(), end=end.isoformat()))
     if request.start_time is None and request.end_time is None:
         words: str | None = text("query.open_range", language, end=end.isoformat())
     elif request.start_time is None:
