@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 from datetime import date, timedelta
 from decimal import Decimal
+from pathlib import Path
 
+import duckdb
 import pytest
 
 from baton.agents.attribution import Candidate, select_drivers
@@ -13,6 +15,7 @@ from baton.agents.report import fill
 from baton.agents.tools import number, rows_as_dicts
 from baton.catalog import quality_queries as qq
 from baton.catalog.analysis_queries import CURRENT, PREVIOUS, daily_series, metric_tree, period_suffstats
+from baton.catalog.model import Catalog
 from baton.contracts.values import KeyNumber
 from baton.errors import PolicyRefusal
 from baton.numbers import display
@@ -489,3 +492,44 @@ def test_an_event_in_one_period_only_is_said_in_the_summary(demo_session: Sessio
     assert (
         "本期（2026-06-01 至 2026-06-30）含618 大促的日子（2026-06-01 至 2026-06-18，高峰日 2026-06-18）" in june.answer
     )
+
+
+def test_quality_checks_read_a_timestamp_tables_rows_by_day(tmp_path: Path) -> None:
+    """A table dated by a timestamp: its rows are counted per day (grouped raw, every second was a
+    day of its own and the completeness check saw one row a day) and its last day is whole (a
+    timestamp BETWEEN two dates stopped at that day's midnight: 95 empty channels where 97 were)."""
+
+    con = duckdb.connect(str(tmp_path / "shop.duckdb"))
+    con.execute(
+        "CREATE TABLE orders AS SELECT TIMESTAMP '2026-06-01 00:00:00' + i * INTERVAL 37 MINUTE AS ordered_at, "
+        "CASE WHEN i % 10 = 0 THEN NULL ELSE 'web' END AS channel FROM range(1000) t(i)"
+    )
+    catalog = Catalog.model_validate(
+        {
+            "version": 1,
+            "name": "shop",
+            "tables": {
+                "orders": {
+                    "label": {"en": "orders", "zh": "订单"},
+                    "time_column": "ordered_at",
+                    "time_type": "timestamp",
+                }
+            },
+            "dimensions": {"channel": {"label": {"en": "channel", "zh": "渠道"}, "columns": {"orders": "channel"}}},
+            "metrics": {},
+        }
+    )
+    start, end = date(2026, 6, 1), date(2026, 6, 10)
+    days = con.execute(qq.daily_row_counts(catalog, "orders", start, end).sql(dialect="duckdb")).fetchall()
+    gold = con.execute(
+        "SELECT CAST(ordered_at AS DATE), COUNT(*) FROM orders WHERE CAST(ordered_at AS DATE) "
+        "BETWEEN DATE '2026-06-01' AND DATE '2026-06-10' GROUP BY 1 ORDER BY 1"
+    ).fetchall()
+    assert [(str(d)[:10], n) for d, n in days] == [(str(d), n) for d, n in gold] and len(days) == 10
+    nulls, _ = qq.null_counts(catalog, "orders", start, end)
+    rows, empty = con.execute(nulls.sql(dialect="duckdb")).fetchone() or (0, 0)
+    (want,) = con.execute(
+        "SELECT COUNT(*) FROM orders WHERE channel IS NULL AND ordered_at < TIMESTAMP '2026-06-11'"
+    ).fetchone() or (None,)
+    assert (rows, empty) == (sum(n for _, n in gold), want)
+    con.close()

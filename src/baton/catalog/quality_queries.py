@@ -22,8 +22,16 @@ def _date(value: date) -> exp.Expr:
     return exp.cast(exp.Literal.string(value.isoformat()), exp.DataType.build(exp.DataType.Type.DATE))
 
 
-def _between(column: str, start: date, end: date) -> exp.Expr:
-    return exp.Between(this=exp.column(column), low=_date(start), high=_date(end))
+def _day(catalog: Catalog, table: str, column: str) -> exp.Expr:
+    """A time column as its day: a timestamp table's column cast to DATE, as the compiler reads
+    it (grouped raw, every second was a "day"; bounded raw, the last day ended at midnight)."""
+    if catalog.tables[table].time_type == "timestamp":
+        return exp.cast(exp.column(column), exp.DataType.build(exp.DataType.Type.DATE))
+    return exp.column(column)
+
+
+def _between(catalog: Catalog, table: str, column: str, start: date, end: date) -> exp.Expr:
+    return exp.Between(this=_day(catalog, table, column), low=_date(start), high=_date(end))
 
 
 def table_columns(catalog: Catalog, table: str) -> list[str]:
@@ -35,13 +43,13 @@ def table_columns(catalog: Catalog, table: str) -> list[str]:
 
 def daily_row_counts(catalog: Catalog, table: str, start: date, end: date) -> exp.Query:
     """``day, row_count`` for every day of ``[start, end]`` that has rows."""
-    time_col = catalog.time_column(table)
+    day = _day(catalog, table, catalog.time_column(table))
     return (
-        exp.select(exp.column(time_col).as_("day"), exp.func("COUNT", exp.Star()).as_("row_count"))
+        exp.select(day.as_("day"), exp.func("COUNT", exp.Star()).as_("row_count"))
         .from_(exp.to_table(table))
-        .where(_between(time_col, start, end))
-        .group_by(exp.column(time_col))
-        .order_by(exp.column(time_col))
+        .where(exp.Between(this=day.copy(), low=_date(start), high=_date(end)))
+        .group_by(day.copy())
+        .order_by(day.copy())
     )
 
 
@@ -78,7 +86,7 @@ def null_counts(
         exp.Sub(this=exp.func("COUNT", exp.Star()), expression=exp.func("COUNT", exp.column(c))).as_(f"nulls_{c}")
         for c in columns
     ]
-    conditions = [_between(time_col, start, end), *(sqlexpr.parse(f) for f in filters)]
+    conditions = [_between(catalog, table, time_col, start, end), *(sqlexpr.parse(f) for f in filters)]
     query = exp.select(*selects).from_(exp.to_table(table)).where(exp.and_(*conditions))
     return query, columns
 
@@ -98,7 +106,7 @@ def duplicate_keys(catalog: Catalog, table: str, keys: Sequence[str], start: dat
     inner = (
         exp.select(*[exp.column(k) for k in keys], exp.func("COUNT", exp.Star()).as_("c"))
         .from_(exp.to_table(table))
-        .where(_between(time_col, start, end))
+        .where(_between(catalog, table, time_col, start, end))
         .group_by(*[exp.column(k) for k in keys])
     )
     return exp.select(
@@ -118,7 +126,7 @@ def late_updates(
     time_col = catalog.time_column(table)
     lag = exp.DateDiff(
         this=exp.cast(exp.column(updated_column), exp.DataType.build(exp.DataType.Type.DATE)),
-        expression=exp.column(time_col),
+        expression=_day(catalog, table, time_col),
         unit=exp.var("DAY"),
     )
     late = exp.func(
@@ -131,5 +139,5 @@ def late_updates(
     return (
         exp.select(exp.func("COUNT", exp.Star()).as_("rows"), late.as_("late_rows"))
         .from_(exp.to_table(table))
-        .where(_between(time_col, start, end))
+        .where(_between(catalog, table, time_col, start, end))
     )
