@@ -533,3 +533,42 @@ def test_quality_checks_read_a_timestamp_tables_rows_by_day(tmp_path: Path) -> N
     ).fetchone() or (None,)
     assert (rows, empty) == (sum(n for _, n in gold), want)
     con.close()
+
+
+@pytest.mark.parametrize(("comparable", "loaded", "both"), [("0.15", "-0.20", True), ("0.15", "0.30", False)])
+def test_a_headline_on_comparable_days_says_the_totals_too_when_they_moved_the_other_way(
+    demo_session: Session, comparable: str, loaded: str, both: bool
+) -> None:
+    """A day left out leads with the comparable change; when the totals as loaded moved the other
+    way (the premise sentence names them), they follow in the headline, however small the gap."""
+    from baton.agents import report
+    from baton.contracts.agent_outputs import QualityFlag, QualityOutput
+    from baton.contracts.semantic import Comparison, SemanticQuery, TimeRange
+
+    june = TimeRange(start=date(2026, 6, 1), end=date(2026, 6, 30), text="last month")
+    may = TimeRange(start=date(2026, 5, 1), end=date(2026, 5, 31))
+    query = SemanticQuery(
+        metrics=("refund_rate",),
+        time_range=june,
+        comparison=Comparison(kind="previous_period", range=may),
+        intent="why",
+        as_of=AS_OF,
+    )
+    flag = QualityFlag(
+        table="fact_order", date=date(2026, 6, 12), issue="incomplete", message="half loaded", affects_period=True
+    )
+    inputs = report._Inputs(
+        catalog=demo_session.catalog,
+        query=query,
+        sql=None,
+        quality=QualityOutput(task_id="q", flags=(flag,)),
+        stats=None,
+        trend=None,
+        insight=None,
+    )
+    values = {"comparable.change_pct": comparable, "comparable.current": "0.0470", "comparable.previous": "0.0469"}
+    values |= {"headline.change_pct": loaded, "headline.current": "0.0468", "headline.previous": "0.0469"}
+    numbers = {k: KeyNumber(key=k, label=k, value=Decimal(v), unit="%", evidence_id="e") for k, v in values.items()}
+    said = report._answer(inputs, numbers, "refund rate", "last month", "down", "en")
+    assert "on comparable days (incomplete 2026-06-12 left out)" in said
+    assert ("as loaded" in said) is both

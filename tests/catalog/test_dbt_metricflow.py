@@ -186,6 +186,9 @@ def test_a_dimension_reached_by_two_entity_paths_says_whose_it_is(duck: tuple[Se
     assert asked.status == "clarification_needed" and asked.error is not None
     assert "home state latest (user)" in asked.answer and "home state latest (listing user)" in asked.answer
     assert set(asked.error.detail["suggestions"]) == {"user__home_state_latest", "listing__user__home_state_latest"}
+    # an account's users reached either way read one column: no question to ask
+    own_table = session.ask("account balance by home state latest in 2020", as_of=AS_OF)
+    assert own_table.status == "answered", own_table.answer
     zh = session.ask("2020年各home state latest的views", as_of=AS_OF)
     assert zh.status == "clarification_needed" and "（listing user）" in zh.answer
     named = session.ask("views by listing user home state latest in 2020", as_of=AS_OF)

@@ -156,6 +156,67 @@ def test_a_why_follow_up_is_an_analysis_scoped_to_the_previous_reading(session: 
     assert (why.semantic_query.time_range.start.isoformat(), why.semantic_query.metrics) == ("2026-06-01", ("gmv",))
 
 
+def test_a_member_named_in_reply_to_a_why_asked_back_is_analysed_in_the_conversations_language(
+    session: Session,
+) -> None:
+    """ "为什么它跌了这么多" after a ranking asks which channel; "APP" answers it. The reply was once
+    read as a plain follow-up, in English (a member name says no language): the change alone."""
+    chat = session.conversation()
+    chat.ask("上个月各渠道订单量和去年同期比", as_of=JULY)
+    chat.ask("哪个最高")
+    asked = chat.ask("为什么它跌了这么多")
+    assert asked.status == "clarification_needed"
+    reply = chat.ask("APP")
+    assert reply.status == "answered" and reply.language == "zh", reply.answer
+    assert session.store.load(reply.run_id).kind == "analyze"
+    assert reply.semantic_query is not None and reply.semantic_query.intent == "why"
+    assert [(f.dimension, f.members) for f in reply.semantic_query.filters] == [("channel", ("app",))]
+    assert reply.interpretation is not None and reply.interpretation.startswith("接上一问")
+    plain = session.conversation()
+    plain.ask("上个月各渠道的GMV是多少？", as_of=JULY)
+    follow = plain.ask("APP")  # no why asked: a follow-up, in the conversation's language
+    assert session.store.load(follow.run_id).kind == "ask" and follow.language == "zh"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("cancellation rate by region this quarter?", "ok, last quarter then"),
+        ("这个季度各区域的取消率", "那看上个季度"),
+    ],
+)
+def test_a_period_given_for_one_without_data_yet_completes_the_question(
+    session: Session, question: str, reply: str
+) -> None:
+    """The question asked back for a period with no data yet keeps its metric and breakdown: the
+    reply once lost the metric (asked back again) and then the breakdown (answered overall)."""
+    chat = session.conversation()
+    assert chat.ask(question, as_of=JULY).status == "clarification_needed"
+    answer = chat.ask(reply)
+    assert answer.status == "answered", answer.answer
+    assert answer.semantic_query is not None and answer.semantic_query.metrics == ("cancel_rate",)
+    assert answer.semantic_query.dimensions == ("region",)
+    assert answer.semantic_query.time_range.start.isoformat() == "2026-04-01"
+
+
+@pytest.mark.parametrize("reply", ["the second one", "第二种", "后者"])
+def test_an_option_picked_by_its_place_after_a_question_back_is_never_a_row_of_the_last_answer(
+    session: Session, reply: str
+) -> None:
+    """Asked "share inside each group, or how the part splits?", "the second one" was read as the
+    last answer's second row (web's share) and answered: a different question."""
+    chat = session.conversation()
+    chat.ask("GMV by channel, last 30 days", as_of=JULY)
+    chat.ask("what's the share of each?")
+    assert chat.ask("what about web only, by category").status == "clarification_needed"
+    picked = chat.ask(reply)
+    assert picked.status != "answered", picked.answer
+    plain = session.conversation()
+    plain.ask("GMV by channel, last 30 days", as_of=JULY)
+    after = plain.ask("the second one")  # after an answer, a place of its rows still reads as one
+    assert after.status == "answered" and after.semantic_query is not None, after.answer
+
+
 def test_an_untied_follow_up_is_asked_back_and_the_next_one_follows_the_last_answer(session: Session) -> None:
     chat = session.conversation()
     first = chat.ask("上个月各渠道的GMV是多少？", as_of=JULY)

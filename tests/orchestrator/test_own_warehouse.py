@@ -839,7 +839,13 @@ def with_status(saas: SaasFolder, tmp_path_factory: pytest.TempPathFactory) -> S
     written = written.replace("dimensions:\n", status, 1).replace(
         "dimensions: [country, plan]", "dimensions: [country, plan, status]"
     )
-    catalog.write_text(written, encoding="utf-8")
+    ratio = (  # a ratio whose numerator keeps churned only: fixed where its numerator is
+        "  churn_ratio:\n    label: {zh: 流失比, en: churn ratio}\n    synonyms: [流失比, churn ratio]\n"
+        "    numerator: churned_subscriptions\n    denominator: new_subscriptions\n"
+        "    description: {zh: 流失订阅数 ÷ 新订阅数。, en: Churned over new subscriptions.}\n"
+        "    dimensions: [country, plan, status]\n    unit: ratio\n    better: lower\n    owner: Growth\n"
+    )
+    catalog.write_text(written.replace("metrics:\n", "metrics:\n" + ratio, 1), encoding="utf-8")
     return SaasFolder(folder)
 
 
@@ -851,6 +857,9 @@ def with_status(saas: SaasFolder, tmp_path_factory: pytest.TempPathFactory) -> S
         ("churned subscriptions that are upgraded in Q2 2026", "for upgraded it is empty by definition"),
         ("2026年第二季度已升级的流失订阅数", "已升级 按定义为空"),
         ("churned subscriptions excluding churned in Q2 2026", "without churned nothing is left"),
+        ("what share of churned subscriptions were churned in Q2 2026", "100 % by definition"),
+        ("churn ratio of upgraded subscriptions in Q2 2026", "for upgraded it is empty by definition"),
+        ("churn ratio by status in Q2 2026", "by status it has one group"),
     ],
 )
 def test_a_filter_or_breakdown_against_a_metrics_own_filter_is_asked_back(
@@ -870,6 +879,9 @@ def test_a_filter_inside_a_metrics_own_filter_is_answered(with_status: SaasFolde
     with Session(config=with_status.config) as session:
         kept = session.ask("churned subscriptions excluding active in Q2 2026", as_of=AS_OF)
         each = session.ask("new subscriptions by status in Q2 2026", as_of=AS_OF)
+        # beside a metric of every status, a fixed one's single group is a fair answer
+        beside = session.ask("new subscriptions and churned subscriptions by status in Q2 2026", as_of=AS_OF)
+    assert beside.status == "answered", beside.answer
     ((churned,),) = _gold(
         with_status,
         "SELECT COUNT(*) FROM subscriptions WHERE status = 'churned' AND end_date BETWEEN DATE '2026-04-01' AND DATE '2026-06-30'",

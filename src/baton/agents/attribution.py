@@ -439,10 +439,10 @@ def _prefer_pairs(sig: list[Candidate]) -> None:
 
 def _carried(pair: Candidate, single: Candidate) -> float:
     """The share of ``single``'s change that ``pair`` carries: of its contribution, or, for a
-    summed factor (visitors, orders), of the factor itself where that is more — a sum adds up
-    over the pair's cells, while the single's contribution also carries the shift of weight
-    between its cells (visitors gained in a cell of lower order value lift the single's visitor
-    effect and lower its order value effect by about as much)."""
+    summed factor (a count of events or of people), of the factor itself where that is more — a
+    sum adds up over the pair's cells, while the single's contribution also carries the shift of
+    weight between its cells (traffic gained in a cell of lower value per unit lifts the single's
+    traffic effect and lowers its value effect by about as much)."""
     share = pair.change / single.change if single.change else 0.0
     p0, p1, s0, s1 = pair.before, pair.after, single.before, single.after
     if single.ratio or single.role != "factor" or p0 is None or p1 is None or s0 is None or s1 is None or s1 == s0:

@@ -155,7 +155,8 @@ def _both_ways(inputs: _Inputs, numbers: dict[str, KeyNumber], label: str, perio
         for f in (inputs.quality.flags if inputs.quality else ())
         if f.issue == "stale" and f.affects_period and f.date
     )
-    material = abs(comparable - loaded) >= MATERIAL_PP
+    # opposite directions are always said both ways: the premise sentence names the totals as loaded
+    material = abs(comparable - loaded) >= MATERIAL_PP or direction_of(comparable) != direction_of(loaded)
     if not (left_out or stale or (material and days[0] != days[1])):
         return ""
     basis = [text("answer.basis_stale", lang, day=day) for day in stale[:1]]

@@ -403,25 +403,29 @@ class _Check:
         return None if rows is None else {str(row[0]) for row in rows}
 
     def filter_values(self, subject: Subject, path: PathKey, table: str, sql: str, node: exp.Expr) -> None:
-        """Each text value a filter compares a column with (``=``, ``<>``, ``IN``) occurs in that
-        column: a misspelt status would make the metric silently zero (or silently everything)."""
+        """A filter term that keeps given text values of a column (``=``, ``IN``) keeps at least
+        one value the column holds: ``status = 'payed'`` would make the metric silently zero. (A
+        ``<>`` of a value not loaded yet, or one value of a list, leaves the metric as it is.)"""
         if not self.members:
             return
-        for column, values in _compared_values(node).items():
+        for column, values in sqlexpr.kept_terms(node):
             owner = self.read_from(table, column)
-            name = column.name
-            if kind_of(self.schema.type_of(owner, name) or "") != "text":
+            if kind_of(self.schema.type_of(owner, column.name) or "") != "text":
                 continue
+            read = exp.Column(this=column.this.copy())  # its own quoting: "Status" stays "Status"
+            wanted = sorted(values)
             query = (
-                exp.select(exp.column(name).as_("value"))
+                exp.select(read.copy().as_("value"))
                 .distinct()
                 .from_(exp.to_table(owner))
-                .where(exp.column(name).isin(*[exp.Literal.string(v) for v in values]))
+                .where(read.copy().isin(*[exp.Literal.string(v) for v in wanted]))
             )
-            rows = self.run(subject, path, query, row_cap=len(values) + 1, sql=sql)
-            found = None if rows is None else {str(row[0]) for row in rows}
-            for value in [] if found is None else [v for v in values if v not in found]:
-                self.add("missing_filter_value", path, subject, table=owner, column=name, value=value, sql=sql)
+            rows = self.run(subject, path, query, row_cap=len(wanted) + 1, sql=sql)
+            if rows == []:
+                for value in wanted:
+                    self.add(
+                        "missing_filter_value", path, subject, table=owner, column=column.name, value=value, sql=sql
+                    )
 
     def through_unsound_join(self, table: str, node: exp.Expr) -> bool:
         for column in sqlexpr.columns(node):
@@ -577,27 +581,6 @@ class _Check:
 
     def _failed(self, subject: Subject, path: PathKey, exc: BatonError) -> None:
         self.add("query_failed", path, subject, error=exc.message("en"), error_zh=exc.message("zh"))
-
-
-def _compared_values(node: exp.Expr) -> dict[exp.Column, list[str]]:
-    """The string literals each column is compared with in ``node`` (``col = 'x'``, ``'x' <> col``,
-    ``col IN ('x', 'y')``), in order and once each."""
-    found: dict[exp.Column, list[str]] = {}
-    for comparison in node.find_all(exp.EQ, exp.NEQ, exp.In):
-        if isinstance(comparison, exp.In):
-            column, literals = comparison.this, comparison.expressions
-        else:
-            column, literals = comparison.this, [comparison.expression]
-            if isinstance(literals[0], exp.Column):
-                column, literals = literals[0], [comparison.this]
-        if (
-            isinstance(column, exp.Column)
-            and literals
-            and all(isinstance(lit, exp.Literal) and lit.is_string for lit in literals)
-        ):
-            values = found.setdefault(column, [])
-            values.extend(str(lit.this) for lit in literals if str(lit.this) not in values)
-    return found
 
 
 def _incomparable(left: str, right: str) -> bool:

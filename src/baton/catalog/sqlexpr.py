@@ -53,15 +53,11 @@ def is_plain_column(sql: str) -> bool:
     return isinstance(node, exp.Column) and not node.table
 
 
-def fixed_values(sql: str) -> dict[str, frozenset[str]]:
-    """The text values a filter keeps, by bare column name (lower case): each top-level ``AND``
-    term of the form ``col = 'x'``, ``'x' = col`` or ``col IN ('x', 'y')``. A column under
-    ``OR``, ``NOT`` or a function is not fixed by the filter (it may keep other values)."""
-    try:
-        node = parse(sql)
-    except ValueError:
-        return {}
-    fixed: dict[str, frozenset[str]] = {}
+def kept_terms(node: exp.Expr) -> list[tuple[exp.Column, frozenset[str]]]:
+    """Each top-level ``AND`` term of a filter that keeps given text values of a bare column:
+    ``col = 'x'``, ``'x' = col`` or ``col IN ('x', 'y')``. A column under ``OR``, ``NOT`` or a
+    function is not fixed by the filter (it may keep other values)."""
+    found: list[tuple[exp.Column, frozenset[str]]] = []
     for part in node.flatten() if isinstance(node, exp.And) else [node]:
         term = part.unnest()
         if isinstance(term, exp.In) and not term.args.get("query"):
@@ -73,10 +69,21 @@ def fixed_values(sql: str) -> dict[str, frozenset[str]]:
         else:
             continue
         column = column.unnest()
-        if not isinstance(column, exp.Column) or column.table or not literals:
-            continue
-        if all(isinstance(lit, exp.Literal) and lit.is_string for lit in literals):
-            values = frozenset(str(lit.this) for lit in literals)
-            name = column.name.lower()
-            fixed[name] = fixed[name] & values if name in fixed else values
+        texts = literals and all(isinstance(lit, exp.Literal) and lit.is_string for lit in literals)
+        if isinstance(column, exp.Column) and not column.table and texts:
+            found.append((column, frozenset(str(lit.this) for lit in literals)))
+    return found
+
+
+def fixed_values(sql: str) -> dict[str, frozenset[str]]:
+    """The text values a filter keeps, by bare column name (lower case): :func:`kept_terms`,
+    intersected when a column is fixed twice."""
+    try:
+        node = parse(sql)
+    except ValueError:
+        return {}
+    fixed: dict[str, frozenset[str]] = {}
+    for column, values in kept_terms(node):
+        name = column.name.lower()
+        fixed[name] = fixed[name] & values if name in fixed else values
     return fixed

@@ -49,6 +49,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "left. Ask for a metric that covers every {dimension}, e.g. {others}.",
         "{metric}按口径只统计{dimension}为 {kept} 的数据，去掉 {members} 后不剩任何数据。请改问涵盖所有{dimension}的指标，例如：{others}。",
     ),
+    "share_whole_of_definition": (
+        "{metric} counts only rows whose {dimension} is {kept} (its definition), so the share of {members} in it is "
+        "100 % by definition. Ask for a metric that covers every {dimension}, e.g. {others}.",
+        "{metric}按口径只统计{dimension}为 {kept} 的数据，其中 {members} 的占比按定义为 100%。请改问涵盖所有{dimension}的指标，例如：{others}。",
+    ),
     "breakdown_of_definition": (
         "{metric} counts only rows whose {dimension} is {kept} (its definition), so by {dimension} it has one group. "
         "Ask for a metric that covers every {dimension}, e.g. {others}.",

@@ -75,7 +75,7 @@ class QueryAssembly(CatalogChecks):
         filters, share_filters = self._filters(cues, terms, dims, marks)
         self._no_filter_of_nothing(filters)
         self.check_dimensions(terms.metrics, dims, [f.dimension for f in (*filters, *share_filters)])
-        self.check_metric_filters(terms.metrics, dims, [*filters, *share_filters])
+        self.check_metric_filters(terms.metrics, dims, filters, share_filters)
         grain, comparison = self._grain_and_comparison(cues, time_range, comparison)
         ranking = self._ranking(cues, terms, dims, filters, time_range, grain, comparison)
         share = cues.share

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from baton.catalog import spine, sqlexpr
-from baton.catalog.model import Catalog
+from baton.catalog.model import Catalog, Measure
 from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.semantic import Comparison, Correction, Grain, MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, QuestionRefused, UnknownMetric, UnsupportedMetric
@@ -221,39 +221,72 @@ class CatalogChecks:
                         detail={"metric": metric, "dimension": dim, "reason": "unsupported_dimension"},
                     )
 
-    def fixed_by_definition(self, metric: str) -> dict[str, frozenset[str]]:
-        """The dimensions a simple metric's own filters fix, with the members they keep
-        (``filters: [status = 'completed']`` keeps the order status ``completed`` only)."""
+    def fixed_by_definition(self, metric: str, depth: int = 0) -> dict[str, frozenset[str]]:
+        """The dimensions a metric's own filters fix, with the members they keep (``filters:
+        [status = 'completed']`` keeps the order status ``completed`` only). A ratio is fixed
+        where its numerator is (an empty numerator is 0 or n/a, never the rate asked); a derived
+        metric where every input is (with the members any of them keeps)."""
         m = self.catalog.metrics[metric]
-        if m.table is None or m.is_ratio or m.is_derived:
+        if depth > 4:  # a catalog's metrics do not nest deeper; a cycle is the loader's to refuse
             return {}
+        if m.is_ratio:
+            return self._fixed_part(m.numerator, m.dimensions, depth)
+        if m.is_derived:
+            parts = [self._fixed_input(item.metric, item.filters, m.dimensions, depth) for item in m.inputs.values()]
+            common = set.intersection(*(set(p) for p in parts)) if parts else set()
+            return {d: frozenset().union(*(p[d] for p in parts)) for d in common}
+        return self._fixed_on(m.table, m.filters, m.dimensions) if m.table is not None else {}
+
+    def _fixed_part(self, part: str | Measure | None, dims: Sequence[str], depth: int) -> dict[str, frozenset[str]]:
+        if isinstance(part, str):
+            return {d: v for d, v in self.fixed_by_definition(part, depth + 1).items() if d in dims}
+        return self._fixed_on(part.table, part.filters, dims) if part is not None else {}
+
+    def _fixed_input(
+        self, metric: str, filters: Sequence[str], dims: Sequence[str], depth: int
+    ) -> dict[str, frozenset[str]]:
+        fixed = {d: v for d, v in self.fixed_by_definition(metric, depth + 1).items() if d in dims}
+        for table in self.catalog.tables_of(metric)[:1]:
+            for d, v in self._fixed_on(table, filters, dims).items():
+                fixed[d] = fixed[d] & v if d in fixed else v
+        return fixed
+
+    def _fixed_on(self, table: str, filters: Sequence[str], dims: Sequence[str]) -> dict[str, frozenset[str]]:
         kept: dict[str, frozenset[str]] = {}
-        for sql in m.filters:
-            kept.update(sqlexpr.fixed_values(sql))
+        for sql in filters:
+            for name, values in sqlexpr.fixed_values(sql).items():
+                kept[name] = kept[name] & values if name in kept else values
         fixed: dict[str, frozenset[str]] = {}
-        for dim in m.dimensions:
-            column = self.catalog.dimensions[dim].columns.get(m.table)
+        for dim in dims:
+            column = self.catalog.dimensions[dim].columns.get(table)
             if column is not None and sqlexpr.is_plain_column(column) and column.lower() in kept:
                 fixed[dim] = kept[column.lower()]
         return fixed
 
     def check_metric_filters(
-        self, metrics: Sequence[str], dims: Sequence[str], filters: Sequence[MemberFilter]
+        self,
+        metrics: Sequence[str],
+        dims: Sequence[str],
+        filters: Sequence[MemberFilter],
+        share_filters: Sequence[MemberFilter] = (),
     ) -> None:
-        """A member filter or breakdown against what a metric's own definition keeps is asked
-        back: "refunded orders" of a metric that counts completed orders only is empty by
-        definition, "completed orders by status" one group — never a silent n/a or zeros."""
+        """A member filter, a share or a breakdown against what a metric's own definition keeps
+        is asked back: "refunded orders" of a metric that counts completed orders only is empty
+        by definition, "what share were completed" 100 %, "completed orders by status" one group
+        (unless another metric asked beside it holds every status) — never a silent n/a or zeros."""
+        fixed = {metric: self.fixed_by_definition(metric) for metric in metrics}
         for metric in metrics:
-            fixed = self.fixed_by_definition(metric)
-            for f in filters:
-                kept = fixed.get(f.dimension)
+            for f in [*filters, *share_filters]:
+                kept = fixed[metric].get(f.dimension)
                 if kept is not None and f.exclude and kept <= set(f.members):
                     raise self._outside_definition(metric, f.dimension, kept, "excluded", sorted(kept))
                 if kept is not None and not f.exclude and set(f.members) - kept:
                     raise self._outside_definition(metric, f.dimension, kept, "outside", sorted(set(f.members) - kept))
-            for dim in dims:
-                if len(fixed.get(dim, ())) == 1:
-                    raise self._outside_definition(metric, dim, fixed[dim], "breakdown", [])
+                if kept is not None and not f.exclude and f in share_filters and kept <= set(f.members):
+                    raise self._outside_definition(metric, f.dimension, kept, "share_whole", sorted(kept))
+        for dim in dims:
+            if all(len(fixed[m].get(dim, ())) == 1 for m in metrics) and metrics:
+                raise self._outside_definition(metrics[0], dim, fixed[metrics[0]][dim], "breakdown", [])
 
     def _outside_definition(
         self, metric: str, dim: str, kept: frozenset[str], case: str, asked: list[str]
@@ -263,7 +296,7 @@ class CatalogChecks:
 
         def holds(other: str) -> bool:
             own = self.fixed_by_definition(other).get(dim)
-            return own is None or (case == "outside" and set(asked) <= own)
+            return own is None or (case == "outside" and set(asked) <= own)  # a share or breakdown: every member
 
         same_table = self.catalog.tables_of(metric)
         others = [

@@ -244,7 +244,7 @@ def check_follow_up(planner: Planner, query: SemanticQuery) -> None:
     planner.check_average_periods(query)  # "月均GMV" then "那上周呢": no whole month
     try:
         planner.check_dimensions(list(query.metrics), list(query.dimensions), filtered)
-        planner.check_metric_filters(query.metrics, query.dimensions, (*query.filters, *query.share_filters))
+        planner.check_metric_filters(query.metrics, query.dimensions, query.filters, query.share_filters)
         if query.share:
             planner.check_share(
                 list(query.metrics), list(query.dimensions), list(query.share_filters), query.comparison, query.grain

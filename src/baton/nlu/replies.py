@@ -61,6 +61,11 @@ def completions(asked: str, reply: str, detail: Mapping[str, object], language: 
     period = detail.get("period")
     if detail.get("missing") == "time_range" and isinstance(period, str) and period and period in asked:
         out.append(_replaced(asked, period, said))  # "last Monday" → "2026-06-22", the rest of the question kept
+    no_data_yet = detail.get("text") if "latest_complete_day" in detail else None
+    if (
+        isinstance(no_data_yet, str) and no_data_yet and no_data_yet in asked
+    ):  # "this quarter" (no data yet) → "last quarter"
+        out.append(_replaced(asked, no_data_yet, said))
     term = detail.get("term")
     if isinstance(term, str) and term in asked:
         if detail.get("missing") == "time_range":  # an event: its day, or its whole span

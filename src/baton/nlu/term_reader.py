@@ -157,7 +157,7 @@ class TermReader(CatalogChecks):
         terms.metrics = self._metrics(hits, language, prefer)
         fitting = terms.metrics or (list(context.metrics) if context is not None else [])
         hits = [self._fitting(hit, fitting) for hit in hits]
-        hits = [self._one_dimension(hit, hits) for hit in hits]
+        hits = [self._one_dimension(hit, hits, fitting) for hit in hits]
         terms.metric_hits = [h for h in hits if any(t.kind == "metric" for t in self._chosen_terms(h, hits))]
         terms.hits = hits
         members = [  # one member per hit, however many of its surfaces matched ("app", "APP")
@@ -210,12 +210,14 @@ class TermReader(CatalogChecks):
             return hit
         return dataclasses.replace(hit, terms=kept)
 
-    def _one_dimension(self, hit: Hit, hits: list[Hit]) -> Hit:
+    def _one_dimension(self, hit: Hit, hits: list[Hit], metrics: Sequence[str] = ()) -> Hit:
         """A value that several dimensions hold ("LGA": an origin and a destination) means the
         one a dimension word of the question names ("从LGA出发"); with none, it is asked back,
         never read as both. A word naming several dimensions the metrics can be broken down by
         ("home state": the viewer's and the listing owner's) is asked back the same way."""
-        breakdowns = sorted({t.target for t in hit.terms if t.kind == "dimension"})
+        breakdowns = self._distinct_readings(sorted({t.target for t in hit.terms if t.kind == "dimension"}), metrics)
+        if len(breakdowns) == 1 and hit.kinds == {"dimension"}:
+            return dataclasses.replace(hit, terms=tuple(t for t in hit.terms if t.target == breakdowns[0]))
         if len(breakdowns) > 1 and hit.kinds == {"dimension"}:
             raise AmbiguousQuestion(
                 *(
@@ -244,6 +246,17 @@ class TermReader(CatalogChecks):
             ),
             detail={"member": hit.text, "suggestions": dims},
         )
+
+    def _distinct_readings(self, dims: list[str], metrics: Sequence[str]) -> list[str]:
+        """Dimensions that read another column for the asked metrics' tables (the shortest name
+        of each): "home state" of an account is its user's, by either entity path."""
+        tables = [t for m in metrics for t in self.catalog.tables_of(m)]
+        if not tables or len(dims) < 2:
+            return dims
+        kept: dict[tuple[str | None, ...], str] = {}
+        for dim in sorted(dims, key=lambda d: (len(d), d)):
+            kept.setdefault(tuple(self.catalog.dimensions[dim].columns.get(t) for t in tables), dim)
+        return sorted(kept.values())
 
     def _labels(self, dims: Sequence[str], lang: Language) -> str:
         """The dimensions by label; one two of them share also by name, so each can be told apart."""

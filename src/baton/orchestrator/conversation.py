@@ -10,10 +10,12 @@ explicitly); how it is laid over the follow-up is :mod:`baton.nlu.followup`. A w
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
+from baton import patterns
 from baton.contracts.conversation import ConversationSummary
 from baton.errors import AmbiguousQuestion, BatonError, InvalidInput, PermissionDenied
 from baton.messages import both, text
@@ -50,6 +52,14 @@ def open_conversation(session: Session, conversation_id: str | None, user: str) 
     return Conversation(session, conversation_id, user)
 
 
+_ONE_OF_THE_OPTIONS = patterns.compile(
+    r"^\s*(?:(?:the|option)\s+)?(?:first|second|third|1st|2nd|3rd|former|latter|other)(?:\s+(?:one|option|reading))?"
+    r"\s*[.!?]?\s*$|^\s*(?:选)?(?:第\s*[一二三1-3]\s*(?:个|种|项)?|前者|后者|另一个|另一种)\s*(?:吧|呢|的)?\s*[。！？?]?\s*$",
+    re.I,
+)
+"""A reply that picks an option by its place alone ("the second one", "第二种", "后者")."""
+
+
 class Conversation:
     """One user's chain of questions on one session."""
 
@@ -73,11 +83,41 @@ class Conversation:
         from baton.nlu.lexicon import normalise
 
         parent = self.last_answered()
+        last = self._last_turn()
+        if last is not None and last.status == "asked_back" and _ONE_OF_THE_OPTIONS.match(question):
+            # "the second one" after "share inside each group, or across the groups?": an option
+            # of the question asked back, never the last answer's second row — read on its own
+            parent = None
         question = self._completed(question, parent, as_of) or question
         why = bool(vocab.WHY.search(normalise(question))) if analyze is None else analyze
         if analyze is None and not why and parent is not None:
-            why = self._still_why(question, parent, as_of)
+            why = self._still_why(question, parent, as_of) or self._answers_a_why(question, parent, as_of)
         return self._turn(question, parent, as_of=as_of, budget=budget, analyze=why, run_id=run_id)
+
+    def _last_turn(self) -> RunState | None:
+        turns = self.summary().turns
+        return self.session.store.load(turns[-1]) if turns else None
+
+    def _answers_a_why(self, reply: str, parent: RunState, as_of: date | str | None) -> bool:
+        """ "APP" after "为什么它跌了这么多 → 要分析哪个渠道？": a reply that only moves the scope of a
+        why asked back keeps the why (it was once answered with the change alone)."""
+        from baton.nlu import vocabulary as vocab
+        from baton.nlu.followup import read_follow_up
+        from baton.nlu.lexicon import normalise
+        from baton.orchestrator.session import as_of_date
+
+        last = self._last_turn()
+        if last is None or last.status != "asked_back" or not vocab.WHY.search(normalise(last.question or "")):
+            return False
+        if parent.semantic_query is None:
+            return False
+        try:
+            follow = read_follow_up(
+                self.session.planner, reply, parent.semantic_query, as_of=as_of_date(as_of) or parent.as_of
+            )
+        except BatonError:
+            return False
+        return not follow.standalone
 
     def _completed(self, reply: str, parent: RunState | None, as_of: date | str | None) -> str | None:
         """The question asked back last, completed by ``reply`` when the reply is no question of
@@ -103,7 +143,9 @@ class Conversation:
         # on its own too ("GMV，上个月"); a part missing ("which period?"): a whole question replaces it
         answers_a_word = "term" in asked.error.detail and asked.error.detail.get("missing") is None
         # "which whole weeks?" then "最近8周": the period asked for, never the period alone moved
-        answers_a_period = asked.error.detail.get("missing") == "time_range" and only_a_period(reply, day)
+        # … or a period that has no data yet: "this quarter" then "ok, last quarter then"
+        period_asked = asked.error.detail.get("missing") == "time_range" or "latest_complete_day" in asked.error.detail
+        answers_a_period = period_asked and only_a_period(reply, day)
         alone = self._reading_error(reply, parent, day)
         if not (answers_a_word or answers_a_period) and alone is None:
             return None
@@ -165,10 +207,13 @@ class Conversation:
         analyze: bool,
         run_id: str | None = None,
     ) -> Answer:
+        from baton.nlu.gate import language_is_clear
         from baton.orchestrator.analyze import ANALYZE
         from baton.orchestrator.ask import ASK
         from baton.orchestrator.driver import start
         from baton.orchestrator.session import as_of_date
+
+        last = None if language_is_clear(question) else self._last_turn()  # "APP" speaks the conversation's language
 
         return start(
             self.session,
@@ -180,6 +225,7 @@ class Conversation:
             conversation_id=self.conversation_id,
             parent_run_id=parent.run_id if parent is not None else None,
             run_id=run_id,
+            language=last.language if last is not None else None,
         )
 
     def summary(self) -> ConversationSummary:

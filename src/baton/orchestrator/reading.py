@@ -158,8 +158,8 @@ def _remembered_language(scope: RunScope) -> str | None:
     from baton.nlu.gate import language_is_clear
 
     session, state = scope.session, scope.state
-    if not session.remember or language_is_clear(scope.question):
-        return None
+    if not session.remember or language_is_clear(scope.question) or state.parent_run_id is not None:
+        return None  # a turn of a conversation speaks the conversation's language
     try:
         remembered = session.memory.language(state.user)
         source = session.memory.source(state.user, "language")
