@@ -61,10 +61,9 @@ def completions(asked: str, reply: str, detail: Mapping[str, object], language: 
     period = detail.get("period")
     if detail.get("missing") == "time_range" and isinstance(period, str) and period and period in asked:
         out.append(_replaced(asked, period, said))  # "last Monday" → "2026-06-22", the rest of the question kept
+    # a period with no data yet ("this quarter"), replaced by the one given ("ok, last quarter then")
     no_data_yet = detail.get("text") if "latest_complete_day" in detail else None
-    if (
-        isinstance(no_data_yet, str) and no_data_yet and no_data_yet in asked
-    ):  # "this quarter" (no data yet) → "last quarter"
+    if isinstance(no_data_yet, str) and no_data_yet and no_data_yet in asked:
         out.append(_replaced(asked, no_data_yet, said))
     term = detail.get("term")
     if isinstance(term, str) and term in asked:

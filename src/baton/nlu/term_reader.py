@@ -259,7 +259,7 @@ class TermReader(CatalogChecks):
         return sorted(kept.values())
 
     def _labels(self, dims: Sequence[str], lang: Language) -> str:
-        """The dimensions by label; one two of them share also by name, so each can be told apart."""
+        """The dimensions by label; two that share a label also by name, so each can be told apart."""
         labels = [self.catalog.dimensions[d].label.for_lang(lang) for d in dims]
         named = [f"{label} ({d})" if labels.count(label) > 1 else label for label, d in zip(labels, dims, strict=True)]
         return message("answer.list_sep", lang).join(named)
