@@ -239,6 +239,12 @@ WHY = patterns.compile(
     r"|怎么(?=\s*(?:会|突然|又)?\s*(?:掉|跌|降|涨|少了|多了|下滑|下降|上升|增长))",
     _I,
 )
+ONE_OF_THE_OPTIONS = patterns.compile(
+    r"^\s*(?:(?:the|option)\s+)?(?:first|second|third|1st|2nd|3rd|former|latter|other)(?:\s+(?:one|option|reading))?"
+    r"\s*[.!?]?\s*$|^\s*(?:选)?(?:第\s*[一二三1-3]\s*(?:个|种|项)?|前者|后者|另一个|另一种)\s*(?:吧|呢|的)?\s*[。！？?]?\s*$",
+    _I,
+)
+"""A reply that picks an option by its place alone ("the second one", "第二种", "后者")."""
 WHY_LEVEL = patterns.compile(
     r"(?:这么|那么|如此)(?:高|低|多|少|差|好)|\b(?:so|this|that) (?:high|low|many|few|much|little|bad|poor)\b", _I
 )

@@ -10,12 +10,10 @@ explicitly); how it is laid over the follow-up is :mod:`baton.nlu.followup`. A w
 
 from __future__ import annotations
 
-import re
 import secrets
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
-from baton import patterns
 from baton.contracts.conversation import ConversationSummary
 from baton.errors import AmbiguousQuestion, BatonError, InvalidInput, PermissionDenied
 from baton.messages import both, text
@@ -52,14 +50,6 @@ def open_conversation(session: Session, conversation_id: str | None, user: str) 
     return Conversation(session, conversation_id, user)
 
 
-_ONE_OF_THE_OPTIONS = patterns.compile(
-    r"^\s*(?:(?:the|option)\s+)?(?:first|second|third|1st|2nd|3rd|former|latter|other)(?:\s+(?:one|option|reading))?"
-    r"\s*[.!?]?\s*$|^\s*(?:选)?(?:第\s*[一二三1-3]\s*(?:个|种|项)?|前者|后者|另一个|另一种)\s*(?:吧|呢|的)?\s*[。！？?]?\s*$",
-    re.I,
-)
-"""A reply that picks an option by its place alone ("the second one", "第二种", "后者")."""
-
-
 class Conversation:
     """One user's chain of questions on one session."""
 
@@ -84,7 +74,7 @@ class Conversation:
 
         parent = self.last_answered()
         last = self._last_turn()
-        if last is not None and last.status == "asked_back" and _ONE_OF_THE_OPTIONS.match(question):
+        if last is not None and last.status == "asked_back" and vocab.ONE_OF_THE_OPTIONS.match(question):
             # "the second one" after "share inside each group, or across the groups?": an option
             # of the question asked back, never the last answer's second row — read on its own
             parent = None
