@@ -14,6 +14,7 @@ from datetime import date
 from sqlglot import exp
 
 from baton.catalog import sqlexpr
+from baton.catalog.compiler import bucket
 from baton.catalog.model import Catalog
 from baton.catalog.sqlexpr import is_plain_column
 
@@ -23,11 +24,9 @@ def _date(value: date) -> exp.Expr:
 
 
 def _day(catalog: Catalog, table: str, column: str) -> exp.Expr:
-    """A time column as its day: a timestamp table's column cast to DATE, as the compiler reads
-    it (grouped raw, every second was a "day"; bounded raw, the last day ended at midnight)."""
-    if catalog.tables[table].time_type == "timestamp":
-        return exp.cast(exp.column(column), exp.DataType.build(exp.DataType.Type.DATE))
-    return exp.column(column)
+    """A time column as its day, read as the compiler reads it (a timestamp cast to its date:
+    grouped raw, every second was a "day"; bounded raw, the last day ended at midnight)."""
+    return bucket(exp.column(column), "day", catalog.tables[table].time_type == "timestamp")
 
 
 def _between(catalog: Catalog, table: str, column: str, start: date, end: date) -> exp.Expr:

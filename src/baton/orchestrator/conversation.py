@@ -20,6 +20,7 @@ from baton.messages import both, text
 
 if TYPE_CHECKING:
     from baton.contracts.answer import Answer
+    from baton.contracts.common import Language
     from baton.contracts.run import Budget, RunState, RunSummary
     from baton.orchestrator.session import Session
 
@@ -70,6 +71,7 @@ class Conversation:
         """The next turn: read against the last answered turn. A why-question is analysed
         (``analyze`` forces the kind of run either way); ``run_id`` names the run in advance."""
         from baton.nlu import vocabulary as vocab
+        from baton.nlu.gate import language_is_clear
         from baton.nlu.lexicon import normalise
 
         parent = self.last_answered()
@@ -78,17 +80,19 @@ class Conversation:
             # "the second one" after "share inside each group, or across the groups?": an option
             # of the question asked back, never the last answer's second row — read on its own
             parent = None
-        question = self._completed(question, parent, as_of) or question
+        question = self._completed(question, parent, last, as_of) or question
         why = bool(vocab.WHY.search(normalise(question))) if analyze is None else analyze
         if analyze is None and not why and parent is not None:
-            why = self._still_why(question, parent, as_of) or self._answers_a_why(question, parent, as_of)
-        return self._turn(question, parent, as_of=as_of, budget=budget, analyze=why, run_id=run_id)
+            why = self._still_why(question, parent, as_of) or self._answers_a_why(question, parent, last, as_of)
+        # "APP" says no language: the turn speaks the conversation's
+        language = None if last is None or language_is_clear(question) else last.language
+        return self._turn(question, parent, as_of=as_of, budget=budget, analyze=why, run_id=run_id, language=language)
 
     def _last_turn(self) -> RunState | None:
         turns = self.summary().turns
         return self.session.store.load(turns[-1]) if turns else None
 
-    def _answers_a_why(self, reply: str, parent: RunState, as_of: date | str | None) -> bool:
+    def _answers_a_why(self, reply: str, parent: RunState, last: RunState | None, as_of: date | str | None) -> bool:
         """ "APP" after "为什么它跌了这么多 → 要分析哪个渠道？": a reply that only moves the scope of a
         why asked back keeps the why (it was once answered with the change alone)."""
         from baton.nlu import vocabulary as vocab
@@ -96,7 +100,6 @@ class Conversation:
         from baton.nlu.lexicon import normalise
         from baton.orchestrator.session import as_of_date
 
-        last = self._last_turn()
         if last is None or last.status != "asked_back" or not vocab.WHY.search(normalise(last.question or "")):
             return False
         if parent.semantic_query is None:
@@ -109,7 +112,9 @@ class Conversation:
             return False
         return not follow.standalone
 
-    def _completed(self, reply: str, parent: RunState | None, as_of: date | str | None) -> str | None:
+    def _completed(
+        self, reply: str, parent: RunState | None, last: RunState | None, as_of: date | str | None
+    ) -> str | None:
         """The question asked back last, completed by ``reply`` when the reply is no question of
         its own ("GMV" after "收入: GMV or net revenue?"); ``None``: the reply is read as it is
         (``baton.nlu.replies``). A completion that still lacks something ("收入环比" → "GMV": which
@@ -118,10 +123,8 @@ class Conversation:
         from baton.nlu.replies import completions, only_a_period
         from baton.orchestrator.session import as_of_date
 
-        turns = self.summary().turns
-        if not turns:
+        if last is None:
             return None
-        last = self.session.store.load(turns[-1])
         asked = last.answer
         if asked is None or asked.error is None:
             return None
@@ -196,14 +199,12 @@ class Conversation:
         budget: Budget | None,
         analyze: bool,
         run_id: str | None = None,
+        language: Language | None = None,
     ) -> Answer:
-        from baton.nlu.gate import language_is_clear
         from baton.orchestrator.analyze import ANALYZE
         from baton.orchestrator.ask import ASK
         from baton.orchestrator.driver import start
         from baton.orchestrator.session import as_of_date
-
-        last = None if language_is_clear(question) else self._last_turn()  # "APP" speaks the conversation's language
 
         return start(
             self.session,
@@ -215,7 +216,7 @@ class Conversation:
             conversation_id=self.conversation_id,
             parent_run_id=parent.run_id if parent is not None else None,
             run_id=run_id,
-            language=last.language if last is not None else None,
+            language=language,
         )
 
     def summary(self) -> ConversationSummary:
