@@ -178,3 +178,24 @@ def test_lazy_packages_export_no_name_that_is_also_a_submodule(package: str) -> 
     module = importlib.import_module(f"baton.{package}")
     submodules = {p.stem for p in (SRC / package).glob("*.py")}
     assert not set(module.__all__) & submodules
+
+
+def test_no_module_binds_a_top_level_name_twice() -> None:
+    """A second ``CLAUSE_BREAK = …`` further down a module silently replaces the first for every
+    reader of it; ruff does not see a plain name assigned twice."""
+    twice = []
+    for path in SRC.rglob("*.py"):
+        seen: set[str] = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign) and node.value is not None
+                else []
+            )
+            for name in (t.id for t in targets if isinstance(t, ast.Name)):
+                if name in seen:
+                    twice.append(f"{path.relative_to(SRC)}:{name}")
+                seen.add(name)
+    assert not twice, twice

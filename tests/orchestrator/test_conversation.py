@@ -1322,6 +1322,9 @@ def test_the_whole_of_a_period_keeps_the_filter(session: Session) -> None:
         # several weeks and none listed alone: before which one?
         (["最近8周每周的GMV", "那前一周呢"], None),
         (["1-2月GMV", "前一个月呢"], None),
+        # two months compared, then one further back: April, never May shown again
+        (["6月和5月的GMV对比", "那再往前一个月呢？"], (date(2026, 4, 1), date(2026, 4, 30))),
+        (["GMV in June vs May", "and the month before?"], (date(2026, 4, 1), date(2026, 4, 30))),
     ],
 )  # fmt: skip
 def test_the_one_before_is_of_one_period(session: Session, turns: list[str], period: tuple[date, date] | None) -> None:
@@ -2520,3 +2523,58 @@ def test_a_placed_day_is_named_by_its_date() -> None:
     days = ListedRows(("2026-06-18", "2026-06-17", "2026-06-13"), grain="day", values=(3.0, 2.0, 1.0))
     pointed = placed_rows("第三名", days, parent, place=3, count=1, order="desc")
     assert pointed.period is not None and pointed.period.start == date(2026, 6, 13) and pointed.period.text is None
+
+
+@pytest.mark.parametrize(
+    ("turns", "sql", "said"),
+    [
+        (["上个月GMV同比", "去掉同比，只看上个月"],
+         f"SELECT {GMV} FROM fact_order WHERE order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'",
+         "；去掉对比期。"),
+        (["GMV by month in 2025", "no need to split by month, just the total"],
+         f"SELECT {GMV} FROM fact_order WHERE order_date BETWEEN DATE '2025-01-01' AND DATE '2025-12-31'",
+         "; took away the time grain."),
+        (["上个月GMV最高的3个品类", "全部列出来"],
+         f"SELECT category, {GMV} FROM fact_order WHERE order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30' "
+         "GROUP BY 1",
+         "；去掉排名。"),
+    ],
+)  # fmt: skip
+def test_a_part_taken_away_answers_the_rest(session: Session, turns: list[str], sql: str, said: str) -> None:
+    """ "去掉同比", "不分月，给个总数", "全部列出来": the previous question without that part — never
+    asked back as words not understood, and the interpretation says what was taken away."""
+    chat = session.conversation()
+    assert chat.ask(turns[0], as_of=JULY).status == "answered"
+    last = chat.ask(turns[1])
+    assert last.status == "answered", last.answer
+    assert last.interpretation is not None and said in last.interpretation
+    assert last.semantic_query is not None
+    assert _answer_rows(last, *last.semantic_query.dimensions, "gmv") == _rows(session, sql)
+
+
+@pytest.mark.parametrize(
+    ("turns", "columns", "sql"),
+    [
+        (["6月GMV", "5月呢", "两者对比一下"], ("gmv", "gmv_previous"),
+         "SELECT SUM(gmv_amount) FILTER (WHERE status IN ('paid', 'refunded') AND order_date >= DATE '2026-06-01'), "
+         "SUM(gmv_amount) FILTER (WHERE status IN ('paid', 'refunded') AND order_date < DATE '2026-06-01') "
+         "FROM fact_order WHERE order_date BETWEEN DATE '2026-05-01' AND DATE '2026-06-30'"),
+        (["华东上个月GMV", "华南呢", "差多少"], ("region", "gmv"),
+         f"SELECT region, {GMV} FROM fact_order WHERE region IN ('华东', '华南') "
+         "AND order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30' GROUP BY 1"),
+        (["GMV for app last month", "and web?", "compare the two"], ("channel", "gmv"),
+         f"SELECT channel, {GMV} FROM fact_order WHERE channel IN ('app', 'web') "
+         "AND order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30' GROUP BY 1"),
+    ],
+)  # fmt: skip
+def test_the_last_two_answers_set_side_by_side(
+    session: Session, turns: list[str], columns: tuple[str, ...], sql: str
+) -> None:
+    """ "6月GMV", "5月呢", "两者对比一下" / "华东…", "华南呢", "差多少": both at once — never refused
+    as naming nothing of the catalog."""
+    chat = session.conversation()
+    for question in turns[:-1]:
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    last = chat.ask(turns[-1])
+    assert last.status == "answered", last.answer
+    assert _answer_rows(last, *columns) == _rows(session, sql)

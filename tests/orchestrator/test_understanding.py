@@ -197,6 +197,17 @@ def test_a_ranking_without_a_period_asks_for_the_period(demo_session: Session) -
     assert answer.error.detail.get("missing") == "time_range"
 
 
+def test_a_comparison_across_a_calendar_event_says_the_periods_are_unlike(demo_session: Session) -> None:
+    """June (618) against May: the number stands, and a caveat names the event's days in June;
+    this year's 618 against last year's says nothing of it."""
+    unlike = demo_session.ask("6月和5月的GMV对比", as_of=AS_OF)
+    _assert_rows(demo_session, unlike, f"SELECT {GMV} AS gmv FROM fact_order WHERE {JUNE}")
+    said = [a for a in unlike.assumptions if "618" in a]
+    assert len(said) == 1 and "2026-06-01 至 2026-06-18" in said[0], unlike.assumptions
+    alike = demo_session.ask("GMV during 618 this year vs last year", as_of=AS_OF)
+    assert alike.status == "answered" and not [a for a in alike.assumptions if "like for like" in a]
+
+
 def test_a_wrong_premise_is_called_out_first(demo_session: Session) -> None:
     """GMV fell in June: "why did it rise" says so before explaining the fall."""
     answer = demo_session.analyze("为什么上个月GMV上涨了？", as_of=AS_OF)

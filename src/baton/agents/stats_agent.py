@@ -21,6 +21,7 @@ from decimal import Decimal
 from typing import Any
 
 from baton.agents.attribution import tree_value
+from baton.agents.calendar_notes import events_in_one_period
 from baton.agents.quality import incomplete_days
 from baton.agents.tools import (
     QueryTool,
@@ -265,41 +266,11 @@ def _events(catalog: Catalog, query: SemanticQuery, ev: str, lang: Language) -> 
 
 
 def _event_in_one_period(catalog: Catalog, query: SemanticQuery, ev: str, lang: Language) -> list[Finding]:
-    """Each catalog event with days in one period only, named with its days (and its peak when held):
-    an event in both periods (this year's against last year's) is like for like, said nowhere."""
-    if query.comparison is None:
-        return []
-    current, previous = query.time_range, query.comparison.range
-    out: list[Finding] = []
-    for event in catalog.calendar:
-        inside = {
-            side: [d for d in r.dates() if event.contains(d)]
-            for side, r in (("current", current), ("previous", previous))
-        }
-        held = [side for side, days in inside.items() if days]
-        if len(held) != 1:  # in neither, or in both (this year's event against last year's): like for like
-            continue
-        side = held[0]
-        days = inside[side]
-        period = current if side == "current" else previous
-        peak = next((d for d in days if event.is_peak_day(d)), None)
-        fields = {
-            "period": text("analysis.event_period", lang, start=period.start, end=period.end),
-            "event": event.label(lang),
-            "first": days[0],
-            "last": days[-1],
-            "peak": text("analysis.event_peak_said", lang, day=peak) if peak is not None else "",
-        }
-        out.append(
-            Finding(
-                finding_id=f"stats-event-{len(out) + 1}",
-                kind="event",
-                summary=text(f"analysis.event_in_{side}_only", lang, **fields),
-                confidence=1.0,
-                evidence_ids=(ev,),
-            )
-        )
-    return out
+    """Each catalog event with days in one period only, as a finding (:mod:`baton.agents.calendar_notes`)."""
+    return [
+        Finding(finding_id=f"stats-event-{i}", kind="event", summary=said, confidence=1.0, evidence_ids=(ev,))
+        for i, said in enumerate(events_in_one_period(catalog, query, lang), start=1)
+    ]
 
 
 def _welch(

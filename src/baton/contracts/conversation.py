@@ -33,6 +33,10 @@ class FollowUpInfo(BaseModel):
     standalone: bool = Field(default=False, description="a whole question of its own: nothing inherited")
     changed: tuple[PartName, ...] = ()
     inherited: tuple[PartName, ...] = ()
+    dropped: tuple[PartName, ...] = Field(
+        default=(),
+        description="the parts of ``changed`` taken away, not changed into another part (a comparison dropped)",
+    )
 
 
 class PlannedBy(BaseModel):

@@ -46,6 +46,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "接上一问：沿用{kept}；改为{changed}。",
     ),
     "follow_up_kept_only": ("Following the previous question: kept {kept}.", "接上一问：沿用{kept}。"),
+    "follow_up_took_away": (
+        "Following the previous question: kept {kept}; took away {dropped}.",
+        "接上一问：沿用{kept}；去掉{dropped}。",
+    ),
+    "follow_up_changed_took_away": (
+        "Following the previous question: kept {kept}; changed {changed}; took away {dropped}.",
+        "接上一问：沿用{kept}；改为{changed}；去掉{dropped}。",
+    ),
     "standalone": (
         "A new question: nothing is carried over from the previous one.",
         "新问题：未沿用上一问的任何条件。",

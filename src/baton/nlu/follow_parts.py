@@ -73,8 +73,32 @@ def compare_parts(parent: SemanticQuery, child: SemanticQuery) -> tuple[tuple[Pa
     return tuple(p for p in PARTS if p in changed), inherited_parts(parent, changed)
 
 
+def dropped_parts(parent: SemanticQuery, child: SemanticQuery) -> tuple[Part, ...]:
+    """The parts ``parent`` has and ``child`` no longer has ("去掉同比", "不分月", "全国呢"): taken
+    away, not changed into something else."""
+
+    def ranked(query: SemanticQuery) -> bool:
+        return query.top_n is not None or query.rank_place is not None or query.intent == "ranking"
+
+    def kept(query: SemanticQuery, exclude: bool) -> bool:
+        return any(f.exclude == exclude for f in query.filters)
+
+    had: tuple[tuple[Part, bool, bool], ...] = (
+        ("filter", kept(parent, False), kept(child, False)),
+        ("exclusion", kept(parent, True), kept(child, True)),
+        ("grain", parent.grain is not None, child.grain is not None),
+        ("comparison", parent.comparison is not None, child.comparison is not None),
+        ("breakdown", bool(parent.dimensions), bool(child.dimensions)),
+        ("ranking", ranked(parent), ranked(child)),
+        ("share", parent.share, child.share),
+        ("threshold", parent.threshold is not None, child.threshold is not None),
+        ("why", parent.intent == "why", child.intent == "why"),
+    )
+    return tuple(part for part, before, after in had if before and not after)
+
+
 def _kind_of(query: SemanticQuery) -> str | None:
     return query.comparison.kind if query.comparison is not None else None
 
 
-__all__ = ["PARTS", "FollowUp", "Part", "compare_parts", "inherited_parts"]
+__all__ = ["PARTS", "FollowUp", "Part", "compare_parts", "dropped_parts", "inherited_parts"]

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
-from baton.contracts.semantic import SemanticQuery, TimeRange
+from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, OutOfScope
 from baton.messages import both
 from baton.nlu import vocabulary as vocab
@@ -38,6 +38,8 @@ from baton.nlu.lexicon import normalise
 from baton.nlu.metric_words import metric_over_the_previous
 from baton.nlu.one_before import the_one_after, the_one_before
 from baton.nlu.parser import Planner
+from baton.nlu.side_by_side import side_by_side
+from baton.nlu.take_away import taken_away
 from baton.nlu.ties import has_ties
 
 
@@ -50,6 +52,7 @@ def read_follow_up(
     default_breakdown: str | None = None,
     prefer: Sequence[str] = (),
     earlier: TimeRange | None = None,
+    earlier_filter: MemberFilter | None = None,
     listed: ListedRows | None = None,
 ) -> FollowUp:
     """``question`` as it follows ``parent``: a whole question of its own, or ``parent``
@@ -57,7 +60,17 @@ def read_follow_up(
     "top 3?" of a single figure) is asked back, or by ``default_breakdown`` when given.
     ``earlier``: the period of the turn before ``parent`` when ``parent`` changed only the period
     ("6月GMV" then "5月呢"): a bare change asked next ("变化多少") is between those two periods.
+    ``earlier_filter``: likewise the filter of that turn when ``parent`` changed only its member
+    ("华东GMV" then "华南呢"): "两者对比一下" then sets the two members side by side.
     ``listed``: the rows ``parent``'s answer listed, which a pointer ("这两个区域", "那天") names."""
+    together = side_by_side(question, parent, earlier, earlier_filter)
+    if together is not None:  # "6月GMV", "5月呢", "两者对比一下": the last two answers at once
+        changed, inherited = compare_parts(parent, together)
+        return FollowUp(together, changed=changed, inherited=inherited)
+    without = taken_away(question, parent, planner.catalog, as_of)
+    if without is not None:  # "去掉同比" / "不分月，给个总数": the same question, a part taken away
+        changed, inherited = compare_parts(parent, without)
+        return FollowUp(without, changed=changed, inherited=inherited)
     before = the_one_before(question, parent, as_of, listed) or the_one_after(question, parent, as_of, listed)
     if before is not None:  # "how about the month before" / "下个月呢": the same question, a period moved
         query, _dropped = before

@@ -104,6 +104,14 @@ def _the_one_beside(
         )
     step = timeexpr.next_period if after else timeexpr.previous_period
     start, end = step(*(row or (current.start, current.end)), unit)
+    named = parent.comparison
+    if (
+        row is None
+        and named is not None
+        and named.kind == "custom"
+        and (named.range.start, named.range.end) == (start, end)
+    ):
+        start, end = step(start, end, unit)  # "6月和5月对比" then "再往前一个月呢": April, past both months shown
     if end >= as_of:  # not over yet: read on its own (no data yet is asked back there)
         return None
     moved = TimeRange(start=start, end=end, text=words)

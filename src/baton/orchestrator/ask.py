@@ -275,6 +275,7 @@ class AskPipeline(Pipeline):
     # -- the answer ------------------------------------------------------------------------------
     def compose(self) -> Answer:
         from baton.agents.buckets import gap_notes, partial_notes
+        from baton.agents.calendar_notes import events_in_one_period
 
         scope = self.scope
         lang, query = scope.language, self.query
@@ -304,6 +305,7 @@ class AskPipeline(Pipeline):
                 *(f.assumption for f in flags if f.assumption),
                 *period_notes(query, executed, lang),
                 *overlap_notes(query, scope.session.catalog, lang),
+                *([] if query.grain else events_in_one_period(scope.session.catalog, query, lang)),
                 *unfilled_notes(query, scope.session.catalog, scope.need("sql", SqlDraft), lang),
                 *whole_period_notes(query, lang),
                 *unnamed_notes(query, executed.unnamed, scope.session.catalog, lang),

@@ -20,7 +20,7 @@ from baton.catalog.members import indexed_dimensions
 from baton.contracts.common import Language
 from baton.contracts.conversation import FollowUpInfo, PlannedBy
 from baton.contracts.run import RunState
-from baton.contracts.semantic import SemanticQuery, TimeRange
+from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, BatonError, BudgetExceeded, OutOfScope, UnknownMetric, UnsupportedMetric
 from baton.messages import localized, text
 from baton.orchestrator.driver import RunScope
@@ -52,6 +52,8 @@ class Parent:
     query: SemanticQuery
     earlier: TimeRange | None = None
     """The period of the turn before, when this one changed only the period ("5月呢" after "6月GMV")."""
+    earlier_filter: MemberFilter | None = None
+    """The filter of the turn before, when this one changed only its member ("华南呢" after "华东GMV")."""
     listed: ListedRows | None = None
     """The rows its answer listed, which a follow-up's pointer names ("这两个区域", "那天")."""
 
@@ -118,6 +120,7 @@ def _rules(
     state = scope.state
     if parent is None:
         return Read(planner.plan(scope.question, as_of=state.as_of, default_breakdown=breakdown, prefer=prefer))
+    from baton.nlu.follow_parts import dropped_parts
     from baton.nlu.followup import read_follow_up
 
     follow = read_follow_up(
@@ -128,6 +131,7 @@ def _rules(
         default_breakdown=breakdown,
         prefer=prefer,
         earlier=parent.earlier,
+        earlier_filter=parent.earlier_filter,
         listed=parent.listed,
     )
     info = FollowUpInfo(
@@ -136,6 +140,7 @@ def _rules(
         standalone=follow.standalone,
         changed=follow.changed,
         inherited=follow.inherited,
+        dropped=tuple(p for p in dropped_parts(parent.query, follow.query) if p in follow.changed),
     )
     return Read(follow.query, follow_up=info)
 
@@ -218,7 +223,7 @@ def _remembered_breakdown(scope: RunScope) -> tuple[str, str] | None:
 
 def _read_by_model(scope: RunScope, rule_error: BatonError, parent: Parent | None) -> Read:
     """The model's reading, validated; any failure raises the rules' error with its reason."""
-    from baton.nlu.followup import compare_parts
+    from baton.nlu.follow_parts import compare_parts, dropped_parts
     from baton.nlu.llm_planner import LlmPlanner
     from baton.orchestrator.model_calls import RunModel
 
@@ -254,6 +259,7 @@ def _read_by_model(scope: RunScope, rule_error: BatonError, parent: Parent | Non
             parent_run_id=parent.run_id,
             changed=changed,
             inherited=inherited,
+            dropped=tuple(p for p in dropped_parts(parent.query, reading.query) if p in changed),
         )
     by = PlannedBy(planner="model", model=model.model, reason=rule_error.error_code)
     return Read(reading.query, notes=list(reading.assumptions), planned_by=by, follow_up=info)
@@ -313,7 +319,8 @@ def parent_of(scope: RunScope) -> Parent | None:
     parent = scope.session.store.load(parent_id)
     if parent.semantic_query is None:
         return None
-    return Parent(parent_id, parent.semantic_query, _period_before(scope, parent), listed_by(parent))
+    earlier, earlier_filter = _turn_before(scope, parent)
+    return Parent(parent_id, parent.semantic_query, earlier, earlier_filter, listed_by(parent))
 
 
 def listed_by(parent: RunState) -> ListedRows | None:
@@ -327,17 +334,24 @@ def listed_by(parent: RunState) -> ListedRows | None:
     return listed_rows(query, columns, answer.result.rows)
 
 
-def _period_before(scope: RunScope, parent: RunState) -> TimeRange | None:
-    """The period of the turn before ``parent`` when ``parent`` changed nothing else ("6月GMV"
-    then "5月呢"): the two periods a following "变化多少" sets against each other."""
+def _turn_before(scope: RunScope, parent: RunState) -> tuple[TimeRange | None, MemberFilter | None]:
+    """The period, or the filter, of the turn before ``parent`` when ``parent`` changed nothing
+    else ("6月GMV" then "5月呢"; "华东GMV" then "华南呢"): the two a following "变化多少" or
+    "两者对比一下" sets against each other."""
+    from baton.nlu.side_by_side import member_changed
+
     info = parent.follow_up
-    if info is None or info.standalone or info.parent_run_id is None or info.changed != ("period",):
-        return None
+    if info is None or info.standalone or info.parent_run_id is None or info.changed not in (("period",), ("filter",)):
+        return None, None
     try:
         before = scope.session.store.load(info.parent_run_id).semantic_query
     except BatonError:  # that turn is gone: the change is against the period before, as said alone
-        return None
-    return None if before is None or before.comparison is not None else before.time_range
+        return None, None
+    if before is None or parent.semantic_query is None:
+        return None, None
+    if info.changed == ("filter",):
+        return None, member_changed(before, parent.semantic_query)
+    return (None if before.comparison is not None else before.time_range), None
 
 
 def follow_up_text(info: FollowUpInfo, language: Language) -> str:
@@ -353,7 +367,14 @@ def follow_up_text(info: FollowUpInfo, language: Language) -> str:
 
     if not info.changed:
         return text("conversation.follow_up_kept_only", language, kept=parts(info.inherited))
-    return text("conversation.follow_up", language, kept=parts(info.inherited), changed=parts(info.changed))
+    kept, changed = parts(info.inherited), parts(tuple(p for p in info.changed if p not in info.dropped))
+    if not info.dropped:
+        return text("conversation.follow_up", language, kept=kept, changed=changed)
+    if len(info.dropped) == len(info.changed):
+        return text("conversation.follow_up_took_away", language, kept=kept, dropped=parts(info.dropped))
+    return text(
+        "conversation.follow_up_changed_took_away", language, kept=kept, changed=changed, dropped=parts(info.dropped)
+    )
 
 
 def planner_for(scope: RunScope) -> Planner:

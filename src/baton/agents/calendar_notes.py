@@ -1,0 +1,44 @@
+"""The catalog's calendar events that make two compared periods unlike: an event with days in one
+period and none in the other (a month holding a promotion against the month before it). Said by
+the statistics agent as a finding and by a plain comparison's answer as a caveat; an event in
+both periods (this year's promotion against last year's) is like for like and said nowhere."""
+
+from __future__ import annotations
+
+from baton.catalog.model import Catalog
+from baton.contracts.common import Language
+from baton.contracts.semantic import SemanticQuery
+from baton.messages import text
+
+
+def events_in_one_period(catalog: Catalog, query: SemanticQuery, lang: Language) -> list[str]:
+    """One sentence per catalog event with days in only one of the compared periods, with its
+    days (and its peak when held); none without a comparison."""
+    if query.comparison is None:
+        return []
+    current, previous = query.time_range, query.comparison
+    out: list[str] = []
+    for event in catalog.calendar:
+        inside = {
+            "current": [d for d in current.dates() if event.contains(d)],
+            "previous": [d for d in previous.dates() if event.contains(d)],
+        }
+        held = [side for side, days in inside.items() if days]
+        if len(held) != 1:  # in neither, or in both: like for like
+            continue
+        side = held[0]
+        days = inside[side]
+        period = current if side == "current" else previous.range
+        peak = next((d for d in days if event.is_peak_day(d)), None)
+        fields = {
+            "period": text("analysis.event_period", lang, start=period.start, end=period.end),
+            "event": event.label(lang),
+            "first": days[0],
+            "last": days[-1],
+            "peak": text("analysis.event_peak_said", lang, day=peak) if peak is not None else "",
+        }
+        out.append(text(f"analysis.event_in_{side}_only", lang, **fields))
+    return out
+
+
+__all__ = ["events_in_one_period"]

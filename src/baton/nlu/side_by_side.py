@@ -1,0 +1,79 @@
+"""The last two answers set side by side ("6月GMV", "5月呢", "两者对比一下"; "华东上个月GMV", "华南呢",
+"差多少"; "compare the two"): the turn before changed one thing of the one before it — the period,
+or the one member of a filter — and the follow-up asks for both at once.
+
+Two periods become the later against the earlier (the comparison's change, as "6月和5月对比"
+reads); two members become one row each ("华东和华南的GMV"), with their difference when a gap is
+asked ("差多少", "what's the difference"). Anything else is not read here.
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from baton.contracts.semantic import Comparison, MemberFilter, SemanticQuery, TimeRange
+from baton.nlu import vocabulary as vocab
+
+
+def side_by_side(
+    question: str, parent: SemanticQuery, earlier: TimeRange | None, earlier_filter: MemberFilter | None
+) -> SemanticQuery | None:
+    """``parent`` and the turn before it in one question, or ``None`` when ``question`` does not
+    ask for the two together or the two turns differ in more than one period or one member."""
+    said = vocab.THE_TWO_COMPARED.fullmatch(question)
+    if said is None or not _single_figure(parent):
+        return None
+    gap = any(said.group(g) for g in ("gap_zh", "gap_zh2", "gap_en"))
+    if earlier is not None and (earlier.start, earlier.end) != (parent.time_range.start, parent.time_range.end):
+        later, before = sorted((parent.time_range, earlier), key=lambda p: p.start, reverse=True)
+        update: dict[str, object] = {
+            "time_range": later,
+            "comparison": Comparison(kind="custom", range=before),
+            "intent": "comparison",
+        }
+    elif earlier_filter is not None:
+        dim = earlier_filter.dimension
+        now = [f for f in parent.filters if f.dimension == dim]
+        if len(now) != 1 or now[0].exclude or len(now[0].members) != 1:
+            return None
+        both = MemberFilter(dimension=dim, members=(*earlier_filter.members, *now[0].members))
+        others = tuple(f for f in parent.filters if f.dimension != dim)
+        update = {"filters": (*others, both), "dimensions": (dim,), "intent": "breakdown", "difference": gap}
+    else:
+        return None
+    try:
+        return SemanticQuery.model_validate(parent.model_dump() | update | {"corrections": ()})
+    except ValidationError:
+        return None
+
+
+def _single_figure(query: SemanticQuery) -> bool:
+    """One figure of one period: what two turns can be set side by side from."""
+    return not (
+        query.dimensions
+        or query.grain
+        or query.comparison
+        or query.intent in ("why", "ranking", "share")
+        or query.threshold is not None
+        or query.difference
+        or query.ratio
+        or query.average_per is not None
+        or query.where
+    )
+
+
+def member_changed(before: SemanticQuery, after: SemanticQuery) -> MemberFilter | None:
+    """``before``'s filter when ``after`` is ``before`` with only that filter's one member replaced
+    by another of the same dimension ("华东上个月GMV" then "华南呢"); ``None`` otherwise."""
+    gone, new = set(before.filters) - set(after.filters), set(after.filters) - set(before.filters)
+    if len(gone) != 1 or len(new) != 1:
+        return None
+    (was,), (now,) = gone, new
+    same_rest = before.model_copy(update={"filters": (), "corrections": ()}) == after.model_copy(
+        update={"filters": (), "corrections": ()}
+    )
+    one_each = len(was.members) == len(now.members) == 1 and not (was.exclude or now.exclude)
+    return was if same_rest and one_each and was.dimension == now.dimension else None
+
+
+__all__ = ["member_changed", "side_by_side"]

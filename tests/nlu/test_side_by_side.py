@@ -1,0 +1,64 @@
+"""The last two answers set side by side: two periods or two members of one filter, and never
+anything else."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
+from baton.nlu.side_by_side import member_changed, side_by_side
+
+JULY = date(2026, 7, 1)
+JUNE = TimeRange(start=date(2026, 6, 1), end=date(2026, 6, 30))
+MAY = TimeRange(start=date(2026, 5, 1), end=date(2026, 5, 31))
+EAST = MemberFilter(dimension="region", members=("华东",))
+SOUTH = MemberFilter(dimension="region", members=("华南",))
+APP = MemberFilter(dimension="channel", members=("app",))
+
+
+def _gmv(**kw: object) -> SemanticQuery:
+    return SemanticQuery.model_validate({"metrics": ("gmv",), "time_range": JUNE, "as_of": JULY} | kw)
+
+
+@pytest.mark.parametrize(
+    "said", ["两者对比一下", "对比一下", "这两个比一下", "compare the two", "how do they compare?"]
+)
+def test_two_periods_become_the_later_against_the_earlier(said: str) -> None:
+    may = _gmv(time_range=MAY)
+    got = side_by_side(said, may, JUNE, None)
+    assert got is not None and got.intent == "comparison"
+    assert (got.time_range, got.comparison and got.comparison.range) == (JUNE, MAY)
+
+
+@pytest.mark.parametrize(("said", "gap"), [("两者对比一下", False), ("差多少", True), ("what's the difference?", True)])
+def test_two_members_become_one_row_each(said: str, gap: bool) -> None:
+    south = _gmv(filters=(APP, SOUTH))
+    got = side_by_side(said, south, None, EAST)
+    assert got is not None and got.dimensions == ("region",) and got.difference is gap
+    assert set(got.filters) == {APP, MemberFilter(dimension="region", members=("华东", "华南"))}
+
+
+@pytest.mark.parametrize(
+    ("said", "parent", "earlier", "earlier_filter"),
+    [
+        ("两者对比一下", _gmv(), None, None),  # nothing before to set beside it
+        ("和华东比呢", _gmv(filters=(SOUTH,)), None, EAST),  # not only the two compared
+        ("两者对比一下", _gmv(dimensions=("channel",)), JUNE.model_copy(update={"start": date(2026, 6, 2)}), None),
+        ("差多少", _gmv(filters=(MemberFilter(dimension="region", members=("华南", "华北")),)), None, EAST),
+    ],
+)  # fmt: skip
+def test_anything_else_is_not_read_here(
+    said: str, parent: SemanticQuery, earlier: TimeRange | None, earlier_filter: MemberFilter | None
+) -> None:
+    assert side_by_side(said, parent, earlier, earlier_filter) is None
+
+
+def test_a_member_changed_is_only_one_member_of_one_filter_replaced() -> None:
+    assert member_changed(_gmv(filters=(EAST,)), _gmv(filters=(SOUTH,))) == EAST
+    assert member_changed(_gmv(filters=(EAST, APP)), _gmv(filters=(SOUTH, APP))) == EAST
+    assert member_changed(_gmv(filters=(EAST,)), _gmv(filters=(APP,))) is None  # another dimension
+    assert member_changed(_gmv(filters=(EAST,)), _gmv(filters=(SOUTH,), time_range=MAY)) is None  # the period too
+    both = MemberFilter(dimension="region", members=("华东", "华南"))
+    assert member_changed(_gmv(filters=(both,)), _gmv(filters=(SOUTH,))) is None

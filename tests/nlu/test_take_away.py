@@ -1,0 +1,81 @@
+"""A follow-up that only takes a part of the previous question away: which part, and when it is
+not read so (a part the previous question does not have, a clause Baton cannot place)."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from baton.catalog.loader import load_catalog
+from baton.contracts.semantic import SemanticQuery
+from baton.nlu.follow_parts import dropped_parts
+from baton.nlu.parser import Planner
+from baton.nlu.take_away import taken_away
+
+CATALOG = load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml")
+PLANNER = Planner(CATALOG)
+JULY = date(2026, 7, 1)
+
+
+def _asked(question: str) -> SemanticQuery:
+    return PLANNER.plan(question, as_of=JULY)
+
+
+@pytest.mark.parametrize(
+    ("first", "follow", "dropped", "intent"),
+    [
+        ("上个月GMV同比", "去掉同比", ("comparison",), "value"),
+        ("上个月GMV同比", "去掉同比，只看上个月", ("comparison",), "value"),
+        ("上个月GMV同比", "只看上个月", ("comparison",), "value"),
+        ("GMV last month vs the same month last year", "drop the comparison", ("comparison",), "value"),
+        ("GMV last month vs the same month last year", "just last month", ("comparison",), "value"),
+        ("上个月各渠道GMV环比", "不要对比了", ("comparison",), "breakdown"),
+        ("2025年每个月的GMV", "不分月，给个总数", ("grain",), "value"),
+        ("2025年每个月的GMV", "不按月看了", ("grain",), "value"),
+        ("GMV by month in 2025", "no need to split by month, just the total", ("grain",), "value"),
+        ("GMV by month in 2025", "not monthly", ("grain",), "value"),
+        ("上个月各渠道GMV", "不按渠道分", ("breakdown",), "value"),
+        ("上个月各渠道GMV", "合计", ("breakdown",), "value"),
+        ("GMV by channel last month", "not by channel", ("breakdown",), "value"),
+        ("GMV by channel last month", "without the breakdown", ("breakdown",), "value"),
+        ("GMV by channel last month", "in total", ("breakdown",), "value"),
+        ("上个月各区域各渠道GMV", "不分渠道", (), "breakdown"),
+        ("上个月GMV最高的3个品类", "全部列出来", ("ranking",), "breakdown"),
+        ("top 3 categories by GMV last month", "show all of them", ("ranking",), "breakdown"),
+        ("上个月GMV最高的3个品类", "总的", ("breakdown", "ranking"), "value"),
+        ("上个月各渠道GMV占比", "不要占比，看金额", ("share",), "breakdown"),
+        ("share of GMV by channel last month", "the amounts instead", ("share",), "breakdown"),
+        ("上个月各渠道GMV占比", "不按渠道分", ("breakdown", "share"), "value"),
+    ],
+)  # fmt: skip
+def test_a_part_taken_away_leaves_the_rest_of_the_question(
+    first: str, follow: str, dropped: tuple[str, ...], intent: str
+) -> None:
+    parent = _asked(first)
+    child = taken_away(follow, parent, CATALOG, JULY)
+    assert child is not None
+    assert dropped_parts(parent, child) == dropped
+    assert child.intent == intent
+    assert child.metrics == parent.metrics and child.filters == parent.filters
+    assert (child.time_range.start, child.time_range.end) == (parent.time_range.start, parent.time_range.end)
+
+
+@pytest.mark.parametrize(
+    ("first", "follow"),
+    [
+        ("上个月GMV", "去掉同比"),  # no comparison to take away
+        ("上个月GMV", "不分月"),
+        ("上个月各渠道GMV", "不按区域分"),  # broken down by channel, not by region
+        ("上个月GMV同比", "只看5月"),  # another period: a change, read as any follow-up
+        ("上个月GMV同比", "去掉同比，看华东"),  # a clause that takes nothing away
+        ("上个月GMV", "全部列出来"),
+        ("上个月各渠道GMV", "不要占比"),
+        ("今年每个月GMV环比", "不分月"),  # each month against its own: against what, without months?
+        ("上个月各渠道GMV环比增长最多的是哪个", "去掉环比"),  # ranked by the change: by what, then?
+        ("为什么上个月GMV下降了", "不按渠道分"),
+    ],
+)  # fmt: skip
+def test_nothing_to_take_away_is_not_read_here(first: str, follow: str) -> None:
+    assert taken_away(follow, _asked(first), CATALOG, JULY) is None
