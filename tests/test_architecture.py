@@ -180,22 +180,23 @@ def test_lazy_packages_export_no_name_that_is_also_a_submodule(package: str) -> 
     assert not set(module.__all__) & submodules
 
 
+def _top_level_names(node: ast.stmt) -> list[str]:
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    targets = node.targets if isinstance(node, ast.Assign) else []
+    if isinstance(node, ast.AnnAssign) and node.value is not None:
+        targets = [node.target]
+    return [t.id for t in targets if isinstance(t, ast.Name)]
+
+
 def test_no_module_binds_a_top_level_name_twice() -> None:
-    """A second ``CLAUSE_BREAK = …`` further down a module silently replaces the first for every
-    reader of it; ruff does not see a plain name assigned twice."""
+    """A second ``CLAUSE_BREAK = …`` (or a second fixture ``with_status``) further down a module
+    silently replaces the first for every reader of it; ruff sees neither once the first is used."""
     twice = []
-    for path in SRC.rglob("*.py"):
+    for path in [*SRC.rglob("*.py"), *(SRC.parents[1] / "tests").rglob("*.py")]:
         seen: set[str] = set()
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            targets = (
-                node.targets
-                if isinstance(node, ast.Assign)
-                else [node.target]
-                if isinstance(node, ast.AnnAssign) and node.value is not None
-                else []
-            )
-            for name in (t.id for t in targets if isinstance(t, ast.Name)):
-                if name in seen:
-                    twice.append(f"{path.relative_to(SRC)}:{name}")
-                seen.add(name)
+        for name in (n for node in ast.parse(path.read_text(encoding="utf-8")).body for n in _top_level_names(node)):
+            if name in seen:
+                twice.append(f"{path.name}:{name}")
+            seen.add(name)
     assert not twice, twice

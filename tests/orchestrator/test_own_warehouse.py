@@ -895,3 +895,17 @@ def test_a_filter_inside_a_metrics_own_filter_is_answered(with_status: SaasFolde
     )
     assert each.status == "answered" and each.result is not None, each.answer
     assert sorted(map(tuple, each.result.rows)) == sorted(by_status)
+
+
+def test_a_query_filter_outside_a_metrics_definition_is_refused(with_status: SaasFolder) -> None:
+    """`baton query --metrics churned_subscriptions --where "status = 'active'"` is empty by the
+    metric's own definition: refused naming it, never answered n/a; a filter it keeps is answered."""
+    with Session(config=with_status.config) as opened:
+        outside = opened.query("churned_subscriptions", where="{{ Dimension('status') }} = 'active'", as_of=AS_OF)
+        assert outside.status == "refused" and outside.error is not None
+        assert outside.error.code == "invalid_input" and outside.error.detail["reason"] == "outside_definition"
+        assert "whose status is churned" in outside.error.message
+        kept = opened.query("churned_subscriptions", where="{{ Dimension('status') }} = 'churned'", as_of=AS_OF)
+        whole = opened.query("churned_subscriptions", as_of=AS_OF)
+        assert kept.status == whole.status == "answered"
+        assert kept.result is not None and whole.result is not None and kept.result.rows == whole.result.rows

@@ -24,12 +24,13 @@ from typing import Any, cast
 from pydantic import ValidationError
 from sqlglot.errors import SqlglotError
 
+from baton.catalog import sqlexpr
 from baton.catalog.compiler import PERIOD
 from baton.catalog.model import Catalog
 from baton.catalog.where import GRAINS, METRIC_TIME, check_where
 from baton.contracts.common import Language
-from baton.contracts.semantic import OPEN_START, Grain, QueryRequest, SemanticQuery, TimeRange
-from baton.errors import QuestionRefused, UnknownMetric, UnsupportedMetric
+from baton.contracts.semantic import OPEN_START, Grain, MemberFilter, QueryRequest, SemanticQuery, TimeRange
+from baton.errors import AmbiguousQuestion, QuestionRefused, UnknownMetric, UnsupportedMetric
 from baton.messages import both, text
 from baton.orchestrator.ask import AskPipeline
 from baton.orchestrator.driver import RunScope, StepSpec
@@ -177,6 +178,7 @@ def semantic_query(
     ]
     dims, grain = _group_by(request.group_by, metrics, allowed, catalog)
     where = tuple(_where(condition, allowed) for condition in request.where)
+    _check_definitions(metrics, where, catalog)
     order_by = _order(request.order, metrics, dims, grain)
     shape: dict[str, Any] = {"intent": "trend" if grain else "breakdown" if dims else "value"}
     limit = request.limit
@@ -269,6 +271,26 @@ def _where(condition: str, allowed: list[str]) -> str:
             text("query.bad_where", "zh", where=condition, reason=reason, allowed=_allowed("zh", allowed)),
             detail={"where": condition, "reason": reason},
         ) from None
+
+
+def _check_definitions(metrics: tuple[str, ...], where: tuple[str, ...], catalog: Catalog) -> None:
+    """A filter keeping members a metric's own definition leaves out ("status = 'refunded'" of a
+    metric of completed orders) is refused, as a question is asked back: the answer would be
+    empty by definition, never a silent n/a."""
+    filters = [
+        MemberFilter(dimension=column.name, members=tuple(sorted(values)))
+        for condition in where
+        for column, values in sqlexpr.kept_terms(sqlexpr.parse(condition))
+        if column.name in catalog.dimensions
+    ]
+    if not filters:
+        return
+    from baton.nlu.catalog_checks import CatalogChecks  # the reader's checks load only when needed
+
+    try:
+        CatalogChecks(catalog).check_metric_filters(metrics, (), filters)
+    except AmbiguousQuestion as exc:
+        raise QuestionRefused(exc.message_en, exc.message_zh, detail=exc.detail) from None
 
 
 def _order(keys: tuple[str, ...], metrics: tuple[str, ...], dims: list[str], grain: Grain | None) -> tuple[str, ...]:
