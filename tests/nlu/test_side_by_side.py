@@ -8,6 +8,7 @@ from datetime import date
 import pytest
 
 from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
+from baton.errors import AmbiguousQuestion
 from baton.nlu.side_by_side import member_changed, side_by_side
 
 JULY = date(2026, 7, 1)
@@ -62,3 +63,19 @@ def test_a_member_changed_is_only_one_member_of_one_filter_replaced() -> None:
     assert member_changed(_gmv(filters=(EAST,)), _gmv(filters=(SOUTH,), time_range=MAY)) is None  # the period too
     both = MemberFilter(dimension="region", members=("华东", "华南"))
     assert member_changed(_gmv(filters=(both,)), _gmv(filters=(SOUTH,))) is None
+
+
+@pytest.mark.parametrize(
+    ("earlier", "reason"),
+    [
+        (TimeRange(start=date(2026, 1, 1), end=date(2026, 6, 30), text="上半年"), None),  # a month against a half year
+        (TimeRange(start=date(2026, 6, 22), end=date(2026, 6, 28), text="上周"), "periods_overlap"),
+    ],
+)
+def test_two_periods_of_other_lengths_or_sharing_days_are_asked_back(earlier: TimeRange, reason: str | None) -> None:
+    """ "6月GMV", "上半年呢", "两者对比一下": never June against a half year that holds June."""
+    last_days = _gmv(time_range=TimeRange(start=date(2026, 6, 24), end=date(2026, 6, 30), text="最近7天"))
+    parent = _gmv() if reason is None else last_days
+    with pytest.raises(AmbiguousQuestion) as asked:
+        side_by_side("两者对比一下", parent, earlier, None)
+    assert asked.value.detail.get("reason") == reason

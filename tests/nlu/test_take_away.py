@@ -44,7 +44,11 @@ def _asked(question: str) -> SemanticQuery:
         ("上个月各区域各渠道GMV", "不分渠道", (), "breakdown"),
         ("上个月GMV最高的3个品类", "全部列出来", ("ranking",), "breakdown"),
         ("top 3 categories by GMV last month", "show all of them", ("ranking",), "breakdown"),
-        ("上个月GMV最高的3个品类", "总的", ("breakdown", "ranking"), "value"),
+        ("上个月GMV最高的3个品类", "全部列出来，不要排名了", ("ranking",), "breakdown"),
+        ("GMV by month in 2025", "not by month", ("grain",), "value"),
+        ("上个月各渠道GMV同比", "去掉同比", ("comparison",), "breakdown"),
+        ("上个月GMV环比", "不要对比了", ("comparison",), "value"),
+        ("上个月各渠道GMV占比", "给个总额", ("breakdown", "share"), "value"),
         ("上个月各渠道GMV占比", "不要占比，看金额", ("share",), "breakdown"),
         ("share of GMV by channel last month", "the amounts instead", ("share",), "breakdown"),
         ("上个月各渠道GMV占比", "不按渠道分", ("breakdown", "share"), "value"),
@@ -75,6 +79,19 @@ def test_a_part_taken_away_leaves_the_rest_of_the_question(
         ("今年每个月GMV环比", "不分月"),  # each month against its own: against what, without months?
         ("上个月各渠道GMV环比增长最多的是哪个", "去掉环比"),  # ranked by the change: by what, then?
         ("为什么上个月GMV下降了", "不按渠道分"),
+        ("2025年每个月的GMV", "不分周"),  # another grain than the question's
+        ("GMV by month in 2025", "not weekly"),
+        ("上个月GMV环比", "不要同比"),  # another comparison than the question's
+        ("GMV last month vs the month before", "drop the yoy"),
+        ("上个月GMV最高的3个品类", "合计"),  # the three listed summed, or all of them?
+        ("今年GMV最高的两个月", "总的"),
+        ("top 3 categories by GMV last month", "in total"),
+        ("今年GMV最高的两个月", "不分月"),  # a ranking of months with no months
+        ("上个月各渠道订单量占比", "看金额"),  # money words of a count
+        ("share of orders by channel last month", "the amounts instead"),
+        ("上个月各渠道订单量", "给个总额"),
+        ("上个月GMV最高的3个品类", "全部列出来，不按品类分"),  # every row, and no rows
+        ("上个月GMV同比", "去掉同比，不分月"),  # the second takes away nothing the question had
     ],
 )  # fmt: skip
 def test_nothing_to_take_away_is_not_read_here(first: str, follow: str) -> None:

@@ -2578,3 +2578,14 @@ def test_the_last_two_answers_set_side_by_side(
     last = chat.ask(turns[-1])
     assert last.status == "answered", last.answer
     assert _answer_rows(last, *columns) == _rows(session, sql)
+
+
+@pytest.mark.parametrize("then", ["变化多少", "两者对比一下"])
+def test_two_turns_of_other_lengths_are_asked_back_never_compared(session: Session, then: str) -> None:
+    """ "6月GMV", "上半年呢", "变化多少": June against a half year holding it was answered against
+    January–May labelled January–June; the two are of other lengths, asked back."""
+    chat = session.conversation()
+    for question in ("6月GMV", "上半年呢"):
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    asked = chat.ask(then)
+    assert asked.status == "clarification_needed" and asked.result is None, asked.answer

@@ -303,6 +303,14 @@ class SemanticQuery(BaseModel):
         return self.difference and self.intent == "ranking" and self.top_n is None and self.rank_place is None
 
     @property
+    def ranked(self) -> bool:
+        """Groups (or periods) ranked: a top N, a place, a ranking of every group, a top within
+        groups — what a follow-up taking the groups away must take away with them."""
+        return (
+            self.top_n is not None or self.rank_place is not None or self.intent == "ranking" or bool(self.rank_within)
+        )
+
+    @property
     def each_period_before(self) -> bool:
         """A series whose every period is compared with the one before it ("今年每个月GMV环比":
         January with December, February with January), over ``comparison.range``: the whole
@@ -374,7 +382,7 @@ class SemanticQuery(BaseModel):
             raise ValueError("a threshold is on one of the query's metrics")
         if not self.dimensions and self.grain is None and threshold.check != "all":
             raise ValueError("a bound on one total is a yes/no of it (check 'all'): no groups to keep")
-        ranked = self.top_n is not None or self.rank_place is not None or self.intent == "ranking"
+        ranked = self.ranked
         if threshold.of == "share":  # "GMV占比超过一半的渠道", "华东的GMV占比超过30%了吗"
             if not self.share or ranked or self.comparison is not None or self.difference:
                 raise ValueError("a bound on a share is of a share query, with no ranking, comparison or gap")

@@ -77,19 +77,16 @@ def dropped_parts(parent: SemanticQuery, child: SemanticQuery) -> tuple[Part, ..
     """The parts ``parent`` has and ``child`` no longer has ("去掉同比", "不分月", "全国呢"): taken
     away, not changed into something else."""
 
-    def ranked(query: SemanticQuery) -> bool:
-        return query.top_n is not None or query.rank_place is not None or query.intent == "ranking"
-
-    def kept(query: SemanticQuery, exclude: bool) -> bool:
+    def has_filter(query: SemanticQuery, exclude: bool) -> bool:
         return any(f.exclude == exclude for f in query.filters)
 
     had: tuple[tuple[Part, bool, bool], ...] = (
-        ("filter", kept(parent, False), kept(child, False)),
-        ("exclusion", kept(parent, True), kept(child, True)),
+        ("filter", has_filter(parent, False), has_filter(child, False)),
+        ("exclusion", has_filter(parent, True), has_filter(child, True)),
         ("grain", parent.grain is not None, child.grain is not None),
         ("comparison", parent.comparison is not None, child.comparison is not None),
         ("breakdown", bool(parent.dimensions), bool(child.dimensions)),
-        ("ranking", ranked(parent), ranked(child)),
+        ("ranking", parent.ranked, child.ranked),
         ("share", parent.share, child.share),
         ("threshold", parent.threshold is not None, child.threshold is not None),
         ("why", parent.intent == "why", child.intent == "why"),

@@ -16,7 +16,7 @@ from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
-from baton.nlu.periods import against_named, resolve_periods
+from baton.nlu.periods import against_named, resolve_periods, two_turns_compared
 from baton.nlu.ties import Reading
 
 
@@ -64,9 +64,9 @@ def periods_of(
         return time_range, parent.comparison, []
     if cues.comparison_kind is None and earlier is not None and not cues.why and earlier != time_range:
         # "June's total", "and May?", "what's the change?": June against May, never May against April
-        later, before = sorted((time_range, earlier), key=lambda p: p.start, reverse=True)
-        moved: list[PartName] = ["comparison"] if later == time_range else ["period", "comparison"]
-        return later, Comparison(kind="custom", range=before), moved
+        later, compared = two_turns_compared(time_range, earlier)
+        moved: list[PartName] = ["comparison"] if later.start == time_range.start else ["period", "comparison"]
+        return later, compared, moved
     kind = cues.comparison_kind or "previous_period"
     compared = comparison_of(kind, time_range, as_of)
     replaced = r.ties is not None and r.ties.replace and not _A_COMPARISON_NAMED.search(r.scan.norm)

@@ -553,6 +553,18 @@ def against_named(
     return _compared(said, named, averaged=averaged)
 
 
+def two_turns_compared(one: TimeRange, other: TimeRange) -> tuple[TimeRange, Comparison]:
+    """The periods of two turns ("6月GMV" then "5月呢", "变化多少" / "两者对比一下"): the later
+    against the earlier, with the checks of two named periods (the same length, no shared day)."""
+    later, earlier = sorted((one, other), key=lambda p: p.start, reverse=True)
+    said = [
+        timeexpr.TimeMatch(p.start, p.end, (0, 0), p.text or f"{p.start}~{p.end}", "custom", False)
+        for p in (later, earlier)
+    ]
+    _compared(*said)  # asked back when the two differ in length or share a day
+    return later, Comparison(kind="custom", range=earlier)
+
+
 def _compared(
     current: timeexpr.TimeMatch, previous: timeexpr.TimeMatch, *, averaged: bool = False
 ) -> tuple[TimeRange, Comparison]:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from baton.contracts.semantic import Comparison, MemberFilter, SemanticQuery, TimeRange
+from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
 from baton.nlu import vocabulary as vocab
+from baton.nlu.periods import two_turns_compared
 
 
 def side_by_side(
@@ -25,12 +26,8 @@ def side_by_side(
         return None
     gap = any(said.group(g) for g in ("gap_zh", "gap_zh2", "gap_en"))
     if earlier is not None and (earlier.start, earlier.end) != (parent.time_range.start, parent.time_range.end):
-        later, before = sorted((parent.time_range, earlier), key=lambda p: p.start, reverse=True)
-        update: dict[str, object] = {
-            "time_range": later,
-            "comparison": Comparison(kind="custom", range=before),
-            "intent": "comparison",
-        }
+        later, compared = two_turns_compared(parent.time_range, earlier)  # June against H1: asked back
+        update: dict[str, object] = {"time_range": later, "comparison": compared, "intent": "comparison"}
     elif earlier_filter is not None:
         dim = earlier_filter.dimension
         now = [f for f in parent.filters if f.dimension == dim]

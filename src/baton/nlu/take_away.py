@@ -2,11 +2,14 @@
 "不按渠道分", "全部列出来", "不要占比", "去掉同比，只看上个月", "no need to split by month, just the
 total", "drop the comparison"): the previous question asked again without that part.
 
-Every clause must take away a part the previous question has — a comparison, a grain, a breakdown
-by a dimension it was broken down by, a ranking, a share — or name its own period ("只看上个月"
-after "上个月GMV同比"). Anything else (a clause Baton cannot place, a part the previous question
-does not have, a shape where taking one part away leaves another without its footing) is not
-read here: the follow-up is then read as any other, where what is not understood is asked back.
+Every clause must take away a part the previous question has, as the clause names it — the
+comparison of the kind said (同比 is not 环比), the grain said, a breakdown by a dimension it was
+broken down by, a ranking, a share — or name its own period ("只看上个月" after "上个月GMV同比").
+Each clause is read against the question as the clauses before it left it. Anything else is not
+read here, and the follow-up is read as any other, where what is not understood is asked back:
+a part the previous question does not have, a word that fits two of its dimensions, a total of
+ranked groups (the rows listed, or all of them?), a money word beside a count, a clause that
+undoes another ("全部列出来，不按品类分"), or what would leave a ranking with nothing to rank.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from baton.catalog.model import Catalog
 from baton.contracts.semantic import SemanticQuery
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
+from baton.nlu.follow_parts import dropped_parts
 
 _RANKING: dict[str, Any] = {
     "top_n": None,
@@ -35,22 +39,34 @@ _SHARE: dict[str, Any] = {"share": False}
 
 def taken_away(question: str, parent: SemanticQuery, catalog: Catalog, as_of: date) -> SemanticQuery | None:
     """``parent`` without the parts ``question`` takes away, or ``None`` when ``question`` is not
-    made only of such clauses, or one of them takes away nothing ``parent`` has."""
+    made only of such clauses, or one of them takes away nothing the question before it has."""
     if not _plain(parent):
         return None
     clauses = [c for c in vocab.TAKE_AWAY_BREAK.split(question.strip()) if c.strip()]
-    update: dict[str, Any] = {}
-    for clause in clauses:
-        said = vocab.TAKE_AWAY.fullmatch(clause)
-        if said is None:
-            return None
-        part = _taken(said.groupdict(), parent, catalog, as_of)
-        if part is None:
-            return None
-        update |= part
-    if not update:
+    said = [vocab.TAKE_AWAY.fullmatch(clause) for clause in clauses]
+    if not said or any(s is None for s in said):
         return None
-    return _rebuilt(parent, update)
+    groups = [s.groupdict() for s in said if s is not None]
+    if any(g["every_row"] for g in groups) and any(g["breakdown"] or g["total"] for g in groups):
+        return None  # "全部列出来，不按品类分": every row, and no rows?
+    query = parent
+    for group in groups:
+        update = _taken(group, query, catalog, as_of)
+        after = _rebuilt(query, update) if update is not None else None
+        if after is None and not _said_again(group, parent, query, catalog, as_of):
+            return None
+        query = after or query
+    return query if query is not parent else None
+
+
+def _said_again(
+    said: dict[str, str | None], parent: SemanticQuery, query: SemanticQuery, catalog: Catalog, as_of: date
+) -> bool:
+    """A clause that takes away again what a clause before it took ("不分月，给个总数", "去掉同比，只看
+    上个月"): it would have taken only parts of ``parent`` that ``query`` no longer has."""
+    update = _taken(said, parent, catalog, as_of)
+    alone = _rebuilt(parent, update) if update is not None else None
+    return alone is not None and set(dropped_parts(parent, alone)) <= set(dropped_parts(parent, query))
 
 
 def _plain(parent: SemanticQuery) -> bool:
@@ -73,73 +89,88 @@ def _plain(parent: SemanticQuery) -> bool:
     )
 
 
-def _taken(said: dict[str, str | None], parent: SemanticQuery, catalog: Catalog, as_of: date) -> dict[str, Any] | None:
-    """What one clause changes of ``parent``; ``None`` when it takes away nothing ``parent`` has."""
-    ranked = parent.top_n is not None or parent.rank_place is not None or parent.intent == "ranking"
-    if said["comparison"]:  # a ranking by the change keeps its comparison: what would it rank by?
-        return {"comparison": None} if parent.comparison is not None and parent.rank_by == "value" else None
+def _taken(said: dict[str, str | None], query: SemanticQuery, catalog: Catalog, as_of: date) -> dict[str, Any] | None:
+    """What one clause changes of ``query``; ``None`` when it takes away nothing ``query`` has."""
+    if said["comparison"]:
+        return {"comparison": None} if _comparison_said(said, query) else None
     if said["grain"]:
-        if parent.grain is None or parent.each_period_before or parent.rank_each_period:
-            return None
+        grain = vocab.TAKE_AWAY_GRAINS[(said["g"] or said["g_en"] or said["g_adv"] or "").lower()]
+        if query.grain != grain or query.each_period_before or query.rank_each_period or query.ranked:
+            return None  # another grain, each period against its own, or a ranking of the periods
         return {"grain": None}
     if said["breakdown"]:
         named = said["dim"] or said["dim_away"] or said["dim_en"]
-        dims = _dimensions_named(named, parent, catalog) if named else parent.dimensions
+        dims = _dimensions_named(named, query, catalog) if named else query.dimensions
         if not dims:
             return None
-        kept = tuple(d for d in parent.dimensions if d not in dims)
+        kept = tuple(d for d in query.dimensions if d not in dims)
         return {"dimensions": kept} | ({} if kept else _RANKING | _SHARE)
     if said["total"]:  # the groups summed; a series of groups stays a series ("上周各渠道每天的GMV", "合计呢")
-        if parent.dimensions:
-            return {"dimensions": ()} | _RANKING | _SHARE
-        if parent.grain is None or parent.each_period_before:
-            return None
-        return {"grain": None} | _RANKING
+        if query.ranked or (said["total_money"] and not _money(query, catalog)):
+            return None  # the rows listed summed, or all of them? / "总额" of a count
+        if query.dimensions:
+            return {"dimensions": ()} | _SHARE
+        return {"grain": None} if query.grain is not None and not query.each_period_before else None
     if said["every_row"]:
-        return _RANKING if ranked and parent.dimensions else None
+        return _RANKING if query.ranked and query.dimensions else None
     if said["share"]:
-        return _SHARE if parent.share else None
+        money = said["share_money"] or said["share_money_en"]
+        return _SHARE if query.share and (not money or _money(query, catalog)) else None
     if said["only"] and said["period"]:
         period = timeexpr.parse_time_range(said["period"], as_of)
         whole = period is not None and period.span == (0, len(said["period"].strip()))
-        same = period is not None and (period.start, period.end) == (parent.time_range.start, parent.time_range.end)
-        dropped = whole and same and parent.comparison is not None and parent.rank_by == "value"
-        return {"comparison": None} if dropped else None
+        same = period is not None and (period.start, period.end) == (query.time_range.start, query.time_range.end)
+        return {"comparison": None} if whole and same and _comparison_said({}, query) else None
     return None
 
 
-def _dimensions_named(word: str, parent: SemanticQuery, catalog: Catalog) -> tuple[str, ...]:
-    """The dimensions of ``parent``'s breakdown ``word`` names by key, label or synonym."""
+def _comparison_said(said: dict[str, str | None], query: SemanticQuery) -> bool:
+    """Whether ``query`` has the comparison the clause names (同比 only a year-on-year one), and
+    may lose it: a ranking by the change keeps its comparison (what would it rank by?)."""
+    if query.comparison is None or query.rank_by != "value":
+        return False
+    word = (said.get("cmp_zh") or said.get("cmp_en") or "").lower()
+    kind = vocab.TAKE_AWAY_COMPARISONS.get(word)
+    return kind is None or kind == query.comparison.kind
+
+
+def _money(query: SemanticQuery, catalog: Catalog) -> bool:
+    """Every metric is money: "金额" / "amounts" names its value, never a count's."""
+    return all(catalog.metrics[m].unit == "currency" for m in query.metrics)
+
+
+def _dimensions_named(word: str, query: SemanticQuery, catalog: Catalog) -> tuple[str, ...]:
+    """The one dimension of ``query``'s breakdown ``word`` names by key, label or synonym; none
+    when it names none, or two (which one is not guessed)."""
     said = word.strip().lower()
     found = []
-    for key in parent.dimensions:
+    for key in query.dimensions:
         dim = catalog.dimensions[key]
         names = {key.lower(), dim.label.zh, dim.label.en.lower(), *(s.lower() for s in dim.synonyms)}
         names |= {n + "s" for n in names if n.isascii()}
         if said in names:
             found.append(key)
-    return tuple(found)
+    return tuple(found) if len(found) == 1 else ()
 
 
-def _rebuilt(parent: SemanticQuery, update: dict[str, Any]) -> SemanticQuery | None:
-    """``parent`` with ``update``, its intent read again from what is left; ``None`` when the
-    result is no valid question."""
-    data = parent.model_dump() | update | {"corrections": ()}
+def _rebuilt(query: SemanticQuery, update: dict[str, Any]) -> SemanticQuery | None:
+    """``query`` with ``update``. The intent is read again from what is left, as the planner
+    reads it from a question (a comparison, a ranking, a share, a series, a breakdown or one
+    value): the old one may name a part taken away. ``None`` when the result is no valid
+    question, or a ranking is left with nothing to rank."""
+    data = query.model_dump() | update | {"corrections": ()}
     ranked = data["top_n"] is not None or data["rank_place"] is not None
-    ranked = ranked or (parent.intent == "ranking" and "top_n" not in update and bool(data["dimensions"]))
-    data["intent"] = (
-        "comparison"
-        if data["comparison"] is not None and not ranked
-        else "ranking"
-        if ranked
-        else "share"
-        if data["share"]
-        else "trend"
-        if data["grain"] is not None
-        else "breakdown"
-        if data["dimensions"]
-        else "value"
+    ranked = ranked or (query.intent == "ranking" and "top_n" not in update)
+    if ranked and not data["dimensions"] and data["grain"] is None:
+        return None
+    shapes = (
+        (data["comparison"] is not None and not ranked, "comparison"),
+        (ranked, "ranking"),
+        (data["share"], "share"),
+        (data["grain"] is not None, "trend"),
+        (bool(data["dimensions"]), "breakdown"),
     )
+    data["intent"] = next((intent for holds, intent in shapes if holds), "value")
     try:
         return SemanticQuery.model_validate(data)
     except ValidationError:

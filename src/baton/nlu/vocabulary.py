@@ -855,40 +855,69 @@ COMMON_EN = frozenset(
     ).split()
 )
 """Common English words a typo is never read into (only unknown words are corrected)."""
+
 _DROP_VERB_ZH = r"(?:去掉|去除|拿掉|不要|不用|不看|取消|别)"
 _NOT_BY_ZH = r"(?:不|别|不用|不要|无需|不必)(?:再)?(?:分|按)"
 _NOT_BY_EN = (
     r"(?:no\s+need\s+to|don'?t|do\s+not|not|no|without)\s+(?:(?:split|splitting|break|breaking)(?:\s+it)?"
     r"(?:\s+down)?\s+)?(?:it\s+)?(?:by|per)\s+"
 )
-TAKE_AWAY = patterns.compile(
-    r"(?:那|那就|那么|好的?|ok(?:ay)?|so|and|then|please)?[,，\s]*(?:"
-    rf"(?P<comparison>{_DROP_VERB_ZH}(?:那个)?(?:同比|环比|对比|比较)(?:了)?|不(?:用|要)?(?:对)?比(?:较)?了"
-    r"|(?:drop|remove|lose|skip|forget|without|no\s+need\s+for|no)\s+(?:the\s+)?(?:comparison|yoy|mom|compare"
-    r"|year[- ]over[- ]year|month[- ]over[- ]month)|(?:don'?t|do\s+not|no\s+need\s+to)\s+compare(?:\s+it)?)"
-    rf"|(?P<grain>{_NOT_BY_ZH}(?P<g>天|日|周|月|季度?|年)份?(?:拆分?|分|看|展示|列)?(?:了)?"
-    rf"|{_NOT_BY_EN}(?P<g_en>day|week|month|quarter|year)s?|not\s+(?:daily|weekly|monthly|quarterly))"
-    rf"|(?P<breakdown>{_NOT_BY_ZH}(?P<dim>[^\s,，。？?；;的]{{1,8}}?)(?:来)?(?:拆分?|分|看|展示|列)?(?:了)?"
+_TAKE_COMPARISON = (
+    rf"{_DROP_VERB_ZH}(?:那个)?(?P<cmp_zh>同比|环比|对比|比较)(?:了)?|不(?:用|要)?(?:对)?比(?:较)?了"
+    r"|(?:drop|remove|lose|skip|forget|without|no\s+need\s+for|no)\s+(?:the\s+)?"
+    r"(?P<cmp_en>comparison|yoy|mom|compare|year[- ]over[- ]year|month[- ]over[- ]month)"
+    r"|(?:don'?t|do\s+not|no\s+need\s+to)\s+compare(?:\s+it)?"
+)
+_TAKE_GRAIN = (
+    rf"{_NOT_BY_ZH}(?P<g>天|日|周|月|季度?|年)份?(?:拆分?|分|看|展示|列)?(?:了)?"
+    rf"|{_NOT_BY_EN}(?P<g_en>day|week|month|quarter|year)s?|not\s+(?P<g_adv>daily|weekly|monthly|quarterly)"
+)
+_TAKE_BREAKDOWN = (
+    rf"{_NOT_BY_ZH}(?P<dim>[^\s,，。？?；;的]{{1,8}}?)(?:来)?(?:拆分?|分|看|展示|列)?(?:了)?"
     rf"|去掉(?P<dim_away>[^\s,，。？?；;的]{{1,8}}?)(?:的)?(?:拆分|维度|分组)"
     rf"|{_NOT_BY_EN}(?P<dim_en>[a-z][a-z ]{{1,29}}?)"
-    r"|(?:no|without(?:\s+the)?|drop\s+the|remove\s+the)\s+breakdown|(?:don'?t|do\s+not)\s+break\s+it\s+down)"
-    r"|(?P<total>(?:给(?:我)?(?:个|一个)|只看|只要|就看|就要|看|要)?(?:一下)?(?:总数|总量|总额|合计|总计|汇总|加总|总的)"
+    r"|(?:no|without(?:\s+the)?|drop\s+the|remove\s+the)\s+breakdown|(?:don'?t|do\s+not)\s+break\s+it\s+down"
+)
+_TAKE_TOTAL = (
+    r"(?:给(?:我)?(?:个|一个)|只看|只要|就看|就要|看|要)?(?:一下)?(?:总数|总量|(?P<total_money>总额)|合计|总计|汇总|加总|总的)"
     r"(?:数字?)?(?:就行|就好|即可)?"
-    r"|(?:(?:just|only|give\s+me|show\s+me)\s+)?(?:the\s+)?(?:grand\s+)?total(?:\s+only)?|in\s+total|all\s+together)"
-    r"|(?P<every_row>(?:全部|所有的?|都)(?:列出来|列一下|显示出来|展示出来|给我)|不(?:要|用)?只看前\s*\w{1,3}(?:个|名)?"
+    r"|(?:(?:just|only|give\s+me|show\s+me)\s+)?(?:the\s+)?(?:grand\s+)?total(?:\s+only)?|in\s+total|all\s+together"
+)
+_TAKE_RANKING = (
+    r"(?:全部|所有的?|都)(?:列出来|列一下|显示出来|展示出来|给我)|不(?:要|用)?只看前\s*\w{1,3}(?:个|名)?"
     rf"|{_DROP_VERB_ZH}(?:排名|排序)(?:了)?"
     r"|(?:show|list|give\s+me)\s+(?:me\s+)?(?:all|every\s+one)(?:\s+of\s+them)?|all\s+of\s+them"
-    r"|not\s+just\s+the\s+top(?:\s+\w+)?|(?:no|drop\s+the|without\s+the)\s+ranking)"
-    rf"|(?P<share>{_DROP_VERB_ZH}(?:看)?占比(?:了)?|(?:看|要)(?:金额|数值|绝对值|具体数(?:字|值)?)"
-    r"|(?:no|drop\s+the|without\s+the|not)\s+(?:shares?|percentages?)|(?:the\s+)?amounts?(?:\s+instead)?"
-    r"|absolute\s+(?:numbers|values|figures))"
+    r"|not\s+just\s+the\s+top(?:\s+\w+)?|(?:no|drop\s+the|without\s+the)\s+ranking"
+)
+_TAKE_SHARE = (
+    rf"{_DROP_VERB_ZH}(?:看)?占比(?:了)?|(?:看|要)(?:(?P<share_money>金额)|数值|绝对值|具体数(?:字|值)?)"
+    r"|(?:no|drop\s+the|without\s+the|not)\s+(?:shares?|percentages?)"
+    r"|(?P<share_money_en>(?:the\s+)?amounts?)(?:\s+instead)?|absolute\s+(?:numbers|values|figures)"
+)
+TAKE_AWAY = patterns.compile(
+    r"(?:那|那就|那么|好的?|ok(?:ay)?|so|and|then|please)?[,，\s]*(?:"
+    rf"(?P<comparison>{_TAKE_COMPARISON})|(?P<grain>{_TAKE_GRAIN})|(?P<breakdown>{_TAKE_BREAKDOWN})"
+    rf"|(?P<total>{_TAKE_TOTAL})|(?P<every_row>{_TAKE_RANKING})|(?P<share>{_TAKE_SHARE})"
     r"|(?P<only>只看|只要|就看|仅看|(?:just|only)(?:\s+for)?\s+)(?P<period>.+?)"
     r")[,，\s]*(?:吧|呢|就行|就好|即可|please|instead|then|thanks)?\s*[.!?。！？]?\s*",
     _I,
 )
 """One clause that takes a part away from the previous question ("去掉同比", "不分月", "不按渠道分",
 "给个总数", "全部列出来", "不要占比", "只看上个月", "no need to split by month", "just the total"); a
-follow-up made only of such clauses asks the previous question without them."""
+follow-up made only of such clauses asks the previous question without them. The groups name the
+part, and what the clause says of it (the comparison's kind, the grain, a dimension, a money word)."""
+TAKE_AWAY_GRAINS: dict[str, Grain] = {
+    "天": "day", "日": "day", "周": "week", "月": "month", "季": "quarter", "季度": "quarter", "年": "year",
+    "day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year",
+    "daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter",
+}  # fmt: skip
+"""The grain a take-away clause names ("不分月", "not by week", "not monthly")."""
+TAKE_AWAY_COMPARISONS: dict[str, str] = {
+    "同比": "same_period_last_year", "yoy": "same_period_last_year", "year-over-year": "same_period_last_year",
+    "year over year": "same_period_last_year", "环比": "previous_period", "mom": "previous_period",
+    "month-over-month": "previous_period", "month over month": "previous_period",
+}  # fmt: skip
+"""The comparison kind a take-away clause names ("去掉同比"); 对比 / "the comparison" name any."""
 TAKE_AWAY_BREAK = patterns.compile(r"\s*[,，;；。]\s*|\s+(?:and|then)\s+", _I)
 """Where one clause of a follow-up that takes parts away ends and the next begins."""
 THE_TWO_COMPARED = patterns.compile(

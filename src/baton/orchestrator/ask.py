@@ -305,6 +305,7 @@ class AskPipeline(Pipeline):
                 *(f.assumption for f in flags if f.assumption),
                 *period_notes(query, executed, lang),
                 *overlap_notes(query, scope.session.catalog, lang),
+                # a series compares each period with its own: its chart marks the event days instead
                 *([] if query.grain else events_in_one_period(scope.session.catalog, query, lang)),
                 *unfilled_notes(query, scope.session.catalog, scope.need("sql", SqlDraft), lang),
                 *whole_period_notes(query, lang),
