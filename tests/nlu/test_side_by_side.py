@@ -33,6 +33,21 @@ def test_two_periods_become_the_later_against_the_earlier(said: str) -> None:
     assert (got.time_range, got.comparison and got.comparison.range) == (JUNE, MAY)
 
 
+def test_the_gap_of_two_members_shown_is_their_difference() -> None:
+    two = MemberFilter(dimension="region", members=("华南", "华北"))
+    shown = _gmv(dimensions=("region",), filters=(two,))
+    got = side_by_side("差多少", shown, None, None)
+    assert got is not None and got.difference and got.filters == (two,) and got.dimensions == ("region",)
+    assert side_by_side("差多少", shown, MAY, None) is None  # the members' gap, or the two periods'?
+    assert side_by_side("两者对比一下", shown, None, None) is None  # the two are shown already
+
+
+def test_two_periods_of_a_breakdown_compare_each_group() -> None:
+    got = side_by_side("compare the two", _gmv(dimensions=("region",), time_range=MAY), JUNE, None)
+    assert got is not None and got.dimensions == ("region",) and got.intent == "comparison"
+    assert (got.time_range, got.comparison and got.comparison.range) == (JUNE, MAY)
+
+
 @pytest.mark.parametrize(("said", "gap"), [("两者对比一下", False), ("差多少", True), ("what's the difference?", True)])
 def test_two_members_become_one_row_each(said: str, gap: bool) -> None:
     south = _gmv(filters=(APP, SOUTH))
@@ -46,7 +61,8 @@ def test_two_members_become_one_row_each(said: str, gap: bool) -> None:
     [
         ("两者对比一下", _gmv(), None, None),  # nothing before to set beside it
         ("和华东比呢", _gmv(filters=(SOUTH,)), None, EAST),  # not only the two compared
-        ("两者对比一下", _gmv(dimensions=("channel",)), JUNE.model_copy(update={"start": date(2026, 6, 2)}), None),
+        ("两者对比一下", _gmv(grain="week"), MAY, None),  # a series: each period against which?
+        ("差多少", _gmv(dimensions=("channel",), filters=(SOUTH,)), None, EAST),  # two members of a breakdown
         ("差多少", _gmv(filters=(MemberFilter(dimension="region", members=("华南", "华北")),)), None, EAST),
     ],
 )  # fmt: skip

@@ -49,6 +49,7 @@ def _asked(question: str) -> SemanticQuery:
         ("上个月各渠道GMV同比", "去掉同比", ("comparison",), "breakdown"),
         ("上个月GMV环比", "不要对比了", ("comparison",), "value"),
         ("上个月各渠道GMV占比", "给个总额", ("breakdown", "share"), "value"),
+        ("上个月老用户的买家数比新用户多多少", "给个合计", ("breakdown",), "value"),  # the two members pooled
         ("上个月各渠道GMV占比", "不要占比，看金额", ("share",), "breakdown"),
         ("share of GMV by channel last month", "the amounts instead", ("share",), "breakdown"),
         ("上个月各渠道GMV占比", "不按渠道分", ("breakdown", "share"), "value"),
@@ -62,7 +63,7 @@ def test_a_part_taken_away_leaves_the_rest_of_the_question(
     assert child is not None
     assert dropped_parts(parent, child) == dropped
     assert child.intent == intent
-    assert child.metrics == parent.metrics and child.filters == parent.filters
+    assert child.metrics == parent.metrics and child.filters == parent.filters and not child.difference
     assert (child.time_range.start, child.time_range.end) == (parent.time_range.start, parent.time_range.end)
 
 
@@ -92,6 +93,8 @@ def test_a_part_taken_away_leaves_the_rest_of_the_question(
         ("上个月各渠道订单量", "给个总额"),
         ("上个月GMV最高的3个品类", "全部列出来，不按品类分"),  # every row, and no rows
         ("上个月GMV同比", "去掉同比，不分月"),  # the second takes away nothing the question had
+        ("上个月老用户的买家数比新用户多多少", "去掉同比"),  # a gap of two members loses only its groups
+        ("上个月GMV最高和最低的区域差多少", "合计"),  # the gap of a whole ranking's ends
     ],
 )  # fmt: skip
 def test_nothing_to_take_away_is_not_read_here(first: str, follow: str) -> None:

@@ -954,6 +954,26 @@ def test_a_place_names_the_row_the_previous_answer_placed_so(
 
 
 @pytest.mark.parametrize(
+    ("turns", "order"),
+    [
+        (["visitors by channel last month", "which one converts best?"], "desc"),
+        (["visitors by channel last month", "which one converts worst?"], "asc"),
+        (["GMV by region last month", "which one's orders are highest?"], "desc"),
+    ],
+)
+def test_a_ranking_word_after_a_metric_named_anew_ranks_by_it(session: Session, turns: list[str], order: str) -> None:
+    """ "visitors by channel" then "which one converts best?": the channel with the best conversion
+    rate — never the top channel by visitors, and its conversion rate (it answered app, whose
+    visitors were highest, when live stream converts best)."""
+    chat = session.conversation()
+    assert chat.ask(turns[0], as_of=JULY).status == "answered"
+    last = chat.ask(turns[1])
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    query = last.semantic_query
+    assert query.top_n == 1 and query.order == order and query.metrics != ("visitors",) and not query.filters
+
+
+@pytest.mark.parametrize(
     ("turns", "kind", "against"),
     [
         (["what was GMV on the best day of the 618 sale?", "that day by channel, vs the same day last year"],
@@ -1353,7 +1373,7 @@ def test_the_one_before_is_of_one_period(session: Session, turns: list[str], per
         (["上个月GMV环比", "按区域拆开看", "涨得最少的是哪个"], "rank_by_change"),
         (["what share of gmv came from new users in may", "by channel"], "share_within_or_across"),
         (["gmv by channel in may", "what about new users"], "metric_or_member"),
-        (["上个月华东和华南的GMV", "差多少"], "gap_in_one_question"),
+        (["上个月各区域的GMV", "差多少"], "gap_in_one_question"),  # seven shown: the gap of which two?
         (["上个月GMV最高的3个渠道", "它的订单量呢"], "pointer_not_placed"),  # which of the three?
         (["上个月GMV最高的两个区域", "这三个区域的订单量呢"], "pointer_not_placed"),
         (["上个月各区域的GMV", "这两个区域的订单量呢"], "pointer_not_placed"),  # seven were listed
@@ -2562,6 +2582,10 @@ def test_a_part_taken_away_answers_the_rest(session: Session, turns: list[str], 
         (["华东上个月GMV", "华南呢", "差多少"], ("region", "gmv"),
          f"SELECT region, {GMV} FROM fact_order WHERE region IN ('华东', '华南') "
          "AND order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30' GROUP BY 1"),
+        (["上周各区域订单量", "上上周呢", "两者对比一下"], ("region", "order_count", "order_count_previous"),
+         "SELECT region, COUNT(*) FILTER (WHERE status IN ('paid', 'refunded') AND order_date >= DATE '2026-06-22'), "
+         "COUNT(*) FILTER (WHERE status IN ('paid', 'refunded') AND order_date < DATE '2026-06-22') "
+         "FROM fact_order WHERE order_date BETWEEN DATE '2026-06-15' AND DATE '2026-06-28' GROUP BY 1"),
         (["GMV for app last month", "and web?", "compare the two"], ("channel", "gmv"),
          f"SELECT channel, {GMV} FROM fact_order WHERE channel IN ('app', 'web') "
          "AND order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30' GROUP BY 1"),
@@ -2589,3 +2613,22 @@ def test_two_turns_of_other_lengths_are_asked_back_never_compared(session: Sessi
         assert chat.ask(question, as_of=JULY).status == "answered"
     asked = chat.ask(then)
     assert asked.status == "clarification_needed" and asked.result is None, asked.answer
+
+
+def test_a_gap_of_two_members_then_their_total_and_two_rows_then_their_gap(session: Session) -> None:
+    """ "老用户比新用户多多少", "买家数呢", "给个合计": the two members' buyers pooled (the gap goes with
+    the groups, never stuck asking about it); "它和华北比呢" then "差多少": the two rows' gap."""
+    chat = session.conversation()
+    for question in ("上个月新老用户的GMV", "老用户比新用户多多少", "买家数呢"):
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    total = chat.ask("给个合计")
+    assert total.status == "answered" and total.semantic_query is not None, total.answer
+    assert not total.semantic_query.difference and not total.semantic_query.dimensions
+    pooled = _rows(session, f"SELECT COUNT(DISTINCT user_id) FROM fact_order WHERE {ORDERS} AND {JUNE}")
+    assert _answer_rows(total, "buyer_count") == pooled
+    chat = session.conversation()
+    for question in ("上个月华南的GMV", "它和华北比呢"):
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    gap = chat.ask("差多少")
+    assert gap.status == "answered" and gap.semantic_query is not None and gap.semantic_query.difference, gap.answer
+    assert gap.semantic_query.filters[0].members == ("华南", "华北")

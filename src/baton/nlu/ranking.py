@@ -22,9 +22,11 @@ from baton.nlu.scan import Scan
 
 _RANKED_AFTER = patterns.compile(
     r"\s*的?\s*(?:最高|最低|最大|最小|最多|最少|最好|最差|前\s*[0-9一二两三四五六七八九十]|后\s*[0-9一二两三四五六七八九十]"
-    r"|倒数|排名|排行|排序|从高到低|从低到高|由高到低|由低到高|第\s*(?:\d+|[一二两三四五六七八九十])\s*(?:高|低|大|小|多|少|名|位))",
+    r"|倒数|排名|排行|排序|从高到低|从低到高|由高到低|由低到高|第\s*(?:\d+|[一二两三四五六七八九十])\s*(?:高|低|大|小|多|少|名|位))"
+    r"|\s+(?:(?:is|was|are|were)\s+)?(?:the\s+)?(?:best|worst|highest|lowest|most|least|fewest|largest|smallest|biggest)\b",
     re.I,
 )
+"""Ranking words right after a metric ("GMV最高的", "converts best", "whose refund rate is lowest")."""
 _RANKED_BEFORE = patterns.compile(
     r"(?:按照|按|根据|以)\s*$"
     r"|\bby\s+(?:the\s+)?$"

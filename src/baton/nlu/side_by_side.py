@@ -3,8 +3,10 @@
 or the one member of a filter — and the follow-up asks for both at once.
 
 Two periods become the later against the earlier (the comparison's change, as "6月和5月对比"
-reads); two members become one row each ("华东和华南的GMV"), with their difference when a gap is
-asked ("差多少", "what's the difference"). Anything else is not read here.
+reads; a breakdown compares each group); two members become one row each ("华东和华南的GMV"),
+with their difference when a gap is asked ("差多少", "what's the difference"). A gap asked after
+an answer that showed two members ("它和华北比呢" then "差多少") is theirs. Anything else is not
+read here.
 """
 
 from __future__ import annotations
@@ -22,13 +24,18 @@ def side_by_side(
     """``parent`` and the turn before it in one question, or ``None`` when ``question`` does not
     ask for the two together or the two turns differ in more than one period or one member."""
     said = vocab.THE_TWO_COMPARED.fullmatch(question)
-    if said is None or not _single_figure(parent):
+    if said is None or not _one_period(parent):
         return None
     gap = any(said.group(g) for g in ("gap_zh", "gap_zh2", "gap_en"))
-    if earlier is not None and (earlier.start, earlier.end) != (parent.time_range.start, parent.time_range.end):
+    if gap and _two_members_shown(parent):  # "它和华北比呢" then "差多少": the gap of the two rows shown
+        update: dict[str, object] = {"difference": True}
+        if earlier is not None:  # the two members' gap, or the two periods'? not guessed
+            return None
+    elif earlier is not None and (earlier.start, earlier.end) != (parent.time_range.start, parent.time_range.end):
+        # "上周各区域订单量", "上上周呢", "两者对比一下": each group's two weeks, as "上周和上上周对比" reads
         later, compared = two_turns_compared(parent.time_range, earlier)  # June against H1: asked back
-        update: dict[str, object] = {"time_range": later, "comparison": compared, "intent": "comparison"}
-    elif earlier_filter is not None:
+        update = {"time_range": later, "comparison": compared, "intent": "comparison"}
+    elif earlier_filter is not None and not parent.dimensions:
         dim = earlier_filter.dimension
         now = [f for f in parent.filters if f.dimension == dim]
         if len(now) != 1 or now[0].exclude or len(now[0].members) != 1:
@@ -44,11 +51,17 @@ def side_by_side(
         return None
 
 
-def _single_figure(query: SemanticQuery) -> bool:
-    """One figure of one period: what two turns can be set side by side from."""
+def _two_members_shown(query: SemanticQuery) -> bool:
+    """The answer listed two members of the one dimension it was broken down by, and no other."""
+    kept = [f for f in query.filters if query.dimensions == (f.dimension,)]
+    return len(kept) == 1 and len(kept[0].members) == 2 and not kept[0].exclude
+
+
+def _one_period(query: SemanticQuery) -> bool:
+    """Figures of one period, each group's one figure: what two turns can be set side by side
+    from (two members: of one figure only, as the breakdown becomes theirs)."""
     return not (
-        query.dimensions
-        or query.grain
+        query.grain
         or query.comparison
         or query.intent in ("why", "ranking", "share")
         or query.threshold is not None

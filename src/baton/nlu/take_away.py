@@ -71,11 +71,12 @@ def _said_again(
 
 def _plain(parent: SemanticQuery) -> bool:
     """A previous question of the shapes a part can be taken from without leaving another part
-    without its footing (no why, bound, gap, ratio, premise, average or raw query parts)."""
+    without its footing (no why, bound, ratio, premise, average or raw query parts; a gap of two
+    members only loses its groups: "老用户比新用户多多少" then "给个合计")."""
     return not (
         parent.intent == "why"
         or parent.threshold is not None
-        or parent.difference
+        or parent.gap_of_the_ends
         or parent.ratio
         or parent.premise is not None
         or parent.premise_asked is not None
@@ -91,6 +92,10 @@ def _plain(parent: SemanticQuery) -> bool:
 
 def _taken(said: dict[str, str | None], query: SemanticQuery, catalog: Catalog, as_of: date) -> dict[str, Any] | None:
     """What one clause changes of ``query``; ``None`` when it takes away nothing ``query`` has."""
+    if query.difference:  # a gap of two members: only its groups go ("给个合计"), and the gap with them
+        update = _taken(said, query.model_copy(update={"difference": False}), catalog, as_of)
+        gone = update is not None and not update.get("dimensions", query.dimensions)
+        return update | {"difference": False} if update is not None and gone else None
     if said["comparison"]:
         return {"comparison": None} if _comparison_said(said, query) else None
     if said["grain"]:
