@@ -2632,3 +2632,33 @@ def test_a_gap_of_two_members_then_their_total_and_two_rows_then_their_gap(sessi
     gap = chat.ask("差多少")
     assert gap.status == "answered" and gap.semantic_query is not None and gap.semantic_query.difference, gap.answer
     assert gap.semantic_query.filters[0].members == ("华南", "华北")
+
+
+@pytest.mark.parametrize(
+    ("turns", "members"),
+    [
+        (["对比一下华东和华南", "客单价，今年以来"], ("华东", "华南")),
+        (["compare app and web", "GMV, last quarter"], ("app", "web")),
+    ],
+)
+def test_a_metric_and_a_period_answering_which_metric_complete_the_question(
+    session: Session, turns: list[str], members: tuple[str, ...]
+) -> None:
+    """ "compare app and web" (which metric?) then "GMV, last quarter": app against web — never the
+    whole's GMV with the two members dropped without a word."""
+    chat = session.conversation()
+    assert chat.ask(turns[0], as_of=JULY).status == "clarification_needed"
+    last = chat.ask(turns[1])
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    assert [f.members for f in last.semantic_query.filters] == [members]
+
+
+def test_several_members_named_after_a_top_one_are_each_shown(session: Session) -> None:
+    """ "上个月卖得最好的品类", "按订单量呢", "手机数码和服饰鞋包的笔单价": both categories' AOV — the top 1
+    was carried over and 服饰鞋包 dropped."""
+    chat = session.conversation()
+    for question in ("上个月卖得最好的品类", "按订单量呢"):
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    last = chat.ask("手机数码和服饰鞋包的笔单价")
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    assert last.semantic_query.top_n is None and last.result is not None and last.result.row_count == 2

@@ -379,8 +379,9 @@ class FollowUpMerge(RowsPointedAt):
 
     def _ranking_left_behind(self) -> bool:
         """A follow-up that asks another kind of figure than a ranked few: the gap of two members
-        it names ("前三名" then "手机数码比服饰鞋包多多少"), or a series of what ranked groups
-        ("退款率最高的渠道" then "直播每个月的退款率走势"): the months of one member, never its top one."""
+        it names ("前三名" then "手机数码比服饰鞋包多多少"), several members named ("卖得最好的品类"
+        then "手机数码和服饰鞋包的笔单价": both, never the top one of them), or a series of what ranked
+        groups ("退款率最高的渠道" then "直播每个月的退款率走势"): the months of one member, never its top one."""
         parent = self.parent
         if self.ranked or (parent.top_n is None and parent.rank_place is None and parent.intent != "ranking"):
             return False
@@ -388,7 +389,8 @@ class FollowUpMerge(RowsPointedAt):
         of_ranked = bool(named) and named <= set(parent.dimensions)  # members of the groups ranked
         apart = self.cues.difference and self.cues.members_apart is not None
         series = self.grain is not None and parent.grain is None and bool(parent.dimensions)
-        return of_ranked and (apart or series)
+        several = len({m.member for m in self.terms.members if not m.excluded}) > 1
+        return of_ranked and (apart or series or several)
 
     def _ranked_by_change(self) -> None:
         """A ranking said after a comparison ranks by the change when its words say which way; a

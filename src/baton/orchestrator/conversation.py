@@ -139,8 +139,11 @@ class Conversation:
         # … or a period that has no data yet: "this quarter" then "ok, last quarter then"
         period_asked = asked.error.detail.get("missing") == "time_range" or "latest_complete_day" in asked.error.detail
         answers_a_period = period_asked and only_a_period(reply, day)
+        # "对比一下华东和华南" (which metric?) then "客单价，今年以来": the metric asked for, never a new
+        # question of the whole that drops the two regions
+        answers_a_metric = asked.error.detail.get("missing") == "metric" and self._names_no_groups(reply, day)
         alone = self._reading_error(reply, parent, day)
-        if not (answers_a_word or answers_a_period) and alone is None:
+        if not (answers_a_word or answers_a_period or answers_a_metric) and alone is None:
             return None
         still_asked: str | None = None
         for candidate in completions(last.question, reply, asked.error.detail, asked.language):
@@ -150,7 +153,16 @@ class Conversation:
             lacking = isinstance(error, AmbiguousQuestion) and bool(error.detail.get("missing"))
             if lacking and error.detail != asked.error.detail and still_asked is None:
                 still_asked = candidate  # "GMV环比": only a part is still missing (which period?)
-        return still_asked if alone is not None or answers_a_period else None
+        return still_asked if alone is not None or answers_a_period or answers_a_metric else None
+
+    def _names_no_groups(self, reply: str, day: date) -> bool:
+        """Whether ``reply`` read on its own names a metric (and perhaps a period) but no member,
+        breakdown, ranking or comparison: what answers "which metric?", not a question of its own."""
+        try:
+            query = self.session.planner.plan(reply, as_of=day)
+        except BatonError:
+            return False
+        return not (query.filters or query.dimensions or query.ranked or query.comparison or query.share or query.grain)
 
     def _reading_error(self, question: str, parent: RunState | None, day: date) -> BatonError | None:
         """What the rules say to ``question`` (after ``parent``): ``None`` when they read it."""
