@@ -12,7 +12,7 @@ from baton.catalog.loader import load_catalog
 from baton.contracts.semantic import SemanticQuery
 from baton.nlu.follow_parts import dropped_parts
 from baton.nlu.parser import Planner
-from baton.nlu.take_away import taken_away
+from baton.nlu.take_away import taken_away, taken_first
 
 CATALOG = load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml")
 PLANNER = Planner(CATALOG)
@@ -99,3 +99,24 @@ def test_a_part_taken_away_leaves_the_rest_of_the_question(
 )  # fmt: skip
 def test_nothing_to_take_away_is_not_read_here(first: str, follow: str) -> None:
     assert taken_away(follow, _asked(first), CATALOG, JULY) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "follow", "rest", "dropped"),
+    [
+        ("上个月GMV同比", "去掉同比，看华东", "看华东", ("comparison",)),
+        ("上个月各渠道GMV", "不分渠道，按区域", "按区域", ("breakdown",)),
+        ("GMV by month in 2025", "not monthly, and only for app", "and only for app", ("grain",)),
+    ],
+)
+def test_leading_clauses_take_away_and_leave_the_rest(
+    first: str, follow: str, rest: str, dropped: tuple[str, ...]
+) -> None:
+    parent = _asked(first)
+    got = taken_first(follow, parent, CATALOG, JULY)
+    assert got is not None and got[1] == rest and dropped_parts(parent, got[0]) == dropped
+
+
+@pytest.mark.parametrize("follow", ["看华东，去掉同比", "去掉同比", "那华东呢"])
+def test_no_leading_take_away_is_none(follow: str) -> None:
+    assert taken_first(follow, _asked("上个月GMV同比"), CATALOG, JULY) is None

@@ -372,7 +372,6 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月华南的GMV", "I meant web"),
         ("上个月华东的GMV", "错了，app"),
         ("上个月华东app的GMV", "全国呢"),  # without the region, the channel, or both?
-        ("上个月各渠道GMV", "不分渠道，按区域"),
         ("上个月各渠道GMV", "不分区域呢"),  # there was no region breakdown to take away
         ("上个月GMV", "去年这个月呢"),  # June 2025 (the month discussed), or July 2025 (this month)?
         ("双11期间的GMV", "去年呢"),  # all of 2025 (which holds that 双11), or the 双11 before?
@@ -2558,6 +2557,11 @@ def test_a_placed_day_is_named_by_its_date() -> None:
          f"SELECT category, {GMV} FROM fact_order WHERE order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30' "
          "GROUP BY 1",
          "；去掉排名。"),
+        # a part taken away, then the rest read as a follow-up of what is left
+        (["上个月各渠道GMV", "不分渠道，按区域"],
+         f"SELECT region, {GMV} FROM fact_order WHERE {JUNE} GROUP BY 1", "；改为拆分维度。"),
+        (["上个月GMV同比", "去掉同比，看华东"],
+         f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND region = '华东'", "；改为筛选；去掉对比期。"),
     ],
 )  # fmt: skip
 def test_a_part_taken_away_answers_the_rest(session: Session, turns: list[str], sql: str, said: str) -> None:
@@ -2662,3 +2666,14 @@ def test_several_members_named_after_a_top_one_are_each_shown(session: Session) 
     last = chat.ask("手机数码和服饰鞋包的笔单价")
     assert last.status == "answered" and last.semantic_query is not None, last.answer
     assert last.semantic_query.top_n is None and last.result is not None and last.result.row_count == 2
+
+
+def test_the_top_day_against_last_year_names_its_own_day_last_year(session: Session) -> None:
+    """ "上个月GMV最高的是哪一天" then "去年同一天呢": the previous figure is 2025-06-18's, said so —
+    never labelled with the whole of June 2025 (which reads as June's GMV)."""
+    chat = session.conversation()
+    assert chat.ask("上个月GMV最高的是哪一天", as_of=JULY).status == "answered"
+    last = chat.ask("去年同一天呢")
+    assert last.status == "answered", last.answer
+    ((day_last_year,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE order_date = DATE '2025-06-18'")
+    assert "对比期（2025-06-18）为 ¥2,954,660.70" in last.answer and day_last_year == 2954660.7

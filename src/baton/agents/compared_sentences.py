@@ -5,15 +5,18 @@ that moved the way a yes/no asked, a ranking by the change, the ratio of two per
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from functools import partial
 from typing import Any
 
 from baton.agents.change_ranking import change_ranking_sentence, change_text
 from baton.agents.narration import MAX_LISTED, NarratorBase, Sentence, named_row, polish
+from baton.catalog.compiler import last_years_days
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import capitalised, text
-from baton.nlu.interpret import compared_with, value_label
+from baton.nlu.interpret import compared_with, period_text, value_label
+from baton.nlu.timeexpr import period_bounds
 from baton.numbers import direction_of, format_exact, plural_noun
 from baton.numbers import format_signed_percent as format_pct
 
@@ -33,6 +36,13 @@ class ComparedSentences(NarratorBase):
             if one_row:  # "2026年6月GMV最高的区域，和上月相比": the one group, by name
                 named = self._row_label(query, row, language)
                 filters = text("answer.filters", language, parts=named) + filters
+            if one_row and query.grain is not None and "period" in row and cmp.kind == "same_period_last_year":
+                # "GMV最高的一天" then "去年同一天呢": its own day last year, never the whole range's
+                day = date.fromisoformat(str(row["period"])[:10])
+                start, end = (day, day) if query.grain == "day" else period_bounds(day, query.grain)
+                prev_period = period_text(
+                    *last_years_days(query, start, min(end, query.time_range.end)), None, language
+                )
             cur, prev, pct = row[metric], row[f"{metric}_previous"], row[f"{metric}_change_pct"]
             change = row.get(f"{metric}_change")
             by = {}  # "比去年同期多了多少钱": an amount or a count says by how much, with its sign; a rate in points

@@ -39,7 +39,7 @@ from baton.nlu.metric_words import metric_over_the_previous
 from baton.nlu.one_before import the_one_after, the_one_before
 from baton.nlu.parser import Planner
 from baton.nlu.side_by_side import side_by_side
-from baton.nlu.take_away import taken_away
+from baton.nlu.take_away import taken_away, taken_first
 from baton.nlu.ties import has_ties
 
 
@@ -71,6 +71,13 @@ def read_follow_up(
     if without is not None:  # "去掉同比" / "不分月，给个总数": the same question, a part taken away
         changed, inherited = compare_parts(parent, without)
         return FollowUp(without, changed=changed, inherited=inherited)
+    first = taken_first(question, parent, planner.catalog, as_of)
+    if first is not None:  # "去掉同比，那天各渠道分别多少": the rest follows the question without it
+        rest = read_follow_up(planner, first[1], first[0], as_of=as_of, default_breakdown=default_breakdown,
+                              prefer=prefer, listed=listed)  # fmt: skip
+        if not rest.standalone:
+            changed, inherited = compare_parts(parent, rest.query)
+            return FollowUp(rest.query, changed=changed, inherited=inherited)
     before = the_one_before(question, parent, as_of, listed) or the_one_after(question, parent, as_of, listed)
     if before is not None:  # "how about the month before" / "下个月呢": the same question, a period moved
         query, _dropped = before

@@ -59,6 +59,21 @@ def taken_away(question: str, parent: SemanticQuery, catalog: Catalog, as_of: da
     return query if query is not parent else None
 
 
+def taken_first(
+    question: str, parent: SemanticQuery, catalog: Catalog, as_of: date
+) -> tuple[SemanticQuery, str] | None:
+    """ "去掉同比，那天各渠道分别多少": ``parent`` without the parts the leading clauses take away, and
+    the rest of ``question`` (to be read as a follow-up of that); ``None`` when no clause leads
+    that way, or nothing is left after them (:func:`taken_away` reads that)."""
+    ends = [m.end() for m in vocab.TAKE_AWAY_BREAK.finditer(question)]
+    for end in reversed(ends):  # the longest run of leading clauses that all take something away
+        head, rest = question[:end], question[end:].strip()
+        without = taken_away(head, parent, catalog, as_of) if rest else None
+        if without is not None:
+            return without, rest
+    return None
+
+
 def _said_again(
     said: dict[str, str | None], parent: SemanticQuery, query: SemanticQuery, catalog: Catalog, as_of: date
 ) -> bool:
@@ -182,4 +197,4 @@ def _rebuilt(query: SemanticQuery, update: dict[str, Any]) -> SemanticQuery | No
         return None
 
 
-__all__ = ["taken_away"]
+__all__ = ["taken_away", "taken_first"]
