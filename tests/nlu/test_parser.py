@@ -317,3 +317,13 @@ def test_unknown_metric_names_three_closest_catalog_metrics() -> None:
     assert len(suggestions) == 3
     assert all(s in PLANNER.catalog.metrics for s in suggestions)
     assert "利润率" in info.value.message_zh
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["is GMV last month up or down from the month before?", "was GMV higher or lower last month vs the month before?"],
+)
+def test_either_direction_asked_is_the_change_with_no_premise(question: str) -> None:
+    """ "up or down" asks which way it moved: never read as "whether GMV fell" (answered "Yes: …")."""
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.comparison is not None and query.premise is None and query.premise_asked is None

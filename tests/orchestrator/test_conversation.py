@@ -2677,3 +2677,17 @@ def test_the_top_day_against_last_year_names_its_own_day_last_year(session: Sess
     assert last.status == "answered", last.answer
     ((day_last_year,),) = _rows(session, f"SELECT {GMV} FROM fact_order WHERE order_date = DATE '2025-06-18'")
     assert "对比期（2025-06-18）为 ¥2,954,660.70" in last.answer and day_last_year == 2954660.7
+
+
+@pytest.mark.parametrize(("turns", "foreign"), [(["华东上个月GMV", "is that up or down from the month before?"], "上个月"),
+                                               (["GMV last month", "华东呢"], "last month")])  # fmt: skip
+def test_a_period_inherited_across_languages_is_named_by_its_dates(
+    session: Session, turns: list[str], foreign: str
+) -> None:
+    """An English turn after a Chinese one never quotes "上个月" in its English sentences (nor a
+    Chinese turn "last month"): the inherited period is named by its dates."""
+    chat = session.conversation()
+    assert chat.ask(turns[0], as_of=JULY).status == "answered"
+    last = chat.ask(turns[1])
+    assert last.status == "answered" and last.interpretation is not None, last.answer
+    assert foreign not in last.answer and foreign not in last.interpretation and "2026-06-01" in last.answer

@@ -76,9 +76,14 @@ def said_direction(scan: Scan, cues: Cues, *, measures: bool = True) -> Literal[
     premise); None when they say none or both ("涨了还是跌了", "higher or lower")."""
     said = _said(scan, cues)
     said = said if measures else [_MEASURE.sub(" ", w) for w in said]
+    if any(_EITHER_WAY.search(w) for w in said):  # "is GMV up or down": the change, no direction asked
+        return None
     rises = any(vocab.UP.search(w) or _RISE.search(w) for w in said)
     falls = any(vocab.DOWN.search(w) or _FALL.search(w) for w in said)
     return None if rises == falls else "up" if rises else "down"
+
+
+_EITHER_WAY = patterns.compile(r"\b(?:up or down|down or up|higher or lower|lower or higher)\b", re.I)
 
 
 def read_yes_no(scan: Scan, cues: Cues) -> None:

@@ -16,6 +16,7 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from baton import patterns
 from baton.catalog.members import indexed_dimensions
 from baton.contracts.common import Language
 from baton.contracts.conversation import FollowUpInfo, PlannedBy
@@ -142,7 +143,28 @@ def _rules(
         inherited=follow.inherited,
         dropped=tuple(p for p in dropped_parts(parent.query, follow.query) if p in follow.changed),
     )
-    return Read(follow.query, follow_up=info)
+    return Read(_periods_in(follow.query, state.language), follow_up=info)
+
+
+def _periods_in(query: SemanticQuery, language: Language) -> SemanticQuery:
+    """``query`` with the words of inherited periods dropped where they are of the other language
+    ("上个月" asked in Chinese, then "is that up or down?"): the answer names those by their dates,
+    never quoting Chinese in an English sentence."""
+
+    def said(period: TimeRange) -> TimeRange:
+        words = period.text or ""
+        other = _CJK.search(words) if language == "en" else _LATIN_WORD.search(words)
+        return period.model_copy(update={"text": None}) if other else period
+
+    comparison = query.comparison
+    update: dict[str, object] = {"time_range": said(query.time_range)}
+    if comparison is not None:
+        update["comparison"] = comparison.model_copy(update={"range": said(comparison.range)})
+    return query.model_copy(update=update)
+
+
+_CJK = patterns.compile(r"[\u3400-\u9fff]")
+_LATIN_WORD = patterns.compile(r"[A-Za-z]{3,}")
 
 
 def _breakdown_inherited(read: Read) -> bool:
