@@ -2691,3 +2691,37 @@ def test_a_period_inherited_across_languages_is_named_by_its_dates(
     last = chat.ask(turns[1])
     assert last.status == "answered" and last.interpretation is not None, last.answer
     assert foreign not in last.answer and foreign not in last.interpretation and "2026-06-01" in last.answer
+
+
+@pytest.mark.parametrize(
+    ("turns", "kept"),
+    [
+        # a place word said with a yes/no superlative: the row placed, never a new ranking
+        (["GMV by channel last month", "is the bottom one's refund rate the highest?"], "place"),
+        # members of one of two dimensions ranked, or among members the question kept: still ranked
+        (["上个月各渠道各品类GMV最高的5个组合", "只看app和web呢"], "ranking"),
+        (["上个月华东、华南、华北里GMV最高的区域", "华东和华南呢"], "ranking"),
+        # every row, and no rows: never the total
+        (["上个月GMV最高的3个品类", "全部列出来，不按品类分"], "asked"),
+        # the metric asked for, and a period beside the question's own: which one? asked
+        (["上个月对比一下华东和华南", "GMV，今年以来"], "asked"),
+    ],
+)
+def test_follow_ups_near_the_new_readings_keep_their_meaning(session: Session, turns: list[str], kept: str) -> None:
+    chat = session.conversation()
+    chat.ask(turns[0], as_of=JULY)
+    last = chat.ask(turns[1])
+    if kept == "asked":
+        assert last.status == "clarification_needed", last.answer
+        return
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    query = last.semantic_query
+    if kept == "place":
+        assert [f.members for f in query.filters] == [("live_stream",)] and query.top_n is None
+    else:
+        assert query.top_n is not None and len(query.filters) == 1
+
+
+def test_a_ranked_period_of_part_of_a_month_names_those_days_last_year(session: Session) -> None:
+    last = session.ask("2026年6月15日到6月30日每月GMV同比", as_of=JULY)
+    assert last.status == "answered" and "对比期（2025-06-15 至 2025-06-30）" in last.answer, last.answer

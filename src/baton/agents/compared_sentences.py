@@ -11,7 +11,7 @@ from typing import Any
 
 from baton.agents.change_ranking import change_ranking_sentence, change_text
 from baton.agents.narration import MAX_LISTED, NarratorBase, Sentence, named_row, polish
-from baton.catalog.compiler import last_years_days
+from baton.catalog.spine import counterpart_start
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import capitalised, text
@@ -38,11 +38,7 @@ class ComparedSentences(NarratorBase):
                 filters = text("answer.filters", language, parts=named) + filters
             if one_row and query.grain is not None and "period" in row and cmp.kind == "same_period_last_year":
                 # "GMV最高的一天" then "去年同一天呢": its own day last year, never the whole range's
-                day = date.fromisoformat(str(row["period"])[:10])
-                start, end = (day, day) if query.grain == "day" else period_bounds(day, query.grain)
-                prev_period = period_text(
-                    *last_years_days(query, start, min(end, query.time_range.end)), None, language
-                )
+                prev_period = self._own_last_year(query, str(row["period"])[:10], language) or prev_period
             cur, prev, pct = row[metric], row[f"{metric}_previous"], row[f"{metric}_change_pct"]
             change = row.get(f"{metric}_change")
             by = {}  # "比去年同期多了多少钱": an amount or a count says by how much, with its sign; a rate in points
@@ -75,6 +71,21 @@ class ComparedSentences(NarratorBase):
                 + ratio
             )
         return self._groups_compared(say, label, filters, kind, prev_period)
+
+    @staticmethod
+    def _own_last_year(query: SemanticQuery, key: str, language: Language) -> str | None:
+        """The days last year one period of a series met in its row, as the compiler moved them
+        (:func:`baton.catalog.spine.counterpart_start`), within the comparison's own range."""
+        cmp = query.comparison
+        assert cmp is not None and query.grain is not None
+        day = date.fromisoformat(key)
+        start, end = (day, day) if query.grain == "day" else period_bounds(day, query.grain)
+        start, end = max(start, query.time_range.start), min(end, query.time_range.end)
+        first, last = counterpart_start(query, start), counterpart_start(query, end)
+        if first is None or last is None:
+            return None
+        first, last = max(first, cmp.range.start), min(last, cmp.range.end)
+        return period_text(first, last, None, language) if first <= last else None
 
     def _groups_compared(self, say: Sentence, label: str, filters: str, kind: str, prev_period: str) -> str:
         """Each group against its own previous: the largest fall and rise of the members (or none, when

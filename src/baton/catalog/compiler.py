@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import Literal
 
@@ -227,25 +227,6 @@ def _year_on(query: SemanticQuery) -> exp.Interval:
     if calendar:
         return exp.Interval(this=exp.Literal.string("1"), unit=exp.var("YEAR"))
     return exp.Interval(this=exp.Literal.string(str((now - then).days)), unit=exp.var("DAY"))
-
-
-def last_years_days(query: SemanticQuery, start: date, end: date) -> tuple[date, date]:
-    """The days of last year one period of a series (``start`` to ``end``) meets in its row: the
-    period moved back as :func:`_year_on` moves last year's rows on ("2026-06-18" against
-    "2025-06-18"), so an answer names the days its previous figure is of."""
-    interval = _year_on(query)
-    if interval.unit and interval.unit.name == "YEAR":
-        return _year_back(start), _year_back(end)
-    days = timedelta(days=int(interval.this.name))
-    return start - days, end - days
-
-
-def _year_back(day: date) -> date:
-    """``day`` a calendar year back, 29 February to the 28th (as the engines subtract a year)."""
-    try:
-        return day.replace(year=day.year - 1)
-    except ValueError:
-        return day.replace(year=day.year - 1, day=28)
 
 
 def _select_from(columns: Sequence[exp.Expr], inner: exp.Query, alias: str) -> exp.Select:

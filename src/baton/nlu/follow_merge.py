@@ -389,7 +389,10 @@ class FollowUpMerge(RowsPointedAt):
         of_ranked = bool(named) and named <= set(parent.dimensions)  # members of the groups ranked
         apart = self.cues.difference and self.cues.members_apart is not None
         series = self.grain is not None and parent.grain is None and bool(parent.dimensions)
+        # several named of the one dimension ranked over all its members (a ranking among members
+        # the previous question kept, "华东、华南、华北里最高的" then "华东和华南呢", goes on among them)
         several = len({m.member for m in self.terms.members if not m.excluded}) > 1
+        several = several and len(parent.dimensions) == 1 and not any(f.dimension in named for f in parent.filters)
         return of_ranked and (apart or series or several)
 
     def _ranked_by_change(self) -> None:

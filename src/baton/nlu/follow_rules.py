@@ -65,7 +65,9 @@ def place_of_the_previous_rows(parent: SemanticQuery, r: Reading) -> str | None:
     other = bool(terms.metrics) and tuple(terms.metrics) != parent.metrics
     if not (placed and listed and (other or cues.why)):
         return None
-    if not cues.why and ranking_metric(r.scan, terms.metric_hits, list(terms.metrics)) is not None:
+    # "which one converts best?" ranks by the metric; "is the bottom one's refund rate the highest?"
+    # asks of the row placed (its superlative is the claim of the yes/no, never a new ranking)
+    if not cues.why and not cues.yes_no and ranking_metric(r.scan, terms.metric_hits, list(terms.metrics)) is not None:
         return None
     if not cues.why and _switched_then_ranked(r):  # "订单量呢，哪个月最低": a new ranking by orders
         return None

@@ -21,6 +21,7 @@ previous one) is answered on its own, and says it inherited nothing.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
@@ -72,10 +73,12 @@ def read_follow_up(
         changed, inherited = compare_parts(parent, without)
         return FollowUp(without, changed=changed, inherited=inherited)
     first = taken_first(question, parent, planner.catalog, as_of)
+    rest: FollowUp | None = None
     if first is not None:  # "去掉同比，那天各渠道分别多少": the rest follows the question without it
-        rest = read_follow_up(planner, first[1], first[0], as_of=as_of, default_breakdown=default_breakdown,
-                              prefer=prefer, listed=listed)  # fmt: skip
-        if not rest.standalone:
+        with contextlib.suppress(AmbiguousQuestion, OutOfScope):  # not read so: read as said whole, below
+            rest = read_follow_up(planner, first[1], first[0], as_of=as_of, default_breakdown=default_breakdown,
+                                  prefer=prefer, listed=listed)  # fmt: skip
+        if rest is not None and not rest.standalone:
             changed, inherited = compare_parts(parent, rest.query)
             return FollowUp(rest.query, changed=changed, inherited=inherited)
     before = the_one_before(question, parent, as_of, listed) or the_one_after(question, parent, as_of, listed)

@@ -62,6 +62,11 @@ def _one_period(query: SemanticQuery) -> bool:
     from (two members: of one figure only, as the breakdown becomes theirs)."""
     return not (
         query.grain
+        or len(query.metrics) > 1
+        or query.premise_asked is not None
+        or query.asked_member is not None
+        or query.order_by
+        or query.limit is not None
         or query.comparison
         or query.intent in ("why", "ranking", "share")
         or query.threshold is not None

@@ -65,6 +65,10 @@ def taken_first(
     """ "去掉同比，那天各渠道分别多少": ``parent`` without the parts the leading clauses take away, and
     the rest of ``question`` (to be read as a follow-up of that); ``None`` when no clause leads
     that way, or nothing is left after them (:func:`taken_away` reads that)."""
+    said = [vocab.TAKE_AWAY.fullmatch(c) for c in vocab.TAKE_AWAY_BREAK.split(question.strip()) if c.strip()]
+    groups = [s.groupdict() for s in said if s is not None]
+    if any(g["every_row"] for g in groups) and any(g["breakdown"] or g["total"] for g in groups):
+        return None  # "全部列出来，不按品类分": every row, and no rows? (asked back as said whole)
     ends = [m.end() for m in vocab.TAKE_AWAY_BREAK.finditer(question)]
     for end in reversed(ends):  # the longest run of leading clauses that all take something away
         head, rest = question[:end], question[end:].strip()

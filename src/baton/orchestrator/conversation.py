@@ -146,18 +146,25 @@ class Conversation:
         if not (answers_a_word or answers_a_period or answers_a_metric) and alone is None:
             return None
         still_asked: str | None = None
-        for candidate in completions(last.question, reply, asked.error.detail, asked.language):
+        candidates = completions(last.question, reply, asked.error.detail, asked.language)
+        for candidate in candidates:
             error = self._reading_error(candidate, parent, day)
             if error is None:
                 return candidate
             lacking = isinstance(error, AmbiguousQuestion) and bool(error.detail.get("missing"))
             if lacking and error.detail != asked.error.detail and still_asked is None:
                 still_asked = candidate  # "GMV环比": only a part is still missing (which period?)
+        if answers_a_metric and still_asked is None and candidates:
+            return candidates[0]  # "上个月对比华东和华南" then "GMV，今年以来": which period? asked, never the whole
         return still_asked if alone is not None or answers_a_period or answers_a_metric else None
 
     def _names_no_groups(self, reply: str, day: date) -> bool:
         """Whether ``reply`` read on its own names a metric (and perhaps a period) but no member,
         breakdown, ranking or comparison: what answers "which metric?", not a question of its own."""
+        from baton.nlu import vocabulary as vocab
+
+        if vocab.TOTAL.search(reply):  # "total GMV last month": the members pooled, or the whole? its own
+            return False
         try:
             query = self.session.planner.plan(reply, as_of=day)
         except BatonError:
