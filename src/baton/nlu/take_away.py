@@ -47,8 +47,8 @@ def taken_away(question: str, parent: SemanticQuery, catalog: Catalog, as_of: da
     if not said or any(s is None for s in said):
         return None
     groups = [s.groupdict() for s in said if s is not None]
-    if any(g["every_row"] for g in groups) and any(g["breakdown"] or g["total"] for g in groups):
-        return None  # "全部列出来，不按品类分": every row, and no rows?
+    if _undoes_itself(groups):
+        return None
     query = parent
     for group in groups:
         update = _taken(group, query, catalog, as_of)
@@ -66,9 +66,8 @@ def taken_first(
     the rest of ``question`` (to be read as a follow-up of that); ``None`` when no clause leads
     that way, or nothing is left after them (:func:`taken_away` reads that)."""
     said = [vocab.TAKE_AWAY.fullmatch(c) for c in vocab.TAKE_AWAY_BREAK.split(question.strip()) if c.strip()]
-    groups = [s.groupdict() for s in said if s is not None]
-    if any(g["every_row"] for g in groups) and any(g["breakdown"] or g["total"] for g in groups):
-        return None  # "全部列出来，不按品类分": every row, and no rows? (asked back as said whole)
+    if _undoes_itself([s.groupdict() for s in said if s is not None]):
+        return None  # asked back as said whole
     ends = [m.end() for m in vocab.TAKE_AWAY_BREAK.finditer(question)]
     for end in reversed(ends):  # the longest run of leading clauses that all take something away
         head, rest = question[:end], question[end:].strip()
@@ -76,6 +75,11 @@ def taken_first(
         if without is not None:
             return without, rest
     return None
+
+
+def _undoes_itself(groups: list[dict[str, str | None]]) -> bool:
+    """ "全部列出来，不按品类分": every row, and no rows?"""
+    return any(g["every_row"] for g in groups) and any(g["breakdown"] or g["total"] for g in groups)
 
 
 def _said_again(
