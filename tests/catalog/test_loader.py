@@ -152,6 +152,12 @@ def test_a_parsed_catalog_is_cached_by_content(tmp_path: Path) -> None:
             "metrics.gmv.table",
             "fact_ordr",
         ),
+        (  # a join the table does not declare: the column's own line, never the top of the file
+            "    columns: {fact_order: category}",
+            "    columns: {fact_order: buyer.category}",
+            "dimensions.category.columns.fact_order",
+            "no join named 'buyer'",
+        ),
     ],
 )
 def test_a_reference_that_does_not_resolve_names_its_own_line(

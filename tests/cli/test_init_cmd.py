@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -194,6 +195,33 @@ def test_the_project_folder_is_found_without_config(initialized: Path, demo_dir:
     assert json.loads(here.stdout)["result"]["rows"] == [[expected]]
     demo = baton(["ask", question, "--json", "--config", str(demo_dir / "baton.toml")], cwd=initialized)
     assert json.loads(demo.stdout)["status"] != "answered"  # the demo's catalog names no such metric
+
+
+def test_the_suggested_questions_ask_about_the_newest_whole_month_and_are_answered(tmp_path: Path) -> None:
+    """The first table by name holds only old launch dates, and no --as-of is given: the printed
+    questions still ask about a month that has data (of the table with the newest), and run."""
+    path = tmp_path / "w.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(
+        "CREATE TABLE cities AS SELECT 'c' || i AS city_code, DATE '2019-03-01' + CAST(i AS INTEGER) AS launched_on FROM range(20) t(i)"
+    )
+    con.execute(
+        "CREATE TABLE rides AS SELECT i AS ride_id, TIMESTAMP '2026-01-01 08:00' + to_days(CAST(i % 125 AS INTEGER)) AS requested_at "
+        "FROM range(1, 3000) t(i)"
+    )  # the last day of data is 5 May 2026: April is the newest whole month
+    row = con.execute(
+        "SELECT COUNT(*) FROM rides WHERE requested_at >= '2026-04-01' AND requested_at < '2026-05-01'"
+    ).fetchone()
+    con.close()
+    assert row is not None
+    folder = tmp_path / "proj"
+    proc = baton(["init", "--warehouse", absolute(path), "--path", str(folder)])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    asked = re.findall(r'baton ask "([^"]+)"', proc.stdout)
+    assert len(asked) == 2 and all("2026-04" in q and "rides" in q for q in asked), asked
+    for question in asked:
+        answer = json.loads(baton(["ask", question, "--json", "--config", str(folder / "baton.toml")]).stdout)
+        assert answer["status"] == "answered" and answer["result"]["rows"] == [[row[0]]], answer
 
 
 def test_existing_files_are_kept_without_force(tmp_path: Path) -> None:

@@ -217,7 +217,10 @@ def _changed_by_the_large_catalog(c: ModelCase, answer: Answer, base: set[str], 
     its words equally)."""
     if c.case.expect_status != "answered" and any(m not in base for m in named):
         return True
-    suggested = answer.error.detail.get("suggestions", []) if answer.error is not None else []
+    detail = answer.error.detail if answer.error is not None else {}
+    # metrics its words match ("which metric?", a term of two metrics), never a not-understood
+    # question's examples, which name the question's own metric first
+    suggested = detail.get("suggestions", []) if detail.get("missing") == "metric" or "term" in detail else []
     return (
         answer.status == "clarification_needed"
         and any(m not in base for m in suggested)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import yaml
 
 from baton.catalog.loader import load_catalog
 from baton.nlu.lexicon import Lexicon
+from baton.nlu.parser import Planner
 
 SAAS = Path(__file__).resolve().parents[1] / "fixtures" / "saas" / "catalog.yaml"
 
@@ -38,3 +40,27 @@ def test_a_chat_word_glued_to_chinese_is_never_a_member_spelled_in_capitals(tmp_
     lexicon = Lexicon(load_catalog(path))
     assert [h.text for h in lexicon.find("上个月新订阅数多少ok")] == ["新订阅数"]
     assert [h.text for h in lexicon.find("上个月OK的新订阅数")] == ["OK", "新订阅数"]
+
+
+def test_a_dimension_is_found_in_the_english_plural_the_catalog_does_not_list(tmp_path: Path) -> None:
+    """ "top 3 tiers": the plural of a dimension word is the dimension, unless it is another term."""
+    data = yaml.safe_load(SAAS.read_text(encoding="utf-8"))
+    data["dimensions"]["plan"]["synonyms"] = ["套餐", "plan", "tier", "billing category"]
+    path = tmp_path / "catalog.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    lexicon = Lexicon(load_catalog(path))
+    for said in ("plans", "tiers", "billing categories"):
+        hits = lexicon.find(f"new subscriptions by {said} last month")
+        assert [(h.text, h.kinds) for h in hits] == [("new subscriptions", {"metric"}), (said, {"dimension"})]
+    assert not any(h.text == "subscription" for h in lexicon.find("subscriptions"))  # metrics are never pluralised
+
+
+def test_a_period_right_after_a_dimension_word_is_read_as_said(tmp_path: Path) -> None:
+    """ "各产品线上个月的新订阅数": 线 ends the dimension word, never 线上 (online) — the period is 上个月."""
+    data = yaml.safe_load(SAAS.read_text(encoding="utf-8"))
+    data["dimensions"]["plan"]["synonyms"].append("产品线")
+    path = tmp_path / "catalog.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    query = Planner(load_catalog(path)).plan("各产品线上个月的新订阅数", as_of=date(2025, 7, 1))
+    assert query.dimensions == ("plan",)
+    assert (query.time_range.start, query.time_range.end) == (date(2025, 6, 1), date(2025, 6, 30))

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from baton.catalog.loader import load_catalog
-from baton.errors import BatonError
+from baton.errors import AmbiguousQuestion, BatonError
 from baton.nlu.parser import Planner
 
 PLANNER = Planner(load_catalog(Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml"))
@@ -327,3 +327,10 @@ def test_either_direction_asked_is_the_change_with_no_premise(question: str) -> 
     """ "up or down" asks which way it moved: never read as "whether GMV fell" (answered "Yes: …")."""
     query = PLANNER.plan(question, as_of=AS_OF)
     assert query.comparison is not None and query.premise is None and query.premise_asked is None
+
+
+def test_a_question_back_suggests_the_metric_the_question_named_first() -> None:
+    with pytest.raises(AmbiguousQuestion) as info:
+        PLANNER.plan("上个月退款率按风向看", as_of=AS_OF)
+    suggestions = info.value.detail["suggestions"]
+    assert isinstance(suggestions, list) and suggestions[0] == "退款率" and len(suggestions) == 5

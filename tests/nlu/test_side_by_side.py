@@ -24,7 +24,16 @@ def _gmv(**kw: object) -> SemanticQuery:
 
 
 @pytest.mark.parametrize(
-    "said", ["两者对比一下", "对比一下", "这两个比一下", "compare the two", "how do they compare?"]
+    "said",
+    [
+        "两者对比一下",
+        "对比一下",
+        "这两个比一下",
+        "compare the two",
+        "how do they compare?",
+        "which is bigger?",
+        "哪个高",
+    ],
 )
 def test_two_periods_become_the_later_against_the_earlier(said: str) -> None:
     may = _gmv(time_range=MAY)
@@ -48,7 +57,16 @@ def test_two_periods_of_a_breakdown_compare_each_group() -> None:
     assert (got.time_range, got.comparison and got.comparison.range) == (JUNE, MAY)
 
 
-@pytest.mark.parametrize(("said", "gap"), [("两者对比一下", False), ("差多少", True), ("what's the difference?", True)])
+@pytest.mark.parametrize(
+    ("said", "gap"),
+    [
+        ("两者对比一下", False),
+        ("差多少", True),
+        ("what's the difference?", True),
+        ("哪个更高", False),
+        ("which one was higher", False),
+    ],
+)
 def test_two_members_become_one_row_each(said: str, gap: bool) -> None:
     south = _gmv(filters=(APP, SOUTH))
     got = side_by_side(said, south, None, EAST)
@@ -62,6 +80,7 @@ def test_two_members_become_one_row_each(said: str, gap: bool) -> None:
         ("两者对比一下", _gmv(), None, None),  # nothing before to set beside it
         ("和华东比呢", _gmv(filters=(SOUTH,)), None, EAST),  # not only the two compared
         ("两者对比一下", _gmv(grain="week"), MAY, None),  # a series: each period against which?
+        ("哪个更高", _gmv(dimensions=("region",), time_range=MAY), JUNE, None),  # which period, or which group?
         ("差多少", _gmv(dimensions=("channel",), filters=(SOUTH,)), None, EAST),  # two members of a breakdown
         ("差多少", _gmv(filters=(MemberFilter(dimension="region", members=("华南", "华北")),)), None, EAST),
     ],

@@ -100,6 +100,10 @@ def test_changes_accumulate_over_turns_in_english(session: Session) -> None:
         ("和去年比呢", ("comparison",)),
         ("按品类拆开", ("breakdown",)),
         ("去掉直播呢", ("exclusion",)),
+        ("去掉直播，只看剩下的", ("exclusion",)),
+        ("drop live stream, just the rest", ("exclusion",)),
+        ("add them up", ("breakdown",)),
+        ("带同比", ("comparison",)),
         ("订单量呢", ("metric",)),
         ("5月呢", ("period",)),
         ("最高的3个呢", ("ranking",)),
@@ -992,6 +996,19 @@ def test_a_comparison_said_with_a_pointed_period_compares_that_period(
     assert (comparison.range.start, comparison.range.end) == against
 
 
+@pytest.mark.parametrize(
+    "then", ["break that day down by channel", "that day broken down by channel", "那天按渠道拆开"]
+)
+def test_the_day_pointed_at_broken_down_is_that_day_by_the_dimension(session: Session, then: str) -> None:
+    chat = session.conversation()
+    assert chat.ask("上个月GMV最高的是哪一天", as_of=JULY).status == "answered"
+    last = chat.ask(then)
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    query = last.semantic_query
+    assert query.dimensions == ("channel",) and query.grain is None
+    assert (query.time_range.start, query.time_range.end) == (date(2026, 6, 18), date(2026, 6, 18))
+
+
 def test_a_pointer_beside_a_period_is_still_a_follow_up(session: Session) -> None:
     """ "top 2 channels" then "their AOV in May": the two channels in May, never every channel."""
     chat = session.conversation()
@@ -1510,7 +1527,8 @@ def test_a_breakdown_a_follow_up_inherits_is_not_a_repeated_choice(remembering: 
 
 
 def test_which_of_the_two_said_never_takes_a_remembered_breakdown(remembering: Session) -> None:
-    """ "South China", "North China?", then "which one is bigger?": of the two, never the top category."""
+    """ "South China", "North China?", then "which one is bigger?": the two side by side, never the
+    top category."""
     user = remembering.user
     remembering.memory.forget_all(user)
     remembering.memory.set_preference(user, "default_breakdown", "category")
@@ -1518,8 +1536,14 @@ def test_which_of_the_two_said_never_takes_a_remembered_breakdown(remembering: S
     for question in ("GMV in South China last month", "and North China?"):
         assert chat.ask(question, as_of=JULY).status == "answered"
     which = chat.ask("which one is bigger?")
-    assert which.status == "clarification_needed", which.answer
-    assert chat.ask("拆开看看").status == "answered"  # a breakdown asked for still takes the default
+    assert which.status == "answered" and which.semantic_query is not None, which.answer
+    assert which.semantic_query.dimensions == ("region",)
+    assert [f.members for f in which.semantic_query.filters] == [("华南", "华北")]
+    again = remembering.conversation()
+    assert again.ask("GMV in South China last month", as_of=JULY).status == "answered"
+    broken = again.ask("拆开看看")  # a breakdown asked for still takes the default
+    assert broken.status == "answered" and broken.semantic_query is not None
+    assert broken.semantic_query.dimensions == ("category",)
     remembering.memory.forget_all(user)
 
 
@@ -1736,6 +1760,7 @@ def test_a_correction_without_a_question_before_it_is_asked_back(session: Sessio
     [
         ("上个月华东的GMV", "全国呢", ""),
         ("GMV in East China last month", "overall?", ""),
+        ("GMV in East China last month", "nationwide?", ""),
         ("上个月华东的GMV", "大盘呢", ""),
         ("除了直播上个月GMV", "整体呢", ""),
         ("上个月华东的GMV", "不对，是华南", "AND region = '华南'"),

@@ -315,7 +315,7 @@ class Catalog(BaseModel):
                     raise FieldError(
                         ("dimensions", dim_name, "columns"), f"dimension {dim_name!r} names unknown table {table!r}"
                     )
-                self._check_joins(f"dimension {dim_name!r}", table, column)
+                self._check_joins(f"dimension {dim_name!r}", table, column, ("dimensions", dim_name, "columns", table))
         for name in self.refused:
             if name in self.metrics:
                 raise FieldError(("refused", name), f"metric {name!r} is both defined and refused")
@@ -350,7 +350,7 @@ class Catalog(BaseModel):
         for name, metric in self.metrics.items():
             for measure in self.measures_of(name):
                 for sql in (measure.expression, *measure.filters):
-                    self._check_joins(f"metric {name!r}", measure.table, sql)
+                    self._check_joins(f"metric {name!r}", measure.table, sql, ("metrics", name))
             for factors in metric.tree:
                 self._check_tree(name, factors)
         for table_name, info in self.tables.items():
@@ -426,18 +426,22 @@ class Catalog(BaseModel):
 
         walk(metric)
 
-    def _check_joins(self, what: str, table: str, sql: str) -> None:
-        """Every ``join.column`` an expression reads must follow the table's declared joins."""
+    def _check_joins(self, what: str, table: str, sql: str, loc: tuple[str, ...]) -> None:
+        """Every ``join.column`` an expression reads must follow the table's declared joins
+        (reported at ``loc``, the field that holds the expression)."""
         from baton.catalog.sqlexpr import qualifiers
 
         try:
             paths = qualifiers(sql)
         except ValueError as exc:
-            raise ValueError(f"{what}: {sql!r} is not SQL ({exc})") from None
+            raise FieldError(loc, f"{what}: {sql!r} is not SQL ({exc})") from None
         for path in paths:
             if path == table:
                 continue
-            self.join_path(table, path, what=what)
+            try:
+                self.join_path(table, path, what=f"{what} (read from table {table!r})")
+            except ValueError as exc:
+                raise FieldError(loc, str(exc)) from None
 
     def join_path(self, table: str, path: str, *, what: str = "query") -> tuple[tuple[str, Join], ...]:
         """The joins ``a__b`` walks from ``table``: (alias so far, join) for each hop."""

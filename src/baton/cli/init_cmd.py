@@ -25,7 +25,7 @@ import os
 import re
 import tomllib
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 from urllib.parse import urlsplit
@@ -94,6 +94,8 @@ class InitResult:
     warehouse_url: str
     from_dbt: bool = False
     dbt_notes: list[tuple[str, str]] = field(default_factory=list)
+    latest: dict[str, date] = field(default_factory=dict)
+    """table -> the newest day of data it holds (of the tables whose time column could be read)"""
 
 
 def duckdb_file(url: str, cwd: Path) -> Path:
@@ -206,7 +208,24 @@ def _build_and_write(
     _valid_policy_and_config(texts)
     written = write_all(folder, texts)
     notes_out = list(imported.notes) if imported is not None else []
-    return InitResult(folder, written, catalog, pii, url, imported is not None, notes_out)
+    latest = _latest_days(backend, catalog)
+    return InitResult(folder, written, catalog, pii, url, imported is not None, notes_out, latest)
+
+
+def _latest_days(backend: Backend, catalog: Catalog) -> dict[str, date]:
+    """The newest day of data of each dated table, so that the example questions ask about a
+    month that has data (a draft's first table may hold only old launch dates)."""
+    from baton.catalog.freshness import freshness_query, tracked_tables
+
+    if not tracked_tables(catalog):
+        return {}
+    try:
+        result = backend.execute(
+            freshness_query(catalog).sql(dialect=backend.engine.dialect), timeout_s=30, row_cap=10_000
+        )
+    except ToolFailure:
+        return {}  # the files are written; the examples then fall back to "last month"
+    return {str(row[0]): row[2] for row in result.rows if isinstance(row[2], date)}
 
 
 def _schema_name(backend: Backend) -> str:
@@ -311,18 +330,39 @@ def _report(result: InitResult) -> list[str]:
     out.append(bilingual("init.summary", pii=len(result.pii), **counts))
     out += [bilingual("init.dbt_note", note=f"{en} / {zh}") for en, zh in result.dbt_notes]
     config = shown_path(result.folder / "baton.toml")
+    newest = sorted(result.latest, key=lambda t: (result.latest[t], t), reverse=True)
+    period = {lang: _example_period(result.latest[newest[0]] if newest else None, lang) for lang in ("en", "zh")}
     if result.from_dbt:
-        metric = next(iter(catalog.metrics.values()), None)
-        en, zh = (metric.label.en, metric.label.zh) if metric is not None else ("…", "…")
-        questions = dict(zip(("english", "chinese"), both("init.example_metric", metric=en, metric_zh=zh), strict=True))
+        metric = next((m for t in newest for m in catalog.metrics.values() if m.table == t), None)
+        metric = metric or next(iter(catalog.metrics.values()), None)
+        labels = {"en": metric.label.en, "zh": metric.label.zh} if metric is not None else {"en": "…", "zh": "…"}
+        questions = {
+            key: text("init.example_metric", lang, metric=labels[lang], period=period[lang])
+            for key, lang in (("english", "en"), ("chinese", "zh"))
+        }
         out.append(bilingual("init.next_steps_dbt", config=config, **questions))
     else:
-        dated = next((t for t, info in catalog.tables.items() if info.time_column is not None), "…")
-        questions = dict(zip(("english", "chinese"), both("init.example_rows", table=dated), strict=True))
+        dated = newest[0] if newest else next((t for t, i in catalog.tables.items() if i.time_column is not None), "…")
+        questions = {
+            key: text("init.example_rows", lang, table=dated, period=period[lang])
+            for key, lang in (("english", "en"), ("chinese", "zh"))
+        }
         out.append(
             bilingual("init.next_steps", catalog=shown_path(result.folder / "catalog.yaml"), config=config, **questions)
         )
     return out
+
+
+def _example_period(latest: date | None, language: Language) -> str:
+    """The newest whole month of data ("2026-04" when data ends on 5 May), or "last month" when
+    no day of data is known."""
+    if latest is None:
+        return text("init.last_month", language)
+    following = date(latest.year + latest.month // 12, latest.month % 12 + 1, 1)
+    if (following - latest).days > 1:  # the month is not whole yet: the one before it
+        latest = date(latest.year, latest.month, 1) - timedelta(days=1)
+    month = f"{latest.year:04d}-{latest.month:02d}"
+    return f"in {month}" if language == "en" else month
 
 
 def init_command(

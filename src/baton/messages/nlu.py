@@ -69,6 +69,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Ask a question about the data instead.",
         "Baton 只读取和分析数据，不执行发送消息、修改记录之类的操作。请改问一个关于数据的问题。",
     ),
+    "personal_data": (
+        "Baton answers with figures of the metric catalog; it does not list people's personal data such as "
+        '"{said}". Ask about a metric instead.',
+        "Baton 只回答指标目录中的统计数字，不提供个人信息（如“{said}”）。请改问某个指标。",
+    ),
     "advice_requested": (
         "Baton reports what the data shows; it does not decide budgets or what to do. Ask what the data says, "
         "for example how a metric changed.",

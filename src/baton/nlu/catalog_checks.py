@@ -419,9 +419,11 @@ class CatalogChecks:
 
         return say("en"), say("zh")
 
-    def examples(self, language: str) -> list[str]:
-        """The catalog's first metrics by label: what a question back offers to ask about."""
-        return [m.label.for_lang(language) for m in list(self.catalog.metrics.values())[:5]]
+    def examples(self, language: str, first: Sequence[str] = ()) -> list[str]:
+        """Metrics by label that a question back offers to ask about: those the question named
+        (``first``), then the catalog's first ones — five in all."""
+        names = [*dict.fromkeys(m for m in first if m in self.catalog.metrics), *self.catalog.metrics]
+        return [self.catalog.metrics[m].label.for_lang(language) for m in dict.fromkeys(names)][:5]
 
     @staticmethod
     def default_grain(time_range: TimeRange) -> Grain:

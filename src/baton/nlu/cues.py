@@ -163,12 +163,28 @@ def _average_per(scan: Scan, cues: Cues) -> Grain | None:
 _UNIT_GRAIN: dict[str, Grain] = {"day": "day", "week": "week", "month": "month", "quarter": "quarter", "year": "year"}
 
 
+def _broken_apart(scan: Scan, cues: Cues) -> bool:
+    """ "break that day down by channel": the verb and its "down" claimed, the words between left
+    to the readers of periods, pointers and catalog terms."""
+    for verb in scan.find_all(vocab.BREAK_APART):
+        down = next((d for d in scan.find_all(vocab.DOWN_BY) if d.start() > verb.end()), None)
+        if down is not None:
+            cues.claim(scan, "breakdown", [verb, down])
+            return True
+    return False
+
+
 def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     """The operators a question states, their spans claimed."""
     cues = Cues()
     cues.action = bool(cues.take(scan, "action", vocab.ACTIONS))
     cues.advice = bool(cues.take(scan, "advice", vocab.ADVICE))
     cues.why = bool(cues.take(scan, "why", vocab.WHY))
+    added_up = scan.find_all(vocab.ADD_THEM_UP)  # "add them up": the verb and its "up", said as one
+    for said in added_up:
+        scan.claim(said.start(), said.end())
+    if added_up:
+        cues.spans.setdefault("total", []).append((added_up[0].start(), added_up[-1].end()))
     if cues.why:
         cues.take(scan, "why", vocab.WHY_LEVEL)
     cues.unsupported = [
@@ -231,14 +247,14 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
         cues.change or directions or all(_right_after(m, cues.comparison_spans(), scan) for m in shares)
     )
     cues.share = bool(shares) and not percent_of_change
-    cues.total = bool(cues.take(scan, "total", vocab.TOTAL))
+    cues.total = bool(added_up) | bool(cues.take(scan, "total", vocab.TOTAL))
     for said in cues.take(scan, "cumulative", vocab.CUMULATIVE):  # "1-5月累计GMV": the period's total
         if cues.grain is not None or cues.trend:
             cues.unsupported.append(scan.text[said.start() : said.end()])  # a running total of a series
         else:
             cues.total = True
     cues.average = bool(cues.take(scan, "average", vocab.AVERAGE))
-    cues.breakdown = bool(cues.take(scan, "breakdown", vocab.BREAKDOWN))
+    cues.breakdown = bool(cues.take(scan, "breakdown", vocab.BREAKDOWN)) | _broken_apart(scan, cues)
     cues.combination = bool(cues.take(scan, "combination", vocab.COMBINATION))
     cues.separately = bool(cues.take(scan, "separately", vocab.SEPARATELY))
     members = {start for start, _ in scan.members}

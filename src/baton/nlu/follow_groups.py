@@ -175,10 +175,14 @@ def _the_whole_asked(r: Reading, named: dict[tuple[str, bool], list[str]], *, br
     return whole is not None
 
 
-_THE_WHOLE = patterns.compile(r"整体|全国|总体|全平台|大盘|\boverall\b|\bthe whole\b" + vocab.WHOLE_OF_A_PERIOD, re.I)
+_THE_WHOLE = patterns.compile(
+    r"整体|全国|总体|全平台|大盘|\boverall\b|\bnationwide\b|\b(?:company|platform|site)[- ]?wide\b|\bthe whole\b"
+    + vocab.WHOLE_OF_A_PERIOD,
+    re.I,
+)
 """The whole said in a follow-up ("全国呢", "全国同比呢", "overall YoY?"); never 平均水平 (an average), never
 "in total" (the previous figures summed)."""
-_THE_WHOLE_PLACE = patterns.compile(r"全国|全平台|大盘", re.I)
+_THE_WHOLE_PLACE = patterns.compile(r"全国|全平台|大盘|\bnationwide\b|\b(?:company|platform|site)[- ]?wide\b", re.I)
 
 
 def _replaced_filter_is_named(

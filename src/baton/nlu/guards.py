@@ -247,6 +247,7 @@ def two_members_apart(dims: Sequence[str], filters: Sequence[MemberFilter]) -> b
 _EACH_AND_SUM = patterns.compile(r"\beach\s*(?:and|&|,|plus)\s*(?:the\s+)?(?:combined|total|in total|together|sum)\b")
 _SUMMED = patterns.compile(
     r"总|合计|总共|一共|加起来|合起来|加在一起|加一起|之和|加总|汇总|总和|共计|总计|in total|combined|altogether|together|total|sum"
+    r"|(?:add|sum)\s.*\bup"
 )
 BY_BEFORE = patterns.compile(r"\bby\s+(?:the\s+)?$")
 """English "by" right before a metric ("top regions by GMV", "categories by orders")."""

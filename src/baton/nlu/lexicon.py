@@ -17,16 +17,17 @@ from baton import patterns
 from baton.catalog.model import Catalog
 from baton.nlu import vocabulary as vocab
 from baton.nlu.typos import TIME_ABBREVIATIONS, TIME_WORDS
+from baton.numbers import plural_noun
 
 CASED_WORDS = vocab.EN_FILLERS | vocab.OPERATOR_WORDS | vocab.COMMON_EN | TIME_WORDS | TIME_ABBREVIATIONS
 """English words that a catalog term written in capitals (a country code: "US", "IN") names
 only when the question writes it in capitals too: "revenue in IN" names India, "show us" not."""
 Kind = Literal["metric", "dimension", "member", "refused"]
-_PARTICLES = patterns.compile(r"了多少|了几|了")
+_PARTICLES = patterns.compile(r"了多少|了几|了|过")
 _WORD_HYPHEN = patterns.compile(r"(?<=[a-z])-(?=[a-z])")
 """A hyphen inside an English compound ("new-user orders", "mini-program"): read as a space, for
 catalog terms only (the question's own words keep it: "year-over-year" is an operator)."""
-_CHARS_OR_PARTICLE = patterns.compile(r"(?<=[\u4e00-\u9fff])(?P<particle>了多少|了几|了)(?=[\u4e00-\u9fff])|.", re.S)
+_CHARS_OR_PARTICLE = patterns.compile(r"(?<=[\u4e00-\u9fff])(?P<particle>了多少|了几|了|过)(?=[\u4e00-\u9fff])|.", re.S)
 
 
 _AMOUNT_GLUED = patterns.compile(r"\d+(?:\.\d+)?(?:[\u4e00-\u9fff%％])")
@@ -89,6 +90,16 @@ def glued_to_chinese(text: str, start: int, end: int) -> bool:
     return against and text[start:end].lower().strip("'-_") not in vocab.CHAT_WORDS
 
 
+def _english_plural(surface: str) -> str | None:
+    """The plural of an English dimension word ("city" → "cities", "product line" → "product
+    lines"), so a catalog need not list it; ``None`` for a word already plural or not English."""
+    word = surface.strip()
+    if not word.isascii() or not word[-1:].isalpha() or word.lower().endswith("s") or len(word) < 3:
+        return None
+    head, _, last = word.rpartition(" ")
+    return f"{head} {plural_noun(last)}".strip()
+
+
 def normalise(text: str) -> str:
     """NFKC + lower case; length-preserving for the characters questions contain."""
     out = unicodedata.normalize("NFKC", text)
@@ -113,6 +124,11 @@ class Lexicon:
         for name, dim in catalog.dimensions.items():
             for surface in (name, dim.label.zh, dim.label.en, *dim.synonyms):
                 add(surface, Term("dimension", name, surface))
+        for name, dim in catalog.dimensions.items():  # "top 3 cities": a dimension named in the plural
+            for surface in (dim.label.en, *dim.synonyms):
+                plural = _english_plural(surface)
+                if plural and _WORD_HYPHEN.sub(" ", normalise(plural)) not in entries:
+                    add(plural, Term("dimension", name, surface))
             for member, info in dim.members.items():
                 for surface in (member, info.label.zh, info.label.en, *info.synonyms):
                     add(surface, Term("member", f"{name}:{member}", surface))
@@ -184,7 +200,7 @@ class Lexicon:
 
     def _across_particles(self, norm: str) -> list[tuple[int, int]]:
         """Chinese terms split by an aspect or quantity particle ("新增了多少注册用户" is the
-        term "新增注册用户" asked about): found in the text without the particle, kept only
+        term "新增注册用户" asked about, "多少人下过单" the term "多少人下单"): found in the text without the particle, kept only
         when the particle sits inside the term."""
         kept: list[int] = []
         compact = []

@@ -299,6 +299,17 @@ def metric_labels(catalog: Catalog, metrics: Sequence[str], sep: str = "answer.a
     }
 
 
+def metric_said_whole(scan: Scan, hits: Sequence[Hit], word: str) -> str:
+    """ "乘客取消率": a metric word of one character (率, 量) right after a catalog term is named with
+    that term — the metric asked for is "乘客取消率", never "率"."""
+    if len(word) != 1 or word.isascii():
+        return word
+    residual = scan.residual()
+    at = residual.find(word)
+    before = next((h for h in hits if h.end == at), None)
+    return scan.text[before.start : at + 1] if before is not None else word
+
+
 __all__ = [
     "claim_measure_words",
     "claim_metric_affixes",
@@ -307,6 +318,7 @@ __all__ = [
     "metric_as_a_word_of_another",
     "metric_labels",
     "metric_over_metric",
+    "metric_said_whole",
     "metrics_naming",
     "no_part_of_a_metric",
     "ratios_said_in_parts",

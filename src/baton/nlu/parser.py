@@ -71,6 +71,7 @@ from baton.nlu.metric_words import (
     metric_as_a_word_of_another,
     metric_labels,
     metric_over_metric,
+    metric_said_whole,
     no_part_of_a_metric,
 )
 from baton.nlu.parts import (
@@ -428,7 +429,7 @@ class Planner(TermReader, QueryAssembly):
         for apart in scan.find_all(_DAY_APART) if periods else ():  # "双11整个活动期间的GMV，以及当天的": which day?
             cues.unsupported.append(scan.text[apart.start() : apart.end()])
             scan.claim(apart.start(), apart.end())
-        periods += timeexpr.read_periods(scan.residual(), as_of, said=scan.text)
+        periods += timeexpr.read_periods(scan.residual_for_periods(vocab.PERIOD_AFTER_A_TERM), as_of, said=scan.text)
         for period in periods:
             for span in period.spans:
                 scan.claim(*span)
@@ -528,8 +529,23 @@ class Planner(TermReader, QueryAssembly):
         for unit in cues.take(scan, "unit", vocab.UNIT_ASKED):  # "多少万元", "in rmb": how it is written
             money: str | None = unit.group("cur") or unit.group("cur_en")
             cues.unit_currency = currency_of_word(money) if money else cues.unit_currency
+        if cues.top_n is not None or cues.rank_place is not None or cues.best is not None:
+            scan.take(vocab.AMONG_THEM)  # "其中哪个最高": among the rows held, as any ranking is
+        if any(m.excluded for m in terms.members):  # "去掉华东，只看剩下的": the rest is what the exclusion left
+            for pattern in (vocab.THE_REST, vocab.THE_REST_WORD):
+                for said in scan.find_all(pattern):
+                    scan.claim(said.start(), said.end())
         self._account_for_the_rest(scan, cues, terms, language, follows=context is not None)
         return Reading(scan, cues, terms, periods, (*corrections, *context_words), language, ties)
+
+    def _no_personal_data(self, question: str) -> None:
+        """ "用户手机号导出来", "customer phone numbers": aggregates only, never a person's own data —
+        read before typos are mended ("phone" is one letter off a member "phones")."""
+        terms = [(h.start, h.end) for h in self.lexicon.find(question)]
+        for said in vocab.PERSONAL_DATA.finditer(normalise(question)):
+            if not any(s <= said.start() and said.end() <= e for s, e in terms):
+                word = question[said.start() : said.end()]
+                raise OutOfScope(*both("nlu.personal_data", said=word), detail={"personal_data": word, "final": True})
 
     def _pair_of_the_breakdown(
         self, scan: Scan, cues: Cues, terms: Terms, periods: list[timeexpr.PeriodReading]
@@ -559,13 +575,15 @@ class Planner(TermReader, QueryAssembly):
 
     # -- reading --------------------------------------------------------------------------
     def _prepare(self, question: str) -> tuple[str, tuple[Correction, ...]]:
-        """The gate, then traditional → simplified characters, then typos of catalog terms."""
+        """The gate, then traditional → simplified characters, a person's own data refused, then
+        typos of catalog terms."""
         text = check_question(question)
         corrections: list[Correction] = []
         simplified = to_simplified(text)
         if simplified != text:
             corrections.append(Correction(written=text, read_as=simplified, kind="traditional"))
             text = simplified
+        self._no_personal_data(text)
         text, cjk = correct_cjk(text, self._cjk_surfaces, [(h.start, h.end) for h in self.lexicon.find(text)])
         corrections.extend(cjk)
         text, shorthand = expand_abbreviations(text)
@@ -607,11 +625,12 @@ class Planner(TermReader, QueryAssembly):
                 raise AmbiguousQuestion(*self.not_understood(unknown), detail={"unknown": unknown})
             raise OutOfScope(*self.with_examples("nlu.not_about_data"), detail={"unknown": unknown})
         if metric_words:
-            raise self.unknown_metric(metric_words[0])
+            raise self.unknown_metric(metric_said_whole(scan, terms.hits, metric_words[0]))
         if cues.unsupported or unknown:
             words = [*cues.unsupported, *unknown]
             raise AmbiguousQuestion(
-                *self.not_understood(words), detail={"unknown": words, "suggestions": self.examples(language)}
+                *self.not_understood(words),
+                detail={"unknown": words, "suggestions": self.examples(language, terms.metrics)},
             )
         if not terms.metrics and not follows:
             raise AmbiguousQuestion(

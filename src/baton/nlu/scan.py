@@ -61,6 +61,15 @@ class Scan:
             self.claim(m.start(), m.end())
         return found
 
+    def residual_for_periods(self, after_term: re.Pattern[str]) -> str:
+        """:meth:`residual` with the catalog terms that ``after_term`` follows blanked too, so that
+        a period word right after a term is read as said ("产品线上个月")."""
+        chars = list(self.residual())
+        for start, end in self.terms:
+            if after_term.match(self.text, end):
+                chars[start:end] = " " * (end - start)
+        return "".join(chars)
+
     def residual(self) -> str:
         """The text with every claimed span blanked: what is left to account for."""
         chars = list(self.text)

@@ -27,6 +27,8 @@ def side_by_side(
     if said is None or not _one_period(parent):
         return None
     gap = any(said.group(g) for g in ("gap_zh", "gap_zh2", "gap_en"))
+    if said.group("which") and parent.dimensions:  # "哪个更高" of two breakdowns: which period, or group?
+        return None
     if gap and _two_members_shown(parent):  # "它和华北比呢" then "差多少": the gap of the two rows shown
         update: dict[str, object] = {"difference": True}
         if earlier is not None:  # the two members' gap, or the two periods'? not guessed

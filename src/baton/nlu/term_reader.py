@@ -51,7 +51,9 @@ from baton.nlu.ties import Ties
 _ALL_OF = patterns.compile(
     r"(所有|全部|全体|不限|(?<![完安健齐周保])全|(?:\bacross )?\ball\b|\ball (?:of )?the\b)\s*(?:的\s*)?$", re.I
 )
-_OTHER = patterns.compile(r"(其他|其余|其它|\bother\b|\bremaining\b|\bthe rest of(?: the)?\b)\s*(?:的\s*)?$", re.I)
+_OTHER = patterns.compile(
+    r"(其他|其余|其它|剩下|剩余|余下|\bother\b|\bremaining\b|\bthe rest of(?: the)?\b)\s*(?:的\s*)?$", re.I
+)
 """Other members than the ones a question excludes ("除华东外，其他区域")."""
 _MEMBER_COUNT = patterns.compile(r"(?:这|那)?(?:[两二三四五六七八九十]|\d+)\s*个\s*$")
 """The number of members just listed, before their dimension ("华北、华中、东北三个区")."""

@@ -168,13 +168,26 @@ SHARE = patterns.compile(
     r"|\bcontribut(?:e|ed|ion)s?\b",
     _I,
 )
+_ADD_THEM_UP = r"\b(?:add|sum)\s+(?:them|those|these|the\s+two|both|it\s+all|everything)\s+up\b"
+_THEM = ("them", "those", "these", "both", "the two", "it all", "everything")
+ADD_THEM_UP = patterns.compile(
+    rf"\b(?:add|sum)(?=\s+(?:{'|'.join(_THEM)})\s+up\b)"
+    + "|(?:"
+    + "|".join(rf"(?<=\b{verb} {them} )" for verb in ("add", "sum") for them in _THEM)
+    + r")up\b",
+    _I,
+)
+"""A sum said with a verb ("add them up"): the verb and its "up", read before "up" can be read as
+a rise; what is added up ("them": the rows listed) is left to the readers of pointers."""
 TOTAL = patterns.compile(
-    r"合计|总共|一共|加起来|合起来|加在一起|加一起|之和|加总|汇总|总和|共计|总计|整体|总体|一起|\bin total\b|\bcombined\b|\boverall\b|\baltogether\b|(?<!putting )(?<!put )\btogether\b|\btotal\b|\bsum\b",
+    r"合计|总共|一共|加起来|合起来|加在一起|加一起|之和|加总|汇总|总和|共计|总计|整体|总体|一起|\bin total\b|"
+    + _ADD_THEM_UP
+    + r"|\bcombined\b|\boverall\b|\baltogether\b|(?<!putting )(?<!put )\btogether\b|\btotal\b|\bsum\b",
     _I,
 )
 ADDED_UP = patterns.compile(
     r"加起来|合起来|加在一起|加一起|合计|共计|一共|总共|\bcombined\b|\baltogether\b|\bin total\b|\badded up\b"
-    r"|\b(?:put )?together\b",
+    r"|\b(?:put )?together\b|" + _ADD_THEM_UP,
     _I,
 )
 """Words that add two periods up ("4月和5月加起来", "April and May combined") — never a bare "total",
@@ -204,6 +217,36 @@ EXCLUDE_VERB = patterns.compile(
 )
 """A verb that takes its object away ("drop live stream", "remove the app"): an exclusion before a
 member, never a fall; before anything else ("drop the channel split") it is left to be asked."""
+PERSONAL_DATA = patterns.compile(
+    r"手机号码?|电话号码?|联系电话|联系方式|邮箱地址|邮箱|电子邮件|身份证号?码?|家庭住址|收货地址|住址|银行卡号?"
+    r"|\b(?:phone|mobile|cell|telephone|contact)\s+(?:numbers?|nos?\.?|details)\b|\be-?mail\s+address(?:es)?\b"
+    r"|\be-?mails\b|\bhome\s+address(?:es)?\b|\b(?:shipping|postal|street)\s+address(?:es)?\b"
+    r"|\b(?:id\s+card|passport|social\s+security|national\s+id|credit\s+card|bank\s+account)\s+numbers?\b|\bssns?\b",
+    _I,
+)
+"""A person's own data ("用户手机号", "customer phone numbers"): Baton answers with aggregates of
+the catalog, never lists who someone is or how to reach them — refused, unless a catalog term
+holds the words."""
+PERIOD_AFTER_A_TERM = patterns.compile(r"[上下]")
+"""上 / 下 right after a catalog term ("产品线上个月", "各渠道下个月"): the term's last character never
+makes 线上 (online) or 之下 of it — the period starts there."""
+AMONG_THEM = patterns.compile(r"其中(?=\s*(?:的|之)?\s*(?:哪|谁|最|前\s*\w{1,3}\s*[个名]|倒数|排名))")
+"""其中 before a ranking ("其中哪个渠道最高", "其中最低的"): among the rows the question (or the answer
+before) holds — what the ranking ranks anyway. Before anything else ("其中华东占多少": of the two, or
+of the whole?) it is left unread."""
+THE_REST_WORD = patterns.compile(
+    r"(?:剩下|剩余|其余|余下)(?:的|那些|部分)*|\b(?:the\s+)?(?:rest|remaining ones|remainder)\b|\b(?:everything|all) else\b",
+    _I,
+)
+THE_REST = patterns.compile(
+    r"(?:(?:只|仅|单)\s*)?(?:看|要|算|统计|留)?\s*(?:一下)?\s*(?:剩下|剩余|其余|余下)(?:的|那些|部分)*"
+    r"|\b(?:(?:just|only|show|keep)\s+)*(?:(?:for|on)\s+)?(?:the\s+)?(?:rest|remaining ones|remainder)(?:\s+only)?\b"
+    r"|\b(?:just\s+|only\s+)?(?:everything|everyone|all) else\b",
+    _I,
+)
+"""A clause that restates an exclusion ("去掉华东，只看剩下的", "excluding East China, just the rest"):
+read only when the question excludes a member; alone it names nothing. ``THE_REST_WORD``: the word
+alone, when another reader took the "只看" before it."""
 EXCLUDE_AFTER = patterns.compile(r"\s*(?:以外|之外|除外|外的|外)", _I)
 EXCLUDE_TAIL = patterns.compile(r"\s*(?:以外|之外|除外|以后|之后|后|外)", _I)
 """What may close an exclusion that a word before the members opened ("剔除家电品类后", "除了A以外")."""
@@ -553,7 +596,7 @@ _BOUND_OP = (
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
     r"|跌破|涨破|突破|升破"
     r"|超(?=\s*\d)"
-    r"|最多|最高|最少|最低|[过破]了?(?=[\d.一二两三四五六七八九十百千]*(?:千万|百万|万|亿))|上(?=千万|百万|万|亿)"
+    r"|最多|最高|最少|最低|[过破]了?(?=[\d.一二两三四五六七八九十百千]*个?(?:千万|百万|万|亿))|上(?=千万|百万|万|亿)"
     r"|\bmore than\b|\bgreater than\b|\bhigher than\b|\bbigger than\b|\blarger than\b|\bin excess of\b"
     r"|\bexceed(?:s|ed|ing)?\b|\babove\b|\bover\b|\bat least\b|\bno less than\b|\bnot less than\b"
     r"|\bless than\b|\bfewer than\b|\blower than\b|\bsmaller than\b|\bbelow\b|\bunder\b|\bat most\b"
@@ -730,6 +773,12 @@ BREAKDOWN = patterns.compile(
     r"拆分|拆解|细分|拆开|拆一下|拆下|\bbreak(?:s|ing)? (?:it |this |that |them )?down\b|\bbreakdown of\b", _I
 )
 """A breakdown asked for in words; the dimension comes from the catalog terms ("…by user type")."""
+BREAK_APART = patterns.compile(
+    r"\b(?:break|breaking|broken|broke|split|splitting)(?=\s+(?:\S+\s+){1,4}?down\s+by\b)", _I
+)
+DOWN_BY = patterns.compile(r"\bdown(?=\s+by\b)", _I)
+""" "break that day down by channel", "break GMV down by region": the verb and its "down" around
+what is broken down (read by the other readers), a breakdown when "by" a dimension follows."""
 ACTIONS = patterns.compile(
     r"写一?(?:个|首|篇|段)|\bwrite (?:a|an|me|some)\b|\bscrap(?:e|es|ing)\b|"
     r"发送(?!给我)|发给(?!我)|推送|群发|发一条|发条|发短信|发邮件|发券|发优惠券|通知|删除|删掉|修改数据|写入|"
@@ -764,7 +813,7 @@ FUNCTION_CHARACTERS = PARTICLES | frozenset("我你您帮给查看算下再把�
 ZH_FILLERS = frozenset(
     (
         "人 多少人 每个 每一个 算 用户 最近 万 来 来了 花了 花 全国 大盘 全平台 当天 那天 当日 钱 的话 东西 客户 "
-        "顾客 拉一下 拉下 拉个 拉 多少万 几万 拿走 顺便 带上 也带上 算下 算一下 再 在 "
+        "顾客 拉一下 拉下 拉个 拉 多少万 几万 拿走 顺便 带 带着 附上 附带 带上 也带上 算下 算一下 再 在 "
         "中 里 内 期间 时候 多少 什么 请问 请 麻烦 帮我 帮忙 帮 我 我们 你 您 给我 "
         "给 查 查询 查一下 查下 看 看看 看下 一下 下 统计 情况 数据 表现 如何 怎么样 "
         "怎样 怎么 为 列出 列一下 展示 显示 有 一共有 是多少 有多少 多少钱 分别是 相关 "
@@ -782,7 +831,7 @@ trend, distribution and total words are operators, never fillers."""
 EN_FILLERS = frozenset(
     (
         "what was were is are be been being the a an of in on at for by per and or with from to how many much users user shoppers "
-        "did does do done show me give list tell please our my we us i you your can could would will should "
+        "did does do done show me give list tell please our my we us i you your can could would will should nationwide "
         "might it its during that this those these there their they them all any some so as into out ones "
         "about have has had where when who whom whose level levels look looking like get got let see value "
         "values number numbers figure figures data report split broken down up 's ? , . ! : ; ( ) what's "
@@ -882,6 +931,7 @@ _TAKE_TOTAL = (
     r"(?:给(?:我)?(?:个|一个)|只看|只要|就看|就要|看|要)?(?:一下)?(?:总数|总量|(?P<total_money>总额)|合计|总计|汇总|加总|总的)"
     r"(?:数字?)?(?:就行|就好|即可)?"
     r"|(?:(?:just|only|give\s+me|show\s+me)\s+)?(?:the\s+)?(?:grand\s+)?total(?:\s+only)?|in\s+total|all\s+together"
+    r"|" + _ADD_THEM_UP
 )
 _TAKE_RANKING = (
     r"(?:全部|所有的?|都)(?:列出来|列一下|显示出来|展示出来|给我)|不(?:要|用)?只看前\s*\w{1,3}(?:个|名)?"
@@ -927,10 +977,12 @@ THE_TWO_COMPARED = patterns.compile(
     r"|(?P<gap_zh2>差(?:了)?多少|相差多少|差距(?:多大|有多大|是多少)?)"
     r"|(?:(?:can\s+you|please|let'?s)\s+)?compare\s+(?:the\s+two|them|both|these\s+two|those\s+two)(?:\s+side\s+by\s+side)?"
     r"|how\s+do\s+(?:they|the\s+two|these\s+two)\s+compare"
+    r"|(?P<which>(?:which|who)(?:\s+one|\s+of\s+(?:the\s+two|them|these))?\s+(?:is|was)\s+"
+    r"(?:bigger|higher|larger|greater|more|smaller|lower|less)|(?:哪个|谁)(?:更|比较)?(?:大|高|多|小|低|少)(?:一些|一点|些)?)"
     r"|(?P<gap_en>(?:what'?s|what\s+is)\s+the\s+(?:difference|gap)(?:\s+between\s+(?:them|the\s+two))?|the\s+(?:difference|gap))"
     r")\s*(?:吧|呢|please)?\s*[.!?。！？]?\s*",
     _I,
 )
 """The last two answers set side by side ("两者对比一下", "差多少", "compare the two", "what's the
-difference?"), after a turn that changed one thing of the one before it (the period, or the member
+difference?", "which is bigger?" of two single figures), after a turn that changed one thing of the one before it (the period, or the member
 of one filter); the gap words ask for the difference as well."""
