@@ -96,6 +96,12 @@ def test_double_11_window() -> None:
         ({"start": "02-30", "end": "03-01"}, "day"),
         ({"start": "06-01", "end": "06-18", "peak": "06-20"}, "peak"),
         ({"start": "6/1", "end": "06-18"}, "MM-DD"),
+        ({}, "no days at all"),
+        ({"start": "06-01"}, "a start with no end"),
+        ({"dates": {2026: {"start": "2025-02-16", "end": "2025-02-23"}}}, "a window listed under another year"),
+        ({"dates": {2026: {"start": "2026-02-16", "end": "2026-05-01"}}}, "a window of months"),
+        ({"dates": {2026: {"start": "2026-02-16", "end": "2026-02-23", "peak": "2026-03-01"}}}, "a peak outside"),
+        ({"peak": "02-17", "dates": {2026: {"start": "2026-02-16", "end": "2026-02-23"}}}, "a fixed peak alone"),
     ],
 )
 def test_calendar_events_are_validated(window: dict[str, str], reason: str) -> None:
@@ -103,6 +109,57 @@ def test_calendar_events_are_validated(window: dict[str, str], reason: str) -> N
 
     with pytest.raises(ValidationError):
         CalendarEvent.model_validate({"name": {"zh": "x", "en": "x"}, **window})
+
+
+SPRING_FESTIVAL = CalendarEvent.model_validate(
+    {
+        "name": {"zh": "春节", "en": "Spring Festival"},
+        "dates": {
+            2025: {"start": "2025-01-28", "end": "2025-02-04", "peak": "2025-01-29"},
+            2026: {"start": "2026-02-16", "end": "2026-02-23", "peak": "2026-02-17"},
+        },
+    }
+)
+NEW_YEAR_SALE = CalendarEvent.model_validate(  # fixed days, but one year dated apart, across the new year
+    {"name": {"zh": "年货节", "en": "New Year sale"}, "start": "01-05", "end": "01-20",
+     "dates": {2025: {"start": "2025-12-26", "end": "2026-01-06"}}}
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("event", "day", "inside", "peak"),
+    [
+        (SPRING_FESTIVAL, dt.date(2026, 2, 17), True, True),
+        (SPRING_FESTIVAL, dt.date(2026, 2, 23), True, False),
+        (SPRING_FESTIVAL, dt.date(2025, 2, 17), False, False),  # last year's fell on other days
+        (SPRING_FESTIVAL, dt.date(2025, 1, 29), True, True),
+        (SPRING_FESTIVAL, dt.date(2024, 2, 10), False, False),  # a year not listed has no such event
+        (NEW_YEAR_SALE, dt.date(2026, 1, 3), True, False),  # 2025's window runs into 2026
+        (NEW_YEAR_SALE, dt.date(2026, 1, 20), True, True),  # 2026 keeps the fixed days
+        (NEW_YEAR_SALE, dt.date(2025, 1, 10), False, False),  # 2025 is dated apart
+        (NEW_YEAR_SALE, dt.date(2025, 12, 30), True, False),
+    ],
+)
+def test_an_event_whose_days_move_is_found_on_each_years_own_days(
+    event: CalendarEvent, day: dt.date, inside: bool, peak: bool
+) -> None:
+    assert (event.contains(day), event.is_peak_day(day)) == (inside, peak)
+    assert (peak_window_for(day, (event,)) is event) is inside
+
+
+def test_a_moving_holiday_is_a_peak_never_an_anomaly() -> None:
+    """Spring Festival halves the days of a month: declared with its dates, every day of it reads
+    as the event, and the week after is measured against ordinary weeks."""
+    days, values = _daily(dt.date(2025, 12, 1), dt.date(2026, 3, 29), seed=3)
+    for i, d in enumerate(days):
+        if SPRING_FESTIVAL.contains(d):
+            values[i] *= 0.4
+    report = seasonal_anomaly_scores(days, values, peaks=(SPRING_FESTIVAL,))
+    held = [d for d in report.days if SPRING_FESTIVAL.contains(d.day)]
+    assert len(held) == 8 and {d.label for d in held} == {"peak"} and report.anomalies == ()
+    assert [d.day for d in held if d.is_peak_day] == [dt.date(2026, 2, 17)]
+    naive = seasonal_anomaly_scores(days, values)
+    assert any(a.day == dt.date(2026, 2, 17) for a in naive.anomalies)  # undeclared: the holiday is an anomaly
 
 
 def test_incomplete_day_is_labelled_and_left_out_of_baselines() -> None:

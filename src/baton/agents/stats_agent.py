@@ -252,7 +252,7 @@ def _events(catalog: Catalog, query: SemanticQuery, ev: str, lang: Language) -> 
     out: list[Finding] = []
     for event in catalog.calendar:
         if event.contains(day):
-            key = "analysis.event_peak" if event.peak_day == (day.month, day.day) else "analysis.event_window"
+            key = "analysis.event_peak" if event.is_peak_day(day) else "analysis.event_window"
             out.append(
                 Finding(
                     finding_id=f"stats-event-{len(out) + 1}",

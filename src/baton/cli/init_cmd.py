@@ -331,26 +331,26 @@ def _report(result: InitResult) -> list[str]:
     out += [bilingual("init.dbt_note", note=f"{en} / {zh}") for en, zh in result.dbt_notes]
     config = shown_path(result.folder / "baton.toml")
     newest = sorted(result.latest, key=lambda t: (result.latest[t], t), reverse=True)
-    period = {lang: _example_period(result.latest[newest[0]] if newest else None, lang) for lang in ("en", "zh")}
+    period = {lang: _example_period(result.latest[newest[0]] if newest else None, lang) for _, lang in _ASKED_IN}
     if result.from_dbt:
         metric = next((m for t in newest for m in catalog.metrics.values() if m.table == t), None)
         metric = metric or next(iter(catalog.metrics.values()), None)
         labels = {"en": metric.label.en, "zh": metric.label.zh} if metric is not None else {"en": "…", "zh": "…"}
         questions = {
-            key: text("init.example_metric", lang, metric=labels[lang], period=period[lang])
-            for key, lang in (("english", "en"), ("chinese", "zh"))
+            key: text("init.example_metric", lang, metric=labels[lang], period=period[lang]) for key, lang in _ASKED_IN
         }
         out.append(bilingual("init.next_steps_dbt", config=config, **questions))
     else:
         dated = newest[0] if newest else next((t for t, i in catalog.tables.items() if i.time_column is not None), "…")
-        questions = {
-            key: text("init.example_rows", lang, table=dated, period=period[lang])
-            for key, lang in (("english", "en"), ("chinese", "zh"))
-        }
+        questions = {key: text("init.example_rows", lang, table=dated, period=period[lang]) for key, lang in _ASKED_IN}
         out.append(
             bilingual("init.next_steps", catalog=shown_path(result.folder / "catalog.yaml"), config=config, **questions)
         )
     return out
+
+
+_ASKED_IN: tuple[tuple[str, Language], ...] = (("english", "en"), ("chinese", "zh"))
+"""The two example questions `baton init` prints, by the message field each fills."""
 
 
 def _example_period(latest: date | None, language: Language) -> str:

@@ -37,20 +37,48 @@ class Bilingual(BaseModel):
         return self.zh if language == "zh" else self.en
 
 
-class CalendarEvent(BaseModel):
-    """A yearly event that moves the data (a promotion, a holiday): days inside its window read
-    as "peak", never as trend or anomaly, and are left out of weekday baselines.
+class EventDates(BaseModel):
+    """One year's window of an event whose dates move (a lunar holiday, a sale set each year)."""
 
-    ``start``, ``end`` and ``peak`` are month-day pairs ("06-01"); the window is inclusive and
-    must not wrap around the new year.
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    start: dt.date = Field(description="first day")
+    end: dt.date = Field(description="last day (inclusive)")
+    peak: dt.date | None = Field(default=None, description="the main day (default: end)")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> EventDates:
+        if self.start > self.end:
+            raise ValueError("an event's start must not be after its end")
+        if (self.end - self.start).days > MAX_EVENT_DAYS:
+            raise ValueError(f"an event window is at most {MAX_EVENT_DAYS + 1} days long")
+        if self.peak is not None and not self.start <= self.peak <= self.end:
+            raise ValueError("the peak day must lie inside the window")
+        return self
+
+
+MAX_EVENT_DAYS = 61
+"""The longest window (in days after its first) an event of dated years may span."""
+
+
+class CalendarEvent(BaseModel):
+    """An event that moves the data (a promotion, a holiday): days inside its window read as
+    "peak", never as trend or anomaly, and are left out of weekday baselines.
+
+    A yearly event on fixed days has ``start``, ``end`` and ``peak`` as month-day pairs ("06-01");
+    the window is inclusive and must not wrap around the new year. An event whose days move from
+    year to year (Spring Festival, a sale dated each year) lists each year's window in ``dates``
+    (a year listed there overrides the fixed days); a year with no window has no such event.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: Bilingual = Field(description="the event's name")
     synonyms: tuple[str, ...] = Field(default=(), description="other names a question may use (e.g. Singles' Day)")
-    start: tuple[int, int] = Field(description='first day, "MM-DD"')
-    end: tuple[int, int] = Field(description='last day, "MM-DD" (inclusive)')
+    start: tuple[int, int] | None = Field(default=None, description='first day each year, "MM-DD"')
+    end: tuple[int, int] | None = Field(default=None, description='last day each year, "MM-DD" (inclusive)')
     peak: tuple[int, int] | None = Field(default=None, description="the event's main day (default: end)")
+    dates: dict[int, EventDates] = Field(
+        default_factory=dict, description="the window of each year whose days are not the fixed ones, by year"
+    )
 
     @field_validator("start", "end", "peak", mode="before")
     @classmethod
@@ -66,24 +94,52 @@ class CalendarEvent(BaseModel):
 
     @model_validator(mode="after")
     def _ordered(self) -> CalendarEvent:
-        if self.start > self.end:
+        if (self.start is None) != (self.end is None):
+            raise ValueError("an event's fixed days need both start and end")
+        if self.start is None or self.end is None:
+            if not self.dates:
+                raise ValueError("an event needs its fixed days (start, end) or the dates of its years")
+            if self.peak is not None:
+                raise ValueError("a fixed peak needs fixed days; give each year's peak in dates")
+        elif self.start > self.end:
             raise ValueError("an event window must not wrap around the new year (start after end)")
-        if self.peak is not None and not self.start <= self.peak <= self.end:
+        elif self.peak is not None and not self.start <= self.peak <= self.end:
             raise ValueError("the peak day must lie inside the window")
+        for year, window in self.dates.items():
+            if window.start.year != year:
+                raise ValueError(f"the window listed for {year} starts in {window.start.year}")
         return self
 
-    @property
-    def peak_day(self) -> tuple[int, int]:
-        return self.peak or self.end
+    def window(self, year: int) -> tuple[dt.date, dt.date, dt.date] | None:
+        """The first, last and peak day of the event that starts in ``year``; ``None`` when it
+        has no window that year (a dated event with the year not listed, or 29 February)."""
+        dated = self.dates.get(year)
+        if dated is not None:
+            return dated.start, dated.end, dated.peak or dated.end
+        if self.start is None or self.end is None:
+            return None
+        try:
+            start, end = dt.date(year, *self.start), dt.date(year, *self.end)
+            return start, end, dt.date(year, *(self.peak or self.end))
+        except ValueError:
+            return None
+
+    def _window_of(self, day: dt.date) -> tuple[dt.date, dt.date, dt.date] | None:
+        for year in (day.year, day.year - 1):  # a dated window may run into the next year
+            found = self.window(year)
+            if found is not None and found[0] <= day <= found[1]:
+                return found
+        return None
 
     def contains(self, day: dt.date) -> bool:
-        return self.start <= (day.month, day.day) <= self.end
+        return self._window_of(day) is not None
 
     def is_peak_day(self, day: dt.date) -> bool:
-        return (day.month, day.day) == self.peak_day
+        found = self._window_of(day)
+        return found is not None and found[2] == day
 
     def label(self, language: Language) -> str:
         return self.name.for_lang(language)
 
 
-__all__ = ["Bilingual", "CalendarEvent", "Dialect", "Language", "Unit"]
+__all__ = ["Bilingual", "CalendarEvent", "Dialect", "EventDates", "Language", "Unit"]

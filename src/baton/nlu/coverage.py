@@ -37,9 +37,10 @@ from baton.errors import AmbiguousQuestion
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.cues import Cues, read_cues, read_ranking
+from baton.nlu.events import event_periods
 from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.parser import Planner
-from baton.nlu.periods import claim_compare_words, event_periods
+from baton.nlu.periods import claim_compare_words
 from baton.nlu.ranking import ranking_metric, ranks
 from baton.nlu.residual import to_simplified, unknown_words
 from baton.nlu.scan import Scan

@@ -66,11 +66,12 @@ from baton.messages import bilingual, both, localized, text
 from baton.nlu import timeexpr
 from baton.nlu.coverage import check_coverage
 from baton.nlu.cues import read_cues
+from baton.nlu.events import event_periods
 from baton.nlu.gate import _WRITE_OR_OVERRIDE, check_question
 from baton.nlu.interpret import filters_text, period_text
 from baton.nlu.lexicon import normalise
 from baton.nlu.parser import Planner
-from baton.nlu.periods import PeriodCues, each_against_the_one_before, event_periods, resolve_periods
+from baton.nlu.periods import PeriodCues, each_against_the_one_before, resolve_periods
 from baton.nlu.residual import to_simplified
 from baton.nlu.scan import Scan
 from baton.nlu.vocabulary import COMBINATION

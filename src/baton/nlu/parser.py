@@ -44,6 +44,7 @@ from baton.nlu.change_words import (
     value_ranked_then_changed,
 )
 from baton.nlu.cues import Cues, claim_comparative, closing_direction, read_cues, read_kept_periods, read_ranking
+from baton.nlu.events import event_periods
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.guards import (
     CAPITALISED,
@@ -84,7 +85,6 @@ from baton.nlu.parts import (
 )
 from baton.nlu.periods import (
     claim_compare_words,
-    event_periods,
     half_of_the_same_month,
     named_previous,
     resolve_periods,

@@ -74,6 +74,9 @@ def read_question(scope: RunScope) -> Read:
     else:
         if _model_mode(scope) == "always":
             read.notes += _second_opinion(scope, read.query, parent)
+    from baton.nlu.events import moving_event_last_year
+
+    moving_event_last_year(planner.catalog.calendar, read.query)  # by rules or model, asked or followed
     if language_note:
         read.notes.insert(0, language_note)
     if not read.defaulted and not _breakdown_inherited(read):
