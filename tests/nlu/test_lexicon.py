@@ -45,7 +45,7 @@ def test_a_chat_word_glued_to_chinese_is_never_a_member_spelled_in_capitals(tmp_
 def test_a_dimension_is_found_in_the_english_plural_the_catalog_does_not_list(tmp_path: Path) -> None:
     """ "top 3 tiers": the plural of a dimension word is the dimension, unless it is another term."""
     data = yaml.safe_load(SAAS.read_text(encoding="utf-8"))
-    data["dimensions"]["plan"]["synonyms"] = ["套餐", "plan", "tier", "billing category"]
+    data["dimensions"]["plan"]["synonyms"] = ["套餐", "plan", "tier", "billing category", "level"]
     path = tmp_path / "catalog.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     lexicon = Lexicon(load_catalog(path))
@@ -53,6 +53,9 @@ def test_a_dimension_is_found_in_the_english_plural_the_catalog_does_not_list(tm
         hits = lexicon.find(f"new subscriptions by {said} last month")
         assert [(h.text, h.kinds) for h in hits] == [("new subscriptions", {"metric"}), (said, {"dimension"})]
     assert not any(h.text == "subscription" for h in lexicon.find("subscriptions"))  # metrics are never pluralised
+    assert [h.text for h in lexicon.find("new subscriptions levels")] == [
+        "new subscriptions"
+    ]  # a filler word stays one
 
 
 def test_a_period_right_after_a_dimension_word_is_read_as_said(tmp_path: Path) -> None:
@@ -64,3 +67,13 @@ def test_a_period_right_after_a_dimension_word_is_read_as_said(tmp_path: Path) -
     query = Planner(load_catalog(path)).plan("各产品线上个月的新订阅数", as_of=date(2025, 7, 1))
     assert query.dimensions == ("plan",)
     assert (query.time_range.start, query.time_range.end) == (date(2025, 6, 1), date(2025, 6, 30))
+
+
+def test_a_term_that_is_part_of_a_period_is_never_cut_from_it(tmp_path: Path) -> None:
+    """A member "2025年" (a cohort) before 上半年: the period is 2025's first half, as said."""
+    data = yaml.safe_load(SAAS.read_text(encoding="utf-8"))
+    data["dimensions"]["plan"]["members"]["cohort_2025"] = {"label": {"zh": "2025年", "en": "cohort 2025"}}
+    path = tmp_path / "catalog.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    query = Planner(load_catalog(path)).plan("2025年上半年新订阅数", as_of=date(2026, 7, 1))
+    assert (query.time_range.start, query.time_range.end) == (date(2025, 1, 1), date(2025, 6, 30))

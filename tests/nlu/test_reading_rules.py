@@ -1613,6 +1613,26 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a member said of the second metric only", "上个月GMV和新用户订单量", AmbiguousQuestion, "新用户"),
     ("the rest with nothing taken out", "上个月剩下的GMV", AmbiguousQuestion, "剩下"),
     ("a rate of a member is named whole", "上个月直播率", UnknownMetric, "直播率"),
+    (
+        "the rest beside a member kept: a second figure",
+        "上个月不算直播，华东和其余的GMV分别多少",
+        AmbiguousQuestion,
+        "其余",
+    ),
+    (
+        "the rest of a top 3: the others, or all?",
+        "上个月除手机数码外GMV前三的品类，剩下的呢",
+        AmbiguousQuestion,
+        "剩下",
+    ),
+    (
+        "a member and nationwide: two figures",
+        "GMV in East China and nationwide last month",
+        AmbiguousQuestion,
+        "nationwide",
+    ),
+    ("带 before no comparison is no filler", "上个月华东GMV带全国", AmbiguousQuestion, "带"),
+    ("其中 of a top 5 already taken", "上个月GMV前5的品类，其中最低的", AmbiguousQuestion, "其中"),
     ("a person's phone number is no metric", "把上个月下单最多的用户手机号导出来", OutOfScope, "手机号"),
     (
         "phone numbers, one letter off a member",
@@ -1621,6 +1641,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         "phone numbers",
     ),
     ("email addresses", "list the email addresses of new users", OutOfScope, "email addresses"),
+    ("a count by a person's data is read, not refused", "上个月绑定了手机号的新增用户数", AmbiguousQuestion, "绑定"),
     (
         "add them up beside a breakdown: each, or the sum?",
         "GMV by channel last month, add them up",

@@ -364,6 +364,8 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月华南的GMV", "再上个月呢"),  # the same month read again: never "changed the period"
         ("上个月退款率最好的渠道", "那GMV呢"),  # "best" is the other end for GMV
         ("上个月华东和华南的GMV", "去掉华北"),  # 华北 was never in the question: nothing to take out
+        ("上个月GMV同比", "加上环比呢"),  # two comparisons at once, never the YoY replaced
+        ("上个月GMV前5的品类", "其中最低的"),  # the lowest of the five, never the bottom 5 of all
         ("上个月华东和华南的GMV", "去掉华东和华南"),  # nothing left
         ("上个月GMV", "同比和环比呢"),  # two comparisons at once: one at a time
         ("上个月各渠道GMV", "去年呢"),  # all of 2025, or June 2025?

@@ -215,7 +215,7 @@ def _build_and_write(
 def _latest_days(backend: Backend, catalog: Catalog) -> dict[str, date]:
     """The newest day of data of each dated table, so that the example questions ask about a
     month that has data (a draft's first table may hold only old launch dates)."""
-    from baton.catalog.freshness import freshness_query, tracked_tables
+    from baton.catalog.freshness import freshness_query, load_key_to_table, tracked_tables
 
     if not tracked_tables(catalog):
         return {}
@@ -225,7 +225,8 @@ def _latest_days(backend: Backend, catalog: Catalog) -> dict[str, date]:
         )
     except ToolFailure:
         return {}  # the files are written; the examples then fall back to "last month"
-    return {str(row[0]): row[2] for row in result.rows if isinstance(row[2], date)}
+    table_of = load_key_to_table(catalog)  # a load log's rows are keyed by its own names for the tables
+    return {table_of.get(str(row[0]), str(row[0])): row[2] for row in result.rows if isinstance(row[2], date)}
 
 
 def _schema_name(backend: Backend) -> str:

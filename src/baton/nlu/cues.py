@@ -174,6 +174,19 @@ def _broken_apart(scan: Scan, cues: Cues) -> bool:
     return False
 
 
+def claim_comparison_added(scan: Scan, cues: Cues, *, compared_already: bool) -> None:
+    """ "带同比", "加上环比": the comparison said as an addition to a question that has none; added
+    to one that has a comparison (a YoY, then "加上环比呢") it is two at once — asked back."""
+    for start, end in cues.comparison_spans():
+        added = vocab.WITH_BEFORE.search(scan.norm, 0, start)
+        if added is None or not scan.free(added.start(), added.end()):
+            continue
+        if compared_already:
+            words = [scan.text[added.start() : end]]
+            raise AmbiguousQuestion(*both("nlu.two_comparisons", words=words[0]), detail={"words": words})
+        cues.claim(scan, "comparison_added", [added])
+
+
 def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     """The operators a question states, their spans claimed."""
     cues = Cues()

@@ -69,6 +69,10 @@ def periods_of(
         return later, compared, moved
     kind = cues.comparison_kind or "previous_period"
     compared = comparison_of(kind, time_range, as_of)
+    adds = r.ties is not None and r.ties.add and not r.ties.replace
+    if adds and parent.comparison is not None and parent.comparison.kind != kind:  # YoY, then "加上环比呢"
+        words = [r.scan.text[a:b] for a, b in cues.comparison_spans()]
+        raise AmbiguousQuestion(*both("nlu.two_comparisons", words=", ".join(words)), detail={"words": words})
     replaced = r.ties is not None and r.ties.replace and not _A_COMPARISON_NAMED.search(r.scan.norm)
     if replaced and parent.comparison is None and not cues.why:
         # "换成前一周", "switch to the week before": that period instead, never set beside it

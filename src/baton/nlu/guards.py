@@ -287,7 +287,8 @@ def _of_another_metric(word: re.Match[str], start: int, end: int, terms: Terms) 
 
 
 _WHOLE_WORD = patterns.compile(
-    r"整体|全国|总体|全平台|大盘|全部|所有|全体|总量|总数|\boverall\b|\bthe whole\b|\ball\b|\bin total\b|\btotal\b",
+    r"整体|全国|总体|全平台|大盘|全部|所有|全体|总量|总数|\boverall\b|\bthe whole\b|\ball\b|\bin total\b|\btotal\b"
+    r"|\bnationwide\b|\b(?:company|platform|site)[- ]?wide\b",
     re.I,
 )
 _JOINED = patterns.compile(r"和|与|以及|及|跟|还有|、|\band\b|&|\bplus\b|\bvs\.?|\bversus\b", re.I)

@@ -124,14 +124,15 @@ class Lexicon:
         for name, dim in catalog.dimensions.items():
             for surface in (name, dim.label.zh, dim.label.en, *dim.synonyms):
                 add(surface, Term("dimension", name, surface))
-        for name, dim in catalog.dimensions.items():  # "top 3 cities": a dimension named in the plural
-            for surface in (dim.label.en, *dim.synonyms):
-                plural = _english_plural(surface)
-                if plural and _WORD_HYPHEN.sub(" ", normalise(plural)) not in entries:
-                    add(plural, Term("dimension", name, surface))
             for member, info in dim.members.items():
                 for surface in (member, info.label.zh, info.label.en, *info.synonyms):
                     add(surface, Term("member", f"{name}:{member}", surface))
+        for name, dim in catalog.dimensions.items():  # "top 3 cities": a dimension named in the plural
+            for surface in (dim.label.en, *dim.synonyms):
+                plural = _english_plural(surface)
+                key = _WORD_HYPHEN.sub(" ", normalise(plural)) if plural else ""
+                if plural and key not in entries and key not in vocab.EN_FILLERS and key not in vocab.COMMON_EN:
+                    add(plural, Term("dimension", name, surface))
         self._entries = entries
         self._surfaces = sorted(entries, key=len, reverse=True)
         self._cased = {

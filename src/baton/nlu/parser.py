@@ -43,7 +43,15 @@ from baton.nlu.change_words import (
     said_direction,
     value_ranked_then_changed,
 )
-from baton.nlu.cues import Cues, claim_comparative, closing_direction, read_cues, read_kept_periods, read_ranking
+from baton.nlu.cues import (
+    Cues,
+    claim_comparative,
+    claim_comparison_added,
+    closing_direction,
+    read_cues,
+    read_kept_periods,
+    read_ranking,
+)
 from baton.nlu.events import event_periods
 from baton.nlu.gate import check_question, detect_language
 from baton.nlu.guards import (
@@ -423,6 +431,7 @@ class Planner(TermReader, QueryAssembly):
             raise self.refused_metric(refused.terms[0].target)
         ties = read_ties(scan) if context is not None else None
         cues = read_cues(scan, follows=context is not None)
+        claim_comparison_added(scan, cues, compared_already=context is not None and context.comparison is not None)
         periods = event_periods(self.catalog.calendar, scan, as_of)
         for period in periods:
             scan.claim(*period.span)
@@ -529,9 +538,14 @@ class Planner(TermReader, QueryAssembly):
         for unit in cues.take(scan, "unit", vocab.UNIT_ASKED):  # "多少万元", "in rmb": how it is written
             money: str | None = unit.group("cur") or unit.group("cur_en")
             cues.unit_currency = currency_of_word(money) if money else cues.unit_currency
-        if cues.top_n is not None or cues.rank_place is not None or cues.best is not None:
-            scan.take(vocab.AMONG_THEM)  # "其中哪个最高": among the rows held, as any ranking is
-        if any(m.excluded for m in terms.members):  # "去掉华东，只看剩下的": the rest is what the exclusion left
+        ranked = cues.top_n is not None or cues.rank_place is not None or cues.best
+        no_top_taken = (cues.top_n or 1) == 1 and (context is None or context.top_n is None)
+        if (
+            ranked and no_top_taken
+        ):  # "其中哪个最高": among the rows held, as any ranking is — never of a top N already taken
+            scan.take(vocab.AMONG_THEM)
+        only_taken_out = terms.members and all(m.excluded for m in terms.members)
+        if only_taken_out and cues.top_n is None and cues.rank_place is None:  # "去掉华东，只看剩下的": what is left
             for pattern in (vocab.THE_REST, vocab.THE_REST_WORD):
                 for said in scan.find_all(pattern):
                     scan.claim(said.start(), said.end())
@@ -539,11 +553,15 @@ class Planner(TermReader, QueryAssembly):
         return Reading(scan, cues, terms, periods, (*corrections, *context_words), language, ties)
 
     def _no_personal_data(self, question: str) -> None:
-        """ "用户手机号导出来", "customer phone numbers": aggregates only, never a person's own data —
-        read before typos are mended ("phone" is one letter off a member "phones")."""
-        terms = [(h.start, h.end) for h in self.lexicon.find(question)]
-        for said in vocab.PERSONAL_DATA.finditer(normalise(question)):
-            if not any(s <= said.start() and said.end() <= e for s, e in terms):
+        """ "用户手机号导出来", "show me customer phone numbers": aggregates only, never a person's own
+        data (:data:`~baton.nlu.vocabulary.PERSONAL_DATA`) — read before typos are mended ("phone"
+        is one letter off a member "phones")."""
+        found = self.lexicon.find(question)
+        terms = [(h.start, h.end) for h in found]
+        norm = normalise(question)
+        asked_for = vocab.HANDED_OUT.search(norm) is not None or not any("metric" in h.kinds for h in found)
+        for said in vocab.PERSONAL_DATA.finditer(norm):
+            if asked_for and not any(s <= said.start() and said.end() <= e for s, e in terms):
                 word = question[said.start() : said.end()]
                 raise OutOfScope(*both("nlu.personal_data", said=word), detail={"personal_data": word, "final": True})
 

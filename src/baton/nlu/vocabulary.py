@@ -168,8 +168,8 @@ SHARE = patterns.compile(
     r"|\bcontribut(?:e|ed|ion)s?\b",
     _I,
 )
-_ADD_THEM_UP = r"\b(?:add|sum)\s+(?:them|those|these|the\s+two|both|it\s+all|everything)\s+up\b"
 _THEM = ("them", "those", "these", "both", "the two", "it all", "everything")
+_ADD_THEM_UP = rf"\b(?:add|sum)\s+(?:{'|'.join(_THEM)})\s+up\b"
 ADD_THEM_UP = patterns.compile(
     rf"\b(?:add|sum)(?=\s+(?:{'|'.join(_THEM)})\s+up\b)"
     + "|(?:"
@@ -218,35 +218,48 @@ EXCLUDE_VERB = patterns.compile(
 """A verb that takes its object away ("drop live stream", "remove the app"): an exclusion before a
 member, never a fall; before anything else ("drop the channel split") it is left to be asked."""
 PERSONAL_DATA = patterns.compile(
-    r"手机号码?|电话号码?|联系电话|联系方式|邮箱地址|邮箱|电子邮件|身份证号?码?|家庭住址|收货地址|住址|银行卡号?"
+    r"手机号码?|电话号码?|联系电话|联系方式|邮箱地址|身份证号?码?|家庭住址|收货地址|住址|银行卡号"
     r"|\b(?:phone|mobile|cell|telephone|contact)\s+(?:numbers?|nos?\.?|details)\b|\be-?mail\s+address(?:es)?\b"
-    r"|\be-?mails\b|\bhome\s+address(?:es)?\b|\b(?:shipping|postal|street)\s+address(?:es)?\b"
+    r"|\bhome\s+address(?:es)?\b|\b(?:shipping|postal|street)\s+address(?:es)?\b"
     r"|\b(?:id\s+card|passport|social\s+security|national\s+id|credit\s+card|bank\s+account)\s+numbers?\b|\bssns?\b",
     _I,
 )
-"""A person's own data ("用户手机号", "customer phone numbers"): Baton answers with aggregates of
-the catalog, never lists who someone is or how to reach them — refused, unless a catalog term
-holds the words."""
-PERIOD_AFTER_A_TERM = patterns.compile(r"[上下]")
-"""上 / 下 right after a catalog term ("产品线上个月", "各渠道下个月"): the term's last character never
-makes 线上 (online) or 之下 of it — the period starts there."""
-AMONG_THEM = patterns.compile(r"其中(?=\s*(?:的|之)?\s*(?:哪|谁|最|前\s*\w{1,3}\s*[个名]|倒数|排名))")
-"""其中 before a ranking ("其中哪个渠道最高", "其中最低的"): among the rows the question (or the answer
-before) holds — what the ranking ranks anyway. Before anything else ("其中华东占多少": of the two, or
-of the whole?) it is left unread."""
-THE_REST_WORD = patterns.compile(
-    r"(?:剩下|剩余|其余|余下)(?:的|那些|部分)*|\b(?:the\s+)?(?:rest|remaining ones|remainder)\b|\b(?:everything|all) else\b",
+"""A person's own data ("用户手机号", "customer phone numbers"). Asked for as such — with a verb that
+lists or hands it out, or with no metric named — it is refused: Baton answers with aggregates of the
+catalog, never who someone is or how to reach them. Words a catalog term holds are never so read,
+and a metric counted by it ("绑定了手机号的新增账户数") is read as any question is."""
+HANDED_OUT = patterns.compile(
+    r"导出|列出|列一下|列个|给我|发给我|发我|拉出|拉一下|拉个|查出|下载|展示|显示|看看|看下|查一下|查下"
+    r"|\b(?:show|list|give|send|export|download|pull|dump|fetch|get|find|look\s+up|tell)\b",
     _I,
 )
+"""A verb that lists or hands data out: with :data:`PERSONAL_DATA`, a person's data asked for."""
+PERIOD_AFTER_A_TERM = patterns.compile(r"(?<=[以之线早晚马])[上下]")
+"""上 / 下 right after a catalog term ending in a character that the period reader takes as a word
+with it (线上 online, 以下 below, 早上 morning; "产品线上个月"): the term ends there, the period starts.
+Other terms are never blanked ("2025年上半年": the member "2025年" is part of the period)."""
+AMONG_THEM = patterns.compile(r"其中(?=\s*(?:的|之)?\s*(?:哪|谁|最|前\s*\w{1,3}\s*[个名]|倒数|排名))")
+"""其中 before a ranking ("其中哪个渠道最高", "其中最低的"): among the rows the question (or the answer
+before) holds — what its one ranking ranks anyway. Of a top N already taken ("前5的品类，其中最低的", a
+follow-up of a top 5), or before anything else ("其中华东占多少": of the two, or of the whole?), it is
+left unread and asked back."""
+_REST_ZH = r"(?:剩下|剩余|其余|余下)(?:(?:的|那些|部分)+|(?=\s*(?:$|[，,。？?！!；;]|呢|吧)))"
+_REST_EN = r"(?:the\s+)?(?:rest|remaining ones|remainder)\b(?!\s+of\b)"
+WITH_BEFORE = patterns.compile(r"(?:带上|带着|带|附上|附带|加上|加个|加一下)\s*$")
+"""A word adding what follows it ("带同比", "加上环比"): read only right before a comparison word;
+never a filler ("华东GMV带全国" asks for a second figure)."""
+THE_REST_WORD = patterns.compile(rf"{_REST_ZH}|\b{_REST_EN}|\b(?:everything|all) else\b", _I)
 THE_REST = patterns.compile(
-    r"(?:(?:只|仅|单)\s*)?(?:看|要|算|统计|留)?\s*(?:一下)?\s*(?:剩下|剩余|其余|余下)(?:的|那些|部分)*"
-    r"|\b(?:(?:just|only|show|keep)\s+)*(?:(?:for|on)\s+)?(?:the\s+)?(?:rest|remaining ones|remainder)(?:\s+only)?\b"
+    rf"(?:(?:只|仅|单)\s*)?(?:看|要|算|统计|留)?\s*(?:一下)?\s*{_REST_ZH}"
+    rf"|\b(?:(?:just|only|show|keep)\s+)*(?:(?:for|on)\s+)?{_REST_EN}(?:\s+only)?"
     r"|\b(?:just\s+|only\s+)?(?:everything|everyone|all) else\b",
     _I,
 )
 """A clause that restates an exclusion ("去掉华东，只看剩下的", "excluding East China, just the rest"):
-read only when the question excludes a member; alone it names nothing. ``THE_REST_WORD``: the word
-alone, when another reader took the "只看" before it."""
+read only when the question excludes members and keeps or ranks none ("华东和其余的", "前三，剩下的呢"
+ask for a second figure); alone it names nothing. A word of its own ("剩余优惠金额", "the rest of the
+month") is no such clause. ``THE_REST_WORD``: the word without its verb, when another reader took
+the "只看" before it."""
 EXCLUDE_AFTER = patterns.compile(r"\s*(?:以外|之外|除外|外的|外)", _I)
 EXCLUDE_TAIL = patterns.compile(r"\s*(?:以外|之外|除外|以后|之后|后|外)", _I)
 """What may close an exclusion that a word before the members opened ("剔除家电品类后", "除了A以外")."""
@@ -813,7 +826,7 @@ FUNCTION_CHARACTERS = PARTICLES | frozenset("我你您帮给查看算下再把�
 ZH_FILLERS = frozenset(
     (
         "人 多少人 每个 每一个 算 用户 最近 万 来 来了 花了 花 全国 大盘 全平台 当天 那天 当日 钱 的话 东西 客户 "
-        "顾客 拉一下 拉下 拉个 拉 多少万 几万 拿走 顺便 带 带着 附上 附带 带上 也带上 算下 算一下 再 在 "
+        "顾客 拉一下 拉下 拉个 拉 多少万 几万 拿走 顺便 带上 也带上 算下 算一下 再 在 "
         "中 里 内 期间 时候 多少 什么 请问 请 麻烦 帮我 帮忙 帮 我 我们 你 您 给我 "
         "给 查 查询 查一下 查下 看 看看 看下 一下 下 统计 情况 数据 表现 如何 怎么样 "
         "怎样 怎么 为 列出 列一下 展示 显示 有 一共有 是多少 有多少 多少钱 分别是 相关 "
