@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+import yaml
 
 from baton.agents.calendar_notes import events_in_one_period
 from baton.catalog.loader import load_catalog
@@ -34,3 +35,24 @@ def test_an_event_in_one_period_only_is_said_with_its_days(question: str, said: 
     assert len(notes) == len(said)
     for note, start in zip(notes, said, strict=True):
         assert note.startswith(start), note
+
+
+def test_a_moving_event_in_both_periods_on_unlike_days_is_said_with_both(tmp_path: Path) -> None:
+    """February against last February: both hold Spring Festival days, eight with the peak in one
+    and four without it in the other — unlike, and said; June against last June (618 on the same
+    eighteen days, the peak in both) says nothing."""
+    data = yaml.safe_load((Path(__file__).parents[2] / "src/baton/demo/data/catalog.yaml").read_text(encoding="utf-8"))
+    data["calendar"].append(
+        {"name": {"zh": "春节", "en": "Spring Festival"},
+         "dates": {2025: {"start": "2025-01-28", "end": "2025-02-04", "peak": "2025-01-29"},
+                   2026: {"start": "2026-02-16", "end": "2026-02-23", "peak": "2026-02-17"}}}
+    )  # fmt: skip
+    path = tmp_path / "catalog.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    catalog = load_catalog(path)
+    planner = Planner(catalog)
+    (note,) = events_in_one_period(catalog, planner.plan("2026年2月GMV同比", as_of=JULY), "zh")
+    assert (
+        "2026-02-16 至 2026-02-23，共 8 天，高峰日 2026-02-17" in note and "2025-02-01 至 2025-02-04，共 4 天" in note
+    )
+    assert events_in_one_period(catalog, planner.plan("GMV in June 2026 vs June 2025", as_of=JULY), "en") == []

@@ -210,6 +210,36 @@ def test_columns_of_one_name_that_hold_different_things_are_a_dimension_per_tabl
         backend.close()
 
 
+def test_the_name_of_each_row_a_foreign_key_points_at_is_a_dimension_of_the_rows_pointing(tmp_path: Path) -> None:
+    """Orders point at products: "product_name" is unique in products (one row each), yet it is
+    what orders are grouped by — a dimension read through the join, its members from the data;
+    "product_code" too, while a unique column of a table nothing points at stays no dimension."""
+    path = tmp_path / "shop.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("CREATE TABLE products (product_code VARCHAR PRIMARY KEY, product_name VARCHAR NOT NULL)")
+    con.execute("INSERT INTO products SELECT 'P' || i, 'product ' || i FROM range(80) t(i)")
+    con.execute(
+        "CREATE TABLE orders (order_id INTEGER PRIMARY KEY, product_code VARCHAR REFERENCES products (product_code), "
+        "ordered_on DATE NOT NULL, note VARCHAR)"
+    )
+    con.execute(
+        "INSERT INTO orders SELECT i, 'P' || (i * 7) % 80, DATE '2026-01-01' + CAST(i % 120 AS INTEGER), 'note ' || i "
+        "FROM range(4000) t(i)"
+    )
+    con.close()
+    backend = DuckDBBackend(path)
+    try:
+        draft = build_draft(profile_warehouse(backend), warehouse="shop", foreign_keys=backend.foreign_keys())
+        dims = draft.catalog.dimensions
+        assert dims["product_name"].columns["products"] == "product_name"
+        assert dims["product_name"].columns["orders"].endswith(".product_name") and dims["product_name"].index_members
+        assert "note" not in dims  # unique text of a table nothing points at: no category
+        assert "product_name" in draft.catalog.metrics["orders_rows"].dimensions
+        assert check_catalog(draft.catalog, backend) == []
+    finally:
+        backend.close()
+
+
 def test_columns_linked_by_shared_values_through_a_third_stay_one_dimension(tmp_path: Path) -> None:
     """a (x, y), b (z, w), c (y, z): c shares a value with each, so the three are one dimension."""
     path = tmp_path / "chain.duckdb"

@@ -72,6 +72,18 @@ def test_the_same_period_last_year_of_a_moving_event_is_asked_back(catalog: Cata
     assert held in info.value.message("zh") and info.value.detail["suggestions"][0] == held
 
 
+def test_a_window_cut_short_by_the_data_is_set_against_the_same_days_of_last_years(catalog: Catalog) -> None:
+    """Asked on 2026-02-20, "春节期间" is its first four days: against 2025-01-28~31, never 2025-02-16~19."""
+    query = Planner(catalog).plan("春节期间GMV同比", as_of=date(2026, 2, 20))
+    assert (query.time_range.start, query.time_range.end) == (date(2026, 2, 16), date(2026, 2, 19))
+    with pytest.raises(AmbiguousQuestion) as info:
+        moving_event_last_year(catalog.calendar, query)
+    assert info.value.detail["suggestions"] == ["2025-01-28~2025-01-31", "2025-02-16~2025-02-19"]
+    moving_event_last_year(
+        catalog.calendar, Planner(catalog).plan("2026-02-18的GMV同比", as_of=JULY)
+    )  # a day said: as said
+
+
 @pytest.mark.parametrize("question", ["双11期间GMV同比", "今年春节期间GMV和去年春节期间比", "上个月GMV同比"])
 def test_fixed_events_and_named_periods_are_not_asked(catalog: Catalog, question: str) -> None:
     moving_event_last_year(catalog.calendar, Planner(catalog).plan(question, as_of=JULY))

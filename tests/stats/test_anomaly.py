@@ -124,6 +124,14 @@ NEW_YEAR_SALE = CalendarEvent.model_validate(  # fixed days, but one year dated 
     {"name": {"zh": "年货节", "en": "New Year sale"}, "start": "01-05", "end": "01-20",
      "dates": {2025: {"start": "2025-12-26", "end": "2026-01-06"}}}
 )  # fmt: skip
+LEAP_PEAK = CalendarEvent.model_validate(
+    {"name": {"zh": "闰日", "en": "leap"}, "start": "02-20", "end": "03-05", "peak": "02-29"}
+)
+OVERLAPPING = CalendarEvent.model_validate(
+    {"name": {"zh": "冬季", "en": "winter sale"},
+     "dates": {2025: {"start": "2025-12-20", "end": "2026-01-10", "peak": "2026-01-10"},
+               2026: {"start": "2026-01-05", "end": "2026-01-20"}}}
+)  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -138,6 +146,10 @@ NEW_YEAR_SALE = CalendarEvent.model_validate(  # fixed days, but one year dated 
         (NEW_YEAR_SALE, dt.date(2026, 1, 20), True, True),  # 2026 keeps the fixed days
         (NEW_YEAR_SALE, dt.date(2025, 1, 10), False, False),  # 2025 is dated apart
         (NEW_YEAR_SALE, dt.date(2025, 12, 30), True, False),
+        (LEAP_PEAK, dt.date(2025, 3, 1), True, False),  # 29 February's event still holds its days in 2025
+        (LEAP_PEAK, dt.date(2025, 2, 28), True, True),  # its peak is the 28th there
+        (LEAP_PEAK, dt.date(2028, 2, 29), True, True),
+        (OVERLAPPING, dt.date(2026, 1, 10), True, True),  # 2025's window runs into 2026's: its peak is still one
     ],
 )
 def test_an_event_whose_days_move_is_found_on_each_years_own_days(

@@ -1,12 +1,16 @@
 """The catalog's calendar events that make two compared periods unlike: an event with days in one
-period and none in the other (a month holding a promotion against the month before it). Said by
-the statistics agent as a finding and by a plain comparison's answer as a caveat; an event in
-both periods (this year's promotion against last year's) is like for like and said nowhere."""
+period and none in the other (a month holding a promotion against the month before it), or in
+both on unlike days (February against last February, Spring Festival's eight days in one and four
+in the other, its peak in one only). Said by the statistics agent as a finding and by a plain
+comparison's answer as a caveat; an event on like days in both (this year's promotion against last
+year's) is said nowhere."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from baton.catalog.model import Catalog
-from baton.contracts.common import Language
+from baton.contracts.common import CalendarEvent, Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
 
@@ -24,7 +28,9 @@ def events_in_one_period(catalog: Catalog, query: SemanticQuery, lang: Language)
             "previous": [d for d in previous.dates() if event.contains(d)],
         }
         held = [side for side, days in inside.items() if days]
-        if len(held) != 1:  # in neither, or in both: like for like
+        if len(held) == 2:
+            out += _unlike_days(event, inside["current"], inside["previous"], lang)
+        if len(held) != 1:  # in neither, or in both (said above when unlike)
             continue
         side = held[0]
         days = inside[side]
@@ -39,6 +45,27 @@ def events_in_one_period(catalog: Catalog, query: SemanticQuery, lang: Language)
         }
         out.append(text(f"analysis.event_in_{side}_only", lang, **fields))
     return out
+
+
+def _unlike_days(event: CalendarEvent, current: list[date], previous: list[date], lang: Language) -> list[str]:
+    """An event in both periods on a different number of days, or with its peak in one only."""
+    peaks = [next((d for d in days if event.is_peak_day(d)), None) for days in (current, previous)]
+    if len(current) == len(previous) and (peaks[0] is None) == (peaks[1] is None):
+        return []
+
+    def held(days: list[date], peak: date | None) -> str:
+        said = text("analysis.event_peak_said", lang, day=peak) if peak is not None else ""
+        return text("analysis.event_days_held", lang, first=days[0], last=days[-1], count=len(days), peak=said)
+
+    return [
+        text(
+            "analysis.event_on_unlike_days",
+            lang,
+            event=event.label(lang),
+            current=held(current, peaks[0]),
+            previous=held(previous, peaks[1]),
+        )
+    ]
 
 
 __all__ = ["events_in_one_period"]

@@ -15,7 +15,7 @@ read-only backend, with a timeout.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -273,7 +273,8 @@ def build_draft(profiles: list[_Table], *, warehouse: str, foreign_keys: Sequenc
     keys: dict[str, str] = {}
     for t in used:
         tables[t.name] = _table(t, notes, times, keys)
-    dimensions, dim_of = _dimensions(used, pii, times, notes)
+    lookups = {fk.ref_table for fk in foreign_keys}
+    dimensions, dim_of = _dimensions(used, pii, times, notes, lookups)
     with_joins(tables, dimensions, dim_of, keys, foreign_keys, notes)
     metrics = _metrics(used, pii, times, keys, notes)  # their dimensions are set below
     for name in list(dimensions):
@@ -348,19 +349,33 @@ def _primary_key(t: _Table) -> str | None:
     return unique[0].name if unique else None
 
 
-def _dimension_kind(c: _Column) -> Literal["members", "indexed"] | None:
+def _dimension_kind(c: _Column, *, lookup: bool = False) -> Literal["members", "indexed"] | None:
+    """How a column makes a dimension, if it does. ``lookup``: its table is one a foreign key
+    points at (cities, products), where a name unique to each row ("city_name") is what the rows
+    of the referencing table are grouped by."""
     if c.kind not in ("text", "boolean") or not c.usable or c.distinct is None or c.distinct < 2:
         return None
-    if c.distinct >= UNIQUE_SHARE * c.non_null:  # identifies rows (or free text): not a category
+    named = lookup and bool(_NAME_WORDS & set(tokens(c.name)))
+    if c.distinct >= UNIQUE_SHARE * c.non_null and not named:  # identifies rows (or free text): not a category
         return None
     if c.complete and c.distinct <= MAX_MEMBERS and all(len(v) <= 100 for v in c.values):
         return "members"
     code_like = all(len(v) <= 32 and not any(ch.isspace() for ch in v) for v in c.values)
-    return "indexed" if c.kind == "text" and c.values and code_like and c.distinct <= MAX_INDEXED else None
+    short = all(len(v) <= 100 for v in c.values)  # a name ("product 12"), never free text
+    indexable = c.kind == "text" and bool(c.values) and (code_like or (named and short))
+    return "indexed" if indexable and c.distinct <= MAX_INDEXED else None
+
+
+_NAME_WORDS = frozenset({"name", "label", "title"})
+"""Words of a column that names the thing its row stands for."""
 
 
 def _dimensions(
-    tables: list[_Table], pii: dict[str, PiiGuess], times: dict[str, str], notes: dict[PathKey, list[str]]
+    tables: list[_Table],
+    pii: dict[str, PiiGuess],
+    times: dict[str, str],
+    notes: dict[PathKey, list[str]],
+    lookups: Collection[str] = (),
 ) -> tuple[dict[str, Dimension], dict[str, list[str]]]:
     """Categorical columns as dimensions; one dimension per column name, with a column per table —
     unless the tables' columns of one name hold different things (an invoice's ``status`` paid /
@@ -368,7 +383,7 @@ def _dimensions(
     parts: dict[str, list[tuple[str, _Column, str]]] = {}
     for t in tables:
         for c in t.columns.values():
-            kind = None if f"{t.name}.{c.name}" in pii else _dimension_kind(c)
+            kind = None if f"{t.name}.{c.name}" in pii else _dimension_kind(c, lookup=t.name in lookups)
             if kind is not None:
                 parts.setdefault(c.name, []).append((t.name, c, kind))
     parts = _split_apart(parts)
@@ -389,8 +404,11 @@ def _dimensions(
             drill=not indexed,  # too many members to drill into when explaining a change
             index_members=indexed,
         )
+        names = any(c.distinct is not None and c.distinct >= UNIQUE_SHARE * c.non_null for _t, c, _k in found)
         notes[("dimensions", name)] = [
-            bilingual("init.draft_dimension_indexed", columns=where, limit=MAX_MEMBERS)
+            bilingual("init.draft_dimension_names", columns=where)
+            if names
+            else bilingual("init.draft_dimension_indexed", columns=where, limit=MAX_MEMBERS)
             if indexed
             else bilingual("init.draft_dimension", columns=where, count=len(values))
         ]

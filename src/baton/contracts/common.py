@@ -6,6 +6,7 @@ Defined once, here, at the bottom of the dependency graph (contracts import noth
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from typing import Literal
@@ -37,6 +38,10 @@ class Bilingual(BaseModel):
         return self.zh if language == "zh" else self.en
 
 
+MAX_EVENT_DAYS = 61
+"""The longest window (in days after its first) an event of dated years may span."""
+
+
 class EventDates(BaseModel):
     """One year's window of an event whose dates move (a lunar holiday, a sale set each year)."""
 
@@ -56,8 +61,12 @@ class EventDates(BaseModel):
         return self
 
 
-MAX_EVENT_DAYS = 61
-"""The longest window (in days after its first) an event of dated years may span."""
+def _on(year: int, month_day: tuple[int, int]) -> dt.date:
+    """A fixed month-day in ``year``; 29 February is the 28th in a year without it."""
+    month, day = month_day
+    if (month, day) == (2, 29) and not calendar.isleap(year):
+        day = 28
+    return dt.date(year, month, day)
 
 
 class CalendarEvent(BaseModel):
@@ -112,31 +121,24 @@ class CalendarEvent(BaseModel):
 
     def window(self, year: int) -> tuple[dt.date, dt.date, dt.date] | None:
         """The first, last and peak day of the event that starts in ``year``; ``None`` when it
-        has no window that year (a dated event with the year not listed, or 29 February)."""
+        has no window that year (a dated event, the year not listed)."""
         dated = self.dates.get(year)
         if dated is not None:
             return dated.start, dated.end, dated.peak or dated.end
         if self.start is None or self.end is None:
             return None
-        try:
-            start, end = dt.date(year, *self.start), dt.date(year, *self.end)
-            return start, end, dt.date(year, *(self.peak or self.end))
-        except ValueError:
-            return None
+        return _on(year, self.start), _on(year, self.end), _on(year, self.peak or self.end)
 
-    def _window_of(self, day: dt.date) -> tuple[dt.date, dt.date, dt.date] | None:
-        for year in (day.year, day.year - 1):  # a dated window may run into the next year
-            found = self.window(year)
-            if found is not None and found[0] <= day <= found[1]:
-                return found
-        return None
+    def _windows_of(self, day: dt.date) -> list[tuple[dt.date, dt.date, dt.date]]:
+        """The windows holding ``day`` (a dated one may run into the next year and overlap it)."""
+        found = [self.window(year) for year in (day.year, day.year - 1)]
+        return [w for w in found if w is not None and w[0] <= day <= w[1]]
 
     def contains(self, day: dt.date) -> bool:
-        return self._window_of(day) is not None
+        return bool(self._windows_of(day))
 
     def is_peak_day(self, day: dt.date) -> bool:
-        found = self._window_of(day)
-        return found is not None and found[2] == day
+        return any(w[2] == day for w in self._windows_of(day))
 
     def label(self, language: Language) -> str:
         return self.name.for_lang(language)

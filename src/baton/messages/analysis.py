@@ -213,6 +213,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "none: the two are not like for like (catalog calendar).",
         "对比期（{period}）含{event}的日子（{first} 至 {last}{peak}），本期没有：两期不是同类日子相比（目录日历）。",
     ),
+    "event_on_unlike_days": (
+        "Both periods hold days of {event}, but not alike: the current one {current}, the comparison period "
+        "{previous} (catalog calendar).",
+        "两期都含{event}的日子，但并不相同：本期 {current}，对比期 {previous}（目录日历）。",
+    ),
+    "event_days_held": ("{first} to {last}, {count} days{peak}", "{first} 至 {last}，共 {count} 天{peak}"),
     "event_in_current_only": (
         "The current period ({period}) holds days of {event} ({first} to {last}{peak}) and the comparison "
         "period none: the two are not like for like (catalog calendar).",

@@ -95,6 +95,11 @@ _BILINGUAL: dict[str, str] = {
         "draft: {columns} hold many code-like values (more than {limit}); they are read from the warehouse "
         "when questions are asked / 草稿：{columns} 取值较多且像编码（超过 {limit} 个），提问时从数仓读取"
     ),
+    "draft_dimension_names": (
+        "draft: {columns} name each row of a table other tables point at; the tables that point at it are "
+        "grouped by these names, read from the warehouse when questions are asked / 草稿：{columns} 是被其他表引用的"
+        "表中每一行的名称；引用它的表按这些名称分组，提问时从数仓读取"
+    ),
     "draft_metric": (
         "draft: guessed from {table}.{column}; check the expression, unit and owner "
         "/ 草稿：由 {table}.{column} 推测；请核对表达式、单位与负责人"

@@ -491,13 +491,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "event_not_dated": (
         "The catalog's calendar gives no dates for {name!r} in {year}, so Baton will not guess them. Ask with "
-        "the dates (e.g. 2025-01-28 to 2025-02-04), or add that year to the event in the catalog.",
-        "指标目录的日历没有给出{year}年“{name}”的日期，Baton 不会猜测。请直接给出日期（如 2025-01-28 至 "
-        "2025-02-04），或在目录中为该活动补上这一年。",
+        "its first and last day, or add that year to the event in the catalog.",
+        "指标目录的日历没有给出{year}年“{name}”的日期，Baton 不会猜测。请直接给出起止日期，或在目录中为该活动补上这一年。",
     ),
     "moving_event_last_year": (
         "Last year's {name} was {held}, not the same dates a year back ({same_days}). Compare with which? Ask "
-        '"{name} this year vs {name} last year", or name both periods\' dates.',
+        '"during {name} this year vs during {name} last year", or name both periods\' dates.',
         "去年的{name}是 {held}，而不是一年前的同样日期（{same_days}）。要和哪一段比？请改问如“今年{name}期间和去年{name}期间比”，"
         "或直接给出两段日期。",
     ),

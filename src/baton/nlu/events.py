@@ -199,9 +199,9 @@ def _event_reading(
 
 def moving_event_last_year(calendar: Sequence[CalendarEvent], query: SemanticQuery) -> None:
     """ "春节期间GMV同比": last year's Spring Festival, or the same dates a year back? When the period
-    asked is an event's window (or its day) and last year's fell on other dates, the two are not
-    one period, and the question is asked back naming both — never answered against dates that
-    held no such event."""
+    asked is an event's window (whole, or cut short where the data ends) or its day, and last
+    year's fell on other dates, the two are not one period, and the question is asked back naming
+    both — never answered against dates that held no such event."""
     comparison = query.comparison
     if comparison is None or comparison.kind != "same_period_last_year":
         return
@@ -209,15 +209,11 @@ def moving_event_last_year(calendar: Sequence[CalendarEvent], query: SemanticQue
     against = (comparison.range.start, comparison.range.end)
     for event in calendar:
         now, before = event.window(asked[0].year), event.window(asked[0].year - 1)
-        if now is None:
+        if now is None or not (asked == (now[2], now[2]) or (asked[0] == now[0] and asked[1] <= now[1])):
             continue
-        spans = {
-            (now[0], now[1]): before[:2] if before else None,
-            (now[2], now[2]): (before[2],) * 2 if before else None,
-        }
-        if asked not in spans or spans[asked] == against:
+        own = _its_days_last_year(asked, now, before)
+        if own == against:
             continue
-        own = spans[asked]
         if own is None:
             raise AmbiguousQuestion(
                 *(
@@ -234,6 +230,18 @@ def moving_event_last_year(calendar: Sequence[CalendarEvent], query: SemanticQue
             ),
             detail={"missing": "comparison", "suggestions": [held, same_days]},
         )
+
+
+def _its_days_last_year(
+    asked: tuple[date, date], now: tuple[date, date, date], before: tuple[date, date, date] | None
+) -> tuple[date, date] | None:
+    """The days of last year's event that the asked days of this year's stand for: its peak for
+    the peak, its first days for a window cut short ("春节期间" while it is still on)."""
+    if before is None:
+        return None
+    if asked == (now[2], now[2]):
+        return before[2], before[2]
+    return before[0], min(before[1], before[0] + (asked[1] - asked[0]))
 
 
 def _days(start: date, end: date) -> str:
