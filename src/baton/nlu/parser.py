@@ -552,11 +552,10 @@ class Planner(TermReader, QueryAssembly):
         self._account_for_the_rest(scan, cues, terms, language, follows=context is not None)
         return Reading(scan, cues, terms, periods, (*corrections, *context_words), language, ties)
 
-    def _no_personal_data(self, question: str) -> None:
+    def _no_personal_data(self, question: str, found: Sequence[Hit]) -> None:
         """ "用户手机号导出来", "show me customer phone numbers": aggregates only, never a person's own
         data (:data:`~baton.nlu.vocabulary.PERSONAL_DATA`) — read before typos are mended ("phone"
         is one letter off a member "phones")."""
-        found = self.lexicon.find(question)
         terms = [(h.start, h.end) for h in found]
         norm = normalise(question)
         asked_for = vocab.HANDED_OUT.search(norm) is not None or not any("metric" in h.kinds for h in found)
@@ -601,8 +600,9 @@ class Planner(TermReader, QueryAssembly):
         if simplified != text:
             corrections.append(Correction(written=text, read_as=simplified, kind="traditional"))
             text = simplified
-        self._no_personal_data(text)
-        text, cjk = correct_cjk(text, self._cjk_surfaces, [(h.start, h.end) for h in self.lexicon.find(text)])
+        found = self.lexicon.find(text)
+        self._no_personal_data(text, found)
+        text, cjk = correct_cjk(text, self._cjk_surfaces, [(h.start, h.end) for h in found])
         corrections.extend(cjk)
         text, shorthand = expand_abbreviations(text)
         corrections.extend(shorthand)
