@@ -538,11 +538,9 @@ class Planner(TermReader, QueryAssembly):
         for unit in cues.take(scan, "unit", vocab.UNIT_ASKED):  # "多少万元", "in rmb": how it is written
             money: str | None = unit.group("cur") or unit.group("cur_en")
             cues.unit_currency = currency_of_word(money) if money else cues.unit_currency
+        # "其中哪个最高": among the rows held, as any ranking is — never of a top N already taken
         ranked = cues.top_n is not None or cues.rank_place is not None or cues.best
-        no_top_taken = (cues.top_n or 1) == 1 and (context is None or context.top_n is None)
-        if (
-            ranked and no_top_taken
-        ):  # "其中哪个最高": among the rows held, as any ranking is — never of a top N already taken
+        if ranked and (cues.top_n or 1) == 1 and (context is None or context.top_n is None):
             scan.take(vocab.AMONG_THEM)
         only_taken_out = terms.members and all(m.excluded for m in terms.members)
         if only_taken_out and cues.top_n is None and cues.rank_place is None:  # "去掉华东，只看剩下的": what is left

@@ -74,7 +74,7 @@ def read_question(scope: RunScope) -> Read:
     else:
         if _model_mode(scope) == "always":
             read.notes += _second_opinion(scope, read.query, parent)
-    from baton.nlu.events import moving_event_last_year
+    from baton.nlu.events import moving_event_last_year  # lazy, as the other nlu imports of this module
 
     moving_event_last_year(planner.catalog.calendar, read.query)  # by rules or model, asked or followed
     if language_note:
