@@ -355,15 +355,15 @@ _ASKED_IN: tuple[tuple[str, Language], ...] = (("english", "en"), ("chinese", "z
 
 
 def _example_period(latest: date | None, language: Language) -> str:
-    """The newest whole month of data ("2026-04" when data ends on 5 May), or "last month" when
-    no day of data is known."""
+    """The newest whole month of data ("in 2026-04" / "2026-04 " when data ends on 5 May), or "last
+    month" when no day of data is known."""
     if latest is None:
         return text("init.last_month", language)
     following = date(latest.year + latest.month // 12, latest.month % 12 + 1, 1)
     if (following - latest).days > 1:  # the month is not whole yet: the one before it
         latest = date(latest.year, latest.month, 1) - timedelta(days=1)
     month = f"{latest.year:04d}-{latest.month:02d}"
-    return f"in {month}" if language == "en" else month
+    return f"in {month}" if language == "en" else f"{month} "  # "2026-04 trips有多少行？": apart from a Latin name
 
 
 def init_command(
