@@ -35,7 +35,7 @@ def events_in_one_period(catalog: Catalog, query: SemanticQuery, lang: Language)
         side = held[0]
         days = inside[side]
         period = current if side == "current" else previous.range
-        peak = next((d for d in days if event.is_peak_day(d)), None)
+        peak = _peak_in(event, days)
         fields = {
             "period": text("analysis.event_period", lang, start=period.start, end=period.end),
             "event": event.label(lang),
@@ -47,9 +47,13 @@ def events_in_one_period(catalog: Catalog, query: SemanticQuery, lang: Language)
     return out
 
 
+def _peak_in(event: CalendarEvent, days: list[date]) -> date | None:
+    return next((d for d in days if event.is_peak_day(d)), None)
+
+
 def _unlike_days(event: CalendarEvent, current: list[date], previous: list[date], lang: Language) -> list[str]:
     """An event in both periods on a different number of days, or with its peak in one only."""
-    peaks = [next((d for d in days if event.is_peak_day(d)), None) for days in (current, previous)]
+    peaks = [_peak_in(event, days) for days in (current, previous)]
     if len(current) == len(previous) and (peaks[0] is None) == (peaks[1] is None):
         return []
 
