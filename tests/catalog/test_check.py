@@ -340,3 +340,29 @@ def test_cli_reports_a_catalog_that_does_not_load_as_a_typed_error(demo_dir: Pat
     as_json = CliRunner().invoke(app, ["catalog", "check", "--config", config, "--json"])
     assert as_json.exit_code == 1
     assert json.loads(as_json.stdout)["error"]["code"] == "invalid_config"
+
+
+def test_cli_lists_every_problem_of_a_catalog_that_does_not_load(demo_dir: Path, tmp_path: Path) -> None:
+    """One run names every broken entity at its line (a field of one metric, a reference of
+    another, a join of a table), not only the first; each entity's first problem once."""
+    folder = _variant(
+        demo_dir,
+        tmp_path,
+        ("    table: dim_user\n    expression: COUNT(*)\n", "    table: dim_users\n    expression: COUNT(*)\n"),
+        ("    numerator: gmv\n    denominator: buyer_count\n", "    numerator: gmv\n    denominator: buyers\n"),
+    )
+    config = str(folder / "baton.toml")
+    result = CliRunner().invoke(app, ["catalog", "check", "--config", config])
+    assert result.exit_code == 1
+    reported = result.stderr.replace("\n", " ")
+    assert reported.startswith("invalid_config")
+    assert "metrics.gmv_per_buyer" in reported and "'buyers'" in reported
+    assert "metrics.new_users.table" in reported and "'dim_users'" in reported
+    assert "Traceback" not in result.output + result.stderr
+    as_json = CliRunner().invoke(app, ["catalog", "check", "--config", config, "--json"])
+    detail = json.loads(as_json.stdout)["error"]["detail"]
+    fields = [problem["field"] for problem in detail["problems"]]
+    assert fields == ["metrics.gmv_per_buyer", "metrics.new_users.table"] and detail["errors"] == 2
+    lines = [problem["line"] for problem in detail["problems"]]
+    text = (folder / "catalog.yaml").read_text(encoding="utf-8").splitlines()
+    assert text[lines[0] - 1].strip() == "gmv_per_buyer:" and "dim_users" in text[lines[1] - 1]

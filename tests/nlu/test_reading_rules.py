@@ -257,6 +257,37 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
             "comparison": {"kind": "previous_period", "range": {"start": "2026-06-20", "end": "2026-06-21"}},
         },
     ),
+    # a week under way against the same days of the week before; "vs 前7天"
+    (
+        "a partial week's week-over-week",
+        "本周GMV周环比",
+        {"comparison": {"kind": "previous_period", "range": {"start": "2026-06-22", "end": "2026-06-23"}}},
+    ),
+    (
+        "the n days before after vs",
+        "过去7天 vs 前7天 订单量",
+        {"comparison": {"kind": "previous_period", "range": {"start": "2026-06-17", "end": "2026-06-23"}}},
+    ),
+    (
+        "how many orders fewer",
+        "上周订单量环比少了多少单",
+        {"metrics": ["order_count"], "comparison": {"kind": "previous_period"}},
+    ),
+    # a why's premise said colloquially; "没涨" takes no direction for granted
+    ("lower by so much", "6月GMV为啥比5月低这么多", {"premise": "down", "intent": "why"}),
+    ("咋 is why", "5月GMV咋下降了", {"premise": "down", "intent": "why"}),
+    ("did not rise", "6月GMV为什么没涨", {"premise": None, "intent": "why"}),
+    ("didn't grow", "why didn't GMV grow in June", {"premise": None, "intent": "why"}),
+    ("converting less", "why are returning customers converting less in June?", {"premise": "down"}),
+    ("fell off a cliff", "East China conversion fell off a cliff in May, why?", {"premise": "down"}),
+    # a period's length said after it is the period itself
+    ("a weekend's two days", "上周末两天的GMV", {"time_range": {"start": "2026-06-27", "end": "2026-06-28"}}),
+    ("a month's thirty days", "上个月30天的订单量", {"time_range": {"start": "2026-06-01", "end": "2026-06-30"}}),
+    (
+        "a period's length before a daily average",
+        "上周末两天日均GMV",
+        {"time_range": {"start": "2026-06-27", "end": "2026-06-28"}, "average_per": "day"},
+    ),
     (
         "the weekend before last",
         "GMV the weekend before last",
@@ -1600,6 +1631,8 @@ def test_the_question_is_read_so(rule: str, question: str, expected: dict[str, A
 
 
 ASKED: list[tuple[str, str, type[BatonError], str]] = [
+    ("groups that did not grow keep groups by their change", "上个月哪些品类GMV没有增长", AmbiguousQuestion, ""),
+    ("a number of days that is not the period's length", "上周末三天的GMV", AmbiguousQuestion, "三天"),
     # two metrics with "/" and 分别: each one asked, never their ratio; an ambiguous word is never picked by a ratio
     ("a slash between metrics asked each", "上个月GMV/订单量分别是多少", AmbiguousQuestion, ""),
     ("an ambiguous word over a metric", "上个月收入除以订单量", AmbiguousQuestion, "收入"),
@@ -2099,3 +2132,14 @@ def test_a_remembered_breakdown_never_replaces_a_dimension_the_question_names() 
     # "非华东地区GMV最高的3个": a ranking whose only member is excluded ranks the rest of its dimension
     ranked = PLANNER.plan("上个月非华东地区GMV最高的3个", as_of=AS_OF, default_breakdown="channel")
     assert ranked.dimensions == ("region",) and ranked.top_n == 3
+
+
+def test_a_distribution_is_over_a_dimension_the_question_names() -> None:
+    """ "按渠道分布" is a breakdown by channel; "笔单价分布" alone may mean a histogram of order
+    values, so over which dimension is asked back, never a remembered default."""
+    named = PLANNER.plan("上月新注册用户按渠道分布", as_of=AS_OF, default_breakdown="region")
+    assert named.dimensions == ("channel",) and named.metrics == ("new_users",)
+    for question in ("上个月笔单价分布", "上个月GMV分布情况"):
+        with pytest.raises(AmbiguousQuestion) as info:
+            PLANNER.plan(question, as_of=AS_OF, default_breakdown="channel")
+        assert info.value.detail.get("missing") == "breakdown"

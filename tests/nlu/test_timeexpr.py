@@ -51,6 +51,13 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("近七日", A, "2026-06-24", "2026-06-30", "custom"),
     ("最近两天", A, "2026-06-29", "2026-06-30", "custom"),
     ("本周", A, "2026-06-29", "2026-06-30", "week"),
+    # a weekday of a named week, the week word said twice; a bare weekday ending its range
+    ("上周周一的GMV", A, "2026-06-22", "2026-06-22", "day"),
+    ("上周的周三订单量", A, "2026-06-24", "2026-06-24", "day"),
+    ("上上周周五", A, "2026-06-19", "2026-06-19", "day"),
+    ("上周一到周五GMV", A, "2026-06-22", "2026-06-26", "custom"),
+    ("上周周一到周日每天的GMV", A, "2026-06-22", "2026-06-28", "custom"),
+    ("本周一到周二", A, "2026-06-29", "2026-06-30", "custom"),
     ("2025全年", A, "2025-01-01", "2025-12-31", "year"),
     # from a point on to the latest complete day, as 以来 / since
     ("6月10日起", A, "2026-06-10", "2026-06-30", "custom"),
@@ -317,6 +324,7 @@ def test_clamped_flag(expression: str, as_of: date, clamped: bool) -> None:
 
 NO_TIME = [
     "GMV by channel",
+    "周一到周五的GMV",  # weekdays of no named week
     "客单价在1.5-2万之间的区域",  # a range of amounts, never January 5 to 2
     "退款率1.5-3%的品类",
     "各渠道的GMV是多少",

@@ -944,6 +944,12 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
             "home appliances",
             f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND category = '家用电器'",
         ),
+        (  # the same metric in another period: that row, never the highest of the week before
+            ["上周各品类退款率", "最高的那个品类上上周是多少"],
+            "家用电器",
+            f"SELECT CAST(COUNT(*) FILTER (WHERE status = 'refunded') AS DOUBLE) / COUNT(*) FROM fact_order "
+            f"WHERE {ORDERS} AND order_date BETWEEN DATE '2026-06-15' AND DATE '2026-06-21' AND category = '家用电器'",
+        ),
     ],
 )
 def test_a_place_names_the_row_the_previous_answer_placed_so(

@@ -145,6 +145,29 @@ def test_partition_filter_is_required_on_large_tables(policy: Policy) -> None:
         large_tables=large,
     )
     assert ok.partition_filters == ["fact_order.order_date"]
+    two_ranges = approve(  # a period and last year's window of an event: each branch bounded
+        "SELECT count(*) FROM fact_order WHERE (order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30') "
+        "OR order_date BETWEEN DATE '2025-06-01' AND DATE '2025-06-18'",
+        principal=analyst,
+        schema=SCHEMA,
+        large_tables=large,
+    )
+    assert two_ranges.partition_filters == ["fact_order.order_date"]
+    for unbounded in (
+        "order_date IS NULL",
+        "user_id = 7",
+        "order_date > user_id",
+        "order_date <> DATE '2026-06-01'",
+        "order_date < DATE '2026-06-01'",  # with a one-sided branch the two may cover every day
+    ):
+        with pytest.raises(FirewallError):  # one branch that bounds nothing: the OR bounds nothing
+            approve(
+                f"SELECT count(*) FROM fact_order WHERE order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30' "
+                f"OR ({unbounded})",
+                principal=analyst,
+                schema=SCHEMA,
+                large_tables=large,
+            )
 
 
 def test_cost_is_checked_against_the_budget(policy: Policy, con: duckdb.DuckDBPyConnection) -> None:

@@ -135,3 +135,49 @@ def test_the_day_after_an_event_is_not_judged_against_the_event() -> None:
     assert checks[date(2026, 6, 16)].incomplete
     blind = completeness(counts, [date(2026, 6, 20)], [])  # the event's days as neighbours: a false gap
     assert blind[0].incomplete
+
+
+def _two_sales(level: float, peak: float, size_this_year: float, seed: int) -> dict[date, int]:
+    """Poisson counts over two years with a sale on 06-14..06-18 each year (its days ×1.4, the
+    peak ×``peak``); this year's sale ``size_this_year`` times last year's."""
+    rng = np.random.default_rng(seed)
+    counts: dict[date, int] = {}
+    for start, end, size in (
+        (date(2025, 4, 1), date(2025, 6, 30), 1.0),
+        (date(2026, 4, 1), date(2026, 6, 30), size_this_year),
+    ):
+        day = start
+        while day <= end:
+            mean = level * WEEKDAY[day.weekday()]
+            if date(day.year, 6, 14) <= day <= date(day.year, 6, 18):
+                mean *= size * (peak if day.day == 18 else 1.4)
+            counts[day] = int(rng.poisson(mean))
+            day += timedelta(days=1)
+    return counts
+
+
+@pytest.mark.parametrize("size_this_year", [0.7, 1.0, 1.3])
+def test_a_peak_day_is_judged_against_last_years_event(size_this_year: float) -> None:
+    """Half a peak day (×2.5) still looks like an ordinary day to the weekday baselines; against
+    last year's peak over its other days, scaled by this year's other days, it is found — and a
+    whole peak of a smaller or bigger sale is not flagged."""
+    from baton.contracts.common import Bilingual, CalendarEvent
+    from baton.stats import peak_days_a_year_back
+
+    event = CalendarEvent(name=Bilingual(zh="大促", en="sale"), start="06-14", end="06-18", peak="06-18")
+    peak = date(2026, 6, 18)
+    days = [date(2026, 6, 1) + timedelta(days=i) for i in range(30)]
+    assert peak_days_a_year_back(days, [event]) == [(date(2025, 6, 14), date(2025, 6, 18))]
+    for seed in range(5):
+        counts = _two_sales(800.0, 2.5, size_this_year, seed)
+        whole = {c.day: c for c in completeness(counts, days, [event])}
+        assert not [d for d, c in whole.items() if c.incomplete]
+        assert whole[peak].event_baseline == pytest.approx(counts[peak], rel=0.25)
+        counts[peak] = round(counts[peak] * 0.45)
+        half = {c.day: c for c in completeness(counts, days, [event])}
+        assert [d for d, c in half.items() if c.incomplete] == [peak]
+        assert half[peak].share == pytest.approx(0.45, abs=0.12)
+        weekday_only = {
+            c.day: c for c in completeness({d: n for d, n in counts.items() if d.year == 2026}, days, [event])
+        }
+        assert not weekday_only[peak].incomplete  # without last year's event the half peak passes as ordinary

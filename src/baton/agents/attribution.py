@@ -40,6 +40,11 @@ PARENT_P = 0.05
 """A pair is tested only under a single member whose same factor changed at this nominal p."""
 SPECIFIC_SHARE = 0.8
 COMPOSITION_SHARE = 0.5
+SPREAD_CELLS = 3
+"""A member whose change runs the same way in at least this many cells of another dimension (none of
+them significant alone) holds an effect spread thinly: it is kept, not left to the mix as noise."""
+SPREAD_AGAINST = 0.1
+"""…and the cells that moved against it carry under this share of those that moved with it."""
 MATERIAL_SHARE = 0.1
 """A driver carries at least this share of the largest driver's contribution."""
 MIN_SHARE_OF_CHANGE = 0.05
@@ -454,10 +459,11 @@ def _leave_composition_to_mix(sig: list[Candidate], drills: list[Drill], cands: 
     """A single member's change in a ratio factor is kept only when its own cells (pairs with
     another dimension whose tree has the factor) show it: in every such dimension their
     contributions add to at least half of it, and in at least one some cell changed the same way
-    (BH q ≤ PARENT_P). Otherwise it is composition inside the member (Simpson) or noise."""
+    (BH q ≤ PARENT_P) — or, none alone significant, in every such dimension its cells moved its way
+    (:func:`_spread`: returning users converting less in every channel and region). Otherwise it is composition inside the member (Simpson) or noise."""
     for single in (c for c in sig if len(c.members) == 1 and c.ratio):
         ((dim, member),) = single.members.items()
-        checked, shown, composed_by = False, False, None
+        checked, shown, spread, composed_by = False, False, True, None
         for drill in drills:
             if len(drill.dims) != 2 or dim not in drill.dims:
                 continue
@@ -468,13 +474,24 @@ def _leave_composition_to_mix(sig: list[Candidate], drills: list[Drill], cands: 
             checked = True
             if abs(math.fsum(inside)) < COMPOSITION_SHARE * abs(single.change):
                 composed_by = composed_by or drill.dims[1 - at]
+            # in every pairing, each cell moved the member's way (none alone significant): an effect
+            # spread thinly, not a mix inside the member
+            spread = spread and _spread(inside, single.change)
             shown = shown or any(
                 c.q_value <= PARENT_P and (c.change > 0) == (single.change > 0)
                 for c in cands
                 if c.factor == single.factor and c.members.get(dim) == member and set(c.members) == set(drill.dims)
             )
-        if composed_by is not None or (checked and not shown):
+        if composed_by is not None or (checked and not shown and not spread):
             single.subsumed_by = f"{dim}={member} · {single.factor} (composition)"
+
+
+def _spread(inside: list[float], change: float) -> bool:
+    """At least :data:`SPREAD_CELLS` cells moved the way of ``change``, and those moving against
+    it carry under a tenth as much (noise at the edges of an effect everywhere)."""
+    along = [abs(v) for v in inside if (v > 0) == (change > 0) and v != 0]
+    against = [abs(v) for v in inside if (v > 0) != (change > 0) and v != 0]
+    return len(along) >= SPREAD_CELLS and math.fsum(against) < SPREAD_AGAINST * math.fsum(along)
 
 
 def _mix_explained_elsewhere(sig: list[Candidate], drills: list[Drill], mix_factors: dict[str, str]) -> None:

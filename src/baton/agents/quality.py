@@ -28,7 +28,7 @@ from baton.contracts.semantic import SemanticQuery, TimeRange
 from baton.contracts.values import Assumption, KeyNumber
 from baton.errors import BatonError
 from baton.messages import text
-from baton.stats import HISTORY_WEEKS, completeness
+from baton.stats import HISTORY_WEEKS, DayCheck, completeness, peak_days_a_year_back, peak_window_for
 
 LATE_LAG_DAYS = 3
 LATE_SHARE = 0.01
@@ -195,10 +195,12 @@ def _completeness(acc: _Checks, deps: QualityDeps, table: str, end: date) -> Non
     """Days of the analysed periods whose rows fall far below the usual for that weekday."""
     lang, first = acc.language, acc.first
     start = first - timedelta(weeks=2 * HISTORY_WEEKS)
-    result = deps.tool.run(f"quality:daily_rows:{table}", qq.daily_row_counts(deps.catalog, table, start, end))
+    days = [d for d in (first + timedelta(days=i) for i in range((end - first).days + 1)) if acc.in_periods(d)]
+    a_year_back = peak_days_a_year_back(days, deps.catalog.calendar)  # a peak day is judged by last year's event
+    query = qq.daily_row_counts(deps.catalog, table, start, end, a_year_back)
+    result = deps.tool.run(f"quality:daily_rows:{table}", query)
     acc.checks.append(f"completeness:{table}")
     counts = {date.fromisoformat(str(r["day"])[:10]): int(r["row_count"]) for r in rows_as_dicts(result)}
-    days = [d for d in (first + timedelta(days=i) for i in range((end - first).days + 1)) if acc.in_periods(d)]
     checked = completeness(counts, days, deps.catalog.calendar)
     bad = [c for c in checked if c.incomplete]
     for c in bad:
@@ -206,7 +208,7 @@ def _completeness(acc: _Checks, deps: QualityDeps, table: str, end: date) -> Non
         share = number(
             key,
             text("analysis.quality_completeness_label", lang, table=table, day=c.day),
-            (c.weekday_ratio or 0.0) * 100,
+            (c.share or 0.0) * 100,
             "%",
             1,
             result.evidence_id,
@@ -220,6 +222,7 @@ def _completeness(acc: _Checks, deps: QualityDeps, table: str, end: date) -> Non
             table=table,
             day=c.day,
             share=share.rendered(),
+            usual=_usual(deps.catalog, c, lang),
             direction=bias_text(deps.catalog, acc.query.metrics[0], table, lang),
         )
         acc.flag(
@@ -229,6 +232,7 @@ def _completeness(acc: _Checks, deps: QualityDeps, table: str, end: date) -> Non
             day=c.day,
             rows=c.rows,
             share=share.rendered(),
+            usual=_usual(deps.catalog, c, lang),
             where=where,
             assumption=assumption,
         )
@@ -252,6 +256,14 @@ def _completeness(acc: _Checks, deps: QualityDeps, table: str, end: date) -> Non
                 evidence_ids=(result.evidence_id,),
             )
         )
+
+
+def _usual(catalog: Catalog, check: DayCheck, lang: Language) -> str:
+    """What a flagged day's rows were judged against, in words."""
+    if check.event_baseline is None:
+        return text("analysis.quality_usual_weekday", lang)
+    event = peak_window_for(check.day, catalog.calendar)
+    return text("analysis.quality_usual_event", lang, event=event.label(lang) if event is not None else "")
 
 
 def bias_text(catalog: Catalog, metric: str, table: str, lang: Language) -> str:

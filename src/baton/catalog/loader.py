@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from baton.catalog.model import Catalog, FieldError
+from baton.catalog.model import Catalog, CatalogErrors, FieldError
 from baton.errors import ConfigError
 from baton.messages import both
 from baton.yaml_text import safe_load
@@ -89,19 +89,41 @@ def load_yaml_with_lines(path: Path) -> tuple[Any, dict[PathKey, int]]:
     return _parse(path, text), _lines_of(text)
 
 
+def catalog_problems(exc: ValidationError, lines: dict[PathKey, int]) -> list[dict[str, Any]]:
+    """Every problem of a catalog that did not load, in file order: each field pydantic
+    rejected, and each cross-reference problem at the field it names (line, field, error)."""
+    found: list[tuple[tuple[Any, ...], str]] = []
+    for error in exc.errors():
+        cause = error.get("ctx", {}).get("error")
+        causes = cause.problems if isinstance(cause, CatalogErrors) else [cause]
+        for one in causes:
+            if not error["loc"] and isinstance(one, FieldError):  # a catalog-wide check that knows its field
+                found.append((one.loc, str(one)))
+            elif not error["loc"] and isinstance(one, ValueError):
+                found.append(((), str(one)))
+            else:
+                found.append((tuple(error["loc"]), error["msg"]))
+    rows = [
+        {"line": _line_for(lines, loc), "field": ".".join(str(p) for p in loc) or "(root)", "error": msg}
+        for loc, msg in found
+    ]
+    return sorted(rows, key=lambda row: row["line"] or 0)
+
+
 def validation_error(path: Path, exc: ValidationError, lines: dict[PathKey, int]) -> ConfigError:
-    """Turn a pydantic error into a ConfigError naming file, line and field."""
-    first = exc.errors()[0]
-    loc = tuple(first["loc"])
-    msg = first["msg"]
-    cause = first.get("ctx", {}).get("error")
-    if not loc and isinstance(cause, FieldError):  # a catalog-wide check that knows its field
-        loc, msg = cause.loc, str(cause)
-    field = ".".join(str(p) for p in loc) or "(root)"
-    line = _line_for(lines, loc)
+    """Turn a pydantic error into a ConfigError naming file, line and field of the first
+    problem; its detail lists them all."""
+    problems = catalog_problems(exc, lines)
+    first = problems[0]
     return ConfigError(
-        *both("catalog.bad_field", path=path, line=line, field=field, error=msg),
-        detail={"file": str(path), "line": line, "field": field, "errors": len(exc.errors())},
+        *both("catalog.bad_field", path=path, line=first["line"], field=first["field"], error=first["error"]),
+        detail={
+            "file": str(path),
+            "line": first["line"],
+            "field": first["field"],
+            "errors": len(problems),
+            "problems": problems,
+        },
     )
 
 

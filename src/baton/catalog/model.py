@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Iterator
 from datetime import date
+from functools import partial
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -138,6 +140,19 @@ class FieldError(ValueError):
     def __init__(self, loc: tuple[str, ...], message: str) -> None:
         super().__init__(message)
         self.loc = loc
+
+
+def _fail(loc: tuple[str, ...], message: str) -> None:
+    raise FieldError(loc, message)
+
+
+class CatalogErrors(ValueError):
+    """Every cross-reference problem of a catalog at once (one per table, dimension, metric),
+    so that `baton catalog check` lists them all instead of one per run."""
+
+    def __init__(self, problems: list[ValueError]) -> None:
+        super().__init__(str(problems[0]))
+        self.problems = problems
 
 
 _DISTINCT = re.compile(r"\bCOUNT\s*\(\s*DISTINCT\b|\bAPPROX_COUNT_DISTINCT\b|\bCOUNT_DISTINCT\b", re.I)
@@ -302,68 +317,94 @@ class Catalog(BaseModel):
 
     @model_validator(mode="after")
     def _references_resolve(self) -> Catalog:
-        for table_name, info in self.tables.items():
-            for join_name, join in info.joins.items():
-                if join.table not in self.tables:
-                    raise FieldError(
-                        ("tables", table_name, "joins", join_name),
-                        f"table {table_name!r}: join {join_name!r} names unknown table {join.table!r}",
-                    )
-        for dim_name, dim in self.dimensions.items():
-            for table, column in dim.columns.items():
-                if table not in self.tables:
-                    raise FieldError(
-                        ("dimensions", dim_name, "columns"), f"dimension {dim_name!r} names unknown table {table!r}"
-                    )
-                self._check_joins(f"dimension {dim_name!r}", table, column, ("dimensions", dim_name, "columns", table))
-        for name in self.refused:
-            if name in self.metrics:
-                raise FieldError(("refused", name), f"metric {name!r} is both defined and refused")
         for name, metric in self.metrics.items():
             object.__setattr__(metric, "name", name)
-            self._check_derived(name, metric)
-            for dim_name in metric.dimensions:
-                if dim_name not in self.dimensions:
-                    raise FieldError(
-                        ("metrics", name, "dimensions"), f"metric {name!r} allows unknown dimension {dim_name!r}"
-                    )
-            if metric.table is not None and metric.table not in self.tables:
-                raise FieldError(("metrics", name, "table"), f"metric {name!r} reads unknown table {metric.table!r}")
-            for part in (metric.numerator, metric.denominator):
-                if isinstance(part, str):
-                    ref = self.metrics.get(part)
-                    if ref is None:
-                        raise FieldError(("metrics", name), f"metric {name!r} refers to unknown metric {part!r}")
-                    if ref.is_ratio:
-                        raise FieldError(
-                            ("metrics", name), f"metric {name!r}: a ratio's parts must be simple metrics ({part!r})"
-                        )
-                elif isinstance(part, Measure) and part.table not in self.tables:
-                    raise FieldError(("metrics", name), f"metric {name!r} reads unknown table {part.table!r}")
-            for table in self.tables_of(name):
-                for dim_name in metric.dimensions:
-                    if table not in self.dimensions[dim_name].columns:
-                        raise FieldError(
-                            ("metrics", name, "dimensions"),
-                            f"metric {name!r}: dimension {dim_name!r} has no column in table {table!r}",
-                        )
-        for name, metric in self.metrics.items():
-            for measure in self.measures_of(name):
-                for sql in (measure.expression, *measure.filters):
-                    self._check_joins(f"metric {name!r}", measure.table, sql, ("metrics", name))
-            for factors in metric.tree:
-                self._check_tree(name, factors)
-        for table_name, info in self.tables.items():
-            if info.freshness == "load_log" and self.load_log is None:
-                raise FieldError(
-                    ("tables", table_name, "freshness"),
-                    f"table {table_name!r} takes its freshness from the load log, but none is declared",
-                )
-            if info.freshness == "max_time" and info.time_column is None:
-                raise FieldError(
-                    ("tables", table_name, "freshness"), f"table {table_name!r}: freshness max_time needs a time_column"
-                )
+        problems: list[ValueError] = []
+        for check in self._reference_checks():
+            try:
+                check()
+            except ValueError as exc:  # FieldError knows its field; a plain ValueError the catalog's top
+                problems.append(exc)
+        if len(problems) == 1:
+            raise problems[0]
+        if problems:
+            raise CatalogErrors(problems)
         return self
+
+    def _reference_checks(self) -> Iterator[Callable[[], None]]:
+        """One check per table, dimension and metric: each stops at its entity's first problem
+        (later checks of it would read what failed), the others still run."""
+        for table_name in self.tables:
+            yield partial(self._check_table, table_name)
+        for dim_name in self.dimensions:
+            yield partial(self._check_dimension, dim_name)
+        for name in self.refused:
+            if name in self.metrics:
+                yield partial(_fail, ("refused", name), f"metric {name!r} is both defined and refused")
+        for name in self.metrics:
+            yield partial(self._check_metric, name)
+
+    def _check_table(self, table_name: str) -> None:
+        info = self.tables[table_name]
+        for join_name, join in info.joins.items():
+            if join.table not in self.tables:
+                raise FieldError(
+                    ("tables", table_name, "joins", join_name),
+                    f"table {table_name!r}: join {join_name!r} names unknown table {join.table!r}",
+                )
+        if info.freshness == "load_log" and self.load_log is None:
+            raise FieldError(
+                ("tables", table_name, "freshness"),
+                f"table {table_name!r} takes its freshness from the load log, but none is declared",
+            )
+        if info.freshness == "max_time" and info.time_column is None:
+            raise FieldError(
+                ("tables", table_name, "freshness"), f"table {table_name!r}: freshness max_time needs a time_column"
+            )
+
+    def _check_dimension(self, dim_name: str) -> None:
+        for table, column in self.dimensions[dim_name].columns.items():
+            if table not in self.tables:
+                raise FieldError(
+                    ("dimensions", dim_name, "columns"), f"dimension {dim_name!r} names unknown table {table!r}"
+                )
+            self._check_joins(f"dimension {dim_name!r}", table, column, ("dimensions", dim_name, "columns", table))
+
+    def _check_metric(self, name: str) -> None:
+        metric = self.metrics[name]
+        self._check_derived(name, metric)
+        for dim_name in metric.dimensions:
+            if dim_name not in self.dimensions:
+                raise FieldError(
+                    ("metrics", name, "dimensions"), f"metric {name!r} allows unknown dimension {dim_name!r}"
+                )
+        if metric.table is not None and metric.table not in self.tables:
+            raise FieldError(("metrics", name, "table"), f"metric {name!r} reads unknown table {metric.table!r}")
+        for part in (metric.numerator, metric.denominator):
+            if isinstance(part, str):
+                ref = self.metrics.get(part)
+                if ref is None:
+                    raise FieldError(("metrics", name), f"metric {name!r} refers to unknown metric {part!r}")
+                if ref.is_ratio:
+                    raise FieldError(
+                        ("metrics", name), f"metric {name!r}: a ratio's parts must be simple metrics ({part!r})"
+                    )
+            elif isinstance(part, Measure) and part.table not in self.tables:
+                raise FieldError(("metrics", name), f"metric {name!r} reads unknown table {part.table!r}")
+        for table in self.tables_of(name):
+            for dim_name in metric.dimensions:
+                if table not in self.dimensions[dim_name].columns:
+                    raise FieldError(
+                        ("metrics", name, "dimensions"),
+                        f"metric {name!r}: dimension {dim_name!r} has no column in table {table!r}",
+                    )
+        for measure in self.measures_of(name):
+            if measure.table not in self.tables:
+                continue  # that metric's own check says so
+            for sql in (measure.expression, *measure.filters):
+                self._check_joins(f"metric {name!r}", measure.table, sql, ("metrics", name))
+        for factors in metric.tree:
+            self._check_tree(name, factors)
 
     def _check_tree(self, name: str, factors: tuple[str, ...]) -> None:
         """A tree's factors must be catalog metrics whose product is the metric itself

@@ -40,13 +40,17 @@ def table_columns(catalog: Catalog, table: str) -> list[str]:
     return list(dict.fromkeys(c for c in columns if is_plain_column(c)))
 
 
-def daily_row_counts(catalog: Catalog, table: str, start: date, end: date) -> exp.Query:
-    """``day, row_count`` for every day of ``[start, end]`` that has rows."""
+def daily_row_counts(
+    catalog: Catalog, table: str, start: date, end: date, also: Sequence[tuple[date, date]] = ()
+) -> exp.Query:
+    """``day, row_count`` for every day of ``[start, end]`` (and of each range ``also`` names:
+    last year's window of an event whose peak day is checked) that has rows."""
     day = _day(catalog, table, catalog.time_column(table))
+    ranges = [exp.Between(this=day.copy(), low=_date(s), high=_date(e)) for s, e in ((start, end), *also)]
     return (
         exp.select(day.as_("day"), exp.func("COUNT", exp.Star()).as_("row_count"))
         .from_(exp.to_table(table))
-        .where(exp.Between(this=day.copy(), low=_date(start), high=_date(end)))
+        .where(exp.or_(*ranges) if len(ranges) > 1 else ranges[0])
         .group_by(day.copy())
         .order_by(day.copy())
     )

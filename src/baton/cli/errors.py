@@ -62,9 +62,30 @@ def fail(
 
         console = Console(stderr=True, highlight=False)
         console.print(error_line(exc, language), soft_wrap=True)
+        for line in _more_problems(exc, language):
+            console.print(f"  {terminal_markup(line)}", soft_wrap=True)
         if said:
             console.print(f"[dim]{terminal_markup(text('warehouse.engine_said', language or 'en', text=said))}[/dim]")
     raise typer.Exit(exit_code(exc))
+
+
+def _more_problems(exc: BatonError, language: Language | None) -> list[str]:
+    """The problems after the first of a catalog that did not load, one line each (the error
+    line says the first)."""
+    from baton.messages import text
+
+    problems = exc.detail.get("problems")
+    if not isinstance(problems, list):
+        return []
+    path = exc.detail.get("file", "")
+    lines = []
+    for problem in problems[1:]:
+        said = [
+            text("catalog.bad_field", lang, path=path, **problem)
+            for lang in ((language,) if language else ("en", "zh"))
+        ]
+        lines.append(" / ".join(said))
+    return lines
 
 
 @contextmanager

@@ -139,6 +139,18 @@ CASES: tuple[ScenarioCase, ...] = (
         scale=0.05,
     ),
     ScenarioCase(
+        "small effect spread over every cell, offset by 618",
+        "returning_conversion_spread",
+        ("2026年6月GMV变化的原因是什么？", "What drove the change in GMV in June 2026?"),
+        (({"user_type": "returning"}, "conversion_rate"),),
+        scale=0.5,
+    ),
+    ScenarioCase(
+        "a half-loaded 618 peak day",
+        "peak_day_half_loaded",
+        ("为什么2026年6月的GMV下降了？", "Why did GMV fall in June 2026?"),
+    ),
+    ScenarioCase(
         "noisy null, 618, low volume",
         "null",
         ("为什么2026年6月的GMV上升了？", "Why did GMV rise in June 2026?"),

@@ -63,14 +63,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "quality_current": ("current period", "本期"),
     "quality_comparison": ("comparison period", "对比期"),
     "quality_incomplete": (
-        "{rows} rows, about {share} of the same weekday in earlier weeks ({where})",
-        "行数 {rows}，约为同星期前几周的 {share}（{where}）",
+        "{rows} rows, about {share} of {usual} ({where})",
+        "行数 {rows}，约为{usual}的 {share}（{where}）",
     ),
     "quality_incomplete_assumption": (
-        "{table} on {day} is incomplete (about {share} of the usual rows for that weekday): the day is left out "
+        "{table} on {day} is incomplete (about {share} of {usual}): the day is left out "
         "of every comparison (headline change, tests, metric tree, drivers); {direction}",
-        "{day} 的 {table} 数据不完整（约为同星期常规量的 {share}）：该日在所有比较中剔除（总体变化、检验、指标树、"
+        "{day} 的 {table} 数据不完整（约为{usual}的 {share}）：该日在所有比较中剔除（总体变化、检验、指标树、"
         "驱动因素）；{direction}",
+    ),
+    "quality_usual_weekday": ("the usual rows for that weekday in earlier weeks", "前几周同星期常规量"),
+    "quality_usual_event": (
+        "the rows last year's {event} predicts for its peak day (scaled by this year's other days of it)",
+        "按去年{event}折算的峰值日常规量（以今年活动其他日的水平折算）",
     ),
     "quality_bias_low": (
         "as loaded, {label} for that day is understated ({table} enters it as {part}).",

@@ -360,18 +360,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "共 {count} 组。",
     ),
     "incomplete_day": (
-        "far fewer rows than the same weekday in earlier weeks",
-        "当日行数明显低于前几周同星期",
+        "far fewer rows than usual for that day (the same weekday of earlier weeks; an event's peak day: last "
+        "year's event)",
+        "当日行数明显低于常规量（对比前几周同星期；活动峰值日对比去年同一活动）",
     ),
     "incomplete_in_current": (
-        "The current period ({period}) includes incomplete days ({days}: far fewer rows than the same weekday in "
-        "earlier weeks); its value uses the data as loaded and {effect}{compare}.",
-        "本期（{period}）含数据不完整的日期（{days}：行数明显低于前几周同星期），数值按已加载数据计算，{effect}{compare}。",
+        "The current period ({period}) includes incomplete days ({days}: far fewer rows than usual for those days)"
+        "; its value uses the data as loaded and {effect}{compare}.",
+        "本期（{period}）含数据不完整的日期（{days}：行数明显低于该日常规量），数值按已加载数据计算，{effect}{compare}。",
     ),
     "incomplete_in_comparison": (
-        "The comparison period ({period}) includes incomplete days ({days}: far fewer rows than the same weekday in "
-        "earlier weeks); its value uses the data as loaded and {effect}{compare}.",
-        "对比期（{period}）含数据不完整的日期（{days}：行数明显低于前几周同星期），数值按已加载数据计算，{effect}{compare}。",
+        "The comparison period ({period}) includes incomplete days ({days}: far fewer rows than usual for those days)"
+        "; its value uses the data as loaded and {effect}{compare}.",
+        "对比期（{period}）含数据不完整的日期（{days}：行数明显低于该日常规量），数值按已加载数据计算，{effect}{compare}。",
     ),
     "incomplete_not_like_for_like": (
         "; the change therefore does not compare like with like",

@@ -60,6 +60,7 @@ class Cues(PeriodCues):
     rank: bool = False
     average: bool = False
     breakdown: bool = False
+    distribution: bool = False
     quality: Literal["good", "bad"] | None = None
     separately: bool = False
     difference: bool = False
@@ -229,6 +230,7 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
         scan.claim(m.start(), m.end())
     cues.change = bool(cues.take(scan, "change", vocab.CHANGE_WORDS)) | _comparative_closing(scan, cues)
     not_as = _not_as_much(scan, cues)
+    cues.change |= cues.why and _not_up(scan, cues)  # "哪些品类没有增长" keeps groups: not read here
     directions = [
         d for pattern, d in ((vocab.UP, "up"), (vocab.DOWN, "down")) if _take_direction(scan, cues, pattern, d)
     ]
@@ -268,6 +270,8 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
             cues.total = True
     cues.average = bool(cues.take(scan, "average", vocab.AVERAGE))
     cues.breakdown = bool(cues.take(scan, "breakdown", vocab.BREAKDOWN)) | _broken_apart(scan, cues)
+    cues.distribution = bool(cues.take(scan, "distribution", vocab.DISTRIBUTION))
+    cues.breakdown |= cues.distribution
     cues.combination = bool(cues.take(scan, "combination", vocab.COMBINATION))
     cues.separately = bool(cues.take(scan, "separately", vocab.SEPARATELY))
     members = {start for start, _ in scan.members}
@@ -432,7 +436,7 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
 
 
 _CLOSING_COMPARATIVE = patterns.compile(
-    r"(?<![多几比较])(?:更|较)?[高低多少大小好差](?:一些|一点|了)?(?:吗|么|没有?)?\s*[?？。]?\s*$"
+    r"(?<![多几比较])(?:更|较)?[高低多少大小好差](?:一些|一点|了)?(?:这么多|那么多)?(?:吗|么|没有?)?\s*[?？。]?\s*$"
 )
 
 
@@ -451,6 +455,18 @@ _EN_COMPARATIVE = patterns.compile(
     r"\b(?:(?P<up>higher|more|bigger|larger|greater)|(?P<down>lower|less|fewer|smaller))\b(?=[^.?!]{0,40}\bthan\b)",
     re.I,
 )
+
+
+def _not_up(scan: Scan, cues: Cues) -> bool:
+    """Claim "没涨" / "didn't … grow" (see :data:`vocabulary.NOT_UP`); whether any was said."""
+    said = False
+    for m in vocab.NOT_UP.finditer(scan.norm):
+        groups = [g for g in ("zh", "neg", "verb") if m.group(g)]
+        if all(scan.free(m.start(g), m.end(g)) for g in groups):
+            for g in groups:
+                cues.claim(scan, "change", [m], group=m.re.groupindex[g])
+            said = True
+    return said
 
 
 def _comparative_direction(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:
@@ -505,7 +521,8 @@ def _closing_said(scan: Scan, cues: Cues) -> Literal["up", "down"] | None:
     closing = next((scan.norm[s:e] for s, e in said if _CLOSING_COMPARATIVE.fullmatch(scan.norm, s, e)), None)
     if closing is None:
         return None
-    return "up" if re.search(r"[高多大好]", closing) else "down"  # 好 / 差: by the metric's better (change_words)
+    adjective = re.sub(r"[这那]么多", "", closing)  # "低这么多": lower, by so much
+    return "up" if re.search(r"[高多大好]", adjective) else "down"  # 好 / 差: by the metric's better (change_words)
 
 
 _NOT_AS = patterns.compile(

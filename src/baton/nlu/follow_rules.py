@@ -63,7 +63,9 @@ def place_of_the_previous_rows(parent: SemanticQuery, r: Reading) -> str | None:
     placed = cues.top_n is not None or cues.rank_place is not None or cues.best or bool(cues.spans.get("ranking"))
     listed = bool(parent.dimensions) or parent.grain is not None
     other = bool(terms.metrics) and tuple(terms.metrics) != parent.metrics
-    if not (placed and listed and (other or cues.why)):
+    # "最高的那个品类上上周是多少": that one, the highest listed, in another period — not "which is highest then?"
+    the_one = vocab.THE_PLACED_ONE.search(r.scan.norm) is not None and not vocab.WHICH_ASKED.search(r.scan.norm)
+    if not (placed and listed and (other or cues.why or the_one)):
         return None
     # "which one converts best?" ranks by the metric; "is the bottom one's refund rate the highest?"
     # asks of the row placed (its superlative is the claim of the yes/no, never a new ranking)

@@ -93,6 +93,7 @@ from baton.nlu.parts import (
 )
 from baton.nlu.periods import (
     claim_compare_words,
+    claim_its_length,
     half_of_the_same_month,
     named_previous,
     resolve_periods,
@@ -306,6 +307,7 @@ class Planner(TermReader, QueryAssembly):
             default_breakdown is not None
             and not read.terms.dims
             and not read.terms.dims_naming_a_set  # "regions other than East China": never another dimension
+            and not read.cues.distribution  # "笔单价分布": over which dimension is asked back
             and self.breakdown_fits(read.terms.metrics, default_breakdown)
         ):
             read.terms.dims.append(default_breakdown)
@@ -443,6 +445,7 @@ class Planner(TermReader, QueryAssembly):
             for span in period.spans:
                 scan.claim(*span)
         periods.sort(key=lambda p: p.span)
+        claim_its_length(scan, periods)
         until_with_no_start(scan, periods)
         this_period_beside_another(scan, periods)
         a_change_from_a_point_on(cues, periods)

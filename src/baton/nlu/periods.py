@@ -19,6 +19,7 @@ from baton.messages import both
 from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
+from baton.nlu.cn_numerals import parse_cn_int
 from baton.nlu.scan import Scan
 
 
@@ -289,7 +290,9 @@ def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange
     start, end = timeexpr.comparison_range(kind, period.start, period.end, grain=period.grain)
     if cues.grain is None and cues.each_over and _each_unit(period, cues.window):  # "今年GMV月环比": each month
         cues.grain = cues.window[1]  # type: ignore[assignment,index]
-    if cues.window is not None and not _spans(period, *cues.window) and cues.window != (1, cues.grain):
+    # "本周GMV周环比" with the week under way: its days so far against the same days of the week before
+    so_far = period.clamped and cues.window == (1, period.grain)
+    if cues.window is not None and not _spans(period, *cues.window) and cues.window != (1, cues.grain) and not so_far:
         raise AmbiguousQuestion(
             *both("nlu.window_mismatch", period=period.text), detail={"period": period.text, "window": cues.window}
         )
@@ -467,6 +470,21 @@ def _spans(period: timeexpr.TimeMatch, n: int, unit: str) -> bool:
     }[unit]
 
 
+def claim_its_length(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) -> None:
+    """Claim a period's length said right after it when it is that period's number of days
+    ("上周末两天的GMV"); a number that is not its length stays unread and is asked back."""
+    for period in periods:
+        if period.match is None:
+            continue
+        said = vocab.ITS_LENGTH_IN_DAYS.match(scan.text, period.span[1])
+        if said is None:
+            continue
+        number = (said.group(1) or said.group(2)).lower()
+        days = vocab.EN_NUMBERS.get(number) or parse_cn_int(number)
+        if _spans(period.match, days, "day"):
+            scan.claim(*said.span())
+
+
 def claim_compare_words(scan: Scan, members: list[tuple[int, int]], periods: Sequence[tuple[int, int]] = ()) -> bool:
     """Claim the comparison words of a comparison of periods; one next to a member ("跟华东比",
     "compared with East China") compares members, is left unread and so asked back — unless a
@@ -552,6 +570,7 @@ __all__ = [
     "PeriodCues",
     "against_named",
     "claim_compare_words",
+    "claim_its_length",
     "each_against_the_one_before",
     "half_of_the_same_month",
     "named_previous",

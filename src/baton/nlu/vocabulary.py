@@ -73,6 +73,7 @@ MOM = patterns.compile(
     r"(?:\bvs\.?|\bversus|\bcompared (?:with|to)|\bagainst) (?:the )?(?:previous|prior|preceding) "
     r"(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) (?:days|weeks|months)\b|"
     r"(?:和|跟|与|同|对比)?再?之前的?(?:一|两|二|三|四|\d+)?个?(?:天|日|周|星期|月|季度|年)|"
+    r"(?:\bvs\.?|\bversus)\s*前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)|"
     r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周末|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低大小增降涨跌]|[多少](?:了|多少|吗|些|一些|一点)|怎么样|如何|$|[，,。？?])|"
     r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
     r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|weekend|month|quarter|period) before (?:that|it)\b|"
@@ -149,7 +150,7 @@ CHANGE_WORDS = patterns.compile(
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
     r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
     r"(?<![不没])变了(?=\s*(?:这么多|那么多|很多|不少)?\s*(?:吗|么|呢)?\s*[?？。!！]?\s*$)|"
-    r"涨跌(?:幅度?|了?多少|情况)?|升降(?:幅度?|了?多少)|变化了?多少|变化率|变化|多了?多少|少了?多少|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|(?:降低|提高|提升|上升|上涨|下跌|下滑)了?多少|变动|增长率|增速|增幅|降幅|"
+    r"涨跌(?:幅度?|了?多少|情况)?|升降(?:幅度?|了?多少)|变化了?多少|变化率|变化|多了?多少(?!单)|少了?多少(?!单)|[多少]了?(?=多少单)|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|(?:降低|提高|提升|上升|上涨|下跌|下滑)了?多少|变动|增长率|增速|增幅|降幅|"
     r"(?:是)?(?:涨了?还是跌了?|跌了?还是涨了?|升了?还是降了?|降了?还是升了?|高了?还是低了?|低了?还是高了?|多了?还是少了?|少了?还是多了?)|"
     r"变好还是变差|好了还是差了|好还是差|好还是坏|差还是好|有没有(?:变高|变低|上升|下降|增长|减少|变化)|是不是(?:变高|变低|上升|下降|增长|减少|变化|涨|跌)了?|"
     r"\bhow much did\b(?=.{1,40}? (?:change|grow|drop|fall|rise|increase|decrease)\b)|\bgrowth rate\b|\bgrowth\b"
@@ -234,6 +235,13 @@ HANDED_OUT = patterns.compile(
     _I,
 )
 """A verb that lists or hands data out: with :data:`PERSONAL_DATA`, a person's data asked for."""
+ITS_LENGTH_IN_DAYS = patterns.compile(
+    r"\s*(?:这|那|共|整整|全部)?\s*([0-9]{1,3}|[两二三四五六七八九十]{1,3})\s*[天日](?![均前后内以])"
+    r"|\s*\(?(?:the|those|all|both)?\s*(two|three|four|five|six|seven|[0-9]{1,3})\s+days\b\)?",
+    re.I,
+)
+"""A period's length said right after it ("上周末两天", "上周7天", "last weekend (both days)"): read
+as the period itself when the number is its length, left unread otherwise."""
 PERIOD_AFTER_A_TERM = patterns.compile(r"(?<=[以之线早晚马])[上下]")
 """上 / 下 right after a catalog term ending in a character that the period reader takes as a word
 with it (线上 online, 以下 below, 早上 morning; "产品线上个月"): the term ends there, the period starts.
@@ -292,7 +300,7 @@ WHY = patterns.compile(
     r"为什么|为何|为啥|为嘛|怎么会|什么原因|原因|咋回事|怎么回事|怎么一回事|\bwhy\b|\bwhat caused\b|\bwhat drove\b"
     r"|\bhow come\b|\bwhat happened (?:to|with)\b|\bwhat(?:'s| is| was) behind\b|^\s*explain\b(?=\s+(?:(?:the|this|that|our|a)\s+)?(?:[\w-]+\s+){0,3}?"
     r"(?:drop|fall|decline|dip|rise|increase|decrease|change|spike|jump|growth|slump|swing)s?\b)"
-    r"|怎么(?=\s*(?:会|突然|又)?\s*(?:掉|跌|降|涨|少了|多了|下滑|下降|上升|增长))",
+    r"|(?:怎么|咋)(?=\s*(?:会|突然|又|就)?\s*(?:掉|跌|降|涨|少了|多了|下滑|下降|上升|增长|没涨|没有?(?:增长|上涨|上升)))",
     _I,
 )
 ONE_OF_THE_OPTIONS = patterns.compile(
@@ -302,7 +310,8 @@ ONE_OF_THE_OPTIONS = patterns.compile(
 )
 """A reply that picks an option by its place alone ("the second one", "第二种", "后者")."""
 WHY_LEVEL = patterns.compile(
-    r"(?:这么|那么|如此)(?:高|低|多|少|差|好)|\b(?:so|this|that) (?:high|low|many|few|much|little|bad|poor)\b", _I
+    r"(?<![高低多少大小好差了])(?:这么|那么|如此)(?:高|低|多|少|差|好)|\b(?:so|this|that) (?:high|low|many|few|much|little|bad|poor)\b",
+    _I,
 )
 """A why's premise that is a level, not a move ("为什么app的笔单价这么低"): the analysis
 compares with the period before and says so; no direction is taken for granted."""
@@ -319,12 +328,29 @@ UP = patterns.compile(
 )
 """A rise. A bare "up" is one after the thing that moved ("is GMV up this year", "app sales up last
 month?"), never "sum up", "show up" or "up to"."""
+THE_PLACED_ONE = patterns.compile(
+    r"(?:最高|最低|最多|最少|最大|最小|最好|最差|第[一二三四五六七八九十\d]+名?)的?(?:那|这)(?:一)?个|"
+    r"\bthe (?:top|bottom|highest|lowest|best|worst) one\b",
+    _I,
+)
+"""A place said as a noun with a demonstrative ("最高的那个", "the top one"): a row the previous answer listed."""
+WHICH_ASKED = patterns.compile(r"哪|\bwhich\b", _I)
+"""A which-question: a place asked for anew, never a row pointed at."""
+NOT_UP = patterns.compile(
+    r"(?P<zh>没有?(?:涨|增长|上涨|上升|提升|提高|起色)(?:上去|起来)?)|"
+    r"\b(?P<neg>didn't|did not|hasn't|has not|haven't|have not|failed to)\b(?:\s+[^\s?,.]+){0,4}?\s+"
+    r"(?P<verb>go(?:ne)? up|rise|risen|grow|grown|increase|improve)\b",
+    _I,
+)
+"""A why of something that did not rise ("6月GMV为什么没涨", "why didn't GMV grow"): the change is
+explained, no direction taken for granted (it may have fallen or stayed flat). The words between
+"didn't" and its verb are left to the other readers."""
 DOWN = patterns.compile(
     r"一路(?:走低|下滑|下跌|下降|走弱)|下降|下跌|降低|减少|下滑|走低|变低|变差|恶化|(?<![相偏误最])差(?=了?\s*(?:吗|么)?\s*[?？]?\s*$)|"
     r"跌了|降了|跌得|降得|(?<=有没有)[跌降]|(?<=有)[跌降](?=的)|[跌降](?=\s*(?:超过?|逾|不到))|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
     r"(?<![去拿删扣除剔])掉(?=了|这么多|那么多)|(?<![多])少了(?=\s*(?:这么|那么|很|好|不少))|"
     r"(?<![去拿删扣除剔涨下])[跌掉降](?=\s*(?:最|得?(?:这么|那么|这样)多))|(?<![去拿删扣除剔涨下])[跌掉降]得?(?:这么|那么|这样)(?:狠|厉害|猛|快|凶|严重)|"
-    r"\bplunge[sd]?\b|\bdip(?:s|ped)?\b|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
+    r"\bplunge[sd]?\b|\bdip(?:s|ped)?\b|\bf[ae]ll(?:s|en)?\s+off\s+a\s+cliff\b|(?<=ing )less\b(?!\s+than\b)|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
     r"\bf[ae]ll(?:s|en|ing)?\s+short\s+of\b(?!\s*[¥$]?\s*\d)|"
     r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b|\bworse\b|\bworsen(?:ed|s)?\b"
     r"|\bdeteriorat(?:ed|es|e|ing)\b|\bdecrease[sd]?\b|\bgo(?:ne)? down\b|\bwent down\b|\bslump(?:ed)?\b|\bshrank\b|\bshrink\b"
@@ -786,6 +812,9 @@ BREAKDOWN = patterns.compile(
     r"拆分|拆解|细分|拆开|拆一下|拆下|\bbreak(?:s|ing)? (?:it |this |that |them )?down\b|\bbreakdown of\b", _I
 )
 """A breakdown asked for in words; the dimension comes from the catalog terms ("…by user type")."""
+DISTRIBUTION = patterns.compile(r"分布(?:情况)?")
+"""A breakdown said as a distribution ("按渠道分布"): only over a dimension the question names —
+alone ("笔单价分布") it may mean a histogram of single values, never a remembered default breakdown."""
 BREAK_APART = patterns.compile(
     r"\b(?:break|breaking|broken|broke|split|splitting)(?=\s+(?:\S+\s+){1,4}?down\s+by\b)", _I
 )

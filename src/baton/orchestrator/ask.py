@@ -190,7 +190,7 @@ class AskPipeline(Pipeline):
         half way too) when the series is dated by the table's own time column, the one its rows
         are loaded by."""
         from baton.catalog.quality_queries import daily_row_counts
-        from baton.stats import completeness
+        from baton.stats import completeness, peak_days_a_year_back
 
         query, catalog = self.query, self.scope.session.catalog
         table = draft.tables[0]
@@ -201,11 +201,13 @@ class AskPipeline(Pipeline):
             return [], []
         start = min(s for s, _ in spans) - timedelta(weeks=8)
         end = max(e for _, e in spans)
-        result = self.scope.governed.run("completeness", daily_row_counts(catalog, table, start, end))
+        asked = [d for s, e in spans for d in (s + timedelta(days=i) for i in range((e - s).days + 1))]
+        a_year_back = peak_days_a_year_back(asked, catalog.calendar)  # a peak day is judged by last year's event
+        result = self.scope.governed.run("completeness", daily_row_counts(catalog, table, start, end, a_year_back))
         counts = {date.fromisoformat(str(r[0])[:10]): int(r[1]) for r in result.rows if r[0] is not None}
         # a day without any row between loaded days is checked too (0 rows: a load that failed),
         # so a series' zero for it (baton.catalog.spine) is marked, not read as a quiet day
-        first, last = min(counts, default=end), max(counts, default=end)
+        first, last = min((d for d in counts if d >= start), default=end), max(counts, default=end)
         loaded = [first + timedelta(days=i) for i in range((last - first).days + 1)]
         days = [d for d in loaded if any(s <= d <= e for s, e in spans)]
         bad = [c.day for c in completeness(counts, days, catalog.calendar) if c.incomplete]

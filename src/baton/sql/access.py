@@ -261,7 +261,9 @@ def check_partition_filters(statement: exp.Expr, large_tables: Mapping[str, str]
     INTERVAL '7' DAY``. A bound that names a column or holds a subquery bounds nothing:
     ``day = day``, ``day >= other_col``, ``day IN (SELECT …)``,
     ``day IS NOT NULL`` and ``day BETWEEN day AND day`` do not count,
-    nor does ``<>`` or a condition inside an OR.
+    nor does ``<>`` or a condition inside an OR — unless every branch of the OR is a closed range
+    (``BETWEEN``, ``=``, ``IN (list)``: a period and last year's window of an event); one-sided
+    branches may cover every day together (``day >= x OR day < x``).
     """
     applied: list[str] = []
     for scan in physical_scans(statement):
@@ -277,6 +279,10 @@ def check_partition_filters(statement: exp.Expr, large_tables: Mapping[str, str]
 
 def _bounds(predicate: exp.Expr, alias: str, column: str) -> bool:
     """Does ``predicate`` bound ``alias.column`` by constants (see check_partition_filters)?"""
+    if isinstance(predicate, exp.Paren):
+        return _bounds(predicate.this, alias, column)
+    if isinstance(predicate, exp.Or):
+        return all(_closed(branch, alias, column) for branch in predicate.flatten())
     if isinstance(predicate, _BOUNDING):
         left, right = predicate.left, predicate.right
         return (_of_column(left, alias, column) and _constant(right)) or (
@@ -295,6 +301,13 @@ def _bounds(predicate: exp.Expr, alias: str, column: str) -> bool:
             and all(_constant(item) for item in predicate.expressions)
         )
     return False
+
+
+def _closed(branch: exp.Expr, alias: str, column: str) -> bool:
+    """A branch of an OR that bounds the column on both sides: a range, a day or a list of days."""
+    while isinstance(branch, exp.Paren):
+        branch = branch.this
+    return isinstance(branch, exp.Between | exp.EQ | exp.In) and _bounds(branch, alias, column)
 
 
 def _of_column(node: exp.Expr | None, alias: str, column: str) -> bool:

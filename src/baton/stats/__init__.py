@@ -22,7 +22,15 @@ if TYPE_CHECKING:
     from .anomaly import AnomalyReport, DayScore, seasonal_anomaly_scores
     from .calendar import PeakWindow, exclude_days, peak_window_for
     from .changepoint import ChangePoint, ChangePointResult, Segment, detect_mean_changes, robust_sigma
-    from .day_counts import HISTORY_WEEKS, DayCheck, completeness, dispersion, lower_tail, weekday_factors
+    from .day_counts import (
+        HISTORY_WEEKS,
+        DayCheck,
+        completeness,
+        dispersion,
+        lower_tail,
+        peak_days_a_year_back,
+        weekday_factors,
+    )
     from .decomposition import (
         AdditiveDecomposition,
         FactorEffect,
@@ -69,6 +77,7 @@ _WHERE: dict[str, str] = {
     "change_test": ".means",
     "new_observation_t_test": ".means",
     "lower_tail": ".day_counts",
+    "peak_days_a_year_back": ".day_counts",
     "dispersion": ".day_counts",
     "DayScore": ".anomaly",
     "FactorEffect": ".decomposition",
@@ -170,6 +179,7 @@ __all__ = [
     "one_sample_t_test",
     "one_way_anova",
     "paired_t_test",
+    "peak_days_a_year_back",
     "peak_window_for",
     "ratio_mix_rate",
     "robust_sigma",

@@ -4,7 +4,9 @@ and against its neighbouring days, judged with the counting noise of the table.
 A partly loaded day is low on both baselines; a holiday plateau only on the first; a calendar
 event (a promotion) is left out of the same-weekday baseline, of the noise estimate and of the
 neighbours of a day outside it (the day after a promotion is no gap for being below the promotion itself),
-so it neither hides nor fakes a gap. A low
+so it neither hides nor fakes a gap. An event's peak day is judged against the same event a
+year earlier instead (its peak over its other days, times this year's other days): half a
+peak day still looks like an ordinary one. A low
 day is only *incomplete* when it is also improbably low for the table's noise: row counts
 are modelled as quasi-Poisson around the baseline, with the dispersion estimated from the
 table's own days (median of squared Pearson residuals), so 80 orders a day may dip to 60
@@ -39,7 +41,12 @@ UNDER_DISPERSED_FROM = 20.0
 """A day expected to hold this many rows or fewer is judged as Poisson at least: a few events a day
 cannot be told to be under-dispersed (a table of one or two rows a day has days of none, no failed
 load); above it the floor falls as 20 / expected, so no cliff separates 19.9 from 20.1."""
+EVENT_PEAK_RATIO = 0.6
+"""Materiality of a peak day against last year's same event: a promotion may peak lower than
+last year's shape, but not below 60 % of it without a load to blame."""
 _CHI2_1_MEDIAN = 0.454936
+MIN_EVENT_DAYS = 3
+"""Other days of an event window needed on each side of the year to read its shape."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,15 @@ class DayCheck:
     weekday_baseline: float | None
     neighbour_baseline: float | None
     dispersion: float
+    event_baseline: float | None = None
+    """An event's peak day: the rows last year's same event predicts (judged by it alone)."""
+
+    @property
+    def share(self) -> float | None:
+        """The day's rows as a share of the baseline it is judged by."""
+        if self.event_baseline is not None:
+            return self.rows / self.event_baseline
+        return self.weekday_ratio
 
     @property
     def weekday_ratio(self) -> float | None:
@@ -65,6 +81,8 @@ class DayCheck:
     @cached_property
     def tail_probability(self) -> float | None:
         """P(rows this low or lower) under the noise model, against the higher of the two tails."""
+        if self.event_baseline is not None:
+            return lower_tail(self.rows, self.event_baseline, self.dispersion)
         baselines = [b for b in (self.weekday_baseline, self.neighbour_baseline) if b is not None]
         return max(lower_tail(self.rows, b, self.dispersion) for b in baselines) if baselines else None
 
@@ -72,6 +90,8 @@ class DayCheck:
     def incomplete(self) -> bool:
         if self.rows == 0:
             material = True
+        elif self.event_baseline is not None:
+            material = self.rows < EVENT_PEAK_RATIO * self.event_baseline
         else:
             ratios = [(self.weekday_ratio, WEEKDAY_RATIO), (self.neighbour_ratio, NEIGHBOUR_RATIO)]
             known = [(r, limit) for r, limit in ratios if r is not None]
@@ -203,9 +223,53 @@ def _dispersion(
     return max(statistics.median(residuals) / _CHI2_1_MEDIAN, MIN_DISPERSION)
 
 
+def _event_windows(day: date, peaks: Sequence[PeakWindow]) -> tuple[tuple[date, date, date], ...] | None:
+    """This year's and last year's window (first, last, peak) of the event ``day`` is the peak of."""
+    window = peak_window_for(day, peaks)
+    if window is None:
+        return None
+    for year in (day.year, day.year - 1):
+        this = window.window(year)
+        before = window.window(year - 1)
+        if this is not None and this[2] == day and before is not None:
+            return this, before
+    return None
+
+
+def peak_days_a_year_back(days: Sequence[date], peaks: Sequence[PeakWindow]) -> list[tuple[date, date]]:
+    """Last year's window of each event whose peak day is among ``days``: the rows a peak day
+    is judged by (:func:`completeness` reads them from its ``counts``)."""
+    found = {windows[1][:2] for day in days if (windows := _event_windows(day, peaks)) is not None}
+    return sorted(found)
+
+
+def _event_baseline(counts: Mapping[date, int], day: date, peaks: Sequence[PeakWindow]) -> float | None:
+    """The rows last year's same event predicts for its peak ``day``: last year's peak over the
+    median of its other days, times the median of this year's other days (so a bigger or
+    smaller promotion moves the expectation with it)."""
+    windows = _event_windows(day, peaks)
+    if windows is None:
+        return None
+    levels = []
+    for first, last, peak in windows:
+        other = [counts[d] for d in _days(first, last) if d != peak and counts.get(d, 0) > 0]
+        if len(other) < MIN_EVENT_DAYS:
+            return None
+        levels.append(float(statistics.median(other)))
+    peak_before = counts.get(windows[1][2], 0)
+    if peak_before <= 0:
+        return None
+    return peak_before / levels[1] * levels[0]
+
+
+def _days(first: date, last: date) -> list[date]:
+    return [first + timedelta(days=i) for i in range((last - first).days + 1)]
+
+
 def completeness(counts: Mapping[date, int], days: Sequence[date], peaks: Sequence[PeakWindow] = ()) -> list[DayCheck]:
-    """Each of ``days`` against its same-weekday and neighbour baselines, with the probability
-    of so few rows under the table's noise (days absent from ``counts`` have no rows)."""
+    """Each of ``days`` against its same-weekday and neighbour baselines (an event's peak day
+    against last year's event, when ``counts`` holds it), with the probability of so few rows
+    under the table's noise (days absent from ``counts`` have no rows)."""
     windows = _windows(counts, peaks)
     factors = _weekday_factors(counts, windows)
     adjusted = _adjusted(counts, factors)
@@ -217,6 +281,7 @@ def completeness(counts: Mapping[date, int], days: Sequence[date], peaks: Sequen
             _weekday_baseline(counts, day, windows),
             _neighbour_baseline(adjusted, day, factors, windows, peak_window_for(day, peaks)),
             phi,
+            _event_baseline(counts, day, peaks),
         )
         for day in days
     ]

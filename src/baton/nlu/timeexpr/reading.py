@@ -11,6 +11,7 @@ from baton.errors import AmbiguousQuestion, TimeExpressionError
 from baton.messages import both
 from baton.nlu.cn_numerals import parse_cn_int
 from baton.nlu.timeexpr.arithmetic import _PERIOD_GRAINS, Grain, TimeMatch, _period_start, _PeriodGrain, shift_years
+from baton.nlu.timeexpr.handlers import _WEEKDAY_CN
 from baton.nlu.timeexpr.raw import _Ctx, _invalid, _no_data, _p, _Raw, _reanchor, _Rule
 from baton.nlu.timeexpr.rules import (
     _AND_JOIN,
@@ -102,7 +103,7 @@ def _scan(text: str, as_of: date) -> tuple[str, list[_Found]]:
                 start = since.start()
             cursor = end
         result.append(_Found((start, end), raw, _year_first(m, cand_start)))
-    return norm, result
+    return norm, _weekday_ending_a_weekday(norm, result)
 
 
 _YEAR_GROUPS = ("y", "ycn", "ys", "yrel", "y2", "yy", "yen", "y3")
@@ -272,6 +273,28 @@ def _week_beside_a_week_of_a_month(norm: str, found: list[_Found], text: str) ->
         )
         out.append(replace(f, error=error))
     return out
+
+
+_WEEKDAY_SAID = _p(r"(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])$")
+_BARE_WEEKDAY_AFTER = _p(r"(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])(?![均])")
+
+
+def _weekday_ending_a_weekday(norm: str, found: list[_Found]) -> list[_Found]:
+    """ "上周一到周五", "上周周一到周日": a bare weekday ending a range that starts on a weekday
+    of a named week is that week's day (alone, "周五" names no week and stays unread)."""
+    out = list(found)
+    for f in found:
+        if f.error is not None or f.raw.grain != "day" or _WEEKDAY_SAID.search(norm, 0, f.span[1]) is None:
+            continue
+        join = _RANGE_JOIN.match(norm, f.span[1])
+        bare = _BARE_WEEKDAY_AFTER.match(norm, join.end()) if join is not None else None
+        if bare is None or any(other.span[0] == bare.start() for other in found):
+            continue
+        raw = bare.group("wd")
+        weekday = _WEEKDAY_CN.get(raw, int(raw) - 1 if raw.isdigit() else 0)
+        day = f.raw.start + timedelta(days=weekday - f.raw.start.weekday())
+        out.append(_Found(bare.span(), _Raw(day, day, "day")))
+    return sorted(out, key=lambda f: f.span)
 
 
 def _month_start(norm: str, at: int) -> int:

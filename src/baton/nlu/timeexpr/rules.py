@@ -112,16 +112,18 @@ _RULES: tuple[_Rule, ...] = (
     # weekdays: 上周三 (the Wednesday of last week), 本周一, last Wednesday (the latest before today)
     _Rule(
         "weekday_week_before_last_cn",
-        _p(r"<UP>上个?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])"),
+        _p(r"<UP>上个?(?:周|星期|礼拜)(?:的?(?:周|星期|礼拜))?(?P<wd>[一二三四五六日天1-7])"),
         _weekday_of_week(2),
     ),
     _Rule(
         "weekday_last_week_cn",
-        _p(r"<UP>(?:一个|一|个)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])"),
+        _p(r"<UP>(?:一个|一|个)?(?:周|星期|礼拜)(?:的?(?:周|星期|礼拜))?(?P<wd>[一二三四五六日天1-7])"),
         _weekday_of_week(1),
     ),
     _Rule(
-        "weekday_this_week_cn", _p(r"(?:本|这个?|当)(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])"), _weekday_of_week(0)
+        "weekday_this_week_cn",
+        _p(r"(?:本|这个?|当)(?:周|星期|礼拜)(?:的?(?:周|星期|礼拜))?(?P<wd>[一二三四五六日天1-7])"),
+        _weekday_of_week(0),
     ),
     _Rule(
         "weekday_en",
