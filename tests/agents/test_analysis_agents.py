@@ -370,6 +370,19 @@ def test_a_premise_true_in_total_but_not_per_day_is_said_both_ways(demo_session:
     assert f"按已加载数据，变化 {(april / march - 1) * 100:.2f}%" in answer.answer
 
 
+def test_a_premise_true_per_day_but_not_in_total_is_said_both_ways(demo_session: Session) -> None:
+    """ "为什么4月订单量比3月高": more per day, fewer in total (30 days against 31) — never a plain
+    "it did" over a total that went the other way."""
+    april, march = (
+        _scalar(demo_session, f"SELECT COUNT(*) FROM fact_order WHERE {PAID} AND order_date BETWEEN '{a}' AND '{b}'")
+        for a, b in (("2026-04-01", "2026-04-30"), ("2026-03-01", "2026-03-31"))
+    )
+    assert april < march and april / 30 > march / 31  # the shape this test is about
+    answer = demo_session.analyze("为什么4月订单量比3月高", as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert answer.answer.startswith("问题说订单量上升：按可比口径确实如此，但按总量它下降")
+
+
 def test_gmv_per_buyer_leads_with_the_periods_own_distinct_count(demo_session: Session) -> None:
     """ "客单价" of two periods of different lengths: the headline is GMV over each period's
     distinct buyers (the 口径), never over buyer-days added up per day."""

@@ -366,3 +366,25 @@ def test_cli_lists_every_problem_of_a_catalog_that_does_not_load(demo_dir: Path,
     lines = [problem["line"] for problem in detail["problems"]]
     text = (folder / "catalog.yaml").read_text(encoding="utf-8").splitlines()
     assert text[lines[0] - 1].strip() == "gmv_per_buyer:" and "dim_users" in text[lines[1] - 1]
+
+
+def test_a_path_through_a_join_to_a_missing_table_is_a_problem_not_a_crash(demo_dir: Path, tmp_path: Path) -> None:
+    """A join naming a table the catalog lacks, and a dimension read through it: the join is reported
+    at its line and the dimension's path too — never an internal KeyError."""
+    folder = _variant(
+        demo_dir,
+        tmp_path,
+        (
+            "    primary_key: [order_id]\n",
+            "    primary_key: [order_id]\n    joins:\n      shop: {table: dim_shopx, on: {user_id: user_id}}\n",
+        ),
+        (
+            "columns: {fact_order: channel, fact_traffic: channel, dim_user: signup_channel}",
+            "columns: {fact_order: shop__owner.name, fact_traffic: channel, dim_user: signup_channel}",
+        ),
+    )
+    result = CliRunner().invoke(app, ["catalog", "check", "--config", str(folder / "baton.toml"), "--json"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    detail = json.loads(result.stdout)["error"]["detail"]
+    errors = " ".join(problem["error"] for problem in detail["problems"])
+    assert "dim_shopx" in errors and json.loads(result.stdout)["error"]["code"] == "invalid_config"

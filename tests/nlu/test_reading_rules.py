@@ -264,6 +264,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"comparison": {"kind": "previous_period", "range": {"start": "2026-06-22", "end": "2026-06-23"}}},
     ),
     (
+        "weekdays of a week against the same weekdays of the week before",
+        "上周一到周五GMV环比",
+        {"comparison": {"kind": "previous_period", "range": {"start": "2026-06-15", "end": "2026-06-19"}}},
+    ),
+    (
         "the n days before after vs",
         "过去7天 vs 前7天 订单量",
         {"comparison": {"kind": "previous_period", "range": {"start": "2026-06-17", "end": "2026-06-23"}}},

@@ -58,6 +58,11 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("上周一到周五GMV", A, "2026-06-22", "2026-06-26", "custom"),
     ("上周周一到周日每天的GMV", A, "2026-06-22", "2026-06-28", "custom"),
     ("本周一到周二", A, "2026-06-29", "2026-06-30", "custom"),
+    # the first or last days of a week counted from today
+    ("本周前两天GMV跟上周同期比", A, "2026-06-29", "2026-06-30", "custom"),
+    ("上周后两天的订单量", A, "2026-06-27", "2026-06-28", "custom"),
+    ("上上周前5天", A, "2026-06-15", "2026-06-19", "custom"),
+    ("上周最后三天", A, "2026-06-26", "2026-06-28", "custom"),
     ("2025全年", A, "2025-01-01", "2025-12-31", "year"),
     # from a point on to the latest complete day, as 以来 / since
     ("6月10日起", A, "2026-06-10", "2026-06-30", "custom"),
@@ -350,6 +355,7 @@ def test_no_time_expression(text: str) -> None:
 
 # (expression, as_of, a fragment both messages must contain)
 ERRORS: list[tuple[str, date, str]] = [
+    ("上周前八天", A, "8"),
     ("今天", A, "今天"),
     ("today", A, "today"),
     ("本月", A, "本月"),

@@ -4,6 +4,7 @@ partial loads and empty days found, a table with constant rows held to its const
 from __future__ import annotations
 
 import math
+import statistics
 from datetime import date, timedelta
 
 import numpy as np
@@ -181,3 +182,20 @@ def test_a_peak_day_is_judged_against_last_years_event(size_this_year: float) ->
             c.day: c for c in completeness({d: n for d, n in counts.items() if d.year == 2026}, days, [event])
         }
         assert not weekday_only[peak].incomplete  # without last year's event the half peak passes as ordinary
+
+
+def test_a_peak_that_did_badly_is_no_failed_load() -> None:
+    """Last year's peak was 3.5 times the sale's days, this year's only 1.1 times its other days: far below
+    what last year predicts, but still above the sale's other days — a promotion that did badly,
+    which an analysis must see, never a load to leave out."""
+    from baton.contracts.common import Bilingual, CalendarEvent
+
+    event = CalendarEvent(name=Bilingual(zh="大促", en="sale"), start="06-14", end="06-18", peak="06-18")
+    peak = date(2026, 6, 18)
+    for seed in range(5):
+        counts = _two_sales(800.0, 3.5, 1.0, seed)
+        others = [counts[date(2026, 6, d)] for d in range(14, 18)]
+        counts[peak] = round(1.1 * statistics.median(others))
+        check = completeness(counts, [peak], [event])[0]
+        assert check.share is not None and check.share < 0.6
+        assert not check.incomplete

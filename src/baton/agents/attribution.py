@@ -460,7 +460,8 @@ def _leave_composition_to_mix(sig: list[Candidate], drills: list[Drill], cands: 
     another dimension whose tree has the factor) show it: in every such dimension their
     contributions add to at least half of it, and in at least one some cell changed the same way
     (BH q ≤ PARENT_P) — or, none alone significant, in every such dimension its cells moved its way
-    (:func:`_spread`: returning users converting less in every channel and region). Otherwise it is composition inside the member (Simpson) or noise."""
+    (:func:`_spread`: returning users converting less in every channel and region). Otherwise it
+    is composition inside the member (Simpson) or noise."""
     for single in (c for c in sig if len(c.members) == 1 and c.ratio):
         ((dim, member),) = single.members.items()
         checked, shown, spread, composed_by = False, False, True, None
@@ -474,8 +475,8 @@ def _leave_composition_to_mix(sig: list[Candidate], drills: list[Drill], cands: 
             checked = True
             if abs(math.fsum(inside)) < COMPOSITION_SHARE * abs(single.change):
                 composed_by = composed_by or drill.dims[1 - at]
-            # in every pairing, each cell moved the member's way (none alone significant): an effect
-            # spread thinly, not a mix inside the member
+            # in every pairing the cells moved the member's way (none alone significant): an effect
+            # spread thinly, not a mix inside the member (a pairing of fewer cells cannot tell)
             spread = spread and _spread(inside, single.change)
             shown = shown or any(
                 c.q_value <= PARENT_P and (c.change > 0) == (single.change > 0)

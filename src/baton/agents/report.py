@@ -189,7 +189,8 @@ def _premise(
     """What the data says about the direction the question took for granted, said first when
     it is wrong ("why did GMV rise" when it fell) or the change is not significant. When the
     lead is on comparable days and the totals as loaded (``loaded``) went the way the question
-    says ("为什么4月订单量比3月低": fewer in total, more per day), both are said. A change that is
+    says ("为什么4月订单量比3月低": fewer in total, more per day), both are said, and so when only the
+    comparable days went its way ("why did March GMV go down": less per day, more in total). A change that is
     not significant across periods that are not like for like (``unlike``: an event in one of
     them, a month holding a promotion against one without) is never called "maybe noise": the event is said."""
     if premise is None or change is None:
@@ -207,6 +208,15 @@ def _premise(
     if actual != premise:
         return text(
             "answer.analysis_premise_wrong", lang, label=label, said=said, actual=text(f"answer.premise_{actual}", lang)
+        )
+    total = direction_of(loaded.value) if loaded is not None and loaded is not change else premise
+    if total != premise:  # "why did March GMV go down": per day it did, the month's total rose (31 days against 28)
+        return text(
+            "answer.analysis_premise_comparable_only",
+            lang,
+            label=label,
+            said=said,
+            actual=text(f"answer.premise_{total}", lang),
         )
     if significant is False:
         key = "answer.analysis_premise_not_significant_unlike" if unlike else "answer.analysis_premise_not_significant"

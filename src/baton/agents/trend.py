@@ -92,7 +92,12 @@ def run(packet: TaskPacket, deps: TrendDeps) -> AgentReport[TrendOutput]:
             Finding(
                 finding_id="trend-change-point",
                 kind="change_point",
-                summary=text("analysis.trend_change_point", lang, day=change_points[0].date, count=len(change_points)),
+                summary=text(
+                    "analysis.trend_change_point",
+                    lang,
+                    days=text("answer.list_sep", lang).join(str(c.date) for c in change_points),
+                    count=len(change_points),
+                ),
                 confidence=0.6,
                 evidence_ids=(ev,),
                 numbers=(  # the count the summary states, for the output gate

@@ -489,7 +489,10 @@ class Catalog(BaseModel):
         hops: list[tuple[str, Join]] = []
         current, alias = table, ""
         for part in path.split("__"):
-            join = self.tables[current].joins.get(part)
+            info = self.tables.get(current)
+            if info is None:  # a join to a table the catalog lacks (reported at that join)
+                raise ValueError(f"{what}: the join path {path!r} reaches unknown table {current!r}")
+            join = info.joins.get(part)
             if join is None:
                 raise ValueError(f"{what}: table {current!r} has no join named {part!r} (in {path!r})")
             alias = f"{alias}__{part}" if alias else part

@@ -249,8 +249,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{num:trend.slope_high}），Mann–Kendall p {p_rel} {num:trend.mk_p}。",
     ),
     "trend_change_point": (
-        "The mean shifts around {day} ({count} change point(s), calendar-event days left out).",
-        "均值在 {day} 前后发生变化（共 {count} 个变点，已剔除日历事件日期）。",
+        "Over both periods the mean shifts around {days} ({count} change point(s), calendar-event days left out).",
+        "两期合并看，均值在 {days} 前后发生变化（共 {count} 个变点，已剔除日历事件日期）。",
     ),
     "trend_high_day": ("high", "高"),
     "trend_low_day": ("low", "低"),

@@ -807,6 +807,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The question says {label} {said}: in total it did, but on comparable days it {actual}; both are below.",
         "问题说{label}{said}：按总量确实如此，但按可比口径它{actual}；下面两种口径都列出。",
     ),
+    "analysis_premise_comparable_only": (
+        "The question says {label} {said}: on comparable days it did, but in total it {actual}; both are below.",
+        "问题说{label}{said}：按可比口径确实如此，但按总量它{actual}；下面两种口径都列出。",
+    ),
     "analysis_premise_not_significant_unlike": (
         "The question says {label} {said}; it did, though the daily average's change is not statistically "
         "significant — and the two periods are not like for like (below).",

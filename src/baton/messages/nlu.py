@@ -626,6 +626,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "no_such_period": ("there is no {kind} {number}", "不存在第{number}个{kind_zh}"),
     "no_such_month": ("there is no month {month}", "不存在{month}月"),
     "no_such_day": ("month {month} has no day {day}", "{month}月没有{day}日"),
+    "no_such_day_of_week": ("a week has seven days, not {n}", "一周只有七天，没有{n}天"),
     "year_out_of_range": ("year {year} is out of range", "年份{year}超出范围"),
     "no_such_date": ("{year}-{month:02d}-{day:02d} does not exist", "{year}年{month}月{day}日不存在"),
     "periods_at_least_one": ("the number of periods must be at least 1", "时间段的数量至少为1"),

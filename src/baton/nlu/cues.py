@@ -230,11 +230,14 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
         scan.claim(m.start(), m.end())
     cues.change = bool(cues.take(scan, "change", vocab.CHANGE_WORDS)) | _comparative_closing(scan, cues)
     not_as = _not_as_much(scan, cues)
-    cues.change |= cues.why and _not_up(scan, cues)  # "哪些品类没有增长" keeps groups: not read here
+    not_up = _not_up(scan, cues) if cues.why else []  # "哪些品类没有增长" keeps groups: not read here
+    cues.change |= bool(not_up)
     directions = [
         d for pattern, d in ((vocab.UP, "up"), (vocab.DOWN, "down")) if _take_direction(scan, cues, pattern, d)
     ]
     directions += ["down"] if not_as and "down" not in directions else []
+    if not_up and directions:  # "为什么GMV跌了，订单量没涨": which way for which metric is not placed
+        cues.unsupported += not_up
     asked = cues.why or _YES_NO.match(scan.norm) is not None  # "was June GMV higher than May?"
     if asked and not directions and (compared := _comparative_direction(scan, cues)):
         directions = [compared]  # "4月GMV为什么比3月低": the premise is the comparative's
@@ -457,15 +460,15 @@ _EN_COMPARATIVE = patterns.compile(
 )
 
 
-def _not_up(scan: Scan, cues: Cues) -> bool:
-    """Claim "没涨" / "didn't … grow" (see :data:`vocabulary.NOT_UP`); whether any was said."""
-    said = False
+def _not_up(scan: Scan, cues: Cues) -> list[str]:
+    """Claim "没涨" / "didn't … grow" (see :data:`vocabulary.NOT_UP`); the words said."""
+    said = []
     for m in vocab.NOT_UP.finditer(scan.norm):
         groups = [g for g in ("zh", "neg", "verb") if m.group(g)]
         if all(scan.free(m.start(g), m.end(g)) for g in groups):
             for g in groups:
                 cues.claim(scan, "change", [m], group=m.re.groupindex[g])
-            said = True
+            said.append(" … ".join(scan.text[m.start(g) : m.end(g)] for g in groups))
     return said
 
 

@@ -288,6 +288,8 @@ def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange
     if kind is None:
         return main, None
     start, end = timeexpr.comparison_range(kind, period.start, period.end, grain=period.grain)
+    if kind == "previous_period" and vocab.DAYS_OF_A_WEEK.search(period.text) and _one_week(period):
+        start, end = period.start - timedelta(days=7), period.end - timedelta(days=7)  # "上周一到周五环比"
     if cues.grain is None and cues.each_over and _each_unit(period, cues.window):  # "今年GMV月环比": each month
         cues.grain = cues.window[1]  # type: ignore[assignment,index]
     # "本周GMV周环比" with the week under way: its days so far against the same days of the week before
@@ -444,6 +446,10 @@ def _against(
 
 
 _SATURDAY = 5
+
+
+def _one_week(period: timeexpr.TimeMatch) -> bool:
+    return period.start.isocalendar()[:2] == period.end.isocalendar()[:2]
 
 
 def _each_unit(period: timeexpr.TimeMatch, window: tuple[int, str] | None) -> bool:

@@ -73,7 +73,7 @@ MOM = patterns.compile(
     r"(?:\bvs\.?|\bversus|\bcompared (?:with|to)|\bagainst) (?:the )?(?:previous|prior|preceding) "
     r"(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) (?:days|weeks|months)\b|"
     r"(?:和|跟|与|同|对比)?再?之前的?(?:一|两|二|三|四|\d+)?个?(?:天|日|周|星期|月|季度|年)|"
-    r"(?:\bvs\.?|\bversus)\s*前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)|"
+    r"(?<![A-Za-z])(?:vs\.?|versus)\s*前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)|"
     r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周末|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低大小增降涨跌]|[多少](?:了|多少|吗|些|一些|一点)|怎么样|如何|$|[，,。？?])|"
     r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
     r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|weekend|month|quarter|period) before (?:that|it)\b|"
@@ -240,8 +240,14 @@ ITS_LENGTH_IN_DAYS = patterns.compile(
     r"|\s*\(?(?:the|those|all|both)?\s*(two|three|four|five|six|seven|[0-9]{1,3})\s+days\b\)?",
     re.I,
 )
-"""A period's length said right after it ("上周末两天", "上周7天", "last weekend (both days)"): read
+"""A period's length said right after it ("上周末两天", "上个月30天", "last weekend (two days)"): read
 as the period itself when the number is its length, left unread otherwise."""
+DAYS_OF_A_WEEK = patterns.compile(
+    r"(?:周|星期|礼拜)[一二三四五六日天1-7]\s*(?:到|至|-|~|–)\s*(?:周|星期|礼拜)?[一二三四五六日天1-7]"
+    r"|(?:周|星期|礼拜)的?\s*(?:前|头|后|最后)\s*[0-9一二两三四五六七]\s*[天日]"
+)
+"""Days of a week said by their place in it ("上周一到周五", "本周前两天"): the period before them is
+the same days of the week before."""
 PERIOD_AFTER_A_TERM = patterns.compile(r"(?<=[以之线早晚马])[上下]")
 """上 / 下 right after a catalog term ending in a character that the period reader takes as a word
 with it (线上 online, 以下 below, 早上 morning; "产品线上个月"): the term ends there, the period starts.
@@ -334,11 +340,12 @@ THE_PLACED_ONE = patterns.compile(
     _I,
 )
 """A place said as a noun with a demonstrative ("最高的那个", "the top one"): a row the previous answer listed."""
-WHICH_ASKED = patterns.compile(r"哪|\bwhich\b", _I)
-"""A which-question: a place asked for anew, never a row pointed at."""
+WHICH_ASKED = patterns.compile(r"哪|什么|谁|\b(?:which|what|who)\b", _I)
+"""A which-question ("上上周最高的那个是什么品类"): a place asked for anew, never a row pointed at."""
 NOT_UP = patterns.compile(
     r"(?P<zh>没有?(?:涨|增长|上涨|上升|提升|提高|起色)(?:上去|起来)?)|"
-    r"\b(?P<neg>didn't|did not|hasn't|has not|haven't|have not|failed to)\b(?:\s+[^\s?,.]+){0,4}?\s+"
+    r"\b(?P<neg>didn't|did not|hasn't|has not|haven't|have not|failed to)\b"
+    r"(?:\s+(?!(?:and|or|but|while|nor|drop|dropped|fall|fell|go|rise|grow|increase|decline)\b)[^\s?,.;]+){0,4}?\s+"
     r"(?P<verb>go(?:ne)? up|rise|risen|grow|grown|increase|improve)\b",
     _I,
 )
@@ -350,7 +357,7 @@ DOWN = patterns.compile(
     r"跌了|降了|跌得|降得|(?<=有没有)[跌降]|(?<=有)[跌降](?=的)|[跌降](?=\s*(?:超过?|逾|不到))|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
     r"(?<![去拿删扣除剔])掉(?=了|这么多|那么多)|(?<![多])少了(?=\s*(?:这么|那么|很|好|不少))|"
     r"(?<![去拿删扣除剔涨下])[跌掉降](?=\s*(?:最|得?(?:这么|那么|这样)多))|(?<![去拿删扣除剔涨下])[跌掉降]得?(?:这么|那么|这样)(?:狠|厉害|猛|快|凶|严重)|"
-    r"\bplunge[sd]?\b|\bdip(?:s|ped)?\b|\bf[ae]ll(?:s|en)?\s+off\s+a\s+cliff\b|(?<=ing )less\b(?!\s+than\b)|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
+    r"\bplunge[sd]?\b|\bdip(?:s|ped)?\b|\bf[ae]ll(?:s|en)?\s+off\s+a\s+cliff\b|(?<=ing )less\b(?![^?.!;]*\bthan\b)|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
     r"\bf[ae]ll(?:s|en|ing)?\s+short\s+of\b(?!\s*[¥$]?\s*\d)|"
     r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b|\bworse\b|\bworsen(?:ed|s)?\b"
     r"|\bdeteriorat(?:ed|es|e|ing)\b|\bdecrease[sd]?\b|\bgo(?:ne)? down\b|\bwent down\b|\bslump(?:ed)?\b|\bshrank\b|\bshrink\b"

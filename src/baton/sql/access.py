@@ -279,8 +279,6 @@ def check_partition_filters(statement: exp.Expr, large_tables: Mapping[str, str]
 
 def _bounds(predicate: exp.Expr, alias: str, column: str) -> bool:
     """Does ``predicate`` bound ``alias.column`` by constants (see check_partition_filters)?"""
-    if isinstance(predicate, exp.Paren):
-        return _bounds(predicate.this, alias, column)
     if isinstance(predicate, exp.Or):
         return all(_closed(branch, alias, column) for branch in predicate.flatten())
     if isinstance(predicate, _BOUNDING):
@@ -303,6 +301,10 @@ def _bounds(predicate: exp.Expr, alias: str, column: str) -> bool:
     return False
 
 
+_CONDITIONS = (exp.Predicate, exp.Connector, exp.Not, exp.Case, exp.If, exp.Boolean)
+"""What makes a truth value of a column: never the column's own value."""
+
+
 def _closed(branch: exp.Expr, alias: str, column: str) -> bool:
     """A branch of an OR that bounds the column on both sides: a range, a day or a list of days."""
     while isinstance(branch, exp.Paren):
@@ -311,8 +313,9 @@ def _closed(branch: exp.Expr, alias: str, column: str) -> bool:
 
 
 def _of_column(node: exp.Expr | None, alias: str, column: str) -> bool:
-    """An expression of ``alias.column`` and of no other column, without a subquery."""
-    if node is None or node.find(exp.Query, exp.Subquery):
+    """An expression of ``alias.column`` and of no other column, without a subquery — and no
+    condition on it (``(day >= x) = TRUE`` compares a truth value, bounding nothing)."""
+    if node is None or node.find(exp.Query, exp.Subquery, *_CONDITIONS):
         return False
     columns = list(node.find_all(exp.Column))
     return bool(columns) and all(_column_of(c, alias, column) for c in columns)

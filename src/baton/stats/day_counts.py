@@ -43,7 +43,8 @@ cannot be told to be under-dispersed (a table of one or two rows a day has days 
 load); above it the floor falls as 20 / expected, so no cliff separates 19.9 from 20.1."""
 EVENT_PEAK_RATIO = 0.6
 """Materiality of a peak day against last year's same event: a promotion may peak lower than
-last year's shape, but not below 60 % of it without a load to blame."""
+last year's shape, but not below 60 % of it without a load to blame — and a peak that is still
+above the event's other days is a promotion that did badly, never flagged."""
 _CHI2_1_MEDIAN = 0.454936
 MIN_EVENT_DAYS = 3
 """Other days of an event window needed on each side of the year to read its shape."""
@@ -62,6 +63,8 @@ class DayCheck:
     dispersion: float
     event_baseline: float | None = None
     """An event's peak day: the rows last year's same event predicts (judged by it alone)."""
+    event_days: float | None = None
+    """…and the median rows of the event's other days this year (a peak below them is no peak)."""
 
     @property
     def share(self) -> float | None:
@@ -90,8 +93,9 @@ class DayCheck:
     def incomplete(self) -> bool:
         if self.rows == 0:
             material = True
-        elif self.event_baseline is not None:
-            material = self.rows < EVENT_PEAK_RATIO * self.event_baseline
+        elif self.event_baseline is not None:  # and no peak at all among its event's days: a load, not a flop
+            below = self.event_days is None or self.rows < self.event_days
+            material = below and self.rows < EVENT_PEAK_RATIO * self.event_baseline
         else:
             ratios = [(self.weekday_ratio, WEEKDAY_RATIO), (self.neighbour_ratio, NEIGHBOUR_RATIO)]
             known = [(r, limit) for r, limit in ratios if r is not None]
@@ -243,23 +247,25 @@ def peak_days_a_year_back(days: Sequence[date], peaks: Sequence[PeakWindow]) -> 
     return sorted(found)
 
 
-def _event_baseline(counts: Mapping[date, int], day: date, peaks: Sequence[PeakWindow]) -> float | None:
-    """The rows last year's same event predicts for its peak ``day``: last year's peak over the
+def _event_baseline(
+    counts: Mapping[date, int], day: date, peaks: Sequence[PeakWindow]
+) -> tuple[float, float] | tuple[None, None]:
+    """The rows last year's same event predicts for its peak ``day`` — last year's peak over the
     median of its other days, times the median of this year's other days (so a bigger or
-    smaller promotion moves the expectation with it)."""
+    smaller promotion moves the expectation with it) — and that median of this year's."""
     windows = _event_windows(day, peaks)
     if windows is None:
-        return None
+        return None, None
     levels = []
     for first, last, peak in windows:
         other = [counts[d] for d in _days(first, last) if d != peak and counts.get(d, 0) > 0]
         if len(other) < MIN_EVENT_DAYS:
-            return None
+            return None, None
         levels.append(float(statistics.median(other)))
     peak_before = counts.get(windows[1][2], 0)
     if peak_before <= 0:
-        return None
-    return peak_before / levels[1] * levels[0]
+        return None, None
+    return peak_before / levels[1] * levels[0], levels[0]
 
 
 def _days(first: date, last: date) -> list[date]:
@@ -281,7 +287,7 @@ def completeness(counts: Mapping[date, int], days: Sequence[date], peaks: Sequen
             _weekday_baseline(counts, day, windows),
             _neighbour_baseline(adjusted, day, factors, windows, peak_window_for(day, peaks)),
             phi,
-            _event_baseline(counts, day, peaks),
+            *_event_baseline(counts, day, peaks),
         )
         for day in days
     ]

@@ -58,12 +58,16 @@ _WEEKDAY_EN = {
 }  # fmt: skip
 
 
+def weekday_index(said: str) -> int:
+    """Monday 0 … Sunday 6 of a weekday said after 周 / 星期 ("一", "日", "天", "7")."""
+    return _WEEKDAY_CN[said] if said in _WEEKDAY_CN else int(said) - 1
+
+
 def _weekday_of_week(weeks_back: int) -> _Handler:
     """上周三 / 本周一: that weekday of the week ``weeks_back`` weeks before the as-of week."""
 
     def handle(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
-        raw = m.group("wd")
-        weekday = _WEEKDAY_CN.get(raw, int(raw) - 1 if raw.isdigit() else 0)
+        weekday = weekday_index(m.group("wd"))
         monday = ctx.as_of - timedelta(days=ctx.as_of.weekday(), weeks=weeks_back)
         day = monday + timedelta(days=weekday)
         return _Raw(day, day, "day")
@@ -283,6 +287,20 @@ def _days_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     if (_group(m, "which") or "").lower() in {"first", "前", "头", "月初"}:
         return _Raw(month.start, month.start + timedelta(days=n - 1), "custom")
     return _Raw(month.end - timedelta(days=n - 1), month.end, "custom")
+
+
+def _days_of_week(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """The first or last N days of a week counted from today ("本周前两天", "上周后三天"): Monday
+    on, or back from Sunday."""
+    said = _group(m, "wk") or ""
+    weeks_back = 0 if said[:1] in {"本", "这", "当"} else said.count("上")
+    monday = ctx.as_of - timedelta(days=ctx.as_of.weekday(), weeks=weeks_back)
+    n = parse_cn_int(_group(m, "n") or "")
+    if not 1 <= n <= 7:
+        raise _invalid(text, "nlu.no_such_day_of_week", n=n)
+    if (_group(m, "which") or "") in {"前", "头"}:
+        return _Raw(monday, monday + timedelta(days=n - 1), "custom")
+    return _Raw(monday + timedelta(days=7 - n), monday + timedelta(days=6), "custom")
 
 
 def _edge_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:

@@ -11,7 +11,7 @@ from baton.errors import AmbiguousQuestion, TimeExpressionError
 from baton.messages import both
 from baton.nlu.cn_numerals import parse_cn_int
 from baton.nlu.timeexpr.arithmetic import _PERIOD_GRAINS, Grain, TimeMatch, _period_start, _PeriodGrain, shift_years
-from baton.nlu.timeexpr.handlers import _WEEKDAY_CN
+from baton.nlu.timeexpr.handlers import weekday_index
 from baton.nlu.timeexpr.raw import _Ctx, _invalid, _no_data, _p, _Raw, _reanchor, _Rule
 from baton.nlu.timeexpr.rules import (
     _AND_JOIN,
@@ -290,9 +290,7 @@ def _weekday_ending_a_weekday(norm: str, found: list[_Found]) -> list[_Found]:
         bare = _BARE_WEEKDAY_AFTER.match(norm, join.end()) if join is not None else None
         if bare is None or any(other.span[0] == bare.start() for other in found):
             continue
-        raw = bare.group("wd")
-        weekday = _WEEKDAY_CN.get(raw, int(raw) - 1 if raw.isdigit() else 0)
-        day = f.raw.start + timedelta(days=weekday - f.raw.start.weekday())
+        day = f.raw.start + timedelta(days=weekday_index(bare.group("wd")) - f.raw.start.weekday())
         out.append(_Found(bare.span(), _Raw(day, day, "day")))
     return sorted(out, key=lambda f: f.span)
 

@@ -17,6 +17,7 @@ from baton.nlu.timeexpr.handlers import (
     _day_span,
     _days_ago,
     _days_of_month,
+    _days_of_week,
     _edge_of_month,
     _first_months,
     _fortnight,
@@ -321,6 +322,14 @@ _RULES: tuple[_Rule, ...] = (
         "edge_of_month_cn",
         _p(r"<MONTH_CN>(?:(?P<edge>底|末)|的?\s*(?P<edge2>第一天|首日|最后一天|最后1天|末日))"),
         _edge_of_month,
+    ),
+    _Rule(
+        "days_of_week_cn",
+        _p(
+            r"(?P<wk>本|这个?|当|上上个?|上个?)(?:周|星期|礼拜)的?\s*(?P<which>前|头|后|最后)\s*(?P<n><CNUM>)\s*[天日]"
+            r"(?![均])"
+        ),
+        _days_of_week,
     ),
     # after the edges: "上个月最后一天" is a day, not the last one day of a month
     _Rule(
