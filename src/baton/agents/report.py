@@ -196,28 +196,18 @@ def _premise(
     if premise is None or change is None:
         return ""
     actual = direction_of(change.value)
+    total = direction_of(loaded.value) if loaded is not None and loaded is not change else actual
     said = text(f"answer.premise_{premise}", lang)
-    if actual != premise and loaded is not None and loaded is not change and direction_of(loaded.value) == premise:
-        return text(
-            "answer.analysis_premise_totals_only",
-            lang,
-            label=label,
-            said=said,
-            actual=text(f"answer.premise_{actual}", lang),
-        )
-    if actual != premise:
-        return text(
-            "answer.analysis_premise_wrong", lang, label=label, said=said, actual=text(f"answer.premise_{actual}", lang)
-        )
-    total = direction_of(loaded.value) if loaded is not None and loaded is not change else premise
-    if total != premise:  # "why did March GMV go down": per day it did, the month's total rose (31 days against 28)
-        return text(
-            "answer.analysis_premise_comparable_only",
-            lang,
-            label=label,
-            said=said,
-            actual=text(f"answer.premise_{total}", lang),
-        )
+    found: tuple[str, str] | None = None  # the message and the direction it names
+    if premise not in (actual, total):
+        found = ("wrong", actual)
+    elif actual != premise:  # "为什么4月订单量比3月低": fewer in total, more per day
+        found = ("totals_only", actual)
+    elif total != premise:  # "why did March GMV go down": less per day, more in total (31 days against 28)
+        found = ("comparable_only", total)
+    if found is not None:
+        shown = text(f"answer.premise_{found[1]}", lang)
+        return text(f"answer.analysis_premise_{found[0]}", lang, label=label, said=said, actual=shown)
     if significant is False:
         key = "answer.analysis_premise_not_significant_unlike" if unlike else "answer.analysis_premise_not_significant"
         return text(key, lang, label=label, said=said)

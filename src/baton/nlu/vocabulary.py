@@ -340,8 +340,9 @@ THE_PLACED_ONE = patterns.compile(
     _I,
 )
 """A place said as a noun with a demonstrative ("最高的那个", "the top one"): a row the previous answer listed."""
-WHICH_ASKED = patterns.compile(r"哪|什么|谁|\b(?:which|what|who)\b", _I)
-"""A which-question ("上上周最高的那个是什么品类"): a place asked for anew, never a row pointed at."""
+WHICH_ASKED = patterns.compile(r"哪|什么(?![情样水])|谁|\b(?:which|who)\b|\bwhat\b(?!\s+about\b)", _I)
+"""A which-question ("上上周最高的那个是什么品类"): a place asked for anew, never a row pointed at
+("什么情况", "what about …" ask of the row)."""
 NOT_UP = patterns.compile(
     r"(?P<zh>没有?(?:涨|增长|上涨|上升|提升|提高|起色)(?:上去|起来)?)|"
     r"\b(?P<neg>didn't|did not|hasn't|has not|haven't|have not|failed to)\b"
