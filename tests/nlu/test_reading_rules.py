@@ -278,6 +278,10 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上周订单量环比少了多少单",
         {"metrics": ["order_count"], "comparison": {"kind": "previous_period"}},
     ),
+    # every member of a dimension: each one when listing is asked, their total when said so
+    ("all of them listed", "上周所有区域的笔单价都列出来", {"dimensions": ["region"], "metrics": ["aov"]}),
+    ("across all of them is their total", "GMV across all regions last week", {"dimensions": [], "filters": []}),
+    ("all of them added up", "上周所有区域的GMV加起来", {"dimensions": [], "filters": []}),
     # a why's premise said colloquially; "没涨" takes no direction for granted
     ("lower by so much", "6月GMV为啥比5月低这么多", {"premise": "down", "intent": "why"}),
     ("咋 is why", "5月GMV咋下降了", {"premise": "down", "intent": "why"}),
@@ -1636,6 +1640,8 @@ def test_the_question_is_read_so(rule: str, question: str, expected: dict[str, A
 
 
 ASKED: list[tuple[str, str, type[BatonError], str]] = [
+    ("every member with nothing more: one total or each?", "上周所有区域的笔单价", AmbiguousQuestion, "所有区域"),
+    ("all of a dimension in English", "GMV of all regions last week", AmbiguousQuestion, "all regions"),
     ("groups that did not grow keep groups by their change", "上个月哪些品类GMV没有增长", AmbiguousQuestion, ""),
     ("a number of days that is not the period's length", "上周末三天的GMV", AmbiguousQuestion, "三天"),
     # two metrics with "/" and 分别: each one asked, never their ratio; an ambiguous word is never picked by a ratio

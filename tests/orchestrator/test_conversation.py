@@ -163,11 +163,18 @@ def test_a_why_follow_up_is_an_analysis_scoped_to_the_previous_reading(session: 
 def test_a_member_named_in_reply_to_a_why_asked_back_is_analysed_in_the_conversations_language(
     session: Session,
 ) -> None:
-    """ "为什么它跌了这么多" after a ranking asks which channel; "APP" answers it. The reply was once
-    read as a plain follow-up, in English (a member name says no language): the change alone."""
+    """ "为什么它跌了这么多" after a top two asks which channel; "APP" answers it. The reply was once
+    read as a plain follow-up, in English (a member name says no language): the change alone.
+    After a top one, 它 is that channel, whatever follows it."""
     chat = session.conversation()
     chat.ask("上个月各渠道订单量和去年同期比", as_of=JULY)
     chat.ask("哪个最高")
+    direct = chat.ask("为什么它跌了这么多")
+    assert direct.status == "answered" and direct.semantic_query is not None
+    assert [(f.dimension, f.members) for f in direct.semantic_query.filters] == [("channel", ("app",))]
+    chat = session.conversation()
+    chat.ask("上个月各渠道订单量和去年同期比", as_of=JULY)
+    chat.ask("最高的两个")
     asked = chat.ask("为什么它跌了这么多")
     assert asked.status == "clarification_needed"
     reply = chat.ask("APP")
@@ -1290,6 +1297,21 @@ def test_a_place_tied_with_its_neighbour_is_asked_back(session: Session) -> None
             "APP",
             f"SELECT COUNT(*) FROM fact_order WHERE {ORDERS} AND {JUNE} AND channel = 'app'",
         ),
+        (  # a pronoun and only a new period: those rows then, never the ranking run again
+            ["上周订单量最高的两个区域", "它们上个月的呢"],
+            "华东、华南",
+            f"SELECT region, COUNT(*) FROM fact_order WHERE {ORDERS} AND {JUNE} AND region IN ('华东', '华南') GROUP BY 1",
+        ),
+        (
+            ["上周GMV最低的渠道", "它上个月的呢"],
+            "直播",
+            f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND channel = 'live_stream'",
+        ),
+        (
+            ["which region had the lowest gmv last week", "and it last month?"],
+            "Northeast China",
+            f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND region = '东北'",
+        ),
         (  # the one day listed, by channel
             ["上个月哪天GMV最高", "那天各渠道的GMV"],
             "2026-06-18",
@@ -1418,6 +1440,7 @@ def test_the_one_before_is_of_one_period(session: Session, turns: list[str], per
         (["上个月各区域各渠道GMV", "那订单量超过10000的渠道呢"], "threshold_of_which_groups"),
         (["今年每个月的GMV", "日均呢"], "average_series"),  # each month's daily average: not built
         (["refund rate last quarter", "is that higher than appliances?"], "gap_in_one_question_en"),
+        (["GMV last month", "how did it do the week before?"], "window_mismatch"),  # never May against June
     ],
 )
 def test_a_follow_up_that_would_answer_another_question_is_asked_back(
@@ -1450,6 +1473,7 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "gap_per_group": "只在一个时间段、不再拆分时计算",
         "threshold_of_which_groups": "每个区域 × 渠道组合",
         "average_series": "暂不支持按月的日均序列",
+        "window_mismatch": "not as long as",
     }[reason]
     assert message in last.error.message
 

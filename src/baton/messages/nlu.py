@@ -291,6 +291,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Place {place} of a ranking by a change is not stated yet: ask for the top N by the change (e.g. 'the 2 {ex_dims} that grew fastest'), whose table lists each one in order.",
         "按变化排的第 {place} 名暂不支持：请问按变化的前 N 个（例如“环比增长最快的2个{ex_dims}”），结果表会按顺序列出。",
     ),
+    "all_together_or_each": (
+        "{said!r}: all of them together as one figure, or each one listed? Say e.g. '{said} in total' or "
+        "'by …' / 'each …'.",
+        "“{said}”：是全部加起来的一个数，还是每个分别列出？请说“{said}合计”，或“各…”/“按…”。",
+    ),
     "check_sum_or_each": (
         "Is the bound on all of them together, or on each one? Say e.g. 'all {ex_dims} together' or 'does every {ex_dim} …'.",
         "阈值是指全部加起来，还是每一个都要达到？请说明，例如“所有{ex_dims}加起来超过…吗”或“每个{ex_dim}都超过…吗”。",

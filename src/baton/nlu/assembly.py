@@ -133,6 +133,10 @@ class QueryAssembly(CatalogChecks):
             raise ask_back(
                 "nlu.check_sum_or_each", {"dimensions": sorted(terms.dims_naming_a_set), "reason": "check_sum_or_each"}
             )
+        unsaid = [said for dim, said in terms.all_said.items() if dim not in dims]
+        if unsaid and not dims and not cues.total and cues.all_of_them is None and cues.bound is None:
+            # "上周所有区域的笔单价": all of them as one figure, or each one? asked, never one total unsaid
+            raise ask_back("nlu.all_together_or_each", {"reason": "all_together_or_each"}, said=unsaid[0])
         return dims
 
     def _grain_and_comparison(

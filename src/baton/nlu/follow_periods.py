@@ -16,7 +16,7 @@ from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
-from baton.nlu.periods import against_named, resolve_periods, two_turns_compared
+from baton.nlu.periods import against_named, resolve_periods, two_turns_compared, window_fits
 from baton.nlu.ties import Reading
 
 
@@ -68,6 +68,10 @@ def periods_of(
         moved: list[PartName] = ["comparison"] if later.start == time_range.start else ["period", "comparison"]
         return later, compared, moved
     kind = cues.comparison_kind or "previous_period"
+    each_unit = cues.window == (1, cues.grain or parent.grain)  # "近8周每周" then "哪几周环比下降了": each week
+    if not each_unit and not window_fits(time_range, cues.window):  # a month, then "how did it do the week before?"
+        said = time_range.text or f"{time_range.start} – {time_range.end}"
+        raise AmbiguousQuestion(*both("nlu.window_mismatch", period=said), detail={"period": said, "follow_up": True})
     compared = comparison_of(kind, time_range, as_of)
     adds = r.ties is not None and r.ties.add and not r.ties.replace
     if adds and parent.comparison is not None and parent.comparison.kind != kind:  # YoY, then "加上环比呢"

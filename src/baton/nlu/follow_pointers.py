@@ -101,7 +101,8 @@ _COUNT = r"(?P<n>[两二三四五六七八九十几]|\d+)"
 ROWS_POINTER = patterns.compile(
     rf"(?:这|那){_COUNT}?个(?![月季周星礼天年日])|(?:这|那)些|(?<!其)它们|(?<!其)它"
     r"|\b(?:these|those)(?:\s+(?P<n_en>two|three|four|five|six|seven|eight|nine|ten|\d+))?\b|\bits\b|\btheir\b"
-    r"|\bthem\b|\bthey\b",
+    r"|\bthem\b|\bthey\b|(?<=\band )it\b(?=\s+(?:last|this|in|on|for|the|during|yesterday|\d))"
+    r"|(?<=\babout )it\b|(?<=\bhow did )it\b|(?<=\bhow does )it\b|(?<=\bhow was )it\b",
     re.I,
 )
 """Words that point at the rows listed ("这两个", "那三个", "这些", "它们", "these two", "their", "them")."""
@@ -193,8 +194,8 @@ def period_pointer_count(found: re.Match[str]) -> int | None:
 
 
 def singular_pointer(said: str) -> bool:
-    """Whether a pointer stands for one row ("它", "its", "这个", "那个")."""
-    return said.strip().lower() in ("它", "its", "这个", "那个")
+    """Whether a pointer stands for one row ("它", "its", "it", "这个", "那个")."""
+    return said.strip().lower() in ("它", "its", "it", "这个", "那个")
 
 
 def pointer_count(said: str) -> int | None:

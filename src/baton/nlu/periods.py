@@ -461,7 +461,7 @@ def _each_unit(period: timeexpr.TimeMatch, window: tuple[int, str] | None) -> bo
     return not _spans(period, 1, grain) and periods_before(period.start, period.end, grain) is not None
 
 
-def _spans(period: timeexpr.TimeMatch, n: int, unit: str) -> bool:
+def _spans(period: timeexpr.TimeMatch | TimeRange, n: int, unit: str) -> bool:
     """Whether ``period`` is ``n`` ``unit``s long ("近7天…跟前7天比", "the 30 days before that")."""
     days = (period.end - period.start).days + 1
     months = (period.end.year - period.start.year) * 12 + period.end.month - period.start.month + 1
@@ -474,6 +474,12 @@ def _spans(period: timeexpr.TimeMatch, n: int, unit: str) -> bool:
         "quarter": whole_months and months == 3 * n,
         "year": whole_months and months == 12 * n,
     }[unit]
+
+
+def window_fits(period: TimeRange, window: tuple[int, str] | None) -> bool:
+    """Whether a previous-period phrase's length ("the week before", "前7天") fits ``period``:
+    a follow-up's "how about the week before?" after a month names no comparison of it."""
+    return window is None or _spans(period, *window)
 
 
 def claim_its_length(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) -> None:
@@ -581,4 +587,5 @@ __all__ = [
     "half_of_the_same_month",
     "named_previous",
     "resolve_periods",
+    "window_fits",
 ]

@@ -42,6 +42,8 @@ class Terms:
     dims: list[str] = field(default_factory=list)
     members: list[Member] = field(default_factory=list)
     dims_naming_a_set: set[str] = field(default_factory=set)
+    all_said: dict[str, str] = field(default_factory=dict)
+    """A dimension's every member said with nothing excluded ("所有区域" → "所有区域"): one total, or each?"""
     metric_hits: list[Hit] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
     ratios_read: list[Correction] = field(default_factory=list)

@@ -121,7 +121,7 @@ class Ties:
 def read_ties(scan: Scan) -> Ties:
     """The follow-up's tying words, claimed so no other reader sees them."""
     unsplit = bool(UNSPLIT_OPENS.search(scan.norm)) and bool(scan.take(UNSPLIT))
-    pointed = [m for m in scan.find_all(POINTER) if _stands_alone(scan, m.end())]
+    pointed = [m for m in scan.find_all(POINTER) if m.group(0) in _PRONOUNS or _stands_alone(scan, m.end())]
     for m in pointed:
         scan.claim(m.start(), m.end())
     replace = bool(scan.take(CORRECTION)) | bool(scan.take(REPLACE))  # `|`: both are claimed, always
@@ -144,6 +144,8 @@ def read_ties(scan: Scan) -> Ties:
     )
 
 
+_PRONOUNS = frozenset(("它", "它们"))
+"""Pointers that are no part of another word, whatever follows ("它们上个月的呢")."""
 _FILLER_THEN_PAUSE = patterns.compile(r"\s*[，,、…~]")
 _WORD_GOES_ON = patterns.compile(r"\s*[\u4e00-\u9fff]")
 _FUNCTION_CHARS = "的各每按分里中呢有是都整全总一些个吗和与跟比"

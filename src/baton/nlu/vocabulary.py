@@ -196,7 +196,9 @@ which may be each period's ("the total GMV in May and June": each month's, or bo
 CUMULATIVE = patterns.compile(r"累计|累积|\bcumulative(?:ly)?\b|\brunning total\b", _I)
 """A total over the period — or, over a series ("每月累计"), a running total Baton does not compute."""
 SEPARATELY = patterns.compile(
-    r"分别|各自|各为|各是|各有|各多少|\brespectively\b|\bseparately\b|\bindividually\b|\beach\b|\bevery\b", _I
+    r"分别|各自|各为|各是|各有|各多少|(?:都|全都|一一|逐一|逐个|挨个)(?:列出来|列出|列一下|列给我|展示出来|显示出来)"
+    r"|\brespectively\b|\bseparately\b|\bindividually\b|\beach\b|\bevery\b|\blist (?:them )?all\b",
+    _I,
 )
 EXCLUDE_BEFORE = patterns.compile(
     r"\b(?:did|does|do|is|are|was|were)n'?t (?:come (?:in )?|coming )?(?:through|from|via|in|on)\b"
