@@ -365,12 +365,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "当日行数明显低于常规量（对比前几周同星期；活动峰值日对比去年同一活动）",
     ),
     "incomplete_in_current": (
-        "The current period ({period}) includes incomplete days ({days}: far fewer rows than usual for those days)"
+        "The current period ({period}) includes incomplete days ({days}: far fewer rows than usual)"
         "; its value uses the data as loaded and {effect}{compare}.",
         "本期（{period}）含数据不完整的日期（{days}：行数明显低于该日常规量），数值按已加载数据计算，{effect}{compare}。",
     ),
     "incomplete_in_comparison": (
-        "The comparison period ({period}) includes incomplete days ({days}: far fewer rows than usual for those days)"
+        "The comparison period ({period}) includes incomplete days ({days}: far fewer rows than usual)"
         "; its value uses the data as loaded and {effect}{compare}.",
         "对比期（{period}）含数据不完整的日期（{days}：行数明显低于该日常规量），数值按已加载数据计算，{effect}{compare}。",
     ),

@@ -430,7 +430,7 @@ class TermReader(CatalogChecks):
             scope = None  # "rank all channels", "除华东外其他区域各是多少": every one, one by one
         if every and moved and not named_here:
             scope = None  # "did all channels go down", "所有渠道都下降了吗": each channel's change
-        if scope is every and every and not named_here and "across" not in every.group(0).lower():
+        if every is not None and scope is every and not named_here and "across" not in every.group(0).lower():
             terms.all_said[dim] = scan.text[every.start(1) : hit.end]  # "GMV across all regions": their total
         if attached or scope:
             terms.dims_naming_a_set.add(dim)
