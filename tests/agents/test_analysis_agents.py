@@ -356,31 +356,27 @@ def _scalar(demo_session: Session, sql: str) -> float:
 PAID = "status IN ('paid', 'refunded')"
 
 
-def test_a_premise_true_in_total_but_not_per_day_is_said_both_ways(demo_session: Session) -> None:
-    """ "为什么4月订单量比3月低": fewer orders in total (30 days against 31), more per day — the
-    premise is true as asked, so it is never called wrong; both bases are said."""
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        # fewer in total, more per day: the premise is true as asked, so never called wrong
+        ("为什么4月订单量比3月低", "问题说订单量下降：按总量确实如此，但按可比口径它上升"),
+        # more per day, fewer in total: never a plain "it did" over a total that went the other way
+        ("为什么4月订单量比3月高", "问题说订单量上升：按可比口径确实如此，但按总量它下降"),
+    ],
+)
+def test_a_premise_true_on_one_basis_only_is_said_both_ways(demo_session: Session, question: str, lead: str) -> None:
+    """April against March (30 days against 31): fewer orders in total, more per day — whichever
+    way the question takes it, both bases are said."""
     april, march = (
         _scalar(demo_session, f"SELECT COUNT(*) FROM fact_order WHERE {PAID} AND order_date BETWEEN '{a}' AND '{b}'")
         for a, b in (("2026-04-01", "2026-04-30"), ("2026-03-01", "2026-03-31"))
     )
     assert april < march and april / 30 > march / 31  # the shape this test is about
-    answer = demo_session.analyze("为什么4月订单量比3月低", as_of=AS_OF)
+    answer = demo_session.analyze(question, as_of=AS_OF)
     assert answer.status == "answered", answer.error
-    assert answer.answer.startswith("问题说订单量下降：按总量确实如此，但按可比口径它上升")
+    assert answer.answer.startswith(lead)
     assert f"按已加载数据，变化 {(april / march - 1) * 100:.2f}%" in answer.answer
-
-
-def test_a_premise_true_per_day_but_not_in_total_is_said_both_ways(demo_session: Session) -> None:
-    """ "为什么4月订单量比3月高": more per day, fewer in total (30 days against 31) — never a plain
-    "it did" over a total that went the other way."""
-    april, march = (
-        _scalar(demo_session, f"SELECT COUNT(*) FROM fact_order WHERE {PAID} AND order_date BETWEEN '{a}' AND '{b}'")
-        for a, b in (("2026-04-01", "2026-04-30"), ("2026-03-01", "2026-03-31"))
-    )
-    assert april < march and april / 30 > march / 31  # the shape this test is about
-    answer = demo_session.analyze("为什么4月订单量比3月高", as_of=AS_OF)
-    assert answer.status == "answered", answer.error
-    assert answer.answer.startswith("问题说订单量上升：按可比口径确实如此，但按总量它下降")
 
 
 def test_gmv_per_buyer_leads_with_the_periods_own_distinct_count(demo_session: Session) -> None:

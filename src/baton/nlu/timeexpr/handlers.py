@@ -63,12 +63,17 @@ def weekday_index(said: str) -> int:
     return _WEEKDAY_CN[said] if said in _WEEKDAY_CN else int(said) - 1
 
 
+def _monday(ctx: _Ctx, weeks_back: int) -> date:
+    """The Monday of the week ``weeks_back`` weeks before the as-of week."""
+    return ctx.as_of - timedelta(days=ctx.as_of.weekday(), weeks=weeks_back)
+
+
 def _weekday_of_week(weeks_back: int) -> _Handler:
     """上周三 / 本周一: that weekday of the week ``weeks_back`` weeks before the as-of week."""
 
     def handle(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
         weekday = weekday_index(m.group("wd"))
-        monday = ctx.as_of - timedelta(days=ctx.as_of.weekday(), weeks=weeks_back)
+        monday = _monday(ctx, weeks_back)
         day = monday + timedelta(days=weekday)
         return _Raw(day, day, "day")
 
@@ -79,7 +84,7 @@ def _weekend(weeks_back: int) -> _Handler:
     """Saturday and Sunday of the week ``weeks_back`` weeks before the as-of week."""
 
     def handle(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
-        monday = ctx.as_of - timedelta(days=ctx.as_of.weekday(), weeks=weeks_back)
+        monday = _monday(ctx, weeks_back)
         return _Raw(monday + timedelta(days=5), monday + timedelta(days=6), "weekend")
 
     return handle
@@ -95,7 +100,7 @@ def _last_weekday_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
         return _Raw(day, day, "day")
     back = (ctx.as_of.weekday() - weekday) % 7 or 7
     day = ctx.as_of - timedelta(days=back)
-    this_monday = ctx.as_of - timedelta(days=ctx.as_of.weekday())
+    this_monday = _monday(ctx, 0)
     if m.group(0).split()[0].lower() in {"last", "previous"} and day >= this_monday:
         earlier = day - timedelta(days=7)
         detail = {"missing": "time_range", "period": text, "suggestions": [day.isoformat(), earlier.isoformat()]}
@@ -294,7 +299,7 @@ def _days_of_week(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     on, or back from Sunday."""
     said = _group(m, "wk") or ""
     weeks_back = 0 if said[:1] in {"本", "这", "当"} else said.count("上")
-    monday = ctx.as_of - timedelta(days=ctx.as_of.weekday(), weeks=weeks_back)
+    monday = _monday(ctx, weeks_back)
     n = parse_cn_int(_group(m, "n") or "")
     if not 1 <= n <= 7:
         raise _invalid(text, "nlu.no_such_day_of_week", n=n)
