@@ -11,6 +11,7 @@ import duckdb
 import pytest
 
 from baton.agents.attribution import Candidate, select_drivers
+from baton.agents.insight import Drilled, carries_most
 from baton.agents.report import fill
 from baton.agents.tools import number, rows_as_dicts
 from baton.catalog import quality_queries as qq
@@ -188,6 +189,25 @@ def test_a_sure_change_worth_a_sliver_of_the_whole_is_no_driver() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("excess", "named"),
+    [
+        (0.01, False),  # the biggest category, up 9 % when everything rose 8 %: big, not apart
+        (-0.3, False),  # it rose less than the rest: most of the change only by its size
+        (0.6, True),  # 2 → 13 cancellations, the rest flat: most of the change, and apart
+        (None, True),  # too sparse to test against the rest: its share is all there is to say
+    ],
+)
+def test_a_member_carrying_most_of_an_untested_change_is_named_only_when_it_moved_apart(
+    excess: float | None, named: bool
+) -> None:
+    big = _cand({"category": "phones"}, "order_count", 70.0, 0.4)
+    big.excess = excess
+    drilled = Drilled(dims=["category"], cands=[big, _cand({"category": "food"}, "order_count", 30.0, 0.4)])
+    drilled.total_change = 100.0
+    assert (carries_most(drilled) is big) is named
+
+
 # ---------------------------------------------------------------------------- report rendering
 def test_report_numbers_are_rendered_from_key_numbers_exactly() -> None:
     numbers = {
@@ -339,6 +359,19 @@ def test_every_count_a_trend_finding_states_reaches_the_output_gate(demo_session
     for finding in found:
         (count,) = [n for n in finding.numbers if n.key == "trend.change_points"]
         assert f"({count.value} change point(s)" in finding.text
+
+
+@pytest.mark.parametrize(
+    ("question", "unit"),
+    [("why did refund rate rise in Q2 compared with Q1", "pp/day"), ("为什么上个月GMV下降了", "元/天")],
+)
+def test_a_trend_slope_is_stated_in_the_unit_it_moves_in(demo_session: Session, question: str, unit: str) -> None:
+    """A rate's daily series is in per cent, so its slope moves in percentage points a day — never
+    "%/day", which would read as a relative change; an amount's slope is its currency a day."""
+    answer = demo_session.analyze(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    (slope,) = [f for f in answer.findings if f.kind == "slope"]
+    assert {n.unit for n in slope.numbers if n.key.startswith("trend.slope")} == {unit}
 
 
 def _scalar(demo_session: Session, sql: str) -> float:

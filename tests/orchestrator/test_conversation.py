@@ -951,6 +951,17 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
             "home appliances",
             f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND category = '家用电器'",
         ),
+        (  # "the one with the …": that row, its "one" the pointer
+            ["GMV by channel last month", "the one with the most GMV, how many orders?"],
+            "app",
+            f"SELECT COUNT(*) FROM fact_order WHERE {ORDERS} AND {JUNE} AND channel = 'app'",
+        ),
+        (
+            ["GMV by channel last month", "the one that had the lowest GMV, refund rate?"],
+            "live stream",
+            f"SELECT CAST(COUNT(*) FILTER (WHERE status = 'refunded') AS DOUBLE) / COUNT(*) FROM fact_order "
+            f"WHERE {ORDERS} AND {JUNE} AND channel = 'live_stream'",
+        ),
         (  # the same metric in another period: that row, never the highest of the week before
             ["上周各品类退款率", "最高的那个品类上上周是多少"],
             "家用电器",

@@ -365,6 +365,7 @@ def test_dates_next_to_numbers_are_not_phone_numbers(text: str) -> None:
         "维度：渠道 — 没有哪个渠道成员的变化与其余部分显著不同。",
         "任何成员的转化率都没有与其余部分显著不同的变化。",
         "- 70 个与总变化方向相反的差异",  # a list bullet, not minus seventy
+        "Tested every combination: no member changed significantly both on its own and against the rest.",
     ],
 )
 def test_negations_headings_and_bullets_are_not_claims(text: str) -> None:
@@ -374,13 +375,16 @@ def test_negations_headings_and_bullets_are_not_claims(text: str) -> None:
     assert decision.ok, decision.violations
 
 
-def test_unsupported_significance_next_to_a_negated_one_is_still_blocked() -> None:
-    decision = check_output(
-        "没有哪个成员显著不同，但总体变化显著。",
-        evidence=[],
-        language="zh",
-        claims=ClaimSupport(tests_run=1, significant_tests=0),
-    )
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("没有哪个成员显著不同，但总体变化显著。", "zh"),
+        ("No member stood out, but the overall change is significant.", "en"),
+        ("None of the members moved alone; the channel shift was significant.", "en"),
+    ],
+)
+def test_unsupported_significance_next_to_a_negated_one_is_still_blocked(text: str, language: Language) -> None:
+    decision = check_output(text, evidence=[], language=language, claims=ClaimSupport(tests_run=1, significant_tests=0))
     assert not decision.ok
 
 

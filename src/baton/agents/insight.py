@@ -186,7 +186,7 @@ def _no_driver(catalog: Catalog, drilled: Drilled, lang: Language) -> Finding:
     most of the change is named beside it (not a driver: its tests did not pass)."""
     passed = [c for c in drilled.cands if c.q_value <= Q_LEVEL]
     key = "analysis.insight_no_driver_mixed" if passed else "analysis.insight_no_driver"
-    most = _carries_most(drilled)
+    most = carries_most(drilled)
     fields = {"members": members_text(catalog, most.members, lang)} if most is not None else {}
     if most is not None and not passed:
         key = "analysis.insight_no_driver_most"
@@ -206,19 +206,24 @@ def _no_driver(catalog: Catalog, drilled: Drilled, lang: Language) -> Finding:
 
 MOST_OF_THE_CHANGE = 0.5
 """A member carrying at least this share of the change is named when no member is a driver."""
+MOVED_APART = 0.1
+"""… and only when it moved at least this much more than the rest (relative): a member that moved
+with everything else carries most of the change only because it is big, which says nothing."""
 
 
-def _carries_most(drilled: Drilled) -> Candidate | None:
+def carries_most(drilled: Drilled) -> Candidate | None:
     """The one member (of one dimension) that carries most of the change, when no member passed the
     tests: its contribution is a fact of the data, said beside "no driver" — never a driver (a low
-    volume can hide a real one: 2 → 13 cancellations of one industry, the rest flat)."""
+    volume can hide a real one: 2 → 13 cancellations of one industry, the rest flat). One that moved
+    with the rest (the biggest category, up 9 % when all rose 7 %) is not named: its share is its size."""
     total = drilled.total_change
     most = [
         c
         for c in drilled.cands
         if len(c.members) == 1 and c.role != "mix" and total and c.change / total >= MOST_OF_THE_CHANGE
     ]
-    return max(most, key=lambda c: abs(c.change), default=None)
+    apart = [c for c in most if c.excess is None or ((c.excess > 0) == (total > 0) and abs(c.excess) >= MOVED_APART)]
+    return max(apart, key=lambda c: abs(c.change), default=None)
 
 
 def _driver(

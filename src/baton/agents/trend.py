@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Literal
 
 from baton.agents.quality import incomplete_days
-from baton.agents.tools import metric_label, number, output_of, p_number, plan_of, scaled, unit_of
+from baton.agents.tools import change_unit, metric_label, number, output_of, p_number, plan_of, scaled, unit_of
 from baton.catalog.analysis_queries import Factor, metric_tree
 from baton.catalog.model import Catalog
 from baton.contracts.agent_outputs import ChangePoint, Finding, QualityOutput, SqlOutput, TrendOutput
@@ -153,7 +153,7 @@ def _slope(
     ols = ols_fit(x, kept)
     mk = mann_kendall(kept, x)
     lo, hi = ols.ci or (ols.estimate, ols.estimate)
-    per_day = text("analysis.trend_per_day", lang, unit=unit)
+    per_day = text("analysis.trend_per_day", lang, unit=change_unit(unit, lang))  # a rate moves in points
     digits = max(places, 2)
     slope = number(
         "trend.slope", text("analysis.trend_slope_label", lang, label=label), ols.estimate, per_day, digits, ev

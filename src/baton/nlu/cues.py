@@ -281,6 +281,9 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     for m in taking:
         scan.release(m.start(), m.end())
     cues.exclusions = scan.find_all(vocab.EXCLUDE_BEFORE) + [m for m in taking if m.end() in members]
+    if follows:  # "the one with the lowest share": its "one" points at a row the previous answer listed
+        for m in scan.find_all(vocab.THE_ONE_WITH):
+            scan.claim(m.start("one"), m.end("one"))
     return cues
 
 

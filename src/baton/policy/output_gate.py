@@ -351,6 +351,8 @@ _NEGATED_SIGNIFICANCE = patterns.compile(
     # a negation earlier in the same clause: "没有哪个渠道成员的变化与其余部分显著不同"
     r"(?:没有|并无|未)[^。；;，,！!？?\n]{0,24}?显著|"
     r"not\s+(?:statistically\s+)?significant|"
+    # the same in English: "no member changed significantly both on its own and against the rest"
+    r"\b(?:no|none|nothing|neither|never)\b[^.;,!?\n]{0,40}?\bsignificant(?:ly)?\b|"
     r"no\s+(?:statistically\s+)?significant|insignificant)",
     re.IGNORECASE,
 )
