@@ -58,6 +58,20 @@ def test_a_dimension_is_found_in_the_english_plural_the_catalog_does_not_list(tm
     ]  # a filler word stays one
 
 
+def test_a_rate_or_a_value_is_found_in_the_english_plural() -> None:
+    """ "refund rates by region", "average order values by category": the rates of the groups; a
+    name ending otherwise is never pluralised ("average orders" counts orders, "conversions" counts)."""
+    lexicon = Lexicon(load_catalog(Path(__file__).resolve().parents[2] / "src/baton/demo/data/catalog.yaml"))
+    for said, metric in (
+        ("refund rates", "refund_rate"),
+        ("conversion rates", "conversion_rate"),
+        ("average order values", "aov"),
+    ):
+        (hit,) = [h for h in lexicon.find(f"{said} by region last month") if h.kinds == {"metric"}]
+        assert (hit.text, {t.target for t in hit.terms}) == (said, {metric})
+    assert not any(h.text == "average orders" for h in lexicon.find("daily average orders by region"))
+
+
 def test_a_period_right_after_a_dimension_word_is_read_as_said(tmp_path: Path) -> None:
     """ "各产品线上个月的新订阅数": 线 ends the dimension word, never 线上 (online) — the period is 上个月."""
     data = yaml.safe_load(SAAS.read_text(encoding="utf-8"))

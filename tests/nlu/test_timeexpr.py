@@ -58,6 +58,13 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("上周一到周五GMV", A, "2026-06-22", "2026-06-26", "custom"),
     ("上周周一到周日每天的GMV", A, "2026-06-22", "2026-06-28", "custom"),
     ("本周一到周二", A, "2026-06-29", "2026-06-30", "custom"),
+    # ---- the same in English: days of a named week, either order
+    ("GMV from Monday to Friday last week", A, "2026-06-22", "2026-06-26", "custom"),
+    ("last week Mon-Fri GMV", A, "2026-06-22", "2026-06-26", "custom"),
+    ("last week's weekdays", A, "2026-06-22", "2026-06-26", "custom"),
+    ("the weekdays of the week before last", A, "2026-06-15", "2026-06-19", "custom"),
+    ("wed through sun of last week", A, "2026-06-24", "2026-06-28", "custom"),
+    ("this week's Mon to Tue", A, "2026-06-29", "2026-06-30", "custom"),
     # the first or last days of a week counted from today
     ("本周前两天GMV跟上周同期比", A, "2026-06-29", "2026-06-30", "custom"),
     ("上周后两天的订单量", A, "2026-06-27", "2026-06-28", "custom"),
@@ -375,6 +382,7 @@ ERRORS: list[tuple[str, date, str]] = [
     ("next quarter", A, "next quarter"),
     ("近0天", A, "近0天"),
     ("从2026年3月到2026年1月", A, "2026年3月到2026年1月"),
+    ("friday to monday last week", A, "friday to monday last week"),
 ]
 
 

@@ -368,7 +368,6 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
 @pytest.mark.parametrize(
     ("first", "follow_up"),
     [
-        ("上个月华南的GMV", "再上个月呢"),  # the same month read again: never "changed the period"
         ("上个月退款率最好的渠道", "那GMV呢"),  # "best" is the other end for GMV
         ("上个月华东和华南的GMV", "去掉华北"),  # 华北 was never in the question: nothing to take out
         ("上个月GMV同比", "加上环比呢"),  # two comparisons at once, never the YoY replaced
@@ -819,6 +818,117 @@ def test_the_one_after_is_after_the_period_discussed(
     assert (query.time_range.start, query.time_range.end) == (start, end)
     assert query.dimensions == ("channel",)
     assert after.follow_up is not None and after.follow_up.changed == ("period",)
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "months"),
+    [
+        ("上个月华南的GMV", ["再上个月呢", "再上个月呢"], [(5, 31), (4, 30)]),  # one more month back each time
+        ("GMV in May", ["and the one before that", "and the one before that?"], [(4, 30), (3, 31)]),
+    ],
+)
+def test_once_more_back_moves_from_the_period_discussed(
+    session: Session, first: str, then: list[str], months: list[tuple[int, int]]
+) -> None:
+    """ "上个月" then "再上个月呢": May (the month before last), then April — never last month again;
+    "and the one before that" the same in the unit of the period discussed."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    for question, (month, last) in zip(then, months, strict=True):
+        answer = chat.ask(question)
+        assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
+        span = answer.semantic_query.time_range
+        assert (span.start, span.end) == (date(2026, month, 1), date(2026, month, last))
+        where = " AND region = '华南'" if "华南" in first else ""
+        gold = _rows(
+            session, f"SELECT {GMV} FROM fact_order WHERE order_date BETWEEN '{span.start}' AND '{span.end}'{where}"
+        )
+        assert [tuple(float(v) for v in answer.result.rows[0][-1:])] == gold  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "members"),
+    [
+        ("5月家居日用的GMV", "和家用电器加起来多少", ("家居日用", "家用电器")),
+        ("上个月华东的订单量", "跟华南一共多少", ("华东", "华南")),
+    ],
+)
+def test_and_x_summed_adds_the_member_to_the_one_before(
+    session: Session, first: str, then: str, members: tuple[str, str]
+) -> None:
+    """ "5月家居日用的GMV" then "和家用电器加起来多少": both categories' one total — never 家用电器 alone."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    summed = chat.ask(then)
+    assert summed.status == "answered" and summed.semantic_query is not None, summed.answer
+    (kept,) = summed.semantic_query.filters
+    assert set(kept.members) == set(members) and not summed.semantic_query.dimensions
+    column = kept.dimension
+    metric = summed.semantic_query.metrics[0]
+    value = GMV if metric == "gmv" else "COUNT(*) FILTER (WHERE status IN ('paid', 'refunded'))"
+    span = summed.semantic_query.time_range
+    gold = _rows(
+        session,
+        f"SELECT {value} FROM fact_order WHERE order_date BETWEEN '{span.start}' AND '{span.end}' "
+        f"AND {column} IN {tuple(members)!r}",
+    )
+    assert [tuple(float(v) for v in summed.result.rows[0][-1:])] == gold  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["上个季度各渠道的取消率", "小程序比APP高多少", "所有渠道里哪个最高"],
+        ["cancellation rate by channel last quarter", "how much higher is mini program than app",
+         "which channel is highest across all channels"],
+    ],
+)  # fmt: skip
+def test_all_of_a_dimension_ranks_every_member_after_two_were_compared(session: Session, turns: list[str]) -> None:
+    """ "所有渠道里哪个最高" after two channels were set side by side: the highest of all four — never of
+    the two kept from the turn before."""
+    chat = session.conversation()
+    for question in turns[:-1]:
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    top = chat.ask(turns[-1])
+    assert top.status == "answered" and top.semantic_query is not None, top.answer
+    assert not top.semantic_query.filters and top.semantic_query.top_n == 1
+    rates = _rows(
+        session,
+        "SELECT channel, CAST(COUNT(*) FILTER (WHERE status = 'cancelled') AS DOUBLE) / COUNT(*) FROM fact_order "
+        "WHERE order_date BETWEEN '2026-04-01' AND '2026-06-30' GROUP BY channel",
+    )
+    assert _answer_rows(top, "channel") == [(max(rates, key=lambda r: float(str(r[1])))[0],)]
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["top 3 regions by orders last month", "how many more orders did east china have than south china",
+         "and the third one?"],
+        ["上个月华东和华南订单量第三名"],
+    ],
+)  # fmt: skip
+def test_a_place_past_the_members_kept_is_asked_back(session: Session, turns: list[str]) -> None:
+    """The third of two regions kept has no row: asked back — never "no data matched" as an answer."""
+    chat = session.conversation()
+    for question in turns[:-1]:
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    asked = chat.ask(turns[-1], as_of=JULY)
+    assert asked.status == "clarification_needed" and asked.error is not None
+    assert asked.error.detail.get("reason") == "place_past_the_members"
+
+
+def test_how_much_after_who_is_no_comparative(session: Session) -> None:
+    """ "第二名是谁，占比多少": the 少 of 多少 closes no "谁…少" (who has less) — the second region's share."""
+    chat = session.conversation()
+    chat.ask("上个月各区域的GMV排名", as_of=JULY)
+    second = chat.ask("第二名是谁，占比多少")
+    assert second.status == "answered" and second.semantic_query is not None, second.answer
+    assert second.semantic_query.share and second.semantic_query.rank_place == 2
+    regions = _rows(session, f"SELECT region, {GMV} FROM fact_order WHERE {JUNE} GROUP BY region")
+    ranked = sorted(regions, key=lambda r: -float(str(r[1])))
+    share = float(str(ranked[1][1])) / sum(float(str(r[1])) for r in regions) * 100
+    assert f"{ranked[1][0]} ¥{float(str(ranked[1][1])):,.2f}（占 {share:.2f}%）" in second.answer
 
 
 def test_a_metric_said_with_too_is_added_beside_the_previous_one(session: Session) -> None:

@@ -438,6 +438,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Which {dims} should be analysed? Name it in the question: an analysis explains one scope, not the group a ranking picks.",
         "要分析哪个{dims}？请在问题里直接说出它：分析解释一个明确的范围，而不是排名选出的那一组。",
     ),
+    "place_past_the_members": (
+        "The question asks for place {place}, but keeps only {count} members of the dimension it ranks, so there "
+        "is no such row. Ask for that place among all of them (without naming the members), or name the member.",
+        "问题要第 {place} 名，但只保留了所排名维度的 {count} 个成员，没有这一名。请在全部成员中问这一名（不指定成员），或直接说出成员。",
+    ),
     "ranking_of_one_period": (
         "The period read is {period}: a single {grain}, so there is nothing to rank it against. To see where a {grain} stands in a longer period, ask for that period's ranking (e.g. '{ex_metric} by {grain} this year, lowest first'): every {grain} is listed in order.",
         "读到的时间是{period}：只有一个{grain}，没有可以比较排名的对象。想知道它在更长时间里排第几，请问那段时间的排名（例如“今年各{grain}{ex_metric}从低到高”），Baton 会把每个{grain}按顺序列出。",

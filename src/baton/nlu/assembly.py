@@ -20,6 +20,7 @@ from baton.nlu.cues import ChangeMeasure, Cues
 from baton.nlu.guards import (
     A_PLACE,
     ask_back,
+    check_place_among_members,
     check_ranking_of_one_period,
     first_asked,
     listing_order,
@@ -119,6 +120,7 @@ class QueryAssembly(CatalogChecks):
             as_of=as_of,
         )
         self.check_average_periods(query)
+        check_place_among_members(query.rank_place, query.dimensions, query.filters)
         _no_gap_or_ratio_unbuilt(query, cues)
         return query
 

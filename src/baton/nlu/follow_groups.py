@@ -70,8 +70,9 @@ def filters_of(
         filters = [f for f in filters if f.dimension != dim]
         filters.append(MemberFilter(dimension=dim, members=joined, exclude=excluded))
         parts.append("exclusion" if excluded else "filter")
-    for dim in sorted(r.terms.dims_naming_a_set - {d for d, _ in named}):
-        # "华东app的GMV" then "所有渠道呢" / "what about all regions": the filter on it goes
+    for dim in sorted((r.terms.dims_naming_a_set | r.terms.every_of) - {d for d, _ in named}):
+        # "华东app的GMV" then "所有渠道呢" / "what about all regions": the filter on it goes; so too
+        # "所有渠道里哪个最高", "which channel is highest across all channels" after two were compared
         if any(f.dimension == dim for f in filters):
             filters = [f for f in filters if f.dimension != dim]
             parts.append("filter")

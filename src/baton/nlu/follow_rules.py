@@ -17,7 +17,7 @@ from baton.messages import both
 from baton.nlu import vocabulary as vocab
 from baton.nlu.bounds import threshold_of
 from baton.nlu.cues import Cues
-from baton.nlu.guards import check_ranking_of_one_period
+from baton.nlu.guards import check_place_among_members, check_ranking_of_one_period
 from baton.nlu.lexicon import Hit
 from baton.nlu.parser import Planner
 from baton.nlu.ranking import ranking_metric
@@ -257,6 +257,7 @@ def check_follow_up(planner: Planner, query: SemanticQuery) -> None:
         raise AmbiguousQuestion(exc.message_en, exc.message_zh, detail={**exc.detail, "follow_up": True}) from exc
     if query.top_n is not None or query.rank_place is not None or query.intent == "ranking":
         check_ranking_of_one_period(query.time_range, query.grain, query.dimensions)  # "6月是不是最少的"
+    check_place_among_members(query.rank_place, query.dimensions, query.filters)  # "the third" of two kept
     ranked_one = [f for f in query.filters if f.dimension in query.dimensions and len(f.members) == 1]
     if (query.top_n is not None or query.rank_place is not None) and ranked_one and not ranked_one[0].exclude:
         raise AmbiguousQuestion(*both("nlu.ranking_of_one"), detail={"dimensions": list(query.dimensions)})

@@ -431,6 +431,19 @@ def _by_value(cues: Cues, comparison: Comparison | None) -> bool:
     return comparison is None and not (cues.share or cues.difference or cues.bound is not None)
 
 
+def check_place_among_members(place: int | None, dims: Sequence[str], filters: Sequence[MemberFilter]) -> None:
+    """ "华东和华南订单量第三名", or "and the third one?" after two regions were compared: a place past
+    the members kept has no row — asked back, never answered "no data matched"."""
+    kept = [f for f in filters if f.dimension in dims and not f.exclude]
+    if place is None or len(dims) != 1 or not kept or place <= len(kept[0].members):
+        return
+    count = len(kept[0].members)
+    raise AmbiguousQuestion(
+        *both("nlu.place_past_the_members", place=place, count=count),
+        detail={"reason": "place_past_the_members", "dimensions": list(dims), "place": place},
+    )
+
+
 def check_ranking_of_one_period(time_range: TimeRange, grain: Grain | None, dims: Sequence[str]) -> None:
     """ "was June our worst month this year?", or "6月是不是最少的" after a monthly series: a ranking of
     periods inside one such period has one row, so its first is never an answer — asked back."""

@@ -100,6 +100,11 @@ def _english_plural(surface: str) -> str | None:
     return f"{head} {plural_noun(last)}".strip()
 
 
+_RATE_WORDS = (" rate", " ratio", " value", " margin")
+"""The last words of a metric name said in the plural across groups ("refund rates by region",
+"average order values"); never "average order" → "average orders", which counts orders."""
+
+
 def normalise(text: str) -> str:
     """NFKC + lower case; length-preserving for the characters questions contain."""
     out = unicodedata.normalize("NFKC", text)
@@ -133,6 +138,12 @@ class Lexicon:
                 key = _WORD_HYPHEN.sub(" ", normalise(plural)) if plural else ""
                 if plural and key not in entries and key not in vocab.EN_FILLERS and key not in vocab.COMMON_EN:
                     add(plural, Term("dimension", name, surface))
+        for name, metric in catalog.metrics.items():  # "refund rates by region": a metric of several words
+            for surface in (metric.label.en, *metric.synonyms):  # one word in the plural counts ("conversions")
+                plural = _english_plural(surface) if surface.strip().lower().endswith(_RATE_WORDS) else None
+                key = _WORD_HYPHEN.sub(" ", normalise(plural)) if plural else ""
+                if plural and key not in entries:
+                    add(plural, Term("metric", name, surface))
         self._entries = entries
         self._surfaces = sorted(entries, key=len, reverse=True)
         self._cased = {

@@ -33,6 +33,18 @@ _EN = patterns.compile(
     r"\s*[?.!]?\s*",
     re.I,
 )
+_ZH_AGAIN = patterns.compile(
+    r"\s*(?:那|那么)?\s*再\s*(?:往)?\s*(?P<side>上|前|下|后)个?\s*(?P<u>天|日|周|星期|礼拜|月|季度?)"
+    r"\s*(?:呢|的呢|的情况呢|怎么样|如何)?\s*[?？。]?\s*"
+)
+"""再 before a period word of the previous one's unit ("上个月" then "再上个月呢"): one more back (or on),
+from the previous question's period — never last month again."""
+_EN_THAT = patterns.compile(
+    r"\s*(?:(?:and|so|ok|okay)[,\s]+)?(?:(?:how|what)\s+about\s+)?(?:for\s+)?the\s+one\s+(?P<side>before|after)"
+    r"(?:\s+(?:that|it|then))?\s*[?.!]?\s*",
+    re.I,
+)
+""""and the one before that": the unit is the previous question's period's own."""
 _ZH_AFTER = patterns.compile(
     r"\s*(?:那|那么|那再|再)?\s*(?:往)?(?:再)?(?:后|下)一?(?:个)?\s*(?P<u>天|日|周|星期|礼拜|月|季度?)"
     r"\s*(?:呢|的呢|的情况呢|怎么样|如何)?\s*[?？。]?\s*"
@@ -86,14 +98,20 @@ def the_one_after(
 def _the_one_beside(
     question: str, parent: SemanticQuery, as_of: date, listed: ListedRows | None, *, after: bool
 ) -> tuple[SemanticQuery, bool] | None:
-    zh = (_ZH_AFTER if after else _ZH).fullmatch(question)
-    said = zh or (_EN_AFTER if after else _EN).fullmatch(question)
+    side = "after" if after else "before"
+    again = _ZH_AGAIN.fullmatch(question) or _EN_THAT.fullmatch(question)
+    if again is not None and (again.group("side") in ("下", "后", "after")) != after:
+        again = None
+    zh = (_ZH_AFTER if after else _ZH).fullmatch(question) or (again if again and "u" in again.re.groupindex else None)
+    said = zh or (_EN_AFTER if after else _EN).fullmatch(question) or again
     if said is None:
         return None
-    unit = _UNITS[(said.group("u") or said.groupdict().get("u2") or "").lower()]  # only English has u2
-    side = "after" if after else "before"
-    words = (_SAID_ZH_AFTER if after else _SAID_ZH)[unit] if zh else f"the {unit} {side}"
     current = parent.time_range
+    word = (said.groupdict().get("u") or said.groupdict().get("u2") or "").lower()  # only English has u2
+    unit = _UNITS.get(word) or _UNITS.get(timeexpr.range_grain(current.start, current.end))
+    if unit is None:  # "the one before that" of a run of days: before what?
+        return None
+    words = (_SAID_ZH_AFTER if after else _SAID_ZH)[unit] if zh else f"the {unit} {side}"
     row = _the_row_listed(parent, listed, unit)  # "今年哪周GMV最高" then "前一周呢": before the week listed
     if row is None and timeexpr.range_grain(current.start, current.end) != unit:
         return None

@@ -44,6 +44,8 @@ class Terms:
     dims_naming_a_set: set[str] = field(default_factory=set)
     all_said: dict[str, str] = field(default_factory=dict)
     """A dimension's every member said with nothing excluded ("所有区域" → "所有区域"): one total, or each?"""
+    every_of: set[str] = field(default_factory=set)
+    """Dimensions said with "all" / "所有", however read ("所有渠道里哪个最高": ranked over every channel)."""
     metric_hits: list[Hit] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
     ratios_read: list[Correction] = field(default_factory=list)

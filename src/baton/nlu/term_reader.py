@@ -426,6 +426,8 @@ class TermReader(CatalogChecks):
         scope = other or every
         if scope:
             scan.claim(scope.start(1), scope.end(1))
+        if every is not None and not named_here:
+            terms.every_of.add(dim)
         if scope and asks_per_member and not any(not m.excluded for m in named_here):
             scope = None  # "rank all channels", "除华东外其他区域各是多少": every one, one by one
         if every and moved and not named_here:

@@ -82,6 +82,11 @@ ADD = patterns.compile(
 )
 """Words that add to a part of the previous question ("再看华南", "跟华南一起呢", "together with South China"):
 members join the filter on their dimension, one figure of them all."""
+ADD_TOGETHER = patterns.compile(
+    r"^\s*(?:那么?)?\s*(?P<with>和|跟|与|连同)(?=[^，,。？?]{1,20}?(?:加起来|合起来|加在一起|一共|总共|合计|加总|之和|总和))"
+)
+"""A follow-up opening with "和…" and summing ("和家用电器加起来多少", "跟华南合计呢"): the member
+joins the previous one, one figure of both — never the member named in its place."""
 ADD_METRIC = patterns.compile(
     r"加上|加个|\balso\b|\bas well\b|\btoo\b|\badditionally\b|\bplus\b|还要|也要|也看|一起", _I
 )
@@ -129,7 +134,10 @@ def read_ties(scan: Scan) -> Ties:
     adding = [m for m in scan.find_all(ADD) if not _between_members(scan, m)]  # "app plus web": a sum
     for m in adding:
         scan.claim(m.start(), m.end())
-    add = bool(adding)
+    together = scan.find_all(ADD_TOGETHER)
+    for m in together:
+        scan.claim(m.start("with"), m.end("with"))
+    add = bool(adding) or bool(together)
     frames = scan.take(FRAME)
     breakdown = any(m.group(0).startswith(("拆", "分")) for m in frames)
     pointer = pointed[0].group(0) if pointed else None

@@ -518,13 +518,14 @@ EN_NUMBERS = {
     "ten": 10,
 }
 WHICH_MORE = patterns.compile(
-    r"(?:比较|较|更)?(?P<word>高|多|大|低|少|小)(?:一些|一点|些)?\s*(?:[?？。!！]?\s*$|(?:[?？,，]|\s)\s*(?=[高低多少大小]出?了?(?:多少|几))"
+    r"(?<!多)(?:比较|较|更)?(?P<word>高|多|大|低|少|小)(?:一些|一点|些)?\s*(?:[?？。!！]?\s*$|(?:[?？,，]|\s)\s*(?=[高低多少大小]出?了?(?:多少|几))"
     r"|[,，]\s*(?=[^,，。？?]+(?:还是|或者?)[^,，。？?]+[?？。!！]?\s*$))"
     r"|\b(?P<en>more|fewer|less)\b(?![^?.!;]*\bthan\b)",
     _I,
 )
 """A bare comparative closing a "哪个/谁" question ("华东和华南哪个GMV高"), or its first clause before
-the gap is asked ("哪个高，高多少") or the candidates ("哪个渠道订单多，APP还是网页？"): which one is higher. In English "more" / "fewer" after "which"
+the gap is asked ("哪个高，高多少") or the candidates ("哪个渠道订单多，APP还是网页？"): which one is higher;
+never the 少 of 多少 ("第二名是谁，占比多少"). In English "more" / "fewer" after "which"
 ("which had more orders, app or web?"), never before a "than" (a comparison with something)."""
 QUALITY = patterns.compile(
     r"最好|最差|最棒|最糟|更好|更差|表现最好|表现最差|\bbest\b|\bworst\b|\bbetter\b|\bworse\b", _I

@@ -308,6 +308,20 @@ def _days_of_week(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _Raw(monday + timedelta(days=7 - n), monday + timedelta(days=6), "custom")
 
 
+def _days_of_week_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "Monday to Friday last week", "this week's Mon-Wed", "weekdays of last week": those days of a
+    calendar week counted from the as-of week, Monday first; a range said backwards is invalid."""
+    said = (_group(m, "wk") or "").lower()
+    weeks_back = 2 if _group(m, "wbl") else 0 if said == "this" else 1
+    monday = _monday(ctx, weeks_back)
+    a, b = _group(m, "a"), _group(m, "b")
+    first, last = (_WEEKDAY_EN[a.lower()], _WEEKDAY_EN[b.lower()]) if a and b else (0, 4)  # weekdays: Mon–Fri
+    if last < first:
+        start, end = monday + timedelta(days=first), monday + timedelta(days=last)
+        raise _invalid(text, "nlu.range_reversed", start=start, end=end)
+    return _Raw(monday + timedelta(days=first), monday + timedelta(days=last), "custom")
+
+
 def _edge_of_month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """The end of May (its last day) or its start (its first day): an end of a range."""
     month = _month_said(m, ctx, text)

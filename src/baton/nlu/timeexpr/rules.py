@@ -18,6 +18,7 @@ from baton.nlu.timeexpr.handlers import (
     _days_ago,
     _days_of_month,
     _days_of_week,
+    _days_of_week_en,
     _edge_of_month,
     _first_months,
     _fortnight,
@@ -50,6 +51,11 @@ from baton.nlu.timeexpr.handlers import (
     _year,
 )
 from baton.nlu.timeexpr.raw import _p, _Rule
+
+_WD_EN = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thurs?|fri|sat|sun)"
+_DAYS_EN = rf"(?:(?:the\s+)?weekdays|(?P<a>{_WD_EN})\s*(?:to|through|thru|till|until|-|–|—)\s*(?P<b>{_WD_EN}))"
+"""Days of a week said in English: "Monday to Friday", "Mon-Wed", "weekdays" (Monday to Friday)."""
+_WEEK_EN = r"(?:(?P<wk>last|previous|this)\s+week|(?:the\s+)?(?P<wbl>week\s+before\s+last))"
 
 _COUNT_BEFORE = patterns.compile(r"(?:(?<![A-Za-z])top|前|第|共)\s*$", re.IGNORECASE | re.ASCII)
 _YEAR_ALONE = patterns.compile(r"(?:19|20)\d\d(?!\d)")
@@ -331,6 +337,8 @@ _RULES: tuple[_Rule, ...] = (
         ),
         _days_of_week,
     ),
+    _Rule("days_of_week_en", _p(rf"<NB>(?:from\s+)?{_DAYS_EN}(?:\s+of|,)?\s+{_WEEK_EN}<NA>"), _days_of_week_en),
+    _Rule("week_days_en", _p(rf"<NB>{_WEEK_EN}(?:'s)?,?\s+(?:from\s+)?{_DAYS_EN}<NA>"), _days_of_week_en),
     # after the edges: "上个月最后一天" is a day, not the last one day of a month
     _Rule(
         "days_of_month_cn",
