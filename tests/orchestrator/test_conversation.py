@@ -918,6 +918,58 @@ def test_a_place_past_the_members_kept_is_asked_back(session: Session, turns: li
     assert asked.error.detail.get("reason") == "place_past_the_members"
 
 
+@pytest.mark.parametrize(
+    ("first", "then", "left_out"),
+    [
+        ("上个月华北的GMV", "how about the other regions", ("华北",)),
+        ("上个月华北和华东的GMV", "其他区域呢", ("华北", "华东")),
+    ],
+)
+def test_the_other_members_are_those_the_question_before_left_out(
+    session: Session, first: str, then: str, left_out: tuple[str, ...]
+) -> None:
+    """ "华北的GMV" then "how about the other regions": each region but 华北 — never asked "other than what?"
+    (still asked when nothing was kept: "各区域GMV" then "其他区域呢")."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    others = chat.ask(then)
+    assert others.status == "answered" and others.semantic_query is not None, others.answer
+    (kept,) = others.semantic_query.filters
+    assert kept.exclude and set(kept.members) == set(left_out)
+    gold = _rows(
+        session,
+        f"SELECT region, {GMV} FROM fact_order WHERE {JUNE} AND region NOT IN ({', '.join(repr(m) for m in left_out)}) "
+        "GROUP BY region",
+    )
+    assert _answer_rows(others, "region", "gmv") == gold
+    chat = session.conversation()
+    chat.ask("上个月各区域GMV", as_of=JULY)
+    assert chat.ask("其他区域呢").status == "clarification_needed"
+
+
+@pytest.mark.parametrize("then", ["and for all user types, not just new users", "所有用户类型，不只是新用户"])
+def test_all_members_not_just_the_one_before_drops_its_filter(session: Session, then: str) -> None:
+    """ "not just new users" names the scope left behind — never a filter on new users kept."""
+    chat = session.conversation()
+    chat.ask("上周新用户的GMV", as_of=JULY)
+    every = chat.ask(then)
+    assert every.status == "answered" and every.semantic_query is not None, every.answer
+    assert not every.semantic_query.filters
+    gold = _rows(session, f"SELECT {GMV} FROM fact_order WHERE order_date BETWEEN '2026-06-22' AND '2026-06-28'")
+    assert [tuple(float(v) for v in every.result.rows[0][-1:])] == gold  # type: ignore[union-attr]
+
+
+def test_a_whole_question_after_a_part_taken_away_stands_on_its_own(session: Session) -> None:
+    """ "不看占比了，华南上个月GMV环比": the share dropped, then a question of its own — never "不看" asked back."""
+    chat = session.conversation()
+    chat.ask("上个月各区域GMV占比", as_of=JULY)
+    plain = chat.ask("不看占比了，华南上个月GMV环比")
+    assert plain.status == "answered" and plain.semantic_query is not None, plain.answer
+    query = plain.semantic_query
+    assert not query.share and query.comparison is not None and query.comparison.kind == "previous_period"
+    assert [(f.dimension, f.members) for f in query.filters] == [("region", ("华南",))]
+
+
 def test_how_much_after_who_is_no_comparative(session: Session) -> None:
     """ "第二名是谁，占比多少": the 少 of 多少 closes no "谁…少" (who has less) — the second region's share."""
     chat = session.conversation()

@@ -70,6 +70,10 @@ def filters_of(
         filters = [f for f in filters if f.dimension != dim]
         filters.append(MemberFilter(dimension=dim, members=joined, exclude=excluded))
         parts.append("exclusion" if excluded else "filter")
+    for dim, left_out in r.terms.others_than.items():  # "华北的GMV" then "how about the other regions"
+        filters = [f for f in filters if f.dimension != dim]
+        filters.append(MemberFilter(dimension=dim, members=left_out, exclude=True))
+        parts.append("exclusion")
     for dim in sorted((r.terms.dims_naming_a_set | r.terms.every_of) - {d for d, _ in named}):
         # "华东app的GMV" then "所有渠道呢" / "what about all regions": the filter on it goes; so too
         # "所有渠道里哪个最高", "which channel is highest across all channels" after two were compared

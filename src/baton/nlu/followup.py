@@ -81,6 +81,8 @@ def read_follow_up(
         if rest is not None and not rest.standalone:
             changed, inherited = compare_parts(parent, rest.query)
             return FollowUp(rest.query, changed=changed, inherited=inherited)
+        if rest is not None:  # "不看占比了，华南上个月GMV环比": a whole question after the part dropped
+            return rest
     before = the_one_before(question, parent, as_of, listed) or the_one_after(question, parent, as_of, listed)
     if before is not None:  # "how about the month before" / "下个月呢": the same question, a period moved
         query, _dropped = before

@@ -44,6 +44,8 @@ class Terms:
     dims_naming_a_set: set[str] = field(default_factory=set)
     all_said: dict[str, str] = field(default_factory=dict)
     """A dimension's every member said with nothing excluded ("所有区域" → "所有区域"): one total, or each?"""
+    others_than: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """A follow-up's "other <dimension>" → the members the question before kept, now left out."""
     every_of: set[str] = field(default_factory=set)
     """Dimensions said with "all" / "所有", however read ("所有渠道里哪个最高": ranked over every channel)."""
     metric_hits: list[Hit] = field(default_factory=list)

@@ -190,7 +190,9 @@ class TermReader(CatalogChecks):
                     each_asked=each,
                     moved=moved,
                     groups_ranked=each and not cues.which_time,
+                    kept=_kept_members(context, hit.terms[0].target),
                 )
+        _not_just_the_old_scope(scan, terms)
         claim_metric_affixes(self.catalog, scan, terms.metric_hits)
         claim_measure_words(self.catalog, scan, terms.metrics or (list(context.metrics) if context is not None else []))
         return terms
@@ -391,11 +393,13 @@ class TermReader(CatalogChecks):
         each_asked: bool,
         moved: bool = False,
         groups_ranked: bool = False,
+        kept: tuple[str, ...] = (),
     ) -> None:
         """A dimension word is a breakdown, unless it names the dimension of members just named
         ("app 渠道", "华北、华中两个区") or the set a filter applies to ("所有渠道", "除华东外，其他
         区域"); "all channels" with a ranking, a share or "each" still asks for each channel.
-        "Other channels" with nothing excluded is asked back: other than what?"""
+        "Other channels" with nothing excluded is asked back: other than what? — unless the question
+        before kept some (``kept``: "华北的GMV" then "how about the other regions": each region but 华北)."""
         dim = hit.terms[0].target
         count = _MEMBER_COUNT.search(scan.norm, 0, hit.start)
         named_here = [m for m in terms.members if m.dimension == dim]
@@ -421,12 +425,18 @@ class TermReader(CatalogChecks):
         attached = attached or (rest_of and not each_asked)
         every = _ALL_OF.search(before)
         other = _OTHER.search(before)
+        if other and not named_here and kept:
+            scan.claim(other.start(1), other.end(1))
+            terms.others_than[dim] = kept
+            if dim not in terms.dims:  # each of them, as "except 华北, each region" reads
+                terms.dims.append(dim)
+            return
         if other and not any(m.excluded for m in named_here):
             raise ask_back("nlu.other_than_what", {"dimension": dim})
         scope = other or every
         if scope:
             scan.claim(scope.start(1), scope.end(1))
-        if every is not None and not named_here:
+        if every is not None:
             terms.every_of.add(dim)
         if scope and asks_per_member and not any(not m.excluded for m in named_here):
             scope = None  # "rank all channels", "除华东外其他区域各是多少": every one, one by one
@@ -439,6 +449,22 @@ class TermReader(CatalogChecks):
             return
         if dim not in terms.dims:
             terms.dims.append(dim)
+
+
+def _not_just_the_old_scope(scan: Scan, terms: Terms) -> None:
+    """ "for all user types, not just new users": the member after "not just" is the scope left
+    behind, no filter, when every member of its dimension is asked (alone, "not just" stays unread)."""
+    for m in list(terms.members):
+        said = vocab.NOT_JUST.search(scan.norm, 0, m.hit.start)
+        if said is not None and m.dimension in terms.every_of and not m.excluded:
+            scan.claim(said.start(), said.end())
+            terms.members.remove(m)
+
+
+def _kept_members(context: SemanticQuery | None, dim: str) -> tuple[str, ...]:
+    """The members the question before kept of ``dim`` (its include filter), if any."""
+    kept = [f for f in context.filters if f.dimension == dim and not f.exclude] if context is not None else []
+    return kept[0].members if kept else ()
 
 
 __all__ = ["TermReader"]

@@ -342,6 +342,9 @@ THE_PLACED_ONE = patterns.compile(
     r"\bthe one (?:with|that (?:has|had)) the (?:top|bottom|highest|lowest|biggest|smallest|largest|best|worst|most|least)\b",
     _I,
 )
+NOT_JUST = patterns.compile(r"(?:\bnot (?:just|only)(?: the)?|不只是|不仅仅?是|不光是|不单是|不只)\s*$", _I)
+"""What ends right before a member named as the scope left behind ("all user types, not just new
+users", "所有用户类型，不只是新用户"): that member is no filter when every member of its dimension is asked."""
 THE_ONE_WITH = patterns.compile(
     r"\bthe (?P<one>one) (?:with|that (?:has|had)) the (?:highest|lowest|biggest|smallest|largest|best|worst|most|least)\b",
     _I,
