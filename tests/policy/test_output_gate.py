@@ -366,6 +366,7 @@ def test_dates_next_to_numbers_are_not_phone_numbers(text: str) -> None:
         "任何成员的转化率都没有与其余部分显著不同的变化。",
         "- 70 个与总变化方向相反的差异",  # a list bullet, not minus seventy
         "Tested every combination: no member changed significantly both on its own and against the rest.",
+        "None of the channels moved significantly against the rest.",
     ],
 )
 def test_negations_headings_and_bullets_are_not_claims(text: str) -> None:
@@ -381,6 +382,8 @@ def test_negations_headings_and_bullets_are_not_claims(text: str) -> None:
         ("没有哪个成员显著不同，但总体变化显著。", "zh"),
         ("No member stood out, but the overall change is significant.", "en"),
         ("None of the members moved alone; the channel shift was significant.", "en"),
+        ("No doubt the change is significant.", "en"),
+        ("Never has GMV fallen so significantly.", "en"),
     ],
 )
 def test_unsupported_significance_next_to_a_negated_one_is_still_blocked(text: str, language: Language) -> None:

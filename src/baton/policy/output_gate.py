@@ -351,8 +351,11 @@ _NEGATED_SIGNIFICANCE = patterns.compile(
     # a negation earlier in the same clause: "没有哪个渠道成员的变化与其余部分显著不同"
     r"(?:没有|并无|未)[^。；;，,！!？?\n]{0,24}?显著|"
     r"not\s+(?:statistically\s+)?significant|"
-    # the same in English: "no member changed significantly both on its own and against the rest"
-    r"\b(?:no|none|nothing|neither|never)\b[^.;,!?\n]{0,40}?\bsignificant(?:ly)?\b|"
+    # the same in English: "no member changed significantly …", "none of the channels moved significantly";
+    # never "no doubt the change is significant"
+    r"\b(?:no|none\s+of\s+(?:the|its|their))\s+(?!doubt\b|question\b|wonder\b)[a-z]+\s+"
+    r"(?:changed|moved|rose|fell|grew|dropped|declined|differed|differs|was|were|is|are)\s+"
+    r"(?:statistically\s+)?significant(?:ly)?\b|"
     r"no\s+(?:statistically\s+)?significant|insignificant)",
     re.IGNORECASE,
 )
