@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 from datetime import date
+from pathlib import Path
 
 import duckdb
 import pytest
 
+from baton.config import load_settings
 from baton.contracts.answer import Answer
+from baton.demo.generator import build_demo
+from baton.demo.scenario import packaged_scenarios
 from baton.errors import InvalidInput
 from baton.evals.graders import results_match
 from baton.orchestrator.session import Session
@@ -154,10 +158,29 @@ def test_a_total_says_its_month_holds_an_incomplete_day(demo_session: Session, q
     way) and flags it, with no chart mark to explain."""
     answer = demo_session.ask(question, as_of=AS_OF)
     events = read_trace(demo_session.runs_dir / answer.run_id / "trace.jsonl")
-    assert sum(e.type == "tool_call" and e.payload["tool"] == "warehouse.query" for e in events) == 2
+    tables = 2 if "转化率" in question else 1  # a rate over two tables counts each one's rows
+    assert sum(e.type == "tool_call" and e.payload["tool"] == "warehouse.query" for e in events) == 1 + tables
     assert [(f.date, f.issue, f.assumption) for f in answer.quality_flags] == [(date(2026, 6, 12), "incomplete", None)]
     (note,) = [a for a in answer.assumptions if "2026-06-12" in a]
     assert effect in note
+
+
+@pytest.mark.parametrize(
+    ("question", "table"),
+    [("4月转化率是多少，环比变化多少", "fact_traffic"), ("April conversion rate vs March", "fact_traffic")],
+)
+def test_a_rate_states_a_day_its_denominator_table_half_loaded(tmp_path: Path, question: str, table: str) -> None:
+    """Conversion divides orders by visitors: a day of fact_traffic half loaded lifts the rate as
+    surely as one of fact_order lowers it — stated and flagged for the table it is in."""
+    build_demo(tmp_path, scenario=packaged_scenarios()["traffic_fault_inflates_conversion"], scale=0.05)
+    with Session(load_settings(tmp_path / "baton.toml")) as session:
+        answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert [(f.table, f.date) for f in answer.quality_flags] == [
+        (table, date(2026, 4, 14)),
+        (table, date(2026, 4, 22)),
+    ]
+    assert any("2026-04-14" in a and "2026-04-22" in a for a in answer.assumptions), answer.assumptions
 
 
 @pytest.mark.parametrize(

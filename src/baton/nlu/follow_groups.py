@@ -294,7 +294,11 @@ def dimensions_of(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]
     instead = (
         ties is not None and ties.framed and not (ties.breakdown or ties.add or ranked) and bool(parent.dimensions)
     )
-    replace = replace or (instead and not set(said) & set(parent.dimensions))
+    # "refund rate by category" then "orders by channel": a metric and its breakdown said anew ask that
+    # question in the period kept — never orders by category and channel
+    restated = bool(r.terms.metrics) and tuple(r.terms.metrics) != parent.metrics and not ranked
+    restated = restated and not (ties is not None and (ties.add or ties.breakdown))
+    replace = replace or ((instead or restated) and not set(said) & set(parent.dimensions))
     dims = said if (replace and said) else [*parent.dimensions, *(d for d in said if d not in parent.dimensions)]
     across = _summed_across(r)
     if across and across < set(parent.dimensions) and not r.terms.members and r.cues.total:

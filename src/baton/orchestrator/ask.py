@@ -59,6 +59,8 @@ class Executed(BaseModel):
     """Incomplete days inside the current period, at any grain (stated with the answer)."""
     incomplete_comparison: list[date] = []
     """Incomplete days inside the comparison period (stated with the answer)."""
+    incomplete_tables: dict[str, list[date]] = {}
+    """Each table read and its incomplete days (a rate's denominator may be half loaded alone)."""
     understated: bool = True
     """Missing rows lower every metric asked (sums, counts, distinct counts); a rate, an average
     or a share may move either way, and its caveat says so."""
@@ -144,7 +146,9 @@ class AskPipeline(Pipeline):
         self._has_data(freshness)
         start = read_data_start(scope, self.query)  # after the answer: its evidence is the run's first
         check_periods(self.query, start)
-        current, comparison = self._incomplete_days(draft)
+        by_table = {table: self._incomplete_days(table) for table in self._dated_tables(draft)}
+        current = sorted({d for days, _ in by_table.values() for d in days})
+        comparison = sorted({d for _, days in by_table.values() for d in days})
         return Executed(
             unnamed=self._unnamed(draft),
             evidence_id=result.evidence_id,
@@ -153,6 +157,7 @@ class AskPipeline(Pipeline):
             incomplete_days=current if self.query.grain == "day" else [],
             incomplete_current=current,
             incomplete_comparison=comparison,
+            incomplete_tables={t: sorted({*now, *then}) for t, (now, then) in by_table.items() if now or then},
             understated=not self.query.share
             and all(_lowered_by_missing_rows(self.scope.session.catalog.metrics[m]) for m in self.query.metrics),
             data_start=start,
@@ -182,23 +187,33 @@ class AskPipeline(Pipeline):
         result = governed.execute(governed.approve(compiled.sql, name="unnamed_groups"), name="unnamed_groups")
         return unnamed_groups(unranked, result, catalog)
 
-    def _incomplete_days(self, draft: SqlDraft) -> tuple[list[date], list[date]]:
-        """The days of the current and of the comparison period whose rows fall far below the
-        same weekday of earlier weeks (a partly loaded day): a daily series marks them instead of
-        presenting them as real dips, and a total or a comparison says its periods include them. The row
-        counts are one more governed query. Any table is checked (a small table's load can stop
-        half way too) when the series is dated by the table's own time column, the one its rows
-        are loaded by."""
+    def _dated_tables(self, draft: SqlDraft) -> list[str]:
+        """The tables whose rows the metrics count by the table's own time column — the one its rows
+        are loaded by: a rate's numerator and denominator tables both (conversion: orders and
+        traffic), never a joined dimension table."""
+        catalog = self.scope.session.catalog
+        tr, cmp = self.query.time_range, self.query.comparison
+        spans = [(tr.start, tr.end)] + ([(cmp.range.start, cmp.range.end)] if cmp is not None else [])
+        if any((e - s).days >= 400 for s, e in spans):
+            return []
+        return [
+            t
+            for t in draft.tables
+            if any(set(catalog.dated_by(m, t)) == {catalog.tables[t].time_column} for m in self.query.metrics)
+        ]
+
+    def _incomplete_days(self, table: str) -> tuple[list[date], list[date]]:
+        """The days of the current and of the comparison period whose rows of ``table`` fall far
+        below the same weekday of earlier weeks (a partly loaded day): a daily series marks them
+        instead of presenting them as real dips, and a total or a comparison says its periods
+        include them. The row counts are one more governed query per table. Any table is checked
+        (a small table's load can stop half way too)."""
         from baton.catalog.quality_queries import daily_row_counts
         from baton.stats import completeness, peak_days_a_year_back
 
         query, catalog = self.query, self.scope.session.catalog
-        table = draft.tables[0]
-        dated_by = set(catalog.dated_by(query.metrics[0], table))
         tr, cmp = query.time_range, query.comparison
         spans = [(tr.start, tr.end)] + ([(cmp.range.start, cmp.range.end)] if cmp is not None else [])
-        if any((e - s).days >= 400 for s, e in spans) or dated_by != {catalog.tables[table].time_column}:
-            return [], []
         start = min(s for s, _ in spans) - timedelta(weeks=8)
         end = max(e for _, e in spans)
         asked = [d for s, e in spans for d in (s + timedelta(days=i) for i in range((e - s).days + 1))]
@@ -320,7 +335,6 @@ class AskPipeline(Pipeline):
 
     def _flags(self, executed: Executed) -> list[QualityFlag]:
         lang = self.scope.language
-        tables = self.scope.need("sql", SqlDraft).tables[:1]
         effect = incomplete_effect(executed, lang)
         return [
             QualityFlag(
@@ -333,8 +347,8 @@ class AskPipeline(Pipeline):
                 if day in executed.incomplete_days
                 else None,  # a period's caveat (period_notes) states the days of a total
             )
-            for table in tables
-            for day in sorted({*executed.incomplete_current, *executed.incomplete_comparison})
+            for table, days in executed.incomplete_tables.items()
+            for day in days
         ]
 
     def gate_input(self, answer: Answer) -> GateInput:
