@@ -190,21 +190,25 @@ def test_a_sure_change_worth_a_sliver_of_the_whole_is_no_driver() -> None:
 
 
 @pytest.mark.parametrize(
-    ("excess", "named"),
+    ("excess", "sign", "named"),
     [
-        (0.01, False),  # the biggest category, up 9 % when everything rose 8 %: big, not apart
-        (-0.3, False),  # it rose less than the rest: most of the change only by its size
-        (0.6, True),  # 2 → 13 cancellations, the rest flat: most of the change, and apart
-        (None, True),  # too sparse to test against the rest: its share is all there is to say
+        (0.01, 1.0, False),  # the biggest category, up 9 % when everything rose 8 %: big, not apart
+        (-0.3, 1.0, False),  # it rose less than the rest: most of the change only by its size
+        (0.6, 1.0, True),  # 2 → 13 cancellations, the rest flat: most of the change, and apart
+        (0.1, 1.0, True),  # exactly MOVED_APART more than the rest
+        (None, 1.0, True),  # too sparse to test against the rest: its share is all there is to say
+        (-0.6, -1.0, True),  # a fall carried by one member that fell apart from the rest
+        (0.6, -1.0, False),  # a fall, the member up against the rest: not the fall's carrier
     ],
 )
 def test_a_member_carrying_most_of_an_untested_change_is_named_only_when_it_moved_apart(
-    excess: float | None, named: bool
+    excess: float | None, sign: float, named: bool
 ) -> None:
-    big = _cand({"category": "phones"}, "order_count", 70.0, 0.4)
+    big = _cand({"category": "phones"}, "order_count", 70.0 * sign, 0.4)
     big.excess = excess
-    drilled = Drilled(dims=["category"], cands=[big, _cand({"category": "food"}, "order_count", 30.0, 0.4)])
-    drilled.total_change = 100.0
+    rest = _cand({"category": "food"}, "order_count", 30.0 * sign, 0.4)
+    drilled = Drilled(dims=["category"], cands=[big, rest])
+    drilled.total_change = 100.0 * sign
     assert (carries_most(drilled) is big) is named
 
 
@@ -359,6 +363,27 @@ def test_every_count_a_trend_finding_states_reaches_the_output_gate(demo_session
     for finding in found:
         (count,) = [n for n in finding.numbers if n.key == "trend.change_points"]
         assert f"({count.value} change point(s)" in finding.text
+
+
+@pytest.mark.parametrize(
+    "question", ["what drove the change in refund rate in Q2 vs Q1", "为什么二季度退款率比一季度上升了"]
+)
+def test_a_member_whose_change_is_a_larger_drivers_mix_is_no_driver(demo_session: Session, question: str) -> None:
+    """Appliance refunds rose everywhere (planted); web sells more appliances, so web's refund rate
+    rose more than the rest — through its mix, not of its own: 家用电器 is the one driver, web (or web ×
+    new users) never a second."""
+    answer = demo_session.analyze(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.error
+    assert [d.members for d in answer.drivers] == [{"category": "家用电器"}]
+    web_without = _scalar(
+        demo_session,
+        "SELECT CAST(COUNT(*) FILTER (WHERE status = 'refunded' AND order_date >= '2026-04-01') AS DOUBLE) "
+        "/ COUNT(*) FILTER (WHERE order_date >= '2026-04-01') - CAST(COUNT(*) FILTER (WHERE status = 'refunded' "
+        "AND order_date < '2026-04-01') AS DOUBLE) / COUNT(*) FILTER (WHERE order_date < '2026-04-01') "
+        "FROM fact_order WHERE channel = 'web' AND category <> '家用电器' AND status IN ('paid', 'refunded') "
+        "AND order_date BETWEEN '2026-01-01' AND '2026-06-30'",
+    )
+    assert abs(web_without) < 0.01  # outside appliances web moved under a point: nothing of its own
 
 
 @pytest.mark.parametrize(

@@ -64,6 +64,7 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("last week's weekdays", A, "2026-06-22", "2026-06-26", "custom"),
     ("the weekdays of the week before last", A, "2026-06-15", "2026-06-19", "custom"),
     ("wed through sun of last week", A, "2026-06-24", "2026-06-28", "custom"),
+    ("last week Mon-Thu", A, "2026-06-22", "2026-06-25", "custom"),
     ("this week's Mon to Tue", A, "2026-06-29", "2026-06-30", "custom"),
     # the first or last days of a week counted from today
     ("本周前两天GMV跟上周同期比", A, "2026-06-29", "2026-06-30", "custom"),

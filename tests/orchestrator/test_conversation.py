@@ -389,6 +389,10 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("双11期间的GMV", "去年呢"),  # all of 2025 (which holds that 双11), or the 双11 before?
         ("上个月华东的GMV", "平均水平呢"),  # an average is no whole
         ("上个月华东的GMV", "和全国比呢"),  # the member against the whole: two figures
+        ("which region had the third highest GMV last month", "and the one before that?"),  # a place, or May?
+        ("5月华东的GMV", "和6月加起来多少"),  # a sum of periods: never June alone
+        ("上个月各区域的GMV", "和华东加起来多少"),  # added to what? never 华东 alone
+        ("上个月华东的GMV", "和订单量一共多少"),  # a sum of two metrics: never orders alone
     ],
 )
 def test_follow_ups_that_would_silently_mean_something_else_are_asked_back(
@@ -900,6 +904,17 @@ def test_all_of_a_dimension_ranks_every_member_after_two_were_compared(session: 
     assert _answer_rows(top, "channel") == [(max(rates, key=lambda r: float(str(r[1])))[0],)]
 
 
+def test_a_member_summed_back_in_after_it_was_left_out_lifts_the_exclusion(session: Session) -> None:
+    """ "除华东外的GMV" then "和华东加起来多少": every region — never 华东 alone."""
+    chat = session.conversation()
+    chat.ask("上个月除华东外的GMV", as_of=JULY)
+    every = chat.ask("和华东加起来多少")
+    assert every.status == "answered" and every.semantic_query is not None, every.answer
+    assert not every.semantic_query.filters and every.result is not None
+    gold = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE}")
+    assert [tuple(float(v) for v in every.result.rows[0][-1:])] == gold
+
+
 @pytest.mark.parametrize(
     "turns",
     [
@@ -916,6 +931,8 @@ def test_a_place_past_the_members_kept_is_asked_back(session: Session, turns: li
     asked = chat.ask(turns[-1], as_of=JULY)
     assert asked.status == "clarification_needed" and asked.error is not None
     assert asked.error.detail.get("reason") == "place_past_the_members"
+    last = session.ask("上个月华东和华南订单量第二名", as_of=JULY)  # the last place kept is still answered
+    assert last.status == "answered" and _answer_rows(last, "region") == [("华南",)], last.answer
 
 
 @pytest.mark.parametrize(
@@ -942,6 +959,15 @@ def test_the_other_members_are_those_the_question_before_left_out(
         "GROUP BY region",
     )
     assert _answer_rows(others, "region", "gmv") == gold
+    combined = session.conversation()
+    combined.ask(first, as_of=JULY)
+    summed = combined.ask("其他区域一共多少")  # one figure of those left: never every region's total
+    assert summed.status == "answered" and summed.semantic_query is not None, summed.answer
+    assert not summed.semantic_query.dimensions and summed.semantic_query.filters == others.semantic_query.filters
+    total = _rows(
+        session, f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND region NOT IN ({', '.join(map(repr, left_out))})"
+    )
+    assert [tuple(float(v) for v in summed.result.rows[0][-1:])] == total  # type: ignore[union-attr]
     chat = session.conversation()
     chat.ask("上个月各区域GMV", as_of=JULY)
     assert chat.ask("其他区域呢").status == "clarification_needed"
@@ -1118,6 +1144,18 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
             "app",
             f"SELECT COUNT(*) FROM fact_order WHERE {ORDERS} AND {JUNE} AND channel = 'app'",
         ),
+        (  # the other order: the metric after "the lowest" places the row, never a ranking by refund rate
+            ["GMV by channel last month", "what is the refund rate of the one that had the least GMV"],
+            "live stream",
+            f"SELECT CAST(COUNT(*) FILTER (WHERE status = 'refunded') AS DOUBLE) / COUNT(*) FROM fact_order "
+            f"WHERE {ORDERS} AND {JUNE} AND channel = 'live_stream'",
+        ),
+        (
+            ["上个月各渠道GMV", "退款率呢，GMV最低的那个"],
+            "直播",
+            f"SELECT CAST(COUNT(*) FILTER (WHERE status = 'refunded') AS DOUBLE) / COUNT(*) FROM fact_order "
+            f"WHERE {ORDERS} AND {JUNE} AND channel = 'live_stream'",
+        ),
         (
             ["GMV by channel last month", "the one that had the lowest GMV, refund rate?"],
             "live stream",
@@ -1136,12 +1174,18 @@ def test_a_place_names_the_row_the_previous_answer_placed_so(
     session: Session, turns: list[str], member: str, gold: str
 ) -> None:
     chat = session.conversation()
+    asked: set[str] = set()
     for question in turns[:-1]:
-        assert chat.ask(question, as_of=JULY).status == "answered"
+        before = chat.ask(question, as_of=JULY)
+        assert before.status == "answered" and before.semantic_query is not None
+        asked = set(before.semantic_query.metrics)
     last = chat.ask(turns[-1])
-    assert last.status == "answered", last.answer
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
     assert last.interpretation is not None and member in last.interpretation
-    assert last.result is not None and [tuple(float(v) for v in last.result.rows[0][-1:])] == _rows(session, gold)
+    new = [m for m in last.semantic_query.metrics if m not in asked] or list(last.semantic_query.metrics)
+    assert last.result is not None
+    column = [c.name for c in last.result.columns].index(new[-1])  # the figure asked of the row
+    assert [(float(last.result.rows[0][column]),)] == _rows(session, gold)
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from baton.contracts.agent_outputs import StatTest
 from baton.contracts.common import Language, Unit
 from baton.contracts.gate import GateDecision
+from baton.messages import text as message
 from baton.numbers import bucket_label, format_exact, format_number
 from baton.orchestrator.session import Session
 from baton.policy.output_gate import (
@@ -376,14 +377,30 @@ def test_negations_headings_and_bullets_are_not_claims(text: str) -> None:
     assert decision.ok, decision.violations
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_no_driver_sentence_claims_no_significance(language: Language) -> None:
+    """The analysis's own "no member changed significantly …" (rendered from its message) is a
+    negation: an analysis without a driver is never withheld for it."""
+    said = message("analysis.insight_no_driver", language, tests=3)
+    decision = check_output(
+        said, evidence=[], derived=[3], language=language, claims=ClaimSupport(tests_run=3, significant_tests=0)
+    )
+    assert decision.ok, decision.violations
+
+
 @pytest.mark.parametrize(
     ("text", "language"),
     [
         ("没有哪个成员显著不同，但总体变化显著。", "zh"),
+        ("未来三个月的增长将显著放缓。", "zh"),
+        ("没有人想到GMV会显著下降。", "zh"),
         ("No member stood out, but the overall change is significant.", "en"),
         ("None of the members moved alone; the channel shift was significant.", "en"),
         ("No doubt the change is significant.", "en"),
         ("Never has GMV fallen so significantly.", "en"),
+        ("No surprise: GMV fell significantly.", "en"),
+        ("There were no refunds in Q1 and the drop is significant.", "en"),
+        ("Nothing else moved as significantly as app.", "en"),
     ],
 )
 def test_unsupported_significance_next_to_a_negated_one_is_still_blocked(text: str, language: Language) -> None:

@@ -45,6 +45,11 @@ SPREAD_CELLS = 3
 them significant alone) holds an effect spread thinly: it is kept, not left to the mix as noise."""
 SPREAD_AGAINST = 0.1
 """…and the cells that moved against it carry under this share of those that moved with it."""
+MIN_EVENTS_A_DAY = 1.0
+"""A rate is tested against the rest only when the rest's numerator (refunds, orders) counts at
+least this many a day in both periods …"""
+MIN_EVENTS = 20
+"""… and the member's at least this many in each period."""
 MATERIAL_SHARE = 0.1
 """A driver carries at least this share of the largest driver's contribution."""
 MIN_SHARE_OF_CHANGE = 0.05
@@ -256,7 +261,7 @@ def candidates_for(tree: MetricTree, drill: Drill, evidence_id: str, single_day:
                 continue
             # against the rest: a sum's share of the rest is 0 on the days only the rest had rows
             zeros = {w: max(0, active[w] - _member_days(m, w)) for w in active} if f.den is None else None
-            rest = period_test(m, f"r{i}", single_day, zeros=zeros)
+            rest = None if _too_few_events(drill, m, f) else period_test(m, f"r{i}", single_day, zeros=zeros)
             out.append(_candidate(drill, m, f, change, own, rest, evidence_id))
     mix = next((i for i, f in enumerate(tree.factors) if f.role == "mix"), None)
     if mix is not None and len(drill.dims) == 1:
@@ -264,6 +269,23 @@ def candidates_for(tree: MetricTree, drill: Drill, evidence_id: str, single_day:
         if found is not None:
             out.append(found)
     return out
+
+
+def _too_few_events(drill: Drill, m: Member, f: Factor) -> bool:
+    """Whether a rate is too sparse to test against the rest: the rest's numerator counts under
+    :data:`MIN_EVENTS_A_DAY` a day (the daily ratio divides by a rate mostly 0: a region's returning
+    users' 0.6 refunds a day gave new users "+114 % against the rest" for a rise shared evenly), or
+    the member's under :data:`MIN_EVENTS` in a period (5 refunds in a quarter, then 32: a cell's
+    noise, not a driver)."""
+    if f.den is None:
+        return False
+    days = max(drill.kept.get(CURRENT, 0), 1)
+    for which, comps in ((PREVIOUS, m.before), (CURRENT, m.after)):
+        own = float(comps.get(f.num) or 0.0)
+        rest = float(drill.totals[which].get(f.num) or 0.0) - own
+        if rest / days < MIN_EVENTS_A_DAY or own < MIN_EVENTS:
+            return True
+    return False
 
 
 def _active_days(drill: Drill) -> dict[str, int]:
@@ -358,6 +380,7 @@ def select_drivers(
     sig = [c for c in cands if c.significant]
     _prefer_pairs(sig)
     _leave_composition_to_mix(sig, drills, cands)
+    _echoes_through_mix(sig, drills)
     _mix_explained_elsewhere(sig, drills, mix_factors or {})
     drivers = _one_per_slice(sig, tree_factors)
     if total_change:
@@ -485,6 +508,46 @@ def _leave_composition_to_mix(sig: list[Candidate], drills: list[Drill], cands: 
             )
         if composed_by is not None or (checked and not shown and not spread):
             single.subsumed_by = f"{dim}={member} · {single.factor} (composition)"
+
+
+def _echoes_through_mix(sig: list[Candidate], drills: list[Drill]) -> None:
+    """A member whose change sits in its cells with a larger driver of another dimension is that
+    driver's echo through its mix: web's refund rate rose because a quarter of web's orders are
+    appliances, whose refunds rose everywhere — outside appliances web moved little. Kept only when
+    its cells outside every such driver carry at least half of its change; a pair inside an echo
+    (web × new users) is the same driver's echo."""
+    echoes: dict[tuple[str, str, str], str] = {}
+    for single in (c for c in sig if len(c.members) == 1 and c.subsumed_by is None):
+        ((dim, member),) = single.members.items()
+        for drill in drills:
+            if len(drill.dims) != 2 or dim not in drill.dims:
+                continue
+            at, other = drill.dims.index(dim), drill.dims[1 - drill.dims.index(dim)]
+            larger = {
+                c.members[other]: c
+                for c in sig
+                if set(c.members) == {other}
+                and c.factor == single.factor
+                and c.subsumed_by is None
+                and (c.change > 0) == (single.change > 0)
+                and abs(c.change) > abs(single.change)
+            }
+            cells = [
+                (key, v) for (key, f), v in drill.contributions.items() if f == single.factor and key[at] == member
+            ]
+            if not larger or not cells:
+                continue
+            own = math.fsum(v for key, v in cells if key[1 - at] not in larger)
+            if abs(own) < COMPOSITION_SHARE * abs(single.change) or (own > 0) != (single.change > 0):
+                driver = max(
+                    (larger[key[1 - at]] for key, _ in cells if key[1 - at] in larger), key=lambda c: abs(c.change)
+                )
+                single.subsumed_by = driver.key
+                echoes[(dim, member, single.factor)] = driver.key
+                break
+    for pair in (c for c in sig if len(c.members) == 2 and c.subsumed_by is None):
+        inside = [echoes.get((d, m, pair.factor)) for d, m in pair.members.items()]
+        pair.subsumed_by = next((key for key in inside if key is not None), None)
 
 
 def _spread(inside: list[float], change: float) -> bool:

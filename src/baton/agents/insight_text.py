@@ -338,9 +338,8 @@ def _path(
 ) -> ExcludedPath:
     """Why a dimension or factor explains nothing: part of a driver (echo), composition inside a
     member or another dimension's mix, changes too small for the whole change (immaterial) or next
-    to the drivers (minor), members
-    that moved less than or against the rest, moved only with the rest (shared), or no change
-    passed the tests (flat)."""
+    to the drivers (minor), members that moved less than or against the rest, moved only with the
+    rest (shared) or too sparsely to test against it (sparse), or no change passed the tests (flat)."""
     best_q = min((c.q_value for c in involved), default=1.0)
     best_qs.append(best_q)
     passed = [c for c in involved if c.significant]
@@ -355,7 +354,8 @@ def _path(
     elif any(c.q_value <= Q_LEVEL for c in involved):
         reason = "against"
     elif any(c.own_p <= PARENT_P / max(len(involved), 1) and c.rest_p > PARENT_P for c in involved):
-        reason = "shared"
+        moved = [c for c in involved if c.own_p <= PARENT_P / max(len(involved), 1) and c.rest_p > PARENT_P]
+        reason = "sparse" if all(c.ratio and c.excess is None for c in moved) else "shared"
     else:
         reason = "flat"
     evidence = tuple(sorted({c.evidence_id for c in involved}))[:1]

@@ -169,6 +169,12 @@ CASES: tuple[ScenarioCase, ...] = (
         scale=0.05,
     ),
     ScenarioCase(
+        "an even rise inside a small region, low volume",
+        "northeast_refund_even",
+        ("东北上个季度退款率为啥涨了", "Why did the refund rate in Northeast China rise in Q2 vs Q1?"),
+        scale=0.5,
+    ),
+    ScenarioCase(
         "row filter fixes the region",
         "default",
         ("为什么2026年6月的GMV下降了？", "Why did GMV fall in June 2026?"),

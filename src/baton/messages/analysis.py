@@ -374,6 +374,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "its members changed, but together with the rest of the data (smallest q {q}).",
         "其成员有变化，但与其余部分同步（最小 q {q}）。",
     ),
+    "insight_dimension_sparse": (
+        "its members changed, but too few events a day to tell whether any moved apart from the rest (smallest q {q}).",
+        "其成员有变化，但每天的事件太少，无法判断是否有成员与其余部分不同（最小 q {q}）。",
+    ),
     "insight_dimension_flat": (
         "no significant change of any {label} member, on its own or against the rest (smallest q {q}).",
         "没有哪个{label}成员有显著变化（自身或相对其余部分；最小 q {q}）。",
@@ -407,6 +411,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "insight_factor_shared": (
         "{label} changed, but alike in every member (smallest q {q}).",
         "{label}有变化，但各成员同步（最小 q {q}）。",
+    ),
+    "insight_factor_sparse": (
+        "{label} changed, but too few events a day to tell whether any member moved apart from the rest "
+        "(smallest q {q}).",
+        "{label}有变化，但每天的事件太少，无法判断是否有成员与其余部分不同（最小 q {q}）。",
     ),
     "insight_factor_flat": (
         "no significant change of {label} in any member (smallest q {q}).",

@@ -125,6 +125,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{latest} to {latest_end}. Name its year to ask for it.",
         "上一问所在年份的“{period}”从 {start} 开始，还没到；最近一个是 {latest} 至 {latest_end}。如需查询请写明年份。",
     ),
+    "sum_in_one_question": (
+        'Baton adds a member to the one the previous question kept (e.g. "和华南加起来多少" after "华东的GMV"); '
+        "any other sum — of periods, of metrics, or of a breakdown — please ask in one question, naming all its "
+        'parts (e.g. "5月和6月华东的GMV合计").',
+        "Baton 只能把一个成员加到上一问保留的成员上（如“华东的GMV”之后问“和华南加起来多少”）；其他合计——几个时段、几个指标或拆分后的各组——请在一个问题里"
+        "说出所有部分（如“5月和6月华东的GMV合计”）。",
+    ),
+    "place_or_period_beside": (
+        '{said!r} after a ranking: the place next to the one shown (e.g. "the second one"), or the same ranking '
+        'in the period next to {period!r} (e.g. "the month before")? Say which.',
+        "“{said}”跟在排名之后：是指相邻的名次（如“第二名”），还是“{period}”相邻时段（如“前一个月”）的同一排名？请说明。",
+    ),
     "one_beside_which": (
         "{said!r} after {period!r}, which holds several such periods: which one do you mean? Name the period you "
         "want, e.g. by its dates.",

@@ -64,6 +64,14 @@ def filters_of(
             filters.append(MemberFilter(dimension=dim, members=_left(catalog, dim, included.members, members)))
             parts.append("filter")
             continue
+        outside = next((f for f in filters if f.dimension == dim and f.exclude), None)
+        if adds and not excluded and outside is not None and set(members) <= set(outside.members):
+            # "除华东外的GMV" then "和华东加起来多少": 华东 is back in; what stays left out is the rest
+            rest = tuple(m for m in outside.members if m not in members)
+            filters = [f for f in filters if f is not outside]
+            filters += [MemberFilter(dimension=dim, members=rest, exclude=True)] if rest else []
+            parts.append("exclusion")
+            continue
         before = next((f for f in filters if f.dimension == dim and f.exclude == excluded), None)
         kept = [*before.members] if adds and before is not None else []
         joined = tuple(dict.fromkeys([*kept, *members]))
@@ -147,7 +155,7 @@ def _every_member_summed(r: Reading, catalog: Catalog, parent: SemanticQuery) ->
             named.setdefault(m.dimension, set()).add(m.member)
     every = {d for d, members in named.items() if len(members) > 1 and members == set(catalog.dimensions[d].members)}
     filtered = _filtered_only(parent)
-    return (every | set(r.terms.dims)) & filtered
+    return (every | set(r.terms.dims)) & filtered - set(r.terms.others_than)  # "其他区域一共": those left, summed
 
 
 def _whole_of_members(r: Reading) -> set[str]:
@@ -280,6 +288,8 @@ def dimensions_of(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]
     filtered = _filtered_only(parent)
     if r.cues.total or (ties is not None and ties.unsplit):
         said = [d for d in said if d not in filtered]  # "不分新老客" / "新老客合计" of a filter: the filter goes
+    if r.cues.total:
+        said = [d for d in said if d not in r.terms.others_than]  # "其他区域一共多少": one figure of them
     if ties is not None and ties.unsplit:  # "不分渠道呢": that breakdown goes; "不用拆了": all of them
         if not set(said) <= set(parent.dimensions):  # "不分渠道，按区域": which goes, which comes? asked
             raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True})
@@ -320,4 +330,6 @@ def dimensions_of(parent: SemanticQuery, r: Reading, filters: list[MemberFilter]
             if dims and f.dimension in r.cues.narrowed:  # "只看APP和小程序" beside a breakdown: one subset
                 continue
             dims.append(f.dimension)  # "华东和华南呢": one row each
+    if r.cues.total:  # "其他区域一共多少": the regions left out before, as one figure
+        dims = [d for d in dims if d not in r.terms.others_than]
     return dims

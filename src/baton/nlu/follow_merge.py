@@ -241,6 +241,8 @@ class FollowUpMerge(RowsPointedAt):
             raise AmbiguousQuestion(
                 *both("nlu.share_within_or_across"), detail={"dimensions": list(parent.dimensions), "follow_up": True}
             )
+        if r.ties is not None and r.ties.together:
+            self._summed_with_the_one_before()
         filters, share_filters, filter_parts = filters_of(parent, r, self.planner.catalog)
         self.changed += filter_parts
         dims = dimensions_of(parent, r, filters)
@@ -281,6 +283,17 @@ class FollowUpMerge(RowsPointedAt):
         if cues.total and not terms.dims and dims:
             dims = []  # "合计呢", "in total?": the breakdown goes
         self.filters, self.share_filters, self.dims = filters, share_filters, dims
+
+    def _summed_with_the_one_before(self) -> None:
+        """ "和家用电器加起来多少": members of one dimension the previous question kept (or left out)
+        join it, one total; a period, a metric or a broken-down dimension summed this way is asked
+        back — never answered as the new part alone."""
+        parent, terms, r = self.parent, self.terms, self.r
+        named = {m.dimension for m in terms.members if not m.excluded}
+        kept = {f.dimension for f in parent.filters}
+        new_metric = bool(terms.metrics) and tuple(terms.metrics) != parent.metrics
+        if len(named) != 1 or not named <= kept - set(parent.dimensions) or new_metric or r.periods:
+            raise AmbiguousQuestion(*both("conversation.sum_in_one_question"), detail={"follow_up": True})
 
     def _members_apart(
         self, dimension: str, filters: list[MemberFilter], dims: list[str]

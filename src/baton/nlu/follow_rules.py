@@ -64,16 +64,32 @@ def place_of_the_previous_rows(parent: SemanticQuery, r: Reading) -> str | None:
     listed = bool(parent.dimensions) or parent.grain is not None
     other = bool(terms.metrics) and tuple(terms.metrics) != parent.metrics
     # "最高的那个品类上上周是多少": that one, the highest listed, in another period — not "which is highest then?"
-    the_one = vocab.THE_PLACED_ONE.search(r.scan.norm) is not None and not vocab.WHICH_ASKED.search(r.scan.norm)
+    with_the = vocab.THE_ONE_WITH.search(r.scan.norm)  # "what is the refund rate of the one with the lowest GMV"
+    the_one = vocab.THE_PLACED_ONE.search(r.scan.norm) is not None and (
+        with_the is not None or not vocab.WHICH_ASKED.search(r.scan.norm)
+    )
     if not (placed and listed and (other or cues.why or the_one)):
         return None
     # "which one converts best?" ranks by the metric; "is the bottom one's refund rate the highest?"
     # asks of the row placed (its superlative is the claim of the yes/no, never a new ranking)
-    if not cues.why and not cues.yes_no and ranking_metric(r.scan, terms.metric_hits, list(terms.metrics)) is not None:
+    ranked_by = ranking_metric(r.scan, terms.metric_hits, list(terms.metrics))
+    if with_the is not None:  # the metric right after "the one with the lowest" is what the rows are placed by
+        after = [
+            h
+            for h in terms.metric_hits
+            if h.start >= with_the.end() and not r.scan.norm[with_the.end() : h.start].strip()
+        ]
+        ranked_by = next((t.target for h in after[:1] for t in h.terms if t.kind == "metric"), ranked_by)
+    # "refund rate of the one with the lowest GMV": the row listed by GMV, never a ranking by refund rate
+    of_the_listed = the_one and ranked_by is not None and ranked_by in parent.metrics and other
+    if not cues.why and not cues.yes_no and ranked_by is not None and not of_the_listed:
         return None
     if not cues.why and _switched_then_ranked(r):  # "订单量呢，哪个月最低": a new ranking by orders
         return None
-    return " ".join(r.scan.text[s:e] for s, e in cues.spans.get("ranking", [])) or r.scan.text
+    spans = sorted(cues.spans.get("ranking", []))  # the place's words, never the "what" asking of the row
+    return (
+        " ".join(r.scan.text[s:e] for s, e in spans if not vocab.WHICH_ASKED.fullmatch(r.scan.text[s:e])) or r.scan.text
+    )
 
 
 def _switched_then_ranked(r: Reading) -> bool:

@@ -102,11 +102,18 @@ def _the_one_beside(
     again = _ZH_AGAIN.fullmatch(question) or _EN_THAT.fullmatch(question)
     if again is not None and (again.group("side") in ("下", "后", "after")) != after:
         again = None
-    zh = (_ZH_AFTER if after else _ZH).fullmatch(question) or (again if again and "u" in again.re.groupindex else None)
+    zh = (_ZH_AFTER if after else _ZH).fullmatch(question) or (again if again and again.re is _ZH_AGAIN else None)
     said = zh or (_EN_AFTER if after else _EN).fullmatch(question) or again
     if said is None:
         return None
     current = parent.time_range
+    if said.re is _EN_THAT and (
+        parent.rank_place is not None or (parent.top_n is not None and bool(parent.dimensions))
+    ):
+        raise AmbiguousQuestion(  # "the third highest region" then "and the one before that": a place, or a month?
+            *both("conversation.place_or_period_beside", said=question.strip(), period=current.text or ""),
+            detail={"follow_up": True},
+        )
     word = (said.groupdict().get("u") or said.groupdict().get("u2") or "").lower()  # only English has u2
     unit = _UNITS.get(word) or _UNITS.get(timeexpr.range_grain(current.start, current.end))
     if unit is None:  # "the one before that" of a run of days: before what?

@@ -117,6 +117,8 @@ class Ties:
     """The pronoun that points at the previous answer's rows, as said ("它", "their")."""
     unsplit: bool = False
     """The breakdown is taken away ("不用拆了", "不分渠道呢", "no breakdown")."""
+    together: bool = False
+    """A member summed with the one before ("和家用电器加起来多少")."""
 
     @property
     def any(self) -> bool:
@@ -149,6 +151,7 @@ def read_ties(scan: Scan) -> Ties:
         breakdown=breakdown and not unsplit,
         pointer=pointer,
         unsplit=unsplit,
+        together=bool(together),
     )
 
 

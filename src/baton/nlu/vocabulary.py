@@ -336,23 +336,23 @@ UP = patterns.compile(
 )
 """A rise. A bare "up" is one after the thing that moved ("is GMV up this year", "app sales up last
 month?"), never "sum up", "show up" or "up to"."""
+_THE_ONE_WITH = (
+    r"\bthe (?P<one>one) (?:with|that (?:has|had)) the "
+    r"(?:top|bottom|highest|lowest|biggest|smallest|largest|best|worst|most|least)\b"
+)
+THE_ONE_WITH = patterns.compile(_THE_ONE_WITH, _I)
+"""English's "the one with the lowest …" after a listing: "one" is the row pointed at, read by the
+follow-up's place of the previous rows."""
 THE_PLACED_ONE = patterns.compile(
     r"(?:最高|最低|最多|最少|最大|最小|最好|最差|第[一二三四五六七八九十\d]+名?)的?(?:那|这)(?:一)?个|"
-    r"\bthe (?:top|bottom|highest|lowest|best|worst) one\b|"
-    r"\bthe one (?:with|that (?:has|had)) the (?:top|bottom|highest|lowest|biggest|smallest|largest|best|worst|most|least)\b",
+    r"\bthe (?:top|bottom|highest|lowest|best|worst) one\b|" + _THE_ONE_WITH,
     _I,
 )
+"""A place said as a noun with a demonstrative ("最高的那个", "the top one", "the one with the lowest
+share"): a row the previous answer listed."""
 NOT_JUST = patterns.compile(r"(?:\bnot (?:just|only)(?: the)?|不只是|不仅仅?是|不光是|不单是|不只)\s*$", _I)
 """What ends right before a member named as the scope left behind ("all user types, not just new
 users", "所有用户类型，不只是新用户"): that member is no filter when every member of its dimension is asked."""
-THE_ONE_WITH = patterns.compile(
-    r"\bthe (?P<one>one) (?:with|that (?:has|had)) the (?:highest|lowest|biggest|smallest|largest|best|worst|most|least)\b",
-    _I,
-)
-"""English's "the one with the lowest …" after a listing: "one" is the row pointed at, read by the
-follow-up's place of the previous rows."""
-"""A place said as a noun with a demonstrative ("最高的那个", "the top one", "the one with the lowest
-share"): a row the previous answer listed."""
 WHICH_ASKED = patterns.compile(r"哪|什么(?![情样水])|谁|\b(?:which|who)\b|\bwhat\b(?!\s+about\b)", _I)
 """A which-question ("上上周最高的那个是什么品类"): a place asked for anew, never a row pointed at
 ("什么情况", "what about …" ask of the row)."""

@@ -349,11 +349,11 @@ _PII_PATTERNS = (
 _NEGATED_SIGNIFICANCE = patterns.compile(
     r"(?:不显著|无显著|没有显著|并不显著|未达到显著|未见显著|显著性|"  # 显著性检验 names a test, claims nothing
     # a negation earlier in the same clause: "没有哪个渠道成员的变化与其余部分显著不同"
-    r"(?:没有|并无|未)[^。；;，,！!？?\n]{0,24}?显著|"
+    r"(?:没有(?!人|想到)|并无|未(?![来必]))[^。；;，,！!？?\n]{0,24}?显著|"  # never 未来 (future), 没有人想到
     r"not\s+(?:statistically\s+)?significant|"
     # the same in English: "no member changed significantly …", "none of the channels moved significantly";
     # never "no doubt the change is significant"
-    r"\b(?:no|none\s+of\s+(?:the|its|their))\s+(?!doubt\b|question\b|wonder\b)[a-z]+\s+"
+    r"\b(?:no\s+(?!doubt\b|question\b|wonder\b|surprise\b|less\b)[a-z]+|none\s+of\s+(?:them|(?:the|its|their)\s+[a-z]+))\s+"
     r"(?:changed|moved|rose|fell|grew|dropped|declined|differed|differs|was|were|is|are)\s+"
     r"(?:statistically\s+)?significant(?:ly)?\b|"
     r"no\s+(?:statistically\s+)?significant|insignificant)",

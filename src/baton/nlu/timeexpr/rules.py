@@ -52,7 +52,7 @@ from baton.nlu.timeexpr.handlers import (
 )
 from baton.nlu.timeexpr.raw import _p, _Rule
 
-_WD_EN = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thurs?|fri|sat|sun)"
+_WD_EN = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
 _DAYS_EN = rf"(?:(?:the\s+)?weekdays|(?P<a>{_WD_EN})\s*(?:to|through|thru|till|until|-|–|—)\s*(?P<b>{_WD_EN}))"
 """Days of a week said in English: "Monday to Friday", "Mon-Wed", "weekdays" (Monday to Friday)."""
 _WEEK_EN = r"(?:(?P<wk>last|previous|this)\s+week|(?:the\s+)?(?P<wbl>week\s+before\s+last))"
@@ -136,7 +136,7 @@ _RULES: tuple[_Rule, ...] = (
         "weekday_en",
         _p(
             r"<NB>(?:last|past|previous|on|this)\s+(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-            r"|mon|tues?|wed|thurs?|fri|sat|sun)<NA>"
+            r"|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)<NA>"
         ),
         _last_weekday_en,
     ),
