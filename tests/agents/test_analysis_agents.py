@@ -10,7 +10,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from baton.agents.attribution import Candidate, select_drivers
+from baton.agents.attribution import Candidate, Drill, Member, select_drivers, too_few_events
+from baton.catalog.analysis_queries import CURRENT, PREVIOUS, Factor
 from baton.agents.insight import Drilled, carries_most
 from baton.agents.report import fill
 from baton.agents.tools import number, rows_as_dicts
@@ -187,6 +188,30 @@ def test_a_sure_change_worth_a_sliver_of_the_whole_is_no_driver() -> None:
     assert [d.members for d in select_drivers([share], [], total_change=4.474, headline_significant=True)] == [
         {"user_type": "returning"}
     ]
+
+
+_REFUND_RATE = Factor("refund_rate", "refunds", "orders", "rate")
+
+
+@pytest.mark.parametrize(
+    ("member", "rest", "sparse"),
+    [
+        ((76.0, 250.0), (54.0, 174.0), True),  # the rest's 0.6 refunds a day: a daily ratio mostly undefined
+        ((5.0, 32.0), (900.0, 2700.0), True),  # a cell's 5 refunds in a quarter: its noise, never a driver
+        ((185.0, 77.0), (885.0, 851.0), False),  # phones' refunds halved, about one a day: tested
+    ],
+)
+def test_a_rate_too_sparse_is_never_tested_against_the_rest(
+    member: tuple[float, float], rest: tuple[float, float], sparse: bool
+) -> None:
+    """A rate is tested against the rest only with the rest's numerator at one a day or more and the
+    member's at 20 or more in each period (90 days here); a sum is always tested."""
+    (own_before, own_after), (rest_before, rest_after) = member, rest
+    row = Member(("x",), {}, {"refunds": own_before, "orders": 1.0}, {"refunds": own_after, "orders": 1.0})
+    totals = {PREVIOUS: {"refunds": own_before + rest_before}, CURRENT: {"refunds": own_after + rest_after}}
+    drill = Drill(("region",), [row], totals, {}, {PREVIOUS: 90, CURRENT: 90})
+    assert too_few_events(drill, row, _REFUND_RATE) is sparse
+    assert not too_few_events(drill, row, Factor("refunds", "refunds"))
 
 
 @pytest.mark.parametrize(

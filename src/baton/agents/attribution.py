@@ -261,7 +261,7 @@ def candidates_for(tree: MetricTree, drill: Drill, evidence_id: str, single_day:
                 continue
             # against the rest: a sum's share of the rest is 0 on the days only the rest had rows
             zeros = {w: max(0, active[w] - _member_days(m, w)) for w in active} if f.den is None else None
-            rest = None if _too_few_events(drill, m, f) else period_test(m, f"r{i}", single_day, zeros=zeros)
+            rest = None if too_few_events(drill, m, f) else period_test(m, f"r{i}", single_day, zeros=zeros)
             out.append(_candidate(drill, m, f, change, own, rest, evidence_id))
     mix = next((i for i, f in enumerate(tree.factors) if f.role == "mix"), None)
     if mix is not None and len(drill.dims) == 1:
@@ -271,7 +271,7 @@ def candidates_for(tree: MetricTree, drill: Drill, evidence_id: str, single_day:
     return out
 
 
-def _too_few_events(drill: Drill, m: Member, f: Factor) -> bool:
+def too_few_events(drill: Drill, m: Member, f: Factor) -> bool:
     """Whether a rate is too sparse to test against the rest: the rest's numerator counts under
     :data:`MIN_EVENTS_A_DAY` a day (the daily ratio divides by a rate mostly 0: a region's returning
     users' 0.6 refunds a day gave new users "+114 % against the rest" for a rise shared evenly), or

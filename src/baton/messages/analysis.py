@@ -327,10 +327,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "insight_mix_driver": (
         "{members} ({stance}): its share of {factor} went from {num:{k}.before} to {num:{k}.after} "
-        "({num:{k}.own}, 95% CI {num:{k}.ci_low} to {num:{k}.ci_high}, q {rel} {num:{k}.q}), the largest shift; "
+        "(daily share {num:{k}.own} on average, 95% CI {num:{k}.ci_low} to {num:{k}.ci_high}, q {rel} {num:{k}.q}), "
+        "the largest shift; "
         "the shift of {factor} between all {dim} members together contributed {num:{k}.change} "
         "({num:{k}.share} of the change{beyond}).",
-        "{members}（{stance}）：其在{factor}中的占比由 {num:{k}.before} 变为 {num:{k}.after}（{num:{k}.own}，95% 区间 "
+        "{members}（{stance}）：其在{factor}中的占比由 {num:{k}.before} 变为 {num:{k}.after}（日占比平均变化 {num:{k}.own}，95% 区间 "
         "{num:{k}.ci_low} 至 {num:{k}.ci_high}，q {rel} {num:{k}.q}），变动最大；{factor}在全部{dim}之间的"
         "结构变化合计贡献 {num:{k}.change}（占总变化 {num:{k}.share}{beyond}）。",
     ),
