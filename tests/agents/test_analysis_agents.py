@@ -11,12 +11,11 @@ import duckdb
 import pytest
 
 from baton.agents.attribution import Candidate, Drill, Member, select_drivers, too_few_events
-from baton.catalog.analysis_queries import CURRENT, PREVIOUS, Factor
 from baton.agents.insight import Drilled, carries_most
 from baton.agents.report import fill
 from baton.agents.tools import number, rows_as_dicts
 from baton.catalog import quality_queries as qq
-from baton.catalog.analysis_queries import CURRENT, PREVIOUS, daily_series, metric_tree, period_suffstats
+from baton.catalog.analysis_queries import CURRENT, PREVIOUS, Factor, daily_series, metric_tree, period_suffstats
 from baton.catalog.model import Catalog
 from baton.contracts.values import KeyNumber
 from baton.errors import PolicyRefusal
