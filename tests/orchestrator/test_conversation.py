@@ -996,6 +996,29 @@ def test_a_whole_question_after_a_part_taken_away_stands_on_its_own(session: Ses
     assert [(f.dimension, f.members) for f in query.filters] == [("region", ("华南",))]
 
 
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["上个月华东的GMV", "华南呢", "两个加起来多少"],
+        ["GMV in east china last month", "and south china?", "these two combined"],
+    ],
+)
+def test_the_last_two_members_summed_are_one_total(session: Session, turns: list[str]) -> None:
+    """ "华东的GMV", "华南呢", "两个加起来多少": both regions' one total; two periods summed so are asked
+    back ("5月GMV", "6月呢", "两个加起来多少"), never one of them answered."""
+    chat = session.conversation()
+    for question in turns[:-1]:
+        assert chat.ask(question, as_of=JULY).status == "answered"
+    summed = chat.ask(turns[-1])
+    assert summed.status == "answered" and summed.result is not None, summed.answer
+    gold = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND region IN ('华东', '华南')")
+    assert [tuple(float(v) for v in summed.result.rows[0][-1:])] == gold
+    periods = session.conversation()
+    periods.ask("5月GMV", as_of=JULY)
+    periods.ask("6月呢")
+    assert periods.ask("两个加起来多少").status == "clarification_needed"
+
+
 def test_how_much_after_who_is_no_comparative(session: Session) -> None:
     """ "第二名是谁，占比多少": the 少 of 多少 closes no "谁…少" (who has less) — the second region's share."""
     chat = session.conversation()

@@ -14,6 +14,8 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
+from baton.errors import AmbiguousQuestion
+from baton.messages import both
 from baton.nlu import vocabulary as vocab
 from baton.nlu.periods import two_turns_compared
 
@@ -27,6 +29,13 @@ def side_by_side(
     if said is None or not _one_period(parent):
         return None
     gap = any(said.group(g) for g in ("gap_zh", "gap_zh2", "gap_en"))
+    summed = bool(said.group("sum_zh") or said.group("sum_en"))
+    if summed and parent.dimensions:
+        return None  # "add them up" after a breakdown: its total, read as any follow-up
+    if summed and earlier is not None:  # "5月GMV", "6月呢", "两个加起来多少": asked, never June alone
+        raise AmbiguousQuestion(*both("conversation.sum_in_one_question"), detail={"follow_up": True})
+    if summed and earlier_filter is None:
+        return None
     if said.group("which") and parent.dimensions:  # "哪个更高" of two breakdowns: which period, or group?
         return None
     if gap and _two_members_shown(parent):  # "它和华北比呢" then "差多少": the gap of the two rows shown
@@ -42,9 +51,11 @@ def side_by_side(
         now = [f for f in parent.filters if f.dimension == dim]
         if len(now) != 1 or now[0].exclude or len(now[0].members) != 1:
             return None
-        both = MemberFilter(dimension=dim, members=(*earlier_filter.members, *now[0].members))
+        pair = MemberFilter(dimension=dim, members=(*earlier_filter.members, *now[0].members))
         others = tuple(f for f in parent.filters if f.dimension != dim)
-        update = {"filters": (*others, both), "dimensions": (dim,), "intent": "breakdown", "difference": gap}
+        update = {"filters": (*others, pair), "dimensions": (dim,), "intent": "breakdown", "difference": gap}
+        if summed:  # "华东的GMV", "华南呢", "两个加起来多少": the two members' one total
+            update = {"filters": (*others, pair), "dimensions": (), "intent": "value"}
     else:
         return None
     try:

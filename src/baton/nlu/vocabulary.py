@@ -1039,6 +1039,9 @@ THE_TWO_COMPARED = patterns.compile(
     r"(?:把|将)?(?:两者|二者|这两个|这两者|它们|两个|俩)?(?:放在一起|放一起)?(?:对比|比较|比)(?:一下|下)?"
     r"|(?:两者|二者|这两个|它们|两个)(?:之间)?(?:的)?(?P<gap_zh>差(?:了)?多少|相差多少|差距(?:多大|有多大|是多少)?|差值|差额)"
     r"|(?P<gap_zh2>差(?:了)?多少|相差多少|差距(?:多大|有多大|是多少)?)"
+    r"|(?:两者|二者|这两个|它们|两个|俩)(?:的)?(?P<sum_zh>加起来(?:是|一共)?(?:多少)?|合计(?:多少)?|一共(?:多少)?|总共(?:多少)?)"
+    r"|(?P<sum_en>(?:(?:these|those|the)\s+two|both(?:\s+of\s+them)?|them)\s+(?:combined|together|added\s+up|in\s+total)"
+    r"|add\s+(?:them|the\s+two|both)\s+up|(?:what'?s\s+|what\s+is\s+)?the\s+total\s+of\s+(?:the\s+two|both|them))"
     r"|(?:(?:can\s+you|please|let'?s)\s+)?compare\s+(?:the\s+two|them|both|these\s+two|those\s+two)(?:\s+side\s+by\s+side)?"
     r"|how\s+do\s+(?:they|the\s+two|these\s+two)\s+compare"
     r"|(?P<which>(?:which|who)(?:\s+one|\s+of\s+(?:the\s+two|them|these))?\s+(?:is|was)\s+"
@@ -1049,4 +1052,5 @@ THE_TWO_COMPARED = patterns.compile(
 )
 """The last two answers set side by side ("两者对比一下", "差多少", "compare the two", "what's the
 difference?", "which is bigger?" of two single figures), after a turn that changed one thing of the one before it (the period, or the member
-of one filter); the gap words ask for the difference as well."""
+of one filter); the gap words ask for the difference as well; the sum words ("两个加起来多少", "these two
+combined") for the two members' one total."""
