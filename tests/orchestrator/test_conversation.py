@@ -1019,6 +1019,30 @@ def test_the_last_two_members_summed_are_one_total(session: Session, turns: list
     assert periods.ask("两个加起来多少").status == "clarification_needed"
 
 
+@pytest.mark.parametrize(
+    ("then", "metric", "dimensions"),
+    [
+        ("ok conversion rate by channel then", "conversion_rate", ("channel",)),
+        ("orders by region", "order_count", ("region",)),
+        ("各渠道订单量呢", "order_count", ("channel",)),
+    ],
+)
+def test_a_metric_and_its_breakdown_said_anew_replace_the_breakdown(
+    session: Session, then: str, metric: str, dimensions: tuple[str, ...]
+) -> None:
+    """ "refund rate by category" then "orders by region": orders by region in the period kept — never
+    by category and region (nor asked back because conversion has no category)."""
+    chat = session.conversation()
+    chat.ask("refund rate by category last quarter", as_of=JULY)
+    anew = chat.ask(then)
+    assert anew.status == "answered" and anew.semantic_query is not None, anew.answer
+    assert (anew.semantic_query.metrics, anew.semantic_query.dimensions) == ((metric,), dimensions)
+    assert (anew.semantic_query.time_range.start, anew.semantic_query.time_range.end) == (
+        date(2026, 4, 1),
+        date(2026, 6, 30),
+    )
+
+
 def test_how_much_after_who_is_no_comparative(session: Session) -> None:
     """ "第二名是谁，占比多少": the 少 of 多少 closes no "谁…少" (who has less) — the second region's share."""
     chat = session.conversation()
