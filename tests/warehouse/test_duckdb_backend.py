@@ -79,6 +79,8 @@ from pathlib import Path
 from baton.errors import QueryTimeout
 from baton.warehouse.duckdb_backend import DuckDBBackend
 
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal (a test runner may ignore it …
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # … or block it, and a child inherits both)
 backend = DuckDBBackend(Path(sys.argv[1]))
 backend.execute("SELECT 1")  # connected: the signal lands on the statement, not on opening the file
 threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
@@ -97,7 +99,10 @@ def test_ctrl_c_during_a_statement_is_a_cancellation_not_an_engine_error(demo_di
     interrupt exception; the backend must hand it on as KeyboardInterrupt, or a cost check
     interrupted by Ctrl-C would be refused (cost_estimate_failed) instead of the run being cancelled.
     It runs in a process of its own, as a CLI does: a pytest-xdist worker does not deliver SIGINT
-    to the thread running the test, so in-process the signal was sometimes never seen."""
+    to the thread running the test, so in-process the signal was sometimes never seen; and the
+    child restores Python's own handler and unblocks the signal, as a terminal's process has them
+    (a pytest-xdist worker's thread blocks SIGINT and a child inherits the mask: the statement then
+    ran to its 30 s timeout before the signal was seen)."""
     import subprocess
     import sys
 
@@ -109,6 +114,40 @@ def test_ctrl_c_during_a_statement_is_a_cancellation_not_an_engine_error(demo_di
         check=False,
     )
     assert done.stdout.strip() == "cancelled [(1,)]", (done.stdout, done.stderr[-2000:])
+
+
+_TIMEOUT_SCRIPT = """
+import signal, sys
+from pathlib import Path
+from baton.errors import QueryTimeout
+from baton.warehouse.duckdb_backend import DuckDBBackend
+
+signal.signal(signal.SIGINT, signal.SIG_IGN)  # no Ctrl-C anywhere: only the timer can stop the statement
+backend = DuckDBBackend(Path(sys.argv[1]))
+try:
+    backend.execute("SELECT count(*) FROM range(50000000000) t(i) WHERE i % 7 = 3", timeout_s=1, row_cap=1)
+    print("finished")
+except KeyboardInterrupt:
+    print("cancelled")
+except QueryTimeout as exc:
+    print("timeout", exc.error_code)
+"""
+
+
+def test_a_statement_stopped_by_its_timer_is_a_timeout_never_a_cancellation(demo_dir: Path) -> None:
+    """With no Ctrl-C anywhere, a statement the timer stops is a timeout (the run reports it, typed),
+    never the user cancelling it: the timer flags its own interrupt."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _TIMEOUT_SCRIPT, str(demo_dir / "warehouse.duckdb")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.strip() == "timeout timeout", (done.stdout, done.stderr[-2000:])
 
 
 def test_an_engine_interrupt_the_timer_did_not_send_is_a_cancellation(backend: DuckDBBackend) -> None:
