@@ -103,17 +103,8 @@ def test_ctrl_c_during_a_statement_is_a_cancellation_not_an_engine_error(demo_di
     child restores Python's own handler and unblocks the signal, as a terminal's process has them
     (a pytest-xdist worker's thread blocks SIGINT and a child inherits the mask: the statement then
     ran to its 30 s timeout before the signal was seen)."""
-    import subprocess
-    import sys
-
-    done = subprocess.run(
-        [sys.executable, "-c", _CTRL_C_SCRIPT, str(demo_dir / "warehouse.duckdb")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.stdout.strip() == "cancelled [(1,)]", (done.stdout, done.stderr[-2000:])
+    printed, errors = _in_a_process_of_its_own(_CTRL_C_SCRIPT, demo_dir)
+    assert printed == "cancelled [(1,)]", (printed, errors)
 
 
 _TIMEOUT_SCRIPT = """
@@ -137,17 +128,20 @@ except QueryTimeout as exc:
 def test_a_statement_stopped_by_its_timer_is_a_timeout_never_a_cancellation(demo_dir: Path) -> None:
     """With no Ctrl-C anywhere, a statement the timer stops is a timeout (the run reports it, typed),
     never the user cancelling it: the timer flags its own interrupt."""
+    printed, errors = _in_a_process_of_its_own(_TIMEOUT_SCRIPT, demo_dir)
+    assert printed == "timeout timeout", (printed, errors)
+
+
+def _in_a_process_of_its_own(script: str, demo_dir: Path) -> tuple[str, str]:
+    """What ``script`` printed, run by a Python of its own on the demo warehouse (and its stderr's end)."""
     import subprocess
     import sys
 
+    warehouse = str(demo_dir / "warehouse.duckdb")
     done = subprocess.run(
-        [sys.executable, "-c", _TIMEOUT_SCRIPT, str(demo_dir / "warehouse.duckdb")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+        [sys.executable, "-c", script, warehouse], check=False, capture_output=True, text=True, timeout=60
     )
-    assert done.stdout.strip() == "timeout timeout", (done.stdout, done.stderr[-2000:])
+    return done.stdout.strip(), done.stderr[-2000:]
 
 
 def test_an_engine_interrupt_the_timer_did_not_send_is_a_cancellation(backend: DuckDBBackend) -> None:
