@@ -165,6 +165,19 @@ def test_a_total_says_its_month_holds_an_incomplete_day(demo_session: Session, q
     assert effect in note
 
 
+def test_a_run_saved_before_days_were_kept_per_table_replays_with_its_flags(demo_session: Session) -> None:
+    """A checkpoint written before ``incomplete_tables`` existed still flags its day on replay."""
+    answer = demo_session.ask("上个月每天的GMV", as_of=AS_OF)
+    state = demo_session.store.load(answer.run_id)
+    assert state is not None
+    executed = state.checkpoints["execute"]
+    assert executed.pop("incomplete_tables") == {"fact_order": ["2026-06-12"]}
+    demo_session.store.save(state)
+    replayed = demo_session.replay(answer.run_id)
+    assert [(f.table, f.date) for f in replayed.quality_flags] == [("fact_order", date(2026, 6, 12))]
+    assert replayed.assumptions == answer.assumptions
+
+
 @pytest.mark.parametrize(
     ("question", "table"),
     [("4月转化率是多少，环比变化多少", "fact_traffic"), ("April conversion rate vs March", "fact_traffic")],

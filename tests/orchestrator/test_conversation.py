@@ -391,6 +391,7 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月华东的GMV", "和全国比呢"),  # the member against the whole: two figures
         ("which region had the third highest GMV last month", "and the one before that?"),  # a place, or May?
         ("5月华东的GMV", "和6月加起来多少"),  # a sum of periods: never June alone
+        ("上个月除华东外的GMV", "和华南加起来多少"),  # 华南 is in already: never 华南 alone
         ("上个月各区域的GMV", "和华东加起来多少"),  # added to what? never 华东 alone
         ("上个月华东的GMV", "和订单量一共多少"),  # a sum of two metrics: never orders alone
     ],
@@ -1041,6 +1042,21 @@ def test_a_metric_and_its_breakdown_said_anew_replace_the_breakdown(
         date(2026, 4, 1),
         date(2026, 6, 30),
     )
+
+
+def test_a_place_by_the_second_metric_shown_ranks_by_it(session: Session) -> None:
+    """After GMV and refund rate by channel, "退款率最低的那个" is the channel with the lowest refund
+    rate (the rows were listed by GMV, the first metric): never the one lowest by GMV."""
+    chat = session.conversation()
+    chat.ask("上个月各渠道的GMV和退款率", as_of=JULY)
+    lowest = chat.ask("退款率最低的那个订单量是多少")
+    assert lowest.status == "answered", lowest.answer
+    rates = _rows(
+        session,
+        "SELECT channel, CAST(COUNT(*) FILTER (WHERE status = 'refunded') AS DOUBLE) / COUNT(*) FROM fact_order "
+        f"WHERE {ORDERS} AND {JUNE} GROUP BY channel",
+    )
+    assert _answer_rows(lowest, "channel") == [(min(rates, key=lambda r: float(str(r[1])))[0],)]
 
 
 def test_how_much_after_who_is_no_comparative(session: Session) -> None:

@@ -70,3 +70,47 @@ def test_relative_change_katz_interval() -> None:
 def test_bad_counts_are_refused(x1: int, n1: int, x2: int, n2: int) -> None:
     with pytest.raises(StatsInputError):
         two_proportion_test(x1, n1, x2, n2)
+
+
+@pytest.mark.parametrize(
+    ("member", "rest"),
+    [
+        (((10.0, 300.0), (58.0, 320.0)), ((900.0, 27000.0), (930.0, 28000.0))),  # a week's spike in a small region
+        (((76.0, 1662.0), (250.0, 1901.0)), ((54.0, 1326.0), (174.0, 1451.0))),  # an even rise: no interaction
+        (((40.0, 1.0), (25.0, 1.0)), ((400.0, 1.0), (410.0, 1.0))),  # counts of their own (exposure 1)
+    ],
+)
+def test_rate_change_against_the_rest_is_the_poisson_interaction(
+    member: tuple[tuple[float, float], tuple[float, float]], rest: tuple[tuple[float, float], tuple[float, float]]
+) -> None:
+    """The closed form equals a Poisson GLM (log link, log-exposure offsets) with group × period
+    interaction, fitted here by maximum likelihood (Newton–Raphson, as a GLM's IRLS): β and its Wald
+    z from the Fisher information."""
+    from baton.stats import rate_change_against
+
+    (n0, e0), (n1, e1) = member
+    (r0, q0), (r1, q1) = rest
+    y = np.array([n0, n1, r0, r1])
+    offset = np.log([e0, e1, q0, q1])
+    x = np.array([[1, 1, 0, 0], [1, 1, 1, 1], [1, 0, 0, 0], [1, 0, 1, 0]], dtype=float)  # 1, group, period, g×p
+
+    beta = np.array([math.log(y.sum() / np.exp(offset).sum()), 0.0, 0.0, 0.0])
+    for _ in range(100):
+        mu = np.exp(x @ beta + offset)
+        beta = beta + np.linalg.solve(x.T @ (mu[:, None] * x), x.T @ (y - mu))
+    mu = np.exp(x @ beta + offset)
+    se = float(np.sqrt(np.linalg.inv(x.T @ (mu[:, None] * x))[3, 3]))
+    got = rate_change_against(member, rest)
+    assert got.estimate == pytest.approx(beta[3], abs=1e-9)
+    assert got.z == pytest.approx(beta[3] / se, abs=1e-9)
+    assert got.p_value == pytest.approx(2 * sps.norm.sf(abs(beta[3] / se)), abs=1e-12)
+    assert got.relative_change == pytest.approx(np.exp(beta[3]) - 1, abs=1e-9)
+
+
+def test_rate_change_against_needs_events_on_every_side() -> None:
+    from baton.errors import InsufficientData
+    from baton.stats import rate_change_against
+
+    with pytest.raises(InsufficientData) as info:
+        rate_change_against(((0.0, 300.0), (5.0, 300.0)), ((900.0, 27000.0), (930.0, 28000.0)))
+    assert info.value.message_en != info.value.message_zh

@@ -26,13 +26,15 @@ of a significant change is an *offset*; when the change is not significant every
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from baton.catalog.analysis_queries import ACTIVE_DAYS, CURRENT, PREVIOUS, Factor, MetricTree
 from baton.errors import InsufficientData, StatsInputError
-from baton.stats import SuffStats, benjamini_hochberg, change_test, ratio_mix_rate
+from baton.stats import SuffStats, benjamini_hochberg, change_test, rate_change_against, ratio_mix_rate
 from baton.stats.means import TwoSampleTResult
+from baton.stats.proportions import Counts, RateChangeAgainstResult
 
 Q_LEVEL = 0.01
 """BH q at or below which a member effect passed: strict, since a false driver is worse than none."""
@@ -49,7 +51,10 @@ MIN_EVENTS_A_DAY = 1.0
 """A rate is tested against the rest only when the rest's numerator (refunds, orders) counts at
 least this many a day in both periods …"""
 MIN_EVENTS = 20
-"""… and the member's at least this many in each period."""
+"""… and the member's at least this many in each period; a rate below either is tested on its counts."""
+ECHO_Z = 2.576
+"""|z| (two-sided 1 %, as :data:`Q_LEVEL`) by which a member, outside a larger driver's members,
+must still move apart from the rest not to be that driver's echo through its mix."""
 MATERIAL_SHARE = 0.1
 """A driver carries at least this share of the largest driver's contribution."""
 MIN_SHARE_OF_CHANGE = 0.05
@@ -261,7 +266,8 @@ def candidates_for(tree: MetricTree, drill: Drill, evidence_id: str, single_day:
                 continue
             # against the rest: a sum's share of the rest is 0 on the days only the rest had rows
             zeros = {w: max(0, active[w] - _member_days(m, w)) for w in active} if f.den is None else None
-            rest = None if too_few_events(drill, m, f) else period_test(m, f"r{i}", single_day, zeros=zeros)
+            sparse = too_few_events(drill, m, f)  # daily ratios mostly 0 or undefined: test the counts instead
+            rest = counted_against_rest(drill, m, f) if sparse else period_test(m, f"r{i}", single_day, zeros=zeros)
             out.append(_candidate(drill, m, f, change, own, rest, evidence_id))
     mix = next((i for i, f in enumerate(tree.factors) if f.role == "mix"), None)
     if mix is not None and len(drill.dims) == 1:
@@ -272,11 +278,11 @@ def candidates_for(tree: MetricTree, drill: Drill, evidence_id: str, single_day:
 
 
 def too_few_events(drill: Drill, m: Member, f: Factor) -> bool:
-    """Whether a rate is too sparse to test against the rest: the rest's numerator counts under
-    :data:`MIN_EVENTS_A_DAY` a day (the daily ratio divides by a rate mostly 0: a region's returning
-    users' 0.6 refunds a day gave new users "+114 % against the rest" for a rise shared evenly), or
-    the member's under :data:`MIN_EVENTS` in a period (5 refunds in a quarter, then 32: a cell's
-    noise, not a driver)."""
+    """Whether a rate is too sparse for a test of its daily ratio to the rest: the rest's numerator
+    counts under :data:`MIN_EVENTS_A_DAY` a day (the ratio divides by a rate mostly 0: a region's
+    returning users' 0.6 refunds a day gave new users "+114 % against the rest" for a rise shared
+    evenly), or the member's under :data:`MIN_EVENTS` in a period (5 refunds in a quarter, then 32:
+    daily rates of 0 or 100 %). Such a rate is tested on its counts (:func:`counted_against_rest`)."""
     if f.den is None:
         return False
     days = max(drill.kept.get(CURRENT, 0), 1)
@@ -286,6 +292,36 @@ def too_few_events(drill: Drill, m: Member, f: Factor) -> bool:
         if rest / days < MIN_EVENTS_A_DAY or own < MIN_EVENTS:
             return True
     return False
+
+
+def counted_against_rest(drill: Drill, m: Member, f: Factor) -> RateChangeAgainstResult | None:
+    """The member's rate change against the rest's from the periods' event counts (a Poisson
+    rate-ratio interaction); ``None`` when a side has no events."""
+    return _counts_test(
+        _counts(f, [m.before], [m.after]), _counts(f, [drill.totals[PREVIOUS]], [drill.totals[CURRENT]], m)
+    )
+
+
+def _counts(
+    f: Factor, before: list[dict[str, float]], after: list[dict[str, float]], less: Member | None = None
+) -> Counts:
+    """(events, exposure) before and after, summed over ``before`` / ``after`` (less one member)."""
+
+    def side(comps: list[dict[str, float]], own: dict[str, float] | None) -> tuple[float, float]:
+        events = math.fsum(float(c.get(f.num) or 0.0) for c in comps) - float((own or {}).get(f.num) or 0.0)
+        if f.den is None:
+            return events, 1.0
+        exposure = math.fsum(float(c.get(f.den) or 0.0) for c in comps) - float((own or {}).get(f.den) or 0.0)
+        return events, exposure
+
+    return side(before, less.before if less else None), side(after, less.after if less else None)
+
+
+def _counts_test(member: Counts, rest: Counts) -> RateChangeAgainstResult | None:
+    try:
+        return rate_change_against(member, rest)
+    except (InsufficientData, StatsInputError):
+        return None
 
 
 def _active_days(drill: Drill) -> dict[str, int]:
@@ -305,7 +341,7 @@ def _candidate(
     f: Factor,
     change: float,
     own: TwoSampleTResult,
-    rest: TwoSampleTResult | None,
+    rest: TwoSampleTResult | RateChangeAgainstResult | None,
     evidence_id: str,
 ) -> Candidate:
     assert own.relative_change is not None
@@ -361,13 +397,15 @@ def select_drivers(
     headline_significant: bool,
     tree_factors: frozenset[str] = frozenset(),
     mix_factors: dict[str, str] | None = None,
+    factors: Mapping[str, Factor] | None = None,
 ) -> list[Candidate]:
     """BH across every candidate, the significance rule, specificity, materiality, stance.
 
     ``tree_factors`` are the factors of the metric's full tree: a factor outside it comes from
     a coarser fallback tree (used where a factor cannot follow a dimension) and lumps several
     factors together, so it echoes any stronger driver it overlaps, whatever that one's factor.
-    ``mix_factors`` maps a ratio's mix factor to its denominator component."""
+    ``mix_factors`` maps a ratio's mix factor to its denominator component; ``factors`` are the full
+    tree's factors by name (their counts tell an echo through a larger driver's mix)."""
     if not cands:
         return []
     for c in cands:
@@ -380,7 +418,7 @@ def select_drivers(
     sig = [c for c in cands if c.significant]
     _prefer_pairs(sig)
     _leave_composition_to_mix(sig, drills, cands)
-    _echoes_through_mix(sig, drills)
+    _echoes_through_mix(sig, drills, factors or {})
     _mix_explained_elsewhere(sig, drills, mix_factors or {})
     drivers = _one_per_slice(sig, tree_factors)
     if total_change:
@@ -510,44 +548,73 @@ def _leave_composition_to_mix(sig: list[Candidate], drills: list[Drill], cands: 
             single.subsumed_by = f"{dim}={member} · {single.factor} (composition)"
 
 
-def _echoes_through_mix(sig: list[Candidate], drills: list[Drill]) -> None:
+def _echoes_through_mix(sig: list[Candidate], drills: list[Drill], factors: Mapping[str, Factor]) -> None:
     """A member whose change sits in its cells with a larger driver of another dimension is that
     driver's echo through its mix: web's refund rate rose because a quarter of web's orders are
-    appliances, whose refunds rose everywhere — outside appliances web moved little. Kept only when
-    its cells outside every such driver carry at least half of its change; a pair inside an echo
-    (web × new users) is the same driver's echo."""
+    appliances, whose refunds rose everywhere — outside appliances web moved with the rest. Kept
+    only when, outside every such driver's members, it still moved apart from the rest (its event
+    counts, |z| ≥ :data:`ECHO_Z`; app converting less beside new users converting less: both kept);
+    a pair inside an echo (web × new users) is the same driver's echo. A single a pair stood in for
+    is judged too (largest first), so a pair given back never brings back an echo."""
     echoes: dict[tuple[str, str, str], str] = {}
-    for single in (c for c in sig if len(c.members) == 1 and c.subsumed_by is None):
+    pairs = {c.key for c in sig if len(c.members) == 2}
+    held = [c for c in sig if len(c.members) == 1 and (c.subsumed_by is None or c.subsumed_by in pairs)]
+    for single in sorted(held, key=lambda c: -abs(c.change)):
         ((dim, member),) = single.members.items()
         for drill in drills:
             if len(drill.dims) != 2 or dim not in drill.dims:
                 continue
-            at, other = drill.dims.index(dim), drill.dims[1 - drill.dims.index(dim)]
-            larger = {
-                c.members[other]: c
-                for c in sig
-                if set(c.members) == {other}
-                and c.factor == single.factor
-                and c.subsumed_by is None
-                and (c.change > 0) == (single.change > 0)
-                and abs(c.change) > abs(single.change)
-            }
-            cells = [
-                (key, v) for (key, f), v in drill.contributions.items() if f == single.factor and key[at] == member
-            ]
+            at = drill.dims.index(dim)
+            larger = _larger_of_the_other(sig, single, drill.dims[1 - at])
+            cells = [(k, v) for (k, f), v in drill.contributions.items() if f == single.factor and k[at] == member]
             if not larger or not cells:
                 continue
-            own = math.fsum(v for key, v in cells if key[1 - at] not in larger)
-            if abs(own) < COMPOSITION_SHARE * abs(single.change) or (own > 0) != (single.change > 0):
-                driver = max(
-                    (larger[key[1 - at]] for key, _ in cells if key[1 - at] in larger), key=lambda c: abs(c.change)
-                )
-                single.subsumed_by = driver.key
-                echoes[(dim, member, single.factor)] = driver.key
+            if _echo(drill, at, member, single, larger, cells, factors.get(single.factor)):
+                inside = [larger[key[1 - at]] for key, _ in cells if key[1 - at] in larger]
+                single.subsumed_by = max(inside, key=lambda c: abs(c.change)).key
+                echoes[(dim, member, single.factor)] = single.subsumed_by
                 break
     for pair in (c for c in sig if len(c.members) == 2 and c.subsumed_by is None):
-        inside = [echoes.get((d, m, pair.factor)) for d, m in pair.members.items()]
-        pair.subsumed_by = next((key for key in inside if key is not None), None)
+        inside_pair = [echoes.get((d, m, pair.factor)) for d, m in pair.members.items()]
+        pair.subsumed_by = next((key for key in inside_pair if key is not None), None)
+
+
+def _larger_of_the_other(sig: list[Candidate], single: Candidate, other: str) -> dict[str, Candidate]:
+    """The standing singles of dimension ``other`` in ``single``'s factor and direction, larger than it."""
+    return {
+        c.members[other]: c
+        for c in sig
+        if set(c.members) == {other}
+        and c.factor == single.factor
+        and c.subsumed_by is None
+        and (c.change > 0) == (single.change > 0)
+        and abs(c.change) > abs(single.change)
+    }
+
+
+def _echo(
+    drill: Drill,
+    at: int,
+    member: str,
+    single: Candidate,
+    larger: Mapping[str, Candidate],
+    cells: list[tuple[tuple[str, ...], float]],
+    factor: Factor | None,
+) -> bool:
+    """Whether ``single`` is the larger drivers' echo: outside their members it did not move apart
+    from the rest (counts), or — with no counts to test — its cells there carry under half of it."""
+    if factor is not None and single.excess is not None:
+        outside = [m for m in drill.members if m.key[1 - at] not in larger]
+        mine = [m for m in outside if m.key[at] == member]
+        rest = [m for m in outside if m.key[at] != member]
+        apart = _counts_test(
+            _counts(factor, [m.before for m in mine], [m.after for m in mine]),
+            _counts(factor, [m.before for m in rest], [m.after for m in rest]),
+        )
+        if apart is not None:
+            return (apart.z > 0) != (single.excess > 0) or abs(apart.z) < ECHO_Z
+    own = math.fsum(v for key, v in cells if key[1 - at] not in larger)
+    return abs(own) < COMPOSITION_SHARE * abs(single.change) or (own > 0) != (single.change > 0)
 
 
 def _spread(inside: list[float], change: float) -> bool:

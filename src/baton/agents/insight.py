@@ -151,7 +151,8 @@ def _run(packet: TaskPacket, deps: InsightDeps) -> AgentReport[InsightOutput]:
     overall = metric_tree(catalog, query.metrics[0], (), query.filters)
     factors = frozenset(f.name for f in overall.factors)
     mixes = {f.name: f.num for f in overall.factors if f.role == "mix"}
-    chosen = select_drivers(drilled.cands, drilled.drills, drilled.total_change, significant, factors, mixes)
+    by_name = {f.name: f for f in overall.factors if f.role != "mix"}
+    chosen = select_drivers(drilled.cands, drilled.drills, drilled.total_change, significant, factors, mixes, by_name)
     chosen = chosen[:MAX_DRIVERS]
     drivers = [_driver(catalog, query, c, rank, drilled.total_change, lang) for rank, c in enumerate(chosen, 1)]
     # over a distinct count the drills add per-day counts: their total change is stated beside each share

@@ -57,6 +57,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "anova_zero_variance": ("zero within-group variance: F is undefined", "组内方差为零，无法计算 F 统计量"),
     "p_range": ("p-values must lie in [0, 1], got {p!r}", "p 值必须在 [0, 1] 之间，实际为 {p!r}"),
     "q_range": ("q must be in (0, 1), got {q!r}", "q 必须在 (0, 1) 之间，实际为 {q!r}"),
+    "events_positive": (
+        "a rate change from counts needs events and exposure in every cell, got {counts}",
+        "按计数比较比率变化需要每个单元都有事件和暴露量，实际为 {counts}",
+    ),
     "counts_integers": ("counts {label} must be integers", "{label} 的计数必须是整数"),
     "counts_range": (
         "need 0 ≤ x ≤ n and n > 0 for {label}, got x={x}, n={n}",

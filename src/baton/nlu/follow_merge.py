@@ -292,7 +292,10 @@ class FollowUpMerge(RowsPointedAt):
         named = {m.dimension for m in terms.members if not m.excluded}
         kept = {f.dimension for f in parent.filters}
         new_metric = bool(terms.metrics) and tuple(terms.metrics) != parent.metrics
-        if len(named) != 1 or not named <= kept - set(parent.dimensions) or new_metric or r.periods:
+        members = {m.member for m in terms.members if not m.excluded}
+        # "除华东外的GMV" then "和华南加起来多少": 华南 is in already — added to what? asked
+        inside = any(f.exclude and not members <= set(f.members) for f in parent.filters if f.dimension in named)
+        if len(named) != 1 or not named <= kept - set(parent.dimensions) or new_metric or r.periods or inside:
             raise AmbiguousQuestion(*both("conversation.sum_in_one_question"), detail={"follow_up": True})
 
     def _members_apart(

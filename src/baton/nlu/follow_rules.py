@@ -81,7 +81,9 @@ def place_of_the_previous_rows(parent: SemanticQuery, r: Reading) -> str | None:
         ]
         ranked_by = next((t.target for h in after[:1] for t in h.terms if t.kind == "metric"), ranked_by)
     # "refund rate of the one with the lowest GMV": the row listed by GMV, never a ranking by refund rate
-    of_the_listed = the_one and ranked_by is not None and ranked_by in parent.metrics and other
+    # (the rows listed are placed by the first metric shown: "退款率最低的那个" after GMV and refund rate
+    # by channel ranks by refund rate anew)
+    of_the_listed = the_one and ranked_by is not None and ranked_by == parent.metrics[0] and other
     if not cues.why and not cues.yes_no and ranked_by is not None and not of_the_listed:
         return None
     if not cues.why and _switched_then_ranked(r):  # "订单量呢，哪个月最低": a new ranking by orders

@@ -334,22 +334,35 @@ class AskPipeline(Pipeline):
         )
 
     def _flags(self, executed: Executed) -> list[QualityFlag]:
+        """One flag per table and partly loaded day; a series' day is stated once, with its first
+        table (a period's caveat, period_notes, states the days of a total)."""
         lang = self.scope.language
         effect = incomplete_effect(executed, lang)
-        return [
-            QualityFlag(
-                table=table,
-                date=day,
-                issue="incomplete",
-                message=text("answer.incomplete_day", lang),
-                affects_period=True,
-                assumption=text("answer.incomplete_day_assumption", lang, day=day.isoformat(), effect=effect)
-                if day in executed.incomplete_days
-                else None,  # a period's caveat (period_notes) states the days of a total
-            )
-            for table, days in executed.incomplete_tables.items()
-            for day in days
-        ]
+        days_of = executed.incomplete_tables or self._first_table(executed)
+        stated: set[date] = set()
+        flags: list[QualityFlag] = []
+        for table, days in days_of.items():
+            for day in days:
+                said = day in executed.incomplete_days and day not in stated
+                stated |= {day} if said else set()
+                flags.append(
+                    QualityFlag(
+                        table=table,
+                        date=day,
+                        issue="incomplete",
+                        message=text("answer.incomplete_day", lang),
+                        affects_period=True,
+                        assumption=text("answer.incomplete_day_assumption", lang, day=day.isoformat(), effect=effect)
+                        if said
+                        else None,
+                    )
+                )
+        return flags
+
+    def _first_table(self, executed: Executed) -> dict[str, list[date]]:
+        """A run saved before days were kept per table: its days, of the metric's first table."""
+        days = sorted({*executed.incomplete_current, *executed.incomplete_comparison})
+        return {self.scope.need("sql", SqlDraft).tables[0]: days} if days else {}
 
     def gate_input(self, answer: Answer) -> GateInput:
         from baton.agents.narration import named_row

@@ -353,7 +353,8 @@ _NEGATED_SIGNIFICANCE = patterns.compile(
     r"not\s+(?:statistically\s+)?significant|"
     # the same in English: "no member changed significantly …", "none of the channels moved significantly";
     # never "no doubt the change is significant"
-    r"\b(?:no\s+(?!doubt\b|question\b|wonder\b|surprise\b|less\b)[a-z]+|none\s+of\s+(?:them|(?:the|its|their)\s+[a-z]+))\s+"
+    r"\b(?:(?:no|neither)\s+(?!doubt\b|question\b|wonder\b|surprise\b|less\b)[a-z]+"
+    r"|none\s+of\s+(?:them|(?:the|its|their)\s+[a-z]+))\s+"
     r"(?:changed|moved|rose|fell|grew|dropped|declined|differed|differs|was|were|is|are)\s+"
     r"(?:statistically\s+)?significant(?:ly)?\b|"
     r"no\s+(?:statistically\s+)?significant|insignificant)",

@@ -57,9 +57,11 @@ if TYPE_CHECKING:
     )
     from .multiple import benjamini_hochberg, bh_significant
     from .proportions import (
+        RateChangeAgainstResult,
         TwoProportionResult,
         cohens_h,
         newcombe_interval,
+        rate_change_against,
         two_proportion_test,
         wilson_interval,
     )
@@ -99,6 +101,8 @@ _WHERE: dict[str, str] = {
     "StatsInputError": "baton.errors",
     "SuffStats": ".suffstats",
     "TwoProportionResult": ".proportions",
+    "RateChangeAgainstResult": ".proportions",
+    "rate_change_against": ".proportions",
     "TwoSampleTResult": ".means",
     "additive_contributions": ".decomposition",
     "benjamini_hochberg": ".multiple",
@@ -152,6 +156,7 @@ __all__ = [
     "OlsResult",
     "OneSampleTResult",
     "PeakWindow",
+    "RateChangeAgainstResult",
     "RatioDecomposition",
     "RatioMemberEffect",
     "Segment",
@@ -181,6 +186,7 @@ __all__ = [
     "paired_t_test",
     "peak_days_a_year_back",
     "peak_window_for",
+    "rate_change_against",
     "ratio_mix_rate",
     "robust_sigma",
     "seasonal_anomaly_scores",
