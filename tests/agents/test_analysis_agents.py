@@ -10,7 +10,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from baton.agents.attribution import Candidate, Drill, Member, select_drivers, too_few_events
+from baton.agents.attribution import Candidate, Drill, Member, too_few_events
+from baton.agents.driver_selection import select_drivers
 from baton.agents.insight import Drilled, carries_most
 from baton.agents.report import fill
 from baton.agents.tools import number, rows_as_dicts

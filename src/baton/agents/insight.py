@@ -29,9 +29,9 @@ from baton.agents.attribution import (
     Totals,
     candidates_for,
     read_drill,
-    select_drivers,
     tree_value,
 )
+from baton.agents.driver_selection import select_drivers
 from baton.agents.insight_text import driver_finding, excluded_paths, members_text, mix_finding, tree_finding
 from baton.agents.quality import incomplete_days
 from baton.agents.tools import (
