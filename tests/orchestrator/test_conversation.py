@@ -38,6 +38,14 @@ def _answer_rows(answer: Answer, *columns: str) -> list[tuple[object, ...]]:
 
 
 JULY = date(2026, 7, 1)
+
+
+def _last_figure(answer: Answer) -> list[tuple[float]]:
+    """The answer's one figure (its first row's last cell), as independent SQL's rows give it."""
+    assert answer.result is not None, answer.answer
+    return [(float(answer.result.rows[0][-1]),)]
+
+
 GMV = "SUM(gmv_amount) FILTER (WHERE status IN ('paid', 'refunded'))"
 ORDERS = "status IN ('paid', 'refunded')"
 JUNE = "order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'"
@@ -848,7 +856,7 @@ def test_once_more_back_moves_from_the_period_discussed(
         gold = _rows(
             session, f"SELECT {GMV} FROM fact_order WHERE order_date BETWEEN '{span.start}' AND '{span.end}'{where}"
         )
-        assert [tuple(float(v) for v in answer.result.rows[0][-1:])] == gold  # type: ignore[union-attr]
+        assert _last_figure(answer) == gold
 
 
 @pytest.mark.parametrize(
@@ -877,7 +885,7 @@ def test_and_x_summed_adds_the_member_to_the_one_before(
         f"SELECT {value} FROM fact_order WHERE order_date BETWEEN '{span.start}' AND '{span.end}' "
         f"AND {column} IN {tuple(members)!r}",
     )
-    assert [tuple(float(v) for v in summed.result.rows[0][-1:])] == gold  # type: ignore[union-attr]
+    assert _last_figure(summed) == gold
 
 
 @pytest.mark.parametrize(
@@ -913,7 +921,7 @@ def test_a_member_summed_back_in_after_it_was_left_out_lifts_the_exclusion(sessi
     assert every.status == "answered" and every.semantic_query is not None, every.answer
     assert not every.semantic_query.filters and every.result is not None
     gold = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE}")
-    assert [tuple(float(v) for v in every.result.rows[0][-1:])] == gold
+    assert _last_figure(every) == gold
 
 
 @pytest.mark.parametrize(
@@ -968,7 +976,7 @@ def test_the_other_members_are_those_the_question_before_left_out(
     total = _rows(
         session, f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND region NOT IN ({', '.join(map(repr, left_out))})"
     )
-    assert [tuple(float(v) for v in summed.result.rows[0][-1:])] == total  # type: ignore[union-attr]
+    assert _last_figure(summed) == total
     chat = session.conversation()
     chat.ask("上个月各区域GMV", as_of=JULY)
     assert chat.ask("其他区域呢").status == "clarification_needed"
@@ -983,7 +991,7 @@ def test_all_members_not_just_the_one_before_drops_its_filter(session: Session, 
     assert every.status == "answered" and every.semantic_query is not None, every.answer
     assert not every.semantic_query.filters
     gold = _rows(session, f"SELECT {GMV} FROM fact_order WHERE order_date BETWEEN '2026-06-22' AND '2026-06-28'")
-    assert [tuple(float(v) for v in every.result.rows[0][-1:])] == gold  # type: ignore[union-attr]
+    assert _last_figure(every) == gold
 
 
 def test_a_whole_question_after_a_part_taken_away_stands_on_its_own(session: Session) -> None:
@@ -1013,7 +1021,7 @@ def test_the_last_two_members_summed_are_one_total(session: Session, turns: list
     summed = chat.ask(turns[-1])
     assert summed.status == "answered" and summed.result is not None, summed.answer
     gold = _rows(session, f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND region IN ('华东', '华南')")
-    assert [tuple(float(v) for v in summed.result.rows[0][-1:])] == gold
+    assert _last_figure(summed) == gold
     periods = session.conversation()
     periods.ask("5月GMV", as_of=JULY)
     periods.ask("6月呢")

@@ -264,20 +264,19 @@ def too_few_events(drill: Drill, m: Member, f: Factor) -> bool:
     if f.den is None:
         return False
     days = max(drill.kept.get(CURRENT, 0), 1)
-    for which, comps in ((PREVIOUS, m.before), (CURRENT, m.after)):
-        own = float(comps.get(f.num) or 0.0)
-        rest = float(drill.totals[which].get(f.num) or 0.0) - own
-        if rest / days < MIN_EVENTS_A_DAY or own < MIN_EVENTS:
-            return True
-    return False
+    member, rest = _member_and_rest(drill, m, f)
+    return any(r / days < MIN_EVENTS_A_DAY or own < MIN_EVENTS for (own, _), (r, _) in zip(member, rest, strict=True))
 
 
 def counted_against_rest(drill: Drill, m: Member, f: Factor) -> RateChangeAgainstResult | None:
     """The member's rate change against the rest's from the periods' event counts (a Poisson
     rate-ratio interaction); ``None`` when a side has no events."""
-    return counts_test(
-        counts_of(f, [m.before], [m.after]), counts_of(f, [drill.totals[PREVIOUS]], [drill.totals[CURRENT]], m)
-    )
+    return counts_test(*_member_and_rest(drill, m, f))
+
+
+def _member_and_rest(drill: Drill, m: Member, f: Factor) -> tuple[Counts, Counts]:
+    """The member's (events, exposure) before and after, and the rest's (the totals less the member)."""
+    return counts_of(f, [m.before], [m.after]), counts_of(f, [drill.totals[PREVIOUS]], [drill.totals[CURRENT]], m)
 
 
 def counts_of(

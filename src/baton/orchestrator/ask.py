@@ -187,14 +187,17 @@ class AskPipeline(Pipeline):
         result = governed.execute(governed.approve(compiled.sql, name="unnamed_groups"), name="unnamed_groups")
         return unnamed_groups(unranked, result, catalog)
 
+    def _spans(self) -> list[tuple[date, date]]:
+        """The current period's days, and the comparison's when there is one."""
+        tr, cmp = self.query.time_range, self.query.comparison
+        return [(tr.start, tr.end)] + ([(cmp.range.start, cmp.range.end)] if cmp is not None else [])
+
     def _dated_tables(self, draft: SqlDraft) -> list[str]:
         """The tables whose rows the metrics count by the table's own time column — the one its rows
         are loaded by: a rate's numerator and denominator tables both (conversion: orders and
         traffic), never a joined dimension table."""
         catalog = self.scope.session.catalog
-        tr, cmp = self.query.time_range, self.query.comparison
-        spans = [(tr.start, tr.end)] + ([(cmp.range.start, cmp.range.end)] if cmp is not None else [])
-        if any((e - s).days >= 400 for s, e in spans):
+        if any((e - s).days >= 400 for s, e in self._spans()):
             return []
         return [
             t
@@ -211,9 +214,9 @@ class AskPipeline(Pipeline):
         from baton.catalog.quality_queries import daily_row_counts
         from baton.stats import completeness, peak_days_a_year_back
 
-        query, catalog = self.query, self.scope.session.catalog
-        tr, cmp = query.time_range, query.comparison
-        spans = [(tr.start, tr.end)] + ([(cmp.range.start, cmp.range.end)] if cmp is not None else [])
+        catalog = self.scope.session.catalog
+        tr, cmp = self.query.time_range, self.query.comparison
+        spans = self._spans()
         start = min(s for s, _ in spans) - timedelta(weeks=8)
         end = max(e for _, e in spans)
         asked = [d for s, e in spans for d in (s + timedelta(days=i) for i in range((e - s).days + 1))]
@@ -344,7 +347,8 @@ class AskPipeline(Pipeline):
         for table, days in days_of.items():
             for day in days:
                 said = day in executed.incomplete_days and day not in stated
-                stated |= {day} if said else set()
+                if said:
+                    stated.add(day)
                 flags.append(
                     QualityFlag(
                         table=table,
