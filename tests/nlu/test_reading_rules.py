@@ -692,6 +692,15 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ),
     ("may vs a month", "refund rate may vs april", {"time_range": {"start": "2026-05-01", "end": "2026-05-31"}}),
     ("may as a verb is no month", "may I see GMV last month", {"time_range": {"start": "2026-06-01"}}),
+    ("may with its subject is no month", "may we get orders for June", {"time_range": {"start": "2026-06-01"}}),
+    ("may opening a question is the month", "May GMV of app", {"time_range": {"start": "2026-05-01"}}),
+    ("may after 'for' is the month", "GMV for May by region", {"time_range": {"end": "2026-05-31"}}),
+    ("a place said as 'in second place'", "which channel came in second place by GMV last month", {"rank_place": 2}),
+    (
+        "a top two's gap is the gap between the two",
+        "最高的两个渠道上个月GMV差多少",
+        {"top_n": 2, "difference": True, "comparison": None, "rank_by": "value"},
+    ),
     (
         "a gap over a two-member breakdown is the gap between the two",
         "上个月新老用户GMV差了多少",

@@ -531,6 +531,42 @@ def test_the_gap_between_the_ends_of_a_ranking_matches_sql(demo_session: Session
     assert times.status == "answered" and f"最高是最低的 {high / low:,.2f} 倍" in times.answer
 
 
+@pytest.mark.parametrize(
+    ("question", "order", "sentence"),
+    [
+        ("最高的两个区域上个月GMV差多少", "desc", "{first}比{second}高 ¥{gap:,.2f}（{pct:.2f}%）"),
+        ("上个月GMV最低的两个区域相差多少", "asc", "{second}比{first}高 ¥{gap:,.2f}（{pct:.2f}%）"),
+        ("gap between the top two regions by GMV last month", "desc", "{first} is ¥{gap:,.2f} higher than {second}"),
+    ],
+)
+def test_the_gap_of_a_top_two_names_the_two_and_matches_sql(
+    demo_session: Session, question: str, order: str, sentence: str
+) -> None:
+    """ "最高的两个区域差多少": the top two listed and the higher minus the lower, each named; a
+    top three's gap is asked back (which two?), never read as a change over time."""
+    con = duckdb.connect(str(demo_session.settings.duckdb_path()), read_only=True)
+    try:
+        ranked = con.execute(
+            f"""SELECT region, SUM(gmv_amount) AS v FROM fact_order WHERE status IN ('paid','refunded')
+               AND order_date BETWEEN '2026-06-01' AND '2026-06-30' GROUP BY 1 ORDER BY v {order} LIMIT 2"""
+        ).fetchall()
+    finally:
+        con.close()
+    labels = demo_session.catalog.dimensions["region"].members
+    lang = "en" if question.isascii() else "zh"
+    (first, a), (second, b) = [(labels[k].label.for_lang(lang), float(v)) for k, v in ranked]
+    gap = abs(a - b)
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    interpretation = answer.interpretation or ""
+    assert "两者之差" in interpretation or "the gap between the two" in interpretation
+    said = sentence.format(first=first, second=second, gap=gap, pct=gap / min(a, b) * 100)
+    assert said in answer.answer, answer.answer
+    three = demo_session.ask("上个月GMV前三的区域差多少", as_of=AS_OF)
+    assert three.status == "clarification_needed" and three.error is not None and three.result is None
+    assert three.error.detail.get("top_n") == 3
+
+
 def test_the_ratio_of_two_periods_is_the_first_over_the_second(demo_session: Session) -> None:
     """ "6月GMV是去年6月的几倍": June 2026 ÷ June 2025, said beside the comparison; per group it is
     asked back (not built), never a comparison that leaves the ratio unsaid."""

@@ -392,7 +392,8 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences):
                 where["dims"] = plural_noun(dims) if one else text("answer.dims_groups", language, dims=dims)
             if count == 1 and len(rows) == 1:  # "成交总额最低的区域", "Bottom region": no "1"
                 return text("answer.top_one", language, word=word, items=items, **where)
-            return text("answer.top_n", language, word=word, count=count, items=items, **where)
+            said = text("answer.top_n", language, word=word, count=count, items=items, **where)
+            return said + self._gap_sentence(say)  # "最高的两个渠道差多少"
         if not ordered:
             return text("answer.no_values", language, **where)
         high, low = ordered[0], ordered[-1]
@@ -410,24 +411,31 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences):
             low_value=fmt(low[metric]),
             count=len(rows),
         )
+        return said + self._gap_sentence(say)
+
+    def _gap_sentence(self, say: Sentence) -> str:
+        """The gap (or ratio) of two named members, of a ranking's ends, or of its top two — the
+        two named when they are two rows ("APP比网页高 …"), the ends when a tie keeps more."""
+        query, metric, rows, _, _, language, fmt = say
         ends = ends_gap(query, metric, rows)
         gap = ends or member_gap(query, metric, rows)
         if gap is None:
-            return said
+            return ""
+        ends = None if query.top_n == 2 and len(rows) == 2 else ends  # a top two: the two rows by name
         first, second, difference, relative = gap
         labels = {"first": self._row_label(query, first, language), "second": self._row_label(query, second, language)}
         if query.ratio and relative is not None:  # "华东是华南的几倍", "最高是最低的几倍": first ÷ second
             key = "answer.ends_ratio" if ends else "answer.member_ratio"
-            return said + text(key, language, times=f"{relative + 1:,.2f}", **labels)
+            return text(key, language, times=f"{relative + 1:,.2f}", **labels)
         if self.catalog.metrics[metric].unit == "ratio":  # "高 0.12 个百分点": a rate's gap is in points
             size = text("answer.gap_points", language, points=f"{abs(difference) * 100:.2f}")
         else:
             size = fmt(abs(difference))
         pct = format_pct(abs(relative), language).lstrip("+") if relative is not None else "—"
         if ends:  # "最高比最低高 ¥…（…%）"
-            return said + text("answer.ends_gap", language, gap=size, pct=pct)
+            return text("answer.ends_gap", language, gap=size, pct=pct)
         direction = text("answer.gap_higher" if difference > 0 else "answer.gap_lower", language)
-        return said + text("answer.member_gap", language, direction=direction, gap=size, pct=pct, **labels)
+        return text("answer.member_gap", language, direction=direction, gap=size, pct=pct, **labels)
 
 
 __all__ = [

@@ -299,8 +299,8 @@ class SemanticQuery(BaseModel):
     @property
     def gap_of_the_ends(self) -> bool:
         """The gap (or ratio) asked is the highest against the lowest of a whole ranking ("GMV最高和
-        最低的区域差多少"), not of two named members."""
-        return self.difference and self.intent == "ranking" and self.top_n is None and self.rank_place is None
+        最低的区域差多少") or of its top two ("最高的两个渠道差多少"), not of two named members."""
+        return self.difference and self.intent == "ranking" and self.top_n in (None, 2) and self.rank_place is None
 
     @property
     def ranked(self) -> bool:

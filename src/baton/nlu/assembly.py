@@ -114,7 +114,8 @@ class QueryAssembly(CatalogChecks):
             ),
             threshold=threshold,
             average_per=cues.average_per,
-            difference=cues.difference and (two_members_apart(dims, ranking.filters) or cues.both_ends),
+            difference=cues.difference
+            and (two_members_apart(dims, ranking.filters) or cues.both_ends or ranking.top_n == 2),
             ratio=cues.ratio,
             corrections=corrections,
             as_of=as_of,

@@ -612,7 +612,7 @@ def _read_place(scan: Scan, cues: Cues) -> None:
     if "last" in groups:  # "最后一名的区域": the lowest
         cues.order, cues.top_n = "asc", 1
         return
-    raw = next(groups[k] for k in ("zh", "zh2", "zh3", "zh4", "zh5", "en", "en2", "en3") if k in groups).lower()
+    raw = next(groups[k] for k in ("zh", "zh2", "zh3", "zh4", "zh5", "en", "en2", "en3", "en4") if k in groups).lower()
     ordinal = raw[-2:] in {"st", "nd", "rd", "th"} and raw[:-2].isdigit()  # "10th", never "第100"'s "1"
     place = vocab.EN_PLACES.get(raw) or (int(raw[:-2]) if ordinal else _number(raw))
     word = (groups.get("dir_zh") or groups.get("dir_en") or groups.get("dir_en2") or "").lower()

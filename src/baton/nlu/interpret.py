@@ -68,7 +68,8 @@ def _gap(query: SemanticQuery, lang: Language) -> str:
     """ "，及两者之差" (two members) or "，及最高与最低之差" (a whole ranking's ends); "几倍" for a ratio."""
     if not query.difference:
         return ""
-    key = ("interpret_ends" if query.gap_of_the_ends else "interpret") + ("_ratio" if query.ratio else "_gap")
+    ends = query.gap_of_the_ends and query.top_n is None  # a top two's gap is "the two"'s
+    key = ("interpret_ends" if ends else "interpret") + ("_ratio" if query.ratio else "_gap")
     return text(f"answer.{key}", lang)
 
 

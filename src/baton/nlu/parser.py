@@ -178,6 +178,11 @@ _ACROSS = patterns.compile(r"\bacross\b", re.I)
 _SET_AGAINST = patterns.compile(r"(?:和|跟|与|同|\bwith\b|\bvs\.?|\bthan\b|\bto\b)[^，,。;；]{0,8}$", re.I)
 
 
+def _two_ends(cues: Cues) -> bool:
+    """A ranking's highest and lowest, or its top (or bottom) two: the rows a gap word sets apart."""
+    return cues.both_ends or (cues.top_n == 2 and cues.rank_place is None)
+
+
 def _plain_one_period(cues: Cues, periods: list[timeexpr.PeriodReading]) -> bool:
     """One period and no comparison of periods named ("比上月", "同比", "a week earlier")."""
     return one_period(periods) and cues.comparison_kind is None and not cues.earlier and not cues.why
@@ -513,9 +518,14 @@ class Planner(TermReader, QueryAssembly):
             cues.members_apart, cues.against_previous = against.dimension, True  # "手机的订单量" then "比食品多吗"
             _members_compared(scan, cues)
             claim_compare_words(scan, [])
-        elif cues.both_ends and (cues.ratio or vocab.GAP.search(scan.norm)) and _plain_one_period(cues, periods):
-            cues.change, cues.difference = False, True  # "GMV最高和最低的区域差多少": the two ends' gap
-            claim_compare_words(scan, [])  # "最高的渠道比最低的高多少"
+        elif _two_ends(cues) and (cues.ratio or vocab.GAP.search(scan.norm)) and _plain_one_period(cues, periods):
+            # "GMV最高和最低的区域差多少", "最高的两个渠道差多少": the gap of a ranking's two ends
+            cues.change, cues.difference = False, True
+            claim_compare_words(scan, [])
+        elif (cues.top_n or 0) > 2 and vocab.GAP_BETWEEN.search(scan.norm) and _plain_one_period(cues, periods):
+            raise ask_back(
+                "nlu.gap_of_two", {"top_n": cues.top_n}
+            )  # "GMV前三的渠道差多少": which two of the three?  # "最高的渠道比最低的高多少"
         elif _across_the_groups(scan, cues, terms, periods):  # "上个月各渠道GMV对比", "compare GMV across channels"
             for said in scan.find_all(_ACROSS):
                 scan.claim(said.start(), said.end())

@@ -489,12 +489,13 @@ RANK_PLACE = patterns.compile(
     r"|\branked\s+(?P<en2>"
     + _EN_PLACE
     + r")(?:[- ](?P<dir_en2>highest|largest|biggest|most|lowest|smallest|least|fewest))?\b"
+    r"|\b(?:in\s+)?(?P<en4>" + _EN_PLACE + r")\s+place\b"
     r"|(?:^\s*|(?<=^and )|(?<=^what about )|(?<=^how about )|(?<=^now ))the\s+(?P<en3>"
     + _EN_PLACE
     + r")\s+one(?:'s|s)?(?![\w'])",
     _I,
 )
-"""A place in a ranking: "排名第二", "倒数第二", "第二高", "第3名", "the second highest", "ranked 3rd", "the
+"""A place in a ranking: "排名第二", "倒数第二", "第二高", "第3名", "the second highest", "ranked 3rd", "in second place", "the
 third one" (of the rows a previous answer ranked);
 "榜首" / "#1" / "number one" is the first (a top 1), "最后一名" / "垫底" / "came last" the last (a bottom 1)."""
 EN_PLACES = {
@@ -903,7 +904,7 @@ EN_FILLERS = frozenset(
         "both either whole entire full count counts metric metrics kindly hey hi hello thanks "
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "
-        "produced among amongst unique distinct given offered issued granted placed made recorded received "
+        "produced among amongst unique distinct given offered issued granted place placed made recorded received "
         "saw seen experienced posted make makes pls plz thx ty btw asap urgent bot stuff things"
     ).split()
 )
