@@ -93,7 +93,8 @@ def test_gold_columns_carry_batons_names(cases: list[EvalCase], catalog_metrics:
     dims = {"channel", "region", "category", "user_type"}
     compared = ("", "_previous", "_change", "_change_pct")
     per_period = tuple(f"_per_{grain}{s}" for grain in GRAINS for s in compared)
-    suffixes = (*compared, "_share", *per_period)
+    shares = ("_share", "_previous_share", "_share_change")  # a share, against another period's
+    suffixes = (*compared, *shares, *per_period)
     allowed = {"period", *dims, *(m + s for m in catalog_metrics for s in suffixes)}
     for case in cases:
         if case.gold_sql is None:

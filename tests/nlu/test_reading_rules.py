@@ -692,6 +692,14 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ),
     ("may vs a month", "refund rate may vs april", {"time_range": {"start": "2026-05-01", "end": "2026-05-31"}}),
     ("may as a verb is no month", "may I see GMV last month", {"time_range": {"start": "2026-06-01"}}),
+    ("a whole asked again without a member is the whole", "上个月GMV，全国呢", {"filters": [], "metrics": ["gmv"]}),
+    (
+        "may after 'how did' is the month",
+        "how did May net revenue compare with the month before",
+        {"time_range": {"start": "2026-05-01"}},
+    ),
+    ("may's is the month's", "June GMV is how many times May's", {"comparison": {"range": {"start": "2026-05-01"}}}),
+    ("who asks is no filter", "老板想知道上个月的GMV", {"metrics": ["gmv"], "filters": []}),
     ("may with its subject is no month", "may we get orders for June", {"time_range": {"start": "2026-06-01"}}),
     ("may opening a question is the month", "May GMV of app", {"time_range": {"start": "2026-05-01"}}),
     ("may after 'for' is the month", "GMV for May by region", {"time_range": {"end": "2026-05-31"}}),
@@ -1758,6 +1766,10 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
             ("新用户和全部用户", "上个月新用户和全部用户的笔单价"),
             ("全部…以及新用户", "上个月全部订单量以及新用户订单量"),
             ("overall and for the app", "orders overall and for the app last month"),
+            ("整体呢 in a later clause", "上个月家电的退货率是多少，整体呢"),
+            ("全国呢 after a question mark", "华东上个月GMV多少？全国呢？"),
+            ("and overall? in a later clause", "appliances refund rate last month, and overall?"),
+            ("what about nationwide?", "East China GMV last month; what about nationwide?"),
         ]
     ],
     *[

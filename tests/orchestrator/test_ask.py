@@ -567,6 +567,45 @@ def test_the_gap_of_a_top_two_names_the_two_and_matches_sql(
     assert three.error.detail.get("top_n") == 3
 
 
+def _channel_shares(session: Session, start: str, end: str) -> dict[str, float]:
+    con = duckdb.connect(str(session.settings.duckdb_path()), read_only=True)
+    try:
+        rows = con.execute(
+            f"""SELECT channel, SUM(gmv_amount) / SUM(SUM(gmv_amount)) OVER () FROM fact_order
+                WHERE status IN ('paid','refunded') AND order_date BETWEEN '{start}' AND '{end}' GROUP BY 1"""
+        ).fetchall()
+    finally:
+        con.close()
+    return {str(k): float(v) for k, v in rows}
+
+
+def test_shares_against_another_period_are_each_periods_own_and_move_in_points(demo_session: Session) -> None:
+    """ "各渠道GMV占比环比": each channel's share of June's whole and of May's, the move in points,
+    as independent SQL gives them; one part's share with a premise the data contradicts says so."""
+    june, may = (
+        _channel_shares(demo_session, "2026-06-01", "2026-06-30"),
+        _channel_shares(demo_session, "2026-05-01", "2026-05-31"),
+    )
+    answer = demo_session.ask("上个月各渠道GMV占比环比变化", as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    assert answer.semantic_query is not None and answer.semantic_query.share
+    for channel, share in june.items():
+        label = demo_session.catalog.dimensions["channel"].members[channel].label.zh
+        moved = (share - may[channel]) * 100
+        assert f"{label} 占 {share:.2%}（对比期 {may[channel]:.2%}，{moved:+.2f} 个百分点）" in answer.answer
+    english = demo_session.ask("how did each channel's share of GMV change last month vs the month before", as_of=AS_OF)
+    assert english.status == "answered" and english.gate is not None and english.gate.ok, english.error
+    assert (
+        f"app: {june['app']:.2%} (was {may['app']:.2%}, {(june['app'] - may['app']) * 100:+.2f} percentage points)"
+        in (english.answer)
+    )
+    rose = demo_session.ask("上个月app的GMV占比比上上个月高了多少", as_of=AS_OF)
+    assert rose.status == "answered" and rose.gate is not None and rose.gate.ok, rose.error
+    said = "问题说APP占成交总额的比例上升，但实际下降" if june["app"] < may["app"] else "APP占成交总额的比例为"
+    assert said in rose.answer and f"{(june['app'] - may['app']) * 100:+.2f} 个百分点" in rose.answer
+    assert rose.chart is not None and "占比" in json.dumps(rose.chart, ensure_ascii=False)
+
+
 def test_the_ratio_of_two_periods_is_the_first_over_the_second(demo_session: Session) -> None:
     """ "6月GMV是去年6月的几倍": June 2026 ÷ June 2025, said beside the comparison; per group it is
     asked back (not built), never a comparison that leaves the ratio unsaid."""

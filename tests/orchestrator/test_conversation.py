@@ -380,7 +380,8 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月华东和华南的GMV", "去掉华北"),  # 华北 was never in the question: nothing to take out
         ("上个月GMV同比", "加上环比呢"),  # two comparisons at once, never the YoY replaced
         ("上个月GMV前5的品类", "其中最低的"),  # the lowest of the five, never the bottom 5 of all
-        ("上个月华东和华南的GMV", "去掉华东和华南"),  # nothing left
+        ("上个月华东和华南的GMV", "去掉华东和华南"),  # the two, or the filter on them? (除了华东和华南: the rest)
+        ("上个月app的GMV", "去掉app呢"),
         ("上个月GMV", "同比和环比呢"),  # two comparisons at once: one at a time
         ("上个月各渠道GMV", "去年呢"),  # all of 2025, or June 2025?
         ("gmv by channel in q1", "what about last year?"),
@@ -1701,8 +1702,8 @@ def test_the_one_before_is_of_one_period(session: Session, turns: list[str], per
 @pytest.mark.parametrize(
     ("turns", "reason"),
     [
-        (["上个月各品类GMV占比", "同比呢"], "share_and_comparison"),  # never last year's shares alone
-        (["上个月各品类的GMV", "占比呢", "和去年比呢"], "share_and_comparison"),
+        (["今年每月各渠道GMV占比", "环比呢"], "share_and_comparison"),  # each month's shares against the month before
+        (["今年每月各渠道GMV占比", "同比呢"], "share_and_comparison"),
         (["上个月各品类GMV同比", "变化最大的是哪个"], "rank_by_change"),
         (["上个月GMV环比", "按区域拆开看", "涨得最少的是哪个"], "rank_by_change"),
         (["what share of gmv came from new users in may", "by channel"], "share_within_or_across"),
@@ -1749,7 +1750,7 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "gap_in_one_question_en": "in one question",
         "pointer_after_ranking": "指上一问列出的结果",
         "pointer_not_placed": "无法对应",
-        "share_and_comparison": "同时计算占比和期间对比",
+        "share_and_comparison": "暂不支持按时间序列逐期对比占比",
         "share_part_after_breakdown": "每组内的占比",
         "pointer_after_ranking_en": "points at the rows",
         "total_of_ranked": "top 2",
@@ -1764,6 +1765,39 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "window_mismatch": "not as long as",
     }[reason]
     assert message in last.error.message
+
+
+@pytest.mark.parametrize("follow_up", ["除了app呢", "what about excluding app?", "不含app的呢"])
+def test_all_but_the_one_member_asked_is_the_rest(session: Session, follow_up: str) -> None:
+    """ "上个月app的GMV" then "除了app呢": every channel but app (a verb taking app away, "去掉app",
+    may take away the filter instead: asked back, see above)."""
+    chat = session.conversation()
+    assert chat.ask("上个月app的GMV", as_of=JULY).status == "answered"
+    rest = chat.ask(follow_up)
+    assert rest.status == "answered" and rest.semantic_query is not None, rest.answer
+    assert [(f.dimension, f.members, f.exclude) for f in rest.semantic_query.filters] == [("channel", ("app",), True)]
+    sql = f"SELECT {GMV} FROM fact_order WHERE {JUNE} AND channel <> 'app'"
+    assert _last_figure(rest) == [(pytest.approx(float(_rows(session, sql)[0][0])),)]  # type: ignore[arg-type]
+
+
+def test_a_comparison_after_shares_compares_the_shares(session: Session) -> None:
+    """ "上个月各品类GMV占比" then "同比呢": each category's share of June 2026's whole against its
+    share of June 2025's (never last year's shares alone, nor the values' change)."""
+    chat = session.conversation()
+    assert chat.ask("上个月各品类GMV占比", as_of=JULY).status == "answered"
+    compared = chat.ask("同比呢")
+    assert compared.status == "answered" and compared.semantic_query is not None, compared.answer
+    assert compared.semantic_query.share and compared.semantic_query.comparison is not None
+    shares = [
+        f"SELECT category, SUM(gmv_amount) / SUM(SUM(gmv_amount)) OVER () FROM fact_order WHERE {ORDERS} "
+        f"AND order_date BETWEEN DATE '{start}' AND DATE '{end}' GROUP BY 1"
+        for start, end in (("2026-06-01", "2026-06-30"), ("2025-06-01", "2025-06-30"))
+    ]
+    now, before = ({str(k): float(v) for k, v in _rows(session, sql)} for sql in shares)  # type: ignore[arg-type]
+    got = _answer_rows(compared, "category", "gmv_share", "gmv_previous_share", "gmv_share_change")
+    assert [
+        (c, pytest.approx(now[c]), pytest.approx(before[c]), pytest.approx(now[c] - before[c])) for c in now
+    ] == sorted(got)
 
 
 def test_the_other_half_is_of_the_previous_period_and_a_ranked_metric_is_still_re_ranked(session: Session) -> None:

@@ -166,6 +166,8 @@ class ChartAgent:
         if intent_of(query) == "relationship":
             second = value_label(self.catalog, query, query.metrics[1], language)
             label = text("charts.two_measures", language, label=label, second=second)
+        if query.share and query.comparison is not None:  # "成交总额占比环比": the shares are charted
+            label = text("charts.share_of", language, label=label)
         tr = query.time_range
         when = when_label(tr.start, tr.end, scope_label(query, self.catalog, language), language)
         titled = {"label": capitalised(label), "label_zh": label, "when": when}
@@ -207,10 +209,6 @@ class ChartAgent:
         metric = shown_metric(query, names)
         if metric is None or not table.rows:
             return None
-        column = value_column(query, metric)  # "revenue", or "revenue_per_day" ("_per_month" …)
-        info = self.catalog.metrics[metric]
-        unit = info.unit
-        currency = self.catalog.currency_of(metric)
         picks: list[tuple[int, ChartColumn, str]] = []  # (source index, column, kind of conversion)
         if PERIOD_COLUMN in names and query.grain is not None:
             picks.append(
@@ -226,12 +224,44 @@ class ChartAgent:
             if dim in names:
                 label = capitalised(self.catalog.dimensions[dim].label.for_lang(language))
                 picks.append((names.index(dim), ChartColumn(dim, "dimension", label), f"member:{dim}"))
+        picks += self._measure_picks(query, names, metric, language)
+        rows: list[tuple[CellValue, ...]] = []
+        for row in table.rows:
+            cells: list[CellValue] = []
+            for index, _column, how in picks:
+                raw = row[index]
+                if how == "time":
+                    cells.append(_as_date(raw))
+                elif how.startswith("member:"):
+                    cells.append(self._member(how.split(":", 1)[1], raw, language))
+                else:
+                    cells.append(_cell(raw))
+            rows.append(tuple(cells))
+        return ChartRequest(
+            columns=tuple(c for _, c, _ in picks),
+            rows=tuple(rows),
+            language=language,
+            title=self.title(query, metric, language),
+            intent=intent_of(query),
+            marks=_peak_mark(query, rows, language),
+        )
+
+    def _measure_picks(
+        self, query: SemanticQuery, names: list[str], metric: str, language: Language
+    ) -> list[tuple[int, ChartColumn, str]]:
+        """The measures charted: this period's and the other's (their shares for a share), a part's
+        share in each group, or the metric (with a second one for a relationship)."""
+        column = value_column(query, metric)  # "revenue", or "revenue_per_day" ("_per_month" …)
+        unit, currency = self.catalog.metrics[metric].unit, self.catalog.currency_of(metric)
+        picks: list[tuple[int, ChartColumn, str]] = []
         if query.comparison is not None and f"{column}_previous" in names:
             tr, prev = query.time_range, query.comparison.range
             current_label = text("charts.current_period", language, span=span_label(tr.start, tr.end, language))
             previous_label = text("charts.previous_period", language, span=span_label(prev.start, prev.end, language))
-            picks.append((names.index(column), ChartColumn(column, "measure", current_label, unit, currency), "value"))
             previous = f"{column}_previous"
+            if query.share:  # each period's share of its own whole, side by side
+                column, previous, unit, currency = f"{column}_share", f"{previous}_share", "ratio", None
+            picks.append((names.index(column), ChartColumn(column, "measure", current_label, unit, currency), "value"))
             picks.append(
                 (names.index(previous), ChartColumn(previous, "measure", previous_label, unit, currency), "value")
             )
@@ -260,26 +290,7 @@ class ChartAgent:
                         "value",
                     )
                 )
-        rows: list[tuple[CellValue, ...]] = []
-        for row in table.rows:
-            cells: list[CellValue] = []
-            for index, _column, how in picks:
-                raw = row[index]
-                if how == "time":
-                    cells.append(_as_date(raw))
-                elif how.startswith("member:"):
-                    cells.append(self._member(how.split(":", 1)[1], raw, language))
-                else:
-                    cells.append(_cell(raw))
-            rows.append(tuple(cells))
-        return ChartRequest(
-            columns=tuple(c for _, c, _ in picks),
-            rows=tuple(rows),
-            language=language,
-            title=self.title(query, metric, language),
-            intent=intent_of(query),
-            marks=_peak_mark(query, rows, language),
-        )
+        return picks
 
     def plan(
         self, query: SemanticQuery, table: ResultTable, language: Language, incomplete: tuple[dt.date, ...] = ()

@@ -15,6 +15,7 @@ from baton.agents.buckets import partial_buckets
 from baton.agents.compared_sentences import ComparedSentences
 from baton.agents.narration import MAX_LISTED, Sentence, by_time, named_row, period_of, polish
 from baton.agents.ranked_sentences import RankedSentences, asked_place
+from baton.agents.shares_compared import SharesCompared
 from baton.agents.within_groups import within_groups_sentence
 from baton.catalog.compiler import checked_bound
 from baton.contracts.answer import ResultTable
@@ -121,7 +122,7 @@ def said_words(period: TimeRange, language: Language) -> str | None:
     return _LEADING_PREPOSITION.sub("", period.text or "") or period.text
 
 
-class Narrator(ComparedSentences, BoundSentences, RankedSentences):
+class Narrator(ComparedSentences, BoundSentences, RankedSentences, SharesCompared):
     """The answer sentence of a query's result: one sentence per metric, of the kind the query asks."""
 
     def compose(self, query: SemanticQuery, table: ResultTable, language: Language) -> str:
@@ -172,6 +173,8 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences):
         say = Sentence(query, metric, rows, period, filters, language, fmt)
         if query.asked_member is not None and metric == query.metrics[0]:
             return self._first_asked_sentence(say)
+        if query.share and query.comparison is not None:  # "各渠道GMV占比环比"
+            return self._shares_compared(say)
         if query.share:
             return self._share_sentence(say)
         if (query.rank_within or query.rank_each_period) and metric == query.metrics[0]:  # "每个渠道GMV最高的2个品类"

@@ -631,7 +631,8 @@ def _kept_by_window(
 def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape) -> CompiledQuery:
     """Each metric over the part the question names, next to its share of the whole."""
     ratios = [m for m in query.metrics if not catalog.metrics[m].amount_or_count]  # a share of a rate means nothing
-    if query.comparison is not None:
+    compared = query.comparison is not None
+    if compared and (query.grain is not None or query.rank_by == "change_pct" or query.premise_asked is not None):
         raise QuestionRefused(*both("nlu.share_with_comparison"))
     if ratios:
         raise QuestionRefused(*both("catalog.share_not_additive", metric=", ".join(ratios)))
@@ -653,23 +654,34 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     assert isinstance(part.expression, exp.Query) and isinstance(whole.expression, exp.Query)
     keys = [PERIOD] if query.grain is not None else []
     outs: list[exp.Expr] = [exp.column(k, table="n") for k in (*keys, *query.dimensions)]
+    columns = [*keys, *query.dimensions]
     for m in query.metrics:
-        share = exp.Div(
-            this=exp.cast(exp.column(m, table="n"), exp.DataType.build(exp.DataType.Type.DOUBLE)),
-            expression=exp.func("NULLIF", exp.column(m, table="d"), exp.Literal.number(0)),
-        )
-        outs += [exp.column(m, table="n").as_(m), share.as_(f"{m}_share"), exp.column(m, table="d").as_(f"{m}_whole")]
+        shares = []
+        for side in [m, f"{m}_previous"] if compared else [m]:  # "gmv_previous_share": of that period's whole
+            share = exp.Div(
+                this=exp.cast(exp.column(side, table="n"), exp.DataType.build(exp.DataType.Type.DOUBLE)),
+                expression=exp.func("NULLIF", exp.column(side, table="d"), exp.Literal.number(0)),
+            )
+            shares.append(share)
+            whole_of = exp.column(side, table="d").as_(f"{side}_whole")
+            outs += [exp.column(side, table="n").as_(side), share.copy().as_(f"{side}_share"), whole_of]
+            columns += [side, f"{side}_share", f"{side}_whole"]
+        if compared:  # the share's move in points (a ratio's change), and the part's own change
+            now, before = shares
+            outs.append(exp.Sub(this=exp.paren(now), expression=exp.paren(before)).as_(f"{m}_share_change"))
+            outs += [exp.column(c, table="n").as_(c) for c in (f"{m}_change", f"{m}_change_pct")]
+            columns += [f"{m}_share_change", f"{m}_change", f"{m}_change_pct"]
     final = _select_from(outs, part.expression, "n")
     if keys or groups:
         on = _and([exp.column(k, table="n").eq(exp.column(k, table="d")) for k in (*keys, *groups)])
         final = final.join(whole.expression.subquery("d", copy=False), on=on, join_type="LEFT", copy=False)
-    else:  # one row: metrics of two tables join theirs first, so it is said as one
+    else:  # one row: metrics of two tables join theirs first, and a comparison's pivot is said as one
         one_row = whole.expression
-        if len(whole.tables) > 1:
-            maxima = [exp.func("MAX", exp.column(m)).as_(m) for m in query.metrics]
+        if len(whole.tables) > 1 or compared:
+            sides = [s for m in query.metrics for s in ([m, f"{m}_previous"] if compared else [m])]
+            maxima = [exp.func("MAX", exp.column(s)).as_(s) for s in sides]
             one_row = _select_from(maxima, whole.expression, "whole_row")
         final = final.join(one_row.subquery("d", copy=False), join_type="CROSS", copy=False)
-    columns = (*keys, *query.dimensions, *(c for m in query.metrics for c in (m, f"{m}_share", f"{m}_whole")))
     if members_only(query):  # the parts ranked or bounded are members; the whole keeps every row
         named = [exp.not_(exp.column(d, table="n").is_(exp.null())) for d in query.dimensions]
         final = final.where(exp.and_(*named, copy=False), copy=False)
@@ -680,9 +692,9 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         bounded = (f"{bounded_column(query)} {bound.op} {_bound(bound.value).sql()}",)
     if _ranked(query):
         # by the share: over periods each has its own whole, so the largest part need not be the largest share
-        by_share = f"{query.metrics[0]}_share"
+        by_share = f"{query.metrics[0]}_share" + ("_change" if query.rank_by == "change" else "")
         final = _rank_rows(final, query, by_share, columns, [*keys, *query.dimensions], shape.ties)
-        columns = (*columns, AHEAD) if query.rank_place is not None and shape.ties else columns
+        columns += [AHEAD] if query.rank_place is not None and shape.ties else []
     elif query.listed is not None:  # "各渠道GMV占比，从低到高": the parts by their share, as said
         by = exp.Ordered(this=exp.column(f"{query.metrics[0]}_share"), desc=query.listed == "desc", nulls_first=False)
         final = final.order_by(
@@ -694,12 +706,16 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         sql=final.sql(dialect=dialect, pretty=True),
         dialect=dialect,
         expression=final,
-        columns=columns,
+        columns=tuple(columns),
         tables=part.tables,
         filters_applied=(*part.filters_applied, *bounded),
         aggregation_logic=(
             *part.aggregation_logic,
             *(f"{m}_share: {m} / {m}_whole, {m} of the whole" for m in query.metrics),
+            *(
+                f"{m}_share_change: {m}_share - {m}_previous_share, each period's share of its own whole"
+                for m in (query.metrics if compared else ())
+            ),
         ),
         filled=part.filled,
     )

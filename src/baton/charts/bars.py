@@ -26,7 +26,7 @@ from baton.charts.common import (
 from baton.charts.data import Record, as_float, fold_other, time_key, to_json, top_members
 from baton.charts.layout import donut_labels
 from baton.charts.model import ChartColumn
-from baton.numbers import format_change, format_number
+from baton.numbers import MISSING, format_change, format_number
 
 PREVIOUS_COLOR = "#9ecae9"
 CURRENT_COLOR = "#4c78a8"
@@ -407,6 +407,14 @@ def build_grouped(ctx: Ctx, period: bool) -> tuple[dict[str, Any], list[Record]]
     return {"layer": layers}, records
 
 
+def _points(current: float | None, previous: float | None, ctx: Ctx) -> str:
+    """A rate's (or a share's) move as its label says it: in percentage points ("+3.6pp"), never a
+    change of a percentage in percent."""
+    if current is None or previous is None:
+        return MISSING
+    return ctx.say("charts.points", points=f"{(current - previous) * 100:+.1f}")
+
+
 def _change_layer(ctx: Ctx, records: list[Record], groups: list[str], order: list[str]) -> dict[str, Any]:
     previous, current = groups
     by_member: dict[str, dict[str, float | None]] = defaultdict(dict)
@@ -416,8 +424,10 @@ def _change_layer(ctx: Ctx, records: list[Record], groups: list[str], order: lis
     for member, vals in by_member.items():
         cur, prev = vals.get(current), vals.get(previous)
         top = max(v for v in (cur, prev, 0.0) if v is not None)
-        changes.append({"member": member, "top": top, "change_text": format_change(cur, prev, ctx.lang)})
-    ctx.notes.append(ctx.say("charts.note_change_labels", current=current, previous=previous))
+        said = _points(cur, prev, ctx) if ctx.unit == "ratio" else format_change(cur, prev, ctx.lang)
+        changes.append({"member": member, "top": top, "change_text": said})
+    key = "charts.note_change_points" if ctx.unit == "ratio" else "charts.note_change_labels"
+    ctx.notes.append(ctx.say(key, current=current, previous=previous))
     return {
         "data": {"values": changes},
         "mark": {"type": "text", "baseline": "bottom", "dy": -14, "fontSize": 12, "fontWeight": "bold"},

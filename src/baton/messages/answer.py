@@ -43,6 +43,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "shares_in_groups_part": (" of {part}", "{part}的"),
     "label_of_part": ("{label} of {part}", "{part}的{label}"),
+    "share_item_compared": (
+        "{item}: {share} (was {previous}, {points})",
+        "{item} 占 {share}（对比期 {previous}，{points}）",
+    ),
+    "shares_compared": (
+        "{label}{filters} for {period}, each part's share of the total ({whole}) {kind} ({previous_period}, "
+        "total {previous_whole}): {items}{more}.",
+        "{period}{filters}{label}（整体 {whole}）各部分占比，{kind}对比期（{previous_period}，整体 {previous_whole}）："
+        "{items}{more}。",
+    ),
+    "share_value_compared": (
+        "{part}'s share of {label}{filters} for {period} was {share} ({value} of {whole}), {points} {kind} "
+        "({previous_period}: {previous}, {previous_value} of {previous_whole}).",
+        "{period}{filters}{part}占{label}的比例为 {share}（{value} / 整体 {whole}），对比期（{previous_period}）为 "
+        "{previous}（{previous_value} / 整体 {previous_whole}），{kind} {points}。",
+    ),
+    "share_of_label": ("{part}'s share of {label}", "{part}占{label}的比例"),
     "share_value": ("{label}{filters} for {period}: {item}.", "{period}{filters}{label}：{item}。"),
     "share_value_of_whole": (
         "{label}{filters} for {period}: {item}; the total is {whole}.",

@@ -142,6 +142,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "note_interval": ("{how}: {low} – {high}", "{how}：{low} – {high}"),
     "note_folded": ("{count} more members merged into '{other}'", "另有 {count} 个成员合并为“{other}”"),
     "note_change_labels": ("Labels: change of {current} vs {previous}", "标注：{current}相对{previous}的变化"),
+    "note_change_points": (
+        "Labels: change of {current} vs {previous}, in percentage points",
+        "标注：{current}相对{previous}的变化（百分点）",
+    ),
+    "points": ("{points}pp", "{points}个百分点"),
     "note_boxplot": ("Box: IQR; whiskers 1.5×IQR; dots: outliers", "箱线：四分位距；须线 1.5 倍四分位距；点为离群值"),
     "how_error_bars": ("Error bars", "误差线"),
     "how_band": ("Band", "阴影"),

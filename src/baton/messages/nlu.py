@@ -594,8 +594,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "问题同时要求两种平均（{words}）。请一次问一种。",
     ),
     "share_with_comparison": (
-        "Baton cannot compute a share and a period comparison in one question yet; ask them one at a time.",
-        "暂不支持在一个问题中同时计算占比和期间对比；请分开提问。",
+        "Baton compares one period's shares with another period's, but not over a series (each month against the "
+        "one before), by a change in percent, or as which parts moved; ask for the shares against the other period.",
+        "Baton 可以比较两个期间的占比，但暂不支持按时间序列逐期对比占比、按占比的变化率排名或判断哪些部分变了；"
+        "请改问各部分占比与对比期相比的变化。",
     ),
     "metric_item": ("{label} ({name})", "{label}（{name}）"),
     "partial_member": (

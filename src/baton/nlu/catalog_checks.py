@@ -150,12 +150,13 @@ class CatalogChecks:
         comparison: Comparison | None,
         grain: Grain | None,
     ) -> None:
-        """A share is of an amount or a count (never a rate), of one period, and of a part or a
-        breakdown the question names; else asked back."""
+        """A share is of an amount or a count (never a rate), of a part or a breakdown the question
+        names, and over a series only of one period's shares ("每月各渠道占比的环比" is not built);
+        else asked back."""
         ratios = [m for m in metrics if self.catalog.metrics[m].is_ratio or self.catalog.metrics[m].unit == "ratio"]
         if ratios:
             raise ask_back("nlu.share_of_a_ratio", {"metrics": ratios})
-        if comparison is not None:
+        if comparison is not None and grain is not None:
             raise ask_back("nlu.share_with_comparison", {})
         if not dims and not share_filters:
             raise ask_back("nlu.share_of_what", {"dimensions": []})

@@ -59,6 +59,11 @@ def filters_of(
         if excluded and included is not None and the_set and not set(members) & set(included.members):
             filters = [f for f in filters if f is not included]  # "APP的GMV" then "直播以外的渠道呢"
             included = None
+        if excluded and included is not None and set(included.members) == set(members) and _but_said(r):
+            # "上个月app的GMV" then "除了app呢": all but what the previous question kept ("去掉app":
+            # the member, or the filter on it? asked back below)
+            filters = [f for f in filters if f is not included]
+            included = None
         if excluded and included is not None:  # "华东和华南的GMV" then "去掉华南": 华东 is left
             filters = [f for f in filters if f is not included]
             filters.append(MemberFilter(dimension=dim, members=_left(catalog, dim, included.members, members)))
@@ -266,6 +271,17 @@ def shares_within(parent: SemanticQuery, r: Reading, dims: list[str]) -> tuple[s
     the follow-up marks so ("in each region, what share came from live stream")."""
     marked = breakdown_wholes(r.scan, list(r.terms.dims), r.terms.hits)
     return tuple(d for d in dims if d in parent.share_within or d in marked)
+
+
+_TAKE_AWAY = patterns.compile(r"去掉|去除|拿掉|\b(?:drop|remove|take out|filter out|strip out|cut out)\b", re.I)
+"""A verb that takes away a member or the filter that names it: after a question of that member
+alone, which one is asked back."""
+
+
+def _but_said(r: Reading) -> bool:
+    """The exclusion said as "all but" (除了, 以外, 不含, excluding, except, without), never as a
+    verb taking away."""
+    return _TAKE_AWAY.search(r.scan.norm) is None
 
 
 _ACROSS_SAID = patterns.compile(r"\bacross\s+(?:all\s+)?(?:the\s+)?", re.I)

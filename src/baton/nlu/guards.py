@@ -264,6 +264,7 @@ def member_beside_the_whole(scan: Scan, cues: Cues, terms: Terms) -> None:
         return  # "华东的订单量占全国的比例": a share is of the whole by construction
     whole = vocab.WHOLE_REF.search(scan.norm)
     beside = vocab.GAP.search(scan.norm) or vocab.COMPARE.search(scan.norm) or len(terms.metric_hits) > 1
+    beside = beside or (whole is not None and _in_a_later_clause(scan, terms, whole.start()))
     total_metric = len(terms.metric_hits) > 1 and any(
         _WHOLE_BEFORE.search(scan.norm[: h.start]) for h in terms.metric_hits
     )
@@ -271,6 +272,15 @@ def member_beside_the_whole(scan: Scan, cues: Cues, terms: Terms) -> None:
     if (whole and beside) or total_metric or joined:
         said = joined or (whole.group(0) if whole else "")
         raise ask_back("nlu.member_beside_the_whole", {"whole": said, "members": [m.member for m in terms.members]})
+
+
+def _in_a_later_clause(scan: Scan, terms: Terms, at: int) -> bool:
+    """ "家电的退货率是多少，整体呢", "East China GMV last month; what about nationwide?": the whole asked
+    in a clause after the member's — a second figure, never dropped."""
+    member_end = min((m.hit.end for m in terms.members if not m.excluded), default=None)
+    if member_end is None or member_end > at:
+        return False
+    return vocab.CLAUSE_BREAK.search(scan.norm, member_end, at) is not None
 
 
 def _of_another_metric(word: re.Match[str], start: int, end: int, terms: Terms) -> bool:

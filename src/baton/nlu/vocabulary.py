@@ -117,7 +117,7 @@ WHOLE_OF_A_PERIOD = (
 )
 """Not "the whole of last year", "the whole month": a whole period, not the whole of the groups."""
 WHOLE_REF = patterns.compile(
-    r"整体|全国|总体|全平台|大盘|平均水平|\boverall\b|\bthe whole\b"
+    r"整体|全国|总体|全平台|大盘|平均水平|\boverall\b|\bnationwide\b|\bcompany[- ]wide\b|\bthe whole\b"
     + WHOLE_OF_A_PERIOD
     + r"|\ball (?:categories|channels|regions|users|of them)\b",
     _I,
@@ -888,6 +888,7 @@ ZH_FILLERS = frozenset(
         "数目 到底 究竟 得 地 着 被 把 让 从 到 至 于 按照 按 每 各 分 各个 不同 "
         "只看 只算 只统计 仅看 仅统计 仅限 只限 只要 只保留 仅保留 单看 仅 且 并且 不好意思 抱歉 "  # "只看APP，…": the member it names is the narrowing
         "这么多 那么多 这么大 那么大 这么快 这么厉害 这么猛 "
+        "老板 领导 老大 上级 "  # "老板想知道上个月的GMV": who asks says nothing of the data
         "急 着急 很急 挺急 比较急 加急 急用 咋样 另外 啥 是啥 啥样 它们 它 这些 那些 筛选 筛选条件 过滤"  # "老板要的，急": urgency says nothing of the data  # "涨了这么多": the degree of a move said
     ).split()
 )

@@ -436,12 +436,14 @@ _RULES: tuple[_Rule, ...] = (
         # question (or after "what was", "for", "the") is the month unless a modal's subject or verb follows
         "month_may_opening",
         _p(
-            r"(?:^\s*|<NB>(?:what(?:'s|\s+(?:is|was|were))?|show(?:\s+me)?|give\s+me|the|for)\s+)(?P<t>(?P<mn>may))<NA>"
+            r"(?:^\s*|<NB>(?:what(?:'s|\s+(?:is|was|were))?|how\s+(?:does|did|do|was|is|were)|show(?:\s+me)?"
+            r"|give\s+me|the|for)\s+)(?P<t>(?P<mn>may))<NA>"
             r"(?!\s+(?:i|we|you|he|she|they|it|this|that|these|those|there|be|have|not|also|still|well|need|want"
             r"|ask|help|get|see|know|check|pull|show|give|look)(?![A-Za-z]))"
         ),
         _month,
     ),
+    _Rule("month_may_possessive", _p(r"<NB>(?P<t>(?P<mn>may))(?='s\b)"), _month),  # "May's": the month's
     _Rule(
         "month_span_cn",
         _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*(?:月份?)?\s*(?:-|~|–|—|到|至)\s*<MCN2>\s*月份?"),

@@ -1,0 +1,94 @@
+"""Sentences of a share against another period ("各渠道GMV占比环比", "app's share of GMV vs last
+year"): each period's share of its own whole, and the move between them in points."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from baton.agents.narration import MAX_LISTED, NarratorBase, Sentence
+from baton.contracts.common import Language
+from baton.contracts.semantic import SemanticQuery
+from baton.messages import text
+from baton.nlu.interpret import compared_with, share_part, value_label
+from baton.numbers import direction_of, format_exact
+
+
+class SharesCompared(NarratorBase):
+    """The sentences of a share with a comparison (columns ``m_share``, ``m_previous_share`` and
+    ``m_share_change`` from :func:`baton.catalog.compiler.compile_query`)."""
+
+    def _shares_compared(self, say: Sentence) -> str:
+        query, metric, rows, period, filters, language, fmt = say
+        kind, previous_period = compared_with(query, language)
+        where = {
+            "label": value_label(self.catalog, query, metric, language),
+            "filters": filters,
+            "period": period,
+            "kind": kind,
+            "previous_period": previous_period,
+        }
+        if not rows:
+            return text("answer.no_values", language, label=where["label"], filters=filters, period=period)
+        first = rows[0]
+        wholes = {
+            "whole": fmt(first.get(f"{metric}_whole")),
+            "previous_whole": fmt(first.get(f"{metric}_previous_whole")),
+        }
+        if query.dimensions:
+            if query.top_n is None and query.rank_place is None and query.intent != "ranking":
+                # the parts by their share now, largest first unless the question listed them the other way
+                low_first = query.listed == "asc"
+                rows = sorted(rows, key=lambda r: float(r.get(f"{metric}_share") or 0), reverse=not low_first)
+            shown = rows[:MAX_LISTED]
+            items = text("answer.list_sep", language).join(
+                self._share_moved(metric, r, self._row_label(query, r, language), language) for r in shown
+            )
+            more = text("answer.more_items", language, count=len(rows) - len(shown)) if len(rows) > len(shown) else ""
+            return text("answer.shares_compared", language, items=items, more=more, **wholes, **where)
+        part = share_part(query.share_filters, self.catalog, language)
+        said = self._share_premise(query, metric, first, part, where["label"], language)
+        values = {
+            "part": part,
+            "value": fmt(first.get(metric)),
+            "previous_value": fmt(first.get(f"{metric}_previous")),
+            **self._shares(metric, first, language),
+        }
+        return said + text("answer.share_value_compared", language, **values, **wholes, **where)
+
+    @staticmethod
+    def _shares(metric: str, row: dict[str, Any], language: Language) -> dict[str, str]:
+        """A row's share now and before, and the move in points ("-8.90 个百分点")."""
+        moved = row.get(f"{metric}_share_change")
+        points = (
+            text("answer.gap_points", language, points=f"{float(moved) * 100:+.2f}")
+            if moved is not None
+            else text("numbers.missing", language)
+        )
+        return {
+            "share": format_exact(row.get(f"{metric}_share"), "ratio", language),
+            "previous": format_exact(row.get(f"{metric}_previous_share"), "ratio", language),
+            "points": points,
+        }
+
+    def _share_moved(self, metric: str, row: dict[str, Any], name: str, language: Language) -> str:
+        """ "APP 占 55.84%（对比期 64.74%，-8.90 个百分点）"."""
+        return text("answer.share_item_compared", language, item=name, **self._shares(metric, row, language))
+
+    @staticmethod
+    def _share_premise(
+        query: SemanticQuery, metric: str, row: dict[str, Any], part: str, label: str, language: Language
+    ) -> str:
+        """ "app占比比上月高了多少" when it fell: the question's premise, contradicted first."""
+        actual = direction_of(row.get(f"{metric}_share_change"))
+        if query.premise is None or actual == query.premise:
+            return ""
+        return text(
+            "answer.comparison_premise_wrong",
+            language,
+            label=text("answer.share_of_label", language, part=part, label=label),
+            said=text(f"answer.premise_{query.premise}", language),
+            actual=text(f"answer.premise_{actual}", language),
+        )
+
+
+__all__ = ["SharesCompared"]
