@@ -699,6 +699,32 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"time_range": {"start": "2026-05-01"}},
     ),
     ("may's is the month's", "June GMV is how many times May's", {"comparison": {"range": {"start": "2026-05-01"}}}),
+    (
+        "a fall said with force is the largest fall",
+        "上个月GMV环比跌得最狠的是哪个区",
+        {"rank_by": "change", "order": "asc", "top_n": 1},
+    ),
+    (
+        "a rise said with force is the largest rise",
+        "上个月哪个渠道订单量涨得最猛",
+        {"rank_by": "change", "order": "desc", "top_n": 1},
+    ),
+    (
+        "'In X,' opening a share question is its whole",
+        "In East China, what share of last month's GMV came from new customers?",
+        {
+            "filters": [{"dimension": "region", "members": ["华东"]}],
+            "share_filters": [{"dimension": "user_type", "members": ["new"]}],
+        },
+    ),
+    (
+        "a period between the whole's member and its metric",
+        "华东上个月GMV里新客占比多少",
+        {
+            "filters": [{"dimension": "region", "members": ["华东"]}],
+            "share_filters": [{"dimension": "user_type", "members": ["new"]}],
+        },
+    ),
     ("who asks is no filter", "老板想知道上个月的GMV", {"metrics": ["gmv"], "filters": []}),
     ("may with its subject is no month", "may we get orders for June", {"time_range": {"start": "2026-06-01"}}),
     ("may opening a question is the month", "May GMV of app", {"time_range": {"start": "2026-05-01"}}),

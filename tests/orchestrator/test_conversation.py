@@ -382,6 +382,7 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月GMV前5的品类", "其中最低的"),  # the lowest of the five, never the bottom 5 of all
         ("上个月华东和华南的GMV", "去掉华东和华南"),  # the two, or the filter on them? (除了华东和华南: the rest)
         ("上个月app的GMV", "去掉app呢"),
+        ("上个月华南手机数码的GMV", "去掉华南，按区域拆开看"),  # never the breakdown taken away and 华南 kept
         ("上个月GMV", "同比和环比呢"),  # two comparisons at once: one at a time
         ("上个月各渠道GMV", "去年呢"),  # all of 2025, or June 2025?
         ("gmv by channel in q1", "what about last year?"),
@@ -389,6 +390,8 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月华东和华南的GMV差多少", "去年同期呢"),  # a gap of two changes is not built, never dropped
         ("上个月各区域优惠金额", "占GMV的比例呢"),  # discount over GMV, never GMV's share by region
         ("discount amount last month", "as a share of GMV?"),
+        ("discount amount by region last month", "what's that as a percentage of GMV?"),  # never GMV's shares
+        ("discount amount last month", "what percentage of GMV is that?"),
         ("上个月华东的GMV", "换成web"),  # web instead of East China, or within it?
         ("上个月华南的GMV", "I meant web"),
         ("上个月华东的GMV", "错了，app"),
@@ -861,6 +864,31 @@ def test_once_more_back_moves_from_the_period_discussed(
 
 
 @pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("GMV in the last 7 days", ["what about the 7 days before that?", "and the 7 days before that?"]),
+        ("最近7天华南的GMV", ["再往前7天呢", "再往前7天呢"]),
+    ],
+)
+def test_the_days_before_a_run_of_days_move_it_back(session: Session, first: str, then: list[str]) -> None:
+    """ "the last 7 days" then "the 7 days before that": June 17–23, then June 10–16 — the same run
+    moved back (never a comparison with it); said of another length it is read on its own."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    for question, (start, end) in zip(then, [(17, 23), (10, 16)], strict=True):
+        answer = chat.ask(question)
+        assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
+        span = answer.semantic_query.time_range
+        assert (span.start, span.end) == (date(2026, 6, start), date(2026, 6, end))
+        assert answer.semantic_query.comparison is None
+        where = " AND region = '华南'" if "华南" in first else ""
+        gold = _rows(
+            session, f"SELECT {GMV} FROM fact_order WHERE order_date BETWEEN '{span.start}' AND '{span.end}'{where}"
+        )
+        assert _last_figure(answer) == gold
+
+
+@pytest.mark.parametrize(
     ("first", "then", "members"),
     [
         ("5月家居日用的GMV", "和家用电器加起来多少", ("家居日用", "家用电器")),
@@ -1191,6 +1219,19 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
         assert f"{session.catalog.member_label(dim, member, 'zh')}（" in last.answer
 
 
+def test_and_in_second_place_is_the_next_place_of_the_ranking(session: Session) -> None:
+    """ "which category had the highest GMV" then "and in second place?": the second highest — the
+    "and in" a frame of the follow-up, "second place" the place."""
+    chat = session.conversation()
+    assert chat.ask("which category had the highest GMV last month", as_of=JULY).status == "answered"
+    second = chat.ask("and in second place?")
+    assert second.status == "answered" and second.semantic_query is not None, second.answer
+    assert second.semantic_query.rank_place == 2 and second.semantic_query.dimensions == ("category",)
+    ranked = _rows(session, f"SELECT category, {GMV} FROM fact_order WHERE {JUNE} GROUP BY 1")
+    name, value = sorted(ranked, key=lambda r: -float(r[1]))[1]  # type: ignore[arg-type]
+    assert _answer_rows(second, "category", "gmv") == [(name, pytest.approx(value))]
+
+
 @pytest.mark.parametrize(
     ("turns", "member", "gold"),
     [
@@ -1199,6 +1240,18 @@ def test_a_follow_up_ranks_the_groups_by_their_change(
             "服饰鞋包",
             f"SELECT COUNT(*) FROM fact_order WHERE {ORDERS} AND order_date BETWEEN DATE '2025-12-01' "
             "AND DATE '2025-12-31' AND category = '服饰鞋包'",
+        ),
+        (  # "第二个的…", "for the second one": the second row listed, in the listing's own order
+            ["上个月GMV前三的品类", "第二个的退款率呢"],
+            "家用电器",
+            f"SELECT CAST(COUNT(*) FILTER (WHERE status = 'refunded') AS DOUBLE) / COUNT(*) FROM fact_order "
+            f"WHERE {ORDERS} AND {JUNE} AND category = '家用电器'",
+        ),
+        (
+            ["top 3 categories by GMV last month", "what's the refund rate for the second one?"],
+            "home appliances",
+            f"SELECT CAST(COUNT(*) FILTER (WHERE status = 'refunded') AS DOUBLE) / COUNT(*) FROM fact_order "
+            f"WHERE {ORDERS} AND {JUNE} AND category = '家用电器'",
         ),
         (  # a place among every group listed, by its value (the table lists them by name)
             ["上个月各渠道的GMV", "排第一的那个渠道退款率多少"],
@@ -1780,6 +1833,24 @@ def test_all_but_the_one_member_asked_is_the_rest(session: Session, follow_up: s
     assert _last_figure(rest) == [(pytest.approx(float(_rows(session, sql)[0][0])),)]  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("follow_up", "where"), [("除了华南，按区域拆开看", " AND region <> '华南'"), ("不限华南了，按区域都列出来", "")]
+)
+def test_a_member_taken_out_then_a_breakdown_keeps_the_other_filter(
+    session: Session, follow_up: str, where: str
+) -> None:
+    """ "上个月华南手机数码的GMV" then "除了华南，按区域拆开看": every region but 华南, each, still of
+    手机数码 (never 华南's figure again with the breakdown dropped); "不限华南了": every region."""
+    chat = session.conversation()
+    assert chat.ask("上个月华南手机数码的GMV", as_of=JULY).status == "answered"
+    split = chat.ask(follow_up)
+    assert split.status == "answered" and split.semantic_query is not None, split.answer
+    assert split.semantic_query.dimensions == ("region",)
+    sql = f"SELECT region, {GMV} FROM fact_order WHERE {JUNE} AND category = '手机数码'{where} GROUP BY 1"
+    want = [(r, pytest.approx(v)) for r, v in _rows(session, sql)]
+    assert _answer_rows(split, "region", "gmv") == want
+
+
 def test_a_comparison_after_shares_compares_the_shares(session: Session) -> None:
     """ "上个月各品类GMV占比" then "同比呢": each category's share of June 2026's whole against its
     share of June 2025's (never last year's shares alone, nor the values' change)."""
@@ -2145,7 +2216,10 @@ def test_the_whole_and_corrections_change_the_filter(session: Session, first: st
         ("不按渠道拆了", ["region"]),
         ("去掉渠道拆分", ["region"]),
         ("not by channel", ["region"]),
+        ("and without the channel split?", ["region"]),
+        ("no channel breakdown", ["region"]),
         ("去掉直播", ["channel", "region"]),  # an exclusion, never the breakdown taken away
+        ("without live stream", ["channel", "region"]),
     ],
 )
 def test_taking_a_breakdown_away_keeps_the_rest(session: Session, then: str, left: list[str]) -> None:
@@ -2155,7 +2229,7 @@ def test_taking_a_breakdown_away_keeps_the_rest(session: Session, then: str, lef
     assert answer.status == "answered" and answer.semantic_query is not None
     assert list(answer.semantic_query.dimensions) == left
     excluded = [f.members for f in answer.semantic_query.filters if f.exclude]
-    assert excluded == ([("live_stream",)] if "直播" in then else [])
+    assert excluded == ([("live_stream",)] if "直播" in then or "live" in then else [])
 
 
 def test_compared_with_the_same_period_last_year_said_with_bi(session: Session) -> None:

@@ -593,7 +593,22 @@ def _clause_before(scan: Scan, start: int) -> str:
     return vocab.CLAUSE_BREAK.split(scan.norm[:start])[-1]
 
 
-_HIGH_END = {"最高", "最大", "最多", "最好", "highest", "largest", "biggest", "most", "best", "top"}
+_HIGH_END = {
+    "最高",
+    "最大",
+    "最多",
+    "最狠",
+    "最猛",
+    "最凶",
+    "最厉害",
+    "最好",
+    "highest",
+    "largest",
+    "biggest",
+    "most",
+    "best",
+    "top",
+}
 _LOW_END = {"最低", "最小", "最少", "最差", "lowest", "smallest", "least", "fewest", "worst", "bottom"}
 
 
@@ -612,13 +627,18 @@ def _read_place(scan: Scan, cues: Cues) -> None:
     if "last" in groups:  # "最后一名的区域": the lowest
         cues.order, cues.top_n = "asc", 1
         return
-    raw = next(groups[k] for k in ("zh", "zh2", "zh3", "zh4", "zh5", "en", "en2", "en3", "en4") if k in groups).lower()
+    raw = next(
+        groups[k]
+        for k in ("zh", "zh2", "zh3", "zh4", "zh5", "zh6", "en", "en2", "en3", "en4", "en5", "en6")
+        if k in groups
+    ).lower()
     ordinal = raw[-2:] in {"st", "nd", "rd", "th"} and raw[:-2].isdigit()  # "10th", never "第100"'s "1"
     place = vocab.EN_PLACES.get(raw) or (int(raw[:-2]) if ordinal else _number(raw))
     word = (groups.get("dir_zh") or groups.get("dir_en") or groups.get("dir_en2") or "").lower()
     low = "bottom" in groups or word in {"低", "小", "少", "lowest", "smallest", "least", "fewest"}
     cues.order = "asc" if low else "desc"
-    cues.place_bare = "zh5" in groups or "en3" in groups  # "第三个呢", "the third one": the previous ranking's way
+    # "第三个呢", "第二个的退款率", "the third one('s)": a row the previous ranking listed, in its way
+    cues.place_bare = bool({"zh5", "zh6", "en3", "en5", "en6"} & set(groups))
     if place == 1:
         cues.top_n = 1
     else:

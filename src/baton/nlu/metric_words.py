@@ -225,7 +225,10 @@ def metric_over_the_previous(scan: Scan, metric_hits: Sequence[Hit], previous: S
     the named metric's share of its own total."""
     for hit in metric_hits:
         named = {t.target for t in hit.terms if t.kind == "metric"}
-        if named and not named & set(previous) and _OVER_BEFORE.search(scan.norm, 0, hit.start):
+        over = _OVER_BEFORE.search(scan.norm, 0, hit.start) or (
+            _WHAT_SHARE_OF.search(scan.norm, 0, hit.start) and _IS_THAT.match(scan.norm, hit.end)
+        )
+        if named and not named & set(previous) and over:
             raise _ratio_of_two(scan.text[: hit.end].strip())
 
 
@@ -277,13 +280,21 @@ def _ratio_of_two(said: str) -> AmbiguousQuestion:
     )
 
 
+_ASKING_EN = r"(?:and\s+|what about\s+|how about\s+|(?:so\s+)?(?:what'?s|what\s+(?:is|was|are|were)|show(?:\s+me)?|give\s+me)\s+)"
 _OVER_BEFORE = patterns.compile(
-    r"^\s*(?:那|那么|and\s+|what about\s+|how about\s+)?(?:它|其|this|that|it)?\s*(?:占了?|占到|相对于|除以|/|÷)\s*(?:总的?)?\s*$"
-    r"|^\s*(?:and\s+|what about\s+|how about\s+)?(?:it\s+|that\s+)?(?:as an? (?:share|percentage|percent|proportion|fraction) "
-    r"of|divided by|relative to|over)\s+(?:the\s+)?(?:total\s+)?$",
+    r"^\s*(?:那|那么|and\s+|what about\s+|how about\s+)?(?:它|其|这个|那个|这些|那些|this|that|it)?\s*"
+    r"(?:占了?|占到|相对于|除以|/|÷)\s*(?:总的?)?\s*$"
+    rf"|^\s*{_ASKING_EN}?(?:(?:it|that|this|those|these|them)\s+)?(?:as\s+an?\s+|as\s+|in\s+)?"
+    r"(?:(?:share|percentage|percent|proportion|fraction|%)\s+of|divided by|relative to|over)\s+(?:the\s+)?(?:total\s+)?$",
     re.I,
 )
-"""Words that open a follow-up by setting what was asked over a metric ("占GMV…", "as a share of GMV")."""
+_WHAT_SHARE_OF = patterns.compile(
+    rf"^\s*{_ASKING_EN}?what\s+(?:share|percentage|percent|proportion|fraction)\s+of\s+(?:the\s+)?(?:total\s+)?$", re.I
+)
+_IS_THAT = patterns.compile(r"\s*(?:is|are|was|were)\s+(?:that|it|this|those|these|them)\b", re.I)
+"""After "what percentage of GMV": what was asked before ("…is that?"), never a new part ("…came from East China")."""
+"""Words that open a follow-up by setting what was asked over a metric ("占GMV…", "as a share of GMV",
+"what's that as a percentage of GMV", "what percentage of GMV is that")."""
 _OVER_METRIC = patterns.compile(
     r"\s*(?:占了?|占到|相对于|除以|/|÷)\s*"
     r"|\s+(?:(?:as|in)\s+(?:an?\s+)?(?:share|percentage|percent|pct|%|proportion|fraction|ratio)\s+of|divided by|"

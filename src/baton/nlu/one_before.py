@@ -11,7 +11,7 @@ rate last month" then "how about the month before" asks which channel was highes
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from baton import patterns
 from baton.catalog.spine import whole_period_count
@@ -55,6 +55,14 @@ _EN_AFTER = patterns.compile(
     r"\s*[?.!]?\s*",
     re.I,
 )
+_DAYS_BEFORE = patterns.compile(
+    r"\s*(?:(?:and|so|ok|okay)[,\s]+)?(?:(?:how|what)\s+about\s+)?(?:for\s+)?the\s+(?P<n>\d{1,3})\s+days\s+before"
+    r"(?:\s+(?:that|it|then))?\s*[?.!]?\s*"
+    r"|\s*(?:那|那么)?\s*再?\s*往?前\s*(?P<n_zh>\d{1,3})\s*天\s*(?:呢|的呢|怎么样|如何)?\s*[?？。]?\s*",
+    re.I,
+)
+"""The days before a run of days as long ("最近7天" then "再往前7天呢", "the 7 days before that"): the
+same run moved back — said of another length, read on its own."""
 _UNITS: dict[str, Grain] = {
     "天": "day",
     "日": "day",
@@ -83,7 +91,19 @@ def the_one_before(
     whether the parent's comparison was dropped (a named period does not move with it). After a
     ranking of periods that listed one ("最低的是哪周" then "那前一周呢"), the one before that one;
     said after a range of several such periods ("最近8周" then "前一周呢"), asked back: before which?"""
-    return _the_one_beside(question, parent, as_of, listed, after=False)
+    return _the_one_beside(question, parent, as_of, listed, after=False) or _the_days_before(question, parent, as_of)
+
+
+def _the_days_before(question: str, parent: SemanticQuery, as_of: date) -> tuple[SemanticQuery, bool] | None:
+    said = _DAYS_BEFORE.fullmatch(question)
+    current = parent.time_range
+    days = (current.end - current.start).days + 1
+    if said is None or int(said.group("n") or said.group("n_zh")) != days:
+        return None
+    shift = timedelta(days=days)
+    words = f"前{days}天" if said.group("n_zh") else f"the {days} days before"
+    moved = TimeRange(start=current.start - shift, end=current.end - shift, text=words)
+    return _moved(parent.model_copy(update={"corrections": ()}), moved, as_of)
 
 
 def the_one_after(

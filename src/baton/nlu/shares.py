@@ -49,6 +49,10 @@ _OF_EVERYTHING = patterns.compile(
     re.I,
 )
 _THE_WHOLE_PLACE = patterns.compile(r"全国|全平台|大盘")
+_IN_OPENING = patterns.compile(r"^\s*(?:in|within|for)\s+(?:the\s+)?$", re.I)
+_CLAUSE_COMMA = patterns.compile(r"\s*[,，]")
+_PERIOD_WORDS = patterns.compile(r"[\s\d上下本这今去前近个月周年天日季度号半]+")
+"""A Chinese period said between a member and its metric ("上个月", "今年", "近30天")."""
 _EACH_EN = patterns.compile(r"\b(?:for|in|within|inside)\s+(?:each|every)\s+(?:of\s+the\s+)?$", re.I)
 
 
@@ -172,7 +176,9 @@ def _marker(scan: Scan, hit: Hit, hits: list[Hit]) -> str | None:
     if _OF_ZH.search(before) or _AMONG.search(before):
         return "strong"
     end = _past_attached(scan, hit.end, hits, kinds={"dimension"})
-    after_metric = _past_attached(scan, end, hits, kinds={"metric"})
+    if _IN_OPENING.search(before) and _CLAUSE_COMMA.match(scan.norm, end):  # "In East China, what share of…"
+        return "strong"
+    after_metric = _past_attached(scan, _past_a_period(scan, end), hits, kinds={"metric"})
     if any(INSIDE.match(scan.norm, at) is not None for at in {end, after_metric}):
         return "strong"
     if _OF_EN.search(before) and after_metric > end:  # "of East China GMV": the member's metric
@@ -186,6 +192,13 @@ def metric_said_of(scan: Scan, hit: Hit, hits: list[Hit]) -> Hit | None:
     end = _past_attached(scan, hit.end, hits, kinds={"dimension"})
     after = _past_attached(scan, end, hits, kinds={"metric"})
     return next((h for h in hits if h.end == after and "metric" in h.kinds), None) if after > end else None
+
+
+def _past_a_period(scan: Scan, at: int) -> int:
+    """Past a period read right after ``at`` ("华东上个月GMV里": the member's metric, a period between)."""
+    start = at + len(scan.norm[at:]) - len(scan.norm[at:].lstrip())
+    span = next(((s, e) for s, e in scan.claimed if s == start and _PERIOD_WORDS.fullmatch(scan.norm[s:e])), None)
+    return span[1] if span is not None else at
 
 
 def _past_attached(scan: Scan, at: int, hits: list[Hit], *, kinds: set[str]) -> int:

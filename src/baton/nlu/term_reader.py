@@ -193,6 +193,7 @@ class TermReader(CatalogChecks):
                     kept=_kept_members(context, hit.terms[0].target),
                 )
         _not_just_the_old_scope(scan, terms)
+        _no_longer_limited(scan, terms)
         claim_metric_affixes(self.catalog, scan, terms.metric_hits)
         claim_measure_words(self.catalog, scan, terms.metrics or (list(context.metrics) if context is not None else []))
         return terms
@@ -459,6 +460,20 @@ def _not_just_the_old_scope(scan: Scan, terms: Terms) -> None:
         if said is not None and m.dimension in terms.every_of and not m.excluded:
             scan.claim(said.start(), said.end())
             terms.members.remove(m)
+
+
+_NO_LONGER_LIMITED = patterns.compile(r"不(?:再)?(?:限|限定|限制|局限)(?:于|在)?\s*$")
+
+
+def _no_longer_limited(scan: Scan, terms: Terms) -> None:
+    """ "不限华南了，按区域都列出来": the member after "不限" is a filter taken away — every member of
+    its dimension, never that member kept."""
+    for m in list(terms.members):
+        said = _NO_LONGER_LIMITED.search(scan.norm, 0, m.hit.start)
+        if said is not None and not m.excluded:
+            scan.claim(said.start(), said.end())
+            terms.members.remove(m)
+            terms.every_of.add(m.dimension)
 
 
 def _kept_members(context: SemanticQuery | None, dim: str) -> tuple[str, ...]:

@@ -48,6 +48,7 @@ UNSPLIT = patterns.compile(
     r"|不(?:用|要|必|需要)?再?(?:分|按)(?=\s*\S)|去掉(?=\s*\S)(?:拆分|细分)?"
     r"|(?<=\S)(?:拆分|拆开|细分|拆|分)了?(?=\s*[呢吧?？。!！]?\s*$)"
     r"|\bno (?:breakdown|split)\b|\bwithout (?:the |a )?(?:breakdown|split(?:ting)?)\b|\bnot (?:broken down|split)\b"
+    r"|\b(?:without|no)(?: the| a)?(?=(?:\s+[a-z]+){1,2}\s+(?:breakdown|split)\b)"
     r"|\bdon'?t (?:break (?:it |them )?down|split)(?: (?:it|them))?(?: by)?\b|\bnot by\b|\bremove the\b|\bdrop the\b"
     r"|(?<=\w) (?:breakdown|split)\b",
     _I,
@@ -56,14 +57,16 @@ UNSPLIT = patterns.compile(
 the dimensions it names, or all of them. Read only when the question opens so (:data:`UNSPLIT_OPENS`),
 so "按渠道拆分" stays a breakdown."""
 UNSPLIT_OPENS = patterns.compile(
-    r"^\s*(?:(?:那|那就)|(?:整体|总体|合计|汇总|总计)呢?\s*[,，])?\s*不(?:用|要|必|需要)?再?(?:拆|细分|分|按)|^\s*(?:那|那就)?\s*去掉.{0,8}(?:拆分|细分|拆开)"
+    r"^\s*(?:(?:那|那就)|(?:整体|总体|合计|汇总|总计)呢?\s*[,，])?\s*不(?:用|要|必|需要)?再?(?:拆|细分|分|按)|^\s*(?:那|那就)?\s*去掉[^，,。；;？?！!\s按]{0,8}(?:拆分|细分|拆开)"
     r"|^\s*(?:ok(?:ay)?,?\s+)?(?:no (?:breakdown|split)|without (?:the |a )?(?:breakdown|split)"
     r"|not (?:broken down|split|by)|don'?t (?:break|split))\b"
-    r"|^\s*(?:ok(?:ay)?,?\s+)?(?:remove|drop) the\b.{0,24}\b(?:breakdown|split)\b",
+    r"|^\s*(?:ok(?:ay)?,?\s+)?(?:remove|drop) the\b.{0,24}\b(?:breakdown|split)\b"
+    r"|^\s*(?:and\s+|ok(?:ay)?,?\s+)?(?:without|no)(?: the| a)?(?:\s+[a-z]+){1,2}\s+(?:breakdown|split)\b",
     _I,
 )
 """How a follow-up that takes a breakdown away opens: "去掉" and "drop the" only with a word of
-splitting ("去掉渠道拆分"), never "去掉直播" (an exclusion)."""
+splitting ("去掉渠道拆分"), never "去掉直播" (an exclusion), nor "去掉华南，按区域拆开看" (an exclusion,
+then a breakdown)."""
 POINTER = patterns.compile(f"{PERIOD_POINTER.pattern}|{ROWS_POINTER.pattern}", _I)
 """Words pointing at the previous answer's rows ("它的GMV呢", "这两个区域", "their orders?", "那天")."""
 WHICH_OF_THOSE = patterns.compile(

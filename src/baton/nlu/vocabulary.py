@@ -489,7 +489,10 @@ RANK_PLACE = patterns.compile(
     r"|\branked\s+(?P<en2>"
     + _EN_PLACE
     + r")(?:[- ](?P<dir_en2>highest|largest|biggest|most|lowest|smallest|least|fewest))?\b"
-    r"|\b(?:in\s+)?(?P<en4>" + _EN_PLACE + r")\s+place\b"
+    r"|\b(?P<en4>" + _EN_PLACE + r")\s+place\b"
+    r"|第\s*(?P<zh6>" + _PLACE_N + r")\s*个(?=\s*的)"
+    r"|(?<=\bfor )the\s+(?P<en5>" + _EN_PLACE + r")\s+one(?:'s|s)?(?![\w'])"
+    r"|\bthe\s+(?P<en6>" + _EN_PLACE + r")\s+one(?:'s|’s)(?![\w'])"
     r"|(?:^\s*|(?<=^and )|(?<=^what about )|(?<=^how about )|(?<=^now ))the\s+(?P<en3>"
     + _EN_PLACE
     + r")\s+one(?:'s|s)?(?![\w'])",
@@ -536,8 +539,10 @@ QUALITY = patterns.compile(
 )
 """Ranking words that say good or bad: which way they rank comes from the metric's ``better``."""
 GOOD = patterns.compile(r"最好|最棒|更好|表现最好|\bbest\b|\bbetter\b", _I)
+_MOST_OF_A_MOVE = r"(?<=[跌降涨升掉增减]得)最(?:狠|猛|凶|厉害)"
+""""跌得最狠", "涨得最猛": the most of a move, said with force."""
 BEST = patterns.compile(
-    r"最高|最大|最多|最好|最低|最小|最少|最差|更高|更低|更多|更少|较高|较低|"
+    _MOST_OF_A_MOVE + r"|最高|最大|最多|最好|最低|最小|最少|最差|更高|更低|更多|更少|较高|较低|"
     r"\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\blowest\b|\bsmallest\b"
     r"|\bbest\b|\bworst\b|\btop\b|\bleast\b|\bfewest\b|\bbottom\b"
     r"|\b(?:higher|lower|bigger|smaller|greater)\b",
@@ -641,7 +646,8 @@ THE_N_WITH = patterns.compile(
 )
 """"(the) 3 categories with the highest refund rate": a count of groups a superlative ranks."""
 SUPERLATIVE = patterns.compile(
-    r"最高|最大|最多|最好|最低|最小|最少|最差|\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\blowest\b"
+    _MOST_OF_A_MOVE
+    + r"|最高|最大|最多|最好|最低|最小|最少|最差|\bhighest\b|\blargest\b|\bbiggest\b|\bmost\b|\blowest\b"
     r"|\bsmallest\b|\bbest\b|\bworst\b|\bleast\b|\bfewest\b",
     _I,
 )
