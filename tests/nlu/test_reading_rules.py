@@ -725,9 +725,24 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
             "share_filters": [{"dimension": "user_type", "members": ["new"]}],
         },
     ),
+    (
+        "a whole of another dimension in a later clause is no second figure",
+        "East China GMV last month, all channels combined",
+        {"filters": [{"dimension": "region", "members": ["华东"]}]},
+    ),
+    (
+        "'For X,' with the whole named is X's share of it",
+        "For East China, what share of total GMV last month does it make up?",
+        {"filters": [], "share_filters": [{"dimension": "region", "members": ["华东"]}]},
+    ),
     ("who asks is no filter", "老板想知道上个月的GMV", {"metrics": ["gmv"], "filters": []}),
     ("may with its subject is no month", "may we get orders for June", {"time_range": {"start": "2026-06-01"}}),
     ("may opening a question is the month", "May GMV of app", {"time_range": {"start": "2026-05-01"}}),
+    (
+        "place as the verb of ordering",
+        "how many orders did new customers place last month",
+        {"metrics": ["order_count"]},
+    ),
     ("may after 'for' is the month", "GMV for May by region", {"time_range": {"end": "2026-05-31"}}),
     ("a place said as 'in second place'", "which channel came in second place by GMV last month", {"rank_place": 2}),
     (
@@ -1808,6 +1823,24 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         ]
     ],
     ("a gap among three members", "上个月华东、华南和华北的GMV差多少", AmbiguousQuestion, "two members"),
+    *[
+        (f"shares against another period, not built: {said}", question, AmbiguousQuestion, "inside each group")
+        for said, question in [
+            ("inside each group", "上个月每个区域内各渠道的GMV占比环比变化"),
+            ("ranked by the value's change", "上个月GMV环比下降最多的两个品类及其占比"),
+            ("ranked by the share's change", "上个月GMV占比下降最多的渠道"),
+        ]
+    ],
+    ("a breakdown by a word no catalog names", "GMV by place last month", AmbiguousQuestion, "place"),
+    ("may with a chat pronoun is no month", "may u send me GMV by channel", AmbiguousQuestion, "may"),
+    ("a top two set against the lowest", "上个月GMV最高的两个区域和最低的区域差多少", AmbiguousQuestion, "which way"),
+    (
+        "a top two set against the bottom one",
+        "gap between the top two regions and the bottom region by GMV last month",
+        AmbiguousQuestion,
+        "which way",
+    ),
+    ("a top two set against a member", "上个月最高的两个区域和华北GMV差多少", AmbiguousQuestion, "rank"),
     *[
         (f"'last month' beside a named month of {rule}", question, AmbiguousQuestion, before)
         for rule, question, before in [

@@ -39,7 +39,7 @@ def test_an_english_filler_written_against_chinese_is_a_word_to_place() -> None:
     from baton.nlu.residual import unknown_words
 
     assert unknown_words("       us的   ") == ["us"]
-    assert unknown_words("how many did us customers place") == ["customers"]  # in English, a filler
+    assert unknown_words("how many did us customers place") == ["customers place"]  # in English, a filler
     assert unknown_words("   the app   ") == ["app"]
 
 

@@ -383,6 +383,7 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月华东和华南的GMV", "去掉华东和华南"),  # the two, or the filter on them? (除了华东和华南: the rest)
         ("上个月app的GMV", "去掉app呢"),
         ("上个月华南手机数码的GMV", "去掉华南，按区域拆开看"),  # never the breakdown taken away and 华南 kept
+        ("GMV by channel and region last month", "no just channel breakdown"),  # never the channel split taken away
         ("上个月GMV", "同比和环比呢"),  # two comparisons at once: one at a time
         ("上个月各渠道GMV", "去年呢"),  # all of 2025, or June 2025?
         ("gmv by channel in q1", "what about last year?"),
@@ -1803,7 +1804,7 @@ def test_a_follow_up_that_would_answer_another_question_is_asked_back(
         "gap_in_one_question_en": "in one question",
         "pointer_after_ranking": "指上一问列出的结果",
         "pointer_not_placed": "无法对应",
-        "share_and_comparison": "暂不支持按时间序列逐期对比占比",
+        "share_and_comparison": "按时间序列逐期对比",
         "share_part_after_breakdown": "每组内的占比",
         "pointer_after_ranking_en": "points at the rows",
         "total_of_ranked": "top 2",
@@ -1849,6 +1850,26 @@ def test_a_member_taken_out_then_a_breakdown_keeps_the_other_filter(
     sql = f"SELECT region, {GMV} FROM fact_order WHERE {JUNE} AND category = '手机数码'{where} GROUP BY 1"
     want = [(r, pytest.approx(v)) for r, v in _rows(session, sql)]
     assert _answer_rows(split, "region", "gmv") == want
+
+
+def test_filters_taken_away_and_a_share_asked_anew(session: Session) -> None:
+    """ "不限华南和华东了" takes the whole list's filter away (every region, each); "show me share of
+    GMV by channel" after another metric is GMV's shares, never that metric over GMV."""
+    chat = session.conversation()
+    assert chat.ask("上个月华南和华东的GMV", as_of=JULY).status == "answered"
+    every = chat.ask("不限华南和华东了，按区域列出来")
+    assert every.status == "answered" and every.semantic_query is not None, every.answer
+    assert every.semantic_query.filters == () and every.semantic_query.dimensions == ("region",)
+    want = [
+        (r, pytest.approx(v))
+        for r, v in _rows(session, f"SELECT region, {GMV} FROM fact_order WHERE {JUNE} GROUP BY 1")
+    ]
+    assert _answer_rows(every, "region", "gmv") == want
+    other = session.conversation()
+    assert other.ask("discount amount last month", as_of=JULY).status == "answered"
+    shares = other.ask("show me share of GMV by channel")
+    assert shares.status == "answered" and shares.semantic_query is not None, shares.answer
+    assert shares.semantic_query.metrics == ("gmv",) and shares.semantic_query.share
 
 
 def test_a_comparison_after_shares_compares_the_shares(session: Session) -> None:

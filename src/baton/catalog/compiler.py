@@ -632,7 +632,8 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     """Each metric over the part the question names, next to its share of the whole."""
     ratios = [m for m in query.metrics if not catalog.metrics[m].amount_or_count]  # a share of a rate means nothing
     compared = query.comparison is not None
-    if compared and (query.grain is not None or query.rank_by == "change_pct" or query.premise_asked is not None):
+    unbuilt = query.grain is not None or query.rank_by != "value" or query.share_within or query.threshold is not None
+    if compared and (unbuilt or query.premise_asked is not None):  # as baton.nlu.catalog_checks asks back
         raise QuestionRefused(*both("nlu.share_with_comparison"))
     if ratios:
         raise QuestionRefused(*both("catalog.share_not_additive", metric=", ".join(ratios)))

@@ -50,7 +50,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "shares_compared": (
         "{label}{filters} for {period}, each part's share of the total ({whole}) {kind} ({previous_period}, "
         "total {previous_whole}): {items}{more}.",
-        "{period}{filters}{label}（整体 {whole}）各部分占比，{kind}对比期（{previous_period}，整体 {previous_whole}）："
+        "{period}{filters}{label}（整体 {whole}）各部分占比，与{previous_period}（整体 {previous_whole}）相比（{kind}）："
         "{items}{more}。",
     ),
     "share_value_compared": (

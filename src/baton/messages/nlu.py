@@ -594,10 +594,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "问题同时要求两种平均（{words}）。请一次问一种。",
     ),
     "share_with_comparison": (
-        "Baton compares one period's shares with another period's, but not over a series (each month against the "
-        "one before), by a change in percent, or as which parts moved; ask for the shares against the other period.",
-        "Baton 可以比较两个期间的占比，但暂不支持按时间序列逐期对比占比、按占比的变化率排名或判断哪些部分变了；"
-        "请改问各部分占比与对比期相比的变化。",
+        "Baton compares one period's shares of one whole with another period's, but not inside each group, over a "
+        "series (each month against the one before), ranked by a change, with a bound, or as which parts moved; ask "
+        "for the parts' shares against the other period.",
+        "Baton 可以比较两个期间同一个整体的占比，但暂不支持每组各自的占比对比、按时间序列逐期对比、按变化排名、加阈值或判断"
+        "哪些部分变了；请改问各部分占比与对比期相比的变化。",
     ),
     "metric_item": ("{label} ({name})", "{label}（{name}）"),
     "partial_member": (

@@ -14,7 +14,7 @@ from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.messages import text as message
 from baton.nlu.bounds import threshold_of
-from baton.nlu.catalog_checks import CatalogChecks
+from baton.nlu.catalog_checks import CatalogChecks, check_share_compared
 from baton.nlu.change_words import premise_asked
 from baton.nlu.cues import ChangeMeasure, Cues
 from baton.nlu.guards import (
@@ -123,6 +123,7 @@ class QueryAssembly(CatalogChecks):
         self.check_average_periods(query)
         check_place_among_members(query.rank_place, query.dimensions, query.filters)
         _no_gap_or_ratio_unbuilt(query, cues)
+        check_share_compared(query)
         return query
 
     @staticmethod

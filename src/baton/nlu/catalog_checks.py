@@ -23,6 +23,23 @@ from baton.nlu.reading import Terms
 from baton.nlu.scan import Scan
 
 
+def check_share_compared(query: SemanticQuery) -> None:
+    """A share against another period is built for one period's parts of one whole each ("各渠道
+    GMV占比环比"), listed or ranked by the share now; inside each group, over a series, ranked by a
+    change (the share's, or the value's?), bounded, or "which parts moved" is asked back."""
+    if not query.share or query.comparison is None:
+        return
+    unbuilt = (
+        query.share_within
+        or query.grain is not None
+        or query.rank_by != "value"
+        or query.premise_asked is not None
+        or query.threshold is not None
+    )
+    if unbuilt:
+        raise ask_back("nlu.share_with_comparison", {"within": list(query.share_within), "rank_by": query.rank_by})
+
+
 class CatalogChecks:
     """Catalog checks and catalog-worded refusals, shared by every planner of one catalog."""
 

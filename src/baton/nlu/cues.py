@@ -277,6 +277,9 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     cues.breakdown |= cues.distribution
     cues.combination = bool(cues.take(scan, "combination", vocab.COMBINATION))
     cues.separately = bool(cues.take(scan, "separately", vocab.SEPARATELY))
+    for placed in vocab.PLACED_AS_A_VERB.finditer(scan.norm):
+        if scan.free(placed.start("verb"), placed.end("verb")):
+            scan.claim(placed.start("verb"), placed.end("verb"))
     members = {start for start, _ in scan.members}
     for m in taking:
         scan.release(m.start(), m.end())

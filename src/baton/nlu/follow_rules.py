@@ -16,6 +16,7 @@ from baton.errors import AmbiguousQuestion, InvalidInput
 from baton.messages import both
 from baton.nlu import vocabulary as vocab
 from baton.nlu.bounds import threshold_of
+from baton.nlu.catalog_checks import check_share_compared
 from baton.nlu.cues import Cues
 from baton.nlu.guards import check_place_among_members, check_ranking_of_one_period
 from baton.nlu.lexicon import Hit
@@ -271,6 +272,7 @@ def check_follow_up(planner: Planner, query: SemanticQuery) -> None:
             planner.check_share(
                 list(query.metrics), list(query.dimensions), list(query.share_filters), query.comparison, query.grain
             )
+            check_share_compared(query)
     except InvalidInput as exc:
         raise AmbiguousQuestion(exc.message_en, exc.message_zh, detail={**exc.detail, "follow_up": True}) from exc
     if query.top_n is not None or query.rank_place is not None or query.intent == "ranking":

@@ -64,6 +64,7 @@ from baton.errors import AmbiguousQuestion, ModelFailure, OutOfScope, TimeExpres
 from baton.llm.protocol import ChatMessage, Provider
 from baton.messages import bilingual, both, localized, text
 from baton.nlu import timeexpr
+from baton.nlu.catalog_checks import check_share_compared
 from baton.nlu.coverage import check_coverage
 from baton.nlu.cues import read_cues
 from baton.nlu.events import event_periods
@@ -296,6 +297,7 @@ class _PlanReader:
             filters, share_filters = self._share_parts(filters, dims)
             self.rules.check_share(metrics, dims, share_filters, comparison, plan.grain)
         query = self._query(plan, metrics, dims, filters, share_filters, time_range, comparison)
+        check_share_compared(query)
         self._covered(plan, query)
         return query
 

@@ -284,8 +284,8 @@ _ASKING_EN = r"(?:and\s+|what about\s+|how about\s+|(?:so\s+)?(?:what'?s|what\s+
 _OVER_BEFORE = patterns.compile(
     r"^\s*(?:那|那么|and\s+|what about\s+|how about\s+)?(?:它|其|这个|那个|这些|那些|this|that|it)?\s*"
     r"(?:占了?|占到|相对于|除以|/|÷)\s*(?:总的?)?\s*$"
-    rf"|^\s*{_ASKING_EN}?(?:(?:it|that|this|those|these|them)\s+)?(?:as\s+an?\s+|as\s+|in\s+)?"
-    r"(?:(?:share|percentage|percent|proportion|fraction|%)\s+of|divided by|relative to|over)\s+(?:the\s+)?(?:total\s+)?$",
+    rf"|^\s*{_ASKING_EN}?(?:(?:it|that|this|those|these|them)\s+)?"
+    r"(?:as\s+an?\s+(?:share|percentage|percent|proportion|fraction)\s+of|divided by|relative to|over)\s+(?:the\s+)?(?:total\s+)?$",
     re.I,
 )
 _WHAT_SHARE_OF = patterns.compile(

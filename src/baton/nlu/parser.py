@@ -178,9 +178,15 @@ _ACROSS = patterns.compile(r"\bacross\b", re.I)
 _SET_AGAINST = patterns.compile(r"(?:和|跟|与|同|\bwith\b|\bvs\.?|\bthan\b|\bto\b)[^，,。;；]{0,8}$", re.I)
 
 
-def _two_ends(cues: Cues) -> bool:
-    """A ranking's highest and lowest, or its top (or bottom) two: the rows a gap word sets apart."""
-    return cues.both_ends or (cues.top_n == 2 and cues.rank_place is None)
+def _two_ends(scan: Scan, cues: Cues, terms: Terms) -> bool:
+    """A ranking's highest and lowest, or its top (or bottom) two: the rows a gap word sets apart —
+    a top two only when nothing else is set against it ("最高的两个区域和最低的区域差多少", "the top
+    two and East China": asked back)."""
+    if cues.both_ends:
+        return True
+    ends_said = len(vocab.BEST.findall(scan.norm))
+    named = any(not m.excluded for m in terms.members)
+    return cues.top_n == 2 and cues.rank_place is None and ends_said <= 1 and not named
 
 
 def _plain_one_period(cues: Cues, periods: list[timeexpr.PeriodReading]) -> bool:
@@ -518,7 +524,11 @@ class Planner(TermReader, QueryAssembly):
             cues.members_apart, cues.against_previous = against.dimension, True  # "手机的订单量" then "比食品多吗"
             _members_compared(scan, cues)
             claim_compare_words(scan, [])
-        elif _two_ends(cues) and (cues.ratio or vocab.GAP.search(scan.norm)) and _plain_one_period(cues, periods):
+        elif (
+            _two_ends(scan, cues, terms)
+            and (cues.ratio or vocab.GAP.search(scan.norm))
+            and _plain_one_period(cues, periods)
+        ):
             # "GMV最高和最低的区域差多少", "最高的两个渠道差多少": the gap of a ranking's two ends
             cues.change, cues.difference = False, True
             claim_compare_words(scan, [])

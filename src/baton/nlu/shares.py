@@ -176,8 +176,8 @@ def _marker(scan: Scan, hit: Hit, hits: list[Hit]) -> str | None:
     if _OF_ZH.search(before) or _AMONG.search(before):
         return "strong"
     end = _past_attached(scan, hit.end, hits, kinds={"dimension"})
-    if _IN_OPENING.search(before) and _CLAUSE_COMMA.match(scan.norm, end):  # "In East China, what share of…"
-        return "strong"
+    if _IN_OPENING.search(before) and _CLAUSE_COMMA.match(scan.norm, end) and _part_named_after(hits, end):
+        return "strong"  # "In East China, what share of … came from new customers?"
     after_metric = _past_attached(scan, _past_a_period(scan, end), hits, kinds={"metric"})
     if any(INSIDE.match(scan.norm, at) is not None for at in {end, after_metric}):
         return "strong"
@@ -192,6 +192,12 @@ def metric_said_of(scan: Scan, hit: Hit, hits: list[Hit]) -> Hit | None:
     end = _past_attached(scan, hit.end, hits, kinds={"dimension"})
     after = _past_attached(scan, end, hits, kinds={"metric"})
     return next((h for h in hits if h.end == after and "metric" in h.kinds), None) if after > end else None
+
+
+def _part_named_after(hits: list[Hit], at: int) -> bool:
+    """A member named after ``at`` — the part, when the member before is the whole ("In East China,
+    … from new customers"); "For East China, what share of total GMV does it make up?" names none."""
+    return any("member" in h.kinds for h in hits if h.start > at)
 
 
 def _past_a_period(scan: Scan, at: int) -> int:

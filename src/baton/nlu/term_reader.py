@@ -463,17 +463,26 @@ def _not_just_the_old_scope(scan: Scan, terms: Terms) -> None:
 
 
 _NO_LONGER_LIMITED = patterns.compile(r"不(?:再)?(?:限|限定|限制|局限)(?:于|在)?\s*$")
+_LIST_JOIN = patterns.compile(r"\s*(?:和|与|跟|及|以及|、|,|，|/)\s*")
 
 
 def _no_longer_limited(scan: Scan, terms: Terms) -> None:
-    """ "不限华南了，按区域都列出来": the member after "不限" is a filter taken away — every member of
-    its dimension, never that member kept."""
-    for m in list(terms.members):
+    """ "不限华南了，按区域都列出来", "不限华南和华东了": the members after "不限" (one, or a list of one
+    dimension) are a filter taken away — every member of their dimension, never one of them kept."""
+    ordered = sorted((m for m in terms.members if not m.excluded), key=lambda m: m.hit.start)
+    for i, m in enumerate(ordered):
         said = _NO_LONGER_LIMITED.search(scan.norm, 0, m.hit.start)
-        if said is not None and not m.excluded:
-            scan.claim(said.start(), said.end())
-            terms.members.remove(m)
-            terms.every_of.add(m.dimension)
+        if said is None or m not in terms.members:
+            continue
+        scan.claim(said.start(), said.end())
+        listed = [m]
+        for nxt in ordered[i + 1 :]:  # "不限华南和华东": the list goes on while its joins do
+            if nxt.dimension != m.dimension or not _LIST_JOIN.fullmatch(scan.norm[listed[-1].hit.end : nxt.hit.start]):
+                break
+            listed.append(nxt)
+        for member in listed:
+            terms.members.remove(member)
+        terms.every_of.add(m.dimension)
 
 
 def _kept_members(context: SemanticQuery | None, dim: str) -> tuple[str, ...]:

@@ -237,6 +237,13 @@ HANDED_OUT = patterns.compile(
     _I,
 )
 """A verb that lists or hands data out: with :data:`PERSONAL_DATA`, a person's data asked for."""
+PLACED_AS_A_VERB = patterns.compile(
+    r"\b(?:did|do|does|will|would|to)\b[^?.!,;]{1,40}?\b(?P<verb>place)\b"
+    r"(?=\s*(?:$|[?.!,;]|(?:last|this|in|on|during|yesterday|today|over|from|between|since|before|after)\b))",
+    _I,
+)
+""""how many orders did new customers place last month": the verb of ordering, no word to place — never
+"GMV by place" (a breakdown Baton does not know, asked back)."""
 ITS_LENGTH_IN_DAYS = patterns.compile(
     r"\s*(?:这|那|共|整整|全部)?\s*([0-9]{1,3}|[两二三四五六七八九十]{1,3})\s*[天日](?![均前后内以])"
     r"|\s*\(?(?:the|those|all|both)?\s*(two|three|four|five|six|seven|[0-9]{1,3})\s+days\b\)?",
@@ -911,7 +918,7 @@ EN_FILLERS = frozenset(
         "both either whole entire full count counts metric metrics kindly hey hi hello thanks "
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "
-        "produced among amongst unique distinct given offered issued granted place placed made recorded received "
+        "produced among amongst unique distinct given offered issued granted placed made recorded received "
         "saw seen experienced posted make makes pls plz thx ty btw asap urgent bot stuff things"
     ).split()
 )

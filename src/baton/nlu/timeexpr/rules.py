@@ -438,8 +438,9 @@ _RULES: tuple[_Rule, ...] = (
         _p(
             r"(?:^\s*|<NB>(?:what(?:'s|\s+(?:is|was|were))?|how\s+(?:does|did|do|was|is|were)|show(?:\s+me)?"
             r"|give\s+me|the|for)\s+)(?P<t>(?P<mn>may))<NA>"
-            r"(?!\s+(?:i|we|you|he|she|they|it|this|that|these|those|there|be|have|not|also|still|well|need|want"
-            r"|ask|help|get|see|know|check|pull|show|give|look)(?![A-Za-z]))"
+            r"(?!\s+(?:(?!by|vs|to|of|in|on)[a-z]{1,2}|you|she|they|this|that|these|those|there|have|not|also|still|well|need|want|ask|help"
+            r"|get|see|know|check|pull|show|give|look|send|tell|our|your|his|her|their|someone|somebody|anyone"
+            r"|anybody|one|please|pls|plz|kindly|request|view|access|share|run|find|use|take)(?![A-Za-z]))"
         ),
         _month,
     ),
