@@ -735,6 +735,8 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "For East China, what share of total GMV last month does it make up?",
         {"filters": [], "share_filters": [{"dimension": "region", "members": ["华东"]}]},
     ),
+    ("first place is the top one", "which channel was in first place by GMV last month", {"top_n": 1, "order": "desc"}),
+    ("增长得最猛 is the largest rise", "上个月哪个渠道GMV增长得最猛", {"rank_by": "change", "order": "desc"}),
     ("who asks is no filter", "老板想知道上个月的GMV", {"metrics": ["gmv"], "filters": []}),
     ("may with its subject is no month", "may we get orders for June", {"time_range": {"start": "2026-06-01"}}),
     ("may opening a question is the month", "May GMV of app", {"time_range": {"start": "2026-05-01"}}),
@@ -1829,6 +1831,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
             ("inside each group", "上个月每个区域内各渠道的GMV占比环比变化"),
             ("ranked by the value's change", "上个月GMV环比下降最多的两个品类及其占比"),
             ("ranked by the share's change", "上个月GMV占比下降最多的渠道"),
+            ("a growth rate of a share", "上个月app的GMV占比同比增长率"),
         ]
     ],
     ("a breakdown by a word no catalog names", "GMV by place last month", AmbiguousQuestion, "place"),

@@ -384,6 +384,9 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月app的GMV", "去掉app呢"),
         ("上个月华南手机数码的GMV", "去掉华南，按区域拆开看"),  # never the breakdown taken away and 华南 kept
         ("GMV by channel and region last month", "no just channel breakdown"),  # never the channel split taken away
+        ("上个月app的GMV", "不看app了"),  # the rest, or every channel again?
+        ("上个月各品类GMV占比", "同比增速呢"),  # the shares' move in points, or GMV's growth?
+        ("今年每月的GMV", "第二个的退款率呢"),  # the second month, or the second highest?
         ("上个月GMV", "同比和环比呢"),  # two comparisons at once: one at a time
         ("上个月各渠道GMV", "去年呢"),  # all of 2025, or June 2025?
         ("gmv by channel in q1", "what about last year?"),
@@ -868,7 +871,7 @@ def test_once_more_back_moves_from_the_period_discussed(
     ("first", "then"),
     [
         ("GMV in the last 7 days", ["what about the 7 days before that?", "and the 7 days before that?"]),
-        ("最近7天华南的GMV", ["再往前7天呢", "再往前7天呢"]),
+        ("最近7天华南的GMV", ["再往前7天呢", "再往前七天呢"]),
     ],
 )
 def test_the_days_before_a_run_of_days_move_it_back(session: Session, first: str, then: list[str]) -> None:

@@ -79,8 +79,9 @@ class SharesCompared(NarratorBase):
         query: SemanticQuery, metric: str, row: dict[str, Any], part: str, label: str, language: Language
     ) -> str:
         """ "app占比比上月高了多少" when it fell: the question's premise, contradicted first."""
-        actual = direction_of(row.get(f"{metric}_share_change"))
-        if query.premise is None or actual == query.premise:
+        moved = row.get(f"{metric}_share_change")
+        actual = direction_of(moved)
+        if query.premise is None or moved is None or actual == query.premise:  # no move known: nothing to contradict
             return ""
         return text(
             "answer.comparison_premise_wrong",

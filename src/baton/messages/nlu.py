@@ -595,10 +595,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "share_with_comparison": (
         "Baton compares one period's shares of one whole with another period's, but not inside each group, over a "
-        "series (each month against the one before), ranked by a change, with a bound, or as which parts moved; ask "
-        "for the parts' shares against the other period.",
-        "Baton 可以比较两个期间同一个整体的占比，但暂不支持每组各自的占比对比、按时间序列逐期对比、按变化排名、加阈值或判断"
-        "哪些部分变了；请改问各部分占比与对比期相比的变化。",
+        "series (each month against the one before), ranked by a change, with a bound, as a growth rate (a share "
+        "moves in points), or as which parts moved; ask for the parts' shares against the other period.",
+        "Baton 可以比较两个期间同一个整体的占比，但暂不支持每组各自的占比对比、按时间序列逐期对比、按变化排名、加阈值、"
+        "增速（占比的变化以百分点计）或判断哪些部分变了；请改问各部分占比与对比期相比的变化。",
     ),
     "metric_item": ("{label} ({name})", "{label}（{name}）"),
     "partial_member": (

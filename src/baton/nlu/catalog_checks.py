@@ -4,9 +4,11 @@ rankings over two keys — and the refusals and questions back that name catalog
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+from baton import patterns
 from baton.catalog import spine, sqlexpr
 from baton.catalog.model import Catalog, Measure
 from baton.contracts.common import LANGUAGES, Language
@@ -22,15 +24,24 @@ from baton.nlu.metric_words import metric_labels, metrics_naming
 from baton.nlu.reading import Terms
 from baton.nlu.scan import Scan
 
+_GROWTH_RATE = patterns.compile(
+    r"增速|增长率|增幅|涨幅|降幅|跌幅|变化率|百分之几|\bgrowth rate\b|\bby what percent|\b(?:percent|percentage|%)\s+change\b"
+    r"|\bgrew by how much\b|\bhow many percent\b",
+    re.I,
+)
+"""A rate of change asked: of a share, its move in points, or the value's growth rate?"""
 
-def check_share_compared(query: SemanticQuery) -> None:
+
+def check_share_compared(query: SemanticQuery, said: str = "") -> None:
     """A share against another period is built for one period's parts of one whole each ("各渠道
-    GMV占比环比"), listed or ranked by the share now; inside each group, over a series, ranked by a
-    change (the share's, or the value's?), bounded, or "which parts moved" is asked back."""
+    GMV占比环比"), listed or ranked by the share now, its move in points; inside each group, over a
+    series, ranked by a change (the share's, or the value's?), bounded, "which parts moved", or a
+    growth rate (``said``: the question's words — the points, or the value's growth?) is asked back."""
     if not query.share or query.comparison is None:
         return
     unbuilt = (
-        query.share_within
+        _GROWTH_RATE.search(said)
+        or query.share_within
         or query.grain is not None
         or query.rank_by != "value"
         or query.premise_asked is not None

@@ -273,15 +273,18 @@ def shares_within(parent: SemanticQuery, r: Reading, dims: list[str]) -> tuple[s
     return tuple(d for d in dims if d in parent.share_within or d in marked)
 
 
-_TAKE_AWAY = patterns.compile(r"去掉|去除|拿掉|\b(?:drop|remove|take out|filter out|strip out|cut out)\b", re.I)
-"""A verb that takes away a member or the filter that names it: after a question of that member
-alone, which one is asked back."""
+_ALL_BUT = patterns.compile(
+    r"除了|除去|除开|除掉|以外|之外|除外|不含|不包含|不包括|不算|不计|排除|剔除|(?<![是])非"
+    r"|\b(?:excluding|except|other than|without|not including|apart from|aside from|but not|all but|everything but)\b",
+    re.I,
+)
+"""Words that say "all but" a member. A verb taking it away (去掉, 不看, 不要, drop, remove) may take
+away the filter instead: after a question of that member alone, which one is asked back."""
 
 
 def _but_said(r: Reading) -> bool:
-    """The exclusion said as "all but" (除了, 以外, 不含, excluding, except, without), never as a
-    verb taking away."""
-    return _TAKE_AWAY.search(r.scan.norm) is None
+    """The exclusion said as "all but" (除了, 以外, 不含, excluding, except, without)."""
+    return _ALL_BUT.search(r.scan.norm) is not None
 
 
 _ACROSS_SAID = patterns.compile(r"\bacross\s+(?:all\s+)?(?:the\s+)?", re.I)

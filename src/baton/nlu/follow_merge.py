@@ -17,6 +17,7 @@ from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQu
 from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
+from baton.nlu.catalog_checks import check_share_compared
 from baton.nlu.change_words import premise_asked
 from baton.nlu.follow_groups import broken_down_again, dimensions_of, filters_of, shares_within
 from baton.nlu.follow_parts import PARTS, FollowUp, Part, compare_parts, inherited_parts
@@ -495,7 +496,8 @@ class FollowUpMerge(RowsPointedAt):
     def _gap(self) -> bool:
         """The gap of two figures goes on while the follow-up keeps two figures apart."""
         parent = self.parent
-        ends = parent.intent == "ranking" and self.top_n is None and self.place is None and bool(self.dims)
+        # a whole ranking's ends, or its top two ("最高的两个区域差多少" then "按订单量呢")
+        ends = parent.intent == "ranking" and self.top_n in (None, 2) and self.place is None and bool(self.dims)
         asked = parent.difference or (self.cues.members_apart is not None and self.cues.difference)
         pair = [d for d in parent.dimensions if any(f.dimension == d for f in parent.filters)]
         whole = bool(pair) and not any(f.dimension in pair for f in self.filters)
@@ -603,6 +605,7 @@ class FollowUpMerge(RowsPointedAt):
         never told a part was kept that was not."""
         parent = self.parent
         check_follow_up(self.planner, query)
+        check_share_compared(query, self.r.scan.norm)
         if self.changed and _same_question(parent, query):
             # "app在各区域订单中的占比" then "app's orders by region, as shares": words read as a change
             # that changes nothing are another question Baton did not build, never the same answer again

@@ -122,6 +122,8 @@ class RowsPointedAt:
         """The rows a place names among those listed: a bare place ("第三名") in the previous
         ranking's direction, one with its own ("最低的那个") in that one, by the previous metric."""
         cues, parent = self.cues, self.parent
+        if cues.place_bare and not parent.ranked:  # "第二个" of a series or of members named: in which order?
+            raise not_placed(said)
         order = parent.order if cues.place_bare else self.planner.order_of(cues, parent.metrics)
         place = cues.rank_place if cues.rank_place is not None else None
         return placed_rows(said, self.listed, parent, place=place, count=cues.top_n or 1, order=order)

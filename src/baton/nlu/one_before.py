@@ -19,6 +19,7 @@ from baton.contracts.semantic import Comparison, Grain, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import timeexpr
+from baton.nlu.cn_numerals import parse_cn_int
 from baton.nlu.follow_periods import comparison_of
 from baton.nlu.follow_pointers import ListedRows, listed_period
 from baton.nlu.periods import each_against_the_one_before
@@ -58,7 +59,8 @@ _EN_AFTER = patterns.compile(
 _DAYS_BEFORE = patterns.compile(
     r"\s*(?:(?:and|so|ok|okay)[,\s]+)?(?:(?:how|what)\s+about\s+)?(?:for\s+)?the\s+(?P<n>\d{1,3})\s+days\s+before"
     r"(?:\s+(?:that|it|then))?\s*[?.!]?\s*"
-    r"|\s*(?:那|那么)?\s*再?\s*往?前\s*(?P<n_zh>\d{1,3})\s*天\s*(?:呢|的呢|怎么样|如何)?\s*[?？。]?\s*",
+    r"|\s*(?:那|那么)?\s*再?\s*往?前\s*(?P<n_zh>\d{1,3}|[一二两三四五六七八九十]{1,3})\s*天"
+    r"\s*(?:呢|的呢|怎么样|如何)?\s*[?？。]?\s*",
     re.I,
 )
 """The days before a run of days as long ("最近7天" then "再往前7天呢", "the 7 days before that"): the
@@ -94,11 +96,15 @@ def the_one_before(
     return _the_one_beside(question, parent, as_of, listed, after=False) or _the_days_before(question, parent, as_of)
 
 
+def _days_said(said: str) -> int | None:
+    return int(said) if said.isdigit() else parse_cn_int(said)
+
+
 def _the_days_before(question: str, parent: SemanticQuery, as_of: date) -> tuple[SemanticQuery, bool] | None:
     said = _DAYS_BEFORE.fullmatch(question)
     current = parent.time_range
     days = (current.end - current.start).days + 1
-    if said is None or int(said.group("n") or said.group("n_zh")) != days:
+    if said is None or _days_said(said.group("n") or said.group("n_zh")) != days:
         return None
     shift = timedelta(days=days)
     words = f"前{days}天" if said.group("n_zh") else f"the {days} days before"

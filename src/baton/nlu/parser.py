@@ -34,6 +34,7 @@ from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.assembly import QueryAssembly
 from baton.nlu.bounds import check_against_the_average, currency_of_word
+from baton.nlu.catalog_checks import check_share_compared
 from baton.nlu.change_words import (
     kept_by_change,
     kept_by_change_of_groups,
@@ -351,6 +352,7 @@ class Planner(TermReader, QueryAssembly):
         terms = read.terms
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
         query = self.build(read.cues, terms, time_range, comparison, read.corrections, as_of, marks=marks)
+        check_share_compared(query, read.scan.norm)
         self._unit_in_currency(query, read.cues.unit_currency)
         return query if kept is None else the_groups_that_moved(query, kept)
 

@@ -479,7 +479,7 @@ PERIOD_UNITS = {
 _PLACE_N = r"\d+|[一二两三四五六七八九十]"
 _EN_PLACE = r"second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|2nd|3rd|[4-9]th|10th"
 RANK_PLACE = patterns.compile(
-    r"(?P<first>榜首|头名|\bnumber one\b|\bno\.\s?1\b|(?<![\w#])#\s?1\b|\btop[- ]ranked\b)"
+    r"(?P<first>榜首|头名|\bnumber one\b|\bfirst\s+place\b|\bno\.\s?1\b|(?<![\w#])#\s?1\b|\btop[- ]ranked\b)"
     r"|(?P<last>最后一名|最后一位|排名最后|排最后|末位|垫底"
     r"|\b(?:came|comes|come|ranked|ranks|finished|placed)\s+(?:dead\s+)?last\b"
     r"(?!\s+(?:month|week|quarter|year|day|[0-9]))|\bin\s+last\s+place\b)"
@@ -546,7 +546,7 @@ QUALITY = patterns.compile(
 )
 """Ranking words that say good or bad: which way they rank comes from the metric's ``better``."""
 GOOD = patterns.compile(r"最好|最棒|更好|表现最好|\bbest\b|\bbetter\b", _I)
-_MOST_OF_A_MOVE = r"(?<=[跌降涨升掉增减]得)最(?:狠|猛|凶|厉害)"
+_MOST_OF_A_MOVE = r"(?<=[跌降涨升掉增减长滑落]得)最(?:狠|猛|凶|厉害)"
 """"跌得最狠", "涨得最猛": the most of a move, said with force."""
 BEST = patterns.compile(
     _MOST_OF_A_MOVE + r"|最高|最大|最多|最好|最低|最小|最少|最差|更高|更低|更多|更少|较高|较低|"
