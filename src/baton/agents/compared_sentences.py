@@ -21,6 +21,27 @@ from baton.numbers import direction_of, format_exact, plural_noun
 from baton.numbers import format_signed_percent as format_pct
 
 
+def premise_sentence(query: SemanticQuery, label: str, change: Any, language: Language) -> str:
+    """ "问题说成交总额下降，但实际上升：" before a comparison whose data moved against the direction
+    the question took for granted ("上个月web订单是不是下降了" when they rose); a direction asked
+    ("6月GMV比5月高吗") is answered yes or no, either way; no change known, nothing is said."""
+    if query.premise is None or change is None:
+        return ""
+    actual = direction_of(change)
+    if query.premise_asked:
+        verdict = "answer.comparison_asked_yes" if actual == query.premise else "answer.comparison_asked_no"
+        return text(verdict, language, label=label, actual=text(f"answer.premise_{actual}", language))
+    if actual == query.premise:
+        return ""
+    return text(
+        "answer.comparison_premise_wrong",
+        language,
+        label=label,
+        said=text(f"answer.premise_{query.premise}", language),
+        actual=text(f"answer.premise_{actual}", language),
+    )
+
+
 class ComparedSentences(NarratorBase):
     """The sentences of a comparison."""
 
@@ -129,25 +150,7 @@ class ComparedSentences(NarratorBase):
         )
 
     def _premise_not_met(self, query: SemanticQuery, metric: str, change: Any, language: Language) -> str:
-        """ "问题说成交总额下降，但实际上升：" before a comparison whose data moved against the
-        direction the question took for granted ("上个月web订单是不是下降了" when they rose); a
-        direction asked ("6月GMV比5月高吗") is answered yes or no, either way."""
-        if query.premise is None or change is None:
-            return ""
-        actual = direction_of(change)
-        if query.premise_asked:
-            verdict = "answer.comparison_asked_yes" if actual == query.premise else "answer.comparison_asked_no"
-            label = value_label(self.catalog, query, metric, language)
-            return text(verdict, language, label=label, actual=text(f"answer.premise_{actual}", language))
-        if actual == query.premise:
-            return ""
-        return text(
-            "answer.comparison_premise_wrong",
-            language,
-            label=value_label(self.catalog, query, metric, language),
-            said=text(f"answer.premise_{query.premise}", language),
-            actual=text(f"answer.premise_{actual}", language),
-        )
+        return premise_sentence(query, value_label(self.catalog, query, metric, language), change, language)
 
     def _groups_asked(self, say: Sentence) -> str:
         """Whether every group (or any) moved the way a yes/no asked, and which groups decide it:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from baton.agents.compared_sentences import premise_sentence
 from baton.agents.narration import MAX_LISTED, NarratorBase, Sentence
 from baton.contracts.common import Language
-from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
 from baton.nlu.interpret import compared_with, share_part, value_label
-from baton.numbers import direction_of, format_exact
+from baton.numbers import format_exact
 
 
 class SharesCompared(NarratorBase):
@@ -46,7 +46,8 @@ class SharesCompared(NarratorBase):
             more = text("answer.more_items", language, count=len(rows) - len(shown)) if len(rows) > len(shown) else ""
             return text("answer.shares_compared", language, items=items, more=more, **wholes, **where)
         part = share_part(query.share_filters, self.catalog, language)
-        said = self._share_premise(query, metric, first, part, where["label"], language)
+        label = text("answer.share_of_label", language, part=part, label=where["label"])
+        said = premise_sentence(query, label, first.get(f"{metric}_share_change"), language)  # "app占比…高了多少"
         values = {
             "part": part,
             "value": fmt(first.get(metric)),
@@ -73,23 +74,6 @@ class SharesCompared(NarratorBase):
     def _share_moved(self, metric: str, row: dict[str, Any], name: str, language: Language) -> str:
         """ "APP 占 55.84%（对比期 64.74%，-8.90 个百分点）"."""
         return text("answer.share_item_compared", language, item=name, **self._shares(metric, row, language))
-
-    @staticmethod
-    def _share_premise(
-        query: SemanticQuery, metric: str, row: dict[str, Any], part: str, label: str, language: Language
-    ) -> str:
-        """ "app占比比上月高了多少" when it fell: the question's premise, contradicted first."""
-        moved = row.get(f"{metric}_share_change")
-        actual = direction_of(moved)
-        if query.premise is None or moved is None or actual == query.premise:  # no move known: nothing to contradict
-            return ""
-        return text(
-            "answer.comparison_premise_wrong",
-            language,
-            label=text("answer.share_of_label", language, part=part, label=label),
-            said=text(f"answer.premise_{query.premise}", language),
-            actual=text(f"answer.premise_{actual}", language),
-        )
 
 
 __all__ = ["SharesCompared"]

@@ -645,44 +645,17 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         dialect,
         shape,
     )
-    groups = list(query.share_within)
     whole = _compile_plain(  # no spine of its own: a period the part lacks is a 0 of a whole that has rows
-        query.model_copy(update={**unshared, "dimensions": tuple(groups)}),
+        query.model_copy(update={**unshared, "dimensions": query.share_within}),
         catalog,
         dialect,
         _Shape(ties=False, spine=False),
     )
-    assert isinstance(part.expression, exp.Query) and isinstance(whole.expression, exp.Query)
+    assert isinstance(part.expression, exp.Query)
     keys = [PERIOD] if query.grain is not None else []
-    outs: list[exp.Expr] = [exp.column(k, table="n") for k in (*keys, *query.dimensions)]
-    columns = [*keys, *query.dimensions]
-    for m in query.metrics:
-        shares = []
-        for side in [m, f"{m}_previous"] if compared else [m]:  # "gmv_previous_share": of that period's whole
-            share = exp.Div(
-                this=exp.cast(exp.column(side, table="n"), exp.DataType.build(exp.DataType.Type.DOUBLE)),
-                expression=exp.func("NULLIF", exp.column(side, table="d"), exp.Literal.number(0)),
-            )
-            shares.append(share)
-            whole_of = exp.column(side, table="d").as_(f"{side}_whole")
-            outs += [exp.column(side, table="n").as_(side), share.copy().as_(f"{side}_share"), whole_of]
-            columns += [side, f"{side}_share", f"{side}_whole"]
-        if compared:  # the share's move in points (a ratio's change), and the part's own change
-            now, before = shares
-            outs.append(exp.Sub(this=exp.paren(now), expression=exp.paren(before)).as_(f"{m}_share_change"))
-            outs += [exp.column(c, table="n").as_(c) for c in (f"{m}_change", f"{m}_change_pct")]
-            columns += [f"{m}_share_change", f"{m}_change", f"{m}_change_pct"]
-    final = _select_from(outs, part.expression, "n")
-    if keys or groups:
-        on = _and([exp.column(k, table="n").eq(exp.column(k, table="d")) for k in (*keys, *groups)])
-        final = final.join(whole.expression.subquery("d", copy=False), on=on, join_type="LEFT", copy=False)
-    else:  # one row: metrics of two tables join theirs first, and a comparison's pivot is said as one
-        one_row = whole.expression
-        if len(whole.tables) > 1 or compared:
-            sides = [s for m in query.metrics for s in ([m, f"{m}_previous"] if compared else [m])]
-            maxima = [exp.func("MAX", exp.column(s)).as_(s) for s in sides]
-            one_row = _select_from(maxima, whole.expression, "whole_row")
-        final = final.join(one_row.subquery("d", copy=False), join_type="CROSS", copy=False)
+    outs = _share_outputs(query, keys)
+    columns = [o.alias_or_name for o in outs]
+    final = _with_the_whole(_select_from(outs, part.expression, "n"), whole, query, keys)
     if members_only(query):  # the parts ranked or bounded are members; the whole keeps every row
         named = [exp.not_(exp.column(d, table="n").is_(exp.null())) for d in query.dimensions]
         final = final.where(exp.and_(*named, copy=False), copy=False)
@@ -693,7 +666,7 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         bounded = (f"{bounded_column(query)} {bound.op} {_bound(bound.value).sql()}",)
     if _ranked(query):
         # by the share: over periods each has its own whole, so the largest part need not be the largest share
-        by_share = f"{query.metrics[0]}_share" + ("_change" if query.rank_by == "change" else "")
+        by_share = f"{query.metrics[0]}_share"
         final = _rank_rows(final, query, by_share, columns, [*keys, *query.dimensions], shape.ties)
         columns += [AHEAD] if query.rank_place is not None and shape.ties else []
     elif query.listed is not None:  # "各渠道GMV占比，从低到高": the parts by their share, as said
@@ -720,6 +693,48 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         ),
         filled=part.filled,
     )
+
+
+def _sides(query: SemanticQuery, metric: str) -> list[str]:
+    """A metric's column of each period compared ("m", "m_previous"), or its one column."""
+    return [metric, f"{metric}_previous"] if query.comparison is not None else [metric]
+
+
+def _share_outputs(query: SemanticQuery, keys: list[str]) -> list[exp.Expr]:
+    """The part ("n") and its share of the whole ("d") for each metric and period compared — each
+    period's share of its own whole — and with a comparison the share's move (in points, as a
+    ratio's change) beside the part's own change."""
+    outs: list[exp.Expr] = [exp.column(k, table="n") for k in (*keys, *query.dimensions)]
+    for m in query.metrics:
+        shares = []
+        for side in _sides(query, m):  # "gmv_previous_share": of that period's whole
+            share = exp.Div(
+                this=exp.cast(exp.column(side, table="n"), exp.DataType.build(exp.DataType.Type.DOUBLE)),
+                expression=exp.func("NULLIF", exp.column(side, table="d"), exp.Literal.number(0)),
+            )
+            shares.append(share)
+            whole_of = exp.column(side, table="d").as_(f"{side}_whole")
+            outs += [exp.column(side, table="n").as_(side), share.copy().as_(f"{side}_share"), whole_of]
+        if query.comparison is not None:
+            now, before = shares
+            outs.append(exp.Sub(this=exp.paren(now), expression=exp.paren(before)).as_(f"{m}_share_change"))
+            outs += [exp.column(c, table="n").as_(c) for c in (f"{m}_change", f"{m}_change_pct")]
+    return outs
+
+
+def _with_the_whole(final: exp.Select, whole: CompiledQuery, query: SemanticQuery, keys: list[str]) -> exp.Select:
+    """The part's rows joined to their whole: by period and the groups each is the whole of, or —
+    one row — across (metrics of two tables, or a comparison's pivot, first said as one row)."""
+    assert isinstance(whole.expression, exp.Query)
+    groups = list(query.share_within)
+    if keys or groups:
+        on = _and([exp.column(k, table="n").eq(exp.column(k, table="d")) for k in (*keys, *groups)])
+        return final.join(whole.expression.subquery("d", copy=False), on=on, join_type="LEFT", copy=False)
+    one_row = whole.expression
+    if len(whole.tables) > 1 or query.comparison is not None:
+        maxima = [exp.func("MAX", exp.column(s)).as_(s) for m in query.metrics for s in _sides(query, m)]
+        one_row = _select_from(maxima, whole.expression, "whole_row")
+    return final.join(one_row.subquery("d", copy=False), join_type="CROSS", copy=False)
 
 
 def definition_text(catalog: Catalog, name: str) -> str:

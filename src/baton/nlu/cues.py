@@ -631,9 +631,7 @@ def _read_place(scan: Scan, cues: Cues) -> None:
         cues.order, cues.top_n = "asc", 1
         return
     raw = next(
-        groups[k]
-        for k in ("zh", "zh2", "zh3", "zh4", "zh5", "zh6", "en", "en2", "en3", "en4", "en5", "en6")
-        if k in groups
+        groups[k] for k in ("zh", "zh2", "zh3", "zh4", "zh5", "zh6", "en", "en2", "en3", "en4", "en5") if k in groups
     ).lower()
     ordinal = raw[-2:] in {"st", "nd", "rd", "th"} and raw[:-2].isdigit()  # "10th", never "第100"'s "1"
     place = vocab.EN_PLACES.get(raw) or (int(raw[:-2]) if ordinal else _number(raw))
@@ -641,7 +639,7 @@ def _read_place(scan: Scan, cues: Cues) -> None:
     low = "bottom" in groups or word in {"低", "小", "少", "lowest", "smallest", "least", "fewest"}
     cues.order = "asc" if low else "desc"
     # "第三个呢", "第二个的退款率", "the third one('s)": a row the previous ranking listed, in its way
-    cues.place_bare = bool({"zh5", "zh6", "en3", "en5", "en6"} & set(groups))
+    cues.place_bare = bool({"zh5", "zh6", "en3", "en5"} & set(groups))
     if place == 1:
         cues.top_n = 1
     else:

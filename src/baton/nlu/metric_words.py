@@ -288,13 +288,13 @@ _OVER_BEFORE = patterns.compile(
     r"(?:as\s+an?\s+(?:share|percentage|percent|proportion|fraction)\s+of|divided by|relative to|over)\s+(?:the\s+)?(?:total\s+)?$",
     re.I,
 )
+"""Words that open a follow-up by setting what was asked over a metric ("占GMV…", "as a share of GMV",
+"what's that as a percentage of GMV"; "what percentage of GMV is that" with :data:`_IS_THAT`)."""
 _WHAT_SHARE_OF = patterns.compile(
     rf"^\s*{_ASKING_EN}?what\s+(?:share|percentage|percent|proportion|fraction)\s+of\s+(?:the\s+)?(?:total\s+)?$", re.I
 )
 _IS_THAT = patterns.compile(r"\s*(?:is|are|was|were)\s+(?:that|it|this|those|these|them)\b", re.I)
 """After "what percentage of GMV": what was asked before ("…is that?"), never a new part ("…came from East China")."""
-"""Words that open a follow-up by setting what was asked over a metric ("占GMV…", "as a share of GMV",
-"what's that as a percentage of GMV", "what percentage of GMV is that")."""
 _OVER_METRIC = patterns.compile(
     r"\s*(?:占了?|占到|相对于|除以|/|÷)\s*"
     r"|\s+(?:(?:as|in)\s+(?:an?\s+)?(?:share|percentage|percent|pct|%|proportion|fraction|ratio)\s+of|divided by|"

@@ -533,11 +533,9 @@ class Planner(TermReader, QueryAssembly):
         ):
             # "GMV最高和最低的区域差多少", "最高的两个渠道差多少": the gap of a ranking's two ends
             cues.change, cues.difference = False, True
-            claim_compare_words(scan, [])
+            claim_compare_words(scan, [])  # "最高的渠道比最低的高多少"
         elif (cues.top_n or 0) > 2 and vocab.GAP_BETWEEN.search(scan.norm) and _plain_one_period(cues, periods):
-            raise ask_back(
-                "nlu.gap_of_two", {"top_n": cues.top_n}
-            )  # "GMV前三的渠道差多少": which two of the three?  # "最高的渠道比最低的高多少"
+            raise ask_back("nlu.gap_of_two", {"top_n": cues.top_n})  # "GMV前三的渠道差多少": which two of the three?
         elif _across_the_groups(scan, cues, terms, periods):  # "上个月各渠道GMV对比", "compare GMV across channels"
             for said in scan.find_all(_ACROSS):
                 scan.claim(said.start(), said.end())

@@ -498,8 +498,8 @@ RANK_PLACE = patterns.compile(
     + r")(?:[- ](?P<dir_en2>highest|largest|biggest|most|lowest|smallest|least|fewest))?\b"
     r"|\b(?P<en4>" + _EN_PLACE + r")\s+place\b"
     r"|第\s*(?P<zh6>" + _PLACE_N + r")\s*个(?=\s*的)"
-    r"|(?<=\bfor )the\s+(?P<en5>" + _EN_PLACE + r")\s+one(?:'s|s)?(?![\w'])"
-    r"|\bthe\s+(?P<en6>" + _EN_PLACE + r")\s+one(?:'s|’s)(?![\w'])"
+    r"|(?:(?<=\bfor\s)|(?=the\s+(?:" + _EN_PLACE + r")\s+one['’]s))the\s+(?P<en5>" + _EN_PLACE + r")\s+one(?:['’]s|s)?"
+    r"(?![\w'’])"
     r"|(?:^\s*|(?<=^and )|(?<=^what about )|(?<=^how about )|(?<=^now ))the\s+(?P<en3>"
     + _EN_PLACE
     + r")\s+one(?:'s|s)?(?![\w'])",
