@@ -188,3 +188,34 @@ def test_a_yearly_series_per_group_names_years_not_their_first_days() -> None:
     assert "(2025-01-01)" not in out and "2026-01-01" not in out
     zh = _say(query, _table(["period", "channel", "gmv"], rows), "zh")
     assert "其中 2026年只含部分日期" in zh and "2026-01-01" not in zh
+
+
+APP_SHARE_AGAINST_MAY = SemanticQuery(
+    metrics=("gmv",),
+    time_range=JUNE,
+    comparison={"kind": "previous_period", "range": {"start": date(2026, 5, 1), "end": date(2026, 5, 31)}},
+    share=True,
+    share_filters=({"dimension": "channel", "members": ("app",)},),
+    intent="comparison",
+    premise="up",
+    as_of=AS_OF,
+)
+SHARE_COLUMNS = [
+    "gmv", "gmv_share", "gmv_whole", "gmv_previous", "gmv_previous_share", "gmv_previous_whole",
+    "gmv_share_change", "gmv_change", "gmv_change_pct",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("row", "contradicted"),
+    [
+        ([25.0, 0.25, 100.0, 30.0, 0.3, 100.0, -0.05, -5.0, -1 / 6], True),  # the share fell: said first
+        ([25.0, 0.25, 100.0, 0.0, None, 0.0, None, 25.0, None], False),  # no share before: no move to contradict
+    ],
+)
+def test_a_share_premise_is_checked_against_the_shares_move(row: list[Any], contradicted: bool) -> None:
+    """ "app占比比上月高了多少": the premise is the share's (not GMV's) — said wrong first when the
+    share fell, and never "it did not change" when there is no share to compare (a whole of 0)."""
+    said = _say(APP_SHARE_AGAINST_MAY, _table(SHARE_COLUMNS, [row]), "zh")
+    assert said.startswith("问题说APP占成交总额的比例上升，但实际下降") == contradicted, said
+    assert "没有变化" not in said

@@ -489,7 +489,7 @@ def test_a_minus_between_two_members_is_their_gap_and_a_ratio_is_their_quotient(
     app, web = _june_gmv(demo_session, "channel = 'app'"), _june_gmv(demo_session, "channel = 'web'")
     minus = demo_session.ask("GMV last month app minus web", as_of=AS_OF)
     assert minus.status == "answered" and minus.gate is not None and minus.gate.ok, minus.error
-    assert f"app is ¥{abs(app - web):,.2f} {'higher' if app > web else 'lower'} than web" in minus.answer
+    assert f"App is ¥{abs(app - web):,.2f} {'higher' if app > web else 'lower'} than web" in minus.answer
     ratio = demo_session.ask("上个月app的GMV是web的几倍", as_of=AS_OF)
     assert ratio.status == "answered" and ratio.gate is not None and ratio.gate.ok, ratio.error
     assert f"APP是网页的 {app / web:,.2f} 倍" in ratio.answer

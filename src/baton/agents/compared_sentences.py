@@ -45,6 +45,19 @@ def premise_sentence(query: SemanticQuery, label: str, change: Any, language: La
 class ComparedSentences(NarratorBase):
     """The sentences of a comparison."""
 
+    def _compared_where(self, say: Sentence) -> dict[str, str]:
+        """What a sentence of a comparison says around its figures: the label, filters, period,
+        the kind of comparison and the period compared with."""
+        kind, previous_period = compared_with(say.query, say.language)
+        label = value_label(self.catalog, say.query, say.metric, say.language)
+        return {
+            "label": label,
+            "filters": say.filters,
+            "period": say.period,
+            "kind": kind,
+            "previous_period": previous_period,
+        }
+
     def _comparison_sentence(self, say: Sentence) -> str:
         query, metric, rows, period, filters, language, fmt = say
         label = value_label(self.catalog, query, metric, language)
@@ -199,15 +212,8 @@ class ComparedSentences(NarratorBase):
         return items + (text("answer.more_rows", language) if len(rows) > len(shown) else "")
 
     def _change_ranking_sentence(self, say: Sentence) -> str:
-        query, metric, rows, period, filters, language, fmt = say
-        kind, previous_period = compared_with(query, language)
-        where = {
-            "label": value_label(self.catalog, query, metric, language),
-            "filters": filters,
-            "period": period,
-            "kind": kind,
-            "previous_period": previous_period,
-        }
+        query, metric, rows, _, _, language, fmt = say
+        where = self._compared_where(say)
         label_of = partial(self._row_label, query, language=language)
         return change_ranking_sentence(self.catalog, query, metric, rows, language, where, label_of, fmt)
 

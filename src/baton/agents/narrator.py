@@ -12,7 +12,6 @@ from typing import Any, NamedTuple
 
 from baton.agents.bound_sentences import BoundSentences, bounded_key, fails_bound
 from baton.agents.buckets import partial_buckets
-from baton.agents.compared_sentences import ComparedSentences
 from baton.agents.narration import MAX_LISTED, Sentence, by_time, named_row, period_of, polish
 from baton.agents.ranked_sentences import RankedSentences, asked_place
 from baton.agents.shares_compared import SharesCompared
@@ -122,7 +121,7 @@ def said_words(period: TimeRange, language: Language) -> str | None:
     return _LEADING_PREPOSITION.sub("", period.text or "") or period.text
 
 
-class Narrator(ComparedSentences, BoundSentences, RankedSentences, SharesCompared):
+class Narrator(SharesCompared, BoundSentences, RankedSentences):
     """The answer sentence of a query's result: one sentence per metric, of the kind the query asks."""
 
     def compose(self, query: SemanticQuery, table: ResultTable, language: Language) -> str:
@@ -426,7 +425,11 @@ class Narrator(ComparedSentences, BoundSentences, RankedSentences, SharesCompare
             return ""
         ends = None if query.top_n == 2 and len(rows) == 2 else ends  # a top two: the two rows by name
         first, second, difference, relative = gap
-        labels = {"first": self._row_label(query, first, language), "second": self._row_label(query, second, language)}
+        # the first opens its sentence ("App is ¥… higher than web")
+        labels = {
+            "first": capitalised(self._row_label(query, first, language)),
+            "second": self._row_label(query, second, language),
+        }
         if query.ratio and relative is not None:  # "华东是华南的几倍", "最高是最低的几倍": first ÷ second
             key = "answer.ends_ratio" if ends else "answer.member_ratio"
             return text(key, language, times=f"{relative + 1:,.2f}", **labels)

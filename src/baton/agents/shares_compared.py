@@ -5,28 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from baton.agents.compared_sentences import premise_sentence
-from baton.agents.narration import MAX_LISTED, NarratorBase, Sentence
+from baton.agents.compared_sentences import ComparedSentences, premise_sentence
+from baton.agents.narration import MAX_LISTED, Sentence
 from baton.contracts.common import Language
-from baton.messages import text
-from baton.nlu.interpret import compared_with, share_part, value_label
+from baton.messages import capitalised, text
+from baton.nlu.interpret import share_part
 from baton.numbers import format_exact
 
 
-class SharesCompared(NarratorBase):
+class SharesCompared(ComparedSentences):
     """The sentences of a share with a comparison (columns ``m_share``, ``m_previous_share`` and
     ``m_share_change`` from :func:`baton.catalog.compiler.compile_query`)."""
 
     def _shares_compared(self, say: Sentence) -> str:
         query, metric, rows, period, filters, language, fmt = say
-        kind, previous_period = compared_with(query, language)
-        where = {
-            "label": value_label(self.catalog, query, metric, language),
-            "filters": filters,
-            "period": period,
-            "kind": kind,
-            "previous_period": previous_period,
-        }
+        where = self._compared_where(say)
         if not rows:
             return text("answer.no_values", language, label=where["label"], filters=filters, period=period)
         first = rows[0]
@@ -54,7 +47,7 @@ class SharesCompared(NarratorBase):
             "previous_value": fmt(first.get(f"{metric}_previous")),
             **self._shares(metric, first, language),
         }
-        return said + text("answer.share_value_compared", language, **values, **wholes, **where)
+        return said + capitalised(text("answer.share_value_compared", language, **values, **wholes, **where))
 
     @staticmethod
     def _shares(metric: str, row: dict[str, Any], language: Language) -> dict[str, str]:

@@ -651,7 +651,8 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         dialect,
         _Shape(ties=False, spine=False),
     )
-    assert isinstance(part.expression, exp.Query)
+    assert isinstance(part.expression, exp.Query) and isinstance(whole.expression, exp.Query)
+    _rename_ctes(whole.expression, "whole_")  # Spark lifts nested CTEs to the top: the part's and the whole's apart
     keys = [PERIOD] if query.grain is not None else []
     outs = _share_outputs(query, keys)
     columns = [o.alias_or_name for o in outs]
@@ -693,6 +694,18 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         ),
         filled=part.filled,
     )
+
+
+def _rename_ctes(statement: exp.Query, prefix: str) -> None:
+    """Rename the CTEs of ``statement`` (and the references to them) with ``prefix``, in place: two
+    subqueries compiled alike name theirs alike ("base", "cmp"), and a dialect without nested CTEs
+    (sqlglot lifts them to the top for Spark) must not merge them into one name."""
+    names = {cte.alias for cte in statement.find_all(exp.CTE)}
+    for cte in statement.find_all(exp.CTE):
+        cte.set("alias", exp.TableAlias(this=exp.to_identifier(prefix + cte.alias)))
+    for table in statement.find_all(exp.Table):
+        if table.name in names and not table.db:
+            table.set("this", exp.to_identifier(prefix + table.name))
 
 
 def _sides(query: SemanticQuery, metric: str) -> list[str]:

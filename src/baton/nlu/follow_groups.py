@@ -59,7 +59,7 @@ def filters_of(
         if excluded and included is not None and the_set and not set(members) & set(included.members):
             filters = [f for f in filters if f is not included]  # "APP的GMV" then "直播以外的渠道呢"
             included = None
-        if excluded and included is not None and set(included.members) == set(members) and _but_said(r):
+        if excluded and included is not None and set(included.members) == set(members) and _all_but_said(r):
             # "上个月app的GMV" then "除了app呢": all but what the previous question kept ("去掉app":
             # the member, or the filter on it? asked back below)
             filters = [f for f in filters if f is not included]
@@ -282,7 +282,7 @@ _ALL_BUT = patterns.compile(
 away the filter instead: after a question of that member alone, which one is asked back."""
 
 
-def _but_said(r: Reading) -> bool:
+def _all_but_said(r: Reading) -> bool:
     """The exclusion said as "all but" (除了, 以外, 不含, excluding, except, without)."""
     return _ALL_BUT.search(r.scan.norm) is not None
 

@@ -97,7 +97,10 @@ def the_one_before(
 
 
 def _days_said(said: str) -> int | None:
-    return int(said) if said.isdigit() else parse_cn_int(said)
+    try:
+        return int(said) if said.isdigit() else parse_cn_int(said)
+    except ValueError:  # "二二天": no number
+        return None
 
 
 def _the_days_before(question: str, parent: SemanticQuery, as_of: date) -> tuple[SemanticQuery, bool] | None:
@@ -106,6 +109,8 @@ def _the_days_before(question: str, parent: SemanticQuery, as_of: date) -> tuple
     days = (current.end - current.start).days + 1
     if said is None or _days_said(said.group("n") or said.group("n_zh")) != days:
         return None
+    if timeexpr.range_grain(current.start, current.end) in ("month", "quarter", "half", "year"):
+        return None  # "上个月" then "前30天呢": the month before, or the 30 days? read on its own
     shift = timedelta(days=days)
     words = f"前{days}天" if said.group("n_zh") else f"the {days} days before"
     moved = TimeRange(start=current.start - shift, end=current.end - shift, text=words)
