@@ -628,12 +628,20 @@ def _kept_by_window(
     return kept.where(keep(exp.column(alias)), copy=False)
 
 
+def share_comparison_built(query: SemanticQuery) -> bool:
+    """Whether a share's comparison (if any) is one this compiler builds: one period's parts of one
+    whole against another period's, listed or ranked by the share now — never inside each group,
+    over a series, ranked by a change, bounded, or as which parts moved."""
+    if query.comparison is None:
+        return True
+    unbuilt = query.grain is not None or query.rank_by != "value" or query.share_within or query.threshold is not None
+    return not (unbuilt or query.premise_asked is not None)
+
+
 def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape) -> CompiledQuery:
     """Each metric over the part the question names, next to its share of the whole."""
     ratios = [m for m in query.metrics if not catalog.metrics[m].amount_or_count]  # a share of a rate means nothing
-    compared = query.comparison is not None
-    unbuilt = query.grain is not None or query.rank_by != "value" or query.share_within or query.threshold is not None
-    if compared and (unbuilt or query.premise_asked is not None):  # as baton.nlu.catalog_checks asks back
+    if not share_comparison_built(query):  # baton.nlu.catalog_checks asks it back first
         raise QuestionRefused(*both("nlu.share_with_comparison"))
     if ratios:
         raise QuestionRefused(*both("catalog.share_not_additive", metric=", ".join(ratios)))
@@ -689,7 +697,7 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
             *(f"{m}_share: {m} / {m}_whole, {m} of the whole" for m in query.metrics),
             *(
                 f"{m}_share_change: {m}_share - {m}_previous_share, each period's share of its own whole"
-                for m in (query.metrics if compared else ())
+                for m in (query.metrics if query.comparison is not None else ())
             ),
         ),
         filled=part.filled,

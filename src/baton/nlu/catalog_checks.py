@@ -10,6 +10,7 @@ from difflib import SequenceMatcher
 
 from baton import patterns
 from baton.catalog import spine, sqlexpr
+from baton.catalog.compiler import share_comparison_built
 from baton.catalog.model import Catalog, Measure
 from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.semantic import Comparison, Correction, Grain, MemberFilter, SemanticQuery, TimeRange
@@ -39,15 +40,7 @@ def check_share_compared(query: SemanticQuery, said: str = "") -> None:
     growth rate (``said``: the question's words — the points, or the value's growth?) is asked back."""
     if not query.share or query.comparison is None:
         return
-    unbuilt = (
-        _GROWTH_RATE.search(said)
-        or query.share_within
-        or query.grain is not None
-        or query.rank_by != "value"
-        or query.premise_asked is not None
-        or query.threshold is not None
-    )
-    if unbuilt:
+    if _GROWTH_RATE.search(said) or not share_comparison_built(query):
         raise ask_back("nlu.share_with_comparison", {"within": list(query.share_within), "rank_by": query.rank_by})
 
 

@@ -264,7 +264,7 @@ def member_beside_the_whole(scan: Scan, cues: Cues, terms: Terms) -> None:
         return  # "华东的订单量占全国的比例": a share is of the whole by construction
     whole = vocab.WHOLE_REF.search(scan.norm)
     beside = vocab.GAP.search(scan.norm) or vocab.COMPARE.search(scan.norm) or len(terms.metric_hits) > 1
-    later = _WHOLE_LATER.search(scan.norm)
+    later = vocab.WHOLE_PLACE.search(scan.norm)
     beside = beside or (later is not None and _in_a_later_clause(scan, terms, later.start()))
     total_metric = len(terms.metric_hits) > 1 and any(
         _WHOLE_BEFORE.search(scan.norm[: h.start]) for h in terms.metric_hits
@@ -273,11 +273,6 @@ def member_beside_the_whole(scan: Scan, cues: Cues, terms: Terms) -> None:
     if (whole and beside) or total_metric or joined:
         said = joined or (whole.group(0) if whole else "")
         raise ask_back("nlu.member_beside_the_whole", {"whole": said, "members": [m.member for m in terms.members]})
-
-
-_WHOLE_LATER = patterns.compile(r"整体|全国|总体|全平台|大盘|\boverall\b|\bnationwide\b|\bcompany[- ]wide\b", re.I)
-"""The whole as a place of its own ("，整体呢", "; what about nationwide?") — never "all channels", the
-whole of another dimension than the member's."""
 
 
 def _in_a_later_clause(scan: Scan, terms: Terms, at: int) -> bool:

@@ -43,12 +43,14 @@ RESTRICT = patterns.compile(
     r"|\bfilter(?:ed)? (?:it |that )?(?:to|on)\b",
     _I,
 )
+_SPLIT_NAMED = r"(?:\s+(?!just\b|only\b|keep\b|want\b|need\b)[a-z]+){1,2}"
+"""The split's one or two words ("without the channel split"), never "no just … breakdown"."""
 UNSPLIT = patterns.compile(
     r"不(?:用|要|必|需要)?再?(?:拆分?|拆开|细分|分开)了?"
     r"|不(?:用|要|必|需要)?再?(?:分|按)(?=\s*\S)|去掉(?=\s*\S)(?:拆分|细分)?"
     r"|(?<=\S)(?:拆分|拆开|细分|拆|分)了?(?=\s*[呢吧?？。!！]?\s*$)"
     r"|\bno (?:breakdown|split)\b|\bwithout (?:the |a )?(?:breakdown|split(?:ting)?)\b|\bnot (?:broken down|split)\b"
-    r"|\b(?:without|no)(?: the| a)?(?=(?:\s+(?!just\b|only\b|keep\b|want\b|need\b)[a-z]+){1,2}\s+(?:breakdown|split)\b)"
+    rf"|\b(?:without|no)(?: the| a)?(?={_SPLIT_NAMED}\s+(?:breakdown|split)\b)"
     r"|\bdon'?t (?:break (?:it |them )?down|split)(?: (?:it|them))?(?: by)?\b|\bnot by\b|\bremove the\b|\bdrop the\b"
     r"|(?<=\w) (?:breakdown|split)\b",
     _I,
@@ -61,7 +63,7 @@ UNSPLIT_OPENS = patterns.compile(
     r"|^\s*(?:ok(?:ay)?,?\s+)?(?:no (?:breakdown|split)|without (?:the |a )?(?:breakdown|split)"
     r"|not (?:broken down|split|by)|don'?t (?:break|split))\b"
     r"|^\s*(?:ok(?:ay)?,?\s+)?(?:remove|drop) the\b.{0,24}\b(?:breakdown|split)\b"
-    r"|^\s*(?:and\s+|ok(?:ay)?,?\s+)?(?:without|no)(?: the| a)?(?:\s+(?!just\b|only\b|keep\b|want\b|need\b)[a-z]+){1,2}"
+    rf"|^\s*(?:and\s+|ok(?:ay)?,?\s+)?(?:without|no)(?: the| a)?{_SPLIT_NAMED}"
     r"\s+(?:breakdown|split)\b",
     _I,
 )

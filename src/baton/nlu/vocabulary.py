@@ -116,8 +116,13 @@ WHOLE_OF_A_PERIOD = (
     r"|quarter|period|day|\d|q[1-4]\b|h[12]\b|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))"
 )
 """Not "the whole of last year", "the whole month": a whole period, not the whole of the groups."""
+_WHOLE_PLACES = r"整体|全国|总体|全平台|大盘|\boverall\b|\bnationwide\b|\bcompany[- ]wide\b"
+WHOLE_PLACE = patterns.compile(_WHOLE_PLACES, _I)
+"""The whole as a place of its own ("，整体呢", "what about nationwide?") — never "all channels", the
+whole of one dimension."""
 WHOLE_REF = patterns.compile(
-    r"整体|全国|总体|全平台|大盘|平均水平|\boverall\b|\bnationwide\b|\bcompany[- ]wide\b|\bthe whole\b"
+    _WHOLE_PLACES
+    + r"|平均水平|\bthe whole\b"
     + WHOLE_OF_A_PERIOD
     + r"|\ball (?:categories|channels|regions|users|of them)\b",
     _I,
