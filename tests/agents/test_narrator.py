@@ -219,3 +219,20 @@ def test_a_share_premise_is_checked_against_the_shares_move(row: list[Any], cont
     said = _say(APP_SHARE_AGAINST_MAY, _table(SHARE_COLUMNS, [row]), "zh")
     assert said.startswith("问题说APP占成交总额的比例上升，但实际下降") == contradicted, said
     assert "没有变化" not in said
+
+
+@pytest.mark.parametrize(
+    ("premise", "row", "verdict"),
+    [
+        ("up", [35.0, 0.25, 140.0, 30.0, 0.3, 100.0, -0.05, 5.0, 1 / 6], "No: app's share of GMV fell"),  # GMV rose
+        ("down", [25.0, 0.25, 100.0, 30.0, 0.3, 100.0, -0.05, -5.0, -1 / 6], "Yes: app's share of GMV fell"),
+        ("up", [35.0, 0.35, 100.0, 30.0, 0.3, 100.0, 0.05, 5.0, 1 / 6], "Yes: app's share of GMV rose"),
+    ],
+)
+def test_a_parts_share_move_asked_yes_or_no_is_answered_by_the_share(
+    premise: str, row: list[Any], verdict: str
+) -> None:
+    """ "did app's share of GMV grow": yes or no by the share's move in points, never by GMV's."""
+    query = APP_SHARE_AGAINST_MAY.model_copy(update={"premise": premise, "premise_asked": "every"})
+    said = _say(query, _table(SHARE_COLUMNS, [row]))
+    assert said.startswith(verdict), said

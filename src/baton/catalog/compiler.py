@@ -631,11 +631,12 @@ def _kept_by_window(
 def share_comparison_built(query: SemanticQuery) -> bool:
     """Whether a share's comparison (if any) is one this compiler builds: one period's parts of one
     whole against another period's, listed or ranked by the share now — never inside each group,
-    over a series, ranked by a change, bounded, or as which parts moved."""
+    over a series, ranked by a change, bounded, or as which parts moved (one part's move asked yes or
+    no is built: "did app's share grow")."""
     if query.comparison is None:
         return True
     unbuilt = query.grain is not None or query.rank_by != "value" or query.share_within or query.threshold is not None
-    return not (unbuilt or query.premise_asked is not None)
+    return not (unbuilt or (query.premise_asked is not None and bool(query.dimensions)))
 
 
 def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape) -> CompiledQuery:

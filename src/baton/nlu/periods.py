@@ -257,7 +257,7 @@ def _match(reading: timeexpr.PeriodReading) -> timeexpr.TimeMatch:
 
 
 _BASE_BEFORE = patterns.compile(
-    r"(?:比|较|相比|相较|对比|环比|同比|比起|(?<![A-Za-z])(?:vs\.?|versus|against|than(?: in)?|"
+    r"(?:(?<!占)比|较|相比|相较|对比|环比|同比|比起|(?<![A-Za-z])(?:vs\.?|versus|against|than(?: in)?|"
     r"(?:compared|relative|as against)(?: with| to)?)(?: the| in| that of)?)\s*$",
     re.I,
 )

@@ -85,16 +85,19 @@ MOM = patterns.compile(
     r"quarter[- ]over[- ]quarter|period[- ]over[- ]period|"
     r"(?:\bvs\.?|\bversus|\bcompared (?:with|to)|\bagainst) (?:the )?(?:previous|prior|preceding) "
     r"(?:period|month|weekend|week|quarter|day)\b|"
-    r"比上(?:个)?(?:月|周|季度|期)|较上(?:个)?(?:月|周|季度|期)|与上(?:个)?(?:月|周|季度|期)(?:相比|对比)",
+    r"(?<!占)比上(?:个)?(?:月|周|季度|期)|较上(?:个)?(?:月|周|季度|期)|与上(?:个)?(?:月|周|季度|期)(?:相比|对比)",
     _I,
 )
 GAP = patterns.compile(
     r"(?<![最至])[多少](?=(?:卖|买|赚|挣|花)(?:出去)?了?多少)|[多少高低]出?了?(?:多少|几)个?(?:百分)?点|[多少高低]出?了?(?:百分之几|多少百分比|百分之多少)|[多少高低]出?了?多少|差了?(?:多少|几)个?(?:百分)?点|差了?多少|差距|差额|相差|差值|差几|之差|差别|差异|"
-    r"\bhow (?:much|many) (?:more|less|fewer|higher|lower|bigger|smaller)\b|\bby how much\b|\bdifference\b|\bgap\b",
+    r"\bhow (?:much|many) (?:more|less|fewer|higher|lower|bigger|smaller)\b|\bby how much\b|\bdifference\b|\bgap\b|"
+    r"\bhow far apart\b",
     _I,
 )
 """The gap between two members is asked ("华东比华南高多少", "how many more orders did app get than web")."""
-GAP_BETWEEN = patterns.compile(r"差了?多少|相差|差距|差额|差值|差几|之差|差别|差异|\bdifference\b|\bgap\b", _I)
+GAP_BETWEEN = patterns.compile(
+    r"差了?多少|相差|差距|差额|差值|差几|之差|差别|差异|\bdifference\b|\bgap\b|\bhow far apart\b", _I
+)
 """Words that ask a gap between two things, never a change over time on their own ("新老用户GMV差多少")."""
 RATIO = patterns.compile(
     r"差?(?:几|多少)倍|比值|之比|倍数|\bratio\b|\bhow many times\b|\bdivided by\b|"
@@ -155,11 +158,11 @@ CHANGE_WORDS = patterns.compile(
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
     r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
     r"(?<![不没])变了(?=\s*(?:这么多|那么多|很多|不少)?\s*(?:吗|么|呢)?\s*[?？。!！]?\s*$)|"
-    r"涨跌(?:幅度?|了?多少|情况)?|升降(?:幅度?|了?多少)|变化了?多少|变化率|变化|多了?多少(?!单)|少了?多少(?!单)|[多少]了?(?=多少单)|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|(?:降低|提高|提升|上升|上涨|下跌|下滑)了?多少|变动|增长率|增速|增幅|降幅|"
+    r"涨跌(?:幅度?|了?多少|情况)?|升降(?:幅度?|了?多少)|变化了?多少|变化率|变化|(?<![不没])变了?多少|多了?多少(?!单)|少了?多少(?!单)|[多少]了?(?=多少单)|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|(?:降低|提高|提升|上升|上涨|下跌|下滑)了?多少|变动|增长率|增速|增幅|降幅|"
     r"(?:是)?(?:涨了?还是跌了?|跌了?还是涨了?|升了?还是降了?|降了?还是升了?|高了?还是低了?|低了?还是高了?|多了?还是少了?|少了?还是多了?)|"
     r"变好还是变差|好了还是差了|好还是差|好还是坏|差还是好|有没有(?:变高|变低|上升|下降|增长|减少|变化)|是不是(?:变高|变低|上升|下降|增长|减少|变化|涨|跌)了?|"
     r"\bhow much did\b(?=.{1,40}? (?:change|grow|drop|fall|rise|increase|decrease)\b)|\bgrowth rate\b|\bgrowth\b"
-    r"|\bchang(?:es?|ed)\b|\bdelta\b|\bdifference\b|\bgap\b|\bhigher or lower\b|\blower or higher\b|\bup or down\b"
+    r"|\bchang(?:es?|ed)\b|\bmov(?:e|ed|ement)\b(?! (?:to|from|into|over)\b)|\bdelta\b|\bdifference\b|\bgap\b|\bhow far apart\b|\bhigher or lower\b|\blower or higher\b|\bup or down\b"
     r"|\bbetter or worse\b|\bworse or better\b|\bhow (?:many|much) (?:more|less|fewer|higher|lower|bigger|smaller|larger|greater)\b",
     _I,
 )
