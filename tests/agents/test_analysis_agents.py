@@ -664,3 +664,27 @@ def test_a_headline_on_comparable_days_says_the_totals_too_when_they_moved_the_o
     said = report._answer(inputs, numbers, "refund rate", "last month", "down", "en")
     assert "on comparable days (incomplete 2026-06-12 left out)" in said
     assert ("as loaded" in said) is both
+
+
+@pytest.mark.parametrize(
+    ("members", "exclude", "pairs", "predicate"),
+    [
+        (("app",), False, {("channel", "app")}, None),
+        (("live_stream",), True, set(), "NOT channel IN ('live_stream')"),
+        (("web", "app"), False, set(), "channel IN ('app', 'web')"),
+    ],
+)
+def test_a_headline_facts_scope_keeps_an_exclusion_and_several_members(
+    demo_session: Session, members: tuple[str, ...], exclude: bool, pairs: set[tuple[str, str]], predicate: str | None
+) -> None:
+    """ "excluding live stream" is never a fact scoped *to* live stream, and "app and web" never an
+    unfiltered one: the ledger would hand either to a later question as its number."""
+    from baton.agents.sql_agent import _fact_scope
+    from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
+
+    june = TimeRange(start=date(2026, 6, 1), end=date(2026, 6, 30))
+    said = MemberFilter(dimension="channel", members=members, exclude=exclude)
+    query = SemanticQuery(metrics=("gmv",), time_range=june, filters=(said,), as_of=AS_OF)
+    scope = _fact_scope(demo_session.catalog, query, "gmv")
+    assert {(m.dimension, m.member) for m in scope.members} == pairs
+    assert (predicate in scope.filters) if predicate else len(scope.filters) == 1, scope.filters

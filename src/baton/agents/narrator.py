@@ -30,7 +30,7 @@ from baton.nlu.interpret import (
     value_label,
     where_text,
 )
-from baton.numbers import bucket_label, format_exact, plural_noun
+from baton.numbers import bucket_label, format_exact, plural_noun, possessive
 from baton.numbers import format_signed_percent as format_pct
 
 _LEADING_PREPOSITION = re.compile(r"^(?:from|in|during|on|for)\s+(?=\S)", re.I)
@@ -247,7 +247,7 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
             if query.dimensions or not query.share_filters:
                 return text("answer.shares_by_period", language, grain=grain, **where)
             part = share_part(query.share_filters, self.catalog, language)
-            return text("answer.shares_over_time", language, grain=grain, part=part, **where)
+            return text("answer.shares_over_time", language, grain=grain, owner=possessive(part, language), **where)
         part = share_part(query.share_filters, self.catalog, language)
         whole = rows[0].get(f"{metric}_whole")
         where = {"label": label, "filters": filters, "period": period, "item": item(rows[0], part)}

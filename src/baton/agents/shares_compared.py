@@ -10,7 +10,7 @@ from baton.agents.narration import MAX_LISTED, Sentence
 from baton.contracts.common import Language
 from baton.messages import capitalised, text
 from baton.nlu.interpret import share_part
-from baton.numbers import format_exact
+from baton.numbers import format_exact, possessive
 
 
 class SharesCompared(ComparedSentences):
@@ -39,10 +39,10 @@ class SharesCompared(ComparedSentences):
             more = text("answer.more_items", language, count=len(rows) - len(shown)) if len(rows) > len(shown) else ""
             return text("answer.shares_compared", language, items=items, more=more, **wholes, **where)
         part = share_part(query.share_filters, self.catalog, language)
-        label = text("answer.share_of_label", language, part=part, label=where["label"])
+        label = text("answer.share_of_label", language, owner=possessive(part, language), label=where["label"])
         said = premise_sentence(query, label, first.get(f"{metric}_share_change"), language)  # "app占比…高了多少"
         values = {
-            "part": part,
+            "owner": possessive(part, language),
             "value": fmt(first.get(metric)),
             "previous_value": fmt(first.get(f"{metric}_previous")),
             **self._shares(metric, first, language),

@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 import sqlglot
+from sqlglot import exp
 
 from baton.agents.tools import (
     QueryTool,
@@ -33,7 +34,7 @@ from baton.contracts.common import Language
 from baton.contracts.handoff import AgentReport, ReportResult, TaskPacket
 from baton.contracts.query import QueryResult
 from baton.contracts.semantic import GRAINS, SemanticQuery
-from baton.contracts.values import AppliedFilter, KeyNumber, Period
+from baton.contracts.values import AppliedFilter, FactScope, KeyNumber, Period
 from baton.errors import BatonError
 from baton.messages import average_fields, text
 
@@ -90,6 +91,21 @@ def run(packet: TaskPacket, deps: SqlDeps) -> AgentReport[SqlOutput]:
         return failed(packet, exc)
 
 
+def _fact_scope(catalog: Catalog, query: SemanticQuery, metric: str) -> FactScope:
+    """The headline's scope: the metric's own filters and the question's. One member kept is a
+    member pair; members excluded ("excluding live stream") or several kept are a predicate on the
+    dimension, so the fact never reads as scoped *to* the excluded member, nor as unfiltered."""
+    predicates = [p for m in catalog.measures_of(metric) for p in m.filters]
+    pairs: list[tuple[str, str]] = []
+    for f in query.filters:
+        if len(f.members) == 1 and not f.exclude:
+            pairs.append((f.dimension, f.members[0]))
+            continue
+        kept = exp.column(f.dimension).isin(*[exp.Literal.string(m) for m in sorted(f.members)])
+        predicates.append((exp.not_(kept) if f.exclude else kept).sql())
+    return make_scope(predicates, pairs)
+
+
 def _headline_numbers(
     catalog: Catalog, query: SemanticQuery, row: dict[str, Any], evidence_id: str, language: Language
 ) -> tuple[KeyNumber, ...]:
@@ -100,10 +116,7 @@ def _headline_numbers(
     cur, prev = query.time_range, query.comparison.range
     label = metric_label(catalog, metric, language)
     unit, places = unit_of(catalog, metric, language)
-    scope = make_scope(
-        [p for m in catalog.measures_of(metric) for p in m.filters],
-        [(f.dimension, f.members[0]) for f in query.filters if len(f.members) == 1],
-    )
+    scope = _fact_scope(catalog, query, metric)
     numbers = [
         number(
             key,

@@ -29,8 +29,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{item} {value}（占当{grain} {share}）",
     ),
     "shares_over_time": (
-        "{part}'s {label}{filters} by {grain} for {period}, with its share of each {grain}'s total: {items}{more}.",
-        "{period}{filters}{part}的{label}（按{grain}）及其占当{grain}总额的比例：{items}{more}。",
+        "{owner} {label}{filters} by {grain} for {period}, with its share of each {grain}'s total: {items}{more}.",
+        "{period}{filters}{owner}的{label}（按{grain}）及其占当{grain}总额的比例：{items}{more}。",
     ),
     "shares_by_period": (
         "{label}{filters} for {period}, each part with its share of its {grain}'s total: {items}{more}.",
@@ -54,12 +54,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{items}{more}。",
     ),
     "share_value_compared": (
-        "{part}'s share of {label}{filters} for {period} was {share} ({value} of {whole}), {points} {kind} "
+        "{owner} share of {label}{filters} for {period} was {share} ({value} of {whole}), {points} {kind} "
         "({previous_period}: {previous}, {previous_value} of {previous_whole}).",
-        "{period}{filters}{part}占{label}的比例为 {share}（{value} / 整体 {whole}），对比期（{previous_period}）为 "
+        "{period}{filters}{owner}占{label}的比例为 {share}（{value} / 整体 {whole}），对比期（{previous_period}）为 "
         "{previous}（{previous_value} / 整体 {previous_whole}），{kind} {points}。",
     ),
-    "share_of_label": ("{part}'s share of {label}", "{part}占{label}的比例"),
+    "share_of_label": ("{owner} share of {label}", "{owner}占{label}的比例"),
     "share_value": ("{label}{filters} for {period}: {item}.", "{period}{filters}{label}：{item}。"),
     "share_value_of_whole": (
         "{label}{filters} for {period}: {item}; the total is {whole}.",

@@ -58,7 +58,10 @@ def _asked(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     metrics = _labels(query.metrics, catalog, lang)
     if query.share and query.share_filters:  # "，以及APP占成交总额的比例是否上升"
         metrics = text(
-            "answer.share_of_label", lang, part=share_part(query.share_filters, catalog, lang), label=metrics
+            "answer.share_of_label",
+            lang,
+            owner=possessive(share_part(query.share_filters, catalog, lang), lang),
+            label=metrics,
         )
     if not query.dimensions and query.grain is None:
         return text("answer.interpret_asked", lang, metrics=metrics, moved=moved)

@@ -642,7 +642,9 @@ AVERAGE_APART = patterns.compile(
 )
 """"average orders per day", "avg GMV a month": the average and its period said apart."""
 AVERAGE = patterns.compile(r"平均|均值|\baverage\b|\bavg\b|\bmean\b|\bon average\b", _I)
-WHICH = patterns.compile(r"哪个|哪些|哪一个|哪家|哪几个|哪几(?=[周天月])|谁|\bwhich(?: ones?| of them)?\b|\bwhat\b", _I)
+WHICH = patterns.compile(
+    r"哪个|哪些|哪一个|哪家|哪几个|哪[两三四五2-5][个家]|哪几(?=[周天月])|谁|\bwhich(?: ones?| of them)?\b|\bwhat\b", _I
+)
 SEVERAL_WHICH = frozenset({"哪些", "哪几个"})
 """The which-words that ask for more than one group ("哪些品类GMV最高")."""
 SEVERAL = patterns.compile(r"(?:(?<=最[高多大低少小好差]的)|(?<=最[高多大低少小好差]))几(?:个|家|类|种|位|名)")
@@ -900,7 +902,7 @@ ZH_FILLERS = frozenset(
     (
         "人 多少人 每个 每一个 算 用户 最近 万 来 来了 花了 花 全国 大盘 全平台 当天 那天 当日 钱 的话 东西 客户 "
         "顾客 拉一下 拉下 拉个 拉 多少万 几万 拿走 顺便 带上 也带上 算下 算一下 再 在 "
-        "中 里 内 期间 时候 多少 什么 请问 请 麻烦 帮我 帮忙 帮 我 我们 你 您 给我 "
+        "中 里 内 里面 里头 当中 之中 期间 时候 多少 什么 请问 请 麻烦 帮我 帮忙 帮 我 我们 你 您 给我 "
         "给 查 查询 查一下 查下 看 看看 看下 一下 下 统计 情况 数据 表现 如何 怎么样 "
         "怎样 怎么 为 列出 列一下 展示 显示 有 一共有 是多少 有多少 多少钱 分别是 相关 "
         "方面 报告 分析 解释 说明 共 都 能 能否 可以 可否 想 想知道 知道 告诉 告诉我 "
