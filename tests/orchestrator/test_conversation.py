@@ -730,6 +730,36 @@ def test_a_reply_to_a_question_asked_back_completes_it(
     assert regions == ([expected["region"]] if "region" in expected else [])
 
 
+@pytest.mark.parametrize(
+    ("first", "again", "reply", "start", "end"),
+    [
+        ("上个月各渠道GMV", "去年呢", "同期", "2025-06-01", "2025-06-30"),
+        ("上个月各渠道GMV", "去年呢", "全年吧", "2025-01-01", "2025-12-31"),
+        (
+            "refund rate by category in June",
+            "what about last year",
+            "same period, June last year",
+            "2025-06-01",
+            "2025-06-30",
+        ),
+        ("refund rate by category in June", "what about last year", "the whole year", "2025-01-01", "2025-12-31"),
+    ],
+)
+def test_a_choice_between_the_year_and_its_same_period_is_taken_from_the_reply(
+    session: Session, first: str, again: str, reply: str, start: str, end: str
+) -> None:
+    """ "去年呢" after June is asked back (the whole year, or June of it?); "同期" or "the whole
+    year" answers it — the breakdown kept — never refused as a question of its own."""
+    chat = session.conversation()
+    chat.ask(first, as_of=JULY)
+    assert chat.ask(again).status == "clarification_needed"
+    answer = chat.ask(reply)
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
+    query = answer.semantic_query
+    assert (str(query.time_range.start), str(query.time_range.end)) == (start, end)
+    assert len(query.dimensions) == 1
+
+
 def test_the_extremes_of_a_kept_top_n_are_said_of_those_groups(session: Session) -> None:
     """ "各渠道GMV环比" then "前2": the largest rise is of the two channels kept, and says so — not
     read as the largest rise of every channel (mini program rose more, outside the top 2)."""

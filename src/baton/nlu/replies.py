@@ -27,6 +27,10 @@ _FILLER = patterns.compile(
     r"|\s*(?:呢|吧|啊|呀|then|please|instead)$",
     re.I,
 )
+_SAME_PERIOD = patterns.compile(
+    r"同期|同一时期|同一段|同样的时间|\bsame (?:period|months?|weeks?|days?|dates|time)\b", re.I
+)
+_WHOLE_YEAR = patterns.compile(r"全年|整年|一整年|\b(?:whole|full|entire)(?: year)?\b", re.I)
 _ISO_DAY = patterns.compile(r"\d{4}-\d{2}-\d{2}")
 MAX_REPLY = 24
 """Longer text is a question of its own, not a reply to one."""
@@ -55,9 +59,11 @@ def completions(asked: str, reply: str, detail: Mapping[str, object], language: 
     said = reply.strip()
     for _ in range(3):  # "那GMV呢？": a few layers of filler around the word
         said = _FILLER.sub("", said)
-    if not said or len(said) > MAX_REPLY:
+    if not said or len(said) > MAX_REPLY * 2:
         return []
-    out: list[str] = []
+    out = _year_or_same(asked, said, detail, language)  # a choice offered: a few more words are kept
+    if len(said) > MAX_REPLY:
+        return out
     period = detail.get("period")
     if detail.get("missing") == "time_range" and isinstance(period, str) and period and period in asked:
         out.append(_replaced(asked, period, said))  # "last Monday" → "2026-06-22", the rest of the question kept
@@ -91,6 +97,21 @@ def completions(asked: str, reply: str, detail: Mapping[str, object], language: 
     if detail.get("missing") in ("time_range", "metric") and term is None and not changes:  # what was missing, added
         out.append(_joined(asked, said, language))
     return [" ".join(q.split()) for q in out]
+
+
+def _year_or_same(asked: str, said: str, detail: Mapping[str, object], language: str) -> list[str]:
+    """ "去年呢" asked back (the whole year, or the same period that year?) then "同期" / "same
+    period, June last year": the dates of the same period; "全年" / "the whole year": the year,
+    said so. A reply naming both, or neither, completes nothing."""
+    year_said, start, end = detail.get("said"), detail.get("same_from"), detail.get("same_to")
+    if not (isinstance(year_said, str) and year_said in asked and isinstance(start, str) and isinstance(end, str)):
+        return []
+    same, whole = _SAME_PERIOD.search(said) is not None, _WHOLE_YEAR.search(said) is not None
+    if same == whole:
+        return []
+    if same:
+        return [_replaced(asked, year_said, f"{start}至{end}" if language == "zh" else f"{start} to {end}")]
+    return [_replaced(asked, year_said, f"{year_said}全年" if language == "zh" else f"the whole of {year_said}")]
 
 
 _PARTS = patterns.compile(r"\s*[，,、;；]\s*")
