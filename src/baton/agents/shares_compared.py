@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from baton.agents.change_ranking import change_text
 from baton.agents.compared_sentences import ComparedSentences, premise_sentence
 from baton.agents.narration import MAX_LISTED, Sentence
 from baton.contracts.common import Language
 from baton.messages import capitalised, text
 from baton.nlu.interpret import share_part
-from baton.numbers import format_exact, possessive
+from baton.numbers import format_exact, format_signed_percent, possessive
 
 
 class SharesCompared(ComparedSentences):
@@ -47,7 +48,27 @@ class SharesCompared(ComparedSentences):
             "previous_value": fmt(first.get(f"{metric}_previous")),
             **self._shares(metric, first, language),
         }
-        return said + capitalised(text("answer.share_value_compared", language, **values, **wholes, **where))
+        moved = self._part_moved(metric, first, part, where, language, fmt)
+        return said + capitalised(text("answer.share_value_compared", language, **values, **wholes, **where)) + moved
+
+    def _part_moved(
+        self, metric: str, row: dict[str, Any], part: str, where: dict[str, str], language: Language, fmt: Any
+    ) -> str:
+        """ "直播GMV同比涨了多少，占比变化多少": the part's own move too, not only its share's."""
+        change, pct = row.get(f"{metric}_change"), row.get(f"{metric}_change_pct")
+        if change is None:
+            return ""
+        return (" " if language == "en" else "") + capitalised(
+            text(
+                "answer.share_part_moved",
+                language,
+                owner=possessive(part, language),
+                label=where["label"],
+                kind=where["kind"],
+                pct=format_signed_percent(pct, language),
+                change=change_text(self.catalog, metric, change, language, fmt),
+            )
+        )
 
     @staticmethod
     def _shares(metric: str, row: dict[str, Any], language: Language) -> dict[str, str]:

@@ -59,6 +59,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{period}{filters}{owner}占{label}的比例为 {share}（{value} / 整体 {whole}），对比期（{previous_period}）为 "
         "{previous}（{previous_value} / 整体 {previous_whole}），{kind} {points}。",
     ),
+    "share_part_moved": (
+        "{owner} {label} itself: {pct} ({change}) {kind}.",
+        "其中{owner}的{label}本身{kind} {pct}（{change}）。",
+    ),
     "share_of_label": ("{owner} share of {label}", "{owner}占{label}的比例"),
     "share_value": ("{label}{filters} for {period}: {item}.", "{period}{filters}{label}：{item}。"),
     "share_value_of_whole": (

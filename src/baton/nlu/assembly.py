@@ -355,7 +355,8 @@ class QueryAssembly(CatalogChecks):
             # "华东每个品类的订单中直播占多少": 直播 is marked the part, 华东 bounds each group's whole
             share_dims &= marks.part
             named = [f for f in named if f.dimension in share_dims]
-        if len(share_dims) > 1 and marks.everything and not explicit:  # "华东APP的GMV占全国的比例": both the part
+        # "华东APP的GMV占全国的比例", "app new users' share of June orders": both the part
+        if len(share_dims) > 1 and (marks.everything or marks.bare) and not explicit:
             return [f for f in filters if f not in named], named
         if len(share_dims) != 1:
             raise ask_back("nlu.share_of_what", {"dimensions": sorted(share_dims)})

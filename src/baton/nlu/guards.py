@@ -130,6 +130,17 @@ def listing_order(
     return cues.listed if cues.listed != order and (top_n or 0) != 1 and place is None else None
 
 
+_BY = patterns.compile(r"\bby\s", re.I)
+
+
+def _a_metric_of_the_period(scan: Scan, before: re.Match[str], end: int) -> bool:
+    """ "top 3 channels by June GMV": "by" ranks by the period's metric, said right after it."""
+    if not _BY.match(scan.norm, before.start()):
+        return False
+    at = end + len(scan.norm[end:]) - len(scan.norm[end:].lstrip("'s ").lstrip())
+    return any(start == at for start, _ in scan.metrics)
+
+
 def until_with_no_start(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) -> None:
     """ "累计到3月底的GMV", "至5月", "orders by end of April": from when? Asked back, never the end
     period alone (a range said whole — "今年到3月底" — is one period and passes)."""
@@ -137,7 +148,7 @@ def until_with_no_start(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) -
         if period.match is None:
             continue
         before = _UNTIL_BEFORE.search(scan.norm, 0, period.span[0])
-        if before is None:
+        if before is None or _a_metric_of_the_period(scan, before, period.span[1]):
             continue
         said = scan.text[before.start() : period.span[1]]
         raise AmbiguousQuestion(*both("nlu.until_with_no_start", said=said), detail={"reason": "until_with_no_start"})

@@ -156,6 +156,7 @@ CHANGE_WORDS = patterns.compile(
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少|变化|差)了?(?:多少|几)个?(?:百分)?点|"
     r"(?<![最至])[多少](?=(?:卖|买|赚|挣|花)(?:出去)?了?多少)|"  # "比服饰鞋包多卖了多少钱": the metric said after
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
+    r"(?:变化|变动|差距|差异|差别)(?:很|挺|比较|有)?[大小](?:吗|么|不[大小]|没有?)?(?=\s*(?:呢|啊)?\s*[?？。，,]?\s*$)|"
     r"相差了?多少|相差|差距(?:有)?多大|差别(?:有)?多大|差异(?:有)?多大|"
     r"(?<![不没])变了(?=\s*(?:这么多|那么多|很多|不少)?\s*(?:吗|么|呢)?\s*[?？。!！]?\s*$)|"
     r"涨跌(?:幅度?|了?多少|情况)?|升降(?:幅度?|了?多少)|变化了?多少|变化率|变化|(?<![不没])变了?多少|多了?多少(?!单)|少了?多少(?!单)|[多少]了?(?=多少单)|高了?多少|低了?多少|差了?多少|差距|增长了?多少|下降了?多少|涨了?多少|跌了?多少|增加了?多少|减少了?多少|(?:降低|提高|提升|上升|上涨|下跌|下滑)了?多少|变动|增长率|增速|增幅|降幅|"
@@ -921,7 +922,7 @@ EN_FILLERS = frozenset(
     (
         "what was were is are be been being the a an of in on at for by per and or with from to how many much users user shoppers "
         "did does do done show me give list tell please our my we us i you your can could would will should nationwide "
-        "might it its during that this those these there their they them all any some so as into out ones "
+        "might it its during that this those these there their they them all any some so as into out ones one's "
         "about have has had where when who whom whose level levels look looking like get got let see value "
         "values number numbers figure figures data report split broken down up 's ? , . ! : ; ( ) what's "
         "whats how's how'd hows ever just exactly ok okay alright quick quickly pull pulled need want know over between than which then also actually sorry "
