@@ -19,10 +19,42 @@ CASES = [
     ("orders by channel", "last month", {"missing": "time_range"}, "en", "orders by channel, last month"),
     ("上个月各渠道", "订单量", {"missing": "metric"}, "zh", "上个月各渠道，订单量"),
     ("上个月华南的GMV谁高", "哪个更高", {"unknown": ["谁高"]}, "zh", "上个月华南的GMV哪个更高"),
+    # a choice offered and taken: the same period a year back, or the whole weeks inside the period
+    (
+        "去年呢",
+        "同期",
+        {"said": "去年", "same_from": "2025-06-01", "same_to": "2025-06-30"},
+        "zh",
+        "2025-06-01至2025-06-30呢",
+    ),
+    ("去年呢", "全年吧", {"said": "去年", "same_from": "2025-06-01", "same_to": "2025-06-30"}, "zh", "去年全年呢"),
+    (
+        "what about last year",
+        "same period, June last year",
+        {"said": "last year", "same_from": "2025-06-01", "same_to": "2025-06-30"},
+        "en",
+        "what about 2025-06-01 to 2025-06-30",
+    ),
+    (
+        "上个月每周GMV环比",
+        "就按完整的周吧",
+        {"period": "上个月", "whole_inside": ["2026-06-01", "2026-06-28"]},
+        "zh",
+        "2026-06-01至2026-06-28每周GMV环比",
+    ),
+    (
+        "weekly GMV last month, wow",
+        "ok, use those",
+        {"period": "last month", "whole_inside": ["2026-06-01", "2026-06-28"]},
+        "en",
+        "weekly GMV 2026-06-01 to 2026-06-28, wow",
+    ),
     # nothing to complete: no word named, nothing missing, or a reply too long to be one
     ("上个月GMV", "订单量", {"dimensions": ["region"]}, "zh", None),
     ("上个月华南的收入", "我想看的是去年同期所有渠道的成交总额和订单量，按月拆开", {"term": "收入"}, "zh", None),
     ("双11 GMV", "嗯", {"missing": "time_range", "term": "双11"}, "zh", None),
+    ("去年呢", "全年还是同期都行", {"said": "去年", "same_from": "2025-06-01", "same_to": "2025-06-30"}, "zh", None),
+    ("上个月每周GMV环比", "换成订单量", {"period": "上个月", "whole_inside": ["2026-06-01", "2026-06-28"]}, "zh", None),
 ]
 
 

@@ -31,6 +31,11 @@ _SAME_PERIOD = patterns.compile(
     r"同期|同一时期|同一段|同样的时间|\bsame (?:period|months?|weeks?|days?|dates|time)\b", re.I
 )
 _WHOLE_YEAR = patterns.compile(r"全年|整年|一整年|\b(?:whole|full|entire)(?: year)?\b", re.I)
+_TAKEN = patterns.compile(
+    r"^(?:好的?|行|可以|嗯|对|是的?|就这样|就它|没问题|ok(?:ay)?|yes|yep|sure|fine|go ahead|do that|that works)"
+    r"|完整的?周|整周|\b(?:whole|full|complete) weeks\b|\b(?:use|take) (?:those|them|these|that)\b",
+    re.I,
+)
 _ISO_DAY = patterns.compile(r"\d{4}-\d{2}-\d{2}")
 MAX_REPLY = 24
 """Longer text is a question of its own, not a reply to one."""
@@ -61,7 +66,8 @@ def completions(asked: str, reply: str, detail: Mapping[str, object], language: 
         said = _FILLER.sub("", said)
     if not said or len(said) > MAX_REPLY * 2:
         return []
-    out = _year_or_same(asked, said, detail, language)  # a choice offered: a few more words are kept
+    # a choice offered: a few more words are kept
+    out = _year_or_same(asked, said, detail, language) + _whole_weeks_taken(asked, said, detail, language)
     if len(said) > MAX_REPLY:
         return out
     period = detail.get("period")
@@ -112,6 +118,18 @@ def _year_or_same(asked: str, said: str, detail: Mapping[str, object], language:
     if same:
         return [_replaced(asked, year_said, f"{start}至{end}" if language == "zh" else f"{start} to {end}")]
     return [_replaced(asked, year_said, f"{year_said}全年" if language == "zh" else f"the whole of {year_said}")]
+
+
+def _whole_weeks_taken(asked: str, said: str, detail: Mapping[str, object], language: str) -> list[str]:
+    """ "上个月每周GMV环比" asked back (only whole weeks: 2026-06-01 to 06-28?) then "就按完整的周吧" /
+    "ok, use the whole weeks": the period replaced by the whole weeks offered."""
+    period, inside = detail.get("period"), detail.get("whole_inside")
+    if not (isinstance(period, str) and period in asked and isinstance(inside, list) and len(inside) == 2):
+        return []
+    if _TAKEN.search(said) is None:
+        return []
+    start, end = inside
+    return [_replaced(asked, period, f"{start}至{end}" if language == "zh" else f"{start} to {end}")]
 
 
 _PARTS = patterns.compile(r"\s*[，,、;；]\s*")

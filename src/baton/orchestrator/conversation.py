@@ -142,8 +142,9 @@ class Conversation:
         # "对比一下华东和华南" (which metric?) then "客单价，今年以来": the metric asked for, never a new
         # question of the whole that drops the two regions
         answers_a_metric = asked.error.detail.get("missing") == "metric" and self._names_no_groups(reply, day)
-        # "去年呢" (the whole year, or the same period?) then "同期" / "the whole year": the choice
-        answers_a_choice = "same_from" in asked.error.detail
+        # "去年呢" (the whole year, or the same period?) then "同期" / "the whole year"; "whole weeks
+        # only: 06-01 to 06-28?" then "ok": the choice offered, taken
+        answers_a_choice = "same_from" in asked.error.detail or "whole_inside" in asked.error.detail
         alone = self._reading_error(reply, parent, day)
         if not (answers_a_choice or answers_a_word or answers_a_period or answers_a_metric) and alone is None:
             return None
