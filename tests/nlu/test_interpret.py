@@ -117,3 +117,25 @@ def test_the_sentence_reads_as_a_sentence(planner: Planner, catalog: Catalog, qu
 def test_a_corrected_word_is_named(planner: Planner, catalog: Catalog) -> None:
     query = planner.plan("GVM last month", as_of=date(2026, 7, 1))
     assert "'GVM'" in interpret(query, catalog, "en")
+
+
+@pytest.mark.parametrize(
+    ("words", "start", "end", "said"),
+    [
+        ("2026-06-01 to 2026-06-28", date(2026, 6, 1), date(2026, 6, 28), "2026-06-01 to 2026-06-28"),
+        ("from 2026-06-01 to 2026-06-10", date(2026, 6, 1), date(2026, 6, 10), "2026-06-01 to 2026-06-10"),
+        ("2026-06-05", date(2026, 6, 5), date(2026, 6, 5), "2026-06-05"),
+        ("last month", date(2026, 6, 1), date(2026, 6, 30), "last month (2026-06-01 to 2026-06-30)"),
+        # dates said that are not the span read: both shown, so the reading can be checked
+        (
+            "2026-06-01 to 2026-06-28",
+            date(2026, 6, 1),
+            date(2026, 6, 30),
+            "2026-06-01 to 2026-06-28 (2026-06-01 to 2026-06-30)",
+        ),
+    ],
+)
+def test_a_period_said_as_its_own_dates_is_said_once(words: str, start: date, end: date, said: str) -> None:
+    from baton.nlu.interpret import period_text
+
+    assert period_text(start, end, words, "en") == said

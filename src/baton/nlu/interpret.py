@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from baton import patterns
 from baton.catalog.compiler import averaged_over, value_column
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
@@ -347,7 +348,25 @@ def period_text(start: object, end: object, words: str | None, language: Languag
         if start == end
         else text("answer.span", language, start=start, end=end)
     )
-    return text("answer.period_words", language, words=words, span=span) if words else span
+    return (
+        text("answer.period_words", language, words=words, span=span)
+        if words and not _its_dates(words, start, end)
+        else span
+    )
+
+
+def _its_dates(words: str, start: object, end: object) -> bool:
+    """Whether the words are only the period's own dates ("2026-06-01 to 2026-06-28"): said once."""
+    said = _DATES_SAID.fullmatch(words.strip())
+    if said is None:
+        return False
+    dates = [d for d in said.groups() if d]
+    return dates == [str(start), str(end)] or (start == end and dates == [str(start)])
+
+
+_DATES_SAID = patterns.compile(
+    r"(?:from\s+|从\s*)?(\d{4}-\d{2}-\d{2})(?:\s*(?:至|到|to|-|–|~|through)\s*(\d{4}-\d{2}-\d{2}))?"
+)
 
 
 def _period(period: TimeRange, lang: Language) -> str:
