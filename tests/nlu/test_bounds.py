@@ -297,3 +297,31 @@ def test_a_level_crossed_bounds_the_value_never_the_change(question: str, op: st
     query = PLANNER.plan(question, as_of=AS_OF)
     assert query.comparison is None and query.threshold is not None
     assert (query.threshold.of, query.threshold.op, query.threshold.value) == ("value", op, value)
+
+
+@pytest.mark.parametrize(
+    ("metrics", "bounded", "check", "built"),
+    [
+        (("refund_rate", "order_count"), "order_count", "keep", True),  # a floor on another metric
+        (("refund_rate", "order_count"), "refund_rate", "keep", False),  # the metric ranked, bounded too
+        (("refund_rate", "order_count"), "order_count", "all", False),  # a yes/no beside a ranking
+    ],
+)
+def test_a_ranking_takes_a_bound_only_as_a_floor_on_another_metric(
+    metrics: tuple[str, ...], bounded: str, check: str, built: bool
+) -> None:
+    from baton.contracts.semantic import SemanticQuery, TimeRange
+
+    fields = {
+        "metrics": metrics,
+        "dimensions": ("category",),
+        "time_range": TimeRange(start=date(2026, 6, 1), end=date(2026, 6, 30)),
+        "top_n": 3,
+        "threshold": Threshold(metric=bounded, op=">", value=8000.0, check=check),
+        "as_of": AS_OF,
+    }
+    if built:
+        assert SemanticQuery(**fields).threshold is not None
+    else:
+        with pytest.raises(ValueError, match="beside a ranking"):
+            SemanticQuery(**fields)

@@ -1689,6 +1689,30 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月整个华南的GMV",
         {"filters": [{"dimension": "region", "members": ["华南"], "exclude": False}]},
     ),
+    # review s4: the readings added this session, each with its bound
+    (
+        "占比上个月 is no 比上个月",
+        "网页GMV占比上个月同比",
+        {"share": True, "comparison": {"kind": "same_period_last_year"}},
+    ),
+    ("move is a change", "how did app's share of GMV move last month", {"comparison": {"kind": "previous_period"}}),
+    ("变化大吗 is no premise", "上个月GMV和上上个月比变化大吗", {"premise": None, "premise_asked": None}),
+    (
+        "a share's move asked yes or no",
+        "did app's share of GMV grow last month",
+        {"premise": "up", "premise_asked": "every"},
+    ),
+    ("by June GMV after a ranking", "top 3 channels by June GMV", {"top_n": 3, "time_range": {"start": "2026-06-01"}}),
+    (
+        "members before a possessive share, a bare metric after",
+        "App new users' share of June orders",
+        {"filters": [], "share_filters": [{"dimension": "channel"}, {"dimension": "user_type"}]},
+    ),
+    (
+        "a floor said first",
+        "上个月订单量超过8000的品类中退款率最高的2个",
+        {"metrics": ["refund_rate", "order_count"], "top_n": 2, "threshold": {"metric": "order_count"}},
+    ),
 ]
 
 
@@ -2206,6 +2230,24 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         "where did east china rank among channels by GMV last month",
         AmbiguousQuestion,
         "east china",
+    ),
+    # review s4: a yes/no of the value beside a share, a member scoping a share's whole, "by" as until
+    (
+        "a value's move beside a share",
+        "did South China's GMV grow last month vs May, and what share of the total was it?",
+        AmbiguousQuestion,
+        "share_or_value_moved",
+    ),
+    ("GMV占比和GMV都涨了吗", "华南的GMV占比和GMV上个月都涨了吗", AmbiguousQuestion, "share_or_value_moved"),
+    ("a member after a share's metric", "app's share of June GMV in East China", AmbiguousQuestion, ""),
+    ("by end of June with no ranking", "by end of June orders were how many", AmbiguousQuestion, "by end of June"),
+    ("a bound said after a ranking", "上个月退款率最高的2个品类，订单量超过8000的", AmbiguousQuestion, "8000"),
+    ("the widest gap is no top two", "上个月GMV差距最大的是哪两个区域", AmbiguousQuestion, "widest_gap"),
+    (
+        "the biggest gap is no top two",
+        "which two regions had the biggest gap in GMV last month",
+        AmbiguousQuestion,
+        "biggest gap",
     ),
 ]
 

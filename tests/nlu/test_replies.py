@@ -55,6 +55,30 @@ CASES = [
     ("双11 GMV", "嗯", {"missing": "time_range", "term": "双11"}, "zh", None),
     ("去年呢", "全年还是同期都行", {"said": "去年", "same_from": "2025-06-01", "same_to": "2025-06-30"}, "zh", None),
     ("上个月每周GMV环比", "换成订单量", {"period": "上个月", "whole_inside": ["2026-06-01", "2026-06-28"]}, "zh", None),
+    # a choice with more said, or refused, is a question of its own (review s4)
+    ("去年呢", "同期，只看华东", {"said": "去年", "same_from": "2025-06-01", "same_to": "2025-06-30"}, "zh", None),
+    ("去年呢", "不是同期", {"said": "去年", "same_from": "2025-06-01", "same_to": "2025-06-30"}, "zh", None),
+    (
+        "去年呢",
+        "那看一下去年全年各区域的订单量",
+        {"said": "去年", "same_from": "2025-06-01", "same_to": "2025-06-30"},
+        "zh",
+        None,
+    ),
+    (
+        "what about last year",
+        "same period, May last year",
+        {"said": "last year", "same_from": "2025-06-01", "same_to": "2025-06-30"},
+        "en",
+        None,
+    ),
+    (
+        "上个月每周GMV环比",
+        "好的，换成订单量",
+        {"period": "上个月", "whole_inside": ["2026-06-01", "2026-06-28"]},
+        "zh",
+        None,
+    ),
 ]
 
 

@@ -69,6 +69,35 @@ def test_a_bound_keeps_the_groups_sql_keeps(demo_session: Session, question: str
     assert answer.interpretation is not None and ("只看" in answer.interpretation or "only" in answer.interpretation)
 
 
+REFUND_AND_ORDERS = f"""SELECT category, COUNT(*) FILTER (WHERE status = 'refunded') / COUNT(*), COUNT(*)
+    FROM fact_order WHERE {JUNE} AND {PAID} GROUP BY 1"""
+FLOORS = [  # question, each group's (ranked value, bounded value), the floor, how many, which end first
+    ("上个月订单量超过8000的品类中退款率最高的2个", REFUND_AND_ORDERS, lambda n: n > 8000, 2, True),
+    ("top 3 categories by refund rate last month among those with at least 8,828 orders", REFUND_AND_ORDERS,
+     lambda n: n >= 8828, 3, True),
+    ("which category had the lowest refund rate last month among categories with over 9000 orders",
+     REFUND_AND_ORDERS, lambda n: n > 9000, 1, False),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "sql", "passes", "n", "high"), FLOORS, ids=[f[0] for f in FLOORS])
+def test_a_ranking_among_the_groups_a_bound_keeps_ranks_only_those(
+    demo_session: Session, question: str, sql: str, passes: Any, n: int, high: bool
+) -> None:
+    """ "订单量超过8000的品类中退款率最高的2个": the groups a bound on another metric keeps, then the
+    top N of them — which differs from the top N of every group, so the test would tell."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    assert answer.result is not None and answer.semantic_query is not None
+    every = {str(k): (float(rate), int(count)) for k, rate, count in gold_rows(demo_session, sql)}
+    kept = sorted(((r, k) for k, (r, c) in every.items() if passes(c)), reverse=high)
+    unbounded = sorted(((r, k) for k, (r, _) in every.items()), reverse=high)
+    assert [k for _, k in kept[:n]] != [k for _, k in unbounded[:n]]  # the floor changes the answer
+    assert [str(row[0]) for row in answer.result.rows] == [k for _, k in kept[:n]]
+    assert answer.interpretation is not None
+    assert "只在" in answer.interpretation or "ranked only among" in answer.interpretation
+
+
 CHANGES = [  # question, each group's change against the period compared (SQL), the bound as a Python test
     (
         "5月订单量环比增长超过5%的品类有哪些",
@@ -333,6 +362,10 @@ ASKED = [
     ("categories with GMV above 5% last month", "threshold_not_percent"),
     ("channels with more than ¥500 orders last month", "threshold_not_money"),
     ("上个月GMV最高的3个品类中退款率超过5%的", "threshold_beside"),  # a ranking beside it
+    # the bound said after the ranking: the groups ranked, bounded after — or ranked among? asked
+    ("上个月退款率最高的2个品类，订单量超过8000的", "threshold_beside"),
+    ("top 3 categories by GMV last month, and among them those with refund rate above 5%", "threshold_beside"),
+    ("上个月订单量超过8000的品类中订单量最多的2个", "threshold_beside"),  # a bound of the metric ranked
     ("上个月GMV超过100万且订单量超过1000的渠道", "two_thresholds"),
 ]
 

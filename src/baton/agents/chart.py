@@ -33,7 +33,7 @@ from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import capitalised, text
-from baton.nlu.interpret import value_label
+from baton.nlu.interpret import bound_text, bounded_label, value_label
 from baton.numbers import possessive
 from baton.stats import peak_window_for
 
@@ -79,7 +79,8 @@ def span_label(start: dt.date, end: dt.date, language: Language) -> str:
 def scope_label(query: SemanticQuery, catalog: Catalog, language: Language) -> str:
     """The filters a chart's numbers are restricted to, as its title states them: each
     dimension with its members (``区域：华东``) or exclusions (``渠道：不含直播``), then any
-    semantic-layer conditions; empty when the query has none."""
+    semantic-layer conditions and the bound that kept the groups (``订单量：高于 8,000``); empty
+    when the query has none."""
     sep = text("charts.list_sep", language)
     parts = []
     for f in query.filters:
@@ -89,6 +90,11 @@ def scope_label(query: SemanticQuery, catalog: Catalog, language: Language) -> s
         key = "charts.scope_excluded" if f.exclude else "charts.scope_member"
         parts.append(text(key, language, dim=catalog.dimensions[f.dimension].label.for_lang(language), members=members))
     parts += list(query.where)
+    bound = query.threshold
+    if bound is not None and bound.check == "keep":  # the groups charted are those that passed it
+        label, fmt = bounded_label(query, catalog, language)
+        op = text(f"answer.bound_{bound.op_name}", language)
+        parts.append(text("charts.scope_bound", language, label=label, op=op, bound=bound_text(bound, fmt, language)))
     return sep.join(parts)
 
 

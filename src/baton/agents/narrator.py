@@ -23,6 +23,7 @@ from baton.contracts.semantic import SemanticQuery, TimeRange
 from baton.messages import capitalised, text
 from baton.nlu.interpret import (
     averaged_row,
+    bound_text,
     bounded_label,
     filters_text,
     period_text,
@@ -139,7 +140,9 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
                 else self._checked_groups_sentence
             )
             return polish(checked(say), language, period)
-        if query.threshold is not None:  # "退款率超过5%的品类": those that pass, or that none did
+        if query.threshold is not None and query.ranked:  # "top 3 by refund rate, only those with ≥5000 orders"
+            filters += self._floor_text(query, language)
+        elif query.threshold is not None:  # "退款率超过5%的品类": those that pass, or that none did
             metric = query.threshold.metric
             say = Sentence(query, metric, rows, period, filters, language, self._formatter(metric, language))
             return polish(self._threshold_sentence(say), language, period)
@@ -150,6 +153,15 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
         if tie is not None:
             sentences.append(self._tie_sentence(query, tie, len(rows), language))
         return text("answer.metric_sep", language).join(polish(s, language, period) for s in sentences)
+
+    def _floor_text(self, query: SemanticQuery, language: Language) -> str:
+        """ "（仅订单量不低于 5,000 的）": the bound on another metric that kept the groups ranked."""
+        assert query.threshold is not None
+        label, fmt = bounded_label(query, self.catalog, language)
+        op = text(f"answer.bound_{query.threshold.op_name}", language)
+        return text(
+            "answer.ranked_floor", language, label=label, op=op, bound=bound_text(query.threshold, fmt, language)
+        )
 
     def _tie_sentence(self, query: SemanticQuery, tie: BoundaryTie, count: int, language: Language) -> str:
         """Why a top N lists more than N rows ("Place 3 is shared by 2 (1,234), so all 4 are listed")."""

@@ -3,6 +3,7 @@ year"): each period's share of its own whole, and the move between them in point
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from baton.agents.change_ranking import change_text
@@ -52,23 +53,30 @@ class SharesCompared(ComparedSentences):
         return said + capitalised(text("answer.share_value_compared", language, **values, **wholes, **where)) + moved
 
     def _part_moved(
-        self, metric: str, row: dict[str, Any], part: str, where: dict[str, str], language: Language, fmt: Any
+        self,
+        metric: str,
+        row: dict[str, Any],
+        part: str,
+        where: dict[str, str],
+        language: Language,
+        fmt: Callable[[Any], str],
     ) -> str:
-        """ "直播GMV同比涨了多少，占比变化多少": the part's own move too, not only its share's."""
+        """ "直播GMV同比涨了多少，占比变化多少": the part's own move too, not only its share's — of
+        the part within the question's filters, which the sentence names."""
         change, pct = row.get(f"{metric}_change"), row.get(f"{metric}_change_pct")
         if change is None:
             return ""
-        return (" " if language == "en" else "") + capitalised(
-            text(
-                "answer.share_part_moved",
-                language,
-                owner=possessive(part, language),
-                label=where["label"],
-                kind=where["kind"],
-                pct=format_signed_percent(pct, language),
-                change=change_text(self.catalog, metric, change, language, fmt),
-            )
+        moved = text(
+            "answer.share_part_moved",
+            language,
+            part=part,
+            label=where["label"],
+            filters=where["filters"],
+            kind=where["kind"],
+            pct=format_signed_percent(pct, language),
+            change=change_text(self.catalog, metric, change, language, fmt),
         )
+        return (" " if language == "en" else "") + moved
 
     @staticmethod
     def _shares(metric: str, row: dict[str, Any], language: Language) -> dict[str, str]:

@@ -1046,7 +1046,7 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         final = _passing(final, query.threshold, bounded_column(query), output)
     if query.order_by:
         final = final.order_by(*_ordering(query.order_by, output), copy=False)
-    elif query.threshold is not None:  # those above a bound highest first, those below it lowest first
+    elif query.threshold is not None and not _ranked(query):  # above a bound highest first, below it lowest first
         by = bounded_column(query)
         high = query.threshold.op in (">", ">=")
         passing_first = exp.Ordered(this=exp.column(by), desc=high, nulls_first=False)

@@ -395,8 +395,12 @@ class SemanticQuery(BaseModel):
             if ranked or self.share or self.difference or self.rank_by != "value":
                 raise ValueError("a bound on a change is not built beside a ranking, a share or a gap")
             return
-        if ranked or self.share or self.comparison is not None or self.difference:
-            raise ValueError("a threshold is not built beside a ranking, a share, a comparison or a gap")
+        # "top 3 by refund rate among those with at least 5000 orders": a floor on another metric
+        floor = ranked and threshold.check == "keep" and threshold.metric != self.metrics[0] and self.rank_by == "value"
+        if (ranked and not floor) or self.share or self.comparison is not None or self.difference:
+            raise ValueError(
+                "a threshold is not built beside a ranking (but of another metric), a share, a comparison or a gap"
+            )
 
 
 class QueryRequest(BaseModel):

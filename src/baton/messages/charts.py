@@ -51,6 +51,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "when_scope": ("{when}; {scope}", "{when}，{scope}"),
     "scope_member": ("{dim}: {members}", "{dim}：{members}"),
     "scope_excluded": ("{dim}: excluding {members}", "{dim}：不含{members}"),
+    "scope_bound": ("{label} {op} {bound}", "{label}{op} {bound}"),
     "members_sep": (", ", "、"),
     "date_axis": ("date", "日期"),
     # why this chart (the rule's reason) ----------------------------------------------------------

@@ -252,9 +252,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "threshold_beside": (
         'A bound on the groups ("{bound}") is not combined with a ranking, a share, a comparison, a gap, several '
         "metrics or a breakdown and a series at once yet: ask for the groups that pass it first, then the rest on "
-        "its own.",
+        'its own. To rank only the groups that pass a bound on another metric, say it first or with "among", e.g. '
+        '"top 3 by refund rate among those with at least 5,000 orders".',
         "按阈值筛选分组（“{bound}”）暂不能与排名、占比、对比、差值、多个指标或同时按维度和时间拆分一起使用："
-        "请先问达到阈值的分组，再单独问其余部分。",
+        "请先问达到阈值的分组，再单独问其余部分。若只想在另一指标达到阈值的分组中排名，请先说阈值，"
+        "例如“订单量超过5000的品类中退款率最高的3个”。",
     ),
     "unit_currency": (
         "{metric} is counted in {currency}, and the question asks it in another currency: Baton does not convert.",
@@ -540,6 +542,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{phrase!r} asks a ranking among the groups another ranking picked; Baton ranks once per question. "
         "Ask for the first ranking, then for the lowest (or highest) of the groups it lists by name.",
         "“{phrase}”是在一个排名选出的组里再排名；Baton 每个问题只排一次名。请先问第一个排名，再按名称问其中最低（或最高）的一个。",
+    ),
+    "share_or_value_moved": (
+        "The question asks whether something rose or fell beside a share: the value itself, or its share of the "
+        'whole? Ask one at a time, e.g. "did app\'s share of GMV grow last month", then "did app\'s GMV grow".',
+        "问题在占比旁边问了涨跌：是问数值本身，还是它占整体的比例？请分开问，例如先问“APP的GMV占比上个月涨了吗”，再问“APP的GMV涨了吗”。",
+    ),
+    "widest_gap": (
+        "{said!r} asks for the two groups furthest apart — the highest against the lowest. Baton answers that "
+        'when it is said so, e.g. "the gap between the highest and the lowest region by GMV last month".',
+        "“{said}”问的是相差最大的两组，即最高与最低之差。请这样问，例如“上个月GMV最高和最低的区域差多少”。",
     ),
     "only_the_base": (
         "The question names only the period it compares with ({period!r}), not the period compared with it. "

@@ -194,7 +194,7 @@ class QueryAssembly(CatalogChecks):
             raise AmbiguousQuestion(*self.with_examples("nlu.breakdown_by_what"), detail={"missing": "breakdown"})
         several = False  # "which categories had the most": the whole ranking, highest first
         if cues.best and top_n is None and place is None and not cues.both_ends:
-            several = cues.several or self._named_in_plural(terms, dims)
+            several = cues.several or self._named_in_plural(terms, dims, _among(cues))
             cues.rank = cues.rank or several
             top_n = None if several else 1  # "ranked second-lowest": the place is the ranking
         within, each_period = _ranked_inside_each(cues, dims, grain, comparison, top_n, place, several)
@@ -249,9 +249,14 @@ class QueryAssembly(CatalogChecks):
             return None
         share = cues.share
         of_change = cues.bound.change is not None  # "环比增长超过5%的品类": compared, and kept by the change
-        beside = ranked or cues.best or (share and not cues.bound.share) or cues.difference or cues.ratio
+        beside = (share and not cues.bound.share) or cues.difference or cues.ratio
         beside = beside or (comparison is not None and not of_change)
         beside = beside or (bool(dims) and grain is not None)  # "每天GMV超过200万的渠道": every day, or any?
+        # "top 3 by refund rate among those with at least 5000 orders": a ranking of the groups a bound
+        # on another metric keeps; a bound beside a ranking of its own metric stays asked back
+        floor_of = terms.metrics[0] if (ranked or cues.best) and not beside and len(terms.metrics) == 2 else None
+        floor_of = floor_of if floor_of is not None and self._said_as_a_floor(cues) else None
+        beside = beside or ((ranked or cues.best) and floor_of is None)
         groups = bool(dims) or grain is not None
         bound_end = max((e for _, e in cues.spans.get("threshold", [])), default=None)
         said_after = bound_end is not None and any(
@@ -272,10 +277,22 @@ class QueryAssembly(CatalogChecks):
             yes_no=cues.yes_no,
             compared=comparison is not None,
             shared=share,
+            ranked_by=floor_of,
         )
         if cues.yes_no and (not groups or cues.every):  # "超过1.5亿吗", "每个渠道都超过100万吗": a check
             threshold = threshold.model_copy(update={"check": "all"})
         return threshold
+
+    @staticmethod
+    def _said_as_a_floor(cues: Cues) -> bool:
+        """A bound said before the ranking ("订单量超过8000的品类中退款率最高的3个") or as the groups it
+        is among ("… among those with at least 5000 orders"); said after it, the bound may be of
+        the groups ranked ("GMV最高的3个品类中退款率超过5%的") and stays asked back."""
+        assert cues.bound is not None
+        bound_at = min((s for s, _ in cues.spans.get("threshold", [])), default=None)
+        ranked_at = min((s for s, _ in cues.spans.get("ranking", [])), default=None)
+        said_first = bound_at is not None and ranked_at is not None and bound_at < ranked_at
+        return said_first or cues.bound.among_at is not None
 
     def order_of(self, cues: Cues, metrics: Sequence[str]) -> Literal["desc", "asc"]:
         """The ranking direction; "best"/"worst" follow the metric's declared ``better``."""
@@ -287,10 +304,13 @@ class QueryAssembly(CatalogChecks):
         good_is_high = better == "higher"
         return "desc" if (cues.quality == "good") == good_is_high else "asc"
 
-    def _named_in_plural(self, terms: Terms, dims: Sequence[str]) -> bool:
+    def _named_in_plural(self, terms: Terms, dims: Sequence[str], among: tuple[int, int] | None = None) -> bool:
         """A grouping named in the English plural ("which categories had the highest GMV", "top
-        channels"): several groups are asked for, however many there are."""
+        channels"): several groups are asked for, however many there are — never by the plural of
+        the groups a bound keeps (``among``: "… among categories with over 8000 orders")."""
         for hit in terms.hits:
+            if among is not None and among[0] <= hit.start < among[1]:
+                continue
             word = hit.text.lower()
             if hit.kinds != {"dimension"} or hit.terms[0].target not in dims or not word.isascii():
                 continue
@@ -465,3 +485,10 @@ def _no_gap_or_ratio_unbuilt(query: SemanticQuery, cues: Cues) -> None:
     if query.ratio and not query.difference and not (two_periods and not query.dimensions and query.grain is None):
         # "GMV和订单量的比值", "GMV增长了几倍"
         raise ask_back("nlu.ratio_of_two", {"ratio": True})
+
+
+def _among(cues: Cues) -> tuple[int, int] | None:
+    """The span of a bound said as the groups a ranking is among ("among categories with over 8000")."""
+    if cues.bound is None or cues.bound.among_at is None:
+        return None
+    return cues.bound.among_at, max((e for _, e in cues.spans.get("threshold", [])), default=cues.bound.among_at)

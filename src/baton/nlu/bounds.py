@@ -56,6 +56,16 @@ class Bound:
     share: bool = False
     """A bound on a part's share of the whole, said after the share word ("GMV占比超过一半",
     "share of GMV above 30%")."""
+    among_at: int | None = None
+    """Where "among" starts when the bound is said as the groups a ranking is among ("among those
+    with at least 5000 orders"): the groups that pass it are ranked, never the ranked ones bounded after."""
+
+
+_AMONG_BEFORE = patterns.compile(
+    r"\b(?:among|out of)\s+(?:those|the ones|ones|(?:all\s+)?(?:the\s+)?[a-z]+)\s+"
+    r"(?:with|that (?:had|have|has)|having|whose|where)\s*$",
+    re.I,
+)
 
 
 def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: bool = False) -> Bound | None:
@@ -124,6 +134,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
             change=change[0] if change is not None else None,
             share=share is not None,
             points=points,
+            among_at=_among_at(scan, min(m.start(), *(term[:1] if term else ()))),
         )
         found.append(bound)
         spans.setdefault("threshold", []).append((m.start(), m.end()))
@@ -138,6 +149,11 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
         if scan.free(asked.start(), asked.end()):
             scan.claim(asked.start(), asked.end())
     return found[0] if found else None
+
+
+def _among_at(scan: Scan, said_at: int) -> int | None:
+    among = _AMONG_BEFORE.search(scan.norm, 0, said_at)
+    return among.start() if among is not None else None
 
 
 _CHANGE_SAID = patterns.compile(
@@ -334,11 +350,13 @@ def threshold_of(
     yes_no: bool = False,
     compared: bool = False,
     shared: bool = False,
+    ranked_by: str | None = None,
 ) -> Threshold:
     """``bound`` as a threshold on its metric, in the metric's unit; asked back when it cannot be
     one (``groups``: the question has a breakdown or a series to keep; ``beside``: it also asks a
     ranking, a share, a comparison or a gap; ``yes_no``: a yes/no question, whose bound on one
-    total checks it)."""
+    total checks it; ``ranked_by``: the metric a ranking beside it ranks by — a bound on the other
+    metric is the floor of the groups ranked)."""
     hit = next((h for h in metric_hits if (h.start, h.end) == bound.term), None)
     if hit is None and bound.trailing and bound.term is not None:  # "GMV by category, only those above 8M": GMV
         end = bound.term[1]
@@ -357,7 +375,8 @@ def threshold_of(
     def label(lang: Language) -> dict[str, str]:
         return {"metric": info.label.for_lang(lang)}
 
-    if len(metrics) > 1 or beside:
+    floor = ranked_by is not None and metric != ranked_by and bound.change is None and not bound.share
+    if (len(metrics) > 1 or beside) and not floor:
         raise _asked(bound, "nlu.threshold_beside", label)
     if bound.share:  # "GMV占比超过一半的渠道": each part's share of the whole
         if not shared or not bound.percent or bound.upper is not None:

@@ -5,7 +5,7 @@ rankings over two keys — and the refusals and questions back that name catalog
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from difflib import SequenceMatcher
 
 from baton import patterns
@@ -31,6 +31,24 @@ _GROWTH_RATE = patterns.compile(
     re.I,
 )
 """A rate of change asked: of a share, its move in points, or the value's growth rate?"""
+
+
+_BETWEEN_SHARE_AND_MOVE = patterns.compile(r"和|及|与|跟|还有|并且|\band\b|[,，;；?？。]", re.I)
+
+
+def check_share_move_said(query: SemanticQuery, scan: Scan, spans: Mapping[str, list[tuple[int, int]]]) -> None:
+    """ "did app's share of GMV grow": a yes/no of the share's move, said after the share word in
+    one breath. "did South China's GMV grow …, and what share …" or "GMV占比和GMV都涨了吗" ask it
+    of the value (too): asked back, never answered by the share."""
+    if not (query.share and query.comparison is not None and query.premise_asked is not None):
+        return
+    shares = spans.get("share", [])
+    moves = [s for kind in ("up", "down", "change") for s in spans.get(kind, [])]
+    share_end = max((e for _, e in shares), default=None)
+    move_at = min((s for s, _ in moves), default=None)
+    said_of_it = share_end is not None and move_at is not None and share_end <= move_at
+    if not said_of_it or _BETWEEN_SHARE_AND_MOVE.search(scan.norm, share_end or 0, move_at or 0):
+        raise ask_back("nlu.share_or_value_moved", {"reason": "share_or_value_moved"})
 
 
 def check_share_compared(query: SemanticQuery, said: str = "") -> None:

@@ -396,6 +396,10 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
     if any(m.group(0).startswith("倒数") for m in placed):  # "东北订单量倒数第几": counted from the lowest
         cues.period_order = "asc"
     _read_place(scan, cues)
+    widest = vocab.WIDEST_GAP.search(scan.norm)  # whoever read its gap word
+    if widest is not None:  # "差距最大的是哪两个区域": the pair furthest apart, never the top two
+        gap = scan.text[widest.start() : widest.end()]
+        raise AmbiguousQuestion(*both("nlu.widest_gap", said=gap), detail={"reason": "widest_gap", "said": gap})
     rankings = cues.take(scan, "ranking", vocab.TOP_N)
     ranked_periods = cues.which_time and cues.top_n is not None  # "最高的3个月" (read with the cues)
     if len(rankings) > 1 or (rankings and (cues.rank_place is not None or ranked_periods)):

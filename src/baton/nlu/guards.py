@@ -131,14 +131,20 @@ def listing_order(
 
 
 _BY = patterns.compile(r"\bby\s", re.I)
+_RANKED_BY = patterns.compile(
+    r"\b(?:top|bottom|rank(?:ed|ing)?|sort(?:ed)?|order(?:ed)?|highest|lowest|best|worst|most|least|fewest)\b[^,.;?]*$",
+    re.I,
+)
+_POSSESSIVE = patterns.compile(r"\s*(?:'s?\s*)?")
 
 
 def _a_metric_of_the_period(scan: Scan, before: re.Match[str], end: int) -> bool:
-    """ "top 3 channels by June GMV": "by" ranks by the period's metric, said right after it."""
-    if not _BY.match(scan.norm, before.start()):
+    """ "top 3 channels by June GMV": after a ranking word in its clause, "by" ranks by the
+    period's metric said right after it — never "by end of June orders were…" (until then)."""
+    if not _BY.match(scan.norm, before.start()) or not _RANKED_BY.search(scan.norm, 0, before.start()):
         return False
-    at = end + len(scan.norm[end:]) - len(scan.norm[end:].lstrip("'s ").lstrip())
-    return any(start == at for start, _ in scan.metrics)
+    at = _POSSESSIVE.match(scan.norm, end)
+    return at is not None and any(start == at.end() for start, _ in scan.metrics)
 
 
 def until_with_no_start(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) -> None:

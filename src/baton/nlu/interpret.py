@@ -82,7 +82,8 @@ def _gap(query: SemanticQuery, lang: Language) -> str:
 
 
 def _threshold(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
-    """ "，只看退款率高于 5.00% 的" / ", only those with refund rate above 5.00%"; over one total,
+    """ "，只看退款率高于 5.00% 的" / ", only those with refund rate above 5.00%" (beside a ranking:
+    "，只在订单量高于 8,000 的分组中排名"); over one total,
     "，以及成交总额是否高于 ¥150,000,000.00"."""
     bound = query.threshold
     if bound is None:
@@ -93,6 +94,7 @@ def _threshold(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     total = not query.dimensions and query.grain is None
     checked = "answer.interpret_checked_total" if total else "answer.interpret_checked_groups"
     key = "answer.interpret_threshold" if bound.check == "keep" else checked
+    key = "answer.interpret_ranked_floor" if query.ranked and bound.check == "keep" else key  # kept, then ranked
     return text(key, lang, metric=label, op=op, bound=value)
 
 

@@ -30,7 +30,7 @@ _RANKED_AFTER = patterns.compile(
 _RANKED_BEFORE = patterns.compile(
     r"(?:按照|按|根据|以)\s*$"
     r"|\bby\s+(?:the\s+)?$"
-    r"|\b(?:highest|lowest|largest|smallest|biggest|most|least|fewest|best|worst|top|bottom)\s+(?:\d+\s+)?$",
+    r"|(?<!\bat )\b(?:highest|lowest|largest|smallest|biggest|most|least|fewest|best|worst|top|bottom)\s+(?:\d+\s+)?$",
     re.I,
 )
 

@@ -27,15 +27,33 @@ _FILLER = patterns.compile(
     r"|\s*(?:呢|吧|啊|呀|then|please|instead)$",
     re.I,
 )
-_SAME_PERIOD = patterns.compile(
-    r"同期|同一时期|同一段|同样的时间|\bsame (?:period|months?|weeks?|days?|dates|time)\b", re.I
+_YEAR_SAID = (
+    r"(?:(?P<month>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* )?(?:of |in )?(?:last year|that year))"
 )
-_WHOLE_YEAR = patterns.compile(r"全年|整年|一整年|\b(?:whole|full|entire)(?: year)?\b", re.I)
-_TAKEN = patterns.compile(
-    r"^(?:好的?|行|可以|嗯|对|是的?|就这样|就它|没问题|ok(?:ay)?|yes|yep|sure|fine|go ahead|do that|that works)"
-    r"|完整的?周|整周|\b(?:whole|full|complete) weeks\b|\b(?:use|take) (?:those|them|these|that)\b",
+_MONTHS = {
+    m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
+}
+_SAME_PERIOD = patterns.compile(
+    r"(?:去年|当年|那年)?的?同期(?:的)?(?:吧|呢|就行|就好|即可)?"
+    rf"|(?:i mean |i meant )?(?:the )?same (?:period|months?|weeks?|days|dates|time)(?:[, ]+{_YEAR_SAID})?",
     re.I,
 )
+_WHOLE_YEAR = patterns.compile(
+    r"(?:去年|当年|那年)?的?(?:全年|整年|一整年)(?:的)?(?:吧|呢|就行|就好|即可)?"
+    rf"|(?:i mean |i meant )?(?:the )?(?:whole|full|entire)(?: year)?(?:[, ]+{_YEAR_SAID})?",
+    re.I,
+)
+"""The whole reply choosing one of the two periods offered: said alone, nothing else added ("同期，只看华东"
+is a question of its own, "不是同期" no choice)."""
+_TAKEN = patterns.compile(
+    r"(?:好的?|行|可以|嗯|对|是的?|没问题)?[，,\s]*(?:就)?(?:按|用|看)?(?:完整的?周|整周|这些周|这几周)(?:吧|呢|就行|就好)?"
+    r"|好的?|行|可以|没问题"
+    r"|(?:ok(?:ay)?|yes|yep|sure|fine)?[,\s]*(?:(?:use|take|go with) (?:those|them|these|that|the whole weeks|whole weeks)"
+    r"|(?:the )?(?:whole|full|complete) weeks(?: (?:then|please))?|(?:that|those) (?:works?|is fine))"
+    r"|ok(?:ay)?|yes|yep|sure|fine",
+    re.I,
+)
+"""The whole reply taking the whole weeks offered, and nothing else."""
 _ISO_DAY = patterns.compile(r"\d{4}-\d{2}-\d{2}")
 MAX_REPLY = 24
 """Longer text is a question of its own, not a reply to one."""
@@ -64,11 +82,9 @@ def completions(asked: str, reply: str, detail: Mapping[str, object], language: 
     said = reply.strip()
     for _ in range(3):  # "那GMV呢？": a few layers of filler around the word
         said = _FILLER.sub("", said)
-    if not said or len(said) > MAX_REPLY * 2:
-        return []
-    # a choice offered: a few more words are kept
+    # a choice offered, taken by a whole reply that says only it (however long its words)
     out = _year_or_same(asked, said, detail, language) + _whole_weeks_taken(asked, said, detail, language)
-    if len(said) > MAX_REPLY:
+    if not said or len(said) > MAX_REPLY:
         return out
     period = detail.get("period")
     if detail.get("missing") == "time_range" and isinstance(period, str) and period and period in asked:
@@ -112,9 +128,13 @@ def _year_or_same(asked: str, said: str, detail: Mapping[str, object], language:
     year_said, start, end = detail.get("said"), detail.get("same_from"), detail.get("same_to")
     if not (isinstance(year_said, str) and year_said in asked and isinstance(start, str) and isinstance(end, str)):
         return []
-    same, whole = _SAME_PERIOD.search(said) is not None, _WHOLE_YEAR.search(said) is not None
-    if same == whole:
+    same, whole = _SAME_PERIOD.fullmatch(said), _WHOLE_YEAR.fullmatch(said)
+    chosen = same or whole
+    if chosen is None or (same and whole):
         return []
+    month = (chosen.group("month") or "").strip()[:3].lower()
+    if month and (whole or start[5:7] != f"{_MONTHS.get(month, 0):02d}"):
+        return []  # "same period, May last year" after June: no choice of the two offered
     if same:
         return [_replaced(asked, year_said, f"{start}至{end}" if language == "zh" else f"{start} to {end}")]
     return [_replaced(asked, year_said, f"{year_said}全年" if language == "zh" else f"the whole of {year_said}")]
@@ -126,7 +146,7 @@ def _whole_weeks_taken(asked: str, said: str, detail: Mapping[str, object], lang
     period, inside = detail.get("period"), detail.get("whole_inside")
     if not (isinstance(period, str) and period in asked and isinstance(inside, list) and len(inside) == 2):
         return []
-    if _TAKEN.search(said) is None:
+    if _TAKEN.fullmatch(said) is None:
         return []
     start, end = inside
     return [_replaced(asked, period, f"{start}至{end}" if language == "zh" else f"{start} to {end}")]

@@ -48,7 +48,7 @@ _OF_EVERYTHING = patterns.compile(
     r"(?:the\s+)?(?:total|overall|all|whole|company(?:-wide)?)\b",
     re.I,
 )
-_SHARE_OF = patterns.compile(r"\b(?:share|percentage|proportion|fraction|percent)\s+of\s+(?:the\s+)?", re.I)
+_POSSESSED_SHARE = patterns.compile(r"(?:'s?|s')\s+(?:share|percentage|proportion|fraction)\s+of\s+(?:the\s+)?", re.I)
 _THE_WHOLE_PLACE = patterns.compile(r"全国|全平台|大盘")
 _IN_OPENING = patterns.compile(r"^\s*(?:in|within|for)\s+(?:the\s+)?$", re.I)
 _CLAUSE_COMMA = patterns.compile(r"\s*[,，]")
@@ -88,8 +88,8 @@ class ShareMarks:
     """The whole is said to be everything ("占全国GMV的比例", "share of total GMV"): every named
     member is the part, of however many dimensions ("华东APP的GMV占全国的比例")."""
     bare: bool = False
-    """ "share of (June) orders" names a metric and no member as the whole: with no breakdown,
-    every member named is the part ("app new users' share of June orders")."""
+    """ "app new users' share of June orders": the members said before a possessive share, a bare
+    metric after it and nothing else — with no breakdown, every member named is the part."""
     weak: bool = False
     """Only "of X orders" marks the whole, and the breakdown is named before it: "which region
     had the highest share of app orders" may as well be app's share inside each region, so it
@@ -106,18 +106,28 @@ def share_marks(scan: Scan, members: list[Member], dims: list[str], hits: list[H
         inside=breakdown_wholes(scan, dims, hits),
         part={m.dimension for m in members if not m.excluded and _names_the_part(scan, m.hit, hits)},
         everything=_of_everything(scan, hits, members),
-        bare=_of_everything(scan, hits, members, words=_SHARE_OF),
+        bare=_of_a_bare_metric(scan, hits),
     )
 
 
-def _of_everything(scan: Scan, hits: list[Hit], members: list[Member], words: re.Pattern[str] = _OF_EVERYTHING) -> bool:
+def _of_a_bare_metric(scan: Scan, hits: list[Hit]) -> bool:
+    """ "App new users' share of June orders": every member before the possessive share, and after
+    it a metric alone — a member or a dimension said after it ("… of June GMV in East China")
+    may scope the whole, so it is no bare whole."""
+    said = _POSSESSED_SHARE.search(scan.norm)
+    if said is None:
+        return False
+    later = [h for h in hits if h.start >= said.end()]
+    return bool(later) and all(h.kinds == {"metric"} for h in later)
+
+
+def _of_everything(scan: Scan, hits: list[Hit], members: list[Member]) -> bool:
     """The whole said as everything: the metric right after it ("占全国GMV的比例", "share of total
     GMV"), or 全国 / 全平台 / 大盘 with nothing after ("占全国的比例"). A member or a dimension said after it
     scopes the whole ("占全国APP的", "占全部品类的", "share of total GMV in East China"), unless it is
     left out, marked as the part or said after the part ("share of total GMV came from East China
-    excluding app", "… came from the app in East China"). ``words`` may instead be "share of" alone
-    (:attr:`ShareMarks.bare`)."""
-    said = words.search(scan.norm)
+    excluding app", "… came from the app in East China")."""
+    said = _OF_EVERYTHING.search(scan.norm)
     if said is None:
         return False
     later = sorted((h for h in hits if h.start >= said.end()), key=lambda h: h.start)

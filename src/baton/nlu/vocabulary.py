@@ -95,6 +95,12 @@ GAP = patterns.compile(
     _I,
 )
 """The gap between two members is asked ("华东比华南高多少", "how many more orders did app get than web")."""
+WIDEST_GAP = patterns.compile(
+    r"(?:差距|差别|差异|差值|差额|相差|差得)(?:最大|最多|最远)|"
+    r"\b(?:biggest|largest|greatest|widest|most)\s+(?:gap|difference|spread)\b|\bfurthest apart\b|\bfarthest apart\b",
+    _I,
+)
+"""The widest gap between two groups asked ("差距最大的是哪两个区域"): a ranking of pairs, not of values."""
 GAP_BETWEEN = patterns.compile(
     r"差了?多少|相差|差距|差额|差值|差几|之差|差别|差异|\bdifference\b|\bgap\b|\bhow far apart\b", _I
 )
@@ -340,7 +346,7 @@ WHY_LEVEL = patterns.compile(
 """A why's premise that is a level, not a move ("为什么app的笔单价这么低"): the analysis
 compares with the period before and says so; no direction is taken for granted."""
 UP = patterns.compile(
-    r"一路(?:走高|上涨|上升|攀升|飙升|增长|走强)|上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|升了|涨得|升得|涨幅|改善|好转|变好|(?<=有没有)涨|(?<=有)涨(?=的)|[涨升](?=\s*(?:超过?|逾|不到))|大涨|激增|暴涨|飙升|猛增|"
+    r"(?:上涨|上升|增长|增加|涨|升)了?(?:很多|不少|好多|许多|挺多)|一路(?:走高|上涨|上升|攀升|飙升|增长|走强)|上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|升了|涨得|升得|涨幅|改善|好转|变好|(?<=有没有)涨|(?<=有)涨(?=的)|[涨升](?=\s*(?:超过?|逾|不到))|大涨|激增|暴涨|飙升|猛增|"
     r"(?<![跌降])涨(?!跌)(?=\s*(?:最|得?(?:这么|那么|这样)多|幅))|(?<![多])多了(?=\s*(?:这么|那么|很|好|不少))|(?<![跌降])涨得?(?:这么|那么|这样)(?:狠|厉害|猛|快|凶)|"
     r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
     r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b"
@@ -383,7 +389,7 @@ NOT_UP = patterns.compile(
 explained, no direction taken for granted (it may have fallen or stayed flat). The words between
 "didn't" and its verb are left to the other readers."""
 DOWN = patterns.compile(
-    r"一路(?:走低|下滑|下跌|下降|走弱)|下降|下跌|降低|减少|下滑|走低|变低|变差|恶化|(?<![相偏误最])差(?=了?\s*(?:吗|么)?\s*[?？]?\s*$)|"
+    r"(?<![去拿删扣除剔])(?:下降|下跌|下滑|减少|跌|降|掉)了?(?:很多|不少|好多|许多|挺多)|一路(?:走低|下滑|下跌|下降|走弱)|下降|下跌|降低|减少|下滑|走低|变低|变差|恶化|(?<![相偏误最])差(?=了?\s*(?:吗|么)?\s*[?？]?\s*$)|"
     r"跌了|降了|跌得|降得|(?<=有没有)[跌降]|(?<=有)[跌降](?=的)|[跌降](?=\s*(?:超过?|逾|不到))|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
     r"(?<![去拿删扣除剔])掉(?=了|这么多|那么多)|(?<![多])少了(?=\s*(?:这么|那么|很|好|不少))|"
     r"(?<![去拿删扣除剔涨下])[跌掉降](?=\s*(?:最|得?(?:这么|那么|这样)多))|(?<![去拿删扣除剔涨下])[跌掉降]得?(?:这么|那么|这样)(?:狠|厉害|猛|快|凶|严重)|"
@@ -922,7 +928,7 @@ EN_FILLERS = frozenset(
     (
         "what was were is are be been being the a an of in on at for by per and or with from to how many much users user shoppers "
         "did does do done show me give list tell please our my we us i you your can could would will should nationwide "
-        "might it its during that this those these there their they them all any some so as into out ones one's "
+        "might it its during that this those these there their they them all any some so as into out ones one's yo "
         "about have has had where when who whom whose level levels look looking like get got let see value "
         "values number numbers figure figures data report split broken down up 's ? , . ! : ; ( ) what's "
         "whats how's how'd hows ever just exactly ok okay alright quick quickly pull pulled need want know over between than which then also actually sorry "
