@@ -134,7 +134,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
             change=change[0] if change is not None else None,
             share=share is not None,
             points=points,
-            among_at=_among_at(scan, min(m.start(), *(term[:1] if term else ()))),
+            among_at=_among_at(scan, min([m.start(), *(term[:1] if term else ())])),
         )
         found.append(bound)
         spans.setdefault("threshold", []).append((m.start(), m.end()))
