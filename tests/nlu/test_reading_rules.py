@@ -1709,6 +1709,21 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"filters": [], "share_filters": [{"dimension": "channel"}, {"dimension": "user_type"}]},
     ),
     (
+        "a value's move beside a share: no premise",
+        "上个月华南GMV环比下降了吗，占全国的比例呢",
+        {"premise": None, "share": True},
+    ),
+    (
+        "a share's move said after 跟…比",
+        "上个月app的GMV占比跟5月比下降了吗",
+        {"premise": "down", "premise_asked": "every"},
+    ),
+    (
+        "members before a possessive share, after a scope word",
+        "what was app new users' share of June orders",
+        {"share_filters": [{"dimension": "channel"}, {"dimension": "user_type"}]},
+    ),
+    (
         "a floor said first",
         "上个月订单量超过8000的品类中退款率最高的2个",
         {"metrics": ["refund_rate", "order_count"], "top_n": 2, "threshold": {"metric": "order_count"}},
@@ -2242,6 +2257,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a member after a share's metric", "app's share of June GMV in East China", AmbiguousQuestion, ""),
     ("by end of June with no ranking", "by end of June orders were how many", AmbiguousQuestion, "by end of June"),
     ("a bound said after a ranking", "上个月退款率最高的2个品类，订单量超过8000的", AmbiguousQuestion, "8000"),
+    ("a member scoping a possessive share", "in East China app's share of June GMV", AmbiguousQuestion, ""),
     ("the widest gap is no top two", "上个月GMV差距最大的是哪两个区域", AmbiguousQuestion, "widest_gap"),
     (
         "the biggest gap is no top two",

@@ -74,6 +74,20 @@ CASES = [
     ),
     (
         "上个月每周GMV环比",
+        "嗯",
+        {"period": "上个月", "whole_inside": ["2026-06-01", "2026-06-28"]},
+        "zh",
+        "2026-06-01至2026-06-28每周GMV环比",
+    ),
+    (
+        "what about last year",
+        "same period, april last year",
+        {"said": "last year", "same_from": "2025-04-01", "same_to": "2025-06-30"},
+        "en",
+        None,
+    ),
+    (
+        "上个月每周GMV环比",
         "好的，换成订单量",
         {"period": "上个月", "whole_inside": ["2026-06-01", "2026-06-28"]},
         "zh",

@@ -366,6 +366,15 @@ ASKED = [
     ("上个月退款率最高的2个品类，订单量超过8000的", "threshold_beside"),
     ("top 3 categories by GMV last month, and among them those with refund rate above 5%", "threshold_beside"),
     ("上个月订单量超过8000的品类中订单量最多的2个", "threshold_beside"),  # a bound of the metric ranked
+    # review s5: a bound beside a ranking that may bound the groups ranked, or other rows
+    ("which of last month's top 3 regions by GMV had refund rate above 4.6%", "threshold_beside"),
+    ("how many of last month's top 3 regions by GMV had refund rate above 4.6%", "threshold_beside"),
+    ("上个月有几个品类退款率前三且订单量超过8000", "threshold_beside"),
+    ("list the top 3 regions by GMV last month, only those with refund rate above 4.6%", "threshold_beside"),
+    ("上个月GMV超过1000万的区域有哪些？订单量最多的3个区域呢？", "threshold_beside"),  # two questions
+    ("top 3 categories by GMV last month among users with more than 2 orders", "threshold_beside"),
+    ("上个月订单量超过2单的用户里GMV最高的3个品类", "threshold_beside"),
+    ("of the regions with refund rate above 4.6% last month, which ones made the top 3 by GMV", "threshold_beside"),
     ("上个月GMV超过100万且订单量超过1000的渠道", "two_thresholds"),
 ]
 

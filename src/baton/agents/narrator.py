@@ -149,6 +149,8 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
         if not rows:
             return text("answer.no_rows", language, period=period, filters=filters)
         sentences = [self._metric_sentence(query, m, rows, period, filters, language) for m in query.metrics]
+        if query.threshold is not None and query.top_n is not None and len(rows) < query.top_n:
+            sentences.append(text("answer.floor_fewer", language, count=len(rows), n=query.top_n))
         tie = boundary_tie(query, rows)
         if tie is not None:
             sentences.append(self._tie_sentence(query, tie, len(rows), language))

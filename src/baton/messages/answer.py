@@ -508,7 +508,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bounded_share": ("a share of {label}", "{label}占比"),
     "bounded_share_of": ("{owner} share of {label}", "{owner}{label}占比"),
     "threshold_compared": (" (compared with {previous_period})", "（对比期为 {previous_period}）"),
-    "ranked_floor": (" (ranked among those with {label} {op} {bound})", "（只在{label}{op} {bound} 的分组中排名）"),
+    "floor_fewer": (
+        "Only {count} passed the bound, so fewer than {n} are listed.",
+        "只有 {count} 个达到条件，不足 {n} 个。",
+    ),
+    "ranked_floor": (" (ranked among those with {label} {op} {bound})", "（只在{label}{op} {bound}的分组中排名）"),
     "bound_gt": ("above", "高于"),
     "bound_ge": ("at least", "不低于"),
     "bound_lt": ("below", "低于"),

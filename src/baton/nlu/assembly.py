@@ -255,7 +255,7 @@ class QueryAssembly(CatalogChecks):
         # "top 3 by refund rate among those with at least 5000 orders": a ranking of the groups a bound
         # on another metric keeps; a bound beside a ranking of its own metric stays asked back
         floor_of = terms.metrics[0] if (ranked or cues.best) and not beside and len(terms.metrics) == 2 else None
-        floor_of = floor_of if floor_of is not None and self._said_as_a_floor(cues) else None
+        floor_of = floor_of if floor_of is not None and self._said_as_a_floor(cues, terms, dims) else None
         beside = beside or ((ranked or cues.best) and floor_of is None)
         groups = bool(dims) or grain is not None
         bound_end = max((e for _, e in cues.spans.get("threshold", [])), default=None)
@@ -284,15 +284,25 @@ class QueryAssembly(CatalogChecks):
         return threshold
 
     @staticmethod
-    def _said_as_a_floor(cues: Cues) -> bool:
-        """A bound said before the ranking ("订单量超过8000的品类中退款率最高的3个") or as the groups it
-        is among ("… among those with at least 5000 orders"); said after it, the bound may be of
-        the groups ranked ("GMV最高的3个品类中退款率超过5%的") and stays asked back."""
+    def _said_as_a_floor(cues: Cues, terms: Terms, dims: Sequence[str]) -> bool:
+        """A bound said as the groups a ranking is among — "订单量超过8000的品类中退款率最高的3个",
+        "… among those with at least 5000 orders" — in the ranking's own clause, its group word
+        (if any) the breakdown's. Any other bound beside a ranking ("GMV最高的3个品类中退款率超过5%的",
+        "which of the top 3 … had …", "… among users with more than 2 orders", "which ones made the
+        top 3") may bound the groups ranked, or other rows: asked back."""
         assert cues.bound is not None
-        bound_at = min((s for s, _ in cues.spans.get("threshold", [])), default=None)
-        ranked_at = min((s for s, _ in cues.spans.get("ranking", [])), default=None)
-        said_first = bound_at is not None and ranked_at is not None and bound_at < ranked_at
-        return said_first or cues.bound.among_at is not None
+        floor = cues.bound.floor
+        if floor is None or floor.membership:
+            return False
+        ranked = cues.spans.get("ranking", [])
+        if not ranked or not all(floor.clause[0] <= s and e <= floor.clause[1] for s, e in ranked):
+            return False
+        if floor.group is None:
+            return True
+        named = {
+            t.target for h in terms.hits if (h.start, h.end) == floor.group for t in h.terms if t.kind == "dimension"
+        }
+        return bool(named & set(dims))
 
     def order_of(self, cues: Cues, metrics: Sequence[str]) -> Literal["desc", "asc"]:
         """The ranking direction; "best"/"worst" follow the metric's declared ``better``."""
@@ -489,6 +499,6 @@ def _no_gap_or_ratio_unbuilt(query: SemanticQuery, cues: Cues) -> None:
 
 def _among(cues: Cues) -> tuple[int, int] | None:
     """The span of a bound said as the groups a ranking is among ("among categories with over 8000")."""
-    if cues.bound is None or cues.bound.among_at is None:
+    if cues.bound is None or cues.bound.floor is None:
         return None
-    return cues.bound.among_at, max((e for _, e in cues.spans.get("threshold", [])), default=cues.bound.among_at)
+    return cues.bound.floor.span

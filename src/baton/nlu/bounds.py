@@ -56,16 +56,35 @@ class Bound:
     share: bool = False
     """A bound on a part's share of the whole, said after the share word ("GMV占比超过一半",
     "share of GMV above 30%")."""
-    among_at: int | None = None
-    """Where "among" starts when the bound is said as the groups a ranking is among ("among those
-    with at least 5000 orders"): the groups that pass it are ranked, never the ranked ones bounded after."""
+    floor: Floor | None = None
+    """The bound said as the groups a ranking is among ("among those with at least 5000 orders",
+    "订单量超过8000的品类中"): then the groups that pass it are ranked."""
+
+
+@dataclass(frozen=True)
+class Floor:
+    """Where a bound is said as the groups ranked among: its words, the group word in them (the
+    breakdown's, checked when the query is built: "among users with…" keeps no categories), and
+    the clause it stands in (the ranking must be said there, and not as "made the top 3")."""
+
+    span: tuple[int, int]
+    group: tuple[int, int] | None
+    clause: tuple[int, int]
+    membership: bool
 
 
 _AMONG_BEFORE = patterns.compile(
-    r"\b(?:among|out of)\s+(?:those|the ones|ones|(?:all\s+)?(?:the\s+)?[a-z]+)\s+"
+    r"\b(?:among|out of)\s+(?:those|the ones|ones|(?:all\s+)?(?:the\s+)?(?P<group>[a-z]+))\s+"
     r"(?:with|that (?:had|have|has)|having|whose|where)\s*$",
     re.I,
 )
+_AMONG_AFTER = patterns.compile(r"\s*的?\s*(?P<group>[^\s，,。？?！!；;的中里]{0,6}?)\s*(?:当中|之中|里面|中|里)")
+""""订单量超过8000的品类中…": the groups, right after the bound, that a ranking is among."""
+_CLAUSE_BREAK = patterns.compile(r"[。？?！!；;]|另外|以及|\balso\b|\band (?:what|which|how|list)\b", re.I)
+_MEMBERSHIP = patterns.compile(
+    r"\b(?:made|make|makes|making)\b|\b(?:in|into) the (?:top|bottom)\b|进入|进了|排进|跻身|是不是前|属于前", re.I
+)
+"""A ranking said as membership of the whole ranking ("which ones made the top 3"): no ranking among."""
 
 
 def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: bool = False) -> Bound | None:
@@ -134,7 +153,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
             change=change[0] if change is not None else None,
             share=share is not None,
             points=points,
-            among_at=_among_at(scan, min([m.start(), *(term[:1] if term else ())])),
+            floor=_floor(scan, m.start(), m.end(), term),
         )
         found.append(bound)
         spans.setdefault("threshold", []).append((m.start(), m.end()))
@@ -151,9 +170,24 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
     return found[0] if found else None
 
 
-def _among_at(scan: Scan, said_at: int) -> int | None:
-    among = _AMONG_BEFORE.search(scan.norm, 0, said_at)
-    return among.start() if among is not None else None
+def _floor(scan: Scan, start: int, end: int, term: tuple[int, int] | None) -> Floor | None:
+    """The bound (``start``–``end`` with its ``term``) said as the groups a ranking is among."""
+    if term is not None:
+        start, end = min(start, term[0]), max(end, term[1])
+    among = _AMONG_BEFORE.search(scan.norm, 0, start)
+    after = _AMONG_AFTER.match(scan.norm, end) if among is None else None
+    found = among or after
+    if found is None:
+        return None
+    group = found.span("group") if found.group("group") else None
+    span = (found.start(), end) if among is not None else (start, found.end())
+    breaks = [b.start() for b in _CLAUSE_BREAK.finditer(scan.norm)]
+    clause = (
+        max((b for b in breaks if b < span[0]), default=0),
+        min((b for b in breaks if b >= span[1]), default=len(scan.norm)),
+    )
+    membership = _MEMBERSHIP.search(scan.norm, *clause) is not None
+    return Floor(span, group, clause, membership)
 
 
 _CHANGE_SAID = patterns.compile(

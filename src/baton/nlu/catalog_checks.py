@@ -33,22 +33,28 @@ _GROWTH_RATE = patterns.compile(
 """A rate of change asked: of a share, its move in points, or the value's growth rate?"""
 
 
-_BETWEEN_SHARE_AND_MOVE = patterns.compile(r"和|及|与|跟|还有|并且|\band\b|[,，;；?？。]", re.I)
+_CLAUSE_BETWEEN = patterns.compile(r"[,，;；?？。]|\band\b", re.I)
+_OF_BEFORE = patterns.compile(r"\bof\s+(?:the\s+)?(?:total\s+)?$", re.I)
 
 
-def check_share_move_said(query: SemanticQuery, scan: Scan, spans: Mapping[str, list[tuple[int, int]]]) -> None:
-    """ "did app's share of GMV grow": a yes/no of the share's move, said after the share word in
-    one breath. "did South China's GMV grow …, and what share …" or "GMV占比和GMV都涨了吗" ask it
-    of the value (too): asked back, never answered by the share."""
-    if not (query.share and query.comparison is not None and query.premise_asked is not None):
-        return
-    shares = spans.get("share", [])
-    moves = [s for kind in ("up", "down", "change") for s in spans.get(kind, [])]
-    share_end = max((e for _, e in shares), default=None)
-    move_at = min((s for s, _ in moves), default=None)
-    said_of_it = share_end is not None and move_at is not None and share_end <= move_at
-    if not said_of_it or _BETWEEN_SHARE_AND_MOVE.search(scan.norm, share_end or 0, move_at or 0):
+def share_move_said(query: SemanticQuery, scan: Scan, spans: Mapping[str, list[tuple[int, int]]]) -> SemanticQuery:
+    """A share against another period with a rise or fall said: of the share only when said after
+    the share word, in its clause, with no other metric between ("did app's share of GMV grow",
+    "app的GMV占比跟5月比下降了吗"). Said of the value ("华南GMV下降了吗，占比呢", "GMV占比和GMV都涨了吗"):
+    a yes/no is asked back, a premise dropped — the answer shows both moves, never one judged by the other."""
+    if not (query.share and query.comparison is not None and query.premise is not None):
+        return query
+    share_end = max((e for _, e in spans.get("share", [])), default=None)
+    move_at = min((s for kind in ("up", "down", "change") for s, _ in spans.get(kind, [])), default=None)
+    if share_end is not None and move_at is not None and share_end <= move_at:
+        others = [
+            s for s, e in scan.metrics if share_end <= s and e <= move_at and not _OF_BEFORE.search(scan.norm, 0, s)
+        ]
+        if not others and not _CLAUSE_BETWEEN.search(scan.norm, share_end, move_at):
+            return query
+    if query.premise_asked is not None:
         raise ask_back("nlu.share_or_value_moved", {"reason": "share_or_value_moved"})
+    return query.model_copy(update={"premise": None})
 
 
 def check_share_compared(query: SemanticQuery, said: str = "") -> None:

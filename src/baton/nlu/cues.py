@@ -397,7 +397,9 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         cues.period_order = "asc"
     _read_place(scan, cues)
     widest = vocab.WIDEST_GAP.search(scan.norm)  # whoever read its gap word
-    if widest is not None:  # "差距最大的是哪两个区域": the pair furthest apart, never the top two
+    if widest is not None and not (
+        vocab.YOY.search(scan.norm) or vocab.MOM.search(scan.norm) or _COMPARED.search(scan.norm)
+    ):  # "差距最大的是哪两个区域": the pair furthest apart, never the top two
         gap = scan.text[widest.start() : widest.end()]
         raise AmbiguousQuestion(*both("nlu.widest_gap", said=gap), detail={"reason": "widest_gap", "said": gap})
     rankings = cues.take(scan, "ranking", vocab.TOP_N)
@@ -448,6 +450,8 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         cues.top_n = 1
 
 
+_COMPARED = patterns.compile(r"同比|环比|\b(?:vs\.?|versus|compared|than)\b", re.I)
+"""Another period said: a gap "最大" may be a change ranked ("哪个渠道环比差距最大"), not a pair apart."""
 _CLOSING_COMPARATIVE = patterns.compile(
     r"(?<![多几比较])(?<!变化)(?<!变动)(?<!波动)(?<!差距)(?<!差异)(?<!差别)(?<!幅度)(?:更|较)?[高低多少大小好差](?:一些|一点|了)?(?:这么多|那么多)?(?:吗|么|没有?)?\s*[?？。]?\s*$"
 )

@@ -34,7 +34,7 @@ from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.assembly import QueryAssembly
 from baton.nlu.bounds import check_against_the_average, currency_of_word
-from baton.nlu.catalog_checks import check_share_compared, check_share_move_said
+from baton.nlu.catalog_checks import check_share_compared, share_move_said
 from baton.nlu.change_words import (
     kept_by_change,
     kept_by_change_of_groups,
@@ -353,7 +353,7 @@ class Planner(TermReader, QueryAssembly):
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
         query = self.build(read.cues, terms, time_range, comparison, read.corrections, as_of, marks=marks)
         check_share_compared(query, read.scan.norm)
-        check_share_move_said(query, read.scan, read.cues.spans)
+        query = share_move_said(query, read.scan, read.cues.spans)
         self._unit_in_currency(query, read.cues.unit_currency)
         return query if kept is None else the_groups_that_moved(query, kept)
 

@@ -47,7 +47,7 @@ _WHOLE_YEAR = patterns.compile(
 is a question of its own, "不是同期" no choice)."""
 _TAKEN = patterns.compile(
     r"(?:好的?|行|可以|嗯|对|是的?|没问题)?[，,\s]*(?:就)?(?:按|用|看)?(?:完整的?周|整周|这些周|这几周)(?:吧|呢|就行|就好)?"
-    r"|好的?|行|可以|没问题"
+    r"|好的?|行|可以|没问题|嗯|对|是的?"
     r"|(?:ok(?:ay)?|yes|yep|sure|fine)?[,\s]*(?:(?:use|take|go with) (?:those|them|these|that|the whole weeks|whole weeks)"
     r"|(?:the )?(?:whole|full|complete) weeks(?: (?:then|please))?|(?:that|those) (?:works?|is fine))"
     r"|ok(?:ay)?|yes|yep|sure|fine",
@@ -133,7 +133,8 @@ def _year_or_same(asked: str, said: str, detail: Mapping[str, object], language:
     if chosen is None or (same and whole):
         return []
     month = (chosen.group("month") or "").strip()[:3].lower()
-    if month and (whole or start[5:7] != f"{_MONTHS.get(month, 0):02d}"):
+    named = f"{_MONTHS.get(month, 0):02d}"
+    if month and (whole or start[5:7] != named or end[5:7] != named):  # "April" of a quarter offered: no choice
         return []  # "same period, May last year" after June: no choice of the two offered
     if same:
         return [_replaced(asked, year_said, f"{start}至{end}" if language == "zh" else f"{start} to {end}")]

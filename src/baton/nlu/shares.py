@@ -48,6 +48,7 @@ _OF_EVERYTHING = patterns.compile(
     r"(?:the\s+)?(?:total|overall|all|whole|company(?:-wide)?)\b",
     re.I,
 )
+_SCOPE_BEFORE = patterns.compile(r"(?:\b(?:in|within|among|for|of|at)\s*|[:：,，]\s*)$", re.I)
 _POSSESSED_SHARE = patterns.compile(r"(?:'s?|s')\s+(?:share|percentage|proportion|fraction)\s+of\s+(?:the\s+)?", re.I)
 _THE_WHOLE_PLACE = patterns.compile(r"全国|全平台|大盘")
 _IN_OPENING = patterns.compile(r"^\s*(?:in|within|for)\s+(?:the\s+)?$", re.I)
@@ -118,7 +119,16 @@ def _of_a_bare_metric(scan: Scan, hits: list[Hit]) -> bool:
     if said is None:
         return False
     later = [h for h in hits if h.start >= said.end()]
-    return bool(later) and all(h.kinds == {"metric"} for h in later)
+    if not later or not all(h.kinds == {"metric"} for h in later):
+        return False
+    # the members one run of names ending at the possessive: "in East China app's share" scopes East China
+    at = said.start() + (scan.norm[said.start()] not in "'’")  # "users' share": the names end after the s
+    named = sorted((h for h in hits if "member" in h.kinds and h.end <= at), key=lambda h: h.start)
+    for hit in reversed(named):
+        if scan.norm[hit.end : at].strip():
+            return False
+        at = hit.start
+    return bool(named) and not _SCOPE_BEFORE.search(scan.norm, 0, at)
 
 
 def _of_everything(scan: Scan, hits: list[Hit], members: list[Member]) -> bool:
