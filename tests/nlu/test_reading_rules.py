@@ -1724,6 +1724,21 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"share_filters": [{"dimension": "channel"}, {"dimension": "user_type"}]},
     ),
     (
+        "a floor, then 哪个…最高？ in a clause of its own (最高？ is no yes/no)",
+        "上个月订单量至少8000的品类里，哪个退款率最高？",
+        {"top_n": 1, "threshold": {"metric": "order_count", "op": ">="}},
+    ),
+    (
+        "a floor, then which two (its count no bound's which)",
+        "Among categories with over 8000 orders in February, which two had the lowest refund rate?",
+        {"top_n": 2, "order": "asc", "threshold": {"metric": "order_count"}},
+    ),
+    (
+        "among those with a …",
+        "top 3 categories by GMV in Q2 among those with a refund rate below 5%",
+        {"top_n": 3, "metrics": ["gmv", "refund_rate"], "threshold": {"metric": "refund_rate", "op": "<"}},
+    ),
+    (
         "a floor said first",
         "上个月订单量超过8000的品类中退款率最高的2个",
         {"metrics": ["refund_rate", "order_count"], "top_n": 2, "threshold": {"metric": "order_count"}},

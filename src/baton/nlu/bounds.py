@@ -75,7 +75,7 @@ class Floor:
 
 _AMONG_BEFORE = patterns.compile(
     r"\b(?:among|out of)\s+(?:those|the ones|ones|(?:all\s+)?(?:the\s+)?(?P<group>[a-z]+))\s+"
-    r"(?:with|that (?:had|have|has)|having|whose|where)\s*$",
+    r"(?:with|that (?:had|have|has)|having|whose|where)\s+(?:(?:an?|the)\s+)?$",
     re.I,
 )
 _AMONG_AFTER = patterns.compile(r"\s*的?\s*(?P<group>[^\s，,。？?！!；;的中里]{0,6}?)\s*(?:当中|之中|里面|中|里)")

@@ -221,7 +221,8 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     cues.bound = read_bound(scan, cues.spans, follows=follows)
     if cues.bound is not None:  # "GMV超过200万的日子", "which months": the periods it keeps; "哪些", "how many"
         read_kept_periods(scan, cues, "threshold")
-        cues.take(scan, "threshold", vocab.THRESHOLD_GROUPS)
+        counted = {m.start() for m in scan.find_all(vocab.WHICH_N)}  # "which two …": a ranking's count
+        cues.claim(scan, "threshold", [m for m in scan.find_all(vocab.THRESHOLD_GROUPS) if m.start() not in counted])
     cues.ratio = bool(cues.take(scan, "ratio", vocab.RATIO)) | _ratio_said_as_part(scan, cues)
     # "drop live stream", "drop the channel split": a verb with an object, not a fall
     starts = {start for start, _ in scan.terms}
