@@ -454,7 +454,7 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
 _COMPARED = patterns.compile(r"同比|环比|\b(?:vs\.?|versus|compared|than)\b", re.I)
 """Another period said: a gap "最大" may be a change ranked ("哪个渠道环比差距最大"), not a pair apart."""
 _CLOSING_COMPARATIVE = patterns.compile(
-    r"(?<![多几比较])(?<!变化)(?<!变动)(?<!波动)(?<!差距)(?<!差异)(?<!差别)(?<!幅度)(?:更|较)?[高低多少大小好差](?:一些|一点|了)?(?:这么多|那么多)?(?:吗|么|没有?)?\s*[?？。]?\s*$"
+    r"(?<![多几比较])(?<!变化|变动|波动|差距|差异|差别|幅度)(?:更|较)?[高低多少大小好差](?:一些|一点|了)?(?:这么多|那么多)?(?:吗|么|没有?)?\s*[?？。]?\s*$"
 )
 
 
