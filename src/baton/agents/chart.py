@@ -33,7 +33,7 @@ from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import capitalised, text
-from baton.nlu.interpret import bound_text, bounded_label, value_label
+from baton.nlu.interpret import bound_said, value_label
 from baton.numbers import possessive
 from baton.stats import peak_window_for
 
@@ -92,9 +92,7 @@ def scope_label(query: SemanticQuery, catalog: Catalog, language: Language) -> s
     parts += list(query.where)
     bound = query.threshold
     if bound is not None and bound.check == "keep":  # the groups charted are those that passed it
-        label, fmt = bounded_label(query, catalog, language)
-        op = text(f"answer.bound_{bound.op_name}", language)
-        parts.append(text("charts.scope_bound", language, label=label, op=op, bound=bound_text(bound, fmt, language)))
+        parts.append(text("charts.scope_bound", language, **bound_said(query, catalog, language)))
     return sep.join(parts)
 
 

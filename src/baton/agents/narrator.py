@@ -23,7 +23,7 @@ from baton.contracts.semantic import SemanticQuery, TimeRange
 from baton.messages import capitalised, text
 from baton.nlu.interpret import (
     averaged_row,
-    bound_text,
+    bound_said,
     bounded_label,
     filters_text,
     period_text,
@@ -158,12 +158,7 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
 
     def _floor_text(self, query: SemanticQuery, language: Language) -> str:
         """ "（仅订单量不低于 5,000 的）": the bound on another metric that kept the groups ranked."""
-        assert query.threshold is not None
-        label, fmt = bounded_label(query, self.catalog, language)
-        op = text(f"answer.bound_{query.threshold.op_name}", language)
-        return text(
-            "answer.ranked_floor", language, label=label, op=op, bound=bound_text(query.threshold, fmt, language)
-        )
+        return text("answer.ranked_floor", language, **bound_said(query, self.catalog, language))
 
     def _tie_sentence(self, query: SemanticQuery, tie: BoundaryTie, count: int, language: Language) -> str:
         """Why a top N lists more than N rows ("Place 3 is shared by 2 (1,234), so all 4 are listed")."""

@@ -88,14 +88,21 @@ def _threshold(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     bound = query.threshold
     if bound is None:
         return ""
-    label, fmt = bounded_label(query, catalog, lang)
-    value = bound_text(bound, fmt, lang)
-    op = text(f"answer.bound_{bound.op_name}", lang)
+    said = bound_said(query, catalog, lang)
     total = not query.dimensions and query.grain is None
     checked = "answer.interpret_checked_total" if total else "answer.interpret_checked_groups"
     key = "answer.interpret_threshold" if bound.check == "keep" else checked
     key = "answer.interpret_ranked_floor" if query.ranked and bound.check == "keep" else key  # kept, then ranked
-    return text(key, lang, metric=label, op=op, bound=value)
+    return text(key, lang, metric=said["label"], op=said["op"], bound=said["bound"])
+
+
+def bound_said(query: SemanticQuery, catalog: Catalog, lang: Language) -> dict[str, str]:
+    """The query's threshold in words — what it bounds, its operator and its number ("订单量",
+    "高于", "8,000") — as the interpretation, a ranking among the kept groups and a chart title say it."""
+    bound = query.threshold
+    assert bound is not None
+    label, fmt = bounded_label(query, catalog, lang)
+    return {"label": label, "op": text(f"answer.bound_{bound.op_name}", lang), "bound": bound_text(bound, fmt, lang)}
 
 
 def bounded_label(query: SemanticQuery, catalog: Catalog, lang: Language) -> tuple[str, Callable[[Any], str]]:

@@ -27,12 +27,10 @@ _FILLER = patterns.compile(
     r"|\s*(?:呢|吧|啊|呀|then|please|instead)$",
     re.I,
 )
-_YEAR_SAID = (
-    r"(?:(?P<month>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* )?(?:of |in )?(?:last year|that year))"
-)
 _MONTHS = {
     m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
 }
+_YEAR_SAID = rf"(?:(?P<month>(?:{'|'.join(_MONTHS)})[a-z]* )?(?:of |in )?(?:last year|that year))"
 _SAME_PERIOD = patterns.compile(
     r"(?:去年|当年|那年)?的?同期(?:的)?(?:吧|呢|就行|就好|即可)?"
     rf"|(?:i mean |i meant )?(?:the )?same (?:period|months?|weeks?|days|dates|time)(?:[, ]+{_YEAR_SAID})?",
@@ -137,7 +135,7 @@ def _year_or_same(asked: str, said: str, detail: Mapping[str, object], language:
     if month and (whole or start[5:7] != named or end[5:7] != named):  # "April" of a quarter offered: no choice
         return []  # "same period, May last year" after June: no choice of the two offered
     if same:
-        return [_replaced(asked, year_said, f"{start}至{end}" if language == "zh" else f"{start} to {end}")]
+        return [_replaced(asked, year_said, _dates(start, end, language))]
     return [_replaced(asked, year_said, f"{year_said}全年" if language == "zh" else f"the whole of {year_said}")]
 
 
@@ -150,7 +148,12 @@ def _whole_weeks_taken(asked: str, said: str, detail: Mapping[str, object], lang
     if _TAKEN.fullmatch(said) is None:
         return []
     start, end = inside
-    return [_replaced(asked, period, f"{start}至{end}" if language == "zh" else f"{start} to {end}")]
+    return [_replaced(asked, period, _dates(str(start), str(end), language))]
+
+
+def _dates(start: str, end: str, language: str) -> str:
+    """A period offered, said back as its dates ("2025-06-01至2025-06-30")."""
+    return f"{start}至{end}" if language == "zh" else f"{start} to {end}"
 
 
 _PARTS = patterns.compile(r"\s*[，,、;；]\s*")
