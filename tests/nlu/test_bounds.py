@@ -59,6 +59,10 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("上个月GMV超过三千五百万的渠道", "gmv", ">", 35_000_000, ["channel"], None),
     ("上个月订单不到两万的渠道", "order_count", "<", 20_000, ["channel"], None),
     ("上个月订单过万的品类", "order_count", ">", 10_000, ["category"], None),
+    # 过/超 right before a number, never read as a misspelt metric name ("订单过" is not 订单量)
+    ("上个月单量过5000的品类有哪些", "order_count", ">", 5_000, ["category"], None),
+    ("上个月订单过8000的品类", "order_count", ">", 8_000, ["category"], None),
+    ("上个月哪些品类订单超8000", "order_count", ">", 8_000, ["category"], None),
     ("上个月订单量上万的品类", "order_count", ">=", 10_000, ["category"], None),
     ("上个月GMV破千万的区域", "gmv", ">", 10_000_000, ["region"], None),
     ("上个月订单破十万的渠道", "order_count", ">", 100_000, ["channel"], None),
@@ -221,6 +225,7 @@ NOT_BOUNDS = [  # a number beside a comparison word that is no bound on a metric
     "GMV by channel over 2025",  # a year
     "What were the sales numbers last month",  # the figures, not a count
     "上个月除了直播和华东以外的GMV",  # two exclusions, never asked as a list across dimensions
+    "过去3个月各渠道GMV",  # 过 of 过去: a length of time
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+import pytest
 import yaml
 
 from baton.catalog.loader import load_catalog
@@ -70,6 +71,26 @@ def test_a_rate_or_a_value_is_found_in_the_english_plural() -> None:
         (hit,) = [h for h in lexicon.find(f"{said} by region last month") if h.kinds == {"metric"}]
         assert (hit.text, {t.target for t in hit.terms}) == (said, {metric})
     assert not any(h.text == "average orders" for h in lexicon.find("daily average orders by region"))
+
+
+@pytest.mark.parametrize(
+    ("question", "metric"),
+    [
+        ("order share by region last month", "order_count"),
+        ("visitor share by channel last month", "visitors"),
+        ("order growth last month", "order_count"),
+        ("weekly visitor trend this year", "visitors"),
+        ("buyer mix by user type last month", "buyer_count"),
+        ("rank channels in order of GMV last month", None),  # "in order of": no count said
+        ("each order value last month", None),  # "order value": no noun a count stands before
+    ],
+)
+def test_a_count_named_in_the_singular_before_a_noun_is_that_count(question: str, metric: str | None) -> None:
+    """ "order share", "visitor trend": a count named by one plural word, said in the singular as
+    English does before a noun — only before such a noun."""
+    lexicon = Lexicon(load_catalog(Path(__file__).resolve().parents[2] / "src/baton/demo/data/catalog.yaml"))
+    found = {t.target for h in lexicon.find(question) for t in h.terms if t.kind == "metric"}
+    assert found == ({metric} if metric else {"gmv"} if "GMV" in question else set())
 
 
 def test_a_period_right_after_a_dimension_word_is_read_as_said(tmp_path: Path) -> None:

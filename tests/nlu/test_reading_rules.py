@@ -1743,6 +1743,28 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月订单量超过8000的品类中退款率最高的2个",
         {"metrics": ["refund_rate", "order_count"], "top_n": 2, "threshold": {"metric": "order_count"}},
     ),
+    # "both" of a sum is each member (an order is in one channel); of people it is asked (see ASKED)
+    (
+        "both members of a sum are each",
+        "GMV on both app and web last month",
+        {"dimensions": ["channel"], "filters": [{"dimension": "channel", "members": ["app", "web"]}]},
+    ),
+    ("'都' of a count asked of each", "上个月app和web都是多少买家", {"dimensions": ["channel"]}),
+    ("a count's name in the singular before 'share'", "order share by region last month", {"share": True}),
+    ("a place said with #", "which category ranked #2 by gmv in 2025", {"rank_place": 2, "order": "desc"}),
+    ("a place said with no.", "which region was no. 3 by orders last month", {"rank_place": 3}),
+    ("#1 is still the top", "which channel was #1 by GMV last month", {"top_n": 1, "rank_place": None}),
+    ("a report asked for is its figures", "出个6月月报：GMV、单量", {"metrics": ["gmv", "order_count"]}),
+    (
+        "a floor with no ranking lists the other metric",
+        "refund rate by category last month among those with more than 8000 orders",
+        {"metrics": ["refund_rate", "order_count"], "top_n": None, "threshold": {"metric": "order_count"}},
+    ),
+    (
+        "a floor said before the metric listed",
+        "上个月退款率超过5%的品类的订单量",
+        {"metrics": ["order_count", "refund_rate"], "threshold": {"metric": "refund_rate"}},
+    ),
 ]
 
 
@@ -1926,6 +1948,16 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a metric-type character is another metric", "上个月的下单率", UnknownMetric, "下单率"),
     ("an action", "Send a coupon email to every user in East China", OutOfScope, "actions"),
     ("advice", "下个季度应该给直播渠道多少预算？", OutOfScope, "budgets"),
+    ("a forecast", "预测下个月的GMV", OutOfScope, "does not forecast"),
+    (
+        "buyers in two members at once",
+        "how many customers bought on both app and web in june",
+        AmbiguousQuestion,
+        "overlap",
+    ),
+    ("buyers in two members, said after", "上个月app和web都有的买家数", AmbiguousQuestion, "overlap"),
+    ("a forecast said as what will be", "下个月GMV会是多少", OutOfScope, "does not forecast"),
+    ("a forecast by a named month", "predict orders for July by channel", OutOfScope, "does not forecast"),
     ("about the data, not answerable", "下单超过3次的用户有多少", AmbiguousQuestion, "下单超过"),
     ("a per-person figure the catalog lacks", "上个月每人GMV多少", UnknownMetric, "每人GMV"),
     ("per a filler noun is still per", "GMV per user last month", UnknownMetric, "GMV per user"),

@@ -98,6 +98,34 @@ def test_a_ranking_among_the_groups_a_bound_keeps_ranks_only_those(
     assert "只在" in answer.interpretation or "ranked only among" in answer.interpretation
 
 
+LISTED_FLOORS = [  # question, each group's (listed value, bounded value), the floor
+    ("refund rate by category last month among those with more than 8000 orders", REFUND_AND_ORDERS,
+     lambda n: n > 8000),
+    ("上个月订单量超过8000的品类的退款率", REFUND_AND_ORDERS, lambda n: n > 8000),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "sql", "passes"), LISTED_FLOORS, ids=[f[0] for f in LISTED_FLOORS])
+def test_the_groups_a_bound_on_another_metric_keeps_are_listed_with_their_value(
+    demo_session: Session, question: str, sql: str, passes: Any
+) -> None:
+    """ "refund rate by category among those with more than 8000 orders": the kept groups' refund
+    rate, each said in the answer — never the bound's own metric alone."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.gate is not None and answer.gate.ok, answer.error
+    assert answer.result is not None and answer.semantic_query is not None
+    assert answer.semantic_query.metrics[0] == "refund_rate" and answer.semantic_query.top_n is None
+    every = {str(k): (float(rate), int(count)) for k, rate, count in gold_rows(demo_session, sql)}
+    kept = {k: r for k, (r, c) in every.items() if passes(c)}
+    assert 0 < len(kept) < len(every)
+    got = {str(row[0]): float(str(row[1])) for row in answer.result.rows}
+    assert got.keys() == kept.keys()
+    assert all(got[k] == pytest.approx(kept[k], rel=1e-9) for k in kept)
+    highest = max(kept.values())
+    assert f"{highest:.2%}" in answer.answer  # the listed metric is said, not only the bounded one
+    assert "8,000" in answer.answer
+
+
 CHANGES = [  # question, each group's change against the period compared (SQL), the bound as a Python test
     (
         "5月订单量环比增长超过5%的品类有哪些",

@@ -140,7 +140,10 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
                 else self._checked_groups_sentence
             )
             return polish(checked(say), language, period)
-        if query.threshold is not None and query.ranked:  # "top 3 by refund rate, only those with ≥5000 orders"
+        floor = query.threshold is not None and query.threshold.metric != query.metrics[0]
+        if query.threshold is not None and (
+            query.ranked or floor
+        ):  # "top 3 by refund rate, only those with ≥5000 orders"
             filters += self._floor_text(query, language)
         elif query.threshold is not None:  # "退款率超过5%的品类": those that pass, or that none did
             metric = query.threshold.metric
@@ -157,8 +160,10 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
         return text("answer.metric_sep", language).join(polish(s, language, period) for s in sentences)
 
     def _floor_text(self, query: SemanticQuery, language: Language) -> str:
-        """ "（仅订单量不低于 5,000 的）": the bound on another metric that kept the groups ranked."""
-        return text("answer.ranked_floor", language, **bound_said(query, self.catalog, language))
+        """ "（只在订单量高于 8,000 的分组中排名）": the bound on another metric that kept the groups
+        ranked, or listed ("（只看订单量高于 8,000 的分组）")."""
+        key = "answer.ranked_floor" if query.ranked else "answer.kept_floor"
+        return text(key, language, **bound_said(query, self.catalog, language))
 
     def _tie_sentence(self, query: SemanticQuery, tie: BoundaryTie, count: int, language: Language) -> str:
         """Why a top N lists more than N rows ("Place 3 is shared by 2 (1,234), so all 4 are listed")."""

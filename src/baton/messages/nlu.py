@@ -74,6 +74,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         '"{said}". Ask about a metric instead.',
         "Baton 只回答指标目录中的统计数字，不提供个人信息（如“{said}”）。请改问某个指标。",
     ),
+    "forecast": (
+        "Baton reports what the data shows up to its latest complete day; it does not forecast. Ask about a "
+        "period that has data, for example the trend of a metric over the last few months.",
+        "Baton 只报告截至最近完整日的数据，不做预测。请询问已有数据的时间段，例如某个指标近几个月的走势。",
+    ),
     "advice_requested": (
         "Baton reports what the data shows; it does not decide budgets or what to do. Ask what the data says, "
         "for example how a metric changed.",
@@ -402,6 +407,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The total of the {ends} {n} is not added up yet: ask for the {ends} {n} (each is listed), or name them "
         "and ask for their total.",
         "{ends_zh} {n} 名的合计还不能直接计算：请问{ends_zh} {n} 名（逐个列出），或列出这些成员再问合计。",
+    ),
+    "both_members_overlap": (
+        '"{said}": those in {first} and in {second} at once? Baton counts each of them, or both together, '
+        "but not the overlap of the two. Ask for each (by {first} and {second}) or for the two together.",
+        "“{said}”：是同时属于{first}和{second}的吗？Baton 可以分别统计，或合起来统计，但不能统计两者的交集。"
+        "请改问分别的数值，或两者合计。",
     ),
     "member_of_one_metric": (
         '"{member}" is said of {metric} only, and one question filters every metric alike: should {first} '

@@ -254,7 +254,8 @@ class QueryAssembly(CatalogChecks):
         beside = beside or (bool(dims) and grain is not None)  # "每天GMV超过200万的渠道": every day, or any?
         # "top 3 by refund rate among those with at least 5000 orders": a ranking of the groups a bound
         # on another metric keeps; a bound beside a ranking of its own metric stays asked back
-        floor_of = terms.metrics[0] if (ranked or cues.best) and not beside and len(terms.metrics) == 2 else None
+        # "refund rate by category among those with more than 8000 orders": the same floor, with no ranking
+        floor_of = terms.metrics[0] if not beside and len(terms.metrics) == 2 else None
         floor_of = floor_of if floor_of is not None and self._said_as_a_floor(cues, terms, dims) else None
         beside = beside or ((ranked or cues.best) and floor_of is None)
         groups = bool(dims) or grain is not None
@@ -295,7 +296,9 @@ class QueryAssembly(CatalogChecks):
         if floor is None or floor.membership:
             return False
         ranked = cues.spans.get("ranking", [])
-        if not ranked or not all(floor.clause[0] <= s and e <= floor.clause[1] for s, e in ranked):
+        if not all(floor.clause[0] <= s and e <= floor.clause[1] for s, e in ranked):
+            return False
+        if not ranked and (not dims or cues.grain is not None):  # with no ranking, the groups of a breakdown
             return False
         if floor.group is None:
             return True

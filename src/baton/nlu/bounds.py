@@ -78,8 +78,12 @@ _AMONG_BEFORE = patterns.compile(
     r"(?:with|that (?:had|have|has)|having|whose|where)\s+(?:(?:an?|the)\s+)?$",
     re.I,
 )
-_AMONG_AFTER = patterns.compile(r"\s*的?\s*(?P<group>[^\s，,。？?！!；;的中里]{0,6}?)\s*(?:当中|之中|里面|中|里)")
-""""订单量超过8000的品类中…": the groups, right after the bound, that a ranking is among."""
+_AMONG_AFTER = patterns.compile(
+    r"\s*(?P<de>的)?\s*(?P<group>[^\s，,。？?！!；;的中里]{0,6}?)\s*"
+    r"(?:当中|之中|里面|中|里|(?(de)(?<=[^的\s])的(?=\s*[^\s，,。？?！!；;])|(?!)))"
+)
+""""订单量超过8000的品类中…": the groups, right after the bound, that a ranking is among; "订单量超过8000的
+品类的退款率": whose figures are listed."""
 _CLAUSE_BREAK = patterns.compile(r"[。？?！!；;]|另外|以及|\balso\b|\band (?:what|which|how|list)\b", re.I)
 _MEMBERSHIP = patterns.compile(
     r"\b(?:made|make|makes|making)\b|\b(?:in|into) the (?:top|bottom)\b|进入|进了|排进|跻身|是不是前|属于前", re.I

@@ -99,6 +99,7 @@ class Cues(PeriodCues):
     """Only the groups whose value passes it are asked for ("退款率超过5%的品类")."""
     action: bool = False
     advice: bool = False
+    forecast: bool = False
     exclusions: list[re.Match[str]] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
     spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
@@ -193,6 +194,7 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     cues = Cues()
     cues.action = bool(cues.take(scan, "action", vocab.ACTIONS))
     cues.advice = bool(cues.take(scan, "advice", vocab.ADVICE))
+    cues.forecast = bool(cues.take(scan, "forecast", vocab.FORECAST))
     cues.why = bool(cues.take(scan, "why", vocab.WHY))
     added_up = scan.find_all(vocab.ADD_THEM_UP)  # "add them up": the verb and its "up", said as one
     for said in added_up:
@@ -640,7 +642,9 @@ def _read_place(scan: Scan, cues: Cues) -> None:
         cues.order, cues.top_n = "asc", 1
         return
     raw = next(
-        groups[k] for k in ("zh", "zh2", "zh3", "zh4", "zh5", "zh6", "en", "en2", "en3", "en4", "en5") if k in groups
+        groups[k]
+        for k in ("zh", "zh2", "zh3", "zh4", "zh5", "zh6", "en", "en2", "en3", "en4", "en5", "en6")
+        if k in groups
     ).lower()
     ordinal = raw[-2:] in {"st", "nd", "rd", "th"} and raw[:-2].isdigit()  # "10th", never "第100"'s "1"
     place = vocab.EN_PLACES.get(raw) or (int(raw[:-2]) if ordinal else _number(raw))

@@ -5,11 +5,13 @@ rather than answer a different question."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Sequence
 from typing import Literal
 
 from baton import patterns
+from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES
 from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion
@@ -247,6 +249,34 @@ def members_said_of_the_first_metric(scan: Scan, terms: Terms) -> None:
         raise AmbiguousQuestion(
             *both("nlu.member_of_one_metric", member=member.hit.text, metric=said_of.text, first=first.text),
             detail=detail,
+        )
+
+
+_BOTH_BEFORE = patterns.compile(
+    r"(?:\bboth\s+(?:on|in|from|via|through|at)?\s*(?:the\s+)?|同时(?:在|从|通过|于)?)$", re.I
+)
+_BOTH_BETWEEN = patterns.compile(r"^\s*(?:and|&|和|与|跟|及)\s*(?:on\s+|in\s+|from\s+|via\s+|the\s+|在)?\s*$", re.I)
+_BOTH_AFTER = patterns.compile(r"^\s*(?:上|里|中)?\s*都(?!是|各|分别|有多少|多少)")
+
+
+def both_members_of_a_distinct_count(catalog: Catalog, scan: Scan, terms: Terms) -> None:
+    """ "buyers on both app and web", "同时在app和web下单的买家", "app和web都买过的买家": the people
+    in two members at once — an overlap the catalog's count cannot hold (each member's count, or
+    all of them, is another number). Asked back; for a sum ("GMV on both app and web") each is meant."""
+    if not any(catalog.metrics[m].distinct_count for m in terms.metrics):
+        return
+    kept = sorted((m for m in terms.members if not m.excluded), key=lambda m: m.hit.start)
+    for first, second in itertools.pairwise(kept):
+        if first.dimension != second.dimension or not _BOTH_BETWEEN.match(scan.norm[first.hit.end : second.hit.start]):
+            continue
+        before = _BOTH_BEFORE.search(scan.norm[: first.hit.start])
+        after = _BOTH_AFTER.match(scan.norm[second.hit.end :])
+        if before is None and after is None:
+            continue
+        said = scan.text[before.start() if before else first.hit.start : second.hit.end + (after.end() if after else 0)]
+        detail = {"words": said, "members": [first.member, second.member], "reason": "both_members_overlap"}
+        raise AmbiguousQuestion(
+            *both("nlu.both_members_overlap", said=said, first=first.hit.text, second=second.hit.text), detail=detail
         )
 
 

@@ -100,6 +100,21 @@ def _english_plural(surface: str) -> str | None:
     return f"{head} {plural_noun(last)}".strip()
 
 
+_ATTRIBUTIVE_HEAD = patterns.compile(
+    r"\s+(?:share|shares|mix|split|growth|trend|trends|volume|volumes|count|counts|total|totals|numbers|figures)\b"
+)
+"""The nouns a count's name stands before in the singular ("order share", "session trend",
+"order growth"): only there is "order" the count of orders — "in order of GMV" is none."""
+
+
+def _attributive_singular(surface: str) -> str | None:
+    """ "order" of a count named by one plural English word ("orders", "sessions"), else ``None``."""
+    word = surface.strip().lower()
+    if not word.isascii() or not word.isalpha() or " " in word or not word.endswith("s") or word.endswith("ss"):
+        return None
+    return word[:-1] if len(word) > 4 else None
+
+
 _RATE_WORDS = (" rate", " ratio", " value", " margin")
 """The last words of a metric name said in the plural across groups ("refund rates by region",
 "average order values"); never "average order" → "average orders", which counts orders."""
@@ -144,6 +159,13 @@ class Lexicon:
                 key = _WORD_HYPHEN.sub(" ", normalise(plural)) if plural else ""
                 if plural and key not in entries:
                     add(plural, Term("metric", name, surface))
+        attributive: dict[str, list[Term]] = {}
+        for name, metric in catalog.metrics.items():  # "order share": a count's name said before a noun
+            for surface in (metric.label.en, *metric.synonyms) if metric.unit == "count" else ():
+                singular = _attributive_singular(surface)
+                if singular and singular not in entries and singular not in vocab.EN_FILLERS:
+                    attributive.setdefault(singular, []).append(Term("metric", name, surface))
+        self._attributive = {k: terms for k, terms in attributive.items() if len({t.target for t in terms}) == 1}
         self._entries = entries
         self._surfaces = sorted(entries, key=len, reverse=True)
         self._cased = {
@@ -155,7 +177,7 @@ class Lexicon:
         norm = _WORD_HYPHEN.sub(" ", normalise(text))
         claimed = list(blocked or [])
         candidates: list[tuple[int, int]] = []
-        for surface in self._surfaces:
+        for surface in [*self._surfaces, *self._attributive]:
             start = 0
             while True:
                 index = norm.find(surface, start)
@@ -178,6 +200,8 @@ class Lexicon:
                     continue
                 if surface in self._cased and not text[index:end].isupper() and not glued_to_chinese(norm, index, end):
                     continue  # "show us" is not the member "US"; "上个月us的收入" is
+                if surface in self._attributive and not _ATTRIBUTIVE_HEAD.match(norm, end):
+                    continue
                 candidates.append((index, end))
         candidates += self._across_particles(norm)
         hits: list[Hit] = []
@@ -185,11 +209,15 @@ class Lexicon:
         for index, end in taken:
             surface = self._surface(norm, index, end)
             start, stop = self._joined_with_its_own(norm, (index, end), candidates, [*claimed, *taken])
-            hits.append(Hit(start, stop, text[start:stop], tuple(self._entries[surface])))
+            hits.append(Hit(start, stop, text[start:stop], tuple(self._terms(surface))))
         return sorted(hits, key=lambda h: h.start)
 
     def _surface(self, norm: str, index: int, end: int) -> str:
-        return _PARTICLES.sub("", norm[index:end]) if norm[index:end] not in self._entries else norm[index:end]
+        said = norm[index:end]
+        return _PARTICLES.sub("", said) if said not in self._entries and said not in self._attributive else said
+
+    def _terms(self, surface: str) -> list[Term]:
+        return self._entries.get(surface) or self._attributive[surface]
 
     def _joined_with_its_own(
         self, norm: str, span: tuple[int, int], candidates: list[tuple[int, int]], taken: list[tuple[int, int]]
@@ -198,7 +226,7 @@ class Lexicon:
         "accounts signed up") are one hit over both, never the longer and a stray "new"."""
 
         def targets(a: int, b: int) -> set[tuple[str, str]]:
-            return {(t.kind, t.target) for t in self._entries[self._surface(norm, a, b)]}
+            return {(t.kind, t.target) for t in self._terms(self._surface(norm, a, b))}
 
         own = targets(*span)
         start, end = span

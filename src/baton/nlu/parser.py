@@ -61,6 +61,7 @@ from baton.nlu.guards import (
     SUPERLATIVE_WORD,
     a_change_from_a_point_on,
     ask_back,
+    both_members_of_a_distinct_count,
     member_beside_the_whole,
     members_paired_with_periods,
     members_said_of_the_first_metric,
@@ -222,6 +223,18 @@ def _members_compared(scan: Scan, cues: Cues) -> None:
         cues.best = False  # "how much higher was A than B": the gap, not which is higher
 
 
+def _bounded_last(cues: Cues, terms: Terms) -> None:
+    """ "订单量超过8000的品类的退款率": with no ranking, the metric a floor bounds goes last, after
+    the one listed for the groups it keeps."""
+    bound = cues.bound
+    if ranks(cues) or bound is None or bound.floor is None or bound.term is None or len(terms.metrics) != 2:
+        return
+    hit = next((h for h in terms.metric_hits if (h.start, h.end) == bound.term), None)
+    bounded = {t.target for t in hit.terms if t.kind == "metric"} if hit is not None else set()
+    if terms.metrics[0] in bounded and terms.metrics[1] not in bounded:
+        terms.metrics.reverse()
+
+
 class Planner(TermReader, QueryAssembly):
     """Turns questions into SemanticQuery objects over one catalog."""
 
@@ -328,6 +341,7 @@ class Planner(TermReader, QueryAssembly):
         count_of_an_amount(self.catalog, read.scan, read.terms.metric_hits)
         metric_over_metric(read.scan, read.terms.metric_hits)
         members_said_of_the_first_metric(read.scan, read.terms)
+        both_members_of_a_distinct_count(self.catalog, read.scan, read.terms)
         total_said_before_a_metric(read.scan, read.cues, read.terms)
         total_beside_each_or_a_ranking(read.scan, read.cues, read.terms)
         each_then_which_pass(read.scan, read.cues, read.terms)
@@ -338,6 +352,7 @@ class Planner(TermReader, QueryAssembly):
         average_in_a_later_clause(read.scan, read.cues, read.terms)
         self._kept_and_excluded(read.cues, read.terms)
         self._ranked_first(read.scan, read.cues, read.terms)
+        _bounded_last(read.cues, read.terms)
         read.cues.rank_within = ranked_within(read.scan, read.cues, read.terms)
         if read.cues.rank_within is None:  # "每个渠道GMV最高的月份": the top period of each group
             read.cues.rank_within = periods_ranked_within(read.scan, read.cues, read.terms)
@@ -647,8 +662,8 @@ class Planner(TermReader, QueryAssembly):
             if scan.free(m.start("wd"), m.end("wd")):  # named as the weekday, never its character alone
                 unknown = [w for w in unknown if w not in m.group(0)]
                 unknown += [] if any(m.group(0) in w for w in unknown) else [m.group(0)]
-        if cues.action or cues.advice:
-            key = "nlu.action_requested" if cues.action else "nlu.advice_requested"
+        if cues.action or cues.advice or cues.forecast:
+            key = "nlu.action_requested" if cues.action else "nlu.advice_requested" if cues.advice else "nlu.forecast"
             raise OutOfScope(*both(key), detail={"unknown": unknown, "final": True})
         if cues.average and any(not self.catalog.metrics[m].is_ratio for m in terms.metrics):
             cues.unsupported.append("平均" if language == "zh" else "average")

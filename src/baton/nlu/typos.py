@@ -363,8 +363,9 @@ def _forms_a_word(window: str, surface: str, surfaces: Mapping[str, str] | None 
 
 
 _PARTICLES = frozenset("的了是在和与及或吗呢吧啊")
-_OPERATOR_CHARACTERS = frozenset("外内前后比多少高低各每占总非除不以加减中里上")
-"""Operator and locative characters ("订单中", "GMV里", "APP上"): a window they differ in is a phrase, never a typo."""
+_OPERATOR_CHARACTERS = frozenset("外内前后比多少高低各每占总非除不以加减中里上过超破达")
+"""Operator and locative characters ("订单中", "GMV里", "APP上", "订单过8000"): a window they differ in is a
+phrase, never a typo."""
 _AFTER_A_TERM = frozenset("的了是在和与及或吗呢吧啊有多少各每按比占环同")
 
 

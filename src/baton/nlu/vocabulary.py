@@ -512,6 +512,7 @@ RANK_PLACE = patterns.compile(
     + _EN_PLACE
     + r")(?:[- ](?P<dir_en2>highest|largest|biggest|most|lowest|smallest|least|fewest))?\b"
     r"|\b(?P<en4>" + _EN_PLACE + r")\s+place\b"
+    r"|(?:\bno\.\s?|(?<![\w#])#\s?)(?P<en6>[2-9]|10)\b(?![\d,.%])"
     r"|第\s*(?P<zh6>" + _PLACE_N + r")\s*个(?=\s*的)"
     r"|(?:(?<=\bfor\s)|(?=the\s+(?:" + _EN_PLACE + r")\s+one['’]s))the\s+(?P<en5>" + _EN_PLACE + r")\s+one(?:['’]s|s)?"
     r"(?![\w'’])"
@@ -522,7 +523,7 @@ RANK_PLACE = patterns.compile(
 )
 """A place in a ranking: "排名第二", "倒数第二", "第二高", "第3名", "the second highest", "ranked 3rd", "in second place", "the
 third one" (of the rows a previous answer ranked);
-"榜首" / "#1" / "number one" is the first (a top 1), "最后一名" / "垫底" / "came last" the last (a bottom 1)."""
+"#2" / "no. 3" a place by number; "榜首" / "#1" / "number one" is the first (a top 1), "最后一名" / "垫底" / "came last" the last (a bottom 1)."""
 EN_PLACES = {
     "second": 2,
     "third": 3,
@@ -687,7 +688,7 @@ _BOUND_OP = (
     r"(?:大于|小于|高于|低于|多于|少于)或?等于|(?:没有?|未)(?:超过|到|达到|超出)|"
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
     r"|跌破|涨破|突破|升破"
-    r"|超(?=\s*\d)"
+    r"|超(?=\s*\d)|(?<![经通度跳错放路])过(?=\s*\d)"
     r"|最多|最高|最少|最低|[过破]了?(?=[\d.一二两三四五六七八九十百千]*个?(?:千万|百万|万|亿))|上(?=千万|百万|万|亿)"
     r"|\bmore than\b|\bgreater than\b|\bhigher than\b|\bbigger than\b|\blarger than\b|\bin excess of\b"
     r"|\bexceed(?:s|ed|ing)?\b|\babove\b|\bover\b|\bat least\b|\bno less than\b|\bnot less than\b"
@@ -888,6 +889,13 @@ ADVICE = patterns.compile(
     _I,
 )
 """Decisions asked of Baton: it says what the data shows, never what to do."""
+FORECAST = patterns.compile(
+    r"预测|预估|预判|预计(?=.{0,12}(?:会|能|将|多少|几))|(?:会|能|将)(?:是|有|达到|到)多少|会涨到|会跌到|"
+    r"\bforecast(?:s|ed|ing)?\b|\bpredict(?:s|ed|ing|ions?)?\b|\bprojections?\b|\bprojected\b",
+    _I,
+)
+"""A forecast asked of Baton ("预测下个月的GMV", "forecast orders for Q3"): it reports the data it has,
+and never extrapolates — refused by name, never read as an unknown word."""
 UNSUPPORTED_OPERATORS = patterns.compile(
     r"第\s*(?:[二两三四五六七八九十]|[2-9])\s*(?:好|差)|"
     r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ](?:best|worst|to[- ]last)\b|"
@@ -895,7 +903,7 @@ UNSUPPORTED_OPERATORS = patterns.compile(
     r"分时|按小时|每小时|逐小时|小时级|\bhourly\b|\bby (?:the )?hour\b|\bper hour\b|\beach hour\b|"
     r"中位数|中值|分位数|标准差|方差|众数|最大值|最小值|累计值|移动平均|同期群|"
     r"\bmedian\b|\bpercentiles?\b|\bquantiles?\b|\bstandard deviation\b|\bstddev\b|\bvariance\b|\bmode\b"
-    r"|\bmoving average\b|\brolling\b|\bcohorts?\b|\bforecast\b|\bpredict(?:ion)?\b"
+    r"|\bmoving average\b|\brolling\b|\bcohorts?\b"
     r"|这个?时候|这会儿?|此时|此刻|眼下",  # "去年这个时候": a moment of the period, not all of it: asked back
     _I,
 )
@@ -919,6 +927,7 @@ ZH_FILLERS = frozenset(
         "只看 只算 只统计 仅看 仅统计 仅限 只限 只要 只保留 仅保留 单看 仅 且 并且 不好意思 抱歉 "  # "只看APP，…": the member it names is the narrowing
         "这么多 那么多 这么大 那么大 这么快 这么厉害 这么猛 "
         "老板 领导 老大 上级 "  # "老板想知道上个月的GMV": who asks says nothing of the data
+        "出个 出一个 出一份 做个 做一个 做一份 来个 来一个 来一份 拉个 拉一下 拉一份 月报 报表 "  # "出个6月月报：…"
         "急 着急 很急 挺急 比较急 加急 急用 咋样 另外 啥 是啥 啥样 它们 它 这些 那些 筛选 筛选条件 过滤"  # "老板要的，急": urgency says nothing of the data  # "涨了这么多": the degree of a move said
     ).split()
 )
