@@ -1955,6 +1955,27 @@ def test_the_other_half_is_of_the_previous_period_and_a_ranked_metric_is_still_r
     assert by_orders.semantic_query.metrics == ("order_count",) and by_orders.semantic_query.top_n == 3
 
 
+def test_a_floor_goes_on_with_its_ranking_and_is_asked_back_when_a_metric_changes(session: Session) -> None:
+    """ "订单量超过8000的品类中退款率最高的2个" then "那今年2月呢": February's top 2 among February's
+    categories with more than 8000 orders (SQL); "那GMV呢" changes the metrics: asked back."""
+    chat = session.conversation()
+    assert chat.ask("上个月订单量超过8000的品类中退款率最高的2个", as_of=JULY).status == "answered"
+    february = chat.ask("那今年2月呢")
+    assert february.status == "answered" and february.semantic_query is not None, february.answer
+    query = february.semantic_query
+    assert query.threshold is not None and query.threshold.metric == "order_count" and query.top_n == 2
+    assert february.follow_up is not None and "threshold" in february.follow_up.inherited
+    rows = _rows(  # sorted by the rate, lowest first
+        session,
+        "SELECT COUNT(*) FILTER (WHERE status = 'refunded') * 1.0 / COUNT(*), category FROM fact_order "
+        "WHERE status IN ('paid','refunded') AND order_date BETWEEN '2026-02-01' AND '2026-02-28' "
+        "GROUP BY 2 HAVING COUNT(*) > 8000",
+    )
+    assert february.result is not None and [r[0] for r in february.result.rows] == [r[1] for r in rows[::-1][:2]]
+    other = chat.ask("那GMV呢")
+    assert other.status == "clarification_needed", other.answer
+
+
 def test_a_follow_up_to_a_why_that_moves_its_scope_is_analysed_too(session: Session) -> None:
     """ "why did it drop?" then "only East China": East China's why, an analysis (never the change
     alone under a lead that says why); "by channel" asks for figures and says the why went."""

@@ -30,6 +30,7 @@ from baton.nlu.follow_rules import (
     check_metric_or_member,
     each_of_one_member,
     every_group_after_one,
+    floor_kept,
     intent_of,
     kept_bound,
     member_placed,
@@ -537,7 +538,8 @@ class FollowUpMerge(RowsPointedAt):
             beside = ranked or gap or self.share or comparison is None
         elif of == "share":  # its share is its own
             beside = ranked or gap or not self.share or comparison is not None
-        else:
+        else:  # a floor goes on beside its ranking ("那今年2月呢"), never beside another
+            ranked = ranked and not (floor_kept(parent, self.metrics) and self.rank_by == "value")
             beside = ranked or gap or self.share or comparison is not None
         return kept_bound(parent, self.metrics, beside, self.dims, self.grain)
 

@@ -178,6 +178,20 @@ def still_within(
     return parent.rank_within if parent.rank_within and keys and plain else ()
 
 
+def floor_kept(parent: SemanticQuery, metrics: tuple[str, ...]) -> bool:
+    """ "订单量超过8000的品类中退款率最高的2个" then "那今年2月呢": a bound on another metric than the one
+    listed or ranked (a floor) goes on while the follow-up keeps both metrics as they were."""
+    bound = parent.threshold
+    return (
+        bound is not None
+        and bound.check == "keep"
+        and bound.of == "value"
+        and bound.metric != parent.metrics[0]
+        and tuple(metrics) == tuple(parent.metrics)
+        and parent.rank_by == "value"
+    )
+
+
 def kept_bound(
     parent: SemanticQuery, metrics: tuple[str, ...], beside: bool, dims: list[str], grain: Grain | None
 ) -> Threshold | None:
@@ -192,7 +206,7 @@ def kept_bound(
     split = set(parent.dimensions) < set(dims)  # "超过1000万的区域" then "按渠道拆开看": the regions' or the cells'?
     if (
         bound.metric not in metrics
-        or len(metrics) > 1
+        or (len(metrics) > 1 and not floor_kept(parent, metrics))
         or beside
         or (bound.check == "all" and regrouped)
         or (not grouped and bound.check == "keep")
