@@ -195,6 +195,8 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     cues.action = bool(cues.take(scan, "action", vocab.ACTIONS))
     cues.advice = bool(cues.take(scan, "advice", vocab.ADVICE))
     cues.forecast = bool(cues.take(scan, "forecast", vocab.FORECAST))
+    for sold in scan.find_all(vocab.MOVED_GOODS):  # "how many orders did the app move": sold, never a change
+        scan.claim(sold.start("verb"), sold.end("verb"))
     cues.why = bool(cues.take(scan, "why", vocab.WHY))
     added_up = scan.find_all(vocab.ADD_THEM_UP)  # "add them up": the verb and its "up", said as one
     for said in added_up:

@@ -176,6 +176,26 @@ def _period_said_last(text: str, as_of: date) -> str:
     return text if tail[:start].strip() or tail[end:].strip() else tail.strip() + m.group("head")
 
 
+_SET_AGAINST_BEFORE = patterns.compile(r"(?:比|较|和|跟|与|同|对比|相比|\bvs\.?|\bthan|\bversus|\bwith|\bto)\s*$", re.I)
+
+
+def _period_before_a_bound(text: str, as_of: date) -> str:
+    """ "家电退款率上个月超过5%了吗", "refund rate last month above 5%?": a period said between a metric
+    and its bound reads as if said first, so the bound is read beside its metric. A period set
+    against something ("比上个月超过…") is left where it is."""
+    periods = timeexpr.read_periods(text, as_of)
+    if len(periods) != 1 or periods[0].match is None:
+        return text
+    start, end = periods[0].span
+    head, tail = text[:start].rstrip(), text[end:].lstrip()
+    bound = vocab.THRESHOLD.match(normalise(tail))
+    if not head or bound is None or bound.group("op") is None or _SET_AGAINST_BEFORE.search(head):
+        return text
+    said = text[start:end].strip()
+    sep = " " if head[-1:].isascii() or tail[:1].isascii() else ""
+    return f"{said}{' ' if said[-1:].isascii() else ''}{head}{sep}{tail}"
+
+
 _ACROSS = patterns.compile(r"\bacross\b", re.I)
 _SET_AGAINST = patterns.compile(r"(?:和|跟|与|同|\bwith\b|\bvs\.?|\bthan\b|\bto\b)[^，,。;；]{0,8}$", re.I)
 
@@ -446,7 +466,7 @@ class Planner(TermReader, QueryAssembly):
         ("那…呢", "what about", "只看", "换成") are read as such. ``which_moved``: the question keeps
         the groups that moved one way ("哪些渠道下降了"), its 哪些 the groups the answer names."""
         text, corrections = self._prepare(question)
-        text = half_of_the_same_month(_period_said_last(text, as_of))
+        text = half_of_the_same_month(_period_before_a_bound(_period_said_last(text, as_of), as_of))
         language: Language = "zh" if detect_language(text) == "zh" else "en"
         found = self.lexicon.find(text)
         text, whole_names = self._partial_members(text, found)

@@ -62,6 +62,9 @@ _BETWEEN_FILLER = patterns.compile(r"^[\s的了是在与和及的、,，]*(?:(?:
 
 _AFTER_EXCLUSION = patterns.compile(r"\s*(?:以外|之外|除外|外)\s*的?\s*(?:(?:其他|其余|别的)的?)?\s*")
 """What stands between excluded members and the dimension word naming the rest ("app以外的渠道")."""
+_BEFORE_ITS_MEMBER = patterns.compile(r"\s*(?:[(（:：=]|\bis\b|是|为)?\s*", re.I)
+"""What stands between a dimension word and the member it names ("my category (home appliances)",
+"品类：家电", "region East China")."""
 
 
 def _subtracted(scan: Scan, cues: Cues, members: list[tuple[list[str], Hit]], hits: list[Hit]) -> None:
@@ -416,6 +419,12 @@ class TermReader(CatalogChecks):
         adjacent = [m for m in named_here if m.hit.end <= len(before) and not before[m.hit.end :].strip()]
         # "华东地区" names its member's dimension; "非华东地区…最高的3个": the set left, ranked — each asked
         attached = bool(adjacent) and not (groups_ranked and all(m.excluded for m in adjacent))
+        # "my category (home appliances)", "品类：家电": the dimension word names the member after it
+        named_after = any(
+            not m.excluded and m.hit.start >= hit.end and _BEFORE_ITS_MEMBER.fullmatch(scan.norm[hit.end : m.hit.start])
+            for m in named_here
+        )
+        attached = attached or (named_after and not each_asked and not groups_ranked)
         # "regions other than East China": the dimension names the set the exclusion applies to — one
         # figure, unless each is asked ("top 3 regions excluding East China", "… ranked by GMV")
         set_named = bool(vocab.EXCLUDE_BEFORE.match(scan.norm[hit.end :].lstrip()))

@@ -74,7 +74,7 @@ MOM = patterns.compile(
     r"(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) (?:days|weeks|months)\b|"
     r"(?:和|跟|与|同|对比)?再?之前的?(?:一|两|二|三|四|\d+)?个?(?:天|日|周|星期|月|季度|年)|"
     r"(?<![A-Za-z])(?:vs\.?|versus)\s*前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)|"
-    r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周末|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低大小增降涨跌]|[多少](?:了|多少|吗|些|一些|一点)|怎么样|如何|$|[，,。？?])|"
+    r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周末|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低大小增降涨跌变掉提减]|[多少](?:了|多少|吗|些|一些|一点)|怎么样|如何|$|[，,。？?])|"
     r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
     r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|weekend|month|quarter|period) before (?:that|it)\b|"
     r"(?:(?:\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)) )?\bthe (?:day|weekend|week|month|quarter) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|weekend|week|month|quarter)\b|"
@@ -159,7 +159,7 @@ SAME_DAYS_LAST_MONTH = patterns.compile(
 )
 """The same days of the month before ("6月前15天，上月同期": May 1 to 15), never the days just before."""
 CHANGE_WORDS = patterns.compile(
-    r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少|变化|差)了?(?:多少|几)个?(?:百分)?点|"
+    r"(?:增长|下降|上涨|下跌|上升|减少|增加|降低|提高|提升|下滑|涨|跌|升|降|掉|高|低|多|少|变化|变动|差|(?<![不没])变)了?(?:多少|几)个?(?:百分)?点|"
     r"(?<![最至])[多少](?=(?:卖|买|赚|挣|花)(?:出去)?了?多少)|"  # "比服饰鞋包多卖了多少钱": the metric said after
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
     r"(?:变化|变动|差距|差异|差别)(?:很|挺|比较|有)?[大小](?:吗|么|不[大小]|没有?)?(?=\s*(?:呢|啊)?\s*[?？。，,]?\s*$)|"
@@ -170,7 +170,8 @@ CHANGE_WORDS = patterns.compile(
     r"变好还是变差|好了还是差了|好还是差|好还是坏|差还是好|有没有(?:变高|变低|上升|下降|增长|减少|变化)|是不是(?:变高|变低|上升|下降|增长|减少|变化|涨|跌)了?|"
     r"\bhow much did\b(?=.{1,40}? (?:change|grow|drop|fall|rise|increase|decrease)\b)|\bgrowth rate\b|\bgrowth\b"
     r"|\bchang(?:es?|ed)\b|\bmov(?:e|ed|ement)\b(?! (?:to|from|into|over)\b)|\bdelta\b|\bdifference\b|\bgap\b|\bhow far apart\b|\bhigher or lower\b|\blower or higher\b|\bup or down\b"
-    r"|\bbetter or worse\b|\bworse or better\b|\bhow (?:many|much) (?:more|less|fewer|higher|lower|bigger|smaller|larger|greater)\b",
+    r"|\bbetter or worse\b|\bworse or better\b|\bhow (?:many|much) (?:more|less|fewer|higher|lower|bigger|smaller|larger|greater)\b"
+    r"|\bhow many (?:percentage )?(?:points|pts|pp)(?: (?:up|down|higher|lower|more|less))?\b",
     _I,
 )
 SHARE = patterns.compile(
@@ -347,7 +348,8 @@ WHY_LEVEL = patterns.compile(
 compares with the period before and says so; no direction is taken for granted."""
 UP = patterns.compile(
     r"(?:上涨|上升|增长|增加|涨|升)了?(?:很多|不少|好多|许多|挺多)|一路(?:走高|上涨|上升|攀升|飙升|增长|走强)|上涨|上升|增长|增加|提升|提高|升高|变高|走高|涨了|升了|涨得|升得|涨幅|改善|好转|变好|(?<=有没有)涨|(?<=有)涨(?=的)|[涨升](?=\s*(?:超过?|逾|不到))|大涨|激增|暴涨|飙升|猛增|"
-    r"(?<![跌降])涨(?!跌)(?=\s*(?:最|得?(?:这么|那么|这样)多|幅))|(?<![多])多了(?=\s*(?:这么|那么|很|好|不少))|(?<![跌降])涨得?(?:这么|那么|这样)(?:狠|厉害|猛|快|凶)|"
+    r"(?<![跌降])涨(?!跌)(?=\s*(?:最|得?(?:这么|那么|这样)多|幅))|(?<![多])多了(?=\s*(?:这么|那么|很|好|不少))|"
+    r"(?:(?<=为什么)|(?<=为啥)|(?<=怎么))多了(?=\s*[?？。!！]?\s*$)|(?<![跌降])涨得?(?:这么|那么|这样)(?:狠|厉害|猛|快|凶)|"
     r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
     r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b"
     r"|\bbeat(?:s|en)?\b|\boutperform(?:s|ed)?\b|\boutdid\b"
@@ -392,6 +394,7 @@ DOWN = patterns.compile(
     r"(?<![去拿删扣除剔])(?:下降|下跌|下滑|减少|跌|降|掉)了?(?:很多|不少|好多|许多|挺多)|一路(?:走低|下滑|下跌|下降|走弱)|下降|下跌|降低|减少|下滑|走低|变低|变差|恶化|(?<![相偏误最])差(?=了?\s*(?:吗|么)?\s*[?？]?\s*$)|"
     r"跌了|降了|跌得|降得|(?<=有没有)[跌降]|(?<=有)[跌降](?=的)|[跌降](?=\s*(?:超过?|逾|不到))|掉得|跌幅|大跌|暴跌|骤降|锐减|变少|"
     r"(?<![去拿删扣除剔])掉(?=了|这么多|那么多)|(?<![多])少了(?=\s*(?:这么|那么|很|好|不少))|"
+    r"(?:(?<=为什么)|(?<=为啥)|(?<=怎么))少了(?=\s*[?？。!！]?\s*$)|"  # "华南6月订单为什么少了"
     r"(?<![去拿删扣除剔涨下])[跌掉降](?=\s*(?:最|得?(?:这么|那么|这样)多))|(?<![去拿删扣除剔涨下])[跌掉降]得?(?:这么|那么|这样)(?:狠|厉害|猛|快|凶|严重)|"
     r"\bplunge[sd]?\b|\bdip(?:s|ped)?\b|\bf[ae]ll(?:s|en)?\s+off\s+a\s+cliff\b|(?<=ing )less\b(?![^?.!;]*\bthan\b)|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
     r"\bf[ae]ll(?:s|en|ing)?\s+short\s+of\b(?!\s*[¥$]?\s*\d)|"
@@ -689,6 +692,7 @@ _BOUND_OP = (
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
     r"|跌破|涨破|突破|升破"
     r"|超(?=\s*\d)|(?<![经通度跳错放路])过(?=\s*\d)"
+    r"|(?<![从由至到跌降掉减少低回])到(?=\s*[\d.一二两三四五六七八九十百千]+\s*(?:千万|百万|万|亿|千|%|％)?\s*(?:了吗|了么|了没有?|没有))"
     r"|最多|最高|最少|最低|[过破]了?(?=[\d.一二两三四五六七八九十百千]*个?(?:千万|百万|万|亿))|上(?=千万|百万|万|亿)"
     r"|\bmore than\b|\bgreater than\b|\bhigher than\b|\bbigger than\b|\blarger than\b|\bin excess of\b"
     r"|\bexceed(?:s|ed|ing)?\b|\babove\b|\bover\b|\bat least\b|\bno less than\b|\bnot less than\b"
@@ -758,7 +762,8 @@ BOUND_OPS: dict[str, str] = {
         for verb in ("hit", "reach", "make", "meet", "exceed", "pass", "cross", "surpass", "top")
     },
     **dict.fromkeys(("south of",), "<"),
-    **dict.fromkeys(("过", "破", "超", "过了", "破了"), ">"),  # "GMV过万", "破千万": a scale said alone, one of it
+    **dict.fromkeys(("过", "破", "超", "过了", "破了"), ">"),
+    "到": ">=",  # "GMV到1000万了吗": reached it (said only before a yes/no; "跌到" is never one)  # "GMV过万", "破千万": a scale said alone, one of it
     **dict.fromkeys(("上",), ">="),  # "上万": ten thousand or more
     **dict.fromkeys(("最少", "最低"), ">="),  # "GMV最少200万的区域": at least, before a number
     **dict.fromkeys(("最多", "最高"), "<="),
@@ -889,6 +894,12 @@ ADVICE = patterns.compile(
     _I,
 )
 """Decisions asked of Baton: it says what the data shows, never what to do."""
+MOVED_GOODS = patterns.compile(
+    r"\bhow (?:much|many)\s+(?:[^\s?]+\s+){1,4}?(?:did|does|do|has|have)\s+(?:[^\s?]+\s+){1,4}?(?P<verb>move|moved)\b",
+    _I,
+)
+""" "how many orders did the app move": what was sold, the metric said before the verb — never a
+change ("how much did GMV move" says the metric after "did": a change)."""
 FORECAST = patterns.compile(
     r"预测|预估|预判|预计(?=.{0,12}(?:会|能|将|多少|几))|(?:会|能|将)(?:是|有|达到|到)多少|会涨到|会跌到|"
     r"\bforecast(?:s|ed|ing)?\b|\bpredict(?:s|ed|ing|ions?)?\b|\bprojections?\b|\bprojected\b",
