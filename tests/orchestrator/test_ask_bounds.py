@@ -126,6 +126,20 @@ def test_the_groups_a_bound_on_another_metric_keeps_are_listed_with_their_value(
     assert "8,000" in answer.answer
 
 
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("refund rate by category last month among those with more than 80000 orders", "No category had orders"),
+        ("上个月订单量超过80000的品类中退款率最高的2个", "没有订单量高于 80,000 的品类"),
+    ],
+)
+def test_a_floor_no_group_passes_is_said_as_such(demo_session: Session, question: str, said: str) -> None:
+    """No group passed the floor: the answer says so of the bound, never "no data matched"."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None and not answer.result.rows, answer.answer
+    assert said in answer.answer
+
+
 CHANGES = [  # question, each group's change against the period compared (SQL), the bound as a Python test
     (
         "5月订单量环比增长超过5%的品类有哪些",

@@ -1974,6 +1974,9 @@ def test_a_floor_goes_on_with_its_ranking_and_is_asked_back_when_a_metric_change
     assert february.result is not None and [r[0] for r in february.result.rows] == [r[1] for r in rows[::-1][:2]]
     other = chat.ask("那GMV呢")
     assert other.status == "clarification_needed", other.answer
+    regrouped = session.conversation()  # the channels with more than 8000 orders, or the categories'? asked
+    assert regrouped.ask("上个月订单量超过8000的品类中退款率最高的2个", as_of=JULY).status == "answered"
+    assert regrouped.ask("按渠道呢").status == "clarification_needed"
 
 
 def test_a_follow_up_to_a_why_that_moves_its_scope_is_analysed_too(session: Session) -> None:

@@ -140,10 +140,9 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
                 else self._checked_groups_sentence
             )
             return polish(checked(say), language, period)
-        floor = query.threshold is not None and query.threshold.metric != query.metrics[0]
-        if query.threshold is not None and (
-            query.ranked or floor
-        ):  # "top 3 by refund rate, only those with ≥5000 orders"
+        # "top 3 by refund rate, only those with ≥5000 orders": said with the bound; none passed: said so
+        floor = query.threshold is not None and (query.ranked or query.threshold.metric != query.metrics[0])
+        if floor and rows:
             filters += self._floor_text(query, language)
         elif query.threshold is not None:  # "退款率超过5%的品类": those that pass, or that none did
             metric = query.threshold.metric

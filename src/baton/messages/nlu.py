@@ -257,10 +257,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "threshold_beside": (
         'A bound on the groups ("{bound}") is not combined with a ranking, a share, a comparison, a gap, several '
         "metrics or a breakdown and a series at once yet: ask for the groups that pass it first, then the rest on "
-        'its own. To rank only the groups that pass a bound on another metric, say it first or with "among", e.g. '
-        '"top 3 by refund rate among those with at least 5,000 orders".',
+        'its own. To rank or list only the groups that pass a bound on another metric, say it first or with "among", '
+        'e.g. "top 3 by refund rate among those with at least 5,000 orders".',
         "按阈值筛选分组（“{bound}”）暂不能与排名、占比、对比、差值、多个指标或同时按维度和时间拆分一起使用："
-        "请先问达到阈值的分组，再单独问其余部分。若只想在另一指标达到阈值的分组中排名，请先说阈值，"
+        "请先问达到阈值的分组，再单独问其余部分。若只想在另一指标达到阈值的分组中排名或列出，请先说阈值，"
         "例如“订单量超过5000的品类中退款率最高的3个”。",
     ),
     "unit_currency": (

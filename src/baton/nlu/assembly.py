@@ -257,6 +257,8 @@ class QueryAssembly(CatalogChecks):
         # "refund rate by category among those with more than 8000 orders": the same floor, with no ranking
         floor_of = terms.metrics[0] if not beside and len(terms.metrics) == 2 else None
         floor_of = floor_of if floor_of is not None and self._said_as_a_floor(cues, terms, dims) else None
+        # "日均订单量": a per-day figure of one metric would bound the other per day too — asked back
+        floor_of = floor_of if cues.average_per is None else None
         beside = beside or ((ranked or cues.best) and floor_of is None)
         groups = bool(dims) or grain is not None
         bound_end = max((e for _, e in cues.spans.get("threshold", [])), default=None)
@@ -284,21 +286,26 @@ class QueryAssembly(CatalogChecks):
             threshold = threshold.model_copy(update={"check": "all"})
         return threshold
 
-    @staticmethod
-    def _said_as_a_floor(cues: Cues, terms: Terms, dims: Sequence[str]) -> bool:
+    def _said_as_a_floor(self, cues: Cues, terms: Terms, dims: Sequence[str]) -> bool:
         """A bound said as the groups a ranking is among — "订单量超过8000的品类中退款率最高的3个",
         "… among those with at least 5000 orders" — in the ranking's own clause, its group word
-        (if any) the breakdown's. Any other bound beside a ranking ("GMV最高的3个品类中退款率超过5%的",
-        "which of the top 3 … had …", "… among users with more than 2 orders", "which ones made the
-        top 3") may bound the groups ranked, or other rows: asked back."""
+        (if any) the breakdown's; with no ranking, the groups whose other metric is listed ("refund
+        rate by category among those with more than 8000 orders"). Any other bound beside a ranking
+        ("GMV最高的3个品类中退款率超过5%的", "which of the top 3 … had …", "… among users with more
+        than 2 orders", "which ones made the top 3") may bound the groups ranked, or other rows; a
+        bare "those" beside a count of people ("buyers by channel among those with more than 2
+        orders") may be the people; a member said of the bounded metric, or a total asked, is of
+        that metric alone or of the groups together: each asked back."""
         assert cues.bound is not None
         floor = cues.bound.floor
-        if floor is None or floor.membership:
+        if floor is None or floor.membership or floor.member_of_its_metric:
             return False
         ranked = cues.spans.get("ranking", [])
         if not all(floor.clause[0] <= s and e <= floor.clause[1] for s, e in ranked):
             return False
-        if not ranked and (not dims or cues.grain is not None):  # with no ranking, the groups of a breakdown
+        if not ranked and (not dims or cues.grain is not None or floor.total_said):
+            return False  # with no ranking, each group of a breakdown listed
+        if floor.group is None and any(self._counts_people(m) for m in terms.metrics[:1]):
             return False
         if floor.group is None:
             return True
@@ -306,6 +313,13 @@ class QueryAssembly(CatalogChecks):
             t.target for h in terms.hits if (h.start, h.end) == floor.group for t in h.terms if t.kind == "dimension"
         }
         return bool(named & set(dims))
+
+    def _counts_people(self, metric: str) -> bool:
+        """A distinct count ("buyers"), or a ratio over one ("GMV per buyer"): "those" beside it may
+        be the people counted, not the groups."""
+        info = self.catalog.metrics[metric]
+        denominator = info.denominator if isinstance(info.denominator, str) else None
+        return info.distinct_count or (denominator in self.catalog.metrics and self._counts_people(denominator))
 
     def order_of(self, cues: Cues, metrics: Sequence[str]) -> Literal["desc", "asc"]:
         """The ranking direction; "best"/"worst" follow the metric's declared ``better``."""

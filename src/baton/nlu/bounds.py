@@ -57,20 +57,26 @@ class Bound:
     """A bound on a part's share of the whole, said after the share word ("GMV占比超过一半",
     "share of GMV above 30%")."""
     floor: Floor | None = None
-    """The bound said as the groups a ranking is among ("among those with at least 5000 orders",
-    "订单量超过8000的品类中"): then the groups that pass it are ranked."""
+    """The bound said as the groups a ranking is among, or whose other metric is listed ("among those
+    with at least 5000 orders", "订单量超过8000的品类中", "订单量超过8000的品类的退款率"): then the groups
+    that pass it are ranked or listed."""
 
 
 @dataclass(frozen=True)
 class Floor:
-    """Where a bound is said as the groups ranked among: its words, the group word in them (the
-    breakdown's, checked when the query is built: "among users with…" keeps no categories), and
-    the clause it stands in (the ranking must be said there, and not as "made the top 3")."""
+    """Where a bound is said as the groups ranked (or listed) among: its words, the group word in
+    them (the breakdown's, checked when the query is built: "among users with…" keeps no
+    categories), the clause it stands in (a ranking must be said there, and not as "made the top
+    3"), whether a member is said of the bounded metric ("APP GMV超过500万的区域": of that metric
+    only, or of every one?) and whether a total is asked ("overall refund rate among …": one
+    pooled figure, never each group's)."""
 
     span: tuple[int, int]
     group: tuple[int, int] | None
     clause: tuple[int, int]
     membership: bool
+    member_of_its_metric: bool = False
+    total_said: bool = False
 
 
 _AMONG_BEFORE = patterns.compile(
@@ -191,7 +197,15 @@ def _floor(scan: Scan, start: int, end: int, term: tuple[int, int] | None) -> Fl
         min((b for b in breaks if b >= span[1]), default=len(scan.norm)),
     )
     membership = _MEMBERSHIP.search(scan.norm, *clause) is not None
-    return Floor(span, group, clause, membership)
+    member_of_its_metric = term is not None and any(
+        e <= term[0] and not scan.norm[e : term[0]].strip(" 的") for _, e in scan.members
+    )
+    total_said = any(
+        not any(s <= m.start() and m.end() <= e for s, e in scan.terms)
+        for pattern in (vocab.SUM_SAID, vocab.WHOLE_PLACE)
+        for m in pattern.finditer(scan.norm)
+    )
+    return Floor(span, group, clause, membership, member_of_its_metric, total_said)
 
 
 _CHANGE_SAID = patterns.compile(

@@ -539,7 +539,8 @@ class FollowUpMerge(RowsPointedAt):
         elif of == "share":  # its share is its own
             beside = ranked or gap or not self.share or comparison is not None
         else:  # a floor goes on beside its ranking ("那今年2月呢"), never beside another
-            ranked = ranked and not (floor_kept(parent, self.metrics) and self.rank_by == "value")
+            floor = floor_kept(parent, self.metrics, self.dims, self.grain)
+            ranked = ranked and not (floor and self.rank_by == "value")
             beside = ranked or gap or self.share or comparison is not None
         return kept_bound(parent, self.metrics, beside, self.dims, self.grain)
 

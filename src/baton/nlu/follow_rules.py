@@ -178,9 +178,10 @@ def still_within(
     return parent.rank_within if parent.rank_within and keys and plain else ()
 
 
-def floor_kept(parent: SemanticQuery, metrics: tuple[str, ...]) -> bool:
+def floor_kept(parent: SemanticQuery, metrics: tuple[str, ...], dims: Sequence[str], grain: Grain | None) -> bool:
     """ "订单量超过8000的品类中退款率最高的2个" then "那今年2月呢": a bound on another metric than the one
-    listed or ranked (a floor) goes on while the follow-up keeps both metrics as they were."""
+    listed or ranked (a floor) goes on while the follow-up keeps both metrics and the groups as
+    they were ("按渠道呢": the channels with more than 8000 orders, or the categories'? asked back)."""
     bound = parent.threshold
     return (
         bound is not None
@@ -188,6 +189,8 @@ def floor_kept(parent: SemanticQuery, metrics: tuple[str, ...]) -> bool:
         and bound.of == "value"
         and bound.metric != parent.metrics[0]
         and tuple(metrics) == tuple(parent.metrics)
+        and list(dims) == list(parent.dimensions)
+        and grain == parent.grain
         and parent.rank_by == "value"
     )
 
@@ -206,7 +209,7 @@ def kept_bound(
     split = set(parent.dimensions) < set(dims)  # "超过1000万的区域" then "按渠道拆开看": the regions' or the cells'?
     if (
         bound.metric not in metrics
-        or (len(metrics) > 1 and not floor_kept(parent, metrics))
+        or (len(metrics) > 1 and not floor_kept(parent, metrics, dims, grain))
         or beside
         or (bound.check == "all" and regrouped)
         or (not grouped and bound.check == "keep")

@@ -101,14 +101,16 @@ def _english_plural(surface: str) -> str | None:
 
 
 _ATTRIBUTIVE_HEAD = patterns.compile(
-    r"\s+(?:share|shares|mix|split|growth|trend|trends|volume|volumes|count|counts|total|totals|numbers|figures)\b"
+    r"\s+(?:share|shares|mix|split|growth|trend|trends|volume|volumes|numbers|figures)\b"
 )
 """The nouns a count's name stands before in the singular ("order share", "session trend",
-"order growth"): only there is "order" the count of orders — "in order of GMV" is none."""
+"order growth"): only there is "order" the count of orders — "in order of GMV" is none, and "order
+total" may be an amount."""
 
 
 def _attributive_singular(surface: str) -> str | None:
-    """ "order" of a count named by one plural English word ("orders", "sessions"), else ``None``."""
+    """ "order" of a count named by one plural English word ("orders", "sessions"), else ``None`` —
+    never of a word of four letters or fewer, which is seldom a plural ("news", "plus", "bus")."""
     word = surface.strip().lower()
     if not word.isascii() or not word.isalpha() or " " in word or not word.endswith("s") or word.endswith("ss"):
         return None
@@ -168,6 +170,7 @@ class Lexicon:
         self._attributive = {k: terms for k, terms in attributive.items() if len({t.target for t in terms}) == 1}
         self._entries = entries
         self._surfaces = sorted(entries, key=len, reverse=True)
+        self._searched = sorted([*entries, *self._attributive], key=len, reverse=True)
         self._cased = {
             k for k, terms in entries.items() if k in CASED_WORDS and all(t.surface.isupper() for t in terms)
         }
@@ -177,7 +180,7 @@ class Lexicon:
         norm = _WORD_HYPHEN.sub(" ", normalise(text))
         claimed = list(blocked or [])
         candidates: list[tuple[int, int]] = []
-        for surface in [*self._surfaces, *self._attributive]:
+        for surface in self._searched:
             start = 0
             while True:
                 index = norm.find(surface, start)

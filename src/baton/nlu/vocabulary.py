@@ -515,7 +515,7 @@ RANK_PLACE = patterns.compile(
     + _EN_PLACE
     + r")(?:[- ](?P<dir_en2>highest|largest|biggest|most|lowest|smallest|least|fewest))?\b"
     r"|\b(?P<en4>" + _EN_PLACE + r")\s+place\b"
-    r"|(?:\bno\.\s?|(?<![\w#])#\s?)(?P<en6>[2-9]|10)\b(?![\d,.%])"
+    r"|(?:\bno\.\s?|(?<![\w#])#\s?)(?P<en6>[2-9]|10)\b(?![%％]|[.,]\d)"
     r"|第\s*(?P<zh6>" + _PLACE_N + r")\s*个(?=\s*的)"
     r"|(?:(?<=\bfor\s)|(?=the\s+(?:" + _EN_PLACE + r")\s+one['’]s))the\s+(?P<en5>" + _EN_PLACE + r")\s+one(?:['’]s|s)?"
     r"(?![\w'’])"
@@ -691,7 +691,7 @@ _BOUND_OP = (
     r"(?:大于|小于|高于|低于|多于|少于)或?等于|(?:没有?|未)(?:超过|到|达到|超出)|"
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
     r"|跌破|涨破|突破|升破"
-    r"|超(?=\s*\d)|(?<![经通度跳错放路])过(?=\s*\d)"
+    r"|超(?=\s*\d)|(?<![经通度跳错放路])过(?=\s*\d)|(?<![突跌涨升打])破(?=\s*\d)"
     r"|(?<![从由至到跌降掉减少低回])到(?=\s*[\d.一二两三四五六七八九十百千]+\s*(?:千万|百万|万|亿|千|%|％)?\s*(?:了吗|了么|了没有?|没有))"
     r"|最多|最高|最少|最低|[过破]了?(?=[\d.一二两三四五六七八九十百千]*个?(?:千万|百万|万|亿))|上(?=千万|百万|万|亿)"
     r"|\bmore than\b|\bgreater than\b|\bhigher than\b|\bbigger than\b|\blarger than\b|\bin excess of\b"
@@ -901,12 +901,13 @@ MOVED_GOODS = patterns.compile(
 """ "how many orders did the app move": what was sold, the metric said before the verb — never a
 change ("how much did GMV move" says the metric after "did": a change)."""
 FORECAST = patterns.compile(
-    r"预测|预估|预判|预计(?=.{0,12}(?:会|能|将|多少|几))|(?:会|能|将)(?:是|有|达到|到)多少|会涨到|会跌到|"
+    r"预测|预估|预判|预计(?=.{0,12}(?:会|能|将|多少|几))|"
     r"\bforecast(?:s|ed|ing)?\b|\bpredict(?:s|ed|ing|ions?)?\b|\bprojections?\b|\bprojected\b",
     _I,
 )
 """A forecast asked of Baton ("预测下个月的GMV", "forecast orders for Q3"): it reports the data it has,
-and never extrapolates — refused by name, never read as an unknown word."""
+and never extrapolates — refused by name, never read as an unknown word. "能有多少" / "会是多少" alone
+are no forecast ("上个月去掉直播GMV能有多少": a past period, with what is left out)."""
 UNSUPPORTED_OPERATORS = patterns.compile(
     r"第\s*(?:[二两三四五六七八九十]|[2-9])\s*(?:好|差)|"
     r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ](?:best|worst|to[- ]last)\b|"
@@ -938,7 +939,7 @@ ZH_FILLERS = frozenset(
         "只看 只算 只统计 仅看 仅统计 仅限 只限 只要 只保留 仅保留 单看 仅 且 并且 不好意思 抱歉 "  # "只看APP，…": the member it names is the narrowing
         "这么多 那么多 这么大 那么大 这么快 这么厉害 这么猛 "
         "老板 领导 老大 上级 "  # "老板想知道上个月的GMV": who asks says nothing of the data
-        "出个 出一个 出一份 做个 做一个 做一份 来个 来一个 来一份 拉个 拉一下 拉一份 月报 报表 "  # "出个6月月报：…"
+        "出个 出一个 出一份 做个 做一个 做一份 来个 来一个 来一份 拉个 拉一下 拉一份 报表 "  # "出个…报表：…"
         "急 着急 很急 挺急 比较急 加急 急用 咋样 另外 啥 是啥 啥样 它们 它 这些 那些 筛选 筛选条件 过滤"  # "老板要的，急": urgency says nothing of the data  # "涨了这么多": the degree of a move said
     ).split()
 )
