@@ -1752,13 +1752,24 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("'都' of a count asked of each", "上个月app和web都是多少买家", {"dimensions": ["channel"]}),
     ("a count's name in the singular before 'share'", "order share by region last month", {"share": True}),
     ("a place said with #", "which category ranked #2 by gmv in 2025", {"rank_place": 2, "order": "desc"}),
-    ("'compare … on both' is each", "compare buyers on both app and web last month", {"dimensions": ["channel"]}),
+    ("'for both' is each", "show buyers for both app and web last month", {"dimensions": ["channel"]}),
     ("'都看一下' is each", "6月买家数app和web都看一下", {"dimensions": ["channel"]}),
     ("能到多少 of a past period is no forecast", "上个月单日GMV最高能到多少", {"top_n": 1, "grain": "day"}),
     ("能有多少 of a past period is no forecast", "上个月去掉直播GMV能有多少", {"filters": [{"exclude": True}]}),
     ("破 before a number", "单量破5000的品类有哪些（上个月）", {"threshold": {"op": ">", "value": 5000}}),
     ("a place said with # before a comma", "which channel was #2, by GMV last month", {"rank_place": 2}),
     ("moved as sold", "how many orders did the app move last month", {"metrics": ["order_count"], "comparison": None}),
+    (
+        "moved with an adverb is a change",
+        "how much exactly did GMV move last month",
+        {"comparison": {"kind": "previous_period"}},
+    ),
+    (
+        "前两个月 of a year is no comparison",
+        "订单量今年前两个月减少了吗",
+        {"time_range": {"start": "2026-01-01", "end": "2026-02-28"}},
+    ),
+    ("a count's plural name before 'by'", "order counts by region last month", {"metrics": ["order_count"]}),
     (
         "a dimension word naming the member after it",
         "my category (home appliances) refund rate in Q2",
@@ -1980,6 +1991,7 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("an action", "Send a coupon email to every user in East China", OutOfScope, "actions"),
     ("advice", "下个季度应该给直播渠道多少预算？", OutOfScope, "budgets"),
     ("a forecast", "预测下个月的GMV", OutOfScope, "does not forecast"),
+    ("能有多少 of a running month is a forecast", "这个月GMV能有多少", OutOfScope, "does not forecast"),
     (
         "buyers in two members at once",
         "how many customers bought on both app and web in june",
@@ -1987,6 +1999,25 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         "overlap",
     ),
     ("跌到 a level is never 'at least' it", "华东上个月GMV跌到1000万了吗", AmbiguousQuestion, ""),
+    # review s7: each of these was answered as another question
+    ("增加到 a level is no change bound", "上个月订单量增加到5万了吗", AmbiguousQuestion, ""),
+    ("提升到 a level is no change bound", "上个月GMV提升到4000万了吗", AmbiguousQuestion, ""),
+    ("people in two members, of both", "buyers of both app and web in june", AmbiguousQuestion, "overlap"),
+    (
+        "people in two members, beside a series",
+        "buyers on both app and web each month this year",
+        AmbiguousQuestion,
+        "overlap",
+    ),
+    (
+        "a gap in points between members",
+        "how many points higher was app's refund rate than web's last month",
+        AmbiguousQuestion,
+        "",
+    ),
+    ("变了几个点 between members", "APP的退款率比网页变了几个百分点（上个月）", AmbiguousQuestion, ""),
+    ("a why of a share", "为什么上个月app的GMV占比下降了", AmbiguousQuestion, "not why a share"),
+    ("a member said of a floor's metric", "上个月华东订单量超过2000的品类中退款率最高的2个", AmbiguousQuestion, "华东"),
     # a bound on another metric is no floor where it could bound something else (review s6)
     ("a per-day figure beside a floor", "上个月GMV超过500万的区域的日均订单量", AmbiguousQuestion, ""),
     (

@@ -1979,6 +1979,36 @@ def test_a_floor_goes_on_with_its_ranking_and_is_asked_back_when_a_metric_change
     assert regrouped.ask("按渠道呢").status == "clarification_needed"
 
 
+def test_a_why_after_shares_is_of_the_value_and_a_changed_metric_drops_the_premise(session: Session) -> None:
+    """ "各渠道GMV占比和去年同期比" then "为什么app占比下降了": a share's why is asked back (the
+    analysis explains a metric's change); "为什么app的GMV下降了" is app's GMV, the share gone, said
+    so; then "换成订单量看看" is still a why, of orders, with no premise the user never said."""
+    chat = session.conversation()
+    assert chat.ask("上个月各渠道GMV占比和去年同期比", as_of=JULY).status == "answered"
+    share_why = chat.ask("为什么app占比下降了")
+    assert share_why.status == "clarification_needed" and share_why.error is not None
+    assert "不是占比变化的原因" in share_why.error.message
+    value_why = chat.ask("为什么app的GMV下降了")
+    assert value_why.status == "answered" and value_why.semantic_query is not None, value_why.answer
+    query = value_why.semantic_query
+    assert query.intent == "why" and not query.share and query.premise == "down"
+    assert [(f.dimension, f.members) for f in query.filters] == [("channel", ("app",))]
+    assert value_why.follow_up is not None and "share" in value_why.follow_up.changed
+    orders = chat.ask("换成订单量看看")
+    assert orders.status == "answered" and orders.semantic_query is not None, orders.answer
+    assert orders.semantic_query.intent == "why" and orders.semantic_query.premise is None
+    assert orders.follow_up is not None and "why" in orders.follow_up.inherited
+
+
+def test_a_floor_is_asked_back_when_a_follow_up_narrows_its_rows(session: Session) -> None:
+    """ "订单量超过8000的品类中…" then "那华东呢" / "上周呢": East China's (or a week's) orders above
+    8000, or the categories' as they were? Asked back, never "no category passed"."""
+    for follow_up in ("那华东呢", "上周呢"):
+        chat = session.conversation()
+        assert chat.ask("上个月订单量超过8000的品类中退款率最高的2个", as_of=JULY).status == "answered"
+        assert chat.ask(follow_up).status == "clarification_needed"
+
+
 def test_a_follow_up_to_a_why_that_moves_its_scope_is_analysed_too(session: Session) -> None:
     """ "why did it drop?" then "only East China": East China's why, an analysis (never the change
     alone under a lead that says why); "by channel" asks for figures and says the why went."""

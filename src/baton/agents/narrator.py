@@ -140,14 +140,18 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
                 else self._checked_groups_sentence
             )
             return polish(checked(say), language, period)
-        # "top 3 by refund rate, only those with ≥5000 orders": said with the bound; none passed: said so
-        floor = query.threshold is not None and (query.ranked or query.threshold.metric != query.metrics[0])
-        if floor and rows:
-            filters += self._floor_text(query, language)
-        elif query.threshold is not None:  # "退款率超过5%的品类": those that pass, or that none did
-            metric = query.threshold.metric
-            say = Sentence(query, metric, rows, period, filters, language, self._formatter(metric, language))
+        # "top 3 by refund rate, only those with ≥5000 orders" (a floor): said with the bound
+        bound = query.threshold
+        floor = bound is not None and (query.ranked or bound.metric != query.metrics[0])
+        if bound is not None and (not floor or (not rows and query.rank_place is None)):
+            # "退款率超过5%的品类": those that pass, or that none did (no rows of a floor: none passed it,
+            # but a place past the last ranked is no such claim)
+            say = Sentence(
+                query, bound.metric, rows, period, filters, language, self._formatter(bound.metric, language)
+            )
             return polish(self._threshold_sentence(say), language, period)
+        if floor:
+            filters += self._floor_text(query, language)
         if not rows:
             return text("answer.no_rows", language, period=period, filters=filters)
         sentences = [self._metric_sentence(query, m, rows, period, filters, language) for m in query.metrics]

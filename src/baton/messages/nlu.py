@@ -616,6 +616,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The question asks for two averages at once ({words}). Ask one at a time.",
         "问题同时要求两种平均（{words}）。请一次问一种。",
     ),
+    "why_of_a_share": (
+        "Baton finds why a metric changed, not why a share of it changed (a share moves when its part moves and "
+        "when the rest of the whole does). Ask why the part's own figure changed, or for the share compared with "
+        "the period before.",
+        "Baton 分析的是指标变化的原因，而不是占比变化的原因（部分本身或整体中其余部分变化都会让占比变化）。"
+        "请改问该部分自身数值变化的原因，或问占比与对比期相比的变化。",
+    ),
     "share_with_comparison": (
         "Baton compares one period's shares of one whole with another period's, but not inside each group, over a "
         "series (each month against the one before), ranked by a change, with a bound, as a growth rate (a share "

@@ -298,8 +298,10 @@ class QueryAssembly(CatalogChecks):
         that metric alone or of the groups together: each asked back."""
         assert cues.bound is not None
         floor = cues.bound.floor
-        if floor is None or floor.membership or floor.member_of_its_metric:
+        if floor is None or floor.membership:
             return False
+        if floor.member_of_its_metric is not None and cues.bound.term is not None:
+            raise self._member_of_the_floor(terms, floor.member_of_its_metric, cues.bound.term)
         ranked = cues.spans.get("ranking", [])
         if not all(floor.clause[0] <= s and e <= floor.clause[1] for s, e in ranked):
             return False
@@ -313,6 +315,17 @@ class QueryAssembly(CatalogChecks):
             t.target for h in terms.hits if (h.start, h.end) == floor.group for t in h.terms if t.kind == "dimension"
         }
         return bool(named & set(dims))
+
+    @staticmethod
+    def _member_of_the_floor(terms: Terms, member: tuple[int, int], term: tuple[int, int]) -> AmbiguousQuestion:
+        """ "上个月华东订单量超过2000的品类中退款率最高的2个": 华东 is said of the bounded metric — of it
+        only, or of the one ranked too? Asked back by name."""
+        said = {(h.start, h.end): h.text for h in terms.hits}
+        other = next((h.text for h in terms.metric_hits if (h.start, h.end) != term), "")
+        words = {"member": said.get(member, ""), "metric": said.get(term, ""), "first": other}
+        return AmbiguousQuestion(
+            *both("nlu.member_of_one_metric", **words), detail={**words, "reason": "member_of_floor"}
+        )
 
     def _counts_people(self, metric: str) -> bool:
         """A distinct count ("buyers"), or a ratio over one ("GMV per buyer"): "those" beside it may

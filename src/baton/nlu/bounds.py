@@ -75,7 +75,7 @@ class Floor:
     group: tuple[int, int] | None
     clause: tuple[int, int]
     membership: bool
-    member_of_its_metric: bool = False
+    member_of_its_metric: tuple[int, int] | None = None
     total_said: bool = False
 
 
@@ -197,8 +197,13 @@ def _floor(scan: Scan, start: int, end: int, term: tuple[int, int] | None) -> Fl
         min((b for b in breaks if b >= span[1]), default=len(scan.norm)),
     )
     membership = _MEMBERSHIP.search(scan.norm, *clause) is not None
-    member_of_its_metric = term is not None and any(
-        e <= term[0] and not scan.norm[e : term[0]].strip(" 的") for _, e in scan.members
+    member_of_its_metric = next(
+        (
+            (s, e)
+            for s, e in scan.members
+            if term is not None and e <= term[0] and not scan.norm[e : term[0]].strip(" 的")
+        ),
+        None,
     )
     total_said = any(
         not any(s <= m.start() and m.end() <= e for s, e in scan.terms)

@@ -61,7 +61,11 @@ def check_share_compared(query: SemanticQuery, said: str = "") -> None:
     """A share against another period is built for one period's parts of one whole each ("各渠道
     GMV占比环比"), listed or ranked by the share now, its move in points; inside each group, over a
     series, ranked by a change (the share's, or the value's?), bounded, "which parts moved", or a
-    growth rate (``said``: the question's words — the points, or the value's growth?) is asked back."""
+    growth rate (``said``: the question's words — the points, or the value's growth?) is asked back.
+    A why of a share ("为什么app占比下降了") is asked back too: the analysis explains a metric's
+    change, and a share moves with its part and with the rest of its whole."""
+    if query.share and query.intent == "why":
+        raise ask_back("nlu.why_of_a_share", {"reason": "why_of_a_share"})
     if not query.share or query.comparison is None:
         return
     if _GROWTH_RATE.search(said) or not share_comparison_built(query):

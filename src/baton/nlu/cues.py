@@ -195,8 +195,13 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     cues.action = bool(cues.take(scan, "action", vocab.ACTIONS))
     cues.advice = bool(cues.take(scan, "advice", vocab.ADVICE))
     cues.forecast = bool(cues.take(scan, "forecast", vocab.FORECAST))
+    running = vocab.RUNNING_PERIOD.search(scan.norm) is not None  # "这个月GMV能有多少": of a month not over
+    cues.forecast = cues.forecast or (running and bool(cues.take(scan, "forecast", vocab.WILL_BE)))
     for sold in scan.find_all(vocab.MOVED_GOODS):  # "how many orders did the app move": sold, never a change
-        scan.claim(sold.start("verb"), sold.end("verb"))
+        said_sold = any(s < sold.end("sold") and sold.start("sold") < e for s, e in scan.metrics)
+        by_a_metric = any(sold.start("seller") <= s < sold.end("seller") for s, _ in scan.metrics)
+        if said_sold and not by_a_metric:
+            scan.claim(sold.start("verb"), sold.end("verb"))
     cues.why = bool(cues.take(scan, "why", vocab.WHY))
     added_up = scan.find_all(vocab.ADD_THEM_UP)  # "add them up": the verb and its "up", said as one
     for said in added_up:

@@ -26,6 +26,7 @@ from baton.nlu.follow_pointed import RowsPointedAt
 from baton.nlu.follow_pointers import ListedRows, Pointed
 from baton.nlu.follow_rules import (
     ALL_GROUPS,
+    FloorScope,
     check_follow_up,
     check_metric_or_member,
     each_of_one_member,
@@ -464,6 +465,10 @@ class FollowUpMerge(RowsPointedAt):
         self.why = cues.why or still_why(parent, self.r)  # "why did it drop?" then "only East China"
         if cues.why and parent.intent != "why":
             self.changed.append("why")
+        if cues.why and self.share and not cues.share:  # "各渠道GMV占比" then "为什么app的GMV下降了": the value's why
+            self.filters = [*self.filters, *self.share_filters]
+            self.share, self.share_filters = False, ()
+            self.changed.append("share")
         if self.why and self.comparison is None:
             self.comparison = comparison_of("previous_period", self.time_range, self.as_of)
         if cues.bound is not None:  # "any below 2%?": the groups shown, kept by a bound
@@ -539,10 +544,13 @@ class FollowUpMerge(RowsPointedAt):
         elif of == "share":  # its share is its own
             beside = ranked or gap or not self.share or comparison is not None
         else:  # a floor goes on beside its ranking ("那今年2月呢"), never beside another
-            floor = floor_kept(parent, self.metrics, self.dims, self.grain)
+            floor = floor_kept(parent, self._scope())
             ranked = ranked and not (floor and self.rank_by == "value")
             beside = ranked or gap or self.share or comparison is not None
-        return kept_bound(parent, self.metrics, beside, self.dims, self.grain)
+        return kept_bound(parent, self._scope(), beside)
+
+    def _scope(self) -> FloorScope:
+        return FloorScope(self.metrics, self.dims, self.grain, self.filters, self.time_range)
 
     def _query(self) -> SemanticQuery:
         cues, parent = self.cues, self.parent
@@ -559,7 +567,9 @@ class FollowUpMerge(RowsPointedAt):
         threshold = self._threshold(gap)
         if cues.bound is not None:
             asked = None  # the bound decides which groups are named
-        premise = (cues.premise if cues.why else parent.premise) if self.why else cues.premise if asked else None
+        # a why goes on with its premise, unless the metric changed ("换成订单量": orders' move is unsaid)
+        kept_premise = parent.premise if "metric" not in self.changed else None
+        premise = (cues.premise if cues.why else kept_premise) if self.why else cues.premise if asked else None
         placed, asked_member = self.placed, self.asked_member
         return SemanticQuery(
             metrics=self.metrics,

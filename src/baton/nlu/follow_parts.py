@@ -46,6 +46,8 @@ def inherited_parts(parent: SemanticQuery, changed: list[Part]) -> tuple[Part, .
         kept.append("share")
     if parent.threshold is not None and "threshold" not in changed:
         kept.append("threshold")
+    if parent.intent == "why" and "why" not in changed:  # "为什么app下降了" then "换成订单量看看": still why
+        kept.append("why")
     return tuple(kept)
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from baton import patterns
 from baton.catalog.model import Catalog
-from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, Threshold
+from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.errors import AmbiguousQuestion, InvalidInput
 from baton.messages import both
 from baton.nlu import vocabulary as vocab
@@ -178,38 +179,54 @@ def still_within(
     return parent.rank_within if parent.rank_within and keys and plain else ()
 
 
-def floor_kept(parent: SemanticQuery, metrics: tuple[str, ...], dims: Sequence[str], grain: Grain | None) -> bool:
+@dataclass(frozen=True)
+class FloorScope:
+    """What a follow-up asks for that a bound said before must fit: its metrics, groups, series,
+    filters and period."""
+
+    metrics: tuple[str, ...]
+    dims: Sequence[str]
+    grain: Grain | None
+    filters: Sequence[MemberFilter]
+    time_range: TimeRange
+
+
+def floor_kept(parent: SemanticQuery, child: FloorScope) -> bool:
     """ "订单量超过8000的品类中退款率最高的2个" then "那今年2月呢": a bound on another metric than the one
-    listed or ranked (a floor) goes on while the follow-up keeps both metrics and the groups as
-    they were ("按渠道呢": the channels with more than 8000 orders, or the categories'? asked back)."""
+    listed or ranked (a floor) goes on while the follow-up keeps both metrics, the groups, the
+    filters and a period as long — "按渠道呢", "那华东呢", "上周呢" (the channels', East China's or a
+    week's orders above 8000, or the categories' as they were?) are asked back."""
     bound = parent.threshold
+    days = (parent.time_range.end - parent.time_range.start).days
+    child_days = (child.time_range.end - child.time_range.start).days
     return (
         bound is not None
         and bound.check == "keep"
         and bound.of == "value"
         and bound.metric != parent.metrics[0]
-        and tuple(metrics) == tuple(parent.metrics)
-        and list(dims) == list(parent.dimensions)
-        and grain == parent.grain
+        and tuple(child.metrics) == tuple(parent.metrics)
+        and list(child.dims) == list(parent.dimensions)
+        and child.grain == parent.grain
+        and sorted(map(repr, child.filters)) == sorted(map(repr, parent.filters))
+        and abs(child_days - days) <= 3  # a month for a month ("今年2月" after June), never a week
         and parent.rank_by == "value"
     )
 
 
-def kept_bound(
-    parent: SemanticQuery, metrics: tuple[str, ...], beside: bool, dims: list[str], grain: Grain | None
-) -> Threshold | None:
+def kept_bound(parent: SemanticQuery, child: FloorScope, beside: bool) -> Threshold | None:
     """ "退款率超过5%的品类" then "那5月呢": the bound goes on with the groups it kept, and a yes/no of
     one total ("超过4000万吗" then "那5月呢") with the total; one the follow-up cannot carry (another
     metric, a ranking, a share, a comparison, groups gained or lost) is asked back, never dropped."""
     bound = parent.threshold
     if bound is None:
         return None
+    metrics, dims, grain = child.metrics, child.dims, child.grain
     regrouped = list(dims) != list(parent.dimensions) or grain != parent.grain
     grouped = bool(dims) or grain is not None
     split = set(parent.dimensions) < set(dims)  # "超过1000万的区域" then "按渠道拆开看": the regions' or the cells'?
     if (
         bound.metric not in metrics
-        or (len(metrics) > 1 and not floor_kept(parent, metrics, dims, grain))
+        or (len(metrics) > 1 and not floor_kept(parent, child))
         or beside
         or (bound.check == "all" and regrouped)
         or (not grouped and bound.check == "keep")

@@ -253,24 +253,20 @@ def members_said_of_the_first_metric(scan: Scan, terms: Terms) -> None:
 
 
 _BOTH_BEFORE = patterns.compile(
-    r"(?:\b(?:on|in|from|via|through|at)\s+both\s+(?:the\s+)?|\bboth\s+(?:on|in|from|via|through|at)\s+(?:the\s+)?"
-    r"|同时(?:在|从|通过|于)?)$",
-    re.I,
+    r"(?:(?<!\bfor )\bboth\s+(?:(?:on|in|from|via|through|at|of)\s+)?(?:the\s+)?|同时(?:在|从|通过|于)?)$", re.I
 )
+"""Two members said as one place people were in at once ("buyers on both app and web", "buyers of
+both …", "同时在app和web…"); "for both" asks for each ("show buyers for both app and web")."""
 _BOTH_BETWEEN = patterns.compile(r"^\s*(?:and|&|和|与|跟|及)\s*(?:on\s+|in\s+|from\s+|via\s+|the\s+|在)?\s*$", re.I)
 _BOTH_AFTER = patterns.compile(r"^\s*(?:上|里|中)?\s*都(?=有(?!多少)|买过?|下过?单|购买过?|消费过?|在)")
-_EACH_ASKED = patterns.compile(
-    r"\bcompare\b|\bvs\.?|\bversus\b|\beach\b|\brespectively\b|\bseparately\b|\bside by side\b|比较|对比|分别|各自",
-    re.I,
-)
 
 
 def both_members_of_a_distinct_count(catalog: Catalog, scan: Scan, terms: Terms) -> None:
     """ "buyers on both app and web", "同时在app和web下单的买家", "app和web都买过的买家": the people
     in two members at once — an overlap the catalog's count cannot hold (each member's count, or
     all of them, is another number). Asked back; for a sum ("GMV on both app and web") each is meant."""
-    if not any(catalog.metrics[m].distinct_count for m in terms.metrics) or _EACH_ASKED.search(scan.norm):
-        return  # "compare buyers on both app and web": each one
+    if not any(catalog.metrics[m].distinct_count for m in terms.metrics):
+        return
     kept = sorted((m for m in terms.members if not m.excluded), key=lambda m: m.hit.start)
     for first, second in itertools.pairwise(kept):
         if first.dimension != second.dimension or not _BOTH_BETWEEN.match(scan.norm[first.hit.end : second.hit.start]):

@@ -101,7 +101,7 @@ def _english_plural(surface: str) -> str | None:
 
 
 _ATTRIBUTIVE_HEAD = patterns.compile(
-    r"\s+(?:share|shares|mix|split|growth|trend|trends|volume|volumes|numbers|figures)\b"
+    r"\s+(?:share|shares|mix|split|growth|trend|trends|volume|volumes|count|counts|numbers|figures)\b"
 )
 """The nouns a count's name stands before in the singular ("order share", "session trend",
 "order growth"): only there is "order" the count of orders — "in order of GMV" is none, and "order

@@ -176,7 +176,12 @@ def _period_said_last(text: str, as_of: date) -> str:
     return text if tail[:start].strip() or tail[end:].strip() else tail.strip() + m.group("head")
 
 
-_SET_AGAINST_BEFORE = patterns.compile(r"(?:比|较|和|跟|与|同|对比|相比|\bvs\.?|\bthan|\bversus|\bwith|\bto)\s*$", re.I)
+_SET_AGAINST_BEFORE = patterns.compile(
+    r"(?:比|较|和|跟|与|同|对比|相比|截至|截止到?|直到|到|至|从|自|以来|之前|以前|\bvs\.?|\bthan|\bversus|\bwith|\bto"
+    r"|\buntil|\btill|\bthrough|\bthru|\bby|\bbefore|\bsince|\bfrom|\bafter)\s*$",
+    re.I,
+)
+"""Words a period is set against or anchored to ("比上个月", "截至上个月", "through June"): it stays."""
 
 
 def _period_before_a_bound(text: str, as_of: date) -> str:

@@ -74,7 +74,7 @@ MOM = patterns.compile(
     r"(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) (?:days|weeks|months)\b|"
     r"(?:和|跟|与|同|对比)?再?之前的?(?:一|两|二|三|四|\d+)?个?(?:天|日|周|星期|月|季度|年)|"
     r"(?<![A-Za-z])(?:vs\.?|versus)\s*前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)|"
-    r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上期|上一期|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周末|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低大小增降涨跌变掉提减]|[多少](?:了|多少|吗|些|一些|一点)|怎么样|如何|$|[，,。？?])|"
+    r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上期|上一期|比再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周末|周|星期|月|季度|年)(?=\s*(?:变|掉|提|减))|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周末|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低大小增降涨跌]|[多少](?:了|多少|吗|些|一些|一点)|怎么样|如何|$|[，,。？?])|"
     r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
     r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|weekend|month|quarter|period) before (?:that|it)\b|"
     r"(?:(?:\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)) )?\bthe (?:day|weekend|week|month|quarter) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|weekend|week|month|quarter)\b|"
@@ -159,7 +159,8 @@ SAME_DAYS_LAST_MONTH = patterns.compile(
 )
 """The same days of the month before ("6月前15天，上月同期": May 1 to 15), never the days just before."""
 CHANGE_WORDS = patterns.compile(
-    r"(?:增长|下降|上涨|下跌|上升|减少|增加|降低|提高|提升|下滑|涨|跌|升|降|掉|高|低|多|少|变化|变动|差|(?<![不没])变)了?(?:多少|几)个?(?:百分)?点|"
+    r"(?:增长|下降|上涨|下跌|上升|减少|增加|降低|提高|提升|下滑|涨|跌|升|降|掉|高|低|多|少|变化|差)了?(?:多少|几)个?(?:百分)?点|"
+    r"(?<=[月周天年度期比])变了?(?:多少|几)个?(?:百分)?点|"  # "环比变了几个点", "比前一个月变了…" — never "比网页变了"
     r"(?<![最至])[多少](?=(?:卖|买|赚|挣|花)(?:出去)?了?多少)|"  # "比服饰鞋包多卖了多少钱": the metric said after
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
     r"(?:变化|变动|差距|差异|差别)(?:很|挺|比较|有)?[大小](?:吗|么|不[大小]|没有?)?(?=\s*(?:呢|啊)?\s*[?？。，,]?\s*$)|"
@@ -171,7 +172,7 @@ CHANGE_WORDS = patterns.compile(
     r"\bhow much did\b(?=.{1,40}? (?:change|grow|drop|fall|rise|increase|decrease)\b)|\bgrowth rate\b|\bgrowth\b"
     r"|\bchang(?:es?|ed)\b|\bmov(?:e|ed|ement)\b(?! (?:to|from|into|over)\b)|\bdelta\b|\bdifference\b|\bgap\b|\bhow far apart\b|\bhigher or lower\b|\blower or higher\b|\bup or down\b"
     r"|\bbetter or worse\b|\bworse or better\b|\bhow (?:many|much) (?:more|less|fewer|higher|lower|bigger|smaller|larger|greater)\b"
-    r"|\bhow many (?:percentage )?(?:points|pts|pp)(?: (?:up|down|higher|lower|more|less))?\b",
+    r"|\bhow many (?:percentage )?(?:points|pts|pp)(?: (?:up|down))?\b(?!\s+(?:higher|lower|more|less|bigger|smaller|than)\b)",
     _I,
 )
 SHARE = patterns.compile(
@@ -692,7 +693,8 @@ _BOUND_OP = (
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
     r"|跌破|涨破|突破|升破"
     r"|超(?=\s*\d)|(?<![经通度跳错放路])过(?=\s*\d)|(?<![突跌涨升打])破(?=\s*\d)"
-    r"|(?<![从由至到跌降掉减少低回])到(?=\s*[\d.一二两三四五六七八九十百千]+\s*(?:千万|百万|万|亿|千|%|％)?\s*(?:了吗|了么|了没有?|没有))"
+    r"|(?:(?<=[a-z0-9\s量额数率价值])|(?<=已经)|(?<=有没有)|(?<=是否))到"
+    r"(?=\s*[\d.一二两三四五六七八九十百千]+\s*(?:千万|百万|万|亿|千|%|％)?\s*(?:了吗|了么|了没有?|没有))"
     r"|最多|最高|最少|最低|[过破]了?(?=[\d.一二两三四五六七八九十百千]*个?(?:千万|百万|万|亿))|上(?=千万|百万|万|亿)"
     r"|\bmore than\b|\bgreater than\b|\bhigher than\b|\bbigger than\b|\blarger than\b|\bin excess of\b"
     r"|\bexceed(?:s|ed|ing)?\b|\babove\b|\bover\b|\bat least\b|\bno less than\b|\bnot less than\b"
@@ -762,8 +764,9 @@ BOUND_OPS: dict[str, str] = {
         for verb in ("hit", "reach", "make", "meet", "exceed", "pass", "cross", "surpass", "top")
     },
     **dict.fromkeys(("south of",), "<"),
-    **dict.fromkeys(("过", "破", "超", "过了", "破了"), ">"),
-    "到": ">=",  # "GMV到1000万了吗": reached it (said only before a yes/no; "跌到" is never one)  # "GMV过万", "破千万": a scale said alone, one of it
+    **dict.fromkeys(("过", "破", "超", "过了", "破了"), ">"),  # "GMV过万", "破千万": a scale said alone, one of it
+    # "GMV到1000万了吗": reached it — said right after the metric, before a yes/no ("增加到", "跌到" never)
+    "到": ">=",
     **dict.fromkeys(("上",), ">="),  # "上万": ten thousand or more
     **dict.fromkeys(("最少", "最低"), ">="),  # "GMV最少200万的区域": at least, before a number
     **dict.fromkeys(("最多", "最高"), "<="),
@@ -895,19 +898,28 @@ ADVICE = patterns.compile(
 )
 """Decisions asked of Baton: it says what the data shows, never what to do."""
 MOVED_GOODS = patterns.compile(
-    r"\bhow (?:much|many)\s+(?:[^\s?]+\s+){1,4}?(?:did|does|do|has|have)\s+(?:[^\s?]+\s+){1,4}?(?P<verb>move|moved)\b",
+    r"\bhow many\s+(?P<sold>(?:[^\s?]+\s+){1,3}?)(?:did|does|do|has|have)\s+(?P<seller>(?:[^\s?]+\s+){1,3}?)"
+    r"(?P<verb>move|moved)\b(?!\s+(?:from|between|since|vs\.?|versus|compared|against|over|by)\b)",
     _I,
 )
-""" "how many orders did the app move": what was sold, the metric said before the verb — never a
-change ("how much did GMV move" says the metric after "did": a change)."""
+""" "how many orders did the app move": what was sold — a count named between "how many" and "did",
+no metric between "did" and the verb (the reader checks both), and no "from … to" after it ("how
+much did GMV move", "how many orders did the app move from May to June" are changes)."""
 FORECAST = patterns.compile(
-    r"预测|预估|预判|预计(?=.{0,12}(?:会|能|将|多少|几))|"
+    r"预测|预估|预判|预计(?=.{0,12}(?:会|能|将|多少|几))|会(?:涨|跌|升|降|增长|下降|达)到|"
     r"\bforecast(?:s|ed|ing)?\b|\bpredict(?:s|ed|ing|ions?)?\b|\bprojections?\b|\bprojected\b",
     _I,
 )
-"""A forecast asked of Baton ("预测下个月的GMV", "forecast orders for Q3"): it reports the data it has,
-and never extrapolates — refused by name, never read as an unknown word. "能有多少" / "会是多少" alone
-are no forecast ("上个月去掉直播GMV能有多少": a past period, with what is left out)."""
+"""A forecast asked of Baton ("预测下个月的GMV", "forecast orders for Q3", "GMV会涨到多少"): it reports
+the data it has, and never extrapolates — refused by name, never read as an unknown word."""
+WILL_BE = patterns.compile(r"(?:会|能|将)(?:是|有|达到|到)多少|\bwill\b")
+""" "能有多少", "会是多少": a forecast of a period still running or to come ("这个月GMV能有多少", "下个月
+GMV会是多少"); of a past one, a figure ("上个月去掉直播GMV能有多少")."""
+RUNNING_PERIOD = patterns.compile(
+    r"这个?月|本月|今年|本周|这周|这个?星期|本季度?|这个?季度|今天|下个?月|下周|下个?星期|明年|下个?季度|明天|未来|将来"
+    r"|\bthis (?:month|year|week|quarter)\b|\bnext\b|\btoday\b|\btomorrow\b|\bfuture\b",
+    _I,
+)
 UNSUPPORTED_OPERATORS = patterns.compile(
     r"第\s*(?:[二两三四五六七八九十]|[2-9])\s*(?:好|差)|"
     r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ](?:best|worst|to[- ]last)\b|"
