@@ -1994,10 +1994,33 @@ def test_a_why_after_shares_is_of_the_value_and_a_changed_metric_drops_the_premi
     assert query.intent == "why" and not query.share and query.premise == "down"
     assert [(f.dimension, f.members) for f in query.filters] == [("channel", ("app",))]
     assert value_why.follow_up is not None and "share" in value_why.follow_up.changed
+    bare = session.conversation()  # "为什么下降了" after a share says no metric: the share's why, asked back
+    assert bare.ask("2026年3月小程序的GMV占比环比", as_of=JULY).status == "answered"
+    assert bare.ask("为什么下降了").status == "clarification_needed"
     orders = chat.ask("换成订单量看看")
     assert orders.status == "answered" and orders.semantic_query is not None, orders.answer
     assert orders.semantic_query.intent == "why" and orders.semantic_query.premise is None
     assert orders.follow_up is not None and "why" in orders.follow_up.inherited
+
+
+def test_the_first_one_and_which_one_is_second_point_at_the_ranking(session: Session) -> None:
+    """ "top 2 regions by refund rate" then "the first one": the top one (SQL); "which one is
+    second?" the second place."""
+    chat = session.conversation()
+    assert chat.ask("top 2 regions by refund rate last month", as_of=JULY).status == "answered"
+    first = chat.ask("the first one")
+    assert first.status == "answered" and first.semantic_query is not None, first.answer
+    assert first.semantic_query.top_n == 1 and first.result is not None
+    rates = _rows(  # sorted: lowest first
+        session,
+        "SELECT COUNT(*) FILTER (WHERE status = 'refunded') * 1.0 / COUNT(*), region FROM fact_order "
+        f"WHERE status IN ('paid','refunded') AND {JUNE} GROUP BY 2",
+    )
+    assert [r[0] for r in first.result.rows] == [rates[-1][1]]
+    second = chat.ask("which one is second?")
+    assert second.status == "answered" and second.semantic_query is not None, second.answer
+    assert second.semantic_query.rank_place == 2 and second.result is not None
+    assert [r[0] for r in second.result.rows] == [rates[-2][1]]
 
 
 def test_a_floor_is_asked_back_when_a_follow_up_narrows_its_rows(session: Session) -> None:
@@ -2007,6 +2030,11 @@ def test_a_floor_is_asked_back_when_a_follow_up_narrows_its_rows(session: Sessio
         chat = session.conversation()
         assert chat.ask("上个月订单量超过8000的品类中退款率最高的2个", as_of=JULY).status == "answered"
         assert chat.ask(follow_up).status == "clarification_needed"
+    chat = session.conversation()  # a category left out changes no other category's orders: the floor goes on
+    assert chat.ask("上个月订单量超过8000的品类中退款率最高的2个", as_of=JULY).status == "answered"
+    rest = chat.ask("去掉服饰鞋包呢")
+    assert rest.status == "answered" and rest.semantic_query is not None, rest.answer
+    assert rest.semantic_query.threshold is not None and rest.semantic_query.top_n == 2
 
 
 def test_a_follow_up_to_a_why_that_moves_its_scope_is_analysed_too(session: Session) -> None:

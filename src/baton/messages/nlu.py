@@ -361,6 +361,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "两个成员之差（或倍数）目前只在一个时间段、不再拆分时计算；按月或在每个分组内分别计算还不支持。"
         "请只问一个时间段（如“6月”），或请分别列出数值。",
     ),
+    "members_change_or_gap": (
+        "Two members are set against each other and a change is asked: the gap between the two, or how each "
+        'changed against an earlier period? Say "how much higher/lower" for the gap, or name the period to compare with.',
+        "问题把两个成员放在一起比较，又问变化：是两者之差，还是各自与之前某个时期相比的变化？问差值请说“高/低多少”，"
+        "问变化请说明对比的时期。",
+    ),
     "gap_of_two": (
         "A gap is between two members: name the two whose difference you want.",
         "差值只在两个成员之间计算：请说明要比较哪两个成员。",

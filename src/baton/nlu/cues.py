@@ -100,6 +100,8 @@ class Cues(PeriodCues):
     action: bool = False
     advice: bool = False
     forecast: bool = False
+    will_be: bool = False
+    """ "能有多少", "会涨到": of a period still running, a forecast (decided once periods are read)."""
     exclusions: list[re.Match[str]] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
     spans: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
@@ -195,8 +197,7 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     cues.action = bool(cues.take(scan, "action", vocab.ACTIONS))
     cues.advice = bool(cues.take(scan, "advice", vocab.ADVICE))
     cues.forecast = bool(cues.take(scan, "forecast", vocab.FORECAST))
-    running = vocab.RUNNING_PERIOD.search(scan.norm) is not None  # "这个月GMV能有多少": of a month not over
-    cues.forecast = cues.forecast or (running and bool(cues.take(scan, "forecast", vocab.WILL_BE)))
+    cues.will_be = bool(cues.take(scan, "will_be", vocab.WILL_BE))  # "今年GMV能有多少": a forecast if the year runs on
     for sold in scan.find_all(vocab.MOVED_GOODS):  # "how many orders did the app move": sold, never a change
         said_sold = any(s < sold.end("sold") and sold.start("sold") < e for s, e in scan.metrics)
         by_a_metric = any(sold.start("seller") <= s < sold.end("seller") for s, _ in scan.metrics)
@@ -650,7 +651,7 @@ def _read_place(scan: Scan, cues: Cues) -> None:
         return
     raw = next(
         groups[k]
-        for k in ("zh", "zh2", "zh3", "zh4", "zh5", "zh6", "en", "en2", "en3", "en4", "en5", "en6")
+        for k in ("zh", "zh2", "zh3", "zh4", "zh5", "zh6", "en", "en2", "en3", "en4", "en5", "en6", "en8")
         if k in groups
     ).lower()
     ordinal = raw[-2:] in {"st", "nd", "rd", "th"} and raw[:-2].isdigit()  # "10th", never "第100"'s "1"

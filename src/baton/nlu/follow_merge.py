@@ -465,7 +465,8 @@ class FollowUpMerge(RowsPointedAt):
         self.why = cues.why or still_why(parent, self.r)  # "why did it drop?" then "only East China"
         if cues.why and parent.intent != "why":
             self.changed.append("why")
-        if cues.why and self.share and not cues.share:  # "各渠道GMV占比" then "为什么app的GMV下降了": the value's why
+        if cues.why and self.share and not cues.share and self.r.terms.metrics:
+            # "各渠道GMV占比" then "为什么app的GMV下降了": the value's why (a bare "为什么下降了" is the share's: asked)
             self.filters = [*self.filters, *self.share_filters]
             self.share, self.share_filters = False, ()
             self.changed.append("share")

@@ -207,10 +207,16 @@ def floor_kept(parent: SemanticQuery, child: FloorScope) -> bool:
         and tuple(child.metrics) == tuple(parent.metrics)
         and list(child.dims) == list(parent.dimensions)
         and child.grain == parent.grain
-        and sorted(map(repr, child.filters)) == sorted(map(repr, parent.filters))
+        and _narrowing(child.filters, parent) == _narrowing(parent.filters, parent)
         and abs(child_days - days) <= 3  # a month for a month ("今年2月" after June), never a week
         and parent.rank_by == "value"
     )
+
+
+def _narrowing(filters: Sequence[MemberFilter], parent: SemanticQuery) -> set[MemberFilter]:
+    """The filters that change what a floor's bound counts: all but a group of the breakdown left
+    out ("去掉服饰鞋包呢" leaves every other category's orders as they were)."""
+    return {f for f in filters if not (f.exclude and f.dimension in parent.dimensions)}
 
 
 def kept_bound(parent: SemanticQuery, child: FloorScope, beside: bool) -> Threshold | None:

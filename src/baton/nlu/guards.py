@@ -253,8 +253,12 @@ def members_said_of_the_first_metric(scan: Scan, terms: Terms) -> None:
 
 
 _BOTH_BEFORE = patterns.compile(
-    r"(?:(?<!\bfor )\bboth\s+(?:(?:on|in|from|via|through|at|of)\s+)?(?:the\s+)?|同时(?:在|从|通过|于)?)$", re.I
+    r"(?:(?<!\bfor )(?<!\bdid )(?<!\bdo )(?<!\bdoes )\bboth\s+(?:(?:on|in|from|via|through|at|of)\s+)?(?:the\s+)?"
+    r"|同时(?:在|从|通过|于)?)$",
+    re.I,
 )
+_EACH_SAID = patterns.compile(r"^\s*compare\b|\brespectively\b|\bseparately\b|\bside by side\b|分别|各自", re.I)
+"""Words that ask for each member ("compare buyers on both app and web", "分别"): never the overlap."""
 """Two members said as one place people were in at once ("buyers on both app and web", "buyers of
 both …", "同时在app和web…"); "for both" asks for each ("show buyers for both app and web")."""
 _BOTH_BETWEEN = patterns.compile(r"^\s*(?:and|&|和|与|跟|及)\s*(?:on\s+|in\s+|from\s+|via\s+|the\s+|在)?\s*$", re.I)
@@ -265,7 +269,7 @@ def both_members_of_a_distinct_count(catalog: Catalog, scan: Scan, terms: Terms)
     """ "buyers on both app and web", "同时在app和web下单的买家", "app和web都买过的买家": the people
     in two members at once — an overlap the catalog's count cannot hold (each member's count, or
     all of them, is another number). Asked back; for a sum ("GMV on both app and web") each is meant."""
-    if not any(catalog.metrics[m].distinct_count for m in terms.metrics):
+    if not any(catalog.metrics[m].distinct_count for m in terms.metrics) or _EACH_SAID.search(scan.norm):
         return
     kept = sorted((m for m in terms.members if not m.excluded), key=lambda m: m.hit.start)
     for first, second in itertools.pairwise(kept):

@@ -201,6 +201,8 @@ def _period_before_a_bound(text: str, as_of: date) -> str:
     return f"{said}{' ' if said[-1:].isascii() else ''}{head}{sep}{tail}"
 
 
+_A_MOVE = patterns.compile(r"变|涨|跌|增|降|升|掉|减|\bchang|\bmov|\bgr[eo]w|\brise|\brose|\bfell|\bfall|\bdrop", re.I)
+"""A change word that says a move over time ("变化了多少", "grew"), not a comparative ("高吗")."""
 _ACROSS = patterns.compile(r"\bacross\b", re.I)
 _SET_AGAINST = patterns.compile(r"(?:和|跟|与|同|\bwith\b|\bvs\.?|\bthan\b|\bto\b)[^，,。;；]{0,8}$", re.I)
 
@@ -498,6 +500,9 @@ class Planner(TermReader, QueryAssembly):
         for period in periods:
             for span in period.spans:
                 scan.claim(*span)
+        ranked = SUPERLATIVE_WORD.search(scan.norm) is not None  # "今年单日GMV最高能到多少": the highest so far
+        if cues.will_be and not ranked and any(p.match is not None and p.match.clamped for p in periods):
+            raise OutOfScope(*both("nlu.forecast"), detail={"reason": "forecast"})  # "今年GMV能有多少"
         periods.sort(key=lambda p: p.span)
         claim_its_length(scan, periods)
         until_with_no_start(scan, periods)
@@ -554,6 +559,10 @@ class Planner(TermReader, QueryAssembly):
             contrasted = vocab.COMPARE.search(scan.norm[hits[0].start : hits[-1].end]) is not None
             if cues.total and contrasted:  # "app and web combined vs mini program": a sum against a member
                 raise ask_back("nlu.sum_against_member", {"members": [m.member for m in terms.members]})
+            a_move = any(_A_MOVE.search(scan.norm[a:b]) for a, b in cues.spans.get("change", []))  # never "比华南高吗"
+            if contrasted and a_move and not cues.difference and cues.comparison_kind is None and len(periods) < 2:
+                # "APP的退款率比网页变化了多少": the gap between the two, or each one's change? asked
+                raise ask_back("nlu.members_change_or_gap", {"members": [m.member for m in terms.members]})
             _members_compared(scan, cues)
             named = Counter(d for d, _ in {(m.dimension, m.member) for m in terms.members if not m.excluded})
             if cues.difference and 2 not in named.values():  # "华东、华南和华北的GMV差多少": which two?

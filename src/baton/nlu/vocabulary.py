@@ -91,7 +91,7 @@ MOM = patterns.compile(
 GAP = patterns.compile(
     r"(?<![最至])[多少](?=(?:卖|买|赚|挣|花)(?:出去)?了?多少)|[多少高低]出?了?(?:多少|几)个?(?:百分)?点|[多少高低]出?了?(?:百分之几|多少百分比|百分之多少)|[多少高低]出?了?多少|差了?(?:多少|几)个?(?:百分)?点|差了?多少|差距|差额|相差|差值|差几|之差|差别|差异|"
     r"\bhow (?:much|many) (?:more|less|fewer|higher|lower|bigger|smaller)\b|\bby how much\b|\bdifference\b|\bgap\b|"
-    r"\bhow far apart\b",
+    r"\bhow far apart\b|\bhow many (?:percentage )?(?:points|pts|pp) (?:more|less|higher|lower)\b",
     _I,
 )
 """The gap between two members is asked ("华东比华南高多少", "how many more orders did app get than web")."""
@@ -159,8 +159,8 @@ SAME_DAYS_LAST_MONTH = patterns.compile(
 )
 """The same days of the month before ("6月前15天，上月同期": May 1 to 15), never the days just before."""
 CHANGE_WORDS = patterns.compile(
-    r"(?:增长|下降|上涨|下跌|上升|减少|增加|降低|提高|提升|下滑|涨|跌|升|降|掉|高|低|多|少|变化|差)了?(?:多少|几)个?(?:百分)?点|"
-    r"(?<=[月周天年度期比])变了?(?:多少|几)个?(?:百分)?点|"  # "环比变了几个点", "比前一个月变了…" — never "比网页变了"
+    r"(?:增长|下降|上涨|下跌|上升|减少|增加|降低|提高|提升|下滑|涨|跌|升|降|掉|高|低|多|少|变化|变动|差|(?<![不没])变)"
+    r"了?(?:多少|几)个?(?:百分)?点|"
     r"(?<![最至])[多少](?=(?:卖|买|赚|挣|花)(?:出去)?了?多少)|"  # "比服饰鞋包多卖了多少钱": the metric said after
     r"(?:增长|下降|上涨|下跌|上升|涨|跌|升|降|高|低|多|少)出?了?(?:百分之几|百分之多少|多少百分比)|"
     r"(?:变化|变动|差距|差异|差别)(?:很|挺|比较|有)?[大小](?:吗|么|不[大小]|没有?)?(?=\s*(?:呢|啊)?\s*[?？。，,]?\s*$)|"
@@ -172,7 +172,7 @@ CHANGE_WORDS = patterns.compile(
     r"\bhow much did\b(?=.{1,40}? (?:change|grow|drop|fall|rise|increase|decrease)\b)|\bgrowth rate\b|\bgrowth\b"
     r"|\bchang(?:es?|ed)\b|\bmov(?:e|ed|ement)\b(?! (?:to|from|into|over)\b)|\bdelta\b|\bdifference\b|\bgap\b|\bhow far apart\b|\bhigher or lower\b|\blower or higher\b|\bup or down\b"
     r"|\bbetter or worse\b|\bworse or better\b|\bhow (?:many|much) (?:more|less|fewer|higher|lower|bigger|smaller|larger|greater)\b"
-    r"|\bhow many (?:percentage )?(?:points|pts|pp)(?: (?:up|down))?\b(?!\s+(?:higher|lower|more|less|bigger|smaller|than)\b)",
+    r"|\bhow many (?:percentage )?(?:points|pts|pp)(?: (?:up|down|higher|lower|more|less))?\b",
     _I,
 )
 SHARE = patterns.compile(
@@ -518,17 +518,24 @@ RANK_PLACE = patterns.compile(
     r"|\b(?P<en4>" + _EN_PLACE + r")\s+place\b"
     r"|(?:\bno\.\s?|(?<![\w#])#\s?)(?P<en6>[2-9]|10)\b(?![%％]|[.,]\d)"
     r"|第\s*(?P<zh6>" + _PLACE_N + r")\s*个(?=\s*的)"
-    r"|(?:(?<=\bfor\s)|(?=the\s+(?:" + _EN_PLACE + r")\s+one['’]s))the\s+(?P<en5>" + _EN_PLACE + r")\s+one(?:['’]s|s)?"
-    r"(?![\w'’])"
-    r"|(?:^\s*|(?<=^and )|(?<=^what about )|(?<=^how about )|(?<=^now ))the\s+(?P<en3>"
+    r"|(?:(?<=\bfor\s)|(?=the\s+(?:first|"
     + _EN_PLACE
-    + r")\s+one(?:'s|s)?(?![\w'])",
+    + r")\s+one['’]s))the\s+(?P<en5>first|"
+    + _EN_PLACE
+    + r")\s+one(?:['’]s|s)?"
+    r"(?![\w'’])"
+    r"|(?:^\s*|(?<=^and )|(?<=^what about )|(?<=^how about )|(?<=^now ))the\s+(?P<en3>first|"
+    + _EN_PLACE
+    + r")\s+one(?:'s|s)?(?![\w'])"
+    r"|\b(?:is|was|came|comes|finished|placed)\s+(?:in\s+)?(?:the\s+)?(?P<en8>" + _EN_PLACE + r")(?:\s+place)?"
+    r"(?=\s*(?:[?？.!]|$|,|\s+(?:by|in|on|for|last|this)\b))",
     _I,
 )
 """A place in a ranking: "排名第二", "倒数第二", "第二高", "第3名", "the second highest", "ranked 3rd", "in second place", "the
 third one" (of the rows a previous answer ranked);
 "#2" / "no. 3" a place by number; "榜首" / "#1" / "number one" is the first (a top 1), "最后一名" / "垫底" / "came last" the last (a bottom 1)."""
 EN_PLACES = {
+    "first": 1,  # "the first one": a row the previous ranking listed
     "second": 2,
     "third": 3,
     "fourth": 4,
@@ -693,7 +700,7 @@ _BOUND_OP = (
     r"不低于|不少于|不小于|不超过|不高于|不大于|超过了?|超出|高于|大于|多于|达到了?|低于|小于|少于|不足|不到|至少|至多"
     r"|跌破|涨破|突破|升破"
     r"|超(?=\s*\d)|(?<![经通度跳错放路])过(?=\s*\d)|(?<![突跌涨升打])破(?=\s*\d)"
-    r"|(?:(?<=[a-z0-9\s量额数率价值])|(?<=已经)|(?<=有没有)|(?<=是否))到"
+    r"|(?:^|(?<=[a-z0-9\s量额数率价值月周天年度])|(?<=已经)|(?<=有没有)|(?<=是否)|(?<=是不是))到"
     r"(?=\s*[\d.一二两三四五六七八九十百千]+\s*(?:千万|百万|万|亿|千|%|％)?\s*(?:了吗|了么|了没有?|没有))"
     r"|最多|最高|最少|最低|[过破]了?(?=[\d.一二两三四五六七八九十百千]*个?(?:千万|百万|万|亿))|上(?=千万|百万|万|亿)"
     r"|\bmore than\b|\bgreater than\b|\bhigher than\b|\bbigger than\b|\blarger than\b|\bin excess of\b"
@@ -899,27 +906,23 @@ ADVICE = patterns.compile(
 """Decisions asked of Baton: it says what the data shows, never what to do."""
 MOVED_GOODS = patterns.compile(
     r"\bhow many\s+(?P<sold>(?:[^\s?]+\s+){1,3}?)(?:did|does|do|has|have)\s+(?P<seller>(?:[^\s?]+\s+){1,3}?)"
-    r"(?P<verb>move|moved)\b(?!\s+(?:from|between|since|vs\.?|versus|compared|against|over|by)\b)",
+    r"(?P<verb>move|moved)\b(?!\s+(?:from|between|since|vs\.?|versus|compared|against)\b)",
     _I,
 )
 """ "how many orders did the app move": what was sold — a count named between "how many" and "did",
 no metric between "did" and the verb (the reader checks both), and no "from … to" after it ("how
 much did GMV move", "how many orders did the app move from May to June" are changes)."""
 FORECAST = patterns.compile(
-    r"预测|预估|预判|预计(?=.{0,12}(?:会|能|将|多少|几))|会(?:涨|跌|升|降|增长|下降|达)到|"
+    r"预测|预估|预判|预计(?=.{0,12}(?:会|能|将|多少|几))|"
     r"\bforecast(?:s|ed|ing)?\b|\bpredict(?:s|ed|ing|ions?)?\b|\bprojections?\b|\bprojected\b",
     _I,
 )
-"""A forecast asked of Baton ("预测下个月的GMV", "forecast orders for Q3", "GMV会涨到多少"): it reports
-the data it has, and never extrapolates — refused by name, never read as an unknown word."""
-WILL_BE = patterns.compile(r"(?:会|能|将)(?:是|有|达到|到)多少|\bwill\b")
-""" "能有多少", "会是多少": a forecast of a period still running or to come ("这个月GMV能有多少", "下个月
-GMV会是多少"); of a past one, a figure ("上个月去掉直播GMV能有多少")."""
-RUNNING_PERIOD = patterns.compile(
-    r"这个?月|本月|今年|本周|这周|这个?星期|本季度?|这个?季度|今天|下个?月|下周|下个?星期|明年|下个?季度|明天|未来|将来"
-    r"|\bthis (?:month|year|week|quarter)\b|\bnext\b|\btoday\b|\btomorrow\b|\bfuture\b",
-    _I,
-)
+"""A forecast asked of Baton ("预测下个月的GMV", "forecast orders for Q3"): it reports the data it has,
+and never extrapolates — refused by name, never read as an unknown word."""
+WILL_BE = patterns.compile(r"(?:会|能|将)(?:是|有|达到|到)多少|(?:会|将)(?:涨|跌|升|降|增长|下降|达)到")
+""" "能有多少", "会涨到": of a period still running ("今年GMV能有多少", read once periods are: the
+year's total to date is no answer to it), a forecast; of a past one, a figure ("上个月去掉直播GMV能有多少",
+"今年上半年GMV能有多少")."""
 UNSUPPORTED_OPERATORS = patterns.compile(
     r"第\s*(?:[二两三四五六七八九十]|[2-9])\s*(?:好|差)|"
     r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ](?:best|worst|to[- ]last)\b|"
@@ -952,6 +955,7 @@ ZH_FILLERS = frozenset(
         "这么多 那么多 这么大 那么大 这么快 这么厉害 这么猛 "
         "老板 领导 老大 上级 "  # "老板想知道上个月的GMV": who asks says nothing of the data
         "出个 出一个 出一份 做个 做一个 做一份 来个 来一个 来一份 拉个 拉一下 拉一份 报表 "  # "出个…报表：…"
+        "回到 再回到 切回 "  # "回到各渠道，增幅最大的是哪个": the breakdown said after it
         "急 着急 很急 挺急 比较急 加急 急用 咋样 另外 啥 是啥 啥样 它们 它 这些 那些 筛选 筛选条件 过滤"  # "老板要的，急": urgency says nothing of the data  # "涨了这么多": the degree of a move said
     ).split()
 )
@@ -969,7 +973,7 @@ EN_FILLERS = frozenset(
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "
         "produced among amongst unique distinct given offered issued granted placed made recorded received "
-        "saw seen experienced posted make makes pls plz thx ty btw asap urgent bot stuff things"
+        "saw seen experienced posted make makes pls plz thx ty btw asap urgent bot stuff things again"
     ).split()
 )
 """English function words. Time units, "each", "across", "overall" and comparison words are

@@ -432,12 +432,12 @@ _RULES: tuple[_Rule, ...] = (
         ),
         _month,
     ),
-    _Rule(  # "May GMV of app", "what was May GMV by channel", "GMV for May by region": May opening a
-        # question (or after "what was", "for", "the") is the month unless a modal's subject or verb follows
+    _Rule(  # "May GMV of app", "what was May GMV by channel", "GMV for May by region", "share of May GMV": May
+        # opening a question (or after "what was", "for", "of", "the") is the month unless a modal's subject or verb follows
         "month_may_opening",
         _p(
             r"(?:^\s*|<NB>(?:what(?:'s|\s+(?:is|was|were))?|how\s+(?:does|did|do|was|is|were)|show(?:\s+me)?"
-            r"|give\s+me|the|for)\s+)(?P<t>(?P<mn>may))<NA>"
+            r"|give\s+me|the|for|of)\s+)(?P<t>(?P<mn>may))<NA>"
             r"(?!\s+(?:(?!by|vs|to|of|in|on)[a-z]{1,2}|you|she|they|this|that|these|those|there|have|not|also|still|well|need|want|ask|help"
             r"|get|see|know|check|pull|show|give|look|send|tell|our|your|his|her|their|someone|somebody|anyone"
             r"|anybody|one|please|pls|plz|kindly|request|view|access|share|run|find|use|take)(?![A-Za-z]))"
