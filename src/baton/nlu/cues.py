@@ -660,7 +660,7 @@ def _read_place(scan: Scan, cues: Cues) -> None:
     low = "bottom" in groups or word in {"低", "小", "少", "lowest", "smallest", "least", "fewest"}
     cues.order = "asc" if low else "desc"
     # "第三个呢", "第二个的退款率", "the third one('s)": a row the previous ranking listed, in its way
-    cues.place_bare = bool({"zh5", "zh6", "en3", "en5"} & set(groups))
+    cues.place_bare = bool({"zh5", "zh6", "en3", "en5", "en8"} & set(groups))
     if place == 1:
         cues.top_n = 1
     else:

@@ -253,7 +253,7 @@ def members_said_of_the_first_metric(scan: Scan, terms: Terms) -> None:
 
 
 _BOTH_BEFORE = patterns.compile(
-    r"(?:(?<!\bfor )(?<!\bdid )(?<!\bdo )(?<!\bdoes )\bboth\s+(?:(?:on|in|from|via|through|at|of)\s+)?(?:the\s+)?"
+    r"(?:(?<!\bfor )\bboth\s+(?:(?:on|in|from|via|through|at|of)\s+)?(?:the\s+)?"
     r"|同时(?:在|从|通过|于)?)$",
     re.I,
 )

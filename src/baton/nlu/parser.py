@@ -201,8 +201,32 @@ def _period_before_a_bound(text: str, as_of: date) -> str:
     return f"{said}{' ' if said[-1:].isascii() else ''}{head}{sep}{tail}"
 
 
+def _forecast_asked(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) -> bool:
+    """What a period still running (or not begun) will come to: not a figure of days past — the
+    peak day so far ("今年单日GMV最高能到多少") and a period to date by its words ("5月以来") are."""
+    if vocab.SO_FAR.search(scan.norm) or vocab.PEAK_SO_FAR.search(scan.norm):
+        return False
+    running = any(p.match is not None and p.match.clamped for p in periods)
+    to_come = any(p.match is None and "latest_complete_day" in getattr(p.error, "detail", {}) for p in periods)
+    return running or to_come
+
+
 _A_MOVE = patterns.compile(r"变|涨|跌|增|降|升|掉|减|\bchang|\bmov|\bgr[eo]w|\brise|\brose|\bfell|\bfall|\bdrop", re.I)
 """A change word that says a move over time ("变化了多少", "grew"), not a comparative ("高吗")."""
+
+
+def _a_move(scan: Scan, cues: Cues) -> bool:
+    spans = [*cues.spans.get("change", []), *cues.spans.get("up", []), *cues.spans.get("down", [])]
+    return any(_A_MOVE.search(scan.norm[a:b]) for a, b in spans)
+
+
+def _no_move_dropped(scan: Scan, cues: Cues, query: SemanticQuery) -> None:
+    """A move asked ("APP和网页上个月GMV分别涨了多少") that the query compares with no other period
+    (and is no why, and no series, which shows the move) would answer the levels alone: asked back."""
+    if query.comparison is None and query.grain is None and query.intent != "why" and _a_move(scan, cues):
+        raise ask_back("nlu.members_change_or_gap", {"reason": "move_without_base"})
+
+
 _ACROSS = patterns.compile(r"\bacross\b", re.I)
 _SET_AGAINST = patterns.compile(r"(?:和|跟|与|同|\bwith\b|\bvs\.?|\bthan\b|\bto\b)[^，,。;；]{0,8}$", re.I)
 
@@ -394,6 +418,7 @@ class Planner(TermReader, QueryAssembly):
         terms = read.terms
         marks = share_marks(read.scan, terms.members, terms.dims, terms.hits) if read.cues.share else ShareMarks()
         query = self.build(read.cues, terms, time_range, comparison, read.corrections, as_of, marks=marks)
+        _no_move_dropped(read.scan, read.cues, query)
         check_share_compared(query, read.scan.norm)
         query = share_move_said(query, read.scan, read.cues.spans)
         self._unit_in_currency(query, read.cues.unit_currency)
@@ -500,9 +525,8 @@ class Planner(TermReader, QueryAssembly):
         for period in periods:
             for span in period.spans:
                 scan.claim(*span)
-        ranked = SUPERLATIVE_WORD.search(scan.norm) is not None  # "今年单日GMV最高能到多少": the highest so far
-        if cues.will_be and not ranked and any(p.match is not None and p.match.clamped for p in periods):
-            raise OutOfScope(*both("nlu.forecast"), detail={"reason": "forecast"})  # "今年GMV能有多少"
+        if cues.will_be and _forecast_asked(scan, periods):  # "今年GMV能有多少", "what will GMV be next month"
+            raise OutOfScope(*both("nlu.forecast"), detail={"reason": "forecast"})
         periods.sort(key=lambda p: p.span)
         claim_its_length(scan, periods)
         until_with_no_start(scan, periods)
@@ -559,8 +583,7 @@ class Planner(TermReader, QueryAssembly):
             contrasted = vocab.COMPARE.search(scan.norm[hits[0].start : hits[-1].end]) is not None
             if cues.total and contrasted:  # "app and web combined vs mini program": a sum against a member
                 raise ask_back("nlu.sum_against_member", {"members": [m.member for m in terms.members]})
-            a_move = any(_A_MOVE.search(scan.norm[a:b]) for a, b in cues.spans.get("change", []))  # never "比华南高吗"
-            if contrasted and a_move and not cues.difference and cues.comparison_kind is None and len(periods) < 2:
+            if contrasted and _a_move(scan, cues) and cues.comparison_kind is None and len(periods) < 2:
                 # "APP的退款率比网页变化了多少": the gap between the two, or each one's change? asked
                 raise ask_back("nlu.members_change_or_gap", {"members": [m.member for m in terms.members]})
             _members_compared(scan, cues)

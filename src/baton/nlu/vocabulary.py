@@ -919,10 +919,17 @@ FORECAST = patterns.compile(
 )
 """A forecast asked of Baton ("预测下个月的GMV", "forecast orders for Q3"): it reports the data it has,
 and never extrapolates — refused by name, never read as an unknown word."""
-WILL_BE = patterns.compile(r"(?:会|能|将)(?:是|有|达到|到)多少|(?:会|将)(?:涨|跌|升|降|增长|下降|达)到")
+WILL_BE = patterns.compile(r"(?:会|能|将)(?:是|有|达到|到)多少|(?:会|将)(?:涨|跌|升|降|增长|下降|达)到|\bwill\b", _I)
 """ "能有多少", "会涨到": of a period still running ("今年GMV能有多少", read once periods are: the
 year's total to date is no answer to it), a forecast; of a past one, a figure ("上个月去掉直播GMV能有多少",
-"今年上半年GMV能有多少")."""
+"今年上半年GMV能有多少"). A period to date by its own words ("5月以来", "so far") is no forecast."""
+SO_FAR = patterns.compile(r"以来|至今|迄今|到目前|截至目前|截止目前|到现在|\bso far\b|\bto date\b|\bsince\b", _I)
+PEAK_SO_FAR = patterns.compile(
+    r"(?:单日|哪天|哪一天|每天|日).{0,8}?(?:最高|最低|最多|最少)|(?:最高|最低)的?(?:一天|单日)"
+    r"|\b(?:peak|highest|lowest|best|worst|biggest)\s+(?:single\s+)?day\b",
+    _I,
+)
+"""The peak day so far ("今年单日GMV最高能到多少"): a figure of days past, never a forecast."""
 UNSUPPORTED_OPERATORS = patterns.compile(
     r"第\s*(?:[二两三四五六七八九十]|[2-9])\s*(?:好|差)|"
     r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[- ](?:best|worst|to[- ]last)\b|"
@@ -973,7 +980,7 @@ EN_FILLERS = frozenset(
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "
         "produced among amongst unique distinct given offered issued granted placed made recorded received "
-        "saw seen experienced posted make makes pls plz thx ty btw asap urgent bot stuff things again"
+        "saw seen experienced posted make makes pls plz thx ty btw asap urgent bot stuff things"
     ).split()
 )
 """English function words. Time units, "each", "across", "overall" and comparison words are
