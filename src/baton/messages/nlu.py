@@ -367,6 +367,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "问题把两个成员放在一起比较，又问变化：是两者之差，还是各自与之前某个时期相比的变化？问差值请说“高/低多少”，"
         "问变化请说明对比的时期。",
     ),
+    "move_without_base": (
+        "A change is asked, but not against which period, and this question does not build one: name the period "
+        'to compare with (e.g. "vs May", "month over month"), or ask for the values on their own.',
+        "问题问了变化，但没有说明与哪个时期相比，这样的问法也无法推断：请说明对比的时期（如“和5月比”“环比”），或只问数值本身。",
+    ),
     "gap_of_two": (
         "A gap is between two members: name the two whose difference you want.",
         "差值只在两个成员之间计算：请说明要比较哪两个成员。",

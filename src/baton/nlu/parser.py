@@ -224,7 +224,7 @@ def _no_move_dropped(scan: Scan, cues: Cues, query: SemanticQuery) -> None:
     """A move asked ("APP和网页上个月GMV分别涨了多少") that the query compares with no other period
     (and is no why, and no series, which shows the move) would answer the levels alone: asked back."""
     if query.comparison is None and query.grain is None and query.intent != "why" and _a_move(scan, cues):
-        raise ask_back("nlu.members_change_or_gap", {"reason": "move_without_base"})
+        raise ask_back("nlu.move_without_base", {"reason": "move_without_base"})
 
 
 _ACROSS = patterns.compile(r"\bacross\b", re.I)
