@@ -197,14 +197,8 @@ def _floor(scan: Scan, start: int, end: int, term: tuple[int, int] | None) -> Fl
         min((b for b in breaks if b >= span[1]), default=len(scan.norm)),
     )
     membership = _MEMBERSHIP.search(scan.norm, *clause) is not None
-    member_of_its_metric = next(
-        (
-            (s, e)
-            for s, e in scan.members
-            if term is not None and e <= term[0] and not scan.norm[e : term[0]].strip(" 的")
-        ),
-        None,
-    )
+    at = term[0] if term is not None else -1  # no term: no member said of it
+    member_of_its_metric = next(((s, e) for s, e in scan.members if e <= at and not scan.norm[e:at].strip(" 的")), None)
     total_said = any(
         not any(s <= m.start() and m.end() <= e for s, e in scan.terms)
         for pattern in (vocab.SUM_SAID, vocab.WHOLE_PLACE)

@@ -540,18 +540,15 @@ class FollowUpMerge(RowsPointedAt):
             self.changed.append("threshold")
             return None
         of = parent.threshold.of if parent.threshold is not None else "value"
+        scope = FloorScope(self.metrics, self.dims, self.grain, self.filters, self.time_range)
         if of in ("change", "change_pct"):  # its comparison is its own
             beside = ranked or gap or self.share or comparison is None
         elif of == "share":  # its share is its own
             beside = ranked or gap or not self.share or comparison is not None
         else:  # a floor goes on beside its ranking ("那今年2月呢"), never beside another
-            floor = floor_kept(parent, self._scope())
-            ranked = ranked and not (floor and self.rank_by == "value")
+            ranked = ranked and not (floor_kept(parent, scope) and self.rank_by == "value")
             beside = ranked or gap or self.share or comparison is not None
-        return kept_bound(parent, self._scope(), beside)
-
-    def _scope(self) -> FloorScope:
-        return FloorScope(self.metrics, self.dims, self.grain, self.filters, self.time_range)
+        return kept_bound(parent, scope, beside)
 
     def _query(self) -> SemanticQuery:
         cues, parent = self.cues, self.parent

@@ -257,10 +257,10 @@ _BOTH_BEFORE = patterns.compile(
     r"|同时(?:在|从|通过|于)?)$",
     re.I,
 )
-_EACH_SAID = patterns.compile(r"^\s*compare\b|\brespectively\b|\bseparately\b|\bside by side\b|分别|各自", re.I)
-"""Words that ask for each member ("compare buyers on both app and web", "分别"): never the overlap."""
 """Two members said as one place people were in at once ("buyers on both app and web", "buyers of
 both …", "同时在app和web…"); "for both" asks for each ("show buyers for both app and web")."""
+_EACH_SAID = patterns.compile(r"^\s*compare\b|\brespectively\b|\bseparately\b|\bside by side\b|分别|各自", re.I)
+"""Words that ask for each member ("compare buyers on both app and web", "分别"): never the overlap."""
 _BOTH_BETWEEN = patterns.compile(r"^\s*(?:and|&|和|与|跟|及)\s*(?:on\s+|in\s+|from\s+|via\s+|the\s+|在)?\s*$", re.I)
 _BOTH_AFTER = patterns.compile(r"^\s*(?:上|里|中)?\s*都(?=有(?!多少)|买过?|下过?单|购买过?|消费过?|在)")
 
