@@ -297,6 +297,8 @@ REFUSALS: list[tuple[str, str, str | None]] = [
     ("What was the rate last month?", "unknown_metric", "conversion_rate"),  # a metric word: undefined, refused
     ("上个月的转化怎么样", "ambiguous_question", "conversion_rate"),  # part of a name: asked, not guessed
     ("What was the total money last month?", "ambiguous_question", "net_revenue"),
+    ("给我数", "ambiguous_question", "gmv"),  # "the numbers" of no metric: which one, never a metric "我数"
+    ("给我上个月的数", "ambiguous_question", "gmv"),
 ]
 
 
@@ -331,6 +333,40 @@ def test_either_direction_asked_is_the_change_with_no_premise(question: str) -> 
 
 def test_a_question_back_suggests_the_metric_the_question_named_first() -> None:
     with pytest.raises(AmbiguousQuestion) as info:
-        PLANNER.plan("上个月退款率按风向看", as_of=AS_OF)
+        PLANNER.plan("上个月退款率的风向", as_of=AS_OF)
     suggestions = info.value.detail["suggestions"]
     assert isinstance(suggestions, list) and suggestions[0] == "退款率" and len(suggestions) == 5
+
+
+@pytest.mark.parametrize(
+    ("question", "offered"),
+    [
+        ("what percentage of orders were refunded last month", "refund rate"),
+        ("how many cancelled orders last month", "cancellation rate"),
+    ],
+)
+def test_a_question_back_offers_the_metric_a_word_it_could_not_place_is_from(question: str, offered: str) -> None:
+    """ "refunded" is no metric, but the refund rate is the one it points at: offered among the
+    first, never only the catalog's first five."""
+    with pytest.raises(AmbiguousQuestion) as info:
+        PLANNER.plan(question, as_of=AS_OF)
+    suggestions = info.value.detail["suggestions"]
+    assert isinstance(suggestions, list) and offered in suggestions[:2]
+
+
+@pytest.mark.parametrize(
+    ("question", "word", "metric"),
+    [
+        ("GMV by city last month", "city", "gmv"),
+        ("上个月各城市的GMV", "城市", "gmv"),
+        ("上个月按产品看订单量", "产品", "order_count"),
+    ],
+)
+def test_a_breakdown_by_no_dimension_names_the_dimensions_the_metric_has(question: str, word: str, metric: str) -> None:
+    """ "by city" where the catalog has no city: asked back with the metric's own dimensions, never
+    merely "not understood", and never answered without the breakdown."""
+    with pytest.raises(AmbiguousQuestion) as info:
+        PLANNER.plan(question, as_of=AS_OF)
+    assert info.value.detail["reason"] == "no_such_breakdown"
+    assert info.value.detail["suggestions"] == list(PLANNER.catalog.metrics[metric].dimensions)
+    assert word in info.value.message_en and word in info.value.message_zh

@@ -1759,6 +1759,8 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("破 before a number", "单量破5000的品类有哪些（上个月）", {"threshold": {"op": ">", "value": 5000}}),
     ("a place said with # before a comma", "which channel was #2, by GMV last month", {"rank_place": 2}),
     ("moved as sold", "how many orders did the app move last month", {"metrics": ["order_count"], "comparison": None}),
+    ("moved as sold, an amount", "how much GMV did the app move last month", {"metrics": ["gmv"], "comparison": None}),
+    ("the numbers of a metric", "上个月GMV的数", {"metrics": ["gmv"], "dimensions": []}),
     (
         "moved with an adverb is a change",
         "how much exactly did GMV move last month",

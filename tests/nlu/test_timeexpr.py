@@ -77,7 +77,13 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("从6月10日开始的订单量", A, "2026-06-10", "2026-06-30", "custom"),
     ("orders from June 20 onwards", A, "2026-06-20", "2026-06-30", "custom"),
     ("最近仨月", A, "2026-04-01", "2026-06-30", "month"),
-    ("今年头两个月", A, "2026-01-01", "2026-02-28", "custom"),
+    # the first N months: whole months, so the period before them is the N months before
+    ("今年头两个月", A, "2026-01-01", "2026-02-28", "month"),
+    ("the first three months of 2025", A, "2025-01-01", "2025-03-31", "month"),
+    # two months in a row said with one 月 (the 十 of 十二 said once): both whole months
+    ("今年一二月", A, "2026-01-01", "2026-02-28", "month"),
+    ("去年十一二月", A, "2025-11-01", "2025-12-31", "month"),
+    ("2025年三四月份", A, "2025-03-01", "2025-04-30", "month"),
     # the current period's whole namesake a year back (the week 52 weeks back, weekdays aligned)
     ("去年这个月", A, "2025-07-01", "2025-07-31", "month"),
     ("去年本季度", A, "2025-07-01", "2025-09-30", "quarter"),
@@ -352,6 +358,8 @@ NO_TIME = [
     "线上月活用户",  # 线上 = online
     "first half of the month",
     "去年同期",
+    "二五月的GMV",  # two months not in a row said with one 月: no period
+    "星期一二月",  # a weekday before a month, never January and February
 ]
 
 

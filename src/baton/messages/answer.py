@@ -647,6 +647,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{written!r} is not a catalog term; it was read as {read_as!r}, the only term one character away.",
         "“{written}”不是指标目录中的词，按唯一一个只差一个字符的词“{read_as}”理解。",
     ),
+    "corrected_shorthand": (
+        "{written!r} was read as the shorthand for {read_as!r}.",
+        "“{written}”按缩写理解为“{read_as}”。",
+    ),
     "corrected_ratio": (
         "{written!r} names two metrics, one over the other; it was read as {read_as!r}, the catalog metric "
         "defined as that ratio (see its definition).",

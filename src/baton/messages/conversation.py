@@ -13,9 +13,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "上一问只包含{kept}，没有{members}，无从去掉。请说明要保留哪些成员，或完整地提问。",
     ),
     "exclude_all": (
-        "The previous question was about {kept} only: taking out {members} leaves nothing. Say which members to "
-        "keep, or ask a whole question.",
-        "上一问只包含{kept}：去掉{members}后什么都不剩。请说明要保留哪些成员，或完整地提问。",
+        "The previous question was about {kept} only: taking out {members} leaves nothing. Did you mean every "
+        "{dimension}, with no filter on it, or every {dimension} but {members}?",
+        "上一问只包含{kept}：去掉{members}后什么都不剩。是要看全部{dimension}（请说“所有{dimension}”），还是除{members}以外的"
+        "{dimension}（请说“其他{dimension}”）？",
     ),
     "replace_which_filter": (
         "Replace {kept} with {members}, or look at {members} within {kept}? Ask the whole question, so that "

@@ -88,6 +88,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Break it down by what? Name a dimension (e.g. {dimensions}) or a time unit.",
         "按什么拆分？请说明一个维度（如{dimensions}）或时间单位。",
     ),
+    "no_such_breakdown": (
+        "The catalog has no dimension {word!r} to break {metric} down by, so Baton will not guess one. {metric} can be "
+        "broken down by: {allowed}.",
+        "指标目录中没有“{word}”这个维度，无法按它拆分{metric}，Baton 不会猜测。{metric}可用的拆分维度：{allowed}。",
+    ),
     "not_understood": (
         "Baton did not understand {words} in the question, so it will not guess. Please rephrase it with the "
         "catalog's metrics, dimensions and members, or ask without it.",

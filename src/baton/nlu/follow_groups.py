@@ -59,9 +59,10 @@ def filters_of(
         if excluded and included is not None and the_set and not set(members) & set(included.members):
             filters = [f for f in filters if f is not included]  # "APP的GMV" then "直播以外的渠道呢"
             included = None
-        if excluded and included is not None and set(included.members) == set(members) and _all_but_said(r):
-            # "上个月app的GMV" then "除了app呢": all but what the previous question kept ("去掉app":
-            # the member, or the filter on it? asked back below)
+        all_but = _all_but_said(r) or (the_set and _OTHERS.search(r.scan.norm) is not None)
+        if excluded and included is not None and set(included.members) == set(members) and all_but:
+            # "上个月app的GMV" then "除了app呢" / "不看app，看其他渠道合计": all but what the previous question
+            # kept ("去掉app": the member, or the filter on it? asked back below)
             filters = [f for f in filters if f is not included]
             included = None
         if excluded and included is not None:  # "华东和华南的GMV" then "去掉华南": 华东 is left
@@ -208,7 +209,9 @@ def _replaced_filter_is_named(
 ) -> None:
     """ "华南的GMV" then "换成web" / "I meant web": web instead of South China, or web within it? A
     replacement naming members only of dimensions the previous question did not filter, while it
-    filtered another, is asked back, never read as a narrowing."""
+    filtered another, is asked back, never read as a narrowing. A member left out ("orders instead,
+    excluding East China") replaces nothing: it narrows."""
+    named = {key: members for key, members in named.items() if not key[1]}
     if r.ties is None or not r.ties.replace or not named or r.terms.dims:
         return
     filtered = [f for f in parent.filters if not f.exclude]
@@ -258,6 +261,7 @@ def _left(catalog: Catalog, dim: str, included: Sequence[str], excluded: Sequenc
                     lang,
                     members=said(lang, excluded),
                     kept=said(lang, included),
+                    dimension=catalog.dimensions[dim].label.for_lang(lang),
                 )
                 for lang in LANGUAGES
             ),
@@ -286,6 +290,9 @@ def _all_but_said(r: Reading) -> bool:
     """The exclusion said as "all but" (除了, 以外, 不含, excluding, except, without)."""
     return _ALL_BUT.search(r.scan.norm) is not None
 
+
+_OTHERS = patterns.compile(r"其他|其余|其它|剩下|剩余|\bother\b|\bremaining\b|\bthe rest\b", re.I)
+"""The other members, said beside the dimension they are of ("其他品类", "the other channels")."""
 
 _ACROSS_SAID = patterns.compile(r"\bacross\s+(?:all\s+)?(?:the\s+)?", re.I)
 """A total said across a breakdown ("total across regions?"): summed over it."""

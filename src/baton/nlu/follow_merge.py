@@ -269,7 +269,11 @@ class FollowUpMerge(RowsPointedAt):
             share_filters, filters = (part,), [f for f in filters if f is not part]
             dims = list(parent.dimensions) if len(part.members) > 1 else []
         included = [f for f in filters if not f.exclude]
-        if new_share and not share_filters and not terms.members and not dims and len(included) == 1:
+        said_again = len(included) == 1 and all(  # "华东买家数" then "华东占全国的比例": the member kept, said again
+            not m.excluded and m.dimension == included[0].dimension and m.member in included[0].members
+            for m in terms.members
+        )
+        if new_share and not share_filters and said_again and not dims:
             # "上个月新用户GMV" then "占比呢" / "占总GMV的比例呢": the member's share of the unfiltered whole
             share_filters, filters = (included[0],), [f for f in filters if f is not included[0]]
         side_by_side = [f for f in included if f.dimension in dims and len(f.members) > 1]
@@ -615,6 +619,7 @@ class FollowUpMerge(RowsPointedAt):
         (a comparison a series replaced, a ranking a single member ends), is named — the reader is
         never told a part was kept that was not."""
         parent = self.parent
+        query = self._share_not_compared(query)
         check_follow_up(self.planner, query)
         check_share_compared(query, self.r.scan.norm)
         if self.changed and _same_question(parent, query):
@@ -632,6 +637,19 @@ class FollowUpMerge(RowsPointedAt):
         dropped, _ = compare_parts(parent, query)
         parts: list[Part] = [p for p in PARTS if p in self.changed or p in dropped]
         return FollowUp(query, changed=tuple(parts), inherited=inherited_parts(parent, parts))
+
+    def _share_not_compared(self, query: SemanticQuery) -> SemanticQuery:
+        """A share asked anew of an answer compared in a way shares are not ("环比呢" of each month,
+        then "华东占全国的比例是多少"): the shares, the comparison the follow-up never said dropped
+        and named as dropped — never a question back about a comparison it did not ask."""
+        kept = query.comparison is not None and "comparison" not in self.changed and not self.cues.comparison_spans()
+        if not (query.share and not self.parent.share and kept):
+            return query
+        try:
+            check_share_compared(query, self.r.scan.norm)
+        except AmbiguousQuestion:
+            return query.model_copy(update={"comparison": None, "intent": "share"})
+        return query
 
     def _better(self, metrics: tuple[str, ...]) -> str | None:
         return self.planner.catalog.metrics[metrics[0]].better

@@ -46,6 +46,21 @@ def metrics_naming(lexicon: Lexicon, word: str, k: int = 5) -> list[str]:
     return out[:k]
 
 
+def metrics_near(lexicon: Lexicon, words: Sequence[str]) -> list[str]:
+    """Metrics one of whose names holds a word no reader placed, or shares its stem with it
+    ("refunded" → refund rate, "cancelled" → cancel rate): a question asked back offers them first."""
+    out: list[str] = []
+    for word in words:
+        out += metrics_naming(lexicon, word)
+        stem = normalise(word)[:6]
+        if not (stem.isascii() and stem.isalpha() and len(stem) >= 5):
+            continue
+        for name, surfaces in lexicon.surfaces("metric").items():
+            if any(w.startswith(stem[:5]) and stem.startswith(w[:6]) for s in surfaces for w in s.split()):
+                out.append(name)
+    return list(dict.fromkeys(out))
+
+
 def no_part_of_a_metric(catalog: Catalog, lexicon: Lexicon, unknown: Sequence[str]) -> None:
     """ "total MRR", "上个月的转化怎么样": a word of metrics' names, none of them whole and no
     metric name of its own ("利润率" is refused as undefined elsewhere) — asked back naming the

@@ -83,6 +83,7 @@ from baton.nlu.metric_words import (
     metric_labels,
     metric_over_metric,
     metric_said_whole,
+    metrics_near,
     no_part_of_a_metric,
 )
 from baton.nlu.parts import (
@@ -240,6 +241,21 @@ def _two_ends(scan: Scan, cues: Cues, terms: Terms) -> bool:
     ends_said = len(vocab.BEST.findall(scan.norm))
     named = any(not m.excluded for m in terms.members)
     return cues.top_n == 2 and cues.rank_place is None and ends_said <= 1 and not named
+
+
+_BREAKDOWN_BEFORE = patterns.compile(r"(?:\b(?:by|per|each|every)|按照?|各个?|分|每个?|每一个)\s*$", re.I)
+"""Words that ask for a breakdown by the word after them ("by city", "各城市")."""
+_DIMENSION_NOUNS = frozenset(["维度", "这个维度", "这一维度", "dimension", "dimensions"])
+
+
+def _dimension_noun(scan: Scan, word: str) -> bool:
+    """ "加上品类维度", "by the channel dimension": the word for a dimension, said of the one just
+    named — no word to place. Said of nothing ("看维度"), it is asked about."""
+    if word.lower() not in _DIMENSION_NOUNS:
+        return False
+    at = scan.residual().find(word)
+    named = [end for start, end in scan.terms if (start, end) not in scan.metrics and (start, end) not in scan.members]
+    return any(end <= at and scan.text[end:at].strip() in ("", "的") for end in named)
 
 
 def _plain_one_period(cues: Cues, periods: list[timeexpr.PeriodReading]) -> bool:
@@ -713,7 +729,9 @@ class Planner(TermReader, QueryAssembly):
         (nothing of the catalog, or an undefined metric) or asked back naming what is left. A
         follow-up (``follows``) may leave its metric to the question it follows."""
         claim_own_tables(self.catalog, scan, terms.metrics)
-        unknown = unknown_words(scan.residual())
+        unknown = [
+            w for w in unknown_words(scan.residual()) if not self._the_numbers(scan, w) and not _dimension_noun(scan, w)
+        ]
         # "第一个周一", "每周一": a week word read, its weekday left over is never a filler "一"
         for m in vocab.WEEKDAY_ZH.finditer(scan.norm):
             if scan.free(m.start("wd"), m.end("wd")):  # named as the weekday, never its character alone
@@ -738,11 +756,13 @@ class Planner(TermReader, QueryAssembly):
             raise OutOfScope(*self.with_examples("nlu.not_about_data"), detail={"unknown": unknown})
         if metric_words:
             raise self.unknown_metric(metric_said_whole(scan, terms.hits, metric_words[0]))
+        if len(unknown) == 1 and not cues.unsupported and len(terms.metrics) == 1:
+            self._no_such_breakdown(scan, unknown[0], terms.metrics[0])
         if cues.unsupported or unknown:
             words = [*cues.unsupported, *unknown]
             raise AmbiguousQuestion(
                 *self.not_understood(words),
-                detail={"unknown": words, "suggestions": self.examples(language, terms.metrics)},
+                detail={"unknown": words, "suggestions": self.examples(language, self._offered(terms, words))},
             )
         if not terms.metrics and not follows:
             raise AmbiguousQuestion(
@@ -754,6 +774,47 @@ class Planner(TermReader, QueryAssembly):
                 ),
                 detail={"missing": "metric", "suggestions": list(self.catalog.metrics)},
             )
+
+    def _no_such_breakdown(self, scan: Scan, word: str, metric: str) -> None:
+        """ "GMV by city", "各城市的GMV": a breakdown by a word no dimension names is asked back with
+        the dimensions the metric has, never as a word merely not understood."""
+        at = scan.residual().find(word)
+        if at < 0 or not _BREAKDOWN_BEFORE.search(scan.norm[:at]):
+            return
+        allowed = self.catalog.metrics[metric].dimensions
+
+        def said(lang: Language) -> str:
+            listed = message("answer.list_sep", lang).join(
+                self.catalog.dimensions[d].label.for_lang(lang) for d in allowed
+            )
+            label = self.catalog.metrics[metric].label.for_lang(lang)
+            return message(
+                "nlu.no_such_breakdown",
+                lang,
+                word=word,
+                metric=label,
+                allowed=listed or message("nlu.no_dimensions", lang),
+            )
+
+        raise AmbiguousQuestion(
+            said("en"),
+            said("zh"),
+            detail={"unknown": [word], "reason": "no_such_breakdown", "suggestions": list(allowed)},
+        )
+
+    @staticmethod
+    def _the_numbers(scan: Scan, word: str) -> bool:
+        """ "给我数", "GMV的数": the numbers asked for, no word to place — unless glued to a metric's
+        name ("GMV数"), which may count what the metric sums."""
+        if word.strip("".join(vocab.FUNCTION_CHARACTERS)) not in vocab.THE_NUMBERS_ZH:
+            return False
+        at = scan.residual().find(word)
+        return not any(end <= at and not scan.text[end:at].strip() for _, end in scan.metrics)
+
+    def _offered(self, terms: Terms, unplaced: Sequence[str]) -> list[str]:
+        """The metrics a question asked back offers first: those it named, then those whose names
+        hold a word it could not place."""
+        return [*terms.metrics, *metrics_near(self.lexicon, unplaced)]
 
     def _near_catalog(self, word: str) -> bool:
         """Whether a word no reader placed is part of a catalog term ("下单" of "下单量", "customers"

@@ -102,7 +102,7 @@ FRAME = patterns.compile(
     r"^\s*(?:那么|那如果|如果是|要是|接下来|然后|下面|那)|呢|拆开|拆一下|拆分一下|拆分|拆下|拆(?=\s*(?:看看?)?\s*[呢吧?？。!！]?\s*$)|分开看|分开"
     r"|^\s*(?:and\s+)?(?:what|how)\s+about\b|^\s*and\s+(?:for|in|by|with)?\b|^\s*what if\b"
     r"|^\s*(?:ok(?:ay)?,?\s+)?now\b"
-    r"|\bsame (?:for|but|thing for)\b|\bthe same\b(?!\s+(?:period|month|week|quarter|day|date|time)\b)|(?<=\s)(?<!first )(?<!second )(?<!third )(?<!fourth )(?<!fifth )(?<!sixth )(?<!2nd )(?<!3rd )ones?\b(?=\s*(?:had|has|have|was|were|is|are|did|does|[?？.!]|$))"
+    r"|\bsame (?:for|but|thing(?:,)? (?:for|but)|again(?:,)? but)\b|\bthe same\b(?!\s+(?:period|month|week|quarter|day|date|time)\b)|(?<=\s)(?<!first )(?<!second )(?<!third )(?<!fourth )(?<!fifth )(?<!sixth )(?<!2nd )(?<!3rd )ones?\b(?=\s*(?:had|has|have|was|were|is|are|did|does|[?？.!]|$))"
     r"|\bthem\b|\bthose\b",
     _I,
 )

@@ -207,13 +207,13 @@ def expand_abbreviations(text: str) -> tuple[str, tuple[Correction, ...]]:
         full = ABBREVIATIONS.get(said)
         if full is None:  # "m/y": no shorthand of ours
             return match.group(0)
-        corrections.append(Correction(written=match.group(0).strip(), read_as=full.strip(), kind="typo"))
+        corrections.append(Correction(written=match.group(0).strip(), read_as=full.strip(), kind="shorthand"))
         return full
 
     def counted(match: re.Match[str]) -> str:
         short = match.group("n") + match.group("u")
         full = f"{match.group('n')} {'days' if match.group('u').lower() == 'd' else 'weeks'}"
-        corrections.append(Correction(written=short, read_as=full, kind="typo"))
+        corrections.append(Correction(written=short, read_as=full, kind="shorthand"))
         return match.group("said") + full
 
     expanded = _COUNTED_UNIT.sub(counted, _ABBREVIATION.sub(expand, text))

@@ -53,11 +53,11 @@ _WHICH_PATTERNS: tuple[tuple[str, Grain], ...] = (
 )
 WHICH_TIME: tuple[tuple[re.Pattern[str], Grain], ...] = tuple((patterns.compile(p, _I), g) for p, g in _WHICH_PATTERNS)
 TREND = patterns.compile(
-    r"趋势|走势|变化情况|曲线|是?怎么走的?|怎么变的?|走得怎么样|\btrends?\b|\btrending\b|\bover time\b", _I
+    r"趋势|走势|变化情况|曲线|是?怎么走的?|怎么变的?|走得怎么样|\btrends?\b|\btrend(?:ing|ed)\b|\bover time\b", _I
 )
 YOY = patterns.compile(
-    r"同比去年同期|同比去年|同比|(?:相比|对比|比|较)?(?:去年|上年)(?:同期|当月|当季度?|当周)|去年同月|上年同月|去年同季度?|去年的?同一?个?月|去年的?同一天|去年同日|"
-    r"(?:和|跟|与|同)(?:去年|上一年|上年)(?:同期|同月|同季度?|当月|当季度?|同一?个?月)?(?:相比|比较|对比|比)|"
+    r"同比去年同期|同比去年|同比|(?:相比|对比|比|较)?(?:去年|上一?年|前一年)(?:同期|当月|当季度?|当周)|去年同月|上年同月|去年同季度?|去年的?同一?个?月|去年的?同一天|去年同日|"
+    r"(?:和|跟|与|同)(?:去年|上一年|上年|前一年)(?:同期|同月|同季度?|当月|当季度?|同一?个?月)?(?:相比|比较|对比|比)|"
     r"\byoy\b|year[- ]over[- ]year|year[- ]on[- ]year|"
     r"(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+)?)?"
     r"\bsame (?:period|month|quarter|(?:\d{1,3} )?(?:days?|weeks?)|dates|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
@@ -905,11 +905,12 @@ ADVICE = patterns.compile(
 )
 """Decisions asked of Baton: it says what the data shows, never what to do."""
 MOVED_GOODS = patterns.compile(
-    r"\bhow many\s+(?P<sold>(?:[^\s?]+\s+){1,3}?)(?:did|does|do|has|have)\s+(?P<seller>(?:[^\s?]+\s+){1,3}?)"
+    r"\bhow (?:many|much)\s+(?P<sold>(?:[^\s?]+\s+){1,3}?)(?:did|does|do|has|have)\s+(?P<seller>(?:[^\s?]+\s+){1,3}?)"
     r"(?P<verb>move|moved)\b(?!\s+(?:from|between|since|vs\.?|versus|compared|against)\b)",
     _I,
 )
-""" "how many orders did the app move": what was sold — a count named between "how many" and "did",
+""" "how many orders / how much GMV did the app move": what was sold — a metric named between "how
+many" or "how much" and "did",
 no metric between "did" and the verb (the reader checks both), and no "from … to" after it ("how
 much did GMV move", "how many orders did the app move from May to June" are changes)."""
 FORECAST = patterns.compile(
@@ -947,6 +948,9 @@ PARTICLES = frozenset("的了是吗呢吧啊呀嘛么")
 FUNCTION_CHARACTERS = PARTICLES | frozenset("我你您帮给查看算下再把让请就也都还又来")
 """Characters of asking, not of content: a segment made of them ("我算下") is a filler, while
 "每人" or "分时" (made of single-character fillers that carry content) is not."""
+THE_NUMBERS_ZH = frozenset(["数", "数字", "数儿"])
+"""The numbers asked for as such ("给我数", "上个月GMV的数"): the figure of what the question names,
+never a metric of its own name — with no metric named, which one is asked back."""
 ZH_FILLERS = frozenset(
     (
         "人 多少人 每个 每一个 算 用户 最近 万 来 来了 花了 花 全国 大盘 全平台 当天 那天 当日 钱 的话 东西 客户 "

@@ -345,14 +345,15 @@ def _us_day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
 
 
 def _first_months(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
-    """The first N months of a year, from January 1."""
+    """The first N months of a year, from January 1: whole months, so the period before the first
+    two months is November and December, not the 59 days before."""
     year = _year_of(m, ctx)
     assert year is not None
     raw = _group(m, "n") or ""
     n = _en_int(raw) if raw.isascii() and not raw.isdigit() else parse_cn_int(raw)
     if not 1 <= n <= 12:
         raise _invalid(text, "nlu.no_such_period", kind="month", kind_zh=message("nlu.period_month", "zh"), number=n)
-    return _Raw(date(year, 1, 1), _month_end(year, n), "custom")
+    return _Raw(date(year, 1, 1), _month_end(year, n), "month")
 
 
 def _half(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
@@ -452,6 +453,24 @@ def _month_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     last = _calendar("month", year, last_m, 0, text=text, ctx=ctx)
     first_year = last.start.year - (1 if first_m > last_m else 0)
     first = _calendar("month", first_year, first_m, 0, text=text, ctx=ctx)
+    return _Raw(first.start, last.end, "month", parts=(first, last))
+
+
+def month_pair_last(m: re.Match[str]) -> int | None:
+    """The second month of "一二月" / "十一二月" (the 十 of 十二 said once), when it follows the
+    first; None for two months that are not in a row ("二五月" is no period)."""
+    first = _num(m, "m")
+    second = 12 if first == 11 and _group(m, "m2") == "二" else _num(m, "m2")
+    return second if second == first + 1 else None
+
+
+def _month_pair(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """一二月 / 2025年十一二月: both whole months, start..end."""
+    year = _year_of(m, ctx)
+    last_m = month_pair_last(m)
+    assert last_m is not None
+    first = _calendar("month", year, _num(m, "m"), 0, text=text, ctx=ctx)
+    last = _calendar("month", year, last_m, 0, text=text, ctx=ctx)
     return _Raw(first.start, last.end, "month", parts=(first, last))
 
 

@@ -34,6 +34,7 @@ from baton.nlu.timeexpr.handlers import (
     _last_weekday_en,
     _month,
     _month_first_span,
+    _month_pair,
     _month_span,
     _part_of_month,
     _previous,
@@ -49,6 +50,7 @@ from baton.nlu.timeexpr.handlers import (
     _weekday_of_week,
     _weekend,
     _year,
+    month_pair_last,
 )
 from baton.nlu.timeexpr.raw import _p, _Rule
 
@@ -445,6 +447,14 @@ _RULES: tuple[_Rule, ...] = (
         _month,
     ),
     _Rule("month_may_possessive", _p(r"<NB>(?P<t>(?P<mn>may))(?='s\b)"), _month),  # "May's": the month's
+    _Rule(  # "一二月", "十一二月份": two months in a row, said with one 月, the whole of both
+        "month_pair_cn",
+        _p(
+            r"<CNB>(?<![周期拜第])(?:<YEAR_CN>)?(?P<m>十一|[一二三四五六七八九])(?P<m2>[二三四五六七八九十])月份?(?![\d一二三四五六七八九十])"
+        ),
+        _month_pair,
+        lambda m: month_pair_last(m) is not None,
+    ),
     _Rule(
         "month_span_cn",
         _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*(?:月份?)?\s*(?:-|~|–|—|到|至)\s*<MCN2>\s*月份?"),
@@ -581,6 +591,7 @@ _RANGE_PREFIX = _p(r"(?:从|自|由|<NB>between\s+|<NB>from\s+)\s*$")
 
 _SPAN_RULES = frozenset(
     {
+        "month_pair_cn",
         "month_span_cn",
         "month_span_en",
         "day_span_cn",
