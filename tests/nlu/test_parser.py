@@ -297,6 +297,7 @@ REFUSALS: list[tuple[str, str, str | None]] = [
     ("What was the rate last month?", "unknown_metric", "conversion_rate"),  # a metric word: undefined, refused
     ("上个月的转化怎么样", "ambiguous_question", "conversion_rate"),  # part of a name: asked, not guessed
     ("What was the total money last month?", "ambiguous_question", "net_revenue"),
+    ("上个月各品类GMV，前两名和最后一名", "ambiguous_question", None),  # a top 2 and a bottom 1: two rankings
     ("给我数", "ambiguous_question", "gmv"),  # "the numbers" of no metric: which one, never a metric "我数"
     ("给我上个月的数", "ambiguous_question", "gmv"),
 ]

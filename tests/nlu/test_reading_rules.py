@@ -293,6 +293,38 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ("a weekend's two days", "上周末两天的GMV", {"time_range": {"start": "2026-06-27", "end": "2026-06-28"}}),
     ("a month's thirty days", "上个月30天的订单量", {"time_range": {"start": "2026-06-01", "end": "2026-06-30"}}),
     (
+        "the first days of two months set against each other",
+        "6月前10天的GMV比5月前10天多了多少",
+        {"time_range": {"start": "2026-06-01", "end": "2026-06-10"}, "comparison": {"kind": "custom"}},
+    ),
+    (
+        "a superlative closing a 比, never a comparative",
+        "哪个区域上周订单量比上上周降得最多",
+        {"rank_by": "change", "top_n": 1},
+    ),
+    ("one member and two months each", "1月和2月华东的买家数分别是多少", {"comparison": {"kind": "custom"}}),
+    ("each month of a range", "三四月份华东的买家数分别是多少", {"grain": "month", "dimensions": []}),
+    ("each quarter of a range", "Q1到Q2的GMV分别是多少", {"grain": "quarter"}),
+    ("each of two metrics over a range", "3-4月GMV和订单量分别是多少", {"grain": None}),
+    (
+        "an end beside its period",
+        "截止到6月20号，6月的GMV",
+        {"time_range": {"start": "2026-06-01", "end": "2026-06-20"}},
+    ),
+    (
+        "an end beside its period, compared",
+        "截止到6月20号，6月的GMV环比",
+        {
+            "time_range": {"start": "2026-06-01", "end": "2026-06-20"},
+            "comparison": {"kind": "previous_period", "range": {"start": "2026-05-01", "end": "2026-05-20"}},
+        },
+    ),
+    (
+        "an end beside its year",
+        "as of June 20, this year's orders",
+        {"time_range": {"start": "2026-01-01", "end": "2026-06-20"}},
+    ),
+    (
         "a period's length before a daily average",
         "上周末两天日均GMV",
         {"time_range": {"start": "2026-06-27", "end": "2026-06-28"}, "average_per": "day"},

@@ -84,6 +84,14 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("今年一二月", A, "2026-01-01", "2026-02-28", "month"),
     ("去年十一二月", A, "2025-11-01", "2025-12-31", "month"),
     ("2025年三四月份", A, "2025-03-01", "2025-04-30", "month"),
+    # the week or month before last, said of the last one
+    ("上周之前那周", A, "2026-06-15", "2026-06-21", "week"),
+    ("上周的前一周", A, "2026-06-15", "2026-06-21", "week"),
+    ("上个月的前一个月", A, "2026-05-01", "2026-05-31", "month"),
+    # a month up to a day said after it
+    ("6月截至20号", A, "2026-06-01", "2026-06-20", "custom"),
+    ("June through the 20th", A, "2026-06-01", "2026-06-20", "custom"),
+    ("June 2025 up to the 20th", A, "2025-06-01", "2025-06-20", "custom"),
     # the current period's whole namesake a year back (the week 52 weeks back, weekdays aligned)
     ("去年这个月", A, "2025-07-01", "2025-07-31", "month"),
     ("去年本季度", A, "2025-07-01", "2025-09-30", "quarter"),

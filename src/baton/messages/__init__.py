@@ -161,7 +161,17 @@ class _Fields(dict[str, Any]):
         self._language: Language = "zh" if language == "zh" else "en"
 
     def __missing__(self, key: str) -> str:
+        if key == "was":  # the English verb agreeing with the label: "Orders … were", "GMV … was"
+            return _was_or_were(str(self.get("label", "")))
         return _EXAMPLES.get()[self._language][key]
+
+
+def _was_or_were(label: str) -> str:
+    """ "were" after a label whose last word is a plural ("Orders", "New users"), else "was"."""
+    words = label.split()
+    last = words[-1].lower() if words else ""
+    plural = len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is"))
+    return "were" if plural else "was"
 
 
 def text(key: str, language: Language, /, **fields: Any) -> str:

@@ -78,10 +78,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "filters": (" ({parts})", "（{parts}）"),
     "metric_sep": (" ", ""),
     "no_rows": ("No data matched for {period}{filters}.", "{period}{filters}没有查到符合条件的数据。"),
-    "value": ("{label}{filters} for {period} was {value}.", "{period}{filters}的{label}为 {value}。"),
+    "value": ("{label}{filters} for {period} {was} {value}.", "{period}{filters}的{label}为 {value}。"),
     "share_part_both": ("both {first} and {second}", "同时属于{first}和{second}的"),
     "value_averaged": (
-        "{label}{filters} for {period} was {value} (in total {total}).",
+        "{label}{filters} for {period} {was} {value} (in total {total}).",
         "{period}{filters}的{label}为 {value}（合计 {total}）。",
     ),
     "kind_previous_period": ("vs the previous period", "环比"),
@@ -95,11 +95,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "kind_custom": ("vs the period named", "对比所述期间"),
     "kind_same_weekday": ("vs the same weekday of earlier weeks", "对比前几周同星期"),
     "comparison": (
-        "{label}{filters} for {period} was {current}, {pct} {kind} ({previous_period}: {previous}).",
+        "{label}{filters} for {period} {was} {current}, {pct} {kind} ({previous_period}: {previous}).",
         "{period}{filters}的{label}为 {current}，对比期（{previous_period}）为 {previous}，{kind} {pct}。",
     ),
     "comparison_by": (
-        "{label}{filters} for {period} was {current}, {pct} ({change}) {kind} ({previous_period}: {previous}).",
+        "{label}{filters} for {period} {was} {current}, {pct} ({change}) {kind} ({previous_period}: {previous}).",
         "{period}{filters}的{label}为 {current}，对比期（{previous_period}）为 {previous}，{kind} {pct}（{change}）。",
     ),
     "smallest_rise": ("smallest rise", "增幅最小"),
@@ -282,11 +282,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{period}{filters}{label}{op} {bound} 的{groups}有 {count} 个：{items}。",
     ),
     "checked_total_yes": (
-        "{label}{filters} for {period} was {value}, {op} {bound}: yes.",
+        "{label}{filters} for {period} {was} {value}, {op} {bound}: yes.",
         "{period}{filters}的{label}为 {value}，{op} {bound}：是。",
     ),
     "checked_total_no": (
-        "{label}{filters} for {period} was {value}, {op} {bound}: no.",
+        "{label}{filters} for {period} {was} {value}, {op} {bound}: no.",
         "{period}{filters}的{label}为 {value}，{op} {bound}：否。",
     ),
     "checked_groups_yes": (
@@ -797,7 +797,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "按{per_zh}，本期 {current_zh}、对比期 {previous_zh}",
     ),
     "analysis_headline_day": (
-        "{label} on {period} was {num:comparable.current}, {num:comparable.change_pct} against its usual level "
+        "{label} on {period} {was} {num:comparable.current}, {num:comparable.change_pct} against its usual level "
         "{num:comparable.previous} (the mean of the same weekday in the 4 weeks before).",
         "{period}的{label}为 {num:comparable.current}，较其常规水平 {num:comparable.previous}（前 4 周同星期的均值）"
         "变化 {num:comparable.change_pct}。",

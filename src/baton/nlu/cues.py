@@ -415,7 +415,8 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         raise AmbiguousQuestion(*both("nlu.widest_gap", said=gap), detail={"reason": "widest_gap", "said": gap})
     rankings = cues.take(scan, "ranking", vocab.TOP_N)
     ranked_periods = cues.which_time and cues.top_n is not None  # "最高的3个月" (read with the cues)
-    if len(rankings) > 1 or (rankings and (cues.rank_place is not None or ranked_periods)):
+    an_end_placed = cues.top_n is not None  # "最后一名", "榜首": a place read as a top or bottom 1
+    if len(rankings) > 1 or (rankings and (cues.rank_place is not None or ranked_periods or an_end_placed)):
         raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0) for m in rankings]})
     for m in rankings:
         groups = {k: v for k, v in m.groupdict().items() if v}
@@ -464,7 +465,7 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
 _COMPARED = patterns.compile(r"同比|环比|\b(?:vs\.?|versus|compared|than)\b", re.I)
 """Another period said: a gap "最大" may be a change ranked ("哪个渠道环比差距最大"), not a pair apart."""
 _CLOSING_COMPARATIVE = patterns.compile(
-    r"(?<![多几比较])(?<!变化|变动|波动|差距|差异|差别|幅度)(?:更|较)?[高低多少大小好差](?:一些|一点|了)?(?:这么多|那么多)?(?:吗|么|没有?)?\s*[?？。]?\s*$"
+    r"(?<![多几比较最])(?<!变化|变动|波动|差距|差异|差别|幅度)(?:更|较)?[高低多少大小好差](?:一些|一点|了)?(?:这么多|那么多)?(?:吗|么|没有?)?\s*[?？。]?\s*$"
 )
 
 

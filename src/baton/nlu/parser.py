@@ -23,10 +23,11 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import date
 from functools import cached_property
+from typing import cast, get_args
 
 from baton import patterns
 from baton.contracts.common import LANGUAGES, Language
-from baton.contracts.semantic import Correction, SemanticQuery
+from baton.contracts.semantic import Correction, Grain, SemanticQuery
 from baton.errors import AmbiguousQuestion, OutOfScope
 from baton.messages import both
 from baton.messages import text as message
@@ -72,6 +73,7 @@ from baton.nlu.guards import (
     this_period_beside_another,
     total_beside_each_or_a_ranking,
     total_said_before_a_metric,
+    until_inside_its_period,
     until_with_no_start,
     which_of_two_periods,
 )
@@ -243,6 +245,26 @@ def _two_ends(scan: Scan, cues: Cues, terms: Terms) -> bool:
     return cues.top_n == 2 and cues.rank_place is None and ends_said <= 1 and not named
 
 
+def _each_period_of_a_range(cues: Cues, terms: Terms, periods: Sequence[timeexpr.PeriodReading]) -> None:
+    """ "三四月份华东的买家数分别是多少", "Q1 to Q2 GMV, each": "each" said of a range of whole periods, and
+    of nothing else the question lists (two metrics, two members, a breakdown), asks for each
+    period — a series by the range's own period, never one figure of the range."""
+    if not cues.separately or cues.grain is not None or len(periods) != 1 or periods[0].ends is None:
+        return
+    if len(terms.metrics) > 1 or terms.dims or _members_listed(terms):
+        return
+    grain = periods[0].ends[0].grain
+    if grain in get_args(Grain):  # halves and weekends are no series grain: left as said
+        cues.grain = cast("Grain", grain)
+
+
+def _members_listed(terms: Terms) -> bool:
+    """Whether the question lists two or more members of one dimension ("华东和华南"), which an
+    "each" may be said of; one member is a filter."""
+    kept = Counter(m.dimension for m in terms.members if not m.excluded)
+    return any(n > 1 for n in kept.values())
+
+
 _BREAKDOWN_BEFORE = patterns.compile(r"(?:\b(?:by|per|each|every)|按照?|各个?|分|每个?|每一个)\s*$", re.I)
 """Words that ask for a breakdown by the word after them ("by city", "各城市")."""
 _DIMENSION_NOUNS = frozenset(["维度", "这个维度", "这一维度", "dimension", "dimensions"])
@@ -389,7 +411,8 @@ class Planner(TermReader, QueryAssembly):
             raise
         kept = kept or kept_by_change_of_groups(read.scan, read.terms.hits)
         cues, terms = read.cues, read.terms
-        cues.side_by_side = cues.separately and not (cues.total or cues.breakdown or terms.dims or terms.members)
+        listed = _members_listed(terms)  # "1月和2月华东的买家数分别是多少": each month, 华东 only a filter
+        cues.side_by_side = cues.separately and not (cues.total or cues.breakdown or terms.dims or listed)
         time_range, comparison = resolve_periods(read.scan, read.cues, read.periods)
         if comparison is not None:
             members_paired_with_periods(read.scan, read.periods, read.terms)
@@ -545,6 +568,9 @@ class Planner(TermReader, QueryAssembly):
             raise OutOfScope(*both("nlu.forecast"), detail={"reason": "forecast"})
         periods.sort(key=lambda p: p.span)
         claim_its_length(scan, periods)
+        periods = until_inside_its_period(scan, periods)
+        for period in periods:
+            scan.claim(*period.span)
         until_with_no_start(scan, periods)
         this_period_beside_another(scan, periods)
         a_change_from_a_point_on(cues, periods)
@@ -574,6 +600,7 @@ class Planner(TermReader, QueryAssembly):
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
         corrections = (*corrections, *terms.ratios_read)
+        _each_period_of_a_range(cues, terms, periods)
         if cues.best and each_then_best(scan, terms):  # "各区域退款率多少，哪个最高": every group, highest first
             cues.several, cues.rank = True, True
             if cues.which_time:  # "今年各月新增用户数，以及哪个月最多": every month, the most first

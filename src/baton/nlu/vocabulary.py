@@ -74,7 +74,7 @@ MOM = patterns.compile(
     r"(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) (?:days|weeks|months)\b|"
     r"(?:和|跟|与|同|对比)?再?之前的?(?:一|两|二|三|四|\d+)?个?(?:天|日|周|星期|月|季度|年)|"
     r"(?<![A-Za-z])(?:vs\.?|versus)\s*前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周|星期|月|季度|年)|"
-    r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上期|上一期|比再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周末|周|星期|月|季度|年)(?=\s*(?:变|掉|提|减))|(?:和|跟|与|同|对比)?再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周末|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低大小增降涨跌]|[多少](?:了|多少|吗|些|一些|一点)|怎么样|如何|$|[，,。？?])|"
+    r"(?:(?<![上下本这每个前后当今昨\d一二三四五六七八九十两])(?:日|周|月|季度?))?环比|上期|上一期|比再?前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周末|周|星期|月|季度|年)(?=\s*(?:变|掉|提|减))|(?:(?:和|跟|与|同|对比)再?|再|(?<!月)(?<!月份))前(?:一|[二两三四五六七八九十]|\d+)个?(?:天|日|周末|周|星期|月|季度|年)(?=比|相比|对比|的?情况|[高低大小增降涨跌]|[多少](?:了|多少|吗|些|一些|一点)|怎么样|如何|$|[，,。？?])|"
     r"\bthe (?:previous |prior |preceding )?(?:\d+|two|three|four|five|six|seven|ten|fourteen|thirty) "
     r"(?:days|weeks|months) (?:before|prior)(?: (?:that|it|then))?\b|\bthe (?:day|week|weekend|month|quarter|period) before (?:that|it)\b|"
     r"(?:(?:\bvs\.?|\bversus|\bagainst|\bcompared (?:with|to)) )?\bthe (?:day|weekend|week|month|quarter) before\b(?!\s+(?:yesterday|last|this))|\bthe preceding (?:day|weekend|week|month|quarter)\b|"

@@ -456,6 +456,14 @@ def _month_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _Raw(first.start, last.end, "month", parts=(first, last))
 
 
+def _month_until_day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """6月截至20号 / June through the 20th: the month from its first day to the day said."""
+    month = _calendar("month", _year_of(m, ctx), _month_number(m), 0, text=text, ctx=ctx)
+    assert month.anchor is not None
+    last = _calendar("day", month.anchor.year, month.anchor.a, _num(m, "d2"), text=text, ctx=ctx)
+    return _Raw(month.start, last.end, "custom")
+
+
 def month_pair_last(m: re.Match[str]) -> int | None:
     """The second month of "一二月" / "十一二月" (the 十 of 十二 said once), when it follows the
     first; None for two months that are not in a row ("二五月" is no period)."""

@@ -36,6 +36,7 @@ from baton.nlu.timeexpr.handlers import (
     _month_first_span,
     _month_pair,
     _month_span,
+    _month_until_day,
     _part_of_month,
     _previous,
     _previous_en,
@@ -212,9 +213,30 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("last_weekend", _p(r"<UP>个?周末|<NB>(?:last|past|previous)\s+weekend<NA>"), _weekend(1)),
     _Rule("this_weekend", _p(r"(?:本|这个?)周末|<NB>this\s+weekend<NA>"), _weekend(0)),
     # previous periods
-    _Rule("week_before_last_cn", _p(r"<UP>上个?" + _CN_WEEK + r"|大上个?" + _CN_WEEK), _previous("week", 2)),
+    _Rule(  # "上周之前那周", "上周的前一周": the week before last, said of last week
+        "week_before_last_cn",
+        _p(
+            r"<UP>上个?"
+            + _CN_WEEK
+            + r"|大上个?"
+            + _CN_WEEK
+            + r"|<UP>(?:一个|一|个)?"
+            + _CN_WEEK
+            + r"(?:之前|以前|前)的?(?:那|那一|那个)"
+            + _CN_WEEK
+            + r"|<UP>(?:一个|一|个)?"
+            + _CN_WEEK
+            + r"的前一个?"
+            + _CN_WEEK
+        ),
+        _previous("week", 2),
+    ),
     _Rule("last_week_cn", _p(r"<UP>(?:一个|一|个)?" + _CN_WEEK), _previous("week", 1)),
-    _Rule("month_before_last_cn", _p(r"<UP>上个?月份?"), _previous("month", 2)),
+    _Rule(  # "上个月之前那个月", "上个月的前一个月": the month before last
+        "month_before_last_cn",
+        _p(r"<UP>上个?月份?|<UP>(?:一个|一|个)?月(?:(?:之前|以前|前)的?那一?个?月|的前一个?月)"),
+        _previous("month", 2),
+    ),
     _Rule("last_month_cn", _p(r"<UP>(?:一个|一|个)?月份?"), _previous("month", 1)),
     _Rule("quarter_before_last_cn", _p(r"<UP>上个?季度"), _previous("quarter", 2)),
     _Rule("last_quarter_cn", _p(r"<UP>(?:一个|一|个)?季度?"), _previous("quarter", 1)),
@@ -455,6 +477,19 @@ _RULES: tuple[_Rule, ...] = (
         _month_pair,
         lambda m: month_pair_last(m) is not None,
     ),
+    _Rule(  # "6月截至20号", "2026年6月到20日": the month's first days, up to the day said
+        "month_until_day_cn",
+        _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月份?\s*(?:截至|截止到?|截止至|到|至)\s*<DCN2>\s*[日号]"),
+        _month_until_day,
+    ),
+    _Rule(  # "June through the 20th", "June 2026 up to the 20th": an ordinal day, never "June to 20"
+        "month_until_day_en",
+        _p(
+            r"<NB><MON_ANY>(?:<YEAR_SUF>)?\s+(?:through|thru|to|until|till|up\s+to)\s+(?:the\s+)?"
+            r"(?P<d2>\d{1,2})(?:st|nd|rd|th)(?![A-Za-z\d])"
+        ),
+        _month_until_day,
+    ),
     _Rule(
         "month_span_cn",
         _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*(?:月份?)?\s*(?:-|~|–|—|到|至)\s*<MCN2>\s*月份?"),
@@ -592,6 +627,8 @@ _RANGE_PREFIX = _p(r"(?:从|自|由|<NB>between\s+|<NB>from\s+)\s*$")
 _SPAN_RULES = frozenset(
     {
         "month_pair_cn",
+        "month_until_day_cn",
+        "month_until_day_en",
         "month_span_cn",
         "month_span_en",
         "day_span_cn",
