@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from baton.nlu.cn_numerals import parse_large
+from baton.nlu.cn_numerals import approximate, parse_large
 
 LARGE = [
     ("一亿五千万", 150_000_000),
@@ -40,3 +40,23 @@ def test_a_large_numeral_is_read_exactly(said: str, value: int) -> None:
 def test_what_is_no_numeral_is_refused(said: str) -> None:
     with pytest.raises(ValueError):
         parse_large(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "rough"),
+    [
+        ("两三", True),
+        ("一两", True),
+        ("一二", True),
+        ("三四", True),
+        ("九十", False),
+        ("二〇", False),
+        ("十二", False),
+        ("三五", False),
+        ("两", False),
+        ("二〇二六", False),
+    ],
+)
+def test_two_counts_side_by_side_are_a_rough_number(said: str, rough: bool) -> None:
+    """ "近两三个月" is two or three months: never 23, as a digit-by-digit reading makes it."""
+    assert approximate(said) is rough

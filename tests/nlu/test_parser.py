@@ -298,6 +298,11 @@ REFUSALS: list[tuple[str, str, str | None]] = [
     ("上个月的转化怎么样", "ambiguous_question", "conversion_rate"),  # part of a name: asked, not guessed
     ("What was the total money last month?", "ambiguous_question", "net_revenue"),
     ("上个月各品类GMV，前两名和最后一名", "ambiguous_question", None),  # a top 2 and a bottom 1: two rankings
+    ("近两三个月的GMV", "ambiguous_question", None),  # two or three months: never 23
+    ("最近一两周各渠道的订单量", "ambiguous_question", None),  # one or two weeks: never 12
+    ("上个月GMV超过两三千万的区域", "ambiguous_question", None),  # 20 or 30 million: never 3,000万
+    ("上个月GMV和客户数", "unknown_metric", None),  # a count no metric names, never GMV alone
+    ("上个月GMV和新客的数", "unknown_metric", None),  # never GMV of new users
     ("给我数", "ambiguous_question", "gmv"),  # "the numbers" of no metric: which one, never a metric "我数"
     ("给我上个月的数", "ambiguous_question", "gmv"),
 ]

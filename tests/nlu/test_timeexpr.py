@@ -84,6 +84,8 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("今年一二月", A, "2026-01-01", "2026-02-28", "month"),
     ("去年十一二月", A, "2025-11-01", "2025-12-31", "month"),
     ("2025年三四月份", A, "2025-03-01", "2025-04-30", "month"),
+    ("二三月", MID_MARCH, "2026-02-01", "2026-03-14", "month"),  # the pair's year is its last month's, as "2-3月"
+    ("六七月", A, "2025-06-01", "2025-07-31", "month"),
     # the week or month before last, said of the last one
     ("上周之前那周", A, "2026-06-15", "2026-06-21", "week"),
     ("上周的前一周", A, "2026-06-15", "2026-06-21", "week"),

@@ -399,6 +399,9 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月华东的GMV", "换成web"),  # web instead of East China, or within it?
         ("上个月华南的GMV", "I meant web"),
         ("上个月华东的GMV", "错了，app"),
+        ("上个月华南的GMV", "换成除了APP以外的渠道"),  # every channel but app instead of 华南, or within it?
+        ("GMV in South China last month", "I meant everything except the app channel"),
+        ("最近三个月每个月华东的买家数环比", "华东占比变化了多少"),  # a share's change by month: not built
         ("上个月华东app的GMV", "全国呢"),  # without the region, the channel, or both?
         ("上个月各渠道GMV", "不分区域呢"),  # there was no region breakdown to take away
         ("上个月GMV", "去年这个月呢"),  # June 2025 (the month discussed), or July 2025 (this month)?

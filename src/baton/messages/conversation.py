@@ -14,7 +14,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "exclude_all": (
         "The previous question was about {kept} only: taking out {members} leaves nothing. Did you mean every "
-        "{dimension}, with no filter on it, or every {dimension} but {members}?",
+        "{dimension}, with no filter on it, or every {dimension} except {members}?",
         "上一问只包含{kept}：去掉{members}后什么都不剩。是要看全部{dimension}（请说“所有{dimension}”），还是除{members}以外的"
         "{dimension}（请说“其他{dimension}”）？",
     ),

@@ -35,6 +35,15 @@ _UNITS = SMALL_UNITS
 _ASCII_DIGITS = patterns.compile(r"[0-9]+")
 
 
+def approximate(text: str) -> bool:
+    """ "两三", "一两", "三四": two counts said side by side, a rough number ("近两三个月": two or
+    three months) — never 23 or 12, as a digit-by-digit reading would make it."""
+    token = text.strip()
+    if len(token) != 2 or not all(ch in _DIGITS for ch in token) or token[0] in "零〇":
+        return False
+    return _DIGITS[token[1]] == _DIGITS[token[0]] + 1
+
+
 def parse_cn_int(text: str) -> int:
     """Parse "14", "十四", "三十", "两", "一百零五", "二〇二六", "四千五" (spoken: 4,500) or "4千5百"
     (digits beside the units) into an int.

@@ -209,9 +209,11 @@ def _replaced_filter_is_named(
 ) -> None:
     """ "华南的GMV" then "换成web" / "I meant web": web instead of South China, or web within it? A
     replacement naming members only of dimensions the previous question did not filter, while it
-    filtered another, is asked back, never read as a narrowing. A member left out ("orders instead,
-    excluding East China") replaces nothing: it narrows."""
-    named = {key: members for key, members in named.items() if not key[1]}
+    filtered another, is asked back, never read as a narrowing. Where the replacement is a metric
+    ("orders instead, excluding East China"), a member left out replaces nothing: it narrows; said
+    alone ("换成除了APP以外的渠道"), it may replace the filter, and is asked back."""
+    if r.terms.metrics and tuple(r.terms.metrics) != parent.metrics:
+        named = {key: members for key, members in named.items() if not key[1]}
     if r.ties is None or not r.ties.replace or not named or r.terms.dims:
         return
     filtered = [f for f in parent.filters if not f.exclude]

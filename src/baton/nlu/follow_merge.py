@@ -12,6 +12,7 @@ import re
 from datetime import date
 
 from baton import patterns
+from baton.catalog.compiler import share_comparison_built
 from baton.contracts.common import LANGUAGES
 from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.errors import AmbiguousQuestion
@@ -641,15 +642,14 @@ class FollowUpMerge(RowsPointedAt):
     def _share_not_compared(self, query: SemanticQuery) -> SemanticQuery:
         """A share asked anew of an answer compared in a way shares are not ("环比呢" of each month,
         then "华东占全国的比例是多少"): the shares, the comparison the follow-up never said dropped
-        and named as dropped — never a question back about a comparison it did not ask."""
-        kept = query.comparison is not None and "comparison" not in self.changed and not self.cues.comparison_spans()
-        if not (query.share and not self.parent.share and kept):
+        and named as dropped — never a question back about a comparison it did not ask. A change
+        asked of the share ("华东占比变化了多少") keeps the comparison, and is asked back."""
+        cues = self.cues
+        kept = query.comparison is not None and "comparison" not in self.changed and not cues.comparison_spans()
+        moved = cues.change or cues.premise is not None or cues.why
+        if not (query.share and not self.parent.share and kept) or moved or share_comparison_built(query):
             return query
-        try:
-            check_share_compared(query, self.r.scan.norm)
-        except AmbiguousQuestion:
-            return query.model_copy(update={"comparison": None, "intent": "share"})
-        return query
+        return query.model_copy(update={"comparison": None, "intent": "share"})
 
     def _better(self, metrics: tuple[str, ...]) -> str | None:
         return self.planner.catalog.metrics[metrics[0]].better

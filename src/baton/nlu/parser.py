@@ -115,7 +115,7 @@ from baton.nlu.reading import (
     one_period,
     ratio_of_terms,
 )
-from baton.nlu.residual import metricish, to_simplified, unknown_words
+from baton.nlu.residual import dimension_noun, metricish, the_numbers, to_simplified, unknown_words, where_left
 from baton.nlu.scan import Scan
 from baton.nlu.shares import ShareMarks, share_marks
 from baton.nlu.term_reader import TermReader
@@ -263,21 +263,6 @@ def _members_listed(terms: Terms) -> bool:
     "each" may be said of; one member is a filter."""
     kept = Counter(m.dimension for m in terms.members if not m.excluded)
     return any(n > 1 for n in kept.values())
-
-
-_BREAKDOWN_BEFORE = patterns.compile(r"(?:\b(?:by|per|each|every)|按照?|各个?|分|每个?|每一个)\s*$", re.I)
-"""Words that ask for a breakdown by the word after them ("by city", "各城市")."""
-_DIMENSION_NOUNS = frozenset(["维度", "这个维度", "这一维度", "dimension", "dimensions"])
-
-
-def _dimension_noun(scan: Scan, word: str) -> bool:
-    """ "加上品类维度", "by the channel dimension": the word for a dimension, said of the one just
-    named — no word to place. Said of nothing ("看维度"), it is asked about."""
-    if word.lower() not in _DIMENSION_NOUNS:
-        return False
-    at = scan.residual().find(word)
-    named = [end for start, end in scan.terms if (start, end) not in scan.metrics and (start, end) not in scan.members]
-    return any(end <= at and scan.text[end:at].strip() in ("", "的") for end in named)
 
 
 def _plain_one_period(cues: Cues, periods: list[timeexpr.PeriodReading]) -> bool:
@@ -757,7 +742,7 @@ class Planner(TermReader, QueryAssembly):
         follow-up (``follows``) may leave its metric to the question it follows."""
         claim_own_tables(self.catalog, scan, terms.metrics)
         unknown = [
-            w for w in unknown_words(scan.residual()) if not self._the_numbers(scan, w) and not _dimension_noun(scan, w)
+            w for w in unknown_words(scan.residual()) if not the_numbers(scan, w) and not dimension_noun(scan, w)
         ]
         # "第一个周一", "每周一": a week word read, its weekday left over is never a filler "一"
         for m in vocab.WEEKDAY_ZH.finditer(scan.norm):
@@ -805,8 +790,8 @@ class Planner(TermReader, QueryAssembly):
     def _no_such_breakdown(self, scan: Scan, word: str, metric: str) -> None:
         """ "GMV by city", "各城市的GMV": a breakdown by a word no dimension names is asked back with
         the dimensions the metric has, never as a word merely not understood."""
-        at = scan.residual().find(word)
-        if at < 0 or not _BREAKDOWN_BEFORE.search(scan.norm[:at]):
+        at = where_left(scan, word)
+        if at < 0 or not vocab.BREAKDOWN_BEFORE.search(scan.norm[:at]) or word.lower() in vocab.DIMENSION_NOUNS:
             return
         allowed = self.catalog.metrics[metric].dimensions
 
@@ -828,15 +813,6 @@ class Planner(TermReader, QueryAssembly):
             said("zh"),
             detail={"unknown": [word], "reason": "no_such_breakdown", "suggestions": list(allowed)},
         )
-
-    @staticmethod
-    def _the_numbers(scan: Scan, word: str) -> bool:
-        """ "给我数", "GMV的数": the numbers asked for, no word to place — unless glued to a metric's
-        name ("GMV数"), which may count what the metric sums."""
-        if word.strip("".join(vocab.FUNCTION_CHARACTERS)) not in vocab.THE_NUMBERS_ZH:
-            return False
-        at = scan.residual().find(word)
-        return not any(end <= at and not scan.text[end:at].strip() for _, end in scan.metrics)
 
     def _offered(self, terms: Terms, unplaced: Sequence[str]) -> list[str]:
         """The metrics a question asked back offers first: those it named, then those whose names

@@ -308,11 +308,13 @@ _THIS_YEAR = patterns.compile(r"今年|本年|\bthis\s+year", re.I)
 def _the_year_before_said(asked: timeexpr.TimeMatch, year: timeexpr.TimeMatch) -> tuple[TimeRange, Comparison] | None:
     """ "今年6月GMV比去年低吗", "今年618期间GMV比去年低", "Q2 this year vs last year": a period said
     of this year set against the bare year before is that period a year earlier (the whole year is
-    no like for like). A run of days ("618期间GMV比去年低吗", "6月1日到18日") is set against the same days
-    without 今年 said; "June vs last year" may mean the whole year: still asked back."""
+    no like for like). A run of days ("618期间GMV比去年低吗", "6月1日到18日") or of months from January
+    ("2026年前三个月") is set against the same days without 今年 said; "June vs last year" may mean
+    the whole year: still asked back."""
     if year.grain != "year" or not _LAST_YEAR.fullmatch(year.text.strip()) or asked.grain == "year":
         return None
-    if not _THIS_YEAR.search(asked.text) and asked.grain not in ("day", "custom"):
+    from_january = asked.start.month == 1 and asked.start.day == 1 and asked.end.month > 1
+    if not _THIS_YEAR.search(asked.text) and asked.grain not in ("day", "custom") and not from_january:
         return None
     if asked.start.year != asked.end.year or asked.start.year != year.start.year + 1:
         return None

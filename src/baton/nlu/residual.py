@@ -12,6 +12,7 @@ from typing import Any
 from baton import patterns
 from baton.nlu import vocabulary as vocab
 from baton.nlu.lexicon import glued_to_chinese
+from baton.nlu.scan import Scan
 
 
 def metricish(term: str) -> bool:
@@ -155,3 +156,34 @@ def _converter() -> Any:
 
 
 __all__ = ["metricish", "to_simplified", "unknown_words"]
+
+
+def where_left(scan: Scan, word: str) -> int:
+    """Where an unplaced word stands in the question (its first place no reader claimed), -1 if nowhere."""
+    return scan.residual().find(word)
+
+
+def the_numbers(scan: Scan, word: str) -> bool:
+    """ "给我数", "GMV的数", "上个月的数": the numbers asked for, no word to place — said to the
+    asker, or after 的 of a metric (or of nothing else a metric could be). "客户数", "GMV数",
+    "新客的数" may count something no catalog metric names: left to place."""
+    core = word.strip("".join(vocab.FUNCTION_CHARACTERS))
+    if core not in vocab.THE_NUMBERS_ZH:
+        return False
+    if core != word:  # "给我数" segmented as "我数"
+        return True
+    before = scan.text[: where_left(scan, word)].rstrip()
+    if not before.endswith("的"):
+        return False
+    of = len(before) - 1
+    return (not scan.metrics and not scan.members) or any(end == of for _, end in scan.metrics)
+
+
+def dimension_noun(scan: Scan, word: str) -> bool:
+    """ "加上品类维度", "按渠道这个维度", "by the channel dimension": the word for a dimension, said of
+    the one just named — no word to place. Said of nothing ("看维度") it is left to place."""
+    if word.lower() not in vocab.DIMENSION_NOUNS:
+        return False
+    at = where_left(scan, word)
+    named = [end for start, end in scan.terms if (start, end) not in scan.metrics and (start, end) not in scan.members]
+    return any(end <= at and scan.text[end:at].strip().lower() in vocab.DIMENSION_NOUN_AFTER for end in named)

@@ -905,12 +905,12 @@ ADVICE = patterns.compile(
 )
 """Decisions asked of Baton: it says what the data shows, never what to do."""
 MOVED_GOODS = patterns.compile(
-    r"\bhow (?:many|much)\s+(?P<sold>(?:[^\s?]+\s+){1,3}?)(?:did|does|do|has|have)\s+(?P<seller>(?:[^\s?]+\s+){1,3}?)"
+    r"\bhow many\s+(?P<sold>(?:[^\s?]+\s+){1,3}?)(?:did|does|do|has|have)\s+(?P<seller>(?:[^\s?]+\s+){1,3}?)"
     r"(?P<verb>move|moved)\b(?!\s+(?:from|between|since|vs\.?|versus|compared|against)\b)",
     _I,
 )
-""" "how many orders / how much GMV did the app move": what was sold — a metric named between "how
-many" or "how much" and "did",
+""" "how many orders did the app move": what was sold — a count named between "how many" and "did"
+("how much … did the app move" is read as a change: of a rate or an average it can be nothing else),
 no metric between "did" and the verb (the reader checks both), and no "from … to" after it ("how
 much did GMV move", "how many orders did the app move from May to June" are changes)."""
 FORECAST = patterns.compile(
@@ -951,6 +951,12 @@ FUNCTION_CHARACTERS = PARTICLES | frozenset("我你您帮给查看算下再把�
 THE_NUMBERS_ZH = frozenset(["数", "数字", "数儿"])
 """The numbers asked for as such ("给我数", "上个月GMV的数"): the figure of what the question names,
 never a metric of its own name — with no metric named, which one is asked back."""
+DIMENSION_NOUNS = frozenset(["维度", "dimension", "dimensions"])
+"""The word for a dimension, said after the one it names ("加上品类维度", "the channel dimension")."""
+DIMENSION_NOUN_AFTER = ("", "的", "这个", "这一", "的这个")
+"""What may stand between a dimension's name and its noun ("按渠道这个维度")."""
+BREAKDOWN_BEFORE = patterns.compile(r"(?:\b(?:by|per|each|every)|按照?|各个?|分|每个?|每一个)\s*$", _I)
+"""Words that ask for a breakdown by the word after them ("by city", "各城市")."""
 ZH_FILLERS = frozenset(
     (
         "人 多少人 每个 每一个 算 用户 最近 万 来 来了 花了 花 全国 大盘 全平台 当天 那天 当日 钱 的话 东西 客户 "

@@ -446,10 +446,14 @@ def _iso_week(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
 
 def _month_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """2026年1-3月 / 1月到3月 / Jan-Mar 2026: whole months, start..end."""
-    year = _year_of(m, ctx)
-    first_m = _month_number(m)
     second = _group(m, "mn2")
     last_m = _MONTH_NAMES[second.lower()[:3]] if second else _num(m, "m2")
+    return _whole_months(_year_of(m, ctx), _month_number(m), last_m, text, ctx)
+
+
+def _whole_months(year: int | None, first_m: int, last_m: int, text: str, ctx: _Ctx) -> _Raw:
+    """From the first month to the last, whole: the year (said, or the latest the last month has
+    begun in) is the last month's, and the first month's the year before when it comes later."""
     last = _calendar("month", year, last_m, 0, text=text, ctx=ctx)
     first_year = last.start.year - (1 if first_m > last_m else 0)
     first = _calendar("month", first_year, first_m, 0, text=text, ctx=ctx)
@@ -473,13 +477,10 @@ def month_pair_last(m: re.Match[str]) -> int | None:
 
 
 def _month_pair(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
-    """一二月 / 2025年十一二月: both whole months, start..end."""
-    year = _year_of(m, ctx)
+    """一二月 / 2025年十一二月: both whole months, start..end, as "1-2月" reads."""
     last_m = month_pair_last(m)
     assert last_m is not None
-    first = _calendar("month", year, _num(m, "m"), 0, text=text, ctx=ctx)
-    last = _calendar("month", year, last_m, 0, text=text, ctx=ctx)
-    return _Raw(first.start, last.end, "month", parts=(first, last))
+    return _whole_months(_year_of(m, ctx), _num(m, "m"), last_m, text, ctx)
 
 
 def _day_span(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:

@@ -9,10 +9,10 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 from baton import patterns
-from baton.errors import TimeExpressionError
+from baton.errors import AmbiguousQuestion, TimeExpressionError
 from baton.messages import both
 from baton.messages import text as message
-from baton.nlu.cn_numerals import parse_cn_int
+from baton.nlu.cn_numerals import approximate, parse_cn_int
 from baton.nlu.timeexpr.arithmetic import Grain, _Kind, _month_end
 
 # ---------------------------------------------------------------- resolution helpers
@@ -265,6 +265,12 @@ def _year_of(m: re.Match[str], ctx: _Ctx) -> int | None:
 
 
 def _num(m: re.Match[str], name: str) -> int:
+    """The count a group says; a rough one ("近两三个月") is asked back, never read as 23."""
     value = _group(m, name)
     assert value is not None
+    if approximate(value):
+        said = m.group(0)
+        raise AmbiguousQuestion(
+            *both("nlu.approximate_count", said=said), detail={"reason": "approximate_count", "said": said}
+        )
     return parse_cn_int(value)
