@@ -90,6 +90,8 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("上周之前那周", A, "2026-06-15", "2026-06-21", "week"),
     ("上周的前一周", A, "2026-06-15", "2026-06-21", "week"),
     ("上个月的前一个月", A, "2026-05-01", "2026-05-31", "month"),
+    ("since the start of the year", A, "2026-01-01", "2026-06-30", "year"),
+    ("from the beginning of the quarter to date", MID_MARCH, "2026-01-01", "2026-03-14", "quarter"),
     # a month up to a day said after it
     ("6月截至20号", A, "2026-06-01", "2026-06-20", "custom"),
     ("June through the 20th", A, "2026-06-01", "2026-06-20", "custom"),

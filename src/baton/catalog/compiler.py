@@ -477,7 +477,11 @@ def _loaded(query: SemanticQuery, catalog: Catalog, source: Source) -> exp.Selec
         named = exp.and_(*[exp.not_(expr.copy().is_(exp.null())) for _, expr in keys], copy=False)
         earlier = exp.and_(exp.LTE(this=held_day, expression=_date(query.time_range.end)), named, copy=False)
         where = [exp.or_(exp.paren(in_period.copy()), exp.paren(earlier), copy=False)]
-    where += [_member_condition(catalog, table, f) for f in query.filters if f.dimension in query.dimensions]
+    where += [
+        _member_condition(catalog, table, f)
+        for f in query.filters
+        if f.dimension in query.dimensions or _attribute_of_a_key(catalog, table, f.dimension, query.dimensions)
+    ]
     where += _named_keys(query, catalog, table)
     # an aggregate of its own: the keys are groups of rows, never rows (an aggregate-only table, an export)
     held = exp.Count(this=exp.Star()).as_("rows_held")
@@ -486,6 +490,20 @@ def _loaded(query: SemanticQuery, catalog: Catalog, source: Source) -> exp.Selec
     )
     select = select.where(_and(where), copy=False).group_by(*[expr.copy() for _, expr in keys], copy=False)
     return with_joins(catalog, table, select)
+
+
+def _attribute_of_a_key(catalog: Catalog, table: str, dimension: str, keys: Sequence[str]) -> bool:
+    """Whether ``dimension`` is read through a join on the breakdown's own key columns (an airline's
+    name of a breakdown by carrier, a destination's time zone of one by destination): each member
+    of the key has one value of it, so a filter on it removes whole members — never a 0 for the
+    carrier "excluding United" left out."""
+    column = catalog.dimensions[dimension].columns.get(table, "")
+    alias, dot, _ = column.partition(".")
+    join = catalog.tables[table].joins.get(alias) if dot else None
+    if join is None:
+        return False
+    keyed = {catalog.dimensions[d].columns.get(table) for d in keys}
+    return set(join.on) <= keyed
 
 
 def compile_query(

@@ -126,9 +126,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "语言模型无法确定问题的含义。请用指标目录中的指标、维度和成员重新表述。",
     ),
     "period_unread": (
-        "Baton cannot read {words!r} as dates. Which period do you mean? For example: last month, June 2026, "
+        "Baton cannot read {words!r} as dates. Which period do you mean? For example: last month, last quarter, "
         "the last 7 days.",
-        "Baton 无法把“{words}”解析为日期。请问时间范围是？例如：上个月、2026年6月、近7天。",
+        "Baton 无法把“{words}”解析为日期。请问时间范围是？例如：上个月、上季度、近7天。",
     ),
     "period_left_out": (
         "The question names the period {words!r}, which the reading leaves out; Baton will not guess. Please ask "

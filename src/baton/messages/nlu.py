@@ -27,8 +27,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{word}”是 {metrics} 名称的一部分，而不是完整名称。请问是哪个指标？",
     ),
     "which_period": (
-        "Which period do you mean? For example: last month, June 2026, the last 7 days.",
-        "请问时间范围是？例如：上个月、2026年6月、近7天。",
+        "Which period do you mean? For example: last month, last quarter, the last 7 days.",
+        "请问时间范围是？例如：上个月、上季度、近7天。",
     ),
     "several_metrics": (
         "{term!r} can mean several metrics: {labels}. Which one?",

@@ -162,8 +162,8 @@ def _this_period_last_year(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
 
 
 def _current_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
-    """this week / month-to-date / QTD / current year ..."""
-    unit = (_group(m, "u") or _group(m, "u2") or "").lower()
+    """this week / month-to-date / QTD / current year / since the start of the year ..."""
+    unit = (_group(m, "u") or _group(m, "u2") or _group(m, "u3") or "").lower()
     return _current(_UNIT_GRAIN[unit])(m, ctx, text)
 
 

@@ -195,7 +195,9 @@ _RULES: tuple[_Rule, ...] = (
         "this_period_en",
         _p(
             r"<NB>(?:(?:so\s+far\s+)?(?:this|current)\s+(?P<u>week|month|quarter|year|wk|mth|mo|qtr|yr)"
-            r"|(?P<u2>week|month|quarter|year)[- ]to[- ]date)<NA>"
+            r"|(?P<u2>week|month|quarter|year)[- ]to[- ]date"
+            r"|(?:since|from)\s+the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+(?P<u3>week|month|quarter|year)"
+            r"(?:\s+(?:until|till|to|through)\s+(?:now|today|date))?)<NA>"
         ),
         _current_en,
     ),
