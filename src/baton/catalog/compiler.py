@@ -493,17 +493,22 @@ def _loaded(query: SemanticQuery, catalog: Catalog, source: Source) -> exp.Selec
 
 
 def _attribute_of_a_key(catalog: Catalog, table: str, dimension: str, keys: Sequence[str]) -> bool:
-    """Whether ``dimension`` is read through a join on the breakdown's own key columns (an airline's
-    name of a breakdown by carrier, a destination's time zone of one by destination): each member
-    of the key has one value of it, so a filter on it removes whole members — never a 0 for the
-    carrier "excluding United" left out."""
+    """Whether ``dimension`` and a breakdown key are one and the same thing said two ways: one read
+    through a join on the other's column (an airline's name of a breakdown by carrier code, a
+    destination's time zone of one by destination, or a carrier code of a breakdown by airline
+    name). A filter on it removes whole members of the key — never a 0 for the carrier "excluding
+    United" left out."""
+    joins = catalog.tables[table].joins
+
+    def read_through(column: str) -> set[str]:
+        alias, dot, _ = column.partition(".")
+        join = joins.get(alias) if dot else None
+        return set(join.on) if join is not None else set()
+
     column = catalog.dimensions[dimension].columns.get(table, "")
-    alias, dot, _ = column.partition(".")
-    join = catalog.tables[table].joins.get(alias) if dot else None
-    if join is None:
-        return False
-    keyed = {catalog.dimensions[d].columns.get(table) for d in keys}
-    return set(join.on) <= keyed
+    keyed = [catalog.dimensions[d].columns.get(table, "") for d in keys]
+    on = read_through(column)
+    return (bool(on) and on <= set(keyed)) or any(column in read_through(key) for key in keyed)
 
 
 def compile_query(
