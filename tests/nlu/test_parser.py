@@ -299,6 +299,11 @@ REFUSALS: list[tuple[str, str, str | None]] = [
     ("What was the total money last month?", "ambiguous_question", "net_revenue"),
     ("上个月各品类GMV，前两名和最后一名", "ambiguous_question", None),  # a top 2 and a bottom 1: two rankings
     ("近两三个月的GMV", "ambiguous_question", None),  # two or three months: never 23
+    ("近三五天的GMV", "ambiguous_question", None),  # three or five days: never 35
+    ("近二三十天的订单量", "ambiguous_question", None),  # twenty or thirty days: never 30
+    ("截止到6月20号，近30天的GMV", "ambiguous_question", None),  # a window is no period to cut at a day
+    ("截止到6月28号，6月的GMV和5月比", "ambiguous_question", None),  # a cut month against a whole one
+    ("一季度GMV比去年高吗", "ambiguous_question", None),  # the quarter, or the whole year before?
     ("最近一两周各渠道的订单量", "ambiguous_question", None),  # one or two weeks: never 12
     ("上个月GMV超过两三千万的区域", "ambiguous_question", None),  # 20 or 30 million: never 3,000万
     ("上个月GMV和客户数", "unknown_metric", None),  # a count no metric names, never GMV alone

@@ -93,9 +93,9 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("since the start of the year", A, "2026-01-01", "2026-06-30", "year"),
     ("from the beginning of the quarter to date", MID_MARCH, "2026-01-01", "2026-03-14", "quarter"),
     # a month up to a day said after it
-    ("6月截至20号", A, "2026-06-01", "2026-06-20", "custom"),
-    ("June through the 20th", A, "2026-06-01", "2026-06-20", "custom"),
-    ("June 2025 up to the 20th", A, "2025-06-01", "2025-06-20", "custom"),
+    ("6月截至20号", A, "2026-06-01", "2026-06-20", "month"),  # a month so far: its previous period the same days
+    ("June through the 20th", A, "2026-06-01", "2026-06-20", "month"),
+    ("June 2025 up to the 20th", A, "2025-06-01", "2025-06-20", "month"),
     # the current period's whole namesake a year back (the week 52 weeks back, weekdays aligned)
     ("去年这个月", A, "2025-07-01", "2025-07-31", "month"),
     ("去年本季度", A, "2025-07-01", "2025-09-30", "quarter"),

@@ -3051,18 +3051,19 @@ def test_a_series_then_its_comparison_is_each_period_against_the_one_before(sess
 
 
 def test_the_total_after_each_month_against_its_own_is_against_the_period_before(session: Session) -> None:
-    """ "今年每个月GMV环比" then "合计呢": the half year against the half year before it — never
-    against the months' own before (December to May, whose overlap would leave only December)."""
+    """ "今年每个月GMV环比" then "合计呢": the year so far against the period before it as "今年GMV环比"
+    reads it (the same days of the year before) — never against the months' own before (December
+    to May, whose overlap would leave only December)."""
     chat = session.conversation()
     chat.ask("今年每个月GMV环比", as_of=JULY)
     total = chat.ask("合计呢")
     assert total.status == "answered", total.answer
     assert total.semantic_query is not None and total.semantic_query.comparison is not None
     compared = total.semantic_query.comparison.range
-    assert (compared.start, compared.end) == (date(2025, 7, 1), date(2025, 12, 31))
+    assert (compared.start, compared.end) == (date(2025, 1, 1), date(2025, 6, 30))
     gold = _rows(
         session,
-        f"SELECT {GMV} FROM fact_order WHERE order_date BETWEEN DATE '2025-07-01' AND DATE '2025-12-31'",
+        f"SELECT {GMV} FROM fact_order WHERE order_date BETWEEN DATE '2025-01-01' AND DATE '2025-06-30'",
     )
     assert _answer_rows(total, "gmv_previous") == gold
 

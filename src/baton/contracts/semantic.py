@@ -81,6 +81,9 @@ class TimeRange(BaseModel):
     start: date
     end: date
     text: str | None = None
+    period_kind: Literal["day", "week", "month", "quarter", "half", "year", "weekend", "custom"] | None = None
+    """What kind of period the words said ("6月截至20号": a month, so far; "近30天": days), so that
+    its previous period is the one they meant in a later turn too; None when only dates are known."""
 
     @field_validator("text")
     @classmethod

@@ -89,9 +89,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "按什么拆分？请说明一个维度（如{dimensions}）或时间单位。",
     ),
     "approximate_count": (
-        "{said!r} is a rough number (one or the other), so Baton will not pick one. Say the exact number or "
-        "period, e.g. the last 2 months or the last 3 months.",
-        "“{said}”是约数，Baton 不会替您选定。请说出确切的数字或时间范围，例如近2个月或近3个月。",
+        "{said!r} is a rough number (one or the other), so Baton will not pick one. Say the exact number.",
+        "“{said}”是约数，Baton 不会替您选定。请说出确切的数字。",
     ),
     "no_such_breakdown": (
         "The catalog has no dimension {word!r} to break {metric} down by, so Baton will not guess one. {metric} can be "

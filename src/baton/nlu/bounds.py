@@ -23,7 +23,7 @@ from baton.contracts.semantic import Threshold
 from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
-from baton.nlu.cn_numerals import approximate, parse_cn_int, parse_large
+from baton.nlu.cn_numerals import approximate, parse_cn_int, parse_large, rough_number_asked
 from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.scan import Scan
 
@@ -136,9 +136,8 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
         before_its_term = term is None or term[1] <= m.start()
         if year and before_its_term:  # "GMV by channel over 2025": a year ("over 2025 orders" counts)
             continue
-        if approximate(m.group("num")[:2]):  # "超过两三千万": 20 or 30 million, never 3,000万 read for it
-            said = scan.text[m.start() : m.end()].strip()
-            raise AmbiguousQuestion(*both("nlu.approximate_count", said=said), detail={"reason": "approximate_count"})
+        if approximate(m.group("num")):  # "超过两三千万": 20 or 30 million, never 3,000万 read for it
+            raise rough_number_asked(scan.text[m.start() : m.end()].strip())
         # the digits as said, scaled exactly: "1.4%" is 0.014, never 0.013999999999999999
         number = _number(m.group("num"), large=m.group("large") is not None) * vocab.BOUND_SCALES.get(scale, 1)
         number = -number if m.group("sign") else number

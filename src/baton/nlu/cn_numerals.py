@@ -12,6 +12,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from baton import patterns
+from baton.errors import AmbiguousQuestion
+from baton.messages import both
 
 DIGITS: dict[str, int] = {
     "零": 0,
@@ -36,12 +38,21 @@ _ASCII_DIGITS = patterns.compile(r"[0-9]+")
 
 
 def approximate(text: str) -> bool:
-    """ "两三", "一两", "三四": two counts said side by side, a rough number ("近两三个月": two or
-    three months) — never 23 or 12, as a digit-by-digit reading would make it."""
+    """ "两三", "三五", "二三十", "两三千": two digits said side by side, then nothing or a unit — a
+    rough number ("近两三个月": two or three months; "近二三十天": twenty or thirty days), never
+    23, 35 or 30 as a digit-by-digit reading makes it. A year's digits ("二〇二六", "一九九八") run
+    on past two."""
     token = text.strip()
-    if len(token) != 2 or not all(ch in _DIGITS for ch in token) or token[0] in "零〇":
+    if len(token) < 2 or any(ch not in _DIGITS or ch in "零〇" for ch in token[:2]):
         return False
-    return _DIGITS[token[1]] == _DIGITS[token[0]] + 1
+    return len(token) == 2 or token[2] in "十百千万亿"
+
+
+def rough_number_asked(said: str) -> AmbiguousQuestion:
+    """The question back for a rough number ("近两三个月", "超过两三千万"): which one?"""
+    return AmbiguousQuestion(
+        *both("nlu.approximate_count", said=said), detail={"reason": "approximate_count", "said": said}
+    )
 
 
 def parse_cn_int(text: str) -> int:

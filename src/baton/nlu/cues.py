@@ -414,9 +414,9 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         gap = scan.text[widest.start() : widest.end()]
         raise AmbiguousQuestion(*both("nlu.widest_gap", said=gap), detail={"reason": "widest_gap", "said": gap})
     rankings = cues.take(scan, "ranking", vocab.TOP_N)
-    ranked_periods = cues.which_time and cues.top_n is not None  # "最高的3个月" (read with the cues)
-    an_end_placed = cues.top_n is not None  # "最后一名", "榜首": a place read as a top or bottom 1
-    if len(rankings) > 1 or (rankings and (cues.rank_place is not None or ranked_periods or an_end_placed)):
+    # "最高的3个月" (read with the cues), or the last place ("前两名和最后一名": a bottom 1 beside the top N)
+    ranked_already = cues.top_n is not None and (cues.which_time or cues.order == "asc")
+    if len(rankings) > 1 or (rankings and (cues.rank_place is not None or ranked_already)):
         raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0) for m in rankings]})
     for m in rankings:
         groups = {k: v for k, v in m.groupdict().items() if v}

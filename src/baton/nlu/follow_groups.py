@@ -209,11 +209,10 @@ def _replaced_filter_is_named(
 ) -> None:
     """ "华南的GMV" then "换成web" / "I meant web": web instead of South China, or web within it? A
     replacement naming members only of dimensions the previous question did not filter, while it
-    filtered another, is asked back, never read as a narrowing. Where the replacement is a metric
-    ("orders instead, excluding East China"), a member left out replaces nothing: it narrows; said
-    alone ("换成除了APP以外的渠道"), it may replace the filter, and is asked back."""
-    if r.terms.metrics and tuple(r.terms.metrics) != parent.metrics:
-        named = {key: members for key, members in named.items() if not key[1]}
+    filtered another, is asked back, never read as a narrowing. A member left out narrows ("orders
+    instead, excluding East China", "我是说不含APP的"), unless the set it is left out of is named
+    ("换成除了APP以外的渠道": every channel but app instead of 华南, or within it? asked back)."""
+    named = {key: members for key, members in named.items() if not key[1] or key[0] in r.terms.dims_naming_a_set}
     if r.ties is None or not r.ties.replace or not named or r.terms.dims:
         return
     filtered = [f for f in parent.filters if not f.exclude]
@@ -224,11 +223,24 @@ def _replaced_filter_is_named(
         sep = text("answer.list_sep", lang)
         return sep.join(catalog.member_label(dim, m, lang) for dim, members in pairs for m in members)
 
-    new = [(dim, members) for (dim, _), members in named.items()]
+    def new_said(lang: Language) -> str:  # "渠道不含APP": a member left out said as such
+        parts = [
+            text(
+                "answer.filter_part_excluded",
+                lang,
+                dim=catalog.dimensions[dim].label.for_lang(lang),
+                members=said(lang, [(dim, members)]),
+            )
+            if excluded
+            else said(lang, [(dim, members)])
+            for (dim, excluded), members in named.items()
+        ]
+        return text("answer.list_sep", lang).join(parts)
+
     old = [(f.dimension, f.members) for f in filtered]
     raise AmbiguousQuestion(
         *(
-            text("conversation.replace_which_filter", lang, kept=said(lang, old), members=said(lang, new))
+            text("conversation.replace_which_filter", lang, kept=said(lang, old), members=new_said(lang))
             for lang in LANGUAGES
         ),
         detail={"follow_up": True, "reason": "replace_which_filter"},

@@ -102,7 +102,7 @@ def _before_the_parents(parent: TimeRange, said: TimeRange, reading: timeexpr.Pe
     if timeexpr.range_grain(parent.start, parent.end) != match.grain:
         return said
     start, end = timeexpr.previous_period(parent.start, parent.end, match.grain)
-    return TimeRange(start=start, end=end, text=match.text)
+    return TimeRange(start=start, end=end, text=match.text, period_kind=match.grain)
 
 
 _YEAR_WORDS = patterns.compile(r"\d{4}|年|\byears?\b|\bfy\d", re.I)
@@ -194,7 +194,7 @@ def _half_of_the_parents(parent: TimeRange, said: TimeRange, as_of: date) -> Tim
             *both("conversation.half_not_begun", period=words, start=start, latest=said.start, latest_end=said.end),
             detail=detail,
         )
-    return TimeRange(start=start, end=min(end, as_of - timedelta(days=1)), text=said.text)
+    return said.model_copy(update={"start": start, "end": min(end, as_of - timedelta(days=1))})
 
 
 def _in_the_parents_year(parent: TimeRange, said: TimeRange, as_of: date) -> TimeRange:
@@ -213,7 +213,7 @@ def _in_the_parents_year(parent: TimeRange, said: TimeRange, as_of: date) -> Tim
     month_end = (said.end + timedelta(days=1)).day == 1
     if month_end:
         end = timeexpr.shift_years(said.end + timedelta(days=1), shift) - timedelta(days=1)
-    return said if end >= as_of else TimeRange(start=start, end=end, text=said.text)
+    return said if end >= as_of else said.model_copy(update={"start": start, "end": end})
 
 
 def _which_side_replaced(previous: Comparison, r: Reading) -> None:
@@ -242,5 +242,7 @@ def comparison_of(
     kind: Literal["previous_period", "same_period_last_year"], time_range: TimeRange, as_of: date
 ) -> Comparison:
     """The previous period (or the same period last year) of ``time_range``, as a follow-up sets it."""
-    start, end = timeexpr.comparison_range(kind, time_range.start, time_range.end, as_of=as_of)
+    start, end = timeexpr.comparison_range(
+        kind, time_range.start, time_range.end, grain=time_range.period_kind, as_of=as_of
+    )
     return Comparison(kind=kind, range=TimeRange(start=start, end=end))

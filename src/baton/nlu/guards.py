@@ -113,15 +113,6 @@ def clause_ends(joins: list[str], i: int) -> bool:
 _POPULATION_BEFORE = patterns.compile(r"\b(?:among|within|of|for|in|from|across|on)\s+(?:the\s+|all\s+)?$")
 
 
-_UNTIL_BEFORE = patterns.compile(
-    r"(?:累计到|累计至|累积到|截至|截止到?|截止至|直到|一直到|(?:^|[\s，,；;])(?:到|至))\s*$"
-    r"|\b(?:up\s+to|up\s+until|through|thru|until|till|as\s+of|by)\s+(?:the\s+)?$",
-    re.I,
-)
-"""A period's end said with no start ("累计到3月底", "GMV up to March 31", "as of June 15", "by end of
-April"): the words that would make it the end of a range."""
-
-
 def listing_order(
     cues: Cues, order: Literal["desc", "asc"], top_n: int | None, place: int | None, share: bool
 ) -> Literal["desc", "asc"] | None:
@@ -149,36 +140,13 @@ def _a_metric_of_the_period(scan: Scan, before: re.Match[str], end: int) -> bool
     return at is not None and any(start == at.end() for start, _ in scan.metrics)
 
 
-_BESIDE = patterns.compile(r"[\s，,、的:：]*")
-
-
-def until_inside_its_period(scan: Scan, periods: list[timeexpr.PeriodReading]) -> list[timeexpr.PeriodReading]:
-    """ "截止到6月20号，6月的GMV", "as of June 20, June GMV": a day said as an end, right beside the one
-    period that holds it, is that period up to the day — one period, from the period's start, of its kind
-    (the month before it is the same days of the month before)."""
-    for i, (first, second) in enumerate(itertools.pairwise(periods)):
-        end, whole = first.match, second.match
-        before = _UNTIL_BEFORE.search(scan.norm, 0, first.span[0])
-        if end is None or whole is None or before is None or end.grain != "day":
-            continue
-        if not (whole.start < end.start <= whole.end) or not _BESIDE.fullmatch(
-            scan.norm[first.span[1] : second.span[0]]
-        ):
-            continue
-        span = (before.start(), second.span[1])
-        clamped = end.clamped or whole.clamped
-        joined = timeexpr.TimeMatch(whole.start, end.end, span, scan.text[span[0] : span[1]], whole.grain, clamped)
-        return [*periods[:i], timeexpr.PeriodReading(span=span, match=joined), *periods[i + 2 :]]
-    return periods
-
-
 def until_with_no_start(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) -> None:
     """ "累计到3月底的GMV", "至5月", "orders by end of April": from when? Asked back, never the end
     period alone (a range said whole — "今年到3月底" — is one period and passes)."""
     for period in periods:
         if period.match is None:
             continue
-        before = _UNTIL_BEFORE.search(scan.norm, 0, period.span[0])
+        before = vocab.UNTIL_BEFORE.search(scan.norm, 0, period.span[0])
         if before is None or _a_metric_of_the_period(scan, before, period.span[1]):
             continue
         said = scan.text[before.start() : period.span[1]]

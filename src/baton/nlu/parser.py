@@ -73,7 +73,6 @@ from baton.nlu.guards import (
     this_period_beside_another,
     total_beside_each_or_a_ranking,
     total_said_before_a_metric,
-    until_inside_its_period,
     until_with_no_start,
     which_of_two_periods,
 )
@@ -102,6 +101,7 @@ from baton.nlu.periods import (
     half_of_the_same_month,
     named_previous,
     resolve_periods,
+    until_inside_its_period,
 )
 from baton.nlu.rank_within import periods_ranked_within, ranked_each_period, ranked_within
 from baton.nlu.ranking import check_ranking_inside_ranking, ranking_metric, ranks
@@ -245,13 +245,21 @@ def _two_ends(scan: Scan, cues: Cues, terms: Terms) -> bool:
     return cues.top_n == 2 and cues.rank_place is None and ends_said <= 1 and not named
 
 
-def _each_period_of_a_range(cues: Cues, terms: Terms, periods: Sequence[timeexpr.PeriodReading]) -> None:
-    """ "三四月份华东的买家数分别是多少", "Q1 to Q2 GMV, each": "each" said of a range of whole periods, and
-    of nothing else the question lists (two metrics, two members, a breakdown), asks for each
-    period — a series by the range's own period, never one figure of the range."""
-    if not cues.separately or cues.grain is not None or len(periods) != 1 or periods[0].ends is None:
+def _each_period_of_a_range(
+    scan: Scan, cues: Cues, terms: Terms, periods: Sequence[timeexpr.PeriodReading], *, follows: bool
+) -> None:
+    """ "三四月份华东的买家数分别是多少", "Q1 to Q2 GMV, separately": "each" said of a range of whole
+    periods, and of nothing else the question lists (two metrics, two members, a breakdown, a
+    comparison's two periods, what a follow-up inherits), asks for each period — a series by the
+    range's own period, never one figure of the range. A bare "each" / "every" is no such word: it
+    may count a unit ("how much was each order worth")."""
+    if cues.grain is not None or len(periods) != 1 or periods[0].ends is None or follows:
         return
-    if len(terms.metrics) > 1 or terms.dims or _members_listed(terms):
+    said = [scan.norm[a:b].strip().lower() for a, b in cues.spans.get("separately", [])]
+    if not any(word not in ("each", "every") for word in said):
+        return
+    compared = cues.comparison_kind is not None or cues.compare_word or cues.change
+    if compared or len(terms.metrics) > 1 or terms.dims or _members_listed(terms):
         return
     grain = periods[0].ends[0].grain
     if grain in get_args(Grain):  # halves and weekends are no series grain: left as said
@@ -585,7 +593,7 @@ class Planner(TermReader, QueryAssembly):
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
         corrections = (*corrections, *terms.ratios_read)
-        _each_period_of_a_range(cues, terms, periods)
+        _each_period_of_a_range(scan, cues, terms, periods, follows=context is not None)
         if cues.best and each_then_best(scan, terms):  # "各区域退款率多少，哪个最高": every group, highest first
             cues.several, cues.rank = True, True
             if cues.which_time:  # "今年各月新增用户数，以及哪个月最多": every month, the most first

@@ -4,6 +4,7 @@ make one period and a comparison (the catalog's calendar events are read by :mod
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -53,6 +54,41 @@ class PeriodCues:
     such a word is said over several whole periods and no grain is ("今年GMV月环比")."""
     moved: bool = False
     """A direction is said ("降了", "rose", "比3月低"): with a why over a range, its ends are compared."""
+
+
+_BESIDE = patterns.compile(r"[\s，,、的:：]*")
+
+
+def until_inside_its_period(scan: Scan, periods: list[timeexpr.PeriodReading]) -> list[timeexpr.PeriodReading]:
+    """ "截止到6月20号，6月的GMV", "as of June 20, this year's orders": a day said as an end, right
+    beside the one calendar period that holds it (a month, a quarter, a year …), is that period up
+    to the day — one period of its kind, whose previous period is the same days of the one before.
+    A window of days ("近30天") is no period to cut, and nor is one set against another period
+    ("截止到6月28号，6月和5月比": the base would be whole), both asked back by the guard after."""
+    if len(periods) != 2:
+        return periods
+    for i, (first, second) in enumerate(itertools.pairwise(periods)):
+        end, whole = first.match, second.match
+        before = vocab.UNTIL_BEFORE.search(scan.norm, 0, first.span[0])
+        if end is None or whole is None or before is None or end.grain != "day" or not _one_calendar(whole):
+            continue
+        if not (whole.start < end.start <= whole.end) or not _BESIDE.fullmatch(
+            scan.norm[first.span[1] : second.span[0]]
+        ):
+            continue
+        span = (before.start(), second.span[1])
+        clamped = end.clamped or whole.clamped
+        joined = timeexpr.TimeMatch(whole.start, end.end, span, scan.text[span[0] : span[1]], whole.grain, clamped)
+        return [*periods[:i], timeexpr.PeriodReading(span=span, match=joined), *periods[i + 2 :]]
+    return periods
+
+
+def _one_calendar(period: timeexpr.TimeMatch) -> bool:
+    """Whether a period is one week, month, quarter, half or year (so far), never a window of them."""
+    if period.grain not in ("week", "month", "quarter", "half", "year"):
+        return False
+    first, last = timeexpr.period_bounds(period.start, period.grain)
+    return period.start == first and period.end <= last
 
 
 def resolve_periods(
@@ -273,7 +309,7 @@ def _said_as_base(text: str, span: tuple[int, int]) -> bool:
 
 
 def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange, Comparison | None]:
-    main = TimeRange(start=period.start, end=period.end, text=period.text)
+    main = TimeRange(start=period.start, end=period.end, text=period.text, period_kind=period.grain)
     if cues.earlier == "week":
         if (period.end - period.start).days >= 7:  # "今年和上周同期比" is not a week-earlier comparison
             raise AmbiguousQuestion(
@@ -301,6 +337,7 @@ def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange
     return main, Comparison(kind=kind, range=TimeRange(start=start, end=end))
 
 
+_FOUR_DIGIT_YEAR = patterns.compile(r"(?<!\d)[12]\d{3}(?!\d)")
 _LAST_YEAR = patterns.compile(r"去年|上一?年|(?:the\s+)?(?:last|previous|prior)\s+year", re.I)
 _THIS_YEAR = patterns.compile(r"今年|本年|\bthis\s+year", re.I)
 
@@ -313,7 +350,9 @@ def _the_year_before_said(asked: timeexpr.TimeMatch, year: timeexpr.TimeMatch) -
     the whole year: still asked back."""
     if year.grain != "year" or not _LAST_YEAR.fullmatch(year.text.strip()) or asked.grain == "year":
         return None
-    from_january = asked.start.month == 1 and asked.start.day == 1 and asked.end.month > 1
+    # "2026年前三个月", "2026年1-3月": months from January of a year said, never a window that starts there
+    from_january = asked.grain == "month" and asked.start.month == 1 and asked.start.day == 1 and asked.end.month > 1
+    from_january = from_january and _FOUR_DIGIT_YEAR.search(asked.text) is not None
     if not _THIS_YEAR.search(asked.text) and asked.grain not in ("day", "custom") and not from_january:
         return None
     if asked.start.year != asked.end.year or asked.start.year != year.start.year + 1:

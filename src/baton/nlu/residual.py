@@ -155,35 +155,36 @@ def _converter() -> Any:
     return opencc.OpenCC("t2s")
 
 
-__all__ = ["metricish", "to_simplified", "unknown_words"]
-
-
 def where_left(scan: Scan, word: str) -> int:
     """Where an unplaced word stands in the question (its first place no reader claimed), -1 if nowhere."""
     return scan.residual().find(word)
 
 
 def the_numbers(scan: Scan, word: str) -> bool:
-    """ "给我数", "GMV的数", "上个月的数": the numbers asked for, no word to place — said to the
-    asker, or after 的 of a metric (or of nothing else a metric could be). "客户数", "GMV数",
-    "新客的数" may count something no catalog metric names: left to place."""
+    """ "给我数", "GMV的数", "各渠道的数", "按天的数", "上个月的数": the numbers asked for, no word to
+    place — said to the asker, or after 的 of words already read. "客户数", "GMV数" and "新客的数"
+    (of a member: new users' count?) may count something no catalog metric names: left to place."""
     core = word.strip("".join(vocab.FUNCTION_CHARACTERS))
-    if core not in vocab.THE_NUMBERS_ZH:
+    at = where_left(scan, word)
+    if core not in vocab.THE_NUMBERS_ZH or at < 0:
         return False
     if core != word:  # "给我数" segmented as "我数"
         return True
-    before = scan.text[: where_left(scan, word)].rstrip()
+    before = scan.text[:at].rstrip()
     if not before.endswith("的"):
         return False
     of = len(before) - 1
-    return (not scan.metrics and not scan.members) or any(end == of for _, end in scan.metrics)
+    return any(end == of for _, end in scan.claimed) and not any(end == of for _, end in scan.members)
 
 
 def dimension_noun(scan: Scan, word: str) -> bool:
     """ "加上品类维度", "按渠道这个维度", "by the channel dimension": the word for a dimension, said of
     the one just named — no word to place. Said of nothing ("看维度") it is left to place."""
-    if word.lower() not in vocab.DIMENSION_NOUNS:
-        return False
     at = where_left(scan, word)
+    if word.lower() not in vocab.DIMENSION_NOUNS or at < 0:
+        return False
     named = [end for start, end in scan.terms if (start, end) not in scan.metrics and (start, end) not in scan.members]
     return any(end <= at and scan.text[end:at].strip().lower() in vocab.DIMENSION_NOUN_AFTER for end in named)
+
+
+__all__ = ["dimension_noun", "metricish", "the_numbers", "to_simplified", "unknown_words", "where_left"]

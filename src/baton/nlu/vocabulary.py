@@ -924,6 +924,13 @@ WILL_BE = patterns.compile(r"(?:会|能|将)(?:是|有|达到|到)多少|(?:会|
 """ "能有多少", "会涨到": of a period still running ("今年GMV能有多少", read once periods are: the
 year's total to date is no answer to it), a forecast; of a past one, a figure ("上个月去掉直播GMV能有多少",
 "今年上半年GMV能有多少"). A period to date by its own words ("5月以来", "so far") is no forecast."""
+UNTIL_BEFORE = patterns.compile(
+    r"(?:累计到|累计至|累积到|截至|截止到?|截止至|直到|一直到|(?:^|[\s，,；;])(?:到|至))\s*$"
+    r"|\b(?:up\s+to|up\s+until|through|thru|until|till|as\s+of|by)\s+(?:the\s+)?$",
+    _I,
+)
+"""A period's end said with no start ("累计到3月底", "GMV up to March 31", "as of June 15", "by end of
+April"): the words that would make it the end of a range."""
 SO_FAR = patterns.compile(r"以来|至今|迄今|到目前|截至目前|截止目前|到现在|\bso far\b|\bto date\b|\bsince\b", _I)
 PEAK_SO_FAR = patterns.compile(
     r"(?:单日|哪天|哪一天|每天|日).{0,8}?(?:最高|最低|最多|最少)|(?:最高|最低)的?(?:一天|单日)"

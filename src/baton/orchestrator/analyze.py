@@ -198,8 +198,9 @@ def with_comparison(query: SemanticQuery, calendar: Sequence[CalendarEvent] = ()
     if days == 1:
         usual = usual_level(query.time_range.start, calendar)
         return query.model_copy(update={"comparison": usual, "grain": None, "intent": "why"})
-    start, end = comparison_range("previous_period", query.time_range.start, query.time_range.end)
-    prev = TimeRange(start=start, end=end)  # a whole month's is the month before, as 环比 reads
+    said = query.time_range  # a whole month's is the month before, as 环比 reads; "近30天" the 30 days before
+    start, end = comparison_range("previous_period", said.start, said.end, grain=said.period_kind)
+    prev = TimeRange(start=start, end=end)
     return query.model_copy(
         update={"comparison": Comparison(kind="previous_period", range=prev), "grain": None, "intent": "why"}
     )

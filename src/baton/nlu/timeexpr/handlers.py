@@ -461,11 +461,12 @@ def _whole_months(year: int | None, first_m: int, last_m: int, text: str, ctx: _
 
 
 def _month_until_day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
-    """6月截至20号 / June through the 20th: the month from its first day to the day said."""
+    """6月截至20号 / June through the 20th: the month from its first day to the day said — a month
+    so far, whose previous period is the same days of the month before."""
     month = _calendar("month", _year_of(m, ctx), _month_number(m), 0, text=text, ctx=ctx)
     assert month.anchor is not None
     last = _calendar("day", month.anchor.year, month.anchor.a, _num(m, "d2"), text=text, ctx=ctx)
-    return _Raw(month.start, last.end, "custom")
+    return _Raw(month.start, last.end, "month")
 
 
 def month_pair_last(m: re.Match[str]) -> int | None:

@@ -9,10 +9,10 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
 from baton import patterns
-from baton.errors import AmbiguousQuestion, TimeExpressionError
+from baton.errors import TimeExpressionError
 from baton.messages import both
 from baton.messages import text as message
-from baton.nlu.cn_numerals import approximate, parse_cn_int
+from baton.nlu.cn_numerals import approximate, parse_cn_int, rough_number_asked
 from baton.nlu.timeexpr.arithmetic import Grain, _Kind, _month_end
 
 # ---------------------------------------------------------------- resolution helpers
@@ -269,8 +269,5 @@ def _num(m: re.Match[str], name: str) -> int:
     value = _group(m, name)
     assert value is not None
     if approximate(value):
-        said = m.group(0)
-        raise AmbiguousQuestion(
-            *both("nlu.approximate_count", said=said), detail={"reason": "approximate_count", "said": said}
-        )
+        raise rough_number_asked(m.group(0))
     return parse_cn_int(value)

@@ -218,18 +218,8 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(  # "上周之前那周", "上周的前一周": the week before last, said of last week
         "week_before_last_cn",
         _p(
-            r"<UP>上个?"
-            + _CN_WEEK
-            + r"|大上个?"
-            + _CN_WEEK
-            + r"|<UP>(?:一个|一|个)?"
-            + _CN_WEEK
-            + r"(?:之前|以前|前)的?(?:那|那一|那个)"
-            + _CN_WEEK
-            + r"|<UP>(?:一个|一|个)?"
-            + _CN_WEEK
-            + r"的前一个?"
-            + _CN_WEEK
+            rf"<UP>上个?{_CN_WEEK}|大上个?{_CN_WEEK}"
+            rf"|<UP>(?:一个|一|个)?{_CN_WEEK}(?:(?:之前|以前|前)的?(?:那|那一|那个)|的前一个?){_CN_WEEK}"
         ),
         _previous("week", 2),
     ),
