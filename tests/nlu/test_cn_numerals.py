@@ -53,6 +53,8 @@ def test_what_is_no_numeral_is_refused(said: str) -> None:
         ("二〇", False),
         ("十二", False),
         ("三五", True),
+        ("十七八", True),
+        ("一千二三百", True),
         ("二三十", True),
         ("两三千", True),
         ("一九九八", False),

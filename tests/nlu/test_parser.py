@@ -304,6 +304,12 @@ REFUSALS: list[tuple[str, str, str | None]] = [
     ("截止到6月20号，近30天的GMV", "ambiguous_question", None),  # a window is no period to cut at a day
     ("截止到6月28号，6月的GMV和5月比", "ambiguous_question", None),  # a cut month against a whole one
     ("一季度GMV比去年高吗", "ambiguous_question", None),  # the quarter, or the whole year before?
+    ("近十七八天的GMV", "ambiguous_question", None),  # seventeen or eighteen days: never 18
+    ("上个月GMV超过十五六万的品类", "ambiguous_question", None),  # never 160,000
+    ("上个月GMV和渠道的数", "unknown_metric", None),  # the number of channels: never GMV by channel
+    ("上个月各品类GMV，第一名和倒数三名", "ambiguous_question", None),  # two rankings: never the bottom 3
+    ("上个月GMV最低的品类和前三名", "ambiguous_question", None),  # never the bottom 3
+    ("Top category by GMV last month and the bottom 3", "ambiguous_question", None),
     ("最近一两周各渠道的订单量", "ambiguous_question", None),  # one or two weeks: never 12
     ("上个月GMV超过两三千万的区域", "ambiguous_question", None),  # 20 or 30 million: never 3,000万
     ("上个月GMV和客户数", "unknown_metric", None),  # a count no metric names, never GMV alone

@@ -313,6 +313,23 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "2026年前三个月GMV比去年高吗",
         {"comparison": {"kind": "same_period_last_year", "range": {"start": "2025-01-01", "end": "2025-03-31"}}},
     ),
+    ("each of a range, bare", "Q1 to Q2 GMV, each", {"grain": "quarter"}),
+    (
+        "each of a range, compared",
+        "3-4月GMV分别同比多少",
+        {"grain": "month", "comparison": {"kind": "same_period_last_year"}},
+    ),
+    (
+        "a named period cut at a day said after it",
+        "二季度截至5月20号的GMV",
+        {"time_range": {"start": "2026-04-01", "end": "2026-05-20"}},
+    ),
+    (
+        "a range cut at a day",
+        "截止到5月20号，4到6月的GMV",
+        {"time_range": {"start": "2026-04-01", "end": "2026-05-20"}},
+    ),
+    ("the first place among a top N", "上个月GMV前5的品类中排第一的是哪个", {"top_n": 5, "order": "desc"}),
     ("each of a period and its base", "1-3月的GMV和去年同期分别是多少", {"grain": None}),
     ("each as a unit", "from January to March, how much was each order worth on average", {"grain": None}),
     (

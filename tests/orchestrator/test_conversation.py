@@ -400,6 +400,8 @@ def test_a_follow_up_stopped_before_planning_resumes_against_its_parent(session:
         ("上个月华南的GMV", "I meant web"),
         ("上个月华东的GMV", "错了，app"),
         ("上个月华南的GMV", "换成除了APP以外的渠道"),  # every channel but app instead of 华南, or within it?
+        ("上个月华南的GMV", "换成不含APP的"),
+        ("GMV in South China last month", "instead, excluding app"),
         ("GMV in South China last month", "I meant everything except the app channel"),
         ("最近三个月每个月华东的买家数环比", "华东占比变化了多少"),  # a share's change by month: not built
         ("上个月华东app的GMV", "全国呢"),  # without the region, the channel, or both?

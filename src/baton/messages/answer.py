@@ -386,16 +386,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "当日行数明显低于常规量（对比前几周同星期；活动峰值日对比去年同一活动）",
     ),
     "incomplete_in_current": (
-        "The current period ({period}) includes days that may be incomplete ({days}: far fewer rows than usual — a holiday, or "
-        "data not fully loaded)"
+        "The current period ({period}) includes incomplete days ({days}: far fewer rows than usual)"
         "; its value uses the data as loaded and {effect}{compare}.",
-        "本期（{period}）含可能不完整的日期（{days}：行数明显低于该日常规量，可能是节假日，也可能是数据未加载完整），数值按已加载数据计算，{effect}{compare}。",
+        "本期（{period}）含数据不完整的日期（{days}：行数明显低于该日常规量），数值按已加载数据计算，{effect}{compare}。",
     ),
     "incomplete_in_comparison": (
-        "The comparison period ({period}) includes days that may be incomplete ({days}: far fewer rows than usual — a holiday, or "
-        "data not fully loaded)"
+        "The comparison period ({period}) includes incomplete days ({days}: far fewer rows than usual)"
         "; its value uses the data as loaded and {effect}{compare}.",
-        "对比期（{period}）含可能不完整的日期（{days}：行数明显低于该日常规量，可能是节假日，也可能是数据未加载完整），数值按已加载数据计算，{effect}{compare}。",
+        "对比期（{period}）含数据不完整的日期（{days}：行数明显低于该日常规量），数值按已加载数据计算，{effect}{compare}。",
     ),
     "incomplete_not_like_for_like": (
         "; the change therefore does not compare like with like",

@@ -176,6 +176,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         '"June vs April"), or ask for the period\'s figures by month.',
         "“{said}”是从某一时点到最新一天的时段：它的变化和什么比？请说出要比较的两个时段（如“6月和4月比”），或按月看这段时间的数值。",
     ),
+    "cut_period_against_another": (
+        "{cut!r} stops partway, while {others} is whole: compare the same days of {others}, or the whole of "
+        "it? Say which, e.g. with both periods' dates.",
+        "“{cut}”只到中途，而“{others}”是完整的：是对比{others}的相同天数，还是整个{others}？请说明，例如写出两个期间的日期。",
+    ),
     "until_with_no_start": (
         '"{said}" gives an end but no start: from when? Say the whole range (e.g. "from January 1 to March 31", '
         '"this year to the end of March"), or ask for the period itself.',

@@ -9,6 +9,7 @@ No library reads mixed digit-and-numeral sections ("1亿5千万") exactly as Dec
 
 from __future__ import annotations
 
+import itertools
 from decimal import Decimal
 
 from baton import patterns
@@ -38,14 +39,15 @@ _ASCII_DIGITS = patterns.compile(r"[0-9]+")
 
 
 def approximate(text: str) -> bool:
-    """ "两三", "三五", "二三十", "两三千": two digits said side by side, then nothing or a unit — a
-    rough number ("近两三个月": two or three months; "近二三十天": twenty or thirty days), never
-    23, 35 or 30 as a digit-by-digit reading makes it. A year's digits ("二〇二六", "一九九八") run
-    on past two."""
+    """ "两三", "三五", "二三十", "两三千", "十七八", "一千二三百": two digits said side by side, alone or
+    beside a unit — a rough number ("近两三个月": two or three months; "近十七八天": seventeen or
+    eighteen days), never 23, 35 or 18 as a reading digit by digit or place by place makes it. A
+    year's digits ("二〇二六", "一九九八") have no unit."""
     token = text.strip()
-    if len(token) < 2 or any(ch not in _DIGITS or ch in "零〇" for ch in token[:2]):
-        return False
-    return len(token) == 2 or token[2] in "十百千万亿"
+    pair = any(
+        a in _DIGITS and b in _DIGITS and "零" not in a + b and "〇" not in a + b for a, b in itertools.pairwise(token)
+    )
+    return pair and (len(token) == 2 or any(ch in "十百千万亿" for ch in token))
 
 
 def rough_number_asked(said: str) -> AmbiguousQuestion:

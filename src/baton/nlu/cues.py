@@ -414,10 +414,21 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         gap = scan.text[widest.start() : widest.end()]
         raise AmbiguousQuestion(*both("nlu.widest_gap", said=gap), detail={"reason": "widest_gap", "said": gap})
     rankings = cues.take(scan, "ranking", vocab.TOP_N)
-    # "最高的3个月" (read with the cues), or the last place ("前两名和最后一名": a bottom 1 beside the top N)
-    ranked_already = cues.top_n is not None and (cues.which_time or cues.order == "asc")
+    # "最高的3个月" (read with the cues), or a place at the other end ("前两名和最后一名", "榜首和后两名");
+    # at the same end it is the ranking's own first ("前5的品类中排第一的")
+    place_end = None if cues.top_n is None or cues.which_time else cues.order
+    ends = {_end_of(m, lowest) for m in rankings}
+    ranked_already = cues.top_n is not None and (cues.which_time or place_end not in ends)
     if len(rankings) > 1 or (rankings and (cues.rank_place is not None or ranked_already)):
         raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0) for m in rankings]})
+    ends_apart = [b for b in scan.find_all(vocab.BEST) for r in rankings if _listed_apart(scan, b, r)]
+    set_against = vocab.AMONG_THEM.search(scan.norm) or vocab.GAP.search(scan.norm)  # asked back by name below
+    if (
+        ends_apart and not set_against
+    ):  # "最低的品类和前三名", "the top category and the bottom 3": an end, and a top N beside it
+        raise AmbiguousQuestion(
+            *both("nlu.two_rankings"), detail={"rankings": [ends_apart[0].group(0), rankings[0].group(0)]}
+        )
     for m in rankings:
         groups = {k: v for k, v in m.groupdict().items() if v}
         raw = next(groups[k] for k in ("n", "n2", "n3", "en", "bottom", "en2", "en3") if k in groups)
@@ -633,6 +644,26 @@ _HIGH_END = {
     "top",
 }
 _LOW_END = {"最低", "最小", "最少", "最差", "lowest", "smallest", "least", "fewest", "worst", "bottom"}
+
+
+_LISTED_APART = patterns.compile(r"和|与|及|以及|、|[，,;；]|\band\b|\bplus\b", re.I)
+
+
+def _listed_apart(scan: Scan, end: re.Match[str], ranking: re.Match[str]) -> bool:
+    """Whether an end word and a top N are two things listed ("最低的品类和前三名"), never one
+    ranking said in two words ("最低的前三个品类", "the 3 lowest")."""
+    first, second = sorted((end, ranking), key=lambda m: m.start())
+    return first.end() <= second.start() and _LISTED_APART.search(scan.norm, first.end(), second.start()) is not None
+
+
+def _end_of(ranking: re.Match[str], lowest: bool) -> Literal["asc", "desc"]:
+    """The end a top N is counted from: its own end word ("最低的3个", "bottom 3", "倒数3名"), else
+    the lowest when an end word elsewhere says so ("最低的前三"), else the highest."""
+    groups = {k: v for k, v in ranking.groupdict().items() if v}
+    word = (groups.get("best_zh") or groups.get("best") or groups.get("best2") or "").lower()
+    if "n3" in groups or "bottom" in groups or word in _LOW_END:
+        return "asc"
+    return "desc" if word else ("asc" if lowest else "desc")
 
 
 def _read_place(scan: Scan, cues: Cues) -> None:

@@ -209,10 +209,15 @@ def _replaced_filter_is_named(
 ) -> None:
     """ "华南的GMV" then "换成web" / "I meant web": web instead of South China, or web within it? A
     replacement naming members only of dimensions the previous question did not filter, while it
-    filtered another, is asked back, never read as a narrowing. A member left out narrows ("orders
-    instead, excluding East China", "我是说不含APP的"), unless the set it is left out of is named
-    ("换成除了APP以外的渠道": every channel but app instead of 华南, or within it? asked back)."""
-    named = {key: members for key, members in named.items() if not key[1] or key[0] in r.terms.dims_naming_a_set}
+    filtered another, is asked back, never read as a narrowing. A member left out narrows where the
+    replacement is of something else ("orders instead, excluding East China") or a correction ("我是说
+    不含APP的", "I meant excluding app"), unless the set it is left out of is named; said as the
+    replacement itself ("换成不含APP的", "换成除了APP以外的渠道"), it is asked back."""
+    narrows = r.ties is not None and (
+        r.ties.corrected or (bool(r.terms.metrics) and tuple(r.terms.metrics) != parent.metrics)
+    )
+    if narrows:
+        named = {key: members for key, members in named.items() if not key[1] or key[0] in r.terms.dims_naming_a_set}
     if r.ties is None or not r.ties.replace or not named or r.terms.dims:
         return
     filtered = [f for f in parent.filters if not f.exclude]

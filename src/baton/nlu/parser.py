@@ -246,24 +246,40 @@ def _two_ends(scan: Scan, cues: Cues, terms: Terms) -> bool:
 
 
 def _each_period_of_a_range(
-    scan: Scan, cues: Cues, terms: Terms, periods: Sequence[timeexpr.PeriodReading], *, follows: bool
+    scan: Scan, cues: Cues, terms: Terms, periods: Sequence[timeexpr.PeriodReading], context: SemanticQuery | None
 ) -> None:
-    """ "三四月份华东的买家数分别是多少", "Q1 to Q2 GMV, separately": "each" said of a range of whole
-    periods, and of nothing else the question lists (two metrics, two members, a breakdown, a
-    comparison's two periods, what a follow-up inherits), asks for each period — a series by the
-    range's own period, never one figure of the range. A bare "each" / "every" is no such word: it
-    may count a unit ("how much was each order worth")."""
-    if cues.grain is not None or len(periods) != 1 or periods[0].ends is None or follows:
+    """ "三四月份华东的买家数分别是多少", "Q1 to Q2 GMV, each", "3-4月GMV分别同比多少": "each" said of a
+    range of whole periods, and of nothing else the question lists (two metrics, two members, a
+    breakdown, a period and the base listed with it — "1-3月的GMV和去年同期分别是多少" —, or what a
+    follow-up keeps of the question before), asks for each period — a series by the range's own
+    period, never one figure of the range. "each" before a noun counts a unit ("how much was each
+    order worth")."""
+    if cues.grain is not None or len(periods) != 1 or periods[0].ends is None:
         return
-    said = [scan.norm[a:b].strip().lower() for a, b in cues.spans.get("separately", [])]
-    if not any(word not in ("each", "every") for word in said):
+    spans = cues.spans.get("separately", [])
+    if not any(
+        _EACH_OF_THE_PERIODS.fullmatch(scan.norm, s, len(scan.norm))
+        or scan.norm[s:e].strip().lower() not in ("each", "every")
+        for s, e in spans
+    ):
         return
-    compared = cues.comparison_kind is not None or cues.compare_word or cues.change
-    if compared or len(terms.metrics) > 1 or terms.dims or _members_listed(terms):
+    base_listed = any(_LISTED_BEFORE.search(scan.norm, 0, s) for s, _ in cues.comparison_spans())
+    listed_before = context is not None and any(len(f.members) > 1 and not f.exclude for f in context.filters)
+    inherited = context is not None and (len(context.metrics) > 1 or bool(context.dimensions) or listed_before)
+    if base_listed or inherited or len(terms.metrics) > 1 or terms.dims or _members_listed(terms):
         return
     grain = periods[0].ends[0].grain
     if grain in get_args(Grain):  # halves and weekends are no series grain: left as said
         cues.grain = cast("Grain", grain)
+
+
+_EACH_OF_THE_PERIODS = patterns.compile(
+    r"(?:each|every)(?:\s+(?:of\b.*|one\b.*|(?:day|week|month|quarter|year|period)s?\b.*))?\s*[?.!]?\s*$", re.I
+)
+"""A bare "each" said of the periods ("Q1 to Q2 GMV, each", "in each of January to March"), never
+of a unit after it ("each order")."""
+_LISTED_BEFORE = patterns.compile(r"(?:和|与|跟|及|以及|\band\b|\bvs\.?)\s*(?:the\s+)?$", re.I)
+"""A comparison's base listed beside the period ("1-3月的GMV和去年同期分别是多少")."""
 
 
 def _members_listed(terms: Terms) -> bool:
@@ -593,7 +609,7 @@ class Planner(TermReader, QueryAssembly):
         operators = [c for c in scan.claimed if c not in spans_of_periods]
         terms = self._read_terms(scan, cues, language, context=context, ties=ties, prefer=prefer)
         corrections = (*corrections, *terms.ratios_read)
-        _each_period_of_a_range(scan, cues, terms, periods, follows=context is not None)
+        _each_period_of_a_range(scan, cues, terms, periods, context)
         if cues.best and each_then_best(scan, terms):  # "各区域退款率多少，哪个最高": every group, highest first
             cues.several, cues.rank = True, True
             if cues.which_time:  # "今年各月新增用户数，以及哪个月最多": every month, the most first

@@ -60,35 +60,52 @@ _BESIDE = patterns.compile(r"[\s，,、的:：]*")
 
 
 def until_inside_its_period(scan: Scan, periods: list[timeexpr.PeriodReading]) -> list[timeexpr.PeriodReading]:
-    """ "截止到6月20号，6月的GMV", "as of June 20, this year's orders": a day said as an end, right
-    beside the one calendar period that holds it (a month, a quarter, a year …), is that period up
-    to the day — one period of its kind, whose previous period is the same days of the one before.
-    A window of days ("近30天") is no period to cut, and nor is one set against another period
-    ("截止到6月28号，6月和5月比": the base would be whole), both asked back by the guard after."""
-    if len(periods) != 2:
-        return periods
+    """ "截止到6月20号，6月的GMV", "二季度截至5月20号", "as of June 20, this year's orders": a day said as
+    an end, right beside a named period that holds it (a month, a quarter, 4到6月, 618期间 …), is that
+    period up to the day — one period of its kind, whose previous period is the same days of the one
+    before. A window counted back from today ("近30天", "过去两周") is no period to cut: "as of June
+    20, the last 30 days" ends elsewhere, asked back by the guard after. Set against another period
+    ("截止到6月28号，6月和5月比"), the base would be whole: asked back."""
     for i, (first, second) in enumerate(itertools.pairwise(periods)):
-        end, whole = first.match, second.match
-        before = vocab.UNTIL_BEFORE.search(scan.norm, 0, first.span[0])
-        if end is None or whole is None or before is None or end.grain != "day" or not _one_calendar(whole):
+        joined = _cut_at_its_end(scan, first, second) or _cut_at_its_end(scan, second, first)
+        if joined is None:
             continue
-        if not (whole.start < end.start <= whole.end) or not _BESIDE.fullmatch(
-            scan.norm[first.span[1] : second.span[0]]
-        ):
-            continue
-        span = (before.start(), second.span[1])
-        clamped = end.clamped or whole.clamped
-        joined = timeexpr.TimeMatch(whole.start, end.end, span, scan.text[span[0] : span[1]], whole.grain, clamped)
-        return [*periods[:i], timeexpr.PeriodReading(span=span, match=joined), *periods[i + 2 :]]
+        if len(periods) > 2:
+            others = [p.match.text for p in periods if p not in (first, second) and p.match is not None]
+            said = joined.match.text if joined.match is not None else ""
+            raise AmbiguousQuestion(
+                *both("nlu.cut_period_against_another", cut=said, others=", ".join(others)),
+                detail={"reason": "cut_period_against_another", "periods": [said, *others]},
+            )
+        return [*periods[:i], joined, *periods[i + 2 :]]
     return periods
 
 
-def _one_calendar(period: timeexpr.TimeMatch) -> bool:
-    """Whether a period is one week, month, quarter, half or year (so far), never a window of them."""
-    if period.grain not in ("week", "month", "quarter", "half", "year"):
-        return False
-    first, last = timeexpr.period_bounds(period.start, period.grain)
-    return period.start == first and period.end <= last
+def _cut_at_its_end(
+    scan: Scan, day: timeexpr.PeriodReading, period: timeexpr.PeriodReading
+) -> timeexpr.PeriodReading | None:
+    """``period`` up to ``day``, when ``day`` is said as an end ("截止到", "as of") right beside it."""
+    end, whole = day.match, period.match
+    before = vocab.UNTIL_BEFORE.search(scan.norm, 0, day.span[0])
+    if end is None or whole is None or before is None or end.grain != "day" or _ROLLING.match(whole.text.strip()):
+        return None
+    if not whole.start < end.start <= whole.end:
+        return None
+    first, second = sorted((day.span, period.span))
+    start = before.start() if day.span < period.span else period.span[0]
+    if not _BESIDE.fullmatch(scan.norm[first[1] : before.start() if day.span > period.span else second[0]]):
+        return None
+    span = (start, max(day.span[1], period.span[1]))
+    clamped = end.clamped or whole.clamped
+    cut = timeexpr.TimeMatch(whole.start, end.end, span, scan.text[span[0] : span[1]], whole.grain, clamped)
+    return timeexpr.PeriodReading(span=span, match=cut)
+
+
+_ROLLING = patterns.compile(
+    r"(?:近|最近|过去|前)|(?:the\s+)?(?:last|past|previous|prior|trailing|rolling)\s+\d|(?:the\s+)?(?:last|past|trailing)\s+(?:two|three|four|five|six|seven|eight|nine|ten|\w+teen|twenty|thirty|couple)",
+    re.I,
+)
+"""A window counted back from today ("近30天", "过去两周", "the last 30 days"), never a named period."""
 
 
 def resolve_periods(

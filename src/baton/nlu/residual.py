@@ -174,7 +174,13 @@ def the_numbers(scan: Scan, word: str) -> bool:
     if not before.endswith("的"):
         return False
     of = len(before) - 1
-    return any(end == of for _, end in scan.claimed) and not any(end == of for _, end in scan.members)
+    said = [(start, end) for start, end in scan.claimed if end == of]
+    if not said or any(end == of for _, end in scan.members):
+        return False
+    start = min(s for s, _ in said)
+    # a dimension's name is its breakdown only after a breakdown word ("各渠道的数"); "渠道的数" counts channels
+    named = any(end == of for s, end in scan.terms if (s, end) not in scan.metrics)
+    return not named or vocab.BREAKDOWN_BEFORE.search(scan.norm, 0, start) is not None
 
 
 def dimension_noun(scan: Scan, word: str) -> bool:

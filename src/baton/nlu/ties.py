@@ -116,6 +116,8 @@ class Ties:
 
     restrict: bool = False
     replace: bool = False
+    corrected: bool = False
+    """The replacement said as a correction ("我是说", "I meant"), of what was misread."""
     add: bool = False
     framed: bool = False
     breakdown: bool = False
@@ -137,7 +139,8 @@ def read_ties(scan: Scan) -> Ties:
     pointed = [m for m in scan.find_all(POINTER) if m.group(0) in _PRONOUNS or _stands_alone(scan, m.end())]
     for m in pointed:
         scan.claim(m.start(), m.end())
-    replace = bool(scan.take(CORRECTION)) | bool(scan.take(REPLACE))  # `|`: both are claimed, always
+    corrected = bool(scan.take(CORRECTION))
+    replace = corrected | bool(scan.take(REPLACE))  # `|`: both are claimed, always
     restrict = bool(scan.take(RESTRICT))
     adding = [m for m in scan.find_all(ADD) if not _between_members(scan, m)]  # "app plus web": a sum
     for m in adding:
@@ -152,6 +155,7 @@ def read_ties(scan: Scan) -> Ties:
     return Ties(
         restrict=restrict,
         replace=replace,
+        corrected=corrected,
         add=add,
         framed=bool(frames),
         breakdown=breakdown and not unsplit,

@@ -142,7 +142,7 @@ AGAINST_BY_BI = patterns.compile(r"(?<![占环同])比(?![例重率值较])")
 (rather: "哪个比较高")."""
 COMPARE = patterns.compile(
     r"对比|相比|相较|比较|较|比一下|比|跟|"
-    r"\b(?:higher|lower|bigger|smaller|greater|larger|more|fewer|less|better|worse)\s+than\b|(?<![A-Za-z])vs\.?(?![A-Za-z])|\bversus\b|\bcompared (?:with|to)\b|\bcompare(?:d)?\b|\brelative to\b"
+    r"\b(?:higher|lower|bigger|smaller|greater|larger|more|fewer|less|better|worse)\s+than\b|(?<![A-Za-z])vs\.?(?![A-Za-z])|\bversus\b|\bcompared? (?:with|to)\b|\bcompare(?:d)?\b|\brelative to\b"
     r"|\bagainst\b|\bf[ae]ll(?:s|en|ing)?\s+short\s+of\b|\bbeat\b|\boutperform(?:s|ed)?\b|\bstack(?:s|ed)? up\b|\bmeasure(?:s|d)? up\b|\bhow did\b(?=.{1,40}? (?:do|fare|compare|stack up)\b)|\bfared?\b",
     _I,
 )
@@ -992,7 +992,7 @@ EN_FILLERS = frozenset(
         "might it its during that this those these there their they them all any some so as into out ones one's yo "
         "about have has had where when who whom whose level levels look looking like get got let see value "
         "values number numbers figure figures data report split broken down up 's ? , . ! : ; ( ) what's "
-        "whats how's how'd hows ever just exactly ok okay alright quick quickly pull pulled need want know over between than which then also actually sorry "
+        "whats how's how'd hows ever just exactly ok okay alright quick quickly pull pulled need want know over between than which then also actually sorry though anyway "
         "both either whole entire full count counts metric metrics kindly hey hi hello thanks "
         "thank here same came come comes coming everyone everybody everything folks people persons something "
         "anything send if only alone through via away take took taken brought bring brings generated generate "
