@@ -161,8 +161,9 @@ class _Fields(dict[str, Any]):
         self._language: Language = "zh" if language == "zh" else "en"
 
     def __missing__(self, key: str) -> str:
-        if key == "was":  # the English verb agreeing with the label: "Orders … were", "GMV … was"
-            return _was_or_were(str(self.get("label", "")))
+        if key in ("was", "it"):  # words agreeing with the label: "Orders … were", "but they rose"
+            plural = _was_or_were(str(self.get("label", ""))) == "were"
+            return {"was": "were", "it": "they"}[key] if plural else key
         return _EXAMPLES.get()[self._language][key]
 
 

@@ -831,7 +831,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{counted}中没有一个的{label}{actual}：否。",
     ),
     "comparison_premise_wrong": (
-        "The question takes it that {label} {said}, but it {actual}. ",
+        "The question takes it that {label} {said}, but {it} {actual}. ",
         "问题说{label}{said}，但实际{actual}：",
     ),
     "analysis_premise_wrong": (
