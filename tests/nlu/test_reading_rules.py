@@ -313,6 +313,14 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "2026年前三个月GMV比去年高吗",
         {"comparison": {"kind": "same_period_last_year", "range": {"start": "2025-01-01", "end": "2025-03-31"}}},
     ),
+    ("a base said before the range, each", "去年同期和3-4月GMV分别是多少", {"grain": None}),
+    ("an end word at the ranking's own end", "上个月GMV最高的品类，前三名分别是多少", {"top_n": 3, "order": "desc"}),
+    (
+        "a run of months cut at a day, compared",
+        "截止到5月20号，4到6月的GMV环比",
+        {"comparison": {"kind": "previous_period", "range": {"start": "2026-02-10", "end": "2026-03-31"}}},
+    ),
+    ("the numbers of a listed breakdown", "上个月GMV按渠道和区域的数", {"dimensions": ["channel", "region"]}),
     ("each of a range, bare", "Q1 to Q2 GMV, each", {"grain": "quarter"}),
     (
         "each of a range, compared",

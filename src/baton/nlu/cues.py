@@ -417,11 +417,16 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
     # "最高的3个月" (read with the cues), or a place at the other end ("前两名和最后一名", "榜首和后两名");
     # at the same end it is the ranking's own first ("前5的品类中排第一的")
     place_end = None if cues.top_n is None or cues.which_time else cues.order
-    ends = {_end_of(m, lowest) for m in rankings}
+    ends = {_end_of(m, lowest=lowest) for m in rankings}
     ranked_already = cues.top_n is not None and (cues.which_time or place_end not in ends)
     if len(rankings) > 1 or (rankings and (cues.rank_place is not None or ranked_already)):
         raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [m.group(0) for m in rankings]})
-    ends_apart = [b for b in scan.find_all(vocab.BEST) for r in rankings if _listed_apart(scan, b, r)]
+    ends_apart = [
+        b
+        for b in scan.find_all(vocab.BEST)
+        for r in rankings
+        if _listed_apart(scan, b, r) and _word_end(b.group(0)) not in (None, _end_of(r, lowest=False))
+    ]
     set_against = vocab.AMONG_THEM.search(scan.norm) or vocab.GAP.search(scan.norm)  # asked back by name below
     if (
         ends_apart and not set_against
@@ -656,7 +661,13 @@ def _listed_apart(scan: Scan, end: re.Match[str], ranking: re.Match[str]) -> boo
     return first.end() <= second.start() and _LISTED_APART.search(scan.norm, first.end(), second.start()) is not None
 
 
-def _end_of(ranking: re.Match[str], lowest: bool) -> Literal["asc", "desc"]:
+def _word_end(word: str) -> Literal["asc", "desc"] | None:
+    """The end a superlative names ("最高": the highest first; "lowest"), None for a comparative."""
+    said = word.lower().strip()
+    return "desc" if said in _HIGH_END else "asc" if said in _LOW_END else None
+
+
+def _end_of(ranking: re.Match[str], *, lowest: bool) -> Literal["asc", "desc"]:
     """The end a top N is counted from: its own end word ("最低的3个", "bottom 3", "倒数3名"), else
     the lowest when an end word elsewhere says so ("最低的前三"), else the highest."""
     groups = {k: v for k, v in ranking.groupdict().items() if v}

@@ -213,9 +213,9 @@ def _replaced_filter_is_named(
     replacement is of something else ("orders instead, excluding East China") or a correction ("我是说
     不含APP的", "I meant excluding app"), unless the set it is left out of is named; said as the
     replacement itself ("换成不含APP的", "换成除了APP以外的渠道"), it is asked back."""
-    narrows = r.ties is not None and (
-        r.ties.corrected or (bool(r.terms.metrics) and tuple(r.terms.metrics) != parent.metrics)
-    )
+    other_part = bool(r.periods) or r.cues.grain is not None or r.cues.comparison_kind is not None
+    new_metric = bool(r.terms.metrics) and tuple(r.terms.metrics) != parent.metrics
+    narrows = r.ties is not None and (r.ties.corrected or new_metric or other_part)
     if narrows:
         named = {key: members for key, members in named.items() if not key[1] or key[0] in r.terms.dims_naming_a_set}
     if r.ties is None or not r.ties.replace or not named or r.terms.dims:

@@ -263,7 +263,9 @@ def _each_period_of_a_range(
         for s, e in spans
     ):
         return
-    base_listed = any(_LISTED_BEFORE.search(scan.norm, 0, s) for s, _ in cues.comparison_spans())
+    said_compared = [scan.norm[s:e].strip() for s, e in cues.comparison_spans()]
+    # "3-4月GMV分别同比多少": each month's rate; a base said as a period ("去年同期和3-4月…分别") is listed
+    base_listed = any(not _RATE_WORD.fullmatch(w) for w in said_compared) or (cues.change and not said_compared)
     listed_before = context is not None and any(len(f.members) > 1 and not f.exclude for f in context.filters)
     inherited = context is not None and (len(context.metrics) > 1 or bool(context.dimensions) or listed_before)
     if base_listed or inherited or len(terms.metrics) > 1 or terms.dims or _members_listed(terms):
@@ -278,8 +280,12 @@ _EACH_OF_THE_PERIODS = patterns.compile(
 )
 """A bare "each" said of the periods ("Q1 to Q2 GMV, each", "in each of January to March"), never
 of a unit after it ("each order")."""
-_LISTED_BEFORE = patterns.compile(r"(?:和|与|跟|及|以及|\band\b|\bvs\.?)\s*(?:the\s+)?$", re.I)
-"""A comparison's base listed beside the period ("1-3月的GMV和去年同期分别是多少")."""
+_RATE_WORD = patterns.compile(
+    r"(?:日|周|月|季度?|年)?(?:同比|环比)|yoy|mom|wow|qoq|(?:year|month|week|quarter)[- ]o(?:ver|n)[- ](?:year|month|week|quarter)",
+    re.I,
+)
+"""A comparison said as a rate of each period ("同比", "MoM"), never a base listed beside the range
+("1-3月的GMV和去年同期分别是多少": the two totals)."""
 
 
 def _members_listed(terms: Terms) -> bool:

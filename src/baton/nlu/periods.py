@@ -97,8 +97,17 @@ def _cut_at_its_end(
         return None
     span = (start, max(day.span[1], period.span[1]))
     clamped = end.clamped or whole.clamped
-    cut = timeexpr.TimeMatch(whole.start, end.end, span, scan.text[span[0] : span[1]], whole.grain, clamped)
+    kind = whole.grain if _one_calendar(whole) else "custom"  # a cut 4到6月 is days: its base the days before
+    cut = timeexpr.TimeMatch(whole.start, end.end, span, scan.text[span[0] : span[1]], kind, clamped)
     return timeexpr.PeriodReading(span=span, match=cut)
+
+
+def _one_calendar(period: timeexpr.TimeMatch) -> bool:
+    """Whether a period is one week, month, quarter, half or year (so far), never a run of them."""
+    if period.grain not in ("week", "month", "quarter", "half", "year"):
+        return False
+    first, last = timeexpr.period_bounds(period.start, period.grain)
+    return period.start == first and period.end <= last
 
 
 _ROLLING = patterns.compile(

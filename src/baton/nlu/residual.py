@@ -178,9 +178,18 @@ def the_numbers(scan: Scan, word: str) -> bool:
     if not said or any(end == of for _, end in scan.members):
         return False
     start = min(s for s, _ in said)
-    # a dimension's name is its breakdown only after a breakdown word ("各渠道的数"); "渠道的数" counts channels
+    # a dimension's name is its breakdown only after a breakdown word ("各渠道的数", "按渠道和区域的数");
+    # "渠道的数" counts channels
     named = any(end == of for s, end in scan.terms if (s, end) not in scan.metrics)
+    while (joined := _JOINED_BEFORE.search(scan.norm, 0, start)) is not None:
+        listed = [s for s, e in scan.terms if e == joined.start()]
+        if not listed:
+            break
+        start = min(listed)
     return not named or vocab.BREAKDOWN_BEFORE.search(scan.norm, 0, start) is not None
+
+
+_JOINED_BEFORE = patterns.compile(r"(?:和|与|及|、|\band\b)\s*$", re.I)
 
 
 def dimension_noun(scan: Scan, word: str) -> bool:
