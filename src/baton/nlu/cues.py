@@ -427,10 +427,10 @@ def read_ranking(scan: Scan, cues: Cues) -> None:
         for r in rankings
         if _listed_apart(scan, b, r) and _word_end(b.group(0)) not in (None, _end_of(r, lowest=False))
     ]
-    set_against = vocab.AMONG_THEM.search(scan.norm) or vocab.GAP.search(scan.norm)  # asked back by name below
-    if (
-        ends_apart and not set_against
-    ):  # "最低的品类和前三名", "the top category and the bottom 3": an end, and a top N beside it
+    # "最低的品类和前三名", "the top category and the bottom 3": an end, and a top N beside it (其中 and a
+    # gap between them are asked back by name below)
+    set_against = vocab.AMONG_THEM.search(scan.norm) or vocab.GAP.search(scan.norm)
+    if ends_apart and not set_against:
         raise AmbiguousQuestion(
             *both("nlu.two_rankings"), detail={"rankings": [ends_apart[0].group(0), rankings[0].group(0)]}
         )
