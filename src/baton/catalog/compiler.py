@@ -495,21 +495,22 @@ def _loaded(query: SemanticQuery, catalog: Catalog, source: Source) -> exp.Selec
 def _attribute_of_a_key(catalog: Catalog, table: str, dimension: str, keys: Sequence[str]) -> bool:
     """Whether ``dimension`` and a breakdown key are one and the same thing said two ways: one read
     through a join on the other's column (an airline's name of a breakdown by carrier code, a
-    destination's time zone of one by destination, a carrier code of a breakdown by airline name,
-    or two columns of one joined row: an airport's time zone of a breakdown by airport name). A filter on it removes whole members of the key — never a 0 for the carrier "excluding
-    United" left out."""
+    destination's time zone of one by destination, a carrier code of a breakdown by airline name),
+    or both read from one joined row (an airport's time zone of a breakdown by airport name). A
+    filter on it removes whole members of the key — never a 0 for the carrier "excluding United"
+    left out."""
     joins = catalog.tables[table].joins
 
-    def read_through(column: str) -> set[str]:
+    def join_of(column: str) -> str | None:
         alias, dot, _ = column.partition(".")
-        join = joins.get(alias) if dot else None
-        return set(join.on) if join is not None else set()
+        return alias if dot and alias in joins else None
 
     column = catalog.dimensions[dimension].columns.get(table, "")
     keyed = [catalog.dimensions[d].columns.get(table, "") for d in keys]
-    on = read_through(column)
-    same_row = bool(on) and any(key.partition(".")[0] == column.partition(".")[0] for key in keyed if "." in key)
-    return (bool(on) and on <= set(keyed)) or same_row or any(column in read_through(key) for key in keyed)
+    through = join_of(column)
+    if through is not None and (set(joins[through].on) <= set(keyed) or through in map(join_of, keyed)):
+        return True
+    return any(column in joins[alias].on for alias in map(join_of, keyed) if alias is not None)
 
 
 def compile_query(

@@ -161,18 +161,20 @@ class _Fields(dict[str, Any]):
         self._language: Language = "zh" if language == "zh" else "en"
 
     def __missing__(self, key: str) -> str:
-        if key in ("was", "it"):  # words agreeing with the label: "Orders … were", "but they rose"
-            plural = _was_or_were(str(self.get("label", ""))) == "were"
-            return {"was": "were", "it": "they"}[key] if plural else key
+        if key in _AGREEING:  # words agreeing with the label: "Orders … were", "but they rose"
+            return _AGREEING[key] if _plural(str(self.get("label", ""))) else key
         return _EXAMPLES.get()[self._language][key]
 
 
-def _was_or_were(label: str) -> str:
-    """ "were" after a label whose last word is a plural ("Orders", "New users"), else "was"."""
+_AGREEING = {"was": "were", "it": "they"}
+"""English words a message derives from its label: the plural form of each."""
+
+
+def _plural(label: str) -> bool:
+    """Whether a label's last word is a plural ("Orders", "New users"; never "GMV", "Status")."""
     words = label.split()
     last = words[-1].lower() if words else ""
-    plural = len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is"))
-    return "were" if plural else "was"
+    return len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is"))
 
 
 def text(key: str, language: Language, /, **fields: Any) -> str:

@@ -48,7 +48,10 @@ def metrics_naming(lexicon: Lexicon, word: str, k: int = 5) -> list[str]:
 
 def metrics_near(lexicon: Lexicon, words: Sequence[str]) -> list[str]:
     """Metrics one of whose names holds a word no reader placed, or shares its stem with it
-    ("refunded" → refund rate, "cancelled" → cancel rate): a question asked back offers them first."""
+    ("refunded" → refund rate, "cancelled" → cancel rate): a question asked back offers them first.
+    A stem is a word's first six letters; a name's word shares it when the two begin alike for five
+    and the name's word is the stem's start ("cancel", "cancellation" of "cancelled") — English
+    words of five letters or more only, so "order" never matches "ordinal"."""
     out: list[str] = []
     for word in words:
         out += metrics_naming(lexicon, word)

@@ -91,9 +91,11 @@ def _cut_at_its_end(
         return None
     if not whole.start < end.start <= whole.end:
         return None
-    first, second = sorted((day.span, period.span))
-    start = before.start() if day.span < period.span else period.span[0]
-    if not _BESIDE.fullmatch(scan.norm[first[1] : before.start() if day.span > period.span else second[0]]):
+    if day.span < period.span:  # "截止到6月20号，6月"
+        start, between = before.start(), scan.norm[day.span[1] : period.span[0]]
+    else:  # "二季度截至5月20号"
+        start, between = period.span[0], scan.norm[period.span[1] : before.start()]
+    if not _BESIDE.fullmatch(between):
         return None
     span = (start, max(day.span[1], period.span[1]))
     clamped = end.clamped or whole.clamped
