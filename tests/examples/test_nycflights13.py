@@ -371,8 +371,15 @@ def test_init_from_dbt_keeps_the_cumulative_metric_as_refused(dbt_config: Path) 
         assert name in catalog["metrics"], name
 
 
+def test_init_from_dbt_keeps_the_words_before_a_value(dbt_config: Path) -> None:
+    """meta.baton.value_after reaches the catalog: "from LGA" places LGA among the origins."""
+    dimensions = yaml.safe_load((dbt_config.parent / "catalog.yaml").read_text(encoding="utf-8"))["dimensions"]
+    assert "from" in dimensions["flight__origin"]["value_after"]
+    assert "flights to" in dimensions["flight__dest"]["value_after"]
+    assert "to" not in dimensions["flight__dest"]["value_after"]  # "compared to LGA" names no destination
+
+
 ASKED_BACK = {
-    "en-to-ord-last-year": "went",  # "How many flights *went* to ORD": a verb the catalog does not name
     "en-share-by-origin": "handle",  # "…did each origin airport *handle*?"
 }
 """The only questions allowed to be asked back, each with the word it asks about; every other is right."""

@@ -16,6 +16,7 @@ from baton.nlu.timeexpr import (
     find_time_expressions,
     parse_time_range,
     previous_period,
+    read_periods,
     same_period_last_year,
 )
 
@@ -438,7 +439,24 @@ SPANS: list[tuple[str, date, list[tuple[str, tuple[int, int]]]]] = [
     ("2026年6月12日的GMV", A, [("2026年6月12日", (0, 10))]),
     ("上上个月", A, [("上上个月", (0, 4))]),
     ("GMV 2024 vs 2025", A, [("2024", (4, 8)), ("2025", (12, 16))]),
+    ("2025年3、4月份的GMV", A, [("2025年3", (0, 6)), ("4月份", (7, 10))]),  # two months listed with 、
 ]
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "second"),
+    [
+        ("2025年3、4月份的GMV", ("2025-03-01", "2025-03-31"), ("2025-04-01", "2025-04-30")),
+        ("去年11、12月", ("2025-11-01", "2025-11-30"), ("2025-12-01", "2025-12-31")),
+        ("3、5月的订单", ("2026-03-01", "2026-03-31"), ("2026-05-01", "2026-05-31")),
+    ],
+)
+def test_months_listed_with_one_month_word_are_two_months(
+    text: str, first: tuple[str, str], second: tuple[str, str]
+) -> None:
+    """ "3、4月" is "3月、4月": two months, each whole, the year said once for both."""
+    matches = [reading.match for reading in read_periods(text, A)]
+    assert [(m.start.isoformat(), m.end.isoformat()) for m in matches if m is not None] == [first, second]
 
 
 @pytest.mark.parametrize(("text", "as_of", "expected"), SPANS)

@@ -29,6 +29,7 @@ from baton.catalog.members import read_member_index, with_members
 from baton.config import load_settings
 from baton.contracts.answer import Answer
 from baton.contracts.query import ForeignKey
+from baton.errors import AmbiguousQuestion
 from baton.nlu.lexicon import reserved_words
 from baton.nlu.parser import Planner
 from baton.orchestrator.session import Session
@@ -532,6 +533,35 @@ def test_indexed_members_never_take_a_word_the_questions_need(session: Session) 
     assert filters("show us new subscriptions last month") == []
     assert filters("new subscriptions in May 2026") == []
     assert filters("new subscriptions for team last month") == [("plan", ("team",))]
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("new subscriptions in US last month", [("country", ("us",))]),  # the code, as written
+        ("US new subscriptions last month", [("country", ("us",))]),
+        ("show us new subscriptions last month", []),  # the pronoun
+        ("tell me new subscriptions last month", []),
+        ("new subscriptions last month for us", None),  # either: asked, never dropped
+        ("new subscriptions last month in the us", None),
+        ("did us have more new subscriptions than de last month?", None),
+    ],
+)
+def test_a_code_in_lower_case_in_the_data_is_read_in_capitals_and_asked_about_otherwise(
+    session: Session, question: str, read: list[tuple[str, tuple[str, ...]]] | None
+) -> None:
+    """A lower-case code in the data ("us", a word too) is kept, labelled "US": read when written
+    so, a pronoun after a verb, and asked about where the pronoun cannot stand."""
+    catalog = with_members(session.catalog, {"country": ["us", "de", "other"]}, reserved=reserved_words())
+    assert {m: catalog.dimensions["country"].members[m].label.en for m in ("us", "de")} == {"us": "US", "de": "de"}
+    assert "other" not in catalog.dimensions["country"].members
+    planner = Planner(catalog)
+    if read is None:
+        with pytest.raises(AmbiguousQuestion) as asked:
+            planner.plan(question, as_of=AS_OF)
+        assert "'us'" in asked.value.message_en and "US" in asked.value.message_zh
+    else:
+        assert [(f.dimension, f.members) for f in planner.plan(question, as_of=AS_OF).filters] == read
 
 
 def test_the_index_lives_in_the_runs_folder_and_never_in_the_catalog_file(own: SaasFolder) -> None:

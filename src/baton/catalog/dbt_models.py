@@ -233,6 +233,7 @@ def _dimensions(models: Models) -> None:
                     columns=columns,
                     drill=bool(meta.get("drill", True)),
                     index_members=bool(meta.get("index_members", False)),
+                    value_after=tuple(str(w) for w in meta.get("value_after", ())),
                 )
                 for table in columns:
                     models.origins[("dimensions", name, "columns", table)] = (

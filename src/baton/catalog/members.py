@@ -119,8 +119,9 @@ def with_members(catalog: Catalog, index: Mapping[str, Sequence[str]], *, reserv
     A listed member keeps its own label and synonyms. A value that is already another catalog
     term (a metric, a dimension, a member of another dimension) or one of the ``reserved``
     words (words of the question language, compared case-insensitively) is not added, so the
-    index never changes how a question that worked before is read; an ASCII value written in
-    capitals ("US", "IN") is kept: the planner reads those only as written."""
+    index never changes how a question that worked before is read; a code — an ASCII value in
+    capitals ("US", "IN"), or of up to three letters in lower case ("us", labelled "US") — is
+    kept: the planner reads those only as written in capitals."""
     taken = _catalog_words(catalog)
     words = {_norm(w) for w in reserved}
     dimensions = dict(catalog.dimensions)
@@ -134,11 +135,16 @@ def with_members(catalog: Catalog, index: Mapping[str, Sequence[str]], *, reserv
             norm = _norm(value)
             if value in added or norm in own:
                 continue
-            if norm in taken or (norm in words and not (value.isascii() and value.isupper())):
+            if norm in taken or (norm in words and not _a_code(value)):
                 continue
-            added[value] = Member(label=Bilingual(zh=value, en=value))
+            label = value.upper() if norm in words else value  # "us": read as written "US" only
+            added[value] = Member(label=Bilingual(zh=label, en=label))
         dimensions[name] = dim.model_copy(update={"members": added})
     return catalog.model_copy(update={"dimensions": dimensions})
+
+
+def _a_code(value: str) -> bool:
+    return value.isascii() and (value.isupper() or (value.isalpha() and value.islower() and len(value) <= 3))
 
 
 # -- where a dimension's members are read ------------------------------------------------------

@@ -81,6 +81,11 @@ class Dimension(BaseModel):
         description="read the members from the warehouse (a bounded member index, refreshed with the data) "
         "so questions can name members not listed here",
     )
+    value_after: tuple[str, ...] = Field(
+        default=(),
+        description="words a question puts right before a value of this dimension ('from' for an origin, 'to' "
+        "for a destination): a value several dimensions hold is this one's after them",
+    )
 
 
 class Join(BaseModel):

@@ -97,6 +97,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "broken down by: {allowed}.",
         "指标目录中没有“{word}”这个维度，无法按它拆分{metric}，Baton 不会猜测。{metric}可用的拆分维度：{allowed}。",
     ),
+    "code_in_lower_case": (
+        "Does {word!r} mean the {dimension} {member}? Baton reads it so only when it is written {member}: write it "
+        "so, or rephrase the question without it.",
+        "“{word}”是指{dimension}“{member}”吗？只有写成“{member}”时 Baton 才这样理解：请照此书写，或换个说法。",
+    ),
+    "no_ratio_over": (
+        "The catalog defines no ratio of {metric} over {unit}, so Baton will not divide one by the other itself. "
+        "Ask for {metric} and {unit} side by side instead.",
+        "指标目录中没有{metric}与{unit}之比的指标，Baton 不会自行相除。可以改为同时查看{metric}和{unit}。",
+    ),
     "not_understood": (
         "Baton did not understand {words} in the question, so it will not guess. Please rephrase it with the "
         "catalog's metrics, dimensions and members, or ask without it.",
@@ -660,14 +670,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{word!r} begins the name of {members}; Baton will not guess which is meant. Ask with the full name.",
         "“{word}”是 {members} 名称的开头；Baton 不会猜测指的是哪一个，请使用完整名称。",
     ),
+    "dimension_after_member": (
+        'Is {dimension!r} after {member!r} a breakdown (each of them), or only what {member} names? Say "by '
+        '{dimension}" to break it down, or ask without it.',
+        "“{member}”后面的“{dimension}”是要逐个拆分，还是只看{member}？要拆分请说“按{dimension}”，否则去掉它再问。",
+    ),
+    "member_and_longer": (
+        "{word!r} names {member}, and {others} begins with it too; Baton will not guess whether both are meant. "
+        "Ask with the full names, or list them.",
+        "“{word}”是{member}，而 {others} 也以它开头；Baton 不会猜测是否两者都包括。请使用完整名称，或逐一列出。",
+    ),
     "dimension_of_several": (
         "{word!r} names several dimensions ({dimensions}); say which one.",
         "“{word}”可指多个维度（{dimensions}）；请说明是哪一个。",
     ),
     "member_of_several": (
-        '{member!r} is a value of several dimensions ({dimensions}); say which one (e.g. "from {member}" or '
-        '"to {member}").',
-        "“{member}”同时是多个维度（{dimensions}）的取值；请说明是哪一个（例如“从{member}出发”或“飞往{member}”）。",
+        "{member!r} is a value of several dimensions ({dimensions}); say which one right beside it (e.g. "
+        '"{first} {member}").',
+        "“{member}”同时是多个维度（{dimensions}）的取值；请在它旁边写明是哪一个（例如“{first}{member}”）。",
     ),
     "metric_refused": (
         "{label} is in the catalog, but Baton does not compute it: {reason}",

@@ -88,6 +88,24 @@ class CatalogChecks:
 
         return said("en"), said("zh")
 
+    def _no_code_in_lower_case(self, text: str, found: Sequence[Hit]) -> None:
+        """ "booking value for us listings": a code read only in capitals ("US") said in lower case
+        where a pronoun cannot stand is asked about, never dropped as the pronoun."""
+        said = self.lexicon.codes_said_lower(text, found)
+        if not said:
+            return
+        start, end, term = said[0]
+        dim_name, member = term.target.split(":", 1)
+        dim = self.catalog.dimensions[dim_name]
+
+        def asked(lang: Language) -> str:
+            code = dim.members[member].label.for_lang(lang)
+            return message(
+                "nlu.code_in_lower_case", lang, word=text[start:end], member=code, dimension=dim.label.for_lang(lang)
+            )
+
+        raise AmbiguousQuestion(asked("en"), asked("zh"), detail={"unknown": [text[start:end]]})
+
     def _no_count_of_a_rate(self, corrections: Sequence[Correction], found: Sequence[Hit]) -> None:
         """ "conversions last month": a rate's name in the plural counts things (conversions,
         refunds), the rate does not; read as the rate only after asking."""

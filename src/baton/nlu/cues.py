@@ -215,6 +215,11 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
         scan.text[m.start() : m.end()] for m in cues.take(scan, "unsupported", vocab.UNSUPPORTED_OPERATORS)
     ]
     cues.average_per = _average_per(scan, cues)
+    # "比上月同期": the same days of the month before, read before "比上月" is taken for 环比
+    if cues.take(scan, "week_earlier", vocab.SAME_DAY_LAST_WEEK):
+        cues.earlier = "week"
+    elif cues.take(scan, "month_earlier", vocab.SAME_DAYS_LAST_MONTH):
+        cues.earlier = "month"
     for pattern, kind in ((vocab.YOY, "same_period_last_year"), (vocab.MOM, "previous_period")):
         taken = cues.take(scan, kind, pattern)
         if taken and cues.comparison_kind is not None:  # "同比和环比": one comparison at a time
@@ -224,10 +229,6 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
             cues.comparison_kind = kind  # type: ignore[assignment]
             cues.window = _window(taken[0].group(0)) if kind == "previous_period" else None
             cues.each_over = kind == "previous_period" and _OVER.search(taken[0].group(0)) is not None
-    if cues.take(scan, "week_earlier", vocab.SAME_DAY_LAST_WEEK):
-        cues.earlier = "week"
-    elif cues.take(scan, "month_earlier", vocab.SAME_DAYS_LAST_MONTH):
-        cues.earlier = "month"
     cues.bound = read_bound(scan, cues.spans, follows=follows)
     if cues.bound is not None:  # "GMV超过200万的日子", "which months": the periods it keeps; "哪些", "how many"
         read_kept_periods(scan, cues, "threshold")

@@ -39,6 +39,7 @@ from baton.nlu.lexicon import normalise
 from baton.nlu.metric_words import metric_over_the_previous
 from baton.nlu.one_before import the_one_after, the_one_before
 from baton.nlu.parser import Planner
+from baton.nlu.per_unit import per_unit_question
 from baton.nlu.side_by_side import side_by_side
 from baton.nlu.take_away import taken_away, taken_first
 from baton.nlu.ties import has_ties
@@ -83,6 +84,10 @@ def read_follow_up(
             return FollowUp(rest.query, changed=changed, inherited=inherited)
         if rest is not None:  # "不看占比了，华南上个月GMV环比": a whole question after the part dropped
             return rest
+    per_unit = per_unit_question(question, parent, planner.catalog)
+    if per_unit is not None:  # "how about per buyer?": the catalog's ratio of the metric shown, as if named
+        return read_follow_up(planner, per_unit, parent, as_of=as_of, default_breakdown=default_breakdown,
+                              prefer=prefer, earlier=earlier, earlier_filter=earlier_filter, listed=listed)  # fmt: skip
     before = the_one_before(question, parent, as_of, listed) or the_one_after(question, parent, as_of, listed)
     if before is not None:  # "how about the month before" / "下个月呢": the same question, a period moved
         query, _dropped = before

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from baton import patterns
-from baton.catalog.model import Catalog
+from baton.catalog.model import Catalog, Member
 from baton.nlu import vocabulary as vocab
 from baton.nlu.typos import TIME_ABBREVIATIONS, TIME_WORDS
 from baton.numbers import plural_noun
@@ -24,6 +25,7 @@ CASED_WORDS = vocab.EN_FILLERS | vocab.OPERATOR_WORDS | vocab.COMMON_EN | TIME_W
 only when the question writes it in capitals too: "revenue in IN" names India, "show us" not."""
 Kind = Literal["metric", "dimension", "member", "refused"]
 _PARTICLES = patterns.compile(r"了多少|了几|了|过")
+_ASCII_WORD = patterns.compile(r"(?<![A-Za-z0-9_])[a-z]+(?![A-Za-z0-9_])")
 _WORD_HYPHEN = patterns.compile(r"(?<=[a-z])-(?=[a-z])")
 """A hyphen inside an English compound ("new-user orders", "mini-program"): read as a space, for
 catalog terms only (the question's own words keep it: "year-over-year" is an operator)."""
@@ -147,7 +149,11 @@ class Lexicon:
             for surface in (name, dim.label.zh, dim.label.en, *dim.synonyms):
                 add(surface, Term("dimension", name, surface))
             for member, info in dim.members.items():
-                for surface in (member, info.label.zh, info.label.en, *info.synonyms):
+                # a key its label spells in other capitals ("us" labelled "US") is said as the label is
+                as_keyed = (
+                    () if member not in (info.label.zh, info.label.en) and _is_case_of(member, info) else (member,)
+                )
+                for surface in (*as_keyed, info.label.zh, info.label.en, *info.synonyms):
                     add(surface, Term("member", f"{name}:{member}", surface))
         for name, dim in catalog.dimensions.items():  # "top 3 cities": a dimension named in the plural
             for surface in (dim.label.en, *dim.synonyms):
@@ -267,6 +273,23 @@ class Lexicon:
                 index = joined.find(surface, index + 1)
         return out
 
+    def codes_said_lower(self, text: str, found: Sequence[Hit]) -> list[tuple[int, int, Term]]:
+        """Members read only as written in capitals ("US") that the question says in lower case
+        as a pronoun never stands — not after a verb that takes one ("show us"): "in the us",
+        "us bookings", "did us have". A pronoun dropped there would drop the member's filter."""
+        norm = normalise(text)
+        out: list[tuple[int, int, Term]] = []
+        for m in _ASCII_WORD.finditer(norm):
+            word = m.group(0)
+            if word not in self._cased or word not in vocab.OBJECT_PRONOUNS or text[m.start() : m.end()].isupper():
+                continue
+            if any(h.start <= m.start() < h.end for h in found) or vocab.PRONOUN_VERB_BEFORE.search(norm, 0, m.start()):
+                continue
+            member = next((t for t in self._entries[word] if t.kind == "member"), None)
+            if member is not None:
+                out.append((m.start(), m.end(), member))
+        return out
+
     def all_surfaces(self) -> list[str]:
         """Every surface form of every catalog term (normalised)."""
         return list(self._surfaces)
@@ -279,6 +302,10 @@ class Lexicon:
                 if term.kind == kind:
                     out.setdefault(term.target, []).append(surface)
         return out
+
+
+def _is_case_of(key: str, member: Member) -> bool:
+    return key.lower() in (member.label.zh.lower(), member.label.en.lower())
 
 
 def reserved_words() -> frozenset[str]:

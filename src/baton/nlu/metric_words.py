@@ -137,6 +137,11 @@ _OF_ZH = patterns.compile(r"\s*的\s*|[^，,。？?!！;；]{0,4}?(?:当中|之�
 _OF_EN = patterns.compile(r"\s*(?:'s?|\s(?:of|for|among|from)\s+(?:the\s+|all\s+|our\s+)?)\s*", re.I)
 """What makes one metric said of another rather than beside it: "A的B", "A里有多少B" ("新注册的用户里有
 多少人下了单": buyers among the signups), "A's B", "B of A"."""
+_OF_EN_PAST_READ = patterns.compile(
+    r"\s+(?:(?:in|during|over|on|for|from)\s+)?§[§\s]*\s(?:for|of|among|from)\s+(?:the\s+|all\s+|our\s+)?", re.I
+)
+"""The same with words already read between the two ("views in January 2020 for lux listings": the
+views of lux listings in that month), written ``§``."""
 _PER_UNIT = patterns.compile(r"每|平均|均|\bper\b|\baverage\b|\bavg\b", re.I)
 _ADJACENT = patterns.compile(r"^\s*的?\s*$")
 
@@ -170,7 +175,11 @@ def metric_as_a_word_of_another(
         said_of = (  # "新注册用户的GMV", "new signups' GMV", "GMV of new signups": a metric of a metric
             nxt is not None
             and nxt.terms != hit.terms
-            and (_OF_ZH.fullmatch(scan.norm[hit.end : nxt.start]) or _OF_EN.fullmatch(scan.norm[hit.end : nxt.start]))
+            and (
+                _OF_ZH.fullmatch(scan.norm[hit.end : nxt.start])
+                or _OF_EN.fullmatch(scan.norm[hit.end : nxt.start])
+                or _OF_EN_PAST_READ.fullmatch(_read_marked(scan, hit.end, nxt.start))
+            )
         )
         if condition or per_unit or said_of:
             said = scan.text[hit.start : (nxt.end if (per_unit or said_of) and nxt is not None else hit.end)]
@@ -178,6 +187,14 @@ def metric_as_a_word_of_another(
                 *(message("nlu.metric_as_a_word", lang, words=said) for lang in LANGUAGES),
                 detail={"unknown": [said], "reason": "metric_as_a_word"},
             )
+
+
+def _read_marked(scan: Scan, start: int, end: int) -> str:
+    """``scan.norm[start:end]`` with the letters and digits a reader has claimed (a period, a
+    member) written ``§``; a claimed sign ("%": a share said) stays as it is."""
+    return "".join(
+        "§" if scan.norm[i].isalnum() and not scan.free(i, i + 1) else scan.norm[i] for i in range(start, end)
+    )
 
 
 def claim_measure_words(catalog: Catalog, scan: Scan, metrics: Sequence[str]) -> None:

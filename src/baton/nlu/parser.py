@@ -371,12 +371,46 @@ class Planner(TermReader, QueryAssembly):
                         heads.setdefault(head, []).append(member.label.en)
         return heads
 
+    @cached_property
+    def _members_by_first_word(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
+        """(dimension, first word of a several-word member label) -> (member, its label)."""
+        out: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        for dim_name, dim in self.catalog.dimensions.items():
+            for key, member in dim.members.items():
+                words = member.label.en.split()
+                if len(words) > 1 and words[0].isalpha():
+                    out.setdefault((dim_name, normalise(words[0])), []).append((key, member.label.en))
+        return out
+
+    def _no_longer_member_begun(self, found: list[Hit]) -> None:
+        """ "Airbus flights": a word naming one member (AIRBUS) that also begins the name of another
+        of its dimension (AIRBUS INDUSTRIE) is asked back — the data may spell one maker twice —,
+        never read as the one it names exactly, the other left out unsaid. Both named is no question,
+        nor a word the catalog gave the member as a synonym ("north" for North China)."""
+        named = {t.target for h in found for t in h.terms if t.kind == "member"}
+        for hit in found:
+            for term in hit.terms:
+                if term.kind != "member":
+                    continue
+                dim, key = term.target.split(":", 1)
+                if term.surface in self.catalog.dimensions[dim].members[key].synonyms:
+                    continue
+                begun = self._members_by_first_word.get((dim, normalise(hit.text)), [])
+                others = [label for k, label in begun if k != key and f"{dim}:{k}" not in named]
+                if others:
+                    member = self.catalog.dimensions[dim].members[key].label.en
+                    raise AmbiguousQuestion(
+                        *both("nlu.member_and_longer", word=hit.text, member=member, others=", ".join(others[:5])),
+                        detail={"word": hit.text, "suggestions": [member, *others[:5]]},
+                    )
+
     def _partial_members(self, text: str, found: list[Hit]) -> tuple[str, list[Correction]]:
         """A capitalised word that begins a member's name ("Delta" for "Delta Air Lines Inc.") names
         that member in part: the one member it begins is read in full, and the answer says so; the
         word that begins several, or that is also an operator word ("Delta of flights, June vs May": the
         change?), is asked back — never read as one or the other unsaid."""
         corrections: list[Correction] = []
+        self._no_longer_member_begun(found)
         for word in reversed(list(CAPITALISED.finditer(text))):  # from the end: earlier offsets stay put
             if any(h.start <= word.start() < h.end for h in found):
                 continue
@@ -555,6 +589,7 @@ class Planner(TermReader, QueryAssembly):
         text = half_of_the_same_month(_period_before_a_bound(_period_said_last(text, as_of), as_of))
         language: Language = "zh" if detect_language(text) == "zh" else "en"
         found = self.lexicon.find(text)
+        self._no_code_in_lower_case(text, found)
         text, whole_names = self._partial_members(text, found)
         if whole_names:  # "Delta": Delta Air Lines Inc., read in full and said so
             corrections = (*corrections, *whole_names)

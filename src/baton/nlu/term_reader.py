@@ -15,6 +15,7 @@ from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.semantic import SemanticQuery
 from baton.errors import AmbiguousQuestion
+from baton.messages import both
 from baton.messages import text as message
 from baton.nlu import vocabulary as vocab
 from baton.nlu.catalog_checks import CatalogChecks
@@ -133,6 +134,20 @@ def _cues_inside_terms(cues: Cues, hits: Sequence[Hit]) -> None:
             cues.spans[part] = spans
 
 
+_MEMBER_AFTER_PREPOSITION = patterns.compile(
+    r"(?:\b(?:from|to|via|into|out\s+of|through|at|in|on)\s+(?:the\s+)?|从|到|在|经由?|飞往|前往)\s*$", re.I
+)
+"""A preposition before a value: what it says ties the value to a role the dimension word of
+the groups does not name ("destinations from LGA")."""
+_BESIDE = patterns.compile(r"\s*(?:的|为|是|=|:|：)?\s*")
+
+
+def _beside(norm: str, a: Hit, b: Hit) -> bool:
+    """Whether two hits stand next to each other, a particle or sign at most between them."""
+    first, second = (a, b) if a.start < b.start else (b, a)
+    return first.end <= second.start and _BESIDE.fullmatch(norm, first.end, second.start) is not None
+
+
 class TermReader(CatalogChecks):
     """Reads a question's catalog terms; the planner's first reader after the operators and periods."""
 
@@ -162,7 +177,12 @@ class TermReader(CatalogChecks):
         terms.metrics = self._metrics(hits, language, prefer)
         fitting = terms.metrics or (list(context.metrics) if context is not None else [])
         hits = [self._fitting(hit, fitting) for hit in hits]
-        hits = [self._one_dimension(hit, hits, fitting) for hit in hits]
+        hits = [self._one_dimension(hit, hits, fitting, scan.norm) for hit in hits]
+        for hit in hits:  # "flights went to ORD": the catalog's words before a value are the value's
+            for dim in member_dimensions(hit):
+                said = self._value_after(dim).search(scan.norm, 0, hit.start)
+                if said is not None and scan.free(said.start(), hit.start):
+                    scan.claim(said.start(), hit.start)
         terms.metric_hits = [h for h in hits if any(t.kind == "metric" for t in self._chosen_terms(h, hits))]
         terms.hits = hits
         members = [  # one member per hit, however many of its surfaces matched ("app", "APP")
@@ -218,10 +238,12 @@ class TermReader(CatalogChecks):
             return hit
         return dataclasses.replace(hit, terms=kept)
 
-    def _one_dimension(self, hit: Hit, hits: list[Hit], metrics: Sequence[str] = ()) -> Hit:
+    def _one_dimension(self, hit: Hit, hits: list[Hit], metrics: Sequence[str] = (), norm: str = "") -> Hit:
         """A value that several dimensions hold ("LGA": an origin and a destination) means the
-        one a dimension word of the question names ("从LGA出发"); with none, it is asked back,
-        never read as both. A word naming several dimensions the metrics can be broken down by
+        one a dimension word right beside it names ("从LGA出发", "origin LGA"), else the one a
+        dimension word of the question names — unless a preposition before it says the value is
+        of another ("destinations from LGA": the groups are destinations, LGA is where they are
+        flown from); with none, it is asked back, never read as both. A word naming several dimensions the metrics can be broken down by
         ("home state": the viewer's and the listing owner's) is asked back the same way."""
         breakdowns = self._distinct_readings(sorted({t.target for t in hit.terms if t.kind == "dimension"}), metrics)
         if len(breakdowns) == 1 and hit.kinds == {"dimension"}:
@@ -237,7 +259,16 @@ class TermReader(CatalogChecks):
         dims = sorted(member_dimensions(hit))
         if len(dims) < 2:
             return hit
-        named = {t.target for h in hits if h is not hit for t in h.terms if t.kind == "dimension"} & set(dims)
+        after = [d for d in dims if self._value_after(d).search(norm, 0, hit.start)]
+        if len(after) == 1:  # "flights from LGA": the catalog says a value after "from" is an origin
+            return dataclasses.replace(
+                hit, terms=tuple(t for t in hit.terms if t.kind != "member" or t.target.split(":", 1)[0] == after[0])
+            )
+        naming = [h for h in hits if h is not hit and {t.target for t in h.terms if t.kind == "dimension"} & set(dims)]
+        beside = [h for h in naming if _beside(norm, h, hit)]
+        named = {t.target for h in beside or naming for t in h.terms if t.kind == "dimension"} & set(dims)
+        if not beside and _MEMBER_AFTER_PREPOSITION.search(norm, 0, hit.start):
+            named = set()
         if len(named) == 1:
             dim = named.pop()
             kept = tuple(t for t in hit.terms if t.kind != "member" or t.target.split(":", 1)[0] == dim)
@@ -249,11 +280,18 @@ class TermReader(CatalogChecks):
                     lang,
                     member=hit.text,
                     dimensions=self._labels(dims, lang),
+                    first=self.catalog.dimensions[dims[0]].label.for_lang(lang),
                 )
                 for lang in LANGUAGES
             ),
             detail={"member": hit.text, "suggestions": dims},
         )
+
+    def _value_after(self, dim: str) -> re.Pattern[str]:
+        """The catalog's words before a value of ``dim``, ending the text before the value."""
+        words = sorted(self.catalog.dimensions[dim].value_after, key=len, reverse=True)
+        said = "|".join(re.escape(w.lower()).replace(r"\ ", r"\s+") for w in words)
+        return re.compile(rf"(?<![a-z])(?:{said})\s*(?:the\s+)?$" if words else r"(?!)", re.I)
 
     def _distinct_readings(self, dims: list[str], metrics: Sequence[str]) -> list[str]:
         """Dimensions that read another column for the asked metrics' tables (the shortest name
@@ -457,8 +495,33 @@ class TermReader(CatalogChecks):
         if attached or scope:
             terms.dims_naming_a_set.add(dim)
             return
+        _no_dimension_after_another_member(scan, hit, terms, each_asked or groups_ranked)
         if dim not in terms.dims:
             terms.dims.append(dim)
+
+
+def _no_dimension_after_another_member(scan: Scan, hit: Hit, terms: Terms, each_asked: bool) -> None:
+    """ "flights on AIRBUS planes": a dimension word right after a member of another dimension is
+    the noun the member describes (the planes AIRBUS made), or a breakdown of it — asked back,
+    never a breakdown into every plane unsaid. A breakdown word says which ("by plane")."""
+    dim = hit.terms[0].target
+    before = next(
+        (
+            m
+            for m in terms.members
+            if m.dimension != dim
+            and not m.excluded
+            and m.hit.end <= hit.start
+            and not scan.norm[m.hit.end : hit.start].strip()
+        ),
+        None,
+    )
+    if before is None or each_asked or dim in terms.dims:  # "by plane … on AIRBUS planes": said
+        return
+    raise AmbiguousQuestion(
+        *both("nlu.dimension_after_member", dimension=hit.text, member=before.hit.text),
+        detail={"unknown": [hit.text], "suggestions": [dim]},
+    )
 
 
 def _not_just_the_old_scope(scan: Scan, terms: Terms) -> None:

@@ -154,7 +154,7 @@ SAME_DAY_LAST_WEEK = patterns.compile(
     _I,
 )
 SAME_DAYS_LAST_MONTH = patterns.compile(
-    r"(?:和|跟|与|对比)?\s*上个?月同期|\bsame (?:days|period|time) (?:of |in )?(?:the )?(?:last|previous|prior) month\b",
+    r"(?:和|跟|与|对比|相比|比|较)?\s*上个?月同期|\bsame (?:days|period|time) (?:of |in )?(?:the )?(?:last|previous|prior) month\b",
     _I,
 )
 """The same days of the month before ("6月前15天，上月同期": May 1 to 15), never the days just before."""
@@ -221,7 +221,7 @@ EXCLUDE_BEFORE = patterns.compile(
     r"\b(?:did|does|do|is|are|was|were)n'?t (?:come (?:in )?|coming )?(?:through|from|via|in|on)\b"
     r"|\b(?:who|that|which) (?:is|are|was|were)n'?t (?:a |an |the )?|\b(?:is|are|was|were)n'?t (?:a |an |the )?"
     r"|\bnot (?:from|through|via|on|in)\b|不是(?:来自|从)|(?<!是)不是|不来自|没有?(?:通过|经过|来自|走)|"
-    r"除了|除去|除开|除掉|除|不含|不包含|不包括|不算|不计|不看|不要|不考虑|排除掉?|剔除掉?|去掉|去除|扣除掉?|刨除掉?|非|"
+    r"除了|除去|除开|除掉|除|不含|不包含|不包括|不算|不计|不看|不要|不考虑|排除掉?|剔除掉?|去掉|去除|扣除掉?|扣掉|扣去|刨除掉?|非|"
     r"撇开|撇除|抛开|拿掉|不在|"
     r"\bexcluding\b|\bexclude\b|\bexcept(?: for)?\b|\bother than\b|\bwithout\b|\bnot including\b"
     r"|\bnot counting\b|\bleaving out\b|\bleave out\b|\bignoring\b|\bminus\b|\bsave for\b|\bbarring\b|\bexcepting\b"
@@ -985,6 +985,16 @@ ZH_FILLERS = frozenset(
 )
 """Chinese words that carry no meaning of their own in a data question. Comparison, change,
 trend, distribution and total words are operators, never fillers."""
+OBJECT_PRONOUNS = frozenset({"us", "me"})
+"""Pronouns that are also common codes ("US", "ME" for Maine): said in lower case where no pronoun
+stands, a member read only in capitals is asked about, never dropped as a filler."""
+PRONOUN_VERB_BEFORE = patterns.compile(
+    r"\b(?:show|shows|showed|give|gives|gave|tell|tells|told|help|helps|let|lets|send|sends|sent|get|gets|email|"
+    r"pull|bring|remind|update|ping|mail|walk|take|keep|make|brief|teach|ask|asked)\s+$",
+    _I,
+)
+"""A verb an object pronoun follows ("show us", "tell me"): the pronoun, never a code. After "for"
+or "to" either may stand ("revenue for us"), so the code is asked about."""
 EN_FILLERS = frozenset(
     (
         "what was were is are be been being the a an of in on at for by per and or with from to how many much users user shoppers "

@@ -469,6 +469,12 @@ _RULES: tuple[_Rule, ...] = (
         _month_pair,
         lambda m: month_pair_last(m) is not None,
     ),
+    _Rule(  # the "3" of "3、4月份", "2025年3、5月": a month listed before another with 、 and one 月,
+        # two months as "3月、4月" are
+        "month_listed_before_cn",
+        _p(r"<CNB>(?:<YEAR_CN>)?(?P<m>\d{1,2})(?=\s*、\s*\d{1,2}\s*月)"),
+        _month,
+    ),
     _Rule(  # "6月截至20号", "2026年6月到20日": the month's first days, up to the day said
         "month_until_day_cn",
         _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月份?\s*(?:截至|截止到?|截止至|到|至)\s*<DCN2>\s*[日号]"),
@@ -608,7 +614,11 @@ _UNTIL_NOW = _p(
     r"|(?:up\s+)?(?:to|until|till|through)\s+(?:today|now|date)<NA>|so\s+far<NA>|to\s+date<NA>"
     r"|onwards?<NA>|and\s+(?:after|later)<NA>)"
 )
-_SINCE_BEFORE = _p(r"<NB>since\s+(?:the\s+(?:start|beginning)\s+of\s+)?$")
+_SINCE_BEFORE = _p(
+    r"<NB>since\s+(?:the\s+(?:start|beginning)\s+of\s+)?$"
+    r"|(?:(?:截至|截止到?|到|至)\s*(?:今天|今日|现在|目前|当前)|迄今)(?:为止)?\s*[,，]?\s*$"
+)
+"""Before a period, what says it runs to today: "since the start of the year", "截至目前，今年"."""
 _FROM_BEFORE = _p(r"(?:自从|自|从|<NB>from\s+)\s*$")
 _RANGE_JOIN = _p(r"\s*(?:-|~|–|—|截至|截止到?|截止至|直到|到|至|<NB>(?:to|through|thru|until|till)<NA>)\s*")
 _AND_JOIN = _p(r"\s*<NB>and<NA>\s*")
