@@ -200,3 +200,35 @@ def test_a_dimension_reached_by_two_entity_paths_says_whose_it_is(duck: tuple[Se
         "WHERE CAST(v.ds AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31' GROUP BY 1"
     )
     assert sorted(map(tuple, named.result.rows), key=repr) == sorted(want, key=repr)
+
+
+def test_a_metric_dated_by_its_own_column_has_data_where_that_column_has_rows(duck: tuple[Session, Any]) -> None:
+    """archived_users is dated by archived_at, dim_users by created_at (its rows end in 2019): the
+    table's newest day says nothing of the metric — the metric's own column says whether a
+    period has data (p54: every period was once "no data yet")."""
+    session, rows = duck
+    answer = session.ask("archived users in 2020", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    want = rows(
+        "SELECT COUNT(*) FROM dim_users WHERE CAST(archived_at AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31'"
+    )
+    assert want[0][0] > 0 and answer.result.rows == [[want[0][0]]]
+    later = session.ask("archived users in 2021", as_of=AS_OF)
+    assert later.status == "clarification_needed" and later.result is None
+    assert "archived_at" in later.answer and "2021-01-01" in later.answer
+
+
+def test_a_count_named_like_the_ranked_dimension_names_the_groups(duck: tuple[Session, Any]) -> None:
+    """ "top 3 listings by booking value": listings is a metric and, in the plural, the dimension
+    listing — ranked by another metric after "by", it names the groups (p57: asked which metric)."""
+    session, rows = duck
+    answer = session.ask("top 3 listings by booking value in December 2020", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert [c.name for c in answer.result.columns] == ["listing", "booking_value"]
+    want = rows(
+        "SELECT listing_id, SUM(booking_value) AS v FROM fct_bookings "
+        "WHERE CAST(ds AS DATE) BETWEEN DATE '2020-12-01' AND DATE '2020-12-31' GROUP BY 1 ORDER BY v DESC LIMIT 3"
+    )
+    assert [(r[0], round(r[1], 2)) for r in answer.result.rows] == [(k, round(v, 2)) for k, v in want]
+    both = session.ask("top 3 listings and booking value in December 2020", as_of=AS_OF)
+    assert both.status == "clarification_needed"  # no "by": which metric ranks is asked

@@ -515,3 +515,18 @@ def test_postgres_answers_like_duckdb(
     assert not [o for o in graded if o.outcome == "silently_wrong"], outcome_table(graded)
     # every question DuckDB answers right is answered right on PostgreSQL too
     assert [o.id for o in graded if on_duckdb[o.id] == "right" and o.outcome != "right"] == [], outcome_table(graded)
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("Flights on AIRBUS INDUSTRIE planes in 2013", "planes"),  # the planes it made, or each plane?
+        ("AIRBUS flights in 2013", "AIRBUS INDUSTRIE"),  # the data spells the maker twice
+        ("MCDONNELL DOUGLAS flights in 2013", "MCDONNELL DOUGLAS AIRCRAFT CO"),
+    ],
+)
+def test_a_maker_said_in_part_or_a_key_after_it_is_asked_back(session: baton.Session, question: str, word: str) -> None:
+    """p55: "flights on Airbus planes" was answered per tail number, for one of the two spellings."""
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "clarification_needed", answer.answer
+    assert word in answer.answer

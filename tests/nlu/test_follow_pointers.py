@@ -43,6 +43,12 @@ def test_a_pointer_that_fits_the_rows_is_a_filter_on_them(said: str) -> None:
     assert pointed.period is None
 
 
+@pytest.mark.parametrize("said", ["that one", "this one", "它", "那个"])
+def test_a_singular_pointer_at_one_row_is_that_member(said: str) -> None:
+    pointed = pointed_rows(said, ListedRows(("华东",), dimension="region"), BY_REGION)
+    assert pointed.filter == MemberFilter(dimension="region", members=("华东",))
+
+
 def test_a_pointer_at_one_period_is_that_period_inside_the_question() -> None:
     pointed = pointed_rows("那天", ONE_DAY, BY_DAY)
     assert pointed.period is not None and (pointed.period.start, pointed.period.end) == (date(2026, 6, 18),) * 2
@@ -81,6 +87,7 @@ def test_a_pointer_at_periods_that_follow_one_another_is_their_span_by_their_gra
         ("这三个", TWO_REGIONS),  # two were listed
         ("它", TWO_REGIONS),  # which one?
         ("那个", TWO_REGIONS),
+        ("that one", TWO_REGIONS),
         ("那天", TWO_REGIONS),  # regions were listed, not days
         ("那周", ONE_DAY),  # a day was listed, not a week
         ("那天", ListedRows(("2026-06-18", "2026-06-17"), grain="day")),

@@ -2314,8 +2314,6 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         AmbiguousQuestion,
         "metric_as_a_word",
     ),
-    ("a dimension said after another's member", "new users channel GMV last month", AmbiguousQuestion, "channel"),
-    ("the same, in Chinese", "华东渠道GMV上个月", AmbiguousQuestion, "渠道"),
     ("a member in each group's share", "上个月APP在各区域的GMV占比", AmbiguousQuestion, "inside each group"),
     ("a difference said of two metrics", "gmv and net revenue difference last month", AmbiguousQuestion, "gap_of_two"),
     ("a difference said of two metrics, in Chinese", "GMV和净收入差多少（上个月）", AmbiguousQuestion, "gap_of_two"),

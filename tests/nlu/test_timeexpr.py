@@ -607,3 +607,18 @@ def test_a_weeks_same_period_last_year_is_the_same_iso_week(start: str, end: str
 def test_a_weekend_read_back_from_its_dates_is_compared_with_the_weekend_before() -> None:
     """A follow-up's inherited weekend ("上周末GMV" then "环比呢") keeps its weekdays."""
     assert comparison_range("previous_period", D("2026-06-27"), D("2026-06-28")) == (D("2026-06-20"), D("2026-06-21"))
+
+
+@pytest.mark.parametrize(
+    ("text", "span"),
+    [
+        ("截至目前今年的GMV", ("2026-01-01", "2026-06-19")),  # a running period, to date
+        ("到目前为止，本月的订单", ("2026-06-01", "2026-06-19")),
+        ("截至目前去年的GMV", ("2025-01-01", "2025-12-31")),  # a finished one: "截至目前" left unread
+        ("截至目前上周GMV", ("2026-06-08", "2026-06-14")),
+    ],
+)
+def test_now_said_before_a_period_runs_only_a_running_one_to_date(text: str, span: tuple[str, str]) -> None:
+    (match,) = find_time_expressions(text, D("2026-06-20"))
+    assert (match.start.isoformat(), match.end.isoformat()) == span
+    assert match.text.startswith(("截至", "到目前")) == (span[1] == "2026-06-19")

@@ -55,7 +55,7 @@ def chat(
         when = parse_as_of(as_of)
     language: Language = "zh"
     _history(settings.runs_dir)
-    with use_examples(example_terms(session.catalog)):  # "what about <a member of this catalog>?"
+    with use_examples(example_terms(session.planning_catalog)):  # "what about <a member of this catalog>?"
         welcome = text("conversation.chat_welcome", language, id=chain.conversation_id)
     console.print(terminal_text(welcome, "dim"))
     try:

@@ -433,6 +433,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "请比较{first}之后的两个期间。",
     ),
     "span_named": ("{text!r}: {start} to {end}", "“{text}”：{start} 至 {end}"),
+    "no_rows_dated_from": (
+        "No data yet for {text!r}: no row is dated by {column} on or after {start}.",
+        "“{text}”还没有数据：没有任何一行的 {column} 在{start}或之后。",
+    ),
     "no_data_in_period": (
         "No data yet for {text!r}: it starts on {start}, after the newest loaded day ({newest}).",
         "“{text}”还没有数据：它从{start}开始，而已加载数据的最新日期是{newest}。",

@@ -676,9 +676,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{member}”后面的“{dimension}”是要逐个拆分，还是只看{member}？要拆分请说“按{dimension}”，否则去掉它再问。",
     ),
     "member_and_longer": (
-        "{word!r} names {member}, and {others} begins with it too; Baton will not guess whether both are meant. "
-        "Ask with the full names, or list them.",
-        "“{word}”是{member}，而 {others} 也以它开头；Baton 不会猜测是否两者都包括。请使用完整名称，或逐一列出。",
+        "{word!r} names {member}, and these names begin with it too: {others}. Baton will not guess whether they "
+        "are meant as well. Ask with the full names, or list them.",
+        "“{word}”是{member}，而这些名称也以它开头：{others}。Baton 不会猜测是否也包括它们。请使用完整名称，或逐一列出。",
     ),
     "dimension_of_several": (
         "{word!r} names several dimensions ({dimensions}); say which one.",

@@ -393,11 +393,13 @@ class FollowUpMerge(RowsPointedAt):
 
     def _drilled_into_one(self) -> bool:
         """ "退款率最高的两个品类" then "家用电器按渠道看看": one of the groups ranked, broken down by
-        another dimension — the top two were of categories, never of that category's channels."""
+        another dimension — the top two were of categories, never of that category's channels. The
+        groups a top N was taken inside are no ranked groups: "每个渠道GMV最高的2个区域" then "只看web"
+        is web's top two regions."""
         parent = self.parent
         if self.ranked or (parent.top_n is None and parent.rank_place is None):
             return False
-        ranked = set(parent.dimensions) - set(self.dims)
+        ranked = set(parent.dimensions) - set(parent.rank_within) - set(self.dims)
         named = {m.dimension for m in self.terms.members if not m.excluded}
         return bool(ranked & named) and bool(self.dims)
 

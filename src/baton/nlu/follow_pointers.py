@@ -102,10 +102,12 @@ ROWS_POINTER = patterns.compile(
     rf"(?:这|那){_COUNT}?个(?![月季周星礼天年日])|(?:这|那)些|(?<!其)它们|(?<!其)它"
     r"|\b(?:these|those)(?:\s+(?P<n_en>two|three|four|five|six|seven|eight|nine|ten|\d+))?\b|\bits\b|\btheir\b"
     r"|\bthem\b|\bthey\b|(?<=\band )it\b(?=\s+(?:last|this|in|on|for|the|during|yesterday|\d))"
-    r"|(?<=\babout )it\b|(?<=\bhow did )it\b|(?<=\bhow does )it\b|(?<=\bhow was )it\b",
+    r"|(?<=\babout )it\b|(?<=\bhow did )it\b|(?<=\bhow does )it\b|(?<=\bhow was )it\b|(?<=\bshow )it\b"
+    r"|\b(?:that|this)\s+one\b",
     re.I,
 )
-"""Words that point at the rows listed ("这两个", "那三个", "这些", "它们", "these two", "their", "them")."""
+"""Words that point at the rows listed ("这两个", "那三个", "这些", "它们", "these two", "their", "them",
+"that one")."""
 PERIOD_POINTER = patterns.compile(
     r"(?P<zh>那一?天|那一?周|那个月|那一个月|那个季度)|\bthat (?P<en>day|date|week|month|quarter)\b"
     r"|(?:这|那)(?!(?:[两二三四五六七八九十几]|\d+)(?:月|季度))(?:(?P<pn>[两二三四五六七八九十几]|\d+)个?|些)"
@@ -194,8 +196,8 @@ def period_pointer_count(found: re.Match[str]) -> int | None:
 
 
 def singular_pointer(said: str) -> bool:
-    """Whether a pointer stands for one row ("它", "its", "it", "这个", "那个")."""
-    return said.strip().lower() in ("它", "its", "it", "这个", "那个")
+    """Whether a pointer stands for one row ("它", "its", "it", "这个", "那个", "that one")."""
+    return re.sub(r"\s+", " ", said.strip().lower()) in ("它", "its", "it", "这个", "那个", "that one", "this one")
 
 
 def pointer_count(said: str) -> int | None:

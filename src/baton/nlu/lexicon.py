@@ -92,7 +92,7 @@ def glued_to_chinese(text: str, start: int, end: int) -> bool:
     return against and text[start:end].lower().strip("'-_") not in vocab.CHAT_WORDS
 
 
-def _english_plural(surface: str) -> str | None:
+def plural_of(surface: str) -> str | None:
     """The plural of an English dimension word ("city" → "cities", "product line" → "product
     lines"), so a catalog need not list it; ``None`` for a word already plural or not English."""
     word = surface.strip()
@@ -157,13 +157,13 @@ class Lexicon:
                     add(surface, Term("member", f"{name}:{member}", surface))
         for name, dim in catalog.dimensions.items():  # "top 3 cities": a dimension named in the plural
             for surface in (dim.label.en, *dim.synonyms):
-                plural = _english_plural(surface)
+                plural = plural_of(surface)
                 key = _WORD_HYPHEN.sub(" ", normalise(plural)) if plural else ""
                 if plural and key not in entries and key not in vocab.EN_FILLERS and key not in vocab.COMMON_EN:
                     add(plural, Term("dimension", name, surface))
         for name, metric in catalog.metrics.items():  # "refund rates by region": a metric of several words
             for surface in (metric.label.en, *metric.synonyms):  # one word in the plural counts ("conversions")
-                plural = _english_plural(surface) if surface.strip().lower().endswith(_RATE_WORDS) else None
+                plural = plural_of(surface) if surface.strip().lower().endswith(_RATE_WORDS) else None
                 key = _WORD_HYPHEN.sub(" ", normalise(plural)) if plural else ""
                 if plural and key not in entries:
                     add(plural, Term("metric", name, surface))

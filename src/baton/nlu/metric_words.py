@@ -138,25 +138,52 @@ _OF_EN = patterns.compile(r"\s*(?:'s?|\s(?:of|for|among|from)\s+(?:the\s+|all\s+
 """What makes one metric said of another rather than beside it: "A的B", "A里有多少B" ("新注册的用户里有
 多少人下了单": buyers among the signups), "A's B", "B of A"."""
 _OF_EN_PAST_READ = patterns.compile(
-    r"\s+(?:(?:in|during|over|on|for|from)\s+)?§[§\s]*\s(?:for|of|among|from)\s+(?:the\s+|all\s+|our\s+)?", re.I
+    r"\s+(?:(?:(?:in|during|over|on|for|from)\s+)?§[§\s]*\s)?(?:for|of|among|from)\s+(?:the\s+|all\s+|our\s+)?"
+    r"(?:§[§\s]*\s)?",
+    re.I,
 )
 """The same with words already read between the two ("views in January 2020 for lux listings": the
-views of lux listings in that month), written ``§``."""
+views of lux listings in that month; "bookings for US listings": of the listings in the US),
+written ``§``."""
 _PER_UNIT = patterns.compile(r"每|平均|均|\bper\b|\baverage\b|\bavg\b", re.I)
 _ADJACENT = patterns.compile(r"^\s*的?\s*$")
 
 
+_ROW_COUNTS = frozenset({"COUNT(*)", "COUNT(1)", "SUM(1)"})
+
+
+def counts_rows_of(catalog: Catalog, count: str, other: str) -> bool:
+    """Whether metric ``count`` only counts the rows ``other`` is measured over: a plain row count
+    of the same table, its filters among each of the other's measures' ("flights" of "average
+    departure delay for flights") — the noun of those rows, no second metric."""
+    metric = catalog.metrics[count]
+    if metric.is_ratio or metric.is_derived or count == other:
+        return False
+    (own,) = catalog.measures_of(count)
+    if re.sub(r"\s+", "", own.expression).upper() not in _ROW_COUNTS:
+        return False
+    return all(m.table == own.table and set(own.filters) <= set(m.filters) for m in catalog.measures_of(other))
+
+
 def metric_as_a_word_of_another(
-    catalog: Catalog, scan: Scan, metric_hits: Sequence[Hit], bounded: tuple[int, int] | None = None
-) -> None:
+    catalog: Catalog,
+    scan: Scan,
+    metric_hits: Sequence[Hit],
+    bounded: tuple[int, int] | None = None,
+    placed: Sequence[tuple[int, int]] = (),
+) -> list[Hit]:
     """A metric's name used as a condition on rows ("上个月有优惠的订单数", "GMV of orders with
     a discount": the orders that had one, not the discount amount beside them), or a per-unit
     phrase of one metric said right before another ("平均每单优惠": the discount per order, not
     AOV and the discount), or a metric said of another ("新注册用户的GMV": the GMV of those users,
     not the signups beside all GMV): a metric Baton would add beside the asked one. Asked back naming it.
     A metric a bound is said of (``bounded``: "categories with GMV above 5m") is a condition on
-    groups the threshold reads, not on rows."""
+    groups the threshold reads, not on rows. ``placed``: the spans of the periods and members, which
+    may stand between the two ("views in January 2020 for lux listings"). A metric said of the very
+    rows another counts ("average delay for flights", "订单的GMV") is that metric alone: the hits
+    naming only those rows are returned."""
     ordered = sorted(metric_hits, key=lambda h: h.start)
+    nouns: list[Hit] = []
     for i, hit in enumerate(ordered):
         nxt = ordered[i + 1] if i + 1 < len(ordered) else None
         before = scan.norm[: hit.start]
@@ -178,22 +205,46 @@ def metric_as_a_word_of_another(
             and (
                 _OF_ZH.fullmatch(scan.norm[hit.end : nxt.start])
                 or _OF_EN.fullmatch(scan.norm[hit.end : nxt.start])
-                or _OF_EN_PAST_READ.fullmatch(_read_marked(scan, hit.end, nxt.start))
+                or _OF_EN_PAST_READ.fullmatch(_marked(scan.norm, placed, hit.end, nxt.start))
             )
         )
+        if said_of and nxt is not None and not condition and not per_unit:
+            noun = _rows_noun(catalog, hit, nxt)
+            if noun is not None:
+                nouns.append(noun)
+                continue
         if condition or per_unit or said_of:
             said = scan.text[hit.start : (nxt.end if (per_unit or said_of) and nxt is not None else hit.end)]
             raise AmbiguousQuestion(
                 *(message("nlu.metric_as_a_word", lang, words=said) for lang in LANGUAGES),
                 detail={"unknown": [said], "reason": "metric_as_a_word"},
             )
+    return nouns
 
 
-def _read_marked(scan: Scan, start: int, end: int) -> str:
-    """``scan.norm[start:end]`` with the letters and digits a reader has claimed (a period, a
-    member) written ``§``; a claimed sign ("%": a share said) stays as it is."""
+def _rows_noun(catalog: Catalog, a: Hit, b: Hit) -> Hit | None:
+    """Of two metric hits said one of the other, the one that only names the other's rows."""
+
+    def metric(hit: Hit) -> str | None:
+        named = {t.target for t in hit.terms if t.kind == "metric"}
+        return next(iter(named)) if len(named) == 1 else None
+
+    first, second = metric(a), metric(b)
+    if first is None or second is None:
+        return None
+    if counts_rows_of(catalog, second, first):
+        return b
+    if counts_rows_of(catalog, first, second):
+        return a
+    return None
+
+
+def _marked(norm: str, placed: Sequence[tuple[int, int]], start: int, end: int) -> str:
+    """``norm[start:end]`` with the periods and members said (``placed``: "January 2020", "cote
+    d'ivoire") written ``§``, their spaces kept."""
     return "".join(
-        "§" if scan.norm[i].isalnum() and not scan.free(i, i + 1) else scan.norm[i] for i in range(start, end)
+        "§" if not ch.isspace() and any(s <= i < e for s, e in placed) else ch
+        for i, ch in enumerate(norm[start:end], start)
     )
 
 
@@ -361,6 +412,7 @@ __all__ = [
     "claim_metric_affixes",
     "claim_own_tables",
     "count_of_an_amount",
+    "counts_rows_of",
     "metric_as_a_word_of_another",
     "metric_labels",
     "metric_over_metric",

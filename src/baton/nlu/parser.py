@@ -76,7 +76,7 @@ from baton.nlu.guards import (
     until_with_no_start,
     which_of_two_periods,
 )
-from baton.nlu.lexicon import Hit, normalise
+from baton.nlu.lexicon import Hit, normalise, plural_of
 from baton.nlu.metric_words import (
     claim_own_tables,
     count_of_an_amount,
@@ -339,6 +339,12 @@ def _bounded_last(cues: Cues, terms: Terms) -> None:
         terms.metrics.reverse()
 
 
+_RANKED_BEFORE = patterns.compile(
+    r"\b(?:top|bottom|best|worst|highest|lowest|largest|smallest)\s+(?:\d+|one|two|three|four|five|ten)?\s*$", re.I
+)
+_BY_A_METRIC = patterns.compile(r"\s+by\s+(?:the\s+)?", re.I)
+
+
 class Planner(TermReader, QueryAssembly):
     """Turns questions into SemanticQuery objects over one catalog."""
 
@@ -395,8 +401,13 @@ class Planner(TermReader, QueryAssembly):
                 dim, key = term.target.split(":", 1)
                 if term.surface in self.catalog.dimensions[dim].members[key].synonyms:
                     continue
-                begun = self._members_by_first_word.get((dim, normalise(hit.text)), [])
-                others = [label for k, label in begun if k != key and f"{dim}:{k}" not in named]
+                said = normalise(hit.text)
+                begun = self._members_by_first_word.get((dim, said.split()[0] if said.split() else said), [])
+                others = [
+                    label
+                    for k, label in begun
+                    if k != key and f"{dim}:{k}" not in named and normalise(label).startswith(f"{said} ")
+                ]
                 if others:
                     member = self.catalog.dimensions[dim].members[key].label.en
                     raise AmbiguousQuestion(
@@ -476,7 +487,11 @@ class Planner(TermReader, QueryAssembly):
         ):
             read.terms.dims.append(default_breakdown)
         bounded = read.cues.bound.term if read.cues.bound is not None else None
-        metric_as_a_word_of_another(self.catalog, read.scan, read.terms.metric_hits, bounded)
+        said = [*read.scan.members, *(span for period in read.periods for span in period.spans)]
+        for noun in metric_as_a_word_of_another(self.catalog, read.scan, read.terms.metric_hits, bounded, said):
+            # "average delay for flights": "flights" names the rows averaged over, not a second metric
+            read.terms.metric_hits.remove(noun)
+            read.terms.metrics = [m for m in read.terms.metrics if m not in {t.target for t in noun.terms}]
         count_of_an_amount(self.catalog, read.scan, read.terms.metric_hits)
         metric_over_metric(read.scan, read.terms.metric_hits)
         members_said_of_the_first_metric(read.scan, read.terms)
@@ -555,6 +570,9 @@ class Planner(TermReader, QueryAssembly):
         the first); one the words do not attach the ranking to is asked back."""
         if not ranks(cues) or len(terms.metrics) < 2:
             return
+        self._ranked_noun_as_groups(scan, terms)
+        if len(terms.metrics) < 2:
+            return
         first = ranking_metric(scan, terms.metric_hits, terms.metrics)
         if first is None:
             labels = metric_labels(self.catalog, terms.metrics, sep="answer.or_sep")
@@ -564,6 +582,31 @@ class Planner(TermReader, QueryAssembly):
             )
         terms.metrics.remove(first)
         terms.metrics.insert(0, first)
+
+    def _ranked_noun_as_groups(self, scan: Scan, terms: Terms) -> None:
+        """ "top 3 listings by booking value": a count named like a dimension in the plural
+        ("listings" of the dimension "listing"), ranked by another metric said after "by", names
+        the groups ranked — the dimension, never a second metric beside."""
+        for hit in list(terms.metric_hits):
+            named = {t.target for t in hit.terms if t.kind == "metric"}
+            after = _BY_A_METRIC.match(scan.norm, hit.end)
+            if len(named) != 1 or after is None or not _RANKED_BEFORE.search(scan.norm, 0, hit.start):
+                continue
+            if not any(h.start == after.end() for h in terms.metric_hits if h is not hit):
+                continue
+            others = [m for m in terms.metrics if m not in named]
+            dims = [
+                name
+                for name, dim in self.catalog.dimensions.items()
+                if normalise(hit.text) in {normalise(p) for p in map(plural_of, (dim.label.en, *dim.synonyms)) if p}
+                and self.breakdown_fits(others, name)
+            ]
+            if len(dims) == 1 and others:
+                terms.metric_hits.remove(hit)
+                terms.metrics = others
+                if dims[0] not in terms.dims:
+                    terms.dims.append(dims[0])
+                return
 
     def breakdown_fits(self, metrics: Sequence[str], dimension: str) -> bool:
         """Whether every metric may be broken down by ``dimension``."""

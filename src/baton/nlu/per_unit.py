@@ -33,9 +33,10 @@ def _surfaces(metric: Metric) -> list[str]:
 
 
 def _counts(surface: str, unit: str) -> bool:
-    """Whether a denominator's surface is a count of the unit itself: "买家数" or "订单量" of 买家
-    or 单, "buyers", "number of buyers" or "order count" of buyer or order — never a surface
-    that only mentions it ("customers who placed an order" counts customers, not orders)."""
+    """Whether a metric's surface is a count of the unit itself: "买家数" or "订单量" of 买家 or 单
+    (the unit, then 数 / 量 / 数量, ending the surface), "buyers", "number of buyers" or "order
+    count" of buyer or order — never a surface that only mentions it ("customers who placed an
+    order" counts customers, not orders)."""
     if re.search(r"[\u4e00-\u9fff]", unit):
         return surface == unit or re.search(rf"{re.escape(unit)}(?:数量?|量)$", surface) is not None
     stem = re.escape(unit.lower().removesuffix("s"))
@@ -68,7 +69,9 @@ def per_unit_question(question: str, parent: SemanticQuery, catalog: Catalog) ->
         for name, metric in catalog.metrics.items()
         if name != shown and metric.numerator in over and metric.denominator in counted
     ]
-    if not found and counted:  # "订单量" then "每个买家呢": buyers are counted, but nothing is per buyer
+    if len(counted) != 1 or shown in counted:  # "每人呢": which count of people? left to be asked
+        return None
+    if not found:  # "订单量" then "每个买家呢": buyers are counted, but nothing is per buyer
         _no_ratio(catalog, shown, counted[0])
     if len(found) != 1:
         return None

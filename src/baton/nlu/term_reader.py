@@ -6,6 +6,7 @@ so what is left can be accounted for."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 from collections.abc import Sequence
@@ -135,11 +136,14 @@ def _cues_inside_terms(cues: Cues, hits: Sequence[Hit]) -> None:
 
 
 _MEMBER_AFTER_PREPOSITION = patterns.compile(
-    r"(?:\b(?:from|to|via|into|out\s+of|through|at|in|on)\s+(?:the\s+)?|从|到|在|经由?|飞往|前往)\s*$", re.I
+    r"(?:\b(?:from|to|via|into|out\s+of|through|at|in|on)\s+(?:the\s+)?|从|到|在|经由?)\s*$", re.I
 )
 """A preposition before a value: what it says ties the value to a role the dimension word of
 the groups does not name ("destinations from LGA")."""
-_BESIDE = patterns.compile(r"\s*(?:的|为|是|=|:|：)?\s*")
+_NEVER = re.compile(r"(?!)")
+_BESIDE = patterns.compile(r"\s*(?:为|是|在|=|:|：|\b(?:is|in|at|on)\b)?\s*", re.I)
+"""What may stand between a dimension word and its value: "origin LGA", "origin in LGA", "出发机场在LGA"
+— never 的 ("LGA的目的地": the destinations of flights from LGA)."""
 
 
 def _beside(norm: str, a: Hit, b: Hit) -> bool:
@@ -289,9 +293,17 @@ class TermReader(CatalogChecks):
 
     def _value_after(self, dim: str) -> re.Pattern[str]:
         """The catalog's words before a value of ``dim``, ending the text before the value."""
-        words = sorted(self.catalog.dimensions[dim].value_after, key=len, reverse=True)
-        said = "|".join(re.escape(w.lower()).replace(r"\ ", r"\s+") for w in words)
-        return re.compile(rf"(?<![a-z])(?:{said})\s*(?:the\s+)?$" if words else r"(?!)", re.I)
+        return self._values_after.get(dim, _NEVER)
+
+    @functools.cached_property
+    def _values_after(self) -> dict[str, re.Pattern[str]]:
+        out: dict[str, re.Pattern[str]] = {}
+        for name, dim in self.catalog.dimensions.items():
+            words = sorted(dim.value_after, key=len, reverse=True)
+            said = "|".join(re.escape(w.lower()).replace(r"\ ", r"\s+") for w in words)
+            if words:
+                out[name] = re.compile(rf"(?<![a-z])(?:{said})\s*(?:the\s+)?$", re.I)
+        return out
 
     def _distinct_readings(self, dims: list[str], metrics: Sequence[str]) -> list[str]:
         """Dimensions that read another column for the asked metrics' tables (the shortest name
@@ -495,15 +507,17 @@ class TermReader(CatalogChecks):
         if attached or scope:
             terms.dims_naming_a_set.add(dim)
             return
-        _no_dimension_after_another_member(scan, hit, terms, each_asked or groups_ranked)
+        if not self.catalog.dimensions[dim].drill:  # a key ("planes"): thousands of groups, never unsaid
+            _no_dimension_after_another_member(scan, hit, terms, each_asked or groups_ranked)
         if dim not in terms.dims:
             terms.dims.append(dim)
 
 
 def _no_dimension_after_another_member(scan: Scan, hit: Hit, terms: Terms, each_asked: bool) -> None:
-    """ "flights on AIRBUS planes": a dimension word right after a member of another dimension is
-    the noun the member describes (the planes AIRBUS made), or a breakdown of it — asked back,
-    never a breakdown into every plane unsaid. A breakdown word says which ("by plane")."""
+    """ "flights on AIRBUS planes": a key's word right after a member of another dimension is the
+    noun the member describes (the planes AIRBUS made), or a breakdown of it — asked back, never a
+    breakdown into every plane unsaid. A breakdown word says which ("by plane"). A dimension of a
+    few groups ("华东渠道分布", "East China channel breakdown") is read as before: its breakdown."""
     dim = hit.terms[0].target
     before = next(
         (

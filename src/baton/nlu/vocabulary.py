@@ -154,7 +154,7 @@ SAME_DAY_LAST_WEEK = patterns.compile(
     _I,
 )
 SAME_DAYS_LAST_MONTH = patterns.compile(
-    r"(?:和|跟|与|对比|相比|比|较)?\s*上个?月同期|\bsame (?:days|period|time) (?:of |in )?(?:the )?(?:last|previous|prior) month\b",
+    r"(?:和|跟|与|对比|相比|(?<![占环同])比|较)?\s*上个?月同期|\bsame (?:days|period|time) (?:of |in )?(?:the )?(?:last|previous|prior) month\b",
     _I,
 )
 """The same days of the month before ("6月前15天，上月同期": May 1 to 15), never the days just before."""

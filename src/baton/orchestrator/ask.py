@@ -166,14 +166,25 @@ class AskPipeline(Pipeline):
     def _has_data(self, freshness: list[TableLoad]) -> None:
         """A period that starts after the newest loaded day of the metrics' own tables has no data
         yet: "0" would read as a fact about the business, so it is refused like "本月" on its first
-        day. A joined dimension table's dates say nothing about it."""
+        day. A joined dimension table's dates say nothing about it, nor do a table's about a
+        measure dated by another of its columns ("archived users" by ``archived_at``): whether
+        that column has a row from the period's start on is read instead."""
         catalog = self.scope.session.catalog
-        own = {m.table for metric in self.query.metrics for m in catalog.measures_of(metric)}
+        measures = [m for metric in self.query.metrics for m in catalog.measures_of(metric)]
+        own_dated = {
+            (m.table, column)
+            for m in measures
+            if (column := catalog.time_column_of(m)) != catalog.tables[m.table].time_column
+        }
+        own = {m.table for m in measures} - {table for table, _ in own_dated}
         newest = [t.max_data_date for t in freshness if t.max_data_date is not None and t.table_name in own]
         tr = self.query.time_range
+        said = tr.text or f"{tr.start}~{tr.end}"
         if newest and tr.start > min(newest):
-            said = tr.text or f"{tr.start}~{tr.end}"
             raise TimeExpressionError(*both("answer.no_data_in_period", text=said, start=tr.start, newest=min(newest)))
+        for table, column in sorted(own_dated):
+            if self.scope.governed.first_day(table, column, after=tr.start - timedelta(days=1)) is None:
+                raise TimeExpressionError(*both("answer.no_rows_dated_from", text=said, start=tr.start, column=column))
 
     def _unnamed(self, draft: SqlDraft) -> UnnamedGroups:
         """The groups with an empty key a ranking by a dimension left out (one more statement)."""

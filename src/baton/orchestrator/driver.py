@@ -207,7 +207,9 @@ def drive(session: Session, factory: PipelineFactory, ctx: RunContext, question:
     (the full text) on a fresh run, so an oversized question is refused, not silently cut."""
     from baton.orchestrator.examples import example_terms
 
-    with use_examples(example_terms(session.catalog)):  # its messages' examples name this catalog's terms
+    with use_examples(
+        example_terms(session.planning_catalog)
+    ):  # its messages name this catalog's terms, members read from the data too
         return _drive(session, factory, ctx, question)
 
 

@@ -614,11 +614,10 @@ _UNTIL_NOW = _p(
     r"|(?:up\s+)?(?:to|until|till|through)\s+(?:today|now|date)<NA>|so\s+far<NA>|to\s+date<NA>"
     r"|onwards?<NA>|and\s+(?:after|later)<NA>)"
 )
-_SINCE_BEFORE = _p(
-    r"<NB>since\s+(?:the\s+(?:start|beginning)\s+of\s+)?$"
-    r"|(?:(?:截至|截止到?|到|至)\s*(?:今天|今日|现在|目前|当前)|迄今)(?:为止)?\s*[,，]?\s*$"
-)
-"""Before a period, what says it runs to today: "since the start of the year", "截至目前，今年"."""
+_SINCE_BEFORE = _p(r"<NB>since\s+(?:the\s+(?:start|beginning)\s+of\s+)?$")
+_NOW_BEFORE = _p(r"(?:(?:截至|截止到?|到|至)\s*(?:今天|今日|现在|目前|当前)|迄今)(?:为止)?\s*[,，]?\s*$")
+"""Before a period still running, "as it stands today": "截至目前，今年" is this year to date. Before
+a finished one ("截至目前去年的GMV") it says nothing of the period's days, so it is left unread."""
 _FROM_BEFORE = _p(r"(?:自从|自|从|<NB>from\s+)\s*$")
 _RANGE_JOIN = _p(r"\s*(?:-|~|–|—|截至|截止到?|截止至|直到|到|至|<NB>(?:to|through|thru|until|till)<NA>)\s*")
 _AND_JOIN = _p(r"\s*<NB>and<NA>\s*")
