@@ -523,6 +523,8 @@ def test_postgres_answers_like_duckdb(
         ("Flights on AIRBUS INDUSTRIE planes in 2013", "planes"),  # the planes it made, or each plane?
         ("AIRBUS flights in 2013", "AIRBUS INDUSTRIE"),  # the data spells the maker twice
         ("MCDONNELL DOUGLAS flights in 2013", "MCDONNELL DOUGLAS AIRCRAFT CO"),
+        ("2013年LGA的各目的地航班数", "LGA"),  # the groups' word names no value apart from it
+        ("cancelled flights of all flights in 2013", "all flights"),  # a share of the whole?
     ],
 )
 def test_a_maker_said_in_part_or_a_key_after_it_is_asked_back(session: baton.Session, question: str, word: str) -> None:

@@ -616,6 +616,7 @@ def test_a_weekend_read_back_from_its_dates_is_compared_with_the_weekend_before(
         ("到目前为止，本月的订单", ("2026-06-01", "2026-06-19")),
         ("截至目前去年的GMV", ("2025-01-01", "2025-12-31")),  # a finished one: "截至目前" left unread
         ("截至目前上周GMV", ("2026-06-08", "2026-06-14")),
+        ("截至目前近30天的GMV", ("2026-05-21", "2026-06-19")),  # a window ending yesterday runs to date
     ],
 )
 def test_now_said_before_a_period_runs_only_a_running_one_to_date(text: str, span: tuple[str, str]) -> None:

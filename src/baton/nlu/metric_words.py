@@ -149,6 +149,7 @@ _PER_UNIT = patterns.compile(r"每|平均|均|\bper\b|\baverage\b|\bavg\b", re.I
 _ADJACENT = patterns.compile(r"^\s*的?\s*$")
 
 
+_WHOLE = patterns.compile(r"\ball\b|所有|全部|整体")
 _ROW_COUNTS = frozenset({"COUNT(*)", "COUNT(1)", "SUM(1)"})
 
 
@@ -209,9 +210,16 @@ def metric_as_a_word_of_another(
             )
         )
         if said_of and nxt is not None and not condition and not per_unit:
-            noun = _rows_noun(catalog, hit, nxt)
-            if noun is not None:
-                nouns.append(noun)
+            between = scan.norm[hit.end : nxt.start]
+            # "GMV for orders": the second names the rows; "订单的GMV", "orders' GMV": the first does
+            of_the_second = not _OF_ZH.fullmatch(between) and not re.match(r"\s*'", between)
+            dependent, head = (nxt, hit) if of_the_second else (hit, nxt)
+            # "cancelled flights of all flights": a share of the whole, asked; "每单的GMV": per order
+            whole = _WHOLE.search(between) is not None
+            noun = None if whole else _rows_noun(catalog, dependent, head)
+            if noun is not None and _PER_UNIT.search(scan.norm, max(0, noun.start - 4), noun.start) is None:
+                if noun not in nouns:
+                    nouns.append(noun)
                 continue
         if condition or per_unit or said_of:
             said = scan.text[hit.start : (nxt.end if (per_unit or said_of) and nxt is not None else hit.end)]
@@ -222,21 +230,19 @@ def metric_as_a_word_of_another(
     return nouns
 
 
-def _rows_noun(catalog: Catalog, a: Hit, b: Hit) -> Hit | None:
-    """Of two metric hits said one of the other, the one that only names the other's rows."""
+def _rows_noun(catalog: Catalog, dependent: Hit, head: Hit) -> Hit | None:
+    """``dependent`` — the word a metric is said of ("orders" of "GMV for orders") — when it only
+    names the rows ``head`` is measured over; never the metric asked ("买家的订单量": orders of
+    buyers is no count of buyers)."""
 
     def metric(hit: Hit) -> str | None:
         named = {t.target for t in hit.terms if t.kind == "metric"}
         return next(iter(named)) if len(named) == 1 else None
 
-    first, second = metric(a), metric(b)
-    if first is None or second is None:
+    noun, asked = metric(dependent), metric(head)
+    if noun is None or asked is None or not counts_rows_of(catalog, noun, asked):
         return None
-    if counts_rows_of(catalog, second, first):
-        return b
-    if counts_rows_of(catalog, first, second):
-        return a
-    return None
+    return dependent
 
 
 def _marked(norm: str, placed: Sequence[tuple[int, int]], start: int, end: int) -> str:

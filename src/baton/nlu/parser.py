@@ -421,7 +421,6 @@ class Planner(TermReader, QueryAssembly):
         word that begins several, or that is also an operator word ("Delta of flights, June vs May": the
         change?), is asked back — never read as one or the other unsaid."""
         corrections: list[Correction] = []
-        self._no_longer_member_begun(found)
         for word in reversed(list(CAPITALISED.finditer(text))):  # from the end: earlier offsets stay put
             if any(h.start <= word.start() < h.end for h in found):
                 continue
@@ -487,8 +486,8 @@ class Planner(TermReader, QueryAssembly):
         ):
             read.terms.dims.append(default_breakdown)
         bounded = read.cues.bound.term if read.cues.bound is not None else None
-        said = [*read.scan.members, *(span for period in read.periods for span in period.spans)]
-        for noun in metric_as_a_word_of_another(self.catalog, read.scan, read.terms.metric_hits, bounded, said):
+        placed = [*read.scan.members, *(span for period in read.periods for span in period.spans)]
+        for noun in metric_as_a_word_of_another(self.catalog, read.scan, read.terms.metric_hits, bounded, placed):
             # "average delay for flights": "flights" names the rows averaged over, not a second metric
             read.terms.metric_hits.remove(noun)
             read.terms.metrics = [m for m in read.terms.metrics if m not in {t.target for t in noun.terms}]
@@ -633,6 +632,7 @@ class Planner(TermReader, QueryAssembly):
         language: Language = "zh" if detect_language(text) == "zh" else "en"
         found = self.lexicon.find(text)
         self._no_code_in_lower_case(text, found)
+        self._no_longer_member_begun(found)
         text, whole_names = self._partial_members(text, found)
         if whole_names:  # "Delta": Delta Air Lines Inc., read in full and said so
             corrections = (*corrections, *whole_names)

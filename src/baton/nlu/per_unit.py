@@ -4,9 +4,9 @@
 The ratio is found in the catalog, never composed: a ratio metric whose numerator is the metric
 asked before and whose denominator's label or synonyms carry the unit word. The follow-up is then
 read as if it had named that metric ("how about GMV per buyer?"), so every rule of a metric
-changed in a follow-up holds. A unit the catalog counts but holds no such ratio over is asked
-back by name; a word it does not count ("per region") or two ratios leave the question to the
-readers after it.
+changed in a follow-up holds. A unit one metric counts but no ratio is over is asked back by
+name; a word no metric counts ("per region"), a unit several count ("每人": buyers? signups?), the
+shown metric's own unit, or two ratios leave the question to the readers after it.
 """
 
 from __future__ import annotations

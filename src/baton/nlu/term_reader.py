@@ -247,8 +247,9 @@ class TermReader(CatalogChecks):
         one a dimension word right beside it names ("从LGA出发", "origin LGA"), else the one a
         dimension word of the question names — unless a preposition before it says the value is
         of another ("destinations from LGA": the groups are destinations, LGA is where they are
-        flown from); with none, it is asked back, never read as both. A word naming several dimensions the metrics can be broken down by
-        ("home state": the viewer's and the listing owner's) is asked back the same way."""
+        flown from); with none, it is asked back, never read as both. A word naming several
+        dimensions the metrics can be broken down by ("home state": the viewer's and the listing
+        owner's) is asked back the same way."""
         breakdowns = self._distinct_readings(sorted({t.target for t in hit.terms if t.kind == "dimension"}), metrics)
         if len(breakdowns) == 1 and hit.kinds == {"dimension"}:
             return dataclasses.replace(hit, terms=tuple(t for t in hit.terms if t.target == breakdowns[0]))
@@ -270,6 +271,8 @@ class TermReader(CatalogChecks):
             )
         naming = [h for h in hits if h is not hit and {t.target for t in h.terms if t.kind == "dimension"} & set(dims)]
         beside = [h for h in naming if _beside(norm, h, hit)]
+        # "LGA的各目的地": a dimension word of the groups (各, by) names no value apart from it
+        naming = [h for h in naming if not vocab.GROUP_MARKER.search(norm, 0, h.start)]
         named = {t.target for h in beside or naming for t in h.terms if t.kind == "dimension"} & set(dims)
         if not beside and _MEMBER_AFTER_PREPOSITION.search(norm, 0, hit.start):
             named = set()

@@ -172,11 +172,11 @@ class AskPipeline(Pipeline):
         catalog = self.scope.session.catalog
         measures = [m for metric in self.query.metrics for m in catalog.measures_of(metric)]
         own_dated = {
-            (m.table, column)
+            (m.table, m.time_column)
             for m in measures
-            if (column := catalog.time_column_of(m)) != catalog.tables[m.table].time_column
+            if m.time_column is not None and m.time_column != catalog.tables[m.table].time_column
         }
-        own = {m.table for m in measures} - {table for table, _ in own_dated}
+        own = {m.table for m in measures if (m.table, m.time_column) not in own_dated}
         newest = [t.max_data_date for t in freshness if t.max_data_date is not None and t.table_name in own]
         tr = self.query.time_range
         said = tr.text or f"{tr.start}~{tr.end}"

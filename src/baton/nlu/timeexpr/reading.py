@@ -89,7 +89,7 @@ def _scan(text: str, as_of: date) -> tuple[str, list[_Found]]:
         raw = rule.handler(m, ctx, text[start:end])
         suffix = _UNTIL_NOW.match(norm, end)
         since = _SINCE_BEFORE.search(norm, 0, start)
-        if since is None and raw.end >= ctx.as_of:  # "截至目前今年": a running period, to date
+        if since is None and raw.end >= ctx.as_of - timedelta(days=1):  # "截至目前今年", "截至目前近30天": to date
             since = _NOW_BEFORE.search(norm, 0, start)
         if rule.name in _SPAN_RULES:
             prefix = _RANGE_PREFIX.search(norm, 0, start)
