@@ -236,3 +236,79 @@ def test_a_parts_share_move_asked_yes_or_no_is_answered_by_the_share(
     query = APP_SHARE_AGAINST_MAY.model_copy(update={"premise": premise, "premise_asked": "every"})
     said = _say(query, _table(SHARE_COLUMNS, [row]))
     assert said.startswith(verdict), said
+
+
+@pytest.mark.parametrize(
+    ("language", "rows", "said"),
+    [
+        (
+            "en",
+            [["app", 120], ["web", 80], [None, 390]],
+            "The (empty) rows, which have no channel (390), are not named",
+        ),
+        ("zh", [["app", 120], ["web", 80], [None, 390]], "表中“（空）”行的渠道为空（390），不计为最高或最低。"),
+        ("en", [["app", 120], ["web", 120], [None, 7]], "which have no channel (7)"),
+    ],
+)
+def test_a_breakdown_says_the_empty_key_group_it_names_neither_highest_nor_lowest(
+    language: str, rows: list[list[Any]], said: str
+) -> None:
+    """ "highest app (120)" beside a group with no channel holding 390: the empty group is no member,
+    so it is not named the highest — and the sentence says so, with its value."""
+    query = SemanticQuery(metrics=("order_count",), dimensions=("channel",), time_range=JUNE, as_of=AS_OF)
+    assert said in _say(query, _table(["channel", "order_count"], rows), language)
+
+
+def test_a_breakdown_of_members_only_says_nothing_of_empty_keys() -> None:
+    query = SemanticQuery(metrics=("order_count",), dimensions=("channel",), time_range=JUNE, as_of=AS_OF)
+    assert "empty" not in _say(query, _table(["channel", "order_count"], [["app", 120], ["web", 80]]))
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "The (empty) rows, which have no channel (now 39, -36.07%), are not named among the rises and falls."),
+        ("zh", "表中“（空）”行的渠道为空（本期 39，-36.07%），不计入涨跌排名。"),
+    ],
+)
+def test_groups_compared_say_the_empty_key_groups_own_change(language: str, said: str) -> None:
+    query = SemanticQuery(
+        metrics=("order_count",),
+        dimensions=("channel",),
+        time_range=JUNE,
+        comparison={"kind": "previous_period", "range": {"start": date(2026, 5, 1), "end": date(2026, 5, 31)}},
+        as_of=AS_OF,
+    )
+    names = ["channel", "order_count", "order_count_previous", "order_count_change", "order_count_change_pct"]
+    rows: list[list[Any]] = [
+        ["app", 10, 24, -14, -0.5833333],
+        ["web", 20, 42, -22, -0.5238095],
+        [None, 39, 61, -22, -0.3606557],
+    ]
+    assert said in _say(query, _table(names, rows), language)
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "unsaid"),
+    [
+        (
+            "en",
+            "No ratio: the value it would be divided by is not above zero; the gap instead: App is ¥8.00 higher",
+            "—",
+        ),
+        ("zh", "没有倍数：作为除数的数值不大于零；以下为差值：APP比网页高 ¥8.00。", "—"),
+    ],
+)
+def test_a_ratio_asked_of_a_base_not_above_zero_says_there_is_none(language: str, said: str, unsaid: str) -> None:
+    """Review s16: "9E是HA的几倍" with HA at -3.14 answered a gap with an unexplained "(—)"."""
+    query = SemanticQuery(
+        metrics=("aov",),
+        dimensions=("channel",),
+        filters=({"dimension": "channel", "members": ("app", "web")},),
+        time_range=JUNE,
+        difference=True,
+        ratio=True,
+        as_of=AS_OF,
+    )
+    text_ = Narrator(CATALOG).compose(query, _table(["channel", "aov"], [["app", 5.0], ["web", -3.0]]), language)  # type: ignore[arg-type]
+    assert said in text_ and unsaid not in text_

@@ -232,3 +232,50 @@ def test_a_count_named_like_the_ranked_dimension_names_the_groups(duck: tuple[Se
     assert [(r[0], round(r[1], 2)) for r in answer.result.rows] == [(k, round(v, 2)) for k, v in want]
     both = session.ask("top 3 listings and booking value in December 2020", as_of=AS_OF)
     assert both.status == "clarification_needed"  # no "by": which metric ranks is asked
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["listings with more than 2 bookings in 2020", "which listings had over 2 bookings in 2020"],
+)
+def test_a_count_named_like_a_dimension_before_a_bound_names_the_groups(
+    duck: tuple[Session, Any], question: str
+) -> None:
+    """ "listings with more than 2 bookings": the listings that pass a bound on bookings, never a count
+    of listings beside bookings (p57: asked as a bound combined with several metrics)."""
+    session, rows = duck
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    want = rows(
+        "SELECT listing_id, COUNT(*) FROM fct_bookings WHERE CAST(ds AS DATE) BETWEEN DATE '2020-01-01' "
+        "AND DATE '2020-12-31' AND listing_id IS NOT NULL GROUP BY 1 HAVING COUNT(*) > 2"
+    )
+    assert sorted(tuple(r) for r in answer.result.rows) == sorted(tuple(r) for r in want)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many bookings did lux listings get in 2020",  # p60: all bookings, and lux listings beside
+        "how much booking value did lux listings generate in 2020",
+    ],
+)
+def test_a_metric_of_another_metrics_rows_or_an_unknown_code_is_asked_back(
+    duck: tuple[Session, Any], question: str
+) -> None:
+    session, _rows = duck
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "clarification_needed", answer.answer
+
+
+def test_init_reads_the_members_of_the_dimensions_the_project_says_nothing_of(duck: tuple[Session, Any]) -> None:
+    """p60: no value of a dbt dimension was known, so "bookings in the US" dropped "US" as the pronoun
+    (every country's bookings); init now reads a category's members as a draft's are."""
+    session, rows = duck
+    answer = session.ask("bookings in the US in 2020", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    ((want,),) = rows(
+        "SELECT COUNT(*) FROM fct_bookings b JOIN dim_listings_latest l USING (listing_id) "
+        "WHERE l.country = 'us' AND CAST(b.ds AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31'"
+    )
+    assert answer.result.rows == [[want]]

@@ -70,3 +70,27 @@ def test_an_analysis_turn_is_graded_on_its_comparison_period_too() -> None:
     ok, reason = _baseline_matches(why.model_copy(update={"comparison": last_year}), scope)
     assert not ok and "comparison" in reason
     assert not _baseline_matches(why.model_copy(update={"comparison": None}), scope)[0]
+
+
+@pytest.mark.parametrize(
+    ("changed", "expected", "failure"),
+    [
+        (("filter", "exclusion"), ("filter",), None),
+        (("metric",), ("metric", "filter"), "did not change ['filter']"),  # "only flights from JFK" as a metric
+        ((), ("filter",), "did not change ['filter']"),
+    ],
+)
+def test_a_turn_is_graded_on_what_it_says_it_changed(
+    changed: tuple[str, ...], expected: tuple[str, ...], failure: str | None
+) -> None:
+    """A follow-up read as another change than the case's (p59: "only flights from JFK" switched
+    the metric) is never right, whatever rows it returned."""
+    from baton.contracts.answer import Answer
+    from baton.contracts.conversation import FollowUpInfo
+    from baton.evals.conversations import TurnCase, _names_changed
+
+    info = FollowUpInfo(conversation_id="c", changed=changed)
+    answer = Answer(run_id="r", status="answered", question="q", language="en", answer="a", follow_up=info)
+    turn = TurnCase(question="q", expect_status="answered", changes=expected)
+    said = _names_changed(answer, turn)
+    assert said == failure or (failure is not None and said is not None and said.startswith(failure))

@@ -532,3 +532,58 @@ def test_a_maker_said_in_part_or_a_key_after_it_is_asked_back(session: baton.Ses
     answer = session.ask(question, as_of=AS_OF)
     assert answer.status == "clarification_needed", answer.answer
     assert word in answer.answer
+
+
+def test_a_change_from_a_negative_average_keeps_its_sign(
+    session: baton.Session, duck: duckdb.DuckDBPyConnection
+) -> None:
+    """p59: an average delay from -4.02 (early) to -0.17 is up 3.85 minutes, never "-95.84%" — a percent
+    of a base at or below zero is no percent, and the change is said as itself."""
+    answer = session.ask("average arrival delay in October 2013 vs September 2013", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    (row,) = answer.result.rows
+    ((oct_, sep),) = duck.sql(
+        "SELECT AVG(arr_delay) FILTER (WHERE month = 10), AVG(arr_delay) FILTER (WHERE month = 9) FROM flights"
+    ).fetchall()
+    assert sep < 0 < oct_ - sep
+    assert row[:3] == pytest.approx([oct_, sep, oct_ - sep]) and row[3] is None
+    assert f"+{oct_ - sep:.2f}" in answer.answer and "%" not in answer.answer.split("vs")[0]
+
+
+def test_groups_compared_with_a_base_not_above_zero_are_said_apart_with_their_change(
+    session: baton.Session, duck: duckdb.DuckDBPyConnection
+) -> None:
+    """p59: HA went from -5.44 to -3.14 (up), said "largest fall HA (-42.23%)". The largest rise and
+    fall are in percent of the carriers with a base above zero; the others are named with their change."""
+    answer = session.ask("average departure delay by carrier in December 2013 vs November 2013", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    rows = duck.sql(
+        "SELECT carrier, AVG(dep_delay) FILTER (WHERE month = 12) AS d, AVG(dep_delay) FILTER (WHERE month = 11) AS n "
+        "FROM flights GROUP BY carrier HAVING d IS NOT NULL AND n IS NOT NULL"
+    ).fetchall()
+    in_percent = sorted(((c, (d - n) / n) for c, d, n in rows if n > 0), key=lambda r: r[1])
+    (lowest, low), (highest, high) = in_percent[0], in_percent[-1]
+    assert f"largest fall {lowest} ({low:+.2%}" in answer.answer
+    assert f"largest rise {highest} ({high:+.2%}" in answer.answer
+    apart = [(c, d - n) for c, d, n in rows if n <= 0]
+    assert apart and f"{len(apart)} group(s) have no change in percent" in answer.answer
+    assert all(f"{c} ({change:+.2f})" in answer.answer for c, change in apart)
+
+
+@pytest.mark.parametrize(
+    ("first", "follow", "column"),
+    [
+        ("2013年各出发机场的航班数", "只看LGA", "origin"),
+        ("flights by destination in 2013, top 5", "what about LGA", "dest"),
+    ],
+)
+def test_a_value_of_two_dimensions_in_a_follow_up_is_of_the_groups_shown(
+    session: baton.Session, duck: duckdb.DuckDBPyConnection, first: str, follow: str, column: str
+) -> None:
+    """p59: "只看LGA" after flights by origin asked origin or destination; the answer's groups say."""
+    chain = session.conversation()
+    assert chain.ask(first, as_of=AS_OF).status == "answered"
+    answer = chain.ask(follow, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    ((want,),) = duck.sql(f"SELECT COUNT(*) FROM flights WHERE {column} = 'LGA'").fetchall()
+    assert answer.result.rows == [[want]]

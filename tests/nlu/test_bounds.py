@@ -21,6 +21,8 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("上个月退款率5%以上的品类", "refund_rate", ">=", 0.05, ["category"], None),
     ("上个月哪些品类退款率高于5个点", "refund_rate", ">", 0.05, ["category"], None),
     ("上个月退款率超过3个百分点的渠道", "refund_rate", ">", 0.03, ["channel"], None),
+    ("6月退款率高于百分之五的品类", "refund_rate", ">", 0.05, ["category"], None),  # 百分之五: 5%
+    ("6月退款率低于百分之8的渠道", "refund_rate", "<", 0.08, ["channel"], None),
     ("上个月哪几个区域的GMV超过1000万", "gmv", ">", 10_000_000, ["region"], None),
     ("上个月GMV 500万以上的区域", "gmv", ">=", 5_000_000, ["region"], None),
     ("上个月订单量不到1.2万的渠道", "order_count", "<", 12_000, ["channel"], None),

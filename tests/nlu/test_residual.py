@@ -47,3 +47,13 @@ def test_a_chat_word_written_against_chinese_is_still_a_filler() -> None:
     from baton.nlu.residual import unknown_words
 
     assert unknown_words("         多少ok") == []
+
+
+def test_a_pronoun_written_in_capitals_is_a_code_to_place() -> None:
+    """p60: "bookings in the US in 2020", where the catalog lists no country values, dropped "US" as
+    the pronoun and answered every country's bookings; in capitals it is a word to account for."""
+    from baton.nlu.residual import unknown_words
+
+    assert unknown_words("bookings in the US") == ["bookings us"]
+    assert unknown_words("show us bookings") == ["bookings"]
+    assert unknown_words("ME listings") == ["me listings"]

@@ -119,12 +119,25 @@ def test_a_name_begun_by_several_members_is_asked_back() -> None:
         "Delta of flights, June 2013 vs May 2013",
         "What was the Delta in flights in December 2013?",
         "Delta flights in December 2013",  # the airline, or the change? asked, never guessed
+        "What's the Delta vs November for flights in December 2013",  # review s16: read as the airline
+        "flights December 2013 vs November 2013, what's the Delta?",
+        "Show the Delta on flights, December 2013 vs November 2013",
     ],
 )
 def test_a_name_that_is_also_an_operator_word_is_asked_back(question: str) -> None:
     with pytest.raises(AmbiguousQuestion) as caught:
         PLANNER.plan(question, as_of=AS_OF)
     assert "Delta Air Lines Inc." in caught.value.message_en
+
+
+@pytest.mark.parametrize(
+    "question", ["How many flights did Delta have in December 2013", "December 2013 flights, Delta only"]
+)
+def test_a_name_that_is_also_an_operator_word_said_inside_the_question_is_the_name(question: str) -> None:
+    """p59: "Delta" mid-sentence, followed by no "of"/"in", is the airline (said as read)."""
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert [(f.dimension, f.members) for f in query.filters] == [("airline", ("Delta Air Lines Inc.",))]
+    assert [(c.written, c.read_as, c.kind) for c in query.corrections] == [("Delta", "Delta Air Lines Inc.", "partial")]
 
 
 def test_the_word_delta_in_lower_case_is_still_a_change() -> None:

@@ -120,3 +120,54 @@ def test_leading_clauses_take_away_and_leave_the_rest(
 @pytest.mark.parametrize("follow", ["看华东，去掉同比", "去掉同比", "那华东呢"])
 def test_no_leading_take_away_is_none(follow: str) -> None:
     assert taken_first(follow, _asked("上个月GMV同比"), CATALOG, JULY) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "follow"),
+    [
+        ("上个月华东的GMV", "去掉筛选"),
+        ("GMV in East China last month", "remove the filter"),
+        ("上个月除了直播以外各渠道的GMV", "remove the filter"),
+        ("上个月华东APP的GMV", "去掉所有筛选"),
+        ("GMV in East China from the app last month", "remove all filters"),
+    ],
+)
+def test_a_filter_taken_away_asks_the_question_of_every_member(first: str, follow: str) -> None:
+    """p59: a filter could not be taken away ("remove the filter" was refused as not about the data)."""
+    parent = _asked(first)
+    child = taken_away(follow, parent, CATALOG, JULY)
+    assert child is not None and child.filters == ()
+    assert child.metrics == parent.metrics and child.dimensions == parent.dimensions
+
+
+def test_the_filter_of_two_is_asked_back_and_none_is_not_read_here() -> None:
+    from baton.errors import AmbiguousQuestion
+
+    with pytest.raises(AmbiguousQuestion) as caught:
+        taken_away("remove the filter", _asked("上个月华东APP的GMV"), CATALOG, JULY)
+    assert "region and channel" in caught.value.message_en and "区域、渠道" in caught.value.message_zh
+    assert taken_away("去掉筛选", _asked("上个月的GMV"), CATALOG, JULY) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "follow", "kept"),
+    [
+        ("上个月各渠道GMV和订单量", "去掉订单量", ("gmv",)),
+        ("GMV and orders by channel last month", "drop orders", ("gmv",)),
+        ("GMV, orders and AOV last month", "without the AOV", ("gmv", "order_count")),
+    ],
+)
+def test_a_metric_taken_away_keeps_the_others(first: str, follow: str, kept: tuple[str, ...]) -> None:
+    """p60: "drop booking value" after two metrics was not understood."""
+    parent = _asked(first)
+    child = taken_away(follow, parent, CATALOG, JULY)
+    assert child is not None and child.metrics == kept
+    assert child.dimensions == parent.dimensions and child.filters == parent.filters
+
+
+@pytest.mark.parametrize(
+    ("first", "follow"),
+    [("上个月各渠道GMV", "去掉GMV"), ("GMV and orders by channel last month", "drop refunds"), ("上个月各渠道GMV和订单量", "去掉直播")],
+)
+def test_a_metric_not_among_several_is_not_taken_away_here(first: str, follow: str) -> None:
+    assert taken_away(follow, _asked(first), CATALOG, JULY) is None

@@ -34,6 +34,8 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("6/1-6/18", A, "2026-06-01", "2026-06-18", "custom"),
     ("20250301-20250315 各区域新增用户", A, "2025-03-01", "2025-03-15", "custom"),  # compact dates
     ("20260618的订单量", A, "2026-06-18", "2026-06-18", "day"),
+    ("2026.6 gmv", A, "2026-06-01", "2026-06-30", "month"),  # a month written with a dot
+    ("2025.12的订单", A, "2025-12-01", "2025-12-31", "month"),
     ("5/20-6/10", A, "2026-05-20", "2026-06-10", "custom"),
     ("5/20到6/10的订单量", A, "2026-05-20", "2026-06-10", "custom"),
     ("5.20~6.10", A, "2026-05-20", "2026-06-10", "custom"),
@@ -373,6 +375,8 @@ NO_TIME = [
     "去年同期",
     "二五月的GMV",  # two months not in a row said with one 月: no period
     "星期一二月",  # a weekday before a month, never January and February
+    "GMV above 2026.6万",  # a number, never the month 2026.6
+    "refund rate above 2026.5%",
 ]
 
 
@@ -623,3 +627,26 @@ def test_now_said_before_a_period_runs_only_a_running_one_to_date(text: str, spa
     (match,) = find_time_expressions(text, D("2026-06-20"))
     assert (match.start.isoformat(), match.end.isoformat()) == span
     assert match.text.startswith(("截至", "到目前")) == (span[1] == "2026-06-19")
+
+
+@pytest.mark.parametrize(
+    ("text", "as_of", "span", "grain"),
+    [
+        ("GMV MTD as of June 20", "2026-07-01", ("2026-06-01", "2026-06-20"), "month"),  # June's MTD, not July's
+        ("GMV MTD as of June 20", "2026-06-25", ("2026-06-01", "2026-06-20"), "month"),
+        ("orders year to date as of June 20", "2026-07-01", ("2026-01-01", "2026-06-20"), "year"),
+        ("as of June 20, QTD orders", "2026-07-01", ("2026-04-01", "2026-06-20"), "quarter"),
+        ("GMV WTD through June 17", "2026-07-01", ("2026-06-15", "2026-06-17"), "week"),
+    ],
+)
+def test_a_period_to_date_as_of_a_day_is_that_days_period_to_it(
+    text: str, as_of: str, span: tuple[str, str], grain: Grain
+) -> None:
+    (period,) = read_periods(text, D(as_of))
+    assert period.match is not None
+    assert (period.match.start.isoformat(), period.match.end.isoformat(), period.match.grain) == (*span, grain)
+
+
+@pytest.mark.parametrize("text", ["GMV MTD, June 20", "GMV MTD and June 20", "June 20 GMV MTD"])
+def test_a_day_not_said_as_the_end_of_a_period_to_date_stays_apart(text: str) -> None:
+    assert len(read_periods(text, D("2026-06-25"))) == 2

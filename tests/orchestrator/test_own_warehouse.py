@@ -643,7 +643,12 @@ def test_a_breakdown_shows_rows_of_no_member_as_empty_and_names_no_end_by_them(c
         answer = session.ask("new subscriptions by country in Q2 2026", as_of=AS_OF)
     assert answer.status == "answered" and answer.result is not None
     assert any(row[0] is None for row in answer.result.rows)  # the table keeps the rows as they are
-    assert "None" not in answer.answer and "(empty)" not in answer.answer  # no lowest "country" of no country
+    assert "None" not in answer.answer  # no lowest "country" of no country — and the sentence says it left it out
+    assert "highest (empty)" not in answer.answer and "lowest (empty)" not in answer.answer
+    empty = next(int(row[1]) for row in answer.result.rows if row[0] is None)
+    assert (
+        f"The (empty) rows, which have no country ({empty:,}), are not named as the highest or lowest." in answer.answer
+    )
 
 
 def test_metrics_of_two_tables_side_by_side_keep_every_key_once(countries_missing: SaasFolder) -> None:

@@ -41,7 +41,9 @@ def change_ranking_sentence(
     rows = [row for row in rows if row.get(column) is not None]
     items = [
         text(
-            "answer.change_ranked_item",
+            "answer.change_ranked_item"
+            if row.get(f"{metric}_change_pct") is not None
+            else "answer.change_ranked_item_no_pct",
             language,
             group=label_of(row),
             value=fmt(row[metric]),

@@ -42,6 +42,14 @@ def premise_sentence(query: SemanticQuery, label: str, change: Any, language: La
     )
 
 
+def _comparison_key(by: dict[str, str], pct: Any) -> str:
+    """The sentence of one figure against another: with its change said, and in percent unless its
+    base is at or below zero (or the change is unknown)."""
+    if by and pct is None:
+        return "answer.comparison_change_only"
+    return "answer.comparison_by" if by else "answer.comparison"
+
+
 class ComparedSentences(NarratorBase):
     """The sentences of a comparison."""
 
@@ -77,7 +85,7 @@ class ComparedSentences(NarratorBase):
             change = row.get(f"{metric}_change")
             by = {}  # "比去年同期多了多少钱": an amount or a count says by how much, with its sign; a rate in points
             info = self.catalog.metrics[metric]
-            if change is not None and (info.amount_or_count or info.unit == "ratio"):
+            if change is not None and (info.amount_or_count or info.unit == "ratio" or pct is None):
                 by = {"change": change_text(self.catalog, metric, change, language, fmt)}
             said = self._premise_not_met(query, metric, change, language)
             ratio = self._period_ratio(
@@ -87,7 +95,7 @@ class ComparedSentences(NarratorBase):
                 said
                 + polish(
                     text(
-                        "answer.comparison_by" if by else "answer.comparison",
+                        _comparison_key(by, pct),
                         language,
                         **by,
                         label=label,
@@ -127,10 +135,12 @@ class ComparedSentences(NarratorBase):
         query, metric, rows, period, _filters, language, fmt = say
         filters += self._among_the_kept(query, len(rows), language)
         asked = self._groups_asked(say) if query.premise_asked else ""
-        ranked = sorted(  # the largest rise and fall are of members, never of an empty key
-            (r for r in rows if r.get(f"{metric}_change_pct") is not None and named_row(query, r)),
-            key=lambda r: float(r[f"{metric}_change_pct"]),
-        )
+        # the largest rise and fall in percent are of members, never of an empty key; the members with
+        # a change and no percent (from zero, or from a base below it) are said apart, with their change
+        named = [r for r in rows if named_row(query, r)]
+        pct_of = f"{metric}_change_pct"
+        ranked = sorted((r for r in named if r.get(pct_of) is not None), key=lambda r: float(r[pct_of]))
+        apart = self._no_percent_aside(say, [r for r in named if r.get(pct_of) is None])
         where = {
             "label": label,
             "groups": self._group_word(query, language),
@@ -139,10 +149,10 @@ class ComparedSentences(NarratorBase):
             "kind": kind,
             "previous_period": prev_period,
         }
-        if not ranked:  # no group has a value on both sides: no largest rise or fall to name
-            return text("answer.comparison_groups_no_rate", language, **where) + asked
+        if not ranked:  # no group has a percent change: no largest rise or fall to name
+            return text("answer.comparison_groups_no_rate", language, **where) + apart + asked
         low, high = ranked[0], ranked[-1]
-        low_pct, high_pct = low.get(f"{metric}_change_pct"), high.get(f"{metric}_change_pct")
+        low_pct, high_pct = low.get(pct_of), high.get(pct_of)
         falls_only = high_pct is not None and float(high_pct) < 0
         rises_only = low_pct is not None and float(low_pct) > 0
         return (
@@ -159,6 +169,8 @@ class ComparedSentences(NarratorBase):
                 high_pct=self._relative_and_points(metric, high, language, fmt),
                 high_value=fmt(high[metric]),
             )
+            + apart
+            + self._empty_key_aside(say, changed=True)
             + asked
         )
 
@@ -205,7 +217,7 @@ class ComparedSentences(NarratorBase):
                 "answer.item_value",
                 language,
                 item=self._row_label(query, r, language),
-                value=format_pct(r.get(f"{metric}_change_pct"), language),
+                value=self._relative_and_points(metric, r, language, None),
             )
             for r in shown
         )
@@ -222,8 +234,10 @@ class ComparedSentences(NarratorBase):
         query: SemanticQuery, current: Any, previous: Any, period: str, previous_period: str, language: Language
     ) -> str:
         """ "6月是5月的 0.83 倍": the ratio of two periods said, when the question asked for it."""
-        if not query.ratio or query.difference or current is None or not previous:
+        if not query.ratio or query.difference or current is None or previous is None:
             return ""
+        if float(previous) <= 0:  # a ratio to a base at or below zero says nothing ("-3.14 is 0.58 times -5.44")
+            return text("answer.no_period_ratio", language)
         times = float(current) / float(previous)
         return text(
             "answer.period_ratio",
@@ -234,13 +248,39 @@ class ComparedSentences(NarratorBase):
             pct=format_exact(times, "ratio", language),
         )
 
+    def _no_percent_aside(self, say: Sentence, rows: list[dict[str, Any]]) -> str:
+        """ "HA (+2.30) has no change in percent, its earlier value not above zero": the members left
+        out of the largest rise and fall in percent, each with its change, never left unsaid."""
+        query, metric, _rows, _period, _filters, language, fmt = say
+        moved = [r for r in rows if r.get(f"{metric}_change") is not None]
+        if not moved:
+            return ""
+        items = text("answer.list_sep", language).join(
+            text(
+                "answer.item_value",
+                language,
+                item=self._row_label(query, r, language),
+                value=change_text(self.catalog, metric, r[f"{metric}_change"], language, fmt),
+            )
+            for r in moved[:MAX_LISTED]
+        )
+        more = text("answer.more_rows", language) if len(moved) > MAX_LISTED else ""
+        return text("answer.no_percent_apart", language, n=len(moved), items=items + more)
+
     def _relative_and_points(
-        self, metric: str, row: dict[str, Any], language: Language, fmt: Callable[[Any], str]
+        self, metric: str, row: dict[str, Any], language: Language, fmt: Callable[[Any], str] | None
     ) -> str:
         """A group's relative change, and a rate's change in points beside it ("-27.80%, -1.12
-        个百分点"): a rate's relative change alone reads like points."""
+        个百分点"): a rate's relative change alone reads like points. A change with no percent (from
+        zero, or from a negative base) is said as itself ("+2.30"), never as "n/a"."""
+        fmt = fmt or self._formatter(metric, language)
+        change = row.get(f"{metric}_change")
+        if row.get(f"{metric}_change_pct") is None and change is not None:
+            return text(
+                "answer.change_no_pct", language, change=change_text(self.catalog, metric, change, language, fmt)
+            )
         pct = format_pct(row.get(f"{metric}_change_pct"), language)
-        if self.catalog.metrics[metric].unit != "ratio" or row.get(f"{metric}_change") is None:
+        if self.catalog.metrics[metric].unit != "ratio" or change is None:
             return pct
         points = change_text(self.catalog, metric, row[f"{metric}_change"], language, fmt)
         return pct + text("answer.list_sep", language) + points

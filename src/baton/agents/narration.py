@@ -14,6 +14,7 @@ from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import capitalised, text
 from baton.numbers import bucket_label, format_exact, plural_noun
+from baton.numbers import format_signed_percent as format_pct
 
 
 class Sentence(NamedTuple):
@@ -110,6 +111,30 @@ class NarratorBase:
             for r in shown
         )
         return items + (text("answer.more_rows", language) if len(rows) > len(shown) else "")
+
+    def _empty_key_aside(self, say: Sentence, *, changed: bool = False) -> str:
+        """ "Rows with no country ((empty): 39) are not named as the highest or lowest": the group of an
+        empty key is left out of the ends a sentence names, so the sentence says it, with its value,
+        rather than leave a larger one in the table unremarked; ``changed``: of the rises and falls,
+        with the group's own change."""
+        query, metric, rows, _period, _filters, language, fmt = say
+        empty = [r for r in rows if not named_row(query, r) and r.get(metric) is not None]
+        if not empty or len(empty) == len(rows):
+            return ""
+        dims = text("answer.or_no_sep", language).join(
+            self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
+        )
+        said = [fmt(r[metric]) for r in empty[:_MAX_TIED]]
+        if changed:
+            pct = [r.get(f"{metric}_change_pct") for r in empty[:_MAX_TIED]]
+            said = [
+                v
+                if p is None
+                else text("answer.value_and_change", language, value=v, pct=format_pct(float(p), language))
+                for v, p in zip(said, pct, strict=True)
+            ]
+        key = "answer.empty_key_not_named_change" if changed else "answer.empty_key_not_named"
+        return text(key, language, dimensions=dims, values=text("answer.list_sep", language).join(said))
 
     def _tied(
         self, query: SemanticQuery, rows: list[dict[str, Any]], metric: str, row: dict[str, Any], language: Language

@@ -81,7 +81,7 @@ def member_gap(
         return None
     first, second = by_member[named[0]], by_member[named[1]]
     difference = float(first[metric]) - float(second[metric])
-    relative = difference / float(second[metric]) if float(second[metric]) else None
+    relative = difference / float(second[metric]) if float(second[metric]) > 0 else None  # of a positive base
     return first, second, difference, relative
 
 
@@ -98,7 +98,7 @@ def ends_gap(
         return None
     high, low = max(valued, key=lambda r: float(r[metric])), min(valued, key=lambda r: float(r[metric]))
     difference = float(high[metric]) - float(low[metric])
-    return high, low, difference, difference / float(low[metric]) if float(low[metric]) else None
+    return high, low, difference, difference / float(low[metric]) if float(low[metric]) > 0 else None
 
 
 def boundary_tie(query: SemanticQuery, rows: list[dict[str, Any]]) -> BoundaryTie | None:
@@ -420,7 +420,9 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
         if len(ordered) == 1:
             return text("answer.breakdown_one", language, **where, **high_text)
         if float(high[metric]) == float(low[metric]):  # every member the same: no highest or lowest to name
-            return text("answer.breakdown_even", language, **where, **high_text, count=len(rows))
+            return text(
+                "answer.breakdown_even", language, **where, **high_text, count=len(rows)
+            ) + self._empty_key_aside(say)
         said = text(
             "answer.breakdown",
             language,
@@ -430,7 +432,7 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
             low_value=fmt(low[metric]),
             count=len(rows),
         )
-        return said + self._gap_sentence(say)
+        return said + self._gap_sentence(say) + self._empty_key_aside(say)
 
     def _gap_sentence(self, say: Sentence) -> str:
         """The gap (or ratio) of two named members, of a ranking's ends, or of its top two — the
@@ -454,11 +456,14 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
             size = text("answer.gap_points", language, points=f"{abs(difference) * 100:.2f}")
         else:
             size = fmt(abs(difference))
-        pct = format_pct(abs(relative), language).lstrip("+") if relative is not None else "—"
+        # a ratio asked of a base not above zero: said so, then the gap; a gap's percent only of such a base
+        no_ratio = text("answer.no_ratio_base", language) if query.ratio else ""
+        suffix = "" if relative is not None else "_no_pct"
+        pct = format_pct(abs(relative), language).lstrip("+") if relative is not None else ""
         if ends:  # "最高比最低高 ¥…（…%）"
-            return text("answer.ends_gap", language, gap=size, pct=pct)
+            return no_ratio + text(f"answer.ends_gap{suffix}", language, gap=size, pct=pct)
         direction = text("answer.gap_higher" if difference > 0 else "answer.gap_lower", language)
-        return text("answer.member_gap", language, direction=direction, gap=size, pct=pct, **labels)
+        return no_ratio + text(f"answer.member_gap{suffix}", language, direction=direction, gap=size, pct=pct, **labels)
 
 
 __all__ = [

@@ -141,7 +141,7 @@ def _headline_numbers(
             evidence_id,
         )
     )
-    if previous != 0:
+    if previous > 0:  # a percent of a negative base turns the sign (from -5 to -3 is up, never "-40%")
         pct = (current / previous - 1.0) * 100.0
         numbers.append(
             number(

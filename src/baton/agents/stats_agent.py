@@ -213,7 +213,8 @@ def _comparable(
             ev,
         ),
     ]
-    if before:
+    in_percent = before > 0  # of a positive base only: a negative one turns the sign
+    if in_percent:
         numbers.append(
             number(
                 "comparable.change_pct",
@@ -231,7 +232,7 @@ def _comparable(
     )
     if catalog.counted_per_day(metric):  # "客单价" over buyer-days: said, never passed off as the 口径's
         basis += text("analysis.comparable_basis_distinct", lang, metric=metric_label(catalog, metric, lang))
-    key = "analysis.comparable_pct" if before else "analysis.comparable"
+    key = "analysis.comparable_pct" if in_percent else "analysis.comparable"
     return Finding(
         finding_id="stats-comparable",
         kind="comparable",

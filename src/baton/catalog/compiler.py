@@ -1058,9 +1058,14 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         for m in values:
             cur, prev = exp.column(m), exp.column(f"{m}_previous")
             change = exp.Sub(this=cur.copy(), expression=prev.copy())
-            pct = exp.Div(
-                this=exp.cast(exp.paren(change.copy()), exp.DataType.build(exp.DataType.Type.DOUBLE)),
-                expression=exp.func("NULLIF", prev.copy(), exp.Literal.number(0)),
+            # a change in percent is of a positive base only: from -5.44 to -3.14 is up 2.30, never
+            # "-42.23%" (dividing by a negative base turns the sign); from 0 it has none
+            pct = exp.Case().when(
+                exp.GT(this=prev.copy(), expression=exp.Literal.number(0)),
+                exp.Div(
+                    this=exp.cast(exp.paren(change.copy()), exp.DataType.build(exp.DataType.Type.DOUBLE)),
+                    expression=prev.copy(),
+                ),
             )
             outs += [cur, prev, change.as_(f"{m}_change"), pct.as_(f"{m}_change_pct")]
             output += [m, f"{m}_previous", f"{m}_change", f"{m}_change_pct"]

@@ -45,6 +45,9 @@ class DbtImport:
     """metric name -> why it is refused (English)"""
     notes: list[tuple[str, str]] = field(default_factory=list)
     """what was left out, and why (English, Chinese)"""
+    index_said: frozenset[str] = frozenset()
+    """dimensions whose dbt meta says whether their members are read from the data (the rest are
+    decided from the warehouse's profile at ``baton init``)"""
 
 
 class Refused(Exception):
@@ -119,6 +122,7 @@ def _convert(
         origins=origins,
         refused={k: v.reason.en for k, v in converter.refused.items()},
         notes=models.notes,
+        index_said=frozenset(models.index_said),
     )
 
 

@@ -95,6 +95,8 @@ class Models:
     """what was left out, and why (English, Chinese)"""
     join_entities: dict[tuple[str, str], str] = field(default_factory=dict)
     """(table, join name) -> the entity it joins on (MetricFlow names dimensions by entities)"""
+    index_said: set[str] = field(default_factory=set)
+    """dimensions whose ``meta.baton`` says whether to read their members from the data"""
 
     def model_of_measure(self, measure: str) -> ModelInfo:
         for info in self.infos.values():
@@ -227,6 +229,8 @@ def _dimensions(models: Models) -> None:
                     path = humanize(name.removesuffix(f"__{dim.name}"))
                     en, zh = both("dbt.label_of_path", label=label.en, label_zh=label.zh, path=path)
                     label = Bilingual(en=en, zh=zh)
+                if "index_members" in meta:
+                    models.index_said.add(name)
                 models.dimensions[name] = Dimension(
                     label=label,
                     synonyms=words,
@@ -253,6 +257,8 @@ def _entity_dimensions(models: Models) -> None:
         if entity in models.dimensions:
             continue
         meta = baton_meta(*sources[entity])
+        if "index_members" in meta:
+            models.index_said.add(entity)
         label = bilingual(sources[entity][0], entity, meta)
         models.dimensions[entity] = Dimension(
             label=label,

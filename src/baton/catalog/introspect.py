@@ -366,6 +366,27 @@ def _dimension_kind(c: _Column, *, lookup: bool = False) -> Literal["members", "
     return "indexed" if indexable and c.distinct <= MAX_INDEXED else None
 
 
+def members_read_from_data(
+    catalog: Catalog, profiles: Iterable[_Table], pii: Collection[str], said: Collection[str]
+) -> Catalog:
+    """A dbt project's dimensions that say nothing of their members (``said``: those whose meta
+    does), with their members read from the data at question time where every column holds a
+    category of few short values (as a draft's are) and no personal data: "bookings in the US"
+    then names the country, never leaves "US" to be asked back (or, lower-cased, dropped). Columns
+    reached by a join path are the same values: the dimension's own plain columns decide."""
+    columns = {(t.name, c.name): c for t in profiles for c in t.columns.values()}
+    dims = dict(catalog.dimensions)
+    for name, dim in catalog.dimensions.items():
+        if name in said or dim.members or dim.index_members:
+            continue
+        plain = [c for t, col in dim.columns.items() if (c := columns.get((t, col))) is not None]
+        if not plain or any(f"{t}.{c}" in pii for t, c in dim.columns.items()):
+            continue  # only paths or expressions, or personal data: left as the project says
+        if all(c.kind == "text" and _dimension_kind(c) is not None for c in plain):  # never True/False
+            dims[name] = dim.model_copy(update={"index_members": True})
+    return catalog.model_copy(update={"dimensions": dims})
+
+
 _NAME_WORDS = frozenset({"name", "label", "title"})
 """Words of a column that names the thing its row stands for."""
 

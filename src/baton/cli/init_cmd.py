@@ -163,7 +163,7 @@ def _build_and_write(
     backend: Backend, url: str, file: Path | None, folder: Path, *, dbt: Path | None, as_of: date | None, user: str
 ) -> InitResult:
     from baton.catalog.check import check_catalog
-    from baton.catalog.introspect import build_draft, pii_columns, profile_warehouse
+    from baton.catalog.introspect import build_draft, members_read_from_data, pii_columns, profile_warehouse
     from baton.catalog.writer import render_catalog, render_config, render_policy
     from baton.policy.model import DEFAULT_MAX_COST
 
@@ -187,6 +187,8 @@ def _build_and_write(
     if not catalog.tables:
         raise ConfigError(*both("init.no_tables", warehouse=name))
     pii = {column: guess for column, guess in pii_columns(profiles).items() if column.split(".")[0] in catalog.tables}
+    if imported is not None:  # the dimensions the project says nothing of: members read as a draft's are
+        catalog = members_read_from_data(catalog, profiles, pii, imported.index_said)
     rendered = render_catalog(catalog, header=header, notes=notes)
     _same_when_read_back(rendered, catalog)
     # the draft must fit its warehouse; whether the engine can cost a table is `catalog check`'s

@@ -138,11 +138,12 @@ class Correction(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     written: str
     read_as: str
-    kind: Literal["typo", "shorthand", "traditional", "context", "ratio", "pointer"] = "typo"
+    kind: Literal["typo", "shorthand", "traditional", "context", "ratio", "pointer", "partial"] = "typo"
     """``shorthand``: an abbreviation written out ("avg", "ex", "y/y"); ``context``: a clause that
     only sets the scene ("我在准备周会"), left out of the query; ``ratio``: two metrics said one over the other ("signups over visits"), read as the catalog's
     ratio metric defined so; ``pointer``: words of a follow-up pointing at the rows the previous
-    answer listed ("这两个区域"), read as those rows."""
+    answer listed ("这两个区域"), read as those rows; ``partial``: a name said in part ("Delta"),
+    read as the one member whose name it begins."""
 
 
 class Threshold(BaseModel):

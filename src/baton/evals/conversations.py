@@ -95,7 +95,7 @@ def _grade_turn(session: Session, case: ConversationCase, turn: TurnCase, answer
     kind = session.store.load(answer.run_id).kind
     if kind != turn.expect_kind:
         return False, f"kind {kind} != {turn.expect_kind}"
-    said = _names_inherited(answer, turn)
+    said = _names_inherited(answer, turn) or _names_changed(answer, turn)
     if said is not None:
         return False, said
     if turn.gold_scope is not None:
@@ -120,6 +120,18 @@ def _names_inherited(answer: Answer, turn: TurnCase) -> str | None:
         return f"did not inherit {missing} (inherited {list(info.inherited)})"
     unnamed = [p for p in turn.inherits if text(f"conversation.part_{p}", answer.language) not in said]
     return f"interpretation does not name {unnamed}" if unnamed else None
+
+
+def _names_changed(answer: Answer, turn: TurnCase) -> str | None:
+    """Why the follow-up fails to say what the case says it changed (None: it does) — a turn read
+    as another change ("only flights from JFK" read as a new metric) is no right answer."""
+    if not turn.changes:
+        return None
+    info = answer.follow_up
+    if info is None:
+        return "no follow-up information on the answer"
+    missing = [p for p in turn.changes if p not in info.changed]
+    return f"did not change {missing} (changed {list(info.changed)})" if missing else None
 
 
 def _scope_matches(answer: Answer, scope: dict[str, Any]) -> tuple[bool, str]:

@@ -102,6 +102,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{label}{filters} for {period} {was} {current}, {pct} ({change}) {kind} ({previous_period}: {previous}).",
         "{period}{filters}的{label}为 {current}，对比期（{previous_period}）为 {previous}，{kind} {pct}（{change}）。",
     ),
+    "comparison_change_only": (
+        "{label}{filters} for {period} {was} {current}, {change} {kind} ({previous_period}: {previous}); no change "
+        "in percent, as the earlier value is not above zero.",
+        "{period}{filters}的{label}为 {current}，对比期（{previous_period}）为 {previous}，{kind} {change}"
+        "（对比期数值不大于零，不计百分比）。",
+    ),
     "smallest_rise": ("smallest rise", "增幅最小"),
     "largest_fall": ("largest fall", "降幅最大"),
     "smallest_fall": ("smallest fall", "降幅最小"),
@@ -189,6 +195,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "没有数据行、未显示的{grain}：{periods}（序列中间共 {count} 个）。",
     ),
     "or_no_sep": (" or no ", "或"),
+    "empty_key_not_named": (
+        " The (empty) rows, which have no {dimensions} ({values}), are not named as the highest or lowest.",
+        "表中“（空）”行的{dimensions}为空（{values}），不计为最高或最低。",
+    ),
+    "value_and_change": ("{value}, {pct}", "{value}，{pct}"),
+    "change_no_pct": ("{change}, no percent", "{change}，无百分比"),
+    "no_percent_apart": (
+        " {n} group(s) have no change in percent, their earlier value not above zero, and are not ranked by it: "
+        "{items}.",
+        "另有 {n} 组的对比期数值不大于零，没有百分比变化，未参与涨跌幅排名：{items}。",
+    ),
+    "empty_key_not_named_change": (
+        " The (empty) rows, which have no {dimensions} (now {values}), are not named among the rises and falls.",
+        "表中“（空）”行的{dimensions}为空（本期 {values}），不计入涨跌排名。",
+    ),
     "unnamed_not_ranked": (
         "Part of the data has no {dimensions} (empty); it belongs to no {dimensions} and is left out.",
         "部分数据的{dimensions}为空，不属于任何{dimensions}，未计入。",
@@ -362,6 +383,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{first}比{second}{direction} {gap}（{pct}）。",
     ),
     "ends_gap": (" The highest is {gap} higher than the lowest ({pct}).", "最高比最低高 {gap}（{pct}）。"),
+    "member_gap_no_pct": (" {first} is {gap} {direction} than {second}.", "{first}比{second}{direction} {gap}。"),
+    "ends_gap_no_pct": (" The highest is {gap} higher than the lowest.", "最高比最低高 {gap}。"),
+    "no_period_ratio": (" No ratio: the earlier value is not above zero.", "没有倍数：对比期数值不大于零。"),
+    "no_ratio_base": (
+        " No ratio: the value it would be divided by is not above zero; the gap instead:",
+        "没有倍数：作为除数的数值不大于零；以下为差值：",
+    ),
     "ends_ratio": (" The highest is {times} times the lowest.", "最高是最低的 {times} 倍。"),
     "gap_points": ("{points} percentage points", "{points} 个百分点"),
     "gap_higher": ("higher", "高"),
@@ -568,6 +596,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_measure_points": ("in percentage points, not in percent", "变化的百分点（不是相对变化率）"),
     "interpret_measure_change_pct": ("in percent, not as an amount", "变化率（不是变化额）"),
     "change_ranked_item": ("{group} ({value}; {change}, {pct})", "{group}（{value}，变化 {change}，{pct}）"),
+    "change_ranked_item_no_pct": (
+        "{group} ({value}; {change}, no percent: the earlier value is not above zero)",
+        "{group}（{value}，变化 {change}，对比期不大于零、无百分比）",
+    ),
     "change_word_change_down": ("largest fall", "下降最多"),
     "change_word_change_up": ("largest rise", "增长最多"),
     "change_word_change_pct_down": ("largest fall in percent", "降幅最大"),
@@ -585,9 +617,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{period}{filters}没有一组的{label}{kind}{moved}；按{measure}排在最前的是 {items}；对比期为 {previous_period}。",
     ),
     "change_unknown": (
-        " {n} of the rows the ranking returned have no change to show (a value of one period hidden or empty) "
-        "and are left out.",
-        "排名返回的行中有 {n} 组的变化无法计算（某一期的数值未显示或为空），未列出。",
+        " {n} of the rows the ranking returned have no change to show (a value of one period hidden or empty, or "
+        "a percent of an earlier value at or below zero) and are left out.",
+        "排名返回的行中有 {n} 组的变化无法计算（某一期的数值未显示或为空，或上期数值不大于零、无法算百分比），未列出。",
     ),
     "change_ranked_nothing": (
         "No group's {label}{filters} change can be ranked for {period}, {kind} ({previous_period}).",
@@ -650,6 +682,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "corrected_typo": (
         "{written!r} is not a catalog term; it was read as {read_as!r}, the only term one character away.",
         "“{written}”不是指标目录中的词，按唯一一个只差一个字符的词“{read_as}”理解。",
+    ),
+    "corrected_partial": (
+        "{written!r} begins the name of one member only; it was read as {read_as!r}.",
+        "“{written}”是唯一一个成员名称的开头，按“{read_as}”理解。",
     ),
     "corrected_shorthand": (
         "{written!r} was read as the shorthand for {read_as!r}.",

@@ -143,6 +143,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "want, e.g. by its dates.",
         "“{said}”跟在包含多个这样时段的“{period}”之后：指的是哪一个？请直接说出想看的时段，例如给出日期。",
     ),
+    "which_filter": (
+        'The previous question is filtered on {dimensions}: which filter should go? Say which, or "remove all '
+        'filters".',
+        "上一个问题筛选了{dimensions}：要去掉哪一个筛选？请说明，或说“去掉所有筛选”。",
+    ),
+    "placed_by_which_metric": (
+        '"{said}" of an answer that showed several metrics: by which one? Name it (e.g. "without the one with the '
+        'highest GMV").',
+        "上一个回答有多个指标，“{said}”按哪个指标算？请说明（例如“去掉成交总额最高的那个”）。",
+    ),
+    "placed_away_which": (
+        '"{said}" taken away from a ranking, a comparison or a share: the other rows shown, all the others '
+        "ranked anew, or shares of which whole? Name the members to keep or to leave out.",
+        "从排名、对比或占比中去掉“{said}”：是看已列出的其余几行、其余全部重新排名，还是以哪个整体算占比？请直接说出要保留或去掉的成员。",
+    ),
     "pointer_not_placed": (
         '"{said}" points at rows of the previous answer, but they cannot be placed (it listed another '
         "number of rows, or rows of another kind). Name them, e.g. the members or the date.",

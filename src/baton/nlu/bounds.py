@@ -129,7 +129,7 @@ def read_bound(scan: Scan, spans: dict[str, list[tuple[int, int]]], *, follows: 
         )
         if not op or (term is None and not bare):
             continue
-        scale = (m.group("scale") or "").lower()
+        scale = (m.group("scale") or ("%" if m.group("pct_cn") else "")).lower()  # "百分之五": 5%
         money_said = (m.group("cur") or m.group("money") or "").strip().lower()
         money = bool(money_said)
         year = not (scale or money) and op.isascii() and _YEAR.fullmatch(m.group("num")) is not None

@@ -134,6 +134,10 @@ class FollowUpMerge(RowsPointedAt):
         if placed_said is not None:  # "第三名的订单量呢": the row the previous answer placed third
             self.pointed = self._placed(placed_said)
             self.by_place = True
+            if r.ties is not None and r.ties.placed_away:
+                self.pointed = self._placed_taken_away(placed_said, self.pointed)
+        elif r.ties is not None and r.ties.placed_away:  # "去掉最高的那个" of rows no place can name
+            raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True})
         whole = bool(terms.metrics) and bool(terms.dims)  # "订单量超过9000的品类有哪些": all but the period said
         bound = cues.bound
         of_a_metric = bound is not None and any(
@@ -630,6 +634,8 @@ class FollowUpMerge(RowsPointedAt):
             # that changes nothing are another question Baton did not build, never the same answer again
             raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True})
         added = [d for d in query.dimensions if d not in parent.dimensions and d not in query.share_within]
+        if self.listed is not None and self.listed.across_turns:  # "华东", "华南呢", "这两个分别占多少": each
+            added = [d for d in added if d not in {f.dimension for f in query.share_filters}]
         if query.share_filters and added:
             # "what share of GMV came from new users" then "by channel": inside each channel, or across?
             # asked, as the same question asked whole is

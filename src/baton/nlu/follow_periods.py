@@ -127,6 +127,9 @@ def _whole_year(r: TimeRange) -> bool:
     return (r.start.month, r.start.day, r.end.month, r.end.day) == (1, 1, 12, 31) and r.start.year == r.end.year
 
 
+_YEAR_IN_DIGITS = patterns.compile(r"(?<!\d)\d{4}(?!\d)")
+
+
 def _year_or_same_period(parent: TimeRange, said: TimeRange, question: str) -> None:
     """ "上个月各渠道GMV" then "去年呢": all of last year, or June of last year? A whole past year
     said alone after a shorter period is asked back with both sets of dates, never read as
@@ -134,8 +137,8 @@ def _year_or_same_period(parent: TimeRange, said: TimeRange, question: str) -> N
     if not _whole_year(said) or _whole_year(parent) or _WHOLE_SAID.search(question):
         return
     shift = said.start.year - parent.start.year
-    if shift > 0:
-        return
+    if shift > 0 or (shift == 0 and _YEAR_IN_DIGITS.search(said.text or "")):
+        return  # "February 2013" then "same for 2013": its own year, the same period being what was shown
     # "大促期间的GMV" (an event in Nov 2025) then "去年呢": all of 2025 (which holds it), or the event a year before?
     shift = shift if shift < 0 else -1
     same = (timeexpr.shift_years(parent.start, shift), timeexpr.shift_years(parent.end, shift))
@@ -209,6 +212,9 @@ def _in_the_parents_year(parent: TimeRange, said: TimeRange, as_of: date) -> Tim
     shift = parent.start.year - said.start.year
     if shift == 0:
         return said
+    kind = said.period_kind
+    if kind in ("month", "quarter", "half", "year"):  # this quarter cut at today, moved: the whole quarter then
+        said = said.model_copy(update={"end": timeexpr.period_bounds(said.start, kind)[1]})
     start, end = timeexpr.shift_years(said.start, shift), timeexpr.shift_years(said.end, shift)
     month_end = (said.end + timedelta(days=1)).day == 1
     if month_end:

@@ -6,6 +6,7 @@ members, their shares of the whole, or their one period with any comparison said
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import date
 
@@ -92,6 +93,11 @@ class RowsPointedAt:
             raise not_placed(said)  # "这两个区域和西南": the two, and one more?
         if listed is not None and listed.dimension is not None and not period:
             self._noun_after_fits(said, listed.dimension)
+        if listed is not None and listed.across_turns:  # "华东", "华南呢", then "这两个": both; "它": the last
+            return None if singular_pointer(said) else pointed_rows(said, listed, parent)
+        count = pointer_count(said)
+        if listed is None and count is not None and count > 1 and count != len(parent.metrics):
+            raise not_placed(said)  # "这两个" of one figure: two of what? never dropped unread
         if ranked or period:
             return pointed_rows(said, listed, parent)
         if listed is not None and listed.dimension is not None and pointer_count(said) is not None:
@@ -128,6 +134,35 @@ class RowsPointedAt:
         place = cues.rank_place if cues.rank_place is not None else None
         return placed_rows(said, self.listed, parent, place=place, count=cues.top_n or 1, order=order)
 
+    def _placed_taken_away(self, said: str, pointed: Pointed) -> Pointed:
+        """ "去掉最高的那个", "without the top one": the rows listed but the one placed, of a breakdown
+        that ranked and compared nothing and shows no share (after a top 3, the other two or all the
+        others? of a share, within which whole? asked back)."""
+        parent = self.parent
+        ranked = parent.top_n is not None or parent.rank_place is not None
+        if pointed.filter is None:  # a period of a series placed: not taken away here
+            raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail={"follow_up": True})
+        if len(parent.metrics) > 1:  # the highest by GMV, or by orders? (the rows listed hold the first's values)
+            raise AmbiguousQuestion(*both("conversation.placed_by_which_metric", said=said), detail={"follow_up": True})
+        if ranked or parent.comparison is not None or parent.share or self.cues.share:
+            raise AmbiguousQuestion(*both("conversation.placed_away_which", said=said), detail={"follow_up": True})
+        return dataclasses.replace(pointed, filter=pointed.filter.model_copy(update={"exclude": True}))
+
+    def _taken_away(self, away: MemberFilter) -> None:
+        """The filters with ``away``'s members taken out: out of a list kept ("只看APP、网页、直播" then
+        "去掉最高的那个"), added to those left out, or a filter of its own."""
+        filters, placed = [], False
+        for f in self.filters:
+            if f.dimension != away.dimension:
+                filters.append(f)
+                continue
+            placed = True
+            members = (*f.members, *away.members) if f.exclude else tuple(m for m in f.members if m not in away.members)
+            if not members:
+                raise not_placed(self.pointed.said if self.pointed is not None else "")
+            filters.append(f.model_copy(update={"members": members}))
+        self.filters = filters if placed else [*filters, away]
+
     def _rows_pointed_at(self) -> None:
         """The pointed rows replace the ranking: a filter on their members (each one shown), or
         their one period (no longer a series, unless the follow-up asks one)."""
@@ -136,14 +171,23 @@ class RowsPointedAt:
             return
         if self.by_place:  # the place named the rows: no ranking of the new metric
             self.ranked = False
+        across = self.listed is not None and self.listed.across_turns  # "华东", "华南呢", then "这两个…"
+        each = not self.cues.total  # "their combined share", "它们一共多少": one figure of both
         if pointed.filter is not None and (self.share or self.cues.share):  # "这两个区域的GMV占比": of the whole
             self.share_filters = (pointed.filter,)
-            if pointed.filter.dimension not in self.dims:
+            if across:  # "这两个分别占多少": the two members' shares, no longer a filter to the last one
+                self.filters = [f for f in self.filters if f.dimension != pointed.filter.dimension]
+            if pointed.filter.dimension not in self.dims and (each or not across):
                 self.dims.append(pointed.filter.dimension)
+            self.changed.append("filter")
+        elif pointed.filter is not None and pointed.filter.exclude:  # "去掉最高的那个": the others, still by it
+            self._taken_away(pointed.filter)
             self.changed.append("filter")
         elif pointed.filter is not None:
             dim = pointed.filter.dimension
             self.filters = [*(f for f in self.filters if f.dimension != dim), pointed.filter]
+            if across and each and dim not in self.dims:
+                self.dims.append(dim)  # "华东", "华南呢", "这两个的订单量": each one's, as each was shown
             if len(pointed.filter.members) == 1 and dim in self.dims:  # "它的订单量": one figure
                 self.dims.remove(dim)
             self.changed.append("filter")

@@ -40,6 +40,22 @@ class ListedRows:
     grain: Grain | None = None
     values: tuple[float | None, ...] = ()
     """The value each key was ranked by (the first metric's), when the answer ranked by the value."""
+    across_turns: bool = False
+    """The keys are the members of the last two answers, one each ("6月华东GMV", "华南呢"): a plural
+    pointer ("这两个", "them") stands for both."""
+
+
+def named_across_turns(parent: SemanticQuery, earlier_filter: MemberFilter | None) -> ListedRows | None:
+    """ "6月华东GMV", "华南呢": the two members the last two answers were of, one figure each, which
+    "这两个分别占多少" points at — never the last one alone."""
+    if earlier_filter is None or parent.dimensions or parent.grain is not None or earlier_filter.exclude:
+        return None
+    now = [f for f in parent.filters if f.dimension == earlier_filter.dimension]
+    if len(now) != 1 or now[0].exclude or len(now[0].members) != 1 or len(earlier_filter.members) != 1:
+        return None
+    if now[0].members == earlier_filter.members:
+        return None
+    return ListedRows((*earlier_filter.members, *now[0].members), dimension=now[0].dimension, across_turns=True)
 
 
 def listed_rows(query: SemanticQuery, columns: list[str], rows: list[list[object]]) -> ListedRows | None:
@@ -99,14 +115,14 @@ def placed_rows(
 
 _COUNT = r"(?P<n>[两二三四五六七八九十几]|\d+)"
 ROWS_POINTER = patterns.compile(
-    rf"(?:这|那){_COUNT}?个(?![月季周星礼天年日])|(?:这|那)些|(?<!其)它们|(?<!其)它"
+    rf"(?:这|那){_COUNT}?个(?![月季周星礼天年日])|(?:这|那)俩个?(?![月季周星礼天年日])|(?:这|那)些|(?<!其)它们|(?<!其)它"
     r"|\b(?:these|those)(?:\s+(?P<n_en>two|three|four|five|six|seven|eight|nine|ten|\d+))?\b|\bits\b|\btheir\b"
     r"|\bthem\b|\bthey\b|(?<=\band )it\b(?=\s+(?:last|this|in|on|for|the|during|yesterday|\d))"
     r"|(?<=\babout )it\b|(?<=\bhow did )it\b|(?<=\bhow does )it\b|(?<=\bhow was )it\b|(?<=\bshow )it\b"
     r"|\b(?:that|this)\s+one\b",
     re.I,
 )
-"""Words that point at the rows listed ("这两个", "那三个", "这些", "它们", "these two", "their", "them",
+"""Words that point at the rows listed ("这两个", "这俩", "那三个", "这些", "它们", "these two", "their", "them",
 "that one")."""
 PERIOD_POINTER = patterns.compile(
     r"(?P<zh>那一?天|那一?周|那个月|那一个月|那个季度)|\bthat (?P<en>day|date|week|month|quarter)\b"
@@ -205,6 +221,8 @@ def pointer_count(said: str) -> int | None:
     found = ROWS_POINTER.fullmatch(said.strip())
     if found is None:
         return None
+    if "俩" in said:  # "这俩": these two
+        return 2
     n = found.group("n") or found.group("n_en")
     if n is None or n == "几":
         return None
@@ -255,6 +273,7 @@ __all__ = [
     "Pointed",
     "listed_period",
     "listed_rows",
+    "named_across_turns",
     "not_placed",
     "period_pointer_count",
     "period_pointer_grain",

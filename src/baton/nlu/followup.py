@@ -33,7 +33,7 @@ from baton.nlu import vocabulary as vocab
 from baton.nlu.change_words import kept_by_change
 from baton.nlu.follow_merge import FollowUpMerge, NothingChanged
 from baton.nlu.follow_parts import PARTS, FollowUp, Part, compare_parts
-from baton.nlu.follow_pointers import ListedRows
+from baton.nlu.follow_pointers import ListedRows, named_across_turns
 from baton.nlu.guards import the_groups_that_moved
 from baton.nlu.lexicon import normalise
 from baton.nlu.metric_words import metric_over_the_previous
@@ -117,6 +117,7 @@ def read_follow_up(
             *Planner.not_understood(unknown), detail={"unknown": unknown, "follow_up": True}
         ) from None
     metric_over_the_previous(reading.scan, reading.terms.metric_hits, parent.metrics)
+    listed = listed or named_across_turns(parent, earlier_filter)  # "华东", "华南呢", "这两个…": both
     try:
         follow = FollowUpMerge(planner, parent, reading, as_of, default_breakdown, earlier, listed).build()
     except NothingChanged:

@@ -423,7 +423,7 @@ def _corrections(query: SemanticQuery, lang: Language) -> str:
     said = text("answer.list_sep", lang).join(
         text("answer.interpret_read_as", lang, written=c.written, read_as=c.read_as)
         for c in query.corrections
-        if c.kind in ("typo", "shorthand", "ratio", "pointer")
+        if c.kind in ("typo", "shorthand", "ratio", "pointer", "partial")
     )
     traditional = any(c.kind == "traditional" for c in query.corrections)
     context = [

@@ -145,6 +145,13 @@ _OF_EN_PAST_READ = patterns.compile(
 """The same with words already read between the two ("views in January 2020 for lux listings": the
 views of lux listings in that month; "bookings for US listings": of the listings in the US),
 written ``§``."""
+_DID_BETWEEN = patterns.compile(r"\s+(?:did|do|does|have|has|had|will)\s+(?:the\s+|our\s+|all\s+|those\s+)?", re.I)
+_GOT_AFTER = patterns.compile(
+    r"\s+(?:get|got|have|had|receive|received|see|saw|make|made|generate|generated|earn|earned|bring\s+in|record)\b",
+    re.I,
+)
+"""A metric said as what another's rows got ("how many bookings did lux listings get"): the first of
+the rows the second names, as "bookings of lux listings" — never both side by side."""
 _PER_UNIT = patterns.compile(r"每|平均|均|\bper\b|\baverage\b|\bavg\b", re.I)
 _ADJACENT = patterns.compile(r"^\s*的?\s*$")
 
@@ -207,6 +214,7 @@ def metric_as_a_word_of_another(
                 _OF_ZH.fullmatch(scan.norm[hit.end : nxt.start])
                 or _OF_EN.fullmatch(scan.norm[hit.end : nxt.start])
                 or _OF_EN_PAST_READ.fullmatch(_marked(scan.norm, placed, hit.end, nxt.start))
+                or (_DID_BETWEEN.fullmatch(scan.norm[hit.end : nxt.start]) and _GOT_AFTER.match(scan.norm, nxt.end))
             )
         )
         if said_of and nxt is not None and not condition and not per_unit:

@@ -342,7 +342,17 @@ def _bounded_last(cues: Cues, terms: Terms) -> None:
 _RANKED_BEFORE = patterns.compile(
     r"\b(?:top|bottom|best|worst|highest|lowest|largest|smallest)\s+(?:\d+|one|two|three|four|five|ten)?\s*$", re.I
 )
+_OPERATOR_AFTER = patterns.compile(r"\s*(?:(?:of|in|for|between|from|on|vs\.?|versus|against)\b|[?？.!]|$)", re.I)
+_OPERATOR_BEFORE = patterns.compile(r"\b(?:the|a|what'?s|what\s+is|show)\s+$", re.I)
+"""What stands beside a change word said as one ("Delta of flights", "the Delta vs November", "what's
+the Delta?"): the word is then asked about, never read as the name it begins."""
 _BY_A_METRIC = patterns.compile(r"\s+by\s+(?:the\s+)?", re.I)
+_WITH_A_BOUND = patterns.compile(
+    r"\s+(?:with|having|(?:that|which|who)?\s*(?:had|have|has|got|saw|received|made))\s+"
+    r"(?:more|fewer|less|over|under|above|below|at\s+least|at\s+most|no\s+(?:more|fewer|less)|[<>≥≤]|\d)",
+    re.I,
+)
+"""What stands between a plural noun and the bound of another metric ("listings with more than 5 bookings")."""
 
 
 class Planner(TermReader, QueryAssembly):
@@ -425,7 +435,12 @@ class Planner(TermReader, QueryAssembly):
             if any(h.start <= word.start() < h.end for h in found):
                 continue
             members = self._member_heads.get(normalise(word.group()))
-            operator = vocab.CHANGE_WORDS.fullmatch(normalise(word.group())) is not None  # "the Delta in flights"
+            # "the Delta in flights", "Delta of orders": the change; "did Delta fly", "Delta flights": the name
+            operator = vocab.CHANGE_WORDS.fullmatch(normalise(word.group())) is not None and (
+                _OPERATOR_AFTER.match(text, word.end()) is not None
+                or _OPERATOR_BEFORE.search(text, 0, word.start()) is not None
+                or not text[: word.start()].strip()
+            )
             if members and (len(members) > 1 or operator):
                 named = ", ".join(members[:5])
                 raise AmbiguousQuestion(
@@ -434,7 +449,7 @@ class Planner(TermReader, QueryAssembly):
                 )
             if members:
                 text = text[: word.start()] + members[0] + text[word.end() :]
-                corrections.insert(0, Correction(written=word.group(), read_as=members[0]))
+                corrections.insert(0, Correction(written=word.group(), read_as=members[0], kind="partial"))
         return text, corrections
 
     @cached_property
@@ -504,6 +519,8 @@ class Planner(TermReader, QueryAssembly):
         member_beside_the_whole(read.scan, read.cues, read.terms)
         average_in_a_later_clause(read.scan, read.cues, read.terms)
         self._kept_and_excluded(read.cues, read.terms)
+        if read.cues.bound is not None and len(read.terms.metrics) >= 2:  # "listings with more than 5 bookings"
+            self._noun_as_groups(read.scan, read.terms, bound=read.cues.bound.term)
         self._ranked_first(read.scan, read.cues, read.terms)
         _bounded_last(read.cues, read.terms)
         read.cues.rank_within = ranked_within(read.scan, read.cues, read.terms)
@@ -569,7 +586,7 @@ class Planner(TermReader, QueryAssembly):
         the first); one the words do not attach the ranking to is asked back."""
         if not ranks(cues) or len(terms.metrics) < 2:
             return
-        self._ranked_noun_as_groups(scan, terms)
+        self._noun_as_groups(scan, terms)
         if len(terms.metrics) < 2:
             return
         first = ranking_metric(scan, terms.metric_hits, terms.metrics)
@@ -582,16 +599,22 @@ class Planner(TermReader, QueryAssembly):
         terms.metrics.remove(first)
         terms.metrics.insert(0, first)
 
-    def _ranked_noun_as_groups(self, scan: Scan, terms: Terms) -> None:
-        """ "top 3 listings by booking value": a count named like a dimension in the plural
-        ("listings" of the dimension "listing"), ranked by another metric said after "by", names
-        the groups ranked — the dimension, never a second metric beside."""
+    def _noun_as_groups(self, scan: Scan, terms: Terms, bound: tuple[int, int] | None = None) -> None:
+        """ "top 3 listings by booking value", "listings with more than 5 bookings": a count named like
+        a dimension in the plural ("listings" of the dimension "listing"), ranked by another metric
+        said after "by" — or bounded by another said right after "with"/"that had" (``bound``: the
+        span of the metric the bound is of) — names the groups, never a second metric beside."""
         for hit in list(terms.metric_hits):
             named = {t.target for t in hit.terms if t.kind == "metric"}
-            after = _BY_A_METRIC.match(scan.norm, hit.end)
-            if len(named) != 1 or after is None or not _RANKED_BEFORE.search(scan.norm, 0, hit.start):
+            if len(named) != 1:
                 continue
-            if not any(h.start == after.end() for h in terms.metric_hits if h is not hit):
+            if bound is None:
+                after = _BY_A_METRIC.match(scan.norm, hit.end)
+                if after is None or _RANKED_BEFORE.search(scan.norm, 0, hit.start) is None:
+                    continue
+                if not any(h.start == after.end() for h in terms.metric_hits if h is not hit):
+                    continue
+            elif not (_WITH_A_BOUND.match(scan.norm, hit.end) and hit.end < bound[0]):
                 continue
             others = [m for m in terms.metrics if m not in named]
             dims = [

@@ -66,7 +66,8 @@ def unknown_words(residual: str) -> list[str]:
             # "desktop-site": each part of a hyphenated word is a word to account for
             parts = [w for w in re.split(r"[-_]+", word) if w]
             glued = glued_to_chinese(residual, found.start(), found.end())  # "2020年3月us的订单": a name
-            phrase += [w for w in parts if (glued or w not in vocab.EN_FILLERS) and len(w) > 1]
+            shouted = chunk.isupper() and word in vocab.OBJECT_PRONOUNS  # "in the US": a code, never "us"
+            phrase += [w for w in parts if (glued or shouted or w not in vocab.EN_FILLERS) and len(w) > 1]
             continue
         if chunk.isascii() and any(ch.isdigit() for ch in chunk):
             words.append(chunk.strip())  # a number no reader placed is never dropped

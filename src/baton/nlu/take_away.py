@@ -20,7 +20,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from baton.catalog.model import Catalog
+from baton.contracts.common import LANGUAGES
 from baton.contracts.semantic import SemanticQuery
+from baton.errors import AmbiguousQuestion
+from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.follow_parts import dropped_parts
@@ -144,12 +147,37 @@ def _taken(said: dict[str, str | None], query: SemanticQuery, catalog: Catalog, 
     if said["share"]:
         money = said["share_money"] or said["share_money_en"]
         return _SHARE if query.share and (not money or _money(query, catalog)) else None
+    if said["metric_away"]:  # "去掉订单量", "drop orders": one of several metrics, the rest kept
+        gone = _metrics_named(said["metric_away"], query, catalog)
+        kept = tuple(m for m in query.metrics if m not in gone)
+        return {"metrics": kept} if gone and kept and not query.ranked and query.threshold is None else None
+    if said["filter"]:  # "去掉筛选", "remove the filter": every member kept or left out, no longer
+        every = said["all_zh"] or said["all_en"] or said["filters"]
+        if not query.filters or query.share_filters:
+            return None
+        if not every and len({f.dimension for f in query.filters}) > 1:  # "the filter" of two: which one?
+            raise _which_filter(query, catalog)
+        return {"filters": ()}
     if said["only"] and said["period"]:
         period = timeexpr.parse_time_range(said["period"], as_of)
         whole = period is not None and period.span == (0, len(said["period"].strip()))
         same = period is not None and (period.start, period.end) == (query.time_range.start, query.time_range.end)
         return {"comparison": None} if whole and same and _comparison_said({}, query) else None
     return None
+
+
+def _which_filter(query: SemanticQuery, catalog: Catalog) -> AmbiguousQuestion:
+    """ "remove the filter" after "华东APP的GMV": the region's, the channel's, or both? Asked."""
+    labels = {
+        lang: message("answer.and_sep", lang).join(
+            dict.fromkeys(catalog.dimensions[f.dimension].label.for_lang(lang) for f in query.filters)
+        )
+        for lang in LANGUAGES
+    }
+    return AmbiguousQuestion(
+        *(message("conversation.which_filter", lang, dimensions=labels[lang]) for lang in LANGUAGES),
+        detail={"follow_up": True, "dimensions": [f.dimension for f in query.filters]},
+    )
 
 
 def _comparison_said(said: dict[str, str | None], query: SemanticQuery) -> bool:
@@ -178,6 +206,23 @@ def _dimensions_named(word: str, query: SemanticQuery, catalog: Catalog) -> tupl
         names |= {n + "s" for n in names if n.isascii()}
         if said in names:
             found.append(key)
+    return tuple(found) if len(found) == 1 else ()
+
+
+def _metrics_named(word: str, query: SemanticQuery, catalog: Catalog) -> tuple[str, ...]:
+    """The one metric of ``query`` ``word`` names by key, label or synonym; none when it names none."""
+    said = word.strip().lower()
+    found = [
+        key
+        for key in query.metrics
+        if said
+        in {
+            key.lower(),
+            catalog.metrics[key].label.zh,
+            catalog.metrics[key].label.en.lower(),
+            *(s.lower() for s in catalog.metrics[key].synonyms),
+        }
+    ]
     return tuple(found) if len(found) == 1 else ()
 
 

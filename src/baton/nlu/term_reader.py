@@ -181,7 +181,8 @@ class TermReader(CatalogChecks):
         terms.metrics = self._metrics(hits, language, prefer)
         fitting = terms.metrics or (list(context.metrics) if context is not None else [])
         hits = [self._fitting(hit, fitting) for hit in hits]
-        hits = [self._one_dimension(hit, hits, fitting, scan.norm) for hit in hits]
+        shown = context.dimensions if context is not None else ()  # a follow-up's groups name a value's kind
+        hits = [self._one_dimension(hit, hits, fitting, scan.norm, shown) for hit in hits]
         for hit in hits:  # "flights went to ORD": the catalog's words before a value are the value's
             for dim in member_dimensions(hit):
                 said = self._value_after(dim).search(scan.norm, 0, hit.start)
@@ -242,12 +243,15 @@ class TermReader(CatalogChecks):
             return hit
         return dataclasses.replace(hit, terms=kept)
 
-    def _one_dimension(self, hit: Hit, hits: list[Hit], metrics: Sequence[str] = (), norm: str = "") -> Hit:
+    def _one_dimension(
+        self, hit: Hit, hits: list[Hit], metrics: Sequence[str] = (), norm: str = "", shown: Sequence[str] = ()
+    ) -> Hit:
         """A value that several dimensions hold ("LGA": an origin and a destination) means the
         one a dimension word right beside it names ("从LGA出发", "origin LGA"), else the one a
         dimension word of the question names — unless a preposition before it says the value is
         of another ("destinations from LGA": the groups are destinations, LGA is where they are
-        flown from); with none, it is asked back, never read as both. A word naming several
+        flown from); with none, in a follow-up, the one the previous answer was broken down by ("各出发
+        机场的航班数" then "只看LGA": the origin shown); else it is asked back, never read as both. A word naming several
         dimensions the metrics can be broken down by ("home state": the viewer's and the listing
         owner's) is asked back the same way."""
         breakdowns = self._distinct_readings(sorted({t.target for t in hit.terms if t.kind == "dimension"}), metrics)
@@ -276,6 +280,8 @@ class TermReader(CatalogChecks):
         named = {t.target for h in beside or naming for t in h.terms if t.kind == "dimension"} & set(dims)
         if not beside and _MEMBER_AFTER_PREPOSITION.search(norm, 0, hit.start):
             named = set()
+        elif not named and len(set(shown) & set(dims)) == 1:  # a value of the groups the answer showed
+            named = set(shown) & set(dims)
         if len(named) == 1:
             dim = named.pop()
             kept = tuple(t for t in hit.terms if t.kind != "member" or t.target.split(":", 1)[0] == dim)

@@ -17,10 +17,11 @@ from baton import patterns
 from baton.contracts.common import Language
 from baton.contracts.semantic import Correction
 from baton.nlu.cues import Cues
-from baton.nlu.follow_pointers import PERIOD_POINTER, ROWS_POINTER
+from baton.nlu.follow_pointers import PERIOD_POINTER, ROWS_POINTER, pointer_count
 from baton.nlu.reading import Terms
 from baton.nlu.scan import Scan
 from baton.nlu.timeexpr import PeriodReading
+from baton.nlu.vocabulary import THE_PLACED_ONE
 
 _I = re.IGNORECASE
 REPLACE = patterns.compile(
@@ -93,11 +94,15 @@ ADD_TOGETHER = patterns.compile(
 )
 """A follow-up opening with "和…" and summing ("和家用电器加起来多少", "跟华南合计呢"): the member
 joins the previous one, one figure of both — never the member named in its place."""
+_ADD_OPENS = r"^\s*(?:(?:ok(?:ay)?|now|and|then|please|can\s+you|could\s+you)[\s,]+)*(?:add|include)\s+(?:the\s+)?"
+ADD_OPENS = patterns.compile(_ADD_OPENS, _I)
+"""A follow-up opening by adding ("add orders", "please include the refund rate"): read only right
+before a metric — a member added ("add South China") may be summed or set beside, never guessed."""
 ADD_METRIC = patterns.compile(
-    r"加上|加个|\balso\b|\bas well\b|\btoo\b|\badditionally\b|\bplus\b|还要|也要|也看|一起", _I
+    r"加上|加个|\balso\b|\bas well\b|\btoo\b|\badditionally\b|\bplus\b|还要|也要|也看|一起|" + _ADD_OPENS, _I
 )
-"""Words that add a metric to the previous question's ("refund rate too", "再加上订单量"), where
-"再" alone ("再看订单量") moves on to it."""
+"""Words that add a metric to the previous question's ("refund rate too", "再加上订单量", and a follow-up
+opening "add …"/"include …", anchored at its start), where "再" alone ("再看订单量") moves on to it."""
 FRAME = patterns.compile(
     r"^\s*(?:那么|那如果|如果是|要是|接下来|然后|下面|那)|呢|拆开|拆一下|拆分一下|拆分|拆下|拆(?=\s*(?:看看?)?\s*[呢吧?？。!！]?\s*$)|分开看|分开"
     r"|^\s*(?:and\s+)?(?:what|how)\s+about\b|^\s*and\s+(?:for|in|by|with)?\b|^\s*what if\b"
@@ -127,22 +132,51 @@ class Ties:
     """The breakdown is taken away ("不用拆了", "不分渠道呢", "no breakdown")."""
     together: bool = False
     """A member summed with the one before ("和家用电器加起来多少")."""
+    placed_away: bool = False
+    """The row a place names is taken away from the rows listed ("去掉最高的那个", "without the top one")."""
 
     @property
     def any(self) -> bool:
         return self.restrict or self.replace or self.add or self.framed or self.unsplit or self.pointer is not None
 
 
+_TAKEN_AWAY_BEFORE = patterns.compile(
+    r"(?:去掉|去除|除去|除掉|不算|不看|不要|不含|排除掉?|剔除掉?|拿掉|扣掉|刨除掉?)\s*$"
+    r"|\b(?:excluding|exclude|except(?:\s+for)?|without|drop|remove|not\s+counting|leave\s+out|leaving\s+out)\s+$",
+    re.I,
+)
+"""A word taking away what follows it, right before a place said as a noun ("去掉|最高的那个")."""
+_MEMBERS_JOINED = patterns.compile(r"[\s、，,和与及跟]*(?:\band\b|&)?[\s、，,]*")
+"""What may stand between members named one after another ("小程序和直播", "app, web and")."""
+
+
+def _placed_taken_away(scan: Scan) -> bool:
+    """ "去掉最高的那个", "without the top one": a word of taking away right before a place said as a
+    noun, claimed — the row placed is left out of the rows listed."""
+    taken = False
+    for placed in scan.find_all(THE_PLACED_ONE):
+        away = _TAKEN_AWAY_BEFORE.search(scan.norm, 0, placed.start())
+        if away is not None and scan.free(away.start(), away.end()):
+            scan.claim(away.start(), away.end())
+            taken = True
+    return taken
+
+
 def read_ties(scan: Scan) -> Ties:
     """The follow-up's tying words, claimed so no other reader sees them."""
+    placed_away = _placed_taken_away(scan)
     unsplit = bool(UNSPLIT_OPENS.search(scan.norm)) and bool(scan.take(UNSPLIT))
     pointed = [m for m in scan.find_all(POINTER) if m.group(0) in _PRONOUNS or _stands_alone(scan, m.end())]
     for m in pointed:
         scan.claim(m.start(), m.end())
+    pointed = [m for m in pointed if not _after_its_members(scan, m)]  # "小程序和直播这两个": they are named
     corrected = bool(scan.take(CORRECTION))
     replace = corrected | bool(scan.take(REPLACE))  # `|`: both are claimed, always
     restrict = bool(scan.take(RESTRICT))
     adding = [m for m in scan.find_all(ADD) if not _between_members(scan, m)]  # "app plus web": a sum
+    opens = ADD_OPENS.match(scan.norm)
+    if opens is not None and not scan.members and any(start == opens.end() for start, _ in scan.metrics):
+        adding.append(opens)  # "add orders"; "add orders from web" (beside GMV, or web's alone?) is asked
     for m in adding:
         scan.claim(m.start(), m.end())
     together = scan.find_all(ADD_TOGETHER)
@@ -162,6 +196,7 @@ def read_ties(scan: Scan) -> Ties:
         pointer=pointer,
         unsplit=unsplit,
         together=bool(together),
+        placed_away=placed_away,
     )
 
 
@@ -183,6 +218,19 @@ def _stands_alone(scan: Scan, end: int) -> bool:
         return True
     at = goes_on.end() - 1
     return scan.norm[at] in _FUNCTION_CHARS or any(start == at for start, _ in scan.terms)
+
+
+def _after_its_members(scan: Scan, found: re.Match[str]) -> bool:
+    """Whether a pointer of several ("这两个", "these two") stands right after as many members, named
+    one after another ("小程序和直播这两个", "app and web, these two"): it restates them, pointing at
+    no row of the previous answer."""
+    count = pointer_count(found.group(0))
+    named, at = 0, found.start()
+    for start, end in sorted(scan.members, reverse=True):
+        if end > at or not _MEMBERS_JOINED.fullmatch(scan.norm, end, at):
+            break
+        named, at = named + 1, start
+    return count is not None and count >= 2 and named == count
 
 
 def _between_members(scan: Scan, found: re.Match[str]) -> bool:

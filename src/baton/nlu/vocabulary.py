@@ -711,7 +711,7 @@ _BOUND_OP = (
 )
 THRESHOLD = patterns.compile(
     rf"(?:(?:是否|有没有|有无)\s*)?(?:(?P<op>{_BOUND_OP})\s*)?(?P<cur>[¥￥$€£]|\brmb\s*|\busd\s*|\beur\s*|\bgbp\s*)?"
-    r"(?P<sign>(?<![0-9a-z.])[-−](?=\d)|负(?=\d))?"
+    r"(?P<sign>(?<![0-9a-z.])[-−](?=\d)|负(?=\d))?(?P<pct_cn>百分之)?"
     r"(?P<num>(?P<large>(?:\d+(?:\.\d+)?|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十百千]+)个?[亿万][零〇]?"
     r"(?:\d+(?:千万|百万|万|千|百)?|[一二两三四五六七八九](?:[十百千](?:[0-9一二两三四五六七八九十百千零〇]*(?:千万|百万|万))?)?)"
     r"(?![0-9一二两三四五六七八九十百千万亿]))"
@@ -1111,16 +1111,23 @@ _TAKE_SHARE = (
     r"|(?:no|drop\s+the|without\s+the|not)\s+(?:shares?|percentages?)"
     r"|(?P<share_money_en>(?:the\s+)?amounts?)(?:\s+instead)?|absolute\s+(?:numbers|values|figures)"
 )
+_TAKE_FILTER = (
+    rf"(?:{_DROP_VERB_ZH}|取消|清除|清空)(?P<all_zh>所有的?|全部的?)?(?:筛选|过滤)(?:条件)?(?:了)?"
+    r"|(?:remove|drop|clear|undo|lose)\s+(?:the\s+|(?P<all_en>all\s+(?:the\s+)?|any\s+))?filter(?P<filters>s)?"
+    r"|(?:no|without\s+(?:the|any))\s+filters?"
+)
 TAKE_AWAY = patterns.compile(
     r"(?:那|那就|那么|好的?|ok(?:ay)?|so|and|then|please)?[,，\s]*(?:"
     rf"(?P<comparison>{_TAKE_COMPARISON})|(?P<grain>{_TAKE_GRAIN})|(?P<breakdown>{_TAKE_BREAKDOWN})"
-    rf"|(?P<total>{_TAKE_TOTAL})|(?P<every_row>{_TAKE_RANKING})|(?P<share>{_TAKE_SHARE})"
+    rf"|(?P<total>{_TAKE_TOTAL})|(?P<every_row>{_TAKE_RANKING})|(?P<share>{_TAKE_SHARE})|(?P<filter>{_TAKE_FILTER})"
+    r"|(?:去掉|去除|拿掉|不要|不看|\b(?:drop|remove|lose|no|without)\s+(?:the\s+)?)(?P<metric_away>.+?)"
     r"|(?P<only>只看|只要|就看|仅看|(?:just|only)(?:\s+for)?\s+)(?P<period>.+?)"
     r")[,，\s]*(?:吧|呢|就行|就好|即可|please|instead|then|thanks)?\s*[.!?。！？]?\s*",
     _I,
 )
 """One clause that takes a part away from the previous question ("去掉同比", "不分月", "不按渠道分",
-"给个总数", "全部列出来", "不要占比", "只看上个月", "no need to split by month", "just the total"); a
+"给个总数", "全部列出来", "不要占比", "去掉筛选", "只看上个月", "no need to split by month", "just the total",
+"remove the filter"); a
 follow-up made only of such clauses asks the previous question without them. The groups name the
 part, and what the clause says of it (the comparison's kind, the grain, a dimension, a money word)."""
 TAKE_AWAY_GRAINS: dict[str, Grain] = {
@@ -1139,10 +1146,10 @@ TAKE_AWAY_BREAK = patterns.compile(r"\s*[,，;；。]\s*|\s+(?:and|then)\s+", _I
 """Where one clause of a follow-up that takes parts away ends and the next begins."""
 THE_TWO_COMPARED = patterns.compile(
     r"(?:那|那就|那么|好的?|ok(?:ay)?|so|and|now|then)?[,，\s]*(?:"
-    r"(?:把|将)?(?:两者|二者|这两个|这两者|它们|两个|俩)?(?:放在一起|放一起)?(?:对比|比较|比)(?:一下|下)?"
-    r"|(?:两者|二者|这两个|它们|两个)(?:之间)?(?:的)?(?P<gap_zh>差(?:了)?多少|相差多少|差距(?:多大|有多大|是多少)?|差值|差额)"
+    r"(?:把|将)?(?:两者|二者|这两个|这两者|这俩|它们|两个|俩)?(?:放在一起|放一起)?(?:对比|比较|比)(?:一下|下)?"
+    r"|(?:两者|二者|这两个|这俩|它们|两个)(?:之间)?(?:的)?(?P<gap_zh>差(?:了)?多少|相差多少|差距(?:多大|有多大|是多少)?|差值|差额)"
     r"|(?P<gap_zh2>差(?:了)?多少|相差多少|差距(?:多大|有多大|是多少)?)"
-    r"|(?:两者|二者|这两个|它们|两个|俩)(?:的)?(?P<sum_zh>加起来(?:是|一共)?(?:多少)?|合计(?:多少)?|一共(?:多少)?|总共(?:多少)?)"
+    r"|(?:两者|二者|这两个|这俩|它们|两个|俩)(?:的)?(?P<sum_zh>加起来(?:是|一共)?(?:多少)?|合计(?:多少)?|一共(?:多少)?|总共(?:多少)?)"
     r"|(?P<sum_en>(?:(?:these|those|the)\s+two|both(?:\s+of\s+them)?|them)\s+(?:combined|together|added\s+up|in\s+total)"
     r"|add\s+(?:them|the\s+two|both)\s+up|(?:what'?s\s+|what\s+is\s+)?the\s+total\s+of\s+(?:the\s+two|both|them))"
     r"|(?:(?:can\s+you|please|let'?s)\s+)?compare\s+(?:the\s+two|them|both|these\s+two|those\s+two)(?:\s+side\s+by\s+side)?"

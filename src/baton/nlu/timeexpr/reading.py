@@ -197,6 +197,7 @@ def read_periods(text: str, as_of: date, *, said: str | None = None) -> list[Per
     question, offset for offset, when ``text`` is what other readers left of it (a year said
     right after "beat" is set against, never the year of the others)."""
     norm, found = _scan(text, as_of)
+    found = _to_date_as_of(norm, found)
     found = _shared_years(norm, found, text, _Ctx(as_of))
     found, year_said = _year_apart(norm, found, text, _Ctx(as_of), said=_normalise(said) if said else norm)
     found = _week_beside_a_week_of_a_month(norm, found, text)
@@ -236,6 +237,63 @@ def read_periods(text: str, as_of: date, *, said: str | None = None) -> list[Per
 
 
 _UNTIL_BEFORE = _p(r"(?:到|至|截至|截止|<NB>(?:to|through|thru|by|until|till|up\s+to|as\s+of)<NA>)\s*(?:the\s+)?$")
+_TO_DATE = _p(r"<NB>(?:[wmqy]td|(?:week|month|quarter|year)[- ]to[- ]date)<NA>")
+_AS_OF_AFTER = _p(r"<NB>(?:as\s+of|through|thru|until|till|up\s+to)\s+(?:the\s+)?$")
+_AS_OF_BEFORE = _p(r"<NB>(?:as\s+of|through|thru|until|till|up\s+to)\s+(?:the\s+)?$")
+
+
+def _to_date_as_of(norm: str, found: list[_Found]) -> list[_Found]:
+    """ "GMV MTD as of June 20", "as of June 20, YTD orders": a period to date, said as of a day, is
+    that day's period up to it (June 1 to 20), not today's period cut at a day it may not hold."""
+    out: list[_Found] = []
+    i = 0
+    while i < len(found):
+        merged = _as_of_its_day(norm, found[i], found[i + 1]) if i + 1 < len(found) else None
+        out.append(merged or found[i])
+        i += 2 if merged else 1
+    return out
+
+
+def _as_of_its_day(norm: str, first: _Found, second: _Found) -> _Found | None:
+    """``first`` and ``second`` as one period to date as of a day, in either order, or None."""
+    if first.error is not None or second.error is not None:
+        return None
+    between = norm[first.span[1] : second.span[0]]
+    until = _AS_OF_AFTER.search(between)
+    if (
+        _TO_DATE.fullmatch(norm, *first.span)
+        and _one_day(second)
+        and until
+        and _nothing_between(between[: until.start()])
+    ):
+        raw = _day_to_date(first, second)
+        return _Found((first.span[0], second.span[1]), raw) if raw is not None else None
+    before = _AS_OF_BEFORE.search(norm, 0, first.span[0])
+    if _TO_DATE.fullmatch(norm, *second.span) and _one_day(first) and before and _nothing_between(between):
+        raw = _day_to_date(second, first)
+        return _Found((before.start(), second.span[1]), raw) if raw is not None else None
+    return None
+
+
+def _one_day(found: _Found) -> bool:
+    """Whether ``found`` is one day ("June 20"), the day a period to date may be said as of."""
+    return found.raw.grain == "day" and found.raw.start == found.raw.end
+
+
+def _day_to_date(to_date: _Found, day: _Found) -> _Raw | None:
+    """The period ``to_date`` names (its week, month, quarter or year) that holds ``day``, up to it."""
+    for grain in _PERIOD_GRAINS:
+        if grain == to_date.raw.grain:
+            return _Raw(_period_start(day.raw.start, grain), day.raw.start, grain)
+    return None
+
+
+def _nothing_between(between: str) -> bool:
+    """Nothing but a space or a comma between: a word between ("MTD GMV as of June 20", or one another
+    reader took, blanked here) would be claimed with the period, so that is asked back instead."""
+    return re.fullmatch(r",?\s?", between) is not None
+
+
 _COMPARED = _p(r"对比|相比|比较?|较|<NB>(?:vs\.?|versus|against|compared?\s+(?:with|to))(?![A-Za-z])")
 _COMPARED_AFTER = _p(r"[\s的]*(?:对比|相比|比较?)(?![例重])")
 """A comparison word right after the second of two periods ("12月和11月比"): the two are compared."""

@@ -399,6 +399,11 @@ _RULES: tuple[_Rule, ...] = (
     # months
     _Rule("month_cn", _p(r"<CNB>(?:<YEAR_CN>)?<MCN>\s*月份?"), _month),
     _Rule("month_numeric", _p(r"(?<![\d./])(?P<y>[12]\d{3})[-/](?P<m>0?[1-9]|1[0-2])(?!\d)"), _month),
+    _Rule(  # "2026.6", "2026.06": a month with a dot, never a number ("2026.6万", "2026.6%", "2026.6.18")
+        "month_dotted",
+        _p(r"(?<![\d./])(?P<y>20\d{2})\.(?P<m>0?[1-9]|1[0-2])(?![\d%万亿千百元kKmMbB]|\.\d|\s*(?:万|亿|元|块))"),
+        _month,
+    ),
     _Rule("month_en_year", _p(r"<NB><MON_ANY><YEAR_SUF>"), _month),
     _Rule("month_en", _p(r"<NB><MON_SAFE>"), _month),
     _Rule("month_en_in", _p(r"<NB>(?:in|during|since)\s+(?P<t><MON_ANY>)"), _month),
