@@ -279,3 +279,19 @@ def test_init_reads_the_members_of_the_dimensions_the_project_says_nothing_of(du
         "WHERE l.country = 'us' AND CAST(b.ds AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31'"
     )
     assert answer.result.rows == [[want]]
+
+
+def test_a_value_of_a_lookup_tables_category_and_of_another_is_asked_back(duck: tuple[Session, Any]) -> None:
+    """Review s17: "bookings in CA" was read as the listing's country "ca" (none) while CA is the
+    listing owner's home state (a lookup table's column, one value per user) — both are read now."""
+    session, rows = duck
+    asked = session.ask("bookings in CA in 2020", as_of=AS_OF)
+    assert asked.status == "clarification_needed", asked.answer
+    answer = session.ask("bookings in TX in 2020", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    ((want,),) = rows(
+        "SELECT COUNT(*) FROM fct_bookings b JOIN dim_listings_latest l USING (listing_id) "
+        "JOIN dim_users_latest u ON l.user_id = u.user_id "
+        "WHERE u.home_state_latest = 'TX' AND CAST(b.ds AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31'"
+    )
+    assert answer.result.rows == [[want]]

@@ -566,7 +566,7 @@ def test_groups_compared_with_a_base_not_above_zero_are_said_apart_with_their_ch
     assert f"largest fall {lowest} ({low:+.2%}" in answer.answer
     assert f"largest rise {highest} ({high:+.2%}" in answer.answer
     apart = [(c, d - n) for c, d, n in rows if n <= 0]
-    assert apart and f"{len(apart)} group(s) have no change in percent" in answer.answer
+    assert apart and "With an earlier value not above zero, these have no change in percent" in answer.answer
     assert all(f"{c} ({change:+.2f})" in answer.answer for c, change in apart)
 
 
@@ -587,3 +587,20 @@ def test_a_value_of_two_dimensions_in_a_follow_up_is_of_the_groups_shown(
     assert answer.status == "answered" and answer.result is not None, answer.answer
     ((want,),) = duck.sql(f"SELECT COUNT(*) FROM flights WHERE {column} = 'LGA'").fetchall()
     assert answer.result.rows == [[want]]
+
+
+def test_groups_compared_with_no_base_above_zero_say_so_and_every_change(
+    session: baton.Session, duck: duckdb.DuckDBPyConnection
+) -> None:
+    """Review s17: every origin's September average was below zero — "no origin has a value in both
+    periods" was said beside their changes; and the count said of them was no evidence (withheld)."""
+    answer = session.ask("average arrival delay by origin in October 2013 vs September 2013", as_of=AS_OF)
+    assert answer.status == "answered", answer.answer
+    assert "has an earlier value above zero, so none has a change in percent" in answer.answer
+    rows = duck.sql(
+        "SELECT origin, AVG(arr_delay) FILTER (WHERE month = 10) - AVG(arr_delay) FILTER (WHERE month = 9) "
+        "FROM flights GROUP BY origin"
+    ).fetchall()
+    assert all(f"{origin} ({change:+.2f})" in answer.answer for origin, change in rows)
+    many = session.ask("average arrival delay by destination in October 2013 vs September 2013", as_of=AS_OF)
+    assert many.status == "answered", many.answer

@@ -44,3 +44,11 @@ def test_a_running_quarter_moved_into_the_years_named_is_the_whole_quarter() -> 
     for follow in ("只看第一季度", "just Q1"):
         query = read_follow_up(PLANNER, follow, parent, as_of=early).query
         assert (query.time_range.start, query.time_range.end) == (date(2025, 1, 1), date(2025, 3, 31)), follow
+
+
+def test_a_period_to_date_moved_into_the_years_named_stays_to_date() -> None:
+    """Review s17: "just Q1 to date" after 2025 became the whole of Q1 2025, labelled "to date"."""
+    early = date(2026, 1, 15)
+    parent = PLANNER.plan("GMV by month in 2025", as_of=early)
+    query = read_follow_up(PLANNER, "just Q1 to date", parent, as_of=early).query
+    assert (query.time_range.start, query.time_range.end) == (date(2025, 1, 1), date(2025, 1, 14))

@@ -2516,6 +2516,14 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
         AmbiguousQuestion,
         "biggest gap",
     ),
+    # p61: "gmv and new users" read as the GMV of new users; listed, the word may be the second metric
+    ("a metric-or-member listed after a metric", "gmv and new users last month", AmbiguousQuestion, "new users"),
+    (
+        "a metric-or-member listed before a metric",
+        "new users and orders by channel last month",
+        AmbiguousQuestion,
+        "new users",
+    ),
 ]
 
 

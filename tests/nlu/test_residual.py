@@ -57,3 +57,12 @@ def test_a_pronoun_written_in_capitals_is_a_code_to_place() -> None:
     assert unknown_words("bookings in the US") == ["bookings us"]
     assert unknown_words("show us bookings") == ["bookings"]
     assert unknown_words("ME listings") == ["me listings"]
+
+
+def test_a_pronoun_in_a_question_in_capitals_or_after_a_verb_is_still_the_pronoun() -> None:
+    """Review s17: "SHOW ME GMV LAST MONTH" and "Show ME the GMV" were asked back for "me"."""
+    from baton.nlu.residual import unknown_words
+
+    assert unknown_words("SHOW ME          ") == []
+    assert unknown_words("Show ME the          ") == []
+    assert unknown_words("GIVE US    ") == []

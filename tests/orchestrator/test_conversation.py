@@ -2423,11 +2423,11 @@ def test_the_whole_with_a_comparison_drops_the_filter(session: Session) -> None:
 
 
 def test_a_follow_up_after_a_word_not_understood_never_rewords_it(session: Session) -> None:
-    """ "drop GMV" (not understood) then "and for new customers?": never "GMV for new customers" (the
-    reply read as a rewording of "drop"), which would drop orders and keep GMV."""
+    """ "ditch GMV" (not understood) then "and for new customers?": never "GMV for new customers" (the
+    reply read as a rewording of "ditch"), which would drop orders and keep GMV."""
     chat = session.conversation()
     chat.ask("GMV and orders by channel in May", as_of=JULY)
-    assert chat.ask("drop GMV").status == "clarification_needed"
+    assert chat.ask("ditch GMV").status == "clarification_needed"
     answer = chat.ask("and for new customers?")
     assert answer.status != "answered" or (
         answer.semantic_query is not None and answer.semantic_query.metrics == ("gmv", "order_count")

@@ -104,10 +104,13 @@ def test_relative_change_fieller_covers_truth() -> None:
     assert 0.93 <= covered / reps <= 0.97
 
 
-def test_relative_change_is_none_for_zero_baseline() -> None:
-    r = welch_t_test(SuffStats.from_values([-1.0, 1.0, 0.0]), SuffStats.from_values([1.0, 2.0, 3.0]))
+@pytest.mark.parametrize("baseline", [[-1.0, 1.0, 0.0], [-6.0, -5.0, -5.3]])  # zero, and below it (p59)
+def test_relative_change_is_none_for_a_baseline_not_above_zero(baseline: list[float]) -> None:
+    """From -5.44 to -3.14 is up: "mb / ma - 1" of a negative mean (-42%) would turn its sign."""
+    r = welch_t_test(SuffStats.from_values(baseline), SuffStats.from_values([-3.0, -3.2, -3.1]))
     assert r.relative_change is None
     assert r.relative_ci is None
+    assert r.p_value is not None  # the test itself stands
 
 
 def test_plant_growth_anova_matches_r() -> None:

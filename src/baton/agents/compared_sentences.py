@@ -150,11 +150,12 @@ class ComparedSentences(NarratorBase):
             "previous_period": prev_period,
         }
         if not ranked:  # no group has a percent change: no largest rise or fall to name
-            return text("answer.comparison_groups_no_rate", language, **where) + apart + asked
+            key = "answer.comparison_groups_no_pct" if apart else "answer.comparison_groups_no_rate"
+            return text(key, language, **where) + apart + asked
         low, high = ranked[0], ranked[-1]
-        low_pct, high_pct = low.get(pct_of), high.get(pct_of)
-        falls_only = high_pct is not None and float(high_pct) < 0
-        rises_only = low_pct is not None and float(low_pct) > 0
+        # of the members ranked in percent; those said apart carry their own signs
+        falls_only = float(high[pct_of]) < 0
+        rises_only = float(low[pct_of]) > 0
         return (
             text(
                 "answer.comparison_groups",
@@ -265,7 +266,7 @@ class ComparedSentences(NarratorBase):
             for r in moved[:MAX_LISTED]
         )
         more = text("answer.more_rows", language) if len(moved) > MAX_LISTED else ""
-        return text("answer.no_percent_apart", language, n=len(moved), items=items + more)
+        return text("answer.no_percent_apart", language, items=items + more)
 
     def _relative_and_points(
         self, metric: str, row: dict[str, Any], language: Language, fmt: Callable[[Any], str] | None

@@ -370,21 +370,39 @@ def members_read_from_data(
     catalog: Catalog, profiles: Iterable[_Table], pii: Collection[str], said: Collection[str]
 ) -> Catalog:
     """A dbt project's dimensions that say nothing of their members (``said``: those whose meta
-    does), with their members read from the data at question time where every column holds a
-    category of few short values (as a draft's are) and no personal data: "bookings in the US"
-    then names the country, never leaves "US" to be asked back (or, lower-cased, dropped). Columns
-    reached by a join path are the same values: the dimension's own plain columns decide."""
+    does), with their members read from the data at question time where each plain column the
+    dimension has is a category: text of at most :data:`MAX_AUTO_MEMBERS` short values, no key,
+    no personal data ("bookings in the US" then names the country, never leaves "US" to be asked
+    back or, lower-cased, dropped). A lookup table's column (one another table joins to) may hold
+    each value once ("home state" of a few users); columns reached by a join path hold the same
+    values, so the plain ones decide."""
     columns = {(t.name, c.name): c for t in profiles for c in t.columns.values()}
+    lookups = {join.table for table in catalog.tables.values() for join in table.joins.values()}
     dims = dict(catalog.dimensions)
     for name, dim in catalog.dimensions.items():
         if name in said or dim.members or dim.index_members:
             continue
-        plain = [c for t, col in dim.columns.items() if (c := columns.get((t, col))) is not None]
+        plain = [(t, c) for t, col in dim.columns.items() if (c := columns.get((t, col))) is not None]
         if not plain or any(f"{t}.{c}" in pii for t, c in dim.columns.items()):
             continue  # only paths or expressions, or personal data: left as the project says
-        if all(c.kind == "text" and _dimension_kind(c) is not None for c in plain):  # never True/False
+        if all(_auto_category(c, lookup=t in lookups) for t, c in plain):
             dims[name] = dim.model_copy(update={"index_members": True})
     return catalog.model_copy(update={"dimensions": dims})
+
+
+MAX_AUTO_MEMBERS = 500
+"""The most distinct values a dbt dimension's column may hold to have its members read unasked."""
+_KEY_WORDS = frozenset({"id", "ids", "uuid", "key", "pk", "fk"})
+
+
+def _auto_category(c: _Column, *, lookup: bool) -> bool:
+    """Whether a column is a category whose values a question may name: text (never True/False),
+    few short values, not a key, and — outside a lookup table — not one value per row."""
+    if c.kind != "text" or not c.usable or not c.values or c.distinct is None or c.distinct > MAX_AUTO_MEMBERS:
+        return False
+    if (tokens(c.name) or [""])[-1] in _KEY_WORDS or not all(len(v) <= 40 for v in c.values):
+        return False
+    return lookup or c.distinct < UNIQUE_SHARE * c.non_null
 
 
 _NAME_WORDS = frozenset({"name", "label", "title"})

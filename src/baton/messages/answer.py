@@ -114,6 +114,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "largest_rise": ("largest rise", "增幅最大"),
     "among_top": (" (among the top {n} {dims})", "（最高的 {n} 个{dims}中）"),
     "among_bottom": (" (among the bottom {n} {dims})", "（最低的 {n} 个{dims}中）"),
+    "comparison_groups_no_pct": (
+        "{label}{filters} by {groups} for {period}, {kind} ({previous_period}): no {groups} has an earlier value "
+        "above zero, so none has a change in percent.",
+        "{period}{filters}各{groups}{label}{kind}：没有{groups}的对比期数值大于零，均无百分比变化；对比期为 "
+        "{previous_period}。",
+    ),
     "comparison_groups_no_rate": (
         "{label}{filters} by {groups} for {period}, {kind} ({previous_period}): no {groups} has a value in both "
         "periods, so no change is computed (the table shows each period's values).",
@@ -202,9 +208,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "value_and_change": ("{value}, {pct}", "{value}，{pct}"),
     "change_no_pct": ("{change}, no percent", "{change}，无百分比"),
     "no_percent_apart": (
-        " {n} group(s) have no change in percent, their earlier value not above zero, and are not ranked by it: "
-        "{items}.",
-        "另有 {n} 组的对比期数值不大于零，没有百分比变化，未参与涨跌幅排名：{items}。",
+        " With an earlier value not above zero, these have no change in percent and are not ranked by it: {items}.",
+        "以下各组对比期数值不大于零，没有百分比变化，未参与涨跌幅排名：{items}。",
     ),
     "empty_key_not_named_change": (
         " The (empty) rows, which have no {dimensions} (now {values}), are not named among the rises and falls.",

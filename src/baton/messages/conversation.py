@@ -143,15 +143,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "want, e.g. by its dates.",
         "“{said}”跟在包含多个这样时段的“{period}”之后：指的是哪一个？请直接说出想看的时段，例如给出日期。",
     ),
+    "no_filter_to_remove": (
+        "The previous question keeps every member: it has no filter to remove. Say what to change.",
+        "上一个问题没有筛选条件，无需去掉。请说明要改变什么。",
+    ),
     "which_filter": (
         'The previous question is filtered on {dimensions}: which filter should go? Say which, or "remove all '
         'filters".',
         "上一个问题筛选了{dimensions}：要去掉哪一个筛选？请说明，或说“去掉所有筛选”。",
     ),
     "placed_by_which_metric": (
-        '"{said}" of an answer that showed several metrics: by which one? Name it (e.g. "without the one with the '
-        'highest GMV").',
-        "上一个回答有多个指标，“{said}”按哪个指标算？请说明（例如“去掉成交总额最高的那个”）。",
+        '"{said}" of an answer that showed several metrics: by which one? Name the member to leave out instead.',
+        "上一个回答有多个指标，“{said}”按哪个指标算？请直接说出要去掉的成员。",
     ),
     "placed_away_which": (
         '"{said}" taken away from a ranking, a comparison or a share: the other rows shown, all the others '

@@ -666,6 +666,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "增速（占比的变化以百分点计）或判断哪些部分变了；请改问各部分占比与对比期相比的变化。",
     ),
     "metric_item": ("{label} ({name})", "{label}（{name}）"),
+    "metric_or_member_listed": (
+        '"{said}" is a metric and a member: listed beside {other}, is it a second metric, or {other} of {said} '
+        'only? Say "{other} of {said}" for the one, or name the metric in full.',
+        "“{said}”既是指标也是成员：和“{other}”并列，是另一个指标，还是只看{said}的{other}？"
+        "要后者请说“{said}的{other}”，要前者请写出指标全称。",
+    ),
     "partial_member": (
         "{word!r} begins the name of {members}; Baton will not guess which is meant. Ask with the full name.",
         "“{word}”是 {members} 名称的开头；Baton 不会猜测指的是哪一个，请使用完整名称。",

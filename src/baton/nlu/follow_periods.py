@@ -127,6 +127,7 @@ def _whole_year(r: TimeRange) -> bool:
     return (r.start.month, r.start.day, r.end.month, r.end.day) == (1, 1, 12, 31) and r.start.year == r.end.year
 
 
+_TO_DATE_ABBREVIATION = patterns.compile(r"\b[wmqy]td\b", re.I)
 _YEAR_IN_DIGITS = patterns.compile(r"(?<!\d)\d{4}(?!\d)")
 
 
@@ -213,7 +214,8 @@ def _in_the_parents_year(parent: TimeRange, said: TimeRange, as_of: date) -> Tim
     if shift == 0:
         return said
     kind = said.period_kind
-    if kind in ("month", "quarter", "half", "year"):  # this quarter cut at today, moved: the whole quarter then
+    to_date = vocab.SO_FAR.search(words) or _TO_DATE_ABBREVIATION.search(words)  # "Q1 to date": as said
+    if kind in ("month", "quarter", "half", "year") and not to_date:  # this quarter cut at today, moved: whole
         said = said.model_copy(update={"end": timeexpr.period_bounds(said.start, kind)[1]})
     start, end = timeexpr.shift_years(said.start, shift), timeexpr.shift_years(said.end, shift)
     month_end = (said.end + timedelta(days=1)).day == 1

@@ -54,6 +54,7 @@ def unknown_words(residual: str) -> list[str]:
     something but filler words remains. "may" is a filler only as a verb ("may I see"): left
     unread otherwise, it is a month no reader placed, never dropped."""
     words: list[str] = [m.group(0) for m in _ENTITY_BREAKDOWN.finditer(residual)]
+    shouting = not any(ch.islower() for ch in residual)  # "SHOW ME GMV": capitals say nothing of a word
     residual = _SMALL_TALK.sub(" ", _MODAL_MAY.sub(" ", _ENTITY_BREAKDOWN.sub(" ", residual)))
     phrase: list[str] = []
     for found in _CHUNKS.finditer(residual):
@@ -66,7 +67,13 @@ def unknown_words(residual: str) -> list[str]:
             # "desktop-site": each part of a hyphenated word is a word to account for
             parts = [w for w in re.split(r"[-_]+", word) if w]
             glued = glued_to_chinese(residual, found.start(), found.end())  # "2020年3月us的订单": a name
-            shouted = chunk.isupper() and word in vocab.OBJECT_PRONOUNS  # "in the US": a code, never "us"
+            # "in the US": a code, never "us" — unless every word is in capitals, or a verb's object ("Show ME")
+            shouted = (
+                chunk.isupper()
+                and word in vocab.OBJECT_PRONOUNS
+                and not shouting
+                and vocab.PRONOUN_VERB_BEFORE.search(residual, 0, found.start()) is None
+            )
             phrase += [w for w in parts if (glued or shouted or w not in vocab.EN_FILLERS) and len(w) > 1]
             continue
         if chunk.isascii() and any(ch.isdigit() for ch in chunk):

@@ -23,6 +23,7 @@ from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES
 from baton.contracts.semantic import SemanticQuery
 from baton.errors import AmbiguousQuestion
+from baton.messages import both
 from baton.messages import text as message
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
@@ -117,7 +118,8 @@ def _plain(parent: SemanticQuery) -> bool:
 
 
 def _taken(said: dict[str, str | None], query: SemanticQuery, catalog: Catalog, as_of: date) -> dict[str, Any] | None:
-    """What one clause changes of ``query``; ``None`` when it takes away nothing ``query`` has."""
+    """What one clause changes of ``query``; ``None`` when it takes away nothing ``query`` has. A
+    filter taken away from a question with none, or "the filter" of two, is asked back (raised)."""
     if query.difference:  # a gap of two members: only its groups go ("给个合计"), and the gap with them
         update = _taken(said, query.model_copy(update={"difference": False}), catalog, as_of)
         gone = update is not None and not update.get("dimensions", query.dimensions)
@@ -148,12 +150,14 @@ def _taken(said: dict[str, str | None], query: SemanticQuery, catalog: Catalog, 
         money = said["share_money"] or said["share_money_en"]
         return _SHARE if query.share and (not money or _money(query, catalog)) else None
     if said["metric_away"]:  # "去掉订单量", "drop orders": one of several metrics, the rest kept
-        gone = _metrics_named(said["metric_away"], query, catalog)
-        kept = tuple(m for m in query.metrics if m not in gone)
-        return {"metrics": kept} if gone and kept and not query.ranked and query.threshold is None else None
+        away = _metrics_named(said["metric_away"], query, catalog)
+        left = tuple(m for m in query.metrics if m not in away)
+        return {"metrics": left} if away and left and not query.ranked and query.threshold is None else None
     if said["filter"]:  # "去掉筛选", "remove the filter": every member kept or left out, no longer
         every = said["all_zh"] or said["all_en"] or said["filters"]
-        if not query.filters or query.share_filters:
+        if not query.filters:  # "去掉筛选" of a question with none: said so, never "not about the data"
+            raise AmbiguousQuestion(*both("conversation.no_filter_to_remove"), detail={"follow_up": True})
+        if query.share_filters:
             return None
         if not every and len({f.dimension for f in query.filters}) > 1:  # "the filter" of two: which one?
             raise _which_filter(query, catalog)
@@ -218,7 +222,7 @@ def _metrics_named(word: str, query: SemanticQuery, catalog: Catalog) -> tuple[s
         if said
         in {
             key.lower(),
-            catalog.metrics[key].label.zh,
+            catalog.metrics[key].label.zh.lower(),
             catalog.metrics[key].label.en.lower(),
             *(s.lower() for s in catalog.metrics[key].synonyms),
         }

@@ -178,6 +178,7 @@ class TermReader(CatalogChecks):
         if ratios_read:  # "GMV divided by orders": its "divided by" is the metric's, no ratio or share of its own
             _cues_inside_terms(cues, [h for h in hits if any(r.written == h.text for r in ratios_read)])
         terms = Terms(ratios_read=ratios_read)
+        self._metric_or_member_listed(scan, hits)
         terms.metrics = self._metrics(hits, language, prefer)
         fitting = terms.metrics or (list(context.metrics) if context is not None else [])
         hits = [self._fitting(hit, fitting) for hit in hits]
@@ -330,6 +331,22 @@ class TermReader(CatalogChecks):
         labels = [self.catalog.dimensions[d].label.for_lang(lang) for d in dims]
         named = [f"{label} ({d})" if labels.count(label) > 1 else label for label, d in zip(labels, dims, strict=True)]
         return message("answer.list_sep", lang).join(named)
+
+    def _metric_or_member_listed(self, scan: Scan, hits: list[Hit]) -> None:
+        """ "revenue and new customers last month": a word naming a metric and a member, listed beside
+        another metric, may be the second metric or whose revenue — asked back, never read as the
+        member unsaid ("revenue of new customers" says whose)."""
+        metrics = [h for h in hits if h.kinds == {"metric"}]
+        for hit in hits:
+            if not {"metric", "member"} <= hit.kinds:
+                continue
+            for other in metrics:
+                lo, hi = sorted(((other.start, other.end), (hit.start, hit.end)))
+                if vocab.LIST_JOIN.fullmatch(scan.norm[lo[1] : hi[0]]):
+                    raise AmbiguousQuestion(
+                        *both("nlu.metric_or_member_listed", said=hit.text, other=other.text),
+                        detail={"word": hit.text, "reason": "metric_or_member_listed"},
+                    )
 
     def _chosen_terms(self, hit: Hit, hits: list[Hit]) -> list[Term]:
         terms = list(hit.terms)

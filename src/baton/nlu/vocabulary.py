@@ -1120,6 +1120,7 @@ TAKE_AWAY = patterns.compile(
     r"(?:那|那就|那么|好的?|ok(?:ay)?|so|and|then|please)?[,，\s]*(?:"
     rf"(?P<comparison>{_TAKE_COMPARISON})|(?P<grain>{_TAKE_GRAIN})|(?P<breakdown>{_TAKE_BREAKDOWN})"
     rf"|(?P<total>{_TAKE_TOTAL})|(?P<every_row>{_TAKE_RANKING})|(?P<share>{_TAKE_SHARE})|(?P<filter>{_TAKE_FILTER})"
+    # a metric taken away: matches any clause opening so, hence last; read only when it names a metric shown
     r"|(?:去掉|去除|拿掉|不要|不看|\b(?:drop|remove|lose|no|without)\s+(?:the\s+)?)(?P<metric_away>.+?)"
     r"|(?P<only>只看|只要|就看|仅看|(?:just|only)(?:\s+for)?\s+)(?P<period>.+?)"
     r")[,，\s]*(?:吧|呢|就行|就好|即可|please|instead|then|thanks)?\s*[.!?。！？]?\s*",

@@ -95,8 +95,9 @@ def _relative(
     ma: float, mb: float, va: float, vb: float, q: float
 ) -> tuple[float | None, float | None, Interval | None]:
     """``mb / ma − 1``, its delta-method SE (for reference) and Fieller's interval, from the
-    means and the variances of the means that the test itself uses."""
-    if ma == 0.0:
+    means and the variances of the means that the test itself uses. None of a baseline at or below
+    zero: a relative change of a negative mean turns its sign (-5.44 to -3.14 is up, never -42%)."""
+    if ma <= 0.0:
         return None, None, None
     rel = mb / ma - 1.0
     # written with the ratio r = mb / ma so that a tiny baseline mean does not underflow ma**4
