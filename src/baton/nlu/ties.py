@@ -227,6 +227,8 @@ def _after_its_members(scan: Scan, found: re.Match[str]) -> bool:
     count = pointer_count(found.group(0))
     named, at = 0, found.start()
     for start, end in sorted(scan.members, reverse=True):
+        if start >= found.end():
+            continue  # a member after the pointer ("…这两个，对比网页") is no part of the ones it restates
         if end > at or not _MEMBERS_JOINED.fullmatch(scan.norm, end, at):
             break
         named, at = named + 1, start
