@@ -295,6 +295,12 @@ def place_word(n: int, language: Language) -> str:
     return f"{n}{suffix}"
 
 
+def percent_change(current: float, base: float) -> float | None:
+    """The change from ``base`` to ``current`` in percent — of a base above zero only: from -5.44 to
+    -3.14 is up, and "-42%" (its sign turned by a negative base) would say down; from 0 there is none."""
+    return (current / base - 1.0) * 100.0 if base > 0 else None
+
+
 def direction_of(change: Any) -> Literal["up", "down", "flat"]:
     """Which way a change went; no change (or none computed) is flat."""
     if change is None or float(change) == 0:

@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from baton.agents.change_ranking import change_ranking_sentence, change_text
-from baton.agents.narration import MAX_LISTED, NarratorBase, Sentence, named_row, polish
+from baton.agents.narration import NarratorBase, Sentence, named_row, polish
 from baton.catalog.spine import counterpart_start
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
@@ -212,17 +212,8 @@ class ComparedSentences(NarratorBase):
 
     def _changes_listed(self, query: SemanticQuery, metric: str, rows: list[dict[str, Any]], language: Language) -> str:
         """Each row's label and relative change ("APP（-28.07%）"), the first ``MAX_LISTED``."""
-        shown = rows[:MAX_LISTED]
-        items = text("answer.list_sep", language).join(
-            text(
-                "answer.item_value",
-                language,
-                item=self._row_label(query, r, language),
-                value=self._relative_and_points(metric, r, language, None),
-            )
-            for r in shown
-        )
-        return items + (text("answer.more_rows", language) if len(rows) > len(shown) else "")
+        fmt = self._formatter(metric, language)
+        return self._items(query, rows, language, lambda r: self._relative_and_points(metric, r, language, fmt))
 
     def _change_ranking_sentence(self, say: Sentence) -> str:
         query, metric, rows, _, _, language, fmt = say
@@ -256,25 +247,17 @@ class ComparedSentences(NarratorBase):
         moved = [r for r in rows if r.get(f"{metric}_change") is not None]
         if not moved:
             return ""
-        items = text("answer.list_sep", language).join(
-            text(
-                "answer.item_value",
-                language,
-                item=self._row_label(query, r, language),
-                value=change_text(self.catalog, metric, r[f"{metric}_change"], language, fmt),
-            )
-            for r in moved[:MAX_LISTED]
+        items = self._items(
+            query, moved, language, lambda r: change_text(self.catalog, metric, r[f"{metric}_change"], language, fmt)
         )
-        more = text("answer.more_rows", language) if len(moved) > MAX_LISTED else ""
-        return text("answer.no_percent_apart", language, items=items + more)
+        return text("answer.no_percent_apart", language, items=items)
 
     def _relative_and_points(
-        self, metric: str, row: dict[str, Any], language: Language, fmt: Callable[[Any], str] | None
+        self, metric: str, row: dict[str, Any], language: Language, fmt: Callable[[Any], str]
     ) -> str:
         """A group's relative change, and a rate's change in points beside it ("-27.80%, -1.12
         个百分点"): a rate's relative change alone reads like points. A change with no percent (from
         zero, or from a negative base) is said as itself ("+2.30"), never as "n/a"."""
-        fmt = fmt or self._formatter(metric, language)
         change = row.get(f"{metric}_change")
         if row.get(f"{metric}_change_pct") is None and change is not None:
             return text(

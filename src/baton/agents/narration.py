@@ -6,7 +6,7 @@ and :class:`baton.agents.narrator.Narrator` puts them together."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from baton.catalog.model import Catalog
@@ -105,9 +105,22 @@ class NarratorBase:
         """Each row's label and value, in the rows' order ("web (¥7,894,938.60), app (…)");
         ``capped``: the first ``MAX_LISTED`` and a word that more follow."""
         query, metric, rows, _period, _filters, language, fmt = say
+        return self._items(query, rows, language, lambda r: fmt(r[metric]), capped=capped)
+
+    def _items(
+        self,
+        query: SemanticQuery,
+        rows: list[dict[str, Any]],
+        language: Language,
+        value_of: Callable[[dict[str, Any]], str],
+        *,
+        capped: bool = True,
+    ) -> str:
+        """Each row's label and what ``value_of`` says of it ("APP（-28.07%）"), in the rows' order;
+        ``capped``: the first ``MAX_LISTED`` and a word that more follow."""
         shown = rows[:MAX_LISTED] if capped else rows
         items = text("answer.list_sep", language).join(
-            text("answer.item_value", language, item=self._row_label(query, r, language), value=fmt(r[metric]))
+            text("answer.item_value", language, item=self._row_label(query, r, language), value=value_of(r))
             for r in shown
         )
         return items + (text("answer.more_rows", language) if len(rows) > len(shown) else "")
@@ -121,9 +134,7 @@ class NarratorBase:
         empty = [r for r in rows if not named_row(query, r) and r.get(metric) is not None]
         if not empty or len(empty) == len(rows):
             return ""
-        dims = text("answer.or_no_sep", language).join(
-            self.catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
-        )
+        dims = no_key_labels(self.catalog, query.dimensions, language)
         said = [fmt(r[metric]) for r in empty[:_MAX_TIED]]
         if changed:
             pct = [r.get(f"{metric}_change_pct") for r in empty[:_MAX_TIED]]
@@ -147,10 +158,16 @@ class NarratorBase:
         return text("answer.list_sep", language).join(labels) + more
 
 
+def no_key_labels(catalog: Catalog, dimensions: Sequence[str], language: Language) -> str:
+    """The dimensions a row with an empty key has no value of ("no industry or no country"): each
+    such row lacks one of them."""
+    return text("answer.or_no_sep", language).join(catalog.dimensions[d].label.for_lang(language) for d in dimensions)
+
+
 def named_row(query: SemanticQuery, row: dict[str, Any]) -> bool:
     """Whether a row is of members: a group of an empty key (NULL) is none, so never a highest,
     a lowest or a mover named (the table still shows it)."""
     return all(row.get(d) is not None for d in query.dimensions)
 
 
-__all__ = ["MAX_LISTED", "NarratorBase", "Sentence", "by_time", "named_row", "period_of", "polish"]
+__all__ = ["MAX_LISTED", "NarratorBase", "Sentence", "by_time", "named_row", "no_key_labels", "period_of", "polish"]

@@ -37,6 +37,7 @@ from baton.contracts.semantic import GRAINS, SemanticQuery
 from baton.contracts.values import AppliedFilter, FactScope, KeyNumber, Period
 from baton.errors import BatonError
 from baton.messages import average_fields, text
+from baton.numbers import percent_change
 
 HISTORY_DAYS = 35
 """Days before the comparison period in the daily series: weekday baselines for trend and quality."""
@@ -141,8 +142,8 @@ def _headline_numbers(
             evidence_id,
         )
     )
-    if previous > 0:  # a percent of a negative base turns the sign (from -5 to -3 is up, never "-40%")
-        pct = (current / previous - 1.0) * 100.0
+    pct = percent_change(current, previous)
+    if pct is not None:
         numbers.append(
             number(
                 "headline.change_pct",

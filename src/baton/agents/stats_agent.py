@@ -45,6 +45,7 @@ from baton.contracts.semantic import SemanticQuery
 from baton.contracts.values import Assumption, KeyNumber
 from baton.errors import BatonError, IncompletePeriod, InsufficientData
 from baton.messages import both, text
+from baton.numbers import percent_change
 from baton.stats import SuffStats, change_test, two_proportion_test
 from baton.stats.means import TwoSampleTResult
 
@@ -213,13 +214,13 @@ def _comparable(
             ev,
         ),
     ]
-    in_percent = before > 0  # of a positive base only: a negative one turns the sign
-    if in_percent:
+    pct = percent_change(after, before)
+    if pct is not None:
         numbers.append(
             number(
                 "comparable.change_pct",
                 text("analysis.comparable_change_pct", lang),
-                (after / before - 1) * 100,
+                pct,
                 "%",
                 2,
                 ev,
@@ -232,7 +233,7 @@ def _comparable(
     )
     if catalog.counted_per_day(metric):  # "客单价" over buyer-days: said, never passed off as the 口径's
         basis += text("analysis.comparable_basis_distinct", lang, metric=metric_label(catalog, metric, lang))
-    key = "analysis.comparable_pct" if in_percent else "analysis.comparable"
+    key = "analysis.comparable_pct" if pct is not None else "analysis.comparable"
     return Finding(
         finding_id="stats-comparable",
         kind="comparable",

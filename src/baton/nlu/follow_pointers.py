@@ -50,12 +50,18 @@ def named_across_turns(parent: SemanticQuery, earlier_filter: MemberFilter | Non
     "这两个分别占多少" points at — never the last one alone."""
     if earlier_filter is None or parent.dimensions or parent.grain is not None or earlier_filter.exclude:
         return None
-    now = [f for f in parent.filters if f.dimension == earlier_filter.dimension]
-    if len(now) != 1 or now[0].exclude or len(now[0].members) != 1 or len(earlier_filter.members) != 1:
+    now = one_member_kept(parent, earlier_filter.dimension)
+    if now is None or len(earlier_filter.members) != 1 or (now,) == earlier_filter.members:
         return None
-    if now[0].members == earlier_filter.members:
+    return ListedRows((*earlier_filter.members, now), dimension=earlier_filter.dimension, across_turns=True)
+
+
+def one_member_kept(query: SemanticQuery, dimension: str) -> str | None:
+    """The one member ``query`` keeps of ``dimension`` ("华南呢": 华南), when one filter keeps just it."""
+    now = [f for f in query.filters if f.dimension == dimension]
+    if len(now) != 1 or now[0].exclude or len(now[0].members) != 1:
         return None
-    return ListedRows((*earlier_filter.members, *now[0].members), dimension=now[0].dimension, across_turns=True)
+    return now[0].members[0]
 
 
 def listed_rows(query: SemanticQuery, columns: list[str], rows: list[list[object]]) -> ListedRows | None:
@@ -275,6 +281,7 @@ __all__ = [
     "listed_rows",
     "named_across_turns",
     "not_placed",
+    "one_member_kept",
     "period_pointer_count",
     "period_pointer_grain",
     "placed_rows",

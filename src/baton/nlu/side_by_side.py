@@ -17,6 +17,7 @@ from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import vocabulary as vocab
+from baton.nlu.follow_pointers import one_member_kept
 from baton.nlu.periods import two_turns_compared
 
 
@@ -48,10 +49,10 @@ def side_by_side(
         update = {"time_range": later, "comparison": compared, "intent": "comparison"}
     elif earlier_filter is not None and not parent.dimensions:
         dim = earlier_filter.dimension
-        now = [f for f in parent.filters if f.dimension == dim]
-        if len(now) != 1 or now[0].exclude or len(now[0].members) != 1:
+        now = one_member_kept(parent, dim)
+        if now is None:
             return None
-        pair = MemberFilter(dimension=dim, members=(*earlier_filter.members, *now[0].members))
+        pair = MemberFilter(dimension=dim, members=(*earlier_filter.members, now))
         others = tuple(f for f in parent.filters if f.dimension != dim)
         update = {"filters": (*others, pair), "dimensions": (dim,), "intent": "breakdown", "difference": gap}
         if summed:  # "华东的GMV", "华南呢", "两个加起来多少": the two members' one total

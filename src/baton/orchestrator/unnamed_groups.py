@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from baton.agents.narration import no_key_labels
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.query import QueryResult
@@ -66,9 +67,7 @@ def unnamed_notes(query: SemanticQuery, found: UnnamedGroups, catalog: Catalog, 
     for part of the data (new accounts: 10); it belongs to no country and is left out")."""
     if not found.groups:
         return []
-    dims = text("answer.or_no_sep", language).join(  # "no industry or no country": each row lacks one
-        catalog.dimensions[d].label.for_lang(language) for d in query.dimensions
-    )
+    dims = no_key_labels(catalog, query.dimensions, language)
     metric = query.metrics[0]
     # the value said is the period's own: not a per-day average's, nor a change a ranking by it ranks
     if found.value is None or query.average_per is not None or query.rank_by != "value":
