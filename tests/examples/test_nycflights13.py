@@ -589,6 +589,71 @@ def test_a_value_of_two_dimensions_in_a_follow_up_is_of_the_groups_shown(
     assert answer.result.rows == [[want]]
 
 
+@pytest.mark.parametrize(
+    ("question", "where"),
+    [
+        ("flights from JFK airport in March 2013", "origin = 'JFK'"),
+        ("flights to ATL airport in March 2013", "dest = 'ATL'"),
+        ("flights from JFK to ATL airport in March 2013", "origin = 'JFK' AND dest = 'ATL'"),
+    ],
+)
+def test_a_word_of_two_dimensions_after_a_member_names_the_members(
+    session: baton.Session, duck: duckdb.DuckDBPyConnection, question: str, where: str
+) -> None:
+    """p61: "JFK airport" asked whether the origin or the destination airport; JFK is an origin."""
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    ((want,),) = duck.sql(f"SELECT COUNT(*) FROM flights WHERE {where} AND month = 3").fetchall()
+    assert answer.result.rows == [[want]]
+
+
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [
+        (
+            "average departure delay in 2013 excluding flights to ATL",
+            "SELECT AVG(dep_delay) FROM flights WHERE dest <> 'ATL'",
+        ),
+        ("flights in 2013 excluding flights from JFK", "SELECT COUNT(*) FROM flights WHERE origin <> 'JFK'"),
+        (
+            "monthly flights of B6 in 2013 excluding origin JFK",
+            "SELECT month, COUNT(*) FROM flights WHERE carrier = 'B6' AND origin <> 'JFK' GROUP BY 1 ORDER BY 1",
+        ),
+        (
+            "2013年JFK和LGA的航班数分别是多少",
+            "SELECT origin, COUNT(*) FROM flights WHERE origin IN ('JFK', 'LGA') GROUP BY 1 ORDER BY 1",
+        ),
+    ],
+)
+def test_rows_an_exclusion_or_a_list_places_are_read_as_the_member_says(
+    session: baton.Session, duck: duckdb.DuckDBPyConnection, question: str, sql: str
+) -> None:
+    """p62: "excluding flights to ATL" (the flights word names the rows, no second metric), "excluding
+    origin JFK" (the dimension word names JFK, no breakdown), and LGA listed with JFK (an origin,
+    though one flight landed at LGA) were asked back."""
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    gold_rows = duck.sql(sql).fetchall()
+    assert len(answer.result.columns) == len(gold_rows[0])  # no second metric, no breakdown unasked
+    assert [row[-1] for row in answer.result.rows] == pytest.approx([row[-1] for row in gold_rows], rel=REL_TOL)
+
+
+@pytest.mark.parametrize(("question", "carrier"), [("2013年JetBlue的航班数", "B6"), ("2013年United的航班数", "UA")])
+def test_the_first_word_of_a_name_inside_a_chinese_question_names_it(
+    session: baton.Session, duck: duckdb.DuckDBPyConnection, question: str, carrier: str
+) -> None:
+    """p62: "JetBlue" between Chinese characters was not read as JetBlue Airways, as it is in English."""
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    ((want,),) = duck.sql(f"SELECT COUNT(*) FROM flights WHERE carrier = '{carrier}'").fetchall()
+    assert answer.result.rows == [[want]] and "读作" in (answer.interpretation or "")
+
+
+def test_a_word_of_two_dimensions_as_a_breakdown_is_still_asked_back(session: baton.Session) -> None:
+    answer = session.ask("flights by airport in March 2013", as_of=AS_OF)
+    assert answer.status == "clarification_needed" and "Origin airport" in answer.answer
+
+
 def test_groups_compared_with_no_base_above_zero_say_so_and_every_change(
     session: baton.Session, duck: duckdb.DuckDBPyConnection
 ) -> None:

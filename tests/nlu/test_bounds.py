@@ -23,6 +23,9 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("上个月退款率超过3个百分点的渠道", "refund_rate", ">", 0.03, ["channel"], None),
     ("6月退款率高于百分之五的品类", "refund_rate", ">", 0.05, ["category"], None),  # 百分之五: 5%
     ("6月退款率低于百分之8的渠道", "refund_rate", "<", 0.08, ["channel"], None),
+    ("上个月退款率超过百分之七点五的品类", "refund_rate", ">", 0.075, ["category"], None),  # 点: a decimal point
+    ("上个月退款率低于百分之四点零五的渠道", "refund_rate", "<", 0.0405, ["channel"], None),
+    ("上个月GMV超过七点五万的区域", "gmv", ">", 75_000, ["region"], None),
     ("上个月哪几个区域的GMV超过1000万", "gmv", ">", 10_000_000, ["region"], None),
     ("上个月GMV 500万以上的区域", "gmv", ">=", 5_000_000, ["region"], None),
     ("上个月订单量不到1.2万的渠道", "order_count", "<", 12_000, ["channel"], None),
@@ -45,6 +48,10 @@ READ = [  # question, metric, op, value, dimensions, grain
     ("channels with GMV above 5m in the last 3 months", "gmv", ">", 5_000_000, ["channel"], None),  # no "months" kept
     ("6月份GMV超过100万的品类", "gmv", ">", 1_000_000, ["category"], None),  # "月份" of June, not a series
     ("channels with over 2025 orders last month", "order_count", ">", 2025, ["channel"], None),  # a count
+    # a bound right after the breakdown of one metric is the metric's: a group is no number
+    ("cancel rate by channel above 3% last month", "cancel_rate", ">", 0.03, ["channel"], None),
+    ("orders broken down by region above 20000 last month", "order_count", ">", 20_000, ["region"], None),
+    ("GMV by each category under 1m in June", "gmv", "<", 1_000_000, ["category"], None),
     # reaching a target, and missing it
     ("Which regions hit 10M GMV in Q2?", "gmv", ">=", 10_000_000, ["region"], None),
     ("Which regions did NOT hit 10M GMV in Q2?", "gmv", "<", 10_000_000, ["region"], None),
@@ -242,6 +249,15 @@ def test_a_bound_said_of_no_metric_is_asked_back() -> None:
     with pytest.raises(AmbiguousQuestion) as asked:
         PLANNER.plan("上个月app超过5%的品类的退款率", as_of=AS_OF)
     assert asked.value.detail["reason"] == "threshold_of_what" and "app" in asked.value.message_zh
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["GMV by channel and region above 5m last month", "GMV last month by channel, app above 5m"],
+)
+def test_a_bound_after_a_breakdown_not_right_after_its_metric_is_asked_back(question: str) -> None:
+    with pytest.raises(AmbiguousQuestion):
+        PLANNER.plan(question, as_of=AS_OF)
 
 
 RANGES = [  # question, metric, lower, upper, dimensions

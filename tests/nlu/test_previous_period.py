@@ -130,6 +130,12 @@ NAMED_WITH_THE_WORD: list[tuple[str, tuple[date, date, date, date] | None]] = [
     ("5月GMV环比6月", None),  # the period asked about comes first
     ("上个月GMV周环比", None),  # a week-over-week change of a month
     ("GMV last month WoW", None),
+    # the same period a year earlier, its length said: it must be the period's own
+    ("GMV in Q2 2026 vs the same 3 months last year", (D(2026, 4, 1), D(2026, 6, 30), D(2025, 4, 1), D(2025, 6, 30))),
+    ("GMV in Q2 2026 vs the same months last year", (D(2026, 4, 1), D(2026, 6, 30), D(2025, 4, 1), D(2025, 6, 30))),
+    ("GMV last 7 days vs the same 7 days last year", (D(2026, 6, 24), D(2026, 6, 30), D(2025, 6, 24), D(2025, 6, 30))),
+    ("GMV last 7 days vs the same 14 days last year", None),
+    ("GMV in Q2 2026 vs the same two months last year", None),
 ]
 
 

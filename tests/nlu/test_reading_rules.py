@@ -541,6 +541,16 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月各渠道GMV环比%",
         {"share": False, "comparison": {"kind": "previous_period"}},
     ),
+    # a percent right after a rate is the rate's own unit, never a share of it
+    *[
+        (f"a rate in percent: {question}", question, {"share": False, "metrics": [metric], "dimensions": dims})
+        for question, metric, dims in [
+            ("refund rate pct by channel last month", "refund_rate", ["channel"]),
+            ("conversion rate % last month", "conversion_rate", []),
+            ("conversion rate in percent by region last month", "conversion_rate", ["region"]),
+            ("上个月各渠道退款率%", "refund_rate", ["channel"]),
+        ]
+    ],
     # two metrics said one over the other: the catalog's ratio of them, said so
     *[
         (

@@ -69,6 +69,12 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("wed through sun of last week", A, "2026-06-24", "2026-06-28", "custom"),
     ("last week Mon-Thu", A, "2026-06-22", "2026-06-25", "custom"),
     ("this week's Mon to Tue", A, "2026-06-29", "2026-06-30", "custom"),
+    # one day of a named week, as 上周三 is read
+    ("GMV on wed last week", A, "2026-06-24", "2026-06-24", "day"),
+    ("orders on Tuesday of last week", A, "2026-06-23", "2026-06-23", "day"),
+    ("last week's Friday", A, "2026-06-26", "2026-06-26", "day"),
+    ("the Friday of the week before last", A, "2026-06-19", "2026-06-19", "day"),
+    ("this week's Monday", A, "2026-06-29", "2026-06-29", "day"),
     # the first or last days of a week counted from today
     ("本周前两天GMV跟上周同期比", A, "2026-06-29", "2026-06-30", "custom"),
     ("上周后两天的订单量", A, "2026-06-27", "2026-06-28", "custom"),

@@ -944,3 +944,49 @@ def test_a_query_filter_outside_a_metrics_definition_is_refused(with_status: Saa
         whole = opened.query("churned_subscriptions", as_of=AS_OF)
         assert kept.status == whole.status == "answered"
         assert kept.result is not None and whole.result is not None and kept.result.rows == whole.result.rows
+
+
+# -- a ranking by the change in percent ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def new_in_june(tmp_path_factory: pytest.TempPathFactory) -> SaasFolder:
+    """The SaaS warehouse with no German subscription churned in May 2026: in June Germany's churn
+    grew from nothing, a rise no percent measures."""
+    folder = build_saas_warehouse(tmp_path_factory.mktemp("own_saas_new_in_june"))
+    con = duckdb.connect(str(folder.warehouse))
+    try:
+        con.execute(
+            "UPDATE subscriptions SET status = 'upgraded' WHERE country = 'DE' AND status = 'churned' "
+            "AND end_date BETWEEN DATE '2026-05-01' AND DATE '2026-05-31'"
+        )
+    finally:
+        con.close()
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "Which 3 countries' churned subscriptions grew the most in percent in June 2026 compared with May?",
+            "Not ranked by the change in percent, having an earlier value not above zero (so no percent): DE.",
+        ),
+        (
+            "2026年6月流失订阅数环比增长百分比最高的3个国家",
+            "DE 上期数值不大于零，没有百分比变化，未参与按变化百分比的排名。",
+        ),
+    ],
+)
+def test_a_ranking_by_percent_names_the_groups_it_cannot_place(
+    new_in_june: SaasFolder, question: str, said: str
+) -> None:
+    churn = "SELECT country, COUNT(*) FILTER (WHERE end_date BETWEEN DATE '2026-{0}-01' AND DATE '2026-{0}-{1}') FROM subscriptions WHERE status = 'churned' GROUP BY 1"
+    june, may = dict(_gold(new_in_june, churn.format("06", "30"))), dict(_gold(new_in_june, churn.format("05", "31")))
+    assert may["DE"] == 0 < june["DE"]  # the largest rise of all, in no percent
+    growth = sorted((((june[c] - may[c]) / may[c], c) for c in june if may.get(c)), reverse=True)[:3]
+    with Session(config=new_in_june.config) as session:
+        answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None
+    assert [row[0] for row in answer.result.rows] == [c for _, c in growth]
+    assert said in answer.assumptions, answer.assumptions

@@ -219,6 +219,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Part of the data has no {dimensions} (empty); it belongs to no {dimensions} and is left out.",
         "部分数据的{dimensions}为空，不属于任何{dimensions}，未计入。",
     ),
+    "no_percent_not_ranked": (
+        "Not ranked by the change in percent, having an earlier value not above zero (so no percent): {groups}.",
+        "{groups} 上期数值不大于零，没有百分比变化，未参与按变化百分比的排名。",
+    ),
+    "no_percent_more": (" and {n} more", " 等另外 {n} 组"),
     "unnamed_not_ranked_valued": (
         "Part of the data has no {dimensions} (empty; {metric}: {value}); it belongs to no {dimensions} and is left "
         "out.",

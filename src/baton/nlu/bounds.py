@@ -23,7 +23,7 @@ from baton.contracts.semantic import Threshold
 from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
-from baton.nlu.cn_numerals import approximate, parse_cn_int, parse_large, rough_number_asked
+from baton.nlu.cn_numerals import DIGITS, approximate, parse_cn_int, parse_large, rough_number_asked
 from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.scan import Scan
 
@@ -290,7 +290,8 @@ def _number(said: str, *, large: bool = False) -> Decimal:
         return Decimal(1)
     if said[0].isascii() and said.isascii():
         return Decimal(said.replace(",", ""))
-    return Decimal(parse_cn_int(said))
+    whole, point, tenths = said.partition("点")  # "七点五": each digit after 点 as said
+    return Decimal(f"{parse_cn_int(whole)}.{''.join(str(DIGITS[d]) for d in tenths)}" if point else parse_cn_int(said))
 
 
 def _ranges(scan: Scan, spans: dict[str, list[tuple[int, int]]]) -> list[Bound]:
@@ -335,7 +336,8 @@ def _bounded_term(
     after = [(s, e) for s, e in scan.terms if s >= end and _NUMBER_OF.fullmatch(scan.norm[end:s])]
     of_metric_after = bool(after) and after[0] in scan.metrics
     if before and not (of_metric_after and max(before) not in scan.metrics):
-        return max(before), False  # "GMV is above 5m"; "regions above 1,000 orders" is of the orders
+        # "GMV is above 5m"; "regions above 1,000 orders" is of the orders
+        return _metric_broken_down(scan, max(before)) or max(before), False
     if after and (op_before or op_said):  # "more than 1,000 orders", "10k+ orders", "8518 or more orders"
         return after[0], False
     clause = _CLAUSE_BEFORE.search(scan.norm, 0, start)
@@ -343,6 +345,15 @@ def _bounded_term(
         return None, False
     said = [(s, e) for s, e in scan.terms if e <= clause.start()]  # "各区域GMV，只要超过600万的": GMV
     return (max(said), True) if said else (None, False)
+
+
+def _metric_broken_down(scan: Scan, term: tuple[int, int]) -> tuple[int, int] | None:
+    """The metric right before "by" when ``term`` is the breakdown after it: "cancel rate by
+    channel above 3%" keeps the channels whose cancel rate passes, a channel being no number."""
+    if term in scan.metrics:
+        return None
+    metric = max(((s, e) for s, e in scan.metrics if e <= term[0]), default=None)
+    return metric if metric is not None and _BY_LINK.fullmatch(scan.norm[metric[1] : term[0]]) else None
 
 
 def currency_of_word(word: str) -> str | None:
@@ -387,6 +398,7 @@ _CLAUSE_BEFORE = patterns.compile(
 """A bound in a clause of its own after what it bounds ("上个月各区域GMV，只要超过600万的", "GMV by
 category, only those above 8M"): it bounds the last catalog term before the clause."""
 _BY = patterns.compile(r"\s*(?:by\s+)?", re.I)
+_BY_LINK = patterns.compile(r"\s+(?:broken\s+down\s+)?by\s+(?:each\s+)?", re.I)
 _CLAUSE_END = patterns.compile(r"[,，;；。.?？!！]")
 _NUMBER_OF = patterns.compile(r"\s*(?:(?:in|of|worth of)\s+)?", re.I)
 """What may stand between a bound's number and the metric after it ("more than 20 million in GMV")."""

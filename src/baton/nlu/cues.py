@@ -227,7 +227,8 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
             raise AmbiguousQuestion(*both("nlu.two_comparisons", words=", ".join(words)), detail={"words": words})
         if taken:
             cues.comparison_kind = kind  # type: ignore[assignment]
-            cues.window = _window(taken[0].group(0)) if kind == "previous_period" else None
+            phrase = taken[0].group(0)
+            cues.window = _window(phrase) if kind == "previous_period" else _window_said_the_same(phrase)
             cues.each_over = kind == "previous_period" and _OVER.search(taken[0].group(0)) is not None
     cues.bound = read_bound(scan, cues.spans, follows=follows)
     if cues.bound is not None:  # "GMV超过200万的日子", "which months": the periods it keeps; "哪些", "how many"
@@ -347,7 +348,8 @@ def grain_labels(*grains: str) -> Callable[[Language], list[str]]:
 
 def _read_period_noun(scan: Scan, cues: Cues) -> None:
     """ "GMV最高的月份", "排名第二的一天", "the lowest week": a period noun right after a ranking
-    word is what is ranked (the ranking words themselves are read with the others)."""
+    word is what is ranked (the ranking words themselves are read with the others) — each one
+    ("最高的月份和最低的月份"), all of one grain."""
     for ranking in [*scan.find_all(vocab.SUPERLATIVE), *scan.find_all(vocab.RANK_PLACE)]:
         noun = vocab.PERIOD_NOUN.match(scan.norm, ranking.end())
         term_end = next((end for start, end in scan.terms if scan.norm[ranking.end() : start].strip() == ""), None)
@@ -361,7 +363,6 @@ def _read_period_noun(scan: Scan, cues: Cues) -> None:
             raise rank_within_or_across(grain_labels(cues.grain, grain), {"grain": [cues.grain, grain]})
         cues.claim(scan, "which_time", [noun])
         cues.grain, cues.which_time = grain, True
-        return
 
 
 def _read_top_periods(scan: Scan, cues: Cues) -> None:
@@ -777,6 +778,16 @@ def _window(said: str) -> tuple[int, str] | None:
     raw = found.group("n").lower()
     n = {"fourteen": 14, "thirty": 30}.get(raw) or _number(raw)
     return n, _UNITS.get(unit, unit.rstrip("s"))
+
+
+def _window_said_the_same(said: str) -> tuple[int, str] | None:
+    """The length "the same 3 months last year" names (checked against the period asked: "the
+    last 7 days vs the same 14 days last year" is no same period), if it names one."""
+    same = _SAME_LENGTH.search(said)
+    return _window(same.group(1)) if same is not None else None
+
+
+_SAME_LENGTH = patterns.compile(r"\bsame\s+(\w+\s+(?:days?|weeks?|months|quarters))\b", re.I)
 
 
 def _number(raw: str) -> int:

@@ -553,4 +553,5 @@ A_PLACE = patterns.compile(r"第几|多少|\bplace\b|\bposition\b|\brank\b|\bwhe
 of the groups inside a member: "华南各渠道GMV排名")."""
 ACROSS_GROUPS = patterns.compile(r"\bacross\b|\bamong\b|\bover all\b|各.{0,6}之间|所有.{0,6}的平均", re.I)
 """An average said over the groups themselves ("average AOV across channels")."""
-CAPITALISED = patterns.compile(r"(?<![\w])[A-Z][A-Za-z]+")
+CAPITALISED = patterns.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Za-z]+(?![A-Za-z0-9_])")
+"""A capitalised Latin word, in an English sentence or between Chinese characters ("2013年JetBlue的")."""

@@ -26,6 +26,7 @@ from functools import cached_property
 from typing import cast, get_args
 
 from baton import patterns
+from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.semantic import Correction, Grain, SemanticQuery
 from baton.errors import AmbiguousQuestion, OutOfScope
@@ -144,6 +145,23 @@ def _periods_kept(scan: Scan) -> bool:
 
 
 _WHICH_PERIODS_EN = patterns.compile(r"\bwhich\s+(?:days|dates|weeks|months|quarters)\b", re.I)
+
+
+def _rate_in_percent(catalog: Catalog, scan: Scan, found: Sequence[Hit], said: Sequence[tuple[int, int]]) -> bool:
+    """Whether every share word is a percent word right after a rate ("refund rate pct", "转化率%",
+    "conversion rate in percent"): the rate's own unit, a rate being no amount to take a share of."""
+
+    def after_a_rate(start: int) -> bool:
+        before = max((h for h in found if h.end <= start), key=lambda h: h.end, default=None)
+        if before is None or scan.norm[before.end : start].strip() not in ("", "in", "的"):
+            return False
+        metrics = [t.target for t in before.terms if t.kind == "metric"]
+        return bool(metrics) and all(catalog.metrics[m].unit == "ratio" for m in metrics)
+
+    return bool(said) and all(_RATE_UNIT.fullmatch(scan.norm[s:e].strip()) and after_a_rate(s) for s, e in said)
+
+
+_RATE_UNIT = patterns.compile(r"%|％|pct|percent|percentage|百分比", re.I)
 
 
 def _the_latest_whole(cues: Cues, language: Language, as_of: date) -> list[timeexpr.PeriodReading]:
@@ -669,6 +687,7 @@ class Planner(TermReader, QueryAssembly):
             raise self.refused_metric(refused.terms[0].target)
         ties = read_ties(scan) if context is not None else None
         cues = read_cues(scan, follows=context is not None)
+        cues.share = cues.share and not _rate_in_percent(self.catalog, scan, found, cues.spans.get("share", []))
         claim_comparison_added(scan, cues, compared_already=context is not None and context.comparison is not None)
         periods = event_periods(self.catalog.calendar, scan, as_of)
         for period in periods:

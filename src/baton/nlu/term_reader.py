@@ -146,6 +146,42 @@ _BESIDE = patterns.compile(r"\s*(?:为|是|在|=|:|：|\b(?:is|in|at|on)\b)?\s*"
 — never 的 ("LGA的目的地": the destinations of flights from LGA)."""
 
 
+def _words_before_a_member(scan: Scan, start: int, member: Hit, hits: Sequence[Hit]) -> str:
+    """The text from ``start`` to ``member``, without what only says the member is one of the rows
+    ("excluding flights to ATL", "excluding origin JFK"): words already read (the rows' metric word,
+    the word placing the value after it) and the member's own dimension word."""
+    said = list(scan.norm[start : member.start])
+    dims = member_dimensions(member)
+    for hit in hits:
+        own = hit.kinds == {"dimension"} and {t.target for t in hit.terms} <= dims
+        if start <= hit.start and hit.end <= member.start and own:
+            said[hit.start - start : hit.end - start] = " " * (hit.end - hit.start)
+    for s, e in scan.claimed:  # "flights to" of "excluding flights to ATL"
+        if start <= s and e <= member.start:
+            said[s - start : e - start] = " " * (e - s)
+    return "".join(said)
+
+
+def _listed_with(hit: Hit, hits: Sequence[Hit], norm: str, dims: set[str]) -> set[str]:
+    """The dimensions among ``dims`` of the members listed with ``hit`` ("JFK和LGA", "EWR or LGA")
+    that name a value of one dimension only."""
+    ordered = sorted((h for h in hits if "member" in h.kinds), key=lambda h: h.start)
+    at = next(i for i, h in enumerate(ordered) if h is hit) if any(h is hit for h in ordered) else None
+    if at is None:
+        return set()
+    found: set[str] = set()
+    for step in (-1, 1):
+        i = at
+        while 0 <= i + step < len(ordered):
+            a, b = sorted((ordered[i], ordered[i + step]), key=lambda h: h.start)
+            if a.end > b.start or not vocab.LIST_JOIN.match(norm[a.end : b.start]):
+                break
+            i += step
+            own = member_dimensions(ordered[i])
+            found |= own & dims if len(own) == 1 else set()
+    return found
+
+
 def _beside(norm: str, a: Hit, b: Hit) -> bool:
     """Whether two hits stand next to each other, a particle or sign at most between them."""
     first, second = (a, b) if a.start < b.start else (b, a)
@@ -174,6 +210,7 @@ class TermReader(CatalogChecks):
             hits = [members_only(hit) for hit in hits]
         # "excluding new users": a metric is never taken out, the member is
         hits = [members_only(h) if _EXCLUDED_BEFORE.search(scan.norm, 0, h.start) else h for h in hits]
+        hits = self._without_rows_excluded(scan, hits)
         hits, ratios_read = ratios_said_in_parts(self.catalog, scan, hits, language)
         if ratios_read:  # "GMV divided by orders": its "divided by" is the metric's, no ratio or share of its own
             _cues_inside_terms(cues, [h for h in hits if any(r.written == h.text for r in ratios_read)])
@@ -197,7 +234,7 @@ class TermReader(CatalogChecks):
             for target in dict.fromkeys(t.target for t in self._chosen_terms(hit, hits) if t.kind == "member")
         ]
         _subtracted(scan, cues, members, hits)
-        excluded = self._excluded(scan, cues, [hit for _, hit in members])
+        excluded = self._excluded(scan, cues, [hit for _, hit in members], hits)
         terms.members = [Member(dim, member, hit, id(hit) in excluded) for (dim, member), hit in members]
         check_per_member(scan, terms.members)
         claim_member_lists(scan, cues, terms.members)
@@ -258,6 +295,10 @@ class TermReader(CatalogChecks):
         breakdowns = self._distinct_readings(sorted({t.target for t in hit.terms if t.kind == "dimension"}), metrics)
         if len(breakdowns) == 1 and hit.kinds == {"dimension"}:
             return dataclasses.replace(hit, terms=tuple(t for t in hit.terms if t.target == breakdowns[0]))
+        owned = self._of_the_member_beside(hit, hits, breakdowns, metrics, norm) if len(breakdowns) > 1 else []
+        if len(owned) == 1 and hit.kinds == {"dimension"}:  # "JFK airport": the airport JFK is, as its own dimension
+            term = next(t for t in hit.terms if t.kind == "dimension")
+            return dataclasses.replace(hit, terms=(dataclasses.replace(term, target=owned[0]),))
         if len(breakdowns) > 1 and hit.kinds == {"dimension"}:
             raise AmbiguousQuestion(
                 *(
@@ -270,9 +311,13 @@ class TermReader(CatalogChecks):
         if len(dims) < 2:
             return hit
         after = [d for d in dims if self._value_after(d).search(norm, 0, hit.start)]
-        if len(after) == 1:  # "flights from LGA": the catalog says a value after "from" is an origin
+        listed = _listed_with(hit, hits, norm, set(dims))
+        if len(after) == 1 or (not after and len(listed) == 1):
+            # "flights from LGA": the catalog says a value after "from" is an origin; "JFK和LGA": LGA is
+            # listed with an origin only an origin holds
+            dim = after[0] if after else listed.pop()
             return dataclasses.replace(
-                hit, terms=tuple(t for t in hit.terms if t.kind != "member" or t.target.split(":", 1)[0] == after[0])
+                hit, terms=tuple(t for t in hit.terms if t.kind != "member" or t.target.split(":", 1)[0] == dim)
             )
         naming = [h for h in hits if h is not hit and {t.target for t in h.terms if t.kind == "dimension"} & set(dims)]
         beside = [h for h in naming if _beside(norm, h, hit)]
@@ -301,6 +346,28 @@ class TermReader(CatalogChecks):
             detail={"member": hit.text, "suggestions": dims},
         )
 
+    def _without_rows_excluded(self, scan: Scan, hits: list[Hit]) -> list[Hit]:
+        """``hits`` without a metric word that only names the rows an exclusion takes away, with the
+        catalog's word that places the member after it ("average delay excluding flights to ATL": the
+        flights to ATL, no count of flights asked) — its span claimed — when another metric is asked."""
+        rows: list[tuple[Hit, int]] = []
+        for hit in hits:
+            if hit.kinds != {"metric"} or not _EXCLUDED_BEFORE.search(scan.norm, 0, hit.start):
+                continue
+            after = next((h for h in hits if h.start >= hit.end), None)
+            if after is None:
+                continue
+            # the words placing the value may hold the metric word itself ("flights to" of a destination)
+            words = [self._value_after(d).search(scan.norm, hit.start, after.start) for d in member_dimensions(after)]
+            if any(w and not scan.norm[hit.end : max(w.start(), hit.end)].strip() for w in words):
+                rows.append((hit, after.start))
+        kept = [h for h in hits if all(h is not hit for hit, _ in rows)]
+        if not rows or not any("metric" in h.kinds for h in kept):
+            return hits
+        for hit, member_start in rows:
+            scan.claim(hit.start, member_start)
+        return kept
+
     def _value_after(self, dim: str) -> re.Pattern[str]:
         """The catalog's words before a value of ``dim``, ending the text before the value."""
         return self._values_after.get(dim, _NEVER)
@@ -314,6 +381,20 @@ class TermReader(CatalogChecks):
             if words:
                 out[name] = re.compile(rf"(?<![a-z])(?:{said})\s*(?:the\s+)?$", re.I)
         return out
+
+    def _of_the_member_beside(
+        self, hit: Hit, hits: list[Hit], breakdowns: list[str], metrics: Sequence[str], norm: str
+    ) -> list[str]:
+        """The dimensions of a member said right beside ``hit`` ("JFK airport", "ATL机场") that read the
+        column of one of the word's ``breakdowns``: the word names that member's dimension."""
+        tables = [t for m in metrics for t in self.catalog.tables_of(m)]
+
+        def reads(dim: str) -> tuple[str | None, ...]:
+            return tuple(self.catalog.dimensions[dim].columns.get(t) for t in tables)
+
+        owners = {d for h in hits if "member" in h.kinds and _beside(norm, h, hit) for d in member_dimensions(h)}
+        named = {reads(b) for b in breakdowns}
+        return sorted(d for d in owners if tables and reads(d) in named)
 
     def _distinct_readings(self, dims: list[str], metrics: Sequence[str]) -> list[str]:
         """Dimensions that read another column for the asked metrics' tables (the shortest name
@@ -408,13 +489,13 @@ class TermReader(CatalogChecks):
         self._equals[metric] = out
         return out
 
-    def _excluded(self, scan: Scan, cues: Cues, member_hits: list[Hit]) -> set[int]:
+    def _excluded(self, scan: Scan, cues: Cues, member_hits: list[Hit], hits: Sequence[Hit]) -> set[int]:
         """Members an exclusion word applies to ("除了A和B以外", "非A", "excluding A", "A除外")."""
         out: set[int] = set()
         ordered = sorted({id(h): h for h in member_hits}.values(), key=lambda h: h.start)
         for cue in cues.exclusions:
             chain = [h for h in ordered if h.start >= cue.end()]
-            if not chain or not _BETWEEN_FILLER.match(scan.norm[cue.end() : chain[0].start]):
+            if not chain or not _BETWEEN_FILLER.match(_words_before_a_member(scan, cue.end(), chain[0], hits)):
                 continue
             scan.claim(cue.start(), cue.end())
             out.add(id(chain[0]))
@@ -496,8 +577,11 @@ class TermReader(CatalogChecks):
         # "华东地区" names its member's dimension; "非华东地区…最高的3个": the set left, ranked — each asked
         attached = bool(adjacent) and not (groups_ranked and all(m.excluded for m in adjacent))
         # "my category (home appliances)", "品类：家电": the dimension word names the member after it
+        excluding = _EXCLUDED_BEFORE.search(scan.norm, 0, hit.start) is not None  # "excluding origin JFK"
         named_after = any(
-            not m.excluded and m.hit.start >= hit.end and _BEFORE_ITS_MEMBER.fullmatch(scan.norm[hit.end : m.hit.start])
+            (not m.excluded or excluding)
+            and m.hit.start >= hit.end
+            and _BEFORE_ITS_MEMBER.fullmatch(scan.norm[hit.end : m.hit.start])
             for m in named_here
         )
         attached = attached or (named_after and not each_asked and not groups_ranked)

@@ -60,7 +60,8 @@ YOY = patterns.compile(
     r"(?:和|跟|与|同)(?:去年|上一年|上年|前一年)(?:同期|同月|同季度?|当月|当季度?|同一?个?月)?(?:相比|比较|对比|比)|"
     r"\byoy\b|year[- ]over[- ]year|year[- ]on[- ]year|"
     r"(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+(?:the\s+)?)?"
-    r"\bsame (?:period|month|quarter|(?:\d{1,3} )?(?:days?|weeks?)|dates|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
+    r"\bsame (?:period|month|quarter|(?:(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) )?"
+    r"(?:days?|weeks?|months|quarters)|dates|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
     r"\b(?:the )?same (?:day|date|week|month|quarter|period) (?:a|one) year (?:ago|earlier|before)\b"
     r"|\b(?:the )?same (?:day|date) last year\b|\b(?:a|one) year (?:ago|earlier|before)\b|\bvs\.? last year\b|\bcompared? (?:with|to) last year\b"
     # the year before a month or a quarter is its same period a year earlier, never the month before
@@ -716,7 +717,8 @@ THRESHOLD = patterns.compile(
     r"(?:\d+(?:千万|百万|万|千|百)?|[一二两三四五六七八九](?:[十百千](?:[0-9一二两三四五六七八九十百千零〇]*(?:千万|百万|万))?)?)"
     r"(?![0-9一二两三四五六七八九十百千万亿]))"
     r"|一半|半数|\bhalf\b|[一二三四五六七八九]成(?![本员交功绩为立年熟])|(?:\d[千百])+\d?(?=\s*(?:万|个?亿))|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|(?<=[过破上了])(?=千万|百万|万|亿)"
-    r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*)\s*"
+    r"|(?<![一二两三四五六七八九十百千零〇])[一二两三四五六七八九十][一二两三四五六七八九十百千零〇]*"
+    r"(?:(?<=[一二两三四五六七八九十零〇])点[零〇一二三四五六七八九]+)?)\s*"  # "七点五": 7.5
     r"(?P<scale>%|％|个百分点|百分点|个点|\bpercentage points?\b|\bpoints?\b|\bpts?\b|\bpercent\b|\bper cent\b|千万|百万|万|个?亿|千|kw(?![a-z])|w(?![a-z])|k(?![a-z])|mn?(?![a-z])|\bmillion\b"
     r"|bn?(?![a-z])|\bbillion\b|\bthousand\b)?(?P<money>\s*(?:美元|美金|欧元|英镑|日元|元|块钱?|(?<![a-z])(?:rmb|yuan|dollars?|usd|eur(?:os?)?|gbp|pounds?|jpy|yen)(?![a-z])))?"
     r"(?:\s*(?:单|笔|人|位|次|件)(?![\u4e00-\u9fff]*[数量额率]))?"  # "1万单", "超过1w人": the count's own unit

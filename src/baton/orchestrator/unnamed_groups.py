@@ -3,6 +3,10 @@ new accounts" asks about countries, and rows whose country is empty (NULL) are n
 compiler keeps them out of every ranking and bound (``baton.catalog.compiler``); this step finds
 whether there were any, so the answer says what was left out rather than leave it unseen.
 
+A ranking by the change in percent ("which channel grew most in percent") cannot place a group
+whose earlier value is zero or below (a percent of nothing is no number): the same statement, with
+the comparison, finds those groups, so the answer names them instead of leaving them silently out.
+
 One more governed statement, only for a ranking or a bound by a dimension: the first metric by
 the same dimensions, filters and period, unranked (groups, never rows, come back to Python).
 """
@@ -27,6 +31,8 @@ class UnnamedGroups(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     groups: int = 0
     value: float | None = None
+    no_percent: list[str] = []
+    """The groups (their keys, as stored) a ranking by the change in percent cannot place."""
 
 
 def unnamed_query(query: SemanticQuery) -> SemanticQuery | None:
@@ -44,6 +50,7 @@ def unnamed_query(query: SemanticQuery) -> SemanticQuery | None:
         time_range=query.time_range,
         where=query.where,
         as_of=query.as_of,
+        comparison=query.comparison if query.rank_by == "change_pct" else None,
     )
 
 
@@ -54,28 +61,60 @@ def unnamed_groups(query: SemanticQuery, result: QueryResult, catalog: Catalog) 
     metric = query.metrics[0]
     at = names.index(metric) if metric in names else None
     empty = [row for row in result.rows if any(row[k] is None for k in keys)]
+    no_percent = _no_percent(result, keys, metric)
     values = [float(row[at]) for row in empty if at is not None and row[at] is not None]
     if empty and len(values) == len(empty) and not any(values):  # nothing measured there: nothing left out
-        return UnnamedGroups()
+        return UnnamedGroups(no_percent=no_percent)
     adds_up = catalog.metrics[metric].additive
     value = sum(values) if values and (len(empty) == 1 or adds_up) and len(values) == len(empty) else None
-    return UnnamedGroups(groups=len(empty), value=value)
+    return UnnamedGroups(groups=len(empty), value=value, no_percent=no_percent)
+
+
+def _no_percent(result: QueryResult, keys: list[int], metric: str) -> list[str]:
+    """The named groups whose earlier value is not above zero: none, or zero and below (the plain
+    statement leaves a period without rows empty where the answer's fills it with zero)."""
+    names = [c.name for c in result.columns]
+    if f"{metric}_change_pct" not in names:
+        return []
+    previous = names.index(f"{metric}_previous")
+    return [
+        " / ".join(str(row[k]) for k in keys)
+        for row in result.rows
+        if (row[previous] is None or float(row[previous]) <= 0) and all(row[k] is not None for k in keys)
+    ]
 
 
 def unnamed_notes(query: SemanticQuery, found: UnnamedGroups, catalog: Catalog, language: Language) -> list[str]:
     """The assumption that says a ranking left out the rows with an empty key ("country is empty
     for part of the data (new accounts: 10); it belongs to no country and is left out")."""
+    notes = _no_percent_notes(found, language)
     if not found.groups:
-        return []
+        return notes
     dims = no_key_labels(catalog, query.dimensions, language)
     metric = query.metrics[0]
     # the value said is the period's own: not a per-day average's, nor a change a ranking by it ranks
     if found.value is None or query.average_per is not None or query.rank_by != "value":
-        return [text("answer.unnamed_not_ranked", language, dimensions=dims)]
+        return [text("answer.unnamed_not_ranked", language, dimensions=dims), *notes]
     info = catalog.metrics[metric]
     value = format_exact(found.value, info.unit, language, catalog.currency_of(metric))
     label = info.label.for_lang(language)
-    return [text("answer.unnamed_not_ranked_valued", language, dimensions=dims, metric=label, value=value)]
+    return [text("answer.unnamed_not_ranked_valued", language, dimensions=dims, metric=label, value=value), *notes]
+
+
+def _no_percent_notes(found: UnnamedGroups, language: Language) -> list[str]:
+    """The assumption that names the groups a ranking by percent change could not place."""
+    if not found.no_percent:
+        return []
+    shown = text("answer.list_sep", language).join(found.no_percent[:_NAMED])
+    more = (
+        text("answer.no_percent_more", language, n=len(found.no_percent) - _NAMED)
+        if len(found.no_percent) > _NAMED
+        else ""
+    )
+    return [text("answer.no_percent_not_ranked", language, groups=shown + more)]
+
+
+_NAMED = 10
 
 
 __all__ = ["UnnamedGroups", "unnamed_groups", "unnamed_notes", "unnamed_query"]

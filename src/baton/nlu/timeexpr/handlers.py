@@ -310,10 +310,14 @@ def _days_of_week(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
 
 def _days_of_week_en(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """ "Monday to Friday last week", "this week's Mon-Wed", "weekdays of last week": those days of a
-    calendar week counted from the as-of week, Monday first; a range said backwards is invalid."""
+    calendar week counted from the as-of week, Monday first; a range said backwards is invalid.
+    One day ("Wednesday last week", "last week's Wed") is that day of the week."""
     said = (_group(m, "wk") or "").lower()
     weeks_back = 2 if _group(m, "wbl") else 0 if said == "this" else 1
     monday = _monday(ctx, weeks_back)
+    if one := _group(m, "one"):
+        day = monday + timedelta(days=_WEEKDAY_EN[one.lower()])
+        return _Raw(day, day, "day")
     a, b = _group(m, "a"), _group(m, "b")
     first, last = (_WEEKDAY_EN[a.lower()], _WEEKDAY_EN[b.lower()]) if a and b else (0, 4)  # weekdays: Mon–Fri
     if last < first:
@@ -345,15 +349,16 @@ def _us_day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
 
 
 def _first_months(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
-    """The first N months of a year, from January 1: whole months, so the period before the first
-    two months is November and December, not the 59 days before."""
+    """The first N months (or quarters) of a year, from January 1: whole months, so the period before
+    the first two months is November and December, not the 59 days before."""
     year = _year_of(m, ctx)
     assert year is not None
     raw = _group(m, "n") or ""
     n = _en_int(raw) if raw.isascii() and not raw.isdigit() else parse_cn_int(raw)
-    if not 1 <= n <= 12:
-        raise _invalid(text, "nlu.no_such_period", kind="month", kind_zh=message("nlu.period_month", "zh"), number=n)
-    return _Raw(date(year, 1, 1), _month_end(year, n), "month")
+    kind: _PeriodGrain = "quarter" if _group(m, "q") else "month"
+    if not 1 <= n <= (4 if kind == "quarter" else 12):
+        raise _invalid(text, "nlu.no_such_period", kind=kind, kind_zh=message(f"nlu.period_{kind}", "zh"), number=n)
+    return _Raw(date(year, 1, 1), _month_end(year, n * 3 if kind == "quarter" else n), kind)
 
 
 def _half(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:

@@ -56,7 +56,10 @@ from baton.nlu.timeexpr.handlers import (
 from baton.nlu.timeexpr.raw import _p, _Rule
 
 _WD_EN = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
-_DAYS_EN = rf"(?:(?:the\s+)?weekdays|(?P<a>{_WD_EN})\s*(?:to|through|thru|till|until|-|–|—)\s*(?P<b>{_WD_EN}))"
+_DAYS_EN = (
+    rf"(?:(?:the\s+)?weekdays|(?P<a>{_WD_EN})\s*(?:to|through|thru|till|until|-|–|—)\s*(?P<b>{_WD_EN})"
+    rf"|(?:on\s+)?(?:the\s+)?(?P<one>{_WD_EN}))"
+)
 """Days of a week said in English: "Monday to Friday", "Mon-Wed", "weekdays" (Monday to Friday)."""
 _WEEK_EN = r"(?:(?P<wk>last|previous|this)\s+week|(?:the\s+)?(?P<wbl>week\s+before\s+last))"
 
@@ -370,16 +373,19 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("day_slash", _p(r"(?<![\d/.])(?P<m>1[0-2]|0?[1-9])/(?P<d>1[3-9]|2\d|3[01])(?![\d/.%])"), _day),
     # day first when only the day can be over 12 ("15/6": 15 June); "6/5" stays unread, either way round
     _Rule("day_slash_dm", _p(r"(?<![\d/.])(?P<d>1[3-9]|2\d|3[01])/(?P<m>1[0-2]|0?[1-9])(?![\d/.%])"), _day),
-    # the first N months of a year: 今年前六个月, 2025年前3个月, the first six months of 2026
+    # the first N months (quarters) of a year: 今年前六个月, 2025年前三季度, the first six months of 2026
     _Rule(
         "first_months_cn",
-        _p(r"(?:(?P<y>[12]\d{3})\s*年|(?P<yrel>今年|本年|去年|前年))的?\s*(?:前|头)\s*(?P<n><CNUM>)\s*个月"),
+        _p(
+            r"(?:(?P<y>[12]\d{3})\s*年|(?P<yrel>今年|本年|去年|前年))的?\s*(?:前|头)\s*(?P<n><CNUM>)\s*"
+            r"(?:个月|(?P<q>个?季度?))"
+        ),
         _first_months,
     ),
     _Rule(
         "first_months_en",
         _p(
-            r"<NB>(?:the\s+)?first\s+(?P<n><ENUM>)\s+months\s+of\s+"
+            r"<NB>(?:the\s+)?first\s+(?P<n><ENUM>)\s+(?:months|(?P<q>quarters))\s+of\s+"
             r"(?:(?P<y>[12]\d{3})|(?P<yen>this|current|last|previous)\s+year)<NA>"
         ),
         _first_months,
