@@ -525,6 +525,9 @@ def test_postgres_answers_like_duckdb(
         ("MCDONNELL DOUGLAS flights in 2013", "MCDONNELL DOUGLAS AIRCRAFT CO"),
         ("2013年LGA的各目的地航班数", "LGA"),  # the groups' word names no value apart from it
         ("cancelled flights of all flights in 2013", "all flights"),  # a share of the whole?
+        # s18: read as Delta Air Lines beside a comparison, and as Alaska Airlines by destination
+        ("2013年12月比11月航班数Delta是多少", "Delta"),  # the change, or the airline?
+        ("2013年飞往Alaska的航班数", "飞往"),  # Alaska is no destination
     ],
 )
 def test_a_maker_said_in_part_or_a_key_after_it_is_asked_back(session: baton.Session, question: str, word: str) -> None:
@@ -638,7 +641,10 @@ def test_rows_an_exclusion_or_a_list_places_are_read_as_the_member_says(
     assert [row[-1] for row in answer.result.rows] == pytest.approx([row[-1] for row in gold_rows], rel=REL_TOL)
 
 
-@pytest.mark.parametrize(("question", "carrier"), [("2013年JetBlue的航班数", "B6"), ("2013年United的航班数", "UA")])
+@pytest.mark.parametrize(
+    ("question", "carrier"),
+    [("2013年JetBlue的航班数", "B6"), ("2013年United的航班数", "UA"), ("2013年Delta的航班数", "DL")],
+)
 def test_the_first_word_of_a_name_inside_a_chinese_question_names_it(
     session: baton.Session, duck: duckdb.DuckDBPyConnection, question: str, carrier: str
 ) -> None:
@@ -647,6 +653,40 @@ def test_the_first_word_of_a_name_inside_a_chinese_question_names_it(
     assert answer.status == "answered" and answer.result is not None, answer.answer
     ((want,),) = duck.sql(f"SELECT COUNT(*) FROM flights WHERE carrier = '{carrier}'").fetchall()
     assert answer.result.rows == [[want]] and "读作" in (answer.interpretation or "")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "flights in 2013 excluding cancelled flights to ATL",  # s18: answered all flights not to ATL
+        "average departure delay in 2013 excluding delayed flights to ATL",
+        "cancellation rate in 2013 excluding cancelled flights to ATL",
+    ],
+)
+def test_an_exclusion_of_some_rows_of_a_member_is_asked_back(session: baton.Session, question: str) -> None:
+    """The words placing ATL end inside the metric word ("cancelled flights to"): the cancelled ones
+    to ATL are not all of ATL's rows, and no filter says which."""
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "clarification_needed", answer.answer
+
+
+def test_a_percent_ranking_with_no_fall_in_percent_never_says_no_group_fell(
+    session: baton.Session, duck: duckdb.DuckDBPyConnection
+) -> None:
+    """s18: "No group's Average arrival delay fell" while VX, DL and B6 fell — from an average at or
+    below zero, with no percent; the sentence speaks of the groups with one, and names the others."""
+    delay = "SELECT carrier, AVG(arr_delay) FROM flights WHERE month = {} GROUP BY 1"
+    sep, oct_ = dict(duck.sql(delay.format(9)).fetchall()), dict(duck.sql(delay.format(10)).fetchall())
+    fell_from_below = sorted(c for c in oct_ if c in sep and sep[c] <= 0 and oct_[c] < sep[c])
+    assert fell_from_below  # the case: groups that fell, with no percent
+    question = "which carrier's average arrival delay fell most in percent in October 2013 vs September 2013"
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered", answer.answer
+    assert answer.answer.startswith("Of the groups with an earlier value above zero")
+    (note,) = [a for a in answer.assumptions if a.startswith("Not ranked by the change in percent")]
+    no_percent = sorted(c for c in {*sep, *oct_} if sep.get(c) is None or sep[c] <= 0)
+    named = ", ".join(no_percent[:10]) + (f" and {len(no_percent) - 10} more" if len(no_percent) > 10 else "")
+    assert note.endswith(f"(so no percent): {named}."), (note, no_percent)
 
 
 def test_a_word_of_two_dimensions_as_a_breakdown_is_still_asked_back(session: baton.Session) -> None:

@@ -14,7 +14,7 @@ import pytest
 from baton.catalog.loader import load_catalog
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
-from baton.contracts.semantic import SemanticQuery
+from baton.contracts.semantic import OPEN_START, SemanticQuery
 from baton.messages import text
 from baton.nlu.interpret import interpret
 from baton.nlu.parser import Planner
@@ -38,7 +38,9 @@ def _answered_dev_questions() -> list[tuple[str, str]]:
 
 def _missing(query: SemanticQuery, said: str, catalog: Catalog, lang: Language) -> list[str]:
     """What of ``query`` the sentence does not name."""
-    wanted: list[str] = [query.time_range.start.isoformat(), query.time_range.end.isoformat()]
+    start = query.time_range.start  # all time shows its end alone, as all time
+    said_start = text("answer.all_time", lang, end=query.time_range.end) if start == OPEN_START else start.isoformat()
+    wanted: list[str] = [said_start, query.time_range.end.isoformat()]
     wanted += [catalog.metrics[m].label.for_lang(lang) for m in query.metrics]
     for f in (*query.filters, *query.share_filters):
         dim = catalog.dimensions[f.dimension]

@@ -803,6 +803,14 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         },
     ),
     (
+        "'for X' right after a share's metric is its whole",
+        "share of app in gmv for 华南 last month?",
+        {
+            "filters": [{"dimension": "region", "members": ["华南"]}],
+            "share_filters": [{"dimension": "channel", "members": ["app"]}],
+        },
+    ),
+    (
         "a period between the whole's member and its metric",
         "华东上个月GMV里新客占比多少",
         {
@@ -2528,12 +2536,23 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ),
     # p61: "gmv and new users" read as the GMV of new users; listed, the word may be the second metric
     ("a metric-or-member listed after a metric", "gmv and new users last month", AmbiguousQuestion, "new users"),
+    ("a top and a place at once", "今年GMV最高的一天和第二高的一天", AmbiguousQuestion, "two rankings"),
+    (
+        "a share of a rate, said with a percent sign",
+        "cancel rate % of total by channel last month",
+        AmbiguousQuestion,
+        "rate",
+    ),
     (
         "a metric-or-member listed before a metric",
         "new users and orders by channel last month",
         AmbiguousQuestion,
         "new users",
     ),
+    # all time has no period before it, and "每月历史累计" may be a running total
+    ("all time compared", "all time GMV vs last year", AmbiguousQuestion, "all time"),
+    ("all time with a change", "历史累计GMV环比", AmbiguousQuestion, "历史累计"),
+    ("a running total all time", "每月历史累计GMV", AmbiguousQuestion, "累计"),
 ]
 
 

@@ -69,6 +69,12 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("wed through sun of last week", A, "2026-06-24", "2026-06-28", "custom"),
     ("last week Mon-Thu", A, "2026-06-22", "2026-06-25", "custom"),
     ("this week's Mon to Tue", A, "2026-06-29", "2026-06-30", "custom"),
+    # all time: every day up to the as-of date, from before any first row (shown by its words)
+    ("GMV all time", A, "1900-01-01", "2026-06-30", "custom"),
+    ("all-time orders by channel", A, "1900-01-01", "2026-06-30", "custom"),
+    ("orders since the beginning", A, "1900-01-01", "2026-06-30", "custom"),
+    ("有史以来GMV最高的一天", A, "1900-01-01", "2026-06-30", "custom"),
+    ("全部历史的订单量", A, "1900-01-01", "2026-06-30", "custom"),
     # one day of a named week, as 上周三 is read
     ("GMV on wed last week", A, "2026-06-24", "2026-06-24", "day"),
     ("orders on Tuesday of last week", A, "2026-06-23", "2026-06-23", "day"),

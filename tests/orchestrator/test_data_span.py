@@ -174,3 +174,27 @@ def test_the_first_day_is_read_as_system_metadata(demo_session: Session) -> None
     ]
     assert len(calls) == 1 and len(allowed) == 1 and allowed[0] < calls[0]
     assert [r.name for r in demo_session.store.load(answer.run_id).sql] == ["answer", "completeness"]
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "first"),
+    [
+        ("GMV by channel all time", "all time (up to 2026-06-30)", "All time counts from the first day of data"),
+        ("各渠道历史累计GMV", "全部时间（截至 2026-06-30）", "全部时间从数据的第一天"),
+    ],
+)
+def test_all_time_is_every_day_up_to_the_as_of_date_shown_by_its_end(
+    demo_session: Session, question: str, said: str, first: str
+) -> None:
+    """ "GMV all time", "历史累计": from the data's first day, never a date of 1900 shown for it."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None
+    gold = gold_rows(
+        demo_session,
+        "SELECT channel, SUM(gmv_amount) FROM fact_order WHERE status IN ('paid', 'refunded') "
+        "AND order_date <= DATE '2026-06-30' GROUP BY 1 ORDER BY 1",
+    )
+    assert sorted((c, float(v)) for c, v in answer.result.rows) == [(c, float(v)) for c, v in gold]
+    assert said in (answer.interpretation or "") and said in answer.answer
+    assert any(first in a and "2025-01-01" in a for a in answer.assumptions), answer.assumptions
+    assert "1900" not in answer.answer + (answer.interpretation or "") + " ".join(answer.assumptions)

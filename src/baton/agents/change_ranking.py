@@ -60,7 +60,9 @@ def change_ranking_sentence(
         return text("answer.change_ranked_nothing", language, **where) + unranked
     if len(other_way) == len(rows):  # "下降最多" when none fell: said, never called a fall
         measure = text(f"answer.change_measure_{query.rank_by}", language)
-        said = text("answer.change_ranked_none", language, moved=moved, measure=measure, items=listed, **where)
+        # by percent, the groups of an earlier value not above zero are not ranked: they may have moved
+        key = "answer.change_ranked_none_pct" if query.rank_by == "change_pct" else "answer.change_ranked_none"
+        said = text(key, language, moved=moved, measure=measure, items=listed, **where)
         return said + unranked
     word = text(f"answer.change_word_{query.rank_by}_{'down' if falls else 'up'}", language)
     sentence = text("answer.change_ranked", language, word=word, items=listed, **where)

@@ -626,6 +626,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "No group's {label}{filters} {moved} for {period}, {kind} ({previous_period}); first by {measure}: {items}.",
         "{period}{filters}没有一组的{label}{kind}{moved}；按{measure}排在最前的是 {items}；对比期为 {previous_period}。",
     ),
+    "change_ranked_none_pct": (
+        "Of the groups with an earlier value above zero (the only ones with a change in percent), none's "
+        "{label}{filters} {moved} for {period}, {kind} ({previous_period}); first by {measure}: {items}.",
+        "{period}{filters}在上期数值大于零的分组（只有它们有变化百分比）中，没有一组的{label}{kind}{moved}；"
+        "按{measure}排在最前的是 {items}；对比期为 {previous_period}。",
+    ),
     "change_unknown": (
         " {n} of the rows the ranking returned have no change to show (a value of one period hidden or empty, or "
         "a percent of an earlier value at or below zero) and are left out.",
@@ -650,6 +656,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_traditional": ("traditional characters as simplified", "繁体字按简体读"),
     "interpret_notes": (" (Read {notes}.)", "（{notes}。）"),
     "span": ("{start} to {end}", "{start} 至 {end}"),
+    "all_time": ("all time (up to {end})", "全部时间（截至 {end}）"),
     "span_day": ("{day}", "{day}"),
     "period_words": ("{words} ({span})", "{words}（{span}）"),
     "period_read_dates": ("{words!r} is read as {period}.", "“{words}”解释为 {period}。"),
@@ -737,6 +744,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "fresh_loaded": ("Data up to {newest} (loaded: {loads})", "数据更新至 {newest}（加载时间：{loads}）"),
     "fresh": ("Data up to {newest}", "数据更新至 {newest}"),
+    "all_time_from": (
+        "All time counts from the first day of data, {first}.",
+        "全部时间从数据的第一天 {first} 算起。",
+    ),
     "range_before_data": (
         "The data starts on {first}: {start} to {before} has no rows, and the values hold the data from {first} on.",
         "数据从{first}才开始：{start}至{before}没有数据，数值只含{first}起的数据。",

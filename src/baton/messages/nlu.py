@@ -686,6 +686,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "are meant as well. Ask with the full names, or list them.",
         "“{word}”是{member}，而这些名称也以它开头：{others}。Baton 不会猜测是否也包括它们。请使用完整名称，或逐一列出。",
     ),
+    "all_time_compared": (
+        "{period!r} is every day up to the as-of date, so there is no period before it to compare with. Name the "
+        'two periods to compare (e.g. "this year vs last year"), or ask for {period!r} alone.',
+        "“{period}”指截至分析日期的全部时间，没有可对比的上一期。请说明要对比的两个时期（例如“今年和去年比”），或只问“{period}”。",
+    ),
     "dimension_of_several": (
         "{word!r} names several dimensions ({dimensions}); say which one.",
         "“{word}”可指多个维度（{dimensions}）；请说明是哪一个。",

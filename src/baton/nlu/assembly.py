@@ -208,6 +208,10 @@ class QueryAssembly(CatalogChecks):
         order = self.order_of(cues, terms.metrics) if (ranked or cues.best) else cues.order
         keyed = [*dims, *(["period"] if grain is not None else [])]  # "哪一周同比下降最多": weeks ranked too
         rank_by, order = _ranked_by(cues, keyed, comparison, top_n, place, ranked, order)
+        if (
+            top_n is not None and place is not None
+        ):  # "最高的一天和第二高的一天": a top and a place, asked one at a time
+            raise AmbiguousQuestion(*both("nlu.two_rankings"), detail={"rankings": [f"top {top_n}", f"#{place}"]})
         return _Ranking(top_n, place, order, rank_by, within, each_period, asked_member, filters, ranked)
 
     def _share_within(

@@ -284,6 +284,8 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
             cues.unsupported.append(scan.text[said.start() : said.end()])  # a running total of a series
         else:
             cues.total = True
+            if scan.norm.endswith("历史", 0, said.start()):  # "历史累计": all time, read with the periods
+                scan.release(said.start(), said.end())
     cues.average = bool(cues.take(scan, "average", vocab.AVERAGE))
     cues.breakdown = bool(cues.take(scan, "breakdown", vocab.BREAKDOWN)) | _broken_apart(scan, cues)
     cues.distribution = bool(cues.take(scan, "distribution", vocab.DISTRIBUTION))

@@ -11,7 +11,7 @@ from typing import Literal
 
 from baton import patterns
 from baton.contracts.conversation import PartName
-from baton.contracts.semantic import Comparison, SemanticQuery, TimeRange
+from baton.contracts.semantic import OPEN_START, Comparison, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import timeexpr
@@ -51,6 +51,9 @@ def periods_of(
     time_range = parent.time_range
     if not asks_comparison:
         return time_range, parent.comparison, []
+    if time_range.start == OPEN_START:  # "GMV all time", then "vs last year?": nothing before all time
+        said = time_range.text or ""
+        raise AmbiguousQuestion(*both("nlu.all_time_compared", period=said), detail={"period": said})
     if cues.earlier:  # "上周同期呢" / "上月同期呢": the same days a week or a month before
         shift = timedelta(days=7)
         start, end = (

@@ -349,9 +349,10 @@ def _change_ranking(query: SemanticQuery, catalog: Catalog, metric: str, lang: L
 
 def period_text(start: object, end: object, words: str | None, language: Language) -> str:
     """A period as the reader sees it: its words and its dates ("last month (2026-06-01 to …)");
-    a range open at its start by its words alone ("all dates up to 2026-07-01")."""
-    if words and start == OPEN_START:
-        return words
+    a range open at its start by words that say its end ("all dates up to 2026-07-01"), else as all
+    time up to its end (the question's "历史累计", "since the beginning" are in its assumptions)."""
+    if start == OPEN_START:
+        return words if words and str(end) in words else text("answer.all_time", language, end=end)
     span = (
         text("answer.span_day", language, day=start)
         if start == end

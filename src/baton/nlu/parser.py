@@ -158,9 +158,18 @@ def _rate_in_percent(catalog: Catalog, scan: Scan, found: Sequence[Hit], said: S
         metrics = [t.target for t in before.terms if t.kind == "metric"]
         return bool(metrics) and all(catalog.metrics[m].unit == "ratio" for m in metrics)
 
-    return bool(said) and all(_RATE_UNIT.fullmatch(scan.norm[s:e].strip()) and after_a_rate(s) for s, e in said)
+    def of_a_whole(end: int) -> bool:  # "cancel rate % of total": a share asked of a rate, asked back
+        return _OF_A_WHOLE.match(scan.norm, end) is not None
+
+    return bool(said) and all(
+        _RATE_UNIT.fullmatch(scan.norm[s:e].strip()) and after_a_rate(s) and not of_a_whole(e) for s, e in said
+    )
 
 
+_CJK = patterns.compile(r"[\u4e00-\u9fff]")
+_HOW_MANY_MOVED = patterns.compile(r"几个|多少个")
+_OF_A_WHOLE = patterns.compile(r"\s*(?:of|in)\s+(?:the\s+)?(?:total|whole|overall|all)\b|\s*占", re.I)
+_COMPARED_CN = patterns.compile(r"比|较|变化|差")
 _RATE_UNIT = patterns.compile(r"%|％|pct|percent|percentage|百分比", re.I)
 
 
@@ -454,10 +463,15 @@ class Planner(TermReader, QueryAssembly):
                 continue
             members = self._member_heads.get(normalise(word.group()))
             # "the Delta in flights", "Delta of orders": the change; "did Delta fly", "Delta flights": the name
+            # in Chinese, beside a comparison ("12月比11月航班数Delta是多少"), the word may be the change: asked
+            beside_cjk = (
+                _CJK.fullmatch(text[max(word.start() - 1, 0) : word.start()]) or _CJK.match(text, word.end())
+            ) and (_COMPARED_CN.search(text))
             operator = vocab.CHANGE_WORDS.fullmatch(normalise(word.group())) is not None and (
                 _OPERATOR_AFTER.match(text, word.end()) is not None
                 or _OPERATOR_BEFORE.search(text, 0, word.start()) is not None
                 or not text[: word.start()].strip()
+                or beside_cjk is not None
             )
             if members and (len(members) > 1 or operator):
                 named = ", ".join(members[:5])
@@ -492,9 +506,12 @@ class Planner(TermReader, QueryAssembly):
         ``default_breakdown`` the metrics allow (a user's remembered default) — by that one.
         ``prefer``: metrics that break a tie between metrics a word names equally (a user's
         favourites; the caller states the choice)."""
+        check_question(question)  # a bad input is refused before any reader scans it
         kept = kept_by_change(question)
         check_against_the_average(question)
         check_ranking_inside_ranking(question)
+        if kept is None:  # "GMV环比下降的区域有几个": the groups kept by a move said before a dimension word
+            kept = kept_by_change_of_groups(Scan(text=question, norm=normalise(question)), self.lexicon.find(question))
         try:
             read = self.read(question, as_of=as_of, prefer=prefer, which_moved=kept is not None)
         except AmbiguousQuestion as asked:
@@ -809,6 +826,7 @@ class Planner(TermReader, QueryAssembly):
         if which_moved:  # "哪些渠道下降了", "哪几个月环比下降了": the groups (or periods) the answer names
             read_kept_periods(scan, cues, "which_moved")
             cues.take(scan, "which_moved", vocab.WHICH)
+            cues.take(scan, "which_moved", _HOW_MANY_MOVED)  # "下降的区域有几个": the answer counts them too
         for unit in cues.take(scan, "unit", vocab.UNIT_ASKED):  # "多少万元", "in rmb": how it is written
             money: str | None = unit.group("cur") or unit.group("cur_en")
             cues.unit_currency = currency_of_word(money) if money else cues.unit_currency

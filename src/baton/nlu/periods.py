@@ -14,7 +14,7 @@ from typing import Literal
 from baton import patterns
 from baton.catalog.spine import whole_inside
 from baton.contracts.common import LANGUAGES
-from baton.contracts.semantic import Comparison, Grain, TimeRange, periods_before
+from baton.contracts.semantic import OPEN_START, Comparison, Grain, TimeRange, periods_before
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.messages import text as message
@@ -338,6 +338,9 @@ def _said_as_base(text: str, span: tuple[int, int]) -> bool:
 
 def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange, Comparison | None]:
     main = TimeRange(start=period.start, end=period.end, text=period.text, period_kind=period.grain)
+    compared = cues.earlier or cues.comparison_kind or cues.change or cues.why
+    if main.start == OPEN_START and compared:  # "all time vs last year": all time has no period before it
+        raise AmbiguousQuestion(*both("nlu.all_time_compared", period=period.text), detail={"period": period.text})
     if cues.earlier == "week":
         if (period.end - period.start).days >= 7:  # "今年和上周同期比" is not a week-earlier comparison
             raise AmbiguousQuestion(

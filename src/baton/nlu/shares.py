@@ -193,6 +193,21 @@ def breakdown_wholes(scan: Scan, dims: list[str], hits: list[Hit]) -> set[str]:
     return marked
 
 
+def _for_after_the_metric(before: str, hits: list[Hit]) -> bool:
+    """ "share of app in revenue for 华南": "for" right after the share's metric, its part named before it."""
+    said = _FOR_END.search(before)
+    if said is None:
+        return False
+    metric = next(
+        (h for h in hits if "metric" in h.kinds and h.end <= said.start() and not before[h.end : said.start()].strip()),
+        None,
+    )
+    return metric is not None and any("member" in h.kinds and h.end <= metric.start for h in hits)
+
+
+_FOR_END = patterns.compile(r"\b(?:for|within)\s+(?:the\s+)?$", re.I)
+
+
 def _a_member_at(at: int, hits: list[Hit]) -> bool:
     return any(h.start == at and "member" in h.kinds for h in hits)
 
@@ -204,6 +219,8 @@ def _marker(scan: Scan, hit: Hit, hits: list[Hit]) -> str | None:
     end = _past_attached(scan, hit.end, hits, kinds={"dimension"})
     if _IN_OPENING.search(before) and _CLAUSE_COMMA.match(scan.norm, end) and _part_named_after(hits, end):
         return "strong"  # "In East China, what share of … came from new customers?"
+    if _for_after_the_metric(before, hits):
+        return "strong"  # "share of app in revenue for South China": the whole is South China's revenue
     after_metric = _past_attached(scan, _past_a_period(scan, end), hits, kinds={"metric"})
     if any(INSIDE.match(scan.norm, at) is not None for at in {end, after_metric}):
         return "strong"

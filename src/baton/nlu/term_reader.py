@@ -146,6 +146,14 @@ _BESIDE = patterns.compile(r"\s*(?:为|是|在|=|:|：|\b(?:is|in|at|on)\b)?\s*"
 — never 的 ("LGA的目的地": the destinations of flights from LGA)."""
 
 
+_EACH_BEFORE = patterns.compile(r"(?:各个?|每个?|\b(?:each|every|all)\s+)\s*$", re.I)
+
+
+def _starts_at_or_after(norm: str, start: int, hit: Hit) -> bool:
+    """Whether ``start`` is ``hit``'s own start, or after it with nothing but spaces between."""
+    return start == hit.start or (start >= hit.end and not norm[hit.end : start].strip())
+
+
 def _words_before_a_member(scan: Scan, start: int, member: Hit, hits: Sequence[Hit]) -> str:
     """The text from ``start`` to ``member``, without what only says the member is one of the rows
     ("excluding flights to ATL", "excluding origin JFK"): words already read (the rows' metric word,
@@ -222,10 +230,15 @@ class TermReader(CatalogChecks):
         shown = context.dimensions if context is not None else ()  # a follow-up's groups name a value's kind
         hits = [self._one_dimension(hit, hits, fitting, scan.norm, shown) for hit in hits]
         for hit in hits:  # "flights went to ORD": the catalog's words before a value are the value's
-            for dim in member_dimensions(hit):
-                said = self._value_after(dim).search(scan.norm, 0, hit.start)
-                if said is not None and scan.free(said.start(), hit.start):
-                    scan.claim(said.start(), hit.start)
+            # … and before each of its values ("飞往各目的地", "flights to each destination"), its marker kept
+            own = {t.target for t in hit.terms} if hit.kinds == {"dimension"} else set()
+            start = hit.start
+            if own and (marker := _EACH_BEFORE.search(scan.norm, 0, hit.start)) is not None:
+                start = marker.start()
+            for dim in member_dimensions(hit) | own:
+                said = self._value_after(dim).search(scan.norm, 0, start)
+                if said is not None and said.start() < start and scan.free(said.start(), start):
+                    scan.claim(said.start(), start)
         terms.metric_hits = [h for h in hits if any(t.kind == "metric" for t in self._chosen_terms(h, hits))]
         terms.hits = hits
         members = [  # one member per hit, however many of its surfaces matched ("app", "APP")
@@ -357,9 +370,10 @@ class TermReader(CatalogChecks):
             after = next((h for h in hits if h.start >= hit.end), None)
             if after is None:
                 continue
-            # the words placing the value may hold the metric word itself ("flights to" of a destination)
+            # the words placing the value may hold the whole metric word ("flights to" of a destination) —
+            # never only its end ("cancelled flights to ATL": the cancelled ones are no rows noun)
             words = [self._value_after(d).search(scan.norm, hit.start, after.start) for d in member_dimensions(after)]
-            if any(w and not scan.norm[hit.end : max(w.start(), hit.end)].strip() for w in words):
+            if any(w and _starts_at_or_after(scan.norm, w.start(), hit) for w in words):
                 rows.append((hit, after.start))
         kept = [h for h in hits if all(h is not hit for hit, _ in rows)]
         if not rows or not any("metric" in h.kinds for h in kept):
@@ -377,9 +391,12 @@ class TermReader(CatalogChecks):
         out: dict[str, re.Pattern[str]] = {}
         for name, dim in self.catalog.dimensions.items():
             words = sorted(dim.value_after, key=len, reverse=True)
-            said = "|".join(re.escape(w.lower()).replace(r"\ ", r"\s+") for w in words)
+            # a Latin word starts a word ("from", never "...from"); a Chinese one may follow anything ("LGA飞往")
+            said = "|".join(
+                ("(?<![a-z])" if w[:1].isascii() else "") + re.escape(w.lower()).replace(r"\ ", r"\s+") for w in words
+            )
             if words:
-                out[name] = re.compile(rf"(?<![a-z])(?:{said})\s*(?:the\s+)?$", re.I)
+                out[name] = re.compile(rf"(?:{said})\s*(?:the\s+)?$", re.I)
         return out
 
     def _of_the_member_beside(

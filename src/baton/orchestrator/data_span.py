@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from baton.catalog.spine import counterpart_start, period_starts
 from baton.contracts.common import LANGUAGES, Language
-from baton.contracts.semantic import SemanticQuery, TimeRange
+from baton.contracts.semantic import OPEN_START, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, TimeExpressionError
 from baton.messages import average_fields, both, localized, text
 
@@ -143,6 +143,8 @@ def before_data_notes(query: SemanticQuery, start: DataStart | None, language: L
     if start is None or not query.time_range.start < start.day <= query.time_range.end:
         return []
     tr = query.time_range
+    if tr.start == OPEN_START:  # all time: from the data's first day, never from a date before it
+        return [text("answer.all_time_from", language, first=start.day)]
     return [
         text(
             "answer.range_before_data",

@@ -6,6 +6,7 @@ import re
 from datetime import date, timedelta
 
 from baton import patterns
+from baton.contracts.semantic import OPEN_START
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.messages import text as message
@@ -34,6 +35,12 @@ def _days_ago(k: int) -> _Handler:
         return _Raw(day, day, "day")
 
     return handle
+
+
+def _all_time(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "all time", "历史累计": every day up to the as-of date, from before any warehouse's first row
+    (:data:`OPEN_START`, shown by its words, never as a date)."""
+    return _Raw(OPEN_START, ctx.last, "custom")
 
 
 def _current(grain: _PeriodGrain) -> _Handler:

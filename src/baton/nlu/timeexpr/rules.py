@@ -10,6 +10,7 @@ from baton.nlu.timeexpr.handlers import (
     _UNIT_GRAIN,
     _ago_cn,
     _ago_en,
+    _all_time,
     _current,
     _current_en,
     _day,
@@ -119,6 +120,16 @@ _RULES: tuple[_Rule, ...] = (
         _same_day_last_week,
     ),
     _Rule("today", _p(r"今天|今日|<NB>today<NA>"), _days_ago(0)),
+    # every day there is: from the data's first day up to the as-of date
+    _Rule(
+        "all_time",
+        _p(
+            r"有史以来|(?:全部|所有)历史|历史(?:上|总计|以来|累计)|全部时间|所有时间|上线以来|开业以来|成立以来|"
+            r"<NB>(?:(?:of|in|for|over)\s+)?all[- ]time<NA>|<NB>(?:over\s+(?:the|its|our)\s+)?(?:whole|entire)\s+history<NA>"
+            r"|<NB>since\s+(?:the\s+)?(?:beginning|start|launch|inception)<NA>(?!\s+(?:of|in)\b)"
+        ),
+        _all_time,
+    ),
     _Rule("yesterday", _p(r"昨天|昨日|<NB>yesterday<NA>"), _days_ago(1)),
     _Rule("day_before_yesterday", _p(r"前天|<NB>(?:the\s+)?day\s+before\s+yesterday<NA>"), _days_ago(2)),
     _Rule("three_days_ago", _p(r"大前天"), _days_ago(3)),
