@@ -377,11 +377,10 @@ def test_init_from_dbt_keeps_the_words_before_a_value(dbt_config: Path) -> None:
     assert "from" in dimensions["flight__origin"]["value_after"]
     assert "flights to" in dimensions["flight__dest"]["value_after"]
     assert "to" not in dimensions["flight__dest"]["value_after"]  # "compared to LGA" names no destination
+    assert "operated by" in dimensions["carrier"]["value_after"]  # an entity's meta, as a dimension's
 
 
-ASKED_BACK = {
-    "en-share-by-origin": "handle",  # "…did each origin airport *handle*?"
-}
+ASKED_BACK: dict[str, str] = {}
 """The only questions allowed to be asked back, each with the word it asks about; every other is right."""
 
 
@@ -687,6 +686,48 @@ def test_a_percent_ranking_with_no_fall_in_percent_never_says_no_group_fell(
     no_percent = sorted(c for c in {*sep, *oct_} if sep.get(c) is None or sep[c] <= 0)
     named = ", ".join(no_percent[:10]) + (f" and {len(no_percent) - 10} more" if len(no_percent) > 10 else "")
     assert note.endswith(f"(so no percent): {named}."), (note, no_percent)
+
+
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [
+        (
+            "how many flights did each carrier operate in 2013",
+            "SELECT carrier, COUNT(*) FROM flights GROUP BY 1 ORDER BY 1",
+        ),
+        ("flights operated by B6 in March 2013", "SELECT COUNT(*) FROM flights WHERE carrier = 'B6' AND month = 3"),
+        (
+            "how many flights did JFK handle in March 2013",
+            "SELECT COUNT(*) FROM flights WHERE origin = 'JFK' AND month = 3",
+        ),
+    ],
+)
+def test_the_verb_of_what_is_counted_is_read_as_the_count(
+    session: baton.Session, duck: duckdb.DuckDBPyConnection, question: str, sql: str
+) -> None:
+    """p62: "did each carrier operate", "operated by" (the entity's own words before a value)."""
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert sorted(tuple(r) for r in answer.result.rows) == sorted(duck.sql(sql).fetchall())
+
+
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [
+        (
+            "2013年12月Delta和United航班数对比",
+            "SELECT carrier, COUNT(*) FROM flights WHERE carrier IN ('DL', 'UA') AND month = 12 GROUP BY 1",
+        ),
+        ("2013年Delta的航班数变化趋势", "SELECT month, COUNT(*) FROM flights WHERE carrier = 'DL' GROUP BY 1"),
+    ],
+)
+def test_delta_beside_chinese_is_the_airline_unless_asked_for_after_a_comparison(
+    session: baton.Session, duck: duckdb.DuckDBPyConnection, question: str, sql: str
+) -> None:
+    """s19: 对比, 变化趋势 are no change asked of a comparison ("…比11月…Delta是多少" is, asked back)."""
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert sorted(r[-1] for r in answer.result.rows) == sorted(n for _, n in duck.sql(sql).fetchall())
 
 
 def test_a_word_of_two_dimensions_as_a_breakdown_is_still_asked_back(session: baton.Session) -> None:

@@ -838,6 +838,14 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "how many orders did new customers place last month",
         {"metrics": ["order_count"]},
     ),
+    *[
+        (
+            f"the verb of what is counted: {verb}",
+            f"how many orders did each channel {verb} last month",
+            {"dimensions": ["channel"]},
+        )
+        for verb in ("make", "get", "receive", "process", "handle", "record")
+    ],
     ("may after 'for' is the month", "GMV for May by region", {"time_range": {"end": "2026-05-31"}}),
     ("a place said as 'in second place'", "which channel came in second place by GMV last month", {"rank_place": 2}),
     (

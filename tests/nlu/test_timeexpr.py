@@ -75,6 +75,7 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("orders since the beginning", A, "1900-01-01", "2026-06-30", "custom"),
     ("有史以来GMV最高的一天", A, "1900-01-01", "2026-06-30", "custom"),
     ("全部历史的订单量", A, "1900-01-01", "2026-06-30", "custom"),
+    ("自上线以来GMV", A, "1900-01-01", "2026-06-30", "custom"),
     # one day of a named week, as 上周三 is read
     ("GMV on wed last week", A, "2026-06-24", "2026-06-24", "day"),
     ("orders on Tuesday of last week", A, "2026-06-23", "2026-06-23", "day"),

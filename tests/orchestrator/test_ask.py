@@ -277,6 +277,38 @@ def test_a_share_per_period_is_of_that_periods_total(
     assert answer.gate is not None and answer.gate.ok
 
 
+@pytest.mark.parametrize(
+    ("question", "item"),
+    [
+        ("2025年各月GMV占全年的比例", "2025-03 {value}（占 {share}）"),
+        ("share of GMV by month in 2025", "2025-03: {value} ({share} of the total)"),
+    ],
+)
+def test_the_periods_of_a_series_as_the_parts_are_shares_of_the_whole_range(
+    demo_session: Session, question: str, item: str
+) -> None:
+    """No part or breakdown named: each month is a part of the year, its share of the year's total
+    (asked back before, "share of what"); never "of that month's total", which would be 100 %."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.error
+    ((march, year),) = gold_rows(
+        demo_session,
+        "SELECT SUM(gmv_amount) FILTER (WHERE order_date BETWEEN '2025-03-01' AND '2025-03-31'), SUM(gmv_amount) "
+        "FROM fact_order WHERE status IN ('paid', 'refunded') AND order_date BETWEEN '2025-01-01' AND '2025-12-31'",
+    )
+    shares = [float(row[2]) for row in answer.result.rows]
+    assert len(shares) == 12 and abs(sum(shares) - 1) < 1e-9
+    share = f"{float(str(march)) / float(str(year)) * 100:.2f}%"
+    assert item.format(value=f"¥{float(str(march)):,.2f}", share=share) in answer.answer
+    assert f"{float(str(year)):,.2f}" in answer.answer  # the whole stated
+    assert "that month" not in answer.answer and "当月" not in answer.answer
+
+
+def test_a_share_of_the_year_over_part_of_a_year_is_asked_back(demo_session: Session) -> None:
+    answer = demo_session.ask("2025年上半年各月GMV占全年的比例", as_of=AS_OF)
+    assert answer.status == "clarification_needed" and "全年" in answer.answer
+
+
 def test_a_long_share_series_counts_what_it_does_not_list(demo_session: Session) -> None:
     """365 daily shares: twelve are listed, the rest counted ("另有 353 项见表格") — a number the
     output gate traces to the table, so the answer is not blocked."""

@@ -16,7 +16,7 @@ from baton.agents.narration import MAX_LISTED, Sentence, by_time, named_row, per
 from baton.agents.ranked_sentences import RankedSentences, asked_place
 from baton.agents.shares_compared import SharesCompared
 from baton.agents.within_groups import within_groups_sentence
-from baton.catalog.compiler import checked_bound
+from baton.catalog.compiler import checked_bound, share_of_the_range
 from baton.contracts.answer import ResultTable
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery, TimeRange
@@ -221,8 +221,10 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
         label = value_label(self.catalog, query, metric, language)
         share_col = f"{metric}_share"
 
-        # with a grain, the whole is each period's own: a share is "of that month's total"
-        grain = text(f"answer.grain_{query.grain}", language) if query.grain is not None else ""
+        # with a grain, the whole is each period's own: a share is "of that month's total" — unless the
+        # periods themselves are the parts ("各月GMV占全年的比例"), each of the range's total
+        of_each_period = query.grain is not None and not share_of_the_range(query)
+        grain = text(f"answer.grain_{query.grain}", language) if of_each_period else ""
 
         group = text("answer.and_sep", language).join(
             self.catalog.dimensions[d].label.for_lang(language) for d in query.share_within

@@ -653,6 +653,12 @@ def _kept_by_window(
     return kept.where(keep(exp.column(alias)), copy=False)
 
 
+def share_of_the_range(query: SemanticQuery) -> bool:
+    """A share of a series with no part or breakdown named ("各月GMV占全年的比例", "each month's share
+    of 2025 orders"): each period's share of the whole range — the one whole it can be of."""
+    return query.share and query.grain is not None and not query.dimensions and not query.share_filters
+
+
 def share_comparison_built(query: SemanticQuery) -> bool:
     """Whether a share's comparison (if any) is one this compiler builds: one period's parts of one
     whole against another period's, listed or ranked by the share now — never inside each group,
@@ -679,8 +685,11 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         dialect,
         shape,
     )
+    over_the_range = share_of_the_range(query)  # "各月GMV占全年的比例": each period of the range's total
     whole = _compile_plain(  # no spine of its own: a period the part lacks is a 0 of a whole that has rows
-        query.model_copy(update={**unshared, "dimensions": query.share_within}),
+        query.model_copy(
+            update={**unshared, "dimensions": query.share_within, **({"grain": None} if over_the_range else {})}
+        ),
         catalog,
         dialect,
         _Shape(ties=False, spine=False),
@@ -690,7 +699,7 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     keys = [PERIOD] if query.grain is not None else []
     outs = _share_outputs(query, keys)
     columns = [o.alias_or_name for o in outs]
-    final = _with_the_whole(_select_from(outs, part.expression, "n"), whole, query, keys)
+    final = _with_the_whole(_select_from(outs, part.expression, "n"), whole, query, [] if over_the_range else keys)
     if members_only(query):  # the parts ranked or bounded are members; the whole keeps every row
         named = [exp.not_(exp.column(d, table="n").is_(exp.null())) for d in query.dimensions]
         final = final.where(exp.and_(*named, copy=False), copy=False)

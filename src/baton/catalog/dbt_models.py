@@ -266,6 +266,7 @@ def _entity_dimensions(models: Models) -> None:
             columns=columns,
             drill=bool(meta.get("drill", False)),  # a key: one member per row of its table
             index_members=bool(meta.get("index_members", False)),
+            value_after=tuple(str(w) for w in meta.get("value_after", ())),  # as a dimension's: "operated by B6"
         )
 
 

@@ -506,6 +506,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "interpret_moved": ("changed", "变化"),
     "interpret_share_of_part": ("the share of {part} in {metrics}", "{part}占{metrics}的比例"),
     "interpret_share_by": ("the share of {metrics}", "{metrics}占比"),
+    "interpret_share_of_range": ("the share of the whole period's {metrics}", "{metrics}占整个期间的比例"),
     "interpret_share_within": (
         "the share of {part} in each {group}'s {metrics}",
         "每个{group}中{part}占{metrics}的比例",

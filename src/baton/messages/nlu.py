@@ -686,6 +686,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "are meant as well. Ask with the full names, or list them.",
         "“{word}”是{member}，而这些名称也以它开头：{others}。Baton 不会猜测是否也包括它们。请使用完整名称，或逐一列出。",
     ),
+    "share_of_the_year": (
+        "{word!r} is of the whole year, but the question's period is {period!r}: a share of another period than "
+        "the one asked is not built. Ask for the whole year's parts (e.g. \"each month's share of 2025 GMV\").",
+        "“{word}”指全年，而问题的期间是“{period}”：不计算占另一个期间的比例。请按整年来问（例如“2025年各月GMV占全年的比例”）。",
+    ),
     "all_time_compared": (
         "{period!r} is every day up to the as-of date, so there is no period before it to compare with. Name the "
         'two periods to compare (e.g. "this year vs last year"), or ask for {period!r} alone.',

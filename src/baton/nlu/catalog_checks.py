@@ -225,7 +225,7 @@ class CatalogChecks:
             raise ask_back("nlu.share_of_a_ratio", {"metrics": ratios})
         if comparison is not None and grain is not None:
             raise ask_back("nlu.share_with_comparison", {})
-        if not dims and not share_filters:
+        if not dims and not share_filters and grain is None:  # with a grain: each period's share of the range
             raise ask_back("nlu.share_of_what", {"dimensions": []})
 
     def check_average(self, per: Grain, metrics: list[str], grain: Grain | None, share: bool) -> None:

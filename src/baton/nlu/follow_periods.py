@@ -42,6 +42,9 @@ def periods_of(
             _year_or_same_period(parent.time_range, time_range, r.scan.norm)
             _this_period_a_year_back(parent.time_range, time_range, r.scan.norm)
         if comparison is None and parent.comparison is not None and not cues.why:
+            if time_range.start == OPEN_START:  # a comparison, then "历史累计呢": nothing before all time
+                said = time_range.text or ""
+                raise AmbiguousQuestion(*both("nlu.all_time_compared", period=said), detail={"period": said})
             _which_side_replaced(parent.comparison, r)
             comparison = _same_kind(parent.comparison, time_range, as_of)
         parts: list[PartName] = ["period"]

@@ -227,6 +227,8 @@ def _subject(query: SemanticQuery, catalog: Catalog, lang: Language) -> str:
     if query.share and query.share_filters:
         part = share_part(query.share_filters, catalog, lang)
         return text("answer.interpret_share_of_part", lang, part=part, metrics=metrics)
+    if query.share and query.grain is not None and not query.dimensions:  # the periods are the parts
+        return text("answer.interpret_share_of_range", lang, metrics=metrics)
     if query.share:
         return text("answer.interpret_share_by", lang, metrics=metrics)
     if query.average_per is not None:

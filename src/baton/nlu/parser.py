@@ -28,7 +28,7 @@ from typing import cast, get_args
 from baton import patterns
 from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES, Language
-from baton.contracts.semantic import Correction, Grain, SemanticQuery
+from baton.contracts.semantic import Correction, Grain, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion, OutOfScope
 from baton.messages import both
 from baton.messages import text as message
@@ -147,6 +147,22 @@ def _periods_kept(scan: Scan) -> bool:
 _WHICH_PERIODS_EN = patterns.compile(r"\bwhich\s+(?:days|dates|weeks|months|quarters)\b", re.I)
 
 
+def _whole_year_is_the_period(scan: Scan, cues: Cues, time_range: TimeRange) -> None:
+    """ "占全年的比例" is of the period's total only when the period is a whole year ("2025年各月");
+    of a part of a year ("上半年各月GMV占全年") the whole is another period: asked back."""
+    said = [scan.text[s:e] for s, e in cues.spans.get("share", []) if _WHOLE_YEAR.search(scan.text[s:e])]
+    year = time_range.period_kind == "year" or (
+        (time_range.start.month, time_range.start.day, time_range.end.month, time_range.end.day) == (1, 1, 12, 31)
+        and time_range.start.year == time_range.end.year
+    )
+    if said and not year:
+        period = time_range.text or f"{time_range.start}~{time_range.end}"
+        raise AmbiguousQuestion(*both("nlu.share_of_the_year", word=said[0], period=period), detail={"word": said[0]})
+
+
+_WHOLE_YEAR = patterns.compile(r"全年|整年")
+
+
 def _rate_in_percent(catalog: Catalog, scan: Scan, found: Sequence[Hit], said: Sequence[tuple[int, int]]) -> bool:
     """Whether every share word is a percent word right after a rate ("refund rate pct", "转化率%",
     "conversion rate in percent"): the rate's own unit, a rate being no amount to take a share of."""
@@ -166,10 +182,10 @@ def _rate_in_percent(catalog: Catalog, scan: Scan, found: Sequence[Hit], said: S
     )
 
 
-_CJK = patterns.compile(r"[\u4e00-\u9fff]")
 _HOW_MANY_MOVED = patterns.compile(r"几个|多少个")
 _OF_A_WHOLE = patterns.compile(r"\s*(?:of|in)\s+(?:the\s+)?(?:total|whole|overall|all)\b|\s*占", re.I)
-_COMPARED_CN = patterns.compile(r"比|较|变化|差")
+_COMPARED_CN = patterns.compile(r"(?<![对占相])比(?![例重])|较")
+_HOW_MUCH_AFTER = patterns.compile(r"\s*(?:是|为|有)?(?:多少|几)")
 _RATE_UNIT = patterns.compile(r"%|％|pct|percent|percentage|百分比", re.I)
 
 
@@ -463,10 +479,8 @@ class Planner(TermReader, QueryAssembly):
                 continue
             members = self._member_heads.get(normalise(word.group()))
             # "the Delta in flights", "Delta of orders": the change; "did Delta fly", "Delta flights": the name
-            # in Chinese, beside a comparison ("12月比11月航班数Delta是多少"), the word may be the change: asked
-            beside_cjk = (
-                _CJK.fullmatch(text[max(word.start() - 1, 0) : word.start()]) or _CJK.match(text, word.end())
-            ) and (_COMPARED_CN.search(text))
+            # in Chinese, asked for after a comparison ("12月比11月航班数Delta是多少"), the word may be the change
+            beside_cjk = _HOW_MUCH_AFTER.match(text, word.end()) and _COMPARED_CN.search(text, 0, word.start())
             operator = vocab.CHANGE_WORDS.fullmatch(normalise(word.group())) is not None and (
                 _OPERATOR_AFTER.match(text, word.end()) is not None
                 or _OPERATOR_BEFORE.search(text, 0, word.start()) is not None
@@ -523,6 +537,7 @@ class Planner(TermReader, QueryAssembly):
         listed = _members_listed(terms)  # "1月和2月华东的买家数分别是多少": each month, 华东 only a filter
         cues.side_by_side = cues.separately and not (cues.total or cues.breakdown or terms.dims or listed)
         time_range, comparison = resolve_periods(read.scan, read.cues, read.periods)
+        _whole_year_is_the_period(read.scan, read.cues, time_range)
         if comparison is not None:
             members_paired_with_periods(read.scan, read.periods, read.terms)
         the_rest_ranked(read.cues, read.terms)

@@ -177,7 +177,7 @@ CHANGE_WORDS = patterns.compile(
     _I,
 )
 SHARE = patterns.compile(
-    r"占?(?:总|全部|整体|全国|全平台)?的?(?:占比|比例|份额|比重)|占总|"
+    r"占?(?:总|全部|整体|全国|全平台|(?P<year>全年|整年))?的?(?:占比|比例|份额|比重)|占总|"
     r"\b(?:as )?(?:an? )?(?:%|percent(?:age)?|share|proportion|fraction|portion) of (?:the )?(?:total|whole|overall)\b|"
     r"占(?:总|全部|整体|全国|全平台|所有)?的?(?:多少|几成|百分之几)|占了?几成|几成|多少成|百分之多少|百分之几|百分比|\bwhat cut\b|\bcut of\b|\bpercentages\b|\bas percentages?\b|"
     r"其中(?=[^，,。？?；;]{0,12}?(?:多少|占|几))|占多少|占了多少|所占比例|多大比例|多大比重|构成|贡献了?多少|贡献占比|贡献|占|%|％|\bpct\b|"
@@ -256,12 +256,13 @@ HANDED_OUT = patterns.compile(
 )
 """A verb that lists or hands data out: with :data:`PERSONAL_DATA`, a person's data asked for."""
 PLACED_AS_A_VERB = patterns.compile(
-    r"\b(?:did|do|does|will|would|to)\b[^?.!,;]{1,40}?\b(?P<verb>place)\b"
+    r"\b(?:did|do|does|will|would|to)\b[^?.!,;]{1,40}?\b"
+    r"(?P<verb>place|make|get|receive|operate|handle|run|fly|serve|process|record|complete)\b"
     r"(?=\s*(?:$|[?.!,;]|(?:last|this|in|on|during|yesterday|today|over|from|between|since|before|after)\b))",
     _I,
 )
-""""how many orders did new customers place last month": the verb of ordering, no word to place — never
-"GMV by place" (a breakdown Baton does not know, asked back)."""
+""""how many orders did new customers place last month", "how many flights did each carrier operate": the
+verb of what is counted, no word to place — never "GMV by place" (a breakdown Baton does not know, asked back)."""
 ITS_LENGTH_IN_DAYS = patterns.compile(
     r"\s*(?:这|那|共|整整|全部)?\s*([0-9]{1,3}|[两二三四五六七八九十]{1,3})\s*[天日](?![均前后内以])"
     r"|\s*\(?(?:the|those|all|both)?\s*(two|three|four|five|six|seven|[0-9]{1,3})\s+days\b\)?",

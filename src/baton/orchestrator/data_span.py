@@ -65,6 +65,32 @@ def read_data_start(scope: RunScope, query: SemanticQuery) -> DataStart | None:
     return ctx.tool_call("warehouse.data_start", {"tables": list(dated), "up_to": last.isoformat()}, read)
 
 
+def all_time_from_the_data(scope: RunScope, query: SemanticQuery) -> SemanticQuery:
+    """All time ("GMV all time", "历史累计"; :data:`OPEN_START`) from the earliest first day of the
+    metrics' tables, each by the column its measure is dated by — read before the statement is
+    built, so its dates are shown and a series starts with the data (a first week the data cuts is
+    an edge the compiler leaves out of a ranking, never the lowest week). A table with no rows
+    leaves it open."""
+    if query.time_range.start != OPEN_START:
+        return query
+    catalog = scope.session.catalog
+    measures = [m for metric in query.metrics for m in catalog.measures_of(metric)]
+    dated = sorted({(m.table, c) for m in measures if (c := m.time_column or catalog.tables[m.table].time_column)})
+    if not dated:
+        return query
+    end, ctx, governed = query.time_range.end, scope.running, scope.governed
+
+    def read() -> date | None:
+        return min((d for t, c in dated if (d := governed.first_day(t, c, up_to=end)) is not None), default=None)
+
+    ctx.policy_decision("allow", tool="warehouse.data_start", reason="system metadata (the first day a table holds)")
+    tables = [t for t, _ in dated]
+    first = ctx.tool_call("warehouse.data_start", {"tables": tables, "up_to": end.isoformat()}, read)
+    if first is None:
+        return query
+    return query.model_copy(update={"time_range": query.time_range.model_copy(update={"start": first})})
+
+
 def check_periods(query: SemanticQuery, start: DataStart | None) -> None:
     """Ask back what the data cannot answer (see the module docstring)."""
     if start is None:

@@ -18,6 +18,7 @@ from baton.contracts.query import TableLoad
 from baton.contracts.semantic import SemanticQuery, TimeRange
 from baton.messages import text
 from baton.nlu.interpret import interpret, period_text
+from baton.orchestrator.data_span import all_time_from_the_data
 from baton.orchestrator.driver import RunScope
 from baton.orchestrator.reading import Read, follow_up_text, read_question
 from baton.policy.query_grants import check_grants
@@ -82,6 +83,8 @@ def plan(
     session, state, ctx = scope.session, scope.state, scope.running
     read = Read(query=source(scope)) if source is not None else read_question(scope)
     query, aligned = weeks_against_their_own(shape(read.query), state.language)
+    if source is None:  # "GMV all time": from the data's first day, read now (a query's open start stays open)
+        query = all_time_from_the_data(scope, query)
     ctx.trace.emit(
         "plan_created",
         semantic_query=query.model_dump(mode="json"),
