@@ -295,3 +295,28 @@ def test_a_value_of_a_lookup_tables_category_and_of_another_is_asked_back(duck: 
         "WHERE u.home_state_latest = 'TX' AND CAST(b.ds AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31'"
     )
     assert answer.result.rows == [[want]]
+
+
+def test_a_sum_of_a_day_with_no_rows_is_zero(duck: tuple[Session, Any]) -> None:
+    """p64: "views on 2020-01-03" (a SUM of 1 over no rows, inside the data) said "n/a"."""
+    session, rows = duck
+    ((before, after),) = rows("SELECT MIN(CAST(ds AS DATE)), MAX(CAST(ds AS DATE)) FROM fct_views")
+    ((on_the_day,),) = rows("SELECT COUNT(*) FROM fct_views WHERE CAST(ds AS DATE) = DATE '2020-01-03'")
+    assert on_the_day == 0 and before < date(2020, 1, 3) < after  # a quiet day inside the data
+    answer = session.ask("views on 2020-01-03", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert answer.result.rows == [[0]] and "n/a" not in answer.answer
+
+
+def test_a_latest_dimension_is_named_without_latest(duck: tuple[Session, Any]) -> None:
+    """p64: "bookings by country" named no dimension; the only country is the listing's latest."""
+    session, rows = duck
+    answer = session.ask("bookings by country in 2020", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert [c.name for c in answer.result.columns] == ["listing__country_latest", "bookings"]
+    assert "country latest" in (answer.interpretation or "")
+    want = rows(
+        "SELECT l.country, COUNT(*) FROM fct_bookings b LEFT JOIN dim_listings_latest l ON b.listing_id = l.listing_id "
+        "WHERE CAST(b.ds AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31' GROUP BY 1"
+    )
+    assert sorted(map(tuple, answer.result.rows), key=str) == sorted(want, key=str)

@@ -831,3 +831,20 @@ def test_a_range_said_with_from_passes_the_output_gate(demo_session: Session, qu
     answer = demo_session.ask(question, as_of=AS_OF)
     assert answer.status == "answered", answer.answer
     assert " for from " not in answer.answer and answer.result is not None
+
+
+def test_a_total_over_no_rows_is_zero_never_na(demo_session: Session) -> None:
+    """p64: "views on 2020-01-03", a day inside the data with no rows, said "n/a" while the daily
+    series showed 0 for it: a sum or a count of no rows is 0 (a rate of none stays empty)."""
+    ((day,),) = gold_rows(
+        demo_session,
+        "SELECT MIN(d) FROM (SELECT DISTINCT order_date AS d FROM fact_order) days WHERE NOT EXISTS ("
+        "SELECT 1 FROM fact_order f WHERE f.order_date = days.d AND region = '东北' AND channel = 'live_stream' "
+        "AND category = '美妆个护' AND status IN ('paid', 'refunded'))",
+    )
+    for question, said in [(f"{day}东北直播美妆个护的GMV", "¥0.00"), (f"{day}东北直播美妆个护的订单量", "为 0。")]:
+        answer = demo_session.ask(question, as_of=AS_OF)
+        assert answer.status == "answered" and answer.result is not None
+        assert answer.result.rows == [[0]] and said in answer.answer, answer.answer
+    rate = demo_session.ask(f"{day}东北直播美妆个护的退款率", as_of=AS_OF)
+    assert rate.result is not None and rate.result.rows == [[None]]

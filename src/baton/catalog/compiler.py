@@ -855,6 +855,15 @@ def averaged_over(query: SemanticQuery) -> tuple[int, ...]:
     return tuple(whole)
 
 
+def _total_of_sums(query: SemanticQuery, catalog: Catalog, shape: _Shape) -> bool:
+    """One figure of sums and counts ("views on 2020-01-03"): no rows in its period is a 0, as a
+    series' quiet day is (in the answer's statement, whose series the spine fills: never a share's
+    whole, joined as the one row it is) — unless the user's minimum group size may have hidden them."""
+    keyed = query.grain is not None or bool(query.dimensions)
+    sums = all(catalog.metrics[m].amount_or_count for m in query.metrics)
+    return not keyed and shape.spine and not shape.floored and sums
+
+
 def _totals(query: SemanticQuery, catalog: Catalog) -> list[str]:
     """The metrics of an average whose total is said beside it: the additive ones."""
     if query.average_per is None:
@@ -1046,6 +1055,10 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
             ctes.append((spine.LOADED, _loaded_by_every(daily, catalog, list(by_table))))
             own = _own_sources(daily, catalog, list(by_table)) if len(by_table) > 1 and daily.grain else None
             final = spine.on_spine(query, PERIOD, list(query.dimensions), values, own)
+        elif _total_of_sums(query, catalog, shape):  # no rows in the period: 0 orders, ¥0 — never "n/a"
+            zero = exp.Literal.number(0)
+            zeroed = [*values, *(f"{m}_total" for m in totals)]
+            final = _select_from([exp.func("COALESCE", exp.column(v), zero).as_(v) for v in zeroed], base, "total")
     else:
         ctes.append(("base", base))
         group = [k for k in key_names if k != _CMP]

@@ -49,7 +49,11 @@ def bilingual(obj: Any, name: str, meta: Meta) -> Bilingual:
 
 
 def synonyms(name: str, label: Bilingual, meta: Meta) -> tuple[str, ...]:
+    """A term's words: its name, humanised, its labels, its meta's synonyms — and, for a name kept
+    as its latest value ("country_latest", a slowly changing dimension's), the words without
+    "latest": "bookings by country" names it (its label, said in the answer, says it is the latest)."""
     words = [name, humanize(name), label.en, label.zh, *(str(s) for s in meta.get("synonyms") or [])]
+    words += [w.removesuffix(" latest") for w in (humanize(name), label.en) if w.endswith(" latest")]
     return tuple(dict.fromkeys(w for w in words if w))
 
 
