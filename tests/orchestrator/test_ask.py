@@ -848,3 +848,34 @@ def test_a_total_over_no_rows_is_zero_never_na(demo_session: Session) -> None:
         assert answer.result.rows == [[0]] and said in answer.answer, answer.answer
     rate = demo_session.ask(f"{day}东北直播美妆个护的退款率", as_of=AS_OF)
     assert rate.result is not None and rate.result.rows == [[None]]
+
+
+def test_a_distinct_counts_share_of_the_range_says_its_periods_overlap(demo_session: Session) -> None:
+    """s20: each month's share of the year's buyers added up to 132 % with no word: a buyer of
+    two months is one buyer of the year."""
+    answer = demo_session.ask("2025年各月买家数占全年的比例", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None
+    assert sum(float(r[2]) for r in answer.result.rows) > 1  # the shares overlap
+    assert any("去重计数" in a for a in answer.assumptions), answer.assumptions
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("2025年订单占比最高的一周", "2025-01-01", "2025-12-31"),
+        ("历史上订单占比最高的一周", "2025-01-01", "2026-06-30"),
+    ],
+)
+def test_a_ranked_share_of_the_range_is_of_the_whole_range_asked(
+    demo_session: Session, question: str, start: str, end: str
+) -> None:
+    """s20: ranked by week, only whole weeks are ranked, and the whole shrank to them too (3.29 %,
+    not 3.22 % of 2025's orders): the whole is the period asked."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None
+    ((total,),) = gold_rows(
+        demo_session,
+        f"SELECT COUNT(*) FROM fact_order WHERE status IN ('paid', 'refunded') AND order_date BETWEEN '{start}' AND '{end}'",
+    )
+    ((_week, orders, share, *_),) = answer.result.rows
+    assert share == pytest.approx(orders / total, rel=1e-12) and f"{total:,}" in answer.answer

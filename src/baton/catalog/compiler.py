@@ -42,7 +42,7 @@ from baton.catalog import spine, sqlexpr
 from baton.catalog.model import Catalog, Measure
 from baton.catalog.where import METRIC_TIME, where_condition
 from baton.contracts.common import Dialect
-from baton.contracts.semantic import MemberFilter, SemanticQuery, Threshold
+from baton.contracts.semantic import MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.errors import InvalidInput, QuestionRefused
 from baton.messages import average_fields, both
 
@@ -528,11 +528,12 @@ def compile_query(
         fields = average_fields(query.average_per)
         raise QuestionRefused(*both("nlu.average_with_share" if query.share else "catalog.average_series", **fields))
     shape = _Shape(ties=not plain, spine=fill_gaps and not plain, floored=plain)
+    asked = query.time_range
     whole = spine.whole_query(query)
     if whole is not None:  # a ranking of weeks or months: those the period holds whole
         query = whole
-    if query.share:
-        return _compile_share(query, catalog, dialect, shape)
+    if query.share:  # the periods of a share of the range are of the whole range asked, never the trimmed one
+        return _compile_share(query, catalog, dialect, shape, asked)
     return _compile_plain(query, catalog, dialect, shape)
 
 
@@ -670,8 +671,11 @@ def share_comparison_built(query: SemanticQuery) -> bool:
     return not (unbuilt or (query.premise_asked is not None and bool(query.dimensions)))
 
 
-def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape) -> CompiledQuery:
-    """Each metric over the part the question names, next to its share of the whole."""
+def _compile_share(
+    query: SemanticQuery, catalog: Catalog, dialect: Dialect, shape: _Shape, asked: TimeRange
+) -> CompiledQuery:
+    """Each metric over the part the question names, next to its share of the whole (for a share of
+    the range, the whole over the range ``asked``, though a ranking keeps only the whole weeks)."""
     ratios = [m for m in query.metrics if not catalog.metrics[m].amount_or_count]  # a share of a rate means nothing
     if not share_comparison_built(query):  # baton.nlu.catalog_checks asks it back first
         raise QuestionRefused(*both("nlu.share_with_comparison"))
@@ -688,7 +692,11 @@ def _compile_share(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
     over_the_range = share_of_the_range(query)  # "各月GMV占全年的比例": each period of the range's total
     whole = _compile_plain(  # no spine of its own: a period the part lacks is a 0 of a whole that has rows
         query.model_copy(
-            update={**unshared, "dimensions": query.share_within, **({"grain": None} if over_the_range else {})}
+            update={
+                **unshared,
+                "dimensions": query.share_within,
+                **({"grain": None, "time_range": asked} if over_the_range else {}),
+            }
         ),
         catalog,
         dialect,

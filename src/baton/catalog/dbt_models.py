@@ -248,6 +248,22 @@ def _dimensions(models: Models) -> None:
                         "semantic_model", info.name, "dimensions", dim.name,
                     )  # fmt: skip
     _entity_dimensions(models)
+    _latest_words_apart(models)
+
+
+def _latest_words_apart(models: Models) -> None:
+    """A word "latest" was taken off (:func:`synonyms`) that another dimension says in full ("home
+    state" of a user, beside "home state latest") stays that one's alone: never a new ambiguity."""
+    stripped = {
+        name: {w.removesuffix(" latest") for w in dim.synonyms if w.endswith(" latest")}
+        for name, dim in models.dimensions.items()
+    }
+    said = {name: set(dim.synonyms) - stripped[name] for name, dim in models.dimensions.items()}
+    for name, dim in list(models.dimensions.items()):
+        taken = {w for w in stripped[name] if any(w in words for other, words in said.items() if other != name)}
+        if taken:
+            kept = tuple(w for w in dim.synonyms if w not in taken)
+            models.dimensions[name] = dim.model_copy(update={"synonyms": kept})
 
 
 def _entity_dimensions(models: Models) -> None:

@@ -184,7 +184,7 @@ def _rate_in_percent(catalog: Catalog, scan: Scan, found: Sequence[Hit], said: S
 
 _HOW_MANY_MOVED = patterns.compile(r"几个|多少个")
 _OF_A_WHOLE = patterns.compile(r"\s*(?:of|in)\s+(?:the\s+)?(?:total|whole|overall|all)\b|\s*占", re.I)
-_COMPARED_CN = patterns.compile(r"(?<![对占相])比(?![例重])|较")
+_COMPARED_CN = patterns.compile(r"(?<!占)比(?![例重])|较")
 _HOW_MUCH_AFTER = patterns.compile(r"\s*(?:是|为|有)?(?:多少|几)")
 _RATE_UNIT = patterns.compile(r"%|％|pct|percent|percentage|百分比", re.I)
 

@@ -526,7 +526,7 @@ def overlap_notes(query: SemanticQuery, catalog: Catalog, language: Language) ->
     taken together ("app和小程序的买家数加起来"): a distinct count counts one in both once, and a rate
     is computed on the pooled rows — never the members' values added."""
     notes: list[str] = []
-    if query.share and (query.dimensions or query.share_filters):
+    if query.share and (query.dimensions or query.share_filters or query.grain is not None):
         notes += [
             text("answer.share_overlap", language, metric=catalog.metrics[m].label.for_lang(language))
             for m in query.metrics
