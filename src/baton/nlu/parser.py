@@ -509,6 +509,30 @@ class Planner(TermReader, QueryAssembly):
             if not surface.isascii()
         }
 
+    def _read_kept(
+        self, question: str, as_of: date, prefer: Sequence[str], kept: AmbiguousQuestion | None
+    ) -> tuple[Reading, AmbiguousQuestion | None]:
+        """The question read, with the groups a move keeps (``kept``) read as such. A move said
+        before a dimension word ("GMV环比下降的区域有几个") is found only with the catalog's words:
+        when the first read leaves a word unread, they are looked for, and the question read again
+        keeping those groups — the extra scan only on that path."""
+        try:
+            return self.read(question, as_of=as_of, prefer=prefer, which_moved=kept is not None), kept
+        except AmbiguousQuestion as asked:
+            unread = "unknown" in (asked.detail or {})
+            if kept is not None and unread:  # a word of the filter left unread
+                raise kept from None
+            scan = Scan(text=question, norm=normalise(question))
+            groups = kept_by_change_of_groups(scan, self.lexicon.find(question)) if unread else None
+            if groups is None:
+                raise
+        try:
+            return self.read(question, as_of=as_of, prefer=prefer, which_moved=True), groups
+        except AmbiguousQuestion as asked:
+            if "unknown" in (asked.detail or {}):
+                raise groups from None
+            raise
+
     # -- public ---------------------------------------------------------------------------
     def plan(
         self, question: str, *, as_of: date, default_breakdown: str | None = None, prefer: Sequence[str] = ()
@@ -520,18 +544,10 @@ class Planner(TermReader, QueryAssembly):
         ``default_breakdown`` the metrics allow (a user's remembered default) — by that one.
         ``prefer``: metrics that break a tie between metrics a word names equally (a user's
         favourites; the caller states the choice)."""
-        check_question(question)  # a bad input is refused before any reader scans it
         kept = kept_by_change(question)
         check_against_the_average(question)
         check_ranking_inside_ranking(question)
-        if kept is None:  # "GMV环比下降的区域有几个": the groups kept by a move said before a dimension word
-            kept = kept_by_change_of_groups(Scan(text=question, norm=normalise(question)), self.lexicon.find(question))
-        try:
-            read = self.read(question, as_of=as_of, prefer=prefer, which_moved=kept is not None)
-        except AmbiguousQuestion as asked:
-            if kept is not None and "unknown" in (asked.detail or {}):  # a word of the filter left unread
-                raise kept from None
-            raise
+        read, kept = self._read_kept(question, as_of, prefer, kept)
         kept = kept or kept_by_change_of_groups(read.scan, read.terms.hits)
         cues, terms = read.cues, read.terms
         listed = _members_listed(terms)  # "1月和2月华东的买家数分别是多少": each month, 华东 only a filter
