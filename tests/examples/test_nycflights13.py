@@ -596,6 +596,32 @@ def test_a_value_of_two_dimensions_in_a_follow_up_is_of_the_groups_shown(
     assert answer.result.rows == [[want]]
 
 
+@pytest.mark.parametrize(
+    ("first", "reply"),
+    [
+        ("LGA的取消率 2013年2月", "出发机场LGA"),
+        ("LGA的取消率 2013年2月", "出发机场"),
+        ("LGA cancellation rate in Feb 2013", "origin"),
+    ],
+)
+def test_a_reply_naming_a_members_dimension_answers_the_question_asked_back(
+    session: baton.Session, duck: duckdb.DuckDBPyConnection, first: str, reply: str
+) -> None:
+    """p66: "LGA: destination or origin?" then "出发机场LGA" asked which origin (the weather's too),
+    and the next turn had lost the metric: the reply names the dimension of the member asked about."""
+    chain = session.conversation()
+    assert chain.ask(first, as_of=AS_OF).status == "clarification_needed"
+    answer = chain.ask(reply, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    ((want,),) = duck.sql(
+        "SELECT AVG(CASE WHEN dep_time IS NULL THEN 1.0 ELSE 0 END) FROM flights WHERE origin = 'LGA' AND month = 2"
+    ).fetchall()
+    assert answer.result.rows[0][-1] == pytest.approx(want)
+    broken = chain.ask("按航司拆开看，不含EV", as_of=AS_OF)
+    assert broken.status == "answered" and broken.result is not None, broken.answer
+    assert "EV" not in {row[0] for row in broken.result.rows} and len(broken.result.rows) > 1
+
+
 PROBED = [  # question, its SQL (the last column the figure), what the probe or review found
     (
         "flights from JFK airport in March 2013",
@@ -647,6 +673,21 @@ PROBED = [  # question, its SQL (the last column the figure), what the probe or 
         "2013年Delta的航班数变化趋势",
         "SELECT month, COUNT(*) FROM flights WHERE carrier = 'DL' GROUP BY 1 ORDER BY 1",
         "s19: nor 变化趋势",
+    ),
+    (
+        "how many flights did Delta Air Lines have in 2013",
+        "SELECT COUNT(*) FROM flights WHERE carrier = 'DL'",
+        "p66: a company's name without its Inc.",
+    ),
+    (
+        "flights of Delta Air Lines vs American Airlines in 2013",
+        "SELECT carrier, COUNT(*) FROM flights WHERE carrier IN ('AA', 'DL') GROUP BY 1 ORDER BY 1",
+        "p66: American Airlines is never AMERICAN AIRCRAFT INC",
+    ),
+    (
+        "US Airways flights by month in 2013",
+        "SELECT month, COUNT(*) FROM flights WHERE carrier = 'US' GROUP BY 1 ORDER BY 1",
+        "p66",
     ),
 ]
 

@@ -86,6 +86,28 @@ CASES = [
         "en",
         None,
     ),
+    # a member of several dimensions: the reply says which, with the member or without it (p66)
+    (
+        "LGA的取消率 2013年2月",
+        "出发机场LGA",
+        {"member": "LGA", "suggestions": ["dest", "origin"]},
+        "zh",
+        "出发机场LGA的取消率 2013年2月",
+    ),
+    (
+        "LGA的取消率 2013年2月",
+        "出发机场",
+        {"member": "LGA", "suggestions": ["dest", "origin"]},
+        "zh",
+        "出发机场LGA的取消率 2013年2月",
+    ),
+    (
+        "LGA cancel rate in Feb",
+        "origin",
+        {"member": "LGA", "suggestions": ["dest", "origin"]},
+        "en",
+        "origin LGA cancel rate in Feb",
+    ),
     (
         "上个月每周GMV环比",
         "好的，换成订单量",

@@ -76,6 +76,15 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("有史以来GMV最高的一天", A, "1900-01-01", "2026-06-30", "custom"),
     ("全部历史的订单量", A, "1900-01-01", "2026-06-30", "custom"),
     ("自上线以来GMV", A, "1900-01-01", "2026-06-30", "custom"),
+    ("highest monthly GMV ever", A, "1900-01-01", "2026-06-30", "custom"),
+    ("史上最高的一天订单量", A, "1900-01-01", "2026-06-30", "custom"),
+    ("历史GMV最高的月份", A, "1900-01-01", "2026-06-30", "custom"),
+    # all time up to an end said, in either order: one period open at its start
+    ("截至去年底历史累计GMV", A, "1900-01-01", "2025-12-31", "custom"),
+    ("截至去年底的历史累计GMV", A, "1900-01-01", "2025-12-31", "custom"),
+    ("截止到2025年底为止历史累计订单量", A, "1900-01-01", "2025-12-31", "custom"),
+    ("历史累计到去年底的GMV", A, "1900-01-01", "2025-12-31", "custom"),
+    ("all time through March 2026", A, "1900-01-01", "2026-03-31", "custom"),
     # one day of a named week, as 上周三 is read
     ("GMV on wed last week", A, "2026-06-24", "2026-06-24", "day"),
     ("orders on Tuesday of last week", A, "2026-06-23", "2026-06-23", "day"),
@@ -390,6 +399,9 @@ NO_TIME = [
     "星期一二月",  # a weekday before a month, never January and February
     "GMV above 2026.6万",  # a number, never the month 2026.6
     "refund rate above 2026.5%",
+    "历史同期",  # the same period of earlier years, never all time
+    "和历史同比",
+    "GMV ever since",  # "ever since" says a start, never all time
 ]
 
 
@@ -456,7 +468,11 @@ SPANS: list[tuple[str, date, list[tuple[str, tuple[int, int]]]]] = [
     ("2026年6月12日的GMV", A, [("2026年6月12日", (0, 10))]),
     ("上上个月", A, [("上上个月", (0, 4))]),
     ("GMV 2024 vs 2025", A, [("2024", (4, 8)), ("2025", (12, 16))]),
-    ("2025年3、4月份的GMV", A, [("2025年3", (0, 6)), ("4月份", (7, 10))]),  # two months listed with 、
+    (
+        "2025年3、4月份的GMV",
+        A,
+        [("2025年3月", (0, 6)), ("4月份", (7, 10))],
+    ),  # two months listed with 、, the first called by its month
 ]
 
 
@@ -480,8 +496,8 @@ def test_months_listed_with_one_month_word_are_two_months(
 def test_spans_and_longest_match(text: str, as_of: date, expected: list[tuple[str, tuple[int, int]]]) -> None:
     matches = find_time_expressions(text, as_of)
     assert [(m.text, m.span) for m in matches] == expected
-    for m in matches:
-        assert text[m.span[0] : m.span[1]] == m.text
+    for m in matches:  # its words, or those words called as what they name ("3" of "3、4月": 3月)
+        assert m.text in (text[m.span[0] : m.span[1]], text[m.span[0] : m.span[1]] + "月")
 
 
 def test_range_span_covers_both_ends() -> None:

@@ -282,6 +282,8 @@ def test_a_share_per_period_is_of_that_periods_total(
     [
         ("2025年各月GMV占全年的比例", "2025-03 {value}（占 {share}）"),
         ("share of GMV by month in 2025", "2025-03: {value} ({share} of the total)"),
+        ("each month's share of the year's total GMV in 2025", "2025-03: {value} ({share} of the total)"),
+        ("2025 GMV by month as a share of the full year", "2025-03: {value} ({share} of the total)"),
     ],
 )
 def test_the_periods_of_a_series_as_the_parts_are_shares_of_the_whole_range(
@@ -304,9 +306,13 @@ def test_the_periods_of_a_series_as_the_parts_are_shares_of_the_whole_range(
     assert "that month" not in answer.answer and "当月" not in answer.answer
 
 
-def test_a_share_of_the_year_over_part_of_a_year_is_asked_back(demo_session: Session) -> None:
-    answer = demo_session.ask("2025年上半年各月GMV占全年的比例", as_of=AS_OF)
-    assert answer.status == "clarification_needed" and "全年" in answer.answer
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [("2025年上半年各月GMV占全年的比例", "全年"), ("GMV of each month of Q1 2026 as a share of the year", "year")],
+)
+def test_a_share_of_the_year_over_part_of_a_year_is_asked_back(demo_session: Session, question: str, word: str) -> None:
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "clarification_needed" and word in answer.answer
 
 
 def test_a_long_share_series_counts_what_it_does_not_list(demo_session: Session) -> None:
@@ -879,3 +885,28 @@ def test_a_ranked_share_of_the_range_is_of_the_whole_range_asked(
     )
     ((_week, orders, share, *_),) = answer.result.rows
     assert share == pytest.approx(orders / total, rel=1e-12) and f"{total:,}" in answer.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "rolling"),
+    [
+        ("过去一周GMV", "近7天"),
+        ("最近一周各区域GMV", "近7天"),
+        ("past week GMV", "the last 7 days"),
+        ("last 2 weeks orders", "the last 14 days"),
+        ("上周GMV", None),  # a calendar week by its own words
+        ("last week GMV", None),
+        ("近3个月GMV", None),  # whole months that end yesterday: the rolling days are the same
+    ],
+)
+def test_latest_weeks_read_as_whole_weeks_say_so(demo_session: Session, question: str, rolling: str | None) -> None:
+    """p65: "过去一周" on a Wednesday is last Monday to Sunday; some readers mean the 7 days up to
+    yesterday, so the answer says which it counted and how to ask for the other."""
+    answer = demo_session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.time_range is not None, answer.error
+    said = [a for a in answer.assumptions if "滚动窗口" in a or "rolling window" in a]
+    if rolling is None:
+        assert said == []
+        return
+    assert len(said) == 1 and rolling in said[0]
+    assert answer.time_range.end == date(2026, 6, 28) and "2026-06-28" in said[0]

@@ -665,6 +665,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{words!r} is not over on the as-of date {as_of}: only its {days} days so far are counted ({period}).",
         "截至分析日期 {as_of}，“{words}”尚未结束：只计已过去的 {days} 天（{period}）。",
     ),
+    "whole_periods_not_rolling": (
+        "{words!r} counts whole calendar periods up to {end} (the current one, not over yet, is left out), "
+        'not the {days} days up to the as-of date; for a rolling window ask for "the last {days} days".',
+        "“{words}”按完整的自然周期计到 {end}（尚未结束的本期不计），不是截至分析日期的最近 {days} 天；"
+        "如要滚动窗口，请说“近{days}天”。",
+    ),
     "period_read_as": (
         "{words!r} is read relative to as-of date {as_of}: {period}.",
         "“{words}”按分析日期 {as_of} 解释为 {period}。",

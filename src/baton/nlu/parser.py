@@ -160,7 +160,7 @@ def _whole_year_is_the_period(scan: Scan, cues: Cues, time_range: TimeRange) -> 
         raise AmbiguousQuestion(*both("nlu.share_of_the_year", word=said[0], period=period), detail={"word": said[0]})
 
 
-_WHOLE_YEAR = patterns.compile(r"全年|整年")
+_WHOLE_YEAR = patterns.compile(r"全年|整年|\byear\b", re.I)
 
 
 def _rate_in_percent(catalog: Catalog, scan: Scan, found: Sequence[Hit], said: Sequence[tuple[int, int]]) -> bool:

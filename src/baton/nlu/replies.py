@@ -106,6 +106,11 @@ def completions(asked: str, reply: str, detail: Mapping[str, object], language: 
             out.append(_replaced(asked, term, said))
             if rest:  # "华东收入前三的品类" → "GMV，上个月"
                 out.append(_joined(_replaced(asked, term, first), rest, language))
+    member = detail.get("member")
+    if isinstance(member, str) and member in asked and isinstance(detail.get("suggestions"), list):
+        # "LGA: origin or destination?" then "出发机场LGA" / "origin": the member said with its dimension
+        named = said if member.lower() in said.lower() else f"{said}{'' if language == 'zh' else ' '}{member}"
+        out.append(_replaced(asked, member, named))
     unknown = detail.get("unknown")
     word = unknown[0] if isinstance(unknown, list) and len(unknown) == 1 and isinstance(unknown[0], str) else None
     # "drop GMV" (not understood) then "and for new customers?": a follow-up of its own, never a

@@ -31,9 +31,13 @@ _MEANINGFUL_SYMBOLS = frozenset("%％+＋=<>≥≤")
 """Symbols that say something (a share, a sum, a condition): never skipped as punctuation."""
 
 
-_ENTITY_BREAKDOWN = patterns.compile(r"(?:按照?|每一?个|每一?位|每名|各个?|分)(?:用户|客户|顾客|人)")
-"""A breakdown by a filler noun ("按用户", "每个客户"): each word is a filler, but together they ask
-for a breakdown by an entity no catalog dimension claimed — never dropped as filler."""
+_ENTITY_BREAKDOWN = patterns.compile(
+    r"(?:按照?|每一?个|每一?位|每名|各个?|分)(?:用户|客户|顾客|人)"
+    r"|(?i:\b(?:per|each|every)\s+(?:users?|customers?|persons?|people|shoppers?|heads?|capita)\b)"
+)
+"""A breakdown or a ratio by a filler noun ("按用户", "每个客户", "per user GMV"): each word is a
+filler, but together they ask for a breakdown by, or a value per, an entity no catalog term
+claimed — never dropped as filler (p65: "per user GMV" was answered as GMV)."""
 
 
 _SMALL_TALK = patterns.compile(

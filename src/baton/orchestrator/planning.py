@@ -17,6 +17,7 @@ from baton.contracts.conversation import FollowUpInfo, PlannedBy
 from baton.contracts.query import TableLoad
 from baton.contracts.semantic import SemanticQuery, TimeRange
 from baton.messages import text
+from baton.nlu import vocabulary as vocab
 from baton.nlu.interpret import interpret, period_text
 from baton.orchestrator.data_span import all_time_from_the_data
 from baton.orchestrator.driver import RunScope
@@ -165,6 +166,14 @@ def recheck_plan(scope: RunScope, done: PlanOutput) -> PlanOutput:
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
 
+def _whole_periods_not_rolling(period: TimeRange, as_of: date, language: Language) -> str | None:
+    """ "过去一周" on a Wednesday is last Monday to Sunday, not the 7 days up to yesterday: said
+    whenever the two differ, with the words that ask for the rolling days."""
+    if not period.text or not vocab.LATEST_PERIODS.search(period.text) or period.end >= as_of - timedelta(days=1):
+        return None
+    return text("answer.whole_periods_not_rolling", language, words=period.text, end=period.end, days=period.days)
+
+
 def _cut_at_as_of(period: TimeRange, as_of: date) -> bool:
     """Whether ``period`` is one its words name that is not over on ``as_of`` (its days so far
     are used). Words read as other dates ("2026年618大促" is the catalog's event, not the year
@@ -204,6 +213,8 @@ def assumptions(query: SemanticQuery, language: Language) -> list[str]:
                 days=tr.days,
             )
         )
+    rolling = _whole_periods_not_rolling(tr, query.as_of, language)
+    out += [rolling] if rolling else []
     out += [
         text(f"answer.corrected_{c.kind}", language, written=c.written, read_as=c.read_as) for c in query.corrections
     ]

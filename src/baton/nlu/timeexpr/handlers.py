@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date, timedelta
 
 from baton import patterns
@@ -381,6 +382,11 @@ def _month_number(m: re.Match[str]) -> int:
 
 def _month(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _calendar("month", _year_of(m, ctx), _month_number(m), 0, text=text, ctx=ctx)
+
+
+def _month_listed_before(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """The "3" of "3、4月": the month 3月, called so."""
+    return replace(_month(m, ctx, text), label=m.group(0).strip() + "月")
 
 
 def _month_said(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:

@@ -40,6 +40,8 @@ class _Raw:
     parts: tuple[_Raw, _Raw] | None = None  # a span's first and last period ("5月到6月")
     loose_edge: bool = False
     """A month's end or start said loosely ("5月底", "end of May"): one end of a range, never a period alone."""
+    label: str | None = None
+    """What the period is called where its own words do not say it (the "3" of "3、4月" is 3月)."""
 
 
 @dataclass(frozen=True)

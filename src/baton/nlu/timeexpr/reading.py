@@ -7,6 +7,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
+from baton.contracts.semantic import OPEN_START
 from baton.errors import AmbiguousQuestion, TimeExpressionError
 from baton.messages import both
 from baton.nlu.cn_numerals import parse_cn_int
@@ -122,7 +123,7 @@ def _finish(raw: _Raw, span: tuple[int, int], text: str, as_of: date) -> TimeMat
     matched = text[span[0] : span[1]]
     if raw.start > last:
         raise _no_data(matched, raw.start, last)
-    return TimeMatch(raw.start, min(raw.end, last), span, matched, raw.grain, raw.end > last)
+    return TimeMatch(raw.start, min(raw.end, last), span, raw.label or matched, raw.grain, raw.end > last)
 
 
 def find_time_expressions(text: str, as_of: date) -> list[TimeMatch]:
@@ -198,6 +199,7 @@ def read_periods(text: str, as_of: date, *, said: str | None = None) -> list[Per
     right after "beat" is set against, never the year of the others)."""
     norm, found = _scan(text, as_of)
     found = _to_date_as_of(norm, found)
+    found = _all_time_until(norm, found)
     found = _shared_years(norm, found, text, _Ctx(as_of))
     found, year_said = _year_apart(norm, found, text, _Ctx(as_of), said=_normalise(said) if said else norm)
     found = _week_beside_a_week_of_a_month(norm, found, text)
@@ -273,6 +275,43 @@ def _as_of_its_day(norm: str, first: _Found, second: _Found) -> _Found | None:
         raw = _day_to_date(second, first)
         return _Found((before.start(), second.span[1]), raw) if raw is not None else None
     return None
+
+
+def _all_time_until(norm: str, found: list[_Found]) -> list[_Found]:
+    """ "截至去年底历史累计", "历史累计到3月底", "all time through 2025": every day up to the end said,
+    one period from before the data's first row (an end said alone is asked: from when?)."""
+    out: list[_Found] = []
+    i = 0
+    while i < len(found):
+        joined = _all_time_to_an_end(norm, found[i], found[i + 1]) if i + 1 < len(found) else None
+        out.append(joined or found[i])
+        i += 2 if joined else 1
+    return out
+
+
+def _all_time_to_an_end(norm: str, first: _Found, second: _Found) -> _Found | None:
+    """``first`` and ``second`` as all time up to an end, in either order, or None."""
+    if first.error is not None or second.error is not None:
+        return None
+    between = norm[first.span[1] : second.span[0]]
+    if first.raw.start == OPEN_START and second.raw.start != OPEN_START:
+        until = _UNTIL_AN_END.search(between)
+        if until and _OF_AN_END.fullmatch(between[: until.start()]):
+            edge = _EDGE.match(norm, second.span[1])  # "历史累计到去年底"
+            end = edge.end() if edge else second.span[1]
+            return _Found((first.span[0], end), _Raw(OPEN_START, second.raw.end, "custom"))
+    if second.raw.start == OPEN_START and first.raw.start != OPEN_START and _OF_AN_END.fullmatch(between):
+        until = _UNTIL_AN_END.search(norm, 0, first.span[0])
+        if until:
+            return _Found((until.start(), second.span[1]), _Raw(OPEN_START, first.raw.end, "custom"))
+    return None
+
+
+_OF_AN_END = _p(r"(?:底|末)?[\s,，的]*(?:为止)?[\s,，的]*")
+_EDGE = _p(r"底|末")
+_UNTIL_AN_END = _p(
+    r"(?:截至|截止到?|截止至|直到|一直到|到|至|<NB>(?:up\s+to|through|thru|until|till|as\s+of)<NA>)\s*(?:the\s+)?$"
+)
 
 
 def _one_day(found: _Found) -> bool:
@@ -510,6 +549,7 @@ def _year_apart(
 def parse_time_range(text: str, as_of: date) -> TimeMatch | None:
     """The question's one time range (ranges like 从X到Y joined), or None when there is none."""
     norm, found = _scan(text, as_of)
+    found = _all_time_until(norm, found)
     if not found:
         return None
     if len(found) >= 2:

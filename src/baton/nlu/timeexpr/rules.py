@@ -35,6 +35,7 @@ from baton.nlu.timeexpr.handlers import (
     _last_weekday_en,
     _month,
     _month_first_span,
+    _month_listed_before,
     _month_pair,
     _month_span,
     _month_until_day,
@@ -120,11 +121,12 @@ _RULES: tuple[_Rule, ...] = (
         _same_day_last_week,
     ),
     _Rule("today", _p(r"今天|今日|<NB>today<NA>"), _days_ago(0)),
-    # every day there is: from the data's first day up to the as-of date
+    # every day there is: from the data's first day up to the as-of date ("highest GMV ever", 历史最高)
     _Rule(
         "all_time",
         _p(
-            r"有史以来|(?:全部|所有)历史|历史(?:上|总计|以来|累计)|全部时间|所有时间|(?:自|从)?(?:上线|开业|成立)以来|"
+            r"有史以来|(?:全部|所有)历史|历史(?:上|总计|以来|累计)|历史(?!同期|同比|环比)|史上|全部时间|所有时间|"
+            r"(?:自|从)?(?:上线|开业|成立)以来|<NB>ever<NA>(?!\s+(?:since|before|after|again|so|more|less)\b)|"
             r"<NB>(?:(?:of|in|for|over)\s+)?all[- ]time<NA>|<NB>(?:over\s+(?:the|its|our)\s+)?(?:whole|entire)\s+history<NA>"
             r"|<NB>since\s+(?:the\s+)?(?:beginning|start|launch|inception)<NA>(?!\s+(?:of|in)\b)"
         ),
@@ -495,7 +497,7 @@ _RULES: tuple[_Rule, ...] = (
         # two months as "3月、4月" are
         "month_listed_before_cn",
         _p(r"<CNB>(?:<YEAR_CN>)?(?P<m>\d{1,2})(?=\s*、\s*\d{1,2}\s*月)"),
-        _month,
+        _month_listed_before,
     ),
     _Rule(  # "6月截至20号", "2026年6月到20日": the month's first days, up to the day said
         "month_until_day_cn",
