@@ -674,21 +674,6 @@ PROBED = [  # question, its SQL (the last column the figure), what the probe or 
         "SELECT month, COUNT(*) FROM flights WHERE carrier = 'DL' GROUP BY 1 ORDER BY 1",
         "s19: nor 变化趋势",
     ),
-    (
-        "how many flights did Delta Air Lines have in 2013",
-        "SELECT COUNT(*) FROM flights WHERE carrier = 'DL'",
-        "p66: a company's name without its Inc.",
-    ),
-    (
-        "flights of Delta Air Lines vs American Airlines in 2013",
-        "SELECT carrier, COUNT(*) FROM flights WHERE carrier IN ('AA', 'DL') GROUP BY 1 ORDER BY 1",
-        "p66: American Airlines is never AMERICAN AIRCRAFT INC",
-    ),
-    (
-        "US Airways flights by month in 2013",
-        "SELECT month, COUNT(*) FROM flights WHERE carrier = 'US' GROUP BY 1 ORDER BY 1",
-        "p66",
-    ),
 ]
 
 

@@ -19,6 +19,8 @@ CASES = [
     ("上个月app和web和mini program的GMV", "zh"),
     ("那华南呢", "zh"),
     ("GMV 华东", "zh"),
+    ("上周订单量 vs the same week last year", "zh"),  # p65: a Chinese word of time
+    ("去年GMV by channel please", "zh"),
 ]
 
 

@@ -41,21 +41,3 @@ def test_a_name_that_begins_another_is_asked_back(question: str) -> None:
 def test_a_full_name_both_names_or_a_synonym_are_read_as_said(question: str, members: tuple[str, ...]) -> None:
     query = PLANNER.plan(question, as_of=JULY)
     assert sorted(m for f in query.filters for m in f.members) == sorted(members)
-
-
-COMPANIES = Planner(
-    with_members(
-        DEMO, {"channel": ["Bolt Stores Inc.", "Acme Foods Inc.", "Acme Foods LLC"]}, reserved=reserved_words()
-    )
-)
-
-
-def test_a_company_said_without_its_legal_suffix_is_that_member() -> None:
-    """p66: "Delta Air Lines" for "Delta Air Lines Inc." was not understood ("air lines")."""
-    query = COMPANIES.plan("GMV of Bolt Stores last month", as_of=JULY)
-    assert [m for f in query.filters for m in f.members] == ["Bolt Stores Inc."]
-
-
-def test_two_companies_of_one_short_name_are_asked_back() -> None:
-    with pytest.raises(AmbiguousQuestion):
-        COMPANIES.plan("GMV of Acme Foods last month", as_of=JULY)

@@ -1476,6 +1476,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月GMV最高的区域，环比增长了多少",
         {"top_n": 1, "order": "desc", "rank_by": "value", "dimensions": ["region"]},
     ),
+    (  # p65: a space between Chinese words ends a clause as a comma does
+        "最高的地区 同比变化多少",
+        "6月退款率最高的地区 同比变化多少",
+        {"top_n": 1, "order": "desc", "rank_by": "value", "dimensions": ["region"]},
+    ),
     (
         "the highest region, and how much did it grow",
         "the region with the highest GMV last month, and how much did it grow MoM",
@@ -1942,6 +1947,9 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月退款率超过5%的品类的订单量",
         {"metrics": ["order_count", "refund_rate"], "threshold": {"metric": "refund_rate"}},
     ),
+    # p65: "per buyer GMV" is "GMV per buyer" said the other way round
+    ("a ratio said per-first", "per buyer GMV in June", {"metrics": ["gmv_per_buyer"]}),
+    ("a ratio said per-first, by its synonym", "per order GMV last month", {"metrics": ["aov"]}),
 ]
 
 
@@ -2561,6 +2569,17 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("all time compared", "all time GMV vs last year", AmbiguousQuestion, "all time"),
     ("all time with a change", "历史累计GMV环比", AmbiguousQuestion, "历史累计"),
     ("a running total all time", "每月历史累计GMV", AmbiguousQuestion, "累计"),
+    # p65: "per user GMV" was answered as GMV: "per user" is a value per an entity no term names
+    ("a value per user", "per user GMV in H1", AmbiguousQuestion, "per user"),
+    ("orders per customer said first", "per customer orders in June", AmbiguousQuestion, "per customer"),
+    ("a value per head", "GMV per head last month", UnknownMetric, "GMV per head"),
+    # s21: "each" is read as a breakdown word, the user left as filler
+    ("a value of each user", "GMV of each user last month", AmbiguousQuestion, "each user"),
+    ("every user said first", "every user GMV last month", AmbiguousQuestion, "every user"),
+    ("orders from each user", "orders from each user in June", AmbiguousQuestion, "each user"),
+    # s21: all time beside a period said is no comparison of two lengths: which one?
+    ("all time beside a year", "best month ever in 2025 by GMV", AmbiguousQuestion, "ever"),
+    ("历史 beside a year", "2025年历史最高的一天GMV", AmbiguousQuestion, "2025"),
 ]
 
 

@@ -78,7 +78,11 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("自上线以来GMV", A, "1900-01-01", "2026-06-30", "custom"),
     ("highest monthly GMV ever", A, "1900-01-01", "2026-06-30", "custom"),
     ("史上最高的一天订单量", A, "1900-01-01", "2026-06-30", "custom"),
-    ("历史GMV最高的月份", A, "1900-01-01", "2026-06-30", "custom"),
+    ("历史最高的月GMV", A, "1900-01-01", "2026-06-30", "custom"),
+    # the latest N counted back from an end said, as they are from today (s21: was April to May)
+    ("last 3 months through May 2026", A, "2026-03-01", "2026-05-31", "month"),
+    ("过去3个月截至2026年5月", A, "2026-03-01", "2026-05-31", "month"),
+    ("last 7 days through June 20", A, "2026-06-14", "2026-06-20", "custom"),
     # all time up to an end said, in either order: one period open at its start
     ("截至去年底历史累计GMV", A, "1900-01-01", "2025-12-31", "custom"),
     ("截至去年底的历史累计GMV", A, "1900-01-01", "2025-12-31", "custom"),
@@ -401,6 +405,8 @@ NO_TIME = [
     "refund rate above 2026.5%",
     "历史同期",  # the same period of earlier years, never all time
     "和历史同比",
+    "历史客户的订单量",  # 历史 alone is no period (s21)
+    "历史平均",
     "GMV ever since",  # "ever since" says a start, never all time
 ]
 

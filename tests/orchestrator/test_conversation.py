@@ -3320,3 +3320,25 @@ def test_follow_ups_near_the_new_readings_keep_their_meaning(session: Session, t
 def test_a_ranked_period_of_part_of_a_month_names_those_days_last_year(session: Session) -> None:
     last = session.ask("2026年6月15日到6月30日每月GMV同比", as_of=JULY)
     assert last.status == "answered" and "对比期（2025-06-15 至 2025-06-30）" in last.answer, last.answer
+
+
+def test_the_same_period_last_year_after_a_ranking_ranks_that_period(session: Session) -> None:
+    """p67: "哪个区域退款率最高" then "去年同期呢" set this June's leader beside its value a year
+    ago, read as last June's leader; the groups are ranked in that period. "同比呢" still asks for
+    the leader's change."""
+    chat = session.conversation()
+    assert chat.ask("上个月哪个区域退款率最高", as_of=JULY).status == "answered"
+    then = chat.ask("去年同期呢")
+    assert then.status == "answered" and then.result is not None, then.answer
+    ((region, rate),) = _rows(
+        session,
+        "SELECT region, CAST(COUNT(*) FILTER (WHERE status = 'refunded') AS DOUBLE) / COUNT(*) FILTER "
+        "(WHERE status IN ('paid', 'refunded')) AS r FROM fact_order WHERE order_date BETWEEN '2025-06-01' AND "
+        "'2025-06-30' GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+    )
+    assert [row[:2] for row in then.result.rows] == [[region, pytest.approx(rate)]]
+    chat = session.conversation()
+    assert chat.ask("上个月哪个区域退款率最高", as_of=JULY).status == "answered"
+    change = chat.ask("同比呢")
+    assert change.status == "answered" and change.semantic_query is not None
+    assert change.semantic_query.comparison is not None

@@ -175,7 +175,8 @@ def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal[
     return ("change_pct" if percent else "change"), ("asc" if direction == "down" else "desc")
 
 
-_CLAUSE = patterns.compile(r"[，,;；]|\band\b", re.I)
+_CLAUSE = patterns.compile(r"[，,;；]|\band\b|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", re.I)
+"""A clause break: a comma, "and", or a space between Chinese words ("最高的地区 同比变化多少")."""
 
 
 def value_ranked_then_changed(scan: Scan, cues: Cues) -> bool:

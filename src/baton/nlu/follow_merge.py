@@ -202,7 +202,7 @@ class FollowUpMerge(RowsPointedAt):
                 )
             else:
                 comparison = None  # a series replaces the comparison it was drawn against
-        if self._share_then(comparison):  # "华东占全国多少" then "去年同期呢": the share in that period
+        if self._period_instead(comparison):  # "华东占全国多少" then "去年同期呢": the share in that period
             assert comparison is not None
             named = (
                 None if comparison.kind == "custom" else text(f"answer.interpret_{comparison.kind}", self.r.language)
@@ -222,15 +222,25 @@ class FollowUpMerge(RowsPointedAt):
         one_before = cues.window in (None, (1, grain))
         return comparison.kind == "previous_period" and said and one_before and not cues.why
 
-    def _share_then(self, comparison: Comparison | None) -> bool:
-        """A share followed by a comparison alone ("去年同期呢", "and the same month last year?"):
-        the share then, never the share's change (not built); "同比变化呢" is still asked back."""
+    def _period_instead(self, comparison: Comparison | None) -> bool:
+        """A share or a ranking followed by a comparison alone ("去年同期呢", "and the same month last
+        year?"): the share then, never its change (not built), and the groups ranked then — p67: the
+        leader now set beside its value a year ago answered "who led then?" with the wrong region.
+        The top days or weeks of a series are compared with their own days a year before.
+        "同比变化呢", "和去年比呢" ask for the change and are read so."""
         cues, parent = self.cues, self.parent
         asked = comparison is not None and "comparison" in self.changed and not self.r.periods
         said = [self.r.scan.norm[s:e] for s, e in cues.comparison_spans()]
         if cues.compare_word or any(_COMPARING.search(w) for w in said):  # "同比呢", "和去年比呢": the change
             return False
-        return asked and parent.share and parent.comparison is None and not (cues.change or cues.why or cues.grain)
+        # groups ranked; periods ranked ("最低的3周") are set beside their own days a year before
+        ranked = (parent.top_n is not None or parent.rank_place is not None) and parent.grain is None
+        return (
+            asked
+            and (parent.share or ranked)
+            and parent.comparison is None
+            and not (cues.change or cues.why or cues.grain)
+        )
 
     def _filters_and_shares(self) -> None:
         """Members replace or add to the filters; a share asked now of members named takes them as

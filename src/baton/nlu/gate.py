@@ -28,9 +28,12 @@ _WRITE_OR_OVERRIDE = patterns.compile(
 
 
 _EN_WORD = patterns.compile(r"[A-Za-z]{2,}")
-_ZH_GRAMMAR = patterns.compile(r"[的各了吗呢是哪和与按每在比最近吧，。？！、：]|多少|什么|上个|这个")
-"""Function words and full-width punctuation: a question that has one is written in Chinese,
-whatever English words it mixes in ("Q1各region的refund rate")."""
+_ZH_GRAMMAR = patterns.compile(
+    r"[的各了吗呢是哪和与按每在比最近吧，。？！、：]|多少|什么|上个|这个|[上本下这前后]周|[上本]月|[今去前明]年|[昨今前]天"
+)
+"""Function words, words of time and full-width punctuation: a question that has one is written
+in Chinese, whatever English words it mixes in ("Q1各region的refund rate", "上周订单量 vs the same
+week last year") — a member's name is no word of time."""
 
 
 def detect_language(text: str) -> str:

@@ -13,7 +13,7 @@ from typing import Literal
 from baton import patterns
 from baton.catalog.model import Catalog
 from baton.contracts.common import LANGUAGES
-from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, TimeRange
+from baton.contracts.semantic import OPEN_START, Comparison, Grain, MemberFilter, SemanticQuery, TimeRange
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.messages import text as message
@@ -138,6 +138,22 @@ def _a_metric_of_the_period(scan: Scan, before: re.Match[str], end: int) -> bool
         return False
     at = _POSSESSIVE.match(scan.norm, end)
     return at is not None and any(start == at.end() for start, _ in scan.metrics)
+
+
+def all_time_beside_a_period(scan: Scan, cues: Cues, periods: Sequence[timeexpr.PeriodReading]) -> None:
+    """ "best month ever in 2025": all time and a period both name the range — asked which, never
+    read as two periods to compare (their lengths differ) nor either one alone. Compared in words
+    ("历史累计 vs 去年"), it is asked back as a comparison with nothing before all time."""
+    if cues.comparison_spans() or vocab.COMPARE.search(scan.norm):
+        return
+    matches = [p.match for p in periods if p.match is not None]
+    every = next((m for m in matches if m.start == OPEN_START), None)
+    other = next((m for m in matches if m.start != OPEN_START), None)
+    if every is not None and other is not None:
+        raise AmbiguousQuestion(
+            *both("nlu.all_time_beside_a_period", every=every.text, other=other.text),
+            detail={"missing": "time_range", "periods": [every.text, other.text]},
+        )
 
 
 def until_with_no_start(scan: Scan, periods: Sequence[timeexpr.PeriodReading]) -> None:

@@ -167,9 +167,11 @@ class Lexicon:
                 key = _WORD_HYPHEN.sub(" ", normalise(plural)) if plural else ""
                 if plural and key not in entries:
                     add(plural, Term("metric", name, surface))
-        for key, terms in _without_company_suffix(catalog).items():
-            if key not in entries and len({t.target for t in terms}) == 1:
-                add(terms[0].surface, terms[0])
+        for name, metric in catalog.metrics.items():  # "per buyer GMV": "GMV per buyer" said the other way round
+            for surface in (metric.label.en, *metric.synonyms):
+                per = _PER.fullmatch(surface.strip())
+                if per and _WORD_HYPHEN.sub(" ", normalise(f"per {per['of']} {per['value']}")) not in entries:
+                    add(f"per {per['of']} {per['value']}", Term("metric", name, surface))
         attributive: dict[str, list[Term]] = {}
         for name, metric in catalog.metrics.items():  # "order share": a count's name said before a noun
             for surface in (metric.label.en, *metric.synonyms) if metric.unit == "count" else ():
@@ -307,23 +309,7 @@ class Lexicon:
         return out
 
 
-_COMPANY_SUFFIX = patterns.compile(
-    r"[\s,]+(?:inc|incorporated|co|corp|corporation|company|llc|ltd|limited|plc|gmbh)\.?\s*$", re.I
-)
-
-
-def _without_company_suffix(catalog: Catalog) -> dict[str, list[Term]]:
-    """ "Delta Air Lines" for the member "Delta Air Lines Inc.": a company's name of two words
-    or more said without its legal suffix, by key — several members' short names collide."""
-    out: dict[str, list[Term]] = {}
-    for name, dim in catalog.dimensions.items():
-        for member, info in dim.members.items():
-            for surface in (info.label.en, *info.synonyms):
-                short = _COMPANY_SUFFIX.sub("", surface).strip()
-                if short != surface.strip() and len(short.split()) >= 2:
-                    key = _WORD_HYPHEN.sub(" ", normalise(short))
-                    out.setdefault(key, []).append(Term("member", f"{name}:{member}", short))
-    return out
+_PER = patterns.compile(r"(?P<value>[^\s].*?)\s+per\s+(?P<of>[^\s].*)", re.I)
 
 
 def _is_case_of(key: str, member: Member) -> bool:

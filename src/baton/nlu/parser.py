@@ -62,6 +62,7 @@ from baton.nlu.guards import (
     ONLY_BEFORE,
     SUPERLATIVE_WORD,
     a_change_from_a_point_on,
+    all_time_beside_a_period,
     ask_back,
     both_members_of_a_distinct_count,
     member_beside_the_whole,
@@ -755,6 +756,7 @@ class Planner(TermReader, QueryAssembly):
         for period in periods:
             scan.claim(*period.span)
         until_with_no_start(scan, periods)
+        all_time_beside_a_period(scan, cues, periods)
         this_period_beside_another(scan, periods)
         a_change_from_a_point_on(cues, periods)
         periods = named_previous(scan, cues, cues.spans.get("previous_period", []), periods, as_of)
@@ -948,6 +950,9 @@ class Planner(TermReader, QueryAssembly):
             if scan.free(m.start("wd"), m.end("wd")):  # named as the weekday, never its character alone
                 unknown = [w for w in unknown if w not in m.group(0)]
                 unknown += [] if any(m.group(0) in w for w in unknown) else [m.group(0)]
+        for m in vocab.EACH_ENTITY.finditer(scan.norm):  # "GMV of each user": "each" read as a breakdown word
+            if scan.free(m.start("entity"), m.end("entity")) and not any(m.group("entity") in w for w in unknown):
+                unknown.append(m.group(0))
         if cues.action or cues.advice or cues.forecast:
             key = "nlu.action_requested" if cues.action else "nlu.advice_requested" if cues.advice else "nlu.forecast"
             raise OutOfScope(*both(key), detail={"unknown": unknown, "final": True})

@@ -179,7 +179,7 @@ CHANGE_WORDS = patterns.compile(
 SHARE = patterns.compile(
     r"占?(?:总|全部|整体|全国|全平台|(?P<year>全年|整年))?的?(?:占比|比例|份额|比重)|占总|"
     r"\b(?:as )?(?:an? )?(?:%|percent(?:age)?|share|proportion|fraction|portion) of (?:the )?(?:total|whole|overall"
-    r"|(?:(?:full|whole|entire) )?year(?:'s)?(?: total| whole)?)\b|"
+    r"|(?:(?:full|whole|entire) )?year(?:'s)?(?: total| whole)?)\b(?![- ]to[- ]date)|"
     r"占(?:总|全部|整体|全国|全平台|所有)?的?(?:多少|几成|百分之几)|占了?几成|几成|多少成|百分之多少|百分之几|百分比|\bwhat cut\b|\bcut of\b|\bpercentages\b|\bas percentages?\b|"
     r"其中(?=[^，,。？?；;]{0,12}?(?:多少|占|几))|占多少|占了多少|所占比例|多大比例|多大比重|构成|贡献了?多少|贡献占比|贡献|占|%|％|\bpct\b|"
     r"\bpercentage\b|\bpercent\b|\bshares?\b|\bproportions?\b|\bfraction\b|\bportion\b|\bmix\b"
@@ -1172,9 +1172,16 @@ of one filter); the gap words ask for the difference as well; the sum words ("�
 combined") for the two members' one total."""
 LATEST_PERIODS = patterns.compile(
     r"(?:最近|近|过去的?)\s*(?:[\d一二两三四五六七八九十]+|半)?\s*个?(?:周|星期|礼拜|月|季度|季|年)"
-    r"|\b(?:past|trailing)\s+(?:\w+\s+)?(?:weeks?|months?|quarters?|years?)\b"
-    r"|\blast\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:weeks?|months?|quarters?|years?)\b",
+    r"|\b(?:the\s+)?(?:past|trailing)\s+(?:\w+\s+)?(?:weeks?|months?|quarters?|years?)\b"
+    r"|\b(?:the\s+)?(?:last|previous|prior)\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
+    r"(?:weeks?|months?|quarters?|years?)\b",
     _I,
 )
-"""Words for the latest weeks or months ("过去一周", "近3个月", "the past week"): read as whole
-calendar periods, which some readers take for the last 7 or 90 days up to today."""
+"""Words for the latest weeks or months ("过去一周", "近3个月", "the past week"), said alone as a
+period: read as whole calendar periods, which some readers take for the last 7 or 90 days."""
+ENTITY_NOUNS_EN = r"(?:users?|customers?|persons?|people|shoppers?|heads?|capita)"
+"""Filler nouns for the people a business counts: a value "per user" or "of each customer" asks
+for a breakdown by, or a value per, an entity no catalog term names."""
+EACH_ENTITY = patterns.compile(rf"\b(?:per|each|every)\s+(?P<entity>{ENTITY_NOUNS_EN})\b", _I)
+"""A value of each such entity ("GMV of each user", "per user GMV"): never dropped as filler, even
+when a breakdown reader took "each"."""

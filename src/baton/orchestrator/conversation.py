@@ -134,9 +134,9 @@ class Conversation:
         day = as_of_date(as_of) or last.as_of
         # a word asked about ("收入: GMV or net revenue?"): the reply answers it even when it reads
         # on its own too ("GMV，上个月"); a part missing ("which period?"): a whole question replaces it
-        answers_a_word = ("term" in asked.error.detail or "member" in asked.error.detail) and asked.error.detail.get(
-            "missing"
-        ) is None
+        detail = asked.error.detail
+        member_of_several = "member" in detail and isinstance(detail.get("suggestions"), list)  # "LGA: origin?"
+        answers_a_word = ("term" in detail or member_of_several) and detail.get("missing") is None
         # "which whole weeks?" then "最近8周": the period asked for, never the period alone moved
         # … or a period that has no data yet: "this quarter" then "ok, last quarter then"
         period_asked = asked.error.detail.get("missing") == "time_range" or "latest_complete_day" in asked.error.detail

@@ -191,7 +191,15 @@ def _said(period: TimeRange) -> str:
 
 
 def _span(period: TimeRange) -> dict[str, str]:
-    """``period`` / ``period_zh``: the words that named it, with its dates."""
+    """``period`` / ``period_zh``: the words that named it, with its dates (all time by its end
+    alone: its start is no date anyone said)."""
+    if period.start == OPEN_START:
+        from baton.nlu.interpret import period_text
+
+        return {
+            "period": period_text(period.start, period.end, None, "en"),
+            "period_zh": period_text(period.start, period.end, None, "zh"),
+        }
     key = "answer.span_named" if period.text else "answer.span"
     return localized("period", key, text=period.text, start=period.start, end=period.end)
 

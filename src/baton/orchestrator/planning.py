@@ -169,7 +169,11 @@ _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 def _whole_periods_not_rolling(period: TimeRange, as_of: date, language: Language) -> str | None:
     """ "过去一周" on a Wednesday is last Monday to Sunday, not the 7 days up to yesterday: said
     whenever the two differ, with the words that ask for the rolling days."""
-    if not period.text or not vocab.LATEST_PERIODS.search(period.text) or period.end >= as_of - timedelta(days=1):
+    if (
+        not period.text
+        or not vocab.LATEST_PERIODS.fullmatch(period.text.strip())
+        or period.end >= as_of - timedelta(days=1)
+    ):
         return None
     return text("answer.whole_periods_not_rolling", language, words=period.text, end=period.end, days=period.days)
 

@@ -147,11 +147,34 @@ def _join(first: _Found, second: _Found, text: str, ctx: _Ctx) -> tuple[_Raw, _R
             x = _reanchor(x, ya.year, x_text, ctx)
             if x.start > y.end or (not ya.year_explicit and x.start > y.start):
                 x = _reanchor(x, ya.year - 1, x_text, ctx)
+    latest = _latest_up_to(_normalise(x_text), y, text[first.span[0] : second.span[1]])
+    if latest is not None:  # "last 3 months through May": March to May, never April to May
+        return latest, x, y
     if x.start > y.end:
         joined = text[first.span[0] : second.span[1]]
         raise _invalid(joined, "nlu.ends_before_start_time")
     grain: Grain = x.grain if x.grain == y.grain and x.grain in _PERIOD_GRAINS else "custom"
     return _Raw(x.start, y.end, grain), x, y  # "this year through May" ends with May
+
+
+_LATEST_RULES = ("last_n_cn", "last_n_en", "past_one_en", "past_year_en", "last_half_year")
+"""The rules of the latest N days, weeks or months, counted back from the day before an end."""
+
+
+def _latest_up_to(said: str, end: _Raw, joined: str) -> _Raw | None:
+    """ "last 3 months through May", "过去3个月截至5月": the latest N counted back from the end said,
+    as they are from today; an end inside a week or month ("last 2 weeks through June 20") is
+    asked back — whole weeks before it, or the 14 days up to it?"""
+    for rule in _RULES:
+        m = rule.pattern.fullmatch(said) if rule.name in _LATEST_RULES and rule.handler else None
+        if m is not None and rule.handler is not None:
+            raw = rule.handler(m, _Ctx(end.end + timedelta(days=1)), said)
+            if raw.end != end.end:
+                raise AmbiguousQuestion(
+                    *both("nlu.latest_up_to_inside", said=joined), detail={"missing": "time_range", "words": joined}
+                )
+            return _Raw(raw.start, raw.end, raw.grain)
+    return None
 
 
 @dataclass(frozen=True)
@@ -184,6 +207,10 @@ def _ends(
 
 
 def _is_range(norm: str, first: _Found, second: _Found) -> bool:
+    """``first`` to ``second`` as one range; all time reaches an end only as :func:`_all_time_until`
+    reads it ("ever until this year" may end before this year: asked)."""
+    if first.raw.start == OPEN_START:
+        return False
     between = norm[first.span[1] : second.span[0]]
     return bool(
         _RANGE_JOIN.fullmatch(between)
@@ -198,6 +225,7 @@ def read_periods(text: str, as_of: date, *, said: str | None = None) -> list[Per
     question, offset for offset, when ``text`` is what other readers left of it (a year said
     right after "beat" is set against, never the year of the others)."""
     norm, found = _scan(text, as_of)
+    found = _all_time_before_a_superlative(norm, _normalise(said) if said else norm, found, as_of)
     found = _to_date_as_of(norm, found)
     found = _all_time_until(norm, found)
     found = _shared_years(norm, found, text, _Ctx(as_of))
@@ -277,13 +305,33 @@ def _as_of_its_day(norm: str, first: _Found, second: _Found) -> _Found | None:
     return None
 
 
+_ALL_TIME_SUPERLATIVE = _p(  # 史上 alone is "in history"; 历史 only before a superlative
+    r"(?:历史|史上)(?=\s*(?:最|新高|新低))|(?<!历)史上"
+)
+
+
+def _all_time_before_a_superlative(norm: str, said: str, found: list[_Found], as_of: date) -> list[_Found]:
+    """ "历史最高", "史上最多": all time, read where the superlative stands in the question as said
+    (``said``; another reader may have taken it from ``norm``) — 历史 alone is no period ("历史客户",
+    "历史平均" are not all time)."""
+    out = list(found)
+    for m in _ALL_TIME_SUPERLATIVE.finditer(said):
+        start, end = m.span()
+        if norm[start:end] == said[start:end] and not any(f.span[0] < end and start < f.span[1] for f in out):
+            out.append(_Found((start, end), _Raw(OPEN_START, _Ctx(as_of).last, "custom")))
+    return sorted(out, key=lambda f: f.span)
+
+
 def _all_time_until(norm: str, found: list[_Found]) -> list[_Found]:
     """ "截至去年底历史累计", "历史累计到3月底", "all time through 2025": every day up to the end said,
     one period from before the data's first row (an end said alone is asked: from when?)."""
     out: list[_Found] = []
     i = 0
     while i < len(found):
-        joined = _all_time_to_an_end(norm, found[i], found[i + 1]) if i + 1 < len(found) else None
+        # "从1月1日到3月31日历史…": the 到 closes a range, never an end of all time
+        closes_a_range = i > 0 and _is_range(norm, found[i - 1], found[i])
+        pair = i + 1 < len(found) and not closes_a_range
+        joined = _all_time_to_an_end(norm, found[i], found[i + 1]) if pair else None
         out.append(joined or found[i])
         i += 2 if joined else 1
     return out
@@ -308,10 +356,12 @@ def _all_time_to_an_end(norm: str, first: _Found, second: _Found) -> _Found | No
 
 
 _OF_AN_END = _p(r"(?:底|末)?[\s,，的]*(?:为止)?[\s,，的]*")
+"""What may stand between an end and the all-time words after it: its edge ("去年底"), 为止, 的."""
 _EDGE = _p(r"底|末")
-_UNTIL_AN_END = _p(
-    r"(?:截至|截止到?|截止至|直到|一直到|到|至|<NB>(?:up\s+to|through|thru|until|till|as\s+of)<NA>)\s*(?:the\s+)?$"
-)
+"""The edge of an end said after the all-time words ("历史累计到去年底"), taken with it."""
+_UNTIL_AN_END = _p(r"(?:截至|截止到?|截止至|到|至|<NB>(?:through|thru|as\s+of)<NA>)\s*(?:the\s+)?$")
+"""An end that holds its own period ("截至去年底", "through 2025"); "until this year" and "直到今年"
+may end before it, so they are asked (from when?) as before."""
 
 
 def _one_day(found: _Found) -> bool:
@@ -549,7 +599,7 @@ def _year_apart(
 def parse_time_range(text: str, as_of: date) -> TimeMatch | None:
     """The question's one time range (ranges like 从X到Y joined), or None when there is none."""
     norm, found = _scan(text, as_of)
-    found = _all_time_until(norm, found)
+    found = _all_time_until(norm, _all_time_before_a_superlative(norm, norm, found, as_of))
     if not found:
         return None
     if len(found) >= 2:

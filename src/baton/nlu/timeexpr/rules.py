@@ -125,7 +125,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "all_time",
         _p(
-            r"有史以来|(?:全部|所有)历史|历史(?:上|总计|以来|累计)|历史(?!同期|同比|环比)|史上|全部时间|所有时间|"
+            r"有史以来|(?:全部|所有)历史|历史(?:上|总计|以来|累计)|全部时间|所有时间|"
             r"(?:自|从)?(?:上线|开业|成立)以来|<NB>ever<NA>(?!\s+(?:since|before|after|again|so|more|less)\b)|"
             r"<NB>(?:(?:of|in|for|over)\s+)?all[- ]time<NA>|<NB>(?:over\s+(?:the|its|our)\s+)?(?:whole|entire)\s+history<NA>"
             r"|<NB>since\s+(?:the\s+)?(?:beginning|start|launch|inception)<NA>(?!\s+(?:of|in)\b)"
