@@ -308,6 +308,20 @@ def test_a_sum_of_a_day_with_no_rows_is_zero(duck: tuple[Session, Any]) -> None:
     assert answer.result.rows == [[0]] and "n/a" not in answer.answer
 
 
+def test_a_compared_month_with_no_rows_is_zero(duck: tuple[Session, Any]) -> None:
+    """p68: "2020年12月 vs 2020年11月 bookings" showed November (no booking, inside the data) as "—"
+    and lost the change; one figure compared is 0 there, its change the whole of December's."""
+    session, rows = duck
+    ((december, november),) = rows(
+        "SELECT COUNT(*) FILTER (WHERE CAST(ds AS DATE) BETWEEN DATE '2020-12-01' AND DATE '2020-12-31'), "
+        "COUNT(*) FILTER (WHERE CAST(ds AS DATE) BETWEEN DATE '2020-11-01' AND DATE '2020-11-30') FROM fct_bookings"
+    )
+    assert november == 0 and december > 0
+    answer = session.ask("2020年12月 vs 2020年11月 bookings", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert answer.result.rows == [[december, 0, december, None]] and "—" not in answer.answer
+
+
 def test_a_latest_dimension_is_named_without_latest(duck: tuple[Session, Any]) -> None:
     """p64: "bookings by country" named no dimension; the only country is the listing's latest."""
     session, rows = duck

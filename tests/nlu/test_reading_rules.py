@@ -2577,6 +2577,8 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("a value of each user", "GMV of each user last month", AmbiguousQuestion, "each user"),
     ("every user said first", "every user GMV last month", AmbiguousQuestion, "every user"),
     ("orders from each user", "orders from each user in June", AmbiguousQuestion, "each user"),
+    ("a value per-user", "GMV per-user last month", AmbiguousQuestion, "per-user"),
+    ("a breakdown by user", "GMV by user last month", AmbiguousQuestion, "by user"),
     # s21: all time beside a period said is no comparison of two lengths: which one?
     ("all time beside a year", "best month ever in 2025 by GMV", AmbiguousQuestion, "ever"),
     ("历史 beside a year", "2025年历史最高的一天GMV", AmbiguousQuestion, "2025"),

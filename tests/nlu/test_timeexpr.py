@@ -79,10 +79,15 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("highest monthly GMV ever", A, "1900-01-01", "2026-06-30", "custom"),
     ("史上最高的一天订单量", A, "1900-01-01", "2026-06-30", "custom"),
     ("历史最高的月GMV", A, "1900-01-01", "2026-06-30", "custom"),
+    ("历史GMV最高的月份", A, "1900-01-01", "2026-06-30", "custom"),
+    ("历史总GMV", A, "1900-01-01", "2026-06-30", "custom"),
+    ("GMV all-time up to last quarter", A, "1900-01-01", "2026-06-30", "custom"),
+    ("GMV all-time up to May 2026", A, "1900-01-01", "2026-05-31", "custom"),
     # the latest N counted back from an end said, as they are from today (s21: was April to May)
     ("last 3 months through May 2026", A, "2026-03-01", "2026-05-31", "month"),
     ("过去3个月截至2026年5月", A, "2026-03-01", "2026-05-31", "month"),
     ("last 7 days through June 20", A, "2026-06-14", "2026-06-20", "custom"),
+    ("GMV last 3 months through this month", A, "2026-04-01", "2026-06-30", "month"),  # s22: an end not over
     # all time up to an end said, in either order: one period open at its start
     ("截至去年底历史累计GMV", A, "1900-01-01", "2025-12-31", "custom"),
     ("截至去年底的历史累计GMV", A, "1900-01-01", "2025-12-31", "custom"),
@@ -464,6 +469,8 @@ def test_no_data_message_names_the_latest_complete_day() -> None:
 # (text, as_of, expected [(matched text, span)])
 SPANS: list[tuple[str, date, list[tuple[str, tuple[int, int]]]]] = [
     ("上个月各渠道的GMV是多少？", A, [("上个月", (0, 3))]),
+    # the 到现在 of the range before is never taken again as this one's start (hypothesis found it)
+    ("从三个月前到现在12/20-1/5各渠道GMV", date(2020, 1, 1), [("从三个月前到现在", (0, 8)), ("12/20-1/5", (8, 17))]),
     ("What was GMV by channel last month?", A, [("last month", (24, 34))]),
     ("GMV in June 2026 by region", A, [("June 2026", (7, 16))]),
     ("2026年6月华东的订单量", A, [("2026年6月", (0, 7))]),

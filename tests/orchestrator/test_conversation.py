@@ -3342,3 +3342,14 @@ def test_the_same_period_last_year_after_a_ranking_ranks_that_period(session: Se
     change = chat.ask("同比呢")
     assert change.status == "answered" and change.semantic_query is not None
     assert change.semantic_query.comparison is not None
+
+
+@pytest.mark.parametrize("then", ["去年同期是多少", "what was the figure in the same period last year?"])
+def test_the_leaders_value_asked_after_a_ranking_is_compared(session: Session, then: str) -> None:
+    """s22: "去年同期是多少" after "哪个区域退款率最高" asks the leader's value then, never who led then."""
+    chat = session.conversation()
+    assert chat.ask("上个月哪个区域退款率最高", as_of=JULY).status == "answered"
+    answer = chat.ask(then)
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
+    assert answer.semantic_query.comparison is not None and answer.time_range is not None
+    assert answer.time_range.start == date(2026, 6, 1)

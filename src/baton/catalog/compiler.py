@@ -1008,16 +1008,19 @@ def _joined_on_keys(
     )
 
 
-def _side_of(value: str, which: str, *, zero: bool) -> exp.Expr:
+def _side_of(value: str, which: str, *, zero: bool, one_figure: bool = False) -> exp.Expr:
     """One period's value of a compared row (``MAX`` of the one row of that side); with ``zero``, 0
     when the group has no row there but other groups do (a day the table holds no row at all is
-    unknown, never 0)."""
+    unknown, never 0) — or, for ``one_figure`` of the answer's own statement (no groups, the data
+    span checked before it is built), 0 whenever the period has no row, as its total alone is."""
 
     def on_side(then: exp.Expr) -> exp.Expr:
         return exp.Case(ifs=[exp.If(this=exp.column(_CMP).eq(exp.Literal.string(which)), true=then)])
 
     taken: exp.Expr = exp.func("MAX", on_side(exp.column(value)))
-    if zero:  # 0 where another group has rows on this side (the table holds the period), else unknown
+    if zero and one_figure:  # p68: "12月 vs 11月 bookings" with no booking in November: 0, never "—"
+        taken = exp.func("COALESCE", taken, exp.Literal.number(0))
+    elif zero:  # 0 where another group has rows on this side (the table holds the period), else unknown
         held = on_side(exp.Literal.number(1))
         any_row = exp.Window(this=exp.func("MAX", exp.func("MAX", held)))
         some = exp.Case(
@@ -1077,7 +1080,11 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         summed = set() if shape.floored else summed
         pivot = exp.select(
             *[exp.column(k) for k in group],
-            *[_side_of(m, which, zero=m in summed) for m in values for which in ("current", "previous")],
+            *[
+                _side_of(m, which, zero=m in summed, one_figure=not group and shape.spine)
+                for m in values
+                for which in ("current", "previous")
+            ],
             copy=False,
         ).from_(exp.table_("base"), copy=False)
         if group:

@@ -195,12 +195,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{every!r} (all time) and {other!r} both name the period asked: which one? Ask for one of them.",
         "“{every}”（全部时间）和“{other}”都指定了时间范围：问的是哪一个？请只保留其中一个。",
     ),
-    "latest_up_to_inside": (
-        "{said!r} ends inside a week or month: the whole periods before that day, or the days counted back from "
-        'it? Say the dates (e.g. "2026-06-07 to 2026-06-20") or the days ("the 14 days up to June 20").',
-        "“{said}”的结束日在一周或一个月当中：是指该日之前的完整周期，还是从该日往前数的天数？请写明日期"
-        "（如“2026-06-07至2026-06-20”）或天数（如“截至6月20日的14天”）。",
-    ),
     "until_with_no_start": (
         '"{said}" gives an end but no start: from when? Say the whole range (e.g. "from January 1 to March 31", '
         '"this year to the end of March"), or ask for the period itself.',
@@ -747,4 +741,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "no_such_week": ("ISO year {year} has no week {week}", "{year}年没有第{week}周"),
     "ends_before_start_date": ("the range ends before it starts", "结束日期早于开始日期"),
     "ends_before_start_time": ("the range ends before it starts", "结束时间早于开始时间"),
+    "latest_inside_a_period": (
+        'it ends inside a week or month: say the dates, or the days up to that day ("the 14 days up to June 20")',
+        "结束日在一周或一个月当中：请写明日期，或截至该日的天数（如“截至6月20日的14天”）",
+    ),
 }

@@ -52,6 +52,12 @@ from baton.nlu.ties import ADD_METRIC, Reading
 _COMPARING = patterns.compile(r"比|\b(?:vs|versus|compared?|than|against|yoy|mom|wow|qoq|over)\b", re.I)
 """Words that ask a comparison of periods ("同比", "和去年比", "vs last year"), not a period to show
 ("去年同期", "the same month last year")."""
+_ITS_VALUE = patterns.compile(
+    r"多少|数值|数字|它|这个|那个|\b(?:what\s+(?:was|is)|how\s+much|how\s+many|figure|value|number|it|its|that|this)\b",
+    re.I,
+)
+"""Words that ask the value of what was ranked ("去年同期是多少", "what was it last year?"): the
+leader set beside its value then, never the groups ranked again."""
 
 
 class NothingChanged(Exception):
@@ -235,6 +241,7 @@ class FollowUpMerge(RowsPointedAt):
             return False
         # groups ranked; periods ranked ("最低的3周") are set beside their own days a year before
         ranked = (parent.top_n is not None or parent.rank_place is not None) and parent.grain is None
+        ranked = ranked and not _ITS_VALUE.search(self.r.scan.norm)
         return (
             asked
             and (parent.share or ranked)

@@ -1182,6 +1182,6 @@ period: read as whole calendar periods, which some readers take for the last 7 o
 ENTITY_NOUNS_EN = r"(?:users?|customers?|persons?|people|shoppers?|heads?|capita)"
 """Filler nouns for the people a business counts: a value "per user" or "of each customer" asks
 for a breakdown by, or a value per, an entity no catalog term names."""
-EACH_ENTITY = patterns.compile(rf"\b(?:per|each|every)\s+(?P<entity>{ENTITY_NOUNS_EN})\b", _I)
+EACH_ENTITY = patterns.compile(rf"\b(?:per|each|every|by)[\s-]+(?P<entity>{ENTITY_NOUNS_EN})\b", _I)
 """A value of each such entity ("GMV of each user", "per user GMV"): never dropped as filler, even
 when a breakdown reader took "each"."""

@@ -89,18 +89,19 @@ def _scan(text: str, as_of: date) -> tuple[str, list[_Found]]:
             continue
         raw = rule.handler(m, ctx, text[start:end])
         suffix = _UNTIL_NOW.match(norm, end)
-        since = _SINCE_BEFORE.search(norm, 0, start)
+        taken = result[-1].span[1] if result else 0  # words of the expression before are never this one's
+        since = _SINCE_BEFORE.search(norm, taken, start)
         if since is None and raw.end >= ctx.as_of - timedelta(days=1):  # "截至目前今年", "截至目前近30天": to date
-            since = _NOW_BEFORE.search(norm, 0, start)
+            since = _NOW_BEFORE.search(norm, taken, start)
         if rule.name in _SPAN_RULES:
-            prefix = _RANGE_PREFIX.search(norm, 0, start)
+            prefix = _RANGE_PREFIX.search(norm, taken, start)
             if prefix:
                 start = prefix.start()
         if suffix or since:
             raw = _to_now(raw, ctx)
             if suffix:
                 end = suffix.end()
-                prefix = _FROM_BEFORE.search(norm, 0, start)
+                prefix = _FROM_BEFORE.search(norm, taken, start)
                 if prefix:
                     start = prefix.start()
             if since:
@@ -147,9 +148,9 @@ def _join(first: _Found, second: _Found, text: str, ctx: _Ctx) -> tuple[_Raw, _R
             x = _reanchor(x, ya.year, x_text, ctx)
             if x.start > y.end or (not ya.year_explicit and x.start > y.start):
                 x = _reanchor(x, ya.year - 1, x_text, ctx)
-    latest = _latest_up_to(_normalise(x_text), y, text[first.span[0] : second.span[1]])
-    if latest is not None:  # "last 3 months through May": March to May, never April to May
-        return latest, x, y
+    latest = _latest_up_to(_normalise(x_text), y, text[first.span[0] : second.span[1]], ctx)
+    if latest is not None:  # "last 3 months through May": March to May, never April to May (no two ends)
+        return latest, _Raw(latest.start, latest.end, "custom"), y
     if x.start > y.end:
         joined = text[first.span[0] : second.span[1]]
         raise _invalid(joined, "nlu.ends_before_start_time")
@@ -161,18 +162,19 @@ _LATEST_RULES = ("last_n_cn", "last_n_en", "past_one_en", "past_year_en", "last_
 """The rules of the latest N days, weeks or months, counted back from the day before an end."""
 
 
-def _latest_up_to(said: str, end: _Raw, joined: str) -> _Raw | None:
+def _latest_up_to(said: str, end: _Raw, joined: str, ctx: _Ctx) -> _Raw | None:
     """ "last 3 months through May", "过去3个月截至5月": the latest N counted back from the end said,
     as they are from today; an end inside a week or month ("last 2 weeks through June 20") is
-    asked back — whole weeks before it, or the 14 days up to it?"""
+    asked back — whole weeks before it, or the 14 days up to it? An end not over yet ("through
+    this month") reads as before: from the latest N's start to today."""
+    if end.end >= ctx.last:
+        return None
     for rule in _RULES:
         m = rule.pattern.fullmatch(said) if rule.name in _LATEST_RULES and rule.handler else None
         if m is not None and rule.handler is not None:
             raw = rule.handler(m, _Ctx(end.end + timedelta(days=1)), said)
             if raw.end != end.end:
-                raise AmbiguousQuestion(
-                    *both("nlu.latest_up_to_inside", said=joined), detail={"missing": "time_range", "words": joined}
-                )
+                raise _invalid(joined, "nlu.latest_inside_a_period")
             return _Raw(raw.start, raw.end, raw.grain)
     return None
 
@@ -225,7 +227,7 @@ def read_periods(text: str, as_of: date, *, said: str | None = None) -> list[Per
     question, offset for offset, when ``text`` is what other readers left of it (a year said
     right after "beat" is set against, never the year of the others)."""
     norm, found = _scan(text, as_of)
-    found = _all_time_before_a_superlative(norm, _normalise(said) if said else norm, found, as_of)
+    found = _all_time_as_history(norm, _normalise(said) if said else norm, found, as_of)
     found = _to_date_as_of(norm, found)
     found = _all_time_until(norm, found)
     found = _shared_years(norm, found, text, _Ctx(as_of))
@@ -305,17 +307,19 @@ def _as_of_its_day(norm: str, first: _Found, second: _Found) -> _Found | None:
     return None
 
 
-_ALL_TIME_SUPERLATIVE = _p(  # 史上 alone is "in history"; 历史 only before a superlative
-    r"(?:历史|史上)(?=\s*(?:最|新高|新低))|(?<!历)史上"
+_ALL_TIME_AS_HISTORY = _p(
+    r"历史(?!\s*(?:同|环比|平均|均|客|用户|顾客|买家|会员|数据|记录|最近|上|以来|累计|总计))|(?<!历)史上"
 )
+"""历史 as all time ("历史GMV最高的月份", "历史总GMV") — never of the same period (历史同期), an
+average (历史平均: over what?), people (历史客户) or records; 史上 alone is "in history"."""
 
 
-def _all_time_before_a_superlative(norm: str, said: str, found: list[_Found], as_of: date) -> list[_Found]:
-    """ "历史最高", "史上最多": all time, read where the superlative stands in the question as said
-    (``said``; another reader may have taken it from ``norm``) — 历史 alone is no period ("历史客户",
-    "历史平均" are not all time)."""
+def _all_time_as_history(norm: str, said: str, found: list[_Found], as_of: date) -> list[_Found]:
+    """ "历史最高", "历史GMV", "史上最多": all time, read against the question as said (``said``: a
+    reader may have taken the word after 历史 from ``norm`` — "平均", "最近" — that says it is no
+    period there)."""
     out = list(found)
-    for m in _ALL_TIME_SUPERLATIVE.finditer(said):
+    for m in _ALL_TIME_AS_HISTORY.finditer(said):
         start, end = m.span()
         if norm[start:end] == said[start:end] and not any(f.span[0] < end and start < f.span[1] for f in out):
             out.append(_Found((start, end), _Raw(OPEN_START, _Ctx(as_of).last, "custom")))
@@ -359,7 +363,7 @@ _OF_AN_END = _p(r"(?:底|末)?[\s,，的]*(?:为止)?[\s,，的]*")
 """What may stand between an end and the all-time words after it: its edge ("去年底"), 为止, 的."""
 _EDGE = _p(r"底|末")
 """The edge of an end said after the all-time words ("历史累计到去年底"), taken with it."""
-_UNTIL_AN_END = _p(r"(?:截至|截止到?|截止至|到|至|<NB>(?:through|thru|as\s+of)<NA>)\s*(?:the\s+)?$")
+_UNTIL_AN_END = _p(r"(?:截至|截止到?|截止至|一直到|到|至|<NB>(?:up\s+to|through|thru|as\s+of)<NA>)\s*(?:the\s+)?$")
 """An end that holds its own period ("截至去年底", "through 2025"); "until this year" and "直到今年"
 may end before it, so they are asked (from when?) as before."""
 
@@ -599,16 +603,12 @@ def _year_apart(
 def parse_time_range(text: str, as_of: date) -> TimeMatch | None:
     """The question's one time range (ranges like 从X到Y joined), or None when there is none."""
     norm, found = _scan(text, as_of)
-    found = _all_time_until(norm, _all_time_before_a_superlative(norm, norm, found, as_of))
+    found = _all_time_until(norm, _all_time_as_history(norm, norm, found, as_of))
     if not found:
         return None
     if len(found) >= 2:
         first, second = found[0], found[1]
-        between = norm[first.span[1] : second.span[0]]
-        joined = _RANGE_JOIN.fullmatch(between) or (
-            _AND_JOIN.fullmatch(between) and _BETWEEN_BEFORE.search(norm, 0, first.span[0])
-        )
-        if joined:
+        if _is_range(norm, first, second):
             raw, _, _ = _join(first, second, text, _Ctx(as_of))
             prefix = _RANGE_PREFIX.search(norm, 0, first.span[0])
             start = prefix.start() if prefix else first.span[0]
