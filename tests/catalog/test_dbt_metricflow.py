@@ -320,6 +320,9 @@ def test_a_compared_month_with_no_rows_is_zero(duck: tuple[Session, Any]) -> Non
     answer = session.ask("2020年12月 vs 2020年11月 bookings", as_of=AS_OF)
     assert answer.status == "answered" and answer.result is not None, answer.answer
     assert answer.result.rows == [[december, 0, december, None]] and "—" not in answer.answer
+    later = session.ask("views January 2020 compared with December 2020", as_of=AS_OF)  # s23: December unloaded
+    assert later.status == "answered" and later.result is not None, later.answer
+    assert later.result.rows[0][1] is None  # a later period is not checked against the newest load: never 0
 
 
 def test_a_latest_dimension_is_named_without_latest(duck: tuple[Session, Any]) -> None:

@@ -87,7 +87,7 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("last 3 months through May 2026", A, "2026-03-01", "2026-05-31", "month"),
     ("过去3个月截至2026年5月", A, "2026-03-01", "2026-05-31", "month"),
     ("last 7 days through June 20", A, "2026-06-14", "2026-06-20", "custom"),
-    ("GMV last 3 months through this month", A, "2026-04-01", "2026-06-30", "month"),  # s22: an end not over
+    ("GMV last 3 months through this month", date(2026, 6, 20), "2026-04-01", "2026-06-19", "month"),  # s23
     # all time up to an end said, in either order: one period open at its start
     ("截至去年底历史累计GMV", A, "1900-01-01", "2025-12-31", "custom"),
     ("截至去年底的历史累计GMV", A, "1900-01-01", "2025-12-31", "custom"),

@@ -3344,6 +3344,22 @@ def test_the_same_period_last_year_after_a_ranking_ranks_that_period(session: Se
     assert change.semantic_query.comparison is not None
 
 
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ("上个月哪个区域退款率最高", "去年同期这个排名呢"),  # s23: "this ranking" points at the ranking
+        ("top 3 channels by GMV last month", "show me that for the same month last year"),
+    ],
+)
+def test_a_ranking_pointed_at_after_a_ranking_is_ranked_again(session: Session, first: str, then: str) -> None:
+    chat = session.conversation()
+    assert chat.ask(first, as_of=JULY).status == "answered"
+    answer = chat.ask(then)
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
+    assert answer.semantic_query.comparison is None and answer.time_range is not None
+    assert answer.time_range.start == date(2025, 6, 1)
+
+
 @pytest.mark.parametrize("then", ["去年同期是多少", "what was the figure in the same period last year?"])
 def test_the_leaders_value_asked_after_a_ranking_is_compared(session: Session, then: str) -> None:
     """s22: "去年同期是多少" after "哪个区域退款率最高" asks the leader's value then, never who led then."""

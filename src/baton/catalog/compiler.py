@@ -1078,10 +1078,13 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
         # user with a minimum group size a missing side may be a hidden group, never a 0
         summed = {value_column(query, m) for m in query.metrics if catalog.metrics[m].amount_or_count}
         summed = set() if shape.floored else summed
+        # the period asked is checked against the newest load; the one compared only when it is earlier
+        # (s23: "first half of June compared to the first half of July", July not loaded: never 0)
+        loaded = {"current": True, "previous": query.comparison.range.end < query.time_range.start}
         pivot = exp.select(
             *[exp.column(k) for k in group],
             *[
-                _side_of(m, which, zero=m in summed, one_figure=not group and shape.spine)
+                _side_of(m, which, zero=m in summed, one_figure=not group and shape.spine and loaded[which])
                 for m in values
                 for which in ("current", "previous")
             ],

@@ -53,11 +53,12 @@ _COMPARING = patterns.compile(r"比|\b(?:vs|versus|compared?|than|against|yoy|mo
 """Words that ask a comparison of periods ("同比", "和去年比", "vs last year"), not a period to show
 ("去年同期", "the same month last year")."""
 _ITS_VALUE = patterns.compile(
-    r"多少|数值|数字|它|这个|那个|\b(?:what\s+(?:was|is)|how\s+much|how\s+many|figure|value|number|it|its|that|this)\b",
+    r"多少|数值|数字|\b(?:what\s+(?:was|is)|how\s+much|how\s+many|figure|value|number)\b",
     re.I,
 )
 """Words that ask the value of what was ranked ("去年同期是多少", "what was it last year?"): the
-leader set beside its value then, never the groups ranked again."""
+leader set beside its value then, never the groups ranked again ("去年同期这个排名呢", "show me that
+for last year" point at the ranking)."""
 
 
 class NothingChanged(Exception):

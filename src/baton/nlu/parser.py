@@ -951,7 +951,8 @@ class Planner(TermReader, QueryAssembly):
                 unknown = [w for w in unknown if w not in m.group(0)]
                 unknown += [] if any(m.group(0) in w for w in unknown) else [m.group(0)]
         for m in vocab.EACH_ENTITY.finditer(scan.norm):  # "GMV of each user": "each" read as a breakdown word
-            if scan.free(m.start("entity"), m.end("entity")) and not any(m.group("entity") in w for w in unknown):
+            entity = "entity" if m.group("entity") else "one"
+            if scan.free(m.start(entity), m.end(entity)) and not any(m.group(entity) in w for w in unknown):
                 unknown.append(m.group(0))
         if cues.action or cues.advice or cues.forecast:
             key = "nlu.action_requested" if cues.action else "nlu.advice_requested" if cues.advice else "nlu.forecast"

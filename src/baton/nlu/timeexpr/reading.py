@@ -165,10 +165,11 @@ _LATEST_RULES = ("last_n_cn", "last_n_en", "past_one_en", "past_year_en", "last_
 def _latest_up_to(said: str, end: _Raw, joined: str, ctx: _Ctx) -> _Raw | None:
     """ "last 3 months through May", "过去3个月截至5月": the latest N counted back from the end said,
     as they are from today; an end inside a week or month ("last 2 weeks through June 20") is
-    asked back — whole weeks before it, or the 14 days up to it? An end not over yet ("through
-    this month") reads as before: from the latest N's start to today."""
-    if end.end >= ctx.last:
-        return None
+    asked back — whole weeks before it, or the 14 days up to it? An end under way ("through this
+    month" on the 20th) counts back from its whole period, cut at today; one with no day of data
+    yet is said so, never a period short."""
+    if end.start > ctx.last:
+        raise _no_data(joined, end.start, ctx.last)
     for rule in _RULES:
         m = rule.pattern.fullmatch(said) if rule.name in _LATEST_RULES and rule.handler else None
         if m is not None and rule.handler is not None:
