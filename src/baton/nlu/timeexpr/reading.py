@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
@@ -168,11 +169,11 @@ def _latest_up_to(said: str, end: _Raw, joined: str, ctx: _Ctx) -> _Raw | None:
     asked back — whole weeks before it, or the 14 days up to it? An end under way ("through this
     month" on the 20th) counts back from its whole period, cut at today; one with no day of data
     yet is said so, never a period short."""
-    if end.start > ctx.last:
-        raise _no_data(joined, end.start, ctx.last)
     for rule in _RULES:
         m = rule.pattern.fullmatch(said) if rule.name in _LATEST_RULES and rule.handler else None
         if m is not None and rule.handler is not None:
+            if end.start > ctx.last:
+                raise _no_data(joined, end.start, ctx.last)
             raw = rule.handler(m, _Ctx(end.end + timedelta(days=1)), said)
             if raw.end != end.end:
                 raise _invalid(joined, "nlu.latest_inside_a_period")
@@ -278,12 +279,17 @@ _AS_OF_BEFORE = _p(r"<NB>(?:as\s+of|through|thru|until|till|up\s+to)\s+(?:the\s+
 def _to_date_as_of(norm: str, found: list[_Found]) -> list[_Found]:
     """ "GMV MTD as of June 20", "as of June 20, YTD orders": a period to date, said as of a day, is
     that day's period up to it (June 1 to 20), not today's period cut at a day it may not hold."""
+    return _pairs_joined(found, lambda i: _as_of_its_day(norm, found[i], found[i + 1]))
+
+
+def _pairs_joined(found: list[_Found], join: Callable[[int], _Found | None]) -> list[_Found]:
+    """``found`` with each neighbour pair ``join(i)`` makes one (of ``i`` and ``i + 1``) as that one."""
     out: list[_Found] = []
     i = 0
     while i < len(found):
-        merged = _as_of_its_day(norm, found[i], found[i + 1]) if i + 1 < len(found) else None
-        out.append(merged or found[i])
-        i += 2 if merged else 1
+        joined = join(i) if i + 1 < len(found) else None
+        out.append(joined or found[i])
+        i += 2 if joined else 1
     return out
 
 
@@ -330,16 +336,13 @@ def _all_time_as_history(norm: str, said: str, found: list[_Found], as_of: date)
 def _all_time_until(norm: str, found: list[_Found]) -> list[_Found]:
     """ "截至去年底历史累计", "历史累计到3月底", "all time through 2025": every day up to the end said,
     one period from before the data's first row (an end said alone is asked: from when?)."""
-    out: list[_Found] = []
-    i = 0
-    while i < len(found):
+
+    def join(i: int) -> _Found | None:
         # "从1月1日到3月31日历史…": the 到 closes a range, never an end of all time
         closes_a_range = i > 0 and _is_range(norm, found[i - 1], found[i])
-        pair = i + 1 < len(found) and not closes_a_range
-        joined = _all_time_to_an_end(norm, found[i], found[i + 1]) if pair else None
-        out.append(joined or found[i])
-        i += 2 if joined else 1
-    return out
+        return None if closes_a_range else _all_time_to_an_end(norm, found[i], found[i + 1])
+
+    return _pairs_joined(found, join)
 
 
 def _all_time_to_an_end(norm: str, first: _Found, second: _Found) -> _Found | None:
