@@ -33,7 +33,7 @@ _MEANINGFUL_SYMBOLS = frozenset("%％+＋=<>≥≤")
 
 _ENTITY_BREAKDOWN = patterns.compile(
     r"(?:按照?|每一?个|每一?位|每名|各个?|分)(?:用户|客户|顾客|人)"
-    rf"|(?i:\b(?:per|each|every)[\s-]+{vocab.ENTITY_NOUNS_EN}\b|\bby[\s-]+(?:user|customer|person|shopper)\b)"
+    rf"|(?i:{vocab.EACH_ENTITY.pattern})"
 )
 """A breakdown or a ratio by a filler noun ("按用户", "每个客户", "per user GMV"): each word is a
 filler, but together they ask for a breakdown by, or a value per, an entity no catalog term

@@ -159,7 +159,8 @@ def _join(first: _Found, second: _Found, text: str, ctx: _Ctx) -> tuple[_Raw, _R
     return _Raw(x.start, y.end, grain), x, y  # "this year through May" ends with May
 
 
-_LATEST_RULES = ("last_n_cn", "last_n_en", "past_one_en", "past_year_en", "last_half_year")
+_LATEST_NAMES = ("last_n_cn", "last_n_en", "past_one_en", "past_year_en", "last_half_year")
+_LATEST_RULES = tuple(rule for rule in _RULES if rule.name in _LATEST_NAMES and rule.handler is not None)
 """The rules of the latest N days, weeks or months, counted back from the day before an end."""
 
 
@@ -169,8 +170,8 @@ def _latest_up_to(said: str, end: _Raw, joined: str, ctx: _Ctx) -> _Raw | None:
     asked back — whole weeks before it, or the 14 days up to it? An end under way ("through this
     month" on the 20th) counts back from its whole period, cut at today; one with no day of data
     yet is said so, never a period short."""
-    for rule in _RULES:
-        m = rule.pattern.fullmatch(said) if rule.name in _LATEST_RULES and rule.handler else None
+    for rule in _LATEST_RULES:
+        m = rule.pattern.fullmatch(said)
         if m is not None and rule.handler is not None:
             if end.start > ctx.last:
                 raise _no_data(joined, end.start, ctx.last)
