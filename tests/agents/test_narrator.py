@@ -312,3 +312,31 @@ def test_a_ratio_asked_of_a_base_not_above_zero_says_there_is_none(language: str
     )
     text_ = Narrator(CATALOG).compose(query, _table(["channel", "aov"], [["app", 5.0], ["web", -3.0]]), language)  # type: ignore[arg-type]
     assert said in text_ and unsaid not in text_
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Top 3 channels by GMV, last month (2026-06-01 to 2026-06-30), vs the previous period"),
+        ("zh", "（2026-06-01 至 2026-06-30）成交总额最高的 3 个渠道（环比，对比期为 2026-05-01 至 2026-05-31）：APP"),
+    ],
+)
+def test_a_top_n_compared_lists_every_group_kept_in_its_order(language: str, said: str) -> None:
+    """p70: "top 3 carriers by cancellations in December compared with November" named the
+    smallest and largest rise among the three, and never the top one."""
+    may = TimeRange(start=date(2026, 5, 1), end=date(2026, 5, 31), text="the month before")
+    query = SemanticQuery(
+        metrics=("gmv",), dimensions=("channel",), time_range=JUNE, top_n=3, intent="ranking", as_of=AS_OF,
+        comparison={"kind": "previous_period", "range": may},
+    )  # fmt: skip
+    rows = [
+        ["app", 398.0, 82.0, 316.0, 316 / 82],
+        ["web", 141.0, 45.0, 96.0, 96 / 45],
+        ["live_stream", 106.0, 19.0, 87.0, 87 / 19],
+    ]
+    table = _table(["channel", "gmv", "gmv_previous", "gmv_change", "gmv_change_pct"], rows)
+    text = _say(query, table, language)
+    assert said in text
+    labels = [CATALOG.member_label("channel", r[0], language) for r in rows]
+    assert text.index(labels[0]) < text.index(labels[1]) < text.index(labels[2])
+    assert ("+385.37%" in text) and ("+213.33%" in text) and ("+457.89%" in text)

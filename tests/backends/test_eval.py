@@ -41,3 +41,29 @@ def test_dev_split_is_entirely_right(backend: Path, shard: int) -> None:
             if not result.passed:
                 failures.append(f"{case.id} [{case.phrasing}]: {result.outcome} {result.reason}")
     assert not failures, f"{settings.engine}: {len(failures)} of {len(cases)} not right\n" + "\n".join(failures)
+
+
+HELD_OUT_FLOOR = 0.95
+"""As on DuckDB (tests/evals/test_eval_run.py): the held-out split is never tuned against."""
+
+
+@pytest.mark.spark_full  # the held-out split is ~2 minutes on Spark on two local cores
+def test_held_out_split_is_never_silently_wrong(backend: Path) -> None:
+    """The held-out split on each engine: no answer silently wrong, and right as often as the
+    DuckDB floor demands. Counts only, never case ids: the split stays blind to whoever fixes
+    the planner."""
+    settings = load_settings(backend / "baton.toml")
+    if settings.engine == "duckdb":
+        pytest.skip("DuckDB's dev and held-out splits run in tests/evals/test_eval_run.py")
+    cases = [case for path in default_datasets() for case in load_cases(path) if case.split == "heldout"]
+    outcomes: list[str] = []
+    with Session(settings, remember=False) as session:
+        for case in cases:
+            try:
+                outcomes.append(grade(session, case).outcome)
+            except Exception as exc:  # an engine error on a gold query: counted, named by type only
+                outcomes.append(f"raised {type(exc).__name__}")
+    counts = {outcome: outcomes.count(outcome) for outcome in sorted(set(outcomes))}
+    assert len(cases) >= 100
+    assert counts.get("silently_wrong", 0) == 0, f"{settings.engine}: {counts}"
+    assert counts.get("right", 0) >= HELD_OUT_FLOOR * len(cases), f"{settings.engine}: {counts}"

@@ -532,6 +532,9 @@ def test_postgres_answers_like_duckdb(
         # s20: a verb that may say which flights (a cancelled one was not completed, nor flown)
         ("how many flights did each carrier complete in 2013", "complete"),
         ("how many flights did United fly in 2013", "fly"),
+        # p70: "how many delays" was answered with the average delay in minutes, not a count
+        ("number of departure delay per carrier in Q3 2013, top 3", "average"),
+        ("how many departure delay at EWR in July 2013", "average"),
     ],
 )
 def test_a_maker_said_in_part_or_a_key_after_it_is_asked_back(session: baton.Session, question: str, word: str) -> None:
@@ -582,12 +585,16 @@ def test_groups_compared_with_a_base_not_above_zero_are_said_apart_with_their_ch
     [
         ("2013年各出发机场的航班数", "只看LGA", "origin"),
         ("flights by destination in 2013, top 5", "what about LGA", "dest"),
+        # p70: after a filter on one of the two, the value replaces the member kept
+        ("flights from JFK in 2013", "what about LGA", "origin"),
+        ("2013年从JFK出发的航班数", "那LGA呢？", "origin"),
     ],
 )
 def test_a_value_of_two_dimensions_in_a_follow_up_is_of_the_groups_shown(
     session: baton.Session, duck: duckdb.DuckDBPyConnection, first: str, follow: str, column: str
 ) -> None:
-    """p59: "只看LGA" after flights by origin asked origin or destination; the answer's groups say."""
+    """p59: "只看LGA" after flights by origin asked origin or destination; the answer's groups say (or,
+    p70, the filter the question before kept)."""
     chain = session.conversation()
     assert chain.ask(first, as_of=AS_OF).status == "answered"
     answer = chain.ask(follow, as_of=AS_OF)
@@ -758,3 +765,16 @@ def test_groups_compared_with_no_base_above_zero_say_so_and_every_change(
     assert all(f"{origin} ({change:+.2f})" in answer.answer for origin, change in rows)
     many = session.ask("average arrival delay by destination in October 2013 vs September 2013", as_of=AS_OF)
     assert many.status == "answered", many.answer
+
+
+@pytest.mark.parametrize("question", ["average dep delay per month in 2013", "avg dep delay per month in 2013"])
+def test_an_averages_short_name_said_with_average_is_the_average(
+    session: baton.Session, duck: duckdb.DuckDBPyConnection, question: str
+) -> None:
+    """p70: "avg dep delay per month" was asked back as the average of an average: the metric's
+    label is "Average departure delay", so "average" before one of its names is its own word."""
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.semantic_query is not None and answer.result is not None
+    assert answer.semantic_query.metrics == ("avg_dep_delay",) and answer.semantic_query.grain == "month"
+    want = duck.sql("SELECT AVG(dep_delay) FROM flights GROUP BY month ORDER BY month").fetchall()
+    assert [row[-1] for row in answer.result.rows] == pytest.approx([w[0] for w in want])

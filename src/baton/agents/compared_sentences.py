@@ -133,6 +133,8 @@ class ComparedSentences(NarratorBase):
         """Each group against its own previous: the largest fall and rise of the members (or none, when
         no group has a value on both sides), then the groups a yes/no or "which" asked about."""
         query, metric, rows, period, _filters, language, fmt = say
+        if query.top_n is not None and query.rank_by == "value" and query.grain is None and not query.premise_asked:
+            return self._ranked_compared(say, label, filters, kind, prev_period)
         filters += self._among_the_kept(query, len(rows), language)
         asked = self._groups_asked(say) if query.premise_asked else ""
         # the largest rise and fall in percent are of members, never of an empty key; the members with
@@ -173,6 +175,40 @@ class ComparedSentences(NarratorBase):
             + apart
             + self._empty_key_aside(say, changed=True)
             + asked
+        )
+
+    def _ranked_compared(self, say: Sentence, label: str, filters: str, kind: str, prev_period: str) -> str:
+        """ "上个月GMV最高的3个品类，和前一个月比": the groups ranked, in their order, each with its value and
+        change — the top one is never left out for the largest rise and fall among them (p70)."""
+        query, metric, rows, period, _filters, language, fmt = say
+        count = min(len(rows), query.top_n or len(rows))
+        groups = self._group_word(query, language)
+        if language == "en" and count != 1 and len(query.dimensions) == 1:
+            groups = plural_noun(groups)
+        items = self._items(
+            query,
+            rows,
+            language,
+            lambda r: text(
+                "answer.value_and_change",
+                language,
+                value=fmt(r[metric]),
+                pct=self._relative_and_points(metric, r, language, fmt),
+            ),
+        )
+        word = text("answer.bottom_word" if query.order == "asc" else "answer.top_word", language)
+        return text(
+            "answer.comparison_ranked",
+            language,
+            word=word,
+            count=count,
+            groups=groups,
+            label=label,
+            filters=filters,
+            period=period,
+            kind=kind,
+            previous_period=prev_period,
+            items=items,
         )
 
     def _premise_not_met(self, query: SemanticQuery, metric: str, change: Any, language: Language) -> str:

@@ -126,6 +126,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{period}{filters}各{groups}{label}{kind}：没有{groups}在两期都有数值，无法计算变化（表中列出各期数值）；对比期为 "
         "{previous_period}。",
     ),
+    "comparison_ranked": (
+        "{word} {count} {groups} by {label}{filters}, {period}, {kind} ({previous_period}): {items}.",
+        "{period}{filters}{label}{word}的 {count} 个{groups}（{kind}，对比期为 {previous_period}）：{items}。",
+    ),
     "comparison_groups": (
         "{label}{filters} by {groups} for {period}, {kind} ({previous_period}): {low_word} {low} ({low_pct}; now "
         "{low_value}), {high_word} {high} ({high_pct}; now {high_value}).",

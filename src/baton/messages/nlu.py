@@ -537,6 +537,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         '"{words}" asks how many, but {metric} is an amount of money, not a count. Ask for the count by its name ({ex_count} …), or for the amount without the counting words.',
         "“{words}”问的是数量，但{metric}是金额，不是计数。请直接问要数的指标（{ex_count}…），或去掉计数的说法问金额。",
     ),
+    "period_left_out_of_the_middle": (
+        'Leaving "{left}" out of "{whole}" leaves two runs of days, and Baton answers one period at a time. Ask for each run of days, or for "{whole}" whole.',
+        "从“{whole}”中去掉“{left}”后剩下两段不相连的日期，Baton 一次只回答一个连续的期间。请分别问每一段，或问整个“{whole}”。",
+    ),
+    "one_member_said_twice": (
+        '"{first}" and "{second}" are the same {dimension} in the catalog ({member}): there is one figure for both, not two. Ask about {member} once, or name two different values.',
+        "“{first}”和“{second}”在指标目录中是同一个{dimension}（{member}），只有一个数，分不出两个。请只问{member}，或换成两个不同的成员。",
+    ),
+    "count_of_an_average": (
+        '"{words}" asks how many, but {metric} is an average or a rate, not a count. Ask for the count by its name ({ex_count} …), or for the average without the counting words.',
+        "“{words}”问的是数量，但{metric}是平均值或比率，不是计数。请直接问要数的指标（{ex_count}…），或去掉计数的说法问平均值。",
+    ),
     "adjacent_members": (
         '"{phrase}" names two members side by side: one of them, or both? Say "… and …" for both, or name the one '
         "you mean.",

@@ -151,6 +151,9 @@ def _average_per(scan: Scan, cues: Cues) -> Grain | None:
             cues.claim(scan, f"average_per:{grain}", [m])
             said.setdefault(grain, []).append(scan.text[m.start() : m.end()])
     for m in scan.find_all(vocab.AVERAGE_APART):
+        if any(start == m.end("avg") + 1 and scan.norm[m.end("avg")] == " " for start, _end in scan.averages):
+            scan.claim(m.start("avg"), m.end("avg"))  # "average dep delay per month": the metric's own "average"
+            continue
         if scan.free(m.start("per"), m.end("per")):
             grain = _UNIT_GRAIN[m.group("unit").lower()]
             for start, end in ((m.start(), m.end()), (m.start("per"), m.end("per"))):

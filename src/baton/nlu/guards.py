@@ -413,6 +413,43 @@ def the_rest_ranked(cues: Cues, terms: Terms) -> None:
         terms.dims.append(excluded.pop())
 
 
+def one_member_said_twice(catalog: Catalog, scan: Scan, terms: Terms) -> None:
+    """ "web端和PC端上月订单量分别": two words of the question the catalog reads as one member, listed
+    side by side, ask for two figures Baton has only one of — asked back, naming the member, never
+    one figure for both (said again elsewhere, "官网订单量，网页端的", it is the same one)."""
+    said: dict[tuple[str, str], list[Hit]] = {}
+    for m in terms.members:
+        said.setdefault((m.dimension, m.member), []).append(m.hit)
+    for (dim, key), found in said.items():
+        hits = sorted(found, key=lambda h: h.start)
+        listed = next(
+            (
+                [a.text.strip(), b.text.strip()]
+                for a, b in itertools.pairwise(hits)
+                if a.text.strip().lower() != b.text.strip().lower()
+                and vocab.LIST_JOIN.fullmatch(scan.norm[a.end : b.start])
+            ),
+            None,
+        )
+        if listed is not None:
+            member = catalog.dimensions[dim].members.get(key)
+            names = {lang: member.label.for_lang(lang) if member is not None else key for lang in LANGUAGES}
+            raise AmbiguousQuestion(
+                *(
+                    message(
+                        "nlu.one_member_said_twice",
+                        lang,
+                        first=listed[0],
+                        second=listed[1],
+                        member=names[lang],
+                        dimension=catalog.dimensions[dim].label.for_lang(lang),
+                    )
+                    for lang in LANGUAGES
+                ),
+                detail={"reason": "one_member_said_twice", "words": listed, "member": key},
+            )
+
+
 def total_said_before_a_metric(scan: Scan, cues: Cues, terms: Terms) -> None:
     """ "华东和华南总GMV", "GMV超过100万的品类的总GMV": 总 before a metric, over several members, the
     groups a bound keeps or a top N, asks for their sum ("各渠道总GMV" is each channel's, "上个月总GMV" the

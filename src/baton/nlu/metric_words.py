@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from baton import patterns
-from baton.catalog.model import Catalog
+from baton.catalog.model import Catalog, Metric
 from baton.contracts.common import LANGUAGES, Language
 from baton.contracts.semantic import Correction
 from baton.errors import AmbiguousQuestion
@@ -283,10 +283,12 @@ def claim_measure_words(catalog: Catalog, scan: Scan, metrics: Sequence[str]) ->
 def count_of_an_amount(catalog: Catalog, scan: Scan, metric_hits: Sequence[Hit]) -> None:
     """ "number of sales", "how many sales", "sales count", "# of sales": counting words said of a
     metric that is an amount of money (a synonym like "sales" names GMV) ask for a count the
-    amount is not — asked back, never answered with the amount."""
+    amount is not — asked back, never answered with the amount. Likewise of an average or a rate
+    ("how many delays" where "delays" names the average delay in minutes)."""
     for hit in metric_hits:
         metrics = {t.target for t in hit.terms if t.kind == "metric"}
-        if not metrics or any(catalog.metrics[m].unit != "currency" for m in metrics):
+        kinds = {_not_a_count(catalog.metrics[m]) for m in metrics}
+        if not metrics or None in kinds or (kinds == {"an_average"} and vocab.AVERAGE_NAMED.search(hit.text)):
             continue
         before = _COUNTING_BEFORE.search(scan.norm[: hit.start])
         after = _COUNTING_AFTER.match(scan.norm, hit.end)
@@ -294,15 +296,28 @@ def count_of_an_amount(catalog: Catalog, scan: Scan, metric_hits: Sequence[Hit])
             start = before.start() if before else hit.start
             words = scan.text[start : after.end() if after else hit.end].strip()
             metric = catalog.metrics[sorted(metrics)[0]].label
+            kind = sorted(k for k in kinds if k is not None)[0]
             raise AmbiguousQuestion(
                 *(
-                    message("nlu.count_of_an_amount", lang, words=words, metric=metric.for_lang(lang))
+                    message(f"nlu.count_of_{kind}", lang, words=words, metric=metric.for_lang(lang))
                     for lang in LANGUAGES
                 ),
-                detail={"reason": "count_of_an_amount", "words": words},
+                detail={"reason": f"count_of_{kind}", "words": words},
             )
 
 
+def _not_a_count(metric: Metric) -> str | None:
+    """What a metric counting words cannot be said of is: an amount of money, or an average or a
+    rate (a ratio, or an average of a column); ``None`` for what can be counted."""
+    if metric.unit == "currency":
+        return "an_amount"
+    averaged = metric.expression is not None and _AVERAGE.match(metric.expression) is not None
+    if metric.unit == "ratio" or averaged or (metric.numerator is not None and metric.unit != "count"):
+        return "an_average"
+    return None
+
+
+_AVERAGE = patterns.compile(r"\s*(?:avg|mean|median)\s*\(", re.I)
 _COUNTING_BEFORE = patterns.compile(
     r"(?:\bhow many|\b(?:the |total )?number of|#\s*of|#|\bno\. of|\bcount of|多少笔|几笔|多少单|几单)\s*$", re.I
 )

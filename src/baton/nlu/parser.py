@@ -69,6 +69,7 @@ from baton.nlu.guards import (
     members_paired_with_periods,
     members_said_of_the_first_metric,
     no_rows_ranked,
+    one_member_said_twice,
     the_groups_that_moved,
     the_members_dimension_ranked,
     the_rest_ranked,
@@ -98,6 +99,7 @@ from baton.nlu.parts import (
     total_then_which,
 )
 from baton.nlu.periods import (
+    a_period_left_out,
     claim_compare_words,
     claim_its_length,
     half_of_the_same_month,
@@ -499,6 +501,15 @@ class Planner(TermReader, QueryAssembly):
                 corrections.insert(0, Correction(written=word.group(), read_as=members[0], kind="partial"))
         return text, corrections
 
+    def _an_average_by_name(self, hit: Hit) -> bool:
+        """A term naming only metrics whose label says they are averages ("Average departure delay")."""
+        metrics = [t.target for t in hit.terms if t.kind == "metric"]
+        return (
+            bool(metrics)
+            and len(metrics) == len(hit.terms)
+            and all(vocab.AVERAGE.match(self.catalog.metrics[m].label.en.strip()) for m in metrics)
+        )
+
     @cached_property
     def _cjk_surfaces(self) -> dict[str, str]:
         """Chinese catalog terms and what each names, for one-character typos."""
@@ -576,6 +587,7 @@ class Planner(TermReader, QueryAssembly):
         count_of_an_amount(self.catalog, read.scan, read.terms.metric_hits)
         metric_over_metric(read.scan, read.terms.metric_hits)
         members_said_of_the_first_metric(read.scan, read.terms)
+        one_member_said_twice(self.catalog, read.scan, read.terms)
         both_members_of_a_distinct_count(self.catalog, read.scan, read.terms)
         total_said_before_a_metric(read.scan, read.cues, read.terms)
         total_beside_each_or_a_ranking(read.scan, read.cues, read.terms)
@@ -731,6 +743,7 @@ class Planner(TermReader, QueryAssembly):
         scan.terms = [(hit.start, hit.end) for hit in found]
         scan.members = [(hit.start, hit.end) for hit in found if "member" in hit.kinds]
         scan.metrics = [(hit.start, hit.end) for hit in found if "metric" in hit.kinds]
+        scan.averages = [(hit.start, hit.end) for hit in found if self._an_average_by_name(hit)]
         refused = next((hit for hit in found if hit.kinds == {"refused"}), None)
         if refused is not None:  # named whole ("flights month to date"): refused before its words are read as a period
             raise self.refused_metric(refused.terms[0].target)
@@ -753,6 +766,7 @@ class Planner(TermReader, QueryAssembly):
         periods.sort(key=lambda p: p.span)
         claim_its_length(scan, periods)
         periods = until_inside_its_period(scan, periods)
+        periods = a_period_left_out(scan, periods)
         for period in periods:
             scan.claim(*period.span)
         until_with_no_start(scan, periods)

@@ -81,6 +81,72 @@ def until_inside_its_period(scan: Scan, periods: list[timeexpr.PeriodReading]) -
     return periods
 
 
+def a_period_left_out(scan: Scan, periods: list[timeexpr.PeriodReading]) -> list[timeexpr.PeriodReading]:
+    """ "flights in Q4 2013 excluding December", "上半年每月GMV，不含6月", "6月除外": a period said with an
+    exclusion word, inside the one other period of the question (in its year, when its own year is
+    not said) and at one of its ends, is left out of it — the days that remain, one run of them (a
+    custom period: compared with as many days before). Left out of the middle, the days are two runs:
+    asked back. Anything else is left to the readers after (the exclusion word asked about)."""
+    if len(periods) != 2 or any(p.match is None or p.error is not None for p in periods):
+        return periods
+    for inner, outer in (periods, periods[::-1]):
+        before = vocab.PERIOD_LEFT_OUT.search(scan.norm, 0, inner.span[0])
+        after = vocab.EXCLUDE_AFTER.match(scan.norm, inner.span[1]) if before is None else None
+        if before is None and after is None:
+            continue
+        said = (before.start(), inner.span[1]) if before is not None else (inner.span[0], after.end())  # type: ignore[union-attr]
+        word = (said[0], inner.span[0]) if before is not None else (inner.span[1], said[1])
+        if not scan.free(*word):  # the periods themselves are claimed already
+            continue
+        left = _in_the_year_of(_match(inner), _match(outer))
+        whole = _match(outer)
+        if left is None or (left.start, left.end) == (whole.start, whole.end):
+            continue
+        if whole.start < left.start and left.end < whole.end:  # two runs of days
+            raise AmbiguousQuestion(
+                *both("nlu.period_left_out_of_the_middle", left=_match(inner).text.strip(), whole=whole.text.strip()),
+                detail={"reason": "period_left_out_of_the_middle"},
+            )
+        start, end = (
+            (left.end + timedelta(days=1), whole.end)
+            if left.start == whole.start
+            else (whole.start, left.start - timedelta(days=1))
+        )
+        scan.claim(*word)
+        left_out = scan.text[said[0] : said[1]].strip()
+        text = f"{whole.text.strip()}（{left_out}）" if _CJK.search(left_out) else f"{whole.text.strip()} {left_out}"
+        span = outer.span
+        if _BESIDE.fullmatch(scan.norm[min(outer.span[1], said[1]) : max(outer.span[0], said[0])]):
+            span = (min(outer.span[0], said[0]), max(outer.span[1], said[1]))  # said as one: claimed as one
+            text = scan.text[span[0] : span[1]]
+        remaining = timeexpr.TimeMatch(start, end, span, text, "custom", whole.clamped)
+        return [timeexpr.PeriodReading(span=span, match=remaining)]
+    return periods
+
+
+def _in_the_year_of(left: timeexpr.TimeMatch, whole: timeexpr.TimeMatch) -> timeexpr.TimeMatch | None:
+    """``left`` as a part of ``whole``: as said, or moved to ``whole``'s year when it does not say its own
+    ("2024年下半年不含12月": December 2024); ``None`` when it is no part of it."""
+    if whole.start <= left.start and left.end <= whole.end:
+        return left
+    years = whole.start.year - left.start.year
+    if not years or whole.start.year != whole.end.year or _A_YEAR.search(left.text):
+        return None
+    try:
+        moved = dataclasses.replace(
+            left,
+            start=left.start.replace(year=left.start.year + years),
+            end=left.end.replace(year=left.end.year + years),
+        )
+    except ValueError:  # February 29
+        return None
+    return moved if whole.start <= moved.start and moved.end <= whole.end else None
+
+
+_A_YEAR = patterns.compile(r"\d{4}|年|\byear\b", re.I)
+_CJK = patterns.compile(r"[\u4e00-\u9fff]")
+
+
 def _cut_at_its_end(
     scan: Scan, day: timeexpr.PeriodReading, period: timeexpr.PeriodReading
 ) -> timeexpr.PeriodReading | None:

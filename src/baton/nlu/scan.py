@@ -24,6 +24,9 @@ class Scan:
     """Spans of the terms that name a member ("drop live stream": a member after the verb)."""
     metrics: list[tuple[int, int]] = field(default_factory=list)
     """Spans of the terms that name a metric ("regions above 1,000 orders": the bound is of orders)."""
+    averages: list[tuple[int, int]] = field(default_factory=list)
+    """Spans of the terms that name a metric whose label says it is an average ("dep delay" of
+    "Average departure delay"): "average" said before one is its own word, no average per a period."""
 
     def claim(self, start: int, end: int) -> None:
         """Mark ``text[start:end]`` as read."""

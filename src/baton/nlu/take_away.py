@@ -162,6 +162,9 @@ def _taken(said: dict[str, str | None], query: SemanticQuery, catalog: Catalog, 
         if not every and len({f.dimension for f in query.filters}) > 1:  # "the filter" of two: which one?
             raise _which_filter(query, catalog)
         return {"filters": ()}
+    if said["put_back"]:  # "把直播加回来", "add live stream back": a member left out, kept again
+        word = next(w for w in (said[k] for k in vocab.PUT_BACK_WORDS) if w)
+        return _put_back(word, query, catalog)
     if said["only"] and said["period"]:
         period = timeexpr.parse_time_range(said["period"], as_of)
         whole = period is not None and period.span == (0, len(said["period"].strip()))
@@ -228,6 +231,43 @@ def _metrics_named(word: str, query: SemanticQuery, catalog: Catalog) -> tuple[s
         }
     ]
     return tuple(found) if len(found) == 1 else ()
+
+
+def _put_back(word: str, query: SemanticQuery, catalog: Catalog) -> dict[str, Any] | None:
+    """``query``'s filters with the member ``word`` names no longer left out (every member left
+    out, for "都" / "them"); ``None`` when ``word`` names no member ``query`` leaves out, or
+    "it" of several."""
+    left_out = [(f, m) for f in query.filters if f.exclude for m in f.members]
+    said = word.strip().lower()
+    if vocab.PUT_BACK_ALL.fullmatch(said):
+        found = left_out
+    elif vocab.PUT_BACK_ONE.fullmatch(said):
+        found = left_out if len(left_out) == 1 else []
+    else:
+        found = [(f, m) for f, m in left_out if said in _member_names(catalog, f.dimension, m)]
+        found = found if len(found) == 1 else []
+    if not found:
+        return None
+    back = {(f.dimension, m) for f, m in found}
+    filters = []
+    for flt in query.filters:
+        kept = tuple(m for m in flt.members if (flt.dimension, m) not in back) if flt.exclude else flt.members
+        if kept:
+            filters.append(flt.model_copy(update={"members": kept}))
+    return {"filters": tuple(filters)}
+
+
+def _member_names(catalog: Catalog, dimension: str, key: str) -> set[str]:
+    """How a question names one member: key, labels, synonyms, alone or with the dimension's name
+    ("直播", "直播渠道", "the live stream channel")."""
+    dim = catalog.dimensions[dimension]
+    member = dim.members.get(key)
+    names = {key.lower()}
+    if member is not None:
+        names |= {member.label.zh, member.label.en.lower(), *(s.lower() for s in member.synonyms)}
+    dims = {dim.label.zh, dim.label.en.lower(), *(s.lower() for s in dim.synonyms)}
+    joined = {n + d if not n.isascii() or not d.isascii() else f"{n} {d}" for n in names for d in dims}
+    return names | joined | {n + "s" for n in joined if n.isascii()}
 
 
 def _rebuilt(query: SemanticQuery, update: dict[str, Any]) -> SemanticQuery | None:

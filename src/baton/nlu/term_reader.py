@@ -227,7 +227,8 @@ class TermReader(CatalogChecks):
         terms.metrics = self._metrics(hits, language, prefer)
         fitting = terms.metrics or (list(context.metrics) if context is not None else [])
         hits = [self._fitting(hit, fitting) for hit in hits]
-        shown = context.dimensions if context is not None else ()  # a follow-up's groups name a value's kind
+        # a follow-up's groups, and the dimensions its members were kept by, name a value's kind
+        shown = (*context.dimensions, *(f.dimension for f in context.filters)) if context is not None else ()
         hits = [self._one_dimension(hit, hits, fitting, scan.norm, shown) for hit in hits]
         for hit in hits:  # "flights went to ORD": the catalog's words before a value are the value's
             # … and before each of its values ("飞往各目的地", "flights to each destination"), its marker kept
@@ -301,8 +302,9 @@ class TermReader(CatalogChecks):
         one a dimension word right beside it names ("从LGA出发", "origin LGA"), else the one a
         dimension word of the question names — unless a preposition before it says the value is
         of another ("destinations from LGA": the groups are destinations, LGA is where they are
-        flown from); with none, in a follow-up, the one the previous answer was broken down by ("各出发
-        机场的航班数" then "只看LGA": the origin shown); else it is asked back, never read as both. A word naming several
+        flown from); with none, in a follow-up, the one the previous answer was broken down or filtered by
+        ("各出发机场的航班数" then "只看LGA": the origin shown; "flights from JFK" then "what about LGA": the
+        origin kept), when only one of those holds the value; else it is asked back, never read as both. A word naming several
         dimensions the metrics can be broken down by ("home state": the viewer's and the listing
         owner's) is asked back the same way."""
         breakdowns = self._distinct_readings(sorted({t.target for t in hit.terms if t.kind == "dimension"}), metrics)
@@ -339,7 +341,7 @@ class TermReader(CatalogChecks):
         named = {t.target for h in beside or naming for t in h.terms if t.kind == "dimension"} & set(dims)
         if not beside and _MEMBER_AFTER_PREPOSITION.search(norm, 0, hit.start):
             named = set()
-        elif not named and len(set(shown) & set(dims)) == 1:  # a value of the groups the answer showed
+        elif not named and len(set(shown) & set(dims)) == 1:  # a value of the groups shown, or of the filter kept
             named = set(shown) & set(dims)
         if len(named) == 1:
             dim = named.pop()

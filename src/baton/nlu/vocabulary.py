@@ -232,6 +232,14 @@ EXCLUDE_BEFORE = patterns.compile(
     r"|\bnon-?\s*",
     _I,
 )
+PERIOD_LEFT_OUT = patterns.compile(
+    r"(?:除了|除去|除开|除掉|不含|不包含|不包括|不算|不计|排除掉?|剔除掉?|去掉|扣除掉?|扣掉|刨除掉?"
+    r"|\bexcluding\b|\bexcept(?: for)?\b|\bnot including\b|\bnot counting\b|\bleaving out\b|\bwithout\b"
+    r"|\bapart from\b|\baside from\b|\bbut not\b)\s*(?:the\s+)?$",
+    _I,
+)
+"""An exclusion word right before a period ("Q4 excluding December", "上半年，不含6月"): that period
+left out of the other one the question names (:func:`baton.nlu.periods.a_period_left_out`)."""
 EXCLUDE_VERB = patterns.compile(
     r"\b(?:drop(?:ping)?|remove|removing|take out|taking out|filter out|filtering out|strip out|cut out)\s+"
     r"(?:the\s+)?",
@@ -304,9 +312,13 @@ read only when the question excludes members and keeps or ranks none ("华东和
 ask for a second figure); alone it names nothing. A word of its own ("剩余优惠金额", "the rest of the
 month") is no such clause. ``THE_REST_WORD``: the word without its verb, when another reader took
 the "只看" before it."""
-EXCLUDE_AFTER = patterns.compile(r"\s*(?:以外|之外|除外|外的|外)", _I)
+EXCLUDE_AFTER = patterns.compile(
+    r"\s*(?:以外|之外|除外|外的|外|(?:都|也|均)?\s*(?:不算|不计|不包括|不包含|不含)(?:在内|进去|进来|入)?(?=\s*(?:$|[，,。？?！!；;]|了|吧|的话)))",
+    _I,
+)
 EXCLUDE_TAIL = patterns.compile(r"\s*(?:以外|之外|除外|以后|之后|后|外)", _I)
-"""What may close an exclusion that a word before the members opened ("剔除家电品类后", "除了A以外")."""
+"""What may close an exclusion that a word before the members opened ("剔除家电品类后", "除了A以外");
+``EXCLUDE_AFTER`` also what excludes the members it follows at a clause's end ("食品除外", "食品不算")."""
 LIST_JOIN = patterns.compile(
     r"^\s*(?:(?:、|,|，|和|与|及|以及|跟|或|或者|加上|加|/|&|\+|\band\b|\bor\b|\bnor\b|\bplus\b|\bas well as\b|\bvs\.?|\bversus\b)\s*)+"
     r"(?:the\s+)?$",
@@ -665,6 +677,9 @@ AVERAGE_APART = patterns.compile(
 )
 """"average orders per day", "avg GMV a month": the average and its period said apart."""
 AVERAGE = patterns.compile(r"平均|均值|\baverage\b|\bavg\b|\bmean\b|\bon average\b", _I)
+AVERAGE_NAMED = patterns.compile(r"平均|均|每|率|\baverage\b|\bavg\b|\bmean\b|\bper\b|\brate\b|\bratio\b", _I)
+"""A metric's name that says it is an average or a rate ("items per order", "退款率"): counting
+words before it ask its value ("how many items per order"), never a count it is not."""
 WHICH = patterns.compile(
     r"哪个|哪些|哪一个|哪家|哪几个|哪[两三四五2-5][个家]|哪几(?=[周天月])|谁|\bwhich(?: ones?| of them)?\b|\bwhat\b", _I
 )
@@ -1121,10 +1136,29 @@ _TAKE_FILTER = (
     r"|(?:remove|drop|clear|undo|lose)\s+(?:the\s+|(?P<all_en>all\s+(?:the\s+)?|any\s+))?filter(?P<filters>s)?"
     r"|(?:no|without\s+(?:the|any))\s+filters?"
 )
+_BACK_MEMBER = r"[^\s,，。？?；;]{1,12}?"
+_PUT_BACK = (
+    rf"(?:把|将)?(?P<back_zh>{_BACK_MEMBER})(?:也|都)?(?:加回来|加回去|加进来|加进去|放回来|放回去|算进来|算进去|算回来"
+    rf"|包括进来|包含进来|包括在内|包含在内|算在内)"
+    rf"|(?:再)?(?:加回|加上|算上|包括|包含|含上|带上)(?P<back_zh2>{_BACK_MEMBER})(?:在内)?(?:的话)?"
+    r"|(?:(?:what|how)\s+about\s+)?(?:(?:add|put|bring)(?:ing)?\s+(?:the\s+)?(?P<back_en>.+?)\s+back(?:\s+in)?"
+    r"|(?:add|put|bring)(?:ing)?\s+back(?:\s+in)?\s+(?:the\s+)?(?P<back_en2>.+?)"
+    r"|includ(?:e|ing)\s+(?:the\s+)?(?P<back_en3>.+?)(?:\s+(?:again|back|too|as\s+well))?"
+    r"|with\s+(?:the\s+)?(?P<back_en4>.+?)\s+(?:included|back(?:\s+in)?|added\s+back|put\s+back))"
+)
+PUT_BACK_WORDS = ("back_zh", "back_zh2", "back_en", "back_en2", "back_en3", "back_en4")
+"""The groups of :data:`TAKE_AWAY` that name a member put back."""
+PUT_BACK_ALL = patterns.compile(
+    r"都|全部|全都|全|所有的?|它们|(?:them|these|those)(?:\s+all)?|all(?:\s+of\s+them)?|everything", _I
+)
+"""What puts back every member the question before left out ("都加回来", "add them back")."""
+PUT_BACK_ONE = patterns.compile(r"它|这个|那个|it|that|this", _I)
+"""What puts back the one member the question before left out ("把它加回来", "add it back")."""
 TAKE_AWAY = patterns.compile(
     r"(?:那|那就|那么|好的?|ok(?:ay)?|so|and|then|please)?[,，\s]*(?:"
     rf"(?P<comparison>{_TAKE_COMPARISON})|(?P<grain>{_TAKE_GRAIN})|(?P<breakdown>{_TAKE_BREAKDOWN})"
     rf"|(?P<total>{_TAKE_TOTAL})|(?P<every_row>{_TAKE_RANKING})|(?P<share>{_TAKE_SHARE})|(?P<filter>{_TAKE_FILTER})"
+    rf"|(?P<put_back>{_PUT_BACK})"
     # a metric taken away: matches any clause opening so, hence last; read only when it names a metric shown
     r"|(?:去掉|去除|拿掉|不要|不看|\b(?:drop|remove|lose|no|without)\s+(?:the\s+)?)(?P<metric_away>.+?)"
     r"|(?P<only>只看|只要|就看|仅看|(?:just|only)(?:\s+for)?\s+)(?P<period>.+?)"
@@ -1133,7 +1167,7 @@ TAKE_AWAY = patterns.compile(
 )
 """One clause that takes a part away from the previous question ("去掉同比", "不分月", "不按渠道分",
 "给个总数", "全部列出来", "不要占比", "去掉筛选", "只看上个月", "no need to split by month", "just the total",
-"remove the filter"); a
+"remove the filter"), or puts back a member it left out ("把直播加回来", "add live stream back"); a
 follow-up made only of such clauses asks the previous question without them. The groups name the
 part, and what the clause says of it (the comparison's kind, the grain, a dimension, a money word)."""
 TAKE_AWAY_GRAINS: dict[str, Grain] = {
