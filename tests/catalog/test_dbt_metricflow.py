@@ -337,3 +337,43 @@ def test_a_latest_dimension_is_named_without_latest(duck: tuple[Session, Any]) -
         "WHERE CAST(b.ds AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31' GROUP BY 1"
     )
     assert sorted(map(tuple, answer.result.rows), key=str) == sorted(want, key=str)
+
+
+def test_the_group_of_an_empty_key_is_said_when_it_is_all_or_beside_one(duck: tuple[Session, Any]) -> None:
+    """p71: "revenue by company name in 2020" said "no revenue values" over a row of 12,000 with no
+    company; "bookings by country excluding us" said "one group" and left out the 132 with no country."""
+    session, rows = duck
+    ((revenue,),) = rows(
+        "SELECT SUM(revenue) FROM fct_revenue WHERE CAST(created_at AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31'"
+    )
+    answer = session.ask("Revenue by company name in 2020", as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert [row[0] for row in answer.result.rows] == [None]
+    assert f"{revenue:,}" in answer.answer and "no company name" in answer.answer and "No revenue" not in answer.answer
+    ((named, unnamed),) = rows(
+        "SELECT COUNT(*) FILTER (WHERE l.country IS NOT NULL), COUNT(*) FILTER (WHERE l.country IS NULL) "
+        "FROM fct_bookings b LEFT JOIN dim_listings_latest l ON b.listing_id = l.listing_id "
+        "WHERE CAST(b.ds AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31' AND l.country IS DISTINCT FROM 'us'"
+    )
+    for question, said in [
+        ("Bookings by listing country excluding US in 2020", "in rows with no country"),
+        ("2020年按country看bookings，不含us", "为空的行中"),
+    ]:
+        answer = session.ask(question, as_of=AS_OF)
+        assert answer.status == "answered", answer.answer
+        assert f"{named:,}" in answer.answer and f"{unnamed:,}" in answer.answer and said in answer.answer
+
+
+def test_only_a_count_of_some_rows_after_their_amount_is_asked_back(duck: tuple[Session, Any]) -> None:
+    """p71: "only instant bookings" after booking value was read as the count of instant bookings: the
+    booking value of those rows only, or the count instead? After bookings (a count) it is the count."""
+    session, _ = duck
+    chat = session.conversation()
+    assert chat.ask("Booking value by listing country in December 2020", as_of=AS_OF).status == "answered"
+    asked = chat.ask("only instant bookings")
+    assert asked.status == "clarification_needed" and "booking value of those rows only" in asked.answer
+    counted = session.conversation()
+    assert counted.ask("bookings by listing country in December 2020", as_of=AS_OF).status == "answered"
+    instant = counted.ask("only instant bookings")
+    assert instant.status == "answered" and instant.semantic_query is not None, instant.answer
+    assert instant.semantic_query.metrics == ("instant_bookings",)

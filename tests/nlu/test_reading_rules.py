@@ -1967,6 +1967,17 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         {"filters": [{"dimension": "channel", "members": ["live_stream", "mini_program"], "exclude": True}]},
     ),
     ("不计入 before the rest", "食品不计入，上月各渠道GMV", {"filters": [{"dimension": "category", "exclude": True}]}),
+    # the same period two years back, never the year before last as a whole
+    (
+        "前年同期",
+        "上个月GMV和前年同期比",
+        {"comparison": {"kind": "custom", "range": {"start": "2024-06-01", "end": "2024-06-30"}}},
+    ),
+    (
+        "the same month two years ago",
+        "GMV last month vs the same month two years ago",
+        {"comparison": {"kind": "custom", "range": {"start": "2024-06-01", "end": "2024-06-30"}}},
+    ),
     # p69/p70: a period left out of the end of another is the days that remain, one run of them
     *[
         (f"a period left out: {question}", question, {"time_range": {"start": start, "end": end}, "filters": []})
@@ -1978,8 +1989,57 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
             ("上个月GMV，6月1日除外", "2026-06-02", "2026-06-30"),
             ("2025年下半年GMV不含12月", "2025-07-01", "2025-11-30"),  # December of the year said
             ("不含6月的上半年GMV", "2026-01-01", "2026-05-31"),
+            ("GMV in 2025 excluding December", "2025-01-01", "2025-11-30"),  # review s24: the year said apart
+            ("this year GMV excluding January", "2026-02-01", "2026-06-30"),
+            ("2025年GMV，不含上半年", "2025-07-01", "2025-12-31"),  # 上半年's 年 is no year of its own
+            ("上半年的GMV，除6月外", "2026-01-01", "2026-05-31"),
         ]
     ],
+    # review s24: the exclusion word of a period left out excludes no member after it
+    *[
+        (
+            f"a member after a period left out is kept: {question}",
+            question,
+            {"time_range": {"start": start, "end": end}, "filters": [kept]},
+        )
+        for question, start, end, kept in [
+            (
+                "orders in Q2 2026 except June, app only",
+                "2026-04-01",
+                "2026-05-31",
+                {"dimension": "channel", "members": ["app"], "exclude": False},
+            ),
+            (
+                "Q2 GMV except June in East China",
+                "2026-04-01",
+                "2026-05-31",
+                {"dimension": "region", "members": ["华东"], "exclude": False},
+            ),
+            (
+                "上半年，不含6月，华东的GMV",
+                "2026-01-01",
+                "2026-05-31",
+                {"dimension": "region", "members": ["华东"], "exclude": False},
+            ),
+            (
+                "上半年除6月外华东的GMV",
+                "2026-01-01",
+                "2026-05-31",
+                {"dimension": "region", "members": ["华东"], "exclude": False},
+            ),
+            (
+                "GMV in 2025 excluding December, app only",
+                "2025-01-01",
+                "2025-11-30",
+                {"dimension": "channel", "members": ["app"], "exclude": False},
+            ),
+        ]
+    ],
+    (
+        "的不算 after a member",
+        "上月各渠道GMV，直播的不算",
+        {"filters": [{"dimension": "channel", "members": ["live_stream"], "exclude": True}]},
+    ),
 ]
 
 
@@ -2364,6 +2424,11 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("'how many' of an amount", "how many sales in June", AmbiguousQuestion, "how many sales"),
     ("an amount's 'count'", "sales count by channel last month", AmbiguousQuestion, "sales count"),
     ("a period left out of the middle", "上个月GMV，不含6月18日", AmbiguousQuestion, "period_left_out_of_the_middle"),
+    # review s24: a member in the same exclusion as a period left out — that member in it, or both?
+    *[
+        (f"a period and a member left out: {q}", q, AmbiguousQuestion, "period_and_member_left_out")
+        for q in ["GMV in H1 excluding June and live stream", "上半年的GMV，不含6月的直播", "上半年不含6月华东的GMV"]
+    ],
     ("a period left out of one not holding it", "2025年Q1 GMV excluding June", AmbiguousQuestion, "excluding"),
     ("不算 before another word", "上月华东的GMV不算高吧", AmbiguousQuestion, "不算高"),
     # p69: two words for one member, listed side by side, ask for two figures there is one of

@@ -192,6 +192,8 @@ def test_a_metric_not_among_several_is_not_taken_away_here(first: str, follow: s
         ("GMV last month excluding live stream", "put it back", ()),
         ("GMV last month excluding live stream", "what about including the live stream channel", ()),
         ("GMV last month excluding live stream", "with live stream included", ()),
+        ("上个月各渠道GMV，不含直播和小程序", "把直播和小程序加回来", ()),  # review s24: two at once
+        ("GMV last month excluding live stream and web", "add live stream and web back", ()),
     ],
 )  # fmt: skip
 def test_a_member_left_out_is_put_back(first: str, follow: str, left_out: tuple[str, ...]) -> None:

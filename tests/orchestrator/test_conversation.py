@@ -249,6 +249,19 @@ def test_an_untied_follow_up_is_asked_back_and_the_next_one_follows_the_last_ans
     assert then.follow_up.parent_run_id == first.run_id
 
 
+def test_a_follow_up_comparing_with_a_period_is_never_out_of_scope(session: Session) -> None:
+    """ "跟前年同期比" after a figure was refused as not about the data: it is the same month two years
+    before (June 2024, before the demo's data: asked back, saying so); a word not understood in such a
+    follow-up is asked back by name. A question of no period or comparison of its own is still refused."""
+    chat = session.conversation()
+    assert chat.ask("上个月GMV", as_of=JULY).status == "answered"
+    compared = chat.ask("跟前年同期比")
+    assert compared.status == "clarification_needed" and "2024-06-01" in compared.answer, compared.answer
+    unknown = chat.ask("跟前年同期的咕噜比")
+    assert unknown.status == "clarification_needed" and "咕噜" in unknown.answer, unknown.answer
+    assert chat.ask("今天天气怎么样").status == "refused"
+
+
 def test_a_follow_up_the_metric_cannot_take_is_asked_back_not_invalid(session: Session) -> None:
     chat = session.conversation()
     chat.ask("上个月的访客数", as_of=JULY)
@@ -3372,3 +3385,25 @@ def test_the_leaders_value_asked_after_a_ranking_is_compared(session: Session, t
     assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
     assert answer.semantic_query.comparison is not None and answer.time_range is not None
     assert answer.time_range.start == date(2026, 6, 1)
+
+
+@pytest.mark.parametrize(
+    ("first", "follow", "said"),
+    [
+        ("上个月GMV", "and the previous month?", "'the month before' is read as 2026-05-01 to 2026-05-31."),
+        ("GMV on June 15, 2026", "and the day before?", "'the day before' is read as 2026-06-14."),
+    ],
+)
+def test_a_period_counted_from_the_question_before_is_never_said_read_from_as_of(
+    session: Session, first: str, follow: str, said: str
+) -> None:
+    """p70/p71: "and the day before?" was said to be "read relative to as-of date 2026-07-01"; it is
+    counted from the question before. "上个月" itself is read from the as-of date, and says so."""
+    chat = session.conversation()
+    opened = chat.ask(first, as_of=JULY)
+    assert opened.status == "answered"
+    answer = chat.ask(follow)
+    assert answer.status == "answered", answer.answer
+    assert said in answer.assumptions and not any("as-of" in a for a in answer.assumptions[:1])
+    if first == "上个月GMV":
+        assert any("按分析日期 2026-07-01" in a for a in opened.assumptions)

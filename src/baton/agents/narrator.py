@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from baton.agents.bound_sentences import BoundSentences, bounded_key, fails_bound
 from baton.agents.buckets import partial_buckets
-from baton.agents.narration import MAX_LISTED, Sentence, by_time, named_row, period_of, polish
+from baton.agents.narration import MAX_LISTED, Sentence, by_time, named_row, no_key_labels, period_of, polish
 from baton.agents.ranked_sentences import RankedSentences, asked_place
 from baton.agents.shares_compared import SharesCompared
 from baton.agents.within_groups import within_groups_sentence
@@ -415,10 +415,19 @@ class Narrator(SharesCompared, BoundSentences, RankedSentences):
                 return text("answer.top_one", language, word=word, items=items, **where)
             said = text("answer.top_n", language, word=word, count=count, items=items, **where)
             return said + self._gap_sentence(say)  # "最高的两个渠道差多少"
+        # p71: a group of an empty key is said when it is all there is, or beside the one member
+        empty = [fmt(r[metric]) for r in rows if r[metric] is not None and not named_row(query, r)]
+        no_key = {"none": no_key_labels(self.catalog, query.dimensions, language)}
+        if not ordered and empty:
+            values = text("answer.list_sep", language).join(empty)
+            return text("answer.breakdown_only_empty", language, **where, **no_key, values=values)
         if not ordered:
             return text("answer.no_values", language, **where)
         high, low = ordered[0], ordered[-1]
         high_text = {"high": self._tied(query, rows, metric, high, language), "high_value": fmt(high[metric])}
+        if len(ordered) == 1 and empty:
+            values = text("answer.list_sep", language).join(empty)
+            return text("answer.breakdown_one_and_empty", language, **where, **high_text, **no_key, values=values)
         if len(ordered) == 1:
             return text("answer.breakdown_one", language, **where, **high_text)
         if float(high[metric]) == float(low[metric]):  # every member the same: no highest or lowest to name

@@ -408,6 +408,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "gap_points": ("{points} percentage points", "{points} 个百分点"),
     "gap_higher": ("higher", "高"),
     "gap_lower": ("lower", "低"),
+    "breakdown_only_empty": (
+        "{label} by {dims}{filters}, {period}: {values}, all of it in rows with no {none} (empty).",
+        "{period}{filters}按{dims}拆分的{label}：{values}，全部在{none}为空的行中（空）。",
+    ),
+    "breakdown_one_and_empty": (
+        "{label} by {dims}{filters}, {period}: one named group, {high} ({high_value}), and {values} in rows with no {none} (empty).",
+        "{period}{filters}按{dims}拆分的{label}：有名称的仅 1 组，{high} 为 {high_value}；另有 {values} 在{none}为空的行中（空）。",
+    ),
     "breakdown_one": (
         "{label} by {dims}{filters}, {period}: one group, {high} ({high_value}).",
         "{period}{filters}按{dims}拆分的{label}：仅 1 组，{high} 为 {high_value}。",

@@ -147,6 +147,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The previous question keeps every member: it has no filter to remove. Say what to change.",
         "上一个问题没有筛选条件，无需去掉。请说明要改变什么。",
     ),
+    "only_the_rows_of_a_count": (
+        '"{said}" after {shown}: {shown} of those rows only, or {count} instead? Baton will not guess: say "{count}" '
+        "to see the count, or filter {shown} by a dimension of the catalog.",
+        "上一问是{shown}，“{said}”是只看这些行的{shown}，还是改看{count}？Baton 不会猜测：要看数量请说“{count}”，"
+        "或用目录中的维度筛选{shown}。",
+    ),
     "which_filter": (
         'The previous question is filtered on {dimensions}: which filter should go? Say which, or "remove all '
         'filters".',

@@ -537,6 +537,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         '"{words}" asks how many, but {metric} is an amount of money, not a count. Ask for the count by its name ({ex_count} …), or for the amount without the counting words.',
         "“{words}”问的是数量，但{metric}是金额，不是计数。请直接问要数的指标（{ex_count}…），或去掉计数的说法问金额。",
     ),
+    "period_and_member_left_out": (
+        '"{left}" is left out of "{whole}" together with a member: that member in "{left}" only, or "{left}" and the '
+        "member each left out? Baton will not guess: ask with the member's exclusion in a clause of its own "
+        '(e.g. "{whole} excluding {left}, excluding <member>").',
+        "“{left}”和一个成员一起从“{whole}”中去掉：是只去掉“{left}”里的这个成员，还是“{left}”和这个成员都去掉？Baton 不会猜测："
+        "请把成员的排除单独成句（例如“{whole}不含{left}，不含某成员”）。",
+    ),
     "period_left_out_of_the_middle": (
         'Leaving "{left}" out of "{whole}" leaves two runs of days, and Baton answers one period at a time. Ask for each run of days, or for "{whole}" whole.',
         "从“{whole}”中去掉“{left}”后剩下两段不相连的日期，Baton 一次只回答一个连续的期间。请分别问每一段，或问整个“{whole}”。",

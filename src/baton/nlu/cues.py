@@ -223,6 +223,8 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
         cues.earlier = "week"
     elif cues.take(scan, "month_earlier", vocab.SAME_DAYS_LAST_MONTH):
         cues.earlier = "month"
+    elif cues.take(scan, "two_years_earlier", vocab.SAME_PERIOD_TWO_YEARS_BACK):
+        cues.earlier = "two_years"
     for pattern, kind in ((vocab.YOY, "same_period_last_year"), (vocab.MOM, "previous_period")):
         taken = cues.take(scan, kind, pattern)
         if taken and cues.comparison_kind is not None:  # "同比和环比": one comparison at a time

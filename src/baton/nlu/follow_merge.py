@@ -13,6 +13,7 @@ from datetime import date
 
 from baton import patterns
 from baton.catalog.compiler import share_comparison_built
+from baton.catalog.model import Metric
 from baton.contracts.common import LANGUAGES
 from baton.contracts.semantic import Comparison, Grain, MemberFilter, SemanticQuery, Threshold, TimeRange
 from baton.errors import AmbiguousQuestion
@@ -42,7 +43,7 @@ from baton.nlu.follow_rules import (
     still_within,
     verdict_asked,
 )
-from baton.nlu.guards import listing_order, ranked_ends, two_members_apart
+from baton.nlu.guards import ONLY_BEFORE, listing_order, ranked_ends, two_members_apart
 from baton.nlu.parser import Planner
 from baton.nlu.periods import each_against_the_one_before
 from baton.nlu.rank_within import ranked_each_period
@@ -164,7 +165,38 @@ class FollowUpMerge(RowsPointedAt):
             metrics = tuple(dict.fromkeys((*self.parent.metrics, *terms.metrics)))
         if metrics != self.parent.metrics:
             self.changed.append("metric")
+            self._only_the_rows_of_a_count()
         self.metrics = metrics
+
+    def _only_the_rows_of_a_count(self) -> None:
+        """ "Booking value by country" then "only instant bookings": a count of some rows (a metric with
+        a condition of its own), said after "only" where an amount of those rows was shown, is the
+        amount of those rows only, or the count instead? Asked back (p71: it was read as the count)."""
+        catalog, scan = self.planner.catalog, self.r.scan
+        for hit in self.terms.metric_hits:
+            if not ONLY_BEFORE.search(scan.norm[: hit.start]):
+                continue
+            for new in (t.target for t in hit.terms if t.kind == "metric"):
+                count = catalog.metrics[new]
+                if not _counts_rows(count) or count.table is None or not _a_condition_of_its_own(count):
+                    continue
+                for old in self.parent.metrics:
+                    shown = catalog.metrics[old]
+                    if old != new and shown.table == count.table and not _counts_rows(shown):
+                        labels = {lang: (count.label.for_lang(lang), shown.label.for_lang(lang)) for lang in LANGUAGES}
+                        raise AmbiguousQuestion(
+                            *(
+                                text(
+                                    "conversation.only_the_rows_of_a_count",
+                                    lang,
+                                    count=labels[lang][0],
+                                    shown=labels[lang][1],
+                                    said=hit.text,
+                                )
+                                for lang in LANGUAGES
+                            ),
+                            detail={"follow_up": True, "reason": "only_the_rows_of_a_count", "metric": new},
+                        )
 
     def _period_and_grain(self) -> None:
         """A period replaces the period (its comparison follows); a grain makes a series, which
@@ -685,6 +717,21 @@ def _same_question(parent: SemanticQuery, query: SemanticQuery) -> bool:
     """Whether a follow-up's query asks exactly what the previous one did."""
     volatile = {"corrections", "as_of"}
     return parent.model_dump(exclude=volatile) == query.model_dump(exclude=volatile)
+
+
+def _a_condition_of_its_own(metric: Metric) -> bool:
+    """Whether a simple metric counts only some of its table's rows by a condition in its expression."""
+    return metric.expression is not None and _CONDITION.search(metric.expression) is not None
+
+
+def _counts_rows(metric: Metric) -> bool:
+    """Whether a metric counts rows ("COUNT(*)", "SUM(1)", "SUM(CASE WHEN … THEN 1 ELSE 0 END)")."""
+    expression = metric.expression or ""
+    return metric.unit == "count" or _COUNTS.search(expression) is not None
+
+
+_COUNTS = patterns.compile(r"^\s*COUNT\s*\(|^\s*SUM\s*\(\s*1\s*\)|\bTHEN\s+1\s+ELSE\s+0\b", re.I)
+_CONDITION = patterns.compile(r"\bCASE\s+WHEN\b|\bFILTER\s*\(\s*WHERE\b|\bIF\s*\(", re.I)
 
 
 __all__ = ["FollowUpMerge", "NothingChanged"]

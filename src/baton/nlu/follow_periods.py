@@ -16,7 +16,7 @@ from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
-from baton.nlu.periods import against_named, resolve_periods, two_turns_compared, window_fits
+from baton.nlu.periods import against_named, resolve_periods, two_turns_compared, two_years_back, window_fits
 from baton.nlu.ties import Reading
 
 
@@ -57,6 +57,8 @@ def periods_of(
     if time_range.start == OPEN_START:  # "GMV all time", then "vs last year?": nothing before all time
         said = time_range.text or ""
         raise AmbiguousQuestion(*both("nlu.all_time_compared", period=said), detail={"period": said})
+    if cues.earlier == "two_years":  # "跟前年同期比": a year back, twice
+        return time_range, two_years_back(time_range, time_range.period_kind), ["comparison"]
     if cues.earlier:  # "上周同期呢" / "上月同期呢": the same days a week or a month before
         shift = timedelta(days=7)
         start, end = (

@@ -27,8 +27,9 @@ from dataclasses import replace
 from datetime import date
 
 from baton.contracts.semantic import MemberFilter, SemanticQuery, TimeRange
-from baton.errors import AmbiguousQuestion, OutOfScope
+from baton.errors import AmbiguousQuestion, OutOfScope, TimeExpressionError
 from baton.messages import both
+from baton.nlu import timeexpr
 from baton.nlu import vocabulary as vocab
 from baton.nlu.change_words import kept_by_change
 from baton.nlu.follow_merge import FollowUpMerge, NothingChanged
@@ -110,7 +111,10 @@ def read_follow_up(
         )
         if bound is not None and not exc.detail.get("final"):  # "都超过500万吗" after a breakdown: never "not data"
             raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True}) from None
-        if exc.detail.get("final") or not unknown or not has_ties(question):
+        # a follow-up comparing with a period ("跟前年同期比") is about the data, whatever word is not understood
+        compared = vocab.COMPARE.search(normalise(question)) is not None
+        tied = has_ties(question) or (compared and _names_a_period(question, as_of)) or _puts_back(question)
+        if exc.detail.get("final") or not unknown or not tied:
             raise (standalone_error or exc) from None
         # "What about Tmall?": a follow-up naming something Baton does not know is asked back
         raise AmbiguousQuestion(
@@ -128,6 +132,20 @@ def read_follow_up(
         return follow
     directed = follow.query.model_copy(update={"premise": reading.cues.premise})  # the direction said
     return replace(follow, query=the_groups_that_moved(directed, kept))
+
+
+def _puts_back(question: str) -> bool:
+    """ "把6月加回来" after a period left out: a put-back that :func:`taken_away` did not read is asked
+    back, never refused as not about the data."""
+    said = vocab.TAKE_AWAY.fullmatch(question.strip())
+    return said is not None and said.group("put_back") is not None
+
+
+def _names_a_period(question: str, as_of: date) -> bool:
+    try:
+        return timeexpr.parse_time_range(question, as_of) is not None
+    except (TimeExpressionError, AmbiguousQuestion):
+        return True  # a period said, if not one Baton can read
 
 
 __all__ = ["PARTS", "FollowUp", "Part", "compare_parts", "read_follow_up"]

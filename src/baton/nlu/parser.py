@@ -766,7 +766,9 @@ class Planner(TermReader, QueryAssembly):
         periods.sort(key=lambda p: p.span)
         claim_its_length(scan, periods)
         periods = until_inside_its_period(scan, periods)
-        periods = a_period_left_out(scan, periods)
+        periods, left_out = a_period_left_out(scan, periods, as_of)
+        if left_out is not None:  # "Q2 excluding June, app only": the word left June out, no member
+            cues.exclusions = [c for c in cues.exclusions if not (left_out[0] <= c.start() < left_out[1])]
         for period in periods:
             scan.claim(*period.span)
         until_with_no_start(scan, periods)
@@ -941,7 +943,8 @@ class Planner(TermReader, QueryAssembly):
         self._no_personal_data(text, found)
         text, cjk = correct_cjk(text, self._cjk_surfaces, [(h.start, h.end) for h in found])
         corrections.extend(cjk)
-        text, shorthand = expand_abbreviations(text)
+        terms = [(h.start, h.end) for h in self.lexicon.find(text)] if cjk else [(h.start, h.end) for h in found]
+        text, shorthand = expand_abbreviations(text, terms)  # "non referred bookings pct": a term's own "pct"
         corrections.extend(shorthand)
         known = {*vocab.EN_FILLERS, *vocab.METRICISH_EN, *vocab.COMMON_EN, *vocab.OPERATOR_WORDS, *TIME_ABBREVIATIONS}
         known |= vocab.CURRENCY_WORDS

@@ -38,8 +38,9 @@ class PeriodCues:
     said over several whole periods compares each with its own; "the week before" names one week."""
     change: bool = False
     why: bool = False
-    earlier: Literal["week", "month"] | None = None
-    """The same days a week or a month earlier ("上周同期", "上月同期"): the range shifted back by it."""
+    earlier: Literal["week", "month", "two_years"] | None = None
+    """The same days a week, a month or two years earlier ("上周同期", "上月同期", "前年同期"): the range
+    shifted back by it."""
     first_is_asked: bool = False
     """The first of two periods is the one asked about, whatever words stand between them
     ("上上个月的GMV与上个月相比": May, against June)."""
@@ -81,47 +82,99 @@ def until_inside_its_period(scan: Scan, periods: list[timeexpr.PeriodReading]) -
     return periods
 
 
-def a_period_left_out(scan: Scan, periods: list[timeexpr.PeriodReading]) -> list[timeexpr.PeriodReading]:
+def a_period_left_out(
+    scan: Scan, periods: list[timeexpr.PeriodReading], as_of: date
+) -> tuple[list[timeexpr.PeriodReading], tuple[int, int] | None]:
     """ "flights in Q4 2013 excluding December", "上半年每月GMV，不含6月", "6月除外": a period said with an
     exclusion word, inside the one other period of the question (in its year, when its own year is
     not said) and at one of its ends, is left out of it — the days that remain, one run of them (a
-    custom period: compared with as many days before). Left out of the middle, the days are two runs:
-    asked back. Anything else is left to the readers after (the exclusion word asked about)."""
+    custom period: compared with as many days before) — and the span of the exclusion word it took
+    (no member's exclusion any more). Left out of the middle, the days are two runs; followed by a
+    member in the same exclusion ("不含6月的直播", "excluding June and live stream": June's live
+    stream, or June and live stream?) — both asked back. Anything else is left to the readers after.
+    A year said apart from the period left out ("GMV in 2025 excluding December") is the other one."""
+    given = periods
+    periods = _the_year_apart(scan, periods, as_of)
     if len(periods) != 2 or any(p.match is None or p.error is not None for p in periods):
-        return periods
+        return given, None
     for inner, outer in (periods, periods[::-1]):
-        before = vocab.PERIOD_LEFT_OUT.search(scan.norm, 0, inner.span[0])
-        after = vocab.EXCLUDE_AFTER.match(scan.norm, inner.span[1]) if before is None else None
-        if before is None and after is None:
+        said = _left_out_said(scan, inner)
+        if said is None:
             continue
-        said = (before.start(), inner.span[1]) if before is not None else (inner.span[0], after.end())  # type: ignore[union-attr]
-        word = (said[0], inner.span[0]) if before is not None else (inner.span[1], said[1])
-        if not scan.free(*word):  # the periods themselves are claimed already
-            continue
-        left = _in_the_year_of(_match(inner), _match(outer))
-        whole = _match(outer)
+        (first, last), words = said
+        left, whole = _in_the_year_of(_match(inner), _match(outer)), _match(outer)
         if left is None or (left.start, left.end) == (whole.start, whole.end):
             continue
+        inner_text = _match(inner).text.strip()
         if whole.start < left.start and left.end < whole.end:  # two runs of days
-            raise AmbiguousQuestion(
-                *both("nlu.period_left_out_of_the_middle", left=_match(inner).text.strip(), whole=whole.text.strip()),
-                detail={"reason": "period_left_out_of_the_middle"},
-            )
+            raise ask_back_period("nlu.period_left_out_of_the_middle", left=inner_text, whole=whole.text.strip())
+        joined = _THEN_A_MEMBER.match(scan.norm, last)
+        open_after = last == inner.span[1]  # "除6月外华东的GMV": 外 closed the exclusion before the member
+        if open_after and any(joined.end() == start for start, _end in scan.members):  # type: ignore[union-attr]
+            raise ask_back_period("nlu.period_and_member_left_out", left=inner_text, whole=whole.text.strip())
         start, end = (
             (left.end + timedelta(days=1), whole.end)
             if left.start == whole.start
             else (whole.start, left.start - timedelta(days=1))
         )
-        scan.claim(*word)
-        left_out = scan.text[said[0] : said[1]].strip()
+        for word in words:
+            scan.claim(*word)
+        left_out = scan.text[first:last].strip()
         text = f"{whole.text.strip()}（{left_out}）" if _CJK.search(left_out) else f"{whole.text.strip()} {left_out}"
         span = outer.span
-        if _BESIDE.fullmatch(scan.norm[min(outer.span[1], said[1]) : max(outer.span[0], said[0])]):
-            span = (min(outer.span[0], said[0]), max(outer.span[1], said[1]))  # said as one: claimed as one
+        if _BESIDE.fullmatch(scan.norm[min(outer.span[1], last) : max(outer.span[0], first)]):
+            span = (min(outer.span[0], first), max(outer.span[1], last))  # said as one: claimed as one
             text = scan.text[span[0] : span[1]]
         remaining = timeexpr.TimeMatch(start, end, span, text, "custom", whole.clamped)
-        return [timeexpr.PeriodReading(span=span, match=remaining)]
-    return periods
+        return [timeexpr.PeriodReading(span=span, match=remaining)], words[0]
+    return given, None
+
+
+def _the_year_apart(scan: Scan, periods: list[timeexpr.PeriodReading], as_of: date) -> list[timeexpr.PeriodReading]:
+    """ "GMV in 2025 excluding December": the one period read with a year said apart, as two — the
+    year, and the period with it — when an exclusion word is right before the period."""
+    if len(periods) != 1 or periods[0].year_said is None or periods[0].match is None:
+        return periods
+    (period,) = periods
+    said = period.year_said
+    assert said is not None
+    if vocab.PERIOD_LEFT_OUT.search(scan.norm, 0, period.span[0]) is None:
+        return periods
+    years = [r for r in timeexpr.read_periods(scan.text[said[0] : said[1]], as_of) if r.match is not None]
+    if len(years) != 1 or years[0].error is not None:
+        return periods
+    year = dataclasses.replace(years[0], span=said)
+    return sorted([year, dataclasses.replace(period, year_said=None)], key=lambda p: p.span)
+
+
+def _left_out_said(scan: Scan, inner: timeexpr.PeriodReading) -> tuple[tuple[int, int], list[tuple[int, int]]] | None:
+    """Where ``inner`` is said left out, with its exclusion word ("excluding December", "除6月外", "6月
+    除外"), and the spans of its words — the exclusion word first, all still free — or ``None``."""
+    before = vocab.PERIOD_LEFT_OUT.search(scan.norm, 0, inner.span[0])
+    if before is not None:
+        closed = _CLOSED.match(scan.norm, inner.span[1])  # "除6月外": the 外 closes it
+        last = closed.end() if closed is not None else inner.span[1]
+        words = [(before.start(), inner.span[0]), *([(inner.span[1], last)] if last > inner.span[1] else [])]
+    else:
+        after = vocab.EXCLUDE_AFTER.match(scan.norm, inner.span[1])
+        if after is None or after.end() == inner.span[1]:
+            return None
+        last = after.end()
+        words = [(inner.span[1], last)]
+    if not all(scan.free(a, b) for a, b in words):  # the periods themselves are claimed already
+        return None
+    first = words[0][0] if before is not None else inner.span[0]
+    return (first, last), words
+
+
+def ask_back_period(key: str, **fields: str) -> AmbiguousQuestion:
+    return AmbiguousQuestion(*both(key, **fields), detail={"reason": key.split(".", 1)[1]})
+
+
+_CLOSED = patterns.compile(r"\s*(?:以外|之外|外)")
+_THEN_A_MEMBER = patterns.compile(
+    r"\s*(?:的|和|与|及|以及|、|\band\b|\bor\b|\bplus\b|&|\bas well as\b)?\s*(?:the\s+)?", re.I
+)
 
 
 def _in_the_year_of(left: timeexpr.TimeMatch, whole: timeexpr.TimeMatch) -> timeexpr.TimeMatch | None:
@@ -143,7 +196,8 @@ def _in_the_year_of(left: timeexpr.TimeMatch, whole: timeexpr.TimeMatch) -> time
     return moved if whole.start <= moved.start and moved.end <= whole.end else None
 
 
-_A_YEAR = patterns.compile(r"\d{4}|年|\byear\b", re.I)
+_A_YEAR = patterns.compile(r"\d{4}|\d{2}\s*年|(?:今|去|前|明|后|本|上|下|这一?|那一?)年|\byears?\b|\bytd\b", re.I)
+"""A period's own year said ("2025年12月", "去年12月", "last year's December"); 上半年's 年 is none."""
 _CJK = patterns.compile(r"[\u4e00-\u9fff]")
 
 
@@ -417,6 +471,8 @@ def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange
     if cues.earlier == "month":  # "6月前15天，上月同期": May 1 to 15, never the 15 days before June
         start, end = timeexpr.same_days_last_month(period.start, period.end)
         return main, Comparison(kind="custom", range=TimeRange(start=start, end=end))
+    if cues.earlier == "two_years":  # "和前年同期比": a year back, twice
+        return main, two_years_back(main, period.grain)
     kind = cues.comparison_kind or ("previous_period" if cues.change or cues.why else None)
     if kind is None:
         return main, None
@@ -679,6 +735,15 @@ def half_of_the_same_month(text: str) -> str:
         said = f"{second} of {month}" if pattern is _HALF_THEN_BARE_HALF[0] else f"{month}{second}"
         return text[: found.start("second")] + said + text[found.end("second") :]
     return text
+
+
+def two_years_back(time_range: TimeRange, grain: str | None) -> Comparison:
+    """The same period two years earlier ("前年同期"): moved back a year twice, as "同比" moves it once
+    (a week said as one to its ISO week), so a leap day lands as it would."""
+    week: Grain | None = "week" if grain == "week" else None
+    start, end = timeexpr.comparison_range("same_period_last_year", time_range.start, time_range.end, grain=week)
+    start, end = timeexpr.comparison_range("same_period_last_year", start, end, grain=week)
+    return Comparison(kind="custom", range=TimeRange(start=start, end=end))
 
 
 def each_against_the_one_before(time_range: TimeRange, grain: Grain) -> Comparison:

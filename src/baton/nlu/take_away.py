@@ -46,6 +46,12 @@ def taken_away(question: str, parent: SemanticQuery, catalog: Catalog, as_of: da
     made only of such clauses, or one of them takes away nothing the question before it has."""
     if not _plain(parent):
         return None
+    whole = vocab.TAKE_AWAY.fullmatch(question.strip())  # "add live stream and web back": one clause
+    if whole is not None and whole.group("put_back"):
+        update = _taken(whole.groupdict(), parent, catalog, as_of)
+        back = _rebuilt(parent, update) if update is not None else None
+        if back is not None:
+            return back
     clauses = [c for c in vocab.TAKE_AWAY_BREAK.split(question.strip()) if c.strip()]
     said = [vocab.TAKE_AWAY.fullmatch(clause) for clause in clauses]
     if not said or any(s is None for s in said):
@@ -243,9 +249,13 @@ def _put_back(word: str, query: SemanticQuery, catalog: Catalog) -> dict[str, An
         found = left_out
     elif vocab.PUT_BACK_ONE.fullmatch(said):
         found = left_out if len(left_out) == 1 else []
-    else:
-        found = [(f, m) for f, m in left_out if said in _member_names(catalog, f.dimension, m)]
-        found = found if len(found) == 1 else []
+    else:  # "把直播和小程序加回来": each word one member left out
+        found = []
+        for name in vocab.PUT_BACK_JOIN.split(said):
+            named = [(f, m) for f, m in left_out if name.strip() in _member_names(catalog, f.dimension, m)]
+            if len(named) != 1:
+                return None
+            found += named
     if not found:
         return None
     back = {(f.dimension, m) for f, m in found}

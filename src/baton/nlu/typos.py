@@ -13,7 +13,7 @@ difflib's ratio is not an edit distance and a dependency would add nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -198,14 +198,16 @@ _GLUED_COMPARISON = patterns.compile(
 ("订单量mom", "GMVyoy"): a space, so it is read as the word it is."""
 
 
-def expand_abbreviations(text: str) -> tuple[str, tuple[Correction, ...]]:
-    """``text`` with each shorthand of :data:`ABBREVIATIONS` written out, each one stated."""
+def expand_abbreviations(text: str, terms: Sequence[tuple[int, int]] = ()) -> tuple[str, tuple[Correction, ...]]:
+    """``text`` with each shorthand of :data:`ABBREVIATIONS` written out, each one stated; never
+    one inside a catalog term (``terms``: "non referred bookings pct" is a metric's name)."""
     corrections: list[Correction] = []
 
     def expand(match: re.Match[str]) -> str:
         said = (match.group("w") or "/order").lower()
         full = ABBREVIATIONS.get(said)
-        if full is None:  # "m/y": no shorthand of ours
+        inside = any(s <= match.start() and match.end() <= e for s, e in terms)
+        if full is None or inside:  # "m/y": no shorthand of ours
             return match.group(0)
         corrections.append(Correction(written=match.group(0).strip(), read_as=full.strip(), kind="shorthand"))
         return full

@@ -159,6 +159,14 @@ SAME_DAYS_LAST_MONTH = patterns.compile(
     _I,
 )
 """The same days of the month before ("6月前15天，上月同期": May 1 to 15), never the days just before."""
+SAME_PERIOD_TWO_YEARS_BACK = patterns.compile(
+    r"(?:和|跟|与|对比|相比|(?<![占环同])比|较)?\s*(?:前年|两年前)的?(?:同期|同月|当月|同季度?|当季度?|同一天|同日)(?:相比|比较|对比|比)?"
+    r"|(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+)?(?:the\s+)?\bsame (?:period|month|quarter|week|day|date|days)"
+    r" (?:two|2) years (?:ago|earlier|before)\b|\b(?:vs\.?|versus|against|compared (?:with|to)) (?:two|2) years (?:ago|earlier|before)\b",
+    _I,
+)
+"""The same period two years before ("和前年同期比", "vs the same month two years ago"): the period moved
+back a year twice, never the year before last as a whole."""
 CHANGE_WORDS = patterns.compile(
     r"(?:增长|下降|上涨|下跌|上升|减少|增加|降低|提高|提升|下滑|涨|跌|升|降|掉|高|低|多|少|变化|变动|差|(?<![不没])变)"
     r"了?(?:多少|几)个?(?:百分)?点|"
@@ -233,7 +241,7 @@ EXCLUDE_BEFORE = patterns.compile(
     _I,
 )
 PERIOD_LEFT_OUT = patterns.compile(
-    r"(?:除了|除去|除开|除掉|不含|不包含|不包括|不算|不计|排除掉?|剔除掉?|去掉|扣除掉?|扣掉|刨除掉?"
+    r"(?:除了|除去|除开|除掉|除|不含|不包含|不包括|不算|不计|排除掉?|剔除掉?|去掉|扣除掉?|扣掉|刨除掉?"
     r"|\bexcluding\b|\bexcept(?: for)?\b|\bnot including\b|\bnot counting\b|\bleaving out\b|\bwithout\b"
     r"|\bapart from\b|\baside from\b|\bbut not\b)\s*(?:the\s+)?$",
     _I,
@@ -313,7 +321,7 @@ ask for a second figure); alone it names nothing. A word of its own ("剩余优�
 month") is no such clause. ``THE_REST_WORD``: the word without its verb, when another reader took
 the "只看" before it."""
 EXCLUDE_AFTER = patterns.compile(
-    r"\s*(?:以外|之外|除外|外的|外|(?:都|也|均)?\s*(?:不算|不计|不包括|不包含|不含)(?:在内|进去|进来|入)?(?=\s*(?:$|[，,。？?！!；;]|了|吧|的话)))",
+    r"\s*(?:以外|之外|除外|外的|外|的?\s*(?:都|也|均)?\s*(?:不算|不计|不包括|不包含|不含)(?:在内|进去|进来|入)?(?=\s*(?:$|[，,。？?！!；;]|了|吧|的话)))",
     _I,
 )
 EXCLUDE_TAIL = patterns.compile(r"\s*(?:以外|之外|除外|以后|之后|后|外)", _I)
@@ -1152,6 +1160,8 @@ PUT_BACK_ALL = patterns.compile(
     r"都|全部|全都|全|所有的?|它们|(?:them|these|those)(?:\s+all)?|all(?:\s+of\s+them)?|everything", _I
 )
 """What puts back every member the question before left out ("都加回来", "add them back")."""
+PUT_BACK_JOIN = patterns.compile(r"\s*(?:和|与|及|、|,|，|\band\b|&)\s*", _I)
+"""Between two members put back at once ("把直播和小程序加回来", "add live stream and web back")."""
 PUT_BACK_ONE = patterns.compile(r"它|这个|那个|it|that|this", _I)
 """What puts back the one member the question before left out ("把它加回来", "add it back")."""
 TAKE_AWAY = patterns.compile(

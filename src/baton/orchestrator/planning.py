@@ -16,6 +16,7 @@ from baton.contracts.common import Language
 from baton.contracts.conversation import FollowUpInfo, PlannedBy
 from baton.contracts.query import TableLoad
 from baton.contracts.semantic import SemanticQuery, TimeRange
+from baton.errors import BatonError
 from baton.messages import text
 from baton.nlu import vocabulary as vocab
 from baton.nlu.interpret import interpret, period_text
@@ -197,6 +198,18 @@ def _cut_at_as_of(period: TimeRange, as_of: date) -> bool:
     return reading.clamped and (reading.start, reading.end) == (period.start, period.end)
 
 
+def _read_from_as_of(period: TimeRange, as_of: date) -> bool:
+    """Whether ``period``'s words, read alone against ``as_of``, give its dates ("last month"), not
+    words counted from another period ("the day before" a follow-up's day)."""
+    from baton.nlu import timeexpr
+
+    try:
+        readings = [p.match for p in timeexpr.read_periods(period.text or "", as_of) if p.match is not None]
+    except BatonError:
+        return False
+    return len(readings) == 1 and (readings[0].start, readings[0].end) == (period.start, period.end)
+
+
 def assumptions(query: SemanticQuery, language: Language) -> list[str]:
     """How the question's periods were read (relative words against the as-of date), and the
     words read as something else."""
@@ -204,7 +217,9 @@ def assumptions(query: SemanticQuery, language: Language) -> list[str]:
     out = []
     if tr.text:
         said_year = _YEAR.search(tr.text) is not None  # "May 2026" names its dates; "last month" counts from as-of
-        key = "answer.period_read_dates" if said_year else "answer.period_read_as"
+        # "the day before" of a follow-up counts from the question before, never from as-of (p70, p71)
+        from_as_of = not said_year and _read_from_as_of(tr, query.as_of)
+        key = "answer.period_read_as" if from_as_of else "answer.period_read_dates"
         if _cut_at_as_of(tr, query.as_of):  # "第一季度" on 2026-01-05: four days of it, said so
             key = "answer.period_so_far"
         out.append(
