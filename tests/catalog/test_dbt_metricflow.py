@@ -372,6 +372,14 @@ def test_only_a_count_of_some_rows_after_their_amount_is_asked_back(duck: tuple[
     assert chat.ask("Booking value by listing country in December 2020", as_of=AS_OF).status == "answered"
     asked = chat.ask("only instant bookings")
     assert asked.status == "clarification_needed" and "booking value of those rows only" in asked.answer
+    largest = session.conversation()  # review s25: a count's condition written as a filter
+    assert largest.ask("largest listing by listing country in 2020", as_of=AS_OF).status == "answered"
+    assert largest.ask("only lux listings").status == "clarification_needed"
+    both = session.conversation()  # one of the two metrics shown: kept alone, never asked
+    assert both.ask("booking value and instant bookings in December 2020", as_of=AS_OF).status == "answered"
+    kept = both.ask("only instant bookings")
+    assert kept.status == "answered" and kept.semantic_query is not None, kept.answer
+    assert kept.semantic_query.metrics == ("instant_bookings",)
     counted = session.conversation()
     assert counted.ask("bookings by listing country in December 2020", as_of=AS_OF).status == "answered"
     instant = counted.ask("only instant bookings")

@@ -1973,6 +1973,16 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
         "上个月GMV和前年同期比",
         {"comparison": {"kind": "custom", "range": {"start": "2024-06-01", "end": "2024-06-30"}}},
     ),
+    (  # review s25: the year before last is counted from the as-of date, never from the period asked
+        "前年同期 of last year's half",
+        "去年上半年GMV和前年同期比",
+        {"comparison": {"kind": "custom", "range": {"start": "2024-01-01", "end": "2024-06-30"}}},
+    ),
+    (
+        "the same quarter two years earlier",
+        "GMV in Q2 vs the same quarter two years earlier",
+        {"comparison": {"kind": "custom", "range": {"start": "2024-04-01", "end": "2024-06-30"}}},
+    ),
     (
         "the same month two years ago",
         "GMV last month vs the same month two years ago",
@@ -2424,12 +2434,28 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
     ("'how many' of an amount", "how many sales in June", AmbiguousQuestion, "how many sales"),
     ("an amount's 'count'", "sales count by channel last month", AmbiguousQuestion, "sales count"),
     ("a period left out of the middle", "上个月GMV，不含6月18日", AmbiguousQuestion, "period_left_out_of_the_middle"),
+    ("前年同期 and 同比 at once", "上个月GMV，同比和前年同期比", AmbiguousQuestion, "two comparisons"),
+    ("前年同期 of a period in 前年", "2024年GMV和前年同期比", AmbiguousQuestion, "year_before_last_not_before"),
+    ("大前年 is no 前年", "前年的GMV和大前年同期比", AmbiguousQuestion, "大"),
     # review s24: a member in the same exclusion as a period left out — that member in it, or both?
     *[
         (f"a period and a member left out: {q}", q, AmbiguousQuestion, "period_and_member_left_out")
-        for q in ["GMV in H1 excluding June and live stream", "上半年的GMV，不含6月的直播", "上半年不含6月华东的GMV"]
+        for q in [
+            "GMV in H1 excluding June and live stream",
+            "上半年的GMV，不含6月的直播",
+            "上半年不含6月华东的GMV",
+            "GMV in H1 excluding June, live stream and web",  # review s25: a comma list goes on
+            "GMV in 2025 excluding December's live stream",
+            "上半年GMV，直播和6月的都不算",  # a member before it in the same exclusion
+            "GMV in Q2 2026 except June and also live stream",
+        ]
     ],
-    ("a period left out of one not holding it", "2025年Q1 GMV excluding June", AmbiguousQuestion, "excluding"),
+    (
+        "a period left out of one not holding it",
+        "2025年Q1 GMV excluding June",
+        AmbiguousQuestion,
+        "period_left_out_unplaced",
+    ),
     ("不算 before another word", "上月华东的GMV不算高吧", AmbiguousQuestion, "不算高"),
     # p69: two words for one member, listed side by side, ask for two figures there is one of
     ("one member said twice", "web端和PC端上月订单量分别", AmbiguousQuestion, "one_member_said_twice"),

@@ -3407,3 +3407,44 @@ def test_a_period_counted_from_the_question_before_is_never_said_read_from_as_of
     assert said in answer.assumptions and not any("as-of" in a for a in answer.assumptions[:1])
     if first == "上个月GMV":
         assert any("按分析日期 2026-07-01" in a for a in opened.assumptions)
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ["Orders last week", "the week before?", "same week last year"],
+        ["GMV last week", "vs the same week last year", "and the week before?"],
+        ["Which week this year had the highest GMV?", "that week's net revenue", "vs the same week last year"],
+    ],
+)
+def test_a_week_reached_by_a_follow_up_is_compared_with_its_iso_week(session: Session, turns: list[str]) -> None:
+    """p72: a week reached by "the week before?" or "that week" lost its kind, and "same week last year"
+    compared it with the same dates (Sunday to Saturday in 2025), reversing the change's sign."""
+    chat = session.conversation()
+    answers = [chat.ask(turns[0], as_of=JULY), *(chat.ask(t) for t in turns[1:])]
+    last = answers[-1]
+    assert last.status == "answered" and last.semantic_query is not None, last.answer
+    query = last.semantic_query
+    assert query.comparison is not None and query.time_range.start.weekday() == 0
+    compared = query.comparison.range
+    assert compared.start.weekday() == 0 and compared.end.weekday() == 6  # Monday to Sunday, a year before
+    assert compared.start.isocalendar()[1] == query.time_range.start.isocalendar()[1]
+
+
+def test_a_period_left_out_in_a_follow_up_is_left_out_of_the_period_before(session: Session) -> None:
+    """Review s25: "GMV in H1" then "excluding June, live stream" answered June; after a period that
+    does not hold it ("不含6月" twice) it is asked back, never read as a member left out instead."""
+    chat = session.conversation()
+    assert chat.ask("上半年各渠道GMV", as_of=JULY).status == "answered"
+    cut = chat.ask("不含6月")
+    assert cut.status == "answered" and cut.semantic_query is not None, cut.answer
+    assert (cut.semantic_query.time_range.start, cut.semantic_query.time_range.end) == (
+        date(2026, 1, 1),
+        date(2026, 5, 31),
+    )
+    assert cut.semantic_query.dimensions == ("channel",) and cut.semantic_query.filters == ()
+    again = chat.ask("excluding June, app only")
+    assert again.status == "clarification_needed", again.answer
+    other = session.conversation()
+    assert other.ask("GMV in H1", as_of=JULY).status == "answered"
+    assert other.ask("excluding June, live stream").status == "clarification_needed"

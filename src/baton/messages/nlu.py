@@ -537,6 +537,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         '"{words}" asks how many, but {metric} is an amount of money, not a count. Ask for the count by its name ({ex_count} …), or for the amount without the counting words.',
         "“{words}”问的是数量，但{metric}是金额，不是计数。请直接问要数的指标（{ex_count}…），或去掉计数的说法问金额。",
     ),
+    "period_left_out_unplaced": (
+        'Baton cannot leave "{said}" out of "{whole}": it is not a part at its start or its end. Ask for the '
+        "period you mean, by its dates if need be.",
+        "Baton 无法从“{whole}”中去掉“{said}”：它不是“{whole}”开头或结尾的一段。请直接说要看的期间，必要时写出日期。",
+    ),
+    "year_before_last_not_before": (
+        "{period} is not after {year}, the year before last: it has no same period there. Name the period to "
+        "compare with (e.g. a year said in full).",
+        "“{period}”不晚于前年（{year}年），前年没有它的同期。请直接说要对比的期间（例如写出年份）。",
+    ),
     "period_and_member_left_out": (
         '"{left}" is left out of "{whole}" together with a member: that member in "{left}" only, or "{left}" and the '
         "member each left out? Baton will not guess: ask with the member's exclusion in a clause of its own "

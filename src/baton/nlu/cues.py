@@ -114,7 +114,8 @@ class Cues(PeriodCues):
 
     def comparison_spans(self) -> list[tuple[int, int]]:
         """The spans of the words that said a comparison of periods ("同比", "环比", "wow", "去年同期")."""
-        return [span for part in ("same_period_last_year", "previous_period") for span in self.spans.get(part, [])]
+        parts = ("same_period_last_year", "previous_period", "two_years_earlier")
+        return [span for part in parts for span in self.spans.get(part, [])]
 
     def claim(self, scan: Scan, part: str, found: Sequence[re.Match[str]], group: int = 0) -> list[re.Match[str]]:
         """Claim matches a reader chose (of those :meth:`Scan.find_all` gave) — their ``group`` —
@@ -223,11 +224,15 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
         cues.earlier = "week"
     elif cues.take(scan, "month_earlier", vocab.SAME_DAYS_LAST_MONTH):
         cues.earlier = "month"
-    elif cues.take(scan, "two_years_earlier", vocab.SAME_PERIOD_TWO_YEARS_BACK):
-        cues.earlier = "two_years"
+    elif two_years := cues.take(scan, "two_years_earlier", vocab.SAME_PERIOD_TWO_YEARS_BACK):
+        before = two_years[0].group("before") or two_years[0].group("before2")
+        cues.earlier = "two_years_before" if before else "two_years"
     for pattern, kind in ((vocab.YOY, "same_period_last_year"), (vocab.MOM, "previous_period")):
         taken = cues.take(scan, kind, pattern)
         if taken and cues.comparison_kind is not None:  # "同比和环比": one comparison at a time
+            words = [scan.text[s:e] for s, e in cues.comparison_spans()]
+            raise AmbiguousQuestion(*both("nlu.two_comparisons", words=", ".join(words)), detail={"words": words})
+        if taken and cues.earlier in ("two_years", "two_years_before"):  # "同比和前年同期比": one at a time
             words = [scan.text[s:e] for s, e in cues.comparison_spans()]
             raise AmbiguousQuestion(*both("nlu.two_comparisons", words=", ".join(words)), detail={"words": words})
         if taken:

@@ -178,11 +178,12 @@ class FollowUpMerge(RowsPointedAt):
                 continue
             for new in (t.target for t in hit.terms if t.kind == "metric"):
                 count = catalog.metrics[new]
-                if not _counts_rows(count) or count.table is None or not _a_condition_of_its_own(count):
-                    continue
+                if new in self.parent.metrics or not _counts_rows(count) or count.table is None:
+                    continue  # "booking value and instant bookings" then "only instant bookings": one of them
                 for old in self.parent.metrics:
                     shown = catalog.metrics[old]
-                    if old != new and shown.table == count.table and not _counts_rows(shown):
+                    some_rows = _a_condition_of_its_own(count, shown)
+                    if some_rows and shown.table == count.table and not _counts_rows(shown):
                         labels = {lang: (count.label.for_lang(lang), shown.label.for_lang(lang)) for lang in LANGUAGES}
                         raise AmbiguousQuestion(
                             *(
@@ -719,9 +720,11 @@ def _same_question(parent: SemanticQuery, query: SemanticQuery) -> bool:
     return parent.model_dump(exclude=volatile) == query.model_dump(exclude=volatile)
 
 
-def _a_condition_of_its_own(metric: Metric) -> bool:
-    """Whether a simple metric counts only some of its table's rows by a condition in its expression."""
-    return metric.expression is not None and _CONDITION.search(metric.expression) is not None
+def _a_condition_of_its_own(metric: Metric, shown: Metric) -> bool:
+    """Whether a simple metric counts only some of the rows ``shown`` is of: by a condition in its
+    expression, or a filter ``shown`` does not have (review s25: "only lux listings")."""
+    in_expression = metric.expression is not None and _CONDITION.search(metric.expression) is not None
+    return in_expression or not set(metric.filters) <= set(shown.filters)
 
 
 def _counts_rows(metric: Metric) -> bool:

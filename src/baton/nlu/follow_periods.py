@@ -57,8 +57,8 @@ def periods_of(
     if time_range.start == OPEN_START:  # "GMV all time", then "vs last year?": nothing before all time
         said = time_range.text or ""
         raise AmbiguousQuestion(*both("nlu.all_time_compared", period=said), detail={"period": said})
-    if cues.earlier == "two_years":  # "跟前年同期比": a year back, twice
-        return time_range, two_years_back(time_range, time_range.period_kind), ["comparison"]
+    if cues.earlier in ("two_years", "two_years_before"):  # "跟前年同期比": in the year before last
+        return time_range, two_years_back(time_range, time_range.period_kind, cues.earlier, as_of), ["comparison"]
     if cues.earlier:  # "上周同期呢" / "上月同期呢": the same days a week or a month before
         shift = timedelta(days=7)
         start, end = (

@@ -259,7 +259,9 @@ def listed_period(key: str, grain: Grain) -> tuple[date, date]:
 def _period_inside(key: str, grain: Grain, parent: SemanticQuery, said: str | None) -> TimeRange:
     """A listed period, as much of it as the previous question covered (a week cut by its range)."""
     start, end = listed_period(key, grain)
-    return TimeRange(start=max(start, parent.time_range.start), end=min(end, parent.time_range.end), text=said)
+    inside = (max(start, parent.time_range.start), min(end, parent.time_range.end))
+    whole = inside == (start, end)  # p72: "that week" is a week said as one, unless its range cut it
+    return TimeRange(start=inside[0], end=inside[1], text=said, period_kind=grain if whole else None)
 
 
 def _place_not_placed(said: str) -> AmbiguousQuestion:

@@ -536,7 +536,7 @@ class _PlanReader:
     def _period(self, plan: ModelPlan) -> tuple[TimeRange, Comparison | None]:
         period = plan.period
         words = " ".join(period.words.split()) if period is not None and period.words else ""
-        cues = PeriodCues(comparison_kind=plan.comparison, why=plan.why)
+        cues = PeriodCues(comparison_kind=plan.comparison, why=plan.why, as_of=self.as_of)
         spans: list[tuple[int, int]] = []
         if period is not None and words:
             spans = self._where_quoted(words)

@@ -170,7 +170,9 @@ def _the_one_beside(
         start, end = step(start, end, unit)  # "6月和5月对比" then "再往前一个月呢": April, past both months shown
     if end >= as_of:  # not over yet: read on its own (no data yet is asked back there)
         return None
-    moved = TimeRange(start=start, end=end, text=words)
+    # p72: "the week before" is a week said as one — its same week last year is the ISO week, never the dates
+    whole = (start, end) == timeexpr.period_bounds(start, unit) if unit != "day" else start == end
+    moved = TimeRange(start=start, end=end, text=words, period_kind=unit if whole else None)
     parent = parent.model_copy(update={"corrections": ()})  # the words of the question before, not of this one
     if row is not None:  # the one beside the period listed: its own figure, no longer a ranking
         # "环比下降最多的一周" then "前一周呢": still against its own week before

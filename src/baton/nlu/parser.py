@@ -749,6 +749,7 @@ class Planner(TermReader, QueryAssembly):
             raise self.refused_metric(refused.terms[0].target)
         ties = read_ties(scan) if context is not None else None
         cues = read_cues(scan, follows=context is not None)
+        cues.as_of = as_of
         cues.share = cues.share and not _rate_in_percent(self.catalog, scan, found, cues.spans.get("share", []))
         claim_comparison_added(scan, cues, compared_already=context is not None and context.comparison is not None)
         periods = event_periods(self.catalog.calendar, scan, as_of)
@@ -766,7 +767,7 @@ class Planner(TermReader, QueryAssembly):
         periods.sort(key=lambda p: p.span)
         claim_its_length(scan, periods)
         periods = until_inside_its_period(scan, periods)
-        periods, left_out = a_period_left_out(scan, periods, as_of)
+        periods, left_out = a_period_left_out(scan, periods, as_of, context.time_range if context else None)
         if left_out is not None:  # "Q2 excluding June, app only": the word left June out, no member
             cues.exclusions = [c for c in cues.exclusions if not (left_out[0] <= c.start() < left_out[1])]
         for period in periods:

@@ -29,6 +29,8 @@ class PeriodCues:
     """The operators that decide how a question's periods are compared."""
 
     comparison_kind: Literal["previous_period", "same_period_last_year"] | None = None
+    as_of: date | None = None
+    """The as-of date the question is read against (the year before last of "前年同期" is counted from it)."""
     compare_word: bool = False
     """A comparison word stands next to the periods ("6月和5月比"), not next to a member."""
     window: tuple[int, str] | None = None
@@ -38,7 +40,7 @@ class PeriodCues:
     said over several whole periods compares each with its own; "the week before" names one week."""
     change: bool = False
     why: bool = False
-    earlier: Literal["week", "month", "two_years"] | None = None
+    earlier: Literal["week", "month", "two_years", "two_years_before"] | None = None
     """The same days a week, a month or two years earlier ("上周同期", "上月同期", "前年同期"): the range
     shifted back by it."""
     first_is_asked: bool = False
@@ -83,7 +85,7 @@ def until_inside_its_period(scan: Scan, periods: list[timeexpr.PeriodReading]) -
 
 
 def a_period_left_out(
-    scan: Scan, periods: list[timeexpr.PeriodReading], as_of: date
+    scan: Scan, periods: list[timeexpr.PeriodReading], as_of: date, before: TimeRange | None = None
 ) -> tuple[list[timeexpr.PeriodReading], tuple[int, int] | None]:
     """ "flights in Q4 2013 excluding December", "上半年每月GMV，不含6月", "6月除外": a period said with an
     exclusion word, inside the one other period of the question (in its year, when its own year is
@@ -92,25 +94,34 @@ def a_period_left_out(
     (no member's exclusion any more). Left out of the middle, the days are two runs; followed by a
     member in the same exclusion ("不含6月的直播", "excluding June and live stream": June's live
     stream, or June and live stream?) — both asked back. Anything else is left to the readers after.
-    A year said apart from the period left out ("GMV in 2025 excluding December") is the other one."""
+    A year said apart from the period left out ("GMV in 2025 excluding December") is the other one; in a
+    follow-up ("GMV in H1", then "excluding June"), the period of the question ``before``."""
     given = periods
     periods = _the_year_apart(scan, periods, as_of)
-    if len(periods) != 2 or any(p.match is None or p.error is not None for p in periods):
+    if any(p.match is None or p.error is not None for p in periods):
         return given, None
-    for inner, outer in (periods, periods[::-1]):
+    if len(periods) == 2:
+        pairs = [(periods[0], periods[1]), (periods[1], periods[0])]
+    elif len(periods) == 1 and before is not None:  # the span (-1, -1): said in the question before
+        kind = before.period_kind or "custom"
+        asked = timeexpr.TimeMatch(before.start, before.end, (-1, -1), before.text or "", kind, False)
+        pairs = [(periods[0], timeexpr.PeriodReading(span=(-1, -1), match=asked))]
+    else:
+        return given, None
+    unplaced: list[str] = []
+    for inner, outer in pairs:
         said = _left_out_said(scan, inner)
         if said is None:
             continue
         (first, last), words = said
         left, whole = _in_the_year_of(_match(inner), _match(outer)), _match(outer)
         if left is None or (left.start, left.end) == (whole.start, whole.end):
+            unplaced.append(f"{_match(inner).text.strip()}|{whole.text.strip() or whole.start}")
             continue
         inner_text = _match(inner).text.strip()
         if whole.start < left.start and left.end < whole.end:  # two runs of days
             raise ask_back_period("nlu.period_left_out_of_the_middle", left=inner_text, whole=whole.text.strip())
-        joined = _THEN_A_MEMBER.match(scan.norm, last)
-        open_after = last == inner.span[1]  # "除6月外华东的GMV": 外 closed the exclusion before the member
-        if open_after and any(joined.end() == start for start, _end in scan.members):  # type: ignore[union-attr]
+        if _a_member_in_the_same_exclusion(scan, inner, last):
             raise ask_back_period("nlu.period_and_member_left_out", left=inner_text, whole=whole.text.strip())
         start, end = (
             (left.end + timedelta(days=1), whole.end)
@@ -121,12 +132,17 @@ def a_period_left_out(
             scan.claim(*word)
         left_out = scan.text[first:last].strip()
         text = f"{whole.text.strip()}（{left_out}）" if _CJK.search(left_out) else f"{whole.text.strip()} {left_out}"
-        span = outer.span
-        if _BESIDE.fullmatch(scan.norm[min(outer.span[1], last) : max(outer.span[0], first)]):
+        span = outer.span if outer.span != (-1, -1) else (first, last)
+        if outer.span == (-1, -1):
+            text = text.strip()
+        elif _BESIDE.fullmatch(scan.norm[min(outer.span[1], last) : max(outer.span[0], first)]):
             span = (min(outer.span[0], first), max(outer.span[1], last))  # said as one: claimed as one
             text = scan.text[span[0] : span[1]]
         remaining = timeexpr.TimeMatch(start, end, span, text, "custom", whole.clamped)
         return [timeexpr.PeriodReading(span=span, match=remaining)], words[0]
+    if unplaced:  # "2025年Q1 excluding June"; "excluding June" after Jan–May: never a member left out instead
+        said_left, said_whole = unplaced[0].split("|", 1)
+        raise ask_back_period("nlu.period_left_out_unplaced", said=said_left, whole=said_whole)
     return given, None
 
 
@@ -145,6 +161,22 @@ def _the_year_apart(scan: Scan, periods: list[timeexpr.PeriodReading], as_of: da
         return periods
     year = dataclasses.replace(years[0], span=said)
     return sorted([year, dataclasses.replace(period, year_said=None)], key=lambda p: p.span)
+
+
+def _a_member_in_the_same_exclusion(scan: Scan, inner: timeexpr.PeriodReading, last: int) -> bool:
+    """Whether a member is listed with the period left out, in one exclusion: after it ("excluding June
+    and live stream", "June's live stream", "不含6月的直播", "excluding June, live stream and web" —
+    unless "only" keeps it: "except June, app only"; a Chinese comma or a closing 外 ends the exclusion)
+    or before it ("直播和6月都不算")."""
+    if last == inner.span[1]:  # "除6月外华东的GMV": 外 closed the exclusion before the member
+        joined = _THEN_A_MEMBER.match(scan.norm, last)
+        assert joined is not None  # every part is optional
+        member = next(((s, e) for s, e in scan.members if s == joined.end()), None)
+        ended = "，" in scan.text[last : joined.end()]  # "上半年，不含6月，华东的GMV": the Chinese comma ends it
+        if member is not None and not ended and not _ONLY_AROUND.match(scan.norm, member[1]):
+            return not _ONLY_IN.search(joined.group())
+    before = scan.norm[: inner.span[0]]
+    return any(_A_JOIN_ONLY.fullmatch(before[e:]) for _s, e in scan.members if e <= inner.span[0])
 
 
 def _left_out_said(scan: Scan, inner: timeexpr.PeriodReading) -> tuple[tuple[int, int], list[tuple[int, int]]] | None:
@@ -172,9 +204,11 @@ def ask_back_period(key: str, **fields: str) -> AmbiguousQuestion:
 
 
 _CLOSED = patterns.compile(r"\s*(?:以外|之外|外)")
-_THEN_A_MEMBER = patterns.compile(
-    r"\s*(?:的|和|与|及|以及|、|\band\b|\bor\b|\bplus\b|&|\bas well as\b)?\s*(?:the\s+)?", re.I
-)
+_JOIN = r"(?:的|和|与|及|以及|、|,|'s|’s|\band\b|\bor\b|\bplus\b|&|\bas well as\b|\balso\b|\btoo\b)"
+_THEN_A_MEMBER = patterns.compile(rf"(?:\s*{_JOIN})*\s*(?:(?:only|just)\s+)?(?:the\s+)?", re.I)
+_A_JOIN_ONLY = patterns.compile(rf"(?:\s*{_JOIN})+\s*", re.I)
+_ONLY_AROUND = patterns.compile(r"\s*(?:only|alone)\b", re.I)
+_ONLY_IN = patterns.compile(r"\b(?:only|just)\b", re.I)
 
 
 def _in_the_year_of(left: timeexpr.TimeMatch, whole: timeexpr.TimeMatch) -> timeexpr.TimeMatch | None:
@@ -471,8 +505,8 @@ def _one_period(cues: PeriodCues, period: timeexpr.TimeMatch) -> tuple[TimeRange
     if cues.earlier == "month":  # "6月前15天，上月同期": May 1 to 15, never the 15 days before June
         start, end = timeexpr.same_days_last_month(period.start, period.end)
         return main, Comparison(kind="custom", range=TimeRange(start=start, end=end))
-    if cues.earlier == "two_years":  # "和前年同期比": a year back, twice
-        return main, two_years_back(main, period.grain)
+    if cues.earlier in ("two_years", "two_years_before"):  # "和前年同期比": in the year before last
+        return main, two_years_back(main, period.grain, cues.earlier, cues.as_of or period.end + timedelta(days=1))
     kind = cues.comparison_kind or ("previous_period" if cues.change or cues.why else None)
     if kind is None:
         return main, None
@@ -737,12 +771,24 @@ def half_of_the_same_month(text: str) -> str:
     return text
 
 
-def two_years_back(time_range: TimeRange, grain: str | None) -> Comparison:
-    """The same period two years earlier ("前年同期"): moved back a year twice, as "同比" moves it once
-    (a week said as one to its ISO week), so a leap day lands as it would."""
+def two_years_back(
+    time_range: TimeRange, grain: str | None, said: Literal["two_years", "two_years_before"], as_of: date
+) -> Comparison:
+    """The same period in the year before last ("前年同期", "two years ago": the as-of date's year less
+    two), or two years before the period (``two_years_before``: "two years earlier"): moved back a year
+    at a time, as "同比" moves it (a week said as one to its ISO week), so a leap day lands as it would.
+    A period not after the year before last has no same period in it: asked back (review s25)."""
+    years = 2 if said == "two_years_before" else time_range.start.year - (as_of.year - 2)
+    if years < 1:
+        period = time_range.text or f"{time_range.start} – {time_range.end}"
+        raise AmbiguousQuestion(
+            *both("nlu.year_before_last_not_before", period=period, year=str(as_of.year - 2)),
+            detail={"reason": "year_before_last_not_before", "period": period},
+        )
     week: Grain | None = "week" if grain == "week" else None
-    start, end = timeexpr.comparison_range("same_period_last_year", time_range.start, time_range.end, grain=week)
-    start, end = timeexpr.comparison_range("same_period_last_year", start, end, grain=week)
+    start, end = time_range.start, time_range.end
+    for _ in range(years):
+        start, end = timeexpr.comparison_range("same_period_last_year", start, end, grain=week)
     return Comparison(kind="custom", range=TimeRange(start=start, end=end))
 
 

@@ -249,9 +249,10 @@ def _put_back(word: str, query: SemanticQuery, catalog: Catalog) -> dict[str, An
         found = left_out
     elif vocab.PUT_BACK_ONE.fullmatch(said):
         found = left_out if len(left_out) == 1 else []
-    else:  # "把直播和小程序加回来": each word one member left out
+    else:  # "把直播和小程序加回来": each word one member left out ("phones & digital" whole first)
         found = []
-        for name in vocab.PUT_BACK_JOIN.split(said):
+        whole = [(f, m) for f, m in left_out if said in _member_names(catalog, f.dimension, m)]
+        for name in [said] if len(whole) == 1 else vocab.PUT_BACK_JOIN.split(said):
             named = [(f, m) for f, m in left_out if name.strip() in _member_names(catalog, f.dimension, m)]
             if len(named) != 1:
                 return None

@@ -160,13 +160,16 @@ SAME_DAYS_LAST_MONTH = patterns.compile(
 )
 """The same days of the month before ("6月前15天，上月同期": May 1 to 15), never the days just before."""
 SAME_PERIOD_TWO_YEARS_BACK = patterns.compile(
-    r"(?:和|跟|与|对比|相比|(?<![占环同])比|较)?\s*(?:前年|两年前)的?(?:同期|同月|当月|同季度?|当季度?|同一天|同日)(?:相比|比较|对比|比)?"
+    r"(?:和|跟|与|对比|相比|(?<![占环同])比|较)?\s*(?<!大)(?:前年|两年前)的?(?:同期|同月|当月|同季度?|当季度?|同一天|同日)"
+    r"(?:相比|比较|对比|比)?"
     r"|(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+)?(?:the\s+)?\bsame (?:period|month|quarter|week|day|date|days)"
-    r" (?:two|2) years (?:ago|earlier|before)\b|\b(?:vs\.?|versus|against|compared (?:with|to)) (?:two|2) years (?:ago|earlier|before)\b",
+    r" (?:two|2) years (?:ago|(?P<before>earlier|before))\b"
+    r"|\b(?:vs\.?|versus|against|compared (?:with|to)) (?:two|2) years (?:ago|(?P<before2>earlier|before))\b",
     _I,
 )
-"""The same period two years before ("和前年同期比", "vs the same month two years ago"): the period moved
-back a year twice, never the year before last as a whole."""
+"""The same period in the year before last ("和前年同期比", "vs the same month two years ago": counted from
+the as-of date's year, never the year before last as a whole), or two years before the period asked
+("the same quarter two years earlier": ``before``)."""
 CHANGE_WORDS = patterns.compile(
     r"(?:增长|下降|上涨|下跌|上升|减少|增加|降低|提高|提升|下滑|涨|跌|升|降|掉|高|低|多|少|变化|变动|差|(?<![不没])变)"
     r"了?(?:多少|几)个?(?:百分)?点|"
