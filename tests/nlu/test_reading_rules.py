@@ -1968,6 +1968,11 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
     ),
     ("不计入 before the rest", "食品不计入，上月各渠道GMV", {"filters": [{"dimension": "category", "exclude": True}]}),
     # the same period two years back, never the year before last as a whole
+    (  # review s26: the months that remain are compared as months (环比 from February, not January 30)
+        "a period left out compared",
+        "Q2 GMV excluding June 环比",
+        {"comparison": {"kind": "previous_period", "range": {"start": "2026-02-01", "end": "2026-03-31"}}},
+    ),
     (
         "前年同期",
         "上个月GMV和前年同期比",
@@ -2042,6 +2047,12 @@ READ: list[tuple[str, str, dict[str, Any]]] = [
                 "2025-01-01",
                 "2025-11-30",
                 {"dimension": "channel", "members": ["app"], "exclude": False},
+            ),
+            (
+                "上半年GMV华东，6月除外",
+                "2026-01-01",
+                "2026-05-31",
+                {"dimension": "region", "members": ["华东"], "exclude": False},
             ),
         ]
     ],
@@ -2448,6 +2459,9 @@ ASKED: list[tuple[str, str, type[BatonError], str]] = [
             "GMV in 2025 excluding December's live stream",
             "上半年GMV，直播和6月的都不算",  # a member before it in the same exclusion
             "GMV in Q2 2026 except June and also live stream",
+            "上半年GMV，不含6月，以及直播",  # review s26: a Chinese comma then a join goes on
+            "上半年GMV，不算6月跟直播",
+            "H1 GMV excluding June together with live stream",
         ]
     ],
     (

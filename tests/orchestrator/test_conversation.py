@@ -3448,3 +3448,16 @@ def test_a_period_left_out_in_a_follow_up_is_left_out_of_the_period_before(sessi
     other = session.conversation()
     assert other.ask("GMV in H1", as_of=JULY).status == "answered"
     assert other.ask("excluding June, live stream").status == "clarification_needed"
+
+
+@pytest.mark.parametrize(
+    ("first", "follow"), [("上个月净销售额", "只看订单量"), ("net revenue last month", "just orders")]
+)
+def test_only_a_count_of_other_rows_is_the_count(session: Session, first: str, follow: str) -> None:
+    """Review s26: "只看订单量" after net revenue (paid orders) was asked back as if orders (paid and
+    refunded) were some of its rows; it is the count instead."""
+    chat = session.conversation()
+    assert chat.ask(first, as_of=JULY).status == "answered"
+    answer = chat.ask(follow)
+    assert answer.status == "answered" and answer.semantic_query is not None, answer.answer
+    assert answer.semantic_query.metrics == ("order_count",)

@@ -138,7 +138,8 @@ def a_period_left_out(
         elif _BESIDE.fullmatch(scan.norm[min(outer.span[1], last) : max(outer.span[0], first)]):
             span = (min(outer.span[0], first), max(outer.span[1], last))  # said as one: claimed as one
             text = scan.text[span[0] : span[1]]
-        remaining = timeexpr.TimeMatch(start, end, span, text, "custom", whole.clamped)
+        kind = _whole_units(start, end, (_match(inner).grain, whole.grain))
+        remaining = timeexpr.TimeMatch(start, end, span, text, kind, whole.clamped)
         return [timeexpr.PeriodReading(span=span, match=remaining)], words[0]
     if unplaced:  # "2025年Q1 excluding June"; "excluding June" after Jan–May: never a member left out instead
         said_left, said_whole = unplaced[0].split("|", 1)
@@ -172,11 +173,33 @@ def _a_member_in_the_same_exclusion(scan: Scan, inner: timeexpr.PeriodReading, l
         joined = _THEN_A_MEMBER.match(scan.norm, last)
         assert joined is not None  # every part is optional
         member = next(((s, e) for s, e in scan.members if s == joined.end()), None)
-        ended = "，" in scan.text[last : joined.end()]  # "上半年，不含6月，华东的GMV": the Chinese comma ends it
-        if member is not None and not ended and not _ONLY_AROUND.match(scan.norm, member[1]):
+        # "上半年，不含6月，华东的GMV": a Chinese comma alone ends it ("，以及直播" goes on)
+        ended = scan.text[last : joined.end()].strip() == "，"
+        clause = _CLAUSE_END.search(scan.norm, member[1]) if member is not None else None
+        rest = scan.norm[member[1] : clause.start() if clause else len(scan.norm)] if member is not None else ""
+        if member is not None and not ended and not _ONLY_IN.search(rest):  # "app and web only"
             return not _ONLY_IN.search(joined.group())
     before = scan.norm[: inner.span[0]]
-    return any(_A_JOIN_ONLY.fullmatch(before[e:]) for _s, e in scan.members if e <= inner.span[0])
+    return any(
+        _A_JOIN_ONLY.fullmatch(before[e:]) and "，" not in scan.text[e : inner.span[0]]  # "华东，6月除外": apart
+        for _s, e in scan.members
+        if e <= inner.span[0]
+    )
+
+
+_UNITS: dict[str, Literal["week", "month", "quarter"]] = {"week": "week", "month": "month", "quarter": "quarter"}
+
+
+def _whole_units(start: date, end: date, grains: Sequence[str]) -> Grain:
+    """The days that remain, typed as whole weeks (months, quarters) of the unit left out or of the
+    period they were left out of — "Q2 excluding June" is two months, compared as "4月到5月" is (review
+    s26: as days, its 环比 began on Jan 30) — or custom days."""
+    for grain in grains:
+        unit = _UNITS.get(grain)
+        whole = unit is not None and timeexpr.period_bounds(start, unit)[0] == start
+        if unit is not None and whole and timeexpr.period_bounds(end, unit)[1] == end:
+            return unit
+    return "custom"  # type: ignore[return-value]
 
 
 def _left_out_said(scan: Scan, inner: timeexpr.PeriodReading) -> tuple[tuple[int, int], list[tuple[int, int]]] | None:
@@ -204,11 +227,14 @@ def ask_back_period(key: str, **fields: str) -> AmbiguousQuestion:
 
 
 _CLOSED = patterns.compile(r"\s*(?:以外|之外|外)")
-_JOIN = r"(?:的|和|与|及|以及|、|,|'s|’s|\band\b|\bor\b|\bplus\b|&|\bas well as\b|\balso\b|\btoo\b)"
+_JOIN = (
+    r"(?:的|和|与|及|以及|跟|还有|还|、|,|'s|’s|\band\b|\bor\b|\bplus\b|&|\bas well as\b|\balso\b|\btoo\b"
+    r"|\b(?:together|along) with\b)"
+)
 _THEN_A_MEMBER = patterns.compile(rf"(?:\s*{_JOIN})*\s*(?:(?:only|just)\s+)?(?:the\s+)?", re.I)
 _A_JOIN_ONLY = patterns.compile(rf"(?:\s*{_JOIN})+\s*", re.I)
-_ONLY_AROUND = patterns.compile(r"\s*(?:only|alone)\b", re.I)
-_ONLY_IN = patterns.compile(r"\b(?:only|just)\b", re.I)
+_ONLY_IN = patterns.compile(r"\b(?:only|just|alone)\b", re.I)
+_CLAUSE_END = patterns.compile(r"[,;.?!，。；？！]")
 
 
 def _in_the_year_of(left: timeexpr.TimeMatch, whole: timeexpr.TimeMatch) -> timeexpr.TimeMatch | None:
