@@ -89,8 +89,9 @@ def a_period_left_out(
 ) -> tuple[list[timeexpr.PeriodReading], tuple[int, int] | None]:
     """ "flights in Q4 2013 excluding December", "上半年每月GMV，不含6月", "6月除外": a period said with an
     exclusion word, inside the one other period of the question (in its year, when its own year is
-    not said) and at one of its ends, is left out of it — the days that remain, one run of them (a
-    custom period: compared with as many days before) — and the span of the exclusion word it took
+    not said) and at one of its ends, is left out of it — the days that remain, one run of them (whole
+    months or weeks when they are so, else custom days compared with as many days before) — and the
+    span of the exclusion word it took
     (no member's exclusion any more). Left out of the middle, the days are two runs; followed by a
     member in the same exclusion ("不含6月的直播", "excluding June and live stream": June's live
     stream, or June and live stream?) — both asked back. Anything else is left to the readers after.
@@ -108,7 +109,7 @@ def a_period_left_out(
         pairs = [(periods[0], timeexpr.PeriodReading(span=(-1, -1), match=asked))]
     else:
         return given, None
-    unplaced: list[str] = []
+    unplaced: list[tuple[str, str]] = []  # (the period left out, the one it is no end of)
     for inner, outer in pairs:
         said = _left_out_said(scan, inner)
         if said is None:
@@ -116,7 +117,7 @@ def a_period_left_out(
         (first, last), words = said
         left, whole = _in_the_year_of(_match(inner), _match(outer)), _match(outer)
         if left is None or (left.start, left.end) == (whole.start, whole.end):
-            unplaced.append(f"{_match(inner).text.strip()}|{whole.text.strip() or whole.start}")
+            unplaced.append((_match(inner).text.strip(), whole.text.strip() or whole.start.isoformat()))
             continue
         inner_text = _match(inner).text.strip()
         if whole.start < left.start and left.end < whole.end:  # two runs of days
@@ -142,7 +143,7 @@ def a_period_left_out(
         remaining = timeexpr.TimeMatch(start, end, span, text, kind, whole.clamped)
         return [timeexpr.PeriodReading(span=span, match=remaining)], words[0]
     if unplaced:  # "2025年Q1 excluding June"; "excluding June" after Jan–May: never a member left out instead
-        said_left, said_whole = unplaced[0].split("|", 1)
+        said_left, said_whole = unplaced[0]
         raise ask_back_period("nlu.period_left_out_unplaced", said=said_left, whole=said_whole)
     return given, None
 
