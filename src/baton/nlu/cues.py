@@ -229,10 +229,8 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
         cues.earlier = "two_years_before" if before else "two_years"
     for pattern, kind in ((vocab.YOY, "same_period_last_year"), (vocab.MOM, "previous_period")):
         taken = cues.take(scan, kind, pattern)
-        if taken and cues.comparison_kind is not None:  # "同比和环比": one comparison at a time
-            words = [scan.text[s:e] for s, e in cues.comparison_spans()]
-            raise AmbiguousQuestion(*both("nlu.two_comparisons", words=", ".join(words)), detail={"words": words})
-        if taken and cues.earlier in ("two_years", "two_years_before"):  # "同比和前年同期比": one at a time
+        # "同比和环比", "同比和前年同期比": one comparison at a time
+        if taken and (cues.comparison_kind is not None or cues.earlier in ("two_years", "two_years_before")):
             words = [scan.text[s:e] for s, e in cues.comparison_spans()]
             raise AmbiguousQuestion(*both("nlu.two_comparisons", words=", ".join(words)), detail={"words": words})
         if taken:

@@ -173,31 +173,18 @@ class FollowUpMerge(RowsPointedAt):
         a condition of its own), said after "only" where an amount of those rows was shown, is the
         amount of those rows only, or the count instead? Asked back (p71: it was read as the count)."""
         catalog, scan = self.planner.catalog, self.r.scan
-        for hit in self.terms.metric_hits:
-            if not ONLY_BEFORE.search(scan.norm[: hit.start]):
-                continue
-            for new in (t.target for t in hit.terms if t.kind == "metric"):
-                count = catalog.metrics[new]
-                if new in self.parent.metrics or not _counts_rows(count) or count.table is None:
-                    continue  # "booking value and instant bookings" then "only instant bookings": one of them
-                for old in self.parent.metrics:
-                    shown = catalog.metrics[old]
-                    some_rows = _a_condition_of_its_own(count, shown)
-                    if some_rows and shown.table == count.table and not _counts_rows(shown):
-                        labels = {lang: (count.label.for_lang(lang), shown.label.for_lang(lang)) for lang in LANGUAGES}
-                        raise AmbiguousQuestion(
-                            *(
-                                text(
-                                    "conversation.only_the_rows_of_a_count",
-                                    lang,
-                                    count=labels[lang][0],
-                                    shown=labels[lang][1],
-                                    said=hit.text,
-                                )
-                                for lang in LANGUAGES
-                            ),
-                            detail={"follow_up": True, "reason": "only_the_rows_of_a_count", "metric": new},
-                        )
+        said = [
+            (hit.text, new)
+            for hit in self.terms.metric_hits
+            if ONLY_BEFORE.search(scan.norm[: hit.start])
+            for new in (t.target for t in hit.terms if t.kind == "metric")
+            if new not in self.parent.metrics  # "booking value and instant bookings" then "only instant bookings"
+        ]
+        for words, new in said:
+            count = catalog.metrics[new]
+            for old in self.parent.metrics:
+                if _some_rows_of(count, catalog.metrics[old]):
+                    raise _only_the_rows_asked(words, new, count, catalog.metrics[old])
 
     def _period_and_grain(self) -> None:
         """A period replaces the period (its comparison follows); a grain makes a series, which
@@ -718,6 +705,29 @@ def _same_question(parent: SemanticQuery, query: SemanticQuery) -> bool:
     """Whether a follow-up's query asks exactly what the previous one did."""
     volatile = {"corrections", "as_of"}
     return parent.model_dump(exclude=volatile) == query.model_dump(exclude=volatile)
+
+
+def _some_rows_of(count: Metric, shown: Metric) -> bool:
+    """Whether ``count`` counts some of the rows ``shown`` — an amount, on the same table — adds up."""
+    if not _counts_rows(count) or count.table is None or count.table != shown.table or _counts_rows(shown):
+        return False
+    return _a_condition_of_its_own(count, shown)
+
+
+def _only_the_rows_asked(said: str, new: str, count: Metric, shown: Metric) -> AmbiguousQuestion:
+    return AmbiguousQuestion(
+        *(
+            text(
+                "conversation.only_the_rows_of_a_count",
+                lang,
+                count=count.label.for_lang(lang),
+                shown=shown.label.for_lang(lang),
+                said=said,
+            )
+            for lang in LANGUAGES
+        ),
+        detail={"follow_up": True, "reason": "only_the_rows_of_a_count", "metric": new},
+    )
 
 
 def _a_condition_of_its_own(metric: Metric, shown: Metric) -> bool:

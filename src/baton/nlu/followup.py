@@ -42,7 +42,7 @@ from baton.nlu.one_before import the_one_after, the_one_before
 from baton.nlu.parser import Planner
 from baton.nlu.per_unit import per_unit_question
 from baton.nlu.side_by_side import side_by_side
-from baton.nlu.take_away import taken_away, taken_first
+from baton.nlu.take_away import put_back_said, taken_away, taken_first
 from baton.nlu.ties import has_ties
 
 
@@ -111,9 +111,11 @@ def read_follow_up(
         )
         if bound is not None and not exc.detail.get("final"):  # "都超过500万吗" after a breakdown: never "not data"
             raise AmbiguousQuestion(*both("conversation.bound_in_one_question"), detail={"follow_up": True}) from None
-        # a follow-up comparing with a period ("跟前年同期比") is about the data, whatever word is not understood
+        # a follow-up comparing with a period ("跟前年同期比"), or putting back what taken_away could not
+        # ("把6月加回来"), is about the data, whatever word is not understood
         compared = vocab.COMPARE.search(normalise(question)) is not None
-        tied = has_ties(question) or (compared and _names_a_period(question, as_of)) or _puts_back(question)
+        puts_back = put_back_said(question) is not None
+        tied = has_ties(question) or (compared and _names_a_period(question, as_of)) or puts_back
         if exc.detail.get("final") or not unknown or not tied:
             raise (standalone_error or exc) from None
         # "What about Tmall?": a follow-up naming something Baton does not know is asked back
@@ -132,13 +134,6 @@ def read_follow_up(
         return follow
     directed = follow.query.model_copy(update={"premise": reading.cues.premise})  # the direction said
     return replace(follow, query=the_groups_that_moved(directed, kept))
-
-
-def _puts_back(question: str) -> bool:
-    """ "把6月加回来" after a period left out: a put-back that :func:`taken_away` did not read is asked
-    back, never refused as not about the data."""
-    said = vocab.TAKE_AWAY.fullmatch(question.strip())
-    return said is not None and said.group("put_back") is not None
 
 
 def _names_a_period(question: str, as_of: date) -> bool:

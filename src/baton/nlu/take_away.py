@@ -14,6 +14,7 @@ undoes another ("全部列出来，不按品类分"), or what would leave a rank
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -46,8 +47,8 @@ def taken_away(question: str, parent: SemanticQuery, catalog: Catalog, as_of: da
     made only of such clauses, or one of them takes away nothing the question before it has."""
     if not _plain(parent):
         return None
-    whole = vocab.TAKE_AWAY.fullmatch(question.strip())  # "add live stream and web back": one clause
-    if whole is not None and whole.group("put_back"):
+    whole = put_back_said(question)  # "add live stream and web back": one clause
+    if whole is not None:
         update = _taken(whole.groupdict(), parent, catalog, as_of)
         back = _rebuilt(parent, update) if update is not None else None
         if back is not None:
@@ -67,6 +68,12 @@ def taken_away(question: str, parent: SemanticQuery, catalog: Catalog, as_of: da
             return None
         query = after or query
     return query if query is not parent else None
+
+
+def put_back_said(question: str) -> re.Match[str] | None:
+    """``question`` read whole as a put-back ("把直播和小程序加回来", "add live stream and web back"), or ``None``."""
+    said = vocab.TAKE_AWAY.fullmatch(question.strip())
+    return said if said is not None and said.group("put_back") else None
 
 
 def taken_first(
@@ -251,8 +258,8 @@ def _put_back(word: str, query: SemanticQuery, catalog: Catalog) -> dict[str, An
         found = left_out if len(left_out) == 1 else []
     else:  # "把直播和小程序加回来": each word one member left out ("phones & digital" whole first)
         found = []
-        whole = [(f, m) for f, m in left_out if said in _member_names(catalog, f.dimension, m)]
-        for name in [said] if len(whole) == 1 else vocab.PUT_BACK_JOIN.split(said):
+        one = sum(said in _member_names(catalog, f.dimension, m) for f, m in left_out) == 1
+        for name in [said] if one else vocab.PUT_BACK_JOIN.split(said):
             named = [(f, m) for f, m in left_out if name.strip() in _member_names(catalog, f.dimension, m)]
             if len(named) != 1:
                 return None
@@ -305,4 +312,4 @@ def _rebuilt(query: SemanticQuery, update: dict[str, Any]) -> SemanticQuery | No
         return None
 
 
-__all__ = ["taken_away", "taken_first"]
+__all__ = ["put_back_said", "taken_away", "taken_first"]

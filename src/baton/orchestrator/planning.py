@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,7 +17,6 @@ from baton.contracts.common import Language
 from baton.contracts.conversation import FollowUpInfo, PlannedBy
 from baton.contracts.query import TableLoad
 from baton.contracts.semantic import SemanticQuery, TimeRange
-from baton.errors import BatonError
 from baton.messages import text
 from baton.nlu import vocabulary as vocab
 from baton.nlu.interpret import interpret, period_text
@@ -24,6 +24,9 @@ from baton.orchestrator.data_span import all_time_from_the_data
 from baton.orchestrator.driver import RunScope
 from baton.orchestrator.reading import Read, follow_up_text, read_question
 from baton.policy.query_grants import check_grants
+
+if TYPE_CHECKING:  # timeexpr is imported where a period is read, not when planning is
+    from baton.nlu.timeexpr import TimeMatch
 
 
 class PlanOutput(BaseModel):
@@ -179,16 +182,23 @@ def _whole_periods_not_rolling(period: TimeRange, as_of: date, language: Languag
     return text("answer.whole_periods_not_rolling", language, words=period.text, end=period.end, days=period.days)
 
 
-def _cut_at_as_of(period: TimeRange, as_of: date) -> bool:
-    """Whether ``period`` is one its words name that is not over on ``as_of`` (its days so far
-    are used). Words read as other dates ("2026年618大促" is the catalog's event, not the year
-    2026 so far) say nothing about it."""
+def _read_alone(period: TimeRange, as_of: date) -> TimeMatch | None:
+    """The one period ``period``'s words name, read alone against ``as_of``; ``None`` when they name
+    none or several."""
     from baton.nlu import timeexpr
 
     readings = [p.match for p in timeexpr.read_periods(period.text or "", as_of) if p.match is not None]
-    if len(readings) != 1:
+    return readings[0] if len(readings) == 1 else None
+
+
+def _cut_at_as_of(period: TimeRange, as_of: date, reading: TimeMatch | None) -> bool:
+    """Whether ``period`` is the one its words name (``reading``) and not over on ``as_of`` (its
+    days so far are used). Words read as other dates ("2026年618大促" is the catalog's event, not the
+    year 2026 so far) say nothing about it."""
+    from baton.nlu import timeexpr
+
+    if reading is None:
         return False
-    (reading,) = readings
     grain = reading.grain
     if (
         grain in ("week", "month", "quarter", "half", "year")
@@ -198,18 +208,6 @@ def _cut_at_as_of(period: TimeRange, as_of: date) -> bool:
     return reading.clamped and (reading.start, reading.end) == (period.start, period.end)
 
 
-def _read_from_as_of(period: TimeRange, as_of: date) -> bool:
-    """Whether ``period``'s words, read alone against ``as_of``, give its dates ("last month"), not
-    words counted from another period ("the day before" a follow-up's day)."""
-    from baton.nlu import timeexpr
-
-    try:
-        readings = [p.match for p in timeexpr.read_periods(period.text or "", as_of) if p.match is not None]
-    except BatonError:
-        return False
-    return len(readings) == 1 and (readings[0].start, readings[0].end) == (period.start, period.end)
-
-
 def assumptions(query: SemanticQuery, language: Language) -> list[str]:
     """How the question's periods were read (relative words against the as-of date), and the
     words read as something else."""
@@ -217,10 +215,12 @@ def assumptions(query: SemanticQuery, language: Language) -> list[str]:
     out = []
     if tr.text:
         said_year = _YEAR.search(tr.text) is not None  # "May 2026" names its dates; "last month" counts from as-of
-        # "the day before" of a follow-up counts from the question before, never from as-of (p70, p71)
-        from_as_of = not said_year and _read_from_as_of(tr, query.as_of)
+        # "the day before" of a follow-up counts from the question before, never from as-of (p70, p71):
+        # its words read alone give other dates
+        reading = _read_alone(tr, query.as_of)
+        from_as_of = not said_year and reading is not None and (reading.start, reading.end) == (tr.start, tr.end)
         key = "answer.period_read_as" if from_as_of else "answer.period_read_dates"
-        if _cut_at_as_of(tr, query.as_of):  # "第一季度" on 2026-01-05: four days of it, said so
+        if _cut_at_as_of(tr, query.as_of, reading):  # "第一季度" on 2026-01-05: four days of it, said so
             key = "answer.period_so_far"
         out.append(
             text(
