@@ -97,3 +97,56 @@ def test_a_change_of_all_members_is_each_ones_change(question: str) -> None:
     """ "did all channels go down": each channel's change (one total would read as a yes)."""
     query = PLANNER.plan(question + (" last month" if question.endswith("channels") else ""), as_of=AS_OF)
     assert query.dimensions == ("channel",) and query.comparison is not None
+
+
+# a part's contribution to one move: the parts ranked by their change, an amount
+CONTRIBUTED: list[tuple[str, str, int | None, str]] = [
+    ("Which channel contributed most to the decline in GMV last month?", "asc", 1, "previous_period"),
+    ("哪个渠道对上个月GMV下降贡献最大", "asc", 1, "previous_period"),
+    ("上个月GMV下降主要是哪个渠道导致的", "asc", 1, "previous_period"),
+    ("上个月GMV下降主要来自哪个渠道", "asc", 1, "previous_period"),
+    ("上个月哪个渠道拖累GMV最多", "asc", 1, "previous_period"),
+    ("哪个地区对今年订单量增长贡献最大", "desc", 1, "previous_period"),
+    ("Which category was the biggest contributor to GMV growth last month?", "desc", 1, "previous_period"),
+    ("Which region accounted for most of the drop in orders last month?", "asc", 1, "previous_period"),
+    ("What were the top 3 categories driving the decline in GMV last month?", "asc", 3, "previous_period"),
+    ("Which 2 regions contributed the most to order growth in Q2 compared with Q1?", "desc", 2, "custom"),
+    ("Which channel was most responsible for the fall in GMV last month?", "asc", 1, "previous_period"),
+    ("哪个渠道对上个月GMV同比下降贡献最大", "asc", 1, "same_period_last_year"),
+    ("Top contributors to the GMV decline last month by category", "asc", None, "previous_period"),
+]
+
+
+@pytest.mark.parametrize(("question", "order", "top_n", "kind"), CONTRIBUTED, ids=[r[0] for r in CONTRIBUTED])
+def test_a_contribution_to_a_move_ranks_by_the_change_in_amount(
+    question: str, order: str, top_n: int | None, kind: str
+) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert (query.rank_by, query.order, query.top_n) == ("change", order, top_n)
+    assert query.comparison is not None and query.comparison.kind == kind and query.dimensions
+    assert not query.share
+
+
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        ("Which channel contributed most to the drop in average order value last month?", "contribution_of_a_ratio"),
+        ("哪个品类对上个月笔单价下降贡献最大", "contribution_of_a_ratio"),
+        ("哪个渠道对上个月买家数下降贡献最大", "contribution_of_a_distinct_count"),
+        ("Which channel contributed most to the decline in buyers last month?", "contribution_of_a_distinct_count"),
+        ("Which channels contributed to the decline in GMV last month?", "kept_by_change"),
+        ("哪些渠道导致了上个月GMV下降", "kept_by_change"),
+    ],
+)
+def test_a_contribution_that_is_not_a_groups_own_change_is_asked_back(question: str, reason: str) -> None:
+    with pytest.raises(AmbiguousQuestion) as raised:
+        PLANNER.plan(question, as_of=AS_OF)
+    assert raised.value.detail.get("reason") == reason
+
+
+@pytest.mark.parametrize(
+    "question", ["上个月哪个渠道对GMV贡献最大", "Which channel contributed most to GMV last month?"]
+)
+def test_a_contribution_to_a_value_stays_a_share(question: str) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.share and query.rank_by == "value" and query.comparison is None

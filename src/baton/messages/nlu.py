@@ -645,6 +645,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         'A share needs a whole and a part: which members, or which breakdown, should the share be computed for? Name the whole with "among", e.g. "among {ex_a}, the share of each {ex_dim2}".',
         "占比需要明确整体和部分：请说明要计算哪些成员或哪个维度的占比，并用“…中”指明整体，例如“{ex_a}中各{ex_dim2}的占比”。",
     ),
+    "contribution_of_a_ratio": (
+        "{metric} is a rate or an average: a group's contribution to its change is part its own change and part "
+        "the shift of weight between groups, not the group's own change. Ask which {dimension}'s {metric} fell "
+        "(or rose) the most, or why {metric} moved (the analysis splits the change into those parts).",
+        "{metric_zh}是比率或均值：某一组对它变化的贡献，一部分来自该组自身的变化，一部分来自各组权重的变化，"
+        "并不等于该组自身的变化。可改问哪个{dimension_zh}的{metric_zh}下降（或上升）最多，或问{metric_zh}为什么变化"
+        "（分析会把变化拆成这两部分）。",
+    ),
+    "contribution_of_a_distinct_count": (
+        "{metric} counts each one once, and one can be in several {dimension} groups: the groups' changes do not "
+        "add up to the change of the whole, so none of them is its contribution. Ask which {dimension}'s {metric} "
+        "fell (or rose) the most, or for every {dimension}'s change.",
+        "{metric_zh}按去重计数，同一对象可以出现在多个{dimension_zh}里：各组的变化加起来不等于整体的变化，"
+        "所以哪一组的变化都不是它的贡献。可改问哪个{dimension_zh}的{metric_zh}下降（或上升）最多，或问各{dimension_zh}的变化。",
+    ),
+    "contribution_in_percent": (
+        "A group's contribution to a change is an amount (its own change); ranked in percent it is a different "
+        'question. Ask "which {dimension} contributed most to the fall (rise)", or "which {dimension} fell '
+        '(rose) fastest".',
+        "某一组对变化的贡献是一个金额或数量（它自身的变化额）；按百分比排名是另一个问题。可问“哪个{dimension_zh}对下降"
+        "（增长）贡献最大”，或“哪个{dimension_zh}降幅（增幅）最大”。",
+    ),
     "share_of_a_ratio": (
         "A rate or an average cannot be split into shares of a whole; ask for the rate itself, or for a share of an "
         "amount or a count.",

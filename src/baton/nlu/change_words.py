@@ -32,7 +32,7 @@ _RISE = patterns.compile(
     re.I,
 )
 _FALL = patterns.compile(
-    r"^[跌降掉]$|^(?:不如|不及|比不上|赶不上|没有?)$|降幅|[低少]了?(?:多少|几)|[低少]出|\bdrops?\b|\bfalls?\b|\bdeclines?\b|\bdecreases?\b"
+    r"^[跌降掉]$|拖累|^(?:不如|不及|比不上|赶不上|没有?)$|降幅|[低少]了?(?:多少|几)|[低少]出|\bdrops?\b|\bfalls?\b|\bdeclines?\b|\bdecreases?\b"
     r"|\b(?:less|fewer|lower|smaller)\b",
     re.I,
 )

@@ -187,6 +187,25 @@ CHANGE_WORDS = patterns.compile(
     r"|\bhow many (?:percentage )?(?:points|pts|pp)(?: (?:up|down|higher|lower|more|less))?\b",
     _I,
 )
+CONTRIBUTION_TO_A_MOVE = patterns.compile(
+    r"(?P<zh>贡献度?|拉动|带动|导致|造成|引起|带来|(?P<drag>拖累))(?!占比|比例|份额|比重|率|了?(?:多少|几成|百分))(?:了|的)?"
+    r"|(?:(?<=主要)|(?<=主要是)|(?<=大多)|(?<=大部分))(?P<zh_from>来自|源于|出在|在)"
+    r"|\b(?P<en>contribut(?:ed|es|e|ing)|dr(?:ove|ives?|iving|iven)|caused?|causes|causing)\b"
+    r"(?: (?:the )?(?:(?P<most>most)|(?P<part>largest part|biggest part|bulk)))?(?P<to> (?:to|of))?\b"
+    r"|\b(?:was|is|were|are) (?:most(?:ly)? |mainly |largely |primarily )?(?P<en_noun>responsible) for\b"
+    r"|\b(?P<noun>contributor|driver|cause)(?P<plural>s)?(?: (?:to|of|for|behind))\b"
+    r"|\b(?P<accounted>accounted for|accounts? for|made up) (?P<most_of>most|the bulk|the largest part|the biggest part) of\b",
+    _I,
+)
+"""A part's contribution to a move ("哪个渠道对GMV下降贡献最大", "GMV下降主要是哪个品类导致的",
+"which channel contributed most to the decline", "the biggest driver of the growth"): the
+verb, read with a direction and a superlative as a ranking by the change in amount."""
+MAIN_PART = patterns.compile(r"主要|\bmain(?:ly)?\b|\bprimar(?:y|ily)\b|\bmostly\b|\bchiefly\b|\blargely\b", _I)
+""""主要是哪个渠道导致的", "mainly": the part that did most of a move — a superlative."""
+GROWTH_NOUN = patterns.compile(r"\bgrowth\b", _I)
+""""growth": a rise, said as a noun the change words claim."""
+BY_A_PART = patterns.compile(r"对(?=[^，,。；;？?]*?(?:贡献|拉动|带动|拖累))")
+""""对…贡献": the preposition of a contribution, read with it."""
 SHARE = patterns.compile(
     r"占?(?:总|全部|整体|全国|全平台|(?P<year>全年|整年))?的?(?:占比|比例|份额|比重)|占总|"
     r"\b(?:as )?(?:an? )?(?:%|percent(?:age)?|share|proportion|fraction|portion) of (?:the )?(?:total|whole|overall"
