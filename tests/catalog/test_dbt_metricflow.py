@@ -385,3 +385,49 @@ def test_only_a_count_of_some_rows_after_their_amount_is_asked_back(duck: tuple[
     instant = counted.ask("only instant bookings")
     assert instant.status == "answered" and instant.semantic_query is not None, instant.answer
     assert instant.semantic_query.metrics == ("instant_bookings",)
+
+
+YES_NO_ASKED = [
+    (
+        "bookings that were not instant in 2020",
+        "SELECT COUNT(*) FROM fct_bookings WHERE NOT is_instant AND CAST(ds AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31'",
+    ),
+    (
+        "bookings excluding instant in 2020",
+        "SELECT COUNT(*) FROM fct_bookings WHERE (NOT is_instant OR is_instant IS NULL) "
+        "AND CAST(ds AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31'",
+    ),
+    (
+        "2020年lux的bookings",
+        "SELECT COUNT(*) FROM fct_bookings b JOIN dim_listings_latest l ON b.listing_id = l.listing_id "
+        "WHERE l.is_lux AND CAST(b.ds AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31'",
+    ),
+    (
+        "lux vs not lux bookings in 2020",
+        "SELECT l.is_lux, COUNT(*) FROM fct_bookings b JOIN dim_listings_latest l ON b.listing_id = l.listing_id "
+        "WHERE l.is_lux IS NOT NULL AND CAST(b.ds AS DATE) BETWEEN DATE '2020-01-01' AND DATE '2020-12-31' GROUP BY 1",
+    ),
+]
+
+
+@pytest.mark.parametrize("engine", ["duck", pytest.param("pg", marks=pytest.mark.postgres)])
+@pytest.mark.parametrize(("question", "sql"), YES_NO_ASKED, ids=[q for q, _ in YES_NO_ASKED])
+def test_a_boolean_dimensions_values_are_members_a_question_names(
+    engine: str, question: str, sql: str, request: pytest.FixtureRequest
+) -> None:
+    """p70: "excluding instant bookings", "lux listings" left a word over: a boolean dimension
+    imported from dbt had no members, so its values could not be named."""
+    session, rows = request.getfixturevalue(engine)
+    answer = session.ask(question, as_of=AS_OF)
+    assert answer.status == "answered" and answer.result is not None, answer.answer
+    assert sorted(map(tuple, answer.result.rows), key=str) == sorted(rows(sql), key=str)
+    assert "False" not in (answer.answer or "") and "True" not in (answer.answer or "")
+
+
+def test_a_boolean_dimension_names_its_values_in_the_answer(duck: tuple[Session, Any]) -> None:
+    session, _ = duck
+    instant = session.catalog.dimensions["booking__is_instant"]
+    assert {k: m.label.en for k, m in instant.members.items()} == {"true": "instant", "false": "not instant"}
+    answer = session.ask("bookings by is instant in 2020", as_of=AS_OF)
+    assert answer.status == "answered"
+    assert "not instant (" in (answer.answer or "") and "False" not in (answer.answer or "")

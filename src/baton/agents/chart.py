@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from baton.catalog.compiler import shown_metric, value_column
-from baton.catalog.model import Catalog
+from baton.catalog.model import Catalog, member_key
 from baton.charts import (
     ChartChoice,
     ChartColumn,
@@ -160,7 +160,7 @@ class ChartAgent:
     def _member(self, dimension: str, value: Any, language: Language) -> CellValue:
         if value is None:
             return None
-        info = self.catalog.dimensions[dimension].members.get(str(value))
+        info = self.catalog.dimensions[dimension].members.get(member_key(value))
         return info.label.for_lang(language) if info else _cell(value)
 
     def title(self, query: SemanticQuery, metric: str, language: Language) -> str:

@@ -18,7 +18,7 @@ from sqlglot import exp
 
 from baton.catalog import sqlexpr
 from baton.catalog.check import column_kind
-from baton.catalog.model import Bilingual, Dimension, Join, Measure, Table
+from baton.catalog.model import Bilingual, Dimension, Join, Measure, Member, Table
 from baton.messages import both
 
 Meta = dict[str, Any]
@@ -126,7 +126,7 @@ def read_models(manifest: Any, warehouse: Mapping[str, Mapping[str, str]] | None
         out.tables[info.table] = _table(info, targets, warehouse, out)
         out.origins[("tables", info.table)] = ("semantic_model", info.name)
         out.origins[("tables", info.table, "time_column")] = ("semantic_model", info.name, "defaults")
-    _dimensions(out)
+    _dimensions(out, warehouse)
     return out
 
 
@@ -146,8 +146,31 @@ def _join_targets(models: Models) -> dict[str, list[ModelInfo]]:
 
 
 def _is_timestamp(warehouse: Mapping[str, Mapping[str, str]] | None, table: str, column: str) -> bool:
+    return _kind(warehouse, table, column) == "timestamp"
+
+
+def _kind(warehouse: Mapping[str, Mapping[str, str]] | None, table: str, column: str) -> str | None:
     columns = {k.lower(): v for k, v in (warehouse or {}).get(table, {}).items()}
-    return column_kind(columns.get(column.lower(), "")) == "timestamp"
+    return column_kind(columns.get(column.lower(), "")) if sqlexpr.is_plain_column(column) else None
+
+
+_YES_NO_WORDS = ("is ", "has ", "was ", "are ")
+
+
+def yes_no_members(name: str) -> dict[str, Member]:
+    """A boolean dimension's two values as members a question can name: ``is_lux_latest`` true is
+    "lux", false "not lux" / "non-lux" — so "2020年lux的bookings" and "bookings excluding
+    instant" are filters, not words left over. Keyed "true" and "false", as
+    :func:`baton.catalog.model.member_key` reads the values back."""
+    said = humanize(name).removesuffix(" latest")
+    word = next((said.removeprefix(w) for w in _YES_NO_WORDS if said.startswith(w)), said)
+    yes, yes_zh = both("dbt.member_true", word=word)
+    no, no_zh = both("dbt.member_false", word=word)
+    negated = (f"non-{word}", f"non {word}", f"isn't {word}", f"is not {word}")
+    return {  # "is lux" names the dimension; the member is the word alone
+        "true": Member(label=Bilingual(en=yes, zh=yes_zh), synonyms=(word,)),
+        "false": Member(label=Bilingual(en=no, zh=no_zh), synonyms=tuple(dict.fromkeys((no, no_zh, *negated)))),
+    }
 
 
 def _table(
@@ -204,9 +227,10 @@ def _reach(models: Models, table: str, hops: int) -> list[tuple[str, str, str]]:
     return out
 
 
-def _dimensions(models: Models) -> None:
+def _dimensions(models: Models, warehouse: Mapping[str, Mapping[str, str]] | None) -> None:
     """Each categorical dimension under its MetricFlow name(s), readable from every table
-    whose joins reach it; each entity as a dimension of its own (its key values)."""
+    whose joins reach it (a boolean one with its two values as members); each entity as a
+    dimension of its own (its key values)."""
     for info in models.infos.values():
         if info.primary is None:
             continue
@@ -214,6 +238,7 @@ def _dimensions(models: Models) -> None:
             kind = str(getattr(dim.type, "value", dim.type))
             meta = baton_meta(dim, info.source)
             own = {info.table: _expr(dim)}
+            boolean = _kind(warehouse, info.table, _expr(dim)) == "boolean"
             names = {f"{info.primary}__{dim.name}": own}
             for other in models.tables:
                 paths: dict[str, list[str]] = {}
@@ -239,6 +264,7 @@ def _dimensions(models: Models) -> None:
                     label=label,
                     synonyms=words,
                     columns=columns,
+                    members=yes_no_members(dim.name) if boolean else {},
                     drill=bool(meta.get("drill", True)),
                     index_members=bool(meta.get("index_members", False)),
                     value_after=tuple(str(w) for w in meta.get("value_after", ())),

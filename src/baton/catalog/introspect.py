@@ -24,7 +24,7 @@ from sqlglot import exp
 from baton.catalog.check import ColumnKind, column_kind
 from baton.catalog.check import Warehouse as Backend
 from baton.catalog.draft_joins import with_joins
-from baton.catalog.model import Bilingual, Catalog, Dimension, Member, Metric, Table, TimeType, Unit
+from baton.catalog.model import Bilingual, Catalog, Dimension, Member, Metric, Table, TimeType, Unit, member_key
 from baton.catalog.pii_guess import PHONE_DIGITS, MaskStyle, PiiGuess, pii_by_name, pii_by_values, tokens
 from baton.contracts.query import ForeignKey
 from baton.messages import bilingual, both, localized
@@ -215,7 +215,7 @@ def _read_values(backend: Backend, table: str, col: _Column) -> None:
             .order_by(exp.Ordered(this=count.copy(), desc=True), exp.Ordered(this=ref.copy()))
             .limit(MAX_MEMBERS + 1)
         )
-        col.values = [_member_key(v) for v, _n in _run(backend, query, MAX_MEMBERS + 1)]
+        col.values = [member_key(v) for v, _n in _run(backend, query, MAX_MEMBERS + 1)]
         col.complete = len(col.values) <= MAX_MEMBERS  # the whole table may hold more than the scan
         col.distinct = len(col.values) if col.complete else col.distinct
         return
@@ -224,10 +224,6 @@ def _read_values(backend: Backend, table: str, col: _Column) -> None:
         cast = exp.cast(exp.Column(this=_ident(col.name)), exp.DataType.build(exp.DataType.Type.VARCHAR))
         query = exp.select(cast).distinct().from_(_scan(table, [col.name], present)).limit(SAMPLE_SIZE)
         col.values = [str(v) for (v,) in _run(backend, query, SAMPLE_SIZE)]
-
-
-def _member_key(value: Any) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def profile_warehouse(backend: Backend, tables: Iterable[str] | None = None) -> list[_Table]:

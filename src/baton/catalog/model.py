@@ -51,6 +51,13 @@ __all__ = [
 ]
 
 
+def member_key(value: object) -> str:
+    """A value read back from the warehouse as the catalog keys its member: a boolean as "true" or
+    "false" (how a draft and a dbt import key them, and a literal every engine compares with a
+    boolean), anything else as its text."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
 class Member(BaseModel):
     """One value of a dimension, as people name it."""
 
@@ -576,7 +583,7 @@ class Catalog(BaseModel):
 
             return text("answer.member_empty", "zh" if language == "zh" else "en")
         dim = self.dimensions.get(dimension)
-        info = dim.members.get(str(member)) if dim is not None else None
+        info = dim.members.get(member_key(member)) if dim is not None else None
         return info.label.for_lang(language) if info is not None else str(member)
 
     def currency_of(self, metric_name: str) -> str | None:

@@ -75,8 +75,8 @@ def _more_problems(exc: BatonError, language: Language | None) -> list[str]:
     from baton.messages import text
 
     problems = exc.detail.get("problems")
-    if not isinstance(problems, list):
-        return []
+    if not isinstance(problems, list) or not all(isinstance(p, dict) and "field" in p for p in problems):
+        return []  # only a catalog's field problems; others (baton init's) are listed in the message
     path = exc.detail.get("file", "")
     lines = []
     for problem in problems[1:]:

@@ -23,6 +23,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "more": (" (and {count} more)", "（另有 {count} 处）"),
     "also": ("; {problem}", "；{problem}"),
     "label_of_path": ("{label} ({path})", "{label_zh}（{path}）"),
+    "member_true": ("{word}", "{word}"),
+    "member_false": ("not {word}", "非{word}"),
     "note_partitioned": (
         "{model} is partitioned by a time dimension (a snapshot per partition), so other tables do not join to it",
         "{model} 按时间维度分区（每个分区一份快照），因此其他表不与它关联",

@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from baton.catalog.compiler import AHEAD, shown_metric, value_column
-from baton.catalog.model import Catalog
+from baton.catalog.model import Catalog, member_key
 from baton.contracts.agent_outputs import ReportSection
 from baton.contracts.answer import Answer
 from baton.contracts.common import Language, Unit
@@ -215,7 +215,7 @@ class _Columns:
         if self.catalog is not None and column in self.catalog.dimensions:
             if value is None:  # rows of no member: said so, never a blank a reader takes for a name
                 return text("answer.member_empty", self.language)
-            info = self.catalog.dimensions[column].members.get(str(value))
+            info = self.catalog.dimensions[column].members.get(member_key(value))
             if info is not None:
                 return info.label.for_lang(self.language)
         return "" if value is None else str(value)
