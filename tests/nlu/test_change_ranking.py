@@ -114,6 +114,7 @@ CONTRIBUTED: list[tuple[str, str, int | None, str]] = [
     ("Which channel was most responsible for the fall in GMV last month?", "asc", 1, "previous_period"),
     ("哪个渠道对上个月GMV同比下降贡献最大", "asc", 1, "same_period_last_year"),
     ("Top contributors to the GMV decline last month by category", "asc", None, "previous_period"),
+    ("上个月GMV环比下降了，哪个渠道贡献最大", "asc", 1, "previous_period"),
 ]
 
 
@@ -135,7 +136,14 @@ def test_a_contribution_to_a_move_ranks_by_the_change_in_amount(
         ("哪个渠道对上个月买家数下降贡献最大", "contribution_of_a_distinct_count"),
         ("Which channel contributed most to the decline in buyers last month?", "contribution_of_a_distinct_count"),
         ("Which channels contributed to the decline in GMV last month?", "kept_by_change"),
-        ("哪些渠道导致了上个月GMV下降", "kept_by_change"),
+        ("哪些渠道导致了上个月GMV下降", "contribution_unplaced"),
+        ("哪个月对今年GMV增长贡献最大", "contribution_unplaced"),
+        ("Which day contributed most to the GMV decline last month?", "contribution_unplaced"),
+        ("订单量最多的区域对上个月GMV下降贡献最大吗", "contribution_unplaced"),
+        ("Did the user type with the highest GMV last month drive the decline in GMV?", "contribution_unplaced"),
+        ("哪个渠道的贡献最大，上个月GMV增长", "contribution_unplaced"),
+        ("上个月GMV最高的用户类型对GMV下降的贡献是多少", "share_of_a_change"),
+        ("How much did live stream contribute to GMV growth last month?", "share_of_a_change"),
     ],
 )
 def test_a_contribution_that_is_not_a_groups_own_change_is_asked_back(question: str, reason: str) -> None:
@@ -150,3 +158,36 @@ def test_a_contribution_that_is_not_a_groups_own_change_is_asked_back(question: 
 def test_a_contribution_to_a_value_stays_a_share(question: str) -> None:
     query = PLANNER.plan(question, as_of=AS_OF)
     assert query.share and query.rank_by == "value" and query.comparison is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what share of the GMV decline last month came from app",
+        "上个月GMV下降中APP贡献了百分之多少",
+        "contribution of each channel to last month's GMV growth",
+        "上个月GMV环比下降了，APP和网页各贡献了多少变化",
+        "what percent of the total GMV decline last month did each region account for",
+        "上个月各渠道对GMV环比增长的贡献率",
+        "上个月GMV环比下降额中APP占比多少",
+        "上个月GMV的增量里各渠道占比",
+        "how much of the decline in GMV last month came from app",
+    ],
+)
+def test_a_share_of_a_change_is_asked_back_never_a_share_of_the_value(question: str) -> None:
+    """p73: each was answered with the groups' shares of GMV, not of its fall or rise."""
+    with pytest.raises(AmbiguousQuestion) as raised:
+        PLANNER.plan(question, as_of=AS_OF)
+    assert raised.value.detail.get("reason") == "share_of_a_change"
+
+
+@pytest.mark.parametrize(
+    "question", ["What was the percentage of change in GMV last month?", "上个月各渠道GMV占比变化"]
+)
+def test_a_percent_change_or_a_change_of_shares_is_no_share_of_a_change(question: str) -> None:
+    assert PLANNER.plan(question, as_of=AS_OF).comparison is not None
+
+
+def test_a_contribution_is_carried_by_the_query() -> None:
+    assert PLANNER.plan("哪个渠道对上个月GMV下降贡献最大", as_of=AS_OF).contribution
+    assert not PLANNER.plan("哪个渠道上个月GMV下降最多", as_of=AS_OF).contribution

@@ -12,7 +12,7 @@ from baton.catalog.model import Catalog
 from baton.contracts.common import Language
 from baton.contracts.semantic import SemanticQuery
 from baton.messages import text
-from baton.numbers import format_signed_percent
+from baton.numbers import format_number, format_signed_percent, possessive
 
 
 def change_text(catalog: Catalog, metric: str, change: Any, language: Language, fmt: Callable[[Any], str]) -> str:
@@ -66,11 +66,51 @@ def change_ranking_sentence(
         return said + unranked
     word = text(f"answer.change_word_{query.rank_by}_{'down' if falls else 'up'}", language)
     sentence = text("answer.change_ranked", language, word=word, items=listed, **where)
+    move = text("answer.change_move_down" if falls else "answer.change_move_up", language)
     if other_way:
         names = text("answer.list_sep", language).join(label_of(row) for row in other_way)
-        move = text("answer.change_move_down" if falls else "answer.change_move_up", language)
         sentence += text("answer.change_ranked_not_all", language, groups=names, move=move)
+    if query.contribution:
+        sentence += _whole_sentence(catalog, query, metric, rows, language, label_of, fmt)
     return sentence + unranked
+
+
+def _whole_sentence(
+    catalog: Catalog,
+    query: SemanticQuery,
+    metric: str,
+    rows: list[dict[str, Any]],
+    language: Language,
+    label_of: Callable[[dict[str, Any]], str],
+    fmt: Callable[[Any], str],
+) -> str:
+    """ "哪个渠道对GMV下降贡献最大": the whole's change beside the groups', and each one's part of it —
+    or, when the whole moved the other way (or not at all), that there was no such move to
+    contribute to: the question takes it for granted, the answer never does."""
+    falls = query.order == "asc"
+    whole = rows[0].get(f"{metric}_change_whole")
+    dimension = catalog.dimensions[query.dimensions[0]].label.for_lang(language)
+    change = change_text(catalog, metric, whole, language, fmt)
+    if whole is None or _other_way(whole, falls):
+        move = text("answer.change_move_down" if falls else "answer.change_move_up", language)
+        word = text(f"answer.change_word_change_{'down' if falls else 'up'}", language)
+        return text(
+            "answer.contribution_whole_other_way", language, dimension=dimension, change=change, move=move, word=word
+        )
+    parts = text("answer.list_sep", language).join(
+        text(
+            "answer.contribution_part",
+            language,
+            group=possessive(label_of(row), language),
+            share=_share(row.get(f"{metric}_change_share"), language),
+        )
+        for row in rows
+    )
+    return text("answer.contribution_whole", language, dimension=dimension, change=change, parts=parts)
+
+
+def _share(share: Any, language: Language) -> str:
+    return text("numbers.missing", language) if share is None else format_number(share, "ratio", language)
 
 
 def _other_way(change: Any, falls: bool) -> bool:

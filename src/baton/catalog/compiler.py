@@ -554,6 +554,21 @@ def _ranked(query: SemanticQuery) -> bool:
     return ranked or query.rank_by != "value"
 
 
+def _contribution_columns(metric: str, change: exp.Expr) -> list[exp.Expr]:
+    """The change of every group together (a window over all of them, read before a top N keeps
+    some) and each group's part of it: "which channel contributed most to the decline" is answered
+    with the whole's move beside it, so a whole that rose is said, never left to be assumed."""
+    whole = exp.Window(this=exp.Sum(this=change.copy()))
+    part = exp.Case().when(
+        exp.NEQ(this=whole.copy(), expression=exp.Literal.number(0)),
+        exp.Div(
+            this=exp.cast(exp.paren(change.copy()), exp.DataType.build(exp.DataType.Type.DOUBLE)),
+            expression=whole.copy(),
+        ),
+    )
+    return [whole.as_(f"{metric}_change_whole"), part.as_(f"{metric}_change_share")]
+
+
 def _rank_rows(
     final: exp.Select, query: SemanticQuery, metric: str, columns: Sequence[str], keys: Sequence[str], ties: bool
 ) -> exp.Select:
@@ -1109,6 +1124,9 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
             )
             outs += [cur, prev, change.as_(f"{m}_change"), pct.as_(f"{m}_change_pct")]
             output += [m, f"{m}_previous", f"{m}_change", f"{m}_change_pct"]
+            if query.contribution and m == values[0]:
+                outs += _contribution_columns(m, change)
+                output += [f"{m}_change_whole", f"{m}_change_share"]
         final = exp.select(*outs, copy=False).from_(exp.table_("cmp"), copy=False)
 
     order_keys = [k for k in output if k in key_names]

@@ -230,6 +230,12 @@ class SemanticQuery(BaseModel):
         description="what a ranking with a comparison orders by: the first metric's value, its change (\"fell the "
         'most", "grew the most") or its change in percent ("biggest % drop", "fastest growth")',
     )
+    contribution: bool = Field(
+        default=False,
+        description="a ranking by a change asked as the groups' contribution to the whole's move (\"which channel "
+        'contributed most to the decline"): the rows also carry the change of every group together '
+        "(``<metric>_change_whole``) and each group's part of it (``<metric>_change_share``)",
+    )
     intent: Literal["value", "breakdown", "share", "trend", "ranking", "comparison", "why"] = "value"
     share: bool = Field(default=False, description="add each metric's share of the whole (``<metric>_share``)")
     average_per: Grain | None = Field(
@@ -356,6 +362,8 @@ class SemanticQuery(BaseModel):
                 raise ValueError(
                     "a series compared with the previous period compares each whole period with the one before it"
                 )
+        if self.contribution and not (self.rank_by == "change" and self.dimensions and self.grain is None):
+            raise ValueError("a contribution to the whole's change ranks the groups of a breakdown by their change")
         if self.rank_by != "value" and not (self.comparison is not None and (self.dimensions or self.grain)):
             raise ValueError(
                 "a ranking by a change ranks the groups of a breakdown (or the periods of a series) compared with "

@@ -660,6 +660,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{metric_zh}按去重计数，同一对象可以出现在多个{dimension_zh}里：各组的变化加起来不等于整体的变化，"
         "所以哪一组的变化都不是它的贡献。可改问哪个{dimension_zh}的{metric_zh}下降（或上升）最多，或问各{dimension_zh}的变化。",
     ),
+    "contribution_unplaced": (
+        '"{said}" is read as a contribution to a change only as "which <group> contributed most to the fall (or '
+        'the rise) of <metric>": the groups of one breakdown, ranked by their own change. Here it is said otherwise '
+        "(of a period, apart from its move, beside another ranking or as a yes/no). Ask which group contributed most to the fall, or for "
+        "each group's change.",
+        "“{said}”只在“哪个<维度>对<指标>下降（或增长）贡献最大”这样的问法中读作对变化的贡献，即同一维度的各组按自身变化排名；"
+        "这里的说法不同（说的是时间段、与变化分开说、与另一个排名同时出现，或是一个是非问题）。可改问哪一组对下降贡献最大，或问各组的变化。",
+    ),
+    "share_of_a_change": (
+        '"{said}" asks for a share of a change — how much of the whole\'s rise or fall each group accounts for — '
+        "which Baton does not compute yet (a share of the whole's value is a different question). Ask for each "
+        "group's change (the table shows each group's change and sign), or which group contributed most to the "
+        "fall (or the rise).",
+        "“{said}”问的是变化中的占比，即整体的增长或下降中各组各占多少，Baton 暂不计算（各组在整体数值中的占比是另一个问题）。"
+        "可改问各组的变化（表中列出每组的变化额和方向），或问哪一组对下降（或增长）贡献最大。",
+    ),
     "contribution_in_percent": (
         "A group's contribution to a change is an amount (its own change); ranked in percent it is a different "
         'question. Ask "which {dimension} contributed most to the fall (rise)", or "which {dimension} fell '

@@ -97,6 +97,7 @@ class QueryAssembly(CatalogChecks):
             order=ranking.order,
             listed=listing_order(cues, ranking.order, ranking.top_n, ranking.place, share),
             rank_by=ranking.rank_by,
+            contribution=cues.contribution is not None,
             rank_within=ranking.within,
             rank_each_period=ranking.each_period,
             intent=_intent(cues, dims, grain, comparison, ranking),
@@ -208,8 +209,8 @@ class QueryAssembly(CatalogChecks):
         order = self.order_of(cues, terms.metrics) if (ranked or cues.best) else cues.order
         keyed = [*dims, *(["period"] if grain is not None else [])]  # "哪一周同比下降最多": weeks ranked too
         rank_by, order = _ranked_by(cues, keyed, comparison, top_n, place, ranked, order)
-        if cues.contribution and rank_by != "value":
-            self._check_contribution(terms.metrics, dims, rank_by)
+        if cues.contribution:
+            self.check_contribution(cues.contribution, terms.metrics, dims, rank_by, grain)
         if (
             top_n is not None and place is not None
         ):  # "最高的一天和第二高的一天": a top and a place, asked one at a time
@@ -339,25 +340,6 @@ class QueryAssembly(CatalogChecks):
         info = self.catalog.metrics[metric]
         denominator = info.denominator if isinstance(info.denominator, str) else None
         return info.distinct_count or (denominator in self.catalog.metrics and self._counts_people(denominator))
-
-    def _check_contribution(self, metrics: Sequence[str], dims: list[str], rank_by: str) -> None:
-        """A contribution to a change is the group's own change only for an amount or a count that
-        adds up over the groups, and only as an amount: otherwise asked, never ranked."""
-        if not dims:
-            return
-        dim = self.catalog.dimensions[dims[0]].label
-        ratio = next((self.catalog.metrics[m] for m in metrics if not self.catalog.metrics[m].additive), None)
-        if ratio is not None:
-            key = "contribution_of_a_distinct_count" if ratio.distinct_count else "contribution_of_a_ratio"
-            fields = {"metric": ratio.label.en, "metric_zh": ratio.label.zh, "dimension": dim.en}
-            raise ask_back(f"nlu.{key}", {"reason": key}, **fields, dimension_zh=dim.zh)
-        if rank_by != "change":
-            raise ask_back(
-                "nlu.contribution_in_percent",
-                {"reason": "contribution_in_percent"},
-                dimension=dim.en,
-                dimension_zh=dim.zh,
-            )
 
     def order_of(self, cues: Cues, metrics: Sequence[str]) -> Literal["desc", "asc"]:
         """The ranking direction; "best"/"worst" follow the metric's declared ``better``."""

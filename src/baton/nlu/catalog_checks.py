@@ -75,6 +75,28 @@ def check_share_compared(query: SemanticQuery, said: str = "") -> None:
 class CatalogChecks:
     """Catalog checks and catalog-worded refusals, shared by every planner of one catalog."""
 
+    def check_contribution(
+        self, said: str, metrics: Sequence[str], dims: list[str], rank_by: str, grain: Grain | None
+    ) -> None:
+        """A contribution to a change is the group's own change only for the groups of a breakdown
+        (not the periods of a series), ranked by the change, of an amount or a count that adds up
+        over the groups, and only as an amount: otherwise asked, never ranked."""
+        if not dims or grain is not None or rank_by == "value":  # "哪个月对今年GMV增长贡献最大"
+            raise ask_back("nlu.contribution_unplaced", {"reason": "contribution_unplaced"}, said=said)
+        dim = self.catalog.dimensions[dims[0]].label
+        ratio = next((self.catalog.metrics[m] for m in metrics if not self.catalog.metrics[m].additive), None)
+        if ratio is not None:
+            key = "contribution_of_a_distinct_count" if ratio.distinct_count else "contribution_of_a_ratio"
+            fields = {"metric": ratio.label.en, "metric_zh": ratio.label.zh, "dimension": dim.en}
+            raise ask_back(f"nlu.{key}", {"reason": key}, **fields, dimension_zh=dim.zh)
+        if rank_by != "change":
+            raise ask_back(
+                "nlu.contribution_in_percent",
+                {"reason": "contribution_in_percent"},
+                dimension=dim.en,
+                dimension_zh=dim.zh,
+            )
+
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self.lexicon = Lexicon(catalog)

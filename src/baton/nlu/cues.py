@@ -16,6 +16,7 @@ from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
 from baton.nlu.bounds import Bound, read_bound
+from baton.nlu.contribution import read_contribution
 from baton.nlu.periods import PeriodCues
 from baton.nlu.scan import Scan
 
@@ -52,8 +53,8 @@ class Cues(PeriodCues):
     """The order the question says the rows are listed in ("从低到高", "ascending", "highest first"),
     apart from which end a top N takes ("GMV前三的地区，从低到高排": the highest three, lowest first)."""
     best: bool = False
-    contribution: bool = False
-    """A part's contribution to one move is asked ("哪个渠道对GMV下降贡献最大", "which channel
+    contribution: str | None = None
+    """The words of a part's contribution to one move ("哪个渠道对GMV下降贡献最大", "which channel
     contributed most to the decline"): the parts ranked by their change, an amount."""
     both_ends: bool = False
     """The highest and the lowest are asked at once ("最高和最低的区域", "best and worst")."""
@@ -283,7 +284,11 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
         raise rank_within_or_across(grain_labels(named[0], cues.grain), {"grain": [*named, cues.grain]})
     cues.grain = cues.grain or (named[0] if named else None)
     cues.trend = bool(cues.take(scan, "trend", vocab.TREND))
-    cues.contribution = _read_contribution(scan, cues, directions)
+    of_a_move = None if cues.why else vocab.SHARE_OF_A_MOVE.search(scan.norm)
+    if of_a_move is not None:  # "what share of the decline came from app": not a share of the value
+        phrase = scan.text[of_a_move.start() : of_a_move.end()]
+        raise AmbiguousQuestion(*both("nlu.share_of_a_change", said=phrase), detail={"reason": "share_of_a_change"})
+    cues.contribution = read_contribution(scan, cues, directions)
     shares = cues.take(scan, "share", vocab.SHARE)
     if any(m.group(0).startswith("贡献") for m in shares):  # "哪个渠道对GMV贡献最大": 对 is the contribution's
         cues.take(scan, "share", vocab.BY_A_PART)
@@ -317,37 +322,6 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
         for m in scan.find_all(vocab.THE_ONE_WITH):
             scan.claim(m.start("one"), m.end("one"))
     return cues
-
-
-def _read_contribution(scan: Scan, cues: Cues, directions: list[str]) -> bool:
-    """ "哪个渠道对GMV下降贡献最大", "GMV下降主要是哪个品类导致的", "which channel contributed most to
-    the decline": a part's contribution to one move, ranked — read only with one direction. Without
-    a superlative or a main part ("which channels contributed to the decline") it keeps the groups
-    that moved, asked back; "各渠道对GMV的贡献" (no move) stays a share."""
-    said = scan.find_all(vocab.CONTRIBUTION_TO_A_MOVE)
-    grew = [s for s, e in cues.spans.get("change", []) if vocab.GROWTH_NOUN.search(scan.text[s:e])]
-    dragged = [m.span("drag") for m in said if m.group("drag")]  # "拖累": a fall said by the verb
-    moves = {*directions, *(["up"] if grew else []), *(["down"] if dragged else [])}
-    if cues.why or len(moves) != 1 or not said:
-        return False
-    main = scan.find_all(vocab.MAIN_PART)
-    part = any(m.group("part") or m.group("most_of") or "most" in m.group(0).lower() for m in said)
-    if not (main or part or scan.find_all(vocab.BEST) or scan.find_all(vocab.TOP_N)):
-        phrase = scan.text[said[0].start() : said[0].end()].strip()
-        detail = {"reason": "kept_by_change", "phrase": phrase}
-        raise AmbiguousQuestion(*both("nlu.kept_by_change", phrase=phrase), detail=detail)
-    for m in said:  # a bare "most" is left to the ranking words ("which 2 regions contributed the most")
-        most = m.span("most") if m.group("most") else (m.end(), m.end())
-        for start, end in ((m.start(), most[0]), (most[1], m.end())):
-            if end > start:
-                scan.claim(start, end)
-                cues.spans.setdefault("ranking", []).append((start, end))
-    cues.claim(scan, "ranking", [*main, *scan.find_all(vocab.BY_A_PART)])
-    cues.spans.setdefault("down", []).extend(dragged)
-    cues.best = cues.best or bool(main) or part
-    cues.several = cues.several or any(m.group("plural") for m in said)  # "the top contributors"
-    cues.change = True
-    return True
 
 
 def read_kept_periods(scan: Scan, cues: Cues, part: str) -> None:

@@ -102,6 +102,7 @@ class FollowUpMerge(RowsPointedAt):
         self.place: int | None = None
         self.order = parent.order
         self.rank_by = parent.rank_by
+        self.contribution = parent.contribution
         self.share = parent.share
         self.average_per = parent.average_per
         self.why = False
@@ -478,6 +479,9 @@ class FollowUpMerge(RowsPointedAt):
                     *both("nlu.rank_by_change"), detail={"dimensions": list(dims), "follow_up": True}
                 )
             self.rank_by, self.order = cues.ranked_change
+            self.contribution = cues.contribution is not None
+            if cues.contribution:  # "主要是哪个品类拖累的": of an amount or a count only
+                self.planner.check_contribution(cues.contribution, self.metrics, list(dims), self.rank_by, self.grain)
         elif parent.rank_by != "value" and comparison is not None and keyed:
             # "降幅最大的区域" then "那前3呢": the top 3 by the same change; "最低的呢" of a change ranking
             # (the smallest fall, or the largest rise?) is asked back
@@ -632,6 +636,7 @@ class FollowUpMerge(RowsPointedAt):
             if self.ranked
             else parent.listed,
             rank_by=self.rank_by,
+            contribution=self.contribution and self.rank_by == "change" and bool(groups) and self.grain is None,
             rank_within=rank_within,
             rank_each_period=each_period,
             intent=intent_of(

@@ -200,6 +200,35 @@ CONTRIBUTION_TO_A_MOVE = patterns.compile(
 """A part's contribution to a move ("哪个渠道对GMV下降贡献最大", "GMV下降主要是哪个品类导致的",
 "which channel contributed most to the decline", "the biggest driver of the growth"): the
 verb, read with a direction and a superlative as a ranking by the change in amount."""
+_A_MOVE_ZH = r"(?:下降|下滑|下跌|减少|增长|上涨|上升|增加|增量|减量|降幅|增幅|跌幅|涨幅|变化|变动)"
+_A_MOVE_EN = (
+    r"(?:declines?|drops?|falls?|decreases?|growth|increases?|rises?|gains?|loss(?:es)?|dips?|(?<=the )changes?)"
+)
+"""A move said as a noun; "change" after "the" only ("share of GMV change" is how a share changed)."""
+SHARE_OF_A_MOVE = patterns.compile(
+    rf"{_A_MOVE_ZH}(?:额|量|部分|的部分)?(?:中|里|之中|当中)[^，,。；;？?]{{0,12}}?(?:贡献|占|百分之|几成|比例|比重|份额)"
+    rf"|对[^，,。；;？?]{{0,16}}?{_A_MOVE_ZH}的?(?:贡献|拉动|带动)(?![最大多])"
+    rf"|(?:贡献|占)了?(?:多少|几成|百分之几|百分之多少)的?{_A_MOVE_ZH}"
+    rf"|(?:\b(?:share|proportion|fraction|portion|part|percent(?:age)?)|%)(?<! of change) of (?!changes?\b)"
+    rf"(?:[\w'’]+ ){{0,4}}?{_A_MOVE_EN}\b"
+    rf"|\bhow much of (?!an? )(?:[\w'’]+ ){{0,4}}?{_A_MOVE_EN}\b"
+    rf"|\bhow much (?:did|does|do|has|have)\b[^?.!]{{0,60}}?\bcontribut\w*\b[^?.!]{{0,40}}?\b{_A_MOVE_EN}\b"
+    rf"|\bcontributions? of\b[^?.!]{{0,40}}?\bto\b[^?.!]{{0,40}}?\b{_A_MOVE_EN}\b",
+    _I,
+)
+"""A share of a change ("上个月GMV下降中APP贡献了百分之多少", "各渠道对GMV增长的贡献率", "what share of the
+decline came from app"): how much of the whole's rise or fall a part accounts for — never the
+part's share of the whole's value, which the share words alone would answer."""
+RANKED_RIGHT_AFTER = patterns.compile(r"[^，,。；;？?]{0,6}?最(?:大|多|高|主要)")
+""""贡献最大", "拖累GMV最多": the superlative of a contribution, said right after its verb (or its object)."""
+SENTENCE_BREAK = patterns.compile(r"[。？?!！；;]")
+RANKED_RIGHT_BEFORE = patterns.compile(
+    r"\b(?:biggest|largest|main|top|primary|key|chief|leading|single biggest|most)\s+$|主要(?:是|由|在)?\s*$", _I
+)
+""""the biggest contributor", "the main driver of", "主要来自": a superlative right before the word."""
+PARTICIPLE = patterns.compile(r"^(?:driving|contributing|causing)\b", _I)
+""""the top 3 categories driving the decline": a ranking said of the groups, the verb after them."""
+CLAUSE_BREAK = patterns.compile(r"[，,;；。？?!！]")
 MAIN_PART = patterns.compile(r"主要|\bmain(?:ly)?\b|\bprimar(?:y|ily)\b|\bmostly\b|\bchiefly\b|\blargely\b", _I)
 """"主要是哪个渠道导致的", "mainly": the part that did most of a move — a superlative."""
 GROWTH_NOUN = patterns.compile(r"\bgrowth\b", _I)
@@ -373,7 +402,7 @@ RESTRICTION = patterns.compile(
 NEGATION = patterns.compile(r"不|没|非|除|别|无|\bnot\b|n't\b|\bno\b|\bwithout\b|\bexcept|\bexclud", _I)
 TIME_OF_DAY = patterns.compile(r"\d{1,2}\s*(?:am|pm|点|:\d\d)", _I)
 WHY = patterns.compile(
-    r"(?:是)?什么(?:原因|因素)?(?:导致|造成|引起|使得)了?|(?:主要)?(?:是)?被?哪(?:块|个|些|里|部分|方面)(?:在|给)?"
+    r"(?:是)?什么(?:原因|因素)?(?:导致|造成|引起|使得)了?|(?:主要)?(?:是)?被?哪(?:块|个|些|里|部分|方面)(?:在|给)?(?![^，,。？?]{0,5}?最)"
     r"(?:拖累|拖了后腿|拖后腿|拖|带动|拉动|拉低|拉高|拉)了?|\bwhat(?:'s| is| was| has been) driving\b|"
     r"为什么|为何|为啥|为嘛|怎么会|什么原因|原因|咋回事|怎么回事|怎么一回事|\bwhy\b|\bwhat caused\b|\bwhat drove\b"
     r"|\bhow come\b|\bwhat happened (?:to|with)\b|\bwhat(?:'s| is| was) behind\b|^\s*explain\b(?=\s+(?:(?:the|this|that|our|a)\s+)?(?:[\w-]+\s+){0,3}?"
