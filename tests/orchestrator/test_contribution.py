@@ -63,3 +63,14 @@ def test_a_whole_that_moved_the_other_way_is_said(demo_session: Session, questio
     rose = "增长" in said
     assert (float(row["gmv_change_whole"]) < 0) == rose  # the whole moved against the question's move
     assert said in (answer.answer or "")
+
+
+def test_the_report_names_the_whole_and_the_part(demo_session: Session) -> None:
+    from baton.report.content import key_figures, table_view
+
+    answer = demo_session.ask("Which category contributed most to the GMV decline last month?", as_of=date(2026, 7, 1))
+    table = table_view(answer, demo_session.catalog)
+    assert table.header[-2:] == ["GMV change, all groups", "Part of the GMV change"]
+    assert table.rows[0][-1].endswith("%") and table.rows[0][-2].startswith("-¥")
+    # the two columns are measures, never read as the group's name
+    assert all(" / " not in figure.label for figure in key_figures(answer, demo_session.catalog))

@@ -41,7 +41,7 @@ from baton.numbers import percent_change
 
 HISTORY_DAYS = 35
 """Days before the comparison period in the daily series: weekday baselines for trend and quality."""
-_SUFFIXES = ("_previous", "_change_pct", "_change")
+_SUFFIXES = ("_previous", "_change_whole", "_change_share", "_change_pct", "_change")
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "column_previous": ("{label} (comparison period)", "{label}（对比期）"),
     "column_change_pct": ("{label} relative change", "{label} 变化率"),
     "column_change": ("{label} change", "{label} 变化量"),
+    "column_change_whole": ("{label} change, all groups", "{label} 变化量（所有组合计）"),
+    "column_change_share": ("part of the {label} change", "占{label}变化量的比例"),
     "headline_change_label": ("{label} change", "{label} 变化量"),
     "headline_change_pct_label": ("{label} relative change", "{label} 变化率"),
     "headline": (

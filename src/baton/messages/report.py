@@ -68,6 +68,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "previous": ("{label} (comparison period)", "{label}（对比期）"),
     "change": ("{label} change", "{label}变化"),
     "change_pct": ("{label} change (%)", "{label}变化率"),
+    "change_whole": ("{label} change, all groups", "{label}变化（所有组合计）"),
+    "change_share": ("part of the {label} change", "占{label}变化的比例"),
     "share": ("{label} share", "{label}占比"),
     "whole": ("{label} (whole)", "{label}（整体）"),
     "period": ("Period", "期间"),

@@ -228,7 +228,6 @@ RANKED_RIGHT_BEFORE = patterns.compile(
 """"the biggest contributor", "the main driver of", "主要来自": a superlative right before the word."""
 PARTICIPLE = patterns.compile(r"^(?:driving|contributing|causing)\b", _I)
 """"the top 3 categories driving the decline": a ranking said of the groups, the verb after them."""
-CLAUSE_BREAK = patterns.compile(r"[，,;；。？?!！]")
 MAIN_PART = patterns.compile(r"主要|\bmain(?:ly)?\b|\bprimar(?:y|ily)\b|\bmostly\b|\bchiefly\b|\blargely\b", _I)
 """"主要是哪个渠道导致的", "mainly": the part that did most of a move — a superlative."""
 GROWTH_NOUN = patterns.compile(r"\bgrowth\b", _I)

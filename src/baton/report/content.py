@@ -149,6 +149,8 @@ class ReportContent:
 
 
 _SUFFIXES = (
+    ("_change_whole", "change_whole"),
+    ("_change_share", "change_share"),
     ("_change_pct", "change_pct"),
     ("_previous", "previous"),
     ("_change", "change"),
@@ -176,7 +178,7 @@ class _Columns:
 
     @staticmethod
     def _metric_of(column: str) -> str:
-        base = column.removesuffix("_previous").removesuffix("_change").removesuffix("_whole")
+        base = column.removesuffix("_previous").removesuffix("_whole").removesuffix("_change").removesuffix("_whole")
         return next((base[: -len(g) - 5] for g in GRAINS if base.endswith(f"_per_{g}")), base)
 
     def unit(self, column: str) -> Unit:
