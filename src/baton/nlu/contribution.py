@@ -2,9 +2,9 @@
 导致的", "which channel contributed most to the decline in GMV", "the top 3 categories driving the
 drop"): the groups of one breakdown ranked by their own change, an amount.
 
-The verb is read as such only where the words place it: a move said with it in its clause (before
-it in Chinese — "对GMV下降贡献" —, after it in English — "contributed most to the decline") and a
-superlative said of it ("贡献最大", "主要是", "the biggest contributor", "contributed the most").
+The verb is read as such only where the words place it: a move said with it (before it in its
+sentence in Chinese — "对GMV下降贡献", "GMV环比下降了，哪个渠道贡献最大" —, a few words after it in its
+clause in English — "contributed most to the decline") and a superlative said of it ("贡献最大", "主要是", "the biggest contributor", "contributed the most").
 Without a move it is no contribution to one ("各渠道对GMV的贡献" is a share); with a move but no
 superlative it keeps the groups that moved ("which channels contributed to the decline"), asked
 back; beside another superlative ("GMV最高的用户类型对下降贡献最大吗") or as a yes/no, it is
@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from baton import patterns
 from baton.errors import AmbiguousQuestion
 from baton.messages import both
 from baton.nlu import vocabulary as vocab
@@ -24,7 +25,7 @@ from baton.nlu.scan import Scan
 if TYPE_CHECKING:
     from baton.nlu.cues import Cues
 
-_ASKED_YES_OR_NO = re.compile(r"^\s*(?:is|are|was|were|did|does|do|has|have)\b", re.I)
+_ASKED_YES_OR_NO = patterns.compile(r"^\s*(?:is|are|was|were|did|does|do|has|have)\b", re.I)
 _WORDS_TO_THE_MOVE = 6
 """At most this many words between an English contribution and its move ("to last month's GMV decline")."""
 
