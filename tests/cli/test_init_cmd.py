@@ -333,6 +333,12 @@ def test_a_dbt_measure_on_a_missing_column_names_the_dbt_file_and_line(tmp_path:
     assert error["detail"]["problems"][0]["file"] == str(semantic) and error["detail"]["problems"][0]["line"] == line
     assert not folder.exists()
 
+    # two problems, on the terminal: each listed once, no internal error (it raised KeyError 'path')
+    _dbt_project(project, DBT_SEMANTIC.replace("expr: order_id", "expr: order_idd"))
+    plain = baton(["init", "--warehouse", absolute(warehouse), "--dbt", str(project), "--path", str(folder)])
+    assert plain.returncode == 1 and "Traceback" not in plain.stderr and "internal" not in plain.stderr, plain.stderr
+    assert "amont" in plain.stderr and "order_idd" in plain.stderr and not folder.exists()
+
     _dbt_project(project, DBT_SEMANTIC.replace("expr: amont", "expr: amount"))
     fixed = baton(["init", "--warehouse", absolute(warehouse), "--dbt", str(project), "--path", str(folder)])
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
