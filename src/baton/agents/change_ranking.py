@@ -70,7 +70,7 @@ def change_ranking_sentence(
     if other_way:
         names = text("answer.list_sep", language).join(label_of(row) for row in other_way)
         sentence += text("answer.change_ranked_not_all", language, groups=names, move=move)
-    if query.contribution:
+    if query.contribution and f"{metric}_change_whole" in rows[0]:  # none under a minimum group size
         sentence += _whole_sentence(catalog, query, metric, rows, language, label_of, fmt)
     return sentence + unranked
 

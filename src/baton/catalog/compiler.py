@@ -414,7 +414,7 @@ def _named_keys(query: SemanticQuery, catalog: Catalog, table: str) -> list[exp.
     whose key is empty (NULL) are no member ("which country had the fewest accounts" never answers
     "none", "did every country pass 50k" is not "no" for rows of no country), so they are left
     out — and the answer says so (``baton.orchestrator.unnamed_groups``)."""
-    if not members_only(query):
+    if not members_only(query) or query.contribution:  # a contribution's whole has every row: kept a level up
         return []
     return [exp.not_(_parse(catalog.dimensions[d].columns[table]).is_(exp.null())) for d in query.dimensions]
 
@@ -555,9 +555,11 @@ def _ranked(query: SemanticQuery) -> bool:
 
 
 def _contribution_columns(metric: str, change: exp.Expr) -> list[exp.Expr]:
-    """The change of every group together (a window over all of them, read before a top N keeps
-    some) and each group's part of it: "which channel contributed most to the decline" is answered
-    with the whole's move beside it, so a whole that rose is said, never left to be assumed."""
+    """The change of every group together (a window over all of them — the rows of an empty key
+    too —, read before a top N keeps some) and each group's part of it: "which channel contributed
+    most to the decline" is answered with the whole's move beside it, so a whole that rose is said,
+    never left to be assumed. Not for a user with a minimum group size: the groups it hides would
+    be missing from the whole."""
     whole = exp.Window(this=exp.Sum(this=change.copy()))
     part = exp.Case().when(
         exp.NEQ(this=whole.copy(), expression=exp.Literal.number(0)),
@@ -1124,10 +1126,14 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
             )
             outs += [cur, prev, change.as_(f"{m}_change"), pct.as_(f"{m}_change_pct")]
             output += [m, f"{m}_previous", f"{m}_change", f"{m}_change_pct"]
-            if query.contribution and m == values[0]:
+            if query.contribution and m == values[0] and not shape.floored and catalog.metrics[m].additive:
                 outs += _contribution_columns(m, change)
                 output += [f"{m}_change_whole", f"{m}_change_share"]
         final = exp.select(*outs, copy=False).from_(exp.table_("cmp"), copy=False)
+        if query.contribution:  # the whole over every row (an empty key's too), then the members ranked
+            named = exp.and_(*[exp.not_(exp.column(d).is_(exp.null())) for d in query.dimensions], copy=False)
+            final = exp.select(*[exp.column(c) for c in output]).from_(final.subquery("whole"), copy=False)
+            final = final.where(named, copy=False)
 
     order_keys = [k for k in output if k in key_names]
     if query.threshold is not None and checked_bound(query) is None:

@@ -656,14 +656,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "change_ranked_not_all": (" Of these, {groups} did not {move}.", "其中 {groups} 并未{move}。"),
     "contribution_whole": (
-        " Every {dimension} together changed by {change}; {parts}.",
-        "所有{dimension}合计变化 {change}；{parts}。",
+        " The whole asked about changed by {change}; {parts}.",
+        "问题范围内的整体合计变化 {change}；{parts}。",
     ),
     "contribution_part": ("{group} change is {share} of it", "{group}的变化占其中 {share}"),
     "contribution_whole_other_way": (
-        " Every {dimension} together did not {move}: the whole changed by {change}, so there was no {move} of the "
-        "whole for a {dimension} to contribute to; above is the {word} among them.",
-        "所有{dimension}合计变化 {change}，整体并未{move}，谈不上哪个{dimension}对整体{move}的贡献；以上是各{dimension}中{word}的。",
+        " The whole asked about did not {move}: it changed by {change}, so there was no {move} of the whole for a "
+        "{dimension} to contribute to; above is the {word} among them.",
+        "问题范围内的整体变化 {change}，并未{move}，谈不上哪个{dimension}对整体{move}的贡献；以上是各{dimension}中{word}的。",
     ),
     "interpret_compared": (", compared with {kind}: {period}", "，对比{kind}：{period}"),
     "interpret_against": (", compared with {period}", "，对比 {period}"),

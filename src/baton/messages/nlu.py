@@ -668,6 +668,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "“{said}”只在“哪个<维度>对<指标>下降（或增长）贡献最大”这样的问法中读作对变化的贡献，即同一维度的各组按自身变化排名；"
         "这里的说法不同（说的是时间段、与变化分开说、与另一个排名同时出现，或是一个是非问题）。可改问哪一组对下降贡献最大，或问各组的变化。",
     ),
+    "contribution_value_or_change": (
+        '"{said}" beside a comparison: the largest part of the value in the period, or of its change against the '
+        'other period? Ask "which … had the largest share of <metric>" for the value, or "which … contributed most '
+        'to the rise (fall) of <metric>" for the change.',
+        "“{said}”与对比同时出现：是本期数值中占比最大的，还是对变化贡献最大的？问数值请说“哪个…的<指标>占比最大”，"
+        "问变化请说“哪个…对<指标>增长（下降）贡献最大”。",
+    ),
     "share_of_a_change": (
         '"{said}" asks for a share of a change — how much of the whole\'s rise or fall each group accounts for — '
         "which Baton does not compute yet (a share of the whole's value is a different question). Ask for each "

@@ -27,6 +27,10 @@ if TYPE_CHECKING:
 
 _ASKED_YES_OR_NO = patterns.compile(r"^\s*(?:is|are|was|were|did|does|do|has|have)\b", re.I)
 _WORDS_TO_THE_MOVE = 6
+_CHARS_TO_THE_MOVE = 8
+_THE_MOST = patterns.compile(r"\b(?:the )?most\b(?! recent\b)", re.I)
+_MOST_RECENT = patterns.compile(r"most recent\b", re.I)
+"""At most this many characters between a Chinese verb and the move after it ("拉动GMV增长")."""
 """At most this many words between an English contribution and its move ("to last month's GMV decline")."""
 
 
@@ -86,7 +90,10 @@ def _move_beside(scan: Scan, m: re.Match[str], moves: list[tuple[int, int, str]]
     """A move said with the contribution: before a Chinese verb (in its sentence), a few words after
     an English one (in its clause)."""
     if m.group("zh") or m.group("zh_from"):  # "上个月GMV环比下降了，哪个渠道贡献最大": a clause before
-        return any(e <= m.start() and not vocab.SENTENCE_BREAK.search(scan.norm, s, m.start()) for s, e, _ in moves)
+        before = any(e <= m.start() and not vocab.SENTENCE_BREAK.search(scan.norm, s, m.start()) for s, e, _ in moves)
+        # "哪个渠道拉动GMV增长最多": the move right after the verb, in its clause
+        after = any(0 <= s - m.end() <= _CHARS_TO_THE_MOVE and _in_clause_before(scan, m.end(), s) for s, _, _ in moves)
+        return before or after
     return any(
         s >= m.end()
         and not vocab.CLAUSE_BREAK.search(scan.norm, m.end(), s)
@@ -108,7 +115,7 @@ def _ranked_here(scan: Scan, m: re.Match[str]) -> bool:
     """A superlative said of the contribution itself: inside it, right after a Chinese verb ("贡献
     最大"), right before it ("主要是…导致的", "the biggest contributor"), or a top N of the groups a
     participle follows ("the top 3 categories driving the decline")."""
-    if _part_said(m) or vocab.RANKED_RIGHT_AFTER.match(scan.norm, m.end()):
+    if _part_said(m) or vocab.RANKED_RIGHT_AFTER.match(scan.norm, m.end()) or _most_later(scan, m) is not None:
         return True
     clause_start = max((b.end() for b in vocab.CLAUSE_BREAK.finditer(scan.norm, 0, m.start())), default=0)
     before = scan.norm[clause_start : m.start()]
@@ -117,10 +124,33 @@ def _ranked_here(scan: Scan, m: re.Match[str]) -> bool:
     return bool(vocab.PARTICIPLE.match(m.group(0)) and vocab.TOP_N.search(before))
 
 
+def _said_to(scan: Scan, m: re.Match[str]) -> int:
+    """Where the contribution's own superlative ends ("贡献最大", "拉动GMV增长最多")."""
+    after = vocab.RANKED_RIGHT_AFTER.match(scan.norm, m.end())
+    return max(m.end() + 4, after.end() if after is not None else 0)
+
+
+def _most_later(scan: Scan, m: re.Match[str]) -> re.Match[str] | None:
+    """ "what channel drove the GMV decline last month the most": "most" later in the English clause."""
+    if not (m.group("en") or m.group("noun")):
+        return None
+    end = next((b.start() for b in vocab.CLAUSE_BREAK.finditer(scan.norm, m.end())), len(scan.norm))
+    return _THE_MOST.search(scan.norm, m.end(), end)
+
+
 def _another_superlative(scan: Scan, ranked: list[re.Match[str]]) -> bool:
-    """A superlative said of something else ("GMV最高的用户类型对下降贡献最大吗"): which is ranked?"""
-    near = [(max(0, m.start() - 20), m.end() + 4) for m in ranked]
-    return any(not any(start <= b.start() < end for start, end in near) for b in vocab.BEST.finditer(scan.norm))
+    """A superlative said of something else ("GMV最高的用户类型对下降贡献最大吗"): which is ranked?
+    "the most recent month" is a period, no superlative."""
+    # an English superlative may stand before its noun ("the biggest contributor"); a Chinese one after
+    near = [
+        (max(0, m.start() - 20) if not (m.group("zh") or m.group("zh_from")) else m.start(), _said_to(scan, m))
+        for m in ranked
+    ]
+    near += [later.span() for m in ranked if (later := _most_later(scan, m)) is not None]
+    return any(
+        not any(start <= b.start() < end for start, end in near) and not _MOST_RECENT.match(scan.norm, b.start())
+        for b in vocab.BEST.finditer(scan.norm)
+    )
 
 
 __all__ = ["read_contribution"]

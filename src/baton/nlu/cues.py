@@ -292,6 +292,8 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
     shares = cues.take(scan, "share", vocab.SHARE)
     if any(m.group(0).startswith("贡献") for m in shares):  # "哪个渠道对GMV贡献最大": 对 is the contribution's
         cues.take(scan, "share", vocab.BY_A_PART)
+    if any(vocab.CONTRIBUTION_WORD.search(m.group(0)) for m in shares) and _COMPARED.search(scan.norm):
+        raise contribution_of_value_or_change(scan.text[shares[0].start() : shares[0].end()])
     # "what percent did GMV grow": a percentage of a change is the change, not a share
     percent_of_change = all(_PERCENT.fullmatch(m.group(0).strip()) for m in shares) and (
         cues.change or directions or all(_right_after(m, cues.comparison_spans(), scan) for m in shares)
@@ -322,6 +324,13 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
         for m in scan.find_all(vocab.THE_ONE_WITH):
             scan.claim(m.start("one"), m.end("one"))
     return cues
+
+
+def contribution_of_value_or_change(said: str) -> AmbiguousQuestion:
+    """ "上个月延误航班数环比，哪个机场贡献最大" (p74): the largest part of the value, or of its change?"""
+    return AmbiguousQuestion(
+        *both("nlu.contribution_value_or_change", said=said), detail={"reason": "contribution_value_or_change"}
+    )
 
 
 def read_kept_periods(scan: Scan, cues: Cues, part: str) -> None:

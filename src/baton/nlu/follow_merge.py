@@ -21,6 +21,7 @@ from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
 from baton.nlu.catalog_checks import check_share_compared
 from baton.nlu.change_words import premise_asked
+from baton.nlu.cues import contribution_of_value_or_change
 from baton.nlu.follow_groups import broken_down_again, dimensions_of, filters_of, shares_within
 from baton.nlu.follow_parts import PARTS, FollowUp, Part, compare_parts, inherited_parts
 from baton.nlu.follow_periods import comparison_of, periods_of
@@ -499,6 +500,9 @@ class FollowUpMerge(RowsPointedAt):
         """A share, an average per period and a why go on once asked; a why compares with the
         period before when nothing else is compared."""
         cues, parent = self.cues, self.parent
+        said = [self.r.scan.text[s:e] for s, e in cues.spans.get("share", [])]
+        if cues.share and self.comparison is not None and any(vocab.CONTRIBUTION_WORD.search(w) for w in said):
+            raise contribution_of_value_or_change(said[0])  # "…环比" then "哪个贡献最大"
         self.share = cues.share or parent.share
         if self.share and not parent.share:
             self.changed.append("share")
@@ -622,6 +626,9 @@ class FollowUpMerge(RowsPointedAt):
         kept_premise = parent.premise if "metric" not in self.changed else None
         premise = (cues.premise if cues.why else kept_premise) if self.why else cues.premise if asked else None
         placed, asked_member = self.placed, self.asked_member
+        contribution = self.contribution and self.rank_by == "change" and bool(self.dims) and self.grain is None
+        if contribution:  # "哪个渠道对GMV下降贡献最大" then "那买家数呢": of an amount or a count only
+            self.planner.check_contribution("", self.metrics, list(self.dims), self.rank_by, self.grain)
         return SemanticQuery(
             metrics=self.metrics,
             dimensions=tuple(self.dims),
@@ -636,7 +643,7 @@ class FollowUpMerge(RowsPointedAt):
             if self.ranked
             else parent.listed,
             rank_by=self.rank_by,
-            contribution=self.contribution and self.rank_by == "change" and bool(groups) and self.grain is None,
+            contribution=contribution,
             rank_within=rank_within,
             rank_each_period=each_period,
             intent=intent_of(

@@ -206,14 +206,18 @@ _A_MOVE_EN = (
 )
 """A move said as a noun; "change" after "the" only ("share of GMV change" is how a share changed)."""
 SHARE_OF_A_MOVE = patterns.compile(
-    rf"{_A_MOVE_ZH}(?:额|量|部分|的部分)?(?:中|里|之中|当中)[^，,。；;？?]{{0,12}}?(?:贡献|占|百分之|几成|比例|比重|份额)"
-    rf"|对[^，,。；;？?]{{0,16}}?{_A_MOVE_ZH}的?(?:贡献|拉动|带动)(?![最大多])"
+    rf"{_A_MOVE_ZH}的?(?:金额|额|量|部分|的部分)?(?:中|里|之中|当中)[^。；;？?]{{0,14}}?"
+    rf"(?:贡献(?![^，,。？?]{{0,4}}最)|占|百分之|几成|比例|比重|份额)"
+    rf"|对[^，,。；;？?]{{0,16}}?{_A_MOVE_ZH}的?(?:贡献|拉动|带动)(?![^，,。？?]{{0,4}}最)"
+    rf"|占[^，,。；;？?]{{0,12}}?{_A_MOVE_ZH}的?(?:百分之|比例|比重|份额|几成|多少)"
+    rf"|{_A_MOVE_ZH}了?[，,]\s*[^。；;？?]{{0,10}}?占了?(?:多少|几成|百分之)"
     rf"|(?:贡献|占)了?(?:多少|几成|百分之几|百分之多少)的?{_A_MOVE_ZH}"
-    rf"|(?:\b(?:share|proportion|fraction|portion|part|percent(?:age)?)|%)(?<! of change) of (?!changes?\b)"
+    rf"|(?:\b(?:share|proportion|fraction|portion|(?<!largest )(?<!biggest )part|percent(?:age)?)|%)(?<! of change) of (?!changes?\b)"
     rf"(?:[\w'’]+ ){{0,4}}?{_A_MOVE_EN}\b"
     rf"|\bhow much of (?!an? )(?:[\w'’]+ ){{0,4}}?{_A_MOVE_EN}\b"
     rf"|\bhow much (?:did|does|do|has|have)\b[^?.!]{{0,60}}?\bcontribut\w*\b[^?.!]{{0,40}}?\b{_A_MOVE_EN}\b"
-    rf"|\bcontributions? of\b[^?.!]{{0,40}}?\bto\b[^?.!]{{0,40}}?\b{_A_MOVE_EN}\b",
+    rf"|\bcontributions? of\b[^?.!]{{0,40}}?\bto\b[^?.!]{{0,40}}?\b{_A_MOVE_EN}\b"
+    rf"|\bshares? (?:of [^?.!]{{0,30}}? )?in (?:[\w'’]+ ){{0,4}}?{_A_MOVE_EN}\b",
     _I,
 )
 """A share of a change ("上个月GMV下降中APP贡献了百分之多少", "各渠道对GMV增长的贡献率", "what share of the
@@ -230,6 +234,8 @@ PARTICIPLE = patterns.compile(r"^(?:driving|contributing|causing)\b", _I)
 """"the top 3 categories driving the decline": a ranking said of the groups, the verb after them."""
 MAIN_PART = patterns.compile(r"主要|\bmain(?:ly)?\b|\bprimar(?:y|ily)\b|\bmostly\b|\bchiefly\b|\blargely\b", _I)
 """"主要是哪个渠道导致的", "mainly": the part that did most of a move — a superlative."""
+CONTRIBUTION_WORD = patterns.compile(r"贡献|\bcontribut", _I)
+""""贡献", "contributed": a share word that, beside a comparison, may be a contribution to the change."""
 GROWTH_NOUN = patterns.compile(r"\bgrowth\b", _I)
 """"growth": a rise, said as a noun the change words claim."""
 BY_A_PART = patterns.compile(r"对(?=[^，,。；;？?]*?(?:贡献|拉动|带动|拖累))")
