@@ -94,7 +94,8 @@ def test_gold_columns_carry_batons_names(cases: list[EvalCase], catalog_metrics:
     compared = ("", "_previous", "_change", "_change_pct")
     per_period = tuple(f"_per_{grain}{s}" for grain in GRAINS for s in compared)
     shares = ("_share", "_previous_share", "_share_change")  # a share, against another period's
-    suffixes = (*compared, *shares, *per_period)
+    contribution = ("_change_whole", "_change_share")  # the whole's change, each group's part of it
+    suffixes = (*compared, *shares, *per_period, *contribution)
     allowed = {"period", *dims, *(m + s for m in catalog_metrics for s in suffixes)}
     for case in cases:
         if case.gold_sql is None:
