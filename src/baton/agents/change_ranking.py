@@ -66,9 +66,9 @@ def change_ranking_sentence(
         return said + unranked
     word = text(f"answer.change_word_{query.rank_by}_{'down' if falls else 'up'}", language)
     sentence = text("answer.change_ranked", language, word=word, items=listed, **where)
-    move = text("answer.change_move_down" if falls else "answer.change_move_up", language)
     if other_way:
         names = text("answer.list_sep", language).join(label_of(row) for row in other_way)
+        move = text("answer.change_move_down" if falls else "answer.change_move_up", language)
         sentence += text("answer.change_ranked_not_all", language, groups=names, move=move)
     if query.contribution and f"{metric}_change_whole" in rows[0]:  # none under a minimum group size
         sentence += _whole_sentence(catalog, query, metric, rows, language, label_of, fmt)
