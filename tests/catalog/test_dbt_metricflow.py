@@ -447,3 +447,11 @@ def test_a_contributions_whole_counts_the_rows_of_no_member(duck: tuple[Session,
         "- COUNT(*) FILTER (WHERE CAST(ds AS DATE) BETWEEN DATE '2019-12-01' AND DATE '2019-12-31') FROM fct_bookings"
     )[0]
     assert row["listing__country_latest"] is not None and float(row["bookings_change_whole"]) == float(whole)
+    # review s29: most of that whole is the empty group's, said with its change (never "left out")
+    (empty,) = rows(
+        "SELECT COUNT(*) FILTER (WHERE CAST(b.ds AS DATE) BETWEEN DATE '2020-12-01' AND DATE '2020-12-31') "
+        "- COUNT(*) FILTER (WHERE CAST(b.ds AS DATE) BETWEEN DATE '2019-12-01' AND DATE '2019-12-31') "
+        "FROM fct_bookings b LEFT JOIN dim_listings_latest l ON b.listing_id = l.listing_id WHERE l.country IS NULL"
+    )[0]
+    note = next(a for a in answer.assumptions if "empty" in a)
+    assert f"+{int(empty)}" in note and "inside the change of all groups together" in note

@@ -192,6 +192,10 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("过去一年", MID_MARCH, "2025-03-01", "2026-02-28", "month"),
     ("最近两年", A, "2024-07-01", "2026-06-30", "month"),
     ("the past year", A, "2025-07-01", "2026-06-30", "month"),
+    # p75: "over the last year" is a span back from now, "last year" alone the calendar year
+    ("over the last year", A, "2025-07-01", "2026-06-30", "month"),
+    ("in the last year", MID_MARCH, "2025-03-01", "2026-02-28", "month"),
+    ("last year", A, "2025-01-01", "2025-12-31", "year"),
     ("last 2 years", A, "2024-07-01", "2026-06-30", "month"),
     ("去年", A, "2025-01-01", "2025-12-31", "year"),
     ("近半年", MID_MARCH, "2025-09-01", "2026-02-28", "month"),

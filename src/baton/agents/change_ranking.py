@@ -70,8 +70,10 @@ def change_ranking_sentence(
         names = text("answer.list_sep", language).join(label_of(row) for row in other_way)
         move = text("answer.change_move_down" if falls else "answer.change_move_up", language)
         sentence += text("answer.change_ranked_not_all", language, groups=names, move=move)
-    if query.contribution and f"{metric}_change_whole" in rows[0]:  # none under a minimum group size
+    if query.contribution and f"{metric}_change_whole" in rows[0]:
         sentence += _whole_sentence(catalog, query, metric, rows, language, label_of, fmt)
+    elif query.contribution:  # none under a minimum group size: the interpretation promised them
+        sentence += text("answer.contribution_floored", language)
     return sentence + unranked
 
 
@@ -106,7 +108,7 @@ def _whole_sentence(
         )
         for row in rows
     )
-    return text("answer.contribution_whole", language, dimension=dimension, change=change, parts=parts)
+    return text("answer.contribution_whole", language, change=change, parts=parts)
 
 
 def _share(share: Any, language: Language) -> str:

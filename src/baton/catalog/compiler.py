@@ -1126,7 +1126,12 @@ def _compile_plain(query: SemanticQuery, catalog: Catalog, dialect: Dialect, sha
             )
             outs += [cur, prev, change.as_(f"{m}_change"), pct.as_(f"{m}_change_pct")]
             output += [m, f"{m}_previous", f"{m}_change", f"{m}_change_pct"]
-            if query.contribution and m == values[0] and not shape.floored and catalog.metrics[m].additive:
+            if (
+                query.contribution
+                and m == values[0]
+                and not shape.floored
+                and catalog.metrics[query.metrics[0]].additive
+            ):
                 outs += _contribution_columns(m, change)
                 output += [f"{m}_change_whole", f"{m}_change_share"]
         final = exp.select(*outs, copy=False).from_(exp.table_("cmp"), copy=False)

@@ -223,6 +223,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Part of the data has no {dimensions} (empty); it belongs to no {dimensions} and is left out.",
         "部分数据的{dimensions}为空，不属于任何{dimensions}，未计入。",
     ),
+    "unnamed_in_the_whole": (
+        "Part of the data has no {dimensions} (empty): it belongs to no {dimensions} and is not ranked, but its "
+        "change ({change}) is inside the change of all groups together.",
+        "部分数据的{dimensions}为空：不属于任何{dimensions}，未参与排名，但其变化（{change}）计入了所有组合计的变化。",
+    ),
     "no_percent_not_ranked": (
         "Not ranked by the change in percent, having an earlier value not above zero (so no percent): {groups}.",
         "{groups} 上期数值不大于零，没有百分比变化，未参与按变化百分比的排名。",
@@ -613,6 +618,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         ", ranked by the {move} in {metric} ({measure}), largest first",
         "，按{metric}的{measure}排序，{move}最多的在前",
     ),
+    "interpret_contribution": (
+        ", with the change of all groups together and each one's part of it",
+        "，并列出所有组合计的变化及各组在其中的占比",
+    ),
     "change_move_down": ("fall", "下降"),
     "change_move_up": ("rise", "增长"),
     "interpret_measure_change": ("as an amount, not in percent", "变化额（不是变化率）"),
@@ -656,14 +665,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "change_ranked_not_all": (" Of these, {groups} did not {move}.", "其中 {groups} 并未{move}。"),
     "contribution_whole": (
-        " The whole asked about changed by {change}; {parts}.",
-        "问题范围内的整体合计变化 {change}；{parts}。",
+        " All groups together changed by {change}; {parts}.",
+        "所有组合计变化 {change}；{parts}。",
+    ),
+    "contribution_floored": (
+        " The change of all groups together and each one's part of it are not shown: your access hides groups "
+        "below a minimum size, so they cannot be computed from what you may see.",
+        "所有组合计的变化及各组在其中的占比未列出：你的权限会隐藏低于最小规模的组，无法仅凭你可见的数据计算。",
+    ),
+    "contribution_other_way_hidden": (
+        " All groups together did not {move}, so there was no {move} of the whole for a {dimension} to "
+        "contribute to; above is the {word} among the groups you may see.",
+        "所有组合计并未{move}，谈不上哪个{dimension}对整体{move}的贡献；以上是你可见的各{dimension}中{word}的。",
     ),
     "contribution_part": ("{group} change is {share} of it", "{group}的变化占其中 {share}"),
     "contribution_whole_other_way": (
-        " The whole asked about did not {move}: it changed by {change}, so there was no {move} of the whole for a "
+        " All groups together did not {move}: they changed by {change}, so there was no {move} of the whole for a "
         "{dimension} to contribute to; above is the {word} among them.",
-        "问题范围内的整体变化 {change}，并未{move}，谈不上哪个{dimension}对整体{move}的贡献；以上是各{dimension}中{word}的。",
+        "所有组合计变化 {change}，并未{move}，谈不上哪个{dimension}对整体{move}的贡献；以上是各{dimension}中{word}的。",
     ),
     "interpret_compared": (", compared with {kind}: {period}", "，对比{kind}：{period}"),
     "interpret_against": (", compared with {period}", "，对比 {period}"),

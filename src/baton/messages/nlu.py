@@ -669,19 +669,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "这里的说法不同（说的是时间段、与变化分开说、与另一个排名同时出现，或是一个是非问题）。可改问哪一组对下降贡献最大，或问各组的变化。",
     ),
     "contribution_value_or_change": (
-        '"{said}" beside a comparison: the largest part of the value in the period, or of its change against the '
-        'other period? Ask "which … had the largest share of <metric>" for the value, or "which … contributed most '
-        'to the rise (fall) of <metric>" for the change.',
-        "“{said}”与对比同时出现：是本期数值中占比最大的，还是对变化贡献最大的？问数值请说“哪个…的<指标>占比最大”，"
-        "问变化请说“哪个…对<指标>增长（下降）贡献最大”。",
+        '"{said}" beside a comparison: a part of the value in the period, or of its change against the other '
+        'period? Ask "which … had the largest share of <metric>" (or "each …\'s share") for the value, or "which … '
+        'contributed most to the rise (fall) of <metric>" (or "each …\'s share of the fall") for the change.',
+        "“{said}”与对比同时出现：是本期数值中的占比，还是在变化中的占比？问数值请说“哪个…的<指标>占比最大”（或“各…占比”），"
+        "问变化请说“哪个…对<指标>增长（下降）贡献最大”（或“各…对下降的贡献占比”）。",
     ),
     "share_of_a_change": (
-        '"{said}" asks for a share of a change — how much of the whole\'s rise or fall each group accounts for — '
-        "which Baton does not compute yet (a share of the whole's value is a different question). Ask for each "
-        "group's change (the table shows each group's change and sign), or which group contributed most to the "
-        "fall (or the rise).",
-        "“{said}”问的是变化中的占比，即整体的增长或下降中各组各占多少，Baton 暂不计算（各组在整体数值中的占比是另一个问题）。"
-        "可改问各组的变化（表中列出每组的变化额和方向），或问哪一组对下降（或增长）贡献最大。",
+        '"{said}" asks how much of the whole\'s rise or fall named groups account for. Baton computes that part '
+        "for every group of a breakdown, of one rise or one fall, not yet for named groups alone. Ask for each "
+        "group's part (\"each channel's share of the GMV decline last month\"), or which group contributed most "
+        "to the fall (or the rise).",
+        "“{said}”问的是指定的组在整体增长或下降中占多少。Baton 会为一个拆分的每一组计算它在同一次增长或下降中的占比，"
+        "暂不支持只算指定的组。可改问各组的占比（如“上个月各渠道对GMV下降的贡献占比”），或问哪一组对下降（或增长）贡献最大。",
     ),
     "contribution_in_percent": (
         "A group's contribution to a change is an amount (its own change); ranked in percent it is a different "

@@ -75,6 +75,10 @@ def check_share_compared(query: SemanticQuery, said: str = "") -> None:
 class CatalogChecks:
     """Catalog checks and catalog-worded refusals, shared by every planner of one catalog."""
 
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.lexicon = Lexicon(catalog)
+
     def check_contribution(
         self, said: str, metrics: Sequence[str], dims: list[str], rank_by: str, grain: Grain | None
     ) -> None:
@@ -96,10 +100,6 @@ class CatalogChecks:
                 dimension=dim.en,
                 dimension_zh=dim.zh,
             )
-
-    def __init__(self, catalog: Catalog) -> None:
-        self.catalog = catalog
-        self.lexicon = Lexicon(catalog)
 
     @staticmethod
     def not_understood(words: list[str]) -> tuple[str, str]:

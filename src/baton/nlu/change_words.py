@@ -28,11 +28,11 @@ from baton.nlu.lexicon import Hit, normalise
 from baton.nlu.scan import Scan
 
 _RISE = patterns.compile(
-    r"^涨$|增幅|增速|[高多]了?(?:多少|几)|[高多]出|\bgrowth\b|\bgains?\b|\b(?:more|higher|bigger|larger|greater)\b",
+    r"^涨$|增幅|增速|增量|[高多]了?(?:多少|几)|[高多]出|\bgrowth\b|\bgains?\b|\b(?:more|higher|bigger|larger|greater)\b",
     re.I,
 )
 _FALL = patterns.compile(
-    r"^[跌降掉]$|拖累|^(?:不如|不及|比不上|赶不上|没有?)$|降幅|[低少]了?(?:多少|几)|[低少]出|\bdrops?\b|\bfalls?\b|\bdeclines?\b|\bdecreases?\b"
+    r"^[跌降掉]$|拖累|拖了?后腿|\bdrag(?:s|ged|ging)?\b|减量|^(?:不如|不及|比不上|赶不上|没有?)$|降幅|[低少]了?(?:多少|几)|[低少]出|\bdrops?\b|\bfalls?\b|\bdeclines?\b|\bdecreases?\b"
     r"|\b(?:less|fewer|lower|smaller)\b",
     re.I,
 )
@@ -75,6 +75,8 @@ def said_direction(scan: Scan, cues: Cues, *, measures: bool = True) -> Literal[
     lower"; with ``measures``, "降幅最大" and "growth" too — a ranking's direction, never a
     premise); None when they say none or both ("涨了还是跌了", "higher or lower")."""
     said = _said(scan, cues)
+    if not said and cues.contribution and cues.moved_before is not None:  # a follow-up's, of the move said before
+        return cues.moved_before
     said = said if measures else [_MEASURE.sub(" ", w) for w in said]
     if any(_EITHER_WAY.search(w) for w in said):  # "is GMV up or down": the change, no direction asked
         return None
@@ -142,8 +144,8 @@ def read_change_ranking(scan: Scan, cues: Cues) -> tuple[ChangeMeasure, Literal[
     direction = said_direction(scan, cues)
     if value_ranked_then_changed(scan, cues):
         return None  # "上个月GMV最高的区域，环比增长了多少": the top region by GMV, then its change
-    fastest = scan.find_all(_FASTEST) if direction == "up" else []
-    if fastest:  # "增长最快的渠道", "which 2 categories grew fastest": the largest rise, in percent
+    fastest = scan.find_all(_FASTEST) if direction is not None else []
+    if fastest:  # "增长最快的渠道", "fastest declining region": the largest rise (or fall), in percent
         cues.claim(scan, "ranking", fastest)
         cues.best = True
         periods = _N_PERIODS_AFTER.match(scan.norm, fastest[0].end()) if cues.top_n is None else None

@@ -3,12 +3,13 @@
 drop"): the groups of one breakdown ranked by their own change, an amount.
 
 The verb is read as such only where the words place it: a move said with it (before it in its
-sentence in Chinese — "对GMV下降贡献", "GMV环比下降了，哪个渠道贡献最大" —, a few words after it in its
-clause in English — "contributed most to the decline") and a superlative said of it ("贡献最大", "主要是", "the biggest contributor", "contributed the most").
-Without a move it is no contribution to one ("各渠道对GMV的贡献" is a share); with a move but no
-superlative it keeps the groups that moved ("which channels contributed to the decline"), asked
-back; beside another superlative ("GMV最高的用户类型对下降贡献最大吗") or as a yes/no, it is
-asked back too, never ranked by the wrong words.
+sentence in Chinese — "对GMV下降贡献", "GMV环比下降了，哪个渠道贡献最大" —, a few words after it in
+its clause in English — "contributed most to the decline") and a superlative said of it ("贡献最大",
+"主要是", "the biggest contributor", "contributed the most"). Without a move it is no contribution
+to one ("各渠道对GMV的贡献" is a share). With a move but no superlative ("which channels contributed
+to the decline", "哪个渠道导致了GMV下降") every group is ranked by its part, those that moved the
+other way named: the one "most" is never guessed. Beside another superlative ("GMV最高的用户类型对
+下降贡献最大吗") or as a yes/no it is asked back, never ranked by the wrong words.
 """
 
 from __future__ import annotations
@@ -27,23 +28,59 @@ if TYPE_CHECKING:
 
 _ASKED_YES_OR_NO = patterns.compile(r"^\s*(?:is|are|was|were|did|does|do|has|have)\b", re.I)
 _WORDS_TO_THE_MOVE = 6
+"""At most this many words between an English contribution and its move ("to last month's GMV decline")."""
 _CHARS_TO_THE_MOVE = 8
+"""At most this many characters between a Chinese verb and the move after it ("拉动GMV增长")."""
 _THE_MOST = patterns.compile(r"\b(?:the )?most\b(?! recent\b)", re.I)
 _MOST_RECENT = patterns.compile(r"most recent\b", re.I)
-"""At most this many characters between a Chinese verb and the move after it ("拉动GMV增长")."""
-"""At most this many words between an English contribution and its move ("to last month's GMV decline")."""
+_MOVE_NOUN = patterns.compile(
+    r"(?P<down>下降|下滑|下跌|减少|减量|降幅|跌幅|\b(?:declines?|drops?|falls?|decreases?|loss(?:es)?|dips?)\b)"
+    r"|(?P<up>增长|上涨|上升|增加|增量|增幅|涨幅|\b(?:growth|increases?|rises?|gains?)\b)",
+    re.I,
+)
+"""The move a share of a move is of, and its way ("变化", "change": none)."""
+_DOWN_AFTER = patterns.compile(r"(?: [\w'’]+){0,3}? (?P<down>down)\b")
+""""dragged GMV down": the particle of an English drag."""
+_SHARE_RIGHT_AFTER = patterns.compile(r"(?:的)?(?:占比|比例|比重|百分比|率|占了?多少|了?多少|份额)")
+"""A share word right after a share of a move ("对GMV下降的贡献占比"), read with it."""
+_SHARE_OF_A_MOVE_WORDS = patterns.compile(
+    r"\b(?:what|share|shares|proportion|fraction|portion|part|percent(?:age)?|of|in|to|the|total|whole|overall"
+    r"|how much|did|does|do|has|have|contribut\w*)\b|%|里|中|之中|当中|贡献|占|百分之|几成|比例|比重|份额|对|的|了"
+    r"|各自?|分别|多少|几|拉动|带动|比|率|[，,]",
+    re.I,
+)
+"""The words of a share of a move itself, inside its match (never a period or a group said there)."""
+_SHARE_VERB_LATER = patterns.compile(
+    r"\b(?:came|come|comes|coming) from\b|\baccount(?:s|ed)? for\b|\bcontribut\w*\b", re.I
+)
+"""The verb of an English share of a move later in its clause ("what percent of the decline did
+each region account for")."""
+_CAUSE = patterns.compile(r"导致|造成|引起|\bdr(?:ove|ives?|iving|iven)\b|\bcaus", re.I)
+"""A verb that is only ever of a move ("导致", "drove"), never a part of a value as 贡献 may be."""
+_SHARE_LEFT_AT = patterns.compile(r"比(?:例|重)?|多少|几成|百分之(?:几|多少)")
+""""增量里各渠道占比": the rest of a share word the match ended inside."""
 
 
 def read_contribution(scan: Scan, cues: Cues, directions: list[str]) -> str | None:
     """The words of a question that asks which part contributed most to one move (None: it does
-    not); claims them."""
+    not); claims them. Without a superlative ("which channels drove the drop", "哪个渠道导致了下降")
+    every group is ranked by its part, those that moved the other way named as such: "most" is
+    never guessed."""
     said = scan.find_all(vocab.CONTRIBUTION_TO_A_MOVE)
     if cues.why or not said:
         return None
     moves = _moves(scan, cues, said)
+    before = not moves and not directions and cues.moved_before is not None
+    if before:  # "上个月GMV环比下降了多少" then "哪个渠道贡献最大": the move the previous question said
+        moves = [(len(scan.norm), len(scan.norm), str(cues.moved_before))]
+    if not moves and not directions and any(_CAUSE.search(m.group(0)) for m in said):
+        phrase = scan.text[said[0].start() : said[0].end()].strip()  # "主要是哪个渠道导致的": of which move?
+        raise AmbiguousQuestion(
+            *both("nlu.contribution_unplaced", said=phrase), detail={"reason": "contribution_unplaced"}
+        )
     if len({*directions, *(d for _, _, d in moves)}) != 1:
         return None
-    placed = [m for m in said if m.group("drag") or _move_beside(scan, m, moves)]
+    placed = said if before else [m for m in said if _drag(m) or _move_beside(scan, m, moves)]
     if not placed and moves:  # "哪个渠道的贡献最大，上个月GMV增长": of the move, or of the value?
         phrase = scan.text[said[0].start() : said[0].end()].strip()
         raise AmbiguousQuestion(
@@ -54,13 +91,14 @@ def read_contribution(scan: Scan, cues: Cues, directions: list[str]) -> str | No
     phrase = scan.text[placed[0].start() : placed[0].end()].strip()
     ranked = [m for m in placed if _ranked_here(scan, m)]
     yes_no = vocab.YES_NO.search(scan.norm) or _ASKED_YES_OR_NO.match(scan.norm)
-    if not ranked and not yes_no:  # "which channels contributed to the decline": those that fell, asked back
-        detail = {"reason": "kept_by_change", "phrase": phrase}
-        raise AmbiguousQuestion(*both("nlu.kept_by_change", phrase=phrase), detail=detail)
     if yes_no or _another_superlative(scan, ranked):
         raise AmbiguousQuestion(
             *both("nlu.contribution_unplaced", said=phrase), detail={"reason": "contribution_unplaced"}
         )
+    for m in placed:  # "dragged GMV down": the particle, past the words between
+        down = _DOWN_AFTER.match(scan.norm, m.end()) if m.group("drag_en") else None
+        if down is not None and scan.free(*down.span("down")):
+            scan.claim(*down.span("down"))
     for m in placed:  # a bare "most" is left to the ranking words ("which 2 regions contributed the most")
         most = m.span("most") if m.group("most") else (m.end(), m.end())
         for start, end in ((m.start(), most[0]), (most[1], m.end())):
@@ -71,10 +109,42 @@ def read_contribution(scan: Scan, cues: Cues, directions: list[str]) -> str | No
         m for m in scan.find_all(vocab.MAIN_PART) if any(_in_clause_before(scan, m.end(), p.start()) for p in placed)
     ]
     cues.claim(scan, "ranking", [*main, *scan.find_all(vocab.BY_A_PART)])
-    cues.spans.setdefault("down", []).extend(m.span("drag") for m in placed if m.group("drag"))
+    cues.spans.setdefault("down", []).extend(span for m in placed if (span := _drag(m)) is not None)
     cues.best = cues.best or bool(main) or any(_part_said(m) for m in placed)
     cues.several = cues.several or any(m.group("plural") for m in placed)  # "the top contributors"
+    if not ranked:  # "哪些渠道拖累了GMV": every group's part, in the move's order
+        cues.best = cues.several = True
     cues.change = True
+    return phrase
+
+
+def read_share_of_a_move(scan: Scan, cues: Cues, directions: list[str]) -> str | None:
+    """ "各渠道对GMV下降的贡献占比", "上个月gmv下降，新老用户各贡献了多少", "each region's share of the
+    GMV decline": each part's share of one move, not of the value — every group ranked by its part
+    (the words claimed around the catalog's, with a share word right after them). Of named members
+    ("APP贡献了百分之多少", or one a superlative picks) the whole would be theirs alone, and a change
+    said with no way ("变化中各渠道占比") or against another way has no one move: asked back."""
+    found = None if cues.why else vocab.SHARE_OF_A_MOVE.search(scan.norm)
+    if found is None:
+        return None
+    phrase = scan.text[found.start() : found.end()].strip()
+    move = _MOVE_NOUN.search(scan.norm, found.start(), found.end())
+    way = None if move is None else "down" if move.group("down") else "up" if move.group("up") else None
+    ranked = vocab.BEST.search(scan.norm)  # "GMV最高的用户类型对GMV下降的贡献": of one group
+    if scan.members or ranked or way is None or any(d != way for d in directions):
+        raise AmbiguousQuestion(*both("nlu.share_of_a_change", said=phrase), detail={"reason": "share_of_a_change"})
+    assert move is not None
+    if not any(s <= move.start() < e for s, e in cues.spans.get(way, [])):  # "增量", "the decline"
+        cues.claim(scan, way, [move])
+    after = _SHARE_RIGHT_AFTER.match(scan.norm, found.end())
+    after = after or (_SHARE_LEFT_AT.match(scan.norm, found.end()) if found.group(0).endswith("占") else None)
+    end = found.end() if after is None else after.end()
+    clause_end = next((b.start() for b in vocab.CLAUSE_BREAK.finditer(scan.norm, end)), len(scan.norm))
+    own = [m for m in _SHARE_OF_A_MOVE_WORDS.finditer(scan.norm, found.start(), end) if scan.free(*m.span())]
+    own += [m for m in _SHARE_VERB_LATER.finditer(scan.norm, end, clause_end) if scan.free(*m.span())]
+    cues.claim(scan, "share_of_a_move", own)  # its own words: a period or a group inside is left to its reader
+    cues.take(scan, "ranking", vocab.BY_A_PART)
+    cues.best = cues.several = cues.change = True
     return phrase
 
 
@@ -82,8 +152,14 @@ def _moves(scan: Scan, cues: Cues, said: list[re.Match[str]]) -> list[tuple[int,
     """The move words (span, direction): a rise or fall the readers claimed, "growth", and "拖累"."""
     out = [(s, e, part) for part in ("up", "down") for s, e in cues.spans.get(part, [])]
     out += [(s, e, "up") for s, e in cues.spans.get("change", []) if vocab.GROWTH_NOUN.search(scan.text[s:e])]
-    out += [(*m.span("drag"), "down") for m in said if m.group("drag")]
+    out += [(*span, "down") for m in said if (span := _drag(m)) is not None]
     return out
+
+
+def _drag(m: re.Match[str]) -> tuple[int, int] | None:
+    """ "拖累", "拖后腿", "dragged it down": the contribution is itself a fall (its span)."""
+    group = "drag" if m.group("drag") else "drag_en" if m.group("drag_en") else None
+    return None if group is None else m.span(group)
 
 
 def _move_beside(scan: Scan, m: re.Match[str], moves: list[tuple[int, int, str]]) -> bool:
@@ -107,8 +183,10 @@ def _in_clause_before(scan: Scan, start: int, end: int) -> bool:
 
 
 def _part_said(m: re.Match[str]) -> bool:
-    """The superlative inside the words ("the bulk of", "most responsible", "accounted for most of")."""
-    return bool(m.group("part") or m.group("most_of") or "most" in m.group(0).lower())
+    """The superlative inside the words ("the bulk of", "most responsible", "mainly responsible",
+    "accounted for most of")."""
+    said = m.group(0)
+    return bool(m.group("part") or m.group("most_of") or "most" in said.lower() or vocab.MAIN_PART.search(said))
 
 
 def _ranked_here(scan: Scan, m: re.Match[str]) -> bool:
@@ -132,7 +210,7 @@ def _said_to(scan: Scan, m: re.Match[str]) -> int:
 
 def _most_later(scan: Scan, m: re.Match[str]) -> re.Match[str] | None:
     """ "what channel drove the GMV decline last month the most": "most" later in the English clause."""
-    if not (m.group("en") or m.group("noun")):
+    if not (m.group("en") or m.group("noun") or m.group("drag_en")):
         return None
     end = next((b.start() for b in vocab.CLAUSE_BREAK.finditer(scan.norm, m.end())), len(scan.norm))
     return _THE_MOST.search(scan.norm, m.end(), end)
@@ -153,4 +231,4 @@ def _another_superlative(scan: Scan, ranked: list[re.Match[str]]) -> bool:
     )
 
 
-__all__ = ["read_contribution"]
+__all__ = ["read_contribution", "read_share_of_a_move"]

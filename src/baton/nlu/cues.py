@@ -16,7 +16,7 @@ from baton.errors import AmbiguousQuestion
 from baton.messages import both, text
 from baton.nlu import vocabulary as vocab
 from baton.nlu.bounds import Bound, read_bound
-from baton.nlu.contribution import read_contribution
+from baton.nlu.contribution import read_contribution, read_share_of_a_move
 from baton.nlu.periods import PeriodCues
 from baton.nlu.scan import Scan
 
@@ -56,6 +56,12 @@ class Cues(PeriodCues):
     contribution: str | None = None
     """The words of a part's contribution to one move ("哪个渠道对GMV下降贡献最大", "which channel
     contributed most to the decline"): the parts ranked by their change, an amount."""
+    share_contributed: str | None = None
+    """Share words that say 贡献 / contributed ("哪个渠道贡献最大"): beside a comparison and no change
+    asked, of the value or of its change? (asked back by the planner, which knows the comparison)."""
+    moved_before: Literal["up", "down"] | None = None
+    """The way the previous question said its change went ("上个月GMV环比下降了多少"): the move a
+    follow-up's contribution that says none is of ("哪个渠道贡献最大")."""
     both_ends: bool = False
     """The highest and the lowest are asked at once ("最高和最低的区域", "best and worst")."""
     several: bool = False
@@ -199,9 +205,10 @@ def claim_comparison_added(scan: Scan, cues: Cues, *, compared_already: bool) ->
         cues.claim(scan, "comparison_added", [added])
 
 
-def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
-    """The operators a question states, their spans claimed."""
-    cues = Cues()
+def read_cues(scan: Scan, *, follows: bool = False, moved_before: Literal["up", "down"] | None = None) -> Cues:
+    """The operators a question states, their spans claimed (``moved_before``: of a follow-up, the
+    way the previous question said its change went)."""
+    cues = Cues(moved_before=moved_before if follows else None)
     cues.action = bool(cues.take(scan, "action", vocab.ACTIONS))
     cues.advice = bool(cues.take(scan, "advice", vocab.ADVICE))
     cues.forecast = bool(cues.take(scan, "forecast", vocab.FORECAST))
@@ -284,16 +291,12 @@ def read_cues(scan: Scan, *, follows: bool = False) -> Cues:
         raise rank_within_or_across(grain_labels(named[0], cues.grain), {"grain": [*named, cues.grain]})
     cues.grain = cues.grain or (named[0] if named else None)
     cues.trend = bool(cues.take(scan, "trend", vocab.TREND))
-    of_a_move = None if cues.why else vocab.SHARE_OF_A_MOVE.search(scan.norm)
-    if of_a_move is not None:  # "what share of the decline came from app": not a share of the value
-        phrase = scan.text[of_a_move.start() : of_a_move.end()]
-        raise AmbiguousQuestion(*both("nlu.share_of_a_change", said=phrase), detail={"reason": "share_of_a_change"})
-    cues.contribution = read_contribution(scan, cues, directions)
+    cues.contribution = read_share_of_a_move(scan, cues, directions) or read_contribution(scan, cues, directions)
     shares = cues.take(scan, "share", vocab.SHARE)
     if any(m.group(0).startswith("贡献") for m in shares):  # "哪个渠道对GMV贡献最大": 对 is the contribution's
         cues.take(scan, "share", vocab.BY_A_PART)
-    if any(vocab.CONTRIBUTION_WORD.search(m.group(0)) for m in shares) and _COMPARED.search(scan.norm):
-        raise contribution_of_value_or_change(scan.text[shares[0].start() : shares[0].end()])
+    contributed = [m for m in shares if vocab.CONTRIBUTION_WORD.search(m.group(0))]
+    cues.share_contributed = scan.text[contributed[0].start() : contributed[0].end()] if contributed else None
     # "what percent did GMV grow": a percentage of a change is the change, not a share
     percent_of_change = all(_PERCENT.fullmatch(m.group(0).strip()) for m in shares) and (
         cues.change or directions or all(_right_after(m, cues.comparison_spans(), scan) for m in shares)
@@ -757,7 +760,7 @@ def read_which_n(scan: Scan, cues: Cues, superlative: Sequence[re.Match[str]] | 
     cues.top_n = _number(m.group("en") or m.group("zh"))
 
 
-_PERCENT = patterns.compile(r"%|％|percent|percentage|百分之多少|百分之几|百分比", re.I)
+_PERCENT = patterns.compile(r"%|％|percent(?:age)?(?:[- ]?wise|\s+terms)?|百分之多少|百分之几|百分比", re.I)
 _WINDOW = patterns.compile(
     r"(?P<n>\d+|[一二两三四五六七八九十]+|two|three|four|five|six|seven|eight|nine|ten|fourteen|thirty)\s*个?\s*"
     r"(?P<u>天|日|周末|周|星期|月|季度|年|days?|weekends?|weeks?|months?|quarters?|years?)"

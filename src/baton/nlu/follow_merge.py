@@ -67,6 +67,10 @@ class NothingChanged(Exception):
     """The follow-up named nothing Baton could lay over the previous question."""
 
 
+_IN_PERCENT = patterns.compile(r"(?:in\s+)?percent(?:age)?(?:[- ]?wise|\s+terms)?|按?百分比(?:看|算)?|%", re.I)
+"""A follow-up that says only "in percent": of a change ranked as an amount, the percent change."""
+
+
 class FollowUpMerge(RowsPointedAt):
     """``parent`` changed where the follow-up's reading ``r`` says; :meth:`build` runs the stages."""
 
@@ -421,7 +425,8 @@ class FollowUpMerge(RowsPointedAt):
             # "退款率最好的渠道" then "那GMV呢": which end is "best" differs; asked, never carried over
             raise AmbiguousQuestion(*both("conversation.ranking_direction"), detail={"missing": "order"})
         # "最高的3个区域" then "换成最低的" / "what about the bottom ones": the bottom 3, the count kept
-        top_end = (parent.top_n or 1) if cues.best and cues.rank_place is None else None
+        # "which regions contributed to the decline?": every one ranked, never the top one (review s29)
+        top_end = (parent.top_n or 1) if cues.best and cues.rank_place is None and not cues.several else None
         self.top_n = (cues.top_n or top_end) if self.ranked else parent.top_n
         self.place = cues.rank_place if self.ranked else parent.rank_place
         self.left_behind = self._ranking_left_behind() or self._drilled_into_one()
@@ -501,8 +506,12 @@ class FollowUpMerge(RowsPointedAt):
         period before when nothing else is compared."""
         cues, parent = self.cues, self.parent
         said = [self.r.scan.text[s:e] for s, e in cues.spans.get("share", [])]
-        if cues.share and self.comparison is not None and any(vocab.CONTRIBUTION_WORD.search(w) for w in said):
-            raise contribution_of_value_or_change(said[0])  # "…环比" then "哪个贡献最大"
+        if cues.share_contributed and self.comparison is not None and not (cues.change or parent.share):
+            raise contribution_of_value_or_change(cues.share_contributed)  # "…环比" then "哪个贡献最大"
+        if cues.share and self.rank_by == "change" and said and all(_IN_PERCENT.fullmatch(w.strip()) for w in said):
+            # "which region grew the most" then "in percent terms?": the change ranked in percent (p75)
+            cues.share, self.rank_by = False, "change_pct"
+            self.changed.append("ranking")
         self.share = cues.share or parent.share
         if self.share and not parent.share:
             self.changed.append("share")
@@ -707,7 +716,10 @@ class FollowUpMerge(RowsPointedAt):
         moved = cues.change or cues.premise is not None or cues.why
         if not (query.share and not self.parent.share and kept) or moved or share_comparison_built(query):
             return query
-        return query.model_copy(update={"comparison": None, "intent": "share"})
+        update: dict[str, object] = {"comparison": None, "intent": "share"}
+        if query.rank_by != "value":  # "哪个渠道对GMV下降贡献最大" then "各渠道占比呢": the shares, unranked
+            update.update(rank_by="value", top_n=None, rank_place=None, contribution=False, order="desc")
+        return query.model_copy(update=update)
 
     def _better(self, metrics: tuple[str, ...]) -> str | None:
         return self.planner.catalog.metrics[metrics[0]].better

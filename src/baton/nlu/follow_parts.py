@@ -7,8 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import get_args
 
+from pydantic import ValidationError
+
 from baton.contracts.conversation import PartName
 from baton.contracts.semantic import SemanticQuery
+from baton.errors import AmbiguousQuestion
+from baton.messages import both
 
 Part = PartName
 PARTS: tuple[Part, ...] = get_args(PartName)
@@ -23,6 +27,17 @@ class FollowUp:
     changed: tuple[Part, ...]
     inherited: tuple[Part, ...]
     standalone: bool = False
+
+    def __post_init__(self) -> None:
+        """The query a follow-up changed part by part (copies skip validation) is one a question could
+        state: otherwise the follow-up is asked back, never run or stored half-valid (p75: "in
+        percent?" after a ranking by a change crashed the run)."""
+        try:
+            SemanticQuery.model_validate(self.query.model_dump())
+        except ValidationError as invalid:
+            reasons = [str(e.get("msg", "")) for e in invalid.errors()]
+            detail = {"follow_up": True, "invalid": reasons}
+            raise AmbiguousQuestion(*both("conversation.unclear_follow_up"), detail=detail) from None
 
 
 def inherited_parts(parent: SemanticQuery, changed: list[Part]) -> tuple[Part, ...]:

@@ -343,6 +343,7 @@ def _change_ranking(query: SemanticQuery, catalog: Catalog, metric: str, lang: L
     points = query.rank_by == "change" and catalog.metrics[query.metrics[0]].unit == "ratio"
     measure = text("answer.interpret_measure_" + ("points" if points else query.rank_by), lang)
     listed = text(f"answer.listed_{query.listed}", lang) if query.listed is not None else ""
+    listed += text("answer.interpret_contribution", lang) if query.contribution else ""
     if query.top_n is not None:
         said = text("answer.interpret_change_top", lang, n=query.top_n, move=move, metric=metric, measure=measure)
         return said + listed

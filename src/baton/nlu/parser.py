@@ -51,6 +51,7 @@ from baton.nlu.cues import (
     claim_comparative,
     claim_comparison_added,
     closing_direction,
+    contribution_of_value_or_change,
     read_cues,
     read_kept_periods,
     read_ranking,
@@ -565,6 +566,8 @@ class Planner(TermReader, QueryAssembly):
         listed = _members_listed(terms)  # "1月和2月华东的买家数分别是多少": each month, 华东 only a filter
         cues.side_by_side = cues.separately and not (cues.total or cues.breakdown or terms.dims or listed)
         time_range, comparison = resolve_periods(read.scan, read.cues, read.periods)
+        if cues.share_contributed and comparison is not None and not cues.change and cues.premise is None:
+            raise contribution_of_value_or_change(cues.share_contributed)  # "上个月GMV环比，哪个渠道贡献最大"
         _whole_year_is_the_period(read.scan, read.cues, time_range)
         if comparison is not None:
             members_paired_with_periods(read.scan, read.periods, read.terms)
@@ -620,7 +623,7 @@ class Planner(TermReader, QueryAssembly):
         check_share_compared(query, read.scan.norm)
         query = share_move_said(query, read.scan, read.cues.spans)
         self._unit_in_currency(query, read.cues.unit_currency)
-        return query if kept is None else the_groups_that_moved(query, kept)
+        return query if kept is None or query.contribution else the_groups_that_moved(query, kept)
 
     def _unit_in_currency(self, query: SemanticQuery, currency: str | None) -> None:
         """ "上个月GMV多少万美元" of a CNY metric: Baton does not convert — asked back, never the CNY figure."""
@@ -748,7 +751,8 @@ class Planner(TermReader, QueryAssembly):
         if refused is not None:  # named whole ("flights month to date"): refused before its words are read as a period
             raise self.refused_metric(refused.terms[0].target)
         ties = read_ties(scan) if context is not None else None
-        cues = read_cues(scan, follows=context is not None)
+        moved_before = context.premise if context is not None and context.comparison is not None else None
+        cues = read_cues(scan, follows=context is not None, moved_before=moved_before)
         cues.as_of = as_of
         cues.share = cues.share and not _rate_in_percent(self.catalog, scan, found, cues.spans.get("share", []))
         claim_comparison_added(scan, cues, compared_already=context is not None and context.comparison is not None)

@@ -188,8 +188,9 @@ CHANGE_WORDS = patterns.compile(
     _I,
 )
 CONTRIBUTION_TO_A_MOVE = patterns.compile(
-    r"(?P<zh>贡献度?|拉动|带动|导致|造成|引起|带来|(?P<drag>拖累))(?!占比|比例|份额|比重|率|了?(?:多少|几成|百分))(?:了|的)?"
-    r"|(?:(?<=主要)|(?<=主要是)|(?<=大多)|(?<=大部分))(?P<zh_from>来自|源于|出在|在)"
+    r"(?P<zh>贡献度?|拉动|带动|导致|造成|引起|带来|(?P<drag>拖累|拖了?后腿))(?!占比|比例|份额|比重|率|了?(?:多少|几成|百分))(?:了|的)?"
+    r"|(?:(?<=主要)|(?<=主要是)|(?<=大多)|(?<=大部分))(?P<zh_from>来自|源于|出在|在|靠)"
+    r"|\b(?P<drag_en>(?:dragg(?:ed|ing)|drags?)\b(?=(?: [\w'’]+){0,3}? down\b)|drags? on\b)"
     r"|\b(?P<en>contribut(?:ed|es|e|ing)|dr(?:ove|ives?|iving|iven)|caused?|causes|causing)\b"
     r"(?: (?:the )?(?:(?P<most>most)|(?P<part>largest part|biggest part|bulk)))?(?P<to> (?:to|of))?\b"
     r"|\b(?:was|is|were|are) (?:most(?:ly)? |mainly |largely |primarily )?(?P<en_noun>responsible) for\b"
@@ -209,8 +210,9 @@ SHARE_OF_A_MOVE = patterns.compile(
     rf"{_A_MOVE_ZH}的?(?:金额|额|量|部分|的部分)?(?:中|里|之中|当中)[^。；;？?]{{0,14}}?"
     rf"(?:贡献(?![^，,。？?]{{0,4}}最)|占|百分之|几成|比例|比重|份额)"
     rf"|对[^，,。；;？?]{{0,16}}?{_A_MOVE_ZH}的?(?:贡献|拉动|带动)(?![^，,。？?]{{0,4}}最)"
-    rf"|占[^，,。；;？?]{{0,12}}?{_A_MOVE_ZH}的?(?:百分之|比例|比重|份额|几成|多少)"
-    rf"|{_A_MOVE_ZH}了?[，,]\s*[^。；;？?]{{0,10}}?占了?(?:多少|几成|百分之)"
+    rf"|占(?!比)(?:(?!比例|比重|份额|占比)[^，,。；;？?]){{0,12}}?{_A_MOVE_ZH}(?:额|量)?"
+    rf"(?:的(?:百分之|比例|比重|份额|几成|多少)|百分之|比例|比重|份额|几成)"
+    rf"|{_A_MOVE_ZH}了?[，,]\s*[^。；;？?]{{0,10}}?(?:占了?(?:多少|几成|百分之)|(?:各自?|分别)贡献了?多少)"
     rf"|(?:贡献|占)了?(?:多少|几成|百分之几|百分之多少)的?{_A_MOVE_ZH}"
     rf"|(?:\b(?:share|proportion|fraction|portion|(?<!largest )(?<!biggest )part|percent(?:age)?)|%)(?<! of change) of (?!changes?\b)"
     rf"(?:[\w'’]+ ){{0,4}}?{_A_MOVE_EN}\b"
@@ -223,8 +225,9 @@ SHARE_OF_A_MOVE = patterns.compile(
 """A share of a change ("上个月GMV下降中APP贡献了百分之多少", "各渠道对GMV增长的贡献率", "what share of the
 decline came from app"): how much of the whole's rise or fall a part accounts for — never the
 part's share of the whole's value, which the share words alone would answer."""
-RANKED_RIGHT_AFTER = patterns.compile(r"[^，,。；;？?]{0,6}?最(?:大|多|高|主要)")
-""""贡献最大", "拖累GMV最多": the superlative of a contribution, said right after its verb (or its object)."""
+RANKED_RIGHT_AFTER = patterns.compile(r"[^，,。；;？?]{0,12}?最(?:大|多|高|主要)")
+""""贡献最大", "拖累GMV最多", "造成上个月GMV下滑最多": the superlative of a contribution, said right after
+its verb, or after its object and move (a move may stand 8 characters after the verb, and is a few long)."""
 SENTENCE_BREAK = patterns.compile(r"[。？?!！；;]")
 RANKED_RIGHT_BEFORE = patterns.compile(
     r"\b(?:biggest|largest|main|top|primary|key|chief|leading|single biggest|most)\s+$|主要(?:是|由|在)?\s*$", _I
@@ -246,7 +249,7 @@ SHARE = patterns.compile(
     r"|(?:(?:full|whole|entire) )?year(?:'s)?(?: total| whole)?)\b(?![- ]to[- ]date)|"
     r"占(?:总|全部|整体|全国|全平台|所有)?的?(?:多少|几成|百分之几)|占了?几成|几成|多少成|百分之多少|百分之几|百分比|\bwhat cut\b|\bcut of\b|\bpercentages\b|\bas percentages?\b|"
     r"其中(?=[^，,。？?；;]{0,12}?(?:多少|占|几))|占多少|占了多少|所占比例|多大比例|多大比重|构成|贡献了?多少|贡献占比|贡献|占|%|％|\bpct\b|"
-    r"\bpercentage\b|\bpercent\b|\bshares?\b|\bproportions?\b|\bfraction\b|\bportion\b|\bmix\b"
+    r"\bpercent(?:age)?(?:[- ]?wise|\s+terms)?\b|\bshares?\b|\bproportions?\b|\bfraction\b|\bportion\b|\bmix\b"
     r"|\bwhat part\b|\bhow much of\b"
     r"|\b(?:make|makes|made|making) up\b|\baccount(?:s|ed)? for\b"
     r"|\bcontribut(?:e|ed|ion)s?\b",
@@ -432,6 +435,7 @@ UP = patterns.compile(
     r"(?<![跌降])涨(?!跌)(?=\s*(?:最|得?(?:这么|那么|这样)多|幅))|(?<![多])多了(?=\s*(?:这么|那么|很|好|不少))|"
     r"(?:(?<=为什么)|(?<=为啥)|(?<=怎么))多了(?=\s*[?？。!！]?\s*$)|(?<![跌降])涨得?(?:这么|那么|这样)(?:狠|厉害|猛|快|凶)|"
     r"\bspike[sd]?\b|\bsurge[sd]?\b|\bsoar(?:ed)?\b|\bsky-?rocket(?:ed)?\b|\brise\b|\brose\b|\brisen\b|\bgrow\b|\bgrew\b|\bgrown\b"
+    r"|\bgrowing\b|\brising\b|\bincreasing\b"
     r"|\bincrease[sd]?\b|\bjump(?:ed)?\b|\bclimb(?:ed)?\b|\bgo(?:ne)? up\b|\bwent up\b|\bimprove[sd]?\b"
     r"|\bbeat(?:s|en)?\b|\boutperform(?:s|ed)?\b|\boutdid\b"
     r"|(?<!\bsum )(?<!\bpull )(?<!\bshow )(?<!\blook )(?<!\badd )(?<!\bset )(?<!\bback )(?<!\bmake )(?<!\bpick )"
@@ -480,6 +484,7 @@ DOWN = patterns.compile(
     r"\bplunge[sd]?\b|\bdip(?:s|ped)?\b|\bf[ae]ll(?:s|en)?\s+off\s+a\s+cliff\b|(?<=ing )less\b(?![^?.!;]*\bthan\b)|\bplummet(?:ed)?\b|\btank(?:ed)?\b|\bcrash(?:ed)?\b|"
     r"\bf[ae]ll(?:s|en|ing)?\s+short\s+of\b(?!\s*[¥$]?\s*\d)|"
     r"\bdrop(?:ped)?\b|\bfall\b|\bfell\b|\bfallen\b|\bdecline[sd]?\b|\bworse\b|\bworsen(?:ed|s)?\b"
+    r"|\bdeclining\b|\bfalling\b|\bdropping\b|\bshrinking\b|\bdecreasing\b"
     r"|\bdeteriorat(?:ed|es|e|ing)\b|\bdecrease[sd]?\b|\bgo(?:ne)? down\b|\bwent down\b|\bslump(?:ed)?\b|\bshrank\b|\bshrink\b"
     r"|(?<!\bbreak )(?<!\bbroken )(?<!\bbroke )(?<!\bdrill )(?<!\bnarrow )(?<!\bwrite )(?<!\bwritten )"
     r"\bdown\b(?=\s*(?:$|[?？.!,;]|(?:this|last|in|on|for|since|from|vs\.?|versus|compared|against|yoy|mom|wow|qoq)\b))",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -68,6 +68,9 @@ class Executed(BaseModel):
     """The metrics' tables' first day with rows (a period starting before it says so)."""
     unnamed: UnnamedGroups = UnnamedGroups()
     """The groups with an empty key a ranking by a dimension left out."""
+    whole_move: Literal["up", "down", "none"] | None = None
+    """How all groups together moved, for a contribution whose whole a minimum group size keeps out
+    of the ranking's statement (one more, of the total): a premise the answer must still check."""
 
 
 class ChartOutput(BaseModel):
@@ -151,6 +154,7 @@ class AskPipeline(Pipeline):
         comparison = sorted({d for _, days in by_table.values() for d in days})
         return Executed(
             unnamed=self._unnamed(draft),
+            whole_move=self._whole_move(draft),
             evidence_id=result.evidence_id,
             pii_allowed=not governed.principal.pii,
             freshness=freshness,
@@ -197,6 +201,34 @@ class AskPipeline(Pipeline):
         compiled = compile_query(unranked, catalog, dialect=self.scope.session.engine.dialect, plain=True)  # data only
         result = governed.execute(governed.approve(compiled.sql, name="unnamed_groups"), name="unnamed_groups")
         return unnamed_groups(unranked, result, catalog)
+
+    def _whole_move(self, draft: SqlDraft) -> Literal["up", "down", "none"] | None:
+        """A contribution's whole read by a user with a minimum group size: the ranking's statement
+        cannot hold it (the hidden groups are out of it), so the total's change is one more governed
+        statement — a single group the floor judges like any other (review s29)."""
+        from baton.catalog.compiler import compile_query
+
+        query = self.query
+        if not (query.contribution and draft.plain and query.comparison is not None):
+            return None
+        total = SemanticQuery(
+            metrics=query.metrics[:1],
+            filters=query.filters,
+            time_range=query.time_range,
+            where=query.where,
+            as_of=query.as_of,
+            comparison=query.comparison,
+            average_per=query.average_per,
+        )
+        catalog, governed = self.scope.session.catalog, self.scope.governed
+        compiled = compile_query(total, catalog, dialect=self.scope.session.engine.dialect, plain=True)
+        result = governed.execute(governed.approve(compiled.sql, name="contribution_whole"), name="contribution_whole")
+        names = [c.name for c in result.columns]
+        column = f"{compiled.columns[0]}_change"
+        if not result.rows or column not in names or result.rows[0][names.index(column)] is None:
+            return None
+        change = float(result.rows[0][names.index(column)])
+        return "up" if change > 0 else "down" if change < 0 else "none"
 
     def _spans(self) -> list[tuple[date, date]]:
         """The current period's days, and the comparison's when there is one."""
@@ -254,7 +286,25 @@ class AskPipeline(Pipeline):
         return ResultTable(columns=r.columns, rows=r.rows, row_count=r.row_count, truncated=r.truncated)
 
     def _with_hidden_groups(self, narrative: str) -> str:
-        return with_hidden_groups(narrative, self._evidence(), self.scope.language)
+        said = with_hidden_groups(narrative, self._evidence(), self.scope.language)
+        moved = self.scope.need("execute", Executed).whole_move
+        falls = self.query.order == "asc"
+        if moved is None or moved == ("down" if falls else "up"):
+            return said
+        dimension = self.scope.session.catalog.dimensions[self.query.dimensions[0]].label.for_lang(self.scope.language)
+        keys = (
+            ("answer.change_move_down", "answer.change_word_change_down")
+            if falls
+            else (
+                "answer.change_move_up",
+                "answer.change_word_change_up",
+            )
+        )
+        move, word = (text(k, self.scope.language) for k in keys)
+        note = text(
+            "answer.contribution_other_way_hidden", self.scope.language, dimension=dimension, move=move, word=word
+        )
+        return f"{said}{note}"
 
     def _chart(self) -> ChartOutput:
         """The answer's chart spec (declarative; no code runs); a chart that cannot be built

@@ -33,6 +33,8 @@ class UnnamedGroups(BaseModel):
     value: float | None = None
     no_percent: list[str] = []
     """The groups (their keys, as stored) a ranking by the change in percent cannot place."""
+    change: float | None = None
+    """Their change, for a contribution: not ranked, yet inside the whole's change (review s29)."""
 
 
 def unnamed_query(query: SemanticQuery) -> SemanticQuery | None:
@@ -50,7 +52,7 @@ def unnamed_query(query: SemanticQuery) -> SemanticQuery | None:
         time_range=query.time_range,
         where=query.where,
         as_of=query.as_of,
-        comparison=query.comparison if query.rank_by == "change_pct" else None,
+        comparison=query.comparison if query.rank_by == "change_pct" or query.contribution else None,
     )
 
 
@@ -67,7 +69,10 @@ def unnamed_groups(query: SemanticQuery, result: QueryResult, catalog: Catalog) 
         return UnnamedGroups(no_percent=no_percent)
     adds_up = catalog.metrics[metric].additive
     value = sum(values) if values and (len(empty) == 1 or adds_up) and len(values) == len(empty) else None
-    return UnnamedGroups(groups=len(empty), value=value, no_percent=no_percent)
+    at = names.index(f"{metric}_change") if f"{metric}_change" in names else None
+    changes = [float(row[at] or 0) for row in empty] if at is not None and adds_up else []
+    change = sum(changes) if changes else None
+    return UnnamedGroups(groups=len(empty), value=value, no_percent=no_percent, change=change)
 
 
 def _no_percent(result: QueryResult, keys: list[int], metric: str) -> list[str]:
@@ -92,6 +97,12 @@ def unnamed_notes(query: SemanticQuery, found: UnnamedGroups, catalog: Catalog, 
         return notes
     dims = no_key_labels(catalog, query.dimensions, language)
     metric = query.metrics[0]
+    if query.contribution and found.change is not None and query.average_per is None:
+        # "which country contributed most to the growth": the empty group's part is in the whole
+        info = catalog.metrics[metric]
+        change = format_exact(found.change, info.unit, language, catalog.currency_of(metric))
+        change = change if found.change < 0 else f"+{change}"
+        return [text("answer.unnamed_in_the_whole", language, dimensions=dims, change=change), *notes]
     # the value said is the period's own: not a per-day average's, nor a change a ranking by it ranks
     if found.value is None or query.average_per is not None or query.rank_by != "value":
         return [text("answer.unnamed_not_ranked", language, dimensions=dims), *notes]

@@ -165,10 +165,13 @@ _RULES: tuple[_Rule, ...] = (
         _p(r"(?:最近|近|过去的?)\s*(?P<n><CNUM>)\s*(?P<u>天|日|个?(?:周|星期|礼拜)|个?(?:自然)?月|个?季度|个?季|年)"),
         _last_n_cn,
     ),
-    # the past year: the twelve whole months before the current one, like 近一年
+    # the past year: the twelve whole months before the current one, like 近一年 — and "over the
+    # last year" (p75: a span back from now, never the calendar year "last year" names)
     _Rule(
         "past_year_en",
-        _p(r"<NB>(?:the\s+)?(?:past|trailing)\s+year<NA>"),
+        _p(
+            r"<NB>(?:the\s+)?(?:past|trailing)\s+year<NA>|<NB>(?:over|in|during|across|throughout)\s+the\s+last\s+year<NA>"
+        ),
         lambda m, ctx, text: _last_n("year", 1, ctx, text),
     ),
     # the last half year: the six whole months before the current one, like 近6个月
