@@ -358,7 +358,7 @@ def test_a_question_back_suggests_the_metric_the_question_named_first() -> None:
 @pytest.mark.parametrize(
     ("question", "offered"),
     [
-        ("what percentage of orders were refunded last month", "refund rate"),
+        ("how many refunded orders last month", "refund rate"),  # a count, not the rate: offered
         ("how many cancelled orders last month", "cancellation rate"),
     ],
 )

@@ -384,6 +384,81 @@ def ratios_said_in_parts(
     return out, read
 
 
+def rates_said_as_shares(
+    catalog: Catalog, scan: Scan, hits: Sequence[Hit], language: Language
+) -> tuple[list[Hit], list[Correction]]:
+    """ "what % of orders were refunded", "取消的订单占比", "退款订单的比例":
+    the share of a count that an event of a rate metric befell is that rate — read as the catalog's
+    rate whose name the event word begins (退款 of 退款率, "refund" of "refund rate"), when the count
+    is of a table the rate's denominator counts, and said so. The words are the catalog's: no rate
+    is named in code; with no such rate the event word stays unread and is asked back."""
+    out = sorted(hits, key=lambda h: h.start)
+    read: list[Correction] = []
+    for noun in list(out):
+        counts = [t.target for t in noun.terms if t.kind == "metric" and catalog.metrics[t.target].unit == "count"]
+        if len(counts) != 1 or len(noun.terms) != 1:
+            continue
+        for rate, stems in _rate_stems(catalog).items():
+            if catalog.measures_of(counts[0])[0].table != catalog.measures_of(rate)[1].table:
+                continue  # "% of sessions refunded": the rate counts another table's rows
+            span = _share_of_a_count(scan, noun, stems)
+            if span is None:
+                continue
+            written = scan.text[span[0] : span[1]]
+            out[out.index(noun)] = Hit(span[0], span[1], written, (Term("metric", rate, written),))
+            read.append(
+                Correction(written=written, read_as=catalog.metrics[rate].label.for_lang(language), kind="ratio")
+            )
+            break
+    return out, read
+
+
+def _rate_stems(catalog: Catalog) -> dict[str, list[str]]:
+    """Each rate metric's event words, from its names that end in 率 / "rate": 退款 of 退款率, and in
+    English the first word cut to its root ("cancellation" → "cancell", so "cancelled" is one)."""
+    stems: dict[str, list[str]] = {}
+    for name, metric in catalog.metrics.items():
+        if not metric.is_ratio:
+            continue
+        for said in (metric.label.zh, metric.label.en, *metric.synonyms):
+            word = normalise(said.strip())
+            if word.endswith("率") and len(word) >= 3 and not word.isascii():
+                stems.setdefault(name, []).append(re.escape(word[:-1]))
+            elif word.endswith(" rate") and " " not in word[:-5] and len(word) > 8:
+                root = _NOUN_ENDING.sub("", word[:-5])
+                stems.setdefault(name, []).append(re.escape(root) + r"[a-z]*")
+    return stems
+
+
+_NOUN_ENDING = re.compile(r"(?:ation|sion|ion|ment|al)$")
+
+
+def _share_of_a_count(scan: Scan, noun: Hit, stems: list[str]) -> tuple[int, int] | None:
+    """The span of a share of ``noun`` said with one of ``stems`` as its event: "取消的订单占比",
+    "订单中退款的比例", "what % of orders were refunded"."""
+    stem = "|".join(sorted(stems, key=len, reverse=True))
+    before = re.compile(rf"(?:{stem})了?的?\s*$").search(scan.norm, 0, noun.start)
+    after = _ZH_SHARE_AFTER.match(scan.norm, noun.end)
+    if before is not None and after is not None:
+        return before.start(), after.end()
+    inside = re.compile(rf"(?:中|里|当中)?(?:被)?(?:{stem})了?的?{_ZH_SHARE_AFTER.pattern}").match(scan.norm, noun.end)
+    if inside is not None:
+        return noun.start, inside.end()
+    share = _EN_SHARE_OF.search(scan.norm, 0, noun.start)
+    event = re.compile(rf"\s+(?:that\s+|which\s+)?(?:were\s+|was\s+|got\s+|get\s+|are\s+|is\s+)?(?:{stem})\b").match(
+        scan.norm, noun.end
+    )
+    if share is not None and event is not None:
+        return share.start(), event.end()
+    return None
+
+
+_ZH_SHARE_AFTER = patterns.compile(r"\s*的?\s*(?:占比|比例|比重|百分比|占了?多少|占几成)")
+_EN_SHARE_OF = patterns.compile(
+    r"(?:\b(?:share|percentage|percent|proportion|fraction|pct)|%)\s+of\s+(?:the\s+|all\s+)?(?:total\s+)?$", re.I
+)
+
+
 _EACH_SAID = patterns.compile(r"分别|各自|\brespectively\b|\bseparately\b|\beach\b", re.I)
 _RATIO_CLOSING = patterns.compile(r"\s*的?\s*(?:比例|比率|比重|百分比|占比)")
 
@@ -448,5 +523,6 @@ __all__ = [
     "metric_said_whole",
     "metrics_naming",
     "no_part_of_a_metric",
+    "rates_said_as_shares",
     "ratios_said_in_parts",
 ]

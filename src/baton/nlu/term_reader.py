@@ -37,6 +37,7 @@ from baton.nlu.lexicon import Hit, Term, normalise
 from baton.nlu.metric_words import (
     claim_measure_words,
     claim_metric_affixes,
+    rates_said_as_shares,
     ratios_said_in_parts,
 )
 from baton.nlu.reading import (
@@ -220,6 +221,8 @@ class TermReader(CatalogChecks):
         hits = [members_only(h) if _EXCLUDED_BEFORE.search(scan.norm, 0, h.start) else h for h in hits]
         hits = self._without_rows_excluded(scan, hits)
         hits, ratios_read = ratios_said_in_parts(self.catalog, scan, hits, language)
+        hits, rates_read = rates_said_as_shares(self.catalog, scan, hits, language)  # "% of orders refunded"
+        ratios_read = [*ratios_read, *rates_read]
         if ratios_read:  # "GMV divided by orders": its "divided by" is the metric's, no ratio or share of its own
             _cues_inside_terms(cues, [h for h in hits if any(r.written == h.text for r in ratios_read)])
         terms = Terms(ratios_read=ratios_read)
