@@ -192,6 +192,16 @@ RANGES: list[tuple[str, date, str, str, Grain]] = [
     ("过去一年", MID_MARCH, "2025-03-01", "2026-02-28", "month"),
     ("最近两年", A, "2024-07-01", "2026-06-30", "month"),
     ("the past year", A, "2025-07-01", "2026-06-30", "month"),
+    # finance shorthand
+    ("TTM", A, "2025-07-01", "2026-06-30", "month"),
+    ("LTM", MID_MARCH, "2025-03-01", "2026-02-28", "month"),
+    ("1H26", A, "2026-01-01", "2026-06-30", "half"),
+    ("2H 2025", A, "2025-07-01", "2025-12-31", "half"),
+    ("2Q26", A, "2026-04-01", "2026-06-30", "quarter"),
+    ("W26", A, "2026-06-22", "2026-06-28", "week"),
+    ("2026-W26", A, "2026-06-22", "2026-06-28", "week"),
+    ("the week ending June 28", A, "2026-06-22", "2026-06-28", "week"),
+    ("week ending Jun 27", A, "2026-06-21", "2026-06-27", "custom"),
     # p75: "over the last year" is a span back from now, "last year" alone the calendar year
     ("over the last year", A, "2025-07-01", "2026-06-30", "month"),
     ("in the last year", MID_MARCH, "2025-03-01", "2026-02-28", "month"),

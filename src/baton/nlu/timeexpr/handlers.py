@@ -271,6 +271,13 @@ def _week_of_iso_day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _Raw(monday, monday + timedelta(days=6), "week")
 
 
+def _week_ending(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "the week ending June 28": the seven days that end on the day named — a calendar week when
+    it is a Sunday, else those seven days as said (a retail week may end on any weekday)."""
+    day = _day(m, ctx, text).start
+    return _Raw(day - timedelta(days=6), day, "week" if day.weekday() == 6 else "custom")
+
+
 def _fortnight(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _last_n("week", 2, ctx, text)
 

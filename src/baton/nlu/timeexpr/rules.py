@@ -49,6 +49,7 @@ from baton.nlu.timeexpr.handlers import (
     _this_period_last_year,
     _us_day,
     _week_containing,
+    _week_ending,
     _week_of_iso_day,
     _weekday_of_week,
     _weekend,
@@ -180,6 +181,11 @@ _RULES: tuple[_Rule, ...] = (
         _p(r"(?:最近|近|过去的?)\s*(?:半年|半个年)|<NB>(?:the\s+)?(?:last|past|previous|prior)\s+half[- ]year<NA>"),
         lambda m, ctx, text: _last_n("month", 6, ctx, text),
     ),
+    _Rule(  # TTM / LTM: the trailing twelve whole months, as "the last 12 months" is
+        "trailing_twelve_en",
+        _p(r"<NB>(?:ttm|ltm)<NA>"),
+        lambda m, ctx, text: _last_n("month", 12, ctx, text),
+    ),
     _Rule(  # "the past week", "over the past month": the one before the current, as 过去一周 is
         "past_one_en",
         _p(r"<NB>(?:the\s+)?past\s+(?P<u>week|month|quarter)<NA>"),
@@ -288,7 +294,7 @@ _RULES: tuple[_Rule, ...] = (
         "iso_week",
         _p(
             r"(?:(?:<YEAR_CN>)?第\s*(?P<w>\d{1,2}|[一二三四五六七八九十]{1,3})\s*(?:周|星期)"
-            r"|<NB>(?:(?P<y3>[12]\d{3})-?W(?P<w2>\d{1,2})|(?:week|wk)\.?\s*(?P<w3>\d{1,2})(?:<YEAR_SUF>)?)<NA>)"
+            r"|<NB>(?:(?:(?P<y3>[12]\d{3})-?)?W(?P<w2>\d{1,2})|(?:week|wk)\.?\s*(?P<w3>\d{1,2})(?:<YEAR_SUF>)?)<NA>)"
         ),
         _iso_week,
     ),
@@ -300,6 +306,7 @@ _RULES: tuple[_Rule, ...] = (
     ),
     _Rule("quarter_nth_cn", _p(r"<YEAR_CN>的?\s*(?P<ord>第一个|首个|最后一个?)\s*季度"), _quarter),
     _Rule("quarter_q", _p(r"<NB>(?:<YEAR_PRE>)?Q(?P<q>[1-4])(?:<YEAR_SUF>)?<NA>"), _quarter),
+    _Rule("quarter_nq", _p(r"<NB>(?P<q>[1-4])Q(?:\s*'?(?P<yy>\d{2})(?!\d)|\s*(?P<y2>[12]\d{3})(?!\d))<NA>"), _quarter),
     _Rule(
         "quarter_en",
         _p(r"<NB>(?P<ord>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter(?:<YEAR_SUF>)?<NA>"),
@@ -324,6 +331,14 @@ _RULES: tuple[_Rule, ...] = (
         "week_containing_en",
         _p(r"<NB>(?:the\s+)?week\s+of\s+<MON_ANY>\.?\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?!\d)(?:<YEAR_SUF>)?<NA>"),
         _week_containing,
+    ),
+    _Rule(
+        "week_ending_en",
+        _p(
+            r"<NB>(?:the\s+)?(?:week|wk)\s+end(?:ing|ed|s)\s+(?:on\s+)?<MON_ANY>\.?\s+(?P<d>\d{1,2})"
+            r"(?:st|nd|rd|th)?(?!\d)(?:<YEAR_SUF>)?<NA>"
+        ),
+        _week_ending,
     ),
     _Rule(
         "week_of_iso_day",
@@ -409,6 +424,8 @@ _RULES: tuple[_Rule, ...] = (
     # halves
     _Rule("half_cn", _p(r"(?:<YEAR_CN>)?(?P<h>上|下)半年度?"), _half),
     _Rule("half_h", _p(r"<NB>(?:<YEAR_PRE>)?H(?P<h>[12])(?:<YEAR_SUF>)?<NA>"), _half),
+    # the finance shorthand, always with its year: 1H26, 2H 2025 (and 2Q26 below); a bare "1h" may be an hour
+    _Rule("half_nh", _p(r"<NB>(?P<h>[12])H(?:\s*'?(?P<yy>\d{2})(?!\d)|\s*(?P<y2>[12]\d{3})(?!\d))<NA>"), _half),
     _Rule(
         "half_en",
         _p(
