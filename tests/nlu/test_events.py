@@ -48,6 +48,7 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
         ("去年春节期间的GMV", date(2025, 1, 28), date(2025, 2, 4)),
         ("GMV on Chinese New Year 2025", date(2025, 1, 29), date(2025, 1, 29)),
         ("双11期间GMV", date(2025, 11, 1), date(2025, 11, 11)),  # fixed days as before
+        ("2025双11当天 GMV 各渠道", date(2025, 11, 11), date(2025, 11, 11)),  # p76: its year written straight before
     ],
 )
 def test_an_event_is_read_on_its_own_years_days(catalog: Catalog, question: str, start: date, end: date) -> None:

@@ -42,6 +42,9 @@ READ: list[tuple[str, str, tuple[str, str], dict[str, tuple[tuple[str, ...], boo
     ("gmv last month ex app", "gmv", JUNE, {"channel": (("app",), True)}, False, ("ex",)),
     ("gmv past 30d", "gmv", JUNE, {}, False, ("30d",)),
     ("上个月订单量超过1w的区域", "order_count", JUNE, {}, False, ()),  # 1w is 1万, never a week
+    # p76: "not" opening a clause excludes; "last mo"
+    ("not east china — gmv by category last mo", "gmv", JUNE, {"region": (("华东",), True)}, False, ("mo",)),
+    ("gmv by category last month, not east china", "gmv", JUNE, {"region": (("华东",), True)}, False, ()),
 ]  # fmt: skip
 
 
@@ -93,6 +96,10 @@ SLASHED = [
     ("gmv h1 vs h1 ly", "custom", "gmv", "ly"),  # the first half of last year, named
     ("gmv last 7d vs previous 7d", "previous_period", "gmv", "7d"),
     ("orders last 4w vs prior 4w", "previous_period", "order_count", "4w"),
+    # p76
+    ("YTD gmv vs LY same period", "same_period_last_year", "gmv", "LY"),
+    ("yday orders vs same day last wk", "custom", "order_count", "yday"),
+    ("QoQ refund rate chg", "previous_period", "refund_rate", "chg"),
 ]
 
 

@@ -427,7 +427,24 @@ NO_TIME = [
     "历史客户的订单量",  # 历史 alone is no period (s21)
     "历史平均",
     "GMV ever since",  # "ever since" says a start, never all time
+    "GMV 6.12",  # a dotted month.day is read beside Chinese words only
+    "GMV 6.12万",  # a number with its unit
+    "笔单价大于6.12",  # a number after a comparison
+    "笔单价超过6.12元",
 ]
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "day"),
+    [
+        ("6.12 订单量", "6.12", "2026-06-12"),  # p76
+        ("订单量 6.12", "6.12", "2026-06-12"),
+        ("6.12的GMV", "6.12", "2026-06-12"),
+    ],
+)
+def test_a_chinese_dotted_day(text: str, said: str, day: str) -> None:
+    found = find_time_expressions(text, A)
+    assert [(f.text, f.start.isoformat(), f.end.isoformat()) for f in found] == [(said, day, day)]
 
 
 @pytest.mark.parametrize("text", NO_TIME)

@@ -96,7 +96,8 @@ def event_periods(calendar: Sequence[CalendarEvent], scan: Scan, as_of: date) ->
         mentions: list[_Mention] = []
         for name in sorted({event.name.zh, event.name.en, *event.synonyms}, key=len, reverse=True):
             # "2024.11.11" is a date; "6.1-6.18" a range of days whose end only looks like the event
-            bounded = r"(?<![\d.])(?<![\d.][-~到至])" + re.escape(normalise(name))
+            # … a year written straight before it is its year ("2025双11")
+            bounded = r"(?:(?<=(?<![\d.])[12]\d{3})|(?<![\d.]))(?<![\d.][-~到至])" + re.escape(normalise(name))
             bounded += r"(?![\d])(?!\s*(?:-|~|到|至)\s*\d{1,2}[./]\d)"  # "6.18-6.20": days, not the event
             for m in re.finditer(bounded, scan.norm):
                 taken = [p.span for p in out] + [x.span for x in mentions]

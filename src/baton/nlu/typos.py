@@ -174,11 +174,13 @@ ABBREVIATIONS: dict[str, str] = {
     "qtr": "quarter",
     "qtrs": "quarters",
     "ppl": "people",
+    "yday": "yesterday",
+    "chg": "change",
 }
 """Shorthand analysts write for words the operator patterns and catalog names read in full
 ("y/y", "w/c 15 June", "GMV/order": never dropped as punctuation, or read as a sort order)."""
 _ABBREVIATION = patterns.compile(
-    r"(?<![A-Za-z/])(?P<w>avg|excl|ex|ly|w/o|pct|[ymqw]/[ymqw]|[ymqw]-o-[ymqw]|p/[dwm]|w/[cbe]|mos?|mn?ths?|wks?|yrs?|qtrs?|ppl)"
+    r"(?<![A-Za-z/])(?P<w>avg|excl|ex|ly|w/o|pct|[ymqw]/[ymqw]|[ymqw]-o-[ymqw]|p/[dwm]|w/[cbe]|mos?|mn?ths?|wks?|yrs?|qtrs?|ppl|yday|chg)"
     r"(?:\.|(?![A-Za-z/'-]))"
     r"|(?<=[A-Za-z])\s*(?P<per>/\s*order)(?![A-Za-z/])",
     re.I,

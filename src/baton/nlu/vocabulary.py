@@ -63,6 +63,7 @@ YOY = patterns.compile(
     r"\bsame (?:period|month|quarter|(?:(?:\d{1,3}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) )?"
     r"(?:days?|weeks?|months|quarters)|dates|time) (?:of |in )?(?:the )?(?:last|previous|prior) year\b|"
     r"\b(?:the )?same (?:day|date|week|month|quarter|period) (?:a|one) year (?:ago|earlier|before)\b"
+    r"|(?:\b(?:vs\.?|versus|against|compared (?:with|to))\s+)?\b(?:last|previous|prior) year(?:'s)? same (?:period|time|dates)\b"
     r"|\b(?:the )?same (?:day|date) last year\b|\b(?:a|one) year (?:ago|earlier|before)\b|\bvs\.? last year\b|\bcompared? (?:with|to) last year\b"
     # the year before a month or a quarter is its same period a year earlier, never the month before
     r"|(?:\b(?:vs\.?|versus|against|compared (?:with|to)|than|with|and)\s+)?(?:the\s+)?(?:previous|prior|preceding)[- ]year\b"
@@ -296,7 +297,7 @@ EXCLUDE_BEFORE = patterns.compile(
     r"|\bnot counting\b|\bleaving out\b|\bleave out\b|\bignoring\b|\bminus\b|\bsave for\b|\bbarring\b|\bexcepting\b"
     r"|\bex-|\bex\b(?=\s+[a-z])|\bless\b(?!\s+than)|\bbar\b|\bnot incl(?:\.|\b)"
     r"|\bapart from\b|\baside from\b|\bbut not\b|\boutside(?: of)?\b|\b(?:everything|all|anything) but\b"
-    r"|\bnon-?\s*",
+    r"|\bnon-?\s*|(?:^|(?<=[,，;；—–]))\s*not\b(?=\s+\w)(?!\s+(?:counting|including|incl|from|through|via|on|in)\b)",
     _I,
 )
 PERIOD_LEFT_OUT = patterns.compile(

@@ -271,6 +271,12 @@ def _week_of_iso_day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     return _Raw(monday, monday + timedelta(days=6), "week")
 
 
+def _dot_day(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
+    """ "6.12 订单量": the month and the day of a Chinese dotted date, in the latest such day."""
+    month, day = int(_group(m, "m") or _group(m, "m2") or "0"), int(_group(m, "d") or _group(m, "d2") or "0")
+    return _calendar("day", None, month, day, text=text, ctx=ctx)
+
+
 def _week_ending(m: re.Match[str], ctx: _Ctx, text: str) -> _Raw:
     """ "the week ending June 28": the seven days that end on the day named — a calendar week when
     it is a Sunday, else those seven days as said (a retail week may end on any weekday)."""

@@ -20,6 +20,7 @@ from baton.nlu.timeexpr.handlers import (
     _days_of_month,
     _days_of_week,
     _days_of_week_en,
+    _dot_day,
     _edge_of_month,
     _first_months,
     _fortnight,
@@ -102,6 +103,7 @@ _RULES: tuple[_Rule, ...] = (
         _p(
             r"<NB>same\s+(?:(?:\d{1,3}\s+)?(?:days?|weeks?)|period|time|dates|month|quarter)\s+(?:of\s+|in\s+)?(?:the\s+)?"
             r"(?:last|previous|prior)\s+(?:year|month|week|quarter)<NA>"
+            r"|<NB>(?:last|previous|prior)\s+(?:year|month|week|quarter)(?:'s)?\s+same\s+(?:period|time|dates)<NA>"
         ),
         None,
     ),
@@ -404,6 +406,19 @@ _RULES: tuple[_Rule, ...] = (
     _Rule("day_slash", _p(r"(?<![\d/.])(?P<m>1[0-2]|0?[1-9])/(?P<d>1[3-9]|2\d|3[01])(?![\d/.%])"), _day),
     # day first when only the day can be over 12 ("15/6": 15 June); "6/5" stays unread, either way round
     _Rule("day_slash_dm", _p(r"(?<![\d/.])(?P<d>1[3-9]|2\d|3[01])/(?P<m>1[0-2]|0?[1-9])(?![\d/.%])"), _day),
+    # "6.12 订单量", "订单量 6.12": month.day beside Chinese words, as Chinese writes a date with a dot
+    # (never a number: a unit, a percent or a multiple after it; "6.12." in German is 6 December)
+    _Rule(
+        "day_dot_cn",
+        _p(
+            r"(?:^|(?<=[\s，,。;；:：]))(?P<m>1[0-2]|0?[1-9])\.(?P<d>[12]\d|3[01]|0?[1-9])(?![\d.%％a-zA-Z])"
+            r"(?!\s*(?:-|~|–|—|到|至)\s*\d)(?=\s?[\u4e00-\u9fff])"
+            r"(?!\s?(?:万|亿|千|百|元|块|倍|个|次|人|单|件|以上|以下|左右|之间|以内))"
+            r"|(?:(?<=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff]\s))(?<![在过于到为是约破])(?<![在过于到为是约破]\s)(?P<m2>1[0-2]|0?[1-9])\."
+            r"(?P<d2>[12]\d|3[01]|0?[1-9])(?=\s*(?:的|日|号|当天|那天|这天)|\s*[?？]?\s*$)"
+        ),
+        _dot_day,
+    ),
     # the first N months (quarters) of a year: 今年前六个月, 2025年前三季度, the first six months of 2026
     _Rule(
         "first_months_cn",
