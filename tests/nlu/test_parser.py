@@ -387,3 +387,14 @@ def test_a_breakdown_by_no_dimension_names_the_dimensions_the_metric_has(questio
     assert info.value.detail["reason"] == "no_such_breakdown"
     assert info.value.detail["suggestions"] == list(PLANNER.catalog.metrics[metric].dimensions)
     assert word in info.value.message_en and word in info.value.message_zh
+
+
+@pytest.mark.parametrize(
+    ("question", "term"),
+    [("discount rate last month", "discount rate"), ("上个月的优惠率是多少", "优惠率")],
+)
+def test_an_unknown_metric_is_named_with_the_catalog_word_before_it(question: str, term: str) -> None:
+    """p76: "discount rate" was refused as "no metric 'rate'": the word before is the metric's name."""
+    with pytest.raises(BatonError) as info:
+        PLANNER.plan(question, as_of=AS_OF)
+    assert info.value.error_code == "unknown_metric" and info.value.detail["term"] == term

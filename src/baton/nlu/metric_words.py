@@ -501,14 +501,20 @@ def metric_labels(catalog: Catalog, metrics: Sequence[str], sep: str = "answer.a
 
 
 def metric_said_whole(scan: Scan, hits: Sequence[Hit], word: str) -> str:
-    """ "乘客取消率": a metric word of one character (率, 量) right after a catalog term is named with
-    that term — the metric asked for is "乘客取消率", never "率"."""
-    if len(word) != 1 or word.isascii():
+    """ "乘客取消率", "discount rate": a metric word (率, 量; "rate", "margin") right after a catalog term
+    is named with that term — the metric asked for is "乘客取消率", "discount rate", never "率", "rate"."""
+    if len(word) != 1 and not word.isascii():
         return word
     residual = scan.residual()
-    at = residual.find(word)
-    before = next((h for h in hits if h.end == at), None)
-    return scan.text[before.start : at + 1] if before is not None else word
+    at = _whole_word(residual, word) if word.isascii() else residual.find(word)
+    gap = 1 if word.isascii() else 0  # English words stand a space apart
+    before = next((h for h in hits if at >= 0 and h.end == at - gap and scan.norm[h.end : at].strip() == ""), None)
+    return scan.text[before.start : at + len(word)] if before is not None else word
+
+
+def _whole_word(text: str, word: str) -> int:
+    found = re.search(rf"(?<![a-z0-9]){re.escape(word.lower())}(?![a-z0-9])", text.lower())
+    return found.start() if found is not None else -1
 
 
 __all__ = [
