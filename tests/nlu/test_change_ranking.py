@@ -184,7 +184,7 @@ def test_a_contribution_to_a_move_ranks_by_the_change_in_amount(
         ("订单量最多的区域对上个月GMV下降贡献最大吗", "contribution_unplaced"),
         ("Did the user type with the highest GMV last month drive the decline in GMV?", "contribution_unplaced"),
         ("哪个渠道的贡献最大，上个月GMV增长", "contribution_unplaced"),
-        ("上个月GMV最高的用户类型对GMV下降的贡献是多少", "share_of_a_change"),
+        ("上个月GMV最高的用户类型对GMV下降的贡献是多少", "contribution_unplaced"),
         ("How much did live stream contribute to GMV growth last month?", "share_of_a_change"),
         ("上个月GMV最高的渠道对GMV下降贡献最大", "contribution_unplaced"),
         # p74: beside a comparison with no move said, of the value or of the change?
@@ -223,7 +223,7 @@ def test_a_contribution_to_a_value_stays_a_share(question: str) -> None:
         "上个月GMV下降的金额里APP占多少",
         "上个月GMV下降，APP占了多少",
         # one group a superlative picks; a change with no way
-        "上个月GMV最高的用户类型对GMV下降的贡献是多少",
+        "上个月APP占GMV下降多少",  # review s30: read as the change of APP's share
         "上个月GMV的变化里各渠道占比",
     ],
 )
@@ -250,6 +250,12 @@ def test_a_share_of_a_change_of_named_groups_is_asked_back(question: str) -> Non
         ("上个月gmv下降，新老用户各贡献了多少", "user_type", "asc"),
         ("上个月各渠道对gmv下降的贡献占比", "channel", "asc"),
         ("each region's share of the GMV decline last month", "region", "asc"),
+        # review s30: the group before 各 / 每个, "that" pointing at the move, a filter on another dimension
+        ("上个月gmv下降，各渠道贡献了多少", "channel", "asc"),
+        ("上个月GMV下降了，每个渠道贡献了多少", "channel", "asc"),
+        ("GMV fell last month. How much of that did each channel account for?", "channel", "asc"),
+        ("上个月华东GMV下降中各渠道占比多少", "channel", "asc"),
+        ("each channel's share of the GMV decline in East China last month", "channel", "asc"),
     ],
 )
 def test_a_share_of_a_change_of_every_group_is_each_ones_part(question: str, dimension: str, order: str) -> None:
@@ -318,3 +324,52 @@ def test_shares_asked_after_a_change_ranking_are_the_periods_shares_unranked(par
     query = read_follow_up(PLANNER, "各渠道占比呢", PLANNER.plan(parent, as_of=AS_OF), as_of=AS_OF).query
     assert query.share and query.comparison is None and not query.contribution
     assert (query.rank_by, query.top_n, query.dimensions) == ("value", None, ("channel",))
+
+
+@pytest.mark.parametrize(
+    ("question", "top_n"),
+    [
+        ("which region had the largest share of the GMV decline last month?", 1),
+        ("上个月GMV下降中哪个渠道占比最大", 1),
+        ("top 3 regions by share of the GMV decline last month", 3),
+    ],
+)
+def test_the_largest_share_of_a_move_is_the_top_of_its_parts(question: str, top_n: int) -> None:
+    """Review s30: asked back as "named groups" — the largest share of the decline is the top part."""
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.contribution and (query.rank_by, query.order, query.top_n) == ("change", "asc", top_n)
+
+
+@pytest.mark.parametrize(
+    ("parent", "follow", "dimension"),
+    [
+        ("上个月GMV环比下降了多少", "各渠道分别贡献了多少", "channel"),
+        ("上个月GMV环比下降了多少", "how much did each channel contribute?", "channel"),
+        ("上个月GMV环比下降了多少", "哪个渠道贡献最大", "channel"),
+        ("哪个渠道对上个月GMV下降贡献最大", "那区域呢", "region"),
+    ],
+)
+def test_a_follow_up_contribution_is_of_the_move_said_before(parent: str, follow: str, dimension: str) -> None:
+    query = read_follow_up(PLANNER, follow, PLANNER.plan(parent, as_of=AS_OF), as_of=AS_OF).query
+    assert query.contribution and (query.rank_by, query.order, query.dimensions) == ("change", "asc", (dimension,))
+
+
+def test_a_follow_up_naming_another_metric_takes_no_move_from_before() -> None:
+    """Review s30: after "GMV fell", "哪个渠道对访客数贡献最大" ranked visitors by their fall (they rose)."""
+    parent = PLANNER.plan("上个月GMV环比下降了多少", as_of=AS_OF)
+    with pytest.raises(AmbiguousQuestion):
+        read_follow_up(PLANNER, "哪个渠道对访客数贡献最大", parent, as_of=AS_OF)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "GMV by channel last month vs the month before, percent wise",
+        "GMV by channel last month vs the month before, in percent terms",
+        "percent-wise, how did each channel's GMV compare last month with the month before?",
+    ],
+)
+def test_percent_wise_beside_a_comparison_is_the_change_in_percent(question: str) -> None:
+    """Review s30: a comma decided between the percent change and the shares of the total."""
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.comparison is not None and not query.share

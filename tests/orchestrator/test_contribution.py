@@ -5,11 +5,15 @@ of it beside them — and, when the whole moved the other way, that said (p73: "
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
 from datetime import date
+from pathlib import Path
 
 import pytest
 
 from baton import Session
+from baton.config import load_settings
 from tests.demo_gold import gold_rows
 
 PAID = "status IN ('paid', 'refunded')"
@@ -144,3 +148,36 @@ def test_a_contribution_to_an_average_per_day_is_each_groups_change_of_it(demo_s
     top = min(changes, key=changes.__getitem__)
     assert row["channel"] == top and float(row["gmv_per_day_change"]) == pytest.approx(changes[top])
     assert float(row["gmv_per_day_change_whole"]) == pytest.approx(sum(changes.values()))
+
+
+@pytest.fixture(scope="module")
+def june_without_channels(demo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
+    """The demo with every 20th June order of no channel: an empty group in one period only."""
+    import duckdb
+
+    path = tmp_path_factory.mktemp("june_without_channels")
+    for name in ("baton.toml", "catalog.yaml", "policies.yaml", "warehouse.duckdb"):
+        shutil.copy(demo_dir / name, path / name)
+    with duckdb.connect(str(path / "warehouse.duckdb")) as con:
+        con.execute(
+            "UPDATE fact_order SET channel = NULL WHERE order_id % 20 = 0 "
+            "AND order_date BETWEEN DATE '2026-06-01' AND DATE '2026-06-30'"
+        )
+    session = Session(load_settings(path / "baton.toml"))
+    yield session
+    session.close()
+
+
+def test_the_empty_groups_change_is_said_when_it_has_rows_in_one_period_only(june_without_channels: Session) -> None:
+    """Review s30: a group of no channel with rows in June only was said to change by "+¥0.00"
+    (its May is no row, read as no change): it is its June, all of it."""
+    session = june_without_channels
+    answer = session.ask("Which channel contributed most to the GMV decline last month?", as_of=date(2026, 7, 1))
+    assert answer.status == "answered", answer.answer
+    (empty,) = gold_rows(
+        session,
+        f"SELECT SUM(gmv_amount) FROM fact_order WHERE {PAID} AND channel IS NULL "
+        "AND order_date BETWEEN DATE '2026-05-01' AND DATE '2026-06-30'",
+    )[0]
+    note = next(a for a in answer.assumptions if "no channel" in a)
+    assert f"+¥{float(empty):,.2f}" in note and "+¥0.00" not in note

@@ -63,18 +63,33 @@ def change_ranking_sentence(
         # by percent, the groups of an earlier value not above zero are not ranked: they may have moved
         key = "answer.change_ranked_none_pct" if query.rank_by == "change_pct" else "answer.change_ranked_none"
         said = text(key, language, moved=moved, measure=measure, items=listed, **where)
-        return said + unranked
-    word = text(f"answer.change_word_{query.rank_by}_{'down' if falls else 'up'}", language)
+        return said + _whole_of_a_contribution(catalog, query, metric, rows, language, label_of, fmt) + unranked
+    every = "_all" if query.top_n is None and len(rows) > 1 else ""  # every group listed: an order, not a top
+    word = text(f"answer.change_word_{query.rank_by}_{'down' if falls else 'up'}{every}", language)
     sentence = text("answer.change_ranked", language, word=word, items=listed, **where)
     if other_way:
         names = text("answer.list_sep", language).join(label_of(row) for row in other_way)
         move = text("answer.change_move_down" if falls else "answer.change_move_up", language)
         sentence += text("answer.change_ranked_not_all", language, groups=names, move=move)
-    if query.contribution and f"{metric}_change_whole" in rows[0]:
-        sentence += _whole_sentence(catalog, query, metric, rows, language, label_of, fmt)
-    elif query.contribution:  # none under a minimum group size: the interpretation promised them
-        sentence += text("answer.contribution_floored", language)
-    return sentence + unranked
+    return sentence + _whole_of_a_contribution(catalog, query, metric, rows, language, label_of, fmt) + unranked
+
+
+def _whole_of_a_contribution(
+    catalog: Catalog,
+    query: SemanticQuery,
+    metric: str,
+    rows: list[dict[str, Any]],
+    language: Language,
+    label_of: Callable[[dict[str, Any]], str],
+    fmt: Callable[[Any], str],
+) -> str:
+    """The whole's change and the parts of a contribution, as its interpretation promised — or,
+    under a minimum group size (no whole column), that they are not shown."""
+    if not query.contribution:
+        return ""
+    if f"{metric}_change_whole" in rows[0]:
+        return _whole_sentence(catalog, query, metric, rows, language, label_of, fmt)
+    return text("answer.contribution_floored", language)
 
 
 def _whole_sentence(

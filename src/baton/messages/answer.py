@@ -228,6 +228,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "change ({change}) is inside the change of all groups together.",
         "部分数据的{dimensions}为空：不属于任何{dimensions}，未参与排名，但其变化（{change}）计入了所有组合计的变化。",
     ),
+    "unnamed_in_the_whole_unvalued": (
+        "Part of the data has no {dimensions} (empty): it belongs to no {dimensions} and is not ranked, but its "
+        "change is inside the change of all groups together.",
+        "部分数据的{dimensions}为空：不属于任何{dimensions}，未参与排名，但其变化计入了所有组合计的变化。",
+    ),
     "no_percent_not_ranked": (
         "Not ranked by the change in percent, having an earlier value not above zero (so no percent): {groups}.",
         "{groups} 上期数值不大于零，没有百分比变化，未参与按变化百分比的排名。",
@@ -636,6 +641,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "change_word_change_up": ("largest rise", "增长最多"),
     "change_word_change_pct_down": ("largest fall in percent", "降幅最大"),
     "change_word_change_pct_up": ("largest rise in percent", "增幅最大"),
+    "change_word_change_down_all": ("ranked by the fall, largest first", "按下降额从大到小排列"),
+    "change_word_change_up_all": ("ranked by the rise, largest first", "按增长额从大到小排列"),
+    "change_word_change_pct_down_all": ("ranked by the fall in percent, largest first", "按降幅从大到小排列"),
+    "change_word_change_pct_up_all": ("ranked by the rise in percent, largest first", "按增幅从大到小排列"),
     "change_measure_change": ("change", "变化额"),
     "change_measure_change_pct": ("percent change", "变化率"),
     "change_moved_down": ("fell", "下降"),

@@ -189,6 +189,7 @@ class QueryAssembly(CatalogChecks):
             raise AmbiguousQuestion(
                 *both("nlu.ranking_too_long", n=longest, most=MAX_RANKED), detail={"reason": "ranking_too_long"}
             )
+        self.check_share_of_a_move(cues.share_of_a_move, dims, filters)  # "what share of the decline came from app"
         if (top_n is not None or place is not None or cues.best or cues.rank) and not dims and grain is None:
             raise AmbiguousQuestion(*self.with_examples("nlu.ranking_of_what"), detail={"missing": "breakdown"})
         if cues.breakdown and not dims and grain is None:

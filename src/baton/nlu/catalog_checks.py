@@ -79,6 +79,14 @@ class CatalogChecks:
         self.catalog = catalog
         self.lexicon = Lexicon(catalog)
 
+    @staticmethod
+    def check_share_of_a_move(said: str | None, dims: Sequence[str], filters: Sequence[MemberFilter]) -> None:
+        """A share of a move is each group's part of a whole: with no groups ("what share of the decline
+        came from app") or members of the groups kept ("APP和网页各贡献了多少") the whole would be those
+        members' alone — asked back; a filter on another dimension is the whole's scope ("华东各渠道…")."""
+        if said is not None and (not dims or any(f.dimension in dims for f in filters)):
+            raise ask_back("nlu.share_of_a_change", {"reason": "share_of_a_change"}, said=said)
+
     def check_contribution(
         self, said: str, metrics: Sequence[str], dims: list[str], rank_by: str, grain: Grain | None
     ) -> None:

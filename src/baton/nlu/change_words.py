@@ -226,7 +226,10 @@ _KEPT_BY_CHANGE = patterns.compile(
     rf"|\b(?:[a-z]+s|ones|those)\s+(?:where|when|whose|in which|that|which)\b[^?.!,]{{0,30}}?\b{_MOVE_EN}\b"
     rf"{_NOT_RANKED_EN}"
     rf"|\b(?:[a-z]+s|ones|those)\s+(?:where|whose|in which|that|which)\b[^?.!,]{{0,30}}?\b(?:saw|had|showed)\b"
-    rf"[^?.!,]{{0,30}}?\b{_MOVE_NOUN_EN}\b{_NOT_RANKED_EN}",
+    rf"[^?.!,]{{0,30}}?\b{_MOVE_NOUN_EN}\b{_NOT_RANKED_EN}"
+    # "the rising channels" (never "the fastest growing categories": a ranking)
+    r"|(?<!fastest )(?<!slowest )(?<!fastest-)(?<!quickest )(?<!most )(?<!least )"
+    r"\b(?:rising|growing|increasing|declining|falling|dropping|shrinking|decreasing)\s+(?:[a-z]+s|ones)\b",
     re.I,
 )
 """Groups kept by the way they moved ("只看增长的", "哪些渠道环比下降了", "which channels grew"):

@@ -45,8 +45,8 @@ _SHARE_RIGHT_AFTER = patterns.compile(r"(?:的)?(?:占比|比例|比重|百分�
 """A share word right after a share of a move ("对GMV下降的贡献占比"), read with it."""
 _SHARE_OF_A_MOVE_WORDS = patterns.compile(
     r"\b(?:what|share|shares|proportion|fraction|portion|part|percent(?:age)?|of|in|to|the|total|whole|overall"
-    r"|how much|did|does|do|has|have|contribut\w*)\b|%|里|中|之中|当中|贡献|占|百分之|几成|比例|比重|份额|对|的|了"
-    r"|各自?|分别|多少|几|拉动|带动|比|率|[，,]",
+    r"|how much|did|does|do|has|have|contribut\w*|account(?:s|ed)? for|c(?:a|o)mes? from|that|it|this)\b|%|里|中|之中|当中|贡献|占|百分之|几成|比例|比重|份额|对|的|了"
+    r"|各自?|分别|多少|几|拉动|带动|比|率|金额|额|量|部分|[，,]",
     re.I,
 )
 """The words of a share of a move itself, inside its match (never a period or a group said there)."""
@@ -57,6 +57,14 @@ _SHARE_VERB_LATER = patterns.compile(
 each region account for")."""
 _CAUSE = patterns.compile(r"导致|造成|引起|\bdr(?:ove|ives?|iving|iven)\b|\bcaus", re.I)
 """A verb that is only ever of a move ("导致", "drove"), never a part of a value as 贡献 may be."""
+_EACH_CONTRIBUTED = patterns.compile(
+    r"(?:各自?|分别|每一?个[^，,。；;？?]{0,6}?)贡献了?(?:多少|几成|百分之(?:几|多少))"
+    r"|\b(?:how much|what share|what part)\b[^?.!]{0,20}?\beach\b[^?.!]{0,30}?\b(?:contribut\w*|account(?:ed)? for)\b",
+    re.I,
+)
+"""A follow-up's share of the move the previous question said ("各渠道分别贡献了多少", "how much did each
+channel contribute"): read only when a move was said there and no metric is named here."""
+_SUPERLATIVE_AFTER = patterns.compile(r"\s*(?:是)?最(?:大|多|高)")
 _SHARE_LEFT_AT = patterns.compile(r"比(?:例|重)?|多少|几成|百分之(?:几|多少)")
 """"增量里各渠道占比": the rest of a share word the match ended inside."""
 
@@ -70,7 +78,8 @@ def read_contribution(scan: Scan, cues: Cues, directions: list[str]) -> str | No
     if cues.why or not said:
         return None
     moves = _moves(scan, cues, said)
-    before = not moves and not directions and cues.moved_before is not None
+    # a follow-up naming no metric of its own ("哪个渠道贡献最大"), of the move the previous question said
+    before = not moves and not directions and cues.moved_before is not None and not scan.metrics
     if before:  # "上个月GMV环比下降了多少" then "哪个渠道贡献最大": the move the previous question said
         moves = [(len(scan.norm), len(scan.norm), str(cues.moved_before))]
     if not moves and not directions and any(_CAUSE.search(m.group(0)) for m in said):
@@ -119,33 +128,75 @@ def read_contribution(scan: Scan, cues: Cues, directions: list[str]) -> str | No
 
 
 def read_share_of_a_move(scan: Scan, cues: Cues, directions: list[str]) -> str | None:
-    """ "各渠道对GMV下降的贡献占比", "上个月gmv下降，新老用户各贡献了多少", "each region's share of the
-    GMV decline": each part's share of one move, not of the value — every group ranked by its part
-    (the words claimed around the catalog's, with a share word right after them). Of named members
-    ("APP贡献了百分之多少", or one a superlative picks) the whole would be theirs alone, and a change
-    said with no way ("变化中各渠道占比") or against another way has no one move: asked back."""
+    """ "各渠道对GMV下降的贡献占比", "上个月gmv下降，各渠道贡献了多少", "each region's share of the GMV
+    decline", "GMV fell last month. How much of that did each channel account for?": each part's
+    share of one move, not of the value — every group ranked by its part (its own words claimed,
+    a period or a group inside left to its reader); a superlative said of the share ("哪个渠道占比最大",
+    "the largest share of the decline") ranks the top ones. Of a follow-up it may be of the move the
+    previous question said ("各渠道分别贡献了多少"). Of named members the whole would be theirs alone
+    (asked back once the query's groups are known: :meth:`CatalogChecks.check_share_of_a_move`); a
+    change said with no way, or a superlative of something else, is asked back here."""
     found = None if cues.why else vocab.SHARE_OF_A_MOVE.search(scan.norm)
+    if found is None and cues.moved_before is not None and not scan.metrics and not cues.why:
+        found = _EACH_CONTRIBUTED.search(scan.norm)  # of the move the previous question said
     if found is None:
         return None
     phrase = scan.text[found.start() : found.end()].strip()
     move = _MOVE_NOUN.search(scan.norm, found.start(), found.end())
-    way = None if move is None else "down" if move.group("down") else "up" if move.group("up") else None
-    ranked = vocab.BEST.search(scan.norm)  # "GMV最高的用户类型对GMV下降的贡献": of one group
-    if scan.members or ranked or way is None or any(d != way for d in directions):
+    way = ("down" if move.group("down") else "up") if move is not None else _one_way(directions, cues)
+    if way is None or any(d != way for d in directions):
         raise AmbiguousQuestion(*both("nlu.share_of_a_change", said=phrase), detail={"reason": "share_of_a_change"})
-    assert move is not None
-    if not any(s <= move.start() < e for s, e in cues.spans.get(way, [])):  # "增量", "the decline"
-        cues.claim(scan, way, [move])
+    end = _share_end(scan, found)
+    near = _superlative_beside(scan, found.start(), end)
+    if near is None and vocab.BEST.search(scan.norm):  # "GMV最高的用户类型对GMV下降的贡献": of one group
+        raise AmbiguousQuestion(
+            *both("nlu.contribution_unplaced", said=phrase), detail={"reason": "contribution_unplaced"}
+        )
+    if move is not None and not any(s <= move.start() < e for s, e in cues.spans.get(way, [])):
+        cues.claim(scan, way, [move])  # "增量", "the decline"
+    clause_end = next((b.start() for b in vocab.CLAUSE_BREAK.finditer(scan.norm, end)), len(scan.norm))
+    own = [*_SHARE_OF_A_MOVE_WORDS.finditer(scan.norm, found.start(), end)]
+    own += _SHARE_VERB_LATER.finditer(scan.norm, end, clause_end)
+    terms = scan.terms
+    cues.claim(scan, "share_of_a_move", [m for m in own if scan.free(*m.span()) and not _inside(m, terms)])
+    cues.take(scan, "ranking", vocab.BY_A_PART)
+    cues.share_of_a_move = phrase
+    cues.change = True
+    cues.best = True
+    cues.several = cues.several or near is None  # every group, unless the largest share is asked
+    return phrase
+
+
+def _inside(m: re.Match[str], spans: list[tuple[int, int]]) -> bool:
+    """Whether ``m`` overlaps a catalog term ("量" of "订单量" is the metric's)."""
+    return any(m.start() < e and s < m.end() for s, e in spans)
+
+
+def _one_way(directions: list[str], cues: Cues) -> str | None:
+    """The way of the move a share of a move said apart from its words ("GMV fell. How much of that
+    …"), or the one the previous question said."""
+    if len(set(directions)) == 1:
+        return directions[0]
+    return None if directions else cues.moved_before
+
+
+def _share_end(scan: Scan, found: re.Match[str]) -> int:
+    """Where a share of a move ends, with a share word right after it ("贡献占比", "占比")."""
     after = _SHARE_RIGHT_AFTER.match(scan.norm, found.end())
     after = after or (_SHARE_LEFT_AT.match(scan.norm, found.end()) if found.group(0).endswith("占") else None)
-    end = found.end() if after is None else after.end()
-    clause_end = next((b.start() for b in vocab.CLAUSE_BREAK.finditer(scan.norm, end)), len(scan.norm))
-    own = [m for m in _SHARE_OF_A_MOVE_WORDS.finditer(scan.norm, found.start(), end) if scan.free(*m.span())]
-    own += [m for m in _SHARE_VERB_LATER.finditer(scan.norm, end, clause_end) if scan.free(*m.span())]
-    cues.claim(scan, "share_of_a_move", own)  # its own words: a period or a group inside is left to its reader
-    cues.take(scan, "ranking", vocab.BY_A_PART)
-    cues.best = cues.several = cues.change = True
-    return phrase
+    return found.end() if after is None else after.end()
+
+
+def _superlative_beside(scan: Scan, start: int, end: int) -> re.Match[str] | None:
+    """A superlative said of the share itself: right after it in Chinese ("占比最大"), before it in
+    its clause in English ("the largest share of the decline", "top 3 regions by share of")."""
+    after = _SUPERLATIVE_AFTER.match(scan.norm, end)
+    if (
+        after is not None or not scan.norm[start:end].isascii()
+    ):  # Chinese says it after ("GMV最高的用户类型…" is another's)
+        return after
+    clause = max((b.end() for b in vocab.CLAUSE_BREAK.finditer(scan.norm, 0, start)), default=0)
+    return vocab.BEST.search(scan.norm, clause, start) or vocab.TOP_N.search(scan.norm, clause, start)
 
 
 def _moves(scan: Scan, cues: Cues, said: list[re.Match[str]]) -> list[tuple[int, int, str]]:

@@ -56,6 +56,9 @@ class Cues(PeriodCues):
     contribution: str | None = None
     """The words of a part's contribution to one move ("哪个渠道对GMV下降贡献最大", "which channel
     contributed most to the decline"): the parts ranked by their change, an amount."""
+    share_of_a_move: str | None = None
+    """The words of each part's share of one move ("各渠道对GMV下降的贡献占比"): a contribution of every
+    group, whose whole is no named member's own (checked once the query's groups are known)."""
     share_contributed: str | None = None
     """Share words that say 贡献 / contributed ("哪个渠道贡献最大"): beside a comparison and no change
     asked, of the value or of its change? (asked back by the planner, which knows the comparison)."""
@@ -298,8 +301,12 @@ def read_cues(scan: Scan, *, follows: bool = False, moved_before: Literal["up", 
     contributed = [m for m in shares if vocab.CONTRIBUTION_WORD.search(m.group(0))]
     cues.share_contributed = scan.text[contributed[0].start() : contributed[0].end()] if contributed else None
     # "what percent did GMV grow": a percentage of a change is the change, not a share
+    wise = any(_PERCENT_WISE.search(m.group(0)) for m in shares)  # "percent-wise", beside any comparison
     percent_of_change = all(_PERCENT.fullmatch(m.group(0).strip()) for m in shares) and (
-        cues.change or directions or all(_right_after(m, cues.comparison_spans(), scan) for m in shares)
+        cues.change
+        or directions
+        or all(_right_after(m, cues.comparison_spans(), scan) for m in shares)
+        or (wise and bool(cues.comparison_spans()))
     )
     cues.share = bool(shares) and not percent_of_change
     cues.total = bool(added_up) | bool(cues.take(scan, "total", vocab.TOTAL))
@@ -760,6 +767,7 @@ def read_which_n(scan: Scan, cues: Cues, superlative: Sequence[re.Match[str]] | 
     cues.top_n = _number(m.group("en") or m.group("zh"))
 
 
+_PERCENT_WISE = patterns.compile(r"wise|terms", re.I)
 _PERCENT = patterns.compile(r"%|％|percent(?:age)?(?:[- ]?wise|\s+terms)?|百分之多少|百分之几|百分比", re.I)
 _WINDOW = patterns.compile(
     r"(?P<n>\d+|[一二两三四五六七八九十]+|two|three|four|five|six|seven|eight|nine|ten|fourteen|thirty)\s*个?\s*"

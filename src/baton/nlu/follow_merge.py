@@ -486,6 +486,7 @@ class FollowUpMerge(RowsPointedAt):
                 )
             self.rank_by, self.order = cues.ranked_change
             self.contribution = cues.contribution is not None
+            self.planner.check_share_of_a_move(cues.share_of_a_move, dims, self.filters)
             if cues.contribution:  # "主要是哪个品类拖累的": of an amount or a count only
                 self.planner.check_contribution(cues.contribution, self.metrics, list(dims), self.rank_by, self.grain)
         elif parent.rank_by != "value" and comparison is not None and keyed:
@@ -508,10 +509,14 @@ class FollowUpMerge(RowsPointedAt):
         said = [self.r.scan.text[s:e] for s, e in cues.spans.get("share", [])]
         if cues.share_contributed and self.comparison is not None and not (cues.change or parent.share):
             raise contribution_of_value_or_change(cues.share_contributed)  # "…环比" then "哪个贡献最大"
-        if cues.share and self.rank_by == "change" and said and all(_IN_PERCENT.fullmatch(w.strip()) for w in said):
-            # "which region grew the most" then "in percent terms?": the change ranked in percent (p75)
-            cues.share, self.rank_by = False, "change_pct"
-            self.changed.append("ranking")
+        in_percent = cues.share and said and all(_IN_PERCENT.fullmatch(w.strip()) for w in said)
+        if in_percent and self.comparison is not None:
+            # "which region grew the most" then "in percent terms?": the change in percent (p75), never
+            # shares; a change shown in percent already changes nothing (asked back as such)
+            cues.share = False
+            if self.rank_by == "change":
+                self.rank_by = "change_pct"
+                self.changed.append("ranking")
         self.share = cues.share or parent.share
         if self.share and not parent.share:
             self.changed.append("share")

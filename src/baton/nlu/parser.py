@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import date
 from functools import cached_property
-from typing import cast, get_args
+from typing import Literal, cast, get_args
 
 from baton import patterns
 from baton.catalog.model import Catalog
@@ -751,7 +751,7 @@ class Planner(TermReader, QueryAssembly):
         if refused is not None:  # named whole ("flights month to date"): refused before its words are read as a period
             raise self.refused_metric(refused.terms[0].target)
         ties = read_ties(scan) if context is not None else None
-        moved_before = context.premise if context is not None and context.comparison is not None else None
+        moved_before = _moved_before(context)
         cues = read_cues(scan, follows=context is not None, moved_before=moved_before)
         cues.as_of = as_of
         cues.share = cues.share and not _rate_in_percent(self.catalog, scan, found, cues.spans.get("share", []))
@@ -1063,6 +1063,16 @@ class Planner(TermReader, QueryAssembly):
         )
 
     # -- the query ------------------------------------------------------------------------
+
+
+def _moved_before(context: SemanticQuery | None) -> Literal["up", "down"] | None:
+    """The way the previous question said its change went: its premise ("上个月GMV环比下降了多少"),
+    or the move a contribution ranked by ("哪个渠道对GMV下降贡献最大")."""
+    if context is None or context.comparison is None:
+        return None
+    if context.contribution:
+        return "down" if context.order == "asc" else "up"
+    return context.premise
 
 
 __all__ = ["Planner"]

@@ -65,14 +65,27 @@ def unnamed_groups(query: SemanticQuery, result: QueryResult, catalog: Catalog) 
     empty = [row for row in result.rows if any(row[k] is None for k in keys)]
     no_percent = _no_percent(result, keys, metric)
     values = [float(row[at]) for row in empty if at is not None and row[at] is not None]
-    if empty and len(values) == len(empty) and not any(values):  # nothing measured there: nothing left out
-        return UnnamedGroups(no_percent=no_percent)
     adds_up = catalog.metrics[metric].additive
+    change = _change(result, empty, metric) if adds_up and query.comparison is not None else None
+    if empty and len(values) == len(empty) and not any(values) and not change:  # nothing there: nothing left out
+        return UnnamedGroups(no_percent=no_percent)
     value = sum(values) if values and (len(empty) == 1 or adds_up) and len(values) == len(empty) else None
-    at = names.index(f"{metric}_change") if f"{metric}_change" in names else None
-    changes = [float(row[at] or 0) for row in empty] if at is not None and adds_up else []
-    change = sum(changes) if changes else None
     return UnnamedGroups(groups=len(empty), value=value, no_percent=no_percent, change=change)
+
+
+def _change(result: QueryResult, empty: list[list[object]], metric: str) -> float | None:
+    """The empty groups' change of a metric that adds up: a period without their rows is a zero of
+    theirs (the plain statement leaves it empty, never 0 — review s30: "+¥0.00" said for +¥2,228,513.30)."""
+    names = [c.name for c in result.columns]
+    if metric not in names or f"{metric}_previous" not in names:
+        return None
+    now, before = names.index(metric), names.index(f"{metric}_previous")
+    return sum(_amount(row[now]) - _amount(row[before]) for row in empty)
+
+
+def _amount(value: object) -> float:
+    """A sum's or a count's value; no rows is none of it."""
+    return 0.0 if value is None else float(str(value))
 
 
 def _no_percent(result: QueryResult, keys: list[int], metric: str) -> list[str]:
@@ -97,7 +110,10 @@ def unnamed_notes(query: SemanticQuery, found: UnnamedGroups, catalog: Catalog, 
         return notes
     dims = no_key_labels(catalog, query.dimensions, language)
     metric = query.metrics[0]
-    if query.contribution and found.change is not None and query.average_per is None:
+    if query.contribution and found.change is not None and query.average_per is not None:
+        # a per-day whole holds the empty group's per-day change: said so, with no number of ours
+        return [text("answer.unnamed_in_the_whole_unvalued", language, dimensions=dims), *notes]
+    if query.contribution and found.change is not None:
         # "which country contributed most to the growth": the empty group's part is in the whole
         info = catalog.metrics[metric]
         change = format_exact(found.change, info.unit, language, catalog.currency_of(metric))

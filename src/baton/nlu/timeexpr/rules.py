@@ -173,7 +173,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "past_year_en",
         _p(
-            r"<NB>(?:the\s+)?(?:past|trailing)\s+year<NA>|<NB>(?:over|in|during|across|throughout)\s+the\s+last\s+year<NA>"
+            r"<NB>(?:the\s+)?(?:past|trailing)\s+year<NA>|(?:(?<=over\s)|(?<=in\s)|(?<=during\s)|(?<=across\s)|(?<=throughout\s))the\s+last\s+year<NA>"
         ),
         lambda m, ctx, text: _last_n("year", 1, ctx, text),
     ),
