@@ -373,3 +373,22 @@ def test_percent_wise_beside_a_comparison_is_the_change_in_percent(question: str
     """Review s30: a comma decided between the percent change and the shares of the total."""
     query = PLANNER.plan(question, as_of=AS_OF)
     assert query.comparison is not None and not query.share
+
+
+@pytest.mark.parametrize(
+    ("question", "share"),
+    [
+        ("GMV last month: how much of it came from each region?", True),  # review s31: no move, the value's shares
+        ("GMV by channel last month vs May, percent wise", False),
+        ("GMV last month vs May percent wise", False),
+    ],
+)
+def test_no_move_is_no_share_of_a_move(question: str, share: bool) -> None:
+    query = PLANNER.plan(question, as_of=AS_OF)
+    assert query.share == share and not query.contribution
+
+
+def test_a_metric_after_growing_is_no_group_kept() -> None:
+    """Review s31: "growing orders" was read as "the groups whose orders grew", a filter asked back."""
+    query = PLANNER.plan("which channels are growing orders the most last month vs May", as_of=AS_OF)
+    assert (query.rank_by, query.order, query.metrics) == ("change", "desc", ("order_count",))

@@ -83,3 +83,29 @@ def test_a_share_of_a_count_an_event_befell_is_the_rate(planner: Planner, questi
 def test_no_rate_is_read_for_a_count_it_does_not_count(question: str) -> None:
     with pytest.raises(AmbiguousQuestion):
         DEMO.plan(question, as_of=AS_OF)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # review s31: a share of the events among groups, a population the rate does not count
+        "what share of orders that were refunded came from the app last month",
+        "app's share of orders refunded last month",
+        "each channel's share of orders refunded last month",
+        "what % of buyers got refunded last month",
+        "上个月退款的买家占比",
+    ],
+)
+def test_a_share_of_the_events_or_of_another_population_is_no_rate(question: str) -> None:
+    try:
+        query = DEMO.plan(question, as_of=AS_OF)
+    except AmbiguousQuestion:
+        return  # asked back: fair
+    assert query.metrics[0] not in {"refund_rate", "cancel_rate"}
+
+
+def test_a_members_word_is_no_event() -> None:
+    """Review s31: "returning" (a user type) matched the stem of "return rate"."""
+    query = DEMO.plan("what percentage of orders were returning users last month", as_of=AS_OF)
+    assert query.metrics == ("order_count",) and query.share
+    assert [f.members for f in query.share_filters] == [("returning",)]

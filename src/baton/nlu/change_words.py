@@ -226,10 +226,7 @@ _KEPT_BY_CHANGE = patterns.compile(
     rf"|\b(?:[a-z]+s|ones|those)\s+(?:where|when|whose|in which|that|which)\b[^?.!,]{{0,30}}?\b{_MOVE_EN}\b"
     rf"{_NOT_RANKED_EN}"
     rf"|\b(?:[a-z]+s|ones|those)\s+(?:where|whose|in which|that|which)\b[^?.!,]{{0,30}}?\b(?:saw|had|showed)\b"
-    rf"[^?.!,]{{0,30}}?\b{_MOVE_NOUN_EN}\b{_NOT_RANKED_EN}"
-    # "the rising channels" (never "the fastest growing categories": a ranking)
-    r"|(?<!fastest )(?<!slowest )(?<!fastest-)(?<!quickest )(?<!most )(?<!least )"
-    r"\b(?:rising|growing|increasing|declining|falling|dropping|shrinking|decreasing)\s+(?:[a-z]+s|ones)\b",
+    rf"[^?.!,]{{0,30}}?\b{_MOVE_NOUN_EN}\b{_NOT_RANKED_EN}",
     re.I,
 )
 """Groups kept by the way they moved ("只看增长的", "哪些渠道环比下降了", "which channels grew"):
@@ -237,6 +234,9 @@ a filter on the change itself, which Baton does not apply — it is asked back, 
 
 
 _MOVED_BEFORE_A_GROUP = patterns.compile(
+    # "the rising channels" (never "the fastest growing categories": a ranking, nor "growing orders": a metric)
+    r"(?<!fastest )(?<!slowest )(?<!fastest-)(?<!quickest )(?<!most )(?<!least )"
+    r"\b(?:rising|growing|increasing|declining|falling|dropping|shrinking|decreasing)\s+$|"
     rf"(?:{_MOVE_ZH}|降|升|下滑|走低|走高|变少|变多|增多|回落|回升|为负|为正)了?的\s*"
     r"(?:(?:\d+|[一二两三四五六七八九十]+)\s*个|哪些|哪几个|那些)?\s*$"
 )

@@ -64,6 +64,8 @@ _EACH_CONTRIBUTED = patterns.compile(
 )
 """A follow-up's share of the move the previous question said ("各渠道分别贡献了多少", "how much did each
 channel contribute"): read only when a move was said there and no metric is named here."""
+_A_CHANGE = patterns.compile(r"变化|变动|\bchanges?\b", re.I)
+""""变化中各渠道占比": a change with no way, asked back (never a share of the value)."""
 _SUPERLATIVE_AFTER = patterns.compile(r"\s*(?:是)?最(?:大|多|高)")
 _SHARE_LEFT_AT = patterns.compile(r"比(?:例|重)?|多少|几成|百分之(?:几|多少)")
 """"增量里各渠道占比": the rest of a share word the match ended inside."""
@@ -144,6 +146,8 @@ def read_share_of_a_move(scan: Scan, cues: Cues, directions: list[str]) -> str |
     phrase = scan.text[found.start() : found.end()].strip()
     move = _MOVE_NOUN.search(scan.norm, found.start(), found.end())
     way = ("down" if move.group("down") else "up") if move is not None else _one_way(directions, cues)
+    if move is None and way is None and not directions and not _A_CHANGE.search(found.group(0)):
+        return None  # "GMV last month: how much of it came from each region?": a share of the value
     if way is None or any(d != way for d in directions):
         raise AmbiguousQuestion(*both("nlu.share_of_a_change", said=phrase), detail={"reason": "share_of_a_change"})
     end = _share_end(scan, found)

@@ -306,7 +306,7 @@ def read_cues(scan: Scan, *, follows: bool = False, moved_before: Literal["up", 
         cues.change
         or directions
         or all(_right_after(m, cues.comparison_spans(), scan) for m in shares)
-        or (wise and bool(cues.comparison_spans()))
+        or (wise and (bool(cues.comparison_spans()) or _COMPARED.search(scan.norm) is not None))
     )
     cues.share = bool(shares) and not percent_of_change
     cues.total = bool(added_up) | bool(cues.take(scan, "total", vocab.TOTAL))

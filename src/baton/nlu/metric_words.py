@@ -399,8 +399,9 @@ def rates_said_as_shares(
         if len(counts) != 1 or len(noun.terms) != 1:
             continue
         for rate, stems in _rate_stems(catalog).items():
-            if catalog.measures_of(counts[0])[0].table != catalog.measures_of(rate)[1].table:
-                continue  # "% of sessions refunded": the rate counts another table's rows
+            noun_measure, denominator = catalog.measures_of(counts[0])[0], catalog.measures_of(rate)[1]
+            if (noun_measure.table, noun_measure.expression) != (denominator.table, denominator.expression):
+                continue  # "% of buyers refunded": the rate counts orders, not buyers
             span = _share_of_a_count(scan, noun, stems)
             if span is None:
                 continue
@@ -426,7 +427,7 @@ def _rate_stems(catalog: Catalog) -> dict[str, list[str]]:
                 stems.setdefault(name, []).append(re.escape(word[:-1]))
             elif word.endswith(" rate") and " " not in word[:-5] and len(word) > 8:
                 root = _NOUN_ENDING.sub("", word[:-5])
-                stems.setdefault(name, []).append(re.escape(root) + r"[a-z]*")
+                stems.setdefault(name, []).append(re.escape(root) + r"[a-z]{0,2}ed")  # "refunded", "cancelled"
     return stems
 
 
@@ -448,11 +449,16 @@ def _share_of_a_count(scan: Scan, noun: Hit, stems: list[str]) -> tuple[int, int
     event = re.compile(rf"\s+(?:that\s+|which\s+)?(?:were\s+|was\s+|got\s+|get\s+|are\s+|is\s+)?(?:{stem})\b").match(
         scan.norm, noun.end
     )
-    if share is not None and event is not None:
-        return share.start(), event.end()
-    return None
+    if share is None or event is None or any(s < event.end() and event.start() < e for s, e in scan.terms):
+        return None  # "% of orders were returning users": a member's word, no event
+    clause_end = next((b.start() for b in vocab.CLAUSE_BREAK.finditer(scan.norm, event.end())), len(scan.norm))
+    if _POSSESSED.search(scan.norm, 0, share.start()) or _CAME_FROM.search(scan.norm, event.end(), clause_end):
+        return None  # "app's share of orders refunded", "… refunded came from the app": a share of the events
+    return share.start(), event.end()
 
 
+_POSSESSED = patterns.compile(r"(?:'s|’s)\s+$|\beach\b[^?.!,]*$", re.I)
+_CAME_FROM = patterns.compile(r"\b(?:c(?:a|o)mes?|were|was|are|is)?\s*from\b|\bby\b|\bin each\b", re.I)
 _ZH_SHARE_AFTER = patterns.compile(r"\s*的?\s*(?:占比|比例|比重|百分比|占了?多少|占几成)")
 _EN_SHARE_OF = patterns.compile(
     r"(?:\b(?:share|percentage|percent|proportion|fraction|pct)|%)\s+of\s+(?:the\s+|all\s+)?(?:total\s+)?$", re.I
