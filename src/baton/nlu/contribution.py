@@ -10,6 +10,9 @@ to one ("各渠道对GMV的贡献" is a share). With a move but no superlative (
 to the decline", "哪个渠道导致了GMV下降") every group is ranked by its part, those that moved the
 other way named: the one "most" is never guessed. Beside another superlative ("GMV最高的用户类型对
 下降贡献最大吗") or as a yes/no it is asked back, never ranked by the wrong words.
+
+Each group's share of one move ("各渠道对GMV下降的贡献占比", "each region's share of the GMV decline") is the
+same ranking of every group (:func:`read_share_of_a_move`), never the groups' shares of the value.
 """
 
 from __future__ import annotations
@@ -45,8 +48,8 @@ _SHARE_RIGHT_AFTER = patterns.compile(r"(?:的)?(?:占比|比例|比重|百分�
 """A share word right after a share of a move ("对GMV下降的贡献占比"), read with it."""
 _SHARE_OF_A_MOVE_WORDS = patterns.compile(
     r"\b(?:what|share|shares|proportion|fraction|portion|part|percent(?:age)?|of|in|to|the|total|whole|overall"
-    r"|how much|did|does|do|has|have|contribut\w*|account(?:s|ed)? for|c(?:a|o)mes? from|that|it|this)\b|%|里|中|之中|当中|贡献|占|百分之|几成|比例|比重|份额|对|的|了"
-    r"|各自?|分别|多少|几|拉动|带动|比|率|金额|额|量|部分|[，,]",
+    r"|how much|did|does|do|has|have|contribut\w*|account(?:s|ed)? for|c(?:a|o)mes? from|that|it|this)\b|%"
+    r"|里|中|之中|当中|贡献|占|百分之|几成|比例|比重|份额|对|的|了|各自?|分别|多少|几|拉动|带动|比|率|金额|额|量|部分|[，,]",
     re.I,
 )
 """The words of a share of a move itself, inside its match (never a period or a group said there)."""
@@ -80,9 +83,9 @@ def read_contribution(scan: Scan, cues: Cues, directions: list[str]) -> str | No
     if cues.why or not said:
         return None
     moves = _moves(scan, cues, said)
-    # a follow-up naming no metric of its own ("哪个渠道贡献最大"), of the move the previous question said
+    # "上个月GMV环比下降了多少" then "哪个渠道贡献最大" (naming no metric of its own): the move said before
     before = not moves and not directions and cues.moved_before is not None and not scan.metrics
-    if before:  # "上个月GMV环比下降了多少" then "哪个渠道贡献最大": the move the previous question said
+    if before:
         moves = [(len(scan.norm), len(scan.norm), str(cues.moved_before))]
     if not moves and not directions and any(_CAUSE.search(m.group(0)) for m in said):
         phrase = scan.text[said[0].start() : said[0].end()].strip()  # "主要是哪个渠道导致的": of which move?
@@ -195,9 +198,8 @@ def _superlative_beside(scan: Scan, start: int, end: int) -> re.Match[str] | Non
     """A superlative said of the share itself: right after it in Chinese ("占比最大"), before it in
     its clause in English ("the largest share of the decline", "top 3 regions by share of")."""
     after = _SUPERLATIVE_AFTER.match(scan.norm, end)
-    if (
-        after is not None or not scan.norm[start:end].isascii()
-    ):  # Chinese says it after ("GMV最高的用户类型…" is another's)
+    chinese = not scan.norm[start:end].isascii()  # said after it only: "GMV最高的用户类型…" is another's
+    if after is not None or chinese:
         return after
     clause = max((b.end() for b in vocab.CLAUSE_BREAK.finditer(scan.norm, 0, start)), default=0)
     return vocab.BEST.search(scan.norm, clause, start) or vocab.TOP_N.search(scan.norm, clause, start)

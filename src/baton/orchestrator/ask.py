@@ -288,23 +288,7 @@ class AskPipeline(Pipeline):
     def _with_hidden_groups(self, narrative: str) -> str:
         said = with_hidden_groups(narrative, self._evidence(), self.scope.language)
         moved = self.scope.need("execute", Executed).whole_move
-        falls = self.query.order == "asc"
-        if moved is None or moved == ("down" if falls else "up"):
-            return said
-        dimension = self.scope.session.catalog.dimensions[self.query.dimensions[0]].label.for_lang(self.scope.language)
-        keys = (
-            ("answer.change_move_down", "answer.change_word_change_down")
-            if falls
-            else (
-                "answer.change_move_up",
-                "answer.change_word_change_up",
-            )
-        )
-        move, word = (text(k, self.scope.language) for k in keys)
-        note = text(
-            "answer.contribution_other_way_hidden", self.scope.language, dimension=dimension, move=move, word=word
-        )
-        return f"{said}{note}"
+        return said + whole_moved_the_other_way(self.query, moved, self.scope.session.catalog, self.scope.language)
 
     def _chart(self) -> ChartOutput:
         """The answer's chart spec (declarative; no code runs); a chart that cannot be built
@@ -523,6 +507,19 @@ def with_hidden_groups(said: str, result: QueryResult, language: Language) -> st
         return said
     note = text("answer.suppressed_groups", language, n=result.suppressed_groups, k=result.min_group_size)
     return f"{said} {note}"
+
+
+def whole_moved_the_other_way(
+    query: SemanticQuery, moved: Literal["up", "down", "none"] | None, catalog: Catalog, language: Language
+) -> str:
+    """A contribution read under a minimum group size whose whole (the total's own statement) did not
+    move the asked way: said, as the unfloored answer's whole sentence says it."""
+    way = "down" if query.order == "asc" else "up"
+    if moved is None or moved == way:
+        return ""
+    dimension = catalog.dimensions[query.dimensions[0]].label.for_lang(language)
+    move, word = text(f"answer.change_move_{way}", language), text(f"answer.change_word_change_{way}", language)
+    return text("answer.contribution_other_way_hidden", language, dimension=dimension, move=move, word=word)
 
 
 def hidden_group_numbers(result: QueryResult) -> list[int]:
