@@ -389,9 +389,11 @@ def rates_said_as_shares(
 ) -> tuple[list[Hit], list[Correction]]:
     """ "what % of orders were refunded", "取消的订单占比", "退款订单的比例":
     the share of a count that an event of a rate metric befell is that rate — read as the catalog's
-    rate whose name the event word begins (退款 of 退款率, "refund" of "refund rate"), when the count
-    is of a table the rate's denominator counts, and said so. The words are the catalog's: no rate
-    is named in code; with no such rate the event word stays unread and is asked back."""
+    rate whose name the event word begins (退款 of 退款率, "refunded" of "refund rate"), when the count
+    is the rate's own denominator (the same count of the same table: never "% of buyers refunded" for
+    a rate of orders), and said so. Never a share of the events among groups ("app's share of orders
+    refunded", "… refunded came from the app"). The words are the catalog's: no rate is named in
+    code; with no such rate the event word stays unread and is asked back."""
     out = sorted(hits, key=lambda h: h.start)
     read: list[Correction] = []
     for noun in list(out):
