@@ -83,27 +83,14 @@ def _whole_of_a_contribution(
     label_of: Callable[[dict[str, Any]], str],
     fmt: Callable[[Any], str],
 ) -> str:
-    """The whole's change and the parts of a contribution, as its interpretation promised — or,
-    under a minimum group size (no whole column), that they are not shown."""
+    """ "哪个渠道对GMV下降贡献最大": the whole's change beside the groups', and each one's part of it,
+    as the interpretation promised — or, when the whole moved the other way (or not at all), that
+    there was no such move to contribute to (the question takes it for granted, the answer never
+    does); under a minimum group size (no whole column), that they are not shown."""
     if not query.contribution:
         return ""
-    if f"{metric}_change_whole" in rows[0]:
-        return _whole_sentence(catalog, query, metric, rows, language, label_of, fmt)
-    return text("answer.contribution_floored", language)
-
-
-def _whole_sentence(
-    catalog: Catalog,
-    query: SemanticQuery,
-    metric: str,
-    rows: list[dict[str, Any]],
-    language: Language,
-    label_of: Callable[[dict[str, Any]], str],
-    fmt: Callable[[Any], str],
-) -> str:
-    """ "哪个渠道对GMV下降贡献最大": the whole's change beside the groups', and each one's part of it —
-    or, when the whole moved the other way (or not at all), that there was no such move to
-    contribute to: the question takes it for granted, the answer never does."""
+    if f"{metric}_change_whole" not in rows[0]:
+        return text("answer.contribution_floored", language)
     falls = query.order == "asc"
     whole = rows[0].get(f"{metric}_change_whole")
     dimension = catalog.dimensions[query.dimensions[0]].label.for_lang(language)

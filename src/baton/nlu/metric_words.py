@@ -396,11 +396,12 @@ def rates_said_as_shares(
     code; with no such rate the event word stays unread and is asked back."""
     out = sorted(hits, key=lambda h: h.start)
     read: list[Correction] = []
+    rates = _rate_stems(catalog)
     for noun in list(out):
         counts = [t.target for t in noun.terms if t.kind == "metric" and catalog.metrics[t.target].unit == "count"]
         if len(counts) != 1 or len(noun.terms) != 1:
             continue
-        for rate, stems in _rate_stems(catalog).items():
+        for rate, stems in rates.items():
             noun_measure, denominator = catalog.measures_of(counts[0])[0], catalog.measures_of(rate)[1]
             if (noun_measure.table, noun_measure.expression) != (denominator.table, denominator.expression):
                 continue  # "% of buyers refunded": the rate counts orders, not buyers

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from baton.agents.change_ranking import change_text
 from baton.agents.narration import no_key_labels
 from baton.catalog.model import Catalog
 from baton.contracts.common import Language
@@ -115,9 +116,10 @@ def unnamed_notes(query: SemanticQuery, found: UnnamedGroups, catalog: Catalog, 
         return [text("answer.unnamed_in_the_whole_unvalued", language, dimensions=dims), *notes]
     if query.contribution and found.change is not None:
         # "which country contributed most to the growth": the empty group's part is in the whole
-        info = catalog.metrics[metric]
-        change = format_exact(found.change, info.unit, language, catalog.currency_of(metric))
-        change = change if found.change < 0 else f"+{change}"
+        unit, currency = catalog.metrics[metric].unit, catalog.currency_of(metric)
+        change = change_text(
+            catalog, metric, found.change, language, lambda v: format_exact(v, unit, language, currency)
+        )
         return [text("answer.unnamed_in_the_whole", language, dimensions=dims, change=change), *notes]
     # the value said is the period's own: not a per-day average's, nor a change a ranking by it ranks
     if found.value is None or query.average_per is not None or query.rank_by != "value":
